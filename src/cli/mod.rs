@@ -1,0 +1,170 @@
+//! The `plc` command line. Exit status: 0 success (warnings and notes allowed), 1 the
+//! program has errors, 2 bad usage or an I/O failure.
+
+use crate::diag::{self, render, render::Format, Code, Diagnostic};
+use crate::driver::Session;
+use crate::syntax;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "plc", version, about = "Compiler for the pl language of PyPTO")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Report every diagnostic in the given files.
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        message_format: Format,
+    },
+    /// Print an intermediate form of a file.
+    Emit {
+        #[arg(value_enum)]
+        what: EmitKind,
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        message_format: Format,
+    },
+    /// Explain an error code, with an example.
+    Explain { code: String },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EmitKind {
+    /// The token stream after the layout stage (NEWLINE/INDENT/DEDENT included).
+    Tokens,
+    /// The syntax tree, host code listed first.
+    Ast,
+}
+
+/// Runs plc with the process arguments.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check {
+            files,
+            message_format,
+        } => check(&files, message_format),
+        Command::Emit {
+            what,
+            file,
+            message_format,
+        } => emit(what, &file, message_format),
+        Command::Explain { code } => explain(&code),
+    }
+}
+
+fn check(paths: &[PathBuf], format: Format) -> ExitCode {
+    let mut session = Session::new();
+    let mut errors = false;
+    for path in paths {
+        match session.parse_path(path) {
+            Ok(parsed) => {
+                errors |= diag::has_errors(&parsed.diags);
+                print_diagnostics(&session, &parsed.diags, format);
+            }
+            Err(err) => return io_failure(path, &err),
+        }
+    }
+    if errors {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn emit(what: EmitKind, path: &PathBuf, format: Format) -> ExitCode {
+    let mut session = Session::new();
+    let (file, load_error) = match session.load(path) {
+        Ok(loaded) => loaded,
+        Err(err) => return io_failure(path, &err),
+    };
+    let (text, diags) = match what {
+        EmitKind::Tokens => {
+            let mut diags: Vec<Diagnostic> = load_error.into_iter().collect();
+            let f = session.files.get(file);
+            let tokens = syntax::tokens(file, &f.text, &mut diags);
+            (syntax::dump::tokens(&f.text, &f.lines, &tokens), diags)
+        }
+        EmitKind::Ast => {
+            let parsed = session.parse(file, load_error);
+            let f = session.files.get(file);
+            (
+                syntax::dump::ast(&f.text, &session.interner, &parsed.ast),
+                parsed.diags,
+            )
+        }
+    };
+    print_diagnostics(&session, &diags, format);
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+        .is_err()
+    {
+        return ExitCode::from(2);
+    }
+    if diag::has_errors(&diags) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn explain(code: &str) -> ExitCode {
+    match Code::parse(code) {
+        Some(code) => {
+            let info = code.info();
+            println!("{}: {}\n\n{}", code, info.title, info.explanation);
+            ExitCode::SUCCESS
+        }
+        None => {
+            eprintln!("error: `{code}` is not a plc diagnostic code (they look like E0101; see `plc explain E0101`)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Human and short diagnostics go to stderr; JSON goes to stdout, one object per line, so
+/// that tools can read it while the program's own output stays apart.
+fn print_diagnostics(session: &Session, diags: &[Diagnostic], format: Format) {
+    match format {
+        Format::Json => {
+            let mut out = std::io::stdout().lock();
+            for d in diags {
+                let _ = writeln!(out, "{}", render::json(&session.files, d));
+            }
+        }
+        Format::Short => {
+            let mut err = std::io::stderr().lock();
+            for d in diags {
+                let _ = err.write_all(render::short(&session.files, d).as_bytes());
+            }
+        }
+        Format::Human => {
+            use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+            let choice = if std::io::stderr().is_terminal() {
+                ColorChoice::Auto
+            } else {
+                ColorChoice::Never
+            };
+            let mut err = StandardStream::stderr(choice);
+            for d in diags {
+                let _ = render::emit_human(&session.files, d, &mut err);
+            }
+        }
+    }
+}
+
+fn io_failure(path: &std::path::Path, err: &std::io::Error) -> ExitCode {
+    eprintln!("error: cannot read `{}`: {err}", path.display());
+    ExitCode::from(2)
+}

@@ -1,0 +1,36 @@
+//! Interned names: every identifier is stored once and compared as a `Symbol`.
+
+use indexmap::IndexSet;
+use rustc_hash::FxBuildHasher;
+
+/// An interned string, valid for the [`Interner`] that made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Symbol(u32);
+
+#[derive(Default)]
+pub struct Interner {
+    names: IndexSet<Box<str>, FxBuildHasher>,
+}
+
+impl Interner {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn intern(&mut self, name: &str) -> Symbol {
+        if let Some(i) = self.names.get_index_of(name) {
+            return Symbol(i as u32);
+        }
+        let (i, _) = self.names.insert_full(name.into());
+        Symbol(i as u32)
+    }
+
+    pub fn get(&self, sym: Symbol) -> &str {
+        &self.names[sym.0 as usize]
+    }
+
+    /// The symbol of `name` if it was ever interned.
+    pub fn lookup(&self, name: &str) -> Option<Symbol> {
+        self.names.get_index_of(name).map(|i| Symbol(i as u32))
+    }
+}

@@ -1,0 +1,11 @@
+//! plc: a compiler for the `pl` language of the PyPTO tile-programming system.
+//!
+//! The pipeline, one module per stage, data flowing one way:
+//! `source → syntax (lexer, layout, host code, parser → AST) → …`.
+
+pub mod cli;
+pub mod diag;
+pub mod driver;
+pub mod intern;
+pub mod source;
+pub mod syntax;

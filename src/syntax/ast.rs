@@ -1,0 +1,657 @@
+//! The abstract syntax tree. Nodes live in two arenas (`exprs`, `stmts`) and refer to each
+//! other by typed ids, so the tree is dropped and walked without recursion limits of its
+//! own; every node has a byte span. A child is always allocated before its parent, so
+//! `child id < parent id` holds throughout (the depth check in `syntax::limits` relies on it).
+//!
+//! The tree follows Python's own AST closely: it says what was written, not what it means.
+//! Forms the pl language does not have (`lambda`, `x += 1`, `try`, ...) are still parsed into
+//! nodes so that a later check can refuse them by name.
+
+use crate::diag::Span;
+use crate::intern::Symbol;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ExprId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct StmtId(pub u32);
+
+/// A parsed file.
+#[derive(Default)]
+pub struct Ast {
+    pub exprs: Vec<Expr>,
+    pub stmts: Vec<Stmt>,
+    /// The module's top-level statements (host code excluded).
+    pub body: Vec<StmtId>,
+    /// Host code recognised and skipped before parsing, in source order.
+    pub host: Vec<HostItem>,
+}
+
+impl Ast {
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id.0 as usize]
+    }
+
+    pub fn stmt(&self, id: StmtId) -> &Stmt {
+        &self.stmts[id.0 as usize]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub name: Symbol,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Name(Symbol),
+    /// An integer literal; its text is the span's source.
+    Int,
+    Float,
+    Imaginary,
+    /// One or more adjacent string literals (`"a" "b"`), each piece with its kind.
+    Str(Vec<StrPiece>),
+    True,
+    False,
+    None,
+    /// `...`
+    Ellipsis,
+    Attribute {
+        value: ExprId,
+        attr: Ident,
+    },
+    Call {
+        func: ExprId,
+        args: Vec<Arg>,
+    },
+    /// `value[index]`; several subscripts make `index` a `Tuple`, slices are `Slice` nodes.
+    Subscript {
+        value: ExprId,
+        index: ExprId,
+    },
+    Slice {
+        lower: Option<ExprId>,
+        upper: Option<ExprId>,
+        step: Option<ExprId>,
+    },
+    List(Vec<ExprId>),
+    Tuple(Vec<ExprId>),
+    Set(Vec<ExprId>),
+    Dict(Vec<DictEntry>),
+    Comprehension {
+        kind: ComprehensionKind,
+        elt: ExprId,
+        value: Option<ExprId>,
+        generators: Vec<Generator>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: ExprId,
+    },
+    Binary {
+        op: BinOp,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    /// `a and b`, `a or b` (left-folded).
+    Bool {
+        op: BoolOp,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    /// `a < b`, or a chain `a < b <= c` (`rest` has one entry per operator).
+    Compare {
+        first: ExprId,
+        rest: Vec<(CmpOp, ExprId)>,
+    },
+    /// `body if test else orelse`
+    IfExp {
+        test: ExprId,
+        body: ExprId,
+        orelse: ExprId,
+    },
+    Lambda {
+        params: Vec<Param>,
+        body: ExprId,
+    },
+    /// `*x` in a call, list or target.
+    Starred(ExprId),
+    /// `name := value`
+    NamedExpr {
+        target: ExprId,
+        value: ExprId,
+    },
+    Yield(Option<ExprId>),
+    Await(ExprId),
+    /// What the parser made of input it could not parse (the error is already reported).
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrKind {
+    Plain,
+    Bytes,
+    Format,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrPiece {
+    pub kind: StrKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComprehensionKind {
+    List,
+    Set,
+    Dict,
+    Generator,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generator {
+    pub target: ExprId,
+    pub iter: ExprId,
+    pub ifs: Vec<ExprId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DictEntry {
+    /// `None` for `**mapping`.
+    pub key: Option<ExprId>,
+    pub value: ExprId,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arg {
+    pub kind: ArgKind,
+    pub value: ExprId,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    Positional,
+    Keyword(Ident),
+    /// `*args`
+    Star,
+    /// `**kwargs`
+    DoubleStar,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Pos,
+    Invert,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    MatMul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    LShift,
+    RShift,
+    BitAnd,
+    BitOr,
+    BitXor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoolOp {
+    And,
+    Or,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    NotEq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Is,
+    IsNot,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+/// A block of statements (the body of a compound statement).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Block {
+    pub stmts: Vec<StmtId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Expr(ExprId),
+    /// `a = b = value`: one or more targets.
+    Assign {
+        targets: Vec<ExprId>,
+        value: ExprId,
+    },
+    AnnAssign {
+        target: ExprId,
+        annotation: ExprId,
+        value: Option<ExprId>,
+    },
+    AugAssign {
+        target: ExprId,
+        op: BinOp,
+        value: ExprId,
+    },
+    Return(Option<ExprId>),
+    Pass,
+    Break,
+    Continue,
+    /// `if`/`elif`/`else`: one branch per `if` and `elif`.
+    If {
+        branches: Vec<IfBranch>,
+        orelse: Option<Block>,
+    },
+    For {
+        target: ExprId,
+        iter: ExprId,
+        body: Block,
+        orelse: Option<Block>,
+    },
+    While {
+        test: ExprId,
+        body: Block,
+        orelse: Option<Block>,
+    },
+    With {
+        items: Vec<WithItem>,
+        body: Block,
+    },
+    FunctionDef(Box<FunctionDef>),
+    ClassDef(Box<ClassDef>),
+    Import(Vec<ImportName>),
+    ImportFrom {
+        level: u32,
+        module: Option<DottedName>,
+        names: Vec<ImportName>,
+        star: bool,
+    },
+    /// A statement form of Python the pl language does not have. Its parts are kept so
+    /// that every span stays inside the file's tree.
+    Unsupported {
+        construct: Construct,
+        exprs: Vec<ExprId>,
+        blocks: Vec<Block>,
+    },
+    /// What the parser made of a statement it could not parse (the error is reported).
+    Error,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Construct {
+    Try,
+    Raise,
+    Assert,
+    Del,
+    Global,
+    Nonlocal,
+    Async,
+}
+
+impl Construct {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Construct::Try => "`try` statement",
+            Construct::Raise => "`raise` statement",
+            Construct::Assert => "`assert` statement",
+            Construct::Del => "`del` statement",
+            Construct::Global => "`global` statement",
+            Construct::Nonlocal => "`nonlocal` statement",
+            Construct::Async => "`async` statement",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IfBranch {
+    pub test: ExprId,
+    pub body: Block,
+    /// From the `if`/`elif` keyword to the end of the body.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WithItem {
+    pub context: ExprId,
+    pub target: Option<ExprId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDef {
+    pub decorators: Vec<Decorator>,
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub returns: Option<ExprId>,
+    pub body: Block,
+    pub is_async: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassDef {
+    pub decorators: Vec<Decorator>,
+    pub name: Ident,
+    pub bases: Vec<Arg>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decorator {
+    pub expr: ExprId,
+    /// From `@` to the end of the expression.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub kind: ParamKind,
+    /// `None` only for the bare `*` and `/` markers.
+    pub name: Option<Ident>,
+    pub annotation: Option<ExprId>,
+    pub default: Option<ExprId>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Normal,
+    /// `*args`, or the bare `*` marker when the name is absent.
+    VarArgs,
+    /// `**kwargs`
+    KwArgs,
+    /// The `/` marker of positional-only parameters.
+    PosOnlyMarker,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DottedName {
+    pub parts: Vec<Ident>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportName {
+    pub name: DottedName,
+    pub alias: Option<Ident>,
+    pub span: Span,
+}
+
+/// Host code: Python that runs around the pl program and is skipped, not parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostItem {
+    pub kind: HostKind,
+    pub span: Span,
+    /// `@pl.*`-decorated definitions found inside it: (decorator span, defined name span).
+    pub dsl_defs: Vec<(Span, Span)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostKind {
+    /// `if __name__ == "__main__":`
+    MainGuard,
+    /// A top-level compound statement (`if`, `for`, `try`, ...), named by its keyword.
+    Compound(&'static str),
+    /// A `def` without a `@pl.` decorator.
+    Function,
+    /// A `class` without a `@pl.` decorator.
+    Class,
+    /// An assignment whose value is not a constant expression.
+    Assignment,
+    /// Any other statement (a call such as `print(...)`, `del`, `assert`, ...).
+    Statement,
+}
+
+/// A node reached by [`Ast::walk`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Node {
+    Stmt(StmtId),
+    Expr(ExprId),
+}
+
+impl Ast {
+    /// Calls `f(node, parent_span, depth)` for every statement and expression reachable from
+    /// the module body, parents before children, in source order. The walk is iterative, so
+    /// it works on trees of any depth.
+    pub fn walk(&self, mut f: impl FnMut(Node, Option<Span>, usize)) {
+        let mut stack: Vec<(Node, Option<Span>, usize)> = self
+            .body
+            .iter()
+            .rev()
+            .map(|&s| (Node::Stmt(s), None, 0))
+            .collect();
+        let mut children = Vec::new();
+        while let Some((node, parent, depth)) = stack.pop() {
+            f(node, parent, depth);
+            children.clear();
+            let span = match node {
+                Node::Stmt(id) => {
+                    self.stmt_children(id, &mut children);
+                    self.stmt(id).span
+                }
+                Node::Expr(id) => {
+                    self.expr_children(id, &mut |c| children.push(Node::Expr(c)));
+                    self.expr(id).span
+                }
+            };
+            stack.extend(children.iter().rev().map(|&c| (c, Some(span), depth + 1)));
+        }
+    }
+
+    /// The direct sub-expressions of an expression, in source order.
+    pub fn expr_children(&self, id: ExprId, f: &mut impl FnMut(ExprId)) {
+        match &self.expr(id).kind {
+            ExprKind::Name(_)
+            | ExprKind::Int
+            | ExprKind::Float
+            | ExprKind::Imaginary
+            | ExprKind::Str(_)
+            | ExprKind::True
+            | ExprKind::False
+            | ExprKind::None
+            | ExprKind::Ellipsis
+            | ExprKind::Error => {}
+            ExprKind::Attribute { value, .. } => f(*value),
+            ExprKind::Call { func, args } => {
+                f(*func);
+                args.iter().for_each(|a| f(a.value));
+            }
+            ExprKind::Subscript { value, index } => {
+                f(*value);
+                f(*index);
+            }
+            ExprKind::Slice { lower, upper, step } => {
+                [lower, upper, step]
+                    .into_iter()
+                    .flatten()
+                    .for_each(|&e| f(e));
+            }
+            ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => {
+                items.iter().for_each(|&e| f(e))
+            }
+            ExprKind::Dict(entries) => {
+                for entry in entries {
+                    if let Some(key) = entry.key {
+                        f(key);
+                    }
+                    f(entry.value);
+                }
+            }
+            ExprKind::Comprehension {
+                elt,
+                value,
+                generators,
+                ..
+            } => {
+                f(*elt);
+                if let Some(v) = value {
+                    f(*v);
+                }
+                for g in generators {
+                    f(g.target);
+                    f(g.iter);
+                    g.ifs.iter().for_each(|&e| f(e));
+                }
+            }
+            ExprKind::Unary { operand, .. } => f(*operand),
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Bool { lhs, rhs, .. } => {
+                f(*lhs);
+                f(*rhs);
+            }
+            ExprKind::Compare { first, rest } => {
+                f(*first);
+                rest.iter().for_each(|&(_, e)| f(e));
+            }
+            ExprKind::IfExp { test, body, orelse } => {
+                f(*body);
+                f(*test);
+                f(*orelse);
+            }
+            ExprKind::Lambda { params, body } => {
+                params_children(params, f);
+                f(*body);
+            }
+            ExprKind::Starred(e) | ExprKind::Await(e) => f(*e),
+            ExprKind::NamedExpr { target, value } => {
+                f(*target);
+                f(*value);
+            }
+            ExprKind::Yield(e) => {
+                if let Some(e) = e {
+                    f(*e)
+                }
+            }
+        }
+    }
+
+    /// The direct children of a statement (expressions and statements), in source order.
+    pub fn stmt_children(&self, id: StmtId, out: &mut Vec<Node>) {
+        let e = |out: &mut Vec<Node>, id: ExprId| out.push(Node::Expr(id));
+        let block =
+            |out: &mut Vec<Node>, b: &Block| out.extend(b.stmts.iter().map(|&s| Node::Stmt(s)));
+        match &self.stmt(id).kind {
+            StmtKind::Expr(x) => e(out, *x),
+            StmtKind::Assign { targets, value } => {
+                targets.iter().for_each(|&t| e(out, t));
+                e(out, *value);
+            }
+            StmtKind::AnnAssign {
+                target,
+                annotation,
+                value,
+            } => {
+                e(out, *target);
+                e(out, *annotation);
+                if let Some(v) = value {
+                    e(out, *v);
+                }
+            }
+            StmtKind::AugAssign { target, value, .. } => {
+                e(out, *target);
+                e(out, *value);
+            }
+            StmtKind::Return(v) => {
+                if let Some(v) = v {
+                    e(out, *v);
+                }
+            }
+            StmtKind::Pass | StmtKind::Break | StmtKind::Continue | StmtKind::Error => {}
+            StmtKind::Import(_) | StmtKind::ImportFrom { .. } => {}
+            StmtKind::If { branches, orelse } => {
+                for br in branches {
+                    e(out, br.test);
+                    block(out, &br.body);
+                }
+                if let Some(b) = orelse {
+                    block(out, b);
+                }
+            }
+            StmtKind::For {
+                target,
+                iter,
+                body,
+                orelse,
+            } => {
+                e(out, *target);
+                e(out, *iter);
+                block(out, body);
+                if let Some(b) = orelse {
+                    block(out, b);
+                }
+            }
+            StmtKind::While { test, body, orelse } => {
+                e(out, *test);
+                block(out, body);
+                if let Some(b) = orelse {
+                    block(out, b);
+                }
+            }
+            StmtKind::With { items, body } => {
+                for item in items {
+                    e(out, item.context);
+                    if let Some(t) = item.target {
+                        e(out, t);
+                    }
+                }
+                block(out, body);
+            }
+            StmtKind::FunctionDef(def) => {
+                def.decorators.iter().for_each(|d| e(out, d.expr));
+                params_children(&def.params, &mut |x| e(out, x));
+                if let Some(r) = def.returns {
+                    e(out, r);
+                }
+                block(out, &def.body);
+            }
+            StmtKind::ClassDef(def) => {
+                def.decorators.iter().for_each(|d| e(out, d.expr));
+                def.bases.iter().for_each(|a| e(out, a.value));
+                block(out, &def.body);
+            }
+            StmtKind::Unsupported { exprs, blocks, .. } => {
+                exprs.iter().for_each(|&x| e(out, x));
+                blocks.iter().for_each(|b| block(out, b));
+            }
+        }
+    }
+}
+
+fn params_children(params: &[Param], f: &mut impl FnMut(ExprId)) {
+    for p in params {
+        if let Some(a) = p.annotation {
+            f(a);
+        }
+        if let Some(d) = p.default {
+            f(d);
+        }
+    }
+}

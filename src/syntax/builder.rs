@@ -1,0 +1,407 @@
+//! What the grammar's actions call: allocation of AST nodes, and the conversion of LALRPOP's
+//! parse errors into plc diagnostics with messages in a Python programmer's words.
+
+use super::ast::*;
+use super::lexer::Token;
+use super::token::Tok;
+use crate::diag::{Code, Diagnostic, Label, Span};
+use crate::intern::Interner;
+use crate::source::FileId;
+use lalrpop_util::{ErrorRecovery, ParseError};
+use std::convert::Infallible;
+
+pub type Recovery = ErrorRecovery<u32, Tok, Infallible>;
+pub type Error = ParseError<u32, Tok, Infallible>;
+
+/// The statements of one logical line (`a = 1; b = 2` has two).
+pub struct Line {
+    pub first: StmtId,
+    pub rest: Vec<StmtId>,
+}
+
+pub struct Builder<'s> {
+    pub file: FileId,
+    pub src: &'s str,
+    /// The parser's input, to describe the context of a syntax error.
+    pub tokens: &'s [Token],
+    pub interner: &'s mut Interner,
+    pub ast: Ast,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl<'s> Builder<'s> {
+    pub fn expr(&mut self, lo: u32, hi: u32, kind: ExprKind) -> ExprId {
+        let id = ExprId(self.ast.exprs.len() as u32);
+        self.ast.exprs.push(Expr {
+            kind,
+            span: Span::new(lo, hi),
+        });
+        id
+    }
+
+    pub fn stmt(&mut self, lo: u32, hi: u32, kind: StmtKind) -> StmtId {
+        let id = StmtId(self.ast.stmts.len() as u32);
+        self.ast.stmts.push(Stmt {
+            kind,
+            span: Span::new(lo, hi),
+        });
+        id
+    }
+
+    pub fn ident(&mut self, lo: u32, hi: u32) -> Ident {
+        let name = self.interner.intern(&self.src[lo as usize..hi as usize]);
+        Ident {
+            name,
+            span: Span::new(lo, hi),
+        }
+    }
+
+    pub fn name(&mut self, lo: u32, hi: u32) -> ExprId {
+        let ident = self.ident(lo, hi);
+        self.expr(lo, hi, ExprKind::Name(ident.name))
+    }
+
+    pub fn binary(&mut self, lo: u32, hi: u32, op: BinOp, lhs: ExprId, rhs: ExprId) -> ExprId {
+        self.expr(lo, hi, ExprKind::Binary { op, lhs, rhs })
+    }
+
+    pub fn expr_span(&self, id: ExprId) -> Span {
+        self.ast.expr(id).span
+    }
+
+    pub fn stmt_span(&self, id: StmtId) -> Span {
+        self.ast.stmt(id).span
+    }
+
+    /// `a, b` or `(a, b)` from a first element and the rest.
+    pub fn tuple(&mut self, lo: u32, hi: u32, first: ExprId, rest: Vec<ExprId>) -> ExprId {
+        let mut items = Vec::with_capacity(rest.len() + 1);
+        items.push(first);
+        items.extend(rest);
+        self.expr(lo, hi, ExprKind::Tuple(items))
+    }
+
+    pub fn items(first: ExprId, rest: Vec<ExprId>) -> Vec<ExprId> {
+        let mut items = Vec::with_capacity(rest.len() + 1);
+        items.push(first);
+        items.extend(rest);
+        items
+    }
+
+    /// A block from the lines of an indented suite; its span runs from its first statement
+    /// to the end of its last one.
+    pub fn block(&self, lines: Vec<StmtId>) -> Block {
+        let span = match (lines.first(), lines.last()) {
+            (Some(&a), Some(&b)) => self.stmt_span(a).to(self.stmt_span(b)),
+            _ => Span::default(),
+        };
+        Block { stmts: lines, span }
+    }
+
+    pub fn push_line(&self, list: &mut Vec<StmtId>, line: Line) {
+        list.push(line.first);
+        list.extend(line.rest);
+    }
+
+    /// An assignment `t1 = t2 = ... = value` from the parts after the first target.
+    pub fn assign(&mut self, lo: u32, hi: u32, first: ExprId, mut rest: Vec<ExprId>) -> StmtId {
+        let value = rest.pop().expect("an assignment has a value");
+        let mut targets = Vec::with_capacity(rest.len() + 1);
+        targets.push(first);
+        targets.extend(rest);
+        self.stmt(lo, hi, StmtKind::Assign { targets, value })
+    }
+
+    /// The end of a compound statement: the end of its last block.
+    pub fn end_of(blocks: &[&Block]) -> u32 {
+        blocks.iter().map(|b| b.span.hi).max().unwrap_or(0)
+    }
+
+    /// A line indented deeper than the block it is in.
+    pub fn unexpected_indent(&mut self, at: u32, lines: Vec<StmtId>) -> StmtId {
+        let first = lines
+            .first()
+            .map(|&s| self.stmt_span(s))
+            .unwrap_or(Span::new(at, at));
+        let last = lines.last().map(|&s| self.stmt_span(s)).unwrap_or(first);
+        self.diags.push(
+            Diagnostic::error(
+                Code::E0103,
+                "unexpected indentation",
+                Label::primary(self.file, Span::new(first.lo, first.lo), "this line is indented more than the one before"),
+            )
+            .with_help("dedent it to the column of the block it belongs to; only a line ending in `:` opens a new block"),
+        );
+        self.stmt(first.lo, last.hi, StmtKind::Error)
+    }
+
+    /// Reports a recovered syntax error and makes the node that stands for the bad input.
+    pub fn recover_stmt(&mut self, recovery: Recovery) -> StmtId {
+        let span = self.recovery_span(&recovery);
+        self.report(recovery.error);
+        self.stmt(span.lo, span.hi, StmtKind::Error)
+    }
+
+    /// A block whose indentation is missing (the error is reported, the block is empty).
+    pub fn recover_block(&mut self, recovery: Recovery) -> Block {
+        let span = self.recovery_span(&recovery);
+        self.report(recovery.error);
+        Block {
+            stmts: Vec::new(),
+            span: Span::new(span.lo, span.lo),
+        }
+    }
+
+    fn recovery_span(&self, recovery: &Recovery) -> Span {
+        let at = match &recovery.error {
+            ParseError::UnrecognizedToken {
+                token: (lo, _, hi), ..
+            }
+            | ParseError::ExtraToken { token: (lo, _, hi) } => Span::new(*lo, *hi),
+            ParseError::UnrecognizedEof { location, .. }
+            | ParseError::InvalidToken { location } => Span::new(*location, *location),
+            ParseError::User { error } => match *error {},
+        };
+        recovery
+            .dropped_tokens
+            .iter()
+            .fold(at, |span, &(lo, _, hi)| span.to(Span::new(lo, hi)))
+    }
+
+    /// Turns a parse error into a diagnostic. Errors at an error token are not reported: the
+    /// lexer or the layout stage reported that token already.
+    pub fn report(&mut self, error: Error) {
+        let diag = match error {
+            ParseError::UnrecognizedToken {
+                token: (lo, tok, hi),
+                expected,
+            } => {
+                if tok == Tok::Error {
+                    return;
+                }
+                self.unexpected(lo, tok, hi, &expected)
+            }
+            ParseError::ExtraToken {
+                token: (lo, tok, hi),
+            } => {
+                if tok == Tok::Error {
+                    return;
+                }
+                self.unexpected(lo, tok, hi, &[])
+            }
+            ParseError::UnrecognizedEof { location, expected } => Diagnostic::error(
+                Code::E0102,
+                format!(
+                    "unexpected end of file; expected {}",
+                    describe_expected(&expected)
+                ),
+                Label::primary(
+                    self.file,
+                    Span::new(location, location),
+                    "the file ends here",
+                ),
+            ),
+            ParseError::InvalidToken { location } => Diagnostic::error(
+                Code::E0101,
+                "invalid token",
+                Label::primary(self.file, Span::new(location, location), "here"),
+            ),
+            ParseError::User { error } => match error {},
+        };
+        self.diags.push(diag);
+    }
+
+    fn unexpected(&mut self, lo: u32, tok: Tok, hi: u32, expected: &[String]) -> Diagnostic {
+        let span = Span::new(lo, hi);
+        // A block was required: say after which statement.
+        if expected.len() == 1 && expected[0] == "INDENT" {
+            let header = self.header_keyword(lo);
+            let (message, help) = match header {
+                Some(kw) => (
+                    format!("expected an indented block after the `{kw}` statement"),
+                    format!("indent the body of the `{kw}` statement"),
+                ),
+                None => (
+                    "expected an indented block".to_string(),
+                    "indent the block's body".to_string(),
+                ),
+            };
+            return Diagnostic::error(
+                Code::E0104,
+                message,
+                Label::primary(self.file, span, "this line should be indented"),
+            )
+            .with_help(help);
+        }
+        if tok == Tok::Indent {
+            return Diagnostic::error(
+                Code::E0103,
+                "unexpected indentation",
+                Label::primary(
+                    self.file,
+                    span,
+                    "this line is indented more than the one before",
+                ),
+            )
+            .with_help("only a line ending in `:` opens a new block");
+        }
+        let found = match tok {
+            Tok::Newline if span.is_empty() => "end of file".to_string(),
+            Tok::Newline => "end of line".to_string(),
+            Tok::Dedent => "end of the block".to_string(),
+            Tok::Name => format!("name `{}`", &self.src[lo as usize..hi as usize]),
+            Tok::Int | Tok::Float | Tok::Imaginary => {
+                format!("number `{}`", &self.src[lo as usize..hi as usize])
+            }
+            Tok::Str | Tok::Bytes | Tok::FStr => "string".to_string(),
+            other
+                if other
+                    .spelling()
+                    .map(|s| s.chars().all(char::is_alphabetic))
+                    .unwrap_or(false) =>
+            {
+                format!("keyword `{}`", other.spelling().unwrap_or_default())
+            }
+            other => format!("'{}'", other.spelling().unwrap_or("?")),
+        };
+        let message = if expected.is_empty() {
+            format!("unexpected {found}")
+        } else {
+            format!("expected {}, found {found}", describe_expected(expected))
+        };
+        let label = if expected.is_empty() {
+            "unexpected here".to_string()
+        } else {
+            format!("expected {}", describe_expected(expected))
+        };
+        let mut diag =
+            Diagnostic::error(Code::E0101, message, Label::primary(self.file, span, label));
+        if tok == Tok::Walrus {
+            diag = diag.with_help("`:=` is only allowed inside an expression");
+        }
+        diag
+    }
+
+    /// The keyword of the compound statement whose header ends just before `offset`.
+    fn header_keyword(&self, offset: u32) -> Option<&'static str> {
+        let i = self.tokens.partition_point(|t| t.span.lo < offset);
+        // Walk back over the header's NEWLINE to the start of its logical line.
+        let mut j = i.checked_sub(1)?;
+        if self.tokens[j].kind == Tok::Newline {
+            j = j.checked_sub(1)?;
+        }
+        let mut start = j;
+        while start > 0
+            && !matches!(
+                self.tokens[start - 1].kind,
+                Tok::Newline | Tok::Indent | Tok::Dedent
+            )
+        {
+            start -= 1;
+        }
+        let header = &self.tokens[start..=j];
+        // Decorators precede `def`/`class` on their own lines; compound keywords may follow
+        // `async` or sit after `else`/`elif`.
+        header.iter().find_map(|t| match t.kind {
+            Tok::Def
+            | Tok::Class
+            | Tok::If
+            | Tok::Elif
+            | Tok::Else
+            | Tok::For
+            | Tok::While
+            | Tok::With
+            | Tok::Try
+            | Tok::Except
+            | Tok::Finally => t.kind.spelling(),
+            _ => None,
+        })
+    }
+}
+
+/// Describes LALRPOP's list of expected terminals in words. The terminal names are the
+/// grammar's: quoted spellings (`"\"(\""`) and the named classes (`Name`, `NEWLINE`, ...).
+pub fn describe_expected(expected: &[String]) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let has = |name: &str| expected.iter().any(|e| e == name);
+    let starts_expression = has("Name") && has("Int");
+    if starts_expression {
+        words.push("an expression".to_string());
+    } else if has("Name") {
+        words.push("a name".to_string());
+    }
+    for e in expected {
+        let word = match e.as_str() {
+            "Name" | "Int" | "Float" | "Imaginary" | "String" | "Bytes" | "FString"
+                if starts_expression =>
+            {
+                continue
+            }
+            "Name" => continue,
+            "Int" | "Float" | "Imaginary" => "a number".to_string(),
+            "String" | "Bytes" | "FString" => "a string".to_string(),
+            "NEWLINE" => "end of line".to_string(),
+            "INDENT" => "an indented block".to_string(),
+            "DEDENT" => "the end of the block".to_string(),
+            // Tokens that can only start an expression are covered by "an expression".
+            quoted if starts_expression && is_expression_start(quoted) => continue,
+            quoted => format!("'{}'", quoted.trim_matches('"')),
+        };
+        if !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    match words.len() {
+        0 => "something else".to_string(),
+        1 => words.pop().unwrap_or_default(),
+        n if n <= 6 => {
+            let last = words.pop().unwrap_or_default();
+            format!("{} or {}", words.join(", "), last)
+        }
+        _ => format!(
+            "{} or one of {} other tokens",
+            words[..4].join(", "),
+            words.len() - 4
+        ),
+    }
+}
+
+fn is_expression_start(quoted: &str) -> bool {
+    matches!(
+        quoted.trim_matches('"'),
+        "(" | "["
+            | "{"
+            | "-"
+            | "+"
+            | "~"
+            | "not"
+            | "lambda"
+            | "await"
+            | "True"
+            | "False"
+            | "None"
+            | "..."
+            | "*"
+            | "**"
+            | "yield"
+    )
+}
+
+impl Builder<'_> {
+    pub fn function_def(
+        &mut self,
+        lo: u32,
+        decorators: Vec<Decorator>,
+        mut def: FunctionDef,
+    ) -> StmtId {
+        def.decorators = decorators;
+        let hi = def.body.span.hi;
+        self.stmt(lo, hi, StmtKind::FunctionDef(Box::new(def)))
+    }
+
+    pub fn class_def(&mut self, lo: u32, decorators: Vec<Decorator>, mut def: ClassDef) -> StmtId {
+        def.decorators = decorators;
+        let hi = def.body.span.hi;
+        self.stmt(lo, hi, StmtKind::ClassDef(Box::new(def)))
+    }
+}

@@ -1,0 +1,130 @@
+//! The lexer: logos over the whole file, turning every lexing error into a `Tok::Error` token
+//! plus one diagnostic, so that the parser can recover and later errors are still found.
+
+use super::token::{LexError, Tok};
+use crate::diag::{Code, Diagnostic, Label, Span};
+use crate::source::FileId;
+use logos::Logos;
+
+/// A token: its kind and its byte span. The text is `&source[span]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub kind: Tok,
+    pub span: Span,
+}
+
+impl Token {
+    pub fn new(kind: Tok, lo: u32, hi: u32) -> Self {
+        Token {
+            kind,
+            span: Span::new(lo, hi),
+        }
+    }
+
+    pub fn text(self, src: &str) -> &str {
+        &src[self.span.lo as usize..self.span.hi as usize]
+    }
+}
+
+/// Lexes `src` (which is at most `MAX_FILE_LEN` bytes long). A UTF-8 byte order mark at the
+/// start is skipped. Newlines are kept; layout is the next stage's business.
+pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
+    let mut lexer = Tok::lexer(src);
+    if src.starts_with('\u{FEFF}') {
+        lexer.bump('\u{FEFF}'.len_utf8());
+    }
+    // A typical file has one token per four to five bytes.
+    let mut tokens = Vec::with_capacity(src.len() / 4 + 16);
+    // A run of adjacent invalid characters is reported once.
+    let mut invalid_run: Option<Span> = None;
+    while let Some(result) = lexer.next() {
+        let range = lexer.span();
+        let span = Span::new(range.start as u32, range.end as u32);
+        match result {
+            Ok(kind) => {
+                flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
+                tokens.push(Token { kind, span });
+            }
+            Err(LexError::InvalidChar) => match &mut invalid_run {
+                Some(run) if run.hi == span.lo && !special_invalid(src, span) => run.hi = span.hi,
+                _ => {
+                    flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
+                    invalid_run = Some(span);
+                }
+            },
+            Err(err) => {
+                flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
+                let (message, label) = match err {
+                    LexError::UnterminatedTripleString => (
+                        "unterminated triple-quoted string literal",
+                        "this string is still open at the end of the file",
+                    ),
+                    _ => (
+                        "unterminated string literal",
+                        "the closing quote is missing on this line",
+                    ),
+                };
+                diags.push(
+                    Diagnostic::error(Code::E0002, message, Label::primary(file, span, label))
+                        .with_help("add the closing quote"),
+                );
+                tokens.push(Token {
+                    kind: Tok::Error,
+                    span,
+                });
+            }
+        }
+    }
+    flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
+    tokens
+}
+
+/// A NUL byte or a stray backslash gets its own diagnostic rather than joining a run.
+fn special_invalid(src: &str, span: Span) -> bool {
+    matches!(&src[span.lo as usize..span.hi as usize], "\0" | "\\")
+}
+
+fn flush_invalid(
+    file: FileId,
+    src: &str,
+    run: &mut Option<Span>,
+    tokens: &mut Vec<Token>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(span) = run.take() else { return };
+    let text = &src[span.lo as usize..span.hi as usize];
+    let diag = if text.starts_with('\0') {
+        Diagnostic::error(
+            Code::E0004,
+            "source code cannot contain NUL bytes",
+            Label::primary(file, span, "NUL byte (0x00) here"),
+        )
+    } else if text.starts_with('\\') {
+        Diagnostic::error(
+            Code::E0010,
+            "unexpected character after line continuation character",
+            Label::primary(file, span, "a `\\` outside a string must end the line"),
+        )
+        .with_help("put the line break right after the backslash, or remove it")
+    } else {
+        let mut chars = text.chars();
+        let first = chars.next().expect("an invalid run is never empty");
+        let (message, label) = if chars.next().is_none() {
+            (
+                format!("invalid character '{first}' (U+{:04X})", first as u32),
+                "this character starts no token".to_string(),
+            )
+        } else {
+            (
+                format!("invalid characters '{text}'"),
+                "these characters start no token".to_string(),
+            )
+        };
+        Diagnostic::error(Code::E0001, message, Label::primary(file, span, label))
+    };
+    diags.push(diag);
+    tokens.push(Token {
+        kind: Tok::Error,
+        span,
+    });
+}

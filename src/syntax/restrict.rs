@@ -1,0 +1,4 @@
+use super::ast::Ast;
+use crate::diag::Diagnostic;
+use crate::source::FileId;
+pub fn check(_file: FileId, _src: &str, _ast: &Ast, _diags: &mut Vec<Diagnostic>) {}
