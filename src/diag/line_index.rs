@@ -159,7 +159,11 @@ mod tests {
     fn utf16_round_trip_on_every_char_boundary() {
         let text = "a\r\nλ😀b\n\tc d\n😀\n";
         let idx = LineIndex::new(text);
-        for (offset, _) in text.char_indices() {
+        for (offset, ch) in text.char_indices() {
+            // The `\n` of a `\r\n` pair is part of the line break, not a position on the line.
+            if ch == '\n' && text[..offset].ends_with('\r') {
+                continue;
+            }
             let pos = idx.position(text, offset as u32);
             let back = idx.offset_utf16(text, pos.line - 1, pos.column_utf16 - 1);
             assert_eq!(back, offset as u32, "offset {offset} at {pos:?}");

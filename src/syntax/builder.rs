@@ -2,7 +2,6 @@
 //! parse errors into plc diagnostics with messages in a Python programmer's words.
 
 use super::ast::*;
-use super::lexer::Token;
 use super::token::Tok;
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Interner;
@@ -22,8 +21,6 @@ pub struct Line {
 pub struct Builder<'s> {
     pub file: FileId,
     pub src: &'s str,
-    /// The parser's input, to describe the context of a syntax error.
-    pub tokens: &'s [Token],
     pub interner: &'s mut Interner,
     pub ast: Ast,
     pub diags: Vec<Diagnostic>,
@@ -117,22 +114,11 @@ impl<'s> Builder<'s> {
         blocks.iter().map(|b| b.span.hi).max().unwrap_or(0)
     }
 
-    /// A line indented deeper than the block it is in.
+    /// Lines indented deeper than the block they are in. The layout stage reported them;
+    /// one error statement stands for them.
     pub fn unexpected_indent(&mut self, at: u32, lines: Vec<StmtId>) -> StmtId {
-        let first = lines
-            .first()
-            .map(|&s| self.stmt_span(s))
-            .unwrap_or(Span::new(at, at));
-        let last = lines.last().map(|&s| self.stmt_span(s)).unwrap_or(first);
-        self.diags.push(
-            Diagnostic::error(
-                Code::E0103,
-                "unexpected indentation",
-                Label::primary(self.file, Span::new(first.lo, first.lo), "this line is indented more than the one before"),
-            )
-            .with_help("dedent it to the column of the block it belongs to; only a line ending in `:` opens a new block"),
-        );
-        self.stmt(first.lo, last.hi, StmtKind::Error)
+        let hi = lines.last().map_or(at, |&s| self.stmt_span(s).hi);
+        self.stmt(at, hi, StmtKind::Error)
     }
 
     /// Reports a recovered syntax error and makes the node that stands for the bad input.
@@ -140,16 +126,6 @@ impl<'s> Builder<'s> {
         let span = self.recovery_span(&recovery);
         self.report(recovery.error);
         self.stmt(span.lo, span.hi, StmtKind::Error)
-    }
-
-    /// A block whose indentation is missing (the error is reported, the block is empty).
-    pub fn recover_block(&mut self, recovery: Recovery) -> Block {
-        let span = self.recovery_span(&recovery);
-        self.report(recovery.error);
-        Block {
-            stmts: Vec::new(),
-            span: Span::new(span.lo, span.lo),
-        }
     }
 
     fn recovery_span(&self, recovery: &Recovery) -> Span {
@@ -176,7 +152,10 @@ impl<'s> Builder<'s> {
                 token: (lo, tok, hi),
                 expected,
             } => {
-                if tok == Tok::Error {
+                // An error token was reported by the lexer or the layout stage; so was an
+                // INDENT the grammar does not expect (a line indented after a line that
+                // does not end in `:`, or after a line with an error).
+                if matches!(tok, Tok::Error | Tok::Indent) {
                     return;
                 }
                 self.unexpected(lo, tok, hi, &expected)
@@ -213,38 +192,6 @@ impl<'s> Builder<'s> {
 
     fn unexpected(&mut self, lo: u32, tok: Tok, hi: u32, expected: &[String]) -> Diagnostic {
         let span = Span::new(lo, hi);
-        // A block was required: say after which statement.
-        if expected.len() == 1 && expected[0] == "INDENT" {
-            let header = self.header_keyword(lo);
-            let (message, help) = match header {
-                Some(kw) => (
-                    format!("expected an indented block after the `{kw}` statement"),
-                    format!("indent the body of the `{kw}` statement"),
-                ),
-                None => (
-                    "expected an indented block".to_string(),
-                    "indent the block's body".to_string(),
-                ),
-            };
-            return Diagnostic::error(
-                Code::E0104,
-                message,
-                Label::primary(self.file, span, "this line should be indented"),
-            )
-            .with_help(help);
-        }
-        if tok == Tok::Indent {
-            return Diagnostic::error(
-                Code::E0103,
-                "unexpected indentation",
-                Label::primary(
-                    self.file,
-                    span,
-                    "this line is indented more than the one before",
-                ),
-            )
-            .with_help("only a line ending in `:` opens a new block");
-        }
         let found = match tok {
             Tok::Newline if span.is_empty() => "end of file".to_string(),
             Tok::Newline => "end of line".to_string(),
@@ -281,42 +228,6 @@ impl<'s> Builder<'s> {
         }
         diag
     }
-
-    /// The keyword of the compound statement whose header ends just before `offset`.
-    fn header_keyword(&self, offset: u32) -> Option<&'static str> {
-        let i = self.tokens.partition_point(|t| t.span.lo < offset);
-        // Walk back over the header's NEWLINE to the start of its logical line.
-        let mut j = i.checked_sub(1)?;
-        if self.tokens[j].kind == Tok::Newline {
-            j = j.checked_sub(1)?;
-        }
-        let mut start = j;
-        while start > 0
-            && !matches!(
-                self.tokens[start - 1].kind,
-                Tok::Newline | Tok::Indent | Tok::Dedent
-            )
-        {
-            start -= 1;
-        }
-        let header = &self.tokens[start..=j];
-        // Decorators precede `def`/`class` on their own lines; compound keywords may follow
-        // `async` or sit after `else`/`elif`.
-        header.iter().find_map(|t| match t.kind {
-            Tok::Def
-            | Tok::Class
-            | Tok::If
-            | Tok::Elif
-            | Tok::Else
-            | Tok::For
-            | Tok::While
-            | Tok::With
-            | Tok::Try
-            | Tok::Except
-            | Tok::Finally => t.kind.spelling(),
-            _ => None,
-        })
-    }
 }
 
 /// Describes LALRPOP's list of expected terminals in words. The terminal names are the
@@ -325,6 +236,8 @@ pub fn describe_expected(expected: &[String]) -> String {
     let mut words: Vec<String> = Vec::new();
     let has = |name: &str| expected.iter().any(|e| e == name);
     let starts_expression = has("Name") && has("Int");
+    // After a complete expression the parser accepts any binary operator; say so once.
+    let continues_expression = has("\"+\"") && has("\"*\"") && has("\"==\"");
     if starts_expression {
         words.push("an expression".to_string());
     } else if has("Name") {
@@ -332,6 +245,7 @@ pub fn describe_expected(expected: &[String]) -> String {
     }
     for e in expected {
         let word = match e.as_str() {
+            quoted if continues_expression && is_operator(quoted) => continue,
             "Name" | "Int" | "Float" | "Imaginary" | "String" | "Bytes" | "FString"
                 if starts_expression =>
             {
@@ -351,6 +265,9 @@ pub fn describe_expected(expected: &[String]) -> String {
             words.push(word);
         }
     }
+    if continues_expression {
+        words.push("an operator".to_string());
+    }
     match words.len() {
         0 => "something else".to_string(),
         1 => words.pop().unwrap_or_default(),
@@ -364,6 +281,43 @@ pub fn describe_expected(expected: &[String]) -> String {
             words.len() - 4
         ),
     }
+}
+
+/// Binary operators, and the keywords that continue an expression (`x if c else y`, a
+/// comprehension's `for`, `in`, `not in`, `is`).
+fn is_operator(quoted: &str) -> bool {
+    matches!(
+        quoted.trim_matches('"'),
+        "+" | "-"
+            | "*"
+            | "/"
+            | "//"
+            | "%"
+            | "**"
+            | "@"
+            | "<<"
+            | ">>"
+            | "&"
+            | "|"
+            | "^"
+            | "<"
+            | ">"
+            | "<="
+            | ">="
+            | "=="
+            | "!="
+            | "and"
+            | "or"
+            | "not"
+            | "in"
+            | "is"
+            | "if"
+            | "else"
+            | "for"
+            | "."
+            | "("
+            | "["
+    )
 }
 
 fn is_expression_start(quoted: &str) -> bool {

@@ -1,12 +1,524 @@
-use super::ast::HostItem;
+//! Host code: the Python that runs around a pl program (an `if __name__ == "__main__":`
+//! block, plain `def`s and `class`es, assignments computed at run time, calls such as
+//! `print(...)`). It is recognised here, on the laid-out token stream, by the first tokens
+//! of each top-level statement, and set aside with a note; the parser never sees it, so it
+//! only has to lex. Inside an `@pl.program` class the same rule keeps undecorated methods
+//! out.
+//!
+//! ```text
+//! import pypto.language as pl          kept: an import
+//! N = 128                              kept: a constant expression
+//! CFG = load_config()                  host: not a constant expression
+//! @pl.jit                              kept: a pl function
+//! def entry(...): ...
+//! def helper(): ...                    host: no `@pl.` decorator
+//! if __name__ == "__main__": ...       host: the main guard
+//! ```
+
+use super::ast::{HostItem, HostKind};
 use super::lexer::Token;
-use crate::diag::Diagnostic;
+use super::token::Tok;
+use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::source::FileId;
+
+/// Splits the laid-out tokens into those the parser reads and the host items it skips.
 pub fn split(
-    _file: FileId,
-    _src: &str,
+    file: FileId,
+    src: &str,
     tokens: &[Token],
-    _diags: &mut Vec<Diagnostic>,
+    diags: &mut Vec<Diagnostic>,
 ) -> (Vec<Token>, Vec<HostItem>) {
-    (tokens.to_vec(), Vec::new())
+    let mut splitter = Splitter {
+        file,
+        src,
+        toks: tokens,
+        out: Vec::with_capacity(tokens.len()),
+        host: Vec::new(),
+        diags,
+    };
+    let mut i = 0;
+    splitter.container(&mut i, Container::Module);
+    (splitter.out, splitter.host)
+}
+
+/// Builtins a constant expression may call (the reference's compile-time whitelist), and
+/// the pl functions that make constants.
+const CONSTANT_CALLS: &[&str] = &[
+    "pl.dynamic",
+    "pl.const",
+    "len",
+    "max",
+    "min",
+    "abs",
+    "sum",
+    "round",
+    "int",
+    "float",
+    "bool",
+    "list",
+    "tuple",
+    "range",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Container {
+    /// The top level of the module.
+    Module,
+    /// The body of a class decorated with `@pl.` (an `@pl.program` class).
+    PlClass,
+}
+
+enum Class {
+    /// Parsed as pl source.
+    Dsl,
+    /// A `@pl.`-decorated class whose body is filtered as a container of its own; `indent`
+    /// is the index of the body's INDENT token.
+    DslClass {
+        indent: usize,
+    },
+    Host {
+        kind: HostKind,
+        what: String,
+    },
+}
+
+struct Splitter<'a> {
+    file: FileId,
+    src: &'a str,
+    toks: &'a [Token],
+    out: Vec<Token>,
+    host: Vec<HostItem>,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl Splitter<'_> {
+    fn kind(&self, i: usize) -> Option<Tok> {
+        self.toks.get(i).map(|t| t.kind)
+    }
+
+    fn text(&self, i: usize) -> &str {
+        self.toks.get(i).map_or("", |t| t.text(self.src))
+    }
+
+    /// Filters the statements of one container, starting at `*i`, up to the DEDENT that
+    /// closes it (left for the caller) or the end of the tokens.
+    fn container(&mut self, i: &mut usize, container: Container) {
+        while *i < self.toks.len() {
+            let start = *i;
+            if self.toks[start].kind == Tok::Dedent {
+                if container == Container::PlClass {
+                    return;
+                }
+                // Unreachable with balanced layout; keep the token and go on.
+                self.out.push(self.toks[start]);
+                *i += 1;
+                continue;
+            }
+            let end = self.stmt_end(start);
+            match self.classify(start, end, container) {
+                Class::Dsl => self.out.extend_from_slice(&self.toks[start..end]),
+                Class::DslClass { indent } => {
+                    self.out.extend_from_slice(&self.toks[start..=indent]);
+                    *i = indent + 1;
+                    self.container(i, Container::PlClass);
+                    // The class body's DEDENT.
+                    if *i < end {
+                        self.out.extend_from_slice(&self.toks[*i..end]);
+                    }
+                }
+                Class::Host { kind, what } => self.host_item(start, end, kind, what),
+            }
+            *i = end;
+        }
+    }
+
+    /// Index just past the NEWLINE that ends the logical line starting at `i`.
+    fn line_end(&self, mut i: usize) -> usize {
+        while i < self.toks.len() {
+            i += 1;
+            if self.toks[i - 1].kind == Tok::Newline {
+                break;
+            }
+        }
+        i
+    }
+
+    /// Index of the DEDENT matching the INDENT at `i`.
+    fn matching_dedent(&self, i: usize) -> usize {
+        let mut depth = 0usize;
+        for (j, t) in self.toks.iter().enumerate().skip(i) {
+            match t.kind {
+                Tok::Indent => depth += 1,
+                Tok::Dedent => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return j;
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.toks.len() - 1
+    }
+
+    /// Index just past the statement starting at `i`: its decorators, its header line, its
+    /// block, and the `elif`/`else`/`except`/`finally` clauses that continue it.
+    fn stmt_end(&self, i: usize) -> usize {
+        if self.kind(i) == Some(Tok::Indent) {
+            return self.matching_dedent(i) + 1;
+        }
+        let mut j = i;
+        while self.kind(j) == Some(Tok::At) {
+            j = self.line_end(j);
+        }
+        j = self.line_end(j);
+        loop {
+            if self.kind(j) == Some(Tok::Indent) {
+                j = self.matching_dedent(j) + 1;
+            }
+            match self.kind(j) {
+                Some(Tok::Elif | Tok::Else | Tok::Except | Tok::Finally) => j = self.line_end(j),
+                _ => return j,
+            }
+        }
+    }
+
+    /// True when the decorator line at `i` (an `@`) is `@pl.` something.
+    fn is_pl_decorator(&self, i: usize) -> bool {
+        self.kind(i + 1) == Some(Tok::Name)
+            && self.text(i + 1) == "pl"
+            && self.kind(i + 2) == Some(Tok::Dot)
+    }
+
+    fn classify(&self, start: usize, end: usize, container: Container) -> Class {
+        let first = self.toks[start].kind;
+        // Decorated definitions: pl ones are kept, others are host code.
+        if first == Tok::At {
+            let mut j = start;
+            let mut pl = false;
+            while self.kind(j) == Some(Tok::At) {
+                pl |= self.is_pl_decorator(j);
+                j = self.line_end(j);
+            }
+            let def_at = if self.kind(j) == Some(Tok::Async) {
+                j + 1
+            } else {
+                j
+            };
+            let name = self.text(def_at + 1).to_string();
+            return match self.kind(def_at) {
+                Some(Tok::Class) if pl && container == Container::Module => {
+                    match self.class_body(def_at, end) {
+                        Some(indent) => Class::DslClass { indent },
+                        None => Class::Dsl,
+                    }
+                }
+                Some(Tok::Def) if pl => Class::Dsl,
+                Some(Tok::Class) => Class::Host {
+                    kind: HostKind::Class,
+                    what: name,
+                },
+                Some(Tok::Def) => Class::Host {
+                    kind: HostKind::Function,
+                    what: name,
+                },
+                // A decorator without a definition: a syntax error for the parser to report.
+                _ if pl => Class::Dsl,
+                _ => Class::Host {
+                    kind: HostKind::Statement,
+                    what: String::new(),
+                },
+            };
+        }
+        match first {
+            Tok::Def => {
+                return Class::Host {
+                    kind: HostKind::Function,
+                    what: self.text(start + 1).to_string(),
+                }
+            }
+            Tok::Async if self.kind(start + 1) == Some(Tok::Def) => {
+                return Class::Host {
+                    kind: HostKind::Function,
+                    what: self.text(start + 2).to_string(),
+                }
+            }
+            Tok::Class => {
+                return Class::Host {
+                    kind: HostKind::Class,
+                    what: self.text(start + 1).to_string(),
+                }
+            }
+            Tok::Pass | Tok::Indent | Tok::Error | Tok::Newline => return Class::Dsl,
+            _ if self.is_docstring(start) => return Class::Dsl,
+            _ => {}
+        }
+        if container == Container::PlClass {
+            return Class::Host {
+                kind: HostKind::Statement,
+                what: String::new(),
+            };
+        }
+        match first {
+            Tok::Import | Tok::From => Class::Dsl,
+            Tok::If if self.is_main_guard(start) => Class::Host {
+                kind: HostKind::MainGuard,
+                what: String::new(),
+            },
+            Tok::If | Tok::For | Tok::While | Tok::With | Tok::Try | Tok::Async => Class::Host {
+                kind: HostKind::Compound(first.spelling().unwrap_or("")),
+                what: String::new(),
+            },
+            Tok::Name => match self.constant_assignment(start, end) {
+                Some(true) => Class::Dsl,
+                Some(false) => Class::Host {
+                    kind: HostKind::Assignment,
+                    what: self.text(start).to_string(),
+                },
+                None => Class::Host {
+                    kind: HostKind::Statement,
+                    what: String::new(),
+                },
+            },
+            _ => Class::Host {
+                kind: HostKind::Statement,
+                what: String::new(),
+            },
+        }
+    }
+
+    /// The index of the INDENT of a class body, when the class has an indented body.
+    fn class_body(&self, class_at: usize, end: usize) -> Option<usize> {
+        let header_end = self.line_end(class_at);
+        (header_end < end && self.kind(header_end) == Some(Tok::Indent)).then_some(header_end)
+    }
+
+    fn is_docstring(&self, start: usize) -> bool {
+        let mut j = start;
+        while self.kind(j).is_some_and(Tok::is_string) {
+            j += 1;
+        }
+        j > start && self.kind(j) == Some(Tok::Newline)
+    }
+
+    /// `if __name__ == "__main__":` (either quote, either operand order).
+    fn is_main_guard(&self, start: usize) -> bool {
+        let texts: Vec<&str> = (start + 1..start + 4).map(|j| self.text(j)).collect();
+        let is_main = |s: &str| s == "\"__main__\"" || s == "'__main__'";
+        self.kind(start + 4) == Some(Tok::Colon)
+            && texts[1] == "=="
+            && ((texts[0] == "__name__" && is_main(texts[2]))
+                || (is_main(texts[0]) && texts[2] == "__name__"))
+    }
+
+    /// For `NAME (, NAME)* = value`: whether the value is a constant expression, judged by
+    /// its tokens. `None` when the statement is not such an assignment.
+    fn constant_assignment(&self, start: usize, end: usize) -> Option<bool> {
+        // Targets: names separated by commas, then `=`.
+        let mut j = start;
+        loop {
+            if self.kind(j) != Some(Tok::Name) {
+                return None;
+            }
+            j += 1;
+            match self.kind(j) {
+                Some(Tok::Comma) if self.kind(j + 1) == Some(Tok::Name) => j += 1,
+                Some(Tok::Assign) => break,
+                Some(Tok::Colon) => return Some(false),
+                _ => return None,
+            }
+        }
+        let value = &self.toks[j + 1..end];
+        let value_end = value
+            .iter()
+            .position(|t| t.kind == Tok::Newline)
+            .unwrap_or(value.len());
+        let value = &value[..value_end];
+        if value.is_empty() {
+            return Some(true); // `x =`: a syntax error for the parser.
+        }
+        let mut depth = 0usize;
+        for (k, t) in value.iter().enumerate() {
+            let prev = k.checked_sub(1).map(|p| value[p].kind);
+            let ok = match t.kind {
+                Tok::Int
+                | Tok::Float
+                | Tok::Str
+                | Tok::True
+                | Tok::False
+                | Tok::None
+                | Tok::Name => true,
+                Tok::Plus
+                | Tok::Minus
+                | Tok::Star
+                | Tok::DoubleStar
+                | Tok::Slash
+                | Tok::DoubleSlash
+                | Tok::Percent => true,
+                Tok::LShift
+                | Tok::RShift
+                | Tok::Amp
+                | Tok::Pipe
+                | Tok::Caret
+                | Tok::Tilde
+                | Tok::Comma => true,
+                Tok::Lt
+                | Tok::Gt
+                | Tok::Le
+                | Tok::Ge
+                | Tok::EqEq
+                | Tok::NotEq
+                | Tok::Not
+                | Tok::And
+                | Tok::Or => true,
+                Tok::RBracket => true,
+                Tok::RParen => {
+                    depth = depth.saturating_sub(1);
+                    true
+                }
+                // Keyword arguments of an allowed call.
+                Tok::Assign => depth > 0,
+                // Attribute chains are constants only on `pl` (`pl.FP32`, `pl.Level.CHIP`).
+                Tok::Dot => prev == Some(Tok::Name) && self.chain_root(value, k - 1) == "pl",
+                Tok::LBracket => true,
+                Tok::LParen => {
+                    depth += 1;
+                    match prev {
+                        Some(Tok::Name) => {
+                            CONSTANT_CALLS.contains(&self.chain(value, k - 1).as_str())
+                        }
+                        Some(Tok::RParen | Tok::RBracket) => false,
+                        _ => true,
+                    }
+                }
+                _ => false,
+            };
+            if !ok {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+
+    /// The dotted name ending at `value[k]` (a Name): `pl.dynamic` for `... pl . dynamic`.
+    fn chain(&self, value: &[Token], k: usize) -> String {
+        let mut first = k;
+        while first >= 2 && value[first - 1].kind == Tok::Dot && value[first - 2].kind == Tok::Name
+        {
+            first -= 2;
+        }
+        value[first..=k].iter().map(|t| t.text(self.src)).collect()
+    }
+
+    fn chain_root<'s>(&'s self, value: &[Token], k: usize) -> &'s str {
+        let mut first = k;
+        while first >= 2 && value[first - 1].kind == Tok::Dot && value[first - 2].kind == Tok::Name
+        {
+            first -= 2;
+        }
+        value[first].text(self.src)
+    }
+
+    /// Records a host item with its note, and a note for each pl definition inside it.
+    fn host_item(&mut self, start: usize, end: usize, kind: HostKind, what: String) {
+        let real = |t: &&Token| !matches!(t.kind, Tok::Newline | Tok::Indent | Tok::Dedent);
+        let first = self.toks[start..end]
+            .iter()
+            .find(real)
+            .copied()
+            .unwrap_or(self.toks[start]);
+        let last = self.toks[start..end]
+            .iter()
+            .rev()
+            .find(real)
+            .copied()
+            .unwrap_or(first);
+        let span = first.span.to(last.span);
+        // The label covers the item's first line only.
+        let header_end = self.line_end(start).min(end);
+        let header_last = self.toks[start..header_end]
+            .iter()
+            .rev()
+            .find(real)
+            .copied()
+            .unwrap_or(first);
+        let header = first.span.to(header_last.span);
+
+        let message = match kind {
+            HostKind::MainGuard => {
+                "host code skipped: the `if __name__ == \"__main__\":` block runs in Python, not in the compiled program".to_string()
+            }
+            HostKind::Compound(kw) => format!("host code skipped: a top-level `{kw}` statement runs in Python when the module is imported"),
+            HostKind::Function => format!("host code skipped: `def {what}` has no `@pl.` decorator, so it is plain Python"),
+            HostKind::Class => format!("host code skipped: `class {what}` has no `@pl.` decorator, so it is plain Python"),
+            HostKind::Assignment => format!("host code skipped: the value assigned to `{what}` is not a constant expression"),
+            HostKind::Statement => "host code skipped: this statement runs in Python, not in the compiled program".to_string(),
+        };
+        self.diags.push(Diagnostic::note(
+            Code::N0001,
+            message,
+            Label::primary(self.file, header, "skipped, not parsed"),
+        ));
+
+        let mut dsl_defs = Vec::new();
+        let mut j = start;
+        while j < end {
+            let at_line_start = j == start
+                || matches!(
+                    self.toks[j - 1].kind,
+                    Tok::Newline | Tok::Indent | Tok::Dedent
+                );
+            if at_line_start && self.toks[j].kind == Tok::At && self.is_pl_decorator(j) {
+                let deco_end = self.line_end(j);
+                let deco = self.toks[j]
+                    .span
+                    .to(self.toks[deco_end.saturating_sub(2).max(j)].span);
+                let mut d = deco_end;
+                while self.kind(d) == Some(Tok::At) {
+                    d = self.line_end(d);
+                }
+                if self.kind(d) == Some(Tok::Async) {
+                    d += 1;
+                }
+                if matches!(self.kind(d), Some(Tok::Def | Tok::Class))
+                    && self.kind(d + 1) == Some(Tok::Name)
+                {
+                    let name = self.toks[d + 1];
+                    dsl_defs.push((deco, name.span));
+                    let what = if self.kind(d) == Some(Tok::Class) {
+                        "class"
+                    } else {
+                        "function"
+                    };
+                    self.diags.push(
+                        Diagnostic::note(
+                            Code::N0002,
+                            format!(
+                                "`{}` {what} `{}` is defined inside host code, so plc does not compile it",
+                                deco_text(self.src, deco),
+                                name.text(self.src)
+                            ),
+                            Label::primary(self.file, name.span, "built by Python when the host code runs"),
+                        )
+                        .with_label(Label::secondary(self.file, header, "inside this host code"))
+                        .with_help("move it to the top level of the module to compile it with plc"),
+                    );
+                }
+                j = deco_end;
+                continue;
+            }
+            j += 1;
+        }
+        self.host.push(HostItem {
+            kind,
+            span,
+            dsl_defs,
+        });
+    }
+}
+
+/// `@pl.jit` for a decorator span, without its arguments.
+fn deco_text(src: &str, span: Span) -> &str {
+    let text = &src[span.lo as usize..span.hi as usize];
+    text.split('(').next().unwrap_or(text).trim()
 }

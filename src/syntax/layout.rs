@@ -13,10 +13,21 @@
 //!           b)                 Name ) Newline
 //! y = 1                        Dedent Name Assign Int Newline
 //! ```
+//!
+//! Layout mistakes are reported here, where they are plain to see, and repaired so that the
+//! parser goes on without a cascade of errors:
+//! - a line indented deeper although the line before does not end in `:` (E0103) opens a
+//!   "phantom" level that emits no tokens, so the parser reads it as part of its block;
+//! - a line ending in `:` not followed by a deeper line (E0104) gets an empty block made of
+//!   an error token;
+//! - a bracket left open (E0007) is closed when a later line starts with a statement keyword
+//!   or with `name =` at the indentation of the line that opened it, so the error does not
+//!   swallow the rest of the file; closing brackets that match nothing (E0008) or the wrong
+//!   opener (E0009) become error tokens.
 
 use super::lexer::Token;
 use super::token::Tok;
-use crate::diag::{Code, Diagnostic, Label, Span};
+use crate::diag::{Code, Diagnostic, Label};
 use crate::source::FileId;
 
 /// Python refuses more than 100 levels of indentation; so does plc, which keeps every
@@ -56,6 +67,7 @@ impl Indentation {
 }
 
 /// Where a line's indentation stands against an open block.
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Compare {
     Greater,
     Equal,
@@ -74,13 +86,49 @@ fn compare(line: Indentation, block: Indentation) -> Compare {
     }
 }
 
+/// An open block: its indentation, and whether the parser knows of it (a phantom block,
+/// opened by an unexpected indentation, emits no Indent/Dedent).
+#[derive(Clone, Copy)]
+struct Level {
+    indentation: Indentation,
+    phantom: bool,
+}
+
+/// An open bracket and the indentation of the logical line it was opened on.
+#[derive(Clone, Copy)]
+struct OpenBracket {
+    token: Token,
+    line_indentation: Indentation,
+}
+
+/// The first and last tokens of the logical line being emitted, its indentation, and
+/// whether it holds an error token.
+#[derive(Clone, Copy)]
+struct LogicalLine {
+    first: Token,
+    last: Token,
+    indentation: Indentation,
+    has_error: bool,
+}
+
 /// Runs the layout stage over the lexer's tokens.
 pub fn layout(file: FileId, src: &str, raw: &[Token], diags: &mut Vec<Diagnostic>) -> Vec<Token> {
+    let line_start = if src.starts_with('\u{FEFF}') { 3 } else { 0 };
     Layout {
         file,
         src,
         diags,
         out: Vec::with_capacity(raw.len() + raw.len() / 8 + 4),
+        levels: vec![Level {
+            indentation: Indentation::ZERO,
+            phantom: false,
+        }],
+        brackets: Vec::new(),
+        line_start,
+        line: None,
+        block_expected: None,
+        after_error_line: false,
+        depth_reported: false,
     }
     .run(raw)
 }
@@ -90,61 +138,59 @@ struct Layout<'a> {
     src: &'a str,
     diags: &'a mut Vec<Diagnostic>,
     out: Vec<Token>,
+    /// Every open block; the root (column 0) is never popped.
+    levels: Vec<Level>,
+    /// Open brackets, innermost last.
+    brackets: Vec<OpenBracket>,
+    /// Offset at which the current physical line starts.
+    line_start: u32,
+    /// The logical line being emitted; `None` until its first token.
+    line: Option<LogicalLine>,
+    /// Set when the previous logical line ended in `:`: its first token (the keyword).
+    block_expected: Option<Token>,
+    /// The previous logical line had an error token: its indentation mistakes are cascades.
+    after_error_line: bool,
+    depth_reported: bool,
 }
 
 impl Layout<'_> {
     fn run(mut self, raw: &[Token]) -> Vec<Token> {
-        let mut blocks: Vec<Indentation> = vec![Indentation::ZERO];
-        let mut brackets: Vec<Token> = Vec::new();
-        // Offset at which the current physical line starts.
-        let mut line_start = if self.src.starts_with('\u{FEFF}') {
-            3
-        } else {
-            0
-        };
-        // True until the first token of a logical line has been emitted.
-        let mut at_line_start = true;
-        let mut depth_reported = false;
+        // The last newline dropped inside brackets, while no token has followed it yet.
+        let mut joined_newline: Option<Token> = None;
 
-        for &tok in raw {
+        for (i, &tok) in raw.iter().enumerate() {
             if tok.kind == Tok::Newline {
-                if brackets.is_empty() {
-                    if !at_line_start {
-                        self.out.push(tok);
-                        at_line_start = true;
-                    }
-                    line_start = tok.span.hi;
+                self.line_start = tok.span.hi;
+                if self.brackets.is_empty() {
+                    self.end_line(tok);
+                } else {
+                    joined_newline = Some(tok);
                 }
                 continue;
             }
-            if at_line_start {
-                at_line_start = false;
-                let ws = &self.src[line_start as usize..tok.span.lo as usize];
-                let line = Indentation::measure(ws);
-                self.indent_line(tok, line, &mut blocks);
-                if blocks.len() > MAX_BLOCK_DEPTH + 1 && !depth_reported {
-                    depth_reported = true;
-                    self.diags.push(
-                        Diagnostic::error(
-                            Code::E0120,
-                            format!(
-                                "too many levels of indentation (plc allows {MAX_BLOCK_DEPTH})"
-                            ),
-                            Label::primary(self.file, tok.span, "this line is nested too deeply"),
-                        )
-                        .with_help("move the inner blocks into a function of their own"),
-                    );
+            if let Some(newline) = joined_newline.take() {
+                if self.bracket_left_open(tok, raw.get(i + 1).map(|t| t.kind)) {
+                    self.unclosed();
+                    self.push(Token::new(Tok::Error, newline.span.lo, newline.span.lo));
+                    self.end_line(newline);
                 }
             }
+            if self.line.is_none() {
+                self.start_line(tok);
+            }
             let kind = if tok.kind.is_open_bracket() {
-                brackets.push(tok);
+                let line_indentation = self.line.map_or(Indentation::ZERO, |l| l.indentation);
+                self.brackets.push(OpenBracket {
+                    token: tok,
+                    line_indentation,
+                });
                 tok.kind
             } else if tok.kind.is_close_bracket() {
-                self.close_bracket(tok, &mut brackets)
+                self.close_bracket(tok)
             } else {
                 tok.kind
             };
-            self.out.push(Token {
+            self.push(Token {
                 kind,
                 span: tok.span,
             });
@@ -152,71 +198,122 @@ impl Layout<'_> {
 
         // End of file: unclosed brackets, the last line's newline, every open block.
         let end = self.src.len() as u32;
-        if !brackets.is_empty() {
-            for open in brackets.iter().rev() {
-                self.diags.push(
-                    Diagnostic::error(
-                        Code::E0007,
-                        format!("'{}' was never closed", open.text(self.src)),
-                        Label::primary(
-                            self.file,
-                            open.span,
-                            "this bracket is still open at the end of the file",
-                        ),
-                    )
-                    .with_help(format!(
-                        "add the matching '{}'",
-                        open.kind.closer().spelling().unwrap_or(")")
-                    )),
-                );
-            }
+        let eof = Token::new(Tok::Newline, end, end);
+        if !self.brackets.is_empty() {
+            self.unclosed();
             // The parser stops at this token silently: the error is already reported.
-            self.out.push(Token::new(Tok::Error, end, end));
+            self.push(Token::new(Tok::Error, end, end));
         }
-        if !at_line_start {
-            self.out.push(Token::new(Tok::Newline, end, end));
+        self.end_line(eof);
+        if let Some(header) = self.block_expected.take() {
+            self.missing_block(header, eof);
         }
-        for _ in 1..blocks.len() {
+        let open_blocks = self.levels.drain(1..).filter(|l| !l.phantom).count();
+        for _ in 0..open_blocks {
             self.out.push(Token::new(Tok::Dedent, end, end));
         }
         self.out
     }
 
-    /// Compares the first token's indentation with the open blocks and emits Indent/Dedent.
-    fn indent_line(&mut self, tok: Token, line: Indentation, blocks: &mut Vec<Indentation>) {
-        let at = Span::new(tok.span.lo, tok.span.lo);
-        let top = *blocks.last().expect("the root block is never popped");
-        match compare(line, top) {
+    /// Emits a token of the current logical line (which `start_line` has begun).
+    fn push(&mut self, tok: Token) {
+        if let Some(line) = &mut self.line {
+            line.last = tok;
+            line.has_error |= tok.kind == Tok::Error;
+        }
+        self.out.push(tok);
+    }
+
+    /// Ends the current logical line (if it has tokens) with `newline`.
+    fn end_line(&mut self, newline: Token) {
+        let Some(line) = self.line.take() else { return };
+        self.out.push(newline);
+        self.block_expected = (line.last.kind == Tok::Colon).then_some(line.first);
+        self.after_error_line = line.has_error;
+    }
+
+    /// Begins a logical line at its first token: measures its indentation and emits the
+    /// Indent/Dedent tokens it implies.
+    fn start_line(&mut self, tok: Token) {
+        let ws = &self.src[self.line_start as usize..tok.span.lo as usize];
+        let indentation = Indentation::measure(ws);
+        let top = self.top().indentation;
+        let deeper = compare(indentation, top) == Compare::Greater;
+        let mut phantom = false;
+        if let Some(header) = self.block_expected.take() {
+            if !deeper {
+                self.missing_block(header, tok);
+            }
+        } else if deeper {
+            phantom = true;
+            if !self.after_error_line {
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::E0103,
+                        "unexpected indentation",
+                        Label::primary(self.file, tok.span, "this line is indented more than the one before"),
+                    )
+                    .with_help("only a line ending in `:` opens a block; dedent this line to the column of its block"),
+                );
+            }
+        }
+        self.indent(tok, indentation, phantom);
+        self.line = Some(LogicalLine {
+            first: tok,
+            last: tok,
+            indentation,
+            has_error: false,
+        });
+        if self.levels.len() > MAX_BLOCK_DEPTH + 1 && !self.depth_reported {
+            self.depth_reported = true;
+            self.diags.push(
+                Diagnostic::error(
+                    Code::E0120,
+                    format!("too many levels of indentation (plc allows {MAX_BLOCK_DEPTH})"),
+                    Label::primary(self.file, tok.span, "this line is nested too deeply"),
+                )
+                .with_help("move the inner blocks into a function of their own"),
+            );
+        }
+    }
+
+    fn top(&self) -> Level {
+        *self.levels.last().expect("the root block is never popped")
+    }
+
+    /// Opens or closes blocks for a line at `indentation`.
+    fn indent(&mut self, tok: Token, indentation: Indentation, phantom: bool) {
+        let at = Token::new(Tok::Indent, tok.span.lo, tok.span.lo);
+        match compare(indentation, self.top().indentation) {
             Compare::Equal => {}
             Compare::Greater => {
-                blocks.push(line);
-                self.out.push(Token {
-                    kind: Tok::Indent,
-                    span: at,
+                self.levels.push(Level {
+                    indentation,
+                    phantom,
                 });
+                if !phantom {
+                    self.out.push(at);
+                }
             }
+            // The line stays in the current block.
+            Compare::Ambiguous => self.ambiguous_tabs(tok),
             Compare::Less => {
-                while blocks.len() > 1 {
-                    let top = *blocks.last().expect("checked non-empty");
-                    match compare(line, top) {
-                        Compare::Less => {
-                            blocks.pop();
-                            self.out.push(Token {
-                                kind: Tok::Dedent,
-                                span: at,
-                            });
-                        }
-                        Compare::Equal => return,
-                        Compare::Greater => break,
-                        Compare::Ambiguous => {
-                            self.ambiguous_tabs(tok);
-                            return;
-                        }
+                while self.levels.len() > 1
+                    && compare(indentation, self.top().indentation) == Compare::Less
+                {
+                    if !self.levels.pop().expect("more than the root").phantom {
+                        self.out.push(Token {
+                            kind: Tok::Dedent,
+                            ..at
+                        });
                     }
                 }
-                if compare(line, *blocks.last().expect("root")) != Compare::Equal {
-                    // Treat the line as part of the enclosing block so the stack stays sane.
-                    self.diags.push(
+                match compare(indentation, self.top().indentation) {
+                    Compare::Equal => {}
+                    Compare::Ambiguous => self.ambiguous_tabs(tok),
+                    // Between two levels: the line joins the enclosing block, so the stack
+                    // stays consistent.
+                    _ => self.diags.push(
                         Diagnostic::error(
                             Code::E0006,
                             "unindent does not match any outer indentation level",
@@ -227,10 +324,42 @@ impl Layout<'_> {
                             ),
                         )
                         .with_help("indent the line to the column of the block it belongs to"),
-                    );
+                    ),
                 }
             }
-            Compare::Ambiguous => self.ambiguous_tabs(tok),
+        }
+    }
+
+    /// A line ending in `:` not followed by a more indented line. Reports it and emits an
+    /// empty block (an error token inside) so that the parser goes on silently.
+    fn missing_block(&mut self, header: Token, next: Token) {
+        if !self.after_error_line {
+            let keyword = match header.kind {
+                Tok::At => "",
+                kind => kind
+                    .spelling()
+                    .filter(|s| s.chars().all(char::is_alphabetic))
+                    .unwrap_or(""),
+            };
+            let message = if keyword.is_empty() {
+                "expected an indented block".to_string()
+            } else {
+                format!("expected an indented block after the `{keyword}` statement")
+            };
+            let label = if next.span.is_empty() && next.span.lo as usize == self.src.len() {
+                "the file ends before the block"
+            } else {
+                "this line should be indented"
+            };
+            self.diags.push(
+                Diagnostic::error(Code::E0104, message, Label::primary(self.file, next.span, label))
+                    .with_label(Label::secondary(self.file, header.span, "the block of this statement is missing"))
+                    .with_help("indent the block one level more than its header; write `pass` for an empty block"),
+            );
+        }
+        let at = next.span.lo;
+        for kind in [Tok::Indent, Tok::Error, Tok::Newline, Tok::Dedent] {
+            self.out.push(Token::new(kind, at, at));
         }
     }
 
@@ -249,57 +378,203 @@ impl Layout<'_> {
         );
     }
 
-    /// Matches a closing bracket. A closer that matches nothing, or that skips over an
-    /// unclosed inner bracket, becomes an error token (the parser then recovers silently).
-    fn close_bracket(&mut self, tok: Token, brackets: &mut Vec<Token>) -> Tok {
-        let closer = tok.text(self.src).to_string();
-        match brackets
-            .iter()
-            .rposition(|open| open.kind.closer() == tok.kind)
-        {
-            Some(i) if i + 1 == brackets.len() => {
-                brackets.pop();
-                tok.kind
-            }
-            Some(i) => {
-                let inner = brackets[brackets.len() - 1];
-                self.diags.push(
-                    Diagnostic::error(
-                        Code::E0009,
-                        format!(
-                            "closing '{}' does not match '{}'",
-                            closer,
-                            inner.text(self.src)
-                        ),
-                        Label::primary(self.file, tok.span, format!("'{closer}' here")),
-                    )
-                    .with_label(Label::secondary(
-                        self.file,
-                        inner.span,
-                        format!("this '{}' is not closed", inner.text(self.src)),
-                    ))
-                    .with_help(format!(
-                        "close the inner bracket with '{}' first",
-                        inner.kind.closer().spelling().unwrap_or(")")
-                    )),
-                );
-                brackets.truncate(i);
-                Tok::Error
-            }
-            None => {
-                self.diags.push(Diagnostic::error(
-                    Code::E0008,
-                    format!("unmatched '{closer}'"),
-                    Label::primary(self.file, tok.span, "no open bracket to close here"),
-                ));
-                Tok::Error
-            }
+    /// Whether the first token of a physical line inside brackets shows that a bracket was
+    /// left open: a keyword that only starts statements, or `name =` (not `==`) at or left
+    /// of the indentation of the line that opened the outermost bracket.
+    fn bracket_left_open(&self, tok: Token, next: Option<Tok>) -> bool {
+        if starts_statement(tok.kind) {
+            return true;
         }
+        let Some(outermost) = self.brackets.first() else {
+            return false;
+        };
+        if tok.kind != Tok::Name || next != Some(Tok::Assign) {
+            return false;
+        }
+        let ws = &self.src[self.line_start as usize..tok.span.lo as usize];
+        let here = Indentation::measure(ws);
+        here.tab8 <= outermost.line_indentation.tab8
+    }
+
+    /// Reports every open bracket as never closed and forgets them.
+    fn unclosed(&mut self) {
+        for open in std::mem::take(&mut self.brackets).iter().rev() {
+            let open = open.token;
+            self.diags.push(
+                Diagnostic::error(
+                    Code::E0007,
+                    format!("'{}' was never closed", open.text(self.src)),
+                    Label::primary(self.file, open.span, "this bracket is never closed"),
+                )
+                .with_help(format!(
+                    "add the matching '{}'",
+                    open.kind.closer().spelling().unwrap_or(")")
+                )),
+            );
+        }
+    }
+
+    /// Matches a closing bracket. A closer that does not match the innermost open bracket
+    /// becomes an error token (the parser then recovers silently).
+    fn close_bracket(&mut self, tok: Token) -> Tok {
+        let closer = tok.text(self.src);
+        let Some(inner) = self.brackets.last().map(|b| b.token) else {
+            self.diags.push(Diagnostic::error(
+                Code::E0008,
+                format!("unmatched '{closer}'"),
+                Label::primary(self.file, tok.span, "no open bracket to close here"),
+            ));
+            return Tok::Error;
+        };
+        if inner.kind.closer() == tok.kind {
+            self.brackets.pop();
+            return tok.kind;
+        }
+        let opener = inner.text(self.src);
+        let expected = inner.kind.closer().spelling().unwrap_or(")");
+        self.diags.push(
+            Diagnostic::error(
+                Code::E0009,
+                format!("closing '{closer}' does not match '{opener}'"),
+                Label::primary(self.file, tok.span, format!("'{closer}' here")),
+            )
+            .with_label(Label::secondary(
+                self.file,
+                inner.span,
+                format!("this '{opener}' is not closed"),
+            ))
+            .with_help(format!("close the '{opener}' with '{expected}' first")),
+        );
+        // Close up to the bracket this one matches, or else the innermost one.
+        let keep = match self
+            .brackets
+            .iter()
+            .rposition(|b| b.token.kind.closer() == tok.kind)
+        {
+            Some(i) => i,
+            None => self.brackets.len() - 1,
+        };
+        self.brackets.truncate(keep);
+        Tok::Error
     }
 }
 
-impl PartialEq for Compare {
-    fn eq(&self, other: &Self) -> bool {
-        std::mem::discriminant(self) == std::mem::discriminant(other)
+/// Keywords that start a statement and can never continue an expression, so a line inside
+/// brackets that begins with one shows that a bracket was left open.
+fn starts_statement(kind: Tok) -> bool {
+    matches!(
+        kind,
+        Tok::Def
+            | Tok::Class
+            | Tok::Return
+            | Tok::Import
+            | Tok::From
+            | Tok::Pass
+            | Tok::Break
+            | Tok::Continue
+            | Tok::Raise
+            | Tok::While
+            | Tok::With
+            | Tok::Try
+            | Tok::Except
+            | Tok::Finally
+            | Tok::Elif
+            | Tok::Del
+            | Tok::Global
+            | Tok::Nonlocal
+            | Tok::Assert
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::lexer::lex;
+
+    /// The kinds of the laid-out tokens, and the diagnostic codes.
+    fn run(src: &str) -> (Vec<Tok>, Vec<&'static str>) {
+        let mut diags = Vec::new();
+        let raw = lex(FileId(0), src, &mut diags);
+        let toks = layout(FileId(0), src, &raw, &mut diags);
+        (
+            toks.iter().map(|t| t.kind).collect(),
+            diags.iter().map(|d| d.code.as_str()).collect(),
+        )
+    }
+
+    fn count(toks: &[Tok], kind: Tok) -> usize {
+        toks.iter().filter(|&&k| k == kind).count()
+    }
+
+    #[test]
+    fn blocks_open_and_close() {
+        use Tok::*;
+        let (toks, diags) = run("if a:\n    if b:\n        x\n\n  # c\ny\n");
+        assert!(diags.is_empty());
+        assert_eq!(
+            toks,
+            [
+                If, Name, Colon, Newline, Indent, If, Name, Colon, Newline, Indent, Name, Newline,
+                Dedent, Dedent, Name, Newline
+            ]
+        );
+    }
+
+    #[test]
+    fn brackets_join_lines_and_eof_closes_blocks() {
+        use Tok::*;
+        let (toks, diags) = run("f(a,\n  b)\nif x:\n    y");
+        assert!(diags.is_empty());
+        assert_eq!(
+            toks,
+            [
+                Name, LParen, Name, Comma, Name, RParen, Newline, If, Name, Colon, Newline, Indent,
+                Name, Newline, Dedent
+            ]
+        );
+    }
+
+    #[test]
+    fn continuation_and_crlf() {
+        let (toks, diags) = run("x = 1 + \\\r\n    2\r\ny = 3\r\n");
+        assert!(diags.is_empty());
+        assert_eq!(count(&toks, Tok::Newline), 2);
+        assert_eq!(count(&toks, Tok::Indent), 0);
+    }
+
+    #[test]
+    fn layout_errors() {
+        assert_eq!(run("if a:\n        x\n    y\n").1, ["E0006"]);
+        assert_eq!(run("if a:\n        x\n\ty\n").1, ["E0005"]);
+        assert_eq!(run("x = (1,\n").1, ["E0007"]);
+        assert_eq!(run("x = 1)\n").1, ["E0008"]);
+        assert_eq!(run("x = (1]\n").1, ["E0009"]);
+        assert_eq!(run("x = 1\n    y = 2\n    z = 3\n").1, ["E0103"]);
+        assert_eq!(run("for i in r:\nx = 1\n").1, ["E0104"]);
+        assert_eq!(run("for i in r:\n").1, ["E0104"]);
+    }
+
+    #[test]
+    fn indentation_balances_even_after_errors() {
+        for src in [
+            "if a:\n        x\n    y\n",
+            "x\n  y\n    z\n w\n",
+            "if a:\nif b:\n",
+            "(\n  return\n",
+        ] {
+            let (toks, _) = run(src);
+            assert_eq!(
+                count(&toks, Tok::Indent),
+                count(&toks, Tok::Dedent),
+                "{src:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn open_bracket_is_closed_at_a_statement() {
+        let (toks, diags) = run("y = f(x,\nz = 3\nreturn y\n");
+        assert_eq!(diags, ["E0007"]);
+        assert_eq!(count(&toks, Tok::Newline), 3);
     }
 }

@@ -22,7 +22,7 @@ lalrpop_util::lalrpop_mod!(
         unused_imports,
         dead_code
     )]
-    grammar,
+    pub grammar,
     "/pl.rs"
 );
 
@@ -47,7 +47,6 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
     let mut builder = Builder {
         file,
         src,
-        tokens: &dsl,
         interner,
         ast: Ast::default(),
         diags: Vec::new(),
