@@ -321,13 +321,13 @@ pub enum Construct {
 impl Construct {
     pub fn describe(self) -> &'static str {
         match self {
-            Construct::Try => "`try` statement",
-            Construct::Raise => "`raise` statement",
-            Construct::Assert => "`assert` statement",
-            Construct::Del => "`del` statement",
-            Construct::Global => "`global` statement",
-            Construct::Nonlocal => "`nonlocal` statement",
-            Construct::Async => "`async` statement",
+            Construct::Try => "a `try` statement",
+            Construct::Raise => "a `raise` statement",
+            Construct::Assert => "an `assert` statement",
+            Construct::Del => "a `del` statement",
+            Construct::Global => "a `global` statement",
+            Construct::Nonlocal => "a `nonlocal` statement",
+            Construct::Async => "an `async` statement",
         }
     }
 }

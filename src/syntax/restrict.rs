@@ -1,4 +1,404 @@
-use super::ast::Ast;
-use crate::diag::Diagnostic;
+//! Python forms the pl language does not have. The grammar parses them, so that this check
+//! can refuse each one by name, with what to write instead (E0110), and report assignments
+//! to things that cannot be assigned (E0105). Host code never reaches here: it was set aside
+//! before parsing.
+//!
+//! ```text
+//! x += 1            error[E0110]: augmented assignment `+=` is not supported in pl
+//!                   help: write `x = x + ...`
+//! ```
+
+use super::ast::*;
+use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::source::FileId;
-pub fn check(_file: FileId, _src: &str, _ast: &Ast, _diags: &mut Vec<Diagnostic>) {}
+use rustc_hash::FxHashSet;
+
+/// Walks everything reachable from the module body and reports every unsupported form.
+pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
+    let mut r = Restrict {
+        file,
+        src,
+        ast,
+        diags,
+        starred_targets: FxHashSet::default(),
+    };
+    // Statements with their context: whether they sit inside a function or a class body.
+    let mut stack: Vec<(StmtId, Context)> = ast
+        .body
+        .iter()
+        .rev()
+        .map(|&s| (s, Context::Module))
+        .collect();
+    let mut nodes = Vec::new();
+    while let Some((id, context)) = stack.pop() {
+        r.stmt(id, context);
+        let inner = match &ast.stmt(id).kind {
+            StmtKind::FunctionDef(_) => Context::Function,
+            StmtKind::ClassDef(_) if context == Context::Module => Context::Class,
+            _ => context,
+        };
+        nodes.clear();
+        ast.stmt_children(id, &mut nodes);
+        for node in nodes.iter().rev() {
+            match *node {
+                Node::Stmt(s) => stack.push((s, inner)),
+                Node::Expr(e) => r.expr_tree(e),
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Context {
+    Module,
+    Class,
+    Function,
+}
+
+struct Restrict<'a> {
+    file: FileId,
+    src: &'a str,
+    ast: &'a Ast,
+    diags: &'a mut Vec<Diagnostic>,
+    /// Starred elements of targets, which are allowed (`a, *rest = ...`). A statement's
+    /// targets are checked before its expressions are walked.
+    starred_targets: FxHashSet<ExprId>,
+}
+
+impl Restrict<'_> {
+    fn unsupported(&mut self, span: Span, what: impl Into<String>, help: &str) {
+        let what = what.into();
+        let mut diag = Diagnostic::error(
+            Code::E0110,
+            format!("{what} is not supported in pl"),
+            Label::primary(self.file, span, "not part of the pl language"),
+        );
+        if !help.is_empty() {
+            diag = diag.with_help(help.to_string());
+        }
+        self.diags.push(diag);
+    }
+
+    fn text(&self, span: Span) -> &str {
+        &self.src[span.lo as usize..span.hi as usize]
+    }
+
+    fn stmt(&mut self, id: StmtId, context: Context) {
+        let stmt = self.ast.stmt(id);
+        let span = stmt.span;
+        match &stmt.kind {
+            StmtKind::AugAssign {
+                target,
+                op,
+                value: _,
+            } => {
+                let target_text = self.text(self.ast.expr(*target).span).to_string();
+                let op = binop_spelling(*op);
+                self.unsupported(
+                    span,
+                    format!("augmented assignment `{op}=`"),
+                    &format!("write `{target_text} = {target_text} {op} ...`"),
+                );
+                self.target(*target);
+            }
+            StmtKind::Assign { targets, .. } => targets.iter().for_each(|&t| self.target(t)),
+            StmtKind::AnnAssign { target, .. } => {
+                if !matches!(
+                    self.ast.expr(*target).kind,
+                    ExprKind::Name(_) | ExprKind::Attribute { .. } | ExprKind::Subscript { .. }
+                ) {
+                    self.invalid_target(*target, "an annotated assignment needs a single name");
+                }
+            }
+            StmtKind::For { target, orelse, .. } => {
+                self.target(*target);
+                if let Some(b) = orelse {
+                    self.unsupported(
+                        b.span,
+                        "`for ... else`",
+                        "move the `else` block after the loop",
+                    );
+                }
+            }
+            StmtKind::While {
+                orelse: Some(b), ..
+            } => {
+                self.unsupported(
+                    b.span,
+                    "`while ... else`",
+                    "move the `else` block after the loop",
+                );
+            }
+            StmtKind::With { items, .. } => {
+                if items.len() > 1 {
+                    let extra = items[1].span.to(items[items.len() - 1].span);
+                    self.unsupported(
+                        extra,
+                        "a `with` statement with several context managers",
+                        "nest one `with` statement inside the other",
+                    );
+                }
+                for item in items {
+                    if let Some(t) = item.target {
+                        self.target(t);
+                    }
+                }
+            }
+            StmtKind::FunctionDef(def) => {
+                if context == Context::Function {
+                    self.unsupported(
+                        def.name.span,
+                        "a function defined inside a function",
+                        "define it at the top level of the module",
+                    );
+                }
+                if def.is_async {
+                    self.unsupported(def.name.span, "`async def`", "");
+                }
+                for p in &def.params {
+                    match p.kind {
+                        ParamKind::Normal => {}
+                        ParamKind::VarArgs if p.name.is_none() => self.unsupported(
+                            p.span,
+                            "a keyword-only parameter marker `*`",
+                            "remove the `*`",
+                        ),
+                        ParamKind::VarArgs => {
+                            self.unsupported(p.span, "a `*args` parameter", "list each parameter")
+                        }
+                        ParamKind::KwArgs => self.unsupported(
+                            p.span,
+                            "a `**kwargs` parameter",
+                            "list each parameter",
+                        ),
+                        ParamKind::PosOnlyMarker => self.unsupported(
+                            p.span,
+                            "a positional-only parameter marker `/`",
+                            "remove the `/`",
+                        ),
+                    }
+                }
+            }
+            StmtKind::ClassDef(def) => {
+                if context != Context::Module {
+                    self.unsupported(
+                        def.name.span,
+                        "a class defined inside a function or class",
+                        "define it at the top level of the module",
+                    );
+                }
+            }
+            StmtKind::Unsupported { construct, .. } => {
+                let help = match construct {
+                    Construct::Try => {
+                        "pl functions are compiled; errors are reported by the compiler, not raised"
+                    }
+                    Construct::Raise | Construct::Assert => {
+                        "check the condition outside the pl function, in host code"
+                    }
+                    Construct::Del => "names in pl functions need no deleting",
+                    Construct::Global | Construct::Nonlocal => "pass the value as a parameter",
+                    Construct::Async => "",
+                };
+                self.unsupported(span, construct.describe(), help);
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks an assignment target: names, tuples and lists of targets, attributes,
+    /// subscripts and starred targets.
+    fn target(&mut self, id: ExprId) {
+        match &self.ast.expr(id).kind {
+            ExprKind::Name(_)
+            | ExprKind::Attribute { .. }
+            | ExprKind::Subscript { .. }
+            | ExprKind::Error => {}
+            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                items.iter().for_each(|&t| self.target(t))
+            }
+            ExprKind::Starred(inner) => {
+                self.starred_targets.insert(id);
+                self.target(*inner);
+            }
+            kind => {
+                let what = match kind {
+                    ExprKind::Call { .. } => "cannot assign to a function call",
+                    ExprKind::Int
+                    | ExprKind::Float
+                    | ExprKind::Imaginary
+                    | ExprKind::Str(_)
+                    | ExprKind::True
+                    | ExprKind::False
+                    | ExprKind::None
+                    | ExprKind::Ellipsis => "cannot assign to a literal",
+                    _ => "cannot assign to an expression",
+                };
+                self.invalid_target(id, what);
+            }
+        }
+    }
+
+    fn invalid_target(&mut self, id: ExprId, what: &str) {
+        self.diags.push(
+            Diagnostic::error(
+                Code::E0105,
+                format!("invalid assignment target: {what}"),
+                Label::primary(self.file, self.ast.expr(id).span, "cannot be assigned to"),
+            )
+            .with_help("assign to a name, or to a tuple of names"),
+        );
+    }
+
+    /// Checks every expression of a tree, iteratively.
+    fn expr_tree(&mut self, root: ExprId) {
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            self.expr(id);
+            self.ast.expr_children(id, &mut |c| stack.push(c));
+        }
+    }
+
+    fn expr(&mut self, id: ExprId) {
+        let expr = self.ast.expr(id);
+        let span = expr.span;
+        match &expr.kind {
+            ExprKind::Lambda { .. } => self.unsupported(
+                span,
+                "a `lambda` expression",
+                "define a function with `@pl.jit.inline` and call it",
+            ),
+            ExprKind::IfExp { .. } => self.unsupported(
+                span,
+                "a conditional expression `a if c else b`",
+                "use an `if` statement that assigns the name in both branches",
+            ),
+            ExprKind::Compare { first, rest } => {
+                if rest.len() > 1 {
+                    let (op, second) = rest[0];
+                    let (a, b) = (
+                        self.text(self.ast.expr(*first).span),
+                        self.text(self.ast.expr(second).span),
+                    );
+                    let help = format!("write `{a} {} {b} and {b} ...`", cmpop_spelling(op));
+                    self.unsupported(span, "a chained comparison", &help);
+                }
+                for &(op, _) in rest {
+                    if matches!(op, CmpOp::In | CmpOp::NotIn | CmpOp::Is | CmpOp::IsNot) {
+                        let what = format!("the `{}` comparison", cmpop_spelling(op));
+                        self.unsupported(
+                            span,
+                            what,
+                            "compare values with `==`, `!=`, `<`, `<=`, `>` or `>=`",
+                        );
+                    }
+                }
+            }
+            ExprKind::Unary {
+                op: UnaryOp::Pos, ..
+            } => self.unsupported(span, "unary `+`", "remove the `+`"),
+            ExprKind::Binary {
+                op: BinOp::MatMul, ..
+            } => self.unsupported(
+                span,
+                "the `@` operator",
+                "multiply matrices with `pl.matmul(a, b)`",
+            ),
+            ExprKind::Comprehension {
+                kind, generators, ..
+            } => {
+                let what = match kind {
+                    ComprehensionKind::List => None,
+                    ComprehensionKind::Set => Some("a set comprehension"),
+                    ComprehensionKind::Dict => Some("a dict comprehension"),
+                    ComprehensionKind::Generator => Some("a generator expression"),
+                };
+                match what {
+                    Some(what) => self.unsupported(span, what, "only a list comprehension `[e for x in xs]` is allowed, as in `deps=[...]`"),
+                    None if generators.len() > 1 => self.unsupported(
+                        generators[1].span,
+                        "a list comprehension with more than one `for`",
+                        "use a single `for` clause",
+                    ),
+                    None => {}
+                }
+            }
+            ExprKind::Set(_) => self.unsupported(span, "a set literal", "use a list `[...]`"),
+            ExprKind::Call { args, .. } => {
+                for arg in args {
+                    match arg.kind {
+                        ArgKind::Star => self.unsupported(
+                            arg.span,
+                            "`*` unpacking in a call",
+                            "pass each argument",
+                        ),
+                        ArgKind::DoubleStar => self.unsupported(
+                            arg.span,
+                            "`**` unpacking in a call",
+                            "pass each keyword argument",
+                        ),
+                        _ => {}
+                    }
+                }
+            }
+            ExprKind::Dict(entries) => {
+                if entries.iter().any(|e| e.key.is_none()) {
+                    self.unsupported(span, "`**` unpacking in a dict", "write each entry");
+                }
+            }
+            // Allowed as an element of an assignment or loop target only.
+            ExprKind::Starred(_) if !self.starred_targets.contains(&id) => {
+                self.unsupported(span, "a starred expression `*x`", "write the elements out")
+            }
+            ExprKind::NamedExpr { .. } => self.unsupported(
+                span,
+                "an assignment expression `:=`",
+                "assign the name in a statement of its own",
+            ),
+            ExprKind::Yield(_) => self.unsupported(
+                span,
+                "`yield`",
+                "pl functions return their results with `return`",
+            ),
+            ExprKind::Await(_) => self.unsupported(span, "`await`", ""),
+            ExprKind::Imaginary => self.unsupported(span, "a complex number literal", ""),
+            ExprKind::Str(pieces) if pieces.iter().any(|p| p.kind == StrKind::Bytes) => {
+                self.unsupported(span, "a bytes literal", "use a plain string")
+            }
+            _ => {}
+        }
+    }
+}
+
+pub fn binop_spelling(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::MatMul => "@",
+        BinOp::Div => "/",
+        BinOp::FloorDiv => "//",
+        BinOp::Mod => "%",
+        BinOp::Pow => "**",
+        BinOp::LShift => "<<",
+        BinOp::RShift => ">>",
+        BinOp::BitAnd => "&",
+        BinOp::BitOr => "|",
+        BinOp::BitXor => "^",
+    }
+}
+
+pub fn cmpop_spelling(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "==",
+        CmpOp::NotEq => "!=",
+        CmpOp::Lt => "<",
+        CmpOp::Le => "<=",
+        CmpOp::Gt => ">",
+        CmpOp::Ge => ">=",
+        CmpOp::In => "in",
+        CmpOp::NotIn => "not in",
+        CmpOp::Is => "is",
+        CmpOp::IsNot => "is not",
+    }
+}
