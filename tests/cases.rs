@@ -1,1 +1,214 @@
-fn main() {}
+//! Example-driven tests: every `.pl` file under `examples/` and `tests/cases/` is run through
+//! the front end and its outputs are compared with the files beside it. `PLC_BLESS=1 cargo
+//! test` writes the expected files instead (creating missing ones, deleting stale ones).
+//!
+//! Which outputs a file has depends on its directory:
+//!
+//! | directory             | `.ast` | `.tokens` | `.diag` | must have an error |
+//! | --------------------- | ------ | --------- | ------- | ------------------ |
+//! | `examples/`           | yes    |           | if any  | no (none allowed)  |
+//! | `tests/cases/syntax/` | yes    |           | if any  | no                 |
+//! | `tests/cases/layout/` |        | yes       | if any  | no                 |
+//! | `tests/cases/errors/` |        |           | yes     | yes                |
+//!
+//! `.diag` holds the diagnostics in the short format (`file:line:col: error[CODE]: ...`),
+//! so an error case pins each code, line and column.
+//!
+//! Every input is also checked for invariants that need no expected file: token and AST
+//! spans in bounds and well nested, INDENT/DEDENT balanced, the same output twice.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use plc::driver::Session;
+use plc::syntax;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy)]
+struct Kind {
+    ast: bool,
+    tokens: bool,
+    must_fail: bool,
+    must_pass: bool,
+}
+
+fn kind_of(dir: &str) -> Kind {
+    match dir {
+        "examples" => Kind {
+            ast: true,
+            tokens: false,
+            must_fail: false,
+            must_pass: true,
+        },
+        "syntax" => Kind {
+            ast: true,
+            tokens: false,
+            must_fail: false,
+            must_pass: false,
+        },
+        "layout" => Kind {
+            ast: false,
+            tokens: true,
+            must_fail: false,
+            must_pass: false,
+        },
+        "errors" => Kind {
+            ast: false,
+            tokens: false,
+            must_fail: true,
+            must_pass: false,
+        },
+        other => panic!("tests/cases/{other}: unknown case directory"),
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut trials = Vec::new();
+    let mut dirs = vec![(root.join("examples"), "examples".to_string())];
+    for entry in std::fs::read_dir(root.join("tests/cases")).expect("tests/cases exists") {
+        let path = entry.expect("readable directory").path();
+        if path.is_dir() {
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            dirs.push((path, name));
+        }
+    }
+    for (dir, name) in dirs {
+        let kind = kind_of(&name);
+        for path in pl_files(&dir) {
+            let test_name = format!("{name}/{}", path.strip_prefix(&dir).unwrap().display());
+            trials.push(Trial::test(test_name, move || run_case(&path, kind)));
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// The `.pl` files under `dir`, recursively, sorted.
+fn pl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "pl") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The outputs of one file, with the file named relative to the crate root.
+struct Outputs {
+    ast: String,
+    tokens: String,
+    diag: String,
+    has_errors: bool,
+    problems: Vec<String>,
+}
+
+fn compute(path: &Path) -> Outputs {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let name = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    let bytes = std::fs::read(path).unwrap();
+    let mut session = Session::new();
+    let (file, load_error) = session.add_source(&name, bytes);
+    let parsed = session.parse(file, load_error);
+    let f = session.files.get(file);
+    let mut scratch = Vec::new();
+    let tokens = syntax::tokens(file, &f.text, &mut scratch);
+    let mut problems = syntax::validate::tokens(&f.text, &tokens);
+    problems.extend(syntax::validate::ast(&f.text, &parsed.ast));
+    let diag: String = parsed
+        .diags
+        .iter()
+        .map(|d| plc::diag::render::short(&session.files, d))
+        .collect();
+    Outputs {
+        ast: syntax::dump::ast(&f.text, &session.interner, &parsed.ast),
+        tokens: syntax::dump::tokens(&f.text, &f.lines, &tokens),
+        diag,
+        has_errors: plc::diag::has_errors(&parsed.diags),
+        problems,
+    }
+}
+
+fn run_case(path: &Path, kind: Kind) -> Result<(), Failed> {
+    let out = compute(path);
+    if !out.problems.is_empty() {
+        return Err(format!("invariants broken:\n  {}", out.problems.join("\n  ")).into());
+    }
+    let again = compute(path);
+    if again.ast != out.ast || again.diag != out.diag || again.tokens != out.tokens {
+        return Err("two runs gave different output".into());
+    }
+    if kind.must_fail && !out.has_errors {
+        return Err("an error case must produce at least one error".into());
+    }
+    if kind.must_pass && out.has_errors {
+        return Err(format!("an example must compile without errors:\n{}", out.diag).into());
+    }
+    let mut failures = Vec::new();
+    if kind.ast {
+        expect(&path.with_extension("ast"), Some(&out.ast), &mut failures);
+    }
+    if kind.tokens {
+        expect(
+            &path.with_extension("tokens"),
+            Some(&out.tokens),
+            &mut failures,
+        );
+    }
+    let diag = (!out.diag.is_empty() || kind.must_fail).then_some(out.diag.as_str());
+    expect(&path.with_extension("diag"), diag, &mut failures);
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}\nrerun with PLC_BLESS=1 to accept the new output",
+            failures.join("\n")
+        )
+        .into())
+    }
+}
+
+/// Compares `actual` with the file at `path` (`None`: the file must not exist), or writes
+/// it when blessing.
+fn expect(path: &Path, actual: Option<&str>, failures: &mut Vec<String>) {
+    let bless = std::env::var_os("PLC_BLESS").is_some_and(|v| v != "0");
+    let existing = std::fs::read_to_string(path).ok();
+    if existing.as_deref() == actual {
+        return;
+    }
+    if bless {
+        match actual {
+            Some(text) => std::fs::write(path, text).unwrap(),
+            None => std::fs::remove_file(path).unwrap(),
+        }
+        return;
+    }
+    match (existing, actual) {
+        (None, Some(_)) => failures.push(format!("{} is missing", path.display())),
+        (Some(_), None) => failures.push(format!(
+            "{} is stale: there is no such output any more",
+            path.display()
+        )),
+        (Some(old), Some(new)) => {
+            let diff = similar::TextDiff::from_lines(old.as_str(), new);
+            failures.push(format!(
+                "{} differs:\n{}",
+                path.display(),
+                diff.unified_diff()
+                    .context_radius(2)
+                    .header("expected", "actual")
+            ));
+        }
+        (None, None) => {}
+    }
+}

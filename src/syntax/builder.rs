@@ -346,16 +346,21 @@ impl Builder<'_> {
         &mut self,
         lo: u32,
         decorators: Vec<Decorator>,
-        mut def: FunctionDef,
+        mut def: Box<FunctionDef>,
     ) -> StmtId {
         def.decorators = decorators;
         let hi = def.body.span.hi;
-        self.stmt(lo, hi, StmtKind::FunctionDef(Box::new(def)))
+        self.stmt(lo, hi, StmtKind::FunctionDef(def))
     }
 
-    pub fn class_def(&mut self, lo: u32, decorators: Vec<Decorator>, mut def: ClassDef) -> StmtId {
+    pub fn class_def(
+        &mut self,
+        lo: u32,
+        decorators: Vec<Decorator>,
+        mut def: Box<ClassDef>,
+    ) -> StmtId {
         def.decorators = decorators;
         let hi = def.body.span.hi;
-        self.stmt(lo, hi, StmtKind::ClassDef(Box::new(def)))
+        self.stmt(lo, hi, StmtKind::ClassDef(def))
     }
 }

@@ -396,22 +396,37 @@ impl Layout<'_> {
         here.tab8 <= outermost.line_indentation.tab8
     }
 
-    /// Reports every open bracket as never closed and forgets them.
+    /// Reports the innermost open bracket as never closed (the outer ones, which are open
+    /// because of it or as well, as labels) and forgets them all.
     fn unclosed(&mut self) {
-        for open in std::mem::take(&mut self.brackets).iter().rev() {
-            let open = open.token;
-            self.diags.push(
-                Diagnostic::error(
-                    Code::E0007,
-                    format!("'{}' was never closed", open.text(self.src)),
-                    Label::primary(self.file, open.span, "this bracket is never closed"),
-                )
-                .with_help(format!(
-                    "add the matching '{}'",
-                    open.kind.closer().spelling().unwrap_or(")")
-                )),
-            );
+        let brackets = std::mem::take(&mut self.brackets);
+        let Some((inner, outer)) = brackets.split_last() else {
+            return;
+        };
+        let open = inner.token;
+        let mut diag = Diagnostic::error(
+            Code::E0007,
+            format!("'{}' was never closed", open.text(self.src)),
+            Label::primary(self.file, open.span, "this bracket is never closed"),
+        )
+        .with_help(format!(
+            "add the matching '{}'",
+            open.kind.closer().spelling().unwrap_or(")")
+        ));
+        for b in outer.iter().rev().take(3) {
+            diag = diag.with_label(Label::secondary(
+                self.file,
+                b.token.span,
+                "inside this one, also open",
+            ));
         }
+        if outer.len() > 3 {
+            diag = diag.with_note(format!(
+                "{} more brackets are open around these",
+                outer.len() - 3
+            ));
+        }
+        self.diags.push(diag);
     }
 
     /// Matches a closing bracket. A closer that does not match the innermost open bracket

@@ -208,33 +208,35 @@ impl Restrict<'_> {
 
     /// Checks an assignment target: names, tuples and lists of targets, attributes,
     /// subscripts and starred targets.
-    fn target(&mut self, id: ExprId) {
-        match &self.ast.expr(id).kind {
-            ExprKind::Name(_)
-            | ExprKind::Attribute { .. }
-            | ExprKind::Subscript { .. }
-            | ExprKind::Error => {}
-            ExprKind::Tuple(items) | ExprKind::List(items) => {
-                items.iter().for_each(|&t| self.target(t))
-            }
-            ExprKind::Starred(inner) => {
-                self.starred_targets.insert(id);
-                self.target(*inner);
-            }
-            kind => {
-                let what = match kind {
-                    ExprKind::Call { .. } => "cannot assign to a function call",
-                    ExprKind::Int
-                    | ExprKind::Float
-                    | ExprKind::Imaginary
-                    | ExprKind::Str(_)
-                    | ExprKind::True
-                    | ExprKind::False
-                    | ExprKind::None
-                    | ExprKind::Ellipsis => "cannot assign to a literal",
-                    _ => "cannot assign to an expression",
-                };
-                self.invalid_target(id, what);
+    fn target(&mut self, root: ExprId) {
+        // Iterative: a target may be a tuple nested as deep as the input makes it.
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            match &self.ast.expr(id).kind {
+                ExprKind::Name(_)
+                | ExprKind::Attribute { .. }
+                | ExprKind::Subscript { .. }
+                | ExprKind::Error => {}
+                ExprKind::Tuple(items) | ExprKind::List(items) => stack.extend(items.iter().rev()),
+                ExprKind::Starred(inner) => {
+                    self.starred_targets.insert(id);
+                    stack.push(*inner);
+                }
+                kind => {
+                    let what = match kind {
+                        ExprKind::Call { .. } => "cannot assign to a function call",
+                        ExprKind::Int
+                        | ExprKind::Float
+                        | ExprKind::Imaginary
+                        | ExprKind::Str(_)
+                        | ExprKind::True
+                        | ExprKind::False
+                        | ExprKind::None
+                        | ExprKind::Ellipsis => "cannot assign to a literal",
+                        _ => "cannot assign to an expression",
+                    };
+                    self.invalid_target(id, what);
+                }
             }
         }
     }

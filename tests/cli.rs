@@ -1,0 +1,182 @@
+//! The `plc` binary as a user runs it: exit statuses, the three message formats, the dumps
+//! and `plc explain`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn plc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_plc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the plc binary runs")
+}
+
+fn scratch(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+#[test]
+fn check_accepts_the_seed_example() {
+    let out = plc(&["check", "examples/accumulate_band.pl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).is_empty());
+}
+
+#[test]
+fn two_syntax_errors_give_two_json_diagnostics() {
+    let src = b"import pypto.language as pl\n\n@pl.jit\ndef f(x: pl.Tensor):\n    y = x +* 2\n    return y\n\n@pl.jit\ndef g(x: pl.Tensor):\n    z = pl.add(x x)\n    return z\n";
+    let path = scratch("two_errors.pl", src);
+    let out = plc(&["check", path.to_str().unwrap(), "--message-format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let diags: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(diags.len(), 2, "{text}");
+    let lines: Vec<u64> = diags
+        .iter()
+        .map(|d| d["span"]["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [5, 10]);
+    for d in &diags {
+        assert_eq!(d["severity"], "error");
+        assert_eq!(d["code"], "E0101");
+        assert!(d["file"].as_str().unwrap().ends_with("two_errors.pl"));
+        for field in [
+            "start",
+            "end",
+            "line",
+            "column",
+            "end_line",
+            "end_column",
+            "column_utf16",
+            "end_column_utf16",
+        ] {
+            assert!(d["span"][field].is_u64(), "span.{field} in {d}");
+        }
+        assert!(d["labels"].is_array() && d["notes"].is_array());
+        assert!(d["message"].as_str().unwrap().starts_with("expected"));
+    }
+    assert_eq!(diags[0]["span"]["column"], 12);
+    assert_eq!(diags[1]["span"]["column"], 18);
+}
+
+#[test]
+fn json_columns_count_utf8_bytes_and_utf16_units() {
+    // "é" is 2 UTF-8 bytes and 1 UTF-16 unit; "😀" is 4 bytes and 2 units.
+    let path = scratch("utf16.pl", "x = \"é😀\" $\n".as_bytes());
+    let out = plc(&["check", path.to_str().unwrap(), "--message-format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let diags: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let d = diags
+        .iter()
+        .find(|d| d["code"] == "E0001")
+        .expect("the invalid character is reported");
+    assert_eq!(d["span"]["column"], 14);
+    assert_eq!(d["span"]["column_utf16"], 11);
+}
+
+#[test]
+fn short_and_human_formats() {
+    let path = scratch("short.pl", b"x = (1,\n");
+    let out = plc(&["check", path.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.ends_with("short.pl:1:5: error[E0007]: '(' was never closed\n"),
+        "{err}"
+    );
+    let out = plc(&["check", path.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert!(err.contains("error[E0007]: '(' was never closed"), "{err}");
+    assert!(
+        err.contains("1 │ x = (1,"),
+        "the human form shows the source line: {err}"
+    );
+}
+
+#[test]
+fn notes_do_not_fail_the_check() {
+    let path = scratch(
+        "host.pl",
+        b"import torch\nx = torch.zeros(3)\nif __name__ == \"__main__\":\n    print(f\"{x}\")\n",
+    );
+    let out = plc(&["check", path.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = stderr(&out);
+    assert_eq!(err.matches("note[N0001]").count(), 2, "{err}");
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    assert_eq!(plc(&["check", "no/such/file.pl"]).status.code(), Some(2));
+    assert_eq!(plc(&["check"]).status.code(), Some(2));
+    assert_eq!(plc(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(
+        plc(&[
+            "check",
+            "examples/accumulate_band.pl",
+            "--message-format",
+            "xml"
+        ])
+        .status
+        .code(),
+        Some(2)
+    );
+    assert_eq!(plc(&["explain", "E9999"]).status.code(), Some(2));
+}
+
+#[test]
+fn explain_knows_every_code() {
+    for info in plc::diag::CODES {
+        let out = plc(&["explain", info.code.as_str()]);
+        assert_eq!(out.status.code(), Some(0));
+        let text = stdout(&out);
+        assert!(
+            text.starts_with(&format!("{}: {}", info.code, info.title)),
+            "{text}"
+        );
+    }
+    // Lower case works too.
+    assert_eq!(plc(&["explain", "e0104"]).status.code(), Some(0));
+}
+
+#[test]
+fn emit_tokens_and_ast() {
+    let out = plc(&["emit", "tokens", "examples/accumulate_band.pl"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Indent@") && text.contains("Dedent@") && text.contains("Name@"),
+        "{text}"
+    );
+    let out = plc(&["emit", "ast", "examples/accumulate_band.pl"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("Module\n") && text.contains("FunctionDef entry"),
+        "{text}"
+    );
+    // A file with errors still dumps what was parsed, and exits 1.
+    let path = scratch("broken.pl", b"@pl.jit\ndef f(:\n    pass\ny = 1\n");
+    let out = plc(&["emit", "ast", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("Assign"));
+}
