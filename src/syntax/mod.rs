@@ -42,8 +42,8 @@ pub fn tokens(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token
 /// Parses one file. Host code is recorded in `Ast::host` and noted; syntax the pl language
 /// does not have is reported by `restrict`; too-deep nesting by `limits`.
 pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<Diagnostic>) -> Ast {
-    let laid_out = tokens(file, src, diags);
-    let (dsl, host) = host::split(file, src, &laid_out, diags);
+    // The full token stream is dropped before parsing: only the pl tokens are needed.
+    let (dsl, host) = host::split(file, src, &tokens(file, src, diags), diags);
     let mut builder = Builder {
         file,
         src,

@@ -1,0 +1,17 @@
+# E0101: a token the grammar does not allow where it stands; the message says what was
+# expected. Each statement is reported once and parsing goes on at the next line.
+import pypto.language as pl
+
+
+@pl.jit
+def f(x pl.Tensor):
+    return x
+
+
+@pl.jit
+def g(x: pl.Tensor):
+    y = pl.add(x, x,, x)
+    z = x +* 2
+    for in pl.range(4):
+        pass
+    return y z
