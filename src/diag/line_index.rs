@@ -19,15 +19,17 @@ pub struct Position {
 }
 
 impl LineIndex {
-    /// A line ends at `\n`; a `\r` before it belongs to the line's content.
+    /// A line ends at `\n`, `\r\n` or a lone `\r` (as Python reads source); the line break
+    /// belongs to the line it ends.
     pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
         let mut line_starts = vec![0u32];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
+        for (i, &b) in bytes.iter().enumerate() {
+            let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+            if ends_line {
+                line_starts.push(i as u32 + 1);
+            }
+        }
         LineIndex {
             line_starts,
             len: text.len() as u32,
@@ -153,6 +155,23 @@ mod tests {
             }
         );
         assert_eq!(idx.position(text, end + 10), idx.position(text, end));
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line() {
+        let text = "X = 1\rY = $\r\nZ";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_count(), 3);
+        let dollar = text.find('$').unwrap() as u32;
+        assert_eq!(
+            idx.position(text, dollar),
+            Position {
+                line: 2,
+                column: 5,
+                column_utf16: 5
+            }
+        );
+        assert_eq!(idx.position(text, text.len() as u32 - 1).line, 3);
     }
 
     #[test]

@@ -183,6 +183,19 @@ impl<'a> Files<'a> for SourceMap {
         Ok(self.get(id).lines.line_of(byte_index as u32))
     }
 
+    /// Columns count UTF-8 bytes in every format (human, short, JSON `column`), so that a
+    /// position reads the same wherever it is shown.
+    fn column_number(
+        &'a self,
+        id: FileId,
+        line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, FilesError> {
+        self.check(id)?;
+        let start = self.get(id).lines.line_start(line_index) as usize;
+        Ok(byte_index.saturating_sub(start) + 1)
+    }
+
     fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, FilesError> {
         self.check(id)?;
         let file = self.get(id);

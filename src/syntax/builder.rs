@@ -193,7 +193,9 @@ impl<'s> Builder<'s> {
     fn unexpected(&mut self, lo: u32, tok: Tok, hi: u32, expected: &[String]) -> Diagnostic {
         let span = Span::new(lo, hi);
         let found = match tok {
-            Tok::Newline if span.is_empty() => "end of file".to_string(),
+            Tok::Newline | Tok::Dedent if span.is_empty() && span.lo as usize == self.src.len() => {
+                "end of file".to_string()
+            }
             Tok::Newline => "end of line".to_string(),
             Tok::Dedent => "end of the block".to_string(),
             Tok::Name => format!("name `{}`", &self.src[lo as usize..hi as usize]),
@@ -221,8 +223,10 @@ impl<'s> Builder<'s> {
         } else {
             format!("expected {}", describe_expected(expected))
         };
-        let mut diag =
-            Diagnostic::error(Code::E0101, message, Label::primary(self.file, span, label));
+        // The layout stage ends the file with zero-width NEWLINE and DEDENT tokens.
+        let at_eof = span.is_empty() && span.lo as usize == self.src.len();
+        let code = if at_eof { Code::E0102 } else { Code::E0101 };
+        let mut diag = Diagnostic::error(code, message, Label::primary(self.file, span, label));
         if tok == Tok::Walrus {
             diag = diag.with_help("`:=` is only allowed inside an expression");
         }

@@ -311,29 +311,58 @@ impl Splitter<'_> {
                 || (is_main(texts[0]) && texts[2] == "__name__"))
     }
 
-    /// For `NAME (, NAME)* = value`: whether the value is a constant expression, judged by
-    /// its tokens. `None` when the statement is not such an assignment.
+    /// For a line of assignments `NAME (, NAME)* = value` (several separated by `;` are
+    /// allowed): whether every value is a constant expression, judged by its tokens. `None`
+    /// when the line is not made of such assignments. A line with a lexing error is left to
+    /// the parser, which reports nothing more for it.
     fn constant_assignment(&self, start: usize, end: usize) -> Option<bool> {
+        let line_end = self.line_end(start).min(end);
+        let line = &self.toks[start..line_end];
+        if line.iter().any(|t| t.kind == Tok::Error) {
+            return Some(true);
+        }
+        let line =
+            &line[..line.len() - usize::from(line.last().is_some_and(|t| t.kind == Tok::Newline))];
+        let mut all_constant = true;
+        let mut depth = 0usize;
+        let mut segment_start = 0;
+        for (k, t) in line.iter().enumerate() {
+            if t.kind.is_open_bracket() {
+                depth += 1;
+            } else if t.kind.is_close_bracket() {
+                depth = depth.saturating_sub(1);
+            }
+            let ends = k + 1 == line.len() || (t.kind == Tok::Semi && depth == 0);
+            if ends {
+                let segment_end = if t.kind == Tok::Semi { k } else { k + 1 };
+                let segment = &line[segment_start..segment_end];
+                if !segment.is_empty() {
+                    all_constant &= self.constant_segment(segment)?;
+                }
+                segment_start = k + 1;
+            }
+        }
+        Some(all_constant)
+    }
+
+    /// One `NAME (, NAME)* = value` statement: whether its value is a constant expression.
+    fn constant_segment(&self, segment: &[Token]) -> Option<bool> {
         // Targets: names separated by commas, then `=`.
-        let mut j = start;
+        let kind = |j: usize| segment.get(j).map(|t| t.kind);
+        let mut j = 0;
         loop {
-            if self.kind(j) != Some(Tok::Name) {
+            if kind(j) != Some(Tok::Name) {
                 return None;
             }
             j += 1;
-            match self.kind(j) {
-                Some(Tok::Comma) if self.kind(j + 1) == Some(Tok::Name) => j += 1,
+            match kind(j) {
+                Some(Tok::Comma) if kind(j + 1) == Some(Tok::Name) => j += 1,
                 Some(Tok::Assign) => break,
                 Some(Tok::Colon) => return Some(false),
                 _ => return None,
             }
         }
-        let value = &self.toks[j + 1..end];
-        let value_end = value
-            .iter()
-            .position(|t| t.kind == Tok::Newline)
-            .unwrap_or(value.len());
-        let value = &value[..value_end];
+        let value = &segment[j + 1..];
         if value.is_empty() {
             return Some(true); // `x =`: a syntax error for the parser.
         }

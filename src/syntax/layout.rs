@@ -46,19 +46,20 @@ impl Indentation {
 
     fn measure(whitespace: &str) -> Indentation {
         let mut ind = Indentation::ZERO;
-        for b in whitespace.bytes() {
-            match b {
-                b' ' => {
-                    ind.tab8 += 1;
-                    ind.tab1 += 1;
-                }
-                b'\t' => {
+        for ch in whitespace.chars() {
+            match ch {
+                '\t' => {
                     ind.tab8 = (ind.tab8 / 8 + 1) * 8;
                     ind.tab1 += 1;
                 }
                 // A form feed resets the column, as in Python; so does a line break (only
                 // seen after a backslash continuation that precedes the first token).
-                b'\x0C' | b'\n' | b'\r' => ind = Indentation::ZERO,
+                '\x0C' | '\n' | '\r' => ind = Indentation::ZERO,
+                // A space, or a Unicode space the lexer reported (it counts as a space).
+                c if c.is_whitespace() => {
+                    ind.tab8 += 1;
+                    ind.tab1 += 1;
+                }
                 _ => {}
             }
         }
@@ -109,12 +110,37 @@ struct LogicalLine {
     last: Token,
     indentation: Indentation,
     has_error: bool,
+    /// An unterminated string is on the line: the brackets it swallowed are not reported.
+    unterminated_string: bool,
 }
 
 /// Runs the layout stage over the lexer's tokens.
 pub fn layout(file: FileId, src: &str, raw: &[Token], diags: &mut Vec<Diagnostic>) -> Vec<Token> {
+    layout_with_breaks(file, src, raw, diags, &[]).tokens
+}
+
+/// The layout stage's output when run with [`layout_with_breaks`].
+pub struct LaidOut {
+    pub tokens: Vec<Token>,
+    /// Offsets of the lines inside brackets that may show a bracket left open: a name at or
+    /// left of the indentation of the line that opened the outermost bracket, on a line
+    /// that does not close it. Valid code can look like this, so such a line is only
+    /// treated as a new statement when the parser fails after it (see `syntax::parse`).
+    pub candidates: Vec<u32>,
+}
+
+/// Runs the layout stage, treating the lines that start at the offsets in `breaks`
+/// (sorted) as new statements after a bracket left open (E0007).
+pub fn layout_with_breaks(
+    file: FileId,
+    src: &str,
+    raw: &[Token],
+    diags: &mut Vec<Diagnostic>,
+    breaks: &[u32],
+) -> LaidOut {
     let line_start = if src.starts_with('\u{FEFF}') { 3 } else { 0 };
-    Layout {
+    let mut candidates = Vec::new();
+    let tokens = Layout {
         file,
         src,
         diags,
@@ -129,8 +155,10 @@ pub fn layout(file: FileId, src: &str, raw: &[Token], diags: &mut Vec<Diagnostic
         block_expected: None,
         after_error_line: false,
         depth_reported: false,
+        tabs_reported: false,
     }
-    .run(raw)
+    .run(raw, breaks, &mut candidates);
+    LaidOut { tokens, candidates }
 }
 
 struct Layout<'a> {
@@ -151,10 +179,13 @@ struct Layout<'a> {
     /// The previous logical line had an error token: its indentation mistakes are cascades.
     after_error_line: bool,
     depth_reported: bool,
+    /// E0005 was reported: later ambiguities in the same top-level statement are resolved
+    /// silently.
+    tabs_reported: bool,
 }
 
 impl Layout<'_> {
-    fn run(mut self, raw: &[Token]) -> Vec<Token> {
+    fn run(mut self, raw: &[Token], breaks: &[u32], candidates: &mut Vec<u32>) -> Vec<Token> {
         // The last newline dropped inside brackets, while no token has followed it yet.
         let mut joined_newline: Option<Token> = None;
 
@@ -169,7 +200,14 @@ impl Layout<'_> {
                 continue;
             }
             if let Some(newline) = joined_newline.take() {
-                if self.bracket_left_open(tok, raw.get(i + 1).map(|t| t.kind)) {
+                let left_open = starts_statement(tok.kind) || {
+                    let candidate = self.may_start_statement(tok, &raw[i..]);
+                    if candidate {
+                        candidates.push(tok.span.lo);
+                    }
+                    candidate && breaks.binary_search(&tok.span.lo).is_ok()
+                };
+                if left_open {
                     self.unclosed();
                     self.push(Token::new(Tok::Error, newline.span.lo, newline.span.lo));
                     self.end_line(newline);
@@ -178,22 +216,18 @@ impl Layout<'_> {
             if self.line.is_none() {
                 self.start_line(tok);
             }
-            let kind = if tok.kind.is_open_bracket() {
+            if tok.kind.is_open_bracket() {
                 let line_indentation = self.line.map_or(Indentation::ZERO, |l| l.indentation);
                 self.brackets.push(OpenBracket {
                     token: tok,
                     line_indentation,
                 });
-                tok.kind
+                self.push(tok);
             } else if tok.kind.is_close_bracket() {
-                self.close_bracket(tok)
+                self.close_bracket(tok, &raw[i + 1..]);
             } else {
-                tok.kind
-            };
-            self.push(Token {
-                kind,
-                span: tok.span,
-            });
+                self.push(tok);
+            }
         }
 
         // End of file: unclosed brackets, the last line's newline, every open block.
@@ -219,7 +253,13 @@ impl Layout<'_> {
     fn push(&mut self, tok: Token) {
         if let Some(line) = &mut self.line {
             line.last = tok;
-            line.has_error |= tok.kind == Tok::Error;
+            if tok.kind == Tok::Error {
+                line.has_error = true;
+                let text = tok.text(self.src);
+                line.unterminated_string |= text
+                    .trim_start_matches(char::is_alphabetic)
+                    .starts_with(['\'', '"']);
+            }
         }
         self.out.push(tok);
     }
@@ -237,8 +277,12 @@ impl Layout<'_> {
     fn start_line(&mut self, tok: Token) {
         let ws = &self.src[self.line_start as usize..tok.span.lo as usize];
         let indentation = Indentation::measure(ws);
+        if indentation == Indentation::ZERO {
+            // A new top-level statement: its own tab mix-up is worth a report of its own.
+            self.tabs_reported = false;
+        }
         let top = self.top().indentation;
-        let deeper = compare(indentation, top) == Compare::Greater;
+        let deeper = self.compare(tok, indentation, top) == Compare::Greater;
         let mut phantom = false;
         if let Some(header) = self.block_expected.take() {
             if !deeper {
@@ -263,6 +307,7 @@ impl Layout<'_> {
             last: tok,
             indentation,
             has_error: false,
+            unterminated_string: false,
         });
         if self.levels.len() > MAX_BLOCK_DEPTH + 1 && !self.depth_reported {
             self.depth_reported = true;
@@ -284,8 +329,8 @@ impl Layout<'_> {
     /// Opens or closes blocks for a line at `indentation`.
     fn indent(&mut self, tok: Token, indentation: Indentation, phantom: bool) {
         let at = Token::new(Tok::Indent, tok.span.lo, tok.span.lo);
-        match compare(indentation, self.top().indentation) {
-            Compare::Equal => {}
+        match self.compare(tok, indentation, self.top().indentation) {
+            Compare::Equal | Compare::Ambiguous => {}
             Compare::Greater => {
                 self.levels.push(Level {
                     indentation,
@@ -295,11 +340,9 @@ impl Layout<'_> {
                     self.out.push(at);
                 }
             }
-            // The line stays in the current block.
-            Compare::Ambiguous => self.ambiguous_tabs(tok),
             Compare::Less => {
                 while self.levels.len() > 1
-                    && compare(indentation, self.top().indentation) == Compare::Less
+                    && self.compare(tok, indentation, self.top().indentation) == Compare::Less
                 {
                     if !self.levels.pop().expect("more than the root").phantom {
                         self.out.push(Token {
@@ -308,12 +351,10 @@ impl Layout<'_> {
                         });
                     }
                 }
-                match compare(indentation, self.top().indentation) {
-                    Compare::Equal => {}
-                    Compare::Ambiguous => self.ambiguous_tabs(tok),
+                if self.compare(tok, indentation, self.top().indentation) != Compare::Equal {
                     // Between two levels: the line joins the enclosing block, so the stack
                     // stays consistent.
-                    _ => self.diags.push(
+                    self.diags.push(
                         Diagnostic::error(
                             Code::E0006,
                             "unindent does not match any outer indentation level",
@@ -324,9 +365,29 @@ impl Layout<'_> {
                             ),
                         )
                         .with_help("indent the line to the column of the block it belongs to"),
-                    ),
+                    );
                 }
             }
+        }
+    }
+
+    /// Compares a line's indentation with a block's. When tabs make the comparison depend
+    /// on the tab width, reports E0005 (once per top-level statement: one mix of tabs and
+    /// spaces usually makes many lines ambiguous) and decides with tabs as 8 columns.
+    fn compare(&mut self, tok: Token, line: Indentation, block: Indentation) -> Compare {
+        match compare(line, block) {
+            Compare::Ambiguous => {
+                if !self.tabs_reported {
+                    self.tabs_reported = true;
+                    self.ambiguous_tabs(tok);
+                }
+                match line.tab8.cmp(&block.tab8) {
+                    std::cmp::Ordering::Greater => Compare::Greater,
+                    std::cmp::Ordering::Equal => Compare::Equal,
+                    std::cmp::Ordering::Less => Compare::Less,
+                }
+            }
+            other => other,
         }
     }
 
@@ -378,28 +439,42 @@ impl Layout<'_> {
         );
     }
 
-    /// Whether the first token of a physical line inside brackets shows that a bracket was
-    /// left open: a keyword that only starts statements, or `name =` (not `==`) at or left
-    /// of the indentation of the line that opened the outermost bracket.
-    fn bracket_left_open(&self, tok: Token, next: Option<Tok>) -> bool {
-        if starts_statement(tok.kind) {
-            return true;
-        }
+    /// Whether the first token of a physical line inside brackets may start a statement
+    /// after a bracket left open: a name at or left of the indentation of the line that
+    /// opened the outermost bracket, on a line that does not close the open brackets
+    /// (`rest` is the raw input from this token on).
+    fn may_start_statement(&self, tok: Token, rest: &[Token]) -> bool {
         let Some(outermost) = self.brackets.first() else {
             return false;
         };
-        if tok.kind != Tok::Name || next != Some(Tok::Assign) {
+        if tok.kind != Tok::Name {
             return false;
         }
         let ws = &self.src[self.line_start as usize..tok.span.lo as usize];
-        let here = Indentation::measure(ws);
-        here.tab8 <= outermost.line_indentation.tab8
+        if Indentation::measure(ws).tab8 > outermost.line_indentation.tab8 {
+            return false;
+        }
+        let mut depth = self.brackets.len();
+        for t in rest.iter().take_while(|t| t.kind != Tok::Newline) {
+            if t.kind.is_open_bracket() {
+                depth += 1;
+            } else if t.kind.is_close_bracket() {
+                depth -= 1;
+                if depth == 0 {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Reports the innermost open bracket as never closed (the outer ones, which are open
     /// because of it or as well, as labels) and forgets them all.
     fn unclosed(&mut self) {
         let brackets = std::mem::take(&mut self.brackets);
+        if self.line.is_some_and(|l| l.unterminated_string) {
+            return;
+        }
         let Some((inner, outer)) = brackets.split_last() else {
             return;
         };
@@ -429,9 +504,12 @@ impl Layout<'_> {
         self.diags.push(diag);
     }
 
-    /// Matches a closing bracket. A closer that does not match the innermost open bracket
-    /// becomes an error token (the parser then recovers silently).
-    fn close_bracket(&mut self, tok: Token) -> Tok {
+    /// Matches a closing bracket and emits it. A closer with nothing open becomes an error
+    /// token (E0008). A closer that does not match the innermost open bracket (E0009) is
+    /// repaired so that the parser goes on quietly, in whichever of two readings makes the
+    /// rest of the line (`rest`) balance: a mistyped closer of the innermost bracket
+    /// (`[0, 0)`), or closers forgotten before it (`f(a, [0, 0)` closes `[` and `(`).
+    fn close_bracket(&mut self, tok: Token, rest: &[Token]) {
         let closer = tok.text(self.src);
         let Some(inner) = self.brackets.last().map(|b| b.token) else {
             self.diags.push(Diagnostic::error(
@@ -439,11 +517,16 @@ impl Layout<'_> {
                 format!("unmatched '{closer}'"),
                 Label::primary(self.file, tok.span, "no open bracket to close here"),
             ));
-            return Tok::Error;
+            self.push(Token {
+                kind: Tok::Error,
+                ..tok
+            });
+            return;
         };
         if inner.kind.closer() == tok.kind {
             self.brackets.pop();
-            return tok.kind;
+            self.push(tok);
+            return;
         }
         let opener = inner.text(self.src);
         let expected = inner.kind.closer().spelling().unwrap_or(")");
@@ -460,17 +543,52 @@ impl Layout<'_> {
             ))
             .with_help(format!("close the '{opener}' with '{expected}' first")),
         );
-        // Close up to the bracket this one matches, or else the innermost one.
-        let keep = match self
-            .brackets
-            .iter()
-            .rposition(|b| b.token.kind.closer() == tok.kind)
-        {
-            Some(i) => i,
-            None => self.brackets.len() - 1,
-        };
-        self.brackets.truncate(keep);
-        Tok::Error
+        let kinds: Vec<Tok> = self.brackets.iter().map(|b| b.token.kind).collect();
+        let mistyped = balance(&kinds[..kinds.len() - 1], rest);
+        let forgotten = kinds.iter().rposition(|k| k.closer() == tok.kind);
+        match forgotten {
+            Some(i) if balance(&kinds[..i], rest) > mistyped => {
+                // Close the inner brackets with zero-width closers, then this one.
+                while self.brackets.len() > i + 1 {
+                    let open = self.brackets.pop().expect("deeper than i");
+                    self.push(Token::new(
+                        open.token.kind.closer(),
+                        tok.span.lo,
+                        tok.span.lo,
+                    ));
+                }
+                self.brackets.pop();
+                self.push(tok);
+            }
+            _ => {
+                self.brackets.pop();
+                self.push(Token {
+                    kind: inner.kind.closer(),
+                    ..tok
+                });
+            }
+        }
+    }
+}
+
+/// How well the brackets of `rest` (up to the end of its line) fit after `open`: 0 they
+/// mismatch, 1 they fit, 2 they fit and close everything.
+fn balance(open: &[Tok], rest: &[Token]) -> u8 {
+    let mut stack = open.to_vec();
+    for t in rest.iter().take_while(|t| t.kind != Tok::Newline) {
+        if t.kind.is_open_bracket() {
+            stack.push(t.kind);
+        } else if t.kind.is_close_bracket() {
+            match stack.pop() {
+                Some(open) if open.closer() == t.kind => {}
+                _ => return 0,
+            }
+        }
+    }
+    if stack.is_empty() {
+        2
+    } else {
+        1
     }
 }
 
@@ -587,9 +705,33 @@ mod tests {
     }
 
     #[test]
-    fn open_bracket_is_closed_at_a_statement() {
-        let (toks, diags) = run("y = f(x,\nz = 3\nreturn y\n");
+    fn open_bracket_is_closed_at_a_statement_keyword() {
+        let (toks, diags) = run("y = f(x,\nreturn y\n");
         assert_eq!(diags, ["E0007"]);
-        assert_eq!(count(&toks, Tok::Newline), 3);
+        assert_eq!(count(&toks, Tok::Newline), 2);
+    }
+
+    #[test]
+    fn a_name_line_inside_brackets_is_only_a_candidate() {
+        let src = "y = f(x,\nz = 3\nw = 4\n";
+        let mut diags = Vec::new();
+        let raw = lex(FileId(0), src, &mut diags);
+        let laid = layout_with_breaks(FileId(0), src, &raw, &mut diags, &[]);
+        assert_eq!(laid.candidates, [9, 15]);
+        assert_eq!(
+            count(
+                &laid.tokens.iter().map(|t| t.kind).collect::<Vec<_>>(),
+                Tok::Newline
+            ),
+            1
+        );
+        let laid = layout_with_breaks(FileId(0), src, &raw, &mut diags, &[9]);
+        assert_eq!(
+            count(
+                &laid.tokens.iter().map(|t| t.kind).collect::<Vec<_>>(),
+                Tok::Newline
+            ),
+            3
+        );
     }
 }

@@ -45,6 +45,20 @@ pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
                 flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
                 tokens.push(Token { kind, span });
             }
+            Err(LexError::InvalidChar) if is_unicode_space(src, span) => {
+                // A no-break space or another Unicode space: reported, then read as the
+                // space it looks like, so that indentation and tokens are not disturbed.
+                flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
+                let ch = src[span.lo as usize..].chars().next().unwrap_or(' ');
+                diags.push(
+                    Diagnostic::error(
+                        Code::E0001,
+                        format!("invalid non-ASCII space U+{:04X}", ch as u32),
+                        Label::primary(file, span, "this looks like a space but is not one"),
+                    )
+                    .with_help("replace it with an ordinary space"),
+                );
+            }
             Err(LexError::InvalidChar) => match &mut invalid_run {
                 Some(run) if run.hi == span.lo && !special_invalid(src, span) => run.hi = span.hi,
                 _ => {
@@ -80,6 +94,11 @@ pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
 }
 
 /// A NUL byte or a stray backslash gets its own diagnostic rather than joining a run.
+fn is_unicode_space(src: &str, span: Span) -> bool {
+    let mut chars = src[span.lo as usize..span.hi as usize].chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if c.is_whitespace() && !c.is_ascii())
+}
+
 fn special_invalid(src: &str, span: Span) -> bool {
     matches!(&src[span.lo as usize..span.hi as usize], "\0" | "\\")
 }
@@ -99,6 +118,17 @@ fn flush_invalid(
             "source code cannot contain NUL bytes",
             Label::primary(file, span, "NUL byte (0x00) here"),
         )
+    } else if text.starts_with('\\') && span.hi as usize == src.len() {
+        Diagnostic::error(
+            Code::E0010,
+            "line continuation at the end of the file",
+            Label::primary(
+                file,
+                span,
+                "a `\\` continues the line, but the file ends here",
+            ),
+        )
+        .with_help("remove the backslash, or add the rest of the statement")
     } else if text.starts_with('\\') {
         Diagnostic::error(
             Code::E0010,

@@ -41,26 +41,73 @@ pub fn tokens(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token
 
 /// Parses one file. Host code is recorded in `Ast::host` and noted; syntax the pl language
 /// does not have is reported by `restrict`; too-deep nesting by `limits`.
+///
+/// When a syntax error follows a line inside brackets that may be a new statement after a
+/// bracket left open (`layout::LaidOut::candidates`), the file is laid out again with that
+/// line treated as one, and parsed again: valid code is never read this way, and a
+/// forgotten `)` costs one error instead of hiding the rest of the file.
 pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<Diagnostic>) -> Ast {
-    // The full token stream is dropped before parsing: only the pl tokens are needed.
-    let (dsl, host) = host::split(file, src, &tokens(file, src, diags), diags);
-    let mut builder = Builder {
-        file,
-        src,
-        interner,
-        ast: Ast::default(),
-        diags: Vec::new(),
-    };
-    let input = dsl
-        .iter()
-        .map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
-    if let Err(error) = grammar::ModuleParser::new().parse(&mut builder, input) {
-        builder.report(error);
+    let raw = lexer::lex(file, src, diags);
+    let mut breaks: Vec<u32> = Vec::new();
+    loop {
+        let mut attempt = Vec::new();
+        let laid = layout::layout_with_breaks(file, src, &raw, &mut attempt, &breaks);
+        let (dsl, host) = host::split(file, src, &laid.tokens, &mut attempt);
+        drop(laid.tokens);
+        let mut builder = Builder {
+            file,
+            src,
+            interner,
+            ast: Ast::default(),
+            diags: Vec::new(),
+        };
+        let input = dsl
+            .iter()
+            .map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
+        if let Err(error) = grammar::ModuleParser::new().parse(&mut builder, input) {
+            builder.report(error);
+        }
+        if breaks.len() < MAX_REPARSES {
+            if let Some(at) = next_break(&laid.candidates, &breaks, &dsl, &builder.diags) {
+                breaks.push(at);
+                breaks.sort_unstable();
+                continue;
+            }
+        }
+        let mut ast = builder.ast;
+        ast.host = host;
+        diags.extend(attempt);
+        diags.extend(builder.diags);
+        limits::check(file, &ast, diags);
+        restrict::check(file, src, &ast, diags);
+        return ast;
     }
-    let mut ast = builder.ast;
-    ast.host = host;
-    diags.extend(builder.diags);
-    limits::check(file, &ast, diags);
-    restrict::check(file, src, &ast, diags);
-    ast
+}
+
+/// A file is parsed at most this many extra times for brackets left open.
+const MAX_REPARSES: usize = 16;
+
+/// The line to treat as a new statement: the last candidate before the first syntax error
+/// that is still in the same logical line as the error.
+fn next_break(
+    candidates: &[u32],
+    breaks: &[u32],
+    dsl: &[Token],
+    errors: &[Diagnostic],
+) -> Option<u32> {
+    let first_error = errors.iter().map(|d| d.primary.span.lo).min()?;
+    let error_index = dsl.partition_point(|t| t.span.lo < first_error);
+    let candidate = candidates
+        .iter()
+        .copied()
+        .filter(|&c| c <= first_error && breaks.binary_search(&c).is_err())
+        .max()?;
+    let candidate_index = dsl.partition_point(|t| t.span.lo < candidate);
+    let same_line = dsl
+        .get(candidate_index)
+        .is_some_and(|t| t.span.lo == candidate)
+        && !dsl[candidate_index..error_index.min(dsl.len())]
+            .iter()
+            .any(|t| t.kind == token::Tok::Newline);
+    same_line.then_some(candidate)
 }

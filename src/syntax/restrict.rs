@@ -11,7 +11,7 @@
 use super::ast::*;
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::source::FileId;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Walks everything reachable from the module body and reports every unsupported form.
 pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
@@ -21,6 +21,7 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
         ast,
         diags,
         starred_targets: FxHashSet::default(),
+        reported: FxHashMap::default(),
     };
     // Statements with their context: whether they sit inside a function or a class body.
     let mut stack: Vec<(StmtId, Context)> = ast
@@ -63,11 +64,21 @@ struct Restrict<'a> {
     /// Starred elements of targets, which are allowed (`a, *rest = ...`). A statement's
     /// targets are checked before its expressions are walked.
     starred_targets: FxHashSet<ExprId>,
+    /// The span of the last report of each construct.
+    reported: FxHashMap<String, Span>,
 }
 
 impl Restrict<'_> {
     fn unsupported(&mut self, span: Span, what: impl Into<String>, help: &str) {
         let what = what.into();
+        // One report for a construct nested in itself (`a if b else c if d else e`): nodes
+        // are visited parents first, and a nested one lies inside its parent's span.
+        if let Some(&outer) = self.reported.get(&what) {
+            if outer.contains(span) {
+                return;
+            }
+        }
+        self.reported.insert(what.clone(), span);
         let mut diag = Diagnostic::error(
             Code::E0110,
             format!("{what} is not supported in pl"),

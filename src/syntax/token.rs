@@ -56,8 +56,8 @@ pub enum Tok {
     Bytes,
     /// A formatted string literal: `f'..{x}..'`. Kept apart so that lowering can refuse it
     /// where a literal string is required (a graph name).
-    #[regex(r#"([fF]|[rR][fF]|[fF][rR])['"]"#, quoted)]
-    #[regex(r#"([fF]|[rR][fF]|[fF][rR])('''|""")"#, triple_quoted)]
+    #[regex(r#"([fF]|[rR][fF]|[fF][rR])['"]"#, f_quoted)]
+    #[regex(r#"([fF]|[rR][fF]|[fF][rR])('''|""")"#, f_triple_quoted)]
     FStr,
 
     // ---- keywords ----
@@ -244,15 +244,85 @@ fn utf8_len(lead: u8) -> usize {
 /// Finishes a single-quoted string after its opening quote: the closing quote must come
 /// before the end of the line (a backslash escapes the next character, a line break too).
 fn quoted(lex: &mut Lexer<Tok>) -> Result<(), LexError> {
+    finish(lex, false, false)
+}
+
+/// Finishes a triple-quoted string after its opening quotes; it may span lines.
+fn triple_quoted(lex: &mut Lexer<Tok>) -> Result<(), LexError> {
+    finish(lex, true, false)
+}
+
+/// Finishes an f-string. As in Python 3.12, a replacement field `{...}` may hold strings
+/// with any quotes, further f-strings and line breaks.
+fn f_quoted(lex: &mut Lexer<Tok>) -> Result<(), LexError> {
+    finish(lex, false, true)
+}
+
+fn f_triple_quoted(lex: &mut Lexer<Tok>) -> Result<(), LexError> {
+    finish(lex, true, true)
+}
+
+fn finish(lex: &mut Lexer<Tok>, triple: bool, format: bool) -> Result<(), LexError> {
     let quote = *lex
         .slice()
         .as_bytes()
         .last()
         .expect("the opener matched a quote");
-    let rest = lex.remainder().as_bytes();
+    match scan_string(lex.remainder().as_bytes(), quote, triple, format) {
+        Ok(len) => {
+            lex.bump(len);
+            Ok(())
+        }
+        Err(len) => {
+            lex.bump(len);
+            Err(if triple {
+                LexError::UnterminatedTripleString
+            } else {
+                LexError::UnterminatedString
+            })
+        }
+    }
+}
+
+/// Scans the body of a string literal after its opening quote(s). Returns the length up to
+/// and including the closing quote(s), or, when the string is not closed, the length to
+/// leave in the error token (the rest of the line, or of the file for a triple quote).
+fn scan_string(rest: &[u8], quote: u8, triple: bool, format: bool) -> Result<usize, usize> {
+    let closes = |i: usize| {
+        rest[i] == quote
+            && (!triple || (rest.get(i + 1) == Some(&quote) && rest.get(i + 2) == Some(&quote)))
+    };
+    let quote_len = if triple { 3 } else { 1 };
     let mut i = 0;
+    // Depth of braces inside a replacement field of an f-string.
+    let mut depth = 0usize;
     while i < rest.len() {
-        match rest[i] {
+        let b = rest[i];
+        if depth > 0 {
+            match b {
+                b'{' => depth += 1,
+                b'}' => depth -= 1,
+                b'\'' | b'"' => {
+                    // A string inside the replacement field; an `f` prefix makes it an f-string.
+                    let prefix = rest[..i]
+                        .iter()
+                        .rev()
+                        .take_while(|c| c.is_ascii_alphabetic());
+                    let nested_format = prefix.clone().any(|c| c.eq_ignore_ascii_case(&b'f'));
+                    let nested_triple = rest.get(i + 1) == Some(&b) && rest.get(i + 2) == Some(&b);
+                    let open = if nested_triple { 3 } else { 1 };
+                    match scan_string(&rest[i + open..], b, nested_triple, nested_format) {
+                        Ok(len) => i += open + len,
+                        Err(len) => return Err(i + open + len),
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            i += utf8_len(b);
+            continue;
+        }
+        match b {
             b'\\' => {
                 i += 1;
                 if i < rest.len() {
@@ -263,50 +333,17 @@ fn quoted(lex: &mut Lexer<Tok>) -> Result<(), LexError> {
                     };
                 }
             }
-            b'\n' | b'\r' => {
-                lex.bump(i);
-                return Err(LexError::UnterminatedString);
-            }
-            b if b == quote => {
-                lex.bump(i + 1);
-                return Ok(());
-            }
-            b => i += utf8_len(b),
-        }
-    }
-    lex.bump(rest.len());
-    Err(LexError::UnterminatedString)
-}
-
-/// Finishes a triple-quoted string after its opening quotes; it may span lines.
-fn triple_quoted(lex: &mut Lexer<Tok>) -> Result<(), LexError> {
-    let quote = *lex
-        .slice()
-        .as_bytes()
-        .last()
-        .expect("the opener matched a quote");
-    let rest = lex.remainder().as_bytes();
-    let mut i = 0;
-    while i < rest.len() {
-        match rest[i] {
-            b'\\' => {
+            b'\n' | b'\r' if !triple => return Err(i),
+            _ if closes(i) => return Ok(i + quote_len),
+            b'{' if format && rest.get(i + 1) == Some(&b'{') => i += 2,
+            b'{' if format => {
+                depth = 1;
                 i += 1;
-                if i < rest.len() {
-                    i += utf8_len(rest[i]);
-                }
-            }
-            b if b == quote
-                && rest.get(i + 1) == Some(&quote)
-                && rest.get(i + 2) == Some(&quote) =>
-            {
-                lex.bump(i + 3);
-                return Ok(());
             }
             b => i += utf8_len(b),
         }
     }
-    lex.bump(rest.len());
-    Err(LexError::UnterminatedTripleString)
+    Err(rest.len())
 }
 
 impl Tok {

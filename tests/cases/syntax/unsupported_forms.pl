@@ -73,3 +73,18 @@ async def coroutine(x: pl.Tensor):
         pass
     async with pl.scope():
         pass
+
+
+@pl.jit
+def loops_with_else(x: pl.Tensor, n: pl.INDEX):
+    # Each error points at the `else` keyword; a nested conditional expression is one error.
+    for i in pl.range(n):
+        pass
+    else:
+        pass
+    while n > 0:
+        n = n - 1
+    else:
+        pass
+    c = 1 if n else 2 if n else 3
+    return x

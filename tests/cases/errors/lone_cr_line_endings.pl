@@ -1,0 +1,1 @@
+# Lone carriage returns end lines, as in Python.X = 1Y = $
