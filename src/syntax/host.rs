@@ -41,6 +41,19 @@ pub fn split(
     (splitter.out, splitter.host)
 }
 
+/// Why a top-level assignment line is host code.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Skip {
+    /// Not an assignment to names at all.
+    NotAssignment,
+    /// `NAME: T = value`.
+    Annotated,
+    /// `A = B = value`.
+    Chained,
+    /// The value is not a constant expression of the pl language.
+    NotConstant,
+}
+
 /// Builtins a constant expression may call (the reference's compile-time whitelist), and
 /// the pl functions that make constants.
 const CONSTANT_CALLS: &[&str] = &[
@@ -206,6 +219,11 @@ impl Splitter<'_> {
                 j
             };
             let name = self.text(def_at + 1).to_string();
+            let deco_end = self.line_end(start).saturating_sub(2).max(start);
+            let deco = deco_text(self.src, self.toks[start].span.to(self.toks[deco_end].span));
+            let decorated = |kw: &str| {
+                format!("`{kw} {name}` is decorated with `{deco}`, not with a `@pl.` decorator")
+            };
             return match self.kind(def_at) {
                 Some(Tok::Class) if pl && container == Container::Module => {
                     match self.class_body(def_at, end) {
@@ -216,11 +234,11 @@ impl Splitter<'_> {
                 Some(Tok::Def) if pl => Class::Dsl,
                 Some(Tok::Class) => Class::Host {
                     kind: HostKind::Class,
-                    what: name,
+                    what: decorated("class"),
                 },
                 Some(Tok::Def) => Class::Host {
                     kind: HostKind::Function,
-                    what: name,
+                    what: decorated("def"),
                 },
                 // A decorator without a definition: a syntax error for the parser to report.
                 _ if pl => Class::Dsl,
@@ -234,19 +252,22 @@ impl Splitter<'_> {
             Tok::Def => {
                 return Class::Host {
                     kind: HostKind::Function,
-                    what: self.text(start + 1).to_string(),
+                    what: format!("`def {}` has no `@pl.` decorator", self.text(start + 1)),
                 }
             }
             Tok::Async if self.kind(start + 1) == Some(Tok::Def) => {
                 return Class::Host {
                     kind: HostKind::Function,
-                    what: self.text(start + 2).to_string(),
+                    what: format!(
+                        "`async def {}` has no `@pl.` decorator",
+                        self.text(start + 2)
+                    ),
                 }
             }
             Tok::Class => {
                 return Class::Host {
                     kind: HostKind::Class,
-                    what: self.text(start + 1).to_string(),
+                    what: format!("`class {}` has no `@pl.` decorator", self.text(start + 1)),
                 }
             }
             Tok::Pass | Tok::Indent | Tok::Error | Tok::Newline => return Class::Dsl,
@@ -270,15 +291,23 @@ impl Splitter<'_> {
                 what: String::new(),
             },
             Tok::Name => match self.constant_assignment(start, end) {
-                Some(true) => Class::Dsl,
-                Some(false) => Class::Host {
-                    kind: HostKind::Assignment,
-                    what: self.text(start).to_string(),
-                },
-                None => Class::Host {
+                Ok(()) => Class::Dsl,
+                Err(Skip::NotAssignment) => Class::Host {
                     kind: HostKind::Statement,
                     what: String::new(),
                 },
+                Err(skip) => {
+                    let name = self.text(start);
+                    let what = match skip {
+                        Skip::Annotated => format!("an annotated assignment to `{name}` runs in Python (pl constants are written `{name} = value`)"),
+                        Skip::Chained => format!("a chained assignment to `{name}` runs in Python (pl constants are written `{name} = value`)"),
+                        _ => format!("the value assigned to `{name}` is not a constant expression"),
+                    };
+                    Class::Host {
+                        kind: HostKind::Assignment,
+                        what,
+                    }
+                }
             },
             _ => Class::Host {
                 kind: HostKind::Statement,
@@ -312,18 +341,16 @@ impl Splitter<'_> {
     }
 
     /// For a line of assignments `NAME (, NAME)* = value` (several separated by `;` are
-    /// allowed): whether every value is a constant expression, judged by its tokens. `None`
-    /// when the line is not made of such assignments. A line with a lexing error is left to
-    /// the parser, which reports nothing more for it.
-    fn constant_assignment(&self, start: usize, end: usize) -> Option<bool> {
+    /// allowed): whether it defines pl constants, judged by its tokens. A line with a
+    /// lexing error is left to the parser, which reports nothing more for it.
+    fn constant_assignment(&self, start: usize, end: usize) -> Result<(), Skip> {
         let line_end = self.line_end(start).min(end);
         let line = &self.toks[start..line_end];
         if line.iter().any(|t| t.kind == Tok::Error) {
-            return Some(true);
+            return Ok(());
         }
-        let line =
-            &line[..line.len() - usize::from(line.last().is_some_and(|t| t.kind == Tok::Newline))];
-        let mut all_constant = true;
+        let newline = usize::from(line.last().is_some_and(|t| t.kind == Tok::Newline));
+        let line = &line[..line.len() - newline];
         let mut depth = 0usize;
         let mut segment_start = 0;
         for (k, t) in line.iter().enumerate() {
@@ -332,43 +359,57 @@ impl Splitter<'_> {
             } else if t.kind.is_close_bracket() {
                 depth = depth.saturating_sub(1);
             }
-            let ends = k + 1 == line.len() || (t.kind == Tok::Semi && depth == 0);
-            if ends {
+            if k + 1 == line.len() || (t.kind == Tok::Semi && depth == 0) {
                 let segment_end = if t.kind == Tok::Semi { k } else { k + 1 };
                 let segment = &line[segment_start..segment_end];
                 if !segment.is_empty() {
-                    all_constant &= self.constant_segment(segment)?;
+                    self.constant_segment(segment)?;
                 }
                 segment_start = k + 1;
             }
         }
-        Some(all_constant)
+        Ok(())
     }
 
-    /// One `NAME (, NAME)* = value` statement: whether its value is a constant expression.
-    fn constant_segment(&self, segment: &[Token]) -> Option<bool> {
+    /// One `NAME (, NAME)* = value` statement whose value must be a constant expression of
+    /// the pl language: the forms `restrict` refuses (unary `+`, `*` unpacking, chained
+    /// comparisons) are not constants but Python, so they make host code.
+    fn constant_segment(&self, segment: &[Token]) -> Result<(), Skip> {
         // Targets: names separated by commas, then `=`.
         let kind = |j: usize| segment.get(j).map(|t| t.kind);
         let mut j = 0;
         loop {
             if kind(j) != Some(Tok::Name) {
-                return None;
+                return Err(Skip::NotAssignment);
             }
             j += 1;
             match kind(j) {
                 Some(Tok::Comma) if kind(j + 1) == Some(Tok::Name) => j += 1,
                 Some(Tok::Assign) => break,
-                Some(Tok::Colon) => return Some(false),
-                _ => return None,
+                Some(Tok::Colon) => return Err(Skip::Annotated),
+                _ => return Err(Skip::NotAssignment),
             }
         }
         let value = &segment[j + 1..];
-        if value.is_empty() {
-            return Some(true); // `x =`: a syntax error for the parser.
-        }
-        let mut depth = 0usize;
+        // Comparison operators seen in the current operand list, per bracket depth.
+        let mut comparisons: Vec<u32> = vec![0];
         for (k, t) in value.iter().enumerate() {
             let prev = k.checked_sub(1).map(|p| value[p].kind);
+            let after_operand = matches!(
+                prev,
+                Some(
+                    Tok::Int
+                        | Tok::Float
+                        | Tok::Str
+                        | Tok::True
+                        | Tok::False
+                        | Tok::None
+                        | Tok::Name
+                        | Tok::RParen
+                        | Tok::RBracket
+                )
+            );
+            let depth = comparisons.len() - 1;
             let ok = match t.kind {
                 Tok::Int
                 | Tok::Float
@@ -377,41 +418,28 @@ impl Splitter<'_> {
                 | Tok::False
                 | Tok::None
                 | Tok::Name => true,
-                Tok::Plus
-                | Tok::Minus
-                | Tok::Star
-                | Tok::DoubleStar
-                | Tok::Slash
+                // Binary only: unary `+` and `*`/`**` unpacking are not pl.
+                Tok::Plus | Tok::Star | Tok::DoubleStar => after_operand,
+                Tok::Minus | Tok::Tilde | Tok::Not => true,
+                Tok::Slash
                 | Tok::DoubleSlash
-                | Tok::Percent => true,
-                Tok::LShift
+                | Tok::Percent
+                | Tok::LShift
                 | Tok::RShift
                 | Tok::Amp
                 | Tok::Pipe
-                | Tok::Caret
-                | Tok::Tilde
-                | Tok::Comma => true,
-                Tok::Lt
-                | Tok::Gt
-                | Tok::Le
-                | Tok::Ge
-                | Tok::EqEq
-                | Tok::NotEq
-                | Tok::Not
-                | Tok::And
-                | Tok::Or => true,
-                Tok::RBracket => true,
-                Tok::RParen => {
-                    depth = depth.saturating_sub(1);
+                | Tok::Caret => true,
+                Tok::Lt | Tok::Gt | Tok::Le | Tok::Ge | Tok::EqEq | Tok::NotEq => {
+                    comparisons[depth] += 1;
+                    // A chained comparison is not pl.
+                    comparisons[depth] < 2
+                }
+                Tok::Comma | Tok::And | Tok::Or => {
+                    comparisons[depth] = 0;
                     true
                 }
-                // Keyword arguments of an allowed call.
-                Tok::Assign => depth > 0,
-                // Attribute chains are constants only on `pl` (`pl.FP32`, `pl.Level.CHIP`).
-                Tok::Dot => prev == Some(Tok::Name) && self.chain_root(value, k - 1) == "pl",
-                Tok::LBracket => true,
                 Tok::LParen => {
-                    depth += 1;
+                    comparisons.push(0);
                     match prev {
                         Some(Tok::Name) => {
                             CONSTANT_CALLS.contains(&self.chain(value, k - 1).as_str())
@@ -420,13 +448,28 @@ impl Splitter<'_> {
                         _ => true,
                     }
                 }
+                Tok::LBracket => {
+                    comparisons.push(0);
+                    true
+                }
+                Tok::RParen | Tok::RBracket => {
+                    if comparisons.len() > 1 {
+                        comparisons.pop();
+                    }
+                    true
+                }
+                // Keyword arguments of an allowed call; at the top, a chained assignment.
+                Tok::Assign if depth == 0 => return Err(Skip::Chained),
+                Tok::Assign => true,
+                // Attribute chains are constants only on `pl` (`pl.FP32`, `pl.Level.CHIP`).
+                Tok::Dot => prev == Some(Tok::Name) && self.chain_root(value, k - 1) == "pl",
                 _ => false,
             };
             if !ok {
-                return Some(false);
+                return Err(Skip::NotConstant);
             }
         }
-        Some(true)
+        Ok(())
     }
 
     /// The dotted name ending at `value[k]` (a Name): `pl.dynamic` for `... pl . dynamic`.
@@ -478,9 +521,8 @@ impl Splitter<'_> {
                 "host code skipped: the `if __name__ == \"__main__\":` block runs in Python, not in the compiled program".to_string()
             }
             HostKind::Compound(kw) => format!("host code skipped: a top-level `{kw}` statement runs in Python when the module is imported"),
-            HostKind::Function => format!("host code skipped: `def {what}` has no `@pl.` decorator, so it is plain Python"),
-            HostKind::Class => format!("host code skipped: `class {what}` has no `@pl.` decorator, so it is plain Python"),
-            HostKind::Assignment => format!("host code skipped: the value assigned to `{what}` is not a constant expression"),
+            HostKind::Function | HostKind::Class => format!("host code skipped: {what}, so it is plain Python"),
+            HostKind::Assignment => format!("host code skipped: {what}"),
             HostKind::Statement => "host code skipped: this statement runs in Python, not in the compiled program".to_string(),
         };
         self.diags.push(Diagnostic::note(
