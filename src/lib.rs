@@ -7,5 +7,6 @@ pub mod cli;
 pub mod diag;
 pub mod driver;
 pub mod intern;
+pub mod ir;
 pub mod source;
 pub mod syntax;

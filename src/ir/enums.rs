@@ -1,0 +1,344 @@
+//! The enumerations of the pl language: data types, function types, levels, roles, memory
+//! spaces and the other `pl.X.Y` constants, each with its source spellings.
+
+macro_rules! spelled_enum {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident = $spelling:literal $(| $alias:literal)*,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum $name {
+            $($variant,)*
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+
+            /// The canonical spelling (what the printer writes).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $spelling,)*
+                }
+            }
+
+            /// Looks a spelling up, aliases included.
+            pub fn from_name(text: &str) -> Option<$name> {
+                match text {
+                    $($spelling $(| $alias)* => Some($name::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// Every canonical spelling, for "valid values are ..." messages.
+            pub fn names() -> String {
+                Self::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", ")
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+spelled_enum! {
+    /// Element types (`pl.FP32`, ...).
+    DType {
+        Fp4 = "FP4",
+        Fp8E4M3Fn = "FP8E4M3FN",
+        Fp8E5M2 = "FP8E5M2",
+        Fp8E8M0 = "FP8E8M0",
+        Fp16 = "FP16",
+        Fp32 = "FP32",
+        Bf16 = "BF16",
+        Hf4 = "HF4",
+        Hf8 = "HF8",
+        Int4 = "INT4",
+        Int8 = "INT8",
+        Int16 = "INT16",
+        Int32 = "INT32",
+        Int64 = "INT64",
+        UInt4 = "UINT4",
+        UInt8 = "UINT8",
+        UInt16 = "UINT16",
+        UInt32 = "UINT32",
+        UInt64 = "UINT64",
+        Bool = "BOOL",
+        Index = "INDEX",
+        TaskId = "TASK_ID",
+    }
+}
+
+impl DType {
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            DType::Fp4
+                | DType::Fp8E4M3Fn
+                | DType::Fp8E5M2
+                | DType::Fp8E8M0
+                | DType::Fp16
+                | DType::Fp32
+                | DType::Bf16
+                | DType::Hf4
+                | DType::Hf8
+        )
+    }
+
+    pub fn is_int(self) -> bool {
+        matches!(
+            self,
+            DType::Int4
+                | DType::Int8
+                | DType::Int16
+                | DType::Int32
+                | DType::Int64
+                | DType::UInt4
+                | DType::UInt8
+                | DType::UInt16
+                | DType::UInt32
+                | DType::UInt64
+                | DType::Index
+        )
+    }
+
+    /// Size of one element in bytes (sub-byte types round up), as `pl.FP32.get_byte()`.
+    pub fn bytes(self) -> i64 {
+        match self {
+            DType::Fp4
+            | DType::Hf4
+            | DType::Int4
+            | DType::UInt4
+            | DType::Fp8E4M3Fn
+            | DType::Fp8E5M2
+            | DType::Fp8E8M0
+            | DType::Hf8 => 1,
+            DType::Int8 | DType::UInt8 | DType::Bool => 1,
+            DType::Fp16 | DType::Bf16 | DType::Int16 | DType::UInt16 => 2,
+            DType::Fp32 | DType::Int32 | DType::UInt32 => 4,
+            DType::Int64 | DType::UInt64 | DType::Index | DType::TaskId => 8,
+        }
+    }
+}
+
+spelled_enum! {
+    /// `pl.FunctionType.X`.
+    FuncKind {
+        Opaque = "Opaque",
+        Orchestration = "Orchestration",
+        InCore = "InCore",
+        Aic = "AIC",
+        Aiv = "AIV",
+        Group = "Group",
+        Spmd = "Spmd",
+        Inline = "Inline",
+        Graph = "Graph",
+    }
+}
+
+impl FuncKind {
+    /// Orchestration and Graph functions run on the host side of a chip.
+    pub fn is_orchestration_like(self) -> bool {
+        matches!(self, FuncKind::Orchestration | FuncKind::Graph)
+    }
+
+    /// Functions whose body is a device kernel.
+    pub fn is_device_kernel(self) -> bool {
+        matches!(
+            self,
+            FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv | FuncKind::Group | FuncKind::Spmd
+        )
+    }
+
+    /// The level and role a function of this kind has (`None` where the kind implies none).
+    pub fn derived_level_role(self) -> (Option<Level>, Option<Role>) {
+        match self {
+            FuncKind::Orchestration | FuncKind::Graph => {
+                (Some(Level::Chip), Some(Role::Orchestrator))
+            }
+            FuncKind::InCore => (Some(Level::ChipDie), Some(Role::SubWorker)),
+            FuncKind::Aic => (Some(Level::Aic), Some(Role::SubWorker)),
+            FuncKind::Aiv => (Some(Level::Aiv), Some(Role::SubWorker)),
+            FuncKind::Group => (Some(Level::CoreGroup), Some(Role::SubWorker)),
+            FuncKind::Opaque | FuncKind::Spmd | FuncKind::Inline => (None, None),
+        }
+    }
+}
+
+spelled_enum! {
+    /// `pl.Level.X` (aliases share a value).
+    Level {
+        Aiv = "AIV",
+        Aic = "AIC",
+        CoreGroup = "CORE_GROUP",
+        ChipDie = "CHIP_DIE" | "L2CACHE",
+        Chip = "CHIP" | "PROCESSOR" | "UMA",
+        Host = "HOST" | "NODE",
+        Cluster0 = "CLUSTER_0" | "POD",
+        Cluster1 = "CLUSTER_1" | "CLOS1",
+        Cluster2 = "CLUSTER_2" | "CLOS2",
+        Global = "GLOBAL",
+    }
+}
+
+spelled_enum! {
+    /// `pl.Role.X`.
+    Role {
+        Orchestrator = "Orchestrator",
+        SubWorker = "SubWorker",
+    }
+}
+
+spelled_enum! {
+    /// `pl.MemorySpace.X` (also spelled `pl.Mem.X`).
+    MemorySpace {
+        Ddr = "DDR",
+        Vec = "Vec",
+        Mat = "Mat",
+        Left = "Left",
+        Right = "Right",
+        Acc = "Acc",
+        Bias = "Bias",
+        LeftScale = "LeftScale",
+        RightScale = "RightScale",
+    }
+}
+
+spelled_enum! {
+    /// `pl.PadValue.X`.
+    PadValue {
+        Zero = "zero",
+        Min = "min",
+        Max = "max",
+    }
+}
+
+spelled_enum! {
+    /// `pl.AtomicType.X`.
+    AtomicType {
+        None = "None_",
+        Add = "Add",
+    }
+}
+
+spelled_enum! {
+    /// `pl.SplitMode.X`.
+    SplitMode {
+        None = "NONE",
+        UpDown = "UP_DOWN",
+        LeftRight = "LEFT_RIGHT",
+    }
+}
+
+spelled_enum! {
+    /// `pl.ScopeMode.X`.
+    ScopeMode {
+        Auto = "AUTO",
+        Manual = "MANUAL",
+    }
+}
+
+spelled_enum! {
+    /// Tensor layouts (`pl.ND`, `pl.NZ`, ...; `pl.TensorLayout.X`).
+    Layout {
+        Nd = "ND",
+        Dn = "DN",
+        Nz = "NZ",
+        MxAZz = "MX_A_ZZ",
+        MxBNn = "MX_B_NN",
+    }
+}
+
+spelled_enum! {
+    /// `pl.tile.MaskPattern.X`.
+    MaskPattern {
+        P0101 = "P0101",
+        P1010 = "P1010",
+    }
+}
+
+spelled_enum! {
+    /// The loop kinds of `pl.range`, `pl.parallel`, `pl.unroll` and `pl.pipeline`.
+    ForKind {
+        Sequential = "range",
+        Parallel = "parallel",
+        Unroll = "unroll",
+        Pipeline = "pipeline",
+    }
+}
+
+spelled_enum! {
+    /// Parameter directions.
+    Direction {
+        In = "In",
+        Out = "Out",
+        InOut = "InOut",
+    }
+}
+
+/// A value of one of the `pl.<Family>.<Name>` enumerations, as an expression in the IR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EnumValue {
+    Level(Level),
+    Role(Role),
+    FuncKind(FuncKind),
+    MemorySpace(MemorySpace),
+    PadValue(PadValue),
+    AtomicType(AtomicType),
+    SplitMode(SplitMode),
+    ScopeMode(ScopeMode),
+    Layout(Layout),
+    MaskPattern(MaskPattern),
+}
+
+impl EnumValue {
+    /// Resolves `pl.<family>.<name>` (and the short family spellings PyPTO accepts).
+    pub fn lookup(family: &str, name: &str) -> Option<EnumValue> {
+        Some(match family {
+            "Level" => EnumValue::Level(Level::from_name(name)?),
+            "Role" => EnumValue::Role(Role::from_name(name)?),
+            "FunctionType" => EnumValue::FuncKind(FuncKind::from_name(name)?),
+            "MemorySpace" | "Mem" => EnumValue::MemorySpace(MemorySpace::from_name(name)?),
+            "PadValue" => EnumValue::PadValue(PadValue::from_name(name)?),
+            "AtomicType" => EnumValue::AtomicType(AtomicType::from_name(name)?),
+            "SplitMode" => EnumValue::SplitMode(SplitMode::from_name(name)?),
+            "ScopeMode" => EnumValue::ScopeMode(ScopeMode::from_name(name)?),
+            "TensorLayout" => EnumValue::Layout(Layout::from_name(name)?),
+            "MaskPattern" => EnumValue::MaskPattern(MaskPattern::from_name(name)?),
+            _ => return None,
+        })
+    }
+
+    /// The family names `lookup` knows, with the valid member names of one family.
+    pub fn family_members(family: &str) -> Option<String> {
+        Some(match family {
+            "Level" => Level::names(),
+            "Role" => Role::names(),
+            "FunctionType" => FuncKind::names(),
+            "MemorySpace" | "Mem" => MemorySpace::names(),
+            "PadValue" => PadValue::names(),
+            "AtomicType" => AtomicType::names(),
+            "SplitMode" => SplitMode::names(),
+            "ScopeMode" => ScopeMode::names(),
+            "TensorLayout" => Layout::names(),
+            "MaskPattern" => MaskPattern::names(),
+            _ => return None,
+        })
+    }
+
+    /// The source spelling: `pl.Level.CORE_GROUP`, `pl.tile.MaskPattern.P0101`.
+    pub fn spelling(self) -> String {
+        match self {
+            EnumValue::Level(v) => format!("pl.Level.{v}"),
+            EnumValue::Role(v) => format!("pl.Role.{v}"),
+            EnumValue::FuncKind(v) => format!("pl.FunctionType.{v}"),
+            EnumValue::MemorySpace(v) => format!("pl.MemorySpace.{v}"),
+            EnumValue::PadValue(v) => format!("pl.PadValue.{v}"),
+            EnumValue::AtomicType(v) => format!("pl.AtomicType.{v}"),
+            EnumValue::SplitMode(v) => format!("pl.SplitMode.{v}"),
+            EnumValue::ScopeMode(v) => format!("pl.ScopeMode.{v}"),
+            EnumValue::Layout(v) => format!("pl.{v}"),
+            EnumValue::MaskPattern(v) => format!("pl.tile.MaskPattern.{v}"),
+        }
+    }
+}

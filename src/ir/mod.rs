@@ -1,0 +1,488 @@
+//! The IR: a program of functions whose statements and expressions live in arenas shared
+//! by the whole program and are addressed by typed ids. Every node has a location (file and
+//! span); nodes a pass makes carry the location of the source they came from, or
+//! [`Loc::COMPILER`].
+//!
+//! Before `ConvertToSSA` a source name is one [`VarId`] for all its assignments within a
+//! function (as PyPTO's parser does); `ConvertToSSA` gives each definition a variable of its
+//! own. Types are interned ([`TypeId`]): equal types have equal ids.
+//!
+//! ```text
+//! Program ─ functions (ordered by name of insertion) ─ Function ─ params, body: Block
+//! Block = [StmtId]; Stmt ─ Assign | Eval | Return | Yield | If | For | While | Scope | ...
+//! Expr ─ Var | constants | Tuple | Binary | Unary | Call(op or function) | TupleGet
+//! ```
+
+pub mod enums;
+pub mod ops;
+pub mod types;
+
+pub use enums::*;
+pub use types::{Dim, Type, TypeId, Types};
+
+use crate::diag::Span;
+use crate::intern::Symbol;
+use crate::source::FileId;
+use indexmap::IndexMap;
+use ops::OpId;
+use rustc_hash::FxBuildHasher;
+
+/// Where a node comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub file: FileId,
+    pub span: Span,
+}
+
+impl Loc {
+    /// The location of nodes the compiler made without a source to point at.
+    pub const COMPILER: Loc = Loc {
+        file: FileId(u32::MAX),
+        span: Span { lo: 0, hi: 0 },
+    };
+
+    pub fn new(file: FileId, span: Span) -> Self {
+        Loc { file, span }
+    }
+
+    pub fn is_compiler_made(self) -> bool {
+        self.file == Loc::COMPILER.file
+    }
+}
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident, $prefix:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, concat!($prefix, "{}"), self.0)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A variable (a definition site and everything that refers to it).
+    VarId,
+    "v"
+);
+id_type!(
+    /// An expression.
+    ExprId,
+    "e"
+);
+id_type!(
+    /// A statement.
+    StmtId,
+    "s"
+);
+
+/// A variable: its source name, type and the location of its (first) definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarData {
+    pub name: Symbol,
+    pub ty: TypeId,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: TypeId,
+    pub loc: Loc,
+}
+
+/// Scalar operators (tensor and tile arithmetic are op calls, never these).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// `/`: true division.
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinOp {
+    pub fn spelling(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+        }
+    }
+
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+
+    pub fn is_logical(self) -> bool {
+        matches!(self, BinOp::And | BinOp::Or)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    Not,
+    BitNot,
+}
+
+impl UnOp {
+    pub fn spelling(self) -> &'static str {
+        match self {
+            UnOp::Neg => "-",
+            UnOp::Not => "not ",
+            UnOp::BitNot => "~",
+        }
+    }
+}
+
+/// What a call calls: an operation of the op table, or a function of the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Callee {
+    Op(OpId),
+    Func(Symbol),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Var(VarId),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(Symbol),
+    /// `None` where an argument may be absent (`deps=[tid, None]`).
+    None,
+    DType(DType),
+    Enum(EnumValue),
+    /// A list or tuple of values: shapes, offsets, `deps=[...]`, tuple returns.
+    Tuple(Vec<ExprId>),
+    Binary {
+        op: BinOp,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    Unary {
+        op: UnOp,
+        operand: ExprId,
+    },
+    /// A call. For an op, `args` follows the op's parameter list (`None`: the default);
+    /// for a function, its parameters in order.
+    Call {
+        callee: Callee,
+        args: Vec<Option<ExprId>>,
+    },
+    /// `tuple[index]` with a constant index.
+    TupleGet {
+        tuple: ExprId,
+        index: u32,
+    },
+}
+
+pub type Block = Vec<StmtId>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub loc: Loc,
+}
+
+/// A loop-carried value: the variable the body sees, and its value on entry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IterArg {
+    pub var: VarId,
+    pub init: ExprId,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Assign {
+        var: VarId,
+        value: ExprId,
+    },
+    /// An expression evaluated for its effect (`pl.store(...)` as a statement).
+    Eval(ExprId),
+    Return(Vec<ExprId>),
+    /// The values a loop iteration or an `if` branch hands on; last in its block.
+    Yield(Vec<ExprId>),
+    If {
+        cond: ExprId,
+        then_body: Block,
+        else_body: Option<Block>,
+        /// Bound to the branches' yields (`x = pl.yield_(...)` in each branch).
+        return_vars: Vec<VarId>,
+    },
+    For {
+        kind: ForKind,
+        var: VarId,
+        start: ExprId,
+        stop: ExprId,
+        step: ExprId,
+        iter_args: Vec<IterArg>,
+        body: Block,
+        /// Bound to the final yield (`x = pl.yield_(...)` at the end of the body).
+        return_vars: Vec<VarId>,
+        /// Keyword arguments kept for the printer and later stages (`stage=`, `attrs=`).
+        attrs: Vec<(Symbol, ExprId)>,
+    },
+    While {
+        cond: ExprId,
+        iter_args: Vec<IterArg>,
+        body: Block,
+        return_vars: Vec<VarId>,
+    },
+    Scope(Box<Scope>),
+    Break,
+    Continue,
+}
+
+/// A `with` region: device work (`pl.at`, `pl.cluster`, `pl.spmd`), a graph region
+/// (`pl.graph`), or a runtime scope (`pl.scope`, `pl.manual_scope`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scope {
+    pub kind: ScopeKind,
+    /// `name_hint=` (the region name for a graph).
+    pub name: Option<Symbol>,
+    /// `as tid`.
+    pub task_id: Option<VarId>,
+    pub body: Block,
+    /// Other keyword arguments, in source order (`deps=`, `optimizations=`, `dumps=`, ...).
+    pub attrs: Vec<(Symbol, ExprId)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScopeKind {
+    /// `pl.at(level=pl.Level.CORE_GROUP)`.
+    InCore,
+    /// `pl.at(level=<another level>[, role=...])`.
+    Hierarchy { level: Level, role: Option<Role> },
+    /// `pl.cluster()`.
+    Cluster,
+    /// `pl.spmd(n)`.
+    Spmd { core_num: ExprId },
+    /// `pl.graph("name")`.
+    Graph,
+    /// `pl.scope()` / `pl.manual_scope()`.
+    Runtime { manual: bool },
+}
+
+impl ScopeKind {
+    /// How the scope is written, for messages: `pl.at(level=...)`, `pl.graph(...)`.
+    pub fn construct(&self) -> &'static str {
+        match self {
+            ScopeKind::InCore => "pl.at(level=...)",
+            ScopeKind::Hierarchy { .. } => "pl.at(level=..., role=...)",
+            ScopeKind::Cluster => "pl.cluster()",
+            ScopeKind::Spmd { .. } => "pl.spmd(...)",
+            ScopeKind::Graph => "pl.graph(...)",
+            ScopeKind::Runtime { manual: false } => "pl.scope()",
+            ScopeKind::Runtime { manual: true } => "pl.manual_scope()",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Param {
+    pub var: VarId,
+    pub dir: Direction,
+}
+
+/// Options of a function that are neither its kind nor its signature.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FuncAttrs {
+    /// `auto_scope=` of `@pl.jit`/`@pl.function`.
+    pub auto_scope: Option<bool>,
+    /// `strict_ssa=True` (function or program).
+    pub strict_ssa: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: Symbol,
+    pub params: Vec<Param>,
+    /// The declared return types, or the types of the returned values when undeclared.
+    pub returns: Vec<TypeId>,
+    pub kind: FuncKind,
+    pub level: Option<Level>,
+    pub role: Option<Role>,
+    pub body: Block,
+    /// The location of the function's name.
+    pub loc: Loc,
+    pub attrs: FuncAttrs,
+}
+
+/// A whole program: its functions (in a deterministic order) and the arenas their nodes
+/// live in.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// The `@pl.program` class name (the printer's class name).
+    pub name: Option<Symbol>,
+    /// Functions in source order (outlined functions are inserted just before the function
+    /// they came from).
+    pub functions: IndexMap<Symbol, Function, FxBuildHasher>,
+    pub vars: Vec<VarData>,
+    pub exprs: Vec<Expr>,
+    pub stmts: Vec<Stmt>,
+    pub types: Types,
+    /// The names of `pl.dynamic("N")` dimensions, in first-use order.
+    pub dynamic_dims: Vec<Symbol>,
+}
+
+impl Program {
+    pub fn var(&self, id: VarId) -> &VarData {
+        &self.vars[id.index()]
+    }
+
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id.index()]
+    }
+
+    pub fn stmt(&self, id: StmtId) -> &Stmt {
+        &self.stmts[id.index()]
+    }
+
+    pub fn new_var(&mut self, name: Symbol, ty: TypeId, loc: Loc) -> VarId {
+        let id = VarId(self.vars.len() as u32);
+        self.vars.push(VarData { name, ty, loc });
+        id
+    }
+
+    pub fn new_expr(&mut self, kind: ExprKind, ty: TypeId, loc: Loc) -> ExprId {
+        let id = ExprId(self.exprs.len() as u32);
+        self.exprs.push(Expr { kind, ty, loc });
+        id
+    }
+
+    pub fn new_stmt(&mut self, kind: StmtKind, loc: Loc) -> StmtId {
+        let id = StmtId(self.stmts.len() as u32);
+        self.stmts.push(Stmt { kind, loc });
+        id
+    }
+
+    /// The type of an expression.
+    pub fn ty(&self, id: ExprId) -> &Type {
+        self.types.get(self.expr(id).ty)
+    }
+
+    /// The statements of a block and of every block nested in it, in order (iterative).
+    pub fn walk_stmts(&self, block: &[StmtId], mut f: impl FnMut(StmtId)) {
+        let mut stack: Vec<StmtId> = block.iter().rev().copied().collect();
+        while let Some(id) = stack.pop() {
+            f(id);
+            let mut push = |b: &Block| stack.extend(b.iter().rev().copied());
+            match &self.stmt(id).kind {
+                StmtKind::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
+                    // Pushed in reverse so that the then-block is visited first.
+                    if let Some(e) = else_body {
+                        push(e);
+                    }
+                    push(then_body);
+                }
+                StmtKind::For { body, .. } | StmtKind::While { body, .. } => push(body),
+                StmtKind::Scope(scope) => push(&scope.body),
+                _ => {}
+            }
+        }
+    }
+
+    /// The direct sub-expressions of an expression.
+    pub fn expr_children(&self, id: ExprId, mut f: impl FnMut(ExprId)) {
+        match &self.expr(id).kind {
+            ExprKind::Tuple(items) => items.iter().for_each(|&e| f(e)),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                f(*lhs);
+                f(*rhs);
+            }
+            ExprKind::Unary { operand, .. } => f(*operand),
+            ExprKind::Call { args, .. } => args.iter().flatten().for_each(|&e| f(e)),
+            ExprKind::TupleGet { tuple, .. } => f(*tuple),
+            _ => {}
+        }
+    }
+
+    /// The expressions a statement holds directly (not those of nested statements).
+    pub fn stmt_exprs(&self, id: StmtId, mut f: impl FnMut(ExprId)) {
+        match &self.stmt(id).kind {
+            StmtKind::Assign { value, .. } => f(*value),
+            StmtKind::Eval(e) => f(*e),
+            StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| f(e)),
+            StmtKind::If { cond, .. } => f(*cond),
+            StmtKind::For {
+                start,
+                stop,
+                step,
+                iter_args,
+                attrs,
+                ..
+            } => {
+                f(*start);
+                f(*stop);
+                f(*step);
+                iter_args.iter().for_each(|ia| f(ia.init));
+                attrs.iter().for_each(|&(_, e)| f(e));
+            }
+            StmtKind::While {
+                cond, iter_args, ..
+            } => {
+                iter_args.iter().for_each(|ia| f(ia.init));
+                f(*cond);
+            }
+            StmtKind::Scope(scope) => {
+                if let ScopeKind::Spmd { core_num } = &scope.kind {
+                    f(*core_num);
+                }
+                scope.attrs.iter().for_each(|&(_, e)| f(e));
+            }
+            StmtKind::Break | StmtKind::Continue => {}
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Types, interned: each distinct type is stored once and named by a [`TypeId`], so that
+//! types compare and copy as integers.
+
+use super::enums::{DType, MemorySpace};
+use super::VarId;
+use crate::intern::Symbol;
+use indexmap::IndexSet;
+use rustc_hash::FxBuildHasher;
+
+/// One extent of a shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    Const(i64),
+    /// A `pl.dynamic("N")` dimension, known at run time.
+    Dyn(Symbol),
+    /// An extent held by a scalar variable of the function.
+    Var(VarId),
+    /// An extent computed from others, known only at run time.
+    Unknown,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Scalar(DType),
+    /// A tensor in global memory. `shape` and `dtype` are `None` for a bare `pl.Tensor`
+    /// parameter: rank, extents and element type come from the argument at run time.
+    Tensor {
+        shape: Option<Vec<Dim>>,
+        dtype: Option<DType>,
+    },
+    /// A tile in on-chip memory.
+    Tile {
+        shape: Vec<Dim>,
+        dtype: DType,
+        memory: Option<MemorySpace>,
+    },
+    Tuple(Vec<TypeId>),
+    /// `pl.Array[N, dtype]`: a small array of scalars.
+    Array {
+        len: u32,
+        dtype: DType,
+    },
+    /// The result of something that produces no value.
+    None,
+    /// Not known yet (for example before a callee's body has been lowered).
+    Unknown,
+}
+
+impl Type {
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, Type::Scalar(_))
+    }
+
+    pub fn is_tensor(&self) -> bool {
+        matches!(self, Type::Tensor { .. })
+    }
+
+    pub fn is_tile(&self) -> bool {
+        matches!(self, Type::Tile { .. })
+    }
+
+    /// Tensors and tiles.
+    pub fn is_shaped(&self) -> bool {
+        self.is_tensor() || self.is_tile()
+    }
+
+    pub fn dtype(&self) -> Option<DType> {
+        match self {
+            Type::Scalar(d) | Type::Tile { dtype: d, .. } | Type::Array { dtype: d, .. } => {
+                Some(*d)
+            }
+            Type::Tensor { dtype, .. } => *dtype,
+            _ => None,
+        }
+    }
+
+    pub fn shape(&self) -> Option<&[Dim]> {
+        match self {
+            Type::Tensor { shape: Some(s), .. } | Type::Tile { shape: s, .. } => Some(s),
+            _ => None,
+        }
+    }
+
+    /// How the type is named in messages: `Tensor`, `Tile`, `Scalar[INDEX]`, ...
+    pub fn kind_name(&self) -> String {
+        match self {
+            Type::Scalar(d) => format!("Scalar[{d}]"),
+            Type::Tensor { .. } => "Tensor".to_string(),
+            Type::Tile { .. } => "Tile".to_string(),
+            Type::Tuple(items) => format!("a tuple of {}", items.len()),
+            Type::Array { .. } => "Array".to_string(),
+            Type::None => "no value".to_string(),
+            Type::Unknown => "an unknown type".to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TypeId(pub u32);
+
+/// The type interner of a program.
+#[derive(Clone, Debug)]
+pub struct Types {
+    set: IndexSet<Type, FxBuildHasher>,
+}
+
+impl Default for Types {
+    fn default() -> Self {
+        let mut types = Types {
+            set: IndexSet::default(),
+        };
+        // Fixed ids for the two most common answers.
+        types.intern(Type::Unknown);
+        types.intern(Type::None);
+        types
+    }
+}
+
+impl Types {
+    pub const UNKNOWN: TypeId = TypeId(0);
+    pub const NONE: TypeId = TypeId(1);
+
+    pub fn intern(&mut self, ty: Type) -> TypeId {
+        if let Some(i) = self.set.get_index_of(&ty) {
+            return TypeId(i as u32);
+        }
+        TypeId(self.set.insert_full(ty).0 as u32)
+    }
+
+    pub fn get(&self, id: TypeId) -> &Type {
+        &self.set[id.0 as usize]
+    }
+
+    pub fn scalar(&mut self, dtype: DType) -> TypeId {
+        self.intern(Type::Scalar(dtype))
+    }
+}
