@@ -45,12 +45,7 @@ impl Session {
                 diags.push(d);
                 Ast::default()
             }
-            None => syntax::parse(
-                file,
-                &self.files.get(file).text,
-                &mut self.interner,
-                &mut diags,
-            ),
+            None => syntax::parse(file, &self.files.get(file).text, &mut self.interner, &mut diags),
         };
         diag::sort(&mut diags);
         Parsed { file, ast, diags }
@@ -60,5 +55,26 @@ impl Session {
     pub fn parse_path(&mut self, path: &Path) -> std::io::Result<Parsed> {
         let (file, load_error) = self.load(path)?;
         Ok(self.parse(file, load_error))
+    }
+}
+
+impl Session {
+    /// Reads a program's root file and lowers it, with every file it imports, to IR.
+    /// Diagnostics of all the files are returned together, sorted.
+    pub fn lower_path(&mut self, path: &Path) -> std::io::Result<(crate::ir::Program, Vec<Diagnostic>)> {
+        let (file, load_error) = self.load(path)?;
+        if let Some(d) = load_error {
+            return Ok((crate::ir::Program::default(), vec![d]));
+        }
+        Ok(crate::lower::lower(self, file, Some(path)))
+    }
+
+    /// Lowers source text held in memory (no relative imports: it has no directory).
+    pub fn lower_source(&mut self, name: &str, bytes: Vec<u8>) -> (crate::ir::Program, Vec<Diagnostic>) {
+        let (file, load_error) = self.add_source(name, bytes);
+        if let Some(d) = load_error {
+            return (crate::ir::Program::default(), vec![d]);
+        }
+        crate::lower::lower(self, file, None)
     }
 }

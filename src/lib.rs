@@ -8,5 +8,6 @@ pub mod diag;
 pub mod driver;
 pub mod intern;
 pub mod ir;
+pub mod lower;
 pub mod source;
 pub mod syntax;

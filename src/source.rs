@@ -33,31 +33,20 @@ impl SourceMap {
         let text = text.into();
         let id = FileId(self.files.len() as u32);
         let lines = LineIndex::new(&text);
-        self.files.push(SourceFile {
-            name: name.into(),
-            text,
-            lines,
-        });
+        self.files.push(SourceFile { name: name.into(), text, lines });
         id
     }
 
     /// Adds a file from raw bytes. Invalid UTF-8 is reported at the byte offset of the first
     /// bad sequence (as Python does, the rest of the file is not read further); the returned
     /// text then holds the bytes decoded lossily so that the diagnostic can still show the line.
-    pub fn add_bytes(
-        &mut self,
-        name: impl Into<String>,
-        bytes: Vec<u8>,
-    ) -> (FileId, Option<Diagnostic>) {
+    pub fn add_bytes(&mut self, name: impl Into<String>, bytes: Vec<u8>) -> (FileId, Option<Diagnostic>) {
         let name = name.into();
         if bytes.len() > MAX_FILE_LEN {
             let id = self.add(name, String::new());
             let diag = Diagnostic::error(
                 Code::E0014,
-                format!(
-                    "the file is {} bytes long; plc reads files of up to 4 GiB",
-                    bytes.len()
-                ),
+                format!("the file is {} bytes long; plc reads files of up to 4 GiB", bytes.len()),
                 Label::primary(id, Span::new(0, 0), "file too large"),
             );
             return (id, Some(diag));
@@ -68,21 +57,14 @@ impl SourceMap {
                 let at = err.utf8_error().valid_up_to();
                 let bad_len = err.utf8_error().error_len().unwrap_or(1);
                 let bytes = err.into_bytes();
-                let bad: Vec<String> = bytes[at..at + bad_len]
-                    .iter()
-                    .map(|b| format!("0x{b:02X}"))
-                    .collect();
+                let bad: Vec<String> = bytes[at..at + bad_len].iter().map(|b| format!("0x{b:02X}")).collect();
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let id = self.add(name, text);
                 // The lossy text is byte-identical up to `at`; U+FFFD takes 3 bytes there.
                 let span = Span::new(at as u32, at as u32 + 3);
                 let diag = Diagnostic::error(
                     Code::E0003,
-                    format!(
-                        "the file is not valid UTF-8: byte {} is {}",
-                        at,
-                        bad.join(" ")
-                    ),
+                    format!("the file is not valid UTF-8: byte {} is {}", at, bad.join(" ")),
                     Label::primary(id, span, "invalid UTF-8 here"),
                 )
                 .with_help("save the file as UTF-8; plc reads source text as UTF-8 only");

@@ -1,21 +1,24 @@
 //! Example-driven tests: every `.pl` file under `examples/` and `tests/cases/` is run through
-//! the front end and its outputs are compared with the files beside it. `PLC_BLESS=1 cargo
+//! the compiler and its outputs are compared with the files beside it. `PLC_BLESS=1 cargo
 //! test` writes the expected files instead (creating missing ones, deleting stale ones).
 //!
 //! Which outputs a file has depends on its directory:
 //!
-//! | directory             | `.ast` | `.tokens` | `.diag` | must have an error |
-//! | --------------------- | ------ | --------- | ------- | ------------------ |
-//! | `examples/`           | yes    |           | if any  | no (none allowed)  |
-//! | `tests/cases/syntax/` | yes    |           | if any  | no                 |
-//! | `tests/cases/layout/` |        | yes       | if any  | no                 |
-//! | `tests/cases/errors/` |        |           | yes     | yes                |
+//! | directory             | `.ast` | `.tokens` | `.ir` | `.diag` | stages     | must have an error |
+//! | --------------------- | ------ | --------- | ----- | ------- | ---------- | ------------------ |
+//! | `examples/`           | yes    |           | yes   | if any  | + lowering | no (none allowed)  |
+//! | `tests/cases/syntax/` | yes    |           |       | if any  | front end  | no                 |
+//! | `tests/cases/layout/` |        | yes       |       | if any  | front end  | no                 |
+//! | `tests/cases/errors/` |        |           |       | yes     | + lowering | yes                |
 //!
 //! `.diag` holds the diagnostics in the short format (`file:line:col: error[CODE]: ...`),
-//! so an error case pins each code, line and column.
+//! so an error case pins each code, line and column. `.ir` is the IR after lowering,
+//! printed as pl source.
 //!
 //! Every input is also checked for invariants that need no expected file: token and AST
-//! spans in bounds and well nested, INDENT/DEDENT balanced, the same output twice.
+//! spans in bounds and well nested, INDENT/DEDENT balanced, the same output twice; and
+//! every program that lowers without errors is printed, the text lowered again and printed
+//! again: the two prints must be identical (print → parse → print is a fixed point).
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use plc::driver::Session;
@@ -26,46 +29,31 @@ use std::path::{Path, PathBuf};
 struct Kind {
     ast: bool,
     tokens: bool,
+    /// Run lowering too: its diagnostics, and the `.ir` of an accepted program.
+    lower: bool,
     must_fail: bool,
     must_pass: bool,
 }
 
 fn kind_of(dir: &str) -> Kind {
     match dir {
-        "examples" => Kind {
-            ast: true,
-            tokens: false,
-            must_fail: false,
-            must_pass: true,
-        },
-        "syntax" => Kind {
-            ast: true,
-            tokens: false,
-            must_fail: false,
-            must_pass: false,
-        },
-        "layout" => Kind {
-            ast: false,
-            tokens: true,
-            must_fail: false,
-            must_pass: false,
-        },
-        "errors" => Kind {
-            ast: false,
-            tokens: false,
-            must_fail: true,
-            must_pass: false,
-        },
+        "examples" => Kind { ast: true, tokens: false, lower: true, must_fail: false, must_pass: true },
+        "syntax" => Kind { ast: true, tokens: false, lower: false, must_fail: false, must_pass: false },
+        "layout" => Kind { ast: false, tokens: true, lower: false, must_fail: false, must_pass: false },
+        "errors" => Kind { ast: false, tokens: false, lower: true, must_fail: true, must_pass: false },
         other => panic!("tests/cases/{other}: unknown case directory"),
     }
 }
 
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
 fn main() {
     let args = Arguments::from_args();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut trials = Vec::new();
-    let mut dirs = vec![(root.join("examples"), "examples".to_string())];
-    for entry in std::fs::read_dir(root.join("tests/cases")).expect("tests/cases exists") {
+    let mut dirs = vec![(root().join("examples"), "examples".to_string())];
+    for entry in std::fs::read_dir(root().join("tests/cases")).expect("tests/cases exists") {
         let path = entry.expect("readable directory").path();
         if path.is_dir() {
             let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -100,22 +88,23 @@ fn pl_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The outputs of one file, with the file named relative to the crate root.
+/// The outputs of one file, with files named relative to the crate root.
 struct Outputs {
     ast: String,
     tokens: String,
+    /// The printed IR, when the program lowered without errors.
+    ir: Option<String>,
     diag: String,
     has_errors: bool,
     problems: Vec<String>,
 }
 
-fn compute(path: &Path) -> Outputs {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let name = path
-        .strip_prefix(root)
-        .unwrap_or(path)
-        .display()
-        .to_string();
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root()).unwrap_or(path).display().to_string()
+}
+
+fn compute(path: &Path, kind: Kind) -> Outputs {
+    let name = relative(path);
     let bytes = std::fs::read(path).unwrap();
     let mut session = Session::new();
     let (file, load_error) = session.add_source(&name, bytes);
@@ -125,27 +114,54 @@ fn compute(path: &Path) -> Outputs {
     let tokens = syntax::tokens(file, &f.text, &mut scratch);
     let mut problems = syntax::validate::tokens(&f.text, &tokens);
     problems.extend(syntax::validate::ast(&f.text, &parsed.ast));
-    let diag: String = parsed
-        .diags
-        .iter()
-        .map(|d| plc::diag::render::short(&session.files, d))
-        .collect();
-    Outputs {
-        ast: syntax::dump::ast(&f.text, &session.interner, &parsed.ast),
-        tokens: syntax::dump::tokens(&f.text, &f.lines, &tokens),
-        diag,
-        has_errors: plc::diag::has_errors(&parsed.diags),
-        problems,
+    let ast = syntax::dump::ast(&f.text, &session.interner, &parsed.ast);
+    let tokens = syntax::dump::tokens(&f.text, &f.lines, &tokens);
+    let (diag, has_errors, ir) = if kind.lower {
+        // Lowering reads the file (and what it imports) from disk, with relative names.
+        let mut lowering = Session::new();
+        let (program, diags) = lowering.lower_path(Path::new(&name)).unwrap();
+        let has_errors = plc::diag::has_errors(&diags);
+        let ir = (!has_errors).then(|| plc::ir::print::program(&program, &lowering.interner));
+        if let Some(text) = &ir {
+            problems.extend(round_trip(&name, text));
+        }
+        let rendered: String = diags.iter().map(|d| plc::diag::render::short(&lowering.files, d)).collect();
+        (rendered, has_errors, ir)
+    } else {
+        let rendered: String = parsed.diags.iter().map(|d| plc::diag::render::short(&session.files, d)).collect();
+        (rendered, plc::diag::has_errors(&parsed.diags), None)
+    };
+    Outputs { ast, tokens, ir, diag, has_errors, problems }
+}
+
+/// Lowers printed IR again and prints it: the text must not change.
+fn round_trip(name: &str, printed: &str) -> Vec<String> {
+    let mut session = Session::new();
+    let (program, diags) = session.lower_source(&format!("{name} (printed)"), printed.as_bytes().to_vec());
+    if plc::diag::has_errors(&diags) {
+        let rendered: String = diags.iter().map(|d| plc::diag::render::short(&session.files, d)).collect();
+        return vec![format!("the printed IR does not lower again:\n{rendered}\n{printed}")];
     }
+    let again = plc::ir::print::program(&program, &session.interner);
+    if again == printed {
+        return Vec::new();
+    }
+    let diff = similar::TextDiff::from_lines(printed, again.as_str());
+    vec![format!(
+        "print -> parse -> print is not a fixed point:\n{}",
+        diff.unified_diff().context_radius(2).header("first print", "second print")
+    )]
 }
 
 fn run_case(path: &Path, kind: Kind) -> Result<(), Failed> {
-    let out = compute(path);
+    // Lowering names files relative to the crate root, as the expectations do.
+    std::env::set_current_dir(root()).unwrap();
+    let out = compute(path, kind);
     if !out.problems.is_empty() {
         return Err(format!("invariants broken:\n  {}", out.problems.join("\n  ")).into());
     }
-    let again = compute(path);
-    if again.ast != out.ast || again.diag != out.diag || again.tokens != out.tokens {
+    let again = compute(path, kind);
+    if again.ast != out.ast || again.diag != out.diag || again.tokens != out.tokens || again.ir != out.ir {
         return Err("two runs gave different output".into());
     }
     if kind.must_fail && !out.has_errors {
@@ -159,22 +175,17 @@ fn run_case(path: &Path, kind: Kind) -> Result<(), Failed> {
         expect(&path.with_extension("ast"), Some(&out.ast), &mut failures);
     }
     if kind.tokens {
-        expect(
-            &path.with_extension("tokens"),
-            Some(&out.tokens),
-            &mut failures,
-        );
+        expect(&path.with_extension("tokens"), Some(&out.tokens), &mut failures);
+    }
+    if kind.lower {
+        expect(&path.with_extension("ir"), out.ir.as_deref(), &mut failures);
     }
     let diag = (!out.diag.is_empty() || kind.must_fail).then_some(out.diag.as_str());
     expect(&path.with_extension("diag"), diag, &mut failures);
     if failures.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "{}\nrerun with PLC_BLESS=1 to accept the new output",
-            failures.join("\n")
-        )
-        .into())
+        Err(format!("{}\nrerun with PLC_BLESS=1 to accept the new output", failures.join("\n")).into())
     }
 }
 
@@ -195,18 +206,13 @@ fn expect(path: &Path, actual: Option<&str>, failures: &mut Vec<String>) {
     }
     match (existing, actual) {
         (None, Some(_)) => failures.push(format!("{} is missing", path.display())),
-        (Some(_), None) => failures.push(format!(
-            "{} is stale: there is no such output any more",
-            path.display()
-        )),
+        (Some(_), None) => failures.push(format!("{} is stale: there is no such output any more", path.display())),
         (Some(old), Some(new)) => {
             let diff = similar::TextDiff::from_lines(old.as_str(), new);
             failures.push(format!(
                 "{} differs:\n{}",
                 path.display(),
-                diff.unified_diff()
-                    .context_radius(2)
-                    .header("expected", "actual")
+                diff.unified_diff().context_radius(2).header("expected", "actual")
             ));
         }
         (None, None) => {}

@@ -42,30 +42,15 @@ fn two_syntax_errors_give_two_json_diagnostics() {
     let out = plc(&["check", path.to_str().unwrap(), "--message-format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
-    let diags: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let diags: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(diags.len(), 2, "{text}");
-    let lines: Vec<u64> = diags
-        .iter()
-        .map(|d| d["span"]["line"].as_u64().unwrap())
-        .collect();
+    let lines: Vec<u64> = diags.iter().map(|d| d["span"]["line"].as_u64().unwrap()).collect();
     assert_eq!(lines, [5, 10]);
     for d in &diags {
         assert_eq!(d["severity"], "error");
         assert_eq!(d["code"], "E0101");
         assert!(d["file"].as_str().unwrap().ends_with("two_errors.pl"));
-        for field in [
-            "start",
-            "end",
-            "line",
-            "column",
-            "end_line",
-            "end_column",
-            "column_utf16",
-            "end_column_utf16",
-        ] {
+        for field in ["start", "end", "line", "column", "end_line", "end_column", "column_utf16", "end_column_utf16"] {
             assert!(d["span"][field].is_u64(), "span.{field} in {d}");
         }
         assert!(d["labels"].is_array() && d["notes"].is_array());
@@ -81,14 +66,8 @@ fn json_columns_count_utf8_bytes_and_utf16_units() {
     let path = scratch("utf16.pl", "x = \"é😀\" $\n".as_bytes());
     let out = plc(&["check", path.to_str().unwrap(), "--message-format", "json"]);
     assert_eq!(out.status.code(), Some(1));
-    let diags: Vec<serde_json::Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let d = diags
-        .iter()
-        .find(|d| d["code"] == "E0001")
-        .expect("the invalid character is reported");
+    let diags: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let d = diags.iter().find(|d| d["code"] == "E0001").expect("the invalid character is reported");
     assert_eq!(d["span"]["column"], 14);
     assert_eq!(d["span"]["column_utf16"], 11);
 }
@@ -99,25 +78,17 @@ fn short_and_human_formats() {
     let out = plc(&["check", path.to_str().unwrap(), "--message-format", "short"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(
-        err.ends_with("short.pl:1:5: error[E0007]: '(' was never closed\n"),
-        "{err}"
-    );
+    assert!(err.ends_with("short.pl:1:5: error[E0007]: '(' was never closed\n"), "{err}");
     let out = plc(&["check", path.to_str().unwrap()]);
     let err = stderr(&out);
     assert!(err.contains("error[E0007]: '(' was never closed"), "{err}");
-    assert!(
-        err.contains("1 │ x = (1,"),
-        "the human form shows the source line: {err}"
-    );
+    assert!(err.contains("1 │ x = (1,"), "the human form shows the source line: {err}");
 }
 
 #[test]
 fn notes_do_not_fail_the_check() {
-    let path = scratch(
-        "host.pl",
-        b"import torch\nx = torch.zeros(3)\nif __name__ == \"__main__\":\n    print(f\"{x}\")\n",
-    );
+    let path =
+        scratch("host.pl", b"import torch\nx = torch.zeros(3)\nif __name__ == \"__main__\":\n    print(f\"{x}\")\n");
     let out = plc(&["check", path.to_str().unwrap(), "--message-format", "short"]);
     assert_eq!(out.status.code(), Some(0));
     let err = stderr(&out);
@@ -129,17 +100,7 @@ fn usage_and_io_errors_exit_2() {
     assert_eq!(plc(&["check", "no/such/file.pl"]).status.code(), Some(2));
     assert_eq!(plc(&["check"]).status.code(), Some(2));
     assert_eq!(plc(&["frobnicate"]).status.code(), Some(2));
-    assert_eq!(
-        plc(&[
-            "check",
-            "examples/accumulate_band.pl",
-            "--message-format",
-            "xml"
-        ])
-        .status
-        .code(),
-        Some(2)
-    );
+    assert_eq!(plc(&["check", "examples/accumulate_band.pl", "--message-format", "xml"]).status.code(), Some(2));
     assert_eq!(plc(&["explain", "E9999"]).status.code(), Some(2));
 }
 
@@ -149,10 +110,7 @@ fn explain_knows_every_code() {
         let out = plc(&["explain", info.code.as_str()]);
         assert_eq!(out.status.code(), Some(0));
         let text = stdout(&out);
-        assert!(
-            text.starts_with(&format!("{}: {}", info.code, info.title)),
-            "{text}"
-        );
+        assert!(text.starts_with(&format!("{}: {}", info.code, info.title)), "{text}");
     }
     // Lower case works too.
     assert_eq!(plc(&["explain", "e0104"]).status.code(), Some(0));
@@ -163,17 +121,11 @@ fn emit_tokens_and_ast() {
     let out = plc(&["emit", "tokens", "examples/accumulate_band.pl"]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
-    assert!(
-        text.contains("Indent@") && text.contains("Dedent@") && text.contains("Name@"),
-        "{text}"
-    );
+    assert!(text.contains("Indent@") && text.contains("Dedent@") && text.contains("Name@"), "{text}");
     let out = plc(&["emit", "ast", "examples/accumulate_band.pl"]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
-    assert!(
-        text.starts_with("Module\n") && text.contains("FunctionDef entry"),
-        "{text}"
-    );
+    assert!(text.starts_with("Module\n") && text.contains("FunctionDef entry"), "{text}");
     // A file with errors still dumps what was parsed, and exits 1.
     let path = scratch("broken.pl", b"@pl.jit\ndef f(:\n    pass\ny = 1\n");
     let out = plc(&["emit", "ast", path.to_str().unwrap()]);

@@ -26,10 +26,7 @@ fn check(what: &str, bytes: Vec<u8>) {
         let labels = std::iter::once(&d.primary).chain(&d.secondary);
         for l in labels {
             if l.span.lo > l.span.hi || l.span.hi as usize > f.text.len() {
-                problems.push(format!(
-                    "diagnostic {} label {} out of bounds",
-                    d.code, l.span
-                ));
+                problems.push(format!("diagnostic {} label {} out of bounds", d.code, l.span));
             }
         }
         let _ = render::human(&session.files, d);
@@ -246,12 +243,7 @@ fn codes(src: &str) -> Vec<&'static str> {
     check("shape", src.as_bytes().to_vec());
     let mut session = Session::new();
     let (file, err) = session.add_source("input.pl", src.as_bytes().to_vec());
-    session
-        .parse(file, err)
-        .diags
-        .iter()
-        .map(|d| d.code.as_str())
-        .collect()
+    session.parse(file, err).diags.iter().map(|d| d.code.as_str()).collect()
 }
 
 /// `stmt` as the body of a pl function, so that it is parsed (at the top level, a

@@ -30,6 +30,10 @@ enum Command {
         #[arg(value_enum)]
         what: EmitKind,
         file: PathBuf,
+        /// For `emit ir`: the stage after which to print (`lower`, the IR straight from
+        /// lowering; the passes come later).
+        #[arg(long, default_value = "lower")]
+        after: String,
         #[arg(long, value_enum, default_value_t = Format::Human)]
         message_format: Format,
     },
@@ -43,21 +47,16 @@ enum EmitKind {
     Tokens,
     /// The syntax tree, host code listed first.
     Ast,
+    /// The IR, printed as pl source in the `@pl.program` form.
+    Ir,
 }
 
 /// Runs plc with the process arguments.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check {
-            files,
-            message_format,
-        } => check(&files, message_format),
-        Command::Emit {
-            what,
-            file,
-            message_format,
-        } => emit(what, &file, message_format),
+        Command::Check { files, message_format } => check(&files, message_format),
+        Command::Emit { what, file, after, message_format } => emit(what, &file, &after, message_format),
         Command::Explain { code } => explain(&code),
     }
 }
@@ -66,10 +65,10 @@ fn check(paths: &[PathBuf], format: Format) -> ExitCode {
     let mut session = Session::new();
     let mut errors = false;
     for path in paths {
-        match session.parse_path(path) {
-            Ok(parsed) => {
-                errors |= diag::has_errors(&parsed.diags);
-                print_diagnostics(&session, &parsed.diags, format);
+        match session.lower_path(path) {
+            Ok((_, diags)) => {
+                errors |= diag::has_errors(&diags);
+                print_diagnostics(&session, &diags, format);
             }
             Err(err) => return io_failure(path, &err),
         }
@@ -81,13 +80,34 @@ fn check(paths: &[PathBuf], format: Format) -> ExitCode {
     }
 }
 
-fn emit(what: EmitKind, path: &PathBuf, format: Format) -> ExitCode {
+fn emit(what: EmitKind, path: &PathBuf, after: &str, format: Format) -> ExitCode {
     let mut session = Session::new();
+    if let EmitKind::Ir = what {
+        if after != "lower" {
+            eprintln!("error: `--after {after}`: plc has no such stage yet (the stages are: lower)");
+            return ExitCode::from(2);
+        }
+        let (program, diags) = match session.lower_path(path) {
+            Ok(lowered) => lowered,
+            Err(err) => return io_failure(path, &err),
+        };
+        print_diagnostics(&session, &diags, format);
+        if diag::has_errors(&diags) {
+            return ExitCode::from(1);
+        }
+        let text = crate::ir::print::program(&program, &session.interner);
+        let mut stdout = std::io::stdout().lock();
+        if stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).is_err() {
+            return ExitCode::from(2);
+        }
+        return ExitCode::SUCCESS;
+    }
     let (file, load_error) = match session.load(path) {
         Ok(loaded) => loaded,
         Err(err) => return io_failure(path, &err),
     };
     let (text, diags) = match what {
+        EmitKind::Ir => unreachable!("handled above"),
         EmitKind::Tokens => {
             let mut diags: Vec<Diagnostic> = load_error.into_iter().collect();
             let f = session.files.get(file);
@@ -97,19 +117,12 @@ fn emit(what: EmitKind, path: &PathBuf, format: Format) -> ExitCode {
         EmitKind::Ast => {
             let parsed = session.parse(file, load_error);
             let f = session.files.get(file);
-            (
-                syntax::dump::ast(&f.text, &session.interner, &parsed.ast),
-                parsed.diags,
-            )
+            (syntax::dump::ast(&f.text, &session.interner, &parsed.ast), parsed.diags)
         }
     };
     print_diagnostics(&session, &diags, format);
     let mut stdout = std::io::stdout().lock();
-    if stdout
-        .write_all(text.as_bytes())
-        .and_then(|_| stdout.flush())
-        .is_err()
-    {
+    if stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).is_err() {
         return ExitCode::from(2);
     }
     if diag::has_errors(&diags) {
@@ -151,11 +164,7 @@ fn print_diagnostics(session: &Session, diags: &[Diagnostic], format: Format) {
         }
         Format::Human => {
             use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
-            let choice = if std::io::stderr().is_terminal() {
-                ColorChoice::Auto
-            } else {
-                ColorChoice::Never
-            };
+            let choice = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
             let mut err = StandardStream::stderr(choice);
             for d in diags {
                 let _ = render::emit_human(&session.files, d, &mut err);

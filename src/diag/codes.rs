@@ -173,6 +173,203 @@ comprehensions other than a list comprehension, `is`/`in` comparisons, unary `+`
 Python itself refuses such nesting; plc does too, so that no stage of the compiler can run
 out of stack.";
 
+    E0201 => "undefined name",
+"A name is used in a pl function but is defined nowhere before: not a parameter, not
+assigned earlier in the function, not a module constant, not a pl function.
+
+    @pl.jit
+    def f(x: pl.Tensor):
+        return pl.add(x, y)      # error: `y` is not defined";
+
+    E0202 => "wrong number of arguments",
+"A call passes more arguments than the function or operation takes, or leaves a required
+one out. The message lists what is missing.
+
+    y = pl.load(x, [0, 0])       # error: pl.load needs the shapes too";
+
+    E0203 => "unknown keyword argument",
+"A call names a parameter the function or operation does not have.
+
+    t = pl.load(x, [0, 0], [64, 64], memory=pl.MemorySpace.Vec)   # error: it is `target_memory=`";
+
+    E0204 => "argument given twice",
+"An argument is given both by position and by keyword, or twice by keyword.";
+
+    E0205 => "unknown operation",
+"`pl.X(...)` names no operation of the pl language.
+
+    y = pl.nonexistent_op(x)     # error";
+
+    E0206 => "unknown dtype or enumeration member",
+"A dtype (`pl.FP32`, ...) or a member of an enumeration (`pl.Level.CORE_GROUP`,
+`pl.MemorySpace.Vec`, ...) is misspelled. The message lists the valid names.";
+
+    E0207 => "invalid type annotation",
+"A parameter or return annotation is not a pl type. pl types are
+`pl.Tensor[[dims], dtype]` (or bare `pl.Tensor`, whose shape is read at run time),
+`pl.Tile[[dims], dtype]`, `pl.Scalar[dtype]`, a bare dtype such as `pl.INDEX`,
+`pl.Array[n, dtype]`, and `pl.Out[...]`/`pl.InOut[...]` around a parameter type. A
+return annotation may be `tuple[...]` of those; `-> None` is not accepted.";
+
+    E0208 => "invalid parameter",
+"A parameter lacks its type annotation, or is a scalar marked `pl.InOut` (a scalar is
+passed by value; return its new value instead).";
+
+    E0209 => "condition is not a boolean",
+"The condition of an `if` or `while` must be a scalar of type BOOL, such as a
+comparison.
+
+    if n:            # error: write `if n > 0:`";
+
+    E0210 => "type mismatch",
+"A name is reassigned with a value of another type, an annotation does not match the
+value, or a tuple is unpacked into the wrong number of names. Use a new name for a value
+of another type.";
+
+    E0211 => "not callable",
+"The call calls something that is not a pl function or operation: a variable, an
+outside library, or a Python builtin on run-time values.";
+
+    E0212 => "invalid decorator",
+"A `@pl.` decorator is unknown, or takes an argument it does not accept. For example
+`@pl.jit.graph` accepts neither `level=` nor `auto_scope=`, `type=` must be
+`pl.FunctionType.<kind>`, and `auto_scope=` must be `True` or `False`.";
+
+    E0213 => "level or role conflicts with the function type",
+"The function type implies a level and a role (Orchestration and Graph: CHIP and
+Orchestrator; InCore: CHIP_DIE and SubWorker; ...); an explicit `level=` or `role=` that
+differs is an error.
+
+    @pl.function(type=pl.FunctionType.Graph, level=pl.Level.HOST)   # error";
+
+    E0214 => "defined twice",
+"Two pl functions of a program have the same name (in one file or across imported
+files).";
+
+    E0215 => "module or imported name not found",
+"A relative import (`from .config import HIDDEN`) names a module that does not exist next
+to the importing file (`config.pl` or `config.py`, or a package directory), or a name the
+module does not define as a constant or a pl function.";
+
+    E0216 => "import cycle",
+"Modules import each other in a cycle. The note lists the chain of imports.";
+
+    E0217 => "wrong kind of operand",
+"An operation gets a value of the wrong kind: a tensor where a tile is required, a list
+where a scalar is, or a Python operator on tensors or tiles (which take `pl.add`,
+`pl.mul`, ... instead).
+
+    y = x + x        # error when x is a tensor: write pl.add(x, x)";
+
+    E0218 => "not a compile-time constant",
+"A value that must be known at compile time is not: a shape extent, the bounds of
+`pl.unroll`, a module constant computed by a function call, an integer that overflows.";
+
+    E0219 => "invalid loop",
+"A `for` loop must iterate over `pl.range`, `pl.parallel`, `pl.unroll`, `pl.pipeline`,
+`pl.while_` or `pl.spmd`; with `init_values=` its target is `i, (a, b)` with one name per
+initial value; `pl.pipeline` needs `stage=`; `pl.while_` needs `init_values=` and a first
+statement `pl.cond(c)`.
+
+    for i in range(10):          # error: write pl.range(10)";
+
+    E0220 => "break or continue outside a loop",
+"`break` and `continue` belong in a sequential loop (`pl.range`, `while`), not outside
+one nor in a `pl.parallel` or `pl.unroll` loop.";
+
+    E0221 => "misplaced or malformed yield",
+"`names = pl.yield_(values)` is the last statement of a loop body with `init_values=`, or
+of each branch of an `if` whose result is used after it; the names receive the values
+after the loop or the `if`.";
+
+    E0222 => "host-code name used in pl code",
+"A pl function uses a name defined by host code (Python that runs around the program, such
+as `CONFIG = load()` or a plain `def`) or by an outside library. Host code runs in Python
+at run time; plc cannot compile what it computes.";
+
+    E0223 => "construct not supported in pl functions",
+"The construct is valid Python and even valid pl surface, but not in this position or not
+supported by plc yet: an import inside a function, an expression statement without
+effect, a standalone attribute, a dict literal outside `attrs=`, an f-string outside
+`pl.static_print`, `pl.submit`.";
+
+    E0224 => "invalid program class",
+"An `@pl.program` class must contain `@pl.function` methods, each taking `self` first.";
+
+    E0225 => "wrong number of returned values",
+"A `return` returns a different number of values than the return annotation declares.";
+
+    E0301 => "pl.graph() needs exactly one region name",
+"`with pl.graph(...)` takes exactly one positional argument, the region name.
+
+    with pl.graph():             # error
+    with pl.graph(\"layer\"):      # ok";
+
+    E0302 => "the graph region name must be a string literal",
+"The region name becomes the recorded graph's symbol, so it must be written in the
+source: a constant holding a string, an f-string or a number is refused.
+
+    NAME = \"layer\"
+    with pl.graph(NAME):         # error: write pl.graph(\"layer\")";
+
+    E0303 => "the graph region name is empty",
+"`with pl.graph(\"\"):` names no region. The name becomes the recorded graph's symbol.";
+
+    E0304 => "the graph region name is not an identifier",
+"The region name must be a valid, non-keyword identifier, because it becomes a C++ and a
+Python symbol.
+
+    with pl.graph(\"has space\"):  # error
+    with pl.graph(\"class\"):      # error";
+
+    E0305 => "graph region nested in a graph region",
+"A graph region cannot be nested inside another: the runtime cannot record a graph inside
+a graph. Both regions are labelled; mark either the outer one or the inner one.";
+
+    E0306 => "graph region inside a device scope",
+"A graph region records a topology of task launches, so it sits around dispatches, not
+inside one: it cannot be nested inside `pl.at(...)`, `pl.cluster()` or `pl.spmd(...)`.
+The message says which; move the `with pl.graph(...):` outside.";
+
+    E0307 => "graph region in a device kernel",
+"A graph region belongs in an orchestration function (`@pl.jit`, Opaque, Orchestration,
+Graph or Inline), not in a device kernel (InCore, AIC, AIV, Group, Spmd). To make a whole
+function a graph, decorate it with `@pl.jit.graph`.";
+
+    E0308 => "graph region with `as` or an unexpected keyword",
+"`with pl.graph(\"name\") as x:` binds nothing (only `pl.at` and `pl.spmd` take `as`), and
+`pl.graph` takes no keyword argument besides `dumps=[...]`.";
+
+    E0309 => "pl.at() without a level",
+"`pl.at` needs a level: `with pl.at(level=pl.Level.CORE_GROUP):`.";
+
+    E0310 => "unknown keyword argument of a scope",
+"A scope (`pl.at`, `pl.cluster`, `pl.spmd`, `pl.scope`, `pl.manual_scope`) was given a
+keyword it does not take, or a flag that is not `True`/`False`. The message lists the
+keywords it takes.";
+
+    E0311 => "invalid name_hint",
+"`name_hint=` must be a string literal that is a valid, non-keyword identifier: it becomes
+the outlined function's name.";
+
+    E0312 => "`as` on a scope that binds nothing",
+"Only `with pl.at(...) as tid:` and `with pl.spmd(...) as tid:` bind a name (a task id),
+and the name must be a plain variable name.";
+
+    E0313 => "not a pl scope",
+"A `with` statement in a pl function must use a pl scope: `pl.at`, `pl.graph`,
+`pl.cluster`, `pl.spmd`, `pl.scope` or `pl.manual_scope`.";
+
+    E0314 => "invalid pl.at() arguments",
+"`role=` does not go with `level=pl.Level.CORE_GROUP`; `optimizations=` and `predicate=`
+only go with it; an inline `pl.at(level>=HOST, role=pl.Role.SubWorker)` is not
+supported.";
+
+    E0315 => "misplaced runtime scope",
+"A manual scope may not be nested inside another manual scope, nor an automatic scope
+inside a manual one; a hand-placed `with pl.scope():` requires
+`@pl.function(auto_scope=False)`.";
+
     N0001 => "host code skipped",
 "Host code is the Python that runs around the pl program: an `if __name__ == \"__main__\":`
 block, a top-level `def` or `class` without a `@pl.` decorator, a top-level assignment whose
@@ -185,4 +382,9 @@ parsing it, and says so in this note.";
 example inside `if __name__ == \"__main__\":` or inside a plain Python function. Python builds
 it when that code runs, so plc cannot compile it statically. Move it to the top level of the
 module to compile it.";
+
+    N0003 => "import of an outside library skipped",
+"An import of a library other than `pypto.language` (`import torch`,
+`from pypto.runtime import RunConfig`) serves host code; plc skips it. Using such a name in
+a pl function is error E0222.";
 }

@@ -30,10 +30,7 @@ impl LineIndex {
                 line_starts.push(i as u32 + 1);
             }
         }
-        LineIndex {
-            line_starts,
-            len: text.len() as u32,
-        }
+        LineIndex { line_starts, len: text.len() as u32 }
     }
 
     pub fn line_count(&self) -> usize {
@@ -68,16 +65,8 @@ impl LineIndex {
         let line = self.line_of(offset as u32);
         let start = self.line_starts[line] as usize;
         let prefix = &text[start..offset];
-        let utf16: usize = if prefix.is_ascii() {
-            prefix.len()
-        } else {
-            prefix.chars().map(char::len_utf16).sum()
-        };
-        Position {
-            line: line as u32 + 1,
-            column: (offset - start) as u32 + 1,
-            column_utf16: utf16 as u32 + 1,
-        }
+        let utf16: usize = if prefix.is_ascii() { prefix.len() } else { prefix.chars().map(char::len_utf16).sum() };
+        Position { line: line as u32 + 1, column: (offset - start) as u32 + 1, column_utf16: utf16 as u32 + 1 }
     }
 
     /// The byte offset of a 0-based (line, UTF-16 column) position, as editors send it.
@@ -107,53 +96,18 @@ mod tests {
         let text = "ab\nλx😀y\n\nz";
         let idx = LineIndex::new(text);
         assert_eq!(idx.line_count(), 4);
-        assert_eq!(
-            idx.position(text, 0),
-            Position {
-                line: 1,
-                column: 1,
-                column_utf16: 1
-            }
-        );
-        assert_eq!(
-            idx.position(text, 3),
-            Position {
-                line: 2,
-                column: 1,
-                column_utf16: 1
-            }
-        );
+        assert_eq!(idx.position(text, 0), Position { line: 1, column: 1, column_utf16: 1 });
+        assert_eq!(idx.position(text, 3), Position { line: 2, column: 1, column_utf16: 1 });
         // 'x' after the two-byte λ.
-        assert_eq!(
-            idx.position(text, 5),
-            Position {
-                line: 2,
-                column: 3,
-                column_utf16: 2
-            }
-        );
+        assert_eq!(idx.position(text, 5), Position { line: 2, column: 3, column_utf16: 2 });
         // 'y' after the four-byte emoji, which is two UTF-16 units.
         let y = text.find('y').unwrap() as u32;
-        assert_eq!(
-            idx.position(text, y),
-            Position {
-                line: 2,
-                column: 8,
-                column_utf16: 5
-            }
-        );
+        assert_eq!(idx.position(text, y), Position { line: 2, column: 8, column_utf16: 5 });
         // Inside the emoji: moved back to its start.
         assert_eq!(idx.position(text, y - 2).column_utf16, 3);
         // End of file.
         let end = text.len() as u32;
-        assert_eq!(
-            idx.position(text, end),
-            Position {
-                line: 4,
-                column: 2,
-                column_utf16: 2
-            }
-        );
+        assert_eq!(idx.position(text, end), Position { line: 4, column: 2, column_utf16: 2 });
         assert_eq!(idx.position(text, end + 10), idx.position(text, end));
     }
 
@@ -163,14 +117,7 @@ mod tests {
         let idx = LineIndex::new(text);
         assert_eq!(idx.line_count(), 3);
         let dollar = text.find('$').unwrap() as u32;
-        assert_eq!(
-            idx.position(text, dollar),
-            Position {
-                line: 2,
-                column: 5,
-                column_utf16: 5
-            }
-        );
+        assert_eq!(idx.position(text, dollar), Position { line: 2, column: 5, column_utf16: 5 });
         assert_eq!(idx.position(text, text.len() as u32 - 1).line, 3);
     }
 

@@ -24,10 +24,7 @@ impl Span {
 
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span {
-            lo: self.lo.min(other.lo),
-            hi: self.hi.max(other.hi),
-        }
+        Span { lo: self.lo.min(other.lo), hi: self.hi.max(other.hi) }
     }
 
     pub fn contains(self, other: Span) -> bool {
@@ -76,19 +73,11 @@ pub struct Label {
 
 impl Label {
     pub fn primary(file: FileId, span: Span, message: impl Into<String>) -> Self {
-        Label {
-            file,
-            span,
-            message: message.into(),
-        }
+        Label { file, span, message: message.into() }
     }
 
     pub fn secondary(file: FileId, span: Span, message: impl Into<String>) -> Self {
-        Label {
-            file,
-            span,
-            message: message.into(),
-        }
+        Label { file, span, message: message.into() }
     }
 }
 
@@ -150,18 +139,12 @@ impl Diagnostic {
 /// output is deterministic whatever order the stages reported in.
 pub fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| {
-        (
-            a.primary.file,
-            a.primary.span.lo,
-            a.severity,
-            a.primary.span.hi,
-        )
-            .cmp(&(
-                b.primary.file,
-                b.primary.span.lo,
-                b.severity,
-                b.primary.span.hi,
-            ))
+        (a.primary.file, a.primary.span.lo, a.severity, a.primary.span.hi).cmp(&(
+            b.primary.file,
+            b.primary.span.lo,
+            b.severity,
+            b.primary.span.hi,
+        ))
     });
 }
 

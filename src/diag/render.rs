@@ -37,28 +37,18 @@ pub fn emit_human(
     out: &mut dyn term::termcolor::WriteColor,
 ) -> std::io::Result<()> {
     let config = term::Config::default();
-    term::emit_to_write_style(out, &config, files, &to_codespan(diag))
-        .map_err(std::io::Error::other)
+    term::emit_to_write_style(out, &config, files, &to_codespan(diag)).map_err(std::io::Error::other)
 }
 
 pub fn human(files: &SourceMap, diag: &Diagnostic) -> String {
     let config = term::Config::default();
-    term::emit_into_string(&config, files, &to_codespan(diag))
-        .unwrap_or_else(|_| short(files, diag))
+    term::emit_into_string(&config, files, &to_codespan(diag)).unwrap_or_else(|_| short(files, diag))
 }
 
 pub fn short(files: &SourceMap, diag: &Diagnostic) -> String {
     let file = files.get(diag.primary.file);
     let pos = file.lines.position(&file.text, diag.primary.span.lo);
-    format!(
-        "{}:{}:{}: {}[{}]: {}\n",
-        file.name,
-        pos.line,
-        pos.column,
-        diag.severity.as_str(),
-        diag.code,
-        diag.message
-    )
+    format!("{}:{}:{}: {}[{}]: {}\n", file.name, pos.line, pos.column, diag.severity.as_str(), diag.code, diag.message)
 }
 
 fn to_codespan(diag: &Diagnostic) -> cs::Diagnostic<FileId> {
@@ -68,15 +58,10 @@ fn to_codespan(diag: &Diagnostic) -> cs::Diagnostic<FileId> {
         Severity::Note => cs::Severity::Note,
     };
     let label = |style, l: &Label| {
-        cs::Label::new(style, l.file, l.span.lo as usize..l.span.hi as usize)
-            .with_message(l.message.clone())
+        cs::Label::new(style, l.file, l.span.lo as usize..l.span.hi as usize).with_message(l.message.clone())
     };
     let mut labels = vec![label(cs::LabelStyle::Primary, &diag.primary)];
-    labels.extend(
-        diag.secondary
-            .iter()
-            .map(|l| label(cs::LabelStyle::Secondary, l)),
-    );
+    labels.extend(diag.secondary.iter().map(|l| label(cs::LabelStyle::Secondary, l)));
     let mut notes = diag.notes.clone();
     if let Some(help) = &diag.help {
         notes.push(format!("help: {help}"));
@@ -136,10 +121,8 @@ fn json_span(files: &SourceMap, file: FileId, lo: u32, hi: u32) -> JsonSpan {
 /// The JSON object of one diagnostic (without a trailing newline). `labels` lists every
 /// label, the primary one first; `help` is given as a note starting with `help: `.
 pub fn json(files: &SourceMap, diag: &Diagnostic) -> String {
-    let label = |l: &Label| JsonLabel {
-        span: json_span(files, l.file, l.span.lo, l.span.hi),
-        message: l.message.clone(),
-    };
+    let label =
+        |l: &Label| JsonLabel { span: json_span(files, l.file, l.span.lo, l.span.hi), message: l.message.clone() };
     let mut labels = vec![label(&diag.primary)];
     labels.extend(diag.secondary.iter().map(label));
     let mut notes = diag.notes.clone();
@@ -151,12 +134,7 @@ pub fn json(files: &SourceMap, diag: &Diagnostic) -> String {
         code: diag.code.as_str(),
         message: &diag.message,
         file: &files.get(diag.primary.file).name,
-        span: json_span(
-            files,
-            diag.primary.file,
-            diag.primary.span.lo,
-            diag.primary.span.hi,
-        ),
+        span: json_span(files, diag.primary.file, diag.primary.span.lo, diag.primary.span.hi),
         labels,
         notes,
     };
@@ -185,12 +163,7 @@ impl<'a> Files<'a> for SourceMap {
 
     /// Columns count UTF-8 bytes in every format (human, short, JSON `column`), so that a
     /// position reads the same wherever it is shown.
-    fn column_number(
-        &'a self,
-        id: FileId,
-        line_index: usize,
-        byte_index: usize,
-    ) -> Result<usize, FilesError> {
+    fn column_number(&'a self, id: FileId, line_index: usize, byte_index: usize) -> Result<usize, FilesError> {
         self.check(id)?;
         let start = self.get(id).lines.line_start(line_index) as usize;
         Ok(byte_index.saturating_sub(start) + 1)
@@ -200,10 +173,7 @@ impl<'a> Files<'a> for SourceMap {
         self.check(id)?;
         let file = self.get(id);
         if line_index >= file.lines.line_count() {
-            return Err(FilesError::LineTooLarge {
-                given: line_index,
-                max: file.lines.line_count() - 1,
-            });
+            return Err(FilesError::LineTooLarge { given: line_index, max: file.lines.line_count() - 1 });
         }
         Ok(file.lines.line_range(line_index))
     }

@@ -144,18 +144,13 @@ impl FuncKind {
 
     /// Functions whose body is a device kernel.
     pub fn is_device_kernel(self) -> bool {
-        matches!(
-            self,
-            FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv | FuncKind::Group | FuncKind::Spmd
-        )
+        matches!(self, FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv | FuncKind::Group | FuncKind::Spmd)
     }
 
     /// The level and role a function of this kind has (`None` where the kind implies none).
     pub fn derived_level_role(self) -> (Option<Level>, Option<Role>) {
         match self {
-            FuncKind::Orchestration | FuncKind::Graph => {
-                (Some(Level::Chip), Some(Role::Orchestrator))
-            }
+            FuncKind::Orchestration | FuncKind::Graph => (Some(Level::Chip), Some(Role::Orchestrator)),
             FuncKind::InCore => (Some(Level::ChipDie), Some(Role::SubWorker)),
             FuncKind::Aic => (Some(Level::Aic), Some(Role::SubWorker)),
             FuncKind::Aiv => (Some(Level::Aiv), Some(Role::SubWorker)),

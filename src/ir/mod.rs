@@ -15,6 +15,7 @@
 
 pub mod enums;
 pub mod ops;
+pub mod print;
 pub mod types;
 
 pub use enums::*;
@@ -36,10 +37,7 @@ pub struct Loc {
 
 impl Loc {
     /// The location of nodes the compiler made without a source to point at.
-    pub const COMPILER: Loc = Loc {
-        file: FileId(u32::MAX),
-        span: Span { lo: 0, hi: 0 },
-    };
+    pub const COMPILER: Loc = Loc { file: FileId(u32::MAX), span: Span { lo: 0, hi: 0 } };
 
     pub fn new(file: FileId, span: Span) -> Self {
         Loc { file, span }
@@ -154,10 +152,7 @@ impl BinOp {
     }
 
     pub fn is_comparison(self) -> bool {
-        matches!(
-            self,
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-        )
+        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
     }
 
     pub fn is_logical(self) -> bool {
@@ -200,6 +195,8 @@ pub enum ExprKind {
     None,
     DType(DType),
     Enum(EnumValue),
+    /// A `pl.dynamic("N")` dimension used as a value: its extent, known at run time.
+    DynDim(Symbol),
     /// A list or tuple of values: shapes, offsets, `deps=[...]`, tuple returns.
     Tuple(Vec<ExprId>),
     Binary {
@@ -416,11 +413,7 @@ impl Program {
             f(id);
             let mut push = |b: &Block| stack.extend(b.iter().rev().copied());
             match &self.stmt(id).kind {
-                StmtKind::If {
-                    then_body,
-                    else_body,
-                    ..
-                } => {
+                StmtKind::If { then_body, else_body, .. } => {
                     // Pushed in reverse so that the then-block is visited first.
                     if let Some(e) = else_body {
                         push(e);
@@ -456,23 +449,14 @@ impl Program {
             StmtKind::Eval(e) => f(*e),
             StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| f(e)),
             StmtKind::If { cond, .. } => f(*cond),
-            StmtKind::For {
-                start,
-                stop,
-                step,
-                iter_args,
-                attrs,
-                ..
-            } => {
+            StmtKind::For { start, stop, step, iter_args, attrs, .. } => {
                 f(*start);
                 f(*stop);
                 f(*step);
                 iter_args.iter().for_each(|ia| f(ia.init));
                 attrs.iter().for_each(|&(_, e)| f(e));
             }
-            StmtKind::While {
-                cond, iter_args, ..
-            } => {
+            StmtKind::While { cond, iter_args, .. } => {
                 iter_args.iter().for_each(|ia| f(ia.init));
                 f(*cond);
             }

@@ -26,6 +26,8 @@ impl OpId {
 pub enum OpLevel {
     Tensor,
     Tile,
+    /// Operations on scalars that are not operators (`pl.cast(n, target_type=...)`).
+    Scalar,
     System,
     Array,
 }
@@ -117,17 +119,12 @@ impl OpDef {
 
 /// Looks an op up by a spelling written in the source (`pl.tile.load`, `pl.load`).
 pub fn by_spelling(spelling: &str) -> Option<OpId> {
-    OPS.iter()
-        .position(|op| op.spellings.contains(&spelling))
-        .map(|i| OpId(i as u16))
+    OPS.iter().position(|op| op.spellings.contains(&spelling)).map(|i| OpId(i as u16))
 }
 
 /// The ops reachable through a unified name (`add` → `tensor.add`, `tile.add`).
 pub fn unified(name: &str) -> impl Iterator<Item = OpId> + '_ {
-    OPS.iter()
-        .enumerate()
-        .filter(move |(_, op)| op.unified == Some(name))
-        .map(|(i, _)| OpId(i as u16))
+    OPS.iter().enumerate().filter(move |(_, op)| op.unified == Some(name)).map(|(i, _)| OpId(i as u16))
 }
 
 /// Whether a unified name exists (`pl.add`).
@@ -148,47 +145,25 @@ pub fn scalar_operator(unified: &str) -> Option<ScalarOp> {
 
 /// Looks an op up by its IR name (`tile.load`).
 pub fn by_name(name: &str) -> Option<OpId> {
-    OPS.iter()
-        .position(|op| op.name == name)
-        .map(|i| OpId(i as u16))
+    OPS.iter().position(|op| op.name == name).map(|i| OpId(i as u16))
 }
 
 // ---------------------------------------------------------------- parameter helpers
 
 const fn req(name: &'static str, kind: ArgKind) -> ParamDef {
-    ParamDef {
-        name,
-        kind,
-        required: true,
-        effect: Effect::Read,
-    }
+    ParamDef { name, kind, required: true, effect: Effect::Read }
 }
 
 const fn opt(name: &'static str, kind: ArgKind) -> ParamDef {
-    ParamDef {
-        name,
-        kind,
-        required: false,
-        effect: Effect::Read,
-    }
+    ParamDef { name, kind, required: false, effect: Effect::Read }
 }
 
 const fn write(name: &'static str, kind: ArgKind) -> ParamDef {
-    ParamDef {
-        name,
-        kind,
-        required: true,
-        effect: Effect::Write,
-    }
+    ParamDef { name, kind, required: true, effect: Effect::Write }
 }
 
 const fn read_write(name: &'static str, kind: ArgKind) -> ParamDef {
-    ParamDef {
-        name,
-        kind,
-        required: true,
-        effect: Effect::ReadWrite,
-    }
+    ParamDef { name, kind, required: true, effect: Effect::ReadWrite }
 }
 
 // ---------------------------------------------------------------- result rules
@@ -198,15 +173,11 @@ fn none(_: &dyn Args) -> Result<Type, String> {
 }
 
 fn same_as_first(a: &dyn Args) -> Result<Type, String> {
-    a.ty(0)
-        .cloned()
-        .ok_or_else(|| "missing first argument".to_string())
+    a.ty(0).cloned().ok_or_else(|| "missing first argument".to_string())
 }
 
 fn same_as_third(a: &dyn Args) -> Result<Type, String> {
-    a.ty(2)
-        .cloned()
-        .ok_or_else(|| "missing output argument".to_string())
+    a.ty(2).cloned().ok_or_else(|| "missing output argument".to_string())
 }
 
 fn index_scalar(_: &dyn Args) -> Result<Type, String> {
@@ -222,13 +193,11 @@ fn element_of_first(a: &dyn Args) -> Result<Type, String> {
 }
 
 fn shape_arg(a: &dyn Args, i: usize) -> Result<Vec<Dim>, String> {
-    a.dims(i)
-        .ok_or_else(|| "the shape must be a list of extents, like [64, 128]".to_string())
+    a.dims(i).ok_or_else(|| "the shape must be a list of extents, like [64, 128]".to_string())
 }
 
 fn dtype_arg(a: &dyn Args, i: usize) -> Result<DType, String> {
-    a.dtype(i)
-        .ok_or_else(|| "the dtype must be a pl data type, like pl.FP32".to_string())
+    a.dtype(i).ok_or_else(|| "the dtype must be a pl data type, like pl.FP32".to_string())
 }
 
 fn memory_arg(a: &dyn Args, i: usize, default: MemorySpace) -> Result<MemorySpace, String> {
@@ -240,10 +209,7 @@ fn memory_arg(a: &dyn Args, i: usize, default: MemorySpace) -> Result<MemorySpac
 }
 
 fn tensor_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
-    Ok(Type::Tensor {
-        shape: Some(shape_arg(a, 0)?),
-        dtype: Some(dtype_arg(a, 1)?),
-    })
+    Ok(Type::Tensor { shape: Some(shape_arg(a, 0)?), dtype: Some(dtype_arg(a, 1)?) })
 }
 
 fn tile_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
@@ -261,39 +227,21 @@ fn load(a: &dyn Args) -> Result<Type, String> {
         _ => return Err("pl.load reads from a tensor".to_string()),
     };
     let memory = memory_arg(a, 4, MemorySpace::Vec)?;
-    Ok(Type::Tile {
-        shape: shape_arg(a, 2)?,
-        dtype,
-        memory: Some(memory),
-    })
+    Ok(Type::Tile { shape: shape_arg(a, 2)?, dtype, memory: Some(memory) })
 }
 
 fn with_shape(ty: &Type, shape: Vec<Dim>) -> Type {
     match ty {
-        Type::Tile { dtype, memory, .. } => Type::Tile {
-            shape,
-            dtype: *dtype,
-            memory: *memory,
-        },
-        Type::Tensor { dtype, .. } => Type::Tensor {
-            shape: Some(shape),
-            dtype: *dtype,
-        },
+        Type::Tile { dtype, memory, .. } => Type::Tile { shape, dtype: *dtype, memory: *memory },
+        Type::Tensor { dtype, .. } => Type::Tensor { shape: Some(shape), dtype: *dtype },
         other => other.clone(),
     }
 }
 
 fn with_dtype(ty: &Type, dtype: DType) -> Type {
     match ty {
-        Type::Tile { shape, memory, .. } => Type::Tile {
-            shape: shape.clone(),
-            dtype,
-            memory: *memory,
-        },
-        Type::Tensor { shape, .. } => Type::Tensor {
-            shape: shape.clone(),
-            dtype: Some(dtype),
-        },
+        Type::Tile { shape, memory, .. } => Type::Tile { shape: shape.clone(), dtype, memory: *memory },
+        Type::Tensor { shape, .. } => Type::Tensor { shape: shape.clone(), dtype: Some(dtype) },
         Type::Scalar(_) => Type::Scalar(dtype),
         other => other.clone(),
     }
@@ -312,11 +260,9 @@ fn cast(a: &dyn Args) -> Result<Type, String> {
 
 fn moved(a: &dyn Args) -> Result<Type, String> {
     match a.ty(0) {
-        Some(Type::Tile { shape, dtype, .. }) => Ok(Type::Tile {
-            shape: shape.clone(),
-            dtype: *dtype,
-            memory: Some(memory_arg(a, 1, MemorySpace::Vec)?),
-        }),
+        Some(Type::Tile { shape, dtype, .. }) => {
+            Ok(Type::Tile { shape: shape.clone(), dtype: *dtype, memory: Some(memory_arg(a, 1, MemorySpace::Vec)?) })
+        }
         _ => Err("pl.move moves a tile".to_string()),
     }
 }
@@ -324,51 +270,31 @@ fn moved(a: &dyn Args) -> Result<Type, String> {
 /// `matmul(lhs, rhs, out_dtype=None, a_trans=False, b_trans=False)`: `[M, K] x [K, N]`.
 fn matmul(a: &dyn Args) -> Result<Type, String> {
     let (lhs, rhs) = (a.ty(0).ok_or("missing lhs")?, a.ty(1).ok_or("missing rhs")?);
-    let dim = |ty: &Type, i: usize| {
-        ty.shape()
-            .and_then(|s| s.get(i).copied())
-            .unwrap_or(Dim::Unknown)
-    };
+    let dim = |ty: &Type, i: usize| ty.shape().and_then(|s| s.get(i).copied()).unwrap_or(Dim::Unknown);
     let (m, n) = (dim(lhs, 0), dim(rhs, 1));
     let dtype = a.dtype(2).or(lhs.dtype()).unwrap_or(DType::Fp32);
     Ok(match lhs {
-        Type::Tile { .. } => Type::Tile {
-            shape: vec![m, n],
-            dtype,
-            memory: Some(MemorySpace::Acc),
-        },
-        _ => Type::Tensor {
-            shape: Some(vec![m, n]),
-            dtype: Some(dtype),
-        },
+        Type::Tile { .. } => Type::Tile { shape: vec![m, n], dtype, memory: Some(MemorySpace::Acc) },
+        _ => Type::Tensor { shape: Some(vec![m, n]), dtype: Some(dtype) },
     })
 }
 
 fn row_reduce(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
-    let rows = ty
-        .shape()
-        .and_then(|s| s.first().copied())
-        .unwrap_or(Dim::Unknown);
+    let rows = ty.shape().and_then(|s| s.first().copied()).unwrap_or(Dim::Unknown);
     Ok(with_shape(ty, vec![rows, Dim::Const(1)]))
 }
 
 fn col_reduce(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
-    let cols = ty
-        .shape()
-        .and_then(|s| s.last().copied())
-        .unwrap_or(Dim::Unknown);
+    let cols = ty.shape().and_then(|s| s.last().copied()).unwrap_or(Dim::Unknown);
     Ok(with_shape(ty, vec![Dim::Const(1), cols]))
 }
 
 fn transposed(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
     let mut shape = ty.shape().map(<[Dim]>::to_vec).unwrap_or_default();
-    let (i, j) = (
-        a.int(1).unwrap_or(0) as usize,
-        a.int(2).unwrap_or(1) as usize,
-    );
+    let (i, j) = (a.int(1).unwrap_or(0) as usize, a.int(2).unwrap_or(1) as usize);
     if i < shape.len() && j < shape.len() {
         shape.swap(i, j);
     }
@@ -376,15 +302,11 @@ fn transposed(a: &dyn Args) -> Result<Type, String> {
 }
 
 fn concat(a: &dyn Args) -> Result<Type, String> {
-    let (x, y) = (
-        a.ty(0).ok_or("missing argument")?,
-        a.ty(1).ok_or("missing argument")?,
-    );
+    let (x, y) = (a.ty(0).ok_or("missing argument")?, a.ty(1).ok_or("missing argument")?);
     let mut shape = x.shape().map(<[Dim]>::to_vec).unwrap_or_default();
-    if let (Some(Dim::Const(p)), Some(Dim::Const(q))) = (
-        shape.last().copied(),
-        y.shape().and_then(|s| s.last().copied()),
-    ) {
+    if let (Some(Dim::Const(p)), Some(Dim::Const(q))) =
+        (shape.last().copied(), y.shape().and_then(|s| s.last().copied()))
+    {
         *shape.last_mut().expect("checked") = Dim::Const(p + q);
     } else if let Some(last) = shape.last_mut() {
         *last = Dim::Unknown;
@@ -393,13 +315,8 @@ fn concat(a: &dyn Args) -> Result<Type, String> {
 }
 
 fn array(a: &dyn Args) -> Result<Type, String> {
-    let len = a
-        .int(0)
-        .ok_or("the array length must be an integer constant")?;
-    Ok(Type::Array {
-        len: len.max(0) as u32,
-        dtype: dtype_arg(a, 1)?,
-    })
+    let len = a.int(0).ok_or("the array length must be an integer constant")?;
+    Ok(Type::Array { len: len.max(0) as u32, dtype: dtype_arg(a, 1)? })
 }
 
 fn array_element(a: &dyn Args) -> Result<Type, String> {
@@ -414,11 +331,7 @@ fn array_element(a: &dyn Args) -> Result<Type, String> {
 use ArgKind as K;
 
 const BINARY: &[ParamDef] = &[req("lhs", K::Value), req("rhs", K::Value)];
-const DIV: &[ParamDef] = &[
-    req("lhs", K::Value),
-    req("rhs", K::Value),
-    opt("high_precision", K::Bool),
-];
+const DIV: &[ParamDef] = &[req("lhs", K::Value), req("rhs", K::Value), opt("high_precision", K::Bool)];
 const UNARY: &[ParamDef] = &[req("x", K::Value)];
 const UNARY_PRECISION: &[ParamDef] = &[req("x", K::Value), opt("high_precision", K::Bool)];
 const REDUCE: &[ParamDef] = &[req("x", K::Value), opt("tmp_tile", K::Tile)];
@@ -577,6 +490,10 @@ ops! {
     "tile.fillpad", Tile, ["pl.tile.fillpad"], Some("fillpad"),
         &[req("x", K::Tile), opt("pad_value", K::Enum("PadValue"))], same_as_first, false;
 
+    // ---- scalars (operators are `BinOp`s, not ops)
+    "scalar.cast", Scalar, ["pl.scalar.cast"], Some("cast"),
+        &[req("x", K::Scalar), req("target_type", K::DType), opt("mode", K::Str)], cast, true;
+
     // ---- arrays
     "array.create", Array, ["pl.array.create"], None, &[req("length", K::Int), req("dtype", K::DType)], array, true;
     "array.get_element", Array, ["pl.array.get_element"], None,
@@ -604,50 +521,25 @@ mod tests {
             }
             let mut params = std::collections::HashSet::new();
             for p in op.params {
-                assert!(
-                    params.insert(p.name),
-                    "{}: parameter {} twice",
-                    op.name,
-                    p.name
-                );
+                assert!(params.insert(p.name), "{}: parameter {} twice", op.name, p.name);
             }
             // Required parameters come first.
-            let first_optional = op
-                .params
-                .iter()
-                .position(|p| !p.required)
-                .unwrap_or(op.params.len());
-            assert!(
-                op.params[first_optional..].iter().all(|p| !p.required),
-                "{}",
-                op.name
-            );
+            let first_optional = op.params.iter().position(|p| !p.required).unwrap_or(op.params.len());
+            assert!(op.params[first_optional..].iter().all(|p| !p.required), "{}", op.name);
         }
         // A unified name maps to at most one op per level.
         for op in OPS.iter().filter(|op| op.unified.is_some()) {
-            let same = OPS
-                .iter()
-                .filter(|o| o.unified == op.unified && o.level == op.level)
-                .count();
+            let same = OPS.iter().filter(|o| o.unified == op.unified && o.level == op.level).count();
             assert_eq!(same, 1, "{}", op.name);
         }
     }
 
     #[test]
     fn lookup() {
-        assert_eq!(
-            by_spelling("pl.load").map(|id| id.def().name),
-            Some("tile.load")
-        );
-        assert_eq!(
-            by_spelling("pl.read").map(|id| id.def().name),
-            Some("tensor.read")
-        );
+        assert_eq!(by_spelling("pl.load").map(|id| id.def().name), Some("tile.load"));
+        assert_eq!(by_spelling("pl.read").map(|id| id.def().name), Some("tensor.read"));
         assert_eq!(unified("add").count(), 2);
         assert_eq!(scalar_operator("mul"), Some(ScalarOp::Mul));
-        assert_eq!(
-            by_name("tile.store").unwrap().def().effect(2),
-            Effect::Write
-        );
+        assert_eq!(by_name("tile.store").unwrap().def().effect(2), Effect::Write);
     }
 }

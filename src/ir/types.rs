@@ -66,9 +66,7 @@ impl Type {
 
     pub fn dtype(&self) -> Option<DType> {
         match self {
-            Type::Scalar(d) | Type::Tile { dtype: d, .. } | Type::Array { dtype: d, .. } => {
-                Some(*d)
-            }
+            Type::Scalar(d) | Type::Tile { dtype: d, .. } | Type::Array { dtype: d, .. } => Some(*d),
             Type::Tensor { dtype, .. } => *dtype,
             _ => None,
         }
@@ -106,9 +104,7 @@ pub struct Types {
 
 impl Default for Types {
     fn default() -> Self {
-        let mut types = Types {
-            set: IndexSet::default(),
-        };
+        let mut types = Types { set: IndexSet::default() };
         // Fixed ids for the two most common answers.
         types.intern(Type::Unknown);
         types.intern(Type::None);

@@ -413,6 +413,9 @@ pub struct HostItem {
     pub span: Span,
     /// `@pl.*`-decorated definitions found inside it: (decorator span, defined name span).
     pub dsl_defs: Vec<(Span, Span)>,
+    /// The names it binds at the top level (a `def`'s or `class`'s name, assignment
+    /// targets), so that a pl function using one can be told it is host code.
+    pub defines: Vec<Span>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -443,12 +446,8 @@ impl Ast {
     /// the module body, parents before children, in source order. The walk is iterative, so
     /// it works on trees of any depth.
     pub fn walk(&self, mut f: impl FnMut(Node, Option<Span>, usize)) {
-        let mut stack: Vec<(Node, Option<Span>, usize)> = self
-            .body
-            .iter()
-            .rev()
-            .map(|&s| (Node::Stmt(s), None, 0))
-            .collect();
+        let mut stack: Vec<(Node, Option<Span>, usize)> =
+            self.body.iter().rev().map(|&s| (Node::Stmt(s), None, 0)).collect();
         let mut children = Vec::new();
         while let Some((node, parent, depth)) = stack.pop() {
             f(node, parent, depth);
@@ -490,14 +489,9 @@ impl Ast {
                 f(*index);
             }
             ExprKind::Slice { lower, upper, step } => {
-                [lower, upper, step]
-                    .into_iter()
-                    .flatten()
-                    .for_each(|&e| f(e));
+                [lower, upper, step].into_iter().flatten().for_each(|&e| f(e));
             }
-            ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => {
-                items.iter().for_each(|&e| f(e))
-            }
+            ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => items.iter().for_each(|&e| f(e)),
             ExprKind::Dict(entries) => {
                 for entry in entries {
                     if let Some(key) = entry.key {
@@ -506,12 +500,7 @@ impl Ast {
                     f(entry.value);
                 }
             }
-            ExprKind::Comprehension {
-                elt,
-                value,
-                generators,
-                ..
-            } => {
+            ExprKind::Comprehension { elt, value, generators, .. } => {
                 f(*elt);
                 if let Some(v) = value {
                     f(*v);
@@ -556,19 +545,14 @@ impl Ast {
     /// The direct children of a statement (expressions and statements), in source order.
     pub fn stmt_children(&self, id: StmtId, out: &mut Vec<Node>) {
         let e = |out: &mut Vec<Node>, id: ExprId| out.push(Node::Expr(id));
-        let block =
-            |out: &mut Vec<Node>, b: &Block| out.extend(b.stmts.iter().map(|&s| Node::Stmt(s)));
+        let block = |out: &mut Vec<Node>, b: &Block| out.extend(b.stmts.iter().map(|&s| Node::Stmt(s)));
         match &self.stmt(id).kind {
             StmtKind::Expr(x) => e(out, *x),
             StmtKind::Assign { targets, value } => {
                 targets.iter().for_each(|&t| e(out, t));
                 e(out, *value);
             }
-            StmtKind::AnnAssign {
-                target,
-                annotation,
-                value,
-            } => {
+            StmtKind::AnnAssign { target, annotation, value } => {
                 e(out, *target);
                 e(out, *annotation);
                 if let Some(v) = value {
@@ -595,12 +579,7 @@ impl Ast {
                     block(out, b);
                 }
             }
-            StmtKind::For {
-                target,
-                iter,
-                body,
-                orelse,
-            } => {
+            StmtKind::For { target, iter, body, orelse } => {
                 e(out, *target);
                 e(out, *iter);
                 block(out, body);

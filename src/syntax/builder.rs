@@ -29,28 +29,19 @@ pub struct Builder<'s> {
 impl<'s> Builder<'s> {
     pub fn expr(&mut self, lo: u32, hi: u32, kind: ExprKind) -> ExprId {
         let id = ExprId(self.ast.exprs.len() as u32);
-        self.ast.exprs.push(Expr {
-            kind,
-            span: Span::new(lo, hi),
-        });
+        self.ast.exprs.push(Expr { kind, span: Span::new(lo, hi) });
         id
     }
 
     pub fn stmt(&mut self, lo: u32, hi: u32, kind: StmtKind) -> StmtId {
         let id = StmtId(self.ast.stmts.len() as u32);
-        self.ast.stmts.push(Stmt {
-            kind,
-            span: Span::new(lo, hi),
-        });
+        self.ast.stmts.push(Stmt { kind, span: Span::new(lo, hi) });
         id
     }
 
     pub fn ident(&mut self, lo: u32, hi: u32) -> Ident {
         let name = self.interner.intern(&self.src[lo as usize..hi as usize]);
-        Ident {
-            name,
-            span: Span::new(lo, hi),
-        }
+        Ident { name, span: Span::new(lo, hi) }
     }
 
     pub fn name(&mut self, lo: u32, hi: u32) -> ExprId {
@@ -130,28 +121,21 @@ impl<'s> Builder<'s> {
 
     fn recovery_span(&self, recovery: &Recovery) -> Span {
         let at = match &recovery.error {
-            ParseError::UnrecognizedToken {
-                token: (lo, _, hi), ..
-            }
+            ParseError::UnrecognizedToken { token: (lo, _, hi), .. }
             | ParseError::ExtraToken { token: (lo, _, hi) } => Span::new(*lo, *hi),
-            ParseError::UnrecognizedEof { location, .. }
-            | ParseError::InvalidToken { location } => Span::new(*location, *location),
+            ParseError::UnrecognizedEof { location, .. } | ParseError::InvalidToken { location } => {
+                Span::new(*location, *location)
+            }
             ParseError::User { error } => match *error {},
         };
-        recovery
-            .dropped_tokens
-            .iter()
-            .fold(at, |span, &(lo, _, hi)| span.to(Span::new(lo, hi)))
+        recovery.dropped_tokens.iter().fold(at, |span, &(lo, _, hi)| span.to(Span::new(lo, hi)))
     }
 
     /// Turns a parse error into a diagnostic. Errors at an error token are not reported: the
     /// lexer or the layout stage reported that token already.
     pub fn report(&mut self, error: Error) {
         let diag = match error {
-            ParseError::UnrecognizedToken {
-                token: (lo, tok, hi),
-                expected,
-            } => {
+            ParseError::UnrecognizedToken { token: (lo, tok, hi), expected } => {
                 // An error token was reported by the lexer or the layout stage; so was an
                 // INDENT the grammar does not expect (a line indented after a line that
                 // does not end in `:`, or after a line with an error).
@@ -160,9 +144,7 @@ impl<'s> Builder<'s> {
                 }
                 self.unexpected(lo, tok, hi, &expected)
             }
-            ParseError::ExtraToken {
-                token: (lo, tok, hi),
-            } => {
+            ParseError::ExtraToken { token: (lo, tok, hi) } => {
                 if tok == Tok::Error {
                     return;
                 }
@@ -170,15 +152,8 @@ impl<'s> Builder<'s> {
             }
             ParseError::UnrecognizedEof { location, expected } => Diagnostic::error(
                 Code::E0102,
-                format!(
-                    "unexpected end of file; expected {}",
-                    describe_expected(&expected)
-                ),
-                Label::primary(
-                    self.file,
-                    Span::new(location, location),
-                    "the file ends here",
-                ),
+                format!("unexpected end of file; expected {}", describe_expected(&expected)),
+                Label::primary(self.file, Span::new(location, location), "the file ends here"),
             ),
             ParseError::InvalidToken { location } => Diagnostic::error(
                 Code::E0101,
@@ -203,12 +178,7 @@ impl<'s> Builder<'s> {
                 format!("number `{}`", &self.src[lo as usize..hi as usize])
             }
             Tok::Str | Tok::Bytes | Tok::FStr => "string".to_string(),
-            other
-                if other
-                    .spelling()
-                    .map(|s| s.chars().all(char::is_alphabetic))
-                    .unwrap_or(false) =>
-            {
+            other if other.spelling().map(|s| s.chars().all(char::is_alphabetic)).unwrap_or(false) => {
                 format!("keyword `{}`", other.spelling().unwrap_or_default())
             }
             other => format!("'{}'", other.spelling().unwrap_or("?")),
@@ -250,11 +220,7 @@ pub fn describe_expected(expected: &[String]) -> String {
     for e in expected {
         let word = match e.as_str() {
             quoted if continues_expression && is_operator(quoted) => continue,
-            "Name" | "Int" | "Float" | "Imaginary" | "String" | "Bytes" | "FString"
-                if starts_expression =>
-            {
-                continue
-            }
+            "Name" | "Int" | "Float" | "Imaginary" | "String" | "Bytes" | "FString" if starts_expression => continue,
             "Name" => continue,
             "Int" | "Float" | "Imaginary" => "a number".to_string(),
             "String" | "Bytes" | "FString" => "a string".to_string(),
@@ -279,11 +245,7 @@ pub fn describe_expected(expected: &[String]) -> String {
             let last = words.pop().unwrap_or_default();
             format!("{} or {}", words.join(", "), last)
         }
-        _ => format!(
-            "{} or one of {} other tokens",
-            words[..4].join(", "),
-            words.len() - 4
-        ),
+        _ => format!("{} or one of {} other tokens", words[..4].join(", "), words.len() - 4),
     }
 }
 
@@ -346,23 +308,13 @@ fn is_expression_start(quoted: &str) -> bool {
 }
 
 impl Builder<'_> {
-    pub fn function_def(
-        &mut self,
-        lo: u32,
-        decorators: Vec<Decorator>,
-        mut def: Box<FunctionDef>,
-    ) -> StmtId {
+    pub fn function_def(&mut self, lo: u32, decorators: Vec<Decorator>, mut def: Box<FunctionDef>) -> StmtId {
         def.decorators = decorators;
         let hi = def.body.span.hi;
         self.stmt(lo, hi, StmtKind::FunctionDef(def))
     }
 
-    pub fn class_def(
-        &mut self,
-        lo: u32,
-        decorators: Vec<Decorator>,
-        mut def: Box<ClassDef>,
-    ) -> StmtId {
+    pub fn class_def(&mut self, lo: u32, decorators: Vec<Decorator>, mut def: Box<ClassDef>) -> StmtId {
         def.decorators = decorators;
         let hi = def.body.span.hi;
         self.stmt(lo, hi, StmtKind::ClassDef(def))

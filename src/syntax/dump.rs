@@ -13,11 +13,7 @@ pub fn tokens(src: &str, lines: &LineIndex, tokens: &[Token]) -> String {
     let mut out = String::with_capacity(tokens.len() * 32);
     for tok in tokens {
         let pos = lines.position(src, tok.span.lo);
-        let _ = write!(
-            out,
-            "{}:{} {:?}@{}",
-            pos.line, pos.column, tok.kind, tok.span
-        );
+        let _ = write!(out, "{}:{} {:?}@{}", pos.line, pos.column, tok.kind, tok.span);
         match tok.kind {
             Tok::Newline | Tok::Indent | Tok::Dedent => {}
             _ => {
@@ -34,13 +30,7 @@ const MAX_DUMP_DEPTH: usize = 400;
 
 /// The AST as an indented tree, one node per line with its byte span.
 pub fn ast(src: &str, names: &Interner, ast: &Ast) -> String {
-    let mut d = Dumper {
-        src,
-        names,
-        ast,
-        out: String::new(),
-        depth: 0,
-    };
+    let mut d = Dumper { src, names, ast, out: String::new(), depth: 0 };
     d.line(format_args!("Module"));
     d.depth += 1;
     for item in &ast.host {
@@ -133,21 +123,15 @@ impl<'a> Dumper<'a> {
                 }
                 d.nested("value", |d| d.expr(*value));
             }),
-            StmtKind::AnnAssign {
-                target,
-                annotation,
-                value,
-            } => self.nested(&format!("AnnAssign @{at}"), |d| {
+            StmtKind::AnnAssign { target, annotation, value } => self.nested(&format!("AnnAssign @{at}"), |d| {
                 d.nested("target", |d| d.expr(*target));
                 d.nested("annotation", |d| d.expr(*annotation));
                 d.opt_expr("value", *value);
             }),
-            StmtKind::AugAssign { target, op, value } => {
-                self.nested(&format!("AugAssign {op:?} @{at}"), |d| {
-                    d.nested("target", |d| d.expr(*target));
-                    d.nested("value", |d| d.expr(*value));
-                })
-            }
+            StmtKind::AugAssign { target, op, value } => self.nested(&format!("AugAssign {op:?} @{at}"), |d| {
+                d.nested("target", |d| d.expr(*target));
+                d.nested("value", |d| d.expr(*value));
+            }),
             StmtKind::Return(v) => self.nested(&format!("Return @{at}"), |d| {
                 if let Some(v) = v {
                     d.expr(*v);
@@ -168,12 +152,7 @@ impl<'a> Dumper<'a> {
                     d.block("else", b);
                 }
             }),
-            StmtKind::For {
-                target,
-                iter,
-                body,
-                orelse,
-            } => self.nested(&format!("For @{at}"), |d| {
+            StmtKind::For { target, iter, body, orelse } => self.nested(&format!("For @{at}"), |d| {
                 d.nested("target", |d| d.expr(*target));
                 d.nested("iter", |d| d.expr(*iter));
                 d.block("body", body);
@@ -199,11 +178,7 @@ impl<'a> Dumper<'a> {
             }),
             StmtKind::FunctionDef(def) => {
                 let name = self.names.get(def.name.name);
-                let kw = if def.is_async {
-                    "AsyncFunctionDef"
-                } else {
-                    "FunctionDef"
-                };
+                let kw = if def.is_async { "AsyncFunctionDef" } else { "FunctionDef" };
                 self.nested(&format!("{kw} {name} @{at}"), |d| {
                     d.decorators(&def.decorators);
                     d.params(&def.params);
@@ -224,33 +199,18 @@ impl<'a> Dumper<'a> {
                     d.import_name(n);
                 }
             }),
-            StmtKind::ImportFrom {
-                level,
-                module,
-                names,
-                star,
-            } => {
-                let module = module
-                    .as_ref()
-                    .map(|m| self.text(m.span).to_string())
-                    .unwrap_or_default();
-                self.nested(
-                    &format!("ImportFrom {}{} @{at}", ".".repeat(*level as usize), module),
-                    |d| {
-                        if *star {
-                            d.line(format_args!("*"));
-                        }
-                        for n in names {
-                            d.import_name(n);
-                        }
-                    },
-                );
+            StmtKind::ImportFrom { level, module, names, star } => {
+                let module = module.as_ref().map(|m| self.text(m.span).to_string()).unwrap_or_default();
+                self.nested(&format!("ImportFrom {}{} @{at}", ".".repeat(*level as usize), module), |d| {
+                    if *star {
+                        d.line(format_args!("*"));
+                    }
+                    for n in names {
+                        d.import_name(n);
+                    }
+                });
             }
-            StmtKind::Unsupported {
-                construct,
-                exprs,
-                blocks,
-            } => {
+            StmtKind::Unsupported { construct, exprs, blocks } => {
                 self.nested(&format!("Unsupported {construct:?} @{at}"), |d| {
                     exprs.iter().for_each(|&e| d.expr(e));
                     blocks.iter().for_each(|b| d.block("block", b));
@@ -280,11 +240,7 @@ impl<'a> Dumper<'a> {
             ExprKind::Imaginary => self.line(format_args!("Imaginary {} @{at}", self.text(at))),
             ExprKind::Str(pieces) => {
                 let kinds: Vec<String> = pieces.iter().map(|p| format!("{:?}", p.kind)).collect();
-                self.line(format_args!(
-                    "Str[{}] {} @{at}",
-                    kinds.join(","),
-                    self.text(at).escape_debug()
-                ))
+                self.line(format_args!("Str[{}] {} @{at}", kinds.join(","), self.text(at).escape_debug()))
             }
             ExprKind::True => self.line(format_args!("True @{at}")),
             ExprKind::False => self.line(format_args!("False @{at}")),
@@ -308,15 +264,9 @@ impl<'a> Dumper<'a> {
                 d.opt_expr("upper", *upper);
                 d.opt_expr("step", *step);
             }),
-            ExprKind::List(items) => self.nested(&format!("List @{at}"), |d| {
-                items.iter().for_each(|&e| d.expr(e))
-            }),
-            ExprKind::Tuple(items) => self.nested(&format!("Tuple @{at}"), |d| {
-                items.iter().for_each(|&e| d.expr(e))
-            }),
-            ExprKind::Set(items) => self.nested(&format!("Set @{at}"), |d| {
-                items.iter().for_each(|&e| d.expr(e))
-            }),
+            ExprKind::List(items) => self.nested(&format!("List @{at}"), |d| items.iter().for_each(|&e| d.expr(e))),
+            ExprKind::Tuple(items) => self.nested(&format!("Tuple @{at}"), |d| items.iter().for_each(|&e| d.expr(e))),
+            ExprKind::Set(items) => self.nested(&format!("Set @{at}"), |d| items.iter().for_each(|&e| d.expr(e))),
             ExprKind::Dict(entries) => self.nested(&format!("Dict @{at}"), |d| {
                 for entry in entries {
                     match entry.key {
@@ -328,33 +278,26 @@ impl<'a> Dumper<'a> {
                     }
                 }
             }),
-            ExprKind::Comprehension {
-                kind,
-                elt,
-                value,
-                generators,
-            } => self.nested(&format!("Comprehension {kind:?} @{at}"), |d| {
-                d.expr(*elt);
-                d.opt_expr("value", *value);
-                for g in generators {
-                    d.nested(&format!("for @{}", g.span), |d| {
-                        d.expr(g.target);
-                        d.nested("in", |d| d.expr(g.iter));
-                        for &cond in &g.ifs {
-                            d.nested("if", |d| d.expr(cond));
-                        }
-                    });
-                }
-            }),
-            ExprKind::Unary { op, operand } => {
-                self.nested(&format!("Unary {op:?} @{at}"), |d| d.expr(*operand))
-            }
-            ExprKind::Binary { op, lhs, rhs } => {
-                self.nested(&format!("Binary {op:?} @{at}"), |d| {
-                    d.expr(*lhs);
-                    d.expr(*rhs);
+            ExprKind::Comprehension { kind, elt, value, generators } => {
+                self.nested(&format!("Comprehension {kind:?} @{at}"), |d| {
+                    d.expr(*elt);
+                    d.opt_expr("value", *value);
+                    for g in generators {
+                        d.nested(&format!("for @{}", g.span), |d| {
+                            d.expr(g.target);
+                            d.nested("in", |d| d.expr(g.iter));
+                            for &cond in &g.ifs {
+                                d.nested("if", |d| d.expr(cond));
+                            }
+                        });
+                    }
                 })
             }
+            ExprKind::Unary { op, operand } => self.nested(&format!("Unary {op:?} @{at}"), |d| d.expr(*operand)),
+            ExprKind::Binary { op, lhs, rhs } => self.nested(&format!("Binary {op:?} @{at}"), |d| {
+                d.expr(*lhs);
+                d.expr(*rhs);
+            }),
             ExprKind::Bool { op, lhs, rhs } => self.nested(&format!("Bool {op:?} @{at}"), |d| {
                 d.expr(*lhs);
                 d.expr(*rhs);
@@ -376,12 +319,10 @@ impl<'a> Dumper<'a> {
             }),
             ExprKind::Starred(e) => self.nested(&format!("Starred @{at}"), |d| d.expr(*e)),
             ExprKind::Await(e) => self.nested(&format!("Await @{at}"), |d| d.expr(*e)),
-            ExprKind::NamedExpr { target, value } => {
-                self.nested(&format!("NamedExpr @{at}"), |d| {
-                    d.expr(*target);
-                    d.expr(*value);
-                })
-            }
+            ExprKind::NamedExpr { target, value } => self.nested(&format!("NamedExpr @{at}"), |d| {
+                d.expr(*target);
+                d.expr(*value);
+            }),
             ExprKind::Yield(e) => self.nested(&format!("Yield @{at}"), |d| {
                 if let Some(e) = e {
                     d.expr(*e);

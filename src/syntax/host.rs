@@ -22,20 +22,9 @@ use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::source::FileId;
 
 /// Splits the laid-out tokens into those the parser reads and the host items it skips.
-pub fn split(
-    file: FileId,
-    src: &str,
-    tokens: &[Token],
-    diags: &mut Vec<Diagnostic>,
-) -> (Vec<Token>, Vec<HostItem>) {
-    let mut splitter = Splitter {
-        file,
-        src,
-        toks: tokens,
-        out: Vec::with_capacity(tokens.len()),
-        host: Vec::new(),
-        diags,
-    };
+pub fn split(file: FileId, src: &str, tokens: &[Token], diags: &mut Vec<Diagnostic>) -> (Vec<Token>, Vec<HostItem>) {
+    let mut splitter =
+        Splitter { file, src, toks: tokens, out: Vec::with_capacity(tokens.len()), host: Vec::new(), diags };
     let mut i = 0;
     splitter.container(&mut i, Container::Module);
     (splitter.out, splitter.host)
@@ -198,9 +187,7 @@ impl Splitter<'_> {
 
     /// True when the decorator line at `i` (an `@`) is `@pl.` something.
     fn is_pl_decorator(&self, i: usize) -> bool {
-        self.kind(i + 1) == Some(Tok::Name)
-            && self.text(i + 1) == "pl"
-            && self.kind(i + 2) == Some(Tok::Dot)
+        self.kind(i + 1) == Some(Tok::Name) && self.text(i + 1) == "pl" && self.kind(i + 2) == Some(Tok::Dot)
     }
 
     fn classify(&self, start: usize, end: usize, container: Container) -> Class {
@@ -213,39 +200,22 @@ impl Splitter<'_> {
                 pl |= self.is_pl_decorator(j);
                 j = self.line_end(j);
             }
-            let def_at = if self.kind(j) == Some(Tok::Async) {
-                j + 1
-            } else {
-                j
-            };
+            let def_at = if self.kind(j) == Some(Tok::Async) { j + 1 } else { j };
             let name = self.text(def_at + 1).to_string();
             let deco_end = self.line_end(start).saturating_sub(2).max(start);
             let deco = deco_text(self.src, self.toks[start].span.to(self.toks[deco_end].span));
-            let decorated = |kw: &str| {
-                format!("`{kw} {name}` is decorated with `{deco}`, not with a `@pl.` decorator")
-            };
+            let decorated = |kw: &str| format!("`{kw} {name}` is decorated with `{deco}`, not with a `@pl.` decorator");
             return match self.kind(def_at) {
-                Some(Tok::Class) if pl && container == Container::Module => {
-                    match self.class_body(def_at, end) {
-                        Some(indent) => Class::DslClass { indent },
-                        None => Class::Dsl,
-                    }
-                }
+                Some(Tok::Class) if pl && container == Container::Module => match self.class_body(def_at, end) {
+                    Some(indent) => Class::DslClass { indent },
+                    None => Class::Dsl,
+                },
                 Some(Tok::Def) if pl => Class::Dsl,
-                Some(Tok::Class) => Class::Host {
-                    kind: HostKind::Class,
-                    what: decorated("class"),
-                },
-                Some(Tok::Def) => Class::Host {
-                    kind: HostKind::Function,
-                    what: decorated("def"),
-                },
+                Some(Tok::Class) => Class::Host { kind: HostKind::Class, what: decorated("class") },
+                Some(Tok::Def) => Class::Host { kind: HostKind::Function, what: decorated("def") },
                 // A decorator without a definition: a syntax error for the parser to report.
                 _ if pl => Class::Dsl,
-                _ => Class::Host {
-                    kind: HostKind::Statement,
-                    what: String::new(),
-                },
+                _ => Class::Host { kind: HostKind::Statement, what: String::new() },
             };
         }
         match first {
@@ -258,10 +228,7 @@ impl Splitter<'_> {
             Tok::Async if self.kind(start + 1) == Some(Tok::Def) => {
                 return Class::Host {
                     kind: HostKind::Function,
-                    what: format!(
-                        "`async def {}` has no `@pl.` decorator",
-                        self.text(start + 2)
-                    ),
+                    what: format!("`async def {}` has no `@pl.` decorator", self.text(start + 2)),
                 }
             }
             Tok::Class => {
@@ -275,27 +242,17 @@ impl Splitter<'_> {
             _ => {}
         }
         if container == Container::PlClass {
-            return Class::Host {
-                kind: HostKind::Statement,
-                what: String::new(),
-            };
+            return Class::Host { kind: HostKind::Statement, what: String::new() };
         }
         match first {
             Tok::Import | Tok::From => Class::Dsl,
-            Tok::If if self.is_main_guard(start) => Class::Host {
-                kind: HostKind::MainGuard,
-                what: String::new(),
-            },
-            Tok::If | Tok::For | Tok::While | Tok::With | Tok::Try | Tok::Async => Class::Host {
-                kind: HostKind::Compound(first.spelling().unwrap_or("")),
-                what: String::new(),
-            },
+            Tok::If if self.is_main_guard(start) => Class::Host { kind: HostKind::MainGuard, what: String::new() },
+            Tok::If | Tok::For | Tok::While | Tok::With | Tok::Try | Tok::Async => {
+                Class::Host { kind: HostKind::Compound(first.spelling().unwrap_or("")), what: String::new() }
+            }
             Tok::Name => match self.constant_assignment(start, end) {
                 Ok(()) => Class::Dsl,
-                Err(Skip::NotAssignment) => Class::Host {
-                    kind: HostKind::Statement,
-                    what: String::new(),
-                },
+                Err(Skip::NotAssignment) => Class::Host { kind: HostKind::Statement, what: String::new() },
                 Err(skip) => {
                     let name = self.text(start);
                     let what = match skip {
@@ -303,16 +260,10 @@ impl Splitter<'_> {
                         Skip::Chained => format!("a chained assignment to `{name}` runs in Python (pl constants are written `{name} = value`)"),
                         _ => format!("the value assigned to `{name}` is not a constant expression"),
                     };
-                    Class::Host {
-                        kind: HostKind::Assignment,
-                        what,
-                    }
+                    Class::Host { kind: HostKind::Assignment, what }
                 }
             },
-            _ => Class::Host {
-                kind: HostKind::Statement,
-                what: String::new(),
-            },
+            _ => Class::Host { kind: HostKind::Statement, what: String::new() },
         }
     }
 
@@ -336,8 +287,7 @@ impl Splitter<'_> {
         let is_main = |s: &str| s == "\"__main__\"" || s == "'__main__'";
         self.kind(start + 4) == Some(Tok::Colon)
             && texts[1] == "=="
-            && ((texts[0] == "__name__" && is_main(texts[2]))
-                || (is_main(texts[0]) && texts[2] == "__name__"))
+            && ((texts[0] == "__name__" && is_main(texts[2])) || (is_main(texts[0]) && texts[2] == "__name__"))
     }
 
     /// For a line of assignments `NAME (, NAME)* = value` (several separated by `;` are
@@ -411,13 +361,7 @@ impl Splitter<'_> {
             );
             let depth = comparisons.len() - 1;
             let ok = match t.kind {
-                Tok::Int
-                | Tok::Float
-                | Tok::Str
-                | Tok::True
-                | Tok::False
-                | Tok::None
-                | Tok::Name => true,
+                Tok::Int | Tok::Float | Tok::Str | Tok::True | Tok::False | Tok::None | Tok::Name => true,
                 // Binary only: unary `+` and `*`/`**` unpacking are not pl.
                 Tok::Plus | Tok::Star | Tok::DoubleStar => after_operand,
                 Tok::Minus | Tok::Tilde | Tok::Not => true,
@@ -441,9 +385,7 @@ impl Splitter<'_> {
                 Tok::LParen => {
                     comparisons.push(0);
                     match prev {
-                        Some(Tok::Name) => {
-                            CONSTANT_CALLS.contains(&self.chain(value, k - 1).as_str())
-                        }
+                        Some(Tok::Name) => CONSTANT_CALLS.contains(&self.chain(value, k - 1).as_str()),
                         Some(Tok::RParen | Tok::RBracket) => false,
                         _ => true,
                     }
@@ -475,8 +417,7 @@ impl Splitter<'_> {
     /// The dotted name ending at `value[k]` (a Name): `pl.dynamic` for `... pl . dynamic`.
     fn chain(&self, value: &[Token], k: usize) -> String {
         let mut first = k;
-        while first >= 2 && value[first - 1].kind == Tok::Dot && value[first - 2].kind == Tok::Name
-        {
+        while first >= 2 && value[first - 1].kind == Tok::Dot && value[first - 2].kind == Tok::Name {
             first -= 2;
         }
         value[first..=k].iter().map(|t| t.text(self.src)).collect()
@@ -484,8 +425,7 @@ impl Splitter<'_> {
 
     fn chain_root<'s>(&'s self, value: &[Token], k: usize) -> &'s str {
         let mut first = k;
-        while first >= 2 && value[first - 1].kind == Tok::Dot && value[first - 2].kind == Tok::Name
-        {
+        while first >= 2 && value[first - 1].kind == Tok::Dot && value[first - 2].kind == Tok::Name {
             first -= 2;
         }
         value[first].text(self.src)
@@ -494,26 +434,12 @@ impl Splitter<'_> {
     /// Records a host item with its note, and a note for each pl definition inside it.
     fn host_item(&mut self, start: usize, end: usize, kind: HostKind, what: String) {
         let real = |t: &&Token| !matches!(t.kind, Tok::Newline | Tok::Indent | Tok::Dedent);
-        let first = self.toks[start..end]
-            .iter()
-            .find(real)
-            .copied()
-            .unwrap_or(self.toks[start]);
-        let last = self.toks[start..end]
-            .iter()
-            .rev()
-            .find(real)
-            .copied()
-            .unwrap_or(first);
+        let first = self.toks[start..end].iter().find(real).copied().unwrap_or(self.toks[start]);
+        let last = self.toks[start..end].iter().rev().find(real).copied().unwrap_or(first);
         let span = first.span.to(last.span);
         // The label covers the item's first line only.
         let header_end = self.line_end(start).min(end);
-        let header_last = self.toks[start..header_end]
-            .iter()
-            .rev()
-            .find(real)
-            .copied()
-            .unwrap_or(first);
+        let header_last = self.toks[start..header_end].iter().rev().find(real).copied().unwrap_or(first);
         let header = first.span.to(header_last.span);
 
         let message = match kind {
@@ -534,16 +460,10 @@ impl Splitter<'_> {
         let mut dsl_defs = Vec::new();
         let mut j = start;
         while j < end {
-            let at_line_start = j == start
-                || matches!(
-                    self.toks[j - 1].kind,
-                    Tok::Newline | Tok::Indent | Tok::Dedent
-                );
+            let at_line_start = j == start || matches!(self.toks[j - 1].kind, Tok::Newline | Tok::Indent | Tok::Dedent);
             if at_line_start && self.toks[j].kind == Tok::At && self.is_pl_decorator(j) {
                 let deco_end = self.line_end(j);
-                let deco = self.toks[j]
-                    .span
-                    .to(self.toks[deco_end.saturating_sub(2).max(j)].span);
+                let deco = self.toks[j].span.to(self.toks[deco_end.saturating_sub(2).max(j)].span);
                 let mut d = deco_end;
                 while self.kind(d) == Some(Tok::At) {
                     d = self.line_end(d);
@@ -551,16 +471,10 @@ impl Splitter<'_> {
                 if self.kind(d) == Some(Tok::Async) {
                     d += 1;
                 }
-                if matches!(self.kind(d), Some(Tok::Def | Tok::Class))
-                    && self.kind(d + 1) == Some(Tok::Name)
-                {
+                if matches!(self.kind(d), Some(Tok::Def | Tok::Class)) && self.kind(d + 1) == Some(Tok::Name) {
                     let name = self.toks[d + 1];
                     dsl_defs.push((deco, name.span));
-                    let what = if self.kind(d) == Some(Tok::Class) {
-                        "class"
-                    } else {
-                        "function"
-                    };
+                    let what = if self.kind(d) == Some(Tok::Class) { "class" } else { "function" };
                     self.diags.push(
                         Diagnostic::note(
                             Code::N0002,
@@ -580,11 +494,42 @@ impl Splitter<'_> {
             }
             j += 1;
         }
-        self.host.push(HostItem {
-            kind,
-            span,
-            dsl_defs,
-        });
+        let defines = self.top_level_names(start, end, kind);
+        self.host.push(HostItem { kind, span, dsl_defs, defines });
+    }
+}
+
+impl Splitter<'_> {
+    /// The names a host item binds at the top level.
+    fn top_level_names(&self, start: usize, end: usize, kind: HostKind) -> Vec<Span> {
+        match kind {
+            HostKind::Function | HostKind::Class => {
+                let mut j = start;
+                while self.kind(j) == Some(Tok::At) {
+                    j = self.line_end(j);
+                }
+                while j < end && !matches!(self.kind(j), Some(Tok::Def | Tok::Class)) {
+                    j += 1;
+                }
+                match self.kind(j + 1) {
+                    Some(Tok::Name) => vec![self.toks[j + 1].span],
+                    _ => Vec::new(),
+                }
+            }
+            HostKind::Assignment => {
+                let mut names = Vec::new();
+                let mut j = start;
+                while self.kind(j) == Some(Tok::Name) {
+                    names.push(self.toks[j].span);
+                    match self.kind(j + 1) {
+                        Some(Tok::Comma) => j += 2,
+                        _ => break,
+                    }
+                }
+                names
+            }
+            _ => Vec::new(),
+        }
     }
 }
 

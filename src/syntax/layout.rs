@@ -145,10 +145,7 @@ pub fn layout_with_breaks(
         src,
         diags,
         out: Vec::with_capacity(raw.len() + raw.len() / 8 + 4),
-        levels: vec![Level {
-            indentation: Indentation::ZERO,
-            phantom: false,
-        }],
+        levels: vec![Level { indentation: Indentation::ZERO, phantom: false }],
         brackets: Vec::new(),
         line_start,
         line: None,
@@ -218,10 +215,7 @@ impl Layout<'_> {
             }
             if tok.kind.is_open_bracket() {
                 let line_indentation = self.line.map_or(Indentation::ZERO, |l| l.indentation);
-                self.brackets.push(OpenBracket {
-                    token: tok,
-                    line_indentation,
-                });
+                self.brackets.push(OpenBracket { token: tok, line_indentation });
                 self.push(tok);
             } else if tok.kind.is_close_bracket() {
                 self.close_bracket(tok, &raw[i + 1..]);
@@ -256,9 +250,7 @@ impl Layout<'_> {
             if tok.kind == Tok::Error {
                 line.has_error = true;
                 let text = tok.text(self.src);
-                line.unterminated_string |= text
-                    .trim_start_matches(char::is_alphabetic)
-                    .starts_with(['\'', '"']);
+                line.unterminated_string |= text.trim_start_matches(char::is_alphabetic).starts_with(['\'', '"']);
             }
         }
         self.out.push(tok);
@@ -302,13 +294,8 @@ impl Layout<'_> {
             }
         }
         self.indent(tok, indentation, phantom);
-        self.line = Some(LogicalLine {
-            first: tok,
-            last: tok,
-            indentation,
-            has_error: false,
-            unterminated_string: false,
-        });
+        self.line =
+            Some(LogicalLine { first: tok, last: tok, indentation, has_error: false, unterminated_string: false });
         if self.levels.len() > MAX_BLOCK_DEPTH + 1 && !self.depth_reported {
             self.depth_reported = true;
             self.diags.push(
@@ -332,23 +319,15 @@ impl Layout<'_> {
         match self.compare(tok, indentation, self.top().indentation) {
             Compare::Equal | Compare::Ambiguous => {}
             Compare::Greater => {
-                self.levels.push(Level {
-                    indentation,
-                    phantom,
-                });
+                self.levels.push(Level { indentation, phantom });
                 if !phantom {
                     self.out.push(at);
                 }
             }
             Compare::Less => {
-                while self.levels.len() > 1
-                    && self.compare(tok, indentation, self.top().indentation) == Compare::Less
-                {
+                while self.levels.len() > 1 && self.compare(tok, indentation, self.top().indentation) == Compare::Less {
                     if !self.levels.pop().expect("more than the root").phantom {
-                        self.out.push(Token {
-                            kind: Tok::Dedent,
-                            ..at
-                        });
+                        self.out.push(Token { kind: Tok::Dedent, ..at });
                     }
                 }
                 if self.compare(tok, indentation, self.top().indentation) != Compare::Equal {
@@ -358,11 +337,7 @@ impl Layout<'_> {
                         Diagnostic::error(
                             Code::E0006,
                             "unindent does not match any outer indentation level",
-                            Label::primary(
-                                self.file,
-                                tok.span,
-                                "this line's indentation matches no enclosing block",
-                            ),
+                            Label::primary(self.file, tok.span, "this line's indentation matches no enclosing block"),
                         )
                         .with_help("indent the line to the column of the block it belongs to"),
                     );
@@ -397,10 +372,7 @@ impl Layout<'_> {
         if !self.after_error_line {
             let keyword = match header.kind {
                 Tok::At => "",
-                kind => kind
-                    .spelling()
-                    .filter(|s| s.chars().all(char::is_alphabetic))
-                    .unwrap_or(""),
+                kind => kind.spelling().filter(|s| s.chars().all(char::is_alphabetic)).unwrap_or(""),
             };
             let message = if keyword.is_empty() {
                 "expected an indented block".to_string()
@@ -484,22 +456,12 @@ impl Layout<'_> {
             format!("'{}' was never closed", open.text(self.src)),
             Label::primary(self.file, open.span, "this bracket is never closed"),
         )
-        .with_help(format!(
-            "add the matching '{}'",
-            open.kind.closer().spelling().unwrap_or(")")
-        ));
+        .with_help(format!("add the matching '{}'", open.kind.closer().spelling().unwrap_or(")")));
         for b in outer.iter().rev().take(3) {
-            diag = diag.with_label(Label::secondary(
-                self.file,
-                b.token.span,
-                "inside this one, also open",
-            ));
+            diag = diag.with_label(Label::secondary(self.file, b.token.span, "inside this one, also open"));
         }
         if outer.len() > 3 {
-            diag = diag.with_note(format!(
-                "{} more brackets are open around these",
-                outer.len() - 3
-            ));
+            diag = diag.with_note(format!("{} more brackets are open around these", outer.len() - 3));
         }
         self.diags.push(diag);
     }
@@ -517,10 +479,7 @@ impl Layout<'_> {
                 format!("unmatched '{closer}'"),
                 Label::primary(self.file, tok.span, "no open bracket to close here"),
             ));
-            self.push(Token {
-                kind: Tok::Error,
-                ..tok
-            });
+            self.push(Token { kind: Tok::Error, ..tok });
             return;
         };
         if inner.kind.closer() == tok.kind {
@@ -536,11 +495,7 @@ impl Layout<'_> {
                 format!("closing '{closer}' does not match '{opener}'"),
                 Label::primary(self.file, tok.span, format!("'{closer}' here")),
             )
-            .with_label(Label::secondary(
-                self.file,
-                inner.span,
-                format!("this '{opener}' is not closed"),
-            ))
+            .with_label(Label::secondary(self.file, inner.span, format!("this '{opener}' is not closed")))
             .with_help(format!("close the '{opener}' with '{expected}' first")),
         );
         let kinds: Vec<Tok> = self.brackets.iter().map(|b| b.token.kind).collect();
@@ -551,21 +506,14 @@ impl Layout<'_> {
                 // Close the inner brackets with zero-width closers, then this one.
                 while self.brackets.len() > i + 1 {
                     let open = self.brackets.pop().expect("deeper than i");
-                    self.push(Token::new(
-                        open.token.kind.closer(),
-                        tok.span.lo,
-                        tok.span.lo,
-                    ));
+                    self.push(Token::new(open.token.kind.closer(), tok.span.lo, tok.span.lo));
                 }
                 self.brackets.pop();
                 self.push(tok);
             }
             _ => {
                 self.brackets.pop();
-                self.push(Token {
-                    kind: inner.kind.closer(),
-                    ..tok
-                });
+                self.push(Token { kind: inner.kind.closer(), ..tok });
             }
         }
     }
@@ -629,10 +577,7 @@ mod tests {
         let mut diags = Vec::new();
         let raw = lex(FileId(0), src, &mut diags);
         let toks = layout(FileId(0), src, &raw, &mut diags);
-        (
-            toks.iter().map(|t| t.kind).collect(),
-            diags.iter().map(|d| d.code.as_str()).collect(),
-        )
+        (toks.iter().map(|t| t.kind).collect(), diags.iter().map(|d| d.code.as_str()).collect())
     }
 
     fn count(toks: &[Tok], kind: Tok) -> usize {
@@ -647,8 +592,8 @@ mod tests {
         assert_eq!(
             toks,
             [
-                If, Name, Colon, Newline, Indent, If, Name, Colon, Newline, Indent, Name, Newline,
-                Dedent, Dedent, Name, Newline
+                If, Name, Colon, Newline, Indent, If, Name, Colon, Newline, Indent, Name, Newline, Dedent, Dedent,
+                Name, Newline
             ]
         );
     }
@@ -660,10 +605,7 @@ mod tests {
         assert!(diags.is_empty());
         assert_eq!(
             toks,
-            [
-                Name, LParen, Name, Comma, Name, RParen, Newline, If, Name, Colon, Newline, Indent,
-                Name, Newline, Dedent
-            ]
+            [Name, LParen, Name, Comma, Name, RParen, Newline, If, Name, Colon, Newline, Indent, Name, Newline, Dedent]
         );
     }
 
@@ -689,18 +631,9 @@ mod tests {
 
     #[test]
     fn indentation_balances_even_after_errors() {
-        for src in [
-            "if a:\n        x\n    y\n",
-            "x\n  y\n    z\n w\n",
-            "if a:\nif b:\n",
-            "(\n  return\n",
-        ] {
+        for src in ["if a:\n        x\n    y\n", "x\n  y\n    z\n w\n", "if a:\nif b:\n", "(\n  return\n"] {
             let (toks, _) = run(src);
-            assert_eq!(
-                count(&toks, Tok::Indent),
-                count(&toks, Tok::Dedent),
-                "{src:?}"
-            );
+            assert_eq!(count(&toks, Tok::Indent), count(&toks, Tok::Dedent), "{src:?}");
         }
     }
 
@@ -718,20 +651,8 @@ mod tests {
         let raw = lex(FileId(0), src, &mut diags);
         let laid = layout_with_breaks(FileId(0), src, &raw, &mut diags, &[]);
         assert_eq!(laid.candidates, [9, 15]);
-        assert_eq!(
-            count(
-                &laid.tokens.iter().map(|t| t.kind).collect::<Vec<_>>(),
-                Tok::Newline
-            ),
-            1
-        );
+        assert_eq!(count(&laid.tokens.iter().map(|t| t.kind).collect::<Vec<_>>(), Tok::Newline), 1);
         let laid = layout_with_breaks(FileId(0), src, &raw, &mut diags, &[9]);
-        assert_eq!(
-            count(
-                &laid.tokens.iter().map(|t| t.kind).collect::<Vec<_>>(),
-                Tok::Newline
-            ),
-            3
-        );
+        assert_eq!(count(&laid.tokens.iter().map(|t| t.kind).collect::<Vec<_>>(), Tok::Newline), 3);
     }
 }

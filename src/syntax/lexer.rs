@@ -15,10 +15,7 @@ pub struct Token {
 
 impl Token {
     pub fn new(kind: Tok, lo: u32, hi: u32) -> Self {
-        Token {
-            kind,
-            span: Span::new(lo, hi),
-        }
+        Token { kind, span: Span::new(lo, hi) }
     }
 
     pub fn text(self, src: &str) -> &str {
@@ -73,19 +70,13 @@ pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
                         "unterminated triple-quoted string literal",
                         "this string is still open at the end of the file",
                     ),
-                    _ => (
-                        "unterminated string literal",
-                        "the closing quote is missing on this line",
-                    ),
+                    _ => ("unterminated string literal", "the closing quote is missing on this line"),
                 };
                 diags.push(
                     Diagnostic::error(Code::E0002, message, Label::primary(file, span, label))
                         .with_help("add the closing quote"),
                 );
-                tokens.push(Token {
-                    kind: Tok::Error,
-                    span,
-                });
+                tokens.push(Token { kind: Tok::Error, span });
             }
         }
     }
@@ -122,11 +113,7 @@ fn flush_invalid(
         Diagnostic::error(
             Code::E0010,
             "line continuation at the end of the file",
-            Label::primary(
-                file,
-                span,
-                "a `\\` continues the line, but the file ends here",
-            ),
+            Label::primary(file, span, "a `\\` continues the line, but the file ends here"),
         )
         .with_help("remove the backslash, or add the rest of the statement")
     } else if text.starts_with('\\') {
@@ -145,16 +132,10 @@ fn flush_invalid(
                 "this character starts no token".to_string(),
             )
         } else {
-            (
-                format!("invalid characters '{text}'"),
-                "these characters start no token".to_string(),
-            )
+            (format!("invalid characters '{text}'"), "these characters start no token".to_string())
         };
         Diagnostic::error(Code::E0001, message, Label::primary(file, span, label))
     };
     diags.push(diag);
-    tokens.push(Token {
-        kind: Tok::Error,
-        span,
-    });
+    tokens.push(Token { kind: Tok::Error, span });
 }

@@ -15,20 +15,14 @@ pub fn check(file: FileId, ast: &Ast, diags: &mut Vec<Diagnostic>) {
     let mut depth = vec![0u32; ast.exprs.len()];
     for i in 0..ast.exprs.len() {
         let mut deepest = 0;
-        ast.expr_children(ExprId(i as u32), &mut |child| {
-            deepest = deepest.max(depth[child.0 as usize])
-        });
+        ast.expr_children(ExprId(i as u32), &mut |child| deepest = deepest.max(depth[child.0 as usize]));
         depth[i] = deepest + 1;
         if depth[i] as usize == MAX_EXPR_DEPTH + 1 {
             diags.push(
                 Diagnostic::error(
                     Code::E0120,
                     format!("expression nested too deeply (plc allows {MAX_EXPR_DEPTH} levels)"),
-                    Label::primary(
-                        file,
-                        ast.exprs[i].span,
-                        "this expression is nested too deeply",
-                    ),
+                    Label::primary(file, ast.exprs[i].span, "this expression is nested too deeply"),
                 )
                 .with_help("split it into several statements with intermediate names"),
             );

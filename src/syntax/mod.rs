@@ -54,16 +54,8 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         let laid = layout::layout_with_breaks(file, src, &raw, &mut attempt, &breaks);
         let (dsl, host) = host::split(file, src, &laid.tokens, &mut attempt);
         drop(laid.tokens);
-        let mut builder = Builder {
-            file,
-            src,
-            interner,
-            ast: Ast::default(),
-            diags: Vec::new(),
-        };
-        let input = dsl
-            .iter()
-            .map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
+        let mut builder = Builder { file, src, interner, ast: Ast::default(), diags: Vec::new() };
+        let input = dsl.iter().map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
         if let Err(error) = grammar::ModuleParser::new().parse(&mut builder, input) {
             builder.report(error);
         }
@@ -89,25 +81,13 @@ const MAX_REPARSES: usize = 16;
 
 /// The line to treat as a new statement: the last candidate before the first syntax error
 /// that is still in the same logical line as the error.
-fn next_break(
-    candidates: &[u32],
-    breaks: &[u32],
-    dsl: &[Token],
-    errors: &[Diagnostic],
-) -> Option<u32> {
+fn next_break(candidates: &[u32], breaks: &[u32], dsl: &[Token], errors: &[Diagnostic]) -> Option<u32> {
     let first_error = errors.iter().map(|d| d.primary.span.lo).min()?;
     let error_index = dsl.partition_point(|t| t.span.lo < first_error);
-    let candidate = candidates
-        .iter()
-        .copied()
-        .filter(|&c| c <= first_error && breaks.binary_search(&c).is_err())
-        .max()?;
+    let candidate =
+        candidates.iter().copied().filter(|&c| c <= first_error && breaks.binary_search(&c).is_err()).max()?;
     let candidate_index = dsl.partition_point(|t| t.span.lo < candidate);
-    let same_line = dsl
-        .get(candidate_index)
-        .is_some_and(|t| t.span.lo == candidate)
-        && !dsl[candidate_index..error_index.min(dsl.len())]
-            .iter()
-            .any(|t| t.kind == token::Tok::Newline);
+    let same_line = dsl.get(candidate_index).is_some_and(|t| t.span.lo == candidate)
+        && !dsl[candidate_index..error_index.min(dsl.len())].iter().any(|t| t.kind == token::Tok::Newline);
     same_line.then_some(candidate)
 }

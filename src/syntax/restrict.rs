@@ -15,21 +15,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Walks everything reachable from the module body and reports every unsupported form.
 pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
-    let mut r = Restrict {
-        file,
-        src,
-        ast,
-        diags,
-        starred_targets: FxHashSet::default(),
-        reported: FxHashMap::default(),
-    };
+    let mut r =
+        Restrict { file, src, ast, diags, starred_targets: FxHashSet::default(), reported: FxHashMap::default() };
     // Statements with their context: whether they sit inside a function or a class body.
-    let mut stack: Vec<(StmtId, Context)> = ast
-        .body
-        .iter()
-        .rev()
-        .map(|&s| (s, Context::Module))
-        .collect();
+    let mut stack: Vec<(StmtId, Context)> = ast.body.iter().rev().map(|&s| (s, Context::Module)).collect();
     let mut nodes = Vec::new();
     while let Some((id, context)) = stack.pop() {
         r.stmt(id, context);
@@ -98,11 +87,7 @@ impl Restrict<'_> {
         let stmt = self.ast.stmt(id);
         let span = stmt.span;
         match &stmt.kind {
-            StmtKind::AugAssign {
-                target,
-                op,
-                value: _,
-            } => {
+            StmtKind::AugAssign { target, op, value: _ } => {
                 let target_text = self.text(self.ast.expr(*target).span).to_string();
                 let op = binop_spelling(*op);
                 self.unsupported(
@@ -124,21 +109,11 @@ impl Restrict<'_> {
             StmtKind::For { target, orelse, .. } => {
                 self.target(*target);
                 if let Some(b) = orelse {
-                    self.unsupported(
-                        b.span,
-                        "`for ... else`",
-                        "move the `else` block after the loop",
-                    );
+                    self.unsupported(b.span, "`for ... else`", "move the `else` block after the loop");
                 }
             }
-            StmtKind::While {
-                orelse: Some(b), ..
-            } => {
-                self.unsupported(
-                    b.span,
-                    "`while ... else`",
-                    "move the `else` block after the loop",
-                );
+            StmtKind::While { orelse: Some(b), .. } => {
+                self.unsupported(b.span, "`while ... else`", "move the `else` block after the loop");
             }
             StmtKind::With { items, .. } => {
                 if items.len() > 1 {
@@ -169,24 +144,14 @@ impl Restrict<'_> {
                 for p in &def.params {
                     match p.kind {
                         ParamKind::Normal => {}
-                        ParamKind::VarArgs if p.name.is_none() => self.unsupported(
-                            p.span,
-                            "a keyword-only parameter marker `*`",
-                            "remove the `*`",
-                        ),
-                        ParamKind::VarArgs => {
-                            self.unsupported(p.span, "a `*args` parameter", "list each parameter")
+                        ParamKind::VarArgs if p.name.is_none() => {
+                            self.unsupported(p.span, "a keyword-only parameter marker `*`", "remove the `*`")
                         }
-                        ParamKind::KwArgs => self.unsupported(
-                            p.span,
-                            "a `**kwargs` parameter",
-                            "list each parameter",
-                        ),
-                        ParamKind::PosOnlyMarker => self.unsupported(
-                            p.span,
-                            "a positional-only parameter marker `/`",
-                            "remove the `/`",
-                        ),
+                        ParamKind::VarArgs => self.unsupported(p.span, "a `*args` parameter", "list each parameter"),
+                        ParamKind::KwArgs => self.unsupported(p.span, "a `**kwargs` parameter", "list each parameter"),
+                        ParamKind::PosOnlyMarker => {
+                            self.unsupported(p.span, "a positional-only parameter marker `/`", "remove the `/`")
+                        }
                     }
                 }
             }
@@ -201,12 +166,8 @@ impl Restrict<'_> {
             }
             StmtKind::Unsupported { construct, .. } => {
                 let help = match construct {
-                    Construct::Try => {
-                        "pl functions are compiled; errors are reported by the compiler, not raised"
-                    }
-                    Construct::Raise | Construct::Assert => {
-                        "check the condition outside the pl function, in host code"
-                    }
+                    Construct::Try => "pl functions are compiled; errors are reported by the compiler, not raised",
+                    Construct::Raise | Construct::Assert => "check the condition outside the pl function, in host code",
                     Construct::Del => "names in pl functions need no deleting",
                     Construct::Global | Construct::Nonlocal => "pass the value as a parameter",
                     Construct::Async => "",
@@ -224,10 +185,7 @@ impl Restrict<'_> {
         let mut stack = vec![root];
         while let Some(id) = stack.pop() {
             match &self.ast.expr(id).kind {
-                ExprKind::Name(_)
-                | ExprKind::Attribute { .. }
-                | ExprKind::Subscript { .. }
-                | ExprKind::Error => {}
+                ExprKind::Name(_) | ExprKind::Attribute { .. } | ExprKind::Subscript { .. } | ExprKind::Error => {}
                 ExprKind::Tuple(items) | ExprKind::List(items) => stack.extend(items.iter().rev()),
                 ExprKind::Starred(inner) => {
                     self.starred_targets.insert(id);
@@ -276,11 +234,9 @@ impl Restrict<'_> {
         let expr = self.ast.expr(id);
         let span = expr.span;
         match &expr.kind {
-            ExprKind::Lambda { .. } => self.unsupported(
-                span,
-                "a `lambda` expression",
-                "define a function with `@pl.jit.inline` and call it",
-            ),
+            ExprKind::Lambda { .. } => {
+                self.unsupported(span, "a `lambda` expression", "define a function with `@pl.jit.inline` and call it")
+            }
             ExprKind::IfExp { .. } => self.unsupported(
                 span,
                 "a conditional expression `a if c else b`",
@@ -289,37 +245,22 @@ impl Restrict<'_> {
             ExprKind::Compare { first, rest } => {
                 if rest.len() > 1 {
                     let (op, second) = rest[0];
-                    let (a, b) = (
-                        self.text(self.ast.expr(*first).span),
-                        self.text(self.ast.expr(second).span),
-                    );
+                    let (a, b) = (self.text(self.ast.expr(*first).span), self.text(self.ast.expr(second).span));
                     let help = format!("write `{a} {} {b} and {b} ...`", cmpop_spelling(op));
                     self.unsupported(span, "a chained comparison", &help);
                 }
                 for &(op, _) in rest {
                     if matches!(op, CmpOp::In | CmpOp::NotIn | CmpOp::Is | CmpOp::IsNot) {
                         let what = format!("the `{}` comparison", cmpop_spelling(op));
-                        self.unsupported(
-                            span,
-                            what,
-                            "compare values with `==`, `!=`, `<`, `<=`, `>` or `>=`",
-                        );
+                        self.unsupported(span, what, "compare values with `==`, `!=`, `<`, `<=`, `>` or `>=`");
                     }
                 }
             }
-            ExprKind::Unary {
-                op: UnaryOp::Pos, ..
-            } => self.unsupported(span, "unary `+`", "remove the `+`"),
-            ExprKind::Binary {
-                op: BinOp::MatMul, ..
-            } => self.unsupported(
-                span,
-                "the `@` operator",
-                "multiply matrices with `pl.matmul(a, b)`",
-            ),
-            ExprKind::Comprehension {
-                kind, generators, ..
-            } => {
+            ExprKind::Unary { op: UnaryOp::Pos, .. } => self.unsupported(span, "unary `+`", "remove the `+`"),
+            ExprKind::Binary { op: BinOp::MatMul, .. } => {
+                self.unsupported(span, "the `@` operator", "multiply matrices with `pl.matmul(a, b)`")
+            }
+            ExprKind::Comprehension { kind, generators, .. } => {
                 let what = match kind {
                     ComprehensionKind::List => None,
                     ComprehensionKind::Set => Some("a set comprehension"),
@@ -327,7 +268,11 @@ impl Restrict<'_> {
                     ComprehensionKind::Generator => Some("a generator expression"),
                 };
                 match what {
-                    Some(what) => self.unsupported(span, what, "only a list comprehension `[e for x in xs]` is allowed, as in `deps=[...]`"),
+                    Some(what) => self.unsupported(
+                        span,
+                        what,
+                        "only a list comprehension `[e for x in xs]` is allowed, as in `deps=[...]`",
+                    ),
                     None if generators.len() > 1 => self.unsupported(
                         generators[1].span,
                         "a list comprehension with more than one `for`",
@@ -340,16 +285,10 @@ impl Restrict<'_> {
             ExprKind::Call { args, .. } => {
                 for arg in args {
                     match arg.kind {
-                        ArgKind::Star => self.unsupported(
-                            arg.span,
-                            "`*` unpacking in a call",
-                            "pass each argument",
-                        ),
-                        ArgKind::DoubleStar => self.unsupported(
-                            arg.span,
-                            "`**` unpacking in a call",
-                            "pass each keyword argument",
-                        ),
+                        ArgKind::Star => self.unsupported(arg.span, "`*` unpacking in a call", "pass each argument"),
+                        ArgKind::DoubleStar => {
+                            self.unsupported(arg.span, "`**` unpacking in a call", "pass each keyword argument")
+                        }
                         _ => {}
                     }
                 }
@@ -363,16 +302,10 @@ impl Restrict<'_> {
             ExprKind::Starred(_) if !self.starred_targets.contains(&id) => {
                 self.unsupported(span, "a starred expression `*x`", "write the elements out")
             }
-            ExprKind::NamedExpr { .. } => self.unsupported(
-                span,
-                "an assignment expression `:=`",
-                "assign the name in a statement of its own",
-            ),
-            ExprKind::Yield(_) => self.unsupported(
-                span,
-                "`yield`",
-                "pl functions return their results with `return`",
-            ),
+            ExprKind::NamedExpr { .. } => {
+                self.unsupported(span, "an assignment expression `:=`", "assign the name in a statement of its own")
+            }
+            ExprKind::Yield(_) => self.unsupported(span, "`yield`", "pl functions return their results with `return`"),
             ExprKind::Await(_) => self.unsupported(span, "`await`", ""),
             ExprKind::Imaginary => self.unsupported(span, "a complex number literal", ""),
             ExprKind::Str(pieces) if pieces.iter().any(|p| p.kind == StrKind::Bytes) => {

@@ -263,11 +263,7 @@ fn f_triple_quoted(lex: &mut Lexer<Tok>) -> Result<(), LexError> {
 }
 
 fn finish(lex: &mut Lexer<Tok>, triple: bool, format: bool) -> Result<(), LexError> {
-    let quote = *lex
-        .slice()
-        .as_bytes()
-        .last()
-        .expect("the opener matched a quote");
+    let quote = *lex.slice().as_bytes().last().expect("the opener matched a quote");
     match scan_string(lex.remainder().as_bytes(), quote, triple, format) {
         Ok(len) => {
             lex.bump(len);
@@ -275,11 +271,7 @@ fn finish(lex: &mut Lexer<Tok>, triple: bool, format: bool) -> Result<(), LexErr
         }
         Err(len) => {
             lex.bump(len);
-            Err(if triple {
-                LexError::UnterminatedTripleString
-            } else {
-                LexError::UnterminatedString
-            })
+            Err(if triple { LexError::UnterminatedTripleString } else { LexError::UnterminatedString })
         }
     }
 }
@@ -289,8 +281,7 @@ fn finish(lex: &mut Lexer<Tok>, triple: bool, format: bool) -> Result<(), LexErr
 /// leave in the error token (the rest of the line, or of the file for a triple quote).
 fn scan_string(rest: &[u8], quote: u8, triple: bool, format: bool) -> Result<usize, usize> {
     let closes = |i: usize| {
-        rest[i] == quote
-            && (!triple || (rest.get(i + 1) == Some(&quote) && rest.get(i + 2) == Some(&quote)))
+        rest[i] == quote && (!triple || (rest.get(i + 1) == Some(&quote) && rest.get(i + 2) == Some(&quote)))
     };
     let quote_len = if triple { 3 } else { 1 };
     let mut i = 0;
@@ -304,10 +295,7 @@ fn scan_string(rest: &[u8], quote: u8, triple: bool, format: bool) -> Result<usi
                 b'}' => depth -= 1,
                 b'\'' | b'"' => {
                     // A string inside the replacement field; an `f` prefix makes it an f-string.
-                    let prefix = rest[..i]
-                        .iter()
-                        .rev()
-                        .take_while(|c| c.is_ascii_alphabetic());
+                    let prefix = rest[..i].iter().rev().take_while(|c| c.is_ascii_alphabetic());
                     let nested_format = prefix.clone().any(|c| c.eq_ignore_ascii_case(&b'f'));
                     let nested_triple = rest.get(i + 1) == Some(&b) && rest.get(i + 2) == Some(&b);
                     let open = if nested_triple { 3 } else { 1 };
@@ -326,11 +314,7 @@ fn scan_string(rest: &[u8], quote: u8, triple: bool, format: bool) -> Result<usi
             b'\\' => {
                 i += 1;
                 if i < rest.len() {
-                    i += if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') {
-                        2
-                    } else {
-                        utf8_len(rest[i])
-                    };
+                    i += if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') { 2 } else { utf8_len(rest[i]) };
                 }
             }
             b'\n' | b'\r' if !triple => return Err(i),

@@ -17,16 +17,10 @@ pub fn tokens(src: &str, tokens: &[Token]) -> Vec<String> {
             problems.push(format!("token {i} {:?}@{span} is out of bounds", tok.kind));
         }
         if span.lo < prev_hi {
-            problems.push(format!(
-                "token {i} {:?}@{span} starts before the previous token ends ({prev_hi})",
-                tok.kind
-            ));
+            problems.push(format!("token {i} {:?}@{span} starts before the previous token ends ({prev_hi})", tok.kind));
         }
         if !src.is_char_boundary(span.lo as usize) || !src.is_char_boundary(span.hi as usize) {
-            problems.push(format!(
-                "token {i} {:?}@{span} is not on character boundaries",
-                tok.kind
-            ));
+            problems.push(format!("token {i} {:?}@{span} is not on character boundaries", tok.kind));
         }
         prev_hi = prev_hi.max(span.hi);
         match tok.kind {
@@ -59,9 +53,7 @@ pub fn ast(src: &str, ast: &Ast) -> Vec<String> {
         }
         if let Some(parent) = parent {
             if !parent.contains(span) {
-                problems.push(format!(
-                    "{node:?}@{span} is not inside its parent @{parent}"
-                ));
+                problems.push(format!("{node:?}@{span} is not inside its parent @{parent}"));
             }
         }
     });

@@ -1,0 +1,469 @@
+//! Prints a program as pl source in the `@pl.program` form: every function a
+//! `@pl.function(type=...)` method, calls between functions as `self.f(...)`, constants
+//! folded into literals. The text parses and lowers back to the same program, so printing
+//! it again gives the same text (the round trip every test checks).
+//!
+//! ```text
+//! @pl.program
+//! class Program:
+//!     @pl.function(type=pl.FunctionType.Orchestration)
+//!     def entry(self, w: pl.Tensor, acc: pl.InOut[pl.Tensor]) -> pl.Tensor:
+//!         for i in pl.range(0, 4, 1):
+//!             ...
+//! ```
+
+use super::{
+    BinOp, Callee, Dim, Direction, ExprId, ExprKind, FuncKind, Function, Program, ScopeKind, StmtId, StmtKind, Type,
+    TypeId, UnOp, VarId,
+};
+use crate::intern::Interner;
+use crate::lower::format_float;
+use std::fmt::Write;
+
+/// The whole program as pl source.
+pub fn program(p: &Program, names: &Interner) -> String {
+    let mut out = String::new();
+    out.push_str("import pypto.language as pl\n");
+    if !p.dynamic_dims.is_empty() {
+        out.push('\n');
+        for d in &p.dynamic_dims {
+            let n = names.get(*d);
+            let _ = writeln!(out, "{n} = pl.dynamic({n:?})");
+        }
+    }
+    out.push_str("\n\n@pl.program\n");
+    let class = p.name.map_or("Program", |n| names.get(n));
+    let _ = writeln!(out, "class {class}:");
+    let mut first = true;
+    for f in p.functions.values() {
+        if !first {
+            out.push('\n');
+        }
+        first = false;
+        let mut pr = Printer { p, names, out: String::new(), indent: 1 };
+        pr.function(f);
+        out.push_str(&pr.out);
+    }
+    if p.functions.is_empty() {
+        out.push_str("    pass\n");
+    }
+    out
+}
+
+/// One expression as source text (for messages).
+pub fn expr(p: &Program, names: &Interner, e: ExprId) -> String {
+    let mut pr = Printer { p, names, out: String::new(), indent: 0 };
+    pr.expr(e, 0);
+    pr.out
+}
+
+/// A type as source text: `pl.Tensor[[64, 128], pl.FP32]`.
+pub fn type_text(p: &Program, names: &Interner, ty: TypeId) -> Option<String> {
+    let pr = Printer { p, names, out: String::new(), indent: 0 };
+    pr.ty(ty)
+}
+
+struct Printer<'a> {
+    p: &'a Program,
+    names: &'a Interner,
+    out: String,
+    indent: usize,
+}
+
+impl<'a> Printer<'a> {
+    fn line(&mut self, text: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn var(&self, v: VarId) -> &'a str {
+        self.names.get(self.p.var(v).name)
+    }
+
+    fn function(&mut self, f: &Function) {
+        let mut options = Vec::new();
+        if f.kind != FuncKind::Opaque {
+            options.push(format!("type=pl.FunctionType.{}", f.kind));
+        }
+        let (derived_level, derived_role) = f.kind.derived_level_role();
+        if let Some(l) = f.level.filter(|l| Some(*l) != derived_level) {
+            options.push(format!("level=pl.Level.{l}"));
+        }
+        if let Some(r) = f.role.filter(|r| Some(*r) != derived_role) {
+            options.push(format!("role=pl.Role.{r}"));
+        }
+        if let Some(a) = f.attrs.auto_scope {
+            options.push(format!("auto_scope={}", if a { "True" } else { "False" }));
+        }
+        if f.attrs.strict_ssa {
+            options.push("strict_ssa=True".to_string());
+        }
+        if options.is_empty() {
+            self.line("@pl.function");
+        } else {
+            let decorator = format!("@pl.function({})", options.join(", "));
+            self.line(&decorator);
+        }
+        let mut params = vec!["self".to_string()];
+        for param in &f.params {
+            let ty = self.ty(self.p.var(param.var).ty).unwrap_or_else(|| "pl.Tensor".to_string());
+            let ty = match param.dir {
+                Direction::In => ty,
+                Direction::Out => format!("pl.Out[{ty}]"),
+                Direction::InOut => format!("pl.InOut[{ty}]"),
+            };
+            params.push(format!("{}: {ty}", self.var(param.var)));
+        }
+        let returns = match f.returns.as_slice() {
+            [] => String::new(),
+            [one] => self.ty(*one).map_or(String::new(), |t| format!(" -> {t}")),
+            many => {
+                let items: Option<Vec<String>> = many.iter().map(|&t| self.ty(t)).collect();
+                items.map_or(String::new(), |items| format!(" -> tuple[{}]", items.join(", ")))
+            }
+        };
+        let name = self.names.get(f.name);
+        let header = format!("def {name}({}){returns}:", params.join(", "));
+        self.line(&header);
+        self.indent += 1;
+        self.block(&f.body, &[]);
+        self.indent -= 1;
+    }
+
+    /// A type as it is written in an annotation; `None` for types that have no spelling.
+    fn ty(&self, id: TypeId) -> Option<String> {
+        Some(match self.p.types.get(id) {
+            Type::Scalar(d) => format!("pl.Scalar[pl.{d}]"),
+            Type::Tensor { shape: Some(shape), dtype: Some(d) } => {
+                format!("pl.Tensor[[{}], pl.{d}]", self.dims(shape)?)
+            }
+            Type::Tensor { .. } => "pl.Tensor".to_string(),
+            Type::Tile { shape, dtype, memory } => match memory {
+                Some(m) => format!("pl.Tile[[{}], pl.{dtype}, pl.MemorySpace.{m}]", self.dims(shape)?),
+                None => format!("pl.Tile[[{}], pl.{dtype}]", self.dims(shape)?),
+            },
+            Type::Array { len, dtype } => format!("pl.Array[{len}, pl.{dtype}]"),
+            Type::Tuple(_) | Type::None | Type::Unknown => return None,
+        })
+    }
+
+    fn dims(&self, shape: &[Dim]) -> Option<String> {
+        let parts: Option<Vec<String>> = shape
+            .iter()
+            .map(|d| match d {
+                Dim::Const(v) => Some(v.to_string()),
+                Dim::Dyn(n) => Some(self.names.get(*n).to_string()),
+                Dim::Var(_) | Dim::Unknown => None,
+            })
+            .collect();
+        parts.map(|p| p.join(", "))
+    }
+
+    /// A block; `yield_to` are the variables a trailing yield binds (the enclosing loop's
+    /// or `if`'s return variables).
+    fn block(&mut self, block: &[StmtId], yield_to: &[VarId]) {
+        if block.is_empty() {
+            self.line("pass");
+            return;
+        }
+        for &s in block {
+            self.stmt(s, yield_to);
+        }
+    }
+
+    fn targets(&self, vars: &[VarId]) -> String {
+        vars.iter().map(|&v| self.var(v).to_string()).collect::<Vec<_>>().join(", ")
+    }
+
+    fn exprs(&mut self, items: &[ExprId]) -> String {
+        let saved = std::mem::take(&mut self.out);
+        for (i, &e) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.expr(e, 0);
+        }
+        std::mem::replace(&mut self.out, saved)
+    }
+
+    fn text(&mut self, e: ExprId) -> String {
+        let saved = std::mem::take(&mut self.out);
+        self.expr(e, 0);
+        std::mem::replace(&mut self.out, saved)
+    }
+
+    fn stmt(&mut self, id: StmtId, yield_to: &[VarId]) {
+        match &self.p.stmt(id).kind {
+            StmtKind::Assign { var, value } => {
+                let line = format!("{} = {}", self.var(*var), self.text(*value));
+                self.line(&line);
+            }
+            StmtKind::Eval(e) => {
+                let line = self.text(*e);
+                self.line(&line);
+            }
+            StmtKind::Return(values) => {
+                let line =
+                    if values.is_empty() { "return".to_string() } else { format!("return {}", self.exprs(values)) };
+                self.line(&line);
+            }
+            StmtKind::Yield(values) => {
+                let line = format!("{} = pl.yield_({})", self.targets(yield_to), self.exprs(values));
+                self.line(&line);
+            }
+            StmtKind::Break => self.line("break"),
+            StmtKind::Continue => self.line("continue"),
+            StmtKind::If { cond, then_body, else_body, return_vars } => {
+                let line = format!("if {}:", self.text(*cond));
+                self.line(&line);
+                self.indent += 1;
+                self.block(then_body, return_vars);
+                self.indent -= 1;
+                self.else_chain(else_body.as_deref(), return_vars);
+            }
+            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
+                let mut args = vec![self.text(*start), self.text(*stop), self.text(*step)];
+                let target = if iter_args.is_empty() {
+                    self.var(*var).to_string()
+                } else {
+                    let carried: Vec<&str> = iter_args.iter().map(|ia| self.var(ia.var)).collect();
+                    let inits: Vec<ExprId> = iter_args.iter().map(|ia| ia.init).collect();
+                    let comma = if inits.len() == 1 { "," } else { "" };
+                    args.push(format!("init_values=({}{comma})", self.exprs(&inits)));
+                    format!("{}, ({}{comma})", self.var(*var), carried.join(", "))
+                };
+                for &(k, v) in attrs {
+                    args.push(format!("{}={}", self.names.get(k), self.text(v)));
+                }
+                let line = format!("for {target} in pl.{}({}):", kind.name(), args.join(", "));
+                self.line(&line);
+                self.indent += 1;
+                self.block(body, return_vars);
+                self.indent -= 1;
+            }
+            StmtKind::While { cond, iter_args, body, return_vars } => {
+                if iter_args.is_empty() {
+                    let line = format!("while {}:", self.text(*cond));
+                    self.line(&line);
+                    self.indent += 1;
+                    self.block(body, return_vars);
+                    self.indent -= 1;
+                } else {
+                    let carried: Vec<&str> = iter_args.iter().map(|ia| self.var(ia.var)).collect();
+                    let inits: Vec<ExprId> = iter_args.iter().map(|ia| ia.init).collect();
+                    let comma = if inits.len() == 1 { "," } else { "" };
+                    let line = format!(
+                        "for ({}{comma}) in pl.while_(init_values=({}{comma})):",
+                        carried.join(", "),
+                        self.exprs(&inits)
+                    );
+                    self.line(&line);
+                    self.indent += 1;
+                    let cond_line = format!("pl.cond({})", self.text(*cond));
+                    self.line(&cond_line);
+                    self.block(body, return_vars);
+                    self.indent -= 1;
+                }
+            }
+            StmtKind::Scope(scope) => {
+                let mut args = Vec::new();
+                let head = match &scope.kind {
+                    ScopeKind::InCore => {
+                        args.push("level=pl.Level.CORE_GROUP".to_string());
+                        "pl.at"
+                    }
+                    ScopeKind::Hierarchy { level, role } => {
+                        args.push(format!("level=pl.Level.{level}"));
+                        if let Some(r) = role {
+                            args.push(format!("role=pl.Role.{r}"));
+                        }
+                        "pl.at"
+                    }
+                    ScopeKind::Cluster => "pl.cluster",
+                    ScopeKind::Spmd { core_num } => {
+                        args.push(self.text(*core_num));
+                        "pl.spmd"
+                    }
+                    ScopeKind::Graph => {
+                        args.push(format!("{:?}", scope.name.map_or("", |n| self.names.get(n))));
+                        "pl.graph"
+                    }
+                    ScopeKind::Runtime { manual: true } => "pl.manual_scope",
+                    ScopeKind::Runtime { manual: false } => "pl.scope",
+                };
+                if !matches!(scope.kind, ScopeKind::Graph) {
+                    if let Some(n) = scope.name {
+                        args.push(format!("name_hint={:?}", self.names.get(n)));
+                    }
+                }
+                for &(k, v) in &scope.attrs {
+                    args.push(format!("{}={}", self.names.get(k), self.text(v)));
+                }
+                let binding = scope.task_id.map_or(String::new(), |t| format!(" as {}", self.var(t)));
+                let line = format!("with {head}({}){binding}:", args.join(", "));
+                self.line(&line);
+                self.indent += 1;
+                self.block(&scope.body, &[]);
+                self.indent -= 1;
+            }
+        }
+    }
+
+    /// The else part of an `if`: `elif` for a lone nested `if` without results.
+    fn else_chain(&mut self, else_body: Option<&[StmtId]>, return_vars: &[VarId]) {
+        let Some(body) = else_body else { return };
+        if let [only] = body {
+            if let StmtKind::If { cond, then_body, else_body, return_vars: inner } = &self.p.stmt(*only).kind {
+                if inner.is_empty() && return_vars.is_empty() {
+                    let line = format!("elif {}:", self.text(*cond));
+                    self.line(&line);
+                    self.indent += 1;
+                    self.block(then_body, &[]);
+                    self.indent -= 1;
+                    self.else_chain(else_body.as_deref(), &[]);
+                    return;
+                }
+            }
+        }
+        self.line("else:");
+        self.indent += 1;
+        self.block(body, return_vars);
+        self.indent -= 1;
+    }
+
+    /// Writes an expression; `context` is the binding power of the surrounding operator,
+    /// so that parentheses appear only where they are needed.
+    fn expr(&mut self, id: ExprId, context: u8) {
+        let e = self.p.expr(id);
+        match &e.kind {
+            ExprKind::Var(v) => {
+                let n = self.var(*v).to_string();
+                self.out.push_str(&n);
+            }
+            ExprKind::Int(v) => {
+                if *v < 0 && context > UNARY {
+                    let _ = write!(self.out, "({v})");
+                } else {
+                    let _ = write!(self.out, "{v}");
+                }
+            }
+            ExprKind::Float(v) => {
+                let text = format_float(*v);
+                if *v < 0.0 && context > UNARY {
+                    let _ = write!(self.out, "({text})");
+                } else {
+                    self.out.push_str(&text);
+                }
+            }
+            ExprKind::Bool(b) => self.out.push_str(if *b { "True" } else { "False" }),
+            ExprKind::Str(s) => {
+                let _ = write!(self.out, "{:?}", self.names.get(*s));
+            }
+            ExprKind::None => self.out.push_str("None"),
+            ExprKind::DType(d) => {
+                let _ = write!(self.out, "pl.{d}");
+            }
+            ExprKind::Enum(v) => self.out.push_str(&v.spelling()),
+            ExprKind::DynDim(n) => {
+                let n = self.names.get(*n).to_string();
+                self.out.push_str(&n);
+            }
+            ExprKind::Tuple(items) => {
+                let text = self.exprs(items);
+                let _ = write!(self.out, "[{text}]");
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let power = binding_power(*op);
+                let parens = power < context;
+                if parens {
+                    self.out.push('(');
+                }
+                // Left-associative operators need parentheses on an equal-power right
+                // operand; `**` on its left one. Comparisons never chain.
+                let (left_ctx, right_ctx) = if *op == BinOp::Pow {
+                    (power + 1, UNARY)
+                } else if power == COMPARE {
+                    (power + 1, power + 1)
+                } else {
+                    (power, power + 1)
+                };
+                self.expr(*lhs, left_ctx);
+                let _ = write!(self.out, " {} ", op.spelling());
+                self.expr(*rhs, right_ctx);
+                if parens {
+                    self.out.push(')');
+                }
+            }
+            ExprKind::Unary { op, operand } => {
+                let power = if *op == UnOp::Not { NOT } else { UNARY };
+                let parens = power < context;
+                if parens {
+                    self.out.push('(');
+                }
+                self.out.push_str(op.spelling());
+                self.expr(*operand, power);
+                if parens {
+                    self.out.push(')');
+                }
+            }
+            ExprKind::Call { callee, args } => match callee {
+                Callee::Func(f) => {
+                    let text = self.exprs(&args.iter().flatten().copied().collect::<Vec<_>>());
+                    let _ = write!(self.out, "self.{}({text})", self.names.get(*f));
+                }
+                Callee::Op(op) => {
+                    let def = op.def();
+                    let mut parts = Vec::new();
+                    for (i, arg) in args.iter().enumerate() {
+                        let Some(a) = arg else { continue };
+                        let text = self.text(*a);
+                        let param = &def.params[i];
+                        if param.required {
+                            parts.push(text);
+                        } else {
+                            parts.push(format!("{}={text}", param.name));
+                        }
+                    }
+                    let _ = write!(self.out, "{}({})", def.print_name(), parts.join(", "));
+                }
+            },
+            ExprKind::TupleGet { tuple, index } => {
+                self.expr(*tuple, POSTFIX);
+                let _ = write!(self.out, "[{index}]");
+            }
+        }
+    }
+}
+
+const OR: u8 = 1;
+const AND: u8 = 2;
+const NOT: u8 = 3;
+const COMPARE: u8 = 4;
+const BIT_OR: u8 = 5;
+const BIT_XOR: u8 = 6;
+const BIT_AND: u8 = 7;
+const SHIFT: u8 = 8;
+const ARITH: u8 = 9;
+const TERM: u8 = 10;
+const UNARY: u8 = 11;
+const POWER: u8 = 12;
+const POSTFIX: u8 = 13;
+
+/// Python's precedence of a binary operator.
+fn binding_power(op: BinOp) -> u8 {
+    match op {
+        BinOp::Or => OR,
+        BinOp::And => AND,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => COMPARE,
+        BinOp::BitOr => BIT_OR,
+        BinOp::BitXor => BIT_XOR,
+        BinOp::BitAnd => BIT_AND,
+        BinOp::Shl | BinOp::Shr => SHIFT,
+        BinOp::Add | BinOp::Sub => ARITH,
+        BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod => TERM,
+        BinOp::Pow => POWER,
+    }
+}

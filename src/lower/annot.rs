@@ -1,0 +1,924 @@
+//! The compile-time parts of a module: constant expressions, decorators, and type
+//! annotations.
+
+use super::consts::{self, Const};
+use super::{Binding, Lowering, ModuleId};
+use crate::diag::{Code, Span};
+use crate::intern::Symbol;
+use crate::ir::{BinOp, DType, Dim, Direction, EnumValue, FuncAttrs, FuncKind, Level, Role, Type, TypeId};
+use crate::syntax::ast::{self, ArgKind, ExprKind as E, UnaryOp};
+use rustc_hash::FxHashMap;
+
+/// A decorated function's kind, explicit level and role, options, and whether it is a
+/// `@pl.jit*` function.
+pub(crate) type Decl = (FuncKind, Option<Level>, Option<Role>, FuncAttrs, bool);
+
+impl Lowering<'_> {
+    fn ast(&self, m: ModuleId) -> &ast::Ast {
+        &self.modules[m].ast
+    }
+
+    /// The dotted name of an expression made of names and attributes (`pl.jit.graph`).
+    pub(crate) fn dotted(&self, m: ModuleId, e: ast::ExprId) -> Option<String> {
+        let mut parts = Vec::new();
+        let mut cur = e;
+        loop {
+            match &self.ast(m).expr(cur).kind {
+                E::Name(n) => {
+                    parts.push(self.name(*n).to_string());
+                    break;
+                }
+                E::Attribute { value, attr } => {
+                    parts.push(self.name(attr.name).to_string());
+                    cur = *value;
+                }
+                _ => return None,
+            }
+        }
+        parts.reverse();
+        Some(parts.join("."))
+    }
+
+    /// Whether a dotted name starts with a name bound to the `pl` namespace; returns the
+    /// rest (`"jit.graph"` for `pl.jit.graph`).
+    pub(crate) fn pl_path(&self, m: ModuleId, e: ast::ExprId) -> Option<String> {
+        let dotted = self.dotted(m, e)?;
+        let (root, rest) = dotted.split_once('.')?;
+        let sym = self.session.interner.lookup(root)?;
+        match self.modules[m].names.get(&sym) {
+            Some((Binding::Pl, _)) => Some(rest.to_string()),
+            _ => None,
+        }
+    }
+
+    // ------------------------------------------------------------ constants
+
+    /// Evaluates a constant expression of a module (constants, arithmetic, lists,
+    /// `pl.dynamic`, dtypes, enums, a few builtins). Reports and returns `None` otherwise.
+    pub(crate) fn eval_const(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Const> {
+        self.eval_const_in(m, e, &|_| None)
+    }
+
+    /// As `eval_const`, with `local` consulted first for names (a function's parameters,
+    /// which a shape may use).
+    pub(crate) fn eval_const_in(
+        &mut self,
+        m: ModuleId,
+        e: ast::ExprId,
+        local: &dyn Fn(Symbol) -> Option<Const>,
+    ) -> Option<Const> {
+        let file = self.modules[m].file;
+        let expr = self.ast(m).expr(e).clone();
+        let span = expr.span;
+        let result = match &expr.kind {
+            E::Int => parse_int(self.text_of(m, span)),
+            E::Float => parse_float(self.text_of(m, span)),
+            E::True => Some(Const::Bool(true)),
+            E::False => Some(Const::Bool(false)),
+            E::None => Some(Const::None),
+            E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                let text = self.string_value(m, pieces)?;
+                Some(Const::Str(self.intern(&text)))
+            }
+            E::List(items) | E::Tuple(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for &item in items {
+                    values.push(self.eval_const_in(m, item, local)?);
+                }
+                Some(if matches!(expr.kind, E::List(_)) { Const::List(values) } else { Const::Tuple(values) })
+            }
+            E::Name(n) => {
+                if let Some(v) = local(*n) {
+                    return Some(v);
+                }
+                match self.modules[m].names.get(n) {
+                    Some((Binding::Const(c), _)) => Some(c.clone()),
+                    _ => {
+                        self.undefined_constant(m, *n, span);
+                        return None;
+                    }
+                }
+            }
+            E::Attribute { .. } => {
+                let Some(path) = self.pl_path(m, e) else {
+                    let text = self.text_of(m, span).to_string();
+                    self.error(
+                        Code::E0218,
+                        file,
+                        span,
+                        format!("`{text}` is not a compile-time constant"),
+                        "not a constant",
+                    );
+                    return None;
+                };
+                return self.pl_constant(m, &path, span);
+            }
+            E::Binary { op, lhs, rhs } => {
+                let a = self.eval_const_in(m, *lhs, local)?;
+                let b = self.eval_const_in(m, *rhs, local)?;
+                let Some(op) = ir_binop(*op) else {
+                    self.error(Code::E0218, file, span, "this operator cannot be folded", "not a constant operation");
+                    return None;
+                };
+                match consts::binary(op, &a, &b) {
+                    Some(v) => Some(v),
+                    None => {
+                        let (a, b) = (a.describe(&self.session.interner), b.describe(&self.session.interner));
+                        self.error(
+                            Code::E0218,
+                            file,
+                            span,
+                            format!("cannot compute `{a} {} {b}` at compile time", op.spelling()),
+                            "division by zero, overflow, or operands of the wrong kind",
+                        );
+                        return None;
+                    }
+                }
+            }
+            E::Unary { op, operand } => {
+                let v = self.eval_const_in(m, *operand, local)?;
+                match (op, &v) {
+                    (UnaryOp::Neg, Const::Int(i)) => i.checked_neg().map(Const::Int),
+                    (UnaryOp::Neg, Const::Float(f)) => Some(Const::Float(-f)),
+                    (UnaryOp::Invert, Const::Int(i)) => Some(Const::Int(!i)),
+                    (UnaryOp::Not, v) => v.truthy().map(|b| Const::Bool(!b)),
+                    _ => None,
+                }
+            }
+            E::Bool { op, lhs, rhs } => {
+                let a = self.eval_const_in(m, *lhs, local)?;
+                let b = self.eval_const_in(m, *rhs, local)?;
+                let (ta, _) = (a.truthy()?, b.truthy()?);
+                Some(match op {
+                    ast::BoolOp::And => {
+                        if ta {
+                            b
+                        } else {
+                            a
+                        }
+                    }
+                    ast::BoolOp::Or => {
+                        if ta {
+                            a
+                        } else {
+                            b
+                        }
+                    }
+                })
+            }
+            E::Compare { first, rest } if rest.len() == 1 => {
+                let a = self.eval_const_in(m, *first, local)?;
+                let b = self.eval_const_in(m, rest[0].1, local)?;
+                cmp_binop(rest[0].0).and_then(|op| consts::binary(op, &a, &b))
+            }
+            E::Subscript { value, index } => {
+                let v = self.eval_const_in(m, *value, local)?;
+                let i = self.eval_const_in(m, *index, local)?;
+                match (&v, i.as_int()) {
+                    (Const::List(items) | Const::Tuple(items), Some(i)) => {
+                        let len = items.len() as i64;
+                        let idx = if i < 0 { i + len } else { i };
+                        items.get(usize::try_from(idx).ok()?).cloned()
+                    }
+                    _ => None,
+                }
+            }
+            E::Call { func, args } => return self.const_call(m, *func, args, span, local),
+            _ => None,
+        };
+        if result.is_none() {
+            let text = self.text_of(m, span).to_string();
+            self.error(Code::E0218, file, span, format!("`{text}` is not a compile-time constant"), "not a constant");
+        }
+        result
+    }
+
+    fn undefined_constant(&mut self, m: ModuleId, n: Symbol, span: Span) {
+        let file = self.modules[m].file;
+        let name = self.name(n).to_string();
+        match self.modules[m].names.get(&n).map(|b| b.0.clone()) {
+            Some(Binding::Function(_)) | Some(Binding::ProgramClass) => {
+                self.error(
+                    Code::E0218,
+                    file,
+                    span,
+                    format!("`{name}` is a function, not a constant"),
+                    "not a constant",
+                );
+            }
+            Some(Binding::Outside) => {
+                self.error(
+                    Code::E0222,
+                    file,
+                    span,
+                    format!("`{name}` is an outside library, which pl code cannot use"),
+                    "outside library",
+                );
+            }
+            _ => {
+                if let Some(&host) = self.modules[m].host_names.get(&n) {
+                    self.error(
+                        Code::E0222,
+                        file,
+                        span,
+                        format!("`{name}` is defined by host code, which runs in Python"),
+                        "host-code name",
+                    )
+                    .secondary
+                    .push(crate::diag::Label::secondary(file, host, "defined here, in host code"));
+                } else {
+                    self.error(Code::E0201, file, span, format!("undefined name `{name}`"), "not defined");
+                }
+            }
+        }
+    }
+
+    /// `pl.X`, `pl.X.Y` as a constant: dtypes, enums.
+    fn pl_constant(&mut self, m: ModuleId, path: &str, span: Span) -> Option<Const> {
+        let file = self.modules[m].file;
+        if let Some(d) = DType::from_name(path) {
+            return Some(Const::DType(d));
+        }
+        if let Some(layout) = crate::ir::Layout::from_name(path) {
+            return Some(Const::Enum(EnumValue::Layout(layout)));
+        }
+        let parts: Vec<&str> = path.split('.').collect();
+        let (family, member) = match parts.as_slice() {
+            [family, member] => (*family, *member),
+            ["tile", family, member] => (*family, *member),
+            _ => ("", ""),
+        };
+        if let Some(v) = EnumValue::lookup(family, member) {
+            return Some(Const::Enum(v));
+        }
+        if let Some(members) = EnumValue::family_members(family) {
+            self.error(Code::E0206, file, span, format!("`pl.{family}` has no member `{member}`"), "unknown member")
+                .help = Some(format!("valid values: {members}"));
+            return None;
+        }
+        if parts.len() == 1 && parts[0].chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+            self.error(Code::E0206, file, span, format!("unknown dtype `pl.{path}`"), "unknown dtype").help =
+                Some(format!("valid dtypes: {}", DType::names()));
+            return None;
+        }
+        self.error(Code::E0218, file, span, format!("`pl.{path}` is not a compile-time constant"), "not a constant");
+        None
+    }
+
+    fn const_call(
+        &mut self,
+        m: ModuleId,
+        func: ast::ExprId,
+        args: &[ast::Arg],
+        span: Span,
+        local: &dyn Fn(Symbol) -> Option<Const>,
+    ) -> Option<Const> {
+        let file = self.modules[m].file;
+        let callee = self.dotted(m, func).unwrap_or_default();
+        let pl = self.pl_path(m, func);
+        let mut values = Vec::new();
+        for a in args {
+            if !matches!(a.kind, ArgKind::Positional) {
+                continue;
+            }
+            values.push(self.eval_const_in(m, a.value, local)?);
+        }
+        let result = match (pl.as_deref(), callee.as_str(), values.as_slice()) {
+            (Some("dynamic"), _, [Const::Str(name)]) => {
+                if !self.program.dynamic_dims.contains(name) {
+                    self.program.dynamic_dims.push(*name);
+                }
+                Some(Const::Dyn(*name))
+            }
+            (Some("const"), _, [v, ..]) => Some(v.clone()),
+            (Some(path), _, []) if path.ends_with(".get_byte") => {
+                DType::from_name(path.trim_end_matches(".get_byte")).map(|d| Const::Int(d.bytes()))
+            }
+            (None, "len", [Const::List(items) | Const::Tuple(items)]) => Some(Const::Int(items.len() as i64)),
+            (None, "max", items) if !items.is_empty() => fold_extreme(items, true),
+            (None, "min", items) if !items.is_empty() => fold_extreme(items, false),
+            (None, "abs", [Const::Int(v)]) => Some(Const::Int(v.abs())),
+            (None, "abs", [Const::Float(v)]) => Some(Const::Float(v.abs())),
+            (None, "int", [v]) => match v {
+                Const::Float(f) => Some(Const::Int(f.trunc() as i64)),
+                other => other.as_int().map(Const::Int),
+            },
+            (None, "float", [Const::Int(v)]) => Some(Const::Float(*v as f64)),
+            (None, "float", [Const::Float(v)]) => Some(Const::Float(*v)),
+            (None, "bool", [v]) => v.truthy().map(Const::Bool),
+            (None, "sum", [Const::List(items) | Const::Tuple(items)]) => {
+                items.iter().try_fold(Const::Int(0), |acc, x| consts::binary(BinOp::Add, &acc, x))
+            }
+            (None, "list", [Const::List(items) | Const::Tuple(items)]) => Some(Const::List(items.clone())),
+            (None, "tuple", [Const::List(items) | Const::Tuple(items)]) => Some(Const::Tuple(items.clone())),
+            (None, "range", bounds) => range_values(bounds).map(Const::List),
+            _ => None,
+        };
+        if result.is_none() {
+            let text = self.text_of(m, span).to_string();
+            self.error(
+                Code::E0218,
+                file,
+                span,
+                format!("`{text}` cannot be computed at compile time"),
+                "not a constant",
+            );
+        }
+        result
+    }
+
+    pub(crate) fn text_of(&self, m: ModuleId, span: Span) -> &str {
+        &self.session.files.get(self.modules[m].file).text[span.lo as usize..span.hi as usize]
+    }
+
+    /// The value of a plain string literal (adjacent pieces joined, escapes decoded).
+    pub(crate) fn string_value(&self, m: ModuleId, pieces: &[ast::StrPiece]) -> Option<String> {
+        let mut out = String::new();
+        for p in pieces {
+            out.push_str(&decode_string(self.text_of(m, p.span))?);
+        }
+        Some(out)
+    }
+
+    // ------------------------------------------------------------ decorators
+
+    /// `@pl.program` / `@pl.program(strict_ssa=...)`: `Some(strict_ssa)` when the class is a
+    /// pl program.
+    pub(crate) fn program_decorator(&mut self, m: ModuleId, deco: &ast::Decorator) -> Option<bool> {
+        let file = self.modules[m].file;
+        let (target, args) = self.split_call(m, deco.expr);
+        let path = self.pl_path(m, target)?;
+        if path != "program" {
+            self.error(
+                Code::E0212,
+                file,
+                deco.span,
+                format!("`@pl.{path}` does not apply to a class"),
+                "use `@pl.program`",
+            );
+            return None;
+        }
+        let mut strict = false;
+        for a in args {
+            match a.kind {
+                ArgKind::Keyword(k) if self.name(k.name) == "strict_ssa" => {
+                    strict = self.bool_literal(m, a.value, "strict_ssa")?
+                }
+                _ => {
+                    let text = self.text_of(m, a.span).to_string();
+                    self.error(
+                        Code::E0212,
+                        file,
+                        a.span,
+                        format!("`@pl.program` does not take `{text}`"),
+                        "unexpected argument",
+                    )
+                    .help = Some("`@pl.program` takes only `strict_ssa=True`".to_string());
+                }
+            }
+        }
+        Some(strict)
+    }
+
+    /// The kind and options of a function decorator.
+    pub(crate) fn function_decorator(&mut self, m: ModuleId, deco: &ast::Decorator) -> Option<Decl> {
+        let file = self.modules[m].file;
+        let (target, args) = self.split_call(m, deco.expr);
+        let Some(path) = self.pl_path(m, target) else {
+            return None;
+        };
+        let mut attrs = FuncAttrs::default();
+        let (mut kind, jit, allows) = match path.as_str() {
+            "jit" => (FuncKind::Orchestration, true, &["auto_scope"][..]),
+            "jit.incore" => (FuncKind::InCore, true, &["level"][..]),
+            "jit.inline" => (FuncKind::Inline, true, &["auto_scope"][..]),
+            "jit.opaque" => (FuncKind::Opaque, true, &[][..]),
+            "jit.graph" => (FuncKind::Graph, true, &[][..]),
+            "function" => {
+                (FuncKind::Opaque, false, &["type", "level", "role", "auto_scope", "strict_ssa", "attrs"][..])
+            }
+            "inline" => (FuncKind::Inline, false, &[][..]),
+            other => {
+                self.error(Code::E0212, file, deco.span, format!("`@pl.{other}` is not a decorator plc knows"), "unknown decorator")
+                    .help = Some("pl functions are decorated with @pl.jit, @pl.jit.graph, @pl.jit.inline, @pl.jit.incore, @pl.jit.opaque or @pl.function".to_string());
+                return None;
+            }
+        };
+        let mut level = None;
+        let mut role = None;
+        for a in args {
+            let ArgKind::Keyword(k) = a.kind else {
+                let text = self.text_of(m, a.span).to_string();
+                self.error(
+                    Code::E0212,
+                    file,
+                    a.span,
+                    format!("`@pl.{path}` takes keyword arguments only, not `{text}`"),
+                    "positional argument",
+                );
+                continue;
+            };
+            let key = self.name(k.name).to_string();
+            if !allows.contains(&key.as_str()) {
+                let message = match key.as_str() {
+                    "level" => format!("@pl.{path} does not accept a level= argument"),
+                    "auto_scope" => format!(
+                        "@pl.{path} does not accept an auto_scope= argument (auto_scope is only meaningful for the Orchestration entry, the HOST orchestrator, and inline sub-functions)"
+                    ),
+                    _ => format!("@pl.{path} does not accept a {key}= argument"),
+                };
+                self.error(Code::E0212, file, a.span, message, "unexpected argument");
+                continue;
+            }
+            match key.as_str() {
+                "type" => {
+                    if let Some(Const::Enum(EnumValue::FuncKind(k))) = self.enum_arg(m, a.value) {
+                        kind = k;
+                    } else {
+                        let vspan = self.ast(m).expr(a.value).span;
+                        self.error(
+                            Code::E0212,
+                            file,
+                            vspan,
+                            "`type=` must be `pl.FunctionType.<kind>`",
+                            "not a function type",
+                        )
+                        .help = Some(format!("valid kinds: {}", FuncKind::names()));
+                    }
+                }
+                "level" => match self.enum_arg(m, a.value) {
+                    Some(Const::Enum(EnumValue::Level(l))) => level = Some(l),
+                    Some(Const::None) => {}
+                    _ => {
+                        let vspan = self.ast(m).expr(a.value).span;
+                        self.error(Code::E0212, file, vspan, "`level=` must be `pl.Level.<name>`", "not a level")
+                            .help = Some(format!("valid levels: {}", Level::names()));
+                    }
+                },
+                "role" => match self.enum_arg(m, a.value) {
+                    Some(Const::Enum(EnumValue::Role(r))) => role = Some(r),
+                    Some(Const::None) => {}
+                    _ => {
+                        let vspan = self.ast(m).expr(a.value).span;
+                        self.error(Code::E0212, file, vspan, "`role=` must be `pl.Role.<name>`", "not a role").help =
+                            Some(format!("valid roles: {}", Role::names()));
+                    }
+                },
+                "auto_scope" => attrs.auto_scope = Some(self.bool_literal(m, a.value, "auto_scope")?),
+                "strict_ssa" => attrs.strict_ssa = self.bool_literal(m, a.value, "strict_ssa")?,
+                _ => {}
+            }
+        }
+        Some((kind, level, role, attrs, jit))
+    }
+
+    /// An enum-valued argument (`pl.Level.CHIP`, `Level.CHIP`, `None`).
+    fn enum_arg(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Const> {
+        // `Level.CHIP` / `FunctionType.X` without the `pl.` prefix, as PyPTO allows.
+        if let Some(dotted) = self.dotted(m, e) {
+            if let Some((family, member)) = dotted.split_once('.') {
+                if let Some(v) = EnumValue::lookup(family, member) {
+                    return Some(Const::Enum(v));
+                }
+            }
+        }
+        self.eval_const(m, e)
+    }
+
+    fn bool_literal(&mut self, m: ModuleId, e: ast::ExprId, what: &str) -> Option<bool> {
+        match self.ast(m).expr(e).kind {
+            E::True => Some(true),
+            E::False => Some(false),
+            _ => {
+                let file = self.modules[m].file;
+                let span = self.ast(m).expr(e).span;
+                self.error(
+                    Code::E0212,
+                    file,
+                    span,
+                    format!("`{what}=` must be a bool literal (True/False)"),
+                    "not True or False",
+                );
+                None
+            }
+        }
+    }
+
+    /// A decorator `@f(args)` as `(f, args)`; `@f` as `(f, [])`.
+    fn split_call(&self, m: ModuleId, e: ast::ExprId) -> (ast::ExprId, Vec<ast::Arg>) {
+        match &self.ast(m).expr(e).kind {
+            E::Call { func, args } => (*func, args.clone()),
+            _ => (e, Vec::new()),
+        }
+    }
+
+    // ------------------------------------------------------------ annotations
+
+    /// A parameter annotation: its type and direction.
+    pub(crate) fn param_type(
+        &mut self,
+        m: ModuleId,
+        e: ast::ExprId,
+        scalars: &FxHashMap<Symbol, ()>,
+    ) -> Option<(TypeId, Direction)> {
+        if let E::Subscript { value, index } = self.ast(m).expr(e).kind.clone() {
+            let wrapper = self.pl_path(m, value).or_else(|| self.dotted(m, value));
+            let dir = match wrapper.as_deref() {
+                Some("Out") => Some(Direction::Out),
+                Some("InOut") => Some(Direction::InOut),
+                _ => None,
+            };
+            if let Some(dir) = dir {
+                return Some((self.value_type(m, index, scalars)?, dir));
+            }
+        }
+        Some((self.value_type(m, e, scalars)?, Direction::In))
+    }
+
+    /// A return annotation: one type, or several for `tuple[...]` / `pl.Tuple[...]`.
+    pub(crate) fn return_types(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Vec<TypeId>> {
+        let file = self.modules[m].file;
+        let expr = self.ast(m).expr(e).clone();
+        if matches!(expr.kind, E::None) {
+            self.error(
+                Code::E0207,
+                file,
+                expr.span,
+                "`-> None` is not a pl return annotation",
+                "unsupported annotation",
+            )
+            .help = Some("leave the return annotation out when the function returns nothing".to_string());
+            return None;
+        }
+        if let E::Subscript { value, index } = expr.kind {
+            let head = self.pl_path(m, value).or_else(|| self.dotted(m, value));
+            if matches!(head.as_deref(), Some("tuple" | "Tuple")) {
+                let items = match &self.ast(m).expr(index).kind {
+                    E::Tuple(items) => items.clone(),
+                    _ => vec![index],
+                };
+                let mut types = Vec::new();
+                for item in items {
+                    types.push(self.value_type(m, item, &FxHashMap::default())?);
+                }
+                return Some(types);
+            }
+        }
+        Some(vec![self.value_type(m, e, &FxHashMap::default())?])
+    }
+
+    /// A value type: `pl.Tensor[...]`, bare `pl.Tensor`, `pl.Tile[...]`, `pl.Scalar[...]`,
+    /// `pl.TaskId`, `pl.Array[...]`, or a bare dtype (a scalar).
+    pub(crate) fn value_type(
+        &mut self,
+        m: ModuleId,
+        e: ast::ExprId,
+        scalars: &FxHashMap<Symbol, ()>,
+    ) -> Option<TypeId> {
+        let file = self.modules[m].file;
+        let expr = self.ast(m).expr(e).clone();
+        let (head, index) = match expr.kind {
+            E::Subscript { value, index } => (value, Some(index)),
+            _ => (e, None),
+        };
+        let path = self.pl_path(m, head);
+        let items: Vec<ast::ExprId> = match index.map(|i| self.ast(m).expr(i).kind.clone()) {
+            Some(E::Tuple(items)) => items,
+            Some(_) => index.into_iter().collect(),
+            None => Vec::new(),
+        };
+        let ty = match (path.as_deref(), index) {
+            (Some("Tensor"), None) => Type::Tensor { shape: None, dtype: None },
+            (Some("Tensor"), Some(_)) => {
+                if !(2..=4).contains(&items.len()) {
+                    let text = self.text_of(m, expr.span).to_string();
+                    self.error(
+                        Code::E0207,
+                        file,
+                        expr.span,
+                        format!("Tensor subscript requires [shape, dtype], [shape, dtype, layout_or_memref], or [shape, dtype, layout, memref], got: {text}"),
+                        "malformed tensor type",
+                    );
+                    return None;
+                }
+                let shape = self.shape(m, items[0], scalars)?;
+                let dtype = self.dtype(m, items[1])?;
+                Type::Tensor { shape: Some(shape), dtype: Some(dtype) }
+            }
+            (Some("Tile"), Some(_)) => {
+                if !(2..=5).contains(&items.len()) {
+                    self.error(
+                        Code::E0207,
+                        file,
+                        expr.span,
+                        "Tile subscript requires [shape, dtype, ...]",
+                        "malformed tile type",
+                    );
+                    return None;
+                }
+                let shape = self.shape(m, items[0], scalars)?;
+                let dtype = self.dtype(m, items[1])?;
+                let mut memory = None;
+                for &extra in &items[2..] {
+                    if let Some(Const::Enum(EnumValue::MemorySpace(ms))) = self.enum_arg_quiet(m, extra) {
+                        memory = Some(ms);
+                    }
+                }
+                Type::Tile { shape, dtype, memory }
+            }
+            (Some("Scalar"), Some(_)) if items.len() == 1 => Type::Scalar(self.dtype(m, items[0])?),
+            (Some("TaskId"), None) => Type::Scalar(DType::TaskId),
+            (Some("Array"), Some(_)) if items.len() == 2 => {
+                let len = match self.eval_const(m, items[0])? {
+                    Const::Int(n) if n >= 0 => n as u32,
+                    _ => {
+                        self.error(
+                            Code::E0207,
+                            file,
+                            expr.span,
+                            "the length of a pl.Array must be a non-negative integer",
+                            "bad length",
+                        );
+                        return None;
+                    }
+                };
+                Type::Array { len, dtype: self.dtype(m, items[1])? }
+            }
+            (Some(p), None) if DType::from_name(p).is_some() => Type::Scalar(DType::from_name(p).expect("checked")),
+            (Some(p @ ("Tile" | "Scalar" | "Array")), None) => {
+                self.error(
+                    Code::E0207,
+                    file,
+                    expr.span,
+                    format!("incomplete type annotation: pl.{p}"),
+                    "needs its parameters",
+                )
+                .help = Some(match p {
+                    "Tile" => "write pl.Tile[[rows, cols], pl.FP32]".to_string(),
+                    "Scalar" => "write pl.Scalar[pl.INDEX]".to_string(),
+                    _ => "write pl.Array[16, pl.INT32]".to_string(),
+                });
+                return None;
+            }
+            _ => {
+                let text = self.text_of(m, expr.span).to_string();
+                let tuple = path.as_deref().is_some_and(|p| p.ends_with("Tuple"))
+                    || self.dotted(m, head).as_deref() == Some("tuple");
+                let d = self.error(Code::E0207, file, expr.span, format!("`{text}` is not a pl type"), "unknown type");
+                d.help = Some("pl types are pl.Tensor[[dims], dtype], pl.Tile[[dims], dtype], pl.Scalar[dtype] and the dtypes such as pl.INDEX".to_string());
+                if tuple {
+                    d.help = Some("a parameter cannot be a tuple; pass its parts as separate parameters".to_string());
+                }
+                return None;
+            }
+        };
+        Some(self.program.types.intern(ty))
+    }
+
+    fn enum_arg_quiet(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Const> {
+        let path = self.pl_path(m, e)?;
+        let (family, member) = path.split_once('.')?;
+        EnumValue::lookup(family, member).map(Const::Enum)
+    }
+
+    /// A dtype: `pl.FP32`, `FP32`, or a constant holding one.
+    pub(crate) fn dtype(&mut self, m: ModuleId, e: ast::ExprId) -> Option<DType> {
+        let file = self.modules[m].file;
+        let span = self.ast(m).expr(e).span;
+        if let Some(dotted) = self.dotted(m, e) {
+            let last = dotted.rsplit('.').next().unwrap_or("");
+            if let Some(d) = DType::from_name(last) {
+                return Some(d);
+            }
+        }
+        match self.eval_const(m, e)? {
+            Const::DType(d) => Some(d),
+            other => {
+                let what = other.describe(&self.session.interner);
+                self.error(
+                    Code::E0206,
+                    file,
+                    span,
+                    format!("expected a dtype such as pl.FP32, found {what}"),
+                    "not a dtype",
+                )
+                .help = Some(format!("valid dtypes: {}", DType::names()));
+                None
+            }
+        }
+    }
+
+    /// A shape: a list of extents (integers, constants, `pl.dynamic` dimensions, scalar
+    /// parameters declared earlier), or a constant holding such a list.
+    pub(crate) fn shape(&mut self, m: ModuleId, e: ast::ExprId, scalars: &FxHashMap<Symbol, ()>) -> Option<Vec<Dim>> {
+        let file = self.modules[m].file;
+        let span = self.ast(m).expr(e).span;
+        let items = match &self.ast(m).expr(e).kind {
+            E::List(items) | E::Tuple(items) => items.clone(),
+            _ => {
+                return match self.eval_const(m, e)? {
+                    Const::List(values) | Const::Tuple(values) => {
+                        values.iter().map(|v| const_dim(v)).collect::<Option<Vec<_>>>().or_else(|| {
+                            self.error(Code::E0207, file, span, "a shape must be a list of extents", "not a shape");
+                            None
+                        })
+                    }
+                    _ => {
+                        self.error(
+                            Code::E0207,
+                            file,
+                            span,
+                            "a shape must be a list of extents, like [64, 128]",
+                            "not a shape",
+                        );
+                        None
+                    }
+                };
+            }
+        };
+        let mut dims = Vec::with_capacity(items.len());
+        for item in items {
+            // A scalar parameter named in a shape is a run-time extent.
+            if let E::Name(n) = self.ast(m).expr(item).kind {
+                if scalars.contains_key(&n) {
+                    dims.push(Dim::Unknown);
+                    continue;
+                }
+            }
+            let v = self.eval_const(m, item)?;
+            match const_dim(&v) {
+                Some(d) => dims.push(d),
+                None => {
+                    let item_span = self.ast(m).expr(item).span;
+                    let text = self.text_of(m, item_span).to_string();
+                    self.error(
+                        Code::E0207,
+                        file,
+                        item_span,
+                        format!("Shape dimension must be int literal, variable, or evaluable expression: {text}"),
+                        "not an extent",
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(dims)
+    }
+}
+
+pub(crate) fn const_dim(v: &Const) -> Option<Dim> {
+    match v {
+        Const::Int(n) => Some(Dim::Const(*n)),
+        Const::Dyn(name) => Some(Dim::Dyn(*name)),
+        _ => None,
+    }
+}
+
+fn fold_extreme(items: &[Const], max: bool) -> Option<Const> {
+    let values: Vec<&Const> = match items {
+        [Const::List(inner) | Const::Tuple(inner)] => inner.iter().collect(),
+        _ => items.iter().collect(),
+    };
+    let mut best = values.first().copied()?.clone();
+    for v in &values[1..] {
+        let better = consts::binary(if max { BinOp::Gt } else { BinOp::Lt }, v, &best)?;
+        if better == Const::Bool(true) {
+            best = (*v).clone();
+        }
+    }
+    Some(best)
+}
+
+fn range_values(bounds: &[Const]) -> Option<Vec<Const>> {
+    let ints: Vec<i64> = bounds.iter().map(Const::as_int).collect::<Option<_>>()?;
+    let (start, stop, step) = match ints.as_slice() {
+        [stop] => (0, *stop, 1),
+        [start, stop] => (*start, *stop, 1),
+        [start, stop, step] if *step != 0 => (*start, *stop, *step),
+        _ => return None,
+    };
+    let mut out = Vec::new();
+    let mut i = start;
+    while (step > 0 && i < stop) || (step < 0 && i > stop) {
+        out.push(Const::Int(i));
+        if out.len() > 1 << 20 {
+            return None;
+        }
+        i += step;
+    }
+    Some(out)
+}
+
+pub(crate) fn ir_binop(op: ast::BinOp) -> Option<BinOp> {
+    Some(match op {
+        ast::BinOp::Add => BinOp::Add,
+        ast::BinOp::Sub => BinOp::Sub,
+        ast::BinOp::Mul => BinOp::Mul,
+        ast::BinOp::Div => BinOp::Div,
+        ast::BinOp::FloorDiv => BinOp::FloorDiv,
+        ast::BinOp::Mod => BinOp::Mod,
+        ast::BinOp::Pow => BinOp::Pow,
+        ast::BinOp::LShift => BinOp::Shl,
+        ast::BinOp::RShift => BinOp::Shr,
+        ast::BinOp::BitAnd => BinOp::BitAnd,
+        ast::BinOp::BitOr => BinOp::BitOr,
+        ast::BinOp::BitXor => BinOp::BitXor,
+        ast::BinOp::MatMul => return None,
+    })
+}
+
+pub(crate) fn cmp_binop(op: ast::CmpOp) -> Option<BinOp> {
+    Some(match op {
+        ast::CmpOp::Eq => BinOp::Eq,
+        ast::CmpOp::NotEq => BinOp::Ne,
+        ast::CmpOp::Lt => BinOp::Lt,
+        ast::CmpOp::Le => BinOp::Le,
+        ast::CmpOp::Gt => BinOp::Gt,
+        ast::CmpOp::Ge => BinOp::Ge,
+        _ => return None,
+    })
+}
+
+/// An integer literal's value (`0x1F`, `1_000`).
+pub(crate) fn parse_int(text: &str) -> Option<Const> {
+    let clean: String = text.chars().filter(|&c| c != '_').collect();
+    let lower = clean.to_ascii_lowercase();
+    let value = if let Some(hex) = lower.strip_prefix("0x") {
+        i64::from_str_radix(hex, 16).ok()?
+    } else if let Some(oct) = lower.strip_prefix("0o") {
+        i64::from_str_radix(oct, 8).ok()?
+    } else if let Some(bin) = lower.strip_prefix("0b") {
+        i64::from_str_radix(bin, 2).ok()?
+    } else {
+        clean.parse().ok()?
+    };
+    Some(Const::Int(value))
+}
+
+pub(crate) fn parse_float(text: &str) -> Option<Const> {
+    let clean: String = text.chars().filter(|&c| c != '_').collect();
+    clean.parse().ok().map(Const::Float)
+}
+
+/// Decodes one string literal token (prefix, quotes and escapes).
+pub(crate) fn decode_string(token: &str) -> Option<String> {
+    let prefix_len = token.find(['\'', '"'])?;
+    let raw = token[..prefix_len].to_ascii_lowercase().contains('r');
+    let body = &token[prefix_len..];
+    let quote_len = if body.starts_with("'''") || body.starts_with("\"\"\"") { 3 } else { 1 };
+    if body.len() < 2 * quote_len {
+        return None;
+    }
+    let inner = &body[quote_len..body.len() - quote_len];
+    if raw {
+        return Some(inner.to_string());
+    }
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some('\\') => out.push('\\'),
+            Some('\'') => out.push('\''),
+            Some('"') => out.push('"'),
+            Some('\n') => {}
+            Some('x') => {
+                let hex: String = chars.by_ref().take(2).collect();
+                out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+            }
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).collect();
+                out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals() {
+        assert_eq!(parse_int("0x1F"), Some(Const::Int(31)));
+        assert_eq!(parse_int("1_000"), Some(Const::Int(1000)));
+        assert_eq!(parse_int("0b101"), Some(Const::Int(5)));
+        assert_eq!(parse_float("1e-6"), Some(Const::Float(1e-6)));
+        assert_eq!(decode_string("\"a\\tb\"").as_deref(), Some("a\tb"));
+        assert_eq!(decode_string("r'\\d'").as_deref(), Some("\\d"));
+        assert_eq!(decode_string("'''x'''").as_deref(), Some("x"));
+    }
+}

@@ -1,0 +1,2180 @@
+//! Function bodies: statements and expressions, with names resolved, constants folded and
+//! every expression typed.
+
+use super::annot::{cmp_binop, ir_binop, parse_float, parse_int};
+use super::consts::Const;
+use super::{Binding, FuncInfo, Lowering, ModuleId};
+use crate::diag::{Code, Label, Span};
+use crate::intern::Symbol;
+use crate::ir::ops::{self, ArgKind as OpArg, Args, OpDef, OpId, OpLevel};
+use crate::ir::{
+    BinOp, Block, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, ForKind, Function, IterArg, Loc, Param,
+    StmtId, StmtKind, Type, TypeId, Types, UnOp, VarId,
+};
+use crate::source::FileId;
+use crate::syntax::ast::{self, ArgKind, ExprKind as E, StmtKind as S};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// How deep calls of functions without a return annotation may make lowering recurse.
+const MAX_LOWERING_DEPTH: usize = 64;
+
+/// Lowers the body of one function.
+pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function {
+    let m = info.module;
+    let file = cx.modules[m].file;
+    let def = match &cx.modules[m].ast.stmt(info.def).kind {
+        S::FunctionDef(def) => def.clone(),
+        _ => unreachable!("a FuncInfo always points at a def"),
+    };
+    let mut f = FnLower {
+        cx,
+        m,
+        file,
+        info,
+        names: FxHashMap::default(),
+        frames: Vec::new(),
+        returns: None,
+        used: FxHashSet::default(),
+        aliases: FxHashMap::default(),
+    };
+    let mut params = Vec::new();
+    for p in &info.params {
+        let var = f.cx.program.new_var(p.name, p.ty, Loc::new(file, p.span));
+        f.names.insert(p.name, var);
+        f.used.insert(p.name);
+        params.push(Param { var, dir: p.dir });
+    }
+    // Names assigned anywhere in the body are reserved for temporaries' sake.
+    f.collect_names(&def.body.stmts);
+    let deep = depth_guard(f.cx);
+    let body = if deep { Vec::new() } else { f.block(&def.body.stmts) };
+    f.cx.depth_exit();
+    let returns = match &info.returns {
+        Some(r) => r.clone(),
+        None => f.returns.clone().unwrap_or_default(),
+    };
+    Function {
+        name: info.name,
+        params,
+        returns,
+        kind: info.kind,
+        level: info.level,
+        role: info.role,
+        body,
+        loc: Loc::new(file, info.span),
+        attrs: info.attrs.clone(),
+    }
+}
+
+fn depth_guard(cx: &mut Lowering<'_>) -> bool {
+    cx.lowering_depth += 1;
+    cx.lowering_depth > MAX_LOWERING_DEPTH
+}
+
+impl Lowering<'_> {
+    fn depth_exit(&mut self) {
+        self.lowering_depth -= 1;
+    }
+}
+
+/// What encloses the statement being lowered.
+#[derive(Clone, Debug)]
+pub(crate) enum Frame {
+    /// A `with` region.
+    Scope { kind: FrameKind, span: Span, name: Option<String> },
+    /// A loop, with whether `break`/`continue` are allowed in it.
+    Loop { breakable: bool, what: &'static str },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FrameKind {
+    InCore,
+    Hierarchy,
+    Cluster,
+    Spmd,
+    Graph,
+    Runtime { manual: bool },
+}
+
+pub(crate) struct FnLower<'a, 's> {
+    pub cx: &'a mut Lowering<'s>,
+    pub m: ModuleId,
+    pub file: FileId,
+    pub info: &'a FuncInfo,
+    /// The variables visible by name.
+    pub names: FxHashMap<Symbol, VarId>,
+    pub frames: Vec<Frame>,
+    /// The types of the values of the first `return`, for functions without a return
+    /// annotation.
+    returns: Option<Vec<TypeId>>,
+    /// Every name of the function, so that temporaries get fresh ones.
+    used: FxHashSet<Symbol>,
+    /// Names standing for a value inside a comprehension (`t` in `[t for t in tids]`).
+    aliases: FxHashMap<Symbol, ExprId>,
+}
+
+impl FnLower<'_, '_> {
+    pub fn loc(&self, span: Span) -> Loc {
+        Loc::new(self.file, span)
+    }
+
+    pub fn ast(&self) -> &ast::Ast {
+        &self.cx.modules[self.m].ast
+    }
+
+    pub fn error(
+        &mut self,
+        code: Code,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> &mut crate::diag::Diagnostic {
+        self.cx.error(code, self.file, span, message, label)
+    }
+
+    pub fn text(&self, span: Span) -> String {
+        self.cx.text_of(self.m, span).to_string()
+    }
+
+    fn types(&mut self) -> &mut Types {
+        &mut self.cx.program.types
+    }
+
+    pub fn ty(&self, e: ExprId) -> &Type {
+        self.cx.program.ty(e)
+    }
+
+    pub fn intern_ty(&mut self, ty: Type) -> TypeId {
+        self.cx.program.types.intern(ty)
+    }
+
+    pub fn new_expr(&mut self, kind: ExprKind, ty: TypeId, span: Span) -> ExprId {
+        let loc = self.loc(span);
+        self.cx.program.new_expr(kind, ty, loc)
+    }
+
+    pub fn new_stmt(&mut self, kind: StmtKind, span: Span) -> StmtId {
+        let loc = self.loc(span);
+        self.cx.program.new_stmt(kind, loc)
+    }
+
+    fn collect_names(&mut self, stmts: &[ast::StmtId]) {
+        let mut nodes = Vec::new();
+        let mut stack: Vec<ast::StmtId> = stmts.to_vec();
+        while let Some(s) = stack.pop() {
+            nodes.clear();
+            self.ast().stmt_children(s, &mut nodes);
+            for n in &nodes {
+                match *n {
+                    ast::Node::Stmt(c) => stack.push(c),
+                    ast::Node::Expr(e) => {
+                        if let E::Name(name) = self.ast().expr(e).kind {
+                            self.used.insert(name);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A name for a temporary, unused in the function.
+    fn fresh_name(&mut self, base: &str) -> Symbol {
+        let mut candidate = base.to_string();
+        let mut n = 0;
+        loop {
+            let sym = self.cx.intern(&candidate);
+            if self.used.insert(sym) {
+                return sym;
+            }
+            n += 1;
+            candidate = format!("{base}_{n}");
+        }
+    }
+
+    // ------------------------------------------------------------ statements
+
+    pub fn block(&mut self, stmts: &[ast::StmtId]) -> Block {
+        let mut out = Vec::with_capacity(stmts.len());
+        for &s in stmts {
+            self.stmt(s, &mut out);
+        }
+        out
+    }
+
+    fn stmt(&mut self, id: ast::StmtId, out: &mut Block) {
+        let stmt = self.ast().stmt(id).clone();
+        let span = stmt.span;
+        match &stmt.kind {
+            S::Expr(e) => self.expr_stmt(*e, span, out),
+            S::Assign { targets, value } => {
+                if targets.len() > 1 {
+                    // Refused by the syntax check (a chained assignment parses but is rare);
+                    // lower the last target only.
+                }
+                self.assign(targets[targets.len() - 1], None, *value, span, out);
+            }
+            S::AnnAssign { target, annotation, value } => match value {
+                Some(v) => self.assign(*target, Some(*annotation), *v, span, out),
+                None => {
+                    self.error(
+                        Code::E0223,
+                        span,
+                        "an annotation without a value declares nothing in pl",
+                        "give it a value",
+                    );
+                }
+            },
+            S::Return(value) => self.return_stmt(*value, span, out),
+            S::Pass => {}
+            S::Break | S::Continue => self.break_continue(matches!(stmt.kind, S::Break), span, out),
+            S::If { branches, orelse } => self.if_stmt(branches, orelse.as_ref(), out),
+            S::For { target, iter, body, .. } => self.for_stmt(*target, *iter, body, span, out),
+            S::While { test, body, .. } => self.while_stmt(*test, body, span, out),
+            S::With { items, body } => self.with_stmt(items, body, span, out),
+            S::Import(_) | S::ImportFrom { .. } => {
+                self.error(
+                    Code::E0223,
+                    span,
+                    "an import inside a pl function is not supported",
+                    "move it to the top of the module",
+                );
+            }
+            // Refused by the syntax check already, or parse errors.
+            S::AugAssign { .. } | S::FunctionDef(_) | S::ClassDef(_) | S::Unsupported { .. } | S::Error => {}
+        }
+    }
+
+    fn expr_stmt(&mut self, e: ast::ExprId, span: Span, out: &mut Block) {
+        let expr = self.ast().expr(e).clone();
+        match &expr.kind {
+            // A docstring or a bare literal: nothing to do.
+            E::Str(_) | E::Ellipsis | E::Int | E::Float | E::None | E::True | E::False => {}
+            E::Call { func, args } => {
+                match self.cx.pl_path(self.m, *func).as_deref() {
+                    Some("yield_") => {
+                        self.error(
+                            Code::E0221,
+                            span,
+                            "a bare `pl.yield_(...)` does not say which names receive the values",
+                            "assign its result",
+                        )
+                        .help = Some(
+                            "write `x = pl.yield_(value)` as the last statement of the loop body or branch".to_string(),
+                        );
+                        return;
+                    }
+                    Some("static_print" | "dump_tag" | "set_cache_policy") => return,
+                    Some("static_assert") => {
+                        self.static_assert(args, span);
+                        return;
+                    }
+                    Some("cond") => {
+                        self.error(
+                            Code::E0219,
+                            span,
+                            "pl.cond() can only be the first statement in a pl.while_() loop body",
+                            "misplaced pl.cond",
+                        );
+                        return;
+                    }
+                    _ => {}
+                }
+                if let Some(value) = self.expr(e) {
+                    let s = self.new_stmt(StmtKind::Eval(value), span);
+                    out.push(s);
+                }
+            }
+            _ => {
+                if self.expr(e).is_some() {
+                    self.error(Code::E0223, span, "this expression is computed and thrown away", "has no effect")
+                        .help = Some("assign it to a name, or remove it".to_string());
+                }
+            }
+        }
+    }
+
+    fn static_assert(&mut self, args: &[ast::Arg], span: Span) {
+        let Some(cond) = args.first() else { return };
+        if let Some(v) = self.cx.eval_const(self.m, cond.value) {
+            if v.truthy() == Some(false) {
+                let message = args
+                    .get(1)
+                    .and_then(|a| match &self.ast().expr(a.value).kind {
+                        E::Str(p) => self.cx.string_value(self.m, p),
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| "static assertion failed".to_string());
+                self.error(Code::E0218, span, message, "this condition is false at compile time");
+            }
+        }
+    }
+
+    /// `target = value` or `target: annotation = value`.
+    fn assign(
+        &mut self,
+        target: ast::ExprId,
+        annotation: Option<ast::ExprId>,
+        value: ast::ExprId,
+        span: Span,
+        out: &mut Block,
+    ) {
+        if self.is_yield(value) {
+            self.error(
+                Code::E0221,
+                self.ast().expr(value).span,
+                "`pl.yield_` must be the last statement of a loop body with init_values or of an `if` branch",
+                "misplaced yield",
+            );
+            return;
+        }
+        let t = self.ast().expr(target).clone();
+        match &t.kind {
+            E::Name(name) => {
+                let Some(v) = self.expr(value) else {
+                    // Still define the name, so that later uses do not cascade.
+                    self.define_unknown(*name, t.span);
+                    return;
+                };
+                let v = match annotation {
+                    Some(a) => self.annotated(a, v),
+                    None => v,
+                };
+                let var = self.bind(*name, self.cx.program.expr(v).ty, t.span);
+                let s = self.new_stmt(StmtKind::Assign { var, value: v }, span);
+                out.push(s);
+            }
+            E::Tuple(items) | E::List(items) => {
+                let Some(v) = self.expr(value) else {
+                    for &item in items {
+                        if let E::Name(n) = self.ast().expr(item).kind {
+                            self.define_unknown(n, self.ast().expr(item).span);
+                        }
+                    }
+                    return;
+                };
+                self.unpack(items, v, span, out);
+            }
+            E::Subscript { value: base, index } => self.subscript_assign(*base, *index, value, span, out),
+            _ => {
+                let text = self.text(t.span);
+                self.error(
+                    Code::E0105,
+                    t.span,
+                    format!("only simple variable assignments are supported, not `{text} = ...`"),
+                    "cannot be assigned",
+                );
+            }
+        }
+    }
+
+    /// Checks an annotation against a value's type; a scalar literal takes the annotated
+    /// dtype.
+    fn annotated(&mut self, annotation: ast::ExprId, value: ExprId) -> ExprId {
+        let Some(ty) = self.cx.value_type(self.m, annotation, &FxHashMap::default()) else { return value };
+        let vty = self.cx.program.expr(value).ty;
+        if vty == ty {
+            return value;
+        }
+        let (declared, actual) = (self.cx.program.types.get(ty).clone(), self.cx.program.types.get(vty).clone());
+        match (&declared, &actual) {
+            // A literal takes the annotated dtype: `x: pl.Scalar[pl.INT32] = 0`.
+            (Type::Scalar(_), Type::Scalar(_)) => {
+                if matches!(self.cx.program.expr(value).kind, ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_))
+                {
+                    let kind = self.cx.program.expr(value).kind.clone();
+                    let span = self.cx.program.expr(value).loc.span;
+                    return self.new_expr(kind, ty, span);
+                }
+                value
+            }
+            (Type::Unknown, _) | (_, Type::Unknown) => value,
+            _ => {
+                if compatible(&declared, &actual) {
+                    return value;
+                }
+                let span = self.ast().expr(annotation).span;
+                let (d, a) = (self.describe_type(&declared), self.describe_type(&actual));
+                self.error(
+                    Code::E0210,
+                    span,
+                    format!("the annotation says {d}, but the value is {a}"),
+                    "does not match the value",
+                );
+                value
+            }
+        }
+    }
+
+    /// `a, b = value`: a temporary for the tuple, then one assignment per element.
+    fn unpack(&mut self, items: &[ast::ExprId], value: ExprId, span: Span, out: &mut Block) {
+        let ty = self.cx.program.types.get(self.cx.program.expr(value).ty).clone();
+        let elements = match ty {
+            Type::Tuple(elements) if elements.len() == items.len() => elements,
+            Type::Tuple(elements) => {
+                self.error(
+                    Code::E0210,
+                    span,
+                    format!("cannot unpack {} values into {} names", elements.len(), items.len()),
+                    "wrong number of names",
+                );
+                return;
+            }
+            other => {
+                let what = self.describe_type(&other);
+                self.error(
+                    Code::E0210,
+                    span,
+                    format!("cannot unpack {what} into {} names", items.len()),
+                    "not a tuple",
+                );
+                return;
+            }
+        };
+        let tmp_name = self.fresh_name("tuple_tmp");
+        let tmp = self.cx.program.new_var(tmp_name, self.cx.program.expr(value).ty, self.loc(span));
+        let s = self.new_stmt(StmtKind::Assign { var: tmp, value }, span);
+        out.push(s);
+        let tuple_ty = self.cx.program.expr(value).ty;
+        for (i, (&item, &elem_ty)) in items.iter().zip(&elements).enumerate() {
+            let it = self.ast().expr(item).clone();
+            let E::Name(name) = it.kind else {
+                let text = self.text(it.span);
+                self.error(
+                    Code::E0105,
+                    it.span,
+                    format!("tuple unpacking target must be a variable name, got `{text}`"),
+                    "not a name",
+                );
+                continue;
+            };
+            let tuple_ref = self.new_expr(ExprKind::Var(tmp), tuple_ty, span);
+            let get = self.new_expr(ExprKind::TupleGet { tuple: tuple_ref, index: i as u32 }, elem_ty, it.span);
+            let var = self.bind(name, elem_ty, it.span);
+            let s = self.new_stmt(StmtKind::Assign { var, value: get }, span);
+            out.push(s);
+        }
+    }
+
+    /// Binds `name` for an assignment: a new variable, or the same one again when the
+    /// name already holds a value of the same type (a reassignment).
+    pub fn bind(&mut self, name: Symbol, ty: TypeId, span: Span) -> VarId {
+        if let Some(&var) = self.names.get(&name) {
+            let old = self.cx.program.var(var).ty;
+            if old == ty || ty == Types::UNKNOWN {
+                return var;
+            }
+            let (a, b) = (self.cx.program.types.get(old).clone(), self.cx.program.types.get(ty).clone());
+            if old == Types::UNKNOWN || compatible(&a, &b) {
+                return var;
+            }
+            let n = self.cx.name(name).to_string();
+            let (a, b) = (self.describe_type(&a), self.describe_type(&b));
+            self.error(
+                Code::E0210,
+                span,
+                format!("cannot reassign `{n}` with a different type: was {a}, now {b}"),
+                "a value of another type",
+            )
+            .help = Some(format!("use a new name for the {b}"));
+            return var;
+        }
+        let var = self.cx.program.new_var(name, ty, self.loc(span));
+        self.names.insert(name, var);
+        var
+    }
+
+    fn define_unknown(&mut self, name: Symbol, span: Span) {
+        if !self.names.contains_key(&name) {
+            let var = self.cx.program.new_var(name, Types::UNKNOWN, self.loc(span));
+            self.names.insert(name, var);
+        }
+    }
+
+    /// `dst[...] = src`: `dst = pl.assemble(dst, src, offsets)` for tensors and tiles,
+    /// `arr = pl.array.update_element(arr, i, v)` for arrays.
+    fn subscript_assign(
+        &mut self,
+        base: ast::ExprId,
+        index: ast::ExprId,
+        value: ast::ExprId,
+        span: Span,
+        out: &mut Block,
+    ) {
+        let b = self.ast().expr(base).clone();
+        let E::Name(name) = b.kind else {
+            self.error(
+                Code::E0105,
+                b.span,
+                "the target of a subscript assignment must be a variable name",
+                "not a name",
+            );
+            return;
+        };
+        let Some(dst) = self.expr(base) else { return };
+        let Some(src) = self.expr(value) else { return };
+        let dst_ty = self.ty(dst).clone();
+        let items: Vec<ast::ExprId> = match &self.ast().expr(index).kind {
+            E::Tuple(items) => items.clone(),
+            _ => vec![index],
+        };
+        match &dst_ty {
+            Type::Array { .. } => {
+                let Some(i) = self.expr(items[0]) else { return };
+                let op = ops::by_name("array.update_element").expect("in the op table");
+                let call = self.new_expr(
+                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(dst), Some(i), Some(src)] },
+                    self.cx.program.expr(dst).ty,
+                    span,
+                );
+                let var = self.bind(name, self.cx.program.expr(dst).ty, b.span);
+                let s = self.new_stmt(StmtKind::Assign { var, value: call }, span);
+                out.push(s);
+            }
+            Type::Tensor { .. } | Type::Tile { .. } => {
+                let rank = dst_ty.shape().map_or(items.len(), <[Dim]>::len).max(items.len());
+                let mut offsets = Vec::with_capacity(rank);
+                for k in 0..rank {
+                    let offset = match items.get(k).map(|&i| self.ast().expr(i).clone()) {
+                        Some(ast::Expr { kind: E::Slice { lower, .. }, span: s }) => match lower {
+                            Some(l) => self.expr(l),
+                            None => Some(self.int(0, s)),
+                        },
+                        Some(item) => self.expr(self.ast_id_of(&item, &items, k)),
+                        None => Some(self.int(0, span)),
+                    };
+                    let Some(offset) = offset else { return };
+                    offsets.push(offset);
+                }
+                let idx_ty = self.intern_ty(Type::Tuple(Vec::new()));
+                let offsets = self.new_expr(ExprKind::Tuple(offsets), idx_ty, self.ast().expr(index).span);
+                let op = if dst_ty.is_tile() { "tile.assemble" } else { "tensor.assemble" };
+                let op = ops::by_name(op).expect("in the op table");
+                let ty = self.cx.program.expr(dst).ty;
+                let call = self.new_expr(
+                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(dst), Some(src), Some(offsets)] },
+                    ty,
+                    span,
+                );
+                let var = self.bind(name, ty, b.span);
+                let s = self.new_stmt(StmtKind::Assign { var, value: call }, span);
+                out.push(s);
+            }
+            other => {
+                let what = self.describe_type(other);
+                self.error(Code::E0217, b.span, format!("cannot assign into {what}"), "not a tensor, tile or array");
+            }
+        }
+    }
+
+    fn ast_id_of(&self, _item: &ast::Expr, items: &[ast::ExprId], k: usize) -> ast::ExprId {
+        items[k]
+    }
+
+    fn return_stmt(&mut self, value: Option<ast::ExprId>, span: Span, out: &mut Block) {
+        let values: Vec<ast::ExprId> = match value.map(|v| self.ast().expr(v).kind.clone()) {
+            None => Vec::new(),
+            Some(E::Tuple(items)) => items,
+            Some(_) => value.into_iter().collect(),
+        };
+        let mut lowered = Vec::with_capacity(values.len());
+        for v in values {
+            lowered.push(self.expr(v));
+        }
+        let Some(lowered) = lowered.into_iter().collect::<Option<Vec<_>>>() else { return };
+        let types: Vec<TypeId> = lowered.iter().map(|&e| self.cx.program.expr(e).ty).collect();
+        if self.returns.is_none() {
+            self.returns = Some(types.clone());
+        }
+        if let Some(declared) = self.info.returns.clone() {
+            if declared.len() != types.len() {
+                self.error(
+                    Code::E0225,
+                    span,
+                    format!(
+                        "the function is declared to return {} value(s), but this returns {}",
+                        declared.len(),
+                        types.len()
+                    ),
+                    "wrong number of values",
+                );
+            }
+        }
+        let s = self.new_stmt(StmtKind::Return(lowered), span);
+        out.push(s);
+    }
+
+    fn break_continue(&mut self, is_break: bool, span: Span, out: &mut Block) {
+        let kw = if is_break { "break" } else { "continue" };
+        let innermost = self.frames.iter().rev().find_map(|f| match f {
+            Frame::Loop { breakable, what } => Some((*breakable, *what)),
+            _ => None,
+        });
+        match innermost {
+            None => {
+                self.error(Code::E0220, span, format!("`{kw}` outside a loop"), "not in a loop");
+            }
+            Some((false, what)) => {
+                self.error(Code::E0220, span, format!("`{kw}` is not supported in {what} loops"), "not allowed here");
+            }
+            Some((true, _)) => {
+                let s = self.new_stmt(if is_break { StmtKind::Break } else { StmtKind::Continue }, span);
+                out.push(s);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ control flow
+
+    pub fn is_yield(&self, e: ast::ExprId) -> bool {
+        match &self.ast().expr(e).kind {
+            E::Call { func, .. } => self.cx.pl_path(self.m, *func).as_deref() == Some("yield_"),
+            _ => false,
+        }
+    }
+
+    /// The names and values of a trailing `x, y = pl.yield_(a, b)`, when `s` is one.
+    fn yield_parts(&self, s: ast::StmtId) -> Option<(Vec<(Symbol, Span)>, Vec<ast::ExprId>)> {
+        let S::Assign { targets, value } = &self.ast().stmt(s).kind else { return None };
+        if !self.is_yield(*value) {
+            return None;
+        }
+        let E::Call { args, .. } = &self.ast().expr(*value).kind else { return None };
+        let target = self.ast().expr(targets[targets.len() - 1]);
+        let names = match &target.kind {
+            E::Name(n) => vec![(*n, target.span)],
+            E::Tuple(items) | E::List(items) => items
+                .iter()
+                .filter_map(|&i| match self.ast().expr(i).kind {
+                    E::Name(n) => Some((n, self.ast().expr(i).span)),
+                    _ => None,
+                })
+                .collect(),
+            _ => return None,
+        };
+        Some((names, args.iter().map(|a| a.value).collect()))
+    }
+
+    /// Lowers a loop body or branch that may end in `names = pl.yield_(values)`: returns
+    /// the block (ending in a Yield) and the yielded names.
+    fn body_with_yield(&mut self, stmts: &[ast::StmtId]) -> (Block, Option<(Vec<(Symbol, Span)>, Vec<TypeId>)>) {
+        let Some((&last, init)) = stmts.split_last() else { return (Vec::new(), None) };
+        let Some((names, values)) = self.yield_parts(last) else {
+            return (self.block(stmts), None);
+        };
+        let mut block = self.block(init);
+        let mut lowered = Vec::new();
+        for v in values {
+            if let Some(e) = self.expr(v) {
+                lowered.push(e);
+            }
+        }
+        let types = lowered.iter().map(|&e| self.cx.program.expr(e).ty).collect::<Vec<_>>();
+        let span = self.ast().stmt(last).span;
+        if names.len() != lowered.len() {
+            self.error(
+                Code::E0221,
+                span,
+                format!("{} name(s) receive the {} value(s) of `pl.yield_`", names.len(), lowered.len()),
+                "wrong number of names",
+            );
+        }
+        let s = self.new_stmt(StmtKind::Yield(lowered), span);
+        block.push(s);
+        (block, Some((names, types)))
+    }
+
+    fn if_stmt(&mut self, branches: &[ast::IfBranch], orelse: Option<&ast::Block>, out: &mut Block) {
+        // `elif` chains become nested ifs in the else block.
+        let (first, rest) = branches.split_first().expect("an if has a branch");
+        let cond = self.condition(first.test, "if");
+        let (then_body, then_yield) = self.body_with_yield(&first.body.stmts);
+        let (else_body, else_yield) = if !rest.is_empty() {
+            let mut block = Vec::new();
+            self.if_stmt(rest, orelse, &mut block);
+            (Some(block), None)
+        } else if let Some(b) = orelse {
+            let (block, y) = self.body_with_yield(&b.stmts);
+            (Some(block), y)
+        } else {
+            (None, None)
+        };
+        let span = first.span.to(orelse.map_or(branches[branches.len() - 1].span, |b| b.span));
+        let mut return_vars = Vec::new();
+        match (then_yield, else_yield) {
+            (None, None) => {}
+            (Some((names, types)), Some((else_names, _))) => {
+                let same = names.iter().map(|n| n.0).eq(else_names.iter().map(|n| n.0));
+                if !same {
+                    self.error(
+                        Code::E0221,
+                        span,
+                        "both branches of an `if` must yield to the same names",
+                        "different names",
+                    );
+                }
+                for ((name, nspan), ty) in names.into_iter().zip(types) {
+                    return_vars.push(self.bind(name, ty, nspan));
+                }
+            }
+            _ => {
+                self.error(
+                    Code::E0221,
+                    span,
+                    "when one branch of an `if` ends in `pl.yield_`, the other must too",
+                    "only one branch yields",
+                )
+                .help = Some("add an `else` branch that yields the values the names keep otherwise".to_string());
+            }
+        }
+        let Some(cond) = cond else { return };
+        let s = self.new_stmt(StmtKind::If { cond, then_body, else_body, return_vars }, first.span);
+        out.push(s);
+    }
+
+    /// A condition of `if`/`while`: a Scalar[BOOL] expression.
+    fn condition(&mut self, test: ast::ExprId, what: &str) -> Option<ExprId> {
+        let cond = self.expr(test)?;
+        let ty = self.ty(cond).clone();
+        if !matches!(ty, Type::Scalar(DType::Bool) | Type::Unknown) {
+            let span = self.ast().expr(test).span;
+            let got = self.describe_type(&ty);
+            self.error(
+                Code::E0209,
+                span,
+                format!("{what} condition must be a Bool-typed scalar expression, got {got}"),
+                "not a bool",
+            )
+            .help = Some("compare it: `if n > 0:`".to_string());
+        }
+        Some(cond)
+    }
+
+    fn while_stmt(&mut self, test: ast::ExprId, body: &ast::Block, span: Span, out: &mut Block) {
+        let cond = self.condition(test, "while");
+        self.frames.push(Frame::Loop { breakable: true, what: "while" });
+        let body = self.block(&body.stmts);
+        self.frames.pop();
+        let Some(cond) = cond else { return };
+        let s = self.new_stmt(StmtKind::While { cond, iter_args: Vec::new(), body, return_vars: Vec::new() }, span);
+        out.push(s);
+    }
+
+    fn for_stmt(&mut self, target: ast::ExprId, iter: ast::ExprId, body: &ast::Block, span: Span, out: &mut Block) {
+        let iter_expr = self.ast().expr(iter).clone();
+        let (func, args) = match &iter_expr.kind {
+            E::Call { func, args } => (*func, args.clone()),
+            _ => {
+                self.bad_iterator(iter_expr.span);
+                return;
+            }
+        };
+        let path = self.cx.pl_path(self.m, func);
+        let kind = match path.as_deref() {
+            Some("range") => ForKind::Sequential,
+            Some("parallel") => ForKind::Parallel,
+            Some("unroll") => ForKind::Unroll,
+            Some("pipeline") => ForKind::Pipeline,
+            Some("spmd") => {
+                self.spmd_loop(target, &args, body, span, out);
+                return;
+            }
+            Some("while_") => {
+                self.while_loop(target, &args, body, span, out);
+                return;
+            }
+            _ => {
+                self.bad_iterator(iter_expr.span);
+                return;
+            }
+        };
+        let name = kind.name();
+        let mut bounds = Vec::new();
+        let mut init_values = None;
+        let mut attrs = Vec::new();
+        let mut stage = None;
+        for a in &args {
+            match a.kind {
+                ArgKind::Positional => bounds.push(a.value),
+                ArgKind::Keyword(k) => match self.cx.name(k.name) {
+                    "init_values" => init_values = Some(a.value),
+                    "stage" if kind == ForKind::Pipeline => stage = Some(a.value),
+                    "stage" => {
+                        self.error(
+                            Code::E0219,
+                            a.span,
+                            format!("stage= is only supported on pl.pipeline(), not pl.{name}()"),
+                            "not a pipeline",
+                        );
+                    }
+                    "attrs" => {
+                        if let Some(e) = self.expr(a.value) {
+                            attrs.push((k.name, e));
+                        }
+                    }
+                    other => {
+                        let other = other.to_string();
+                        self.error(
+                            Code::E0203,
+                            a.span,
+                            format!("unknown keyword argument '{other}' in pl.{name}()"),
+                            "unknown keyword",
+                        );
+                    }
+                },
+                _ => {}
+            }
+        }
+        if kind == ForKind::Pipeline && stage.is_none() {
+            self.error(Code::E0219, iter_expr.span, "pl.pipeline() requires stage= (positive integer)", "no stage=");
+        }
+        if let Some(st) = stage {
+            if let Some(e) = self.expr(st) {
+                let key = self.cx.intern("stage");
+                attrs.push((key, e));
+            }
+        }
+        if bounds.is_empty() || bounds.len() > 3 {
+            self.error(
+                Code::E0202,
+                iter_expr.span,
+                format!("pl.{name}() takes 1 to 3 positional bounds, got {}", bounds.len()),
+                "wrong number of bounds",
+            );
+            return;
+        }
+        let mut lowered = Vec::new();
+        for &b in &bounds {
+            let e = self.expr(b);
+            if let Some(e) = e {
+                if !matches!(self.ty(e), Type::Scalar(d) if d.is_int()) && !matches!(self.ty(e), Type::Unknown) {
+                    let span = self.ast().expr(b).span;
+                    self.error(
+                        Code::E0217,
+                        span,
+                        format!("a bound of pl.{name}() must be an integer scalar"),
+                        "not an integer",
+                    );
+                }
+                if kind == ForKind::Unroll && !matches!(self.cx.program.expr(e).kind, ExprKind::Int(_)) {
+                    let span = self.ast().expr(b).span;
+                    self.error(
+                        Code::E0218,
+                        span,
+                        "the bounds of pl.unroll() must be compile-time constants",
+                        "not a constant",
+                    );
+                }
+            }
+            lowered.push(e);
+        }
+        let Some(lowered) = lowered.into_iter().collect::<Option<Vec<_>>>() else { return };
+        let (start, stop, step) = match lowered.as_slice() {
+            [stop] => (self.int(0, iter_expr.span), *stop, self.int(1, iter_expr.span)),
+            [start, stop] => (*start, *stop, self.int(1, iter_expr.span)),
+            [start, stop, step] => (*start, *stop, *step),
+            _ => unreachable!("checked 1..=3"),
+        };
+        if let ExprKind::Int(0) = self.cx.program.expr(step).kind {
+            let span = self.ast().expr(bounds[2]).span;
+            self.error(Code::E0219, span, format!("the step of pl.{name}() must not be zero"), "zero step");
+        }
+        let breakable = kind == ForKind::Sequential || kind == ForKind::Pipeline;
+        let what = match kind {
+            ForKind::Parallel => "parallel",
+            ForKind::Unroll => "unrolled",
+            _ => "these",
+        };
+        self.loop_with(kind, target, init_values, start, stop, step, attrs, body, span, breakable, what, out);
+    }
+
+    fn bad_iterator(&mut self, span: Span) {
+        self.error(
+            Code::E0219,
+            span,
+            "For loop must use pl.range(), pl.parallel(), pl.unroll(), pl.pipeline(), pl.while_(), pl.spmd(), or pl.split_aiv()",
+            "not a pl loop iterator",
+        )
+        .help = Some("write `for i in pl.range(n):`".to_string());
+    }
+
+    /// The loop variable and iter args of `target`, the body, and the loop statement.
+    #[allow(clippy::too_many_arguments)]
+    fn loop_with(
+        &mut self,
+        kind: ForKind,
+        target: ast::ExprId,
+        init_values: Option<ast::ExprId>,
+        start: ExprId,
+        stop: ExprId,
+        step: ExprId,
+        attrs: Vec<(Symbol, ExprId)>,
+        body: &ast::Block,
+        span: Span,
+        breakable: bool,
+        what: &'static str,
+        out: &mut Block,
+    ) {
+        let t = self.ast().expr(target).clone();
+        let index_ty = self.types().scalar(DType::Index);
+        // `i` or `i, (a, b)`.
+        let (loop_name, carried): (Option<(Symbol, Span)>, Option<Vec<(Symbol, Span)>>) = match &t.kind {
+            E::Name(n) => (Some((*n, t.span)), None),
+            E::Tuple(items) if items.len() == 2 => {
+                let first = self.ast().expr(items[0]).clone();
+                let second = self.ast().expr(items[1]).clone();
+                let names: Option<Vec<(Symbol, Span)>> = match &second.kind {
+                    E::Tuple(inner) | E::List(inner) => inner
+                        .iter()
+                        .map(|&i| match self.ast().expr(i).kind {
+                            E::Name(n) => Some((n, self.ast().expr(i).span)),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => None,
+                };
+                match (&first.kind, names) {
+                    (E::Name(n), Some(names)) => (Some((*n, first.span)), Some(names)),
+                    _ => {
+                        self.error(
+                            Code::E0219,
+                            t.span,
+                            "the loop target must be `i` or `i, (a, b, ...)`",
+                            "unsupported target",
+                        );
+                        return;
+                    }
+                }
+            }
+            _ => {
+                self.error(
+                    Code::E0219,
+                    t.span,
+                    "the loop target must be `i` or `i, (a, b, ...)`",
+                    "unsupported target",
+                );
+                return;
+            }
+        };
+        let inits: Vec<ast::ExprId> = match init_values.map(|iv| self.ast().expr(iv).clone()) {
+            None => Vec::new(),
+            Some(ast::Expr { kind: E::Tuple(items) | E::List(items), .. }) => items,
+            Some(other) => {
+                self.error(Code::E0219, other.span, "init_values must be a tuple or list literal", "not a literal");
+                return;
+            }
+        };
+        match (&carried, init_values.is_some()) {
+            (None, true) => {
+                self.error(
+                    Code::E0219,
+                    t.span,
+                    "For loop target must be a tuple when init_values is provided",
+                    "write `i, (acc,)`",
+                );
+                return;
+            }
+            (Some(names), true) if names.len() != inits.len() => {
+                self.error(
+                    Code::E0219,
+                    t.span,
+                    format!("Mismatch: {} iter_args but {} init_values", names.len(), inits.len()),
+                    "count mismatch",
+                );
+                return;
+            }
+            (Some(_), false) => {
+                self.error(Code::E0219, t.span, "a loop target `i, (a, ...)` needs init_values=", "no init_values");
+                return;
+            }
+            _ => {}
+        }
+        let mut init_exprs = Vec::new();
+        for &i in &inits {
+            init_exprs.push(self.expr(i));
+        }
+        let Some(init_exprs) = init_exprs.into_iter().collect::<Option<Vec<_>>>() else { return };
+        // Names bound inside a loop with iter args stay inside it.
+        let saved = carried.as_ref().map(|_| self.names.clone());
+        let (lname, lspan) = loop_name.expect("set above");
+        let var = self.cx.program.new_var(lname, index_ty, self.loc(lspan));
+        self.names.insert(lname, var);
+        let mut iter_args = Vec::new();
+        for ((name, nspan), init) in carried.clone().unwrap_or_default().into_iter().zip(init_exprs) {
+            let ty = self.cx.program.expr(init).ty;
+            let v = self.cx.program.new_var(name, ty, self.loc(nspan));
+            self.names.insert(name, v);
+            iter_args.push(IterArg { var: v, init });
+        }
+        self.frames.push(Frame::Loop { breakable, what });
+        let (body, yielded) =
+            if iter_args.is_empty() { (self.block(&body.stmts), None) } else { self.body_with_yield(&body.stmts) };
+        self.frames.pop();
+        if let Some(saved) = saved {
+            self.names = saved;
+        }
+        let mut return_vars = Vec::new();
+        match yielded {
+            Some((names, types)) => {
+                if names.len() != iter_args.len() {
+                    self.error(
+                        Code::E0221,
+                        span,
+                        format!("the loop carries {} value(s) but yields {}", iter_args.len(), names.len()),
+                        "count mismatch",
+                    );
+                }
+                for ((name, nspan), ty) in names.into_iter().zip(types) {
+                    return_vars.push(self.bind(name, ty, nspan));
+                }
+            }
+            None if !iter_args.is_empty() => {
+                self.error(
+                    Code::E0221,
+                    span,
+                    "Loop with init_values requires an assignment-form pl.yield_(...) — the LHS supplies the post-loop binding name",
+                    "no trailing `x = pl.yield_(...)`",
+                );
+            }
+            None => {}
+        }
+        let s =
+            self.new_stmt(StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs }, span);
+        out.push(s);
+    }
+
+    /// `for (x,) in pl.while_(init_values=(x0,)):` whose body starts with `pl.cond(c)`.
+    fn while_loop(&mut self, target: ast::ExprId, args: &[ast::Arg], body: &ast::Block, span: Span, out: &mut Block) {
+        let mut init = None;
+        for a in args {
+            match a.kind {
+                ArgKind::Keyword(k) if self.cx.name(k.name) == "init_values" => init = Some(a.value),
+                ArgKind::Positional => {
+                    self.error(Code::E0219, a.span, "pl.while_() takes no positional arguments", "positional argument");
+                    return;
+                }
+                _ => {
+                    let text = self.text(a.span);
+                    self.error(
+                        Code::E0203,
+                        a.span,
+                        format!("unknown keyword argument `{text}` in pl.while_()"),
+                        "unknown keyword",
+                    );
+                }
+            }
+        }
+        let Some(init) = init else {
+            self.error(Code::E0219, span, "pl.while_() requires init_values", "no init_values");
+            return;
+        };
+        let names: Vec<(Symbol, Span)> = match &self.ast().expr(target).kind {
+            E::Tuple(items) | E::List(items) => items
+                .iter()
+                .filter_map(|&i| match self.ast().expr(i).kind {
+                    E::Name(n) => Some((n, self.ast().expr(i).span)),
+                    _ => None,
+                })
+                .collect(),
+            _ => {
+                let tspan = self.ast().expr(target).span;
+                self.error(
+                    Code::E0219,
+                    tspan,
+                    "the target of pl.while_() must be a tuple of names: `for (x,) in pl.while_(...)`",
+                    "not a tuple",
+                );
+                return;
+            }
+        };
+        let inits: Vec<ast::ExprId> = match &self.ast().expr(init).kind {
+            E::Tuple(items) | E::List(items) => items.clone(),
+            _ => vec![init],
+        };
+        if inits.len() != names.len() {
+            self.error(
+                Code::E0219,
+                span,
+                format!("Mismatch: {} iter_args but {} init_values", names.len(), inits.len()),
+                "count mismatch",
+            );
+            return;
+        }
+        let first_is_cond = body.stmts.first().is_some_and(|&s| match &self.ast().stmt(s).kind {
+            S::Expr(e) => matches!(&self.ast().expr(*e).kind, E::Call { func, .. } if self.cx.pl_path(self.m, *func).as_deref() == Some("cond")),
+            _ => false,
+        });
+        if !first_is_cond {
+            self.error(
+                Code::E0219,
+                span,
+                "First statement in pl.while_() body must be pl.cond(condition)",
+                "no pl.cond(...) first",
+            );
+            return;
+        }
+        let mut init_exprs = Vec::new();
+        for &i in &inits {
+            init_exprs.push(self.expr(i));
+        }
+        let Some(init_exprs) = init_exprs.into_iter().collect::<Option<Vec<_>>>() else { return };
+        let saved = self.names.clone();
+        let mut iter_args = Vec::new();
+        for ((name, nspan), init) in names.into_iter().zip(init_exprs) {
+            let ty = self.cx.program.expr(init).ty;
+            let v = self.cx.program.new_var(name, ty, self.loc(nspan));
+            self.names.insert(name, v);
+            iter_args.push(IterArg { var: v, init });
+        }
+        let cond_stmt = body.stmts[0];
+        let cond_arg = match &self.ast().stmt(cond_stmt).kind {
+            S::Expr(e) => match &self.ast().expr(*e).kind {
+                E::Call { args, .. } => args.first().map(|a| a.value),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(cond_arg) = cond_arg else {
+            self.error(Code::E0219, span, "pl.cond() takes the loop condition", "no condition");
+            return;
+        };
+        let cond = self.condition(cond_arg, "pl.while_");
+        self.frames.push(Frame::Loop { breakable: true, what: "while" });
+        let (block, yielded) = self.body_with_yield(&body.stmts[1..]);
+        self.frames.pop();
+        self.names = saved;
+        let mut return_vars = Vec::new();
+        if let Some((names, types)) = yielded {
+            for ((name, nspan), ty) in names.into_iter().zip(types) {
+                return_vars.push(self.bind(name, ty, nspan));
+            }
+        } else {
+            self.error(Code::E0221, span, "a pl.while_() loop must end in `x = pl.yield_(...)`", "no trailing yield");
+        }
+        let Some(cond) = cond else { return };
+        let s = self.new_stmt(StmtKind::While { cond, iter_args, body: block, return_vars }, span);
+        out.push(s);
+    }
+
+    // ------------------------------------------------------------ expressions
+
+    pub fn int(&mut self, v: i64, span: Span) -> ExprId {
+        let ty = self.types().scalar(DType::Index);
+        self.new_expr(ExprKind::Int(v), ty, span)
+    }
+
+    /// Lowers an expression; `None` after an error has been reported.
+    pub fn expr(&mut self, id: ast::ExprId) -> Option<ExprId> {
+        let expr = self.ast().expr(id).clone();
+        let span = expr.span;
+        match &expr.kind {
+            E::Int => match parse_int(&self.text(span)) {
+                Some(Const::Int(v)) => Some(self.int(v, span)),
+                _ => {
+                    self.error(Code::E0218, span, "integer literal out of range (pl integers are 64-bit)", "too large");
+                    None
+                }
+            },
+            E::Float => {
+                let Some(Const::Float(v)) = parse_float(&self.text(span)) else { return None };
+                let ty = self.types().scalar(DType::Fp32);
+                Some(self.new_expr(ExprKind::Float(v), ty, span))
+            }
+            E::True | E::False => {
+                let ty = self.types().scalar(DType::Bool);
+                Some(self.new_expr(ExprKind::Bool(matches!(expr.kind, E::True)), ty, span))
+            }
+            E::None => Some(self.new_expr(ExprKind::None, Types::NONE, span)),
+            E::Str(pieces) => {
+                if pieces.iter().any(|p| p.kind == ast::StrKind::Format) {
+                    self.error(Code::E0223, span, "f-strings are only allowed in pl.static_print()", "an f-string");
+                    return None;
+                }
+                let value = self.cx.string_value(self.m, pieces)?;
+                let sym = self.cx.intern(&value);
+                Some(self.new_expr(ExprKind::Str(sym), Types::UNKNOWN, span))
+            }
+            E::Name(n) => self.name_expr(*n, span),
+            E::Attribute { .. } => self.attribute(id, span),
+            E::List(items) | E::Tuple(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for &i in items {
+                    values.push(self.expr(i));
+                }
+                let values = values.into_iter().collect::<Option<Vec<_>>>()?;
+                let types = values.iter().map(|&v| self.cx.program.expr(v).ty).collect();
+                let ty = self.intern_ty(Type::Tuple(types));
+                Some(self.new_expr(ExprKind::Tuple(values), ty, span))
+            }
+            E::Binary { op, lhs, rhs } => {
+                let Some(op) = ir_binop(*op) else { return None };
+                let (a, b) = (self.expr(*lhs), self.expr(*rhs));
+                self.binary(op, a?, b?, span)
+            }
+            E::Bool { op, lhs, rhs } => {
+                let (a, b) = (self.expr(*lhs), self.expr(*rhs));
+                let op = if *op == ast::BoolOp::And { BinOp::And } else { BinOp::Or };
+                self.binary(op, a?, b?, span)
+            }
+            E::Compare { first, rest } => {
+                let (cmp, second) = rest[0];
+                let Some(op) = cmp_binop(cmp) else { return None };
+                let (a, b) = (self.expr(*first), self.expr(second));
+                self.binary(op, a?, b?, span)
+            }
+            E::Unary { op, operand } => {
+                let v = self.expr(*operand)?;
+                self.unary(*op, v, span)
+            }
+            E::Call { func, args } => self.call(*func, args, span),
+            E::Subscript { value, index } => self.subscript(*value, *index, span),
+            E::Slice { .. } => {
+                self.error(Code::E0223, span, "a slice is only allowed inside a subscript", "a slice");
+                None
+            }
+            E::Dict(_) => {
+                self.error(
+                    Code::E0223,
+                    span,
+                    "a dict literal is only allowed as `attrs=` or `pl.func_attr(...)`",
+                    "a dict",
+                );
+                None
+            }
+            E::Comprehension { .. } => self.comprehension(id, span),
+            E::Ellipsis => {
+                self.error(
+                    Code::E0223,
+                    span,
+                    "`...` is only allowed as the body of a stub function",
+                    "unexpected `...`",
+                );
+                None
+            }
+            // Refused by the syntax check already.
+            _ => None,
+        }
+    }
+
+    fn name_expr(&mut self, n: Symbol, span: Span) -> Option<ExprId> {
+        if let Some(&alias) = self.aliases.get(&n) {
+            let (kind, ty) = (self.cx.program.expr(alias).kind.clone(), self.cx.program.expr(alias).ty);
+            return Some(self.new_expr(kind, ty, span));
+        }
+        if let Some(&var) = self.names.get(&n) {
+            let ty = self.cx.program.var(var).ty;
+            return Some(self.new_expr(ExprKind::Var(var), ty, span));
+        }
+        let binding = self.cx.modules[self.m].names.get(&n).map(|b| b.0.clone());
+        match binding {
+            Some(Binding::Const(c)) => self.const_expr(&c, span),
+            Some(Binding::Function(_)) | Some(Binding::ProgramClass) => {
+                let name = self.cx.name(n).to_string();
+                self.error(
+                    Code::E0211,
+                    span,
+                    format!("`{name}` is a function; pl code can call it but not use it as a value"),
+                    "a function",
+                );
+                None
+            }
+            Some(Binding::Pl) => {
+                self.error(Code::E0223, span, "the `pl` namespace is not a value", "`pl` alone");
+                None
+            }
+            Some(Binding::Outside) => {
+                let name = self.cx.name(n).to_string();
+                self.error(
+                    Code::E0222,
+                    span,
+                    format!("`{name}` is an outside library, which pl code cannot use"),
+                    "outside library",
+                );
+                None
+            }
+            None => {
+                let name = self.cx.name(n).to_string();
+                if let Some(&host) = self.cx.modules[self.m].host_names.get(&n) {
+                    let file = self.file;
+                    self.error(
+                        Code::E0222,
+                        span,
+                        format!("`{name}` is defined by host code, which runs in Python; pl code cannot use it"),
+                        "host-code name",
+                    )
+                    .secondary
+                    .push(Label::secondary(file, host, "defined here, in host code"));
+                } else {
+                    self.error(Code::E0201, span, format!("Undefined variable '{name}'"), "not defined");
+                }
+                None
+            }
+        }
+    }
+
+    /// A compile-time value as an expression.
+    pub fn const_expr(&mut self, c: &Const, span: Span) -> Option<ExprId> {
+        Some(match c {
+            Const::Int(v) => self.int(*v, span),
+            Const::Float(v) => {
+                let ty = self.types().scalar(DType::Fp32);
+                self.new_expr(ExprKind::Float(*v), ty, span)
+            }
+            Const::Bool(b) => {
+                let ty = self.types().scalar(DType::Bool);
+                self.new_expr(ExprKind::Bool(*b), ty, span)
+            }
+            Const::Str(s) => self.new_expr(ExprKind::Str(*s), Types::UNKNOWN, span),
+            Const::None => self.new_expr(ExprKind::None, Types::NONE, span),
+            Const::List(items) | Const::Tuple(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    values.push(self.const_expr(item, span)?);
+                }
+                let types = values.iter().map(|&v| self.cx.program.expr(v).ty).collect();
+                let ty = self.intern_ty(Type::Tuple(types));
+                self.new_expr(ExprKind::Tuple(values), ty, span)
+            }
+            Const::DType(d) => self.new_expr(ExprKind::DType(*d), Types::UNKNOWN, span),
+            Const::Enum(v) => self.new_expr(ExprKind::Enum(*v), Types::UNKNOWN, span),
+            Const::Dyn(name) => {
+                let ty = self.types().scalar(DType::Index);
+                self.new_expr(ExprKind::DynDim(*name), ty, span)
+            }
+        })
+    }
+
+    fn attribute(&mut self, id: ast::ExprId, span: Span) -> Option<ExprId> {
+        if let Some(path) = self.cx.pl_path(self.m, id) {
+            let c = self.cx.eval_const(self.m, id)?;
+            let _ = path;
+            return self.const_expr(&c, span);
+        }
+        // `x.shape`, `x.dtype` on a tensor or tile.
+        if let E::Attribute { value, attr } = self.ast().expr(id).kind.clone() {
+            let attr_name = self.cx.name(attr.name).to_string();
+            if matches!(attr_name.as_str(), "shape" | "dtype") {
+                let base = self.expr(value)?;
+                let ty = self.ty(base).clone();
+                match (attr_name.as_str(), &ty) {
+                    ("dtype", _) if ty.dtype().is_some() => {
+                        return Some(self.new_expr(
+                            ExprKind::DType(ty.dtype().expect("checked")),
+                            Types::UNKNOWN,
+                            span,
+                        ));
+                    }
+                    ("shape", _) if ty.shape().is_some() => {
+                        let dims = ty.shape().expect("checked").to_vec();
+                        let mut values = Vec::new();
+                        for d in dims {
+                            values.push(self.dim_expr(d, span)?);
+                        }
+                        let types = values.iter().map(|&v| self.cx.program.expr(v).ty).collect();
+                        let tty = self.intern_ty(Type::Tuple(types));
+                        return Some(self.new_expr(ExprKind::Tuple(values), tty, span));
+                    }
+                    _ => {}
+                }
+                let what = self.describe_type(&ty);
+                self.error(
+                    Code::E0223,
+                    span,
+                    format!("`.{attr_name}` of {what} is not known at compile time"),
+                    "unknown attribute",
+                );
+                return None;
+            }
+        }
+        let text = self.text(span);
+        self.error(Code::E0223, span, format!("Standalone attribute access not supported: {text}"), "not a pl value");
+        None
+    }
+
+    fn dim_expr(&mut self, d: Dim, span: Span) -> Option<ExprId> {
+        match d {
+            Dim::Const(v) => Some(self.int(v, span)),
+            Dim::Dyn(name) => self.const_expr(&Const::Dyn(name), span),
+            Dim::Var(var) => {
+                let ty = self.cx.program.var(var).ty;
+                Some(self.new_expr(ExprKind::Var(var), ty, span))
+            }
+            Dim::Unknown => {
+                self.error(Code::E0218, span, "this extent is only known at run time", "unknown extent");
+                None
+            }
+        }
+    }
+
+    /// A scalar operator; folds constants; refuses tensors and tiles (use `pl.add` ...).
+    pub fn binary(&mut self, op: BinOp, a: ExprId, b: ExprId, span: Span) -> Option<ExprId> {
+        let (ta, tb) = (self.ty(a).clone(), self.ty(b).clone());
+        for t in [&ta, &tb] {
+            if t.is_shaped() {
+                let what = self.describe_type(t);
+                let name = match op {
+                    BinOp::Add => "pl.add(a, b)",
+                    BinOp::Sub => "pl.sub(a, b)",
+                    BinOp::Mul => "pl.mul(a, b)",
+                    BinOp::Div => "pl.div(a, b)",
+                    _ => "the pl operation",
+                };
+                self.error(
+                    Code::E0217,
+                    span,
+                    format!("the operator `{}` works on scalars, not on {what}", op.spelling().trim()),
+                    "a tensor or tile operand",
+                )
+                .help = Some(format!("for tensors and tiles write {name}"));
+                return None;
+            }
+        }
+        // Constant folding.
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            if let Some(v) = super::consts::binary(op, &x, &y) {
+                return self.const_expr(&v, span);
+            }
+        }
+        let dtype = if op.is_comparison() || op.is_logical() {
+            DType::Bool
+        } else {
+            match (ta.dtype(), tb.dtype()) {
+                (Some(x), _) if x.is_float() => x,
+                (_, Some(y)) if y.is_float() => y,
+                _ if op == BinOp::Div => DType::Fp32,
+                (Some(x), _) => x,
+                (_, Some(y)) => y,
+                _ => DType::Index,
+            }
+        };
+        let ty = self.types().scalar(dtype);
+        Some(self.new_expr(ExprKind::Binary { op, lhs: a, rhs: b }, ty, span))
+    }
+
+    fn unary(&mut self, op: ast::UnaryOp, v: ExprId, span: Span) -> Option<ExprId> {
+        let ty = self.ty(v).clone();
+        if ty.is_shaped() {
+            let what = self.describe_type(&ty);
+            self.error(
+                Code::E0217,
+                span,
+                format!("this operator works on scalars, not on {what}"),
+                "a tensor or tile operand",
+            )
+            .help = Some("for tensors and tiles write pl.neg(x)".to_string());
+            return None;
+        }
+        let op = match op {
+            ast::UnaryOp::Neg => UnOp::Neg,
+            ast::UnaryOp::Not => UnOp::Not,
+            ast::UnaryOp::Invert => UnOp::BitNot,
+            ast::UnaryOp::Pos => return Some(v),
+        };
+        match (op, &self.cx.program.expr(v).kind) {
+            (UnOp::Neg, ExprKind::Int(i)) => return Some(self.int(-i, span)),
+            (UnOp::Neg, ExprKind::Float(f)) => {
+                let f = -f;
+                let t = self.cx.program.expr(v).ty;
+                return Some(self.new_expr(ExprKind::Float(f), t, span));
+            }
+            _ => {}
+        }
+        let out_ty = if op == UnOp::Not { self.types().scalar(DType::Bool) } else { self.cx.program.expr(v).ty };
+        Some(self.new_expr(ExprKind::Unary { op, operand: v }, out_ty, span))
+    }
+
+    /// The compile-time value of a lowered expression, when it has one.
+    pub fn as_const(&self, e: ExprId) -> Option<Const> {
+        Some(match &self.cx.program.expr(e).kind {
+            ExprKind::Int(v) => Const::Int(*v),
+            ExprKind::Float(v) => Const::Float(*v),
+            ExprKind::Bool(v) => Const::Bool(*v),
+            _ => return None,
+        })
+    }
+
+    fn subscript(&mut self, value: ast::ExprId, index: ast::ExprId, span: Span) -> Option<ExprId> {
+        let base = self.expr(value)?;
+        let ty = self.ty(base).clone();
+        let items: Vec<ast::ExprId> = match &self.ast().expr(index).kind {
+            E::Tuple(items) => items.clone(),
+            _ => vec![index],
+        };
+        match &ty {
+            Type::Tuple(elements) => {
+                let idx = self.cx.eval_const_in(self.m, index, &|_| None)?;
+                let Some(i) = idx.as_int().filter(|&i| i >= 0 && (i as usize) < elements.len()) else {
+                    self.error(
+                        Code::E0217,
+                        span,
+                        format!("tuple index out of range (the tuple has {} elements)", elements.len()),
+                        "bad index",
+                    );
+                    return None;
+                };
+                let ety = elements[i as usize];
+                Some(self.new_expr(ExprKind::TupleGet { tuple: base, index: i as u32 }, ety, span))
+            }
+            Type::Array { dtype, .. } => {
+                let i = self.expr(items[0])?;
+                let op = ops::by_name("array.get_element").expect("in the op table");
+                let ety = self.types().scalar(*dtype);
+                Some(self.new_expr(
+                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(base), Some(i)] },
+                    ety,
+                    span,
+                ))
+            }
+            Type::Tensor { .. } | Type::Tile { .. } => {
+                let is_tile = ty.is_tile();
+                let has_slice = items.iter().any(|&i| matches!(self.ast().expr(i).kind, E::Slice { .. }));
+                let rank = ty.shape().map_or(items.len(), <[Dim]>::len);
+                if !has_slice && items.len() == rank {
+                    // A full index reads one element.
+                    let mut idx = Vec::new();
+                    for &i in &items {
+                        idx.push(self.expr(i)?);
+                    }
+                    let tuple_ty = self.intern_ty(Type::Tuple(Vec::new()));
+                    let indices = self.new_expr(ExprKind::Tuple(idx), tuple_ty, self.ast().expr(index).span);
+                    let op = ops::by_name(if is_tile { "tile.read" } else { "tensor.read" }).expect("in the op table");
+                    return self.op_result(op, vec![Some(base), Some(indices)], span);
+                }
+                // A slice: `t[a:b, :]` is `pl.slice(t, [b - a, dim1], [a, 0])`.
+                let shape = ty.shape().map(<[Dim]>::to_vec).unwrap_or_default();
+                let mut sizes = Vec::new();
+                let mut offsets = Vec::new();
+                for k in 0..rank.max(items.len()) {
+                    let extent = shape.get(k).copied().unwrap_or(Dim::Unknown);
+                    let item = items.get(k).map(|&i| self.ast().expr(i).clone());
+                    let (lo, hi) = match item.as_ref().map(|i| &i.kind) {
+                        Some(E::Slice { step: Some(_), .. }) => {
+                            self.error(
+                                Code::E0223,
+                                item.expect("some").span,
+                                "a slice step is not supported",
+                                "a step",
+                            );
+                            return None;
+                        }
+                        Some(E::Slice { lower, upper, .. }) => (*lower, *upper),
+                        Some(_) => {
+                            self.error(
+                                Code::E0223,
+                                item.expect("some").span,
+                                "mixing indices and slices is not supported; slice every dimension (`t[i:i+1, :]`)",
+                                "an index among slices",
+                            );
+                            return None;
+                        }
+                        None => (None, None),
+                    };
+                    let lo_e = match lo {
+                        Some(l) => self.expr(l)?,
+                        None => self.int(0, span),
+                    };
+                    let hi_e = match hi {
+                        Some(h) => self.expr(h)?,
+                        None => self.dim_expr(extent, span)?,
+                    };
+                    let size = self.binary(BinOp::Sub, hi_e, lo_e, span)?;
+                    sizes.push(size);
+                    offsets.push(lo_e);
+                }
+                let tuple_ty = self.intern_ty(Type::Tuple(Vec::new()));
+                let sizes = self.new_expr(ExprKind::Tuple(sizes), tuple_ty, span);
+                let offsets = self.new_expr(ExprKind::Tuple(offsets), tuple_ty, span);
+                let op = ops::by_name(if is_tile { "tile.slice" } else { "tensor.slice" }).expect("in the op table");
+                self.op_result(op, vec![Some(base), Some(sizes), Some(offsets)], span)
+            }
+            other => {
+                let what = self.describe_type(other);
+                self.error(Code::E0217, span, format!("cannot subscript {what}"), "not subscriptable");
+                None
+            }
+        }
+    }
+
+    /// `[e for x in xs]` over a constant list (as in `deps=[t for t in tids]` when `tids` is
+    /// a tuple of task ids, or a constant range): unrolled into a tuple.
+    fn comprehension(&mut self, id: ast::ExprId, span: Span) -> Option<ExprId> {
+        let E::Comprehension { elt, generators, .. } = self.ast().expr(id).kind.clone() else { return None };
+        let g = &generators[0];
+        let target = match self.ast().expr(g.target).kind {
+            E::Name(n) => n,
+            _ => {
+                self.error(Code::E0223, g.span, "the target of a comprehension must be a name", "not a name");
+                return None;
+            }
+        };
+        let iterable = self.expr(g.iter)?;
+        let items: Vec<ExprId> = match &self.cx.program.expr(iterable).kind {
+            ExprKind::Tuple(items) => items.clone(),
+            _ => {
+                self.error(
+                    Code::E0218,
+                    g.span,
+                    "a comprehension must iterate over a list known at compile time",
+                    "not a constant list",
+                );
+                return None;
+            }
+        };
+        // The target names each element in turn: uses of it in `elt` become the element.
+        let saved = self.aliases.remove(&target);
+        let mut values = Vec::new();
+        for item in items {
+            self.aliases.insert(target, item);
+            let v = self.expr(elt);
+            values.push(v);
+        }
+        self.aliases.remove(&target);
+        if let Some(s) = saved {
+            self.aliases.insert(target, s);
+        }
+        let values = values.into_iter().collect::<Option<Vec<_>>>()?;
+        let types = values.iter().map(|&v| self.cx.program.expr(v).ty).collect();
+        let ty = self.intern_ty(Type::Tuple(types));
+        Some(self.new_expr(ExprKind::Tuple(values), ty, span))
+    }
+
+    // ------------------------------------------------------------ calls
+
+    fn call(&mut self, func: ast::ExprId, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+        for a in args {
+            if matches!(a.kind, ArgKind::Star | ArgKind::DoubleStar) {
+                return None; // refused by the syntax check
+            }
+        }
+        if let Some(path) = self.cx.pl_path(self.m, func) {
+            return self.pl_call(&path, args, span);
+        }
+        let f = self.ast().expr(func).clone();
+        match &f.kind {
+            // `self.f(...)` in a program method.
+            E::Attribute { value, attr } if matches!(self.ast().expr(*value).kind, E::Name(n) if self.cx.name(n) == "self") =>
+            {
+                if !self.info.method {
+                    self.error(
+                        Code::E0211,
+                        f.span,
+                        "`self.` calls are only valid in methods of an @pl.program class",
+                        "no `self` here",
+                    );
+                    return None;
+                }
+                if self.cx.functions.contains_key(&attr.name) {
+                    return self.function_call(attr.name, args, span, f.span);
+                }
+                let name = self.cx.name(attr.name).to_string();
+                self.error(
+                    Code::E0201,
+                    attr.span,
+                    format!("Function '{name}' not defined in program"),
+                    "no such function",
+                );
+                None
+            }
+            E::Name(n) => {
+                if self.names.contains_key(n) {
+                    let name = self.cx.name(*n).to_string();
+                    self.error(Code::E0211, f.span, format!("`{name}` is a variable, not a function"), "not callable");
+                    return None;
+                }
+                match self.cx.modules[self.m].names.get(n).map(|b| b.0.clone()) {
+                    Some(Binding::Function(target)) => self.function_call(target, args, span, f.span),
+                    _ if matches!(
+                        self.cx.name(*n),
+                        "len" | "max" | "min" | "abs" | "int" | "float" | "bool" | "sum" | "range" | "list" | "tuple"
+                    ) =>
+                    {
+                        let id = self.call_ast_id(func, span);
+                        match id.and_then(|id| self.cx.eval_const(self.m, id)) {
+                            Some(c) => self.const_expr(&c, span),
+                            None => None,
+                        }
+                    }
+                    _ => {
+                        // Reports an undefined name, a host-code name, and so on.
+                        self.name_expr(*n, f.span);
+                        None
+                    }
+                }
+            }
+            _ => {
+                let text = self.text(span);
+                self.error(
+                    Code::E0211,
+                    span,
+                    format!("Unsupported function call: {text}"),
+                    "not a pl function or operation",
+                );
+                None
+            }
+        }
+    }
+
+    /// The AST id of the call expression whose callee is `func` (for constant folding).
+    fn call_ast_id(&self, func: ast::ExprId, span: Span) -> Option<ast::ExprId> {
+        // The call node follows its callee in the arena; find it by span.
+        let start = func.0 as usize;
+        (start..self.ast().exprs.len())
+            .find(|&i| self.ast().exprs[i].span == span && matches!(self.ast().exprs[i].kind, E::Call { .. }))
+            .map(|i| ast::ExprId(i as u32))
+    }
+
+    /// A call of a pl function (`self.f(...)` or `f(...)`).
+    fn function_call(&mut self, target: Symbol, args: &[ast::Arg], span: Span, callee_span: Span) -> Option<ExprId> {
+        let params: Vec<(Symbol, TypeId, Direction)> =
+            self.cx.params_of(target)?.iter().map(|p| (p.name, p.ty, p.dir)).collect();
+        let fname = self.cx.name(target).to_string();
+        let mut slots: Vec<Option<ast::ExprId>> = vec![None; params.len()];
+        let mut ok = true;
+        let mut positional = 0;
+        for a in args {
+            match a.kind {
+                ArgKind::Positional => {
+                    if positional < slots.len() {
+                        slots[positional] = Some(a.value);
+                    }
+                    positional += 1;
+                }
+                ArgKind::Keyword(k) => match params.iter().position(|p| p.0 == k.name) {
+                    Some(i) if slots[i].is_some() => {
+                        let kname = self.cx.name(k.name).to_string();
+                        self.error(
+                            Code::E0204,
+                            a.span,
+                            format!("function `{fname}` got multiple values for argument '{kname}'"),
+                            "given twice",
+                        );
+                        ok = false;
+                    }
+                    Some(i) => slots[i] = Some(a.value),
+                    None => {
+                        let kname = self.cx.name(k.name).to_string();
+                        self.error(
+                            Code::E0203,
+                            a.span,
+                            format!("Function '{fname}' does not accept keyword argument '{kname}'"),
+                            "unknown keyword",
+                        );
+                        ok = false;
+                    }
+                },
+                _ => {}
+            }
+        }
+        let given = args.len();
+        if positional > params.len() || slots.iter().any(Option::is_none) {
+            let defined = {
+                let f = &self.cx.functions[&target];
+                Label::secondary(self.cx.modules[f.module].file, f.span, "defined here")
+            };
+            if ok {
+                self.error(
+                    Code::E0202,
+                    span,
+                    format!("Function '{fname}' expects {} argument(s), got {given}", params.len()),
+                    "wrong number of arguments",
+                )
+                .secondary
+                .push(defined);
+            }
+            return None;
+        }
+        let mut lowered = Vec::with_capacity(params.len());
+        for (slot, (pname, pty, _)) in slots.iter().zip(&params) {
+            let e = self.expr(slot.expect("checked"))?;
+            let (want, got) = (self.cx.program.types.get(*pty).clone(), self.ty(e).clone());
+            if !compatible(&want, &got) && !matches!(got, Type::Unknown) {
+                let (w, g) = (self.describe_type(&want), self.describe_type(&got));
+                let aspan = self.ast().expr(slot.expect("checked")).span;
+                let pn = self.cx.name(*pname).to_string();
+                self.error(
+                    Code::E0217,
+                    aspan,
+                    format!("argument `{pn}` of `{fname}` must be {w}, got {g}"),
+                    "wrong kind of argument",
+                );
+            }
+            lowered.push(Some(e));
+        }
+        let _ = callee_span;
+        let returns = self.cx.callee_returns(target).unwrap_or_default();
+        let ty = match returns.as_slice() {
+            [] => Types::NONE,
+            [one] => *one,
+            many => self.intern_ty(Type::Tuple(many.to_vec())),
+        };
+        Some(self.new_expr(ExprKind::Call { callee: Callee::Func(target), args: lowered }, ty, span))
+    }
+
+    /// `pl.<path>(...)`: an op of the table, or one of the parser constructs.
+    fn pl_call(&mut self, path: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+        match path {
+            "yield_" => {
+                self.error(
+                    Code::E0221,
+                    span,
+                    "`pl.yield_` must be the last statement of a loop body with init_values or of an `if` branch",
+                    "misplaced yield",
+                );
+                return None;
+            }
+            "const" => {
+                let value = args.first()?;
+                let v = self.expr(value.value)?;
+                let dtype = match args.get(1) {
+                    Some(a) => self.cx.dtype(self.m, a.value)?,
+                    None => return Some(v),
+                };
+                let kind = self.cx.program.expr(v).kind.clone();
+                let ty = self.types().scalar(dtype);
+                return Some(self.new_expr(kind, ty, span));
+            }
+            "range" | "parallel" | "unroll" | "pipeline" | "while_" | "spmd" | "split_aiv" => {
+                self.error(
+                    Code::E0219,
+                    span,
+                    format!("pl.{path}() is a loop iterator: use it as `for i in pl.{path}(...):`"),
+                    "not in a for loop",
+                );
+                return None;
+            }
+            "at" | "graph" | "cluster" | "scope" | "manual_scope" | "incore" => {
+                self.error(
+                    Code::E0313,
+                    span,
+                    format!("pl.{path}() is a scope: use it as `with pl.{path}(...):`"),
+                    "not in a with statement",
+                );
+                return None;
+            }
+            "submit" | "spmd_submit" | "no_dep" | "dynamic" | "func_attr" => {
+                self.error(Code::E0223, span, format!("pl.{path}() is not supported by plc yet"), "not supported");
+                return None;
+            }
+            _ => {}
+        }
+        if let Some(dtype) = path.strip_suffix(".get_byte").and_then(DType::from_name) {
+            return Some(self.int(dtype.bytes(), span));
+        }
+        let spelled = format!("pl.{path}");
+        if let Some(op) = ops::by_spelling(&spelled) {
+            return self.op_call(op, &spelled, args, span);
+        }
+        let base = path.rsplit('.').next().unwrap_or(path);
+        let level_prefix = path.split('.').next().unwrap_or("");
+        if ops::is_unified(path) || (ops::is_unified(base) && matches!(level_prefix, "tensor" | "tile")) {
+            // Dispatch on the first argument: tensor, tile or scalar.
+            let first = args.iter().find(|a| matches!(a.kind, ArgKind::Positional))?;
+            let v = self.expr(first.value)?;
+            let ty = self.ty(v).clone();
+            let want = match (&ty, level_prefix) {
+                (_, "tensor") => Some(OpLevel::Tensor),
+                (_, "tile") => Some(OpLevel::Tile),
+                (Type::Tensor { .. }, _) => Some(OpLevel::Tensor),
+                (Type::Tile { .. }, _) => Some(OpLevel::Tile),
+                (Type::Scalar(_), _) => Some(OpLevel::Scalar),
+                _ => None,
+            };
+            if let Some(level) = want {
+                if let Some(op) = ops::unified(base).find(|o| o.def().level == level) {
+                    return self.op_call(op, &spelled, args, span);
+                }
+            }
+            if let (Type::Scalar(_), Some(op)) = (&ty, ops::scalar_operator(base)) {
+                let rest = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).nth(1)?;
+                let b = self.expr(rest.value)?;
+                return self.binary(op, v, b, span);
+            }
+            let what = self.describe_type(&ty);
+            self.error(Code::E0217, span, format!("pl.{base}() does not apply to {what}"), "wrong kind of operand");
+            return None;
+        }
+        self.error(Code::E0205, span, format!("Unknown operation 'pl.{path}'"), "not a pl operation").help =
+            Some("see `docs/language.md` for the operations plc knows".to_string());
+        None
+    }
+
+    /// A call of an op: arguments matched to its parameters by position and keyword,
+    /// checked by kind, and the result typed by the op's rule.
+    fn op_call(&mut self, op: OpId, spelled: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+        let def: &'static OpDef = op.def();
+        let mut slots: Vec<Option<ast::ExprId>> = vec![None; def.params.len()];
+        let mut positional = 0;
+        let mut ok = true;
+        for a in args {
+            match a.kind {
+                ArgKind::Positional => {
+                    if positional < slots.len() {
+                        slots[positional] = Some(a.value);
+                    }
+                    positional += 1;
+                }
+                ArgKind::Keyword(k) => {
+                    let kname = self.cx.name(k.name).to_string();
+                    match def.param_index(&kname) {
+                        Some(i) if slots[i].is_some() => {
+                            self.error(
+                                Code::E0204,
+                                a.span,
+                                format!("{spelled}() got multiple values for argument '{kname}'"),
+                                "given twice",
+                            );
+                            ok = false;
+                        }
+                        Some(i) => slots[i] = Some(a.value),
+                        None => {
+                            let valid = def.params.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
+                            self.error(
+                                Code::E0203,
+                                a.span,
+                                format!("{spelled}() got an unexpected keyword argument '{kname}'"),
+                                "unknown keyword",
+                            )
+                            .help = Some(format!("its parameters are: {valid}"));
+                            ok = false;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if positional > def.params.len() {
+            self.error(
+                Code::E0202,
+                span,
+                format!("{spelled}() takes at most {} argument(s), got {positional} positional", def.params.len()),
+                "too many arguments",
+            );
+            return None;
+        }
+        let missing: Vec<&str> =
+            def.params.iter().zip(&slots).filter(|(p, s)| p.required && s.is_none()).map(|(p, _)| p.name).collect();
+        if !missing.is_empty() {
+            self.error(
+                Code::E0202,
+                span,
+                format!("{spelled}() is missing required argument(s): {}", missing.join(", ")),
+                "missing arguments",
+            );
+            return None;
+        }
+        if !ok {
+            return None;
+        }
+        let mut lowered = Vec::with_capacity(slots.len());
+        for (slot, p) in slots.iter().zip(def.params) {
+            match slot {
+                None => lowered.push(None),
+                Some(a) => {
+                    let e = self.expr(*a)?;
+                    self.check_arg(def, p, e, *a)?;
+                    lowered.push(Some(e));
+                }
+            }
+        }
+        while lowered.last() == Some(&None) {
+            lowered.pop();
+        }
+        self.op_result(op, lowered, span)
+    }
+
+    fn check_arg(&mut self, def: &OpDef, p: &ops::ParamDef, e: ExprId, a: ast::ExprId) -> Option<()> {
+        let ty = self.ty(e).clone();
+        let kind = &self.cx.program.expr(e).kind;
+        let fits = match p.kind {
+            OpArg::Tensor => ty.is_tensor(),
+            OpArg::Tile => ty.is_tile(),
+            OpArg::Scalar => ty.is_scalar(),
+            OpArg::Value => ty.is_shaped() || ty.is_scalar(),
+            OpArg::Shape | OpArg::Indices => matches!(kind, ExprKind::Tuple(_)),
+            OpArg::DType => matches!(kind, ExprKind::DType(_)),
+            OpArg::Enum(family) => matches!(kind, ExprKind::Enum(v) if enum_family(*v) == family),
+            OpArg::Bool => matches!(ty, Type::Scalar(DType::Bool)),
+            OpArg::Int => matches!(kind, ExprKind::Int(_)),
+            OpArg::Str => matches!(kind, ExprKind::Str(_)),
+            OpArg::Any => true,
+        } || matches!(ty, Type::Unknown)
+            && !matches!(
+                p.kind,
+                OpArg::Shape | OpArg::Indices | OpArg::DType | OpArg::Enum(_) | OpArg::Int | OpArg::Str
+            );
+        if fits {
+            return Some(());
+        }
+        let want = match p.kind {
+            OpArg::Tensor => "a Tensor".to_string(),
+            OpArg::Tile => "a Tile".to_string(),
+            OpArg::Scalar => "a scalar".to_string(),
+            OpArg::Value => "a tensor, tile or scalar".to_string(),
+            OpArg::Shape => "a list of extents, like [64, 128]".to_string(),
+            OpArg::Indices => "a list of positions, like [0, 0]".to_string(),
+            OpArg::DType => "a dtype, like pl.FP32".to_string(),
+            OpArg::Enum(family) => format!("pl.{family}.<name>"),
+            OpArg::Bool => "True or False".to_string(),
+            OpArg::Int => "an integer constant".to_string(),
+            OpArg::Str => "a string".to_string(),
+            OpArg::Any => String::new(),
+        };
+        let got = self.describe_type(&ty);
+        let span = self.ast().expr(a).span;
+        let name = def.print_name();
+        self.error(
+            Code::E0217,
+            span,
+            format!("argument `{}` of {name}() must be {want}, got {got}", p.name),
+            "wrong kind of argument",
+        );
+        None
+    }
+
+    /// Types a call of `op` with lowered arguments through the op's result rule.
+    pub fn op_result(&mut self, op: OpId, args: Vec<Option<ExprId>>, span: Span) -> Option<ExprId> {
+        let result = {
+            let view = ArgView { program: &self.cx.program, args: &args };
+            (op.def().result)(&view)
+        };
+        match result {
+            Ok(ty) => {
+                let ty = self.intern_ty(ty);
+                Some(self.new_expr(ExprKind::Call { callee: Callee::Op(op), args }, ty, span))
+            }
+            Err(message) => {
+                let name = op.def().print_name();
+                self.error(Code::E0217, span, format!("{name}(): {message}"), "invalid arguments");
+                None
+            }
+        }
+    }
+
+    /// A type as messages name it: `Tensor[[64, 128], FP32]`, `Scalar[INDEX]`.
+    pub fn describe_type(&self, ty: &Type) -> String {
+        describe_type(&self.cx.program, &self.cx.session.interner, ty)
+    }
+}
+
+/// Whether a value of type `actual` may stand where `declared` is expected: equal, or
+/// the same kind where one side's shape or dtype is not known yet.
+pub(crate) fn compatible(declared: &Type, actual: &Type) -> bool {
+    match (declared, actual) {
+        (a, b) if a == b => true,
+        (Type::Unknown, _) | (_, Type::Unknown) => true,
+        (Type::Tensor { shape: s1, dtype: d1 }, Type::Tensor { shape: s2, dtype: d2 }) => {
+            (s1.is_none()
+                || s2.is_none()
+                || dims_compatible(s1.as_deref().unwrap_or(&[]), s2.as_deref().unwrap_or(&[])))
+                && (d1.is_none() || d2.is_none() || d1 == d2)
+        }
+        (Type::Tile { shape: s1, dtype: d1, .. }, Type::Tile { shape: s2, dtype: d2, .. }) => {
+            d1 == d2 && dims_compatible(s1, s2)
+        }
+        (Type::Scalar(a), Type::Scalar(b)) => a == b || (a.is_int() && b.is_int()) || (a.is_float() && b.is_float()),
+        (Type::Tuple(a), Type::Tuple(b)) => a.len() == b.len(),
+        _ => false,
+    }
+}
+
+fn dims_compatible(a: &[Dim], b: &[Dim]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| match (x, y) {
+            (Dim::Const(p), Dim::Const(q)) => p == q,
+            _ => true,
+        })
+}
+
+pub(crate) fn describe_type(program: &crate::ir::Program, names: &crate::intern::Interner, ty: &Type) -> String {
+    let dims = |shape: &[Dim]| {
+        shape
+            .iter()
+            .map(|d| match d {
+                Dim::Const(v) => v.to_string(),
+                Dim::Dyn(n) => names.get(*n).to_string(),
+                Dim::Var(v) => names.get(program.var(*v).name).to_string(),
+                Dim::Unknown => "?".to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match ty {
+        Type::Scalar(d) => format!("Scalar[{d}]"),
+        Type::Tensor { shape: Some(s), dtype: Some(d) } => format!("Tensor[[{}], {d}]", dims(s)),
+        Type::Tensor { .. } => "Tensor".to_string(),
+        Type::Tile { shape, dtype, .. } => format!("Tile[[{}], {dtype}]", dims(shape)),
+        Type::Tuple(items) => format!("a tuple of {} values", items.len()),
+        Type::Array { len, dtype } => format!("Array[{len}, {dtype}]"),
+        Type::None => "no value".to_string(),
+        Type::Unknown => "an unknown value".to_string(),
+    }
+}
+
+fn enum_family(v: EnumValue) -> &'static str {
+    match v {
+        EnumValue::Level(_) => "Level",
+        EnumValue::Role(_) => "Role",
+        EnumValue::FuncKind(_) => "FunctionType",
+        EnumValue::MemorySpace(_) => "MemorySpace",
+        EnumValue::PadValue(_) => "PadValue",
+        EnumValue::AtomicType(_) => "AtomicType",
+        EnumValue::SplitMode(_) => "SplitMode",
+        EnumValue::ScopeMode(_) => "ScopeMode",
+        EnumValue::Layout(_) => "TensorLayout",
+        EnumValue::MaskPattern(_) => "MaskPattern",
+    }
+}
+
+/// The op table's view of a call's lowered arguments.
+struct ArgView<'p> {
+    program: &'p crate::ir::Program,
+    args: &'p [Option<ExprId>],
+}
+
+impl Args for ArgView<'_> {
+    fn ty(&self, i: usize) -> Option<&Type> {
+        self.args.get(i).copied().flatten().map(|e| self.program.ty(e))
+    }
+
+    fn dims(&self, i: usize) -> Option<Vec<Dim>> {
+        let e = self.args.get(i).copied().flatten()?;
+        match &self.program.expr(e).kind {
+            ExprKind::Tuple(items) => Some(
+                items
+                    .iter()
+                    .map(|&x| match &self.program.expr(x).kind {
+                        ExprKind::Int(v) => Dim::Const(*v),
+                        ExprKind::DynDim(n) => Dim::Dyn(*n),
+                        ExprKind::Var(v) => Dim::Var(*v),
+                        _ => Dim::Unknown,
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    fn dtype(&self, i: usize) -> Option<DType> {
+        match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
+            ExprKind::DType(d) => Some(*d),
+            _ => None,
+        }
+    }
+
+    fn enum_value(&self, i: usize) -> Option<EnumValue> {
+        match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
+            ExprKind::Enum(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    fn int(&self, i: usize) -> Option<i64> {
+        match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
+            ExprKind::Int(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    fn present(&self, i: usize) -> bool {
+        self.args.get(i).copied().flatten().is_some()
+    }
+}

@@ -1,0 +1,199 @@
+//! Compile-time values: module constants and the constant parts of pl code (shapes,
+//! bounds, dtypes, enums). Module constants are folded when they are defined; a name that
+//! refers to one in a pl function becomes a literal.
+
+use crate::intern::{Interner, Symbol};
+use crate::ir::{DType, EnumValue};
+
+/// A value known at compile time.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Const {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(Symbol),
+    None,
+    List(Vec<Const>),
+    Tuple(Vec<Const>),
+    DType(DType),
+    Enum(EnumValue),
+    /// `pl.dynamic("N")`.
+    Dyn(Symbol),
+}
+
+impl Const {
+    pub fn describe(&self, names: &Interner) -> String {
+        match self {
+            Const::Int(v) => v.to_string(),
+            Const::Float(v) => format_float(*v),
+            Const::Bool(true) => "True".to_string(),
+            Const::Bool(false) => "False".to_string(),
+            Const::Str(s) => format!("{:?}", names.get(*s)),
+            Const::None => "None".to_string(),
+            Const::List(items) => {
+                format!("[{}]", items.iter().map(|c| c.describe(names)).collect::<Vec<_>>().join(", "))
+            }
+            Const::Tuple(items) => {
+                format!("({})", items.iter().map(|c| c.describe(names)).collect::<Vec<_>>().join(", "))
+            }
+            Const::DType(d) => format!("pl.{d}"),
+            Const::Enum(e) => e.spelling(),
+            Const::Dyn(n) => format!("pl.dynamic({:?})", names.get(*n)),
+        }
+    }
+
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Const::Int(_) => "int",
+            Const::Float(_) => "float",
+            Const::Bool(_) => "bool",
+            Const::Str(_) => "str",
+            Const::None => "None",
+            Const::List(_) => "list",
+            Const::Tuple(_) => "tuple",
+            Const::DType(_) => "dtype",
+            Const::Enum(_) => "enum",
+            Const::Dyn(_) => "dynamic dimension",
+        }
+    }
+
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Const::Int(v) => Some(*v),
+            Const::Bool(b) => Some(i64::from(*b)),
+            _ => None,
+        }
+    }
+
+    fn as_f64(&self) -> Option<f64> {
+        match self {
+            Const::Int(v) => Some(*v as f64),
+            Const::Float(v) => Some(*v),
+            Const::Bool(b) => Some(f64::from(u8::from(*b))),
+            _ => None,
+        }
+    }
+
+    pub fn truthy(&self) -> Option<bool> {
+        Some(match self {
+            Const::Int(v) => *v != 0,
+            Const::Float(v) => *v != 0.0,
+            Const::Bool(b) => *b,
+            Const::None => false,
+            Const::List(items) | Const::Tuple(items) => !items.is_empty(),
+            _ => return None,
+        })
+    }
+}
+
+/// A float as Python prints it (`1.0`, `0.5`, `1e-06`).
+pub fn format_float(v: f64) -> String {
+    if v.is_finite() && v == v.trunc() && v.abs() < 1e16 {
+        format!("{v:.1}")
+    } else {
+        let s = format!("{v}");
+        if s.contains('e') || s.contains('.') || s.contains("inf") || s.contains("NaN") {
+            s
+        } else {
+            format!("{s}.0")
+        }
+    }
+}
+
+/// The arithmetic of constant folding, with Python's semantics (floor division and modulo
+/// round towards negative infinity; `/` gives a float). `None` when the operation does not
+/// apply or overflows; the caller reports it.
+pub fn binary(op: crate::ir::BinOp, a: &Const, b: &Const) -> Option<Const> {
+    use crate::ir::BinOp::*;
+    if let (Some(x), Some(y)) = (int_of(a), int_of(b)) {
+        return Some(match op {
+            Add => Const::Int(x.checked_add(y)?),
+            Sub => Const::Int(x.checked_sub(y)?),
+            Mul => Const::Int(x.checked_mul(y)?),
+            Div => Const::Float(if y == 0 { return None } else { x as f64 / y as f64 }),
+            FloorDiv => {
+                Const::Int(if y == 0 { return None } else { x.checked_div_euclid(y).map(|_| floor_div(x, y))? })
+            }
+            Mod => Const::Int(if y == 0 { return None } else { x - y * floor_div(x, y) }),
+            Pow if y >= 0 => Const::Int(x.checked_pow(u32::try_from(y).ok()?)?),
+            Pow => Const::Float((x as f64).powf(y as f64)),
+            BitAnd => Const::Int(x & y),
+            BitOr => Const::Int(x | y),
+            BitXor => Const::Int(x ^ y),
+            Shl => Const::Int(x.checked_shl(u32::try_from(y).ok()?)?),
+            Shr => Const::Int(x.checked_shr(u32::try_from(y).ok()?)?),
+            Eq => Const::Bool(x == y),
+            Ne => Const::Bool(x != y),
+            Lt => Const::Bool(x < y),
+            Le => Const::Bool(x <= y),
+            Gt => Const::Bool(x > y),
+            Ge => Const::Bool(x >= y),
+            And => Const::Bool(x != 0 && y != 0),
+            Or => Const::Bool(x != 0 || y != 0),
+        });
+    }
+    if let (Some(x), Some(y)) = (a.as_f64(), b.as_f64()) {
+        return Some(match op {
+            Add => Const::Float(x + y),
+            Sub => Const::Float(x - y),
+            Mul => Const::Float(x * y),
+            Div if y != 0.0 => Const::Float(x / y),
+            FloorDiv if y != 0.0 => Const::Float((x / y).floor()),
+            Mod if y != 0.0 => Const::Float(x - y * (x / y).floor()),
+            Pow => Const::Float(x.powf(y)),
+            Eq => Const::Bool(x == y),
+            Ne => Const::Bool(x != y),
+            Lt => Const::Bool(x < y),
+            Le => Const::Bool(x <= y),
+            Gt => Const::Bool(x > y),
+            Ge => Const::Bool(x >= y),
+            And => Const::Bool(x != 0.0 && y != 0.0),
+            Or => Const::Bool(x != 0.0 || y != 0.0),
+            _ => return None,
+        });
+    }
+    match (op, a, b) {
+        (Add, Const::List(x), Const::List(y)) => Some(Const::List(x.iter().chain(y).cloned().collect())),
+        (Add, Const::Tuple(x), Const::Tuple(y)) => Some(Const::Tuple(x.iter().chain(y).cloned().collect())),
+        (Eq, x, y) => Some(Const::Bool(x == y)),
+        (Ne, x, y) => Some(Const::Bool(x != y)),
+        _ => None,
+    }
+}
+
+fn int_of(c: &Const) -> Option<i64> {
+    match c {
+        Const::Int(v) => Some(*v),
+        Const::Bool(b) => Some(i64::from(*b)),
+        _ => None,
+    }
+}
+
+/// Python's `//` on integers.
+pub fn floor_div(x: i64, y: i64) -> i64 {
+    let q = x / y;
+    if (x % y != 0) && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::BinOp;
+
+    #[test]
+    fn python_arithmetic() {
+        assert_eq!(binary(BinOp::FloorDiv, &Const::Int(-7), &Const::Int(2)), Some(Const::Int(-4)));
+        assert_eq!(binary(BinOp::Mod, &Const::Int(-7), &Const::Int(2)), Some(Const::Int(1)));
+        assert_eq!(binary(BinOp::Div, &Const::Int(7), &Const::Int(2)), Some(Const::Float(3.5)));
+        assert_eq!(binary(BinOp::Pow, &Const::Int(2), &Const::Int(10)), Some(Const::Int(1024)));
+        assert_eq!(binary(BinOp::FloorDiv, &Const::Int(1), &Const::Int(0)), None);
+        assert_eq!(binary(BinOp::Mul, &Const::Int(i64::MAX), &Const::Int(2)), None);
+        assert_eq!(format_float(1.0), "1.0");
+        assert_eq!(format_float(0.5), "0.5");
+        assert_eq!(format_float(1e-6), "0.000001");
+    }
+}

@@ -1,0 +1,677 @@
+//! Lowering: from the syntax trees of a program's files to the IR.
+//!
+//! 1. **Modules**: the root file and every file it imports relatively
+//!    (`from .config import HIDDEN`), each read and parsed once; an import cycle or a
+//!    missing module is an error on the import line.
+//! 2. **Module names**: constants are folded in source order; `import pypto.language as
+//!    pl` binds the `pl` namespace; imports of outside libraries are skipped with a note.
+//! 3. **Signatures**: every `@pl.*` function and every `@pl.function` method of an
+//!    `@pl.program` class gets its kind (from the decorator), level and role, parameter
+//!    types and directions, and declared return types.
+//! 4. **Bodies** (`body.rs`): names are resolved, constants folded, expressions typed
+//!    through the op table, and the parser-level rules checked while the source nesting is
+//!    still visible (the `pl.graph` rules E0301–E0308 among them, in `scopes.rs`).
+//!
+//! ```text
+//! @pl.jit                                   @pl.function(type=pl.FunctionType.Orchestration)
+//! def entry(x: pl.Tensor):          ──►     def entry(self, x: pl.Tensor):
+//!     y = pl.add(x, ROWS)                       y = pl.add(x, 128)
+//! ```
+
+mod annot;
+mod body;
+mod consts;
+mod scopes;
+
+pub use consts::{format_float, Const};
+
+use crate::diag::{Code, Diagnostic, Label, Span};
+use crate::driver::Session;
+use crate::intern::Symbol;
+use crate::ir::{self, Direction, FuncAttrs, FuncKind, Level, Loc, Program, Role, TypeId};
+use crate::source::FileId;
+use crate::syntax::ast::{self, Ast, ExprKind as AstExpr, StmtId as AstStmtId, StmtKind as AstStmt};
+use indexmap::IndexMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
+use std::path::{Path, PathBuf};
+
+/// Lowers the program whose root file is `root` (already loaded in the session).
+/// Returns the IR (possibly partial when there are errors) and every diagnostic found,
+/// those of imported files included.
+pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (Program, Vec<Diagnostic>) {
+    let mut cx = Lowering {
+        session,
+        program: Program::default(),
+        diags: Vec::new(),
+        modules: Vec::new(),
+        by_path: FxHashMap::default(),
+        loading: Vec::new(),
+        functions: IndexMap::default(),
+        lowering_depth: 0,
+    };
+    let root_module = cx.load_parsed(root, root_path.map(Path::to_path_buf));
+    cx.bind_module(root_module);
+    // After a syntax error, lowering would mostly report its consequences (a statement
+    // that did not parse defines no name, so later uses look undefined): stop here.
+    if !crate::diag::has_errors(&cx.diags) {
+        cx.collect_functions();
+        cx.lower_bodies();
+    }
+    let Lowering { program, mut diags, .. } = cx;
+    crate::diag::sort(&mut diags);
+    (program, diags)
+}
+
+pub(crate) type ModuleId = usize;
+
+/// What a top-level name of a module means.
+#[derive(Clone, Debug)]
+pub(crate) enum Binding {
+    Const(Const),
+    /// A pl function (its name in the program).
+    Function(Symbol),
+    /// The `pl` namespace (`import pypto.language as pl`).
+    Pl,
+    /// An outside library (`import torch`): using it in pl code is an error.
+    Outside,
+    /// An `@pl.program` class.
+    ProgramClass,
+}
+
+pub(crate) struct Module {
+    pub file: FileId,
+    pub path: Option<PathBuf>,
+    pub ast: Ast,
+    pub names: FxHashMap<Symbol, (Binding, Span)>,
+    /// Names bound by host code (with the span of the binding).
+    pub host_names: FxHashMap<Symbol, Span>,
+}
+
+/// What lowering knows of a function before its body: enough to lower calls to it.
+#[derive(Clone, Debug)]
+pub(crate) struct FuncInfo {
+    pub name: Symbol,
+    pub module: ModuleId,
+    /// The `def` statement.
+    pub def: AstStmtId,
+    pub kind: FuncKind,
+    pub level: Option<Level>,
+    pub role: Option<Role>,
+    pub attrs: FuncAttrs,
+    /// A method of an `@pl.program` class (its first parameter is `self`).
+    pub method: bool,
+    /// Declared with `@pl.jit*`: bare `pl.Tensor` and bare dtype parameters are usual.
+    pub jit: bool,
+    pub params: Vec<ParamInfo>,
+    /// Declared return types; `None` when the function has no return annotation.
+    pub returns: Option<Vec<TypeId>>,
+    pub state: BodyState,
+    /// The span of the function's name.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ParamInfo {
+    pub name: Symbol,
+    pub ty: TypeId,
+    pub dir: Direction,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BodyState {
+    NotLowered,
+    Lowering,
+    Lowered,
+}
+
+pub(crate) struct Lowering<'s> {
+    pub session: &'s mut Session,
+    pub program: Program,
+    pub diags: Vec<Diagnostic>,
+    pub modules: Vec<Module>,
+    by_path: FxHashMap<PathBuf, ModuleId>,
+    /// Modules being loaded (for import cycles), innermost last.
+    loading: Vec<ModuleId>,
+    /// Every pl function of the program, in source order.
+    pub functions: IndexMap<Symbol, FuncInfo, FxBuildHasher>,
+    /// How many function bodies are being lowered at once (a call of a function without a
+    /// return annotation lowers the callee first).
+    pub lowering_depth: usize,
+}
+
+impl Lowering<'_> {
+    pub fn error(
+        &mut self,
+        code: Code,
+        file: FileId,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::error(code, message, Label::primary(file, span, label)));
+        self.diags.last_mut().expect("just pushed")
+    }
+
+    pub fn name(&self, sym: Symbol) -> &str {
+        self.session.interner.get(sym)
+    }
+
+    pub fn intern(&mut self, text: &str) -> Symbol {
+        self.session.interner.intern(text)
+    }
+
+    fn text(&self, file: FileId, span: Span) -> &str {
+        &self.session.files.get(file).text[span.lo as usize..span.hi as usize]
+    }
+
+    // ------------------------------------------------------------ modules
+
+    /// Registers a parsed file as a module.
+    fn load_parsed(&mut self, file: FileId, path: Option<PathBuf>) -> ModuleId {
+        let parsed = self.session.parse(file, None);
+        self.diags.extend(parsed.diags);
+        let id = self.modules.len();
+        if let Some(p) = &path {
+            if let Ok(canonical) = p.canonicalize() {
+                self.by_path.insert(canonical, id);
+            }
+        }
+        self.modules.push(Module {
+            file,
+            path,
+            ast: parsed.ast,
+            names: FxHashMap::default(),
+            host_names: FxHashMap::default(),
+        });
+        id
+    }
+
+    /// Binds the top-level names of a module: imports (loading the modules they name),
+    /// constants, and host-code names; functions are bound by `collect_functions`.
+    fn bind_module(&mut self, m: ModuleId) {
+        self.loading.push(m);
+        let file = self.modules[m].file;
+        let host: Vec<Span> = self.modules[m].ast.host.iter().flat_map(|h| h.defines.clone()).collect();
+        for span in host {
+            let name = self.text(file, span).to_string();
+            let sym = self.intern(&name);
+            self.modules[m].host_names.insert(sym, span);
+        }
+        let body = self.modules[m].ast.body.clone();
+        for stmt in body {
+            let s = self.modules[m].ast.stmt(stmt).clone();
+            match &s.kind {
+                AstStmt::Import(names) => {
+                    for n in names {
+                        self.import_absolute(m, n);
+                    }
+                }
+                AstStmt::ImportFrom { level, module, names, star } => {
+                    self.import_from(m, s.span, *level, module.as_ref(), names, *star);
+                }
+                AstStmt::Assign { targets, value } => self.module_constant(m, targets, *value),
+                AstStmt::Expr(e) if matches!(self.modules[m].ast.expr(*e).kind, AstExpr::Str(_)) => {}
+                AstStmt::Pass | AstStmt::Error => {}
+                AstStmt::FunctionDef(_) | AstStmt::ClassDef(_) => {}
+                _ => {
+                    self.error(
+                        Code::E0223,
+                        file,
+                        s.span,
+                        "this statement is not allowed at the top level of a pl module",
+                        "not an import, a constant or a definition",
+                    );
+                }
+            }
+        }
+        self.loading.pop();
+    }
+
+    fn import_absolute(&mut self, m: ModuleId, n: &ast::ImportName) {
+        let file = self.modules[m].file;
+        let dotted = self.text(file, n.name.span).to_string();
+        let (bound, span) = match n.alias {
+            Some(a) => (a.name, a.span),
+            None => (n.name.parts[0].name, n.name.parts[0].span),
+        };
+        let binding = if dotted == "pypto.language" && n.alias.is_some() {
+            Binding::Pl
+        } else {
+            self.outside_library(file, n.span, &dotted);
+            Binding::Outside
+        };
+        self.modules[m].names.insert(bound, (binding, span));
+    }
+
+    fn outside_library(&mut self, file: FileId, span: Span, module: &str) {
+        self.diags.push(Diagnostic::note(
+            Code::N0003,
+            format!("import of `{module}` skipped: plc compiles pl code, which does not use outside libraries"),
+            Label::primary(file, span, "skipped"),
+        ));
+    }
+
+    fn import_from(
+        &mut self,
+        m: ModuleId,
+        span: Span,
+        level: u32,
+        module: Option<&ast::DottedName>,
+        names: &[ast::ImportName],
+        star: bool,
+    ) {
+        let file = self.modules[m].file;
+        let module_text = module.map(|d| self.text(file, d.span).to_string()).unwrap_or_default();
+        if level == 0 {
+            // `from pypto import language as pl` binds the namespace; other libraries are
+            // outside code.
+            for n in names {
+                let item = self.text(file, n.name.span).to_string();
+                let bound = n.alias.map_or(n.name.parts[0].name, |a| a.name);
+                let binding = if module_text == "pypto" && item == "language" { Binding::Pl } else { Binding::Outside };
+                if matches!(binding, Binding::Outside) {
+                    self.outside_library(file, n.span, &format!("{module_text}.{item}"));
+                }
+                self.modules[m].names.insert(bound, (binding, n.span));
+            }
+            if star {
+                self.outside_library(file, span, &module_text);
+            }
+            return;
+        }
+        let Some(target) = self.resolve_relative(m, span, level, &module_text) else { return };
+        if star {
+            let names: Vec<_> = self.modules[target].names.iter().map(|(k, v)| (*k, v.clone())).collect();
+            for (k, v) in names {
+                self.modules[m].names.insert(k, v);
+            }
+            return;
+        }
+        for n in names {
+            let item = n.name.parts[0].name;
+            let bound = n.alias.map_or(item, |a| a.name);
+            match self.modules[target].names.get(&item).cloned() {
+                Some((binding, _)) => {
+                    self.modules[m].names.insert(bound, (binding, n.span));
+                }
+                None => {
+                    let what = self.name(item).to_string();
+                    let module_name = self.session.files.get(self.modules[target].file).name.clone();
+                    let host = self.modules[target].host_names.contains_key(&item);
+                    let d = self.error(
+                        Code::E0215,
+                        file,
+                        n.span,
+                        format!("`{what}` is not a constant or a pl function of `{module_name}`"),
+                        "cannot be imported",
+                    );
+                    if host {
+                        d.notes.push(format!("`{what}` is defined by host code there, which runs in Python"));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Finds, loads and binds the module of a relative import; `None` after an error.
+    fn resolve_relative(&mut self, m: ModuleId, span: Span, level: u32, module: &str) -> Option<ModuleId> {
+        let file = self.modules[m].file;
+        let Some(base) = self.modules[m].path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf) else {
+            self.error(
+                Code::E0215,
+                file,
+                span,
+                "a relative import needs the importing file's directory",
+                "relative import",
+            );
+            return None;
+        };
+        let mut dir = base;
+        for _ in 1..level {
+            dir = dir.parent().map(Path::to_path_buf).unwrap_or(dir);
+        }
+        let parts: Vec<&str> = module.split('.').filter(|p| !p.is_empty()).collect();
+        for p in parts.iter().take(parts.len().saturating_sub(1)) {
+            dir.push(p);
+        }
+        let candidates: Vec<PathBuf> = match parts.last() {
+            Some(last) => vec![
+                dir.join(format!("{last}.pl")),
+                dir.join(format!("{last}.py")),
+                dir.join(last).join("__init__.pl"),
+                dir.join(last).join("__init__.py"),
+            ],
+            None => vec![dir.join("__init__.pl"), dir.join("__init__.py")],
+        };
+        let Some(path) = candidates.into_iter().find(|p| p.is_file()) else {
+            let shown = format!("{}{}", ".".repeat(level as usize), module);
+            self.error(Code::E0215, file, span, format!("module `{shown}` not found"), "no such module").notes.push(
+                format!(
+                    "looked for `{}.pl` and `{0}.py` (or a package directory) in `{}`",
+                    parts.last().unwrap_or(&"__init__"),
+                    dir.display()
+                ),
+            );
+            return None;
+        };
+        let canonical = path.canonicalize().unwrap_or(path.clone());
+        if let Some(&existing) = self.by_path.get(&canonical) {
+            if self.loading.contains(&existing) {
+                let chain: Vec<String> =
+                    self.loading.iter().map(|&l| self.session.files.get(self.modules[l].file).name.clone()).collect();
+                let note = format!(
+                    "the cycle: {} -> {}",
+                    chain.join(" -> "),
+                    self.session.files.get(self.modules[existing].file).name
+                );
+                self.error(
+                    Code::E0216,
+                    file,
+                    span,
+                    "import cycle",
+                    "this import leads back to a module being imported",
+                )
+                .notes
+                .push(note);
+                return None;
+            }
+            return Some(existing);
+        }
+        let (new_file, load_error) = match self.session.load(&path) {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                self.error(Code::E0215, file, span, format!("cannot read `{}`: {e}", path.display()), "cannot be read");
+                return None;
+            }
+        };
+        if let Some(d) = load_error {
+            self.diags.push(d);
+            return None;
+        }
+        let id = self.load_parsed(new_file, Some(path));
+        self.bind_module(id);
+        // Its functions are collected with everyone else's, in load order.
+        Some(id)
+    }
+
+    fn module_constant(&mut self, m: ModuleId, targets: &[ast::ExprId], value: ast::ExprId) {
+        let file = self.modules[m].file;
+        let Some(v) = self.eval_const(m, value) else { return };
+        let target = targets[0];
+        let t = self.modules[m].ast.expr(target).clone();
+        match (&t.kind, &v) {
+            (AstExpr::Name(name), _) => {
+                self.modules[m].names.insert(*name, (Binding::Const(v), t.span));
+            }
+            (AstExpr::Tuple(items), Const::Tuple(values) | Const::List(values)) if items.len() == values.len() => {
+                for (item, value) in items.iter().zip(values) {
+                    let it = self.modules[m].ast.expr(*item).clone();
+                    if let AstExpr::Name(name) = it.kind {
+                        self.modules[m].names.insert(name, (Binding::Const(value.clone()), it.span));
+                    }
+                }
+            }
+            _ => {
+                self.error(
+                    Code::E0218,
+                    file,
+                    t.span,
+                    "cannot unpack this constant into these names",
+                    "mismatched unpacking",
+                );
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ signatures
+
+    /// Collects every pl function of every module, in load order then source order.
+    fn collect_functions(&mut self) {
+        for m in 0..self.modules.len() {
+            let body = self.modules[m].ast.body.clone();
+            for stmt in body {
+                let kind = self.modules[m].ast.stmt(stmt).kind.clone();
+                match kind {
+                    AstStmt::FunctionDef(def) => self.collect_function(m, stmt, &def, false, None),
+                    AstStmt::ClassDef(class) => self.collect_program(m, &class),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn collect_program(&mut self, m: ModuleId, class: &ast::ClassDef) {
+        let file = self.modules[m].file;
+        let Some(deco) = class.decorators.first() else { return };
+        let options = self.program_decorator(m, deco);
+        let Some(strict_ssa) = options else { return };
+        if self.program.name.is_none() {
+            self.program.name = Some(class.name.name);
+        }
+        self.modules[m].names.insert(class.name.name, (Binding::ProgramClass, class.name.span));
+        let mut any = false;
+        for &s in &class.body.stmts {
+            let kind = self.modules[m].ast.stmt(s).kind.clone();
+            if let AstStmt::FunctionDef(def) = kind {
+                any = true;
+                self.collect_function(m, s, &def, true, Some(strict_ssa));
+            }
+        }
+        if !any {
+            let name = self.name(class.name.name).to_string();
+            self.error(
+                Code::E0224,
+                file,
+                class.name.span,
+                format!("class `{name}` contains no @pl.function methods"),
+                "an empty program",
+            );
+        }
+    }
+
+    fn collect_function(
+        &mut self,
+        m: ModuleId,
+        stmt: AstStmtId,
+        def: &ast::FunctionDef,
+        method: bool,
+        program_strict: Option<bool>,
+    ) {
+        let file = self.modules[m].file;
+        let Some(deco) = def.decorators.first() else { return };
+        let Some(decl) = self.function_decorator(m, deco) else { return };
+        let (kind, explicit_level, explicit_role, mut attrs, jit) = decl;
+        attrs.strict_ssa |= program_strict.unwrap_or(false);
+        let name = def.name.name;
+        let (level, role) = self.level_role(file, def.name.span, name, kind, explicit_level, explicit_role);
+        // Parameters: `self` first in a method.
+        let mut params = Vec::new();
+        let mut ast_params = def.params.iter();
+        if method {
+            match ast_params.clone().next() {
+                Some(p) if p.name.is_some_and(|n| self.name(n.name) == "self") => {
+                    ast_params.next();
+                }
+                _ => {
+                    let fname = self.name(name).to_string();
+                    self.error(
+                        Code::E0224,
+                        file,
+                        def.name.span,
+                        format!("method `{fname}` of a pl program must take `self` first"),
+                        "no `self` parameter",
+                    );
+                }
+            }
+        }
+        let mut scalars_seen = FxHashMap::default();
+        for p in ast_params {
+            let Some(pname) = p.name else { continue };
+            let Some(annotation) = p.annotation else {
+                let n = self.name(pname.name).to_string();
+                self.error(
+                    Code::E0208,
+                    file,
+                    p.span,
+                    format!("parameter `{n}` has no type annotation"),
+                    "annotate it, e.g. `x: pl.Tensor[[64], pl.FP32]`",
+                );
+                continue;
+            };
+            let Some((ty, dir)) = self.param_type(m, annotation, &scalars_seen) else { continue };
+            if dir == Direction::InOut && self.program.types.get(ty).is_scalar() {
+                let n = self.name(pname.name).to_string();
+                self.error(
+                    Code::E0208,
+                    file,
+                    p.span,
+                    format!("scalar parameter `{n}` cannot be InOut"),
+                    "InOut on a scalar",
+                )
+                .help = Some("a scalar is passed by value; return the new value instead".to_string());
+            }
+            if self.program.types.get(ty).is_scalar() {
+                scalars_seen.insert(pname.name, ());
+            }
+            params.push(ParamInfo { name: pname.name, ty, dir, span: p.span });
+        }
+        let returns = def.returns.and_then(|r| self.return_types(m, r));
+        if let Some(existing) = self.functions.get(&name) {
+            let first = existing.span;
+            let first_file = self.modules[existing.module].file;
+            let n = self.name(name).to_string();
+            self.error(
+                Code::E0214,
+                file,
+                def.name.span,
+                format!("function `{n}` is defined twice"),
+                "second definition",
+            )
+            .secondary
+            .push(Label::secondary(first_file, first, "first definition"));
+            return;
+        }
+        self.modules[m].names.insert(name, (Binding::Function(name), def.name.span));
+        self.functions.insert(
+            name,
+            FuncInfo {
+                name,
+                module: m,
+                def: stmt,
+                kind,
+                level,
+                role,
+                attrs,
+                method,
+                jit,
+                params,
+                returns,
+                state: BodyState::NotLowered,
+                span: def.name.span,
+            },
+        );
+    }
+
+    /// Level and role from the kind, checked against explicit ones (E0213).
+    fn level_role(
+        &mut self,
+        file: FileId,
+        span: Span,
+        name: Symbol,
+        kind: FuncKind,
+        level: Option<Level>,
+        role: Option<Role>,
+    ) -> (Option<Level>, Option<Role>) {
+        let (derived_level, derived_role) = kind.derived_level_role();
+        let fname = self.name(name).to_string();
+        if let (Some(d), Some(l)) = (derived_level, level) {
+            if d != l {
+                self.error(
+                    Code::E0213,
+                    file,
+                    span,
+                    format!("function `{fname}` has type {kind}, which implies level={d}, but level={l} was given"),
+                    "conflicting level",
+                )
+                .help = Some(format!("drop `level=`; a {kind} function always runs at level {d}"));
+            }
+        }
+        if let (Some(d), Some(r)) = (derived_role, role) {
+            if d != r {
+                self.error(
+                    Code::E0213,
+                    file,
+                    span,
+                    format!("function `{fname}` has type {kind}, which implies role={d}, but role={r} was given"),
+                    "conflicting role",
+                )
+                .help = Some(format!("drop `role=`; a {kind} function always has role {d}"));
+            }
+        }
+        (derived_level.or(level), derived_role.or(role))
+    }
+
+    // ------------------------------------------------------------ bodies
+
+    fn lower_bodies(&mut self) {
+        let names: Vec<Symbol> = self.functions.keys().copied().collect();
+        for name in names {
+            self.ensure_lowered(name);
+        }
+        // Functions go into the program in source order, whatever order their bodies were
+        // lowered in (a call lowers an unannotated callee first).
+        let order: Vec<Symbol> = self.functions.keys().copied().collect();
+        let mut functions = std::mem::take(&mut self.program.functions);
+        for name in order {
+            if let Some(f) = functions.swap_remove(&name) {
+                self.program.functions.insert(name, f);
+            }
+        }
+    }
+
+    /// Lowers a function's body unless done already. A call of a function without a return
+    /// annotation needs the callee's body first, to know what it returns.
+    pub fn ensure_lowered(&mut self, name: Symbol) {
+        let Some(info) = self.functions.get_mut(&name) else { return };
+        if info.state != BodyState::NotLowered {
+            return;
+        }
+        info.state = BodyState::Lowering;
+        let info = info.clone();
+        let function = body::lower_function(self, &info);
+        self.program.functions.insert(name, function);
+        if let Some(info) = self.functions.get_mut(&name) {
+            info.state = BodyState::Lowered;
+        }
+    }
+
+    /// The return types of a function, for a call to it: declared, or inferred from its
+    /// lowered body; `None` while its body is being lowered (a recursive call).
+    pub fn callee_returns(&mut self, name: Symbol) -> Option<Vec<TypeId>> {
+        let info = self.functions.get(&name)?;
+        if let Some(r) = &info.returns {
+            return Some(r.clone());
+        }
+        self.ensure_lowered(name);
+        self.program.functions.get(&name).map(|f| f.returns.clone())
+    }
+
+    pub fn loc(&self, m: ModuleId, span: Span) -> Loc {
+        Loc::new(self.modules[m].file, span)
+    }
+
+    /// The parameter types of a function, for a call to it.
+    pub fn params_of(&self, name: Symbol) -> Option<&[ParamInfo]> {
+        self.functions.get(&name).map(|f| f.params.as_slice())
+    }
+}
+
+/// The helpers the lowering passes the `ir` printer (shared with the verifier).
+pub fn function_kind_spelling(kind: FuncKind) -> String {
+    format!("pl.FunctionType.{kind}")
+}
+
+pub(crate) fn ir_loc(file: FileId, span: Span) -> ir::Loc {
+    ir::Loc::new(file, span)
+}

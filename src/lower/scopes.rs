@@ -1,0 +1,753 @@
+//! `with` regions: `pl.at`, `pl.graph`, `pl.cluster`, `pl.spmd`, `pl.scope`,
+//! `pl.manual_scope`, and the parser-level rules that need the source nesting, which is
+//! visible only here: a graph region needs exactly one non-empty literal name that is an
+//! identifier, takes no `as` and no other keyword than `dumps=`, and may not sit inside
+//! another graph region, inside `pl.at`/`pl.cluster`/`pl.spmd`, or in a device kernel
+//! (E0301–E0308).
+//!
+//! ```text
+//! with pl.at(level=pl.Level.CORE_GROUP):
+//!     with pl.graph("inner"):        error[E0306]: pl.graph() cannot be nested inside `pl.at(level=...)`
+//! ```
+
+use super::body::{FnLower, Frame, FrameKind};
+use crate::diag::{Code, Label, Span};
+use crate::intern::Symbol;
+use crate::ir::ops;
+use crate::ir::{
+    Block, Callee, DType, EnumValue, ExprId, ExprKind, Level, Role, Scope, ScopeKind, ScopeMode, StmtKind,
+};
+use crate::syntax::ast::{self, ArgKind, ExprKind as E};
+
+/// The keyword arguments each scope accepts (beyond those handled specially).
+const AT_KEYWORDS: &[&str] = &[
+    "level",
+    "role",
+    "name_hint",
+    "deps",
+    "optimizations",
+    "no_dep_args",
+    "dumps",
+    "allow_early_resolve",
+    "predicate",
+    "windowize",
+];
+const SPMD_KEYWORDS: &[&str] =
+    &["core_num", "sync_start", "name_hint", "optimizations", "deps", "dumps", "allow_early_resolve", "predicate"];
+
+impl FnLower<'_, '_> {
+    pub(crate) fn with_stmt(&mut self, items: &[ast::WithItem], body: &ast::Block, span: Span, out: &mut Block) {
+        // Several items are refused by the syntax check; lower the first one.
+        let item = &items[0];
+        let header = Span::new(span.lo, item.span.hi);
+        let ctx = self.ast().expr(item.context).clone();
+        let E::Call { func, args } = &ctx.kind else {
+            self.not_a_scope(header);
+            self.block(&body.stmts);
+            return;
+        };
+        let Some(path) = self.cx.pl_path(self.m, *func) else {
+            self.not_a_scope(header);
+            self.block(&body.stmts);
+            return;
+        };
+        match path.as_str() {
+            "graph" => self.graph_scope(item, args, body, header, out),
+            "at" | "incore" => self.at_scope(&path, item, args, body, header, out),
+            "cluster" => {
+                self.no_as(item, "cluster", header);
+                let (name, attrs) = self.keywords(args, &["name_hint", "dumps"], "pl.cluster", header);
+                self.positional_none(args, "pl.cluster");
+                self.scope(ScopeKind::Cluster, FrameKind::Cluster, name, None, attrs, body, header, out);
+            }
+            "spmd" => self.spmd_scope(item, args, body, header, out),
+            "scope" | "manual_scope" => self.runtime_scope(&path, item, args, body, header, out),
+            other => {
+                let other = other.to_string();
+                self.error(
+                    Code::E0313,
+                    header,
+                    format!("`pl.{other}(...)` is not a pl scope"),
+                    "unsupported context manager",
+                )
+                .help = Some(
+                    "pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope and pl.manual_scope".to_string(),
+                );
+                self.block(&body.stmts);
+            }
+        }
+    }
+
+    fn not_a_scope(&mut self, header: Span) {
+        self.error(Code::E0313, header, "Unsupported context manager in with statement", "not a pl scope").help =
+            Some("pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope and pl.manual_scope".to_string());
+    }
+
+    /// `as` is only for `pl.at` and `pl.spmd` (and never for `pl.graph`, see E0308).
+    fn no_as(&mut self, item: &ast::WithItem, name: &str, header: Span) {
+        if item.target.is_some() {
+            self.error(
+                Code::E0312,
+                header,
+                format!("`with pl.{name}(...) as ...:` is not supported — the `as` clause only applies to `with pl.at(...) as tid:` and `with pl.spmd(...) as tid:`"),
+                "`as` not allowed here",
+            );
+        }
+    }
+
+    fn positional_none(&mut self, args: &[ast::Arg], what: &str) {
+        if let Some(a) = args.iter().find(|a| matches!(a.kind, ArgKind::Positional)) {
+            self.error(Code::E0202, a.span, format!("{what}() takes no positional arguments"), "positional argument");
+        }
+    }
+
+    /// The keyword arguments of a scope: `name_hint` (checked), the others kept as attrs.
+    fn keywords(
+        &mut self,
+        args: &[ast::Arg],
+        allowed: &[&str],
+        what: &str,
+        _header: Span,
+    ) -> (Option<Symbol>, Vec<(Symbol, ExprId)>) {
+        let mut name = None;
+        let mut attrs = Vec::new();
+        let mut seen: Vec<Symbol> = Vec::new();
+        for a in args {
+            let ArgKind::Keyword(k) = a.kind else { continue };
+            let key = self.cx.name(k.name).to_string();
+            if seen.contains(&k.name) {
+                self.error(
+                    Code::E0204,
+                    a.span,
+                    format!("{what}() got multiple values for argument '{key}'"),
+                    "given twice",
+                );
+                continue;
+            }
+            seen.push(k.name);
+            if !allowed.contains(&key.as_str()) {
+                self.error(
+                    Code::E0310,
+                    a.span,
+                    format!("Unknown keyword argument '{key}' in {what}()"),
+                    "unknown keyword",
+                )
+                .help = Some(format!("{what}() takes: {}", allowed.join(", ")));
+                continue;
+            }
+            match key.as_str() {
+                "level" | "role" | "core_num" => {}
+                "name_hint" => name = self.name_hint(a.value, what),
+                "allow_early_resolve" | "windowize" | "sync_start" => {
+                    if !matches!(self.ast().expr(a.value).kind, E::True | E::False) {
+                        let span = self.ast().expr(a.value).span;
+                        self.error(
+                            Code::E0310,
+                            span,
+                            format!("{what}({key}=...) must be True or False"),
+                            "not a bool literal",
+                        );
+                    } else if let Some(e) = self.expr(a.value) {
+                        attrs.push((k.name, e));
+                    }
+                }
+                _ => {
+                    if let Some(e) = self.expr(a.value) {
+                        attrs.push((k.name, e));
+                    }
+                }
+            }
+        }
+        (name, attrs)
+    }
+
+    /// `name_hint="ident"`: a string literal that is a valid non-keyword identifier.
+    fn name_hint(&mut self, value: ast::ExprId, what: &str) -> Option<Symbol> {
+        let v = self.ast().expr(value).clone();
+        let E::Str(pieces) = &v.kind else {
+            self.error(
+                Code::E0311,
+                v.span,
+                format!("{what}() 'name_hint' argument must be a string literal"),
+                "not a string literal",
+            );
+            return None;
+        };
+        if pieces.iter().any(|p| p.kind != ast::StrKind::Plain) {
+            self.error(
+                Code::E0311,
+                v.span,
+                format!("{what}() 'name_hint' argument must be a string literal"),
+                "not a plain string literal",
+            );
+            return None;
+        }
+        let text = self.cx.string_value(self.m, pieces)?;
+        if !is_identifier(&text) {
+            self.error(
+                Code::E0311,
+                v.span,
+                format!("{what}() 'name_hint' must be a valid non-keyword identifier, got {text:?}"),
+                "not an identifier",
+            );
+            return None;
+        }
+        Some(self.cx.intern(&text))
+    }
+
+    // ------------------------------------------------------------ pl.graph
+
+    /// `with pl.graph("name"):` and its checks, in the reference parser's order; the first
+    /// failing check is reported (once per region), and the body is still lowered so that
+    /// errors inside it are found too.
+    fn graph_scope(
+        &mut self,
+        item: &ast::WithItem,
+        args: &[ast::Arg],
+        body: &ast::Block,
+        header: Span,
+        out: &mut Block,
+    ) {
+        let name = self.graph_checks(item, args, header);
+        let mut attrs = Vec::new();
+        for a in args {
+            if let ArgKind::Keyword(k) = a.kind {
+                if self.cx.name(k.name) == "dumps" {
+                    if let Some(e) = self.expr(a.value) {
+                        attrs.push((k.name, e));
+                    }
+                }
+            }
+        }
+        let name_text = name.map(|n| self.cx.name(n).to_string());
+        self.frames.push(Frame::Scope { kind: FrameKind::Graph, span: header, name: name_text });
+        let block = self.block(&body.stmts);
+        self.frames.pop();
+        if let Some(name) = name {
+            let s = self.new_stmt(
+                StmtKind::Scope(Box::new(Scope {
+                    kind: ScopeKind::Graph,
+                    name: Some(name),
+                    task_id: None,
+                    body: block,
+                    attrs,
+                })),
+                header,
+            );
+            out.push(s);
+        }
+    }
+
+    /// The parser-level graph rules. Returns the region's name when all pass.
+    fn graph_checks(&mut self, item: &ast::WithItem, args: &[ast::Arg], header: Span) -> Option<Symbol> {
+        // `as` (E0308).
+        if item.target.is_some() {
+            self.error(
+                Code::E0308,
+                header,
+                "`with pl.graph(...) as ...:` is not supported — the `as` clause only applies to `with pl.at(...) as tid:` and `with pl.spmd(...) as tid:`",
+                "a graph region binds no name",
+            )
+            .help = Some("remove the `as ...` part".to_string());
+            return None;
+        }
+        // The function kind (E0307).
+        let kind = self.info.kind;
+        if kind.is_device_kernel() {
+            let article =
+                if matches!(kind.name().chars().next(), Some('A' | 'E' | 'I' | 'O' | 'U')) { "an" } else { "a" };
+            let fname = self.cx.name(self.info.name).to_string();
+            let file = self.file;
+            let fspan = self.info.span;
+            self.error(Code::E0307, header, format!("pl.graph() is not valid inside {article} {kind} function"), "a graph region in a device kernel")
+                .with_label_mut(Label::secondary(file, fspan, format!("`{fname}` is {article} {kind} function")))
+                .help = Some("A Graph region records orchestration task launches, so it belongs in the @pl.jit entry (or another orchestration function), not in a kernel body. To make a whole function a Graph, decorate it with @pl.jit.graph instead.".to_string());
+            return None;
+        }
+        // Enclosing device scopes (E0306), checked as the reference parser does: InCore,
+        // then Hierarchy, Cluster, Spmd.
+        for wanted in [FrameKind::InCore, FrameKind::Hierarchy, FrameKind::Cluster, FrameKind::Spmd] {
+            let found = self.frames.iter().rev().find_map(|f| match f {
+                Frame::Scope { kind, span, .. } if *kind == wanted => Some(*span),
+                _ => None,
+            });
+            if let Some(outer) = found {
+                let construct = match wanted {
+                    FrameKind::InCore => "pl.at(level=...)",
+                    FrameKind::Hierarchy => "pl.at(level=..., role=...)",
+                    FrameKind::Cluster => "pl.cluster()",
+                    _ => "pl.spmd(...)",
+                };
+                let file = self.file;
+                self.error(
+                    Code::E0306,
+                    header,
+                    format!("pl.graph() cannot be nested inside `{construct}`"),
+                    "this graph region",
+                )
+                .with_label_mut(Label::secondary(file, outer, format!("is inside this `{construct}` region")))
+                .help = Some(if wanted == FrameKind::Hierarchy {
+                    "Graph regions inside a distributed hierarchy region are not supported yet. Move the `with pl.graph(...):` outside.".to_string()
+                } else {
+                    "A Graph region records a topology of task launches, so it must sit around the dispatches rather than inside one. Move the `with pl.graph(...):` outside.".to_string()
+                });
+                return None;
+            }
+        }
+        // Another graph region around it (E0305).
+        let outer = self.frames.iter().rev().find_map(|f| match f {
+            Frame::Scope { kind: FrameKind::Graph, span, name } => Some((*span, name.clone())),
+            _ => None,
+        });
+        if let Some((outer_span, outer_name)) = outer {
+            let file = self.file;
+            let outer_label = match outer_name {
+                Some(n) => format!("inside the region `{n}`"),
+                None => "inside this region".to_string(),
+            };
+            self.error(Code::E0305, header, "pl.graph() cannot be nested inside another pl.graph()", "the inner region")
+                .with_label_mut(Label::secondary(file, outer_span, outer_label))
+                .help = Some("The host_build_graph runtime cannot record a graph inside a graph. Mark either the outer region or the inner one, not both.".to_string());
+            return None;
+        }
+        // Exactly one positional argument (E0301).
+        let positional: Vec<&ast::Arg> = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).collect();
+        if positional.len() != 1 {
+            self.error(
+                Code::E0301,
+                header,
+                format!("pl.graph() takes exactly one positional argument (the region name), got {}", positional.len()),
+                "needs one region name",
+            )
+            .help = Some("name the region: `with pl.graph(\"decoder_layer\"):`".to_string());
+            return None;
+        }
+        // No keyword but `dumps=` (E0308).
+        let mut dumps_seen = false;
+        for a in args {
+            if let ArgKind::Keyword(k) = a.kind {
+                let key = self.cx.name(k.name).to_string();
+                if key != "dumps" {
+                    self.error(
+                        Code::E0308,
+                        header,
+                        format!("pl.graph() got unexpected keyword argument '{key}'"),
+                        "unexpected keyword",
+                    )
+                    .help = Some("pl.graph() takes the region name and, optionally, dumps=[...]".to_string());
+                    return None;
+                }
+                if dumps_seen {
+                    self.error(
+                        Code::E0308,
+                        header,
+                        "pl.graph() got multiple values for argument 'dumps'",
+                        "dumps given twice",
+                    );
+                    return None;
+                }
+                dumps_seen = true;
+            }
+        }
+        // A string literal (E0302).
+        let arg = self.ast().expr(positional[0].value).clone();
+        let literal = match &arg.kind {
+            E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                self.cx.string_value(self.m, pieces)
+            }
+            _ => None,
+        };
+        let Some(text) = literal else {
+            let what = match &arg.kind {
+                E::Str(_) => "an f-string",
+                E::Name(_) => "a name (even a constant holding a string)",
+                E::Int | E::Float => "a number",
+                _ => "an expression",
+            };
+            self.error(Code::E0302, header, "pl.graph() 'name_hint' argument must be a string literal", format!("the region name is {what}"))
+                .help = Some("write the name itself, as in `with pl.graph(\"layer\"):`: it becomes the recorded graph's symbol, so it must be visible in the source".to_string());
+            return None;
+        };
+        // An identifier (E0304), not empty (E0303).
+        if text.is_empty() {
+            self.error(Code::E0303, header, "pl.graph() region name must not be empty", "empty name").help =
+                Some("The name becomes the recorded graph's symbol: 'with pl.graph(\"decoder_layer\"):'".to_string());
+            return None;
+        }
+        if !is_identifier(&text) {
+            self.error(
+                Code::E0304,
+                header,
+                format!("pl.graph() 'name_hint' must be a valid non-keyword identifier, got {text:?}"),
+                "not an identifier",
+            )
+            .help = Some(
+                "the name becomes a C++ and Python symbol: use letters, digits and `_`, not starting with a digit"
+                    .to_string(),
+            );
+            return None;
+        }
+        Some(self.cx.intern(&text))
+    }
+
+    // ------------------------------------------------------------ pl.at
+
+    fn at_scope(
+        &mut self,
+        path: &str,
+        item: &ast::WithItem,
+        args: &[ast::Arg],
+        body: &ast::Block,
+        header: Span,
+        out: &mut Block,
+    ) {
+        let what = format!("pl.{path}");
+        let positional: Vec<&ast::Arg> = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).collect();
+        let keyword = |s: &Self, key: &str| {
+            args.iter().find(|a| matches!(a.kind, ArgKind::Keyword(k) if s.cx.name(k.name) == key)).map(|a| a.value)
+        };
+        let (mut level, mut role) = (None, None);
+        let mut ok = true;
+        if path == "incore" {
+            level = Some(Level::CoreGroup);
+        } else {
+            if positional.len() > 2 {
+                self.error(
+                    Code::E0202,
+                    header,
+                    format!("pl.at() takes at most 2 positional arguments, got {}", positional.len()),
+                    "too many",
+                );
+                ok = false;
+            }
+            let level_arg = match (positional.first(), keyword(self, "level")) {
+                (Some(p), Some(_)) => {
+                    self.error(Code::E0204, p.span, "pl.at() got multiple values for argument 'level'", "given twice");
+                    ok = false;
+                    None
+                }
+                (Some(p), None) => Some(p.value),
+                (None, k) => k,
+            };
+            match level_arg {
+                None => {
+                    self.error(Code::E0309, header, "pl.at() requires a level argument", "no level").help =
+                        Some("write `with pl.at(level=pl.Level.CORE_GROUP):`".to_string());
+                    ok = false;
+                }
+                Some(l) => match self.enum_of(l) {
+                    Some(EnumValue::Level(v)) => level = Some(v),
+                    _ => {
+                        let span = self.ast().expr(l).span;
+                        self.error(Code::E0206, span, "the level of pl.at() must be pl.Level.<name>", "not a level")
+                            .help = Some(format!("valid levels: {}", Level::names()));
+                        ok = false;
+                    }
+                },
+            }
+            let role_arg = match (positional.get(1), keyword(self, "role")) {
+                (Some(p), _) => Some(p.value),
+                (None, k) => k,
+            };
+            if let Some(r) = role_arg {
+                match self.enum_of(r) {
+                    Some(EnumValue::Role(v)) => role = Some(v),
+                    _ => {
+                        let span = self.ast().expr(r).span;
+                        self.error(Code::E0206, span, "the role of pl.at() must be pl.Role.<name>", "not a role");
+                        ok = false;
+                    }
+                }
+            }
+        }
+        let (name, attrs) = self.keywords(args, AT_KEYWORDS, &what, header);
+        let incore = level == Some(Level::CoreGroup);
+        if incore && role.is_some() {
+            self.error(
+                Code::E0314,
+                header,
+                "role= is not supported with level=pl.Level.CORE_GROUP",
+                "a role on a core group",
+            )
+            .help = Some("remove `role=`".to_string());
+            ok = false;
+        }
+        if !incore && attrs.iter().any(|(k, _)| matches!(self.cx.name(*k), "optimizations" | "predicate")) {
+            self.error(
+                Code::E0314,
+                header,
+                "optimizations=[...] and predicate= are only supported with level=pl.Level.CORE_GROUP",
+                "not a core-group region",
+            );
+            ok = false;
+        }
+        if level.is_some_and(|l| l >= Level::Host) && role == Some(Role::SubWorker) {
+            self.error(
+                Code::E0314,
+                header,
+                "Inline 'with pl.at(level>=HOST, role=pl.Role.SubWorker)' is not supported.",
+                "an inline host sub-worker",
+            );
+            ok = false;
+        }
+        let task_id = self.task_id_target(item);
+        let (kind, frame) = if incore {
+            (ScopeKind::InCore, FrameKind::InCore)
+        } else {
+            (ScopeKind::Hierarchy { level: level.unwrap_or(Level::Host), role }, FrameKind::Hierarchy)
+        };
+        if ok {
+            self.scope(kind, frame, name, task_id, attrs, body, header, out);
+        } else {
+            self.frames.push(Frame::Scope { kind: frame, span: header, name: None });
+            self.block(&body.stmts);
+            self.frames.pop();
+        }
+    }
+
+    /// `with ... as tid:` binds a task id.
+    fn task_id_target(&mut self, item: &ast::WithItem) -> Option<crate::ir::VarId> {
+        let t = item.target?;
+        let te = self.ast().expr(t).clone();
+        let E::Name(n) = te.kind else {
+            self.error(
+                Code::E0312,
+                te.span,
+                "`as` target on `with pl.at(...)` must be a plain variable name",
+                "not a name",
+            );
+            return None;
+        };
+        let ty = self.intern_ty(crate::ir::Type::Scalar(DType::TaskId));
+        Some(self.bind(n, ty, te.span))
+    }
+
+    fn enum_of(&mut self, e: ast::ExprId) -> Option<EnumValue> {
+        if let Some(dotted) = self.cx.dotted(self.m, e) {
+            if let Some((family, member)) = dotted.rsplit_once('.') {
+                let family = family.rsplit('.').next().unwrap_or(family);
+                if let Some(v) = EnumValue::lookup(family, member) {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+
+    // ------------------------------------------------------------ pl.spmd, runtime scopes
+
+    fn spmd_scope(
+        &mut self,
+        item: &ast::WithItem,
+        args: &[ast::Arg],
+        body: &ast::Block,
+        header: Span,
+        out: &mut Block,
+    ) {
+        let Some(core_num) = self.core_num(args, header) else {
+            self.block(&body.stmts);
+            return;
+        };
+        let (name, attrs) = self.keywords(args, SPMD_KEYWORDS, "pl.spmd", header);
+        let task_id = self.task_id_target(item);
+        self.scope(ScopeKind::Spmd { core_num }, FrameKind::Spmd, name, task_id, attrs, body, header, out);
+    }
+
+    /// `pl.spmd(n)` / `pl.spmd(core_num=n)`: a positive integer.
+    fn core_num(&mut self, args: &[ast::Arg], header: Span) -> Option<ExprId> {
+        let positional: Vec<&ast::Arg> = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).collect();
+        let keyword = args.iter().find(|a| matches!(a.kind, ArgKind::Keyword(k) if self.cx.name(k.name) == "core_num"));
+        let arg = match (positional.as_slice(), keyword) {
+            ([p], None) => p.value,
+            ([], Some(k)) => k.value,
+            _ => {
+                self.error(
+                    Code::E0202,
+                    header,
+                    "pl.spmd() takes the number of cores, positionally or as core_num=",
+                    "one core count",
+                );
+                return None;
+            }
+        };
+        let e = self.expr(arg)?;
+        if let ExprKind::Int(n) = self.cx.program.expr(e).kind {
+            if n <= 0 {
+                let span = self.ast().expr(arg).span;
+                self.error(Code::E0218, span, "the core count of pl.spmd() must be positive", "not positive");
+                return None;
+            }
+        }
+        Some(e)
+    }
+
+    /// `for i in pl.spmd(n):` — a Spmd region around a core-group region whose body starts
+    /// with `i = pl.tile.get_block_idx()`.
+    pub(crate) fn spmd_loop(
+        &mut self,
+        target: ast::ExprId,
+        args: &[ast::Arg],
+        body: &ast::Block,
+        span: Span,
+        out: &mut Block,
+    ) {
+        let te = self.ast().expr(target).clone();
+        let E::Name(n) = te.kind else {
+            self.error(Code::E0219, te.span, "the target of `for ... in pl.spmd(n)` must be a name", "not a name");
+            return;
+        };
+        let Some(core_num) = self.core_num(args, span) else { return };
+        let (name, attrs) =
+            self.keywords(args, &["core_num", "sync_start", "name_hint", "optimizations"], "pl.spmd", span);
+        self.frames.push(Frame::Scope { kind: FrameKind::Spmd, span, name: None });
+        self.frames.push(Frame::Scope { kind: FrameKind::InCore, span, name: None });
+        let op = ops::by_name("tile.get_block_idx").expect("in the op table");
+        let idx_ty = self.intern_ty(crate::ir::Type::Scalar(DType::Index));
+        let call = self.new_expr(ExprKind::Call { callee: Callee::Op(op), args: Vec::new() }, idx_ty, te.span);
+        let var = self.bind(n, idx_ty, te.span);
+        let first = self.new_stmt(StmtKind::Assign { var, value: call }, te.span);
+        let mut inner = vec![first];
+        inner.extend(self.block(&body.stmts));
+        self.frames.pop();
+        self.frames.pop();
+        let incore = self.new_stmt(
+            StmtKind::Scope(Box::new(Scope {
+                kind: ScopeKind::InCore,
+                name,
+                task_id: None,
+                body: inner,
+                attrs: Vec::new(),
+            })),
+            span,
+        );
+        let s = self.new_stmt(
+            StmtKind::Scope(Box::new(Scope {
+                kind: ScopeKind::Spmd { core_num },
+                name,
+                task_id: None,
+                body: vec![incore],
+                attrs,
+            })),
+            span,
+        );
+        out.push(s);
+    }
+
+    fn runtime_scope(
+        &mut self,
+        path: &str,
+        item: &ast::WithItem,
+        args: &[ast::Arg],
+        body: &ast::Block,
+        header: Span,
+        out: &mut Block,
+    ) {
+        self.no_as(item, path, header);
+        self.positional_none(args, &format!("pl.{path}"));
+        let allowed: &[&str] = if path == "scope" { &["mode", "name_hint"] } else { &["name_hint"] };
+        let (name, attrs) = self.keywords(args, allowed, &format!("pl.{path}"), header);
+        let manual = path == "manual_scope"
+            || attrs.iter().any(|&(k, e)| {
+                self.cx.name(k) == "mode"
+                    && self.cx.program.expr(e).kind == ExprKind::Enum(EnumValue::ScopeMode(ScopeMode::Manual))
+            });
+        let attrs: Vec<(Symbol, ExprId)> = attrs.into_iter().filter(|&(k, _)| self.cx.name(k) != "mode").collect();
+        let in_manual =
+            self.frames.iter().any(|f| matches!(f, Frame::Scope { kind: FrameKind::Runtime { manual: true }, .. }));
+        if in_manual {
+            let message = if manual {
+                "a manual scope may not be nested inside another manual scope"
+            } else {
+                "an AUTO scope may not be nested inside a manual scope"
+            };
+            self.error(Code::E0315, header, message, "nested runtime scope");
+        } else if !manual && self.info.attrs.auto_scope != Some(false) {
+            self.error(
+                Code::E0315,
+                header,
+                "a hand-placed AUTO 'with pl.scope()' requires @pl.function(auto_scope=False)",
+                "automatic scopes are placed by the compiler",
+            )
+            .help = Some("add `auto_scope=False` to the function's decorator, or remove this `with`".to_string());
+        }
+        self.scope(ScopeKind::Runtime { manual }, FrameKind::Runtime { manual }, name, None, attrs, body, header, out);
+    }
+
+    /// Lowers a scope's body inside its frame and emits the scope.
+    #[allow(clippy::too_many_arguments)]
+    fn scope(
+        &mut self,
+        kind: ScopeKind,
+        frame: FrameKind,
+        name: Option<Symbol>,
+        task_id: Option<crate::ir::VarId>,
+        attrs: Vec<(Symbol, ExprId)>,
+        body: &ast::Block,
+        header: Span,
+        out: &mut Block,
+    ) {
+        let name_text = name.map(|n| self.cx.name(n).to_string());
+        self.frames.push(Frame::Scope { kind: frame, span: header, name: name_text });
+        let block = self.block(&body.stmts);
+        self.frames.pop();
+        let s = self.new_stmt(StmtKind::Scope(Box::new(Scope { kind, name, task_id, body: block, attrs })), header);
+        out.push(s);
+    }
+}
+
+/// A valid Python identifier that is not a keyword.
+pub(crate) fn is_identifier(text: &str) -> bool {
+    let mut chars = text.chars();
+    let Some(first) = chars.next() else { return false };
+    (first == '_' || first.is_alphabetic())
+        && chars.all(|c| c == '_' || c.is_alphanumeric())
+        && !matches!(
+            text,
+            "False"
+                | "None"
+                | "True"
+                | "and"
+                | "as"
+                | "assert"
+                | "async"
+                | "await"
+                | "break"
+                | "class"
+                | "continue"
+                | "def"
+                | "del"
+                | "elif"
+                | "else"
+                | "except"
+                | "finally"
+                | "for"
+                | "from"
+                | "global"
+                | "if"
+                | "import"
+                | "in"
+                | "is"
+                | "lambda"
+                | "nonlocal"
+                | "not"
+                | "or"
+                | "pass"
+                | "raise"
+                | "return"
+                | "try"
+                | "while"
+                | "with"
+                | "yield"
+        )
+}
+
+trait WithLabel {
+    fn with_label_mut(&mut self, label: Label) -> &mut Self;
+}
+
+impl WithLabel for crate::diag::Diagnostic {
+    fn with_label_mut(&mut self, label: Label) -> &mut Self {
+        self.secondary.push(label);
+        self
+    }
+}
