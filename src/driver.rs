@@ -59,21 +59,23 @@ impl Session {
 }
 
 impl Session {
-    /// Reads a program's root file and lowers it, with every file it imports, to IR.
+    /// Reads a program's root file and lowers it, with every file it imports, to IR: one
+    /// program for the module-level functions (when there are any) and one per
+    /// `@pl.program` class.
     /// Diagnostics of all the files are returned together, sorted.
-    pub fn lower_path(&mut self, path: &Path) -> std::io::Result<(crate::ir::Program, Vec<Diagnostic>)> {
+    pub fn lower_path(&mut self, path: &Path) -> std::io::Result<(Vec<crate::ir::Program>, Vec<Diagnostic>)> {
         let (file, load_error) = self.load(path)?;
         if let Some(d) = load_error {
-            return Ok((crate::ir::Program::default(), vec![d]));
+            return Ok((Vec::new(), vec![d]));
         }
         Ok(crate::lower::lower(self, file, Some(path)))
     }
 
     /// Lowers source text held in memory (no relative imports: it has no directory).
-    pub fn lower_source(&mut self, name: &str, bytes: Vec<u8>) -> (crate::ir::Program, Vec<Diagnostic>) {
+    pub fn lower_source(&mut self, name: &str, bytes: Vec<u8>) -> (Vec<crate::ir::Program>, Vec<Diagnostic>) {
         let (file, load_error) = self.add_source(name, bytes);
         if let Some(d) = load_error {
-            return (crate::ir::Program::default(), vec![d]);
+            return (Vec::new(), vec![d]);
         }
         crate::lower::lower(self, file, None)
     }

@@ -119,9 +119,9 @@ fn compute(path: &Path, kind: Kind) -> Outputs {
     let (diag, has_errors, ir) = if kind.lower {
         // Lowering reads the file (and what it imports) from disk, with relative names.
         let mut lowering = Session::new();
-        let (program, diags) = lowering.lower_path(Path::new(&name)).unwrap();
+        let (programs, diags) = lowering.lower_path(Path::new(&name)).unwrap();
         let has_errors = plc::diag::has_errors(&diags);
-        let ir = (!has_errors).then(|| plc::ir::print::program(&program, &lowering.interner));
+        let ir = (!has_errors).then(|| plc::ir::print::programs(&programs, &lowering.interner));
         if let Some(text) = &ir {
             problems.extend(round_trip(&name, text));
         }
@@ -137,12 +137,12 @@ fn compute(path: &Path, kind: Kind) -> Outputs {
 /// Lowers printed IR again and prints it: the text must not change.
 fn round_trip(name: &str, printed: &str) -> Vec<String> {
     let mut session = Session::new();
-    let (program, diags) = session.lower_source(&format!("{name} (printed)"), printed.as_bytes().to_vec());
+    let (programs, diags) = session.lower_source(&format!("{name} (printed)"), printed.as_bytes().to_vec());
     if plc::diag::has_errors(&diags) {
         let rendered: String = diags.iter().map(|d| plc::diag::render::short(&session.files, d)).collect();
         return vec![format!("the printed IR does not lower again:\n{rendered}\n{printed}")];
     }
-    let again = plc::ir::print::program(&program, &session.interner);
+    let again = plc::ir::print::programs(&programs, &session.interner);
     if again == printed {
         return Vec::new();
     }

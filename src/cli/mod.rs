@@ -87,7 +87,7 @@ fn emit(what: EmitKind, path: &PathBuf, after: &str, format: Format) -> ExitCode
             eprintln!("error: `--after {after}`: plc has no such stage yet (the stages are: lower)");
             return ExitCode::from(2);
         }
-        let (program, diags) = match session.lower_path(path) {
+        let (programs, diags) = match session.lower_path(path) {
             Ok(lowered) => lowered,
             Err(err) => return io_failure(path, &err),
         };
@@ -95,7 +95,7 @@ fn emit(what: EmitKind, path: &PathBuf, after: &str, format: Format) -> ExitCode
         if diag::has_errors(&diags) {
             return ExitCode::from(1);
         }
-        let text = crate::ir::print::program(&program, &session.interner);
+        let text = crate::ir::print::programs(&programs, &session.interner);
         let mut stdout = std::io::stdout().lock();
         if stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).is_err() {
             return ExitCode::from(2);

@@ -253,6 +253,36 @@ spelled_enum! {
 }
 
 spelled_enum! {
+    /// `pld.WaitCmp.X`: how `pld.system.wait` compares a signal.
+    WaitCmp {
+        Eq = "Eq",
+        Ne = "Ne",
+        Gt = "Gt",
+        Ge = "Ge",
+        Lt = "Lt",
+        Le = "Le",
+    }
+}
+
+spelled_enum! {
+    /// `pld.NotifyOp.X`: how `pld.system.notify` updates a signal.
+    NotifyOp {
+        Set = "Set",
+        AtomicAdd = "AtomicAdd",
+    }
+}
+
+spelled_enum! {
+    /// `pld.ReduceOp.X`: the reduction of a collective.
+    ReduceOp {
+        Sum = "Sum",
+        Max = "Max",
+        Min = "Min",
+        Prod = "Prod",
+    }
+}
+
+spelled_enum! {
     /// The loop kinds of `pl.range`, `pl.parallel`, `pl.unroll` and `pl.pipeline`.
     ForKind {
         Sequential = "range",
@@ -284,6 +314,9 @@ pub enum EnumValue {
     ScopeMode(ScopeMode),
     Layout(Layout),
     MaskPattern(MaskPattern),
+    WaitCmp(WaitCmp),
+    NotifyOp(NotifyOp),
+    ReduceOp(ReduceOp),
 }
 
 impl EnumValue {
@@ -300,6 +333,9 @@ impl EnumValue {
             "ScopeMode" => EnumValue::ScopeMode(ScopeMode::from_name(name)?),
             "TensorLayout" => EnumValue::Layout(Layout::from_name(name)?),
             "MaskPattern" => EnumValue::MaskPattern(MaskPattern::from_name(name)?),
+            "WaitCmp" => EnumValue::WaitCmp(WaitCmp::from_name(name)?),
+            "NotifyOp" => EnumValue::NotifyOp(NotifyOp::from_name(name)?),
+            "ReduceOp" => EnumValue::ReduceOp(ReduceOp::from_name(name)?),
             _ => return None,
         })
     }
@@ -317,6 +353,9 @@ impl EnumValue {
             "ScopeMode" => ScopeMode::names(),
             "TensorLayout" => Layout::names(),
             "MaskPattern" => MaskPattern::names(),
+            "WaitCmp" => WaitCmp::names(),
+            "NotifyOp" => NotifyOp::names(),
+            "ReduceOp" => ReduceOp::names(),
             _ => return None,
         })
     }
@@ -334,6 +373,9 @@ impl EnumValue {
             EnumValue::ScopeMode(v) => format!("pl.ScopeMode.{v}"),
             EnumValue::Layout(v) => format!("pl.{v}"),
             EnumValue::MaskPattern(v) => format!("pl.tile.MaskPattern.{v}"),
+            EnumValue::WaitCmp(v) => format!("pld.WaitCmp.{v}"),
+            EnumValue::NotifyOp(v) => format!("pld.NotifyOp.{v}"),
+            EnumValue::ReduceOp(v) => format!("pld.ReduceOp.{v}"),
         }
     }
 }

@@ -20,34 +20,62 @@ use crate::intern::Interner;
 use crate::lower::format_float;
 use std::fmt::Write;
 
-/// The whole program as pl source.
-pub fn program(p: &Program, names: &Interner) -> String {
+/// Programs as pl source: the imports and `pl.dynamic` dimensions once, then each program
+/// as an `@pl.program` class (a program without a class name is called `Program`, or
+/// `Program_1`, ... when that name is taken).
+pub fn programs(ps: &[Program], names: &Interner) -> String {
     let mut out = String::new();
     out.push_str("import pypto.language as pl\n");
-    if !p.dynamic_dims.is_empty() {
-        out.push('\n');
+    let mut dims: Vec<crate::intern::Symbol> = Vec::new();
+    for p in ps {
         for d in &p.dynamic_dims {
+            if !dims.contains(d) {
+                dims.push(*d);
+            }
+        }
+    }
+    if !dims.is_empty() {
+        out.push('\n');
+        for d in &dims {
             let n = names.get(*d);
             let _ = writeln!(out, "{n} = pl.dynamic({n:?})");
         }
     }
-    out.push_str("\n\n@pl.program\n");
-    let class = p.name.map_or("Program", |n| names.get(n));
-    let _ = writeln!(out, "class {class}:");
-    let mut first = true;
-    for f in p.functions.values() {
-        if !first {
-            out.push('\n');
+    let taken: Vec<&str> = ps.iter().filter_map(|p| p.name.map(|n| names.get(n))).collect();
+    for p in ps {
+        let class = match p.name {
+            Some(n) => names.get(n).to_string(),
+            None => {
+                let mut candidate = "Program".to_string();
+                let mut k = 0;
+                while taken.contains(&candidate.as_str()) {
+                    k += 1;
+                    candidate = format!("Program_{k}");
+                }
+                candidate
+            }
+        };
+        let _ = writeln!(out, "\n\n@pl.program\nclass {class}:");
+        let mut first = true;
+        for f in p.functions.values() {
+            if !first {
+                out.push('\n');
+            }
+            first = false;
+            let mut pr = Printer { p, names, out: String::new(), indent: 1 };
+            pr.function(f);
+            out.push_str(&pr.out);
         }
-        first = false;
-        let mut pr = Printer { p, names, out: String::new(), indent: 1 };
-        pr.function(f);
-        out.push_str(&pr.out);
-    }
-    if p.functions.is_empty() {
-        out.push_str("    pass\n");
+        if p.functions.is_empty() {
+            out.push_str("    pass\n");
+        }
     }
     out
+}
+
+/// One program as pl source.
+pub fn program(p: &Program, names: &Interner) -> String {
+    programs(std::slice::from_ref(p), names)
 }
 
 /// One expression as source text (for messages).

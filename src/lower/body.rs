@@ -39,7 +39,8 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     };
     let mut params = Vec::new();
     for p in &info.params {
-        let var = f.cx.program.new_var(p.name, p.ty, Loc::new(file, p.span));
+        let ty = f.cx.import_type(p.ty);
+        let var = f.cx.program.new_var(p.name, ty, Loc::new(file, p.span));
         f.names.insert(p.name, var);
         f.used.insert(p.name);
         params.push(Param { var, dir: p.dir });
@@ -50,7 +51,7 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     let body = if deep { Vec::new() } else { f.block(&def.body.stmts) };
     f.cx.depth_exit();
     let returns = match &info.returns {
-        Some(r) => r.clone(),
+        Some(r) => r.iter().map(|&t| f.cx.import_type(t)).collect(),
         None => f.returns.clone().unwrap_or_default(),
     };
     Function {
@@ -1662,8 +1663,9 @@ impl FnLower<'_, '_> {
                     );
                     return None;
                 }
-                if self.cx.functions.contains_key(&attr.name) {
-                    return self.function_call(attr.name, args, span, f.span);
+                let key = (self.info.namespace, attr.name);
+                if self.cx.func(key).is_some() {
+                    return self.function_call(key, args, span);
                 }
                 let name = self.cx.name(attr.name).to_string();
                 self.error(
@@ -1681,7 +1683,7 @@ impl FnLower<'_, '_> {
                     return None;
                 }
                 match self.cx.modules[self.m].names.get(n).map(|b| b.0.clone()) {
-                    Some(Binding::Function(target)) => self.function_call(target, args, span, f.span),
+                    Some(Binding::Function(target)) => self.function_call((0, target), args, span),
                     _ if matches!(
                         self.cx.name(*n),
                         "len" | "max" | "min" | "abs" | "int" | "float" | "bool" | "sum" | "range" | "list" | "tuple"
@@ -1723,9 +1725,10 @@ impl FnLower<'_, '_> {
     }
 
     /// A call of a pl function (`self.f(...)` or `f(...)`).
-    fn function_call(&mut self, target: Symbol, args: &[ast::Arg], span: Span, callee_span: Span) -> Option<ExprId> {
+    fn function_call(&mut self, key: super::FnKey, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+        let target = key.1;
         let params: Vec<(Symbol, TypeId, Direction)> =
-            self.cx.params_of(target)?.iter().map(|p| (p.name, p.ty, p.dir)).collect();
+            self.cx.params_of(key)?.iter().map(|p| (p.name, p.ty, p.dir)).collect();
         let fname = self.cx.name(target).to_string();
         let mut slots: Vec<Option<ast::ExprId>> = vec![None; params.len()];
         let mut ok = true;
@@ -1767,7 +1770,7 @@ impl FnLower<'_, '_> {
         let given = args.len();
         if positional > params.len() || slots.iter().any(Option::is_none) {
             let defined = {
-                let f = &self.cx.functions[&target];
+                let f = self.cx.func(key).expect("the callee exists");
                 Label::secondary(self.cx.modules[f.module].file, f.span, "defined here")
             };
             if ok {
@@ -1799,8 +1802,7 @@ impl FnLower<'_, '_> {
             }
             lowered.push(Some(e));
         }
-        let _ = callee_span;
-        let returns = self.cx.callee_returns(target).unwrap_or_default();
+        let returns = self.cx.callee_returns(key).unwrap_or_default();
         let ty = match returns.as_slice() {
             [] => Types::NONE,
             [one] => *one,
@@ -2121,6 +2123,9 @@ fn enum_family(v: EnumValue) -> &'static str {
         EnumValue::ScopeMode(_) => "ScopeMode",
         EnumValue::Layout(_) => "TensorLayout",
         EnumValue::MaskPattern(_) => "MaskPattern",
+        EnumValue::WaitCmp(_) => "WaitCmp",
+        EnumValue::NotifyOp(_) => "NotifyOp",
+        EnumValue::ReduceOp(_) => "ReduceOp",
     }
 }
 

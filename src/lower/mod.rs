@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 /// Lowers the program whose root file is `root` (already loaded in the session).
 /// Returns the IR (possibly partial when there are errors) and every diagnostic found,
 /// those of imported files included.
-pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (Program, Vec<Diagnostic>) {
+pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (Vec<Program>, Vec<Diagnostic>) {
     let mut cx = Lowering {
         session,
         program: Program::default(),
@@ -46,7 +46,11 @@ pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (
         modules: Vec::new(),
         by_path: FxHashMap::default(),
         loading: Vec::new(),
-        functions: IndexMap::default(),
+        namespaces: vec![Namespace::default()],
+        current: 0,
+        states: FxHashMap::default(),
+        sig_types: ir::Types::default(),
+        finished: Vec::new(),
         lowering_depth: 0,
     };
     let root_module = cx.load_parsed(root, root_path.map(Path::to_path_buf));
@@ -57,9 +61,9 @@ pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (
         cx.collect_functions();
         cx.lower_bodies();
     }
-    let Lowering { program, mut diags, .. } = cx;
+    let Lowering { finished: programs, mut diags, .. } = cx;
     crate::diag::sort(&mut diags);
-    (program, diags)
+    (programs, diags)
 }
 
 pub(crate) type ModuleId = usize;
@@ -102,10 +106,12 @@ pub(crate) struct FuncInfo {
     pub method: bool,
     /// Declared with `@pl.jit*`: bare `pl.Tensor` and bare dtype parameters are usual.
     pub jit: bool,
+    /// Parameters, with types in `Lowering::sig_types`.
     pub params: Vec<ParamInfo>,
-    /// Declared return types; `None` when the function has no return annotation.
+    /// Declared return types (in `Lowering::sig_types`); `None` without an annotation.
     pub returns: Option<Vec<TypeId>>,
-    pub state: BodyState,
+    /// The namespace it belongs to (0: module level; else its program class).
+    pub namespace: usize,
     /// The span of the function's name.
     pub span: Span,
 }
@@ -125,6 +131,17 @@ pub(crate) enum BodyState {
     Lowered,
 }
 
+/// A function's identity: its namespace and its name.
+pub(crate) type FnKey = (usize, Symbol);
+
+/// The functions of one namespace: the module level, or one `@pl.program` class.
+#[derive(Default)]
+pub(crate) struct Namespace {
+    /// The class name (with the file and span of its definition); `None` at module level.
+    pub class: Option<(Symbol, FileId, Span)>,
+    pub functions: IndexMap<Symbol, FuncInfo, FxBuildHasher>,
+}
+
 pub(crate) struct Lowering<'s> {
     pub session: &'s mut Session,
     pub program: Program,
@@ -133,8 +150,18 @@ pub(crate) struct Lowering<'s> {
     by_path: FxHashMap<PathBuf, ModuleId>,
     /// Modules being loaded (for import cycles), innermost last.
     loading: Vec<ModuleId>,
-    /// Every pl function of the program, in source order.
-    pub functions: IndexMap<Symbol, FuncInfo, FxBuildHasher>,
+    /// The function namespaces: 0 holds the module-level functions of every module (the
+    /// `@pl.jit*` and standalone `@pl.function`s), each `@pl.program` class has its own.
+    pub namespaces: Vec<Namespace>,
+    /// The namespace whose program is being lowered (`program` is its IR).
+    pub current: usize,
+    /// Which functions have been lowered into which program: (program, (namespace, name)).
+    states: FxHashMap<(usize, FnKey), BodyState>,
+    /// The types of the signatures (parameters and declared returns), before they are
+    /// copied into each program's own type table.
+    pub sig_types: ir::Types,
+    /// The programs lowered so far.
+    finished: Vec<Program>,
     /// How many function bodies are being lowered at once (a call of a function without a
     /// return annotation lowers the callee first).
     pub lowering_depth: usize,
@@ -433,7 +460,7 @@ impl Lowering<'_> {
             for stmt in body {
                 let kind = self.modules[m].ast.stmt(stmt).kind.clone();
                 match kind {
-                    AstStmt::FunctionDef(def) => self.collect_function(m, stmt, &def, false, None),
+                    AstStmt::FunctionDef(def) => self.collect_function(m, stmt, &def, 0, None),
                     AstStmt::ClassDef(class) => self.collect_program(m, &class),
                     _ => {}
                 }
@@ -446,16 +473,15 @@ impl Lowering<'_> {
         let Some(deco) = class.decorators.first() else { return };
         let options = self.program_decorator(m, deco);
         let Some(strict_ssa) = options else { return };
-        if self.program.name.is_none() {
-            self.program.name = Some(class.name.name);
-        }
         self.modules[m].names.insert(class.name.name, (Binding::ProgramClass, class.name.span));
+        let ns = self.namespaces.len();
+        self.namespaces.push(Namespace { class: Some((class.name.name, file, class.name.span)), functions: IndexMap::default() });
         let mut any = false;
         for &s in &class.body.stmts {
             let kind = self.modules[m].ast.stmt(s).kind.clone();
             if let AstStmt::FunctionDef(def) = kind {
                 any = true;
-                self.collect_function(m, s, &def, true, Some(strict_ssa));
+                self.collect_function(m, s, &def, ns, Some(strict_ssa));
             }
         }
         if !any {
@@ -475,9 +501,10 @@ impl Lowering<'_> {
         m: ModuleId,
         stmt: AstStmtId,
         def: &ast::FunctionDef,
-        method: bool,
+        namespace: usize,
         program_strict: Option<bool>,
     ) {
+        let method = namespace != 0;
         let file = self.modules[m].file;
         let Some(deco) = def.decorators.first() else { return };
         let Some(decl) = self.function_decorator(m, deco) else { return };
@@ -537,7 +564,7 @@ impl Lowering<'_> {
             params.push(ParamInfo { name: pname.name, ty, dir, span: p.span });
         }
         let returns = def.returns.and_then(|r| self.return_types(m, r));
-        if let Some(existing) = self.functions.get(&name) {
+        if let Some(existing) = self.namespaces[namespace].functions.get(&name) {
             let first = existing.span;
             let first_file = self.modules[existing.module].file;
             let n = self.name(name).to_string();
@@ -552,8 +579,10 @@ impl Lowering<'_> {
             .push(Label::secondary(first_file, first, "first definition"));
             return;
         }
-        self.modules[m].names.insert(name, (Binding::Function(name), def.name.span));
-        self.functions.insert(
+        if !method {
+            self.modules[m].names.insert(name, (Binding::Function(name), def.name.span));
+        }
+        self.namespaces[namespace].functions.insert(
             name,
             FuncInfo {
                 name,
@@ -567,7 +596,7 @@ impl Lowering<'_> {
                 jit,
                 params,
                 returns,
-                state: BodyState::NotLowered,
+                namespace,
                 span: def.name.span,
             },
         );
@@ -614,64 +643,93 @@ impl Lowering<'_> {
 
     // ------------------------------------------------------------ bodies
 
+    /// Lowers every namespace into a program of its own: the module-level functions (when
+    /// there are any), then each `@pl.program` class. A class's program also gets the
+    /// module-level functions its methods call.
     fn lower_bodies(&mut self) {
-        let names: Vec<Symbol> = self.functions.keys().copied().collect();
-        for name in names {
-            self.ensure_lowered(name);
-        }
-        // Functions go into the program in source order, whatever order their bodies were
-        // lowered in (a call lowers an unannotated callee first).
-        let order: Vec<Symbol> = self.functions.keys().copied().collect();
-        let mut functions = std::mem::take(&mut self.program.functions);
-        for name in order {
-            if let Some(f) = functions.swap_remove(&name) {
-                self.program.functions.insert(name, f);
+        self.sig_types = std::mem::take(&mut self.program.types);
+        let dynamic_dims = std::mem::take(&mut self.program.dynamic_dims);
+        for ns in 0..self.namespaces.len() {
+            if self.namespaces[ns].functions.is_empty() {
+                continue;
             }
+            self.program = Program { dynamic_dims: dynamic_dims.clone(), ..Program::default() };
+            self.program.name = self.namespaces[ns].class.map(|c| c.0);
+            self.current = ns;
+            let names: Vec<Symbol> = self.namespaces[ns].functions.keys().copied().collect();
+            for &name in &names {
+                self.ensure_lowered((ns, name));
+            }
+            // The namespace's functions in source order, then the module-level functions
+            // they called, in the order they were first needed.
+            let mut functions = std::mem::take(&mut self.program.functions);
+            for name in names {
+                if let Some(f) = functions.shift_remove(&name) {
+                    self.program.functions.insert(name, f);
+                }
+            }
+            self.program.functions.extend(functions);
+            self.finished.push(std::mem::take(&mut self.program));
         }
     }
 
-    /// Lowers a function's body unless done already. A call of a function without a return
-    /// annotation needs the callee's body first, to know what it returns.
-    pub fn ensure_lowered(&mut self, name: Symbol) {
-        let Some(info) = self.functions.get_mut(&name) else { return };
-        if info.state != BodyState::NotLowered {
+    /// The function a key names.
+    pub fn func(&self, key: FnKey) -> Option<&FuncInfo> {
+        self.namespaces.get(key.0)?.functions.get(&key.1)
+    }
+
+    /// Lowers a function's body into the current program unless done already. A call of a
+    /// function without a return annotation needs the callee's body first, to know what it
+    /// returns; a module-level function called from a class is lowered into the class's
+    /// program too.
+    pub fn ensure_lowered(&mut self, key: FnKey) {
+        let Some(info) = self.func(key).cloned() else { return };
+        let state = self.states.entry((self.current, key)).or_insert(BodyState::NotLowered);
+        if *state != BodyState::NotLowered {
             return;
         }
-        info.state = BodyState::Lowering;
-        let info = info.clone();
-        let function = body::lower_function(self, &info);
-        self.program.functions.insert(name, function);
-        if let Some(info) = self.functions.get_mut(&name) {
-            info.state = BodyState::Lowered;
+        *state = BodyState::Lowering;
+        if key.0 != self.current && self.namespaces[self.current].functions.contains_key(&key.1) {
+            let (file, span) = (self.modules[info.module].file, info.span);
+            let name = self.name(key.1).to_string();
+            self.error(
+                Code::E0214,
+                file,
+                span,
+                format!("the program calls the module-level function `{name}`, but has a method of that name too"),
+                "name clash",
+            );
         }
+        let function = body::lower_function(self, &info);
+        self.program.functions.insert(key.1, function);
+        self.states.insert((self.current, key), BodyState::Lowered);
     }
 
     /// The return types of a function, for a call to it: declared, or inferred from its
     /// lowered body; `None` while its body is being lowered (a recursive call).
-    pub fn callee_returns(&mut self, name: Symbol) -> Option<Vec<TypeId>> {
-        let info = self.functions.get(&name)?;
-        if let Some(r) = &info.returns {
-            return Some(r.clone());
+    pub fn callee_returns(&mut self, key: FnKey) -> Option<Vec<TypeId>> {
+        let info = self.func(key)?;
+        if let Some(r) = info.returns.clone() {
+            return Some(r.iter().map(|&t| self.import_type(t)).collect());
         }
-        self.ensure_lowered(name);
-        self.program.functions.get(&name).map(|f| f.returns.clone())
+        self.ensure_lowered(key);
+        self.program.functions.get(&key.1).map(|f| f.returns.clone())
     }
 
-    pub fn loc(&self, m: ModuleId, span: Span) -> Loc {
-        Loc::new(self.modules[m].file, span)
+    /// The parameters of a function with their types in the current program.
+    pub fn params_of(&mut self, key: FnKey) -> Option<Vec<ParamInfo>> {
+        let params = self.func(key)?.params.clone();
+        Some(params.into_iter().map(|p| ParamInfo { ty: self.import_type(p.ty), ..p }).collect())
     }
 
-    /// The parameter types of a function, for a call to it.
-    pub fn params_of(&self, name: Symbol) -> Option<&[ParamInfo]> {
-        self.functions.get(&name).map(|f| f.params.as_slice())
+    /// A signature type (in `sig_types`) in the current program's type table.
+    pub fn import_type(&mut self, id: TypeId) -> TypeId {
+        let ty = self.sig_types.get(id).clone();
+        let ty = match ty {
+            ir::Type::Tuple(items) => ir::Type::Tuple(items.into_iter().map(|t| self.import_type(t)).collect()),
+            other => other,
+        };
+        self.program.types.intern(ty)
     }
 }
 
-/// The helpers the lowering passes the `ir` printer (shared with the verifier).
-pub fn function_kind_spelling(kind: FuncKind) -> String {
-    format!("pl.FunctionType.{kind}")
-}
-
-pub(crate) fn ir_loc(file: FileId, span: Span) -> ir::Loc {
-    ir::Loc::new(file, span)
-}
