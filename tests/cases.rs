@@ -124,6 +124,11 @@ fn compute(path: &Path, kind: Kind) -> Outputs {
         let ir = (!has_errors).then(|| plc::ir::print::programs(&programs, &lowering.interner));
         if let Some(text) = &ir {
             problems.extend(round_trip(&name, text));
+            for p in &programs {
+                for d in plc::ir::verify::verify(p, &lowering.interner, false) {
+                    problems.push(format!("verifier: {}", plc::diag::render::short(&lowering.files, &d)));
+                }
+            }
         }
         let rendered: String = diags.iter().map(|d| plc::diag::render::short(&lowering.files, d)).collect();
         (rendered, has_errors, ir)

@@ -34,7 +34,26 @@ fn check(what: &str, bytes: Vec<u8>) {
         let _ = render::json(&session.files, d);
     }
     let _ = syntax::dump::ast(&f.text, &session.interner, &parsed.ast);
+    // Lowering, printing and verifying must not panic either; a program that lowers
+    // without errors must verify and print.
+    let mut lowering = Session::new();
+    let (programs, diags) = lowering.lower_source("input.pl", bytes_of(&session, file));
+    if !plc::diag::has_errors(&diags) {
+        for p in &programs {
+            for d in plc::ir::verify::verify(p, &lowering.interner, false) {
+                problems.push(format!("verifier: {}", d.message));
+            }
+        }
+        let _ = plc::ir::print::programs(&programs, &lowering.interner);
+    }
+    for d in &diags {
+        let _ = render::human(&lowering.files, d);
+    }
     assert!(problems.is_empty(), "{what}: {}", problems.join("; "));
+}
+
+fn bytes_of(session: &Session, file: plc::source::FileId) -> Vec<u8> {
+    session.files.get(file).text.as_bytes().to_vec()
 }
 
 /// A small deterministic generator (splitmix64), so that every run tests the same inputs.

@@ -370,6 +370,27 @@ supported.";
 inside a manual one; a hand-placed `with pl.scope():` requires
 `@pl.function(auto_scope=False)`.";
 
+    E0701 => "internal error: a variable is used before its definition",
+"The IR verifier found a use of a variable that no earlier statement defines. Lowering and
+every pass must keep definitions before uses; this is a bug in plc, not in your program.";
+
+    E0702 => "internal error: a misplaced or malformed yield",
+"The IR verifier found a yield that is not last in its block, a yield outside a loop or an
+`if`, a loop with iter args whose body does not end in a yield, or a yield whose number of
+values differs from its statement's return variables. This is a bug in plc.";
+
+    E0703 => "internal error: wrong arity",
+"The IR verifier found a call with the wrong number of arguments, a call of a function the
+program does not have, or a return with a number of values other than the function
+declares. This is a bug in plc.";
+
+    E0704 => "internal error: a mistyped node",
+"The IR verifier found a condition that is not a boolean scalar. This is a bug in plc.";
+
+    E0705 => "internal error: a variable assigned twice in SSA form",
+"After ConvertToSSA every variable is assigned exactly once; the IR verifier found one
+assigned twice. This is a bug in plc.";
+
     N0001 => "host code skipped",
 "Host code is the Python that runs around the pl program: an `if __name__ == \"__main__\":`
 block, a top-level `def` or `class` without a `@pl.` decorator, a top-level assignment whose

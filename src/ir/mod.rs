@@ -17,6 +17,7 @@ pub mod enums;
 pub mod ops;
 pub mod print;
 pub mod types;
+pub mod verify;
 
 pub use enums::*;
 pub use types::{Dim, Type, TypeId, Types};

@@ -42,11 +42,26 @@ impl Lowering<'_> {
     /// Whether a dotted name starts with a name bound to the `pl` namespace; returns the
     /// rest (`"jit.graph"` for `pl.jit.graph`).
     pub(crate) fn pl_path(&self, m: ModuleId, e: ast::ExprId) -> Option<String> {
+        match self.namespace_path(m, e)? {
+            (Binding::Pl, rest) => Some(rest),
+            _ => None,
+        }
+    }
+
+    /// As `pl_path`, for the distributed namespace (`pld.tensor.put` → `"tensor.put"`).
+    pub(crate) fn pld_path(&self, m: ModuleId, e: ast::ExprId) -> Option<String> {
+        match self.namespace_path(m, e)? {
+            (Binding::Pld, rest) => Some(rest),
+            _ => None,
+        }
+    }
+
+    fn namespace_path(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, String)> {
         let dotted = self.dotted(m, e)?;
         let (root, rest) = dotted.split_once('.')?;
         let sym = self.session.interner.lookup(root)?;
         match self.modules[m].names.get(&sym) {
-            Some((Binding::Pl, _)) => Some(rest.to_string()),
+            Some((b @ (Binding::Pl | Binding::Pld), _)) => Some((b.clone(), rest.to_string())),
             _ => None,
         }
     }
@@ -100,7 +115,7 @@ impl Lowering<'_> {
                 }
             }
             E::Attribute { .. } => {
-                let Some(path) = self.pl_path(m, e) else {
+                let Some(path) = self.pl_path(m, e).or_else(|| self.pld_path(m, e)) else {
                     let text = self.text_of(m, span).to_string();
                     self.error(
                         Code::E0218,
@@ -581,7 +596,10 @@ impl Lowering<'_> {
             E::Subscript { value, index } => (value, Some(index)),
             _ => (e, None),
         };
-        let path = self.pl_path(m, head);
+        // `pld.DistributedTensor[...]` is a tensor for plc's purposes.
+        let path = self.pl_path(m, head).or_else(|| {
+            self.pld_path(m, head).map(|p| if p == "DistributedTensor" { "Tensor".to_string() } else { p })
+        });
         let items: Vec<ast::ExprId> = match index.map(|i| self.ast(m).expr(i).kind.clone()) {
             Some(E::Tuple(items)) => items,
             Some(_) => index.into_iter().collect(),

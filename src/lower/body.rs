@@ -1278,7 +1278,7 @@ impl FnLower<'_, '_> {
                 );
                 None
             }
-            Some(Binding::Pl) => {
+            Some(Binding::Pl | Binding::Pld) => {
                 self.error(Code::E0223, span, "the `pl` namespace is not a value", "`pl` alone");
                 None
             }
@@ -1345,7 +1345,7 @@ impl FnLower<'_, '_> {
     }
 
     fn attribute(&mut self, id: ast::ExprId, span: Span) -> Option<ExprId> {
-        if let Some(path) = self.cx.pl_path(self.m, id) {
+        if let Some(path) = self.cx.pl_path(self.m, id).or_else(|| self.cx.pld_path(self.m, id)) {
             let c = self.cx.eval_const(self.m, id)?;
             let _ = path;
             return self.const_expr(&c, span);
@@ -1573,9 +1573,15 @@ impl FnLower<'_, '_> {
                         Some(l) => self.expr(l)?,
                         None => self.int(0, span),
                     };
-                    let hi_e = match hi {
-                        Some(h) => self.expr(h)?,
-                        None => self.dim_expr(extent, span)?,
+                    let hi_e = match (hi, extent) {
+                        (Some(h), _) => self.expr(h)?,
+                        // An extent known only at run time (a bare `pl.Tensor`): read it.
+                        (None, Dim::Unknown) if !is_tile => {
+                            let axis = self.int(k as i64, span);
+                            let dim = ops::by_name("tensor.dim").expect("in the op table");
+                            self.op_result(dim, vec![Some(base), Some(axis)], span)?
+                        }
+                        (None, _) => self.dim_expr(extent, span)?,
                     };
                     let size = self.binary(BinOp::Sub, hi_e, lo_e, span)?;
                     sizes.push(size);
@@ -1648,6 +1654,16 @@ impl FnLower<'_, '_> {
         }
         if let Some(path) = self.cx.pl_path(self.m, func) {
             return self.pl_call(&path, args, span);
+        }
+        if let Some(path) = self.cx.pld_path(self.m, func) {
+            let spelled = format!("pld.{path}");
+            return match ops::by_spelling(&spelled) {
+                Some(op) => self.op_call(op, &spelled, args, span),
+                None => {
+                    self.error(Code::E0205, span, format!("Unknown operation '{spelled}'"), "not a pl operation");
+                    None
+                }
+            };
         }
         let f = self.ast().expr(func).clone();
         match &f.kind {
@@ -1843,7 +1859,7 @@ impl FnLower<'_, '_> {
                 );
                 return None;
             }
-            "at" | "graph" | "cluster" | "scope" | "manual_scope" | "incore" => {
+            "at" | "graph" | "cluster" | "scope" | "manual_scope" | "incore" | "auto_incore" => {
                 self.error(
                     Code::E0313,
                     span,

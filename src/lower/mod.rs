@@ -76,6 +76,8 @@ pub(crate) enum Binding {
     Function(Symbol),
     /// The `pl` namespace (`import pypto.language as pl`).
     Pl,
+    /// The distributed namespace (`import pypto.language.distributed as pld`).
+    Pld,
     /// An outside library (`import torch`): using it in pl code is an error.
     Outside,
     /// An `@pl.program` class.
@@ -264,6 +266,8 @@ impl Lowering<'_> {
         };
         let binding = if dotted == "pypto.language" && n.alias.is_some() {
             Binding::Pl
+        } else if dotted == "pypto.language.distributed" && n.alias.is_some() {
+            Binding::Pld
         } else {
             self.outside_library(file, n.span, &dotted);
             Binding::Outside
@@ -424,6 +428,18 @@ impl Lowering<'_> {
 
     fn module_constant(&mut self, m: ModuleId, targets: &[ast::ExprId], value: ast::ExprId) {
         let file = self.modules[m].file;
+        // `Alias = SomeProgram`, `f2 = f`: another name for a program, function or namespace.
+        if let (AstExpr::Name(target), AstExpr::Name(source)) =
+            (self.modules[m].ast.expr(targets[0]).kind.clone(), self.modules[m].ast.expr(value).kind.clone())
+        {
+            if let Some((binding, _)) = self.modules[m].names.get(&source).cloned() {
+                if !matches!(binding, Binding::Const(_)) {
+                    let span = self.modules[m].ast.expr(targets[0]).span;
+                    self.modules[m].names.insert(target, (binding, span));
+                    return;
+                }
+            }
+        }
         let Some(v) = self.eval_const(m, value) else { return };
         let target = targets[0];
         let t = self.modules[m].ast.expr(target).clone();
@@ -475,7 +491,8 @@ impl Lowering<'_> {
         let Some(strict_ssa) = options else { return };
         self.modules[m].names.insert(class.name.name, (Binding::ProgramClass, class.name.span));
         let ns = self.namespaces.len();
-        self.namespaces.push(Namespace { class: Some((class.name.name, file, class.name.span)), functions: IndexMap::default() });
+        self.namespaces
+            .push(Namespace { class: Some((class.name.name, file, class.name.span)), functions: IndexMap::default() });
         let mut any = false;
         for &s in &class.body.stmts {
             let kind = self.modules[m].ast.stmt(s).kind.clone();
@@ -732,4 +749,3 @@ impl Lowering<'_> {
         self.program.types.intern(ty)
     }
 }
-

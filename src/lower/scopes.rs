@@ -53,7 +53,7 @@ impl FnLower<'_, '_> {
         };
         match path.as_str() {
             "graph" => self.graph_scope(item, args, body, header, out),
-            "at" | "incore" => self.at_scope(&path, item, args, body, header, out),
+            "at" | "incore" | "auto_incore" => self.at_scope(&path, item, args, body, header, out),
             "cluster" => {
                 self.no_as(item, "cluster", header);
                 let (name, attrs) = self.keywords(args, &["name_hint", "dumps"], "pl.cluster", header);
@@ -408,7 +408,7 @@ impl FnLower<'_, '_> {
         };
         let (mut level, mut role) = (None, None);
         let mut ok = true;
-        if path == "incore" {
+        if path == "incore" || path == "auto_incore" {
             level = Some(Level::CoreGroup);
         } else {
             if positional.len() > 2 {
