@@ -1906,8 +1906,11 @@ impl FnLower<'_, '_> {
                 let b = self.expr(rest.value)?;
                 return self.binary(op, v, b, span);
             }
-            let what = self.describe_type(&ty);
-            self.error(Code::E0217, span, format!("pl.{base}() does not apply to {what}"), "wrong kind of operand");
+            // An operand of unknown type follows an error already reported.
+            if ty != Type::Unknown {
+                let what = self.describe_type(&ty);
+                self.error(Code::E0217, span, format!("pl.{base}() does not apply to {what}"), "wrong kind of operand");
+            }
             return None;
         }
         self.error(Code::E0205, span, format!("Unknown operation 'pl.{path}'"), "not a pl operation").help =
@@ -2050,7 +2053,15 @@ impl FnLower<'_, '_> {
 
     /// Types a call of `op` with lowered arguments through the op's result rule.
     pub fn op_result(&mut self, op: OpId, args: Vec<Option<ExprId>>, span: Span) -> Option<ExprId> {
-        let result = {
+        // An argument of unknown type follows an error already reported: the result is
+        // unknown too, and nothing more is said.
+        let unknown = args.iter().flatten().any(|&a| {
+            self.cx.program.expr(a).ty == Types::UNKNOWN
+                && !matches!(self.cx.program.expr(a).kind, ExprKind::DType(_) | ExprKind::Enum(_) | ExprKind::Str(_))
+        });
+        let result = if unknown {
+            Ok(Type::Unknown)
+        } else {
             let view = ArgView { program: &self.cx.program, args: &args };
             (op.def().result)(&view)
         };

@@ -242,7 +242,18 @@ impl Lowering<'_> {
                 AstStmt::Assign { targets, value } => self.module_constant(m, targets, *value),
                 AstStmt::Expr(e) if matches!(self.modules[m].ast.expr(*e).kind, AstExpr::Str(_)) => {}
                 AstStmt::Pass | AstStmt::Error => {}
-                AstStmt::FunctionDef(_) | AstStmt::ClassDef(_) => {}
+                // A pl function is bound where it is defined, so that a module importing
+                // this one finds it (its signature is collected later, with everyone's).
+                AstStmt::FunctionDef(def) => {
+                    let head = def.decorators.first().map(|d| match &self.modules[m].ast.expr(d.expr).kind {
+                        AstExpr::Call { func, .. } => *func,
+                        _ => d.expr,
+                    });
+                    if head.is_some_and(|h| self.pl_path(m, h).is_some()) {
+                        self.modules[m].names.insert(def.name.name, (Binding::Function(def.name.name), def.name.span));
+                    }
+                }
+                AstStmt::ClassDef(_) => {}
                 _ => {
                     self.error(
                         Code::E0223,
