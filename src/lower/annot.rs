@@ -212,6 +212,7 @@ impl Lowering<'_> {
         let file = self.modules[m].file;
         let name = self.name(n).to_string();
         match self.modules[m].names.get(&n).map(|b| b.0.clone()) {
+            Some(Binding::Poisoned) => {}
             Some(Binding::Function(_)) | Some(Binding::ProgramClass) => {
                 self.error(
                     Code::E0218,
@@ -226,7 +227,7 @@ impl Lowering<'_> {
                     Code::E0222,
                     file,
                     span,
-                    format!("`{name}` is an outside library, which pl code cannot use"),
+                    format!("`{name}` comes from an outside library, which pl code cannot use"),
                     "outside library",
                 );
             }

@@ -418,6 +418,7 @@ impl FnLower<'_, '_> {
                     format!("cannot unpack {} values into {} names", elements.len(), items.len()),
                     "wrong number of names",
                 );
+                self.define_targets(items);
                 return;
             }
             other => {
@@ -482,6 +483,16 @@ impl FnLower<'_, '_> {
         let var = self.cx.program.new_var(name, ty, self.loc(span));
         self.names.insert(name, var);
         var
+    }
+
+    /// Defines the names of a target list with unknown types, after an error.
+    fn define_targets(&mut self, items: &[ast::ExprId]) {
+        for &item in items {
+            if let E::Name(n) = self.ast().expr(item).kind {
+                let span = self.ast().expr(item).span;
+                self.define_unknown(n, span);
+            }
+        }
     }
 
     fn define_unknown(&mut self, name: Symbol, span: Span) {
@@ -776,7 +787,8 @@ impl FnLower<'_, '_> {
             Some("unroll") => ForKind::Unroll,
             Some("pipeline") => ForKind::Pipeline,
             Some("spmd") => {
-                self.spmd_loop(target, &args, body, span, out);
+                let header = Span::new(span.lo, iter_expr.span.hi);
+                self.spmd_loop(target, &args, body, span, header, out);
                 return;
             }
             Some("while_") => {
@@ -1278,6 +1290,7 @@ impl FnLower<'_, '_> {
                 );
                 None
             }
+            Some(Binding::Poisoned) => None,
             Some(Binding::Pl | Binding::Pld) => {
                 self.error(Code::E0223, span, "the `pl` namespace is not a value", "`pl` alone");
                 None
@@ -1287,7 +1300,7 @@ impl FnLower<'_, '_> {
                 self.error(
                     Code::E0222,
                     span,
-                    format!("`{name}` is an outside library, which pl code cannot use"),
+                    format!("`{name}` comes from an outside library, which pl code cannot use"),
                     "outside library",
                 );
                 None
@@ -1305,7 +1318,7 @@ impl FnLower<'_, '_> {
                     .secondary
                     .push(Label::secondary(file, host, "defined here, in host code"));
                 } else {
-                    self.error(Code::E0201, span, format!("Undefined variable '{name}'"), "not defined");
+                    self.error(Code::E0201, span, format!("undefined name `{name}`"), "not defined");
                 }
                 None
             }
@@ -1385,6 +1398,9 @@ impl FnLower<'_, '_> {
                 );
                 return None;
             }
+        }
+        if self.outside_use(id) {
+            return None;
         }
         let text = self.text(span);
         self.error(Code::E0223, span, format!("Standalone attribute access not supported: {text}"), "not a pl value");
@@ -1699,12 +1715,29 @@ impl FnLower<'_, '_> {
                     return None;
                 }
                 match self.cx.modules[self.m].names.get(n).map(|b| b.0.clone()) {
-                    Some(Binding::Function(target)) => self.function_call((0, target), args, span),
+                    Some(Binding::Function(target)) => self.module_function_call(target, args, span, f.span),
+                    Some(Binding::Poisoned) => None,
                     _ if matches!(
                         self.cx.name(*n),
                         "len" | "max" | "min" | "abs" | "int" | "float" | "bool" | "sum" | "range" | "list" | "tuple"
                     ) =>
                     {
+                        // Python's builtins fold on constants; they do not exist on run-time values.
+                        let uses_locals = args.iter().any(|a| self.mentions_local(a.value));
+                        if uses_locals {
+                            let text = self.text(span);
+                            self.error(
+                                Code::E0211,
+                                span,
+                                format!("Unsupported function call: {text}"),
+                                "a builtin on run-time values",
+                            )
+                            .help = Some(
+                                "Python builtins only fold on constants; pl has no such operation on scalars"
+                                    .to_string(),
+                            );
+                            return None;
+                        }
                         let id = self.call_ast_id(func, span);
                         match id.and_then(|id| self.cx.eval_const(self.m, id)) {
                             Some(c) => self.const_expr(&c, span),
@@ -1719,6 +1752,9 @@ impl FnLower<'_, '_> {
                 }
             }
             _ => {
+                if self.outside_use(func) {
+                    return None;
+                }
                 let text = self.text(span);
                 self.error(
                     Code::E0211,
@@ -1738,6 +1774,76 @@ impl FnLower<'_, '_> {
         (start..self.ast().exprs.len())
             .find(|&i| self.ast().exprs[i].span == span && matches!(self.ast().exprs[i].kind, E::Call { .. }))
             .map(|i| ast::ExprId(i as u32))
+    }
+
+    /// Reports `torch.zeros`, `np.float32`, ...: an attribute of an outside library (E0222).
+    fn outside_use(&mut self, e: ast::ExprId) -> bool {
+        let Some(dotted) = self.cx.dotted(self.m, e) else { return false };
+        let root = dotted.split('.').next().unwrap_or("");
+        let Some(sym) = self.cx.session.interner.lookup(root) else { return false };
+        if self.names.contains_key(&sym)
+            || !matches!(self.cx.modules[self.m].names.get(&sym), Some((Binding::Outside, _)))
+        {
+            return false;
+        }
+        let span = self.ast().expr(e).span;
+        self.error(
+            Code::E0222,
+            span,
+            format!("`{dotted}` comes from the outside library `{root}`, which pl code cannot use"),
+            "outside library",
+        )
+        .help = Some("pl functions compute with pl operations and types (pl.full(...), pl.FP32, ...)".to_string());
+        true
+    }
+
+    /// Whether an expression mentions a local variable or parameter.
+    fn mentions_local(&self, e: ast::ExprId) -> bool {
+        let mut stack = vec![e];
+        while let Some(id) = stack.pop() {
+            if let E::Name(n) = self.ast().expr(id).kind {
+                if self.names.contains_key(&n) {
+                    return true;
+                }
+            }
+            self.ast().expr_children(id, &mut |c| stack.push(c));
+        }
+        false
+    }
+
+    /// A bare-name call of a module-level pl function. A class's program gets the callee
+    /// too; a method of the same name would clash with it in that program.
+    fn module_function_call(
+        &mut self,
+        target: Symbol,
+        args: &[ast::Arg],
+        span: Span,
+        callee_span: Span,
+    ) -> Option<ExprId> {
+        let key = (0, target);
+        let current = self.cx.current;
+        if current != 0 {
+            if let Some(method) = self.cx.namespaces[current].functions.get(&target) {
+                let method_at = Label::secondary(self.cx.modules[method.module].file, method.span, "the method");
+                let function = self.cx.func(key).expect("bound functions exist");
+                let function_at =
+                    Label::secondary(self.cx.modules[function.module].file, function.span, "the module-level function");
+                let name = self.cx.name(target).to_string();
+                let d = self.error(
+                    Code::E0214,
+                    callee_span,
+                    format!("`{name}(...)` calls the module-level function `{name}`, but this program has a method `{name}` too"),
+                    "ambiguous in the program",
+                );
+                d.secondary.push(method_at);
+                d.secondary.push(function_at);
+                d.help = Some(format!("rename one of them; call the method as `self.{name}(...)`"));
+                return None;
+            }
+            // The callee becomes part of this program.
+            self.cx.ensure_lowered(key);
+        }
+        self.function_call(key, args, span)
     }
 
     /// A call of a pl function (`self.f(...)` or `f(...)`).

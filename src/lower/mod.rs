@@ -51,13 +51,16 @@ pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (
         states: FxHashMap::default(),
         sig_types: ir::Types::default(),
         finished: Vec::new(),
+        syntax_errors: false,
         lowering_depth: 0,
     };
     let root_module = cx.load_parsed(root, root_path.map(Path::to_path_buf));
     cx.bind_module(root_module);
     // After a syntax error, lowering would mostly report its consequences (a statement
-    // that did not parse defines no name, so later uses look undefined): stop here.
-    if !crate::diag::has_errors(&cx.diags) {
+    // that did not parse defines no name, so later uses look undefined): stop there. Other
+    // errors of the module level (a missing import, a bad constant) poison the names they
+    // define, and lowering goes on.
+    if !cx.syntax_errors {
         cx.collect_functions();
         cx.lower_bodies();
     }
@@ -82,6 +85,9 @@ pub(crate) enum Binding {
     Outside,
     /// An `@pl.program` class.
     ProgramClass,
+    /// A name whose definition failed (an import or a constant): the error is reported
+    /// there, and uses of the name say nothing more.
+    Poisoned,
 }
 
 pub(crate) struct Module {
@@ -164,6 +170,8 @@ pub(crate) struct Lowering<'s> {
     pub sig_types: ir::Types,
     /// The programs lowered so far.
     finished: Vec<Program>,
+    /// A file of the program has a syntax error: bodies are not lowered.
+    syntax_errors: bool,
     /// How many function bodies are being lowered at once (a call of a function without a
     /// return annotation lowers the callee first).
     pub lowering_depth: usize,
@@ -199,6 +207,7 @@ impl Lowering<'_> {
     /// Registers a parsed file as a module.
     fn load_parsed(&mut self, file: FileId, path: Option<PathBuf>) -> ModuleId {
         let parsed = self.session.parse(file, None);
+        self.syntax_errors |= crate::diag::has_errors(&parsed.diags);
         self.diags.extend(parsed.diags);
         let id = self.modules.len();
         if let Some(p) = &path {
@@ -322,7 +331,13 @@ impl Lowering<'_> {
             }
             return;
         }
-        let Some(target) = self.resolve_relative(m, span, level, &module_text) else { return };
+        let Some(target) = self.resolve_relative(m, span, level, &module_text) else {
+            for n in names {
+                let bound = n.alias.map_or(n.name.parts[0].name, |a| a.name);
+                self.modules[m].names.insert(bound, (Binding::Poisoned, n.span));
+            }
+            return;
+        };
         if star {
             let names: Vec<_> = self.modules[target].names.iter().map(|(k, v)| (*k, v.clone())).collect();
             for (k, v) in names {
@@ -338,6 +353,7 @@ impl Lowering<'_> {
                     self.modules[m].names.insert(bound, (binding, n.span));
                 }
                 None => {
+                    self.modules[m].names.insert(bound, (Binding::Poisoned, n.span));
                     let what = self.name(item).to_string();
                     let module_name = self.session.files.get(self.modules[target].file).name.clone();
                     let host = self.modules[target].host_names.contains_key(&item);
@@ -400,8 +416,11 @@ impl Lowering<'_> {
         let canonical = path.canonicalize().unwrap_or(path.clone());
         if let Some(&existing) = self.by_path.get(&canonical) {
             if self.loading.contains(&existing) {
-                let chain: Vec<String> =
-                    self.loading.iter().map(|&l| self.session.files.get(self.modules[l].file).name.clone()).collect();
+                let from = self.loading.iter().position(|&l| l == existing).unwrap_or(0);
+                let chain: Vec<String> = self.loading[from..]
+                    .iter()
+                    .map(|&l| self.session.files.get(self.modules[l].file).name.clone())
+                    .collect();
                 let note = format!(
                     "the cycle: {} -> {}",
                     chain.join(" -> "),
@@ -451,7 +470,21 @@ impl Lowering<'_> {
                 }
             }
         }
-        let Some(v) = self.eval_const(m, value) else { return };
+        let Some(v) = self.eval_const(m, value) else {
+            // Uses of the names say nothing more: the error is reported here.
+            let target = self.modules[m].ast.expr(targets[0]).clone();
+            let items = match &target.kind {
+                AstExpr::Tuple(items) => items.clone(),
+                _ => vec![targets[0]],
+            };
+            for item in items {
+                let it = self.modules[m].ast.expr(item).clone();
+                if let AstExpr::Name(name) = it.kind {
+                    self.modules[m].names.insert(name, (Binding::Poisoned, it.span));
+                }
+            }
+            return;
+        };
         let target = targets[0];
         let t = self.modules[m].ast.expr(target).clone();
         match (&t.kind, &v) {
@@ -572,9 +605,14 @@ impl Lowering<'_> {
                     format!("parameter `{n}` has no type annotation"),
                     "annotate it, e.g. `x: pl.Tensor[[64], pl.FP32]`",
                 );
+                // Bound with an unknown type, so that its uses add nothing.
+                params.push(ParamInfo { name: pname.name, ty: ir::Types::UNKNOWN, dir: Direction::In, span: p.span });
                 continue;
             };
-            let Some((ty, dir)) = self.param_type(m, annotation, &scalars_seen) else { continue };
+            let Some((ty, dir)) = self.param_type(m, annotation, &scalars_seen) else {
+                params.push(ParamInfo { name: pname.name, ty: ir::Types::UNKNOWN, dir: Direction::In, span: p.span });
+                continue;
+            };
             if dir == Direction::InOut && self.program.types.get(ty).is_scalar() {
                 let n = self.name(pname.name).to_string();
                 self.error(
@@ -717,17 +755,6 @@ impl Lowering<'_> {
             return;
         }
         *state = BodyState::Lowering;
-        if key.0 != self.current && self.namespaces[self.current].functions.contains_key(&key.1) {
-            let (file, span) = (self.modules[info.module].file, info.span);
-            let name = self.name(key.1).to_string();
-            self.error(
-                Code::E0214,
-                file,
-                span,
-                format!("the program calls the module-level function `{name}`, but has a method of that name too"),
-                "name clash",
-            );
-        }
         let function = body::lower_function(self, &info);
         self.program.functions.insert(key.1, function);
         self.states.insert((self.current, key), BodyState::Lowered);

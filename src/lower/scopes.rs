@@ -268,10 +268,12 @@ impl FnLower<'_, '_> {
         // then Hierarchy, Cluster, Spmd.
         for wanted in [FrameKind::InCore, FrameKind::Hierarchy, FrameKind::Cluster, FrameKind::Spmd] {
             let found = self.frames.iter().rev().find_map(|f| match f {
-                Frame::Scope { kind, span, .. } if *kind == wanted => Some(*span),
+                Frame::Scope { kind, span, name } if *kind == wanted => {
+                    Some((*span, name.as_deref() == Some(SPMD_LOOP)))
+                }
                 _ => None,
             });
-            if let Some(outer) = found {
+            if let Some((outer, spmd_loop)) = found {
                 let construct = match wanted {
                     FrameKind::InCore => "pl.at(level=...)",
                     FrameKind::Hierarchy => "pl.at(level=..., role=...)",
@@ -285,7 +287,15 @@ impl FnLower<'_, '_> {
                     format!("pl.graph() cannot be nested inside `{construct}`"),
                     "this graph region",
                 )
-                .with_label_mut(Label::secondary(file, outer, format!("is inside this `{construct}` region")))
+                .with_label_mut(Label::secondary(
+                    file,
+                    outer,
+                    if spmd_loop {
+                        "is inside this `for ... in pl.spmd(...)` loop, whose body is one device task".to_string()
+                    } else {
+                        format!("is inside this `{construct}` region")
+                    },
+                ))
                 .help = Some(if wanted == FrameKind::Hierarchy {
                     "Graph regions inside a distributed hierarchy region are not supported yet. Move the `with pl.graph(...):` outside.".to_string()
                 } else {
@@ -424,7 +434,7 @@ impl FnLower<'_, '_> {
                 (Some(p), Some(_)) => {
                     self.error(Code::E0204, p.span, "pl.at() got multiple values for argument 'level'", "given twice");
                     ok = false;
-                    None
+                    Some(p.value)
                 }
                 (Some(p), None) => Some(p.value),
                 (None, k) => k,
@@ -439,8 +449,13 @@ impl FnLower<'_, '_> {
                     Some(EnumValue::Level(v)) => level = Some(v),
                     _ => {
                         let span = self.ast().expr(l).span;
-                        self.error(Code::E0206, span, "the level of pl.at() must be pl.Level.<name>", "not a level")
-                            .help = Some(format!("valid levels: {}", Level::names()));
+                        let text = self.text(span);
+                        let message = match text.strip_prefix("pl.Level.").or_else(|| text.strip_prefix("Level.")) {
+                            Some(member) => format!("`pl.Level` has no member `{member}`"),
+                            None => format!("the level of pl.at() must be pl.Level.<name>, not `{text}`"),
+                        };
+                        self.error(Code::E0206, span, message, "not a level").help =
+                            Some(format!("valid levels: {}", Level::names()));
                         ok = false;
                     }
                 },
@@ -589,6 +604,7 @@ impl FnLower<'_, '_> {
         args: &[ast::Arg],
         body: &ast::Block,
         span: Span,
+        header: Span,
         out: &mut Block,
     ) {
         let te = self.ast().expr(target).clone();
@@ -599,8 +615,9 @@ impl FnLower<'_, '_> {
         let Some(core_num) = self.core_num(args, span) else { return };
         let (name, attrs) =
             self.keywords(args, &["core_num", "sync_start", "name_hint", "optimizations"], "pl.spmd", span);
-        self.frames.push(Frame::Scope { kind: FrameKind::Spmd, span, name: None });
-        self.frames.push(Frame::Scope { kind: FrameKind::InCore, span, name: None });
+        // The frames point at the loop's header, and say that it is a `pl.spmd` loop.
+        self.frames.push(Frame::Scope { kind: FrameKind::Spmd, span: header, name: Some(SPMD_LOOP.to_string()) });
+        self.frames.push(Frame::Scope { kind: FrameKind::InCore, span: header, name: Some(SPMD_LOOP.to_string()) });
         let op = ops::by_name("tile.get_block_idx").expect("in the op table");
         let idx_ty = self.intern_ty(crate::ir::Type::Scalar(DType::Index));
         let call = self.new_expr(ExprKind::Call { callee: Callee::Op(op), args: Vec::new() }, idx_ty, te.span);
@@ -694,6 +711,9 @@ impl FnLower<'_, '_> {
         out.push(s);
     }
 }
+
+/// The frame name of the regions a `for ... in pl.spmd(n)` loop opens.
+const SPMD_LOOP: &str = "for ... in pl.spmd(...)";
 
 /// A valid Python identifier that is not a keyword.
 pub(crate) fn is_identifier(text: &str) -> bool {

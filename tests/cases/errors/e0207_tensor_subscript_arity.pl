@@ -1,0 +1,10 @@
+# E0207: `pl.Tensor[[64]]` without a dtype: a Tensor subscript needs [shape, dtype].
+import pypto.language as pl
+
+
+@pl.program
+class Bad:
+    @pl.function
+    def main(self, x: pl.Tensor[[64]]) -> pl.Tensor[[64], pl.FP32]:
+        y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)
+        return y

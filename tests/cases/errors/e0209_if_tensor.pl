@@ -1,0 +1,12 @@
+# E0209: an `if` whose condition is a tensor.
+import pypto.language as pl
+
+
+@pl.program
+class Bad:
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)
+        if x:
+            y = pl.mul(y, y)
+        return y
