@@ -214,6 +214,9 @@ pub enum ExprKind {
     Call {
         callee: Callee,
         args: Vec<Option<ExprId>>,
+        /// Call-site attributes: `device=` on a call of an orchestrator, and what passes
+        /// attach to a call (argument directions, ...).
+        attrs: Vec<(Symbol, ExprId)>,
     },
     /// `tuple[index]` with a constant index.
     TupleGet {
@@ -437,7 +440,10 @@ impl Program {
                 f(*rhs);
             }
             ExprKind::Unary { operand, .. } => f(*operand),
-            ExprKind::Call { args, .. } => args.iter().flatten().for_each(|&e| f(e)),
+            ExprKind::Call { args, attrs, .. } => {
+                args.iter().flatten().for_each(|&e| f(e));
+                attrs.iter().for_each(|&(_, e)| f(e));
+            }
             ExprKind::TupleGet { tuple, .. } => f(*tuple),
             _ => {}
         }

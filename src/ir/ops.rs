@@ -129,10 +129,21 @@ impl OpDef {
         }
     }
 
+    /// The positional order an older release used, when it differs from the current one:
+    /// positional argument `i` goes to parameter `order[i]`. Lowering uses it for a call
+    /// whose positional arguments fit it and not the current order.
+    pub fn older_order(&self) -> Option<&'static [usize]> {
+        OLDER_ORDERS.iter().find(|(name, _)| *name == self.name).map(|(_, order)| *order)
+    }
+
     pub fn effect(&self, i: usize) -> Effect {
         self.params.get(i).map_or(Effect::Read, |p| p.effect)
     }
 }
+
+/// Older positional orders (see [`OpDef::older_order`]): PyPTO's `pl.store(tile, offsets,
+/// shapes, output_tensor)` before `pl.store(tile, offsets, output_tensor, shapes=None)`.
+const OLDER_ORDERS: &[(&str, &[usize])] = &[("tile.store", &[0, 1, 3, 2])];
 
 /// Looks an op up by a spelling written in the source (`pl.tile.load`, `pl.load`).
 pub fn by_spelling(spelling: &str) -> Option<OpId> {
@@ -344,6 +355,21 @@ fn with_dtype(ty: &Type, dtype: DType) -> Type {
 fn reshaped(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
     Ok(with_shape(ty, shape_arg(a, 1)?))
+}
+
+/// `slice(x, shape, offset, ..., drop_dims=[...])`: a view of the given shape, without the
+/// dimensions `drop_dims` lists (those an index, not a range, selected: `t[i, :]`).
+fn sliced(a: &dyn Args) -> Result<Type, String> {
+    let ty = a.ty(0).ok_or("missing argument")?;
+    let mut shape = shape_arg(a, 1)?;
+    if let Some(drop) = a.dims(4) {
+        let mut k = 0;
+        shape.retain(|_| {
+            k += 1;
+            !drop.contains(&Dim::Const(k as i64 - 1))
+        });
+    }
+    Ok(with_shape(ty, shape))
 }
 
 fn cast(a: &dyn Args) -> Result<Type, String> {
@@ -705,6 +731,9 @@ ops! {
     "tensor.full", Tensor, ["pl.full", "pl.tensor.full"], None,
         &[req("shape", K::Shape), req("dtype", K::DType), req("value", K::Scalar)],
         tensor_from_shape_dtype, false;
+    // `t.shape` and `t.dtype` of a bare `pl.Tensor`, known only at run time.
+    "tensor.shape", Tensor, ["pl.tensor.shape"], None, &[req("t", K::Tensor)], unknown, true;
+    "tensor.dtype", Tensor, ["pl.tensor.dtype"], None, &[req("t", K::Tensor)], unknown, true;
     "tensor.dim", Tensor, ["pl.tensor.dim"], None,
         &[req("t", K::Tensor), req("axis", K::Int)], index_scalar, true;
     "tensor.read", Tensor, ["pl.tensor.read", "pl.read"], None,
@@ -714,7 +743,7 @@ ops! {
     "tensor.slice", Tensor, ["pl.tensor.slice"], Some("slice"),
         &[req("x", K::Tensor), req("shape", K::Shape), req("offset", K::Indices), opt("valid_shape", K::Shape),
           opt("drop_dims", K::Any), opt("pad_value", K::Enum("PadValue")), opt("clamp", K::Bool)],
-        reshaped, true;
+        sliced, true;
     "tensor.reshape", Tensor, ["pl.tensor.reshape"], Some("reshape"),
         &[req("x", K::Tensor), req("shape", K::Shape)], reshaped, true;
     "tensor.transpose", Tensor, ["pl.tensor.transpose"], Some("transpose"),
@@ -867,7 +896,7 @@ ops! {
     "tile.slice", Tile, ["pl.tile.slice"], Some("slice"),
         &[req("x", K::Tile), req("shape", K::Shape), req("offset", K::Indices), opt("valid_shape", K::Shape),
           opt("drop_dims", K::Any), opt("pad_value", K::Enum("PadValue")), opt("clamp", K::Bool)],
-        reshaped, false;
+        sliced, false;
     "tile.reshape", Tile, ["pl.tile.reshape"], Some("reshape"), &[req("x", K::Tile), req("shape", K::Shape)], reshaped, false;
     "tile.transpose", Tile, ["pl.tile.transpose"], Some("transpose"),
         &[req("x", K::Tile), req("axis1", K::Int), req("axis2", K::Int), opt("tmp_tile", K::Tile)], transposed, false;

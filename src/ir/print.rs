@@ -437,10 +437,14 @@ impl<'a> Printer<'a> {
                     self.out.push(')');
                 }
             }
-            ExprKind::Call { callee, args } => match callee {
+            ExprKind::Call { callee, args, attrs } => match callee {
                 Callee::Func(f) => {
-                    let text = self.exprs(&args.iter().flatten().copied().collect::<Vec<_>>());
-                    let _ = write!(self.out, "self.{}({text})", self.names.get(*f));
+                    let mut parts = vec![self.exprs(&args.iter().flatten().copied().collect::<Vec<_>>())];
+                    for &(k, v) in attrs {
+                        parts.push(format!("{}={}", self.names.get(k), self.text(v)));
+                    }
+                    parts.retain(|p| !p.is_empty());
+                    let _ = write!(self.out, "self.{}({})", self.names.get(*f), parts.join(", "));
                 }
                 Callee::Op(op) => {
                     let def = op.def();

@@ -207,7 +207,7 @@ impl Verifier<'_> {
                         self.report(Code::E0701, e.loc, format!("`{n}` is used before it is defined"));
                     }
                 }
-                ExprKind::Call { callee: Callee::Func(f), args } => match self.p.functions.get(f) {
+                ExprKind::Call { callee: Callee::Func(f), args, .. } => match self.p.functions.get(f) {
                     None => {
                         let n = self.names.get(*f).to_string();
                         self.report(
@@ -226,7 +226,7 @@ impl Verifier<'_> {
                     }
                     _ => {}
                 },
-                ExprKind::Call { callee: Callee::Op(op), args } => self.op_args(*op, args, e.loc),
+                ExprKind::Call { callee: Callee::Op(op), args, .. } => self.op_args(*op, args, e.loc),
                 _ => {}
             }
             self.p.expr_children(id, |c| stack.push(c));

@@ -410,6 +410,8 @@ impl Lowering<'_> {
             "jit.inline" => (FuncKind::Inline, true, &["auto_scope"][..]),
             "jit.opaque" => (FuncKind::Opaque, true, &[][..]),
             "jit.graph" => (FuncKind::Graph, true, &[][..]),
+            // A host-level orchestrator: an Opaque function at level HOST.
+            "jit.host" => (FuncKind::Opaque, true, &["auto_scope"][..]),
             "function" => {
                 (FuncKind::Opaque, false, &["type", "level", "role", "auto_scope", "strict_ssa", "attrs"][..])
             }
@@ -420,8 +422,7 @@ impl Lowering<'_> {
                 return None;
             }
         };
-        let mut level = None;
-        let mut role = None;
+        let (mut level, mut role) = if path == "jit.host" { (Some(Level::Host), Some(Role::Orchestrator)) } else { (None, None) };
         for a in args {
             let ArgKind::Keyword(k) = a.kind else {
                 let text = self.text_of(m, a.span).to_string();
@@ -619,6 +620,17 @@ impl Lowering<'_> {
                         "malformed tensor type",
                     );
                     return None;
+                }
+                // An older form puts the dtype first and the extents after it:
+                // `pl.Tensor[pl.FP32, 64, 1]`.
+                if self.dotted(m, items[0]).is_some_and(|d| DType::from_name(d.rsplit('.').next().unwrap_or("")).is_some()) {
+                    let dtype = self.dtype(m, items[0])?;
+                    let mut shape = Vec::new();
+                    for &d in &items[1..] {
+                        let v = self.eval_const(m, d)?;
+                        shape.push(const_dim(&v).unwrap_or(Dim::Unknown));
+                    }
+                    return Some(self.program.types.intern(Type::Tensor { shape: Some(shape), dtype: Some(dtype) }));
                 }
                 let shape = self.shape(m, items[0], scalars)?;
                 let dtype = self.dtype(m, items[1])?;

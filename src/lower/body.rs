@@ -469,6 +469,14 @@ impl FnLower<'_, '_> {
             if old == Types::UNKNOWN || compatible(&a, &b) {
                 return var;
             }
+            // The same kind with another shape or dtype (`t = pl.row_sum(t)`, a matmul that
+            // widens): the name now holds a new variable, as PyPTO's examples expect.
+            let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
+            if same_kind {
+                let var = self.cx.program.new_var(name, ty, self.loc(span));
+                self.names.insert(name, var);
+                return var;
+            }
             let n = self.cx.name(name).to_string();
             let (a, b) = (self.describe_type(&a), self.describe_type(&b));
             self.error(
@@ -534,7 +542,7 @@ impl FnLower<'_, '_> {
                 let Some(i) = self.expr(items[0]) else { return };
                 let op = ops::by_name("array.update_element").expect("in the op table");
                 let call = self.new_expr(
-                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(dst), Some(i), Some(src)] },
+                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(dst), Some(i), Some(src)], attrs: Vec::new() },
                     self.cx.program.expr(dst).ty,
                     span,
                 );
@@ -563,7 +571,7 @@ impl FnLower<'_, '_> {
                 let op = ops::by_name(op).expect("in the op table");
                 let ty = self.cx.program.expr(dst).ty;
                 let call = self.new_expr(
-                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(dst), Some(src), Some(offsets)] },
+                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(dst), Some(src), Some(offsets)], attrs: Vec::new() },
                     ty,
                     span,
                 );
@@ -646,12 +654,16 @@ impl FnLower<'_, '_> {
 
     /// The names and values of a trailing `x, y = pl.yield_(a, b)`, when `s` is one.
     fn yield_parts(&self, s: ast::StmtId) -> Option<(Vec<(Symbol, Span)>, Vec<ast::ExprId>)> {
-        let S::Assign { targets, value } = &self.ast().stmt(s).kind else { return None };
-        if !self.is_yield(*value) {
+        let (target, value) = match &self.ast().stmt(s).kind {
+            S::Assign { targets, value } => (targets[targets.len() - 1], *value),
+            S::AnnAssign { target, value: Some(value), .. } => (*target, *value),
+            _ => return None,
+        };
+        if !self.is_yield(value) {
             return None;
         }
-        let E::Call { args, .. } = &self.ast().expr(*value).kind else { return None };
-        let target = self.ast().expr(targets[targets.len() - 1]);
+        let E::Call { args, .. } = &self.ast().expr(value).kind else { return None };
+        let target = self.ast().expr(target);
         let names = match &target.kind {
             E::Name(n) => vec![(*n, target.span)],
             E::Tuple(items) | E::List(items) => items
@@ -1389,6 +1401,11 @@ impl FnLower<'_, '_> {
                     }
                     _ => {}
                 }
+                // A bare `pl.Tensor`: read at run time.
+                if ty.is_tensor() {
+                    let op = ops::by_name(if attr_name == "shape" { "tensor.shape" } else { "tensor.dtype" }).expect("in the op table");
+                    return self.op_result(op, vec![Some(base)], span);
+                }
                 let what = self.describe_type(&ty);
                 self.error(
                     Code::E0223,
@@ -1445,10 +1462,19 @@ impl FnLower<'_, '_> {
                 return None;
             }
         }
-        // Constant folding.
+        // Constant folding, and the identities `x + 0`, `x - 0`, `0 + x`, `x * 1`, `1 * x`
+        // on integers (slices of whole dimensions make them).
         if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
             if let Some(v) = super::consts::binary(op, &x, &y) {
                 return self.const_expr(&v, span);
+            }
+        }
+        let int_scalars = matches!((&ta, &tb), (Type::Scalar(x), Type::Scalar(y)) if x.is_int() && y.is_int());
+        if int_scalars {
+            match (op, self.as_const(a), self.as_const(b)) {
+                (BinOp::Add | BinOp::Sub, _, Some(Const::Int(0))) | (BinOp::Mul, _, Some(Const::Int(1))) => return Some(a),
+                (BinOp::Add, Some(Const::Int(0)), _) | (BinOp::Mul, Some(Const::Int(1)), _) => return Some(b),
+                _ => {}
             }
         }
         let dtype = if op.is_comparison() || op.is_logical() {
@@ -1536,7 +1562,7 @@ impl FnLower<'_, '_> {
                 let op = ops::by_name("array.get_element").expect("in the op table");
                 let ety = self.types().scalar(*dtype);
                 Some(self.new_expr(
-                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(base), Some(i)] },
+                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(base), Some(i)], attrs: Vec::new() },
                     ety,
                     span,
                 ))
@@ -1556,32 +1582,31 @@ impl FnLower<'_, '_> {
                     let op = ops::by_name(if is_tile { "tile.read" } else { "tensor.read" }).expect("in the op table");
                     return self.op_result(op, vec![Some(base), Some(indices)], span);
                 }
-                // A slice: `t[a:b, :]` is `pl.slice(t, [b - a, dim1], [a, 0])`.
+                // A view: `t[a:b, :]` is `pl.slice(t, [b - a, dim1], [a, 0])`; an index among
+                // the ranges (or fewer subscripts than dimensions, `t[i]`) selects one row of
+                // that dimension and drops it: `t[i, :]` is `pl.slice(t, [1, dim1], [i, 0],
+                // drop_dims=[0])`.
                 let shape = ty.shape().map(<[Dim]>::to_vec).unwrap_or_default();
                 let mut sizes = Vec::new();
                 let mut offsets = Vec::new();
+                let mut dropped = Vec::new();
                 for k in 0..rank.max(items.len()) {
                     let extent = shape.get(k).copied().unwrap_or(Dim::Unknown);
-                    let item = items.get(k).map(|&i| self.ast().expr(i).clone());
-                    let (lo, hi) = match item.as_ref().map(|i| &i.kind) {
+                    let item = items.get(k).map(|&i| (i, self.ast().expr(i).clone()));
+                    let (lo, hi) = match item.as_ref().map(|(_, i)| &i.kind) {
                         Some(E::Slice { step: Some(_), .. }) => {
-                            self.error(
-                                Code::E0223,
-                                item.expect("some").span,
-                                "a slice step is not supported",
-                                "a step",
-                            );
+                            let item_span = item.expect("some").1.span;
+                            self.error(Code::E0223, item_span, "a slice step is not supported", "a step");
                             return None;
                         }
                         Some(E::Slice { lower, upper, .. }) => (*lower, *upper),
                         Some(_) => {
-                            self.error(
-                                Code::E0223,
-                                item.expect("some").span,
-                                "mixing indices and slices is not supported; slice every dimension (`t[i:i+1, :]`)",
-                                "an index among slices",
-                            );
-                            return None;
+                            let (id, _) = item.expect("some");
+                            let index = self.expr(id)?;
+                            offsets.push(index);
+                            sizes.push(self.int(1, span));
+                            dropped.push(k);
+                            continue;
                         }
                         None => (None, None),
                     };
@@ -1606,8 +1631,14 @@ impl FnLower<'_, '_> {
                 let tuple_ty = self.intern_ty(Type::Tuple(Vec::new()));
                 let sizes = self.new_expr(ExprKind::Tuple(sizes), tuple_ty, span);
                 let offsets = self.new_expr(ExprKind::Tuple(offsets), tuple_ty, span);
+                let mut args = vec![Some(base), Some(sizes), Some(offsets)];
+                if !dropped.is_empty() {
+                    let dims: Vec<ExprId> = dropped.iter().map(|&k| self.int(k as i64, span)).collect();
+                    let drop = self.new_expr(ExprKind::Tuple(dims), tuple_ty, span);
+                    args.extend([None, Some(drop)]);
+                }
                 let op = ops::by_name(if is_tile { "tile.slice" } else { "tensor.slice" }).expect("in the op table");
-                self.op_result(op, vec![Some(base), Some(sizes), Some(offsets)], span)
+                self.op_result(op, args, span)
             }
             other => {
                 let what = self.describe_type(other);
@@ -1855,6 +1886,9 @@ impl FnLower<'_, '_> {
         let mut slots: Vec<Option<ast::ExprId>> = vec![None; params.len()];
         let mut ok = true;
         let mut positional = 0;
+        // `device=` chooses where an orchestrator runs (a call from a host orchestrator).
+        let orchestrator = self.cx.func(key).is_some_and(|f| f.role == Some(crate::ir::Role::Orchestrator));
+        let mut device = None;
         for a in args {
             match a.kind {
                 ArgKind::Positional => {
@@ -1862,6 +1896,9 @@ impl FnLower<'_, '_> {
                         slots[positional] = Some(a.value);
                     }
                     positional += 1;
+                }
+                ArgKind::Keyword(k) if orchestrator && self.cx.name(k.name) == "device" && !params.iter().any(|p| p.0 == k.name) => {
+                    device = Some((k.name, a.value));
                 }
                 ArgKind::Keyword(k) => match params.iter().position(|p| p.0 == k.name) {
                     Some(i) if slots[i].is_some() => {
@@ -1889,7 +1926,7 @@ impl FnLower<'_, '_> {
                 _ => {}
             }
         }
-        let given = args.len();
+        let given = args.len() - usize::from(device.is_some());
         if positional > params.len() || slots.iter().any(Option::is_none) {
             let defined = {
                 let f = self.cx.func(key).expect("the callee exists");
@@ -1924,13 +1961,18 @@ impl FnLower<'_, '_> {
             }
             lowered.push(Some(e));
         }
+        let mut attrs = Vec::new();
+        if let Some((key_name, value)) = device {
+            let d = self.expr(value)?;
+            attrs.push((key_name, d));
+        }
         let returns = self.cx.callee_returns(key).unwrap_or_default();
         let ty = match returns.as_slice() {
             [] => Types::NONE,
             [one] => *one,
             many => self.intern_ty(Type::Tuple(many.to_vec())),
         };
-        Some(self.new_expr(ExprKind::Call { callee: Callee::Func(target), args: lowered }, ty, span))
+        Some(self.new_expr(ExprKind::Call { callee: Callee::Func(target), args: lowered, attrs }, ty, span))
     }
 
     /// `pl.<path>(...)`: an op of the table, or one of the parser constructs.
@@ -2031,11 +2073,13 @@ impl FnLower<'_, '_> {
         let mut slots: Vec<Option<ast::ExprId>> = vec![None; def.params.len()];
         let mut positional = 0;
         let mut ok = true;
+        let order = self.positional_order(def, args);
         for a in args {
             match a.kind {
                 ArgKind::Positional => {
-                    if positional < slots.len() {
-                        slots[positional] = Some(a.value);
+                    let slot = order.map_or(positional, |o| o[positional]);
+                    if slot < slots.len() {
+                        slots[slot] = Some(a.value);
                     }
                     positional += 1;
                 }
@@ -2108,6 +2152,20 @@ impl FnLower<'_, '_> {
         self.op_result(op, lowered, span)
     }
 
+    /// The older positional order of an op, when this call's positional arguments fit it
+    /// and not the current order (a list literal where the current order wants a tensor).
+    fn positional_order(&self, def: &OpDef, args: &[ast::Arg]) -> Option<&'static [usize]> {
+        let order = def.older_order()?;
+        let positional: Vec<ast::ExprId> = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).map(|a| a.value).collect();
+        if positional.len() != order.len() {
+            return None;
+        }
+        let is_list = |e: ast::ExprId| matches!(self.ast().expr(e).kind, E::List(_) | E::Tuple(_));
+        let wants_list = |i: usize| matches!(def.params[i].kind, OpArg::Shape | OpArg::Indices);
+        let fits = |slot: &dyn Fn(usize) -> usize| positional.iter().enumerate().all(|(i, &e)| is_list(e) == wants_list(slot(i)));
+        (!fits(&|i| i) && fits(&|i| order[i])).then_some(order)
+    }
+
     fn check_arg(&mut self, def: &OpDef, p: &ops::ParamDef, e: ExprId, a: ast::ExprId) -> Option<()> {
         let ty = self.ty(e).clone();
         let kind = &self.cx.program.expr(e).kind;
@@ -2123,7 +2181,8 @@ impl FnLower<'_, '_> {
             OpArg::Int => matches!(kind, ExprKind::Int(_)),
             OpArg::Str => matches!(kind, ExprKind::Str(_)),
             OpArg::Any => true,
-        } || matches!(ty, Type::Unknown)
+        } || matches!(ty, Type::Unknown) && matches!(kind, ExprKind::Call { .. })
+            || matches!(ty, Type::Unknown)
             && !matches!(
                 p.kind,
                 OpArg::Shape | OpArg::Indices | OpArg::DType | OpArg::Enum(_) | OpArg::Int | OpArg::Str
@@ -2174,7 +2233,7 @@ impl FnLower<'_, '_> {
         match result {
             Ok(ty) => {
                 let ty = self.intern_ty(ty);
-                Some(self.new_expr(ExprKind::Call { callee: Callee::Op(op), args }, ty, span))
+                Some(self.new_expr(ExprKind::Call { callee: Callee::Op(op), args, attrs: Vec::new() }, ty, span))
             }
             Err(message) => {
                 let name = op.def().print_name();
@@ -2314,5 +2373,12 @@ impl Args for ArgView<'_> {
 
     fn present(&self, i: usize) -> bool {
         self.args.get(i).copied().flatten().is_some()
+    }
+
+    fn flag(&self, i: usize) -> Option<bool> {
+        match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
+            ExprKind::Bool(b) => Some(*b),
+            _ => None,
+        }
     }
 }

@@ -262,7 +262,17 @@ impl Lowering<'_> {
                         self.modules[m].names.insert(def.name.name, (Binding::Function(def.name.name), def.name.span));
                     }
                 }
-                AstStmt::ClassDef(_) => {}
+                // A program class is bound where it is defined (`Alias = Program` may
+                // follow it).
+                AstStmt::ClassDef(class) => {
+                    let head = class.decorators.first().map(|d| match &self.modules[m].ast.expr(d.expr).kind {
+                        AstExpr::Call { func, .. } => *func,
+                        _ => d.expr,
+                    });
+                    if head.is_some_and(|h| self.pl_path(m, h).is_some()) {
+                        self.modules[m].names.insert(class.name.name, (Binding::ProgramClass, class.name.span));
+                    }
+                }
                 _ => {
                     self.error(
                         Code::E0223,
