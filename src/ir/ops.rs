@@ -247,7 +247,7 @@ fn memory_arg(a: &dyn Args, i: usize, default: MemorySpace) -> Result<MemorySpac
 }
 
 fn tensor_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
-    Ok(Type::Tensor { shape: Some(shape_arg(a, 0)?), dtype: Some(dtype_arg(a, 1)?) })
+    Ok(Type::Tensor { shape: Some(shape_arg(a, 0)?), dtype: Some(dtype_arg(a, 1)?), distributed: false })
 }
 
 fn tile_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
@@ -337,7 +337,7 @@ fn block_move(a: &dyn Args) -> Result<Type, String> {
 fn with_shape(ty: &Type, shape: Vec<Dim>) -> Type {
     match ty {
         Type::Tile { dtype, memory, .. } => Type::Tile { shape, dtype: *dtype, memory: *memory },
-        Type::Tensor { dtype, .. } => Type::Tensor { shape: Some(shape), dtype: *dtype },
+        Type::Tensor { dtype, .. } => Type::Tensor { shape: Some(shape), dtype: *dtype, distributed: false },
         other => other.clone(),
     }
 }
@@ -345,7 +345,7 @@ fn with_shape(ty: &Type, shape: Vec<Dim>) -> Type {
 fn with_dtype(ty: &Type, dtype: DType) -> Type {
     match ty {
         Type::Tile { shape, memory, .. } => Type::Tile { shape: shape.clone(), dtype, memory: *memory },
-        Type::Tensor { shape, .. } => Type::Tensor { shape: shape.clone(), dtype: Some(dtype) },
+        Type::Tensor { shape, .. } => Type::Tensor { shape: shape.clone(), dtype: Some(dtype), distributed: false },
         Type::Scalar(_) => Type::Scalar(dtype),
         other => other.clone(),
     }
@@ -400,7 +400,7 @@ fn matmul_with(a: &dyn Args, dtype_index: usize) -> Result<Type, String> {
     let dtype = a.dtype(dtype_index).or(lhs.dtype()).unwrap_or(DType::Fp32);
     Ok(match lhs {
         Type::Tile { .. } => Type::Tile { shape: vec![m, n], dtype, memory: Some(MemorySpace::Acc) },
-        _ => Type::Tensor { shape: Some(vec![m, n]), dtype: Some(dtype) },
+        _ => Type::Tensor { shape: Some(vec![m, n]), dtype: Some(dtype), distributed: false },
     })
 }
 
@@ -577,7 +577,11 @@ fn tile_gather_mask(a: &dyn Args) -> Result<Type, String> {
 
 /// `ci(start, shape, dtype=INT32, descending=False)` (also spelled `arange`).
 fn tensor_ci(a: &dyn Args) -> Result<Type, String> {
-    Ok(Type::Tensor { shape: Some(shape_arg(a, 1)?), dtype: Some(a.dtype(2).unwrap_or(DType::Int32)) })
+    Ok(Type::Tensor {
+        shape: Some(shape_arg(a, 1)?),
+        dtype: Some(a.dtype(2).unwrap_or(DType::Int32)),
+        distributed: false,
+    })
 }
 
 fn tile_ci(a: &dyn Args) -> Result<Type, String> {
@@ -615,9 +619,9 @@ fn int64_scalar(_: &dyn Args) -> Result<Type, String> {
     Ok(Type::Scalar(DType::Int64))
 }
 
-/// `pld.window(buf, shape, *, dtype)`: a (distributed) tensor view.
+/// `pld.window(buf, shape, *, dtype)`: a distributed tensor viewing a window buffer.
 fn window(a: &dyn Args) -> Result<Type, String> {
-    Ok(Type::Tensor { shape: Some(shape_arg(a, 1)?), dtype: Some(dtype_arg(a, 2)?) })
+    Ok(Type::Tensor { shape: Some(shape_arg(a, 1)?), dtype: Some(dtype_arg(a, 2)?), distributed: true })
 }
 
 /// `pld.tile.remote_load(target, peer, offsets, shape, valid_shape=None)`: a local tile.
@@ -1224,17 +1228,17 @@ mod tests {
         assert_eq!((op("pl.tile.sort32").result)(&one), Ok(tile(&[1, 128])));
         assert_eq!((op("pl.tile.transpose_view").result)(&one), Ok(tile(&[64, 1])));
         // `pl.tensor.sum(x)` keeps the last axis as 1 by default.
-        let t = Type::Tensor { shape: Some(c(&[16, 128])), dtype: Some(DType::Fp32) };
+        let t = Type::Tensor { shape: Some(c(&[16, 128])), dtype: Some(DType::Fp32), distributed: false };
         let sum = Fake(vec![Some(t)], vec![], vec![]);
         assert_eq!(
             (op("pl.tensor.sum").result)(&sum),
-            Ok(Type::Tensor { shape: Some(c(&[16, 1])), dtype: Some(DType::Fp32) })
+            Ok(Type::Tensor { shape: Some(c(&[16, 1])), dtype: Some(DType::Fp32), distributed: false })
         );
         // `pld.window(buf, shape, dtype=...)` is a tensor view.
         let w = Fake(vec![Some(Type::Unknown)], vec![None, Some(c(&[1, 8]))], vec![None, None, Some(DType::Int32)]);
         assert_eq!(
             (op("pld.window").result)(&w),
-            Ok(Type::Tensor { shape: Some(c(&[1, 8])), dtype: Some(DType::Int32) })
+            Ok(Type::Tensor { shape: Some(c(&[1, 8])), dtype: Some(DType::Int32), distributed: true })
         );
     }
 }

@@ -18,6 +18,7 @@ use super::{
 };
 use crate::intern::Interner;
 use crate::lower::format_float;
+use std::cell::Cell;
 use std::fmt::Write;
 
 /// Programs as pl source: the imports and `pl.dynamic` dimensions once, then each program
@@ -25,7 +26,7 @@ use std::fmt::Write;
 /// `Program_1`, ... when that name is taken).
 pub fn programs(ps: &[Program], names: &Interner) -> String {
     let mut out = String::new();
-    out.push_str("import pypto.language as pl\n");
+    let mut uses_pld = false;
     let mut dims: Vec<crate::intern::Symbol> = Vec::new();
     for p in ps {
         for d in &p.dynamic_dims {
@@ -62,14 +63,21 @@ pub fn programs(ps: &[Program], names: &Interner) -> String {
                 out.push('\n');
             }
             first = false;
-            let mut pr = Printer { p, names, out: String::new(), indent: 1 };
+            let mut pr = Printer { p, names, out: String::new(), indent: 1, uses_pld: Cell::new(false) };
             pr.function(f);
             out.push_str(&pr.out);
+            uses_pld |= pr.uses_pld.get();
         }
         if p.functions.is_empty() {
             out.push_str("    pass\n");
         }
     }
+    let imports = if uses_pld {
+        "import pypto.language as pl\nimport pypto.language.distributed as pld\n"
+    } else {
+        "import pypto.language as pl\n"
+    };
+    out.insert_str(0, imports);
     out
 }
 
@@ -80,14 +88,14 @@ pub fn program(p: &Program, names: &Interner) -> String {
 
 /// One expression as source text (for messages).
 pub fn expr(p: &Program, names: &Interner, e: ExprId) -> String {
-    let mut pr = Printer { p, names, out: String::new(), indent: 0 };
+    let mut pr = Printer { p, names, out: String::new(), indent: 0, uses_pld: Cell::new(false) };
     pr.expr(e, 0);
     pr.out
 }
 
 /// A type as source text: `pl.Tensor[[64, 128], pl.FP32]`.
 pub fn type_text(p: &Program, names: &Interner, ty: TypeId) -> Option<String> {
-    let pr = Printer { p, names, out: String::new(), indent: 0 };
+    let pr = Printer { p, names, out: String::new(), indent: 0, uses_pld: Cell::new(false) };
     pr.ty(ty)
 }
 
@@ -96,6 +104,9 @@ struct Printer<'a> {
     names: &'a Interner,
     out: String,
     indent: usize,
+    /// Whether anything printed is spelled `pld.` (the file then imports the distributed
+    /// language as `pld`).
+    uses_pld: Cell<bool>,
 }
 
 impl<'a> Printer<'a> {
@@ -165,8 +176,16 @@ impl<'a> Printer<'a> {
     fn ty(&self, id: TypeId) -> Option<String> {
         Some(match self.p.types.get(id) {
             Type::Scalar(d) => format!("pl.Scalar[pl.{d}]"),
-            Type::Tensor { shape: Some(shape), dtype: Some(d) } => {
+            Type::Tensor { shape: Some(shape), dtype: Some(d), distributed: false } => {
                 format!("pl.Tensor[[{}], pl.{d}]", self.dims(shape)?)
+            }
+            Type::Tensor { shape: Some(shape), dtype: Some(d), distributed: true } => {
+                self.uses_pld.set(true);
+                format!("pld.DistributedTensor[[{}], pl.{d}]", self.dims(shape)?)
+            }
+            Type::Tensor { distributed: true, .. } => {
+                self.uses_pld.set(true);
+                "pld.DistributedTensor".to_string()
             }
             Type::Tensor { .. } => "pl.Tensor".to_string(),
             Type::Tile { shape, dtype, memory } => match memory {
@@ -394,7 +413,13 @@ impl<'a> Printer<'a> {
             ExprKind::DType(d) => {
                 let _ = write!(self.out, "pl.{d}");
             }
-            ExprKind::Enum(v) => self.out.push_str(&v.spelling()),
+            ExprKind::Enum(v) => {
+                let text = v.spelling();
+                if text.starts_with("pld.") {
+                    self.uses_pld.set(true);
+                }
+                self.out.push_str(&text);
+            }
             ExprKind::DynDim(n) => {
                 let n = self.names.get(*n).to_string();
                 self.out.push_str(&n);
@@ -459,7 +484,11 @@ impl<'a> Printer<'a> {
                             parts.push(format!("{}={text}", param.name));
                         }
                     }
-                    let _ = write!(self.out, "{}({})", def.print_name(), parts.join(", "));
+                    let name = def.print_name();
+                    if name.starts_with("pld.") {
+                        self.uses_pld.set(true);
+                    }
+                    let _ = write!(self.out, "{name}({})", parts.join(", "));
                 }
             },
             ExprKind::TupleGet { tuple, index } => {

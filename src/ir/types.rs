@@ -27,6 +27,9 @@ pub enum Type {
     Tensor {
         shape: Option<Vec<Dim>>,
         dtype: Option<DType>,
+        /// A `pld.DistributedTensor`: a window that every rank of a distributed program can
+        /// reach. It may stand where a plain tensor is expected, not the other way round.
+        distributed: bool,
     },
     /// A tile in on-chip memory.
     Tile {
@@ -83,6 +86,7 @@ impl Type {
     pub fn kind_name(&self) -> String {
         match self {
             Type::Scalar(d) => format!("Scalar[{d}]"),
+            Type::Tensor { distributed: true, .. } => "DistributedTensor".to_string(),
             Type::Tensor { .. } => "Tensor".to_string(),
             Type::Tile { .. } => "Tile".to_string(),
             Type::Tuple(items) => format!("a tuple of {}", items.len()),

@@ -422,7 +422,8 @@ impl Lowering<'_> {
                 return None;
             }
         };
-        let (mut level, mut role) = if path == "jit.host" { (Some(Level::Host), Some(Role::Orchestrator)) } else { (None, None) };
+        let (mut level, mut role) =
+            if path == "jit.host" { (Some(Level::Host), Some(Role::Orchestrator)) } else { (None, None) };
         for a in args {
             let ArgKind::Keyword(k) = a.kind else {
                 let text = self.text_of(m, a.span).to_string();
@@ -598,9 +599,18 @@ impl Lowering<'_> {
             E::Subscript { value, index } => (value, Some(index)),
             _ => (e, None),
         };
-        // `pld.DistributedTensor[...]` is a tensor for plc's purposes.
+        // `pld.DistributedTensor[...]` is written like a tensor and typed as one that every
+        // rank can reach.
+        let mut distributed = false;
         let path = self.pl_path(m, head).or_else(|| {
-            self.pld_path(m, head).map(|p| if p == "DistributedTensor" { "Tensor".to_string() } else { p })
+            self.pld_path(m, head).map(|p| {
+                if p == "DistributedTensor" {
+                    distributed = true;
+                    "Tensor".to_string()
+                } else {
+                    p
+                }
+            })
         });
         let items: Vec<ast::ExprId> = match index.map(|i| self.ast(m).expr(i).kind.clone()) {
             Some(E::Tuple(items)) => items,
@@ -608,7 +618,7 @@ impl Lowering<'_> {
             None => Vec::new(),
         };
         let ty = match (path.as_deref(), index) {
-            (Some("Tensor"), None) => Type::Tensor { shape: None, dtype: None },
+            (Some("Tensor"), None) => Type::Tensor { shape: None, dtype: None, distributed },
             (Some("Tensor"), Some(_)) => {
                 if !(2..=4).contains(&items.len()) {
                     let text = self.text_of(m, expr.span).to_string();
@@ -623,18 +633,25 @@ impl Lowering<'_> {
                 }
                 // An older form puts the dtype first and the extents after it:
                 // `pl.Tensor[pl.FP32, 64, 1]`.
-                if self.dotted(m, items[0]).is_some_and(|d| DType::from_name(d.rsplit('.').next().unwrap_or("")).is_some()) {
+                if self
+                    .dotted(m, items[0])
+                    .is_some_and(|d| DType::from_name(d.rsplit('.').next().unwrap_or("")).is_some())
+                {
                     let dtype = self.dtype(m, items[0])?;
                     let mut shape = Vec::new();
                     for &d in &items[1..] {
                         let v = self.eval_const(m, d)?;
                         shape.push(const_dim(&v).unwrap_or(Dim::Unknown));
                     }
-                    return Some(self.program.types.intern(Type::Tensor { shape: Some(shape), dtype: Some(dtype) }));
+                    return Some(self.program.types.intern(Type::Tensor {
+                        shape: Some(shape),
+                        dtype: Some(dtype),
+                        distributed,
+                    }));
                 }
                 let shape = self.shape(m, items[0], scalars)?;
                 let dtype = self.dtype(m, items[1])?;
-                Type::Tensor { shape: Some(shape), dtype: Some(dtype) }
+                Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed }
             }
             (Some("Tile"), Some(_)) => {
                 if !(2..=5).contains(&items.len()) {

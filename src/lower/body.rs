@@ -542,7 +542,11 @@ impl FnLower<'_, '_> {
                 let Some(i) = self.expr(items[0]) else { return };
                 let op = ops::by_name("array.update_element").expect("in the op table");
                 let call = self.new_expr(
-                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(dst), Some(i), Some(src)], attrs: Vec::new() },
+                    ExprKind::Call {
+                        callee: Callee::Op(op),
+                        args: vec![Some(dst), Some(i), Some(src)],
+                        attrs: Vec::new(),
+                    },
                     self.cx.program.expr(dst).ty,
                     span,
                 );
@@ -571,7 +575,11 @@ impl FnLower<'_, '_> {
                 let op = ops::by_name(op).expect("in the op table");
                 let ty = self.cx.program.expr(dst).ty;
                 let call = self.new_expr(
-                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(dst), Some(src), Some(offsets)], attrs: Vec::new() },
+                    ExprKind::Call {
+                        callee: Callee::Op(op),
+                        args: vec![Some(dst), Some(src), Some(offsets)],
+                        attrs: Vec::new(),
+                    },
                     ty,
                     span,
                 );
@@ -1403,7 +1411,8 @@ impl FnLower<'_, '_> {
                 }
                 // A bare `pl.Tensor`: read at run time.
                 if ty.is_tensor() {
-                    let op = ops::by_name(if attr_name == "shape" { "tensor.shape" } else { "tensor.dtype" }).expect("in the op table");
+                    let op = ops::by_name(if attr_name == "shape" { "tensor.shape" } else { "tensor.dtype" })
+                        .expect("in the op table");
                     return self.op_result(op, vec![Some(base)], span);
                 }
                 let what = self.describe_type(&ty);
@@ -1472,7 +1481,9 @@ impl FnLower<'_, '_> {
         let int_scalars = matches!((&ta, &tb), (Type::Scalar(x), Type::Scalar(y)) if x.is_int() && y.is_int());
         if int_scalars {
             match (op, self.as_const(a), self.as_const(b)) {
-                (BinOp::Add | BinOp::Sub, _, Some(Const::Int(0))) | (BinOp::Mul, _, Some(Const::Int(1))) => return Some(a),
+                (BinOp::Add | BinOp::Sub, _, Some(Const::Int(0))) | (BinOp::Mul, _, Some(Const::Int(1))) => {
+                    return Some(a)
+                }
                 (BinOp::Add, Some(Const::Int(0)), _) | (BinOp::Mul, Some(Const::Int(1)), _) => return Some(b),
                 _ => {}
             }
@@ -1897,7 +1908,9 @@ impl FnLower<'_, '_> {
                     }
                     positional += 1;
                 }
-                ArgKind::Keyword(k) if orchestrator && self.cx.name(k.name) == "device" && !params.iter().any(|p| p.0 == k.name) => {
+                ArgKind::Keyword(k)
+                    if orchestrator && self.cx.name(k.name) == "device" && !params.iter().any(|p| p.0 == k.name) =>
+                {
                     device = Some((k.name, a.value));
                 }
                 ArgKind::Keyword(k) => match params.iter().position(|p| p.0 == k.name) {
@@ -1975,6 +1988,13 @@ impl FnLower<'_, '_> {
         Some(self.new_expr(ExprKind::Call { callee: Callee::Func(target), args: lowered, attrs }, ty, span))
     }
 
+    /// Whether the statement being lowered runs on a core: in a kernel function or a
+    /// `pl.at(level=pl.Level.CORE_GROUP)` region.
+    fn in_device_code(&self) -> bool {
+        self.info.kind.is_device_kernel()
+            || self.frames.iter().any(|f| matches!(f, Frame::Scope { kind: FrameKind::InCore, .. }))
+    }
+
     /// `pl.<path>(...)`: an op of the table, or one of the parser constructs.
     fn pl_call(&mut self, path: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
         match path {
@@ -2042,6 +2062,10 @@ impl FnLower<'_, '_> {
                 (Type::Tensor { .. }, _) => Some(OpLevel::Tensor),
                 (Type::Tile { .. }, _) => Some(OpLevel::Tile),
                 (Type::Scalar(_), _) => Some(OpLevel::Scalar),
+                // A value whose type is not known (a bare `pl.Tensor` parameter's shape, say):
+                // tile ops in device code, tensor ops elsewhere.
+                (Type::Unknown, _) if self.in_device_code() => Some(OpLevel::Tile),
+                (Type::Unknown, _) => Some(OpLevel::Tensor),
                 _ => None,
             };
             if let Some(level) = want {
@@ -2156,13 +2180,16 @@ impl FnLower<'_, '_> {
     /// and not the current order (a list literal where the current order wants a tensor).
     fn positional_order(&self, def: &OpDef, args: &[ast::Arg]) -> Option<&'static [usize]> {
         let order = def.older_order()?;
-        let positional: Vec<ast::ExprId> = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).map(|a| a.value).collect();
+        let positional: Vec<ast::ExprId> =
+            args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).map(|a| a.value).collect();
         if positional.len() != order.len() {
             return None;
         }
         let is_list = |e: ast::ExprId| matches!(self.ast().expr(e).kind, E::List(_) | E::Tuple(_));
         let wants_list = |i: usize| matches!(def.params[i].kind, OpArg::Shape | OpArg::Indices);
-        let fits = |slot: &dyn Fn(usize) -> usize| positional.iter().enumerate().all(|(i, &e)| is_list(e) == wants_list(slot(i)));
+        let fits = |slot: &dyn Fn(usize) -> usize| {
+            positional.iter().enumerate().all(|(i, &e)| is_list(e) == wants_list(slot(i)))
+        };
         (!fits(&|i| i) && fits(&|i| order[i])).then_some(order)
     }
 
@@ -2183,10 +2210,10 @@ impl FnLower<'_, '_> {
             OpArg::Any => true,
         } || matches!(ty, Type::Unknown) && matches!(kind, ExprKind::Call { .. })
             || matches!(ty, Type::Unknown)
-            && !matches!(
-                p.kind,
-                OpArg::Shape | OpArg::Indices | OpArg::DType | OpArg::Enum(_) | OpArg::Int | OpArg::Str
-            );
+                && !matches!(
+                    p.kind,
+                    OpArg::Shape | OpArg::Indices | OpArg::DType | OpArg::Enum(_) | OpArg::Int | OpArg::Str
+                );
         if fits {
             return Some(());
         }
@@ -2255,10 +2282,14 @@ pub(crate) fn compatible(declared: &Type, actual: &Type) -> bool {
     match (declared, actual) {
         (a, b) if a == b => true,
         (Type::Unknown, _) | (_, Type::Unknown) => true,
-        (Type::Tensor { shape: s1, dtype: d1 }, Type::Tensor { shape: s2, dtype: d2 }) => {
-            (s1.is_none()
-                || s2.is_none()
-                || dims_compatible(s1.as_deref().unwrap_or(&[]), s2.as_deref().unwrap_or(&[])))
+        (
+            Type::Tensor { shape: s1, dtype: d1, distributed: want_distributed },
+            Type::Tensor { shape: s2, dtype: d2, distributed: is_distributed },
+        ) => {
+            (!want_distributed || *is_distributed)
+                && (s1.is_none()
+                    || s2.is_none()
+                    || dims_compatible(s1.as_deref().unwrap_or(&[]), s2.as_deref().unwrap_or(&[])))
                 && (d1.is_none() || d2.is_none() || d1 == d2)
         }
         (Type::Tile { shape: s1, dtype: d1, .. }, Type::Tile { shape: s2, dtype: d2, .. }) => {
@@ -2293,7 +2324,11 @@ pub(crate) fn describe_type(program: &crate::ir::Program, names: &crate::intern:
     };
     match ty {
         Type::Scalar(d) => format!("Scalar[{d}]"),
-        Type::Tensor { shape: Some(s), dtype: Some(d) } => format!("Tensor[[{}], {d}]", dims(s)),
+        Type::Tensor { shape: Some(s), dtype: Some(d), distributed: false } => format!("Tensor[[{}], {d}]", dims(s)),
+        Type::Tensor { shape: Some(s), dtype: Some(d), distributed: true } => {
+            format!("DistributedTensor[[{}], {d}]", dims(s))
+        }
+        Type::Tensor { distributed: true, .. } => "DistributedTensor".to_string(),
         Type::Tensor { .. } => "Tensor".to_string(),
         Type::Tile { shape, dtype, .. } => format!("Tile[[{}], {dtype}]", dims(shape)),
         Type::Tuple(items) => format!("a tuple of {} values", items.len()),

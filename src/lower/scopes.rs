@@ -620,7 +620,11 @@ impl FnLower<'_, '_> {
         self.frames.push(Frame::Scope { kind: FrameKind::InCore, span: header, name: Some(SPMD_LOOP.to_string()) });
         let op = ops::by_name("tile.get_block_idx").expect("in the op table");
         let idx_ty = self.intern_ty(crate::ir::Type::Scalar(DType::Index));
-        let call = self.new_expr(ExprKind::Call { callee: Callee::Op(op), args: Vec::new(), attrs: Vec::new() }, idx_ty, te.span);
+        let call = self.new_expr(
+            ExprKind::Call { callee: Callee::Op(op), args: Vec::new(), attrs: Vec::new() },
+            idx_ty,
+            te.span,
+        );
         let var = self.bind(n, idx_ty, te.span);
         let first = self.new_stmt(StmtKind::Assign { var, value: call }, te.span);
         let mut inner = vec![first];
