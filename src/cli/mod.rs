@@ -6,7 +6,7 @@ use crate::driver::Session;
 use crate::syntax;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -80,7 +80,7 @@ fn check(paths: &[PathBuf], format: Format) -> ExitCode {
     }
 }
 
-fn emit(what: EmitKind, path: &PathBuf, after: &str, format: Format) -> ExitCode {
+fn emit(what: EmitKind, path: &Path, after: &str, format: Format) -> ExitCode {
     let mut session = Session::new();
     if let EmitKind::Ir = what {
         if after != "lower" {

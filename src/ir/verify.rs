@@ -201,11 +201,9 @@ impl Verifier<'_> {
         while let Some(id) = stack.pop() {
             let e = self.p.expr(id);
             match &e.kind {
-                ExprKind::Var(v) => {
-                    if !self.defined.contains(v) {
-                        let n = self.names.get(self.p.var(*v).name).to_string();
-                        self.report(Code::E0701, e.loc, format!("`{n}` is used before it is defined"));
-                    }
+                ExprKind::Var(v) if !self.defined.contains(v) => {
+                    let n = self.names.get(self.p.var(*v).name).to_string();
+                    self.report(Code::E0701, e.loc, format!("`{n}` is used before it is defined"));
                 }
                 ExprKind::Call { callee: Callee::Func(f), args, .. } => match self.p.functions.get(f) {
                     None => {

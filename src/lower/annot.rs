@@ -9,9 +9,8 @@ use crate::ir::{BinOp, DType, Dim, Direction, EnumValue, FuncAttrs, FuncKind, Le
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, UnaryOp};
 use rustc_hash::FxHashMap;
 
-/// A decorated function's kind, explicit level and role, options, and whether it is a
-/// `@pl.jit*` function.
-pub(crate) type Decl = (FuncKind, Option<Level>, Option<Role>, FuncAttrs, bool);
+/// A decorated function's kind, explicit level and role, and options.
+pub(crate) type Decl = (FuncKind, Option<Level>, Option<Role>, FuncAttrs);
 
 impl Lowering<'_> {
     fn ast(&self, m: ModuleId) -> &ast::Ast {
@@ -400,22 +399,18 @@ impl Lowering<'_> {
     pub(crate) fn function_decorator(&mut self, m: ModuleId, deco: &ast::Decorator) -> Option<Decl> {
         let file = self.modules[m].file;
         let (target, args) = self.split_call(m, deco.expr);
-        let Some(path) = self.pl_path(m, target) else {
-            return None;
-        };
+        let path = self.pl_path(m, target)?;
         let mut attrs = FuncAttrs::default();
-        let (mut kind, jit, allows) = match path.as_str() {
-            "jit" => (FuncKind::Orchestration, true, &["auto_scope"][..]),
-            "jit.incore" => (FuncKind::InCore, true, &["level"][..]),
-            "jit.inline" => (FuncKind::Inline, true, &["auto_scope"][..]),
-            "jit.opaque" => (FuncKind::Opaque, true, &[][..]),
-            "jit.graph" => (FuncKind::Graph, true, &[][..]),
+        let (mut kind, allows) = match path.as_str() {
+            "jit" => (FuncKind::Orchestration, &["auto_scope"][..]),
+            "jit.incore" => (FuncKind::InCore, &["level"][..]),
+            "jit.inline" => (FuncKind::Inline, &["auto_scope"][..]),
+            "jit.opaque" => (FuncKind::Opaque, &[][..]),
+            "jit.graph" => (FuncKind::Graph, &[][..]),
             // A host-level orchestrator: an Opaque function at level HOST.
-            "jit.host" => (FuncKind::Opaque, true, &["auto_scope"][..]),
-            "function" => {
-                (FuncKind::Opaque, false, &["type", "level", "role", "auto_scope", "strict_ssa", "attrs"][..])
-            }
-            "inline" => (FuncKind::Inline, false, &[][..]),
+            "jit.host" => (FuncKind::Opaque, &["auto_scope"][..]),
+            "function" => (FuncKind::Opaque, &["type", "level", "role", "auto_scope", "strict_ssa", "attrs"][..]),
+            "inline" => (FuncKind::Inline, &[][..]),
             other => {
                 self.error(Code::E0212, file, deco.span, format!("`@pl.{other}` is not a decorator plc knows"), "unknown decorator")
                     .help = Some("pl functions are decorated with @pl.jit, @pl.jit.graph, @pl.jit.inline, @pl.jit.incore, @pl.jit.opaque or @pl.function".to_string());
@@ -487,7 +482,7 @@ impl Lowering<'_> {
                 _ => {}
             }
         }
-        Some((kind, level, role, attrs, jit))
+        Some((kind, level, role, attrs))
     }
 
     /// An enum-valued argument (`pl.Level.CHIP`, `Level.CHIP`, `None`).
@@ -766,7 +761,7 @@ impl Lowering<'_> {
             _ => {
                 return match self.eval_const(m, e)? {
                     Const::List(values) | Const::Tuple(values) => {
-                        values.iter().map(|v| const_dim(v)).collect::<Option<Vec<_>>>().or_else(|| {
+                        values.iter().map(const_dim).collect::<Option<Vec<_>>>().or_else(|| {
                             self.error(Code::E0207, file, span, "a shape must be a list of extents", "not a shape");
                             None
                         })

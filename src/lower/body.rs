@@ -36,6 +36,7 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         returns: None,
         used: FxHashSet::default(),
         aliases: FxHashMap::default(),
+        yield_reported: false,
     };
     let mut params = Vec::new();
     for p in &info.params {
@@ -97,6 +98,12 @@ pub(crate) enum FrameKind {
     Runtime { manual: bool },
 }
 
+/// A source name and where it is written.
+type Named = (Symbol, Span);
+
+/// What a trailing `x, y = pl.yield_(a, b)` binds: the names and the types of the values.
+type Yielded = (Vec<Named>, Vec<TypeId>);
+
 pub(crate) struct FnLower<'a, 's> {
     pub cx: &'a mut Lowering<'s>,
     pub m: ModuleId,
@@ -112,6 +119,9 @@ pub(crate) struct FnLower<'a, 's> {
     used: FxHashSet<Symbol>,
     /// Names standing for a value inside a comprehension (`t` in `[t for t in tids]`).
     aliases: FxHashMap<Symbol, ExprId>,
+    /// Set when a `pl.yield_` in the body being lowered was already reported as misplaced
+    /// or bare, so that its loop does not also report a missing yield.
+    yield_reported: bool,
 }
 
 impl FnLower<'_, '_> {
@@ -262,6 +272,7 @@ impl FnLower<'_, '_> {
                         .help = Some(
                             "write `x = pl.yield_(value)` as the last statement of the loop body or branch".to_string(),
                         );
+                        self.yield_reported = true;
                         return;
                     }
                     Some("static_print" | "dump_tag" | "set_cache_policy") => return,
@@ -326,6 +337,12 @@ impl FnLower<'_, '_> {
                 "`pl.yield_` must be the last statement of a loop body with init_values or of an `if` branch",
                 "misplaced yield",
             );
+            self.yield_reported = true;
+            // Still define the names, so that later uses do not cascade.
+            match self.ast().expr(target).kind.clone() {
+                E::Tuple(items) | E::List(items) => self.define_targets(&items),
+                _ => self.define_targets(&[target]),
+            }
             return;
         }
         let t = self.ast().expr(target).clone();
@@ -661,7 +678,7 @@ impl FnLower<'_, '_> {
     }
 
     /// The names and values of a trailing `x, y = pl.yield_(a, b)`, when `s` is one.
-    fn yield_parts(&self, s: ast::StmtId) -> Option<(Vec<(Symbol, Span)>, Vec<ast::ExprId>)> {
+    fn yield_parts(&self, s: ast::StmtId) -> Option<(Vec<Named>, Vec<ast::ExprId>)> {
         let (target, value) = match &self.ast().stmt(s).kind {
             S::Assign { targets, value } => (targets[targets.len() - 1], *value),
             S::AnnAssign { target, value: Some(value), .. } => (*target, *value),
@@ -688,7 +705,17 @@ impl FnLower<'_, '_> {
 
     /// Lowers a loop body or branch that may end in `names = pl.yield_(values)`: returns
     /// the block (ending in a Yield) and the yielded names.
-    fn body_with_yield(&mut self, stmts: &[ast::StmtId]) -> (Block, Option<(Vec<(Symbol, Span)>, Vec<TypeId>)>) {
+    /// A loop body that carries values: as `body_with_yield`, and whether a yield in it was
+    /// already reported as bare or misplaced (the loop then says nothing more).
+    fn loop_body_with_yield(&mut self, stmts: &[ast::StmtId]) -> (Block, Option<Yielded>, bool) {
+        let outer = std::mem::take(&mut self.yield_reported);
+        let (block, yielded) = self.body_with_yield(stmts);
+        let reported = self.yield_reported;
+        self.yield_reported |= outer;
+        (block, yielded, reported)
+    }
+
+    fn body_with_yield(&mut self, stmts: &[ast::StmtId]) -> (Block, Option<Yielded>) {
         let Some((&last, init)) = stmts.split_last() else { return (Vec::new(), None) };
         let Some((names, values)) = self.yield_parts(last) else {
             return (self.block(stmts), None);
@@ -709,6 +736,7 @@ impl FnLower<'_, '_> {
                 format!("{} name(s) receive the {} value(s) of `pl.yield_`", names.len(), lowered.len()),
                 "wrong number of names",
             );
+            self.yield_reported = true;
         }
         let s = self.new_stmt(StmtKind::Yield(lowered), span);
         block.push(s);
@@ -950,7 +978,7 @@ impl FnLower<'_, '_> {
         let t = self.ast().expr(target).clone();
         let index_ty = self.types().scalar(DType::Index);
         // `i` or `i, (a, b)`.
-        let (loop_name, carried): (Option<(Symbol, Span)>, Option<Vec<(Symbol, Span)>>) = match &t.kind {
+        let (loop_name, carried): (Option<Named>, Option<Vec<Named>>) = match &t.kind {
             E::Name(n) => (Some((*n, t.span)), None),
             E::Tuple(items) if items.len() == 2 => {
                 let first = self.ast().expr(items[0]).clone();
@@ -1039,8 +1067,11 @@ impl FnLower<'_, '_> {
             iter_args.push(IterArg { var: v, init });
         }
         self.frames.push(Frame::Loop { breakable, what });
-        let (body, yielded) =
-            if iter_args.is_empty() { (self.block(&body.stmts), None) } else { self.body_with_yield(&body.stmts) };
+        let (body, yielded, yield_reported) = if iter_args.is_empty() {
+            (self.block(&body.stmts), None, false)
+        } else {
+            self.loop_body_with_yield(&body.stmts)
+        };
         self.frames.pop();
         if let Some(saved) = saved {
             self.names = saved;
@@ -1048,7 +1079,7 @@ impl FnLower<'_, '_> {
         let mut return_vars = Vec::new();
         match yielded {
             Some((names, types)) => {
-                if names.len() != iter_args.len() {
+                if names.len() != iter_args.len() && !yield_reported {
                     self.error(
                         Code::E0221,
                         span,
@@ -1060,7 +1091,7 @@ impl FnLower<'_, '_> {
                     return_vars.push(self.bind(name, ty, nspan));
                 }
             }
-            None if !iter_args.is_empty() => {
+            None if !iter_args.is_empty() && !yield_reported => {
                 self.error(
                     Code::E0221,
                     span,
@@ -1172,7 +1203,7 @@ impl FnLower<'_, '_> {
         };
         let cond = self.condition(cond_arg, "pl.while_");
         self.frames.push(Frame::Loop { breakable: true, what: "while" });
-        let (block, yielded) = self.body_with_yield(&body.stmts[1..]);
+        let (block, yielded, yield_reported) = self.loop_body_with_yield(&body.stmts[1..]);
         self.frames.pop();
         self.names = saved;
         let mut return_vars = Vec::new();
@@ -1180,7 +1211,7 @@ impl FnLower<'_, '_> {
             for ((name, nspan), ty) in names.into_iter().zip(types) {
                 return_vars.push(self.bind(name, ty, nspan));
             }
-        } else {
+        } else if !yield_reported {
             self.error(Code::E0221, span, "a pl.while_() loop must end in `x = pl.yield_(...)`", "no trailing yield");
         }
         let Some(cond) = cond else { return };
@@ -1239,7 +1270,7 @@ impl FnLower<'_, '_> {
                 Some(self.new_expr(ExprKind::Tuple(values), ty, span))
             }
             E::Binary { op, lhs, rhs } => {
-                let Some(op) = ir_binop(*op) else { return None };
+                let op = ir_binop(*op)?;
                 let (a, b) = (self.expr(*lhs), self.expr(*rhs));
                 self.binary(op, a?, b?, span)
             }
@@ -1250,7 +1281,7 @@ impl FnLower<'_, '_> {
             }
             E::Compare { first, rest } => {
                 let (cmp, second) = rest[0];
-                let Some(op) = cmp_binop(cmp) else { return None };
+                let op = cmp_binop(cmp)?;
                 let (a, b) = (self.expr(*first), self.expr(second));
                 self.binary(op, a?, b?, span)
             }
@@ -2005,6 +2036,7 @@ impl FnLower<'_, '_> {
                     "`pl.yield_` must be the last statement of a loop body with init_values or of an `if` branch",
                     "misplaced yield",
                 );
+                self.yield_reported = true;
                 return None;
             }
             "const" => {

@@ -28,7 +28,7 @@ pub use consts::{format_float, Const};
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::driver::Session;
 use crate::intern::Symbol;
-use crate::ir::{self, Direction, FuncAttrs, FuncKind, Level, Loc, Program, Role, TypeId};
+use crate::ir::{self, Direction, FuncAttrs, FuncKind, Level, Program, Role, TypeId};
 use crate::source::FileId;
 use crate::syntax::ast::{self, Ast, ExprKind as AstExpr, StmtId as AstStmtId, StmtKind as AstStmt};
 use indexmap::IndexMap;
@@ -112,8 +112,6 @@ pub(crate) struct FuncInfo {
     pub attrs: FuncAttrs,
     /// A method of an `@pl.program` class (its first parameter is `self`).
     pub method: bool,
-    /// Declared with `@pl.jit*`: bare `pl.Tensor` and bare dtype parameters are usual.
-    pub jit: bool,
     /// Parameters, with types in `Lowering::sig_types`.
     pub params: Vec<ParamInfo>,
     /// Declared return types (in `Lowering::sig_types`); `None` without an annotation.
@@ -579,7 +577,7 @@ impl Lowering<'_> {
         let file = self.modules[m].file;
         let Some(deco) = def.decorators.first() else { return };
         let Some(decl) = self.function_decorator(m, deco) else { return };
-        let (kind, explicit_level, explicit_role, mut attrs, jit) = decl;
+        let (kind, explicit_level, explicit_role, mut attrs) = decl;
         attrs.strict_ssa |= program_strict.unwrap_or(false);
         let name = def.name.name;
         let (level, role) = self.level_role(file, def.name.span, name, kind, explicit_level, explicit_role);
@@ -669,7 +667,6 @@ impl Lowering<'_> {
                 role,
                 attrs,
                 method,
-                jit,
                 params,
                 returns,
                 namespace,

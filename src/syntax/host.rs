@@ -75,7 +75,7 @@ enum Class {
     Dsl,
     /// A `@pl.`-decorated class whose body is filtered as a container of its own; `indent`
     /// is the index of the body's INDENT token.
-    DslClass {
+    PlClassBody {
         indent: usize,
     },
     Host {
@@ -119,10 +119,18 @@ impl Splitter<'_> {
             let end = self.stmt_end(start);
             match self.classify(start, end, container) {
                 Class::Dsl => self.out.extend_from_slice(&self.toks[start..end]),
-                Class::DslClass { indent } => {
+                Class::PlClassBody { indent } => {
                     self.out.extend_from_slice(&self.toks[start..=indent]);
+                    let body_start = self.out.len();
                     *i = indent + 1;
                     self.container(i, Container::PlClass);
+                    if self.out.len() == body_start {
+                        // Every statement of the class was host code: an empty `pass` keeps
+                        // the class well formed, and lowering says what it lacks.
+                        let at = self.toks[indent].span.hi;
+                        self.out.push(Token::new(Tok::Pass, at, at));
+                        self.out.push(Token::new(Tok::Newline, at, at));
+                    }
                     // The class body's DEDENT.
                     if *i < end {
                         self.out.extend_from_slice(&self.toks[*i..end]);
@@ -207,7 +215,7 @@ impl Splitter<'_> {
             let decorated = |kw: &str| format!("`{kw} {name}` is decorated with `{deco}`, not with a `@pl.` decorator");
             return match self.kind(def_at) {
                 Some(Tok::Class) if pl && container == Container::Module => match self.class_body(def_at, end) {
-                    Some(indent) => Class::DslClass { indent },
+                    Some(indent) => Class::PlClassBody { indent },
                     None => Class::Dsl,
                 },
                 Some(Tok::Def) if pl => Class::Dsl,

@@ -98,13 +98,13 @@ impl Restrict<'_> {
                 self.target(*target);
             }
             StmtKind::Assign { targets, .. } => targets.iter().for_each(|&t| self.target(t)),
-            StmtKind::AnnAssign { target, .. } => {
+            StmtKind::AnnAssign { target, .. }
                 if !matches!(
                     self.ast.expr(*target).kind,
                     ExprKind::Name(_) | ExprKind::Attribute { .. } | ExprKind::Subscript { .. }
-                ) {
-                    self.invalid_target(*target, "an annotated assignment needs a single name");
-                }
+                ) =>
+            {
+                self.invalid_target(*target, "an annotated assignment needs a single name");
             }
             StmtKind::For { target, orelse, .. } => {
                 self.target(*target);
@@ -155,14 +155,12 @@ impl Restrict<'_> {
                     }
                 }
             }
-            StmtKind::ClassDef(def) => {
-                if context != Context::Module {
-                    self.unsupported(
-                        def.name.span,
-                        "a class defined inside a function or class",
-                        "define it at the top level of the module",
-                    );
-                }
+            StmtKind::ClassDef(def) if context != Context::Module => {
+                self.unsupported(
+                    def.name.span,
+                    "a class defined inside a function or class",
+                    "define it at the top level of the module",
+                );
             }
             StmtKind::Unsupported { construct, .. } => {
                 let help = match construct {
@@ -293,10 +291,8 @@ impl Restrict<'_> {
                     }
                 }
             }
-            ExprKind::Dict(entries) => {
-                if entries.iter().any(|e| e.key.is_none()) {
-                    self.unsupported(span, "`**` unpacking in a dict", "write each entry");
-                }
+            ExprKind::Dict(entries) if entries.iter().any(|e| e.key.is_none()) => {
+                self.unsupported(span, "`**` unpacking in a dict", "write each entry");
             }
             // Allowed as an element of an assignment or loop target only.
             ExprKind::Starred(_) if !self.starred_targets.contains(&id) => {
