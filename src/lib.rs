@@ -9,5 +9,6 @@ pub mod driver;
 pub mod intern;
 pub mod ir;
 pub mod lower;
+pub mod passes;
 pub mod source;
 pub mod syntax;

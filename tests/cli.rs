@@ -132,3 +132,69 @@ fn emit_tokens_and_ast() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("Assign"));
 }
+
+#[test]
+fn a_misordered_pipeline_is_rejected_before_anything_runs() {
+    // The file does not exist: the pipeline is checked first, so the error is E0403, not
+    // an I/O failure.
+    let out = plc(&[
+        "emit",
+        "ir",
+        "no_such_file.pl",
+        "--passes",
+        "ConvertToSSA, OutlineGraphScopes",
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        ["<pipeline>:1:15: error[E0403]: pass `OutlineGraphScopes` requires InlineFunctionsEliminated, which no earlier pass in the pipeline produces"],
+        "{err}"
+    );
+    let out = plc(&["emit", "ir", "no_such_file.pl", "--passes", "InlineFunctions,ConvertToSSA,OutlineGraphScopes"]);
+    assert_ne!(out.status.code(), Some(1), "a well-ordered pipeline gets as far as reading the file");
+}
+
+#[test]
+fn unknown_pass_names_are_reported_where_they_are_written() {
+    let out = plc(&[
+        "emit",
+        "ir",
+        "examples/accumulate_band.pl",
+        "--passes",
+        "InlineFunctions,Inline",
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with("<pipeline>:1:17: error[E0404]: no pass is called `Inline`"), "{}", stderr(&out));
+    let out = plc(&["emit", "ir", "examples/accumulate_band.pl", "--after", "Lower", "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("error[E0404]: no pass is called `Lower`"), "{}", stderr(&out));
+}
+
+#[test]
+fn passes_lists_the_pipeline_with_its_properties() {
+    let out = plc(&["passes"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once(". ").map(|(_, rest)| rest.split_whitespace().next().unwrap()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "InlineFunctions",
+            "ConvertToSSA",
+            "OutlineGraphScopes",
+            "OutlineIncoreScopes",
+            "OutlineClusterScopes",
+            "DeriveCallDirections",
+            "LegalizeGraphBoundary"
+        ]
+    );
+    assert!(text.contains("requires:    SSAForm, InlineFunctionsEliminated"), "{text}");
+}

@@ -3,6 +3,7 @@
 
 use crate::diag::{self, render, render::Format, Code, Diagnostic};
 use crate::driver::Session;
+use crate::passes;
 use crate::syntax;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -30,13 +31,23 @@ enum Command {
         #[arg(value_enum)]
         what: EmitKind,
         file: PathBuf,
-        /// For `emit ir`: the stage after which to print (`lower`, the IR straight from
-        /// lowering; the passes come later).
+        /// For `emit ir`: the stage after which to print: `lower` (the IR straight from
+        /// lowering) or a pass of the pipeline (`plc passes` lists them).
         #[arg(long, default_value = "lower")]
         after: String,
+        /// For `emit ir`: the pipeline to run, pass names separated by commas (default: the
+        /// whole pipeline). It is checked before anything runs.
+        #[arg(long)]
+        passes: Option<String>,
+        /// For `emit ir`: after each pass, re-check the IR and every property the pass
+        /// claims to produce.
+        #[arg(long)]
+        verify: bool,
         #[arg(long, value_enum, default_value_t = Format::Human)]
         message_format: Format,
     },
+    /// Print the pass pipeline: each pass with what it requires and produces.
+    Passes,
     /// Explain an error code, with an example.
     Explain { code: String },
 }
@@ -56,7 +67,11 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, message_format } => check(&files, message_format),
-        Command::Emit { what, file, after, message_format } => emit(what, &file, &after, message_format),
+        Command::Emit { what, file, after, passes, verify, message_format } => {
+            let stages = Stages { after, passes, verify };
+            emit(what, &file, &stages, message_format)
+        }
+        Command::Passes => list_passes(),
         Command::Explain { code } => explain(&code),
     }
 }
@@ -80,17 +95,34 @@ fn check(paths: &[PathBuf], format: Format) -> ExitCode {
     }
 }
 
-fn emit(what: EmitKind, path: &Path, after: &str, format: Format) -> ExitCode {
+/// Which stages `emit ir` runs.
+struct Stages {
+    after: String,
+    passes: Option<String>,
+    verify: bool,
+}
+
+fn emit(what: EmitKind, path: &Path, stages: &Stages, format: Format) -> ExitCode {
     let mut session = Session::new();
     if let EmitKind::Ir = what {
-        if after != "lower" {
-            eprintln!("error: `--after {after}`: plc has no such stage yet (the stages are: lower)");
-            return ExitCode::from(2);
-        }
-        let (programs, diags) = match session.lower_path(path) {
+        // The pipeline is checked before the program is read.
+        let text = stages.passes.clone().unwrap_or_else(passes::default_pipeline_text);
+        let planned = passes::plan(&mut session.files, &text)
+            .and_then(|p| passes::stop_index(&mut session.files, &p, Some(&stages.after)).map(|stop| (p, stop)));
+        let (pipeline, stop) = match planned {
+            Ok(planned) => planned,
+            Err(diags) => {
+                print_diagnostics(&session, &diags, format);
+                return ExitCode::from(1);
+            }
+        };
+        let (mut programs, mut diags) = match session.lower_path(path) {
             Ok(lowered) => lowered,
             Err(err) => return io_failure(path, &err),
         };
+        if !diag::has_errors(&diags) {
+            passes::run(&pipeline, stop, stages.verify, &mut programs, &mut session.interner, &mut diags);
+        }
         print_diagnostics(&session, &diags, format);
         if diag::has_errors(&diags) {
             return ExitCode::from(1);
@@ -130,6 +162,31 @@ fn emit(what: EmitKind, path: &Path, after: &str, format: Format) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+fn list_passes() -> ExitCode {
+    let list = |props: &[passes::Property]| {
+        if props.is_empty() {
+            "-".to_string()
+        } else {
+            props.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
+        }
+    };
+    let mut out = String::from("The default pipeline, in order:\n\n");
+    for (i, p) in passes::PASSES.iter().enumerate() {
+        let built = if p.run.is_some() { "" } else { "  (not built yet)" };
+        out.push_str(&format!("{:>2}. {}{built}\n    {}\n", i + 1, p.name, p.summary));
+        out.push_str(&format!("    requires:    {}\n", list(p.requires)));
+        out.push_str(&format!("    produces:    {}\n", list(p.produces)));
+        if !p.invalidates.is_empty() {
+            out.push_str(&format!("    invalidates: {}\n", list(p.invalidates)));
+        }
+    }
+    let mut stdout = std::io::stdout().lock();
+    if stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush()).is_err() {
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
 }
 
 fn explain(code: &str) -> ExitCode {

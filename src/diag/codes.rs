@@ -370,6 +370,37 @@ supported.";
 inside a manual one; a hand-placed `with pl.scope():` requires
 `@pl.function(auto_scope=False)`.";
 
+    E0401 => "a graph region nested inside another graph region",
+"A `pl.graph` region was found inside another one after inlining (for example an inline
+function holding a region, called inside a region). A graph records a topology of task
+launches once and replays it; a recording cannot start inside another recording. Move the
+inner region out, or drop one of the two.";
+
+    E0402 => "a graph region left in a function that is not outlined",
+"OutlineGraphScopes outlines `pl.graph` regions from Opaque, Orchestration and Graph
+functions. A region in any other function type cannot be outlined, and is reported rather
+than left behind.";
+
+    E0403 => "a pass pipeline in the wrong order",
+"Each pass declares the properties it requires (for example OutlineGraphScopes requires
+SSAForm and InlineFunctionsEliminated). A pipeline in which a pass runs before the pass
+that produces what it requires is rejected before anything runs. `plc passes` prints each
+pass with what it requires and produces. Example: `--passes OutlineGraphScopes` without
+`ConvertToSSA` and `InlineFunctions` before it.";
+
+    E0404 => "an unknown pass name",
+"`--passes` and `--after` take pass names as `plc passes` prints them (`InlineFunctions`,
+`ConvertToSSA`, `OutlineGraphScopes`, ...), or `lower` for `--after`.";
+
+    E0405 => "a pass plc does not have yet",
+"The pass is part of plc's pipeline table but is not built yet, so a pipeline that needs
+it cannot run. Use `--after` with an earlier pass.";
+
+    E0406 => "inline functions call each other in a cycle",
+"An Inline function is spliced into its callers; functions that call each other in a cycle
+would be spliced forever. The message names the cycle. Make one of them a real function
+(drop `Inline`) or break the cycle.";
+
     E0701 => "internal error: a variable is used before its definition",
 "The IR verifier found a use of a variable that no earlier statement defines. Lowering and
 every pass must keep definitions before uses; this is a bug in plc, not in your program.";
@@ -390,6 +421,11 @@ declares. This is a bug in plc.";
     E0705 => "internal error: a variable assigned twice in SSA form",
 "After ConvertToSSA every variable is assigned exactly once; the IR verifier found one
 assigned twice. This is a bug in plc.";
+
+    E0706 => "internal error: a pass did not establish a property it claims",
+"With `--verify`, after each pass plc re-checks every property the pass produces (no
+inline functions left, no graph region left, single assignment, ...) on the IR it
+produced. A failure is a bug in plc.";
 
     N0001 => "host code skipped",
 "Host code is the Python that runs around the pl program: an `if __name__ == \"__main__\":`

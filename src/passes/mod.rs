@@ -1,0 +1,322 @@
+//! The pass pipeline: each pass declares the properties it requires, produces and
+//! invalidates, and the manager checks a whole pipeline before it runs any of it.
+//!
+//! ```text
+//!  #  pass                   requires                                    produces
+//!  1  InlineFunctions        -                                           InlineFunctionsEliminated
+//!  2  ConvertToSSA           -                                           SSAForm
+//!  3  OutlineGraphScopes     SSAForm, InlineFunctionsEliminated          GraphOutlined
+//!  4  OutlineIncoreScopes    SSAForm, GraphOutlined                      IncoreOutlined
+//!  5  OutlineClusterScopes   SSAForm, IncoreOutlined                     ClusterOutlined
+//!  6  DeriveCallDirections   IncoreOutlined                              CallDirectionsResolved
+//!  7  LegalizeGraphBoundary  GraphOutlined, CallDirectionsResolved       GraphBoundaryLegalized
+//! ```
+//!
+//! A pipeline is text (`--passes A,B,C`, or the default one): the manager keeps it as a
+//! source file of its own, so that an error in it (E0403, E0404) points at the pass name.
+
+pub mod props;
+
+use crate::diag::{Code, Diagnostic, Label, Span};
+use crate::intern::Interner;
+use crate::ir::Program;
+use crate::source::{FileId, SourceMap};
+
+/// What a pass leaves true of the program, for the passes after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Property {
+    InlineFunctionsEliminated,
+    SsaForm,
+    GraphOutlined,
+    IncoreOutlined,
+    ClusterOutlined,
+    CallDirectionsResolved,
+    GraphBoundaryLegalized,
+}
+
+impl Property {
+    pub fn name(self) -> &'static str {
+        match self {
+            Property::InlineFunctionsEliminated => "InlineFunctionsEliminated",
+            Property::SsaForm => "SSAForm",
+            Property::GraphOutlined => "GraphOutlined",
+            Property::IncoreOutlined => "IncoreOutlined",
+            Property::ClusterOutlined => "ClusterOutlined",
+            Property::CallDirectionsResolved => "CallDirectionsResolved",
+            Property::GraphBoundaryLegalized => "GraphBoundaryLegalized",
+        }
+    }
+}
+
+/// What a pass gets besides the program: the session's names and a place for errors.
+pub struct PassCx<'a> {
+    pub names: &'a mut Interner,
+    pub diags: &'a mut Vec<Diagnostic>,
+}
+
+/// Runs a pass over one program. Errors go to `cx.diags`; the manager stops the pipeline
+/// after a pass that reported any.
+pub type RunPass = fn(&mut PassCx<'_>, &mut Program);
+
+/// One row of the pass table.
+pub struct PassDef {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub requires: &'static [Property],
+    pub produces: &'static [Property],
+    pub invalidates: &'static [Property],
+    /// `None` for a pass of the table that plc does not have yet: a pipeline that reaches
+    /// it stops with E0405.
+    pub run: Option<RunPass>,
+}
+
+use Property as P;
+
+/// Every pass, in the default pipeline's order.
+pub static PASSES: &[PassDef] = &[
+    PassDef {
+        name: "InlineFunctions",
+        summary: "splice each Inline function into its callers, then remove it",
+        requires: &[],
+        produces: &[P::InlineFunctionsEliminated],
+        invalidates: &[],
+        run: None,
+    },
+    PassDef {
+        name: "ConvertToSSA",
+        summary: "one assignment per variable; loop-carried values become iter args, ifs get phis",
+        requires: &[],
+        produces: &[P::SsaForm],
+        invalidates: &[],
+        run: None,
+    },
+    PassDef {
+        name: "OutlineGraphScopes",
+        summary: "each `with pl.graph(name):` region becomes a Graph function named after it",
+        requires: &[P::SsaForm, P::InlineFunctionsEliminated],
+        produces: &[P::GraphOutlined, P::SsaForm],
+        invalidates: &[],
+        run: None,
+    },
+    PassDef {
+        name: "OutlineIncoreScopes",
+        summary: "each `pl.at(level=CORE_GROUP)` region becomes an InCore function",
+        requires: &[P::SsaForm, P::GraphOutlined],
+        produces: &[P::IncoreOutlined, P::SsaForm],
+        invalidates: &[],
+        run: None,
+    },
+    PassDef {
+        name: "OutlineClusterScopes",
+        summary: "`pl.cluster()` regions become Group functions, `pl.spmd(n)` regions Spmd functions",
+        requires: &[P::SsaForm, P::IncoreOutlined],
+        produces: &[P::ClusterOutlined, P::SsaForm],
+        invalidates: &[],
+        run: None,
+    },
+    PassDef {
+        name: "DeriveCallDirections",
+        summary: "the direction of each argument at each call of a function",
+        requires: &[P::IncoreOutlined],
+        produces: &[P::CallDirectionsResolved],
+        invalidates: &[],
+        run: None,
+    },
+    PassDef {
+        name: "LegalizeGraphBoundary",
+        summary: "graph boundaries that replay correctly: derived scalars and allocations move to the call site",
+        requires: &[P::GraphOutlined, P::CallDirectionsResolved],
+        produces: &[P::GraphBoundaryLegalized],
+        invalidates: &[],
+        run: None,
+    },
+];
+
+pub fn by_name(name: &str) -> Option<&'static PassDef> {
+    PASSES.iter().find(|p| p.name == name)
+}
+
+/// The default pipeline as `--passes` would spell it.
+pub fn default_pipeline_text() -> String {
+    PASSES.iter().map(|p| p.name).collect::<Vec<_>>().join(",")
+}
+
+/// A pipeline that passed the static check: the passes in order, and where each is
+/// written in the pipeline's text.
+pub struct Pipeline {
+    pub file: FileId,
+    pub passes: Vec<(&'static PassDef, Span)>,
+}
+
+/// Reads and checks a pipeline (`A,B,C`) before anything runs: every name must be a pass
+/// (E0404), and every pass's requirements must be produced by an earlier pass and not
+/// invalidated since (E0403, naming the pass that would produce the property).
+pub fn plan(files: &mut SourceMap, text: &str) -> Result<Pipeline, Vec<Diagnostic>> {
+    let (file, _) = files.add_bytes("<pipeline>", text.as_bytes().to_vec());
+    let mut diags = Vec::new();
+    let mut passes = Vec::new();
+    let mut at = 0usize;
+    for part in text.split(',') {
+        let lo = at + (part.len() - part.trim_start().len());
+        let name = part.trim();
+        let span = Span::new(lo as u32, (lo + name.len()) as u32);
+        at += part.len() + 1;
+        match by_name(name) {
+            Some(def) => passes.push((def, span)),
+            None => diags.push(unknown_pass(file, span, name)),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let mut have: Vec<Property> = Vec::new();
+    for (i, &(def, span)) in passes.iter().enumerate() {
+        for &need in def.requires {
+            if have.contains(&need) {
+                continue;
+            }
+            let producer = PASSES.iter().find(|p| p.produces.contains(&need) && p.requires.iter().all(|r| *r != need));
+            let lost = passes[..i].iter().rev().find(|(p, _)| p.invalidates.contains(&need));
+            let mut d = Diagnostic::error(
+                Code::E0403,
+                format!("pass `{}` requires {}, which no earlier pass in the pipeline produces", def.name, need.name()),
+                Label::primary(file, span, format!("needs {}", need.name())),
+            );
+            if let Some((p, pspan)) = lost {
+                d = d.with_label(Label::secondary(file, *pspan, format!("`{}` invalidates {}", p.name, need.name())));
+            }
+            if let Some(p) = producer {
+                d = d.with_help(format!("run `{}` before `{}`: it produces {}", p.name, def.name, need.name()));
+            }
+            diags.push(d);
+        }
+        have.retain(|p| !def.invalidates.contains(p));
+        for &p in def.produces {
+            if !have.contains(&p) {
+                have.push(p);
+            }
+        }
+    }
+    if diags.is_empty() {
+        Ok(Pipeline { file, passes })
+    } else {
+        Err(diags)
+    }
+}
+
+fn unknown_pass(file: FileId, span: Span, name: &str) -> Diagnostic {
+    let list = PASSES.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
+    Diagnostic::error(Code::E0404, format!("no pass is called `{name}`"), Label::primary(file, span, "unknown pass"))
+        .with_help(format!("the passes are: {list}"))
+}
+
+/// Where to stop: after the pass called `after` (which must be in the pipeline), or at
+/// the end. `lower` stops before the first pass.
+pub fn stop_index(files: &mut SourceMap, pipeline: &Pipeline, after: Option<&str>) -> Result<usize, Vec<Diagnostic>> {
+    let Some(after) = after else { return Ok(pipeline.passes.len()) };
+    if after == "lower" {
+        return Ok(0);
+    }
+    if let Some(i) = pipeline.passes.iter().position(|(p, _)| p.name == after) {
+        return Ok(i + 1);
+    }
+    let (file, _) = files.add_bytes("<--after>", after.as_bytes().to_vec());
+    let span = Span::new(0, after.len() as u32);
+    Err(vec![match by_name(after) {
+        Some(_) => Diagnostic::error(
+            Code::E0404,
+            format!("pass `{after}` is not in the pipeline"),
+            Label::primary(file, span, "not run"),
+        )
+        .with_help("add it to `--passes`, or name a pass that is in the pipeline".to_string()),
+        None => unknown_pass(file, span, after),
+    }])
+}
+
+/// Runs the first `stop` passes of a checked pipeline over every program. After a pass
+/// that reported an error nothing more runs. With `verify`, after each pass the verifier
+/// and the checks of every property the pass produces run on its result.
+pub fn run(
+    pipeline: &Pipeline,
+    stop: usize,
+    verify: bool,
+    programs: &mut [Program],
+    names: &mut Interner,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for &(def, span) in &pipeline.passes[..stop] {
+        let Some(run_pass) = def.run else {
+            diags.push(
+                Diagnostic::error(
+                    Code::E0405,
+                    format!("pass `{}` is not built yet", def.name),
+                    Label::primary(pipeline.file, span, "not available"),
+                )
+                .with_help("stop earlier with `--after`".to_string()),
+            );
+            return;
+        };
+        let before = diags.iter().filter(|d| d.is_error()).count();
+        for program in programs.iter_mut() {
+            let mut cx = PassCx { names, diags };
+            run_pass(&mut cx, program);
+        }
+        if diags.iter().filter(|d| d.is_error()).count() > before {
+            return;
+        }
+        if verify {
+            for program in programs.iter() {
+                let ssa = def.produces.contains(&P::SsaForm);
+                diags.extend(crate::ir::verify::verify(program, names, ssa));
+                for &p in def.produces {
+                    diags.extend(props::check(p, def.name, program, names));
+                }
+            }
+            if diags.iter().filter(|d| d.is_error()).count() > before {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(text: &str) -> Vec<(Code, u32)> {
+        let mut files = SourceMap::default();
+        match plan(&mut files, text) {
+            Ok(_) => Vec::new(),
+            Err(diags) => diags.iter().map(|d| (d.code, d.primary.span.lo)).collect(),
+        }
+    }
+
+    #[test]
+    fn the_default_pipeline_is_well_ordered() {
+        assert_eq!(codes(&default_pipeline_text()), []);
+    }
+
+    #[test]
+    fn every_requirement_of_the_table_is_produced_by_an_earlier_pass() {
+        for (i, p) in PASSES.iter().enumerate() {
+            for need in p.requires {
+                assert!(PASSES[..i].iter().any(|q| q.produces.contains(need)), "{} needs {}", p.name, need.name());
+            }
+        }
+    }
+
+    #[test]
+    fn a_pass_before_its_producer_is_e0403_at_its_name() {
+        assert_eq!(codes("InlineFunctions,OutlineGraphScopes,ConvertToSSA"), [(Code::E0403, 16)]);
+        // Each missing property is its own error.
+        assert_eq!(codes("OutlineGraphScopes"), [(Code::E0403, 0), (Code::E0403, 0)]);
+        assert_eq!(codes("InlineFunctions,ConvertToSSA,OutlineIncoreScopes"), [(Code::E0403, 29)]);
+        assert_eq!(codes("InlineFunctions,ConvertToSSA,OutlineGraphScopes"), []);
+    }
+
+    #[test]
+    fn unknown_names_are_e0404() {
+        assert_eq!(codes("InlineFunctions, SSA"), [(Code::E0404, 17)]);
+        assert_eq!(codes(""), [(Code::E0404, 0)]);
+    }
+}

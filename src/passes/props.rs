@@ -1,0 +1,58 @@
+//! Checks of the properties passes produce, run after each pass with `--verify` (and by
+//! the tests after every pass). A failure is a bug in plc (E0706), reported at the node
+//! that breaks the property.
+
+use super::Property;
+use crate::diag::{Code, Diagnostic, Label};
+use crate::intern::Interner;
+use crate::ir::{FuncKind, Loc, Program, ScopeKind, StmtKind};
+
+/// The findings that show `property` does not hold of `program` after pass `pass`.
+pub fn check(property: Property, pass: &str, program: &Program, names: &Interner) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut report = |loc: Loc, what: String| {
+        out.push(Diagnostic::error(
+            Code::E0706,
+            format!("after {pass}, {} does not hold: {what}", property.name()),
+            Label::primary(loc.file, loc.span, "here"),
+        ));
+    };
+    match property {
+        Property::InlineFunctionsEliminated => {
+            for f in program.functions.values() {
+                if f.kind == FuncKind::Inline {
+                    report(f.loc, format!("the Inline function `{}` is still there", names.get(f.name)));
+                }
+            }
+        }
+        Property::SsaForm => {
+            for d in crate::ir::verify::verify(program, names, true) {
+                if d.code == Code::E0705 {
+                    out.push(d);
+                }
+            }
+        }
+        Property::GraphOutlined | Property::IncoreOutlined | Property::ClusterOutlined => {
+            let left = |kind: &ScopeKind| match property {
+                Property::GraphOutlined => matches!(kind, ScopeKind::Graph),
+                Property::IncoreOutlined => matches!(kind, ScopeKind::InCore),
+                _ => matches!(kind, ScopeKind::Cluster | ScopeKind::Spmd { .. }),
+            };
+            for f in program.functions.values() {
+                program.walk_stmts(&f.body, |s| {
+                    if let StmtKind::Scope(scope) = &program.stmt(s).kind {
+                        if left(&scope.kind) {
+                            report(
+                                program.stmt(s).loc,
+                                format!("a `{}` region is left in `{}`", scope.kind.construct(), names.get(f.name)),
+                            );
+                        }
+                    }
+                });
+            }
+        }
+        // Their checks come with the passes that produce them.
+        Property::CallDirectionsResolved | Property::GraphBoundaryLegalized => {}
+    }
+    out
+}
