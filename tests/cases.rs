@@ -13,7 +13,9 @@
 //!
 //! `.diag` holds the diagnostics in the short format (`file:line:col: error[CODE]: ...`),
 //! so an error case pins each code, line and column. `.ir` is the IR after lowering,
-//! printed as pl source.
+//! printed as pl source; `.<Pass>.ir` the IR after each pass of the default pipeline that
+//! is built (`X.ConvertToSSA.ir`), each pass run with the verifier and the checks of the
+//! properties it produces, and each printed result round-tripped too.
 //!
 //! Every input is also checked for invariants that need no expected file: token and AST
 //! spans in bounds and well nested, INDENT/DEDENT balanced, the same output twice; and
@@ -22,6 +24,7 @@
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use plc::driver::Session;
+use plc::passes;
 use plc::syntax;
 use std::path::{Path, PathBuf};
 
@@ -94,6 +97,9 @@ struct Outputs {
     tokens: String,
     /// The printed IR, when the program lowered without errors.
     ir: Option<String>,
+    /// For each pass of the default pipeline, the printed IR after it (`None` when it did
+    /// not run: it is not built, or an earlier stage failed).
+    after_pass: Vec<(&'static str, Option<String>)>,
     diag: String,
     has_errors: bool,
     problems: Vec<String>,
@@ -116,10 +122,11 @@ fn compute(path: &Path, kind: Kind) -> Outputs {
     problems.extend(syntax::validate::ast(&f.text, &parsed.ast));
     let ast = syntax::dump::ast(&f.text, &session.interner, &parsed.ast);
     let tokens = syntax::dump::tokens(&f.text, &f.lines, &tokens);
+    let mut after_pass: Vec<(&'static str, Option<String>)> = passes::PASSES.iter().map(|p| (p.name, None)).collect();
     let (diag, has_errors, ir) = if kind.lower {
         // Lowering reads the file (and what it imports) from disk, with relative names.
         let mut lowering = Session::new();
-        let (programs, diags) = lowering.lower_path(Path::new(&name)).unwrap();
+        let (mut programs, mut diags) = lowering.lower_path(Path::new(&name)).unwrap();
         let has_errors = plc::diag::has_errors(&diags);
         let ir = (!has_errors).then(|| plc::ir::print::programs(&programs, &lowering.interner));
         if let Some(text) = &ir {
@@ -129,14 +136,40 @@ fn compute(path: &Path, kind: Kind) -> Outputs {
                     problems.push(format!("verifier: {}", plc::diag::render::short(&lowering.files, &d)));
                 }
             }
+            // The built passes of the default pipeline, one at a time, each followed by
+            // the verifier and the checks of what it produces (E07xx are plc's bugs).
+            let pipeline = passes::plan(&mut lowering.files, &passes::default_pipeline_text())
+                .unwrap_or_else(|_| panic!("the default pipeline is well ordered"));
+            for (k, &(def, _)) in pipeline.passes.iter().enumerate() {
+                if def.run.is_none() {
+                    break;
+                }
+                let single = passes::Pipeline { file: pipeline.file, passes: vec![pipeline.passes[k]] };
+                passes::run(&single, 1, true, &mut programs, &mut lowering.interner, &mut diags);
+                if plc::diag::has_errors(&diags) {
+                    let bugs: Vec<String> = diags
+                        .iter()
+                        .filter(|d| d.code.as_str().starts_with("E07"))
+                        .map(|d| plc::diag::render::short(&lowering.files, d))
+                        .collect();
+                    if !bugs.is_empty() {
+                        problems.push(format!("after {}: {}", def.name, bugs.join("")));
+                    }
+                    break;
+                }
+                let text = plc::ir::print::programs(&programs, &lowering.interner);
+                problems.extend(round_trip(&format!("{name} after {}", def.name), &text));
+                after_pass[k].1 = Some(text);
+            }
         }
+        let has_errors = plc::diag::has_errors(&diags);
         let rendered: String = diags.iter().map(|d| plc::diag::render::short(&lowering.files, d)).collect();
         (rendered, has_errors, ir)
     } else {
         let rendered: String = parsed.diags.iter().map(|d| plc::diag::render::short(&session.files, d)).collect();
         (rendered, plc::diag::has_errors(&parsed.diags), None)
     };
-    Outputs { ast, tokens, ir, diag, has_errors, problems }
+    Outputs { ast, tokens, ir, after_pass, diag, has_errors, problems }
 }
 
 /// Lowers printed IR again and prints it: the text must not change.
@@ -166,7 +199,12 @@ fn run_case(path: &Path, kind: Kind) -> Result<(), Failed> {
         return Err(format!("invariants broken:\n  {}", out.problems.join("\n  ")).into());
     }
     let again = compute(path, kind);
-    if again.ast != out.ast || again.diag != out.diag || again.tokens != out.tokens || again.ir != out.ir {
+    if again.ast != out.ast
+        || again.diag != out.diag
+        || again.tokens != out.tokens
+        || again.ir != out.ir
+        || again.after_pass != out.after_pass
+    {
         return Err("two runs gave different output".into());
     }
     if kind.must_fail && !out.has_errors {
@@ -184,6 +222,9 @@ fn run_case(path: &Path, kind: Kind) -> Result<(), Failed> {
     }
     if kind.lower {
         expect(&path.with_extension("ir"), out.ir.as_deref(), &mut failures);
+        for (pass, text) in &out.after_pass {
+            expect(&path.with_extension(format!("{pass}.ir")), text.as_deref(), &mut failures);
+        }
     }
     let diag = (!out.diag.is_empty() || kind.must_fail).then_some(out.diag.as_str());
     expect(&path.with_extension("diag"), diag, &mut failures);
