@@ -147,7 +147,17 @@ const OLDER_ORDERS: &[(&str, &[usize])] = &[("tile.store", &[0, 1, 3, 2])];
 
 /// Looks an op up by a spelling written in the source (`pl.tile.load`, `pl.load`).
 pub fn by_spelling(spelling: &str) -> Option<OpId> {
-    OPS.iter().position(|op| op.spellings.contains(&spelling)).map(|i| OpId(i as u16))
+    OPS.iter().position(|op| op.spellings.contains(&spelling)).map(|i| OpId(i as u16)).or_else(|| {
+        // The older `pl.op.block.X` / `pl.op.tensor.X` API: where an op has no row of its own
+        // for the older form (as `pl.op.block.load` has), it is `pl.tile.X` / `pl.tensor.X`.
+        let (prefix, rest) = if let Some(rest) = spelling.strip_prefix("pl.op.block.") {
+            ("pl.tile.", rest)
+        } else {
+            ("pl.tensor.", spelling.strip_prefix("pl.op.tensor.")?)
+        };
+        let current = format!("{prefix}{rest}");
+        OPS.iter().position(|op| op.spellings.contains(&current.as_str())).map(|i| OpId(i as u16))
+    })
 }
 
 /// The ops reachable through a unified name (`add` → `tensor.add`, `tile.add`).
@@ -1167,6 +1177,10 @@ mod tests {
         assert!(op("pl.split").orchestration && op("pl.cross_core_slot").orchestration);
         // Distributed ops.
         assert_eq!(op("pld.window").name, "pld.tensor.window");
+        // The older `pl.op.block` / `pl.op.tensor` API reaches the current ops.
+        assert_eq!(op("pl.op.block.adds").name, "tile.adds");
+        assert_eq!(op("pl.op.tensor.mul").name, "tensor.mul");
+        assert!(by_spelling("pl.op.block.no_such_op").is_none());
         assert_eq!(op("pld.alloc_window_buffer").name, "pld.tensor.alloc_window_buffer");
         assert_eq!(op("pld.tensor.put").effect(0), Effect::ReadWrite);
         assert_eq!(op("pld.tensor.get").effect(0), Effect::Write);
