@@ -15,6 +15,7 @@
 //! A pipeline is text (`--passes A,B,C`, or the default one): the manager keeps it as a
 //! source file of its own, so that an error in it (E0403, E0404) points at the pass name.
 
+pub mod dataflow;
 pub mod props;
 
 use crate::diag::{Code, Diagnostic, Label, Span};

@@ -1,0 +1,303 @@
+//! Variable uses and definitions over IR blocks, for the outlining passes: which variables
+//! a region reads before it defines them (its parameters, in first-read order), which it
+//! defines, which it writes through a store, and which the statements after it mention.
+//!
+//! Every walk here is linear in the size of what it walks and uses no recursion on the
+//! block structure deeper than the IR's own nesting.
+
+use crate::ir::ops::Effect;
+use crate::ir::{Block, Callee, ExprId, ExprKind, Program, StmtId, StmtKind, VarId};
+use rustc_hash::FxHashSet;
+
+/// Calls `f` on every variable an expression reads, left to right.
+pub fn expr_uses(p: &Program, e: ExprId, f: &mut impl FnMut(VarId)) {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Var(v) = p.expr(e).kind {
+            f(v);
+            continue;
+        }
+        // Children pushed in reverse, so that they are visited left to right.
+        let mut children = Vec::new();
+        p.expr_children(e, |c| children.push(c));
+        stack.extend(children.into_iter().rev());
+    }
+}
+
+/// Calls `f` on every variable mentioned anywhere in a block: read or defined.
+pub fn mentioned(p: &Program, block: &[StmtId], f: &mut impl FnMut(VarId)) {
+    p.walk_stmts(block, |s| {
+        p.stmt_exprs(s, |e| expr_uses(p, e, f));
+        for v in stmt_defs(p, s) {
+            f(v);
+        }
+    });
+}
+
+/// The variables a statement itself binds (not those of the statements nested in it).
+pub fn stmt_defs(p: &Program, s: StmtId) -> Vec<VarId> {
+    match &p.stmt(s).kind {
+        StmtKind::Assign { var, .. } => vec![*var],
+        StmtKind::If { return_vars, .. } => return_vars.clone(),
+        StmtKind::For { var, iter_args, return_vars, .. } => {
+            let mut out = vec![*var];
+            out.extend(iter_args.iter().map(|a| a.var));
+            out.extend(return_vars.iter().copied());
+            out
+        }
+        StmtKind::While { iter_args, return_vars, .. } => {
+            let mut out: Vec<VarId> = iter_args.iter().map(|a| a.var).collect();
+            out.extend(return_vars.iter().copied());
+            out
+        }
+        StmtKind::Scope(scope) => scope.task_id.into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every variable a block defines, in pre-order (a statement's own definitions before
+/// those of the statements nested in it, loop and branch results after their bodies).
+pub fn defs_in_order(p: &Program, block: &[StmtId]) -> Vec<VarId> {
+    let mut out = Vec::new();
+    p.walk_stmts(block, |s| out.extend(stmt_defs(p, s)));
+    out
+}
+
+/// The variables a block reads before defining them, in first-read order: the inputs of
+/// the block as a region. Flow-sensitive: a variable defined in both arms of an `if` is
+/// defined after it; one defined in a loop body is not defined after the loop (only the
+/// loop's return variables are); a scope's body is part of the block around it.
+pub fn live_in(p: &Program, block: &[StmtId]) -> Vec<VarId> {
+    let mut walk = LiveIn { p, defined: FxHashSet::default(), seen: FxHashSet::default(), order: Vec::new() };
+    walk.block(block);
+    walk.order
+}
+
+struct LiveIn<'p> {
+    p: &'p Program,
+    defined: FxHashSet<VarId>,
+    seen: FxHashSet<VarId>,
+    order: Vec<VarId>,
+}
+
+impl LiveIn<'_> {
+    fn read(&mut self, e: ExprId) {
+        let p = self.p;
+        expr_uses(p, e, &mut |v| {
+            if !self.defined.contains(&v) && self.seen.insert(v) {
+                self.order.push(v);
+            }
+        });
+    }
+
+    /// Walks a block whose definitions do not outlive it; returns what it defined, so that
+    /// the caller can keep what every path defines.
+    fn scoped(&mut self, block: &[StmtId]) -> Vec<VarId> {
+        let mut added = Vec::new();
+        let saved = std::mem::take(&mut self.defined);
+        self.defined = saved.clone();
+        self.block(block);
+        for v in &self.defined {
+            if !saved.contains(v) {
+                added.push(*v);
+            }
+        }
+        self.defined = saved;
+        added.sort_unstable();
+        added
+    }
+
+    fn block(&mut self, block: &[StmtId]) {
+        for &s in block {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: StmtId) {
+        let p = self.p;
+        match &p.stmt(s).kind {
+            StmtKind::Assign { var, value } => {
+                self.read(*value);
+                self.defined.insert(*var);
+            }
+            StmtKind::Eval(e) => self.read(*e),
+            StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| self.read(e)),
+            StmtKind::If { cond, then_body, else_body, return_vars } => {
+                self.read(*cond);
+                let then_defs = self.scoped(then_body);
+                let else_defs = match else_body {
+                    Some(b) => self.scoped(b),
+                    None => Vec::new(),
+                };
+                for v in then_defs {
+                    if else_defs.binary_search(&v).is_ok() {
+                        self.defined.insert(v);
+                    }
+                }
+                self.defined.extend(return_vars.iter().copied());
+            }
+            StmtKind::For { var, start, stop, step, iter_args, body, return_vars, attrs, .. } => {
+                for e in [*start, *stop, *step] {
+                    self.read(e);
+                }
+                iter_args.iter().for_each(|a| self.read(a.init));
+                attrs.iter().for_each(|&(_, e)| self.read(e));
+                let saved = self.defined.clone();
+                self.defined.insert(*var);
+                self.defined.extend(iter_args.iter().map(|a| a.var));
+                self.block(body);
+                self.defined = saved;
+                self.defined.extend(return_vars.iter().copied());
+            }
+            StmtKind::While { cond, iter_args, body, return_vars } => {
+                iter_args.iter().for_each(|a| self.read(a.init));
+                let saved = self.defined.clone();
+                self.defined.extend(iter_args.iter().map(|a| a.var));
+                self.read(*cond);
+                self.block(body);
+                self.defined = saved;
+                self.defined.extend(return_vars.iter().copied());
+            }
+            StmtKind::Scope(scope) => {
+                p.stmt_exprs(s, |e| self.read(e));
+                self.block(&scope.body);
+                if let Some(t) = scope.task_id {
+                    self.defined.insert(t);
+                }
+            }
+            StmtKind::Break | StmtKind::Continue => {}
+        }
+    }
+}
+
+/// The variables a block writes through a store (`pl.store(tile, offsets, t)` and the
+/// other store forms: the argument the op table marks as written, of an op whose result
+/// is that same tensor), nested scopes included, in first-write order. Narrower than
+/// "written": `pl.assemble` returns the updated tensor, and so is not a store.
+pub fn store_targets(p: &Program, block: &[StmtId]) -> Vec<VarId> {
+    let mut out = Vec::new();
+    let mut seen = FxHashSet::default();
+    p.walk_stmts(block, |s| {
+        p.stmt_exprs(s, |root| {
+            let mut stack = vec![root];
+            while let Some(e) = stack.pop() {
+                if let ExprKind::Call { callee: Callee::Op(op), args, .. } = &p.expr(e).kind {
+                    if is_store(op.def().name) {
+                        for (i, a) in args.iter().enumerate() {
+                            if let (Some(a), Effect::Write) = (a, op.def().effect(i)) {
+                                if let ExprKind::Var(v) = p.expr(*a).kind {
+                                    if seen.insert(v) {
+                                        out.push(v);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                p.expr_children(e, |c| stack.push(c));
+            }
+        });
+    });
+    out
+}
+
+/// The store ops: they write a tile into a tensor argument and return that tensor.
+pub fn is_store(op_name: &str) -> bool {
+    matches!(op_name, "tile.store" | "tile.l0c_store" | "block.store" | "block.l0c_store")
+}
+
+/// For each statement of a block, whether it is, or contains, a statement for which
+/// `is_target` holds: one walk per statement.
+pub fn contains_target(p: &Program, block: &Block, is_target: impl Fn(StmtId) -> bool) -> Vec<bool> {
+    block
+        .iter()
+        .map(|&s| {
+            let mut found = false;
+            p.walk_stmts(std::slice::from_ref(&s), |t| found |= is_target(t));
+            found
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::Session;
+
+    /// Lowers `src` and returns the program with the body of its function `f`.
+    fn lower(src: &str) -> (Session, Program) {
+        let mut session = Session::new();
+        let (mut programs, diags) = session.lower_source("test.pl", src.as_bytes().to_vec());
+        assert!(!crate::diag::has_errors(&diags), "{diags:?}");
+        (session, programs.remove(0))
+    }
+
+    fn names(s: &Session, p: &Program, vars: &[VarId]) -> Vec<String> {
+        vars.iter().map(|&v| s.interner.get(p.var(v).name).to_string()).collect()
+    }
+
+    /// The body of the first `with` region of function `f`.
+    fn region(s: &Session, p: &Program) -> Block {
+        let f = p.functions.values().find(|f| s.interner.get(f.name) == "f").unwrap();
+        let mut found = None;
+        p.walk_stmts(&f.body, |st| {
+            if let (None, StmtKind::Scope(scope)) = (&found, &p.stmt(st).kind) {
+                found = Some(scope.body.clone());
+            }
+        });
+        found.unwrap()
+    }
+
+    const SEED: &str = r#"
+import pypto.language as pl
+
+ROWS = 16
+COLS = 64
+
+@pl.jit
+def f(w: pl.Tensor[[64, 64], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 64], pl.FP32]]):
+    for i in pl.range(4):
+        with pl.graph("accumulate_band"):
+            base = i * ROWS
+            with pl.at(level=pl.Level.CORE_GROUP):
+                band = pl.load(w, [base, 0], [ROWS, COLS])
+                cur = pl.load(acc, [0, 0], [ROWS, COLS])
+                pl.store(pl.add(cur, band), [0, 0], acc)
+    return acc
+"#;
+
+    #[test]
+    fn the_seed_region_reads_i_w_acc_in_that_order_and_stores_acc() {
+        let (s, p) = lower(SEED);
+        let body = region(&s, &p);
+        assert_eq!(names(&s, &p, &live_in(&p, &body)), ["i", "w", "acc"]);
+        assert_eq!(names(&s, &p, &store_targets(&p, &body)), ["acc"]);
+        assert_eq!(names(&s, &p, &defs_in_order(&p, &body)), ["base", "band", "cur"]);
+    }
+
+    #[test]
+    fn a_value_defined_on_one_branch_only_is_still_an_input_after_the_if() {
+        let (s, p) = lower(
+            r#"
+import pypto.language as pl
+
+@pl.jit
+def f(x: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]):
+    c = n + 1
+    with pl.graph("g"):
+        a = 1
+        if n > 2:
+            b = a + n
+            c = b
+        else:
+            b = 3
+        d = a + b + c
+    return x
+"#,
+        );
+        let body = region(&s, &p);
+        // `b` is defined on both paths; `c` only on one, so the read after the `if` may
+        // see the value from before the region.
+        assert_eq!(names(&s, &p, &live_in(&p, &body)), ["n", "c"]);
+    }
+}
