@@ -401,6 +401,31 @@ it cannot run. Use `--after` with an earlier pass.";
 would be spliced forever. The message names the cycle. Make one of them a real function
 (drop `Inline`) or break the cycle.";
 
+    E0407 => "an Inline function returns before its end",
+"InlineFunctions splices an Inline function's body into each caller and replaces the call
+by the values of its last statement, a `return`. A `return` anywhere else (inside an `if`,
+a loop or a scope, or before the last statement) cannot be spliced. Compute the value in a
+variable and return it once, at the end:
+
+    if x > 3:
+        return x          # error: an early return in an Inline function
+    y = x + 1
+    return y
+
+becomes `y = x + 1` / `if x > 3: y = x` ... `return y`.";
+
+    E0408 => "an Inline function called in a `while` condition",
+"A call of an Inline function is replaced by the statements of its body, placed before the
+statement that holds the call. A `while` condition is evaluated again before each
+iteration, so the body cannot be placed before it once. Compute the condition in a
+variable before the loop and again at the end of its body, or make the function a real
+function (drop `Inline`).";
+
+    E0409 => "the value of an Inline function that returns nothing",
+"The call of an Inline function is used as a value (`z = self.f(x)`, or as an argument),
+but the function has no `return` with a value. Return the value, or call the function as a
+statement.";
+
     E0701 => "internal error: a variable is used before its definition",
 "The IR verifier found a use of a variable that no earlier statement defines. Lowering and
 every pass must keep definitions before uses; this is a bug in plc, not in your program.";

@@ -16,6 +16,7 @@
 //! source file of its own, so that an error in it (E0403, E0404) points at the pass name.
 
 pub mod dataflow;
+pub mod inline;
 pub mod props;
 
 use crate::diag::{Code, Diagnostic, Label, Span};
@@ -81,7 +82,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[],
         produces: &[P::InlineFunctionsEliminated],
         invalidates: &[],
-        run: None,
+        run: Some(inline::run),
     },
     PassDef {
         name: "ConvertToSSA",

@@ -1,0 +1,1156 @@
+//! InlineFunctions: every call of an `Inline` function is replaced by a copy of the
+//! function's body, and then the Inline functions are removed from the program.
+//!
+//! ```text
+//! def square(self, x): y = pl.mul(x, x); return y        # Inline
+//! def main(self, a, q: Out):
+//!     z = self.square(a)              ->    y_inline0 = pl.mul(a, a)
+//!                                           z = y_inline0
+//! ```
+//!
+//! The pass runs first, on IR that is not in SSA form yet, in four steps:
+//!
+//! 1. One scan of every function finds its calls of Inline functions and the calls that
+//!    cannot be spliced: one in a `while` condition (E0408), the value of a function that
+//!    returns nothing (E0409). An Inline function that is called and has a `return` that is
+//!    not its last statement is E0407. A program without Inline functions is left as it is.
+//! 2. A depth-first search over the calls between Inline functions finds the cycles (E0406,
+//!    `a -> b -> a`, at the first function of the cycle). Any error stops the pass before
+//!    anything is spliced.
+//! 3. The Inline functions are rewritten callee first (the search's post-order), so that
+//!    each body is spliced already free of Inline calls; then every other function that
+//!    calls one, in program order. Functions without such calls are not touched.
+//! 4. The Inline functions are removed.
+//!
+//! Splicing a call `f(args)` puts the body's statements before the statement that holds the
+//! call, and replaces the call by the returned value:
+//!
+//! * a parameter stands for its argument: an `Out`/`InOut` parameter given a variable *is*
+//!   that variable, also where the body assigns it (`o = pl.assemble(o, ...)` rebinds the
+//!   caller's variable); an `In` parameter given a variable or a constant is replaced by it
+//!   where the body does not assign it; any other argument (an expression, or a variable
+//!   for an `In` parameter the body assigns) is first bound to a fresh variable;
+//! * every variable the body defines gets a fresh variable named `<name>_inline<N>`, where
+//!   `N` counts the splices in the calling function (0, 1, ...), with `_<k>` added when the
+//!   name is already taken in the caller;
+//! * `x = f(...)` becomes `x = <returned value>` (nothing when the value is `x` itself), a
+//!   call as a statement drops the value, a call inside an expression is replaced by the
+//!   value, `return f(...)` returns the values;
+//! * a function returning several values is called as `t = f(...)` followed by `a = t[0]`,
+//!   `b = t[1]` (tuple unpacking): these become `a = r0`, `b = r1`. When the temporary is
+//!   used otherwise (assigned twice, used as a whole, or a target would overwrite a value
+//!   a later element reads), each element gets a variable `<t>_item<k>` and `t[k]` reads it.
+
+use super::PassCx;
+use crate::diag::{Code, Diagnostic, Label};
+use crate::intern::{Interner, Symbol};
+use crate::ir::{
+    Block, Callee, Dim, Direction, Expr, ExprId, ExprKind, FuncKind, IterArg, Loc, Param, Program, ScopeKind, StmtId,
+    StmtKind, Type, TypeId, VarId,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Runs InlineFunctions over one program.
+pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
+    let inline: Vec<Symbol> =
+        program.functions.values().filter(|f| f.kind == FuncKind::Inline).map(|f| f.name).collect();
+    if inline.is_empty() {
+        return;
+    }
+    let is_inline: FxHashSet<Symbol> = inline.iter().copied().collect();
+    // Whether each Inline function's body ends in a return of at least one value.
+    let gives_value: FxHashSet<Symbol> =
+        inline.iter().copied().filter(|f| !trailing_return(program, *f).is_empty()).collect();
+
+    // 1. The calls of every function, and the ones that cannot be spliced.
+    let mut errors = Vec::new();
+    let mut calls: FxHashMap<Symbol, Vec<(Symbol, Loc)>> = FxHashMap::default();
+    let mut called: FxHashMap<Symbol, Loc> = FxHashMap::default();
+    for f in program.functions.values() {
+        let found = scan(program, cx.names, &f.body, &is_inline, &gives_value, &mut errors);
+        for &(g, loc) in &found {
+            called.entry(g).or_insert(loc);
+        }
+        calls.insert(f.name, found);
+    }
+    for &f in &inline {
+        if let Some(&at) = called.get(&f) {
+            early_returns(program, cx.names, f, at, &mut errors);
+        }
+    }
+
+    // 2. Cycles among Inline functions, and the order to rewrite them in.
+    let order = callee_first(program, cx.names, &inline, &calls, &mut errors);
+    if !errors.is_empty() {
+        crate::diag::sort(&mut errors);
+        cx.diags.extend(errors);
+        return;
+    }
+
+    // 3. Splice, callee first.
+    let mut bodies: FxHashMap<Symbol, Body> = FxHashMap::default();
+    for &f in &order {
+        if !calls[&f].is_empty() {
+            rewrite_function(program, cx.names, &bodies, &is_inline, f);
+        }
+        bodies.insert(f, Body::of(program, f));
+    }
+    let callers: Vec<Symbol> = program
+        .functions
+        .values()
+        .filter(|f| f.kind != FuncKind::Inline && !calls[&f.name].is_empty())
+        .map(|f| f.name)
+        .collect();
+    for f in callers {
+        rewrite_function(program, cx.names, &bodies, &is_inline, f);
+    }
+
+    // 4. The Inline functions go.
+    program.functions.retain(|_, f| f.kind != FuncKind::Inline);
+}
+
+/// The values of the `return` that ends a function's body (empty when there is none).
+fn trailing_return(program: &Program, f: Symbol) -> Vec<ExprId> {
+    let body = &program.functions[&f].body;
+    match body.last().map(|&s| &program.stmt(s).kind) {
+        Some(StmtKind::Return(values)) => values.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// The calls of Inline functions in a function body, in order, with their locations.
+/// Reports a call in a `while` condition (E0408) and the use of the value of a function that
+/// returns none (E0409).
+fn scan(
+    program: &Program,
+    names: &Interner,
+    body: &[StmtId],
+    is_inline: &FxHashSet<Symbol>,
+    gives_value: &FxHashSet<Symbol>,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<(Symbol, Loc)> {
+    let mut found = Vec::new();
+    let mut stack: Vec<(ExprId, bool)> = Vec::new();
+    program.walk_stmts(body, |s| {
+        let kind = &program.stmt(s).kind;
+        let in_while = match kind {
+            StmtKind::While { cond, .. } => Some(*cond),
+            _ => None,
+        };
+        program.stmt_exprs(s, |root| {
+            // A call that is a statement of its own does not need a value.
+            let needs_value = !matches!(kind, StmtKind::Eval(e) if *e == root);
+            stack.push((root, needs_value));
+            while let Some((e, needs_value)) = stack.pop() {
+                let expr = program.expr(e);
+                if let ExprKind::Call { callee: Callee::Func(g), .. } = &expr.kind {
+                    if is_inline.contains(g) {
+                        found.push((*g, expr.loc));
+                        let name = names.get(*g);
+                        if in_while == Some(root) {
+                            errors.push(
+                                Diagnostic::error(
+                                    Code::E0408,
+                                    format!("the Inline function `{name}` is called in a `while` condition"),
+                                    Label::primary(expr.loc.file, expr.loc.span, "evaluated before every iteration"),
+                                )
+                                .with_help(
+                                    "compute the condition into a variable before the loop and at the end of its body"
+                                        .to_string(),
+                                ),
+                            );
+                        } else if needs_value && !gives_value.contains(g) {
+                            let at = program.functions[g].loc;
+                            errors.push(
+                                Diagnostic::error(
+                                    Code::E0409,
+                                    format!("the Inline function `{name}` returns no value, but this call uses one"),
+                                    Label::primary(expr.loc.file, expr.loc.span, "used as a value"),
+                                )
+                                .with_label(Label::secondary(
+                                    at.file,
+                                    at.span,
+                                    format!("`{name}` is defined here"),
+                                )),
+                            );
+                        }
+                    }
+                }
+                program.expr_children(e, |c| stack.push((c, true)));
+            }
+        });
+    });
+    found
+}
+
+/// E0407 for each `return` of an Inline function that is not its last statement.
+fn early_returns(program: &Program, names: &Interner, f: Symbol, call: Loc, errors: &mut Vec<Diagnostic>) {
+    let func = &program.functions[&f];
+    let last = func.body.last().copied();
+    let name = names.get(f);
+    program.walk_stmts(&func.body, |s| {
+        if matches!(program.stmt(s).kind, StmtKind::Return(_)) && Some(s) != last {
+            let loc = program.stmt(s).loc;
+            errors.push(
+                Diagnostic::error(
+                    Code::E0407,
+                    format!("the Inline function `{name}` returns before its last statement"),
+                    Label::primary(loc.file, loc.span, "an early return cannot be spliced into a caller"),
+                )
+                .with_label(Label::secondary(call.file, call.span, format!("`{name}` is called here")))
+                .with_help("assign the value to a variable and return it once, at the end of the function".to_string()),
+            );
+        }
+    });
+}
+
+/// A depth-first search over the calls between Inline functions (in program order): each
+/// back edge is a cycle, reported as E0406 at the function where the cycle starts. Returns
+/// the Inline functions in post-order (every function after the Inline functions it calls).
+fn callee_first(
+    program: &Program,
+    names: &Interner,
+    inline: &[Symbol],
+    calls: &FxHashMap<Symbol, Vec<(Symbol, Loc)>>,
+    errors: &mut Vec<Diagnostic>,
+) -> Vec<Symbol> {
+    // The distinct Inline callees of each Inline function, with the first call of each.
+    let mut edges: FxHashMap<Symbol, Vec<(Symbol, Loc)>> = FxHashMap::default();
+    for &f in inline {
+        let mut seen = FxHashSet::default();
+        edges.insert(f, calls[&f].iter().copied().filter(|(g, _)| seen.insert(*g)).collect());
+    }
+    #[derive(Clone, Copy, PartialEq)]
+    enum Color {
+        White,
+        Gray,
+        Black,
+    }
+    let mut color: FxHashMap<Symbol, Color> = inline.iter().map(|&f| (f, Color::White)).collect();
+    let mut order = Vec::with_capacity(inline.len());
+    for &root in inline {
+        if color[&root] != Color::White {
+            continue;
+        }
+        // (function, index of its next edge, the call that led to it)
+        let mut stack: Vec<(Symbol, usize, Loc)> = vec![(root, 0, Loc::COMPILER)];
+        color.insert(root, Color::Gray);
+        while let Some(top) = stack.last_mut() {
+            let (f, next, _) = *top;
+            let Some(&(g, at)) = edges[&f].get(next) else {
+                color.insert(f, Color::Black);
+                order.push(f);
+                stack.pop();
+                continue;
+            };
+            top.1 += 1;
+            match color[&g] {
+                Color::White => {
+                    color.insert(g, Color::Gray);
+                    stack.push((g, 0, at));
+                }
+                Color::Gray => {
+                    let start = stack.iter().position(|frame| frame.0 == g).expect("a gray function is on the stack");
+                    errors.push(cycle(program, names, &stack[start..], at));
+                }
+                Color::Black => {}
+            }
+        }
+    }
+    order
+}
+
+/// The E0406 diagnostic of a cycle: `path` from the function the cycle starts at to the one
+/// whose call `back` closes it.
+fn cycle(program: &Program, names: &Interner, path: &[(Symbol, usize, Loc)], back: Loc) -> Diagnostic {
+    let first = path[0].0;
+    let mut text: Vec<&str> = path.iter().map(|frame| names.get(frame.0)).collect();
+    text.push(names.get(first));
+    let text = text.join(" -> ");
+    let message = if path.len() == 1 {
+        format!("the Inline function `{}` calls itself: {text}", names.get(first))
+    } else {
+        format!("Inline functions call each other in a cycle: {text}")
+    };
+    let at = program.functions[&first].loc;
+    let mut d = Diagnostic::error(Code::E0406, message, Label::primary(at.file, at.span, "the cycle starts here"));
+    // The call each function of the cycle makes of the next one.
+    for (k, frame) in path.iter().enumerate() {
+        let (callee, loc) = match path.get(k + 1) {
+            Some(next) => (next.0, next.2),
+            None => (first, back),
+        };
+        d = d.with_label(Label::secondary(
+            loc.file,
+            loc.span,
+            format!("`{}` calls `{}` here", names.get(frame.0), names.get(callee)),
+        ));
+    }
+    d.with_help("make one of them a function of its own (drop `Inline`), or break the cycle".to_string())
+}
+
+/// An Inline function ready to be spliced (its own Inline calls already are).
+struct Body {
+    params: Vec<Param>,
+    /// The statements before the trailing `return`.
+    stmts: Vec<StmtId>,
+    /// The values of the trailing `return`.
+    values: Vec<ExprId>,
+    /// For each parameter: whether the body assigns it.
+    assigned: Vec<bool>,
+    /// For each parameter: whether it is an operand of a scalar operator (`n - 1`), where a
+    /// constant would be folded when the printed IR is read again.
+    operand: Vec<bool>,
+}
+
+impl Body {
+    fn of(program: &Program, f: Symbol) -> Body {
+        let func = &program.functions[&f];
+        let values = trailing_return(program, f);
+        let mut stmts = func.body.clone();
+        if matches!(stmts.last().map(|&s| &program.stmt(s).kind), Some(StmtKind::Return(_))) {
+            stmts.pop();
+        }
+        let mut defined = FxHashSet::default();
+        program.walk_stmts(&stmts, |s| {
+            defs(program, s, |v| {
+                defined.insert(v);
+            })
+        });
+        let assigned = func.params.iter().map(|p| defined.contains(&p.var)).collect();
+        let mut operands = FxHashSet::default();
+        let mut roots = values.clone();
+        program.walk_stmts(&stmts, |s| program.stmt_exprs(s, |e| roots.push(e)));
+        while let Some(e) = roots.pop() {
+            match program.expr(e).kind {
+                ExprKind::Binary { lhs, rhs, .. } => {
+                    for x in [lhs, rhs] {
+                        if let ExprKind::Var(v) = program.expr(x).kind {
+                            operands.insert(v);
+                        }
+                    }
+                }
+                ExprKind::Unary { operand, .. } => {
+                    if let ExprKind::Var(v) = program.expr(operand).kind {
+                        operands.insert(v);
+                    }
+                }
+                _ => {}
+            }
+            program.expr_children(e, |c| roots.push(c));
+        }
+        let operand = func.params.iter().map(|p| operands.contains(&p.var)).collect();
+        Body { params: func.params.clone(), stmts, values, assigned, operand }
+    }
+}
+
+/// The variables a statement defines (not those of nested statements).
+fn defs(program: &Program, s: StmtId, mut f: impl FnMut(VarId)) {
+    match &program.stmt(s).kind {
+        StmtKind::Assign { var, .. } => f(*var),
+        StmtKind::If { return_vars, .. } => return_vars.iter().for_each(|&v| f(v)),
+        StmtKind::For { var, iter_args, return_vars, .. } => {
+            f(*var);
+            iter_args.iter().for_each(|ia| f(ia.var));
+            return_vars.iter().for_each(|&v| f(v));
+        }
+        StmtKind::While { iter_args, return_vars, .. } => {
+            iter_args.iter().for_each(|ia| f(ia.var));
+            return_vars.iter().for_each(|&v| f(v));
+        }
+        StmtKind::Scope(scope) => scope.task_id.iter().for_each(|&v| f(v)),
+        StmtKind::Eval(_) | StmtKind::Return(_) | StmtKind::Yield(_) | StmtKind::Break | StmtKind::Continue => {}
+    }
+}
+
+/// Splices every Inline call of function `f`.
+fn rewrite_function(
+    program: &mut Program,
+    names: &mut Interner,
+    bodies: &FxHashMap<Symbol, Body>,
+    is_inline: &FxHashSet<Symbol>,
+    f: Symbol,
+) {
+    let func = &program.functions[&f];
+    let body = func.body.clone();
+    // The names the caller uses, and how often each tuple-valued variable is defined and
+    // read (for the tuple unpacking pattern).
+    let mut used: FxHashSet<Symbol> = program.dynamic_dims.iter().copied().collect();
+    let mut tuple_defs: FxHashMap<VarId, u32> = FxHashMap::default();
+    let mut tuple_uses: FxHashMap<VarId, u32> = FxHashMap::default();
+    for p in &func.params {
+        used.insert(program.var(p.var).name);
+    }
+    let is_tuple = |v: VarId| matches!(program.types.get(program.var(v).ty), Type::Tuple(_));
+    program.walk_stmts(&body, |s| {
+        defs(program, s, |v| {
+            used.insert(program.var(v).name);
+            if is_tuple(v) {
+                *tuple_defs.entry(v).or_default() += 1;
+            }
+        });
+        program.stmt_exprs(s, |root| {
+            let mut stack = vec![root];
+            while let Some(e) = stack.pop() {
+                if let ExprKind::Var(v) = program.expr(e).kind {
+                    used.insert(program.var(v).name);
+                    if is_tuple(v) {
+                        *tuple_uses.entry(v).or_default() += 1;
+                    }
+                }
+                program.expr_children(e, |c| stack.push(c));
+            }
+        });
+    });
+    let mut splicer = Splicer {
+        p: program,
+        names,
+        bodies,
+        is_inline,
+        used,
+        splices: 0,
+        tuple_defs,
+        tuple_uses,
+        items: FxHashMap::default(),
+    };
+    let body = splicer.block(body);
+    program.functions.get_mut(&f).expect("the function exists").body = body;
+}
+
+/// Rewrites one calling function, in place.
+struct Splicer<'a> {
+    p: &'a mut Program,
+    names: &'a mut Interner,
+    bodies: &'a FxHashMap<Symbol, Body>,
+    is_inline: &'a FxHashSet<Symbol>,
+    /// Every variable name of the caller, the fresh ones included.
+    used: FxHashSet<Symbol>,
+    /// The number of calls spliced so far (the `N` of `_inline<N>`).
+    splices: u32,
+    tuple_defs: FxHashMap<VarId, u32>,
+    tuple_uses: FxHashMap<VarId, u32>,
+    /// Tuple temporaries replaced by one variable per element.
+    items: FxHashMap<VarId, Vec<VarId>>,
+}
+
+/// The renaming of one splice: callee variables to caller variables, parameters to the
+/// constants they stand for.
+#[derive(Default)]
+struct Renaming {
+    vars: FxHashMap<VarId, VarId>,
+    consts: FxHashMap<VarId, ExprId>,
+    names: FxHashMap<Symbol, Symbol>,
+    types: FxHashMap<TypeId, TypeId>,
+    n: u32,
+}
+
+impl Splicer<'_> {
+    /// The callee and arguments of `e` when it calls an Inline function.
+    fn inline_call(&self, e: ExprId) -> Option<(Symbol, Vec<Option<ExprId>>)> {
+        match &self.p.expr(e).kind {
+            ExprKind::Call { callee: Callee::Func(f), args, .. } if self.is_inline.contains(f) => {
+                Some((*f, args.clone()))
+            }
+            _ => None,
+        }
+    }
+
+    fn block(&mut self, block: Block) -> Block {
+        let mut out = Vec::with_capacity(block.len());
+        let mut i = 0;
+        while i < block.len() {
+            i += self.stmt(&block, i, &mut out);
+        }
+        out
+    }
+
+    fn set_kind(&mut self, s: StmtId, kind: StmtKind) {
+        self.p.stmts[s.index()].kind = kind;
+    }
+
+    /// Rewrites `block[i]` into `out`; returns how many statements of `block` it consumed.
+    fn stmt(&mut self, block: &[StmtId], i: usize, out: &mut Block) -> usize {
+        let s = block[i];
+        match self.p.stmt(s).kind.clone() {
+            StmtKind::Assign { var, value } => {
+                let Some((f, args)) = self.inline_call(value) else {
+                    self.expr(value, out);
+                    out.push(s);
+                    return 1;
+                };
+                let values = self.splice(f, &args, out);
+                match values.as_slice() {
+                    [] => {}
+                    [one] => {
+                        if !matches!(self.p.expr(*one).kind, ExprKind::Var(v) if v == var) {
+                            self.replace(value, *one);
+                            out.push(s);
+                        }
+                    }
+                    _ => return self.tuple_assign(block, i, var, &values, out),
+                }
+            }
+            StmtKind::Eval(e) => match self.inline_call(e) {
+                Some((f, args)) => {
+                    self.splice(f, &args, out);
+                }
+                None => {
+                    self.expr(e, out);
+                    out.push(s);
+                }
+            },
+            StmtKind::Return(values) => {
+                let expanded = match values.as_slice() {
+                    [one] => self.inline_call(*one),
+                    _ => None,
+                };
+                match expanded {
+                    Some((f, args)) if self.bodies[&f].values.len() != 1 => {
+                        let values = self.splice(f, &args, out);
+                        self.set_kind(s, StmtKind::Return(values));
+                    }
+                    _ => values.iter().for_each(|&e| self.expr(e, out)),
+                }
+                out.push(s);
+            }
+            StmtKind::Yield(values) => {
+                values.iter().for_each(|&e| self.expr(e, out));
+                out.push(s);
+            }
+            StmtKind::If { cond, then_body, else_body, return_vars } => {
+                self.expr(cond, out);
+                let then_body = self.block(then_body);
+                let else_body = else_body.map(|b| self.block(b));
+                self.set_kind(s, StmtKind::If { cond, then_body, else_body, return_vars });
+                out.push(s);
+            }
+            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
+                for e in [start, stop, step] {
+                    self.expr(e, out);
+                }
+                iter_args.iter().for_each(|ia| self.expr(ia.init, out));
+                attrs.iter().for_each(|&(_, e)| self.expr(e, out));
+                let body = self.block(body);
+                self.set_kind(s, StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs });
+                out.push(s);
+            }
+            StmtKind::While { cond, iter_args, body, return_vars } => {
+                iter_args.iter().for_each(|ia| self.expr(ia.init, out));
+                // The scan refused Inline calls here: only tuple temporaries are rewritten.
+                let mut none = Vec::new();
+                self.expr(cond, &mut none);
+                debug_assert!(none.is_empty());
+                let body = self.block(body);
+                self.set_kind(s, StmtKind::While { cond, iter_args, body, return_vars });
+                out.push(s);
+            }
+            StmtKind::Scope(mut scope) => {
+                if let ScopeKind::Spmd { core_num } = scope.kind {
+                    self.expr(core_num, out);
+                }
+                scope.attrs.iter().for_each(|&(_, e)| self.expr(e, out));
+                scope.body = self.block(std::mem::take(&mut scope.body));
+                self.set_kind(s, StmtKind::Scope(scope));
+                out.push(s);
+            }
+            StmtKind::Break | StmtKind::Continue => out.push(s),
+        }
+        1
+    }
+
+    /// `t = f(...)` where `f` returns several values: the unpacking assignments that follow
+    /// take the values directly when that is safe, otherwise each element gets a variable.
+    fn tuple_assign(&mut self, block: &[StmtId], i: usize, t: VarId, values: &[ExprId], out: &mut Block) -> usize {
+        let uses = self.tuple_uses.get(&t).copied().unwrap_or(0) as usize;
+        let mut group = Vec::new();
+        for &s in block[i + 1..].iter().take(uses) {
+            let StmtKind::Assign { var, value } = self.p.stmt(s).kind else { break };
+            let ExprKind::TupleGet { tuple, index } = self.p.expr(value).kind else { break };
+            if !matches!(self.p.expr(tuple).kind, ExprKind::Var(v) if v == t) || index as usize >= values.len() {
+                break;
+            }
+            group.push((s, var, value, index as usize));
+        }
+        let direct = self.tuple_defs.get(&t) == Some(&1)
+            && group.len() == uses
+            && group.iter().enumerate().all(|(k, &(_, _, _, index))| {
+                // No earlier target of the group may be read by this element's value.
+                let read = self.vars_of(values[index]);
+                group[..k].iter().all(|&(_, earlier, _, _)| !read.contains(&earlier))
+            });
+        if direct {
+            for &(s, var, value, index) in &group {
+                if matches!(self.p.expr(values[index]).kind, ExprKind::Var(v) if v == var) {
+                    continue;
+                }
+                let copy = self.copy(values[index]);
+                self.replace(value, copy);
+                out.push(s);
+            }
+            return 1 + group.len();
+        }
+        let items = match self.items.get(&t) {
+            Some(items) => items.clone(),
+            None => {
+                let base = self.names.get(self.p.var(t).name).to_string();
+                let loc = self.p.var(t).loc;
+                let items: Vec<VarId> = values
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &e)| {
+                        let name = self.fresh_name(&format!("{base}_item{k}"));
+                        let ty = self.p.expr(e).ty;
+                        self.p.new_var(name, ty, loc)
+                    })
+                    .collect();
+                self.items.insert(t, items.clone());
+                items
+            }
+        };
+        let loc = self.p.stmt(block[i]).loc;
+        for (&var, &value) in items.iter().zip(values) {
+            let s = self.p.new_stmt(StmtKind::Assign { var, value }, loc);
+            out.push(s);
+        }
+        1
+    }
+
+    /// The variables an expression reads.
+    fn vars_of(&self, root: ExprId) -> Vec<VarId> {
+        let mut vars = Vec::new();
+        let mut stack = vec![root];
+        while let Some(e) = stack.pop() {
+            if let ExprKind::Var(v) = self.p.expr(e).kind {
+                vars.push(v);
+            }
+            self.p.expr_children(e, |c| stack.push(c));
+        }
+        vars
+    }
+
+    /// Rewrites an expression of the caller in place: Inline calls inside it are spliced
+    /// (their statements go to `out`) and replaced by their values; reads of tuple
+    /// temporaries become reads of their elements.
+    fn expr(&mut self, e: ExprId, out: &mut Block) {
+        self.operand(e, false, out);
+    }
+
+    /// [`Self::expr`] of an expression that is (`operand`) or is not an operand of a scalar
+    /// operator.
+    fn operand(&mut self, e: ExprId, operand: bool, out: &mut Block) {
+        match self.p.expr(e).kind.clone() {
+            ExprKind::Call { callee: Callee::Func(f), args, .. } if self.is_inline.contains(&f) => {
+                let values = self.splice(f, &args, out);
+                let value = match values.as_slice() {
+                    [one] => *one,
+                    _ => {
+                        let ty = self.p.expr(e).ty;
+                        self.p.new_expr(ExprKind::Tuple(values), ty, self.p.expr(e).loc)
+                    }
+                };
+                self.place(e, value, operand, f, out);
+            }
+            ExprKind::TupleGet { tuple, index } => {
+                let index = index as usize;
+                match self.p.expr(tuple).kind.clone() {
+                    ExprKind::Var(t) if self.items.contains_key(&t) => {
+                        let item = self.items[&t][index];
+                        let ty = self.p.var(item).ty;
+                        self.p.exprs[e.index()].kind = ExprKind::Var(item);
+                        self.p.exprs[e.index()].ty = ty;
+                    }
+                    ExprKind::Call { callee: Callee::Func(f), args, .. } if self.is_inline.contains(&f) => {
+                        let values = self.splice(f, &args, out);
+                        self.place(e, values[index], operand, f, out);
+                    }
+                    _ => self.expr(tuple, out),
+                }
+            }
+            ExprKind::Var(t) if self.items.contains_key(&t) => {
+                let items = self.items[&t].clone();
+                let loc = self.p.expr(e).loc;
+                let reads = items
+                    .iter()
+                    .map(|&v| {
+                        let ty = self.p.var(v).ty;
+                        self.p.new_expr(ExprKind::Var(v), ty, loc)
+                    })
+                    .collect();
+                self.p.exprs[e.index()].kind = ExprKind::Tuple(reads);
+            }
+            kind => {
+                let arithmetic = matches!(kind, ExprKind::Binary { .. } | ExprKind::Unary { .. });
+                let mut children = Vec::new();
+                self.p.expr_children(e, |c| children.push(c));
+                for c in children {
+                    self.operand(c, arithmetic, out);
+                }
+            }
+        }
+    }
+
+    /// Puts the value of a spliced call of `f` in the place of the call `e`. A constant
+    /// operand of a scalar operator (`four() + 1`) is bound to a variable `<f>_inline<N>`
+    /// first: reading `4 + 1` back would fold it, and the printed IR would not read back to
+    /// itself.
+    fn place(&mut self, e: ExprId, value: ExprId, operand: bool, f: Symbol, out: &mut Block) {
+        let constant = matches!(self.p.expr(value).kind, ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_));
+        if !(operand && constant) {
+            self.replace(e, value);
+            return;
+        }
+        let base = format!("{}_inline{}", self.names.get(f), self.splices - 1);
+        let name = self.fresh_name(&base);
+        let Expr { ty, loc, .. } = *self.p.expr(value);
+        let var = self.p.new_var(name, ty, loc);
+        let s = self.p.new_stmt(StmtKind::Assign { var, value }, loc);
+        out.push(s);
+        let slot = &mut self.p.exprs[e.index()];
+        slot.kind = ExprKind::Var(var);
+        slot.ty = ty;
+    }
+
+    /// Makes expression `e` (a call) the value `with` (a node made for it), keeping the
+    /// call's location.
+    fn replace(&mut self, e: ExprId, with: ExprId) {
+        let Expr { kind, ty, .. } = self.p.expr(with).clone();
+        let slot = &mut self.p.exprs[e.index()];
+        slot.kind = kind;
+        slot.ty = ty;
+    }
+
+    /// A deep copy of an expression.
+    fn copy(&mut self, e: ExprId) -> ExprId {
+        let Expr { kind, ty, loc } = self.p.expr(e).clone();
+        let kind = match kind {
+            ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(|&x| self.copy(x)).collect()),
+            ExprKind::Binary { op, lhs, rhs } => ExprKind::Binary { op, lhs: self.copy(lhs), rhs: self.copy(rhs) },
+            ExprKind::Unary { op, operand } => ExprKind::Unary { op, operand: self.copy(operand) },
+            ExprKind::Call { callee, args, attrs } => ExprKind::Call {
+                callee,
+                args: args.iter().map(|a| a.map(|x| self.copy(x))).collect(),
+                attrs: attrs.iter().map(|&(k, x)| (k, self.copy(x))).collect(),
+            },
+            ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: self.copy(tuple), index },
+            leaf => leaf,
+        };
+        self.p.new_expr(kind, ty, loc)
+    }
+
+    /// A name not used in the caller yet: `base`, or `base_1`, `base_2`, ...
+    fn fresh_name(&mut self, base: &str) -> Symbol {
+        let mut candidate = base.to_string();
+        let mut k = 0;
+        loop {
+            let sym = self.names.intern(&candidate);
+            if self.used.insert(sym) {
+                return sym;
+            }
+            k += 1;
+            candidate = format!("{base}_{k}");
+        }
+    }
+
+    /// Splices a call of `f` with `args` (the caller's expressions): the arguments' own
+    /// Inline calls first, then bindings of the arguments that need a variable, then a copy
+    /// of the body, all into `out`. Returns copies of the returned values.
+    fn splice(&mut self, f: Symbol, args: &[Option<ExprId>], out: &mut Block) -> Vec<ExprId> {
+        for a in args.iter().flatten() {
+            self.expr(*a, out);
+        }
+        let bodies = self.bodies;
+        let body = &bodies[&f];
+        let mut r = Renaming { n: self.splices, ..Renaming::default() };
+        self.splices += 1;
+        for (k, (param, &arg)) in body.params.iter().zip(args).enumerate() {
+            let arg = arg.expect("the verifier requires every argument of a function call");
+            let (assigned, operand) = (body.assigned[k], body.operand[k]);
+            match self.p.expr(arg).kind {
+                ExprKind::Var(v) if param.dir != Direction::In || !assigned => {
+                    r.vars.insert(param.var, v);
+                }
+                ExprKind::Int(_)
+                | ExprKind::Float(_)
+                | ExprKind::Bool(_)
+                | ExprKind::Str(_)
+                | ExprKind::None
+                | ExprKind::DType(_)
+                | ExprKind::Enum(_)
+                | ExprKind::DynDim(_)
+                    if !assigned && !operand =>
+                {
+                    r.consts.insert(param.var, arg);
+                }
+                _ => {
+                    let var = self.var(&mut r, param.var);
+                    let loc = self.p.expr(arg).loc;
+                    let s = self.p.new_stmt(StmtKind::Assign { var, value: arg }, loc);
+                    out.push(s);
+                }
+            }
+        }
+        for &s in &body.stmts {
+            let s = self.clone_stmt(&mut r, s);
+            out.push(s);
+        }
+        body.values.iter().map(|&e| self.clone_expr(&mut r, e)).collect()
+    }
+
+    /// The caller's variable for callee variable `v`: the argument it stands for, or a fresh
+    /// variable `<name>_inline<N>`.
+    fn var(&mut self, r: &mut Renaming, v: VarId) -> VarId {
+        if let Some(&mapped) = r.vars.get(&v) {
+            return mapped;
+        }
+        let data = self.p.var(v).clone();
+        let name = match r.names.get(&data.name) {
+            Some(&name) => name,
+            None => {
+                let base = format!("{}_inline{}", self.names.get(data.name), r.n);
+                let name = self.fresh_name(&base);
+                r.names.insert(data.name, name);
+                name
+            }
+        };
+        let ty = self.ty(r, data.ty);
+        let fresh = self.p.new_var(name, ty, data.loc);
+        r.vars.insert(v, fresh);
+        fresh
+    }
+
+    /// A callee type with the callee's variables in its extents renamed.
+    fn ty(&mut self, r: &mut Renaming, ty: TypeId) -> TypeId {
+        if !self.mentions_var(ty) {
+            return ty;
+        }
+        if let Some(&done) = r.types.get(&ty) {
+            return done;
+        }
+        let renamed = match self.p.types.get(ty).clone() {
+            Type::Tensor { shape, dtype, distributed } => {
+                Type::Tensor { shape: shape.map(|s| self.dims(r, &s)), dtype, distributed }
+            }
+            Type::Tile { shape, dtype, memory } => Type::Tile { shape: self.dims(r, &shape), dtype, memory },
+            Type::Tuple(items) => Type::Tuple(items.iter().map(|&t| self.ty(r, t)).collect()),
+            other => other,
+        };
+        let id = self.p.types.intern(renamed);
+        r.types.insert(ty, id);
+        id
+    }
+
+    fn mentions_var(&self, ty: TypeId) -> bool {
+        match self.p.types.get(ty) {
+            Type::Tensor { shape: Some(shape), .. } | Type::Tile { shape, .. } => {
+                shape.iter().any(|d| matches!(d, Dim::Var(_)))
+            }
+            Type::Tuple(items) => items.iter().any(|&t| self.mentions_var(t)),
+            _ => false,
+        }
+    }
+
+    fn dims(&mut self, r: &mut Renaming, shape: &[Dim]) -> Vec<Dim> {
+        shape
+            .iter()
+            .map(|&d| match d {
+                Dim::Var(v) => match r.consts.get(&v).map(|&c| &self.p.expr(c).kind) {
+                    Some(ExprKind::Int(n)) => Dim::Const(*n),
+                    Some(ExprKind::DynDim(n)) => Dim::Dyn(*n),
+                    Some(_) => Dim::Unknown,
+                    None => Dim::Var(self.var(r, v)),
+                },
+                other => other,
+            })
+            .collect()
+    }
+
+    fn clone_block(&mut self, r: &mut Renaming, block: &[StmtId]) -> Block {
+        block.iter().map(|&s| self.clone_stmt(r, s)).collect()
+    }
+
+    /// A copy of a callee statement, renamed.
+    fn clone_stmt(&mut self, r: &mut Renaming, s: StmtId) -> StmtId {
+        let stmt = self.p.stmt(s).clone();
+        let kind = match stmt.kind {
+            StmtKind::Assign { var, value } => {
+                let value = self.clone_expr(r, value);
+                StmtKind::Assign { var: self.var(r, var), value }
+            }
+            StmtKind::Eval(e) => StmtKind::Eval(self.clone_expr(r, e)),
+            StmtKind::Return(values) => StmtKind::Return(values.iter().map(|&e| self.clone_expr(r, e)).collect()),
+            StmtKind::Yield(values) => StmtKind::Yield(values.iter().map(|&e| self.clone_expr(r, e)).collect()),
+            StmtKind::If { cond, then_body, else_body, return_vars } => {
+                let cond = self.clone_expr(r, cond);
+                let then_body = self.clone_block(r, &then_body);
+                let else_body = else_body.map(|b| self.clone_block(r, &b));
+                let return_vars = return_vars.iter().map(|&v| self.var(r, v)).collect();
+                StmtKind::If { cond, then_body, else_body, return_vars }
+            }
+            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
+                let start = self.clone_expr(r, start);
+                let stop = self.clone_expr(r, stop);
+                let step = self.clone_expr(r, step);
+                let iter_args = self.clone_iter_args(r, &iter_args);
+                let attrs = attrs.iter().map(|&(k, e)| (k, self.clone_expr(r, e))).collect();
+                let var = self.var(r, var);
+                let body = self.clone_block(r, &body);
+                let return_vars = return_vars.iter().map(|&v| self.var(r, v)).collect();
+                StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs }
+            }
+            StmtKind::While { cond, iter_args, body, return_vars } => {
+                let iter_args = self.clone_iter_args(r, &iter_args);
+                let cond = self.clone_expr(r, cond);
+                let body = self.clone_block(r, &body);
+                let return_vars = return_vars.iter().map(|&v| self.var(r, v)).collect();
+                StmtKind::While { cond, iter_args, body, return_vars }
+            }
+            StmtKind::Scope(mut scope) => {
+                if let ScopeKind::Spmd { core_num } = scope.kind {
+                    scope.kind = ScopeKind::Spmd { core_num: self.clone_expr(r, core_num) };
+                }
+                scope.attrs = scope.attrs.iter().map(|&(k, e)| (k, self.clone_expr(r, e))).collect();
+                scope.task_id = scope.task_id.map(|v| self.var(r, v));
+                scope.body = self.clone_block(r, &scope.body);
+                StmtKind::Scope(scope)
+            }
+            StmtKind::Break => StmtKind::Break,
+            StmtKind::Continue => StmtKind::Continue,
+        };
+        self.p.new_stmt(kind, stmt.loc)
+    }
+
+    fn clone_iter_args(&mut self, r: &mut Renaming, iter_args: &[IterArg]) -> Vec<IterArg> {
+        iter_args
+            .iter()
+            .map(|ia| {
+                let init = self.clone_expr(r, ia.init);
+                IterArg { var: self.var(r, ia.var), init }
+            })
+            .collect()
+    }
+
+    /// A copy of a callee expression, renamed.
+    fn clone_expr(&mut self, r: &mut Renaming, e: ExprId) -> ExprId {
+        let Expr { kind, ty, loc } = self.p.expr(e).clone();
+        let kind = match kind {
+            ExprKind::Var(v) => match r.consts.get(&v) {
+                Some(&c) => return self.copy(c),
+                None => ExprKind::Var(self.var(r, v)),
+            },
+            ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(|&x| self.clone_expr(r, x)).collect()),
+            ExprKind::Binary { op, lhs, rhs } => {
+                let lhs = self.clone_expr(r, lhs);
+                ExprKind::Binary { op, lhs, rhs: self.clone_expr(r, rhs) }
+            }
+            ExprKind::Unary { op, operand } => ExprKind::Unary { op, operand: self.clone_expr(r, operand) },
+            ExprKind::Call { callee, args, attrs } => ExprKind::Call {
+                callee,
+                args: args.iter().map(|a| a.map(|x| self.clone_expr(r, x))).collect(),
+                attrs: attrs.iter().map(|&(k, x)| (k, self.clone_expr(r, x))).collect(),
+            },
+            ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: self.clone_expr(r, tuple), index },
+            leaf => leaf,
+        };
+        let ty = self.ty(r, ty);
+        self.p.new_expr(kind, ty, loc)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::Session;
+
+    const T: &str = "pl.Tensor[[64], pl.FP32]";
+
+    /// Lowers `source` (a program class body is wrapped in `@pl.program class P:`), runs
+    /// the pass and returns the printed program (`None` after an error) and the short
+    /// diagnostics.
+    fn inline(source: &str) -> (Option<String>, String) {
+        let source = source.replace("$T", T);
+        let mut session = Session::new();
+        let (mut programs, diags) = session.lower_source("t.pl", source.into_bytes());
+        assert!(!crate::diag::has_errors(&diags), "{diags:?}");
+        let mut diags = Vec::new();
+        for p in programs.iter_mut() {
+            run(&mut PassCx { names: &mut session.interner, diags: &mut diags }, p);
+        }
+        let text: String = diags.iter().map(|d| crate::diag::render::short(&session.files, d)).collect();
+        if crate::diag::has_errors(&diags) {
+            return (None, text);
+        }
+        for p in &programs {
+            let found = crate::ir::verify::verify(p, &session.interner, false);
+            assert!(found.is_empty(), "{found:?}");
+        }
+        (Some(crate::ir::print::programs(&programs, &session.interner)), text)
+    }
+
+    /// The body of function `main` in printed text, without indentation.
+    fn main_body(text: &str) -> Vec<String> {
+        let start = text.find("def main(").expect("main is printed");
+        text[start..].lines().skip(1).take_while(|l| l.starts_with("        ")).map(|l| l.trim().to_string()).collect()
+    }
+
+    #[test]
+    fn out_parameters_rebind_and_tuples_unpack_directly() {
+        // E5 of the reference: `square` and `proj` are spliced and removed.
+        let (text, _) = inline(
+            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n\
+             \x20   def square(self, x: $T) -> $T:\n        y = pl.mul(x, x)\n        return y\n\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n\
+             \x20   def proj(self, x: $T, o0: pl.Out[$T], o1: pl.Out[$T]) -> tuple[$T, $T]:\n\
+             \x20       o0 = pl.assemble(o0, x, [0])\n        o1 = pl.assemble(o1, x, [0])\n        return o0, o1\n\n\
+             \x20   @pl.function\n    def main(self, a: $T, q: pl.Out[$T], k: pl.Out[$T]) -> tuple[$T, $T, $T]:\n\
+             \x20       z = self.square(a)\n        y0, y1 = self.proj(a, q, k)\n        return z, y0, y1\n",
+        );
+        let text = text.unwrap();
+        assert!(!text.contains("def square") && !text.contains("def proj"), "{text}");
+        assert_eq!(
+            main_body(&text),
+            [
+                "y_inline0 = pl.mul(a, a)",
+                "z = y_inline0",
+                "q = pl.assemble(q, a, [0])",
+                "k = pl.assemble(k, a, [0])",
+                "y0 = q",
+                "y1 = k",
+                "return z, y0, y1",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_passthrough_of_the_target_emits_nothing() {
+        let (text, _) = inline(
+            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def same(self, x: pl.InOut[$T]) -> $T:\n        return x\n\n\
+             \x20   @pl.function\n    def main(self, a: pl.InOut[$T]) -> $T:\n        a = self.same(a)\n        return a\n",
+        );
+        assert_eq!(main_body(&text.unwrap()), ["return a"]);
+    }
+
+    #[test]
+    fn each_splice_gets_fresh_names_that_do_not_clash() {
+        let (text, _) = inline(
+            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def sq(self, x: $T) -> $T:\n        y = pl.mul(x, x)\n        return y\n\n\
+             \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        y_inline0 = pl.add(a, a)\n\
+             \x20       b = self.sq(y_inline0)\n        c = self.sq(b)\n        return c\n",
+        );
+        assert_eq!(
+            main_body(&text.unwrap()),
+            [
+                "y_inline0 = pl.add(a, a)",
+                "y_inline0_1 = pl.mul(y_inline0, y_inline0)",
+                "b = y_inline0_1",
+                "y_inline1 = pl.mul(b, b)",
+                "c = y_inline1",
+                "return c",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_in_parameter_the_body_assigns_is_a_copy() {
+        // Rebinding `n` inside the callee must not rebind the caller's `i`.
+        let (text, _) = inline(
+            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n\
+             \x20   def bump(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n        n = n + 1\n        return n\n\n\
+             \x20   @pl.function\n    def main(self, i: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n\
+             \x20       j = self.bump(i)\n        return i + j\n",
+        );
+        assert_eq!(
+            main_body(&text.unwrap()),
+            ["n_inline0 = i", "n_inline0 = n_inline0 + 1", "j = n_inline0", "return i + j"]
+        );
+    }
+
+    #[test]
+    fn nested_inline_calls_are_spliced_callee_first() {
+        // `outer` is defined before the `inner` it calls.
+        let (text, _) = inline(
+            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def outer(self, x: $T) -> $T:\n\
+             \x20       y = self.inner(x)\n        return pl.add(y, self.inner(y))\n\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def inner(self, x: $T) -> $T:\n        t = pl.mul(x, x)\n        return t\n\n\
+             \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        return self.outer(a)\n",
+        );
+        let text = text.unwrap();
+        assert!(!text.contains("Inline"), "{text}");
+        assert_eq!(
+            main_body(&text),
+            [
+                "t_inline0_inline0 = pl.mul(a, a)",
+                "y_inline0 = t_inline0_inline0",
+                "t_inline1_inline0 = pl.mul(y_inline0, y_inline0)",
+                "return pl.add(y_inline0, t_inline1_inline0)",
+            ]
+        );
+    }
+
+    #[test]
+    fn functions_without_inline_calls_are_untouched() {
+        let source = "import pypto.language as pl\n\n@pl.program\nclass P:\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def sq(self, x: $T) -> $T:\n        y = pl.mul(x, x)\n        return y\n\n\
+             \x20   @pl.function\n    def plain(self, a: $T) -> $T:\n        b = pl.add(a, a)\n        return b\n\n\
+             \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        return self.sq(a)\n"
+            .replace("$T", T);
+        let mut session = Session::new();
+        let (mut programs, _) = session.lower_source("t.pl", source.into_bytes());
+        let p = &mut programs[0];
+        let plain = session.interner.lookup("plain").unwrap();
+        let before = p.functions[&plain].clone();
+        let stmts: Vec<_> = before.body.iter().map(|&s| p.stmt(s).clone()).collect();
+        let mut diags = Vec::new();
+        run(&mut PassCx { names: &mut session.interner, diags: &mut diags }, p);
+        assert!(diags.is_empty());
+        assert_eq!(p.functions[&plain], before);
+        assert_eq!(before.body.iter().map(|&s| p.stmt(s).clone()).collect::<Vec<_>>(), stmts);
+        assert_eq!(p.functions.len(), 2);
+    }
+
+    #[test]
+    fn a_program_without_inline_functions_is_left_as_it_is() {
+        let source = "import pypto.language as pl\n\n@pl.program\nclass P:\n\
+             \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        b = pl.add(a, a)\n        return b\n"
+            .replace("$T", T);
+        let mut session = Session::new();
+        let (mut programs, _) = session.lower_source("t.pl", source.into_bytes());
+        let p = &mut programs[0];
+        let (vars, exprs, stmts) = (p.vars.len(), p.exprs.len(), p.stmts.len());
+        run(&mut PassCx { names: &mut session.interner, diags: &mut Vec::new() }, p);
+        assert_eq!((p.vars.len(), p.exprs.len(), p.stmts.len()), (vars, exprs, stmts));
+    }
+
+    #[test]
+    fn cycles_are_named_in_search_order_before_any_splicing() {
+        let (text, diags) = inline(
+            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def a(self, x: $T) -> $T:\n        return self.b(x)\n\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def b(self, x: $T) -> $T:\n        return self.c(x)\n\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def c(self, x: $T) -> $T:\n        return self.b(x)\n\n\
+             \x20   @pl.function\n    def main(self, x: $T) -> $T:\n        return self.a(x)\n",
+        );
+        assert!(text.is_none());
+        assert_eq!(diags.lines().count(), 1, "{diags}");
+        assert!(diags.contains("error[E0406]: Inline functions call each other in a cycle: b -> c -> b"), "{diags}");
+    }
+
+    #[test]
+    fn the_same_input_gives_the_same_output() {
+        let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/inline_splicing.pl"))
+            .expect("the example exists");
+        let once = || {
+            let mut session = Session::new();
+            let (mut programs, _) = session.lower_source("t.pl", source.clone().into_bytes());
+            for p in programs.iter_mut() {
+                run(&mut PassCx { names: &mut session.interner, diags: &mut Vec::new() }, p);
+            }
+            crate::ir::print::programs(&programs, &session.interner)
+        };
+        assert_eq!(once(), once());
+    }
+}
