@@ -28,8 +28,9 @@
 //! * a parameter stands for its argument: an `Out`/`InOut` parameter given a variable *is*
 //!   that variable, also where the body assigns it (`o = pl.assemble(o, ...)` rebinds the
 //!   caller's variable); an `In` parameter given a variable or a constant is replaced by it
-//!   where the body does not assign it; any other argument (an expression, or a variable
-//!   for an `In` parameter the body assigns) is first bound to a fresh variable;
+//!   when the body does not assign it (and, for a constant, does not use it as an operand
+//!   of a scalar operator: `3 - 1` would be folded when the printed IR is read again); any
+//!   other argument is first bound to a fresh variable;
 //! * every variable the body defines gets a fresh variable named `<name>_inline<N>`, where
 //!   `N` counts the splices in the calling function (0, 1, ...), with `_<k>` added when the
 //!   name is already taken in the caller;
@@ -1065,6 +1066,57 @@ mod tests {
         assert_eq!(
             main_body(&text.unwrap()),
             ["n_inline0 = i", "n_inline0 = n_inline0 + 1", "j = n_inline0", "return i + j"]
+        );
+    }
+
+    #[test]
+    fn constants_that_lowering_would_fold_are_bound_to_variables() {
+        // `4 + 1` and `3 - 1` would read back as `5` and `2`: the printed IR must lower to
+        // itself.
+        let (text, _) = inline(
+            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def four(self) -> pl.Scalar[pl.INDEX]:\n        return 4\n\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n\
+             \x20   def dec(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n        m = n - 1\n        return m\n\n\
+             \x20   @pl.function\n    def main(self, i: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n\
+             \x20       x = self.four() + 1\n        y = self.dec(3)\n        z = self.four()\n        return x + y + z\n",
+        );
+        assert_eq!(
+            main_body(&text.unwrap()),
+            [
+                "four_inline0 = 4",
+                "x = four_inline0 + 1",
+                "n_inline1 = 3",
+                "m_inline1 = n_inline1 - 1",
+                "y = m_inline1",
+                "z = 4",
+                "return x + y + z",
+            ]
+        );
+    }
+
+    #[test]
+    fn unpacking_that_reads_an_earlier_target_goes_through_element_variables() {
+        // `q, p = pair(q)`: the second value reads the `q` the first assignment replaces.
+        let (text, _) = inline(
+            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
+             \x20   @pl.function(type=pl.FunctionType.Inline)\n\
+             \x20   def pair(self, n: pl.Scalar[pl.INDEX]) -> tuple[pl.Scalar[pl.INDEX], pl.Scalar[pl.INDEX]]:\n\
+             \x20       return n + 1, n\n\n\
+             \x20   @pl.function\n    def main(self, q: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n\
+             \x20       p, r = self.pair(q)\n        q, p = self.pair(q)\n        return p + q + r\n",
+        );
+        assert_eq!(
+            main_body(&text.unwrap()),
+            [
+                "p = q + 1",
+                "r = q",
+                "tuple_tmp_1_item0 = q + 1",
+                "tuple_tmp_1_item1 = q",
+                "q = tuple_tmp_1_item0",
+                "p = tuple_tmp_1_item1",
+                "return p + q + r",
+            ]
         );
     }
 
