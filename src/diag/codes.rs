@@ -426,6 +426,19 @@ function (drop `Inline`).";
 but the function has no `return` with a value. Return the value, or call the function as a
 statement.";
 
+    E0420 => "a variable read where it may have no value",
+"ConvertToSSA gives every assignment a variable of its own and must know, at each read,
+which assignment reaches it. A name first assigned inside a loop and read after the loop
+has no value when the loop runs zero times (unless a parameter or value of the same type
+can stand in, as PyPTO does); a name assigned in only one branch of an `if` has no value
+when the other branch runs; a loop variable has no value after its loop.
+
+    for i in pl.range(n):
+        out = pl.add(a, 1.0)
+    return out        # error: `out` has no value when the loop runs zero times
+
+Assign the name before the loop or the `if` (or in every branch).";
+
     E0701 => "internal error: a variable is used before its definition",
 "The IR verifier found a use of a variable that no earlier statement defines. Lowering and
 every pass must keep definitions before uses; this is a bug in plc, not in your program.";

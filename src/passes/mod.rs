@@ -18,6 +18,7 @@
 pub mod dataflow;
 pub mod inline;
 pub mod props;
+pub mod ssa;
 
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Interner;
@@ -90,7 +91,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[],
         produces: &[P::SsaForm],
         invalidates: &[],
-        run: None,
+        run: Some(ssa::run),
     },
     PassDef {
         name: "OutlineGraphScopes",

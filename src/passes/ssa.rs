@@ -1,0 +1,977 @@
+//! ConvertToSSA: every definition gets a variable of its own.
+//!
+//! Before this pass a source name is one variable (the *key*) for all its assignments in a
+//! function; afterwards each assignment, parameter, loop variable, iter arg, return
+//! variable and task id defines a fresh variable named `base__role_vN`
+//! (`x__ssa_v0`, `acc__iter_v1`, `acc__rv_v2`, `t__phi_v4`, `i__idx_v0`). Values that flow
+//! around a loop become iter args with a trailing yield and return variables; an `if` that
+//! changes a value in a branch gets phis (return variables bound to both branches'
+//! yields); scopes are transparent. See `docs/passes.md` (ConvertToSSA) for the details
+//! and the reference's behaviour this follows.
+//!
+//! Cost: one backward liveness walk per function (which also records, for each loop, the
+//! keys its body assigns and which of them are read after it), then one forward walk. The
+//! current version of each key lives in one map with an undo trail, so an `if` or a loop
+//! restores the state before it by popping what its body changed, never by copying the map.
+
+use super::PassCx;
+use crate::diag::{Code, Diagnostic, Label};
+use crate::ir::{
+    Block, Dim, Direction, ExprId, ExprKind, Function, IterArg, Loc, Program, Scope, ScopeKind, StmtId, StmtKind, Type,
+    TypeId, VarId,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The roles of ConvertToSSA's names (`x__ssa_v0`); a name that already has this shape keeps
+/// its base when it is versioned again.
+const ROLES: &[&str] = &["ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"];
+
+/// Runs the pass over every function of the program, in order.
+pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
+    let names: Vec<_> = program.functions.keys().copied().collect();
+    let dyn_dims: Vec<_> = program.dynamic_dims.clone();
+    for name in names {
+        let mut f = std::mem::replace(
+            program.functions.get_mut(&name).expect("listed above"),
+            Function {
+                name,
+                params: Vec::new(),
+                returns: Vec::new(),
+                kind: crate::ir::FuncKind::Opaque,
+                level: None,
+                role: None,
+                body: Vec::new(),
+                loc: Loc::COMPILER,
+                attrs: Default::default(),
+            },
+        );
+        convert_function(cx, program, &mut f, &dyn_dims);
+        program.functions[&name] = f;
+    }
+}
+
+fn convert_function(cx: &mut PassCx<'_>, program: &mut Program, f: &mut Function, dyn_dims: &[crate::intern::Symbol]) {
+    let mut live = Liveness { p: program, defs: Vec::new(), loops: FxHashMap::default() };
+    live.block(&f.body, &mut FxHashSet::default());
+    let loops = live.loops;
+    let mut ssa = Ssa {
+        p: program,
+        cx,
+        floc: f.loc,
+        loops,
+        cur: FxHashMap::default(),
+        trail: Vec::new(),
+        prefixes: Vec::new(),
+        prefix_index: FxHashMap::default(),
+        prefix_of: FxHashMap::default(),
+        used: dyn_dims.iter().copied().collect(),
+        gone: FxHashMap::default(),
+        reported: FxHashSet::default(),
+        params: f.params.iter().map(|p| (p.var, p.dir)).collect(),
+    };
+    for p in &mut f.params {
+        let ty = ssa.subst_ty(ssa.p.var(p.var).ty);
+        let loc = ssa.p.var(p.var).loc;
+        let v = ssa.fresh(p.var, "ssa", ty, loc);
+        ssa.bind(p.var, v);
+        p.var = v;
+    }
+    f.returns = f.returns.iter().map(|&t| ssa.subst_ty(t)).collect();
+    let body = std::mem::take(&mut f.body);
+    f.body = ssa.block(&body);
+}
+
+// ---------------------------------------------------------------- liveness
+
+/// What the forward walk needs to know about a loop before it converts the body.
+#[derive(Default)]
+struct LoopInfo {
+    /// The keys the body defines (assignments, nested return variables, task ids), sorted
+    /// by id; not the loop's own variable, iter args or return variables.
+    assigned: Vec<VarId>,
+    /// Those of `assigned` that are read after the loop before being assigned again.
+    live_after: Vec<VarId>,
+}
+
+/// A backward walk computing, at each loop, which keys are live after it. What is live after
+/// a nested block's end is what is live after its statement (a loop body's end is
+/// approximated the same way), so the keys read after an enclosing statement count too,
+/// except across a region that is outlined later (`pl.at`, `pl.cluster`, `pl.spmd`,
+/// `pl.graph`): inside one, only what is read later inside it counts.
+struct Liveness<'p> {
+    p: &'p Program,
+    defs: Vec<VarId>,
+    loops: FxHashMap<StmtId, LoopInfo>,
+}
+
+impl Liveness<'_> {
+    fn block(&mut self, block: &[StmtId], live: &mut FxHashSet<VarId>) {
+        for &s in block.iter().rev() {
+            self.stmt(s, live);
+        }
+    }
+
+    fn reads(&self, root: ExprId, live: &mut FxHashSet<VarId>) {
+        let mut stack = vec![root];
+        while let Some(e) = stack.pop() {
+            if let ExprKind::Var(v) = self.p.expr(e).kind {
+                live.insert(v);
+            }
+            self.p.expr_children(e, |c| stack.push(c));
+        }
+    }
+
+    fn stmt(&mut self, s: StmtId, live: &mut FxHashSet<VarId>) {
+        let p = self.p;
+        match &p.stmt(s).kind {
+            StmtKind::Assign { var, value } => {
+                live.remove(var);
+                self.defs.push(*var);
+                self.reads(*value, live);
+            }
+            StmtKind::Eval(e) => self.reads(*e, live),
+            StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| self.reads(e, live)),
+            StmtKind::Break | StmtKind::Continue => {}
+            StmtKind::If { cond, then_body, else_body, return_vars } => {
+                for v in return_vars {
+                    live.remove(v);
+                }
+                let mut other = live.clone();
+                self.block(then_body, live);
+                if let Some(b) = else_body {
+                    self.block(b, &mut other);
+                }
+                live.extend(other);
+                self.reads(*cond, live);
+                self.defs.extend(return_vars.iter().copied());
+            }
+            StmtKind::For { var, start, stop, step, iter_args, body, return_vars, attrs, .. } => {
+                for v in return_vars {
+                    live.remove(v);
+                }
+                let own: Vec<VarId> = std::iter::once(*var).chain(iter_args.iter().map(|ia| ia.var)).collect();
+                self.loop_body(s, body, live, &own, return_vars, None);
+                for e in [*start, *stop, *step].into_iter().chain(iter_args.iter().map(|ia| ia.init)) {
+                    self.reads(e, live);
+                }
+                attrs.iter().for_each(|&(_, e)| self.reads(e, live));
+                self.defs.extend(return_vars.iter().copied());
+            }
+            StmtKind::While { cond, iter_args, body, return_vars } => {
+                for v in return_vars {
+                    live.remove(v);
+                }
+                let own: Vec<VarId> = iter_args.iter().map(|ia| ia.var).collect();
+                self.loop_body(s, body, live, &own, return_vars, Some(*cond));
+                iter_args.iter().for_each(|ia| self.reads(ia.init, live));
+                self.defs.extend(return_vars.iter().copied());
+            }
+            StmtKind::Scope(scope) => {
+                if outlined_later(&scope.kind) {
+                    let after = std::mem::take(live);
+                    self.block(&scope.body, live);
+                    // What the region assigns at its top level is not live before it.
+                    let mut rest = after;
+                    for &b in &scope.body {
+                        if let StmtKind::Assign { var, .. } = &p.stmt(b).kind {
+                            rest.remove(var);
+                        }
+                    }
+                    live.extend(rest);
+                } else {
+                    self.block(&scope.body, live);
+                }
+                if let Some(t) = scope.task_id {
+                    live.remove(&t);
+                    self.defs.push(t);
+                }
+                if let ScopeKind::Spmd { core_num } = &scope.kind {
+                    self.reads(*core_num, live);
+                }
+                scope.attrs.iter().for_each(|&(_, e)| self.reads(e, live));
+            }
+        }
+    }
+
+    /// A loop's body: `live` is what is live after the loop on entry and before it on exit
+    /// (the loop may run zero times, so what is live after it stays live).
+    fn loop_body(
+        &mut self,
+        s: StmtId,
+        body: &[StmtId],
+        live: &mut FxHashSet<VarId>,
+        own: &[VarId],
+        return_vars: &[VarId],
+        cond: Option<ExprId>,
+    ) {
+        let start = self.defs.len();
+        let mut inner = live.clone();
+        if let Some(c) = cond {
+            self.reads(c, &mut inner);
+        }
+        self.block(body, &mut inner);
+        let mut assigned = self.defs[start..].to_vec();
+        assigned.sort_unstable();
+        assigned.dedup();
+        assigned.retain(|k| !own.contains(k) && !return_vars.contains(k));
+        let live_after = assigned.iter().copied().filter(|k| live.contains(k)).collect();
+        self.loops.insert(s, LoopInfo { assigned, live_after });
+        live.extend(inner);
+        for o in own {
+            live.remove(o);
+        }
+    }
+}
+
+/// Regions a later pass turns into functions. A loop inside one does not promote a value
+/// first defined in the region for a read after the region (as the reference does).
+fn outlined_later(kind: &ScopeKind) -> bool {
+    !matches!(kind, ScopeKind::Runtime { .. })
+}
+
+// ---------------------------------------------------------------- conversion
+
+/// Why a key has no current version at a use.
+#[derive(Clone, Copy)]
+enum Gone {
+    /// First assigned inside the loop at this location, and not carried out of it.
+    Loop(Loc),
+    /// Assigned in one branch only of the `if` at this location.
+    Branch(Loc),
+    /// The variable of the loop at this location.
+    LoopVar(Loc),
+}
+
+struct Ssa<'a, 'b> {
+    p: &'a mut Program,
+    cx: &'a mut PassCx<'b>,
+    floc: Loc,
+    loops: FxHashMap<StmtId, LoopInfo>,
+    /// Key → its current SSA variable.
+    cur: FxHashMap<VarId, VarId>,
+    /// Every change of `cur`, with the value it replaced, so that a construct can undo what
+    /// its body did.
+    trail: Vec<(VarId, Option<VarId>)>,
+    /// Name prefixes (`base__` or `base__qual_`) with their next version.
+    prefixes: Vec<(String, u32)>,
+    prefix_index: FxHashMap<String, usize>,
+    prefix_of: FxHashMap<VarId, usize>,
+    /// Names given in this function (and `pl.dynamic` names): never given twice.
+    used: FxHashSet<crate::intern::Symbol>,
+    gone: FxHashMap<VarId, Gone>,
+    reported: FxHashSet<VarId>,
+    /// The keys of the parameters with their directions, in declaration order.
+    params: Vec<(VarId, Direction)>,
+}
+
+/// `base__[qual_]role_vN` → (`base`, `qual`).
+fn parse_ssa_name(name: &str) -> Option<(&str, Option<&str>)> {
+    let (base, suffix) = name.rsplit_once("__")?;
+    if base.is_empty() {
+        return None;
+    }
+    let (head, version) = suffix.rsplit_once("_v")?;
+    if version.is_empty() || !version.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if ROLES.contains(&head) {
+        return Some((base, None));
+    }
+    let (qual, role) = head.rsplit_once('_')?;
+    (ROLES.contains(&role) && !qual.is_empty()).then_some((base, Some(qual)))
+}
+
+/// A key's versions around an `if`: before it, at the end of the then-branch, at the end
+/// of the else-branch.
+type Versions = (Option<VarId>, Option<VarId>, Option<VarId>);
+
+/// The role of a name of the `base__[qual_]role_vN` shape.
+fn parse_ssa_role(name: &str) -> Option<&'static str> {
+    parse_ssa_name(name)?;
+    let (_, suffix) = name.rsplit_once("__")?;
+    let (head, _) = suffix.rsplit_once("_v")?;
+    let role = head.rsplit_once('_').map_or(head, |(_, r)| r);
+    ROLES.iter().copied().find(|r| *r == role)
+}
+
+impl Ssa<'_, '_> {
+    // ------------------------------------------------------------ names and state
+
+    fn name_of(&self, v: VarId) -> &str {
+        self.cx.names.get(self.p.var(v).name)
+    }
+
+    /// A new variable for `key` in `role`: `base__role_vN` with the key's next version.
+    fn fresh(&mut self, key: VarId, role: &str, ty: TypeId, loc: Loc) -> VarId {
+        let index = match self.prefix_of.get(&key) {
+            Some(&i) => i,
+            None => {
+                let name = self.name_of(key);
+                let prefix = match parse_ssa_name(name) {
+                    Some((base, Some(q))) => format!("{base}__{q}_"),
+                    Some((base, None)) => format!("{base}__"),
+                    None => format!("{name}__"),
+                };
+                let i = match self.prefix_index.get(&prefix) {
+                    Some(&i) => i,
+                    None => {
+                        self.prefixes.push((prefix.clone(), 0));
+                        self.prefix_index.insert(prefix, self.prefixes.len() - 1);
+                        self.prefixes.len() - 1
+                    }
+                };
+                self.prefix_of.insert(key, i);
+                i
+            }
+        };
+        // A name that already has a role keeps it (converting twice changes nothing).
+        let role = match parse_ssa_role(self.name_of(key)) {
+            Some(r) => r,
+            None => role,
+        };
+        let sym = loop {
+            let (prefix, next) = &mut self.prefixes[index];
+            let text = format!("{prefix}{role}_v{next}");
+            *next += 1;
+            let sym = self.cx.names.intern(&text);
+            if self.used.insert(sym) {
+                break sym;
+            }
+        };
+        self.p.new_var(sym, ty, loc)
+    }
+
+    fn bind(&mut self, key: VarId, v: VarId) {
+        let old = self.cur.insert(key, v);
+        self.trail.push((key, old));
+    }
+
+    fn rollback(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            let (k, old) = self.trail.pop().expect("longer than mark");
+            match old {
+                Some(o) => self.cur.insert(k, o),
+                None => self.cur.remove(&k),
+            };
+        }
+    }
+
+    /// The keys changed since `mark`, in first-change order: (key, value at mark, value now).
+    fn changes_since(&self, mark: usize) -> Vec<(VarId, Option<VarId>, Option<VarId>)> {
+        let mut seen = FxHashSet::default();
+        let mut out = Vec::new();
+        for &(k, old) in &self.trail[mark..] {
+            if seen.insert(k) {
+                out.push((k, old, self.cur.get(&k).copied()));
+            }
+        }
+        out
+    }
+
+    /// Sorts keys by their source name (then id), as the reference orders carried values
+    /// and phis.
+    fn sort_by_name<T>(&self, items: &mut [T], key: impl Fn(&T) -> VarId) {
+        items.sort_by(|a, b| {
+            let (ka, kb) = (key(a), key(b));
+            self.name_of(ka).cmp(self.name_of(kb)).then(ka.cmp(&kb))
+        });
+    }
+
+    // ------------------------------------------------------------ uses
+
+    /// The current version of `key` at a use; a key without one is E0420.
+    fn lookup(&mut self, key: VarId, loc: Loc) -> VarId {
+        if let Some(&v) = self.cur.get(&key) {
+            return v;
+        }
+        if self.reported.insert(key) {
+            self.undefined(key, loc);
+        }
+        key
+    }
+
+    fn undefined(&mut self, key: VarId, loc: Loc) {
+        let loc = if loc.is_compiler_made() { self.floc } else { loc };
+        let name = self.name_of(key).to_string();
+        let at = |l: Loc| (!l.is_compiler_made()).then_some(l);
+        let (message, secondary, help) = match self.gone.get(&key).copied() {
+            Some(Gone::Loop(l)) => (
+                format!("`{name}` has no value here when the loop that assigns it runs zero times"),
+                at(l).map(|l| (l, format!("`{name}` is first assigned inside this loop"))),
+                format!("assign `{name}` before the loop"),
+            ),
+            Some(Gone::Branch(l)) => (
+                format!("`{name}` has no value here when the `if` takes the branch that does not assign it"),
+                at(l).map(|l| (l, format!("`{name}` is assigned in only one branch of this `if`"))),
+                format!("assign `{name}` in both branches, or before the `if`"),
+            ),
+            Some(Gone::LoopVar(l)) => (
+                format!("`{name}` is the variable of a loop and has no value after it"),
+                at(l).map(|l| (l, "the loop".to_string())),
+                format!("copy `{name}` into another variable inside the loop"),
+            ),
+            None => (
+                format!("`{name}` may have no value here"),
+                None,
+                format!("assign `{name}` on every path before this use"),
+            ),
+        };
+        let mut d = Diagnostic::error(Code::E0420, message, Label::primary(loc.file, loc.span, "read here"));
+        if let Some((l, text)) = secondary {
+            d = d.with_label(Label::secondary(l.file, l.span, text));
+        }
+        self.cx.diags.push(d.with_help(help));
+    }
+
+    /// A type with its extent variables replaced by their current versions.
+    fn subst_ty(&mut self, ty: TypeId) -> TypeId {
+        let t = self.p.types.get(ty);
+        let dims = |dims: &[Dim]| dims.iter().any(|d| matches!(d, Dim::Var(_)));
+        let has_var = match t {
+            Type::Tensor { shape: Some(s), .. } | Type::Tile { shape: s, .. } => dims(s),
+            Type::Tuple(_) => true,
+            _ => false,
+        };
+        if !has_var {
+            return ty;
+        }
+        let mut t = t.clone();
+        let map = |cur: &FxHashMap<VarId, VarId>, s: &mut Vec<Dim>| {
+            for d in s {
+                if let Dim::Var(v) = d {
+                    if let Some(&n) = cur.get(v) {
+                        *d = Dim::Var(n);
+                    }
+                }
+            }
+        };
+        match &mut t {
+            Type::Tensor { shape: Some(s), .. } | Type::Tile { shape: s, .. } => map(&self.cur, s),
+            Type::Tuple(items) => {
+                let items_new: Vec<TypeId> = items.clone().into_iter().map(|i| self.subst_ty(i)).collect();
+                if items_new == *items {
+                    return ty;
+                }
+                *items = items_new;
+            }
+            _ => {}
+        }
+        self.p.types.intern(t)
+    }
+
+    /// An expression with every variable replaced by its current version (new nodes only
+    /// where something changes).
+    fn subst(&mut self, e: ExprId) -> ExprId {
+        let expr = self.p.expr(e).clone();
+        let kind = match &expr.kind {
+            ExprKind::Var(k) => {
+                let v = self.lookup(*k, expr.loc);
+                if v == *k {
+                    return e;
+                }
+                let ty = self.p.var(v).ty;
+                return self.p.new_expr(ExprKind::Var(v), ty, expr.loc);
+            }
+            ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(|&i| self.subst(i)).collect()),
+            ExprKind::Binary { op, lhs, rhs } => {
+                ExprKind::Binary { op: *op, lhs: self.subst(*lhs), rhs: self.subst(*rhs) }
+            }
+            ExprKind::Unary { op, operand } => ExprKind::Unary { op: *op, operand: self.subst(*operand) },
+            ExprKind::Call { callee, args, attrs } => ExprKind::Call {
+                callee: *callee,
+                args: args.iter().map(|a| a.map(|a| self.subst(a))).collect(),
+                attrs: attrs.iter().map(|&(k, a)| (k, self.subst(a))).collect(),
+            },
+            ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: self.subst(*tuple), index: *index },
+            _ => expr.kind.clone(),
+        };
+        let ty = self.subst_ty(expr.ty);
+        if kind == expr.kind && ty == expr.ty {
+            return e;
+        }
+        self.p.new_expr(kind, ty, expr.loc)
+    }
+
+    fn var_expr(&mut self, v: VarId, loc: Loc) -> ExprId {
+        let ty = self.p.var(v).ty;
+        self.p.new_expr(ExprKind::Var(v), ty, loc)
+    }
+
+    // ------------------------------------------------------------ statements
+
+    fn block(&mut self, block: &[StmtId]) -> Block {
+        let mut out = Vec::with_capacity(block.len());
+        for &s in block {
+            let loc = self.p.stmt(s).loc;
+            let kind = self.stmt(s);
+            out.push(self.p.new_stmt(kind, loc));
+        }
+        out
+    }
+
+    fn stmt(&mut self, id: StmtId) -> StmtKind {
+        let loc = self.p.stmt(id).loc;
+        match self.p.stmt(id).kind.clone() {
+            StmtKind::Assign { var, value } => {
+                let value = self.subst(value);
+                // The value's type when it has one, else what the name was declared with.
+                let vty = self.p.expr(value).ty;
+                let ty = if vty == crate::ir::Types::UNKNOWN { self.subst_ty(self.p.var(var).ty) } else { vty };
+                let v = self.fresh(var, "ssa", ty, loc);
+                self.bind(var, v);
+                StmtKind::Assign { var: v, value }
+            }
+            StmtKind::Eval(e) => StmtKind::Eval(self.subst(e)),
+            StmtKind::Return(values) => StmtKind::Return(values.iter().map(|&e| self.subst(e)).collect()),
+            StmtKind::Yield(values) => StmtKind::Yield(values.iter().map(|&e| self.subst(e)).collect()),
+            k @ (StmtKind::Break | StmtKind::Continue) => k,
+            StmtKind::If { cond, then_body, else_body, return_vars } => {
+                self.if_stmt(cond, &then_body, else_body.as_deref(), &return_vars, loc)
+            }
+            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
+                let start = self.subst(start);
+                let stop = self.subst(stop);
+                let step = self.subst(step);
+                let attrs = attrs.iter().map(|&(k, e)| (k, self.subst(e))).collect();
+                let lp = self.loop_stmt(id, Some(var), None, &iter_args, &body, &return_vars, loc);
+                StmtKind::For {
+                    kind,
+                    var: lp.var.expect("a for loop has a variable"),
+                    start,
+                    stop,
+                    step,
+                    iter_args: lp.iter_args,
+                    body: lp.body,
+                    return_vars: lp.return_vars,
+                    attrs,
+                }
+            }
+            StmtKind::While { cond, iter_args, body, return_vars } => {
+                let lp = self.loop_stmt(id, None, Some(cond), &iter_args, &body, &return_vars, loc);
+                StmtKind::While {
+                    cond: lp.cond.expect("a while loop has a condition"),
+                    iter_args: lp.iter_args,
+                    body: lp.body,
+                    return_vars: lp.return_vars,
+                }
+            }
+            StmtKind::Scope(scope) => {
+                let Scope { kind, name, task_id, body, attrs } = *scope;
+                // Transparent: what the body assigns stays visible after it.
+                let kind = match kind {
+                    ScopeKind::Spmd { core_num } => ScopeKind::Spmd { core_num: self.subst(core_num) },
+                    k => k,
+                };
+                let attrs = attrs.iter().map(|&(k, e)| (k, self.subst(e))).collect();
+                let task_id = task_id.map(|t| {
+                    let ty = self.subst_ty(self.p.var(t).ty);
+                    let v = self.fresh(t, "ssa", ty, loc);
+                    self.bind(t, v);
+                    v
+                });
+                let body = self.block(&body);
+                StmtKind::Scope(Box::new(Scope { kind, name, task_id, body, attrs }))
+            }
+        }
+    }
+
+    /// Puts `values` into the trailing yield of `block` (`first`: before the values it
+    /// already has), or appends a yield of them.
+    fn add_yield(&mut self, block: &mut Block, values: Vec<ExprId>, first: bool, loc: Loc) {
+        if let Some(&last) = block.last() {
+            if let StmtKind::Yield(existing) = &self.p.stmt(last).kind {
+                let merged: Vec<ExprId> = if first {
+                    values.into_iter().chain(existing.iter().copied()).collect()
+                } else {
+                    existing.iter().copied().chain(values).collect()
+                };
+                // The yield is a statement this pass just made: safe to change in place.
+                self.p.stmts[last.index()].kind = StmtKind::Yield(merged);
+                return;
+            }
+        }
+        let s = self.p.new_stmt(StmtKind::Yield(values), loc);
+        block.push(s);
+    }
+
+    fn if_stmt(
+        &mut self,
+        cond: ExprId,
+        then_body: &[StmtId],
+        else_body: Option<&[StmtId]>,
+        return_vars: &[VarId],
+        loc: Loc,
+    ) -> StmtKind {
+        let cond = self.subst(cond);
+        let mark = self.trail.len();
+        let mut then_b = self.block(then_body);
+        let then_changes = self.changes_since(mark);
+        self.rollback(mark);
+        let mut else_b = else_body.map(|b| self.block(b));
+        let else_changes = self.changes_since(mark);
+        self.rollback(mark);
+
+        // (before, then, else) of every key a branch changed, in first-change order.
+        let mut order: Vec<VarId> = Vec::new();
+        let mut seen: FxHashMap<VarId, Versions> = FxHashMap::default();
+        for (k, before, now) in then_changes {
+            order.push(k);
+            seen.insert(k, (before, now, before));
+        }
+        for (k, before, now) in else_changes {
+            seen.entry(k)
+                .or_insert_with(|| {
+                    order.push(k);
+                    (before, before, before)
+                })
+                .2 = now;
+        }
+        let mut phis: Vec<(VarId, VarId, VarId)> = Vec::new();
+        for k in order {
+            if return_vars.contains(&k) {
+                continue;
+            }
+            match seen[&k] {
+                (Some(b), t, e) if t != Some(b) || e != Some(b) => {
+                    phis.push((k, t.unwrap_or(b), e.unwrap_or(b)));
+                }
+                (None, Some(t), Some(e)) => phis.push((k, t, e)),
+                (None, t, e) if t.is_some() || e.is_some() => {
+                    self.gone.insert(k, Gone::Branch(loc));
+                }
+                _ => {}
+            }
+        }
+        if phis.is_empty() && return_vars.is_empty() {
+            return StmtKind::If { cond, then_body: then_b, else_body: else_b, return_vars: Vec::new() };
+        }
+        self.sort_by_name(&mut phis, |p| p.0);
+        let mut new_rvs = Vec::new();
+        let mut then_vals = Vec::new();
+        let mut else_vals = Vec::new();
+        let mut binds = Vec::new();
+        for &(k, t, e) in &phis {
+            let ty = self.p.var(t).ty;
+            let phi = self.fresh(k, "phi", ty, loc);
+            new_rvs.push(phi);
+            binds.push((k, phi));
+            then_vals.push(self.var_expr(t, loc));
+            else_vals.push(self.var_expr(e, loc));
+        }
+        // Return variables the source already has (`x = pl.yield_(...)` in both branches).
+        let yielded: Vec<ExprId> = match then_b.last().map(|&s| &self.p.stmt(s).kind) {
+            Some(StmtKind::Yield(values)) => values.clone(),
+            _ => Vec::new(),
+        };
+        for (i, &rk) in return_vars.iter().enumerate() {
+            let ty = match yielded.get(i) {
+                Some(&e) if self.p.expr(e).ty != crate::ir::Types::UNKNOWN => self.p.expr(e).ty,
+                _ => self.subst_ty(self.p.var(rk).ty),
+            };
+            let v = self.fresh(rk, "rv", ty, loc);
+            new_rvs.push(v);
+            binds.push((rk, v));
+        }
+        for (k, v) in binds {
+            self.bind(k, v);
+        }
+        if !phis.is_empty() {
+            self.add_yield(&mut then_b, then_vals, true, loc);
+            match &mut else_b {
+                Some(b) => self.add_yield(b, else_vals, true, loc),
+                None => else_b = Some(vec![self.p.new_stmt(StmtKind::Yield(else_vals), loc)]),
+            }
+        }
+        StmtKind::If { cond, then_body: then_b, else_body: else_b, return_vars: new_rvs }
+    }
+
+    /// The value an escaping variable (first assigned in a loop, read after it) starts
+    /// with, as the reference chooses it: the first Out/InOut parameter of the same type,
+    /// else the earliest current variable of the same type; `None` when there is none.
+    fn escaping_init(&self, ty: TypeId) -> Option<VarId> {
+        for &(k, dir) in &self.params {
+            if dir == Direction::In {
+                continue;
+            }
+            if let Some(&v) = self.cur.get(&k) {
+                if self.p.var(v).ty == ty {
+                    return Some(v);
+                }
+            }
+        }
+        self.cur.values().copied().filter(|&v| self.p.var(v).ty == ty).min()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn loop_stmt(
+        &mut self,
+        id: StmtId,
+        loop_var: Option<VarId>,
+        cond: Option<ExprId>,
+        iter_args: &[IterArg],
+        body: &[StmtId],
+        return_vars: &[VarId],
+        loc: Loc,
+    ) -> Loop {
+        let inits: Vec<ExprId> = iter_args.iter().map(|ia| self.subst(ia.init)).collect();
+        let info = self.loops.remove(&id).unwrap_or_default();
+        // Carried: assigned in the body and defined before the loop. Escaping: first
+        // assigned in the body and read after the loop.
+        let mut carried: Vec<(VarId, VarId)> =
+            info.assigned.iter().filter_map(|k| self.cur.get(k).map(|&v| (*k, v))).collect();
+        self.sort_by_name(&mut carried, |c| c.0);
+        let mut escaping: Vec<(VarId, VarId)> = Vec::new();
+        for &k in &info.live_after {
+            if self.cur.contains_key(&k) {
+                continue;
+            }
+            let ty = self.subst_ty(self.p.var(k).ty);
+            if let Some(init) = self.escaping_init(ty) {
+                escaping.push((k, init));
+            }
+        }
+        self.sort_by_name(&mut escaping, |c| c.0);
+
+        let mark = self.trail.len();
+        let mut new_iter_args = Vec::new();
+        let mut binds = Vec::new();
+        for (ia, &init) in iter_args.iter().zip(&inits) {
+            let ty = self.p.expr(init).ty;
+            let ty = if ty == crate::ir::Types::UNKNOWN { self.subst_ty(self.p.var(ia.var).ty) } else { ty };
+            let v = self.fresh(ia.var, "iter", ty, loc);
+            new_iter_args.push(IterArg { var: v, init });
+            binds.push((ia.var, v));
+        }
+        // The source's own return variables are named before the body, as the reference
+        // does, so that converting converted IR again gives the same names.
+        let mut new_rvs = Vec::new();
+        for (i, &rk) in return_vars.iter().enumerate() {
+            let ty = match new_iter_args.get(i) {
+                Some(ia) => self.p.var(ia.var).ty,
+                None => self.subst_ty(self.p.var(rk).ty),
+            };
+            let v = self.fresh(rk, "rv", ty, loc);
+            new_rvs.push(v);
+        }
+        let mut added: Vec<(VarId, VarId, VarId)> = Vec::new(); // (key, iter arg, return var)
+        for &(k, init) in carried.iter().chain(&escaping) {
+            let ty = self.p.var(init).ty;
+            let ia = self.fresh(k, "iter", ty, loc);
+            let rv = self.fresh(k, "rv", ty, loc);
+            let init = self.var_expr(init, loc);
+            new_iter_args.push(IterArg { var: ia, init });
+            added.push((k, ia, rv));
+            binds.push((k, ia));
+        }
+        let var = loop_var.map(|lv| {
+            let ty = self.subst_ty(self.p.var(lv).ty);
+            let v = self.fresh(lv, "idx", ty, loc);
+            binds.push((lv, v));
+            v
+        });
+        for (k, v) in binds {
+            self.bind(k, v);
+        }
+        let cond = cond.map(|c| self.subst(c));
+        let mut body = self.block(body);
+        let after: Vec<ExprId> = added
+            .iter()
+            .map(|&(k, ia, _)| {
+                let v = self.cur.get(&k).copied().unwrap_or(ia);
+                self.var_expr(v, loc)
+            })
+            .collect();
+        self.rollback(mark);
+
+        for (&rk, &v) in return_vars.iter().zip(&new_rvs) {
+            self.bind(rk, v);
+        }
+        for &(k, _, rv) in &added {
+            new_rvs.push(rv);
+            self.bind(k, rv);
+        }
+        if let Some(lv) = loop_var {
+            if !self.cur.contains_key(&lv) {
+                self.gone.insert(lv, Gone::LoopVar(loc));
+            }
+        }
+        for &k in &info.assigned {
+            if !self.cur.contains_key(&k) {
+                self.gone.insert(k, Gone::Loop(loc));
+            }
+        }
+        if !added.is_empty() {
+            self.add_yield(&mut body, after, false, loc);
+        }
+        Loop { var, cond, iter_args: new_iter_args, body, return_vars: new_rvs }
+    }
+}
+
+/// A converted loop.
+struct Loop {
+    var: Option<VarId>,
+    cond: Option<ExprId>,
+    iter_args: Vec<IterArg>,
+    body: Block,
+    return_vars: Vec<VarId>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::Session;
+
+    /// The IR of `source` after ConvertToSSA, and the codes of the pass's diagnostics.
+    fn ssa(source: &str) -> (String, Vec<Code>) {
+        let mut session = Session::new();
+        let (mut programs, diags) = session.lower_source("test.pl", source.as_bytes().to_vec());
+        assert!(!crate::diag::has_errors(&diags), "lowering failed: {diags:?}");
+        let mut out = Vec::new();
+        for p in &mut programs {
+            let mut cx = PassCx { names: &mut session.interner, diags: &mut out };
+            run(&mut cx, p);
+        }
+        if out.is_empty() {
+            for p in &programs {
+                let problems = crate::ir::verify::verify(p, &session.interner, true);
+                assert!(problems.is_empty(), "verifier: {problems:?}");
+            }
+        }
+        (crate::ir::print::programs(&programs, &session.interner), out.iter().map(|d| d.code).collect())
+    }
+
+    fn body(text: &str) -> Vec<String> {
+        text.lines().skip_while(|l| !l.trim_start().starts_with("def ")).skip(1).map(|l| l.trim().to_string()).collect()
+    }
+
+    const HEAD: &str = "import pypto.language as pl\n\n@pl.function\ndef main(";
+
+    #[test]
+    fn names_parse_back_to_their_base() {
+        assert_eq!(parse_ssa_name("x__ssa_v0"), Some(("x", None)));
+        assert_eq!(parse_ssa_name("acc__iter_v12"), Some(("acc", None)));
+        assert_eq!(parse_ssa_name("k__lv_idx_v0"), Some(("k", Some("lv"))));
+        assert_eq!(parse_ssa_name("my__var"), None);
+        assert_eq!(parse_ssa_name("__ssa_v0"), None);
+        assert_eq!(parse_ssa_name("x__ssa_v"), None);
+        assert_eq!(parse_ssa_name("a__b__ssa_v3"), Some(("a__b", None)));
+    }
+
+    #[test]
+    fn straight_line_and_parameters() {
+        let src = format!(
+            "{HEAD}x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n    result = pl.add(x, 1.0)\n    result = pl.add(result, 2.0)\n    return result\n"
+        );
+        let (text, codes) = ssa(&src);
+        assert!(codes.is_empty());
+        assert!(text.contains("def main(self, x__ssa_v0: pl.Tensor[[64], pl.FP32])"), "{text}");
+        assert_eq!(
+            body(&text),
+            [
+                "result__ssa_v0 = pl.add(x__ssa_v0, 1.0)",
+                "result__ssa_v1 = pl.add(result__ssa_v0, 2.0)",
+                "return result__ssa_v1"
+            ]
+        );
+    }
+
+    #[test]
+    fn loop_carried_value() {
+        let src = format!(
+            "{HEAD}x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n    result = x\n    for i in pl.range(5):\n        result = pl.add(result, 1.0)\n    final = pl.mul(result, 2.0)\n    return final\n"
+        );
+        let (text, _) = ssa(&src);
+        assert_eq!(
+            body(&text),
+            [
+                "result__ssa_v0 = x__ssa_v0",
+                "for i__idx_v0, (result__iter_v1,) in pl.range(0, 5, 1, init_values=(result__ssa_v0,)):",
+                "result__ssa_v3 = pl.add(result__iter_v1, 1.0)",
+                "result__rv_v2 = pl.yield_(result__ssa_v3)",
+                "final__ssa_v0 = pl.mul(result__rv_v2, 2.0)",
+                "return final__ssa_v0"
+            ]
+        );
+    }
+
+    #[test]
+    fn if_in_loop_gets_phis() {
+        let src = format!(
+            "{HEAD}x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n    a = x\n    b = pl.mul(x, 2.0)\n    for i in pl.range(1):\n        if i == 0:\n            a = pl.add(a, 1.0)\n        else:\n            b = pl.add(b, 1.0)\n    result = pl.add(a, b)\n    return result\n"
+        );
+        let (text, _) = ssa(&src);
+        assert_eq!(
+            body(&text)[2..10],
+            [
+                "for i__idx_v0, (a__iter_v1, b__iter_v1) in pl.range(0, 1, 1, init_values=(a__ssa_v0, b__ssa_v0)):",
+                "if i__idx_v0 == 0:",
+                "a__ssa_v3 = pl.add(a__iter_v1, 1.0)",
+                "a__phi_v4, b__phi_v4 = pl.yield_(a__ssa_v3, b__iter_v1)",
+                "else:",
+                "b__ssa_v3 = pl.add(b__iter_v1, 1.0)",
+                "a__phi_v4, b__phi_v4 = pl.yield_(a__iter_v1, b__ssa_v3)",
+                "a__rv_v2, b__rv_v2 = pl.yield_(a__phi_v4, b__phi_v4)",
+            ]
+        );
+    }
+
+    #[test]
+    fn escaping_value_starts_from_the_out_parameter() {
+        let src = format!(
+            "{HEAD}a: pl.Tensor[[64], pl.FP32], c: pl.Out[pl.Tensor[[64], pl.FP32]]) -> pl.Tensor[[64], pl.FP32]:\n    for i in pl.range(4):\n        out = pl.add(a, c)\n    return out\n"
+        );
+        let (text, _) = ssa(&src);
+        assert_eq!(
+            body(&text),
+            [
+                "for i__idx_v0, (out__iter_v0,) in pl.range(0, 4, 1, init_values=(c__ssa_v0,)):",
+                "out__ssa_v2 = pl.add(a__ssa_v0, c__ssa_v0)",
+                "out__rv_v1 = pl.yield_(out__ssa_v2)",
+                "return out__rv_v1"
+            ]
+        );
+    }
+
+    #[test]
+    fn one_branch_definition_read_after_is_e0420() {
+        let src = format!(
+            "{HEAD}x: pl.Tensor[[64], pl.FP32], flag: pl.Scalar[pl.BOOL]) -> pl.Tensor[[64], pl.FP32]:\n    if flag:\n        y = pl.add(x, 1.0)\n    return y\n"
+        );
+        assert_eq!(ssa(&src).1, [Code::E0420]);
+    }
+
+    #[test]
+    fn loop_variable_after_its_loop_is_e0420() {
+        let src = format!(
+            "{HEAD}n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n    for i in pl.range(n):\n        pass\n    return i\n"
+        );
+        assert_eq!(ssa(&src).1, [Code::E0420]);
+    }
+
+    #[test]
+    fn extents_in_types_follow_the_versions() {
+        let src = format!(
+            "{HEAD}n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n    m = n + 1\n    buf = pl.create_tensor([m, 64], dtype=pl.FP32)\n    m = m * 2\n    return m\n"
+        );
+        let mut session = Session::new();
+        let (mut programs, _) = session.lower_source("test.pl", src.into_bytes());
+        let mut diags = Vec::new();
+        run(&mut PassCx { names: &mut session.interner, diags: &mut diags }, &mut programs[0]);
+        let p = &programs[0];
+        let f = p.functions.values().next().unwrap();
+        let StmtKind::Assign { var, .. } = p.stmt(f.body[1]).kind else { panic!("an assignment") };
+        let Type::Tensor { shape: Some(shape), .. } = p.types.get(p.var(var).ty) else { panic!("a tensor") };
+        let Dim::Var(m) = shape[0] else { panic!("a variable extent") };
+        assert_eq!(session.interner.get(p.var(m).name), "m__ssa_v0");
+    }
+
+    #[test]
+    fn converting_twice_keeps_the_names() {
+        let src = format!(
+            "{HEAD}x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n    result = x\n    for i in pl.range(5):\n        result = pl.add(result, 1.0)\n    return result\n"
+        );
+        let (once, _) = ssa(&src);
+        let (twice, _) = ssa(&once);
+        assert_eq!(once, twice);
+    }
+}
