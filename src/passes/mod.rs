@@ -16,7 +16,9 @@
 //! source file of its own, so that an error in it (E0403, E0404) points at the pass name.
 
 pub mod dataflow;
+pub mod graph;
 pub mod inline;
+pub mod outline;
 pub mod props;
 pub mod ssa;
 
@@ -99,7 +101,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[P::SsaForm, P::InlineFunctionsEliminated],
         produces: &[P::GraphOutlined, P::SsaForm],
         invalidates: &[],
-        run: None,
+        run: Some(graph::run),
     },
     PassDef {
         name: "OutlineIncoreScopes",

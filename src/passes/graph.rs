@@ -1,0 +1,221 @@
+//! OutlineGraphScopes: each `with pl.graph("name"):` region becomes a Graph function named
+//! after it, called where the region was, so that a region marked in place and a function
+//! decorated `@pl.jit.graph` are the same program afterwards.
+//!
+//! One scan per function finds its regions and, in the same walk, a region nested in
+//! another (E0401, naming both regions and the function). A function without a region is
+//! left untouched. A region in a function type this pass does not outline (anything but
+//! Opaque, Orchestration and Graph) is E0402, never skipped. The parent keeps its type
+//! (an Opaque parent stays Opaque); the Graph function gets CHIP + Orchestrator. Names come
+//! from the regions; duplicates are made distinct from one program-wide set of taken names,
+//! never merged.
+
+use super::outline::{self, Target};
+use super::PassCx;
+use crate::diag::{Code, Diagnostic, Label};
+use crate::intern::Symbol;
+use crate::ir::{FuncKind, Program, ScopeKind, StmtId, StmtKind};
+use rustc_hash::FxHashSet;
+
+const GRAPH: Target =
+    Target { matches: |k| matches!(k, ScopeKind::Graph), func_kind: |_| FuncKind::Graph, suffix: "_graph_" };
+
+pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
+    let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
+    let functions: Vec<Symbol> = program.functions.keys().copied().collect();
+    let mut made = Vec::new();
+    for func in functions {
+        let scan = scan(program, func);
+        if scan.regions == 0 {
+            continue;
+        }
+        let f = &program.functions[&func];
+        let fname = cx.names.get(func).to_string();
+        let region_name = |s: StmtId| match &program.stmt(s).kind {
+            StmtKind::Scope(scope) => scope.name.map_or(String::new(), |n| cx.names.get(n).to_string()),
+            _ => String::new(),
+        };
+        let mut failed = false;
+        for &(inner, outer) in &scan.nested {
+            let (i, o) = (program.stmt(inner).loc, program.stmt(outer).loc);
+            let (iname, oname) = (region_name(inner), region_name(outer));
+            cx.diags.push(
+                Diagnostic::error(
+                    Code::E0401,
+                    format!("pl.graph(\"{iname}\") is nested inside pl.graph(\"{oname}\") in function `{fname}`"),
+                    Label::primary(i.file, i.span, "the inner region"),
+                )
+                .with_label(Label::secondary(o.file, o.span, "the outer region"))
+                .with_help(
+                    "a graph cannot be recorded inside another graph: keep the regions disjoint, marking either the outer region or the inner one, not both"
+                        .to_string(),
+                ),
+            );
+            failed = true;
+        }
+        let outlinable = matches!(f.kind, FuncKind::Opaque | FuncKind::Orchestration | FuncKind::Graph);
+        if !outlinable {
+            let first = scan.first.expect("a region was found");
+            let loc = program.stmt(first).loc;
+            cx.diags.push(
+                Diagnostic::error(
+                    Code::E0402,
+                    format!(
+                        "pl.graph(\"{}\") survives in function `{fname}` (type {}), which OutlineGraphScopes does not outline",
+                        region_name(first),
+                        f.kind
+                    ),
+                    Label::primary(loc.file, loc.span, "not outlined"),
+                )
+                .with_help(
+                    "run InlineFunctions before OutlineGraphScopes, so that an Inline body carrying a graph region is spliced into its orchestration caller first"
+                        .to_string(),
+                ),
+            );
+            failed = true;
+        }
+        if failed {
+            continue;
+        }
+        made.extend(outline::outline_function(program, cx.names, func, &GRAPH, &mut reserved));
+    }
+    outline::insert_before_parents(program, made);
+}
+
+struct Scan {
+    regions: usize,
+    first: Option<StmtId>,
+    /// (inner, outer) for each region found inside another.
+    nested: Vec<(StmtId, StmtId)>,
+}
+
+/// One walk over a function: its graph regions, and each one nested in another.
+fn scan(program: &Program, func: Symbol) -> Scan {
+    let f = &program.functions[&func];
+    let mut out = Scan { regions: 0, first: None, nested: Vec::new() };
+    // (statement, the innermost graph region around it)
+    let mut stack: Vec<(StmtId, Option<StmtId>)> = f.body.iter().rev().map(|&s| (s, None)).collect();
+    while let Some((s, around)) = stack.pop() {
+        let mut inner_around = around;
+        let push = |b: &[StmtId], a: Option<StmtId>, stack: &mut Vec<(StmtId, Option<StmtId>)>| {
+            stack.extend(b.iter().rev().map(|&t| (t, a)));
+        };
+        match &program.stmt(s).kind {
+            StmtKind::Scope(scope) => {
+                if matches!(scope.kind, ScopeKind::Graph) {
+                    out.regions += 1;
+                    out.first.get_or_insert(s);
+                    if let Some(outer) = around {
+                        out.nested.push((s, outer));
+                    }
+                    inner_around = Some(s);
+                }
+                push(&scope.body, inner_around, &mut stack);
+            }
+            StmtKind::If { then_body, else_body, .. } => {
+                if let Some(e) = else_body {
+                    push(e, around, &mut stack);
+                }
+                push(then_body, around, &mut stack);
+            }
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } => push(body, around, &mut stack),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostic;
+    use crate::driver::Session;
+    use crate::passes::{self, props, Property};
+
+    /// Lowers `src` and runs `pipeline` over it.
+    fn compile(src: &str, pipeline: &str) -> (Session, Program, Vec<Diagnostic>) {
+        let mut s = Session::new();
+        let (mut programs, mut diags) = s.lower_source("test.pl", src.as_bytes().to_vec());
+        assert!(!crate::diag::has_errors(&diags), "{diags:?}");
+        let plan = passes::plan(&mut s.files, pipeline).unwrap_or_else(|_| panic!("a well-ordered pipeline"));
+        let n = plan.passes.len();
+        passes::run(&plan, n, true, &mut programs, &mut s.interner, &mut diags);
+        (s, programs.remove(0), diags)
+    }
+
+    fn function<'p>(s: &Session, p: &'p Program, name: &str) -> &'p crate::ir::Function {
+        p.functions.values().find(|f| s.interner.get(f.name) == name).unwrap_or_else(|| panic!("no `{name}`"))
+    }
+
+    const FULL: &str = "InlineFunctions,ConvertToSSA,OutlineGraphScopes";
+
+    const KERNEL: &str = r#"
+import pypto.language as pl
+
+@pl.jit.incore
+def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    t = pl.load(x, [0, 0], [64, 64])
+    pl.store(t, [0, 0], y)
+    return y
+"#;
+
+    #[test]
+    fn a_function_without_a_region_is_left_untouched() {
+        let src = format!(
+            "{KERNEL}\n@pl.jit\ndef main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n    y = kern(x, y)\n    return y\n"
+        );
+        let (mut s, mut p, diags) = compile(&src, "InlineFunctions,ConvertToSSA");
+        assert!(diags.is_empty(), "{diags:?}");
+        let before: Vec<_> = p.functions.values().map(|f| (f.name, f.kind, f.body.clone())).collect();
+        let arena = (p.stmts.len(), p.exprs.len(), p.vars.len());
+        let mut diags = Vec::new();
+        run(&mut PassCx { names: &mut s.interner, diags: &mut diags }, &mut p);
+        let after: Vec<_> = p.functions.values().map(|f| (f.name, f.kind, f.body.clone())).collect();
+        assert_eq!(before, after);
+        assert_eq!(arena, (p.stmts.len(), p.exprs.len(), p.vars.len()), "nothing new was built");
+    }
+
+    #[test]
+    fn an_opaque_parent_stays_opaque_and_the_graph_function_is_chip_orchestrator() {
+        let src = format!(
+            "{KERNEL}\n@pl.jit.opaque\ndef helper(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n    with pl.graph(\"band\"):\n        y = kern(x, y)\n    return y\n"
+        );
+        let (s, p, diags) = compile(&src, FULL);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(function(&s, &p, "helper").kind, FuncKind::Opaque);
+        let g = function(&s, &p, "band");
+        assert_eq!(g.kind, FuncKind::Graph);
+        assert_eq!((g.level, g.role), (Some(crate::ir::Level::Chip), Some(crate::ir::Role::Orchestrator)));
+        // The outlined function sits just before the function it came from.
+        let order: Vec<&str> = p.functions.values().map(|f| s.interner.get(f.name)).collect();
+        assert_eq!(order, ["kern", "band", "helper"]);
+        assert!(props::check(Property::GraphOutlined, "OutlineGraphScopes", &p, &s.interner).is_empty());
+    }
+
+    #[test]
+    fn duplicate_names_get_distinct_functions_never_merged() {
+        let src = format!(
+            "{KERNEL}\n@pl.jit\ndef main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n    with pl.graph(\"layer\"):\n        y = kern(x, y)\n    with pl.graph(\"layer\"):\n        y = kern(y, y)\n    with pl.graph(\"kern\"):\n        y = kern(x, y)\n    return y\n"
+        );
+        let (s, p, diags) = compile(&src, FULL);
+        assert!(diags.is_empty(), "{diags:?}");
+        let graphs: Vec<&str> =
+            p.functions.values().filter(|f| f.kind == FuncKind::Graph).map(|f| s.interner.get(f.name)).collect();
+        // A region named like another function is qualified with its function's name.
+        assert_eq!(graphs, ["layer", "layer_0", "main_kern"]);
+    }
+
+    #[test]
+    fn a_region_left_in_a_function_the_pass_does_not_outline_is_e0402() {
+        // Without InlineFunctions (run directly), the inline body keeps its region.
+        let src = format!(
+            "{KERNEL}\n@pl.jit.inline\ndef wrap(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n    with pl.graph(\"inside\"):\n        y = kern(x, y)\n    return y\n"
+        );
+        let (mut s, mut p, _) = compile(&src, "ConvertToSSA");
+        let mut diags = Vec::new();
+        run(&mut PassCx { names: &mut s.interner, diags: &mut diags }, &mut p);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags[0].code, Code::E0402);
+        assert!(diags[0].message.contains("survives in function `wrap`"), "{}", diags[0].message);
+    }
+}

@@ -1,0 +1,636 @@
+//! The scope outliner shared by the outlining passes: a region of one kind (`pl.graph`,
+//! `pl.at(level=CORE_GROUP)`, ...) becomes a function of its own, called where the region
+//! was.
+//!
+//! - Parameters: the variables the region reads before defining them, in first-read order
+//!   (`dataflow::live_in`).
+//! - Results: the variables the region defines that the statements after it mention (or
+//!   that an enclosing region must hand on), in definition order; then each outside
+//!   tensor the region stores into (`pl.store(..., t)`): the function returns that
+//!   parameter, and the caller binds a new version of `t`, which the statements after the
+//!   call read. When the call sits in a loop or a branch and `t` comes from outside it, the
+//!   new version is carried out (a new iter arg and return variable of the loop, a new
+//!   return variable of the `if`), as ConvertToSSA would have done.
+//! - Directions: `In`, `Out` or `InOut` from the op table's effects and from the
+//!   directions of called functions (`In < Out < InOut`).
+//! - Names: the region's name, else `<function><suffix><n>`; a name already taken in the
+//!   program (any function) or in the function (any variable) gets a suffix.
+//!
+//! The "used after" set is computed only at statements that are, or contain, a region of
+//! the kind being outlined, so a block of M statements with few regions costs O(M).
+
+use super::dataflow;
+use crate::intern::{Interner, Symbol};
+use crate::ir::ops::Effect;
+use crate::ir::{
+    Block, Callee, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IterArg, Loc, Param, Program, Scope,
+    ScopeKind, StmtId, StmtKind, Type, VarId,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// What one outlining pass outlines.
+pub struct Target {
+    /// Whether a scope is of the kind this pass outlines.
+    pub matches: fn(&ScopeKind) -> bool,
+    /// The function type a region of that kind becomes.
+    pub func_kind: fn(&ScopeKind) -> FuncKind,
+    /// The middle of an automatic name: `<function><suffix><n>`.
+    pub suffix: &'static str,
+}
+
+/// A function made from a region, and the function it was made from.
+pub struct Outlined {
+    pub function: Function,
+    pub parent: Symbol,
+}
+
+/// Outlines the regions of `target` in one function. `reserved` holds every function name
+/// of the program and every name outlined so far; the new names are added to it.
+pub fn outline_function(
+    program: &mut Program,
+    names: &mut Interner,
+    func: Symbol,
+    target: &Target,
+    reserved: &mut FxHashSet<Symbol>,
+) -> Vec<Outlined> {
+    let f = &program.functions[&func];
+    let mut known: FxHashSet<Symbol> = FxHashSet::default();
+    for p in &f.params {
+        known.insert(program.var(p.var).name);
+    }
+    for v in dataflow::defs_in_order(program, &f.body) {
+        known.insert(program.var(v).name);
+    }
+    let body = f.body.clone();
+    let mut o = Outliner { program, names, target, reserved, func, known, counter: 0, made: Vec::new() };
+    let body = o.block(&body, &FxHashSet::default(), &mut FxHashMap::default());
+    let made = std::mem::take(&mut o.made);
+    program.functions.get_mut(&func).expect("the function exists").body = body;
+    made
+}
+
+struct Outliner<'a> {
+    program: &'a mut Program,
+    names: &'a mut Interner,
+    target: &'a Target,
+    reserved: &'a mut FxHashSet<Symbol>,
+    func: Symbol,
+    /// Every variable name of the function, and the names outlined from it so far.
+    known: FxHashSet<Symbol>,
+    counter: u32,
+    made: Vec<Outlined>,
+}
+
+/// The latest version of each variable a store output rebound: original → latest.
+type Renames = FxHashMap<VarId, VarId>;
+
+/// Records that `old` (itself perhaps the latest version of an older variable) now has
+/// the newer version `new`: every variable that led to `old` leads to `new`.
+fn rebind(renames: &mut Renames, old: VarId, new: VarId) {
+    for v in renames.values_mut() {
+        if *v == old {
+            *v = new;
+        }
+    }
+    renames.insert(old, new);
+}
+
+impl Outliner<'_> {
+    fn is_target(&self, s: StmtId) -> bool {
+        matches!(&self.program.stmt(s).kind, StmtKind::Scope(scope) if (self.target.matches)(&scope.kind))
+    }
+
+    /// Rewrites a block: regions become calls, statements holding regions are rewritten
+    /// inside. `required` are variables an enclosing region must hand on. Returns the new
+    /// block; `renames` gains the variables rebound in it (visible after it).
+    fn block(&mut self, block: &[StmtId], required: &FxHashSet<VarId>, renames: &mut Renames) -> Block {
+        let p = &*self.program;
+        let needs: Vec<bool> = block
+            .iter()
+            .map(|&s| {
+                let mut found = false;
+                p.walk_stmts(std::slice::from_ref(&s), |t| found |= self.is_target(t));
+                found
+            })
+            .collect();
+        let mut out = Vec::with_capacity(block.len());
+        for (i, &s) in block.iter().enumerate() {
+            if !renames.is_empty() {
+                self.rename_stmt(s, renames);
+            }
+            if !needs[i] {
+                out.push(s);
+                continue;
+            }
+            let mut after: FxHashSet<VarId> = required.clone();
+            dataflow::mentioned(self.program, &block[i + 1..], &mut |v| {
+                after.insert(v);
+            });
+            if self.is_target(s) {
+                let stmts = self.outline(s, &after, renames);
+                out.extend(stmts);
+            } else {
+                self.nested(s, &after, renames);
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    /// A statement that contains a region: its blocks are rewritten, and the variables
+    /// rebound inside a loop or a branch are carried out of it.
+    fn nested(&mut self, s: StmtId, after: &FxHashSet<VarId>, renames: &mut Renames) {
+        let kind = self.program.stmt(s).kind.clone();
+        let loc = self.program.stmt(s).loc;
+        match kind {
+            StmtKind::Scope(mut scope) => {
+                // Transparent: what is rebound inside is rebound after it.
+                let body = self.block(&scope.body, after, renames);
+                scope.body = body;
+                self.program.stmts[s.index()].kind = StmtKind::Scope(scope);
+            }
+            StmtKind::For { kind, var, start, stop, step, mut iter_args, body, mut return_vars, attrs } => {
+                let mut inner = Renames::default();
+                let mut body = self.block(&body, after, &mut inner);
+                self.carry_loop(&mut iter_args, &mut body, &mut return_vars, &inner, renames, loc);
+                self.program.stmts[s.index()].kind =
+                    StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs };
+            }
+            StmtKind::While { cond, mut iter_args, body, mut return_vars } => {
+                let mut inner = Renames::default();
+                let mut body = self.block(&body, after, &mut inner);
+                self.carry_loop(&mut iter_args, &mut body, &mut return_vars, &inner, renames, loc);
+                self.program.stmts[s.index()].kind = StmtKind::While { cond, iter_args, body, return_vars };
+            }
+            StmtKind::If { cond, then_body, else_body, mut return_vars } => {
+                let mut then_renames = Renames::default();
+                let mut then_body = self.block(&then_body, after, &mut then_renames);
+                let mut else_renames = Renames::default();
+                let mut else_body = else_body.map(|b| self.block(&b, after, &mut else_renames));
+                let mut carried: Vec<VarId> = then_renames.keys().chain(else_renames.keys()).copied().collect();
+                carried.sort_unstable();
+                carried.dedup();
+                for v in carried {
+                    let entry = renames.get(&v).copied().unwrap_or(v);
+                    let then_value = then_renames.get(&v).copied().unwrap_or(entry);
+                    let else_value = else_renames.get(&v).copied().unwrap_or(entry);
+                    self.append_yield(&mut then_body, then_value, loc);
+                    let block = else_body.get_or_insert_with(Vec::new);
+                    self.append_yield(block, else_value, loc);
+                    let rv = self.fresh_like(v, "rv", loc);
+                    return_vars.push(rv);
+                    rebind(renames, v, rv);
+                }
+                self.program.stmts[s.index()].kind = StmtKind::If { cond, then_body, else_body, return_vars };
+            }
+            _ => {}
+        }
+    }
+
+    /// Carries out of a loop each variable rebound in its body (`inner`) that lives outside
+    /// it: a new iter arg (initialised with the value on entry, read by the body where it
+    /// read the variable), the new version appended to the trailing yield, and a new return
+    /// variable, which the statements after the loop read.
+    fn carry_loop(
+        &mut self,
+        iter_args: &mut Vec<IterArg>,
+        body: &mut Block,
+        return_vars: &mut Vec<VarId>,
+        inner: &Renames,
+        renames: &mut Renames,
+        loc: Loc,
+    ) {
+        let mut carried: Vec<(VarId, VarId)> = inner.iter().map(|(&k, &v)| (k, v)).collect();
+        carried.sort_unstable();
+        for (v, latest) in carried {
+            // Already one of this loop's own iter args: its yield is rebound in place.
+            if let Some(k) = iter_args.iter().position(|a| a.var == v) {
+                self.replace_in_yield(body, k, v, latest);
+                continue;
+            }
+            let entry = renames.get(&v).copied().unwrap_or(v);
+            let ia = self.fresh_like(v, "iter", loc);
+            let mut to_iter = Renames::default();
+            to_iter.insert(v, ia);
+            for &s in body.iter() {
+                self.rename_stmt(s, &to_iter);
+            }
+            let ty = self.program.var(entry).ty;
+            let init = self.program.new_expr(ExprKind::Var(entry), ty, loc);
+            iter_args.push(IterArg { var: ia, init });
+            self.append_yield(body, latest, loc);
+            let rv = self.fresh_like(v, "rv", loc);
+            return_vars.push(rv);
+            rebind(renames, v, rv);
+        }
+    }
+
+    /// Appends `value` to the block's trailing yield, or ends the block with a new one.
+    fn append_yield(&mut self, block: &mut Block, value: VarId, loc: Loc) {
+        let ty = self.program.var(value).ty;
+        let e = self.program.new_expr(ExprKind::Var(value), ty, loc);
+        if let Some(&last) = block.last() {
+            if let StmtKind::Yield(values) = &mut self.program.stmts[last.index()].kind {
+                values.push(e);
+                return;
+            }
+        }
+        let y = self.program.new_stmt(StmtKind::Yield(vec![e]), loc);
+        block.push(y);
+    }
+
+    fn replace_in_yield(&mut self, body: &Block, k: usize, _old: VarId, latest: VarId) {
+        if let Some(&last) = body.last() {
+            if let StmtKind::Yield(values) = &self.program.stmt(last).kind {
+                if let Some(&e) = values.get(k) {
+                    self.program.exprs[e.index()].kind = ExprKind::Var(latest);
+                }
+            }
+        }
+    }
+
+    /// Replaces, in a statement and everything nested in it, each variable read that has a
+    /// newer version.
+    fn rename_stmt(&mut self, s: StmtId, renames: &Renames) {
+        let mut exprs = Vec::new();
+        let p = &*self.program;
+        p.walk_stmts(std::slice::from_ref(&s), |t| p.stmt_exprs(t, |e| exprs.push(e)));
+        let mut stack = exprs;
+        while let Some(e) = stack.pop() {
+            if let ExprKind::Var(v) = self.program.expr(e).kind {
+                if let Some(&new) = renames.get(&v) {
+                    self.program.exprs[e.index()].kind = ExprKind::Var(new);
+                }
+                continue;
+            }
+            self.program.expr_children(e, |c| stack.push(c));
+        }
+    }
+
+    /// A new version of `v`, named as ConvertToSSA names versions: the source name, a tag
+    /// (`ssa` for a value, `iter` for an iter arg, `rv` for a loop's or an if's result) and
+    /// the first free number: `acc__ssa_v0` → `acc__ssa_v1`, `acc__iter_v0`, `acc__rv_v0`.
+    fn fresh_like(&mut self, v: VarId, tag: &str, loc: Loc) -> VarId {
+        let name = self.names.get(self.program.var(v).name).to_string();
+        let base = source_name(&name).to_string();
+        let ty = self.program.var(v).ty;
+        let name = self.free_name(&format!("{base}__{tag}_v"));
+        self.program.new_var(name, ty, loc)
+    }
+
+    /// `prefix` followed by the first number that makes a name not yet used here.
+    fn free_name(&mut self, prefix: &str) -> Symbol {
+        let mut k = 0u32;
+        loop {
+            let candidate = self.names.intern(&format!("{prefix}{k}"));
+            if self.known.insert(candidate) {
+                return candidate;
+            }
+            k += 1;
+        }
+    }
+
+    /// The function name for a region: its own name, or an automatic one; made unique
+    /// against every function of the program and every name in this function.
+    fn region_name(&mut self, hint: Option<Symbol>) -> Symbol {
+        let func = self.names.get(self.func).to_string();
+        let wanted = match hint {
+            Some(n) if !self.names.get(n).is_empty() => self.names.get(n).to_string(),
+            _ => format!("{func}{}{}", self.target.suffix, self.counter),
+        };
+        self.counter += 1;
+        let taken = |o: &Self, s: Symbol| o.known.contains(&s) || o.reserved.contains(&s);
+        let first = self.names.intern(&wanted);
+        let chosen = if !taken(self, first) {
+            first
+        } else {
+            // A clash with another function's name: qualify it with this function's name;
+            // a clash inside this function: number it.
+            let base = if self.known.contains(&first) { wanted } else { format!("{func}_{wanted}") };
+            let qualified = self.names.intern(&base);
+            if base != self.names.get(first) && !taken(self, qualified) {
+                qualified
+            } else {
+                let mut k = 0;
+                loop {
+                    let c = self.names.intern(&format!("{base}_{k}"));
+                    if !taken(self, c) {
+                        break c;
+                    }
+                    k += 1;
+                }
+            }
+        };
+        self.known.insert(chosen);
+        self.reserved.insert(chosen);
+        chosen
+    }
+
+    /// Outlines one region; returns the statements that replace it.
+    fn outline(&mut self, s: StmtId, used_after: &FxHashSet<VarId>, renames: &mut Renames) -> Vec<StmtId> {
+        let loc = self.program.stmt(s).loc;
+        let StmtKind::Scope(scope) = self.program.stmt(s).kind.clone() else { unreachable!("a target scope") };
+        let Scope { kind, name, body, .. } = *scope;
+        let fname = self.region_name(name);
+        let func_kind = (self.target.func_kind)(&kind);
+
+        // Regions nested in this one (of the same kind) were rejected or are outlined
+        // from the new function by the pass's later runs; here the body moves as it is.
+        let inputs = dataflow::live_in(self.program, &body);
+        let input_set: FxHashSet<VarId> = inputs.iter().copied().collect();
+        let stores: Vec<VarId> =
+            dataflow::store_targets(self.program, &body).into_iter().filter(|v| input_set.contains(v)).collect();
+        let mut outputs: Vec<VarId> = Vec::new();
+        for v in dataflow::defs_in_order(self.program, &body) {
+            if used_after.contains(&v) && !outputs.contains(&v) {
+                outputs.push(v);
+            }
+        }
+
+        // The new function: parameters for the inputs, the body copied with fresh
+        // variables (the function has names of its own), the results returned.
+        let mut map: FxHashMap<VarId, VarId> = FxHashMap::default();
+        let mut params = Vec::with_capacity(inputs.len());
+        for &v in &inputs {
+            let data = self.program.var(v).clone();
+            let pv = self.program.new_var(data.name, data.ty, data.loc);
+            map.insert(v, pv);
+            params.push(pv);
+        }
+        let mut new_body = self.copy_block(&body, &mut map);
+        let mut returned = Vec::new();
+        let mut return_types = Vec::new();
+        for &v in outputs.iter().chain(stores.iter()) {
+            let inner = map.get(&v).copied().unwrap_or(v);
+            let ty = self.program.var(inner).ty;
+            returned.push(self.program.new_expr(ExprKind::Var(inner), ty, loc));
+            return_types.push(ty);
+        }
+        if !returned.is_empty() {
+            let r = self.program.new_stmt(StmtKind::Return(returned), loc);
+            new_body.push(r);
+        }
+        let dirs = self.directions(&inputs, &body, &stores);
+        let (level, role) = func_kind.derived_level_role();
+        let function = Function {
+            name: fname,
+            params: params.iter().zip(&dirs).map(|(&var, &dir)| Param { var, dir }).collect(),
+            returns: return_types.clone(),
+            kind: func_kind,
+            level,
+            role,
+            body: new_body,
+            loc,
+            attrs: FuncAttrs::default(),
+        };
+        self.made.push(Outlined { function, parent: self.func });
+
+        // The call, and the variables it binds: the region's own outputs keep their
+        // variables; each stored tensor gets a new version.
+        let args: Vec<Option<ExprId>> = inputs
+            .iter()
+            .map(|&v| {
+                let ty = self.program.var(v).ty;
+                Some(self.program.new_expr(ExprKind::Var(v), ty, loc))
+            })
+            .collect();
+        let mut bound: Vec<VarId> = outputs.clone();
+        for &t in &stores {
+            let newer = self.fresh_like(t, "ssa", loc);
+            bound.push(newer);
+        }
+        let call_ty = match return_types.len() {
+            0 => self.program.types.intern(Type::None),
+            1 => return_types[0],
+            _ => self.program.types.intern(Type::Tuple(return_types.clone())),
+        };
+        let call = self.program.new_expr(
+            ExprKind::Call { callee: Callee::Func(fname), args, attrs: Vec::new() },
+            call_ty,
+            loc,
+        );
+        let mut out = Vec::new();
+        match bound.len() {
+            0 => out.push(self.program.new_stmt(StmtKind::Eval(call), loc)),
+            1 => out.push(self.program.new_stmt(StmtKind::Assign { var: bound[0], value: call }, loc)),
+            _ => {
+                let tmp_name = self.free_name("ret__tmp_v");
+                let tmp = self.program.new_var(tmp_name, call_ty, loc);
+                out.push(self.program.new_stmt(StmtKind::Assign { var: tmp, value: call }, loc));
+                for (i, &v) in bound.iter().enumerate() {
+                    let ty = self.program.var(v).ty;
+                    let t = self.program.new_expr(ExprKind::Var(tmp), call_ty, loc);
+                    let get = self.program.new_expr(ExprKind::TupleGet { tuple: t, index: i as u32 }, ty, loc);
+                    out.push(self.program.new_stmt(StmtKind::Assign { var: v, value: get }, loc));
+                }
+            }
+        }
+        for (k, &t) in stores.iter().enumerate() {
+            rebind(renames, t, bound[outputs.len() + k]);
+        }
+        out
+    }
+
+    /// Copies a block for the new function, mapping variables through `map` (inputs to
+    /// parameters); each variable the block defines gets a fresh copy.
+    fn copy_block(&mut self, block: &[StmtId], map: &mut FxHashMap<VarId, VarId>) -> Block {
+        block.iter().map(|&s| self.copy_stmt(s, map)).collect()
+    }
+
+    fn def(&mut self, v: VarId, map: &mut FxHashMap<VarId, VarId>) -> VarId {
+        if let Some(&m) = map.get(&v) {
+            return m;
+        }
+        let data = self.program.var(v).clone();
+        let n = self.program.new_var(data.name, data.ty, data.loc);
+        map.insert(v, n);
+        n
+    }
+
+    fn copy_expr(&mut self, e: ExprId, map: &FxHashMap<VarId, VarId>) -> ExprId {
+        let expr = self.program.expr(e).clone();
+        let kind = match expr.kind {
+            ExprKind::Var(v) => ExprKind::Var(map.get(&v).copied().unwrap_or(v)),
+            ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(|&i| self.copy_expr(i, map)).collect()),
+            ExprKind::Binary { op, lhs, rhs } => {
+                ExprKind::Binary { op, lhs: self.copy_expr(lhs, map), rhs: self.copy_expr(rhs, map) }
+            }
+            ExprKind::Unary { op, operand } => ExprKind::Unary { op, operand: self.copy_expr(operand, map) },
+            ExprKind::Call { callee, args, attrs } => ExprKind::Call {
+                callee,
+                args: args.iter().map(|a| a.map(|a| self.copy_expr(a, map))).collect(),
+                attrs: attrs.iter().map(|&(k, v)| (k, self.copy_expr(v, map))).collect(),
+            },
+            ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: self.copy_expr(tuple, map), index },
+            other => other,
+        };
+        self.program.new_expr(kind, expr.ty, expr.loc)
+    }
+
+    fn copy_stmt(&mut self, s: StmtId, map: &mut FxHashMap<VarId, VarId>) -> StmtId {
+        let stmt = self.program.stmt(s).clone();
+        let kind = match stmt.kind {
+            StmtKind::Assign { var, value } => {
+                let value = self.copy_expr(value, map);
+                StmtKind::Assign { var: self.def(var, map), value }
+            }
+            StmtKind::Eval(e) => StmtKind::Eval(self.copy_expr(e, map)),
+            StmtKind::Return(values) => StmtKind::Return(values.iter().map(|&e| self.copy_expr(e, map)).collect()),
+            StmtKind::Yield(values) => StmtKind::Yield(values.iter().map(|&e| self.copy_expr(e, map)).collect()),
+            StmtKind::If { cond, then_body, else_body, return_vars } => {
+                let cond = self.copy_expr(cond, map);
+                let then_body = self.copy_block(&then_body, map);
+                let else_body = else_body.map(|b| self.copy_block(&b, map));
+                let return_vars = return_vars.iter().map(|&v| self.def(v, map)).collect();
+                StmtKind::If { cond, then_body, else_body, return_vars }
+            }
+            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
+                let (start, stop, step) =
+                    (self.copy_expr(start, map), self.copy_expr(stop, map), self.copy_expr(step, map));
+                let attrs = attrs.iter().map(|&(k, v)| (k, self.copy_expr(v, map))).collect();
+                let iter_args = iter_args
+                    .iter()
+                    .map(|a| {
+                        let init = self.copy_expr(a.init, map);
+                        IterArg { var: self.def(a.var, map), init }
+                    })
+                    .collect();
+                let var = self.def(var, map);
+                let body = self.copy_block(&body, map);
+                let return_vars = return_vars.iter().map(|&v| self.def(v, map)).collect();
+                StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs }
+            }
+            StmtKind::While { cond, iter_args, body, return_vars } => {
+                let iter_args = iter_args
+                    .iter()
+                    .map(|a| {
+                        let init = self.copy_expr(a.init, map);
+                        IterArg { var: self.def(a.var, map), init }
+                    })
+                    .collect();
+                let cond = self.copy_expr(cond, map);
+                let body = self.copy_block(&body, map);
+                let return_vars = return_vars.iter().map(|&v| self.def(v, map)).collect();
+                StmtKind::While { cond, iter_args, body, return_vars }
+            }
+            StmtKind::Scope(scope) => {
+                let Scope { kind, name, task_id, body, attrs } = *scope;
+                let kind = match kind {
+                    ScopeKind::Spmd { core_num } => ScopeKind::Spmd { core_num: self.copy_expr(core_num, map) },
+                    other => other,
+                };
+                let attrs = attrs.iter().map(|&(k, v)| (k, self.copy_expr(v, map))).collect();
+                let body = self.copy_block(&body, map);
+                let task_id = task_id.map(|t| self.def(t, map));
+                StmtKind::Scope(Box::new(Scope { kind, name, task_id, body, attrs }))
+            }
+            other => other,
+        };
+        self.program.new_stmt(kind, stmt.loc)
+    }
+
+    /// The direction of each input: written (by an op's written argument, or as the
+    /// argument of a called function's Out/InOut parameter) makes it Out, or InOut when it
+    /// is also read; otherwise In. A stored tensor is at least Out.
+    fn directions(&self, inputs: &[VarId], body: &[StmtId], stores: &[VarId]) -> Vec<Direction> {
+        let p = &*self.program;
+        let index: FxHashMap<VarId, usize> = inputs.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+        let mut read = vec![false; inputs.len()];
+        let mut written = vec![false; inputs.len()];
+        p.walk_stmts(body, |s| {
+            p.stmt_exprs(s, |root| {
+                let mut stack = vec![root];
+                while let Some(e) = stack.pop() {
+                    match &p.expr(e).kind {
+                        ExprKind::Var(v) => {
+                            if let Some(&i) = index.get(v) {
+                                read[i] = true;
+                            }
+                        }
+                        ExprKind::Call { callee, args, attrs } => {
+                            for (k, a) in args.iter().enumerate() {
+                                let Some(a) = *a else { continue };
+                                let effect = match callee {
+                                    Callee::Op(op) => op.def().effect(k),
+                                    Callee::Func(f) => match p.functions.get(f).and_then(|f| f.params.get(k)) {
+                                        Some(param) if param.dir == Direction::Out => Effect::Write,
+                                        Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
+                                        _ => Effect::Read,
+                                    },
+                                };
+                                match (effect, &p.expr(a).kind) {
+                                    (Effect::Write, ExprKind::Var(v)) => {
+                                        if let Some(&i) = index.get(v) {
+                                            written[i] = true;
+                                        }
+                                    }
+                                    (Effect::ReadWrite, ExprKind::Var(v)) => {
+                                        if let Some(&i) = index.get(v) {
+                                            written[i] = true;
+                                            read[i] = true;
+                                        }
+                                    }
+                                    _ => stack.push(a),
+                                }
+                            }
+                            attrs.iter().for_each(|&(_, e)| stack.push(e));
+                        }
+                        _ => p.expr_children(e, |c| stack.push(c)),
+                    }
+                }
+            });
+        });
+        for t in stores {
+            if let Some(&i) = index.get(t) {
+                written[i] = true;
+            }
+        }
+        read.iter()
+            .zip(&written)
+            .map(|(&r, &w)| match (r, w) {
+                (_, false) => Direction::In,
+                (false, true) => Direction::Out,
+                (true, true) => Direction::InOut,
+            })
+            .collect()
+    }
+}
+
+/// The source name a versioned name comes from: `acc__ssa_v3` → `acc`.
+fn source_name(name: &str) -> &str {
+    match name.rfind("__") {
+        Some(i) => {
+            let tail = &name[i + 2..];
+            let versioned = tail
+                .split_once("_v")
+                .is_some_and(|(tag, n)| !tag.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            if versioned && i > 0 {
+                &name[..i]
+            } else {
+                name
+            }
+        }
+        None => name,
+    }
+}
+
+/// Inserts outlined functions just before the function each came from, keeping the order
+/// of the others.
+pub fn insert_before_parents(program: &mut Program, made: Vec<Outlined>) {
+    if made.is_empty() {
+        return;
+    }
+    let mut by_parent: FxHashMap<Symbol, Vec<Function>> = FxHashMap::default();
+    for o in made {
+        by_parent.entry(o.parent).or_default().push(o.function);
+    }
+    let old = std::mem::take(&mut program.functions);
+    for (name, f) in old {
+        if let Some(new) = by_parent.remove(&name) {
+            for g in new {
+                program.functions.insert(g.name, g);
+            }
+        }
+        program.functions.insert(name, f);
+    }
+}
