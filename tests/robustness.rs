@@ -37,7 +37,7 @@ fn check(what: &str, bytes: Vec<u8>) {
     // Lowering, printing and verifying must not panic either; a program that lowers
     // without errors must verify and print.
     let mut lowering = Session::new();
-    let (programs, diags) = lowering.lower_source("input.pl", bytes_of(&session, file));
+    let (mut programs, mut diags) = lowering.lower_source("input.pl", bytes_of(&session, file));
     if !plc::diag::has_errors(&diags) {
         for p in &programs {
             for d in plc::ir::verify::verify(p, &lowering.interner, false) {
@@ -45,6 +45,17 @@ fn check(what: &str, bytes: Vec<u8>) {
             }
         }
         let _ = plc::ir::print::programs(&programs, &lowering.interner);
+        // The passes that are built, with the verifier and property checks after each:
+        // user errors are fine, internal ones (E07xx) are not.
+        let built: Vec<&str> = plc::passes::PASSES.iter().take_while(|p| p.run.is_some()).map(|p| p.name).collect();
+        if let Ok(pipeline) = plc::passes::plan(&mut lowering.files, &built.join(",")) {
+            let n = pipeline.passes.len();
+            plc::passes::run(&pipeline, n, true, &mut programs, &mut lowering.interner, &mut diags);
+            for d in diags.iter().filter(|d| d.code.as_str().starts_with("E07")) {
+                problems.push(format!("after the passes: {}", d.message));
+            }
+            let _ = plc::ir::print::programs(&programs, &lowering.interner);
+        }
     }
     for d in &diags {
         let _ = render::human(&lowering.files, d);
