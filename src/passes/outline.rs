@@ -62,8 +62,20 @@ pub fn outline_function(
         known.insert(program.var(v).name);
     }
     let body = f.body.clone();
-    let mut o = Outliner { program, names, target, reserved, func, known, counter: 0, made: Vec::new() };
-    let body = o.block(&body, &FxHashSet::default(), &mut FxHashMap::default());
+    let mut o = Outliner {
+        program,
+        names,
+        target,
+        reserved,
+        func,
+        known,
+        counter: 0,
+        next_number: FxHashMap::default(),
+        made: Vec::new(),
+    };
+    let none = FxHashMap::default();
+    let top = After { last: &none, index: 0, outer: None };
+    let body = o.block(&body, &top, &mut FxHashMap::default());
     let made = std::mem::take(&mut o.made);
     program.functions.get_mut(&func).expect("the function exists").body = body;
     made
@@ -78,7 +90,25 @@ struct Outliner<'a> {
     /// Every variable name of the function, and the names outlined from it so far.
     known: FxHashSet<Symbol>,
     counter: u32,
+    /// For each name prefix, the number to try first (see `free_name`).
+    next_number: FxHashMap<String, u32>,
     made: Vec<Outlined>,
+}
+
+/// Which variables are used after a statement: those a later statement of its block
+/// mentions (`last` holds, for each variable, the index of the last statement of the
+/// block that mentions it), and those used after the enclosing statements. Built with one
+/// walk per block that holds a region, so a query costs O(depth), not a walk of the tail.
+struct After<'a> {
+    last: &'a FxHashMap<VarId, usize>,
+    index: usize,
+    outer: Option<&'a After<'a>>,
+}
+
+impl After<'_> {
+    fn contains(&self, v: VarId) -> bool {
+        self.last.get(&v).is_some_and(|&j| j > self.index) || self.outer.is_some_and(|o| o.contains(v))
+    }
 }
 
 /// The latest version of each variable a store output rebound: original → latest.
@@ -103,7 +133,7 @@ impl Outliner<'_> {
     /// Rewrites a block: regions become calls, statements holding regions are rewritten
     /// inside. `required` are variables an enclosing region must hand on. Returns the new
     /// block; `renames` gains the variables rebound in it (visible after it).
-    fn block(&mut self, block: &[StmtId], required: &FxHashSet<VarId>, renames: &mut Renames) -> Block {
+    fn block(&mut self, block: &[StmtId], required: &After<'_>, renames: &mut Renames) -> Block {
         let p = &*self.program;
         let needs: Vec<bool> = block
             .iter()
@@ -113,6 +143,14 @@ impl Outliner<'_> {
                 found
             })
             .collect();
+        let mut last: FxHashMap<VarId, usize> = FxHashMap::default();
+        if needs.iter().any(|&n| n) {
+            for (i, &s) in block.iter().enumerate() {
+                dataflow::mentioned(self.program, std::slice::from_ref(&s), &mut |v| {
+                    last.insert(v, i);
+                });
+            }
+        }
         let mut out = Vec::with_capacity(block.len());
         for (i, &s) in block.iter().enumerate() {
             if !renames.is_empty() {
@@ -122,10 +160,7 @@ impl Outliner<'_> {
                 out.push(s);
                 continue;
             }
-            let mut after: FxHashSet<VarId> = required.clone();
-            dataflow::mentioned(self.program, &block[i + 1..], &mut |v| {
-                after.insert(v);
-            });
+            let after = After { last: &last, index: i, outer: Some(required) };
             if self.is_target(s) {
                 let stmts = self.outline(s, &after, renames);
                 out.extend(stmts);
@@ -139,7 +174,7 @@ impl Outliner<'_> {
 
     /// A statement that contains a region: its blocks are rewritten, and the variables
     /// rebound inside a loop or a branch are carried out of it.
-    fn nested(&mut self, s: StmtId, after: &FxHashSet<VarId>, renames: &mut Renames) {
+    fn nested(&mut self, s: StmtId, after: &After<'_>, renames: &mut Renames) {
         let kind = self.program.stmt(s).kind.clone();
         let loc = self.program.stmt(s).loc;
         match kind {
@@ -278,12 +313,16 @@ impl Outliner<'_> {
         self.program.new_var(name, ty, loc)
     }
 
-    /// `prefix` followed by the first number that makes a name not yet used here.
+    /// `prefix` followed by the first number that makes a name not yet used here. The
+    /// search for a prefix resumes where the last one stopped, so that naming N versions
+    /// costs O(N), not O(N²).
     fn free_name(&mut self, prefix: &str) -> Symbol {
-        let mut k = 0u32;
+        let start = self.next_number.get(prefix).copied().unwrap_or(0);
+        let mut k = start;
         loop {
             let candidate = self.names.intern(&format!("{prefix}{k}"));
             if self.known.insert(candidate) {
+                self.next_number.insert(prefix.to_string(), k + 1);
                 return candidate;
             }
             k += 1;
@@ -311,14 +350,17 @@ impl Outliner<'_> {
             if base != self.names.get(first) && !taken(self, qualified) {
                 qualified
             } else {
-                let mut k = 0;
-                loop {
-                    let c = self.names.intern(&format!("{base}_{k}"));
+                let prefix = format!("{base}_");
+                let mut k = self.next_number.get(&prefix).copied().unwrap_or(0);
+                let c = loop {
+                    let c = self.names.intern(&format!("{prefix}{k}"));
                     if !taken(self, c) {
                         break c;
                     }
                     k += 1;
-                }
+                };
+                self.next_number.insert(prefix, k + 1);
+                c
             }
         };
         self.known.insert(chosen);
@@ -327,7 +369,7 @@ impl Outliner<'_> {
     }
 
     /// Outlines one region; returns the statements that replace it.
-    fn outline(&mut self, s: StmtId, used_after: &FxHashSet<VarId>, renames: &mut Renames) -> Vec<StmtId> {
+    fn outline(&mut self, s: StmtId, used_after: &After<'_>, renames: &mut Renames) -> Vec<StmtId> {
         let loc = self.program.stmt(s).loc;
         let StmtKind::Scope(scope) = self.program.stmt(s).kind.clone() else { unreachable!("a target scope") };
         let Scope { kind, name, body, .. } = *scope;
@@ -342,7 +384,7 @@ impl Outliner<'_> {
             dataflow::store_targets(self.program, &body).into_iter().filter(|v| input_set.contains(v)).collect();
         let mut outputs: Vec<VarId> = Vec::new();
         for v in dataflow::defs_in_order(self.program, &body) {
-            if used_after.contains(&v) && !outputs.contains(&v) {
+            if used_after.contains(v) && !outputs.contains(&v) {
                 outputs.push(v);
             }
         }
