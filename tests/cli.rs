@@ -198,3 +198,18 @@ fn passes_lists_the_pipeline_with_its_properties() {
     );
     assert!(text.contains("requires:    SSAForm, InlineFunctionsEliminated"), "{text}");
 }
+
+#[test]
+fn check_reports_the_errors_of_the_passes_too() {
+    // Lowering accepts the program; InlineFunctions finds the cycle.
+    let out = plc(&["check", "tests/cases/errors/e0406_inline_cycle.pl", "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("error[E0406]"), "{}", stderr(&out));
+    // A pipeline without InlineFunctions does not look for the cycle.
+    let out = plc(&["check", "tests/cases/errors/e0406_inline_cycle.pl", "--passes", "ConvertToSSA"]);
+    assert!(!stderr(&out).contains("E0406"), "{}", stderr(&out));
+    let out =
+        plc(&["check", "examples/accumulate_band.pl", "--passes", "OutlineGraphScopes", "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("error[E0403]"), "{}", stderr(&out));
+}

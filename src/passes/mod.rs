@@ -215,6 +215,11 @@ fn unknown_pass(file: FileId, span: Span, name: &str) -> Diagnostic {
         .with_help(format!("the passes are: {list}"))
 }
 
+/// How many passes of a pipeline can run now: those before the first one not built yet.
+pub fn built_prefix(pipeline: &Pipeline) -> usize {
+    pipeline.passes.iter().position(|(p, _)| p.run.is_none()).unwrap_or(pipeline.passes.len())
+}
+
 /// Where to stop: after the pass called `after` (which must be in the pipeline), or at
 /// the end. `lower` stops before the first pass.
 pub fn stop_index(files: &mut SourceMap, pipeline: &Pipeline, after: Option<&str>) -> Result<usize, Vec<Diagnostic>> {
