@@ -213,3 +213,17 @@ fn check_reports_the_errors_of_the_passes_too() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("error[E0403]"), "{}", stderr(&out));
 }
+
+#[test]
+fn emit_ir_runs_the_pipeline_unless_told_where_to_stop() {
+    let out = plc(&["emit", "ir", "examples/accumulate_band.pl"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("@pl.function(type=pl.FunctionType.Graph)\n    def accumulate_band("), "{text}");
+    assert!(!text.contains("pl.graph("), "{text}");
+    let out = plc(&["emit", "ir", "examples/accumulate_band.pl", "--after", "lower"]);
+    assert!(stdout(&out).contains("with pl.graph(\"accumulate_band\"):"), "{}", stdout(&out));
+    let out = plc(&["emit", "ir", "examples/accumulate_band.pl", "--after", "ConvertToSSA"]);
+    assert!(stdout(&out).contains("acc__ssa_v0"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("with pl.graph("), "{}", stdout(&out));
+}

@@ -36,9 +36,10 @@ enum Command {
         what: EmitKind,
         file: PathBuf,
         /// For `emit ir`: the stage after which to print: `lower` (the IR straight from
-        /// lowering) or a pass of the pipeline (`plc passes` lists them).
-        #[arg(long, default_value = "lower")]
-        after: String,
+        /// lowering) or a pass of the pipeline (`plc passes` lists them). Default: the end
+        /// of the pipeline, as far as its passes are built.
+        #[arg(long)]
+        after: Option<String>,
         /// For `emit ir`: the pipeline to run, pass names separated by commas (default: the
         /// whole pipeline). It is checked before anything runs.
         #[arg(long)]
@@ -115,7 +116,7 @@ fn check(paths: &[PathBuf], pipeline: Option<&str>, format: Format) -> ExitCode 
 
 /// Which stages `emit ir` runs.
 struct Stages {
-    after: String,
+    after: Option<String>,
     passes: Option<String>,
     verify: bool,
 }
@@ -125,8 +126,13 @@ fn emit(what: EmitKind, path: &Path, stages: &Stages, format: Format) -> ExitCod
     if let EmitKind::Ir = what {
         // The pipeline is checked before the program is read.
         let text = stages.passes.clone().unwrap_or_else(passes::default_pipeline_text);
-        let planned = passes::plan(&mut session.files, &text)
-            .and_then(|p| passes::stop_index(&mut session.files, &p, Some(&stages.after)).map(|stop| (p, stop)));
+        let planned = passes::plan(&mut session.files, &text).and_then(|p| match &stages.after {
+            Some(after) => passes::stop_index(&mut session.files, &p, Some(after)).map(|stop| (p, stop)),
+            None => {
+                let stop = passes::built_prefix(&p);
+                Ok((p, stop))
+            }
+        });
         let (pipeline, stop) = match planned {
             Ok(planned) => planned,
             Err(diags) => {
