@@ -60,7 +60,12 @@ fn check(what: &str, bytes: Vec<u8>) {
     for d in &diags {
         let _ = render::human(&lowering.files, d);
     }
-    assert!(problems.is_empty(), "{what}: {}", problems.join("; "));
+    if !problems.is_empty() {
+        // Keep the input, to reproduce the failure with `plc`.
+        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz_failure.pl");
+        let _ = std::fs::write(&path, bytes_of(&session, file));
+        panic!("{what} (input kept in {}): {}", path.display(), problems.join("; "));
+    }
 }
 
 fn bytes_of(session: &Session, file: plc::source::FileId) -> Vec<u8> {
@@ -191,12 +196,16 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     let mut stack = vec![root.join("examples"), root.join("tests/cases")];
+    // More programs to mutate, for a longer run by hand (`.pl` and `.py` files).
+    if let Some(extra) = std::env::var_os("PLC_FUZZ_CORPUS") {
+        stack.push(extra.into());
+    }
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pl") {
+            } else if path.extension().is_some_and(|e| e == "pl" || e == "py") {
                 files.push((path.display().to_string(), std::fs::read(&path).unwrap()));
             }
         }
@@ -209,9 +218,11 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
 fn mutated_examples_never_crash() {
     let corpus = corpus();
     assert!(!corpus.is_empty());
-    let mut rng = Rng(0x5EED);
-    // About 2 000 inputs in all, spread over the corpus.
-    let per_file = (2000 / corpus.len()).max(20);
+    // About 2 000 inputs in all, spread over the corpus; `PLC_FUZZ_INPUTS` and
+    // `PLC_FUZZ_SEED` make a longer or different run by hand.
+    let var = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let mut rng = Rng(var("PLC_FUZZ_SEED", 0x5EED));
+    let per_file = (var("PLC_FUZZ_INPUTS", 2000) as usize / corpus.len()).max(20);
     for (name, bytes) in &corpus {
         check(name, bytes.clone());
         for i in 0..per_file {

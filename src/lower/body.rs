@@ -2040,7 +2040,10 @@ impl FnLower<'_, '_> {
                 return None;
             }
             "const" => {
-                let value = args.first()?;
+                let Some(value) = args.first() else {
+                    self.error(Code::E0202, span, "pl.const() takes a value and a dtype, and got nothing", "no value");
+                    return None;
+                };
                 let v = self.expr(value.value)?;
                 let dtype = match args.get(1) {
                     Some(a) => self.cx.dtype(self.m, a.value)?,
@@ -2085,7 +2088,16 @@ impl FnLower<'_, '_> {
         let level_prefix = path.split('.').next().unwrap_or("");
         if ops::is_unified(path) || (ops::is_unified(base) && matches!(level_prefix, "tensor" | "tile")) {
             // Dispatch on the first argument: tensor, tile or scalar.
-            let first = args.iter().find(|a| matches!(a.kind, ArgKind::Positional))?;
+            let Some(first) = args.iter().find(|a| matches!(a.kind, ArgKind::Positional)) else {
+                self.error(
+                    Code::E0202,
+                    span,
+                    format!("pl.{base}() needs its operands as positional arguments, and got none"),
+                    "no operand",
+                )
+                .help = Some(format!("pl.{base}() works on tensors, tiles or scalars: pass the first operand first"));
+                return None;
+            };
             let v = self.expr(first.value)?;
             let ty = self.ty(v).clone();
             let want = match (&ty, level_prefix) {
@@ -2106,7 +2118,15 @@ impl FnLower<'_, '_> {
                 }
             }
             if let (Type::Scalar(_), Some(op)) = (&ty, ops::scalar_operator(base)) {
-                let rest = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).nth(1)?;
+                let Some(rest) = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).nth(1) else {
+                    self.error(
+                        Code::E0202,
+                        span,
+                        format!("pl.{base}() on scalars takes two operands, and got one"),
+                        "one operand",
+                    );
+                    return None;
+                };
                 let b = self.expr(rest.value)?;
                 return self.binary(op, v, b, span);
             }
