@@ -370,6 +370,12 @@ supported.";
 inside a manual one; a hand-placed `with pl.scope():` requires
 `@pl.function(auto_scope=False)`.";
 
+    E0316 => "control leaves a region early",
+"A `return`, or a `break`/`continue` of a loop outside the region, inside `with pl.graph`,
+`pl.at`, `pl.cluster` or `pl.spmd`. Each such region becomes a function of its own, so
+control cannot jump out of it. Assign the value inside the region and return it after
+the `with` block; put the loop inside the region or the jump outside it.";
+
     E0401 => "a graph region nested inside another graph region",
 "A `pl.graph` region was found inside another one after inlining (for example an inline
 function holding a region, called inside a region). A graph records a topology of task

@@ -615,7 +615,40 @@ impl FnLower<'_, '_> {
         items[k]
     }
 
+    /// The innermost region (`pl.graph`, `pl.at`, `pl.cluster`, `pl.spmd`) that a jump to
+    /// the frame `stop` says is left: such regions become functions of their own, so
+    /// control cannot leave them early.
+    fn left_region(&self, stop: impl Fn(&Frame) -> bool) -> Option<(Span, &'static str)> {
+        for f in self.frames.iter().rev() {
+            if stop(f) {
+                return None;
+            }
+            if let Frame::Scope { kind, span, .. } = f {
+                let what = match kind {
+                    FrameKind::Graph => "pl.graph(...)",
+                    FrameKind::InCore | FrameKind::Hierarchy => "pl.at(...)",
+                    FrameKind::Cluster => "pl.cluster()",
+                    FrameKind::Spmd => "pl.spmd(...)",
+                    FrameKind::Runtime { .. } => continue,
+                };
+                return Some((*span, what));
+            }
+        }
+        None
+    }
+
     fn return_stmt(&mut self, value: Option<ast::ExprId>, span: Span, out: &mut Block) {
+        if let Some((region, what)) = self.left_region(|_| false) {
+            let file = self.file;
+            let d =
+                self.error(Code::E0316, span, format!("`return` inside a `with {what}` region"), "leaves the region");
+            d.secondary.push(Label::secondary(file, region, "the region"));
+            d.help = Some(
+                "the region becomes a function of its own: assign the value in the region and return it after the `with` block"
+                    .to_string(),
+            );
+            return;
+        }
         let values: Vec<ast::ExprId> = match value.map(|v| self.ast().expr(v).kind.clone()) {
             None => Vec::new(),
             Some(E::Tuple(items)) => items,
@@ -662,6 +695,20 @@ impl FnLower<'_, '_> {
                 self.error(Code::E0220, span, format!("`{kw}` is not supported in {what} loops"), "not allowed here");
             }
             Some((true, _)) => {
+                if let Some((region, what)) = self.left_region(|f| matches!(f, Frame::Loop { .. })) {
+                    let file = self.file;
+                    let d = self.error(
+                        Code::E0316,
+                        span,
+                        format!("`{kw}` inside a `with {what}` region leaves the region for the loop around it"),
+                        "leaves the region",
+                    );
+                    d.secondary.push(Label::secondary(file, region, "the region"));
+                    d.help = Some(format!(
+                        "the region becomes a function of its own: put the loop inside the region, or the `{kw}` outside it"
+                    ));
+                    return;
+                }
                 let s = self.new_stmt(if is_break { StmtKind::Break } else { StmtKind::Continue }, span);
                 out.push(s);
             }
