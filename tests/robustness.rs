@@ -14,6 +14,8 @@ mod generate;
 /// Runs the whole front end on `bytes` and checks the invariants; panics (failing the test)
 /// with the input's description when one is broken.
 fn check(what: &str, bytes: Vec<u8>) {
+    // The input being checked, kept so that a panic inside plc can be reproduced.
+    let _ = std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz_current.pl"), &bytes);
     let mut session = Session::new();
     let (file, load_error) = session.add_source("input.pl", bytes);
     let parsed = session.parse(file, load_error);

@@ -660,8 +660,26 @@ impl FnLower<'_, '_> {
         }
         let Some(lowered) = lowered.into_iter().collect::<Option<Vec<_>>>() else { return };
         let types: Vec<TypeId> = lowered.iter().map(|&e| self.cx.program.expr(e).ty).collect();
-        if self.returns.is_none() {
-            self.returns = Some(types.clone());
+        if self.info.returns.is_none() {
+            // Without an annotation the first `return` sets the count; the others must
+            // return as many values.
+            match &self.returns {
+                None => self.returns = Some(types.clone()),
+                Some(first) if first.len() != types.len() => {
+                    let n = first.len();
+                    self.error(
+                        Code::E0225,
+                        span,
+                        format!(
+                            "an earlier `return` of this function returns {n} value(s), but this one returns {}",
+                            types.len()
+                        ),
+                        "wrong number of values",
+                    )
+                    .help = Some("every `return` of a function returns the same number of values".to_string());
+                }
+                Some(_) => {}
+            }
         }
         if let Some(declared) = self.info.returns.clone() {
             if declared.len() != types.len() {
@@ -1945,7 +1963,9 @@ impl FnLower<'_, '_> {
         if current != 0 {
             if let Some(method) = self.cx.namespaces[current].functions.get(&target) {
                 let method_at = Label::secondary(self.cx.modules[method.module].file, method.span, "the method");
-                let function = self.cx.func(key).expect("bound functions exist");
+                // A module-level function whose decorator was refused has no signature;
+                // the error is reported already.
+                let function = self.cx.func(key)?;
                 let function_at =
                     Label::secondary(self.cx.modules[function.module].file, function.span, "the module-level function");
                 let name = self.cx.name(target).to_string();
