@@ -316,25 +316,8 @@ fn same_up_to_parameter_order(a: (&Session, &Program), b: (&Session, &Program)) 
     }
 }
 
-const SCOPE_FORM: &str = r#"
-import pypto.language as pl
-
-ROWS = 128
-COLS = 128
-LAYERS = 4
-
-
-@pl.jit
-def entry(w: pl.Tensor, acc: pl.InOut[pl.Tensor]):
-    for i in pl.range(LAYERS):
-        with pl.graph("accumulate_band"):
-            base = i * ROWS
-            with pl.at(level=pl.Level.CORE_GROUP):
-                band = pl.load(w, [base, 0], [ROWS, COLS])
-                cur = pl.load(acc, [0, 0], [ROWS, COLS])
-                pl.store(pl.add(cur, band), [0, 0], acc)
-    return acc
-"#;
+/// The seed's program, as the examples hold it.
+const SCOPE_FORM: &str = include_str!("../examples/accumulate_band.pl");
 
 /// The same computation with the layer as its own `@pl.jit.graph` function, whose
 /// signature lists the parameters in another order than the region captures them.

@@ -6,7 +6,7 @@
 //! block structure deeper than the IR's own nesting.
 
 use crate::ir::ops::Effect;
-use crate::ir::{Block, Callee, ExprId, ExprKind, Program, StmtId, StmtKind, VarId};
+use crate::ir::{Callee, ExprId, ExprKind, Program, StmtId, StmtKind, VarId};
 use rustc_hash::FxHashSet;
 
 /// Calls `f` on every variable an expression reads, left to right.
@@ -208,7 +208,7 @@ pub fn is_store(op_name: &str) -> bool {
 
 /// For each statement of a block, whether it is, or contains, a statement for which
 /// `is_target` holds: one walk per statement.
-pub fn contains_target(p: &Program, block: &Block, is_target: impl Fn(StmtId) -> bool) -> Vec<bool> {
+pub fn contains_target(p: &Program, block: &[StmtId], is_target: impl Fn(StmtId) -> bool) -> Vec<bool> {
     block
         .iter()
         .map(|&s| {
@@ -223,6 +223,7 @@ pub fn contains_target(p: &Program, block: &Block, is_target: impl Fn(StmtId) ->
 mod tests {
     use super::*;
     use crate::driver::Session;
+    use crate::ir::Block;
 
     /// Lowers `src` and returns the program with the body of its function `f`.
     fn lower(src: &str) -> (Session, Program) {
@@ -236,9 +237,9 @@ mod tests {
         vars.iter().map(|&v| s.interner.get(p.var(v).name).to_string()).collect()
     }
 
-    /// The body of the first `with` region of function `f`.
-    fn region(s: &Session, p: &Program) -> Block {
-        let f = p.functions.values().find(|f| s.interner.get(f.name) == "f").unwrap();
+    /// The body of the first `with` region of function `func`.
+    fn region(s: &Session, p: &Program, func: &str) -> Block {
+        let f = p.functions.values().find(|f| s.interner.get(f.name) == func).unwrap();
         let mut found = None;
         p.walk_stmts(&f.body, |st| {
             if let (None, StmtKind::Scope(scope)) = (&found, &p.stmt(st).kind) {
@@ -248,28 +249,13 @@ mod tests {
         found.unwrap()
     }
 
-    const SEED: &str = r#"
-import pypto.language as pl
-
-ROWS = 16
-COLS = 64
-
-@pl.jit
-def f(w: pl.Tensor[[64, 64], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 64], pl.FP32]]):
-    for i in pl.range(4):
-        with pl.graph("accumulate_band"):
-            base = i * ROWS
-            with pl.at(level=pl.Level.CORE_GROUP):
-                band = pl.load(w, [base, 0], [ROWS, COLS])
-                cur = pl.load(acc, [0, 0], [ROWS, COLS])
-                pl.store(pl.add(cur, band), [0, 0], acc)
-    return acc
-"#;
+    /// The seed's program, as the examples hold it.
+    const SEED: &str = include_str!("../../examples/accumulate_band.pl");
 
     #[test]
     fn the_seed_region_reads_i_w_acc_in_that_order_and_stores_acc() {
         let (s, p) = lower(SEED);
-        let body = region(&s, &p);
+        let body = region(&s, &p, "entry");
         assert_eq!(names(&s, &p, &live_in(&p, &body)), ["i", "w", "acc"]);
         assert_eq!(names(&s, &p, &store_targets(&p, &body)), ["acc"]);
         assert_eq!(names(&s, &p, &defs_in_order(&p, &body)), ["base", "band", "cur"]);
@@ -295,7 +281,7 @@ def f(x: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]):
     return x
 "#,
         );
-        let body = region(&s, &p);
+        let body = region(&s, &p, "f");
         // `b` is defined on both paths; `c` only on one, so the read after the `if` may
         // see the value from before the region.
         assert_eq!(names(&s, &p, &live_in(&p, &body)), ["n", "c"]);

@@ -134,15 +134,7 @@ impl Outliner<'_> {
     /// inside. `required` are variables an enclosing region must hand on. Returns the new
     /// block; `renames` gains the variables rebound in it (visible after it).
     fn block(&mut self, block: &[StmtId], required: &After<'_>, renames: &mut Renames) -> Block {
-        let p = &*self.program;
-        let needs: Vec<bool> = block
-            .iter()
-            .map(|&s| {
-                let mut found = false;
-                p.walk_stmts(std::slice::from_ref(&s), |t| found |= self.is_target(t));
-                found
-            })
-            .collect();
+        let needs = dataflow::contains_target(self.program, block, |t| self.is_target(t));
         let mut last: FxHashMap<VarId, usize> = FxHashMap::default();
         if needs.iter().any(|&n| n) {
             for (i, &s) in block.iter().enumerate() {
@@ -240,7 +232,7 @@ impl Outliner<'_> {
         for (v, latest) in carried {
             // Already one of this loop's own iter args: its yield is rebound in place.
             if let Some(k) = iter_args.iter().position(|a| a.var == v) {
-                self.replace_in_yield(body, k, v, latest);
+                self.replace_in_yield(body, k, latest);
                 continue;
             }
             let entry = renames.get(&v).copied().unwrap_or(v);
@@ -274,7 +266,8 @@ impl Outliner<'_> {
         block.push(y);
     }
 
-    fn replace_in_yield(&mut self, body: &Block, k: usize, _old: VarId, latest: VarId) {
+    /// Makes the `k`-th value of the block's trailing yield read `latest`.
+    fn replace_in_yield(&mut self, body: &Block, k: usize, latest: VarId) {
         if let Some(&last) = body.last() {
             if let StmtKind::Yield(values) = &self.program.stmt(last).kind {
                 if let Some(&e) = values.get(k) {
@@ -489,6 +482,21 @@ impl Outliner<'_> {
         n
     }
 
+    fn defs(&mut self, vars: &[VarId], map: &mut FxHashMap<VarId, VarId>) -> Vec<VarId> {
+        vars.iter().map(|&v| self.def(v, map)).collect()
+    }
+
+    /// Copies loop-carried values: each initial value read outside, each variable defined.
+    fn copy_iter_args(&mut self, iter_args: &[IterArg], map: &mut FxHashMap<VarId, VarId>) -> Vec<IterArg> {
+        iter_args
+            .iter()
+            .map(|a| {
+                let init = self.copy_expr(a.init, map);
+                IterArg { var: self.def(a.var, map), init }
+            })
+            .collect()
+    }
+
     fn copy_expr(&mut self, e: ExprId, map: &FxHashMap<VarId, VarId>) -> ExprId {
         let expr = self.program.expr(e).clone();
         let kind = match expr.kind {
@@ -523,36 +531,24 @@ impl Outliner<'_> {
                 let cond = self.copy_expr(cond, map);
                 let then_body = self.copy_block(&then_body, map);
                 let else_body = else_body.map(|b| self.copy_block(&b, map));
-                let return_vars = return_vars.iter().map(|&v| self.def(v, map)).collect();
+                let return_vars = self.defs(&return_vars, map);
                 StmtKind::If { cond, then_body, else_body, return_vars }
             }
             StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
                 let (start, stop, step) =
                     (self.copy_expr(start, map), self.copy_expr(stop, map), self.copy_expr(step, map));
                 let attrs = attrs.iter().map(|&(k, v)| (k, self.copy_expr(v, map))).collect();
-                let iter_args = iter_args
-                    .iter()
-                    .map(|a| {
-                        let init = self.copy_expr(a.init, map);
-                        IterArg { var: self.def(a.var, map), init }
-                    })
-                    .collect();
+                let iter_args = self.copy_iter_args(&iter_args, map);
                 let var = self.def(var, map);
                 let body = self.copy_block(&body, map);
-                let return_vars = return_vars.iter().map(|&v| self.def(v, map)).collect();
+                let return_vars = self.defs(&return_vars, map);
                 StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs }
             }
             StmtKind::While { cond, iter_args, body, return_vars } => {
-                let iter_args = iter_args
-                    .iter()
-                    .map(|a| {
-                        let init = self.copy_expr(a.init, map);
-                        IterArg { var: self.def(a.var, map), init }
-                    })
-                    .collect();
+                let iter_args = self.copy_iter_args(&iter_args, map);
                 let cond = self.copy_expr(cond, map);
                 let body = self.copy_block(&body, map);
-                let return_vars = return_vars.iter().map(|&v| self.def(v, map)).collect();
+                let return_vars = self.defs(&return_vars, map);
                 StmtKind::While { cond, iter_args, body, return_vars }
             }
             StmtKind::Scope(scope) => {
