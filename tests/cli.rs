@@ -227,3 +227,20 @@ fn emit_ir_runs_the_pipeline_unless_told_where_to_stop() {
     assert!(stdout(&out).contains("acc__ssa_v0"), "{}", stdout(&out));
     assert!(stdout(&out).contains("with pl.graph("), "{}", stdout(&out));
 }
+
+#[test]
+fn a_pass_not_built_yet_stops_the_pipeline_with_e0405() {
+    // LegalizeGraphBoundary is the last pass of the table and the last to be built; when
+    // it is, this test goes.
+    let out = plc(&[
+        "emit",
+        "ir",
+        "examples/accumulate_band.pl",
+        "--after",
+        "LegalizeGraphBoundary",
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("error[E0405]: pass `"), "{}", stderr(&out));
+}
