@@ -299,6 +299,17 @@ effect, a standalone attribute, a dict literal outside `attrs=`, an f-string out
     E0225 => "wrong number of returned values",
 "A `return` returns a different number of values than the return annotation declares.";
 
+    E0226 => "misplaced pl.func_attr",
+"`pl.func_attr({...})` sets attributes of the function it is in (`split`, `slot_num`, ...), so
+it must come first in the body, before every other statement (a docstring may precede it).
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        pl.func_attr({\"slot_num\": 2})      # first: fine
+        y = pl.add(x, x)
+        pl.func_attr({\"split\": 1})         # error E0226
+        return y";
+
     E0301 => "pl.graph() needs exactly one region name",
 "`with pl.graph(...)` takes exactly one positional argument, the region name.
 

@@ -183,6 +183,21 @@ impl UnOp {
 pub enum Callee {
     Op(OpId),
     Func(Symbol),
+    /// `pl.submit(self.f, ...)` / `pl.spmd_submit(self.f, ...)`, or a region with `as tid`
+    /// or `deps=` once outlined: a launch of `f` as a task whose id the caller keeps. Its
+    /// value is a tuple of `f`'s results followed by a `TASK_ID`. Launch options (`deps`,
+    /// `allow_early_resolve`, `predicate`, `dumps`, `core_num`, `sync_start`) are attrs.
+    Submit(Symbol),
+}
+
+impl Callee {
+    /// The function called or launched, if any.
+    pub fn function(self) -> Option<Symbol> {
+        match self {
+            Callee::Func(f) | Callee::Submit(f) => Some(f),
+            Callee::Op(_) => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -214,8 +229,10 @@ pub enum ExprKind {
     Call {
         callee: Callee,
         args: Vec<Option<ExprId>>,
-        /// Call-site attributes: `device=` on a call of an orchestrator, and what passes
-        /// attach to a call (argument directions, ...).
+        /// Call-site attributes: `device=` on a call of an orchestrator; `no_dep` (the
+        /// indices of arguments written `pl.no_dep(x)`); the launch options of a Submit;
+        /// `core_num`/`sync_start` of a call of an Spmd function; `arg_directions` (one
+        /// string per argument, from DeriveCallDirections).
         attrs: Vec<(Symbol, ExprId)>,
     },
     /// `tuple[index]` with a constant index.
@@ -340,6 +357,9 @@ pub struct FuncAttrs {
     pub auto_scope: Option<bool>,
     /// `strict_ssa=True` (function or program).
     pub strict_ssa: bool,
+    /// `pl.func_attr({...})` entries in source order: what an outlined region's options
+    /// become (`split`, `slot_num`, `windowize`, ...).
+    pub extra: Vec<(Symbol, ExprId)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

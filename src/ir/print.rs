@@ -16,7 +16,7 @@ use super::{
     BinOp, Callee, Dim, Direction, ExprId, ExprKind, FuncKind, Function, Program, ScopeKind, StmtId, StmtKind, Type,
     TypeId, UnOp, VarId,
 };
-use crate::intern::Interner;
+use crate::intern::{Interner, Symbol};
 use crate::lower::format_float;
 use std::cell::Cell;
 use std::fmt::Write;
@@ -168,6 +168,12 @@ impl<'a> Printer<'a> {
         let header = format!("def {name}({}){returns}:", params.join(", "));
         self.line(&header);
         self.indent += 1;
+        if !f.attrs.extra.is_empty() {
+            let entries: Vec<String> =
+                f.attrs.extra.iter().map(|&(k, v)| format!("\"{}\": {}", self.names.get(k), self.text(v))).collect();
+            let directive = format!("pl.func_attr({{{}}})", entries.join(", "));
+            self.line(&directive);
+        }
         self.block(&f.body, &[]);
         self.indent -= 1;
     }
@@ -463,14 +469,7 @@ impl<'a> Printer<'a> {
                 }
             }
             ExprKind::Call { callee, args, attrs } => match callee {
-                Callee::Func(f) => {
-                    let mut parts = vec![self.exprs(&args.iter().flatten().copied().collect::<Vec<_>>())];
-                    for &(k, v) in attrs {
-                        parts.push(format!("{}={}", self.names.get(k), self.text(v)));
-                    }
-                    parts.retain(|p| !p.is_empty());
-                    let _ = write!(self.out, "self.{}({})", self.names.get(*f), parts.join(", "));
-                }
+                Callee::Func(f) | Callee::Submit(f) => self.function_call(*callee, *f, args, attrs),
                 Callee::Op(op) => {
                     let def = op.def();
                     let mut parts = Vec::new();
@@ -496,6 +495,64 @@ impl<'a> Printer<'a> {
                 let _ = write!(self.out, "[{index}]");
             }
         }
+    }
+}
+
+impl Printer<'_> {
+    /// `self.f(a, pl.no_dep(b), device=..., attrs={...})`, or for a task launch
+    /// `pl.submit(self.f, a, b, deps=[...])` / `pl.spmd_submit(self.f, ..., core_num=n)`.
+    fn function_call(&mut self, callee: Callee, f: Symbol, args: &[Option<ExprId>], attrs: &[(Symbol, ExprId)]) {
+        let submit = matches!(callee, Callee::Submit(_));
+        let no_dep: Vec<i64> = attrs
+            .iter()
+            .find(|&&(k, _)| self.names.get(k) == "no_dep")
+            .map(|&(_, v)| match &self.p.expr(v).kind {
+                ExprKind::Tuple(items) => items
+                    .iter()
+                    .filter_map(|&i| match self.p.expr(i).kind {
+                        ExprKind::Int(n) => Some(n),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .unwrap_or_default();
+        let mut parts = Vec::new();
+        if submit {
+            parts.push(format!("self.{}", self.names.get(f)));
+        }
+        for (i, a) in args.iter().enumerate() {
+            let Some(a) = *a else { continue };
+            let text = self.text(a);
+            if no_dep.contains(&(i as i64)) {
+                parts.push(format!("pl.no_dep({text})"));
+            } else {
+                parts.push(text);
+            }
+        }
+        let mut dict = Vec::new();
+        let mut spmd = false;
+        for &(k, v) in attrs {
+            let key = self.names.get(k).to_string();
+            match key.as_str() {
+                "no_dep" => {}
+                "device" => parts.push(format!("device={}", self.text(v))),
+                "deps" | "allow_early_resolve" | "predicate" | "dumps" | "core_num" | "sync_start" if submit => {
+                    spmd |= key == "core_num";
+                    parts.push(format!("{key}={}", self.text(v)));
+                }
+                _ => dict.push(format!("\"{key}\": {}", self.text(v))),
+            }
+        }
+        if !dict.is_empty() {
+            parts.push(format!("attrs={{{}}}", dict.join(", ")));
+        }
+        let head = match (submit, spmd) {
+            (false, _) => format!("self.{}", self.names.get(f)),
+            (true, false) => "pl.submit".to_string(),
+            (true, true) => "pl.spmd_submit".to_string(),
+        };
+        let _ = write!(self.out, "{head}({})", parts.join(", "));
     }
 }
 

@@ -49,7 +49,8 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     // Names assigned anywhere in the body are reserved for temporaries' sake.
     f.collect_names(&def.body.stmts);
     let deep = depth_guard(f.cx);
-    let body = if deep { Vec::new() } else { f.block(&def.body.stmts) };
+    let (extra, prologue) = if deep { (Vec::new(), 0) } else { f.func_attr_prologue(&def.body.stmts) };
+    let body = if deep { Vec::new() } else { f.block(&def.body.stmts[prologue..]) };
     f.cx.depth_exit();
     let returns = match &info.returns {
         Some(r) => r.iter().map(|&t| f.cx.import_type(t)).collect(),
@@ -64,7 +65,7 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         role: info.role,
         body,
         loc: Loc::new(file, info.span),
-        attrs: info.attrs.clone(),
+        attrs: crate::ir::FuncAttrs { extra, ..info.attrs.clone() },
     }
 }
 
@@ -1987,7 +1988,7 @@ impl FnLower<'_, '_> {
     }
 
     /// A call of a pl function (`self.f(...)` or `f(...)`).
-    fn function_call(&mut self, key: super::FnKey, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+    pub(crate) fn function_call(&mut self, key: super::FnKey, args: &[ast::Arg], span: Span) -> Option<ExprId> {
         let target = key.1;
         let params: Vec<(Symbol, TypeId, Direction)> =
             self.cx.params_of(key)?.iter().map(|p| (p.name, p.ty, p.dir)).collect();
@@ -1998,13 +1999,22 @@ impl FnLower<'_, '_> {
         // `device=` chooses where an orchestrator runs (a call from a host orchestrator).
         let orchestrator = self.cx.func(key).is_some_and(|f| f.role == Some(crate::ir::Role::Orchestrator));
         let mut device = None;
+        let mut attrs_arg = None;
+        let mut no_dep: Vec<usize> = Vec::new();
         for a in args {
             match a.kind {
                 ArgKind::Positional => {
                     if positional < slots.len() {
-                        slots[positional] = Some(a.value);
+                        let (value, wrapped) = self.strip_no_dep(a.value);
+                        slots[positional] = Some(value);
+                        if wrapped {
+                            no_dep.push(positional);
+                        }
                     }
                     positional += 1;
+                }
+                ArgKind::Keyword(k) if self.cx.name(k.name) == "attrs" && !params.iter().any(|p| p.0 == k.name) => {
+                    attrs_arg = Some(a.value);
                 }
                 ArgKind::Keyword(k)
                     if orchestrator && self.cx.name(k.name) == "device" && !params.iter().any(|p| p.0 == k.name) =>
@@ -2022,7 +2032,13 @@ impl FnLower<'_, '_> {
                         );
                         ok = false;
                     }
-                    Some(i) => slots[i] = Some(a.value),
+                    Some(i) => {
+                        let (value, wrapped) = self.strip_no_dep(a.value);
+                        slots[i] = Some(value);
+                        if wrapped {
+                            no_dep.push(i);
+                        }
+                    }
                     None => {
                         let kname = self.cx.name(k.name).to_string();
                         self.error(
@@ -2037,7 +2053,7 @@ impl FnLower<'_, '_> {
                 _ => {}
             }
         }
-        let given = args.len() - usize::from(device.is_some());
+        let given = args.len() - usize::from(device.is_some()) - usize::from(attrs_arg.is_some());
         if positional > params.len() || slots.iter().any(Option::is_none) {
             let defined = {
                 let f = self.cx.func(key).expect("the callee exists");
@@ -2076,6 +2092,17 @@ impl FnLower<'_, '_> {
         if let Some((key_name, value)) = device {
             let d = self.expr(value)?;
             attrs.push((key_name, d));
+        }
+        if !no_dep.is_empty() {
+            no_dep.sort_unstable();
+            let int = self.intern_ty(Type::Scalar(DType::Int64));
+            let items = no_dep.iter().map(|&i| self.new_expr(ExprKind::Int(i as i64), int, span)).collect();
+            let tuple = self.intern_ty(Type::Tuple(Vec::new()));
+            let list = self.new_expr(ExprKind::Tuple(items), tuple, span);
+            attrs.push((self.cx.intern("no_dep"), list));
+        }
+        if let Some(value) = attrs_arg {
+            attrs.extend(self.attrs_dict(value)?);
         }
         let returns = self.cx.callee_returns(key).unwrap_or_default();
         let ty = match returns.as_slice() {
@@ -2138,7 +2165,27 @@ impl FnLower<'_, '_> {
                 );
                 return None;
             }
-            "submit" | "spmd_submit" | "no_dep" | "dynamic" | "func_attr" => {
+            "submit" | "spmd_submit" => return self.submit_call(path, args, span),
+            "no_dep" => {
+                self.error(
+                    Code::E0223,
+                    span,
+                    "pl.no_dep(x) marks an argument of a function call, as in `self.kernel(pl.no_dep(x), y)`",
+                    "not an argument",
+                );
+                return None;
+            }
+            "func_attr" => {
+                let fname = self.cx.name(self.info.name).to_string();
+                self.error(
+                    Code::E0226,
+                    span,
+                    format!("pl.func_attr() must appear before every other statement in '{fname}'"),
+                    "not at the start of the body",
+                );
+                return None;
+            }
+            "dynamic" => {
                 self.error(Code::E0223, span, format!("pl.{path}() is not supported by plc yet"), "not supported");
                 return None;
             }

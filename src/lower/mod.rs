@@ -20,6 +20,7 @@
 
 mod annot;
 mod body;
+mod calls;
 mod consts;
 mod scopes;
 

@@ -590,7 +590,7 @@ impl Outliner<'_> {
                                 let Some(a) = *a else { continue };
                                 let effect = match callee {
                                     Callee::Op(op) => op.def().effect(k),
-                                    Callee::Func(f) => match p.functions.get(f).and_then(|f| f.params.get(k)) {
+                                    Callee::Func(f) | Callee::Submit(f) => match p.functions.get(f).and_then(|f| f.params.get(k)) {
                                         Some(param) if param.dir == Direction::Out => Effect::Write,
                                         Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
                                         _ => Effect::Read,

@@ -1,0 +1,226 @@
+//! The call forms around task launches: `pl.submit(self.f, ...)` and
+//! `pl.spmd_submit(self.f, ..., core_num=n)`, `pl.no_dep(x)` on an argument, `attrs={...}`
+//! on a function call, and the `pl.func_attr({...})` prologue of a function.
+//!
+//! These are what the outlining passes print for a region with `as tid`, `deps=`,
+//! `no_dep_args=` or `optimizations=`, so the printed program lowers to the same IR again.
+
+use super::body::FnLower;
+use super::Binding;
+use crate::diag::{Code, Span};
+use crate::intern::Symbol;
+use crate::ir::{Callee, DType, ExprId, ExprKind, FuncKind, Type};
+use crate::syntax::ast::{self, ArgKind, ExprKind as E, StmtKind as S};
+
+/// The keywords `pl.submit` takes besides the function's own arguments.
+const SUBMIT_KEYWORDS: &[&str] = &["deps", "dumps", "allow_early_resolve", "predicate", "attrs"];
+/// The keywords `pl.spmd_submit` takes besides the function's own arguments.
+const SPMD_SUBMIT_KEYWORDS: &[&str] =
+    &["core_num", "sync_start", "deps", "dumps", "allow_early_resolve", "predicate", "attrs"];
+
+impl FnLower<'_, '_> {
+    /// `pl.submit(self.f, a, b, deps=[...])` / `pl.spmd_submit(self.f, a, core_num=n)`: a
+    /// launch of `f` whose value is `f`'s results followed by the task id.
+    pub(crate) fn submit_call(&mut self, path: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+        let spmd = path == "spmd_submit";
+        let launch_keys = if spmd { SPMD_SUBMIT_KEYWORDS } else { SUBMIT_KEYWORDS };
+        let Some(first) = args.iter().find(|a| matches!(a.kind, ArgKind::Positional)) else {
+            self.error(
+                Code::E0202,
+                span,
+                format!("pl.{path}() takes the function to launch first, as in `pl.{path}(self.kernel, a, b)`"),
+                "no function",
+            );
+            return None;
+        };
+        let key = self.launched_function(first.value, path)?;
+        let mut call_args = Vec::new();
+        let mut launch = Vec::new();
+        let mut skipped_first = false;
+        for a in args {
+            match a.kind {
+                ArgKind::Positional if !skipped_first => skipped_first = true,
+                ArgKind::Keyword(k) if launch_keys.contains(&self.cx.name(k.name)) => launch.push((k.name, a.value)),
+                _ => call_args.push(a.clone()),
+            }
+        }
+        let call = self.function_call(key, &call_args, span)?;
+        let ExprKind::Call { callee: Callee::Func(f), args: lowered, mut attrs } = self.cx.program.expr(call).kind.clone()
+        else {
+            return None;
+        };
+        let mut has_core_num = false;
+        for (k, value) in launch {
+            let name = self.cx.name(k).to_string();
+            match name.as_str() {
+                "attrs" => attrs.extend(self.attrs_dict(value)?),
+                "allow_early_resolve" | "sync_start" => {
+                    if !matches!(self.ast().expr(value).kind, E::True | E::False) {
+                        let vspan = self.ast().expr(value).span;
+                        self.error(
+                            Code::E0310,
+                            vspan,
+                            format!("pl.{path}({name}=...) must be True or False"),
+                            "not a bool literal",
+                        );
+                        return None;
+                    }
+                    let e = self.expr(value)?;
+                    attrs.push((k, e));
+                }
+                _ => {
+                    has_core_num |= name == "core_num";
+                    let e = self.expr(value)?;
+                    attrs.push((k, e));
+                }
+            }
+        }
+        if spmd && !has_core_num {
+            self.error(
+                Code::E0202,
+                span,
+                "pl.spmd_submit() requires core_num=: the number of blocks to launch",
+                "no core_num",
+            );
+            return None;
+        }
+        let mut items = match self.cx.program.types.get(self.cx.program.expr(call).ty).clone() {
+            Type::None => Vec::new(),
+            Type::Tuple(items) => items,
+            _ => vec![self.cx.program.expr(call).ty],
+        };
+        items.push(self.intern_ty(Type::Scalar(DType::TaskId)));
+        let ty = self.intern_ty(Type::Tuple(items));
+        Some(self.new_expr(ExprKind::Call { callee: Callee::Submit(f), args: lowered, attrs }, ty, span))
+    }
+
+    /// The function `pl.submit` launches: `self.f` in a program method, or the name of a
+    /// module-level pl function. It must be a kernel or a graph, not something inlined or
+    /// run on the host.
+    fn launched_function(&mut self, e: ast::ExprId, path: &str) -> Option<super::FnKey> {
+        let expr = self.ast().expr(e).clone();
+        let key = match &expr.kind {
+            E::Attribute { value, attr }
+                if self.info.method && matches!(self.ast().expr(*value).kind, E::Name(n) if self.cx.name(n) == "self") =>
+            {
+                Some((self.info.namespace, attr.name))
+            }
+            E::Name(n) if !self.names.contains_key(n) => match self.cx.modules[self.m].names.get(n).map(|b| b.0.clone()) {
+                Some(Binding::Function(target)) => {
+                    if self.cx.current != 0 {
+                        self.cx.ensure_lowered((0, target));
+                    }
+                    Some((0, target))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(key) = key.filter(|&k| self.cx.func(k).is_some()) else {
+            self.error(
+                Code::E0217,
+                expr.span,
+                format!("pl.{path}() launches a pl function: its first argument must be `self.kernel` or a function's name"),
+                "not a pl function",
+            );
+            return None;
+        };
+        let kind = self.cx.func(key).expect("checked").kind;
+        if matches!(kind, FuncKind::Inline | FuncKind::Opaque | FuncKind::Orchestration) {
+            let name = self.cx.name(key.1).to_string();
+            self.error(
+                Code::E0217,
+                expr.span,
+                format!("pl.{path}() launches a task, but `{name}` is an {kind} function, which does not run as a task"),
+                "not a kernel",
+            )
+            .help = Some("launch an InCore, AIC, AIV, Group, Spmd or Graph function, or call it directly".to_string());
+            return None;
+        }
+        Some(key)
+    }
+
+    /// `pl.no_dep(x)` as an argument of a function call: `x`, and whether it was wrapped.
+    pub(crate) fn strip_no_dep(&mut self, e: ast::ExprId) -> (ast::ExprId, bool) {
+        let E::Call { func, args } = &self.ast().expr(e).kind else { return (e, false) };
+        if self.cx.pl_path(self.m, *func).as_deref() != Some("no_dep") {
+            return (e, false);
+        }
+        match args.as_slice() {
+            [one] if matches!(one.kind, ArgKind::Positional) => (one.value, true),
+            _ => (e, false), // reported when the argument is lowered
+        }
+    }
+
+    /// `attrs={"key": value, ...}`: string keys, values lowered as expressions.
+    pub(crate) fn attrs_dict(&mut self, value: ast::ExprId) -> Option<Vec<(Symbol, ExprId)>> {
+        let expr = self.ast().expr(value).clone();
+        let E::Dict(entries) = &expr.kind else {
+            self.error(Code::E0217, expr.span, "attrs= takes a dict literal with string keys", "not a dict");
+            return None;
+        };
+        let mut out = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let key = entry.key.and_then(|k| match &self.ast().expr(k).kind {
+                E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                    self.cx.string_value(self.m, &pieces.clone())
+                }
+                _ => None,
+            });
+            let Some(key) = key else {
+                let kspan = entry.key.map_or(expr.span, |k| self.ast().expr(k).span);
+                self.error(Code::E0217, kspan, "the keys of an attribute dict must be string literals", "not a string");
+                return None;
+            };
+            let v = self.expr(entry.value)?;
+            out.push((self.cx.intern(&key), v));
+        }
+        Some(out)
+    }
+
+    /// The `pl.func_attr({...})` directives at the start of a body (after a docstring):
+    /// their entries, and how many statements they take.
+    pub(crate) fn func_attr_prologue(&mut self, stmts: &[ast::StmtId]) -> (Vec<(Symbol, ExprId)>, usize) {
+        let mut extra = Vec::new();
+        let mut taken = 0;
+        for (i, &s) in stmts.iter().enumerate() {
+            let S::Expr(e) = &self.ast().stmt(s).kind else { break };
+            let e = *e;
+            match &self.ast().expr(e).kind {
+                E::Str(_) if i == 0 => {
+                    taken = 1;
+                    continue;
+                }
+                E::Call { func, args } if self.cx.pl_path(self.m, *func).as_deref() == Some("func_attr") => {
+                    let args = args.clone();
+                    let span = self.ast().expr(e).span;
+                    match args.as_slice() {
+                        [one] if matches!(one.kind, ArgKind::Positional) => {
+                            if let Some(entries) = self.attrs_dict(one.value) {
+                                for (k, v) in entries {
+                                    let key = self.cx.name(k).to_string();
+                                    if matches!(key.as_str(), "auto_scope" | "external_source") {
+                                        self.error(
+                                            Code::E0217,
+                                            span,
+                                            format!("'{key}' cannot be set with pl.func_attr()"),
+                                            "not a function attribute",
+                                        );
+                                    } else {
+                                        extra.push((k, v));
+                                    }
+                                }
+                            }
+                        }
+                        _ => {
+                            self.error(Code::E0202, span, "pl.func_attr() takes one dict literal", "wrong arguments");
+                        }
+                    }
+                    taken = i + 1;
+                }
+                _ => break,
+            }
+        }
+        (extra, taken)
+    }
+}
