@@ -443,6 +443,37 @@ function (drop `Inline`).";
 but the function has no `return` with a value. Return the value, or call the function as a
 statement.";
 
+    E0410 => "a scalar computed on the device is read after its region",
+"A device region (`pl.at(level=pl.Level.CORE_GROUP)`, `pl.cluster()`, `pl.spmd(n)`) becomes a
+kernel, and a kernel cannot return a scalar. A scalar the region computes and the code after
+the region reads must therefore be computable by the caller: plc moves its computation in
+front of the call when it uses only literals, scalar arithmetic and values the caller has.
+A scalar computed from device data (`pl.tensor.read`, the block index, a loop inside the
+region) cannot move.
+
+    with pl.at(level=pl.Level.CORE_GROUP):
+        n = pl.tensor.read(counts, [0])   # read on the device
+    y = n * 2                             # error: `n` is read after the region
+
+Write the value into a [1] tensor output and read it back after the region with
+`pl.tensor.read(t, [0])`, or compute it before the region.";
+
+    E0411 => "no_dep_args names a tensor the region does not use",
+"`pl.at(..., no_dep_args=[t])` marks arguments of the kernel the region becomes as taking
+no part in dependency tracking. Each tensor listed must be one the region reads or writes;
+otherwise it is not an argument of the kernel and the entry means nothing.
+
+    with pl.at(level=pl.Level.CORE_GROUP, no_dep_args=[other]):   # error: `other` unused
+        pl.store(pl.load(a, [0], [64]), [0], out)";
+
+    E0412 => "a region left in a function the pass does not outline",
+"OutlineIncoreScopes outlines `pl.at(level=pl.Level.CORE_GROUP)` regions from Opaque,
+Orchestration and Graph functions; OutlineClusterScopes outlines `pl.cluster()` and
+`pl.spmd(n)` regions from those and from Group functions. A region of that kind left in a
+function of another type would not be outlined, so the pass reports it instead of skipping
+it. Run InlineFunctions first (an Inline body is spliced into its caller), or move the
+region into an orchestration function.";
+
     E0420 => "a variable read where it may have no value",
 "ConvertToSSA gives every assignment a variable of its own and must know, at each read,
 which assignment reaches it. A name first assigned inside a loop and read after the loop

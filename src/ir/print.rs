@@ -148,7 +148,7 @@ impl<'a> Printer<'a> {
         }
         let mut params = vec!["self".to_string()];
         for param in &f.params {
-            let ty = self.ty(self.p.var(param.var).ty).unwrap_or_else(|| "pl.Tensor".to_string());
+            let ty = self.annotation(self.p.var(param.var).ty).unwrap_or_else(|| "pl.Tensor".to_string());
             let ty = match param.dir {
                 Direction::In => ty,
                 Direction::Out => format!("pl.Out[{ty}]"),
@@ -158,9 +158,9 @@ impl<'a> Printer<'a> {
         }
         let returns = match f.returns.as_slice() {
             [] => String::new(),
-            [one] => self.ty(*one).map_or(String::new(), |t| format!(" -> {t}")),
+            [one] => self.annotation(*one).map_or(String::new(), |t| format!(" -> {t}")),
             many => {
-                let items: Option<Vec<String>> = many.iter().map(|&t| self.ty(t)).collect();
+                let items: Option<Vec<String>> = many.iter().map(|&t| self.annotation(t)).collect();
                 items.map_or(String::new(), |items| format!(" -> tuple[{}]", items.join(", ")))
             }
         };
@@ -176,6 +176,17 @@ impl<'a> Printer<'a> {
         }
         self.block(&f.body, &[]);
         self.indent -= 1;
+    }
+
+    /// A type in a signature: as `ty` writes it, and a tensor whose shape has no spelling
+    /// (one computed from another tensor's) as a bare `pl.Tensor`.
+    fn annotation(&self, id: TypeId) -> Option<String> {
+        self.ty(id).or_else(|| match self.p.types.get(id) {
+            // Lowering leaves a value whose type it cannot know (a tensor made with a
+            // shape computed at run time) Unknown; in a signature it is a bare tensor.
+            Type::Tensor { distributed: false, .. } | Type::Unknown => Some("pl.Tensor".to_string()),
+            _ => None,
+        })
     }
 
     /// A type as it is written in an annotation; `None` for types that have no spelling.

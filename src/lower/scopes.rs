@@ -563,9 +563,74 @@ impl FnLower<'_, '_> {
             self.block(&body.stmts);
             return;
         };
-        let (name, attrs) = self.keywords(args, SPMD_KEYWORDS, "pl.spmd", header);
+        let (name, mut attrs) = self.keywords(args, SPMD_KEYWORDS, "pl.spmd", header);
         let task_id = self.task_id_target(item);
-        self.scope(ScopeKind::Spmd { core_num }, FrameKind::Spmd, name, task_id, attrs, body, header, out);
+        // A body that reads its block index or asks for core-group optimizations is device
+        // code of its own: it runs in a core-group region inside the Spmd region, as the
+        // body of `for i in pl.spmd(n)` does. A body that holds regions or dispatches a
+        // kernel stays as it is.
+        let has_optimizations = attrs.iter().any(|(k, _)| self.cx.name(*k) == "optimizations");
+        let holds_region = body.stmts.iter().any(|&st| matches!(self.ast().stmt(st).kind, ast::StmtKind::With { .. }));
+        if holds_region || !(has_optimizations || self.reads_block_idx(&body.stmts)) {
+            self.scope(ScopeKind::Spmd { core_num }, FrameKind::Spmd, name, task_id, attrs, body, header, out);
+            return;
+        }
+        let incore_attrs = self.take_optimizations(&mut attrs);
+        let name_text = name.map(|n| self.cx.name(n).to_string());
+        self.frames.push(Frame::Scope { kind: FrameKind::Spmd, span: header, name: name_text.clone() });
+        self.frames.push(Frame::Scope { kind: FrameKind::InCore, span: header, name: name_text });
+        let block = self.block(&body.stmts);
+        self.frames.pop();
+        self.frames.pop();
+        let incore = self.new_stmt(
+            StmtKind::Scope(Box::new(Scope {
+                kind: ScopeKind::InCore,
+                name: None,
+                task_id: None,
+                body: block,
+                attrs: incore_attrs,
+            })),
+            header,
+        );
+        let s = self.new_stmt(
+            StmtKind::Scope(Box::new(Scope { kind: ScopeKind::Spmd { core_num }, name, task_id, body: vec![incore], attrs })),
+            header,
+        );
+        out.push(s);
+    }
+
+    /// Moves `optimizations=` out of an Spmd region's options: they belong to the
+    /// core-group region inside it.
+    fn take_optimizations(&self, attrs: &mut Vec<(Symbol, ExprId)>) -> Vec<(Symbol, ExprId)> {
+        let (taken, kept): (Vec<_>, Vec<_>) =
+            attrs.drain(..).partition(|(k, _)| self.cx.name(*k) == "optimizations");
+        *attrs = kept;
+        taken
+    }
+
+    /// Whether statements call `pl.tile.get_block_idx()` anywhere.
+    fn reads_block_idx(&self, stmts: &[ast::StmtId]) -> bool {
+        let ast = self.ast();
+        let mut stack: Vec<ast::Node> = stmts.iter().map(|&st| ast::Node::Stmt(st)).collect();
+        let mut children = Vec::new();
+        while let Some(node) = stack.pop() {
+            match node {
+                ast::Node::Stmt(id) => {
+                    children.clear();
+                    ast.stmt_children(id, &mut children);
+                    stack.extend(children.iter().copied());
+                }
+                ast::Node::Expr(id) => {
+                    if let E::Call { func, .. } = &ast.expr(id).kind {
+                        if self.cx.pl_path(self.m, *func).is_some_and(|p| p.ends_with("get_block_idx")) {
+                            return true;
+                        }
+                    }
+                    ast.expr_children(id, &mut |c| stack.push(ast::Node::Expr(c)));
+                }
+            }
+        }
+        false
     }
 
     /// `pl.spmd(n)` / `pl.spmd(core_num=n)`: a positive integer.
@@ -613,8 +678,9 @@ impl FnLower<'_, '_> {
             return;
         };
         let Some(core_num) = self.core_num(args, span) else { return };
-        let (name, attrs) =
+        let (name, mut attrs) =
             self.keywords(args, &["core_num", "sync_start", "name_hint", "optimizations"], "pl.spmd", span);
+        let incore_attrs = self.take_optimizations(&mut attrs);
         // The frames point at the loop's header, and say that it is a `pl.spmd` loop.
         self.frames.push(Frame::Scope { kind: FrameKind::Spmd, span: header, name: Some(SPMD_LOOP.to_string()) });
         self.frames.push(Frame::Scope { kind: FrameKind::InCore, span: header, name: Some(SPMD_LOOP.to_string()) });
@@ -634,10 +700,10 @@ impl FnLower<'_, '_> {
         let incore = self.new_stmt(
             StmtKind::Scope(Box::new(Scope {
                 kind: ScopeKind::InCore,
-                name,
+                name: None,
                 task_id: None,
                 body: inner,
-                attrs: Vec::new(),
+                attrs: incore_attrs,
             })),
             span,
         );

@@ -201,6 +201,21 @@ pub fn store_targets(p: &Program, block: &[StmtId]) -> Vec<VarId> {
     out
 }
 
+/// The tensor a store expression writes (`pl.store(tile, offsets, t)` → `t`), if it is one.
+pub fn stored_into(p: &Program, e: ExprId) -> Option<VarId> {
+    let ExprKind::Call { callee: Callee::Op(op), args, .. } = &p.expr(e).kind else { return None };
+    if !is_store(op.def().name) {
+        return None;
+    }
+    args.iter().enumerate().find_map(|(i, a)| match (a, op.def().effect(i)) {
+        (Some(a), Effect::Write) => match p.expr(*a).kind {
+            ExprKind::Var(v) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
 /// The store ops: they write a tile into a tensor argument and return that tensor.
 pub fn is_store(op_name: &str) -> bool {
     matches!(op_name, "tile.store" | "tile.l0c_store" | "block.store" | "block.l0c_store")

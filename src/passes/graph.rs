@@ -17,8 +17,12 @@ use crate::intern::Symbol;
 use crate::ir::{FuncKind, Program, ScopeKind, StmtId, StmtKind};
 use rustc_hash::FxHashSet;
 
-const GRAPH: Target =
-    Target { matches: |k| matches!(k, ScopeKind::Graph), func_kind: |_| FuncKind::Graph, suffix: "_graph_" };
+const GRAPH: Target = Target {
+    matches: |k| matches!(k, ScopeKind::Graph),
+    func_kind: |_| FuncKind::Graph,
+    suffix: |_| "_graph_",
+    device: false,
+};
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
@@ -77,7 +81,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         if failed {
             continue;
         }
-        made.extend(outline::outline_function(program, cx.names, func, &GRAPH, &mut reserved));
+        made.extend(outline::outline_function(program, cx.names, cx.diags, func, &GRAPH, &mut reserved));
     }
     outline::insert_before_parents(program, made);
 }

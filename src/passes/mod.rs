@@ -15,8 +15,10 @@
 //! A pipeline is text (`--passes A,B,C`, or the default one): the manager keeps it as a
 //! source file of its own, so that an error in it (E0403, E0404) points at the pass name.
 
+pub mod cluster;
 pub mod dataflow;
 pub mod graph;
+pub mod incore;
 pub mod inline;
 pub mod outline;
 pub mod props;
@@ -109,7 +111,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[P::SsaForm, P::GraphOutlined],
         produces: &[P::IncoreOutlined, P::SsaForm],
         invalidates: &[],
-        run: None,
+        run: Some(incore::run),
     },
     PassDef {
         name: "OutlineClusterScopes",
@@ -117,7 +119,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[P::SsaForm, P::IncoreOutlined],
         produces: &[P::ClusterOutlined, P::SsaForm],
         invalidates: &[],
-        run: None,
+        run: Some(cluster::run),
     },
     PassDef {
         name: "DeriveCallDirections",

@@ -20,10 +20,11 @@
 //! the kind being outlined, so a block of M statements with few regions costs O(M).
 
 use super::dataflow;
+use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::ops::Effect;
 use crate::ir::{
-    Block, Callee, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IterArg, Loc, Param, Program, Scope,
+    Block, Callee, DType, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IterArg, Loc, Param, Program, Scope,
     ScopeKind, StmtId, StmtKind, Type, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -35,7 +36,10 @@ pub struct Target {
     /// The function type a region of that kind becomes.
     pub func_kind: fn(&ScopeKind) -> FuncKind,
     /// The middle of an automatic name: `<function><suffix><n>`.
-    pub suffix: &'static str,
+    pub suffix: fn(&ScopeKind) -> &'static str,
+    /// Whether the region runs on a device: a scalar it computes and the code after it
+    /// reads must then be computed by the caller instead (a task cannot return a scalar).
+    pub device: bool,
 }
 
 /// A function made from a region, and the function it was made from.
@@ -49,6 +53,7 @@ pub struct Outlined {
 pub fn outline_function(
     program: &mut Program,
     names: &mut Interner,
+    diags: &mut Vec<Diagnostic>,
     func: Symbol,
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
@@ -65,6 +70,7 @@ pub fn outline_function(
     let mut o = Outliner {
         program,
         names,
+        diags,
         target,
         reserved,
         func,
@@ -84,6 +90,7 @@ pub fn outline_function(
 struct Outliner<'a> {
     program: &'a mut Program,
     names: &'a mut Interner,
+    diags: &'a mut Vec<Diagnostic>,
     target: &'a Target,
     reserved: &'a mut FxHashSet<Symbol>,
     func: Symbol,
@@ -324,11 +331,11 @@ impl Outliner<'_> {
 
     /// The function name for a region: its own name, or an automatic one; made unique
     /// against every function of the program and every name in this function.
-    fn region_name(&mut self, hint: Option<Symbol>) -> Symbol {
+    fn region_name(&mut self, hint: Option<Symbol>, kind: &ScopeKind) -> Symbol {
         let func = self.names.get(self.func).to_string();
         let wanted = match hint {
             Some(n) if !self.names.get(n).is_empty() => self.names.get(n).to_string(),
-            _ => format!("{func}{}{}", self.target.suffix, self.counter),
+            _ => format!("{func}{}{}", (self.target.suffix)(kind), self.counter),
         };
         self.counter += 1;
         let taken = |o: &Self, s: Symbol| o.known.contains(&s) || o.reserved.contains(&s);
@@ -365,22 +372,56 @@ impl Outliner<'_> {
     fn outline(&mut self, s: StmtId, used_after: &After<'_>, renames: &mut Renames) -> Vec<StmtId> {
         let loc = self.program.stmt(s).loc;
         let StmtKind::Scope(scope) = self.program.stmt(s).kind.clone() else { unreachable!("a target scope") };
-        let Scope { kind, name, body, .. } = *scope;
-        let fname = self.region_name(name);
+        let Scope { kind, name, task_id, mut body, attrs } = *scope;
+        let fname = self.region_name(name, &kind);
         let func_kind = (self.target.func_kind)(&kind);
 
         // Regions nested in this one (of the same kind) were rejected or are outlined
         // from the new function by the pass's later runs; here the body moves as it is.
-        let inputs = dataflow::live_in(self.program, &body);
-        let input_set: FxHashSet<VarId> = inputs.iter().copied().collect();
-        let stores: Vec<VarId> =
-            dataflow::store_targets(self.program, &body).into_iter().filter(|v| input_set.contains(v)).collect();
         let mut outputs: Vec<VarId> = Vec::new();
         for v in dataflow::defs_in_order(self.program, &body) {
             if used_after.contains(v) && !outputs.contains(&v) {
                 outputs.push(v);
             }
         }
+        // A device task cannot return a scalar: one the caller reads afterwards is computed
+        // by the caller, in front of the call, from the same inputs.
+        let mut hoisted = Vec::new();
+        if self.target.device {
+            let scalars: Vec<VarId> = outputs.iter().copied().filter(|&v| self.is_value_scalar(v)).collect();
+            if !scalars.is_empty() {
+                match self.plan_scalar_hoist(&body, &scalars) {
+                    Ok(stmts) => {
+                        body.retain(|t| !stmts.contains(t));
+                        outputs.retain(|v| !scalars.contains(v));
+                        hoisted = stmts;
+                    }
+                    Err(v) => {
+                        self.scalar_leaves_device(fname, v, loc);
+                        return vec![s];
+                    }
+                }
+            }
+        }
+        let inputs = dataflow::live_in(self.program, &body);
+        let input_set: FxHashSet<VarId> = inputs.iter().copied().collect();
+        let stores: Vec<VarId> =
+            dataflow::store_targets(self.program, &body).into_iter().filter(|v| input_set.contains(v)).collect();
+        // `v = pl.store(tile, offsets, t)` at the region's top level, with `v` read after
+        // it: `v` is the new version of `t`, so the caller binds `v` itself to the call's
+        // result for `t` rather than returning both.
+        let mut alias_of: FxHashMap<VarId, VarId> = FxHashMap::default();
+        for &st in &body {
+            if let StmtKind::Assign { var, value } = self.program.stmt(st).kind {
+                if let Some(t) = dataflow::stored_into(self.program, value) {
+                    if stores.contains(&t) && outputs.contains(&var) {
+                        alias_of.insert(t, var);
+                    }
+                }
+            }
+        }
+        outputs.retain(|v| !alias_of.values().any(|a| a == v));
+        let options = self.region_options(fname, &kind, &attrs, &inputs, loc);
 
         // The new function: parameters for the inputs, the body copied with fresh
         // variables (the function has names of its own), the results returned.
@@ -416,12 +457,13 @@ impl Outliner<'_> {
             role,
             body: new_body,
             loc,
-            attrs: FuncAttrs::default(),
+            attrs: FuncAttrs { extra: options.function, ..FuncAttrs::default() },
         };
         self.made.push(Outlined { function, parent: self.func });
 
         // The call, and the variables it binds: the region's own outputs keep their
-        // variables; each stored tensor gets a new version.
+        // variables; each stored tensor gets a new version; a launch with a task id binds
+        // it last.
         let args: Vec<Option<ExprId>> = inputs
             .iter()
             .map(|&v| {
@@ -431,23 +473,37 @@ impl Outliner<'_> {
             .collect();
         let mut bound: Vec<VarId> = outputs.clone();
         for &t in &stores {
-            let newer = self.fresh_like(t, "ssa", loc);
+            let newer = match alias_of.get(&t) {
+                Some(&v) => v,
+                None => self.fresh_like(t, "ssa", loc),
+            };
             bound.push(newer);
         }
-        let call_ty = match return_types.len() {
-            0 => self.program.types.intern(Type::None),
-            1 => return_types[0],
-            _ => self.program.types.intern(Type::Tuple(return_types.clone())),
+        let submit = task_id.is_some() || options.submit;
+        let mut result_types = return_types.clone();
+        if submit {
+            let tid = match task_id {
+                Some(t) => t,
+                None => {
+                    let name = self.free_name("tid__ssa_v");
+                    let ty = self.program.types.intern(Type::Scalar(DType::TaskId));
+                    self.program.new_var(name, ty, loc)
+                }
+            };
+            bound.push(tid);
+            result_types.push(self.program.var(tid).ty);
+        }
+        let call_ty = match (result_types.len(), submit) {
+            (0, _) => self.program.types.intern(Type::None),
+            (1, false) => result_types[0],
+            _ => self.program.types.intern(Type::Tuple(result_types)),
         };
-        let call = self.program.new_expr(
-            ExprKind::Call { callee: Callee::Func(fname), args, attrs: Vec::new() },
-            call_ty,
-            loc,
-        );
-        let mut out = Vec::new();
+        let callee = if submit { Callee::Submit(fname) } else { Callee::Func(fname) };
+        let call = self.program.new_expr(ExprKind::Call { callee, args, attrs: options.call }, call_ty, loc);
+        let mut out = hoisted;
         match bound.len() {
             0 => out.push(self.program.new_stmt(StmtKind::Eval(call), loc)),
-            1 => out.push(self.program.new_stmt(StmtKind::Assign { var: bound[0], value: call }, loc)),
+            1 if !submit => out.push(self.program.new_stmt(StmtKind::Assign { var: bound[0], value: call }, loc)),
             _ => {
                 let tmp_name = self.free_name("ret__tmp_v");
                 let tmp = self.program.new_var(tmp_name, call_ty, loc);
@@ -464,6 +520,152 @@ impl Outliner<'_> {
             rebind(renames, t, bound[outputs.len() + k]);
         }
         out
+    }
+
+    /// Whether a variable holds a scalar a task would have to return (a task id is the
+    /// launch's own result, not a returned value).
+    fn is_value_scalar(&self, v: VarId) -> bool {
+        matches!(self.program.types.get(self.program.var(v).ty), Type::Scalar(d) if *d != DType::TaskId)
+    }
+
+    /// The top-level assignments of `body` that compute `scalars` (and what they need)
+    /// from literals, scalar arithmetic and values the caller has, in body order; or the
+    /// first scalar that only the device can compute.
+    fn plan_scalar_hoist(&self, body: &[StmtId], scalars: &[VarId]) -> Result<Vec<StmtId>, VarId> {
+        let p = &*self.program;
+        let outside: FxHashSet<VarId> = dataflow::live_in(p, body).into_iter().collect();
+        let mut candidates: FxHashMap<VarId, StmtId> = FxHashMap::default();
+        for &s in body {
+            let StmtKind::Assign { var, value } = p.stmt(s).kind else { continue };
+            if !matches!(p.types.get(p.var(var).ty), Type::Scalar(_)) {
+                continue;
+            }
+            if caller_computable(p, value, &|v| outside.contains(&v) || candidates.contains_key(&v)) {
+                candidates.insert(var, s);
+            }
+        }
+        let mut needed: FxHashSet<StmtId> = FxHashSet::default();
+        let mut work: Vec<VarId> = scalars.to_vec();
+        while let Some(v) = work.pop() {
+            let Some(&s) = candidates.get(&v) else { return Err(v) };
+            if needed.insert(s) {
+                if let StmtKind::Assign { value, .. } = p.stmt(s).kind {
+                    dataflow::expr_uses(p, value, &mut |u| {
+                        if candidates.contains_key(&u) {
+                            work.push(u);
+                        }
+                    });
+                }
+            }
+        }
+        Ok(body.iter().copied().filter(|s| needed.contains(s)).collect())
+    }
+
+    fn scalar_leaves_device(&mut self, region: Symbol, v: VarId, loc: Loc) {
+        let vname = source_name(self.names.get(self.program.var(v).name)).to_string();
+        let rname = self.names.get(region).to_string();
+        let at = self.program.var(v).loc;
+        let mut d = Diagnostic::error(
+            Code::E0410,
+            format!(
+                "region `{rname}` computes scalar `{vname}` from device-side data and the code after it reads `{vname}`, so the kernel would have to return a scalar"
+            ),
+            Label::primary(at.file, at.span, "computed on the device"),
+        )
+        .with_help(format!(
+            "a device kernel cannot return a scalar: write the value into a [1] tensor output and read it back after the region with pl.tensor.read(t, [0]), or compute `{vname}` before the region"
+        ));
+        if !loc.is_compiler_made() {
+            d = d.with_label(Label::secondary(loc.file, loc.span, "the region"));
+        }
+        self.diags.push(d);
+    }
+
+    /// What the region's options become: launch options on the call (`deps=`, `as tid`
+    /// make it a task launch), `no_dep_args=` as `pl.no_dep` arguments, and
+    /// `optimizations=` / `windowize=` as attributes of the new function.
+    fn region_options(
+        &mut self,
+        fname: Symbol,
+        kind: &ScopeKind,
+        attrs: &[(Symbol, ExprId)],
+        inputs: &[VarId],
+        loc: Loc,
+    ) -> RegionOptions {
+        let mut o = RegionOptions::default();
+        let mut no_dep: Vec<usize> = Vec::new();
+        if let ScopeKind::Spmd { core_num } = kind {
+            o.call.push((self.names.intern("core_num"), *core_num));
+        }
+        for &(k, v) in attrs {
+            let key = self.names.get(k).to_string();
+            match key.as_str() {
+                "deps" | "allow_early_resolve" | "predicate" => {
+                    o.submit = true;
+                    o.call.push((k, v));
+                }
+                "dumps" | "sync_start" => o.call.push((k, v)),
+                "windowize" => o.function.push((k, v)),
+                "optimizations" => {
+                    let items = match &self.program.expr(v).kind {
+                        ExprKind::Tuple(items) => items.clone(),
+                        _ => vec![v],
+                    };
+                    for item in items {
+                        if let ExprKind::Call { callee: Callee::Op(op), args, .. } = &self.program.expr(item).kind {
+                            let key = match op.def().name {
+                                "optimization.split" => "split",
+                                "optimization.cross_core_slot" => "slot_num",
+                                _ => continue,
+                            };
+                            if let Some(Some(a)) = args.first() {
+                                o.function.push((self.names.intern(key), *a));
+                            }
+                        }
+                    }
+                }
+                "no_dep_args" => {
+                    let items = match &self.program.expr(v).kind {
+                        ExprKind::Tuple(items) => items.clone(),
+                        _ => vec![v],
+                    };
+                    for item in items {
+                        let ExprKind::Var(t) = self.program.expr(item).kind else { continue };
+                        match inputs.iter().position(|&i| i == t) {
+                            Some(i) => no_dep.push(i),
+                            None => {
+                                let tname = source_name(self.names.get(self.program.var(t).name)).to_string();
+                                let rname = self.names.get(fname).to_string();
+                                let at = self.program.expr(item).loc;
+                                let mut d = Diagnostic::error(
+                                    Code::E0411,
+                                    format!(
+                                        "no_dep_args=[...] of region `{rname}` names tensor `{tname}`, which the region does not use"
+                                    ),
+                                    Label::primary(at.file, at.span, "not captured by the region"),
+                                )
+                                .with_help("list only tensors the region reads or writes, or remove the entry".to_string());
+                                if !loc.is_compiler_made() {
+                                    d = d.with_label(Label::secondary(loc.file, loc.span, "the region"));
+                                }
+                                self.diags.push(d);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !no_dep.is_empty() {
+            no_dep.sort_unstable();
+            no_dep.dedup();
+            let int = self.program.types.intern(Type::Scalar(DType::Int64));
+            let items = no_dep.iter().map(|&i| self.program.new_expr(ExprKind::Int(i as i64), int, loc)).collect();
+            let tuple = self.program.types.intern(Type::Tuple(Vec::new()));
+            let list = self.program.new_expr(ExprKind::Tuple(items), tuple, loc);
+            o.call.insert(0, (self.names.intern("no_dep"), list));
+        }
+        o
     }
 
     /// Copies a block for the new function, mapping variables through `map` (inputs to
@@ -634,6 +836,28 @@ impl Outliner<'_> {
     }
 }
 
+/// What a region's options become.
+#[derive(Default)]
+struct RegionOptions {
+    /// Attributes of the call (launch options, `no_dep`).
+    call: Vec<(Symbol, ExprId)>,
+    /// Attributes of the new function (`split`, `slot_num`, `windowize`).
+    function: Vec<(Symbol, ExprId)>,
+    /// Whether the call is a task launch that yields a task id.
+    submit: bool,
+}
+
+/// Whether the caller can compute `e`: literals, scalar arithmetic and variables it has.
+fn caller_computable(p: &Program, e: ExprId, has: &dyn Fn(VarId) -> bool) -> bool {
+    match &p.expr(e).kind {
+        ExprKind::Var(v) => has(*v),
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::DynDim(_) => true,
+        ExprKind::Binary { lhs, rhs, .. } => caller_computable(p, *lhs, has) && caller_computable(p, *rhs, has),
+        ExprKind::Unary { operand, .. } => caller_computable(p, *operand, has),
+        _ => false,
+    }
+}
+
 /// The source name a versioned name comes from: `acc__ssa_v3` → `acc`.
 fn source_name(name: &str) -> &str {
     match name.rfind("__") {
@@ -650,6 +874,45 @@ fn source_name(name: &str) -> &str {
         }
         None => name,
     }
+}
+
+/// Whether `func` has a region of `target`'s kind to outline: false when it has none (one
+/// scan of the body) or when its type is not one the pass outlines (`outlinable`), which
+/// is E0412 at the first such region.
+pub fn check_outlinable(
+    cx: &mut super::PassCx<'_>,
+    program: &Program,
+    func: Symbol,
+    target: &Target,
+    outlinable: bool,
+    pass: &str,
+) -> bool {
+    let f = &program.functions[&func];
+    let mut first = None;
+    program.walk_stmts(&f.body, |s| {
+        if first.is_none() {
+            if let StmtKind::Scope(scope) = &program.stmt(s).kind {
+                if (target.matches)(&scope.kind) {
+                    first = Some((s, scope.kind.construct()));
+                }
+            }
+        }
+    });
+    let Some((s, construct)) = first else { return false };
+    if outlinable {
+        return true;
+    }
+    let loc = program.stmt(s).loc;
+    let fname = cx.names.get(func).to_string();
+    cx.diags.push(
+        Diagnostic::error(
+            Code::E0412,
+            format!("a `{construct}` region survives in function `{fname}` (type {}), which {pass} does not outline", f.kind),
+            Label::primary(loc.file, loc.span, "not outlined"),
+        )
+        .with_help("move the region into an orchestration function (Opaque, Orchestration or Graph)".to_string()),
+    );
+    false
 }
 
 /// Inserts outlined functions just before the function each came from, keeping the order
