@@ -201,7 +201,13 @@ impl Outliner<'_> {
                 let mut then_body = self.block(&then_body, after, &mut then_renames);
                 let mut else_renames = Renames::default();
                 let mut else_body = else_body.map(|b| self.block(&b, after, &mut else_renames));
-                let mut carried: Vec<VarId> = then_renames.keys().chain(else_renames.keys()).copied().collect();
+                // A variable a branch defines itself does not outlive the `if`.
+                let mut local: FxHashSet<VarId> = dataflow::defs_in_order(self.program, &then_body).into_iter().collect();
+                if let Some(e) = &else_body {
+                    local.extend(dataflow::defs_in_order(self.program, e));
+                }
+                let mut carried: Vec<VarId> =
+                    then_renames.keys().chain(else_renames.keys()).copied().filter(|v| !local.contains(v)).collect();
                 carried.sort_unstable();
                 carried.dedup();
                 for v in carried {
@@ -234,7 +240,14 @@ impl Outliner<'_> {
         renames: &mut Renames,
         loc: Loc,
     ) {
-        let mut carried: Vec<(VarId, VarId)> = inner.iter().map(|(&k, &v)| (k, v)).collect();
+        // A variable the body defines itself is new on each iteration: nothing to carry.
+        let local: FxHashSet<VarId> = if inner.is_empty() {
+            FxHashSet::default()
+        } else {
+            dataflow::defs_in_order(self.program, body).into_iter().collect()
+        };
+        let mut carried: Vec<(VarId, VarId)> =
+            inner.iter().filter(|(k, _)| !local.contains(k)).map(|(&k, &v)| (k, v)).collect();
         carried.sort_unstable();
         for (v, latest) in carried {
             // Already one of this loop's own iter args: its yield is rebound in place.
