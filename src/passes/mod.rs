@@ -17,9 +17,11 @@
 
 pub mod cluster;
 pub mod dataflow;
+pub mod directions;
 pub mod graph;
 pub mod incore;
 pub mod inline;
+pub mod lineage;
 pub mod outline;
 pub mod props;
 pub mod ssa;
@@ -127,7 +129,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[P::IncoreOutlined],
         produces: &[P::CallDirectionsResolved],
         invalidates: &[],
-        run: None,
+        run: Some(directions::run),
     },
     PassDef {
         name: "LegalizeGraphBoundary",

@@ -5,7 +5,7 @@
 use super::Property;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::Interner;
-use crate::ir::{FuncKind, Loc, Program, ScopeKind, StmtKind};
+use crate::ir::{ExprKind, FuncKind, Loc, Program, ScopeKind, StmtKind};
 
 /// The findings that show `property` does not hold of `program` after pass `pass`.
 pub fn check(property: Property, pass: &str, program: &Program, names: &Interner) -> Vec<Diagnostic> {
@@ -51,8 +51,39 @@ pub fn check(property: Property, pass: &str, program: &Program, names: &Interner
                 });
             }
         }
-        // Their checks come with the passes that produce them.
-        Property::CallDirectionsResolved | Property::GraphBoundaryLegalized => {}
+        Property::CallDirectionsResolved => {
+            for f in program.functions.values() {
+                program.walk_stmts(&f.body, |s| {
+                    program.stmt_exprs(s, |root| {
+                        let mut stack = vec![root];
+                        while let Some(e) = stack.pop() {
+                            program.expr_children(e, |c| stack.push(c));
+                            let ExprKind::Call { callee, args, attrs } = &program.expr(e).kind else { continue };
+                            let Some(g) = callee.function() else { continue };
+                            if args.is_empty() || !program.functions.contains_key(&g) {
+                                continue;
+                            }
+                            let dirs = attrs.iter().find(|&&(k, _)| names.get(k) == "arg_directions");
+                            let ok = dirs.is_some_and(|&(_, v)| {
+                                matches!(&program.expr(v).kind, ExprKind::Tuple(items) if items.len() == args.len())
+                            });
+                            if !ok {
+                                report(
+                                    program.expr(e).loc,
+                                    format!(
+                                        "the call of `{}` in `{}` has no direction for each argument",
+                                        names.get(g),
+                                        names.get(f.name)
+                                    ),
+                                );
+                            }
+                        }
+                    });
+                });
+            }
+        }
+        // Checked by the pass's own checks (E05xx), which run on every program it changes.
+        Property::GraphBoundaryLegalized => {}
     }
     out
 }

@@ -1,0 +1,266 @@
+//! DeriveCallDirections: the direction of each argument at each call of a function, from
+//! the callee's parameter directions and where the call sits. Stored on the call as
+//! `arg_directions` (one of `Input`, `InOut`, `OutputExisting`, `NoDep`, `Scalar` per
+//! argument), which the C++ emitter turns into task argument kinds.
+//!
+//! - A scalar argument is `Scalar`; one bound to an `In` parameter is `Input`, to an
+//!   `InOut` parameter `InOut`.
+//! - One bound to an `Out` parameter is `OutputExisting` (the task writes a buffer the
+//!   caller already has) unless the write must also wait for earlier contents, which makes
+//!   it `InOut`: inside a sequential loop or a `while` (R-seq), when the buffer differs by
+//!   path (an `if` yielding different tensors), when an earlier call in the same scope
+//!   wrote the same buffer (R-prior), or when the buffer is a parameter of the enclosing
+//!   function declared `InOut` (R-enclosing).
+//! - An argument written `pl.no_dep(x)` (or listed in `no_dep_args=`) is `NoDep`.
+//!
+//! First, the parameters of Group and Spmd wrappers are promoted (never demoted) to the
+//! directions of the kernel parameters they are passed to, up to a fixed point.
+//! A call that already has `arg_directions` keeps them, so the pass is idempotent.
+
+use super::lineage::{Defs, Lineage, Root};
+use super::PassCx;
+use crate::intern::Symbol;
+use crate::ir::{
+    Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, Program, StmtId, StmtKind, Type, Types, VarId,
+};
+use rustc_hash::FxHashSet;
+
+pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
+    promote_wrappers(program);
+    let key = cx.names.intern("arg_directions");
+    let no_dep = cx.names.intern("no_dep");
+    let mut lineage = Lineage::default();
+    let mut found: Vec<(ExprId, Vec<&'static str>)> = Vec::new();
+    for f in program.functions.values() {
+        let defs = Defs::of(program, f);
+        let inout_params: FxHashSet<VarId> =
+            f.params.iter().filter(|p| p.dir == Direction::InOut).map(|p| p.var).collect();
+        let mut w = Walker {
+            p: program,
+            defs: &defs,
+            lineage: &mut lineage,
+            inout_params: &inout_params,
+            written: FxHashSet::default(),
+            log: Vec::new(),
+            key,
+            no_dep,
+            found: &mut found,
+        };
+        w.block(&f.body, 0);
+    }
+    for (call, dirs) in found {
+        let items = dirs
+            .iter()
+            .map(|d| program.new_expr(ExprKind::Str(cx.names.intern(d)), Types::UNKNOWN, program.expr(call).loc))
+            .collect();
+        let loc = program.expr(call).loc;
+        let tuple = program.types.intern(Type::Tuple(Vec::new()));
+        let list = program.new_expr(ExprKind::Tuple(items), tuple, loc);
+        if let ExprKind::Call { attrs, .. } = &mut program.exprs[call.index()].kind {
+            attrs.push((key, list));
+        }
+    }
+}
+
+/// Group and Spmd functions forward their parameters to kernels: each parameter takes at
+/// least the direction of the kernel parameters it is passed to.
+fn promote_wrappers(program: &mut Program) {
+    let wrappers: Vec<Symbol> = program
+        .functions
+        .values()
+        .filter(|f| matches!(f.kind, FuncKind::Group | FuncKind::Spmd))
+        .map(|f| f.name)
+        .collect();
+    // Each round can only raise directions, and each of them at most twice.
+    for _ in 0..=2 * program.functions.len() {
+        let mut changed = false;
+        for &w in &wrappers {
+            let f = &program.functions[&w];
+            let mut dirs: Vec<Direction> = f.params.iter().map(|p| p.dir).collect();
+            program.walk_stmts(&f.body, |s| {
+                program.stmt_exprs(s, |e| {
+                    let ExprKind::Call { callee: Callee::Func(g) | Callee::Submit(g), args, .. } =
+                        &program.expr(e).kind
+                    else {
+                        return;
+                    };
+                    let Some(callee) = program.functions.get(g) else { return };
+                    for (i, a) in args.iter().enumerate() {
+                        let (Some(a), Some(cp)) = (a, callee.params.get(i)) else { continue };
+                        let ExprKind::Var(v) = program.expr(*a).kind else { continue };
+                        if let Some(k) = f.params.iter().position(|p| p.var == v) {
+                            dirs[k] = merge(dirs[k], cp.dir);
+                        }
+                    }
+                });
+            });
+            let f = program.functions.get_mut(&w).expect("a wrapper");
+            for (p, d) in f.params.iter_mut().zip(dirs) {
+                if p.dir != d {
+                    p.dir = d;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// `In < Out < InOut`.
+fn merge(a: Direction, b: Direction) -> Direction {
+    let rank = |d| match d {
+        Direction::In => 0,
+        Direction::Out => 1,
+        Direction::InOut => 2,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
+
+struct Walker<'a> {
+    p: &'a Program,
+    defs: &'a Defs,
+    lineage: &'a mut Lineage,
+    inout_params: &'a FxHashSet<VarId>,
+    /// The buffers earlier calls in scope wrote.
+    written: FxHashSet<VarId>,
+    /// The buffers added to `written`, in order, so that a branch's writes can be undone
+    /// before the other branch is walked.
+    log: Vec<VarId>,
+    key: Symbol,
+    no_dep: Symbol,
+    found: &'a mut Vec<(ExprId, Vec<&'static str>)>,
+}
+
+impl Walker<'_> {
+    /// `sequential`: how many sequential loops (`pl.range`, `while`) enclose the block.
+    fn block(&mut self, block: &[StmtId], sequential: u32) {
+        for &s in block {
+            match &self.p.stmt(s).kind {
+                StmtKind::For { kind, body, .. } => {
+                    self.exprs_of(s, sequential);
+                    self.block(body, sequential + u32::from(*kind != ForKind::Parallel));
+                }
+                StmtKind::While { body, .. } => {
+                    self.exprs_of(s, sequential);
+                    self.block(body, sequential + 1);
+                }
+                StmtKind::If { then_body, else_body, .. } => {
+                    self.exprs_of(s, sequential);
+                    let start = self.log.len();
+                    self.block(then_body, sequential);
+                    let then_writes: Vec<VarId> = self.log.drain(start..).collect();
+                    for v in &then_writes {
+                        self.written.remove(v);
+                    }
+                    if let Some(e) = else_body {
+                        self.block(e, sequential);
+                    }
+                    for v in then_writes {
+                        self.write(v);
+                    }
+                }
+                StmtKind::Scope(scope) => {
+                    self.exprs_of(s, sequential);
+                    self.block(&scope.body, sequential);
+                }
+                _ => self.exprs_of(s, sequential),
+            }
+        }
+    }
+
+    fn write(&mut self, v: VarId) {
+        if self.written.insert(v) {
+            self.log.push(v);
+        }
+    }
+
+    /// The calls among a statement's own expressions.
+    fn exprs_of(&mut self, s: StmtId, sequential: u32) {
+        let mut calls = Vec::new();
+        self.p.stmt_exprs(s, |root| {
+            let mut stack = vec![root];
+            while let Some(e) = stack.pop() {
+                if matches!(self.p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
+                    calls.push(e);
+                }
+                self.p.expr_children(e, |c| stack.push(c));
+            }
+        });
+        for c in calls {
+            self.call(c, sequential);
+        }
+    }
+
+    fn call(&mut self, e: ExprId, sequential: u32) {
+        let ExprKind::Call { callee, args, attrs } = &self.p.expr(e).kind else { return };
+        let Some(g) = callee.function() else { return };
+        let Some(callee_fn) = self.p.functions.get(&g) else { return };
+        let arity_ok = match callee {
+            Callee::Submit(_) => args.len() <= callee_fn.params.len(),
+            _ => args.len() == callee_fn.params.len(),
+        };
+        if !arity_ok || args.is_empty() {
+            return;
+        }
+        let already = attrs.iter().any(|&(k, _)| k == self.key);
+        let no_dep: Vec<i64> = attrs
+            .iter()
+            .filter(|&&(k, _)| k == self.no_dep)
+            .flat_map(|&(_, v)| match &self.p.expr(v).kind {
+                ExprKind::Tuple(items) => items
+                    .iter()
+                    .filter_map(|&i| match self.p.expr(i).kind {
+                        ExprKind::Int(n) => Some(n),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let mut dirs = Vec::with_capacity(args.len());
+        let mut writes = Vec::new();
+        for (i, (a, param)) in args.iter().zip(&callee_fn.params).enumerate() {
+            let Some(a) = *a else {
+                dirs.push("Input");
+                continue;
+            };
+            let root = match self.p.expr(a).kind {
+                ExprKind::Var(v) => Some(self.lineage.root(self.p, self.defs, v)),
+                _ => None,
+            };
+            let scalar = matches!(self.p.ty(a), Type::Scalar(_));
+            let d = if scalar {
+                "Scalar"
+            } else {
+                match param.dir {
+                    Direction::In => "Input",
+                    Direction::InOut => "InOut",
+                    Direction::Out => match root {
+                        _ if sequential > 0 => "InOut",
+                        Some(Root::Ambiguous) => "InOut",
+                        Some(Root::Known(r)) if self.written.contains(&r) || self.inout_params.contains(&r) => "InOut",
+                        _ => "OutputExisting",
+                    },
+                }
+            };
+            if !scalar && param.dir != Direction::In {
+                if let Some(Root::Known(r)) = root {
+                    writes.push(r);
+                }
+            }
+            dirs.push(if no_dep.contains(&(i as i64)) { "NoDep" } else { d });
+        }
+        for r in writes {
+            self.write(r);
+        }
+        if !already {
+            self.found.push((e, dirs));
+        }
+    }
+}

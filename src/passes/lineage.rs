@@ -1,0 +1,201 @@
+//! Which buffer a tensor variable names, for DeriveCallDirections and
+//! LegalizeGraphBoundary: SSA gives every write a new variable, but `b = pl.store(t, o, a)`,
+//! `c = self.kernel(x, a)` (a kernel returning its `Out` parameter), a loop's iter arg and
+//! result, and a slice of `a` all still name `a`'s buffer.
+//!
+//! [`Defs`] indexes a function's definitions in one walk; [`Lineage`] follows a variable
+//! back to its root (a parameter or a fresh allocation) and knows, for each function,
+//! which parameter each of its return values is (computed once per function).
+
+use super::dataflow;
+use crate::intern::Symbol;
+use crate::ir::ops::Effect;
+use crate::ir::{Callee, ExprId, ExprKind, Function, Program, StmtKind, VarId};
+use rustc_hash::FxHashMap;
+
+/// How a variable gets its value.
+#[derive(Clone, Debug)]
+pub enum Def {
+    Param(usize),
+    /// `v = e`.
+    Value(ExprId),
+    /// A loop's iter arg or result: its value on entry.
+    Carried(ExprId),
+    /// An `if`'s result: the value each branch yields.
+    Phi(Vec<ExprId>),
+    /// A loop variable or a task id.
+    Other,
+}
+
+/// The definitions of one function's variables.
+pub struct Defs {
+    pub map: FxHashMap<VarId, Def>,
+}
+
+impl Defs {
+    pub fn of(p: &Program, f: &Function) -> Defs {
+        let mut map = FxHashMap::default();
+        for (k, param) in f.params.iter().enumerate() {
+            map.insert(param.var, Def::Param(k));
+        }
+        p.walk_stmts(&f.body, |s| match &p.stmt(s).kind {
+            StmtKind::Assign { var, value } => {
+                map.insert(*var, Def::Value(*value));
+            }
+            StmtKind::For { var, iter_args, return_vars, .. } => {
+                map.insert(*var, Def::Other);
+                for (a, rv) in iter_args.iter().zip(return_vars) {
+                    map.insert(a.var, Def::Carried(a.init));
+                    map.insert(*rv, Def::Carried(a.init));
+                }
+            }
+            StmtKind::While { iter_args, return_vars, .. } => {
+                for (a, rv) in iter_args.iter().zip(return_vars) {
+                    map.insert(a.var, Def::Carried(a.init));
+                    map.insert(*rv, Def::Carried(a.init));
+                }
+            }
+            StmtKind::If { then_body, else_body, return_vars, .. } => {
+                let yields = |b: &[crate::ir::StmtId]| match b.last().map(|&l| &p.stmt(l).kind) {
+                    Some(StmtKind::Yield(values)) => values.clone(),
+                    _ => Vec::new(),
+                };
+                let (t, e) = (yields(then_body), else_body.as_deref().map(yields).unwrap_or_default());
+                for (i, rv) in return_vars.iter().enumerate() {
+                    map.insert(*rv, Def::Phi(t.get(i).into_iter().chain(e.get(i)).copied().collect()));
+                }
+            }
+            StmtKind::Scope(scope) => {
+                if let Some(t) = scope.task_id {
+                    map.insert(t, Def::Other);
+                }
+            }
+            _ => {}
+        });
+        Defs { map }
+    }
+}
+
+/// Where a variable's buffer comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Root {
+    /// The variable that owns the buffer: a parameter, or one bound to a fresh allocation
+    /// (or to anything else this analysis does not see through).
+    Known(VarId),
+    /// Different buffers on different paths (an `if` yielding different tensors).
+    Ambiguous,
+}
+
+/// Roots of variables, with the returned-parameter map of every function, memoized.
+#[derive(Default)]
+pub struct Lineage {
+    returned: FxHashMap<Symbol, Vec<Option<usize>>>,
+}
+
+impl Lineage {
+    /// The root of `v` in a function whose definitions are `defs`.
+    pub fn root(&mut self, p: &Program, defs: &Defs, v: VarId) -> Root {
+        let mut v = v;
+        // Each step goes to an earlier definition, so the walk ends; the bound guards
+        // against malformed input.
+        for _ in 0..=defs.map.len() {
+            let next = match defs.map.get(&v) {
+                None | Some(Def::Param(_)) | Some(Def::Other) => return Root::Known(v),
+                Some(Def::Value(e)) => self.value_source(p, defs, *e),
+                Some(Def::Carried(init)) => as_var(p, *init),
+                Some(Def::Phi(values)) => {
+                    let values = values.clone();
+                    let mut found: Option<Root> = None;
+                    for e in values {
+                        let r = match as_var(p, e) {
+                            Some(w) => self.root(p, defs, w),
+                            None => Root::Ambiguous,
+                        };
+                        match found {
+                            None => found = Some(r),
+                            Some(f) if f == r => {}
+                            Some(_) => return Root::Ambiguous,
+                        }
+                    }
+                    return found.unwrap_or(Root::Known(v));
+                }
+            };
+            match next {
+                Some(w) => v = w,
+                None => return Root::Known(v),
+            }
+        }
+        Root::Known(v)
+    }
+
+    /// The variable whose buffer the value of `e` is, when `e` passes a buffer on.
+    fn value_source(&mut self, p: &Program, defs: &Defs, e: ExprId) -> Option<VarId> {
+        match &p.expr(e).kind {
+            ExprKind::Var(w) => Some(*w),
+            ExprKind::Call { callee: Callee::Op(op), args, .. } => {
+                let def = op.def();
+                if matches!(def.name, "tensor.slice" | "tensor.view" | "tensor.reshape") {
+                    return args.first().copied().flatten().and_then(|a| as_var(p, a));
+                }
+                if dataflow::is_store(def.name) || def.name == "tensor.assemble" {
+                    let written = args.iter().enumerate().find_map(|(i, a)| match (a, def.effect(i)) {
+                        (Some(a), Effect::Write | Effect::ReadWrite) => Some(*a),
+                        _ => None,
+                    });
+                    return written.and_then(|a| as_var(p, a));
+                }
+                None
+            }
+            ExprKind::Call { callee: Callee::Func(g) | Callee::Submit(g), args, .. } => {
+                let k = self.returned_params(p, *g).first().copied().flatten()?;
+                args.get(k).copied().flatten().and_then(|a| as_var(p, a))
+            }
+            ExprKind::TupleGet { tuple, index } => {
+                let tmp = as_var(p, *tuple)?;
+                let Some(Def::Value(call)) = defs.map.get(&tmp) else { return None };
+                let ExprKind::Call { callee: Callee::Func(g) | Callee::Submit(g), args, .. } = &p.expr(*call).kind
+                else {
+                    return None;
+                };
+                let k = self.returned_params(p, *g).get(*index as usize).copied().flatten()?;
+                args.get(k).copied().flatten().and_then(|a| as_var(p, a))
+            }
+            _ => None,
+        }
+    }
+
+    /// For each value `g` returns, the index of the parameter it is (traced through
+    /// stores, loops and the functions `g` calls), if it is one.
+    pub fn returned_params(&mut self, p: &Program, g: Symbol) -> Vec<Option<usize>> {
+        if let Some(r) = self.returned.get(&g) {
+            return r.clone();
+        }
+        // A call cycle resolves to "not a parameter".
+        self.returned.insert(g, Vec::new());
+        let Some(f) = p.functions.get(&g) else { return Vec::new() };
+        let defs = Defs::of(p, f);
+        let mut out = Vec::new();
+        if let Some(StmtKind::Return(values)) = f.body.last().map(|&s| &p.stmt(s).kind) {
+            for &e in values {
+                let k = as_var(p, e).and_then(|v| match self.root(p, &defs, v) {
+                    Root::Known(r) => match defs.map.get(&r) {
+                        Some(Def::Param(k)) => Some(*k),
+                        _ => None,
+                    },
+                    Root::Ambiguous => None,
+                });
+                out.push(k);
+            }
+        }
+        self.returned.insert(g, out.clone());
+        out
+    }
+}
+
+/// The variable an expression is, if it is a bare variable.
+pub fn as_var(p: &Program, e: ExprId) -> Option<VarId> {
+    match p.expr(e).kind {
+        ExprKind::Var(v) => Some(v),
+        _ => None,
+    }
+}
