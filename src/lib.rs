@@ -9,6 +9,7 @@ pub mod driver;
 pub mod intern;
 pub mod ir;
 pub mod lower;
+pub mod lsp;
 pub mod passes;
 pub mod source;
 pub mod syntax;

@@ -55,6 +55,9 @@ enum Command {
     Passes,
     /// Explain an error code, with an example.
     Explain { code: String },
+    /// Run the language server on stdin/stdout (diagnostics, hover on graph regions, go to
+    /// definition, outline; see docs/lsp.md).
+    Lsp,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -78,6 +81,7 @@ pub fn main() -> ExitCode {
         }
         Command::Passes => list_passes(),
         Command::Explain { code } => explain(&code),
+        Command::Lsp => crate::lsp::main(),
     }
 }
 

@@ -1,0 +1,179 @@
+//! Conversions between plc's data and the protocol's: positions and ranges (in UTF-16 code
+//! units, the encoding every client supports), file URIs, and diagnostics. Every use of the
+//! protocol's position and diagnostic types by the server goes through here, so that a
+//! change of the types crate touches this module only.
+
+use crate::diag::{self, LineIndex, Severity, Span};
+use crate::source::{FileId, SourceFile, SourceMap};
+use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range, Uri};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// The protocol position (0-based line, UTF-16 column) of a byte offset.
+pub fn position(file: &SourceFile, offset: u32) -> Position {
+    let p = file.lines.position(&file.text, offset);
+    Position::new(p.line - 1, p.column_utf16 - 1)
+}
+
+/// The protocol range of a byte span.
+pub fn range(file: &SourceFile, span: Span) -> Range {
+    Range::new(position(file, span.lo), position(file, span.hi))
+}
+
+/// The byte offset a protocol position names. A column past the end of its line is the
+/// line's end, a line past the end of the text is the text's end.
+pub fn offset(text: &str, lines: &LineIndex, position: Position) -> u32 {
+    lines.offset_utf16(text, position.line, position.character)
+}
+
+/// A source file made from text held in memory (an editor buffer, an imported file).
+pub fn source_file(name: String, text: String) -> SourceFile {
+    let lines = LineIndex::new(&text);
+    SourceFile { name, text, lines }
+}
+
+/// The protocol form of a plc diagnostic whose primary label is in `files`. Secondary
+/// labels become `relatedInformation` (those in files `uri_of` knows no URI for are left
+/// out); notes and the help follow the message on lines of their own, as `note: ...` and
+/// `help: ...`. Notes are hints (the host code plc skipped, an outside import): shown,
+/// but not as problems.
+pub fn diagnostic(
+    files: &SourceMap,
+    d: &diag::Diagnostic,
+    uri_of: &mut dyn FnMut(FileId) -> Option<Uri>,
+) -> lsp_types::Diagnostic {
+    let severity = match d.severity {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Note => DiagnosticSeverity::HINT,
+    };
+    let mut message = d.message.clone();
+    for note in &d.notes {
+        message.push_str("\nnote: ");
+        message.push_str(note);
+    }
+    if let Some(help) = &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    let related: Vec<DiagnosticRelatedInformation> = d
+        .secondary
+        .iter()
+        .filter_map(|label| {
+            let uri = uri_of(label.file)?;
+            let range = range(files.get(label.file), label.span);
+            Some(DiagnosticRelatedInformation { location: Location::new(uri, range), message: label.message.clone() })
+        })
+        .collect();
+    lsp_types::Diagnostic {
+        range: range(files.get(d.primary.file), d.primary.span),
+        severity: Some(severity),
+        code: Some(NumberOrString::String(d.code.as_str().to_string())),
+        source: Some("plc".to_string()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        ..lsp_types::Diagnostic::default()
+    }
+}
+
+/// The path of a `file:` URI (percent-decoded); `None` for other schemes and for URIs
+/// naming another host.
+pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
+    let text = uri.as_str();
+    let (scheme, rest) = text.split_once(':')?;
+    if !scheme.eq_ignore_ascii_case("file") {
+        return None;
+    }
+    let rest = rest.strip_prefix("//")?;
+    let (host, path) = rest.split_at(rest.find('/')?);
+    if !(host.is_empty() || host.eq_ignore_ascii_case("localhost")) {
+        return None;
+    }
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let bytes = percent_decode(path)?;
+    bytes_to_path(bytes)
+}
+
+/// The `file:` URI of an absolute path; bytes other than unreserved ones and `/` are
+/// percent-encoded.
+pub fn path_to_uri(path: &Path) -> Option<Uri> {
+    let text = path.to_str()?.replace('\\', "/");
+    let mut uri = String::from("file://");
+    // A Windows path `C:/x` is `file:///C:/x`.
+    let rest = match text.as_bytes() {
+        [drive, b':', ..] if drive.is_ascii_alphabetic() => {
+            uri.push('/');
+            uri.push_str(&text[..2]);
+            &text[2..]
+        }
+        _ => &text[..],
+    };
+    for &b in rest.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    Uri::from_str(&uri).ok()
+}
+
+fn percent_decode(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(unix)]
+fn bytes_to_path(bytes: Vec<u8>) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStringExt;
+    Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+}
+
+#[cfg(not(unix))]
+fn bytes_to_path(bytes: Vec<u8>) -> Option<PathBuf> {
+    let text = String::from_utf8(bytes).ok()?;
+    // `/C:/x` names the Windows path `C:/x`.
+    let text = match text.as_bytes() {
+        [b'/', drive, b':', ..] if drive.is_ascii_alphabetic() => text[1..].to_string(),
+        _ => text,
+    };
+    Some(PathBuf::from(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_round_trip_with_escapes() {
+        let path = Path::new("/tmp/a dir/café 数据.pl");
+        let uri = path_to_uri(path).unwrap();
+        assert_eq!(uri.as_str(), "file:///tmp/a%20dir/caf%C3%A9%20%E6%95%B0%E6%8D%AE.pl");
+        assert_eq!(uri_to_path(&uri).unwrap(), path);
+        let other = Uri::from_str("untitled:Untitled-1").unwrap();
+        assert_eq!(uri_to_path(&other), None);
+        let localhost = Uri::from_str("file://localhost/x/y.pl").unwrap();
+        assert_eq!(uri_to_path(&localhost).unwrap(), Path::new("/x/y.pl"));
+    }
+
+    #[test]
+    fn positions_count_utf16_units() {
+        let file = source_file("t.pl".to_string(), "a\n# café 数据 😀 x\n".to_string());
+        let x = file.text.find('x').unwrap() as u32;
+        // "# café 数据 😀 " is 13 UTF-16 units (the emoji is two) but 20 bytes.
+        assert_eq!(position(&file, x), Position::new(1, 13));
+        assert_eq!(offset(&file.text, &file.lines, Position::new(1, 13)), x);
+    }
+}

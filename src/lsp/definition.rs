@@ -1,0 +1,259 @@
+//! Go to definition: from a call of a pl function (a bare name under `@pl.jit`, or
+//! `self.f(...)` in a `@pl.program` class) or from a use of a module constant to the place
+//! that defines it, following relative imports (`from .config import ROWS`,
+//! `from ..config import HIDDEN as WIDTH`, `from .kernels import *`) into other files.
+//!
+//! Names are looked up as lowering binds them: a function's parameters and the names it
+//! assigns are its own; other names are the module's top-level definitions, the last one
+//! in source order winning; an imported name is looked up in the module it comes from.
+//! Files open in the editor are read from their buffers, others from disk.
+
+use super::convert;
+use super::query;
+use crate::diag::Span;
+use crate::intern::{Interner, Symbol};
+use crate::source::SourceFile;
+use crate::syntax::ast::{Ast, ExprId, ExprKind, FunctionDef, StmtId, StmtKind};
+use lsp_types::{Location, Uri};
+use std::path::{Path, PathBuf};
+
+/// How many imports a lookup follows before it gives up (an import cycle is an error
+/// reported by lowering; here it must only end).
+const MAX_IMPORT_DEPTH: usize = 32;
+
+/// A file to look names up in.
+pub struct SourceDoc {
+    pub uri: Uri,
+    /// Its path, from which relative imports are resolved (`None` if it is not a file).
+    pub path: Option<PathBuf>,
+    pub file: SourceFile,
+}
+
+/// Reads the file at a path (an editor buffer when the file is open).
+pub type ReadFile<'a> = &'a dyn Fn(&Path) -> Option<SourceDoc>;
+
+/// The definition of the name at `offset` in `root`.
+pub fn definition(root: SourceDoc, offset: u32, read: ReadFile<'_>) -> Option<Location> {
+    let mut r = Resolver { names: Interner::new(), modules: Vec::new(), read };
+    r.add(root);
+    let (m, span) = r.at(offset)?;
+    let module = &r.modules[m];
+    Some(Location::new(module.doc.uri.clone(), convert::range(&module.doc.file, span)))
+}
+
+struct Module {
+    doc: SourceDoc,
+    ast: Ast,
+}
+
+struct Resolver<'a> {
+    names: Interner,
+    modules: Vec<Module>,
+    read: ReadFile<'a>,
+}
+
+/// A module's binding of a name: defined in a module at a span, or imported.
+enum Binding {
+    At(usize, Span),
+    Import { module: usize, level: u32, from: String, item: Symbol, span: Span },
+}
+
+impl Resolver<'_> {
+    fn add(&mut self, doc: SourceDoc) -> usize {
+        let ast = query::parse(&doc.file.text, &mut self.names);
+        self.modules.push(Module { doc, ast });
+        self.modules.len() - 1
+    }
+
+    /// The definition of what is at `offset` in the root module.
+    fn at(&mut self, offset: u32) -> Option<(usize, Span)> {
+        let ast = &self.modules[0].ast;
+        let path = query::statements_at(ast, offset);
+        let stmt = *path.last()?;
+        // A name in `from .config import ROWS as R`: where the module defines it.
+        if let StmtKind::ImportFrom { level, module, names, .. } = &ast.stmt(stmt).kind {
+            let item = names.iter().find(|i| query::contains(i.span, offset))?;
+            let from = module.as_ref().map(|d| query::source(&self.modules[0].doc.file.text, d.span).to_string());
+            let (level, name) = (*level, item.name.parts[0].name);
+            let target = (level > 0).then(|| self.import(0, level, &from.unwrap_or_default())).flatten()?;
+            return self.lookup(target, name, 1);
+        }
+        let expr = query::expr_at(ast, stmt, offset)?;
+        let function = path.iter().rev().find_map(|&s| match &ast.stmt(s).kind {
+            StmtKind::FunctionDef(def) => Some(s).filter(|_| !query::contains(def.name.span, offset)).map(|_| def),
+            _ => None,
+        });
+        match ast.expr(expr).kind.clone() {
+            ExprKind::Name(name) => {
+                if let Some(span) = function.and_then(|f| local_binding(ast, f, name)) {
+                    return Some((0, span));
+                }
+                self.lookup(0, name, 0)
+            }
+            ExprKind::Attribute { value, attr } if query::contains(attr.span, offset) => {
+                // `self.f`: a method of the enclosing program class.
+                let def = function?;
+                let receiver = def.params.first()?.name?.name;
+                if !matches!(ast.expr(value).kind, ExprKind::Name(n) if n == receiver) {
+                    return None;
+                }
+                let class = path.iter().rev().find_map(|&s| match &ast.stmt(s).kind {
+                    StmtKind::ClassDef(class) => Some(class),
+                    _ => None,
+                })?;
+                class.body.stmts.iter().rev().find_map(|&s| match &ast.stmt(s).kind {
+                    StmtKind::FunctionDef(method) if method.name.name == attr.name => Some((0, method.name.span)),
+                    _ => None,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Where module `m` defines `name`, following its imports.
+    fn lookup(&mut self, m: usize, name: Symbol, depth: usize) -> Option<(usize, Span)> {
+        match self.binding(m, name, depth)? {
+            Binding::At(m, span) => Some((m, span)),
+            Binding::Import { module, level, from, item, span } => {
+                if depth >= MAX_IMPORT_DEPTH {
+                    return Some((module, span));
+                }
+                // An import whose module or name cannot be found leads to the import itself.
+                let found = self.import(module, level, &from).and_then(|target| self.lookup(target, item, depth + 1));
+                Some(found.unwrap_or((module, span)))
+            }
+        }
+    }
+
+    /// The last top-level binding of `name` in module `m`.
+    fn binding(&mut self, m: usize, name: Symbol, depth: usize) -> Option<Binding> {
+        let mut found = None;
+        let body = self.modules[m].ast.body.clone();
+        for s in body {
+            let ast = &self.modules[m].ast;
+            let text = &self.modules[m].doc.file.text;
+            match &ast.stmt(s).kind {
+                StmtKind::FunctionDef(def) if def.name.name == name => found = Some(Binding::At(m, def.name.span)),
+                StmtKind::ClassDef(class) if class.name.name == name => found = Some(Binding::At(m, class.name.span)),
+                StmtKind::Assign { targets, .. } => {
+                    if let Some(span) = targets.iter().find_map(|&t| target_binding(ast, t, name)) {
+                        found = Some(Binding::At(m, span));
+                    }
+                }
+                StmtKind::AnnAssign { target, .. } => {
+                    if let Some(span) = target_binding(ast, *target, name) {
+                        found = Some(Binding::At(m, span));
+                    }
+                }
+                StmtKind::Import(items) => {
+                    for item in items {
+                        let (bound, span) = match item.alias {
+                            Some(a) => (a.name, a.span),
+                            None => (item.name.parts[0].name, item.name.parts[0].span),
+                        };
+                        if bound == name {
+                            found = Some(Binding::At(m, span));
+                        }
+                    }
+                }
+                StmtKind::ImportFrom { level, module, names, star } => {
+                    let from = module.as_ref().map(|d| query::source(text, d.span).to_string()).unwrap_or_default();
+                    let level = *level;
+                    for item in names {
+                        let bound = item.alias.map_or(item.name.parts[0].name, |a| a.name);
+                        if bound != name {
+                            continue;
+                        }
+                        found = Some(if level == 0 {
+                            // An outside library (or pl itself): its import is as far as it goes.
+                            Binding::At(m, item.span)
+                        } else {
+                            let item_name = item.name.parts[0].name;
+                            Binding::Import { module: m, level, from: from.clone(), item: item_name, span: item.span }
+                        });
+                    }
+                    if *star && level > 0 && depth < MAX_IMPORT_DEPTH {
+                        let span = ast.stmt(s).span;
+                        if let Some(target) = self.import(m, level, &from) {
+                            if self.binding(target, name, depth + 1).is_some() {
+                                found = Some(Binding::Import { module: m, level, from, item: name, span });
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        found
+    }
+
+    /// The module a relative import names, read and parsed once; the same files lowering
+    /// looks for: `from .a.b import x` in `dir/m.pl` reads `dir/a/b.pl`, `dir/a/b.py`, or
+    /// `dir/a/b/__init__.pl` / `.py`.
+    fn import(&mut self, m: usize, level: u32, from: &str) -> Option<usize> {
+        let mut dir = self.modules[m].doc.path.as_ref()?.parent()?.to_path_buf();
+        for _ in 1..level {
+            dir = dir.parent().map(Path::to_path_buf).unwrap_or(dir);
+        }
+        let parts: Vec<&str> = from.split('.').filter(|p| !p.is_empty()).collect();
+        for p in parts.iter().take(parts.len().saturating_sub(1)) {
+            dir.push(p);
+        }
+        let candidates = match parts.last() {
+            Some(last) => vec![
+                dir.join(format!("{last}.pl")),
+                dir.join(format!("{last}.py")),
+                dir.join(last).join("__init__.pl"),
+                dir.join(last).join("__init__.py"),
+            ],
+            None => vec![dir.join("__init__.pl"), dir.join("__init__.py")],
+        };
+        let path = candidates.into_iter().find(|p| p.is_file())?;
+        let path = path.canonicalize().unwrap_or(path);
+        if let Some(i) = self.modules.iter().position(|md| md.doc.path.as_deref() == Some(path.as_path())) {
+            return Some(i);
+        }
+        let doc = (self.read)(&path)?;
+        Some(self.add(doc))
+    }
+}
+
+/// Where a function binds `name` first: a parameter, or a target of an assignment, a
+/// `for` or a `with ... as` in its body (nested functions are not looked into).
+fn local_binding(ast: &Ast, def: &FunctionDef, name: Symbol) -> Option<Span> {
+    if let Some(p) = def.params.iter().filter_map(|p| p.name).find(|n| n.name == name) {
+        return Some(p.span);
+    }
+    let mut stack: Vec<StmtId> = def.body.stmts.iter().rev().copied().collect();
+    while let Some(s) = stack.pop() {
+        let targets: Vec<ExprId> = match &ast.stmt(s).kind {
+            StmtKind::Assign { targets, .. } => targets.clone(),
+            StmtKind::AnnAssign { target, .. } | StmtKind::AugAssign { target, .. } => vec![*target],
+            StmtKind::For { target, .. } => vec![*target],
+            StmtKind::With { items, .. } => items.iter().filter_map(|i| i.target).collect(),
+            StmtKind::FunctionDef(_) | StmtKind::ClassDef(_) => continue,
+            _ => Vec::new(),
+        };
+        if let Some(span) = targets.iter().find_map(|&t| target_binding(ast, t, name)) {
+            return Some(span);
+        }
+        for block in query::blocks(ast, s).into_iter().rev() {
+            stack.extend(block.stmts.iter().rev());
+        }
+    }
+    None
+}
+
+/// The span of `name` in an assignment target (a name, or names in tuples and lists).
+fn target_binding(ast: &Ast, target: ExprId, name: Symbol) -> Option<Span> {
+    let mut stack = vec![target];
+    while let Some(e) = stack.pop() {
+        match &ast.expr(e).kind {
+            ExprKind::Name(n) if *n == name => return Some(ast.expr(e).span),
+            ExprKind::Tuple(items) | ExprKind::List(items) => stack.extend(items.iter().rev()),
+            ExprKind::Starred(inner) => stack.push(*inner),
+            _ => {}
+        }
+    }
+    None
+}

@@ -1,0 +1,137 @@
+//! Hover on the name of a `with pl.graph("name"):` region: the Graph function the region
+//! becomes in the compiled program, with its final name and its parameters in order, with
+//! their directions and types — the boundary the runtime records.
+//!
+//! The program is the document's [`Analysis`]: the default pipeline as `plc check` runs it,
+//! so every pass that changes a graph boundary is reflected once it is in the pipeline.
+//! OutlineGraphScopes gives the Graph function the location of the region's header (from
+//! `with` to the end of `pl.graph(...)`), which is how the function is found again:
+//!
+//! ```text
+//! with pl.graph("layer"):          Graph function `layer_0` — made from pl.graph("layer") in `main`
+//!     y = kern(x, y)        ──►    def layer_0(x__ssa_v0: pl.Tensor[[64], pl.FP32], y__ssa_v0: pl.Out[...]) -> ...
+//!                                  1. `x` — In — `pl.Tensor[[64], pl.FP32]` ...
+//! ```
+//!
+//! A region of an Inline function becomes one Graph function per call: all are shown.
+
+use super::analysis::Analysis;
+use super::query;
+use crate::intern::Interner;
+use crate::ir::{print, Direction, FuncKind, Function, Program};
+use crate::syntax::ast::StmtKind;
+use std::fmt::Write;
+
+/// The hover text for the region name at `offset` of the analysed document, with the span
+/// of that name; `None` when the position is not on a region name.
+pub fn region_hover(analysis: &Analysis, offset: u32) -> Option<(crate::diag::Span, String)> {
+    let text = &analysis.session.files.get(analysis.root).text;
+    let mut names = Interner::new();
+    let ast = query::parse(text, &mut names);
+    let aliases = query::pl_aliases(&ast, text, &mut names);
+    let region = query::regions(&ast, text, &aliases)
+        .into_iter()
+        .find(|r| r.name.as_ref().is_some_and(|(span, _)| query::contains(*span, offset)))?;
+    let (name_span, region_name) = region.name.clone()?;
+    let parent = region.function.and_then(|f| match &ast.stmt(f).kind {
+        StmtKind::FunctionDef(def) => Some(names.get(def.name.name).to_string()),
+        _ => None,
+    });
+    let made_from = match &parent {
+        Some(p) => format!("made from `pl.graph(\"{region_name}\")` in `{p}`"),
+        None => format!("made from `pl.graph(\"{region_name}\")`"),
+    };
+
+    let graphs: Vec<(&Program, &Function)> = analysis
+        .programs
+        .iter()
+        .flat_map(|p| p.functions.values().map(move |f| (p, f)))
+        .filter(|(_, f)| f.kind == FuncKind::Graph && f.loc.file == analysis.root && f.loc.span == region.header)
+        .collect();
+    let interner = &analysis.session.interner;
+    let mut out = String::new();
+    if graphs.is_empty() {
+        let why = if crate::diag::has_errors(&analysis.diags) {
+            "the program has errors (see the diagnostics), so the passes that outline it did not run"
+        } else {
+            "no function of the compiled program comes from it (a region of an Inline function that is never called is dropped with it)"
+        };
+        let _ = write!(out, "**`pl.graph(\"{region_name}\")`** — not outlined: {why}.");
+        return Some((name_span, out));
+    }
+    for (i, (program, function)) in graphs.iter().enumerate() {
+        if i > 0 {
+            out.push_str("\n\n---\n\n");
+        }
+        describe(&mut out, program, function, interner, &made_from);
+    }
+    Some((name_span, out))
+}
+
+/// One Graph function: a title, its signature as `plc emit ir` prints it, and its
+/// parameters one per line.
+fn describe(out: &mut String, program: &Program, function: &Function, names: &Interner, made_from: &str) {
+    let name = names.get(function.name);
+    let in_program = program.name.map(|p| format!(" (program `{}`)", names.get(p))).unwrap_or_default();
+    let _ = writeln!(out, "**Graph function `{name}`**{in_program} — {made_from}\n");
+    let ty = |t| print::type_text(program, names, t).unwrap_or_else(|| "pl.Tensor".to_string());
+    let params: Vec<(String, Direction, String)> = function
+        .params
+        .iter()
+        .map(|p| {
+            let var = program.var(p.var);
+            (names.get(var.name).to_string(), p.dir, ty(var.ty))
+        })
+        .collect();
+    let signature: Vec<String> = params
+        .iter()
+        .map(|(n, dir, t)| match dir {
+            Direction::In => format!("{n}: {t}"),
+            _ => format!("{n}: pl.{dir}[{t}]"),
+        })
+        .collect();
+    let returns = match function.returns.as_slice() {
+        [] => String::new(),
+        [one] => format!(" -> {}", ty(*one)),
+        many => format!(" -> tuple[{}]", many.iter().map(|&t| ty(t)).collect::<Vec<_>>().join(", ")),
+    };
+    let _ = writeln!(out, "```python\ndef {name}({}){returns}\n```\n", signature.join(", "));
+    if params.is_empty() {
+        out.push_str("No parameters.");
+        return;
+    }
+    out.push_str("Parameters, in order:");
+    for (i, (n, dir, t)) in params.iter().enumerate() {
+        let source = source_name(n);
+        let shown = if source == n { format!("`{n}`") } else { format!("`{source}` (`{n}`)") };
+        let _ = write!(out, "\n{}. {shown} — {dir} — `{t}`", i + 1);
+    }
+}
+
+/// The source name of a variable ConvertToSSA versioned (`acc__ssa_v3`, `acc__iter_v0`,
+/// `acc__rv_v1` → `acc`); other names as they are.
+fn source_name(name: &str) -> &str {
+    let Some(i) = name.rfind("__") else { return name };
+    let versioned = name[i + 2..]
+        .split_once("_v")
+        .is_some_and(|(tag, n)| !tag.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if versioned && i > 0 {
+        &name[..i]
+    } else {
+        name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_names_of_versioned_variables() {
+        assert_eq!(source_name("acc__ssa_v3"), "acc");
+        assert_eq!(source_name("acc__iter_v0"), "acc");
+        assert_eq!(source_name("x"), "x");
+        assert_eq!(source_name("a__b"), "a__b");
+        assert_eq!(source_name("__ssa_v0"), "__ssa_v0");
+    }
+}

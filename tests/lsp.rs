@@ -1,0 +1,770 @@
+//! `plc lsp` driven by scripted sessions: in-process over a memory connection (the server
+//! loop exactly as the binary runs it, without the stdio transport), and as a subprocess
+//! over stdin/stdout for the transport and the exit status. Every answer is compared with
+//! exact values: ranges in UTF-16 units, codes, names, parameter lists, error codes.
+
+use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// How long a test waits for an answer before it fails (a hang is a failure, not a wait).
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+const KERNEL: &str = "\
+import pypto.language as pl
+
+
+@pl.jit.incore
+def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    t = pl.load(x, [0, 0], [64, 64])
+    pl.store(t, [0, 0], y)
+    return y
+";
+
+/// A client of an in-process server.
+struct Client {
+    conn: Connection,
+    server: Option<JoinHandle<bool>>,
+    next_id: i32,
+    /// Notifications received while waiting for a response, oldest first.
+    pending: Vec<Notification>,
+}
+
+impl Client {
+    /// A server that has not been initialized.
+    fn raw() -> Client {
+        let (server, client) = Connection::memory();
+        let handle = std::thread::spawn(move || plc::lsp::serve(&server));
+        Client { conn: client, server: Some(handle), next_id: 1, pending: Vec::new() }
+    }
+
+    /// A server after `initialize` and `initialized`.
+    fn start() -> Client {
+        let mut c = Client::raw();
+        let r = c.request("initialize", json!({ "capabilities": {} }));
+        assert!(r.response_result.is_ok(), "{r:?}");
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn send(&self, message: Message) {
+        self.conn.sender.send(message).expect("the server is running");
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        self.send(Message::Notification(Notification { method: method.to_string(), params }));
+    }
+
+    fn recv(&self) -> Message {
+        self.conn.receiver.recv_timeout(TIMEOUT).expect("the server answers in time")
+    }
+
+    /// Sends a request and waits for its response; notifications received meanwhile are
+    /// kept for `diagnostics`.
+    fn request(&mut self, method: &str, params: Value) -> Response {
+        let id = RequestId::from(self.next_id);
+        self.next_id += 1;
+        self.send(Message::Request(Request { id: id.clone(), method: method.to_string(), params }));
+        loop {
+            match self.recv() {
+                Message::Response(r) => {
+                    assert_eq!(r.id, id, "responses come in request order");
+                    return r;
+                }
+                Message::Notification(n) => self.pending.push(n),
+                Message::Request(r) => panic!("the server sent a request: {r:?}"),
+            }
+        }
+    }
+
+    /// The result of a request that must succeed.
+    fn ok(&mut self, method: &str, params: Value) -> Value {
+        let r = self.request(method, params);
+        match r.response_result {
+            Ok(v) => v,
+            Err(e) => panic!("{method} failed: {e:?}"),
+        }
+    }
+
+    /// The next `publishDiagnostics` for `uri` (earlier ones for it are skipped over only
+    /// if they were already received), as (version, diagnostics).
+    fn diagnostics(&mut self, uri: &str) -> (Value, Vec<Value>) {
+        loop {
+            if let Some(i) = self.pending.iter().position(|n| is_publish_for(n, uri)) {
+                let n = self.pending.remove(i);
+                let diags = n.params["diagnostics"].as_array().cloned().unwrap_or_default();
+                return (n.params["version"].clone(), diags);
+            }
+            match self.recv() {
+                Message::Notification(n) => self.pending.push(n),
+                other => panic!("expected a notification, got {other:?}"),
+            }
+        }
+    }
+
+    fn open(&mut self, uri: &str, text: &str) -> Vec<Value> {
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "python", "version": 1, "text": text } }),
+        );
+        self.diagnostics(uri).1
+    }
+
+    fn change(&mut self, uri: &str, version: i32, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": [{ "text": text }] }),
+        );
+    }
+
+    /// `shutdown` then `exit`; returns what the server loop returned (a clean end).
+    fn stop(mut self) -> bool {
+        let r = self.request("shutdown", Value::Null);
+        assert_eq!(r.response_result.unwrap(), Value::Null);
+        self.notify("exit", Value::Null);
+        self.server.take().unwrap().join().expect("the server thread does not panic")
+    }
+}
+
+fn is_publish_for(n: &Notification, uri: &str) -> bool {
+    n.method == "textDocument/publishDiagnostics" && n.params["uri"] == uri
+}
+
+fn position(line: u32, character: u32) -> Value {
+    json!({ "line": line, "character": character })
+}
+
+fn range(l0: u32, c0: u32, l1: u32, c1: u32) -> Value {
+    json!({ "start": position(l0, c0), "end": position(l1, c1) })
+}
+
+fn at(uri: &str, line: u32, character: u32) -> Value {
+    json!({ "textDocument": { "uri": uri }, "position": position(line, character) })
+}
+
+/// A fresh directory for a test's files (canonical, so that URIs compare exactly).
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lsp").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.canonicalize().unwrap()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    uri_of(&path)
+}
+
+fn uri_of(path: &Path) -> String {
+    plc::lsp::convert::path_to_uri(path).unwrap().as_str().to_string()
+}
+
+/// The 0-based line and UTF-16 column of the first occurrence of `needle` in `text`.
+fn find(text: &str, needle: &str) -> (u32, u32) {
+    let at = text.find(needle).unwrap_or_else(|| panic!("`{needle}` is in the text"));
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[..at].matches('\n').count() as u32;
+    (line, text[line_start..at].encode_utf16().count() as u32)
+}
+
+/// The program of the E0305 test: the outer region's line ends with a comment in
+/// non-ASCII text, and both region names are non-ASCII, so UTF-16 columns differ from
+/// byte columns on both ranges.
+fn nested_regions() -> String {
+    format!(
+        "{KERNEL}
+
+@pl.jit
+def main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.graph(\"数据\"):  # café 数据
+        with pl.graph(\"café_数据\"):
+            y = kern(x, y)
+    return y
+"
+    )
+}
+
+#[test]
+fn initialize_advertises_what_the_server_implements() {
+    let mut c = Client::raw();
+    let result = c.ok("initialize", json!({ "capabilities": {}, "processId": null }));
+    assert_eq!(
+        result,
+        json!({
+            "capabilities": {
+                "positionEncoding": "utf-16",
+                "textDocumentSync": { "openClose": true, "change": 1, "save": { "includeText": false } },
+                "hoverProvider": true,
+                "definitionProvider": true,
+                "documentSymbolProvider": true,
+            },
+            "serverInfo": { "name": "plc", "version": env!("CARGO_PKG_VERSION") },
+        })
+    );
+    c.notify("initialized", json!({}));
+    assert!(c.stop());
+}
+
+#[test]
+fn a_nested_region_is_one_e0305_with_utf16_ranges() {
+    let dir = scratch_dir("nested");
+    let text = nested_regions();
+    let uri = write(&dir, "nested.pl", &text);
+    let mut c = Client::start();
+    let diags = c.open(&uri, &text);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    let d = &diags[0];
+    assert_eq!(d["code"], "E0305");
+    assert_eq!(d["severity"], 1);
+    assert_eq!(d["source"], "plc");
+    // `        with pl.graph("café_数据")`: 32 UTF-16 units, 36 bytes.
+    let (line, _) = find(&text, "with pl.graph(\"café_数据\")");
+    assert_eq!(d["range"], range(line, 8, line, 32));
+    // The outer region `    with pl.graph("数据")`: 23 units, 27 bytes.
+    assert_eq!(
+        d["relatedInformation"],
+        json!([{ "location": { "uri": uri, "range": range(line - 1, 4, line - 1, 23) },
+                 "message": "inside the region `数据`" }])
+    );
+    // The message is plc's, with its help on a line of its own.
+    let mut session = plc::driver::Session::new();
+    let (_, lowered) = session.lower_source("nested.pl", text.clone().into_bytes());
+    let expected = &lowered[0];
+    assert_eq!(expected.code.as_str(), "E0305");
+    let help = expected.help.as_deref().expect("E0305 has a help");
+    assert_eq!(d["message"], format!("{}\nhelp: {help}", expected.message));
+
+    // Fixed: the inner region is gone; the list is empty.
+    let fixed = text.replace("        with pl.graph(\"café_数据\"):\n    ", "    ");
+    c.change(&uri, 2, &fixed);
+    assert_eq!(c.diagnostics(&uri), (json!(2), Vec::new()));
+    assert!(c.stop());
+}
+
+#[test]
+fn an_error_after_non_ascii_text_on_its_line_then_a_fix() {
+    let dir = scratch_dir("syntax");
+    let text = format!(
+        "{KERNEL}\n\n@pl.jit\ndef main(x: pl.Tensor[[64, 64], pl.FP32]):\n    s = \"café 数据\" +* 2\n    return x\n"
+    );
+    let uri = write(&dir, "syntax.pl", &text);
+    let mut c = Client::start();
+    let diags = c.open(&uri, &text);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    assert_eq!(diags[0]["code"], "E0101");
+    // `    s = "café 数据" +* 2`: the `*` is at UTF-16 column 19 (byte 24).
+    let (line, _) = find(&text, "+* 2");
+    assert_eq!(diags[0]["range"], range(line, 19, line, 20));
+    // Edits that keep the error keep it where it is; the fix clears the list.
+    c.change(&uri, 2, &text.replace("+* 2", "+* 3"));
+    let (version, diags) = c.diagnostics(&uri);
+    assert_eq!((version, diags[0]["range"].clone()), (json!(2), range(line, 19, line, 20)));
+    c.change(&uri, 3, &text.replace("    s = \"café 数据\" +* 2\n", ""));
+    assert_eq!(c.diagnostics(&uri), (json!(3), Vec::new()));
+    // Closing a document clears what was published for it.
+    c.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
+    assert_eq!(c.diagnostics(&uri), (Value::Null, Vec::new()));
+    assert!(c.stop());
+}
+
+#[test]
+fn hover_on_a_region_name_shows_its_graph_function() {
+    let dir = scratch_dir("hover");
+    let text = format!(
+        "{KERNEL}
+
+@pl.jit
+def main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.graph(\"layer\"):
+        y = kern(x, y)
+    with pl.graph(\"layer\"):  # the same name: the second function is layer_0
+        y = kern(y, y)
+    return y
+"
+    );
+    let uri = write(&dir, "hover.pl", &text);
+    let mut c = Client::start();
+    assert_eq!(c.open(&uri, &text), Vec::<Value>::new());
+
+    let first = find(&text, "\"layer\"");
+    let second = find(&text, "\"layer\"):  # the same");
+    let hover = c.ok("textDocument/hover", at(&uri, second.0, second.1 + 3));
+    assert_eq!(hover["range"], range(second.0, 18, second.0, 25));
+    assert_eq!(hover["contents"]["kind"], "markdown");
+    assert_eq!(
+        hover["contents"]["value"],
+        "**Graph function `layer_0`** — made from `pl.graph(\"layer\")` in `main`\n\n\
+         ```python\n\
+         def layer_0(y__ssa_v1: pl.InOut[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]\n\
+         ```\n\n\
+         Parameters, in order:\n\
+         1. `y` (`y__ssa_v1`) — InOut — `pl.Tensor[[64, 64], pl.FP32]`"
+    );
+    let hover = c.ok("textDocument/hover", at(&uri, first.0, first.1));
+    assert_eq!(
+        hover["contents"]["value"],
+        "**Graph function `layer`** — made from `pl.graph(\"layer\")` in `main`\n\n\
+         ```python\n\
+         def layer(x__ssa_v0: pl.Tensor[[64, 64], pl.FP32], y__ssa_v0: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]\n\
+         ```\n\n\
+         Parameters, in order:\n\
+         1. `x` (`x__ssa_v0`) — In — `pl.Tensor[[64, 64], pl.FP32]`\n\
+         2. `y` (`y__ssa_v0`) — Out — `pl.Tensor[[64, 64], pl.FP32]`"
+    );
+    // Off the name (on `pl.graph`, on the closing parenthesis, on a call): nothing.
+    assert_eq!(c.ok("textDocument/hover", at(&uri, first.0, first.1 - 3)), Value::Null);
+    assert_eq!(c.ok("textDocument/hover", at(&uri, first.0, first.1 + 7)), Value::Null);
+    let call = find(&text, "kern(x, y)\n    with");
+    assert_eq!(c.ok("textDocument/hover", at(&uri, call.0, call.1)), Value::Null);
+
+    // A region in a program with errors is not outlined; the hover says so.
+    let broken = text.replace("y = kern(y, y)", "y = kern(y, undefined_name)");
+    c.change(&uri, 2, &broken);
+    assert_eq!(c.diagnostics(&uri).1.len(), 1);
+    let hover = c.ok("textDocument/hover", at(&uri, second.0, second.1 + 1));
+    let value = hover["contents"]["value"].as_str().unwrap().to_string();
+    assert!(value.starts_with("**`pl.graph(\"layer\")`** — not outlined: the program has errors"), "{value}");
+    assert!(c.stop());
+}
+
+#[test]
+fn definition_across_files_and_in_a_program_class() {
+    let dir = scratch_dir("definition");
+    let config = "import pypto.language as pl\n\nROWS = 64\nCOLS = 64\n";
+    let config_uri = write(&dir, "config.pl", config);
+    let kernels = format!("{}\nfrom ..config import ROWS as R\n", KERNEL.replace("[[64, 64]", "[[R, 64]"));
+    let kernels_uri = write(&dir, "kernels/__init__.pl", &kernels);
+    let model = "\
+import pypto.language as pl
+
+from .config import ROWS, COLS
+from .kernels import kern
+
+
+@pl.jit
+def main(x: pl.Tensor[[ROWS, COLS], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]]):
+    with pl.graph(\"band\"):
+        y = kern(x, y)
+    return y
+
+
+@pl.program
+class Prog:
+    @pl.function(type=pl.FunctionType.InCore)
+    def scale(self, x: pl.Tensor[[ROWS, COLS], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]]):
+        t = pl.load(x, [0, 0], [ROWS, COLS])
+        pl.store(pl.mul(t, 2.0), [0, 0], y)
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(self, x: pl.Tensor[[ROWS, COLS], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]]):
+        y = self.scale(x, y)
+        return y
+";
+    let model_uri = write(&dir, "model.pl", model);
+    let mut c = Client::start();
+    assert_eq!(c.open(&model_uri, model), Vec::<Value>::new(), "the package compiles");
+
+    let location = |uri: &str, text: &str, needle: &str, len: u32| {
+        let (line, col) = find(text, needle);
+        json!({ "uri": uri, "range": range(line, col, line, col + len) })
+    };
+    // A call of a function imported from a package: its `def` in kernels/__init__.pl.
+    let call = find(model, "kern(x, y)");
+    assert_eq!(
+        c.ok("textDocument/definition", at(&model_uri, call.0, call.1 + 2)),
+        location(&kernels_uri, &kernels, "kern(", 4)
+    );
+    // A constant used in an annotation, through `from .config import ROWS`.
+    let rows = find(model, "ROWS, COLS], pl.FP32], y");
+    assert_eq!(
+        c.ok("textDocument/definition", at(&model_uri, rows.0, rows.1)),
+        location(&config_uri, config, "ROWS =", 4)
+    );
+    // On the imported name in the import itself.
+    let imported = find(model, "COLS\n");
+    assert_eq!(
+        c.ok("textDocument/definition", at(&model_uri, imported.0, imported.1 + 1)),
+        location(&config_uri, config, "COLS =", 4)
+    );
+    // `self.scale(...)` in a program class: the method.
+    let method_call = find(model, "scale(x, y)");
+    assert_eq!(
+        c.ok("textDocument/definition", at(&model_uri, method_call.0, method_call.1)),
+        location(&model_uri, model, "scale(self", 5)
+    );
+    // A parameter is the function's own, even where a module name could be meant.
+    let param_use = find(model, "x, [0, 0]");
+    assert_eq!(
+        c.ok("textDocument/definition", at(&model_uri, param_use.0, param_use.1)),
+        location(
+            &model_uri,
+            model,
+            "x: pl.Tensor[[ROWS, COLS], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]]):\n        t",
+            1
+        )
+    );
+    // Following an alias from the second file: `R` in kernels/__init__.pl is config's ROWS.
+    assert_eq!(c.open(&kernels_uri, &kernels), Vec::<Value>::new());
+    let alias = find(&kernels, "[[R, 64]");
+    assert_eq!(
+        c.ok("textDocument/definition", at(&kernels_uri, alias.0, alias.1 + 2)),
+        location(&config_uri, config, "ROWS =", 4)
+    );
+    // Nothing to go to: a pl op, a literal.
+    let op = find(model, "load(");
+    assert_eq!(c.ok("textDocument/definition", at(&model_uri, op.0, op.1)), Value::Null);
+    let literal = find(model, "2.0");
+    assert_eq!(c.ok("textDocument/definition", at(&model_uri, literal.0, literal.1)), Value::Null);
+    assert!(c.stop());
+}
+
+#[test]
+fn diagnostics_of_an_imported_file_go_to_its_uri() {
+    let dir = scratch_dir("imported");
+    let broken =
+        "import pypto.language as pl\n\nROWS = 64\n\n\n@pl.jit\ndef helper(x: pl.Tensor):\n    return \"café\" +* 2\n";
+    let config_uri = write(&dir, "config.pl", broken);
+    let model = format!(
+        "{KERNEL}\nfrom .config import ROWS\n\n\n@pl.jit\ndef main(x: pl.Tensor[[ROWS, 64], pl.FP32]):\n    return x\n"
+    );
+    let model_uri = write(&dir, "model.pl", &model);
+    let mut c = Client::start();
+    assert_eq!(c.open(&model_uri, &model), Vec::<Value>::new());
+    let (version, in_config) = c.diagnostics(&config_uri);
+    assert_eq!(version, Value::Null, "config.pl is not open");
+    assert_eq!(in_config.len(), 1, "{in_config:#?}");
+    assert_eq!(in_config[0]["code"], "E0101");
+    // `    return "café" +* 2`: the `*` is at UTF-16 column 19 (byte 20).
+    assert_eq!(in_config[0]["range"], range(7, 19, 7, 20));
+
+    // Fixing the imported file on disk and saving it checks the open file again.
+    std::fs::write(dir.join("config.pl"), broken.replace("+* 2", "+ 2")).unwrap();
+    c.notify("textDocument/didSave", json!({ "textDocument": { "uri": config_uri } }));
+    assert_eq!(c.diagnostics(&config_uri), (Value::Null, Vec::new()));
+    assert_eq!(c.diagnostics(&model_uri), (json!(1), Vec::new()));
+    assert!(c.stop());
+}
+
+#[test]
+fn document_symbols_list_functions_classes_and_regions() {
+    let dir = scratch_dir("symbols");
+    let text = format!(
+        "{KERNEL}
+
+@pl.jit
+def main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    for i in pl.range(2):
+        with pl.graph(\"band\"):
+            y = kern(x, y)
+    return y
+
+
+@pl.program
+class Prog:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def run(self, x: pl.Tensor[[64, 64], pl.FP32]):
+        with pl.graph(\"once\"):
+            pass
+        return x
+
+
+if __name__ == \"__main__\":
+    print(\"host code is not in the outline\")
+"
+    );
+    let uri = write(&dir, "symbols.pl", &text);
+    let mut c = Client::start();
+    c.open(&uri, &text);
+    let symbols = c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    // (name, kind, detail, selection start, children) for each symbol, depth first.
+    fn outline(symbols: &Value) -> Vec<Value> {
+        symbols
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| json!([s["name"], s["kind"], s["detail"], s["selectionRange"]["start"], outline(&s["children"])]))
+            .collect()
+    }
+    let p = |needle: &str| {
+        let (l, c) = find(&text, needle);
+        position(l, c)
+    };
+    assert_eq!(
+        Value::Array(outline(&symbols)),
+        json!([
+            ["kern", 12, "@pl.jit.incore", p("kern("), []],
+            ["main", 12, "@pl.jit", p("main("), [["band", 3, "pl.graph region", p("\"band\""), []]]],
+            [
+                "Prog",
+                5,
+                "@pl.program",
+                p("Prog:"),
+                [[
+                    "run",
+                    6,
+                    "@pl.function(type=pl.FunctionType.Orchestration)",
+                    p("run("),
+                    [["once", 3, "pl.graph region", p("\"once\""), []]]
+                ]]
+            ],
+        ])
+    );
+    // A symbol's range covers its decorators and body; the region's covers its block.
+    let main = &symbols[1];
+    let (def_line, _) = find(&text, "@pl.jit\ndef main");
+    let (return_line, _) = find(&text, "    return y\n\n\n@pl.program");
+    assert_eq!(main["range"], range(def_line, 0, return_line, 12));
+    let (with_line, _) = find(&text, "with pl.graph(\"band\")");
+    assert_eq!(main["children"][0]["range"], range(with_line, 8, with_line + 1, 26));
+    assert!(c.stop());
+}
+
+#[test]
+fn protocol_errors_get_the_codes_the_specification_gives() {
+    let mut c = Client::raw();
+    // Before `initialize`: ServerNotInitialized; notifications are dropped.
+    c.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": "file:///x.pl", "languageId": "python", "version": 1, "text": "x = $" } }),
+    );
+    let r = c.request("textDocument/hover", at("file:///x.pl", 0, 0));
+    assert_eq!(r.response_result.unwrap_err().code, -32002);
+    c.ok("initialize", json!({ "capabilities": {} }));
+    // No diagnostics were published for the document opened too early.
+    assert!(c.pending.is_empty(), "{:?}", c.pending);
+    // A second `initialize` is an invalid request.
+    assert_eq!(c.request("initialize", json!({ "capabilities": {} })).response_result.unwrap_err().code, -32600);
+    // Requests plc does not implement: MethodNotFound, `$/` ones included.
+    for method in ["textDocument/completion", "workspace/symbol", "$/unknown", "nonsense"] {
+        let r = c.request(method, json!({}));
+        let e = r.response_result.unwrap_err();
+        assert_eq!(e.code, -32601, "{method}");
+        assert!(e.message.contains(method), "{}", e.message);
+    }
+    // A known request with parameters of the wrong shape: InvalidParams.
+    let r = c.request("textDocument/hover", json!({ "textDocument": 5 }));
+    assert_eq!(r.response_result.unwrap_err().code, -32602);
+    let r = c.request("textDocument/definition", Value::Null);
+    assert_eq!(r.response_result.unwrap_err().code, -32602);
+    // Notifications that are unknown or malformed are ignored; the server still answers.
+    c.notify("$/cancelRequest", json!({ "id": 1 }));
+    c.notify("workspace/didChangeConfiguration", json!({ "settings": {} }));
+    c.notify("textDocument/didOpen", json!({ "textDocument": "not a document" }));
+    c.notify("textDocument/didChange", json!({ "textDocument": { "uri": "file:///never-opened.pl", "version": 2 }, "contentChanges": [{ "text": "x" }] }));
+    c.notify("textDocument/didClose", json!({ "textDocument": { "uri": "file:///never-opened.pl" } }));
+    // Requests on documents that are not open have no answer to give.
+    assert_eq!(c.ok("textDocument/hover", at("file:///never-opened.pl", 0, 0)), Value::Null);
+    assert_eq!(
+        c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": "file:///never-opened.pl" } })),
+        Value::Null
+    );
+    assert!(c.pending.is_empty(), "nothing was published: {:?}", c.pending);
+    // After `shutdown`, requests are invalid; `exit` then ends the session cleanly.
+    assert_eq!(c.request("shutdown", Value::Null).response_result.unwrap(), Value::Null);
+    assert_eq!(c.request("textDocument/hover", at("file:///x.pl", 0, 0)).response_result.unwrap_err().code, -32600);
+    c.notify("exit", Value::Null);
+    assert!(c.server.take().unwrap().join().unwrap(), "exit after shutdown is a clean end");
+}
+
+#[test]
+fn exit_without_shutdown_is_not_a_clean_end() {
+    let c = Client::start();
+    c.notify("exit", Value::Null);
+    let mut c = c;
+    assert!(!c.server.take().unwrap().join().unwrap());
+}
+
+#[test]
+fn a_document_that_never_parses() {
+    let garbage = "\u{0}\u{7f}def (((( ]]] \"unterminated\n\tclass:\n  @@@ 数据 \u{FEFF}\r\n)))\\\n";
+    let mut c = Client::start();
+    let uri = "untitled:garbage";
+    let diags = c.open(uri, garbage);
+    assert!(!diags.is_empty());
+    for d in &diags {
+        assert_eq!(d["source"], "plc");
+        assert!(d["code"].as_str().unwrap().starts_with('E') || d["code"].as_str().unwrap().starts_with('N'));
+    }
+    for line in 0..6 {
+        for character in [0, 1, 3, 7, 100] {
+            assert_eq!(c.ok("textDocument/hover", at(uri, line, character)), Value::Null);
+            assert_eq!(c.ok("textDocument/definition", at(uri, line, character)), Value::Null);
+        }
+    }
+    assert_eq!(c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } })), json!([]));
+    // Positions far outside the text are clamped, not trusted.
+    assert_eq!(c.ok("textDocument/hover", at(uri, u32::MAX, u32::MAX)), Value::Null);
+    // Ranged changes (though the server asks for whole documents) with reversed and
+    // out-of-range ends are applied without harm.
+    c.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 2 },
+                "contentChanges": [{ "range": range(9, 9, 0, 3), "text": "数" }, { "range": range(0, 0, 0, 0), "text": "x = 1\n" }] }),
+    );
+    let (version, _) = c.diagnostics(uri);
+    assert_eq!(version, json!(2));
+    assert!(c.stop());
+}
+
+#[test]
+fn ten_thousand_edits_in_a_row() {
+    let dir = scratch_dir("edits");
+    let fixed = nested_regions().replace("        with pl.graph(\"café_数据\"):\n    ", "    ");
+    let broken = nested_regions();
+    let uri = write(&dir, "edits.pl", &fixed);
+    let mut c = Client::start();
+    assert_eq!(c.open(&uri, &fixed), Vec::<Value>::new());
+    const EDITS: i32 = 10_000;
+    // The client sends every edit without waiting; each gets its own publication, for
+    // its own version, in order.
+    let sender = c.conn.sender.clone();
+    let (fixed_text, broken_text, edit_uri) = (fixed.clone(), broken.clone(), uri.clone());
+    let writer = std::thread::spawn(move || {
+        for version in 2..EDITS + 2 {
+            let text = if version % 2 == 0 { &broken_text } else { &fixed_text };
+            let params = json!({ "textDocument": { "uri": edit_uri, "version": version }, "contentChanges": [{ "text": text }] });
+            sender
+                .send(Message::Notification(Notification { method: "textDocument/didChange".to_string(), params }))
+                .unwrap();
+        }
+    });
+    for version in 2..EDITS + 2 {
+        let (v, diags) = c.diagnostics(&uri);
+        assert_eq!(v, json!(version));
+        let expected = if version % 2 == 0 { 1 } else { 0 };
+        assert_eq!(diags.len(), expected, "version {version}");
+    }
+    writer.join().unwrap();
+    // The last version (the fixed text) is what hover sees.
+    let (line, col) = find(&fixed, "\"数据\"");
+    let hover = c.ok("textDocument/hover", at(&uri, line, col));
+    assert!(hover["contents"]["value"].as_str().unwrap().starts_with("**Graph function `数据`**"), "{hover}");
+    assert!(c.stop());
+}
+
+/// A base-protocol frame.
+fn frame(body: &str) -> Vec<u8> {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+/// Runs `plc lsp` with `input` on stdin; returns its exit status, the messages it wrote,
+/// and its stderr.
+fn run_stdio(input: Vec<u8>) -> (Option<i32>, Vec<Value>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plc"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("plc lsp starts");
+    let mut stdin = child.stdin.take().unwrap();
+    // Written from a thread, so that a server blocked on a full stdout cannot deadlock us.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let mut messages = Vec::new();
+    let mut rest: &[u8] = &output.stdout;
+    while !rest.is_empty() {
+        let text = std::str::from_utf8(rest).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").expect("a header block");
+        let len: usize = head.strip_prefix("Content-Length: ").expect("Content-Length").parse().unwrap();
+        messages.push(serde_json::from_str(&body[..len]).expect("the server writes JSON"));
+        rest = &rest[head.len() + 4 + len..];
+    }
+    (output.status.code(), messages, String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+/// The session of the issue, over stdin/stdout, written all at once as a script would:
+/// initialize, didOpen of a file with an error after non-ASCII text, didChange to a fixed
+/// text, hover on a region name, definition, with malformed messages in between, then
+/// shutdown and exit.
+#[test]
+fn a_scripted_session_over_stdio() {
+    let dir = scratch_dir("stdio");
+    let text = nested_regions();
+    let uri = write(&dir, "session.pl", &text);
+    let fixed = text.replace("        with pl.graph(\"café_数据\"):\n    ", "    ");
+    let (region_line, region_col) = find(&fixed, "\"数据\"");
+    let (call_line, call_col) = find(&fixed, "kern(x, y)");
+    let message = |v: Value| frame(&v.to_string());
+    let input = [
+        message(json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "capabilities": {} } })),
+        message(json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} })),
+        message(json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": { "textDocument": { "uri": uri, "languageId": "python", "version": 1, "text": text } } })),
+        message(json!({ "jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": { "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": fixed }] } })),
+        message(json!({ "jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
+            "params": at(&uri, region_line, region_col + 1) })),
+        frame("{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": "),
+        message(json!({ "jsonrpc": "2.0", "id": "x", "method": 7 })),
+        b"Content-Type: nothing else\r\n\r\n".to_vec(),
+        message(json!({ "jsonrpc": "2.0", "id": 3, "method": "textDocument/definition",
+            "params": at(&uri, call_line, call_col + 1) })),
+        message(json!({ "jsonrpc": "2.0", "id": 4, "method": "textDocument/formatting", "params": {} })),
+        message(json!({ "jsonrpc": "2.0", "id": 5, "method": "shutdown" })),
+        message(json!({ "jsonrpc": "2.0", "method": "exit" })),
+    ]
+    .concat();
+    let (status, messages, stderr) = run_stdio(input);
+    assert_eq!(status, Some(0), "exit after shutdown: {stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(messages.iter().all(|m| m["jsonrpc"] == "2.0"));
+
+    let response = |id: Value| messages.iter().find(|m| m["id"] == id && m.get("method").is_none()).cloned();
+    assert_eq!(response(json!(1)).unwrap()["result"]["capabilities"]["hoverProvider"], true);
+    let published: Vec<&Value> =
+        messages.iter().filter(|m| m["method"] == "textDocument/publishDiagnostics").map(|m| &m["params"]).collect();
+    assert_eq!(published.len(), 2, "{published:#?}");
+    assert_eq!((published[0]["uri"].as_str(), &published[0]["version"]), (Some(uri.as_str()), &json!(1)));
+    let diags = published[0]["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0]["code"], "E0305");
+    assert_eq!(diags[0]["range"], range(region_line + 1, 8, region_line + 1, 32));
+    assert_eq!(published[1], &json!({ "uri": uri, "version": 2, "diagnostics": [] }));
+
+    let hover = response(json!(2)).unwrap();
+    let value = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(value.starts_with("**Graph function `数据`** — made from `pl.graph(\"数据\")` in `main`"), "{value}");
+    assert!(value.ends_with("1. `x` (`x__ssa_v0`) — In — `pl.Tensor[[64, 64], pl.FP32]`\n2. `y` (`y__ssa_v0`) — Out — `pl.Tensor[[64, 64], pl.FP32]`"), "{value}");
+    let (kern_line, kern_col) = find(&fixed, "kern(x: ");
+    assert_eq!(
+        response(json!(3)).unwrap()["result"],
+        json!({ "uri": uri, "range": range(kern_line, kern_col, kern_line, kern_col + 4) })
+    );
+    // Malformed messages: a parse error has no id to answer with; an invalid request
+    // keeps its own.
+    assert_eq!(response(Value::Null).unwrap()["error"]["code"], -32700);
+    assert_eq!(response(json!("x")).unwrap()["error"]["code"], -32600);
+    assert_eq!(response(json!(4)).unwrap()["error"]["code"], -32601);
+    assert_eq!(response(json!(5)).unwrap()["result"], Value::Null);
+    assert_eq!(messages.len(), 9, "five responses, two errors, two publications: {messages:#?}");
+}
+
+#[test]
+fn input_that_ends_without_exit_or_is_garbage_ends_the_server_quietly() {
+    // End of input in the middle of a session: exit status 1, nothing on stderr.
+    let input = [
+        frame(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#),
+        frame(r#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"untitled:a","languageId":"python","version":1,"text":"x = $"}}}"#),
+    ]
+    .concat();
+    let (status, messages, stderr) = run_stdio(input);
+    assert_eq!((status, stderr.as_str()), (Some(1), ""));
+    assert_eq!(messages.len(), 2, "the initialize response and the diagnostics: {messages:#?}");
+    // Nothing but garbage: no message can be read, none is answered.
+    let mut noise: Vec<u8> = (0..20_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    noise.extend_from_slice(b"Content-Length: 99999999999999999999\r\n\r\nContent-Length: 5\r\n\r\n{}");
+    let (status, messages, stderr) = run_stdio(noise);
+    assert_eq!((status, stderr.as_str()), (Some(1), ""));
+    assert!(messages.iter().all(|m| m["error"]["code"] == -32700 || m["error"]["code"] == -32600), "{messages:#?}");
+}
