@@ -27,11 +27,15 @@ class InlineHelpers:
         return dst
 
     @pl.function(type=pl.FunctionType.Inline)
-    def graph_wrap(self, x: pl.Tensor[[LEN], pl.FP32]) -> pl.Tensor[[LEN], pl.FP32]:
+    def graph_wrap(
+        self,
+        x: pl.Tensor[[LEN], pl.FP32],
+        out: pl.InOut[pl.Tensor[[LEN], pl.FP32]],
+    ) -> pl.Tensor[[LEN], pl.FP32]:
         with pl.graph("wrapped"):
             with pl.at(level=pl.Level.CORE_GROUP):
-                z: pl.Tensor[[LEN], pl.FP32] = pl.add(x, x)
-        return z
+                out[:] = pl.add(x, x)
+        return out
 
     @pl.function
     def main(
@@ -41,6 +45,7 @@ class InlineHelpers:
     ) -> pl.Tensor[[LEN], pl.FP32]:
         with pl.at(level=pl.Level.CORE_GROUP):
             doubled: pl.Tensor[[LEN], pl.FP32] = self.scale(a)
-        w: pl.Tensor[[LEN], pl.FP32] = self.graph_wrap(doubled)
+        w = pl.create_tensor([LEN], pl.FP32)
+        w = self.graph_wrap(doubled, w)
         self.write_back(w, result)
         return result

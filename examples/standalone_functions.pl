@@ -32,8 +32,9 @@ def double_entry(
 
 
 @pl.function
-def opaque_square(x: pl.Tensor[[SIZE], pl.FP32]) -> pl.Tensor[[SIZE], pl.FP32]:
+def opaque_square(x: pl.Tensor[[SIZE], pl.FP32], y: pl.InOut[pl.Tensor[[SIZE], pl.FP32]]) -> pl.Tensor[[SIZE], pl.FP32]:
     with pl.graph("square_region"):
         with pl.at(level=pl.Level.CORE_GROUP):
-            y: pl.Tensor[[SIZE], pl.FP32] = pl.mul(x, x)
+            t = pl.load(x, [0], [SIZE])
+            pl.store(pl.mul(t, t), [0], y)
     return y

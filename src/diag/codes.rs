@@ -487,6 +487,94 @@ when the other branch runs; a loop variable has no value after its loop.
 
 Assign the name before the loop or the `if` (or in every branch).";
 
+    E0501 => "a graph's scalar parameter declared Out or InOut",
+"A Graph function's call is recorded once and replayed; a replay patches the boundary scalars
+from the call site's arguments, by value. A scalar parameter can therefore only be an input.
+
+    @pl.jit.graph
+    def layer(a: pl.Tensor[[64], pl.FP32], n: pl.InOut[pl.Scalar[pl.INDEX]]):   # error
+
+Declare it without `pl.Out`/`pl.InOut`; to hand a value back, write it into a tensor.";
+
+    E0502 => "a graph's tensor parameter declared Out",
+"`pl.Out` asks the runtime to allocate the tensor for the call, which a replayed graph cannot
+do. Allocate the tensor at the call site (`pl.create_tensor`) and pass it in as `pl.InOut`.";
+
+    E0503 => "a graph without tensor parameters",
+"A Graph function records task launches over its boundary tensors; with none there is
+nothing to patch on replay, so every replay would redo the first call's work on the same
+memory. Pass the tensors the graph works on as parameters.";
+
+    E0504 => "a graph boundary over the runtime's limits",
+"The runtime patches at most 128 tensor and 64 scalar parameters per graph. Scalars derived
+from the parameters (Step A of LegalizeGraphBoundary) count too. Split the region into
+several graphs.";
+
+    E0505 => "pl.full inside a graph",
+"Orchestration code has no lowering for `pl.full` inside a recorded graph. Create the tensor
+at the call site (with `pl.full` there, or `pl.create_tensor` and a fill kernel) and pass it
+in as `pl.InOut`.";
+
+    E0506 => "a graph allocates a tensor of run-time shape",
+"A replayed graph keeps the shapes of its first call. `pl.create_tensor` in a graph needs a
+shape made of constants; otherwise allocate the tensor at the call site and pass it in.";
+
+    E0507 => "a graph launches a task with a run-time core count",
+"A replayed graph keeps the launch sizes of its first call: `core_num` of a launch inside a
+graph must be a compile-time constant.";
+
+    E0508 => "a graph calls a graph",
+"Nested graphs are not supported: a Graph function may not call another Graph function.
+Call both from the orchestration function, or inline the inner graph's work.";
+
+    E0509 => "a graph returns a value it computed",
+"A replay patches only the boundary, so what a graph returns must be one of its own
+parameters (a tensor the graph wrote through a kernel still counts: plc follows the kernel's
+returned parameter). Write the result into a `pl.InOut` parameter and return that parameter.
+
+    @pl.jit.graph
+    def layer(a: pl.Tensor[[64], pl.FP32]) -> pl.Scalar[pl.INDEX]:
+        m = pl.tensor.dim(a, 0)
+        return m                  # error: computed in the graph";
+
+    E0510 => "a graph launches tasks in a loop of run-time length",
+"A replay repeats the first call's tasks, so a loop that launches tasks inside a graph needs
+a trip count known at compile time. Give the loop constant bounds, or move it to the call
+site. (A loop that launches nothing may have any bounds.)";
+
+    E0511 => "a graph launches tasks in a while loop",
+"A replay repeats the first call's tasks, so a `while` loop inside a graph may not launch
+tasks. Use a `pl.range` loop with constant bounds, or move the loop to the call site.";
+
+    E0512 => "a graph launches tasks under a condition",
+"A replay repeats the branch the first call took. Hoist the branch to the call site and
+give each arm its own Graph function.";
+
+    E0513 => "a graph launching no tasks, or too many",
+"A recorded graph holds between 1 and 1024 tasks (loops count once per iteration). A graph
+that launches nothing is not a graph; one over the limit must be split.";
+
+    E0514 => "a scalar computed inline in a task argument of a graph",
+"A task argument inside a graph that is computed in place (`self.k(a, i * 128)`) cannot be
+patched on replay. Bind it to a name first (`off = i * 128`): LegalizeGraphBoundary then
+computes it at the call site and passes it in.";
+
+    E0515 => "a graph passes a scalar that varies between calls to a task",
+"A scalar task argument inside a graph must be a scalar parameter, a value derived from the
+scalar parameters (moved to the call site), or the same on every replay (constants,
+constant-bound loop variables, `pl.tensor.dim` of a boundary tensor). A value read from a
+tensor, for example, would be frozen at the first call.";
+
+    E0516 => "a view of a boundary tensor with a window that varies between calls",
+"A graph may take views (`pl.slice`, `pl.tensor.view`) of its boundary tensors when the
+window can be rebuilt at the call site (from the scalar parameters: the view then becomes a
+parameter) or is the same on every replay. A window mixing both, or read from data, would be
+frozen at the first call.";
+
+    E0517 => "a graph launched with deps= or a predicate",
+"`pl.submit` of a Graph function may not carry `deps=` (an explicit edge makes the launch
+uncacheable) or a dispatch predicate (it would be frozen into the recording).";
+
     E0701 => "internal error: a variable is used before its definition",
 "The IR verifier found a use of a variable that no earlier statement defines. Lowering and
 every pass must keep definitions before uses; this is a bug in plc, not in your program.";

@@ -21,6 +21,7 @@ pub mod directions;
 pub mod graph;
 pub mod incore;
 pub mod inline;
+pub mod legalize;
 pub mod lineage;
 pub mod outline;
 pub mod props;
@@ -137,7 +138,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[P::GraphOutlined, P::CallDirectionsResolved],
         produces: &[P::GraphBoundaryLegalized],
         invalidates: &[],
-        run: None,
+        run: Some(legalize::run),
     },
 ];
 

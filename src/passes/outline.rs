@@ -459,7 +459,13 @@ impl Outliner<'_> {
             let r = self.program.new_stmt(StmtKind::Return(returned), loc);
             new_body.push(r);
         }
-        let dirs = self.directions(&inputs, &body, &stores);
+        let mut dirs = self.directions(&inputs, &body, &stores);
+        if func_kind == FuncKind::Graph {
+            // A graph's boundary tensors all exist before the call (the region captured
+            // them): one the region only writes is InOut, not Out, which on a graph would
+            // ask the runtime to allocate it.
+            dirs.iter_mut().filter(|d| **d == Direction::Out).for_each(|d| *d = Direction::InOut);
+        }
         let (level, role) = func_kind.derived_level_role();
         let function = Function {
             name: fname,

@@ -1,0 +1,1032 @@
+//! LegalizeGraphBoundary: makes every Graph function's boundary replay correctly.
+//!
+//! The runtime records a Graph call's tasks once and replays them on later calls, patching
+//! only the boundary: the tensor arguments' addresses and the scalar arguments' slots.
+//! Anything else the body computes is frozen at the first call. So:
+//!
+//! - **Step A**: a scalar the body derives from its scalar parameters (`base = i * ROWS`)
+//!   is computed at each call site and passed as a new `In` scalar parameter; a bare alias
+//!   of a scalar parameter (`j = i`) is removed and its readers read the parameter.
+//! - **Step B**: a view (`pl.slice` / `pl.tensor.view`) of a boundary tensor whose window
+//!   the call site can compute moves to the call site as a new tensor parameter (with the
+//!   direction of the tensor it views); one whose window is the same on every replay stays.
+//! - **Step C**: a top-level `pl.create_tensor` moves to the call site as a new `InOut`
+//!   parameter (created per call, patched on replay).
+//! - **Step D**: what cannot be made to replay is an error, each with its own code
+//!   (E0501–E0517) and a message that says how to fix the program.
+//!
+//! New parameters are appended tensors first (creates, views), then scalars; at each call
+//! site the values are bound, in definition order, to locals `<param>__graph_arg<k>`
+//! right before the statement with the call, and appended to its arguments.
+
+use super::lineage::{as_var, Defs, Lineage, Root};
+use super::PassCx;
+use crate::diag::{Code, Diagnostic, Label};
+use crate::intern::Symbol;
+use crate::ir::{
+    Callee, DType, Direction, ExprId, ExprKind, FuncKind, Loc, Param, Program, StmtId, StmtKind, Type, Types, VarId,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The runtime's boundary limits and per-graph task limit.
+const MAX_TENSOR_PARAMS: usize = 128;
+const MAX_SCALAR_PARAMS: usize = 64;
+const MAX_GRAPH_TASKS: u64 = 1024;
+
+pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
+    let graphs: Vec<Symbol> =
+        program.functions.values().filter(|f| f.kind == FuncKind::Graph).map(|f| f.name).collect();
+    if graphs.is_empty() {
+        return;
+    }
+    let errors = |cx: &PassCx<'_>| cx.diags.iter().filter(|d| d.is_error()).count();
+    let before = errors(cx);
+    let mut lineage = Lineage::default();
+    for &g in &graphs {
+        let mut c = Checker { cx, p: program, g };
+        c.signature(&[]);
+        c.static_body();
+        c.returns(&mut lineage);
+    }
+    check_graph_submits(cx, program);
+    if errors(cx) > before {
+        return;
+    }
+    let mut plans = Vec::new();
+    for &g in &graphs {
+        if let Some(plan) = build_plan(cx, program, g, &mut lineage) {
+            if !plan.is_empty() {
+                plans.push((g, plan));
+            }
+        }
+    }
+    if errors(cx) > before {
+        return;
+    }
+    let mut counter = 0u32;
+    for (g, plan) in plans.iter_mut() {
+        rewrite_body(program, *g, plan);
+    }
+    rewrite_call_sites(cx, program, &plans, &mut counter);
+    for &g in &graphs {
+        let added: Vec<VarId> = plans.iter().find(|(h, _)| *h == g).map(|(_, p)| p.params()).unwrap_or_default();
+        let mut c = Checker { cx, p: program, g };
+        c.signature(&added);
+        c.task_scalars();
+        c.launch_control();
+        c.node_count();
+    }
+}
+
+// ------------------------------------------------------------------ replay invariance
+
+/// Which scalar values are the same on every replay: literals, loop variables of loops
+/// with constant bounds, `pl.tensor.dim` of a boundary tensor with a constant axis, and
+/// arithmetic on those. Scalar parameters are not: they are patched per call.
+struct Invariant {
+    vars: FxHashSet<VarId>,
+    tensors: FxHashSet<VarId>,
+}
+
+impl Invariant {
+    fn expr(&self, p: &Program, e: ExprId) -> bool {
+        match &p.expr(e).kind {
+            ExprKind::Var(v) => self.vars.contains(v),
+            ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Bool(_)
+            | ExprKind::None
+            | ExprKind::DType(_)
+            | ExprKind::Enum(_)
+            | ExprKind::Str(_) => true,
+            ExprKind::Tuple(items) => items.iter().all(|&i| self.expr(p, i)),
+            ExprKind::Binary { lhs, rhs, .. } => self.expr(p, *lhs) && self.expr(p, *rhs),
+            ExprKind::Unary { operand, .. } => self.expr(p, *operand),
+            ExprKind::Call { callee: Callee::Op(op), args, .. } if op.def().name == "tensor.dim" => {
+                let tensor = args.first().copied().flatten().and_then(|a| as_var(p, a));
+                let axis = args.get(1).copied().flatten().map(|a| &p.expr(a).kind);
+                tensor.is_some_and(|t| self.tensors.contains(&t)) && matches!(axis, Some(ExprKind::Int(_)))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether an expression is made of literals only (a compile-time constant).
+fn literal(p: &Program, e: ExprId) -> bool {
+    match &p.expr(e).kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => true,
+        ExprKind::Tuple(items) => items.iter().all(|&i| literal(p, i)),
+        ExprKind::Binary { lhs, rhs, .. } => literal(p, *lhs) && literal(p, *rhs),
+        ExprKind::Unary { operand, .. } => literal(p, *operand),
+        _ => false,
+    }
+}
+
+fn is_scalar(p: &Program, v: VarId) -> bool {
+    matches!(p.types.get(p.var(v).ty), Type::Scalar(d) if *d != DType::TaskId)
+}
+
+fn op_name(p: &Program, e: ExprId) -> Option<&'static str> {
+    match &p.expr(e).kind {
+        ExprKind::Call { callee: Callee::Op(op), .. } => Some(op.def().name),
+        _ => None,
+    }
+}
+
+/// A task launch: a call of a function (a kernel, a wrapper), or a launch with `pl.submit`.
+fn is_launch(p: &Program, e: ExprId) -> bool {
+    matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. })
+}
+
+/// Every expression of a block, nested statements included, with `f(expr, stmt)`.
+fn each_expr(p: &Program, block: &[StmtId], mut f: impl FnMut(ExprId, StmtId)) {
+    p.walk_stmts(block, |s| {
+        p.stmt_exprs(s, |root| {
+            let mut stack = vec![root];
+            while let Some(e) = stack.pop() {
+                f(e, s);
+                p.expr_children(e, |c| stack.push(c));
+            }
+        });
+    });
+}
+
+/// A loop's trip count when its bounds are constants.
+fn trip_count(p: &Program, start: ExprId, stop: ExprId, step: ExprId) -> Option<u64> {
+    let int = |e: ExprId| match p.expr(e).kind {
+        ExprKind::Int(n) => Some(n),
+        _ => None,
+    };
+    let (a, b, s) = (int(start)?, int(stop)?, int(step)?);
+    if s == 0 {
+        return None;
+    }
+    let n = if s > 0 { (b - a + s - 1).div_euclid(s) } else { (a - b - s - 1).div_euclid(-s) };
+    Some(n.max(0) as u64)
+}
+
+// ------------------------------------------------------------------ checks
+
+struct Checker<'a, 'b> {
+    cx: &'a mut PassCx<'b>,
+    p: &'a Program,
+    g: Symbol,
+}
+
+impl Checker<'_, '_> {
+    fn name(&self) -> String {
+        self.cx.names.get(self.g).to_string()
+    }
+
+    fn var_name(&self, v: VarId) -> String {
+        self.cx.names.get(self.p.var(v).name).to_string()
+    }
+
+    fn error(&mut self, code: Code, loc: Loc, message: String, label: &str, help: &str) {
+        self.cx.diags.push(
+            Diagnostic::error(code, message, Label::primary(loc.file, loc.span, label)).with_help(help.to_string()),
+        );
+    }
+
+    /// The parameter rules; `added` are the parameters Step A–C appended (for the message
+    /// when they push a count over its limit).
+    fn signature(&mut self, added: &[VarId]) {
+        let f = &self.p.functions[&self.g];
+        let (mut tensors, mut scalars) = (0usize, 0usize);
+        let mut findings = Vec::new();
+        for param in &f.params {
+            let loc = self.p.var(param.var).loc;
+            match self.p.types.get(self.p.var(param.var).ty) {
+                Type::Scalar(_) => {
+                    scalars += 1;
+                    if param.dir != Direction::In && added.is_empty() {
+                        findings.push((Code::E0501, loc, param.var, param.dir));
+                    }
+                }
+                _ => {
+                    tensors += 1;
+                    if param.dir == Direction::Out && added.is_empty() {
+                        findings.push((Code::E0502, loc, param.var, param.dir));
+                    }
+                }
+            }
+        }
+        let g = self.name();
+        for (code, loc, v, dir) in findings {
+            let pn = self.var_name(v);
+            let (message, help) = if code == Code::E0501 {
+                (
+                    format!("Graph function '{g}' declares scalar parameter '{pn}' as {dir}"),
+                    "a boundary scalar is passed by value and replayed from the call site, so it can only be an input: declare it without pl.Out/pl.InOut",
+                )
+            } else {
+                (
+                    format!("Graph function '{g}' declares tensor parameter '{pn}' as Out, meaning the runtime allocates it"),
+                    "a replayed graph cannot allocate its outputs: allocate the tensor at the call site and pass it in as pl.InOut",
+                )
+            };
+            self.error(code, loc, message, "not replayable", help);
+        }
+        let loc = f.loc;
+        if added.is_empty() && tensors == 0 {
+            self.error(
+                Code::E0503,
+                loc,
+                format!("Graph function '{g}' takes no tensor parameters"),
+                "an empty boundary",
+                "a graph with no tensor on its boundary has nothing to patch on replay: pass the tensors it works on as parameters",
+            );
+        }
+        if tensors > MAX_TENSOR_PARAMS {
+            self.error(
+                Code::E0504,
+                loc,
+                format!(
+                    "Graph function '{g}' takes {tensors} tensor parameters, over the runtime's boundary limit of {MAX_TENSOR_PARAMS}"
+                ),
+                "too many tensors",
+                "split the region into several graphs",
+            );
+        }
+        if scalars > MAX_SCALAR_PARAMS {
+            let extra = added.iter().filter(|&&v| is_scalar(self.p, v)).count();
+            let help = if extra > 0 {
+                format!("{extra} of them were added for scalars the body derives from its parameters; split the region into several graphs")
+            } else {
+                "split the region into several graphs".to_string()
+            };
+            self.error(
+                Code::E0504,
+                loc,
+                format!(
+                    "Graph function '{g}' takes {scalars} scalar parameters, over the runtime's boundary limit of {MAX_SCALAR_PARAMS}"
+                ),
+                "too many scalars",
+                &help,
+            );
+        }
+    }
+
+    /// Rules on the body that hold before any rewriting: no `pl.full`, constant
+    /// allocation shapes, constant launch counts, no nested graphs.
+    fn static_body(&mut self) {
+        let f = &self.p.functions[&self.g];
+        let mut findings: Vec<(Code, Loc, String)> = Vec::new();
+        each_expr(self.p, &f.body, |e, _| {
+            let loc = self.p.expr(e).loc;
+            let ExprKind::Call { callee, args, attrs } = &self.p.expr(e).kind else { return };
+            match callee {
+                Callee::Op(op) => match op.def().name {
+                    "tensor.full" => findings.push((Code::E0505, loc, String::new())),
+                    "tensor.create" => {
+                        if !args.first().copied().flatten().is_some_and(|s| literal(self.p, s)) {
+                            findings.push((Code::E0506, loc, String::new()));
+                        }
+                    }
+                    _ => {}
+                },
+                Callee::Func(h) | Callee::Submit(h) => {
+                    if self.p.functions.get(h).is_some_and(|c| c.kind == FuncKind::Graph) {
+                        findings.push((Code::E0508, loc, self.cx.names.get(*h).to_string()));
+                    }
+                    for &(k, v) in attrs {
+                        if self.cx.names.get(k) == "core_num" && !literal(self.p, v) {
+                            findings.push((Code::E0507, self.p.expr(v).loc, String::new()));
+                        }
+                    }
+                }
+            }
+        });
+        let g = self.name();
+        for (code, loc, what) in findings {
+            match code {
+                Code::E0505 => self.error(
+                    code,
+                    loc,
+                    format!("Graph function '{g}' calls pl.full inside the region"),
+                    "not replayable",
+                    "create the tensor at the call site (pl.full there, or pl.create_tensor plus a fill kernel) and pass it in as pl.InOut",
+                ),
+                Code::E0506 => self.error(
+                    code,
+                    loc,
+                    format!("Graph function '{g}' allocates a tensor whose shape is not a compile-time constant"),
+                    "shape known only at run time",
+                    "a replayed graph keeps the shapes of its first call: use a constant shape, or allocate the tensor at the call site and pass it in",
+                ),
+                Code::E0507 => self.error(
+                    code,
+                    loc,
+                    format!("Graph function '{g}' launches a task whose core_num is not a compile-time constant"),
+                    "not a constant",
+                    "a replayed graph keeps the launch sizes of its first call: use a constant block count",
+                ),
+                _ => self.error(
+                    code,
+                    loc,
+                    format!("Graph function '{g}' calls Graph function '{what}'"),
+                    "a graph inside a graph",
+                    "nested graphs are not supported: inline the inner graph's work, or call both graphs from the orchestration function",
+                ),
+            }
+        }
+    }
+
+    /// Each returned value must be one of the function's own parameters.
+    fn returns(&mut self, lineage: &mut Lineage) {
+        let f = &self.p.functions[&self.g];
+        let Some(&last) = f.body.last() else { return };
+        let StmtKind::Return(values) = &self.p.stmt(last).kind else { return };
+        let defs = Defs::of(self.p, f);
+        let mut bad = Vec::new();
+        for &e in values {
+            let ok = match as_var(self.p, e) {
+                Some(v) if is_scalar(self.p, v) => matches!(defs.map.get(&v), Some(super::lineage::Def::Param(_))),
+                Some(v) => match lineage.root(self.p, &defs, v) {
+                    Root::Known(r) => matches!(defs.map.get(&r), Some(super::lineage::Def::Param(_))),
+                    Root::Ambiguous => false,
+                },
+                None => false,
+            };
+            if !ok {
+                bad.push(self.p.expr(e).loc);
+            }
+        }
+        let g = self.name();
+        for loc in bad {
+            self.error(
+                Code::E0509,
+                loc,
+                format!("Graph function '{g}' returns a value it computed rather than one of its own parameters"),
+                "computed in the graph",
+                "a replay patches only the boundary: write the result into a pl.InOut parameter and return that parameter",
+            );
+        }
+    }
+
+    /// Scalars handed to tasks must be patched per call or be the same on every replay.
+    fn task_scalars(&mut self) {
+        let f = &self.p.functions[&self.g];
+        let inv = invariant_set(self.p, self.g);
+        let params: FxHashSet<VarId> = f.params.iter().map(|p| p.var).collect();
+        let mut findings = Vec::new();
+        each_expr(self.p, &f.body, |e, _| {
+            let ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), args, .. } = &self.p.expr(e).kind else {
+                return;
+            };
+            for &a in args.iter().flatten() {
+                if !matches!(self.p.ty(a), Type::Scalar(d) if *d != DType::TaskId) {
+                    continue;
+                }
+                match as_var(self.p, a) {
+                    Some(v) if params.contains(&v) || inv.vars.contains(&v) => {}
+                    Some(v) => findings.push((Code::E0515, self.p.expr(a).loc, Some(v))),
+                    None if inv.expr(self.p, a) => {}
+                    None => findings.push((Code::E0514, self.p.expr(a).loc, None)),
+                }
+            }
+        });
+        let g = self.name();
+        for (code, loc, v) in findings {
+            match v {
+                Some(v) => {
+                    let vn = self.var_name(v);
+                    self.error(
+                        code,
+                        loc,
+                        format!("Graph function '{g}' passes scalar '{vn}' to a task, but its value can differ between calls and has nowhere to be patched"),
+                        "frozen at the first call",
+                        "compute the value from the graph's scalar parameters only (plc then passes it from the call site), or pass it in as a parameter",
+                    );
+                }
+                None => self.error(
+                    code,
+                    loc,
+                    format!("Graph function '{g}' computes a scalar inline in a task argument"),
+                    "computed in the argument",
+                    "bind the value to a name first (`off = i * ROWS`), so that it can be passed from the call site",
+                ),
+            }
+        }
+    }
+
+    /// No task launches under control flow a replay cannot repeat.
+    fn launch_control(&mut self) {
+        let f = &self.p.functions[&self.g];
+        let mut findings = Vec::new();
+        self.control(&f.body, None, &mut findings);
+        let g = self.name();
+        for (code, launch, around) in findings {
+            let (message, label, help) = match code {
+                Code::E0510 => (
+                    format!("Graph function '{g}' launches tasks inside a loop whose trip count is not a compile-time constant"),
+                    "a launch in the loop",
+                    "a replay repeats the first call's tasks: give the loop constant bounds, or move it to the call site",
+                ),
+                Code::E0511 => (
+                    format!("Graph function '{g}' launches tasks inside a while loop"),
+                    "a launch in the loop",
+                    "a replay repeats the first call's tasks: use a pl.range loop with constant bounds, or move the loop to the call site",
+                ),
+                _ => (
+                    format!("Graph function '{g}' launches tasks inside a conditional"),
+                    "a launch under the condition",
+                    "a replay repeats the branch the first call took: hoist the branch to the call site and give each arm its own Graph function",
+                ),
+            };
+            self.cx.diags.push(
+                Diagnostic::error(code, message, Label::primary(launch.file, launch.span, label))
+                    .with_label(Label::secondary(around.file, around.span, "here"))
+                    .with_help(help.to_string()),
+            );
+        }
+    }
+
+    /// `around`: the innermost enclosing construct a replay cannot repeat, with its code.
+    fn control(&self, block: &[StmtId], around: Option<(Code, Loc)>, out: &mut Vec<(Code, Loc, Loc)>) {
+        for &s in block {
+            let loc = self.p.stmt(s).loc;
+            if let Some((code, at)) = around {
+                let mut launch = None;
+                self.p.stmt_exprs(s, |root| {
+                    let mut stack = vec![root];
+                    while let Some(e) = stack.pop() {
+                        if launch.is_none() && (is_launch(self.p, e) || op_name(self.p, e) == Some("tensor.create")) {
+                            launch = Some(self.p.expr(e).loc);
+                        }
+                        self.p.expr_children(e, |c| stack.push(c));
+                    }
+                });
+                if let Some(l) = launch {
+                    out.push((code, l, at));
+                    return;
+                }
+            }
+            match &self.p.stmt(s).kind {
+                StmtKind::For { start, stop, step, body, .. } => {
+                    let inner = match trip_count(self.p, *start, *stop, *step) {
+                        Some(_) => around,
+                        None => Some((Code::E0510, loc)),
+                    };
+                    self.control(body, inner, out);
+                }
+                StmtKind::While { body, .. } => self.control(body, Some((Code::E0511, loc)), out),
+                StmtKind::If { then_body, else_body, .. } => {
+                    self.control(then_body, Some((Code::E0512, loc)), out);
+                    if let Some(e) = else_body {
+                        self.control(e, Some((Code::E0512, loc)), out);
+                    }
+                }
+                StmtKind::Scope(scope) => self.control(&scope.body, around, out),
+                _ => {}
+            }
+        }
+    }
+
+    /// Between 1 and 1024 tasks per recorded graph (loops multiply by their trip counts).
+    fn node_count(&mut self) {
+        let f = &self.p.functions[&self.g];
+        let n = self.count(&f.body);
+        let g = self.name();
+        let loc = f.loc;
+        if n == 0 {
+            self.error(
+                Code::E0513,
+                loc,
+                format!("Graph function '{g}' launches no tasks"),
+                "an empty graph",
+                "a graph records task launches: call kernels in it, or make it an ordinary function",
+            );
+        } else if n > MAX_GRAPH_TASKS {
+            self.error(
+                Code::E0513,
+                loc,
+                format!(
+                    "Graph function '{g}' launches {n} tasks, over the runtime's per-graph limit of {MAX_GRAPH_TASKS}"
+                ),
+                "too many tasks",
+                "split the region into several graphs",
+            );
+        }
+    }
+
+    fn count(&self, block: &[StmtId]) -> u64 {
+        let mut n: u64 = 0;
+        for &s in block {
+            self.p.stmt_exprs(s, |root| {
+                let mut stack = vec![root];
+                while let Some(e) = stack.pop() {
+                    if is_launch(self.p, e) || op_name(self.p, e) == Some("tensor.create") {
+                        n = n.saturating_add(1);
+                    }
+                    self.p.expr_children(e, |c| stack.push(c));
+                }
+            });
+            n = n.saturating_add(match &self.p.stmt(s).kind {
+                StmtKind::For { start, stop, step, body, .. } => {
+                    let trips = trip_count(self.p, *start, *stop, *step).unwrap_or(1);
+                    self.count(body).saturating_mul(trips)
+                }
+                StmtKind::While { body, .. } => self.count(body),
+                StmtKind::If { then_body, else_body, .. } => {
+                    self.count(then_body).max(else_body.as_deref().map_or(0, |e| self.count(e)))
+                }
+                StmtKind::Scope(scope) => self.count(&scope.body),
+                _ => 0,
+            });
+        }
+        n
+    }
+}
+
+/// A Graph launched with `pl.submit(..., deps=...)` or a predicate cannot be cached.
+fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program) {
+    let mut findings = Vec::new();
+    for f in p.functions.values() {
+        each_expr(p, &f.body, |e, _| {
+            let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { return };
+            if !p.functions.get(g).is_some_and(|c| c.kind == FuncKind::Graph) {
+                return;
+            }
+            for &(k, v) in attrs {
+                let key = cx.names.get(k);
+                if key == "deps" || key == "predicate" {
+                    findings.push((p.expr(v).loc, *g, f.name, key == "deps"));
+                }
+            }
+        });
+    }
+    for (loc, g, caller, deps) in findings {
+        let (gn, cn) = (cx.names.get(g).to_string(), cx.names.get(caller).to_string());
+        let (what, help) = if deps {
+            ("explicit dependencies", "an explicit dependency edge makes the launch uncacheable: drop deps= and let the runtime track the tensors")
+        } else {
+            (
+                "a dispatch predicate",
+                "a predicate on a graph launch would be frozen into the recording: branch at the call site instead",
+            )
+        };
+        cx.diags.push(
+            Diagnostic::error(
+                Code::E0517,
+                format!("Graph function '{gn}' is submitted from '{cn}' with {what}"),
+                Label::primary(loc.file, loc.span, "not allowed on a graph launch"),
+            )
+            .with_help(help.to_string()),
+        );
+    }
+}
+
+/// The replay-invariant scalars and the boundary tensors of a Graph function.
+fn invariant_set(p: &Program, g: Symbol) -> Invariant {
+    let f = &p.functions[&g];
+    let mut inv = Invariant { vars: FxHashSet::default(), tensors: FxHashSet::default() };
+    for param in &f.params {
+        if !matches!(p.types.get(p.var(param.var).ty), Type::Scalar(_)) {
+            inv.tensors.insert(param.var);
+        }
+    }
+    fn walk(p: &Program, block: &[StmtId], inv: &mut Invariant) {
+        for &s in block {
+            match &p.stmt(s).kind {
+                StmtKind::Assign { var, value } => {
+                    if matches!(p.types.get(p.var(*var).ty), Type::Scalar(_)) && inv.expr(p, *value) {
+                        inv.vars.insert(*var);
+                    } else if let ExprKind::Var(w) = p.expr(*value).kind {
+                        if inv.tensors.contains(&w) {
+                            inv.tensors.insert(*var);
+                        }
+                    }
+                }
+                StmtKind::For { var, start, stop, step, body, .. } => {
+                    if trip_count(p, *start, *stop, *step).is_some() {
+                        inv.vars.insert(*var);
+                    }
+                    walk(p, body, inv);
+                }
+                StmtKind::While { body, .. } => walk(p, body, inv),
+                StmtKind::If { then_body, else_body, .. } => {
+                    walk(p, then_body, inv);
+                    if let Some(e) = else_body {
+                        walk(p, e, inv);
+                    }
+                }
+                StmtKind::Scope(scope) => walk(p, &scope.body, inv),
+                _ => {}
+            }
+        }
+    }
+    walk(p, &f.body, &mut inv);
+    inv
+}
+
+// ------------------------------------------------------------------ the plan
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HoistKind {
+    Create,
+    View,
+    Scalar,
+}
+
+struct Hoist {
+    original: VarId,
+    value: ExprId,
+    kind: HoistKind,
+    dir: Direction,
+    /// The new parameter (made when the plan is applied).
+    param: VarId,
+}
+
+/// What moves out of one Graph function, in definition order.
+#[derive(Default)]
+struct Plan {
+    /// Hoisted values and aliases, in definition order: `Ok(hoist index)`, `Err((alias,
+    /// target))`.
+    order: Vec<Result<usize, (VarId, VarId)>>,
+    hoists: Vec<Hoist>,
+    /// The statements that define what moved (deleted from the body).
+    delete: FxHashSet<StmtId>,
+}
+
+impl Plan {
+    fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// Hoists in parameter order: creates, views, then scalars.
+    fn param_order(&self) -> Vec<usize> {
+        let mut idx: Vec<usize> = (0..self.hoists.len()).collect();
+        idx.sort_by_key(|&i| match self.hoists[i].kind {
+            HoistKind::Create => 0,
+            HoistKind::View => 1,
+            HoistKind::Scalar => 2,
+        });
+        idx
+    }
+
+    fn params(&self) -> Vec<VarId> {
+        self.param_order().into_iter().map(|i| self.hoists[i].param).collect()
+    }
+}
+
+struct Planner<'a> {
+    p: &'a Program,
+    params: FxHashSet<VarId>,
+    scalar_params: FxHashSet<VarId>,
+    derived: FxHashSet<VarId>,
+    aliases: FxHashSet<VarId>,
+    /// Boundary tensors: parameters, hoisted creates and views, with their direction.
+    boundary: FxHashMap<VarId, Direction>,
+    /// Views that stay in the body (the same window on every replay).
+    in_place: FxHashSet<VarId>,
+    inv: Invariant,
+    plan: Plan,
+    errors: Vec<(Loc, VarId, VarId, bool)>,
+}
+
+impl Planner<'_> {
+    fn derivable(&self, e: ExprId) -> bool {
+        match &self.p.expr(e).kind {
+            ExprKind::Var(v) => self.scalar_params.contains(v) || self.derived.contains(v) || self.aliases.contains(v),
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::DType(_) => true,
+            ExprKind::Tuple(items) => items.iter().all(|&i| self.derivable(i)),
+            ExprKind::Binary { lhs, rhs, .. } => self.derivable(*lhs) && self.derivable(*rhs),
+            ExprKind::Unary { operand, .. } => self.derivable(*operand),
+            _ => false,
+        }
+    }
+
+    fn block(&mut self, block: &[StmtId], loop_depth: u32, in_branch: bool) {
+        for &s in block {
+            match &self.p.stmt(s).kind {
+                StmtKind::Assign { var, value } => self.assign(s, *var, *value, loop_depth, in_branch),
+                StmtKind::For { var, start, stop, step, body, .. } => {
+                    if trip_count(self.p, *start, *stop, *step).is_some() {
+                        self.inv.vars.insert(*var);
+                    }
+                    self.block(body, loop_depth + 1, in_branch);
+                }
+                StmtKind::While { body, .. } => self.block(body, loop_depth + 1, in_branch),
+                StmtKind::If { then_body, else_body, .. } => {
+                    self.block(then_body, loop_depth, true);
+                    if let Some(e) = else_body {
+                        self.block(e, loop_depth, true);
+                    }
+                }
+                StmtKind::Scope(scope) => self.block(&scope.body, loop_depth, in_branch),
+                _ => {}
+            }
+        }
+    }
+
+    fn hoist(&mut self, s: StmtId, original: VarId, value: ExprId, kind: HoistKind, dir: Direction) {
+        self.plan.order.push(Ok(self.plan.hoists.len()));
+        self.plan.hoists.push(Hoist { original, value, kind, dir, param: original });
+        self.plan.delete.insert(s);
+    }
+
+    fn assign(&mut self, s: StmtId, var: VarId, value: ExprId, loop_depth: u32, in_branch: bool) {
+        let p = self.p;
+        if is_scalar(p, var) {
+            if self.derivable(value) {
+                if let ExprKind::Var(target) = p.expr(value).kind {
+                    self.aliases.insert(var);
+                    self.plan.order.push(Err((var, target)));
+                    self.plan.delete.insert(s);
+                } else {
+                    self.derived.insert(var);
+                    self.hoist(s, var, value, HoistKind::Scalar, Direction::In);
+                }
+            } else if self.inv.expr(p, value) {
+                self.inv.vars.insert(var);
+            }
+            return;
+        }
+        match &p.expr(value).kind {
+            ExprKind::Var(w) if self.boundary.contains_key(w) => {
+                let d = self.boundary[w];
+                self.boundary.insert(var, d);
+                self.inv.tensors.insert(var);
+            }
+            ExprKind::Call { callee: Callee::Op(op), args, .. } => match op.def().name {
+                "tensor.create" if loop_depth == 0 && !in_branch => {
+                    self.hoist(s, var, value, HoistKind::Create, Direction::InOut);
+                    self.boundary.insert(var, Direction::InOut);
+                    self.inv.tensors.insert(var);
+                }
+                "tensor.slice" | "tensor.view" => {
+                    let Some(src) = args.first().copied().flatten().and_then(|a| as_var(p, a)) else { return };
+                    let Some(&dir) = self.boundary.get(&src) else { return };
+                    let operands: Vec<ExprId> = args.iter().skip(1).flatten().copied().collect();
+                    // The call site can rebuild the view when it has the source: a parameter
+                    // or a value moved there before.
+                    let hoistable = !self.in_place.contains(&src)
+                        && (self.params.contains(&src) || self.plan.hoists.iter().any(|h| h.original == src))
+                        && operands.iter().all(|&o| self.derivable(o));
+                    if hoistable && loop_depth == 0 && !in_branch {
+                        self.hoist(s, var, value, HoistKind::View, dir);
+                        self.boundary.insert(var, dir);
+                        self.inv.tensors.insert(var);
+                    } else if operands.iter().all(|&o| self.inv.expr(p, o)) {
+                        self.in_place.insert(var);
+                    } else {
+                        let shape_ok = args.get(1).copied().flatten().is_none_or(|sh| self.inv.expr(p, sh));
+                        self.errors.push((p.expr(value).loc, var, src, shape_ok));
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+}
+
+fn build_plan(cx: &mut PassCx<'_>, p: &Program, g: Symbol, _lineage: &mut Lineage) -> Option<Plan> {
+    let f = &p.functions[&g];
+    let mut planner = Planner {
+        p,
+        params: f.params.iter().map(|q| q.var).collect(),
+        scalar_params: f.params.iter().map(|q| q.var).filter(|&v| is_scalar(p, v)).collect(),
+        derived: FxHashSet::default(),
+        aliases: FxHashSet::default(),
+        boundary: f.params.iter().filter(|q| !is_scalar(p, q.var)).map(|q| (q.var, q.dir)).collect(),
+        in_place: FxHashSet::default(),
+        inv: Invariant {
+            vars: FxHashSet::default(),
+            tensors: f.params.iter().map(|q| q.var).filter(|&v| !is_scalar(p, v)).collect(),
+        },
+        plan: Plan::default(),
+        errors: Vec::new(),
+    };
+    planner.block(&f.body, 0, false);
+    let gn = cx.names.get(g).to_string();
+    let failed = !planner.errors.is_empty();
+    for (loc, v, src, shape_ok) in planner.errors {
+        let (vn, sn) = (cx.names.get(p.var(v).name).to_string(), cx.names.get(p.var(src).name).to_string());
+        let message = if shape_ok {
+            format!("Graph function '{gn}' derives '{vn}' from boundary tensor '{sn}' using a value that is neither reconstructible at the call site nor the same on every replay")
+        } else {
+            format!("Graph function '{gn}' takes a view '{vn}' of boundary tensor '{sn}' whose shape is not a compile-time constant")
+        };
+        cx.diags.push(
+            Diagnostic::error(Code::E0516, message, Label::primary(loc.file, loc.span, "frozen at the first call"))
+                .with_help("compute the window from the graph's scalar parameters only (it then moves to the call site), or from constants and constant-bound loop variables".to_string()),
+        );
+    }
+    (!failed).then_some(planner.plan)
+}
+
+// ------------------------------------------------------------------ rewrites
+
+/// Deletes what moved, makes the new parameters and points the body's reads at them.
+fn rewrite_body(p: &mut Program, g: Symbol, plan: &mut Plan) {
+    for i in plan.param_order() {
+        let h = &plan.hoists[i];
+        let data = p.var(h.original).clone();
+        let param = p.new_var(data.name, data.ty, data.loc);
+        let dir = h.dir;
+        plan.hoists[i].param = param;
+        p.functions.get_mut(&g).expect("a graph").params.push(Param { var: param, dir });
+    }
+    // Reads of a moved value read its parameter; reads of an alias read what it aliases.
+    let mut subst: FxHashMap<VarId, VarId> = plan.hoists.iter().map(|h| (h.original, h.param)).collect();
+    for item in &plan.order {
+        if let Err((alias, target)) = *item {
+            let to = subst.get(&target).copied().unwrap_or(target);
+            subst.insert(alias, to);
+        }
+    }
+    let mut body = std::mem::take(&mut p.functions.get_mut(&g).expect("a graph").body);
+    retain(p, &mut body, &plan.delete);
+    let mut exprs = Vec::new();
+    p.walk_stmts(&body, |s| p.stmt_exprs(s, |e| exprs.push(e)));
+    while let Some(e) = exprs.pop() {
+        if let ExprKind::Var(v) = p.expr(e).kind {
+            if let Some(&to) = subst.get(&v) {
+                p.exprs[e.index()].kind = ExprKind::Var(to);
+            }
+            continue;
+        }
+        p.expr_children(e, |c| exprs.push(c));
+    }
+    p.functions.get_mut(&g).expect("a graph").body = body;
+}
+
+/// Removes the statements in `delete` from a block and the blocks nested in it.
+fn retain(p: &mut Program, block: &mut Vec<StmtId>, delete: &FxHashSet<StmtId>) {
+    block.retain(|s| !delete.contains(s));
+    for &s in block.iter() {
+        let mut kind = std::mem::replace(&mut p.stmts[s.index()].kind, StmtKind::Break);
+        match &mut kind {
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } => retain(p, body, delete),
+            StmtKind::If { then_body, else_body, .. } => {
+                retain(p, then_body, delete);
+                if let Some(e) = else_body {
+                    retain(p, e, delete);
+                }
+            }
+            StmtKind::Scope(scope) => retain(p, &mut scope.body, delete),
+            _ => {}
+        }
+        p.stmts[s.index()].kind = kind;
+    }
+}
+
+/// Every call of a planned Graph function computes the moved values in front of it and
+/// passes them as the new arguments.
+fn rewrite_call_sites(cx: &mut PassCx<'_>, p: &mut Program, plans: &[(Symbol, Plan)], counter: &mut u32) {
+    let plans: FxHashMap<Symbol, &Plan> = plans.iter().map(|(g, plan)| (*g, plan)).collect();
+    let functions: Vec<Symbol> = p.functions.keys().copied().collect();
+    for f in functions {
+        let body = std::mem::take(&mut p.functions.get_mut(&f).expect("a function").body);
+        let body = sites(cx, p, &plans, body, counter);
+        p.functions.get_mut(&f).expect("a function").body = body;
+    }
+}
+
+fn sites(
+    cx: &mut PassCx<'_>,
+    p: &mut Program,
+    plans: &FxHashMap<Symbol, &Plan>,
+    block: Vec<StmtId>,
+    counter: &mut u32,
+) -> Vec<StmtId> {
+    let mut out = Vec::with_capacity(block.len());
+    for s in block {
+        let mut kind = std::mem::replace(&mut p.stmts[s.index()].kind, StmtKind::Break);
+        match &mut kind {
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
+                *body = sites(cx, p, plans, std::mem::take(body), counter);
+            }
+            StmtKind::If { then_body, else_body, .. } => {
+                *then_body = sites(cx, p, plans, std::mem::take(then_body), counter);
+                if let Some(e) = else_body {
+                    *e = sites(cx, p, plans, std::mem::take(e), counter);
+                }
+            }
+            StmtKind::Scope(scope) => scope.body = sites(cx, p, plans, std::mem::take(&mut scope.body), counter),
+            _ => {}
+        }
+        p.stmts[s.index()].kind = kind;
+        let mut calls = Vec::new();
+        p.stmt_exprs(s, |root| {
+            let mut stack = vec![root];
+            while let Some(e) = stack.pop() {
+                if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
+                    if callee.function().is_some_and(|g| plans.contains_key(&g)) {
+                        calls.push(e);
+                    }
+                }
+                p.expr_children(e, |c| stack.push(c));
+            }
+        });
+        for c in calls {
+            out.extend(extend_call(cx, p, plans, c, counter));
+        }
+        out.push(s);
+    }
+    out
+}
+
+/// Appends the moved values to one call's arguments; returns the statements that
+/// compute them.
+fn extend_call(
+    cx: &mut PassCx<'_>,
+    p: &mut Program,
+    plans: &FxHashMap<Symbol, &Plan>,
+    call: ExprId,
+    counter: &mut u32,
+) -> Vec<StmtId> {
+    let loc = p.expr(call).loc;
+    let ExprKind::Call { callee, args, .. } = p.expr(call).kind.clone() else { return Vec::new() };
+    let g = callee.function().expect("a call of a graph");
+    let plan = plans[&g];
+    let original = p.functions[&g].params.len() - plan.hoists.len();
+    let mut binding: FxHashMap<VarId, ExprId> = FxHashMap::default();
+    for (param, arg) in p.functions[&g].params[..original].iter().zip(&args) {
+        if let Some(a) = arg {
+            binding.insert(param.var, *a);
+        }
+    }
+    let mut locals: FxHashMap<usize, VarId> = FxHashMap::default();
+    let mut pre = Vec::new();
+    for item in &plan.order {
+        match *item {
+            Err((alias, target)) => {
+                if let Some(&e) = binding.get(&target) {
+                    binding.insert(alias, e);
+                }
+            }
+            Ok(i) => {
+                let h = &plan.hoists[i];
+                let value = copy_with(p, h.value, &binding, loc);
+                let name = format!("{}__graph_arg{}", cx.names.get(p.var(h.original).name), *counter);
+                *counter += 1;
+                let ty = p.var(h.original).ty;
+                let local = p.new_var(cx.names.intern(&name), ty, loc);
+                pre.push(p.new_stmt(StmtKind::Assign { var: local, value }, loc));
+                binding.insert(h.original, p.new_expr(ExprKind::Var(local), ty, loc));
+                locals.insert(i, local);
+            }
+        }
+    }
+    let order = plan.param_order();
+    let new_args: Vec<Option<ExprId>> = order
+        .iter()
+        .map(|i| {
+            let v = locals[i];
+            Some(p.new_expr(ExprKind::Var(v), p.var(v).ty, loc))
+        })
+        .collect();
+    let new_dirs: Vec<ExprId> = order
+        .iter()
+        .map(|&i| {
+            let h = &plan.hoists[i];
+            let d = match (h.kind, h.dir) {
+                (HoistKind::Scalar, _) => "Scalar",
+                (_, Direction::In) => "Input",
+                _ => "InOut",
+            };
+            p.new_expr(ExprKind::Str(cx.names.intern(d)), Types::UNKNOWN, loc)
+        })
+        .collect();
+    let dirs_key = cx.names.intern("arg_directions");
+    let mut dirs_tuple = None;
+    if let ExprKind::Call { args, attrs, .. } = &mut p.exprs[call.index()].kind {
+        args.extend(new_args);
+        dirs_tuple = attrs.iter().find(|&&(k, _)| k == dirs_key).map(|&(_, v)| v);
+    }
+    if let Some(t) = dirs_tuple {
+        if let ExprKind::Tuple(items) = &mut p.exprs[t.index()].kind {
+            items.extend(new_dirs);
+        }
+    }
+    pre
+}
+
+/// A copy of `e` for the call site: each variable bound to an argument becomes a copy of
+/// that argument.
+fn copy_with(p: &mut Program, e: ExprId, binding: &FxHashMap<VarId, ExprId>, loc: Loc) -> ExprId {
+    let expr = p.expr(e).clone();
+    let kind = match expr.kind {
+        ExprKind::Var(v) => match binding.get(&v) {
+            Some(&a) => p.expr(a).kind.clone(),
+            None => ExprKind::Var(v),
+        },
+        ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(|&i| copy_with(p, i, binding, loc)).collect()),
+        ExprKind::Binary { op, lhs, rhs } => {
+            ExprKind::Binary { op, lhs: copy_with(p, lhs, binding, loc), rhs: copy_with(p, rhs, binding, loc) }
+        }
+        ExprKind::Unary { op, operand } => ExprKind::Unary { op, operand: copy_with(p, operand, binding, loc) },
+        ExprKind::Call { callee, args, attrs } => ExprKind::Call {
+            callee,
+            args: args.iter().map(|a| a.map(|a| copy_with(p, a, binding, loc))).collect(),
+            attrs: attrs.iter().map(|&(k, v)| (k, copy_with(p, v, binding, loc))).collect(),
+        },
+        ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: copy_with(p, tuple, binding, loc), index },
+        other => other,
+    };
+    p.new_expr(kind, expr.ty, loc)
+}
