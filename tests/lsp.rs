@@ -273,6 +273,40 @@ fn an_error_after_non_ascii_text_on_its_line_then_a_fix() {
     assert!(c.stop());
 }
 
+/// A pass's own check reaches the editor: InlineFunctions splices a region of an Inline
+/// function into a region of its caller, and OutlineGraphScopes reports E0401 at both.
+#[test]
+fn errors_of_the_passes_are_published_too() {
+    let dir = scratch_dir("passes");
+    let text = format!(
+        "{KERNEL}
+
+@pl.jit.inline
+def wrap(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.graph(\"inner\"):
+        y = kern(x, y)
+    return y
+
+
+@pl.jit
+def main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.graph(\"outer\"):
+        y = wrap(x, y)
+    return y
+"
+    );
+    let uri = write(&dir, "passes.pl", &text);
+    let mut c = Client::start();
+    let diags = c.open(&uri, &text);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    assert_eq!(diags[0]["code"], "E0401");
+    let (inner, _) = find(&text, "with pl.graph(\"inner\")");
+    let (outer, _) = find(&text, "with pl.graph(\"outer\")");
+    assert_eq!(diags[0]["range"], range(inner, 4, inner, 26));
+    assert_eq!(diags[0]["relatedInformation"][0]["location"]["range"], range(outer, 4, outer, 26));
+    assert!(c.stop());
+}
+
 #[test]
 fn hover_on_a_region_name_shows_its_graph_function() {
     let dir = scratch_dir("hover");
@@ -294,29 +328,20 @@ def main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
 
     let first = find(&text, "\"layer\"");
     let second = find(&text, "\"layer\"):  # the same");
+    // The Graph functions `plc check` makes: the names are the regions' (the second made
+    // distinct), the parameters those the regions capture, in first-read order.
+    let graphs = graph_functions(&dir.join("hover.pl"));
+    let names: Vec<(&str, Vec<&str>)> =
+        graphs.iter().map(|(n, ps)| (n.as_str(), ps.iter().map(|p| p.0.as_str()).collect())).collect();
+    assert_eq!(names, [("layer", vec!["x__ssa_v0", "y__ssa_v0"]), ("layer_0", vec!["y__ssa_v1"])]);
     let hover = c.ok("textDocument/hover", at(&uri, second.0, second.1 + 3));
     assert_eq!(hover["range"], range(second.0, 18, second.0, 25));
     assert_eq!(hover["contents"]["kind"], "markdown");
-    assert_eq!(
-        hover["contents"]["value"],
-        "**Graph function `layer_0`** — made from `pl.graph(\"layer\")` in `main`\n\n\
-         ```python\n\
-         def layer_0(y__ssa_v1: pl.InOut[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]\n\
-         ```\n\n\
-         Parameters, in order:\n\
-         1. `y` (`y__ssa_v1`) — InOut — `pl.Tensor[[64, 64], pl.FP32]`"
-    );
+    assert_eq!(hover["contents"]["value"], expected_hover(&graphs[1], "layer", "main"));
     let hover = c.ok("textDocument/hover", at(&uri, first.0, first.1));
-    assert_eq!(
-        hover["contents"]["value"],
-        "**Graph function `layer`** — made from `pl.graph(\"layer\")` in `main`\n\n\
-         ```python\n\
-         def layer(x__ssa_v0: pl.Tensor[[64, 64], pl.FP32], y__ssa_v0: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]\n\
-         ```\n\n\
-         Parameters, in order:\n\
-         1. `x` (`x__ssa_v0`) — In — `pl.Tensor[[64, 64], pl.FP32]`\n\
-         2. `y` (`y__ssa_v0`) — Out — `pl.Tensor[[64, 64], pl.FP32]`"
-    );
+    assert_eq!(hover["contents"]["value"], expected_hover(&graphs[0], "layer", "main"));
+    // The first region reads `x` only, and passes it to kern's In parameter.
+    assert_eq!(&graphs[0].1[0].1, "In");
     // Off the name (on `pl.graph`, on the closing parenthesis, on a call): nothing.
     assert_eq!(c.ok("textDocument/hover", at(&uri, first.0, first.1 - 3)), Value::Null);
     assert_eq!(c.ok("textDocument/hover", at(&uri, first.0, first.1 + 7)), Value::Null);
@@ -345,6 +370,7 @@ import pypto.language as pl
 
 from .config import ROWS, COLS
 from .kernels import kern
+from .scales import *
 
 
 @pl.jit
@@ -359,7 +385,7 @@ class Prog:
     @pl.function(type=pl.FunctionType.InCore)
     def scale(self, x: pl.Tensor[[ROWS, COLS], pl.FP32], y: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]]):
         t = pl.load(x, [0, 0], [ROWS, COLS])
-        pl.store(pl.mul(t, 2.0), [0, 0], y)
+        pl.store(pl.mul(t, SCALE), [0, 0], y)
         return y
 
     @pl.function(type=pl.FunctionType.Orchestration)
@@ -367,6 +393,8 @@ class Prog:
         y = self.scale(x, y)
         return y
 ";
+    let scales = "import pypto.language as pl\n\nSCALE = 2.0\n";
+    let scales_uri = write(&dir, "scales.pl", scales);
     let model_uri = write(&dir, "model.pl", model);
     let mut c = Client::start();
     assert_eq!(c.open(&model_uri, model), Vec::<Value>::new(), "the package compiles");
@@ -420,8 +448,14 @@ class Prog:
     // Nothing to go to: a pl op, a literal.
     let op = find(model, "load(");
     assert_eq!(c.ok("textDocument/definition", at(&model_uri, op.0, op.1)), Value::Null);
-    let literal = find(model, "2.0");
-    assert_eq!(c.ok("textDocument/definition", at(&model_uri, literal.0, literal.1)), Value::Null);
+    let literal = find(model, "[0, 0], [ROWS");
+    assert_eq!(c.ok("textDocument/definition", at(&model_uri, literal.0, literal.1 + 1)), Value::Null);
+    // A name that comes from `from .scales import *`.
+    let scale = find(model, "SCALE)");
+    assert_eq!(
+        c.ok("textDocument/definition", at(&model_uri, scale.0, scale.1)),
+        location(&scales_uri, scales, "SCALE =", 5)
+    );
     assert!(c.stop());
 }
 
@@ -649,6 +683,59 @@ fn ten_thousand_edits_in_a_row() {
     assert!(c.stop());
 }
 
+/// A Graph function: its name and its parameters (IR name, direction, type).
+type GraphFunction = (String, Vec<(String, String, String)>);
+
+/// The Graph functions of the program `plc check` compiles from a file, in program order:
+/// the expectation the hover is compared with, computed from the compiler's own IR.
+fn graph_functions(path: &Path) -> Vec<GraphFunction> {
+    use plc::passes;
+    let mut session = plc::driver::Session::new();
+    let pipeline = passes::plan(&mut session.files, &passes::default_pipeline_text()).unwrap();
+    let (mut programs, mut diags) = session.lower_path(path).unwrap();
+    let stop = passes::built_prefix(&pipeline);
+    passes::run(&pipeline, stop, false, &mut programs, &mut session.interner, &mut diags);
+    assert!(!plc::diag::has_errors(&diags), "{diags:?}");
+    let names = &session.interner;
+    let mut out = Vec::new();
+    for p in &programs {
+        for f in p.functions.values().filter(|f| f.kind == plc::ir::FuncKind::Graph) {
+            let params = f
+                .params
+                .iter()
+                .map(|param| {
+                    let var = p.var(param.var);
+                    let ty = plc::ir::print::type_text(p, names, var.ty).unwrap();
+                    (names.get(var.name).to_string(), param.dir.to_string(), ty)
+                })
+                .collect();
+            out.push((names.get(f.name).to_string(), params));
+        }
+    }
+    out
+}
+
+/// The hover text of a Graph function whose parameters are all `x__ssa_vN`-style versions
+/// and whose result is one `pl.Tensor[[64, 64], pl.FP32]`.
+fn expected_hover((name, params): &GraphFunction, region: &str, parent: &str) -> String {
+    let signature: Vec<String> = params
+        .iter()
+        .map(|(n, dir, ty)| if dir == "In" { format!("{n}: {ty}") } else { format!("{n}: pl.{dir}[{ty}]") })
+        .collect();
+    let list: Vec<String> = params
+        .iter()
+        .enumerate()
+        .map(|(i, (n, dir, ty))| format!("{}. `{}` (`{n}`) — {dir} — `{ty}`", i + 1, n.split("__").next().unwrap()))
+        .collect();
+    format!(
+        "**Graph function `{name}`** — made from `pl.graph(\"{region}\")` in `{parent}`\n\n\
+         ```python\ndef {name}({}) -> pl.Tensor[[64, 64], pl.FP32]\n```\n\n\
+         Parameters, in order:\n{}",
+        signature.join(", "),
+        list.join("\n")
+    )
+}
+
 /// A base-protocol frame.
 fn frame(body: &str) -> Vec<u8> {
     format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
@@ -733,9 +820,10 @@ fn a_scripted_session_over_stdio() {
     assert_eq!(published[1], &json!({ "uri": uri, "version": 2, "diagnostics": [] }));
 
     let hover = response(json!(2)).unwrap();
-    let value = hover["result"]["contents"]["value"].as_str().unwrap();
-    assert!(value.starts_with("**Graph function `数据`** — made from `pl.graph(\"数据\")` in `main`"), "{value}");
-    assert!(value.ends_with("1. `x` (`x__ssa_v0`) — In — `pl.Tensor[[64, 64], pl.FP32]`\n2. `y` (`y__ssa_v0`) — Out — `pl.Tensor[[64, 64], pl.FP32]`"), "{value}");
+    std::fs::write(dir.join("session.pl"), &fixed).unwrap();
+    let graphs = graph_functions(&dir.join("session.pl"));
+    assert_eq!(graphs.len(), 1);
+    assert_eq!(hover["result"]["contents"]["value"], expected_hover(&graphs[0], "数据", "main"));
     let (kern_line, kern_col) = find(&fixed, "kern(x: ");
     assert_eq!(
         response(json!(3)).unwrap()["result"],

@@ -15,6 +15,7 @@ use crate::intern::{Interner, Symbol};
 use crate::source::SourceFile;
 use crate::syntax::ast::{Ast, ExprId, ExprKind, FunctionDef, StmtId, StmtKind};
 use lsp_types::{Location, Uri};
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
 /// How many imports a lookup follows before it gives up (an import cycle is an error
@@ -34,7 +35,7 @@ pub type ReadFile<'a> = &'a dyn Fn(&Path) -> Option<SourceDoc>;
 
 /// The definition of the name at `offset` in `root`.
 pub fn definition(root: SourceDoc, offset: u32, read: ReadFile<'_>) -> Option<Location> {
-    let mut r = Resolver { names: Interner::new(), modules: Vec::new(), read };
+    let mut r = Resolver { names: Interner::new(), modules: Vec::new(), read, looked_up: FxHashMap::default() };
     r.add(root);
     let (m, span) = r.at(offset)?;
     let module = &r.modules[m];
@@ -50,9 +51,11 @@ struct Resolver<'a> {
     names: Interner,
     modules: Vec<Module>,
     read: ReadFile<'a>,
+    looked_up: FxHashMap<(usize, Symbol), Option<(usize, Span)>>,
 }
 
-/// A module's binding of a name: defined in a module at a span, or imported.
+/// A module's binding of a name: defined in a module at a span, or imported (and looked
+/// up only if it is the binding that counts).
 enum Binding {
     At(usize, Span),
     Import { module: usize, level: u32, from: String, item: Symbol, span: Span },
@@ -111,18 +114,28 @@ impl Resolver<'_> {
     }
 
     /// Where module `m` defines `name`, following its imports.
+    /// Each (module, name) is looked up once per request, so that packages whose modules
+    /// import each other with `*` cost no more than their size.
     fn lookup(&mut self, m: usize, name: Symbol, depth: usize) -> Option<(usize, Span)> {
-        match self.binding(m, name, depth)? {
-            Binding::At(m, span) => Some((m, span)),
-            Binding::Import { module, level, from, item, span } => {
-                if depth >= MAX_IMPORT_DEPTH {
-                    return Some((module, span));
-                }
+        if let Some(&known) = self.looked_up.get(&(m, name)) {
+            return known;
+        }
+        // A lookup that leads back to itself (an import cycle) finds nothing there.
+        self.looked_up.insert((m, name), None);
+        let found = match self.binding(m, name, depth) {
+            None => None,
+            Some(Binding::At(m, span)) => Some((m, span)),
+            Some(Binding::Import { module, level, from, item, span }) => {
                 // An import whose module or name cannot be found leads to the import itself.
-                let found = self.import(module, level, &from).and_then(|target| self.lookup(target, item, depth + 1));
+                let found = (depth < MAX_IMPORT_DEPTH)
+                    .then(|| self.import(module, level, &from))
+                    .flatten()
+                    .and_then(|target| self.lookup(target, item, depth + 1));
                 Some(found.unwrap_or((module, span)))
             }
-        }
+        };
+        self.looked_up.insert((m, name), found);
+        found
     }
 
     /// The last top-level binding of `name` in module `m`.
@@ -173,10 +186,9 @@ impl Resolver<'_> {
                         });
                     }
                     if *star && level > 0 && depth < MAX_IMPORT_DEPTH {
-                        let span = ast.stmt(s).span;
                         if let Some(target) = self.import(m, level, &from) {
-                            if self.binding(target, name, depth + 1).is_some() {
-                                found = Some(Binding::Import { module: m, level, from, item: name, span });
+                            if let Some((module, span)) = self.lookup(target, name, depth + 1) {
+                                found = Some(Binding::At(module, span));
                             }
                         }
                     }

@@ -8,9 +8,9 @@
 //! `with` to the end of `pl.graph(...)`), which is how the function is found again:
 //!
 //! ```text
-//! with pl.graph("layer"):          Graph function `layer_0` — made from pl.graph("layer") in `main`
-//!     y = kern(x, y)        ──►    def layer_0(x__ssa_v0: pl.Tensor[[64], pl.FP32], y__ssa_v0: pl.Out[...]) -> ...
-//!                                  1. `x` — In — `pl.Tensor[[64], pl.FP32]` ...
+//! with pl.graph("layer"):     ──►   Graph function `layer_0` — made from pl.graph("layer") in `main`
+//!     y = kern(y, y)                def layer_0(y__ssa_v1: pl.InOut[pl.Tensor[[64], pl.FP32]]) -> ...
+//!                                   1. `y` (`y__ssa_v1`) — InOut — `pl.Tensor[[64], pl.FP32]`
 //! ```
 //!
 //! A region of an Inline function becomes one Graph function per call: all are shown.
