@@ -229,18 +229,20 @@ fn emit_ir_runs_the_pipeline_unless_told_where_to_stop() {
 }
 
 #[test]
-fn a_pass_not_built_yet_stops_the_pipeline_with_e0405() {
-    // LegalizeGraphBoundary is the last pass of the table and the last to be built; when
-    // it is, this test goes.
+fn a_pipeline_missing_a_producer_is_rejected_before_anything_runs() {
+    // DeriveCallDirections needs IncoreOutlined, which only OutlineIncoreScopes produces.
     let out = plc(&[
         "emit",
         "ir",
         "examples/accumulate_band.pl",
-        "--after",
-        "LegalizeGraphBoundary",
+        "--passes",
+        "InlineFunctions,ConvertToSSA,OutlineGraphScopes,DeriveCallDirections,LegalizeGraphBoundary",
         "--message-format",
         "short",
     ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("error[E0405]: pass `"), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("<pipeline>:1:49: error[E0403]: pass `DeriveCallDirections` requires IncoreOutlined"), "{err}");
+    assert!(err.contains("OutlineIncoreScopes"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing runs: {}", String::from_utf8_lossy(&out.stdout));
 }

@@ -180,7 +180,7 @@ impl Checker<'_, '_> {
     }
 
     fn var_name(&self, v: VarId) -> String {
-        self.cx.names.get(self.p.var(v).name).to_string()
+        super::outline::source_name(self.cx.names.get(self.p.var(v).name)).to_string()
     }
 
     fn error(&mut self, code: Code, loc: Loc, message: String, label: &str, help: &str) {
@@ -804,7 +804,8 @@ fn build_plan(cx: &mut PassCx<'_>, p: &Program, g: Symbol, _lineage: &mut Lineag
     let gn = cx.names.get(g).to_string();
     let failed = !planner.errors.is_empty();
     for (loc, v, src, shape_ok) in planner.errors {
-        let (vn, sn) = (cx.names.get(p.var(v).name).to_string(), cx.names.get(p.var(src).name).to_string());
+        let name = |v: VarId| super::outline::source_name(cx.names.get(p.var(v).name)).to_string();
+        let (vn, sn) = (name(v), name(src));
         let message = if shape_ok {
             format!("Graph function '{gn}' derives '{vn}' from boundary tensor '{sn}' using a value that is neither reconstructible at the call site nor the same on every replay")
         } else {

@@ -878,7 +878,7 @@ fn caller_computable(p: &Program, e: ExprId, has: &dyn Fn(VarId) -> bool) -> boo
 }
 
 /// The source name a versioned name comes from: `acc__ssa_v3` → `acc`.
-fn source_name(name: &str) -> &str {
+pub(crate) fn source_name(name: &str) -> &str {
     match name.rfind("__") {
         Some(i) => {
             let tail = &name[i + 2..];

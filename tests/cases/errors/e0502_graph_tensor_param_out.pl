@@ -1,0 +1,14 @@
+# E0502: a graph's tensor parameter declared Out.
+import pypto.language as pl
+
+@pl.jit.incore
+def kernel(a: pl.Tensor[[64], pl.FP32], out: pl.InOut[pl.Tensor[[64], pl.FP32]]):
+    t = pl.load(a, [0], [64])
+    pl.store(t, [0], out)
+    return out
+
+
+@pl.jit.graph
+def layer(a: pl.Tensor[[64], pl.FP32], c: pl.Out[pl.Tensor[[64], pl.FP32]]):
+    c = kernel(a, c)
+    return c

@@ -1,0 +1,15 @@
+# E0512: a graph launches a task under a condition.
+import pypto.language as pl
+
+@pl.jit.incore
+def kernel(a: pl.Tensor[[64], pl.FP32], out: pl.InOut[pl.Tensor[[64], pl.FP32]]):
+    t = pl.load(a, [0], [64])
+    pl.store(t, [0], out)
+    return out
+
+
+@pl.jit.graph
+def layer(a: pl.Tensor[[64], pl.FP32], c: pl.InOut[pl.Tensor[[64], pl.FP32]], flag: pl.Scalar[pl.INDEX]):
+    if flag > 0:
+        c = kernel(a, c)
+    return c
