@@ -330,9 +330,9 @@ def main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
     let second = find(&text, "\"layer\"):  # the same");
     // The Graph functions `plc check` makes: the names are the regions' (the second made
     // distinct), the parameters those the regions capture, in first-read order.
-    let graphs = graph_functions(&dir.join("hover.pl"));
+    let graphs = graph_functions(&dir.join("hover.pl"), None);
     let names: Vec<(&str, Vec<&str>)> =
-        graphs.iter().map(|(n, ps)| (n.as_str(), ps.iter().map(|p| p.0.as_str()).collect())).collect();
+        graphs.iter().map(|(n, ps, _)| (n.as_str(), ps.iter().map(|p| p.0.as_str()).collect())).collect();
     assert_eq!(names, [("layer", vec!["x__ssa_v0", "y__ssa_v0"]), ("layer_0", vec!["y__ssa_v1"])]);
     let hover = c.ok("textDocument/hover", at(&uri, second.0, second.1 + 3));
     assert_eq!(hover["range"], range(second.0, 18, second.0, 25));
@@ -355,6 +355,30 @@ def main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
     let hover = c.ok("textDocument/hover", at(&uri, second.0, second.1 + 1));
     let value = hover["contents"]["value"].as_str().unwrap().to_string();
     assert!(value.starts_with("**`pl.graph(\"layer\")`** — not outlined: the program has errors"), "{value}");
+    assert!(c.stop());
+}
+
+/// The seed example: LegalizeGraphBoundary turns the scalar `base`, derived inside the
+/// region, into a parameter computed at the call site. The hover shows the boundary after
+/// it, because it reads the program of the whole pipeline.
+#[test]
+fn hover_shows_the_parameters_the_boundary_pass_adds() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/accumulate_band.pl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = uri_of(&path.canonicalize().unwrap());
+    let mut c = Client::start();
+    assert_eq!(c.open(&uri, &text), Vec::<Value>::new());
+    let (line, col) = find(&text, "\"accumulate_band\"");
+    let hover = c.ok("textDocument/hover", at(&uri, line, col + 1));
+    let graphs = graph_functions(&path, None);
+    assert_eq!(graphs.len(), 1);
+    assert_eq!(hover["contents"]["value"], expected_hover(&graphs[0], "accumulate_band", "entry"));
+    let outlined = graph_functions(&path, Some("OutlineGraphScopes"));
+    let before: Vec<&str> = outlined[0].1.iter().map(|p| p.0.as_str()).collect();
+    let after: Vec<&str> = graphs[0].1.iter().map(|p| p.0.as_str()).collect();
+    assert!(!before.contains(&"base__ssa_v0"), "{before:?}");
+    assert_eq!(graphs[0].1.last().unwrap(), &("base__ssa_v0".into(), "In".into(), "pl.Scalar[pl.INDEX]".into()));
+    assert!(after.len() > before.len(), "{after:?}");
     assert!(c.stop());
 }
 
@@ -683,41 +707,47 @@ fn ten_thousand_edits_in_a_row() {
     assert!(c.stop());
 }
 
-/// A Graph function: its name and its parameters (IR name, direction, type).
-type GraphFunction = (String, Vec<(String, String, String)>);
+/// A Graph function: its name, its parameters (IR name, direction, type) and the text of
+/// its result type.
+type GraphFunction = (String, Vec<(String, String, String)>, String);
 
-/// The Graph functions of the program `plc check` compiles from a file, in program order:
-/// the expectation the hover is compared with, computed from the compiler's own IR.
-fn graph_functions(path: &Path) -> Vec<GraphFunction> {
+/// The Graph functions of the program `plc check` compiles from a file (the default
+/// pipeline, or its passes up to `after`), in program order: the expectation the hover is
+/// compared with, computed from the compiler's own IR.
+fn graph_functions(path: &Path, after: Option<&str>) -> Vec<GraphFunction> {
     use plc::passes;
     let mut session = plc::driver::Session::new();
     let pipeline = passes::plan(&mut session.files, &passes::default_pipeline_text()).unwrap();
     let (mut programs, mut diags) = session.lower_path(path).unwrap();
-    let stop = passes::built_prefix(&pipeline);
+    let stop = match after {
+        Some(pass) => passes::stop_index(&mut session.files, &pipeline, Some(pass)).unwrap(),
+        None => passes::built_prefix(&pipeline),
+    };
     passes::run(&pipeline, stop, false, &mut programs, &mut session.interner, &mut diags);
     assert!(!plc::diag::has_errors(&diags), "{diags:?}");
     let names = &session.interner;
     let mut out = Vec::new();
     for p in &programs {
         for f in p.functions.values().filter(|f| f.kind == plc::ir::FuncKind::Graph) {
+            let ty = |t| plc::ir::print::type_text(p, names, t).unwrap();
             let params = f
                 .params
                 .iter()
                 .map(|param| {
                     let var = p.var(param.var);
-                    let ty = plc::ir::print::type_text(p, names, var.ty).unwrap();
-                    (names.get(var.name).to_string(), param.dir.to_string(), ty)
+                    (names.get(var.name).to_string(), param.dir.to_string(), ty(var.ty))
                 })
                 .collect();
-            out.push((names.get(f.name).to_string(), params));
+            assert_eq!(f.returns.len(), 1, "the tests' Graph functions return one value");
+            out.push((names.get(f.name).to_string(), params, ty(f.returns[0])));
         }
     }
     out
 }
 
-/// The hover text of a Graph function whose parameters are all `x__ssa_vN`-style versions
-/// and whose result is one `pl.Tensor[[64, 64], pl.FP32]`.
-fn expected_hover((name, params): &GraphFunction, region: &str, parent: &str) -> String {
+/// The hover text of a Graph function whose parameters are all versioned names
+/// (`x__ssa_v0`, `i__idx_v0`).
+fn expected_hover((name, params, returns): &GraphFunction, region: &str, parent: &str) -> String {
     let signature: Vec<String> = params
         .iter()
         .map(|(n, dir, ty)| if dir == "In" { format!("{n}: {ty}") } else { format!("{n}: pl.{dir}[{ty}]") })
@@ -729,7 +759,7 @@ fn expected_hover((name, params): &GraphFunction, region: &str, parent: &str) ->
         .collect();
     format!(
         "**Graph function `{name}`** — made from `pl.graph(\"{region}\")` in `{parent}`\n\n\
-         ```python\ndef {name}({}) -> pl.Tensor[[64, 64], pl.FP32]\n```\n\n\
+         ```python\ndef {name}({}) -> {returns}\n```\n\n\
          Parameters, in order:\n{}",
         signature.join(", "),
         list.join("\n")
@@ -821,7 +851,7 @@ fn a_scripted_session_over_stdio() {
 
     let hover = response(json!(2)).unwrap();
     std::fs::write(dir.join("session.pl"), &fixed).unwrap();
-    let graphs = graph_functions(&dir.join("session.pl"));
+    let graphs = graph_functions(&dir.join("session.pl"), None);
     assert_eq!(graphs.len(), 1);
     assert_eq!(hover["result"]["contents"]["value"], expected_hover(&graphs[0], "数据", "main"));
     let (kern_line, kern_col) = find(&fixed, "kern(x: ");
@@ -855,4 +885,53 @@ fn input_that_ends_without_exit_or_is_garbage_ends_the_server_quietly() {
     let (status, messages, stderr) = run_stdio(noise);
     assert_eq!((status, stderr.as_str()), (Some(1), ""));
     assert!(messages.iter().all(|m| m["error"]["code"] == -32700 || m["error"]["code"] == -32600), "{messages:#?}");
+}
+
+/// Hover, definition and the outline anywhere in every example, whole and cut short (a
+/// file being typed): every request gets an answer, never an error.
+#[test]
+fn queries_anywhere_in_every_example_are_answered() {
+    let mut examples: Vec<PathBuf> = Vec::new();
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "pl") {
+                examples.push(path.canonicalize().unwrap());
+            }
+        }
+    }
+    examples.sort();
+    assert!(examples.len() >= 10, "{examples:?}");
+    let mut c = Client::start();
+    let mut answered = 0;
+    for path in &examples {
+        let text = std::fs::read_to_string(path).unwrap();
+        let uri = uri_of(path);
+        c.open(&uri, &text);
+        let cut = text.char_indices().map(|(i, _)| i).nth(text.chars().count() * 2 / 3).unwrap_or(0);
+        // Positions every few columns: many fewer on the cut text, which only has to
+        // parse badly.
+        for (version, version_text, step) in [(2, &text[..cut], 37), (3, text.as_str(), 13)] {
+            c.change(&uri, version, version_text);
+            c.diagnostics(&uri);
+            let symbols = c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+            assert!(symbols.is_array());
+            for (line, content) in version_text.lines().enumerate() {
+                let width = content.encode_utf16().count() as u32;
+                for character in (0..=width).step_by(step) {
+                    for method in ["textDocument/hover", "textDocument/definition"] {
+                        let r = c.request(method, at(&uri, line as u32, character));
+                        assert!(r.response_result.is_ok(), "{method} at {line}:{character} of {path:?}: {r:?}");
+                        answered += 1;
+                    }
+                }
+            }
+        }
+        c.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
+    }
+    assert!(answered > 1000, "{answered}");
+    assert!(c.stop());
 }

@@ -13,7 +13,7 @@ use super::query;
 use crate::intern::{Interner, Symbol};
 use crate::source::SourceFile;
 use crate::syntax::ast::{Ast, StmtId, StmtKind};
-use lsp_types::{DocumentSymbol, SymbolKind};
+use lsp_types::{DocumentSymbol, Range, SymbolKind};
 
 /// The outline of a file.
 pub fn document_symbols(file: &SourceFile) -> Vec<DocumentSymbol> {
@@ -74,7 +74,7 @@ impl Outline<'_> {
                         tags: None,
                         deprecated: None,
                         range,
-                        selection_range: convert::range(self.file, selection),
+                        selection_range: within(range, convert::range(self.file, selection)),
                         children: Some(inner),
                     });
                 }
@@ -96,6 +96,7 @@ impl Outline<'_> {
         children: Vec<DocumentSymbol>,
     ) -> DocumentSymbol {
         let name = self.names.get(name);
+        let range = convert::range(self.file, self.ast.stmt(s).span);
         #[allow(deprecated)]
         DocumentSymbol {
             // An empty name is refused by some clients; a parse error can leave one.
@@ -104,9 +105,19 @@ impl Outline<'_> {
             kind,
             tags: None,
             deprecated: None,
-            range: convert::range(self.file, self.ast.stmt(s).span),
-            selection_range: convert::range(self.file, name_span),
+            range,
+            selection_range: within(range, convert::range(self.file, name_span)),
             children: Some(children),
         }
+    }
+}
+
+/// The selection range of a symbol, which the protocol wants inside its range (a tree
+/// repaired after a syntax error might not guarantee it).
+fn within(range: Range, selection: Range) -> Range {
+    if range.start <= selection.start && selection.end <= range.end {
+        selection
+    } else {
+        Range::new(range.start, range.start)
     }
 }
