@@ -83,7 +83,7 @@ impl Resolver<'_> {
         }
         let expr = query::expr_at(ast, stmt, offset)?;
         let function = path.iter().rev().find_map(|&s| match &ast.stmt(s).kind {
-            StmtKind::FunctionDef(def) => Some(s).filter(|_| !query::contains(def.name.span, offset)).map(|_| def),
+            StmtKind::FunctionDef(def) => Some(def),
             _ => None,
         });
         match ast.expr(expr).kind.clone() {
