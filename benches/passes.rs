@@ -1,5 +1,6 @@
 //! The passes on generated programs of growing size, to show that their cost grows
-//! linearly: one `pl.graph` region among N scalar statements, and N regions in a row.
+//! linearly: one `pl.graph` region among N scalar statements, and N regions in a row;
+//! OutlineGraphScopes alone and the whole default pipeline.
 //! Each iteration gets freshly lowered IR (the setup, not timed) and runs the passes.
 //!
 //! Run with `cargo bench --bench passes`; divan prints the time per iteration and the
@@ -90,8 +91,15 @@ fn outline_graph_many_regions(bencher: Bencher, n: usize) {
     bench_passes(bencher, many_regions(n), 2 * n, "InlineFunctions,ConvertToSSA", "OutlineGraphScopes");
 }
 
-/// The built pipeline from lowered IR: InlineFunctions, ConvertToSSA, OutlineGraphScopes.
+/// The whole default pipeline from lowered IR (all seven passes).
 #[divan::bench(args = SIZES, sample_count = 10)]
 fn pipeline_one_region(bencher: Bencher, n: usize) {
-    bench_passes(bencher, one_region(n), n, "", "InlineFunctions,ConvertToSSA,OutlineGraphScopes");
+    bench_passes(bencher, one_region(n), n, "", &passes::default_pipeline_text());
+}
+
+/// The whole default pipeline with `n` graph regions, each becoming a Graph function with
+/// an InCore kernel call, directions and a legalized boundary.
+#[divan::bench(args = [1_000, 3_000, 10_000], sample_count = 10)]
+fn pipeline_many_regions(bencher: Bencher, n: usize) {
+    bench_passes(bencher, many_regions(n), 2 * n, "", &passes::default_pipeline_text());
 }

@@ -242,7 +242,10 @@ fn a_pipeline_missing_a_producer_is_rejected_before_anything_runs() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("<pipeline>:1:49: error[E0403]: pass `DeriveCallDirections` requires IncoreOutlined"), "{err}");
+    assert!(
+        err.contains("<pipeline>:1:49: error[E0403]: pass `DeriveCallDirections` requires IncoreOutlined"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(out.stdout.is_empty(), "nothing runs: {}", String::from_utf8_lossy(&out.stdout));
 }

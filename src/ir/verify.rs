@@ -205,7 +205,11 @@ impl Verifier<'_> {
                     let n = self.names.get(self.p.var(*v).name).to_string();
                     self.report(Code::E0701, e.loc, format!("`{n}` is used before it is defined"));
                 }
-                ExprKind::Call { callee: Callee::Func(f) | Callee::Submit(f), args, .. } => match self.p.functions.get(f) {
+                ExprKind::Call { callee: Callee::Func(f) | Callee::Submit(f), args, .. } => match self
+                    .p
+                    .functions
+                    .get(f)
+                {
                     None => {
                         let n = self.names.get(*f).to_string();
                         self.report(

@@ -45,7 +45,8 @@ impl FnLower<'_, '_> {
             }
         }
         let call = self.function_call(key, &call_args, span)?;
-        let ExprKind::Call { callee: Callee::Func(f), args: lowered, mut attrs } = self.cx.program.expr(call).kind.clone()
+        let ExprKind::Call { callee: Callee::Func(f), args: lowered, mut attrs } =
+            self.cx.program.expr(call).kind.clone()
         else {
             return None;
         };
@@ -101,26 +102,31 @@ impl FnLower<'_, '_> {
         let expr = self.ast().expr(e).clone();
         let key = match &expr.kind {
             E::Attribute { value, attr }
-                if self.info.method && matches!(self.ast().expr(*value).kind, E::Name(n) if self.cx.name(n) == "self") =>
+                if self.info.method
+                    && matches!(self.ast().expr(*value).kind, E::Name(n) if self.cx.name(n) == "self") =>
             {
                 Some((self.info.namespace, attr.name))
             }
-            E::Name(n) if !self.names.contains_key(n) => match self.cx.modules[self.m].names.get(n).map(|b| b.0.clone()) {
-                Some(Binding::Function(target)) => {
-                    if self.cx.current != 0 {
-                        self.cx.ensure_lowered((0, target));
+            E::Name(n) if !self.names.contains_key(n) => {
+                match self.cx.modules[self.m].names.get(n).map(|b| b.0.clone()) {
+                    Some(Binding::Function(target)) => {
+                        if self.cx.current != 0 {
+                            self.cx.ensure_lowered((0, target));
+                        }
+                        Some((0, target))
                     }
-                    Some((0, target))
+                    _ => None,
                 }
-                _ => None,
-            },
+            }
             _ => None,
         };
         let Some(key) = key.filter(|&k| self.cx.func(k).is_some()) else {
             self.error(
                 Code::E0217,
                 expr.span,
-                format!("pl.{path}() launches a pl function: its first argument must be `self.kernel` or a function's name"),
+                format!(
+                    "pl.{path}() launches a pl function: its first argument must be `self.kernel` or a function's name"
+                ),
                 "not a pl function",
             );
             return None;
@@ -131,7 +137,9 @@ impl FnLower<'_, '_> {
             self.error(
                 Code::E0217,
                 expr.span,
-                format!("pl.{path}() launches a task, but `{name}` is an {kind} function, which does not run as a task"),
+                format!(
+                    "pl.{path}() launches a task, but `{name}` is an {kind} function, which does not run as a task"
+                ),
                 "not a kernel",
             )
             .help = Some("launch an InCore, AIC, AIV, Group, Spmd or Graph function, or call it directly".to_string());

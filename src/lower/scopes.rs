@@ -593,7 +593,13 @@ impl FnLower<'_, '_> {
             header,
         );
         let s = self.new_stmt(
-            StmtKind::Scope(Box::new(Scope { kind: ScopeKind::Spmd { core_num }, name, task_id, body: vec![incore], attrs })),
+            StmtKind::Scope(Box::new(Scope {
+                kind: ScopeKind::Spmd { core_num },
+                name,
+                task_id,
+                body: vec![incore],
+                attrs,
+            })),
             header,
         );
         out.push(s);
@@ -602,8 +608,7 @@ impl FnLower<'_, '_> {
     /// Moves `optimizations=` out of an Spmd region's options: they belong to the
     /// core-group region inside it.
     fn take_optimizations(&self, attrs: &mut Vec<(Symbol, ExprId)>) -> Vec<(Symbol, ExprId)> {
-        let (taken, kept): (Vec<_>, Vec<_>) =
-            attrs.drain(..).partition(|(k, _)| self.cx.name(*k) == "optimizations");
+        let (taken, kept): (Vec<_>, Vec<_>) = attrs.drain(..).partition(|(k, _)| self.cx.name(*k) == "optimizations");
         *attrs = kept;
         taken
     }

@@ -279,10 +279,8 @@ impl Checker<'_, '_> {
             match callee {
                 Callee::Op(op) => match op.def().name {
                     "tensor.full" => findings.push((Code::E0505, loc, String::new())),
-                    "tensor.create" => {
-                        if !args.first().copied().flatten().is_some_and(|s| literal(self.p, s)) {
-                            findings.push((Code::E0506, loc, String::new()));
-                        }
+                    "tensor.create" if !args.first().copied().flatten().is_some_and(|s| literal(self.p, s)) => {
+                        findings.push((Code::E0506, loc, String::new()));
                     }
                     _ => {}
                 },
@@ -546,7 +544,7 @@ fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program) {
     for f in p.functions.values() {
         each_expr(p, &f.body, |e, _| {
             let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { return };
-            if !p.functions.get(g).is_some_and(|c| c.kind == FuncKind::Graph) {
+            if p.functions.get(g).is_none_or(|c| c.kind != FuncKind::Graph) {
                 return;
             }
             for &(k, v) in attrs {

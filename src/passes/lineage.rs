@@ -12,6 +12,7 @@ use crate::intern::Symbol;
 use crate::ir::ops::Effect;
 use crate::ir::{Callee, ExprId, ExprKind, Function, Program, StmtKind, VarId};
 use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 
 /// How a variable gets its value.
 #[derive(Clone, Debug)]
@@ -27,9 +28,11 @@ pub enum Def {
     Other,
 }
 
-/// The definitions of one function's variables.
+/// The definitions of one function's variables, and the roots found so far (so that a
+/// chain of N rebinds costs O(N) over all queries, not O(N) per query).
 pub struct Defs {
     pub map: FxHashMap<VarId, Def>,
+    roots: RefCell<FxHashMap<VarId, Root>>,
 }
 
 impl Defs {
@@ -72,7 +75,7 @@ impl Defs {
             }
             _ => {}
         });
-        Defs { map }
+        Defs { map, roots: RefCell::default() }
     }
 }
 
@@ -95,10 +98,24 @@ pub struct Lineage {
 impl Lineage {
     /// The root of `v` in a function whose definitions are `defs`.
     pub fn root(&mut self, p: &Program, defs: &Defs, v: VarId) -> Root {
+        let mut visited = Vec::new();
+        let r = self.find_root(p, defs, v, &mut visited);
+        let mut roots = defs.roots.borrow_mut();
+        for w in visited {
+            roots.insert(w, r);
+        }
+        r
+    }
+
+    fn find_root(&mut self, p: &Program, defs: &Defs, v: VarId, visited: &mut Vec<VarId>) -> Root {
         let mut v = v;
         // Each step goes to an earlier definition, so the walk ends; the bound guards
         // against malformed input.
         for _ in 0..=defs.map.len() {
+            if let Some(&r) = defs.roots.borrow().get(&v) {
+                return r;
+            }
+            visited.push(v);
             let next = match defs.map.get(&v) {
                 None | Some(Def::Param(_)) | Some(Def::Other) => return Root::Known(v),
                 Some(Def::Value(e)) => self.value_source(p, defs, *e),

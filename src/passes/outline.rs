@@ -24,8 +24,8 @@ use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::ops::Effect;
 use crate::ir::{
-    Block, Callee, DType, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IterArg, Loc, Param, Program, Scope,
-    ScopeKind, StmtId, StmtKind, Type, VarId,
+    Block, Callee, DType, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IterArg, Loc, Param, Program,
+    Scope, ScopeKind, StmtId, StmtKind, Type, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -202,7 +202,8 @@ impl Outliner<'_> {
                 let mut else_renames = Renames::default();
                 let mut else_body = else_body.map(|b| self.block(&b, after, &mut else_renames));
                 // A variable a branch defines itself does not outlive the `if`.
-                let mut local: FxHashSet<VarId> = dataflow::defs_in_order(self.program, &then_body).into_iter().collect();
+                let mut local: FxHashSet<VarId> =
+                    dataflow::defs_in_order(self.program, &then_body).into_iter().collect();
                 if let Some(e) = &else_body {
                     local.extend(dataflow::defs_in_order(self.program, e));
                 }
@@ -811,11 +812,13 @@ impl Outliner<'_> {
                                 let Some(a) = *a else { continue };
                                 let effect = match callee {
                                     Callee::Op(op) => op.def().effect(k),
-                                    Callee::Func(f) | Callee::Submit(f) => match p.functions.get(f).and_then(|f| f.params.get(k)) {
-                                        Some(param) if param.dir == Direction::Out => Effect::Write,
-                                        Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
-                                        _ => Effect::Read,
-                                    },
+                                    Callee::Func(f) | Callee::Submit(f) => {
+                                        match p.functions.get(f).and_then(|f| f.params.get(k)) {
+                                            Some(param) if param.dir == Direction::Out => Effect::Write,
+                                            Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
+                                            _ => Effect::Read,
+                                        }
+                                    }
                                 };
                                 match (effect, &p.expr(a).kind) {
                                     (Effect::Write, ExprKind::Var(v)) => {
@@ -926,7 +929,10 @@ pub fn check_outlinable(
     cx.diags.push(
         Diagnostic::error(
             Code::E0412,
-            format!("a `{construct}` region survives in function `{fname}` (type {}), which {pass} does not outline", f.kind),
+            format!(
+                "a `{construct}` region survives in function `{fname}` (type {}), which {pass} does not outline",
+                f.kind
+            ),
             Label::primary(loc.file, loc.span, "not outlined"),
         )
         .with_help("move the region into an orchestration function (Opaque, Orchestration or Graph)".to_string()),
