@@ -71,6 +71,23 @@ impl Session {
         Ok(crate::lower::lower(self, file, Some(path)))
     }
 
+    /// What every compiling command does after lowering: unless lowering found errors,
+    /// run the first `stop` passes of `pipeline` (whose own checks report errors too).
+    /// Returns how long each pass took.
+    pub fn run_passes(
+        &mut self,
+        pipeline: &crate::passes::Pipeline,
+        stop: usize,
+        verify: bool,
+        programs: &mut [crate::ir::Program],
+        diags: &mut Vec<Diagnostic>,
+    ) -> Vec<(&'static str, std::time::Duration)> {
+        if diag::has_errors(diags) {
+            return Vec::new();
+        }
+        crate::passes::run_timed(pipeline, stop, verify, programs, &mut self.interner, diags)
+    }
+
     /// Lowers source text held in memory (no relative imports: it has no directory).
     pub fn lower_source(&mut self, name: &str, bytes: Vec<u8>) -> (Vec<crate::ir::Program>, Vec<Diagnostic>) {
         let (file, load_error) = self.add_source(name, bytes);

@@ -140,11 +140,9 @@ fn compute(path: &Path, kind: Kind) -> Outputs {
             // the verifier and the checks of what it produces (E07xx are plc's bugs).
             let pipeline = passes::plan(&mut lowering.files, &passes::default_pipeline_text())
                 .unwrap_or_else(|_| panic!("the default pipeline is well ordered"));
-            // A pass that is not built yet is skipped, and so is every later pass that
-            // needs what it would have produced.
             let mut have: Vec<passes::Property> = Vec::new();
             for (k, &(def, _)) in pipeline.passes.iter().enumerate() {
-                if def.run.is_none() || !def.requires.iter().all(|r| have.contains(r)) {
+                if !def.requires.iter().all(|r| have.contains(r)) {
                     continue;
                 }
                 have.retain(|p| !def.invalidates.contains(p));

@@ -249,3 +249,19 @@ fn a_pipeline_missing_a_producer_is_rejected_before_anything_runs() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(out.stdout.is_empty(), "nothing runs: {}", String::from_utf8_lossy(&out.stdout));
 }
+
+#[test]
+fn time_passes_prints_each_stage_once_in_order() {
+    let out = plc(&["check", "--time-passes", "examples/accumulate_band.pl"]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = stderr(&out);
+    let stages: Vec<&str> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("time: "))
+        .map(|l| l.split("  ").next().unwrap_or("").trim())
+        .collect();
+    let mut expected = vec!["lower (parsing included)"];
+    expected.extend(plc::passes::PASSES.iter().map(|p| p.name));
+    expected.push("total");
+    assert_eq!(stages, expected, "{err}");
+}

@@ -721,7 +721,7 @@ fn graph_functions(path: &Path, after: Option<&str>) -> Vec<GraphFunction> {
     let (mut programs, mut diags) = session.lower_path(path).unwrap();
     let stop = match after {
         Some(pass) => passes::stop_index(&mut session.files, &pipeline, Some(pass)).unwrap(),
-        None => passes::built_prefix(&pipeline),
+        None => pipeline.passes.len(),
     };
     passes::run(&pipeline, stop, false, &mut programs, &mut session.interner, &mut diags);
     assert!(!plc::diag::has_errors(&diags), "{diags:?}");

@@ -47,10 +47,9 @@ fn check(what: &str, bytes: Vec<u8>) {
             }
         }
         let _ = plc::ir::print::programs(&programs, &lowering.interner);
-        // The passes that are built, with the verifier and property checks after each:
-        // user errors are fine, internal ones (E07xx) are not.
-        let built: Vec<&str> = plc::passes::PASSES.iter().take_while(|p| p.run.is_some()).map(|p| p.name).collect();
-        if let Ok(pipeline) = plc::passes::plan(&mut lowering.files, &built.join(",")) {
+        // The whole pipeline, with the verifier and property checks after each pass: user
+        // errors are fine, internal ones (E07xx) are not.
+        if let Ok(pipeline) = plc::passes::plan(&mut lowering.files, &plc::passes::default_pipeline_text()) {
             let n = pipeline.passes.len();
             plc::passes::run(&pipeline, n, true, &mut programs, &mut lowering.interner, &mut diags);
             for d in diags.iter().filter(|d| d.code.as_str().starts_with("E07")) {

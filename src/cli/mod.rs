@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(name = "plc", version, about = "Compiler for the pl language of PyPTO")]
@@ -24,11 +25,14 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The pipeline whose errors to report too, pass names separated by commas
-        /// (default: the whole pipeline; the passes not built yet are left out).
+        /// (default: the whole pipeline).
         #[arg(long)]
         passes: Option<String>,
         #[arg(long, value_enum, default_value_t = Format::Human)]
         message_format: Format,
+        /// Print the time each stage took, on stderr.
+        #[arg(long)]
+        time_passes: bool,
     },
     /// Print an intermediate form of a file.
     Emit {
@@ -37,7 +41,7 @@ enum Command {
         file: PathBuf,
         /// For `emit ir`: the stage after which to print: `lower` (the IR straight from
         /// lowering) or a pass of the pipeline (`plc passes` lists them). Default: the end
-        /// of the pipeline, as far as its passes are built.
+        /// of the pipeline.
         #[arg(long)]
         after: Option<String>,
         /// For `emit ir`: the pipeline to run, pass names separated by commas (default: the
@@ -50,6 +54,9 @@ enum Command {
         verify: bool,
         #[arg(long, value_enum, default_value_t = Format::Human)]
         message_format: Format,
+        /// For `emit ir`: print the time each stage took, on stderr.
+        #[arg(long)]
+        time_passes: bool,
     },
     /// Print the pass pipeline: each pass with what it requires and produces.
     Passes,
@@ -74,9 +81,11 @@ enum EmitKind {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { files, passes, message_format } => check(&files, passes.as_deref(), message_format),
-        Command::Emit { what, file, after, passes, verify, message_format } => {
-            let stages = Stages { after, passes, verify };
+        Command::Check { files, passes, message_format, time_passes } => {
+            check(&files, passes.as_deref(), message_format, time_passes)
+        }
+        Command::Emit { what, file, after, passes, verify, message_format, time_passes } => {
+            let stages = Stages { after, passes, verify, time_passes };
             emit(what, &file, &stages, message_format)
         }
         Command::Passes => list_passes(),
@@ -85,7 +94,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn check(paths: &[PathBuf], pipeline: Option<&str>, format: Format) -> ExitCode {
+fn check(paths: &[PathBuf], pipeline: Option<&str>, format: Format, time_passes: bool) -> ExitCode {
     let mut session = Session::new();
     let text = pipeline.map_or_else(passes::default_pipeline_text, str::to_string);
     let pipeline = match passes::plan(&mut session.files, &text) {
@@ -95,21 +104,27 @@ fn check(paths: &[PathBuf], pipeline: Option<&str>, format: Format) -> ExitCode 
             return ExitCode::from(1);
         }
     };
-    let stop = passes::built_prefix(&pipeline);
+    let stop = pipeline.passes.len();
     let mut errors = false;
+    let mut times = Times::default();
     for path in paths {
+        let started = Instant::now();
         match session.lower_path(path) {
             Ok((mut programs, mut diags)) => {
+                times.add("lower (parsing included)", started.elapsed());
                 // The passes report errors of their own (an inline cycle, a region spliced
-                // into a region, a value that may be unassigned).
-                if !diag::has_errors(&diags) {
-                    passes::run(&pipeline, stop, false, &mut programs, &mut session.interner, &mut diags);
+                // into a region, a graph boundary that cannot replay).
+                for (pass, took) in session.run_passes(&pipeline, stop, false, &mut programs, &mut diags) {
+                    times.add(pass, took);
                 }
                 errors |= diag::has_errors(&diags);
                 print_diagnostics(&session, &diags, format);
             }
             Err(err) => return io_failure(path, &err),
         }
+    }
+    if time_passes {
+        times.print();
     }
     if errors {
         ExitCode::from(1)
@@ -123,6 +138,32 @@ struct Stages {
     after: Option<String>,
     passes: Option<String>,
     verify: bool,
+    time_passes: bool,
+}
+
+/// The time each stage took, summed over the files, in the order the stages first ran.
+#[derive(Default)]
+struct Times(Vec<(&'static str, Duration)>);
+
+impl Times {
+    fn add(&mut self, stage: &'static str, took: Duration) {
+        match self.0.iter_mut().find(|(s, _)| *s == stage) {
+            Some((_, total)) => *total += took,
+            None => self.0.push((stage, took)),
+        }
+    }
+
+    /// `time: <stage>  <ms> ms`, one line per stage, then the total, on stderr.
+    fn print(&self) {
+        let width = self.0.iter().map(|(s, _)| s.len()).max().unwrap_or(0).max("total".len());
+        let mut out = String::new();
+        for (stage, took) in &self.0 {
+            out.push_str(&format!("time: {stage:<width$}  {:>10.3} ms\n", took.as_secs_f64() * 1e3));
+        }
+        let total: Duration = self.0.iter().map(|(_, t)| *t).sum();
+        out.push_str(&format!("time: {:<width$}  {:>10.3} ms\n", "total", total.as_secs_f64() * 1e3));
+        let _ = std::io::stderr().lock().write_all(out.as_bytes());
+    }
 }
 
 fn emit(what: EmitKind, path: &Path, stages: &Stages, format: Format) -> ExitCode {
@@ -133,7 +174,7 @@ fn emit(what: EmitKind, path: &Path, stages: &Stages, format: Format) -> ExitCod
         let planned = passes::plan(&mut session.files, &text).and_then(|p| match &stages.after {
             Some(after) => passes::stop_index(&mut session.files, &p, Some(after)).map(|stop| (p, stop)),
             None => {
-                let stop = passes::built_prefix(&p);
+                let stop = p.passes.len();
                 Ok((p, stop))
             }
         });
@@ -144,12 +185,18 @@ fn emit(what: EmitKind, path: &Path, stages: &Stages, format: Format) -> ExitCod
                 return ExitCode::from(1);
             }
         };
+        let started = Instant::now();
         let (mut programs, mut diags) = match session.lower_path(path) {
             Ok(lowered) => lowered,
             Err(err) => return io_failure(path, &err),
         };
-        if !diag::has_errors(&diags) {
-            passes::run(&pipeline, stop, stages.verify, &mut programs, &mut session.interner, &mut diags);
+        let mut times = Times::default();
+        times.add("lower (parsing included)", started.elapsed());
+        for (pass, took) in session.run_passes(&pipeline, stop, stages.verify, &mut programs, &mut diags) {
+            times.add(pass, took);
+        }
+        if stages.time_passes {
+            times.print();
         }
         print_diagnostics(&session, &diags, format);
         if diag::has_errors(&diags) {
@@ -202,8 +249,7 @@ fn list_passes() -> ExitCode {
     };
     let mut out = String::from("The default pipeline, in order:\n\n");
     for (i, p) in passes::PASSES.iter().enumerate() {
-        let built = if p.run.is_some() { "" } else { "  (not built yet)" };
-        out.push_str(&format!("{:>2}. {}{built}\n    {}\n", i + 1, p.name, p.summary));
+        out.push_str(&format!("{:>2}. {}\n    {}\n", i + 1, p.name, p.summary));
         out.push_str(&format!("    requires:    {}\n", list(p.requires)));
         out.push_str(&format!("    produces:    {}\n", list(p.produces)));
         if !p.invalidates.is_empty() {

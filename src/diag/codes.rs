@@ -409,10 +409,6 @@ pass with what it requires and produces. Example: `--passes OutlineGraphScopes` 
 "`--passes` and `--after` take pass names as `plc passes` prints them (`InlineFunctions`,
 `ConvertToSSA`, `OutlineGraphScopes`, ...), or `lower` for `--after`.";
 
-    E0405 => "a pass plc does not have yet",
-"The pass is part of plc's pipeline table but is not built yet, so a pipeline that needs
-it cannot run. Use `--after` with an earlier pass.";
-
     E0406 => "inline functions call each other in a cycle",
 "An Inline function is spliced into its callers; functions that call each other in a cycle
 would be spliced forever. The message names the cycle. Make one of them a real function

@@ -34,10 +34,8 @@ pub fn analyze(name: &str, path: Option<&Path>, text: &str) -> Analysis {
     };
     match pipeline {
         Ok(pipeline) => {
-            if !diag::has_errors(&diags) {
-                let stop = passes::built_prefix(&pipeline);
-                passes::run(&pipeline, stop, false, &mut programs, &mut session.interner, &mut diags);
-            }
+            let stop = pipeline.passes.len();
+            session.run_passes(&pipeline, stop, false, &mut programs, &mut diags);
         }
         Err(errors) => diags.extend(errors),
     }

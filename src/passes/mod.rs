@@ -31,6 +31,7 @@ use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Interner;
 use crate::ir::Program;
 use crate::source::{FileId, SourceMap};
+use std::time::{Duration, Instant};
 
 /// What a pass leaves true of the program, for the passes after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,9 +76,7 @@ pub struct PassDef {
     pub requires: &'static [Property],
     pub produces: &'static [Property],
     pub invalidates: &'static [Property],
-    /// `None` for a pass of the table that plc does not have yet: a pipeline that reaches
-    /// it stops with E0405.
-    pub run: Option<RunPass>,
+    pub run: RunPass,
 }
 
 use Property as P;
@@ -90,7 +89,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[],
         produces: &[P::InlineFunctionsEliminated],
         invalidates: &[],
-        run: Some(inline::run),
+        run: inline::run,
     },
     PassDef {
         name: "ConvertToSSA",
@@ -98,7 +97,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[],
         produces: &[P::SsaForm],
         invalidates: &[],
-        run: Some(ssa::run),
+        run: ssa::run,
     },
     PassDef {
         name: "OutlineGraphScopes",
@@ -106,7 +105,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[P::SsaForm, P::InlineFunctionsEliminated],
         produces: &[P::GraphOutlined, P::SsaForm],
         invalidates: &[],
-        run: Some(graph::run),
+        run: graph::run,
     },
     PassDef {
         name: "OutlineIncoreScopes",
@@ -114,7 +113,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[P::SsaForm, P::GraphOutlined],
         produces: &[P::IncoreOutlined, P::SsaForm],
         invalidates: &[],
-        run: Some(incore::run),
+        run: incore::run,
     },
     PassDef {
         name: "OutlineClusterScopes",
@@ -122,7 +121,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[P::SsaForm, P::IncoreOutlined],
         produces: &[P::ClusterOutlined, P::SsaForm],
         invalidates: &[],
-        run: Some(cluster::run),
+        run: cluster::run,
     },
     PassDef {
         name: "DeriveCallDirections",
@@ -130,7 +129,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[P::IncoreOutlined],
         produces: &[P::CallDirectionsResolved],
         invalidates: &[],
-        run: Some(directions::run),
+        run: directions::run,
     },
     PassDef {
         name: "LegalizeGraphBoundary",
@@ -138,7 +137,7 @@ pub static PASSES: &[PassDef] = &[
         requires: &[P::GraphOutlined, P::CallDirectionsResolved],
         produces: &[P::GraphBoundaryLegalized],
         invalidates: &[],
-        run: Some(legalize::run),
+        run: legalize::run,
     },
 ];
 
@@ -220,11 +219,6 @@ fn unknown_pass(file: FileId, span: Span, name: &str) -> Diagnostic {
         .with_help(format!("the passes are: {list}"))
 }
 
-/// How many passes of a pipeline can run now: those before the first one not built yet.
-pub fn built_prefix(pipeline: &Pipeline) -> usize {
-    pipeline.passes.iter().position(|(p, _)| p.run.is_none()).unwrap_or(pipeline.passes.len())
-}
-
 /// Where to stop: after the pass called `after` (which must be in the pipeline), or at
 /// the end. `lower` stops before the first pass.
 pub fn stop_index(files: &mut SourceMap, pipeline: &Pipeline, after: Option<&str>) -> Result<usize, Vec<Diagnostic>> {
@@ -259,27 +253,28 @@ pub fn run(
     names: &mut Interner,
     diags: &mut Vec<Diagnostic>,
 ) {
-    for &(def, span) in &pipeline.passes[..stop] {
-        let Some(run_pass) = def.run else {
-            diags.push(
-                Diagnostic::error(
-                    Code::E0405,
-                    format!("pass `{}` is not built yet", def.name),
-                    Label::primary(pipeline.file, span, "not available"),
-                )
-                .with_help("stop earlier with `--after`".to_string()),
-            );
-            return;
-        };
+    run_timed(pipeline, stop, verify, programs, names, diags);
+}
+
+/// [`run`], returning how long each pass that ran took (its checks with `verify`
+/// included), for `--time-passes`.
+pub fn run_timed(
+    pipeline: &Pipeline,
+    stop: usize,
+    verify: bool,
+    programs: &mut [Program],
+    names: &mut Interner,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(&'static str, Duration)> {
+    let mut times = Vec::new();
+    for &(def, _) in &pipeline.passes[..stop] {
+        let started = Instant::now();
         let before = diags.iter().filter(|d| d.is_error()).count();
         for program in programs.iter_mut() {
             let mut cx = PassCx { names, diags };
-            run_pass(&mut cx, program);
+            (def.run)(&mut cx, program);
         }
-        if diags.iter().filter(|d| d.is_error()).count() > before {
-            return;
-        }
-        if verify {
+        if verify && diags.iter().filter(|d| d.is_error()).count() == before {
             for program in programs.iter() {
                 let ssa = def.produces.contains(&P::SsaForm);
                 diags.extend(crate::ir::verify::verify(program, names, ssa));
@@ -287,11 +282,13 @@ pub fn run(
                     diags.extend(props::check(p, def.name, program, names));
                 }
             }
-            if diags.iter().filter(|d| d.is_error()).count() > before {
-                return;
-            }
+        }
+        times.push((def.name, started.elapsed()));
+        if diags.iter().filter(|d| d.is_error()).count() > before {
+            break;
         }
     }
+    times
 }
 
 #[cfg(test)]
