@@ -58,6 +58,37 @@ enum Command {
         #[arg(long)]
         time_passes: bool,
     },
+    /// Write C++ for each Orchestration function: orchestration code, kernels,
+    /// kernel_config.json and the CPU runtime (see docs/cli.md).
+    Compile {
+        file: PathBuf,
+        /// The output directory (created if needed; existing files are replaced one by
+        /// one, other files are left alone).
+        #[arg(short = 'o', long = "out")]
+        out: PathBuf,
+        /// Only this Orchestration function.
+        #[arg(long)]
+        entry: Option<String>,
+        /// The pipeline to run before emitting (default: the whole pipeline).
+        #[arg(long)]
+        passes: Option<String>,
+        /// Re-check the IR after each pass.
+        #[arg(long)]
+        verify: bool,
+        /// Also write harness/main.cpp and build.sh: `sh OUT/build.sh` builds OUT/prog,
+        /// which runs the entry on the inputs `plc run` makes and prints what it prints.
+        #[arg(long)]
+        harness: bool,
+        /// For the harness: a parameter's shape and dtype (`w=64x32:FP32`) or a scalar's
+        /// value (`n=5`), as `plc run` takes them.
+        #[arg(long = "arg", value_name = "NAME=VALUE")]
+        args: Vec<String>,
+        /// For the harness: the seed of the inputs (as `plc run --seed`).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        message_format: Format,
+    },
     /// Print the pass pipeline: each pass with what it requires and produces.
     Passes,
     /// Explain an error code, with an example.
@@ -87,6 +118,11 @@ pub fn main() -> ExitCode {
         Command::Emit { what, file, after, passes, verify, message_format, time_passes } => {
             let stages = Stages { after, passes, verify, time_passes };
             emit(what, &file, &stages, message_format)
+        }
+        Command::Compile { file, out, entry, passes, verify, harness, args, seed, message_format } => {
+            let harness = harness.then(|| crate::emit::Harness { seed, args: split_args(&args) });
+            let opts = crate::emit::Options { entry, harness };
+            compile(&file, &out, passes.as_deref(), verify, &opts, message_format)
         }
         Command::Passes => list_passes(),
         Command::Explain { code } => explain(&code),
@@ -237,6 +273,55 @@ fn emit(what: EmitKind, path: &Path, stages: &Stages, format: Format) -> ExitCod
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `NAME=VALUE` pairs (a pair without `=` keeps an empty value, reported by the harness).
+fn split_args(args: &[String]) -> Vec<(String, String)> {
+    args.iter()
+        .map(|a| match a.split_once('=') {
+            Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
+            None => (a.trim().to_string(), String::new()),
+        })
+        .collect()
+}
+
+fn compile(
+    path: &Path,
+    out: &Path,
+    pipeline: Option<&str>,
+    verify: bool,
+    opts: &crate::emit::Options,
+    format: Format,
+) -> ExitCode {
+    let mut session = Session::new();
+    let text = pipeline.map_or_else(passes::default_pipeline_text, str::to_string);
+    let pipeline = match passes::plan(&mut session.files, &text) {
+        Ok(p) => p,
+        Err(diags) => {
+            print_diagnostics(&session, &diags, format);
+            return ExitCode::from(1);
+        }
+    };
+    let (mut programs, mut diags) = match session.lower_path(path) {
+        Ok(lowered) => lowered,
+        Err(err) => return io_failure(path, &err),
+    };
+    let stop = pipeline.passes.len();
+    session.run_passes(&pipeline, stop, verify, &mut programs, &mut diags);
+    if !diag::has_errors(&diags) {
+        match crate::emit::compile(&programs, &session.interner, opts) {
+            Ok(files) => {
+                print_diagnostics(&session, &diags, format);
+                return match crate::emit::write_files(out, &files) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(err) => io_failure(out, &err),
+                };
+            }
+            Err(errors) => diags.extend(errors),
+        }
+    }
+    print_diagnostics(&session, &diags, format);
+    ExitCode::from(1)
 }
 
 fn list_passes() -> ExitCode {

@@ -571,6 +571,41 @@ frozen at the first call.";
 "`pl.submit` of a Graph function may not carry `deps=` (an explicit edge makes the launch
 uncacheable) or a dispatch predicate (it would be frozen into the recording).";
 
+    E0610 => "orchestration code calls a function that is not a kernel or a graph",
+"In the C++ output, an orchestration function launches tasks: kernels (InCore, AIC, AIV,
+Group, Spmd functions) and graphs. A call of another Opaque or Orchestration function has no
+task to become. Make the callee a kernel (`@pl.function(type=pl.FunctionType.InCore)`) or a
+graph, or mark the work inside it with `pl.at(level=pl.Level.CORE_GROUP)` regions.";
+
+    E0611 => "a region the C++ backend cannot run",
+"A scope other than `pl.scope()` / `pl.manual_scope()` reached the orchestration emitter
+(for example `pl.at(level=pl.Level.HOST, ...)`, which no pass of plc outlines yet).";
+
+    E0612 => "an orchestration expression with no C++ form",
+"Orchestration code computes scalars (`i * 128`), views, reads and task-id arrays. A value
+it cannot write in C++ — a tuple built in place, `**`, a string — is reported here.";
+
+    E0613 => "a call result that is not one of the callee's parameters",
+"A task writes its outputs into buffers the caller passes; the call's results are those
+buffers. A kernel that returns something other than one of its parameters (a tile, a tensor
+it allocated) gives the caller nothing to read. Store the result into an `Out` parameter and
+return that parameter.";
+
+    E0614 => "internal error in the orchestration emitter",
+"The IR reaching the emitter lacks something a pass should have provided (argument
+directions, a value for a variable). This is a bug in plc; please report it with the
+program.";
+
+    E0615 => "a computation in orchestration code",
+"Orchestration code launches tasks and manages buffers; it does not compute on tensor
+data. An op such as `pl.add` on tensors, or a tile op, outside a `pl.at(level=
+pl.Level.CORE_GROUP)` region or a kernel has nowhere to run. Put it inside a region.";
+
+    E0616 => "nothing to compile",
+"`plc compile` emits one C++ orchestration file per Orchestration function (after the
+passes: an Opaque function with a `pl.at` region becomes one). The program has none, or
+`--entry` names a function that is not one.";
+
     E0701 => "internal error: a variable is used before its definition",
 "The IR verifier found a use of a variable that no earlier statement defines. Lowering and
 every pass must keep definitions before uses; this is a bug in plc, not in your program.";

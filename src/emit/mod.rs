@@ -1,0 +1,171 @@
+//! The C++ backend: `plc compile` turns the program after the whole pipeline into C++
+//! that builds and runs on any machine with a C++17 compiler.
+//!
+//! - `orchestration`: each Orchestration function as `orchestration/<entry>.cpp`, with the
+//!   Graph functions it launches emitted once each, keyed by name.
+//! - `kernel`: each device function (InCore, AIC, AIV, Group, Spmd) as
+//!   `kernels/<name>.cpp` over the CPU tile library.
+//! - `runtime`: the CPU reference runtime and tile library headers, written to `runtime/`.
+
+pub mod orchestration;
+
+use crate::diag::Span;
+use crate::diag::{Code, Diagnostic, Label};
+use crate::intern::{Interner, Symbol};
+use crate::ir::{Direction, FuncKind, Program, Type};
+use crate::source::FileId;
+
+/// What `plc compile` was asked for.
+#[derive(Default)]
+pub struct Options {
+    /// Only this Orchestration function (default: every one).
+    pub entry: Option<String>,
+    /// Also write `harness/main.cpp` and `build.sh`.
+    pub harness: Option<Harness>,
+}
+
+/// The inputs the harness makes: the same as `plc run` with the same values.
+#[derive(Default)]
+pub struct Harness {
+    pub seed: u64,
+    /// `--arg NAME=VALUE`, as given.
+    pub args: Vec<(String, String)>,
+}
+
+/// The files of one compilation, relative to the output directory, in a fixed order.
+pub type Files = Vec<(String, String)>;
+
+/// Emits the C++ for the programs (after the whole pipeline).
+pub fn compile(programs: &[Program], names: &Interner, opts: &Options) -> Result<Files, Vec<Diagnostic>> {
+    let mut entries: Vec<(usize, Symbol)> = Vec::new();
+    for (i, p) in programs.iter().enumerate() {
+        for f in p.functions.values() {
+            let wanted = opts.entry.as_deref().is_none_or(|e| names.get(f.name) == e);
+            if f.kind == FuncKind::Orchestration && wanted {
+                entries.push((i, f.name));
+            }
+        }
+    }
+    let nowhere = || Label::primary(FileId(u32::MAX), Span::new(0, 0), "");
+    if entries.is_empty() {
+        let message = match &opts.entry {
+            Some(e) => format!("there is no Orchestration function `{e}` to compile"),
+            None => "the program has no Orchestration function to compile".to_string(),
+        };
+        return Err(vec![Diagnostic::error(Code::E0616, message, nowhere()).with_help(
+            "an Opaque function becomes Orchestration when it holds a `pl.at(level=pl.Level.CORE_GROUP)` region; `@pl.jit` functions are Orchestration".to_string(),
+        )]);
+    }
+    let program = entries[0].0;
+    if entries.iter().any(|&(i, _)| i != program) {
+        return Err(vec![Diagnostic::error(
+            Code::E0616,
+            "Orchestration functions in several programs (module-level functions and a `@pl.program` class, or two classes): choose one with `--entry`".to_string(),
+            nowhere(),
+        )]);
+    }
+    let p = &programs[program];
+    let mut shared = orchestration::Shared::default();
+    let mut files = Files::new();
+    let mut errors = Vec::new();
+    for &(_, e) in &entries {
+        match orchestration::emit_entry(p, names, e, &mut shared) {
+            Ok(code) => files.push((format!("orchestration/{}.cpp", names.get(e)), code)),
+            Err(d) => errors.extend(d),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    files.push(("kernel_config.json".to_string(), kernel_config(p, names, &entries, &shared)));
+    Ok(files)
+}
+
+/// `kernel_config.json`: the runtime, each entry's source and signature, and each kernel's
+/// func_id, source, core type and tensor directions.
+fn kernel_config(p: &Program, names: &Interner, entries: &[(usize, Symbol)], shared: &orchestration::Shared) -> String {
+    use serde_json::{json, Value};
+    let dir = |d: Direction| match d {
+        Direction::In => "IN",
+        Direction::Out => "OUT",
+        Direction::InOut => "INOUT",
+    };
+    let entries: Vec<Value> = entries
+        .iter()
+        .map(|&(_, e)| {
+            let f = &p.functions[&e];
+            let params: Vec<Value> = f
+                .params
+                .iter()
+                .map(|q| {
+                    let name = names.get(p.var(q.var).name);
+                    let name = name.split("__").next().unwrap_or(name);
+                    match p.types.get(p.var(q.var).ty) {
+                        Type::Scalar(d) => json!({"name": name, "kind": "scalar", "dtype": d.name()}),
+                        t => json!({
+                            "name": name,
+                            "kind": "tensor",
+                            "direction": dir(q.dir),
+                            "dtype": t.dtype().map(|d| d.name()),
+                            "shape": t.shape().map(|s| s.iter().map(|d| match d {
+                                crate::ir::Dim::Const(n) => json!(n),
+                                crate::ir::Dim::Dyn(s) => json!(names.get(*s)),
+                                _ => Value::Null,
+                            }).collect::<Vec<_>>()),
+                        }),
+                    }
+                })
+                .collect();
+            let signature: Vec<&str> =
+                f.params.iter().filter(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| dir(q.dir)).collect();
+            json!({
+                "name": names.get(e),
+                "source": format!("orchestration/{}.cpp", names.get(e)),
+                "function_name": "aicpu_orchestration_entry",
+                "signature": signature,
+                "params": params,
+            })
+        })
+        .collect();
+    let kernels: Vec<Value> = shared
+        .func_ids
+        .iter()
+        .map(|(&k, &id)| {
+            let f = &p.functions[&k];
+            json!({
+                "func_id": id,
+                "name": names.get(k),
+                "source": format!("kernels/{}.cpp", names.get(k)),
+                "core_type": if f.kind == FuncKind::Aic { "aic" } else { "aiv" },
+                "function_type": f.kind.name(),
+                "signature": shared.signatures.get(&k).cloned().unwrap_or_default(),
+            })
+        })
+        .collect();
+    let config = json!({
+        "runtime": "host_build_graph",
+        "orchestrations": entries,
+        "kernels": kernels,
+    });
+    let mut text = serde_json::to_string_pretty(&config).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Writes the files under `dir`, each whole or not at all (written to a temporary name
+/// beside it, then renamed over the old one). Other files in `dir` are left alone.
+pub fn write_files(dir: &std::path::Path, files: &Files) -> std::io::Result<()> {
+    for (rel, text) in files {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let tmp = path.with_extension(format!("{}.plc-tmp", path.extension().and_then(|e| e.to_str()).unwrap_or("")));
+        std::fs::write(&tmp, text)?;
+        if let Err(e) = std::fs::rename(&tmp, &path) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+    }
+    Ok(())
+}
