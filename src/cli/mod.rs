@@ -309,7 +309,12 @@ fn compile(
     let stop = pipeline.passes.len();
     session.run_passes(&pipeline, stop, verify, &mut programs, &mut diags);
     if !diag::has_errors(&diags) {
-        match crate::emit::compile(&programs, &session.interner, opts) {
+        // The file given on the command line (the pipeline's text may be a file too).
+        let root = (0..session.files.len() as u32)
+            .map(crate::source::FileId)
+            .find(|&id| std::path::Path::new(&session.files.get(id).name) == path)
+            .unwrap_or(crate::source::FileId(0));
+        match crate::emit::compile(&programs, &session.interner, root, opts) {
             Ok(files) => {
                 print_diagnostics(&session, &diags, format);
                 return match crate::emit::write_files(out, &files) {

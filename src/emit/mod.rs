@@ -36,7 +36,7 @@ pub struct Harness {
 pub type Files = Vec<(String, String)>;
 
 /// Emits the C++ for the programs (after the whole pipeline).
-pub fn compile(programs: &[Program], names: &Interner, opts: &Options) -> Result<Files, Vec<Diagnostic>> {
+pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Options) -> Result<Files, Vec<Diagnostic>> {
     let mut entries: Vec<(usize, Symbol)> = Vec::new();
     for (i, p) in programs.iter().enumerate() {
         for f in p.functions.values() {
@@ -46,7 +46,7 @@ pub fn compile(programs: &[Program], names: &Interner, opts: &Options) -> Result
             }
         }
     }
-    let nowhere = || Label::primary(FileId(u32::MAX), Span::new(0, 0), "");
+    let nowhere = || Label::primary(root, Span::new(0, 0), "in this program");
     if entries.is_empty() {
         let message = match &opts.entry {
             Some(e) => format!("there is no Orchestration function `{e}` to compile"),
