@@ -606,6 +606,12 @@ pl.Level.CORE_GROUP)` region or a kernel has nowhere to run. Put it inside a reg
 passes: an Opaque function with a `pl.at` region becomes one). The program has none, or
 `--entry` names a function that is not one.";
 
+    E0617 => "the harness lacks a parameter's shape or value",
+"`plc compile --harness` writes a `main.cpp` that makes the entry's inputs the way `plc run`
+does. A parameter whose type fixes its shape needs nothing; a bare `pl.Tensor` (or one with a
+dynamic extent) needs `--arg NAME=DIMxDIM[:DTYPE]` (dtype FP32 when left out), and a scalar
+needs `--arg NAME=VALUE`. An `--arg` naming no parameter is an error too.";
+
     E0701 => "internal error: a variable is used before its definition",
 "The IR verifier found a use of a variable that no earlier statement defines. Lowering and
 every pass must keep definitions before uses; this is a bug in plc, not in your program.";

@@ -1,0 +1,249 @@
+//! `plc compile --harness`: `harness/main.cpp` and `build.sh`, so that `sh OUT/build.sh`
+//! builds `OUT/prog`, which runs the entry on the inputs `plc run` makes (the same seed
+//! and `--arg` values: `harness/plc_inputs.h` is the C++ twin of the interpreter's input
+//! generator) and prints the same checksum lines.
+
+use super::orchestration::{ctype, runtime_dtype, sanitize};
+use super::{Files, Harness};
+use crate::diag::{Code, Diagnostic, Label, Span};
+use crate::intern::{Interner, Symbol};
+use crate::ir::{DType, Dim, Direction, Program, Type};
+use crate::source::FileId;
+use std::fmt::Write;
+
+/// The C++ twin of the interpreter's inputs and checksum lines.
+const PLC_INPUTS_H: &str = include_str!("../interp/plc_inputs.h");
+
+/// One entry parameter as the harness makes it.
+enum Input {
+    Tensor { name: String, dir: Direction, shape: Vec<i64>, dtype: DType },
+    Scalar { name: String, dtype: DType, value: String },
+}
+
+pub fn harness(
+    p: &Program,
+    names: &Interner,
+    entry: Symbol,
+    h: &Harness,
+    root: FileId,
+    sources: &[String],
+) -> Result<Files, Vec<Diagnostic>> {
+    let f = &p.functions[&entry];
+    let at = || Label::primary(root, Span::new(0, 0), "in this program");
+    let mut errors = Vec::new();
+    let mut inputs = Vec::new();
+    let mut known = Vec::new();
+    for q in &f.params {
+        let full = names.get(p.var(q.var).name);
+        let name = full.split("__").next().unwrap_or(full).to_string();
+        known.push(name.clone());
+        let given = h.args.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str());
+        let ploc = p.var(q.var).loc;
+        let at = || {
+            if ploc.is_compiler_made() {
+                at()
+            } else {
+                Label::primary(ploc.file, ploc.span, "this parameter")
+            }
+        };
+        match p.types.get(p.var(q.var).ty) {
+            Type::Scalar(d) => match given {
+                Some(v) if !v.is_empty() => inputs.push(Input::Scalar { name, dtype: *d, value: v.to_string() }),
+                _ => errors.push(Diagnostic::error(
+                    Code::E0617,
+                    format!("the harness needs a value for scalar parameter `{name}`: give `--arg {name}=VALUE`"),
+                    at(),
+                )),
+            },
+            t => {
+                let fixed: Option<Vec<i64>> = t
+                    .shape()
+                    .map(|s| s.iter().map(|d| if let Dim::Const(n) = d { Some(*n) } else { None }).collect())
+                    .and_then(|v: Vec<Option<i64>>| v.into_iter().collect());
+                let (shape, dtype) = match (given, fixed, t.dtype()) {
+                    (Some(v), _, static_dtype) => {
+                        match parse_shape(v) {
+                            Some((shape, d)) => (shape, d.or(static_dtype).unwrap_or(DType::Fp32)),
+                            None => {
+                                errors.push(Diagnostic::error(
+                                Code::E0617,
+                                format!("`--arg {name}={v}`: a tensor takes `DIMxDIM[:DTYPE]`, as in `{name}=64x32:FP32`"),
+                                at(),
+                            ));
+                                continue;
+                            }
+                        }
+                    }
+                    (None, Some(shape), d) => (shape, d.unwrap_or(DType::Fp32)),
+                    (None, None, _) => {
+                        errors.push(Diagnostic::error(
+                            Code::E0617,
+                            format!("the shape of tensor parameter `{name}` is known only at run time: give `--arg {name}=DIMxDIM[:DTYPE]`"),
+                            at(),
+                        ));
+                        continue;
+                    }
+                };
+                inputs.push(Input::Tensor { name, dir: q.dir, shape, dtype });
+            }
+        }
+    }
+    for (k, _) in &h.args {
+        if !known.contains(k) {
+            errors.push(Diagnostic::error(
+                Code::E0617,
+                format!("`--arg {k}=...`: `{}` has no parameter `{k}`", names.get(entry)),
+                at(),
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let main = main_cpp(&inputs, h.seed);
+    let script = build_sh(sources);
+    Ok(vec![
+        ("harness/plc_inputs.h".to_string(), PLC_INPUTS_H.to_string()),
+        ("harness/main.cpp".to_string(), main),
+        ("build.sh".to_string(), script),
+    ])
+}
+
+/// `64x32:FP32` → ([64, 32], Some(FP32)); `64x32` → dtype left to the parameter's type.
+fn parse_shape(text: &str) -> Option<(Vec<i64>, Option<DType>)> {
+    let (dims, dtype) = match text.split_once(':') {
+        Some((d, t)) => (d, Some(DType::from_name(t.trim())?)),
+        None => (text, None),
+    };
+    let shape: Option<Vec<i64>> = dims.split('x').map(|d| d.trim().parse::<i64>().ok().filter(|&n| n >= 0)).collect();
+    Some((shape?, dtype))
+}
+
+fn main_cpp(inputs: &[Input], seed: u64) -> String {
+    let mut out = String::new();
+    out.push_str("// The harness of plc's C++ output: runs the entry on the inputs `plc run` makes\n");
+    out.push_str("// (same seed and --arg values) and prints the same checksum lines.\n");
+    out.push_str("// Usage: prog [SEED]\n\n");
+    out.push_str("#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n\n#include <vector>\n\n");
+    out.push_str("#include \"pto_orchestration_api.h\"\n#include \"plc_inputs.h\"\n\n");
+    out.push_str("extern \"C\" void aicpu_orchestration_entry(const ChipTaskArgs& orch_args);\n\n");
+    out.push_str("int main(int argc, char** argv) {\n");
+    let _ = writeln!(out, "    uint64_t seed = {seed}ULL;");
+    out.push_str("    if (argc > 1) seed = strtoull(argv[1], nullptr, 10);\n");
+    out.push_str("    uint64_t state = seed;\n\n");
+    let mut tensors = Vec::new();
+    let mut scalars = Vec::new();
+    for input in inputs {
+        match input {
+            Input::Tensor { name, dir, shape, dtype } => {
+                let v = sanitize(name);
+                let n: i64 = shape.iter().product();
+                let store = storage(*dtype);
+                let _ = writeln!(out, "    // {name}: {} {}", dtype.name(), dims_text(shape));
+                let _ = writeln!(out, "    std::vector<{store}> {v}_data({}, 0);", n.max(1));
+                if *dir != Direction::Out {
+                    if dtype.is_float() {
+                        let _ = writeln!(out, "    plc_fill_float(&state, {v}_data.data(), {n});");
+                    } else {
+                        let kind = if *dtype == DType::Bool { "PLC_ELEMENT_BOOL" } else { "PLC_ELEMENT_INT" };
+                        let _ = writeln!(out, "    {{\n        std::vector<int64_t> drawn({}, 0);", n.max(1));
+                        let _ = writeln!(out, "        plc_fill_int(&state, drawn.data(), {n}, {kind});");
+                        let _ = writeln!(
+                            out,
+                            "        for (size_t k = 0; k < {n}; ++k) {v}_data[k] = ({store})drawn[k];\n    }}"
+                        );
+                    }
+                }
+                let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+                let _ = writeln!(out, "    uint32_t {v}_shapes[{}] = {{{}}};", shape.len().max(1), dims.join(", "));
+                let _ = writeln!(
+                    out,
+                    "    ChipTensor {v} = make_tensor_external({v}_data.data(), {v}_shapes, {}, {});\n",
+                    shape.len(),
+                    runtime_dtype(*dtype)
+                );
+                tensors.push((v, name.clone(), *dir, shape.clone(), *dtype));
+            }
+            Input::Scalar { name, dtype, value } => {
+                let v = sanitize(name);
+                let _ = writeln!(out, "    {} {v} = ({})({value});", ctype(*dtype), ctype(*dtype));
+                scalars.push(v);
+            }
+        }
+    }
+    out.push_str("    ChipTaskArgs args;\n");
+    for (v, _, dir, _, _) in &tensors {
+        let method = match dir {
+            Direction::In => "add_input",
+            Direction::Out => "add_output",
+            Direction::InOut => "add_inout",
+        };
+        let _ = writeln!(out, "    args.{method}({v});");
+    }
+    for v in &scalars {
+        let _ = writeln!(out, "    args.add_scalar({v});");
+    }
+    out.push_str("\n    aicpu_orchestration_entry(args);\n    rt_orchestration_done();\n");
+    out.push_str("    if (plc_rt_failed()) return 1;\n\n");
+    for (v, name, dir, shape, dtype) in &tensors {
+        if *dir == Direction::In {
+            continue;
+        }
+        let n: i64 = shape.iter().product();
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        let _ = writeln!(out, "    {{\n        int64_t shape[{}] = {{{}}};", shape.len().max(1), dims.join(", "));
+        if dtype.is_float() {
+            let _ = writeln!(
+                out,
+                "        plc_print_checksum_float(stdout, \"{name}\", shape, {}, \"{}\", {v}_data.data(), {n});\n    }}",
+                shape.len(),
+                dtype.name()
+            );
+        } else {
+            let _ = writeln!(out, "        std::vector<int64_t> values({}, 0);", n.max(1));
+            let _ = writeln!(out, "        for (size_t k = 0; k < {n}; ++k) values[k] = (int64_t){v}_data[k];");
+            let _ = writeln!(
+                out,
+                "        plc_print_checksum_int(stdout, \"{name}\", shape, {}, \"{}\", values.data(), {n});\n    }}",
+                shape.len(),
+                dtype.name()
+            );
+        }
+    }
+    out.push_str("    return 0;\n}\n");
+    out
+}
+
+/// The C++ element type a tensor of `d` is stored as on the host (floats of every width
+/// as `float`, as the CPU runtime stores them).
+fn storage(d: DType) -> &'static str {
+    if d.is_float() {
+        "float"
+    } else if d == DType::Bool {
+        "uint8_t"
+    } else {
+        ctype(d)
+    }
+}
+
+fn dims_text(shape: &[i64]) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    format!("[{}]", dims.join(", "))
+}
+
+/// `build.sh`: compiles the given sources (relative to the output directory) with the
+/// runtime into `prog`, honouring `CXX` and `CXXFLAGS`.
+fn build_sh(sources: &[String]) -> String {
+    let mut out = String::from("#!/bin/sh\n");
+    out.push_str("# Builds prog: the orchestration code, the kernels, the CPU runtime and the harness.\n");
+    out.push_str("# CXX (default c++) and CXXFLAGS (default -O1) are honoured.\n");
+    out.push_str("set -e\ncd \"$(dirname \"$0\")\"\n");
+    out.push_str("srcs=\"\"\nfor f in runtime/*.cpp; do\n    if [ -f \"$f\" ]; then srcs=\"$srcs $f\"; fi\ndone\n");
+    let list: Vec<&str> = sources.iter().map(String::as_str).collect();
+    let _ = writeln!(
+        out,
+        "${{CXX:-c++}} -std=c++17 ${{CXXFLAGS:--O1}} -Iruntime -Iharness {} $srcs harness/main.cpp -o prog",
+        list.join(" ")
+    );
+    out
+}
