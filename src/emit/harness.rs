@@ -184,7 +184,10 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
         let _ = writeln!(out, "    args.add_scalar({v});");
     }
     out.push_str("\n    aicpu_orchestration_entry(args);\n    rt_orchestration_done();\n");
-    out.push_str("    if (plc_rt_failed()) return 1;\n\n");
+    out.push_str("    if (plc_rt_failed()) return 1;\n");
+    out.push_str("    fprintf(stderr, \"plc-runtime: graph recordings=%lld replays=%lld tasks=%lld\\n\",\n");
+    out.push_str("            (long long)plc_rt_graph_recordings(), (long long)plc_rt_graph_replays(),\n");
+    out.push_str("            (long long)plc_rt_tasks_run());\n\n");
     for (v, name, dir, shape, dtype) in &tensors {
         if *dir == Direction::In {
             continue;
