@@ -8,6 +8,7 @@ pub mod diag;
 pub mod driver;
 pub mod emit;
 pub mod intern;
+pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod lsp;

@@ -89,6 +89,31 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         message_format: Format,
     },
+    /// Interpret a function on deterministic inputs and print one checksum line per output
+    /// tensor (see docs/interpreter.md).
+    Run {
+        file: PathBuf,
+        /// The function to run: `name`, or `Class.name` when several programs have one.
+        #[arg(long)]
+        entry: String,
+        /// A parameter's shape and dtype (`w=64x32:FP32`) or a scalar's value (`n=5`).
+        #[arg(long = "arg", value_name = "NAME=VALUE")]
+        args: Vec<String>,
+        /// The seed of the inputs.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The stage whose IR runs: `lower` or a pass (default: the end of the pipeline).
+        #[arg(long)]
+        after: Option<String>,
+        /// The pipeline, pass names separated by commas (default: the whole pipeline).
+        #[arg(long)]
+        passes: Option<String>,
+        /// The most steps (statements, loop iterations, element work) the run may take.
+        #[arg(long, default_value_t = crate::interp::RunOptions::DEFAULT_MAX_STEPS)]
+        max_steps: u64,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        message_format: Format,
+    },
     /// Print the pass pipeline: each pass with what it requires and produces.
     Passes,
     /// Explain an error code, with an example.
@@ -123,6 +148,10 @@ pub fn main() -> ExitCode {
             let harness = harness.then(|| crate::emit::Harness { seed, args: split_args(&args) });
             let opts = crate::emit::Options { entry, harness };
             compile(&file, &out, passes.as_deref(), verify, &opts, message_format)
+        }
+        Command::Run { file, entry, args, seed, after, passes, max_steps, message_format } => {
+            let stages = Stages { after, passes, verify: false, time_passes: false };
+            run(&file, &entry, &args, seed, max_steps, &stages, message_format)
         }
         Command::Passes => list_passes(),
         Command::Explain { code } => explain(&code),
@@ -327,6 +356,77 @@ fn compile(
     }
     print_diagnostics(&session, &diags, format);
     ExitCode::from(1)
+}
+
+/// `plc run`: the program's output lines on stdout; exit 1 when it has errors or fails
+/// while running, 2 for a bad command (no such entry, a missing or unknown `--arg`).
+fn run(
+    path: &Path,
+    entry: &str,
+    args: &[String],
+    seed: u64,
+    max_steps: u64,
+    stages: &Stages,
+    format: Format,
+) -> ExitCode {
+    let mut options = crate::interp::RunOptions::new(entry);
+    (options.seed, options.max_steps) = (seed, max_steps);
+    for a in args {
+        match a.split_once('=') {
+            Some((k, v)) => options.args.push((k.trim().to_string(), v.trim().to_string())),
+            None => {
+                eprintln!("error: --arg `{a}` is not NAME=VALUE");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut session = Session::new();
+    let text = stages.passes.clone().unwrap_or_else(passes::default_pipeline_text);
+    let planned = passes::plan(&mut session.files, &text).and_then(|p| {
+        let stop = match &stages.after {
+            Some(after) => passes::stop_index(&mut session.files, &p, Some(after))?,
+            None => p.passes.len(),
+        };
+        Ok((p, stop))
+    });
+    let (pipeline, stop) = match planned {
+        Ok(planned) => planned,
+        Err(diags) => {
+            print_diagnostics(&session, &diags, format);
+            return ExitCode::from(1);
+        }
+    };
+    let (mut programs, mut diags) = match session.lower_path(path) {
+        Ok(lowered) => lowered,
+        Err(err) => return io_failure(path, &err),
+    };
+    session.run_passes(&pipeline, stop, false, &mut programs, &mut diags);
+    // Notes (skipped host code) would only bury the program's output.
+    diags.retain(|d| d.severity != diag::Severity::Note);
+    print_diagnostics(&session, &diags, format);
+    if diag::has_errors(&diags) {
+        return ExitCode::from(1);
+    }
+    match crate::interp::run(&programs, &session.interner, &options) {
+        Ok(lines) => {
+            let mut text = lines.join("\n");
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            let mut stdout = std::io::stdout().lock();
+            if stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).is_err() {
+                return ExitCode::from(2);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            let _ = std::io::stderr().lock().write_all(err.render(&session.files).as_bytes());
+            match err {
+                crate::interp::RunError::Usage(_) => ExitCode::from(2),
+                crate::interp::RunError::Program { .. } => ExitCode::from(1),
+            }
+        }
+    }
 }
 
 fn list_passes() -> ExitCode {

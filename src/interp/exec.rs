@@ -1,0 +1,752 @@
+//! Statements, expressions, calls, task launches and scopes.
+//!
+//! Everything runs in program order: a task launch (`pl.submit`) runs its function at
+//! once and returns its results followed by a fresh task id; dependencies only order work
+//! and are not needed when nothing runs concurrently. Loops with iter args bind the
+//! yielded values to the iter args for the next iteration and to the return variables
+//! after the last; `break` leaves with the iter args' current values, `continue` keeps
+//! them (the meaning PyPTO's own reference lowering gives a loop that carries values).
+
+use super::ops;
+use super::value::{Num, Value};
+use crate::intern::{Interner, Symbol};
+use crate::ir::{
+    BinOp, Block, Callee, Direction, ExprId, ExprKind, FuncKind, Function, Loc, Program, ScopeKind, StmtId, StmtKind,
+    UnOp, VarId,
+};
+use rustc_hash::FxHashMap;
+
+/// The most elements one tensor or tile may have.
+pub(super) const MAX_ELEMENTS: usize = 1 << 26;
+/// The deepest chain of calls.
+const MAX_CALL_DEPTH: usize = 256;
+
+/// A run-time error and where it happened.
+#[derive(Debug)]
+pub(super) struct Fault {
+    pub message: String,
+    pub loc: Option<Loc>,
+}
+
+type R<T> = Result<T, Fault>;
+
+/// The variables of one function activation.
+#[derive(Default)]
+pub(super) struct Frame {
+    vars: FxHashMap<VarId, Value>,
+}
+
+impl Frame {
+    pub fn set(&mut self, var: VarId, value: Value) {
+        self.vars.insert(var, value);
+    }
+
+    fn get(&self, var: VarId) -> Option<&Value> {
+        self.vars.get(&var)
+    }
+}
+
+/// How a block ended.
+enum Flow {
+    Next,
+    Break,
+    Continue,
+    Return(Vec<Value>),
+    Yield(Vec<Value>),
+}
+
+pub(super) struct Interp<'a> {
+    program: &'a Program,
+    names: &'a Interner,
+    steps: u64,
+    max_steps: u64,
+    /// The extents of `pl.dynamic` dimensions, bound by the entry's arguments.
+    dyn_dims: FxHashMap<Symbol, i64>,
+    /// The block index and count that `pl.tile.get_block_idx()` / `get_block_num()` return.
+    pub block_idx: i64,
+    pub block_num: i64,
+    next_task: i64,
+    depth: usize,
+}
+
+impl<'a> Interp<'a> {
+    pub fn new(
+        programs: &'a [Program],
+        names: &'a Interner,
+        prog: usize,
+        max_steps: u64,
+        dyn_dims: FxHashMap<Symbol, i64>,
+    ) -> Self {
+        Interp {
+            program: &programs[prog],
+            names,
+            steps: 0,
+            max_steps,
+            dyn_dims,
+            block_idx: 0,
+            block_num: 1,
+            next_task: 0,
+            depth: 0,
+        }
+    }
+
+    pub fn names(&self) -> &'a Interner {
+        self.names
+    }
+
+    /// Charges `units` steps of work; past the limit the run stops.
+    pub fn charge(&mut self, units: u64) -> Result<(), String> {
+        self.steps = self.steps.saturating_add(units);
+        if self.steps > self.max_steps {
+            return Err(format!(
+                "the run took more than {} steps (statements, loop iterations and element work); \
+                 a loop that does not end? (--max-steps raises the limit)",
+                self.max_steps
+            ));
+        }
+        Ok(())
+    }
+
+    fn fault(&self, message: impl Into<String>, loc: Loc) -> Fault {
+        Fault { message: message.into(), loc: Some(loc) }
+    }
+
+    fn var_name(&self, var: VarId) -> &str {
+        self.names.get(self.program.var(var).name)
+    }
+
+    /// Runs a function whose parameters are bound in `frame`; its returned values.
+    pub fn run_function(&mut self, func: &Function, frame: Frame) -> R<Vec<Value>> {
+        self.run_function_keeping(func, frame).0
+    }
+
+    fn block(&mut self, block: &Block, frame: &mut Frame) -> R<Flow> {
+        for &stmt in block {
+            match self.stmt(stmt, frame)? {
+                Flow::Next => {}
+                flow => return Ok(flow),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn stmt(&mut self, id: StmtId, frame: &mut Frame) -> R<Flow> {
+        let program = self.program;
+        let stmt = program.stmt(id);
+        let loc = stmt.loc;
+        self.charge(1).map_err(|m| self.fault(m, loc))?;
+        match &stmt.kind {
+            StmtKind::Assign { var, value } => {
+                let v = self.expr(*value, frame)?;
+                frame.set(*var, v);
+                Ok(Flow::Next)
+            }
+            StmtKind::Eval(e) => {
+                self.expr(*e, frame)?;
+                Ok(Flow::Next)
+            }
+            StmtKind::Return(values) => Ok(Flow::Return(self.exprs(values, frame)?)),
+            StmtKind::Yield(values) => Ok(Flow::Yield(self.exprs(values, frame)?)),
+            StmtKind::Break => Ok(Flow::Break),
+            StmtKind::Continue => Ok(Flow::Continue),
+            StmtKind::If { cond, then_body, else_body, return_vars } => {
+                let c = self.expr(*cond, frame)?;
+                let taken = truthy(&c).map_err(|m| self.fault(m, program.expr(*cond).loc))?;
+                let flow = match (taken, else_body) {
+                    (true, _) => self.block(then_body, frame)?,
+                    (false, Some(e)) => self.block(e, frame)?,
+                    (false, None) => Flow::Next,
+                };
+                match flow {
+                    Flow::Yield(values) => {
+                        self.bind_all(return_vars, values, frame, loc)?;
+                        Ok(Flow::Next)
+                    }
+                    Flow::Next if !return_vars.is_empty() => {
+                        Err(self.fault("a branch of this `if` ends without a yield for its results", loc))
+                    }
+                    flow => Ok(flow),
+                }
+            }
+            StmtKind::For { var, start, stop, step, iter_args, body, return_vars, .. } => {
+                let int = |this: &mut Self, e: ExprId, frame: &mut Frame, what: &str| -> R<i64> {
+                    let v = this.expr(e, frame)?;
+                    as_int(&v).ok_or_else(|| {
+                        this.fault(
+                            format!("the loop's {what} must be an integer, not {}", v.kind()),
+                            program.expr(e).loc,
+                        )
+                    })
+                };
+                let (start, stop, step) = (
+                    int(self, *start, frame, "start")?,
+                    int(self, *stop, frame, "stop")?,
+                    int(self, *step, frame, "step")?,
+                );
+                if step == 0 {
+                    return Err(self.fault("the loop's step is 0", loc));
+                }
+                let mut current = self.exprs(&iter_args.iter().map(|a| a.init).collect::<Vec<_>>(), frame)?;
+                let mut i = start;
+                while (step > 0 && i < stop) || (step < 0 && i > stop) {
+                    self.charge(1).map_err(|m| self.fault(m, loc))?;
+                    frame.set(*var, Value::Int(i));
+                    for (arg, value) in iter_args.iter().zip(&current) {
+                        frame.set(arg.var, value.clone());
+                    }
+                    match self.block(body, frame)? {
+                        Flow::Yield(values) => {
+                            if values.len() != iter_args.len() {
+                                return Err(self.fault(
+                                    format!(
+                                        "the loop yields {} values for {} iter args",
+                                        values.len(),
+                                        iter_args.len()
+                                    ),
+                                    loc,
+                                ));
+                            }
+                            current = values;
+                        }
+                        Flow::Next | Flow::Continue => {}
+                        Flow::Break => break,
+                        ret @ Flow::Return(_) => return Ok(ret),
+                    }
+                    i = match i.checked_add(step) {
+                        Some(next) => next,
+                        None => break,
+                    };
+                }
+                self.bind_all(return_vars, current, frame, loc)?;
+                Ok(Flow::Next)
+            }
+            StmtKind::While { cond, iter_args, body, return_vars } => {
+                let mut current = self.exprs(&iter_args.iter().map(|a| a.init).collect::<Vec<_>>(), frame)?;
+                loop {
+                    self.charge(1).map_err(|m| self.fault(m, loc))?;
+                    for (arg, value) in iter_args.iter().zip(&current) {
+                        frame.set(arg.var, value.clone());
+                    }
+                    let c = self.expr(*cond, frame)?;
+                    if !truthy(&c).map_err(|m| self.fault(m, program.expr(*cond).loc))? {
+                        break;
+                    }
+                    match self.block(body, frame)? {
+                        Flow::Yield(values) => {
+                            if values.len() != iter_args.len() {
+                                return Err(self.fault(
+                                    format!(
+                                        "the loop yields {} values for {} iter args",
+                                        values.len(),
+                                        iter_args.len()
+                                    ),
+                                    loc,
+                                ));
+                            }
+                            current = values;
+                        }
+                        Flow::Next | Flow::Continue => {}
+                        Flow::Break => break,
+                        ret @ Flow::Return(_) => return Ok(ret),
+                    }
+                }
+                self.bind_all(return_vars, current, frame, loc)?;
+                Ok(Flow::Next)
+            }
+            StmtKind::Scope(scope) => {
+                if let Some(tid) = scope.task_id {
+                    let id = self.new_task_id();
+                    frame.set(tid, Value::TaskId(id));
+                }
+                match &scope.kind {
+                    ScopeKind::Spmd { core_num } => {
+                        let n = self.expr(*core_num, frame)?;
+                        let n = as_int(&n).filter(|&n| n >= 0).ok_or_else(|| {
+                            self.fault(
+                                format!("pl.spmd needs a block count >= 0, not {}", describe(&n)),
+                                program.expr(*core_num).loc,
+                            )
+                        })?;
+                        self.blocks(n, |this| this.block(&scope.body, frame))
+                    }
+                    // Device work, clusters, graphs and runtime scopes run where they stand.
+                    _ => self.block(&scope.body, frame),
+                }
+            }
+        }
+    }
+
+    /// Runs `body` once per block index `0..n`, with the block count `n`.
+    fn blocks(&mut self, n: i64, mut body: impl FnMut(&mut Self) -> R<Flow>) -> R<Flow> {
+        let saved = (self.block_idx, self.block_num);
+        let mut result = Ok(Flow::Next);
+        for b in 0..n {
+            (self.block_idx, self.block_num) = (b, n);
+            match body(self) {
+                Ok(Flow::Next) => {}
+                other => {
+                    result = other;
+                    break;
+                }
+            }
+        }
+        (self.block_idx, self.block_num) = saved;
+        result
+    }
+
+    fn new_task_id(&mut self) -> i64 {
+        let id = self.next_task;
+        self.next_task += 1;
+        id
+    }
+
+    fn bind_all(&mut self, vars: &[VarId], values: Vec<Value>, frame: &mut Frame, loc: Loc) -> R<()> {
+        if vars.is_empty() {
+            return Ok(());
+        }
+        if vars.len() != values.len() {
+            return Err(self.fault(format!("{} values for {} results", values.len(), vars.len()), loc));
+        }
+        for (v, value) in vars.iter().zip(values) {
+            frame.set(*v, value);
+        }
+        Ok(())
+    }
+
+    fn exprs(&mut self, ids: &[ExprId], frame: &mut Frame) -> R<Vec<Value>> {
+        ids.iter().map(|&e| self.expr(e, frame)).collect()
+    }
+
+    pub(super) fn dyn_dim(&self, sym: Symbol) -> Option<i64> {
+        self.dyn_dims.get(&sym).copied()
+    }
+
+    fn expr(&mut self, id: ExprId, frame: &mut Frame) -> R<Value> {
+        let program = self.program;
+        let e = program.expr(id);
+        Ok(match &e.kind {
+            ExprKind::Var(v) => match frame.get(*v) {
+                Some(value) => value.clone(),
+                None => {
+                    return Err(self.fault(
+                        format!("`{}` has no value here: it is read before it is assigned", self.var_name(*v)),
+                        e.loc,
+                    ))
+                }
+            },
+            ExprKind::Int(i) => Value::Int(*i),
+            ExprKind::Float(f) => Value::Float(*f),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::Str(s) => Value::Str(*s),
+            ExprKind::None => Value::None,
+            ExprKind::DType(d) => Value::DType(*d),
+            ExprKind::Enum(v) => Value::Enum(*v),
+            ExprKind::DynDim(sym) => match self.dyn_dim(*sym) {
+                Some(n) => Value::Int(n),
+                None => {
+                    return Err(self.fault(
+                        format!(
+                            "the dynamic dimension `{}` has no value: no argument of the entry has it",
+                            self.names.get(*sym)
+                        ),
+                        e.loc,
+                    ))
+                }
+            },
+            ExprKind::Tuple(items) => Value::tuple(self.exprs(items, frame)?),
+            ExprKind::Binary { op: op @ (BinOp::And | BinOp::Or), lhs, rhs } => {
+                let l = self.expr(*lhs, frame)?;
+                let t = truthy(&l).map_err(|m| self.fault(m, program.expr(*lhs).loc))?;
+                if t == (*op == BinOp::And) {
+                    self.expr(*rhs, frame)?
+                } else {
+                    l
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let l = self.expr(*lhs, frame)?;
+                let r = self.expr(*rhs, frame)?;
+                binary(*op, &l, &r).map_err(|m| self.fault(m, e.loc))?
+            }
+            ExprKind::Unary { op, operand } => {
+                let v = self.expr(*operand, frame)?;
+                unary(*op, &v).map_err(|m| self.fault(m, e.loc))?
+            }
+            ExprKind::TupleGet { tuple, index } => match self.expr(*tuple, frame)? {
+                Value::Tuple(items) => match items.get(*index as usize) {
+                    Some(v) => v.clone(),
+                    None => {
+                        return Err(self.fault(format!("element {index} of a tuple of {}", items.len()), e.loc));
+                    }
+                },
+                other => return Err(self.fault(format!("`[{index}]` of {}, not of a tuple", other.kind()), e.loc)),
+            },
+            ExprKind::Call { callee, args, attrs } => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(match a {
+                        Some(a) => Some(self.expr(*a, frame)?),
+                        None => None,
+                    });
+                }
+                match callee {
+                    Callee::Op(op) => {
+                        let def = op.def();
+                        ops::call(self, def, values).map_err(|m| self.fault(m, e.loc))?
+                    }
+                    Callee::Func(f) | Callee::Submit(f) => {
+                        let core_num = match attrs.iter().find(|(k, _)| self.names.get(*k) == "core_num") {
+                            Some((_, c)) => {
+                                let v = self.expr(*c, frame)?;
+                                Some(as_int(&v).filter(|&n| n >= 0).ok_or_else(|| {
+                                    self.fault(format!("core_num must be an integer >= 0, not {}", describe(&v)), e.loc)
+                                })?)
+                            }
+                            None => None,
+                        };
+                        let values: Vec<Value> = values.into_iter().map(|v| v.unwrap_or(Value::None)).collect();
+                        let mut results = self.call(*f, values, args, core_num, frame, e.loc)?;
+                        if matches!(callee, Callee::Submit(_)) {
+                            let id = self.new_task_id();
+                            results.push(Value::TaskId(id));
+                            Value::tuple(results)
+                        } else {
+                            match results.len() {
+                                0 => Value::None,
+                                1 => results.pop().unwrap_or(Value::None),
+                                _ => Value::tuple(results),
+                            }
+                        }
+                    }
+                }
+            }
+        })
+    }
+
+    /// Calls a function of the program: parameters bound by position (tensors and tiles by
+    /// reference, so writes through `Out`/`InOut` parameters reach the caller), run
+    /// `core_num` times with block indices `0..n` when given. A call of an Inline function
+    /// also hands back what the body assigned to an `Out`/`InOut` parameter given a
+    /// variable, as splicing the body does.
+    fn call(
+        &mut self,
+        name: Symbol,
+        args: Vec<Value>,
+        arg_exprs: &[Option<ExprId>],
+        core_num: Option<i64>,
+        caller: &mut Frame,
+        loc: Loc,
+    ) -> R<Vec<Value>> {
+        let program = self.program;
+        let Some(func) = program.functions.get(&name) else {
+            return Err(self.fault(format!("there is no function `{}` to call", self.names.get(name)), loc));
+        };
+        if args.len() != func.params.len() {
+            return Err(self.fault(
+                format!("`{}` takes {} arguments, {} given", self.names.get(name), func.params.len(), args.len()),
+                loc,
+            ));
+        }
+        let mut bound = Vec::with_capacity(args.len());
+        for (p, value) in func.params.iter().zip(args) {
+            let ty = program.types.get(program.var(p.var).ty);
+            bound.push(match (ty, value) {
+                // A scalar takes the parameter's kind, as the generated C++ converts it.
+                (crate::ir::Type::Scalar(d), Value::Int(i)) if d.is_float() => Value::Float(i as f64),
+                (crate::ir::Type::Scalar(d), Value::Float(f)) if d.is_int() => Value::Int(f as i64),
+                (_, v) => v,
+            });
+        }
+        let runs = core_num.unwrap_or(1);
+        let mut results = Vec::new();
+        let mut last_frame = None;
+        let saved = (self.block_idx, self.block_num);
+        for b in 0..runs {
+            if core_num.is_some() {
+                (self.block_idx, self.block_num) = (b, runs);
+            }
+            let mut frame = Frame::default();
+            for (p, value) in func.params.iter().zip(&bound) {
+                frame.set(p.var, value.clone());
+            }
+            let (out, frame) = self.run_function_keeping(func, frame);
+            match out {
+                Ok(values) => results = values,
+                Err(f) => {
+                    (self.block_idx, self.block_num) = saved;
+                    return Err(f);
+                }
+            }
+            last_frame = Some(frame);
+        }
+        (self.block_idx, self.block_num) = saved;
+        if func.kind == FuncKind::Inline {
+            if let Some(frame) = last_frame {
+                for (p, arg) in func.params.iter().zip(arg_exprs) {
+                    if p.dir == Direction::In {
+                        continue;
+                    }
+                    if let (Some(arg), Some(value)) = (arg, frame.get(p.var)) {
+                        if let ExprKind::Var(v) = program.expr(*arg).kind {
+                            caller.set(v, value.clone());
+                        }
+                    }
+                }
+            }
+        }
+        Ok(results)
+    }
+
+    fn run_function_keeping(&mut self, func: &Function, mut frame: Frame) -> (R<Vec<Value>>, Frame) {
+        self.depth += 1;
+        if self.depth > MAX_CALL_DEPTH {
+            self.depth -= 1;
+            let f = self.fault(
+                format!("calls nested more than {MAX_CALL_DEPTH} deep (a function that calls itself?)"),
+                func.loc,
+            );
+            return (Err(f), frame);
+        }
+        let flow = self.block(&func.body, &mut frame);
+        self.depth -= 1;
+        let out = flow.map(|f| match f {
+            Flow::Return(values) => values,
+            _ => Vec::new(),
+        });
+        (out, frame)
+    }
+}
+
+/// Python's truth of a condition.
+pub(super) fn truthy(v: &Value) -> Result<bool, String> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        Value::Int(i) => Ok(*i != 0),
+        Value::Float(f) => Ok(*f != 0.0),
+        Value::None => Ok(false),
+        Value::TaskId(t) => Ok(*t >= 0),
+        other => Err(format!("{} used as a condition", other.kind())),
+    }
+}
+
+pub(super) fn as_int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(i) => Some(*i),
+        Value::Bool(b) => Some(*b as i64),
+        _ => None,
+    }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => f.to_string(),
+        other => other.kind().to_string(),
+    }
+}
+
+/// A scalar operator with Python's meaning: integer arithmetic stays integral (an overflow
+/// is an error), `/` is true division, `//` and `%` round toward negative infinity.
+pub(super) fn binary(op: BinOp, l: &Value, r: &Value) -> Result<Value, String> {
+    let (Some(a), Some(b)) = (l.num(), r.num()) else {
+        return match op {
+            BinOp::Eq => Ok(Value::Bool(same(l, r))),
+            BinOp::Ne => Ok(Value::Bool(!same(l, r))),
+            _ => Err(format!("`{}` needs numbers, not {} and {}", op.spelling(), l.kind(), r.kind())),
+        };
+    };
+    let both_bool = matches!((l, r), (Value::Bool(_), Value::Bool(_)));
+    let overflow = || format!("integer overflow in `{}`", op.spelling());
+    let zero = || format!("division by zero in `{}`", op.spelling());
+    if let (Num::I(x), Num::I(y)) = (a, b) {
+        return Ok(match op {
+            BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
+            BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
+            BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
+            BinOp::Div => {
+                if y == 0 {
+                    return Err(zero());
+                }
+                Value::Float(x as f64 / y as f64)
+            }
+            BinOp::FloorDiv => {
+                if y == 0 {
+                    return Err(zero());
+                }
+                Value::Int(floor_div(x, y).ok_or_else(overflow)?)
+            }
+            BinOp::Mod => {
+                if y == 0 {
+                    return Err(zero());
+                }
+                Value::Int(floor_mod(x, y))
+            }
+            BinOp::Pow => {
+                if y >= 0 {
+                    let e = u32::try_from(y).map_err(|_| overflow())?;
+                    Value::Int(x.checked_pow(e).ok_or_else(overflow)?)
+                } else {
+                    if x == 0 {
+                        return Err("0 cannot be raised to a negative power".to_string());
+                    }
+                    Value::Float((x as f64).powf(y as f64))
+                }
+            }
+            BinOp::BitAnd if both_bool => Value::Bool(x & y != 0),
+            BinOp::BitOr if both_bool => Value::Bool((x | y) != 0),
+            BinOp::BitXor if both_bool => Value::Bool((x ^ y) != 0),
+            BinOp::BitAnd => Value::Int(x & y),
+            BinOp::BitOr => Value::Int(x | y),
+            BinOp::BitXor => Value::Int(x ^ y),
+            BinOp::Shl => {
+                if y < 0 {
+                    return Err("negative shift count".to_string());
+                }
+                if x == 0 {
+                    Value::Int(0)
+                } else {
+                    let shifted = if y >= 64 { None } else { x.checked_shl(y as u32).filter(|s| s >> y == x) };
+                    Value::Int(shifted.ok_or_else(overflow)?)
+                }
+            }
+            BinOp::Shr => {
+                if y < 0 {
+                    return Err("negative shift count".to_string());
+                }
+                Value::Int(if y >= 64 {
+                    if x < 0 {
+                        -1
+                    } else {
+                        0
+                    }
+                } else {
+                    x >> y
+                })
+            }
+            BinOp::Eq => Value::Bool(x == y),
+            BinOp::Ne => Value::Bool(x != y),
+            BinOp::Lt => Value::Bool(x < y),
+            BinOp::Le => Value::Bool(x <= y),
+            BinOp::Gt => Value::Bool(x > y),
+            BinOp::Ge => Value::Bool(x >= y),
+            BinOp::And | BinOp::Or => unreachable!("short-circuit operators are evaluated by the caller"),
+        });
+    }
+    let (x, y) = (a.as_f64(), b.as_f64());
+    Ok(match op {
+        BinOp::Add => Value::Float(x + y),
+        BinOp::Sub => Value::Float(x - y),
+        BinOp::Mul => Value::Float(x * y),
+        BinOp::Div => {
+            if y == 0.0 {
+                return Err(zero());
+            }
+            Value::Float(x / y)
+        }
+        BinOp::FloorDiv => {
+            if y == 0.0 {
+                return Err(zero());
+            }
+            Value::Float(float_floor_div_mod(x, y).0)
+        }
+        BinOp::Mod => {
+            if y == 0.0 {
+                return Err(zero());
+            }
+            Value::Float(float_floor_div_mod(x, y).1)
+        }
+        BinOp::Pow => Value::Float(x.powf(y)),
+        BinOp::Eq => Value::Bool(x == y),
+        BinOp::Ne => Value::Bool(x != y),
+        BinOp::Lt => Value::Bool(x < y),
+        BinOp::Le => Value::Bool(x <= y),
+        BinOp::Gt => Value::Bool(x > y),
+        BinOp::Ge => Value::Bool(x >= y),
+        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr => {
+            return Err(format!("`{}` needs integers, not floats", op.spelling()))
+        }
+        BinOp::And | BinOp::Or => unreachable!("short-circuit operators are evaluated by the caller"),
+    })
+}
+
+/// Equality of values that are not numbers (dtypes, enumeration values, strings, None).
+fn same(l: &Value, r: &Value) -> bool {
+    match (l, r) {
+        (Value::None, Value::None) => true,
+        (Value::DType(a), Value::DType(b)) => a == b,
+        (Value::Enum(a), Value::Enum(b)) => a == b,
+        (Value::Str(a), Value::Str(b)) => a == b,
+        _ => false,
+    }
+}
+
+pub(super) fn floor_div(x: i64, y: i64) -> Option<i64> {
+    let q = x.checked_div(y)?;
+    Some(if (x % y != 0) && ((x < 0) != (y < 0)) { q - 1 } else { q })
+}
+
+pub(super) fn floor_mod(x: i64, y: i64) -> i64 {
+    let r = x.wrapping_rem(y);
+    if r != 0 && ((r < 0) != (y < 0)) {
+        r + y
+    } else {
+        r
+    }
+}
+
+/// Python's `divmod` on floats.
+pub(super) fn float_floor_div_mod(x: f64, y: f64) -> (f64, f64) {
+    let mut m = x % y;
+    let mut div = (x - m) / y;
+    if m != 0.0 {
+        if (y < 0.0) != (m < 0.0) {
+            m += y;
+            div -= 1.0;
+        }
+    } else {
+        m = 0.0f64.copysign(y);
+    }
+    let q = if div != 0.0 {
+        let mut q = div.floor();
+        if div - q > 0.5 {
+            q += 1.0;
+        }
+        q
+    } else {
+        0.0f64.copysign(x / y)
+    };
+    (q, m)
+}
+
+fn unary(op: UnOp, v: &Value) -> Result<Value, String> {
+    match op {
+        UnOp::Not => Ok(Value::Bool(!truthy(v)?)),
+        UnOp::Neg => match v.num() {
+            Some(Num::I(i)) => Ok(Value::Int(i.checked_neg().ok_or("integer overflow in `-`")?)),
+            Some(Num::F(f)) => Ok(Value::Float(-f)),
+            None => Err(format!("`-` needs a number, not {}", v.kind())),
+        },
+        UnOp::BitNot => match v.num() {
+            Some(Num::I(i)) => Ok(Value::Int(!i)),
+            _ => Err(format!("`~` needs an integer, not {}", v.kind())),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_integer_division() {
+        assert_eq!(floor_div(-7, 2), Some(-4));
+        assert_eq!(floor_div(7, -2), Some(-4));
+        assert_eq!(floor_mod(-7, 2), 1);
+        assert_eq!(floor_mod(7, -2), -1);
+        assert_eq!(float_floor_div_mod(-7.5, 2.0), (-4.0, 0.5));
+        assert!(matches!(binary(BinOp::Div, &Value::Int(7), &Value::Int(2)), Ok(Value::Float(f)) if f == 3.5));
+        assert!(binary(BinOp::FloorDiv, &Value::Int(1), &Value::Int(0)).is_err());
+        assert!(binary(BinOp::Mul, &Value::Int(i64::MAX), &Value::Int(2)).is_err());
+        assert!(matches!(binary(BinOp::Pow, &Value::Int(2), &Value::Int(-1)), Ok(Value::Float(f)) if f == 0.5));
+    }
+}

@@ -1,0 +1,403 @@
+//! The IR interpreter: runs a function of a program at any stage of the pipeline (straight
+//! from lowering or after any pass) on deterministic inputs and prints a checksum of each
+//! output tensor. It is the reference the emitted C++ is checked against, and it shows
+//! that every pass keeps the program's meaning: the same entry gives the same lines before
+//! and after each pass.
+//!
+//! ```text
+//! $ plc run examples/accumulate_band.pl --entry entry --arg w=512x128 --arg acc=128x128
+//! acc: shape=[128, 128] dtype=FP32 sum=-145.679688 abs_sum=13357.945312
+//! ```
+//!
+//! - [`inputs`]: the input generator and the output line (and their C++ twin).
+//! - [`value`]: values: scalars, tuples, tensors (views of shared buffers), tiles.
+//! - `exec`: statements, expressions, calls, task launches, scopes.
+//! - `ops`: the semantics of the op table's ops.
+//!
+//! See `docs/interpreter.md` for the semantics and the limits.
+
+mod exec;
+pub mod inputs;
+mod ops;
+pub mod value;
+
+pub use inputs::PLC_INPUTS_H;
+
+use crate::intern::Interner;
+use crate::ir::{DType, Dim, Direction, Loc, Program, Type, VarId};
+use crate::source::SourceMap;
+use exec::{Frame, Interp};
+use inputs::SplitMix64;
+use rustc_hash::FxHashMap;
+use value::{Data, Dense, Tensor, Value};
+
+/// What to run and with which inputs.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The entry function: `name`, or `Class.name` when several programs have one.
+    pub entry: String,
+    /// `--arg NAME=VALUE`, in command-line order: a scalar's value, or a tensor's shape and
+    /// dtype (`64x32:FP32`).
+    pub args: Vec<(String, String)>,
+    pub seed: u64,
+    /// The most statements, loop iterations and element work (one unit per 256 elements) a
+    /// run may take before it stops with an error.
+    pub max_steps: u64,
+}
+
+impl RunOptions {
+    pub const DEFAULT_MAX_STEPS: u64 = 50_000_000;
+
+    pub fn new(entry: impl Into<String>) -> Self {
+        RunOptions { entry: entry.into(), args: Vec::new(), seed: 0, max_steps: Self::DEFAULT_MAX_STEPS }
+    }
+
+    pub fn arg(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.args.push((name.into(), value.into()));
+        self
+    }
+}
+
+/// Why a run did not finish.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunError {
+    /// The command was wrong: no such entry, a missing, unknown or malformed `--arg`.
+    Usage(String),
+    /// The program failed while running (an op without semantics, an index out of range,
+    /// the step limit, ...), at a location of the source when one is known.
+    Program { message: String, loc: Option<Loc> },
+}
+
+impl RunError {
+    /// `error: <message>` and, for a program error, ` --> file:line:column`.
+    pub fn render(&self, files: &SourceMap) -> String {
+        match self {
+            RunError::Usage(message) => format!("error: {message}\n"),
+            RunError::Program { message, loc } => {
+                let mut out = format!("error: {message}\n");
+                if let Some(loc) = loc.filter(|l| !l.is_compiler_made() && (l.file.0 as usize) < files.len()) {
+                    let file = files.get(loc.file);
+                    let pos = file.lines.position(&file.text, loc.span.lo);
+                    out.push_str(&format!("  --> {}:{}:{}\n", file.name, pos.line, pos.column));
+                }
+                out
+            }
+        }
+    }
+}
+
+/// Runs the entry function and returns the output lines (one per `Out`/`InOut` tensor
+/// parameter, in signature order, without newlines). The run happens on a thread of its
+/// own with a large stack, so deeply nested programs cannot overflow the caller's.
+pub fn run(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<String>, RunError> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("plc-interp".to_string())
+            .stack_size(256 << 20)
+            .spawn_scoped(scope, || run_here(programs, names, options))
+            .map_err(|e| RunError::Usage(format!("cannot start the interpreter's thread: {e}")))?
+            .join()
+            .unwrap_or_else(|_| {
+                Err(RunError::Program {
+                    message: "the interpreter stopped unexpectedly (a bug in plc)".into(),
+                    loc: None,
+                })
+            })
+    })
+}
+
+/// A parameter's name as written in the source (`acc__ssa_v0` → `acc`).
+pub fn source_name(name: &str) -> &str {
+    crate::passes::outline::source_name(name)
+}
+
+fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<String>, RunError> {
+    let (prog_index, func_name) = find_entry(programs, names, &options.entry)?;
+    let program = &programs[prog_index];
+    let func = &program.functions[&func_name];
+    let entry = names.get(func_name);
+    let params: Vec<(VarId, Direction, String)> = func
+        .params
+        .iter()
+        .map(|p| (p.var, p.dir, source_name(names.get(program.var(p.var).name)).to_string()))
+        .collect();
+
+    // Every --arg names a parameter, once.
+    let mut given: FxHashMap<&str, &str> = FxHashMap::default();
+    for (name, value) in &options.args {
+        if !params.iter().any(|(_, _, n)| n == name) {
+            let list: Vec<&str> = params.iter().map(|(_, _, n)| n.as_str()).collect();
+            return Err(RunError::Usage(format!(
+                "unknown --arg `{name}`: the parameters of `{entry}` are {}",
+                if list.is_empty() { "none".to_string() } else { list.join(", ") }
+            )));
+        }
+        if given.insert(name, value).is_some() {
+            return Err(RunError::Usage(format!("--arg `{name}` is given twice")));
+        }
+    }
+
+    // Scalars first: a tensor's extent may name a scalar parameter.
+    let mut scalars: FxHashMap<VarId, Value> = FxHashMap::default();
+    for (var, _, name) in &params {
+        if let Type::Scalar(dtype) = program.types.get(program.var(*var).ty) {
+            let Some(text) = given.get(name.as_str()) else {
+                return Err(RunError::Usage(format!(
+                    "the scalar parameter `{name}` of `{entry}` needs a value: --arg {name}=<{}>",
+                    dtype.name()
+                )));
+            };
+            scalars.insert(*var, parse_scalar(name, text, *dtype)?);
+        }
+    }
+
+    // Tensor shapes: from the type when it fixes them, else from --arg; `pl.dynamic`
+    // dimensions are bound by the --arg shapes that fill them.
+    let mut dyn_dims: FxHashMap<crate::intern::Symbol, i64> = FxHashMap::default();
+    let mut specs: FxHashMap<VarId, (Vec<i64>, Option<DType>)> = FxHashMap::default();
+    for (var, _, name) in &params {
+        let ty = program.types.get(program.var(*var).ty);
+        let Type::Tensor { shape, .. } = ty else { continue };
+        let Some(text) = given.get(name.as_str()) else { continue };
+        let (dims, dtype) = parse_tensor_arg(name, text)?;
+        if let Some(declared) = shape {
+            if declared.len() != dims.len() {
+                return Err(RunError::Usage(format!(
+                    "--arg {name}={text}: `{name}` has rank {}, the shape given has rank {}",
+                    declared.len(),
+                    dims.len()
+                )));
+            }
+            for (d, &n) in declared.iter().zip(&dims) {
+                if let Dim::Dyn(sym) = d {
+                    match dyn_dims.get(sym) {
+                        Some(&bound) if bound != n => {
+                            return Err(RunError::Usage(format!(
+                                "--arg {name}={text}: the dimension `{}` is {bound} from another argument",
+                                names.get(*sym)
+                            )))
+                        }
+                        _ => {
+                            dyn_dims.insert(*sym, n);
+                        }
+                    }
+                }
+            }
+        }
+        specs.insert(*var, (dims, dtype));
+    }
+
+    let scalar_extents: FxHashMap<VarId, i64> = scalars
+        .iter()
+        .filter_map(|(v, value)| match value {
+            Value::Int(i) => Some((*v, *i)),
+            _ => None,
+        })
+        .collect();
+    let mut rng = SplitMix64::new(options.seed);
+    let mut frame = Frame::default();
+    let mut outputs: Vec<(String, Tensor)> = Vec::new();
+    for (var, dir, name) in &params {
+        let ty = program.types.get(program.var(*var).ty);
+        let value = match ty {
+            Type::Scalar(_) => scalars.remove(var).unwrap_or(Value::None),
+            Type::Tensor { shape, dtype, .. } => {
+                let declared = TensorDecl { shape: shape.as_deref(), dtype: *dtype };
+                let (dims, dtype) =
+                    tensor_shape(names, name, entry, declared, specs.get(var), &dyn_dims, &scalar_extents)?;
+                let n = value::element_count(&dims);
+                if n > exec::MAX_ELEMENTS {
+                    return Err(RunError::Usage(format!(
+                        "`{name}` would have {n} elements; the interpreter takes at most {}",
+                        exec::MAX_ELEMENTS
+                    )));
+                }
+                let data = match dir {
+                    Direction::Out => Data::zeros(dtype, n),
+                    Direction::In | Direction::InOut => inputs::draw(&mut rng, dtype, n),
+                };
+                let tensor = Tensor::new(dtype, dims, data);
+                if matches!(dir, Direction::Out | Direction::InOut) {
+                    outputs.push((name.clone(), tensor.clone()));
+                }
+                Value::Tensor(tensor)
+            }
+            other => {
+                return Err(RunError::Usage(format!(
+                    "the parameter `{name}` of `{entry}` is {}, which `plc run` cannot make an input for",
+                    other.kind_name()
+                )))
+            }
+        };
+        frame.set(*var, value);
+    }
+
+    let mut interp = Interp::new(programs, names, prog_index, options.max_steps, dyn_dims);
+    interp.run_function(func, frame).map_err(|f| RunError::Program { message: f.message, loc: f.loc })?;
+
+    Ok(outputs
+        .iter()
+        .map(|(name, tensor)| {
+            let dense: Dense = tensor.to_dense();
+            inputs::checksum_line(name, &tensor.shape, tensor.dtype, &dense.data)
+        })
+        .collect())
+}
+
+/// A tensor parameter's declared shape and dtype (`None`: given at run time).
+#[derive(Clone, Copy)]
+struct TensorDecl<'a> {
+    shape: Option<&'a [Dim]>,
+    dtype: Option<DType>,
+}
+
+/// The shape and dtype of an entry tensor: the declared type's extents when they are all
+/// known (constants, bound `pl.dynamic` dimensions, scalar parameters), else the --arg's.
+fn tensor_shape(
+    names: &Interner,
+    name: &str,
+    entry: &str,
+    decl: TensorDecl<'_>,
+    given: Option<&(Vec<i64>, Option<DType>)>,
+    dyn_dims: &FxHashMap<crate::intern::Symbol, i64>,
+    scalars: &FxHashMap<VarId, i64>,
+) -> Result<(Vec<i64>, DType), RunError> {
+    let (declared, declared_dtype) = (decl.shape, decl.dtype);
+    let resolved: Option<Vec<i64>> = declared.and_then(|dims| {
+        dims.iter()
+            .map(|d| match d {
+                Dim::Const(n) => Some(*n),
+                Dim::Dyn(sym) => dyn_dims.get(sym).copied(),
+                Dim::Var(v) => scalars.get(v).copied(),
+                Dim::Unknown => None,
+            })
+            .collect()
+    });
+    let shape = match (resolved, given) {
+        (Some(fixed), Some((dims, _))) => {
+            if &fixed != dims {
+                let text: Vec<String> = fixed.iter().map(i64::to_string).collect();
+                return Err(RunError::Usage(format!(
+                    "--arg {name}: `{name}` is declared with the shape {}, not the one given",
+                    text.join("x")
+                )));
+            }
+            fixed
+        }
+        (Some(fixed), None) => fixed,
+        (None, Some((dims, _))) => dims.clone(),
+        (None, None) => {
+            let why = match declared {
+                None => "is a bare pl.Tensor".to_string(),
+                Some(dims) => {
+                    let unknown: Vec<String> = dims
+                        .iter()
+                        .filter_map(|d| match d {
+                            Dim::Dyn(sym) => Some(format!("`{}`", names.get(*sym))),
+                            _ => None,
+                        })
+                        .collect();
+                    if unknown.is_empty() {
+                        "has extents known only at run time".to_string()
+                    } else {
+                        format!("has the dynamic dimension {}", unknown.join(", "))
+                    }
+                }
+            };
+            return Err(RunError::Usage(format!(
+                "the tensor parameter `{name}` of `{entry}` {why}: give its shape with --arg {name}=<d0>x<d1>[:DTYPE]"
+            )));
+        }
+    };
+    let dtype = match (declared_dtype, given.and_then(|g| g.1)) {
+        (Some(d), Some(g)) if d != g => {
+            return Err(RunError::Usage(format!("--arg {name}: `{name}` is declared {d}, not {g}")));
+        }
+        (Some(d), _) => d,
+        (None, Some(g)) => g,
+        (None, None) => DType::Fp32,
+    };
+    if shape.iter().any(|&d| d < 0) {
+        return Err(RunError::Usage(format!("the shape of `{name}` has a negative extent")));
+    }
+    Ok((shape, dtype))
+}
+
+/// `64x32`, `64x32:FP16`, `128` (rank 1); an empty shape before `:` is rank 0.
+fn parse_tensor_arg(name: &str, text: &str) -> Result<(Vec<i64>, Option<DType>), RunError> {
+    let bad = |why: &str| {
+        RunError::Usage(format!("--arg {name}={text}: {why} (a tensor takes a shape like 64x32 or 64x32:FP16)"))
+    };
+    let (dims, dtype) = match text.split_once(':') {
+        Some((dims, dtype)) => {
+            let d = DType::from_name(dtype.trim()).ok_or_else(|| bad(&format!("`{dtype}` is not a dtype")))?;
+            (dims, Some(d))
+        }
+        None => (text, None),
+    };
+    let dims = dims.trim();
+    let shape = if dims.is_empty() {
+        Vec::new()
+    } else {
+        dims.split(['x', 'X'])
+            .map(|d| {
+                d.trim().parse::<i64>().ok().filter(|&n| n >= 0).ok_or_else(|| bad(&format!("`{d}` is not an extent")))
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    Ok((shape, dtype))
+}
+
+/// A scalar argument of a dtype: an integer, a float, or `true`/`false`.
+fn parse_scalar(name: &str, text: &str, dtype: DType) -> Result<Value, RunError> {
+    let t = text.trim();
+    let bad = || RunError::Usage(format!("--arg {name}={text}: not a value of {dtype}"));
+    if dtype == DType::Bool {
+        return match t {
+            "true" | "True" | "1" => Ok(Value::Bool(true)),
+            "false" | "False" | "0" => Ok(Value::Bool(false)),
+            _ => Err(bad()),
+        };
+    }
+    if dtype.is_float() {
+        return t.parse::<f64>().map(Value::Float).map_err(|_| bad());
+    }
+    t.parse::<i64>().map(Value::Int).map_err(|_| bad())
+}
+
+/// The program and function `entry` names: `name` or `Class.name`.
+fn find_entry(programs: &[Program], names: &Interner, entry: &str) -> Result<(usize, crate::intern::Symbol), RunError> {
+    let (class, func) = match entry.rsplit_once('.') {
+        Some((c, f)) => (Some(c), f),
+        None => (None, entry),
+    };
+    let mut found = Vec::new();
+    for (i, p) in programs.iter().enumerate() {
+        if let Some(c) = class {
+            if p.name.map(|n| names.get(n)) != Some(c) {
+                continue;
+            }
+        }
+        if let Some((&sym, _)) = p.functions.iter().find(|(&sym, _)| names.get(sym) == func) {
+            found.push((i, sym));
+        }
+    }
+    match found.len() {
+        1 => Ok(found[0]),
+        0 => {
+            let all: Vec<String> =
+                programs.iter().flat_map(|p| p.functions.keys().map(|&k| names.get(k).to_string())).collect();
+            Err(RunError::Usage(format!(
+                "no function `{entry}` to run; the functions are {}",
+                if all.is_empty() { "none".to_string() } else { all.join(", ") }
+            )))
+        }
+        _ => {
+            let classes: Vec<String> = found
+                .iter()
+                .map(|(i, _)| format!("{}.{func}", programs[*i].name.map_or("Program", |n| names.get(n))))
+                .collect();
+            Err(RunError::Usage(format!("`{entry}` names several functions; write one of {}", classes.join(", "))))
+        }
+    }
+}

@@ -1,0 +1,1642 @@
+//! The semantics of the op table's ops (`ir/ops.rs`), dispatched on the op's IR name.
+//!
+//! Tile ops follow PyPTO's own PyTorch reference lowering (`reference/codegen.md` §5.2):
+//! `pl.load` copies a window and zero-pads what lies outside the tensor, its valid region
+//! is the part inside (and inside `valid_shapes`); `pl.store` writes the tile's valid
+//! region; elementwise ops broadcast like PyTorch; reductions keep the reduced axis as 1;
+//! `pl.matmul` accumulates in `f64` and rounds once. Tensor ops are the same computations on
+//! whole tensors; `pl.slice`, `pl.tensor.view`, `pl.reshape` and `pl.transpose` of a tensor
+//! are views sharing its buffer; `pl.assemble` and `pl.store` write into the target and
+//! return it. An op without semantics is an error naming it.
+
+use super::exec::{as_int, float_floor_div_mod, floor_mod, Interp, MAX_ELEMENTS};
+use super::value::{contiguous_strides, element_count, for_each_index, Data, Dense, Num, Tensor, Value};
+use crate::intern::Interner;
+use crate::ir::ops::{OpDef, OpLevel};
+use crate::ir::{AtomicType, DType, EnumValue, MaskPattern, PadValue};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+type Res<T> = Result<T, String>;
+
+/// Runs one op on evaluated arguments (in the op's parameter order, `None` when absent).
+pub(super) fn call(it: &mut Interp<'_>, def: &'static OpDef, args: Vec<Option<Value>>) -> Res<Value> {
+    let a = Args { def, vals: args, names: it.names() };
+    match def.level {
+        OpLevel::Distributed => {
+            return Err(format!(
+                "`{}` has no semantics in the interpreter: a distributed program needs several ranks running at once",
+                def.spellings[0]
+            ))
+        }
+        // Markers of `pl.at(..., optimizations=[...])`: nothing to compute.
+        OpLevel::Optimization => return Ok(Value::None),
+        _ => {}
+    }
+    let value = dispatch(it, &a)?;
+    let work = match &value {
+        Value::Tensor(t) => t.len(),
+        Value::Tile(t) => t.borrow().len(),
+        _ => 0,
+    };
+    it.charge(work as u64 / 256)?;
+    Ok(value)
+}
+
+fn no_semantics(def: &OpDef) -> String {
+    format!("`{}` (IR op `{}`) has no semantics in the interpreter yet", def.spellings[0], def.name)
+}
+
+fn dispatch(it: &mut Interp<'_>, a: &Args<'_>) -> Res<Value> {
+    let name = a.def.name;
+    Ok(match name {
+        // ---- tensors: creation, metadata, element access, views
+        "tensor.create" => {
+            let shape = a.shape(0)?;
+            let dtype = a.dtype(1)?;
+            let mut d = Dense::zeros(dtype, check_size(shape)?);
+            if let Some(v) = a.at(a.index("init_value")?) {
+                let v = scalar_num(v).ok_or("init_value must be a number")?;
+                for i in 0..d.len() {
+                    d.data.set(i, v);
+                }
+            }
+            Value::Tensor(Tensor::from_dense(d))
+        }
+        "tensor.full" | "tile.full" => {
+            let shape = a.shape(0)?;
+            let dtype = a.dtype(1)?;
+            let v = scalar_num(a.req(2)?).ok_or("the fill value must be a number")?;
+            let mut d = Dense::zeros(dtype, check_size(shape)?);
+            for i in 0..d.len() {
+                d.data.set(i, v);
+            }
+            if name == "tensor.full" {
+                Value::Tensor(Tensor::from_dense(d))
+            } else {
+                Value::tile(d)
+            }
+        }
+        "tensor.shape" => Value::tuple(a.tensor(0)?.shape.iter().map(|&d| Value::Int(d)).collect()),
+        "tensor.dtype" => Value::DType(a.tensor(0)?.dtype),
+        "tensor.dim" => {
+            let t = a.tensor(0)?;
+            let axis = normalize_axis(a.int(1)?, t.rank())?;
+            Value::Int(t.shape[axis])
+        }
+        "tensor.read" => {
+            let t = a.tensor(0)?;
+            let pos = t.position(&checked_index(&a.ints(1)?, &t.shape)?);
+            let n = t.buf.borrow().get(pos);
+            scalar_of(n, t.dtype)
+        }
+        "tensor.write" => {
+            let t = a.tensor(0)?;
+            let pos = t.position(&checked_index(&a.ints(1)?, &t.shape)?);
+            let v = scalar_num(a.req(2)?).ok_or("the value written must be a number")?;
+            t.buf.borrow_mut().set(pos, convert(v, t.dtype));
+            Value::None
+        }
+        "tensor.slice" => {
+            let t = a.tensor(0)?;
+            let drop = match a.at(4) {
+                Some(v) => ints_of(v)?,
+                None => Vec::new(),
+            };
+            Value::Tensor(slice_view(&t, &a.shape(1)?, &a.ints(2)?, &drop)?)
+        }
+        "tensor.reshape" => Value::Tensor(reshape_tensor(&a.tensor(0)?, a.shape(1)?)?),
+        "tensor.transpose" => {
+            let mut t = a.tensor(0)?;
+            let (i, j) = (normalize_axis(a.int(1)?, t.rank())?, normalize_axis(a.int(2)?, t.rank())?);
+            t.shape.swap(i, j);
+            t.strides.swap(i, j);
+            Value::Tensor(t)
+        }
+        "tensor.view" => {
+            let t = a.tensor(0)?;
+            match a.at(1) {
+                None => Value::Tensor(t),
+                Some(s) => {
+                    let shape = ints_of(s)?;
+                    if resolve_shape(&shape, t.len()).is_ok() {
+                        Value::Tensor(reshape_tensor(&t, shape)?)
+                    } else if shape.len() == t.rank() && shape.iter().zip(&t.shape).all(|(s, d)| s <= d) {
+                        Value::Tensor(slice_view(&t, &shape, &[], &[])?)
+                    } else {
+                        return Err(format!(
+                            "pl.tensor.view: the shape {shape:?} does not fit a tensor of {:?}",
+                            t.shape
+                        ));
+                    }
+                }
+            }
+        }
+        "tensor.assemble" | "tile.assemble" => {
+            let source = a.dense(1)?;
+            let offsets = a.ints(2)?;
+            let atomic = a.atomic(3)?;
+            match a.req(0)? {
+                Value::Tensor(t) => {
+                    let extent = source.valid.clone();
+                    write_tensor(t, &source, &offsets, &extent, atomic)?;
+                    Value::Tensor(t.clone())
+                }
+                Value::Tile(t) => {
+                    write_tile(&mut t.borrow_mut(), &source, &offsets, atomic)?;
+                    Value::Tile(t.clone())
+                }
+                other => return Err(format!("pl.assemble writes into a tensor or a tile, not {}", other.kind())),
+            }
+        }
+        "tensor.get_block_idx" | "tile.get_block_idx" => Value::Int(it.block_idx),
+        "tile.get_block_num" => Value::Int(it.block_num),
+        "tensor.copy" => {
+            let dst = a.tensor(0)?;
+            let src = a.tensor(1)?;
+            let dst_off = a.opt_ints(2)?.unwrap_or_default();
+            let src_off = a.opt_ints(3)?.unwrap_or_default();
+            let shape = match a.opt_ints(4)? {
+                Some(s) => s,
+                None => src.shape.clone(),
+            };
+            let window = load(&src, &src_off, &shape, None)?;
+            let extent = window.valid.clone();
+            write_tensor(&dst, &window, &dst_off, &extent, false)?;
+            Value::Tensor(dst)
+        }
+        "tensor.ci" | "tile.ci" => {
+            let start = a.num(0)?;
+            let shape = check_size(a.shape(1)?)?;
+            let dtype = match a.at(2) {
+                Some(_) => a.dtype(2)?,
+                None => DType::Int32,
+            };
+            let descending = a.flag(3, false)?;
+            let mut d = Dense::zeros(dtype, shape);
+            for i in 0..d.len() {
+                let k = i as i64;
+                let v = match start {
+                    Num::I(s) => Num::I(if descending { s - k } else { s + k }),
+                    Num::F(s) => Num::F(if descending { s - k as f64 } else { s + k as f64 }),
+                };
+                d.data.set(i, convert(v, dtype));
+            }
+            wrap_like(name.starts_with("tile"), d)
+        }
+
+        // ---- tiles: memory movement and creation
+        "tile.load" => {
+            let t = a.tensor(0)?;
+            let valid = match a.opt_ints(3)? {
+                Some(v) => Some(v),
+                None => a.opt_ints(7)?,
+            };
+            let mut d = load(&t, &a.ints(1)?, &a.shape(2)?, valid)?;
+            if a.flag(5, false)? {
+                d = transpose(&d, d.rank().saturating_sub(2), d.rank().saturating_sub(1))?;
+            }
+            Value::tile(d)
+        }
+        "block.load" => {
+            let t = a.tensor(0)?;
+            let offsets = vec![a.int(1)?, a.int(2)?];
+            let shape = vec![a.int(3)?, a.int(4)?];
+            Value::tile(load(&t, &offsets, &shape, None)?)
+        }
+        "tile.store" | "tile.l0c_store" | "block.store" | "block.l0c_store" => {
+            let (tile, offsets, out, limit, atomic) = match name {
+                "tile.store" => (a.dense(0)?, a.ints(1)?, a.tensor(2)?, a.opt_ints(3)?, a.atomic(4)?),
+                "tile.l0c_store" => (a.dense(0)?, a.ints(1)?, a.tensor(3)?, a.opt_ints(2)?, false),
+                _ => (a.dense(0)?, vec![a.int(1)?, a.int(2)?], a.tensor(5)?, Some(vec![a.int(3)?, a.int(4)?]), false),
+            };
+            let mut extent = tile.valid.clone();
+            if let Some(limit) = limit {
+                let limit = align_extent(&limit, extent.len());
+                for (e, l) in extent.iter_mut().zip(limit) {
+                    *e = (*e).min(l);
+                }
+            }
+            write_tensor(&out, &tile, &offsets, &extent, atomic)?;
+            Value::Tensor(out)
+        }
+        "tile.create" => {
+            let d = Dense::zeros(a.dtype(1)?, check_size(a.shape(0)?)?);
+            Value::tile(d)
+        }
+        "tile.move" | "block.move" => {
+            let d = a.dense(0)?;
+            let flag = if name == "tile.move" { 4 } else { 2 };
+            if a.flag(flag, false)? {
+                Value::tile(transpose(&d, d.rank().saturating_sub(2), d.rank().saturating_sub(1))?)
+            } else {
+                Value::tile(d)
+            }
+        }
+        "tile.read" => {
+            let t = a.tile(0)?;
+            let t = t.borrow();
+            let pos = t.position(&checked_index(&a.ints(1)?, &t.shape)?);
+            scalar_of(t.data.get(pos), t.dtype)
+        }
+        "tile.write" => {
+            let t = a.tile(0)?;
+            let mut t = t.borrow_mut();
+            let pos = t.position(&checked_index(&a.ints(1)?, &t.shape)?);
+            let v = scalar_num(a.req(2)?).ok_or("the value written must be a number")?;
+            let dtype = t.dtype;
+            t.data.set(pos, convert(v, dtype));
+            Value::None
+        }
+        "tile.slice" => {
+            let d = a.dense(0)?;
+            let drop = match a.at(4) {
+                Some(v) => ints_of(v)?,
+                None => Vec::new(),
+            };
+            let pad = a.pad(5)?;
+            Value::tile(slice_copy(&d, &a.shape(1)?, &a.ints(2)?, a.opt_ints(3)?, &drop, pad)?)
+        }
+        "tile.reshape" => {
+            let d = a.dense(0)?;
+            let shape = resolve_shape(&a.shape(1)?, d.len())?;
+            Value::tile(Dense { valid: shape.clone(), shape, ..d })
+        }
+        "tile.transpose" => {
+            let d = a.dense(0)?;
+            let (i, j) = (normalize_axis(a.int(1)?, d.rank())?, normalize_axis(a.int(2)?, d.rank())?);
+            Value::tile(transpose(&d, i, j)?)
+        }
+        "tile.transpose_view" => {
+            let d = a.dense(0)?;
+            Value::tile(transpose(&d, d.rank().saturating_sub(2), d.rank().saturating_sub(1))?)
+        }
+
+        // ---- scalars, arrays, system
+        "scalar.cast" => {
+            let v = scalar_num(a.req(0)?).ok_or("pl.cast of a scalar needs a number")?;
+            let dtype = a.dtype(1)?;
+            let mode = a.mode(2)?;
+            let n = convert_with_mode(v, dtype, mode.as_deref())?;
+            match (dtype, n) {
+                (DType::Fp32 | DType::Fp16 | DType::Bf16, Num::F(f)) => Value::Float(f as f32 as f64),
+                _ => scalar_of(n, dtype),
+            }
+        }
+        "scalar.max" | "scalar.min" => {
+            let (x, y) = (a.req(0)?, a.req(1)?);
+            let (nx, ny) = (scalar_num(x).ok_or("pl.max needs numbers")?, scalar_num(y).ok_or("pl.min needs numbers")?);
+            let take_y = match (nx, ny) {
+                (Num::I(p), Num::I(q)) => (q > p) == (name == "scalar.max"),
+                _ => (ny.as_f64() > nx.as_f64()) == (name == "scalar.max"),
+            };
+            if take_y {
+                y.clone()
+            } else {
+                x.clone()
+            }
+        }
+        "array.create" => {
+            let n = a.int(0)?;
+            let dtype = a.dtype(1)?;
+            if !(0..=1 << 20).contains(&n) {
+                return Err(format!("pl.array.create: a length of {n}"));
+            }
+            let init = match dtype {
+                DType::TaskId => Value::TaskId(-1),
+                d if d.is_float() => Value::Float(0.0),
+                DType::Bool => Value::Bool(false),
+                _ => Value::Int(0),
+            };
+            Value::Array(Rc::new(RefCell::new(vec![init; n as usize])))
+        }
+        "array.get_element" | "array.update_element" => {
+            let Value::Array(arr) = a.req(0)? else {
+                return Err(format!("`{}` needs a pl.array", a.def.spellings[0]));
+            };
+            let i = a.int(1)?;
+            let len = arr.borrow().len();
+            if i < 0 || i as usize >= len {
+                return Err(format!("index {i} of an array of {len}"));
+            }
+            if name == "array.get_element" {
+                arr.borrow()[i as usize].clone()
+            } else {
+                arr.borrow_mut()[i as usize] = a.req(2)?.clone();
+                Value::Array(arr.clone())
+            }
+        }
+        "system.syncall" => Value::None,
+
+        // ---- compute, on tensors and tiles alike
+        _ => {
+            let Some((_, op)) = name.split_once('.') else { return Err(no_semantics(a.def)) };
+            return compute(op, a);
+        }
+    })
+}
+
+/// Elementwise, reduction, matmul, layout and selection ops, the same on tensors (a new
+/// tensor) and on tiles (a new tile, or the accumulator updated in place).
+fn compute(op: &str, a: &Args<'_>) -> Res<Value> {
+    let tile = a.first_is_tile();
+    let d = match op {
+        "add" | "sub" | "mul" | "div" | "maximum" | "minimum" | "rem" | "and_" | "or_" | "shl" | "shr" | "adds"
+        | "subs" | "muls" | "divs" | "rems" | "maxs" | "mins" | "ands" | "ors" | "shls" | "shrs" | "row_expand_mul"
+        | "row_expand_div" | "row_expand_sub" | "row_expand_add" | "col_expand_mul" => {
+            let kind = match op.trim_end_matches('s') {
+                "add" | "row_expand_add" => Bin::Add,
+                "sub" | "row_expand_sub" => Bin::Sub,
+                "mul" | "row_expand_mul" | "col_expand_mul" => Bin::Mul,
+                "div" | "row_expand_div" => Bin::Div,
+                "maximum" | "max" => Bin::Max,
+                "minimum" | "min" => Bin::Min,
+                "rem" => Bin::Rem,
+                "and_" | "and" => Bin::And,
+                "or_" | "or" => Bin::Or,
+                "shl" => Bin::Shl,
+                "shr" => Bin::Shr,
+                _ => return Err(no_semantics(a.def)),
+            };
+            binary(&a.operand(0)?, &a.operand(1)?, kind)?
+        }
+        "xor" | "xors" => binary(&a.operand(0)?, &a.operand(1)?, Bin::Xor)?,
+        "cmp" | "cmps" => {
+            let code = match a.at(2) {
+                Some(v) => as_int(v).ok_or("cmp_type must be an integer (0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE)")?,
+                None => 0,
+            };
+            if !(0..=5).contains(&code) {
+                return Err(format!("cmp_type {code}: the codes are 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE"));
+            }
+            binary(&a.operand(0)?, &a.operand(1)?, Bin::Cmp(code as u8))?
+        }
+        "addc" | "subc" | "addsc" | "subsc" => {
+            let kind = if op.starts_with("add") { Bin::Add } else { Bin::Sub };
+            let first = binary(&a.operand(0)?, &a.operand(1)?, kind)?;
+            binary(&Operand::Array(first), &a.operand(2)?, kind)?
+        }
+        "lrelu" | "prelu" => {
+            let x = a.operand(0)?;
+            let slope = a.operand(1)?;
+            let scaled = binary(&x, &slope, Bin::Mul)?;
+            select(&binary(&x, &Operand::Scalar(Num::I(0)), Bin::Cmp(4))?, &x, &Operand::Array(scaled))?
+        }
+        "sel" => {
+            let mask = a.operand(0)?;
+            let Operand::Array(mask) = mask else { return Err("pl.sel needs a mask tile".into()) };
+            select(&mask, &a.operand(1)?, &a.operand(2)?)?
+        }
+        // PyPTO's reference: `torch.where(lhs, rhs, select_mode)`.
+        "sels" => {
+            let Operand::Array(mask) = a.operand(0)? else { return Err("pl.sels needs a tile".into()) };
+            select(&mask, &a.operand(1)?, &a.operand(2)?)?
+        }
+        "exp" | "log" | "sqrt" | "rsqrt" | "recip" | "neg" | "abs" | "relu" | "not_" => {
+            let kind = match op {
+                "exp" => Un::Exp,
+                "log" => Un::Log,
+                "sqrt" => Un::Sqrt,
+                "rsqrt" => Un::Rsqrt,
+                "recip" => Un::Recip,
+                "neg" => Un::Neg,
+                "abs" => Un::Abs,
+                "relu" => Un::Relu,
+                _ => Un::Not,
+            };
+            unary(&a.dense(0)?, kind)?
+        }
+        "cast" => {
+            let d = a.dense(0)?;
+            let dtype = a.dtype(1)?;
+            let mode = a.mode(2)?;
+            let mut out =
+                Dense { dtype, shape: d.shape.clone(), valid: d.valid.clone(), data: Data::zeros(dtype, d.len()) };
+            for i in 0..d.len() {
+                out.data.set(i, convert_with_mode(d.data.get(i), dtype, mode.as_deref())?);
+            }
+            out
+        }
+        "matmul" | "gemv" | "matmul_bias" | "gemv_bias" => {
+            let (lhs, rhs) = (a.dense(0)?, a.dense(1)?);
+            let (ta, tb) = (a.named_flag("a_trans")?, a.named_flag("b_trans")?);
+            let dtype = match a.named("out_dtype") {
+                Some(Value::DType(d)) => *d,
+                _ if tile => DType::Fp32,
+                _ => lhs.dtype,
+            };
+            let product = matmul(&lhs, &rhs, ta, tb, dtype)?;
+            if op.ends_with("_bias") {
+                binary(&Operand::Array(product), &a.operand(2)?, Bin::Add)?
+            } else {
+                product
+            }
+        }
+        "matmul_acc" | "gemv_acc" => {
+            let (lhs, rhs) = (a.dense(1)?, a.dense(2)?);
+            let (ta, tb) = (a.named_flag("a_trans")?, a.named_flag("b_trans")?);
+            match a.req(0)? {
+                // The accumulator tile is updated in place (the op reads and writes it).
+                Value::Tile(acc) => {
+                    let sum = {
+                        let acc_d = acc.borrow();
+                        let product = matmul(&lhs, &rhs, ta, tb, acc_d.dtype)?;
+                        binary(&Operand::Array(acc_d.clone()), &Operand::Array(product), Bin::Add)?
+                    };
+                    let mut acc_mut = acc.borrow_mut();
+                    let valid = acc_mut.valid.clone();
+                    *acc_mut = Dense { valid, ..sum };
+                    return Ok(Value::Tile(acc.clone()));
+                }
+                _ => {
+                    let acc = a.dense(0)?;
+                    let product = matmul(&lhs, &rhs, ta, tb, acc.dtype)?;
+                    binary(&Operand::Array(acc), &Operand::Array(product), Bin::Add)?
+                }
+            }
+        }
+        "row_sum" | "row_max" | "row_min" | "col_sum" | "col_max" => {
+            let d = a.dense(0)?;
+            if d.rank() == 0 {
+                return Err(format!("`{}` of a value without axes", a.def.spellings[0]));
+            }
+            let axis = if op.starts_with("row") { d.rank() - 1 } else { d.rank().saturating_sub(2) };
+            let kind = match &op[4..] {
+                "sum" => Red::Sum,
+                "max" => Red::Max,
+                _ => Red::Min,
+            };
+            reduce(&d, axis, true, kind)
+        }
+        "sum" | "max" | "min" => {
+            let d = a.dense(0)?;
+            let (default_axis, default_keep) = if tile { (0, false) } else { (-1, true) };
+            let axis = match a.at(1) {
+                Some(v) => as_int(v).ok_or("the axis must be an integer")?,
+                None => default_axis,
+            };
+            let keep = a.flag(2, default_keep)?;
+            let kind = match op {
+                "sum" => Red::Sum,
+                "max" => Red::Max,
+                _ => Red::Min,
+            };
+            reduce(&d, normalize_axis(axis, d.rank())?, keep, kind)
+        }
+        "col_expand" => {
+            let target = a.operand(0)?;
+            binary(&target, &a.operand(1)?, Bin::Second)?
+        }
+        "expands" => {
+            let target = a.dense(0)?;
+            let v = a.num(1)?;
+            let mut out = Dense { data: Data::zeros(target.dtype, target.len()), ..target };
+            for i in 0..out.len() {
+                out.data.set(i, v);
+            }
+            out
+        }
+        "concat" => concat(&a.dense(0)?, &a.dense(1)?)?,
+        "fillpad" => fillpad(&a.dense(0)?, a.pad(1)?),
+        "set_validshape" => {
+            let mut d = a.dense(0)?;
+            let (rows, cols) = (a.int(1)?, a.int(2)?);
+            let r = d.rank();
+            if r >= 2 {
+                d.valid[r - 2] = rows.clamp(0, d.shape[r - 2]);
+                d.valid[r - 1] = cols.clamp(0, d.shape[r - 1]);
+            }
+            d
+        }
+        "sort32" => sort32(&a.dense(0)?, &a.dense(1)?)?,
+        "mrgsort" => {
+            if (1..4).any(|i| a.at(i).is_some()) {
+                return Err(format!(
+                    "`{}` of several sources has no semantics in the interpreter yet",
+                    a.def.spellings[0]
+                ));
+            }
+            let block_len = match a.named("block_len") {
+                Some(v) => as_int(v).ok_or("block_len must be an integer")?,
+                None => return Err("pl.mrgsort needs block_len= in the interpreter".into()),
+            };
+            mrgsort(&a.dense(0)?, block_len)?
+        }
+        "gather" | "gather_mask" => {
+            let src = a.dense(0)?;
+            let mask = match a.def.param_index("mask_pattern") {
+                Some(i) => a.at(i).cloned(),
+                None => None,
+            };
+            let out_dtype = match a.named("output_dtype") {
+                Some(Value::DType(d)) => Some(*d),
+                _ => None,
+            };
+            if let Some(mask) = mask {
+                gather_mask(&src, &mask, out_dtype)?
+            } else if a.def.name == "tile.gather" {
+                gather_index(&src, &a.dense(1)?, src.rank().saturating_sub(1))?
+            } else {
+                let (Some(dim), Some(_)) = (a.at(1), a.at(2)) else {
+                    return Err(format!(
+                        "this form of `{}` has no semantics in the interpreter yet",
+                        a.def.spellings[0]
+                    ));
+                };
+                let dim = normalize_axis(as_int(dim).ok_or("dim must be an integer")?, src.rank())?;
+                gather_index(&src, &a.dense(2)?, dim)?
+            }
+        }
+        _ => return Err(no_semantics(a.def)),
+    };
+    check_size(d.shape.clone())?;
+    Ok(wrap_like(tile, d))
+}
+
+fn wrap_like(tile: bool, d: Dense) -> Value {
+    if tile {
+        Value::tile(d)
+    } else {
+        Value::Tensor(Tensor::from_dense(d))
+    }
+}
+
+// ---------------------------------------------------------------- arguments
+
+struct Args<'n> {
+    def: &'static OpDef,
+    vals: Vec<Option<Value>>,
+    names: &'n Interner,
+}
+
+/// An elementwise operand: an array (a tile, or a tensor's elements) or a scalar.
+enum Operand {
+    Array(Dense),
+    Scalar(Num),
+}
+
+impl Args<'_> {
+    fn param(&self, i: usize) -> &str {
+        self.def.params.get(i).map_or("?", |p| p.name)
+    }
+
+    fn index(&self, name: &str) -> Res<usize> {
+        self.def.param_index(name).ok_or_else(|| format!("`{}` has no parameter `{name}`", self.def.name))
+    }
+
+    /// Argument `i`, when given (a `None` value counts as absent).
+    fn at(&self, i: usize) -> Option<&Value> {
+        match self.vals.get(i) {
+            Some(Some(Value::None)) | Some(None) | None => None,
+            Some(Some(v)) => Some(v),
+        }
+    }
+
+    fn named(&self, name: &str) -> Option<&Value> {
+        self.def.param_index(name).and_then(|i| self.at(i))
+    }
+
+    fn req(&self, i: usize) -> Res<&Value> {
+        self.at(i).ok_or_else(|| format!("`{}` needs its argument `{}`", self.def.spellings[0], self.param(i)))
+    }
+
+    fn int(&self, i: usize) -> Res<i64> {
+        let v = self.req(i)?;
+        as_int(v).ok_or_else(|| {
+            format!("`{}` of `{}` must be an integer, not {}", self.param(i), self.def.spellings[0], v.kind())
+        })
+    }
+
+    fn num(&self, i: usize) -> Res<Num> {
+        let v = self.req(i)?;
+        scalar_num(v).ok_or_else(|| {
+            format!("`{}` of `{}` must be a number, not {}", self.param(i), self.def.spellings[0], v.kind())
+        })
+    }
+
+    fn ints(&self, i: usize) -> Res<Vec<i64>> {
+        ints_of(self.req(i)?).map_err(|m| format!("`{}` of `{}`: {m}", self.param(i), self.def.spellings[0]))
+    }
+
+    fn opt_ints(&self, i: usize) -> Res<Option<Vec<i64>>> {
+        match self.at(i) {
+            Some(_) => self.ints(i).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn shape(&self, i: usize) -> Res<Vec<i64>> {
+        let s = self.ints(i)?;
+        if s.iter().any(|&d| d < -1) {
+            return Err(format!("`{}` of `{}` has a negative extent: {s:?}", self.param(i), self.def.spellings[0]));
+        }
+        Ok(s)
+    }
+
+    fn dtype(&self, i: usize) -> Res<DType> {
+        match self.req(i)? {
+            Value::DType(d) => Ok(*d),
+            other => {
+                Err(format!("`{}` of `{}` must be a dtype, not {}", self.param(i), self.def.spellings[0], other.kind()))
+            }
+        }
+    }
+
+    fn flag(&self, i: usize, default: bool) -> Res<bool> {
+        match self.at(i) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(Value::Int(n)) => Ok(*n != 0),
+            Some(other) => Err(format!(
+                "`{}` of `{}` must be True or False, not {}",
+                self.param(i),
+                self.def.spellings[0],
+                other.kind()
+            )),
+        }
+    }
+
+    fn named_flag(&self, name: &str) -> Res<bool> {
+        match self.def.param_index(name) {
+            Some(i) => self.flag(i, false),
+            None => Ok(false),
+        }
+    }
+
+    fn atomic(&self, i: usize) -> Res<bool> {
+        Ok(matches!(self.at(i), Some(Value::Enum(EnumValue::AtomicType(AtomicType::Add)))))
+    }
+
+    fn pad(&self, i: usize) -> Res<PadValue> {
+        Ok(match self.at(i) {
+            Some(Value::Enum(EnumValue::PadValue(p))) => *p,
+            _ => PadValue::Zero,
+        })
+    }
+
+    fn mode(&self, i: usize) -> Res<Option<String>> {
+        match self.at(i) {
+            Some(Value::Str(s)) => Ok(Some(self.names.get(*s).to_string())),
+            None => Ok(None),
+            Some(other) => Err(format!("the cast mode must be a string, not {}", other.kind())),
+        }
+    }
+
+    fn tensor(&self, i: usize) -> Res<Tensor> {
+        match self.req(i)? {
+            Value::Tensor(t) => Ok(t.clone()),
+            other => Err(format!(
+                "`{}` of `{}` must be a tensor, not {}",
+                self.param(i),
+                self.def.spellings[0],
+                other.kind()
+            )),
+        }
+    }
+
+    fn tile(&self, i: usize) -> Res<Rc<RefCell<Dense>>> {
+        match self.req(i)? {
+            Value::Tile(t) => Ok(t.clone()),
+            other => {
+                Err(format!("`{}` of `{}` must be a tile, not {}", self.param(i), self.def.spellings[0], other.kind()))
+            }
+        }
+    }
+
+    /// A tile's or a tensor's elements.
+    fn dense(&self, i: usize) -> Res<Dense> {
+        match self.req(i)? {
+            Value::Tile(t) => Ok(t.borrow().clone()),
+            Value::Tensor(t) => Ok(t.to_dense()),
+            other => Err(format!(
+                "`{}` of `{}` must be a tile or a tensor, not {}",
+                self.param(i),
+                self.def.spellings[0],
+                other.kind()
+            )),
+        }
+    }
+
+    fn operand(&self, i: usize) -> Res<Operand> {
+        match self.req(i)? {
+            Value::Tile(_) | Value::Tensor(_) => Ok(Operand::Array(self.dense(i)?)),
+            v => scalar_num(v).map(Operand::Scalar).ok_or_else(|| {
+                format!(
+                    "`{}` of `{}` must be a tile, a tensor or a number, not {}",
+                    self.param(i),
+                    self.def.spellings[0],
+                    v.kind()
+                )
+            }),
+        }
+    }
+
+    /// Whether the result is a tile: the first tile or tensor argument decides.
+    fn first_is_tile(&self) -> bool {
+        for v in self.vals.iter().flatten() {
+            match v {
+                Value::Tile(_) => return true,
+                Value::Tensor(_) => return false,
+                _ => {}
+            }
+        }
+        self.def.level == OpLevel::Tile
+    }
+}
+
+fn scalar_num(v: &Value) -> Option<Num> {
+    v.num()
+}
+
+fn ints_of(v: &Value) -> Res<Vec<i64>> {
+    match v {
+        Value::Tuple(items) => {
+            items.iter().map(|x| as_int(x).ok_or_else(|| format!("{} in a list of integers", x.kind()))).collect()
+        }
+        other => {
+            as_int(other).map(|i| vec![i]).ok_or_else(|| format!("expected a list of integers, not {}", other.kind()))
+        }
+    }
+}
+
+/// A scalar read from an element of `dtype`.
+fn scalar_of(n: Num, dtype: DType) -> Value {
+    if dtype.is_float() {
+        Value::Float(n.as_f64())
+    } else if dtype == DType::Bool {
+        Value::Bool(n.as_i64() != 0)
+    } else {
+        Value::Int(n.as_i64())
+    }
+}
+
+fn normalize_axis(axis: i64, rank: usize) -> Res<usize> {
+    let r = rank as i64;
+    let a = if axis < 0 { axis + r } else { axis };
+    if (0..r).contains(&a) {
+        Ok(a as usize)
+    } else {
+        Err(format!("axis {axis} of a value of rank {rank}"))
+    }
+}
+
+fn checked_index(index: &[i64], shape: &[i64]) -> Res<Vec<i64>> {
+    let mut ix = index.to_vec();
+    if ix.len() < shape.len() {
+        ix.resize(shape.len(), 0);
+    }
+    if ix.len() != shape.len() || ix.iter().zip(shape).any(|(&i, &d)| i < 0 || i >= d) {
+        return Err(format!("index {index:?} is outside a value of shape {shape:?}"));
+    }
+    Ok(ix)
+}
+
+fn check_size(shape: Vec<i64>) -> Res<Vec<i64>> {
+    if shape.iter().any(|&d| d < 0) {
+        return Err(format!("the shape {shape:?} has a negative extent"));
+    }
+    let n = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d as usize));
+    match n {
+        Some(n) if n <= MAX_ELEMENTS => Ok(shape),
+        _ => Err(format!("a value of shape {shape:?} is larger than the interpreter allows ({MAX_ELEMENTS} elements)")),
+    }
+}
+
+/// A shape with one `-1` resolved so that it has `count` elements.
+fn resolve_shape(shape: &[i64], count: usize) -> Res<Vec<i64>> {
+    let known: i64 = shape.iter().filter(|&&d| d != -1).product();
+    let holes = shape.iter().filter(|&&d| d == -1).count();
+    let mut out = shape.to_vec();
+    match holes {
+        0 if known as usize == count => Ok(out),
+        1 if known > 0 && count as i64 % known == 0 => {
+            for d in out.iter_mut().filter(|d| **d == -1) {
+                *d = count as i64 / known;
+            }
+            Ok(out)
+        }
+        _ => Err(format!("cannot reshape {count} elements to {shape:?}")),
+    }
+}
+
+/// Offsets with trailing zeros up to `rank` (`x[:] = v` gives one offset for any rank).
+fn pad_offsets(offsets: &[i64], rank: usize) -> Res<Vec<i64>> {
+    if offsets.len() > rank {
+        return Err(format!("{} offsets for a tensor of rank {rank}", offsets.len()));
+    }
+    if offsets.iter().any(|&o| o < 0) {
+        return Err(format!("negative offset in {offsets:?}"));
+    }
+    let mut o = offsets.to_vec();
+    o.resize(rank, 0);
+    Ok(o)
+}
+
+/// Extents for a window of `rank` axes: leading 1s added, or leading axes dropped.
+fn align_extent(extent: &[i64], rank: usize) -> Vec<i64> {
+    if extent.len() >= rank {
+        extent[extent.len() - rank..].to_vec()
+    } else {
+        let mut e = vec![1; rank - extent.len()];
+        e.extend_from_slice(extent);
+        e
+    }
+}
+
+/// A dense array seen with `rank` axes: leading axes of extent 1 added or dropped.
+fn align_dense(d: &Dense, rank: usize) -> Res<Dense> {
+    if d.rank() == rank {
+        return Ok(d.clone());
+    }
+    if d.rank() > rank && d.shape[..d.rank() - rank].iter().any(|&x| x != 1) {
+        return Err(format!("a value of shape {:?} does not fit {rank} axes", d.shape));
+    }
+    Ok(Dense { shape: align_extent(&d.shape, rank), valid: align_extent(&d.valid, rank), ..d.clone() })
+}
+
+/// Converts a number to the kind of `dtype` (integers wrap to the dtype's width).
+fn convert(v: Num, dtype: DType) -> Num {
+    if dtype.is_float() {
+        Num::F(v.as_f64())
+    } else if dtype == DType::Bool {
+        Num::I((v.as_f64() != 0.0) as i64)
+    } else {
+        Num::I(wrap_int(v.as_i64(), dtype))
+    }
+}
+
+fn convert_with_mode(v: Num, dtype: DType, mode: Option<&str>) -> Res<Num> {
+    if let (Num::F(f), true) = (v, dtype.is_int()) {
+        let r = match mode {
+            None | Some("trunc") | Some("none") => f.trunc(),
+            Some("round") => f.round(),
+            Some("rint") => f.round_ties_even(),
+            Some("floor") => f.floor(),
+            Some("ceil") => f.ceil(),
+            Some(other) => return Err(format!("cast mode `{other}`")),
+        };
+        return Ok(Num::I(wrap_int(r as i64, dtype)));
+    }
+    Ok(convert(v, dtype))
+}
+
+fn wrap_int(v: i64, dtype: DType) -> i64 {
+    match dtype {
+        DType::Int4 => (v << 60) >> 60,
+        DType::UInt4 => v & 0xF,
+        DType::Int8 => v as i8 as i64,
+        DType::UInt8 => v as u8 as i64,
+        DType::Int16 => v as i16 as i64,
+        DType::UInt16 => v as u16 as i64,
+        DType::Int32 => v as i32 as i64,
+        DType::UInt32 => v as u32 as i64,
+        _ => v,
+    }
+}
+
+// ---------------------------------------------------------------- elementwise
+
+#[derive(Clone, Copy, PartialEq)]
+enum Bin {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Max,
+    Min,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    /// 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE: 1 where true, 0 elsewhere.
+    Cmp(u8),
+    /// The second operand, broadcast to the first's shape.
+    Second,
+}
+
+fn apply_bin(kind: Bin, x: Num, y: Num, float: bool) -> Res<Num> {
+    if float {
+        let (p, q) = (x.as_f64(), y.as_f64());
+        return Ok(Num::F(match kind {
+            Bin::Add => p + q,
+            Bin::Sub => p - q,
+            Bin::Mul => p * q,
+            Bin::Div => p / q,
+            Bin::Max => p.max(q),
+            Bin::Min => p.min(q),
+            Bin::Rem => float_floor_div_mod(p, q).1,
+            Bin::Cmp(c) => compare(c, p.partial_cmp(&q)) as i64 as f64,
+            Bin::Second => q,
+            Bin::And | Bin::Or | Bin::Xor | Bin::Shl | Bin::Shr => {
+                return Err("bitwise ops need integer elements".into())
+            }
+        }));
+    }
+    let (p, q) = (x.as_i64(), y.as_i64());
+    Ok(Num::I(match kind {
+        Bin::Add => p.wrapping_add(q),
+        Bin::Sub => p.wrapping_sub(q),
+        Bin::Mul => p.wrapping_mul(q),
+        Bin::Div => {
+            if q == 0 {
+                return Err("integer division by zero".into());
+            }
+            p.wrapping_div(q)
+        }
+        Bin::Max => p.max(q),
+        Bin::Min => p.min(q),
+        Bin::Rem => {
+            if q == 0 {
+                return Err("integer division by zero".into());
+            }
+            floor_mod(p, q)
+        }
+        Bin::And => p & q,
+        Bin::Or => p | q,
+        Bin::Xor => p ^ q,
+        Bin::Shl => {
+            if (0..64).contains(&q) {
+                p.wrapping_shl(q as u32)
+            } else {
+                0
+            }
+        }
+        Bin::Shr => {
+            if (0..64).contains(&q) {
+                p >> q
+            } else if p < 0 {
+                -1
+            } else {
+                0
+            }
+        }
+        Bin::Cmp(c) => compare(c, Some(p.cmp(&q))) as i64,
+        Bin::Second => q,
+    }))
+}
+
+fn compare(code: u8, ord: Option<std::cmp::Ordering>) -> bool {
+    use std::cmp::Ordering::*;
+    match (code, ord) {
+        (1, None) => true,
+        (_, None) => false,
+        (0, Some(o)) => o == Equal,
+        (1, Some(o)) => o != Equal,
+        (2, Some(o)) => o == Less,
+        (3, Some(o)) => o != Greater,
+        (4, Some(o)) => o == Greater,
+        (_, Some(o)) => o != Less,
+    }
+}
+
+fn broadcast_shape(a: &[i64], b: &[i64]) -> Res<Vec<i64>> {
+    let rank = a.len().max(b.len());
+    let (a, b) = (align_extent(a, rank), align_extent(b, rank));
+    a.iter()
+        .zip(&b)
+        .map(|(&x, &y)| match (x, y) {
+            _ if x == y => Ok(x),
+            (1, _) => Ok(y),
+            (_, 1) => Ok(x),
+            _ => Err(format!("shapes {a:?} and {b:?} do not match")),
+        })
+        .collect()
+}
+
+/// Per-axis strides of an operand read with `shape` (0 along broadcast axes).
+fn broadcast_strides(own: &[i64], shape: &[i64]) -> Vec<i64> {
+    let own = align_extent(own, shape.len());
+    let strides = contiguous_strides(&own);
+    own.iter().zip(strides).map(|(&d, s)| if d == 1 { 0 } else { s }).collect()
+}
+
+/// Applies `f` to the elements of up to three operands, broadcast to one shape. The result
+/// has `dtype`; its valid region is the first full-shaped array's (the smallest when there
+/// are several).
+fn elementwise(ops: &[&Operand], dtype: DType, f: &dyn Fn(&[Num]) -> Res<Num>) -> Res<Dense> {
+    let mut shape: Option<Vec<i64>> = None;
+    for op in ops {
+        if let Operand::Array(d) = op {
+            shape = Some(match shape {
+                None => d.shape.clone(),
+                Some(s) => broadcast_shape(&s, &d.shape)?,
+            });
+        }
+    }
+    let shape = check_size(shape.unwrap_or_default())?;
+    let n = element_count(&shape);
+    let mut valid: Option<Vec<i64>> = None;
+    for op in ops {
+        if let Operand::Array(d) = op {
+            if d.shape == shape {
+                valid = Some(match valid {
+                    None => d.valid.clone(),
+                    Some(v) => v.iter().zip(&d.valid).map(|(&p, &q)| p.min(q)).collect(),
+                });
+            }
+        }
+    }
+    let mut data = Data::zeros(dtype, n);
+    let mut args = [Num::I(0); 3];
+    let m = ops.len().min(3);
+    let all_full = ops.iter().all(|op| match op {
+        Operand::Array(d) => d.shape == shape,
+        Operand::Scalar(_) => true,
+    });
+    if all_full {
+        for i in 0..n {
+            for (k, op) in ops.iter().take(m).enumerate() {
+                args[k] = match op {
+                    Operand::Array(d) => d.data.get(i),
+                    Operand::Scalar(s) => *s,
+                };
+            }
+            data.set(i, f(&args[..m])?);
+        }
+    } else {
+        let strides: Vec<Vec<i64>> = ops
+            .iter()
+            .map(|op| match op {
+                Operand::Array(d) => broadcast_strides(&d.shape, &shape),
+                Operand::Scalar(_) => Vec::new(),
+            })
+            .collect();
+        let mut i = 0usize;
+        let mut failure = None;
+        for_each_index(&shape, |ix| {
+            if failure.is_some() {
+                return;
+            }
+            for (k, op) in ops.iter().take(m).enumerate() {
+                args[k] = match op {
+                    Operand::Array(d) => {
+                        let pos: i64 = ix.iter().zip(&strides[k]).map(|(a, b)| a * b).sum();
+                        d.data.get(pos as usize)
+                    }
+                    Operand::Scalar(s) => *s,
+                };
+            }
+            match f(&args[..m]) {
+                Ok(v) => data.set(i, v),
+                Err(e) => failure = Some(e),
+            }
+            i += 1;
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+    }
+    Ok(Dense { dtype, valid: valid.unwrap_or_else(|| shape.clone()), shape, data })
+}
+
+/// The dtype of an elementwise result: the first array's.
+fn result_dtype(ops: &[&Operand]) -> DType {
+    ops.iter()
+        .find_map(|op| match op {
+            Operand::Array(d) => Some(d.dtype),
+            Operand::Scalar(_) => None,
+        })
+        .unwrap_or(DType::Fp32)
+}
+
+fn binary(x: &Operand, y: &Operand, kind: Bin) -> Res<Dense> {
+    let dtype = result_dtype(&[x, y]);
+    let float = dtype.is_float();
+    elementwise(&[x, y], dtype, &|v| apply_bin(kind, v[0], v[1], float))
+}
+
+/// `mask != 0 ? on_true : on_false`.
+fn select(mask: &Dense, on_true: &Operand, on_false: &Operand) -> Res<Dense> {
+    let mask = Operand::Array(mask.clone());
+    let dtype = result_dtype(&[on_true, on_false]);
+    elementwise(&[&mask, on_true, on_false], dtype, &|v| {
+        Ok(convert(if v[0].as_f64() != 0.0 { v[1] } else { v[2] }, dtype))
+    })
+}
+
+#[derive(Clone, Copy)]
+enum Un {
+    Exp,
+    Log,
+    Sqrt,
+    Rsqrt,
+    Recip,
+    Neg,
+    Abs,
+    Relu,
+    Not,
+}
+
+fn unary(d: &Dense, kind: Un) -> Res<Dense> {
+    let float = d.dtype.is_float();
+    let dtype = d.dtype;
+    let x = Operand::Array(d.clone());
+    elementwise(&[&x], dtype, &|v| {
+        let v = v[0];
+        if float {
+            let p = v.as_f64();
+            return Ok(Num::F(match kind {
+                Un::Exp => p.exp(),
+                Un::Log => p.ln(),
+                Un::Sqrt => p.sqrt(),
+                Un::Rsqrt => 1.0 / p.sqrt(),
+                Un::Recip => 1.0 / p,
+                Un::Neg => -p,
+                Un::Abs => p.abs(),
+                Un::Relu => p.max(0.0),
+                Un::Not => return Err("pl.not_ needs integer elements".into()),
+            }));
+        }
+        let p = v.as_i64();
+        Ok(match kind {
+            Un::Neg => Num::I(p.wrapping_neg()),
+            Un::Abs => Num::I(p.wrapping_abs()),
+            Un::Relu => Num::I(p.max(0)),
+            Un::Not if dtype == DType::Bool => Num::I((p == 0) as i64),
+            Un::Not => Num::I(!p),
+            // Transcendental functions of integer elements give floats, stored back as
+            // integers (toward zero).
+            Un::Exp => Num::F((p as f64).exp()),
+            Un::Log => Num::F((p as f64).ln()),
+            Un::Sqrt => Num::F((p as f64).sqrt()),
+            Un::Rsqrt => Num::F(1.0 / (p as f64).sqrt()),
+            Un::Recip => Num::F(1.0 / p as f64),
+        })
+    })
+}
+
+// ---------------------------------------------------------------- reductions, matmul
+
+#[derive(Clone, Copy)]
+enum Red {
+    Sum,
+    Max,
+    Min,
+}
+
+/// Reduces `axis` over its valid extent; the axis stays as 1 (`keep`) or goes.
+fn reduce(d: &Dense, axis: usize, keep: bool, kind: Red) -> Dense {
+    let outer: usize = d.shape[..axis].iter().map(|&x| x as usize).product();
+    let len = d.shape[axis] as usize;
+    let inner: usize = d.shape[axis + 1..].iter().map(|&x| x as usize).product();
+    let live = (d.valid[axis].max(0) as usize).min(len);
+    let float = d.dtype.is_float();
+    let mut out = Data::zeros(d.dtype, outer * inner);
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| d.data.get((o * len + k) * inner + i);
+            let v = if float {
+                let mut acc = match kind {
+                    Red::Sum => 0.0,
+                    Red::Max => f64::NEG_INFINITY,
+                    Red::Min => f64::INFINITY,
+                };
+                for k in 0..live {
+                    let x = at(k).as_f64();
+                    acc = match kind {
+                        Red::Sum => acc + x,
+                        Red::Max => acc.max(x),
+                        Red::Min => acc.min(x),
+                    };
+                }
+                Num::F(if live == 0 { 0.0 } else { acc })
+            } else {
+                let mut acc = match kind {
+                    Red::Sum => 0i64,
+                    Red::Max => i64::MIN,
+                    Red::Min => i64::MAX,
+                };
+                for k in 0..live {
+                    let x = at(k).as_i64();
+                    acc = match kind {
+                        Red::Sum => acc.wrapping_add(x),
+                        Red::Max => acc.max(x),
+                        Red::Min => acc.min(x),
+                    };
+                }
+                Num::I(if live == 0 { 0 } else { acc })
+            };
+            out.set(o * inner + i, v);
+        }
+    }
+    let (mut shape, mut valid) = (d.shape.clone(), d.valid.clone());
+    if keep {
+        shape[axis] = 1;
+        valid[axis] = 1;
+    } else {
+        shape.remove(axis);
+        valid.remove(axis);
+    }
+    Dense { dtype: d.dtype, shape, valid, data: out }
+}
+
+/// `lhs @ rhs` of two matrices (a vector is a row), accumulated in `f64`.
+fn matmul(lhs: &Dense, rhs: &Dense, a_trans: bool, b_trans: bool, dtype: DType) -> Res<Dense> {
+    let dims = |d: &Dense, trans: bool| -> Res<(usize, usize, usize, usize)> {
+        // (rows, cols, row stride, col stride) of the matrix as used.
+        let (r, c) = match d.shape.as_slice() {
+            [c] => (1, *c as usize),
+            [.., r, c] if d.shape[..d.rank() - 2].iter().all(|&x| x == 1) => (*r as usize, *c as usize),
+            _ => return Err(format!("pl.matmul of a value of shape {:?}", d.shape)),
+        };
+        Ok(if trans { (c, r, 1, c) } else { (r, c, c, 1) })
+    };
+    let (m, k, ars, acs) = dims(lhs, a_trans)?;
+    let (k2, n, brs, bcs) = dims(rhs, b_trans)?;
+    if k != k2 {
+        return Err(format!("pl.matmul of shapes {:?} and {:?}: the inner extents differ", lhs.shape, rhs.shape));
+    }
+    let shape = check_size(vec![m as i64, n as i64])?;
+    let mut out = Data::zeros(dtype, m * n);
+    let float = dtype.is_float() || lhs.data.is_float() || rhs.data.is_float();
+    for i in 0..m {
+        for j in 0..n {
+            if float {
+                let mut acc = 0.0f64;
+                for p in 0..k {
+                    acc += lhs.data.get_f(i * ars + p * acs) * rhs.data.get_f(p * brs + j * bcs);
+                }
+                out.set(i * n + j, Num::F(acc));
+            } else {
+                let mut acc = 0i64;
+                for p in 0..k {
+                    acc = acc.wrapping_add(
+                        lhs.data.get_i(i * ars + p * acs).wrapping_mul(rhs.data.get_i(p * brs + j * bcs)),
+                    );
+                }
+                out.set(i * n + j, Num::I(acc));
+            }
+        }
+    }
+    Ok(Dense { dtype, valid: shape.clone(), shape, data: out })
+}
+
+// ---------------------------------------------------------------- layout
+
+fn transpose(d: &Dense, i: usize, j: usize) -> Res<Dense> {
+    if d.rank() < 2 {
+        return Ok(d.clone());
+    }
+    let mut shape = d.shape.clone();
+    shape.swap(i, j);
+    let mut valid = d.valid.clone();
+    valid.swap(i, j);
+    let mut strides = contiguous_strides(&d.shape);
+    strides.swap(i, j);
+    let mut out = Data::zeros(d.dtype, d.len());
+    let mut pos = 0usize;
+    for_each_index(&shape, |ix| {
+        let src: i64 = ix.iter().zip(&strides).map(|(a, b)| a * b).sum();
+        out.set(pos, d.data.get(src as usize));
+        pos += 1;
+    });
+    Ok(Dense { dtype: d.dtype, shape, valid, data: out })
+}
+
+fn concat(x: &Dense, y: &Dense) -> Res<Dense> {
+    if x.rank() == 0 || x.rank() != y.rank() || x.shape[..x.rank() - 1] != y.shape[..y.rank() - 1] {
+        return Err(format!("pl.concat of shapes {:?} and {:?}", x.shape, y.shape));
+    }
+    let r = x.rank();
+    let (cx, cy) = (x.shape[r - 1] as usize, y.shape[r - 1] as usize);
+    let rows = x.len() / cx.max(1);
+    let mut shape = x.shape.clone();
+    shape[r - 1] = (cx + cy) as i64;
+    let shape = check_size(shape)?;
+    let mut out = Data::zeros(x.dtype, element_count(&shape));
+    for row in 0..rows {
+        for c in 0..cx {
+            out.set(row * (cx + cy) + c, x.data.get(row * cx + c));
+        }
+        for c in 0..cy {
+            out.set(row * (cx + cy) + cx + c, y.data.get(row * cy + c));
+        }
+    }
+    let mut valid = x.valid.clone();
+    valid[r - 1] = x.valid[r - 1] + y.valid[r - 1];
+    Ok(Dense { dtype: x.dtype, shape, valid, data: out })
+}
+
+fn pad_number(dtype: DType, pad: PadValue) -> Num {
+    match pad {
+        PadValue::Zero => Num::I(0),
+        PadValue::Min | PadValue::Max => {
+            let max = pad == PadValue::Max;
+            if dtype.is_float() {
+                Num::F(if max { f32::MAX as f64 } else { f32::MIN as f64 })
+            } else {
+                let bits = match dtype {
+                    DType::Int4 | DType::UInt4 => 4,
+                    DType::Int8 | DType::UInt8 | DType::Bool => 8,
+                    DType::Int16 | DType::UInt16 => 16,
+                    DType::Int32 | DType::UInt32 => 32,
+                    _ => 64,
+                };
+                let unsigned = matches!(
+                    dtype,
+                    DType::UInt4 | DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64 | DType::Bool
+                );
+                Num::I(match (unsigned, max) {
+                    (true, false) => 0,
+                    (true, true) if bits == 64 => i64::MAX,
+                    (true, true) => (1i64 << bits) - 1,
+                    (false, true) => ((1u64 << (bits - 1)) - 1) as i64,
+                    (false, false) => -(((1u64 << (bits - 1)) - 1) as i64) - 1,
+                })
+            }
+        }
+    }
+}
+
+/// The padding (outside the valid region) set to `pad`; the whole tile becomes valid.
+fn fillpad(d: &Dense, pad: PadValue) -> Dense {
+    let fill = convert(pad_number(d.dtype, pad), d.dtype);
+    let mut out = d.clone();
+    let mut pos = 0usize;
+    for_each_index(&d.shape, |ix| {
+        if ix.iter().zip(&d.valid).any(|(&i, &v)| i >= v) {
+            out.data.set(pos, fill);
+        }
+        pos += 1;
+    });
+    out.valid = out.shape.clone();
+    out
+}
+
+// ---------------------------------------------------------------- tensors and windows
+
+/// A view of `shape` at `offsets`: extents cut at the tensor's end (as the C++ runtime
+/// does), `drop_dims` axes removed.
+fn slice_view(t: &Tensor, shape: &[i64], offsets: &[i64], drop_dims: &[i64]) -> Res<Tensor> {
+    let rank = t.rank();
+    let offsets = pad_offsets(offsets, rank)?;
+    if shape.len() > rank {
+        return Err(format!("a slice of shape {shape:?} of a tensor of rank {rank}"));
+    }
+    let mut extents = shape.to_vec();
+    extents.extend((shape.len()..rank).map(|k| t.shape[k] - offsets[k]));
+    let mut view = t.clone();
+    for k in 0..rank {
+        let e = extents[k].min(t.shape[k] - offsets[k]).max(0);
+        view.shape[k] = e;
+        if e > 0 {
+            view.offset += offsets[k] * t.strides[k];
+        }
+    }
+    if !drop_dims.is_empty() {
+        let mut k = 0i64;
+        let keep: Vec<bool> = (0..rank)
+            .map(|_| {
+                k += 1;
+                !drop_dims.contains(&(k - 1))
+            })
+            .collect();
+        view.shape = view.shape.iter().zip(&keep).filter(|(_, &k)| k).map(|(&d, _)| d).collect();
+        view.strides = view.strides.iter().zip(&keep).filter(|(_, &k)| k).map(|(&d, _)| d).collect();
+    }
+    Ok(view)
+}
+
+/// A view with a new shape when the tensor is contiguous; a copy otherwise.
+fn reshape_tensor(t: &Tensor, shape: Vec<i64>) -> Res<Tensor> {
+    let shape = resolve_shape(&shape, t.len())?;
+    if t.is_contiguous() {
+        let strides = contiguous_strides(&shape);
+        Ok(Tensor { buf: t.buf.clone(), dtype: t.dtype, shape, strides, offset: t.offset })
+    } else {
+        let d = t.to_dense();
+        Ok(Tensor::from_dense(Dense { valid: shape.clone(), shape, ..d }))
+    }
+}
+
+/// A tile of `shape` read from `t` at `offsets`: zeros outside the tensor, and outside
+/// `valid` when given; the valid region is the part inside both.
+fn load(t: &Tensor, offsets: &[i64], shape: &[i64], valid: Option<Vec<i64>>) -> Res<Dense> {
+    let rank = t.rank();
+    let offsets = pad_offsets(offsets, rank)?;
+    if shape.len() > rank {
+        return Err(format!("a tile of shape {shape:?} loaded from a tensor of rank {rank}"));
+    }
+    let tile_shape = check_size(shape.to_vec())?;
+    let window = align_extent(&tile_shape, rank);
+    let mut live: Vec<i64> = (0..rank).map(|k| window[k].min(t.shape[k] - offsets[k]).max(0)).collect();
+    if let Some(v) = &valid {
+        let v = align_extent(v, rank);
+        for (l, v) in live.iter_mut().zip(v) {
+            *l = (*l).min(v.max(0));
+        }
+    }
+    let mut d = Dense::zeros(t.dtype, tile_shape.clone());
+    let wstrides = contiguous_strides(&window);
+    {
+        let buf = t.buf.borrow();
+        let mut src = offsets.clone();
+        for_each_index(&live, |ix| {
+            for k in 0..rank {
+                src[k] = offsets[k] + ix[k];
+            }
+            let pos: i64 = ix.iter().zip(&wstrides).map(|(a, b)| a * b).sum();
+            d.data.set(pos as usize, buf.get(t.position(&src)));
+        });
+    }
+    d.valid = live[rank - tile_shape.len()..].to_vec();
+    Ok(d)
+}
+
+/// Writes the leading `extent` of `src` into `t` at `offsets` (adding when `atomic`),
+/// cut at the tensor's end.
+fn write_tensor(t: &Tensor, src: &Dense, offsets: &[i64], extent: &[i64], atomic: bool) -> Res<()> {
+    let rank = t.rank();
+    let offsets = pad_offsets(offsets, rank)?;
+    let src = align_dense(src, rank)?;
+    let extent = align_extent(extent, rank);
+    let live: Vec<i64> = (0..rank).map(|k| extent[k].min(src.shape[k]).min(t.shape[k] - offsets[k]).max(0)).collect();
+    let sstrides = contiguous_strides(&src.shape);
+    let mut buf = t.buf.borrow_mut();
+    let mut dst = offsets.clone();
+    for_each_index(&live, |ix| {
+        for k in 0..rank {
+            dst[k] = offsets[k] + ix[k];
+        }
+        let spos: i64 = ix.iter().zip(&sstrides).map(|(a, b)| a * b).sum();
+        let pos = t.position(&dst);
+        let v = src.data.get(spos as usize);
+        let v = if atomic { add(buf.get(pos), v, t.dtype) } else { convert(v, t.dtype) };
+        buf.set(pos, v);
+    });
+    Ok(())
+}
+
+fn add(x: Num, y: Num, dtype: DType) -> Num {
+    if dtype.is_float() {
+        Num::F(x.as_f64() + y.as_f64())
+    } else {
+        convert(Num::I(x.as_i64().wrapping_add(y.as_i64())), dtype)
+    }
+}
+
+/// Writes the valid region of `src` into the tile `dst` at `offsets`.
+fn write_tile(dst: &mut Dense, src: &Dense, offsets: &[i64], atomic: bool) -> Res<()> {
+    let rank = dst.rank();
+    let offsets = pad_offsets(offsets, rank)?;
+    let src = align_dense(src, rank)?;
+    let live: Vec<i64> = (0..rank).map(|k| src.valid[k].min(dst.shape[k] - offsets[k]).max(0)).collect();
+    let sstrides = contiguous_strides(&src.shape);
+    let dstrides = contiguous_strides(&dst.shape);
+    let dtype = dst.dtype;
+    for_each_index(&live, |ix| {
+        let spos: i64 = ix.iter().zip(&sstrides).map(|(a, b)| a * b).sum();
+        let dpos: i64 = ix.iter().zip(&offsets).zip(&dstrides).map(|((a, o), s)| (a + o) * s).sum();
+        let v = src.data.get(spos as usize);
+        let v = if atomic { add(dst.data.get(dpos as usize), v, dtype) } else { convert(v, dtype) };
+        dst.data.set(dpos as usize, v);
+    });
+    Ok(())
+}
+
+/// A copy of the window of `shape` at `offsets` of a tile, padded with `pad`.
+fn slice_copy(
+    d: &Dense,
+    shape: &[i64],
+    offsets: &[i64],
+    valid: Option<Vec<i64>>,
+    drop: &[i64],
+    pad: PadValue,
+) -> Res<Dense> {
+    let rank = d.rank();
+    let offsets = pad_offsets(offsets, rank)?;
+    let shape = check_size(align_extent(shape, rank))?;
+    let mut out = Dense::zeros(d.dtype, shape.clone());
+    let fill = convert(pad_number(d.dtype, pad), d.dtype);
+    let inside: Vec<i64> = (0..rank).map(|k| shape[k].min(d.shape[k] - offsets[k]).max(0)).collect();
+    let sstrides = contiguous_strides(&d.shape);
+    let mut pos = 0usize;
+    for_each_index(&shape, |ix| {
+        let v = if ix.iter().zip(&inside).all(|(&i, &n)| i < n) {
+            let s: i64 = ix.iter().zip(&offsets).zip(&sstrides).map(|((a, o), st)| (a + o) * st).sum();
+            d.data.get(s as usize)
+        } else {
+            fill
+        };
+        out.data.set(pos, v);
+        pos += 1;
+    });
+    let given = valid.map(|v| align_extent(&v, rank)).unwrap_or_else(|| shape.clone());
+    out.valid = (0..rank).map(|k| given[k].min(d.valid[k] - offsets[k]).min(shape[k]).max(0)).collect();
+    if !drop.is_empty() {
+        let keep = |k: usize| !drop.contains(&(k as i64));
+        out.shape = (0..rank).filter(|&k| keep(k)).map(|k| out.shape[k]).collect();
+        out.valid = (0..rank).filter(|&k| keep(k)).map(|k| out.valid[k]).collect();
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------- sorting and gathering
+
+/// `(value, index)` pairs of each 32-element run of each row, sorted by value, largest
+/// first (ties keep their order), written as `[v0, i0, v1, i1, ...]`.
+fn sort32(src: &Dense, idx: &Dense) -> Res<Dense> {
+    if src.rank() == 0 || src.shape != idx.shape {
+        return Err(format!("pl.sort32 of shapes {:?} and {:?}", src.shape, idx.shape));
+    }
+    let cols = *src.shape.last().unwrap_or(&0) as usize;
+    let rows = src.len() / cols.max(1);
+    let mut shape = src.shape.clone();
+    *shape.last_mut().unwrap_or(&mut 0) = 2 * cols as i64;
+    let shape = check_size(shape)?;
+    let mut out = Data::zeros(src.dtype, element_count(&shape));
+    for r in 0..rows {
+        for start in (0..cols).step_by(32) {
+            let end = (start + 32).min(cols);
+            let mut pairs: Vec<(f64, Num)> =
+                (start..end).map(|c| (src.data.get_f(r * cols + c), idx.data.get(r * cols + c))).collect();
+            pairs.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+            for (k, (v, i)) in pairs.into_iter().enumerate() {
+                out.set(r * 2 * cols + 2 * (start + k), Num::F(v));
+                out.set(r * 2 * cols + 2 * (start + k) + 1, i);
+            }
+        }
+    }
+    Ok(Dense { dtype: src.dtype, valid: shape.clone(), shape, data: out })
+}
+
+/// Merges sorted runs of `block_len` positions four at a time: each chunk of
+/// `4 * block_len` positions of a row comes out sorted by value, largest first.
+fn mrgsort(src: &Dense, block_len: i64) -> Res<Dense> {
+    if block_len <= 0 || block_len % 2 != 0 {
+        return Err(format!("pl.mrgsort: block_len {block_len} must be a positive even number of positions"));
+    }
+    let cols = *src.shape.last().unwrap_or(&0) as usize;
+    let rows = src.len() / cols.max(1);
+    let chunk = 4 * block_len as usize;
+    let mut out = src.clone();
+    for r in 0..rows {
+        for start in (0..cols).step_by(chunk) {
+            let end = (start + chunk).min(cols);
+            let mut pairs: Vec<(f64, Num)> = (start..end)
+                .step_by(2)
+                .filter(|&c| c + 1 < end)
+                .map(|c| (src.data.get_f(r * cols + c), src.data.get(r * cols + c + 1)))
+                .collect();
+            pairs.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+            for (k, (v, i)) in pairs.into_iter().enumerate() {
+                out.data.set(r * cols + start + 2 * k, Num::F(v));
+                out.data.set(r * cols + start + 2 * k + 1, i);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The lanes of the last axis a mask pattern selects: `P0101` the even positions,
+/// `P1010` the odd ones.
+fn gather_mask(src: &Dense, mask: &Value, out_dtype: Option<DType>) -> Res<Dense> {
+    let first = match mask {
+        Value::Enum(EnumValue::MaskPattern(MaskPattern::P0101)) => 0,
+        Value::Enum(EnumValue::MaskPattern(MaskPattern::P1010)) => 1,
+        Value::Int(1) => 0,
+        Value::Int(2) => 1,
+        _ => return Err("pl.gather: only the mask patterns P0101 and P1010 have semantics in the interpreter".into()),
+    };
+    let cols = *src.shape.last().unwrap_or(&0) as usize;
+    let rows = src.len() / cols.max(1);
+    let half = cols / 2;
+    let dtype = out_dtype.unwrap_or(src.dtype);
+    let mut shape = src.shape.clone();
+    if let Some(last) = shape.last_mut() {
+        *last = half as i64;
+    }
+    let mut out = Data::zeros(dtype, rows * half);
+    for r in 0..rows {
+        for c in 0..half {
+            out.set(r * half + c, convert(src.data.get(r * cols + 2 * c + first), dtype));
+        }
+    }
+    Ok(Dense { dtype, valid: shape.clone(), shape, data: out })
+}
+
+/// `torch.gather`: the element whose coordinate along `dim` is the index's value.
+fn gather_index(src: &Dense, index: &Dense, dim: usize) -> Res<Dense> {
+    if index.rank() != src.rank() {
+        return Err(format!("pl.gather: an index of shape {:?} for a source of shape {:?}", index.shape, src.shape));
+    }
+    let mut out = Data::zeros(src.dtype, index.len());
+    let mut pos = 0usize;
+    let mut failure = None;
+    for_each_index(&index.shape, |ix| {
+        let mut at = ix.to_vec();
+        at[dim] = index.data.get_i(pos);
+        if at.iter().zip(&src.shape).any(|(&i, &d)| i < 0 || i >= d) {
+            failure.get_or_insert_with(|| format!("pl.gather: index {at:?} outside a source of shape {:?}", src.shape));
+        } else {
+            out.set(pos, src.data.get(src.position(&at)));
+        }
+        pos += 1;
+    });
+    if let Some(f) = failure {
+        return Err(f);
+    }
+    Ok(Dense { dtype: src.dtype, shape: index.shape.clone(), valid: index.shape.clone(), data: out })
+}

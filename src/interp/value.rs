@@ -1,0 +1,309 @@
+//! The values the interpreter computes with: scalars, tuples, tensors (shared buffers seen
+//! through strided views), tiles (small dense arrays with a valid region), task-id arrays.
+//!
+//! Floating elements are stored as `f32` whatever their dtype (FP16 and BF16 are not
+//! rounded to their precision), integer and boolean elements as `i64`.
+
+use crate::intern::Symbol;
+use crate::ir::{DType, EnumValue};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The elements of a buffer or a tile, row-major.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Data {
+    F32(Vec<f32>),
+    I64(Vec<i64>),
+}
+
+impl Data {
+    /// `n` zeros of the storage `dtype` uses.
+    pub fn zeros(dtype: DType, n: usize) -> Data {
+        if dtype.is_float() {
+            Data::F32(vec![0.0; n])
+        } else {
+            Data::I64(vec![0; n])
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Data::F32(v) => v.len(),
+            Data::I64(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn is_float(&self) -> bool {
+        matches!(self, Data::F32(_))
+    }
+
+    pub fn get_f(&self, i: usize) -> f64 {
+        match self {
+            Data::F32(v) => v[i] as f64,
+            Data::I64(v) => v[i] as f64,
+        }
+    }
+
+    pub fn get_i(&self, i: usize) -> i64 {
+        match self {
+            Data::F32(v) => float_to_int(v[i] as f64),
+            Data::I64(v) => v[i],
+        }
+    }
+
+    /// The element as a scalar value of its storage kind.
+    pub fn get(&self, i: usize) -> Num {
+        match self {
+            Data::F32(v) => Num::F(v[i] as f64),
+            Data::I64(v) => Num::I(v[i]),
+        }
+    }
+
+    pub fn set(&mut self, i: usize, value: Num) {
+        match self {
+            Data::F32(v) => v[i] = value.as_f64() as f32,
+            Data::I64(v) => v[i] = value.as_i64(),
+        }
+    }
+}
+
+/// An element, computed with: a float (as `f64`) or an integer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    F(f64),
+    I(i64),
+}
+
+impl Num {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Num::F(f) => f,
+            Num::I(i) => i as f64,
+        }
+    }
+
+    pub fn as_i64(self) -> i64 {
+        match self {
+            Num::F(f) => float_to_int(f),
+            Num::I(i) => i,
+        }
+    }
+}
+
+/// C's conversion of a float to an integer: toward zero, saturating, NaN to 0.
+pub fn float_to_int(f: f64) -> i64 {
+    f as i64
+}
+
+/// A dense row-major array: a tile, or a tensor's elements gathered for a computation.
+/// `valid` is the live region (a prefix of every axis); elements outside it are padding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dense {
+    pub dtype: DType,
+    pub shape: Vec<i64>,
+    pub valid: Vec<i64>,
+    pub data: Data,
+}
+
+impl Dense {
+    pub fn zeros(dtype: DType, shape: Vec<i64>) -> Dense {
+        let n = element_count(&shape);
+        Dense { dtype, valid: shape.clone(), shape, data: Data::zeros(dtype, n) }
+    }
+
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// The row-major position of a multi-index.
+    pub fn position(&self, index: &[i64]) -> usize {
+        let mut pos = 0i64;
+        for (k, &i) in index.iter().enumerate() {
+            pos = pos * self.shape[k] + i;
+        }
+        pos as usize
+    }
+}
+
+/// The number of elements of a shape (0 for a shape with a negative extent).
+pub fn element_count(shape: &[i64]) -> usize {
+    shape.iter().map(|&d| d.max(0) as usize).product()
+}
+
+/// The row-major strides of a contiguous array of `shape`.
+pub fn contiguous_strides(shape: &[i64]) -> Vec<i64> {
+    let mut strides = vec![0; shape.len()];
+    let mut s = 1i64;
+    for k in (0..shape.len()).rev() {
+        strides[k] = s;
+        s *= shape[k].max(1);
+    }
+    strides
+}
+
+/// Calls `f` with every multi-index of `shape` in row-major order.
+pub fn for_each_index(shape: &[i64], mut f: impl FnMut(&[i64])) {
+    if shape.iter().any(|&d| d <= 0) {
+        return;
+    }
+    let mut index = vec![0i64; shape.len()];
+    loop {
+        f(&index);
+        let mut k = shape.len();
+        loop {
+            if k == 0 {
+                return;
+            }
+            k -= 1;
+            index[k] += 1;
+            if index[k] < shape[k] {
+                break;
+            }
+            index[k] = 0;
+        }
+    }
+}
+
+/// A tensor: a window of a shared buffer. Views (`pl.slice`, `pl.tensor.view`,
+/// `pl.transpose`) share the buffer, so a write through a view is seen by every tensor
+/// over the same buffer.
+#[derive(Clone, Debug)]
+pub struct Tensor {
+    pub buf: Rc<RefCell<Data>>,
+    pub dtype: DType,
+    pub shape: Vec<i64>,
+    pub strides: Vec<i64>,
+    pub offset: i64,
+}
+
+impl Tensor {
+    /// A fresh contiguous tensor holding `data`.
+    pub fn new(dtype: DType, shape: Vec<i64>, data: Data) -> Tensor {
+        let strides = contiguous_strides(&shape);
+        Tensor { buf: Rc::new(RefCell::new(data)), dtype, shape, strides, offset: 0 }
+    }
+
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+
+    pub fn len(&self) -> usize {
+        element_count(&self.shape)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The buffer position of a multi-index.
+    pub fn position(&self, index: &[i64]) -> usize {
+        let mut pos = self.offset;
+        for (k, &i) in index.iter().enumerate() {
+            pos += i * self.strides[k];
+        }
+        pos as usize
+    }
+
+    /// Whether the view covers a contiguous row-major run of its buffer.
+    pub fn is_contiguous(&self) -> bool {
+        let expected = contiguous_strides(&self.shape);
+        self.shape.iter().zip(self.strides.iter().zip(&expected)).all(|(&d, (&s, &e))| d <= 1 || s == e)
+    }
+
+    /// The elements, gathered in row-major order.
+    pub fn to_dense(&self) -> Dense {
+        let buf = self.buf.borrow();
+        let n = self.len();
+        let data = match &*buf {
+            Data::F32(v) => {
+                let mut out = Vec::with_capacity(n);
+                for_each_index(&self.shape, |ix| out.push(v[self.position(ix)]));
+                Data::F32(out)
+            }
+            Data::I64(v) => {
+                let mut out = Vec::with_capacity(n);
+                for_each_index(&self.shape, |ix| out.push(v[self.position(ix)]));
+                Data::I64(out)
+            }
+        };
+        Dense { dtype: self.dtype, shape: self.shape.clone(), valid: self.shape.clone(), data }
+    }
+
+    /// A tensor over a fresh buffer holding a dense array.
+    pub fn from_dense(d: Dense) -> Tensor {
+        Tensor::new(d.dtype, d.shape, d.data)
+    }
+}
+
+/// A value of the interpreter.
+#[derive(Clone, Debug)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Symbol),
+    DType(DType),
+    Enum(EnumValue),
+    /// Lists and tuples: shapes, offsets, several results.
+    Tuple(Rc<Vec<Value>>),
+    Tensor(Tensor),
+    /// Tiles are shared too: ops that update a tile in place (`pl.tile.write`,
+    /// `pl.tile.assemble`, `pl.matmul_acc`) change it for every holder.
+    Tile(Rc<RefCell<Dense>>),
+    /// `pl.array.create(n, dtype)`: updated in place.
+    Array(Rc<RefCell<Vec<Value>>>),
+    /// A task id (`pl.submit`, `as tid`); `-1` is the invalid id.
+    TaskId(i64),
+}
+
+impl Value {
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(items))
+    }
+
+    pub fn tile(d: Dense) -> Value {
+        Value::Tile(Rc::new(RefCell::new(d)))
+    }
+
+    /// What the value is, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::None => "None",
+            Value::Bool(_) => "a bool",
+            Value::Int(_) => "an int",
+            Value::Float(_) => "a float",
+            Value::Str(_) => "a string",
+            Value::DType(_) => "a dtype",
+            Value::Enum(_) => "an enumeration value",
+            Value::Tuple(_) => "a list",
+            Value::Tensor(_) => "a tensor",
+            Value::Tile(_) => "a tile",
+            Value::Array(_) => "an array",
+            Value::TaskId(_) => "a task id",
+        }
+    }
+
+    /// The value as a number, when it is a scalar.
+    pub fn num(&self) -> Option<Num> {
+        match self {
+            Value::Bool(b) => Some(Num::I(*b as i64)),
+            Value::Int(i) => Some(Num::I(*i)),
+            Value::Float(f) => Some(Num::F(*f)),
+            Value::TaskId(t) => Some(Num::I(*t)),
+            _ => None,
+        }
+    }
+}
