@@ -1,0 +1,1148 @@
+// pto_tile.h: plc's CPU tile library, what generated kernels (kernels/<name>.cpp) run on.
+//
+// A tile is a small 2-D array (after flattening: rows = product of the leading extents,
+// cols = the last one) with a logical shape of up to 5 extents and a valid region (the
+// first valid_rows x valid_cols elements; the rest is padding). Element types: float for
+// FP32, FP16 and BF16 (narrow formats are rounded when stored or cast), int8..int64 and
+// their unsigned forms, int64 for INDEX, uint8_t for BOOL. Tensors are ChipTensor views
+// (pto_orchestration_api.h); loads and stores honour start_offset, strides and dtype.
+//
+// Semantics follow PyPTO's PyTorch reference lowering (see docs/kernels.md): loads pad with
+// zeros outside the tensor, stores write the valid region, elementwise ops compute every
+// element (with broadcasting of extent-1 axes), reductions read the valid region, matmul
+// accumulates in FP32.
+
+#ifndef PLC_PTO_TILE_H
+#define PLC_PTO_TILE_H
+
+#include "pto_orchestration_api.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace plc {
+
+[[noreturn]] inline void tile_error(const char* op, const char* msg) {
+    std::fprintf(stderr, "plc tile library: %s: %s\n", op, msg);
+    std::abort();
+}
+
+// ------------------------------------------------------------------ shapes and tiles
+
+/// Up to five integers: offsets or extents. `Dims()` (or `{}`) means "not given".
+struct Dims {
+    int64_t v[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
+    uint32_t n = 0;
+    bool given = false;
+
+    Dims() = default;
+    Dims(std::initializer_list<int64_t> xs) : given(true) {
+        for (int64_t x : xs) {
+            if (n >= static_cast<uint32_t>(MAX_TENSOR_DIMS)) tile_error("Dims", "more than 5 extents");
+            v[n++] = x;
+        }
+    }
+    int64_t operator[](uint32_t i) const { return v[i]; }
+};
+
+template <class T>
+struct Tile {
+    uint32_t ndims = 2;
+    int64_t shape[MAX_TENSOR_DIMS] = {1, 1, 1, 1, 1};
+    int64_t rows = 0;
+    int64_t cols = 0;
+    int64_t valid_rows = 0;
+    int64_t valid_cols = 0;
+    std::vector<T> data;
+
+    T& at(int64_t r, int64_t c) { return data[static_cast<size_t>(r * cols + c)]; }
+    const T& at(int64_t r, int64_t c) const { return data[static_cast<size_t>(r * cols + c)]; }
+    int64_t numel() const { return rows * cols; }
+};
+
+/// A tile of the given logical shape, every element `fill`, all valid.
+template <class T>
+Tile<T> make_tile(const Dims& shape, T fill = T(0)) {
+    Tile<T> t;
+    t.ndims = shape.n;
+    int64_t rows = 1;
+    int64_t cols = 1;
+    for (uint32_t k = 0; k < shape.n; ++k) {
+        if (shape[k] < 0) tile_error("tile", "a negative extent");
+        t.shape[k] = shape[k];
+        if (k + 1 < shape.n) {
+            rows *= shape[k];
+        } else {
+            cols = shape[k];
+        }
+    }
+    t.rows = rows;
+    t.cols = cols;
+    t.valid_rows = rows;
+    t.valid_cols = cols;
+    t.data.assign(static_cast<size_t>(rows * cols), fill);
+    return t;
+}
+
+/// A tile with the logical shape and valid region of `like` and element type T.
+template <class T, class U>
+Tile<T> shaped_like(const Tile<U>& like) {
+    Tile<T> t;
+    t.ndims = like.ndims;
+    for (int k = 0; k < MAX_TENSOR_DIMS; ++k) t.shape[k] = like.shape[k];
+    t.rows = like.rows;
+    t.cols = like.cols;
+    t.valid_rows = like.valid_rows;
+    t.valid_cols = like.valid_cols;
+    t.data.assign(static_cast<size_t>(like.rows * like.cols), T(0));
+    return t;
+}
+
+inline Dims dims2(int64_t r, int64_t c) { return Dims{r, c}; }
+
+template <class T>
+Dims shape_of(const Tile<T>& t) {
+    Dims d;
+    d.given = true;
+    d.n = t.ndims;
+    for (uint32_t k = 0; k < t.ndims; ++k) d.v[k] = t.shape[k];
+    return d;
+}
+
+// ------------------------------------------------------------------ block identity
+
+inline int64_t get_block_idx() { return plc_rt_block_idx(); }
+inline int64_t get_block_num() { return plc_rt_block_num(); }
+inline int64_t get_subblock_idx() { return plc_rt_subblock_idx(); }
+
+// ------------------------------------------------------------------ tensor access
+
+/// The element of `t` at `idx` (one index per axis), or nullptr outside the tensor.
+inline void* element_ptr(const ChipTensor& t, const int64_t idx[]) {
+    uint64_t off = t.start_offset;
+    for (uint32_t k = 0; k < t.ndims; ++k) {
+        if (idx[k] < 0 || idx[k] >= static_cast<int64_t>(t.shapes[k])) return nullptr;
+        off += static_cast<uint64_t>(idx[k]) * t.strides[k];
+    }
+    return reinterpret_cast<void*>(t.buffer.addr + off * get_element_size(t.dtype));
+}
+
+/// Offsets as one index per axis of `t` (missing leading offsets are 0).
+inline void full_offsets(const char* op, const ChipTensor& t, const Dims& offsets, int64_t out[]) {
+    if (offsets.n > t.ndims) tile_error(op, "more offsets than the tensor has axes");
+    uint32_t lead = t.ndims - offsets.n;
+    for (uint32_t k = 0; k < t.ndims; ++k) out[k] = k < lead ? 0 : offsets[k - lead];
+}
+
+/// A window of logical shape `shape` as one extent per axis of `t` (leading extents 1).
+inline void full_window(const char* op, const ChipTensor& t, const Dims& shape, int64_t out[]) {
+    uint32_t n = shape.n;
+    uint32_t skip = 0;
+    while (n - skip > t.ndims && shape[skip] == 1) ++skip;  // extra leading 1s
+    if (n - skip > t.ndims) tile_error(op, "the window has more axes than the tensor");
+    uint32_t lead = t.ndims - (n - skip);
+    for (uint32_t k = 0; k < t.ndims; ++k) out[k] = k < lead ? 1 : shape[skip + k - lead];
+}
+
+/// Visits the window (row-major) as (flat tile row, col, element pointer or nullptr).
+template <class F>
+void for_window(const ChipTensor& t, const int64_t off[], const int64_t win[], F f) {
+    uint32_t n = t.ndims;
+    if (n == 0) {
+        int64_t none[1] = {0};
+        f(0, 0, element_ptr(t, none));
+        return;
+    }
+    int64_t cols = win[n - 1];
+    int64_t rows = 1;
+    for (uint32_t k = 0; k + 1 < n; ++k) rows *= win[k];
+    int64_t idx[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
+    for (int64_t r = 0; r < rows; ++r) {
+        int64_t rem = r;
+        for (uint32_t k = n - 1; k-- > 0;) {
+            idx[k] = off[k] + rem % win[k];
+            rem /= win[k];
+        }
+        for (int64_t c = 0; c < cols; ++c) {
+            idx[n - 1] = off[n - 1] + c;
+            f(r, c, element_ptr(t, idx));
+        }
+    }
+}
+
+/// How many of `want` elements from `off` along an axis of extent `extent` lie inside.
+inline int64_t inside(int64_t off, int64_t want, int64_t extent) {
+    int64_t lo = std::max<int64_t>(off, 0);
+    int64_t hi = std::min<int64_t>(off + want, extent);
+    return std::max<int64_t>(hi - lo, 0);
+}
+
+/// `pl.load(t, offsets, shapes, valid_shapes, transpose=)`: the window, zero outside the
+/// tensor; valid region = min(valid_shapes or shapes, the part inside the tensor).
+template <class T>
+Tile<T> load(const ChipTensor& t, const Dims& offsets, const Dims& shapes, const Dims& valid = Dims(),
+             bool transpose = false) {
+    int64_t off[MAX_TENSOR_DIMS];
+    int64_t win[MAX_TENSOR_DIMS];
+    full_offsets("load", t, offsets, off);
+    full_window("load", t, shapes, win);
+    Tile<T> w = make_tile<T>(shapes);
+    for_window(t, off, win, [&](int64_t r, int64_t c, const void* p) {
+        w.at(r, c) = p != nullptr ? plc_rt::load_as<T>(t.dtype, p) : T(0);
+    });
+    uint32_t n = t.ndims;
+    if (n >= 1) {
+        w.valid_cols = inside(off[n - 1], win[n - 1], t.shapes[n - 1]);
+        if (shapes.n >= 2) {
+            w.valid_rows = inside(off[n - 2], win[n - 2], t.shapes[n - 2]);
+        }
+        bool leading_in = true;
+        uint32_t lead_end = shapes.n >= 2 ? n - 2 : n - 1;
+        for (uint32_t k = 0; k < lead_end; ++k) {
+            if (win[k] == 1 && inside(off[k], 1, t.shapes[k]) == 0) leading_in = false;
+        }
+        if (!leading_in) w.valid_rows = 0;
+    }
+    if (valid.given) {
+        if (valid.n >= 1) w.valid_cols = std::min<int64_t>(w.valid_cols, valid[valid.n - 1]);
+        if (valid.n >= 2) w.valid_rows = std::min<int64_t>(w.valid_rows, valid[valid.n - 2]);
+    }
+    w.valid_rows = std::max<int64_t>(std::min<int64_t>(w.valid_rows, w.rows), 0);
+    w.valid_cols = std::max<int64_t>(std::min<int64_t>(w.valid_cols, w.cols), 0);
+    if (!transpose) return w;
+    if (w.ndims != 2) tile_error("load", "transpose=True on a window that is not 2-D");
+    Tile<T> out = make_tile<T>(dims2(w.cols, w.rows));
+    for (int64_t r = 0; r < w.rows; ++r)
+        for (int64_t c = 0; c < w.cols; ++c) out.at(c, r) = w.at(r, c);
+    out.valid_rows = w.valid_cols;
+    out.valid_cols = w.valid_rows;
+    return out;
+}
+
+/// The whole tensor as a tile (a tensor value used where a tile computation needs it).
+template <class T>
+Tile<T> load_tensor(const ChipTensor& t) {
+    Dims shape;
+    shape.given = true;
+    shape.n = t.ndims;
+    for (uint32_t k = 0; k < t.ndims; ++k) shape.v[k] = t.shapes[k];
+    Dims zero;
+    zero.given = true;
+    zero.n = t.ndims;
+    return load<T>(t, zero, shape);
+}
+
+/// `pl.store(tile, offsets, t, shapes=, atomic=)`: writes the tile's valid region into the
+/// window of `t` at `offsets` (elements outside the tensor are dropped); with `atomic_add`
+/// adds to what is there. Returns `t`.
+template <class T>
+ChipTensor store(const Tile<T>& tile, const Dims& offsets, const ChipTensor& t, const Dims& shapes = Dims(),
+                 bool atomic_add = false) {
+    Dims window = shapes.given ? shapes : shape_of(tile);
+    int64_t off[MAX_TENSOR_DIMS];
+    int64_t win[MAX_TENSOR_DIMS];
+    full_offsets("store", t, offsets, off);
+    full_window("store", t, window, win);
+    int64_t wcols = t.ndims >= 1 ? win[t.ndims - 1] : 1;
+    int64_t wrows = 1;
+    for (uint32_t k = 0; k + 1 < t.ndims; ++k) wrows *= win[k];
+    bool same = wrows == tile.rows && wcols == tile.cols;
+    if (!same && wrows * wcols != tile.numel()) tile_error("store", "the window and the tile differ in size");
+    for_window(t, off, win, [&](int64_t r, int64_t c, void* p) {
+        if (p == nullptr) return;
+        int64_t tr = r;
+        int64_t tc = c;
+        if (same) {
+            if (r >= tile.valid_rows || c >= tile.valid_cols) return;
+        } else {
+            int64_t flat = r * wcols + c;
+            tr = flat / tile.cols;
+            tc = flat % tile.cols;
+        }
+        T v = tile.at(tr, tc);
+        if (atomic_add) v = static_cast<T>(plc_rt::load_as<T>(t.dtype, p) + v);
+        plc_rt::store_as<T>(t.dtype, p, v);
+    });
+    return t;
+}
+
+/// Copies `src` (a tile) into the whole of `dst` from its origin.
+template <class T>
+ChipTensor store_tensor(const Tile<T>& src, const ChipTensor& dst) {
+    Dims zero;
+    zero.given = true;
+    zero.n = dst.ndims;
+    return store(src, zero, dst);
+}
+
+/// A window of a tensor as a view (`pl.slice` / `pl.tensor.slice` in a kernel): extents
+/// clipped at the tensor's end, as the runtime's views are.
+inline ChipTensor slice(const ChipTensor& t, const Dims& shape, const Dims& offsets) {
+    int64_t off[MAX_TENSOR_DIMS];
+    full_offsets("slice", t, offsets, off);
+    if (shape.n != t.ndims) tile_error("slice", "the shape must have one extent per axis");
+    uint32_t shapes[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
+    uint32_t offs[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
+    for (uint32_t k = 0; k < t.ndims; ++k) {
+        if (off[k] < 0) tile_error("slice", "a negative offset");
+        int64_t extent = static_cast<int64_t>(t.shapes[k]);
+        offs[k] = static_cast<uint32_t>(std::min<int64_t>(off[k], extent));
+        shapes[k] = static_cast<uint32_t>(inside(off[k], shape[k], extent));
+    }
+    return t.view(shapes, offs);
+}
+
+/// Removes the axes listed (each must have extent 1): `t[i, :]`.
+inline ChipTensor drop_dims(const ChipTensor& t, const Dims& axes) {
+    ChipTensor r = t;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < t.ndims; ++k) {
+        bool drop = false;
+        for (uint32_t a = 0; a < axes.n; ++a) drop = drop || axes[a] == static_cast<int64_t>(k);
+        if (drop) continue;
+        r.shapes[n] = t.shapes[k];
+        r.strides[n] = t.strides[k];
+        ++n;
+    }
+    for (uint32_t k = n; k < static_cast<uint32_t>(MAX_TENSOR_DIMS); ++k) {
+        r.shapes[k] = 0;
+        r.strides[k] = 0;
+    }
+    r.ndims = n;
+    return r;
+}
+
+inline ChipTensor reshape(const ChipTensor& t, const Dims& shape) {
+    uint32_t s[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
+    for (uint32_t k = 0; k < shape.n; ++k) s[k] = static_cast<uint32_t>(shape[k]);
+    return t.reshape(s, shape.n);
+}
+
+inline ChipTensor transpose(const ChipTensor& t, int64_t a, int64_t b) {
+    int64_t n = static_cast<int64_t>(t.ndims);
+    if (a < 0) a += n;
+    if (b < 0) b += n;
+    return t.transpose(static_cast<uint32_t>(a), static_cast<uint32_t>(b));
+}
+
+/// `pl.tensor.dim(t, axis)`.
+inline int64_t dim(const ChipTensor& t, int64_t axis) {
+    int64_t n = static_cast<int64_t>(t.ndims);
+    if (axis < 0) axis += n;
+    if (axis < 0 || axis >= n) tile_error("tensor.dim", "axis out of range");
+    return static_cast<int64_t>(t.shapes[axis]);
+}
+
+template <class T>
+T read(const ChipTensor& t, const Dims& idx) {
+    int64_t i[MAX_TENSOR_DIMS];
+    full_offsets("tensor.read", t, idx, i);
+    const void* p = element_ptr(t, i);
+    if (p == nullptr) tile_error("tensor.read", "index outside the tensor");
+    return plc_rt::load_as<T>(t.dtype, p);
+}
+
+template <class T>
+void write(const ChipTensor& t, const Dims& idx, T v) {
+    int64_t i[MAX_TENSOR_DIMS];
+    full_offsets("tensor.write", t, idx, i);
+    void* p = element_ptr(t, i);
+    if (p == nullptr) tile_error("tensor.write", "index outside the tensor");
+    plc_rt::store_as<T>(t.dtype, p, v);
+}
+
+/// Tensors a kernel allocates (`pl.create_tensor` in device code), freed when the kernel
+/// wrapper that made the outermost Scratch returns.
+class Scratch {
+public:
+    Scratch() : mark_(buffers().size()) {}
+    ~Scratch() {
+        auto& b = buffers();
+        while (b.size() > mark_) {
+            std::free(b.back());
+            b.pop_back();
+        }
+    }
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+
+    static std::vector<void*>& buffers() {
+        static thread_local std::vector<void*> b;
+        return b;
+    }
+
+private:
+    size_t mark_;
+};
+
+inline ChipTensor create_tensor(const Dims& shape, DataType dt) {
+    uint32_t s[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
+    for (uint32_t k = 0; k < shape.n; ++k) s[k] = static_cast<uint32_t>(shape[k]);
+    uint64_t n = 1;
+    for (uint32_t k = 0; k < shape.n; ++k) n *= s[k];
+    uint64_t bytes = n * get_element_size(dt);
+    void* p = std::calloc(bytes == 0 ? 1 : bytes, 1);
+    if (p == nullptr) tile_error("create_tensor", "out of memory");
+    Scratch::buffers().push_back(p);
+    return make_tensor_external(p, s, shape.n, dt);
+}
+
+/// Copies `shape` elements from `src` at `src_off` to `dst` at `dst_off` (`pl.copy`).
+template <class T>
+ChipTensor copy(const ChipTensor& dst, const ChipTensor& src, const Dims& dst_off, const Dims& src_off,
+                const Dims& shape) {
+    Dims window = shape;
+    if (!window.given) {
+        window.given = true;
+        window.n = src.ndims;
+        for (uint32_t k = 0; k < src.ndims; ++k) window.v[k] = src.shapes[k];
+    }
+    Dims so = src_off;
+    if (!so.given) so.given = true;
+    Dims d = dst_off;
+    if (!d.given) d.given = true;
+    return store(load<T>(src, so, window), d, dst, window);
+}
+
+// ------------------------------------------------------------------ creation
+
+template <class T>
+Tile<T> create(const Dims& shape) {
+    return make_tile<T>(shape);
+}
+
+template <class T, class S>
+Tile<T> full(const Dims& shape, S value) {
+    return make_tile<T>(shape, plc_rt::convert<T>(value));
+}
+
+/// `ci(start, shape, descending)`: start + k (or start - k) over the row-major index k.
+template <class T, class S>
+Tile<T> ci(S start, const Dims& shape, bool descending = false) {
+    Tile<T> t = make_tile<T>(shape);
+    for (int64_t k = 0; k < t.numel(); ++k) {
+        int64_t v = static_cast<int64_t>(start) + (descending ? -k : k);
+        t.data[static_cast<size_t>(k)] = static_cast<T>(v);
+    }
+    return t;
+}
+
+// ------------------------------------------------------------------ elementwise
+
+template <class T>
+using Compute = std::conditional_t<std::is_floating_point<T>::value, T, double>;
+
+template <class T>
+constexpr bool is_signed_or_float() {
+    return std::is_signed<T>::value || std::is_floating_point<T>::value;
+}
+
+/// `a op b` over every element, extent-1 axes broadcast; the result has a's element type.
+template <class T, class U, class F>
+Tile<T> zip(const char* op, const Tile<T>& a, const Tile<U>& b, F f) {
+    bool rows_ok = a.rows == b.rows || a.rows == 1 || b.rows == 1;
+    bool cols_ok = a.cols == b.cols || a.cols == 1 || b.cols == 1;
+    if (!rows_ok || !cols_ok) {
+        // The same number of elements in another 2-D shape ([16, 1] with [1, 16]): flat.
+        if (a.numel() != b.numel()) tile_error(op, "the tiles' shapes do not match");
+        Tile<T> out = shaped_like<T>(a);
+        for (int64_t k = 0; k < a.numel(); ++k) {
+            out.data[static_cast<size_t>(k)] =
+                static_cast<T>(f(a.data[static_cast<size_t>(k)], b.data[static_cast<size_t>(k)]));
+        }
+        return out;
+    }
+    int64_t rows = std::max(a.rows, b.rows);
+    int64_t cols = std::max(a.cols, b.cols);
+    Tile<T> out;
+    if (a.rows == rows && a.cols == cols) {
+        out = shaped_like<T>(a);
+    } else if (b.rows == rows && b.cols == cols) {
+        out = shaped_like<T>(b);
+    } else {
+        out = make_tile<T>(dims2(rows, cols));
+    }
+    auto vr = [&](int64_t ar, int64_t avr, int64_t br, int64_t bvr, int64_t n) {
+        if (ar == br) return std::min(avr, bvr);
+        return ar == n ? avr : bvr;
+    };
+    out.valid_rows = vr(a.rows, a.valid_rows, b.rows, b.valid_rows, rows);
+    out.valid_cols = vr(a.cols, a.valid_cols, b.cols, b.valid_cols, cols);
+    for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < cols; ++c) {
+            const T& x = a.at(a.rows == 1 ? 0 : r, a.cols == 1 ? 0 : c);
+            const U& y = b.at(b.rows == 1 ? 0 : r, b.cols == 1 ? 0 : c);
+            out.at(r, c) = static_cast<T>(f(x, y));
+        }
+    }
+    return out;
+}
+
+template <class T, class F>
+Tile<T> map(const Tile<T>& a, F f) {
+    Tile<T> out = a;
+    for (auto& x : out.data) x = static_cast<T>(f(x));
+    return out;
+}
+
+template <class T>
+T div_value(T x, T y) {
+    if constexpr (std::is_integral<T>::value) {
+        return y == T(0) ? T(0) : static_cast<T>(x / y);
+    } else {
+        return x / y;
+    }
+}
+
+/// Python's `%`: the sign of the divisor (0 for an integer division by zero).
+template <class T>
+T rem_value(T x, T y) {
+    if constexpr (std::is_integral<T>::value) {
+        if (y == T(0)) return T(0);
+        T r = static_cast<T>(x % y);
+        if constexpr (std::is_signed<T>::value) {
+            if (r != T(0) && ((r < T(0)) != (y < T(0)))) r = static_cast<T>(r + y);
+        }
+        return r;
+    } else {
+        T r = std::fmod(x, y);
+        if (r != T(0) && ((r < T(0)) != (y < T(0)))) r += y;
+        return r;
+    }
+}
+
+template <class T>
+T bit_value(const char* op, T x, T y, int which) {
+    if constexpr (std::is_integral<T>::value) {
+        switch (which) {
+            case 0:
+                return static_cast<T>(x & y);
+            case 1:
+                return static_cast<T>(x | y);
+            case 2:
+                return static_cast<T>(x ^ y);
+            case 3:
+                return static_cast<T>(static_cast<uint64_t>(x) << (static_cast<uint64_t>(y) & 63u));
+            default:
+                return static_cast<T>(x >> (static_cast<uint64_t>(y) & 63u));
+        }
+    } else {
+        (void)x;
+        (void)y;
+        (void)which;
+        tile_error(op, "a bitwise operation on a floating-point tile");
+    }
+}
+
+#define PLC_TILE_BINARY(NAME, EXPR)                                                              \
+    template <class T, class U>                                                                  \
+    Tile<T> NAME(const Tile<T>& a, const Tile<U>& b) {                                           \
+        return zip(#NAME, a, b, [](T x, U yu) {                                                  \
+            T y = plc_rt::convert<T>(yu);                                                        \
+            (void)y;                                                                             \
+            return EXPR;                                                                         \
+        });                                                                                      \
+    }                                                                                            \
+    template <class T, class S, typename = std::enable_if_t<std::is_arithmetic<S>::value>>       \
+    Tile<T> NAME(const Tile<T>& a, S s) {                                                        \
+        T y = plc_rt::convert<T>(s);                                                             \
+        return map(a, [y](T x) { return EXPR; });                                                \
+    }
+
+PLC_TILE_BINARY(add, static_cast<T>(x + y))
+PLC_TILE_BINARY(sub, static_cast<T>(x - y))
+PLC_TILE_BINARY(mul, static_cast<T>(x * y))
+PLC_TILE_BINARY(div, div_value<T>(x, y))
+PLC_TILE_BINARY(maximum, (x < y ? y : x))
+PLC_TILE_BINARY(minimum, (y < x ? y : x))
+PLC_TILE_BINARY(rem, rem_value<T>(x, y))
+PLC_TILE_BINARY(bit_and, bit_value<T>("and", x, y, 0))
+PLC_TILE_BINARY(bit_or, bit_value<T>("or", x, y, 1))
+PLC_TILE_BINARY(bit_xor, bit_value<T>("xor", x, y, 2))
+PLC_TILE_BINARY(shl, bit_value<T>("shl", x, y, 3))
+PLC_TILE_BINARY(shr, bit_value<T>("shr", x, y, 4))
+
+#undef PLC_TILE_BINARY
+
+/// `addc(a, b, c)` = a + b + c, `subc` = a - b - c (b may be a scalar: addsc, subsc).
+template <class T, class B, class U>
+Tile<T> addc(const Tile<T>& a, const B& b, const Tile<U>& c) {
+    return add(add(a, b), c);
+}
+template <class T, class B, class U>
+Tile<T> subc(const Tile<T>& a, const B& b, const Tile<U>& c) {
+    return sub(sub(a, b), c);
+}
+
+/// `prelu(x, slope)`: x where x > 0, else x * slope (per element); `lrelu`: scalar slope.
+template <class T, class U>
+Tile<T> prelu(const Tile<T>& x, const Tile<U>& slope) {
+    return zip("prelu", x, slope, [](T v, U s) { return v > T(0) ? v : static_cast<T>(v * plc_rt::convert<T>(s)); });
+}
+template <class T, class S>
+Tile<T> lrelu(const Tile<T>& x, S slope) {
+    T s = plc_rt::convert<T>(slope);
+    return map(x, [s](T v) { return v > T(0) ? v : static_cast<T>(v * s); });
+}
+
+/// Comparison codes of `cmp_type`: 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=. The result has the
+/// left operand's element type, 1 where the comparison holds and 0 elsewhere.
+template <class T>
+bool compare(T x, T y, int64_t code) {
+    switch (code) {
+        case 0:
+            return x == y;
+        case 1:
+            return x != y;
+        case 2:
+            return x < y;
+        case 3:
+            return x <= y;
+        case 4:
+            return x > y;
+        case 5:
+            return x >= y;
+        default:
+            tile_error("cmp", "cmp_type must be 0..5");
+    }
+}
+
+template <class T, class U>
+Tile<T> cmp(const Tile<T>& a, const Tile<U>& b, int64_t code = 0) {
+    return zip("cmp", a, b, [code](T x, U y) { return compare<T>(x, plc_rt::convert<T>(y), code) ? T(1) : T(0); });
+}
+template <class T, class S, typename = std::enable_if_t<std::is_arithmetic<S>::value>>
+Tile<T> cmp(const Tile<T>& a, S s, int64_t code = 0) {
+    T y = plc_rt::convert<T>(s);
+    return map(a, [y, code](T x) { return compare<T>(x, y, code) ? T(1) : T(0); });
+}
+
+/// `sel(mask, a, b)`: a where mask is non-zero, else b.
+template <class M, class T, class U>
+Tile<T> sel(const Tile<M>& mask, const Tile<T>& a, const Tile<U>& b) {
+    if (mask.numel() != a.numel() || a.numel() != b.numel()) tile_error("sel", "the tiles' shapes do not match");
+    Tile<T> out = a;
+    for (size_t k = 0; k < out.data.size(); ++k) {
+        out.data[k] = mask.data[k] != M(0) ? a.data[k] : plc_rt::convert<T>(b.data[k]);
+    }
+    return out;
+}
+
+/// `sels(a, b, s)` as PyPTO's reference lowers it: b where a is non-zero, else s.
+template <class T, class U, class S>
+Tile<T> sels(const Tile<T>& a, const Tile<U>& b, S s) {
+    T fallback = plc_rt::convert<T>(s);
+    return zip("sels", a, b, [fallback](T x, U y) { return x != T(0) ? plc_rt::convert<T>(y) : fallback; });
+}
+
+// Unary operations.
+
+template <class T>
+Tile<T> exp(const Tile<T>& a) {
+    return map(a, [](T x) { return std::exp(static_cast<Compute<T>>(x)); });
+}
+template <class T>
+Tile<T> log(const Tile<T>& a) {
+    return map(a, [](T x) { return std::log(static_cast<Compute<T>>(x)); });
+}
+template <class T>
+Tile<T> sqrt(const Tile<T>& a) {
+    return map(a, [](T x) { return std::sqrt(static_cast<Compute<T>>(x)); });
+}
+template <class T>
+Tile<T> rsqrt(const Tile<T>& a) {
+    return map(a, [](T x) { return Compute<T>(1) / std::sqrt(static_cast<Compute<T>>(x)); });
+}
+template <class T>
+Tile<T> recip(const Tile<T>& a) {
+    return map(a, [](T x) { return Compute<T>(1) / static_cast<Compute<T>>(x); });
+}
+template <class T>
+Tile<T> neg(const Tile<T>& a) {
+    return map(a, [](T x) { return static_cast<T>(T(0) - x); });
+}
+template <class T>
+Tile<T> abs(const Tile<T>& a) {
+    return map(a, [](T x) {
+        if constexpr (is_signed_or_float<T>()) {
+            return x < T(0) ? static_cast<T>(T(0) - x) : x;
+        } else {
+            return x;
+        }
+    });
+}
+template <class T>
+Tile<T> relu(const Tile<T>& a) {
+    return map(a, [](T x) {
+        if constexpr (is_signed_or_float<T>()) {
+            return x < T(0) ? T(0) : x;
+        } else {
+            return x;
+        }
+    });
+}
+template <class T>
+Tile<T> bit_not(const Tile<T>& a) {
+    return map(a, [](T x) {
+        if constexpr (std::is_integral<T>::value) {
+            return static_cast<T>(~x);
+        } else {
+            (void)x;
+            tile_error("not", "a bitwise operation on a floating-point tile");
+            return T(0);
+        }
+    });
+}
+
+/// `expands(target, s)`: a tile shaped like target, every element s.
+template <class T, class S>
+Tile<T> expands(const Tile<T>& target, S s) {
+    Tile<T> out = target;
+    std::fill(out.data.begin(), out.data.end(), plc_rt::convert<T>(s));
+    return out;
+}
+
+// ------------------------------------------------------------------ conversions
+
+/// Rounding of a float → integer cast (`mode=`): the default truncates, as PyTorch's
+/// `.to()` does in PyPTO's reference lowering.
+enum class Round { Trunc, Rint, Round, Floor, Ceil };
+
+template <class T, class U>
+T convert_rounded(U x, Round mode) {
+    if constexpr (std::is_integral<T>::value && std::is_floating_point<U>::value) {
+        double v = static_cast<double>(x);
+        switch (mode) {
+            case Round::Rint:
+                v = std::nearbyint(v);
+                break;
+            case Round::Round:
+                v = std::round(v);
+                break;
+            case Round::Floor:
+                v = std::floor(v);
+                break;
+            case Round::Ceil:
+                v = std::ceil(v);
+                break;
+            case Round::Trunc:
+                v = std::trunc(v);
+                break;
+        }
+        if (std::isnan(v)) return T(0);
+        if (v <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
+        if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+        return static_cast<T>(v);
+    } else {
+        (void)mode;
+        return plc_rt::convert<T>(x);
+    }
+}
+
+/// `cast(x, target)`: element type T, values rounded to the target format (FP16 and BF16
+/// are held as float, rounded to their precision).
+template <class T, class U>
+Tile<T> cast(const Tile<U>& a, DataType target, Round mode = Round::Trunc) {
+    Tile<T> out = shaped_like<T>(a);
+    for (size_t k = 0; k < a.data.size(); ++k) {
+        T v = convert_rounded<T>(a.data[k], mode);
+        if constexpr (std::is_same<T, float>::value) v = plc_rt::round_to(target, v);
+        out.data[k] = v;
+    }
+    return out;
+}
+
+/// A scalar cast (`pl.cast(n, target_type=...)` on a scalar).
+template <class T, class U>
+T cast_scalar(U x, DataType target, Round mode = Round::Trunc) {
+    T v = convert_rounded<T>(x, mode);
+    if constexpr (std::is_same<T, float>::value) v = plc_rt::round_to(target, v);
+    return v;
+}
+
+// ------------------------------------------------------------------ layout
+
+/// `move(t, target_memory)`: a copy in another on-chip buffer (numerically the identity).
+template <class T>
+Tile<T> move(const Tile<T>& a, bool transpose_it = false);
+
+template <class T>
+Tile<T> transpose_last(const Tile<T>& a) {
+    Tile<T> out = make_tile<T>(dims2(a.cols, a.rows));
+    if (a.ndims >= 2) {
+        out.ndims = a.ndims;
+        for (uint32_t k = 0; k < a.ndims; ++k) out.shape[k] = a.shape[k];
+        std::swap(out.shape[a.ndims - 1], out.shape[a.ndims - 2]);
+        if (a.ndims > 2) tile_error("transpose", "a tile of more than 2 axes");
+    }
+    for (int64_t r = 0; r < a.rows; ++r)
+        for (int64_t c = 0; c < a.cols; ++c) out.at(c, r) = a.at(r, c);
+    out.valid_rows = a.valid_cols;
+    out.valid_cols = a.valid_rows;
+    return out;
+}
+
+template <class T>
+Tile<T> move(const Tile<T>& a, bool transpose_it) {
+    return transpose_it ? transpose_last(a) : a;
+}
+
+/// `transpose(t, a, b)` on a tile: only the last two axes.
+template <class T>
+Tile<T> transpose(const Tile<T>& t, int64_t a, int64_t b) {
+    int64_t n = static_cast<int64_t>(t.ndims);
+    if (a < 0) a += n;
+    if (b < 0) b += n;
+    if (a == b) return t;
+    if (std::min(a, b) != n - 2 || std::max(a, b) != n - 1) tile_error("transpose", "only the last two axes of a tile");
+    return transpose_last(t);
+}
+
+/// The same elements (row-major) under another logical shape; all valid.
+template <class T>
+Tile<T> reshape(const Tile<T>& a, const Dims& shape) {
+    Tile<T> out = make_tile<T>(shape);
+    if (out.numel() != a.numel()) tile_error("reshape", "the new shape has another number of elements");
+    out.data = a.data;
+    if (a.valid_rows == a.rows && a.valid_cols == a.cols) return out;
+    // A partly valid [n, 1] or [1, n] keeps its valid count along the other orientation.
+    int64_t valid = a.cols == 1 ? a.valid_rows : (a.rows == 1 ? a.valid_cols : out.numel());
+    if (out.cols == 1) out.valid_rows = std::min(valid, out.rows);
+    if (out.rows == 1) out.valid_cols = std::min(valid, out.cols);
+    return out;
+}
+
+/// `tile.slice(t, shape, offset, valid_shape)`: a sub-tile, zero outside `t`.
+template <class T>
+Tile<T> slice(const Tile<T>& t, const Dims& shape, const Dims& offset, const Dims& valid = Dims()) {
+    Tile<T> out = make_tile<T>(shape);
+    int64_t r0 = offset.n >= 2 ? offset[offset.n - 2] : 0;
+    int64_t c0 = offset.n >= 1 ? offset[offset.n - 1] : 0;
+    for (int64_t r = 0; r < out.rows; ++r) {
+        for (int64_t c = 0; c < out.cols; ++c) {
+            int64_t sr = r0 + r;
+            int64_t sc = c0 + c;
+            if (sr >= 0 && sr < t.rows && sc >= 0 && sc < t.cols) out.at(r, c) = t.at(sr, sc);
+        }
+    }
+    out.valid_rows = std::max<int64_t>(std::min(out.rows, t.valid_rows - r0), 0);
+    out.valid_cols = std::max<int64_t>(std::min(out.cols, t.valid_cols - c0), 0);
+    if (valid.given) {
+        if (valid.n >= 1) out.valid_cols = std::min(out.valid_cols, valid[valid.n - 1]);
+        if (valid.n >= 2) out.valid_rows = std::min(out.valid_rows, valid[valid.n - 2]);
+    }
+    return out;
+}
+
+/// `assemble(target, source, offset)`: source's valid region written into target at
+/// offset (added with `atomic_add`). Updates target and returns it.
+template <class T, class U>
+Tile<T> assemble(Tile<T>& target, const Tile<U>& source, const Dims& offset, bool atomic_add = false) {
+    int64_t r0 = offset.n >= 2 ? offset[offset.n - 2] : 0;
+    int64_t c0 = offset.n >= 1 ? offset[offset.n - 1] : 0;
+    for (int64_t r = 0; r < source.valid_rows; ++r) {
+        for (int64_t c = 0; c < source.valid_cols; ++c) {
+            int64_t tr = r0 + r;
+            int64_t tc = c0 + c;
+            if (tr < 0 || tr >= target.rows || tc < 0 || tc >= target.cols) continue;
+            T v = plc_rt::convert<T>(source.at(r, c));
+            target.at(tr, tc) = atomic_add ? static_cast<T>(target.at(tr, tc) + v) : v;
+        }
+    }
+    return target;
+}
+template <class T, class U>
+Tile<T> assemble(Tile<T>&& target, const Tile<U>& source, const Dims& offset, bool atomic_add = false) {
+    Tile<T> t = static_cast<Tile<T>&&>(target);
+    return assemble(t, source, offset, atomic_add);
+}
+
+/// A tensor value assembled: source (a tile) stored into the tensor at offset.
+template <class U>
+ChipTensor assemble(const ChipTensor& target, const Tile<U>& source, const Dims& offset, bool atomic_add = false) {
+    return store(source, offset, target, Dims(), atomic_add);
+}
+
+template <class T>
+Tile<T> set_validshape(const Tile<T>& t, int64_t valid_rows, int64_t valid_cols) {
+    Tile<T> out = t;
+    out.valid_rows = std::max<int64_t>(std::min(valid_rows, t.rows), 0);
+    out.valid_cols = std::max<int64_t>(std::min(valid_cols, t.cols), 0);
+    return out;
+}
+
+/// `concat(a, b)` along the last axis.
+template <class T, class U>
+Tile<T> concat(const Tile<T>& a, const Tile<U>& b) {
+    if (a.rows != b.rows) tile_error("concat", "the tiles have different numbers of rows");
+    Tile<T> out = make_tile<T>(dims2(a.rows, a.cols + b.cols));
+    if (a.ndims >= 2) {
+        out.ndims = a.ndims;
+        for (uint32_t k = 0; k < a.ndims; ++k) out.shape[k] = a.shape[k];
+        out.shape[a.ndims - 1] = a.cols + b.cols;
+    }
+    for (int64_t r = 0; r < a.rows; ++r) {
+        for (int64_t c = 0; c < a.cols; ++c) out.at(r, c) = a.at(r, c);
+        for (int64_t c = 0; c < b.cols; ++c) out.at(r, a.cols + c) = plc_rt::convert<T>(b.at(r, c));
+    }
+    return out;
+}
+
+/// Pad values of `fillpad` and of padded loads.
+enum class Pad { Zero, Min, Max };
+
+template <class T>
+T pad_value(Pad p) {
+    switch (p) {
+        case Pad::Min:
+            return std::numeric_limits<T>::lowest();
+        case Pad::Max:
+            return std::numeric_limits<T>::max();
+        case Pad::Zero:
+            break;
+    }
+    return T(0);
+}
+
+/// `fillpad(t, pad)`: the elements outside the valid region become the pad value; all valid.
+template <class T>
+Tile<T> fillpad(const Tile<T>& t, Pad p = Pad::Zero) {
+    Tile<T> out = t;
+    T v = pad_value<T>(p);
+    for (int64_t r = 0; r < t.rows; ++r)
+        for (int64_t c = 0; c < t.cols; ++c)
+            if (r >= t.valid_rows || c >= t.valid_cols) out.at(r, c) = v;
+    out.valid_rows = t.rows;
+    out.valid_cols = t.cols;
+    return out;
+}
+
+template <class T>
+T read(const Tile<T>& t, const Dims& idx) {
+    int64_t r = idx.n >= 2 ? idx[idx.n - 2] : 0;
+    int64_t c = idx.n >= 1 ? idx[idx.n - 1] : 0;
+    if (r < 0 || r >= t.rows || c < 0 || c >= t.cols) tile_error("tile.read", "index outside the tile");
+    return t.at(r, c);
+}
+
+template <class T, class S>
+void write(Tile<T>& t, const Dims& idx, S v) {
+    int64_t r = idx.n >= 2 ? idx[idx.n - 2] : 0;
+    int64_t c = idx.n >= 1 ? idx[idx.n - 1] : 0;
+    if (r < 0 || r >= t.rows || c < 0 || c >= t.cols) tile_error("tile.write", "index outside the tile");
+    t.at(r, c) = plc_rt::convert<T>(v);
+}
+
+// ------------------------------------------------------------------ reductions
+
+enum class Reduce { Sum, Max, Min };
+
+template <class T>
+T reduce_init(Reduce op) {
+    switch (op) {
+        case Reduce::Max:
+            return std::numeric_limits<T>::lowest();
+        case Reduce::Min:
+            return std::numeric_limits<T>::max();
+        case Reduce::Sum:
+            break;
+    }
+    return T(0);
+}
+
+template <class T>
+T reduce_step(Reduce op, T acc, T x) {
+    switch (op) {
+        case Reduce::Max:
+            return acc < x ? x : acc;
+        case Reduce::Min:
+            return x < acc ? x : acc;
+        case Reduce::Sum:
+            break;
+    }
+    return static_cast<T>(acc + x);
+}
+
+/// Along the last axis over the valid columns: [rows, 1].
+template <class T>
+Tile<T> row_reduce(const Tile<T>& t, Reduce op) {
+    Tile<T> out = make_tile<T>(dims2(t.rows, 1));
+    for (int64_t r = 0; r < t.rows; ++r) {
+        T acc = reduce_init<T>(op);
+        for (int64_t c = 0; c < t.valid_cols; ++c) acc = reduce_step(op, acc, t.at(r, c));
+        out.at(r, 0) = acc;
+    }
+    out.valid_rows = t.valid_rows;
+    return out;
+}
+
+/// Along the rows over the valid rows: [1, cols].
+template <class T>
+Tile<T> col_reduce(const Tile<T>& t, Reduce op) {
+    Tile<T> out = make_tile<T>(dims2(1, t.cols));
+    for (int64_t c = 0; c < t.cols; ++c) {
+        T acc = reduce_init<T>(op);
+        for (int64_t r = 0; r < t.valid_rows; ++r) acc = reduce_step(op, acc, t.at(r, c));
+        out.at(0, c) = acc;
+    }
+    out.valid_cols = t.valid_cols;
+    return out;
+}
+
+template <class T>
+Tile<T> row_sum(const Tile<T>& t) {
+    return row_reduce(t, Reduce::Sum);
+}
+template <class T>
+Tile<T> row_max(const Tile<T>& t) {
+    return row_reduce(t, Reduce::Max);
+}
+template <class T>
+Tile<T> row_min(const Tile<T>& t) {
+    return row_reduce(t, Reduce::Min);
+}
+template <class T>
+Tile<T> col_sum(const Tile<T>& t) {
+    return col_reduce(t, Reduce::Sum);
+}
+template <class T>
+Tile<T> col_max(const Tile<T>& t) {
+    return col_reduce(t, Reduce::Max);
+}
+template <class T>
+Tile<T> col_min(const Tile<T>& t) {
+    return col_reduce(t, Reduce::Min);
+}
+
+/// `sum/max/min(t, axis, keepdim)` on a tile of one or two axes.
+template <class T>
+Tile<T> reduce_axis(const Tile<T>& t, Reduce op, int64_t axis, bool keepdim) {
+    int64_t n = static_cast<int64_t>(t.ndims);
+    if (axis < 0) axis += n;
+    if (n > 2 || axis < 0 || axis >= std::max<int64_t>(n, 1)) tile_error("reduce", "axis out of range (tiles of 1 or 2 axes)");
+    bool along_cols = axis == n - 1;  // the last axis
+    Tile<T> out = along_cols ? row_reduce(t, op) : col_reduce(t, op);
+    if (keepdim) {
+        if (n == 1) {
+            out = reshape(out, Dims{1});
+        }
+        return out;
+    }
+    if (n == 1) return reshape(out, Dims{1});
+    return reshape(out, Dims{along_cols ? t.rows : t.cols});
+}
+
+// ------------------------------------------------------------------ broadcasts
+
+/// `row_expand_op(t, v)`: v [rows, 1] applied along each row of t.
+template <class T, class U, class F>
+Tile<T> row_expand(const char* op, const Tile<T>& t, const Tile<U>& v, F f) {
+    if (v.numel() != t.rows) tile_error(op, "the vector needs one element per row");
+    Tile<T> out = t;
+    for (int64_t r = 0; r < t.rows; ++r) {
+        T x = plc_rt::convert<T>(v.data[static_cast<size_t>(r)]);
+        for (int64_t c = 0; c < t.cols; ++c) out.at(r, c) = static_cast<T>(f(t.at(r, c), x));
+    }
+    return out;
+}
+
+/// `col_expand_op(t, v)`: v [1, cols] applied down each column of t.
+template <class T, class U, class F>
+Tile<T> col_expand(const char* op, const Tile<T>& t, const Tile<U>& v, F f) {
+    if (v.numel() != t.cols) tile_error(op, "the vector needs one element per column");
+    Tile<T> out = t;
+    for (int64_t r = 0; r < t.rows; ++r)
+        for (int64_t c = 0; c < t.cols; ++c)
+            out.at(r, c) = static_cast<T>(f(t.at(r, c), plc_rt::convert<T>(v.data[static_cast<size_t>(c)])));
+    return out;
+}
+
+template <class T, class U>
+Tile<T> row_expand_add(const Tile<T>& t, const Tile<U>& v) {
+    return row_expand("row_expand_add", t, v, [](T x, T y) { return x + y; });
+}
+template <class T, class U>
+Tile<T> row_expand_sub(const Tile<T>& t, const Tile<U>& v) {
+    return row_expand("row_expand_sub", t, v, [](T x, T y) { return x - y; });
+}
+template <class T, class U>
+Tile<T> row_expand_mul(const Tile<T>& t, const Tile<U>& v) {
+    return row_expand("row_expand_mul", t, v, [](T x, T y) { return x * y; });
+}
+template <class T, class U>
+Tile<T> row_expand_div(const Tile<T>& t, const Tile<U>& v) {
+    return row_expand("row_expand_div", t, v, [](T x, T y) { return div_value<T>(x, y); });
+}
+template <class T, class U>
+Tile<T> col_expand_mul(const Tile<T>& t, const Tile<U>& v) {
+    return col_expand("col_expand_mul", t, v, [](T x, T y) { return x * y; });
+}
+/// `col_expand(target, v)`: v [1, cols] repeated on every row, shaped like target.
+template <class T, class U>
+Tile<T> col_expand(const Tile<T>& target, const Tile<U>& v) {
+    return col_expand("col_expand", target, v, [](T, T y) { return y; });
+}
+
+// ------------------------------------------------------------------ matrix products
+
+/// `lhs @ rhs` accumulated in FP32 (int64 for integer tiles), result element type T.
+template <class T, class A, class B>
+Tile<T> matmul(const Tile<A>& a, const Tile<B>& b, bool a_trans = false, bool b_trans = false) {
+    const Tile<A>& x = a;
+    const Tile<B>& y = b;
+    Tile<A> xt;
+    Tile<B> yt;
+    const Tile<A>* lhs = &x;
+    const Tile<B>* rhs = &y;
+    if (a_trans) {
+        xt = transpose_last(a);
+        lhs = &xt;
+    }
+    if (b_trans) {
+        yt = transpose_last(b);
+        rhs = &yt;
+    }
+    if (lhs->cols != rhs->rows) tile_error("matmul", "the inner extents differ");
+    using Acc = std::conditional_t<std::is_floating_point<A>::value || std::is_floating_point<B>::value, float, int64_t>;
+    Tile<T> out = make_tile<T>(dims2(lhs->rows, rhs->cols));
+    for (int64_t i = 0; i < lhs->rows; ++i) {
+        for (int64_t j = 0; j < rhs->cols; ++j) {
+            Acc acc = Acc(0);
+            for (int64_t k = 0; k < lhs->cols; ++k) {
+                acc += static_cast<Acc>(lhs->at(i, k)) * static_cast<Acc>(rhs->at(k, j));
+            }
+            out.at(i, j) = plc_rt::convert<T>(acc);
+        }
+    }
+    out.valid_rows = lhs->valid_rows;
+    out.valid_cols = rhs->valid_cols;
+    return out;
+}
+
+/// `matmul_acc(acc, lhs, rhs)` = acc + lhs @ rhs (just lhs @ rhs when `init` holds).
+template <class T, class A, class B>
+Tile<T> matmul_acc(const Tile<T>& acc, const Tile<A>& a, const Tile<B>& b, bool init = false, bool a_trans = false,
+                   bool b_trans = false) {
+    Tile<T> prod = matmul<T>(a, b, a_trans, b_trans);
+    if (init) return prod;
+    return add(acc, prod);
+}
+
+/// `matmul_bias(lhs, rhs, bias)` = lhs @ rhs + bias (bias [1, N] on every row).
+template <class T, class A, class B, class C>
+Tile<T> matmul_bias(const Tile<A>& a, const Tile<B>& b, const Tile<C>& bias, bool a_trans = false, bool b_trans = false) {
+    return add(matmul<T>(a, b, a_trans, b_trans), bias);
+}
+
+}  // namespace plc
+
+#endif  // PLC_PTO_TILE_H
