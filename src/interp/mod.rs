@@ -29,7 +29,7 @@ use crate::source::SourceMap;
 use exec::{Frame, Interp};
 use inputs::SplitMix64;
 use rustc_hash::FxHashMap;
-use value::{Data, Dense, Tensor, Value};
+use value::{Data, Tensor, Value};
 
 /// What to run and with which inputs.
 #[derive(Clone, Debug)]
@@ -86,10 +86,33 @@ impl RunError {
     }
 }
 
+/// An output tensor after the run: an `Out`/`InOut` parameter of the entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Output {
+    /// The parameter's source name.
+    pub name: String,
+    pub shape: Vec<i64>,
+    pub dtype: DType,
+    /// The elements in row-major order.
+    pub data: Data,
+}
+
+impl Output {
+    /// The line `plc run` prints for it.
+    pub fn line(&self) -> String {
+        inputs::checksum_line(&self.name, &self.shape, self.dtype, &self.data)
+    }
+}
+
 /// Runs the entry function and returns the output lines (one per `Out`/`InOut` tensor
-/// parameter, in signature order, without newlines). The run happens on a thread of its
-/// own with a large stack, so deeply nested programs cannot overflow the caller's.
+/// parameter, in signature order, without newlines).
 pub fn run(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<String>, RunError> {
+    Ok(run_outputs(programs, names, options)?.iter().map(Output::line).collect())
+}
+
+/// Runs the entry function and returns its output tensors. The run happens on a thread of
+/// its own with a large stack, so deeply nested programs cannot overflow the caller's.
+pub fn run_outputs(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<Output>, RunError> {
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("plc-interp".to_string())
@@ -111,7 +134,7 @@ pub fn source_name(name: &str) -> &str {
     crate::passes::outline::source_name(name)
 }
 
-fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<String>, RunError> {
+fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<Output>, RunError> {
     let (prog_index, func_name) = find_entry(programs, names, &options.entry)?;
     let program = &programs[prog_index];
     let func = &program.functions[&func_name];
@@ -236,10 +259,12 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
     interp.run_function(func, frame).map_err(|f| RunError::Program { message: f.message, loc: f.loc })?;
 
     Ok(outputs
-        .iter()
-        .map(|(name, tensor)| {
-            let dense: Dense = tensor.to_dense();
-            inputs::checksum_line(name, &tensor.shape, tensor.dtype, &dense.data)
+        .into_iter()
+        .map(|(name, tensor)| Output {
+            name,
+            shape: tensor.shape.clone(),
+            dtype: tensor.dtype,
+            data: tensor.to_dense().data,
         })
         .collect())
 }

@@ -1,0 +1,638 @@
+//! The interpreter (`plc run`):
+//!
+//! - every runnable entry of every example prints the same lines straight from lowering
+//!   and after each pass of the pipeline: the passes keep the program's meaning;
+//! - exact values on small programs (the seed example, Python scalar semantics, views,
+//!   block indices, tile ops, loops that carry values);
+//! - errors: a missing or unknown `--arg`, an op without semantics, a loop that does not
+//!   end;
+//! - `plc_inputs.h`, the C++ twin of the input generator and the output line, compiled with
+//!   `c++ -std=c++17 -Wall -Werror`, prints exactly what the Rust side prints.
+
+use plc::driver::Session;
+use plc::interp::inputs::{checksum_line, draw, format_fixed6, SplitMix64};
+use plc::interp::value::Data;
+use plc::interp::{run, run_outputs, Output, RunError, RunOptions};
+use plc::ir::{DType, FuncKind, Program};
+use plc::passes;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// An entry of an example and the `--arg`s it needs, or the error it stops with.
+struct Case {
+    file: &'static str,
+    entry: &'static str,
+    args: &'static [(&'static str, &'static str)],
+    /// A part of the run-time error every stage reports (`None`: the run succeeds).
+    fails_with: Option<&'static str>,
+}
+
+const fn ok(file: &'static str, entry: &'static str, args: &'static [(&'static str, &'static str)]) -> Case {
+    Case { file, entry, args, fails_with: None }
+}
+
+const CASES: &[Case] = &[
+    ok("accumulate_band", "entry", &[("w", "512x128"), ("acc", "128x128")]),
+    ok("cluster_spmd_scopes", "main", &[]),
+    ok("declared_task_edges", "staged_square", &[("x", "128x128"), ("doubled", "128x128"), ("squared", "128x128")]),
+    ok("declared_task_edges", "banded_negate", &[("src", "128x128"), ("out", "128x128")]),
+    Case {
+        file: "distributed_ring_shift",
+        entry: "ring_shift",
+        args: &[],
+        fails_with: Some("`pld.tensor.alloc_window_buffer` has no semantics"),
+    },
+    Case {
+        file: "distributed_ring_shift",
+        entry: "on_chip",
+        args: &[],
+        fails_with: Some("`pld.system.get_comm_ctx` has no semantics"),
+    },
+    ok("elementwise_scale_add", "scale_add", &[("x", "64x128"), ("y", "64x128"), ("out", "64x128")]),
+    ok("graph_boundary", "model", &[]),
+    ok("graph_duplicate_names", "refine_twice", &[("step", "64x64"), ("acc", "64x64"), ("out", "64x64")]),
+    ok("graph_regions_in_control_flow", "entry", &[("n", "3")]),
+    ok("host_module_runner", "residual_add", &[("x", "128x128"), ("residual", "128x128"), ("out", "128x128")]),
+    ok("host_module_runner", "main", &[]),
+    ok("incore_regions", "two_stages", &[]),
+    ok("incore_regions", "named_twice", &[]),
+    ok("incore_regions", "banded", &[]),
+    ok("incore_regions", "accumulate", &[]),
+    ok("inline_program", "main", &[]),
+    ok(
+        "inline_splicing",
+        "entry",
+        &[("x", "64x64"), ("w", "64x64"), ("lo", "64x64"), ("hi", "64x64"), ("acc", "64x64")],
+    ),
+    ok("jit_dependency_kinds", "halve_bands", &[("src", "256x64"), ("dst", "256x64"), ("bands", "4")]),
+    ok(
+        "jit_dependency_kinds",
+        "run_all",
+        &[("x", "256x64"), ("w", "64x64"), ("sq", "64x64"), ("acc", "64x64"), ("halves", "256x64")],
+    ),
+    ok("jit_shape_of_argument", "square_then_product", &[("x", "64x64"), ("w", "64x64"), ("out", "64x64")]),
+    ok("loop_carried_ssa", "main", &[]),
+    ok("program_form_graph", "main", &[]),
+    ok("scalar_control_flow", "main", &[("which", "2")]),
+    ok("scalar_control_flow", "rowwise_exp", &[("x", "64x64")]),
+    ok("ssa_forms", "accumulate", &[]),
+    ok("ssa_forms", "count_parity", &[("n", "5")]),
+    ok("ssa_forms", "scaled_copy", &[]),
+    ok("standalone_functions", "double_entry", &[]),
+    ok("standalone_functions", "opaque_square", &[]),
+    ok("task_launches", "main", &[]),
+    ok("tiled_matmul", "main", &[]),
+    ok(
+        "decoder_package/model",
+        "decode",
+        &[("x", "64x256"), ("w", "256x256"), ("hidden", "64x256"), ("out", "64x256")],
+    ),
+];
+
+fn example_path(file: &str) -> PathBuf {
+    PathBuf::from("examples").join(format!("{file}.pl"))
+}
+
+fn options(entry: &str, args: &[(&str, &str)], seed: u64) -> RunOptions {
+    let mut o = RunOptions::new(entry);
+    o.seed = seed;
+    for (k, v) in args {
+        o.args.push((k.to_string(), v.to_string()));
+    }
+    o
+}
+
+/// Lowers a file and runs the default pipeline one pass at a time, calling `at` with the
+/// programs straight from lowering and after each pass (with the pass's name).
+fn each_stage(path: &Path, mut at: impl FnMut(&str, &[Program], &Session)) {
+    let mut s = Session::new();
+    let (mut programs, mut diags) = s.lower_path(path).expect("the example is readable");
+    assert!(!plc::diag::has_errors(&diags), "{}: {diags:?}", path.display());
+    at("lower", &programs, &s);
+    let pipeline = passes::plan(&mut s.files, &passes::default_pipeline_text()).unwrap_or_else(|_| panic!("pipeline"));
+    for &(def, span) in &pipeline.passes {
+        let single = passes::Pipeline { file: pipeline.file, passes: vec![(def, span)] };
+        s.run_passes(&single, 1, true, &mut programs, &mut diags);
+        assert!(!plc::diag::has_errors(&diags), "{} after {}: {diags:?}", path.display(), def.name);
+        at(def.name, &programs, &s);
+    }
+}
+
+fn describe(result: &Result<Vec<String>, RunError>) -> String {
+    match result {
+        Ok(lines) => lines.join("\n"),
+        Err(RunError::Usage(m)) => format!("usage error: {m}"),
+        Err(RunError::Program { message, .. }) => format!("error: {message}"),
+    }
+}
+
+#[test]
+fn every_pass_keeps_the_meaning_of_every_example() {
+    let mut failures = Vec::new();
+    for case in CASES {
+        let path = example_path(case.file);
+        for seed in [0, 7] {
+            let opts = options(case.entry, case.args, seed);
+            let mut first: Option<(String, String)> = None;
+            each_stage(&path, |stage, programs, s| {
+                let result = run(programs, &s.interner, &opts);
+                let text = describe(&result);
+                match (&result, case.fails_with) {
+                    (Ok(_), Some(expected)) => {
+                        failures.push(format!("{} {} after {stage}: ran, expected `{expected}`", case.file, case.entry))
+                    }
+                    (Err(_), None) => failures.push(format!("{} {} after {stage}: {text}", case.file, case.entry)),
+                    (Err(_), Some(expected)) if !text.contains(expected) => failures
+                        .push(format!("{} {} after {stage}: {text}, expected `{expected}`", case.file, case.entry)),
+                    _ => {}
+                }
+                match &first {
+                    None => first = Some((stage.to_string(), text)),
+                    Some((before, expected)) if *expected != text => failures.push(format!(
+                        "{} {} (seed {seed}): after {stage}\n{text}\nbut after {before}\n{expected}",
+                        case.file, case.entry
+                    )),
+                    _ => {}
+                }
+            });
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Every Orchestration or Opaque function of every example is a case above, so that a new
+/// example or entry cannot go unchecked.
+#[test]
+fn every_entry_of_every_example_is_a_case() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir("examples")
+        .expect("examples/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "pl"))
+        .collect();
+    files.push(PathBuf::from("examples/decoder_package/model.pl"));
+    files.sort();
+    let mut missing = Vec::new();
+    for path in files {
+        let mut s = Session::new();
+        let (programs, _) = s.lower_path(&path).expect("readable");
+        for p in &programs {
+            for f in p.functions.values() {
+                if !matches!(f.kind, FuncKind::Orchestration | FuncKind::Opaque) {
+                    continue;
+                }
+                let name = s.interner.get(f.name);
+                let file = path.strip_prefix("examples").unwrap().with_extension("");
+                let file = file.to_str().unwrap();
+                if !CASES.iter().any(|c| c.file == file && c.entry == name) {
+                    missing.push(format!("{file}: {name}"));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "entries without a case in tests/run.rs:\n{}", missing.join("\n"));
+}
+
+// ---------------------------------------------------------------- exact values
+
+/// Lowers pl source held in memory and runs `entry` straight from lowering and after every
+/// pass; all stages must agree. Returns the outputs.
+fn run_source(source: &str, entry: &str, args: &[(&str, &str)], seed: u64) -> Result<Vec<Output>, RunError> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("run");
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join(format!("{entry}_{:x}.pl", fxhash(source)));
+    std::fs::write(&path, source).expect("written");
+    let opts = options(entry, args, seed);
+    let mut results: Vec<(String, Result<Vec<Output>, RunError>)> = Vec::new();
+    each_stage(&path, |stage, programs, s| {
+        results.push((stage.to_string(), run_outputs(programs, &s.interner, &opts)))
+    });
+    let (first_stage, first) = results[0].clone();
+    for (stage, r) in &results[1..] {
+        let same = match (&first, r) {
+            (Ok(a), Ok(b)) => a == b,
+            (Err(RunError::Program { message: a, .. }), Err(RunError::Program { message: b, .. })) => a == b,
+            (Err(a), Err(b)) => a == b,
+            _ => false,
+        };
+        assert!(same, "after {stage}: {r:?}\nafter {first_stage}: {first:?}");
+    }
+    first
+}
+
+fn fxhash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+fn floats(o: &Output) -> Vec<f32> {
+    match &o.data {
+        Data::F32(v) => v.clone(),
+        Data::I64(v) => v.iter().map(|&x| x as f32).collect(),
+    }
+}
+
+fn ints(o: &Output) -> Vec<i64> {
+    match &o.data {
+        Data::I64(v) => v.clone(),
+        Data::F32(v) => panic!("{} holds floats: {v:?}", o.name),
+    }
+}
+
+/// The values the inputs get: `n` floats drawn after `skip` draws, from `seed`.
+fn drawn(seed: u64, skip: usize, n: usize) -> Vec<f32> {
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..skip {
+        rng.next_u64();
+    }
+    (0..n).map(|_| rng.draw_float()).collect()
+}
+
+#[test]
+fn the_seed_example_adds_the_four_bands_of_w_to_acc() {
+    for seed in [0u64, 1, 42] {
+        let opts = options("entry", &[("w", "512x128"), ("acc", "128x128")], seed);
+        let mut s = Session::new();
+        let (programs, _) = s.lower_path(Path::new("examples/accumulate_band.pl")).unwrap();
+        let out = run_outputs(&programs, &s.interner, &opts).unwrap();
+        // w is drawn first (512 x 128), then acc (128 x 128).
+        let w = drawn(seed, 0, 512 * 128);
+        let acc = drawn(seed, 512 * 128, 128 * 128);
+        let expected: Vec<f32> =
+            (0..128 * 128).map(|k| acc[k] + (0..4).map(|b| w[b * 128 * 128 + k]).sum::<f32>()).collect();
+        assert_eq!(out.len(), 1);
+        assert_eq!(
+            (out[0].name.as_str(), out[0].shape.as_slice(), out[0].dtype),
+            ("acc", &[128i64, 128][..], DType::Fp32)
+        );
+        assert_eq!(floats(&out[0]), expected, "seed {seed}");
+        // The line's sums are the exact sums of those values.
+        let sum: f64 = expected.iter().map(|&x| x as f64).sum();
+        let abs: f64 = expected.iter().map(|&x| (x as f64).abs()).sum();
+        assert_eq!(out[0].line(), format!("acc: shape=[128, 128] dtype=FP32 sum={sum:.6} abs_sum={abs:.6}"));
+    }
+}
+
+#[test]
+fn scalars_follow_python() {
+    // Values from scalar parameters, so that lowering cannot fold the arithmetic.
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit
+def entry(
+    out: pl.Out[pl.Tensor[[8], pl.INT64]],
+    f: pl.Out[pl.Tensor[[4], pl.FP32]],
+    a: pl.Scalar[pl.INDEX],
+    b: pl.Scalar[pl.INDEX],
+    x: pl.Scalar[pl.FP32],
+):
+    pl.tensor.write(out, [0], a // 2)
+    pl.tensor.write(out, [1], a % 3)
+    pl.tensor.write(out, [2], (a + 14) % b)
+    pl.tensor.write(out, [3], 2 ** (a + 17))
+    pl.tensor.write(out, [4], (a + 14) // b)
+    if a < 0 and not b > 0:
+        m = -a
+    else:
+        m = a
+    pl.tensor.write(out, [5], m)
+    pl.tensor.write(out, [6], pl.cast(x, target_type=pl.INDEX))
+    k = 0
+    while k * k < a * a:
+        k = k + 1
+    pl.tensor.write(out, [7], k)
+    pl.tensor.write(f, [0], (a + 14) / 2)
+    pl.tensor.write(f, [1], x // 2)
+    pl.tensor.write(f, [2], x % 2)
+    pl.tensor.write(f, [3], 1.0 / (a - 2))
+    return out, f
+"#;
+    let out = run_source(src, "entry", &[("a", "-7"), ("b", "-3"), ("x", "-7.5")], 0).unwrap();
+    assert_eq!(ints(&out[0]), [-4, 2, -2, 1024, -3, 7, -7, 7]);
+    assert_eq!(floats(&out[1]), [3.5, -4.0, 0.5, (1.0f64 / -9.0) as f32]);
+}
+
+#[test]
+fn writes_through_a_view_reach_the_tensor_it_views() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit
+def entry(x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):
+    for r in pl.range(4):
+        row = pl.slice(out, [1, 8], [r, 0])
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(x, [r, 0], [1, 8])
+            pl.store(pl.mul(t, 2.0), [0, 0], row)
+    corner = pl.slice(out, [2, 2], [2, 6])
+    pl.tensor.write(corner, [1, 1], 100.0)
+    return out
+"#;
+    let out = run_source(src, "entry", &[], 3).unwrap();
+    let x = drawn(3, 0, 32);
+    let mut expected: Vec<f32> = x.iter().map(|v| v * 2.0).collect();
+    expected[3 * 8 + 7] = 100.0;
+    assert_eq!(floats(&out[0]), expected);
+}
+
+#[test]
+fn spmd_blocks_see_their_index() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.program
+class Blocks:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, out: pl.Out[pl.Tensor[[4, 16], pl.FP32]], n: pl.Out[pl.Tensor[[4, 16], pl.FP32]]):
+        for i in pl.spmd(4):
+            t = pl.tile.full([1, 16], dtype=pl.FP32, value=1.0)
+            out = pl.store(pl.mul(t, i), [i, 0], out)
+        with pl.spmd(4) as tid:
+            b = pl.tile.get_block_idx()
+            c = pl.tile.get_block_num()
+            u = pl.tile.full([1, 16], dtype=pl.FP32, value=1.0)
+            n = pl.store(pl.mul(u, b * 10 + c), [b, 0], n)
+        return out, n
+"#;
+    let out = run_source(src, "main", &[], 0).unwrap();
+    let rows = |f: &dyn Fn(usize) -> f32| (0..64).map(|k| f(k / 16)).collect::<Vec<f32>>();
+    assert_eq!(floats(&out[0]), rows(&|r| r as f32));
+    assert_eq!(floats(&out[1]), rows(&|r| (r * 10 + 4) as f32));
+}
+
+#[test]
+fn tile_ops_follow_the_reference_semantics() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit.incore
+def kernel(
+    x: pl.Tensor[[6, 4], pl.FP32],
+    y: pl.Tensor[[4, 3], pl.FP32],
+    sums: pl.Out[pl.Tensor[[8, 1], pl.FP32]],
+    prod: pl.Out[pl.Tensor[[6, 3], pl.FP32]],
+    padded: pl.Out[pl.Tensor[[8, 4], pl.FP32]],
+    soft: pl.Out[pl.Tensor[[6, 4], pl.FP32]],
+):
+    t = pl.load(x, [4, 0], [4, 4])
+    padded = pl.store(pl.add(t, 1.0), [0, 0], padded)
+    s = pl.row_sum(pl.load(x, [0, 0], [8, 4]))
+    sums = pl.store(s, [0, 0], sums)
+    a = pl.load(x, [0, 0], [6, 4])
+    b = pl.load(y, [0, 0], [4, 3])
+    prod = pl.store(pl.matmul(a, b), [0, 0], prod)
+    m = pl.row_max(a)
+    e = pl.exp(pl.row_expand_sub(a, m))
+    soft = pl.store(pl.row_expand_div(e, pl.row_sum(e)), [0, 0], soft)
+    return sums, prod, padded, soft
+"#;
+    let out = run_source(src, "kernel", &[], 5).unwrap();
+    let x = drawn(5, 0, 24);
+    let y = drawn(5, 24, 12);
+    // A load past the tensor's end is valid only inside it: rows 4 and 5 of x, plus 1;
+    // the store writes only the valid region.
+    let mut padded = vec![0.0f32; 32];
+    for k in 0..8 {
+        padded[k] = x[16 + k] + 1.0;
+    }
+    assert_eq!(floats(&out[2]), padded);
+    let mut sums: Vec<f32> =
+        (0..6).map(|r| x[r * 4..r * 4 + 4].iter().map(|&v| v as f64).sum::<f64>() as f32).collect();
+    sums.extend([0.0, 0.0]);
+    assert_eq!(floats(&out[0]), sums);
+    let prod: Vec<f32> = (0..18)
+        .map(|k| (0..4).map(|p| x[(k / 3) * 4 + p] as f64 * y[p * 3 + k % 3] as f64).sum::<f64>() as f32)
+        .collect();
+    assert_eq!(floats(&out[1]), prod);
+    for row in floats(&out[3]).chunks(4) {
+        let total: f32 = row.iter().sum();
+        assert!((total - 1.0).abs() < 1e-6, "{row:?}");
+    }
+}
+
+#[test]
+fn loops_carry_values_and_branches_pick_them() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit
+def entry(out: pl.Out[pl.Tensor[[4], pl.INT64]], n: pl.Scalar[pl.INDEX]):
+    total = 0
+    odd = 0
+    for i in pl.range(n):
+        if i % 2 == 0:
+            total = total + i
+        else:
+            odd = odd + 1
+    down = 0
+    for j in pl.range(10, 0, -3):
+        down = down + j
+    last = 0
+    for k in pl.range(100):
+        if k == 5:
+            break
+        last = k
+    pl.tensor.write(out, [0], total)
+    pl.tensor.write(out, [1], odd)
+    pl.tensor.write(out, [2], down)
+    pl.tensor.write(out, [3], last)
+    return out
+"#;
+    let out = run_source(src, "entry", &[("n", "9")], 0).unwrap();
+    assert_eq!(ints(&out[0]), [20, 4, 10 + 7 + 4 + 1, 4]);
+}
+
+// ---------------------------------------------------------------- errors
+
+fn plc(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_plc")).args(args).output().expect("plc runs")
+}
+
+#[test]
+fn plc_run_prints_the_lines_and_exits_0() {
+    let out =
+        plc(&["run", "examples/accumulate_band.pl", "--entry", "entry", "--arg", "w=512x128", "--arg", "acc=128x128"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("acc: shape=[128, 128] dtype=FP32 sum=") && text.ends_with('\n'), "{text}");
+    assert_eq!(text.lines().count(), 1);
+    // The seed changes the inputs; the stage does not change the result.
+    let seeded = plc(&[
+        "run",
+        "examples/accumulate_band.pl",
+        "--entry",
+        "entry",
+        "--arg",
+        "w=512x128",
+        "--arg",
+        "acc=128x128",
+        "--seed",
+        "9",
+        "--after",
+        "lower",
+    ]);
+    let seeded = String::from_utf8(seeded.stdout).unwrap();
+    assert_ne!(seeded, text);
+}
+
+#[test]
+fn a_missing_argument_is_named() {
+    let out = plc(&["run", "examples/accumulate_band.pl", "--entry", "entry", "--arg", "w=512x128"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("`acc`") && err.contains("--arg acc="), "{err}");
+    assert!(out.stdout.is_empty());
+
+    let out = plc(&["run", "examples/graph_regions_in_control_flow.pl", "--entry", "entry"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("scalar parameter `n`"), "{err}");
+}
+
+#[test]
+fn unknown_arguments_and_entries_are_usage_errors() {
+    let out = plc(&["run", "examples/graph_boundary.pl", "--entry", "model", "--arg", "bogus=3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("unknown --arg `bogus`") && err.contains("w, acc"), "{err}");
+
+    let out = plc(&["run", "examples/graph_boundary.pl", "--entry", "nowhere"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("no function `nowhere`"));
+
+    let out = plc(&["run", "examples/graph_boundary.pl", "--entry", "model", "--arg", "w=3x3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("declared with the shape 256x128"));
+}
+
+#[test]
+fn an_op_without_semantics_is_named() {
+    let out = plc(&["run", "examples/distributed_ring_shift.pl", "--entry", "ring_shift"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("`pld.tensor.alloc_window_buffer` has no semantics"), "{err}");
+    assert!(err.contains("examples/distributed_ring_shift.pl:"), "the error points at the source: {err}");
+}
+
+#[test]
+fn a_loop_that_does_not_end_stops_at_the_step_limit() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit
+def spin(out: pl.Out[pl.Tensor[[1], pl.INT64]], n: pl.Scalar[pl.INDEX]):
+    k = n
+    while k >= 0:
+        k = k + 1
+    pl.tensor.write(out, [0], k)
+    return out
+"#;
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("run");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("spin.pl");
+    std::fs::write(&path, src).unwrap();
+    let out = plc(&["run", path.to_str().unwrap(), "--entry", "spin", "--arg", "n=1", "--max-steps", "10000"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("more than 10000 steps"), "{err}");
+}
+
+// ---------------------------------------------------------------- plc_inputs.h
+
+/// Tensors (dtype, shape, filled) per seed: what the C++ program and the Rust side print.
+const HEADER_CASES: &[(u64, &[(&str, &[i64], bool)])] = &[
+    (0, &[("FP32", &[4, 8], true), ("FP32", &[3], false), ("INT32", &[5, 5], true)]),
+    (1, &[("FP16", &[16, 16], true), ("BOOL", &[7], true), ("BF16", &[2, 3, 4], true)]),
+    (42, &[("INT8", &[33], true), ("FP32", &[128, 128], true), ("INDEX", &[], true), ("FP32", &[0, 4], true)]),
+    (0xFFFF_FFFF_FFFF_FFFF, &[("UINT16", &[9], true), ("FP32", &[1, 1000], true)]),
+];
+
+fn rust_header_side() -> String {
+    let mut out = String::new();
+    for (seed, tensors) in HEADER_CASES {
+        let mut rng = SplitMix64::new(*seed);
+        for (k, (dtype, shape, filled)) in tensors.iter().enumerate() {
+            let d = DType::from_name(dtype).unwrap();
+            let n: usize = shape.iter().map(|&x| x as usize).product();
+            let data = if *filled { draw(&mut rng, d, n) } else { Data::zeros(d, n) };
+            out.push_str(&checksum_line(&format!("t{seed}_{k}"), shape, d, &data));
+            out.push('\n');
+        }
+    }
+    for (name, v) in
+        [("nan", f64::NAN), ("inf", f64::INFINITY), ("ninf", f64::NEG_INFINITY), ("tiny", -1e-9), ("tie", 0.0078125)]
+    {
+        out.push_str(&format!(
+            "{name}: shape=[2] dtype=FP32 sum={} abs_sum={}\n",
+            format_fixed6(v),
+            format_fixed6(v.abs())
+        ));
+    }
+    out
+}
+
+fn cpp_header_side() -> String {
+    let mut main = String::from("#include \"plc_inputs.h\"\n#include <vector>\n\nint main() {\n");
+    for (seed, tensors) in HEADER_CASES {
+        main.push_str(&format!("    {{\n        uint64_t state = {seed}ULL;\n"));
+        for (k, (dtype, shape, filled)) in tensors.iter().enumerate() {
+            let n: i64 = shape.iter().product();
+            let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+            main.push_str(&format!(
+                "        {{\n            int64_t shape[] = {{{}}};\n            PlcElementKind kind = plc_element_kind(\"{dtype}\");\n",
+                if dims.is_empty() { "0".to_string() } else { dims.join(", ") }
+            ));
+            main.push_str(&format!(
+                "            if (kind == PLC_ELEMENT_FLOAT) {{\n                std::vector<float> data({n} + 1, 0.0f);\n"
+            ));
+            if *filled {
+                main.push_str(&format!("                plc_fill_float(&state, data.data(), {n});\n"));
+            }
+            main.push_str(&format!(
+                "                plc_print_checksum_float(stdout, \"t{seed}_{k}\", shape, {}, \"{dtype}\", data.data(), {n});\n            }} else {{\n                std::vector<int64_t> data({n} + 1, 0);\n",
+                shape.len()
+            ));
+            if *filled {
+                main.push_str(&format!("                plc_fill_int(&state, data.data(), {n}, kind);\n"));
+            }
+            main.push_str(&format!(
+                "                plc_print_checksum_int(stdout, \"t{seed}_{k}\", shape, {}, \"{dtype}\", data.data(), {n});\n            }}\n        }}\n",
+                shape.len()
+            ));
+        }
+        main.push_str("    }\n");
+    }
+    main.push_str("    int64_t two[] = {2};\n");
+    for (name, v) in
+        [("nan", "NAN"), ("inf", "INFINITY"), ("ninf", "-INFINITY"), ("tiny", "-1e-9"), ("tie", "0.0078125")]
+    {
+        main.push_str(&format!("    plc_print_line(stdout, \"{name}\", two, 1, \"FP32\", {v}, std::fabs({v}));\n"));
+    }
+    main.push_str("    return 0;\n}\n");
+
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("plc_inputs");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("plc_inputs.h"), plc::interp::PLC_INPUTS_H).unwrap();
+    std::fs::write(dir.join("main.cpp"), &main).unwrap();
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
+    let built = Command::new(&cxx)
+        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-O1", "main.cpp", "-o", "main"])
+        .current_dir(&dir)
+        .output()
+        .unwrap_or_else(|e| panic!("{cxx} runs: {e}"));
+    assert!(built.status.success(), "{}\n{main}", String::from_utf8_lossy(&built.stderr));
+    let ran = Command::new(dir.join("main")).output().expect("the program runs");
+    assert!(ran.status.success());
+    String::from_utf8(ran.stdout).unwrap()
+}
+
+#[test]
+fn plc_inputs_h_prints_what_the_interpreter_prints() {
+    let rust = rust_header_side();
+    let cpp = cpp_header_side();
+    assert_eq!(cpp, rust);
+    // The cases do reach the interesting corners: a rounding tie, a negative sum, ints.
+    assert!(rust.contains("tie: shape=[2] dtype=FP32 sum=0.007812"), "{rust}");
+    assert!(rust.contains("dtype=INT32 sum=-") || rust.contains("dtype=INT32 sum="), "{rust}");
+    assert!(rust.contains("shape=[] dtype=INDEX"), "{rust}");
+}
