@@ -854,10 +854,17 @@ fn align_dense(d: &Dense, rank: usize) -> Res<Dense> {
     Ok(Dense { shape: align_extent(&d.shape, rank), valid: align_extent(&d.valid, rank), ..d.clone() })
 }
 
-/// Converts a number to the kind of `dtype` (integers wrap to the dtype's width).
+/// Converts a number to the kind of `dtype`: integers wrap to the dtype's width, FP16 and
+/// BF16 values are rounded to their precision (nearest, ties to even, from the `f32` value
+/// the C++ side computes).
 fn convert(v: Num, dtype: DType) -> Num {
     if dtype.is_float() {
-        Num::F(v.as_f64())
+        let x = v.as_f64();
+        Num::F(match dtype {
+            DType::Fp16 => round_fp16(x as f32) as f64,
+            DType::Bf16 => round_bf16(x as f32) as f64,
+            _ => x,
+        })
     } else if dtype == DType::Bool {
         Num::I((v.as_f64() != 0.0) as i64)
     } else {
@@ -878,6 +885,31 @@ fn convert_with_mode(v: Num, dtype: DType, mode: Option<&str>) -> Res<Num> {
         return Ok(Num::I(wrap_int(r as i64, dtype)));
     }
     Ok(convert(v, dtype))
+}
+
+/// The nearest BF16 value (ties to even).
+fn round_bf16(x: f32) -> f32 {
+    if x.is_nan() {
+        return x;
+    }
+    let bits = x.to_bits();
+    let rounded = bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) & 0xFFFF_0000;
+    f32::from_bits(rounded)
+}
+
+/// The nearest FP16 value (ties to even; infinity past the largest).
+fn round_fp16(x: f32) -> f32 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    let a = x.abs() as f64;
+    if a >= 65520.0 {
+        return f32::INFINITY.copysign(x);
+    }
+    // The spacing of FP16 values around `a`: 2^(e - 10), subnormals below 2^-14.
+    let e = (((x.to_bits() >> 23) & 0xFF) as i32 - 127).max(-14);
+    let ulp = 2f64.powi(e - 10);
+    ((a / ulp).round_ties_even() * ulp).copysign(x as f64) as f32
 }
 
 fn wrap_int(v: i64, dtype: DType) -> i64 {
@@ -1053,7 +1085,7 @@ fn elementwise(ops: &[&Operand], dtype: DType, f: &dyn Fn(&[Num]) -> Res<Num>) -
                     Operand::Scalar(s) => *s,
                 };
             }
-            data.set(i, f(&args[..m])?);
+            data.set(i, convert(f(&args[..m])?, dtype));
         }
     } else {
         let strides: Vec<Vec<i64>> = ops
@@ -1079,7 +1111,7 @@ fn elementwise(ops: &[&Operand], dtype: DType, f: &dyn Fn(&[Num]) -> Res<Num>) -
                 };
             }
             match f(&args[..m]) {
-                Ok(v) => data.set(i, v),
+                Ok(v) => data.set(i, convert(v, dtype)),
                 Err(e) => failure = Some(e),
             }
             i += 1;
@@ -1218,7 +1250,7 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: Red) -> Dense {
                 }
                 Num::I(if live == 0 { 0 } else { acc })
             };
-            out.set(o * inner + i, v);
+            out.set(o * inner + i, convert(v, d.dtype));
         }
     }
     let (mut shape, mut valid) = (d.shape.clone(), d.valid.clone());
@@ -1258,7 +1290,7 @@ fn matmul(lhs: &Dense, rhs: &Dense, a_trans: bool, b_trans: bool, dtype: DType) 
                 for p in 0..k {
                     acc += lhs.data.get_f(i * ars + p * acs) * rhs.data.get_f(p * brs + j * bcs);
                 }
-                out.set(i * n + j, Num::F(acc));
+                out.set(i * n + j, convert(Num::F(acc), dtype));
             } else {
                 let mut acc = 0i64;
                 for p in 0..k {
@@ -1266,7 +1298,7 @@ fn matmul(lhs: &Dense, rhs: &Dense, a_trans: bool, b_trans: bool, dtype: DType) 
                         lhs.data.get_i(i * ars + p * acs).wrapping_mul(rhs.data.get_i(p * brs + j * bcs)),
                     );
                 }
-                out.set(i * n + j, Num::I(acc));
+                out.set(i * n + j, convert(Num::I(acc), dtype));
             }
         }
     }
@@ -1639,4 +1671,23 @@ fn gather_index(src: &Dense, index: &Dense, dim: usize) -> Res<Dense> {
         return Err(f);
     }
     Ok(Dense { dtype: src.dtype, shape: index.shape.clone(), valid: index.shape.clone(), data: out })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn narrow_floats_round_to_nearest_even() {
+        assert_eq!(round_bf16(1.0 + 1.0 / 256.0), 1.0);
+        assert_eq!(round_bf16(1.0 + 3.0 / 256.0), 1.0 + 4.0 / 256.0);
+        assert_eq!(round_bf16(-1.99609375), -2.0);
+        assert_eq!(round_fp16(1.99609375), 1.99609375);
+        assert_eq!(round_fp16(1.0 + 1.0 / 2048.0), 1.0);
+        assert_eq!(round_fp16(1.0 + 3.0 / 2048.0), 1.0 + 2.0 / 1024.0);
+        assert_eq!(round_fp16(70000.0), f32::INFINITY);
+        assert_eq!(round_fp16(65504.0), 65504.0);
+        assert_eq!(round_fp16(1e-8), 0.0);
+        assert_eq!(round_fp16(3e-8), 2f32.powi(-24));
+    }
 }
