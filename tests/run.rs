@@ -102,19 +102,29 @@ fn options(entry: &str, args: &[(&str, &str)], seed: u64) -> RunOptions {
     o
 }
 
-/// Lowers a file and runs the default pipeline one pass at a time, calling `at` with the
-/// programs straight from lowering and after each pass (with the pass's name).
-fn each_stage(path: &Path, mut at: impl FnMut(&str, &[Program], &Session)) {
+/// Lowers a file and runs the default pipeline one pass at a time: the programs straight
+/// from lowering and after each pass (with the pass's name), and the session, whose
+/// interner knows every name of every stage.
+fn stages(path: &Path) -> (Session, Vec<(&'static str, Vec<Program>)>) {
     let mut s = Session::new();
     let (mut programs, mut diags) = s.lower_path(path).expect("the example is readable");
     assert!(!plc::diag::has_errors(&diags), "{}: {diags:?}", path.display());
-    at("lower", &programs, &s);
+    let mut out = vec![("lower", programs.clone())];
     let pipeline = passes::plan(&mut s.files, &passes::default_pipeline_text()).unwrap_or_else(|_| panic!("pipeline"));
     for &(def, span) in &pipeline.passes {
         let single = passes::Pipeline { file: pipeline.file, passes: vec![(def, span)] };
         s.run_passes(&single, 1, true, &mut programs, &mut diags);
         assert!(!plc::diag::has_errors(&diags), "{} after {}: {diags:?}", path.display(), def.name);
-        at(def.name, &programs, &s);
+        out.push((def.name, programs.clone()));
+    }
+    (s, out)
+}
+
+/// [`stages`], calling `at` with each stage's programs.
+fn each_stage(path: &Path, mut at: impl FnMut(&str, &[Program], &Session)) {
+    let (s, all) = stages(path);
+    for (stage, programs) in &all {
+        at(stage, programs, &s);
     }
 }
 
@@ -190,6 +200,54 @@ fn every_entry_of_every_example_is_a_case() {
         }
     }
     assert!(missing.is_empty(), "entries without a case in tests/run.rs:\n{}", missing.join("\n"));
+}
+
+/// Odd arguments (empty, tiny, huge, other ranks and dtypes) give results or errors,
+/// never a panic of the interpreter.
+#[test]
+fn odd_arguments_never_crash_the_interpreter() {
+    const SHAPES: &[&str] = &[
+        "1x1",
+        "0x3",
+        "3x1000",
+        "999999999999x999999999999",
+        "5",
+        ":FP32",
+        "2x2x2",
+        "64x64:INT32",
+        "64x64:BOOL",
+        "64x64:FP16",
+    ];
+    const SCALARS: &[&str] = &["-5", "0", "100000000"];
+    let mut crashes = Vec::new();
+    for case in CASES.iter().filter(|c| !c.args.is_empty()) {
+        // The programs straight from lowering and after the whole pipeline.
+        let (session, all) = stages(&example_path(case.file));
+        let names = &session.interner;
+        let ends = [all.first().expect("lowered"), all.last().expect("passes")];
+        for k in 0..SHAPES.len() {
+            let args: Vec<(&str, &str)> = case
+                .args
+                .iter()
+                .enumerate()
+                .map(|(i, (name, value))| {
+                    let scalar = !value.contains('x');
+                    let pick = if scalar { SCALARS[(k + i) % SCALARS.len()] } else { SHAPES[(k + i) % SHAPES.len()] };
+                    (*name, pick)
+                })
+                .collect();
+            let mut opts = options(case.entry, &args, k as u64);
+            opts.max_steps = 20_000;
+            for (stage, programs) in ends {
+                if let Err(RunError::Program { message, .. }) = run(programs, names, &opts) {
+                    if message.contains("unexpectedly") {
+                        crashes.push(format!("{} {} {args:?} after {stage}: {message}", case.file, case.entry));
+                    }
+                }
+            }
+        }
+    }
+    assert!(crashes.is_empty(), "{}", crashes.join("\n"));
 }
 
 // ---------------------------------------------------------------- exact values
@@ -439,6 +497,45 @@ def entry(out: pl.Out[pl.Tensor[[4], pl.INT64]], n: pl.Scalar[pl.INDEX]):
 "#;
     let out = run_source(src, "entry", &[("n", "9")], 0).unwrap();
     assert_eq!(ints(&out[0]), [20, 4, 10 + 7 + 4 + 1, 4]);
+}
+
+#[test]
+fn sort32_mrgsort_and_mask_gathers_give_the_top_k() {
+    // Row-wise top 8 of 64 scores, as pypto-lib's topk example computes it.
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit
+def topk(
+    scores: pl.Tensor[[4, 64], pl.FP32],
+    vals: pl.Out[pl.Tensor[[4, 8], pl.FP32]],
+    idx: pl.Out[pl.Tensor[[4, 8], pl.INT32]],
+):
+    for r in pl.range(4):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            row = pl.load(scores, [r, 0], [1, 64])
+            ids = pl.tile.arange(0, [1, 64], dtype=pl.UINT32)
+            s = pl.sort32(row, ids)
+            s = pl.mrgsort(s, block_len=64)
+            pairs = pl.tile.slice(s, [1, 16], [0, 0])
+            pl.store(pl.tile.gather_mask(pairs, pl.tile.MaskPattern.P0101), [r, 0], vals)
+            pl.store(pl.tile.gather_mask(pairs, pl.tile.MaskPattern.P1010, output_dtype=pl.INT32), [r, 0], idx)
+    return vals, idx
+"#;
+    for seed in [0, 11] {
+        let out = run_source(src, "topk", &[], seed).unwrap();
+        let scores = drawn(seed, 0, 4 * 64);
+        let (mut vals, mut idx) = (Vec::new(), Vec::new());
+        for r in 0..4 {
+            let mut order: Vec<usize> = (0..64).collect();
+            // Largest first; equal scores keep their order.
+            order.sort_by(|&a, &b| scores[r * 64 + b].partial_cmp(&scores[r * 64 + a]).unwrap());
+            vals.extend(order[..8].iter().map(|&c| scores[r * 64 + c]));
+            idx.extend(order[..8].iter().map(|&c| c as i64));
+        }
+        assert_eq!(floats(&out[0]), vals, "seed {seed}");
+        assert_eq!(ints(&out[1]), idx, "seed {seed}");
+    }
 }
 
 // ---------------------------------------------------------------- errors

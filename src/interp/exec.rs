@@ -267,7 +267,7 @@ impl<'a> Interp<'a> {
                                 program.expr(*core_num).loc,
                             )
                         })?;
-                        self.blocks(n, |this| this.block(&scope.body, frame))
+                        self.blocks(n, loc, |this| this.block(&scope.body, frame))
                     }
                     // Device work, clusters, graphs and runtime scopes run where they stand.
                     _ => self.block(&scope.body, frame),
@@ -277,11 +277,15 @@ impl<'a> Interp<'a> {
     }
 
     /// Runs `body` once per block index `0..n`, with the block count `n`.
-    fn blocks(&mut self, n: i64, mut body: impl FnMut(&mut Self) -> R<Flow>) -> R<Flow> {
+    fn blocks(&mut self, n: i64, loc: Loc, mut body: impl FnMut(&mut Self) -> R<Flow>) -> R<Flow> {
         let saved = (self.block_idx, self.block_num);
         let mut result = Ok(Flow::Next);
         for b in 0..n {
             (self.block_idx, self.block_num) = (b, n);
+            if let Err(m) = self.charge(1) {
+                result = Err(self.fault(m, loc));
+                break;
+            }
             match body(self) {
                 Ok(Flow::Next) => {}
                 other => {
@@ -462,6 +466,10 @@ impl<'a> Interp<'a> {
         let mut last_frame = None;
         let saved = (self.block_idx, self.block_num);
         for b in 0..runs {
+            if let Err(m) = self.charge(1) {
+                (self.block_idx, self.block_num) = saved;
+                return Err(self.fault(m, loc));
+            }
             if core_num.is_some() {
                 (self.block_idx, self.block_num) = (b, runs);
             }

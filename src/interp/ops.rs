@@ -177,7 +177,7 @@ fn dispatch(it: &mut Interp<'_>, a: &Args<'_>) -> Res<Value> {
             for i in 0..d.len() {
                 let k = i as i64;
                 let v = match start {
-                    Num::I(s) => Num::I(if descending { s - k } else { s + k }),
+                    Num::I(s) => Num::I(if descending { s.wrapping_sub(k) } else { s.wrapping_add(k) }),
                     Num::F(s) => Num::F(if descending { s - k as f64 } else { s + k as f64 }),
                 };
                 d.data.set(i, convert(v, dtype));
@@ -804,7 +804,7 @@ fn check_size(shape: Vec<i64>) -> Res<Vec<i64>> {
 
 /// A shape with one `-1` resolved so that it has `count` elements.
 fn resolve_shape(shape: &[i64], count: usize) -> Res<Vec<i64>> {
-    let known: i64 = shape.iter().filter(|&&d| d != -1).product();
+    let known: i64 = shape.iter().filter(|&&d| d != -1).try_fold(1i64, |acc, &d| acc.checked_mul(d)).unwrap_or(-1);
     let holes = shape.iter().filter(|&&d| d == -1).count();
     let mut out = shape.to_vec();
     match holes {
@@ -1602,7 +1602,7 @@ fn mrgsort(src: &Dense, block_len: i64) -> Res<Dense> {
     }
     let cols = *src.shape.last().unwrap_or(&0) as usize;
     let rows = src.len() / cols.max(1);
-    let chunk = 4 * block_len as usize;
+    let chunk = (block_len as usize).saturating_mul(4);
     let mut out = src.clone();
     for r in 0..rows {
         for start in (0..cols).step_by(chunk) {

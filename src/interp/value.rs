@@ -137,9 +137,10 @@ impl Dense {
     }
 }
 
-/// The number of elements of a shape (0 for a shape with a negative extent).
+/// The number of elements of a shape (0 for a shape with a negative extent; `usize::MAX`
+/// when the count does not fit).
 pub fn element_count(shape: &[i64]) -> usize {
-    shape.iter().map(|&d| d.max(0) as usize).product()
+    shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d.max(0) as usize)).unwrap_or(usize::MAX)
 }
 
 /// The row-major strides of a contiguous array of `shape`.
@@ -148,7 +149,7 @@ pub fn contiguous_strides(shape: &[i64]) -> Vec<i64> {
     let mut s = 1i64;
     for k in (0..shape.len()).rev() {
         strides[k] = s;
-        s *= shape[k].max(1);
+        s = s.saturating_mul(shape[k].max(1));
     }
     strides
 }
