@@ -636,7 +636,10 @@ def spin(out: pl.Out[pl.Tensor[[1], pl.INT64]], n: pl.Scalar[pl.INDEX]):
 // ---------------------------------------------------------------- plc_inputs.h
 
 /// Tensors (dtype, shape, filled) per seed: what the C++ program and the Rust side print.
-const HEADER_CASES: &[(u64, &[(&str, &[i64], bool)])] = &[
+/// A tensor of the header test: dtype, shape, filled (In) or zeros (Out).
+type HeaderTensor = (&'static str, &'static [i64], bool);
+
+const HEADER_CASES: &[(u64, &[HeaderTensor])] = &[
     (0, &[("FP32", &[4, 8], true), ("FP32", &[3], false), ("INT32", &[5, 5], true)]),
     (1, &[("FP16", &[16, 16], true), ("BOOL", &[7], true), ("BF16", &[2, 3, 4], true)]),
     (42, &[("INT8", &[33], true), ("FP32", &[128, 128], true), ("INDEX", &[], true), ("FP32", &[0, 4], true)]),

@@ -1681,8 +1681,8 @@ mod tests {
     fn narrow_floats_round_to_nearest_even() {
         assert_eq!(round_bf16(1.0 + 1.0 / 256.0), 1.0);
         assert_eq!(round_bf16(1.0 + 3.0 / 256.0), 1.0 + 4.0 / 256.0);
-        assert_eq!(round_bf16(-1.99609375), -2.0);
-        assert_eq!(round_fp16(1.99609375), 1.99609375);
+        assert_eq!(round_bf16(-511.0 / 256.0), -2.0);
+        assert_eq!(round_fp16(511.0 / 256.0), 511.0 / 256.0);
         assert_eq!(round_fp16(1.0 + 1.0 / 2048.0), 1.0);
         assert_eq!(round_fp16(1.0 + 3.0 / 2048.0), 1.0 + 2.0 / 1024.0);
         assert_eq!(round_fp16(70000.0), f32::INFINITY);
