@@ -571,6 +571,43 @@ frozen at the first call.";
 "`pl.submit` of a Graph function may not carry `deps=` (an explicit edge makes the launch
 uncacheable) or a dispatch predicate (it would be frozen into the recording).";
 
+    E0601 => "an op the C++ backend cannot lower yet",
+"The kernel emitter turns each op of a device function (InCore, AIC, AIV, Group, Spmd) into a
+call of plc's CPU tile library (`runtime/pto_tile.h`). This op has no CPU form yet: the
+distributed ops (`pld.*`, which need several ranks), `pl.system.syncall` (a barrier across
+blocks that run one after another), and the forms of `mrgsort` and `gather` the library
+lacks (several sources, gathers by comparison). The message names the op. `docs/kernels.md`
+lists the ops that lower.";
+
+    E0602 => "a construct the kernel emitter cannot lower",
+"A device function holds something with no C++ form in a kernel: a region other than
+`pl.scope()` (every `pl.at`, `pl.cluster` and `pl.spmd` region is outlined before the
+emitter), a task launch (`pl.submit`), `break` or `continue` in a loop that carries values,
+or a value such as a string or a tuple used as a number.";
+
+    E0603 => "a device function calls a function that is not a kernel",
+"Inside a kernel, a call of another device function (InCore, AIC, AIV, Group, Spmd) becomes a
+direct C++ call of its implementation. A call of an Orchestration, Graph or Opaque function, a
+function that calls itself (directly or through others), or one that does not exist has no
+such form.";
+
+    E0604 => "a value whose type the kernel emitter cannot give a C++ type",
+"Kernel parameters are tensors and tiles (passed as `ChipTensor`s) and scalars (passed as
+u64 slots); locals are tensors, tiles, scalars, tuples of them and `pl.Array`s. A value of
+another type (a communication context, a `TASK_ID` tile, a type plc could not infer) has no
+C++ form in a kernel.";
+
+    E0605 => "a loop or branch whose values change form",
+"A value carried by a loop or merged by an `if` must have one C++ form on every path: a view
+of a tensor (`ChipTensor`), a tile, or a scalar. A path that yields a tensor parameter where
+another yields a computed tensor value (which the CPU tile library holds as a tile) cannot be
+merged. Load the tensor into a tile first, or store the computed value into the tensor.";
+
+    E0609 => "internal error in the kernel emitter",
+"The IR reaching the kernel emitter lacks something the passes should have provided (a value
+for a variable, a well-formed loop). This is a bug in plc; please report it with the
+program.";
+
     E0610 => "orchestration code calls a function that is not a kernel or a graph",
 "In the C++ output, an orchestration function launches tasks: kernels (InCore, AIC, AIV,
 Group, Spmd functions) and graphs. A call of another Opaque or Orchestration function has no

@@ -8,7 +8,9 @@
 //! - `runtime`: the CPU reference runtime and tile library headers, written to `runtime/`.
 
 pub mod harness;
+pub mod kernel;
 pub mod orchestration;
+pub mod runtime;
 
 use crate::diag::Span;
 use crate::diag::{Code, Diagnostic, Label};

@@ -27,6 +27,7 @@
 #include <limits>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace plc {
@@ -116,6 +117,72 @@ Dims shape_of(const Tile<T>& t) {
     d.n = t.ndims;
     for (uint32_t k = 0; k < t.ndims; ++k) d.v[k] = t.shape[k];
     return d;
+}
+
+// ------------------------------------------------------------------ scalars
+
+/// Python's `//`: rounds toward negative infinity (0 for an integer division by zero).
+template <class A, class B>
+auto floordiv(A a, B b) {
+    using C = std::common_type_t<A, B>;
+    C x = static_cast<C>(a);
+    C y = static_cast<C>(b);
+    if constexpr (std::is_integral<C>::value) {
+        if (y == C(0)) return C(0);
+        C q = static_cast<C>(x / y);
+        if constexpr (std::is_signed<C>::value) {
+            if ((x % y != C(0)) && ((x < C(0)) != (y < C(0)))) q = static_cast<C>(q - 1);
+        }
+        return q;
+    } else {
+        return static_cast<C>(std::floor(x / y));
+    }
+}
+
+/// Python's `%`: the sign of the divisor.
+template <class A, class B>
+auto floormod(A a, B b);
+
+/// `a ** b`: an integer power for integers (0 for a negative exponent), else std::pow.
+template <class A, class B>
+auto pow(A a, B b) {
+    using C = std::common_type_t<A, B>;
+    if constexpr (std::is_integral<C>::value) {
+        C base = static_cast<C>(a);
+        C e = static_cast<C>(b);
+        if constexpr (std::is_signed<C>::value) {
+            if (e < C(0)) return base == C(1) ? C(1) : C(0);
+        }
+        C r = C(1);
+        while (e != C(0)) {
+            if ((e & C(1)) != C(0)) r = static_cast<C>(r * base);
+            base = static_cast<C>(base * base);
+            e = static_cast<C>(e >> 1);
+        }
+        return r;
+    } else {
+        return static_cast<C>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+    }
+}
+
+/// `array.update_element(a, i, v)`: sets the element and returns the array.
+template <class A, class I, class V>
+A& array_set(A& a, I i, V v) {
+    a[static_cast<size_t>(i)] = static_cast<typename A::value_type>(v);
+    return a;
+}
+
+// ------------------------------------------------------------------ the kernel ABI
+
+/// Tensor argument `i` of a task (`args[i]` holds the address of a ChipTensor).
+inline const ChipTensor& arg_tensor(const int64_t* args, int i) {
+    return *reinterpret_cast<const ChipTensor*>(static_cast<intptr_t>(args[i]));
+}
+
+/// Scalar argument slot `i` as a `T`.
+template <class T>
+T arg_scalar(const int64_t* args, int i) {
+    return from_u64<T>(static_cast<uint64_t>(args[i]));
 }
 
 // ------------------------------------------------------------------ block identity
@@ -239,6 +306,12 @@ Tile<T> load_tensor(const ChipTensor& t) {
     zero.given = true;
     zero.n = t.ndims;
     return load<T>(t, zero, shape);
+}
+
+/// Tensor argument `i` of a task read whole, for a kernel parameter that is a tile.
+template <class T>
+Tile<T> arg_tile(const int64_t* args, int i) {
+    return load_tensor<T>(arg_tensor(args, i));
 }
 
 /// `pl.store(tile, offsets, t, shapes=, atomic=)`: writes the tile's valid region into the
@@ -518,6 +591,12 @@ T rem_value(T x, T y) {
         if (r != T(0) && ((r < T(0)) != (y < T(0)))) r += y;
         return r;
     }
+}
+
+template <class A, class B>
+auto floormod(A a, B b) {
+    using C = std::common_type_t<A, B>;
+    return rem_value<C>(static_cast<C>(a), static_cast<C>(b));
 }
 
 template <class T>
@@ -926,6 +1005,15 @@ Tile<T> fillpad(const Tile<T>& t, Pad p = Pad::Zero) {
     return out;
 }
 
+/// `pl.tensor.dim` of a tile value: an extent of its logical shape.
+template <class T>
+int64_t dim(const Tile<T>& t, int64_t axis) {
+    int64_t n = static_cast<int64_t>(t.ndims);
+    if (axis < 0) axis += n;
+    if (axis < 0 || axis >= n) tile_error("tensor.dim", "axis out of range");
+    return t.shape[axis];
+}
+
 template <class T>
 T read(const Tile<T>& t, const Dims& idx) {
     int64_t r = idx.n >= 2 ? idx[idx.n - 2] : 0;
@@ -1141,6 +1229,87 @@ Tile<T> matmul_acc(const Tile<T>& acc, const Tile<A>& a, const Tile<B>& b, bool 
 template <class T, class A, class B, class C>
 Tile<T> matmul_bias(const Tile<A>& a, const Tile<B>& b, const Tile<C>& bias, bool a_trans = false, bool b_trans = false) {
     return add(matmul<T>(a, b, a_trans, b_trans), bias);
+}
+
+// ------------------------------------------------------------------ sorting and gathering
+
+/// `sort32(src, idx)`: each 32-element run of each row as (value, index) pairs sorted by
+/// value, largest first (ties keep their order), written `[v0, i0, v1, i1, ...]` (the last
+/// extent doubles; indices are held as values of the element type).
+template <class T, class U>
+Tile<T> sort32(const Tile<T>& src, const Tile<U>& idx) {
+    if (src.rows != idx.rows || src.cols != idx.cols) tile_error("sort32", "the values and indices differ in shape");
+    Dims shape = shape_of(src);
+    shape.v[shape.n - 1] *= 2;
+    Tile<T> out = make_tile<T>(shape);
+    std::vector<std::pair<T, T>> pairs;
+    for (int64_t r = 0; r < src.rows; ++r) {
+        for (int64_t start = 0; start < src.cols; start += 32) {
+            int64_t end = std::min<int64_t>(start + 32, src.cols);
+            pairs.clear();
+            for (int64_t c = start; c < end; ++c) pairs.emplace_back(src.at(r, c), plc_rt::convert<T>(idx.at(r, c)));
+            std::stable_sort(pairs.begin(), pairs.end(),
+                             [](const std::pair<T, T>& x, const std::pair<T, T>& y) { return y.first < x.first; });
+            for (size_t k = 0; k < pairs.size(); ++k) {
+                int64_t at = 2 * (start + static_cast<int64_t>(k));
+                out.at(r, at) = pairs[k].first;
+                out.at(r, at + 1) = pairs[k].second;
+            }
+        }
+    }
+    return out;
+}
+
+/// `mrgsort(src, block_len=n)`: the sorted runs of n positions (n / 2 pairs) merged four at
+/// a time, so that each chunk of 4n positions of a row is sorted by value, largest first.
+template <class T>
+Tile<T> mrgsort(const Tile<T>& src, int64_t block_len) {
+    if (block_len <= 0 || block_len % 2 != 0) tile_error("mrgsort", "block_len must be a positive even number");
+    Tile<T> out = src;
+    int64_t chunk = 4 * block_len;
+    std::vector<std::pair<T, T>> pairs;
+    for (int64_t r = 0; r < src.rows; ++r) {
+        for (int64_t start = 0; start < src.cols; start += chunk) {
+            int64_t end = std::min<int64_t>(start + chunk, src.cols);
+            pairs.clear();
+            for (int64_t c = start; c + 1 < end; c += 2) pairs.emplace_back(src.at(r, c), src.at(r, c + 1));
+            std::stable_sort(pairs.begin(), pairs.end(),
+                             [](const std::pair<T, T>& x, const std::pair<T, T>& y) { return y.first < x.first; });
+            for (size_t k = 0; k < pairs.size(); ++k) {
+                int64_t at = start + 2 * static_cast<int64_t>(k);
+                out.at(r, at) = pairs[k].first;
+                out.at(r, at + 1) = pairs[k].second;
+            }
+        }
+    }
+    return out;
+}
+
+/// `gather(src, mask_pattern=...)`: every other element of each row, from position `first`
+/// (0 for P0101: the values of sorted pairs, 1 for P1010: the indices), as element type O.
+template <class O, class T>
+Tile<O> gather_mask(const Tile<T>& src, int64_t first) {
+    Dims shape = shape_of(src);
+    shape.v[shape.n - 1] = src.cols / 2;
+    Tile<O> out = make_tile<O>(shape);
+    for (int64_t r = 0; r < src.rows; ++r)
+        for (int64_t c = 0; c < out.cols; ++c) out.at(r, c) = plc_rt::convert<O>(src.at(r, 2 * c + first));
+    return out;
+}
+
+/// `gather(src, index)` along the last axis: out[r][c] = src[r][index[r][c]].
+template <class T, class I>
+Tile<T> gather_index(const Tile<T>& src, const Tile<I>& index) {
+    if (index.rows != src.rows) tile_error("gather", "the index has another number of rows");
+    Tile<T> out = make_tile<T>(shape_of(index));
+    for (int64_t r = 0; r < index.rows; ++r) {
+        for (int64_t c = 0; c < index.cols; ++c) {
+            int64_t at = static_cast<int64_t>(index.at(r, c));
+            if (at < 0 || at >= src.cols) tile_error("gather", "an index outside the source");
+            out.at(r, c) = src.at(r, at);
+        }
+    }
+    return out;
 }
 
 }  // namespace plc
