@@ -454,10 +454,12 @@ impl<'a> Interp<'a> {
         let mut bound = Vec::with_capacity(args.len());
         for (p, value) in func.params.iter().zip(args) {
             let ty = program.types.get(program.var(p.var).ty);
+            // A scalar takes the parameter's kind, as the generated C++ converts it; an
+            // Inline function's parameter is the argument itself, as splicing makes it.
+            let inline = func.kind == FuncKind::Inline;
             bound.push(match (ty, value) {
-                // A scalar takes the parameter's kind, as the generated C++ converts it.
-                (crate::ir::Type::Scalar(d), Value::Int(i)) if d.is_float() => Value::Float(i as f64),
-                (crate::ir::Type::Scalar(d), Value::Float(f)) if d.is_int() => Value::Int(f as i64),
+                (crate::ir::Type::Scalar(d), Value::Int(i)) if d.is_float() && !inline => Value::Float(i as f64),
+                (crate::ir::Type::Scalar(d), Value::Float(f)) if d.is_int() && !inline => Value::Int(f as i64),
                 (_, v) => v,
             });
         }
