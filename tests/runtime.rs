@@ -43,6 +43,11 @@ struct Run {
 /// Writes the runtime and `main.cpp` into a fresh directory, builds them and runs the
 /// program with `env`. `None` when there is no C++ compiler.
 fn build_and_run(name: &str, main: &str, env: &[(&str, &str)]) -> Option<Run> {
+    build_with_kernels(name, main, &[], env)
+}
+
+/// As `build_and_run`, with kernel files (name, code) built from `kernels/` beside `main.cpp`.
+fn build_with_kernels(name: &str, main: &str, kernels: &[(String, String)], env: &[(&str, &str)]) -> Option<Run> {
     let Some(cxx) = cxx() else {
         eprintln!("skipping {name}: no C++ compiler (set CXX or install c++)");
         return None;
@@ -50,11 +55,18 @@ fn build_and_run(name: &str, main: &str, env: &[(&str, &str)]) -> Option<Run> {
     let dir = temp_dir(name);
     plc::emit::runtime::write_runtime(&dir.join("runtime")).expect("runtime written");
     std::fs::write(dir.join("main.cpp"), main).expect("main.cpp written");
+    std::fs::create_dir_all(dir.join("kernels")).expect("kernels/");
+    let mut sources = vec!["main.cpp".to_string(), "runtime/pto_runtime.cpp".to_string()];
+    for (kernel, code) in kernels {
+        std::fs::write(dir.join("kernels").join(format!("{kernel}.cpp")), code).expect("kernel written");
+        sources.push(format!("kernels/{kernel}.cpp"));
+    }
     let exe = dir.join("prog");
     let out = Command::new(&cxx)
         .args(FLAGS)
         .arg("-Iruntime")
-        .args(["main.cpp", "runtime/pto_runtime.cpp", "-o"])
+        .args(&sources)
+        .arg("-o")
         .arg(&exe)
         .current_dir(&dir)
         .output()
@@ -408,6 +420,73 @@ fn a_scalar_copied_out_of_its_slot_is_frozen_into_the_recording() {
 }
 
 #[test]
+fn a_view_made_in_a_graph_follows_the_tensor_it_was_made_from() {
+    // `band` (a boundary view of w at row `base`) and `part` (a view of w at row 0 made in
+    // the body) are the same window on the first call, where base is 0. The recording must
+    // re-base `part` with w, not with band, or every replay reads row `base` twice.
+    let main = format!(
+        "{PRELUDE}{}",
+        r#"
+// k_copy_row(src, dst, row): dst[row, :] = src[0, :]
+extern "C" void k_copy_row(int64_t* args) {
+    const ChipTensor& src = arg_tensor(args, 0);
+    const ChipTensor& dst = arg_tensor(args, 1);
+    int64_t row = from_u64<int64_t>(static_cast<uint64_t>(args[2]));
+    plc::store(plc::load<float>(src, {0, 0}, {1, 4}), {row, 0}, dst);
+}
+extern "C" {
+const plc_kernel_fn plc_kernel_table[] = {&k_copy_row};
+const int plc_kernel_count = 1;
+}
+static void body(const GraphTaskArgs& args) {
+    const ChipTensor& w = args.tensor(0).ref();
+    const ChipTensor& band = args.tensor(1).ref();
+    const ChipTensor& out = args.tensor(2).ref();
+    uint32_t part_offsets[2] = {0, 0};
+    uint32_t part_shapes[2] = {4, 4};
+    ChipTensor part = w.view(part_shapes, part_offsets);
+    CoreTaskArgs p0;
+    p0.add_input(band);
+    p0.add_inout(out);
+    p0.add_scalar((uint64_t)0);
+    rt_submit_aiv_task(0, p0);
+    CoreTaskArgs p1;
+    p1.add_input(part);
+    p1.add_inout(out);
+    p1.add_scalar((uint64_t)1);
+    rt_submit_aiv_task(0, p1);
+}
+int main() {
+    std::vector<float> ws;
+    ChipTensor W = tensor2(ws, 16, 4);
+    for (size_t i = 0; i < ws.size(); ++i) ws[i] = static_cast<float>(i);
+    std::vector<float> outs[4];
+    for (int call = 0; call < 4; ++call) {
+        ChipTensor out = tensor2(outs[call], 2, 4);
+        uint32_t band_offsets[2] = {static_cast<uint32_t>(4 * call), 0};
+        uint32_t band_shapes[2] = {4, 4};
+        ChipTensor band = W.view(band_shapes, band_offsets);
+        GraphTaskArgs params;
+        params.add_input(W);
+        params.add_input(band);
+        params.add_inout(out);
+        rt_submit_graph(&body, params);
+    }
+    plc_rt_sync();
+    for (int call = 0; call < 4; ++call) {
+        CHECK_NEAR(outs[call][0], 16.0f * call);   // w[4 * call, 0]
+        CHECK_NEAR(outs[call][4], 0.0f);           // w[0, 0]
+        CHECK_NEAR(outs[call][7], 3.0f);
+    }
+    CHECK(plc_rt_graph_recordings() == 1 && plc_rt_graph_replays() == 3);
+    return finish();
+}
+"#
+    );
+    passes("graph_view_provenance", &main, &[]);
+}
+
+#[test]
 fn a_graph_launched_while_another_is_recorded_is_an_error() {
     let main = format!(
         "{PRELUDE}{}",
@@ -648,6 +727,225 @@ int main() {
 "#
     );
     passes("tile_numerics", &main, &[]);
+}
+
+// ------------------------------------------------------------------ emitted kernels, run
+
+/// Device functions covering the emitter's forms: a loop of run-time length carrying a
+/// tile, an `if` merging tiles, reductions and broadcasts, matmul on moved tiles, a padded
+/// load and a store of its valid region, a computed tensor returned (a runtime-allocated
+/// result), an Spmd wrapper over a kernel that reads its block index, scalar arithmetic.
+const KERNELS_PL: &str = r#"
+import pypto.language as pl
+
+N = 16
+
+
+@pl.program
+class Kernels:
+    @pl.function(type=pl.FunctionType.InCore)
+    def power(self, x: pl.Tensor[[N, N], pl.FP32], n: pl.Scalar[pl.INDEX], negate: pl.Scalar[pl.BOOL],
+              out: pl.Out[pl.Tensor[[N, N], pl.FP32]]) -> pl.Tensor[[N, N], pl.FP32]:
+        t = pl.load(x, [0, 0], [N, N])
+        for k, (p,) in pl.range(1, n, 1, init_values=(t,)):
+            q = pl.mul(p, t)
+            powered = pl.yield_(q)
+        if negate:
+            r = pl.yield_(pl.neg(powered))
+        else:
+            r = pl.yield_(powered)
+        out = pl.store(r, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def softmax_rows(self, x: pl.Tensor[[N, N], pl.FP32],
+                     out: pl.Out[pl.Tensor[[N, N], pl.FP32]]) -> pl.Tensor[[N, N], pl.FP32]:
+        t = pl.load(x, [0, 0], [N, N])
+        m = pl.row_max(t)
+        e = pl.exp(pl.row_expand_sub(t, m))
+        s = pl.row_sum(e)
+        out = pl.store(pl.row_expand_div(e, s), [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def affine(self, a: pl.Tensor[[N, 8], pl.FP32], b: pl.Tensor[[8, N], pl.FP32],
+               out: pl.Out[pl.Tensor[[N, N], pl.FP32]]) -> pl.Tensor[[N, N], pl.FP32]:
+        ta = pl.load(a, [0, 0], [N, 8], target_memory=pl.MemorySpace.Mat)
+        tb = pl.load(b, [0, 0], [8, N], target_memory=pl.MemorySpace.Mat)
+        c = pl.matmul(pl.move(ta, pl.MemorySpace.Left), pl.move(tb, pl.MemorySpace.Right))
+        out = pl.store(pl.add(c, 1.0), [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def edge(self, x: pl.Tensor[[10, 10], pl.FP32],
+             out: pl.InOut[pl.Tensor[[10, 10], pl.FP32]]) -> pl.Tensor[[10, 10], pl.FP32]:
+        t = pl.load(x, [8, 8], [4, 4])
+        s = pl.row_sum(t)
+        out = pl.store(t, [8, 8], out)
+        out = pl.store(s, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def doubled(self, v: pl.Tensor[[32], pl.FP32]) -> pl.Tensor[[32], pl.FP32]:
+        d = pl.add(v, v)
+        return d
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def per_block(self, x: pl.Tensor[[64, 8], pl.FP32],
+                  out: pl.Out[pl.Tensor[[64, 8], pl.FP32]]) -> pl.Tensor[[64, 8], pl.FP32]:
+        b = pl.tile.get_block_idx()
+        row = (b * 32) // 2
+        t = pl.load(x, [row, 0], [16, 8])
+        out = pl.store(pl.mul(t, b % 3 + 1), [row, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Spmd)
+    def blocks(self, x: pl.Tensor[[64, 8], pl.FP32],
+               out: pl.Out[pl.Tensor[[64, 8], pl.FP32]]) -> pl.Tensor[[64, 8], pl.FP32]:
+        out = self.per_block(x, out)
+        return out
+"#;
+
+#[test]
+fn emitted_kernels_compute_what_the_program_says() {
+    let mut session = plc::driver::Session::new();
+    let (mut programs, mut diags) = session.lower_source("kernels.pl", KERNELS_PL.as_bytes().to_vec());
+    let pipeline = plc::passes::plan(&mut session.files, &plc::passes::default_pipeline_text())
+        .unwrap_or_else(|_| panic!("the default pipeline"));
+    let stop = pipeline.passes.len();
+    session.run_passes(&pipeline, stop, true, &mut programs, &mut diags);
+    assert!(!plc::diag::has_errors(&diags), "{diags:?}");
+    let p = &programs[0];
+    let mut kernels = Vec::new();
+    let mut table = String::from("extern \"C\" {\n");
+    let mut ids = String::new();
+    let mut entries = Vec::new();
+    for (k, f) in p.functions.values().enumerate() {
+        let name = session.interner.get(f.name).to_string();
+        let code = plc::emit::kernel::emit_kernel(p, &session.interner, f.name).expect("emitted");
+        let symbol = plc::emit::kernel::kernel_symbol(&session.interner, f.name);
+        table.push_str(&format!("void {symbol}(int64_t* args);\n"));
+        entries.push(format!("&{symbol}"));
+        ids.push_str(&format!("static const int ID_{name} = {k};\n"));
+        kernels.push((name, code));
+    }
+    // `doubled` returns a tensor it computes: the caller allocates it after the tensors.
+    let doubled = p.functions.values().find(|f| session.interner.get(f.name) == "doubled").unwrap();
+    assert_eq!(plc::emit::kernel::runtime_allocated_results(p, doubled.name), vec![0]);
+    table.push_str(&format!(
+        "const plc_kernel_fn plc_kernel_table[] = {{{}}};\nconst int plc_kernel_count = {};\n}}\n{ids}",
+        entries.join(", "),
+        entries.len()
+    ));
+    let main = format!(
+        "{PRELUDE}{table}{}",
+        r#"
+static std::vector<float> seq(size_t n, float scale) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = scale * static_cast<float>(static_cast<int>((i * 7) % 11) - 5);
+    return v;
+}
+
+int main() {
+    // power(x, 3, negate=true): -x^3
+    std::vector<float> xs = seq(256, 0.25f), po;
+    uint32_t sq[2] = {16, 16};
+    ChipTensor X = make_tensor_external(xs.data(), sq, 2);
+    ChipTensor PO = tensor2(po, 16, 16);
+    {
+        CoreTaskArgs p;
+        p.add_input(X);
+        p.add_output(PO);
+        p.add_scalar((uint64_t)3, true);
+        rt_submit_aiv_task(ID_power, p);
+    }
+    // softmax_rows(x)
+    std::vector<float> sm;
+    ChipTensor SM = tensor2(sm, 16, 16);
+    {
+        CoreTaskArgs p;
+        p.add_input(X);
+        p.add_output(SM);
+        rt_submit_aiv_task(ID_softmax_rows, p);
+    }
+    // affine(a, b) = a @ b + 1
+    std::vector<float> as = seq(128, 0.5f), bs = seq(128, 0.125f), af;
+    uint32_t s16x8[2] = {16, 8}, s8x16[2] = {8, 16};
+    ChipTensor A = make_tensor_external(as.data(), s16x8, 2), B = make_tensor_external(bs.data(), s8x16, 2);
+    ChipTensor AF = tensor2(af, 16, 16);
+    {
+        CoreTaskArgs p;
+        p.add_input(A, B);
+        p.add_output(AF);
+        rt_submit_aiv_task(ID_affine, p);
+    }
+    // edge(x10, out): a window leaving the tensor
+    std::vector<float> es, eo;
+    ChipTensor E = tensor2(es, 10, 10), EO = tensor2(eo, 10, 10);
+    for (size_t i = 0; i < 100; ++i) {
+        es[i] = static_cast<float>(i);
+        eo[i] = -1.0f;
+    }
+    {
+        CoreTaskArgs p;
+        p.add_input(E);
+        p.add_inout(EO);
+        rt_submit_aiv_task(ID_edge, p);
+    }
+    // doubled(v): the result is allocated by the runtime
+    std::vector<float> vs = seq(32, 1.0f);
+    uint32_t s32[1] = {32};
+    ChipTensor V = make_tensor_external(vs.data(), s32, 1);
+    uint32_t d_shapes[1] = {32};
+    TensorCreateInfo d_ci(d_shapes, 1, DataType::FLOAT32);
+    CoreTaskArgs pd;
+    pd.add_input(V);
+    pd.add_output(d_ci);
+    TaskOutputTensors d_outs = rt_submit_aiv_task(ID_doubled, pd);
+    const ChipTensor& D = d_outs.get_ref(0);
+    // blocks(x64): four blocks of 16 rows, block b scaled by b % 3 + 1
+    std::vector<float> ys = seq(512, 1.0f), bo;
+    uint32_t s64x8[2] = {64, 8};
+    ChipTensor Y = make_tensor_external(ys.data(), s64x8, 2), BO = tensor2(bo, 64, 8);
+    {
+        CoreTaskArgs p;
+        p.add_input(Y);
+        p.add_output(BO);
+        p.launch_spec.set_block_num(4);
+        rt_submit_aiv_task(ID_blocks, p);
+    }
+    plc_rt_sync();
+
+    for (int i = 0; i < 256; ++i) CHECK_NEAR(po[i], -xs[i] * xs[i] * xs[i]);
+    for (int r = 0; r < 16; ++r) {
+        float m = xs[r * 16];
+        for (int c = 0; c < 16; ++c) m = std::max(m, xs[r * 16 + c]);
+        float s = 0;
+        for (int c = 0; c < 16; ++c) s += std::exp(xs[r * 16 + c] - m);
+        for (int c = 0; c < 16; ++c) CHECK_NEAR(sm[r * 16 + c], std::exp(xs[r * 16 + c] - m) / s);
+    }
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) {
+            float acc = 1.0f;
+            for (int k = 0; k < 8; ++k) acc += as[i * 8 + k] * bs[k * 16 + j];
+            CHECK_NEAR(af[i * 16 + j], acc);
+        }
+    CHECK_NEAR(eo[8 * 10 + 8], 88.0f);
+    CHECK_NEAR(eo[9 * 10 + 9], 99.0f);
+    CHECK_NEAR(eo[0], 88.0f + 89.0f);        // the row sums of the valid 2 x 2
+    CHECK_NEAR(eo[10], 98.0f + 99.0f);
+    CHECK_NEAR(eo[20], -1.0f);               // rows outside the valid region are not stored
+    CHECK_NEAR(eo[8 * 10 + 7], -1.0f);
+    for (uint32_t i = 0; i < 32; ++i) CHECK_NEAR(get_tensor_data<float>(D, 1, &i), 2.0f * vs[i]);
+    for (int r = 0; r < 64; ++r)
+        for (int c = 0; c < 8; ++c) CHECK_NEAR(bo[r * 8 + c], ys[r * 8 + c] * static_cast<float>((r / 16) % 3 + 1));
+    CHECK(plc_rt_tasks_run() == 6);
+    return finish();
+}
+"#
+    );
+    let Some(run) = build_with_kernels("emitted_kernels", &main, &kernels, &[]) else { return };
+    assert!(run.ok && run.stdout.contains("all checks passed"), "{}\n{}", run.stdout, run.stderr);
 }
 
 // ------------------------------------------------------------------ kernels of the examples

@@ -107,9 +107,14 @@ pub fn emit_kernel(program: &Program, names: &Interner, func: Symbol) -> Result<
     out.push_str(&emitted.body);
     out.push_str("}\n\n}  // namespace plc_kernels\n\n");
 
-    // The wrapper the runtime calls: tensors first, then scalars, each in parameter order.
+    // The wrapper the runtime calls: the parameters' tensors, the tensors allocated for the
+    // results that are not parameters, then the scalars.
+    let new_results: Vec<usize> = runtime_allocated_results(program, func)
+        .into_iter()
+        .filter(|&i| matches!(emitted.ret.get(i), Some(Repr::Tile(_) | Repr::Tensor)))
+        .collect();
     let mut tensors = 0;
-    let tensor_count = emitted.param_reprs.iter().filter(|r| !matches!(r, Repr::Scalar(_))).count();
+    let tensor_count = emitted.param_reprs.iter().filter(|r| !matches!(r, Repr::Scalar(_))).count() + new_results.len();
     let mut scalars = 0;
     let mut call_args = Vec::new();
     for r in &emitted.param_reprs {
@@ -134,9 +139,39 @@ pub fn emit_kernel(program: &Program, names: &Interner, func: Symbol) -> Result<
         out.push_str("    (void)args;\n");
     }
     out.push_str("    plc::Scratch scratch;\n");
-    let _ = writeln!(out, "    plc_kernels::{sym}({});", call_args.join(", "));
+    if new_results.is_empty() {
+        let _ = writeln!(out, "    plc_kernels::{sym}({});", call_args.join(", "));
+    } else {
+        let _ = writeln!(out, "    auto result = plc_kernels::{sym}({});", call_args.join(", "));
+        let params = tensor_count - new_results.len();
+        for (k, &i) in new_results.iter().enumerate() {
+            let value = if emitted.ret.len() == 1 { "result".to_string() } else { format!("std::get<{i}>(result)") };
+            let _ = writeln!(out, "    plc::store_result({value}, plc::arg_tensor(args, {}));", params + k);
+        }
+    }
     out.push_str("}\n");
     Ok(out)
+}
+
+/// The results of a device function that are not one of its parameters (a tile, or a
+/// tensor it computes or allocates), by position: the caller passes a tensor the runtime
+/// allocates for each (`add_output(TensorCreateInfo)`), after the parameters' tensors and
+/// before the scalars, and the kernel writes the result into it. Results whose shape is not
+/// constant are left out (the caller cannot allocate them; the orchestration emitter says
+/// so), and so are scalars.
+pub fn runtime_allocated_results(program: &Program, func: Symbol) -> Vec<usize> {
+    let Some(f) = program.functions.get(&func) else { return Vec::new() };
+    let returned = crate::passes::lineage::Lineage::default().returned_params(program, func);
+    f.returns
+        .iter()
+        .enumerate()
+        .filter(|&(i, &ty)| {
+            let t = program.types.get(ty);
+            let constant = t.shape().is_some_and(|s| s.iter().all(|d| matches!(d, Dim::Const(_))));
+            returned.get(i).copied().flatten().is_none() && constant && t.dtype().is_some()
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 // ------------------------------------------------------------------ C++ forms of values

@@ -357,6 +357,40 @@ ChipTensor store_tensor(const Tile<T>& src, const ChipTensor& dst) {
     return store(src, zero, dst);
 }
 
+/// Copies every element of `src` into `dst` from its origin (converting between dtypes).
+inline void copy_tensor(const ChipTensor& src, const ChipTensor& dst) {
+    int64_t off[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
+    int64_t win[MAX_TENSOR_DIMS] = {1, 1, 1, 1, 1};
+    for (uint32_t k = 0; k < src.ndims; ++k) win[k] = src.shapes[k];
+    int64_t idx[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
+    int64_t cols = src.ndims >= 1 ? win[src.ndims - 1] : 1;
+    for_window(src, off, win, [&](int64_t r, int64_t c, const void* p) {
+        if (p == nullptr) return;
+        int64_t flat = r * cols + c;
+        for (uint32_t k = dst.ndims; k-- > 0;) {
+            idx[k] = flat % static_cast<int64_t>(std::max<uint32_t>(dst.shapes[k], 1));
+            flat /= static_cast<int64_t>(std::max<uint32_t>(dst.shapes[k], 1));
+        }
+        void* q = element_ptr(dst, idx);
+        if (q == nullptr) return;
+        if (src.dtype == dst.dtype) {
+            std::memcpy(q, p, get_element_size(src.dtype));
+        } else {
+            plc_rt::store_as<double>(dst.dtype, q, plc_rt::load_as<double>(src.dtype, p));
+        }
+    });
+}
+
+/// A kernel's result that is not one of its parameters, written into the tensor the
+/// runtime allocated for it (the task's output after its tensor arguments).
+template <class T>
+void store_result(const Tile<T>& value, const ChipTensor& dst) {
+    store_tensor(value, dst);
+}
+inline void store_result(const ChipTensor& value, const ChipTensor& dst) {
+    copy_tensor(value, dst);
+}
+
 /// A window of a tensor as a view (`pl.slice` / `pl.tensor.slice` in a kernel): extents
 /// clipped at the tensor's end, as the runtime's views are.
 inline ChipTensor slice(const ChipTensor& t, const Dims& shape, const Dims& offsets) {
