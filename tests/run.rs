@@ -170,6 +170,126 @@ fn every_pass_keeps_the_meaning_of_every_example() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
+/// The examples with integer literals changed at random (fixed seeds): every Orchestration
+/// and Opaque function that lowers runs straight from lowering and after the whole
+/// pipeline, with the same lines or the same error. Not compared: runs that hit the step
+/// limit (stages take different numbers of steps) and reads of a variable before it is
+/// assigned (a loop that runs zero times; ConvertToSSA then gives the variable a stand-in
+/// value, as PyPTO does). `PLC_RUN_FUZZ_ROUNDS` sets the rounds per example (default 8).
+#[test]
+fn mutated_examples_mean_the_same_before_and_after_the_passes() {
+    let rounds: u64 = std::env::var("PLC_RUN_FUZZ_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(8);
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir("examples")
+        .expect("examples/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "pl"))
+        .collect();
+    files.sort();
+    let (mut failures, mut compared) = (Vec::new(), 0);
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        for round in 0..rounds {
+            let source = mutate_integers(&text, &mut next);
+            let mut s = Session::new();
+            let (lowered, diags) = s.lower_source("mutated.pl", source.clone().into_bytes());
+            if plc::diag::has_errors(&diags) {
+                continue;
+            }
+            let mut after = lowered.clone();
+            let mut pass_diags = Vec::new();
+            let pipeline = passes::plan(&mut s.files, &passes::default_pipeline_text()).unwrap_or_else(|_| panic!());
+            s.run_passes(&pipeline, pipeline.passes.len(), false, &mut after, &mut pass_diags);
+            if plc::diag::has_errors(&pass_diags) {
+                continue;
+            }
+            for p in &lowered {
+                for f in p.functions.values().filter(|f| matches!(f.kind, FuncKind::Orchestration | FuncKind::Opaque)) {
+                    let name = s.interner.get(f.name);
+                    let entry = match p.name {
+                        Some(class) => format!("{}.{name}", s.interner.get(class)),
+                        None => name.to_string(),
+                    };
+                    let mut opts = RunOptions::new(entry);
+                    (opts.seed, opts.max_steps) = (next(), 100_000);
+                    for q in &f.params {
+                        let param = plc::interp::source_name(s.interner.get(p.var(q.var).name)).to_string();
+                        match p.types.get(p.var(q.var).ty) {
+                            plc::ir::Type::Scalar(d) if d.is_float() => opts.args.push((param, "0.5".into())),
+                            plc::ir::Type::Scalar(_) => {
+                                opts.args.push((param, ["3", "0", "-2", "64"][next() as usize % 4].into()))
+                            }
+                            plc::ir::Type::Tensor { shape, .. }
+                                if !shape
+                                    .as_ref()
+                                    .is_some_and(|s| s.iter().all(|d| matches!(d, plc::ir::Dim::Const(_)))) =>
+                            {
+                                opts.args.push((
+                                    param,
+                                    ["64x64", "128x128", "8x8", "512x128", "256x256"][next() as usize % 5].into(),
+                                ))
+                            }
+                            _ => {}
+                        }
+                    }
+                    let before = describe(&run(&lowered, &s.interner, &opts));
+                    let later = describe(&run(&after, &s.interner, &opts));
+                    if before.contains("unexpectedly") || later.contains("unexpectedly") {
+                        failures.push(format!(
+                            "{} round {round}, {}: the interpreter crashed\n{source}",
+                            path.display(),
+                            opts.entry
+                        ));
+                    }
+                    if [&before, &later].iter().any(|t| t.contains("steps")) || before.contains("before it is assigned")
+                    {
+                        continue;
+                    }
+                    compared += 1;
+                    if before != later {
+                        failures.push(format!(
+                            "{} round {round}, {} {:?}:\nfrom lowering: {before}\nafter the passes: {later}\n{source}",
+                            path.display(),
+                            opts.entry,
+                            opts.args
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(compared >= 8 * rounds as usize, "only {compared} runs compared");
+}
+
+/// The text with about one integer literal in five replaced by a small or odd value.
+fn mutate_integers(text: &str, next: &mut impl FnMut() -> u64) -> String {
+    const VALUES: &[&str] = &["0", "1", "2", "3", "7", "16", "33", "64", "100"];
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let starts_number = chars[i].is_ascii_digit()
+            && (i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_' || chars[i - 1] == '.'));
+        if starts_number && next() % 5 == 0 {
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            out.push_str(VALUES[next() as usize % VALUES.len()]);
+        } else {
+            out.push(chars[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
 /// Every Orchestration or Opaque function of every example is a case above, so that a new
 /// example or entry cannot go unchecked.
 #[test]
