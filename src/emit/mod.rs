@@ -80,6 +80,21 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
     if !errors.is_empty() {
         return Err(errors);
     }
+    // Every device function: the launched kernels and the kernels wrappers call.
+    for f in p.functions.values() {
+        if f.kind.is_device_kernel() {
+            match kernel::emit_kernel(p, names, f.name) {
+                Ok(code) => files.push((format!("kernels/{}.cpp", names.get(f.name)), code)),
+                Err(d) => errors.push(d),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    for (name, text) in runtime::RUNTIME_FILES {
+        files.push((format!("runtime/{name}"), text.to_string()));
+    }
     files.push(("kernel_config.json".to_string(), kernel_config(p, names, &entries, &shared)));
     files.push(("kernels/kernel_table.cpp".to_string(), kernel_table(names, &shared)));
     if let Some(h) = &opts.harness {
@@ -91,8 +106,12 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
                 nowhere(),
             )]);
         }
-        let mut sources: Vec<String> =
-            files.iter().map(|(rel, _)| rel.clone()).filter(|rel| rel.ends_with(".cpp")).collect();
+        // The runtime's own sources are compiled by build.sh's loop over runtime/.
+        let mut sources: Vec<String> = files
+            .iter()
+            .map(|(rel, _)| rel.clone())
+            .filter(|rel| rel.ends_with(".cpp") && !rel.starts_with("runtime/"))
+            .collect();
         sources.sort();
         files.extend(harness::harness(p, names, entries[0].1, h, root, &sources)?);
     }

@@ -678,6 +678,7 @@ impl<'a> Emitter<'a> {
             self.line(&format!("TaskOutputTensors {alloc} = alloc_tensors({});", infos.join(", ")));
             for (i, name) in bound.iter().enumerate() {
                 self.line(&format!("const ChipTensor& {name} = {alloc}.get_ref({i});"));
+                self.line(&format!("(void){name};"));
             }
         }
     }
@@ -955,6 +956,7 @@ impl<'a> Emitter<'a> {
             if let Some(outs) = call.outs.clone() {
                 let name = self.define(var);
                 self.line(&format!("PTO2TaskId {name} = {outs}.task_id();"));
+                self.line(&format!("(void){name};"));
             }
             return;
         }
@@ -1172,6 +1174,7 @@ impl<'a> Emitter<'a> {
         if let Some(r) = self.synthesized.get(&(call, index)).cloned() {
             let name = self.define(var);
             self.line(&format!("const ChipTensor& {name} = {r};"));
+            self.line(&format!("(void){name};"));
             return;
         }
         self.alias_result(var, callee, args, index, loc);
