@@ -4,7 +4,8 @@
 //! `pl.load` copies a window and zero-pads what lies outside the tensor, its valid region
 //! is the part inside (and inside `valid_shapes`); `pl.store` writes the tile's valid
 //! region; elementwise ops broadcast like PyTorch; reductions keep the reduced axis as 1;
-//! `pl.matmul` accumulates in `f64` and rounds once. Tensor ops are the same computations on
+//! float arithmetic is `f32` arithmetic (scalar operands converted first, sums and matmul
+//! accumulated in `f32` in index order), as on the device. Tensor ops are the same computations on
 //! whole tensors; `pl.slice`, `pl.tensor.view`, `pl.reshape` and `pl.transpose` of a tensor
 //! are views sharing its buffer; `pl.assemble` and `pl.store` write into the target and
 //! return it. An op without semantics is an error naming it.
@@ -435,13 +436,22 @@ fn compute(op: &str, a: &Args<'_>) -> Res<Value> {
         "matmul_acc" | "gemv_acc" => {
             let (lhs, rhs) = (a.dense(1)?, a.dense(2)?);
             let (ta, tb) = (a.named_flag("a_trans")?, a.named_flag("b_trans")?);
+            // `init_cond` true: the product alone (the first step of an accumulation).
+            let init = match a.named("init_cond") {
+                Some(v) => super::exec::truthy(v)?,
+                None => false,
+            };
             match a.req(0)? {
                 // The accumulator tile is updated in place (the op reads and writes it).
                 Value::Tile(acc) => {
                     let sum = {
                         let acc_d = acc.borrow();
                         let product = matmul(&lhs, &rhs, ta, tb, acc_d.dtype)?;
-                        binary(&Operand::Array(acc_d.clone()), &Operand::Array(product), Bin::Add)?
+                        if init {
+                            product
+                        } else {
+                            binary(&Operand::Array(acc_d.clone()), &Operand::Array(product), Bin::Add)?
+                        }
                     };
                     let mut acc_mut = acc.borrow_mut();
                     let valid = acc_mut.valid.clone();
@@ -451,7 +461,11 @@ fn compute(op: &str, a: &Args<'_>) -> Res<Value> {
                 _ => {
                     let acc = a.dense(0)?;
                     let product = matmul(&lhs, &rhs, ta, tb, acc.dtype)?;
-                    binary(&Operand::Array(acc), &Operand::Array(product), Bin::Add)?
+                    if init {
+                        product
+                    } else {
+                        binary(&Operand::Array(acc), &Operand::Array(product), Bin::Add)?
+                    }
                 }
             }
         }
@@ -1136,14 +1150,26 @@ fn result_dtype(ops: &[&Operand]) -> DType {
 fn binary(x: &Operand, y: &Operand, kind: Bin) -> Res<Dense> {
     let dtype = result_dtype(&[x, y]);
     let float = dtype.is_float();
-    elementwise(&[x, y], dtype, &|v| apply_bin(kind, v[0], v[1], float))
+    let (x, y) = (as_element(x, dtype), as_element(y, dtype));
+    elementwise(&[&x, &y], dtype, &|v| apply_bin(kind, v[0], v[1], float))
+}
+
+/// A scalar operand as an element of `dtype` (a float becomes an `f32`, as the C++ tile
+/// library converts it before computing); arrays as they are.
+fn as_element(op: &Operand, dtype: DType) -> Operand {
+    match op {
+        Operand::Scalar(Num::F(f)) if dtype.is_float() => Operand::Scalar(Num::F(*f as f32 as f64)),
+        Operand::Scalar(n) => Operand::Scalar(*n),
+        Operand::Array(d) => Operand::Array(d.clone()),
+    }
 }
 
 /// `mask != 0 ? on_true : on_false`.
 fn select(mask: &Dense, on_true: &Operand, on_false: &Operand) -> Res<Dense> {
     let mask = Operand::Array(mask.clone());
     let dtype = result_dtype(&[on_true, on_false]);
-    elementwise(&[&mask, on_true, on_false], dtype, &|v| {
+    let (on_true, on_false) = (as_element(on_true, dtype), as_element(on_false, dtype));
+    elementwise(&[&mask, &on_true, &on_false], dtype, &|v| {
         Ok(convert(if v[0].as_f64() != 0.0 { v[1] } else { v[2] }, dtype))
     })
 }
@@ -1170,11 +1196,12 @@ fn unary(d: &Dense, kind: Un) -> Res<Dense> {
         if float {
             let p = v.as_f64();
             return Ok(Num::F(match kind {
-                Un::Exp => p.exp(),
-                Un::Log => p.ln(),
-                Un::Sqrt => p.sqrt(),
-                Un::Rsqrt => 1.0 / p.sqrt(),
-                Un::Recip => 1.0 / p,
+                // In `f32`, with the C library's `expf`/`logf`, as the C++ side computes.
+                Un::Exp => (p as f32).exp() as f64,
+                Un::Log => (p as f32).ln() as f64,
+                Un::Sqrt => (p as f32).sqrt() as f64,
+                Un::Rsqrt => (1.0f32 / (p as f32).sqrt()) as f64,
+                Un::Recip => (1.0f32 / p as f32) as f64,
                 Un::Neg => -p,
                 Un::Abs => p.abs(),
                 Un::Relu => p.max(0.0),
@@ -1228,7 +1255,8 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: Red) -> Dense {
                 for k in 0..live {
                     let x = at(k).as_f64();
                     acc = match kind {
-                        Red::Sum => acc + x,
+                        // Summed in `f32`, in index order.
+                        Red::Sum => (acc + x) as f32 as f64,
                         Red::Max => acc.max(x),
                         Red::Min => acc.min(x),
                     };
@@ -1286,10 +1314,14 @@ fn matmul(lhs: &Dense, rhs: &Dense, a_trans: bool, b_trans: bool, dtype: DType) 
     for i in 0..m {
         for j in 0..n {
             if float {
-                let mut acc = 0.0f64;
+                // Accumulated in `f32` in index order, each product rounded, as the cube
+                // unit and the C++ tile library do.
+                let mut acc = 0.0f32;
                 for p in 0..k {
-                    acc += lhs.data.get_f(i * ars + p * acs) * rhs.data.get_f(p * brs + j * bcs);
+                    let product = lhs.data.get_f(i * ars + p * acs) as f32 * rhs.data.get_f(p * brs + j * bcs) as f32;
+                    acc += product;
                 }
+                let acc = acc as f64;
                 out.set(i * n + j, convert(Num::F(acc), dtype));
             } else {
                 let mut acc = 0i64;
