@@ -5,10 +5,10 @@
 //! is the part inside (and inside `valid_shapes`); `pl.store` writes the tile's valid
 //! region; elementwise ops broadcast like PyTorch; reductions keep the reduced axis as 1;
 //! float arithmetic is `f32` arithmetic (scalar operands converted first, sums and matmul
-//! accumulated in `f32` in index order), as on the device. Tensor ops are the same computations on
-//! whole tensors; `pl.slice`, `pl.tensor.view`, `pl.reshape` and `pl.transpose` of a tensor
-//! are views sharing its buffer; `pl.assemble` and `pl.store` write into the target and
-//! return it. An op without semantics is an error naming it.
+//! accumulated in `f32` in index order), as on the device. Tensor ops are the same
+//! computations on whole tensors; `pl.slice`, `pl.tensor.view`, `pl.reshape` and
+//! `pl.transpose` of a tensor are views sharing its buffer; `pl.assemble` and `pl.store`
+//! write into the target and return it. An op without semantics is an error naming it.
 
 use super::exec::{as_int, float_floor_div_mod, floor_mod, Interp, MAX_ELEMENTS};
 use super::value::{contiguous_strides, element_count, for_each_index, Data, Dense, Num, Tensor, Value};
