@@ -136,7 +136,7 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
     for input in inputs {
         match input {
             Input::Tensor { name, dir, shape, dtype } => {
-                let v = sanitize(name);
+                let v = format!("p_{}", sanitize(name));
                 let n: i64 = shape.iter().product();
                 let store = storage(*dtype);
                 let _ = writeln!(out, "    // {name}: {} {}", dtype.name(), dims_text(shape));
@@ -165,7 +165,7 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
                 tensors.push((v, name.clone(), *dir, shape.clone(), *dtype));
             }
             Input::Scalar { name, dtype, value } => {
-                let v = sanitize(name);
+                let v = format!("p_{}", sanitize(name));
                 let _ = writeln!(out, "    {} {v} = ({})({value});", ctype(*dtype), ctype(*dtype));
                 scalars.push(v);
             }

@@ -1,0 +1,240 @@
+//! The C++ output, end to end:
+//!
+//! - every example compiles (`plc compile`), and each orchestration file matches the
+//!   expected `examples/<name>.<entry>.cpp` beside it (bless with `PLC_BLESS=1`);
+//! - every generated file compiles with the system `c++ -std=c++17 -Wall -Werror`;
+//! - for the examples with a runnable entry, the harness build prints exactly what
+//!   `plc run` prints, for two seeds;
+//! - the seed's graph is recorded once and replayed LAYERS − 1 times.
+//!
+//! The C++ steps need a C++ compiler (`CXX`, default `c++`); without one they are skipped
+//! with a message (CI has one).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn plc(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_plc")).args(args).output().expect("plc runs")
+}
+
+fn cxx() -> Option<String> {
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
+    Command::new(&cxx).arg("--version").output().ok().filter(|o| o.status.success()).map(|_| cxx)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compile").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
+}
+
+/// An example, the entry to run and the `--arg`s it needs.
+struct Runnable {
+    file: &'static str,
+    entry: &'static str,
+    args: &'static [&'static str],
+}
+
+const RUNNABLE: &[Runnable] = &[
+    Runnable { file: "accumulate_band", entry: "entry", args: &["w=512x128", "acc=128x128"] },
+    Runnable { file: "graph_boundary", entry: "model", args: &[] },
+    Runnable { file: "incore_regions", entry: "banded", args: &[] },
+    Runnable { file: "incore_regions", entry: "accumulate", args: &[] },
+    Runnable { file: "incore_regions", entry: "named_twice", args: &[] },
+    Runnable { file: "cluster_spmd_scopes", entry: "main", args: &[] },
+    Runnable { file: "task_launches", entry: "main", args: &[] },
+    Runnable { file: "elementwise_scale_add", entry: "scale_add", args: &["x=64x64", "y=64x64", "out=64x64"] },
+    Runnable {
+        file: "declared_task_edges",
+        entry: "staged_square",
+        args: &["x=64x64", "doubled=64x64", "squared=64x64"],
+    },
+    Runnable { file: "declared_task_edges", entry: "banded_negate", args: &["src=128x128", "out=128x128"] },
+    Runnable { file: "graph_regions_in_control_flow", entry: "entry", args: &["n=3"] },
+    Runnable { file: "graph_duplicate_names", entry: "refine_twice", args: &["step=64x64", "acc=64x64", "out=64x64"] },
+    Runnable { file: "host_module_runner", entry: "main", args: &[] },
+    Runnable {
+        file: "host_module_runner",
+        entry: "residual_add",
+        args: &["x=128x128", "residual=128x128", "out=128x128"],
+    },
+    Runnable { file: "inline_program", entry: "main", args: &[] },
+    Runnable {
+        file: "inline_splicing",
+        entry: "entry",
+        args: &["x=64x64", "w=256x64", "lo=64x64", "hi=64x64", "acc=64x64"],
+    },
+    Runnable {
+        file: "jit_shape_of_argument",
+        entry: "square_then_product",
+        args: &["x=64x64", "w=64x64", "out=64x64"],
+    },
+    Runnable { file: "loop_carried_ssa", entry: "main", args: &[] },
+    Runnable { file: "program_form_graph", entry: "main", args: &[] },
+    Runnable { file: "scalar_control_flow", entry: "main", args: &["which=2"] },
+    Runnable { file: "ssa_forms", entry: "scaled_copy", args: &[] },
+    Runnable { file: "standalone_functions", entry: "double_entry", args: &[] },
+    Runnable { file: "tiled_matmul", entry: "main", args: &[] },
+];
+
+fn examples() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir("examples")
+        .expect("examples/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "pl"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The Orchestration functions of an example, after the pipeline.
+fn entries(path: &Path) -> Vec<String> {
+    let mut session = plc::driver::Session::new();
+    let (mut programs, mut diags) = session.lower_path(path).expect("readable");
+    let pipeline = plc::passes::plan(&mut session.files, &plc::passes::default_pipeline_text())
+        .unwrap_or_else(|_| panic!("the default pipeline"));
+    let stop = pipeline.passes.len();
+    session.run_passes(&pipeline, stop, false, &mut programs, &mut diags);
+    let mut out = Vec::new();
+    for p in &programs {
+        for f in p.functions.values() {
+            if f.kind == plc::ir::FuncKind::Orchestration {
+                out.push(session.interner.get(f.name).to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_example_compiles_and_matches_its_expected_cpp() {
+    let bless = std::env::var_os("PLC_BLESS").is_some();
+    let cxx = cxx();
+    let mut failures = Vec::new();
+    for path in examples() {
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        for entry in entries(&path) {
+            let out_dir = temp_dir(&format!("{stem}-{entry}"));
+            let out = plc(&["compile", path.to_str().unwrap(), "-o", out_dir.to_str().unwrap(), "--entry", &entry]);
+            if !out.status.success() {
+                let err = String::from_utf8_lossy(&out.stderr);
+                // The distributed ops need a runtime with several ranks: not on the CPU.
+                if !(stem.starts_with("distributed") && err.contains("E0601")) {
+                    failures.push(format!("{stem} --entry {entry}: {err}"));
+                }
+                continue;
+            }
+            let got = std::fs::read_to_string(out_dir.join("orchestration").join(format!("{entry}.cpp"))).unwrap();
+            let expected_path = path.with_file_name(format!("{stem}.{entry}.cpp"));
+            if bless {
+                std::fs::write(&expected_path, &got).unwrap();
+            } else {
+                match std::fs::read_to_string(&expected_path) {
+                    Ok(expected) if expected == got => {}
+                    Ok(_) => failures.push(format!("{} differs (rerun with PLC_BLESS=1)", expected_path.display())),
+                    Err(_) => failures.push(format!("{} is missing", expected_path.display())),
+                }
+            }
+            // Every file compiles on its own.
+            let Some(cxx) = &cxx else { continue };
+            let mut sources = vec![out_dir.join("orchestration").join(format!("{entry}.cpp"))];
+            if let Ok(dir) = std::fs::read_dir(out_dir.join("kernels")) {
+                let mut kernels: Vec<PathBuf> = dir.filter_map(|e| e.ok().map(|e| e.path())).collect();
+                kernels.sort();
+                sources.extend(kernels);
+            }
+            for src in sources {
+                let status = Command::new(cxx)
+                    .args(["-std=c++17", "-Wall", "-Werror", "-fsyntax-only"])
+                    .arg(format!("-I{}", out_dir.join("runtime").display()))
+                    .arg(&src)
+                    .output()
+                    .expect("c++ runs");
+                if !status.status.success() {
+                    failures.push(format!(
+                        "{} does not compile:\n{}",
+                        src.display(),
+                        String::from_utf8_lossy(&status.stderr)
+                    ));
+                }
+            }
+        }
+    }
+    if cxx.is_none() {
+        eprintln!("no C++ compiler found: the generated files were not compiled");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Builds the harness of one example; returns the program.
+fn build(cxx: &str, r: &Runnable, tag: &str) -> PathBuf {
+    let out_dir = temp_dir(&format!("{tag}-{}-{}", r.file, r.entry));
+    let file = format!("examples/{}.pl", r.file);
+    let mut args = vec!["compile", &file, "-o", out_dir.to_str().unwrap(), "--entry", r.entry, "--harness"];
+    for a in r.args {
+        args.push("--arg");
+        args.push(a);
+    }
+    let out = plc(&args);
+    assert!(out.status.success(), "compile {}: {}", r.file, String::from_utf8_lossy(&out.stderr));
+    let build = Command::new("sh")
+        .arg(out_dir.join("build.sh"))
+        .env("CXX", cxx)
+        .env("CXXFLAGS", "-O1 -Wall -Werror")
+        .output()
+        .expect("sh runs");
+    assert!(build.status.success(), "build {}: {}", r.file, String::from_utf8_lossy(&build.stderr));
+    out_dir.join("prog")
+}
+
+/// Runs a built harness; returns (stdout, stderr).
+fn run(prog: &Path, r: &Runnable, seed: &str) -> (String, String) {
+    let run = Command::new(prog).arg(seed).output().expect("prog runs");
+    assert!(run.status.success(), "prog {}: {}", r.file, String::from_utf8_lossy(&run.stderr));
+    (String::from_utf8_lossy(&run.stdout).to_string(), String::from_utf8_lossy(&run.stderr).to_string())
+}
+
+#[test]
+fn the_harness_prints_what_plc_run_prints() {
+    let Some(cxx) = cxx() else {
+        eprintln!("no C++ compiler found: skipped");
+        return;
+    };
+    for r in RUNNABLE {
+        let prog = build(&cxx, r, "run");
+        for seed in ["0", "7"] {
+            let (got, _) = run(&prog, r, seed);
+            let file = format!("examples/{}.pl", r.file);
+            let mut args = vec!["run", &file, "--entry", r.entry, "--seed", seed];
+            for a in r.args {
+                args.push("--arg");
+                args.push(a);
+            }
+            let expected = plc(&args);
+            assert!(expected.status.success(), "plc run {}: {}", r.file, String::from_utf8_lossy(&expected.stderr));
+            let expected = String::from_utf8_lossy(&expected.stdout).to_string();
+            assert!(!expected.is_empty(), "plc run {} printed nothing", r.file);
+            assert_eq!(got, expected, "{} --entry {} --seed {seed}", r.file, r.entry);
+        }
+    }
+}
+
+#[test]
+fn the_seed_graph_is_recorded_once_and_replayed_for_the_other_layers() {
+    let Some(cxx) = cxx() else {
+        eprintln!("no C++ compiler found: skipped");
+        return;
+    };
+    let prog = build(&cxx, &RUNNABLE[0], "seed");
+    let (_, stderr) = run(&prog, &RUNNABLE[0], "0");
+    // LAYERS = 4 in examples/accumulate_band.pl.
+    assert!(stderr.contains("graph recordings=1 replays=3"), "{stderr}");
+    let cpp = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compile/seed-accumulate_band-entry/orchestration/entry.cpp"),
+    )
+    .unwrap();
+    assert_eq!(cpp.matches("static void pypto_graph_accumulate_band(const GraphTaskArgs& args) {").count(), 1);
+    assert!(cpp.contains("rt_submit_graph(&pypto_graph_accumulate_band, params_t0);"), "{cpp}");
+    assert!(cpp.contains("const uint64_t& base = args.scalar(1);"), "{cpp}");
+}
