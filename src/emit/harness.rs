@@ -35,7 +35,7 @@ pub fn harness(
     let mut known = Vec::new();
     for q in &f.params {
         let full = names.get(p.var(q.var).name);
-        let name = full.split("__").next().unwrap_or(full).to_string();
+        let name = crate::passes::outline::source_name(full).to_string();
         known.push(name.clone());
         let given = h.args.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str());
         let ploc = p.var(q.var).loc;

@@ -136,7 +136,7 @@ fn kernel_config(p: &Program, names: &Interner, entries: &[(usize, Symbol)], sha
                 .iter()
                 .map(|q| {
                     let name = names.get(p.var(q.var).name);
-                    let name = name.split("__").next().unwrap_or(name);
+                    let name = crate::passes::outline::source_name(name);
                     match p.types.get(p.var(q.var).ty) {
                         Type::Scalar(d) => json!({"name": name, "kind": "scalar", "dtype": d.name()}),
                         t => json!({
