@@ -591,6 +591,42 @@ int main() {
 }
 
 #[test]
+fn a_view_reaching_past_its_buffer_is_refused() {
+    let main = format!(
+        "{PRELUDE}{}",
+        r#"
+static int runs = 0;
+extern "C" void k_count(int64_t* args) { (void)args; ++runs; }
+extern "C" {
+const plc_kernel_fn plc_kernel_table[] = {&k_count};
+const int plc_kernel_count = 1;
+}
+int main() {
+    std::vector<float> xs;
+    ChipTensor X = tensor2(xs, 4, 8);
+    uint32_t offsets[2] = {2, 0};
+    uint32_t shapes[2] = {4, 8};           // rows 2..5 of a 4-row tensor
+    ChipTensor past = X.view(shapes, offsets);
+    CoreTaskArgs p;
+    p.add_input(past);
+    rt_submit_aiv_task(0, p);
+    uint32_t inside_shapes[2] = {2, 8};
+    ChipTensor inside = X.view(inside_shapes, offsets);
+    CoreTaskArgs q;
+    q.add_input(inside);
+    rt_submit_aiv_task(0, q);
+    rt_orchestration_done();
+    std::printf("runs %d failed %d\n", runs, plc_rt_failed() ? 1 : 0);
+    return 0;
+}
+"#
+    );
+    let Some(run) = build_and_run("view_past_buffer", &main, &[]) else { return };
+    assert!(run.stdout.contains("runs 1 failed 1"), "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("is a view reaching past its buffer"), "{}", run.stderr);
+}
+
+#[test]
 fn tile_library_numerics() {
     let main = format!(
         "{PRELUDE}{}",

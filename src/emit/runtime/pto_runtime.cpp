@@ -612,6 +612,18 @@ TaskOutputTensors submit(const MixedKernels& kernels, const CoreTaskArgs& args, 
             t.predicate_tensor = *args.predicate_.operand.tensor;
         }
     }
+    // A view reaching past its buffer would make the kernel read or write memory that is
+    // not the tensor's: refuse the task.
+    for (size_t i = 0; i < t.tensors.size(); ++i) {
+        const ChipTensor& v = t.tensors[i];
+        Access a = extent(v, false);
+        if (a.hi > a.lo && v.buffer.size > 0 && (a.lo < v.buffer.addr || a.hi > v.buffer.addr + v.buffer.size)) {
+            fail("tensor argument " + std::to_string(i) + " of task " + std::to_string(t.id) +
+                 " is a view reaching past its buffer (elements " + std::to_string(v.start_offset) + ".. of a " +
+                 std::to_string(v.buffer.size / get_element_size(v.dtype)) + "-element buffer); the task is not run");
+            return TaskOutputTensors();
+        }
+    }
     uint64_t since = 0;
     bool manual = in_manual_scope(&since);
     if (r.recording != nullptr) record_node(*r.recording, t, objects, origins, manual);
