@@ -142,7 +142,15 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
                 let _ = writeln!(out, "    // {name}: {} {}", dtype.name(), dims_text(shape));
                 let _ = writeln!(out, "    std::vector<{store}> {v}_data({}, 0);", n.max(1));
                 if *dir != Direction::Out {
-                    if dtype.is_float() {
+                    if let Some((to, _)) = half_conversions(*dtype) {
+                        // Drawn as floats, stored in the tensor's 16-bit format.
+                        let _ = writeln!(out, "    {{\n        std::vector<float> drawn({}, 0.0f);", n.max(1));
+                        let _ = writeln!(out, "        plc_fill_float(&state, drawn.data(), {n});");
+                        let _ = writeln!(
+                            out,
+                            "        for (size_t k = 0; k < {n}; ++k) {v}_data[k] = plc_rt::{to}(drawn[k]);\n    }}"
+                        );
+                    } else if dtype.is_float() {
                         let _ = writeln!(out, "    plc_fill_float(&state, {v}_data.data(), {n});");
                     } else {
                         let kind = if *dtype == DType::Bool { "PLC_ELEMENT_BOOL" } else { "PLC_ELEMENT_INT" };
@@ -195,7 +203,16 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
         let n: i64 = shape.iter().product();
         let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
         let _ = writeln!(out, "    {{\n        int64_t shape[{}] = {{{}}};", shape.len().max(1), dims.join(", "));
-        if dtype.is_float() {
+        if let Some((_, from)) = half_conversions(*dtype) {
+            let _ = writeln!(out, "        std::vector<float> values({}, 0.0f);", n.max(1));
+            let _ = writeln!(out, "        for (size_t k = 0; k < {n}; ++k) values[k] = plc_rt::{from}({v}_data[k]);");
+            let _ = writeln!(
+                out,
+                "        plc_print_checksum_float(stdout, \"{name}\", shape, {}, \"{}\", values.data(), {n});\n    }}",
+                shape.len(),
+                dtype.name()
+            );
+        } else if dtype.is_float() {
             let _ = writeln!(
                 out,
                 "        plc_print_checksum_float(stdout, \"{name}\", shape, {}, \"{}\", {v}_data.data(), {n});\n    }}",
@@ -217,10 +234,21 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
     out
 }
 
-/// The C++ element type a tensor of `d` is stored as on the host (floats of every width
-/// as `float`, as the CPU runtime stores them).
+/// The runtime's conversions (to the storage format, from it) of a 16-bit float dtype.
+fn half_conversions(d: DType) -> Option<(&'static str, &'static str)> {
+    match d {
+        DType::Fp16 => Some(("float_to_half", "half_to_float")),
+        DType::Bf16 => Some(("float_to_bf16", "bf16_to_float")),
+        _ => None,
+    }
+}
+
+/// The C++ element type a tensor of `d` is stored as on the host: the runtime's storage
+/// (FP16 and BF16 as their 16-bit patterns, other floats as `float`).
 fn storage(d: DType) -> &'static str {
-    if d.is_float() {
+    if half_conversions(d).is_some() {
+        "uint16_t"
+    } else if d.is_float() {
         "float"
     } else if d == DType::Bool {
         "uint8_t"
@@ -239,13 +267,14 @@ fn dims_text(shape: &[i64]) -> String {
 fn build_sh(sources: &[String]) -> String {
     let mut out = String::from("#!/bin/sh\n");
     out.push_str("# Builds prog: the orchestration code, the kernels, the CPU runtime and the harness.\n");
-    out.push_str("# CXX (default c++) and CXXFLAGS (default -O1) are honoured.\n");
+    out.push_str("# CXX (default c++) and CXXFLAGS (default -O1) are honoured. -ffp-contract=off keeps\n");
+    out.push_str("# float results bit-identical to `plc run` on machines with fused multiply-add.\n");
     out.push_str("set -e\ncd \"$(dirname \"$0\")\"\n");
     out.push_str("srcs=\"\"\nfor f in runtime/*.cpp; do\n    if [ -f \"$f\" ]; then srcs=\"$srcs $f\"; fi\ndone\n");
     let list: Vec<&str> = sources.iter().map(String::as_str).collect();
     let _ = writeln!(
         out,
-        "${{CXX:-c++}} -std=c++17 ${{CXXFLAGS:--O1}} -Iruntime -Iharness {} $srcs harness/main.cpp -o prog",
+        "${{CXX:-c++}} -std=c++17 -ffp-contract=off ${{CXXFLAGS:--O1}} -Iruntime -Iharness {} $srcs harness/main.cpp -o prog",
         list.join(" ")
     );
     out
