@@ -469,6 +469,17 @@ pub fn runtime_dtype(d: DType) -> &'static str {
     }
 }
 
+/// The `DataType` member for a tensor the runtime allocates (`TensorCreateInfo`), or `None`
+/// for an element type the runtime's enum lacks: the simpler runtime's `DataType` has no
+/// `FP8E5M2` and nothing for the 4-bit integers or HiFloats (plc's own CPU runtime adds
+/// `FP8E5M2` and `UNKNOWN` for the kernels it runs, which the real one does not have).
+fn allocatable_dtype(d: DType) -> Option<&'static str> {
+    match runtime_dtype(d) {
+        "DataType::FP8E5M2" | "DataType::UNKNOWN" => None,
+        name => Some(name),
+    }
+}
+
 /// The result of a call whose value is a tuple: what its elements are.
 struct TupleCall {
     call: ExprId,
@@ -661,10 +672,11 @@ impl<'a> Emitter<'a> {
             for &s in chunk {
                 let StmtKind::Assign { var, value } = self.p.stmt(s).kind else { continue };
                 let ExprKind::Call { args, .. } = self.p.expr(value).kind.clone() else { continue };
+                self.check_init_value(&args, self.p.stmt(s).loc);
                 let name = self.define(var);
                 let ci = self.fresh(&format!("{name}_ci"));
                 let dims = self.shape_dims(args.first().copied().flatten());
-                let dtype = self.tensor_dtype_of(var);
+                let dtype = self.tensor_dtype_of(var, self.p.stmt(s).loc);
                 let shapes = self.fresh(&format!("{ci}_shapes"));
                 self.line(&format!("uint32_t {shapes}[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
                 let manual = self.create_manual_dep(value);
@@ -683,6 +695,29 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// `pl.create_tensor(..., init_value=v)`: the simpler host_build_graph runtime fills no
+    /// tensor when it allocates it (its `TensorCreateInfo` has no `set_initial_value`), so
+    /// only a zero fill, which plc's CPU runtime gives every allocation, has a C++ form.
+    fn check_init_value(&mut self, args: &[Option<ExprId>], loc: Loc) {
+        let Some(i) = crate::ir::ops::by_name("tensor.create").and_then(|op| op.def().param_index("init_value")) else {
+            return;
+        };
+        let Some(a) = args.get(i).copied().flatten() else { return };
+        let zero = match self.p.expr(a).kind {
+            ExprKind::Int(n) => n == 0,
+            ExprKind::Float(x) => x == 0.0,
+            ExprKind::Bool(b) => !b,
+            _ => false,
+        };
+        if !zero {
+            self.error(
+                Code::E0612,
+                loc,
+                "the runtime fills no tensor when it allocates it, so `init_value` can only be 0 in orchestration code; write the value with a task".to_string(),
+            );
+        }
+    }
+
     /// `pl.create_tensor(..., manual_dep=True)`.
     fn create_manual_dep(&self, value: ExprId) -> bool {
         let ExprKind::Call { callee: Callee::Op(op), args, .. } = &self.p.expr(value).kind else { return false };
@@ -690,8 +725,27 @@ impl<'a> Emitter<'a> {
         args.get(i).copied().flatten().is_some_and(|a| matches!(self.p.expr(a).kind, ExprKind::Bool(true)))
     }
 
-    fn tensor_dtype_of(&self, v: VarId) -> &'static str {
-        runtime_dtype(self.p.types.get(self.p.var(v).ty).dtype().unwrap_or(DType::Fp32))
+    /// The `DataType` of a tensor this code allocates; an element type the runtime's
+    /// `DataType` has no member for is an error here, at the allocation.
+    fn tensor_dtype_of(&mut self, v: VarId, loc: Loc) -> &'static str {
+        let d = self.p.types.get(self.p.var(v).ty).dtype().unwrap_or(DType::Fp32);
+        self.allocatable(d, loc)
+    }
+
+    fn allocatable(&mut self, d: DType, loc: Loc) -> &'static str {
+        match allocatable_dtype(d) {
+            Some(name) => name,
+            None => {
+                self.error(
+                    Code::E0612,
+                    loc,
+                    format!(
+                        "the runtime cannot allocate a tensor of element type {d}: its DataType has no such member"
+                    ),
+                );
+                runtime_dtype(d)
+            }
+        }
     }
 
     /// The extents of a shape list as C++ (`static_cast<uint32_t>(...)` for computed ones).
@@ -1085,7 +1139,8 @@ impl<'a> Emitter<'a> {
                 };
                 let ci = format!("{params}_synth_out_{i}");
                 self.line(&format!("uint32_t {ci}_shapes[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
-                self.line(&format!("TensorCreateInfo {ci}({ci}_shapes, {}, {});", dims.len(), runtime_dtype(d)));
+                let dtype = self.allocatable(d, loc);
+                self.line(&format!("TensorCreateInfo {ci}({ci}_shapes, {}, {dtype});", dims.len()));
                 self.line(&format!("{params}.add_output({ci});"));
                 signature.push("OUT");
                 synthesized.push((i, synthesized.len()));
@@ -1227,6 +1282,7 @@ impl<'a> Emitter<'a> {
         let arg = |i: usize| args.get(i).copied().flatten();
         match name {
             "tensor.create" if self.shape_of_tensor(arg(0)).is_some() => {
+                self.check_init_value(args, loc);
                 // `pl.create_tensor(pl.tensor.shape(x), pl.tensor.dtype(x))`: x's shape, read
                 // at run time.
                 let src = self.shape_of_tensor(arg(0)).expect("checked");
@@ -1240,7 +1296,7 @@ impl<'a> Emitter<'a> {
                             None => "DataType::FLOAT32".to_string(),
                         }
                     }
-                    _ => self.tensor_dtype_of(var).to_string(),
+                    _ => self.tensor_dtype_of(var, loc).to_string(),
                 };
                 let v = self.define(var);
                 let ci = self.fresh(&format!("{v}_ci"));
@@ -1255,11 +1311,12 @@ impl<'a> Emitter<'a> {
             }
             "tensor.create" => {
                 // A shape computed here: its own allocation, in place.
+                self.check_init_value(args, loc);
                 let dims = self.shape_dims(arg(0));
                 let v = self.define(var);
                 let ci = self.fresh(&format!("{v}_ci"));
                 let shapes = self.fresh(&format!("{ci}_shapes"));
-                let dtype = self.tensor_dtype_of(var);
+                let dtype = self.tensor_dtype_of(var, loc);
                 self.line(&format!("uint32_t {shapes}[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
                 self.line(&format!("TensorCreateInfo {ci}({shapes}, {}, {dtype});", dims.len()));
                 let alloc = self.fresh(&format!("{}alloc_{}", self.prefix, self.alloc));
@@ -1585,4 +1642,46 @@ fn mentions(text: &str, name: &str) -> bool {
         start = at + 1;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The element types a `TensorCreateInfo` can name are the members of the simpler
+    /// runtime's `DataType` (host_build_graph, `src/common/task_interface/data_type.h`).
+    #[test]
+    fn allocations_name_only_the_runtimes_data_types() {
+        const REAL: &[&str] = &[
+            "FLOAT32",
+            "FLOAT16",
+            "INT32",
+            "INT16",
+            "INT8",
+            "UINT8",
+            "BFLOAT16",
+            "INT64",
+            "UINT64",
+            "UINT16",
+            "UINT32",
+            "BOOL",
+            "FP8E4M3FN",
+            "FP8E8M0",
+            "FP4E2M1",
+        ];
+        for &d in DType::ALL {
+            match allocatable_dtype(d) {
+                Some(name) => {
+                    let member = name.strip_prefix("DataType::").expect("a DataType member");
+                    assert!(REAL.contains(&member), "{d} -> {name}");
+                }
+                None => assert!(
+                    matches!(d, DType::Fp8E5M2 | DType::Hf4 | DType::Hf8 | DType::Int4 | DType::UInt4 | DType::TaskId),
+                    "{d} has a DataType"
+                ),
+            }
+        }
+        assert_eq!(allocatable_dtype(DType::Index), Some("DataType::INT64"));
+        assert_eq!(allocatable_dtype(DType::Fp4), Some("DataType::FP4E2M1"));
+    }
 }
