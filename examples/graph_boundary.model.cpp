@@ -51,7 +51,7 @@ static void pypto_graph_layer(const GraphTaskArgs& args) {
     rt_submit_aiv_task(1, g0_params_t1);
     for (int64_t k = 0; k < 2; k += 1) {
         uint32_t part_offsets[2] = {static_cast<uint32_t>((k * 64)), 0};
-        uint32_t part_shapes[2] = {64, 128};
+        uint32_t part_shapes[2] = {(part_offsets[0] >= w.shapes[0] ? 0u : std::min<uint32_t>(64, w.shapes[0] - part_offsets[0])), (part_offsets[1] >= w.shapes[1] ? 0u : std::min<uint32_t>(128, w.shapes[1] - part_offsets[1]))};
         ChipTensor part = w.view(part_shapes, part_offsets);
 
         // Task 2: add_into
@@ -78,7 +78,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
             (void)scratch;
             int64_t base = (i * 64);
             uint32_t band_offsets[2] = {static_cast<uint32_t>(base), 0};
-            uint32_t band_shapes[2] = {64, 128};
+            uint32_t band_shapes[2] = {(band_offsets[0] >= ext_w.shapes[0] ? 0u : std::min<uint32_t>(64, ext_w.shapes[0] - band_offsets[0])), (band_offsets[1] >= ext_w.shapes[1] ? 0u : std::min<uint32_t>(128, ext_w.shapes[1] - band_offsets[1]))};
             ChipTensor band = ext_w.view(band_shapes, band_offsets);
 
             // Graph: layer (recorded once, then replayed)

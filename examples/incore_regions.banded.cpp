@@ -30,10 +30,10 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
         for (int64_t b = 0; b < 4; b += 1) {
             int64_t row = (b * 32);
             uint32_t src_offsets[2] = {static_cast<uint32_t>(row), 0};
-            uint32_t src_shapes[2] = {32, 64};
+            uint32_t src_shapes[2] = {(src_offsets[0] >= ext_x.shapes[0] ? 0u : std::min<uint32_t>(32, ext_x.shapes[0] - src_offsets[0])), (src_offsets[1] >= ext_x.shapes[1] ? 0u : std::min<uint32_t>(64, ext_x.shapes[1] - src_offsets[1]))};
             ChipTensor src = ext_x.view(src_shapes, src_offsets);
             uint32_t dst_offsets[2] = {static_cast<uint32_t>(row), 0};
-            uint32_t dst_shapes[2] = {32, 64};
+            uint32_t dst_shapes[2] = {(dst_offsets[0] >= ext_out.shapes[0] ? 0u : std::min<uint32_t>(32, ext_out.shapes[0] - dst_offsets[0])), (dst_offsets[1] >= ext_out.shapes[1] ? 0u : std::min<uint32_t>(64, ext_out.shapes[1] - dst_offsets[1]))};
             ChipTensor dst = ext_out.view(dst_shapes, dst_offsets);
 
             // Task 0: band_copy

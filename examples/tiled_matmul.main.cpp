@@ -32,10 +32,10 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
         for (int64_t i = 0; i < 2; i += 1) {
             int64_t row = (i * 64);
             uint32_t a_band_offsets[2] = {static_cast<uint32_t>(row), 0};
-            uint32_t a_band_shapes[2] = {64, 128};
+            uint32_t a_band_shapes[2] = {(a_band_offsets[0] >= ext_a.shapes[0] ? 0u : std::min<uint32_t>(64, ext_a.shapes[0] - a_band_offsets[0])), (a_band_offsets[1] >= ext_a.shapes[1] ? 0u : std::min<uint32_t>(128, ext_a.shapes[1] - a_band_offsets[1]))};
             ChipTensor a_band = ext_a.view(a_band_shapes, a_band_offsets);
             uint32_t c_band_offsets[2] = {static_cast<uint32_t>(row), 0};
-            uint32_t c_band_shapes[2] = {64, 64};
+            uint32_t c_band_shapes[2] = {(c_band_offsets[0] >= ext_c.shapes[0] ? 0u : std::min<uint32_t>(64, ext_c.shapes[0] - c_band_offsets[0])), (c_band_offsets[1] >= ext_c.shapes[1] ? 0u : std::min<uint32_t>(64, ext_c.shapes[1] - c_band_offsets[1]))};
             ChipTensor c_band = ext_c.view(c_band_shapes, c_band_offsets);
 
             // Task 0: band_matmul
@@ -46,10 +46,10 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
             rt_submit_aiv_task(0, params_t0);
         }
         uint32_t top_inline0_offsets[2] = {0, 0};
-        uint32_t top_inline0_shapes[2] = {64, 64};
+        uint32_t top_inline0_shapes[2] = {(top_inline0_offsets[0] >= ext_c.shapes[0] ? 0u : std::min<uint32_t>(64, ext_c.shapes[0] - top_inline0_offsets[0])), (top_inline0_offsets[1] >= ext_c.shapes[1] ? 0u : std::min<uint32_t>(64, ext_c.shapes[1] - top_inline0_offsets[1]))};
         ChipTensor top_inline0 = ext_c.view(top_inline0_shapes, top_inline0_offsets);
         uint32_t bottom_inline0_offsets[2] = {64, 0};
-        uint32_t bottom_inline0_shapes[2] = {64, 64};
+        uint32_t bottom_inline0_shapes[2] = {(bottom_inline0_offsets[0] >= ext_c.shapes[0] ? 0u : std::min<uint32_t>(64, ext_c.shapes[0] - bottom_inline0_offsets[0])), (bottom_inline0_offsets[1] >= ext_c.shapes[1] ? 0u : std::min<uint32_t>(64, ext_c.shapes[1] - bottom_inline0_offsets[1]))};
         ChipTensor bottom_inline0 = ext_c.view(bottom_inline0_shapes, bottom_inline0_offsets);
 
         // Task 1: activate

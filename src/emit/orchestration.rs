@@ -1157,14 +1157,26 @@ impl<'a> Emitter<'a> {
             };
             let deps_name = format!("{params}_deps");
             let count = format!("{params}_deps_count");
-            self.line(&format!("PTO2TaskId {deps_name}[{}];", items.len().max(1)));
+            // A task-id array contributes one (guarded) slot per element.
+            let array_len = |e: ExprId| match self.p.ty(e) {
+                Type::Array { len, .. } => Some(*len as usize),
+                _ => None,
+            };
+            let slots: usize = items.iter().map(|&i| array_len(i).unwrap_or(1)).sum();
+            self.line(&format!("PTO2TaskId {deps_name}[{}];", slots.max(1)));
             self.line(&format!("uint32_t {count} = 0;"));
             for i in items {
                 if matches!(self.p.expr(i).kind, ExprKind::None) {
                     continue;
                 }
+                let len = array_len(i);
                 let t = self.expr(i);
-                self.line(&format!("if (({t}).is_valid()) {deps_name}[{count}++] = {t};"));
+                match len {
+                    Some(n) => self.line(&format!(
+                        "for (int64_t k = 0; k < {n}; ++k) if ({t}[k].is_valid()) {deps_name}[{count}++] = {t}[k];"
+                    )),
+                    None => self.line(&format!("if (({t}).is_valid()) {deps_name}[{count}++] = {t};")),
+                }
             }
             self.line(&format!("{params}.set_dependencies({deps_name}, {count});"));
         }
@@ -1333,7 +1345,17 @@ impl<'a> Emitter<'a> {
                 let rank = shape.len();
                 let offs = if offsets.is_empty() { vec!["0".to_string(); rank] } else { offsets };
                 self.line(&format!("uint32_t {v}_offsets[{}] = {{{}}};", rank.max(1), offs.join(", ")));
-                self.line(&format!("uint32_t {v}_shapes[{}] = {{{}}};", rank.max(1), shape.join(", ")));
+                // The window is clipped to the tensor, as the reference emitter does.
+                let clipped: Vec<String> = shape
+                    .iter()
+                    .enumerate()
+                    .map(|(k, s)| {
+                        format!(
+                            "({v}_offsets[{k}] >= {src}.shapes[{k}] ? 0u : std::min<uint32_t>({s}, {src}.shapes[{k}] - {v}_offsets[{k}]))"
+                        )
+                    })
+                    .collect();
+                self.line(&format!("uint32_t {v}_shapes[{}] = {{{}}};", rank.max(1), clipped.join(", ")));
                 self.line(&format!("ChipTensor {v} = {src}.view({v}_shapes, {v}_offsets);"));
             }
             "tensor.reshape" => {
