@@ -59,6 +59,7 @@ const RUNNABLE: &[Runnable] = &[
         entry: "residual_add",
         args: &["x=128x128", "residual=128x128", "out=128x128"],
     },
+    Runnable { file: "half_precision", entry: "blend", args: &[] },
     Runnable { file: "inline_program", entry: "main", args: &[] },
     Runnable {
         file: "inline_splicing",

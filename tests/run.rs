@@ -58,6 +58,7 @@ const CASES: &[Case] = &[
     ok("incore_regions", "named_twice", &[]),
     ok("incore_regions", "banded", &[]),
     ok("incore_regions", "accumulate", &[]),
+    ok("half_precision", "blend", &[]),
     ok("inline_program", "main", &[]),
     ok(
         "inline_splicing",
