@@ -56,6 +56,16 @@ fn check(what: &str, bytes: Vec<u8>) {
                 problems.push(format!("after the passes: {}", d.message));
             }
             let _ = plc::ir::print::programs(&programs, &lowering.interner);
+            // The C++ emitter on whatever the passes accepted: errors are fine, a panic or
+            // an internal error (E0614) is not.
+            if !plc::diag::has_errors(&diags) {
+                let opts = plc::emit::Options::default();
+                if let Err(errors) = plc::emit::compile(&programs, &lowering.interner, plc::source::FileId(0), &opts) {
+                    for d in errors.iter().filter(|d| d.code.as_str() == "E0614") {
+                        problems.push(format!("emitter: {}", d.message));
+                    }
+                }
+            }
         }
     }
     for d in &diags {
