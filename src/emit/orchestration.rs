@@ -1532,29 +1532,16 @@ impl<'a> Emitter<'a> {
             ExprKind::DynDim(s) => sanitize(self.names.get(s)),
             ExprKind::Binary { op, lhs, rhs } => {
                 let (a, b) = (self.expr(lhs), self.expr(rhs));
+                // C++ spells the operators as Python does, but for these.
                 let o = match op {
-                    BinOp::Add => "+",
-                    BinOp::Sub => "-",
-                    BinOp::Mul => "*",
                     BinOp::Div | BinOp::FloorDiv => "/",
-                    BinOp::Mod => "%",
-                    BinOp::BitAnd => "&",
-                    BinOp::BitOr => "|",
-                    BinOp::BitXor => "^",
-                    BinOp::Shl => "<<",
-                    BinOp::Shr => ">>",
-                    BinOp::Eq => "==",
-                    BinOp::Ne => "!=",
-                    BinOp::Lt => "<",
-                    BinOp::Le => "<=",
-                    BinOp::Gt => ">",
-                    BinOp::Ge => ">=",
                     BinOp::And => "&&",
                     BinOp::Or => "||",
                     BinOp::Pow => {
                         let t = self.p.ty(e).dtype().map_or("int64_t", ctype);
                         return format!("static_cast<{t}>(std::pow((double)({a}), (double)({b})))");
                     }
+                    other => other.spelling(),
                 };
                 format!("({a} {o} {b})")
             }

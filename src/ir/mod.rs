@@ -425,6 +425,21 @@ impl Program {
         id
     }
 
+    /// The integers of a list expression (`[0, 2]` → `[0, 2]`; other items are skipped),
+    /// as call attributes such as `no_dep` hold them.
+    pub fn int_list(&self, e: ExprId) -> Vec<i64> {
+        match &self.expr(e).kind {
+            ExprKind::Tuple(items) => items
+                .iter()
+                .filter_map(|&i| match self.expr(i).kind {
+                    ExprKind::Int(n) => Some(n),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The type of an expression.
     pub fn ty(&self, id: ExprId) -> &Type {
         self.types.get(self.expr(id).ty)

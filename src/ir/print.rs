@@ -517,16 +517,7 @@ impl Printer<'_> {
         let no_dep: Vec<i64> = attrs
             .iter()
             .find(|&&(k, _)| self.names.get(k) == "no_dep")
-            .map(|&(_, v)| match &self.p.expr(v).kind {
-                ExprKind::Tuple(items) => items
-                    .iter()
-                    .filter_map(|&i| match self.p.expr(i).kind {
-                        ExprKind::Int(n) => Some(n),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            })
+            .map(|&(_, v)| self.p.int_list(v))
             .unwrap_or_default();
         let mut parts = Vec::new();
         if submit {

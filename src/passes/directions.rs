@@ -209,20 +209,8 @@ impl Walker<'_> {
             return;
         }
         let already = attrs.iter().any(|&(k, _)| k == self.key);
-        let no_dep: Vec<i64> = attrs
-            .iter()
-            .filter(|&&(k, _)| k == self.no_dep)
-            .flat_map(|&(_, v)| match &self.p.expr(v).kind {
-                ExprKind::Tuple(items) => items
-                    .iter()
-                    .filter_map(|&i| match self.p.expr(i).kind {
-                        ExprKind::Int(n) => Some(n),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            })
-            .collect();
+        let no_dep: Vec<i64> =
+            attrs.iter().filter(|&&(k, _)| k == self.no_dep).flat_map(|&(_, v)| self.p.int_list(v)).collect();
         let mut dirs = Vec::with_capacity(args.len());
         let mut writes = Vec::new();
         for (i, (a, param)) in args.iter().zip(&callee_fn.params).enumerate() {
