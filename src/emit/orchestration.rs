@@ -1135,6 +1135,8 @@ impl<'a> Emitter<'a> {
                         loc,
                         format!("result {i} of `{gname}` is a new tensor whose shape is known only at run time, so the runtime cannot allocate it"),
                     );
+                    // Reported here: the result's uses are not errors of their own.
+                    self.synthesized.insert((call, i), String::new());
                     continue;
                 };
                 let ci = format!("{params}_synth_out_{i}");
@@ -1239,6 +1241,10 @@ impl<'a> Emitter<'a> {
     /// A result of a call: a runtime-allocated output, or the argument the callee returns.
     fn result_of(&mut self, var: VarId, call: ExprId, callee: Symbol, args: &[Option<ExprId>], index: usize, loc: Loc) {
         if let Some(r) = self.synthesized.get(&(call, index)).cloned() {
+            if r.is_empty() {
+                self.names_of.insert(var, "0".to_string());
+                return;
+            }
             let name = self.define(var);
             self.line(&format!("const ChipTensor& {name} = {r};"));
             self.line(&format!("(void){name};"));
