@@ -74,6 +74,8 @@ const RUNNABLE: &[Runnable] = &[
     Runnable { file: "loop_carried_ssa", entry: "main", args: &[] },
     Runnable { file: "program_form_graph", entry: "main", args: &[] },
     Runnable { file: "scalar_control_flow", entry: "main", args: &["which=2"] },
+    // `out`'s dynamic extent is bound by `x`'s shape: no `--arg` for it.
+    Runnable { file: "scalar_control_flow", entry: "rowwise_exp", args: &["x=64x64"] },
     Runnable { file: "ssa_forms", entry: "scaled_copy", args: &[] },
     Runnable { file: "standalone_functions", entry: "double_entry", args: &[] },
     Runnable { file: "tiled_matmul", entry: "main", args: &[] },

@@ -32,6 +32,21 @@ pub fn harness(
     let at = || Label::primary(root, Span::new(0, 0), "in this program");
     let mut errors = Vec::new();
     let mut inputs = Vec::new();
+    // The extent each `pl.dynamic` dimension takes from a tensor given with `--arg`.
+    let mut bound: rustc_hash::FxHashMap<Symbol, i64> = rustc_hash::FxHashMap::default();
+    for q in &f.params {
+        let full = names.get(p.var(q.var).name);
+        let name = crate::passes::outline::source_name(full);
+        let Some((_, v)) = h.args.iter().find(|(k, _)| k == name) else { continue };
+        let (Some(shape), Some((given, _))) = (p.types.get(p.var(q.var).ty).shape(), parse_shape(v)) else {
+            continue;
+        };
+        for (d, n) in shape.iter().zip(given) {
+            if let Dim::Dyn(sym) = d {
+                bound.entry(*sym).or_insert(n);
+            }
+        }
+    }
     let mut known = Vec::new();
     for q in &f.params {
         let full = names.get(p.var(q.var).name);
@@ -56,9 +71,18 @@ pub fn harness(
                 )),
             },
             t => {
+                // Constant extents, and `pl.dynamic` ones another argument's shape binds.
                 let fixed: Option<Vec<i64>> = t
                     .shape()
-                    .map(|s| s.iter().map(|d| if let Dim::Const(n) = d { Some(*n) } else { None }).collect())
+                    .map(|s| {
+                        s.iter()
+                            .map(|d| match d {
+                                Dim::Const(n) => Some(*n),
+                                Dim::Dyn(sym) => bound.get(sym).copied(),
+                                _ => None,
+                            })
+                            .collect()
+                    })
                     .and_then(|v: Vec<Option<i64>>| v.into_iter().collect());
                 let (shape, dtype) = match (given, fixed, t.dtype()) {
                     (Some(v), _, static_dtype) => {
