@@ -11,8 +11,8 @@ use super::ops;
 use super::value::{Num, Value};
 use crate::intern::{Interner, Symbol};
 use crate::ir::{
-    BinOp, Block, Callee, Direction, ExprId, ExprKind, FuncKind, Function, Loc, Program, ScopeKind, StmtId, StmtKind,
-    UnOp, VarId,
+    BinOp, Block, Callee, Direction, ExprId, ExprKind, FuncKind, Function, IterArg, Loc, Program, ScopeKind, StmtId,
+    StmtKind, UnOp, VarId,
 };
 use rustc_hash::FxHashMap;
 
@@ -191,26 +191,11 @@ impl<'a> Interp<'a> {
                 while (step > 0 && i < stop) || (step < 0 && i > stop) {
                     self.charge(1).map_err(|m| self.fault(m, loc))?;
                     frame.set(*var, Value::Int(i));
-                    for (arg, value) in iter_args.iter().zip(&current) {
-                        frame.set(arg.var, value.clone());
-                    }
-                    match self.block(body, frame)? {
-                        Flow::Yield(values) => {
-                            if values.len() != iter_args.len() {
-                                return Err(self.fault(
-                                    format!(
-                                        "the loop yields {} values for {} iter args",
-                                        values.len(),
-                                        iter_args.len()
-                                    ),
-                                    loc,
-                                ));
-                            }
-                            current = values;
-                        }
-                        Flow::Next | Flow::Continue => {}
+                    enter_iteration(iter_args, &current, frame);
+                    match self.iteration(iter_args, body, &mut current, frame, loc)? {
                         Flow::Break => break,
                         ret @ Flow::Return(_) => return Ok(ret),
+                        _ => {}
                     }
                     i = match i.checked_add(step) {
                         Some(next) => next,
@@ -224,30 +209,15 @@ impl<'a> Interp<'a> {
                 let mut current = self.exprs(&iter_args.iter().map(|a| a.init).collect::<Vec<_>>(), frame)?;
                 loop {
                     self.charge(1).map_err(|m| self.fault(m, loc))?;
-                    for (arg, value) in iter_args.iter().zip(&current) {
-                        frame.set(arg.var, value.clone());
-                    }
+                    enter_iteration(iter_args, &current, frame);
                     let c = self.expr(*cond, frame)?;
                     if !truthy(&c).map_err(|m| self.fault(m, program.expr(*cond).loc))? {
                         break;
                     }
-                    match self.block(body, frame)? {
-                        Flow::Yield(values) => {
-                            if values.len() != iter_args.len() {
-                                return Err(self.fault(
-                                    format!(
-                                        "the loop yields {} values for {} iter args",
-                                        values.len(),
-                                        iter_args.len()
-                                    ),
-                                    loc,
-                                ));
-                            }
-                            current = values;
-                        }
-                        Flow::Next | Flow::Continue => {}
+                    match self.iteration(iter_args, body, &mut current, frame, loc)? {
                         Flow::Break => break,
                         ret @ Flow::Return(_) => return Ok(ret),
+                        _ => {}
                     }
                 }
                 self.bind_all(return_vars, current, frame, loc)?;
@@ -302,6 +272,32 @@ impl<'a> Interp<'a> {
         let id = self.next_task;
         self.next_task += 1;
         id
+    }
+
+    /// Runs one iteration of a loop body: its yield becomes the carried values. Returns
+    /// `Break` or `Return` when the loop ends there, `Next` otherwise.
+    fn iteration(
+        &mut self,
+        iter_args: &[IterArg],
+        body: &Block,
+        current: &mut Vec<Value>,
+        frame: &mut Frame,
+        loc: Loc,
+    ) -> R<Flow> {
+        match self.block(body, frame)? {
+            Flow::Yield(values) => {
+                if values.len() != iter_args.len() {
+                    return Err(self.fault(
+                        format!("the loop yields {} values for {} iter args", values.len(), iter_args.len()),
+                        loc,
+                    ));
+                }
+                *current = values;
+                Ok(Flow::Next)
+            }
+            Flow::Next | Flow::Continue => Ok(Flow::Next),
+            other => Ok(other),
+        }
     }
 
     fn bind_all(&mut self, vars: &[VarId], values: Vec<Value>, frame: &mut Frame, loc: Loc) -> R<()> {
@@ -740,6 +736,13 @@ fn unary(op: UnOp, v: &Value) -> Result<Value, String> {
             Some(Num::I(i)) => Ok(Value::Int(!i)),
             _ => Err(format!("`~` needs an integer, not {}", v.kind())),
         },
+    }
+}
+
+/// Binds a loop's iter args to their values for the next iteration.
+fn enter_iteration(iter_args: &[IterArg], current: &[Value], frame: &mut Frame) {
+    for (arg, value) in iter_args.iter().zip(current) {
+        frame.set(arg.var, value.clone());
     }
 }
 

@@ -582,27 +582,26 @@ impl FnLower<'_, '_> {
         let block = self.block(&body.stmts);
         self.frames.pop();
         self.frames.pop();
+        let spmd = SpmdRegion { core_num, name, task_id, attrs, incore_attrs };
+        out.push(self.spmd_around_core_group(spmd, block, header));
+    }
+
+    /// `pl.spmd(n)` around an implicit core-group region holding `body`: what a `for i in
+    /// pl.spmd(n)` loop, and a `with pl.spmd(n)` body that reads its block index, become.
+    fn spmd_around_core_group(&mut self, spmd: SpmdRegion, body: Block, span: Span) -> crate::ir::StmtId {
+        let SpmdRegion { core_num, name, task_id, attrs, incore_attrs } = spmd;
         let incore = self.new_stmt(
             StmtKind::Scope(Box::new(Scope {
                 kind: ScopeKind::InCore,
                 name: None,
                 task_id: None,
-                body: block,
+                body,
                 attrs: incore_attrs,
             })),
-            header,
+            span,
         );
-        let s = self.new_stmt(
-            StmtKind::Scope(Box::new(Scope {
-                kind: ScopeKind::Spmd { core_num },
-                name,
-                task_id,
-                body: vec![incore],
-                attrs,
-            })),
-            header,
-        );
-        out.push(s);
+        let scope = Scope { kind: ScopeKind::Spmd { core_num }, name, task_id, body: vec![incore], attrs };
+        self.new_stmt(StmtKind::Scope(Box::new(scope)), span)
     }
 
     /// Moves `optimizations=` out of an Spmd region's options: they belong to the
@@ -702,27 +701,8 @@ impl FnLower<'_, '_> {
         inner.extend(self.block(&body.stmts));
         self.frames.pop();
         self.frames.pop();
-        let incore = self.new_stmt(
-            StmtKind::Scope(Box::new(Scope {
-                kind: ScopeKind::InCore,
-                name: None,
-                task_id: None,
-                body: inner,
-                attrs: incore_attrs,
-            })),
-            span,
-        );
-        let s = self.new_stmt(
-            StmtKind::Scope(Box::new(Scope {
-                kind: ScopeKind::Spmd { core_num },
-                name,
-                task_id: None,
-                body: vec![incore],
-                attrs,
-            })),
-            span,
-        );
-        out.push(s);
+        let spmd = SpmdRegion { core_num, name, task_id: None, attrs, incore_attrs };
+        out.push(self.spmd_around_core_group(spmd, inner, span));
     }
 
     fn runtime_scope(
@@ -785,6 +765,17 @@ impl FnLower<'_, '_> {
         let s = self.new_stmt(StmtKind::Scope(Box::new(Scope { kind, name, task_id, body: block, attrs })), header);
         out.push(s);
     }
+}
+
+/// The parts of an Spmd region built around an implicit core-group region.
+struct SpmdRegion {
+    core_num: ExprId,
+    name: Option<Symbol>,
+    task_id: Option<crate::ir::VarId>,
+    /// The Spmd region's options.
+    attrs: Vec<(Symbol, ExprId)>,
+    /// The core-group region's options (`optimizations=`).
+    incore_attrs: Vec<(Symbol, ExprId)>,
 }
 
 /// The frame name of the regions a `for ... in pl.spmd(n)` loop opens.
