@@ -265,3 +265,29 @@ fn time_passes_prints_each_stage_once_in_order() {
     expected.push("total");
     assert_eq!(stages, expected, "{err}");
 }
+
+/// `plc compile` errors: code, file, line and column, and nothing written.
+fn compile_error(args: &[&str]) -> String {
+    let out_dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-compile-error");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let mut all = vec!["compile"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-o", out_dir.to_str().unwrap(), "--message-format", "short"]);
+    let out = plc(&all);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!out_dir.exists(), "nothing is written after an error");
+    stderr(&out)
+}
+
+#[test]
+fn compile_errors_name_their_place() {
+    let err = compile_error(&["tests/emit/e0613_kernel_result_not_a_parameter.pl"]);
+    assert!(err.starts_with("tests/emit/e0613_kernel_result_not_a_parameter.pl:14:9: error[E0613]: "), "{err}");
+    let err = compile_error(&["examples/standalone_functions.pl", "--entry", "nothing"]);
+    assert!(err.starts_with("examples/standalone_functions.pl:1:1: error[E0616]: "), "{err}");
+    let err = compile_error(&["examples/accumulate_band.pl", "--harness", "--arg", "w=512x128"]);
+    assert_eq!(
+        err.trim_end(),
+        "examples/accumulate_band.pl:12:25: error[E0617]: the shape of tensor parameter `acc` is known only at run time: give `--arg acc=DIMxDIM[:DTYPE]`"
+    );
+}
