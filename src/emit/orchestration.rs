@@ -19,6 +19,7 @@
 
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
+use crate::ir::ops::{Op, OpKind, OpLevel, Param, Special};
 use crate::ir::{
     BinOp, Callee, DType, Dim, ExprId, ExprKind, ForKind, FuncKind, Function, Loc, Program, ScopeKind, StmtId,
     StmtKind, Type, UnOp, VarId,
@@ -657,7 +658,7 @@ impl<'a> Emitter<'a> {
     fn constant_create(&self, s: StmtId) -> bool {
         let StmtKind::Assign { value, .. } = self.p.stmt(s).kind else { return false };
         let ExprKind::Call { callee: Callee::Op(op), args, .. } = &self.p.expr(value).kind else { return false };
-        op.def().name == "tensor.create"
+        *op == Op::TensorCreate
             && args.first().copied().flatten().is_some_and(|sh| match &self.p.expr(sh).kind {
                 ExprKind::Tuple(items) => items.iter().all(|&i| matches!(self.p.expr(i).kind, ExprKind::Int(_))),
                 _ => false,
@@ -699,10 +700,7 @@ impl<'a> Emitter<'a> {
     /// tensor when it allocates it (its `TensorCreateInfo` has no `set_initial_value`), so
     /// only a zero fill, which plc's CPU runtime gives every allocation, has a C++ form.
     fn check_init_value(&mut self, args: &[Option<ExprId>], loc: Loc) {
-        let Some(i) = crate::ir::ops::by_name("tensor.create").and_then(|op| op.def().param_index("init_value")) else {
-            return;
-        };
-        let Some(a) = args.get(i).copied().flatten() else { return };
+        let Some(a) = Op::TensorCreate.def().arg(args, Param::InitValue) else { return };
         let zero = match self.p.expr(a).kind {
             ExprKind::Int(n) => n == 0,
             ExprKind::Float(x) => x == 0.0,
@@ -721,8 +719,7 @@ impl<'a> Emitter<'a> {
     /// `pl.create_tensor(..., manual_dep=True)`.
     fn create_manual_dep(&self, value: ExprId) -> bool {
         let ExprKind::Call { callee: Callee::Op(op), args, .. } = &self.p.expr(value).kind else { return false };
-        let Some(i) = op.def().params.iter().position(|p| p.name == "manual_dep") else { return false };
-        args.get(i).copied().flatten().is_some_and(|a| matches!(self.p.expr(a).kind, ExprKind::Bool(true)))
+        op.def().arg(args, Param::ManualDep).is_some_and(|a| matches!(self.p.expr(a).kind, ExprKind::Bool(true)))
     }
 
     /// The `DataType` of a tensor this code allocates; an element type the runtime's
@@ -772,7 +769,7 @@ impl<'a> Emitter<'a> {
                 ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. } => self.launch(None, e),
                 ExprKind::Call { callee: Callee::Op(op), args, .. } => {
                     let (op, args) = (*op, args.clone());
-                    self.effect_op(op.def().name, &args, loc);
+                    self.effect_op(op, &args, loc);
                 }
                 _ => {}
             },
@@ -970,7 +967,7 @@ impl<'a> Emitter<'a> {
     fn assign(&mut self, var: VarId, value: ExprId, loc: Loc) {
         match self.p.expr(value).kind.clone() {
             ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. } => self.launch(Some(var), value),
-            ExprKind::Call { callee: Callee::Op(op), args, .. } => self.op(var, op.def().name, &args, loc),
+            ExprKind::Call { callee: Callee::Op(op), args, .. } => self.op(var, op, &args, loc),
             ExprKind::TupleGet { tuple, index } => self.tuple_element(var, tuple, index as usize, loc),
             ExprKind::Var(w) => {
                 let n = self.var_text(w, loc);
@@ -1296,57 +1293,23 @@ impl<'a> Emitter<'a> {
 
     // ------------------------------------------------------------------ orchestration ops
 
-    fn op(&mut self, var: VarId, name: &str, args: &[Option<ExprId>], loc: Loc) {
-        let arg = |i: usize| args.get(i).copied().flatten();
-        match name {
-            "tensor.create" if self.shape_of_tensor(arg(0)).is_some() => {
-                self.check_init_value(args, loc);
-                // `pl.create_tensor(pl.tensor.shape(x), pl.tensor.dtype(x))`: x's shape, read
-                // at run time.
-                let src = self.shape_of_tensor(arg(0)).expect("checked");
+    /// An op whose value the orchestration code computes. Lowering lets only the table's
+    /// orchestration ops (and what the passes leave, `pl.assemble` into a kernel's output)
+    /// stand outside a device region; any other op is E0615.
+    fn op(&mut self, var: VarId, op: Op, args: &[Option<ExprId>], loc: Loc) {
+        let def = op.def();
+        let special = match def.kind {
+            OpKind::Special(special) if def.level != OpLevel::Tile => special,
+            _ => return self.misplaced(op, loc),
+        };
+        let arg = |p: Param| def.arg(args, p);
+        match special {
+            Special::CreateTensor => self.create_tensor(var, args, loc),
+            Special::Slice | Special::View => {
+                let Some(src) = args.first().copied().flatten() else { return };
                 let src = self.expr(src);
-                let dtype = match arg(1).map(|d| self.p.expr(d).kind.clone()) {
-                    Some(ExprKind::Call { callee: Callee::Op(op), args: dargs, .. })
-                        if op.def().name == "tensor.dtype" =>
-                    {
-                        match dargs.first().copied().flatten() {
-                            Some(t) => format!("{}.dtype", self.expr(t)),
-                            None => "DataType::FLOAT32".to_string(),
-                        }
-                    }
-                    _ => self.tensor_dtype_of(var, loc).to_string(),
-                };
-                let v = self.define(var);
-                let ci = self.fresh(&format!("{v}_ci"));
-                let shapes = self.fresh(&format!("{ci}_shapes"));
-                self.line(&format!("uint32_t {shapes}[5] = {{0}};"));
-                self.line(&format!("for (uint32_t k = 0; k < {src}.ndims; ++k) {shapes}[k] = {src}.shapes[k];"));
-                self.line(&format!("TensorCreateInfo {ci}({shapes}, {src}.ndims, {dtype});"));
-                let alloc = self.fresh(&format!("{}alloc_{}", self.prefix, self.alloc));
-                self.alloc += 1;
-                self.line(&format!("TaskOutputTensors {alloc} = alloc_tensors({ci});"));
-                self.line(&format!("const ChipTensor& {v} = {alloc}.get_ref(0);"));
-            }
-            "tensor.create" => {
-                // A shape computed here: its own allocation, in place.
-                self.check_init_value(args, loc);
-                let dims = self.shape_dims(arg(0));
-                let v = self.define(var);
-                let ci = self.fresh(&format!("{v}_ci"));
-                let shapes = self.fresh(&format!("{ci}_shapes"));
-                let dtype = self.tensor_dtype_of(var, loc);
-                self.line(&format!("uint32_t {shapes}[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
-                self.line(&format!("TensorCreateInfo {ci}({shapes}, {}, {dtype});", dims.len()));
-                let alloc = self.fresh(&format!("{}alloc_{}", self.prefix, self.alloc));
-                self.alloc += 1;
-                self.line(&format!("TaskOutputTensors {alloc} = alloc_tensors({ci});"));
-                self.line(&format!("const ChipTensor& {v} = {alloc}.get_ref(0);"));
-            }
-            "tensor.slice" | "tensor.view" => {
-                let Some(src) = arg(0) else { return };
-                let src = self.expr(src);
-                let shape = self.shape_dims(arg(1));
-                let offsets = self.shape_dims(arg(2));
+                let shape = self.shape_dims(arg(Param::Shape));
+                let offsets = self.shape_dims(arg(Param::Offset));
                 let v = self.define(var);
                 let rank = shape.len();
                 let offs = if offsets.is_empty() { vec!["0".to_string(); rank] } else { offsets };
@@ -1364,24 +1327,26 @@ impl<'a> Emitter<'a> {
                 self.line(&format!("uint32_t {v}_shapes[{}] = {{{}}};", rank.max(1), clipped.join(", ")));
                 self.line(&format!("ChipTensor {v} = {src}.view({v}_shapes, {v}_offsets);"));
             }
-            "tensor.reshape" => {
-                let Some(src) = arg(0) else { return };
+            Special::Reshape => {
+                let Some(src) = arg(Param::X) else { return };
                 let src = self.expr(src);
-                let shape = self.shape_dims(arg(1));
+                let shape = self.shape_dims(arg(Param::Shape));
                 let v = self.define(var);
                 self.line(&format!("uint32_t {v}_shapes[{}] = {{{}}};", shape.len().max(1), shape.join(", ")));
                 self.line(&format!("ChipTensor {v} = {src}.reshape({v}_shapes, {});", shape.len()));
             }
-            "tensor.transpose" => {
-                let (Some(src), Some(a), Some(b)) = (arg(0), arg(1), arg(2)) else { return };
+            Special::Transpose => {
+                let (Some(src), Some(a), Some(b)) = (arg(Param::X), arg(Param::Axis1), arg(Param::Axis2)) else {
+                    return;
+                };
                 let (src, a, b) = (self.expr(src), self.expr(a), self.expr(b));
                 let v = self.define(var);
                 self.line(&format!("ChipTensor {v} = {src}.transpose({a}, {b});"));
             }
-            "tensor.read" => {
-                let Some(src) = arg(0) else { return };
+            Special::Read => {
+                let Some(src) = arg(Param::T) else { return };
                 let src = self.expr(src);
-                let idx = self.shape_dims(arg(1));
+                let idx = self.shape_dims(arg(Param::Indices));
                 let d = self.scalar_dtype(var).unwrap_or(DType::Fp32);
                 let v = self.define(var);
                 let ct = ctype(d);
@@ -1392,21 +1357,21 @@ impl<'a> Emitter<'a> {
                     self.line(&format!("{ct} {v} = get_tensor_data<{ct}>({src}, {}, indices_{v});", idx.len()));
                 }
             }
-            "tensor.dim" => {
-                let (Some(src), Some(k)) = (arg(0), arg(1)) else { return };
+            Special::Dim => {
+                let (Some(src), Some(k)) = (arg(Param::T), arg(Param::Axis)) else { return };
                 let src = self.expr(src);
                 let k = self.expr(k);
                 let v = self.define(var);
                 self.line(&format!("int64_t {v} = (int64_t){src}.shapes[{k}];"));
             }
-            "tensor.assemble" => {
+            Special::Assemble => {
                 // The kernel already wrote into the target: the result is the target.
-                if let Some(t) = arg(0) {
+                if let Some(t) = arg(Param::Target) {
                     let t = self.expr(t);
                     self.names_of.insert(var, t);
                 }
             }
-            "array.create" => {
+            Special::ArrayCreate => {
                 let (len, d) = match self.p.types.get(self.p.var(var).ty) {
                     Type::Array { len, dtype } => (*len, *dtype),
                     _ => (0, DType::Int32),
@@ -1421,46 +1386,117 @@ impl<'a> Emitter<'a> {
                     self.line(&format!("{} {v}[{}] = {{0}};", ctype(d), len.max(1)));
                 }
             }
-            "array.get_element" => {
-                let (Some(a), Some(i)) = (arg(0), arg(1)) else { return };
+            Special::ArrayGet => {
+                let (Some(a), Some(i)) = (arg(Param::Array), arg(Param::Index)) else { return };
                 let (a, i) = (self.expr(a), self.expr(i));
                 let d = self.scalar_dtype(var).unwrap_or(DType::Int32);
                 let v = self.define(var);
                 self.line(&format!("{} {v} = {a}[{i}];", ctype(d)));
             }
-            "array.update_element" => {
-                let (Some(a), Some(i), Some(x)) = (arg(0), arg(1), arg(2)) else { return };
+            Special::ArrayUpdate => {
+                let (Some(a), Some(i), Some(x)) = (arg(Param::Array), arg(Param::Index), arg(Param::Value)) else {
+                    return;
+                };
                 let (at, i, x) = (self.expr(a), self.expr(i), self.expr(x));
                 self.line(&format!("{at}[{i}] = {x};"));
                 self.names_of.insert(var, at);
             }
-            "system.task_invalid" => {
-                let v = self.define(var);
-                self.line(&format!("PTO2TaskId {v} = PTO2TaskId::invalid();"));
-            }
-            "scalar.cast" | "scalar.min" | "scalar.max" => {
-                let Some(d) = self.scalar_dtype(var) else { return self.misplaced(name, loc) };
-                let text = self.op_expr(name, args, d);
+            Special::ScalarCast | Special::ScalarMin | Special::ScalarMax => {
+                let Some(d) = self.scalar_dtype(var) else { return self.misplaced(op, loc) };
+                let text = self.scalar_op(special, args, d);
                 let v = self.define(var);
                 self.line(&format!("{} {v} = {text};", ctype(d)));
             }
-            other => self.misplaced(other, loc),
+            Special::Full
+            | Special::ShapeOf
+            | Special::DTypeOf
+            | Special::Write
+            | Special::BlockIdx
+            | Special::BlockNum
+            | Special::Copy
+            | Special::Ci
+            | Special::Cast
+            | Special::Matmul
+            | Special::MatmulAcc
+            | Special::MatmulBias
+            | Special::Lrelu
+            | Special::Prelu
+            | Special::Sel
+            | Special::Sels
+            | Special::Expands
+            | Special::Concat
+            | Special::Fillpad
+            | Special::SetValidShape
+            | Special::Sort32
+            | Special::Mrgsort
+            | Special::Gather
+            | Special::GatherMask
+            | Special::Load
+            | Special::Store
+            | Special::BlockLoad
+            | Special::BlockStore
+            | Special::CreateTile
+            | Special::Move
+            | Special::TransposeView
+            | Special::SyncAll => self.misplaced(op, loc),
         }
     }
 
-    /// A scalar op as an expression.
-    fn op_expr(&mut self, name: &str, args: &[Option<ExprId>], d: DType) -> String {
+    /// `pl.create_tensor(shape, dtype)`: an allocation of its own, in place.
+    fn create_tensor(&mut self, var: VarId, args: &[Option<ExprId>], loc: Loc) {
+        let arg = |p: Param| Op::TensorCreate.def().arg(args, p);
+        self.check_init_value(args, loc);
+        let v;
+        let ci;
+        let shapes;
+        if let Some(src) = self.shape_of_tensor(arg(Param::Shape)) {
+            // `pl.create_tensor(pl.tensor.shape(x), pl.tensor.dtype(x))`: x's shape, read
+            // at run time.
+            let src = self.expr(src);
+            let dtype = match arg(Param::Dtype).map(|d| self.p.expr(d).kind.clone()) {
+                Some(ExprKind::Call { callee: Callee::Op(Op::TensorDtype), args: dargs, .. }) => {
+                    match dargs.first().copied().flatten() {
+                        Some(t) => format!("{}.dtype", self.expr(t)),
+                        None => "DataType::FLOAT32".to_string(),
+                    }
+                }
+                _ => self.tensor_dtype_of(var, loc).to_string(),
+            };
+            v = self.define(var);
+            ci = self.fresh(&format!("{v}_ci"));
+            shapes = self.fresh(&format!("{ci}_shapes"));
+            self.line(&format!("uint32_t {shapes}[5] = {{0}};"));
+            self.line(&format!("for (uint32_t k = 0; k < {src}.ndims; ++k) {shapes}[k] = {src}.shapes[k];"));
+            self.line(&format!("TensorCreateInfo {ci}({shapes}, {src}.ndims, {dtype});"));
+        } else {
+            // A shape computed here.
+            let dims = self.shape_dims(arg(Param::Shape));
+            v = self.define(var);
+            ci = self.fresh(&format!("{v}_ci"));
+            shapes = self.fresh(&format!("{ci}_shapes"));
+            let dtype = self.tensor_dtype_of(var, loc);
+            self.line(&format!("uint32_t {shapes}[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
+            self.line(&format!("TensorCreateInfo {ci}({shapes}, {}, {dtype});", dims.len()));
+        }
+        let alloc = self.fresh(&format!("{}alloc_{}", self.prefix, self.alloc));
+        self.alloc += 1;
+        self.line(&format!("TaskOutputTensors {alloc} = alloc_tensors({ci});"));
+        self.line(&format!("const ChipTensor& {v} = {alloc}.get_ref(0);"));
+    }
+
+    /// A scalar op (`pl.cast`, `pl.min`, `pl.max` of scalars) as an expression of type `d`.
+    fn scalar_op(&mut self, special: Special, args: &[Option<ExprId>], d: DType) -> String {
         let arg = |i: usize| args.get(i).copied().flatten();
         let t = ctype(d);
-        match name {
-            "scalar.cast" => {
+        match special {
+            Special::ScalarCast => {
                 let x = arg(0).map_or("0".to_string(), |x| self.expr(x));
                 format!("static_cast<{t}>({x})")
             }
             _ => {
                 let a = arg(0).map_or("0".to_string(), |x| self.expr(x));
                 let b = arg(1).map_or("0".to_string(), |x| self.expr(x));
-                let f = if name == "scalar.min" { "min" } else { "max" };
+                let f = if special == Special::ScalarMin { "min" } else { "max" };
                 format!("std::{f}<{t}>({a}, {b})")
             }
         }
@@ -1469,21 +1505,19 @@ impl<'a> Emitter<'a> {
     /// `pl.tensor.shape(x)` as a shape: x.
     fn shape_of_tensor(&self, shape: Option<ExprId>) -> Option<ExprId> {
         match &self.p.expr(shape?).kind {
-            ExprKind::Call { callee: Callee::Op(op), args, .. } if op.def().name == "tensor.shape" => {
-                args.first().copied().flatten()
-            }
+            ExprKind::Call { callee: Callee::Op(Op::TensorShape), args, .. } => args.first().copied().flatten(),
             _ => None,
         }
     }
 
     /// An op used as a statement in orchestration code.
-    fn effect_op(&mut self, name: &str, args: &[Option<ExprId>], loc: Loc) {
-        let arg = |i: usize| args.get(i).copied().flatten();
-        match name {
-            "tensor.write" => {
-                let (Some(t), Some(v)) = (arg(0), arg(2)) else { return };
+    fn effect_op(&mut self, op: Op, args: &[Option<ExprId>], loc: Loc) {
+        let arg = |p: Param| op.def().arg(args, p);
+        match op {
+            Op::TensorWrite => {
+                let (Some(t), Some(v)) = (arg(Param::T), arg(Param::Value)) else { return };
                 let t = self.expr(t);
-                let idx = self.shape_dims(arg(1));
+                let idx = self.shape_dims(arg(Param::Indices));
                 let value = self.expr(v);
                 let d = self.p.ty(v).dtype().unwrap_or(DType::Fp32);
                 let ct = ctype(d);
@@ -1495,17 +1529,19 @@ impl<'a> Emitter<'a> {
                     idx.len()
                 ));
             }
-            "array.update_element" => {
-                let (Some(a), Some(i), Some(x)) = (arg(0), arg(1), arg(2)) else { return };
+            Op::ArrayUpdateElement => {
+                let (Some(a), Some(i), Some(x)) = (arg(Param::Array), arg(Param::Index), arg(Param::Value)) else {
+                    return;
+                };
                 let (a, i, x) = (self.expr(a), self.expr(i), self.expr(x));
                 self.line(&format!("{a}[{i}] = {x};"));
             }
-            "tensor.assemble" => {}
-            other => self.misplaced(other, loc),
+            Op::TensorAssemble => {}
+            _ => self.misplaced(op, loc),
         }
     }
 
-    fn misplaced(&mut self, op: &str, loc: Loc) {
+    fn misplaced(&mut self, op: Op, loc: Loc) {
         self.error(
             Code::E0615,
             loc,
@@ -1559,31 +1595,29 @@ impl<'a> Emitter<'a> {
                     UnOp::BitNot => format!("(~{a})"),
                 }
             }
-            ExprKind::Call { callee: Callee::Op(op), args, .. } if op.def().name == "tensor.dim" => {
+            ExprKind::Call { callee: Callee::Op(Op::TensorDim), args, .. } => {
                 let (Some(t), Some(k)) = (args.first().copied().flatten(), args.get(1).copied().flatten()) else {
                     return "0".to_string();
                 };
                 let (t, k) = (self.expr(t), self.expr(k));
                 format!("((int64_t){t}.shapes[{k}])")
             }
-            ExprKind::Call { callee: Callee::Op(op), args, .. } if op.def().name == "scalar.cast" => {
+            ExprKind::Call { callee: Callee::Op(Op::ScalarCast), args, .. } => {
                 let Some(x) = args.first().copied().flatten() else { return "0".to_string() };
                 let x = self.expr(x);
                 let t = self.p.ty(e).dtype().map_or("int64_t", ctype);
                 format!("static_cast<{t}>({x})")
             }
-            ExprKind::Call { callee: Callee::Op(op), args, .. }
-                if matches!(op.def().name, "scalar.min" | "scalar.max") =>
-            {
+            ExprKind::Call { callee: Callee::Op(op @ (Op::ScalarMin | Op::ScalarMax)), args, .. } => {
                 let (Some(a), Some(b)) = (args.first().copied().flatten(), args.get(1).copied().flatten()) else {
                     return "0".to_string();
                 };
                 let (a, b) = (self.expr(a), self.expr(b));
                 let t = self.p.ty(e).dtype().map_or("int64_t", ctype);
-                let f = if op.def().name == "scalar.min" { "min" } else { "max" };
+                let f = if op == Op::ScalarMin { "min" } else { "max" };
                 format!("std::{f}<{t}>({a}, {b})")
             }
-            ExprKind::Call { callee: Callee::Op(op), args, .. } if op.def().name == "tensor.read" => {
+            ExprKind::Call { callee: Callee::Op(Op::TensorRead), args, .. } => {
                 // Read into a local first: the value is an expression's operand.
                 let Some(src) = args.first().copied().flatten() else { return "0".to_string() };
                 let src = self.expr(src);
@@ -1598,7 +1632,7 @@ impl<'a> Emitter<'a> {
                 }
                 v
             }
-            ExprKind::Call { callee: Callee::Op(op), args, .. } if op.def().name == "array.get_element" => {
+            ExprKind::Call { callee: Callee::Op(Op::ArrayGetElement), args, .. } => {
                 let (Some(a), Some(i)) = (args.first().copied().flatten(), args.get(1).copied().flatten()) else {
                     return "0".to_string();
                 };

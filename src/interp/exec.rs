@@ -390,10 +390,7 @@ impl<'a> Interp<'a> {
                     });
                 }
                 match callee {
-                    Callee::Op(op) => {
-                        let def = op.def();
-                        ops::call(self, def, values).map_err(|m| self.fault(m, e.loc))?
-                    }
+                    Callee::Op(op) => ops::call(self, *op, values).map_err(|m| self.fault(m, e.loc))?,
                     Callee::Func(f) | Callee::Submit(f) => {
                         let core_num = match attrs.iter().find(|(k, _)| self.names.get(*k) == "core_num") {
                             Some((_, c)) => {

@@ -13,7 +13,7 @@
 use super::exec::{as_int, float_floor_div_mod, floor_mod, Interp, MAX_ELEMENTS};
 use super::value::{contiguous_strides, element_count, for_each_index, Data, Dense, Num, Tensor, Value};
 use crate::intern::Interner;
-use crate::ir::ops::{OpDef, OpLevel};
+use crate::ir::ops::{Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Special, UnaryFn};
 use crate::ir::{AtomicType, DType, EnumValue, MaskPattern, PadValue};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -21,123 +21,346 @@ use std::rc::Rc;
 type Res<T> = Result<T, String>;
 
 /// Runs one op on evaluated arguments (in the op's parameter order, `None` when absent).
-pub(super) fn call(it: &mut Interp<'_>, def: &'static OpDef, args: Vec<Option<Value>>) -> Res<Value> {
+pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>) -> Res<Value> {
+    let def = op.def();
     let a = Args { def, vals: args, names: it.names() };
-    match def.level {
-        OpLevel::Distributed => {
-            return Err(format!(
-                "`{}` has no semantics in the interpreter: a distributed program needs several ranks running at once",
-                def.spellings[0]
-            ))
+    let value = match def.kind {
+        OpKind::Binary(f) => wrap_like(a.first_is_tile(), binary(&a.nth_operand(0)?, &a.nth_operand(1)?, f.into())?),
+        OpKind::Unary(f) => wrap_like(a.first_is_tile(), unary(&a.nth_dense(0)?, f)?),
+        OpKind::Chain(f) => {
+            let first = binary(&a.nth_operand(0)?, &a.nth_operand(1)?, f.into())?;
+            wrap_like(a.first_is_tile(), binary(&Operand::Array(first), &a.nth_operand(2)?, f.into())?)
         }
+        OpKind::Expand(_, f) => {
+            let kind = f.map_or(Bin::Second, Bin::from);
+            wrap_like(a.first_is_tile(), binary(&a.nth_operand(0)?, &a.nth_operand(1)?, kind)?)
+        }
+        OpKind::Reduce(axis, f) => {
+            let d = a.nth_dense(0)?;
+            if d.rank() == 0 {
+                return Err(format!("`{}` of a value without axes", def.spellings[0]));
+            }
+            let k = match axis {
+                Axis::Row => d.rank() - 1,
+                Axis::Col => d.rank().saturating_sub(2),
+            };
+            wrap_like(a.first_is_tile(), reduce(&d, k, true, f))
+        }
+        OpKind::AxisReduce { f, default_axis, default_keep } => {
+            let d = a.nth_dense(0)?;
+            let axis = match a.at(P::Axis) {
+                Some(v) => as_int(v).ok_or("the axis must be an integer")?,
+                None => default_axis,
+            };
+            let keep = match a.def.param_index(P::KeepDim) {
+                Some(_) => a.flag(P::KeepDim, default_keep)?,
+                None => a.flag(P::Keepdim, default_keep)?,
+            };
+            wrap_like(a.first_is_tile(), reduce(&d, normalize_axis(axis, d.rank())?, keep, f))
+        }
+        OpKind::Compare => {
+            let code = match a.at(P::CmpType) {
+                Some(v) => as_int(v).ok_or("cmp_type must be an integer (0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE)")?,
+                None => 0,
+            };
+            if !(0..=5).contains(&code) {
+                return Err(format!("cmp_type {code}: the codes are 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE"));
+            }
+            wrap_like(a.first_is_tile(), binary(&a.nth_operand(0)?, &a.nth_operand(1)?, Bin::Cmp(code as u8))?)
+        }
+        OpKind::Special(special) => self::special(it, special, &a)?,
         // Markers of `pl.at(..., optimizations=[...])`: nothing to compute.
-        OpLevel::Optimization => return Ok(Value::None),
-        _ => {}
-    }
-    let value = dispatch(it, &a)?;
-    let work = match &value {
-        Value::Tensor(t) => t.len(),
-        Value::Tile(t) => t.borrow().len(),
-        _ => 0,
+        OpKind::Marker => Value::None,
+        OpKind::Distributed => {
+            let why = def.kind.no_cpu_form().unwrap_or_default();
+            return Err(format!("`{}` has no semantics in the interpreter: {why}", def.spellings[0]));
+        }
     };
+    let size = match &value {
+        Value::Tensor(t) => Some(t.shape.clone()),
+        Value::Tile(t) => Some(t.borrow().shape.clone()),
+        _ => None,
+    };
+    let mut work = 0;
+    if let Some(shape) = size {
+        check_size(shape)?;
+        work = match &value {
+            Value::Tensor(t) => t.len(),
+            Value::Tile(t) => t.borrow().len(),
+            _ => 0,
+        };
+    }
     it.charge(work as u64 / 256)?;
     Ok(value)
 }
 
-fn no_semantics(def: &OpDef) -> String {
-    format!("`{}` (IR op `{}`) has no semantics in the interpreter yet", def.spellings[0], def.name)
+/// The ops with a semantics of their own.
+fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
+    match special {
+        Special::CreateTensor
+        | Special::Full
+        | Special::CreateTile
+        | Special::Ci
+        | Special::ArrayCreate
+        | Special::ShapeOf
+        | Special::DTypeOf
+        | Special::Dim
+        | Special::BlockIdx
+        | Special::BlockNum
+        | Special::SyncAll => create(it, special, a),
+        Special::Read | Special::Write | Special::ArrayGet | Special::ArrayUpdate => element(special, a),
+        Special::Slice
+        | Special::Reshape
+        | Special::Transpose
+        | Special::View
+        | Special::TransposeView
+        | Special::SetValidShape
+        | Special::Move => layout(special, a),
+        Special::Load
+        | Special::BlockLoad
+        | Special::Store
+        | Special::BlockStore
+        | Special::Assemble
+        | Special::Copy => memory(special, a),
+        Special::Cast | Special::ScalarCast | Special::ScalarMax | Special::ScalarMin => convert_op(special, a),
+        Special::Matmul | Special::MatmulAcc | Special::MatmulBias => matmul_op(special, a),
+        Special::Lrelu
+        | Special::Prelu
+        | Special::Sel
+        | Special::Sels
+        | Special::Expands
+        | Special::Concat
+        | Special::Fillpad
+        | Special::Sort32
+        | Special::Mrgsort
+        | Special::Gather
+        | Special::GatherMask => other_compute(special, a),
+    }
 }
 
-fn dispatch(it: &mut Interp<'_>, a: &Args<'_>) -> Res<Value> {
-    let name = a.def.name;
-    Ok(match name {
-        // ---- tensors: creation, metadata, element access, views
-        "tensor.create" => {
-            let shape = a.shape(0)?;
-            let dtype = a.dtype(1)?;
-            let mut d = Dense::zeros(dtype, check_size(shape)?);
-            if let Some(v) = a.at(a.index("init_value")?) {
-                let v = scalar_num(v).ok_or("init_value must be a number")?;
+/// New values: tensors, tiles and arrays, and what the runtime knows (extents, block index).
+fn create(it: &Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
+    let tile = a.def.level == OpLevel::Tile;
+    Ok(match special {
+        Special::CreateTensor | Special::CreateTile | Special::Full => {
+            let mut d = Dense::zeros(a.dtype(P::Dtype)?, check_size(a.shape(P::Shape)?)?);
+            let fill = match special {
+                Special::Full => Some(a.req(P::Value)?),
+                _ => a.at(P::InitValue),
+            };
+            if let Some(v) = fill {
+                let v = scalar_num(v).ok_or("the fill value must be a number")?;
                 for i in 0..d.len() {
                     d.data.set(i, v);
                 }
             }
-            Value::Tensor(Tensor::from_dense(d))
+            wrap_like(tile || special == Special::CreateTile, d)
         }
-        "tensor.full" | "tile.full" => {
-            let shape = a.shape(0)?;
-            let dtype = a.dtype(1)?;
-            let v = scalar_num(a.req(2)?).ok_or("the fill value must be a number")?;
-            let mut d = Dense::zeros(dtype, check_size(shape)?);
+        Special::Ci => {
+            let start = a.num(P::Start)?;
+            let shape = check_size(a.shape(P::Shape)?)?;
+            let dtype = match a.at(P::Dtype) {
+                Some(_) => a.dtype(P::Dtype)?,
+                None => DType::Int32,
+            };
+            let descending = a.flag(P::Descending, false)?;
+            let mut d = Dense::zeros(dtype, shape);
             for i in 0..d.len() {
-                d.data.set(i, v);
+                let k = i as i64;
+                let v = match start {
+                    Num::I(s) => Num::I(if descending { s.wrapping_sub(k) } else { s.wrapping_add(k) }),
+                    Num::F(s) => Num::F(if descending { s - k as f64 } else { s + k as f64 }),
+                };
+                d.data.set(i, convert(v, dtype));
             }
-            if name == "tensor.full" {
-                Value::Tensor(Tensor::from_dense(d))
-            } else {
-                Value::tile(d)
-            }
+            wrap_like(tile, d)
         }
-        "tensor.shape" => Value::tuple(a.tensor(0)?.shape.iter().map(|&d| Value::Int(d)).collect()),
-        "tensor.dtype" => Value::DType(a.tensor(0)?.dtype),
-        "tensor.dim" => {
-            let t = a.tensor(0)?;
-            let axis = normalize_axis(a.int(1)?, t.rank())?;
+        Special::ArrayCreate => {
+            let n = a.int(P::Length)?;
+            let dtype = a.dtype(P::Dtype)?;
+            if !(0..=1 << 20).contains(&n) {
+                return Err(format!("pl.array.create: a length of {n}"));
+            }
+            let init = match dtype {
+                DType::TaskId => Value::TaskId(-1),
+                d if d.is_float() => Value::Float(0.0),
+                DType::Bool => Value::Bool(false),
+                _ => Value::Int(0),
+            };
+            Value::Array(Rc::new(RefCell::new(vec![init; n as usize])))
+        }
+        Special::ShapeOf => Value::tuple(a.tensor(P::T)?.shape.iter().map(|&d| Value::Int(d)).collect()),
+        Special::DTypeOf => Value::DType(a.tensor(P::T)?.dtype),
+        Special::Dim => {
+            let t = a.tensor(P::T)?;
+            let axis = normalize_axis(a.int(P::Axis)?, t.rank())?;
             Value::Int(t.shape[axis])
         }
-        "tensor.read" => {
-            let t = a.tensor(0)?;
-            let pos = t.position(&checked_index(&a.ints(1)?, &t.shape)?);
+        Special::BlockIdx => Value::Int(it.block_idx),
+        Special::BlockNum => Value::Int(it.block_num),
+        _ => Value::None,
+    })
+}
+
+/// One element of a tensor, a tile or an array, read or written.
+fn element(special: Special, a: &Args<'_>) -> Res<Value> {
+    if let Special::ArrayGet | Special::ArrayUpdate = special {
+        let Value::Array(arr) = a.req(P::Array)? else {
+            return Err(format!("`{}` needs a pl.array", a.def.spellings[0]));
+        };
+        let i = a.int(P::Index)?;
+        let len = arr.borrow().len();
+        if i < 0 || i as usize >= len {
+            return Err(format!("index {i} of an array of {len}"));
+        }
+        return Ok(if special == Special::ArrayGet {
+            arr.borrow()[i as usize].clone()
+        } else {
+            arr.borrow_mut()[i as usize] = a.req(P::Value)?.clone();
+            Value::Array(arr.clone())
+        });
+    }
+    let index = a.ints(P::Indices)?;
+    match (a.req(P::T)?, special) {
+        (Value::Tensor(t), Special::Read) => {
+            let pos = t.position(&checked_index(&index, &t.shape)?);
             let n = t.buf.borrow().get(pos);
-            scalar_of(n, t.dtype)
+            Ok(scalar_of(n, t.dtype))
         }
-        "tensor.write" => {
-            let t = a.tensor(0)?;
-            let pos = t.position(&checked_index(&a.ints(1)?, &t.shape)?);
-            let v = scalar_num(a.req(2)?).ok_or("the value written must be a number")?;
+        (Value::Tensor(t), _) => {
+            let pos = t.position(&checked_index(&index, &t.shape)?);
+            let v = scalar_num(a.req(P::Value)?).ok_or("the value written must be a number")?;
             t.buf.borrow_mut().set(pos, convert(v, t.dtype));
-            Value::None
+            Ok(Value::None)
         }
-        "tensor.slice" => {
-            let t = a.tensor(0)?;
-            let drop = match a.at(4) {
-                Some(v) => ints_of(v)?,
-                None => Vec::new(),
-            };
-            Value::Tensor(slice_view(&t, &a.shape(1)?, &a.ints(2)?, &drop)?)
+        (Value::Tile(t), Special::Read) => {
+            let t = t.borrow();
+            let pos = t.position(&checked_index(&index, &t.shape)?);
+            Ok(scalar_of(t.data.get(pos), t.dtype))
         }
-        "tensor.reshape" => Value::Tensor(reshape_tensor(&a.tensor(0)?, a.shape(1)?)?),
-        "tensor.transpose" => {
-            let mut t = a.tensor(0)?;
-            let (i, j) = (normalize_axis(a.int(1)?, t.rank())?, normalize_axis(a.int(2)?, t.rank())?);
+        (Value::Tile(t), _) => {
+            let mut t = t.borrow_mut();
+            let pos = t.position(&checked_index(&index, &t.shape)?);
+            let v = scalar_num(a.req(P::Value)?).ok_or("the value written must be a number")?;
+            let dtype = t.dtype;
+            t.data.set(pos, convert(v, dtype));
+            Ok(Value::None)
+        }
+        (other, _) => Err(format!("`{}` needs a tensor or a tile, not {}", a.def.spellings[0], other.kind())),
+    }
+}
+
+/// Views of tensors (sharing the buffer) and reshaped, transposed or re-windowed tiles.
+fn layout(special: Special, a: &Args<'_>) -> Res<Value> {
+    let tile = a.first_is_tile();
+    Ok(match special {
+        Special::Slice if !tile => {
+            let drop = a.opt_ints(P::DropDims)?.unwrap_or_default();
+            Value::Tensor(slice_view(&a.tensor(P::X)?, &a.shape(P::Shape)?, &a.ints(P::Offset)?, &drop)?)
+        }
+        Special::Slice => {
+            let d = a.nth_dense(0)?;
+            let drop = a.opt_ints(P::DropDims)?.unwrap_or_default();
+            let valid = a.opt_ints(P::ValidShape)?;
+            Value::tile(slice_copy(&d, &a.shape(P::Shape)?, &a.ints(P::Offset)?, valid, &drop, a.pad(P::PadValue)?)?)
+        }
+        Special::Reshape if !tile => Value::Tensor(reshape_tensor(&a.tensor(P::X)?, a.shape(P::Shape)?)?),
+        Special::Reshape => {
+            let d = a.nth_dense(0)?;
+            let shape = resolve_shape(&a.shape(P::Shape)?, d.len())?;
+            Value::tile(Dense { valid: shape.clone(), shape, ..d })
+        }
+        Special::Transpose if !tile => {
+            let mut t = a.tensor(P::X)?;
+            let (i, j) = (normalize_axis(a.int(P::Axis1)?, t.rank())?, normalize_axis(a.int(P::Axis2)?, t.rank())?);
             t.shape.swap(i, j);
             t.strides.swap(i, j);
             Value::Tensor(t)
         }
-        "tensor.view" => {
-            let t = a.tensor(0)?;
-            match a.at(1) {
+        Special::Transpose => {
+            let d = a.nth_dense(0)?;
+            let (i, j) = (normalize_axis(a.int(P::Axis1)?, d.rank())?, normalize_axis(a.int(P::Axis2)?, d.rank())?);
+            Value::tile(transpose(&d, i, j)?)
+        }
+        Special::View => {
+            let t = a.tensor(P::T)?;
+            match a.opt_ints(P::Shape)? {
                 None => Value::Tensor(t),
-                Some(s) => {
-                    let shape = ints_of(s)?;
-                    if resolve_shape(&shape, t.len()).is_ok() {
-                        Value::Tensor(reshape_tensor(&t, shape)?)
-                    } else if shape.len() == t.rank() && shape.iter().zip(&t.shape).all(|(s, d)| s <= d) {
-                        Value::Tensor(slice_view(&t, &shape, &[], &[])?)
-                    } else {
-                        return Err(format!(
-                            "pl.tensor.view: the shape {shape:?} does not fit a tensor of {:?}",
-                            t.shape
-                        ));
-                    }
+                Some(shape) if resolve_shape(&shape, t.len()).is_ok() => Value::Tensor(reshape_tensor(&t, shape)?),
+                Some(shape) if shape.len() == t.rank() && shape.iter().zip(&t.shape).all(|(s, d)| s <= d) => {
+                    Value::Tensor(slice_view(&t, &shape, &[], &[])?)
+                }
+                Some(shape) => {
+                    return Err(format!("pl.tensor.view: the shape {shape:?} does not fit a tensor of {:?}", t.shape))
                 }
             }
         }
-        "tensor.assemble" | "tile.assemble" => {
-            let source = a.dense(1)?;
-            let offsets = a.ints(2)?;
-            let atomic = a.atomic(3)?;
-            match a.req(0)? {
+        Special::Move | Special::TransposeView => {
+            let d = a.nth_dense(0)?;
+            if special == Special::TransposeView || a.flag(P::Transpose, false)? {
+                Value::tile(transpose(&d, d.rank().saturating_sub(2), d.rank().saturating_sub(1))?)
+            } else {
+                Value::tile(d)
+            }
+        }
+        _ => {
+            // `set_validshape`: the valid region of the last two axes.
+            let mut d = a.nth_dense(0)?;
+            let (rows, cols) = (a.int(P::ValidRows)?, a.int(P::ValidCols)?);
+            let r = d.rank();
+            if r >= 2 {
+                d.valid[r - 2] = rows.clamp(0, d.shape[r - 2]);
+                d.valid[r - 1] = cols.clamp(0, d.shape[r - 1]);
+            }
+            wrap_like(tile, d)
+        }
+    })
+}
+
+/// Loads into tiles, stores and copies into tensors, assembling into either.
+fn memory(special: Special, a: &Args<'_>) -> Res<Value> {
+    Ok(match special {
+        Special::Load => {
+            let t = a.tensor(P::Tensor)?;
+            let valid = match a.opt_ints(P::ValidShapes)? {
+                Some(v) => Some(v),
+                None => a.opt_ints(P::ValidShape)?,
+            };
+            let mut d = load(&t, &a.ints(P::Offsets)?, &a.shape(P::Shapes)?, valid)?;
+            if a.flag(P::Transpose, false)? {
+                d = transpose(&d, d.rank().saturating_sub(2), d.rank().saturating_sub(1))?;
+            }
+            Value::tile(d)
+        }
+        Special::BlockLoad => {
+            let t = a.tensor(P::Tensor)?;
+            let offsets = vec![a.int(P::RowOffset)?, a.int(P::ColOffset)?];
+            let shape = vec![a.int(P::Height)?, a.int(P::Width)?];
+            Value::tile(load(&t, &offsets, &shape, None)?)
+        }
+        Special::Store | Special::BlockStore => {
+            let (offsets, limit) = match special {
+                Special::Store => (a.ints(P::Offsets)?, a.opt_ints(P::Shapes)?),
+                _ => {
+                    (vec![a.int(P::RowOffset)?, a.int(P::ColOffset)?], Some(vec![a.int(P::Height)?, a.int(P::Width)?]))
+                }
+            };
+            let (tile, out, atomic) = (a.dense(P::Tile)?, a.tensor(P::OutputTensor)?, a.atomic(P::Atomic)?);
+            let mut extent = tile.valid.clone();
+            if let Some(limit) = limit {
+                let limit = align_extent(&limit, extent.len());
+                for (e, l) in extent.iter_mut().zip(limit) {
+                    *e = (*e).min(l);
+                }
+            }
+            write_tensor(&out, &tile, &offsets, &extent, atomic)?;
+            Value::Tensor(out)
+        }
+        Special::Assemble => {
+            let source = a.dense(P::Source)?;
+            let offsets = a.ints(P::Offset)?;
+            let atomic = a.atomic(P::Atomic)?;
+            match a.req(P::Target)? {
                 Value::Tensor(t) => {
                     let extent = source.valid.clone();
                     write_tensor(t, &source, &offsets, &extent, atomic)?;
@@ -150,14 +373,13 @@ fn dispatch(it: &mut Interp<'_>, a: &Args<'_>) -> Res<Value> {
                 other => return Err(format!("pl.assemble writes into a tensor or a tile, not {}", other.kind())),
             }
         }
-        "tensor.get_block_idx" | "tile.get_block_idx" => Value::Int(it.block_idx),
-        "tile.get_block_num" => Value::Int(it.block_num),
-        "tensor.copy" => {
-            let dst = a.tensor(0)?;
-            let src = a.tensor(1)?;
-            let dst_off = a.opt_ints(2)?.unwrap_or_default();
-            let src_off = a.opt_ints(3)?.unwrap_or_default();
-            let shape = match a.opt_ints(4)? {
+        _ => {
+            // `pl.copy(dst, src, dst_offsets, src_offsets, shape)`.
+            let dst = a.tensor(P::Dst)?;
+            let src = a.tensor(P::Src)?;
+            let dst_off = a.opt_ints(P::DstOffsets)?.unwrap_or_default();
+            let src_off = a.opt_ints(P::SrcOffsets)?.unwrap_or_default();
+            let shape = match a.opt_ints(P::Shape)? {
                 Some(s) => s,
                 None => src.shape.clone(),
             };
@@ -166,405 +388,160 @@ fn dispatch(it: &mut Interp<'_>, a: &Args<'_>) -> Res<Value> {
             write_tensor(&dst, &window, &dst_off, &extent, false)?;
             Value::Tensor(dst)
         }
-        "tensor.ci" | "tile.ci" => {
-            let start = a.num(0)?;
-            let shape = check_size(a.shape(1)?)?;
-            let dtype = match a.at(2) {
-                Some(_) => a.dtype(2)?,
-                None => DType::Int32,
-            };
-            let descending = a.flag(3, false)?;
-            let mut d = Dense::zeros(dtype, shape);
-            for i in 0..d.len() {
-                let k = i as i64;
-                let v = match start {
-                    Num::I(s) => Num::I(if descending { s.wrapping_sub(k) } else { s.wrapping_add(k) }),
-                    Num::F(s) => Num::F(if descending { s - k as f64 } else { s + k as f64 }),
-                };
-                d.data.set(i, convert(v, dtype));
-            }
-            wrap_like(name.starts_with("tile"), d)
-        }
-
-        // ---- tiles: memory movement and creation
-        "tile.load" => {
-            let t = a.tensor(0)?;
-            let valid = match a.opt_ints(3)? {
-                Some(v) => Some(v),
-                None => a.opt_ints(7)?,
-            };
-            let mut d = load(&t, &a.ints(1)?, &a.shape(2)?, valid)?;
-            if a.flag(5, false)? {
-                d = transpose(&d, d.rank().saturating_sub(2), d.rank().saturating_sub(1))?;
-            }
-            Value::tile(d)
-        }
-        "block.load" => {
-            let t = a.tensor(0)?;
-            let offsets = vec![a.int(1)?, a.int(2)?];
-            let shape = vec![a.int(3)?, a.int(4)?];
-            Value::tile(load(&t, &offsets, &shape, None)?)
-        }
-        "tile.store" | "tile.l0c_store" | "block.store" | "block.l0c_store" => {
-            let (tile, offsets, out, limit, atomic) = match name {
-                "tile.store" => (a.dense(0)?, a.ints(1)?, a.tensor(2)?, a.opt_ints(3)?, a.atomic(4)?),
-                "tile.l0c_store" => (a.dense(0)?, a.ints(1)?, a.tensor(3)?, a.opt_ints(2)?, false),
-                _ => (a.dense(0)?, vec![a.int(1)?, a.int(2)?], a.tensor(5)?, Some(vec![a.int(3)?, a.int(4)?]), false),
-            };
-            let mut extent = tile.valid.clone();
-            if let Some(limit) = limit {
-                let limit = align_extent(&limit, extent.len());
-                for (e, l) in extent.iter_mut().zip(limit) {
-                    *e = (*e).min(l);
-                }
-            }
-            write_tensor(&out, &tile, &offsets, &extent, atomic)?;
-            Value::Tensor(out)
-        }
-        "tile.create" => {
-            let d = Dense::zeros(a.dtype(1)?, check_size(a.shape(0)?)?);
-            Value::tile(d)
-        }
-        "tile.move" | "block.move" => {
-            let d = a.dense(0)?;
-            let flag = if name == "tile.move" { 4 } else { 2 };
-            if a.flag(flag, false)? {
-                Value::tile(transpose(&d, d.rank().saturating_sub(2), d.rank().saturating_sub(1))?)
-            } else {
-                Value::tile(d)
-            }
-        }
-        "tile.read" => {
-            let t = a.tile(0)?;
-            let t = t.borrow();
-            let pos = t.position(&checked_index(&a.ints(1)?, &t.shape)?);
-            scalar_of(t.data.get(pos), t.dtype)
-        }
-        "tile.write" => {
-            let t = a.tile(0)?;
-            let mut t = t.borrow_mut();
-            let pos = t.position(&checked_index(&a.ints(1)?, &t.shape)?);
-            let v = scalar_num(a.req(2)?).ok_or("the value written must be a number")?;
-            let dtype = t.dtype;
-            t.data.set(pos, convert(v, dtype));
-            Value::None
-        }
-        "tile.slice" => {
-            let d = a.dense(0)?;
-            let drop = match a.at(4) {
-                Some(v) => ints_of(v)?,
-                None => Vec::new(),
-            };
-            let pad = a.pad(5)?;
-            Value::tile(slice_copy(&d, &a.shape(1)?, &a.ints(2)?, a.opt_ints(3)?, &drop, pad)?)
-        }
-        "tile.reshape" => {
-            let d = a.dense(0)?;
-            let shape = resolve_shape(&a.shape(1)?, d.len())?;
-            Value::tile(Dense { valid: shape.clone(), shape, ..d })
-        }
-        "tile.transpose" => {
-            let d = a.dense(0)?;
-            let (i, j) = (normalize_axis(a.int(1)?, d.rank())?, normalize_axis(a.int(2)?, d.rank())?);
-            Value::tile(transpose(&d, i, j)?)
-        }
-        "tile.transpose_view" => {
-            let d = a.dense(0)?;
-            Value::tile(transpose(&d, d.rank().saturating_sub(2), d.rank().saturating_sub(1))?)
-        }
-
-        // ---- scalars, arrays, system
-        "scalar.cast" => {
-            let v = scalar_num(a.req(0)?).ok_or("pl.cast of a scalar needs a number")?;
-            let dtype = a.dtype(1)?;
-            let mode = a.mode(2)?;
-            let n = convert_with_mode(v, dtype, mode.as_deref())?;
-            match (dtype, n) {
-                (DType::Fp32 | DType::Fp16 | DType::Bf16, Num::F(f)) => Value::Float(f as f32 as f64),
-                _ => scalar_of(n, dtype),
-            }
-        }
-        "scalar.max" | "scalar.min" => {
-            let (x, y) = (a.req(0)?, a.req(1)?);
-            let (nx, ny) = (scalar_num(x).ok_or("pl.max needs numbers")?, scalar_num(y).ok_or("pl.min needs numbers")?);
-            let take_y = match (nx, ny) {
-                (Num::I(p), Num::I(q)) => (q > p) == (name == "scalar.max"),
-                _ => (ny.as_f64() > nx.as_f64()) == (name == "scalar.max"),
-            };
-            if take_y {
-                y.clone()
-            } else {
-                x.clone()
-            }
-        }
-        "array.create" => {
-            let n = a.int(0)?;
-            let dtype = a.dtype(1)?;
-            if !(0..=1 << 20).contains(&n) {
-                return Err(format!("pl.array.create: a length of {n}"));
-            }
-            let init = match dtype {
-                DType::TaskId => Value::TaskId(-1),
-                d if d.is_float() => Value::Float(0.0),
-                DType::Bool => Value::Bool(false),
-                _ => Value::Int(0),
-            };
-            Value::Array(Rc::new(RefCell::new(vec![init; n as usize])))
-        }
-        "array.get_element" | "array.update_element" => {
-            let Value::Array(arr) = a.req(0)? else {
-                return Err(format!("`{}` needs a pl.array", a.def.spellings[0]));
-            };
-            let i = a.int(1)?;
-            let len = arr.borrow().len();
-            if i < 0 || i as usize >= len {
-                return Err(format!("index {i} of an array of {len}"));
-            }
-            if name == "array.get_element" {
-                arr.borrow()[i as usize].clone()
-            } else {
-                arr.borrow_mut()[i as usize] = a.req(2)?.clone();
-                Value::Array(arr.clone())
-            }
-        }
-        "system.syncall" => Value::None,
-
-        // ---- compute, on tensors and tiles alike
-        _ => {
-            let Some((_, op)) = name.split_once('.') else { return Err(no_semantics(a.def)) };
-            return compute(op, a);
-        }
     })
 }
 
-/// Elementwise, reduction, matmul, layout and selection ops, the same on tensors (a new
-/// tensor) and on tiles (a new tile, or the accumulator updated in place).
-fn compute(op: &str, a: &Args<'_>) -> Res<Value> {
-    let tile = a.first_is_tile();
-    let d = match op {
-        "add" | "sub" | "mul" | "div" | "maximum" | "minimum" | "rem" | "and_" | "or_" | "shl" | "shr" | "adds"
-        | "subs" | "muls" | "divs" | "rems" | "maxs" | "mins" | "ands" | "ors" | "shls" | "shrs" | "row_expand_mul"
-        | "row_expand_div" | "row_expand_sub" | "row_expand_add" | "col_expand_mul" => {
-            let kind = match op.trim_end_matches('s') {
-                "add" | "row_expand_add" => Bin::Add,
-                "sub" | "row_expand_sub" => Bin::Sub,
-                "mul" | "row_expand_mul" | "col_expand_mul" => Bin::Mul,
-                "div" | "row_expand_div" => Bin::Div,
-                "maximum" | "max" => Bin::Max,
-                "minimum" | "min" => Bin::Min,
-                "rem" => Bin::Rem,
-                "and_" | "and" => Bin::And,
-                "or_" | "or" => Bin::Or,
-                "shl" => Bin::Shl,
-                "shr" => Bin::Shr,
-                _ => return Err(no_semantics(a.def)),
+/// Casts of tensors, tiles and scalars, and the scalar `max`/`min`.
+fn convert_op(special: Special, a: &Args<'_>) -> Res<Value> {
+    match special {
+        Special::ScalarCast => {
+            let v = scalar_num(a.req(P::X)?).ok_or("pl.cast of a scalar needs a number")?;
+            let dtype = a.dtype(P::TargetType)?;
+            let mode = a.mode(P::Mode)?;
+            let n = convert_with_mode(v, dtype, mode.as_deref())?;
+            Ok(match (dtype, n) {
+                (DType::Fp32 | DType::Fp16 | DType::Bf16, Num::F(f)) => Value::Float(f as f32 as f64),
+                _ => scalar_of(n, dtype),
+            })
+        }
+        Special::ScalarMax | Special::ScalarMin => {
+            let (x, y) = (a.req(P::Lhs)?, a.req(P::Rhs)?);
+            let (nx, ny) = (scalar_num(x).ok_or("pl.max needs numbers")?, scalar_num(y).ok_or("pl.min needs numbers")?);
+            let max = special == Special::ScalarMax;
+            let take_y = match (nx, ny) {
+                (Num::I(p), Num::I(q)) => (q > p) == max,
+                _ => (ny.as_f64() > nx.as_f64()) == max,
             };
-            binary(&a.operand(0)?, &a.operand(1)?, kind)?
+            Ok(if take_y { y.clone() } else { x.clone() })
         }
-        "xor" | "xors" => binary(&a.operand(0)?, &a.operand(1)?, Bin::Xor)?,
-        "cmp" | "cmps" => {
-            let code = match a.at(2) {
-                Some(v) => as_int(v).ok_or("cmp_type must be an integer (0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE)")?,
-                None => 0,
-            };
-            if !(0..=5).contains(&code) {
-                return Err(format!("cmp_type {code}: the codes are 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE"));
-            }
-            binary(&a.operand(0)?, &a.operand(1)?, Bin::Cmp(code as u8))?
-        }
-        "addc" | "subc" | "addsc" | "subsc" => {
-            let kind = if op.starts_with("add") { Bin::Add } else { Bin::Sub };
-            let first = binary(&a.operand(0)?, &a.operand(1)?, kind)?;
-            binary(&Operand::Array(first), &a.operand(2)?, kind)?
-        }
-        "lrelu" | "prelu" => {
-            let x = a.operand(0)?;
-            let slope = a.operand(1)?;
-            let scaled = binary(&x, &slope, Bin::Mul)?;
-            select(&binary(&x, &Operand::Scalar(Num::I(0)), Bin::Cmp(4))?, &x, &Operand::Array(scaled))?
-        }
-        "sel" => {
-            let mask = a.operand(0)?;
-            let Operand::Array(mask) = mask else { return Err("pl.sel needs a mask tile".into()) };
-            select(&mask, &a.operand(1)?, &a.operand(2)?)?
-        }
-        // PyPTO's reference: `torch.where(lhs, rhs, select_mode)`.
-        "sels" => {
-            let Operand::Array(mask) = a.operand(0)? else { return Err("pl.sels needs a tile".into()) };
-            select(&mask, &a.operand(1)?, &a.operand(2)?)?
-        }
-        "exp" | "log" | "sqrt" | "rsqrt" | "recip" | "neg" | "abs" | "relu" | "not_" => {
-            let kind = match op {
-                "exp" => Un::Exp,
-                "log" => Un::Log,
-                "sqrt" => Un::Sqrt,
-                "rsqrt" => Un::Rsqrt,
-                "recip" => Un::Recip,
-                "neg" => Un::Neg,
-                "abs" => Un::Abs,
-                "relu" => Un::Relu,
-                _ => Un::Not,
-            };
-            unary(&a.dense(0)?, kind)?
-        }
-        "cast" => {
-            let d = a.dense(0)?;
-            let dtype = a.dtype(1)?;
-            let mode = a.mode(2)?;
+        _ => {
+            let d = a.dense(P::X)?;
+            let dtype = a.dtype(P::TargetType)?;
+            let mode = a.mode(P::Mode)?;
             let mut out =
                 Dense { dtype, shape: d.shape.clone(), valid: d.valid.clone(), data: Data::zeros(dtype, d.len()) };
             for i in 0..d.len() {
                 out.data.set(i, convert_with_mode(d.data.get(i), dtype, mode.as_deref())?);
             }
-            out
+            Ok(wrap_like(a.first_is_tile(), out))
         }
-        "matmul" | "gemv" | "matmul_bias" | "gemv_bias" => {
-            let (lhs, rhs) = (a.dense(0)?, a.dense(1)?);
-            let (ta, tb) = (a.named_flag("a_trans")?, a.named_flag("b_trans")?);
-            let dtype = match a.named("out_dtype") {
-                Some(Value::DType(d)) => *d,
-                _ if tile => DType::Fp32,
-                _ => lhs.dtype,
-            };
-            let product = matmul(&lhs, &rhs, ta, tb, dtype)?;
-            if op.ends_with("_bias") {
-                binary(&Operand::Array(product), &a.operand(2)?, Bin::Add)?
-            } else {
-                product
-            }
+    }
+}
+
+/// `matmul`, `matmul_bias` (and the `gemv` forms): a new value; `matmul_acc`: the
+/// accumulator tile updated in place, or a new tensor.
+fn matmul_op(special: Special, a: &Args<'_>) -> Res<Value> {
+    let tile = a.first_is_tile();
+    let (ta, tb) = (a.flag(P::ATrans, false)?, a.flag(P::BTrans, false)?);
+    let (lhs, rhs) = (a.dense(P::Lhs)?, a.dense(P::Rhs)?);
+    if special != Special::MatmulAcc {
+        let dtype = match a.at(P::OutDtype) {
+            Some(Value::DType(d)) => *d,
+            _ if tile => DType::Fp32,
+            _ => lhs.dtype,
+        };
+        let mut product = matmul(&lhs, &rhs, ta, tb, dtype)?;
+        if special == Special::MatmulBias {
+            product = binary(&Operand::Array(product), &a.operand(P::Bias)?, Bin::Add)?;
         }
-        "matmul_acc" | "gemv_acc" => {
-            let (lhs, rhs) = (a.dense(1)?, a.dense(2)?);
-            let (ta, tb) = (a.named_flag("a_trans")?, a.named_flag("b_trans")?);
-            // `init_cond` true: the product alone (the first step of an accumulation).
-            let init = match a.named("init_cond") {
-                Some(v) => super::exec::truthy(v)?,
-                None => false,
-            };
-            match a.req(0)? {
-                // The accumulator tile is updated in place (the op reads and writes it).
-                Value::Tile(acc) => {
-                    let sum = {
-                        let acc_d = acc.borrow();
-                        let product = matmul(&lhs, &rhs, ta, tb, acc_d.dtype)?;
-                        if init {
-                            product
-                        } else {
-                            binary(&Operand::Array(acc_d.clone()), &Operand::Array(product), Bin::Add)?
-                        }
-                    };
-                    let mut acc_mut = acc.borrow_mut();
-                    let valid = acc_mut.valid.clone();
-                    *acc_mut = Dense { valid, ..sum };
-                    return Ok(Value::Tile(acc.clone()));
-                }
-                _ => {
-                    let acc = a.dense(0)?;
-                    let product = matmul(&lhs, &rhs, ta, tb, acc.dtype)?;
-                    if init {
-                        product
-                    } else {
-                        binary(&Operand::Array(acc), &Operand::Array(product), Bin::Add)?
-                    }
-                }
-            }
+        return Ok(wrap_like(tile, product));
+    }
+    // `init_cond` true: the product alone (the first step of an accumulation).
+    let init = match a.at(P::InitCond) {
+        Some(v) => super::exec::truthy(v)?,
+        None => false,
+    };
+    let accumulate = |acc: &Dense| -> Res<Dense> {
+        let product = matmul(&lhs, &rhs, ta, tb, acc.dtype)?;
+        if init {
+            Ok(product)
+        } else {
+            binary(&Operand::Array(acc.clone()), &Operand::Array(product), Bin::Add)
         }
-        "row_sum" | "row_max" | "row_min" | "col_sum" | "col_max" => {
-            let d = a.dense(0)?;
-            if d.rank() == 0 {
-                return Err(format!("`{}` of a value without axes", a.def.spellings[0]));
-            }
-            let axis = if op.starts_with("row") { d.rank() - 1 } else { d.rank().saturating_sub(2) };
-            let kind = match &op[4..] {
-                "sum" => Red::Sum,
-                "max" => Red::Max,
-                _ => Red::Min,
-            };
-            reduce(&d, axis, true, kind)
+    };
+    match a.req(P::Acc)? {
+        // The accumulator tile is updated in place (the op reads and writes it).
+        Value::Tile(acc) => {
+            let sum = accumulate(&acc.borrow())?;
+            let mut acc_mut = acc.borrow_mut();
+            let valid = acc_mut.valid.clone();
+            *acc_mut = Dense { valid, ..sum };
+            Ok(Value::Tile(acc.clone()))
         }
-        "sum" | "max" | "min" => {
-            let d = a.dense(0)?;
-            let (default_axis, default_keep) = if tile { (0, false) } else { (-1, true) };
-            let axis = match a.at(1) {
-                Some(v) => as_int(v).ok_or("the axis must be an integer")?,
-                None => default_axis,
-            };
-            let keep = a.flag(2, default_keep)?;
-            let kind = match op {
-                "sum" => Red::Sum,
-                "max" => Red::Max,
-                _ => Red::Min,
-            };
-            reduce(&d, normalize_axis(axis, d.rank())?, keep, kind)
+        _ => Ok(wrap_like(tile, accumulate(&a.dense(P::Acc)?)?)),
+    }
+}
+
+/// The other computations, the same on tensors (a new tensor) and on tiles (a new tile).
+fn other_compute(special: Special, a: &Args<'_>) -> Res<Value> {
+    let d = match special {
+        Special::Lrelu | Special::Prelu => {
+            let x = a.nth_operand(0)?;
+            let slope = a.nth_operand(1)?;
+            let scaled = binary(&x, &slope, Bin::Mul)?;
+            select(&binary(&x, &Operand::Scalar(Num::I(0)), Bin::Cmp(4))?, &x, &Operand::Array(scaled))?
         }
-        "col_expand" => {
-            let target = a.operand(0)?;
-            binary(&target, &a.operand(1)?, Bin::Second)?
+        Special::Sel => {
+            let Operand::Array(mask) = a.operand(P::Mask)? else { return Err("pl.sel needs a mask tile".into()) };
+            select(&mask, &a.operand(P::Lhs)?, &a.operand(P::Rhs)?)?
         }
-        "expands" => {
-            let target = a.dense(0)?;
-            let v = a.num(1)?;
+        // PyPTO's reference: `torch.where(lhs, rhs, select_mode)`.
+        Special::Sels => {
+            let Operand::Array(mask) = a.operand(P::Lhs)? else { return Err("pl.sels needs a tile".into()) };
+            select(&mask, &a.operand(P::Rhs)?, &a.operand(P::SelectMode)?)?
+        }
+        Special::Expands => {
+            let target = a.dense(P::Target)?;
+            let v = a.num(P::Scalar)?;
             let mut out = Dense { data: Data::zeros(target.dtype, target.len()), ..target };
             for i in 0..out.len() {
                 out.data.set(i, v);
             }
             out
         }
-        "concat" => concat(&a.dense(0)?, &a.dense(1)?)?,
-        "fillpad" => fillpad(&a.dense(0)?, a.pad(1)?),
-        "set_validshape" => {
-            let mut d = a.dense(0)?;
-            let (rows, cols) = (a.int(1)?, a.int(2)?);
-            let r = d.rank();
-            if r >= 2 {
-                d.valid[r - 2] = rows.clamp(0, d.shape[r - 2]);
-                d.valid[r - 1] = cols.clamp(0, d.shape[r - 1]);
-            }
-            d
-        }
-        "sort32" => sort32(&a.dense(0)?, &a.dense(1)?)?,
-        "mrgsort" => {
-            if (1..4).any(|i| a.at(i).is_some()) {
+        Special::Concat => concat(&a.nth_dense(0)?, &a.nth_dense(1)?)?,
+        Special::Fillpad => fillpad(&a.nth_dense(0)?, a.pad(P::PadValue)?),
+        Special::Sort32 => sort32(&a.dense(P::Src)?, &a.dense(P::Idx)?)?,
+        Special::Mrgsort => {
+            if [P::Src1, P::Src2, P::Src3].into_iter().any(|p| a.at(p).is_some()) {
                 return Err(format!(
                     "`{}` of several sources has no semantics in the interpreter yet",
                     a.def.spellings[0]
                 ));
             }
-            let block_len = match a.named("block_len") {
+            let block_len = match a.at(P::BlockLen) {
                 Some(v) => as_int(v).ok_or("block_len must be an integer")?,
                 None => return Err("pl.mrgsort needs block_len= in the interpreter".into()),
             };
-            mrgsort(&a.dense(0)?, block_len)?
+            mrgsort(&a.dense(P::Src0)?, block_len)?
         }
-        "gather" | "gather_mask" => {
-            let src = a.dense(0)?;
-            let mask = match a.def.param_index("mask_pattern") {
-                Some(i) => a.at(i).cloned(),
-                None => None,
-            };
-            let out_dtype = match a.named("output_dtype") {
-                Some(Value::DType(d)) => Some(*d),
-                _ => None,
-            };
-            if let Some(mask) = mask {
-                gather_mask(&src, &mask, out_dtype)?
-            } else if a.def.name == "tile.gather" {
-                gather_index(&src, &a.dense(1)?, src.rank().saturating_sub(1))?
-            } else {
-                let (Some(dim), Some(_)) = (a.at(1), a.at(2)) else {
-                    return Err(format!(
-                        "this form of `{}` has no semantics in the interpreter yet",
-                        a.def.spellings[0]
-                    ));
-                };
-                let dim = normalize_axis(as_int(dim).ok_or("dim must be an integer")?, src.rank())?;
-                gather_index(&src, &a.dense(2)?, dim)?
-            }
-        }
-        _ => return Err(no_semantics(a.def)),
+        _ => gather(special, a)?,
     };
-    check_size(d.shape.clone())?;
-    Ok(wrap_like(tile, d))
+    Ok(wrap_like(a.first_is_tile(), d))
+}
+
+/// `gather` by an index along an axis, or by a hardware mask pattern (`gather_mask`, and
+/// `tensor.gather(..., mask_pattern=...)`).
+fn gather(special: Special, a: &Args<'_>) -> Res<Dense> {
+    let src = a.nth_dense(0)?;
+    let out_dtype = match a.at(P::OutputDtype) {
+        Some(Value::DType(d)) => Some(*d),
+        _ => None,
+    };
+    if let Some(mask) = a.at(P::MaskPattern) {
+        return gather_mask(&src, mask, out_dtype);
+    }
+    if special == Special::GatherMask {
+        return Err(format!("`{}` needs its argument `mask_pattern`", a.def.spellings[0]));
+    }
+    if a.def.level == OpLevel::Tile {
+        return gather_index(&src, &a.dense(P::Indices)?, src.rank().saturating_sub(1));
+    }
+    let (Some(dim), Some(_)) = (a.at(P::Dim), a.at(P::Index)) else {
+        return Err(format!("this form of `{}` has no semantics in the interpreter yet", a.def.spellings[0]));
+    };
+    let dim = normalize_axis(as_int(dim).ok_or("dim must be an integer")?, src.rank())?;
+    gather_index(&src, &a.dense(P::Index)?, dim)
 }
 
 fn wrap_like(tile: bool, d: Dense) -> Value {
@@ -583,6 +560,20 @@ struct Args<'n> {
     names: &'n Interner,
 }
 
+/// An argument of a call: by parameter name, or (for the leading operands, whose names
+/// differ between the levels of a family: `lhs`, `x`, `tile`) by position.
+#[derive(Clone, Copy)]
+enum Slot {
+    Named(P),
+    Nth(usize),
+}
+
+impl From<P> for Slot {
+    fn from(p: P) -> Slot {
+        Slot::Named(p)
+    }
+}
+
 /// An elementwise operand: an array (a tile, or a tensor's elements) or a scalar.
 enum Operand {
     Array(Dense),
@@ -590,159 +581,157 @@ enum Operand {
 }
 
 impl Args<'_> {
-    fn param(&self, i: usize) -> &str {
-        self.def.params.get(i).map_or("?", |p| p.name)
+    fn index(&self, slot: Slot) -> Option<usize> {
+        match slot {
+            Slot::Named(p) => self.def.param_index(p),
+            Slot::Nth(i) => Some(i),
+        }
     }
 
-    fn index(&self, name: &str) -> Res<usize> {
-        self.def.param_index(name).ok_or_else(|| format!("`{}` has no parameter `{name}`", self.def.name))
+    /// The parameter's name, for messages.
+    fn param(&self, slot: Slot) -> &'static str {
+        match slot {
+            Slot::Named(p) => p.spelling(),
+            Slot::Nth(i) => self.def.params.get(i).map_or("?", |p| p.name.spelling()),
+        }
     }
 
-    /// Argument `i`, when given (a `None` value counts as absent).
-    fn at(&self, i: usize) -> Option<&Value> {
-        match self.vals.get(i) {
+    fn op(&self) -> &'static str {
+        self.def.spellings[0]
+    }
+
+    /// The argument, when given (a `None` value counts as absent).
+    fn at(&self, slot: impl Into<Slot>) -> Option<&Value> {
+        match self.index(slot.into()).and_then(|i| self.vals.get(i)) {
             Some(Some(Value::None)) | Some(None) | None => None,
             Some(Some(v)) => Some(v),
         }
     }
 
-    fn named(&self, name: &str) -> Option<&Value> {
-        self.def.param_index(name).and_then(|i| self.at(i))
+    fn req(&self, slot: impl Into<Slot>) -> Res<&Value> {
+        let slot = slot.into();
+        self.at(slot).ok_or_else(|| format!("`{}` needs its argument `{}`", self.op(), self.param(slot)))
     }
 
-    fn req(&self, i: usize) -> Res<&Value> {
-        self.at(i).ok_or_else(|| format!("`{}` needs its argument `{}`", self.def.spellings[0], self.param(i)))
+    fn int(&self, slot: impl Into<Slot>) -> Res<i64> {
+        let slot = slot.into();
+        let v = self.req(slot)?;
+        as_int(v)
+            .ok_or_else(|| format!("`{}` of `{}` must be an integer, not {}", self.param(slot), self.op(), v.kind()))
     }
 
-    fn int(&self, i: usize) -> Res<i64> {
-        let v = self.req(i)?;
-        as_int(v).ok_or_else(|| {
-            format!("`{}` of `{}` must be an integer, not {}", self.param(i), self.def.spellings[0], v.kind())
-        })
+    fn num(&self, slot: impl Into<Slot>) -> Res<Num> {
+        let slot = slot.into();
+        let v = self.req(slot)?;
+        scalar_num(v)
+            .ok_or_else(|| format!("`{}` of `{}` must be a number, not {}", self.param(slot), self.op(), v.kind()))
     }
 
-    fn num(&self, i: usize) -> Res<Num> {
-        let v = self.req(i)?;
-        scalar_num(v).ok_or_else(|| {
-            format!("`{}` of `{}` must be a number, not {}", self.param(i), self.def.spellings[0], v.kind())
-        })
+    fn ints(&self, slot: impl Into<Slot>) -> Res<Vec<i64>> {
+        let slot = slot.into();
+        ints_of(self.req(slot)?).map_err(|m| format!("`{}` of `{}`: {m}", self.param(slot), self.op()))
     }
 
-    fn ints(&self, i: usize) -> Res<Vec<i64>> {
-        ints_of(self.req(i)?).map_err(|m| format!("`{}` of `{}`: {m}", self.param(i), self.def.spellings[0]))
-    }
-
-    fn opt_ints(&self, i: usize) -> Res<Option<Vec<i64>>> {
-        match self.at(i) {
-            Some(_) => self.ints(i).map(Some),
+    fn opt_ints(&self, slot: impl Into<Slot>) -> Res<Option<Vec<i64>>> {
+        let slot = slot.into();
+        match self.at(slot) {
+            Some(_) => self.ints(slot).map(Some),
             None => Ok(None),
         }
     }
 
-    fn shape(&self, i: usize) -> Res<Vec<i64>> {
-        let s = self.ints(i)?;
+    fn shape(&self, slot: impl Into<Slot>) -> Res<Vec<i64>> {
+        let slot = slot.into();
+        let s = self.ints(slot)?;
         if s.iter().any(|&d| d < -1) {
-            return Err(format!("`{}` of `{}` has a negative extent: {s:?}", self.param(i), self.def.spellings[0]));
+            return Err(format!("`{}` of `{}` has a negative extent: {s:?}", self.param(slot), self.op()));
         }
         Ok(s)
     }
 
-    fn dtype(&self, i: usize) -> Res<DType> {
-        match self.req(i)? {
+    fn dtype(&self, slot: impl Into<Slot>) -> Res<DType> {
+        let slot = slot.into();
+        match self.req(slot)? {
             Value::DType(d) => Ok(*d),
-            other => {
-                Err(format!("`{}` of `{}` must be a dtype, not {}", self.param(i), self.def.spellings[0], other.kind()))
+            other => Err(format!("`{}` of `{}` must be a dtype, not {}", self.param(slot), self.op(), other.kind())),
+        }
+    }
+
+    fn flag(&self, slot: impl Into<Slot>, default: bool) -> Res<bool> {
+        let slot = slot.into();
+        match self.at(slot) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(Value::Int(n)) => Ok(*n != 0),
+            Some(other) => {
+                Err(format!("`{}` of `{}` must be True or False, not {}", self.param(slot), self.op(), other.kind()))
             }
         }
     }
 
-    fn flag(&self, i: usize, default: bool) -> Res<bool> {
-        match self.at(i) {
-            None => Ok(default),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(Value::Int(n)) => Ok(*n != 0),
-            Some(other) => Err(format!(
-                "`{}` of `{}` must be True or False, not {}",
-                self.param(i),
-                self.def.spellings[0],
-                other.kind()
-            )),
-        }
+    fn atomic(&self, slot: impl Into<Slot>) -> Res<bool> {
+        Ok(matches!(self.at(slot), Some(Value::Enum(EnumValue::AtomicType(AtomicType::Add)))))
     }
 
-    fn named_flag(&self, name: &str) -> Res<bool> {
-        match self.def.param_index(name) {
-            Some(i) => self.flag(i, false),
-            None => Ok(false),
-        }
-    }
-
-    fn atomic(&self, i: usize) -> Res<bool> {
-        Ok(matches!(self.at(i), Some(Value::Enum(EnumValue::AtomicType(AtomicType::Add)))))
-    }
-
-    fn pad(&self, i: usize) -> Res<PadValue> {
-        Ok(match self.at(i) {
+    fn pad(&self, slot: impl Into<Slot>) -> Res<PadValue> {
+        Ok(match self.at(slot) {
             Some(Value::Enum(EnumValue::PadValue(p))) => *p,
             _ => PadValue::Zero,
         })
     }
 
-    fn mode(&self, i: usize) -> Res<Option<String>> {
-        match self.at(i) {
+    fn mode(&self, slot: impl Into<Slot>) -> Res<Option<String>> {
+        match self.at(slot) {
             Some(Value::Str(s)) => Ok(Some(self.names.get(*s).to_string())),
             None => Ok(None),
             Some(other) => Err(format!("the cast mode must be a string, not {}", other.kind())),
         }
     }
 
-    fn tensor(&self, i: usize) -> Res<Tensor> {
-        match self.req(i)? {
+    fn tensor(&self, slot: impl Into<Slot>) -> Res<Tensor> {
+        let slot = slot.into();
+        match self.req(slot)? {
             Value::Tensor(t) => Ok(t.clone()),
-            other => Err(format!(
-                "`{}` of `{}` must be a tensor, not {}",
-                self.param(i),
-                self.def.spellings[0],
-                other.kind()
-            )),
-        }
-    }
-
-    fn tile(&self, i: usize) -> Res<Rc<RefCell<Dense>>> {
-        match self.req(i)? {
-            Value::Tile(t) => Ok(t.clone()),
-            other => {
-                Err(format!("`{}` of `{}` must be a tile, not {}", self.param(i), self.def.spellings[0], other.kind()))
-            }
+            other => Err(format!("`{}` of `{}` must be a tensor, not {}", self.param(slot), self.op(), other.kind())),
         }
     }
 
     /// A tile's or a tensor's elements.
-    fn dense(&self, i: usize) -> Res<Dense> {
-        match self.req(i)? {
+    fn dense(&self, slot: impl Into<Slot>) -> Res<Dense> {
+        let slot = slot.into();
+        match self.req(slot)? {
             Value::Tile(t) => Ok(t.borrow().clone()),
             Value::Tensor(t) => Ok(t.to_dense()),
             other => Err(format!(
                 "`{}` of `{}` must be a tile or a tensor, not {}",
-                self.param(i),
-                self.def.spellings[0],
+                self.param(slot),
+                self.op(),
                 other.kind()
             )),
         }
     }
 
-    fn operand(&self, i: usize) -> Res<Operand> {
-        match self.req(i)? {
-            Value::Tile(_) | Value::Tensor(_) => Ok(Operand::Array(self.dense(i)?)),
+    fn nth_dense(&self, i: usize) -> Res<Dense> {
+        self.dense(Slot::Nth(i))
+    }
+
+    fn operand(&self, slot: impl Into<Slot>) -> Res<Operand> {
+        let slot = slot.into();
+        match self.req(slot)? {
+            Value::Tile(_) | Value::Tensor(_) => Ok(Operand::Array(self.dense(slot)?)),
             v => scalar_num(v).map(Operand::Scalar).ok_or_else(|| {
                 format!(
                     "`{}` of `{}` must be a tile, a tensor or a number, not {}",
-                    self.param(i),
-                    self.def.spellings[0],
+                    self.param(slot),
+                    self.op(),
                     v.kind()
                 )
             }),
         }
+    }
+
+    fn nth_operand(&self, i: usize) -> Res<Operand> {
+        self.operand(Slot::Nth(i))
     }
 
     /// Whether the result is a tile: the first tile or tensor argument decides.
@@ -942,6 +931,7 @@ fn wrap_int(v: i64, dtype: DType) -> i64 {
 
 // ---------------------------------------------------------------- elementwise
 
+/// An elementwise binary function: the op table's, and the two only the interpreter needs.
 #[derive(Clone, Copy, PartialEq)]
 enum Bin {
     Add,
@@ -960,6 +950,25 @@ enum Bin {
     Cmp(u8),
     /// The second operand, broadcast to the first's shape.
     Second,
+}
+
+impl From<BinaryFn> for Bin {
+    fn from(f: BinaryFn) -> Bin {
+        match f {
+            BinaryFn::Add => Bin::Add,
+            BinaryFn::Sub => Bin::Sub,
+            BinaryFn::Mul => Bin::Mul,
+            BinaryFn::Div => Bin::Div,
+            BinaryFn::Max => Bin::Max,
+            BinaryFn::Min => Bin::Min,
+            BinaryFn::Rem => Bin::Rem,
+            BinaryFn::And => Bin::And,
+            BinaryFn::Or => Bin::Or,
+            BinaryFn::Xor => Bin::Xor,
+            BinaryFn::Shl => Bin::Shl,
+            BinaryFn::Shr => Bin::Shr,
+        }
+    }
 }
 
 fn apply_bin(kind: Bin, x: Num, y: Num, float: bool) -> Res<Num> {
@@ -1174,20 +1183,7 @@ fn select(mask: &Dense, on_true: &Operand, on_false: &Operand) -> Res<Dense> {
     })
 }
 
-#[derive(Clone, Copy)]
-enum Un {
-    Exp,
-    Log,
-    Sqrt,
-    Rsqrt,
-    Recip,
-    Neg,
-    Abs,
-    Relu,
-    Not,
-}
-
-fn unary(d: &Dense, kind: Un) -> Res<Dense> {
+fn unary(d: &Dense, kind: UnaryFn) -> Res<Dense> {
     let float = d.dtype.is_float();
     let dtype = d.dtype;
     let x = Operand::Array(d.clone());
@@ -1197,46 +1193,39 @@ fn unary(d: &Dense, kind: Un) -> Res<Dense> {
             let p = v.as_f64();
             return Ok(Num::F(match kind {
                 // In `f32`, with the C library's `expf`/`logf`, as the C++ side computes.
-                Un::Exp => (p as f32).exp() as f64,
-                Un::Log => (p as f32).ln() as f64,
-                Un::Sqrt => (p as f32).sqrt() as f64,
-                Un::Rsqrt => (1.0f32 / (p as f32).sqrt()) as f64,
-                Un::Recip => (1.0f32 / p as f32) as f64,
-                Un::Neg => -p,
-                Un::Abs => p.abs(),
-                Un::Relu => p.max(0.0),
-                Un::Not => return Err("pl.not_ needs integer elements".into()),
+                UnaryFn::Exp => (p as f32).exp() as f64,
+                UnaryFn::Log => (p as f32).ln() as f64,
+                UnaryFn::Sqrt => (p as f32).sqrt() as f64,
+                UnaryFn::Rsqrt => (1.0f32 / (p as f32).sqrt()) as f64,
+                UnaryFn::Recip => (1.0f32 / p as f32) as f64,
+                UnaryFn::Neg => -p,
+                UnaryFn::Abs => p.abs(),
+                UnaryFn::Relu => p.max(0.0),
+                UnaryFn::Not => return Err("pl.not_ needs integer elements".into()),
             }));
         }
         let p = v.as_i64();
         Ok(match kind {
-            Un::Neg => Num::I(p.wrapping_neg()),
-            Un::Abs => Num::I(p.wrapping_abs()),
-            Un::Relu => Num::I(p.max(0)),
-            Un::Not if dtype == DType::Bool => Num::I((p == 0) as i64),
-            Un::Not => Num::I(!p),
+            UnaryFn::Neg => Num::I(p.wrapping_neg()),
+            UnaryFn::Abs => Num::I(p.wrapping_abs()),
+            UnaryFn::Relu => Num::I(p.max(0)),
+            UnaryFn::Not if dtype == DType::Bool => Num::I((p == 0) as i64),
+            UnaryFn::Not => Num::I(!p),
             // Transcendental functions of integer elements give floats, stored back as
             // integers (toward zero).
-            Un::Exp => Num::F((p as f64).exp()),
-            Un::Log => Num::F((p as f64).ln()),
-            Un::Sqrt => Num::F((p as f64).sqrt()),
-            Un::Rsqrt => Num::F(1.0 / (p as f64).sqrt()),
-            Un::Recip => Num::F(1.0 / p as f64),
+            UnaryFn::Exp => Num::F((p as f64).exp()),
+            UnaryFn::Log => Num::F((p as f64).ln()),
+            UnaryFn::Sqrt => Num::F((p as f64).sqrt()),
+            UnaryFn::Rsqrt => Num::F(1.0 / (p as f64).sqrt()),
+            UnaryFn::Recip => Num::F(1.0 / p as f64),
         })
     })
 }
 
 // ---------------------------------------------------------------- reductions, matmul
 
-#[derive(Clone, Copy)]
-enum Red {
-    Sum,
-    Max,
-    Min,
-}
-
 /// Reduces `axis` over its valid extent; the axis stays as 1 (`keep`) or goes.
-fn reduce(d: &Dense, axis: usize, keep: bool, kind: Red) -> Dense {
+fn reduce(d: &Dense, axis: usize, keep: bool, kind: ReduceFn) -> Dense {
     let outer: usize = d.shape[..axis].iter().map(|&x| x as usize).product();
     let len = d.shape[axis] as usize;
     let inner: usize = d.shape[axis + 1..].iter().map(|&x| x as usize).product();
@@ -1248,32 +1237,32 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: Red) -> Dense {
             let at = |k: usize| d.data.get((o * len + k) * inner + i);
             let v = if float {
                 let mut acc = match kind {
-                    Red::Sum => 0.0,
-                    Red::Max => f64::NEG_INFINITY,
-                    Red::Min => f64::INFINITY,
+                    ReduceFn::Sum => 0.0,
+                    ReduceFn::Max => f64::NEG_INFINITY,
+                    ReduceFn::Min => f64::INFINITY,
                 };
                 for k in 0..live {
                     let x = at(k).as_f64();
                     acc = match kind {
                         // Summed in `f32`, in index order.
-                        Red::Sum => (acc + x) as f32 as f64,
-                        Red::Max => acc.max(x),
-                        Red::Min => acc.min(x),
+                        ReduceFn::Sum => (acc + x) as f32 as f64,
+                        ReduceFn::Max => acc.max(x),
+                        ReduceFn::Min => acc.min(x),
                     };
                 }
                 Num::F(if live == 0 { 0.0 } else { acc })
             } else {
                 let mut acc = match kind {
-                    Red::Sum => 0i64,
-                    Red::Max => i64::MIN,
-                    Red::Min => i64::MAX,
+                    ReduceFn::Sum => 0i64,
+                    ReduceFn::Max => i64::MIN,
+                    ReduceFn::Min => i64::MAX,
                 };
                 for k in 0..live {
                     let x = at(k).as_i64();
                     acc = match kind {
-                        Red::Sum => acc.wrapping_add(x),
-                        Red::Max => acc.max(x),
-                        Red::Min => acc.min(x),
+                        ReduceFn::Sum => acc.wrapping_add(x),
+                        ReduceFn::Max => acc.max(x),
+                        ReduceFn::Min => acc.min(x),
                     };
                 }
                 Num::I(if live == 0 { 0 } else { acc })
@@ -1708,22 +1697,21 @@ fn gather_index(src: &Dense, index: &Dense, dim: usize) -> Res<Dense> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::ops::OPS;
     use crate::ir::Program;
 
-    /// Every op of the table has semantics here, except the distributed ones: called
-    /// without arguments, an op complains about a missing argument, not about itself.
+    /// Every op of the table runs here, except the distributed ones: called without
+    /// arguments, an op complains about a missing argument, not about itself.
     #[test]
     fn every_op_of_the_table_has_semantics() {
         let programs = [Program::default()];
         let names = Interner::new();
         let mut it = Interp::new(&programs, &names, 0, 1000, Default::default());
         let mut missing = Vec::new();
-        for def in OPS {
-            let args = vec![None; def.params.len()];
-            if let Err(message) = call(&mut it, def, args) {
-                if message.contains("has no semantics") && def.level != OpLevel::Distributed {
-                    missing.push(def.name);
+        for &op in Op::ALL {
+            let args = vec![None; op.def().params.len()];
+            if let Err(message) = call(&mut it, op, args) {
+                if message.contains("has no semantics") && op.def().kind != OpKind::Distributed {
+                    missing.push(op.def().name);
                 }
             }
         }

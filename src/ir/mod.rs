@@ -26,7 +26,7 @@ use crate::diag::Span;
 use crate::intern::Symbol;
 use crate::source::FileId;
 use indexmap::IndexMap;
-use ops::OpId;
+use ops::Op;
 use rustc_hash::FxBuildHasher;
 
 /// Where a node comes from.
@@ -181,7 +181,7 @@ impl UnOp {
 /// What a call calls: an operation of the op table, or a function of the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Callee {
-    Op(OpId),
+    Op(Op),
     Func(Symbol),
     /// `pl.submit(self.f, ...)` / `pl.spmd_submit(self.f, ...)`, or a region with `as tid`
     /// or `deps=` once outlined: a launch of `f` as a task whose id the caller keeps. Its

@@ -1,6 +1,6 @@
 //! The op table: one description per `pl.*` operation. Lowering reads it to resolve names,
 //! match arguments and type results; the passes read each argument's effect; the printer
-//! reads the spellings; the interpreter and the emitter dispatch on [`OpId`]. No other
+//! reads the spellings; the interpreter and the emitters dispatch on each op's [`OpKind`]. No other
 //! module keeps a list of op names.
 //!
 //! An op has an IR name (`tile.add`), the spellings that reach it (`pl.tile.add`), and
@@ -18,13 +18,305 @@ use super::enums::{DType, EnumValue, MemorySpace};
 use super::types::{Dim, Type};
 use super::BinOp as ScalarOp;
 
-/// An index into [`OPS`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct OpId(pub u16);
-
-impl OpId {
+impl Op {
+    /// The op's row of the table.
     pub fn def(self) -> &'static OpDef {
-        &OPS[self.0 as usize]
+        &OPS[self as usize]
+    }
+}
+
+impl std::fmt::Display for Op {
+    /// The IR name (`tile.load`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.def().name)
+    }
+}
+
+/// What an op computes. The interpreter and the emitters match on it exhaustively: the
+/// families (elementwise, reductions, ...) share one semantics per member function, and
+/// every op with a meaning of its own is a [`Special`], so a row whose meaning no
+/// consumer knows does not compile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpKind {
+    /// `f(lhs, rhs)` element by element, broadcasting; `rhs` may be a scalar (`adds`).
+    Binary(BinaryFn),
+    /// `f(x)` element by element.
+    Unary(UnaryFn),
+    /// `f(f(lhs, rhs), rhs2)`: `addc`, `subc`, `addsc`, `subsc`.
+    Chain(BinaryFn),
+    /// `f(x, v)` with the vector `v` broadcast along the axis (`row_expand_mul`);
+    /// without a function, `v` itself broadcast to `x`'s shape (`col_expand`).
+    Expand(Axis, Option<BinaryFn>),
+    /// `row_sum`, `col_max`, ...: the axis reduced and kept as 1.
+    Reduce(Axis, ReduceFn),
+    /// `sum`/`max`/`min` along `axis=` (default `default_axis`), the axis kept as 1 or
+    /// dropped (`keep_dim=`/`keepdim=`, default `default_keep`).
+    AxisReduce { f: ReduceFn, default_axis: i64, default_keep: bool },
+    /// `cmp`/`cmps`: 1 where `lhs <cmp_type> rhs` holds, 0 elsewhere.
+    Compare,
+    /// An op with a semantics of its own.
+    Special(Special),
+    /// An entry of `pl.at(..., optimizations=[...])`: a marker, no computation.
+    Marker,
+    /// Communication between ranks (`pld.*`): no CPU form, since it needs several ranks
+    /// running at once.
+    Distributed,
+}
+
+impl OpKind {
+    /// Why an op of this kind has no form on the CPU, when it has none.
+    pub fn no_cpu_form(self) -> Option<&'static str> {
+        match self {
+            OpKind::Distributed => Some("the distributed ops need a runtime with several ranks running at once"),
+            _ => None,
+        }
+    }
+}
+
+/// The elementwise binary functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryFn {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Max,
+    Min,
+    /// The remainder, with the sign of the divisor (as Python's `%`).
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+}
+
+impl BinaryFn {
+    /// The function of the CPU tile library (`plc::add`) and the suffix of the expand
+    /// family (`plc::row_expand_add`).
+    pub fn tile_fn(self) -> &'static str {
+        match self {
+            BinaryFn::Add => "add",
+            BinaryFn::Sub => "sub",
+            BinaryFn::Mul => "mul",
+            BinaryFn::Div => "div",
+            BinaryFn::Max => "maximum",
+            BinaryFn::Min => "minimum",
+            BinaryFn::Rem => "rem",
+            BinaryFn::And => "bit_and",
+            BinaryFn::Or => "bit_or",
+            BinaryFn::Xor => "bit_xor",
+            BinaryFn::Shl => "shl",
+            BinaryFn::Shr => "shr",
+        }
+    }
+}
+
+/// The elementwise unary functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryFn {
+    Exp,
+    Log,
+    Sqrt,
+    Rsqrt,
+    Recip,
+    Neg,
+    Abs,
+    Relu,
+    /// Bitwise not.
+    Not,
+}
+
+impl UnaryFn {
+    /// The function of the CPU tile library (`plc::exp`).
+    pub fn tile_fn(self) -> &'static str {
+        match self {
+            UnaryFn::Exp => "exp",
+            UnaryFn::Log => "log",
+            UnaryFn::Sqrt => "sqrt",
+            UnaryFn::Rsqrt => "rsqrt",
+            UnaryFn::Recip => "recip",
+            UnaryFn::Neg => "neg",
+            UnaryFn::Abs => "abs",
+            UnaryFn::Relu => "relu",
+            UnaryFn::Not => "bit_not",
+        }
+    }
+}
+
+/// The reductions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceFn {
+    Sum,
+    Max,
+    Min,
+}
+
+impl ReduceFn {
+    /// `sum`, `max`, `min`: the suffix of the CPU tile library's reductions (`plc::row_sum`).
+    pub fn tile_fn(self) -> &'static str {
+        match self {
+            ReduceFn::Sum => "sum",
+            ReduceFn::Max => "max",
+            ReduceFn::Min => "min",
+        }
+    }
+}
+
+/// The axis of a row or column family: `Row` works along the last axis (one value per
+/// row), `Col` along the one before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Axis {
+    Row,
+    Col,
+}
+
+impl Axis {
+    /// `row` or `col`, as the family's names start.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Axis::Row => "row",
+            Axis::Col => "col",
+        }
+    }
+}
+
+/// The ops with a semantics of their own. Ops of several levels that mean the same share a
+/// member (`tensor.read` and `tile.read` are both [`Special::Read`]); their arguments are
+/// read by parameter name ([`OpDef::arg`]), so rows with other parameter orders share it
+/// too (`tile.store` and `tile.l0c_store`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Special {
+    /// `pl.create_tensor(shape, dtype)`.
+    CreateTensor,
+    /// A tensor or a tile of one value.
+    Full,
+    /// `t.shape` of a bare `pl.Tensor`: its extents at run time.
+    ShapeOf,
+    /// `t.dtype` of a bare `pl.Tensor`.
+    DTypeOf,
+    /// One extent of a tensor.
+    Dim,
+    /// One element.
+    Read,
+    /// One element written in place.
+    Write,
+    Slice,
+    Reshape,
+    Transpose,
+    /// `pl.tensor.view(t, shape=...)`: a reshape or a window from the origin.
+    View,
+    /// `source` written into `target` at `offset`; the result is the target.
+    Assemble,
+    BlockIdx,
+    BlockNum,
+    /// `pl.copy(dst, src, ...)`.
+    Copy,
+    /// `start, start+1, ...` (or descending) in a new tensor or tile.
+    Ci,
+    /// Elementwise conversion to `target_type`, rounding by `mode`.
+    Cast,
+    /// `pl.cast` of a scalar.
+    ScalarCast,
+    ScalarMax,
+    ScalarMin,
+    /// `lhs @ rhs` (`matmul`, `gemv`), transposing by `a_trans`/`b_trans`.
+    Matmul,
+    /// `acc + lhs @ rhs` (`init_cond`: the product alone).
+    MatmulAcc,
+    /// `lhs @ rhs + bias`.
+    MatmulBias,
+    /// `x` where `x > 0`, `slope * x` elsewhere (a scalar slope).
+    Lrelu,
+    /// The same with a slope per element.
+    Prelu,
+    /// `mask ? lhs : rhs`.
+    Sel,
+    /// `lhs ? rhs : select_mode` (PyPTO's reference: `torch.where`).
+    Sels,
+    /// A tensor or a tile of the target's shape filled with a scalar.
+    Expands,
+    /// Along the last axis.
+    Concat,
+    /// The part outside the valid region filled with `pad_value`.
+    Fillpad,
+    SetValidShape,
+    Sort32,
+    Mrgsort,
+    /// Elements picked by an index (or, for tensors, a mask pattern).
+    Gather,
+    /// Elements picked by a hardware mask pattern.
+    GatherMask,
+    /// A window of a tensor into a new tile (`pl.load`).
+    Load,
+    /// A tile's valid region written into a tensor (`pl.store`, `pl.l0c_store`).
+    Store,
+    /// The older `pl.op.block.load(t, row, col, height, width)`.
+    BlockLoad,
+    /// The older `pl.op.block.store(tile, row, col, height, width, out)`.
+    BlockStore,
+    /// `pl.create_tile(shape, dtype)`.
+    CreateTile,
+    /// A tile copied to another memory (`transpose=`: with its last two axes swapped).
+    Move,
+    /// The last two extents of a tile swapped, with no copy.
+    TransposeView,
+    ArrayCreate,
+    ArrayGet,
+    ArrayUpdate,
+    /// `pl.system.syncall`: a barrier across cores.
+    SyncAll,
+}
+
+macro_rules! params {
+    ($($id:ident = $spelling:literal,)*) => {
+        /// The parameters of the ops, by name: the keyword a caller writes (`transpose=`)
+        /// and how the consumers read an argument ([`OpDef::arg`]).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Param {
+            $($id,)*
+        }
+
+        impl Param {
+            /// The keyword (`transpose`).
+            pub fn spelling(self) -> &'static str {
+                match self {
+                    $(Param::$id => $spelling,)*
+                }
+            }
+        }
+    };
+}
+
+params! {
+    ATrans = "a_trans", Acc = "acc", Array = "array", Atomic = "atomic", Axis = "axis", Axis1 = "axis1",
+    Axis2 = "axis2", BTrans = "b_trans", Bias = "bias", Blayout = "blayout", BlockLen = "block_len",
+    Buf = "buf", CMatrixNz = "c_matrix_nz", ChunkCols = "chunk_cols", ChunkRows = "chunk_rows",
+    Clamp = "clamp", Cmp = "cmp", CmpMode = "cmp_mode", CmpType = "cmp_type", ColOffset = "col_offset",
+    ColVec = "col_vec", CoreNum = "core_num", CoreType = "core_type", CountDtype = "count_dtype", Ctx = "ctx",
+    Descending = "descending", Dim = "dim", DistTensor = "dist_tensor", DropDims = "drop_dims", Dst = "dst",
+    DstOffsets = "dst_offsets", Dtype = "dtype", Executed = "executed", Exhausted = "exhausted",
+    Expected = "expected", GmWorkspace = "gm_workspace", Height = "height", HighPrecision = "high_precision",
+    Idx = "idx", Index = "index", Indices = "indices", InitCond = "init_cond", InitValue = "init_value",
+    Input = "input", KeepDim = "keep_dim", Keepdim = "keepdim", Kvalue = "kvalue", Layout = "layout",
+    Length = "length", Lhs = "lhs", LocalData = "local_data", ManualDep = "manual_dep", Mask = "mask",
+    MaskPattern = "mask_pattern", MemoryType = "memory_type", Mode = "mode", Name = "name", Offset = "offset",
+    Offsets = "offsets", Op = "op", OutCols = "out_cols", OutDtype = "out_dtype",
+    OutputDtype = "output_dtype", OutputTensor = "output_tensor", PadValue = "pad_value", Peer = "peer",
+    Pipeline = "pipeline", Rhs = "rhs", Rhs2 = "rhs2", Root = "root", RowOffset = "row_offset",
+    Scalar = "scalar", Scratch = "scratch", ScratchL1 = "scratch_l1", SelectMode = "select_mode",
+    Shape = "shape", Shapes = "shapes", Signal = "signal", Size = "size", Slayout = "slayout",
+    Slope = "slope", SlotNum = "slot_num", Source = "source", SourceMemory = "source_memory", Src = "src",
+    Src0 = "src0", Src1 = "src1", Src2 = "src2", Src3 = "src3", SrcOffsets = "src_offsets", Start = "start",
+    T = "t", Target = "target", TargetMemory = "target_memory", TargetType = "target_type", Tensor = "tensor",
+    Tile = "tile", Tmp = "tmp", TmpTile = "tmp_tile", Transpose = "transpose", UsedCores = "used_cores",
+    ValidCols = "valid_cols", ValidRows = "valid_rows", ValidShape = "valid_shape",
+    ValidShapes = "valid_shapes", Value = "value", Vec = "vec", Width = "width", X = "x",
+}
+
+impl std::fmt::Display for Param {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.spelling())
     }
 }
 
@@ -76,7 +368,7 @@ pub enum ArgKind {
 
 #[derive(Clone, Copy, Debug)]
 pub struct ParamDef {
-    pub name: &'static str,
+    pub name: Param,
     pub kind: ArgKind,
     pub required: bool,
     pub effect: Effect,
@@ -114,11 +406,25 @@ pub struct OpDef {
     pub result: ResultRule,
     /// Legal in an orchestration body outside a device scope.
     pub orchestration: bool,
+    /// What the op computes: the column the interpreter and the emitters dispatch on.
+    pub kind: OpKind,
 }
 
 impl OpDef {
-    pub fn param_index(&self, name: &str) -> Option<usize> {
-        self.params.iter().position(|p| p.name == name)
+    /// Where parameter `p` stands in the op's argument list, when the op has it.
+    pub fn param_index(&self, p: Param) -> Option<usize> {
+        self.params.iter().position(|q| q.name == p)
+    }
+
+    /// The parameter a keyword argument names (`transpose=` → [`Param::Transpose`]).
+    pub fn keyword_index(&self, keyword: &str) -> Option<usize> {
+        self.params.iter().position(|q| q.name.spelling() == keyword)
+    }
+
+    /// The argument given for parameter `p` in a call's argument list (which follows
+    /// [`OpDef::params`]); `None` when the op has no such parameter or it was not given.
+    pub fn arg<T: Copy>(&self, args: &[Option<T>], p: Param) -> Option<T> {
+        self.param_index(p).and_then(|i| args.get(i).copied().flatten())
     }
 
     /// The spelling the printer writes: the unified form when there is one.
@@ -133,7 +439,12 @@ impl OpDef {
     /// positional argument `i` goes to parameter `order[i]`. Lowering uses it for a call
     /// whose positional arguments fit it and not the current order.
     pub fn older_order(&self) -> Option<&'static [usize]> {
-        OLDER_ORDERS.iter().find(|(name, _)| *name == self.name).map(|(_, order)| *order)
+        OLDER_ORDERS.iter().find(|(op, _)| std::ptr::eq(op.def(), self)).map(|(_, order)| *order)
+    }
+
+    /// The store ops write a tile into a tensor argument and return that tensor.
+    pub fn is_store(&self) -> bool {
+        matches!(self.kind, OpKind::Special(Special::Store | Special::BlockStore))
     }
 
     pub fn effect(&self, i: usize) -> Effect {
@@ -143,11 +454,11 @@ impl OpDef {
 
 /// Older positional orders (see [`OpDef::older_order`]): PyPTO's `pl.store(tile, offsets,
 /// shapes, output_tensor)` before `pl.store(tile, offsets, output_tensor, shapes=None)`.
-const OLDER_ORDERS: &[(&str, &[usize])] = &[("tile.store", &[0, 1, 3, 2])];
+const OLDER_ORDERS: &[(Op, &[usize])] = &[(Op::TileStore, &[0, 1, 3, 2])];
 
 /// Looks an op up by a spelling written in the source (`pl.tile.load`, `pl.load`).
-pub fn by_spelling(spelling: &str) -> Option<OpId> {
-    OPS.iter().position(|op| op.spellings.contains(&spelling)).map(|i| OpId(i as u16)).or_else(|| {
+pub fn by_spelling(spelling: &str) -> Option<Op> {
+    OPS.iter().position(|op| op.spellings.contains(&spelling)).map(|i| Op::ALL[i]).or_else(|| {
         // The older `pl.op.block.X` / `pl.op.tensor.X` API: where an op has no row of its own
         // for the older form (as `pl.op.block.load` has), it is `pl.tile.X` / `pl.tensor.X`.
         let (prefix, rest) = if let Some(rest) = spelling.strip_prefix("pl.op.block.") {
@@ -156,13 +467,13 @@ pub fn by_spelling(spelling: &str) -> Option<OpId> {
             ("pl.tensor.", spelling.strip_prefix("pl.op.tensor.")?)
         };
         let current = format!("{prefix}{rest}");
-        OPS.iter().position(|op| op.spellings.contains(&current.as_str())).map(|i| OpId(i as u16))
+        OPS.iter().position(|op| op.spellings.contains(&current.as_str())).map(|i| Op::ALL[i])
     })
 }
 
 /// The ops reachable through a unified name (`add` → `tensor.add`, `tile.add`).
-pub fn unified(name: &str) -> impl Iterator<Item = OpId> + '_ {
-    OPS.iter().enumerate().filter(move |(_, op)| op.unified == Some(name)).map(|(i, _)| OpId(i as u16))
+pub fn unified(name: &str) -> impl Iterator<Item = Op> + '_ {
+    OPS.iter().enumerate().filter(move |(_, op)| op.unified == Some(name)).map(|(i, _)| Op::ALL[i])
 }
 
 /// Whether a unified name exists (`pl.add`).
@@ -181,36 +492,31 @@ pub fn scalar_operator(unified: &str) -> Option<ScalarOp> {
     })
 }
 
-/// Looks an op up by its IR name (`tile.load`).
-pub fn by_name(name: &str) -> Option<OpId> {
-    OPS.iter().position(|op| op.name == name).map(|i| OpId(i as u16))
-}
-
 // ---------------------------------------------------------------- parameter helpers
 
-const fn req(name: &'static str, kind: ArgKind) -> ParamDef {
+const fn req(name: Param, kind: ArgKind) -> ParamDef {
     ParamDef { name, kind, required: true, effect: Effect::Read }
 }
 
-const fn opt(name: &'static str, kind: ArgKind) -> ParamDef {
+const fn opt(name: Param, kind: ArgKind) -> ParamDef {
     ParamDef { name, kind, required: false, effect: Effect::Read }
 }
 
-const fn write(name: &'static str, kind: ArgKind) -> ParamDef {
+const fn write(name: Param, kind: ArgKind) -> ParamDef {
     ParamDef { name, kind, required: true, effect: Effect::Write }
 }
 
-const fn read_write(name: &'static str, kind: ArgKind) -> ParamDef {
+const fn read_write(name: Param, kind: ArgKind) -> ParamDef {
     ParamDef { name, kind, required: true, effect: Effect::ReadWrite }
 }
 
 /// An optional output (`executed=` of `pl.tile.mrgsort`).
-const fn opt_write(name: &'static str, kind: ArgKind) -> ParamDef {
+const fn opt_write(name: Param, kind: ArgKind) -> ParamDef {
     ParamDef { name, kind, required: false, effect: Effect::Write }
 }
 
 /// An optional argument the op reads and updates (the `signal` of `pld.tensor.allreduce`).
-const fn opt_read_write(name: &'static str, kind: ArgKind) -> ParamDef {
+const fn opt_read_write(name: Param, kind: ArgKind) -> ParamDef {
     ParamDef { name, kind, required: false, effect: Effect::ReadWrite }
 }
 
@@ -655,73 +961,87 @@ fn array_element(a: &dyn Args) -> Result<Type, String> {
 // ---------------------------------------------------------------- the table
 
 use ArgKind as K;
+use Param as P;
 
-const BINARY: &[ParamDef] = &[req("lhs", K::Value), req("rhs", K::Value)];
-const DIV: &[ParamDef] = &[req("lhs", K::Value), req("rhs", K::Value), opt("high_precision", K::Bool)];
-const UNARY: &[ParamDef] = &[req("x", K::Value)];
-const UNARY_PRECISION: &[ParamDef] = &[req("x", K::Value), opt("high_precision", K::Bool)];
-const REDUCE: &[ParamDef] = &[req("x", K::Value), opt("tmp_tile", K::Tile)];
-const EXPAND: &[ParamDef] = &[req("x", K::Value), req("vec", K::Value)];
+const BINARY: &[ParamDef] = &[req(P::Lhs, K::Value), req(P::Rhs, K::Value)];
+const DIV: &[ParamDef] = &[req(P::Lhs, K::Value), req(P::Rhs, K::Value), opt(P::HighPrecision, K::Bool)];
+const UNARY: &[ParamDef] = &[req(P::X, K::Value)];
+const UNARY_PRECISION: &[ParamDef] = &[req(P::X, K::Value), opt(P::HighPrecision, K::Bool)];
+const REDUCE: &[ParamDef] = &[req(P::X, K::Value), opt(P::TmpTile, K::Tile)];
+const EXPAND: &[ParamDef] = &[req(P::X, K::Value), req(P::Vec, K::Value)];
 
 // Tensor forms of the scalar-operand and bitwise families (`pl.tensor.adds(lhs, rhs)`).
-const T_SCALAR_RHS: &[ParamDef] = &[req("lhs", K::Tensor), req("rhs", K::Scalar)];
-const T_BINARY: &[ParamDef] = &[req("lhs", K::Tensor), req("rhs", K::Value)];
-const T_XOR: &[ParamDef] = &[req("lhs", K::Tensor), req("rhs", K::Value), opt("tmp", K::Tensor)];
-const T_XORS: &[ParamDef] = &[req("lhs", K::Tensor), req("rhs", K::Scalar), opt("tmp", K::Tensor)];
-const T_TERNARY: &[ParamDef] = &[req("lhs", K::Tensor), req("rhs", K::Tensor), req("rhs2", K::Tensor)];
-const T_TERNARY_S: &[ParamDef] = &[req("lhs", K::Tensor), req("rhs", K::Scalar), req("rhs2", K::Tensor)];
-const T_AXIS_REDUCE: &[ParamDef] = &[req("input", K::Tensor), opt("axis", K::Int), opt("keep_dim", K::Bool)];
+const T_SCALAR_RHS: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Scalar)];
+const T_BINARY: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value)];
+const T_XOR: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value), opt(P::Tmp, K::Tensor)];
+const T_XORS: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Scalar), opt(P::Tmp, K::Tensor)];
+const T_TERNARY: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), req(P::Rhs2, K::Tensor)];
+const T_TERNARY_S: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Scalar), req(P::Rhs2, K::Tensor)];
+const T_AXIS_REDUCE: &[ParamDef] = &[req(P::Input, K::Tensor), opt(P::Axis, K::Int), opt(P::KeepDim, K::Bool)];
 const T_MATMUL: &[ParamDef] = &[
-    req("lhs", K::Tensor),
-    req("rhs", K::Tensor),
-    opt("out_dtype", K::DType),
-    opt("a_trans", K::Bool),
-    opt("b_trans", K::Bool),
-    opt("c_matrix_nz", K::Bool),
+    req(P::Lhs, K::Tensor),
+    req(P::Rhs, K::Tensor),
+    opt(P::OutDtype, K::DType),
+    opt(P::ATrans, K::Bool),
+    opt(P::BTrans, K::Bool),
+    opt(P::CMatrixNz, K::Bool),
 ];
 const T_MATMUL_BIAS: &[ParamDef] = &[
-    req("lhs", K::Tensor),
-    req("rhs", K::Tensor),
-    req("bias", K::Tensor),
-    opt("out_dtype", K::DType),
-    opt("a_trans", K::Bool),
-    opt("b_trans", K::Bool),
-    opt("c_matrix_nz", K::Bool),
+    req(P::Lhs, K::Tensor),
+    req(P::Rhs, K::Tensor),
+    req(P::Bias, K::Tensor),
+    opt(P::OutDtype, K::DType),
+    opt(P::ATrans, K::Bool),
+    opt(P::BTrans, K::Bool),
+    opt(P::CMatrixNz, K::Bool),
 ];
 const T_GEMV_ACC: &[ParamDef] = &[
-    req("acc", K::Tensor),
-    req("lhs", K::Tensor),
-    req("rhs", K::Tensor),
-    opt("out_dtype", K::DType),
-    opt("a_trans", K::Bool),
-    opt("b_trans", K::Bool),
-    opt("c_matrix_nz", K::Bool),
+    req(P::Acc, K::Tensor),
+    req(P::Lhs, K::Tensor),
+    req(P::Rhs, K::Tensor),
+    opt(P::OutDtype, K::DType),
+    opt(P::ATrans, K::Bool),
+    opt(P::BTrans, K::Bool),
+    opt(P::CMatrixNz, K::Bool),
 ];
 
 // Tile forms (`pl.tile.adds(lhs, rhs)`); some take a scratch tile the hardware needs.
-const S_SCALAR_RHS: &[ParamDef] = &[req("lhs", K::Tile), req("rhs", K::Scalar)];
-const S_BINARY: &[ParamDef] = &[req("lhs", K::Tile), req("rhs", K::Tile)];
-const S_XOR: &[ParamDef] = &[req("lhs", K::Tile), req("rhs", K::Tile), req("tmp", K::Tile)];
-const S_XORS: &[ParamDef] = &[req("lhs", K::Tile), req("rhs", K::Scalar), req("tmp", K::Tile)];
-const S_TERNARY: &[ParamDef] = &[req("lhs", K::Tile), req("rhs", K::Tile), req("rhs2", K::Tile)];
-const S_TERNARY_S: &[ParamDef] = &[req("lhs", K::Tile), req("rhs", K::Scalar), req("rhs2", K::Tile)];
-const S_AXIS_REDUCE: &[ParamDef] = &[req("tile", K::Tile), opt("axis", K::Int), opt("keepdim", K::Bool)];
-const S_VALIDSHAPE: &[ParamDef] = &[req("tile", K::Tile), req("valid_rows", K::Scalar), req("valid_cols", K::Scalar)];
-const S_MATMUL_BIAS: &[ParamDef] = &[req("lhs", K::Tile), req("rhs", K::Tile), req("bias", K::Tile)];
+const S_SCALAR_RHS: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar)];
+const S_BINARY: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile)];
+const S_XOR: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Tmp, K::Tile)];
+const S_XORS: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), req(P::Tmp, K::Tile)];
+const S_TERNARY: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Rhs2, K::Tile)];
+const S_TERNARY_S: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), req(P::Rhs2, K::Tile)];
+const S_AXIS_REDUCE: &[ParamDef] = &[req(P::Tile, K::Tile), opt(P::Axis, K::Int), opt(P::Keepdim, K::Bool)];
+const S_VALIDSHAPE: &[ParamDef] = &[req(P::Tile, K::Tile), req(P::ValidRows, K::Scalar), req(P::ValidCols, K::Scalar)];
+const S_MATMUL_BIAS: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Bias, K::Tile)];
 
 // The old `pl.op.block` API: scalar offsets and extents, numeric memory codes.
 const BLOCK_STORE: &[ParamDef] = &[
-    req("tile", K::Tile),
-    req("row_offset", K::Scalar),
-    req("col_offset", K::Scalar),
-    req("height", K::Scalar),
-    req("width", K::Scalar),
-    write("output_tensor", K::Tensor),
+    req(P::Tile, K::Tile),
+    req(P::RowOffset, K::Scalar),
+    req(P::ColOffset, K::Scalar),
+    req(P::Height, K::Scalar),
+    req(P::Width, K::Scalar),
+    write(P::OutputTensor, K::Tensor),
 ];
 
 macro_rules! ops {
-    ($($name:literal, $level:ident, [$($spelling:literal),*], $unified:expr, $params:expr, $result:expr, $orch:expr;)*) => {
-        /// Every op, in a fixed order (an [`OpId`] is an index into it).
+    ($($(#[$doc:meta])* $id:ident = $name:literal, $level:ident, [$($spelling:literal),*], $unified:expr, $params:expr,
+       $result:expr, $orch:expr, $kind:expr;)*) => {
+        /// An op of the table; [`Op::def`] is its row.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[repr(u16)]
+        pub enum Op {
+            $($(#[$doc])* $id,)*
+        }
+
+        impl Op {
+            /// Every op, in table order.
+            pub const ALL: &'static [Op] = &[$(Op::$id),*];
+        }
+
+        /// Every op's row, in the order of [`Op`].
         pub static OPS: &[OpDef] = &[
             $(OpDef {
                 name: $name,
@@ -731,6 +1051,7 @@ macro_rules! ops {
                 params: $params,
                 result: $result,
                 orchestration: $orch,
+                kind: $kind,
             },)*
         ];
     };
@@ -738,374 +1059,374 @@ macro_rules! ops {
 
 ops! {
     // ---- tensors: creation, metadata, views, element access (orchestration-legal)
-    "tensor.create", Tensor, ["pl.create_tensor", "pl.tensor.create", "pl.create", "pl.op.tensor.create"], None,
-        &[req("shape", K::Shape), req("dtype", K::DType), opt("layout", K::Enum("TensorLayout")),
-          opt("manual_dep", K::Bool), opt("init_value", K::Value), opt("memory_type", K::Enum("MemorySpace"))],
-        tensor_from_shape_dtype, true;
-    "tensor.full", Tensor, ["pl.full", "pl.tensor.full"], None,
-        &[req("shape", K::Shape), req("dtype", K::DType), req("value", K::Scalar)],
-        tensor_from_shape_dtype, false;
+    TensorCreate = "tensor.create", Tensor, ["pl.create_tensor", "pl.tensor.create", "pl.create", "pl.op.tensor.create"], None,
+        &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), opt(P::Layout, K::Enum("TensorLayout")),
+          opt(P::ManualDep, K::Bool), opt(P::InitValue, K::Value), opt(P::MemoryType, K::Enum("MemorySpace"))],
+        tensor_from_shape_dtype, true, OpKind::Special(Special::CreateTensor);
+    TensorFull = "tensor.full", Tensor, ["pl.full", "pl.tensor.full"], None,
+        &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), req(P::Value, K::Scalar)],
+        tensor_from_shape_dtype, false, OpKind::Special(Special::Full);
     // `t.shape` and `t.dtype` of a bare `pl.Tensor`, known only at run time.
-    "tensor.shape", Tensor, ["pl.tensor.shape"], None, &[req("t", K::Tensor)], unknown, true;
-    "tensor.dtype", Tensor, ["pl.tensor.dtype"], None, &[req("t", K::Tensor)], unknown, true;
-    "tensor.dim", Tensor, ["pl.tensor.dim"], None,
-        &[req("t", K::Tensor), req("axis", K::Int)], index_scalar, true;
-    "tensor.read", Tensor, ["pl.tensor.read", "pl.read"], None,
-        &[req("t", K::Tensor), req("indices", K::Indices)], element_of_first, true;
-    "tensor.write", Tensor, ["pl.tensor.write", "pl.write"], None,
-        &[write("t", K::Tensor), req("indices", K::Indices), req("value", K::Scalar)], none, true;
-    "tensor.slice", Tensor, ["pl.tensor.slice"], Some("slice"),
-        &[req("x", K::Tensor), req("shape", K::Shape), req("offset", K::Indices), opt("valid_shape", K::Shape),
-          opt("drop_dims", K::Any), opt("pad_value", K::Enum("PadValue")), opt("clamp", K::Bool)],
-        sliced, true;
-    "tensor.reshape", Tensor, ["pl.tensor.reshape"], Some("reshape"),
-        &[req("x", K::Tensor), req("shape", K::Shape)], reshaped, true;
-    "tensor.transpose", Tensor, ["pl.tensor.transpose"], Some("transpose"),
-        &[req("x", K::Tensor), req("axis1", K::Int), req("axis2", K::Int)], transposed, true;
-    "tensor.view", Tensor, ["pl.tensor.view", "pl.view"], None,
-        &[req("t", K::Tensor), opt("shape", K::Shape), opt("valid_shape", K::Shape), opt("layout", K::Enum("TensorLayout"))],
-        reshaped, true;
-    "tensor.assemble", Tensor, ["pl.tensor.assemble"], Some("assemble"),
-        &[write("target", K::Tensor), req("source", K::Value), req("offset", K::Indices), opt("atomic", K::Enum("AtomicType"))],
-        same_as_first, false;
-    "tensor.get_block_idx", Tensor, ["pl.get_block_idx", "pl.tensor.get_block_idx"], None, &[], index_scalar, false;
+    TensorShape = "tensor.shape", Tensor, ["pl.tensor.shape"], None, &[req(P::T, K::Tensor)], unknown, true, OpKind::Special(Special::ShapeOf);
+    TensorDtype = "tensor.dtype", Tensor, ["pl.tensor.dtype"], None, &[req(P::T, K::Tensor)], unknown, true, OpKind::Special(Special::DTypeOf);
+    TensorDim = "tensor.dim", Tensor, ["pl.tensor.dim"], None,
+        &[req(P::T, K::Tensor), req(P::Axis, K::Int)], index_scalar, true, OpKind::Special(Special::Dim);
+    TensorRead = "tensor.read", Tensor, ["pl.tensor.read", "pl.read"], None,
+        &[req(P::T, K::Tensor), req(P::Indices, K::Indices)], element_of_first, true, OpKind::Special(Special::Read);
+    TensorWrite = "tensor.write", Tensor, ["pl.tensor.write", "pl.write"], None,
+        &[write(P::T, K::Tensor), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], none, true, OpKind::Special(Special::Write);
+    TensorSlice = "tensor.slice", Tensor, ["pl.tensor.slice"], Some("slice"),
+        &[req(P::X, K::Tensor), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
+          opt(P::DropDims, K::Any), opt(P::PadValue, K::Enum("PadValue")), opt(P::Clamp, K::Bool)],
+        sliced, true, OpKind::Special(Special::Slice);
+    TensorReshape = "tensor.reshape", Tensor, ["pl.tensor.reshape"], Some("reshape"),
+        &[req(P::X, K::Tensor), req(P::Shape, K::Shape)], reshaped, true, OpKind::Special(Special::Reshape);
+    TensorTranspose = "tensor.transpose", Tensor, ["pl.tensor.transpose"], Some("transpose"),
+        &[req(P::X, K::Tensor), req(P::Axis1, K::Int), req(P::Axis2, K::Int)], transposed, true, OpKind::Special(Special::Transpose);
+    TensorView = "tensor.view", Tensor, ["pl.tensor.view", "pl.view"], None,
+        &[req(P::T, K::Tensor), opt(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Layout, K::Enum("TensorLayout"))],
+        reshaped, true, OpKind::Special(Special::View);
+    TensorAssemble = "tensor.assemble", Tensor, ["pl.tensor.assemble"], Some("assemble"),
+        &[write(P::Target, K::Tensor), req(P::Source, K::Value), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
+        same_as_first, false, OpKind::Special(Special::Assemble);
+    TensorGetBlockIdx = "tensor.get_block_idx", Tensor, ["pl.get_block_idx", "pl.tensor.get_block_idx"], None, &[], index_scalar, false, OpKind::Special(Special::BlockIdx);
     // `pl.copy(dst, src, ...)`: destination first; `dst` is written in place.
-    "tensor.copy", Tensor, ["pl.copy", "pl.tensor.copy"], None,
-        &[write("dst", K::Tensor), req("src", K::Tensor), opt("dst_offsets", K::Indices), opt("src_offsets", K::Indices),
-          opt("shape", K::Shape), opt("source_memory", K::Enum("MemorySpace")), opt("target_memory", K::Enum("MemorySpace"))],
-        same_as_first, false;
-    "tensor.ci", Tensor, ["pl.tensor.ci", "pl.tensor.arange", "pl.arange"], None,
-        &[req("start", K::Scalar), req("shape", K::Shape), opt("dtype", K::DType), opt("descending", K::Bool)],
-        tensor_ci, false;
+    TensorCopy = "tensor.copy", Tensor, ["pl.copy", "pl.tensor.copy"], None,
+        &[write(P::Dst, K::Tensor), req(P::Src, K::Tensor), opt(P::DstOffsets, K::Indices), opt(P::SrcOffsets, K::Indices),
+          opt(P::Shape, K::Shape), opt(P::SourceMemory, K::Enum("MemorySpace")), opt(P::TargetMemory, K::Enum("MemorySpace"))],
+        same_as_first, false, OpKind::Special(Special::Copy);
+    TensorCi = "tensor.ci", Tensor, ["pl.tensor.ci", "pl.tensor.arange", "pl.arange"], None,
+        &[req(P::Start, K::Scalar), req(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Descending, K::Bool)],
+        tensor_ci, false, OpKind::Special(Special::Ci);
 
     // ---- tensor compute (unified with tiles)
-    "tensor.add", Tensor, ["pl.tensor.add", "pl.op.tensor.add"], Some("add"), BINARY, same_as_first, false;
-    "tensor.sub", Tensor, ["pl.tensor.sub"], Some("sub"), BINARY, same_as_first, false;
-    "tensor.mul", Tensor, ["pl.tensor.mul", "pl.op.tensor.mul"], Some("mul"), BINARY, same_as_first, false;
-    "tensor.div", Tensor, ["pl.tensor.div"], Some("div"), DIV, same_as_first, false;
-    "tensor.maximum", Tensor, ["pl.tensor.maximum"], Some("maximum"), BINARY, same_as_first, false;
-    "tensor.minimum", Tensor, ["pl.tensor.minimum"], Some("minimum"), BINARY, same_as_first, false;
-    "tensor.exp", Tensor, ["pl.tensor.exp"], Some("exp"), UNARY_PRECISION, same_as_first, false;
-    "tensor.log", Tensor, ["pl.tensor.log"], Some("log"), UNARY_PRECISION, same_as_first, false;
-    "tensor.sqrt", Tensor, ["pl.tensor.sqrt"], Some("sqrt"), UNARY_PRECISION, same_as_first, false;
-    "tensor.rsqrt", Tensor, ["pl.tensor.rsqrt"], Some("rsqrt"), UNARY_PRECISION, same_as_first, false;
-    "tensor.recip", Tensor, ["pl.tensor.recip"], Some("recip"), UNARY_PRECISION, same_as_first, false;
-    "tensor.neg", Tensor, ["pl.tensor.neg"], Some("neg"), UNARY, same_as_first, false;
-    "tensor.abs", Tensor, ["pl.tensor.abs"], Some("abs"), UNARY, same_as_first, false;
-    "tensor.relu", Tensor, ["pl.tensor.relu"], Some("relu"), UNARY, same_as_first, false;
-    "tensor.cast", Tensor, ["pl.tensor.cast"], Some("cast"),
-        &[req("x", K::Tensor), req("target_type", K::DType), opt("mode", K::Str)], cast, false;
-    "tensor.matmul", Tensor, ["pl.tensor.matmul"], Some("matmul"), T_MATMUL, matmul, false;
-    "tensor.matmul_acc", Tensor, ["pl.tensor.matmul_acc"], Some("matmul_acc"),
-        &[req("acc", K::Tensor), req("lhs", K::Tensor), req("rhs", K::Tensor), opt("a_trans", K::Bool),
-          opt("b_trans", K::Bool), opt("init_cond", K::Value)],
-        same_as_first, false;
-    "tensor.matmul_bias", Tensor, ["pl.tensor.matmul_bias"], Some("matmul_bias"), T_MATMUL_BIAS, matmul_bias, false;
-    "tensor.gemv", Tensor, ["pl.tensor.gemv"], Some("gemv"), T_MATMUL, matmul, false;
-    "tensor.gemv_acc", Tensor, ["pl.tensor.gemv_acc"], Some("gemv_acc"), T_GEMV_ACC, same_as_first, false;
-    "tensor.gemv_bias", Tensor, ["pl.tensor.gemv_bias"], Some("gemv_bias"), T_MATMUL_BIAS, matmul_bias, false;
-    "tensor.row_sum", Tensor, ["pl.tensor.row_sum"], Some("row_sum"), REDUCE, row_reduce, false;
-    "tensor.row_max", Tensor, ["pl.tensor.row_max"], Some("row_max"), REDUCE, row_reduce, false;
-    "tensor.row_min", Tensor, ["pl.tensor.row_min"], Some("row_min"), REDUCE, row_reduce, false;
-    "tensor.col_sum", Tensor, ["pl.tensor.col_sum"], Some("col_sum"), REDUCE, col_reduce, false;
-    "tensor.col_max", Tensor, ["pl.tensor.col_max"], Some("col_max"), REDUCE, col_reduce, false;
-    "tensor.sum", Tensor, ["pl.tensor.sum"], Some("sum"), T_AXIS_REDUCE, tensor_axis_reduce, false;
-    "tensor.max", Tensor, ["pl.tensor.max"], Some("max"), T_AXIS_REDUCE, tensor_axis_reduce, false;
-    "tensor.min", Tensor, ["pl.tensor.min"], Some("min"), T_AXIS_REDUCE, tensor_axis_reduce, false;
-    "tensor.row_expand_mul", Tensor, ["pl.tensor.row_expand_mul"], Some("row_expand_mul"), EXPAND, same_as_first, false;
-    "tensor.row_expand_div", Tensor, ["pl.tensor.row_expand_div"], Some("row_expand_div"), EXPAND, same_as_first, false;
-    "tensor.row_expand_sub", Tensor, ["pl.tensor.row_expand_sub"], Some("row_expand_sub"), EXPAND, same_as_first, false;
-    "tensor.row_expand_add", Tensor, ["pl.tensor.row_expand_add"], Some("row_expand_add"), EXPAND, same_as_first, false;
-    "tensor.col_expand_mul", Tensor, ["pl.tensor.col_expand_mul"], Some("col_expand_mul"), EXPAND, same_as_first, false;
-    "tensor.col_expand", Tensor, ["pl.tensor.col_expand"], Some("col_expand"),
-        &[req("tensor", K::Tensor), req("col_vec", K::Tensor)], same_as_first, false;
-    "tensor.expands", Tensor, ["pl.tensor.expands"], Some("expands"),
-        &[req("target", K::Tensor), req("scalar", K::Scalar)], same_as_first, false;
-    "tensor.concat", Tensor, ["pl.tensor.concat"], Some("concat"), BINARY, concat, false;
-    "tensor.fillpad", Tensor, ["pl.tensor.fillpad"], Some("fillpad"),
-        &[req("x", K::Tensor), opt("pad_value", K::Enum("PadValue"))], same_as_first, false;
-    "tensor.set_validshape", Tensor, ["pl.tensor.set_validshape"], Some("set_validshape"),
-        &[req("tensor", K::Tensor), req("valid_rows", K::Scalar), req("valid_cols", K::Scalar)], same_as_first, false;
+    TensorAdd = "tensor.add", Tensor, ["pl.tensor.add", "pl.op.tensor.add"], Some("add"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Add);
+    TensorSub = "tensor.sub", Tensor, ["pl.tensor.sub"], Some("sub"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Sub);
+    TensorMul = "tensor.mul", Tensor, ["pl.tensor.mul", "pl.op.tensor.mul"], Some("mul"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Mul);
+    TensorDiv = "tensor.div", Tensor, ["pl.tensor.div"], Some("div"), DIV, same_as_first, false, OpKind::Binary(BinaryFn::Div);
+    TensorMaximum = "tensor.maximum", Tensor, ["pl.tensor.maximum"], Some("maximum"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Max);
+    TensorMinimum = "tensor.minimum", Tensor, ["pl.tensor.minimum"], Some("minimum"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Min);
+    TensorExp = "tensor.exp", Tensor, ["pl.tensor.exp"], Some("exp"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Exp);
+    TensorLog = "tensor.log", Tensor, ["pl.tensor.log"], Some("log"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Log);
+    TensorSqrt = "tensor.sqrt", Tensor, ["pl.tensor.sqrt"], Some("sqrt"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Sqrt);
+    TensorRsqrt = "tensor.rsqrt", Tensor, ["pl.tensor.rsqrt"], Some("rsqrt"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Rsqrt);
+    TensorRecip = "tensor.recip", Tensor, ["pl.tensor.recip"], Some("recip"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Recip);
+    TensorNeg = "tensor.neg", Tensor, ["pl.tensor.neg"], Some("neg"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Neg);
+    TensorAbs = "tensor.abs", Tensor, ["pl.tensor.abs"], Some("abs"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Abs);
+    TensorRelu = "tensor.relu", Tensor, ["pl.tensor.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu);
+    TensorCast = "tensor.cast", Tensor, ["pl.tensor.cast"], Some("cast"),
+        &[req(P::X, K::Tensor), req(P::TargetType, K::DType), opt(P::Mode, K::Str)], cast, false, OpKind::Special(Special::Cast);
+    TensorMatmul = "tensor.matmul", Tensor, ["pl.tensor.matmul"], Some("matmul"), T_MATMUL, matmul, false, OpKind::Special(Special::Matmul);
+    TensorMatmulAcc = "tensor.matmul_acc", Tensor, ["pl.tensor.matmul_acc"], Some("matmul_acc"),
+        &[req(P::Acc, K::Tensor), req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), opt(P::ATrans, K::Bool),
+          opt(P::BTrans, K::Bool), opt(P::InitCond, K::Value)],
+        same_as_first, false, OpKind::Special(Special::MatmulAcc);
+    TensorMatmulBias = "tensor.matmul_bias", Tensor, ["pl.tensor.matmul_bias"], Some("matmul_bias"), T_MATMUL_BIAS, matmul_bias, false, OpKind::Special(Special::MatmulBias);
+    TensorGemv = "tensor.gemv", Tensor, ["pl.tensor.gemv"], Some("gemv"), T_MATMUL, matmul, false, OpKind::Special(Special::Matmul);
+    TensorGemvAcc = "tensor.gemv_acc", Tensor, ["pl.tensor.gemv_acc"], Some("gemv_acc"), T_GEMV_ACC, same_as_first, false, OpKind::Special(Special::MatmulAcc);
+    TensorGemvBias = "tensor.gemv_bias", Tensor, ["pl.tensor.gemv_bias"], Some("gemv_bias"), T_MATMUL_BIAS, matmul_bias, false, OpKind::Special(Special::MatmulBias);
+    TensorRowSum = "tensor.row_sum", Tensor, ["pl.tensor.row_sum"], Some("row_sum"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
+    TensorRowMax = "tensor.row_max", Tensor, ["pl.tensor.row_max"], Some("row_max"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
+    TensorRowMin = "tensor.row_min", Tensor, ["pl.tensor.row_min"], Some("row_min"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
+    TensorColSum = "tensor.col_sum", Tensor, ["pl.tensor.col_sum"], Some("col_sum"), REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Sum);
+    TensorColMax = "tensor.col_max", Tensor, ["pl.tensor.col_max"], Some("col_max"), REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Max);
+    TensorSum = "tensor.sum", Tensor, ["pl.tensor.sum"], Some("sum"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Sum, default_axis: -1, default_keep: true };
+    TensorMax = "tensor.max", Tensor, ["pl.tensor.max"], Some("max"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Max, default_axis: -1, default_keep: true };
+    TensorMin = "tensor.min", Tensor, ["pl.tensor.min"], Some("min"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Min, default_axis: -1, default_keep: true };
+    TensorRowExpandMul = "tensor.row_expand_mul", Tensor, ["pl.tensor.row_expand_mul"], Some("row_expand_mul"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
+    TensorRowExpandDiv = "tensor.row_expand_div", Tensor, ["pl.tensor.row_expand_div"], Some("row_expand_div"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
+    TensorRowExpandSub = "tensor.row_expand_sub", Tensor, ["pl.tensor.row_expand_sub"], Some("row_expand_sub"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
+    TensorRowExpandAdd = "tensor.row_expand_add", Tensor, ["pl.tensor.row_expand_add"], Some("row_expand_add"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
+    TensorColExpandMul = "tensor.col_expand_mul", Tensor, ["pl.tensor.col_expand_mul"], Some("col_expand_mul"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
+    TensorColExpand = "tensor.col_expand", Tensor, ["pl.tensor.col_expand"], Some("col_expand"),
+        &[req(P::Tensor, K::Tensor), req(P::ColVec, K::Tensor)], same_as_first, false, OpKind::Expand(Axis::Col, None);
+    TensorExpands = "tensor.expands", Tensor, ["pl.tensor.expands"], Some("expands"),
+        &[req(P::Target, K::Tensor), req(P::Scalar, K::Scalar)], same_as_first, false, OpKind::Special(Special::Expands);
+    TensorConcat = "tensor.concat", Tensor, ["pl.tensor.concat"], Some("concat"), BINARY, concat, false, OpKind::Special(Special::Concat);
+    TensorFillpad = "tensor.fillpad", Tensor, ["pl.tensor.fillpad"], Some("fillpad"),
+        &[req(P::X, K::Tensor), opt(P::PadValue, K::Enum("PadValue"))], same_as_first, false, OpKind::Special(Special::Fillpad);
+    TensorSetValidshape = "tensor.set_validshape", Tensor, ["pl.tensor.set_validshape"], Some("set_validshape"),
+        &[req(P::Tensor, K::Tensor), req(P::ValidRows, K::Scalar), req(P::ValidCols, K::Scalar)], same_as_first, false, OpKind::Special(Special::SetValidShape);
     // scalar-operand, bitwise and select families
-    "tensor.adds", Tensor, ["pl.tensor.adds"], Some("adds"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.subs", Tensor, ["pl.tensor.subs"], Some("subs"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.muls", Tensor, ["pl.tensor.muls"], Some("muls"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.divs", Tensor, ["pl.tensor.divs"], Some("divs"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.rems", Tensor, ["pl.tensor.rems"], Some("rems"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.maxs", Tensor, ["pl.tensor.maxs"], Some("maxs"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.mins", Tensor, ["pl.tensor.mins"], Some("mins"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.ands", Tensor, ["pl.tensor.ands"], Some("ands"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.ors", Tensor, ["pl.tensor.ors"], Some("ors"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.xors", Tensor, ["pl.tensor.xors"], Some("xors"), T_XORS, same_as_first, false;
-    "tensor.shls", Tensor, ["pl.tensor.shls"], Some("shls"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.shrs", Tensor, ["pl.tensor.shrs"], Some("shrs"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.lrelu", Tensor, ["pl.tensor.lrelu"], Some("lrelu"), T_SCALAR_RHS, same_as_first, false;
-    "tensor.rem", Tensor, ["pl.tensor.rem"], Some("rem"), T_BINARY, same_as_first, false;
-    "tensor.and_", Tensor, ["pl.tensor.and_"], Some("and_"), T_BINARY, same_as_first, false;
-    "tensor.or_", Tensor, ["pl.tensor.or_"], Some("or_"), T_BINARY, same_as_first, false;
-    "tensor.xor", Tensor, ["pl.tensor.xor"], Some("xor"), T_XOR, same_as_first, false;
-    "tensor.shl", Tensor, ["pl.tensor.shl"], Some("shl"), T_BINARY, same_as_first, false;
-    "tensor.shr", Tensor, ["pl.tensor.shr"], Some("shr"), T_BINARY, same_as_first, false;
-    "tensor.not_", Tensor, ["pl.tensor.not_"], Some("not_"), &[req("input", K::Tensor)], same_as_first, false;
-    "tensor.prelu", Tensor, ["pl.tensor.prelu"], Some("prelu"),
-        &[req("lhs", K::Tensor), req("rhs", K::Tensor), req("tmp", K::Tensor)], same_as_first, false;
-    "tensor.addc", Tensor, ["pl.tensor.addc"], Some("addc"), T_TERNARY, same_as_first, false;
-    "tensor.subc", Tensor, ["pl.tensor.subc"], Some("subc"), T_TERNARY, same_as_first, false;
-    "tensor.addsc", Tensor, ["pl.tensor.addsc"], Some("addsc"), T_TERNARY_S, same_as_first, false;
-    "tensor.subsc", Tensor, ["pl.tensor.subsc"], Some("subsc"), T_TERNARY_S, same_as_first, false;
-    "tensor.cmp", Tensor, ["pl.tensor.cmp"], Some("cmp"),
-        &[req("lhs", K::Tensor), req("rhs", K::Value), opt("cmp_type", K::Int)], same_as_first, false;
-    "tensor.cmps", Tensor, ["pl.tensor.cmps"], Some("cmps"),
-        &[req("lhs", K::Tensor), req("rhs", K::Scalar), opt("cmp_type", K::Int)], same_as_first, false;
-    "tensor.sel", Tensor, ["pl.tensor.sel"], Some("sel"),
-        &[req("mask", K::Tensor), req("lhs", K::Tensor), req("rhs", K::Tensor)], same_as_second, false;
-    "tensor.sels", Tensor, ["pl.tensor.sels"], Some("sels"),
-        &[req("lhs", K::Tensor), req("rhs", K::Tensor), req("select_mode", K::Scalar)], same_as_first, false;
+    TensorAdds = "tensor.adds", Tensor, ["pl.tensor.adds"], Some("adds"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Add);
+    TensorSubs = "tensor.subs", Tensor, ["pl.tensor.subs"], Some("subs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Sub);
+    TensorMuls = "tensor.muls", Tensor, ["pl.tensor.muls"], Some("muls"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Mul);
+    TensorDivs = "tensor.divs", Tensor, ["pl.tensor.divs"], Some("divs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Div);
+    TensorRems = "tensor.rems", Tensor, ["pl.tensor.rems"], Some("rems"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Rem);
+    TensorMaxs = "tensor.maxs", Tensor, ["pl.tensor.maxs"], Some("maxs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Max);
+    TensorMins = "tensor.mins", Tensor, ["pl.tensor.mins"], Some("mins"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Min);
+    TensorAnds = "tensor.ands", Tensor, ["pl.tensor.ands"], Some("ands"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::And);
+    TensorOrs = "tensor.ors", Tensor, ["pl.tensor.ors"], Some("ors"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Or);
+    TensorXors = "tensor.xors", Tensor, ["pl.tensor.xors"], Some("xors"), T_XORS, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
+    TensorShls = "tensor.shls", Tensor, ["pl.tensor.shls"], Some("shls"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shl);
+    TensorShrs = "tensor.shrs", Tensor, ["pl.tensor.shrs"], Some("shrs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
+    TensorLrelu = "tensor.lrelu", Tensor, ["pl.tensor.lrelu"], Some("lrelu"), T_SCALAR_RHS, same_as_first, false, OpKind::Special(Special::Lrelu);
+    TensorRem = "tensor.rem", Tensor, ["pl.tensor.rem"], Some("rem"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Rem);
+    TensorAnd = "tensor.and_", Tensor, ["pl.tensor.and_"], Some("and_"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::And);
+    TensorOr = "tensor.or_", Tensor, ["pl.tensor.or_"], Some("or_"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Or);
+    TensorXor = "tensor.xor", Tensor, ["pl.tensor.xor"], Some("xor"), T_XOR, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
+    TensorShl = "tensor.shl", Tensor, ["pl.tensor.shl"], Some("shl"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Shl);
+    TensorShr = "tensor.shr", Tensor, ["pl.tensor.shr"], Some("shr"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
+    TensorNot = "tensor.not_", Tensor, ["pl.tensor.not_"], Some("not_"), &[req(P::Input, K::Tensor)], same_as_first, false, OpKind::Unary(UnaryFn::Not);
+    TensorPrelu = "tensor.prelu", Tensor, ["pl.tensor.prelu"], Some("prelu"),
+        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), req(P::Tmp, K::Tensor)], same_as_first, false, OpKind::Special(Special::Prelu);
+    TensorAddc = "tensor.addc", Tensor, ["pl.tensor.addc"], Some("addc"), T_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Add);
+    TensorSubc = "tensor.subc", Tensor, ["pl.tensor.subc"], Some("subc"), T_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
+    TensorAddsc = "tensor.addsc", Tensor, ["pl.tensor.addsc"], Some("addsc"), T_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Add);
+    TensorSubsc = "tensor.subsc", Tensor, ["pl.tensor.subsc"], Some("subsc"), T_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
+    TensorCmp = "tensor.cmp", Tensor, ["pl.tensor.cmp"], Some("cmp"),
+        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare;
+    TensorCmps = "tensor.cmps", Tensor, ["pl.tensor.cmps"], Some("cmps"),
+        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare;
+    TensorSel = "tensor.sel", Tensor, ["pl.tensor.sel"], Some("sel"),
+        &[req(P::Mask, K::Tensor), req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor)], same_as_second, false, OpKind::Special(Special::Sel);
+    TensorSels = "tensor.sels", Tensor, ["pl.tensor.sels"], Some("sels"),
+        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), req(P::SelectMode, K::Scalar)], same_as_first, false, OpKind::Special(Special::Sels);
     // sorting and gathering
-    "tensor.sort32", Tensor, ["pl.tensor.sort32"], Some("sort32"),
-        &[req("src", K::Tensor), req("idx", K::Tensor)], sort32, false;
-    "tensor.mrgsort", Tensor, ["pl.tensor.mrgsort"], Some("mrgsort"),
-        &[req("src0", K::Tensor), opt("src1", K::Tensor), opt("src2", K::Tensor), opt("src3", K::Tensor),
-          opt("exhausted", K::Bool), opt("block_len", K::Scalar)],
-        same_as_first, false;
-    "tensor.gather", Tensor, ["pl.tensor.gather"], Some("gather"),
-        &[req("input", K::Tensor), opt("dim", K::Int), opt("index", K::Tensor), opt("mask_pattern", K::Any),
-          opt("output_dtype", K::DType), opt("kvalue", K::Scalar), opt("cmp_mode", K::Any), opt("out_cols", K::Int),
-          opt("offset", K::Int), opt("count_dtype", K::DType)],
-        tensor_gather, false;
+    TensorSort32 = "tensor.sort32", Tensor, ["pl.tensor.sort32"], Some("sort32"),
+        &[req(P::Src, K::Tensor), req(P::Idx, K::Tensor)], sort32, false, OpKind::Special(Special::Sort32);
+    TensorMrgsort = "tensor.mrgsort", Tensor, ["pl.tensor.mrgsort"], Some("mrgsort"),
+        &[req(P::Src0, K::Tensor), opt(P::Src1, K::Tensor), opt(P::Src2, K::Tensor), opt(P::Src3, K::Tensor),
+          opt(P::Exhausted, K::Bool), opt(P::BlockLen, K::Scalar)],
+        same_as_first, false, OpKind::Special(Special::Mrgsort);
+    TensorGather = "tensor.gather", Tensor, ["pl.tensor.gather"], Some("gather"),
+        &[req(P::Input, K::Tensor), opt(P::Dim, K::Int), opt(P::Index, K::Tensor), opt(P::MaskPattern, K::Any),
+          opt(P::OutputDtype, K::DType), opt(P::Kvalue, K::Scalar), opt(P::CmpMode, K::Any), opt(P::OutCols, K::Int),
+          opt(P::Offset, K::Int), opt(P::CountDtype, K::DType)],
+        tensor_gather, false, OpKind::Special(Special::Gather);
 
     // ---- tiles: memory movement and creation
     // Releases differ: `valid_shapes=` and `transpose=` (older), `valid_shape=` and
     // `clamp=` (newer); all are accepted. `valid_shape` is keyword-only here.
-    "tile.load", Tile, ["pl.load", "pl.tile.load"], None,
-        &[req("tensor", K::Tensor), req("offsets", K::Indices), req("shapes", K::Shape), opt("valid_shapes", K::Shape),
-          opt("target_memory", K::Enum("MemorySpace")), opt("transpose", K::Bool), opt("clamp", K::Bool),
-          opt("valid_shape", K::Shape)],
-        load, false;
-    "tile.store", Tile, ["pl.store", "pl.tile.store"], None,
-        &[req("tile", K::Tile), req("offsets", K::Indices), write("output_tensor", K::Tensor), opt("shapes", K::Shape),
-          opt("atomic", K::Enum("AtomicType"))],
-        same_as_third, false;
+    TileLoad = "tile.load", Tile, ["pl.load", "pl.tile.load"], None,
+        &[req(P::Tensor, K::Tensor), req(P::Offsets, K::Indices), req(P::Shapes, K::Shape), opt(P::ValidShapes, K::Shape),
+          opt(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Transpose, K::Bool), opt(P::Clamp, K::Bool),
+          opt(P::ValidShape, K::Shape)],
+        load, false, OpKind::Special(Special::Load);
+    TileStore = "tile.store", Tile, ["pl.store", "pl.tile.store"], None,
+        &[req(P::Tile, K::Tile), req(P::Offsets, K::Indices), write(P::OutputTensor, K::Tensor), opt(P::Shapes, K::Shape),
+          opt(P::Atomic, K::Enum("AtomicType"))],
+        same_as_third, false, OpKind::Special(Special::Store);
     // Stores an `Acc` tile (older releases; current ones use `pl.store`).
-    "tile.l0c_store", Tile, ["pl.l0c_store", "pl.tile.l0c_store", "pl.block.l0c_store"], None,
-        &[req("tile", K::Tile), req("offsets", K::Indices), req("shapes", K::Shape), write("output_tensor", K::Tensor)],
-        same_as_fourth, false;
-    "tile.create", Tile, ["pl.create_tile", "pl.tile.create"], None,
-        &[req("shape", K::Shape), req("dtype", K::DType), opt("target_memory", K::Enum("MemorySpace")), opt("transpose", K::Bool)],
-        tile_from_shape_dtype, false;
-    "tile.full", Tile, ["pl.tile.full"], None,
-        &[req("shape", K::Shape), req("dtype", K::DType), req("value", K::Scalar)], tile_full, false;
-    "tile.ci", Tile, ["pl.tile.ci", "pl.tile.arange"], None,
-        &[req("start", K::Scalar), req("shape", K::Shape), opt("dtype", K::DType), opt("descending", K::Bool)],
-        tile_ci, false;
+    TileL0cStore = "tile.l0c_store", Tile, ["pl.l0c_store", "pl.tile.l0c_store", "pl.block.l0c_store"], None,
+        &[req(P::Tile, K::Tile), req(P::Offsets, K::Indices), req(P::Shapes, K::Shape), write(P::OutputTensor, K::Tensor)],
+        same_as_fourth, false, OpKind::Special(Special::Store);
+    TileCreate = "tile.create", Tile, ["pl.create_tile", "pl.tile.create"], None,
+        &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), opt(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Transpose, K::Bool)],
+        tile_from_shape_dtype, false, OpKind::Special(Special::CreateTile);
+    TileFull = "tile.full", Tile, ["pl.tile.full"], None,
+        &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), req(P::Value, K::Scalar)], tile_full, false, OpKind::Special(Special::Full);
+    TileCi = "tile.ci", Tile, ["pl.tile.ci", "pl.tile.arange"], None,
+        &[req(P::Start, K::Scalar), req(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Descending, K::Bool)],
+        tile_ci, false, OpKind::Special(Special::Ci);
     // `transpose=` is the older releases' flag (`pl.move(t, target_memory=..., transpose=True)`).
-    "tile.move", Tile, ["pl.move", "pl.tile.move"], None,
-        &[req("tile", K::Tile), req("target_memory", K::Enum("MemorySpace")), opt("blayout", K::Any), opt("slayout", K::Any),
-          opt("transpose", K::Bool)],
-        moved, false;
-    "tile.read", Tile, ["pl.tile.read"], None,
-        &[req("t", K::Tile), req("indices", K::Indices)], element_of_first, false;
-    "tile.write", Tile, ["pl.tile.write"], None,
-        &[read_write("t", K::Tile), req("indices", K::Indices), req("value", K::Scalar)], none, false;
-    "tile.slice", Tile, ["pl.tile.slice"], Some("slice"),
-        &[req("x", K::Tile), req("shape", K::Shape), req("offset", K::Indices), opt("valid_shape", K::Shape),
-          opt("drop_dims", K::Any), opt("pad_value", K::Enum("PadValue")), opt("clamp", K::Bool)],
-        sliced, false;
-    "tile.reshape", Tile, ["pl.tile.reshape"], Some("reshape"), &[req("x", K::Tile), req("shape", K::Shape)], reshaped, false;
-    "tile.transpose", Tile, ["pl.tile.transpose"], Some("transpose"),
-        &[req("x", K::Tile), req("axis1", K::Int), req("axis2", K::Int), opt("tmp_tile", K::Tile)], transposed, false;
+    TileMove = "tile.move", Tile, ["pl.move", "pl.tile.move"], None,
+        &[req(P::Tile, K::Tile), req(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Blayout, K::Any), opt(P::Slayout, K::Any),
+          opt(P::Transpose, K::Bool)],
+        moved, false, OpKind::Special(Special::Move);
+    TileRead = "tile.read", Tile, ["pl.tile.read"], None,
+        &[req(P::T, K::Tile), req(P::Indices, K::Indices)], element_of_first, false, OpKind::Special(Special::Read);
+    TileWrite = "tile.write", Tile, ["pl.tile.write"], None,
+        &[read_write(P::T, K::Tile), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], none, false, OpKind::Special(Special::Write);
+    TileSlice = "tile.slice", Tile, ["pl.tile.slice"], Some("slice"),
+        &[req(P::X, K::Tile), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
+          opt(P::DropDims, K::Any), opt(P::PadValue, K::Enum("PadValue")), opt(P::Clamp, K::Bool)],
+        sliced, false, OpKind::Special(Special::Slice);
+    TileReshape = "tile.reshape", Tile, ["pl.tile.reshape"], Some("reshape"), &[req(P::X, K::Tile), req(P::Shape, K::Shape)], reshaped, false, OpKind::Special(Special::Reshape);
+    TileTranspose = "tile.transpose", Tile, ["pl.tile.transpose"], Some("transpose"),
+        &[req(P::X, K::Tile), req(P::Axis1, K::Int), req(P::Axis2, K::Int), opt(P::TmpTile, K::Tile)], transposed, false, OpKind::Special(Special::Transpose);
     // A zero-copy NZ <-> ZN reinterpretation: the last two extents swap.
-    "tile.transpose_view", Tile, ["pl.tile.transpose_view"], None, &[req("tile", K::Tile)], transposed_last_two, false;
-    "tile.set_validshape", Tile, ["pl.tile.set_validshape"], Some("set_validshape"), S_VALIDSHAPE, same_as_first, false;
-    "tile.assemble", Tile, ["pl.tile.assemble"], Some("assemble"),
-        &[read_write("target", K::Tile), req("source", K::Tile), req("offset", K::Indices), opt("atomic", K::Enum("AtomicType"))],
-        same_as_first, false;
-    "tile.get_block_idx", Tile, ["pl.tile.get_block_idx"], None, &[], index_scalar, false;
-    "tile.get_block_num", Tile, ["pl.tile.get_block_num"], None, &[], index_scalar, false;
+    TileTransposeView = "tile.transpose_view", Tile, ["pl.tile.transpose_view"], None, &[req(P::Tile, K::Tile)], transposed_last_two, false, OpKind::Special(Special::TransposeView);
+    TileSetValidshape = "tile.set_validshape", Tile, ["pl.tile.set_validshape"], Some("set_validshape"), S_VALIDSHAPE, same_as_first, false, OpKind::Special(Special::SetValidShape);
+    TileAssemble = "tile.assemble", Tile, ["pl.tile.assemble"], Some("assemble"),
+        &[read_write(P::Target, K::Tile), req(P::Source, K::Tile), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
+        same_as_first, false, OpKind::Special(Special::Assemble);
+    TileGetBlockIdx = "tile.get_block_idx", Tile, ["pl.tile.get_block_idx"], None, &[], index_scalar, false, OpKind::Special(Special::BlockIdx);
+    TileGetBlockNum = "tile.get_block_num", Tile, ["pl.tile.get_block_num"], None, &[], index_scalar, false, OpKind::Special(Special::BlockNum);
 
     // ---- the old `pl.op.block` API (row/column offsets, numeric memory codes)
-    "block.load", Tile, ["pl.op.block.load"], None,
-        &[req("tensor", K::Tensor), req("row_offset", K::Scalar), req("col_offset", K::Scalar), req("height", K::Scalar),
-          req("width", K::Scalar), opt("target_memory", K::Int)],
-        block_load, false;
-    "block.store", Tile, ["pl.op.block.store"], None, BLOCK_STORE, same_as_sixth, false;
-    "block.l0c_store", Tile, ["pl.op.block.l0c_store"], None, BLOCK_STORE, same_as_sixth, false;
-    "block.move", Tile, ["pl.op.block.move"], None,
-        &[req("tile", K::Tile), req("target_memory", K::Int), opt("transpose", K::Bool)], block_move, false;
+    BlockLoad = "block.load", Tile, ["pl.op.block.load"], None,
+        &[req(P::Tensor, K::Tensor), req(P::RowOffset, K::Scalar), req(P::ColOffset, K::Scalar), req(P::Height, K::Scalar),
+          req(P::Width, K::Scalar), opt(P::TargetMemory, K::Int)],
+        block_load, false, OpKind::Special(Special::BlockLoad);
+    BlockStore = "block.store", Tile, ["pl.op.block.store"], None, BLOCK_STORE, same_as_sixth, false, OpKind::Special(Special::BlockStore);
+    BlockL0cStore = "block.l0c_store", Tile, ["pl.op.block.l0c_store"], None, BLOCK_STORE, same_as_sixth, false, OpKind::Special(Special::BlockStore);
+    BlockMove = "block.move", Tile, ["pl.op.block.move"], None,
+        &[req(P::Tile, K::Tile), req(P::TargetMemory, K::Int), opt(P::Transpose, K::Bool)], block_move, false, OpKind::Special(Special::Move);
 
     // ---- tile compute (unified with tensors)
-    "tile.add", Tile, ["pl.tile.add", "pl.op.block.add"], Some("add"), BINARY, same_as_first, false;
-    "tile.sub", Tile, ["pl.tile.sub", "pl.op.block.sub"], Some("sub"), BINARY, same_as_first, false;
-    "tile.mul", Tile, ["pl.tile.mul", "pl.op.block.mul"], Some("mul"), BINARY, same_as_first, false;
-    "tile.div", Tile, ["pl.tile.div"], Some("div"), DIV, same_as_first, false;
-    "tile.maximum", Tile, ["pl.tile.maximum", "pl.op.block.maximum"], Some("maximum"), BINARY, same_as_first, false;
-    "tile.minimum", Tile, ["pl.tile.minimum"], Some("minimum"), BINARY, same_as_first, false;
-    "tile.exp", Tile, ["pl.tile.exp", "pl.op.block.exp"], Some("exp"), UNARY_PRECISION, same_as_first, false;
-    "tile.log", Tile, ["pl.tile.log"], Some("log"), UNARY_PRECISION, same_as_first, false;
-    "tile.sqrt", Tile, ["pl.tile.sqrt"], Some("sqrt"), UNARY_PRECISION, same_as_first, false;
-    "tile.rsqrt", Tile, ["pl.tile.rsqrt"], Some("rsqrt"), UNARY_PRECISION, same_as_first, false;
-    "tile.recip", Tile, ["pl.tile.recip"], Some("recip"), UNARY_PRECISION, same_as_first, false;
-    "tile.neg", Tile, ["pl.tile.neg"], Some("neg"), UNARY, same_as_first, false;
-    "tile.abs", Tile, ["pl.tile.abs"], Some("abs"), UNARY, same_as_first, false;
-    "tile.relu", Tile, ["pl.tile.relu"], Some("relu"), UNARY, same_as_first, false;
-    "tile.cast", Tile, ["pl.tile.cast"], Some("cast"),
-        &[req("x", K::Tile), req("target_type", K::DType), opt("mode", K::Str)], cast, false;
-    "tile.matmul", Tile, ["pl.tile.matmul", "pl.op.block.matmul"], Some("matmul"),
-        &[req("lhs", K::Tile), req("rhs", K::Tile), opt("out_dtype", K::DType)], matmul, false;
-    "tile.matmul_acc", Tile, ["pl.tile.matmul_acc"], Some("matmul_acc"),
-        &[read_write("acc", K::Tile), req("lhs", K::Tile), req("rhs", K::Tile), opt("init_cond", K::Value)],
-        same_as_first, false;
-    "tile.matmul_bias", Tile, ["pl.tile.matmul_bias"], Some("matmul_bias"), S_MATMUL_BIAS, matmul_bias, false;
-    "tile.gemv", Tile, ["pl.tile.gemv"], Some("gemv"), &[req("lhs", K::Tile), req("rhs", K::Tile)], matmul, false;
-    "tile.gemv_acc", Tile, ["pl.tile.gemv_acc"], Some("gemv_acc"),
-        &[read_write("acc", K::Tile), req("lhs", K::Tile), req("rhs", K::Tile)], same_as_first, false;
-    "tile.gemv_bias", Tile, ["pl.tile.gemv_bias"], Some("gemv_bias"), S_MATMUL_BIAS, matmul_bias, false;
-    "tile.row_sum", Tile, ["pl.tile.row_sum", "pl.op.block.row_sum"], Some("row_sum"), REDUCE, row_reduce, false;
-    "tile.row_max", Tile, ["pl.tile.row_max", "pl.op.block.row_max"], Some("row_max"), REDUCE, row_reduce, false;
-    "tile.row_min", Tile, ["pl.tile.row_min"], Some("row_min"), REDUCE, row_reduce, false;
-    "tile.col_sum", Tile, ["pl.tile.col_sum"], Some("col_sum"), REDUCE, col_reduce, false;
-    "tile.col_max", Tile, ["pl.tile.col_max"], Some("col_max"), REDUCE, col_reduce, false;
-    "tile.sum", Tile, ["pl.tile.sum"], Some("sum"),
-        &[req("tile", K::Tile), req("axis", K::Int), opt("keepdim", K::Bool)], tile_axis_reduce, false;
-    "tile.max", Tile, ["pl.tile.max"], Some("max"), S_AXIS_REDUCE, tile_axis_reduce, false;
-    "tile.min", Tile, ["pl.tile.min"], Some("min"), S_AXIS_REDUCE, tile_axis_reduce, false;
-    "tile.row_expand_mul", Tile, ["pl.tile.row_expand_mul", "pl.op.block.row_expand_mul"], Some("row_expand_mul"), EXPAND,
-        same_as_first, false;
-    "tile.row_expand_div", Tile, ["pl.tile.row_expand_div", "pl.op.block.row_expand_div"], Some("row_expand_div"), EXPAND,
-        same_as_first, false;
-    "tile.row_expand_sub", Tile, ["pl.tile.row_expand_sub", "pl.op.block.row_expand_sub"], Some("row_expand_sub"), EXPAND,
-        same_as_first, false;
-    "tile.row_expand_add", Tile, ["pl.tile.row_expand_add"], Some("row_expand_add"), EXPAND, same_as_first, false;
-    "tile.col_expand_mul", Tile, ["pl.tile.col_expand_mul"], Some("col_expand_mul"), EXPAND, same_as_first, false;
-    "tile.col_expand", Tile, ["pl.tile.col_expand"], Some("col_expand"),
-        &[req("target", K::Tile), req("col_vec", K::Tile)], same_as_first, false;
-    "tile.expands", Tile, ["pl.tile.expands"], Some("expands"),
-        &[req("target", K::Tile), req("scalar", K::Scalar)], same_as_first, false;
-    "tile.concat", Tile, ["pl.tile.concat"], Some("concat"), BINARY, concat, false;
-    "tile.fillpad", Tile, ["pl.tile.fillpad"], Some("fillpad"),
-        &[req("x", K::Tile), opt("pad_value", K::Enum("PadValue"))], same_as_first, false;
+    TileAdd = "tile.add", Tile, ["pl.tile.add", "pl.op.block.add"], Some("add"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Add);
+    TileSub = "tile.sub", Tile, ["pl.tile.sub", "pl.op.block.sub"], Some("sub"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Sub);
+    TileMul = "tile.mul", Tile, ["pl.tile.mul", "pl.op.block.mul"], Some("mul"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Mul);
+    TileDiv = "tile.div", Tile, ["pl.tile.div"], Some("div"), DIV, same_as_first, false, OpKind::Binary(BinaryFn::Div);
+    TileMaximum = "tile.maximum", Tile, ["pl.tile.maximum", "pl.op.block.maximum"], Some("maximum"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Max);
+    TileMinimum = "tile.minimum", Tile, ["pl.tile.minimum"], Some("minimum"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Min);
+    TileExp = "tile.exp", Tile, ["pl.tile.exp", "pl.op.block.exp"], Some("exp"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Exp);
+    TileLog = "tile.log", Tile, ["pl.tile.log"], Some("log"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Log);
+    TileSqrt = "tile.sqrt", Tile, ["pl.tile.sqrt"], Some("sqrt"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Sqrt);
+    TileRsqrt = "tile.rsqrt", Tile, ["pl.tile.rsqrt"], Some("rsqrt"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Rsqrt);
+    TileRecip = "tile.recip", Tile, ["pl.tile.recip"], Some("recip"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Recip);
+    TileNeg = "tile.neg", Tile, ["pl.tile.neg"], Some("neg"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Neg);
+    TileAbs = "tile.abs", Tile, ["pl.tile.abs"], Some("abs"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Abs);
+    TileRelu = "tile.relu", Tile, ["pl.tile.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu);
+    TileCast = "tile.cast", Tile, ["pl.tile.cast"], Some("cast"),
+        &[req(P::X, K::Tile), req(P::TargetType, K::DType), opt(P::Mode, K::Str)], cast, false, OpKind::Special(Special::Cast);
+    TileMatmul = "tile.matmul", Tile, ["pl.tile.matmul", "pl.op.block.matmul"], Some("matmul"),
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::OutDtype, K::DType)], matmul, false, OpKind::Special(Special::Matmul);
+    TileMatmulAcc = "tile.matmul_acc", Tile, ["pl.tile.matmul_acc"], Some("matmul_acc"),
+        &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::InitCond, K::Value)],
+        same_as_first, false, OpKind::Special(Special::MatmulAcc);
+    TileMatmulBias = "tile.matmul_bias", Tile, ["pl.tile.matmul_bias"], Some("matmul_bias"), S_MATMUL_BIAS, matmul_bias, false, OpKind::Special(Special::MatmulBias);
+    TileGemv = "tile.gemv", Tile, ["pl.tile.gemv"], Some("gemv"), &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile)], matmul, false, OpKind::Special(Special::Matmul);
+    TileGemvAcc = "tile.gemv_acc", Tile, ["pl.tile.gemv_acc"], Some("gemv_acc"),
+        &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile)], same_as_first, false, OpKind::Special(Special::MatmulAcc);
+    TileGemvBias = "tile.gemv_bias", Tile, ["pl.tile.gemv_bias"], Some("gemv_bias"), S_MATMUL_BIAS, matmul_bias, false, OpKind::Special(Special::MatmulBias);
+    TileRowSum = "tile.row_sum", Tile, ["pl.tile.row_sum", "pl.op.block.row_sum"], Some("row_sum"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
+    TileRowMax = "tile.row_max", Tile, ["pl.tile.row_max", "pl.op.block.row_max"], Some("row_max"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
+    TileRowMin = "tile.row_min", Tile, ["pl.tile.row_min"], Some("row_min"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
+    TileColSum = "tile.col_sum", Tile, ["pl.tile.col_sum"], Some("col_sum"), REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Sum);
+    TileColMax = "tile.col_max", Tile, ["pl.tile.col_max"], Some("col_max"), REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Max);
+    TileSum = "tile.sum", Tile, ["pl.tile.sum"], Some("sum"),
+        &[req(P::Tile, K::Tile), req(P::Axis, K::Int), opt(P::Keepdim, K::Bool)], tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Sum, default_axis: 0, default_keep: false };
+    TileMax = "tile.max", Tile, ["pl.tile.max"], Some("max"), S_AXIS_REDUCE, tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Max, default_axis: 0, default_keep: false };
+    TileMin = "tile.min", Tile, ["pl.tile.min"], Some("min"), S_AXIS_REDUCE, tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Min, default_axis: 0, default_keep: false };
+    TileRowExpandMul = "tile.row_expand_mul", Tile, ["pl.tile.row_expand_mul", "pl.op.block.row_expand_mul"], Some("row_expand_mul"), EXPAND,
+        same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
+    TileRowExpandDiv = "tile.row_expand_div", Tile, ["pl.tile.row_expand_div", "pl.op.block.row_expand_div"], Some("row_expand_div"), EXPAND,
+        same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
+    TileRowExpandSub = "tile.row_expand_sub", Tile, ["pl.tile.row_expand_sub", "pl.op.block.row_expand_sub"], Some("row_expand_sub"), EXPAND,
+        same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
+    TileRowExpandAdd = "tile.row_expand_add", Tile, ["pl.tile.row_expand_add"], Some("row_expand_add"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
+    TileColExpandMul = "tile.col_expand_mul", Tile, ["pl.tile.col_expand_mul"], Some("col_expand_mul"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
+    TileColExpand = "tile.col_expand", Tile, ["pl.tile.col_expand"], Some("col_expand"),
+        &[req(P::Target, K::Tile), req(P::ColVec, K::Tile)], same_as_first, false, OpKind::Expand(Axis::Col, None);
+    TileExpands = "tile.expands", Tile, ["pl.tile.expands"], Some("expands"),
+        &[req(P::Target, K::Tile), req(P::Scalar, K::Scalar)], same_as_first, false, OpKind::Special(Special::Expands);
+    TileConcat = "tile.concat", Tile, ["pl.tile.concat"], Some("concat"), BINARY, concat, false, OpKind::Special(Special::Concat);
+    TileFillpad = "tile.fillpad", Tile, ["pl.tile.fillpad"], Some("fillpad"),
+        &[req(P::X, K::Tile), opt(P::PadValue, K::Enum("PadValue"))], same_as_first, false, OpKind::Special(Special::Fillpad);
     // scalar-operand, bitwise and select families
-    "tile.adds", Tile, ["pl.tile.adds"], Some("adds"), S_SCALAR_RHS, same_as_first, false;
-    "tile.subs", Tile, ["pl.tile.subs"], Some("subs"), S_SCALAR_RHS, same_as_first, false;
-    "tile.muls", Tile, ["pl.tile.muls", "pl.op.block.muls"], Some("muls"), S_SCALAR_RHS, same_as_first, false;
-    "tile.divs", Tile, ["pl.tile.divs"], Some("divs"), S_SCALAR_RHS, same_as_first, false;
-    "tile.rems", Tile, ["pl.tile.rems"], Some("rems"), S_SCALAR_RHS, same_as_first, false;
+    TileAdds = "tile.adds", Tile, ["pl.tile.adds"], Some("adds"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Add);
+    TileSubs = "tile.subs", Tile, ["pl.tile.subs"], Some("subs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Sub);
+    TileMuls = "tile.muls", Tile, ["pl.tile.muls", "pl.op.block.muls"], Some("muls"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Mul);
+    TileDivs = "tile.divs", Tile, ["pl.tile.divs"], Some("divs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Div);
+    TileRems = "tile.rems", Tile, ["pl.tile.rems"], Some("rems"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Rem);
     // `maxs`/`mins` in older releases, `maximums`/`minimums` in newer ones.
-    "tile.maxs", Tile, ["pl.tile.maxs", "pl.tile.maximums"], Some("maxs"), S_SCALAR_RHS, same_as_first, false;
-    "tile.mins", Tile, ["pl.tile.mins", "pl.tile.minimums"], Some("mins"), S_SCALAR_RHS, same_as_first, false;
-    "tile.ands", Tile, ["pl.tile.ands"], Some("ands"), S_SCALAR_RHS, same_as_first, false;
-    "tile.ors", Tile, ["pl.tile.ors"], Some("ors"), S_SCALAR_RHS, same_as_first, false;
-    "tile.xors", Tile, ["pl.tile.xors"], Some("xors"), S_XORS, same_as_first, false;
-    "tile.shls", Tile, ["pl.tile.shls"], Some("shls"), S_SCALAR_RHS, same_as_first, false;
-    "tile.shrs", Tile, ["pl.tile.shrs"], Some("shrs"), S_SCALAR_RHS, same_as_first, false;
-    "tile.lrelu", Tile, ["pl.tile.lrelu"], Some("lrelu"),
-        &[req("tile", K::Tile), req("slope", K::Scalar)], same_as_first, false;
-    "tile.rem", Tile, ["pl.tile.rem"], Some("rem"), S_BINARY, same_as_first, false;
-    "tile.and_", Tile, ["pl.tile.and_"], Some("and_"), S_BINARY, same_as_first, false;
-    "tile.or_", Tile, ["pl.tile.or_"], Some("or_"), S_BINARY, same_as_first, false;
-    "tile.xor", Tile, ["pl.tile.xor"], Some("xor"), S_XOR, same_as_first, false;
-    "tile.shl", Tile, ["pl.tile.shl"], Some("shl"), S_BINARY, same_as_first, false;
-    "tile.shr", Tile, ["pl.tile.shr"], Some("shr"), S_BINARY, same_as_first, false;
-    "tile.not_", Tile, ["pl.tile.not_"], Some("not_"), &[req("tile", K::Tile)], same_as_first, false;
-    "tile.prelu", Tile, ["pl.tile.prelu"], Some("prelu"),
-        &[req("tile", K::Tile), req("slope", K::Tile), req("tmp", K::Tile)], same_as_first, false;
-    "tile.addc", Tile, ["pl.tile.addc"], Some("addc"), S_TERNARY, same_as_first, false;
-    "tile.subc", Tile, ["pl.tile.subc"], Some("subc"), S_TERNARY, same_as_first, false;
-    "tile.addsc", Tile, ["pl.tile.addsc"], Some("addsc"), S_TERNARY_S, same_as_first, false;
-    "tile.subsc", Tile, ["pl.tile.subsc"], Some("subsc"), S_TERNARY_S, same_as_first, false;
-    "tile.cmp", Tile, ["pl.tile.cmp"], Some("cmp"),
-        &[req("lhs", K::Tile), req("rhs", K::Tile), opt("cmp_type", K::Int)], same_as_first, false;
-    "tile.cmps", Tile, ["pl.tile.cmps"], Some("cmps"),
-        &[req("lhs", K::Tile), req("rhs", K::Scalar), opt("cmp_type", K::Int)], same_as_first, false;
-    "tile.sel", Tile, ["pl.tile.sel"], Some("sel"),
-        &[req("mask", K::Tile), req("lhs", K::Tile), req("rhs", K::Tile), req("tmp", K::Tile)], same_as_second, false;
-    "tile.sels", Tile, ["pl.tile.sels"], Some("sels"),
-        &[req("lhs", K::Tile), req("rhs", K::Tile), req("select_mode", K::Scalar)], same_as_first, false;
+    TileMaxs = "tile.maxs", Tile, ["pl.tile.maxs", "pl.tile.maximums"], Some("maxs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Max);
+    TileMins = "tile.mins", Tile, ["pl.tile.mins", "pl.tile.minimums"], Some("mins"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Min);
+    TileAnds = "tile.ands", Tile, ["pl.tile.ands"], Some("ands"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::And);
+    TileOrs = "tile.ors", Tile, ["pl.tile.ors"], Some("ors"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Or);
+    TileXors = "tile.xors", Tile, ["pl.tile.xors"], Some("xors"), S_XORS, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
+    TileShls = "tile.shls", Tile, ["pl.tile.shls"], Some("shls"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shl);
+    TileShrs = "tile.shrs", Tile, ["pl.tile.shrs"], Some("shrs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
+    TileLrelu = "tile.lrelu", Tile, ["pl.tile.lrelu"], Some("lrelu"),
+        &[req(P::Tile, K::Tile), req(P::Slope, K::Scalar)], same_as_first, false, OpKind::Special(Special::Lrelu);
+    TileRem = "tile.rem", Tile, ["pl.tile.rem"], Some("rem"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Rem);
+    TileAnd = "tile.and_", Tile, ["pl.tile.and_"], Some("and_"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::And);
+    TileOr = "tile.or_", Tile, ["pl.tile.or_"], Some("or_"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Or);
+    TileXor = "tile.xor", Tile, ["pl.tile.xor"], Some("xor"), S_XOR, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
+    TileShl = "tile.shl", Tile, ["pl.tile.shl"], Some("shl"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Shl);
+    TileShr = "tile.shr", Tile, ["pl.tile.shr"], Some("shr"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
+    TileNot = "tile.not_", Tile, ["pl.tile.not_"], Some("not_"), &[req(P::Tile, K::Tile)], same_as_first, false, OpKind::Unary(UnaryFn::Not);
+    TilePrelu = "tile.prelu", Tile, ["pl.tile.prelu"], Some("prelu"),
+        &[req(P::Tile, K::Tile), req(P::Slope, K::Tile), req(P::Tmp, K::Tile)], same_as_first, false, OpKind::Special(Special::Prelu);
+    TileAddc = "tile.addc", Tile, ["pl.tile.addc"], Some("addc"), S_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Add);
+    TileSubc = "tile.subc", Tile, ["pl.tile.subc"], Some("subc"), S_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
+    TileAddsc = "tile.addsc", Tile, ["pl.tile.addsc"], Some("addsc"), S_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Add);
+    TileSubsc = "tile.subsc", Tile, ["pl.tile.subsc"], Some("subsc"), S_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
+    TileCmp = "tile.cmp", Tile, ["pl.tile.cmp"], Some("cmp"),
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare;
+    TileCmps = "tile.cmps", Tile, ["pl.tile.cmps"], Some("cmps"),
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare;
+    TileSel = "tile.sel", Tile, ["pl.tile.sel"], Some("sel"),
+        &[req(P::Mask, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Tmp, K::Tile)], same_as_second, false, OpKind::Special(Special::Sel);
+    TileSels = "tile.sels", Tile, ["pl.tile.sels"], Some("sels"),
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::SelectMode, K::Scalar)], same_as_first, false, OpKind::Special(Special::Sels);
     // sorting and gathering
-    "tile.sort32", Tile, ["pl.tile.sort32"], Some("sort32"), &[req("src", K::Tile), req("idx", K::Tile)], sort32, false;
-    "tile.mrgsort", Tile, ["pl.tile.mrgsort"], Some("mrgsort"),
-        &[req("src0", K::Tile), opt("src1", K::Tile), opt("src2", K::Tile), opt("src3", K::Tile), opt("tmp", K::Tile),
-          opt_write("executed", K::Tile), opt("exhausted", K::Bool), opt("block_len", K::Scalar)],
-        same_as_first, false;
-    "tile.gather", Tile, ["pl.tile.gather"], Some("gather"),
-        &[req("src", K::Tile), req("indices", K::Tile), req("tmp", K::Tile)], tile_gather, false;
-    "tile.gather_mask", Tile, ["pl.tile.gather_mask"], None,
-        &[req("src", K::Tile), req("mask_pattern", K::Any), opt("output_dtype", K::DType)], tile_gather_mask, false;
+    TileSort32 = "tile.sort32", Tile, ["pl.tile.sort32"], Some("sort32"), &[req(P::Src, K::Tile), req(P::Idx, K::Tile)], sort32, false, OpKind::Special(Special::Sort32);
+    TileMrgsort = "tile.mrgsort", Tile, ["pl.tile.mrgsort"], Some("mrgsort"),
+        &[req(P::Src0, K::Tile), opt(P::Src1, K::Tile), opt(P::Src2, K::Tile), opt(P::Src3, K::Tile), opt(P::Tmp, K::Tile),
+          opt_write(P::Executed, K::Tile), opt(P::Exhausted, K::Bool), opt(P::BlockLen, K::Scalar)],
+        same_as_first, false, OpKind::Special(Special::Mrgsort);
+    TileGather = "tile.gather", Tile, ["pl.tile.gather"], Some("gather"),
+        &[req(P::Src, K::Tile), req(P::Indices, K::Tile), req(P::Tmp, K::Tile)], tile_gather, false, OpKind::Special(Special::Gather);
+    TileGatherMask = "tile.gather_mask", Tile, ["pl.tile.gather_mask"], None,
+        &[req(P::Src, K::Tile), req(P::MaskPattern, K::Any), opt(P::OutputDtype, K::DType)], tile_gather_mask, false, OpKind::Special(Special::GatherMask);
 
     // ---- scalars (operators are `BinOp`s, not ops)
-    "scalar.cast", Scalar, ["pl.scalar.cast"], Some("cast"),
-        &[req("x", K::Scalar), req("target_type", K::DType), opt("mode", K::Str)], cast, true;
+    ScalarCast = "scalar.cast", Scalar, ["pl.scalar.cast"], Some("cast"),
+        &[req(P::X, K::Scalar), req(P::TargetType, K::DType), opt(P::Mode, K::Str)], cast, true, OpKind::Special(Special::ScalarCast);
     // `pl.max(a, b)` / `pl.min(a, b)` on scalars (the tile reductions share the name).
-    "scalar.max", Scalar, ["pl.scalar.max"], Some("max"), &[req("lhs", K::Scalar), req("rhs", K::Scalar)], same_as_first, true;
-    "scalar.min", Scalar, ["pl.scalar.min"], Some("min"), &[req("lhs", K::Scalar), req("rhs", K::Scalar)], same_as_first, true;
+    ScalarMax = "scalar.max", Scalar, ["pl.scalar.max"], Some("max"), &[req(P::Lhs, K::Scalar), req(P::Rhs, K::Scalar)], same_as_first, true, OpKind::Special(Special::ScalarMax);
+    ScalarMin = "scalar.min", Scalar, ["pl.scalar.min"], Some("min"), &[req(P::Lhs, K::Scalar), req(P::Rhs, K::Scalar)], same_as_first, true, OpKind::Special(Special::ScalarMin);
 
     // ---- arrays
-    "array.create", Array, ["pl.array.create"], None, &[req("length", K::Int), req("dtype", K::DType)], array, true;
-    "array.get_element", Array, ["pl.array.get_element"], None,
-        &[req("array", K::Any), req("index", K::Scalar)], array_element, true;
-    "array.update_element", Array, ["pl.array.update_element"], None,
-        &[read_write("array", K::Any), req("index", K::Scalar), req("value", K::Scalar)], same_as_first, true;
+    ArrayCreate = "array.create", Array, ["pl.array.create"], None, &[req(P::Length, K::Int), req(P::Dtype, K::DType)], array, true, OpKind::Special(Special::ArrayCreate);
+    ArrayGetElement = "array.get_element", Array, ["pl.array.get_element"], None,
+        &[req(P::Array, K::Any), req(P::Index, K::Scalar)], array_element, true, OpKind::Special(Special::ArrayGet);
+    ArrayUpdateElement = "array.update_element", Array, ["pl.array.update_element"], None,
+        &[read_write(P::Array, K::Any), req(P::Index, K::Scalar), req(P::Value, K::Scalar)], same_as_first, true, OpKind::Special(Special::ArrayUpdate);
 
     // ---- system
     // PyPTO's parameters are keyword-only; `core_type`/`mode` are strings ("aiv_only",
     // "soft") in the examples and `pl.KernelType`/`pl.SyncAllMode` in newer releases.
-    "system.syncall", System, ["pl.system.syncall"], None,
-        &[opt("core_type", K::Any), opt("mode", K::Any), opt_read_write("gm_workspace", K::Tensor),
-          opt("used_cores", K::Scalar), opt("scratch", K::Tile), opt("scratch_l1", K::Tile)],
-        none, false;
+    SystemSyncall = "system.syncall", System, ["pl.system.syncall"], None,
+        &[opt(P::CoreType, K::Any), opt(P::Mode, K::Any), opt_read_write(P::GmWorkspace, K::Tensor),
+          opt(P::UsedCores, K::Scalar), opt(P::Scratch, K::Tile), opt(P::ScratchL1, K::Tile)],
+        none, false, OpKind::Special(Special::SyncAll);
 
     // ---- optimisation entries of `pl.at(..., optimizations=[...])`
-    "optimization.split", Optimization, ["pl.split"], None,
-        &[req("mode", K::Enum("SplitMode")), opt("slot_num", K::Int)], unknown, true;
-    "optimization.cross_core_slot", Optimization, ["pl.cross_core_slot"], None,
-        &[req("slot_num", K::Int)], unknown, true;
+    OptimizationSplit = "optimization.split", Optimization, ["pl.split"], None,
+        &[req(P::Mode, K::Enum("SplitMode")), opt(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
+    OptimizationCrossCoreSlot = "optimization.cross_core_slot", Optimization, ["pl.cross_core_slot"], None,
+        &[req(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
 
     // ---- distributed (`pld.*`); window allocation and `world_size` are host-orchestration ops
-    "pld.tensor.alloc_window_buffer", Distributed, ["pld.tensor.alloc_window_buffer", "pld.alloc_window_buffer"], None,
-        &[req("size", K::Any), opt("dtype", K::DType), opt("name", K::Str)], unknown, true;
-    "pld.tensor.window", Distributed, ["pld.tensor.window", "pld.window"], None,
-        &[req("buf", K::Any), req("shape", K::Shape), req("dtype", K::DType)], window, true;
-    "pld.system.world_size", Distributed, ["pld.system.world_size", "pld.world_size"], None, &[], int64_scalar, true;
-    "pld.system.get_comm_ctx", Distributed, ["pld.system.get_comm_ctx", "pld.get_comm_ctx"], None,
-        &[req("dist_tensor", K::Tensor)], unknown, false;
-    "pld.system.rank", Distributed, ["pld.system.rank", "pld.rank"], None, &[req("ctx", K::Any)], int32_scalar, false;
-    "pld.system.nranks", Distributed, ["pld.system.nranks", "pld.nranks"], None, &[req("ctx", K::Any)], int32_scalar, false;
-    "pld.system.notify", Distributed, ["pld.system.notify"], None,
-        &[read_write("target", K::Tensor), req("peer", K::Scalar), req("offsets", K::Indices), req("value", K::Scalar),
-          req("op", K::Enum("NotifyOp"))],
-        none, false;
-    "pld.system.wait", Distributed, ["pld.system.wait"], None,
-        &[req("signal", K::Tensor), req("offsets", K::Indices), req("expected", K::Scalar), req("cmp", K::Enum("WaitCmp"))],
-        none, false;
-    "pld.tile.remote_load", Distributed, ["pld.tile.remote_load", "pld.remote_load"], None,
-        &[req("target", K::Tensor), req("peer", K::Scalar), req("offsets", K::Indices), req("shape", K::Shape),
-          opt("valid_shape", K::Shape)],
-        remote_load, false;
-    "pld.tensor.put", Distributed, ["pld.tensor.put"], None,
-        &[read_write("dst", K::Tensor), req("peer", K::Scalar), req("src", K::Tensor), opt("dst_offsets", K::Indices),
-          opt("src_offsets", K::Indices), opt("shape", K::Shape), opt("atomic", K::Enum("AtomicType")),
-          opt("chunk_rows", K::Int), opt("chunk_cols", K::Int), opt("pipeline", K::Bool)],
-        none, false;
-    "pld.tensor.get", Distributed, ["pld.tensor.get"], None,
-        &[write("dst", K::Tensor), req("peer", K::Scalar), req("src", K::Tensor), opt("dst_offsets", K::Indices),
-          opt("src_offsets", K::Indices), opt("shape", K::Shape), opt("chunk_rows", K::Int), opt("chunk_cols", K::Int),
-          opt("pipeline", K::Bool)],
-        none, false;
+    PldTensorAllocWindowBuffer = "pld.tensor.alloc_window_buffer", Distributed, ["pld.tensor.alloc_window_buffer", "pld.alloc_window_buffer"], None,
+        &[req(P::Size, K::Any), opt(P::Dtype, K::DType), opt(P::Name, K::Str)], unknown, true, OpKind::Distributed;
+    PldTensorWindow = "pld.tensor.window", Distributed, ["pld.tensor.window", "pld.window"], None,
+        &[req(P::Buf, K::Any), req(P::Shape, K::Shape), req(P::Dtype, K::DType)], window, true, OpKind::Distributed;
+    PldSystemWorldSize = "pld.system.world_size", Distributed, ["pld.system.world_size", "pld.world_size"], None, &[], int64_scalar, true, OpKind::Distributed;
+    PldSystemGetCommCtx = "pld.system.get_comm_ctx", Distributed, ["pld.system.get_comm_ctx", "pld.get_comm_ctx"], None,
+        &[req(P::DistTensor, K::Tensor)], unknown, false, OpKind::Distributed;
+    PldSystemRank = "pld.system.rank", Distributed, ["pld.system.rank", "pld.rank"], None, &[req(P::Ctx, K::Any)], int32_scalar, false, OpKind::Distributed;
+    PldSystemNranks = "pld.system.nranks", Distributed, ["pld.system.nranks", "pld.nranks"], None, &[req(P::Ctx, K::Any)], int32_scalar, false, OpKind::Distributed;
+    PldSystemNotify = "pld.system.notify", Distributed, ["pld.system.notify"], None,
+        &[read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices), req(P::Value, K::Scalar),
+          req(P::Op, K::Enum("NotifyOp"))],
+        none, false, OpKind::Distributed;
+    PldSystemWait = "pld.system.wait", Distributed, ["pld.system.wait"], None,
+        &[req(P::Signal, K::Tensor), req(P::Offsets, K::Indices), req(P::Expected, K::Scalar), req(P::Cmp, K::Enum("WaitCmp"))],
+        none, false, OpKind::Distributed;
+    PldTileRemoteLoad = "pld.tile.remote_load", Distributed, ["pld.tile.remote_load", "pld.remote_load"], None,
+        &[req(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices), req(P::Shape, K::Shape),
+          opt(P::ValidShape, K::Shape)],
+        remote_load, false, OpKind::Distributed;
+    PldTensorPut = "pld.tensor.put", Distributed, ["pld.tensor.put"], None,
+        &[read_write(P::Dst, K::Tensor), req(P::Peer, K::Scalar), req(P::Src, K::Tensor), opt(P::DstOffsets, K::Indices),
+          opt(P::SrcOffsets, K::Indices), opt(P::Shape, K::Shape), opt(P::Atomic, K::Enum("AtomicType")),
+          opt(P::ChunkRows, K::Int), opt(P::ChunkCols, K::Int), opt(P::Pipeline, K::Bool)],
+        none, false, OpKind::Distributed;
+    PldTensorGet = "pld.tensor.get", Distributed, ["pld.tensor.get"], None,
+        &[write(P::Dst, K::Tensor), req(P::Peer, K::Scalar), req(P::Src, K::Tensor), opt(P::DstOffsets, K::Indices),
+          opt(P::SrcOffsets, K::Indices), opt(P::Shape, K::Shape), opt(P::ChunkRows, K::Int), opt(P::ChunkCols, K::Int),
+          opt(P::Pipeline, K::Bool)],
+        none, false, OpKind::Distributed;
     // Collectives work in place on a window and return it; `signal` is the barrier window.
-    "pld.tensor.allreduce", Distributed, ["pld.tensor.allreduce"], None,
-        &[read_write("target", K::Tensor), opt_read_write("signal", K::Tensor), opt("op", K::Enum("ReduceOp")),
-          opt("mode", K::Str), opt("core_num", K::Int)],
-        same_as_first, false;
-    "pld.tensor.barrier", Distributed, ["pld.tensor.barrier"], None, &[read_write("signal", K::Tensor)], same_as_first, false;
-    "pld.tensor.broadcast", Distributed, ["pld.tensor.broadcast"], None,
-        &[read_write("target", K::Tensor), read_write("signal", K::Tensor), req("root", K::Int)], same_as_first, false;
-    "pld.tensor.allgather", Distributed, ["pld.tensor.allgather"], None,
-        &[req("local_data", K::Value), write("target", K::Tensor), read_write("signal", K::Tensor)], same_as_second, false;
-    "pld.tensor.reduce_scatter", Distributed, ["pld.tensor.reduce_scatter"], None,
-        &[read_write("target", K::Tensor), read_write("signal", K::Tensor), opt("op", K::Enum("ReduceOp"))],
-        same_as_first, false;
-    "pld.tensor.all_to_all", Distributed, ["pld.tensor.all_to_all"], None,
-        &[req("input", K::Tensor), write("target", K::Tensor), read_write("signal", K::Tensor)], same_as_second, false;
+    PldTensorAllreduce = "pld.tensor.allreduce", Distributed, ["pld.tensor.allreduce"], None,
+        &[read_write(P::Target, K::Tensor), opt_read_write(P::Signal, K::Tensor), opt(P::Op, K::Enum("ReduceOp")),
+          opt(P::Mode, K::Str), opt(P::CoreNum, K::Int)],
+        same_as_first, false, OpKind::Distributed;
+    PldTensorBarrier = "pld.tensor.barrier", Distributed, ["pld.tensor.barrier"], None, &[read_write(P::Signal, K::Tensor)], same_as_first, false, OpKind::Distributed;
+    PldTensorBroadcast = "pld.tensor.broadcast", Distributed, ["pld.tensor.broadcast"], None,
+        &[read_write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), req(P::Root, K::Int)], same_as_first, false, OpKind::Distributed;
+    PldTensorAllgather = "pld.tensor.allgather", Distributed, ["pld.tensor.allgather"], None,
+        &[req(P::LocalData, K::Value), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor)], same_as_second, false, OpKind::Distributed;
+    PldTensorReduceScatter = "pld.tensor.reduce_scatter", Distributed, ["pld.tensor.reduce_scatter"], None,
+        &[read_write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), opt(P::Op, K::Enum("ReduceOp"))],
+        same_as_first, false, OpKind::Distributed;
+    PldTensorAllToAll = "pld.tensor.all_to_all", Distributed, ["pld.tensor.all_to_all"], None,
+        &[req(P::Input, K::Tensor), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor)], same_as_second, false, OpKind::Distributed;
 }
 
 #[cfg(test)]
@@ -1139,13 +1460,32 @@ mod tests {
         }
     }
 
+    /// The consumers read a family op's operands by position: they lead its parameters.
+    #[test]
+    fn family_rows_take_their_operands_first() {
+        for &op in Op::ALL {
+            let def = op.def();
+            let operands = match def.kind {
+                OpKind::Chain(_) => 3,
+                OpKind::Binary(_) | OpKind::Compare | OpKind::Expand(..) => 2,
+                OpKind::Unary(_) | OpKind::Reduce(..) | OpKind::AxisReduce { .. } => 1,
+                OpKind::Special(_) | OpKind::Marker | OpKind::Distributed => 0,
+            };
+            assert!(def.params.len() >= operands, "{op}");
+            for p in &def.params[..operands] {
+                let operand = matches!(p.kind, ArgKind::Value | ArgKind::Tensor | ArgKind::Tile | ArgKind::Scalar);
+                assert!(p.required && operand, "{op}: {} is not an operand", p.name);
+            }
+        }
+    }
+
     #[test]
     fn lookup() {
         assert_eq!(by_spelling("pl.load").map(|id| id.def().name), Some("tile.load"));
         assert_eq!(by_spelling("pl.read").map(|id| id.def().name), Some("tensor.read"));
         assert_eq!(unified("add").count(), 2);
         assert_eq!(scalar_operator("mul"), Some(ScalarOp::Mul));
-        assert_eq!(by_name("tile.store").unwrap().def().effect(2), Effect::Write);
+        assert_eq!(Op::TileStore.def().effect(2), Effect::Write);
     }
 
     fn op(spelling: &str) -> &'static OpDef {
@@ -1166,12 +1506,12 @@ mod tests {
         assert_eq!(op("pl.arange").name, "tensor.ci");
         assert_eq!(op("pl.tile.maximums").name, "tile.maxs");
         // Keyword arguments the examples pass.
-        assert!(op("pl.load").param_index("valid_shapes").is_some());
-        assert!(op("pl.load").param_index("transpose").is_some());
-        assert!(op("pl.create_tensor").param_index("memory_type").is_some());
-        assert!(op("pl.move").param_index("transpose").is_some());
+        assert!(op("pl.load").keyword_index("valid_shapes").is_some());
+        assert!(op("pl.load").keyword_index("transpose").is_some());
+        assert!(op("pl.create_tensor").keyword_index("memory_type").is_some());
+        assert!(op("pl.move").keyword_index("transpose").is_some());
         for k in ["mode", "core_type", "gm_workspace", "used_cores"] {
-            assert!(op("pl.system.syncall").param_index(k).is_some(), "{k}");
+            assert!(op("pl.system.syncall").keyword_index(k).is_some(), "{k}");
         }
         // Markers of `pl.at(..., optimizations=[...])`.
         assert!(op("pl.split").orchestration && op("pl.cross_core_slot").orchestration);

@@ -13,7 +13,7 @@
 //! than the op takes; conditions are boolean scalars; every `Return` returns as many
 //! values as the function declares; with `ssa`, every variable is assigned once.
 
-use super::ops::OpId;
+use super::ops::Op;
 use super::{Callee, DType, ExprId, ExprKind, Function, Program, StmtId, StmtKind, Type, VarId};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::Interner;
@@ -235,7 +235,7 @@ impl Verifier<'_> {
         }
     }
 
-    fn op_args(&mut self, op: OpId, args: &[Option<ExprId>], loc: super::Loc) {
+    fn op_args(&mut self, op: Op, args: &[Option<ExprId>], loc: super::Loc) {
         let def = op.def();
         if args.len() > def.params.len() {
             self.report(

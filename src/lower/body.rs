@@ -6,7 +6,7 @@ use super::consts::Const;
 use super::{Binding, FuncInfo, Lowering, ModuleId};
 use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
-use crate::ir::ops::{self, ArgKind as OpArg, Args, OpDef, OpId, OpLevel};
+use crate::ir::ops::{self, ArgKind as OpArg, Args, Op, OpDef, OpLevel};
 use crate::ir::{
     BinOp, Block, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, ForKind, Function, IterArg, Loc, Param,
     StmtId, StmtKind, Type, TypeId, Types, UnOp, VarId,
@@ -558,7 +558,7 @@ impl FnLower<'_, '_> {
         match &dst_ty {
             Type::Array { .. } => {
                 let Some(i) = self.expr(items[0]) else { return };
-                let op = ops::by_name("array.update_element").expect("in the op table");
+                let op = Op::ArrayUpdateElement;
                 let call = self.new_expr(
                     ExprKind::Call {
                         callee: Callee::Op(op),
@@ -589,8 +589,7 @@ impl FnLower<'_, '_> {
                 }
                 let idx_ty = self.intern_ty(Type::Tuple(Vec::new()));
                 let offsets = self.new_expr(ExprKind::Tuple(offsets), idx_ty, self.ast().expr(index).span);
-                let op = if dst_ty.is_tile() { "tile.assemble" } else { "tensor.assemble" };
-                let op = ops::by_name(op).expect("in the op table");
+                let op = if dst_ty.is_tile() { Op::TileAssemble } else { Op::TensorAssemble };
                 let ty = self.cx.program.expr(dst).ty;
                 let call = self.new_expr(
                     ExprKind::Call {
@@ -1508,8 +1507,7 @@ impl FnLower<'_, '_> {
                 }
                 // A bare `pl.Tensor`: read at run time.
                 if ty.is_tensor() {
-                    let op = ops::by_name(if attr_name == "shape" { "tensor.shape" } else { "tensor.dtype" })
-                        .expect("in the op table");
+                    let op = if attr_name == "shape" { Op::TensorShape } else { Op::TensorDtype };
                     return self.op_result(op, vec![Some(base)], span);
                 }
                 let what = self.describe_type(&ty);
@@ -1667,7 +1665,7 @@ impl FnLower<'_, '_> {
             }
             Type::Array { dtype, .. } => {
                 let i = self.expr(items[0])?;
-                let op = ops::by_name("array.get_element").expect("in the op table");
+                let op = Op::ArrayGetElement;
                 let ety = self.types().scalar(*dtype);
                 Some(self.new_expr(
                     ExprKind::Call { callee: Callee::Op(op), args: vec![Some(base), Some(i)], attrs: Vec::new() },
@@ -1687,7 +1685,7 @@ impl FnLower<'_, '_> {
                     }
                     let tuple_ty = self.intern_ty(Type::Tuple(Vec::new()));
                     let indices = self.new_expr(ExprKind::Tuple(idx), tuple_ty, self.ast().expr(index).span);
-                    let op = ops::by_name(if is_tile { "tile.read" } else { "tensor.read" }).expect("in the op table");
+                    let op = if is_tile { Op::TileRead } else { Op::TensorRead };
                     return self.op_result(op, vec![Some(base), Some(indices)], span);
                 }
                 // A view: `t[a:b, :]` is `pl.slice(t, [b - a, dim1], [a, 0])`; an index among
@@ -1727,7 +1725,7 @@ impl FnLower<'_, '_> {
                         // An extent known only at run time (a bare `pl.Tensor`): read it.
                         (None, Dim::Unknown) if !is_tile => {
                             let axis = self.int(k as i64, span);
-                            let dim = ops::by_name("tensor.dim").expect("in the op table");
+                            let dim = Op::TensorDim;
                             self.op_result(dim, vec![Some(base), Some(axis)], span)?
                         }
                         (None, _) => self.dim_expr(extent, span)?,
@@ -1745,7 +1743,7 @@ impl FnLower<'_, '_> {
                     let drop = self.new_expr(ExprKind::Tuple(dims), tuple_ty, span);
                     args.extend([None, Some(drop)]);
                 }
-                let op = ops::by_name(if is_tile { "tile.slice" } else { "tensor.slice" }).expect("in the op table");
+                let op = if is_tile { Op::TileSlice } else { Op::TensorSlice };
                 self.op_result(op, args, span)
             }
             other => {
@@ -2258,7 +2256,7 @@ impl FnLower<'_, '_> {
 
     /// A call of an op: arguments matched to its parameters by position and keyword,
     /// checked by kind, and the result typed by the op's rule.
-    fn op_call(&mut self, op: OpId, spelled: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+    fn op_call(&mut self, op: Op, spelled: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
         let def: &'static OpDef = op.def();
         let mut slots: Vec<Option<ast::ExprId>> = vec![None; def.params.len()];
         let mut positional = 0;
@@ -2275,7 +2273,7 @@ impl FnLower<'_, '_> {
                 }
                 ArgKind::Keyword(k) => {
                     let kname = self.cx.name(k.name).to_string();
-                    match def.param_index(&kname) {
+                    match def.keyword_index(&kname) {
                         Some(i) if slots[i].is_some() => {
                             self.error(
                                 Code::E0204,
@@ -2287,7 +2285,7 @@ impl FnLower<'_, '_> {
                         }
                         Some(i) => slots[i] = Some(a.value),
                         None => {
-                            let valid = def.params.iter().map(|p| p.name).collect::<Vec<_>>().join(", ");
+                            let valid = def.params.iter().map(|p| p.name.spelling()).collect::<Vec<_>>().join(", ");
                             self.error(
                                 Code::E0203,
                                 a.span,
@@ -2311,8 +2309,13 @@ impl FnLower<'_, '_> {
             );
             return None;
         }
-        let missing: Vec<&str> =
-            def.params.iter().zip(&slots).filter(|(p, s)| p.required && s.is_none()).map(|(p, _)| p.name).collect();
+        let missing: Vec<&str> = def
+            .params
+            .iter()
+            .zip(&slots)
+            .filter(|(p, s)| p.required && s.is_none())
+            .map(|(p, _)| p.name.spelling())
+            .collect();
         if !missing.is_empty() {
             self.error(
                 Code::E0202,
@@ -2410,7 +2413,7 @@ impl FnLower<'_, '_> {
     }
 
     /// Types a call of `op` with lowered arguments through the op's result rule.
-    pub fn op_result(&mut self, op: OpId, args: Vec<Option<ExprId>>, span: Span) -> Option<ExprId> {
+    pub fn op_result(&mut self, op: Op, args: Vec<Option<ExprId>>, span: Span) -> Option<ExprId> {
         // An argument of unknown type follows an error already reported: the result is
         // unknown too, and nothing more is said.
         let unknown = args.iter().flatten().any(|&a| {

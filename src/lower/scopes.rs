@@ -688,7 +688,7 @@ impl FnLower<'_, '_> {
         // The frames point at the loop's header, and say that it is a `pl.spmd` loop.
         self.frames.push(Frame::Scope { kind: FrameKind::Spmd, span: header, name: Some(SPMD_LOOP.to_string()) });
         self.frames.push(Frame::Scope { kind: FrameKind::InCore, span: header, name: Some(SPMD_LOOP.to_string()) });
-        let op = ops::by_name("tile.get_block_idx").expect("in the op table");
+        let op = ops::Op::TileGetBlockIdx;
         let idx_ty = self.intern_ty(crate::ir::Type::Scalar(DType::Index));
         let call = self.new_expr(
             ExprKind::Call { callee: Callee::Op(op), args: Vec::new(), attrs: Vec::new() },

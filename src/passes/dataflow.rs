@@ -182,7 +182,7 @@ pub fn store_targets(p: &Program, block: &[StmtId]) -> Vec<VarId> {
             let mut stack = vec![root];
             while let Some(e) = stack.pop() {
                 if let ExprKind::Call { callee: Callee::Op(op), args, .. } = &p.expr(e).kind {
-                    if is_store(op.def().name) {
+                    if op.def().is_store() {
                         for (i, a) in args.iter().enumerate() {
                             if let (Some(a), Effect::Write) = (a, op.def().effect(i)) {
                                 if let ExprKind::Var(v) = p.expr(*a).kind {
@@ -204,7 +204,7 @@ pub fn store_targets(p: &Program, block: &[StmtId]) -> Vec<VarId> {
 /// The tensor a store expression writes (`pl.store(tile, offsets, t)` → `t`), if it is one.
 pub fn stored_into(p: &Program, e: ExprId) -> Option<VarId> {
     let ExprKind::Call { callee: Callee::Op(op), args, .. } = &p.expr(e).kind else { return None };
-    if !is_store(op.def().name) {
+    if !op.def().is_store() {
         return None;
     }
     args.iter().enumerate().find_map(|(i, a)| match (a, op.def().effect(i)) {
@@ -214,11 +214,6 @@ pub fn stored_into(p: &Program, e: ExprId) -> Option<VarId> {
         },
         _ => None,
     })
-}
-
-/// The store ops: they write a tile into a tensor argument and return that tensor.
-pub fn is_store(op_name: &str) -> bool {
-    matches!(op_name, "tile.store" | "tile.l0c_store" | "block.store" | "block.l0c_store")
 }
 
 /// For each statement of a block, whether it is, or contains, a statement for which

@@ -23,6 +23,7 @@ use super::lineage::{as_var, Defs, Lineage, Root};
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::Symbol;
+use crate::ir::ops::Op;
 use crate::ir::{
     Callee, DType, Direction, ExprId, ExprKind, FuncKind, Loc, Param, Program, StmtId, StmtKind, Type, Types, VarId,
 };
@@ -102,7 +103,7 @@ impl Invariant {
             ExprKind::Tuple(items) => items.iter().all(|&i| self.expr(p, i)),
             ExprKind::Binary { lhs, rhs, .. } => self.expr(p, *lhs) && self.expr(p, *rhs),
             ExprKind::Unary { operand, .. } => self.expr(p, *operand),
-            ExprKind::Call { callee: Callee::Op(op), args, .. } if op.def().name == "tensor.dim" => {
+            ExprKind::Call { callee: Callee::Op(Op::TensorDim), args, .. } => {
                 let tensor = args.first().copied().flatten().and_then(|a| as_var(p, a));
                 let axis = args.get(1).copied().flatten().map(|a| &p.expr(a).kind);
                 tensor.is_some_and(|t| self.tensors.contains(&t)) && matches!(axis, Some(ExprKind::Int(_)))
@@ -127,11 +128,9 @@ fn is_scalar(p: &Program, v: VarId) -> bool {
     matches!(p.types.get(p.var(v).ty), Type::Scalar(d) if *d != DType::TaskId)
 }
 
-fn op_name(p: &Program, e: ExprId) -> Option<&'static str> {
-    match &p.expr(e).kind {
-        ExprKind::Call { callee: Callee::Op(op), .. } => Some(op.def().name),
-        _ => None,
-    }
+/// Whether `e` allocates a tensor (`pl.create_tensor`).
+fn is_create(p: &Program, e: ExprId) -> bool {
+    matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Op(Op::TensorCreate), .. })
 }
 
 /// A task launch: a call of a function (a kernel, a wrapper), or a launch with `pl.submit`.
@@ -277,9 +276,9 @@ impl Checker<'_, '_> {
             let loc = self.p.expr(e).loc;
             let ExprKind::Call { callee, args, attrs } = &self.p.expr(e).kind else { return };
             match callee {
-                Callee::Op(op) => match op.def().name {
-                    "tensor.full" => findings.push((Code::E0505, loc, String::new())),
-                    "tensor.create" if !args.first().copied().flatten().is_some_and(|s| literal(self.p, s)) => {
+                Callee::Op(op) => match op {
+                    Op::TensorFull => findings.push((Code::E0505, loc, String::new())),
+                    Op::TensorCreate if !args.first().copied().flatten().is_some_and(|s| literal(self.p, s)) => {
                         findings.push((Code::E0506, loc, String::new()));
                     }
                     _ => {}
@@ -450,7 +449,7 @@ impl Checker<'_, '_> {
                 self.p.stmt_exprs(s, |root| {
                     let mut stack = vec![root];
                     while let Some(e) = stack.pop() {
-                        if launch.is_none() && (is_launch(self.p, e) || op_name(self.p, e) == Some("tensor.create")) {
+                        if launch.is_none() && (is_launch(self.p, e) || is_create(self.p, e)) {
                             launch = Some(self.p.expr(e).loc);
                         }
                         self.p.expr_children(e, |c| stack.push(c));
@@ -515,7 +514,7 @@ impl Checker<'_, '_> {
             self.p.stmt_exprs(s, |root| {
                 let mut stack = vec![root];
                 while let Some(e) = stack.pop() {
-                    if is_launch(self.p, e) || op_name(self.p, e) == Some("tensor.create") {
+                    if is_launch(self.p, e) || is_create(self.p, e) {
                         n = n.saturating_add(1);
                     }
                     self.p.expr_children(e, |c| stack.push(c));
@@ -748,13 +747,13 @@ impl Planner<'_> {
                 self.boundary.insert(var, d);
                 self.inv.tensors.insert(var);
             }
-            ExprKind::Call { callee: Callee::Op(op), args, .. } => match op.def().name {
-                "tensor.create" if loop_depth == 0 && !in_branch => {
+            ExprKind::Call { callee: Callee::Op(op), args, .. } => match op {
+                Op::TensorCreate if loop_depth == 0 && !in_branch => {
                     self.hoist(s, var, value, HoistKind::Create, Direction::InOut);
                     self.boundary.insert(var, Direction::InOut);
                     self.inv.tensors.insert(var);
                 }
-                "tensor.slice" | "tensor.view" => {
+                Op::TensorSlice | Op::TensorView => {
                     let Some(src) = args.first().copied().flatten().and_then(|a| as_var(p, a)) else { return };
                     let Some(&dir) = self.boundary.get(&src) else { return };
                     let operands: Vec<ExprId> = args.iter().skip(1).flatten().copied().collect();

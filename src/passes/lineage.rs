@@ -7,9 +7,8 @@
 //! back to its root (a parameter or a fresh allocation) and knows, for each function,
 //! which parameter each of its return values is (computed once per function).
 
-use super::dataflow;
 use crate::intern::Symbol;
-use crate::ir::ops::Effect;
+use crate::ir::ops::{Effect, Op};
 use crate::ir::{Callee, ExprId, ExprKind, Function, Program, StmtKind, VarId};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -151,10 +150,10 @@ impl Lineage {
             ExprKind::Var(w) => Some(*w),
             ExprKind::Call { callee: Callee::Op(op), args, .. } => {
                 let def = op.def();
-                if matches!(def.name, "tensor.slice" | "tensor.view" | "tensor.reshape") {
+                if matches!(op, Op::TensorSlice | Op::TensorView | Op::TensorReshape) {
                     return args.first().copied().flatten().and_then(|a| as_var(p, a));
                 }
-                if dataflow::is_store(def.name) || def.name == "tensor.assemble" {
+                if def.is_store() || *op == Op::TensorAssemble {
                     let written = args.iter().enumerate().find_map(|(i, a)| match (a, def.effect(i)) {
                         (Some(a), Effect::Write | Effect::ReadWrite) => Some(*a),
                         _ => None,

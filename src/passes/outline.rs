@@ -22,7 +22,7 @@
 use super::dataflow;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
-use crate::ir::ops::Effect;
+use crate::ir::ops::{Effect, Op};
 use crate::ir::{
     Block, Callee, DType, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IterArg, Loc, Param, Program,
     Scope, ScopeKind, StmtId, StmtKind, Type, VarId,
@@ -633,9 +633,9 @@ impl Outliner<'_> {
                     };
                     for item in items {
                         if let ExprKind::Call { callee: Callee::Op(op), args, .. } = &self.program.expr(item).kind {
-                            let key = match op.def().name {
-                                "optimization.split" => "split",
-                                "optimization.cross_core_slot" => "slot_num",
+                            let key = match op {
+                                Op::OptimizationSplit => "split",
+                                Op::OptimizationCrossCoreSlot => "slot_num",
                                 _ => continue,
                             };
                             if let Some(Some(a)) = args.first() {

@@ -445,25 +445,25 @@ inline ChipTensor transpose(const ChipTensor& t, int64_t a, int64_t b) {
 inline int64_t dim(const ChipTensor& t, int64_t axis) {
     int64_t n = static_cast<int64_t>(t.ndims);
     if (axis < 0) axis += n;
-    if (axis < 0 || axis >= n) tile_error("tensor.dim", "axis out of range");
+    if (axis < 0 || axis >= n) tile_error("pl.tensor.dim", "axis out of range");
     return static_cast<int64_t>(t.shapes[axis]);
 }
 
 template <class T>
 T read(const ChipTensor& t, const Dims& idx) {
     int64_t i[MAX_TENSOR_DIMS];
-    full_offsets("tensor.read", t, idx, i);
+    full_offsets("pl.tensor.read", t, idx, i);
     const void* p = element_ptr(t, i);
-    if (p == nullptr) tile_error("tensor.read", "index outside the tensor");
+    if (p == nullptr) tile_error("pl.tensor.read", "index outside the tensor");
     return plc_rt::load_as<T>(t.dtype, p);
 }
 
 template <class T>
 void write(const ChipTensor& t, const Dims& idx, T v) {
     int64_t i[MAX_TENSOR_DIMS];
-    full_offsets("tensor.write", t, idx, i);
+    full_offsets("pl.tensor.write", t, idx, i);
     void* p = element_ptr(t, i);
-    if (p == nullptr) tile_error("tensor.write", "index outside the tensor");
+    if (p == nullptr) tile_error("pl.tensor.write", "index outside the tensor");
     plc_rt::store_as<T>(t.dtype, p, v);
 }
 
@@ -1044,7 +1044,7 @@ template <class T>
 int64_t dim(const Tile<T>& t, int64_t axis) {
     int64_t n = static_cast<int64_t>(t.ndims);
     if (axis < 0) axis += n;
-    if (axis < 0 || axis >= n) tile_error("tensor.dim", "axis out of range");
+    if (axis < 0 || axis >= n) tile_error("pl.tensor.dim", "axis out of range");
     return t.shape[axis];
 }
 
@@ -1052,7 +1052,7 @@ template <class T>
 T read(const Tile<T>& t, const Dims& idx) {
     int64_t r = idx.n >= 2 ? idx[idx.n - 2] : 0;
     int64_t c = idx.n >= 1 ? idx[idx.n - 1] : 0;
-    if (r < 0 || r >= t.rows || c < 0 || c >= t.cols) tile_error("tile.read", "index outside the tile");
+    if (r < 0 || r >= t.rows || c < 0 || c >= t.cols) tile_error("pl.tile.read", "index outside the tile");
     return t.at(r, c);
 }
 
@@ -1060,7 +1060,7 @@ template <class T, class S>
 void write(Tile<T>& t, const Dims& idx, S v) {
     int64_t r = idx.n >= 2 ? idx[idx.n - 2] : 0;
     int64_t c = idx.n >= 1 ? idx[idx.n - 1] : 0;
-    if (r < 0 || r >= t.rows || c < 0 || c >= t.cols) tile_error("tile.write", "index outside the tile");
+    if (r < 0 || r >= t.rows || c < 0 || c >= t.cols) tile_error("pl.tile.write", "index outside the tile");
     t.at(r, c) = plc_rt::convert<T>(v);
 }
 

@@ -1,0 +1,653 @@
+//! The ops of a kernel body as C++ over the CPU tile library: each op's kind in the op
+//! table (`ir/ops.rs`) picks its form here. The families share one form per member
+//! function (`pl.add` and `pl.adds` are `plc::add`, `pl.row_sum` is `plc::row_sum`); every
+//! [`Special`] op has a form of its own, or says why it has none (E0601).
+
+use super::{Emitter, Repr, Res};
+use crate::diag::{Code, Diagnostic};
+use crate::emit::orchestration::runtime_dtype;
+use crate::ir::ops::{Op, OpKind, OpLevel, Param as P, ReduceFn, Special};
+use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Loc, MaskPattern, PadValue, Type};
+use std::fmt::Write;
+
+/// An op call being emitted: its expression, the op and its arguments (in the op's
+/// parameter order).
+struct OpCall<'a> {
+    e: ExprId,
+    op: Op,
+    args: &'a [Option<ExprId>],
+    loc: Loc,
+}
+
+impl OpCall<'_> {
+    /// The argument given for a parameter.
+    fn get(&self, p: P) -> Option<ExprId> {
+        self.op.def().arg(self.args, p)
+    }
+
+    /// The `i`-th argument: the leading operands of a family, whose parameter names differ
+    /// between its levels (`lhs`, `x`, `tile`).
+    fn nth(&self, i: usize) -> Option<ExprId> {
+        self.args.get(i).copied().flatten()
+    }
+}
+
+/// Which argument of a call: by parameter, or by position (see [`OpCall::nth`]).
+#[derive(Clone, Copy)]
+enum Slot {
+    Named(P),
+    Nth(usize),
+}
+
+impl From<P> for Slot {
+    fn from(p: P) -> Slot {
+        Slot::Named(p)
+    }
+}
+
+impl Emitter<'_> {
+    /// An op call: its C++ expression and the form of its value.
+    pub(super) fn op(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>]) -> Res<(String, Repr)> {
+        let c = OpCall { e, op, args, loc: self.loc(e) };
+        match op.def().kind {
+            OpKind::Special(special) => self.special(&c, special),
+            OpKind::Marker | OpKind::Distributed => Err(self.no_cpu_form(&c)),
+            kind => {
+                let elem = self.elem_of(e)?;
+                let text = self.family(&c, kind)?;
+                Ok((text, Repr::Tile(elem)))
+            }
+        }
+    }
+
+    /// An argument the op cannot do without (lowering checked it is there).
+    fn need(&self, c: &OpCall<'_>, slot: impl Into<Slot>) -> Res<ExprId> {
+        let (arg, what) = match slot.into() {
+            Slot::Named(p) => (c.get(p), format!("`{p}`")),
+            Slot::Nth(i) => (c.nth(i), format!("{i}")),
+        };
+        arg.ok_or_else(|| self.err(Code::E0609, c.loc, format!("internal error: `{}` lacks its argument {what}", c.op)))
+    }
+
+    /// E0601 for an op the tile library has no form for.
+    fn no_cpu_form(&self, c: &OpCall<'_>) -> Box<Diagnostic> {
+        let def = c.op.def();
+        let why = match def.kind.no_cpu_form() {
+            Some(why) => format!(" ({why})"),
+            None => "; docs/kernels.md lists the ops that lower".to_string(),
+        };
+        self.err(
+            Code::E0601,
+            c.loc,
+            format!("`{}` ({}) has no CPU form in the C++ backend yet{why}", def.print_name(), c.op),
+        )
+    }
+
+    /// The elementwise, reduction and comparison families.
+    fn family(&mut self, c: &OpCall<'_>, kind: OpKind) -> Res<String> {
+        let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
+        Ok(match kind {
+            OpKind::Binary(f) => {
+                let y = self.operand(self.need(c, Slot::Nth(1))?)?;
+                format!("plc::{}({x}, {y})", f.tile_fn())
+            }
+            OpKind::Unary(f) => format!("plc::{}({x})", f.tile_fn()),
+            OpKind::Chain(f) => {
+                let y = self.operand(self.need(c, Slot::Nth(1))?)?;
+                let z = self.tile_arg(self.need(c, Slot::Nth(2))?)?;
+                format!("plc::{}c({x}, {y}, {z})", f.tile_fn())
+            }
+            OpKind::Expand(axis, f) => {
+                let v = self.tile_arg(self.need(c, Slot::Nth(1))?)?;
+                let suffix = f.map_or(String::new(), |f| format!("_{}", f.tile_fn()));
+                format!("plc::{}_expand{suffix}({x}, {v})", axis.prefix())
+            }
+            OpKind::Reduce(axis, f) => format!("plc::{}_{}({x})", axis.prefix(), f.tile_fn()),
+            OpKind::AxisReduce { f, default_axis, default_keep } => {
+                let axis = self.int_arg(c.get(P::Axis), default_axis)?;
+                let keep = match c.get(P::KeepDim).or(c.get(P::Keepdim)) {
+                    None => default_keep.to_string(),
+                    Some(k) => self.typed_scalar(k, "bool")?,
+                };
+                let f = match f {
+                    ReduceFn::Sum => "plc::Reduce::Sum",
+                    ReduceFn::Max => "plc::Reduce::Max",
+                    ReduceFn::Min => "plc::Reduce::Min",
+                };
+                format!("plc::reduce_axis({x}, {f}, {axis}, {keep})")
+            }
+            OpKind::Compare => {
+                let y = self.operand(self.need(c, Slot::Nth(1))?)?;
+                let code = self.int_arg(c.get(P::CmpType), 0)?;
+                format!("plc::cmp({x}, {y}, {code})")
+            }
+            OpKind::Special(_) | OpKind::Marker | OpKind::Distributed => {
+                return Err(self.err(Code::E0609, c.loc, format!("internal error: `{}` is not a family op", c.op)))
+            }
+        })
+    }
+
+    /// The ops with a form of their own.
+    fn special(&mut self, c: &OpCall<'_>, special: Special) -> Res<(String, Repr)> {
+        match special {
+            Special::Load | Special::BlockLoad | Special::Store | Special::BlockStore | Special::Copy => {
+                self.memory(c, special)
+            }
+            Special::CreateTensor
+            | Special::CreateTile
+            | Special::Full
+            | Special::Ci
+            | Special::Dim
+            | Special::BlockIdx
+            | Special::BlockNum => self.create(c, special),
+            Special::Read
+            | Special::Write
+            | Special::ScalarCast
+            | Special::ScalarMax
+            | Special::ScalarMin
+            | Special::ArrayCreate
+            | Special::ArrayGet
+            | Special::ArrayUpdate => self.scalar(c, special),
+            Special::Slice
+            | Special::Reshape
+            | Special::View
+            | Special::Transpose
+            | Special::TransposeView
+            | Special::SetValidShape
+            | Special::Assemble
+            | Special::Move => self.layout(c, special),
+            Special::Cast
+            | Special::Matmul
+            | Special::MatmulAcc
+            | Special::MatmulBias
+            | Special::Lrelu
+            | Special::Prelu
+            | Special::Sel
+            | Special::Sels
+            | Special::Expands
+            | Special::Concat
+            | Special::Fillpad
+            | Special::Sort32
+            | Special::Mrgsort
+            | Special::Gather
+            | Special::GatherMask => {
+                let elem = self.elem_of(c.e)?;
+                let text = self.compute(c, special, elem)?;
+                Ok((text, Repr::Tile(elem)))
+            }
+            // A bare tensor's shape and dtype are orchestration values; a barrier across
+            // cores has no meaning for one kernel on the CPU.
+            Special::ShapeOf | Special::DTypeOf | Special::SyncAll => Err(self.no_cpu_form(c)),
+        }
+    }
+
+    /// Loads into tiles, stores and copies into tensors.
+    fn memory(&mut self, c: &OpCall<'_>, special: Special) -> Res<(String, Repr)> {
+        match special {
+            Special::Load => {
+                let src = self.need(c, P::Tensor)?;
+                let offsets = self.dims(c.get(P::Offsets))?;
+                let shapes = self.dims(c.get(P::Shapes))?;
+                let valid = self.dims(c.get(P::ValidShapes).or(c.get(P::ValidShape)))?;
+                let (t, r) = self.expr(src)?;
+                if let Repr::Tile(_) = r {
+                    // A load from a tensor value the kernel computed: a window of that tile.
+                    return Ok((format!("plc::slice({t}, {shapes}, {offsets}, {valid})"), self.tile_result(c.e)?));
+                }
+                let transpose = self.flag(c.get(P::Transpose))?;
+                let elem = self.elem_of(c.e)?;
+                let mut extra = String::new();
+                if transpose != "false" {
+                    extra = format!(", {valid}, {transpose}");
+                } else if valid != "plc::Dims()" {
+                    extra = format!(", {valid}");
+                }
+                Ok((format!("plc::load<{elem}>({t}, {offsets}, {shapes}{extra})"), Repr::Tile(elem)))
+            }
+            Special::BlockLoad => {
+                let t = self.tensor_arg(self.need(c, P::Tensor)?)?;
+                let [row, col, height, width] = self.block_window(c)?;
+                let elem = self.elem_of(c.e)?;
+                Ok((
+                    format!("plc::load<{elem}>({t}, plc::Dims{{{row}, {col}}}, plc::Dims{{{height}, {width}}})"),
+                    Repr::Tile(elem),
+                ))
+            }
+            Special::Store => {
+                let tile = self.tile_arg(self.need(c, P::Tile)?)?;
+                let offsets = self.dims(c.get(P::Offsets))?;
+                let shapes = self.dims(c.get(P::Shapes))?;
+                let atomic = self.atomic(c.get(P::Atomic));
+                self.store_into(self.need(c, P::OutputTensor)?, &tile, &offsets, &shapes, atomic)
+            }
+            Special::BlockStore => {
+                let tile = self.tile_arg(self.need(c, P::Tile)?)?;
+                let [row, col, height, width] = self.block_window(c)?;
+                let offsets = format!("plc::Dims{{{row}, {col}}}");
+                let shapes = format!("plc::Dims{{{height}, {width}}}");
+                self.store_into(self.need(c, P::OutputTensor)?, &tile, &offsets, &shapes, "false")
+            }
+            _ => {
+                // `pl.copy(dst, src, dst_offsets, src_offsets, shape)`.
+                let dst = self.tensor_arg(self.need(c, P::Dst)?)?;
+                let src = self.need(c, P::Src)?;
+                let src_text = self.tensor_arg(src)?;
+                let dst_off = self.dims(c.get(P::DstOffsets))?;
+                let src_off = self.dims(c.get(P::SrcOffsets))?;
+                let shape = self.dims(c.get(P::Shape))?;
+                let elem = self.elem_of(src)?;
+                Ok((format!("plc::copy<{elem}>({dst}, {src_text}, {dst_off}, {src_off}, {shape})"), Repr::Tensor))
+            }
+        }
+    }
+
+    /// The row, column, height and width of the older `pl.op.block` load and store.
+    fn block_window(&mut self, c: &OpCall<'_>) -> Res<[String; 4]> {
+        let mut parts: [String; 4] = Default::default();
+        for (k, p) in [P::RowOffset, P::ColOffset, P::Height, P::Width].into_iter().enumerate() {
+            parts[k] = self.typed_scalar(self.need(c, p)?, "int64_t")?;
+        }
+        Ok(parts)
+    }
+
+    /// New tiles and tensors, and what the runtime knows (extents, the block index).
+    fn create(&mut self, c: &OpCall<'_>, special: Special) -> Res<(String, Repr)> {
+        match special {
+            Special::CreateTile => {
+                let shape = self.dims(c.get(P::Shape))?;
+                let elem = self.elem_of(c.e)?;
+                Ok((format!("plc::create<{elem}>({shape})"), Repr::Tile(elem)))
+            }
+            Special::Full => {
+                let shape = self.dims(c.get(P::Shape))?;
+                let value = self.expr(self.need(c, P::Value)?)?.0;
+                let elem = self.elem_of(c.e)?;
+                Ok((format!("plc::full<{elem}>({shape}, {value})"), Repr::Tile(elem)))
+            }
+            Special::Ci => {
+                let start = self.expr(self.need(c, P::Start)?)?.0;
+                let shape = self.dims(c.get(P::Shape))?;
+                let descending = self.flag(c.get(P::Descending))?;
+                let elem = self.elem_of(c.e)?;
+                Ok((format!("plc::ci<{elem}>({start}, {shape}, {descending})"), Repr::Tile(elem)))
+            }
+            Special::CreateTensor => {
+                let shape = self.dims(c.get(P::Shape))?;
+                let dtype = self.dtype_arg(c.get(P::Dtype)).unwrap_or(DType::Fp32);
+                Ok((format!("plc::create_tensor({shape}, {})", runtime_dtype(dtype)), Repr::Tensor))
+            }
+            Special::Dim => {
+                let (t, r) = self.expr(self.need(c, P::T)?)?;
+                if !matches!(r, Repr::Tensor | Repr::Tile(_)) {
+                    return Err(self.err(Code::E0602, c.loc, format!("the extent of {}", r.describe())));
+                }
+                let axis = self.int_arg(c.get(P::Axis), 0)?;
+                Ok((format!("plc::dim({t}, {axis})"), Repr::Scalar("int64_t")))
+            }
+            Special::BlockIdx => Ok(("plc::get_block_idx()".to_string(), Repr::Scalar("int64_t"))),
+            _ => Ok(("plc::get_block_num()".to_string(), Repr::Scalar("int64_t"))),
+        }
+    }
+
+    /// Elements of tiles, tensors and arrays; scalar casts and `max`/`min`.
+    fn scalar(&mut self, c: &OpCall<'_>, special: Special) -> Res<(String, Repr)> {
+        match special {
+            Special::Read => {
+                let src = self.need(c, P::T)?;
+                let idx = self.dims(c.get(P::Indices))?;
+                let ctype = self.scalar_repr(c.e).unwrap_or(Repr::Scalar("float"));
+                let (t, r) = self.expr(src)?;
+                let text = match (&r, &ctype) {
+                    (Repr::Tensor, Repr::Scalar(ct)) => format!("plc::read<{ct}>({t}, {idx})"),
+                    (Repr::Tile(_), _) => format!("plc::read({t}, {idx})"),
+                    _ => return Err(self.err(Code::E0602, c.loc, format!("reading an element of {}", r.describe()))),
+                };
+                Ok((text, ctype))
+            }
+            Special::Write => {
+                let dst = self.need(c, P::T)?;
+                let idx = self.dims(c.get(P::Indices))?;
+                let value = self.expr(self.need(c, P::Value)?)?.0;
+                let (t, r) = self.expr(dst)?;
+                if !matches!(r, Repr::Tensor | Repr::Tile(_)) {
+                    return Err(self.err(Code::E0602, c.loc, format!("writing an element of {}", r.describe())));
+                }
+                Ok((format!("plc::write({t}, {idx}, {value})"), Repr::None))
+            }
+            Special::ScalarCast => {
+                let x = self.expr(self.need(c, P::X)?)?.0;
+                let d = self.dtype_arg(c.get(P::TargetType)).unwrap_or(DType::Fp32);
+                let Some(ct) = super::scalar_ctype(d) else {
+                    return Err(self.no_cpu_form_because(c, "a cast to TASK_ID"));
+                };
+                let mode = self.round_mode(c.get(P::Mode));
+                Ok((format!("plc::cast_scalar<{ct}>({x}, {}, {mode})", runtime_dtype(d)), Repr::Scalar(ct)))
+            }
+            Special::ScalarMax | Special::ScalarMin => {
+                let Some(Repr::Scalar(ct)) = self.scalar_repr(c.e) else {
+                    return Err(self.err(Code::E0604, c.loc, "a scalar max/min of no scalar type".to_string()));
+                };
+                let x = self.typed_scalar(self.need(c, P::Lhs)?, ct)?;
+                let y = self.typed_scalar(self.need(c, P::Rhs)?, ct)?;
+                let f = if special == Special::ScalarMax { "max" } else { "min" };
+                Ok((format!("std::{f}<{ct}>(static_cast<{ct}>({x}), static_cast<{ct}>({y}))"), Repr::Scalar(ct)))
+            }
+            Special::ArrayCreate => {
+                let Type::Array { len, dtype } = self.p.ty(c.e).clone() else {
+                    return Err(self.err(Code::E0604, c.loc, "an array of unknown length".to_string()));
+                };
+                let Some(ct) = super::scalar_ctype(dtype) else {
+                    return Err(self.no_cpu_form_because(c, "an array of TASK_ID"));
+                };
+                Ok((format!("std::array<{ct}, {len}>{{}}"), Repr::Array(ct, len)))
+            }
+            Special::ArrayGet => {
+                let (t, r) = self.expr(self.need(c, P::Array)?)?;
+                let i = self.typed_scalar(self.need(c, P::Index)?, "int64_t")?;
+                let Repr::Array(ct, _) = r else {
+                    return Err(self.err(Code::E0602, c.loc, format!("an element of {}", r.describe())));
+                };
+                Ok((format!("{t}[static_cast<size_t>({i})]"), Repr::Scalar(ct)))
+            }
+            _ => {
+                // `pl.array.update_element(array, index, value)`.
+                let (t, r) = self.expr(self.need(c, P::Array)?)?;
+                let i = self.typed_scalar(self.need(c, P::Index)?, "int64_t")?;
+                let v = self.expr(self.need(c, P::Value)?)?.0;
+                if !matches!(r, Repr::Array(..)) {
+                    return Err(self.err(Code::E0602, c.loc, format!("an element of {}", r.describe())));
+                }
+                Ok((format!("plc::array_set({t}, {i}, {v})"), r))
+            }
+        }
+    }
+
+    /// E0601 for a form of an op the tile library lacks.
+    fn no_cpu_form_because(&self, c: &OpCall<'_>, why: &str) -> Box<Diagnostic> {
+        let name = c.op.def().print_name();
+        self.err(Code::E0601, c.loc, format!("`{name}` has no CPU form in the C++ backend yet ({why})"))
+    }
+
+    /// Slices, reshapes, transposes, valid shapes, moves and assembling.
+    fn layout(&mut self, c: &OpCall<'_>, special: Special) -> Res<(String, Repr)> {
+        let src = match special {
+            Special::Assemble => self.need(c, P::Target)?,
+            _ => self.need(c, Slot::Nth(0))?,
+        };
+        match special {
+            Special::Slice => self.slice(c, src),
+            Special::Reshape | Special::View => {
+                let (t, r) = self.expr(src)?;
+                if special == Special::View && c.get(P::Shape).is_none() {
+                    return Ok((t, r));
+                }
+                let shape = self.dims(c.get(P::Shape))?;
+                let repr = if r == Repr::Tensor { Repr::Tensor } else { self.tile_result(c.e)? };
+                if !matches!(r, Repr::Tensor | Repr::Tile(_)) {
+                    return Err(self.err(Code::E0602, c.loc, format!("a reshape of {}", r.describe())));
+                }
+                Ok((format!("plc::reshape({t}, {shape})"), repr))
+            }
+            Special::Transpose => {
+                let (t, r) = self.expr(src)?;
+                let x = self.int_arg(c.get(P::Axis1), 0)?;
+                let y = self.int_arg(c.get(P::Axis2), 1)?;
+                let repr = if r == Repr::Tensor { Repr::Tensor } else { self.tile_result(c.e)? };
+                Ok((format!("plc::transpose({t}, {x}, {y})"), repr))
+            }
+            Special::TransposeView => {
+                let t = self.tile_arg(src)?;
+                Ok((format!("plc::transpose({t}, -2, -1)"), self.tile_result(c.e)?))
+            }
+            Special::SetValidShape => {
+                let t = self.tile_arg(src)?;
+                let rows = self.typed_scalar(self.need(c, P::ValidRows)?, "int64_t")?;
+                let cols = self.typed_scalar(self.need(c, P::ValidCols)?, "int64_t")?;
+                Ok((format!("plc::set_validshape({t}, {rows}, {cols})"), self.tile_result(c.e)?))
+            }
+            Special::Move => {
+                let t = self.tile_arg(src)?;
+                let transpose = self.flag(c.get(P::Transpose))?;
+                let text = if transpose == "false" {
+                    format!("plc::move({t})")
+                } else {
+                    format!("plc::move({t}, {transpose})")
+                };
+                Ok((text, self.tile_result(c.e)?))
+            }
+            _ => {
+                // `pl.assemble(target, source, offset, atomic=...)`.
+                let source = self.tile_arg(self.need(c, P::Source)?)?;
+                let offset = self.dims(c.get(P::Offset))?;
+                let atomic = self.atomic(c.get(P::Atomic));
+                let (t, r) = self.expr(src)?;
+                let repr = match r {
+                    Repr::Tensor => Repr::Tensor,
+                    Repr::Tile(_) => self.tile_result(c.e)?,
+                    other => return Err(self.err(Code::E0602, c.loc, format!("assembling into {}", other.describe()))),
+                };
+                Ok((format!("plc::assemble({t}, {source}, {offset}, {atomic})"), repr))
+            }
+        }
+    }
+
+    /// `pl.slice(x, shape, offset, valid_shape=..., drop_dims=...)` of a tensor (a view) or
+    /// of a tile (a copy).
+    fn slice(&mut self, c: &OpCall<'_>, src: ExprId) -> Res<(String, Repr)> {
+        let shape = self.dims(c.get(P::Shape))?;
+        let offset = self.dims(c.get(P::Offset))?;
+        let drop_dims = c.get(P::DropDims).filter(|&d| !matches!(self.p.expr(d).kind, ExprKind::None));
+        let (t, r) = self.expr(src)?;
+        match r {
+            Repr::Tensor => {
+                let mut text = format!("plc::slice({t}, {shape}, {offset})");
+                if let Some(d) = drop_dims {
+                    text = format!("plc::drop_dims({text}, {})", self.dims(Some(d))?);
+                }
+                Ok((text, Repr::Tensor))
+            }
+            Repr::Tile(_) => {
+                let valid = self.dims(c.get(P::ValidShape))?;
+                let mut text = format!("plc::slice({t}, {shape}, {offset}, {valid})");
+                if drop_dims.is_some() {
+                    // The result drops extents of 1: its shape is the IR type's.
+                    let dims = self.static_shape(c.e)?;
+                    text = format!("plc::reshape({text}, {dims})");
+                }
+                Ok((text, self.tile_result(c.e)?))
+            }
+            other => Err(self.err(Code::E0602, c.loc, format!("a slice of {}", other.describe()))),
+        }
+    }
+
+    /// `pl.store(tile, offsets, out)` into a tensor, or into a tensor value held as a tile.
+    fn store_into(
+        &mut self,
+        out: ExprId,
+        tile: &str,
+        offsets: &str,
+        shapes: &str,
+        atomic: &str,
+    ) -> Res<(String, Repr)> {
+        let (t, r) = self.expr(out)?;
+        match r {
+            Repr::Tensor => {
+                let mut text = format!("plc::store({tile}, {offsets}, {t}");
+                if shapes != "plc::Dims()" || atomic != "false" {
+                    let _ = write!(text, ", {shapes}");
+                }
+                if atomic != "false" {
+                    let _ = write!(text, ", {atomic}");
+                }
+                text.push(')');
+                Ok((text, Repr::Tensor))
+            }
+            Repr::Tile(_) => Ok((format!("plc::assemble({t}, {tile}, {offsets}, {atomic})"), r)),
+            other => Err(self.err(Code::E0602, self.loc(out), format!("storing into {}", other.describe()))),
+        }
+    }
+
+    /// A constant shape from an expression's IR type, as `plc::Dims{...}`.
+    fn static_shape(&self, e: ExprId) -> Res<String> {
+        let dims: Option<Vec<String>> = self.p.ty(e).shape().and_then(|s| {
+            s.iter()
+                .map(|d| match d {
+                    Dim::Const(n) => Some(n.to_string()),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+        });
+        match dims {
+            Some(d) => Ok(format!("plc::Dims{{{}}}", d.join(", "))),
+            None => Err(self.err(
+                Code::E0602,
+                self.loc(e),
+                "a slice dropping axes of a tile whose shape is not constant".to_string(),
+            )),
+        }
+    }
+
+    /// The other computations: the same on tiles and on tensor values (held as tiles).
+    fn compute(&mut self, c: &OpCall<'_>, special: Special, elem: &'static str) -> Res<String> {
+        Ok(match special {
+            Special::Cast => {
+                let x = self.tile_arg(self.need(c, P::X)?)?;
+                let d = self.dtype_arg(c.get(P::TargetType)).unwrap_or(DType::Fp32);
+                let mode = self.round_mode(c.get(P::Mode));
+                format!("plc::cast<{elem}>({x}, {}, {mode})", runtime_dtype(d))
+            }
+            Special::Matmul | Special::MatmulAcc | Special::MatmulBias => self.matmul(c, special, elem)?,
+            Special::Lrelu => {
+                let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
+                let s = self.expr(self.need(c, Slot::Nth(1))?)?.0;
+                format!("plc::lrelu({x}, {s})")
+            }
+            Special::Prelu => {
+                let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
+                let s = self.tile_arg(self.need(c, Slot::Nth(1))?)?;
+                format!("plc::prelu({x}, {s})")
+            }
+            Special::Sel => {
+                let m = self.tile_arg(self.need(c, P::Mask)?)?;
+                let x = self.tile_arg(self.need(c, P::Lhs)?)?;
+                let y = self.tile_arg(self.need(c, P::Rhs)?)?;
+                format!("plc::sel({m}, {x}, {y})")
+            }
+            Special::Sels => {
+                let x = self.tile_arg(self.need(c, P::Lhs)?)?;
+                let y = self.tile_arg(self.need(c, P::Rhs)?)?;
+                let s = self.expr(self.need(c, P::SelectMode)?)?.0;
+                format!("plc::sels({x}, {y}, {s})")
+            }
+            Special::Expands => {
+                let x = self.tile_arg(self.need(c, P::Target)?)?;
+                let s = self.expr(self.need(c, P::Scalar)?)?.0;
+                format!("plc::expands({x}, {s})")
+            }
+            Special::Concat => {
+                let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
+                let y = self.tile_arg(self.need(c, Slot::Nth(1))?)?;
+                format!("plc::concat({x}, {y})")
+            }
+            Special::Sort32 => {
+                let x = self.tile_arg(self.need(c, P::Src)?)?;
+                let idx = self.tile_arg(self.need(c, P::Idx)?)?;
+                format!("plc::sort32({x}, {idx})")
+            }
+            Special::Mrgsort => self.mrgsort(c)?,
+            Special::Gather | Special::GatherMask => self.gather(c, elem)?,
+            _ => {
+                // `pl.fillpad(x, pad_value=...)`.
+                let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
+                let pad = match self.enum_arg(c.get(P::PadValue)) {
+                    Some(EnumValue::PadValue(PadValue::Min)) => "plc::Pad::Min",
+                    Some(EnumValue::PadValue(PadValue::Max)) => "plc::Pad::Max",
+                    _ => "plc::Pad::Zero",
+                };
+                format!("plc::fillpad({x}, {pad})")
+            }
+        })
+    }
+
+    /// `matmul`, `matmul_acc`, `matmul_bias` and their `gemv` forms.
+    fn matmul(&mut self, c: &OpCall<'_>, special: Special, elem: &'static str) -> Res<String> {
+        let acc = match special {
+            Special::MatmulAcc => Some(self.tile_arg(self.need(c, P::Acc)?)?),
+            _ => None,
+        };
+        let x = self.tile_arg(self.need(c, P::Lhs)?)?;
+        let y = self.tile_arg(self.need(c, P::Rhs)?)?;
+        let bias = match special {
+            Special::MatmulBias => Some(self.tile_arg(self.need(c, P::Bias)?)?),
+            _ => None,
+        };
+        let (at, bt) = (self.flag(c.get(P::ATrans))?, self.flag(c.get(P::BTrans))?);
+        Ok(match (acc, bias) {
+            (Some(acc), _) => {
+                let init = self.flag(c.get(P::InitCond))?;
+                format!("plc::matmul_acc({acc}, {x}, {y}, {init}, {at}, {bt})")
+            }
+            (None, Some(b)) => format!("plc::matmul_bias<{elem}>({x}, {y}, {b}, {at}, {bt})"),
+            (None, None) => {
+                let trans = if at == "false" && bt == "false" { String::new() } else { format!(", {at}, {bt}") };
+                format!("plc::matmul<{elem}>({x}, {y}{trans})")
+            }
+        })
+    }
+
+    /// `pl.mrgsort(src0, block_len=...)`: one source only.
+    fn mrgsort(&mut self, c: &OpCall<'_>) -> Res<String> {
+        let given = |p: P| c.get(p).filter(|&x| !matches!(self.p.expr(x).kind, ExprKind::None));
+        let several = [P::Src1, P::Src2, P::Src3].into_iter().any(|p| given(p).is_some());
+        let (false, Some(block_len)) = (several, c.get(P::BlockLen)) else {
+            let printed = c.op.def().spellings[0];
+            return Err(self.err(
+                Code::E0601,
+                c.loc,
+                format!("`{printed}` lowers with one source and `block_len=`; this call has another form"),
+            ));
+        };
+        let x = self.tile_arg(self.need(c, P::Src0)?)?;
+        let n = self.typed_scalar(block_len, "int64_t")?;
+        Ok(format!("plc::mrgsort({x}, {n})"))
+    }
+
+    /// `gather` by the mask patterns P0101/P1010, or by an index along the last axis.
+    fn gather(&mut self, c: &OpCall<'_>, elem: &'static str) -> Res<String> {
+        let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
+        let mask = c.get(P::MaskPattern);
+        let first = match mask.map(|m| &self.p.expr(m).kind) {
+            Some(ExprKind::Enum(EnumValue::MaskPattern(MaskPattern::P0101))) | Some(ExprKind::Int(1)) => Some("0"),
+            Some(ExprKind::Enum(EnumValue::MaskPattern(MaskPattern::P1010))) | Some(ExprKind::Int(2)) => Some("1"),
+            _ => None,
+        };
+        let tile = c.op.def().level == OpLevel::Tile;
+        let index = if tile { c.get(P::Indices) } else { c.get(P::Index) };
+        match (mask, first, index) {
+            (Some(_), Some(first), _) => Ok(format!("plc::gather_mask<{elem}>({x}, {first})")),
+            (None, _, Some(index)) if tile || self.is_last_axis(c.get(P::Dim), c.e) => {
+                let i = self.tile_arg(index)?;
+                Ok(format!("plc::gather_index({x}, {i})"))
+            }
+            _ => {
+                let printed = c.op.def().spellings[0];
+                Err(self.err(
+                    Code::E0601,
+                    c.loc,
+                    format!(
+                        "`{printed}` lowers with the mask patterns P0101 and P1010 or an index along the last axis; this call has another form"
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// Whether `dim` names the last axis of `e`'s value (`-1`, or its rank less one).
+    fn is_last_axis(&self, dim: Option<ExprId>, e: ExprId) -> bool {
+        let rank = self.p.ty(e).shape().map_or(0, |s| s.len()) as i64;
+        match dim.map(|d| &self.p.expr(d).kind) {
+            Some(ExprKind::Int(d)) => *d == -1 || *d == rank - 1,
+            _ => false,
+        }
+    }
+}
