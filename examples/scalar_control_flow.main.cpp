@@ -60,10 +60,10 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
             int64_t shift_2 = (shift_1 + 1);
             shift_1 = shift_2;
         }
-        float gain = (1.000000 / (shift_1 + 1));
+        float gain = (1.0 / (shift_1 + 1));
         float gain_1{};
-        if (((gain <= 0.000000) || ((count * 32) > 256))) {
-            float gain_2 = 1.000000;
+        if (((gain <= 0.0) || ((count * 32) > 256))) {
+            float gain_2 = 1.0;
             gain_1 = gain_2;
         } else {
             gain_1 = gain;

@@ -3,7 +3,7 @@
 //! and `--arg` values: `harness/plc_inputs.h` is the C++ twin of the interpreter's input
 //! generator) and prints the same checksum lines.
 
-use super::orchestration::{ctype, runtime_dtype, sanitize};
+use super::cpp::{ctype, runtime_dtype, sanitize};
 use super::{Files, Harness};
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::{Interner, Symbol};

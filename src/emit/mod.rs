@@ -7,6 +7,7 @@
 //!   `kernels/<name>.cpp` over the CPU tile library.
 //! - `runtime`: the CPU reference runtime and tile library headers, written to `runtime/`.
 
+pub mod cpp;
 pub mod harness;
 pub mod kernel;
 pub mod orchestration;
@@ -213,14 +214,11 @@ fn kernel_table(names: &Interner, shared: &orchestration::Shared) -> String {
     out.push_str("#include <stdint.h>\n\nextern \"C\" {\n\n");
     out.push_str("typedef void (*plc_kernel_fn)(int64_t*);\n");
     for k in shared.func_ids.keys() {
-        out.push_str(&format!("void plc_kernel_{}(int64_t* args);\n", orchestration::sanitize(names.get(*k))));
+        out.push_str(&format!("void {}(int64_t* args);\n", kernel::kernel_symbol(names, *k)));
     }
     out.push_str("\nextern const plc_kernel_fn plc_kernel_table[];\nextern const int plc_kernel_count;\n");
-    let entries: Vec<String> = shared
-        .func_ids
-        .keys()
-        .map(|k| format!("    &plc_kernel_{},", orchestration::sanitize(names.get(*k))))
-        .collect();
+    let entries: Vec<String> =
+        shared.func_ids.keys().map(|k| format!("    &{},", kernel::kernel_symbol(names, *k))).collect();
     if entries.is_empty() {
         out.push_str("const plc_kernel_fn plc_kernel_table[] = {nullptr};\nconst int plc_kernel_count = 0;\n");
     } else {

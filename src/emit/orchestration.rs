@@ -17,6 +17,7 @@
 //!   their carries (a tensor carry that stays the same buffer is an alias, others are
 //!   `ChipTensor` variables).
 
+use super::cpp::{ctype, float_literal, identifier, runtime_dtype, sanitize, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::ops::{Op, OpKind, OpLevel, Param, Special};
@@ -50,7 +51,6 @@ pub fn emit_entry(
     let f = &p.functions[&entry];
     let mut graphs: Vec<Symbol> = Vec::new();
     let mut e = Emitter::new(p, names, f, shared, String::new(), &mut graphs);
-    e.indent = 1;
     let mut head = String::new();
     // External tensors and scalar parameters: two index spaces, in declaration order.
     let (mut t, mut s) = (0, 0);
@@ -77,9 +77,9 @@ pub fn emit_entry(
     }
     e.first_tensor = f.params.iter().find(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| q.var);
     let scoped = f.attrs.auto_scope != Some(false);
-    e.indent = if scoped { 2 } else { 1 };
+    e.w.set_level(if scoped { 2 } else { 1 });
     e.block(&f.body, None);
-    let body = std::mem::take(&mut e.out);
+    let body = e.w.take();
     let dyn_lines = e.dynamic_dims(&body, "orch_args.tensor({i}).ref()");
     let errors = std::mem::take(&mut e.diags);
     drop(e);
@@ -184,7 +184,7 @@ fn emit_graph(
         return emit_helper(p, names, g, shared, k, graphs);
     }
     let mut e = Emitter::new(p, names, f, shared, format!("g{k}_"), graphs);
-    e.used.insert("args".to_string());
+    e.namer.reserve("args");
     let (mut t, mut s) = (0, 0);
     let mut lines = Vec::new();
     for param in &f.params {
@@ -207,9 +207,8 @@ fn emit_graph(
         e.names_of.insert(v, name);
     }
     e.first_tensor = f.params.iter().find(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| q.var);
-    e.indent = 1;
     e.block(&f.body, None);
-    let body = std::mem::take(&mut e.out);
+    let body = e.w.take();
     let dyn_lines = e.dynamic_dims(&body, "args.tensor({i}).ref()");
     if !e.diags.is_empty() {
         return Err(std::mem::take(&mut e.diags));
@@ -261,9 +260,8 @@ fn emit_helper(
         e.names_of.insert(v, name);
     }
     e.first_tensor = f.params.iter().find(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| q.var);
-    e.indent = 1;
     e.block(&f.body, None);
-    let body = std::mem::take(&mut e.out);
+    let body = e.w.take();
     if !e.diags.is_empty() {
         return Err(std::mem::take(&mut e.diags));
     }
@@ -288,186 +286,6 @@ fn helper_symbol(names: &Interner, g: Symbol) -> String {
 /// never share a recording.
 pub fn graph_symbol(names: &Interner, g: Symbol) -> String {
     format!("pypto_graph_{}", sanitize(names.get(g)))
-}
-
-/// A valid C++ identifier made from a name: letters, digits and single underscores, not
-/// starting with a digit, no double underscore (reserved in C++).
-pub fn sanitize(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name.chars() {
-        let c = if c.is_ascii_alphanumeric() { c } else { '_' };
-        if c == '_' && out.ends_with('_') {
-            continue;
-        }
-        out.push(c);
-    }
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, 'v');
-    }
-    if out.starts_with('_') {
-        out.insert(0, 'v');
-    }
-    if is_cpp_keyword(&out) {
-        out.push('_');
-    }
-    out
-}
-
-/// C++ keywords and names the generated code defines or includes.
-fn is_cpp_keyword(s: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "alignas",
-        "alignof",
-        "and",
-        "and_eq",
-        "asm",
-        "auto",
-        "bitand",
-        "bitor",
-        "bool",
-        "break",
-        "case",
-        "catch",
-        "char",
-        "char8_t",
-        "char16_t",
-        "char32_t",
-        "class",
-        "compl",
-        "concept",
-        "const",
-        "consteval",
-        "constexpr",
-        "constinit",
-        "const_cast",
-        "continue",
-        "co_await",
-        "co_return",
-        "co_yield",
-        "decltype",
-        "default",
-        "delete",
-        "do",
-        "double",
-        "dynamic_cast",
-        "else",
-        "enum",
-        "explicit",
-        "export",
-        "extern",
-        "false",
-        "float",
-        "for",
-        "friend",
-        "goto",
-        "if",
-        "inline",
-        "int",
-        "long",
-        "mutable",
-        "namespace",
-        "new",
-        "noexcept",
-        "not",
-        "not_eq",
-        "nullptr",
-        "operator",
-        "or",
-        "or_eq",
-        "private",
-        "protected",
-        "public",
-        "register",
-        "reinterpret_cast",
-        "requires",
-        "return",
-        "short",
-        "signed",
-        "sizeof",
-        "static",
-        "static_assert",
-        "static_cast",
-        "struct",
-        "switch",
-        "template",
-        "this",
-        "thread_local",
-        "throw",
-        "true",
-        "try",
-        "typedef",
-        "typeid",
-        "typename",
-        "union",
-        "unsigned",
-        "using",
-        "virtual",
-        "void",
-        "volatile",
-        "wchar_t",
-        "while",
-        "xor",
-        "xor_eq",
-        "main",
-        "std",
-        "args",
-        "orch_args",
-        "int8_t",
-        "int16_t",
-        "int32_t",
-        "int64_t",
-        "uint8_t",
-        "uint16_t",
-        "uint32_t",
-        "uint64_t",
-        "size_t",
-        "NULL",
-        "half",
-        "min",
-        "max",
-    ];
-    WORDS.contains(&s)
-}
-
-/// The C type of a scalar.
-pub fn ctype(d: DType) -> &'static str {
-    match d {
-        DType::Bool => "bool",
-        DType::Int8 | DType::Int4 => "int8_t",
-        DType::Int16 => "int16_t",
-        DType::Int32 => "int32_t",
-        DType::Int64 | DType::Index => "int64_t",
-        DType::UInt8 | DType::UInt4 => "uint8_t",
-        DType::UInt16 => "uint16_t",
-        DType::UInt32 => "uint32_t",
-        DType::UInt64 => "uint64_t",
-        DType::TaskId => "PTO2TaskId",
-        // Narrow floats are carried as float on the host.
-        _ => "float",
-    }
-}
-
-/// The runtime's name of a tensor element type.
-pub fn runtime_dtype(d: DType) -> &'static str {
-    match d {
-        DType::Fp16 => "DataType::FLOAT16",
-        DType::Fp32 => "DataType::FLOAT32",
-        DType::Bf16 => "DataType::BFLOAT16",
-        DType::Int8 => "DataType::INT8",
-        DType::Int16 => "DataType::INT16",
-        DType::Int32 => "DataType::INT32",
-        DType::Int64 | DType::Index => "DataType::INT64",
-        DType::UInt8 => "DataType::UINT8",
-        DType::UInt16 => "DataType::UINT16",
-        DType::UInt32 => "DataType::UINT32",
-        DType::UInt64 => "DataType::UINT64",
-        DType::Bool => "DataType::BOOL",
-        DType::Fp8E4M3Fn => "DataType::FP8E4M3FN",
-        DType::Fp8E5M2 => "DataType::FP8E5M2",
-        DType::Fp8E8M0 => "DataType::FP8E8M0",
-        DType::Fp4 => "DataType::FP4E2M1",
-        _ => "DataType::UNKNOWN",
-    }
 }
 
 /// The `DataType` member for a tensor the runtime allocates (`TensorCreateInfo`), or `None`
@@ -500,13 +318,12 @@ struct Emitter<'a> {
     /// `""` for the entry, `g<k>_` in a Graph function.
     prefix: String,
     graphs: &'a mut Vec<Symbol>,
-    out: String,
-    indent: usize,
+    w: Writer,
     task: u32,
     alloc: u32,
     /// The C++ expression each variable is (a name, or the name of what it aliases).
     names_of: FxHashMap<VarId, String>,
-    used: FxHashSet<String>,
+    namer: Namer,
     tuple_calls: FxHashMap<VarId, TupleCall>,
     /// Runtime-allocated outputs: (call, result position) → `task_<n>_outs.get_ref(k)`.
     synthesized: FxHashMap<(ExprId, usize), String>,
@@ -535,12 +352,11 @@ impl<'a> Emitter<'a> {
             func_loc: f.loc,
             prefix,
             graphs,
-            out: String::new(),
-            indent: 1,
+            w: Writer::new(1),
             task: 0,
             alloc: 0,
             names_of: FxHashMap::default(),
-            used: FxHashSet::default(),
+            namer: Namer::new(),
             tuple_calls: FxHashMap::default(),
             synthesized: FxHashMap::default(),
             tensor_params: Vec::new(),
@@ -551,11 +367,7 @@ impl<'a> Emitter<'a> {
     }
 
     fn line(&mut self, text: &str) {
-        for _ in 0..self.indent {
-            self.out.push_str("    ");
-        }
-        self.out.push_str(text);
-        self.out.push('\n');
+        self.w.line(text);
     }
 
     fn error(&mut self, code: Code, loc: Loc, message: String) {
@@ -573,18 +385,7 @@ impl<'a> Emitter<'a> {
 
     /// `base`, or `base_1`, `base_2`, ... : a name not yet used in this C++ function.
     fn fresh(&mut self, base: &str) -> String {
-        let base = sanitize(base);
-        if self.used.insert(base.clone()) {
-            return base;
-        }
-        let mut k = 1;
-        loop {
-            let c = format!("{base}_{k}");
-            if self.used.insert(c.clone()) {
-                return c;
-            }
-            k += 1;
-        }
+        self.namer.fresh(base)
     }
 
     /// A fresh C++ name for the variable `v`, remembered.
@@ -626,8 +427,8 @@ impl<'a> Emitter<'a> {
             let Some(shape) = self.p.types.get(self.p.var(v).ty).shape() else { continue };
             for (axis, d) in shape.iter().enumerate() {
                 if let Dim::Dyn(sym) = d {
-                    let name = sanitize(self.names.get(*sym));
-                    if seen.insert(*sym) && mentions(body, &name) && !self.used.contains(&name) {
+                    let name = identifier(self.names.get(*sym));
+                    if seen.insert(*sym) && mentions(body, &name) && !self.namer.is_taken(&name) {
                         let tensor = access.replace("{i}", &i.to_string());
                         lines.push(format!("int64_t {name} = (int64_t){tensor}.shapes[{axis}];"));
                     }
@@ -800,20 +601,20 @@ impl<'a> Emitter<'a> {
                     _ => format!("(({c}) > 0 ? {i} < {b} : {i} > {b})"),
                 };
                 self.line(&format!("for (int64_t {i} = {a}; {test}; {i} += {c}) {{"));
-                self.indent += 1;
+                self.w.indent();
                 self.block(&body, Some(&carries));
-                self.indent -= 1;
+                self.w.dedent();
                 self.line("}");
                 self.bind_results(&return_vars, &iter_args.iter().map(|a| a.var).collect::<Vec<_>>());
             }
             StmtKind::While { cond, iter_args, body, return_vars } => {
                 let carries = self.carries(&iter_args.iter().map(|a| (a.var, a.init)).collect::<Vec<_>>(), &body);
                 self.line("while (true) {");
-                self.indent += 1;
+                self.w.indent();
                 let c = self.expr(cond);
                 self.line(&format!("if (!({c})) break;"));
                 self.block(&body, Some(&carries));
-                self.indent -= 1;
+                self.w.dedent();
                 self.line("}");
                 self.bind_results(&return_vars, &iter_args.iter().map(|a| a.var).collect::<Vec<_>>());
             }
@@ -821,23 +622,23 @@ impl<'a> Emitter<'a> {
                 let phis = self.phis(&return_vars, &then_body, else_body.as_deref());
                 let c = self.expr(cond);
                 self.line(&format!("if ({c}) {{"));
-                self.indent += 1;
+                self.w.indent();
                 self.block(&then_body, Some(&phis));
-                self.indent -= 1;
+                self.w.dedent();
                 if let Some(e) = else_body {
                     self.line("} else {");
-                    self.indent += 1;
+                    self.w.indent();
                     self.block(&e, Some(&phis));
-                    self.indent -= 1;
+                    self.w.dedent();
                 }
                 self.line("}");
             }
             StmtKind::Scope(scope) => match scope.kind {
                 ScopeKind::Runtime { manual } => {
                     self.line(if manual { "PTO2_SCOPE(PTO2ScopeMode::MANUAL) {" } else { "PTO2_SCOPE() {" });
-                    self.indent += 1;
+                    self.w.indent();
                     self.block(&scope.body, yield_to);
-                    self.indent -= 1;
+                    self.w.dedent();
                     self.line("}");
                 }
                 other => self.error(
@@ -1087,7 +888,7 @@ impl<'a> Emitter<'a> {
             );
             return;
         }
-        self.out.push('\n');
+        self.w.push_str("\n");
         if is_graph {
             self.line(&format!("// Graph: {gname} (recorded once, then replayed)"));
             self.line(&format!("GraphTaskArgs {params};"));
@@ -1272,7 +1073,7 @@ impl<'a> Emitter<'a> {
     fn scalar_arg(&mut self, a: ExprId) -> String {
         match self.p.expr(a).kind {
             ExprKind::Int(n) => format!("(uint64_t){n}"),
-            ExprKind::Float(x) => format!("to_u64({}f)", float_text(x)),
+            ExprKind::Float(x) => format!("to_u64(static_cast<float>({}))", float_literal(x)),
             ExprKind::Bool(b) => format!("(uint64_t){}", u8::from(b)),
             ExprKind::Var(v) => {
                 let text = self.var_text(v, self.p.expr(a).loc);
@@ -1568,10 +1369,10 @@ impl<'a> Emitter<'a> {
                 }
             }
             ExprKind::Int(n) => n.to_string(),
-            ExprKind::Float(x) => float_text(x),
+            ExprKind::Float(x) => float_literal(x),
             ExprKind::Bool(b) => u8::from(b).to_string(),
             ExprKind::None => "PTO2TaskId::invalid()".to_string(),
-            ExprKind::DynDim(s) => sanitize(self.names.get(s)),
+            ExprKind::DynDim(s) => identifier(self.names.get(s)),
             ExprKind::Binary { op, lhs, rhs } => {
                 let (a, b) = (self.expr(lhs), self.expr(rhs));
                 // C++ spells the operators as Python does, but for these.
@@ -1663,17 +1464,6 @@ fn as_var(p: &Program, e: ExprId) -> Option<VarId> {
 }
 
 /// A float literal as C++ (`std::to_string` style: six decimals).
-fn float_text(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.6}")
-    } else if x.is_nan() {
-        "NAN".to_string()
-    } else if x > 0.0 {
-        "INFINITY".to_string()
-    } else {
-        "(-INFINITY)".to_string()
-    }
-}
 
 /// Whether `text` mentions `name` as a whole identifier.
 fn mentions(text: &str, name: &str) -> bool {

@@ -48,7 +48,7 @@
 
 mod ops;
 
-use super::orchestration::sanitize;
+use super::cpp::{elem_ctype, float_literal, int_literal, sanitize, scalar_ctype, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::{
@@ -234,31 +234,6 @@ fn return_type(ret: &[Repr]) -> String {
     }
 }
 
-/// The C type of a scalar.
-fn scalar_ctype(d: DType) -> Option<&'static str> {
-    Some(match d {
-        DType::Bool => "bool",
-        DType::TaskId => return None,
-        other => elem_ctype(other)?,
-    })
-}
-
-/// The element type of a tile of `d` (narrow floats are held as float, BOOL as uint8_t).
-fn elem_ctype(d: DType) -> Option<&'static str> {
-    Some(match d {
-        DType::Int8 | DType::Int4 => "int8_t",
-        DType::Int16 => "int16_t",
-        DType::Int32 => "int32_t",
-        DType::Int64 | DType::Index => "int64_t",
-        DType::UInt8 | DType::UInt4 | DType::Bool => "uint8_t",
-        DType::UInt16 => "uint16_t",
-        DType::UInt32 => "uint32_t",
-        DType::UInt64 => "uint64_t",
-        DType::TaskId => return None,
-        _ => "float",
-    })
-}
-
 /// What a function looks like from a caller: its parameters' and results' forms.
 struct Sig {
     params: Vec<Repr>,
@@ -294,10 +269,9 @@ fn emit_function(
         f,
         sigs,
         stack,
-        out: String::new(),
-        indent: 1,
+        w: Writer::new(1),
         vars: FxHashMap::default(),
-        taken: FxHashSet::default(),
+        namer: Namer::new(),
         used: FxHashSet::default(),
         callees: Vec::new(),
         ret: None,
@@ -305,9 +279,6 @@ fn emit_function(
         loops: Vec::new(),
         dyn_dims: FxHashMap::default(),
     };
-    for reserved in ["plc", "plc_kernels", "std"] {
-        e.taken.insert(reserved.to_string());
-    }
     let mut params = Vec::new();
     let mut param_reprs = Vec::new();
     let mut param_names = Vec::new();
@@ -340,27 +311,8 @@ fn emit_function(
             let _ = writeln!(text, "    (void){name};");
         }
     }
-    text.push_str(&finish_unused(&e.out, &e.used));
+    text.push_str(e.w.as_str());
     Ok(Emitted { params, param_reprs, ret: e.ret.unwrap_or_default(), body: text, callees: e.callees })
-}
-
-/// Marks left after each definition (`\u{1}name`) become `(void)name;` for a variable the
-/// code never reads (so `-Wall -Werror` is quiet), and disappear otherwise.
-fn finish_unused(text: &str, used: &FxHashSet<String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        if let Some(name) = trimmed.strip_prefix('\u{1}') {
-            if !used.contains(name) {
-                let indent = &line[..line.len() - trimmed.len()];
-                let _ = writeln!(out, "{indent}(void){name};");
-            }
-        } else {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
-    out
 }
 
 /// Where the values of a `yield` go.
@@ -376,10 +328,11 @@ struct Emitter<'a> {
     f: &'a Function,
     sigs: &'a mut FxHashMap<Symbol, Sig>,
     stack: &'a mut Vec<Symbol>,
-    out: String,
-    indent: usize,
+    /// The body being written.
+    w: Writer,
     vars: FxHashMap<VarId, (String, Repr)>,
-    taken: FxHashSet<String>,
+    /// The names of the C++ function.
+    namer: Namer,
     used: FxHashSet<String>,
     callees: Vec<Symbol>,
     ret: Option<Vec<Repr>>,
@@ -424,47 +377,21 @@ impl Emitter<'_> {
     }
 
     fn line(&mut self, text: &str) {
-        for _ in 0..self.indent {
-            self.out.push_str("    ");
-        }
-        self.out.push_str(text);
-        self.out.push('\n');
-    }
-
-    /// A mark after a definition: `(void)name;` if nothing reads it.
-    fn mark_unused(&mut self, name: &str) {
-        self.line(&format!("\u{1}{name}"));
+        self.w.line(text);
     }
 
     /// A C++ name for a variable, unique in the function: the source name when free, else
     /// the versioned IR name, else the source name with a counter.
     fn name_var(&mut self, v: VarId, repr: Repr) -> String {
         let raw = self.names.get(self.p.var(v).name);
-        let base = avoid_macros(sanitize(raw.split("__").next().unwrap_or(raw)));
-        let name = if !self.taken.contains(&base) {
-            base
-        } else {
-            let full = avoid_macros(sanitize(raw));
-            if !self.taken.contains(&full) {
-                full
-            } else {
-                (1..).map(|k| format!("{base}_{k}")).find(|n| !self.taken.contains(n)).expect("a free name")
-            }
-        };
-        self.taken.insert(name.clone());
+        let name = self.namer.first_free(&[raw.split("__").next().unwrap_or(raw), raw]);
         self.vars.insert(v, (name.clone(), repr));
         name
     }
 
     /// A fresh name for a helper local.
     fn fresh(&mut self, base: &str) -> String {
-        let name = if !self.taken.contains(base) {
-            base.to_string()
-        } else {
-            (1..).map(|k| format!("{base}_{k}")).find(|n| !self.taken.contains(n)).expect("a free name")
-        };
-        self.taken.insert(name.clone());
-        name
+        self.namer.fresh(base)
     }
 
     fn var(&mut self, v: VarId, loc: Loc) -> Res<(String, Repr)> {
@@ -561,9 +488,9 @@ impl Emitter<'_> {
             StmtKind::Scope(scope) => match scope.kind {
                 ScopeKind::Runtime { .. } => {
                     self.line("{");
-                    self.indent += 1;
+                    self.w.indent();
                     self.block(&scope.body)?;
-                    self.indent -= 1;
+                    self.w.dedent();
                     self.line("}");
                     Ok(())
                 }
@@ -601,15 +528,13 @@ impl Emitter<'_> {
             )),
             Repr::Tuple(_) => {
                 let name = self.name_var(var, repr);
-                self.line(&format!("auto {name} = {text};"));
-                self.mark_unused(&name);
+                self.line(&format!("[[maybe_unused]] auto {name} = {text};"));
                 Ok(())
             }
             repr => {
                 let ty = repr.cpp();
                 let name = self.name_var(var, repr);
-                self.line(&format!("{ty} {name} = {text};"));
-                self.mark_unused(&name);
+                self.line(&format!("[[maybe_unused]] {ty} {name} = {text};"));
                 Ok(())
             }
         }
@@ -629,7 +554,7 @@ impl Emitter<'_> {
             }
             let ty = repr.cpp();
             let name = self.name_var(ia.var, repr);
-            self.line(&format!("{ty} {name} = {text};"));
+            self.line(&format!("[[maybe_unused]] {ty} {name} = {text};"));
             names.push(name);
         }
         Ok(names)
@@ -639,9 +564,9 @@ impl Emitter<'_> {
         let reprs = iter_args.iter().map(|ia| self.vars.get(&ia.var).map(|(_, r)| r.clone())).collect();
         self.targets.push(Target { names: names.to_vec(), reprs });
         self.loops.push(!iter_args.is_empty());
-        self.indent += 1;
+        self.w.indent();
         let result = self.block(body);
-        self.indent -= 1;
+        self.w.dedent();
         self.loops.pop();
         self.targets.pop();
         result
@@ -652,9 +577,6 @@ impl Emitter<'_> {
         for ((rv, name), ia) in return_vars.iter().zip(names).zip(iter_args) {
             let repr = self.vars.get(&ia.var).map(|(_, r)| r.clone()).unwrap_or(Repr::None);
             self.vars.insert(*rv, (name.clone(), repr));
-        }
-        for name in names {
-            self.mark_unused(name);
         }
     }
 
@@ -710,22 +632,21 @@ impl Emitter<'_> {
             .iter()
             .map(|&rv| {
                 let raw = self.names.get(self.p.var(rv).name);
-                let base = avoid_macros(sanitize(raw.split("__").next().unwrap_or(raw)));
-                self.fresh(&base)
+                self.fresh(raw.split("__").next().unwrap_or(raw))
             })
             .collect();
         self.targets.push(Target { names: names.clone(), reprs: vec![None; return_vars.len()] });
-        let outer = std::mem::take(&mut self.out);
-        self.indent += 1;
+        let outer = self.w.take();
+        self.w.indent();
         let then_result = self.block(then_body);
-        let then_text = std::mem::take(&mut self.out);
+        let then_text = self.w.take();
         let else_result = match (&then_result, else_body) {
             (Ok(()), Some(b)) => self.block(b),
             _ => Ok(()),
         };
-        let else_text = std::mem::take(&mut self.out);
-        self.indent -= 1;
-        self.out = outer;
+        let else_text = self.w.take();
+        self.w.dedent();
+        self.w.push_str(&outer);
         let target = self.targets.pop().expect("pushed above");
         then_result?;
         else_result?;
@@ -738,19 +659,16 @@ impl Emitter<'_> {
                 ));
             };
             let init = if matches!(repr, Repr::Scalar(_)) { "{}" } else { "" };
-            self.line(&format!("{} {name}{init};", repr.cpp()));
+            self.line(&format!("[[maybe_unused]] {} {name}{init};", repr.cpp()));
             self.vars.insert(*rv, (name.clone(), repr));
         }
         self.line(&format!("if ({c}) {{"));
-        self.out.push_str(&then_text);
+        self.w.push_str(&then_text);
         if else_body.is_some() && !else_text.trim().is_empty() {
             self.line("} else {");
-            self.out.push_str(&else_text);
+            self.w.push_str(&else_text);
         }
         self.line("}");
-        for name in &names {
-            self.mark_unused(name);
-        }
         Ok(())
     }
 
@@ -795,14 +713,14 @@ impl Emitter<'_> {
         // All values first: a yield may swap carried values.
         let temps: Vec<String> = (0..texts.len()).map(|k| format!("plc_yield_{k}")).collect();
         self.line("{");
-        self.indent += 1;
+        self.w.indent();
         for (t, text) in temps.iter().zip(&texts) {
             self.line(&format!("auto {t} = {text};"));
         }
         for (name, t) in targets.iter().zip(&temps) {
             self.line(&format!("{name} = {t};"));
         }
-        self.indent -= 1;
+        self.w.dedent();
         self.line("}");
         Ok(())
     }
@@ -1157,71 +1075,5 @@ impl Emitter<'_> {
     /// The tile form of an op's result (its IR type's element type).
     fn tile_result(&self, e: ExprId) -> Res<Repr> {
         Ok(Repr::Tile(self.elem_of(e)?))
-    }
-}
-
-/// Names that a C or C++ header may define as a macro get a suffix: every ALL-CAPS name
-/// (`EOF`, `INT32_MAX`, `SIMPLER_SCOPE`, ...) and a few lower-case ones.
-fn avoid_macros(name: String) -> String {
-    let all_caps = name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_ascii_lowercase());
-    if all_caps || matches!(name.as_str(), "errno" | "stdin" | "stdout" | "stderr" | "assert" | "always_assert") {
-        format!("{name}_v")
-    } else {
-        name
-    }
-}
-
-fn int_literal(n: i64) -> String {
-    if n == i64::MIN {
-        "(-9223372036854775807LL - 1)".to_string()
-    } else if n < 0 {
-        format!("({n})")
-    } else {
-        n.to_string()
-    }
-}
-
-/// A double literal that reads back as the same value.
-fn float_literal(x: f64) -> String {
-    if x.is_nan() {
-        "std::numeric_limits<double>::quiet_NaN()".to_string()
-    } else if x.is_infinite() {
-        if x > 0.0 {
-            "std::numeric_limits<double>::infinity()".to_string()
-        } else {
-            "(-std::numeric_limits<double>::infinity())".to_string()
-        }
-    } else {
-        let text = format!("{x:?}");
-        let text = if text.contains(['.', 'e', 'E']) { text } else { format!("{text}.0") };
-        if x < 0.0 || text.starts_with('-') {
-            format!("({text})")
-        } else {
-            text
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn literals_read_back() {
-        assert_eq!(float_literal(0.1), "0.1");
-        assert_eq!(float_literal(2.0), "2.0");
-        assert_eq!(float_literal(-0.5), "(-0.5)");
-        assert_eq!(float_literal(1e-7), "1e-7");
-        assert_eq!(int_literal(-3), "(-3)");
-        assert_eq!(int_literal(i64::MIN), "(-9223372036854775807LL - 1)");
-    }
-
-    #[test]
-    fn macro_like_names_get_a_suffix() {
-        assert_eq!(avoid_macros("ROWS".to_string()), "ROWS_v");
-        assert_eq!(avoid_macros("EOF".to_string()), "EOF_v");
-        assert_eq!(avoid_macros("rows".to_string()), "rows");
-        assert_eq!(avoid_macros("Rows".to_string()), "Rows");
-        assert_eq!(avoid_macros("errno".to_string()), "errno_v");
     }
 }

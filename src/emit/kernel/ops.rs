@@ -5,7 +5,8 @@
 
 use super::{Emitter, Repr, Res};
 use crate::diag::{Code, Diagnostic};
-use crate::emit::orchestration::runtime_dtype;
+use crate::emit::cpp::runtime_dtype;
+use crate::emit::cpp::scalar_ctype;
 use crate::ir::ops::{Op, OpKind, OpLevel, Param as P, ReduceFn, Special};
 use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Loc, MaskPattern, PadValue, Type};
 use std::fmt::Write;
@@ -317,7 +318,7 @@ impl Emitter<'_> {
             Special::ScalarCast => {
                 let x = self.expr(self.need(c, P::X)?)?.0;
                 let d = self.dtype_arg(c.get(P::TargetType)).unwrap_or(DType::Fp32);
-                let Some(ct) = super::scalar_ctype(d) else {
+                let Some(ct) = scalar_ctype(d) else {
                     return Err(self.no_cpu_form_because(c, "a cast to TASK_ID"));
                 };
                 let mode = self.round_mode(c.get(P::Mode));
@@ -336,7 +337,7 @@ impl Emitter<'_> {
                 let Type::Array { len, dtype } = self.p.ty(c.e).clone() else {
                     return Err(self.err(Code::E0604, c.loc, "an array of unknown length".to_string()));
                 };
-                let Some(ct) = super::scalar_ctype(dtype) else {
+                let Some(ct) = scalar_ctype(dtype) else {
                     return Err(self.no_cpu_form_because(c, "an array of TASK_ID"));
                 };
                 Ok((format!("std::array<{ct}, {len}>{{}}"), Repr::Array(ct, len)))

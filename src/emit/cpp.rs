@@ -1,0 +1,458 @@
+//! What the C++ emitters (orchestration, kernels, harness) share: a writer of indented
+//! lines, a namer that never hands out a reserved or taken name, and the C++ spellings of
+//! element types and literals.
+
+use crate::ir::DType;
+use rustc_hash::FxHashSet;
+
+/// C++ source being written: lines at an indentation of four spaces a level.
+#[derive(Default)]
+pub struct Writer {
+    out: String,
+    indent: usize,
+}
+
+impl Writer {
+    /// A writer whose lines start at `indent` levels.
+    pub fn new(indent: usize) -> Writer {
+        Writer { out: String::new(), indent }
+    }
+
+    /// One line at the current indentation.
+    pub fn line(&mut self, text: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    /// Text written as it is (lines already indented).
+    pub fn push_str(&mut self, text: &str) {
+        self.out.push_str(text);
+    }
+
+    /// The lines after this are one level deeper.
+    pub fn indent(&mut self) {
+        self.indent += 1;
+    }
+
+    pub fn dedent(&mut self) {
+        self.indent = self.indent.saturating_sub(1);
+    }
+
+    pub fn level(&self) -> usize {
+        self.indent
+    }
+
+    pub fn set_level(&mut self, indent: usize) {
+        self.indent = indent;
+    }
+
+    /// What has been written so far, taken out (the writer is empty afterwards).
+    pub fn take(&mut self) -> String {
+        std::mem::take(&mut self.out)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.out
+    }
+}
+
+/// The names of one C++ scope: every name it hands out is a valid identifier, none of the
+/// language's keywords or the runtime's and tile library's names, no macro-like name, and
+/// not handed out before.
+#[derive(Default)]
+pub struct Namer {
+    taken: FxHashSet<String>,
+}
+
+impl Namer {
+    pub fn new() -> Namer {
+        Namer::default()
+    }
+
+    /// Keeps `name` from being handed out (a name the scope already uses).
+    pub fn reserve(&mut self, name: &str) {
+        self.taken.insert(name.to_string());
+    }
+
+    pub fn is_taken(&self, name: &str) -> bool {
+        self.taken.contains(name)
+    }
+
+    /// `base` made a safe identifier, or with `_1`, `_2`, ... when that is taken.
+    pub fn fresh(&mut self, base: &str) -> String {
+        let base = identifier(base);
+        if self.taken.insert(base.clone()) {
+            return base;
+        }
+        (1..).map(|k| format!("{base}_{k}")).find(|n| self.taken.insert(n.clone())).expect("a free name")
+    }
+
+    /// The first candidate that is free (each made a safe identifier), taken; else the
+    /// first with a counter.
+    pub fn first_free(&mut self, candidates: &[&str]) -> String {
+        for c in candidates {
+            let name = identifier(c);
+            if self.taken.insert(name.clone()) {
+                return name;
+            }
+        }
+        self.fresh(candidates.first().copied().unwrap_or("v"))
+    }
+}
+
+/// A safe C++ identifier made from a name: [`sanitize`]d, and with the suffix `_v` when a C
+/// or C++ header may define it as a macro (every ALL-CAPS name: `EOF`, `INT32_MAX`,
+/// `PTO2_SCOPE`, ... and a few lower-case ones).
+pub fn identifier(name: &str) -> String {
+    let name = sanitize(name);
+    let all_caps = name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_ascii_lowercase());
+    if all_caps || matches!(name.as_str(), "errno" | "stdin" | "stdout" | "stderr" | "assert" | "always_assert") {
+        format!("{name}_v")
+    } else {
+        name
+    }
+}
+
+/// A valid C++ identifier made from a name: letters, digits and single underscores, not
+/// starting with a digit or an underscore, no double underscore (reserved in C++), and not
+/// a keyword or a name the generated code defines or includes (those get a `_` suffix).
+pub fn sanitize(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        let c = if c.is_ascii_alphanumeric() { c } else { '_' };
+        if c == '_' && out.ends_with('_') {
+            continue;
+        }
+        out.push(c);
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'v');
+    }
+    if out.starts_with('_') {
+        out.insert(0, 'v');
+    }
+    if is_reserved(&out) {
+        out.push('_');
+    }
+    out
+}
+
+/// C++ keywords, and the names the generated code defines or includes: standard types and
+/// functions, the runtime's API, the tile library's namespaces, the kernel table.
+fn is_reserved(s: &str) -> bool {
+    const CPP_KEYWORDS: &[&str] = &[
+        "alignas",
+        "alignof",
+        "and",
+        "and_eq",
+        "asm",
+        "auto",
+        "bitand",
+        "bitor",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "char8_t",
+        "char16_t",
+        "char32_t",
+        "class",
+        "compl",
+        "concept",
+        "const",
+        "consteval",
+        "constexpr",
+        "constinit",
+        "const_cast",
+        "continue",
+        "co_await",
+        "co_return",
+        "co_yield",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "dynamic_cast",
+        "else",
+        "enum",
+        "explicit",
+        "export",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "mutable",
+        "namespace",
+        "new",
+        "noexcept",
+        "not",
+        "not_eq",
+        "nullptr",
+        "operator",
+        "or",
+        "or_eq",
+        "private",
+        "protected",
+        "public",
+        "register",
+        "reinterpret_cast",
+        "requires",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "static_cast",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "thread_local",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typeid",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "wchar_t",
+        "while",
+        "xor",
+        "xor_eq",
+    ];
+    const GENERATED: &[&str] = &[
+        "main",
+        "std",
+        "args",
+        "orch_args",
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+        "size_t",
+        "NULL",
+        "half",
+        "min",
+        "max",
+    ];
+    const RUNTIME: &[&str] = &[
+        "ChipTensor",
+        "ChipTaskArgs",
+        "CoreTaskArgs",
+        "GraphTaskArgs",
+        "TensorCreateInfo",
+        "TaskOutputTensors",
+        "DataType",
+        "PTO2TaskId",
+        "PTO2LaunchSpec",
+        "PTO2ScopeMode",
+        "PTO2ScopeGuard",
+        "PTO2OrchestrationConfig",
+        "MixedKernels",
+        "PredicateOp",
+        "CorePredicateOperand",
+        "CoreTaskPredicate",
+        "TensorArgType",
+        "TensorRef",
+        "PlcTensorArg",
+        "Arg",
+        "GraphSubmitResult",
+        "Tensor",
+        "TaskTensor",
+        "TaskId",
+        "ScopeMode",
+        "LaunchSpec",
+        "ScopeGuard",
+        "OrchestrationConfig",
+        "PlcSchedule",
+        "alloc_tensors",
+        "get_tensor_data",
+        "set_tensor_data",
+        "make_tensor_external",
+        "rt_available_aiv_count",
+        "rt_available_cluster_count",
+        "rt_orchestration_done",
+        "rt_submit_aic_task",
+        "rt_submit_aiv_task",
+        "rt_submit_dummy_task",
+        "rt_submit_graph",
+        "rt_submit_task",
+        "to_u64",
+        "from_u64",
+        "get_element_size",
+        "half_to_float",
+        "float_to_half",
+        "bf16_to_float",
+        "float_to_bf16",
+        "round_to",
+        "convert",
+        "load_as",
+        "store_raw",
+        "store_as",
+        "plc",
+        "plc_kernels",
+        "plc_kernel_table",
+        "plc_kernel_count",
+        "plc_kernel_fn",
+    ];
+    CPP_KEYWORDS.contains(&s) || GENERATED.contains(&s) || RUNTIME.contains(&s)
+}
+
+/// The C type of a scalar in orchestration code.
+pub fn ctype(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "bool",
+        DType::Int8 | DType::Int4 => "int8_t",
+        DType::Int16 => "int16_t",
+        DType::Int32 => "int32_t",
+        DType::Int64 | DType::Index => "int64_t",
+        DType::UInt8 | DType::UInt4 => "uint8_t",
+        DType::UInt16 => "uint16_t",
+        DType::UInt32 => "uint32_t",
+        DType::UInt64 => "uint64_t",
+        DType::TaskId => "PTO2TaskId",
+        // Narrow floats are carried as float on the host.
+        _ => "float",
+    }
+}
+
+/// The C type of a scalar in a kernel (none for a task id).
+pub fn scalar_ctype(d: DType) -> Option<&'static str> {
+    Some(match d {
+        DType::Bool => "bool",
+        DType::TaskId => return None,
+        other => elem_ctype(other)?,
+    })
+}
+
+/// The element type of a tile of `d` in a kernel (narrow floats are held as float, BOOL as
+/// uint8_t).
+pub fn elem_ctype(d: DType) -> Option<&'static str> {
+    Some(match d {
+        DType::Int8 | DType::Int4 => "int8_t",
+        DType::Int16 => "int16_t",
+        DType::Int32 => "int32_t",
+        DType::Int64 | DType::Index => "int64_t",
+        DType::UInt8 | DType::UInt4 | DType::Bool => "uint8_t",
+        DType::UInt16 => "uint16_t",
+        DType::UInt32 => "uint32_t",
+        DType::UInt64 => "uint64_t",
+        DType::TaskId => return None,
+        _ => "float",
+    })
+}
+
+/// The runtime's name of a tensor element type.
+pub fn runtime_dtype(d: DType) -> &'static str {
+    match d {
+        DType::Fp16 => "DataType::FLOAT16",
+        DType::Fp32 => "DataType::FLOAT32",
+        DType::Bf16 => "DataType::BFLOAT16",
+        DType::Int8 => "DataType::INT8",
+        DType::Int16 => "DataType::INT16",
+        DType::Int32 => "DataType::INT32",
+        DType::Int64 | DType::Index => "DataType::INT64",
+        DType::UInt8 => "DataType::UINT8",
+        DType::UInt16 => "DataType::UINT16",
+        DType::UInt32 => "DataType::UINT32",
+        DType::UInt64 => "DataType::UINT64",
+        DType::Bool => "DataType::BOOL",
+        DType::Fp8E4M3Fn => "DataType::FP8E4M3FN",
+        DType::Fp8E5M2 => "DataType::FP8E5M2",
+        DType::Fp8E8M0 => "DataType::FP8E8M0",
+        DType::Fp4 => "DataType::FP4E2M1",
+        _ => "DataType::UNKNOWN",
+    }
+}
+
+/// An integer literal (negative ones parenthesised; the smallest `int64_t` as an expression).
+pub fn int_literal(n: i64) -> String {
+    if n == i64::MIN {
+        "(-9223372036854775807LL - 1)".to_string()
+    } else if n < 0 {
+        format!("({n})")
+    } else {
+        n.to_string()
+    }
+}
+
+/// A double literal that reads back as the same value (`NAN` and `INFINITY` from `<cmath>`
+/// for the values without one).
+pub fn float_literal(x: f64) -> String {
+    if x.is_nan() {
+        "NAN".to_string()
+    } else if x.is_infinite() {
+        if x > 0.0 {
+            "INFINITY".to_string()
+        } else {
+            "(-INFINITY)".to_string()
+        }
+    } else {
+        let text = format!("{x:?}");
+        let text = if text.contains(['.', 'e', 'E']) { text } else { format!("{text}.0") };
+        if x < 0.0 || text.starts_with('-') {
+            format!("({text})")
+        } else {
+            text
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_read_back() {
+        assert_eq!(float_literal(0.1), "0.1");
+        assert_eq!(float_literal(2.0), "2.0");
+        assert_eq!(float_literal(-0.5), "(-0.5)");
+        assert_eq!(float_literal(1e-7), "1e-7");
+        assert_eq!(int_literal(-3), "(-3)");
+        assert_eq!(int_literal(i64::MIN), "(-9223372036854775807LL - 1)");
+    }
+
+    #[test]
+    fn macro_like_names_get_a_suffix() {
+        assert_eq!(identifier("ROWS"), "ROWS_v");
+        assert_eq!(identifier("EOF"), "EOF_v");
+        assert_eq!(identifier("rows"), "rows");
+        assert_eq!(identifier("Rows"), "Rows");
+        assert_eq!(identifier("errno"), "errno_v");
+    }
+
+    #[test]
+    fn reserved_names_are_never_handed_out() {
+        let mut n = Namer::new();
+        assert_eq!(n.fresh("ChipTensor"), "ChipTensor_");
+        assert_eq!(n.fresh("rt_submit_task"), "rt_submit_task_");
+        assert_eq!(n.fresh("for"), "for_");
+        assert_eq!(n.fresh("a b"), "a_b");
+        assert_eq!(n.fresh("a__b"), "a_b_1");
+        assert_eq!(n.fresh("9lives"), "v9lives");
+        assert_eq!(n.first_free(&["acc", "acc__ssa_v1"]), "acc");
+        assert_eq!(n.first_free(&["acc", "acc__ssa_v1"]), "acc_ssa_v1");
+        assert_eq!(n.first_free(&["acc", "acc__ssa_v1"]), "acc_1");
+    }
+}
