@@ -1463,8 +1463,6 @@ fn as_var(p: &Program, e: ExprId) -> Option<VarId> {
     }
 }
 
-/// A float literal as C++ (`std::to_string` style: six decimals).
-
 /// Whether `text` mentions `name` as a whole identifier.
 fn mentions(text: &str, name: &str) -> bool {
     let bytes = text.as_bytes();
