@@ -13,5 +13,6 @@ pub mod ir;
 pub mod lower;
 pub mod lsp;
 pub mod passes;
+pub mod session;
 pub mod source;
 pub mod syntax;
