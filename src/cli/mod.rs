@@ -301,7 +301,7 @@ fn compile(path: &Path, out: &Path, spec: &PipelineSpec, opts: &crate::emit::Opt
                 print_diagnostics(&c.session, &c.diags, format);
                 return match crate::emit::write_files(out, &files) {
                     Ok(()) => ExitCode::SUCCESS,
-                    Err(err) => io_failure(&FileError::new(FileOp::Read, out, err)),
+                    Err(err) => io_failure(&err),
                 };
             }
             Err(errors) => c.diags.extend(errors),
