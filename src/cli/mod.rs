@@ -30,8 +30,8 @@ enum Command {
         /// (default: the whole pipeline).
         #[arg(long)]
         passes: Option<String>,
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        message_format: Format,
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
         /// Print the time each stage took, on stderr.
         #[arg(long)]
         time_passes: bool,
@@ -54,8 +54,8 @@ enum Command {
         /// claims to produce.
         #[arg(long)]
         verify: bool,
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        message_format: Format,
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
         /// For `emit ir`: print the time each stage took, on stderr.
         #[arg(long)]
         time_passes: bool,
@@ -88,8 +88,8 @@ enum Command {
         /// For the harness: the seed of the inputs (as `plc run --seed`).
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        message_format: Format,
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
     },
     /// Interpret a function on deterministic inputs and print one checksum line per output
     /// tensor (see docs/interpreter.md).
@@ -113,8 +113,8 @@ enum Command {
         /// The most steps (statements, loop iterations, element work) the run may take.
         #[arg(long, default_value_t = crate::interp::RunOptions::DEFAULT_MAX_STEPS)]
         max_steps: u64,
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        message_format: Format,
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
     },
     /// Print the pass pipeline: each pass with what it requires and produces.
     Passes,
@@ -123,6 +123,24 @@ enum Command {
     /// Run the language server on stdin/stdout (diagnostics, hover on graph regions, go to
     /// definition, outline; see docs/lsp.md).
     Lsp,
+}
+
+/// `--message-format`: the command line's spelling of the renderers' [`Format`].
+#[derive(Clone, Copy, ValueEnum)]
+enum MessageFormat {
+    Human,
+    Short,
+    Json,
+}
+
+impl From<MessageFormat> for Format {
+    fn from(format: MessageFormat) -> Format {
+        match format {
+            MessageFormat::Human => Format::Human,
+            MessageFormat::Short => Format::Short,
+            MessageFormat::Json => Format::Json,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -140,23 +158,23 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, passes, message_format, time_passes } => {
-            check(&files, &PipelineSpec { passes, verify: false }, message_format, time_passes)
+            check(&files, &PipelineSpec { passes, verify: false }, message_format.into(), time_passes)
         }
         Command::Emit { what: EmitKind::Ir, file, after, passes, verify, message_format, time_passes } => {
             let stop = StopAt::from_option(after.as_deref());
-            emit_ir(&file, &PipelineSpec { passes, verify }, stop, message_format, time_passes)
+            emit_ir(&file, &PipelineSpec { passes, verify }, stop, message_format.into(), time_passes)
         }
-        Command::Emit { what, file, message_format, .. } => emit(what, &file, message_format),
+        Command::Emit { what, file, message_format, .. } => emit(what, &file, message_format.into()),
         Command::Compile { file, out, entry, passes, verify, harness, args, seed, message_format } => {
             let harness = harness.then(|| crate::emit::Harness { seed, args: split_args(&args) });
             let opts = crate::emit::Options { entry, harness };
-            compile(&file, &out, &PipelineSpec { passes, verify }, &opts, message_format)
+            compile(&file, &out, &PipelineSpec { passes, verify }, &opts, message_format.into())
         }
         Command::Run { file, entry, args, seed, after, passes, max_steps, message_format } => {
             let mut options = crate::interp::RunOptions::new(entry);
             (options.seed, options.max_steps) = (seed, max_steps);
             let spec = PipelineSpec { passes, verify: false };
-            run(&file, options, &args, &spec, StopAt::from_option(after.as_deref()), message_format)
+            run(&file, options, &args, &spec, StopAt::from_option(after.as_deref()), message_format.into())
         }
         Command::Passes => list_passes(),
         Command::Explain { code } => explain(&code),
