@@ -1,16 +1,15 @@
 //! The passes on generated programs of growing size, to show that their cost grows
 //! linearly: one `pl.graph` region among N scalar statements, and N regions in a row;
 //! OutlineGraphScopes alone and the whole default pipeline.
-//! Each iteration gets freshly lowered IR (the setup, not timed) and runs the passes.
+//! Each iteration gets freshly lowered IR (the setup, not timed: the driver compiles up to
+//! the first timed pass) and runs the rest of the pipeline ([`Compilation::finish`]).
 //!
 //! Run with `cargo bench --bench passes`; divan prints the time per iteration and the
 //! statements per second.
 
 use divan::counter::ItemsCount;
 use divan::Bencher;
-use plc::driver::Session;
-use plc::ir::Program;
-use plc::passes;
+use plc::driver::{self, Compilation, Input, PipelineSpec, StopAt};
 use std::fmt::Write;
 
 fn main() {
@@ -48,32 +47,21 @@ fn many_regions(n: usize) -> String {
     s
 }
 
-fn lower(src: &str, before: &str) -> (Session, Vec<Program>) {
-    let mut session = Session::new();
-    let (mut programs, mut diags) = session.lower_source("bench.pl", src.as_bytes().to_vec());
-    assert!(!plc::diag::has_errors(&diags));
-    if !before.is_empty() {
-        let p = passes::plan(&mut session.files, before).unwrap_or_else(|_| panic!("pipeline"));
-        let n = p.passes.len();
-        passes::run(&p, n, false, &mut programs, &mut session.interner, &mut diags);
-        assert!(!plc::diag::has_errors(&diags));
-    }
-    (session, programs)
+/// Lowers `src` and runs `spec`'s pipeline up to `untimed` (the setup).
+fn lower(src: &str, spec: &PipelineSpec, untimed: &StopAt) -> Compilation {
+    let c = driver::compile(Input::text("bench.pl", src), spec, untimed.clone()).expect("in memory");
+    assert!(!c.has_errors(), "{:?}", c.diags);
+    c
 }
 
-fn bench_passes(bencher: Bencher, src: String, statements: usize, before: &str, pipeline: &str) {
-    bencher.counter(ItemsCount::new(statements)).with_inputs(|| lower(&src, before)).bench_local_values(
-        |(mut session, mut programs)| {
-            // The timed passes, in order; the setup has already run what they require.
-            let file = session.files.add_bytes("<pipeline>", pipeline.as_bytes().to_vec()).0;
-            let span = plc::diag::Span::new(0, 0);
-            let list = pipeline.split(',').map(|name| (passes::by_name(name).expect("a pass"), span)).collect();
-            let p = passes::Pipeline { file, passes: list };
-            let n = p.passes.len();
-            let mut diags = Vec::new();
-            passes::run(&p, n, false, &mut programs, &mut session.interner, &mut diags);
-            assert!(diags.is_empty());
-            (session, programs)
+/// Times the passes of `spec` after `untimed`, on freshly lowered IR each iteration.
+fn bench_passes(bencher: Bencher, src: String, statements: usize, spec: PipelineSpec, untimed: StopAt) {
+    bencher.counter(ItemsCount::new(statements)).with_inputs(|| lower(&src, &spec, &untimed)).bench_local_values(
+        |mut c| {
+            let found = c.diags.len();
+            c.finish();
+            assert_eq!(c.diags.len(), found, "the passes report nothing");
+            c
         },
     );
 }
@@ -83,23 +71,25 @@ const SIZES: [usize; 3] = [10_000, 30_000, 100_000];
 /// OutlineGraphScopes alone (InlineFunctions and ConvertToSSA run in the setup).
 #[divan::bench(args = SIZES, sample_count = 10)]
 fn outline_graph_one_region(bencher: Bencher, n: usize) {
-    bench_passes(bencher, one_region(n), n, "InlineFunctions,ConvertToSSA", "OutlineGraphScopes");
+    let spec = PipelineSpec::passes("InlineFunctions,ConvertToSSA,OutlineGraphScopes");
+    bench_passes(bencher, one_region(n), n, spec, StopAt::After("ConvertToSSA".into()));
 }
 
 #[divan::bench(args = [1_000, 3_000, 10_000], sample_count = 10)]
 fn outline_graph_many_regions(bencher: Bencher, n: usize) {
-    bench_passes(bencher, many_regions(n), 2 * n, "InlineFunctions,ConvertToSSA", "OutlineGraphScopes");
+    let spec = PipelineSpec::passes("InlineFunctions,ConvertToSSA,OutlineGraphScopes");
+    bench_passes(bencher, many_regions(n), 2 * n, spec, StopAt::After("ConvertToSSA".into()));
 }
 
 /// The whole default pipeline from lowered IR (all seven passes).
 #[divan::bench(args = SIZES, sample_count = 10)]
 fn pipeline_one_region(bencher: Bencher, n: usize) {
-    bench_passes(bencher, one_region(n), n, "", &passes::default_pipeline_text());
+    bench_passes(bencher, one_region(n), n, PipelineSpec::default(), StopAt::Lower);
 }
 
 /// The whole default pipeline with `n` graph regions, each becoming a Graph function with
 /// an InCore kernel call, directions and a legalized boundary.
 #[divan::bench(args = [1_000, 3_000, 10_000], sample_count = 10)]
 fn pipeline_many_regions(bencher: Bencher, n: usize) {
-    bench_passes(bencher, many_regions(n), 2 * n, "", &passes::default_pipeline_text());
+    bench_passes(bencher, many_regions(n), 2 * n, PipelineSpec::default(), StopAt::Lower);
 }

@@ -1,99 +1,232 @@
-//! Runs the stages over files and collects their diagnostics; the CLI, the tests and the
-//! benchmarks all go through here.
+//! The one way through the compiler: plan the pipeline, read the root file, lower it with
+//! every file it imports, and run the passes. The CLI, the language server, the tests and
+//! the benchmarks all call [`compile`]; what they do afterwards (print the IR, emit C++,
+//! interpret, publish diagnostics) is theirs.
+//!
+//! ```text
+//! let c = driver::compile(Input::file("prog.pl"), &PipelineSpec::default(), StopAt::End)?;
+//! // c.session (files + names), c.root, c.programs, c.diags (sorted), c.timings
+//! ```
+//!
+//! The rules every caller gets:
+//! - the pipeline (and the `--after` stop point) is checked before any file is read; a
+//!   refused pipeline gives a compilation with its errors and no root file;
+//! - the passes run only when lowering reported no error, and nothing runs after a pass
+//!   that reported one;
+//! - with `verify`, each pass's result is re-checked (the verifier and the properties the
+//!   pass produces) before the next pass runs.
+//!
+//! A caller that needs the IR between passes (the example tests print it after each)
+//! compiles with [`StopAt::Lower`] and then calls [`Compilation::step`] once per pass.
 
 use crate::diag::{self, Diagnostic};
-use crate::intern::Interner;
-use crate::source::{FileId, SourceMap};
-use crate::syntax::{self, ast::Ast};
-use std::path::Path;
+use crate::ir::Program;
+use crate::passes::{self, PassDef, Pipeline};
+use crate::session::Session;
+use crate::source::{FileError, FileId, FileOp};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
-/// One compilation: the files read so far and the names interned from them.
-#[derive(Default)]
-pub struct Session {
-    pub files: SourceMap,
-    pub interner: Interner,
+/// The root file of a program.
+pub enum Input {
+    /// A file on disk, read by the driver. Relative imports resolve from its directory.
+    File(PathBuf),
+    /// Text held in memory (a test's source, an editor's buffer): the name diagnostics
+    /// show, the bytes, and the file the text stands for, if any, from whose directory
+    /// relative imports resolve (without one, a relative import is an error).
+    Text { name: String, bytes: Vec<u8>, path: Option<PathBuf> },
 }
 
-/// The front end's result for one file.
-pub struct Parsed {
-    pub file: FileId,
-    pub ast: Ast,
+impl Input {
+    pub fn file(path: impl Into<PathBuf>) -> Input {
+        Input::File(path.into())
+    }
+
+    /// Text with no file behind it.
+    pub fn text(name: impl Into<String>, text: impl Into<Vec<u8>>) -> Input {
+        Input::Text { name: name.into(), bytes: text.into(), path: None }
+    }
+}
+
+/// Which passes run, and whether each one's result is re-checked.
+#[derive(Clone, Debug, Default)]
+pub struct PipelineSpec {
+    /// `--passes`: pass names separated by commas, checked before anything runs (E0403,
+    /// E0404, shown against this text as the file `<pipeline>`). `None`: the default
+    /// pipeline, every pass of [`passes::PASSES`] in order.
+    pub passes: Option<String>,
+    /// `--verify`: after each pass, the verifier and the checks of every property it
+    /// produces (E07xx: a bug in plc).
+    pub verify: bool,
+}
+
+impl PipelineSpec {
+    /// The pipeline written as text (`"InlineFunctions,ConvertToSSA"`).
+    pub fn passes(text: impl Into<String>) -> PipelineSpec {
+        PipelineSpec { passes: Some(text.into()), verify: false }
+    }
+
+    /// The same pipeline, with every pass's result re-checked.
+    pub fn verified(self) -> PipelineSpec {
+        PipelineSpec { verify: true, ..self }
+    }
+}
+
+/// Where [`compile`] stops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StopAt {
+    /// Straight after lowering: no pass runs.
+    Lower,
+    /// After the named pass, which must be in the pipeline (E0404 otherwise, shown
+    /// against the name as the file `<--after>`).
+    After(String),
+    /// After the whole pipeline.
+    End,
+}
+
+impl StopAt {
+    /// The `--after lower|PASS` option; without it, the end of the pipeline.
+    pub fn from_option(after: Option<&str>) -> StopAt {
+        match after {
+            None => StopAt::End,
+            Some("lower") => StopAt::Lower,
+            Some(pass) => StopAt::After(pass.to_string()),
+        }
+    }
+}
+
+/// A stage whose time [`Compilation::timings`] records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Reading, parsing and lowering the root file and every file it imports.
+    Lower,
+    /// One pass (with its checks under `verify`).
+    Pass(&'static str),
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Lower => "lower",
+            Stage::Pass(name) => name,
+        }
+    }
+}
+
+/// One program compiled as far as it was asked to go.
+pub struct Compilation {
+    /// The files read (the pipeline's text among them, when it was given as text) and the
+    /// names interned from them: what the diagnostics and the IR refer to.
+    pub session: Session,
+    /// The root file; `None` when the pipeline or the stop point was refused and no file
+    /// was read.
+    pub root: Option<FileId>,
+    /// The IR: one program for the module-level functions (when there are any) and one
+    /// per `@pl.program` class, after the passes that ran.
+    pub programs: Vec<Program>,
+    /// Every diagnostic, of every file, sorted by file, position and severity.
     pub diags: Vec<Diagnostic>,
+    /// How long each stage that ran took, in order.
+    pub timings: Vec<(Stage, Duration)>,
+    pipeline: Pipeline,
+    verify: bool,
+    /// The index in `pipeline` of the pass that runs next.
+    next: usize,
 }
 
-impl Session {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Reads a file from disk. An unreadable file is an I/O error (exit status 2), not a
-    /// diagnostic.
-    pub fn load(&mut self, path: &Path) -> std::io::Result<(FileId, Option<Diagnostic>)> {
-        self.files.load(path)
-    }
-
-    /// Adds source text held in memory (tests, the language server).
-    pub fn add_source(&mut self, name: &str, bytes: Vec<u8>) -> (FileId, Option<Diagnostic>) {
-        self.files.add_bytes(name, bytes)
-    }
-
-    /// Runs the front end on a loaded file. A file whose bytes are not UTF-8 is not parsed.
-    pub fn parse(&mut self, file: FileId, load_error: Option<Diagnostic>) -> Parsed {
-        let mut diags = Vec::new();
-        let ast = match load_error {
-            Some(d) => {
-                diags.push(d);
-                Ast::default()
-            }
-            None => syntax::parse(file, &self.files.get(file).text, &mut self.interner, &mut diags),
+/// Compiles a program: checks the pipeline and the stop point, reads and lowers the root
+/// file and the files it imports, and runs the passes up to `stop` (none after an error).
+/// The only failure is a root file that cannot be read; everything else is a diagnostic.
+pub fn compile(input: Input, spec: &PipelineSpec, stop: StopAt) -> Result<Compilation, FileError> {
+    let mut session = Session::new();
+    let planned = match &spec.passes {
+        None => Ok(Pipeline::default_pipeline()),
+        Some(text) => passes::plan(&mut session.files, text),
+    };
+    let planned = planned.and_then(|pipeline| {
+        let stop = match &stop {
+            StopAt::Lower => 0,
+            StopAt::After(pass) => passes::stop_index(&mut session.files, &pipeline, pass)?,
+            StopAt::End => pipeline.passes.len(),
         };
-        diag::sort(&mut diags);
-        Parsed { file, ast, diags }
+        Ok((pipeline, stop))
+    });
+    let (pipeline, stop, diags) = match planned {
+        Ok((pipeline, stop)) => (pipeline, stop, Vec::new()),
+        Err(diags) => (Pipeline { passes: Vec::new() }, 0, diags),
+    };
+    let mut c = Compilation {
+        session,
+        root: None,
+        programs: Vec::new(),
+        diags,
+        timings: Vec::new(),
+        pipeline,
+        verify: spec.verify,
+        next: 0,
+    };
+    if !c.diags.is_empty() {
+        diag::sort(&mut c.diags);
+        return Ok(c);
     }
-
-    /// Loads and parses a file in one step.
-    pub fn parse_path(&mut self, path: &Path) -> std::io::Result<Parsed> {
-        let (file, load_error) = self.load(path)?;
-        Ok(self.parse(file, load_error))
+    let started = Instant::now();
+    let (root, load_error, root_path) = match input {
+        Input::File(path) => match c.session.load(&path) {
+            Ok((root, load_error)) => (root, load_error, Some(path)),
+            Err(error) => return Err(FileError { op: FileOp::Read, path, error }),
+        },
+        Input::Text { name, bytes, path } => {
+            let (root, load_error) = c.session.add_source(&name, bytes);
+            (root, load_error, path)
+        }
+    };
+    c.root = Some(root);
+    match load_error {
+        // Bytes that are not UTF-8 (or too many of them) are not parsed.
+        Some(d) => c.diags.push(d),
+        None => {
+            let (programs, diags) = crate::lower::lower(&mut c.session, root, root_path.as_deref());
+            (c.programs, c.diags) = (programs, diags);
+        }
     }
+    c.timings.push((Stage::Lower, started.elapsed()));
+    while c.next < stop && c.step().is_some() {}
+    Ok(c)
 }
 
-impl Session {
-    /// Reads a program's root file and lowers it, with every file it imports, to IR: one
-    /// program for the module-level functions (when there are any) and one per
-    /// `@pl.program` class.
-    /// Diagnostics of all the files are returned together, sorted.
-    pub fn lower_path(&mut self, path: &Path) -> std::io::Result<(Vec<crate::ir::Program>, Vec<Diagnostic>)> {
-        let (file, load_error) = self.load(path)?;
-        if let Some(d) = load_error {
-            return Ok((Vec::new(), vec![d]));
-        }
-        Ok(crate::lower::lower(self, file, Some(path)))
+impl Compilation {
+    pub fn has_errors(&self) -> bool {
+        diag::has_errors(&self.diags)
     }
 
-    /// What every compiling command does after lowering: unless lowering found errors,
-    /// run the first `stop` passes of `pipeline` (whose own checks report errors too).
-    /// Returns how long each pass took.
-    pub fn run_passes(
-        &mut self,
-        pipeline: &crate::passes::Pipeline,
-        stop: usize,
-        verify: bool,
-        programs: &mut [crate::ir::Program],
-        diags: &mut Vec<Diagnostic>,
-    ) -> Vec<(&'static str, std::time::Duration)> {
-        if diag::has_errors(diags) {
-            return Vec::new();
-        }
-        crate::passes::run_timed(pipeline, stop, verify, programs, &mut self.interner, diags)
+    /// The passes of the pipeline, in order.
+    pub fn pipeline(&self) -> &[&'static PassDef] {
+        &self.pipeline.passes
     }
 
-    /// Lowers source text held in memory (no relative imports: it has no directory).
-    pub fn lower_source(&mut self, name: &str, bytes: Vec<u8>) -> (Vec<crate::ir::Program>, Vec<Diagnostic>) {
-        let (file, load_error) = self.add_source(name, bytes);
-        if let Some(d) = load_error {
-            return (Vec::new(), vec![d]);
+    /// Runs the next pass of the pipeline, whatever the stop point [`compile`] was given,
+    /// and returns it; `None`, running nothing, when every pass has run or there are
+    /// errors (lowering's or a pass's). Its diagnostics join [`Compilation::diags`], sorted.
+    pub fn step(&mut self) -> Option<&'static PassDef> {
+        let def = *self.pipeline.passes.get(self.next)?;
+        if self.has_errors() {
+            return None;
         }
-        crate::lower::lower(self, file, None)
+        let started = Instant::now();
+        let mut found = Vec::new();
+        passes::run_pass(def, self.verify, &mut self.programs, &mut self.session.interner, &mut found);
+        self.timings.push((Stage::Pass(def.name), started.elapsed()));
+        self.next += 1;
+        if !found.is_empty() {
+            self.diags.extend(found);
+            diag::sort(&mut self.diags);
+        }
+        Some(def)
+    }
+
+    /// Runs the passes that have not run yet, up to the end of the pipeline (none after an
+    /// error).
+    pub fn finish(&mut self) {
+        while self.step().is_some() {}
     }
 }

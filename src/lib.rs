@@ -3,6 +3,7 @@
 //! The pipeline, one module per stage, data flowing one way:
 //! `source → syntax (lexer, layout, host code, parser → AST) → …`.
 
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod diag;
 pub mod driver;
@@ -11,7 +12,9 @@ pub mod intern;
 pub mod interp;
 pub mod ir;
 pub mod lower;
+#[cfg(feature = "cli")]
 pub mod lsp;
 pub mod passes;
+pub mod session;
 pub mod source;
 pub mod syntax;

@@ -1,7 +1,7 @@
 //! Source files: loading, UTF-8 validation and the file table every diagnostic refers to.
 
 use crate::diag::{Code, Diagnostic, Label, LineIndex, Span};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Index of a file in a [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -89,5 +89,51 @@ impl SourceMap {
 
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
+    }
+}
+
+/// A file-system operation that failed: what plc was doing, on which file, and why. Shown
+/// as `cannot read `PATH`: REASON` (exit status 2).
+#[derive(Debug)]
+pub struct FileError {
+    pub op: FileOp,
+    pub path: PathBuf,
+    pub error: std::io::Error,
+}
+
+/// What plc was doing to a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileOp {
+    Read,
+    Write,
+    CreateDirectory,
+    /// Renaming the file to `to` (to replace `to` whole).
+    Rename {
+        to: PathBuf,
+    },
+}
+
+impl FileError {
+    pub fn new(op: FileOp, path: impl Into<PathBuf>, error: std::io::Error) -> Self {
+        FileError { op, path: path.into(), error }
+    }
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.path.display();
+        match &self.op {
+            FileOp::Read => write!(f, "cannot read `{path}`")?,
+            FileOp::Write => write!(f, "cannot write `{path}`")?,
+            FileOp::CreateDirectory => write!(f, "cannot create directory `{path}`")?,
+            FileOp::Rename { to } => write!(f, "cannot rename `{path}` to `{}`", to.display())?,
+        }
+        write!(f, ": {}", self.error)
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
     }
 }

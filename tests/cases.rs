@@ -13,8 +13,9 @@
 //!
 //! `.diag` holds the diagnostics in the short format (`file:line:col: error[CODE]: ...`),
 //! so an error case pins each code, line and column. `.ir` is the IR after lowering,
-//! printed as pl source; `.<Pass>.ir` the IR after each pass of the default pipeline that
-//! is built and whose requirements the passes before it met (`X.ConvertToSSA.ir`), each pass run with the verifier and the checks of the
+//! printed as pl source; `.<Pass>.ir` the IR after each pass of the default pipeline
+//! (`X.ConvertToSSA.ir`), the passes run one at a time through the driver
+//! ([`plc::driver::Compilation::step`]), each with the verifier and the checks of the
 //! properties it produces, and each printed result round-tripped too.
 //!
 //! Every input is also checked for invariants that need no expected file: token and AST
@@ -23,8 +24,9 @@
 //! again: the two prints must be identical (print → parse → print is a fixed point).
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use plc::driver::Session;
+use plc::driver::{self, Input, PipelineSpec, StopAt};
 use plc::passes;
+use plc::session::Session;
 use plc::syntax;
 use std::path::{Path, PathBuf};
 
@@ -98,7 +100,7 @@ struct Outputs {
     /// The printed IR, when the program lowered without errors.
     ir: Option<String>,
     /// For each pass of the default pipeline, the printed IR after it (`None` when it did
-    /// not run: it is not built, or an earlier stage failed).
+    /// not run: an earlier stage failed).
     after_pass: Vec<(&'static str, Option<String>)>,
     diag: String,
     has_errors: bool,
@@ -125,48 +127,39 @@ fn compute(path: &Path, kind: Kind) -> Outputs {
     let mut after_pass: Vec<(&'static str, Option<String>)> = passes::PASSES.iter().map(|p| (p.name, None)).collect();
     let (diag, has_errors, ir) = if kind.lower {
         // Lowering reads the file (and what it imports) from disk, with relative names.
-        let mut lowering = Session::new();
-        let (mut programs, mut diags) = lowering.lower_path(Path::new(&name)).unwrap();
-        let has_errors = plc::diag::has_errors(&diags);
-        let ir = (!has_errors).then(|| plc::ir::print::programs(&programs, &lowering.interner));
+        let spec = PipelineSpec::default().verified();
+        let mut c = driver::compile(Input::file(&name), &spec, StopAt::Lower).unwrap();
+        let ir = (!c.has_errors()).then(|| plc::ir::print::programs(&c.programs, &c.session.interner));
         if let Some(text) = &ir {
             problems.extend(round_trip(&name, text));
-            for p in &programs {
-                for d in plc::ir::verify::verify(p, &lowering.interner, false) {
-                    problems.push(format!("verifier: {}", plc::diag::render::short(&lowering.files, &d)));
+            for p in &c.programs {
+                for d in plc::ir::verify::verify(p, &c.session.interner, false) {
+                    problems.push(format!("verifier: {}", plc::diag::render::short(&c.session.files, &d)));
                 }
             }
-            // The built passes of the default pipeline, one at a time, each followed by
-            // the verifier and the checks of what it produces (E07xx are plc's bugs).
-            let pipeline = passes::plan(&mut lowering.files, &passes::default_pipeline_text())
-                .unwrap_or_else(|_| panic!("the default pipeline is well ordered"));
-            let mut have: Vec<passes::Property> = Vec::new();
-            for (k, &(def, _)) in pipeline.passes.iter().enumerate() {
-                if !def.requires.iter().all(|r| have.contains(r)) {
-                    continue;
-                }
-                have.retain(|p| !def.invalidates.contains(p));
-                have.extend(def.produces.iter().copied());
-                let single = passes::Pipeline { file: pipeline.file, passes: vec![pipeline.passes[k]] };
-                passes::run(&single, 1, true, &mut programs, &mut lowering.interner, &mut diags);
-                if plc::diag::has_errors(&diags) {
-                    let bugs: Vec<String> = diags
+            // The passes of the default pipeline, one at a time, each followed by the
+            // verifier and the checks of what it produces (E07xx are plc's bugs).
+            while let Some(def) = c.step() {
+                if c.has_errors() {
+                    let bugs: Vec<String> = c
+                        .diags
                         .iter()
                         .filter(|d| d.code.as_str().starts_with("E07"))
-                        .map(|d| plc::diag::render::short(&lowering.files, d))
+                        .map(|d| plc::diag::render::short(&c.session.files, d))
                         .collect();
                     if !bugs.is_empty() {
                         problems.push(format!("after {}: {}", def.name, bugs.join("")));
                     }
                     break;
                 }
-                let text = plc::ir::print::programs(&programs, &lowering.interner);
+                let text = plc::ir::print::programs(&c.programs, &c.session.interner);
+                let k = after_pass.iter().position(|(pass, _)| *pass == def.name).expect("a pass of the table");
                 after_pass[k].1 = Some(text);
             }
             // The printed IR after each pass must read back the same, for programs that
             // go through the whole pipeline (an error case may stop at IR that the
             // source-level checks reject, such as a region spliced inside a region).
-            if !plc::diag::has_errors(&diags) {
+            if !c.has_errors() {
                 for (pass, text) in &after_pass {
                     if let Some(text) = text {
                         problems.extend(round_trip(&format!("{name} after {pass}"), text));
@@ -174,9 +167,8 @@ fn compute(path: &Path, kind: Kind) -> Outputs {
                 }
             }
         }
-        let has_errors = plc::diag::has_errors(&diags);
-        let rendered: String = diags.iter().map(|d| plc::diag::render::short(&lowering.files, d)).collect();
-        (rendered, has_errors, ir)
+        let rendered: String = c.diags.iter().map(|d| plc::diag::render::short(&c.session.files, d)).collect();
+        (rendered, c.has_errors(), ir)
     } else {
         let rendered: String = parsed.diags.iter().map(|d| plc::diag::render::short(&session.files, d)).collect();
         (rendered, plc::diag::has_errors(&parsed.diags), None)
@@ -186,13 +178,13 @@ fn compute(path: &Path, kind: Kind) -> Outputs {
 
 /// Lowers printed IR again and prints it: the text must not change.
 fn round_trip(name: &str, printed: &str) -> Vec<String> {
-    let mut session = Session::new();
-    let (programs, diags) = session.lower_source(&format!("{name} (printed)"), printed.as_bytes().to_vec());
-    if plc::diag::has_errors(&diags) {
-        let rendered: String = diags.iter().map(|d| plc::diag::render::short(&session.files, d)).collect();
+    let input = Input::text(format!("{name} (printed)"), printed);
+    let c = driver::compile(input, &PipelineSpec::default(), StopAt::Lower).expect("in memory");
+    if c.has_errors() {
+        let rendered: String = c.diags.iter().map(|d| plc::diag::render::short(&c.session.files, d)).collect();
         return vec![format!("the printed IR does not lower again:\n{rendered}\n{printed}")];
     }
-    let again = plc::ir::print::programs(&programs, &session.interner);
+    let again = plc::ir::print::programs(&c.programs, &c.session.interner);
     if again == printed {
         return Vec::new();
     }

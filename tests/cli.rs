@@ -291,3 +291,32 @@ fn compile_errors_name_their_place() {
         "examples/accumulate_band.pl:12:25: error[E0617]: the shape of tensor parameter `acc` is known only at run time: give `--arg acc=DIMxDIM[:DTYPE]`"
     );
 }
+
+/// A file that cannot be read or written: exit status 2, and the message says which
+/// operation failed on which file.
+#[test]
+fn io_failures_name_the_operation_and_the_file() {
+    let out = plc(&["check", "no/such/file.pl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("error: cannot read `no/such/file.pl`: "), "{}", stderr(&out));
+
+    // `-o` under a regular file: its directories cannot be created.
+    let blocker = scratch("not_a_directory", b"a regular file\n");
+    let out_dir = blocker.join("out");
+    let out = plc(&["compile", "examples/accumulate_band.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    let expected = format!("error: cannot create directory `{}", out_dir.display());
+    assert!(err.starts_with(&expected) && err.lines().count() == 1, "{err}");
+
+    // A directory where a file is written (its temporary name): the write fails.
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-write-failure");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let in_the_way = out_dir.join("kernel_config.json.plc-tmp");
+    std::fs::create_dir_all(&in_the_way).unwrap();
+    let out = plc(&["compile", "examples/accumulate_band.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.starts_with(&format!("error: cannot write `{}`: ", in_the_way.display())), "{err}");
+    assert!(!err.contains("cannot read"), "{err}");
+}

@@ -93,17 +93,13 @@ fn examples() -> Vec<PathBuf> {
 
 /// The Orchestration functions of an example, after the pipeline.
 fn entries(path: &Path) -> Vec<String> {
-    let mut session = plc::driver::Session::new();
-    let (mut programs, mut diags) = session.lower_path(path).expect("readable");
-    let pipeline = plc::passes::plan(&mut session.files, &plc::passes::default_pipeline_text())
-        .unwrap_or_else(|_| panic!("the default pipeline"));
-    let stop = pipeline.passes.len();
-    session.run_passes(&pipeline, stop, false, &mut programs, &mut diags);
+    let spec = plc::driver::PipelineSpec::default();
+    let c = plc::driver::compile(plc::driver::Input::file(path), &spec, plc::driver::StopAt::End).expect("readable");
     let mut out = Vec::new();
-    for p in &programs {
+    for p in &c.programs {
         for f in p.functions.values() {
             if f.kind == plc::ir::FuncKind::Orchestration {
-                out.push(session.interner.get(f.name).to_string());
+                out.push(c.session.interner.get(f.name).to_string());
             }
         }
     }

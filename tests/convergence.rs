@@ -8,23 +8,18 @@
 //! parameters matched through a permutation that the comparison searches for, applied to
 //! the arguments of every call of that function.
 
-use plc::driver::Session;
+use plc::driver::{self, Input, PipelineSpec, StopAt};
 use plc::intern::Interner;
 use plc::ir::{Callee, ExprId, ExprKind, Function, Program, StmtId, StmtKind, VarId};
-use plc::passes;
+use plc::session::Session;
 use std::collections::HashMap;
 
 fn compile(name: &str, src: &str) -> (Session, Program) {
-    let mut s = Session::new();
-    let (mut programs, mut diags) = s.lower_source(name, src.as_bytes().to_vec());
-    assert!(!plc::diag::has_errors(&diags), "{diags:?}");
-    let p = passes::plan(&mut s.files, "InlineFunctions,ConvertToSSA,OutlineGraphScopes")
-        .unwrap_or_else(|_| panic!("a well-ordered pipeline"));
-    let n = p.passes.len();
-    passes::run(&p, n, true, &mut programs, &mut s.interner, &mut diags);
-    assert!(!plc::diag::has_errors(&diags), "{diags:?}");
-    assert_eq!(programs.len(), 1);
-    (s, programs.remove(0))
+    let spec = PipelineSpec::passes("InlineFunctions,ConvertToSSA,OutlineGraphScopes").verified();
+    let mut c = driver::compile(Input::text(name, src), &spec, StopAt::End).expect("in memory");
+    assert!(!c.has_errors(), "{:?}", c.diags);
+    assert_eq!(c.programs.len(), 1);
+    (c.session, c.programs.remove(0))
 }
 
 struct Side<'a> {

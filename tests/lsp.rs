@@ -233,9 +233,9 @@ fn a_nested_region_is_one_e0305_with_utf16_ranges() {
                  "message": "inside the region `数据`" }])
     );
     // The message is plc's, with its help on a line of its own.
-    let mut session = plc::driver::Session::new();
-    let (_, lowered) = session.lower_source("nested.pl", text.clone().into_bytes());
-    let expected = &lowered[0];
+    let (spec, stop) = (plc::driver::PipelineSpec::default(), plc::driver::StopAt::Lower);
+    let lowered = plc::driver::compile(plc::driver::Input::text("nested.pl", text.clone()), &spec, stop).unwrap();
+    let expected = &lowered.diags[0];
     assert_eq!(expected.code.as_str(), "E0305");
     let help = expected.help.as_deref().expect("E0305 has a help");
     assert_eq!(d["message"], format!("{}\nhelp: {help}", expected.message));
@@ -715,19 +715,12 @@ type GraphFunction = (String, Vec<(String, String, String)>, String);
 /// pipeline, or its passes up to `after`), in program order: the expectation the hover is
 /// compared with, computed from the compiler's own IR.
 fn graph_functions(path: &Path, after: Option<&str>) -> Vec<GraphFunction> {
-    use plc::passes;
-    let mut session = plc::driver::Session::new();
-    let pipeline = passes::plan(&mut session.files, &passes::default_pipeline_text()).unwrap();
-    let (mut programs, mut diags) = session.lower_path(path).unwrap();
-    let stop = match after {
-        Some(pass) => passes::stop_index(&mut session.files, &pipeline, Some(pass)).unwrap(),
-        None => pipeline.passes.len(),
-    };
-    passes::run(&pipeline, stop, false, &mut programs, &mut session.interner, &mut diags);
-    assert!(!plc::diag::has_errors(&diags), "{diags:?}");
-    let names = &session.interner;
+    use plc::driver::{self, Input, PipelineSpec, StopAt};
+    let c = driver::compile(Input::file(path), &PipelineSpec::default(), StopAt::from_option(after)).unwrap();
+    assert!(!c.has_errors(), "{:?}", c.diags);
+    let names = &c.session.interner;
     let mut out = Vec::new();
-    for p in &programs {
+    for p in &c.programs {
         for f in p.functions.values().filter(|f| f.kind == plc::ir::FuncKind::Graph) {
             let ty = |t| plc::ir::print::type_text(p, names, t).unwrap();
             let params = f

@@ -4,7 +4,8 @@
 //! and AST invariants hold and every diagnostic renders in all three formats.
 
 use plc::diag::render;
-use plc::driver::Session;
+use plc::driver::{self, Input, PipelineSpec, StopAt};
+use plc::session::Session;
 use plc::syntax;
 use std::path::Path;
 
@@ -38,38 +39,36 @@ fn check(what: &str, bytes: Vec<u8>) {
     let _ = syntax::dump::ast(&f.text, &session.interner, &parsed.ast);
     // Lowering, printing and verifying must not panic either; a program that lowers
     // without errors must verify and print.
-    let mut lowering = Session::new();
-    let (mut programs, mut diags) = lowering.lower_source("input.pl", bytes_of(&session, file));
-    if !plc::diag::has_errors(&diags) {
-        for p in &programs {
-            for d in plc::ir::verify::verify(p, &lowering.interner, false) {
+    let spec = PipelineSpec::default().verified();
+    let mut c =
+        driver::compile(Input::text("input.pl", bytes_of(&session, file)), &spec, StopAt::Lower).expect("in memory");
+    if !c.has_errors() {
+        for p in &c.programs {
+            for d in plc::ir::verify::verify(p, &c.session.interner, false) {
                 problems.push(format!("verifier: {}", d.message));
             }
         }
-        let _ = plc::ir::print::programs(&programs, &lowering.interner);
+        let _ = plc::ir::print::programs(&c.programs, &c.session.interner);
         // The whole pipeline, with the verifier and property checks after each pass: user
         // errors are fine, internal ones (E07xx) are not.
-        if let Ok(pipeline) = plc::passes::plan(&mut lowering.files, &plc::passes::default_pipeline_text()) {
-            let n = pipeline.passes.len();
-            plc::passes::run(&pipeline, n, true, &mut programs, &mut lowering.interner, &mut diags);
-            for d in diags.iter().filter(|d| d.code.as_str().starts_with("E07")) {
-                problems.push(format!("after the passes: {}", d.message));
-            }
-            let _ = plc::ir::print::programs(&programs, &lowering.interner);
-            // The C++ emitter on whatever the passes accepted: errors are fine, a panic or
-            // an internal error (E0614) is not.
-            if !plc::diag::has_errors(&diags) {
-                let opts = plc::emit::Options::default();
-                if let Err(errors) = plc::emit::compile(&programs, &lowering.interner, plc::source::FileId(0), &opts) {
-                    for d in errors.iter().filter(|d| d.code.as_str() == "E0614") {
-                        problems.push(format!("emitter: {}", d.message));
-                    }
+        c.finish();
+        for d in c.diags.iter().filter(|d| d.code.as_str().starts_with("E07")) {
+            problems.push(format!("after the passes: {}", d.message));
+        }
+        let _ = plc::ir::print::programs(&c.programs, &c.session.interner);
+        // The C++ emitter on whatever the passes accepted: errors are fine, a panic or an
+        // internal error (E0614) is not.
+        if let (false, Some(root)) = (c.has_errors(), c.root) {
+            let opts = plc::emit::Options::default();
+            if let Err(errors) = plc::emit::compile(&c.programs, &c.session.interner, root, &opts) {
+                for d in errors.iter().filter(|d| d.code.as_str() == "E0614") {
+                    problems.push(format!("emitter: {}", d.message));
                 }
             }
         }
     }
-    for d in &diags {
-        let _ = render::human(&lowering.files, d);
+    for d in &c.diags {
+        let _ = render::human(&c.session.files, d);
     }
     if !problems.is_empty() {
         // Keep the input, to reproduce the failure with `plc`.

@@ -9,12 +9,12 @@
 //! - `plc_inputs.h`, the C++ twin of the input generator and the output line, compiled with
 //!   `c++ -std=c++17 -Wall -Werror`, prints exactly what the Rust side prints.
 
-use plc::driver::Session;
+use plc::driver::{self, Input, PipelineSpec, StopAt};
 use plc::interp::inputs::{checksum_line, draw, format_fixed6, SplitMix64};
 use plc::interp::value::Data;
 use plc::interp::{run, run_outputs, Output, RunError, RunOptions};
 use plc::ir::{DType, FuncKind, Program};
-use plc::passes;
+use plc::session::Session;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -107,18 +107,16 @@ fn options(entry: &str, args: &[(&str, &str)], seed: u64) -> RunOptions {
 /// from lowering and after each pass (with the pass's name), and the session, whose
 /// interner knows every name of every stage.
 fn stages(path: &Path) -> (Session, Vec<(&'static str, Vec<Program>)>) {
-    let mut s = Session::new();
-    let (mut programs, mut diags) = s.lower_path(path).expect("the example is readable");
-    assert!(!plc::diag::has_errors(&diags), "{}: {diags:?}", path.display());
-    let mut out = vec![("lower", programs.clone())];
-    let pipeline = passes::plan(&mut s.files, &passes::default_pipeline_text()).unwrap_or_else(|_| panic!("pipeline"));
-    for &(def, span) in &pipeline.passes {
-        let single = passes::Pipeline { file: pipeline.file, passes: vec![(def, span)] };
-        s.run_passes(&single, 1, true, &mut programs, &mut diags);
-        assert!(!plc::diag::has_errors(&diags), "{} after {}: {diags:?}", path.display(), def.name);
-        out.push((def.name, programs.clone()));
+    let spec = PipelineSpec::default().verified();
+    let mut c = driver::compile(Input::file(path), &spec, StopAt::Lower).expect("the example is readable");
+    assert!(!c.has_errors(), "{}: {:?}", path.display(), c.diags);
+    let mut out = vec![("lower", c.programs.clone())];
+    while let Some(def) = c.step() {
+        assert!(!c.has_errors(), "{} after {}: {:?}", path.display(), def.name, c.diags);
+        out.push((def.name, c.programs.clone()));
     }
-    (s, out)
+    assert_eq!(out.len(), 1 + c.pipeline().len(), "every pass ran");
+    (c.session, out)
 }
 
 /// [`stages`], calling `at` with each stage's programs.
@@ -198,18 +196,17 @@ fn mutated_examples_mean_the_same_before_and_after_the_passes() {
         let text = std::fs::read_to_string(&path).expect("readable");
         for round in 0..rounds {
             let source = mutate_integers(&text, &mut next);
-            let mut s = Session::new();
-            let (lowered, diags) = s.lower_source("mutated.pl", source.clone().into_bytes());
-            if plc::diag::has_errors(&diags) {
+            let input = Input::text("mutated.pl", source.clone());
+            let mut c = driver::compile(input, &PipelineSpec::default(), StopAt::Lower).expect("in memory");
+            if c.has_errors() {
                 continue;
             }
-            let mut after = lowered.clone();
-            let mut pass_diags = Vec::new();
-            let pipeline = passes::plan(&mut s.files, &passes::default_pipeline_text()).unwrap_or_else(|_| panic!());
-            s.run_passes(&pipeline, pipeline.passes.len(), false, &mut after, &mut pass_diags);
-            if plc::diag::has_errors(&pass_diags) {
+            let lowered = c.programs.clone();
+            c.finish();
+            if c.has_errors() {
                 continue;
             }
+            let (s, after) = (c.session, c.programs);
             for p in &lowered {
                 for f in p.functions.values().filter(|f| matches!(f.kind, FuncKind::Orchestration | FuncKind::Opaque)) {
                     let name = s.interner.get(f.name);
@@ -304,8 +301,8 @@ fn every_entry_of_every_example_is_a_case() {
     files.sort();
     let mut missing = Vec::new();
     for path in files {
-        let mut s = Session::new();
-        let (programs, _) = s.lower_path(&path).expect("readable");
+        let c = driver::compile(Input::file(&path), &PipelineSpec::default(), StopAt::Lower).expect("readable");
+        let (s, programs) = (c.session, c.programs);
         for p in &programs {
             for f in p.functions.values() {
                 if !matches!(f.kind, FuncKind::Orchestration | FuncKind::Opaque) {
@@ -429,8 +426,9 @@ fn drawn(seed: u64, skip: usize, n: usize) -> Vec<f32> {
 fn the_seed_example_adds_the_four_bands_of_w_to_acc() {
     for seed in [0u64, 1, 42] {
         let opts = options("entry", &[("w", "512x128"), ("acc", "128x128")], seed);
-        let mut s = Session::new();
-        let (programs, _) = s.lower_path(Path::new("examples/accumulate_band.pl")).unwrap();
+        let input = Input::file("examples/accumulate_band.pl");
+        let c = driver::compile(input, &PipelineSpec::default(), StopAt::Lower).unwrap();
+        let (s, programs) = (c.session, c.programs);
         let out = run_outputs(&programs, &s.interner, &opts).unwrap();
         // w is drawn first (512 x 128), then acc (128 x 128).
         let w = drawn(seed, 0, 512 * 128);

@@ -844,14 +844,11 @@ class Kernels:
 
 #[test]
 fn emitted_kernels_compute_what_the_program_says() {
-    let mut session = plc::driver::Session::new();
-    let (mut programs, mut diags) = session.lower_source("kernels.pl", KERNELS_PL.as_bytes().to_vec());
-    let pipeline = plc::passes::plan(&mut session.files, &plc::passes::default_pipeline_text())
-        .unwrap_or_else(|_| panic!("the default pipeline"));
-    let stop = pipeline.passes.len();
-    session.run_passes(&pipeline, stop, true, &mut programs, &mut diags);
-    assert!(!plc::diag::has_errors(&diags), "{diags:?}");
-    let p = &programs[0];
+    let spec = plc::driver::PipelineSpec::default().verified();
+    let input = plc::driver::Input::text("kernels.pl", KERNELS_PL);
+    let c = plc::driver::compile(input, &spec, plc::driver::StopAt::End).expect("in memory");
+    assert!(!c.has_errors(), "{:?}", c.diags);
+    let (session, p) = (&c.session, &c.programs[0]);
     let mut kernels = Vec::new();
     let mut table = String::from("extern \"C\" {\n");
     let mut ids = String::new();
@@ -1016,16 +1013,14 @@ fn emit_all(paths: &[PathBuf]) -> (Vec<Unit>, Refused) {
     let mut refused = Vec::new();
     for path in paths {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let mut session = plc::driver::Session::new();
-        let (mut programs, mut diags) = session.lower_path(path).expect("readable");
-        let pipeline = plc::passes::plan(&mut session.files, &plc::passes::default_pipeline_text())
-            .unwrap_or_else(|_| panic!("the default pipeline"));
-        let stop = pipeline.passes.len();
-        session.run_passes(&pipeline, stop, false, &mut programs, &mut diags);
-        if plc::diag::has_errors(&diags) {
+        let spec = plc::driver::PipelineSpec::default();
+        let c =
+            plc::driver::compile(plc::driver::Input::file(path), &spec, plc::driver::StopAt::End).expect("readable");
+        if c.has_errors() {
             continue; // examples with expected errors
         }
-        for (k, p) in programs.iter().enumerate() {
+        let session = &c.session;
+        for (k, p) in c.programs.iter().enumerate() {
             let mut unit = Unit { name: format!("{stem}_{k}"), kernels: Vec::new() };
             for f in p.functions.values().filter(|f| f.kind.is_device_kernel()) {
                 let name = session.interner.get(f.name).to_string();

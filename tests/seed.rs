@@ -4,9 +4,8 @@
 //! Step A), the InCore region inside it is a kernel of its own, `entry` stays the
 //! Orchestration entry, and its loop computes `i * ROWS` and passes it as the last argument.
 
-use plc::driver::Session;
+use plc::driver::{self, Input, PipelineSpec, StopAt};
 use plc::ir::{BinOp, Callee, Direction, ExprKind, FuncKind, Level, Role, StmtKind};
-use plc::passes;
 
 /// `acc__ssa_v1` → `acc`: the name the source gave a variable.
 fn source_name(versioned: &str) -> &str {
@@ -15,14 +14,11 @@ fn source_name(versioned: &str) -> &str {
 
 #[test]
 fn the_seed_program_comes_out_as_the_seed_after_listing() {
-    let mut s = Session::new();
-    let (mut programs, mut diags) = s.lower_path(std::path::Path::new("examples/accumulate_band.pl")).unwrap();
-    let pipeline = passes::plan(&mut s.files, &passes::default_pipeline_text()).unwrap_or_else(|_| panic!("pipeline"));
-    let stop = pipeline.passes.len();
-    s.run_passes(&pipeline, stop, true, &mut programs, &mut diags);
-    assert!(diags.is_empty(), "{diags:?}");
-    let p = &programs[0];
-    let names = &s.interner;
+    let spec = PipelineSpec::default().verified();
+    let c = driver::compile(Input::file("examples/accumulate_band.pl"), &spec, StopAt::End).unwrap();
+    assert!(c.diags.is_empty(), "{:?}", c.diags);
+    let p = &c.programs[0];
+    let names = &c.session.interner;
     let kinds: Vec<(String, FuncKind)> =
         p.functions.values().map(|f| (names.get(f.name).to_string(), f.kind)).collect();
     assert_eq!(

@@ -2,14 +2,16 @@
 //! program has errors, 2 bad usage or an I/O failure.
 
 use crate::diag::{self, render, render::Format, Code, Diagnostic};
-use crate::driver::Session;
+use crate::driver::{self, Compilation, Input, PipelineSpec, Stage, StopAt};
 use crate::passes;
+use crate::session::Session;
+use crate::source::{FileError, FileOp};
 use crate::syntax;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(name = "plc", version, about = "Compiler for the pl language of PyPTO")]
@@ -28,8 +30,8 @@ enum Command {
         /// (default: the whole pipeline).
         #[arg(long)]
         passes: Option<String>,
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        message_format: Format,
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
         /// Print the time each stage took, on stderr.
         #[arg(long)]
         time_passes: bool,
@@ -52,8 +54,8 @@ enum Command {
         /// claims to produce.
         #[arg(long)]
         verify: bool,
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        message_format: Format,
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
         /// For `emit ir`: print the time each stage took, on stderr.
         #[arg(long)]
         time_passes: bool,
@@ -86,8 +88,8 @@ enum Command {
         /// For the harness: the seed of the inputs (as `plc run --seed`).
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        message_format: Format,
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
     },
     /// Interpret a function on deterministic inputs and print one checksum line per output
     /// tensor (see docs/interpreter.md).
@@ -111,8 +113,8 @@ enum Command {
         /// The most steps (statements, loop iterations, element work) the run may take.
         #[arg(long, default_value_t = crate::interp::RunOptions::DEFAULT_MAX_STEPS)]
         max_steps: u64,
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        message_format: Format,
+        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+        message_format: MessageFormat,
     },
     /// Print the pass pipeline: each pass with what it requires and produces.
     Passes,
@@ -121,6 +123,24 @@ enum Command {
     /// Run the language server on stdin/stdout (diagnostics, hover on graph regions, go to
     /// definition, outline; see docs/lsp.md).
     Lsp,
+}
+
+/// `--message-format`: the command line's spelling of the renderers' [`Format`].
+#[derive(Clone, Copy, ValueEnum)]
+enum MessageFormat {
+    Human,
+    Short,
+    Json,
+}
+
+impl From<MessageFormat> for Format {
+    fn from(format: MessageFormat) -> Format {
+        match format {
+            MessageFormat::Human => Format::Human,
+            MessageFormat::Short => Format::Short,
+            MessageFormat::Json => Format::Json,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -138,20 +158,23 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check { files, passes, message_format, time_passes } => {
-            check(&files, passes.as_deref(), message_format, time_passes)
+            check(&files, &PipelineSpec { passes, verify: false }, message_format.into(), time_passes)
         }
-        Command::Emit { what, file, after, passes, verify, message_format, time_passes } => {
-            let stages = Stages { after, passes, verify, time_passes };
-            emit(what, &file, &stages, message_format)
+        Command::Emit { what: EmitKind::Ir, file, after, passes, verify, message_format, time_passes } => {
+            let stop = StopAt::from_option(after.as_deref());
+            emit_ir(&file, &PipelineSpec { passes, verify }, stop, message_format.into(), time_passes)
         }
+        Command::Emit { what, file, message_format, .. } => emit(what, &file, message_format.into()),
         Command::Compile { file, out, entry, passes, verify, harness, args, seed, message_format } => {
             let harness = harness.then(|| crate::emit::Harness { seed, args: split_args(&args) });
             let opts = crate::emit::Options { entry, harness };
-            compile(&file, &out, passes.as_deref(), verify, &opts, message_format)
+            compile(&file, &out, &PipelineSpec { passes, verify }, &opts, message_format.into())
         }
         Command::Run { file, entry, args, seed, after, passes, max_steps, message_format } => {
-            let stages = Stages { after, passes, verify: false, time_passes: false };
-            run(&file, &entry, &args, seed, max_steps, &stages, message_format)
+            let mut options = crate::interp::RunOptions::new(entry);
+            (options.seed, options.max_steps) = (seed, max_steps);
+            let spec = PipelineSpec { passes, verify: false };
+            run(&file, options, &args, &spec, StopAt::from_option(after.as_deref()), message_format.into())
         }
         Command::Passes => list_passes(),
         Command::Explain { code } => explain(&code),
@@ -159,34 +182,23 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn check(paths: &[PathBuf], pipeline: Option<&str>, format: Format, time_passes: bool) -> ExitCode {
-    let mut session = Session::new();
-    let text = pipeline.map_or_else(passes::default_pipeline_text, str::to_string);
-    let pipeline = match passes::plan(&mut session.files, &text) {
-        Ok(p) => p,
-        Err(diags) => {
-            print_diagnostics(&session, &diags, format);
-            return ExitCode::from(1);
-        }
-    };
-    let stop = pipeline.passes.len();
+fn check(paths: &[PathBuf], spec: &PipelineSpec, format: Format, time_passes: bool) -> ExitCode {
     let mut errors = false;
     let mut times = Times::default();
     for path in paths {
-        let started = Instant::now();
-        match session.lower_path(path) {
-            Ok((mut programs, mut diags)) => {
-                times.add("lower (parsing included)", started.elapsed());
-                // The passes report errors of their own (an inline cycle, a region spliced
-                // into a region, a graph boundary that cannot replay).
-                for (pass, took) in session.run_passes(&pipeline, stop, false, &mut programs, &mut diags) {
-                    times.add(pass, took);
-                }
-                errors |= diag::has_errors(&diags);
-                print_diagnostics(&session, &diags, format);
-            }
-            Err(err) => return io_failure(path, &err),
+        // The passes report errors of their own (an inline cycle, a region spliced into a
+        // region, a graph boundary that cannot replay).
+        let c = match driver::compile(Input::file(path), spec, StopAt::End) {
+            Ok(c) => c,
+            Err(err) => return io_failure(&err),
+        };
+        print_diagnostics(&c.session, &c.diags, format);
+        if c.root.is_none() {
+            // The pipeline was refused before any file was read: the same for every file.
+            return ExitCode::from(1);
         }
+        errors |= c.has_errors();
+        times.add_all(&c);
     }
     if time_passes {
         times.print();
@@ -198,23 +210,22 @@ fn check(paths: &[PathBuf], pipeline: Option<&str>, format: Format, time_passes:
     }
 }
 
-/// Which stages `emit ir` runs.
-struct Stages {
-    after: Option<String>,
-    passes: Option<String>,
-    verify: bool,
-    time_passes: bool,
-}
-
 /// The time each stage took, summed over the files, in the order the stages first ran.
 #[derive(Default)]
 struct Times(Vec<(&'static str, Duration)>);
 
 impl Times {
-    fn add(&mut self, stage: &'static str, took: Duration) {
-        match self.0.iter_mut().find(|(s, _)| *s == stage) {
-            Some((_, total)) => *total += took,
-            None => self.0.push((stage, took)),
+    /// Adds the stages of one compilation.
+    fn add_all(&mut self, c: &Compilation) {
+        for &(stage, took) in &c.timings {
+            let stage = match stage {
+                Stage::Lower => "lower (parsing included)",
+                Stage::Pass(pass) => pass,
+            };
+            match self.0.iter_mut().find(|(s, _)| *s == stage) {
+                Some((_, total)) => *total += took,
+                None => self.0.push((stage, took)),
+            }
         }
     }
 
@@ -231,55 +242,38 @@ impl Times {
     }
 }
 
-fn emit(what: EmitKind, path: &Path, stages: &Stages, format: Format) -> ExitCode {
-    let mut session = Session::new();
-    if let EmitKind::Ir = what {
-        // The pipeline is checked before the program is read.
-        let text = stages.passes.clone().unwrap_or_else(passes::default_pipeline_text);
-        let planned = passes::plan(&mut session.files, &text).and_then(|p| match &stages.after {
-            Some(after) => passes::stop_index(&mut session.files, &p, Some(after)).map(|stop| (p, stop)),
-            None => {
-                let stop = p.passes.len();
-                Ok((p, stop))
-            }
-        });
-        let (pipeline, stop) = match planned {
-            Ok(planned) => planned,
-            Err(diags) => {
-                print_diagnostics(&session, &diags, format);
-                return ExitCode::from(1);
-            }
-        };
-        let started = Instant::now();
-        let (mut programs, mut diags) = match session.lower_path(path) {
-            Ok(lowered) => lowered,
-            Err(err) => return io_failure(path, &err),
-        };
+/// `plc emit ir`: the IR after a stage, printed as pl source.
+fn emit_ir(path: &Path, spec: &PipelineSpec, stop: StopAt, format: Format, time_passes: bool) -> ExitCode {
+    let c = match driver::compile(Input::file(path), spec, stop) {
+        Ok(c) => c,
+        Err(err) => return io_failure(&err),
+    };
+    if time_passes && c.root.is_some() {
         let mut times = Times::default();
-        times.add("lower (parsing included)", started.elapsed());
-        for (pass, took) in session.run_passes(&pipeline, stop, stages.verify, &mut programs, &mut diags) {
-            times.add(pass, took);
-        }
-        if stages.time_passes {
-            times.print();
-        }
-        print_diagnostics(&session, &diags, format);
-        if diag::has_errors(&diags) {
-            return ExitCode::from(1);
-        }
-        let text = crate::ir::print::programs(&programs, &session.interner);
-        let mut stdout = std::io::stdout().lock();
-        if stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).is_err() {
-            return ExitCode::from(2);
-        }
-        return ExitCode::SUCCESS;
+        times.add_all(&c);
+        times.print();
     }
+    print_diagnostics(&c.session, &c.diags, format);
+    if c.has_errors() {
+        return ExitCode::from(1);
+    }
+    let text = crate::ir::print::programs(&c.programs, &c.session.interner);
+    let mut stdout = std::io::stdout().lock();
+    if stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).is_err() {
+        return ExitCode::from(2);
+    }
+    ExitCode::SUCCESS
+}
+
+/// `plc emit tokens|ast`: the front end's dumps, printed even when the file has errors.
+fn emit(what: EmitKind, path: &Path, format: Format) -> ExitCode {
+    let mut session = Session::new();
     let (file, load_error) = match session.load(path) {
         Ok(loaded) => loaded,
-        Err(err) => return io_failure(path, &err),
+        Err(error) => return io_failure(&FileError::new(FileOp::Read, path, error)),
     };
     let (text, diags) = match what {
-        EmitKind::Ir => unreachable!("handled above"),
+        EmitKind::Ir => unreachable!("`emit ir` runs the driver"),
         EmitKind::Tokens => {
             let mut diags: Vec<Diagnostic> = load_error.into_iter().collect();
             let f = session.files.get(file);
@@ -314,47 +308,24 @@ fn split_args(args: &[String]) -> Vec<(String, String)> {
         .collect()
 }
 
-fn compile(
-    path: &Path,
-    out: &Path,
-    pipeline: Option<&str>,
-    verify: bool,
-    opts: &crate::emit::Options,
-    format: Format,
-) -> ExitCode {
-    let mut session = Session::new();
-    let text = pipeline.map_or_else(passes::default_pipeline_text, str::to_string);
-    let pipeline = match passes::plan(&mut session.files, &text) {
-        Ok(p) => p,
-        Err(diags) => {
-            print_diagnostics(&session, &diags, format);
-            return ExitCode::from(1);
-        }
+fn compile(path: &Path, out: &Path, spec: &PipelineSpec, opts: &crate::emit::Options, format: Format) -> ExitCode {
+    let mut c = match driver::compile(Input::file(path), spec, StopAt::End) {
+        Ok(c) => c,
+        Err(err) => return io_failure(&err),
     };
-    let (mut programs, mut diags) = match session.lower_path(path) {
-        Ok(lowered) => lowered,
-        Err(err) => return io_failure(path, &err),
-    };
-    let stop = pipeline.passes.len();
-    session.run_passes(&pipeline, stop, verify, &mut programs, &mut diags);
-    if !diag::has_errors(&diags) {
-        // The file given on the command line (the pipeline's text may be a file too).
-        let root = (0..session.files.len() as u32)
-            .map(crate::source::FileId)
-            .find(|&id| std::path::Path::new(&session.files.get(id).name) == path)
-            .unwrap_or(crate::source::FileId(0));
-        match crate::emit::compile(&programs, &session.interner, root, opts) {
+    if let (false, Some(root)) = (c.has_errors(), c.root) {
+        match crate::emit::compile(&c.programs, &c.session.interner, root, opts) {
             Ok(files) => {
-                print_diagnostics(&session, &diags, format);
+                print_diagnostics(&c.session, &c.diags, format);
                 return match crate::emit::write_files(out, &files) {
                     Ok(()) => ExitCode::SUCCESS,
-                    Err(err) => io_failure(out, &err),
+                    Err(err) => io_failure(&err),
                 };
             }
-            Err(errors) => diags.extend(errors),
+            Err(errors) => c.diags.extend(errors),
         }
     }
-    print_diagnostics(&session, &diags, format);
+    print_diagnostics(&c.session, &c.diags, format);
     ExitCode::from(1)
 }
 
@@ -362,15 +333,12 @@ fn compile(
 /// while running, 2 for a bad command (no such entry, a missing or unknown `--arg`).
 fn run(
     path: &Path,
-    entry: &str,
+    mut options: crate::interp::RunOptions,
     args: &[String],
-    seed: u64,
-    max_steps: u64,
-    stages: &Stages,
+    spec: &PipelineSpec,
+    stop: StopAt,
     format: Format,
 ) -> ExitCode {
-    let mut options = crate::interp::RunOptions::new(entry);
-    (options.seed, options.max_steps) = (seed, max_steps);
     for a in args {
         match a.split_once('=') {
             Some((k, v)) => options.args.push((k.trim().to_string(), v.trim().to_string())),
@@ -380,34 +348,17 @@ fn run(
             }
         }
     }
-    let mut session = Session::new();
-    let text = stages.passes.clone().unwrap_or_else(passes::default_pipeline_text);
-    let planned = passes::plan(&mut session.files, &text).and_then(|p| {
-        let stop = match &stages.after {
-            Some(after) => passes::stop_index(&mut session.files, &p, Some(after))?,
-            None => p.passes.len(),
-        };
-        Ok((p, stop))
-    });
-    let (pipeline, stop) = match planned {
-        Ok(planned) => planned,
-        Err(diags) => {
-            print_diagnostics(&session, &diags, format);
-            return ExitCode::from(1);
-        }
+    let mut c = match driver::compile(Input::file(path), spec, stop) {
+        Ok(c) => c,
+        Err(err) => return io_failure(&err),
     };
-    let (mut programs, mut diags) = match session.lower_path(path) {
-        Ok(lowered) => lowered,
-        Err(err) => return io_failure(path, &err),
-    };
-    session.run_passes(&pipeline, stop, false, &mut programs, &mut diags);
     // Notes (skipped host code) would only bury the program's output.
-    diags.retain(|d| d.severity != diag::Severity::Note);
-    print_diagnostics(&session, &diags, format);
-    if diag::has_errors(&diags) {
+    c.diags.retain(|d| d.severity != diag::Severity::Note);
+    print_diagnostics(&c.session, &c.diags, format);
+    if c.has_errors() {
         return ExitCode::from(1);
     }
-    match crate::interp::run(&programs, &session.interner, &options) {
+    match crate::interp::run(&c.programs, &c.session.interner, &options) {
         Ok(lines) => {
             let mut text = lines.join("\n");
             if !text.is_empty() {
@@ -420,7 +371,7 @@ fn run(
             ExitCode::SUCCESS
         }
         Err(err) => {
-            let _ = std::io::stderr().lock().write_all(err.render(&session.files).as_bytes());
+            let _ = std::io::stderr().lock().write_all(err.render(&c.session.files).as_bytes());
             match err {
                 crate::interp::RunError::Usage(_) => ExitCode::from(2),
                 crate::interp::RunError::Program { .. } => ExitCode::from(1),
@@ -494,7 +445,9 @@ fn print_diagnostics(session: &Session, diags: &[Diagnostic], format: Format) {
     }
 }
 
-fn io_failure(path: &std::path::Path, err: &std::io::Error) -> ExitCode {
-    eprintln!("error: cannot read `{}`: {err}", path.display());
+/// A file that could not be read or written: the operation, the file and the reason, on
+/// stderr (`error: cannot create directory `out/kernels`: Not a directory`).
+fn io_failure(err: &FileError) -> ExitCode {
+    eprintln!("error: {err}");
     ExitCode::from(2)
 }

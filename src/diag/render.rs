@@ -9,8 +9,8 @@ use codespan_reporting::term;
 use serde::Serialize;
 use std::ops::Range;
 
-/// The output formats of `--message-format`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// The output formats (the CLI's `--message-format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Human,
     Short,

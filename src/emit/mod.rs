@@ -191,18 +191,20 @@ fn kernel_config(p: &Program, names: &Interner, entries: &[(usize, Symbol)], sha
 }
 
 /// Writes the files under `dir`, each whole or not at all (written to a temporary name
-/// beside it, then renamed over the old one). Other files in `dir` are left alone.
-pub fn write_files(dir: &std::path::Path, files: &Files) -> std::io::Result<()> {
+/// beside it, then renamed over the old one). Other files in `dir` are left alone. A
+/// failure names the operation and the file it failed on.
+pub fn write_files(dir: &std::path::Path, files: &Files) -> Result<(), crate::source::FileError> {
+    use crate::source::{FileError, FileOp};
     for (rel, text) in files {
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
+            std::fs::create_dir_all(parent).map_err(|e| FileError::new(FileOp::CreateDirectory, parent, e))?;
         }
         let tmp = path.with_extension(format!("{}.plc-tmp", path.extension().and_then(|e| e.to_str()).unwrap_or("")));
-        std::fs::write(&tmp, text)?;
+        std::fs::write(&tmp, text).map_err(|e| FileError::new(FileOp::Write, &tmp, e))?;
         if let Err(e) = std::fs::rename(&tmp, &path) {
             let _ = std::fs::remove_file(&tmp);
-            return Err(e);
+            return Err(FileError::new(FileOp::Rename { to: path }, tmp, e));
         }
     }
     Ok(())

@@ -27,9 +27,9 @@ mod scopes;
 pub use consts::{format_float, Const};
 
 use crate::diag::{Code, Diagnostic, Label, Span};
-use crate::driver::Session;
 use crate::intern::Symbol;
 use crate::ir::{self, Direction, FuncAttrs, FuncKind, Level, Program, Role, TypeId};
+use crate::session::Session;
 use crate::source::FileId;
 use crate::syntax::ast::{self, Ast, ExprKind as AstExpr, StmtId as AstStmtId, StmtKind as AstStmt};
 use indexmap::IndexMap;

@@ -1,12 +1,12 @@
-//! One run of plc over an open document, as `plc check` runs it: the front end and lowering
-//! of the document and of every file it imports, then the default pass pipeline as far as
-//! its passes are built (when lowering found no error). The result is kept until the next
-//! change of the document: its diagnostics are published, and hover reads its program.
+//! One run of plc over an open document, as `plc check` runs it ([`crate::driver`]): the
+//! front end and lowering of the document and of every file it imports, then the default
+//! pass pipeline (when lowering found no error). The result is kept until the next change
+//! of the document: its diagnostics are published, and hover reads its program.
 
-use crate::diag::{self, Diagnostic};
-use crate::driver::Session;
+use crate::diag::Diagnostic;
+use crate::driver::{self, Input, PipelineSpec, StopAt};
 use crate::ir::Program;
-use crate::passes;
+use crate::session::Session;
 use crate::source::FileId;
 use std::path::Path;
 
@@ -24,21 +24,12 @@ pub struct Analysis {
 /// Compiles the text of a document. `path` is the document's file, from which relative
 /// imports are resolved (`None` for a document that is not a file).
 pub fn analyze(name: &str, path: Option<&Path>, text: &str) -> Analysis {
-    let mut session = Session::new();
-    // The same steps as `plc check`: plan the default pipeline, lower, run the built passes.
-    let pipeline = passes::plan(&mut session.files, &passes::default_pipeline_text());
-    let (root, load_error) = session.add_source(name, text.as_bytes().to_vec());
-    let (mut programs, mut diags) = match load_error {
-        Some(d) => (Vec::new(), vec![d]),
-        None => crate::lower::lower(&mut session, root, path),
-    };
-    match pipeline {
-        Ok(pipeline) => {
-            let stop = pipeline.passes.len();
-            session.run_passes(&pipeline, stop, false, &mut programs, &mut diags);
-        }
-        Err(errors) => diags.extend(errors),
-    }
-    diag::sort(&mut diags);
-    Analysis { session, root, programs, diags }
+    let input =
+        Input::Text { name: name.to_string(), bytes: text.as_bytes().to_vec(), path: path.map(Path::to_path_buf) };
+    // Text in memory is never read from disk, so compiling it cannot fail.
+    let c = driver::compile(input, &PipelineSpec::default(), StopAt::End).unwrap_or_else(|err| unreachable!("{err}"));
+    // The default pipeline is well ordered (a test of the pass table checks it), so the
+    // document is always read.
+    let root = c.root.expect("the default pipeline is never refused");
+    Analysis { session: c.session, root, programs: c.programs, diags: c.diags }
 }

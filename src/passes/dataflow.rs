@@ -232,15 +232,16 @@ pub fn contains_target(p: &Program, block: &[StmtId], is_target: impl Fn(StmtId)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::Session;
+    use crate::driver::{self, Input, PipelineSpec, StopAt};
     use crate::ir::Block;
+    use crate::session::Session;
 
     /// Lowers `src` and returns the program with the body of its function `f`.
     fn lower(src: &str) -> (Session, Program) {
-        let mut session = Session::new();
-        let (mut programs, diags) = session.lower_source("test.pl", src.as_bytes().to_vec());
-        assert!(!crate::diag::has_errors(&diags), "{diags:?}");
-        (session, programs.remove(0))
+        let mut c =
+            driver::compile(Input::text("test.pl", src), &PipelineSpec::default(), StopAt::Lower).expect("in memory");
+        assert!(!c.has_errors(), "{:?}", c.diags);
+        (c.session, c.programs.remove(0))
     }
 
     fn names(s: &Session, p: &Program, vars: &[VarId]) -> Vec<String> {

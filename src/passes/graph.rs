@@ -133,18 +133,18 @@ fn scan(program: &Program, func: Symbol) -> Scan {
 mod tests {
     use super::*;
     use crate::diag::Diagnostic;
-    use crate::driver::Session;
-    use crate::passes::{self, props, Property};
+    use crate::driver::{self, Input, PipelineSpec, StopAt};
+    use crate::passes::{props, Property};
+    use crate::session::Session;
 
     /// Lowers `src` and runs `pipeline` over it.
     fn compile(src: &str, pipeline: &str) -> (Session, Program, Vec<Diagnostic>) {
-        let mut s = Session::new();
-        let (mut programs, mut diags) = s.lower_source("test.pl", src.as_bytes().to_vec());
-        assert!(!crate::diag::has_errors(&diags), "{diags:?}");
-        let plan = passes::plan(&mut s.files, pipeline).unwrap_or_else(|_| panic!("a well-ordered pipeline"));
-        let n = plan.passes.len();
-        passes::run(&plan, n, true, &mut programs, &mut s.interner, &mut diags);
-        (s, programs.remove(0), diags)
+        let spec = PipelineSpec::passes(pipeline).verified();
+        let mut c = driver::compile(Input::text("test.pl", src), &spec, StopAt::Lower).expect("in memory");
+        assert!(c.root.is_some(), "a well-ordered pipeline: {:?}", c.diags);
+        assert!(!c.has_errors(), "{:?}", c.diags);
+        c.finish();
+        (c.session, c.programs.remove(0), c.diags)
     }
 
     fn function<'p>(s: &Session, p: &'p Program, name: &str) -> &'p crate::ir::Function {

@@ -960,7 +960,7 @@ impl Splicer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::Session;
+    use crate::driver::{self, Input, PipelineSpec, StopAt};
 
     const T: &str = "pl.Tensor[[64], pl.FP32]";
 
@@ -969,8 +969,9 @@ mod tests {
     /// diagnostics.
     fn inline(source: &str) -> (Option<String>, String) {
         let source = source.replace("$T", T);
-        let mut session = Session::new();
-        let (mut programs, diags) = session.lower_source("t.pl", source.into_bytes());
+        let c =
+            driver::compile(Input::text("t.pl", source), &PipelineSpec::default(), StopAt::Lower).expect("in memory");
+        let (mut session, mut programs, diags) = (c.session, c.programs, c.diags);
         assert!(!crate::diag::has_errors(&diags), "{diags:?}");
         let mut diags = Vec::new();
         for p in programs.iter_mut() {
@@ -1150,8 +1151,9 @@ mod tests {
              \x20   @pl.function\n    def plain(self, a: $T) -> $T:\n        b = pl.add(a, a)\n        return b\n\n\
              \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        return self.sq(a)\n"
             .replace("$T", T);
-        let mut session = Session::new();
-        let (mut programs, _) = session.lower_source("t.pl", source.into_bytes());
+        let c =
+            driver::compile(Input::text("t.pl", source), &PipelineSpec::default(), StopAt::Lower).expect("in memory");
+        let (mut session, mut programs) = (c.session, c.programs);
         let p = &mut programs[0];
         let plain = session.interner.lookup("plain").unwrap();
         let before = p.functions[&plain].clone();
@@ -1169,8 +1171,9 @@ mod tests {
         let source = "import pypto.language as pl\n\n@pl.program\nclass P:\n\
              \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        b = pl.add(a, a)\n        return b\n"
             .replace("$T", T);
-        let mut session = Session::new();
-        let (mut programs, _) = session.lower_source("t.pl", source.into_bytes());
+        let c =
+            driver::compile(Input::text("t.pl", source), &PipelineSpec::default(), StopAt::Lower).expect("in memory");
+        let (mut session, mut programs) = (c.session, c.programs);
         let p = &mut programs[0];
         let (vars, exprs, stmts) = (p.vars.len(), p.exprs.len(), p.stmts.len());
         run(&mut PassCx { names: &mut session.interner, diags: &mut Vec::new() }, p);
@@ -1196,8 +1199,9 @@ mod tests {
         let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/inline_splicing.pl"))
             .expect("the example exists");
         let once = || {
-            let mut session = Session::new();
-            let (mut programs, _) = session.lower_source("t.pl", source.clone().into_bytes());
+            let lowered = driver::compile(Input::text("t.pl", source.clone()), &PipelineSpec::default(), StopAt::Lower);
+            let c = lowered.expect("in memory");
+            let (mut session, mut programs) = (c.session, c.programs);
             for p in programs.iter_mut() {
                 run(&mut PassCx { names: &mut session.interner, diags: &mut Vec::new() }, p);
             }

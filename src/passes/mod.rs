@@ -12,8 +12,9 @@
 //!  7  LegalizeGraphBoundary  GraphOutlined, CallDirectionsResolved       GraphBoundaryLegalized
 //! ```
 //!
-//! A pipeline is text (`--passes A,B,C`, or the default one): the manager keeps it as a
-//! source file of its own, so that an error in it (E0403, E0404) points at the pass name.
+//! The default pipeline is this table, in order. A pipeline given as text (`--passes
+//! A,B,C`) is kept as a source file of its own, so that an error in it (E0403, E0404)
+//! points at the pass name. `driver.rs` plans the pipeline and runs it one pass at a time.
 
 pub mod cluster;
 pub mod dataflow;
@@ -31,7 +32,6 @@ use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Interner;
 use crate::ir::Program;
 use crate::source::{FileId, SourceMap};
-use std::time::{Duration, Instant};
 
 /// What a pass leaves true of the program, for the passes after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,16 +145,17 @@ pub fn by_name(name: &str) -> Option<&'static PassDef> {
     PASSES.iter().find(|p| p.name == name)
 }
 
-/// The default pipeline as `--passes` would spell it.
-pub fn default_pipeline_text() -> String {
-    PASSES.iter().map(|p| p.name).collect::<Vec<_>>().join(",")
+/// A pipeline that passed the static check: its passes, in order.
+pub struct Pipeline {
+    pub passes: Vec<&'static PassDef>,
 }
 
-/// A pipeline that passed the static check: the passes in order, and where each is
-/// written in the pipeline's text.
-pub struct Pipeline {
-    pub file: FileId,
-    pub passes: Vec<(&'static PassDef, Span)>,
+impl Pipeline {
+    /// The default pipeline: every pass of the table, in the table's order (well ordered,
+    /// as a test below checks).
+    pub fn default_pipeline() -> Pipeline {
+        Pipeline { passes: PASSES.iter().collect() }
+    }
 }
 
 /// Reads and checks a pipeline (`A,B,C`) before anything runs: every name must be a pass
@@ -207,7 +208,7 @@ pub fn plan(files: &mut SourceMap, text: &str) -> Result<Pipeline, Vec<Diagnosti
         }
     }
     if diags.is_empty() {
-        Ok(Pipeline { file, passes })
+        Ok(Pipeline { passes: passes.into_iter().map(|(def, _)| def).collect() })
     } else {
         Err(diags)
     }
@@ -219,14 +220,10 @@ fn unknown_pass(file: FileId, span: Span, name: &str) -> Diagnostic {
         .with_help(format!("the passes are: {list}"))
 }
 
-/// Where to stop: after the pass called `after` (which must be in the pipeline), or at
-/// the end. `lower` stops before the first pass.
-pub fn stop_index(files: &mut SourceMap, pipeline: &Pipeline, after: Option<&str>) -> Result<usize, Vec<Diagnostic>> {
-    let Some(after) = after else { return Ok(pipeline.passes.len()) };
-    if after == "lower" {
-        return Ok(0);
-    }
-    if let Some(i) = pipeline.passes.iter().position(|(p, _)| p.name == after) {
+/// How many passes of `pipeline` run to stop after the pass called `after`, which must be
+/// in the pipeline (an error in the file `<--after>` otherwise).
+pub fn stop_index(files: &mut SourceMap, pipeline: &Pipeline, after: &str) -> Result<usize, Vec<Diagnostic>> {
+    if let Some(i) = pipeline.passes.iter().position(|p| p.name == after) {
         return Ok(i + 1);
     }
     let (file, _) = files.add_bytes("<--after>", after.as_bytes().to_vec());
@@ -242,53 +239,31 @@ pub fn stop_index(files: &mut SourceMap, pipeline: &Pipeline, after: Option<&str
     }])
 }
 
-/// Runs the first `stop` passes of a checked pipeline over every program. After a pass
-/// that reported an error nothing more runs. With `verify`, after each pass the verifier
-/// and the checks of every property the pass produces run on its result.
-pub fn run(
-    pipeline: &Pipeline,
-    stop: usize,
+/// Runs one pass over every program. With `verify`, when the pass reported no error, the
+/// verifier and the checks of every property the pass produces run on its result. The
+/// driver stops the pipeline after a pass that reported errors.
+pub fn run_pass(
+    def: &PassDef,
     verify: bool,
     programs: &mut [Program],
     names: &mut Interner,
     diags: &mut Vec<Diagnostic>,
 ) {
-    run_timed(pipeline, stop, verify, programs, names, diags);
-}
-
-/// [`run`], returning how long each pass that ran took (its checks with `verify`
-/// included), for `--time-passes`.
-pub fn run_timed(
-    pipeline: &Pipeline,
-    stop: usize,
-    verify: bool,
-    programs: &mut [Program],
-    names: &mut Interner,
-    diags: &mut Vec<Diagnostic>,
-) -> Vec<(&'static str, Duration)> {
-    let mut times = Vec::new();
-    for &(def, _) in &pipeline.passes[..stop] {
-        let started = Instant::now();
-        let before = diags.iter().filter(|d| d.is_error()).count();
-        for program in programs.iter_mut() {
-            let mut cx = PassCx { names, diags };
-            (def.run)(&mut cx, program);
-        }
-        if verify && diags.iter().filter(|d| d.is_error()).count() == before {
-            for program in programs.iter() {
-                let ssa = def.produces.contains(&P::SsaForm);
-                diags.extend(crate::ir::verify::verify(program, names, ssa));
-                for &p in def.produces {
-                    diags.extend(props::check(p, def.name, program, names));
-                }
+    let errors = |diags: &[Diagnostic]| diags.iter().filter(|d| d.is_error()).count();
+    let before = errors(diags);
+    for program in programs.iter_mut() {
+        let mut cx = PassCx { names, diags };
+        (def.run)(&mut cx, program);
+    }
+    if verify && errors(diags) == before {
+        for program in programs.iter() {
+            let ssa = def.produces.contains(&P::SsaForm);
+            diags.extend(crate::ir::verify::verify(program, names, ssa));
+            for &p in def.produces {
+                diags.extend(props::check(p, def.name, program, names));
             }
         }
-        times.push((def.name, started.elapsed()));
-        if diags.iter().filter(|d| d.is_error()).count() > before {
-            break;
-        }
     }
-    times
 }
 
 #[cfg(test)]
@@ -305,7 +280,8 @@ mod tests {
 
     #[test]
     fn the_default_pipeline_is_well_ordered() {
-        assert_eq!(codes(&default_pipeline_text()), []);
+        let text = PASSES.iter().map(|p| p.name).collect::<Vec<_>>().join(",");
+        assert_eq!(codes(&text), []);
     }
 
     #[test]

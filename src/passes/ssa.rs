@@ -819,12 +819,13 @@ struct Loop {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::Session;
+    use crate::driver::{self, Input, PipelineSpec, StopAt};
 
     /// The IR of `source` after ConvertToSSA, and the codes of the pass's diagnostics.
     fn ssa(source: &str) -> (String, Vec<Code>) {
-        let mut session = Session::new();
-        let (mut programs, diags) = session.lower_source("test.pl", source.as_bytes().to_vec());
+        let c = driver::compile(Input::text("test.pl", source), &PipelineSpec::default(), StopAt::Lower)
+            .expect("in memory");
+        let (mut session, mut programs, diags) = (c.session, c.programs, c.diags);
         assert!(!crate::diag::has_errors(&diags), "lowering failed: {diags:?}");
         let mut out = Vec::new();
         for p in &mut programs {
@@ -953,8 +954,9 @@ mod tests {
         let src = format!(
             "{HEAD}n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n    m = n + 1\n    buf = pl.create_tensor([m, 64], dtype=pl.FP32)\n    m = m * 2\n    return m\n"
         );
-        let mut session = Session::new();
-        let (mut programs, _) = session.lower_source("test.pl", src.into_bytes());
+        let c =
+            driver::compile(Input::text("test.pl", src), &PipelineSpec::default(), StopAt::Lower).expect("in memory");
+        let (mut session, mut programs) = (c.session, c.programs);
         let mut diags = Vec::new();
         run(&mut PassCx { names: &mut session.interner, diags: &mut diags }, &mut programs[0]);
         let p = &programs[0];
