@@ -57,11 +57,11 @@ fn check(what: &str, bytes: Vec<u8>) {
         }
         let _ = plc::ir::print::programs(&c.programs, &c.session.interner);
         // The C++ emitter on whatever the passes accepted: errors are fine, a panic or an
-        // internal error (E0614) is not.
+        // internal error (E0708) is not.
         if let (false, Some(root)) = (c.has_errors(), c.root) {
             let opts = plc::emit::Options::default();
             if let Err(errors) = plc::emit::compile(&c.programs, &c.session.interner, root, &opts) {
-                for d in errors.iter().filter(|d| d.code.as_str() == "E0614") {
+                for d in errors.iter().filter(|d| d.code.as_str() == "E0708") {
                     problems.push(format!("emitter: {}", d.message));
                 }
             }

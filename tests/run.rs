@@ -9,12 +9,14 @@
 //! - `plc_inputs.h`, the C++ twin of the input generator and the output line, compiled with
 //!   `c++ -std=c++17 -Wall -Werror`, prints exactly what the Rust side prints.
 
+use plc::diag::{Code, Diagnostic};
 use plc::driver::{self, Input, PipelineSpec, StopAt};
 use plc::interp::inputs::{checksum_line, draw, format_fixed6, SplitMix64};
 use plc::interp::value::Data;
-use plc::interp::{run, run_outputs, Output, RunError, RunOptions};
+use plc::interp::{run, run_outputs, Output, RunOptions};
 use plc::ir::{DType, FuncKind, Program};
 use plc::session::Session;
+use plc::source::SourceMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -127,12 +129,22 @@ fn each_stage(path: &Path, mut at: impl FnMut(&str, &[Program], &Session)) {
     }
 }
 
-fn describe(result: &Result<Vec<String>, RunError>) -> String {
+/// A run's lines, or its error with its code.
+fn describe(result: &Result<Vec<String>, Box<Diagnostic>>) -> String {
     match result {
         Ok(lines) => lines.join("\n"),
-        Err(RunError::Usage(m)) => format!("usage error: {m}"),
-        Err(RunError::Program { message, .. }) => format!("error: {message}"),
+        Err(d) if d.code.is_usage() => format!("usage error[{}]: {}", d.code, d.message),
+        Err(d) => format!("error[{}]: {}", d.code, d.message),
     }
+}
+
+/// Runs with a scratch file table (the `<command line>` file of a usage error goes there).
+fn run_here(
+    programs: &[Program],
+    names: &plc::intern::Interner,
+    opts: &RunOptions,
+) -> Result<Vec<String>, Box<Diagnostic>> {
+    run(programs, names, &mut SourceMap::new(), opts)
 }
 
 #[test]
@@ -144,7 +156,7 @@ fn every_pass_keeps_the_meaning_of_every_example() {
             let opts = options(case.entry, case.args, seed);
             let mut first: Option<(String, String)> = None;
             each_stage(&path, |stage, programs, s| {
-                let result = run(programs, &s.interner, &opts);
+                let result = run_here(programs, &s.interner, &opts);
                 let text = describe(&result);
                 match (&result, case.fails_with) {
                     (Ok(_), Some(expected)) => {
@@ -236,16 +248,18 @@ fn mutated_examples_mean_the_same_before_and_after_the_passes() {
                             _ => {}
                         }
                     }
-                    let before = describe(&run(&lowered, &s.interner, &opts));
-                    let later = describe(&run(&after, &s.interner, &opts));
-                    if before.contains("unexpectedly") || later.contains("unexpectedly") {
+                    let before = describe(&run_here(&lowered, &s.interner, &opts));
+                    let later = describe(&run_here(&after, &s.interner, &opts));
+                    let internal = format!("[{}]", Code::E0709);
+                    if before.contains(&internal) || later.contains(&internal) {
                         failures.push(format!(
                             "{} round {round}, {}: the interpreter crashed\n{source}",
                             path.display(),
                             opts.entry
                         ));
                     }
-                    if [&before, &later].iter().any(|t| t.contains("steps")) || before.contains("before it is assigned")
+                    let steps = format!("[{}]", Code::E0802);
+                    if [&before, &later].iter().any(|t| t.contains(&steps)) || before.contains("before it is assigned")
                     {
                         continue;
                     }
@@ -357,9 +371,9 @@ fn odd_arguments_never_crash_the_interpreter() {
             let mut opts = options(case.entry, &args, k as u64);
             opts.max_steps = 20_000;
             for (stage, programs) in ends {
-                if let Err(RunError::Program { message, .. }) = run(programs, names, &opts) {
-                    if message.contains("unexpectedly") {
-                        crashes.push(format!("{} {} {args:?} after {stage}: {message}", case.file, case.entry));
+                if let Err(d) = run_here(programs, names, &opts) {
+                    if d.code == Code::E0709 {
+                        crashes.push(format!("{} {} {args:?} after {stage}: {}", case.file, case.entry, d.message));
                     }
                 }
             }
@@ -372,22 +386,24 @@ fn odd_arguments_never_crash_the_interpreter() {
 
 /// Lowers pl source held in memory and runs `entry` straight from lowering and after every
 /// pass; all stages must agree. Returns the outputs.
-fn run_source(source: &str, entry: &str, args: &[(&str, &str)], seed: u64) -> Result<Vec<Output>, RunError> {
+/// A run's outputs, or its error.
+type Outputs = Result<Vec<Output>, Box<Diagnostic>>;
+
+fn run_source(source: &str, entry: &str, args: &[(&str, &str)], seed: u64) -> Outputs {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("run");
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let path = dir.join(format!("{entry}_{:x}.pl", fxhash(source)));
     std::fs::write(&path, source).expect("written");
     let opts = options(entry, args, seed);
-    let mut results: Vec<(String, Result<Vec<Output>, RunError>)> = Vec::new();
+    let mut results: Vec<(String, Outputs)> = Vec::new();
     each_stage(&path, |stage, programs, s| {
-        results.push((stage.to_string(), run_outputs(programs, &s.interner, &opts)))
+        results.push((stage.to_string(), run_outputs(programs, &s.interner, &mut SourceMap::new(), &opts)))
     });
     let (first_stage, first) = results[0].clone();
     for (stage, r) in &results[1..] {
         let same = match (&first, r) {
             (Ok(a), Ok(b)) => a == b,
-            (Err(RunError::Program { message: a, .. }), Err(RunError::Program { message: b, .. })) => a == b,
-            (Err(a), Err(b)) => a == b,
+            (Err(a), Err(b)) => (a.code, &a.message) == (b.code, &b.message),
             _ => false,
         };
         assert!(same, "after {stage}: {r:?}\nafter {first_stage}: {first:?}");
@@ -429,7 +445,7 @@ fn the_seed_example_adds_the_four_bands_of_w_to_acc() {
         let input = Input::file("examples/accumulate_band.pl");
         let c = driver::compile(input, &PipelineSpec::default(), StopAt::Lower).unwrap();
         let (s, programs) = (c.session, c.programs);
-        let out = run_outputs(&programs, &s.interner, &opts).unwrap();
+        let out = run_outputs(&programs, &s.interner, &mut SourceMap::new(), &opts).unwrap();
         // w is drawn first (512 x 128), then acc (128 x 128).
         let w = drawn(seed, 0, 512 * 128);
         let acc = drawn(seed, 512 * 128, 128 * 128);
@@ -729,6 +745,31 @@ fn an_op_without_semantics_is_named() {
     assert!(err.contains("examples/distributed_ring_shift.pl:"), "the error points at the source: {err}");
 }
 
+/// A run-time error is a diagnostic in every format: in JSON one object with its code and
+/// the span of the expression that failed; a usage error points at its `--arg`.
+#[test]
+fn run_time_and_usage_errors_are_diagnostics_in_every_format() {
+    let out = plc(&["run", "examples/distributed_ring_shift.pl", "--entry", "ring_shift", "--message-format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let d: serde_json::Value = serde_json::from_str(text.lines().last().expect("one object")).expect("JSON");
+    assert_eq!(d["code"], "E0803", "{text}");
+    assert_eq!(d["file"], "examples/distributed_ring_shift.pl", "{text}");
+    assert!(d["span"]["line"].as_u64().is_some_and(|l| l > 1), "{text}");
+
+    let out =
+        plc(&["run", "examples/graph_boundary.pl", "--entry", "model", "--arg", "w=3x3", "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    // `--entry model --arg w=3x3`: the argument starts at column 21.
+    assert!(err.starts_with("<command line>:1:21: error[E0811]:"), "{err}");
+
+    let out = plc(&["run", "examples/graph_boundary.pl", "--entry", "nowhere", "--message-format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let d: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!((d["code"].as_str(), d["span"]["column"].as_u64()), (Some("E0810"), Some(1)));
+}
+
 #[test]
 fn a_loop_that_does_not_end_stops_at_the_step_limit() {
     let src = r#"
@@ -749,7 +790,7 @@ def spin(out: pl.Out[pl.Tensor[[1], pl.INT64]], n: pl.Scalar[pl.INDEX]):
     let out = plc(&["run", path.to_str().unwrap(), "--entry", "spin", "--arg", "n=1", "--max-steps", "10000"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("more than 10000 steps"), "{err}");
+    assert!(err.contains("more than 10000 steps") && err.contains("error[E0802]"), "{err}");
 }
 
 // ---------------------------------------------------------------- plc_inputs.h

@@ -358,7 +358,7 @@ fn run(
     if c.has_errors() {
         return ExitCode::from(1);
     }
-    match crate::interp::run(&c.programs, &c.session.interner, &options) {
+    match crate::interp::run(&c.programs, &c.session.interner, &mut c.session.files, &options) {
         Ok(lines) => {
             let mut text = lines.join("\n");
             if !text.is_empty() {
@@ -371,11 +371,8 @@ fn run(
             ExitCode::SUCCESS
         }
         Err(err) => {
-            let _ = std::io::stderr().lock().write_all(err.render(&c.session.files).as_bytes());
-            match err {
-                crate::interp::RunError::Usage(_) => ExitCode::from(2),
-                crate::interp::RunError::Program { .. } => ExitCode::from(1),
-            }
+            print_diagnostics(&c.session, std::slice::from_ref(&*err), format);
+            ExitCode::from(if err.code.is_usage() { 2 } else { 1 })
         }
     }
 }

@@ -2,7 +2,8 @@
 //! code, so messages may be reworded freely. `plc explain CODE` prints the entry.
 //!
 //! Ranges: E00xx lexical, E01xx syntax, E02xx names and types, E03xx parser-level scope
-//! checks, E04xx pass errors, E05xx graph boundary, E06xx emitter; N0xxx are notes.
+//! checks, E04xx pass errors, E05xx graph boundary, E06xx emitter, E07xx internal errors (bugs
+//! in plc), E08xx running a program (`plc run`); N0xxx are notes.
 
 macro_rules! codes {
     ($($code:ident => $title:literal, $explanation:literal;)*) => {
@@ -35,6 +36,13 @@ macro_rules! codes {
             $(CodeInfo { code: Code::$code, title: $title, explanation: $explanation },)*
         ];
     };
+}
+
+impl Code {
+    /// A code about the command line rather than the program (exit status 2).
+    pub fn is_usage(self) -> bool {
+        matches!(self, Code::E0810 | Code::E0811)
+    }
 }
 
 /// What `plc explain` prints for a code.
@@ -603,11 +611,6 @@ of a tensor (`ChipTensor`), a tile, or a scalar. A path that yields a tensor par
 another yields a computed tensor value (which the CPU tile library holds as a tile) cannot be
 merged. Load the tensor into a tile first, or store the computed value into the tensor.";
 
-    E0609 => "internal error in the kernel emitter",
-"The IR reaching the kernel emitter lacks something the passes should have provided (a value
-for a variable, a well-formed loop). This is a bug in plc; please report it with the
-program.";
-
     E0610 => "orchestration code calls a function that is not a kernel or a graph",
 "In the C++ output, an orchestration function launches tasks: kernels (InCore, AIC, AIV,
 Group, Spmd functions) and graphs. A call of another Opaque or Orchestration function has no
@@ -627,11 +630,6 @@ it cannot write in C++ — a tuple built in place, `**`, a string — is reporte
 buffers. A kernel that returns something other than one of its parameters (a tile, a tensor
 it allocated) gives the caller nothing to read. Store the result into an `Out` parameter and
 return that parameter.";
-
-    E0614 => "internal error in the orchestration emitter",
-"The IR reaching the emitter lacks something a pass should have provided (argument
-directions, a value for a variable). This is a bug in plc; please report it with the
-program.";
 
     E0615 => "a computation in orchestration code",
 "Orchestration code launches tasks and manages buffers; it does not compute on tensor
@@ -674,6 +672,51 @@ assigned twice. This is a bug in plc.";
 "With `--verify`, after each pass plc re-checks every property the pass produces (no
 inline functions left, no graph region left, single assignment, ...) on the IR it
 produced. A failure is a bug in plc.";
+
+    E0707 => "internal error in the kernel emitter",
+"The IR reaching the kernel emitter lacks something the passes should have provided (a value
+for a variable, a well-formed loop). This is a bug in plc; please report it with the
+program.";
+
+    E0708 => "internal error in the orchestration emitter",
+"The IR reaching the emitter lacks something a pass should have provided (argument
+directions, a value for a variable). This is a bug in plc; please report it with the
+program.";
+
+    E0709 => "internal error in the interpreter",
+"`plc run` itself failed (it could not start its thread, or it stopped unexpectedly). This is
+a bug in plc; please report it with the program and the command.";
+
+    E0801 => "the program failed while running",
+"`plc run` stopped because the program did something that has no result: an index outside a
+tensor, a division by zero, a shape that does not fit, a value of the wrong kind. The
+diagnostic points at the expression that failed.
+
+    x = pl.tensor.read(t, [64, 0])   # error when t has 64 rows: the index is outside it
+
+The compiled C++ would fail (or compute garbage) at the same place.";
+
+    E0802 => "the run took more steps than allowed",
+"`plc run` counts statements, loop iterations and element work (one unit per 256 elements)
+and stops after `--max-steps` of them (50 000 000 by default), so that a loop that never ends
+does not hang it. Raise the limit with `--max-steps N` for a long run.";
+
+    E0803 => "an operation the interpreter cannot run",
+"Some operations have no meaning in one process on the CPU: the distributed ops (`pld.*`)
+need several ranks running at once. `plc run` stops at the first one. `plc check` and
+`plc compile` accept the program.";
+
+    E0810 => "no function to run by that name",
+"`plc run --entry NAME` names the function to run: `name`, or `Class.name` when several
+`@pl.program` classes have a function of that name. The diagnostic lists the functions there
+are. This is a usage error (exit status 2).";
+
+    E0811 => "a missing or malformed --arg",
+"`plc run` and `plc compile --harness` make the entry's inputs: a tensor parameter whose type
+does not fix its shape needs `--arg NAME=DIMxDIM[:DTYPE]`, a scalar parameter needs
+`--arg NAME=VALUE`. An `--arg` naming no parameter, given twice, of the wrong rank or dtype,
+or not a value of the parameter's type is reported here, pointing at the `--arg` on the
+command line. This is a usage error (exit status 2).";
 
     N0001 => "host code skipped",
 "Host code is the Python that runs around the pl program: an `if __name__ == \"__main__\":`

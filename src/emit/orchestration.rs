@@ -401,7 +401,7 @@ impl<'a> Emitter<'a> {
             Some(n) => n.clone(),
             None => {
                 let n = self.names.get(self.p.var(v).name).to_string();
-                self.error(Code::E0614, loc, format!("internal error: `{n}` has no C++ value at this point"));
+                self.error(Code::E0708, loc, format!("internal error: `{n}` has no C++ value at this point"));
                 "0".to_string()
             }
         }
@@ -866,7 +866,7 @@ impl<'a> Emitter<'a> {
             _ => Vec::new(),
         };
         if dirs.len() != args.len() {
-            self.error(Code::E0614, loc, format!("internal error: the call of `{gname}` has no argument directions (DeriveCallDirections must run first)"));
+            self.error(Code::E0708, loc, format!("internal error: the call of `{gname}` has no argument directions (DeriveCallDirections must run first)"));
             return;
         }
         let n = self.task;

@@ -9,6 +9,7 @@
 
 use super::ops;
 use super::value::{Num, Value};
+use crate::diag::Code;
 use crate::intern::{Interner, Symbol};
 use crate::ir::{
     BinOp, Block, Callee, Direction, ExprId, ExprKind, FuncKind, Function, IterArg, Loc, Program, ScopeKind, StmtId,
@@ -24,8 +25,10 @@ const MAX_CALL_DEPTH: usize = 256;
 /// A run-time error and where it happened.
 #[derive(Debug)]
 pub(super) struct Fault {
+    /// E0801 (a failure), E0802 (the step limit) or E0803 (an op with no CPU semantics).
+    pub code: Code,
     pub message: String,
-    pub loc: Option<Loc>,
+    pub loc: Loc,
 }
 
 type R<T> = Result<T, Fault>;
@@ -94,21 +97,32 @@ impl<'a> Interp<'a> {
         self.names
     }
 
-    /// Charges `units` steps of work; past the limit the run stops.
-    pub fn charge(&mut self, units: u64) -> Result<(), String> {
+    /// Charges `units` steps of work done at `loc`; past the limit the run stops (E0802).
+    pub fn charge(&mut self, units: u64, loc: Loc) -> R<()> {
         self.steps = self.steps.saturating_add(units);
         if self.steps > self.max_steps {
-            return Err(format!(
+            let message = format!(
                 "the run took more than {} steps (statements, loop iterations and element work); \
                  a loop that does not end? (--max-steps raises the limit)",
                 self.max_steps
-            ));
+            );
+            return Err(Fault { code: Code::E0802, message, loc });
         }
         Ok(())
     }
 
+    /// The work an op's value took: one step per 256 elements.
+    fn charge_value(&mut self, value: &Value, loc: Loc) -> R<()> {
+        let work = match value {
+            Value::Tensor(t) => t.len(),
+            Value::Tile(t) => t.borrow().len(),
+            _ => 0,
+        };
+        self.charge(work as u64 / 256, loc)
+    }
+
     fn fault(&self, message: impl Into<String>, loc: Loc) -> Fault {
-        Fault { message: message.into(), loc: Some(loc) }
+        Fault { code: Code::E0801, message: message.into(), loc }
     }
 
     fn var_name(&self, var: VarId) -> &str {
@@ -134,7 +148,7 @@ impl<'a> Interp<'a> {
         let program = self.program;
         let stmt = program.stmt(id);
         let loc = stmt.loc;
-        self.charge(1).map_err(|m| self.fault(m, loc))?;
+        self.charge(1, loc)?;
         match &stmt.kind {
             StmtKind::Assign { var, value } => {
                 let v = self.expr(*value, frame)?;
@@ -189,7 +203,7 @@ impl<'a> Interp<'a> {
                 let mut current = self.exprs(&iter_args.iter().map(|a| a.init).collect::<Vec<_>>(), frame)?;
                 let mut i = start;
                 while (step > 0 && i < stop) || (step < 0 && i > stop) {
-                    self.charge(1).map_err(|m| self.fault(m, loc))?;
+                    self.charge(1, loc)?;
                     frame.set(*var, Value::Int(i));
                     enter_iteration(iter_args, &current, frame);
                     match self.iteration(iter_args, body, &mut current, frame, loc)? {
@@ -208,7 +222,7 @@ impl<'a> Interp<'a> {
             StmtKind::While { cond, iter_args, body, return_vars } => {
                 let mut current = self.exprs(&iter_args.iter().map(|a| a.init).collect::<Vec<_>>(), frame)?;
                 loop {
-                    self.charge(1).map_err(|m| self.fault(m, loc))?;
+                    self.charge(1, loc)?;
                     enter_iteration(iter_args, &current, frame);
                     let c = self.expr(*cond, frame)?;
                     if !truthy(&c).map_err(|m| self.fault(m, program.expr(*cond).loc))? {
@@ -252,8 +266,8 @@ impl<'a> Interp<'a> {
         let mut result = Ok(Flow::Next);
         for b in 0..n {
             (self.block_idx, self.block_num) = (b, n);
-            if let Err(m) = self.charge(1) {
-                result = Err(self.fault(m, loc));
+            if let Err(f) = self.charge(1, loc) {
+                result = Err(f);
                 break;
             }
             match body(self) {
@@ -390,7 +404,15 @@ impl<'a> Interp<'a> {
                     });
                 }
                 match callee {
-                    Callee::Op(op) => ops::call(self, *op, values).map_err(|m| self.fault(m, e.loc))?,
+                    Callee::Op(op) => {
+                        let value = ops::call(self, *op, values).map_err(|message| {
+                            // An op the interpreter cannot run at all, or a failure of this call.
+                            let code = if op.def().kind.no_cpu_form().is_some() { Code::E0803 } else { Code::E0801 };
+                            Fault { code, message, loc: e.loc }
+                        })?;
+                        self.charge_value(&value, e.loc)?;
+                        value
+                    }
                     Callee::Func(f) | Callee::Submit(f) => {
                         let core_num = match attrs.iter().find(|(k, _)| self.names.get(*k) == "core_num") {
                             Some((_, c)) => {
@@ -461,9 +483,9 @@ impl<'a> Interp<'a> {
         let mut last_frame = None;
         let saved = (self.block_idx, self.block_num);
         for b in 0..runs {
-            if let Err(m) = self.charge(1) {
+            if let Err(f) = self.charge(1, loc) {
                 (self.block_idx, self.block_num) = saved;
-                return Err(self.fault(m, loc));
+                return Err(f);
             }
             if core_num.is_some() {
                 (self.block_idx, self.block_num) = (b, runs);

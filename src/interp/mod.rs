@@ -23,6 +23,7 @@ pub mod value;
 
 pub use inputs::PLC_INPUTS_H;
 
+use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Interner;
 use crate::ir::{DType, Dim, Direction, Loc, Program, Type, VarId};
 use crate::source::SourceMap;
@@ -58,31 +59,74 @@ impl RunOptions {
     }
 }
 
-/// Why a run did not finish.
-#[derive(Clone, Debug, PartialEq)]
-pub enum RunError {
-    /// The command was wrong: no such entry, a missing, unknown or malformed `--arg`.
-    Usage(String),
-    /// The program failed while running (an op without semantics, an index out of range,
-    /// the step limit, ...), at a location of the source when one is known.
-    Program { message: String, loc: Option<Loc> },
+/// Why a run did not finish, before it becomes a diagnostic (see [`run_outputs`]).
+enum Failure {
+    /// The command was wrong (E0810, E0811): about the `--arg` of that parameter, or (`None`)
+    /// about `--entry`.
+    Usage { arg: Option<String>, code: Code, message: String },
+    /// The program failed while running.
+    Fault(exec::Fault),
+    /// The interpreter itself failed: a bug in plc.
+    Internal(String),
 }
 
-impl RunError {
-    /// `error: <message>` and, for a program error, ` --> file:line:column`.
-    pub fn render(&self, files: &SourceMap) -> String {
-        match self {
-            RunError::Usage(message) => format!("error: {message}\n"),
-            RunError::Program { message, loc } => {
-                let mut out = format!("error: {message}\n");
-                if let Some(loc) = loc.filter(|l| !l.is_compiler_made() && (l.file.0 as usize) < files.len()) {
-                    let file = files.get(loc.file);
-                    let pos = file.lines.position(&file.text, loc.span.lo);
-                    out.push_str(&format!("  --> {}:{}:{}\n", file.name, pos.line, pos.column));
+/// A usage error about `--entry` (E0810).
+fn entry_error(message: String) -> Failure {
+    Failure::Usage { arg: None, code: Code::E0810, message }
+}
+
+/// A usage error about the `--arg` of parameter `name` (E0811).
+fn arg_error(name: &str, message: String) -> Failure {
+    Failure::Usage { arg: Some(name.to_string()), code: Code::E0811, message }
+}
+
+impl From<exec::Fault> for Failure {
+    fn from(f: exec::Fault) -> Failure {
+        Failure::Fault(f)
+    }
+}
+
+impl Failure {
+    /// The diagnostic: a fault at the expression that failed (at the entry function when
+    /// the compiler made it); a usage error at the `--entry`/`--arg` it is about, in a
+    /// `<command line>` file added to `files`.
+    fn into_diagnostic(self, files: &mut SourceMap, options: &RunOptions, entry_loc: Option<Loc>) -> Box<Diagnostic> {
+        let command_line = |files: &mut SourceMap, arg: Option<&str>| {
+            let mut text = format!("--entry {}", options.entry);
+            let mut span = Span::new(0, text.len() as u32);
+            for (k, v) in &options.args {
+                text.push_str(" --arg ");
+                let lo = text.len() as u32;
+                text.push_str(&format!("{k}={v}"));
+                if arg == Some(k.as_str()) {
+                    span = Span::new(lo, text.len() as u32);
                 }
-                out
             }
-        }
+            (files.add("<command line>", text), span)
+        };
+        let d = match self {
+            Failure::Usage { arg, code, message } => {
+                let (file, span) = command_line(files, arg.as_deref());
+                let label = if arg.is_some() { "this argument" } else { "the function to run" };
+                Diagnostic::error(code, message, Label::primary(file, span, label))
+            }
+            Failure::Fault(f) => {
+                let loc = Some(f.loc).filter(|l| !l.is_compiler_made()).or(entry_loc.filter(|l| !l.is_compiler_made()));
+                let label = match loc {
+                    Some(loc) => Label::primary(loc.file, loc.span, "failed here"),
+                    None => {
+                        let (file, span) = command_line(files, None);
+                        Label::primary(file, span, "while running this function")
+                    }
+                };
+                Diagnostic::error(f.code, f.message, label)
+            }
+            Failure::Internal(message) => {
+                let (file, span) = command_line(files, None);
+                Diagnostic::error(Code::E0709, message, Label::primary(file, span, "while running this function"))
+            }
+        };
+        Box::new(d)
     }
 }
 
@@ -105,27 +149,37 @@ impl Output {
 }
 
 /// Runs the entry function and returns the output lines (one per `Out`/`InOut` tensor
-/// parameter, in signature order, without newlines).
-pub fn run(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<String>, RunError> {
-    Ok(run_outputs(programs, names, options)?.iter().map(Output::line).collect())
+/// parameter, in signature order, without newlines). A failure is a diagnostic: E08xx for
+/// the run (E0810 and E0811 are usage errors, about the command line), E0709 for a bug.
+pub fn run(
+    programs: &[Program],
+    names: &Interner,
+    files: &mut SourceMap,
+    options: &RunOptions,
+) -> Result<Vec<String>, Box<Diagnostic>> {
+    Ok(run_outputs(programs, names, files, options)?.iter().map(Output::line).collect())
 }
 
 /// Runs the entry function and returns its output tensors. The run happens on a thread of
 /// its own with a large stack, so deeply nested programs cannot overflow the caller's.
-pub fn run_outputs(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<Output>, RunError> {
-    std::thread::scope(|scope| {
+pub fn run_outputs(
+    programs: &[Program],
+    names: &Interner,
+    files: &mut SourceMap,
+    options: &RunOptions,
+) -> Result<Vec<Output>, Box<Diagnostic>> {
+    let result = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("plc-interp".to_string())
             .stack_size(256 << 20)
             .spawn_scoped(scope, || run_here(programs, names, options))
-            .map_err(|e| RunError::Usage(format!("cannot start the interpreter's thread: {e}")))?
+            .map_err(|e| Failure::Internal(format!("cannot start the interpreter's thread: {e}")))?
             .join()
-            .unwrap_or_else(|_| {
-                Err(RunError::Program {
-                    message: "the interpreter stopped unexpectedly (a bug in plc)".into(),
-                    loc: None,
-                })
-            })
+            .unwrap_or_else(|_| Err(Failure::Internal("the interpreter stopped unexpectedly (a bug in plc)".into())))
+    });
+    result.map_err(|failure| {
+        let entry_loc = find_entry(programs, names, &options.entry).ok().map(|(i, f)| programs[i].functions[&f].loc);
+        failure.into_diagnostic(files, options, entry_loc)
     })
 }
 
@@ -134,7 +188,7 @@ pub fn source_name(name: &str) -> &str {
     crate::passes::outline::source_name(name)
 }
 
-fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<Output>, RunError> {
+fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<Output>, Failure> {
     let (prog_index, func_name) = find_entry(programs, names, &options.entry)?;
     let program = &programs[prog_index];
     let func = &program.functions[&func_name];
@@ -150,13 +204,16 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
     for (name, value) in &options.args {
         if !params.iter().any(|(_, _, n)| n == name) {
             let list: Vec<&str> = params.iter().map(|(_, _, n)| n.as_str()).collect();
-            return Err(RunError::Usage(format!(
-                "unknown --arg `{name}`: the parameters of `{entry}` are {}",
-                if list.is_empty() { "none".to_string() } else { list.join(", ") }
-            )));
+            return Err(arg_error(
+                name,
+                format!(
+                    "unknown --arg `{name}`: the parameters of `{entry}` are {}",
+                    if list.is_empty() { "none".to_string() } else { list.join(", ") }
+                ),
+            ));
         }
         if given.insert(name, value).is_some() {
-            return Err(RunError::Usage(format!("--arg `{name}` is given twice")));
+            return Err(arg_error(name, format!("--arg `{name}` is given twice")));
         }
     }
 
@@ -165,10 +222,13 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
     for (var, _, name) in &params {
         if let Type::Scalar(dtype) = program.types.get(program.var(*var).ty) {
             let Some(text) = given.get(name.as_str()) else {
-                return Err(RunError::Usage(format!(
-                    "the scalar parameter `{name}` of `{entry}` needs a value: --arg {name}=<{}>",
-                    dtype.name()
-                )));
+                return Err(arg_error(
+                    name,
+                    format!(
+                        "the scalar parameter `{name}` of `{entry}` needs a value: --arg {name}=<{}>",
+                        dtype.name()
+                    ),
+                ));
             };
             scalars.insert(*var, parse_scalar(name, text, *dtype)?);
         }
@@ -185,20 +245,26 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
         let (dims, dtype) = parse_tensor_arg(name, text)?;
         if let Some(declared) = shape {
             if declared.len() != dims.len() {
-                return Err(RunError::Usage(format!(
-                    "--arg {name}={text}: `{name}` has rank {}, the shape given has rank {}",
-                    declared.len(),
-                    dims.len()
-                )));
+                return Err(arg_error(
+                    name,
+                    format!(
+                        "--arg {name}={text}: `{name}` has rank {}, the shape given has rank {}",
+                        declared.len(),
+                        dims.len()
+                    ),
+                ));
             }
             for (d, &n) in declared.iter().zip(&dims) {
                 if let Dim::Dyn(sym) = d {
                     match dyn_dims.get(sym) {
                         Some(&bound) if bound != n => {
-                            return Err(RunError::Usage(format!(
-                                "--arg {name}={text}: the dimension `{}` is {bound} from another argument",
-                                names.get(*sym)
-                            )))
+                            return Err(arg_error(
+                                name,
+                                format!(
+                                    "--arg {name}={text}: the dimension `{}` is {bound} from another argument",
+                                    names.get(*sym)
+                                ),
+                            ))
                         }
                         _ => {
                             dyn_dims.insert(*sym, n);
@@ -230,10 +296,13 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
                     tensor_shape(names, name, entry, declared, specs.get(var), &dyn_dims, &scalar_extents)?;
                 let n = value::element_count(&dims);
                 if n > exec::MAX_ELEMENTS {
-                    return Err(RunError::Usage(format!(
-                        "`{name}` would have {n} elements; the interpreter takes at most {}",
-                        exec::MAX_ELEMENTS
-                    )));
+                    return Err(arg_error(
+                        name,
+                        format!(
+                            "`{name}` would have {n} elements; the interpreter takes at most {}",
+                            exec::MAX_ELEMENTS
+                        ),
+                    ));
                 }
                 let data = match dir {
                     Direction::Out => Data::zeros(dtype, n),
@@ -246,17 +315,20 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
                 Value::Tensor(tensor)
             }
             other => {
-                return Err(RunError::Usage(format!(
-                    "the parameter `{name}` of `{entry}` is {}, which `plc run` cannot make an input for",
-                    other.kind_name()
-                )))
+                return Err(arg_error(
+                    name,
+                    format!(
+                        "the parameter `{name}` of `{entry}` is {}, which `plc run` cannot make an input for",
+                        other.kind_name()
+                    ),
+                ))
             }
         };
         frame.set(*var, value);
     }
 
     let mut interp = Interp::new(programs, names, prog_index, options.max_steps, dyn_dims);
-    interp.run_function(func, frame).map_err(|f| RunError::Program { message: f.message, loc: f.loc })?;
+    interp.run_function(func, frame)?;
 
     Ok(outputs
         .into_iter()
@@ -286,7 +358,7 @@ fn tensor_shape(
     given: Option<&(Vec<i64>, Option<DType>)>,
     dyn_dims: &FxHashMap<crate::intern::Symbol, i64>,
     scalars: &FxHashMap<VarId, i64>,
-) -> Result<(Vec<i64>, DType), RunError> {
+) -> Result<(Vec<i64>, DType), Failure> {
     let (declared, declared_dtype) = (decl.shape, decl.dtype);
     let resolved: Option<Vec<i64>> = declared.and_then(|dims| {
         dims.iter()
@@ -302,10 +374,10 @@ fn tensor_shape(
         (Some(fixed), Some((dims, _))) => {
             if &fixed != dims {
                 let text: Vec<String> = fixed.iter().map(i64::to_string).collect();
-                return Err(RunError::Usage(format!(
-                    "--arg {name}: `{name}` is declared with the shape {}, not the one given",
-                    text.join("x")
-                )));
+                return Err(arg_error(
+                    name,
+                    format!("--arg {name}: `{name}` is declared with the shape {}, not the one given", text.join("x")),
+                ));
             }
             fixed
         }
@@ -329,29 +401,32 @@ fn tensor_shape(
                     }
                 }
             };
-            return Err(RunError::Usage(format!(
+            return Err(arg_error(
+                name,
+                format!(
                 "the tensor parameter `{name}` of `{entry}` {why}: give its shape with --arg {name}=<d0>x<d1>[:DTYPE]"
-            )));
+            ),
+            ));
         }
     };
     let dtype = match (declared_dtype, given.and_then(|g| g.1)) {
         (Some(d), Some(g)) if d != g => {
-            return Err(RunError::Usage(format!("--arg {name}: `{name}` is declared {d}, not {g}")));
+            return Err(arg_error(name, format!("--arg {name}: `{name}` is declared {d}, not {g}")));
         }
         (Some(d), _) => d,
         (None, Some(g)) => g,
         (None, None) => DType::Fp32,
     };
     if shape.iter().any(|&d| d < 0) {
-        return Err(RunError::Usage(format!("the shape of `{name}` has a negative extent")));
+        return Err(arg_error(name, format!("the shape of `{name}` has a negative extent")));
     }
     Ok((shape, dtype))
 }
 
 /// `64x32`, `64x32:FP16`, `128` (rank 1); an empty shape before `:` is rank 0.
-fn parse_tensor_arg(name: &str, text: &str) -> Result<(Vec<i64>, Option<DType>), RunError> {
+fn parse_tensor_arg(name: &str, text: &str) -> Result<(Vec<i64>, Option<DType>), Failure> {
     let bad = |why: &str| {
-        RunError::Usage(format!("--arg {name}={text}: {why} (a tensor takes a shape like 64x32 or 64x32:FP16)"))
+        arg_error(name, format!("--arg {name}={text}: {why} (a tensor takes a shape like 64x32 or 64x32:FP16)"))
     };
     let (dims, dtype) = match text.split_once(':') {
         Some((dims, dtype)) => {
@@ -374,9 +449,9 @@ fn parse_tensor_arg(name: &str, text: &str) -> Result<(Vec<i64>, Option<DType>),
 }
 
 /// A scalar argument of a dtype: an integer, a float, or `true`/`false`.
-fn parse_scalar(name: &str, text: &str, dtype: DType) -> Result<Value, RunError> {
+fn parse_scalar(name: &str, text: &str, dtype: DType) -> Result<Value, Failure> {
     let t = text.trim();
-    let bad = || RunError::Usage(format!("--arg {name}={text}: not a value of {dtype}"));
+    let bad = || arg_error(name, format!("--arg {name}={text}: not a value of {dtype}"));
     if dtype == DType::Bool {
         return match t {
             "true" | "True" | "1" => Ok(Value::Bool(true)),
@@ -391,7 +466,7 @@ fn parse_scalar(name: &str, text: &str, dtype: DType) -> Result<Value, RunError>
 }
 
 /// The program and function `entry` names: `name` or `Class.name`.
-fn find_entry(programs: &[Program], names: &Interner, entry: &str) -> Result<(usize, crate::intern::Symbol), RunError> {
+fn find_entry(programs: &[Program], names: &Interner, entry: &str) -> Result<(usize, crate::intern::Symbol), Failure> {
     let (class, func) = match entry.rsplit_once('.') {
         Some((c, f)) => (Some(c), f),
         None => (None, entry),
@@ -412,7 +487,7 @@ fn find_entry(programs: &[Program], names: &Interner, entry: &str) -> Result<(us
         0 => {
             let all: Vec<String> =
                 programs.iter().flat_map(|p| p.functions.keys().map(|&k| names.get(k).to_string())).collect();
-            Err(RunError::Usage(format!(
+            Err(entry_error(format!(
                 "no function `{entry}` to run; the functions are {}",
                 if all.is_empty() { "none".to_string() } else { all.join(", ") }
             )))
@@ -422,7 +497,7 @@ fn find_entry(programs: &[Program], names: &Interner, entry: &str) -> Result<(us
                 .iter()
                 .map(|(i, _)| format!("{}.{func}", programs[*i].name.map_or("Program", |n| names.get(n))))
                 .collect();
-            Err(RunError::Usage(format!("`{entry}` names several functions; write one of {}", classes.join(", "))))
+            Err(entry_error(format!("`{entry}` names several functions; write one of {}", classes.join(", "))))
         }
     }
 }

@@ -73,7 +73,7 @@ fn impl_symbol(names: &Interner, func: Symbol) -> String {
 pub fn emit_kernel(program: &Program, names: &Interner, func: Symbol) -> Result<String, Diagnostic> {
     let Some(f) = program.functions.get(&func) else {
         return Err(Diagnostic::error(
-            Code::E0609,
+            Code::E0707,
             format!("internal error: no function `{}` to emit", names.get(func)),
             Label::primary(crate::source::FileId(u32::MAX), crate::diag::Span::new(0, 0), ""),
         ));
@@ -81,7 +81,7 @@ pub fn emit_kernel(program: &Program, names: &Interner, func: Symbol) -> Result<
     if !f.kind.is_device_kernel() {
         return Err(error_at(
             f,
-            Code::E0609,
+            Code::E0707,
             f.loc,
             format!("internal error: `{}` is an {} function, not a kernel", names.get(func), f.kind),
         ));
@@ -401,7 +401,7 @@ impl Emitter<'_> {
                 Ok((name.clone(), repr.clone()))
             }
             None => Err(self.err(
-                Code::E0609,
+                Code::E0707,
                 loc,
                 format!(
                     "internal error: `{}` is read before the kernel emitter saw its definition",
@@ -512,7 +512,7 @@ impl Emitter<'_> {
                         loc,
                         format!("`{word}` in a loop that carries values: the kernel emitter cannot tell what the loop yields"),
                     )),
-                    None => Err(self.err(Code::E0609, loc, format!("internal error: `{word}` outside a loop"))),
+                    None => Err(self.err(Code::E0707, loc, format!("internal error: `{word}` outside a loop"))),
                 }
             }
         }
@@ -653,7 +653,7 @@ impl Emitter<'_> {
         for ((rv, name), repr) in return_vars.iter().zip(&names).zip(&target.reprs) {
             let Some(repr) = repr.clone() else {
                 return Err(self.err(
-                    Code::E0609,
+                    Code::E0707,
                     self.p.var(*rv).loc,
                     "internal error: an `if` result no branch yields".to_string(),
                 ));
@@ -678,14 +678,14 @@ impl Emitter<'_> {
             let (text, repr) = self.expr(v)?;
             let Some(target) = self.targets.last_mut() else {
                 return Err(self.err(
-                    Code::E0609,
+                    Code::E0707,
                     loc,
                     "internal error: a yield outside a loop or an `if`".to_string(),
                 ));
             };
             if k >= target.names.len() {
                 return Err(self.err(
-                    Code::E0609,
+                    Code::E0707,
                     loc,
                     "internal error: a yield of more values than its statement binds".to_string(),
                 ));
@@ -888,7 +888,7 @@ impl Emitter<'_> {
         for (k, param) in sig.params.iter().enumerate() {
             let Some(a) = args.get(k).copied().flatten() else {
                 return Err(self.err(
-                    Code::E0609,
+                    Code::E0707,
                     loc,
                     format!("internal error: the call of `{gname}` lacks argument {k}"),
                 ));
@@ -907,7 +907,7 @@ impl Emitter<'_> {
                     t
                 }
                 Repr::Scalar(t) => self.typed_scalar(a, t)?,
-                _ => return Err(self.err(Code::E0609, loc, "internal error: a parameter of no C++ form".to_string())),
+                _ => return Err(self.err(Code::E0707, loc, "internal error: a parameter of no C++ form".to_string())),
             };
             texts.push(text);
         }

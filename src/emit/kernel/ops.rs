@@ -67,7 +67,7 @@ impl Emitter<'_> {
             Slot::Named(p) => (c.get(p), format!("`{p}`")),
             Slot::Nth(i) => (c.nth(i), format!("{i}")),
         };
-        arg.ok_or_else(|| self.err(Code::E0609, c.loc, format!("internal error: `{}` lacks its argument {what}", c.op)))
+        arg.ok_or_else(|| self.err(Code::E0707, c.loc, format!("internal error: `{}` lacks its argument {what}", c.op)))
     }
 
     /// E0601 for an op the tile library has no form for.
@@ -123,7 +123,7 @@ impl Emitter<'_> {
                 format!("plc::cmp({x}, {y}, {code})")
             }
             OpKind::Special(_) | OpKind::Marker | OpKind::Distributed => {
-                return Err(self.err(Code::E0609, c.loc, format!("internal error: `{}` is not a family op", c.op)))
+                return Err(self.err(Code::E0707, c.loc, format!("internal error: `{}` is not a family op", c.op)))
             }
         })
     }
