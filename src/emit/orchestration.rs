@@ -1106,28 +1106,7 @@ impl<'a> Emitter<'a> {
         let arg = |p: Param| def.arg(args, p);
         match special {
             Special::CreateTensor => self.create_tensor(var, args, loc),
-            Special::Slice | Special::View => {
-                let Some(src) = args.first().copied().flatten() else { return };
-                let src = self.expr(src);
-                let shape = self.shape_dims(arg(Param::Shape));
-                let offsets = self.shape_dims(arg(Param::Offset));
-                let v = self.define(var);
-                let rank = shape.len();
-                let offs = if offsets.is_empty() { vec!["0".to_string(); rank] } else { offsets };
-                self.line(&format!("uint32_t {v}_offsets[{}] = {{{}}};", rank.max(1), offs.join(", ")));
-                // The window is clipped to the tensor, as the reference emitter does.
-                let clipped: Vec<String> = shape
-                    .iter()
-                    .enumerate()
-                    .map(|(k, s)| {
-                        format!(
-                            "({v}_offsets[{k}] >= {src}.shapes[{k}] ? 0u : std::min<uint32_t>({s}, {src}.shapes[{k}] - {v}_offsets[{k}]))"
-                        )
-                    })
-                    .collect();
-                self.line(&format!("uint32_t {v}_shapes[{}] = {{{}}};", rank.max(1), clipped.join(", ")));
-                self.line(&format!("ChipTensor {v} = {src}.view({v}_shapes, {v}_offsets);"));
-            }
+            Special::Slice | Special::View => self.view(var, op, args),
             Special::Reshape => {
                 let Some(src) = arg(Param::X) else { return };
                 let src = self.expr(src);
@@ -1241,6 +1220,30 @@ impl<'a> Emitter<'a> {
             | Special::TransposeView
             | Special::SyncAll => self.misplaced(op, loc),
         }
+    }
+
+    /// `pl.slice(t, shape, offset)` / `pl.tensor.view(t, shape)`: a view of a window of `t`.
+    fn view(&mut self, var: VarId, op: Op, args: &[Option<ExprId>]) {
+        let Some(src) = args.first().copied().flatten() else { return };
+        let src = self.expr(src);
+        let shape = self.shape_dims(op.def().arg(args, Param::Shape));
+        let offsets = self.shape_dims(op.def().arg(args, Param::Offset));
+        let v = self.define(var);
+        let rank = shape.len();
+        let offs = if offsets.is_empty() { vec!["0".to_string(); rank] } else { offsets };
+        self.line(&format!("uint32_t {v}_offsets[{}] = {{{}}};", rank.max(1), offs.join(", ")));
+        // The window is clipped to the tensor, as the reference emitter does.
+        let clipped: Vec<String> = shape
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                format!(
+                    "({v}_offsets[{k}] >= {src}.shapes[{k}] ? 0u : std::min<uint32_t>({s}, {src}.shapes[{k}] - {v}_offsets[{k}]))"
+                )
+            })
+            .collect();
+        self.line(&format!("uint32_t {v}_shapes[{}] = {{{}}};", rank.max(1), clipped.join(", ")));
+        self.line(&format!("ChipTensor {v} = {src}.view({v}_shapes, {v}_offsets);"));
     }
 
     /// `pl.create_tensor(shape, dtype)`: an allocation of its own, in place.

@@ -199,23 +199,7 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
         .map(|p| (p.var, p.dir, source_name(names.get(program.var(p.var).name)).to_string()))
         .collect();
 
-    // Every --arg names a parameter, once.
-    let mut given: FxHashMap<&str, &str> = FxHashMap::default();
-    for (name, value) in &options.args {
-        if !params.iter().any(|(_, _, n)| n == name) {
-            let list: Vec<&str> = params.iter().map(|(_, _, n)| n.as_str()).collect();
-            return Err(arg_error(
-                name,
-                format!(
-                    "unknown --arg `{name}`: the parameters of `{entry}` are {}",
-                    if list.is_empty() { "none".to_string() } else { list.join(", ") }
-                ),
-            ));
-        }
-        if given.insert(name, value).is_some() {
-            return Err(arg_error(name, format!("--arg `{name}` is given twice")));
-        }
-    }
+    let given = given_args(&params, options, entry)?;
 
     // Scalars first: a tensor's extent may name a scalar parameter.
     let mut scalars: FxHashMap<VarId, Value> = FxHashMap::default();
@@ -234,47 +218,7 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
         }
     }
 
-    // Tensor shapes: from the type when it fixes them, else from --arg; `pl.dynamic`
-    // dimensions are bound by the --arg shapes that fill them.
-    let mut dyn_dims: FxHashMap<crate::intern::Symbol, i64> = FxHashMap::default();
-    let mut specs: FxHashMap<VarId, (Vec<i64>, Option<DType>)> = FxHashMap::default();
-    for (var, _, name) in &params {
-        let ty = program.types.get(program.var(*var).ty);
-        let Type::Tensor { shape, .. } = ty else { continue };
-        let Some(text) = given.get(name.as_str()) else { continue };
-        let (dims, dtype) = parse_tensor_arg(name, text)?;
-        if let Some(declared) = shape {
-            if declared.len() != dims.len() {
-                return Err(arg_error(
-                    name,
-                    format!(
-                        "--arg {name}={text}: `{name}` has rank {}, the shape given has rank {}",
-                        declared.len(),
-                        dims.len()
-                    ),
-                ));
-            }
-            for (d, &n) in declared.iter().zip(&dims) {
-                if let Dim::Dyn(sym) = d {
-                    match dyn_dims.get(sym) {
-                        Some(&bound) if bound != n => {
-                            return Err(arg_error(
-                                name,
-                                format!(
-                                    "--arg {name}={text}: the dimension `{}` is {bound} from another argument",
-                                    names.get(*sym)
-                                ),
-                            ))
-                        }
-                        _ => {
-                            dyn_dims.insert(*sym, n);
-                        }
-                    }
-                }
-            }
-        }
-        specs.insert(*var, (dims, dtype));
-    }
+    let (dyn_dims, specs) = tensor_args(program, names, &params, &given)?;
 
     let scalar_extents: FxHashMap<VarId, i64> = scalars
         .iter()
@@ -339,6 +283,85 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
             data: tensor.to_dense().data,
         })
         .collect())
+}
+
+/// The `--arg`s by parameter name: each must name a parameter, once.
+fn given_args<'o>(
+    params: &[(VarId, Direction, String)],
+    options: &'o RunOptions,
+    entry: &str,
+) -> Result<FxHashMap<&'o str, &'o str>, Failure> {
+    let mut given: FxHashMap<&str, &str> = FxHashMap::default();
+    for (name, value) in &options.args {
+        if !params.iter().any(|(_, _, n)| n == name) {
+            let list: Vec<&str> = params.iter().map(|(_, _, n)| n.as_str()).collect();
+            return Err(arg_error(
+                name,
+                format!(
+                    "unknown --arg `{name}`: the parameters of `{entry}` are {}",
+                    if list.is_empty() { "none".to_string() } else { list.join(", ") }
+                ),
+            ));
+        }
+        if given.insert(name, value).is_some() {
+            return Err(arg_error(name, format!("--arg `{name}` is given twice")));
+        }
+    }
+    Ok(given)
+}
+
+/// The extents of `pl.dynamic` dimensions and the shapes given for tensor parameters.
+type TensorArgs = (FxHashMap<crate::intern::Symbol, i64>, FxHashMap<VarId, (Vec<i64>, Option<DType>)>);
+
+/// The tensor shapes given with `--arg`, checked against the declared rank; `pl.dynamic`
+/// dimensions are bound by the shapes that fill them (the same extent each time).
+fn tensor_args(
+    program: &Program,
+    names: &Interner,
+    params: &[(VarId, Direction, String)],
+    given: &FxHashMap<&str, &str>,
+) -> Result<TensorArgs, Failure> {
+    let mut dyn_dims: FxHashMap<crate::intern::Symbol, i64> = FxHashMap::default();
+    let mut specs: FxHashMap<VarId, (Vec<i64>, Option<DType>)> = FxHashMap::default();
+    for (var, _, name) in params {
+        let ty = program.types.get(program.var(*var).ty);
+        let Type::Tensor { shape, .. } = ty else { continue };
+        let Some(text) = given.get(name.as_str()) else { continue };
+        let (dims, dtype) = parse_tensor_arg(name, text)?;
+        if let Some(declared) = shape {
+            if declared.len() != dims.len() {
+                return Err(arg_error(
+                    name,
+                    format!(
+                        "--arg {name}={text}: `{name}` has rank {}, the shape given has rank {}",
+                        declared.len(),
+                        dims.len()
+                    ),
+                ));
+            }
+            for (d, &n) in declared.iter().zip(&dims) {
+                if let Dim::Dyn(sym) = d {
+                    match dyn_dims.get(sym) {
+                        Some(&bound) if bound != n => {
+                            return Err(arg_error(
+                                name,
+                                format!(
+                                    "--arg {name}={text}: the dimension `{}` is {bound} from another argument",
+                                    names.get(*sym)
+                                ),
+                            ))
+                        }
+                        _ => {
+                            dyn_dims.insert(*sym, n);
+                        }
+                    }
+                }
+            }
+        }
+        specs.insert(*var, (dims, dtype));
+    }
+
+    Ok((dyn_dims, specs))
 }
 
 /// A tensor parameter's declared shape and dtype (`None`: given at run time).
