@@ -1,6 +1,7 @@
 //! Example-driven tests: every `.pl` file under `examples/` and `tests/cases/` is run through
 //! the compiler and its outputs are compared with the files beside it. `PLC_BLESS=1 cargo
-//! test` writes the expected files instead (creating missing ones, deleting stale ones).
+//! test` writes the expected files instead (creating missing ones, deleting stale ones; see
+//! `common/snapshot.rs`).
 //!
 //! Which outputs a file has depends on its directory:
 //!
@@ -23,6 +24,9 @@
 //! every program that lowers without errors is printed, the text lowered again and printed
 //! again: the two prints must be identical (print → parse → print is a fixed point).
 
+mod common;
+
+use common::snapshot::{root, Snapshots};
 use libtest_mimic::{Arguments, Failed, Trial};
 use plc::driver::{self, Input, PipelineSpec, StopAt};
 use plc::passes;
@@ -48,10 +52,6 @@ fn kind_of(dir: &str) -> Kind {
         "errors" => Kind { ast: false, tokens: false, lower: true, must_fail: true, must_pass: false },
         other => panic!("tests/cases/{other}: unknown case directory"),
     }
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn main() {
@@ -217,54 +217,20 @@ fn run_case(path: &Path, kind: Kind) -> Result<(), Failed> {
     if kind.must_pass && out.has_errors {
         return Err(format!("an example must compile without errors:\n{}", out.diag).into());
     }
-    let mut failures = Vec::new();
+    let mut snapshots = Snapshots::new();
     if kind.ast {
-        expect(&path.with_extension("ast"), Some(&out.ast), &mut failures);
+        snapshots.check(&path.with_extension("ast"), Some(&out.ast));
     }
     if kind.tokens {
-        expect(&path.with_extension("tokens"), Some(&out.tokens), &mut failures);
+        snapshots.check(&path.with_extension("tokens"), Some(&out.tokens));
     }
     if kind.lower {
-        expect(&path.with_extension("ir"), out.ir.as_deref(), &mut failures);
+        snapshots.check(&path.with_extension("ir"), out.ir.as_deref());
         for (pass, text) in &out.after_pass {
-            expect(&path.with_extension(format!("{pass}.ir")), text.as_deref(), &mut failures);
+            snapshots.check(&path.with_extension(format!("{pass}.ir")), text.as_deref());
         }
     }
     let diag = (!out.diag.is_empty() || kind.must_fail).then_some(out.diag.as_str());
-    expect(&path.with_extension("diag"), diag, &mut failures);
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{}\nrerun with PLC_BLESS=1 to accept the new output", failures.join("\n")).into())
-    }
-}
-
-/// Compares `actual` with the file at `path` (`None`: the file must not exist), or writes
-/// it when blessing.
-fn expect(path: &Path, actual: Option<&str>, failures: &mut Vec<String>) {
-    let bless = std::env::var_os("PLC_BLESS").is_some_and(|v| v != "0");
-    let existing = std::fs::read_to_string(path).ok();
-    if existing.as_deref() == actual {
-        return;
-    }
-    if bless {
-        match actual {
-            Some(text) => std::fs::write(path, text).unwrap(),
-            None => std::fs::remove_file(path).unwrap(),
-        }
-        return;
-    }
-    match (existing, actual) {
-        (None, Some(_)) => failures.push(format!("{} is missing", path.display())),
-        (Some(_), None) => failures.push(format!("{} is stale: there is no such output any more", path.display())),
-        (Some(old), Some(new)) => {
-            let diff = similar::TextDiff::from_lines(old.as_str(), new);
-            failures.push(format!(
-                "{} differs:\n{}",
-                path.display(),
-                diff.unified_diff().context_radius(2).header("expected", "actual")
-            ));
-        }
-        (None, None) => {}
-    }
+    snapshots.check(&path.with_extension("diag"), diag);
+    snapshots.finish().map_err(Failed::from)
 }

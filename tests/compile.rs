@@ -10,6 +10,9 @@
 //! The C++ steps need a C++ compiler (`CXX`, default `c++`); without one they are skipped
 //! with a message (CI has one).
 
+mod common;
+
+use common::snapshot::Snapshots;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -108,8 +111,8 @@ fn entries(path: &Path) -> Vec<String> {
 
 #[test]
 fn every_example_compiles_and_matches_its_expected_cpp() {
-    let bless = std::env::var_os("PLC_BLESS").is_some();
     let cxx = cxx();
+    let mut snapshots = Snapshots::new();
     let mut failures = Vec::new();
     for path in examples() {
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
@@ -125,16 +128,7 @@ fn every_example_compiles_and_matches_its_expected_cpp() {
                 continue;
             }
             let got = std::fs::read_to_string(out_dir.join("orchestration").join(format!("{entry}.cpp"))).unwrap();
-            let expected_path = path.with_file_name(format!("{stem}.{entry}.cpp"));
-            if bless {
-                std::fs::write(&expected_path, &got).unwrap();
-            } else {
-                match std::fs::read_to_string(&expected_path) {
-                    Ok(expected) if expected == got => {}
-                    Ok(_) => failures.push(format!("{} differs (rerun with PLC_BLESS=1)", expected_path.display())),
-                    Err(_) => failures.push(format!("{} is missing", expected_path.display())),
-                }
-            }
+            snapshots.check(&path.with_file_name(format!("{stem}.{entry}.cpp")), Some(&got));
             // Every file compiles on its own.
             let Some(cxx) = &cxx else { continue };
             let mut sources = vec![out_dir.join("orchestration").join(format!("{entry}.cpp"))];
@@ -162,6 +156,9 @@ fn every_example_compiles_and_matches_its_expected_cpp() {
     }
     if cxx.is_none() {
         eprintln!("no C++ compiler found: the generated files were not compiled");
+    }
+    if let Err(e) = snapshots.finish() {
+        failures.push(e);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
