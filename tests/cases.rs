@@ -14,10 +14,13 @@
 //!
 //! `.diag` holds the diagnostics in the short format (`file:line:col: error[CODE]: ...`),
 //! so an error case pins each code, line and column. `.ir` is the IR after lowering,
-//! printed as pl source; `.<Pass>.ir` the IR after each pass of the default pipeline
-//! (`X.ConvertToSSA.ir`), the passes run one at a time through the driver
+//! printed as pl source; `.<Pass>.ir` the IR after a pass of the default pipeline
+//! (`X.ConvertToSSA.ir`) where that pass changed it: a pass that leaves the printed IR as
+//! the stage before it (lowering for the first) has no file, and its output is compared
+//! with that stage's in memory. The passes run one at a time through the driver
 //! ([`plc::driver::Compilation::step`]), each with the verifier and the checks of the
-//! properties it produces, and each printed result round-tripped too.
+//! properties it produces, and each printed result round-tripped too. A pass that did not
+//! run (an earlier stage failed) or reported an error has no file either.
 //!
 //! Every input is also checked for invariants that need no expected file: token and AST
 //! spans in bounds and well nested, INDENT/DEDENT balanced, the same output twice; and
@@ -226,8 +229,14 @@ fn run_case(path: &Path, kind: Kind) -> Result<(), Failed> {
     }
     if kind.lower {
         snapshots.check(&path.with_extension("ir"), out.ir.as_deref());
+        // A pass has its own file only where it changed the printed IR. Where it did not,
+        // its text equals the stage before it, compared here, whose file holds that text:
+        // every stage is still checked, and the file must not exist.
+        let mut previous = out.ir.as_deref();
         for (pass, text) in &out.after_pass {
-            snapshots.check(&path.with_extension(format!("{pass}.ir")), text.as_deref());
+            let changed = text.as_deref().filter(|text| Some(*text) != previous);
+            snapshots.check(&path.with_extension(format!("{pass}.ir")), changed);
+            previous = text.as_deref().or(previous);
         }
     }
     let diag = (!out.diag.is_empty() || kind.must_fail).then_some(out.diag.as_str());
