@@ -1,7 +1,9 @@
 //! Example-driven tests: every `.pl` file under `examples/` and `tests/cases/` is run through
-//! the compiler and its outputs are compared with the files beside it. `PLC_BLESS=1 cargo
-//! test` writes the expected files instead (creating missing ones, deleting stale ones; see
-//! `common/snapshot.rs`).
+//! the compiler and its outputs are compared with expected files: an example's
+//! `examples/P.pl` with those in `tests/snapshots/P/` (so that `examples/` shows only
+//! programs), a case's with those beside it. `PLC_BLESS=1 cargo test` writes the expected
+//! files instead (creating missing ones, deleting stale ones; see `common/snapshot.rs`).
+//! A snapshot folder whose example is gone is stale too.
 //!
 //! Which outputs a file has depends on its directory:
 //!
@@ -29,7 +31,7 @@
 
 mod common;
 
-use common::snapshot::{root, Snapshots};
+use common::snapshot::{root, snapshot_dir, Snapshots};
 use libtest_mimic::{Arguments, Failed, Trial};
 use plc::driver::{self, Input, PipelineSpec, StopAt};
 use plc::passes;
@@ -45,14 +47,24 @@ struct Kind {
     lower: bool,
     must_fail: bool,
     must_pass: bool,
+    /// The expected outputs are in the file's folder under `tests/snapshots/`, not beside it.
+    snapshots: bool,
 }
 
 fn kind_of(dir: &str) -> Kind {
     match dir {
-        "examples" => Kind { ast: true, tokens: false, lower: true, must_fail: false, must_pass: true },
-        "syntax" => Kind { ast: true, tokens: false, lower: false, must_fail: false, must_pass: false },
-        "layout" => Kind { ast: false, tokens: true, lower: false, must_fail: false, must_pass: false },
-        "errors" => Kind { ast: false, tokens: false, lower: true, must_fail: true, must_pass: false },
+        "examples" => {
+            Kind { ast: true, tokens: false, lower: true, must_fail: false, must_pass: true, snapshots: true }
+        }
+        "syntax" => {
+            Kind { ast: true, tokens: false, lower: false, must_fail: false, must_pass: false, snapshots: false }
+        }
+        "layout" => {
+            Kind { ast: false, tokens: true, lower: false, must_fail: false, must_pass: false, snapshots: false }
+        }
+        "errors" => {
+            Kind { ast: false, tokens: false, lower: true, must_fail: true, must_pass: false, snapshots: false }
+        }
         other => panic!("tests/cases/{other}: unknown case directory"),
     }
 }
@@ -75,11 +87,17 @@ fn main() {
             trials.push(Trial::test(test_name, move || run_case(&path, kind)));
         }
     }
+    trials.push(Trial::test("snapshots/every_folder_has_an_example", every_snapshot_folder_has_an_example));
     libtest_mimic::run(&args, trials).exit();
 }
 
 /// The `.pl` files under `dir`, recursively, sorted.
 fn pl_files(dir: &Path) -> Vec<PathBuf> {
+    files_under(dir).into_iter().filter(|path| path.extension().is_some_and(|e| e == "pl")).collect()
+}
+
+/// The files under `dir`, recursively, sorted.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -87,13 +105,28 @@ fn pl_files(dir: &Path) -> Vec<PathBuf> {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pl") {
+            } else {
                 files.push(path);
             }
         }
     }
     files.sort();
     files
+}
+
+/// Every file under `tests/snapshots/` is in the folder of an example (`tests/snapshots/P/`
+/// for `examples/P.pl`): those of a removed or renamed example are stale.
+fn every_snapshot_folder_has_an_example() -> Result<(), Failed> {
+    let top = root().join("tests/snapshots");
+    let mut snapshots = Snapshots::new();
+    for file in files_under(&top) {
+        let folder = file.parent().unwrap().strip_prefix(&top).unwrap();
+        let example = root().join("examples").join(format!("{}.pl", folder.display()));
+        if folder.as_os_str().is_empty() || !example.is_file() {
+            snapshots.check(&file, None);
+        }
+    }
+    snapshots.finish().map_err(Failed::from)
 }
 
 /// The outputs of one file, with files named relative to the crate root.
@@ -220,26 +253,33 @@ fn run_case(path: &Path, kind: Kind) -> Result<(), Failed> {
     if kind.must_pass && out.has_errors {
         return Err(format!("an example must compile without errors:\n{}", out.diag).into());
     }
+    let folder = if kind.snapshots { snapshot_dir(path) } else { path.parent().unwrap().to_path_buf() };
+    let stem = path.file_stem().unwrap().to_string_lossy();
+    let expected = |extension: &str| folder.join(format!("{stem}.{extension}"));
     let mut snapshots = Snapshots::new();
     if kind.ast {
-        snapshots.check(&path.with_extension("ast"), Some(&out.ast));
+        snapshots.check(&expected("ast"), Some(&out.ast));
     }
     if kind.tokens {
-        snapshots.check(&path.with_extension("tokens"), Some(&out.tokens));
+        snapshots.check(&expected("tokens"), Some(&out.tokens));
     }
     if kind.lower {
-        snapshots.check(&path.with_extension("ir"), out.ir.as_deref());
+        snapshots.check(&expected("ir"), out.ir.as_deref());
         // A pass has its own file only where it changed the printed IR. Where it did not,
         // its text equals the stage before it, compared here, whose file holds that text:
         // every stage is still checked, and the file must not exist.
         let mut previous = out.ir.as_deref();
         for (pass, text) in &out.after_pass {
             let changed = text.as_deref().filter(|text| Some(*text) != previous);
-            snapshots.check(&path.with_extension(format!("{pass}.ir")), changed);
+            snapshots.check(&expected(&format!("{pass}.ir")), changed);
             previous = text.as_deref().or(previous);
         }
     }
     let diag = (!out.diag.is_empty() || kind.must_fail).then_some(out.diag.as_str());
-    snapshots.check(&path.with_extension("diag"), diag);
+    snapshots.check(&expected("diag"), diag);
+    if kind.snapshots {
+        // The folder is the example's alone; its `.cpp` files are tests/compile.rs's.
+        snapshots.check_no_others(&folder, |file| file.extension().is_none_or(|e| e != "cpp"));
+    }
     snapshots.finish().map_err(Failed::from)
 }
