@@ -1,6 +1,10 @@
 //! Example-driven tests: every `.pl` file under `examples/` and `tests/cases/` is run through
-//! the compiler and its outputs are compared with the files beside it. `PLC_BLESS=1 cargo
-//! test` writes the expected files instead (creating missing ones, deleting stale ones).
+//! the compiler and its outputs are compared with expected files: an example's
+//! `examples/P.pl` with those in `tests/snapshots/P/` (so that `examples/` shows only
+//! programs), a case's with those beside it. `PLC_BLESS=1 cargo test` writes the expected
+//! files instead (creating missing ones, deleting stale ones; see `common/snapshot.rs`).
+//! A snapshot folder whose example is gone is stale too, and so is an expected output left
+//! under `examples/`.
 //!
 //! Which outputs a file has depends on its directory:
 //!
@@ -9,20 +13,28 @@
 //! | `examples/`           | yes    |           | yes   | if any  | + lowering | no (none allowed)  |
 //! | `tests/cases/syntax/` | yes    |           |       | if any  | front end  | no                 |
 //! | `tests/cases/layout/` |        | yes       |       | if any  | front end  | no                 |
-//! | `tests/cases/errors/` |        |           |       | yes     | + lowering | yes                |
+//! | `tests/cases/errors/` |        |           | (1)   | yes     | + lowering | yes                |
+//!
+//! (1) When lowering succeeds (an error in a pass), as for the examples: up to the failing pass.
 //!
 //! `.diag` holds the diagnostics in the short format (`file:line:col: error[CODE]: ...`),
 //! so an error case pins each code, line and column. `.ir` is the IR after lowering,
-//! printed as pl source; `.<Pass>.ir` the IR after each pass of the default pipeline
-//! (`X.ConvertToSSA.ir`), the passes run one at a time through the driver
+//! printed as pl source; `.<Pass>.ir` the IR after a pass of the default pipeline
+//! (`X.ConvertToSSA.ir`) where that pass changed it: a pass that leaves the printed IR as
+//! the stage before it (lowering for the first) has no file, and its output is compared
+//! with that stage's in memory. The passes run one at a time through the driver
 //! ([`plc::driver::Compilation::step`]), each with the verifier and the checks of the
-//! properties it produces, and each printed result round-tripped too.
+//! properties it produces, and each printed result round-tripped too. A pass that did not
+//! run (an earlier stage failed) or reported an error has no file either.
 //!
 //! Every input is also checked for invariants that need no expected file: token and AST
 //! spans in bounds and well nested, INDENT/DEDENT balanced, the same output twice; and
 //! every program that lowers without errors is printed, the text lowered again and printed
 //! again: the two prints must be identical (print → parse → print is a fixed point).
 
+mod common;
+
+use common::snapshot::{root, snapshot_dir, Snapshots};
 use libtest_mimic::{Arguments, Failed, Trial};
 use plc::driver::{self, Input, PipelineSpec, StopAt};
 use plc::passes;
@@ -38,20 +50,20 @@ struct Kind {
     lower: bool,
     must_fail: bool,
     must_pass: bool,
+    /// The expected outputs are in the file's folder under `tests/snapshots/`, not beside it.
+    snapshots: bool,
 }
 
 fn kind_of(dir: &str) -> Kind {
+    const NOTHING: Kind =
+        Kind { ast: false, tokens: false, lower: false, must_fail: false, must_pass: false, snapshots: false };
     match dir {
-        "examples" => Kind { ast: true, tokens: false, lower: true, must_fail: false, must_pass: true },
-        "syntax" => Kind { ast: true, tokens: false, lower: false, must_fail: false, must_pass: false },
-        "layout" => Kind { ast: false, tokens: true, lower: false, must_fail: false, must_pass: false },
-        "errors" => Kind { ast: false, tokens: false, lower: true, must_fail: true, must_pass: false },
+        "examples" => Kind { ast: true, lower: true, must_pass: true, snapshots: true, ..NOTHING },
+        "syntax" => Kind { ast: true, ..NOTHING },
+        "layout" => Kind { tokens: true, ..NOTHING },
+        "errors" => Kind { lower: true, must_fail: true, ..NOTHING },
         other => panic!("tests/cases/{other}: unknown case directory"),
     }
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn main() {
@@ -72,11 +84,17 @@ fn main() {
             trials.push(Trial::test(test_name, move || run_case(&path, kind)));
         }
     }
+    trials.push(Trial::test("snapshots/no_stale_files", no_stale_snapshots));
     libtest_mimic::run(&args, trials).exit();
 }
 
 /// The `.pl` files under `dir`, recursively, sorted.
 fn pl_files(dir: &Path) -> Vec<PathBuf> {
+    files_under(dir).into_iter().filter(|path| path.extension().is_some_and(|e| e == "pl")).collect()
+}
+
+/// The files under `dir`, recursively, sorted.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -84,13 +102,35 @@ fn pl_files(dir: &Path) -> Vec<PathBuf> {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pl") {
+            } else {
                 files.push(path);
             }
         }
     }
     files.sort();
     files
+}
+
+/// Every file under `tests/snapshots/` is in the folder of an example (`tests/snapshots/P/`
+/// for `examples/P.pl`): those of a removed or renamed example are stale. And `examples/`
+/// holds no expected output (as it did before `tests/snapshots/`): such a file is stale.
+fn no_stale_snapshots() -> Result<(), Failed> {
+    let top = root().join("tests/snapshots");
+    let mut snapshots = Snapshots::new();
+    for file in files_under(&top) {
+        let folder = file.parent().unwrap().strip_prefix(&top).unwrap();
+        let example = root().join("examples").join(format!("{}.pl", folder.display()));
+        if folder.as_os_str().is_empty() || !example.is_file() {
+            snapshots.check(&file, None);
+        }
+    }
+    const OUTPUTS: &[&str] = &["ast", "tokens", "ir", "diag", "cpp"];
+    for file in files_under(&root().join("examples")) {
+        if file.extension().is_some_and(|e| OUTPUTS.iter().any(|o| e == *o)) {
+            snapshots.check(&file, None);
+        }
+    }
+    snapshots.finish().map_err(Failed::from)
 }
 
 /// The outputs of one file, with files named relative to the crate root.
@@ -217,54 +257,33 @@ fn run_case(path: &Path, kind: Kind) -> Result<(), Failed> {
     if kind.must_pass && out.has_errors {
         return Err(format!("an example must compile without errors:\n{}", out.diag).into());
     }
-    let mut failures = Vec::new();
+    let folder = if kind.snapshots { snapshot_dir(path) } else { path.parent().unwrap().to_path_buf() };
+    let stem = path.file_stem().unwrap().to_string_lossy();
+    let expected = |extension: &str| folder.join(format!("{stem}.{extension}"));
+    let mut snapshots = Snapshots::new();
     if kind.ast {
-        expect(&path.with_extension("ast"), Some(&out.ast), &mut failures);
+        snapshots.check(&expected("ast"), Some(&out.ast));
     }
     if kind.tokens {
-        expect(&path.with_extension("tokens"), Some(&out.tokens), &mut failures);
+        snapshots.check(&expected("tokens"), Some(&out.tokens));
     }
     if kind.lower {
-        expect(&path.with_extension("ir"), out.ir.as_deref(), &mut failures);
+        snapshots.check(&expected("ir"), out.ir.as_deref());
+        // A pass has its own file only where it changed the printed IR. Where it did not,
+        // its text equals the stage before it, compared here, whose file holds that text:
+        // every stage is still checked, and the file must not exist.
+        let mut previous = out.ir.as_deref();
         for (pass, text) in &out.after_pass {
-            expect(&path.with_extension(format!("{pass}.ir")), text.as_deref(), &mut failures);
+            let changed = text.as_deref().filter(|text| Some(*text) != previous);
+            snapshots.check(&expected(&format!("{pass}.ir")), changed);
+            previous = text.as_deref().or(previous);
         }
     }
     let diag = (!out.diag.is_empty() || kind.must_fail).then_some(out.diag.as_str());
-    expect(&path.with_extension("diag"), diag, &mut failures);
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{}\nrerun with PLC_BLESS=1 to accept the new output", failures.join("\n")).into())
+    snapshots.check(&expected("diag"), diag);
+    if kind.snapshots {
+        // The folder is the example's alone; its `.cpp` files are tests/compile.rs's.
+        snapshots.check_no_others(&folder, |file| file.extension().is_none_or(|e| e != "cpp"));
     }
-}
-
-/// Compares `actual` with the file at `path` (`None`: the file must not exist), or writes
-/// it when blessing.
-fn expect(path: &Path, actual: Option<&str>, failures: &mut Vec<String>) {
-    let bless = std::env::var_os("PLC_BLESS").is_some_and(|v| v != "0");
-    let existing = std::fs::read_to_string(path).ok();
-    if existing.as_deref() == actual {
-        return;
-    }
-    if bless {
-        match actual {
-            Some(text) => std::fs::write(path, text).unwrap(),
-            None => std::fs::remove_file(path).unwrap(),
-        }
-        return;
-    }
-    match (existing, actual) {
-        (None, Some(_)) => failures.push(format!("{} is missing", path.display())),
-        (Some(_), None) => failures.push(format!("{} is stale: there is no such output any more", path.display())),
-        (Some(old), Some(new)) => {
-            let diff = similar::TextDiff::from_lines(old.as_str(), new);
-            failures.push(format!(
-                "{} differs:\n{}",
-                path.display(),
-                diff.unified_diff().context_radius(2).header("expected", "actual")
-            ));
-        }
-        (None, None) => {}
-    }
+    snapshots.finish().map_err(Failed::from)
 }

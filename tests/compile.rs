@@ -1,7 +1,8 @@
 //! The C++ output, end to end:
 //!
 //! - every example compiles (`plc compile`), and each orchestration file matches the
-//!   expected `examples/<name>.<entry>.cpp` beside it (bless with `PLC_BLESS=1`);
+//!   expected `tests/snapshots/<name>/<name>.<entry>.cpp` (bless with `PLC_BLESS=1`; see
+//!   `common/snapshot.rs`);
 //! - every generated file compiles with the system `c++ -std=c++17 -Wall -Werror`;
 //! - for the examples with a runnable entry, the harness build prints exactly what
 //!   `plc run` prints, for two seeds;
@@ -10,6 +11,9 @@
 //! The C++ steps need a C++ compiler (`CXX`, default `c++`); without one they are skipped
 //! with a message (CI has one).
 
+mod common;
+
+use common::snapshot::{snapshot_dir, Snapshots};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -108,11 +112,12 @@ fn entries(path: &Path) -> Vec<String> {
 
 #[test]
 fn every_example_compiles_and_matches_its_expected_cpp() {
-    let bless = std::env::var_os("PLC_BLESS").is_some();
     let cxx = cxx();
+    let mut snapshots = Snapshots::new();
     let mut failures = Vec::new();
     for path in examples() {
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        let folder = snapshot_dir(&path);
         for entry in entries(&path) {
             let out_dir = temp_dir(&format!("{stem}-{entry}"));
             let out = plc(&["compile", path.to_str().unwrap(), "-o", out_dir.to_str().unwrap(), "--entry", &entry]);
@@ -125,16 +130,7 @@ fn every_example_compiles_and_matches_its_expected_cpp() {
                 continue;
             }
             let got = std::fs::read_to_string(out_dir.join("orchestration").join(format!("{entry}.cpp"))).unwrap();
-            let expected_path = path.with_file_name(format!("{stem}.{entry}.cpp"));
-            if bless {
-                std::fs::write(&expected_path, &got).unwrap();
-            } else {
-                match std::fs::read_to_string(&expected_path) {
-                    Ok(expected) if expected == got => {}
-                    Ok(_) => failures.push(format!("{} differs (rerun with PLC_BLESS=1)", expected_path.display())),
-                    Err(_) => failures.push(format!("{} is missing", expected_path.display())),
-                }
-            }
+            snapshots.check(&folder.join(format!("{stem}.{entry}.cpp")), Some(&got));
             // Every file compiles on its own.
             let Some(cxx) = &cxx else { continue };
             let mut sources = vec![out_dir.join("orchestration").join(format!("{entry}.cpp"))];
@@ -159,9 +155,14 @@ fn every_example_compiles_and_matches_its_expected_cpp() {
                 }
             }
         }
+        // An entry that is gone, or renamed, leaves a stale file.
+        snapshots.check_no_others(&folder, |file| file.extension().is_some_and(|e| e == "cpp"));
     }
     if cxx.is_none() {
         eprintln!("no C++ compiler found: the generated files were not compiled");
+    }
+    if let Err(e) = snapshots.finish() {
+        failures.push(e);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -1,0 +1,3 @@
+//! Helpers shared by the integration tests: each test that needs them declares `mod common;`.
+
+pub mod snapshot;
