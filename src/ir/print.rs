@@ -17,7 +17,6 @@ use super::{
     TypeId, UnOp, VarId,
 };
 use crate::intern::{Interner, Symbol};
-use crate::lower::format_float;
 use std::cell::Cell;
 use std::fmt::Write;
 
@@ -585,5 +584,19 @@ fn binding_power(op: BinOp) -> u8 {
         BinOp::Add | BinOp::Sub => ARITH,
         BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod => TERM,
         BinOp::Pow => POWER,
+    }
+}
+
+/// A float as Python prints it (`1.0`, `0.5`, `1e-06`).
+pub fn format_float(v: f64) -> String {
+    if v.is_finite() && v == v.trunc() && v.abs() < 1e16 {
+        format!("{v:.1}")
+    } else {
+        let s = format!("{v}");
+        if s.contains('e') || s.contains('.') || s.contains("inf") || s.contains("NaN") {
+            s
+        } else {
+            format!("{s}.0")
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! refers to one in a pl function becomes a literal.
 
 use crate::intern::{Interner, Symbol};
+use crate::ir::print::format_float;
 use crate::ir::{DType, EnumValue};
 
 /// A value known at compile time.
@@ -83,20 +84,6 @@ impl Const {
             Const::List(items) | Const::Tuple(items) => !items.is_empty(),
             _ => return None,
         })
-    }
-}
-
-/// A float as Python prints it (`1.0`, `0.5`, `1e-06`).
-pub fn format_float(v: f64) -> String {
-    if v.is_finite() && v == v.trunc() && v.abs() < 1e16 {
-        format!("{v:.1}")
-    } else {
-        let s = format!("{v}");
-        if s.contains('e') || s.contains('.') || s.contains("inf") || s.contains("NaN") {
-            s
-        } else {
-            format!("{s}.0")
-        }
     }
 }
 

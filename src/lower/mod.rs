@@ -24,7 +24,7 @@ mod calls;
 mod consts;
 mod scopes;
 
-pub use consts::{format_float, Const};
+pub use consts::Const;
 
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Symbol;
