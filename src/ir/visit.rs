@@ -10,7 +10,8 @@
 //!   or an expression.
 //! - [`walk_expr`]: every node of an expression tree, a node before its children, children
 //!   left to right; [`walk_stmt_exprs`] and [`walk_block_exprs`] do the same for the
-//!   expressions a statement holds and for every statement of a block tree.
+//!   expressions a statement holds and for every statement of a block tree; [`all_exprs`]
+//!   stops at the first node that fails a test.
 //! - [`expr_reads`] and [`stmt_reads`]: the variables read, left to right; [`stmt_defs`]: the
 //!   variables a statement itself defines.
 //!
@@ -228,6 +229,19 @@ fn walk_expr_with(p: &Program, root: ExprId, stack: &mut Vec<ExprId>, f: &mut im
             None => return,
         }
     }
+}
+
+/// Whether every node of the expression tree under `root` satisfies `pred`; the walk
+/// stops at the first that does not.
+pub fn all_exprs(p: &Program, root: ExprId, mut pred: impl FnMut(ExprId) -> bool) -> bool {
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        if !pred(e) {
+            return false;
+        }
+        push_children(p, e, &mut stack);
+    }
+    true
 }
 
 /// Every node of every expression a statement holds directly, each tree as [`walk_expr`]
