@@ -26,7 +26,7 @@ use crate::ir::ops::Effect;
 use crate::ir::visit::{self, FreshVars};
 use crate::ir::{
     Block, Callee, DType, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IterArg, Loc, Param, Program,
-    Scope, ScopeKind, StmtId, StmtKind, Type, VarId,
+    Scope, ScopeKind, StmtId, StmtKind, Type, TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -416,31 +416,8 @@ impl Outliner<'_> {
         outputs.retain(|v| !alias_of.values().any(|a| a == v));
         let options = self.region_options(fname, &kind, &attrs, &inputs, loc);
 
-        // The new function: parameters for the inputs, the body copied with fresh
-        // variables (the function has names of its own), the results returned.
-        let mut map: FxHashMap<VarId, VarId> = FxHashMap::default();
-        let mut params = Vec::with_capacity(inputs.len());
-        for &v in &inputs {
-            let data = self.program.var(v).clone();
-            let pv = self.program.new_var(data.name, data.ty, data.loc);
-            map.insert(v, pv);
-            params.push(pv);
-        }
-        let mut fresh = FreshVars { program: self.program, map };
-        let mut new_body = visit::copy_block(&mut fresh, &body);
-        let map = fresh.map;
-        let mut returned = Vec::new();
-        let mut return_types = Vec::new();
-        for &v in outputs.iter().chain(stores.iter()) {
-            let inner = map.get(&v).copied().unwrap_or(v);
-            let ty = self.program.var(inner).ty;
-            returned.push(self.program.new_expr(ExprKind::Var(inner), ty, loc));
-            return_types.push(ty);
-        }
-        if !returned.is_empty() {
-            let r = self.program.new_stmt(StmtKind::Return(returned), loc);
-            new_body.push(r);
-        }
+        let results: Vec<VarId> = outputs.iter().chain(&stores).copied().collect();
+        let (params, new_body, return_types) = self.function_body(&inputs, &body, &results, loc);
         let mut dirs = self.directions(&inputs, &body, &stores);
         if func_kind == FuncKind::Graph {
             // A graph's boundary tensors all exist before the call (the region captured
@@ -521,6 +498,42 @@ impl Outliner<'_> {
             rebind(renames, t, bound[outputs.len() + k]);
         }
         out
+    }
+
+    /// The body of the function a region becomes: a parameter for each input, the region
+    /// copied with fresh variables (the function has names of its own), then a return of
+    /// the results. Returns the parameters, the body and the result types.
+    fn function_body(
+        &mut self,
+        inputs: &[VarId],
+        body: &[StmtId],
+        results: &[VarId],
+        loc: Loc,
+    ) -> (Vec<VarId>, Block, Vec<TypeId>) {
+        let mut map: FxHashMap<VarId, VarId> = FxHashMap::default();
+        let mut params = Vec::with_capacity(inputs.len());
+        for &v in inputs {
+            let data = self.program.var(v).clone();
+            let pv = self.program.new_var(data.name, data.ty, data.loc);
+            map.insert(v, pv);
+            params.push(pv);
+        }
+        let mut fresh = FreshVars { program: self.program, map };
+        let mut new_body = visit::copy_block(&mut fresh, body);
+        let map = fresh.map;
+        let mut returned = Vec::new();
+        let mut return_types = Vec::new();
+        for &v in results {
+            let inner = map.get(&v).copied().unwrap_or(v);
+            let ty = self.program.var(inner).ty;
+            returned.push(self.program.new_expr(ExprKind::Var(inner), ty, loc));
+            return_types.push(ty);
+        }
+        if !returned.is_empty() {
+            let r = self.program.new_stmt(StmtKind::Return(returned), loc);
+            new_body.push(r);
+        }
+        (params, new_body, return_types)
     }
 
     /// Whether a variable holds a scalar a task would have to return (a task id is the
