@@ -446,19 +446,4 @@ impl Program {
     pub fn ty(&self, id: ExprId) -> &Type {
         self.types.get(self.expr(id).ty)
     }
-
-    /// [`visit::walk_stmts`].
-    pub fn walk_stmts(&self, block: &[StmtId], f: impl FnMut(StmtId)) {
-        visit::walk_stmts(self, block, f)
-    }
-
-    /// [`visit::expr_children`].
-    pub fn expr_children(&self, id: ExprId, f: impl FnMut(ExprId)) {
-        visit::expr_children(self, id, f)
-    }
-
-    /// [`visit::stmt_exprs`].
-    pub fn stmt_exprs(&self, id: StmtId, f: impl FnMut(ExprId)) {
-        visit::stmt_exprs(self, id, f)
-    }
 }

@@ -206,7 +206,7 @@ mod tests {
     fn region(s: &Session, p: &Program, func: &str) -> Block {
         let f = p.functions.values().find(|f| s.interner.get(f.name) == func).unwrap();
         let mut found = None;
-        p.walk_stmts(&f.body, |st| {
+        visit::walk_stmts(p, &f.body, |st| {
             if let (None, StmtKind::Scope(scope)) = (&found, &p.stmt(st).kind) {
                 found = Some(scope.body.clone());
             }
