@@ -36,9 +36,9 @@
 //! then its task id.
 //!
 //! Depth: the statement walks and the expression walks are iterative, so any nesting is
-//! safe. The copies recurse once per nested block and once per expression level, which the
-//! syntax limits (100 block levels, 200 expression levels) keep shallow; nothing recurses
-//! once per statement of a block.
+//! safe. Copies and substitutions recurse once per nested block and once per expression
+//! level, which the syntax limits (100 block levels, 200 expression levels) keep shallow;
+//! nothing recurses once per statement of a block.
 
 use super::{
     Block, Dim, Expr, ExprId, ExprKind, IterArg, Loc, Program, Scope, ScopeKind, Stmt, StmtId, StmtKind, Type, TypeId,
