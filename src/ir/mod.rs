@@ -5,7 +5,8 @@
 //!
 //! Before `ConvertToSSA` a source name is one [`VarId`] for all its assignments within a
 //! function (as PyPTO's parser does); `ConvertToSSA` gives each definition a variable of its
-//! own. Types are interned ([`TypeId`]): equal types have equal ids.
+//! own. Types are interned ([`TypeId`]): equal types have equal ids. Walks over the IR and
+//! rewrites of it (deep copies, substitutions) live in [`visit`].
 //!
 //! ```text
 //! Program ─ functions (ordered by name of insertion) ─ Function ─ params, body: Block
@@ -18,6 +19,7 @@ pub mod ops;
 pub mod print;
 pub mod types;
 pub mod verify;
+pub mod visit;
 
 pub use enums::*;
 pub use types::{Dim, Type, TypeId, Types};
@@ -443,72 +445,5 @@ impl Program {
     /// The type of an expression.
     pub fn ty(&self, id: ExprId) -> &Type {
         self.types.get(self.expr(id).ty)
-    }
-
-    /// The statements of a block and of every block nested in it, in order (iterative).
-    pub fn walk_stmts(&self, block: &[StmtId], mut f: impl FnMut(StmtId)) {
-        let mut stack: Vec<StmtId> = block.iter().rev().copied().collect();
-        while let Some(id) = stack.pop() {
-            f(id);
-            let mut push = |b: &Block| stack.extend(b.iter().rev().copied());
-            match &self.stmt(id).kind {
-                StmtKind::If { then_body, else_body, .. } => {
-                    // Pushed in reverse so that the then-block is visited first.
-                    if let Some(e) = else_body {
-                        push(e);
-                    }
-                    push(then_body);
-                }
-                StmtKind::For { body, .. } | StmtKind::While { body, .. } => push(body),
-                StmtKind::Scope(scope) => push(&scope.body),
-                _ => {}
-            }
-        }
-    }
-
-    /// The direct sub-expressions of an expression.
-    pub fn expr_children(&self, id: ExprId, mut f: impl FnMut(ExprId)) {
-        match &self.expr(id).kind {
-            ExprKind::Tuple(items) => items.iter().for_each(|&e| f(e)),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                f(*lhs);
-                f(*rhs);
-            }
-            ExprKind::Unary { operand, .. } => f(*operand),
-            ExprKind::Call { args, attrs, .. } => {
-                args.iter().flatten().for_each(|&e| f(e));
-                attrs.iter().for_each(|&(_, e)| f(e));
-            }
-            ExprKind::TupleGet { tuple, .. } => f(*tuple),
-            _ => {}
-        }
-    }
-
-    /// The expressions a statement holds directly (not those of nested statements).
-    pub fn stmt_exprs(&self, id: StmtId, mut f: impl FnMut(ExprId)) {
-        match &self.stmt(id).kind {
-            StmtKind::Assign { value, .. } => f(*value),
-            StmtKind::Eval(e) => f(*e),
-            StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| f(e)),
-            StmtKind::If { cond, .. } => f(*cond),
-            StmtKind::For { start, stop, step, iter_args, attrs, .. } => {
-                f(*start);
-                f(*stop);
-                f(*step);
-                iter_args.iter().for_each(|ia| f(ia.init));
-                attrs.iter().for_each(|&(_, e)| f(e));
-            }
-            StmtKind::While { cond, iter_args, .. } => {
-                iter_args.iter().for_each(|ia| f(ia.init));
-                f(*cond);
-            }
-            StmtKind::Scope(scope) => {
-                if let ScopeKind::Spmd { core_num } = &scope.kind {
-                    f(*core_num);
-                }
-                scope.attrs.iter().for_each(|&(_, e)| f(e));
-            }
-            StmtKind::Break | StmtKind::Continue => {}
-        }
     }
 }

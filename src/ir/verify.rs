@@ -14,6 +14,7 @@
 //! values as the function declares; with `ssa`, every variable is assigned once.
 
 use super::ops::Op;
+use super::visit;
 use super::{Callee, DType, ExprId, ExprKind, Function, Program, StmtId, StmtKind, Type, VarId};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::Interner;
@@ -195,11 +196,11 @@ impl Verifier<'_> {
         }
     }
 
-    /// Checks an expression tree (iteratively).
+    /// Checks an expression tree.
     fn expr(&mut self, root: ExprId) {
-        let mut stack = vec![root];
-        while let Some(id) = stack.pop() {
-            let e = self.p.expr(id);
+        let p = self.p;
+        visit::walk_expr(p, root, |id| {
+            let e = p.expr(id);
             match &e.kind {
                 ExprKind::Var(v) if !self.defined.contains(v) => {
                     let n = self.names.get(self.p.var(*v).name).to_string();
@@ -231,8 +232,7 @@ impl Verifier<'_> {
                 ExprKind::Call { callee: Callee::Op(op), args, .. } => self.op_args(*op, args, e.loc),
                 _ => {}
             }
-            self.p.expr_children(id, |c| stack.push(c));
-        }
+        });
     }
 
     fn op_args(&mut self, op: Op, args: &[Option<ExprId>], loc: super::Loc) {

@@ -2,64 +2,27 @@
 //! a region reads before it defines them (its parameters, in first-read order), which it
 //! defines, which it writes through a store, and which the statements after it mention.
 //!
-//! Every walk here is linear in the size of what it walks and uses no recursion on the
-//! block structure deeper than the IR's own nesting.
+//! The walks go through `ir::visit`; each is linear in the size of what it walks and
+//! recurses on the block structure no deeper than the IR's own nesting.
 
 use crate::ir::ops::Effect;
+use crate::ir::visit;
 use crate::ir::{Callee, ExprId, ExprKind, Program, StmtId, StmtKind, VarId};
 use rustc_hash::FxHashSet;
 
-/// Calls `f` on every variable an expression reads, left to right.
-pub fn expr_uses(p: &Program, e: ExprId, f: &mut impl FnMut(VarId)) {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        if let ExprKind::Var(v) = p.expr(e).kind {
-            f(v);
-            continue;
-        }
-        // Children pushed in reverse, so that they are visited left to right.
-        let mut children = Vec::new();
-        p.expr_children(e, |c| children.push(c));
-        stack.extend(children.into_iter().rev());
-    }
-}
-
 /// Calls `f` on every variable mentioned anywhere in a block: read or defined.
 pub fn mentioned(p: &Program, block: &[StmtId], f: &mut impl FnMut(VarId)) {
-    p.walk_stmts(block, |s| {
-        p.stmt_exprs(s, |e| expr_uses(p, e, f));
-        for v in stmt_defs(p, s) {
-            f(v);
-        }
+    visit::walk_stmts(p, block, |s| {
+        visit::stmt_reads(p, s, &mut *f);
+        visit::stmt_defs(p, s, &mut *f);
     });
-}
-
-/// The variables a statement itself binds (not those of the statements nested in it).
-pub fn stmt_defs(p: &Program, s: StmtId) -> Vec<VarId> {
-    match &p.stmt(s).kind {
-        StmtKind::Assign { var, .. } => vec![*var],
-        StmtKind::If { return_vars, .. } => return_vars.clone(),
-        StmtKind::For { var, iter_args, return_vars, .. } => {
-            let mut out = vec![*var];
-            out.extend(iter_args.iter().map(|a| a.var));
-            out.extend(return_vars.iter().copied());
-            out
-        }
-        StmtKind::While { iter_args, return_vars, .. } => {
-            let mut out: Vec<VarId> = iter_args.iter().map(|a| a.var).collect();
-            out.extend(return_vars.iter().copied());
-            out
-        }
-        StmtKind::Scope(scope) => scope.task_id.into_iter().collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// Every variable a block defines, in pre-order (a statement's own definitions before
 /// those of the statements nested in it, loop and branch results after their bodies).
 pub fn defs_in_order(p: &Program, block: &[StmtId]) -> Vec<VarId> {
     let mut out = Vec::new();
-    p.walk_stmts(block, |s| out.extend(stmt_defs(p, s)));
+    visit::walk_stmts(p, block, |s| visit::stmt_defs(p, s, |v| out.push(v)));
     out
 }
 
@@ -83,7 +46,7 @@ struct LiveIn<'p> {
 impl LiveIn<'_> {
     fn read(&mut self, e: ExprId) {
         let p = self.p;
-        expr_uses(p, e, &mut |v| {
+        visit::expr_reads(p, e, |v| {
             if !self.defined.contains(&v) && self.seen.insert(v) {
                 self.order.push(v);
             }
@@ -159,7 +122,7 @@ impl LiveIn<'_> {
                 self.defined.extend(return_vars.iter().copied());
             }
             StmtKind::Scope(scope) => {
-                p.stmt_exprs(s, |e| self.read(e));
+                visit::stmt_exprs(p, s, |e| self.read(e));
                 self.block(&scope.body);
                 if let Some(t) = scope.task_id {
                     self.defined.insert(t);
@@ -177,26 +140,20 @@ impl LiveIn<'_> {
 pub fn store_targets(p: &Program, block: &[StmtId]) -> Vec<VarId> {
     let mut out = Vec::new();
     let mut seen = FxHashSet::default();
-    p.walk_stmts(block, |s| {
-        p.stmt_exprs(s, |root| {
-            let mut stack = vec![root];
-            while let Some(e) = stack.pop() {
-                if let ExprKind::Call { callee: Callee::Op(op), args, .. } = &p.expr(e).kind {
-                    if op.def().is_store() {
-                        for (i, a) in args.iter().enumerate() {
-                            if let (Some(a), Effect::Write) = (a, op.def().effect(i)) {
-                                if let ExprKind::Var(v) = p.expr(*a).kind {
-                                    if seen.insert(v) {
-                                        out.push(v);
-                                    }
-                                }
-                            }
-                        }
+    visit::walk_block_exprs(p, block, |_, e| {
+        let ExprKind::Call { callee: Callee::Op(op), args, .. } = &p.expr(e).kind else { return };
+        if !op.def().is_store() {
+            return;
+        }
+        for (i, a) in args.iter().enumerate() {
+            if let (Some(a), Effect::Write) = (a, op.def().effect(i)) {
+                if let ExprKind::Var(v) = p.expr(*a).kind {
+                    if seen.insert(v) {
+                        out.push(v);
                     }
                 }
-                p.expr_children(e, |c| stack.push(c));
             }
-        });
+        }
     });
     out
 }
@@ -218,15 +175,8 @@ pub fn stored_into(p: &Program, e: ExprId) -> Option<VarId> {
 
 /// For each statement of a block, whether it is, or contains, a statement for which
 /// `is_target` holds: one walk per statement.
-pub fn contains_target(p: &Program, block: &[StmtId], is_target: impl Fn(StmtId) -> bool) -> Vec<bool> {
-    block
-        .iter()
-        .map(|&s| {
-            let mut found = false;
-            p.walk_stmts(std::slice::from_ref(&s), |t| found |= is_target(t));
-            found
-        })
-        .collect()
+pub fn contains_target(p: &Program, block: &[StmtId], mut is_target: impl FnMut(StmtId) -> bool) -> Vec<bool> {
+    block.iter().map(|&s| visit::any_stmt(p, std::slice::from_ref(&s), &mut is_target)).collect()
 }
 
 #[cfg(test)]
@@ -252,7 +202,7 @@ mod tests {
     fn region(s: &Session, p: &Program, func: &str) -> Block {
         let f = p.functions.values().find(|f| s.interner.get(f.name) == func).unwrap();
         let mut found = None;
-        p.walk_stmts(&f.body, |st| {
+        visit::walk_stmts(p, &f.body, |st| {
             if let (None, StmtKind::Scope(scope)) = (&found, &p.stmt(st).kind) {
                 found = Some(scope.body.clone());
             }

@@ -20,6 +20,7 @@
 use super::lineage::{Defs, Lineage, Root};
 use super::PassCx;
 use crate::intern::Symbol;
+use crate::ir::visit;
 use crate::ir::{
     Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, Program, StmtId, StmtKind, Type, Types, VarId,
 };
@@ -77,8 +78,8 @@ fn promote_wrappers(program: &mut Program) {
         for &w in &wrappers {
             let f = &program.functions[&w];
             let mut dirs: Vec<Direction> = f.params.iter().map(|p| p.dir).collect();
-            program.walk_stmts(&f.body, |s| {
-                program.stmt_exprs(s, |e| {
+            visit::walk_stmts(program, &f.body, |s| {
+                visit::stmt_exprs(program, s, |e| {
                     let ExprKind::Call { callee: Callee::Func(g) | Callee::Submit(g), args, .. } =
                         &program.expr(e).kind
                     else {
@@ -183,13 +184,9 @@ impl Walker<'_> {
     /// The calls among a statement's own expressions.
     fn exprs_of(&mut self, s: StmtId, sequential: u32) {
         let mut calls = Vec::new();
-        self.p.stmt_exprs(s, |root| {
-            let mut stack = vec![root];
-            while let Some(e) = stack.pop() {
-                if matches!(self.p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
-                    calls.push(e);
-                }
-                self.p.expr_children(e, |c| stack.push(c));
+        visit::walk_stmt_exprs(self.p, s, |e| {
+            if matches!(self.p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
+                calls.push(e);
             }
         });
         for c in calls {

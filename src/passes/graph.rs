@@ -14,6 +14,7 @@ use super::outline::{self, Target};
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::Symbol;
+use crate::ir::visit;
 use crate::ir::{FuncKind, Program, ScopeKind, StmtId, StmtKind};
 use rustc_hash::FxHashSet;
 
@@ -97,35 +98,18 @@ struct Scan {
 fn scan(program: &Program, func: Symbol) -> Scan {
     let f = &program.functions[&func];
     let mut out = Scan { regions: 0, first: None, nested: Vec::new() };
-    // (statement, the innermost graph region around it)
-    let mut stack: Vec<(StmtId, Option<StmtId>)> = f.body.iter().rev().map(|&s| (s, None)).collect();
-    while let Some((s, around)) = stack.pop() {
-        let mut inner_around = around;
-        let push = |b: &[StmtId], a: Option<StmtId>, stack: &mut Vec<(StmtId, Option<StmtId>)>| {
-            stack.extend(b.iter().rev().map(|&t| (t, a)));
-        };
-        match &program.stmt(s).kind {
-            StmtKind::Scope(scope) => {
-                if matches!(scope.kind, ScopeKind::Graph) {
-                    out.regions += 1;
-                    out.first.get_or_insert(s);
-                    if let Some(outer) = around {
-                        out.nested.push((s, outer));
-                    }
-                    inner_around = Some(s);
-                }
-                push(&scope.body, inner_around, &mut stack);
+    // The context of a statement: the innermost graph region around it.
+    visit::walk_stmts_in(program, &f.body, None, |s, around| match &program.stmt(s).kind {
+        StmtKind::Scope(scope) if matches!(scope.kind, ScopeKind::Graph) => {
+            out.regions += 1;
+            out.first.get_or_insert(s);
+            if let Some(outer) = around {
+                out.nested.push((s, outer));
             }
-            StmtKind::If { then_body, else_body, .. } => {
-                if let Some(e) = else_body {
-                    push(e, around, &mut stack);
-                }
-                push(then_body, around, &mut stack);
-            }
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } => push(body, around, &mut stack),
-            _ => {}
+            Some(s)
         }
-    }
+        _ => around,
+    });
     out
 }
 

@@ -45,9 +45,10 @@
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
+use crate::ir::visit::{self, Rewriter};
 use crate::ir::{
-    Block, Callee, Dim, Direction, Expr, ExprId, ExprKind, FuncKind, IterArg, Loc, Param, Program, ScopeKind, StmtId,
-    StmtKind, Type, TypeId, VarId,
+    Block, Callee, Dim, Direction, Expr, ExprId, ExprKind, FuncKind, Loc, Param, Program, StmtId, StmtKind, Type,
+    TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -131,18 +132,16 @@ fn scan(
     errors: &mut Vec<Diagnostic>,
 ) -> Vec<(Symbol, Loc)> {
     let mut found = Vec::new();
-    let mut stack: Vec<(ExprId, bool)> = Vec::new();
-    program.walk_stmts(body, |s| {
+    visit::walk_stmts(program, body, |s| {
         let kind = &program.stmt(s).kind;
         let in_while = match kind {
             StmtKind::While { cond, .. } => Some(*cond),
             _ => None,
         };
-        program.stmt_exprs(s, |root| {
-            // A call that is a statement of its own does not need a value.
-            let needs_value = !matches!(kind, StmtKind::Eval(e) if *e == root);
-            stack.push((root, needs_value));
-            while let Some((e, needs_value)) = stack.pop() {
+        visit::stmt_exprs(program, s, |root| {
+            visit::walk_expr(program, root, |e| {
+                // A call that is a statement of its own does not need a value.
+                let needs_value = e != root || !matches!(kind, StmtKind::Eval(x) if *x == root);
                 let expr = program.expr(e);
                 if let ExprKind::Call { callee: Callee::Func(g), .. } = &expr.kind {
                     if is_inline.contains(g) {
@@ -177,8 +176,7 @@ fn scan(
                         }
                     }
                 }
-                program.expr_children(e, |c| stack.push((c, true)));
-            }
+            });
         });
     });
     found
@@ -189,7 +187,7 @@ fn early_returns(program: &Program, names: &Interner, f: Symbol, call: Loc, erro
     let func = &program.functions[&f];
     let last = func.body.last().copied();
     let name = names.get(f);
-    program.walk_stmts(&func.body, |s| {
+    visit::walk_stmts(program, &func.body, |s| {
         if matches!(program.stmt(s).kind, StmtKind::Return(_)) && Some(s) != last {
             let loc = program.stmt(s).loc;
             errors.push(
@@ -313,54 +311,34 @@ impl Body {
             stmts.pop();
         }
         let mut defined = FxHashSet::default();
-        program.walk_stmts(&stmts, |s| {
-            defs(program, s, |v| {
+        visit::walk_stmts(program, &stmts, |s| {
+            visit::stmt_defs(program, s, |v| {
                 defined.insert(v);
             })
         });
         let assigned = func.params.iter().map(|p| defined.contains(&p.var)).collect();
         let mut operands = FxHashSet::default();
-        let mut roots = values.clone();
-        program.walk_stmts(&stmts, |s| program.stmt_exprs(s, |e| roots.push(e)));
-        while let Some(e) = roots.pop() {
-            match program.expr(e).kind {
-                ExprKind::Binary { lhs, rhs, .. } => {
-                    for x in [lhs, rhs] {
-                        if let ExprKind::Var(v) = program.expr(x).kind {
-                            operands.insert(v);
-                        }
-                    }
-                }
-                ExprKind::Unary { operand, .. } => {
-                    if let ExprKind::Var(v) = program.expr(operand).kind {
+        let mut operand_of = |e: ExprId| match program.expr(e).kind {
+            ExprKind::Binary { lhs, rhs, .. } => {
+                for x in [lhs, rhs] {
+                    if let ExprKind::Var(v) = program.expr(x).kind {
                         operands.insert(v);
                     }
                 }
-                _ => {}
             }
-            program.expr_children(e, |c| roots.push(c));
+            ExprKind::Unary { operand, .. } => {
+                if let ExprKind::Var(v) = program.expr(operand).kind {
+                    operands.insert(v);
+                }
+            }
+            _ => {}
+        };
+        for &e in &values {
+            visit::walk_expr(program, e, &mut operand_of);
         }
+        visit::walk_block_exprs(program, &stmts, |_, e| operand_of(e));
         let operand = func.params.iter().map(|p| operands.contains(&p.var)).collect();
         Body { params: func.params.clone(), stmts, values, assigned, operand }
-    }
-}
-
-/// The variables a statement defines (not those of nested statements).
-fn defs(program: &Program, s: StmtId, mut f: impl FnMut(VarId)) {
-    match &program.stmt(s).kind {
-        StmtKind::Assign { var, .. } => f(*var),
-        StmtKind::If { return_vars, .. } => return_vars.iter().for_each(|&v| f(v)),
-        StmtKind::For { var, iter_args, return_vars, .. } => {
-            f(*var);
-            iter_args.iter().for_each(|ia| f(ia.var));
-            return_vars.iter().for_each(|&v| f(v));
-        }
-        StmtKind::While { iter_args, return_vars, .. } => {
-            iter_args.iter().for_each(|ia| f(ia.var));
-            return_vars.iter().for_each(|&v| f(v));
-        }
-        StmtKind::Scope(scope) => scope.task_id.iter().for_each(|&v| f(v)),
-        StmtKind::Eval(_) | StmtKind::Return(_) | StmtKind::Yield(_) | StmtKind::Break | StmtKind::Continue => {}
     }
 }
 
@@ -383,23 +361,17 @@ fn rewrite_function(
         used.insert(program.var(p.var).name);
     }
     let is_tuple = |v: VarId| matches!(program.types.get(program.var(v).ty), Type::Tuple(_));
-    program.walk_stmts(&body, |s| {
-        defs(program, s, |v| {
+    visit::walk_stmts(program, &body, |s| {
+        visit::stmt_defs(program, s, |v| {
             used.insert(program.var(v).name);
             if is_tuple(v) {
                 *tuple_defs.entry(v).or_default() += 1;
             }
         });
-        program.stmt_exprs(s, |root| {
-            let mut stack = vec![root];
-            while let Some(e) = stack.pop() {
-                if let ExprKind::Var(v) = program.expr(e).kind {
-                    used.insert(program.var(v).name);
-                    if is_tuple(v) {
-                        *tuple_uses.entry(v).or_default() += 1;
-                    }
-                }
-                program.expr_children(e, |c| stack.push(c));
+        visit::stmt_reads(program, s, |v| {
+            used.insert(program.var(v).name);
+            if is_tuple(v) {
+                *tuple_uses.entry(v).or_default() += 1;
             }
         });
     });
@@ -514,47 +486,19 @@ impl Splicer<'_> {
                 }
                 out.push(s);
             }
-            StmtKind::Yield(values) => {
-                values.iter().for_each(|&e| self.expr(e, out));
-                out.push(s);
-            }
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
-                self.expr(cond, out);
-                let then_body = self.block(then_body);
-                let else_body = else_body.map(|b| self.block(b));
-                self.set_kind(s, StmtKind::If { cond, then_body, else_body, return_vars });
-                out.push(s);
-            }
-            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
-                for e in [start, stop, step] {
+            mut kind => {
+                // Any other statement: its expressions in order, then its blocks. (A `while`
+                // condition holds no Inline call, the scan refused those: only tuple
+                // temporaries are rewritten in it.)
+                let mut roots = Vec::new();
+                visit::stmt_exprs(self.p, s, |e| roots.push(e));
+                for e in roots {
                     self.expr(e, out);
                 }
-                iter_args.iter().for_each(|ia| self.expr(ia.init, out));
-                attrs.iter().for_each(|&(_, e)| self.expr(e, out));
-                let body = self.block(body);
-                self.set_kind(s, StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs });
+                visit::map_stmt_blocks(&mut kind, |b| self.block(b));
+                self.set_kind(s, kind);
                 out.push(s);
             }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
-                iter_args.iter().for_each(|ia| self.expr(ia.init, out));
-                // The scan refused Inline calls here: only tuple temporaries are rewritten.
-                let mut none = Vec::new();
-                self.expr(cond, &mut none);
-                debug_assert!(none.is_empty());
-                let body = self.block(body);
-                self.set_kind(s, StmtKind::While { cond, iter_args, body, return_vars });
-                out.push(s);
-            }
-            StmtKind::Scope(mut scope) => {
-                if let ScopeKind::Spmd { core_num } = scope.kind {
-                    self.expr(core_num, out);
-                }
-                scope.attrs.iter().for_each(|&(_, e)| self.expr(e, out));
-                scope.body = self.block(std::mem::take(&mut scope.body));
-                self.set_kind(s, StmtKind::Scope(scope));
-                out.push(s);
-            }
-            StmtKind::Break | StmtKind::Continue => out.push(s),
         }
         1
     }
@@ -619,13 +563,7 @@ impl Splicer<'_> {
     /// The variables an expression reads.
     fn vars_of(&self, root: ExprId) -> Vec<VarId> {
         let mut vars = Vec::new();
-        let mut stack = vec![root];
-        while let Some(e) = stack.pop() {
-            if let ExprKind::Var(v) = self.p.expr(e).kind {
-                vars.push(v);
-            }
-            self.p.expr_children(e, |c| stack.push(c));
-        }
+        visit::expr_reads(self.p, root, |v| vars.push(v));
         vars
     }
 
@@ -682,7 +620,7 @@ impl Splicer<'_> {
             kind => {
                 let arithmetic = matches!(kind, ExprKind::Binary { .. } | ExprKind::Unary { .. });
                 let mut children = Vec::new();
-                self.p.expr_children(e, |c| children.push(c));
+                visit::expr_children(self.p, e, |c| children.push(c));
                 for c in children {
                     self.operand(c, arithmetic, out);
                 }
@@ -722,20 +660,7 @@ impl Splicer<'_> {
 
     /// A deep copy of an expression.
     fn copy(&mut self, e: ExprId) -> ExprId {
-        let Expr { kind, ty, loc } = self.p.expr(e).clone();
-        let kind = match kind {
-            ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(|&x| self.copy(x)).collect()),
-            ExprKind::Binary { op, lhs, rhs } => ExprKind::Binary { op, lhs: self.copy(lhs), rhs: self.copy(rhs) },
-            ExprKind::Unary { op, operand } => ExprKind::Unary { op, operand: self.copy(operand) },
-            ExprKind::Call { callee, args, attrs } => ExprKind::Call {
-                callee,
-                args: args.iter().map(|a| a.map(|x| self.copy(x))).collect(),
-                attrs: attrs.iter().map(|&(k, x)| (k, self.copy(x))).collect(),
-            },
-            ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: self.copy(tuple), index },
-            leaf => leaf,
-        };
-        self.p.new_expr(kind, ty, loc)
+        visit::copy_expr(self.p, e)
     }
 
     /// A name not used in the caller yet: `base`, or `base_1`, `base_2`, ...
@@ -763,12 +688,13 @@ impl Splicer<'_> {
         let body = &bodies[&f];
         let mut r = Renaming { n: self.splices, ..Renaming::default() };
         self.splices += 1;
+        let mut rw = Splice { sp: self, r: &mut r };
         for (k, (param, &arg)) in body.params.iter().zip(args).enumerate() {
             let arg = arg.expect("the verifier requires every argument of a function call");
             let (assigned, operand) = (body.assigned[k], body.operand[k]);
-            match self.p.expr(arg).kind {
+            match rw.sp.p.expr(arg).kind {
                 ExprKind::Var(v) if param.dir != Direction::In || !assigned => {
-                    r.vars.insert(param.var, v);
+                    rw.r.vars.insert(param.var, v);
                 }
                 ExprKind::Int(_)
                 | ExprKind::Float(_)
@@ -780,180 +706,97 @@ impl Splicer<'_> {
                 | ExprKind::DynDim(_)
                     if !assigned && !operand =>
                 {
-                    r.consts.insert(param.var, arg);
+                    rw.r.consts.insert(param.var, arg);
                 }
                 _ => {
-                    let var = self.var(&mut r, param.var);
-                    let loc = self.p.expr(arg).loc;
-                    let s = self.p.new_stmt(StmtKind::Assign { var, value: arg }, loc);
+                    let var = rw.var(param.var);
+                    let loc = rw.sp.p.expr(arg).loc;
+                    let s = rw.sp.p.new_stmt(StmtKind::Assign { var, value: arg }, loc);
                     out.push(s);
                 }
             }
         }
         for &s in &body.stmts {
-            let s = self.clone_stmt(&mut r, s);
+            let s = visit::copy_stmt(&mut rw, s);
             out.push(s);
         }
-        body.values.iter().map(|&e| self.clone_expr(&mut r, e)).collect()
+        body.values.iter().map(|&e| visit::copy_expr(&mut rw, e)).collect()
+    }
+}
+
+/// The rewriter of one splice: the callee's variables become the caller's (an argument, or
+/// a fresh `<name>_inline<N>`), a parameter bound to a constant becomes a copy of it, and
+/// the types of the copy follow (`pl.Tensor[[n, n], ...]` with `n` bound to 4 becomes
+/// `pl.Tensor[[4, 4], ...]`).
+struct Splice<'s, 'a> {
+    sp: &'s mut Splicer<'a>,
+    r: &'s mut Renaming,
+}
+
+impl Rewriter for Splice<'_, '_> {
+    fn program(&mut self) -> &mut Program {
+        self.sp.p
     }
 
-    /// The caller's variable for callee variable `v`: the argument it stands for, or a fresh
-    /// variable `<name>_inline<N>`.
-    fn var(&mut self, r: &mut Renaming, v: VarId) -> VarId {
-        if let Some(&mapped) = r.vars.get(&v) {
-            return mapped;
-        }
-        let data = self.p.var(v).clone();
-        let name = match r.names.get(&data.name) {
-            Some(&name) => name,
-            None => {
-                let base = format!("{}_inline{}", self.names.get(data.name), r.n);
-                let name = self.fresh_name(&base);
-                r.names.insert(data.name, name);
-                name
-            }
-        };
-        let ty = self.ty(r, data.ty);
-        let fresh = self.p.new_var(name, ty, data.loc);
-        r.vars.insert(v, fresh);
-        fresh
+    fn def_var(&mut self, v: VarId) -> VarId {
+        self.var(v)
+    }
+
+    fn read_var(&mut self, v: VarId) -> VarId {
+        self.var(v)
+    }
+
+    fn replace_read(&mut self, _: ExprId, v: VarId) -> Option<ExprId> {
+        let c = *self.r.consts.get(&v)?;
+        Some(visit::copy_expr(self.sp.p, c))
     }
 
     /// A callee type with the callee's variables in its extents renamed.
-    fn ty(&mut self, r: &mut Renaming, ty: TypeId) -> TypeId {
-        if !self.mentions_var(ty) {
+    fn map_type(&mut self, ty: TypeId) -> TypeId {
+        if !visit::type_mentions_vars(&self.sp.p.types, ty) {
             return ty;
         }
-        if let Some(&done) = r.types.get(&ty) {
+        if let Some(&done) = self.r.types.get(&ty) {
             return done;
         }
-        let renamed = match self.p.types.get(ty).clone() {
-            Type::Tensor { shape, dtype, distributed } => {
-                Type::Tensor { shape: shape.map(|s| self.dims(r, &s)), dtype, distributed }
-            }
-            Type::Tile { shape, dtype, memory } => Type::Tile { shape: self.dims(r, &shape), dtype, memory },
-            Type::Tuple(items) => Type::Tuple(items.iter().map(|&t| self.ty(r, t)).collect()),
-            other => other,
-        };
-        let id = self.p.types.intern(renamed);
-        r.types.insert(ty, id);
+        let id = visit::map_type_vars(self, ty, &mut |rw, v| rw.dim(v));
+        self.r.types.insert(ty, id);
         id
     }
+}
 
-    fn mentions_var(&self, ty: TypeId) -> bool {
-        match self.p.types.get(ty) {
-            Type::Tensor { shape: Some(shape), .. } | Type::Tile { shape, .. } => {
-                shape.iter().any(|d| matches!(d, Dim::Var(_)))
-            }
-            Type::Tuple(items) => items.iter().any(|&t| self.mentions_var(t)),
-            _ => false,
+impl Splice<'_, '_> {
+    /// The caller's variable for callee variable `v`: the argument it stands for, or a fresh
+    /// variable `<name>_inline<N>`.
+    fn var(&mut self, v: VarId) -> VarId {
+        if let Some(&mapped) = self.r.vars.get(&v) {
+            return mapped;
         }
-    }
-
-    fn dims(&mut self, r: &mut Renaming, shape: &[Dim]) -> Vec<Dim> {
-        shape
-            .iter()
-            .map(|&d| match d {
-                Dim::Var(v) => match r.consts.get(&v).map(|&c| &self.p.expr(c).kind) {
-                    Some(ExprKind::Int(n)) => Dim::Const(*n),
-                    Some(ExprKind::DynDim(n)) => Dim::Dyn(*n),
-                    Some(_) => Dim::Unknown,
-                    None => Dim::Var(self.var(r, v)),
-                },
-                other => other,
-            })
-            .collect()
-    }
-
-    fn clone_block(&mut self, r: &mut Renaming, block: &[StmtId]) -> Block {
-        block.iter().map(|&s| self.clone_stmt(r, s)).collect()
-    }
-
-    /// A copy of a callee statement, renamed.
-    fn clone_stmt(&mut self, r: &mut Renaming, s: StmtId) -> StmtId {
-        let stmt = self.p.stmt(s).clone();
-        let kind = match stmt.kind {
-            StmtKind::Assign { var, value } => {
-                let value = self.clone_expr(r, value);
-                StmtKind::Assign { var: self.var(r, var), value }
+        let data = self.sp.p.var(v).clone();
+        let name = match self.r.names.get(&data.name) {
+            Some(&name) => name,
+            None => {
+                let base = format!("{}_inline{}", self.sp.names.get(data.name), self.r.n);
+                let name = self.sp.fresh_name(&base);
+                self.r.names.insert(data.name, name);
+                name
             }
-            StmtKind::Eval(e) => StmtKind::Eval(self.clone_expr(r, e)),
-            StmtKind::Return(values) => StmtKind::Return(values.iter().map(|&e| self.clone_expr(r, e)).collect()),
-            StmtKind::Yield(values) => StmtKind::Yield(values.iter().map(|&e| self.clone_expr(r, e)).collect()),
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
-                let cond = self.clone_expr(r, cond);
-                let then_body = self.clone_block(r, &then_body);
-                let else_body = else_body.map(|b| self.clone_block(r, &b));
-                let return_vars = return_vars.iter().map(|&v| self.var(r, v)).collect();
-                StmtKind::If { cond, then_body, else_body, return_vars }
-            }
-            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
-                let start = self.clone_expr(r, start);
-                let stop = self.clone_expr(r, stop);
-                let step = self.clone_expr(r, step);
-                let iter_args = self.clone_iter_args(r, &iter_args);
-                let attrs = attrs.iter().map(|&(k, e)| (k, self.clone_expr(r, e))).collect();
-                let var = self.var(r, var);
-                let body = self.clone_block(r, &body);
-                let return_vars = return_vars.iter().map(|&v| self.var(r, v)).collect();
-                StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs }
-            }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
-                let iter_args = self.clone_iter_args(r, &iter_args);
-                let cond = self.clone_expr(r, cond);
-                let body = self.clone_block(r, &body);
-                let return_vars = return_vars.iter().map(|&v| self.var(r, v)).collect();
-                StmtKind::While { cond, iter_args, body, return_vars }
-            }
-            StmtKind::Scope(mut scope) => {
-                if let ScopeKind::Spmd { core_num } = scope.kind {
-                    scope.kind = ScopeKind::Spmd { core_num: self.clone_expr(r, core_num) };
-                }
-                scope.attrs = scope.attrs.iter().map(|&(k, e)| (k, self.clone_expr(r, e))).collect();
-                scope.task_id = scope.task_id.map(|v| self.var(r, v));
-                scope.body = self.clone_block(r, &scope.body);
-                StmtKind::Scope(scope)
-            }
-            StmtKind::Break => StmtKind::Break,
-            StmtKind::Continue => StmtKind::Continue,
         };
-        self.p.new_stmt(kind, stmt.loc)
+        let ty = self.map_type(data.ty);
+        let fresh = self.sp.p.new_var(name, ty, data.loc);
+        self.r.vars.insert(v, fresh);
+        fresh
     }
 
-    fn clone_iter_args(&mut self, r: &mut Renaming, iter_args: &[IterArg]) -> Vec<IterArg> {
-        iter_args
-            .iter()
-            .map(|ia| {
-                let init = self.clone_expr(r, ia.init);
-                IterArg { var: self.var(r, ia.var), init }
-            })
-            .collect()
-    }
-
-    /// A copy of a callee expression, renamed.
-    fn clone_expr(&mut self, r: &mut Renaming, e: ExprId) -> ExprId {
-        let Expr { kind, ty, loc } = self.p.expr(e).clone();
-        let kind = match kind {
-            ExprKind::Var(v) => match r.consts.get(&v) {
-                Some(&c) => return self.copy(c),
-                None => ExprKind::Var(self.var(r, v)),
-            },
-            ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(|&x| self.clone_expr(r, x)).collect()),
-            ExprKind::Binary { op, lhs, rhs } => {
-                let lhs = self.clone_expr(r, lhs);
-                ExprKind::Binary { op, lhs, rhs: self.clone_expr(r, rhs) }
-            }
-            ExprKind::Unary { op, operand } => ExprKind::Unary { op, operand: self.clone_expr(r, operand) },
-            ExprKind::Call { callee, args, attrs } => ExprKind::Call {
-                callee,
-                args: args.iter().map(|a| a.map(|x| self.clone_expr(r, x))).collect(),
-                attrs: attrs.iter().map(|&(k, x)| (k, self.clone_expr(r, x))).collect(),
-            },
-            ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: self.clone_expr(r, tuple), index },
-            leaf => leaf,
-        };
-        let ty = self.ty(r, ty);
-        self.p.new_expr(kind, ty, loc)
+    /// An extent naming callee variable `v`: the constant the parameter stands for, or the
+    /// caller's variable.
+    fn dim(&mut self, v: VarId) -> Dim {
+        match self.r.consts.get(&v).map(|&c| &self.sp.p.expr(c).kind) {
+            Some(ExprKind::Int(n)) => Dim::Const(*n),
+            Some(ExprKind::DynDim(n)) => Dim::Dyn(*n),
+            Some(_) => Dim::Unknown,
+            None => Dim::Var(self.var(v)),
+        }
     }
 }
 

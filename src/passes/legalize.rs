@@ -24,6 +24,7 @@ use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::Symbol;
 use crate::ir::ops::Op;
+use crate::ir::visit::{self, Rewriter};
 use crate::ir::{
     Callee, DType, Direction, ExprId, ExprKind, FuncKind, Loc, Param, Program, StmtId, StmtKind, Type, Types, VarId,
 };
@@ -115,13 +116,17 @@ impl Invariant {
 
 /// Whether an expression is made of literals only (a compile-time constant).
 fn literal(p: &Program, e: ExprId) -> bool {
-    match &p.expr(e).kind {
-        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => true,
-        ExprKind::Tuple(items) => items.iter().all(|&i| literal(p, i)),
-        ExprKind::Binary { lhs, rhs, .. } => literal(p, *lhs) && literal(p, *rhs),
-        ExprKind::Unary { operand, .. } => literal(p, *operand),
-        _ => false,
-    }
+    visit::all_exprs(p, e, |x| {
+        matches!(
+            p.expr(x).kind,
+            ExprKind::Int(_)
+                | ExprKind::Float(_)
+                | ExprKind::Bool(_)
+                | ExprKind::Tuple(_)
+                | ExprKind::Binary { .. }
+                | ExprKind::Unary { .. }
+        )
+    })
 }
 
 fn is_scalar(p: &Program, v: VarId) -> bool {
@@ -136,19 +141,6 @@ fn is_create(p: &Program, e: ExprId) -> bool {
 /// A task launch: a call of a function (a kernel, a wrapper), or a launch with `pl.submit`.
 fn is_launch(p: &Program, e: ExprId) -> bool {
     matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. })
-}
-
-/// Every expression of a block, nested statements included, with `f(expr, stmt)`.
-fn each_expr(p: &Program, block: &[StmtId], mut f: impl FnMut(ExprId, StmtId)) {
-    p.walk_stmts(block, |s| {
-        p.stmt_exprs(s, |root| {
-            let mut stack = vec![root];
-            while let Some(e) = stack.pop() {
-                f(e, s);
-                p.expr_children(e, |c| stack.push(c));
-            }
-        });
-    });
 }
 
 /// A loop's trip count when its bounds are constants.
@@ -272,7 +264,7 @@ impl Checker<'_, '_> {
     fn static_body(&mut self) {
         let f = &self.p.functions[&self.g];
         let mut findings: Vec<(Code, Loc, String)> = Vec::new();
-        each_expr(self.p, &f.body, |e, _| {
+        visit::walk_block_exprs(self.p, &f.body, |_, e| {
             let loc = self.p.expr(e).loc;
             let ExprKind::Call { callee, args, attrs } = &self.p.expr(e).kind else { return };
             match callee {
@@ -368,7 +360,7 @@ impl Checker<'_, '_> {
         let inv = invariant_set(self.p, self.g);
         let params: FxHashSet<VarId> = f.params.iter().map(|p| p.var).collect();
         let mut findings = Vec::new();
-        each_expr(self.p, &f.body, |e, _| {
+        visit::walk_block_exprs(self.p, &f.body, |_, e| {
             let ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), args, .. } = &self.p.expr(e).kind else {
                 return;
             };
@@ -446,13 +438,9 @@ impl Checker<'_, '_> {
             let loc = self.p.stmt(s).loc;
             if let Some((code, at)) = around {
                 let mut launch = None;
-                self.p.stmt_exprs(s, |root| {
-                    let mut stack = vec![root];
-                    while let Some(e) = stack.pop() {
-                        if launch.is_none() && (is_launch(self.p, e) || is_create(self.p, e)) {
-                            launch = Some(self.p.expr(e).loc);
-                        }
-                        self.p.expr_children(e, |c| stack.push(c));
+                visit::walk_stmt_exprs(self.p, s, |e| {
+                    if launch.is_none() && (is_launch(self.p, e) || is_create(self.p, e)) {
+                        launch = Some(self.p.expr(e).loc);
                     }
                 });
                 if let Some(l) = launch {
@@ -511,13 +499,9 @@ impl Checker<'_, '_> {
     fn count(&self, block: &[StmtId]) -> u64 {
         let mut n: u64 = 0;
         for &s in block {
-            self.p.stmt_exprs(s, |root| {
-                let mut stack = vec![root];
-                while let Some(e) = stack.pop() {
-                    if is_launch(self.p, e) || is_create(self.p, e) {
-                        n = n.saturating_add(1);
-                    }
-                    self.p.expr_children(e, |c| stack.push(c));
+            visit::walk_stmt_exprs(self.p, s, |e| {
+                if is_launch(self.p, e) || is_create(self.p, e) {
+                    n = n.saturating_add(1);
                 }
             });
             n = n.saturating_add(match &self.p.stmt(s).kind {
@@ -541,7 +525,7 @@ impl Checker<'_, '_> {
 fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program) {
     let mut findings = Vec::new();
     for f in p.functions.values() {
-        each_expr(p, &f.body, |e, _| {
+        visit::walk_block_exprs(p, &f.body, |_, e| {
             let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { return };
             if p.functions.get(g).is_none_or(|c| c.kind != FuncKind::Graph) {
                 return;
@@ -584,37 +568,21 @@ fn invariant_set(p: &Program, g: Symbol) -> Invariant {
             inv.tensors.insert(param.var);
         }
     }
-    fn walk(p: &Program, block: &[StmtId], inv: &mut Invariant) {
-        for &s in block {
-            match &p.stmt(s).kind {
-                StmtKind::Assign { var, value } => {
-                    if matches!(p.types.get(p.var(*var).ty), Type::Scalar(_)) && inv.expr(p, *value) {
-                        inv.vars.insert(*var);
-                    } else if let ExprKind::Var(w) = p.expr(*value).kind {
-                        if inv.tensors.contains(&w) {
-                            inv.tensors.insert(*var);
-                        }
-                    }
+    visit::walk_stmts(p, &f.body, |s| match &p.stmt(s).kind {
+        StmtKind::Assign { var, value } => {
+            if matches!(p.types.get(p.var(*var).ty), Type::Scalar(_)) && inv.expr(p, *value) {
+                inv.vars.insert(*var);
+            } else if let ExprKind::Var(w) = p.expr(*value).kind {
+                if inv.tensors.contains(&w) {
+                    inv.tensors.insert(*var);
                 }
-                StmtKind::For { var, start, stop, step, body, .. } => {
-                    if trip_count(p, *start, *stop, *step).is_some() {
-                        inv.vars.insert(*var);
-                    }
-                    walk(p, body, inv);
-                }
-                StmtKind::While { body, .. } => walk(p, body, inv),
-                StmtKind::If { then_body, else_body, .. } => {
-                    walk(p, then_body, inv);
-                    if let Some(e) = else_body {
-                        walk(p, e, inv);
-                    }
-                }
-                StmtKind::Scope(scope) => walk(p, &scope.body, inv),
-                _ => {}
             }
         }
-    }
-    walk(p, &f.body, &mut inv);
+        StmtKind::For { var, start, stop, step, .. } if trip_count(p, *start, *stop, *step).is_some() => {
+            inv.vars.insert(*var);
+        }
+        _ => {}
+    });
     inv
 }
 
@@ -685,37 +653,30 @@ struct Planner<'a> {
 
 impl Planner<'_> {
     fn derivable(&self, e: ExprId) -> bool {
-        match &self.p.expr(e).kind {
+        visit::all_exprs(self.p, e, |x| match &self.p.expr(x).kind {
             ExprKind::Var(v) => self.scalar_params.contains(v) || self.derived.contains(v) || self.aliases.contains(v),
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::DType(_) => true,
-            ExprKind::Tuple(items) => items.iter().all(|&i| self.derivable(i)),
-            ExprKind::Binary { lhs, rhs, .. } => self.derivable(*lhs) && self.derivable(*rhs),
-            ExprKind::Unary { operand, .. } => self.derivable(*operand),
+            ExprKind::Tuple(_) | ExprKind::Binary { .. } | ExprKind::Unary { .. } => true,
             _ => false,
-        }
+        })
     }
 
-    fn block(&mut self, block: &[StmtId], loop_depth: u32, in_branch: bool) {
-        for &s in block {
-            match &self.p.stmt(s).kind {
-                StmtKind::Assign { var, value } => self.assign(s, *var, *value, loop_depth, in_branch),
-                StmtKind::For { var, start, stop, step, body, .. } => {
-                    if trip_count(self.p, *start, *stop, *step).is_some() {
-                        self.inv.vars.insert(*var);
-                    }
-                    self.block(body, loop_depth + 1, in_branch);
+    /// Plans a statement, given how many loops enclose it and whether a branch does;
+    /// returns the same for the statements nested in it.
+    fn stmt(&mut self, s: StmtId, (loop_depth, in_branch): (u32, bool)) -> (u32, bool) {
+        match &self.p.stmt(s).kind {
+            StmtKind::Assign { var, value } => self.assign(s, *var, *value, loop_depth, in_branch),
+            StmtKind::For { var, start, stop, step, .. } => {
+                if trip_count(self.p, *start, *stop, *step).is_some() {
+                    self.inv.vars.insert(*var);
                 }
-                StmtKind::While { body, .. } => self.block(body, loop_depth + 1, in_branch),
-                StmtKind::If { then_body, else_body, .. } => {
-                    self.block(then_body, loop_depth, true);
-                    if let Some(e) = else_body {
-                        self.block(e, loop_depth, true);
-                    }
-                }
-                StmtKind::Scope(scope) => self.block(&scope.body, loop_depth, in_branch),
-                _ => {}
+                return (loop_depth + 1, in_branch);
             }
+            StmtKind::While { .. } => return (loop_depth + 1, in_branch),
+            StmtKind::If { .. } => return (loop_depth, true),
+            _ => {}
         }
+        (loop_depth, in_branch)
     }
 
     fn hoist(&mut self, s: StmtId, original: VarId, value: ExprId, kind: HoistKind, dir: Direction) {
@@ -797,7 +758,7 @@ fn build_plan(cx: &mut PassCx<'_>, p: &Program, g: Symbol, _lineage: &mut Lineag
         plan: Plan::default(),
         errors: Vec::new(),
     };
-    planner.block(&f.body, 0, false);
+    visit::walk_stmts_in(p, &f.body, (0, false), |s, ctx| planner.stmt(s, ctx));
     let gn = cx.names.get(g).to_string();
     let failed = !planner.errors.is_empty();
     for (loc, v, src, shape_ok) in planner.errors {
@@ -836,40 +797,21 @@ fn rewrite_body(p: &mut Program, g: Symbol, plan: &mut Plan) {
             subst.insert(alias, to);
         }
     }
-    let mut body = std::mem::take(&mut p.functions.get_mut(&g).expect("a graph").body);
-    retain(p, &mut body, &plan.delete);
-    let mut exprs = Vec::new();
-    p.walk_stmts(&body, |s| p.stmt_exprs(s, |e| exprs.push(e)));
-    while let Some(e) = exprs.pop() {
-        if let ExprKind::Var(v) = p.expr(e).kind {
-            if let Some(&to) = subst.get(&v) {
-                p.exprs[e.index()].kind = ExprKind::Var(to);
-            }
-            continue;
-        }
-        p.expr_children(e, |c| exprs.push(c));
-    }
+    let body = std::mem::take(&mut p.functions.get_mut(&g).expect("a graph").body);
+    let body = retain(p, body, &plan.delete);
+    visit::rename_reads(p, &body, |v| subst.get(&v).copied());
     p.functions.get_mut(&g).expect("a graph").body = body;
 }
 
 /// Removes the statements in `delete` from a block and the blocks nested in it.
-fn retain(p: &mut Program, block: &mut Vec<StmtId>, delete: &FxHashSet<StmtId>) {
+fn retain(p: &mut Program, mut block: Vec<StmtId>, delete: &FxHashSet<StmtId>) -> Vec<StmtId> {
     block.retain(|s| !delete.contains(s));
-    for &s in block.iter() {
+    for &s in &block {
         let mut kind = std::mem::replace(&mut p.stmts[s.index()].kind, StmtKind::Break);
-        match &mut kind {
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } => retain(p, body, delete),
-            StmtKind::If { then_body, else_body, .. } => {
-                retain(p, then_body, delete);
-                if let Some(e) = else_body {
-                    retain(p, e, delete);
-                }
-            }
-            StmtKind::Scope(scope) => retain(p, &mut scope.body, delete),
-            _ => {}
-        }
+        visit::map_stmt_blocks(&mut kind, |b| retain(p, b, delete));
         p.stmts[s.index()].kind = kind;
     }
+    block
 }
 
 /// Every call of a planned Graph function computes the moved values in front of it and
@@ -894,30 +836,14 @@ fn sites(
     let mut out = Vec::with_capacity(block.len());
     for s in block {
         let mut kind = std::mem::replace(&mut p.stmts[s.index()].kind, StmtKind::Break);
-        match &mut kind {
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } => {
-                *body = sites(cx, p, plans, std::mem::take(body), counter);
-            }
-            StmtKind::If { then_body, else_body, .. } => {
-                *then_body = sites(cx, p, plans, std::mem::take(then_body), counter);
-                if let Some(e) = else_body {
-                    *e = sites(cx, p, plans, std::mem::take(e), counter);
-                }
-            }
-            StmtKind::Scope(scope) => scope.body = sites(cx, p, plans, std::mem::take(&mut scope.body), counter),
-            _ => {}
-        }
+        visit::map_stmt_blocks(&mut kind, |b| sites(cx, p, plans, b, counter));
         p.stmts[s.index()].kind = kind;
         let mut calls = Vec::new();
-        p.stmt_exprs(s, |root| {
-            let mut stack = vec![root];
-            while let Some(e) = stack.pop() {
-                if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
-                    if callee.function().is_some_and(|g| plans.contains_key(&g)) {
-                        calls.push(e);
-                    }
+        visit::walk_stmt_exprs(p, s, |e| {
+            if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
+                if callee.function().is_some_and(|g| plans.contains_key(&g)) {
+                    calls.push(e);
                 }
-                p.expr_children(e, |c| stack.push(c));
             }
         });
         for c in calls {
@@ -959,7 +885,7 @@ fn extend_call(
             }
             Ok(i) => {
                 let h = &plan.hoists[i];
-                let value = copy_with(p, h.value, &binding, loc);
+                let value = visit::copy_expr(&mut CallSite { p, binding: &binding, loc }, h.value);
                 let name = format!("{}__graph_arg{}", cx.names.get(p.var(h.original).name), *counter);
                 *counter += 1;
                 let ty = p.var(h.original).ty;
@@ -1004,27 +930,28 @@ fn extend_call(
     pre
 }
 
-/// A copy of `e` for the call site: each variable bound to an argument becomes a copy of
-/// that argument.
-fn copy_with(p: &mut Program, e: ExprId, binding: &FxHashMap<VarId, ExprId>, loc: Loc) -> ExprId {
-    let expr = p.expr(e).clone();
-    let kind = match expr.kind {
-        ExprKind::Var(v) => match binding.get(&v) {
-            Some(&a) => p.expr(a).kind.clone(),
-            None => ExprKind::Var(v),
-        },
-        ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(|&i| copy_with(p, i, binding, loc)).collect()),
-        ExprKind::Binary { op, lhs, rhs } => {
-            ExprKind::Binary { op, lhs: copy_with(p, lhs, binding, loc), rhs: copy_with(p, rhs, binding, loc) }
-        }
-        ExprKind::Unary { op, operand } => ExprKind::Unary { op, operand: copy_with(p, operand, binding, loc) },
-        ExprKind::Call { callee, args, attrs } => ExprKind::Call {
-            callee,
-            args: args.iter().map(|a| a.map(|a| copy_with(p, a, binding, loc))).collect(),
-            attrs: attrs.iter().map(|&(k, v)| (k, copy_with(p, v, binding, loc))).collect(),
-        },
-        ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: copy_with(p, tuple, binding, loc), index },
-        other => other,
-    };
-    p.new_expr(kind, expr.ty, loc)
+/// The rewriter of a value moved to a call site: each variable bound to an argument reads
+/// the argument instead (its kind, with the variable's type), and every node gets the
+/// call's location.
+struct CallSite<'a> {
+    p: &'a mut Program,
+    binding: &'a FxHashMap<VarId, ExprId>,
+    loc: Loc,
+}
+
+impl Rewriter for CallSite<'_> {
+    fn program(&mut self) -> &mut Program {
+        self.p
+    }
+
+    fn replace_read(&mut self, e: ExprId, v: VarId) -> Option<ExprId> {
+        let &a = self.binding.get(&v)?;
+        let kind = self.p.expr(a).kind.clone();
+        let ty = self.p.expr(e).ty;
+        Some(self.p.new_expr(kind, ty, self.loc))
+    }
+
+    fn map_loc(&mut self, _: Loc) -> Loc {
+        self.loc
+    }
 }

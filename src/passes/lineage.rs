@@ -9,6 +9,7 @@
 
 use crate::intern::Symbol;
 use crate::ir::ops::{Effect, Op};
+use crate::ir::visit;
 use crate::ir::{Callee, ExprId, ExprKind, Function, Program, StmtKind, VarId};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -40,7 +41,7 @@ impl Defs {
         for (k, param) in f.params.iter().enumerate() {
             map.insert(param.var, Def::Param(k));
         }
-        p.walk_stmts(&f.body, |s| match &p.stmt(s).kind {
+        visit::walk_stmts(p, &f.body, |s| match &p.stmt(s).kind {
             StmtKind::Assign { var, value } => {
                 map.insert(*var, Def::Value(*value));
             }

@@ -23,9 +23,10 @@ use super::dataflow;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::ops::{Effect, Op};
+use crate::ir::visit::{self, FreshVars};
 use crate::ir::{
     Block, Callee, DType, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IterArg, Loc, Param, Program,
-    Scope, ScopeKind, StmtId, StmtKind, Type, VarId,
+    Scope, ScopeKind, StmtId, StmtKind, Type, TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -153,7 +154,7 @@ impl Outliner<'_> {
         let mut out = Vec::with_capacity(block.len());
         for (i, &s) in block.iter().enumerate() {
             if !renames.is_empty() {
-                self.rename_stmt(s, renames);
+                visit::rename_reads(self.program, std::slice::from_ref(&s), |v| renames.get(&v).copied());
             }
             if !needs[i] {
                 out.push(s);
@@ -258,11 +259,7 @@ impl Outliner<'_> {
             }
             let entry = renames.get(&v).copied().unwrap_or(v);
             let ia = self.fresh_like(v, "iter", loc);
-            let mut to_iter = Renames::default();
-            to_iter.insert(v, ia);
-            for &s in body.iter() {
-                self.rename_stmt(s, &to_iter);
-            }
+            visit::rename_reads(self.program, body, |w| (w == v).then_some(ia));
             let ty = self.program.var(entry).ty;
             let init = self.program.new_expr(ExprKind::Var(entry), ty, loc);
             iter_args.push(IterArg { var: ia, init });
@@ -295,24 +292,6 @@ impl Outliner<'_> {
                     self.program.exprs[e.index()].kind = ExprKind::Var(latest);
                 }
             }
-        }
-    }
-
-    /// Replaces, in a statement and everything nested in it, each variable read that has a
-    /// newer version.
-    fn rename_stmt(&mut self, s: StmtId, renames: &Renames) {
-        let mut exprs = Vec::new();
-        let p = &*self.program;
-        p.walk_stmts(std::slice::from_ref(&s), |t| p.stmt_exprs(t, |e| exprs.push(e)));
-        let mut stack = exprs;
-        while let Some(e) = stack.pop() {
-            if let ExprKind::Var(v) = self.program.expr(e).kind {
-                if let Some(&new) = renames.get(&v) {
-                    self.program.exprs[e.index()].kind = ExprKind::Var(new);
-                }
-                continue;
-            }
-            self.program.expr_children(e, |c| stack.push(c));
         }
     }
 
@@ -437,29 +416,8 @@ impl Outliner<'_> {
         outputs.retain(|v| !alias_of.values().any(|a| a == v));
         let options = self.region_options(fname, &kind, &attrs, &inputs, loc);
 
-        // The new function: parameters for the inputs, the body copied with fresh
-        // variables (the function has names of its own), the results returned.
-        let mut map: FxHashMap<VarId, VarId> = FxHashMap::default();
-        let mut params = Vec::with_capacity(inputs.len());
-        for &v in &inputs {
-            let data = self.program.var(v).clone();
-            let pv = self.program.new_var(data.name, data.ty, data.loc);
-            map.insert(v, pv);
-            params.push(pv);
-        }
-        let mut new_body = self.copy_block(&body, &mut map);
-        let mut returned = Vec::new();
-        let mut return_types = Vec::new();
-        for &v in outputs.iter().chain(stores.iter()) {
-            let inner = map.get(&v).copied().unwrap_or(v);
-            let ty = self.program.var(inner).ty;
-            returned.push(self.program.new_expr(ExprKind::Var(inner), ty, loc));
-            return_types.push(ty);
-        }
-        if !returned.is_empty() {
-            let r = self.program.new_stmt(StmtKind::Return(returned), loc);
-            new_body.push(r);
-        }
+        let results: Vec<VarId> = outputs.iter().chain(&stores).copied().collect();
+        let (params, new_body, return_types) = self.function_body(&inputs, &body, &results, loc);
         let mut dirs = self.directions(&inputs, &body, &stores);
         if func_kind == FuncKind::Graph {
             // A graph's boundary tensors all exist before the call (the region captured
@@ -542,6 +500,42 @@ impl Outliner<'_> {
         out
     }
 
+    /// The body of the function a region becomes: a parameter for each input, the region
+    /// copied with fresh variables (the function has names of its own), then a return of
+    /// the results. Returns the parameters, the body and the result types.
+    fn function_body(
+        &mut self,
+        inputs: &[VarId],
+        body: &[StmtId],
+        results: &[VarId],
+        loc: Loc,
+    ) -> (Vec<VarId>, Block, Vec<TypeId>) {
+        let mut map: FxHashMap<VarId, VarId> = FxHashMap::default();
+        let mut params = Vec::with_capacity(inputs.len());
+        for &v in inputs {
+            let data = self.program.var(v).clone();
+            let pv = self.program.new_var(data.name, data.ty, data.loc);
+            map.insert(v, pv);
+            params.push(pv);
+        }
+        let mut fresh = FreshVars { program: self.program, map };
+        let mut new_body = visit::copy_block(&mut fresh, body);
+        let map = fresh.map;
+        let mut returned = Vec::new();
+        let mut return_types = Vec::new();
+        for &v in results {
+            let inner = map.get(&v).copied().unwrap_or(v);
+            let ty = self.program.var(inner).ty;
+            returned.push(self.program.new_expr(ExprKind::Var(inner), ty, loc));
+            return_types.push(ty);
+        }
+        if !returned.is_empty() {
+            let r = self.program.new_stmt(StmtKind::Return(returned), loc);
+            new_body.push(r);
+        }
+        (params, new_body, return_types)
+    }
+
     /// Whether a variable holds a scalar a task would have to return (a task id is the
     /// launch's own result, not a returned value).
     fn is_value_scalar(&self, v: VarId) -> bool {
@@ -560,7 +554,7 @@ impl Outliner<'_> {
             if !matches!(p.types.get(p.var(var).ty), Type::Scalar(_)) {
                 continue;
             }
-            if caller_computable(p, value, &|v| outside.contains(&v) || candidates.contains_key(&v)) {
+            if caller_computable(p, value, |v| outside.contains(&v) || candidates.contains_key(&v)) {
                 candidates.insert(var, s);
             }
         }
@@ -570,7 +564,7 @@ impl Outliner<'_> {
             let Some(&s) = candidates.get(&v) else { return Err(v) };
             if needed.insert(s) {
                 if let StmtKind::Assign { value, .. } = p.stmt(s).kind {
-                    dataflow::expr_uses(p, value, &mut |u| {
+                    visit::expr_reads(p, value, |u| {
                         if candidates.contains_key(&u) {
                             work.push(u);
                         }
@@ -688,168 +682,53 @@ impl Outliner<'_> {
         o
     }
 
-    /// Copies a block for the new function, mapping variables through `map` (inputs to
-    /// parameters); each variable the block defines gets a fresh copy.
-    fn copy_block(&mut self, block: &[StmtId], map: &mut FxHashMap<VarId, VarId>) -> Block {
-        block.iter().map(|&s| self.copy_stmt(s, map)).collect()
-    }
-
-    fn def(&mut self, v: VarId, map: &mut FxHashMap<VarId, VarId>) -> VarId {
-        if let Some(&m) = map.get(&v) {
-            return m;
-        }
-        let data = self.program.var(v).clone();
-        let n = self.program.new_var(data.name, data.ty, data.loc);
-        map.insert(v, n);
-        n
-    }
-
-    fn defs(&mut self, vars: &[VarId], map: &mut FxHashMap<VarId, VarId>) -> Vec<VarId> {
-        vars.iter().map(|&v| self.def(v, map)).collect()
-    }
-
-    /// Copies loop-carried values: each initial value read outside, each variable defined.
-    fn copy_iter_args(&mut self, iter_args: &[IterArg], map: &mut FxHashMap<VarId, VarId>) -> Vec<IterArg> {
-        iter_args
-            .iter()
-            .map(|a| {
-                let init = self.copy_expr(a.init, map);
-                IterArg { var: self.def(a.var, map), init }
-            })
-            .collect()
-    }
-
-    fn copy_expr(&mut self, e: ExprId, map: &FxHashMap<VarId, VarId>) -> ExprId {
-        let expr = self.program.expr(e).clone();
-        let kind = match expr.kind {
-            ExprKind::Var(v) => ExprKind::Var(map.get(&v).copied().unwrap_or(v)),
-            ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(|&i| self.copy_expr(i, map)).collect()),
-            ExprKind::Binary { op, lhs, rhs } => {
-                ExprKind::Binary { op, lhs: self.copy_expr(lhs, map), rhs: self.copy_expr(rhs, map) }
-            }
-            ExprKind::Unary { op, operand } => ExprKind::Unary { op, operand: self.copy_expr(operand, map) },
-            ExprKind::Call { callee, args, attrs } => ExprKind::Call {
-                callee,
-                args: args.iter().map(|a| a.map(|a| self.copy_expr(a, map))).collect(),
-                attrs: attrs.iter().map(|&(k, v)| (k, self.copy_expr(v, map))).collect(),
-            },
-            ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: self.copy_expr(tuple, map), index },
-            other => other,
-        };
-        self.program.new_expr(kind, expr.ty, expr.loc)
-    }
-
-    fn copy_stmt(&mut self, s: StmtId, map: &mut FxHashMap<VarId, VarId>) -> StmtId {
-        let stmt = self.program.stmt(s).clone();
-        let kind = match stmt.kind {
-            StmtKind::Assign { var, value } => {
-                let value = self.copy_expr(value, map);
-                StmtKind::Assign { var: self.def(var, map), value }
-            }
-            StmtKind::Eval(e) => StmtKind::Eval(self.copy_expr(e, map)),
-            StmtKind::Return(values) => StmtKind::Return(values.iter().map(|&e| self.copy_expr(e, map)).collect()),
-            StmtKind::Yield(values) => StmtKind::Yield(values.iter().map(|&e| self.copy_expr(e, map)).collect()),
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
-                let cond = self.copy_expr(cond, map);
-                let then_body = self.copy_block(&then_body, map);
-                let else_body = else_body.map(|b| self.copy_block(&b, map));
-                let return_vars = self.defs(&return_vars, map);
-                StmtKind::If { cond, then_body, else_body, return_vars }
-            }
-            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
-                let (start, stop, step) =
-                    (self.copy_expr(start, map), self.copy_expr(stop, map), self.copy_expr(step, map));
-                let attrs = attrs.iter().map(|&(k, v)| (k, self.copy_expr(v, map))).collect();
-                let iter_args = self.copy_iter_args(&iter_args, map);
-                let var = self.def(var, map);
-                let body = self.copy_block(&body, map);
-                let return_vars = self.defs(&return_vars, map);
-                StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs }
-            }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
-                let iter_args = self.copy_iter_args(&iter_args, map);
-                let cond = self.copy_expr(cond, map);
-                let body = self.copy_block(&body, map);
-                let return_vars = self.defs(&return_vars, map);
-                StmtKind::While { cond, iter_args, body, return_vars }
-            }
-            StmtKind::Scope(scope) => {
-                let Scope { kind, name, task_id, body, attrs } = *scope;
-                let kind = match kind {
-                    ScopeKind::Spmd { core_num } => ScopeKind::Spmd { core_num: self.copy_expr(core_num, map) },
-                    other => other,
-                };
-                let attrs = attrs.iter().map(|&(k, v)| (k, self.copy_expr(v, map))).collect();
-                let body = self.copy_block(&body, map);
-                let task_id = task_id.map(|t| self.def(t, map));
-                StmtKind::Scope(Box::new(Scope { kind, name, task_id, body, attrs }))
-            }
-            other => other,
-        };
-        self.program.new_stmt(kind, stmt.loc)
-    }
-
     /// The direction of each input: written (by an op's written argument, or as the
     /// argument of a called function's Out/InOut parameter) makes it Out, or InOut when it
     /// is also read; otherwise In. A stored tensor is at least Out.
     fn directions(&self, inputs: &[VarId], body: &[StmtId], stores: &[VarId]) -> Vec<Direction> {
         let p = &*self.program;
         let index: FxHashMap<VarId, usize> = inputs.iter().enumerate().map(|(i, &v)| (v, i)).collect();
-        let mut read = vec![false; inputs.len()];
+        // An input is read where it is mentioned other than as a written argument.
+        let mut mentions = vec![0u32; inputs.len()];
+        let mut written_only = vec![0u32; inputs.len()];
         let mut written = vec![false; inputs.len()];
-        p.walk_stmts(body, |s| {
-            p.stmt_exprs(s, |root| {
-                let mut stack = vec![root];
-                while let Some(e) = stack.pop() {
-                    match &p.expr(e).kind {
-                        ExprKind::Var(v) => {
-                            if let Some(&i) = index.get(v) {
-                                read[i] = true;
-                            }
+        visit::walk_block_exprs(p, body, |_, e| match &p.expr(e).kind {
+            ExprKind::Var(v) => {
+                if let Some(&i) = index.get(v) {
+                    mentions[i] += 1;
+                }
+            }
+            ExprKind::Call { callee, args, .. } => {
+                for (k, a) in args.iter().enumerate() {
+                    let Some(ExprKind::Var(v)) = a.map(|a| &p.expr(a).kind) else { continue };
+                    let Some(&i) = index.get(v) else { continue };
+                    let effect = match callee {
+                        Callee::Op(op) => op.def().effect(k),
+                        Callee::Func(f) | Callee::Submit(f) => match p.functions.get(f).and_then(|f| f.params.get(k)) {
+                            Some(param) if param.dir == Direction::Out => Effect::Write,
+                            Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
+                            _ => Effect::Read,
+                        },
+                    };
+                    match effect {
+                        Effect::Write => {
+                            written[i] = true;
+                            written_only[i] += 1;
                         }
-                        ExprKind::Call { callee, args, attrs } => {
-                            for (k, a) in args.iter().enumerate() {
-                                let Some(a) = *a else { continue };
-                                let effect = match callee {
-                                    Callee::Op(op) => op.def().effect(k),
-                                    Callee::Func(f) | Callee::Submit(f) => {
-                                        match p.functions.get(f).and_then(|f| f.params.get(k)) {
-                                            Some(param) if param.dir == Direction::Out => Effect::Write,
-                                            Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
-                                            _ => Effect::Read,
-                                        }
-                                    }
-                                };
-                                match (effect, &p.expr(a).kind) {
-                                    (Effect::Write, ExprKind::Var(v)) => {
-                                        if let Some(&i) = index.get(v) {
-                                            written[i] = true;
-                                        }
-                                    }
-                                    (Effect::ReadWrite, ExprKind::Var(v)) => {
-                                        if let Some(&i) = index.get(v) {
-                                            written[i] = true;
-                                            read[i] = true;
-                                        }
-                                    }
-                                    _ => stack.push(a),
-                                }
-                            }
-                            attrs.iter().for_each(|&(_, e)| stack.push(e));
-                        }
-                        _ => p.expr_children(e, |c| stack.push(c)),
+                        Effect::ReadWrite => written[i] = true,
+                        Effect::Read => {}
                     }
                 }
-            });
+            }
+            _ => {}
         });
         for t in stores {
             if let Some(&i) = index.get(t) {
                 written[i] = true;
             }
         }
-        read.iter()
-            .zip(&written)
-            .map(|(&r, &w)| match (r, w) {
+        (0..inputs.len())
+            .map(|i| match (mentions[i] > written_only[i], written[i]) {
                 (_, false) => Direction::In,
                 (false, true) => Direction::Out,
                 (true, true) => Direction::InOut,
@@ -870,14 +749,13 @@ struct RegionOptions {
 }
 
 /// Whether the caller can compute `e`: literals, scalar arithmetic and variables it has.
-fn caller_computable(p: &Program, e: ExprId, has: &dyn Fn(VarId) -> bool) -> bool {
-    match &p.expr(e).kind {
+fn caller_computable(p: &Program, e: ExprId, has: impl Fn(VarId) -> bool) -> bool {
+    visit::all_exprs(p, e, |x| match &p.expr(x).kind {
         ExprKind::Var(v) => has(*v),
         ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::DynDim(_) => true,
-        ExprKind::Binary { lhs, rhs, .. } => caller_computable(p, *lhs, has) && caller_computable(p, *rhs, has),
-        ExprKind::Unary { operand, .. } => caller_computable(p, *operand, has),
+        ExprKind::Binary { .. } | ExprKind::Unary { .. } => true,
         _ => false,
-    }
+    })
 }
 
 /// The source name a versioned name comes from: `acc__ssa_v3` → `acc`.
@@ -911,14 +789,12 @@ pub fn check_outlinable(
 ) -> bool {
     let f = &program.functions[&func];
     let mut first = None;
-    program.walk_stmts(&f.body, |s| {
-        if first.is_none() {
-            if let StmtKind::Scope(scope) = &program.stmt(s).kind {
-                if (target.matches)(&scope.kind) {
-                    first = Some((s, scope.kind.construct()));
-                }
-            }
+    visit::any_stmt(program, &f.body, |s| match &program.stmt(s).kind {
+        StmtKind::Scope(scope) if (target.matches)(&scope.kind) => {
+            first = Some((s, scope.kind.construct()));
+            true
         }
+        _ => false,
     });
     let Some((s, construct)) = first else { return false };
     if outlinable {

@@ -5,6 +5,7 @@
 use super::Property;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::Interner;
+use crate::ir::visit;
 use crate::ir::{ExprKind, FuncKind, Loc, Program, ScopeKind, StmtKind};
 
 /// The findings that show `property` does not hold of `program` after pass `pass`.
@@ -39,7 +40,7 @@ pub fn check(property: Property, pass: &str, program: &Program, names: &Interner
                 _ => matches!(kind, ScopeKind::Cluster | ScopeKind::Spmd { .. }),
             };
             for f in program.functions.values() {
-                program.walk_stmts(&f.body, |s| {
+                visit::walk_stmts(program, &f.body, |s| {
                     if let StmtKind::Scope(scope) = &program.stmt(s).kind {
                         if left(&scope.kind) {
                             report(
@@ -53,32 +54,26 @@ pub fn check(property: Property, pass: &str, program: &Program, names: &Interner
         }
         Property::CallDirectionsResolved => {
             for f in program.functions.values() {
-                program.walk_stmts(&f.body, |s| {
-                    program.stmt_exprs(s, |root| {
-                        let mut stack = vec![root];
-                        while let Some(e) = stack.pop() {
-                            program.expr_children(e, |c| stack.push(c));
-                            let ExprKind::Call { callee, args, attrs } = &program.expr(e).kind else { continue };
-                            let Some(g) = callee.function() else { continue };
-                            if args.is_empty() || !program.functions.contains_key(&g) {
-                                continue;
-                            }
-                            let dirs = attrs.iter().find(|&&(k, _)| names.get(k) == "arg_directions");
-                            let ok = dirs.is_some_and(|&(_, v)| {
-                                matches!(&program.expr(v).kind, ExprKind::Tuple(items) if items.len() == args.len())
-                            });
-                            if !ok {
-                                report(
-                                    program.expr(e).loc,
-                                    format!(
-                                        "the call of `{}` in `{}` has no direction for each argument",
-                                        names.get(g),
-                                        names.get(f.name)
-                                    ),
-                                );
-                            }
-                        }
-                    });
+                visit::walk_block_exprs(program, &f.body, |_, e| {
+                    let ExprKind::Call { callee, args, attrs } = &program.expr(e).kind else { return };
+                    let Some(g) = callee.function() else { return };
+                    if args.is_empty() || !program.functions.contains_key(&g) {
+                        return;
+                    }
+                    let dirs = attrs.iter().find(|&&(k, _)| names.get(k) == "arg_directions");
+                    let ok = dirs.is_some_and(
+                        |&(_, v)| matches!(&program.expr(v).kind, ExprKind::Tuple(items) if items.len() == args.len()),
+                    );
+                    if !ok {
+                        report(
+                            program.expr(e).loc,
+                            format!(
+                                "the call of `{}` in `{}` has no direction for each argument",
+                                names.get(g),
+                                names.get(f.name)
+                            ),
+                        );
+                    }
                 });
             }
         }

@@ -16,8 +16,11 @@
 
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label};
+use crate::ir::visit::{self, Rewriter};
+#[cfg(test)]
+use crate::ir::Type;
 use crate::ir::{
-    Block, Dim, Direction, ExprId, ExprKind, Function, IterArg, Loc, Program, Scope, ScopeKind, StmtId, StmtKind, Type,
+    Block, Dim, Direction, ExprId, ExprKind, Function, IterArg, Loc, Program, Scope, ScopeKind, StmtId, StmtKind,
     TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -112,13 +115,9 @@ impl Liveness<'_> {
     }
 
     fn reads(&self, root: ExprId, live: &mut FxHashSet<VarId>) {
-        let mut stack = vec![root];
-        while let Some(e) = stack.pop() {
-            if let ExprKind::Var(v) = self.p.expr(e).kind {
-                live.insert(v);
-            }
-            self.p.expr_children(e, |c| stack.push(c));
-        }
+        visit::expr_reads(self.p, root, |v| {
+            live.insert(v);
+        });
     }
 
     fn stmt(&mut self, s: StmtId, live: &mut FxHashSet<VarId>) {
@@ -425,71 +424,13 @@ impl Ssa<'_, '_> {
 
     /// A type with its extent variables replaced by their current versions.
     fn subst_ty(&mut self, ty: TypeId) -> TypeId {
-        let t = self.p.types.get(ty);
-        let dims = |dims: &[Dim]| dims.iter().any(|d| matches!(d, Dim::Var(_)));
-        let has_var = match t {
-            Type::Tensor { shape: Some(s), .. } | Type::Tile { shape: s, .. } => dims(s),
-            Type::Tuple(_) => true,
-            _ => false,
-        };
-        if !has_var {
-            return ty;
-        }
-        let mut t = t.clone();
-        let map = |cur: &FxHashMap<VarId, VarId>, s: &mut Vec<Dim>| {
-            for d in s {
-                if let Dim::Var(v) = d {
-                    if let Some(&n) = cur.get(v) {
-                        *d = Dim::Var(n);
-                    }
-                }
-            }
-        };
-        match &mut t {
-            Type::Tensor { shape: Some(s), .. } | Type::Tile { shape: s, .. } => map(&self.cur, s),
-            Type::Tuple(items) => {
-                let items_new: Vec<TypeId> = items.clone().into_iter().map(|i| self.subst_ty(i)).collect();
-                if items_new == *items {
-                    return ty;
-                }
-                *items = items_new;
-            }
-            _ => {}
-        }
-        self.p.types.intern(t)
+        visit::map_type_vars(self, ty, &mut |ssa, v| Dim::Var(ssa.cur.get(&v).copied().unwrap_or(v)))
     }
 
     /// An expression with every variable replaced by its current version (new nodes only
     /// where something changes).
     fn subst(&mut self, e: ExprId) -> ExprId {
-        let expr = self.p.expr(e).clone();
-        let kind = match &expr.kind {
-            ExprKind::Var(k) => {
-                let v = self.lookup(*k, expr.loc);
-                if v == *k {
-                    return e;
-                }
-                let ty = self.p.var(v).ty;
-                return self.p.new_expr(ExprKind::Var(v), ty, expr.loc);
-            }
-            ExprKind::Tuple(items) => ExprKind::Tuple(items.iter().map(|&i| self.subst(i)).collect()),
-            ExprKind::Binary { op, lhs, rhs } => {
-                ExprKind::Binary { op: *op, lhs: self.subst(*lhs), rhs: self.subst(*rhs) }
-            }
-            ExprKind::Unary { op, operand } => ExprKind::Unary { op: *op, operand: self.subst(*operand) },
-            ExprKind::Call { callee, args, attrs } => ExprKind::Call {
-                callee: *callee,
-                args: args.iter().map(|a| a.map(|a| self.subst(a))).collect(),
-                attrs: attrs.iter().map(|&(k, a)| (k, self.subst(a))).collect(),
-            },
-            ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: self.subst(*tuple), index: *index },
-            _ => expr.kind.clone(),
-        };
-        let ty = self.subst_ty(expr.ty);
-        if kind == expr.kind && ty == expr.ty {
-            return e;
-        }
-        self.p.new_expr(kind, ty, expr.loc)
+        visit::substitute(self, e)
     }
 
     fn var_expr(&mut self, v: VarId, loc: Loc) -> ExprId {
@@ -804,6 +745,28 @@ impl Ssa<'_, '_> {
             self.add_yield(&mut body, after, false, loc);
         }
         Loop { var, cond, iter_args: new_iter_args, body, return_vars: new_rvs }
+    }
+}
+
+/// The substitution of current versions: a read of a key reads its current version (E0420
+/// when it has none), a type's extents follow.
+impl Rewriter for Ssa<'_, '_> {
+    fn program(&mut self) -> &mut Program {
+        self.p
+    }
+
+    fn replace_read(&mut self, e: ExprId, key: VarId) -> Option<ExprId> {
+        let loc = self.p.expr(e).loc;
+        let v = self.lookup(key, loc);
+        if v == key {
+            return Some(e);
+        }
+        let ty = self.p.var(v).ty;
+        Some(self.p.new_expr(ExprKind::Var(v), ty, loc))
+    }
+
+    fn map_type(&mut self, ty: TypeId) -> TypeId {
+        self.subst_ty(ty)
     }
 }
 

@@ -1,0 +1,838 @@
+//! One way to walk the IR and one way to rewrite it, shared by the passes and the verifier.
+//!
+//! **Visiting** (read-only, in program order):
+//!
+//! - [`walk_stmts`]: every statement of a block tree, each before the statements nested in
+//!   it, a then-block before its else-block. [`walk_stmts_in`] also hands every statement
+//!   the context its enclosing statement chose for it (the innermost region, the loop
+//!   depth, ...); [`any_stmt`] stops at the first statement that matches.
+//! - [`stmt_blocks`], [`stmt_exprs`], [`expr_children`]: the direct children of a statement
+//!   or an expression.
+//! - [`walk_expr`]: every node of an expression tree, a node before its children, children
+//!   left to right; [`walk_stmt_exprs`] and [`walk_block_exprs`] do the same for the
+//!   expressions a statement holds and for every statement of a block tree; [`all_exprs`]
+//!   stops at the first node that fails a test.
+//! - [`expr_reads`] and [`stmt_reads`]: the variables read, left to right; [`stmt_defs`]: the
+//!   variables a statement itself defines.
+//!
+//! **Rewriting**:
+//!
+//! - [`map_expr_children`] and [`map_stmt_blocks`]: a node with each direct child mapped.
+//! - [`rename_reads`]: in place, in a block tree, reads of some variables become reads of
+//!   others.
+//! - [`copy_expr`], [`copy_stmt`], [`copy_block`]: a deep copy, every node new, under a
+//!   [`Rewriter`] that says what each defined variable, read, type and location becomes.
+//!   [`FreshVars`] gives every variable the copy defines a fresh variable (same name, type
+//!   and location) and maps reads through the same map; a [`Program`] itself is the
+//!   rewriter of a plain copy.
+//! - [`substitute`]: an expression under a [`Rewriter`], copy-on-write: only the nodes in
+//!   which a read, a type or a child changes are new.
+//! - [`map_type_vars`]: a type with the variables in its extents (`Dim::Var`) mapped.
+//!
+//! A copy makes its nodes in a fixed order, on which the passes' fresh names and ids
+//! depend: a statement's expressions before the variables it defines; for a `for` loop the
+//! start, stop and step, its attributes, each iter arg (initial value, then variable), the
+//! loop variable, the body and the return variables; for a scope its attributes, its body,
+//! then its task id.
+//!
+//! Depth: the statement walks and the expression walks are iterative, so any nesting is
+//! safe. Copies and substitutions recurse once per nested block and once per expression
+//! level, which the syntax limits (100 block levels, 200 expression levels) keep shallow;
+//! nothing recurses once per statement of a block.
+
+use super::{
+    Block, Dim, Expr, ExprId, ExprKind, IterArg, Loc, Program, Scope, ScopeKind, Stmt, StmtId, StmtKind, Type, TypeId,
+    Types, VarId,
+};
+use crate::intern::Symbol;
+use rustc_hash::FxHashMap;
+use std::ops::ControlFlow;
+
+// ---------------------------------------------------------------- statements
+
+/// Every statement of a block and of the blocks nested in it, in order: a statement before
+/// the statements nested in it, a then-block before its else-block.
+pub fn walk_stmts(p: &Program, block: &[StmtId], mut f: impl FnMut(StmtId)) {
+    let _ = walk(p, block, (), |s, ()| {
+        f(s);
+        ControlFlow::Continue(())
+    });
+}
+
+/// [`walk_stmts`] with a context: the statements of `block` get `ctx`, and the statements
+/// nested in a statement `s` get what `f` returned for `s`.
+pub fn walk_stmts_in<C: Copy>(p: &Program, block: &[StmtId], ctx: C, mut f: impl FnMut(StmtId, C) -> C) {
+    let _ = walk(p, block, ctx, |s, c| ControlFlow::Continue(f(s, c)));
+}
+
+/// Whether a statement of the block tree (in [`walk_stmts`] order) satisfies `pred`; the
+/// walk stops at the first that does.
+pub fn any_stmt(p: &Program, block: &[StmtId], mut pred: impl FnMut(StmtId) -> bool) -> bool {
+    walk(p, block, (), |s, ()| if pred(s) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }).is_break()
+}
+
+/// The statement walk behind [`walk_stmts`], [`walk_stmts_in`] and [`any_stmt`]: iterative,
+/// with a stack of the blocks left to finish (one entry per level of nesting).
+fn walk<'p, C: Copy>(
+    p: &'p Program,
+    block: &'p [StmtId],
+    ctx: C,
+    mut f: impl FnMut(StmtId, C) -> ControlFlow<(), C>,
+) -> ControlFlow<()> {
+    let mut pending: Vec<(&'p [StmtId], C)> = Vec::new();
+    let (mut current, mut current_ctx) = (block, ctx);
+    loop {
+        while let Some((&s, rest)) = current.split_first() {
+            let inner = f(s, current_ctx)?;
+            current = rest;
+            let (first, second): (&[StmtId], Option<&[StmtId]>) = match &p.stmt(s).kind {
+                StmtKind::If { then_body, else_body, .. } => (then_body, else_body.as_deref()),
+                StmtKind::For { body, .. } | StmtKind::While { body, .. } => (body, None),
+                StmtKind::Scope(scope) => (&scope.body, None),
+                _ => continue,
+            };
+            if !rest.is_empty() {
+                pending.push((rest, current_ctx));
+            }
+            if let Some(second) = second {
+                pending.push((second, inner));
+            }
+            (current, current_ctx) = (first, inner);
+        }
+        match pending.pop() {
+            Some((b, c)) => (current, current_ctx) = (b, c),
+            None => return ControlFlow::Continue(()),
+        }
+    }
+}
+
+/// The blocks nested directly in a statement, in order (a then-block before its
+/// else-block).
+pub fn stmt_blocks(p: &Program, s: StmtId, mut f: impl FnMut(&[StmtId])) {
+    match &p.stmt(s).kind {
+        StmtKind::If { then_body, else_body, .. } => {
+            f(then_body);
+            if let Some(e) = else_body {
+                f(e);
+            }
+        }
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } => f(body),
+        StmtKind::Scope(scope) => f(&scope.body),
+        _ => {}
+    }
+}
+
+/// The expressions a statement holds directly (not those of the statements nested in it),
+/// in order.
+pub fn stmt_exprs(p: &Program, s: StmtId, mut f: impl FnMut(ExprId)) {
+    match &p.stmt(s).kind {
+        StmtKind::Assign { value, .. } => f(*value),
+        StmtKind::Eval(e) => f(*e),
+        StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| f(e)),
+        StmtKind::If { cond, .. } => f(*cond),
+        StmtKind::For { start, stop, step, iter_args, attrs, .. } => {
+            f(*start);
+            f(*stop);
+            f(*step);
+            iter_args.iter().for_each(|ia| f(ia.init));
+            attrs.iter().for_each(|&(_, e)| f(e));
+        }
+        StmtKind::While { cond, iter_args, .. } => {
+            iter_args.iter().for_each(|ia| f(ia.init));
+            f(*cond);
+        }
+        StmtKind::Scope(scope) => {
+            if let ScopeKind::Spmd { core_num } = &scope.kind {
+                f(*core_num);
+            }
+            scope.attrs.iter().for_each(|&(_, e)| f(e));
+        }
+        StmtKind::Break | StmtKind::Continue => {}
+    }
+}
+
+/// The variables a statement itself binds (not those of the statements nested in it): an
+/// assignment's target; a loop's variable, iter args and return variables; an `if`'s
+/// return variables; a scope's task id.
+pub fn stmt_defs(p: &Program, s: StmtId, mut f: impl FnMut(VarId)) {
+    match &p.stmt(s).kind {
+        StmtKind::Assign { var, .. } => f(*var),
+        StmtKind::If { return_vars, .. } => return_vars.iter().for_each(|&v| f(v)),
+        StmtKind::For { var, iter_args, return_vars, .. } => {
+            f(*var);
+            iter_args.iter().for_each(|ia| f(ia.var));
+            return_vars.iter().for_each(|&v| f(v));
+        }
+        StmtKind::While { iter_args, return_vars, .. } => {
+            iter_args.iter().for_each(|ia| f(ia.var));
+            return_vars.iter().for_each(|&v| f(v));
+        }
+        StmtKind::Scope(scope) => scope.task_id.iter().for_each(|&v| f(v)),
+        StmtKind::Eval(_) | StmtKind::Return(_) | StmtKind::Yield(_) | StmtKind::Break | StmtKind::Continue => {}
+    }
+}
+
+// ---------------------------------------------------------------- expressions
+
+/// The direct sub-expressions of an expression, left to right (a call's arguments, then
+/// its attributes).
+pub fn expr_children(p: &Program, e: ExprId, mut f: impl FnMut(ExprId)) {
+    match &p.expr(e).kind {
+        ExprKind::Tuple(items) => items.iter().for_each(|&c| f(c)),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            f(*lhs);
+            f(*rhs);
+        }
+        ExprKind::Unary { operand, .. } => f(*operand),
+        ExprKind::Call { args, attrs, .. } => {
+            args.iter().flatten().for_each(|&c| f(c));
+            attrs.iter().for_each(|&(_, c)| f(c));
+        }
+        ExprKind::TupleGet { tuple, .. } => f(*tuple),
+        _ => {}
+    }
+}
+
+/// Pushes the children of `e` so that popping them gives them left to right.
+fn push_children(p: &Program, e: ExprId, stack: &mut Vec<ExprId>) {
+    match &p.expr(e).kind {
+        ExprKind::Tuple(items) => stack.extend(items.iter().rev()),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            stack.push(*rhs);
+            stack.push(*lhs);
+        }
+        ExprKind::Unary { operand, .. } => stack.push(*operand),
+        ExprKind::Call { args, attrs, .. } => {
+            stack.extend(attrs.iter().rev().map(|&(_, c)| c));
+            stack.extend(args.iter().rev().flatten());
+        }
+        ExprKind::TupleGet { tuple, .. } => stack.push(*tuple),
+        _ => {}
+    }
+}
+
+/// Every node of the expression tree under `root`: a node before its children, children
+/// left to right (iterative).
+pub fn walk_expr(p: &Program, root: ExprId, mut f: impl FnMut(ExprId)) {
+    walk_expr_with(p, root, &mut Vec::new(), &mut f);
+}
+
+/// [`walk_expr`] with a stack that the caller keeps between walks (empty on entry and on
+/// return), so that walking many small trees allocates once.
+fn walk_expr_with(p: &Program, root: ExprId, stack: &mut Vec<ExprId>, f: &mut impl FnMut(ExprId)) {
+    let mut next = root;
+    loop {
+        f(next);
+        push_children(p, next, stack);
+        match stack.pop() {
+            Some(e) => next = e,
+            None => return,
+        }
+    }
+}
+
+/// Whether every node of the expression tree under `root` satisfies `pred`; the walk
+/// stops at the first that does not.
+pub fn all_exprs(p: &Program, root: ExprId, mut pred: impl FnMut(ExprId) -> bool) -> bool {
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        if !pred(e) {
+            return false;
+        }
+        push_children(p, e, &mut stack);
+    }
+    true
+}
+
+/// Every node of every expression a statement holds directly, each tree as [`walk_expr`]
+/// walks it, the trees in [`stmt_exprs`] order.
+pub fn walk_stmt_exprs(p: &Program, s: StmtId, mut f: impl FnMut(ExprId)) {
+    let mut stack = Vec::new();
+    stmt_exprs(p, s, |root| walk_expr_with(p, root, &mut stack, &mut f));
+}
+
+/// Every node of every expression of a block tree, with its statement: the statements in
+/// [`walk_stmts`] order, each as [`walk_stmt_exprs`] walks it.
+pub fn walk_block_exprs(p: &Program, block: &[StmtId], mut f: impl FnMut(StmtId, ExprId)) {
+    let mut stack = Vec::new();
+    walk_stmts(p, block, |s| stmt_exprs(p, s, |root| walk_expr_with(p, root, &mut stack, &mut |e| f(s, e))));
+}
+
+/// The variables an expression reads, left to right (once per read).
+pub fn expr_reads(p: &Program, e: ExprId, mut f: impl FnMut(VarId)) {
+    walk_expr(p, e, |x| {
+        if let ExprKind::Var(v) = p.expr(x).kind {
+            f(v);
+        }
+    });
+}
+
+/// The variables the expressions a statement holds directly read, left to right.
+pub fn stmt_reads(p: &Program, s: StmtId, mut f: impl FnMut(VarId)) {
+    walk_stmt_exprs(p, s, |x| {
+        if let ExprKind::Var(v) = p.expr(x).kind {
+            f(v);
+        }
+    });
+}
+
+// ---------------------------------------------------------------- rewriting
+
+/// `kind` with each direct child `c` replaced by `f(c)`, called left to right (a call's
+/// arguments, then its attributes).
+pub fn map_expr_children(kind: ExprKind, mut f: impl FnMut(ExprId) -> ExprId) -> ExprKind {
+    match kind {
+        ExprKind::Tuple(items) => ExprKind::Tuple(items.into_iter().map(&mut f).collect()),
+        ExprKind::Binary { op, lhs, rhs } => {
+            let lhs = f(lhs);
+            ExprKind::Binary { op, lhs, rhs: f(rhs) }
+        }
+        ExprKind::Unary { op, operand } => ExprKind::Unary { op, operand: f(operand) },
+        ExprKind::Call { callee, args, attrs } => {
+            let args = args.into_iter().map(|a| a.map(&mut f)).collect();
+            let attrs = attrs.into_iter().map(|(k, v)| (k, f(v))).collect();
+            ExprKind::Call { callee, args, attrs }
+        }
+        ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: f(tuple), index },
+        leaf => leaf,
+    }
+}
+
+/// Replaces each block nested directly in a statement by `f(block)`, in order (a
+/// then-block before its else-block).
+pub fn map_stmt_blocks(kind: &mut StmtKind, mut f: impl FnMut(Block) -> Block) {
+    match kind {
+        StmtKind::If { then_body, else_body, .. } => {
+            *then_body = f(std::mem::take(then_body));
+            if let Some(e) = else_body {
+                *e = f(std::mem::take(e));
+            }
+        }
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } => *body = f(std::mem::take(body)),
+        StmtKind::Scope(scope) => scope.body = f(std::mem::take(&mut scope.body)),
+        _ => {}
+    }
+}
+
+/// In place, in every expression of a block tree: each read of a variable `v` for which
+/// `f(v)` is `Some(w)` becomes a read of `w`. Definitions are left as they are.
+pub fn rename_reads(p: &mut Program, block: &[StmtId], mut f: impl FnMut(VarId) -> Option<VarId>) {
+    let mut stack = Vec::new();
+    walk_stmts(p, block, |s| stmt_exprs(p, s, |e| stack.push(e)));
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Var(v) = p.expr(e).kind {
+            if let Some(w) = f(v) {
+                p.exprs[e.index()].kind = ExprKind::Var(w);
+            }
+            continue;
+        }
+        push_children(p, e, &mut stack);
+    }
+}
+
+/// What a copy ([`copy_expr`], [`copy_stmt`], [`copy_block`]) or a substitution
+/// ([`substitute`]) makes of each variable, read, type and location. Every hook but
+/// [`Rewriter::program`] defaults to keeping things as they are.
+pub trait Rewriter {
+    /// The program whose nodes are rewritten, and in which the new ones are made.
+    fn program(&mut self) -> &mut Program;
+
+    /// The variable a definition of `v` (an assignment's target, a loop variable, an iter
+    /// arg, a return variable, a task id) becomes. Copies only.
+    fn def_var(&mut self, v: VarId) -> VarId {
+        v
+    }
+
+    /// The variable a read of `v` becomes.
+    fn read_var(&mut self, v: VarId) -> VarId {
+        v
+    }
+
+    /// The whole node a read `e` of `v` becomes, when it is not a read of [`Rewriter::read_var`]
+    /// (an argument substituted for a parameter, ...). In a substitution, `Some(e)` keeps
+    /// the read as it is.
+    fn replace_read(&mut self, e: ExprId, v: VarId) -> Option<ExprId> {
+        let _ = (e, v);
+        None
+    }
+
+    /// The type of a rewritten expression.
+    fn map_type(&mut self, ty: TypeId) -> TypeId {
+        ty
+    }
+
+    /// The location of a new node.
+    fn map_loc(&mut self, loc: Loc) -> Loc {
+        loc
+    }
+}
+
+/// The rewriter of a plain deep copy.
+impl Rewriter for Program {
+    fn program(&mut self) -> &mut Program {
+        self
+    }
+}
+
+/// A deep copy of an expression: every node new, reads and types through `rw`.
+pub fn copy_expr<R: Rewriter + ?Sized>(rw: &mut R, e: ExprId) -> ExprId {
+    let Expr { kind, ty, loc } = rw.program().expr(e).clone();
+    let kind = match kind {
+        ExprKind::Var(v) => {
+            if let Some(done) = rw.replace_read(e, v) {
+                return done;
+            }
+            ExprKind::Var(rw.read_var(v))
+        }
+        kind => map_expr_children(kind, |c| copy_expr(rw, c)),
+    };
+    let ty = rw.map_type(ty);
+    let loc = rw.map_loc(loc);
+    rw.program().new_expr(kind, ty, loc)
+}
+
+/// An expression under `rw`, copy-on-write: a node is new only when a read in it, its
+/// type or one of its children changes; otherwise it is `e` itself.
+pub fn substitute<R: Rewriter + ?Sized>(rw: &mut R, e: ExprId) -> ExprId {
+    let Expr { kind, ty, loc } = rw.program().expr(e).clone();
+    let (kind, changed) = match kind {
+        ExprKind::Var(v) => {
+            if let Some(done) = rw.replace_read(e, v) {
+                return done;
+            }
+            let w = rw.read_var(v);
+            (ExprKind::Var(w), w != v)
+        }
+        kind => {
+            let mut changed = false;
+            let kind = map_expr_children(kind, |c| {
+                let n = substitute(rw, c);
+                changed |= n != c;
+                n
+            });
+            (kind, changed)
+        }
+    };
+    let new_ty = rw.map_type(ty);
+    if !changed && new_ty == ty {
+        return e;
+    }
+    let loc = rw.map_loc(loc);
+    rw.program().new_expr(kind, new_ty, loc)
+}
+
+/// A deep copy of a block (see [`copy_stmt`]).
+pub fn copy_block<R: Rewriter + ?Sized>(rw: &mut R, block: &[StmtId]) -> Block {
+    block.iter().map(|&s| copy_stmt(rw, s)).collect()
+}
+
+/// A deep copy of a statement and everything nested in it: every node new, definitions,
+/// reads and types through `rw`, in the order the module documentation gives.
+pub fn copy_stmt<R: Rewriter + ?Sized>(rw: &mut R, s: StmtId) -> StmtId {
+    let Stmt { kind, loc } = rw.program().stmt(s).clone();
+    let kind = match kind {
+        StmtKind::Assign { var, value } => {
+            let value = copy_expr(rw, value);
+            StmtKind::Assign { var: rw.def_var(var), value }
+        }
+        StmtKind::Eval(e) => StmtKind::Eval(copy_expr(rw, e)),
+        StmtKind::Return(values) => StmtKind::Return(copy_exprs(rw, values)),
+        StmtKind::Yield(values) => StmtKind::Yield(copy_exprs(rw, values)),
+        StmtKind::If { cond, then_body, else_body, return_vars } => {
+            let cond = copy_expr(rw, cond);
+            let then_body = copy_block(rw, &then_body);
+            let else_body = else_body.map(|b| copy_block(rw, &b));
+            let return_vars = copy_defs(rw, return_vars);
+            StmtKind::If { cond, then_body, else_body, return_vars }
+        }
+        StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
+            let start = copy_expr(rw, start);
+            let stop = copy_expr(rw, stop);
+            let step = copy_expr(rw, step);
+            let attrs = copy_attrs(rw, attrs);
+            let iter_args = copy_iter_args(rw, iter_args);
+            let var = rw.def_var(var);
+            let body = copy_block(rw, &body);
+            let return_vars = copy_defs(rw, return_vars);
+            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs }
+        }
+        StmtKind::While { cond, iter_args, body, return_vars } => {
+            let iter_args = copy_iter_args(rw, iter_args);
+            let cond = copy_expr(rw, cond);
+            let body = copy_block(rw, &body);
+            let return_vars = copy_defs(rw, return_vars);
+            StmtKind::While { cond, iter_args, body, return_vars }
+        }
+        StmtKind::Scope(scope) => {
+            let Scope { kind, name, task_id, body, attrs } = *scope;
+            let kind = match kind {
+                ScopeKind::Spmd { core_num } => ScopeKind::Spmd { core_num: copy_expr(rw, core_num) },
+                other => other,
+            };
+            let attrs = copy_attrs(rw, attrs);
+            let body = copy_block(rw, &body);
+            let task_id = task_id.map(|t| rw.def_var(t));
+            StmtKind::Scope(Box::new(Scope { kind, name, task_id, body, attrs }))
+        }
+        StmtKind::Break => StmtKind::Break,
+        StmtKind::Continue => StmtKind::Continue,
+    };
+    let loc = rw.map_loc(loc);
+    rw.program().new_stmt(kind, loc)
+}
+
+fn copy_exprs<R: Rewriter + ?Sized>(rw: &mut R, exprs: Vec<ExprId>) -> Vec<ExprId> {
+    exprs.into_iter().map(|e| copy_expr(rw, e)).collect()
+}
+
+fn copy_attrs<R: Rewriter + ?Sized>(rw: &mut R, attrs: Vec<(Symbol, ExprId)>) -> Vec<(Symbol, ExprId)> {
+    attrs.into_iter().map(|(k, e)| (k, copy_expr(rw, e))).collect()
+}
+
+fn copy_defs<R: Rewriter + ?Sized>(rw: &mut R, vars: Vec<VarId>) -> Vec<VarId> {
+    vars.into_iter().map(|v| rw.def_var(v)).collect()
+}
+
+/// Each iter arg's initial value, then its variable.
+fn copy_iter_args<R: Rewriter + ?Sized>(rw: &mut R, iter_args: Vec<IterArg>) -> Vec<IterArg> {
+    iter_args
+        .into_iter()
+        .map(|ia| {
+            let init = copy_expr(rw, ia.init);
+            IterArg { var: rw.def_var(ia.var), init }
+        })
+        .collect()
+}
+
+/// Whether a type names a variable in an extent (its own, or an element's of a tuple).
+pub fn type_mentions_vars(types: &Types, ty: TypeId) -> bool {
+    match types.get(ty) {
+        Type::Tensor { shape: Some(shape), .. } | Type::Tile { shape, .. } => {
+            shape.iter().any(|d| matches!(d, Dim::Var(_)))
+        }
+        Type::Tuple(items) => items.iter().any(|&t| type_mentions_vars(types, t)),
+        _ => false,
+    }
+}
+
+/// `ty` with each extent `Dim::Var(v)` replaced by `dim(rw, v)`, extents first to last and
+/// tuple elements in order; `ty` itself when it names no variable.
+pub fn map_type_vars<R: Rewriter + ?Sized>(
+    rw: &mut R,
+    ty: TypeId,
+    dim: &mut impl FnMut(&mut R, VarId) -> Dim,
+) -> TypeId {
+    if !type_mentions_vars(&rw.program().types, ty) {
+        return ty;
+    }
+    let mapped = match rw.program().types.get(ty).clone() {
+        Type::Tensor { shape, dtype, distributed } => {
+            Type::Tensor { shape: shape.map(|s| map_dims(rw, s, dim)), dtype, distributed }
+        }
+        Type::Tile { shape, dtype, memory } => Type::Tile { shape: map_dims(rw, shape, dim), dtype, memory },
+        Type::Tuple(items) => Type::Tuple(items.into_iter().map(|t| map_type_vars(rw, t, dim)).collect()),
+        other => other,
+    };
+    rw.program().types.intern(mapped)
+}
+
+fn map_dims<R: Rewriter + ?Sized>(rw: &mut R, shape: Vec<Dim>, dim: &mut impl FnMut(&mut R, VarId) -> Dim) -> Vec<Dim> {
+    shape
+        .into_iter()
+        .map(|d| match d {
+            Dim::Var(v) => dim(rw, v),
+            other => other,
+        })
+        .collect()
+}
+
+/// The rewriter of a copy into a new namespace (a function outlined from a region): each
+/// variable the copy defines gets a fresh variable with the same name, type and location,
+/// and reads of it read the fresh one; reads of variables in `map` (parameters for the
+/// values a region reads) read what they map to; other reads stay.
+pub struct FreshVars<'p> {
+    pub program: &'p mut Program,
+    pub map: FxHashMap<VarId, VarId>,
+}
+
+impl Rewriter for FreshVars<'_> {
+    fn program(&mut self) -> &mut Program {
+        self.program
+    }
+
+    fn def_var(&mut self, v: VarId) -> VarId {
+        if let Some(&m) = self.map.get(&v) {
+            return m;
+        }
+        let data = self.program.var(v).clone();
+        let n = self.program.new_var(data.name, data.ty, data.loc);
+        self.map.insert(v, n);
+        n
+    }
+
+    fn read_var(&mut self, v: VarId) -> VarId {
+        self.map.get(&v).copied().unwrap_or(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intern::Interner;
+    use crate::ir::{BinOp, DType, ForKind, UnOp};
+
+    /// A small function body, built by hand:
+    ///
+    /// ```text
+    /// s0: x = a + 1
+    /// s1: for i, (acc,) in pl.range(0, n, 1, init_values=(x,)):
+    /// s2:     if i < n:
+    /// s3:         y = pl.yield_(acc)
+    ///         else:
+    /// s4:         y = pl.yield_(x)
+    /// s5:     r = pl.yield_(y)
+    /// s6: with pl.scope() as tid:
+    /// s7:     (r, a)
+    /// s8: return r
+    /// ```
+    struct Fixture {
+        p: Program,
+        body: Block,
+        s: Vec<StmtId>,
+        v: FxHashMap<&'static str, VarId>,
+        names: Interner,
+    }
+
+    fn fixture() -> Fixture {
+        let mut names = Interner::new();
+        let mut p = Program::default();
+        let index = p.types.scalar(DType::Index);
+        let at = Loc::COMPILER;
+        let mut v = FxHashMap::default();
+        for name in ["a", "n", "x", "i", "acc", "y", "r", "tid"] {
+            v.insert(name, p.new_var(names.intern(name), index, at));
+        }
+        let read = |p: &mut Program, name: &str| p.new_expr(ExprKind::Var(v[name]), index, at);
+        let int = |p: &mut Program, n: i64| p.new_expr(ExprKind::Int(n), index, at);
+        let (a, one) = (read(&mut p, "a"), int(&mut p, 1));
+        let sum = p.new_expr(ExprKind::Binary { op: BinOp::Add, lhs: a, rhs: one }, index, at);
+        let s0 = p.new_stmt(StmtKind::Assign { var: v["x"], value: sum }, at);
+        let (i, n) = (read(&mut p, "i"), read(&mut p, "n"));
+        let cond = p.new_expr(ExprKind::Binary { op: BinOp::Lt, lhs: i, rhs: n }, index, at);
+        let acc = read(&mut p, "acc");
+        let s3 = p.new_stmt(StmtKind::Yield(vec![acc]), at);
+        let x = read(&mut p, "x");
+        let s4 = p.new_stmt(StmtKind::Yield(vec![x]), at);
+        let s2 = p.new_stmt(
+            StmtKind::If { cond, then_body: vec![s3], else_body: Some(vec![s4]), return_vars: vec![v["y"]] },
+            at,
+        );
+        let y = read(&mut p, "y");
+        let s5 = p.new_stmt(StmtKind::Yield(vec![y]), at);
+        let (start, stop, step, init) = (int(&mut p, 0), read(&mut p, "n"), int(&mut p, 1), read(&mut p, "x"));
+        let s1 = p.new_stmt(
+            StmtKind::For {
+                kind: ForKind::Sequential,
+                var: v["i"],
+                start,
+                stop,
+                step,
+                iter_args: vec![IterArg { var: v["acc"], init }],
+                body: vec![s2, s5],
+                return_vars: vec![v["r"]],
+                attrs: Vec::new(),
+            },
+            at,
+        );
+        let (r, a) = (read(&mut p, "r"), read(&mut p, "a"));
+        let pair = p.new_expr(ExprKind::Tuple(vec![r, a]), index, at);
+        let s7 = p.new_stmt(StmtKind::Eval(pair), at);
+        let scope = Scope {
+            kind: ScopeKind::Runtime { manual: false },
+            name: None,
+            task_id: Some(v["tid"]),
+            body: vec![s7],
+            attrs: Vec::new(),
+        };
+        let s6 = p.new_stmt(StmtKind::Scope(Box::new(scope)), at);
+        let r = read(&mut p, "r");
+        let s8 = p.new_stmt(StmtKind::Return(vec![r]), at);
+        let body = vec![s0, s1, s6, s8];
+        Fixture { p, body, s: vec![s0, s1, s2, s3, s4, s5, s6, s7, s8], v, names }
+    }
+
+    fn var_names(f: &Fixture, vars: &[VarId]) -> Vec<String> {
+        vars.iter().map(|&v| f.names.get(f.p.var(v).name).to_string()).collect()
+    }
+
+    #[test]
+    fn statements_are_walked_in_program_order_with_contexts() {
+        let f = fixture();
+        let mut order = Vec::new();
+        walk_stmts(&f.p, &f.body, |s| order.push(s));
+        assert_eq!(order, f.s);
+        let mut depths = Vec::new();
+        walk_stmts_in(&f.p, &f.body, 0, |_, d| {
+            depths.push(d);
+            d + 1
+        });
+        assert_eq!(depths, [0, 0, 1, 2, 2, 1, 0, 1, 0]);
+        let mut seen = 0;
+        assert!(any_stmt(&f.p, &f.body, |s| {
+            seen += 1;
+            matches!(f.p.stmt(s).kind, StmtKind::Yield(_))
+        }));
+        assert_eq!(seen, 4, "the walk stops at the first yield");
+        assert!(!any_stmt(&f.p, &f.body, |s| matches!(f.p.stmt(s).kind, StmtKind::Break)));
+        let mut blocks = Vec::new();
+        stmt_blocks(&f.p, f.s[2], |b| blocks.push(b.to_vec()));
+        assert_eq!(blocks, [vec![f.s[3]], vec![f.s[4]]]);
+    }
+
+    #[test]
+    fn definitions_and_reads_come_in_program_order() {
+        let f = fixture();
+        let mut defs = Vec::new();
+        walk_stmts(&f.p, &f.body, |s| stmt_defs(&f.p, s, |v| defs.push(v)));
+        assert_eq!(var_names(&f, &defs), ["x", "i", "acc", "r", "y", "tid"]);
+        let mut reads = Vec::new();
+        walk_stmts(&f.p, &f.body, |s| stmt_reads(&f.p, s, |v| reads.push(v)));
+        assert_eq!(var_names(&f, &reads), ["a", "n", "x", "i", "n", "acc", "x", "y", "r", "a", "r"]);
+        // Every node of `a + 1`, the operator first; then the reads of `(r, a)`.
+        let StmtKind::Assign { value, .. } = f.p.stmt(f.s[0]).kind else { panic!("an assignment") };
+        let mut nodes = Vec::new();
+        walk_expr(&f.p, value, |e| nodes.push(f.p.expr(e).kind.clone()));
+        assert_eq!(nodes, [f.p.expr(value).kind.clone(), ExprKind::Var(f.v["a"]), ExprKind::Int(1)]);
+        let mut by_stmt = Vec::new();
+        walk_block_exprs(&f.p, &f.body, |s, e| {
+            if let ExprKind::Var(v) = f.p.expr(e).kind {
+                by_stmt.push((s, v));
+            }
+        });
+        assert_eq!(by_stmt.first(), Some(&(f.s[0], f.v["a"])));
+        assert_eq!(by_stmt.last(), Some(&(f.s[8], f.v["r"])));
+    }
+
+    #[test]
+    fn a_copy_under_fresh_vars_makes_new_nodes_and_variables_in_order() {
+        let mut f = fixture();
+        let (vars, exprs, stmts) = (f.p.vars.len(), f.p.exprs.len(), f.p.stmts.len());
+        let a2 = f.p.new_var(f.p.var(f.v["a"]).name, f.p.var(f.v["a"]).ty, Loc::COMPILER);
+        let mut fresh = FreshVars { program: &mut f.p, map: FxHashMap::default() };
+        fresh.map.insert(f.v["a"], a2);
+        let body = f.body.clone();
+        let copy = copy_block(&mut fresh, &body);
+        let map = fresh.map;
+        // Definitions get fresh variables in the documented order, with the same names.
+        let made: Vec<VarId> = (vars as u32 + 1..f.p.vars.len() as u32).map(VarId).collect();
+        assert_eq!(var_names(&f, &made), ["x", "acc", "i", "y", "r", "tid"]);
+        for name in ["x", "acc", "i", "y", "r", "tid"] {
+            assert!(made.contains(&map[&f.v[name]]), "{name}");
+        }
+        // Every node is new; reads go through the map; `n` is read as it was.
+        assert!(copy.iter().all(|s| s.index() >= stmts));
+        let mut reads = Vec::new();
+        walk_block_exprs(&f.p, &copy, |_, e| {
+            assert!(e.index() >= exprs);
+            if let ExprKind::Var(v) = f.p.expr(e).kind {
+                reads.push(v);
+            }
+        });
+        assert_eq!(reads[0], a2);
+        assert!(reads.contains(&f.v["n"]) && !reads.contains(&f.v["x"]) && reads.contains(&map[&f.v["x"]]));
+    }
+
+    #[test]
+    fn a_substitution_copies_only_what_changes() {
+        let mut f = fixture();
+        struct Swap<'p> {
+            p: &'p mut Program,
+            from: VarId,
+            to: VarId,
+        }
+        impl Rewriter for Swap<'_> {
+            fn program(&mut self) -> &mut Program {
+                self.p
+            }
+            fn read_var(&mut self, v: VarId) -> VarId {
+                if v == self.from {
+                    self.to
+                } else {
+                    v
+                }
+            }
+        }
+        let StmtKind::Assign { value, .. } = f.p.stmt(f.s[0]).kind else { panic!("an assignment") };
+        let ExprKind::Binary { rhs: one, .. } = f.p.expr(value).kind else { panic!("a sum") };
+        let (a, n) = (f.v["a"], f.v["n"]);
+        let mut swap = Swap { p: &mut f.p, from: a, to: n };
+        let new = substitute(&mut swap, value);
+        assert_ne!(new, value);
+        let ExprKind::Binary { lhs, rhs, .. } = f.p.expr(new).kind else { panic!("a sum") };
+        assert_eq!((f.p.expr(lhs).kind.clone(), rhs), (ExprKind::Var(n), one), "the constant is shared");
+        let mut keep = Swap { p: &mut f.p, from: f.v["tid"], to: n };
+        assert_eq!(substitute(&mut keep, value), value, "nothing to change: the same node");
+        // A plain copy.
+        let copy = copy_expr(&mut f.p, value);
+        assert_ne!(copy, value);
+        assert_eq!(f.p.expr(copy).ty, f.p.expr(value).ty);
+    }
+
+    #[test]
+    fn reads_are_renamed_in_place_and_types_follow_their_extents() {
+        let mut f = fixture();
+        let (x, a) = (f.v["x"], f.v["a"]);
+        let body = f.body.clone();
+        rename_reads(&mut f.p, &body, |v| (v == x).then_some(a));
+        let mut reads = Vec::new();
+        walk_block_exprs(&f.p, &body, |_, e| {
+            if let ExprKind::Var(v) = f.p.expr(e).kind {
+                reads.push(v);
+            }
+        });
+        assert!(!reads.contains(&x));
+        let mut defs = Vec::new();
+        walk_stmts(&f.p, &body, |s| stmt_defs(&f.p, s, |v| defs.push(v)));
+        assert_eq!(defs[0], x, "definitions stay");
+
+        let n = f.v["n"];
+        let tensor = |d: Dim| Type::Tensor {
+            shape: Some(vec![d, Dim::Const(64)]),
+            dtype: Some(DType::Fp32),
+            distributed: false,
+        };
+        let with_n = f.p.types.intern(tensor(Dim::Var(n)));
+        let with_a = f.p.types.intern(tensor(Dim::Var(a)));
+        let pair = f.p.types.intern(Type::Tuple(vec![with_n, Types::NONE]));
+        assert!(type_mentions_vars(&f.p.types, pair));
+        let mapped = map_type_vars(&mut f.p, pair, &mut |_, v| Dim::Var(if v == n { a } else { v }));
+        assert_eq!(f.p.types.get(mapped), &Type::Tuple(vec![with_a, Types::NONE]));
+        let constant = f.p.types.intern(tensor(Dim::Const(8)));
+        assert_eq!(map_type_vars(&mut f.p, constant, &mut |_, _| unreachable!("no variable")), constant);
+    }
+
+    #[test]
+    fn walks_are_iterative_at_any_depth() {
+        let mut f = fixture();
+        let index = f.p.types.scalar(DType::Index);
+        let mut e = f.p.new_expr(ExprKind::Var(f.v["a"]), index, Loc::COMPILER);
+        let mut block = f.body.clone();
+        for _ in 0..100_000 {
+            e = f.p.new_expr(ExprKind::Unary { op: UnOp::Neg, operand: e }, index, Loc::COMPILER);
+            let scope = Scope {
+                kind: ScopeKind::Runtime { manual: true },
+                name: None,
+                task_id: None,
+                body: block,
+                attrs: Vec::new(),
+            };
+            block = vec![f.p.new_stmt(StmtKind::Scope(Box::new(scope)), Loc::COMPILER)];
+        }
+        let mut count = 0;
+        walk_stmts(&f.p, &block, |_| count += 1);
+        assert_eq!(count, 100_000 + 9);
+        let mut reads = Vec::new();
+        expr_reads(&f.p, e, |v| reads.push(v));
+        assert_eq!(reads, [f.v["a"]]);
+    }
+}
