@@ -96,7 +96,8 @@ impl Compare<'_> {
                 ExprKind::Call { callee: c1, args: a1, attrs: t1 },
                 ExprKind::Call { callee: c2, args: a2, attrs: t2 },
             ) => {
-                if a1.len() != a2.len() || t1.len() != t2.len() {
+                let (x1, x2): (Vec<ExprId>, Vec<ExprId>) = (t1.exprs().collect(), t2.exprs().collect());
+                if a1.len() != a2.len() || x1.len() != x2.len() {
                     return self.fail("calls differ in arity");
                 }
                 let perm: Vec<usize> = match (c1, c2) {
@@ -113,11 +114,16 @@ impl Compare<'_> {
                         _ => return self.fail("an argument is missing on one side"),
                     }
                 }
-                for ((k1, v1), (k2, v2)) in t1.iter().zip(t2) {
-                    if self.a.names.get(*k1) != self.b.names.get(*k2) {
-                        return self.fail("call attributes differ");
-                    }
-                    self.expr(*v1, *v2)?;
+                let keys = |t: &plc::ir::CallAttrs, names: &Interner| {
+                    let launch: Vec<&str> = t.launch.iter().map(|(k, _)| k).collect();
+                    let extra: Vec<String> = t.extra.iter().map(|&(k, _)| names.get(k).to_string()).collect();
+                    (launch, t.device.is_some(), extra, t.no_dep.clone(), t.arg_directions.clone())
+                };
+                if keys(t1, self.a.names) != keys(t2, self.b.names) {
+                    return self.fail("call attributes differ");
+                }
+                for (v1, v2) in x1.into_iter().zip(x2) {
+                    self.expr(v1, v2)?;
                 }
                 Ok(())
             }

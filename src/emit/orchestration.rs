@@ -22,8 +22,8 @@ use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::ops::{Op, OpKind, OpLevel, Param, Special};
 use crate::ir::{
-    BinOp, Callee, DType, Dim, ExprId, ExprKind, ForKind, FuncKind, Function, Loc, Program, ScopeKind, StmtId,
-    StmtKind, Type, UnOp, VarId,
+    ArgDir, BinOp, Callee, DType, Dim, ExprId, ExprKind, ForKind, FuncKind, Function, LaunchOptions, Loc, Program,
+    ScopeKind, StmtId, StmtKind, Type, UnOp, VarId,
 };
 use crate::passes::lineage::{Defs, Lineage};
 use indexmap::IndexMap;
@@ -847,6 +847,7 @@ impl<'a> Emitter<'a> {
 
     // ------------------------------------------------------------------ launches
 
+    /// A call of a kernel or a graph (a task), or of an orchestration helper (inline C++).
     fn launch(&mut self, result: Option<VarId>, call: ExprId) {
         let loc = self.p.expr(call).loc;
         let ExprKind::Call { callee, args, attrs } = self.p.expr(call).kind.clone() else { return };
@@ -854,27 +855,12 @@ impl<'a> Emitter<'a> {
         let Some(callee_fn) = self.p.functions.get(&g) else { return };
         let kind = callee_fn.kind;
         let gname = self.names.get(g).to_string();
-        let attr = |k: &str| attrs.iter().find(|&&(a, _)| self.names.get(a) == k).map(|&(_, v)| v);
-        let dirs: Vec<String> = match attr("arg_directions").map(|v| &self.p.expr(v).kind) {
-            Some(ExprKind::Tuple(items)) => items
-                .iter()
-                .map(|&i| match self.p.expr(i).kind {
-                    ExprKind::Str(s) => self.names.get(s).to_string(),
-                    _ => String::new(),
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        if dirs.len() != args.len() {
+        let Some(dirs) = attrs.arg_directions.clone().filter(|d| d.len() == args.len()) else {
             self.error(Code::E0708, loc, format!("internal error: the call of `{gname}` has no argument directions (DeriveCallDirections must run first)"));
             return;
-        }
-        let n = self.task;
-        self.task += 1;
-        let params = self.fresh(&format!("{}params_t{n}", self.prefix));
+        };
         let is_graph = kind == FuncKind::Graph;
         if matches!(kind, FuncKind::Opaque | FuncKind::Orchestration) && !matches!(callee, Callee::Submit(_)) {
-            self.task -= 1;
             self.call_helper(result, g, &args, loc);
             return;
         }
@@ -888,6 +874,9 @@ impl<'a> Emitter<'a> {
             );
             return;
         }
+        let n = self.task;
+        self.task += 1;
+        let params = self.fresh(&format!("{}params_t{n}", self.prefix));
         self.w.push_str("\n");
         if is_graph {
             self.line(&format!("// Graph: {gname} (recorded once, then replayed)"));
@@ -896,110 +885,12 @@ impl<'a> Emitter<'a> {
             self.line(&format!("// Task {n}: {gname}"));
             self.line(&format!("CoreTaskArgs {params};"));
         }
-        let mut scalars = Vec::new();
-        let mut signature = Vec::new();
-        for (a, d) in args.iter().zip(&dirs) {
-            let Some(a) = *a else { continue };
-            if d == "Scalar" {
-                scalars.push(self.scalar_arg(a));
-                continue;
-            }
-            let text = self.expr(a);
-            let (method, sig) = match d.as_str() {
-                "Input" => ("add_input", "IN"),
-                "InOut" => ("add_inout", "INOUT"),
-                "NoDep" => ("add_no_dep", "INOUT"),
-                _ => ("add_output", "OUT"),
-            };
-            signature.push(sig);
-            self.line(&format!("{params}.{method}({text});"));
-        }
-        // A result that is not one of the callee's parameters (a tensor the kernel makes)
-        // is allocated by the runtime: an extra output after the arguments' tensors.
-        let returned = self.shared.lineage.returned_params(self.p, g);
-        let mut synthesized: Vec<(usize, usize)> = Vec::new();
-        if !is_graph {
-            for (i, &ty) in callee_fn.returns.iter().enumerate() {
-                if returned.get(i).copied().flatten().is_some() {
-                    continue;
-                }
-                let t = self.p.types.get(ty).clone();
-                let (Some(shape), Some(d)) = (t.shape().map(|s| s.to_vec()), t.dtype()) else { continue };
-                let dims: Option<Vec<String>> =
-                    shape.iter().map(|d| if let Dim::Const(n) = d { Some(n.to_string()) } else { None }).collect();
-                let Some(dims) = dims else {
-                    self.error(
-                        Code::E0613,
-                        loc,
-                        format!("result {i} of `{gname}` is a new tensor whose shape is known only at run time, so the runtime cannot allocate it"),
-                    );
-                    // Reported here: the result's uses are not errors of their own.
-                    self.synthesized.insert((call, i), String::new());
-                    continue;
-                };
-                let ci = format!("{params}_synth_out_{i}");
-                self.line(&format!("uint32_t {ci}_shapes[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
-                let dtype = self.allocatable(d, loc);
-                self.line(&format!("TensorCreateInfo {ci}({ci}_shapes, {}, {dtype});", dims.len()));
-                self.line(&format!("{params}.add_output({ci});"));
-                signature.push("OUT");
-                synthesized.push((i, synthesized.len()));
-            }
-        }
+        let (scalars, mut signature) = self.task_args(&params, &args, &dirs);
+        let synthesized = if is_graph { Vec::new() } else { self.runtime_outputs(&params, call, g, &mut signature) };
         for s in scalars {
             self.line(&format!("{params}.add_scalar({s});"));
         }
-        // Explicit dependencies, then the launch options.
-        if let Some(deps) = attr("deps") {
-            let items = match &self.p.expr(deps).kind {
-                ExprKind::Tuple(items) => items.clone(),
-                _ => vec![deps],
-            };
-            let deps_name = format!("{params}_deps");
-            let count = format!("{params}_deps_count");
-            // A task-id array contributes one (guarded) slot per element.
-            let array_len = |e: ExprId| match self.p.ty(e) {
-                Type::Array { len, .. } => Some(*len as usize),
-                _ => None,
-            };
-            let slots: usize = items.iter().map(|&i| array_len(i).unwrap_or(1)).sum();
-            self.line(&format!("PTO2TaskId {deps_name}[{}];", slots.max(1)));
-            self.line(&format!("uint32_t {count} = 0;"));
-            for i in items {
-                if matches!(self.p.expr(i).kind, ExprKind::None) {
-                    continue;
-                }
-                let len = array_len(i);
-                let t = self.expr(i);
-                match len {
-                    Some(n) => self.line(&format!(
-                        "for (int64_t k = 0; k < {n}; ++k) if ({t}[k].is_valid()) {deps_name}[{count}++] = {t}[k];"
-                    )),
-                    None => self.line(&format!("if (({t}).is_valid()) {deps_name}[{count}++] = {t};")),
-                }
-            }
-            self.line(&format!("{params}.set_dependencies({deps_name}, {count});"));
-        }
-        if let Some(c) = attr("core_num") {
-            let c = self.expr(c);
-            self.line(&format!("{params}.launch_spec.set_block_num(static_cast<int16_t>({c}));"));
-        }
-        if attr("sync_start").is_some_and(|v| matches!(self.p.expr(v).kind, ExprKind::Bool(true))) {
-            self.line(&format!("{params}.launch_spec.set_require_sync_start(true);"));
-        }
-        if attr("allow_early_resolve").is_some_and(|v| matches!(self.p.expr(v).kind, ExprKind::Bool(true))) {
-            self.line(&format!("{params}.set_allow_early_resolve(true);"));
-        }
-        if let Some(d) = attr("dumps") {
-            let items = match &self.p.expr(d).kind {
-                ExprKind::Tuple(items) => items.clone(),
-                _ => vec![d],
-            };
-            let texts: Vec<String> = items.iter().map(|&i| self.expr(i)).collect();
-            if !texts.is_empty() {
-                self.line(&format!("{params}.dump({});", texts.join(", ")));
-            }
-        }
+        self.launch_options(&params, &attrs.launch);
         let submit = matches!(callee, Callee::Submit(_));
         let outs = format!("task_{}{n}_outs", self.prefix);
         let keep = submit || !synthesized.is_empty();
@@ -1034,6 +925,139 @@ impl<'a> Emitter<'a> {
         } else if results == 1 {
             self.result_of(result, call, g, &args, 0, loc);
         }
+    }
+
+    /// The tensor arguments of a task, each with its direction (`add_input`, ...); the
+    /// scalar arguments' values (added after every tensor) and the tensors' signature.
+    fn task_args(
+        &mut self,
+        params: &str,
+        args: &[Option<ExprId>],
+        dirs: &[ArgDir],
+    ) -> (Vec<String>, Vec<&'static str>) {
+        let mut scalars = Vec::new();
+        let mut signature = Vec::new();
+        for (a, d) in args.iter().zip(dirs) {
+            let Some(a) = *a else { continue };
+            let (method, sig) = match d {
+                ArgDir::Scalar => {
+                    scalars.push(self.scalar_arg(a));
+                    continue;
+                }
+                ArgDir::Input => ("add_input", "IN"),
+                ArgDir::InOut => ("add_inout", "INOUT"),
+                ArgDir::NoDep => ("add_no_dep", "INOUT"),
+                ArgDir::OutputExisting => ("add_output", "OUT"),
+            };
+            let text = self.expr(a);
+            signature.push(sig);
+            self.line(&format!("{params}.{method}({text});"));
+        }
+        (scalars, signature)
+    }
+
+    /// A result that is not one of the callee's parameters (a tensor the kernel makes) is
+    /// allocated by the runtime: an extra output after the arguments' tensors. Returns
+    /// (result position, output position) for each.
+    fn runtime_outputs(
+        &mut self,
+        params: &str,
+        call: ExprId,
+        g: Symbol,
+        signature: &mut Vec<&'static str>,
+    ) -> Vec<(usize, usize)> {
+        let loc = self.p.expr(call).loc;
+        let callee_fn = &self.p.functions[&g];
+        let gname = self.names.get(g);
+        let returned = self.shared.lineage.returned_params(self.p, g);
+        let mut synthesized: Vec<(usize, usize)> = Vec::new();
+        for (i, &ty) in callee_fn.returns.iter().enumerate() {
+            if returned.get(i).copied().flatten().is_some() {
+                continue;
+            }
+            let t = self.p.types.get(ty).clone();
+            let (Some(shape), Some(d)) = (t.shape().map(|s| s.to_vec()), t.dtype()) else { continue };
+            let dims: Option<Vec<String>> =
+                shape.iter().map(|d| if let Dim::Const(n) = d { Some(n.to_string()) } else { None }).collect();
+            let Some(dims) = dims else {
+                self.error(
+                    Code::E0613,
+                    loc,
+                    format!("result {i} of `{gname}` is a new tensor whose shape is known only at run time, so the runtime cannot allocate it"),
+                );
+                // Reported here: the result's uses are not errors of their own.
+                self.synthesized.insert((call, i), String::new());
+                continue;
+            };
+            let ci = format!("{params}_synth_out_{i}");
+            self.line(&format!("uint32_t {ci}_shapes[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
+            let dtype = self.allocatable(d, loc);
+            self.line(&format!("TensorCreateInfo {ci}({ci}_shapes, {}, {dtype});", dims.len()));
+            self.line(&format!("{params}.add_output({ci});"));
+            signature.push("OUT");
+            synthesized.push((i, synthesized.len()));
+        }
+        synthesized
+    }
+
+    /// Explicit dependencies, then the launch options.
+    fn launch_options(&mut self, params: &str, launch: &LaunchOptions) {
+        if let Some(deps) = launch.deps {
+            self.dependencies(params, deps);
+        }
+        if let Some(c) = launch.core_num {
+            let c = self.expr(c);
+            self.line(&format!("{params}.launch_spec.set_block_num(static_cast<int16_t>({c}));"));
+        }
+        let is_true = |v: Option<ExprId>| v.is_some_and(|v| matches!(self.p.expr(v).kind, ExprKind::Bool(true)));
+        if is_true(launch.sync_start) {
+            self.line(&format!("{params}.launch_spec.set_require_sync_start(true);"));
+        }
+        if is_true(launch.allow_early_resolve) {
+            self.line(&format!("{params}.set_allow_early_resolve(true);"));
+        }
+        if let Some(d) = launch.dumps {
+            let items = match &self.p.expr(d).kind {
+                ExprKind::Tuple(items) => items.clone(),
+                _ => vec![d],
+            };
+            let texts: Vec<String> = items.iter().map(|&i| self.expr(i)).collect();
+            if !texts.is_empty() {
+                self.line(&format!("{params}.dump({});", texts.join(", ")));
+            }
+        }
+    }
+
+    /// `deps=[...]`: the valid task ids among the items (a task-id array contributes one
+    /// guarded slot per element).
+    fn dependencies(&mut self, params: &str, deps: ExprId) {
+        let items = match &self.p.expr(deps).kind {
+            ExprKind::Tuple(items) => items.clone(),
+            _ => vec![deps],
+        };
+        let deps_name = format!("{params}_deps");
+        let count = format!("{params}_deps_count");
+        let array_len = |e: ExprId| match self.p.ty(e) {
+            Type::Array { len, .. } => Some(*len as usize),
+            _ => None,
+        };
+        let slots: usize = items.iter().map(|&i| array_len(i).unwrap_or(1)).sum();
+        self.line(&format!("PTO2TaskId {deps_name}[{}];", slots.max(1)));
+        self.line(&format!("uint32_t {count} = 0;"));
+        for i in items {
+            if matches!(self.p.expr(i).kind, ExprKind::None) {
+                continue;
+            }
+            let len = array_len(i);
+            let t = self.expr(i);
+            match len {
+                Some(n) => self.line(&format!(
+                    "for (int64_t k = 0; k < {n}; ++k) if ({t}[k].is_valid()) {deps_name}[{count}++] = {t}[k];"
+                )),
+                None => self.line(&format!("if (({t}).is_valid()) {deps_name}[{count}++] = {t};")),
+            }
+        }
+        self.line(&format!("{params}.set_dependencies({deps_name}, {count});"));
     }
 
     /// A result of a call: a runtime-allocated output, or the argument the callee returns.

@@ -414,9 +414,9 @@ impl<'a> Interp<'a> {
                         value
                     }
                     Callee::Func(f) | Callee::Submit(f) => {
-                        let core_num = match attrs.iter().find(|(k, _)| self.names.get(*k) == "core_num") {
-                            Some((_, c)) => {
-                                let v = self.expr(*c, frame)?;
+                        let core_num = match attrs.launch.core_num {
+                            Some(c) => {
+                                let v = self.expr(c, frame)?;
                                 Some(as_int(&v).filter(|&n| n >= 0).ok_or_else(|| {
                                     self.fault(format!("core_num must be an integer >= 0, not {}", describe(&v)), e.loc)
                                 })?)

@@ -301,6 +301,18 @@ spelled_enum! {
     }
 }
 
+spelled_enum! {
+    /// How a task uses an argument, as DeriveCallDirections derives it at each call and the
+    /// runtime's task arguments take it (`add_input`, `add_inout`, `add_output`, ...).
+    ArgDir {
+        Input = "Input",
+        InOut = "InOut",
+        OutputExisting = "OutputExisting",
+        NoDep = "NoDep",
+        Scalar = "Scalar",
+    }
+}
+
 /// A value of one of the `pl.<Family>.<Name>` enumerations, as an expression in the IR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EnumValue {

@@ -187,8 +187,8 @@ pub enum Callee {
     Func(Symbol),
     /// `pl.submit(self.f, ...)` / `pl.spmd_submit(self.f, ...)`, or a region with `as tid`
     /// or `deps=` once outlined: a launch of `f` as a task whose id the caller keeps. Its
-    /// value is a tuple of `f`'s results followed by a `TASK_ID`. Launch options (`deps`,
-    /// `allow_early_resolve`, `predicate`, `dumps`, `core_num`, `sync_start`) are attrs.
+    /// value is a tuple of `f`'s results followed by a `TASK_ID`. Its launch options are in
+    /// the call's [`CallAttrs`].
     Submit(Symbol),
 }
 
@@ -199,6 +199,137 @@ impl Callee {
             Callee::Func(f) | Callee::Submit(f) => Some(f),
             Callee::Op(_) => None,
         }
+    }
+}
+
+/// The options of a task launch: `pl.submit(..., deps=[...])`, `pl.spmd_submit(...,
+/// core_num=n)`, and what outlining a region with such options leaves on its call.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LaunchOptions {
+    /// The number of blocks of an Spmd launch.
+    pub core_num: Option<ExprId>,
+    /// `True`: all blocks start together.
+    pub sync_start: Option<ExprId>,
+    /// The task ids (a list, task-id arrays allowed) the task waits for.
+    pub deps: Option<ExprId>,
+    pub allow_early_resolve: Option<ExprId>,
+    pub predicate: Option<ExprId>,
+    /// Tensors to dump after the task.
+    pub dumps: Option<ExprId>,
+}
+
+impl LaunchOptions {
+    /// The keywords, in the order the printer writes them.
+    pub const KEYWORDS: [&'static str; 6] =
+        ["core_num", "sync_start", "deps", "allow_early_resolve", "predicate", "dumps"];
+
+    /// The option a keyword sets (`core_num=`), to fill in.
+    pub fn slot_mut(&mut self, keyword: &str) -> Option<&mut Option<ExprId>> {
+        Some(match keyword {
+            "core_num" => &mut self.core_num,
+            "sync_start" => &mut self.sync_start,
+            "deps" => &mut self.deps,
+            "allow_early_resolve" => &mut self.allow_early_resolve,
+            "predicate" => &mut self.predicate,
+            "dumps" => &mut self.dumps,
+            _ => return None,
+        })
+    }
+
+    /// The options given, with their keywords, in the printer's order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, ExprId)> + '_ {
+        let slots = [self.core_num, self.sync_start, self.deps, self.allow_early_resolve, self.predicate, self.dumps];
+        Self::KEYWORDS.into_iter().zip(slots).filter_map(|(k, e)| Some((k, e?)))
+    }
+
+    fn map(&mut self, f: &mut impl FnMut(ExprId) -> ExprId) {
+        let slots = [
+            &mut self.core_num,
+            &mut self.sync_start,
+            &mut self.deps,
+            &mut self.allow_early_resolve,
+            &mut self.predicate,
+            &mut self.dumps,
+        ];
+        for e in slots.into_iter().flatten() {
+            *e = f(*e);
+        }
+    }
+}
+
+/// What a call site says besides the arguments.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CallAttrsData {
+    pub launch: LaunchOptions,
+    /// `device=` on a call of an orchestrator.
+    pub device: Option<ExprId>,
+    /// The positions of the arguments written `pl.no_dep(x)`, ascending.
+    pub no_dep: Vec<usize>,
+    /// How the callee uses each argument, from DeriveCallDirections (one per argument).
+    pub arg_directions: Option<Vec<ArgDir>>,
+    /// Other `attrs={...}` entries, in source order, kept for the printer.
+    pub extra: Vec<(Symbol, ExprId)>,
+}
+
+/// A call's [`CallAttrsData`], allocated only for the calls that have some: read through
+/// `Deref` (an empty set when there are none), written through [`CallAttrs::make_mut`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CallAttrs(Option<Box<CallAttrsData>>);
+
+static NO_ATTRS: CallAttrsData = CallAttrsData {
+    launch: LaunchOptions {
+        core_num: None,
+        sync_start: None,
+        deps: None,
+        allow_early_resolve: None,
+        predicate: None,
+        dumps: None,
+    },
+    device: None,
+    no_dep: Vec::new(),
+    arg_directions: None,
+    extra: Vec::new(),
+};
+
+impl std::ops::Deref for CallAttrs {
+    type Target = CallAttrsData;
+
+    fn deref(&self) -> &CallAttrsData {
+        self.0.as_deref().unwrap_or(&NO_ATTRS)
+    }
+}
+
+impl CallAttrs {
+    /// No attributes.
+    pub fn none() -> CallAttrs {
+        CallAttrs(None)
+    }
+
+    pub fn make_mut(&mut self) -> &mut CallAttrsData {
+        self.0.get_or_insert_with(Default::default)
+    }
+
+    /// The expressions the attributes hold: the launch options in the printer's order,
+    /// `device`, then the other entries.
+    pub fn exprs(&self) -> impl Iterator<Item = ExprId> + '_ {
+        let launch = self.launch.iter().map(|(_, e)| e);
+        launch.chain(self.device).chain(self.extra.iter().map(|&(_, e)| e))
+    }
+
+    /// The attributes with every expression replaced by `f`'s, in the order of [`exprs`].
+    ///
+    /// [`exprs`]: CallAttrs::exprs
+    pub fn map_exprs(mut self, mut f: impl FnMut(ExprId) -> ExprId) -> CallAttrs {
+        if let Some(data) = self.0.as_deref_mut() {
+            data.launch.map(&mut f);
+            if let Some(d) = &mut data.device {
+                *d = f(*d);
+            }
+            for (_, e) in &mut data.extra {
+                *e = f(*e);
+            }
+        }
+        self
     }
 }
 
@@ -231,11 +362,8 @@ pub enum ExprKind {
     Call {
         callee: Callee,
         args: Vec<Option<ExprId>>,
-        /// Call-site attributes: `device=` on a call of an orchestrator; `no_dep` (the
-        /// indices of arguments written `pl.no_dep(x)`); the launch options of a Submit;
-        /// `core_num`/`sync_start` of a call of an Spmd function; `arg_directions` (one
-        /// string per argument, from DeriveCallDirections).
-        attrs: Vec<(Symbol, ExprId)>,
+        /// What the call site says besides the arguments (none for most calls).
+        attrs: CallAttrs,
     },
     /// `tuple[index]` with a constant index.
     TupleGet {
@@ -425,21 +553,6 @@ impl Program {
         let id = StmtId(self.stmts.len() as u32);
         self.stmts.push(Stmt { kind, loc });
         id
-    }
-
-    /// The integers of a list expression (`[0, 2]` → `[0, 2]`; other items are skipped),
-    /// as call attributes such as `no_dep` hold them.
-    pub fn int_list(&self, e: ExprId) -> Vec<i64> {
-        match &self.expr(e).kind {
-            ExprKind::Tuple(items) => items
-                .iter()
-                .filter_map(|&i| match self.expr(i).kind {
-                    ExprKind::Int(n) => Some(n),
-                    _ => None,
-                })
-                .collect(),
-            _ => Vec::new(),
-        }
     }
 
     /// The type of an expression.

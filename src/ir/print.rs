@@ -13,8 +13,8 @@
 //! ```
 
 use super::{
-    BinOp, Callee, Dim, Direction, ExprId, ExprKind, FuncKind, Function, Program, ScopeKind, StmtId, StmtKind, Type,
-    TypeId, UnOp, VarId,
+    BinOp, CallAttrs, Callee, Dim, Direction, ExprId, ExprKind, FuncKind, Function, Program, ScopeKind, StmtId,
+    StmtKind, Type, TypeId, UnOp, VarId,
 };
 use crate::intern::{Interner, Symbol};
 use std::cell::Cell;
@@ -511,13 +511,8 @@ impl<'a> Printer<'a> {
 impl Printer<'_> {
     /// `self.f(a, pl.no_dep(b), device=..., attrs={...})`, or for a task launch
     /// `pl.submit(self.f, a, b, deps=[...])` / `pl.spmd_submit(self.f, ..., core_num=n)`.
-    fn function_call(&mut self, callee: Callee, f: Symbol, args: &[Option<ExprId>], attrs: &[(Symbol, ExprId)]) {
+    fn function_call(&mut self, callee: Callee, f: Symbol, args: &[Option<ExprId>], attrs: &CallAttrs) {
         let submit = matches!(callee, Callee::Submit(_));
-        let no_dep: Vec<i64> = attrs
-            .iter()
-            .find(|&&(k, _)| self.names.get(k) == "no_dep")
-            .map(|&(_, v)| self.p.int_list(v))
-            .unwrap_or_default();
         let mut parts = Vec::new();
         if submit {
             parts.push(format!("self.{}", self.names.get(f)));
@@ -525,30 +520,36 @@ impl Printer<'_> {
         for (i, a) in args.iter().enumerate() {
             let Some(a) = *a else { continue };
             let text = self.text(a);
-            if no_dep.contains(&(i as i64)) {
+            if attrs.no_dep.contains(&i) {
                 parts.push(format!("pl.no_dep({text})"));
             } else {
                 parts.push(text);
             }
         }
+        if let Some(d) = attrs.device {
+            parts.push(format!("device={}", self.text(d)));
+        }
+        // A launch's options are keywords of `pl.submit`; a plain call keeps them in `attrs=`.
         let mut dict = Vec::new();
-        let mut spmd = false;
-        for &(k, v) in attrs {
-            let key = self.names.get(k).to_string();
-            match key.as_str() {
-                "no_dep" => {}
-                "device" => parts.push(format!("device={}", self.text(v))),
-                "deps" | "allow_early_resolve" | "predicate" | "dumps" | "core_num" | "sync_start" if submit => {
-                    spmd |= key == "core_num";
-                    parts.push(format!("{key}={}", self.text(v)));
-                }
-                _ => dict.push(format!("\"{key}\": {}", self.text(v))),
+        for (key, v) in attrs.launch.iter() {
+            let text = self.text(v);
+            if submit {
+                parts.push(format!("{key}={text}"));
+            } else {
+                dict.push(format!("\"{key}\": {text}"));
             }
+        }
+        for &(k, v) in &attrs.extra {
+            dict.push(format!("\"{}\": {}", self.names.get(k), self.text(v)));
+        }
+        if let Some(dirs) = &attrs.arg_directions {
+            let names: Vec<String> = dirs.iter().map(|d| format!("\"{d}\"")).collect();
+            dict.push(format!("\"arg_directions\": [{}]", names.join(", ")));
         }
         if !dict.is_empty() {
             parts.push(format!("attrs={{{}}}", dict.join(", ")));
         }
-        let head = match (submit, spmd) {
+        let head = match (submit, attrs.launch.core_num.is_some()) {
             (false, _) => format!("self.{}", self.names.get(f)),
             (true, false) => "pl.submit".to_string(),
             (true, true) => "pl.spmd_submit".to_string(),

@@ -186,7 +186,7 @@ pub fn expr_children(p: &Program, e: ExprId, mut f: impl FnMut(ExprId)) {
         ExprKind::Unary { operand, .. } => f(*operand),
         ExprKind::Call { args, attrs, .. } => {
             args.iter().flatten().for_each(|&c| f(c));
-            attrs.iter().for_each(|&(_, c)| f(c));
+            attrs.exprs().for_each(f);
         }
         ExprKind::TupleGet { tuple, .. } => f(*tuple),
         _ => {}
@@ -203,7 +203,9 @@ fn push_children(p: &Program, e: ExprId, stack: &mut Vec<ExprId>) {
         }
         ExprKind::Unary { operand, .. } => stack.push(*operand),
         ExprKind::Call { args, attrs, .. } => {
-            stack.extend(attrs.iter().rev().map(|&(_, c)| c));
+            let first = stack.len();
+            stack.extend(attrs.exprs());
+            stack[first..].reverse();
             stack.extend(args.iter().rev().flatten());
         }
         ExprKind::TupleGet { tuple, .. } => stack.push(*tuple),
@@ -290,7 +292,7 @@ pub fn map_expr_children(kind: ExprKind, mut f: impl FnMut(ExprId) -> ExprId) ->
         ExprKind::Unary { op, operand } => ExprKind::Unary { op, operand: f(operand) },
         ExprKind::Call { callee, args, attrs } => {
             let args = args.into_iter().map(|a| a.map(&mut f)).collect();
-            let attrs = attrs.into_iter().map(|(k, v)| (k, f(v))).collect();
+            let attrs = attrs.map_exprs(&mut f);
             ExprKind::Call { callee, args, attrs }
         }
         ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: f(tuple), index },

@@ -8,8 +8,8 @@ use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
 use crate::ir::ops::{self, ArgKind as OpArg, Args, Op, OpDef, OpLevel};
 use crate::ir::{
-    BinOp, Block, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, ForKind, Function, IterArg, Loc, Param,
-    StmtId, StmtKind, Type, TypeId, Types, UnOp, VarId,
+    BinOp, Block, CallAttrs, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, ForKind, Function, IterArg,
+    Loc, Param, StmtId, StmtKind, Type, TypeId, Types, UnOp, VarId,
 };
 use crate::source::FileId;
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, StmtKind as S};
@@ -563,7 +563,7 @@ impl FnLower<'_, '_> {
                     ExprKind::Call {
                         callee: Callee::Op(op),
                         args: vec![Some(dst), Some(i), Some(src)],
-                        attrs: Vec::new(),
+                        attrs: CallAttrs::none(),
                     },
                     self.cx.program.expr(dst).ty,
                     span,
@@ -595,7 +595,7 @@ impl FnLower<'_, '_> {
                     ExprKind::Call {
                         callee: Callee::Op(op),
                         args: vec![Some(dst), Some(src), Some(offsets)],
-                        attrs: Vec::new(),
+                        attrs: CallAttrs::none(),
                     },
                     ty,
                     span,
@@ -1668,7 +1668,11 @@ impl FnLower<'_, '_> {
                 let op = Op::ArrayGetElement;
                 let ety = self.types().scalar(*dtype);
                 Some(self.new_expr(
-                    ExprKind::Call { callee: Callee::Op(op), args: vec![Some(base), Some(i)], attrs: Vec::new() },
+                    ExprKind::Call {
+                        callee: Callee::Op(op),
+                        args: vec![Some(base), Some(i)],
+                        attrs: CallAttrs::none(),
+                    },
                     ety,
                     span,
                 ))
@@ -2086,21 +2090,17 @@ impl FnLower<'_, '_> {
             }
             lowered.push(Some(e));
         }
-        let mut attrs = Vec::new();
-        if let Some((key_name, value)) = device {
+        let mut attrs = CallAttrs::none();
+        if let Some((_, value)) = device {
             let d = self.expr(value)?;
-            attrs.push((key_name, d));
+            attrs.make_mut().device = Some(d);
         }
         if !no_dep.is_empty() {
             no_dep.sort_unstable();
-            let int = self.intern_ty(Type::Scalar(DType::Int64));
-            let items = no_dep.iter().map(|&i| self.new_expr(ExprKind::Int(i as i64), int, span)).collect();
-            let tuple = self.intern_ty(Type::Tuple(Vec::new()));
-            let list = self.new_expr(ExprKind::Tuple(items), tuple, span);
-            attrs.push((self.cx.intern("no_dep"), list));
+            attrs.make_mut().no_dep = no_dep;
         }
         if let Some(value) = attrs_arg {
-            attrs.extend(self.attrs_dict(value)?);
+            self.attrs_dict(value, &mut attrs)?;
         }
         let returns = self.cx.callee_returns(key).unwrap_or_default();
         let ty = match returns.as_slice() {
@@ -2429,7 +2429,7 @@ impl FnLower<'_, '_> {
         match result {
             Ok(ty) => {
                 let ty = self.intern_ty(ty);
-                Some(self.new_expr(ExprKind::Call { callee: Callee::Op(op), args, attrs: Vec::new() }, ty, span))
+                Some(self.new_expr(ExprKind::Call { callee: Callee::Op(op), args, attrs: CallAttrs::none() }, ty, span))
             }
             Err(message) => {
                 let name = op.def().print_name();

@@ -9,7 +9,7 @@ use super::body::FnLower;
 use super::Binding;
 use crate::diag::{Code, Span};
 use crate::intern::Symbol;
-use crate::ir::{Callee, DType, ExprId, ExprKind, FuncKind, Type};
+use crate::ir::{ArgDir, CallAttrs, Callee, DType, ExprId, ExprKind, FuncKind, Type};
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, StmtKind as S};
 
 /// The keywords `pl.submit` takes besides the function's own arguments.
@@ -54,7 +54,7 @@ impl FnLower<'_, '_> {
         for (k, value) in launch {
             let name = self.cx.name(k).to_string();
             match name.as_str() {
-                "attrs" => attrs.extend(self.attrs_dict(value)?),
+                "attrs" => self.attrs_dict(value, &mut attrs)?,
                 "allow_early_resolve" | "sync_start" => {
                     if !matches!(self.ast().expr(value).kind, E::True | E::False) {
                         let vspan = self.ast().expr(value).span;
@@ -67,12 +67,12 @@ impl FnLower<'_, '_> {
                         return None;
                     }
                     let e = self.expr(value)?;
-                    attrs.push((k, e));
+                    *attrs.make_mut().launch.slot_mut(&name).expect("a launch keyword") = Some(e);
                 }
                 _ => {
                     has_core_num |= name == "core_num";
                     let e = self.expr(value)?;
-                    attrs.push((k, e));
+                    *attrs.make_mut().launch.slot_mut(&name).expect("a launch keyword") = Some(e);
                 }
             }
         }
@@ -160,8 +160,51 @@ impl FnLower<'_, '_> {
         }
     }
 
-    /// `attrs={"key": value, ...}`: string keys, values lowered as expressions.
-    pub(crate) fn attrs_dict(&mut self, value: ast::ExprId) -> Option<Vec<(Symbol, ExprId)>> {
+    /// `attrs={"key": value, ...}` of a call: `arg_directions` (a list of direction names),
+    /// the launch options, and other entries kept as they are.
+    pub(crate) fn attrs_dict(&mut self, value: ast::ExprId, attrs: &mut CallAttrs) -> Option<()> {
+        for (key, e, span) in self.dict_entries(value)? {
+            let name = self.cx.name(key).to_string();
+            if name == "arg_directions" {
+                let dirs = self.arg_directions(e, span)?;
+                attrs.make_mut().arg_directions = Some(dirs);
+            } else if let Some(slot) = attrs.make_mut().launch.slot_mut(&name) {
+                *slot = Some(e);
+            } else {
+                attrs.make_mut().extra.push((key, e));
+            }
+        }
+        Some(())
+    }
+
+    /// `["Input", "OutputExisting", ...]`: one direction per argument.
+    fn arg_directions(&mut self, list: ExprId, span: crate::diag::Span) -> Option<Vec<ArgDir>> {
+        let items = match &self.cx.program.expr(list).kind {
+            ExprKind::Tuple(items) => items.clone(),
+            _ => vec![list],
+        };
+        let mut dirs = Vec::with_capacity(items.len());
+        for item in items {
+            let dir = match self.cx.program.expr(item).kind {
+                ExprKind::Str(s) => ArgDir::from_name(self.cx.name(s)),
+                _ => None,
+            };
+            let Some(dir) = dir else {
+                self.error(
+                    Code::E0217,
+                    span,
+                    format!("\"arg_directions\" takes a list of direction names: {}", ArgDir::names()),
+                    "not a list of directions",
+                );
+                return None;
+            };
+            dirs.push(dir);
+        }
+        Some(dirs)
+    }
+
+    /// The entries of a dict literal with string keys: key, lowered value, value's span.
+    fn dict_entries(&mut self, value: ast::ExprId) -> Option<Vec<(Symbol, ExprId, crate::diag::Span)>> {
         let expr = self.ast().expr(value).clone();
         let E::Dict(entries) = &expr.kind else {
             self.error(Code::E0217, expr.span, "attrs= takes a dict literal with string keys", "not a dict");
@@ -181,7 +224,8 @@ impl FnLower<'_, '_> {
                 return None;
             };
             let v = self.expr(entry.value)?;
-            out.push((self.cx.intern(&key), v));
+            let vspan = self.ast().expr(entry.value).span;
+            out.push((self.cx.intern(&key), v, vspan));
         }
         Some(out)
     }
@@ -204,8 +248,8 @@ impl FnLower<'_, '_> {
                     let span = self.ast().expr(e).span;
                     match args.as_slice() {
                         [one] if matches!(one.kind, ArgKind::Positional) => {
-                            if let Some(entries) = self.attrs_dict(one.value) {
-                                for (k, v) in entries {
+                            if let Some(entries) = self.dict_entries(one.value) {
+                                for (k, v, _) in entries {
                                     let key = self.cx.name(k).to_string();
                                     if matches!(key.as_str(), "auto_scope" | "external_source") {
                                         self.error(

@@ -15,7 +15,7 @@ use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
 use crate::ir::ops;
 use crate::ir::{
-    Block, Callee, DType, EnumValue, ExprId, ExprKind, Level, Role, Scope, ScopeKind, ScopeMode, StmtKind,
+    Block, CallAttrs, Callee, DType, EnumValue, ExprId, ExprKind, Level, Role, Scope, ScopeKind, ScopeMode, StmtKind,
 };
 use crate::syntax::ast::{self, ArgKind, ExprKind as E};
 
@@ -691,7 +691,7 @@ impl FnLower<'_, '_> {
         let op = ops::Op::TileGetBlockIdx;
         let idx_ty = self.intern_ty(crate::ir::Type::Scalar(DType::Index));
         let call = self.new_expr(
-            ExprKind::Call { callee: Callee::Op(op), args: Vec::new(), attrs: Vec::new() },
+            ExprKind::Call { callee: Callee::Op(op), args: Vec::new(), attrs: CallAttrs::none() },
             idx_ty,
             te.span,
         );

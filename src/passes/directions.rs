@@ -22,16 +22,14 @@ use super::PassCx;
 use crate::intern::Symbol;
 use crate::ir::visit;
 use crate::ir::{
-    Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, Program, StmtId, StmtKind, Type, Types, VarId,
+    ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, Program, StmtId, StmtKind, Type, VarId,
 };
 use rustc_hash::FxHashSet;
 
-pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
+pub fn run(_cx: &mut PassCx<'_>, program: &mut Program) {
     promote_wrappers(program);
-    let key = cx.names.intern("arg_directions");
-    let no_dep = cx.names.intern("no_dep");
     let mut lineage = Lineage::default();
-    let mut found: Vec<(ExprId, Vec<&'static str>)> = Vec::new();
+    let mut found: Vec<(ExprId, Vec<ArgDir>)> = Vec::new();
     for f in program.functions.values() {
         let defs = Defs::of(program, f);
         let inout_params: FxHashSet<VarId> =
@@ -43,22 +41,13 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             inout_params: &inout_params,
             written: FxHashSet::default(),
             log: Vec::new(),
-            key,
-            no_dep,
             found: &mut found,
         };
         w.block(&f.body, 0);
     }
     for (call, dirs) in found {
-        let items = dirs
-            .iter()
-            .map(|d| program.new_expr(ExprKind::Str(cx.names.intern(d)), Types::UNKNOWN, program.expr(call).loc))
-            .collect();
-        let loc = program.expr(call).loc;
-        let tuple = program.types.intern(Type::Tuple(Vec::new()));
-        let list = program.new_expr(ExprKind::Tuple(items), tuple, loc);
         if let ExprKind::Call { attrs, .. } = &mut program.exprs[call.index()].kind {
-            attrs.push((key, list));
+            attrs.make_mut().arg_directions = Some(dirs);
         }
     }
 }
@@ -133,9 +122,7 @@ struct Walker<'a> {
     /// The buffers added to `written`, in order, so that a branch's writes can be undone
     /// before the other branch is walked.
     log: Vec<VarId>,
-    key: Symbol,
-    no_dep: Symbol,
-    found: &'a mut Vec<(ExprId, Vec<&'static str>)>,
+    found: &'a mut Vec<(ExprId, Vec<ArgDir>)>,
 }
 
 impl Walker<'_> {
@@ -205,14 +192,13 @@ impl Walker<'_> {
         if !arity_ok || args.is_empty() {
             return;
         }
-        let already = attrs.iter().any(|&(k, _)| k == self.key);
-        let no_dep: Vec<i64> =
-            attrs.iter().filter(|&&(k, _)| k == self.no_dep).flat_map(|&(_, v)| self.p.int_list(v)).collect();
+        let already = attrs.arg_directions.is_some();
+        let no_dep = &attrs.no_dep;
         let mut dirs = Vec::with_capacity(args.len());
         let mut writes = Vec::new();
         for (i, (a, param)) in args.iter().zip(&callee_fn.params).enumerate() {
             let Some(a) = *a else {
-                dirs.push("Input");
+                dirs.push(ArgDir::Input);
                 continue;
             };
             let root = match self.p.expr(a).kind {
@@ -221,16 +207,18 @@ impl Walker<'_> {
             };
             let scalar = matches!(self.p.ty(a), Type::Scalar(_));
             let d = if scalar {
-                "Scalar"
+                ArgDir::Scalar
             } else {
                 match param.dir {
-                    Direction::In => "Input",
-                    Direction::InOut => "InOut",
+                    Direction::In => ArgDir::Input,
+                    Direction::InOut => ArgDir::InOut,
                     Direction::Out => match root {
-                        _ if sequential > 0 => "InOut",
-                        Some(Root::Ambiguous) => "InOut",
-                        Some(Root::Known(r)) if self.written.contains(&r) || self.inout_params.contains(&r) => "InOut",
-                        _ => "OutputExisting",
+                        _ if sequential > 0 => ArgDir::InOut,
+                        Some(Root::Ambiguous) => ArgDir::InOut,
+                        Some(Root::Known(r)) if self.written.contains(&r) || self.inout_params.contains(&r) => {
+                            ArgDir::InOut
+                        }
+                        _ => ArgDir::OutputExisting,
                     },
                 }
             };
@@ -239,7 +227,7 @@ impl Walker<'_> {
                     writes.push(r);
                 }
             }
-            dirs.push(if no_dep.contains(&(i as i64)) { "NoDep" } else { d });
+            dirs.push(if no_dep.contains(&i) { ArgDir::NoDep } else { d });
         }
         for r in writes {
             self.write(r);

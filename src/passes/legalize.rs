@@ -26,7 +26,7 @@ use crate::intern::Symbol;
 use crate::ir::ops::Op;
 use crate::ir::visit::{self, Rewriter};
 use crate::ir::{
-    Callee, DType, Direction, ExprId, ExprKind, FuncKind, Loc, Param, Program, StmtId, StmtKind, Type, Types, VarId,
+    ArgDir, Callee, DType, Direction, ExprId, ExprKind, FuncKind, Loc, Param, Program, StmtId, StmtKind, Type, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -279,10 +279,8 @@ impl Checker<'_, '_> {
                     if self.p.functions.get(h).is_some_and(|c| c.kind == FuncKind::Graph) {
                         findings.push((Code::E0508, loc, self.cx.names.get(*h).to_string()));
                     }
-                    for &(k, v) in attrs {
-                        if self.cx.names.get(k) == "core_num" && !literal(self.p, v) {
-                            findings.push((Code::E0507, self.p.expr(v).loc, String::new()));
-                        }
+                    if let Some(v) = attrs.launch.core_num.filter(|&v| !literal(self.p, v)) {
+                        findings.push((Code::E0507, self.p.expr(v).loc, String::new()));
                     }
                 }
             }
@@ -530,8 +528,7 @@ fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program) {
             if p.functions.get(g).is_none_or(|c| c.kind != FuncKind::Graph) {
                 return;
             }
-            for &(k, v) in attrs {
-                let key = cx.names.get(k);
+            for (key, v) in attrs.launch.iter() {
                 if key == "deps" || key == "predicate" {
                     findings.push((p.expr(v).loc, *g, f.name, key == "deps"));
                 }
@@ -904,27 +901,18 @@ fn extend_call(
             Some(p.new_expr(ExprKind::Var(v), p.var(v).ty, loc))
         })
         .collect();
-    let new_dirs: Vec<ExprId> = order
-        .iter()
-        .map(|&i| {
-            let h = &plan.hoists[i];
-            let d = match (h.kind, h.dir) {
-                (HoistKind::Scalar, _) => "Scalar",
-                (_, Direction::In) => "Input",
-                _ => "InOut",
-            };
-            p.new_expr(ExprKind::Str(cx.names.intern(d)), Types::UNKNOWN, loc)
-        })
-        .collect();
-    let dirs_key = cx.names.intern("arg_directions");
-    let mut dirs_tuple = None;
+    let new_dirs = order.iter().map(|&i| {
+        let h = &plan.hoists[i];
+        match (h.kind, h.dir) {
+            (HoistKind::Scalar, _) => ArgDir::Scalar,
+            (_, Direction::In) => ArgDir::Input,
+            _ => ArgDir::InOut,
+        }
+    });
     if let ExprKind::Call { args, attrs, .. } = &mut p.exprs[call.index()].kind {
         args.extend(new_args);
-        dirs_tuple = attrs.iter().find(|&&(k, _)| k == dirs_key).map(|&(_, v)| v);
-    }
-    if let Some(t) = dirs_tuple {
-        if let ExprKind::Tuple(items) = &mut p.exprs[t.index()].kind {
-            items.extend(new_dirs);
+        if let Some(dirs) = &mut attrs.make_mut().arg_directions {
+            dirs.extend(new_dirs);
         }
     }
     pre

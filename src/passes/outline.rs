@@ -25,8 +25,8 @@ use crate::intern::{Interner, Symbol};
 use crate::ir::ops::{Effect, Op};
 use crate::ir::visit::{self, FreshVars};
 use crate::ir::{
-    Block, Callee, DType, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IterArg, Loc, Param, Program,
-    Scope, ScopeKind, StmtId, StmtKind, Type, TypeId, VarId,
+    Block, CallAttrs, Callee, DType, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IterArg, Loc, Param,
+    Program, Scope, ScopeKind, StmtId, StmtKind, Type, TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -609,16 +609,16 @@ impl Outliner<'_> {
         let mut o = RegionOptions::default();
         let mut no_dep: Vec<usize> = Vec::new();
         if let ScopeKind::Spmd { core_num } = kind {
-            o.call.push((self.names.intern("core_num"), *core_num));
+            o.call.make_mut().launch.core_num = Some(*core_num);
         }
         for &(k, v) in attrs {
             let key = self.names.get(k).to_string();
             match key.as_str() {
-                "deps" | "allow_early_resolve" | "predicate" => {
-                    o.submit = true;
-                    o.call.push((k, v));
+                "deps" | "allow_early_resolve" | "predicate" | "dumps" | "sync_start" => {
+                    // A dependency or a predicate needs a task of its own, with an id.
+                    o.submit |= matches!(key.as_str(), "deps" | "allow_early_resolve" | "predicate");
+                    *o.call.make_mut().launch.slot_mut(&key).expect("a launch keyword") = Some(v);
                 }
-                "dumps" | "sync_start" => o.call.push((k, v)),
                 "windowize" => o.function.push((k, v)),
                 "optimizations" => {
                     let items = match &self.program.expr(v).kind {
@@ -673,11 +673,7 @@ impl Outliner<'_> {
         if !no_dep.is_empty() {
             no_dep.sort_unstable();
             no_dep.dedup();
-            let int = self.program.types.intern(Type::Scalar(DType::Int64));
-            let items = no_dep.iter().map(|&i| self.program.new_expr(ExprKind::Int(i as i64), int, loc)).collect();
-            let tuple = self.program.types.intern(Type::Tuple(Vec::new()));
-            let list = self.program.new_expr(ExprKind::Tuple(items), tuple, loc);
-            o.call.insert(0, (self.names.intern("no_dep"), list));
+            o.call.make_mut().no_dep = no_dep;
         }
         o
     }
@@ -741,7 +737,7 @@ impl Outliner<'_> {
 #[derive(Default)]
 struct RegionOptions {
     /// Attributes of the call (launch options, `no_dep`).
-    call: Vec<(Symbol, ExprId)>,
+    call: CallAttrs,
     /// Attributes of the new function (`split`, `slot_num`, `windowize`).
     function: Vec<(Symbol, ExprId)>,
     /// Whether the call is a task launch that yields a task id.

@@ -60,10 +60,7 @@ pub fn check(property: Property, pass: &str, program: &Program, names: &Interner
                     if args.is_empty() || !program.functions.contains_key(&g) {
                         return;
                     }
-                    let dirs = attrs.iter().find(|&&(k, _)| names.get(k) == "arg_directions");
-                    let ok = dirs.is_some_and(
-                        |&(_, v)| matches!(&program.expr(v).kind, ExprKind::Tuple(items) if items.len() == args.len()),
-                    );
+                    let ok = attrs.arg_directions.as_ref().is_some_and(|dirs| dirs.len() == args.len());
                     if !ok {
                         report(
                             program.expr(e).loc,
