@@ -320,3 +320,32 @@ fn io_failures_name_the_operation_and_the_file() {
     assert!(err.starts_with(&format!("error: cannot write `{}`: ", in_the_way.display())), "{err}");
     assert!(!err.contains("cannot read"), "{err}");
 }
+
+#[test]
+fn long_sums_compile_and_deep_nesting_is_an_error_not_a_crash() {
+    // A flat sum of thousands of terms is one level of nesting, as in CPython.
+    let sum = vec!["n"; 5_000].join(" + ");
+    let src = format!(
+        "import pypto.language as pl\n\n\n@pl.jit\ndef f(x: pl.Tensor[[32, 64], pl.FP32], out: pl.Out[pl.Tensor[[32, 64], pl.FP32]], n: pl.INDEX):\n    s = {sum}\n    gain = 1.0 / (s + 1)\n    with pl.at(level=pl.Level.CORE_GROUP):\n        t = pl.load(x, [0, 0], [32, 64])\n        pl.store(pl.mul(t, gain), [0, 0], out)\n    return out\n"
+    );
+    let path = scratch("long_sum.pl", src.as_bytes());
+    let out = plc(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = plc(&["run", path.to_str().unwrap(), "--entry", "f", "--arg", "n=1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("out: shape=[32, 64] dtype=FP32 sum="), "{}", stdout(&out));
+    // The reproducers of the stack overflows: errors with a position.
+    let n = 100_000;
+    for (name, value, column) in [
+        ("deep_sum.pl", vec!["1"; 11_500].join("+"), 5),
+        ("deep_list.pl", format!("{}1{}", "[".repeat(n), "]".repeat(n)), n - 200 + 5),
+        ("deep_minus.pl", format!("{}1", "-".repeat(20_000)), 20_000 - 200 + 5),
+        ("deep_not.pl", format!("{}1", "not ".repeat(20_000)), 4 * (20_000 - 200) + 5),
+    ] {
+        let path = scratch(name, format!("import pypto.language as pl\nX = {value}\n").as_bytes());
+        let out = plc(&["check", path.to_str().unwrap(), "--message-format", "short"]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
+        let expected = format!("{}:2:{column}: error[E0120]: ", path.display());
+        assert!(stderr(&out).starts_with(&expected), "{name}: {}", stderr(&out));
+    }
+}

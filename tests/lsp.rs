@@ -37,14 +37,24 @@ struct Client {
 impl Client {
     /// A server that has not been initialized.
     fn raw() -> Client {
+        Client::raw_with(plc::lsp::analysis::analyze)
+    }
+
+    /// As `raw`, with documents compiled by `analyze`.
+    fn raw_with(analyze: plc::lsp::Analyzer) -> Client {
         let (server, client) = Connection::memory();
-        let handle = std::thread::spawn(move || plc::lsp::serve(&server));
+        let handle = std::thread::spawn(move || plc::lsp::serve_with(&server, analyze));
         Client { conn: client, server: Some(handle), next_id: 1, pending: Vec::new() }
     }
 
     /// A server after `initialize` and `initialized`.
     fn start() -> Client {
-        let mut c = Client::raw();
+        Client::start_with(plc::lsp::analysis::analyze)
+    }
+
+    /// As `start`, with documents compiled by `analyze`.
+    fn start_with(analyze: plc::lsp::Analyzer) -> Client {
+        let mut c = Client::raw_with(analyze);
         let r = c.request("initialize", json!({ "capabilities": {} }));
         assert!(r.response_result.is_ok(), "{r:?}");
         c.notify("initialized", json!({}));
@@ -926,5 +936,59 @@ fn queries_anywhere_in_every_example_are_answered() {
         c.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
     }
     assert!(answered > 1000, "{answered}");
+    assert!(c.stop());
+}
+
+/// Compiles as the server does, but fails on a document that asks for it, as a bug in plc
+/// would.
+fn analyze_or_panic(name: &str, path: Option<&Path>, text: &str) -> plc::lsp::analysis::Analysis {
+    if text.contains("# fail here") {
+        panic!("an injected failure");
+    }
+    plc::lsp::analysis::analyze(name, path, text)
+}
+
+#[test]
+fn a_panic_in_an_analysis_is_an_internal_error_and_the_server_goes_on() {
+    let mut c = Client::start_with(analyze_or_panic);
+    let crash = "file:///tmp/plc-lsp-crash.pl";
+    let diags = c.open(crash, "X = 1  # fail here\n");
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "E0700");
+    assert_eq!(diags[0]["severity"], 1);
+    assert_eq!(diags[0]["range"], range(0, 0, 0, 0));
+    let message = diags[0]["message"].as_str().unwrap();
+    assert!(message.contains("an injected failure") && message.contains("internal error"), "{message}");
+    // Other documents are still served, and the failed one once it changes.
+    assert_eq!(c.open("file:///tmp/plc-lsp-fine.pl", KERNEL), Vec::<Value>::new());
+    c.change(crash, 2, "X = 1\n");
+    assert_eq!(c.diagnostics(crash), (json!(2), Vec::new()));
+    let symbols = c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": crash } }));
+    assert_eq!(symbols, json!([]));
+    assert!(c.stop());
+}
+
+#[test]
+fn the_stack_overflow_reproducers_are_diagnostics_in_the_server() {
+    // The server thread has the test harness's 2 MiB stack.
+    let mut c = Client::start();
+    let n = 100_000;
+    let inputs = [
+        format!("import pypto.language as pl\nX = {}\n", vec!["1"; 11_500].join("+")),
+        format!("import pypto.language as pl\nX = {}1{}\n", "[".repeat(n), "]".repeat(n)),
+        format!("import pypto.language as pl\nX = {}1\n", "-".repeat(20_000)),
+        format!("import pypto.language as pl\nX = {}1\n", "not ".repeat(20_000)),
+    ];
+    for (i, text) in inputs.iter().enumerate() {
+        let uri = format!("file:///tmp/plc-lsp-deep-{i}.pl");
+        let diags = c.open(&uri, text);
+        let codes: Vec<&str> = diags.iter().map(|d| d["code"].as_str().unwrap()).collect();
+        assert_eq!(codes, ["E0120"], "input {i}");
+        // Queries on the refused text are answered too.
+        let end = text.len() as u32;
+        c.ok("textDocument/hover", at(&uri, 1, end.min(50)));
+        c.ok("textDocument/definition", at(&uri, 1, 4));
+        c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    }
     assert!(c.stop());
 }

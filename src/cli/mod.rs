@@ -153,9 +153,28 @@ enum EmitKind {
     Ir,
 }
 
+/// The stack of the thread that does plc's work. The front end bounds how deep any walk
+/// over the syntax goes (`syntax::limits`), but accepted programs may still be deep: a sum
+/// of 10 000 terms is an IR expression 10 000 levels high, which passes walk recursively.
+/// The memory is only reserved; pages are used as the stack grows.
+const STACK_SIZE: usize = 256 << 20;
+
 /// Runs plc with the process arguments.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    let worker =
+        std::thread::Builder::new().name("plc".to_string()).stack_size(STACK_SIZE).spawn(move || dispatch(cli));
+    match worker.map(|handle| handle.join()) {
+        Ok(Ok(code)) => code,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(err) => {
+            eprintln!("error: cannot start plc's worker thread: {err}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Check { files, passes, message_format, time_passes } => {
             check(&files, &PipelineSpec { passes, verify: false }, message_format.into(), time_passes)

@@ -73,7 +73,17 @@ pub fn main() -> ExitCode {
 /// Serves one client over a connection until `exit` (or until the client is gone).
 /// Returns whether the client asked for `shutdown` before it ended the session.
 pub fn serve(connection: &Connection) -> bool {
-    let mut server = Server::new(connection);
+    serve_with(connection, analysis::analyze)
+}
+
+/// How a document is compiled: its name, its path (if it is a file) and its text.
+pub type Analyzer = fn(&str, Option<&Path>, &str) -> Analysis;
+
+/// As [`serve`], compiling documents with `analyze` (tests substitute one that fails).
+/// A panic inside an analysis or a request does not end the session: the document gets
+/// an internal-error diagnostic (E0700), the request an InternalError answer.
+pub fn serve_with(connection: &Connection, analyze: Analyzer) -> bool {
+    let mut server = Server::new(connection, analyze);
     while let Ok(message) = connection.receiver.recv() {
         match message {
             Message::Request(request) => server.request(request),
@@ -126,6 +136,7 @@ struct Document {
 
 struct Server<'c> {
     connection: &'c Connection,
+    analyze: Analyzer,
     state: State,
     docs: FxHashMap<Uri, Document>,
     /// For each open document, the diagnostics its analysis found, by the URI of the file
@@ -136,8 +147,14 @@ struct Server<'c> {
 type Answer = Result<serde_json::Value, (ErrorCode, String)>;
 
 impl<'c> Server<'c> {
-    fn new(connection: &'c Connection) -> Self {
-        Server { connection, state: State::Uninitialized, docs: FxHashMap::default(), found: FxHashMap::default() }
+    fn new(connection: &'c Connection, analyze: Analyzer) -> Self {
+        Server {
+            connection,
+            analyze,
+            state: State::Uninitialized,
+            docs: FxHashMap::default(),
+            found: FxHashMap::default(),
+        }
     }
 
     fn send(&self, message: Message) {
@@ -176,9 +193,13 @@ impl<'c> Server<'c> {
                 self.state = State::ShutDown;
                 Ok(serde_json::Value::Null)
             }
-            (State::Running, HoverRequest::METHOD) => with_params(params, |p| self.hover(p)),
-            (State::Running, GotoDefinition::METHOD) => with_params(params, |p| self.definition(p)),
-            (State::Running, DocumentSymbolRequest::METHOD) => with_params(params, |p| self.document_symbols(p)),
+            (State::Running, HoverRequest::METHOD) => guarded(&method, || with_params(params, |p| self.hover(p))),
+            (State::Running, GotoDefinition::METHOD) => {
+                guarded(&method, || with_params(params, |p| self.definition(p)))
+            }
+            (State::Running, DocumentSymbolRequest::METHOD) => {
+                guarded(&method, || with_params(params, |p| self.document_symbols(p)))
+            }
             (State::Running, _) => Err((ErrorCode::MethodNotFound, format!("plc does not implement `{method}`"))),
         };
         self.respond(id, answer);
@@ -266,7 +287,12 @@ impl<'c> Server<'c> {
     /// changed owner: the document's, and those of the files it imports (or imported).
     fn analyze(&mut self, uri: &Uri) {
         let Some(doc) = self.docs.get(uri) else { return };
-        let analysis = analysis::analyze(&doc.file.name, doc.path.as_deref(), &doc.file.text);
+        let analyze = self.analyze;
+        let run = || analyze(&doc.file.name, doc.path.as_deref(), &doc.file.text);
+        let analysis = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+            Ok(analysis) => analysis,
+            Err(panic) => analysis::crashed(&doc.file.name, &doc.file.text, &panic_message(panic.as_ref())),
+        };
         let open_paths: FxHashMap<PathBuf, Uri> =
             self.docs.iter().filter_map(|(u, d)| Some((d.path.clone()?, u.clone()))).collect();
         let files = &analysis.session.files;
@@ -388,6 +414,24 @@ fn file_uri(name: &str, open_paths: &FxHashMap<PathBuf, Uri>) -> Option<Uri> {
     let path = PathBuf::from(name);
     let path = path.canonicalize().unwrap_or(path);
     open_paths.get(&path).cloned().or_else(|| convert::path_to_uri(&path))
+}
+
+/// Answers a request, or InternalError when answering it panics (the panic message is
+/// also printed on stderr, the editor's log, by the default hook).
+fn guarded(method: &str, answer: impl FnOnce() -> Answer) -> Answer {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(answer)).unwrap_or_else(|panic| {
+        let message = panic_message(panic.as_ref());
+        Err((ErrorCode::InternalError, format!("internal error in plc while answering `{method}`: {message}")))
+    })
+}
+
+/// The text of a panic's payload.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    match (panic.downcast_ref::<&str>(), panic.downcast_ref::<String>()) {
+        (Some(s), _) => s.to_string(),
+        (_, Some(s)) => s.clone(),
+        _ => "a panic without a message".to_string(),
+    }
 }
 
 /// Parses a request's parameters, or answers InvalidParams.

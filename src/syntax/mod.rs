@@ -70,7 +70,7 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         ast.host = host;
         diags.extend(attempt);
         diags.extend(builder.diags);
-        limits::check(file, &ast, diags);
+        limits::check(file, &mut ast, diags);
         restrict::check(file, src, &ast, diags);
         return ast;
     }
