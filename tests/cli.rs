@@ -349,3 +349,77 @@ fn long_sums_compile_and_deep_nesting_is_an_error_not_a_crash() {
         assert!(stderr(&out).starts_with(&expected), "{name}: {}", stderr(&out));
     }
 }
+
+/// Runs plc with a deadline: a run still going after it is killed and fails the test
+/// (plc used to wait forever on a FIFO and read `/dev/zero` until memory ran out).
+fn plc_in_time(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the plc binary runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("plc {args:?} did not finish in 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn devices_and_fifos_are_refused_without_reading() {
+    for command in
+        [&["check", "/dev/zero"][..], &["compile", "/dev/zero", "-o", "unused-out"], &["emit", "ast", "/dev/zero"]]
+    {
+        let out = plc_in_time(command);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "error: cannot read `/dev/zero`: it is a character device, not a regular file\n");
+    }
+    assert!(!Path::new(env!("CARGO_MANIFEST_DIR")).join("unused-out").exists());
+    // A FIFO nobody writes to: refused at once, not waited on.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-fifo");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("prog.pl");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let out = plc_in_time(&["check", fifo.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let expected = format!("error: cannot read `{}`: it is a FIFO (named pipe), not a regular file\n", fifo.display());
+    assert_eq!(stderr(&out), expected);
+    // A directory.
+    let out = plc_in_time(&["check", dir.to_str().unwrap()]);
+    assert_eq!(
+        stderr(&out),
+        format!("error: cannot read `{}`: it is a directory, not a regular file\n", dir.display())
+    );
+}
+
+#[test]
+fn a_file_over_4_gib_is_refused_without_reading_it() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-big");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.pl");
+    // Sparse: no disk space is used.
+    std::fs::File::create(&big).unwrap().set_len(4_500_000_000).unwrap();
+    // With 3 GB of address space, reading the file whole cannot succeed.
+    let out = Command::new("sh")
+        .args(["-c", "ulimit -v 3000000 && exec \"$0\" \"$@\"", env!("CARGO_BIN_EXE_plc")])
+        .args(["check", "--message-format", "short", big.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&big);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let expected = format!(
+        "{}:1:1: error[E0014]: the file is 4500000000 bytes long; plc reads files of up to 4 GiB\n",
+        big.display()
+    );
+    assert_eq!(stderr(&out), expected);
+}

@@ -397,7 +397,9 @@ impl<'c> Server<'c> {
             let file = convert::source_file(doc.file.name.clone(), doc.file.text.clone());
             return Some(definition::SourceDoc { uri: uri.clone(), path: Some(path), file });
         }
-        let text = std::fs::read_to_string(&path).ok()?;
+        // A FIFO or a device named like a module must not block the server.
+        let crate::source::Source::Bytes(bytes) = crate::source::read_source(&path).ok()? else { return None };
+        let text = String::from_utf8(bytes).ok()?;
         let uri = convert::path_to_uri(&path)?;
         let file = convert::source_file(path.display().to_string(), text);
         Some(definition::SourceDoc { uri, path: Some(path), file })

@@ -23,6 +23,9 @@ impl Token {
     }
 }
 
+/// The most tokens room is made for before the lexer has seen them (12 MiB).
+const MAX_INITIAL_TOKENS: usize = 1 << 20;
+
 /// Lexes `src` (which is at most `MAX_FILE_LEN` bytes long). A UTF-8 byte order mark at the
 /// start is skipped. Newlines are kept; layout is the next stage's business.
 pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
@@ -30,8 +33,9 @@ pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
     if src.starts_with('\u{FEFF}') {
         lexer.bump('\u{FEFF}'.len_utf8());
     }
-    // A typical file has one token per four to five bytes.
-    let mut tokens = Vec::with_capacity(src.len() / 4 + 16);
+    // A typical file has one token per four to five bytes; the first guess is capped, so
+    // that a huge file of comments, one string or NUL bytes allocates what it needs only.
+    let mut tokens = Vec::with_capacity((src.len() / 4).min(MAX_INITIAL_TOKENS) + 16);
     // A run of adjacent invalid characters is reported once.
     let mut invalid_run: Option<Span> = None;
     while let Some(result) = lexer.next() {
@@ -138,4 +142,18 @@ fn flush_invalid(
     };
     diags.push(diag);
     tokens.push(Token { kind: Tok::Error, span });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_input_without_tokens_allocates_little() {
+        // 64 MiB of one comment: one token, not 16 million tokens' worth of room.
+        let src = format!("#{}", "x".repeat(64 << 20));
+        let tokens = lex(FileId(0), &src, &mut Vec::new());
+        assert!(tokens.len() <= 1);
+        assert!(tokens.capacity() <= MAX_INITIAL_TOKENS + 16, "{}", tokens.capacity());
+    }
 }
