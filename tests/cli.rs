@@ -423,3 +423,30 @@ fn a_file_over_4_gib_is_refused_without_reading_it() {
     );
     assert_eq!(stderr(&out), expected);
 }
+
+#[test]
+fn thousands_of_errors_on_one_line_are_capped_in_every_format() {
+    let n = 3_000;
+    let path = scratch("closers.pl", format!("x = 1{}\n", ")".repeat(n)).as_bytes());
+    let cap = plc::diag::MAX_REPEATS;
+    let more = format!("\u{2026} and {} more like this", n - cap);
+    let out = plc(&["check", path.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.matches("error[E0008]").count(), cap, "{}", &err[..err.len().min(2000)]);
+    let summary = format!("{}:1:{}: note[E0008]: {more}\n", path.display(), 6 + cap);
+    assert!(err.ends_with(&summary), "{}", &err[err.len().saturating_sub(500)..]);
+    // The human form shows the 3 000-column line once per shown diagnostic: its size is
+    // bounded by the cap, not by the number of errors (it was 13.8 MB).
+    let out = plc(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.matches("error[E0008]").count(), cap);
+    assert_eq!(err.matches(&more).count(), 1);
+    assert!(err.len() < (cap + 1) * 3 * (n + 100), "{} bytes", err.len());
+    let out = plc(&["check", path.to_str().unwrap(), "--message-format", "json"]);
+    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), cap + 1);
+    assert_eq!(lines[cap]["severity"], "note");
+    assert_eq!(lines[cap]["message"], more.as_str());
+}

@@ -440,6 +440,8 @@ fn explain(code: &str) -> ExitCode {
 /// Human and short diagnostics go to stderr; JSON goes to stdout, one object per line, so
 /// that tools can read it while the program's own output stays apart.
 fn print_diagnostics(session: &Session, diags: &[Diagnostic], format: Format) {
+    // Many diagnostics of one kind in a file are summed up (`… and 2950 more like this`).
+    let diags = &diag::cap_repeats(diags);
     match format {
         Format::Json => {
             let mut out = std::io::stdout().lock();
@@ -454,12 +456,14 @@ fn print_diagnostics(session: &Session, diags: &[Diagnostic], format: Format) {
             }
         }
         Format::Human => {
-            use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+            use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice};
             let choice = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
-            let mut err = StandardStream::stderr(choice);
+            // Buffered: the renderer writes a snippet in many small pieces.
+            let mut err = BufferedStandardStream::stderr(choice);
             for d in diags {
                 let _ = render::emit_human(&session.files, d, &mut err);
             }
+            let _ = err.flush();
         }
     }
 }

@@ -305,7 +305,7 @@ impl<'c> Server<'c> {
         };
         let mut by_file: FxHashMap<Uri, Vec<lsp_types::Diagnostic>> = FxHashMap::default();
         by_file.insert(uri.clone(), Vec::new());
-        for d in &analysis.diags {
+        for d in &crate::diag::cap_repeats(&analysis.diags) {
             // Diagnostics of the pipeline's own text cannot arise from the default pipeline.
             let Some(target) = uri_of(d.primary.file) else { continue };
             let converted = convert::diagnostic(files, d, &mut uri_of);
