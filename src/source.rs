@@ -189,6 +189,8 @@ pub enum FileOp {
     Read,
     Write,
     CreateDirectory,
+    /// Taking the lock of an output directory (its lock file).
+    Lock,
     /// Renaming the file to `to` (to replace `to` whole).
     Rename {
         to: PathBuf,
@@ -208,6 +210,7 @@ impl std::fmt::Display for FileError {
             FileOp::Read => write!(f, "cannot read `{path}`")?,
             FileOp::Write => write!(f, "cannot write `{path}`")?,
             FileOp::CreateDirectory => write!(f, "cannot create directory `{path}`")?,
+            FileOp::Lock => write!(f, "cannot lock `{path}`")?,
             FileOp::Rename { to } => write!(f, "cannot rename `{path}` to `{}`", to.display())?,
         }
         write!(f, ": {}", self.error)

@@ -309,16 +309,63 @@ fn io_failures_name_the_operation_and_the_file() {
     let expected = format!("error: cannot create directory `{}", out_dir.display());
     assert!(err.starts_with(&expected) && err.lines().count() == 1, "{err}");
 
-    // A directory where a file is written (its temporary name): the write fails.
-    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-write-failure");
+    // A write that fails (a full disk, here the file-size limit): the file and the
+    // operation are named, and the output of the run before is left as it was.
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-write-failure").join("out");
     let _ = std::fs::remove_dir_all(&out_dir);
-    let in_the_way = out_dir.join("kernel_config.json.plc-tmp");
-    std::fs::create_dir_all(&in_the_way).unwrap();
-    let out = plc(&["compile", "examples/accumulate_band.pl", "-o", out_dir.to_str().unwrap()]);
+    let ok = plc(&["compile", "examples/elementwise_scale_add.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    let before = tree(&out_dir);
+    let out = limited_compile("trap '' XFSZ; ulimit -f 1", "examples/accumulate_band.pl", &out_dir);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(err.starts_with(&format!("error: cannot write `{}`: ", in_the_way.display())), "{err}");
+    let expected = format!("error: cannot write `{}", out_dir.display());
+    assert!(err.starts_with(&expected) && err.contains("File too large") && err.lines().count() == 1, "{err}");
     assert!(!err.contains("cannot read"), "{err}");
+    assert_eq!(tree(&out_dir), before, "the previous output is untouched");
+    assert_eq!(leftovers(&out_dir), Vec::<String>::new());
+}
+
+/// Every file under `dir` with its content, sorted.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).unwrap().display().to_string();
+                out.push((rel, std::fs::read(&path).unwrap_or_default()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// What plc left beside an output directory other than its lock file.
+fn leftovers(dir: &Path) -> Vec<String> {
+    let name = dir.file_name().unwrap().to_str().unwrap();
+    let lock = format!(".{name}.plc-lock");
+    let mut found: Vec<String> = std::fs::read_dir(dir.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_str().unwrap().to_string())
+        .filter(|n| n.starts_with(&format!(".{name}.")) && *n != lock)
+        .collect();
+    found.sort();
+    found
+}
+
+/// `plc compile FILE -o DIR` run by `sh` after the shell commands `limits`.
+fn limited_compile(limits: &str, file: &str, dir: &Path) -> Output {
+    Command::new("sh")
+        .args(["-c", &format!("{limits}; exec \"$0\" \"$@\""), env!("CARGO_BIN_EXE_plc")])
+        .args(["compile", file, "-o", dir.to_str().unwrap()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
 }
 
 #[test]
@@ -449,4 +496,135 @@ fn thousands_of_errors_on_one_line_are_capped_in_every_format() {
     assert_eq!(lines.len(), cap + 1);
     assert_eq!(lines[cap]["severity"], "note");
     assert_eq!(lines[cap]["message"], more.as_str());
+}
+
+/// The output directory is one set of files: a new compile replaces plc's files (and drops
+/// its stale ones) and keeps the user's; a file whose content is the same keeps its
+/// modification time.
+#[test]
+fn compile_publishes_the_whole_set_and_keeps_the_users_files() {
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-publish").join("out");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let compile = |file: &str| {
+        let out = plc(&["compile", file, "-o", out_dir.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    };
+    compile("examples/elementwise_scale_add.pl");
+    assert!(out_dir.join("orchestration/scale_add.cpp").is_file());
+    std::fs::write(out_dir.join("notes.txt"), "mine\n").unwrap();
+    std::fs::write(out_dir.join("kernels/mine.cpp"), "// mine\n").unwrap();
+    let runtime = out_dir.join("runtime/pto_tile.h");
+    let modified = std::fs::metadata(&runtime).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    compile("examples/accumulate_band.pl");
+    let files: Vec<String> = tree(&out_dir).into_iter().map(|(rel, _)| rel).collect();
+    assert!(files.contains(&"orchestration/entry.cpp".to_string()), "{files:?}");
+    assert!(!files.contains(&"orchestration/scale_add.cpp".to_string()), "stale output dropped: {files:?}");
+    assert!(!files.iter().any(|f| f.contains("scale_add")), "{files:?}");
+    assert_eq!(std::fs::read_to_string(out_dir.join("notes.txt")).unwrap(), "mine\n");
+    assert_eq!(std::fs::read_to_string(out_dir.join("kernels/mine.cpp")).unwrap(), "// mine\n");
+    assert_eq!(std::fs::metadata(&runtime).unwrap().modified().unwrap(), modified, "unchanged file kept");
+    assert_eq!(leftovers(&out_dir), Vec::<String>::new());
+    // The current directory (or one holding it) cannot be replaced.
+    let out = Command::new(env!("CARGO_BIN_EXE_plc"))
+        .args(["compile", Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/accumulate_band.pl").to_str().unwrap()])
+        .args(["-o", "."])
+        .current_dir(&out_dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("error: cannot write `.`: it is (or holds) the current directory"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A run killed while it writes (here by the file-size limit's signal) leaves the previous
+/// output whole; the next run removes what the killed one staged.
+#[test]
+fn a_killed_compile_leaves_the_previous_output_whole() {
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-killed").join("out");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let ok = plc(&["compile", "examples/elementwise_scale_add.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    let before = tree(&out_dir);
+    let out = limited_compile("ulimit -f 1", "examples/accumulate_band.pl", &out_dir);
+    assert_eq!(out.status.code(), None, "killed by SIGXFSZ: {}", stderr(&out));
+    assert_eq!(tree(&out_dir), before);
+    assert_eq!(leftovers(&out_dir).len(), 1, "the killed run's staging directory");
+    let ok = plc(&["compile", "examples/accumulate_band.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    assert_eq!(leftovers(&out_dir), Vec::<String>::new());
+    assert!(out_dir.join("orchestration/entry.cpp").is_file());
+}
+
+/// Two runs into one directory at once: afterwards the directory holds exactly one run's
+/// files, never a mix.
+#[test]
+fn concurrent_compiles_into_one_directory_leave_one_whole_set() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-concurrent");
+    let _ = std::fs::remove_dir_all(&root);
+    let sets: Vec<Vec<(String, Vec<u8>)>> = ["examples/elementwise_scale_add.pl", "examples/accumulate_band.pl"]
+        .iter()
+        .enumerate()
+        .map(|(i, file)| {
+            let dir = root.join(format!("reference{i}"));
+            assert_eq!(plc(&["compile", file, "-o", dir.to_str().unwrap()]).status.code(), Some(0));
+            tree(&dir)
+        })
+        .collect();
+    let out_dir = root.join("out");
+    for round in 0..8 {
+        let runs: Vec<std::process::Child> = ["examples/elementwise_scale_add.pl", "examples/accumulate_band.pl"]
+            .iter()
+            .map(|file| {
+                Command::new(env!("CARGO_BIN_EXE_plc"))
+                    .args(["compile", file, "-o", out_dir.to_str().unwrap()])
+                    .current_dir(env!("CARGO_MANIFEST_DIR"))
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for run in runs {
+            let out = run.wait_with_output().unwrap();
+            assert_eq!(out.status.code(), Some(0), "round {round}: {}", stderr(&out));
+        }
+        let now = tree(&out_dir);
+        assert!(
+            sets.contains(&now),
+            "round {round}: a mix of both runs: {:?}",
+            now.iter().map(|f| &f.0).collect::<Vec<_>>()
+        );
+        assert_eq!(leftovers(&out_dir), Vec::<String>::new());
+    }
+}
+
+/// A symbolic link planted where plc used to write a temporary file, or as the lock file,
+/// is never written through.
+#[test]
+fn planted_symlinks_are_not_followed() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-symlinks");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("out/kernels")).unwrap();
+    let victim = root.join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    for planted in ["kernel_config.json.plc-tmp", "kernels/kernel_table.cpp.plc-tmp", "kernel_config.json"] {
+        std::os::unix::fs::symlink(&victim, root.join("out").join(planted)).unwrap();
+    }
+    let out_dir = root.join("out");
+    let out = plc(&["compile", "examples/accumulate_band.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let config = std::fs::symlink_metadata(out_dir.join("kernel_config.json")).unwrap();
+    assert!(config.is_file(), "the planted link was replaced by the real file");
+    // The lock file is opened without following a link: refused, nothing written.
+    let out_dir = root.join("locked");
+    std::os::unix::fs::symlink(&victim, root.join(".locked.plc-lock")).unwrap();
+    let out = plc(&["compile", "examples/accumulate_band.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let expected = format!("error: cannot lock `{}`", root.join(".locked.plc-lock").display());
+    assert!(stderr(&out).starts_with(&expected), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
 }

@@ -64,8 +64,8 @@ enum Command {
     /// kernel_config.json and the CPU runtime (see docs/cli.md).
     Compile {
         file: PathBuf,
-        /// The output directory (created if needed; existing files are replaced one by
-        /// one, other files are left alone).
+        /// The output directory (created if needed), replaced as a whole by the new set of
+        /// files; files in it that plc did not write are kept (see docs/cli.md).
         #[arg(short = 'o', long = "out")]
         out: PathBuf,
         /// Only this Orchestration function.
