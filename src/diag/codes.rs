@@ -317,6 +317,17 @@ it must come first in the body, before every other statement (a docstring may pr
         pl.func_attr({\"split\": 1})         # error E0226
         return y";
 
+    E0227 => "duplicate parameter",
+"Two parameters of one function have the same name. Python refuses such a definition
+(\"duplicate argument 'x' in function definition\"); so does plc. The second parameter is
+reported.
+
+    @pl.jit
+    def f(x: pl.Tensor[[64], pl.FP32], x: pl.Tensor[[64], pl.FP32]):   # error E0227
+        ...
+
+Rename one of them.";
+
     E0301 => "pl.graph() needs exactly one region name",
 "`with pl.graph(...)` takes exactly one positional argument, the region name.
 
