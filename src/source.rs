@@ -49,13 +49,13 @@ impl SourceMap {
             Ok(text) => (self.add(name, text), None),
             Err(err) => {
                 let at = err.utf8_error().valid_up_to();
-                let bad_len = err.utf8_error().error_len().unwrap_or(1);
                 let bytes = err.into_bytes();
+                // A sequence cut short by the end of the file runs to the end.
+                let bad_len = err_len_or_rest(&bytes, at);
                 let bad: Vec<String> = bytes[at..at + bad_len].iter().map(|b| format!("0x{b:02X}")).collect();
-                let text = String::from_utf8_lossy(&bytes).into_owned();
-                let id = self.add(name, text);
-                // The lossy text is byte-identical up to `at`; U+FFFD takes 3 bytes there.
-                let span = Span::new(at as u32, at as u32 + 3);
+                let id = self.add(name, text_for_invalid_utf8(&bytes));
+                // Offsets in the text are offsets in the file: the span is the bad bytes.
+                let span = Span::new(at as u32, (at + bad_len) as u32);
                 let diag = Diagnostic::error(
                     Code::E0003,
                     format!("the file is not valid UTF-8: byte {} is {}", at, bad.join(" ")),
@@ -99,6 +99,26 @@ impl SourceMap {
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
+}
+
+/// The length of the invalid sequence at `at` (`bytes[..at]` is valid UTF-8).
+fn err_len_or_rest(bytes: &[u8], at: usize) -> usize {
+    match std::str::from_utf8(&bytes[at..]) {
+        Err(e) => e.error_len().unwrap_or(bytes.len() - at),
+        Ok(_) => 0,
+    }
+}
+
+/// The text shown for a file that is not UTF-8: each byte of an invalid sequence becomes
+/// a `?`, so that every offset in the text is the same offset in the file (U+FFFD would
+/// take three bytes) and a diagnostic's span, line and column agree with the file.
+fn text_for_invalid_utf8(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        text.extend(std::iter::repeat_n('?', chunk.invalid().len()));
+    }
+    text
 }
 
 /// What [`read_source`] found.

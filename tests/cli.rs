@@ -628,3 +628,43 @@ fn planted_symlinks_are_not_followed() {
     assert!(stderr(&out).starts_with(&expected), "{}", stderr(&out));
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
 }
+
+/// Names are NFKC-normalised as Python normalises them: `𝑏𝑎𝑠𝑒` (mathematical italic)
+/// and `base` are one name, `ﬁle` (a ligature) and `file` too.
+#[test]
+fn names_are_one_name_after_nfkc_normalisation() {
+    let src = "import pypto.language as pl\n\n𝑅𝑂𝑊𝑆 = 64\n\n\n@pl.jit\ndef f(x: pl.Tensor[[ROWS], pl.FP32], ﬁle: pl.Out[pl.Tensor[[ROWS], pl.FP32]]):\n    𝑏𝑎𝑠𝑒 = pl.add(x, x)\n    file = pl.add(base, x)\n    return ﬁle\n";
+    let path = scratch("nfkc.pl", src.as_bytes());
+    let out = plc(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = plc(&["emit", "ir", "--after", "lower", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ir = stdout(&out);
+    assert!(ir.contains("base = pl.add(x, x)") && ir.contains("file = pl.add(base, x)"), "{ir}");
+    assert!(ir.contains("pl.Tensor[[64], pl.FP32]") && !ir.contains('𝑏'), "{ir}");
+}
+
+/// The E0003 span is the invalid bytes of the file: it never ends past the end of the
+/// file, and its end line and column agree with its end offset.
+#[test]
+fn invalid_utf8_is_reported_at_its_bytes() {
+    for (bytes, start, end, line, end_column) in [
+        (&b"\xff"[..], 0, 1, 1, 2),
+        (b"x = 1\n\xe2\x82", 6, 8, 2, 3),
+        (b"x\n\xe2\x82\ny = 2\n", 2, 4, 2, 3),
+        (b"ab\xf0\x9f\n", 2, 4, 1, 5),
+    ] {
+        let path = scratch("invalid_utf8.pl", bytes);
+        let out = plc(&["check", path.to_str().unwrap(), "--message-format", "json"]);
+        let d: serde_json::Value = serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+        assert_eq!(d["code"], "E0003");
+        let span = &d["span"];
+        let got = (&span["start"], &span["end"], &span["line"], &span["end_line"], &span["end_column"]);
+        assert_eq!(got, (&json(start), &json(end), &json(line), &json(line), &json(end_column)), "{bytes:?}");
+        assert!(end <= bytes.len() as u64);
+    }
+}
+
+fn json(n: u64) -> serde_json::Value {
+    serde_json::Value::from(n)
+}

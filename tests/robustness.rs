@@ -18,12 +18,17 @@ fn check(what: &str, bytes: Vec<u8>) {
     // The input being checked, kept so that a panic inside plc can be reproduced.
     let _ = std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz_current.pl"), &bytes);
     let mut session = Session::new();
+    let len = bytes.len();
     let (file, load_error) = session.add_source("input.pl", bytes);
     let parsed = session.parse(file, load_error);
     let f = session.files.get(file);
     let mut diags = Vec::new();
     let tokens = syntax::tokens(file, &f.text, &mut diags);
     let mut problems = syntax::validate::tokens(&f.text, &tokens);
+    // Offsets in the text are offsets in the file, UTF-8 or not.
+    if f.text.len() != len {
+        problems.push(format!("the text is {} bytes, the file {len}", f.text.len()));
+    }
     problems.extend(syntax::validate::ast(&f.text, &parsed.ast));
     for d in &parsed.diags {
         let labels = std::iter::once(&d.primary).chain(&d.secondary);
@@ -34,7 +39,7 @@ fn check(what: &str, bytes: Vec<u8>) {
         }
         let _ = render::human(&session.files, d);
         let _ = render::short(&session.files, d);
-        let _ = render::json(&session.files, d);
+        problems.extend(json_positions_disagree(&session.files, d));
     }
     let _ = syntax::dump::ast(&f.text, &session.interner, &parsed.ast);
     // Lowering, printing and verifying must not panic either; a program that lowers
@@ -76,6 +81,33 @@ fn check(what: &str, bytes: Vec<u8>) {
         let _ = std::fs::write(&path, bytes_of(&session, file));
         panic!("{what} (input kept in {}): {}", path.display(), problems.join("; "));
     }
+}
+
+/// Where the JSON form's lines and columns do not name the same place as its byte
+/// offsets (`line`/`column` and `end_line`/`end_column` against `start` and `end`).
+fn json_positions_disagree(files: &plc::source::SourceMap, d: &plc::diag::Diagnostic) -> Vec<String> {
+    let json: serde_json::Value = serde_json::from_str(&render::json(files, d)).expect("the JSON form parses");
+    let mut spans = vec![(&d.primary, &json["span"])];
+    let labels = std::iter::once(&d.primary).chain(&d.secondary);
+    spans.extend(labels.zip(json["labels"].as_array().expect("labels")).map(|(l, j)| (l, &j["span"])));
+    let mut problems = Vec::new();
+    for (label, span) in spans {
+        let f = files.get(label.file);
+        let field = |name: &str| span[name].as_u64().expect("a number") as u32;
+        for (offset, line, column) in [("start", "line", "column"), ("end", "end_line", "end_column")] {
+            let at = f.lines.line_start(field(line) as usize - 1) + field(column) - 1;
+            if at != field(offset) || field(offset) as usize > f.text.len() {
+                problems.push(format!(
+                    "{} {line}:{column} {}:{} is byte {at}, not {offset} {}",
+                    d.code,
+                    field(line),
+                    field(column),
+                    field(offset)
+                ));
+            }
+        }
+    }
+    problems
 }
 
 fn bytes_of(session: &Session, file: plc::source::FileId) -> Vec<u8> {

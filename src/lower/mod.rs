@@ -231,7 +231,7 @@ impl Lowering<'_> {
         let file = self.modules[m].file;
         let host: Vec<Span> = self.modules[m].ast.host.iter().flat_map(|h| h.defines.clone()).collect();
         for span in host {
-            let name = self.text(file, span).to_string();
+            let name = crate::syntax::ident::normalize(self.text(file, span)).into_owned();
             let sym = self.intern(&name);
             self.modules[m].host_names.insert(sym, span);
         }

@@ -44,6 +44,9 @@ pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
         match result {
             Ok(kind) => {
                 flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
+                if kind == Tok::Name {
+                    check_identifier(file, src, span, diags);
+                }
                 tokens.push(Token { kind, span });
             }
             Err(LexError::InvalidChar) if is_unicode_space(src, span) => {
@@ -86,6 +89,36 @@ pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
     }
     flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
     tokens
+}
+
+/// A name with a character Python refuses in identifiers (a zero-width joiner), or whose
+/// NFKC form is not an identifier: E0001. The token stays a name, so that parsing goes on.
+fn check_identifier(file: FileId, src: &str, span: Span, diags: &mut Vec<Diagnostic>) {
+    let text = &src[span.lo as usize..span.hi as usize];
+    match super::ident::check(text) {
+        Ok(()) => {}
+        Err(Some((at, c))) => {
+            let lo = span.lo + at as u32;
+            let what = if c.is_whitespace() || c.is_control() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{FEFF}') {
+                "invalid non-printable character"
+            } else {
+                "invalid character"
+            };
+            diags.push(
+                Diagnostic::error(
+                    Code::E0001,
+                    format!("{what} U+{:04X} in the name `{}`", c as u32, text.escape_debug()),
+                    Label::primary(file, Span::new(lo, lo + c.len_utf8() as u32), "not allowed in a name"),
+                )
+                .with_help("remove it; Python does not accept it in identifiers"),
+            );
+        }
+        Err(None) => diags.push(Diagnostic::error(
+            Code::E0001,
+            format!("`{text}` is not a valid name once normalised (NFKC), as Python reads names"),
+            Label::primary(file, span, "not a valid name"),
+        )),
+    }
 }
 
 /// A NUL byte or a stray backslash gets its own diagnostic rather than joining a run.

@@ -7,6 +7,7 @@ pub mod ast;
 pub mod builder;
 pub mod dump;
 pub mod host;
+pub mod ident;
 pub mod layout;
 pub mod lexer;
 pub mod limits;
