@@ -43,25 +43,19 @@ impl SourceMap {
     pub fn add_bytes(&mut self, name: impl Into<String>, bytes: Vec<u8>) -> (FileId, Option<Diagnostic>) {
         let name = name.into();
         if bytes.len() > MAX_FILE_LEN {
-            let id = self.add(name, String::new());
-            let diag = Diagnostic::error(
-                Code::E0014,
-                format!("the file is {} bytes long; plc reads files of up to 4 GiB", bytes.len()),
-                Label::primary(id, Span::new(0, 0), "file too large"),
-            );
-            return (id, Some(diag));
+            return self.add_too_large(name, bytes.len() as u64);
         }
         match String::from_utf8(bytes) {
             Ok(text) => (self.add(name, text), None),
             Err(err) => {
                 let at = err.utf8_error().valid_up_to();
-                let bad_len = err.utf8_error().error_len().unwrap_or(1);
                 let bytes = err.into_bytes();
+                // A sequence cut short by the end of the file runs to the end.
+                let bad_len = err_len_or_rest(&bytes, at);
                 let bad: Vec<String> = bytes[at..at + bad_len].iter().map(|b| format!("0x{b:02X}")).collect();
-                let text = String::from_utf8_lossy(&bytes).into_owned();
-                let id = self.add(name, text);
-                // The lossy text is byte-identical up to `at`; U+FFFD takes 3 bytes there.
-                let span = Span::new(at as u32, at as u32 + 3);
+                let id = self.add(name, text_for_invalid_utf8(&bytes));
+                // Offsets in the text are offsets in the file: the span is the bad bytes.
+                let span = Span::new(at as u32, (at + bad_len) as u32);
                 let diag = Diagnostic::error(
                     Code::E0003,
                     format!("the file is not valid UTF-8: byte {} is {}", at, bad.join(" ")),
@@ -73,10 +67,25 @@ impl SourceMap {
         }
     }
 
-    /// Reads a file from disk.
+    /// A file of `len` bytes, too large to be read: empty, with error E0014.
+    fn add_too_large(&mut self, name: String, len: u64) -> (FileId, Option<Diagnostic>) {
+        let id = self.add(name, String::new());
+        let diag = Diagnostic::error(
+            Code::E0014,
+            format!("the file is {len} bytes long; plc reads files of up to 4 GiB"),
+            Label::primary(id, Span::new(0, 0), "file too large"),
+        );
+        (id, Some(diag))
+    }
+
+    /// Reads a file from disk (see [`read_source`]): a file too large is E0014, found
+    /// without reading it; anything but a regular file is an I/O error.
     pub fn load(&mut self, path: &Path) -> std::io::Result<(FileId, Option<Diagnostic>)> {
-        let bytes = std::fs::read(path)?;
-        Ok(self.add_bytes(path.display().to_string(), bytes))
+        let name = path.display().to_string();
+        Ok(match read_source(path)? {
+            Source::Bytes(bytes) => self.add_bytes(name, bytes),
+            Source::TooLarge(len) => self.add_too_large(name, len),
+        })
     }
 
     pub fn get(&self, id: FileId) -> &SourceFile {
@@ -90,6 +99,99 @@ impl SourceMap {
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
+}
+
+/// The length of the invalid sequence at `at` (`bytes[..at]` is valid UTF-8).
+fn err_len_or_rest(bytes: &[u8], at: usize) -> usize {
+    match std::str::from_utf8(&bytes[at..]) {
+        Err(e) => e.error_len().unwrap_or(bytes.len() - at),
+        Ok(_) => 0,
+    }
+}
+
+/// The text shown for a file that is not UTF-8: each byte of an invalid sequence becomes
+/// a `?`, so that every offset in the text is the same offset in the file (U+FFFD would
+/// take three bytes) and a diagnostic's span, line and column agree with the file.
+fn text_for_invalid_utf8(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        text.extend(std::iter::repeat_n('?', chunk.invalid().len()));
+    }
+    text
+}
+
+/// What [`read_source`] found.
+pub enum Source {
+    Bytes(Vec<u8>),
+    /// A file longer than [`MAX_FILE_LEN`] bytes (its length), not read.
+    TooLarge(u64),
+}
+
+/// Reads a source file. Only a regular file is read: a FIFO, a device (`/dev/zero`), a
+/// socket or a directory is an I/O error that says what it is, found without waiting for
+/// data (the file is opened without blocking, then examined). A file longer than
+/// [`MAX_FILE_LEN`] is not read at all, and reading stops past that length should the
+/// file grow meanwhile; the buffer is sized from the file's length, once.
+pub fn read_source(path: &Path) -> std::io::Result<Source> {
+    use std::io::Read;
+    let file = open_without_blocking(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        let what = describe_file_type(&meta.file_type());
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("it is {what}, not a regular file")));
+    }
+    if meta.len() > MAX_FILE_LEN as u64 {
+        return Ok(Source::TooLarge(meta.len()));
+    }
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(meta.len() as usize + 1).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            format!("not enough memory to read its {} bytes", meta.len()),
+        )
+    })?;
+    file.take(MAX_FILE_LEN as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > MAX_FILE_LEN {
+        return Ok(Source::TooLarge(bytes.len() as u64));
+    }
+    Ok(Source::Bytes(bytes))
+}
+
+/// Opens a file for reading. On Unix the open does not block: opening a FIFO for reading
+/// would otherwise wait for a writer before plc could see it is one.
+fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+fn describe_file_type(file_type: &std::fs::FileType) -> &'static str {
+    if file_type.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a file"
 }
 
 /// A file-system operation that failed: what plc was doing, on which file, and why. Shown
@@ -107,6 +209,8 @@ pub enum FileOp {
     Read,
     Write,
     CreateDirectory,
+    /// Taking the lock of an output directory (its lock file).
+    Lock,
     /// Renaming the file to `to` (to replace `to` whole).
     Rename {
         to: PathBuf,
@@ -126,6 +230,7 @@ impl std::fmt::Display for FileError {
             FileOp::Read => write!(f, "cannot read `{path}`")?,
             FileOp::Write => write!(f, "cannot write `{path}`")?,
             FileOp::CreateDirectory => write!(f, "cannot create directory `{path}`")?,
+            FileOp::Lock => write!(f, "cannot lock `{path}`")?,
             FileOp::Rename { to } => write!(f, "cannot rename `{path}` to `{}`", to.display())?,
         }
         write!(f, ": {}", self.error)

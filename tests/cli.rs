@@ -309,14 +309,362 @@ fn io_failures_name_the_operation_and_the_file() {
     let expected = format!("error: cannot create directory `{}", out_dir.display());
     assert!(err.starts_with(&expected) && err.lines().count() == 1, "{err}");
 
-    // A directory where a file is written (its temporary name): the write fails.
-    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-write-failure");
+    // A write that fails (a full disk, here the file-size limit): the file and the
+    // operation are named, and the output of the run before is left as it was.
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-write-failure").join("out");
     let _ = std::fs::remove_dir_all(&out_dir);
-    let in_the_way = out_dir.join("kernel_config.json.plc-tmp");
-    std::fs::create_dir_all(&in_the_way).unwrap();
-    let out = plc(&["compile", "examples/accumulate_band.pl", "-o", out_dir.to_str().unwrap()]);
+    let ok = plc(&["compile", "examples/elementwise_scale_add.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    let before = tree(&out_dir);
+    let out = limited_compile("trap '' XFSZ; ulimit -f 1", "examples/accumulate_band.pl", &out_dir);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(err.starts_with(&format!("error: cannot write `{}`: ", in_the_way.display())), "{err}");
+    let expected = format!("error: cannot write `{}", out_dir.display());
+    assert!(err.starts_with(&expected) && err.contains("File too large") && err.lines().count() == 1, "{err}");
     assert!(!err.contains("cannot read"), "{err}");
+    assert_eq!(tree(&out_dir), before, "the previous output is untouched");
+    assert_eq!(leftovers(&out_dir), Vec::<String>::new());
+}
+
+/// Every file under `dir` with its content, sorted.
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).unwrap().display().to_string();
+                out.push((rel, std::fs::read(&path).unwrap_or_default()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// What plc left beside an output directory other than its lock file.
+fn leftovers(dir: &Path) -> Vec<String> {
+    let name = dir.file_name().unwrap().to_str().unwrap();
+    let lock = format!(".{name}.plc-lock");
+    let mut found: Vec<String> = std::fs::read_dir(dir.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_str().unwrap().to_string())
+        .filter(|n| n.starts_with(&format!(".{name}.")) && *n != lock)
+        .collect();
+    found.sort();
+    found
+}
+
+/// `plc compile FILE -o DIR` run by `sh` after the shell commands `limits`.
+fn limited_compile(limits: &str, file: &str, dir: &Path) -> Output {
+    Command::new("sh")
+        .args(["-c", &format!("{limits}; exec \"$0\" \"$@\""), env!("CARGO_BIN_EXE_plc")])
+        .args(["compile", file, "-o", dir.to_str().unwrap()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn long_sums_compile_and_deep_nesting_is_an_error_not_a_crash() {
+    // A flat sum of thousands of terms is one level of nesting, as in CPython.
+    let sum = vec!["n"; 5_000].join(" + ");
+    let src = format!(
+        "import pypto.language as pl\n\n\n@pl.jit\ndef f(x: pl.Tensor[[32, 64], pl.FP32], out: pl.Out[pl.Tensor[[32, 64], pl.FP32]], n: pl.INDEX):\n    s = {sum}\n    gain = 1.0 / (s + 1)\n    with pl.at(level=pl.Level.CORE_GROUP):\n        t = pl.load(x, [0, 0], [32, 64])\n        pl.store(pl.mul(t, gain), [0, 0], out)\n    return out\n"
+    );
+    let path = scratch("long_sum.pl", src.as_bytes());
+    let out = plc(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = plc(&["run", path.to_str().unwrap(), "--entry", "f", "--arg", "n=1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("out: shape=[32, 64] dtype=FP32 sum="), "{}", stdout(&out));
+    // The reproducers of the stack overflows: errors with a position.
+    let n = 100_000;
+    for (name, value, column) in [
+        ("deep_sum.pl", vec!["1"; 11_500].join("+"), 5),
+        ("deep_list.pl", format!("{}1{}", "[".repeat(n), "]".repeat(n)), n - 200 + 5),
+        ("deep_minus.pl", format!("{}1", "-".repeat(20_000)), 20_000 - 200 + 5),
+        ("deep_not.pl", format!("{}1", "not ".repeat(20_000)), 4 * (20_000 - 200) + 5),
+    ] {
+        let path = scratch(name, format!("import pypto.language as pl\nX = {value}\n").as_bytes());
+        let out = plc(&["check", path.to_str().unwrap(), "--message-format", "short"]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
+        let expected = format!("{}:2:{column}: error[E0120]: ", path.display());
+        assert!(stderr(&out).starts_with(&expected), "{name}: {}", stderr(&out));
+    }
+}
+
+/// Runs plc with a deadline: a run still going after it is killed and fails the test
+/// (plc used to wait forever on a FIFO and read `/dev/zero` until memory ran out).
+fn plc_in_time(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the plc binary runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("plc {args:?} did not finish in 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn devices_and_fifos_are_refused_without_reading() {
+    for command in
+        [&["check", "/dev/zero"][..], &["compile", "/dev/zero", "-o", "unused-out"], &["emit", "ast", "/dev/zero"]]
+    {
+        let out = plc_in_time(command);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "error: cannot read `/dev/zero`: it is a character device, not a regular file\n");
+    }
+    assert!(!Path::new(env!("CARGO_MANIFEST_DIR")).join("unused-out").exists());
+    // A FIFO nobody writes to: refused at once, not waited on.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-fifo");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("prog.pl");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let out = plc_in_time(&["check", fifo.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let expected = format!("error: cannot read `{}`: it is a FIFO (named pipe), not a regular file\n", fifo.display());
+    assert_eq!(stderr(&out), expected);
+    // A directory.
+    let out = plc_in_time(&["check", dir.to_str().unwrap()]);
+    assert_eq!(
+        stderr(&out),
+        format!("error: cannot read `{}`: it is a directory, not a regular file\n", dir.display())
+    );
+}
+
+#[test]
+fn a_file_over_4_gib_is_refused_without_reading_it() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-big");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.pl");
+    // Sparse: no disk space is used.
+    std::fs::File::create(&big).unwrap().set_len(4_500_000_000).unwrap();
+    // With 3 GB of address space, reading the file whole cannot succeed.
+    let out = Command::new("sh")
+        .args(["-c", "ulimit -v 3000000 && exec \"$0\" \"$@\"", env!("CARGO_BIN_EXE_plc")])
+        .args(["check", "--message-format", "short", big.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&big);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let expected = format!(
+        "{}:1:1: error[E0014]: the file is 4500000000 bytes long; plc reads files of up to 4 GiB\n",
+        big.display()
+    );
+    assert_eq!(stderr(&out), expected);
+}
+
+#[test]
+fn thousands_of_errors_on_one_line_are_capped_in_every_format() {
+    let n = 3_000;
+    let path = scratch("closers.pl", format!("x = 1{}\n", ")".repeat(n)).as_bytes());
+    let cap = plc::diag::MAX_REPEATS;
+    let more = format!("\u{2026} and {} more like this", n - cap);
+    let out = plc(&["check", path.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.matches("error[E0008]").count(), cap, "{}", &err[..err.len().min(2000)]);
+    let summary = format!("{}:1:{}: note[E0008]: {more}\n", path.display(), 6 + cap);
+    assert!(err.ends_with(&summary), "{}", &err[err.len().saturating_sub(500)..]);
+    // The human form shows the 3 000-column line once per shown diagnostic: its size is
+    // bounded by the cap, not by the number of errors (it was 13.8 MB).
+    let out = plc(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.matches("error[E0008]").count(), cap);
+    assert_eq!(err.matches(&more).count(), 1);
+    assert!(err.len() < (cap + 1) * 3 * (n + 100), "{} bytes", err.len());
+    let out = plc(&["check", path.to_str().unwrap(), "--message-format", "json"]);
+    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), cap + 1);
+    assert_eq!(lines[cap]["severity"], "note");
+    assert_eq!(lines[cap]["message"], more.as_str());
+}
+
+/// The output directory is one set of files: a new compile replaces plc's files (and drops
+/// its stale ones) and keeps the user's; a file whose content is the same keeps its
+/// modification time.
+#[test]
+fn compile_publishes_the_whole_set_and_keeps_the_users_files() {
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-publish").join("out");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let compile = |file: &str| {
+        let out = plc(&["compile", file, "-o", out_dir.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    };
+    compile("examples/elementwise_scale_add.pl");
+    assert!(out_dir.join("orchestration/scale_add.cpp").is_file());
+    std::fs::write(out_dir.join("notes.txt"), "mine\n").unwrap();
+    std::fs::write(out_dir.join("kernels/mine.cpp"), "// mine\n").unwrap();
+    let runtime = out_dir.join("runtime/pto_tile.h");
+    let modified = std::fs::metadata(&runtime).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    compile("examples/accumulate_band.pl");
+    let files: Vec<String> = tree(&out_dir).into_iter().map(|(rel, _)| rel).collect();
+    assert!(files.contains(&"orchestration/entry.cpp".to_string()), "{files:?}");
+    assert!(!files.contains(&"orchestration/scale_add.cpp".to_string()), "stale output dropped: {files:?}");
+    assert!(!files.iter().any(|f| f.contains("scale_add")), "{files:?}");
+    assert_eq!(std::fs::read_to_string(out_dir.join("notes.txt")).unwrap(), "mine\n");
+    assert_eq!(std::fs::read_to_string(out_dir.join("kernels/mine.cpp")).unwrap(), "// mine\n");
+    assert_eq!(std::fs::metadata(&runtime).unwrap().modified().unwrap(), modified, "unchanged file kept");
+    assert_eq!(leftovers(&out_dir), Vec::<String>::new());
+    // The current directory (or one holding it) cannot be replaced.
+    let out = Command::new(env!("CARGO_BIN_EXE_plc"))
+        .args(["compile", Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/accumulate_band.pl").to_str().unwrap()])
+        .args(["-o", "."])
+        .current_dir(&out_dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("error: cannot write `.`: it is (or holds) the current directory"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A run killed while it writes (here by the file-size limit's signal) leaves the previous
+/// output whole; the next run removes what the killed one staged.
+#[test]
+fn a_killed_compile_leaves_the_previous_output_whole() {
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-killed").join("out");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let ok = plc(&["compile", "examples/elementwise_scale_add.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    let before = tree(&out_dir);
+    let out = limited_compile("ulimit -f 1", "examples/accumulate_band.pl", &out_dir);
+    assert_eq!(out.status.code(), None, "killed by SIGXFSZ: {}", stderr(&out));
+    assert_eq!(tree(&out_dir), before);
+    assert_eq!(leftovers(&out_dir).len(), 1, "the killed run's staging directory");
+    let ok = plc(&["compile", "examples/accumulate_band.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+    assert_eq!(leftovers(&out_dir), Vec::<String>::new());
+    assert!(out_dir.join("orchestration/entry.cpp").is_file());
+}
+
+/// Two runs into one directory at once: afterwards the directory holds exactly one run's
+/// files, never a mix.
+#[test]
+fn concurrent_compiles_into_one_directory_leave_one_whole_set() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-concurrent");
+    let _ = std::fs::remove_dir_all(&root);
+    let sets: Vec<Vec<(String, Vec<u8>)>> = ["examples/elementwise_scale_add.pl", "examples/accumulate_band.pl"]
+        .iter()
+        .enumerate()
+        .map(|(i, file)| {
+            let dir = root.join(format!("reference{i}"));
+            assert_eq!(plc(&["compile", file, "-o", dir.to_str().unwrap()]).status.code(), Some(0));
+            tree(&dir)
+        })
+        .collect();
+    let out_dir = root.join("out");
+    for round in 0..8 {
+        let runs: Vec<std::process::Child> = ["examples/elementwise_scale_add.pl", "examples/accumulate_band.pl"]
+            .iter()
+            .map(|file| {
+                Command::new(env!("CARGO_BIN_EXE_plc"))
+                    .args(["compile", file, "-o", out_dir.to_str().unwrap()])
+                    .current_dir(env!("CARGO_MANIFEST_DIR"))
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for run in runs {
+            let out = run.wait_with_output().unwrap();
+            assert_eq!(out.status.code(), Some(0), "round {round}: {}", stderr(&out));
+        }
+        let now = tree(&out_dir);
+        assert!(
+            sets.contains(&now),
+            "round {round}: a mix of both runs: {:?}",
+            now.iter().map(|f| &f.0).collect::<Vec<_>>()
+        );
+        assert_eq!(leftovers(&out_dir), Vec::<String>::new());
+    }
+}
+
+/// A symbolic link planted where plc used to write a temporary file, or as the lock file,
+/// is never written through.
+#[test]
+fn planted_symlinks_are_not_followed() {
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-symlinks");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("out/kernels")).unwrap();
+    let victim = root.join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    for planted in ["kernel_config.json.plc-tmp", "kernels/kernel_table.cpp.plc-tmp", "kernel_config.json"] {
+        std::os::unix::fs::symlink(&victim, root.join("out").join(planted)).unwrap();
+    }
+    let out_dir = root.join("out");
+    let out = plc(&["compile", "examples/accumulate_band.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let config = std::fs::symlink_metadata(out_dir.join("kernel_config.json")).unwrap();
+    assert!(config.is_file(), "the planted link was replaced by the real file");
+    // The lock file is opened without following a link: refused, nothing written.
+    let out_dir = root.join("locked");
+    std::os::unix::fs::symlink(&victim, root.join(".locked.plc-lock")).unwrap();
+    let out = plc(&["compile", "examples/accumulate_band.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let expected = format!("error: cannot lock `{}`", root.join(".locked.plc-lock").display());
+    assert!(stderr(&out).starts_with(&expected), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+}
+
+/// Names are NFKC-normalised as Python normalises them: `𝑏𝑎𝑠𝑒` (mathematical italic)
+/// and `base` are one name, `ﬁle` (a ligature) and `file` too.
+#[test]
+fn names_are_one_name_after_nfkc_normalisation() {
+    let src = "import pypto.language as pl\n\n𝑅𝑂𝑊𝑆 = 64\n\n\n@pl.jit\ndef f(x: pl.Tensor[[ROWS], pl.FP32], ﬁle: pl.Out[pl.Tensor[[ROWS], pl.FP32]]):\n    𝑏𝑎𝑠𝑒 = pl.add(x, x)\n    file = pl.add(base, x)\n    return ﬁle\n";
+    let path = scratch("nfkc.pl", src.as_bytes());
+    let out = plc(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = plc(&["emit", "ir", "--after", "lower", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ir = stdout(&out);
+    assert!(ir.contains("base = pl.add(x, x)") && ir.contains("file = pl.add(base, x)"), "{ir}");
+    assert!(ir.contains("pl.Tensor[[64], pl.FP32]") && !ir.contains('𝑏'), "{ir}");
+}
+
+/// The E0003 span is the invalid bytes of the file: it never ends past the end of the
+/// file, and its end line and column agree with its end offset.
+#[test]
+fn invalid_utf8_is_reported_at_its_bytes() {
+    for (bytes, start, end, line, end_column) in [
+        (&b"\xff"[..], 0, 1, 1, 2),
+        (b"x = 1\n\xe2\x82", 6, 8, 2, 3),
+        (b"x\n\xe2\x82\ny = 2\n", 2, 4, 2, 3),
+        (b"ab\xf0\x9f\n", 2, 4, 1, 5),
+    ] {
+        let path = scratch("invalid_utf8.pl", bytes);
+        let out = plc(&["check", path.to_str().unwrap(), "--message-format", "json"]);
+        let d: serde_json::Value = serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+        assert_eq!(d["code"], "E0003");
+        let span = &d["span"];
+        let got = (&span["start"], &span["end"], &span["line"], &span["end_line"], &span["end_column"]);
+        assert_eq!(got, (&json(start), &json(end), &json(line), &json(line), &json(end_column)), "{bytes:?}");
+        assert!(end <= bytes.len() as u64);
+    }
+}
+
+fn json(n: u64) -> serde_json::Value {
+    serde_json::Value::from(n)
 }

@@ -37,14 +37,24 @@ struct Client {
 impl Client {
     /// A server that has not been initialized.
     fn raw() -> Client {
+        Client::raw_with(plc::lsp::analysis::analyze)
+    }
+
+    /// As `raw`, with documents compiled by `analyze`.
+    fn raw_with(analyze: plc::lsp::Analyzer) -> Client {
         let (server, client) = Connection::memory();
-        let handle = std::thread::spawn(move || plc::lsp::serve(&server));
+        let handle = std::thread::spawn(move || plc::lsp::serve_with(&server, analyze));
         Client { conn: client, server: Some(handle), next_id: 1, pending: Vec::new() }
     }
 
     /// A server after `initialize` and `initialized`.
     fn start() -> Client {
-        let mut c = Client::raw();
+        Client::start_with(plc::lsp::analysis::analyze)
+    }
+
+    /// As `start`, with documents compiled by `analyze`.
+    fn start_with(analyze: plc::lsp::Analyzer) -> Client {
+        let mut c = Client::raw_with(analyze);
         let r = c.request("initialize", json!({ "capabilities": {} }));
         assert!(r.response_result.is_ok(), "{r:?}");
         c.notify("initialized", json!({}));
@@ -926,5 +936,216 @@ fn queries_anywhere_in_every_example_are_answered() {
         c.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
     }
     assert!(answered > 1000, "{answered}");
+    assert!(c.stop());
+}
+
+/// Compiles as the server does, but fails on a document that asks for it, as a bug in plc
+/// would.
+fn analyze_or_panic(name: &str, path: Option<&Path>, text: &str) -> plc::lsp::analysis::Analysis {
+    if text.contains("# fail here") {
+        panic!("an injected failure");
+    }
+    plc::lsp::analysis::analyze(name, path, text)
+}
+
+#[test]
+fn a_panic_in_an_analysis_is_an_internal_error_and_the_server_goes_on() {
+    let mut c = Client::start_with(analyze_or_panic);
+    let crash = "file:///tmp/plc-lsp-crash.pl";
+    let diags = c.open(crash, "X = 1  # fail here\n");
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "E0700");
+    assert_eq!(diags[0]["severity"], 1);
+    assert_eq!(diags[0]["range"], range(0, 0, 0, 0));
+    let message = diags[0]["message"].as_str().unwrap();
+    assert!(message.contains("an injected failure") && message.contains("internal error"), "{message}");
+    // Other documents are still served, and the failed one once it changes.
+    assert_eq!(c.open("file:///tmp/plc-lsp-fine.pl", KERNEL), Vec::<Value>::new());
+    c.change(crash, 2, "X = 1\n");
+    assert_eq!(c.diagnostics(crash), (json!(2), Vec::new()));
+    let symbols = c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": crash } }));
+    assert_eq!(symbols, json!([]));
+    assert!(c.stop());
+}
+
+#[test]
+fn the_stack_overflow_reproducers_are_diagnostics_in_the_server() {
+    // The server thread has the test harness's 2 MiB stack.
+    let mut c = Client::start();
+    let n = 100_000;
+    let inputs = [
+        format!("import pypto.language as pl\nX = {}\n", vec!["1"; 11_500].join("+")),
+        format!("import pypto.language as pl\nX = {}1{}\n", "[".repeat(n), "]".repeat(n)),
+        format!("import pypto.language as pl\nX = {}1\n", "-".repeat(20_000)),
+        format!("import pypto.language as pl\nX = {}1\n", "not ".repeat(20_000)),
+    ];
+    for (i, text) in inputs.iter().enumerate() {
+        let uri = format!("file:///tmp/plc-lsp-deep-{i}.pl");
+        let diags = c.open(&uri, text);
+        let codes: Vec<&str> = diags.iter().map(|d| d["code"].as_str().unwrap()).collect();
+        assert_eq!(codes, ["E0120"], "input {i}");
+        // Queries on the refused text are answered too.
+        let end = text.len() as u32;
+        c.ok("textDocument/hover", at(&uri, 1, end.min(50)));
+        c.ok("textDocument/definition", at(&uri, 1, 4));
+        c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    }
+    assert!(c.stop());
+}
+
+/// A frame whose `Content-Length` is off by `delta` bytes.
+fn frame_off_by(body: &str, delta: isize) -> Vec<u8> {
+    format!("Content-Length: {}\r\n\r\n{body}", (body.len() as isize + delta) as usize).into_bytes()
+}
+
+/// Frames with a wrong `Content-Length` (characters counted instead of bytes, too large),
+/// without one, with one that is not a number, and stray bytes between frames: every
+/// message is still read, answered, and `exit` ends the server cleanly.
+#[test]
+fn damaged_frames_do_not_make_the_server_deaf() {
+    let text = "import pypto.language as pl\n# café 数据 😀\nX = $\n";
+    let open = json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": { "textDocument": { "uri": "untitled:damaged", "languageId": "python", "version": 1, "text": text } } })
+    .to_string();
+    let chars_not_bytes = format!("Content-Length: {}\r\n\r\n{open}", open.chars().count()).into_bytes();
+    assert!(open.chars().count() < open.len());
+    let symbols = |id: i32| {
+        json!({ "jsonrpc": "2.0", "id": id, "method": "textDocument/documentSymbol",
+            "params": { "textDocument": { "uri": "untitled:damaged" } } })
+        .to_string()
+    };
+    let input = [
+        frame_off_by(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#, 25),
+        frame(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#),
+        chars_not_bytes,
+        frame_off_by(&symbols(2), -7),
+        b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n".to_vec(),
+        symbols(3).into_bytes(),
+        b"Content-Length: twelve\r\n\r\n".to_vec(),
+        symbols(4).into_bytes(),
+        b"stray bytes \x00\xff here".to_vec(),
+        frame(&symbols(5)),
+        frame_off_by(r#"{"jsonrpc":"2.0","id":6,"method":"shutdown"}"#, 1000),
+        frame(r#"{"jsonrpc":"2.0","method":"exit"}"#),
+    ]
+    .concat();
+    let (status, messages, stderr) = run_stdio(input);
+    assert_eq!(status, Some(0), "exit after shutdown: {stderr}\n{messages:#?}");
+    let ids: Vec<&Value> = messages.iter().filter(|m| m.get("method").is_none()).map(|m| &m["id"]).collect();
+    assert_eq!(ids, [&json!(1), &json!(2), &json!(3), &json!(4), &json!(5), &json!(6)], "{messages:#?}");
+    assert!(messages.iter().all(|m| m.get("error").is_none()), "{messages:#?}");
+    let published: Vec<&Value> = messages.iter().filter(|m| m["method"] == "textDocument/publishDiagnostics").collect();
+    assert_eq!(published.len(), 1, "{messages:#?}");
+    assert_eq!(published[0]["params"]["diagnostics"][0]["code"], "E0001");
+}
+
+/// A `Content-Length` larger than the message, from a client that then waits for the
+/// answer: the server answers at the end of the JSON instead of waiting for bytes that
+/// never come.
+#[test]
+fn a_too_large_length_does_not_make_the_server_wait() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plc"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("plc lsp starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = std::io::Read::read(&mut stdout, &mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#;
+    stdin.write_all(&frame_off_by(initialize, 100)).unwrap();
+    stdin.flush().unwrap();
+    let mut got = Vec::new();
+    while !String::from_utf8_lossy(&got).contains("\"capabilities\"") {
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(bytes) => got.extend(bytes),
+            Err(_) => {
+                let _ = child.kill();
+                panic!("no answer to an initialize whose length is too large");
+            }
+        }
+    }
+    stdin.write_all(&frame(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#)).unwrap();
+    stdin.write_all(&frame(r#"{"jsonrpc":"2.0","method":"exit"}"#)).unwrap();
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn definition_with_the_cursor_just_after_the_name() {
+    let dir = scratch_dir("definition_end");
+    let text = "import pypto.language as pl\n\nLAYERS = 4\n\n\n@pl.jit\ndef main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n    for i in pl.range(LAYERS):\n        y = pl.add(x, y)\n    return y\n";
+    let uri = write(&dir, "end.pl", text);
+    let mut c = Client::start();
+    assert_eq!(c.open(&uri, text), Vec::<Value>::new());
+    let (def_line, def_col) = find(text, "LAYERS =");
+    let expected = json!({ "uri": uri, "range": range(def_line, def_col, def_line, def_col + 6) });
+    let (line, col) = find(text, "LAYERS)");
+    // On the first character, inside, and just after the last one (`LAYERS|)`).
+    for offset in [0, 3, 6] {
+        assert_eq!(c.ok("textDocument/definition", at(&uri, line, col + offset)), expected, "at +{offset}");
+    }
+    // Just after `y` at the end of a line, where nothing follows.
+    let (y_line, y_col) = find(text, "y\n");
+    let (y_def_line, y_def_col) = find(text, "y: pl.Out");
+    assert_eq!(
+        c.ok("textDocument/definition", at(&uri, y_line, y_col + 1)),
+        json!({ "uri": uri, "range": range(y_def_line, y_def_col, y_def_line, y_def_col + 1) })
+    );
+    assert!(c.stop());
+}
+
+/// A client that spells a URI's escapes in lower case (`caf%c3%a9.pl`) where plc spells
+/// them in upper case: the file is one document, and no list of diagnostics is left
+/// behind under the other spelling.
+#[test]
+fn uris_spelled_in_another_case_are_the_same_document() {
+    let dir = scratch_dir("uri_case");
+    let config_bad = "import pypto.language as pl\n\nROWS = 64\nBAD = $\n";
+    let config_upper = write(&dir, "café.pl", config_bad);
+    assert!(config_upper.ends_with("caf%C3%A9.pl"), "{config_upper}");
+    let config_lower = config_upper.replace("%C3%A9", "%c3%a9");
+    let main = format!("{KERNEL}\nfrom .café import ROWS\n");
+    let main_uri = write(&dir, "main.pl", &main);
+    let mut c = Client::start();
+    c.open(&main_uri, &main);
+    let (_, diags) = c.diagnostics(&config_upper);
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0]["code"], "E0001");
+    // The client opens the imported file, spelled its way, with the error fixed in the
+    // buffer: its own (empty) list, and the list under plc's spelling cleared.
+    let fixed = config_bad.replace("BAD = $\n", "");
+    c.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": config_lower, "languageId": "python", "version": 1, "text": fixed } }),
+    );
+    assert_eq!(c.diagnostics(&config_upper), (Value::Null, Vec::new()));
+    assert_eq!(c.diagnostics(&config_lower), (json!(1), Vec::new()));
+    // Requests in either spelling find the document.
+    for uri in [&config_lower, &config_upper] {
+        let symbols = c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+        assert_eq!(symbols, json!([]));
+        let (line, col) = find(&fixed, "ROWS");
+        let found = c.ok("textDocument/definition", at(uri, line, col));
+        assert_eq!(found["uri"], config_lower.as_str(), "answers use the client's spelling");
+    }
+    // Closed in the other spelling: the client's list is cleared, and the file shows what
+    // the importing document finds in it on disk.
+    c.notify("textDocument/didClose", json!({ "textDocument": { "uri": config_upper } }));
+    assert_eq!(c.diagnostics(&config_lower), (Value::Null, Vec::new()));
+    let (version, diags) = c.diagnostics(&config_upper);
+    assert_eq!(version, Value::Null);
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0]["code"], "E0001");
     assert!(c.stop());
 }

@@ -18,12 +18,17 @@ fn check(what: &str, bytes: Vec<u8>) {
     // The input being checked, kept so that a panic inside plc can be reproduced.
     let _ = std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz_current.pl"), &bytes);
     let mut session = Session::new();
+    let len = bytes.len();
     let (file, load_error) = session.add_source("input.pl", bytes);
     let parsed = session.parse(file, load_error);
     let f = session.files.get(file);
     let mut diags = Vec::new();
     let tokens = syntax::tokens(file, &f.text, &mut diags);
     let mut problems = syntax::validate::tokens(&f.text, &tokens);
+    // Offsets in the text are offsets in the file, UTF-8 or not.
+    if f.text.len() != len {
+        problems.push(format!("the text is {} bytes, the file {len}", f.text.len()));
+    }
     problems.extend(syntax::validate::ast(&f.text, &parsed.ast));
     for d in &parsed.diags {
         let labels = std::iter::once(&d.primary).chain(&d.secondary);
@@ -34,7 +39,7 @@ fn check(what: &str, bytes: Vec<u8>) {
         }
         let _ = render::human(&session.files, d);
         let _ = render::short(&session.files, d);
-        let _ = render::json(&session.files, d);
+        problems.extend(json_positions_disagree(&session.files, d));
     }
     let _ = syntax::dump::ast(&f.text, &session.interner, &parsed.ast);
     // Lowering, printing and verifying must not panic either; a program that lowers
@@ -76,6 +81,33 @@ fn check(what: &str, bytes: Vec<u8>) {
         let _ = std::fs::write(&path, bytes_of(&session, file));
         panic!("{what} (input kept in {}): {}", path.display(), problems.join("; "));
     }
+}
+
+/// Where the JSON form's lines and columns do not name the same place as its byte
+/// offsets (`line`/`column` and `end_line`/`end_column` against `start` and `end`).
+fn json_positions_disagree(files: &plc::source::SourceMap, d: &plc::diag::Diagnostic) -> Vec<String> {
+    let json: serde_json::Value = serde_json::from_str(&render::json(files, d)).expect("the JSON form parses");
+    let mut spans = vec![(&d.primary, &json["span"])];
+    let labels = std::iter::once(&d.primary).chain(&d.secondary);
+    spans.extend(labels.zip(json["labels"].as_array().expect("labels")).map(|(l, j)| (l, &j["span"])));
+    let mut problems = Vec::new();
+    for (label, span) in spans {
+        let f = files.get(label.file);
+        let field = |name: &str| span[name].as_u64().expect("a number") as u32;
+        for (offset, line, column) in [("start", "line", "column"), ("end", "end_line", "end_column")] {
+            let at = f.lines.line_start(field(line) as usize - 1) + field(column) - 1;
+            if at != field(offset) || field(offset) as usize > f.text.len() {
+                problems.push(format!(
+                    "{} {line}:{column} {}:{} is byte {at}, not {offset} {}",
+                    d.code,
+                    field(line),
+                    field(column),
+                    field(offset)
+                ));
+            }
+        }
+    }
+    problems
 }
 
 fn bytes_of(session: &Session, file: plc::source::FileId) -> Vec<u8> {
@@ -352,4 +384,97 @@ fn long_inputs() {
     let src = generate::program(100_000);
     assert!(src.lines().count() >= 99_000);
     assert_eq!(codes(&src), Vec::<&str>::new());
+}
+
+/// Runs `f` in a thread with a 2 MiB stack (the test harness's default, made explicit): a
+/// walk that recursed once per term or per level of these inputs would overflow it.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The codes of a file compiled up to lowering (the IR is not walked: a flat sum of
+/// thousands of terms is an IR expression as high, which the passes walk recursively).
+fn lowered_codes(src: &str) -> Vec<&'static str> {
+    let c = driver::compile(Input::text("input.pl", src.as_bytes().to_vec()), &PipelineSpec::default(), StopAt::Lower)
+        .expect("in memory");
+    c.diags.iter().map(|d| d.code.as_str()).collect()
+}
+
+fn module_constant(value: &str) -> String {
+    format!("import pypto.language as pl\nX = {value}\n")
+}
+
+#[test]
+fn the_reported_stack_overflows_are_errors_everywhere() {
+    on_small_stack(|| {
+        // Module constants, which were folded recursively before any check.
+        let sum = vec!["1"; 11_500].join("+");
+        assert_eq!(codes(&module_constant(&sum)), ["E0120"], "11 500 terms");
+        let n = 100_000;
+        assert_eq!(codes(&module_constant(&format!("{}1{}", "[".repeat(n), "]".repeat(n)))), ["E0120"]);
+        assert_eq!(codes(&module_constant(&format!("{}1", "-".repeat(20_000)))), ["E0120"]);
+        assert_eq!(codes(&module_constant(&format!("{}1", "not ".repeat(20_000)))), ["E0120"]);
+        assert_eq!(codes(&module_constant(&format!("{}1", "~".repeat(20_000)))), ["E0120"]);
+        // Annotations.
+        let deep = format!("{}1", "-".repeat(20_000));
+        let src =
+            format!("import pypto.language as pl\n@pl.jit\ndef f(a: pl.Tensor[[{deep}], pl.FP32]):\n    return a\n");
+        assert_eq!(codes(&src), ["E0120"]);
+        let src = format!(
+            "import pypto.language as pl\n@pl.jit\ndef f(a: pl.Tensor[[{}], pl.FP32]):\n    return a\n",
+            vec!["1"; 11_000].join("+")
+        );
+        assert_eq!(codes(&src), ["E0120"]);
+        // Host code: never parsed, but refused as Python refuses it (note N0001 first).
+        let src = format!("x = torch.zeros({}1{})\n", "[".repeat(n), "]".repeat(n));
+        assert_eq!(codes(&src), ["N0001", "E0120"]);
+        let src = format!("print({}1)\n", "-".repeat(20_000));
+        assert_eq!(codes(&src), ["N0001", "E0120"]);
+        // At the limits, host code is fine.
+        let src = format!("print({}1{})\n", "(".repeat(199), ")".repeat(199));
+        assert_eq!(codes(&src), ["N0001"]);
+    });
+}
+
+#[test]
+fn flat_chains_of_thousands_of_terms_are_accepted() {
+    on_small_stack(|| {
+        // CPython compiles sums of a few thousand terms: they are one level of nesting.
+        let sum = vec!["1"; 5_000].join(" + ");
+        assert_eq!(codes(&module_constant(&sum)), Vec::<&str>::new());
+        let mut session = Session::new();
+        let (file, err) = session.add_source("c.pl", module_constant(&sum).into_bytes());
+        assert!(session.parse(file, err).diags.is_empty());
+        let all = vec!["True"; 5_000].join(" and ");
+        assert_eq!(codes(&module_constant(&all)), Vec::<&str>::new());
+        // In a function, the 201-term sum that used to be refused, and a 5 000-term one.
+        for terms in [201, 5_000, 9_000] {
+            let sum = vec!["n"; terms].join(" + ") + " - n * 2";
+            let src = format!(
+                "import pypto.language as pl\n@pl.jit\ndef f(a: pl.Tensor[[4], pl.FP32], n: pl.INDEX):\n    x = {sum}\n    return a\n"
+            );
+            assert_eq!(lowered_codes(&src), Vec::<&str>::new(), "{terms} terms");
+        }
+        // A constant chain folds to its value.
+        let src = format!(
+            "import pypto.language as pl\nN = {}\n@pl.jit\ndef f(a: pl.Tensor[[N], pl.FP32]):\n    return a\n",
+            vec!["2"; 5_000].join(" + ")
+        );
+        let c =
+            driver::compile(Input::text("c.pl", src.into_bytes()), &PipelineSpec::default(), StopAt::Lower).unwrap();
+        assert!(c.diags.is_empty());
+        let ir = plc::ir::print::programs(&c.programs, &c.session.interner);
+        assert!(ir.contains("pl.Tensor[[10000], pl.FP32]"), "{ir}");
+        // Real nesting is still limited: a chain nested in brackets counts each bracket.
+        let nested = format!("{}n{}", "(n + ".repeat(250), ")".repeat(250));
+        let src = format!(
+            "import pypto.language as pl\n@pl.jit\ndef f(a: pl.Tensor[[4], pl.FP32], n: pl.INDEX):\n    x = {nested}\n    return a\n"
+        );
+        assert_eq!(lowered_codes(&src), ["E0120"]);
+    });
 }

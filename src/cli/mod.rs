@@ -64,8 +64,8 @@ enum Command {
     /// kernel_config.json and the CPU runtime (see docs/cli.md).
     Compile {
         file: PathBuf,
-        /// The output directory (created if needed; existing files are replaced one by
-        /// one, other files are left alone).
+        /// The output directory (created if needed), replaced as a whole by the new set of
+        /// files; files in it that plc did not write are kept (see docs/cli.md).
         #[arg(short = 'o', long = "out")]
         out: PathBuf,
         /// Only this Orchestration function.
@@ -153,9 +153,28 @@ enum EmitKind {
     Ir,
 }
 
+/// The stack of the thread that does plc's work. The front end bounds how deep any walk
+/// over the syntax goes (`syntax::limits`), but accepted programs may still be deep: a sum
+/// of 10 000 terms is an IR expression 10 000 levels high, which passes walk recursively.
+/// The memory is only reserved; pages are used as the stack grows.
+const STACK_SIZE: usize = 256 << 20;
+
 /// Runs plc with the process arguments.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    let worker =
+        std::thread::Builder::new().name("plc".to_string()).stack_size(STACK_SIZE).spawn(move || dispatch(cli));
+    match worker.map(|handle| handle.join()) {
+        Ok(Ok(code)) => code,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(err) => {
+            eprintln!("error: cannot start plc's worker thread: {err}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Check { files, passes, message_format, time_passes } => {
             check(&files, &PipelineSpec { passes, verify: false }, message_format.into(), time_passes)
@@ -418,6 +437,8 @@ fn explain(code: &str) -> ExitCode {
 /// Human and short diagnostics go to stderr; JSON goes to stdout, one object per line, so
 /// that tools can read it while the program's own output stays apart.
 fn print_diagnostics(session: &Session, diags: &[Diagnostic], format: Format) {
+    // Many diagnostics of one kind in a file are summed up (`… and 2950 more like this`).
+    let diags = &diag::cap_repeats(diags);
     match format {
         Format::Json => {
             let mut out = std::io::stdout().lock();
@@ -432,12 +453,14 @@ fn print_diagnostics(session: &Session, diags: &[Diagnostic], format: Format) {
             }
         }
         Format::Human => {
-            use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+            use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice};
             let choice = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
-            let mut err = StandardStream::stderr(choice);
+            // Buffered: the renderer writes a snippet in many small pieces.
+            let mut err = BufferedStandardStream::stderr(choice);
             for d in diags {
                 let _ = render::emit_human(&session.files, d, &mut err);
             }
+            let _ = err.flush();
         }
     }
 }

@@ -179,7 +179,14 @@ comprehensions other than a list comprehension, `is`/`in` comparisons, unary `+`
     E0120 => "nesting too deep",
 "An expression nested more than 200 levels deep, or blocks nested more than 100 levels deep.
 Python itself refuses such nesting; plc does too, so that no stage of the compiler can run
-out of stack.";
+out of stack. A flat chain of operators is one level however long (`a + b + c + ...`, as
+CPython reads it), but an expression more than 10 000 operations long is refused too.
+Host code, which plc does not parse, is refused when its brackets nest more than 200 deep,
+as Python refuses it.
+
+    X = -(-(-(-(...(1)...))))   # 201 nested minus signs: error
+
+Split the expression into several statements with intermediate names.";
 
     E0201 => "undefined name",
 "A name is used in a pl function but is defined nowhere before: not a parameter, not
@@ -317,6 +324,17 @@ it must come first in the body, before every other statement (a docstring may pr
         y = pl.add(x, x)
         pl.func_attr({\"split\": 1})         # error E0226
         return y";
+
+    E0227 => "duplicate parameter",
+"Two parameters of one function have the same name. Python refuses such a definition
+(\"duplicate argument 'x' in function definition\"); so does plc. The second parameter is
+reported.
+
+    @pl.jit
+    def f(x: pl.Tensor[[64], pl.FP32], x: pl.Tensor[[64], pl.FP32]):   # error E0227
+        ...
+
+Rename one of them.";
 
     E0301 => "pl.graph() needs exactly one region name",
 "`with pl.graph(...)` takes exactly one positional argument, the region name.
@@ -646,6 +664,12 @@ passes: an Opaque function with a `pl.at` region becomes one). The program has n
 does. A parameter whose type fixes its shape needs nothing; a bare `pl.Tensor` (or one with a
 dynamic extent) needs `--arg NAME=DIMxDIM[:DTYPE]` (dtype FP32 when left out), and a scalar
 needs `--arg NAME=VALUE`. An `--arg` naming no parameter is an error too.";
+
+    E0700 => "internal error: plc failed on this file",
+"plc stopped with an internal error (a panic) while checking the file. The language server
+reports it as this diagnostic, at the start of the document, and goes on serving the other
+documents and requests. This is a bug in plc, not in your program; please report it with
+the file.";
 
     E0701 => "internal error: a variable is used before its definition",
 "The IR verifier found a use of a variable that no earlier statement defines. Lowering and

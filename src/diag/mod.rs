@@ -151,3 +151,40 @@ pub fn sort(diags: &mut [Diagnostic]) {
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(Diagnostic::is_error)
 }
+
+/// At most this many diagnostics with the same code and severity are shown for one file;
+/// the others are summed up in one note (see [`cap_repeats`]).
+pub const MAX_REPEATS: usize = 50;
+
+/// The diagnostics to show: for each file, the first [`MAX_REPEATS`] of each code and
+/// severity, then in place of the next one a note with the same code that counts the
+/// rest: `… and 2950 more like this`. A line of 3 000 unmatched `)` gives 3 000 errors,
+/// each of which shows the whole line: without the cap the human form is quadratic in
+/// the line's length. Errors stay errors (the note does not change the exit status).
+pub fn cap_repeats(diags: &[Diagnostic]) -> Vec<Diagnostic> {
+    let key = |d: &Diagnostic| (d.primary.file, d.code, d.severity);
+    let mut totals: rustc_hash::FxHashMap<(FileId, Code, Severity), usize> = Default::default();
+    for d in diags {
+        *totals.entry(key(d)).or_default() += 1;
+    }
+    if totals.values().all(|&n| n <= MAX_REPEATS) {
+        return diags.to_vec();
+    }
+    let mut seen: rustc_hash::FxHashMap<(FileId, Code, Severity), usize> = Default::default();
+    let mut out = Vec::new();
+    for d in diags {
+        let n = seen.entry(key(d)).or_default();
+        *n += 1;
+        if *n <= MAX_REPEATS {
+            out.push(d.clone());
+        } else if *n == MAX_REPEATS + 1 {
+            let rest = totals[&key(d)] - MAX_REPEATS;
+            out.push(Diagnostic::note(
+                d.code,
+                format!("\u{2026} and {rest} more like this"),
+                Label::primary(d.primary.file, d.primary.span, "the first of them"),
+            ));
+        }
+    }
+    out
+}

@@ -11,6 +11,7 @@ pub mod cpp;
 pub mod harness;
 pub mod kernel;
 pub mod orchestration;
+pub mod publish;
 pub mod runtime;
 
 use crate::diag::Span;
@@ -190,24 +191,12 @@ fn kernel_config(p: &Program, names: &Interner, entries: &[(usize, Symbol)], sha
     text
 }
 
-/// Writes the files under `dir`, each whole or not at all (written to a temporary name
-/// beside it, then renamed over the old one). Other files in `dir` are left alone. A
-/// failure names the operation and the file it failed on.
+/// Publishes the files into `dir` as one set: a reader of `dir` sees the old set or the
+/// new one, never a mix, and a failure leaves `dir` as it was (see [`publish`]). Files
+/// in `dir` that plc did not write are kept. A failure names the operation and the file
+/// it failed on.
 pub fn write_files(dir: &std::path::Path, files: &Files) -> Result<(), crate::source::FileError> {
-    use crate::source::{FileError, FileOp};
-    for (rel, text) in files {
-        let path = dir.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| FileError::new(FileOp::CreateDirectory, parent, e))?;
-        }
-        let tmp = path.with_extension(format!("{}.plc-tmp", path.extension().and_then(|e| e.to_str()).unwrap_or("")));
-        std::fs::write(&tmp, text).map_err(|e| FileError::new(FileOp::Write, &tmp, e))?;
-        if let Err(e) = std::fs::rename(&tmp, &path) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(FileError::new(FileOp::Rename { to: path }, tmp, e));
-        }
-    }
-    Ok(())
+    publish::publish(dir, files)
 }
 
 /// `kernels/kernel_table.cpp`: the kernels by func_id, for the CPU runtime's dispatch.

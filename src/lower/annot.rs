@@ -127,28 +127,7 @@ impl Lowering<'_> {
                 };
                 return self.pl_constant(m, &path, span);
             }
-            E::Binary { op, lhs, rhs } => {
-                let a = self.eval_const_in(m, *lhs, local)?;
-                let b = self.eval_const_in(m, *rhs, local)?;
-                let Some(op) = ir_binop(*op) else {
-                    self.error(Code::E0218, file, span, "this operator cannot be folded", "not a constant operation");
-                    return None;
-                };
-                match consts::binary(op, &a, &b) {
-                    Some(v) => Some(v),
-                    None => {
-                        let (a, b) = (a.describe(&self.session.interner), b.describe(&self.session.interner));
-                        self.error(
-                            Code::E0218,
-                            file,
-                            span,
-                            format!("cannot compute `{a} {} {b}` at compile time", op.spelling()),
-                            "division by zero, overflow, or operands of the wrong kind",
-                        );
-                        return None;
-                    }
-                }
-            }
+            E::Binary { .. } | E::Bool { .. } => return self.eval_chain(m, e, local),
             E::Unary { op, operand } => {
                 let v = self.eval_const_in(m, *operand, local)?;
                 match (op, &v) {
@@ -158,27 +137,6 @@ impl Lowering<'_> {
                     (UnaryOp::Not, v) => v.truthy().map(|b| Const::Bool(!b)),
                     _ => None,
                 }
-            }
-            E::Bool { op, lhs, rhs } => {
-                let a = self.eval_const_in(m, *lhs, local)?;
-                let b = self.eval_const_in(m, *rhs, local)?;
-                let (ta, _) = (a.truthy()?, b.truthy()?);
-                Some(match op {
-                    ast::BoolOp::And => {
-                        if ta {
-                            b
-                        } else {
-                            a
-                        }
-                    }
-                    ast::BoolOp::Or => {
-                        if ta {
-                            a
-                        } else {
-                            b
-                        }
-                    }
-                })
             }
             E::Compare { first, rest } if rest.len() == 1 => {
                 let a = self.eval_const_in(m, *first, local)?;
@@ -198,6 +156,8 @@ impl Lowering<'_> {
                 }
             }
             E::Call { func, args } => return self.const_call(m, *func, args, span, local),
+            // What the parser or the nesting limits made of bad input, already reported.
+            E::Error => return None,
             _ => None,
         };
         if result.is_none() {
@@ -205,6 +165,59 @@ impl Lowering<'_> {
             self.error(Code::E0218, file, span, format!("`{text}` is not a compile-time constant"), "not a constant");
         }
         result
+    }
+
+    /// Folds a chain of binary operators (or of `and`/`or`), `1 + 1 + ... + 1`, with a loop
+    /// over its left spine, so that a chain of any length costs no recursion (see
+    /// `syntax::limits`). Each operator is folded as soon as its right operand is known;
+    /// the first operand that is not a constant ends the chain.
+    fn eval_chain(&mut self, m: ModuleId, e: ast::ExprId, local: &dyn Fn(Symbol) -> Option<Const>) -> Option<Const> {
+        let file = self.modules[m].file;
+        let (spine, first) = self.ast(m).chain_spine(e);
+        let mut acc = self.eval_const_in(m, first, local)?;
+        for node in spine {
+            let expr = self.ast(m).expr(node).clone();
+            let span = expr.span;
+            acc = match expr.kind {
+                E::Binary { op, rhs, .. } => {
+                    let b = self.eval_const_in(m, rhs, local)?;
+                    let Some(op) = ir_binop(op) else {
+                        self.error(
+                            Code::E0218,
+                            file,
+                            span,
+                            "this operator cannot be folded",
+                            "not a constant operation",
+                        );
+                        return None;
+                    };
+                    match consts::binary(op, &acc, &b) {
+                        Some(v) => v,
+                        None => {
+                            let (a, b) = (acc.describe(&self.session.interner), b.describe(&self.session.interner));
+                            self.error(
+                                Code::E0218,
+                                file,
+                                span,
+                                format!("cannot compute `{a} {} {b}` at compile time", op.spelling()),
+                                "division by zero, overflow, or operands of the wrong kind",
+                            );
+                            return None;
+                        }
+                    }
+                }
+                E::Bool { op, rhs, .. } => {
+                    let b = self.eval_const_in(m, rhs, local)?;
+                    let (ta, _) = (acc.truthy()?, b.truthy()?);
+                    match (op, ta) {
+                        (ast::BoolOp::And, true) | (ast::BoolOp::Or, false) => b,
+                        (ast::BoolOp::And, false) | (ast::BoolOp::Or, true) => acc,
+                    }
+                }
+                _ => unreachable!("a chain's spine holds operators only"),
+            };
+        }
+        Some(acc)
     }
 
     fn undefined_constant(&mut self, m: ModuleId, n: Symbol, span: Span) {

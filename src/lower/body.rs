@@ -1334,16 +1334,7 @@ impl FnLower<'_, '_> {
                 let ty = self.intern_ty(Type::Tuple(types));
                 Some(self.new_expr(ExprKind::Tuple(values), ty, span))
             }
-            E::Binary { op, lhs, rhs } => {
-                let op = ir_binop(*op)?;
-                let (a, b) = (self.expr(*lhs), self.expr(*rhs));
-                self.binary(op, a?, b?, span)
-            }
-            E::Bool { op, lhs, rhs } => {
-                let (a, b) = (self.expr(*lhs), self.expr(*rhs));
-                let op = if *op == ast::BoolOp::And { BinOp::And } else { BinOp::Or };
-                self.binary(op, a?, b?, span)
-            }
+            E::Binary { .. } | E::Bool { .. } => self.operator_chain(id),
             E::Compare { first, rest } => {
                 let (cmp, second) = rest[0];
                 let op = cmp_binop(cmp)?;
@@ -1382,6 +1373,31 @@ impl FnLower<'_, '_> {
             // Refused by the syntax check already.
             _ => None,
         }
+    }
+
+    /// A chain of binary operators, `a + b - c ...` (or of `and`/`or`): its left spine is
+    /// followed with a loop, so that a flat sum of thousands of terms needs no deeper
+    /// recursion than one term; only the right operands, nested at most
+    /// `syntax::limits::MAX_EXPR_DEPTH` deep, recurse. Both operands of each operator are
+    /// lowered (and their errors reported) before it is.
+    fn operator_chain(&mut self, id: ast::ExprId) -> Option<ExprId> {
+        let (spine, first) = self.ast().chain_spine(id);
+        let mut acc = self.expr(first);
+        for node in spine {
+            let expr = self.ast().expr(node).clone();
+            let (op, rhs) = match expr.kind {
+                E::Binary { op, rhs, .. } => (ir_binop(op), rhs),
+                E::Bool { op, rhs, .. } => (Some(if op == ast::BoolOp::And { BinOp::And } else { BinOp::Or }), rhs),
+                _ => unreachable!("a chain's spine holds operators only"),
+            };
+            // `@` has no scalar form (the syntax check refused it already).
+            let b = op.and_then(|_| self.expr(rhs));
+            acc = match (op, acc, b) {
+                (Some(op), Some(a), Some(b)) => self.binary(op, a, b, expr.span),
+                _ => None,
+            };
+        }
+        acc
     }
 
     fn name_expr(&mut self, n: Symbol, span: Span) -> Option<ExprId> {

@@ -231,7 +231,7 @@ impl Lowering<'_> {
         let file = self.modules[m].file;
         let host: Vec<Span> = self.modules[m].ast.host.iter().flat_map(|h| h.defines.clone()).collect();
         for span in host {
-            let name = self.text(file, span).to_string();
+            let name = crate::syntax::ident::normalize(self.text(file, span)).into_owned();
             let sym = self.intern(&name);
             self.modules[m].host_names.insert(sym, span);
         }
@@ -603,8 +603,32 @@ impl Lowering<'_> {
             }
         }
         let mut scalars_seen = FxHashMap::default();
+        // Python refuses a name given to two parameters ("duplicate argument 'x' in
+        // function definition"): the second is reported (and kept, so that calls of the
+        // function are not reported for their number of arguments too).
+        let mut first_of: FxHashMap<Symbol, Span> = FxHashMap::default();
+        if def.params.len() > ast_params.len() {
+            // The `self` of a method, skipped above.
+            if let Some(receiver) = def.params.first().and_then(|p| p.name) {
+                first_of.insert(receiver.name, receiver.span);
+            }
+        }
         for p in ast_params {
             let Some(pname) = p.name else { continue };
+            if let Some(&first) = first_of.get(&pname.name) {
+                let n = self.name(pname.name).to_string();
+                self.error(
+                    Code::E0227,
+                    file,
+                    pname.span,
+                    format!("duplicate parameter `{n}` in the definition of `{}`", self.name(name)),
+                    "this name is already a parameter",
+                )
+                .secondary
+                .push(Label::secondary(file, first, "first parameter of this name"));
+            } else {
+                first_of.insert(pname.name, pname.span);
+            }
             let Some(annotation) = p.annotation else {
                 let n = self.name(pname.name).to_string();
                 self.error(

@@ -3,7 +3,7 @@
 //! pass pipeline (when lowering found no error). The result is kept until the next change
 //! of the document: its diagnostics are published, and hover reads its program.
 
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::driver::{self, Input, PipelineSpec, StopAt};
 use crate::ir::Program;
 use crate::session::Session;
@@ -32,4 +32,19 @@ pub fn analyze(name: &str, path: Option<&Path>, text: &str) -> Analysis {
     // document is always read.
     let root = c.root.expect("the default pipeline is never refused");
     Analysis { session: c.session, root, programs: c.programs, diags: c.diags }
+}
+
+/// The analysis of a document whose compilation panicked: no program, and one internal
+/// error (E0700) at the start of the document that says so, so that the editor shows it
+/// and the server goes on.
+pub fn crashed(name: &str, text: &str, message: &str) -> Analysis {
+    let mut session = Session::new();
+    let root = session.files.add(name, text);
+    let diag = Diagnostic::error(
+        Code::E0700,
+        format!("internal error: plc failed while checking this file ({message})"),
+        Label::primary(root, Span::new(0, 0), "plc failed on this file"),
+    )
+    .with_help("this is a bug in plc; please report it with the file");
+    Analysis { session, root, programs: Vec::new(), diags: vec![diag] }
 }

@@ -118,6 +118,42 @@ pub fn path_to_uri(path: &Path) -> Option<Uri> {
     Uri::from_str(&uri).ok()
 }
 
+/// One spelling for every spelling of a URI, to compare and key documents by: clients
+/// and plc may percent-encode the same name differently (`caf%c3%a9`, `caf%C3%A9`,
+/// `caf%C3%a9`; `%7E` or `~`). A `file:` URI is spelled as [`path_to_uri`] spells its path
+/// (upper-case hex, unreserved bytes as they are); any other URI gets upper-case hex in
+/// its escapes, unreserved bytes unescaped, and a lower-case scheme.
+pub fn canonical_uri(uri: &Uri) -> Uri {
+    if let Some(canonical) = uri_to_path(uri).and_then(|path| path_to_uri(&path)) {
+        return canonical;
+    }
+    let text = uri.as_str();
+    let (scheme, rest) = text.split_once(':').unwrap_or(("", text));
+    let mut out = scheme.to_ascii_lowercase();
+    out.push(':');
+    let bytes = rest.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).filter(|h| bytes[i] == b'%' && h.iter().all(u8::is_ascii_hexdigit));
+        match hex.and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()) {
+            Some(b) if b.is_ascii_alphanumeric() || b"-._~".contains(&b) => {
+                out.push(b as char);
+                i += 3;
+            }
+            Some(b) => {
+                out.push_str(&format!("%{b:02X}"));
+                i += 3;
+            }
+            None => {
+                // The text is a valid URI, so a byte that is not an escape is ASCII.
+                out.push(bytes[i] as char);
+                i += 1;
+            }
+        }
+    }
+    Uri::from_str(&out).unwrap_or_else(|_| uri.clone())
+}
+
 fn percent_decode(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -166,6 +202,18 @@ mod tests {
         assert_eq!(uri_to_path(&other), None);
         let localhost = Uri::from_str("file://localhost/x/y.pl").unwrap();
         assert_eq!(uri_to_path(&localhost).unwrap(), Path::new("/x/y.pl"));
+    }
+
+    #[test]
+    fn uris_spelled_differently_have_one_canonical_spelling() {
+        let canonical = |text: &str| canonical_uri(&Uri::from_str(text).unwrap()).as_str().to_string();
+        let upper = "file:///tmp/caf%C3%A9.pl";
+        for spelling in ["file:///tmp/caf%c3%a9.pl", "file:///tmp/caf%C3%a9.pl", "FILE:///tmp/caf%C3%A9.pl", upper] {
+            assert_eq!(canonical(spelling), upper, "{spelling}");
+        }
+        assert_eq!(canonical("file:///tmp/%7Ea%2Db.pl"), "file:///tmp/~a-b.pl");
+        assert_eq!(canonical("untitled:Caf%c3%a9%7e"), "untitled:Caf%C3%A9~");
+        assert_eq!(canonical("Untitled:x"), "untitled:x");
     }
 
     #[test]

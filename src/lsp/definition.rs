@@ -33,11 +33,12 @@ pub struct SourceDoc {
 /// Reads the file at a path (an editor buffer when the file is open).
 pub type ReadFile<'a> = &'a dyn Fn(&Path) -> Option<SourceDoc>;
 
-/// The definition of the name at `offset` in `root`.
+/// The definition of the name at `offset` in `root`, or of the name that ends there: an
+/// editor puts the cursor just after a word it was typing or double-clicked (`LAYERS|`).
 pub fn definition(root: SourceDoc, offset: u32, read: ReadFile<'_>) -> Option<Location> {
     let mut r = Resolver { names: Interner::new(), modules: Vec::new(), read, looked_up: FxHashMap::default() };
     r.add(root);
-    let (m, span) = r.at(offset)?;
+    let (m, span) = r.at(offset).or_else(|| r.at(offset.checked_sub(1)?))?;
     let module = &r.modules[m];
     Some(Location::new(module.doc.uri.clone(), convert::range(&module.doc.file, span)))
 }

@@ -73,7 +73,17 @@ pub fn main() -> ExitCode {
 /// Serves one client over a connection until `exit` (or until the client is gone).
 /// Returns whether the client asked for `shutdown` before it ended the session.
 pub fn serve(connection: &Connection) -> bool {
-    let mut server = Server::new(connection);
+    serve_with(connection, analysis::analyze)
+}
+
+/// How a document is compiled: its name, its path (if it is a file) and its text.
+pub type Analyzer = fn(&str, Option<&Path>, &str) -> Analysis;
+
+/// As [`serve`], compiling documents with `analyze` (tests substitute one that fails).
+/// A panic inside an analysis or a request does not end the session: the document gets
+/// an internal-error diagnostic (E0700), the request an InternalError answer.
+pub fn serve_with(connection: &Connection, analyze: Analyzer) -> bool {
+    let mut server = Server::new(connection, analyze);
     while let Ok(message) = connection.receiver.recv() {
         match message {
             Message::Request(request) => server.request(request),
@@ -117,6 +127,8 @@ enum State {
 
 /// An open document: its latest text and what plc found in it.
 struct Document {
+    /// The URI as the client spells it (documents are keyed by [`convert::canonical_uri`]).
+    uri: Uri,
     version: i32,
     file: crate::source::SourceFile,
     /// The canonical path of a `file:` document.
@@ -126,18 +138,31 @@ struct Document {
 
 struct Server<'c> {
     connection: &'c Connection,
+    analyze: Analyzer,
     state: State,
+    /// The open documents, by canonical URI.
     docs: FxHashMap<Uri, Document>,
-    /// For each open document, the diagnostics its analysis found, by the URI of the file
-    /// they are in (the document's own URI always has an entry, maybe empty).
+    /// For each open document, the diagnostics its analysis found, by the canonical URI of
+    /// the file they are in (the document's own URI always has an entry, maybe empty).
     found: FxHashMap<Uri, FxHashMap<Uri, Vec<lsp_types::Diagnostic>>>,
+    /// For each file diagnostics were published for (canonical URI), the spelling they
+    /// were published under: when it changes (the client opens a file it spells its own
+    /// way, or closes it), the list under the old spelling is cleared.
+    published_as: FxHashMap<Uri, Uri>,
 }
 
 type Answer = Result<serde_json::Value, (ErrorCode, String)>;
 
 impl<'c> Server<'c> {
-    fn new(connection: &'c Connection) -> Self {
-        Server { connection, state: State::Uninitialized, docs: FxHashMap::default(), found: FxHashMap::default() }
+    fn new(connection: &'c Connection, analyze: Analyzer) -> Self {
+        Server {
+            connection,
+            analyze,
+            state: State::Uninitialized,
+            docs: FxHashMap::default(),
+            found: FxHashMap::default(),
+            published_as: FxHashMap::default(),
+        }
     }
 
     fn send(&self, message: Message) {
@@ -176,9 +201,13 @@ impl<'c> Server<'c> {
                 self.state = State::ShutDown;
                 Ok(serde_json::Value::Null)
             }
-            (State::Running, HoverRequest::METHOD) => with_params(params, |p| self.hover(p)),
-            (State::Running, GotoDefinition::METHOD) => with_params(params, |p| self.definition(p)),
-            (State::Running, DocumentSymbolRequest::METHOD) => with_params(params, |p| self.document_symbols(p)),
+            (State::Running, HoverRequest::METHOD) => guarded(&method, || with_params(params, |p| self.hover(p))),
+            (State::Running, GotoDefinition::METHOD) => {
+                guarded(&method, || with_params(params, |p| self.definition(p)))
+            }
+            (State::Running, DocumentSymbolRequest::METHOD) => {
+                guarded(&method, || with_params(params, |p| self.document_symbols(p)))
+            }
             (State::Running, _) => Err((ErrorCode::MethodNotFound, format!("plc does not implement `{method}`"))),
         };
         self.respond(id, answer);
@@ -203,7 +232,7 @@ impl<'c> Server<'c> {
             }
             DidCloseTextDocument::METHOD => {
                 if let Ok(p) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params) {
-                    self.close(&p.text_document.uri);
+                    self.close(&convert::canonical_uri(&p.text_document.uri));
                 }
             }
             DidSaveTextDocument::METHOD => {
@@ -219,17 +248,18 @@ impl<'c> Server<'c> {
 
     // ------------------------------------------------------------ documents
 
-    fn open(&mut self, uri: Uri, version: i32, text: String) {
+    fn open(&mut self, spelled: Uri, version: i32, text: String) {
+        let uri = convert::canonical_uri(&spelled);
         let path = convert::uri_to_path(&uri).map(|p| p.canonicalize().unwrap_or(p));
-        let name = path.as_ref().map_or_else(|| uri.as_str().to_string(), |p| p.display().to_string());
+        let name = path.as_ref().map_or_else(|| spelled.as_str().to_string(), |p| p.display().to_string());
         let file = convert::source_file(name, text);
         // Opening a document already open replaces it.
-        self.docs.insert(uri.clone(), Document { version, file, path, analysis: None });
+        self.docs.insert(uri.clone(), Document { uri: spelled, version, file, path, analysis: None });
         self.analyze(&uri);
     }
 
     fn change(&mut self, p: lsp_types::DidChangeTextDocumentParams) {
-        let uri = p.text_document.uri;
+        let uri = convert::canonical_uri(&p.text_document.uri);
         let Some(doc) = self.docs.get_mut(&uri) else { return };
         let mut text = std::mem::take(&mut doc.file.text);
         for change in p.content_changes {
@@ -266,7 +296,12 @@ impl<'c> Server<'c> {
     /// changed owner: the document's, and those of the files it imports (or imported).
     fn analyze(&mut self, uri: &Uri) {
         let Some(doc) = self.docs.get(uri) else { return };
-        let analysis = analysis::analyze(&doc.file.name, doc.path.as_deref(), &doc.file.text);
+        let analyze = self.analyze;
+        let run = || analyze(&doc.file.name, doc.path.as_deref(), &doc.file.text);
+        let analysis = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+            Ok(analysis) => analysis,
+            Err(panic) => analysis::crashed(&doc.file.name, &doc.file.text, &panic_message(panic.as_ref())),
+        };
         let open_paths: FxHashMap<PathBuf, Uri> =
             self.docs.iter().filter_map(|(u, d)| Some((d.path.clone()?, u.clone()))).collect();
         let files = &analysis.session.files;
@@ -277,12 +312,16 @@ impl<'c> Server<'c> {
             }
             uris.entry(file).or_insert_with(|| file_uri(&files.get(file).name, &open_paths)).clone()
         };
+        let docs = &self.docs;
         let mut by_file: FxHashMap<Uri, Vec<lsp_types::Diagnostic>> = FxHashMap::default();
         by_file.insert(uri.clone(), Vec::new());
-        for d in &analysis.diags {
+        for d in &crate::diag::cap_repeats(&analysis.diags) {
             // Diagnostics of the pipeline's own text cannot arise from the default pipeline.
             let Some(target) = uri_of(d.primary.file) else { continue };
-            let converted = convert::diagnostic(files, d, &mut uri_of);
+            // Related information names files as the client spells them.
+            let mut spelled_uri_of =
+                |file| uri_of(file).map(|canonical| docs.get(&canonical).map_or(canonical, |d| d.uri.clone()));
+            let converted = convert::diagnostic(files, d, &mut spelled_uri_of);
             by_file.entry(target).or_default().push(converted);
         }
         let mut affected: FxHashSet<Uri> = by_file.keys().cloned().collect();
@@ -300,7 +339,7 @@ impl<'c> Server<'c> {
     /// Publishes the diagnostics of one file. An open file shows what its own analysis
     /// found (the others read it from disk, which may be older than the buffer); a file
     /// that is not open shows what the analyses of the open files that import it found.
-    fn publish(&self, uri: &Uri) {
+    fn publish(&mut self, uri: &Uri) {
         let (diagnostics, version) = match self.docs.get(uri) {
             Some(doc) => {
                 let own = self.found.get(uri).and_then(|m| m.get(uri)).cloned().unwrap_or_default();
@@ -323,7 +362,14 @@ impl<'c> Server<'c> {
                 (all, None)
             }
         };
-        let params = PublishDiagnosticsParams { uri: uri.clone(), diagnostics, version };
+        let spelled = self.docs.get(uri).map_or_else(|| uri.clone(), |d| d.uri.clone());
+        if let Some(old) = self.published_as.insert(uri.clone(), spelled.clone()) {
+            if old != spelled {
+                let params = PublishDiagnosticsParams { uri: old, diagnostics: Vec::new(), version: None };
+                self.send(Message::Notification(Notification::new(PublishDiagnostics::METHOD.to_string(), params)));
+            }
+        }
+        let params = PublishDiagnosticsParams { uri: spelled, diagnostics, version };
         self.send(Message::Notification(Notification::new(PublishDiagnostics::METHOD.to_string(), params)));
     }
 
@@ -331,7 +377,8 @@ impl<'c> Server<'c> {
 
     fn hover(&self, p: HoverParams) -> Answer {
         let at = p.text_document_position_params;
-        let Some(doc) = self.docs.get(&at.text_document.uri) else { return Ok(serde_json::Value::Null) };
+        let uri = convert::canonical_uri(&at.text_document.uri);
+        let Some(doc) = self.docs.get(&uri) else { return Ok(serde_json::Value::Null) };
         let Some(analysis) = &doc.analysis else { return Ok(serde_json::Value::Null) };
         let offset = convert::offset(&doc.file.text, &doc.file.lines, at.position);
         let Some((span, text)) = hover::region_hover(analysis, offset) else { return Ok(serde_json::Value::Null) };
@@ -344,11 +391,12 @@ impl<'c> Server<'c> {
 
     fn definition(&self, p: GotoDefinitionParams) -> Answer {
         let at = p.text_document_position_params;
-        let uri = at.text_document.uri;
-        let Some(doc) = self.docs.get(&uri) else { return Ok(serde_json::Value::Null) };
+        let Some(doc) = self.docs.get(&convert::canonical_uri(&at.text_document.uri)) else {
+            return Ok(serde_json::Value::Null);
+        };
         let offset = convert::offset(&doc.file.text, &doc.file.lines, at.position);
         let root = definition::SourceDoc {
-            uri: uri.clone(),
+            uri: doc.uri.clone(),
             path: doc.path.clone(),
             file: convert::source_file(doc.file.name.clone(), doc.file.text.clone()),
         };
@@ -360,18 +408,22 @@ impl<'c> Server<'c> {
     }
 
     fn document_symbols(&self, p: DocumentSymbolParams) -> Answer {
-        let Some(doc) = self.docs.get(&p.text_document.uri) else { return Ok(serde_json::Value::Null) };
+        let Some(doc) = self.docs.get(&convert::canonical_uri(&p.text_document.uri)) else {
+            return Ok(serde_json::Value::Null);
+        };
         Ok(to_value(DocumentSymbolResponse::Nested(symbols::document_symbols(&doc.file))))
     }
 
     /// A file for go to definition: the editor's buffer when it is open, else the disk's.
     fn read_file(&self, path: &Path) -> Option<definition::SourceDoc> {
         let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        if let Some((uri, doc)) = self.docs.iter().find(|(_, d)| d.path.as_deref() == Some(path.as_path())) {
+        if let Some(doc) = self.docs.values().find(|d| d.path.as_deref() == Some(path.as_path())) {
             let file = convert::source_file(doc.file.name.clone(), doc.file.text.clone());
-            return Some(definition::SourceDoc { uri: uri.clone(), path: Some(path), file });
+            return Some(definition::SourceDoc { uri: doc.uri.clone(), path: Some(path), file });
         }
-        let text = std::fs::read_to_string(&path).ok()?;
+        // A FIFO or a device named like a module must not block the server.
+        let crate::source::Source::Bytes(bytes) = crate::source::read_source(&path).ok()? else { return None };
+        let text = String::from_utf8(bytes).ok()?;
         let uri = convert::path_to_uri(&path)?;
         let file = convert::source_file(path.display().to_string(), text);
         Some(definition::SourceDoc { uri, path: Some(path), file })
@@ -388,6 +440,24 @@ fn file_uri(name: &str, open_paths: &FxHashMap<PathBuf, Uri>) -> Option<Uri> {
     let path = PathBuf::from(name);
     let path = path.canonicalize().unwrap_or(path);
     open_paths.get(&path).cloned().or_else(|| convert::path_to_uri(&path))
+}
+
+/// Answers a request, or InternalError when answering it panics (the panic message is
+/// also printed on stderr, the editor's log, by the default hook).
+fn guarded(method: &str, answer: impl FnOnce() -> Answer) -> Answer {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(answer)).unwrap_or_else(|panic| {
+        let message = panic_message(panic.as_ref());
+        Err((ErrorCode::InternalError, format!("internal error in plc while answering `{method}`: {message}")))
+    })
+}
+
+/// The text of a panic's payload.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    match (panic.downcast_ref::<&str>(), panic.downcast_ref::<String>()) {
+        (Some(s), _) => s.to_string(),
+        (_, Some(s)) => s.clone(),
+        _ => "a panic without a message".to_string(),
+    }
 }
 
 /// Parses a request's parameters, or answers InvalidParams.

@@ -5,17 +5,30 @@
 //! lsp-server has a stdio transport of its own, but its reader thread stops at the first
 //! payload that is not a JSON-RPC message, which ends the session. This one answers such a
 //! payload as JSON-RPC says — a Parse error (-32700) or an Invalid Request (-32600), with a
-//! null id when the id cannot be read — and goes on with the next frame. Header lines that
-//! do not parse are skipped; a frame without a `Content-Length` is dropped. Nothing read is
-//! kept past its frame, and a line or a payload larger than the limits below is skipped
-//! rather than held.
+//! null id when the id cannot be read — and goes on with the next frame.
+//!
+//! It also survives frames whose framing is wrong, which would otherwise leave every later
+//! message stuck to leftover bytes (the server deaf, `exit` ignored):
+//! - a JSON payload is read up to the end of its JSON value, found by a scan of its
+//!   brackets and strings, so a `Content-Length` too small (a client counting characters,
+//!   not bytes) or too large (which would swallow the next frame, or wait for bytes that
+//!   never come) costs nothing; the length decides only for a payload that is not JSON;
+//! - a header line that holds `Content-Length:` after other bytes (stray bytes, the rest
+//!   of a damaged frame) is read from there on: the reader resynchronises on the next
+//!   header;
+//! - a frame whose `Content-Length` is missing or not a number is read by the scan when
+//!   its payload is JSON, and dropped otherwise.
+//!
+//! Nothing read is kept past its frame, and a line or a payload larger than the limits
+//! below is skipped rather than held.
 
 use crossbeam_channel::{bounded, Sender};
 use lsp_server::{Connection, ErrorCode, Message};
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Read, Write};
 use std::thread;
 
-/// The longest header line kept; the rest of a longer line is skipped.
+/// The longest header line kept: of a longer line, only the last this many bytes (a
+/// `Content-Length` after stray bytes is at the end of its line).
 const MAX_HEADER_LINE: usize = 8 * 1024;
 
 /// The largest payload read; a larger one is skipped and answered with Invalid Request.
@@ -41,8 +54,7 @@ pub fn stdio() -> io::Result<(Connection, IoThreads)> {
     let (to_server, from_client) = bounded::<Message>(16);
     let (to_client, from_server) = bounded::<Message>(16);
     thread::Builder::new().name("plc-lsp-reader".to_string()).spawn(move || {
-        let stdin = io::stdin();
-        read_loop(&mut stdin.lock(), &to_server, &mut write_stdout);
+        read_loop(io::stdin().lock(), &to_server, &mut write_stdout);
     })?;
     let writer = thread::Builder::new().name("plc-lsp-writer".to_string()).spawn(move || {
         for message in from_server {
@@ -64,9 +76,10 @@ fn write_stdout(frame: &[u8]) -> io::Result<()> {
 /// Reads frames until the end of input, an `exit` notification, or a server that has
 /// stopped listening. Error responses to unreadable payloads go straight to `output`, one
 /// whole frame per call.
-fn read_loop(input: &mut impl BufRead, to_server: &Sender<Message>, output: &mut dyn FnMut(&[u8]) -> io::Result<()>) {
+fn read_loop(input: impl Read, to_server: &Sender<Message>, output: &mut dyn FnMut(&[u8]) -> io::Result<()>) {
+    let mut input = Input::new(input);
     loop {
-        let frame = match read_frame(input) {
+        let frame = match input.read_frame() {
             Ok(Some(frame)) => frame,
             Ok(None) | Err(_) => return,
         };
@@ -101,78 +114,270 @@ enum Frame {
     Payload(Vec<u8>),
     /// A frame whose payload was skipped because it is larger than [`MAX_PAYLOAD`].
     TooLarge(usize),
-    /// Headers without a usable `Content-Length`: nothing can be read as its payload.
+    /// Headers without a usable `Content-Length` and a payload that is not JSON: nothing
+    /// can be read as its payload.
     Malformed,
 }
 
-/// Reads one frame; `None` at the end of input.
-fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Frame>> {
-    let mut length: Option<usize> = None;
-    let mut malformed = false;
-    let mut seen_header = false;
-    loop {
-        let Some(line) = read_line(input)? else { return Ok(None) };
-        let line = line.strip_suffix(b"\n").unwrap_or(&line);
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.is_empty() {
-            if !seen_header {
-                // A stray blank line between frames.
-                continue;
-            }
-            break;
-        }
-        seen_header = true;
-        let Some((name, value)) = std::str::from_utf8(line).ok().and_then(|l| l.split_once(':')) else {
-            malformed = true;
-            continue;
-        };
-        if name.trim().eq_ignore_ascii_case("Content-Length") {
-            match value.trim().parse::<usize>() {
-                Ok(n) => length = Some(n),
-                Err(_) => malformed = true,
-            }
-        }
-    }
-    let Some(length) = length.filter(|_| !malformed) else { return Ok(Some(Frame::Malformed)) };
-    if length > MAX_PAYLOAD {
-        let skipped = io::copy(&mut input.take(length as u64), &mut io::sink())?;
-        return Ok(if skipped < length as u64 { None } else { Some(Frame::TooLarge(length)) });
-    }
-    // Read as the bytes arrive: a length the input does not hold allocates nothing upfront.
-    let mut payload = Vec::new();
-    input.take(length as u64).read_to_end(&mut payload)?;
-    if payload.len() < length {
-        return Ok(None);
-    }
-    Ok(Some(Frame::Payload(payload)))
+/// The input stream with a buffer that can be looked into before it is consumed, so that
+/// a frame can end where its JSON ends and leave the rest to the next frame.
+struct Input<R> {
+    inner: R,
+    buf: Vec<u8>,
+    /// The first byte of `buf` not consumed yet.
+    pos: usize,
 }
 
-/// Reads a line up to and including its `\n` (or up to the end of input); only the first
-/// [`MAX_HEADER_LINE`] bytes are kept. `None` at the end of input.
-fn read_line(input: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
-    let mut line = Vec::new();
-    let mut any = false;
-    loop {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(any.then_some(line));
+impl<R: Read> Input<R> {
+    fn new(inner: R) -> Self {
+        Input { inner, buf: Vec::new(), pos: 0 }
+    }
+
+    fn available(&self) -> &[u8] {
+        &self.buf[self.pos..]
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos += n;
+    }
+
+    /// Reads more input after what is buffered; `false` at the end of input.
+    fn fill(&mut self) -> io::Result<bool> {
+        if self.pos > 0 && self.pos * 2 >= self.buf.len() {
+            self.buf.drain(..self.pos);
+            self.pos = 0;
         }
-        any = true;
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..=i], true),
-            None => (buf, false),
-        };
-        let room = MAX_HEADER_LINE.saturating_sub(line.len());
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = chunk.len();
-        input.consume(used);
-        if done {
-            return Ok(Some(line));
+        let mut chunk = [0u8; 64 * 1024];
+        loop {
+            match self.inner.read(&mut chunk) {
+                Ok(0) => return Ok(false),
+                Ok(n) => {
+                    self.buf.extend_from_slice(&chunk[..n]);
+                    return Ok(true);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
         }
+    }
+
+    /// The next byte, not consumed; `None` at the end of input.
+    fn peek(&mut self) -> io::Result<Option<u8>> {
+        if self.available().is_empty() && !self.fill()? {
+            return Ok(None);
+        }
+        Ok(self.available().first().copied())
+    }
+
+    /// Reads one frame; `None` at the end of input.
+    fn read_frame(&mut self) -> io::Result<Option<Frame>> {
+        let mut length: Option<usize> = None;
+        let mut malformed = false;
+        let mut seen_header = false;
+        loop {
+            // A JSON payload where a header should be (after a frame without a usable
+            // length): read it by its brackets.
+            if !seen_header && self.peek()? == Some(b'{') {
+                return self.read_json(None);
+            }
+            let Some(line) = self.read_line()? else { return Ok(None) };
+            let line = line.strip_suffix(b"\n").unwrap_or(&line);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            // Stray bytes, or the rest of a damaged frame, before a header: resynchronise.
+            let line = match find_ignore_case(line, b"content-length:") {
+                Some(at) => &line[at..],
+                None => line,
+            };
+            if line.iter().all(u8::is_ascii_whitespace) {
+                if !seen_header {
+                    // A stray blank line between frames.
+                    continue;
+                }
+                break;
+            }
+            seen_header = true;
+            let Some((name, value)) = std::str::from_utf8(line).ok().and_then(|l| l.split_once(':')) else {
+                malformed = true;
+                continue;
+            };
+            if name.trim().eq_ignore_ascii_case("Content-Length") {
+                match value.trim().parse::<usize>() {
+                    Ok(n) => (length, malformed) = (Some(n), false),
+                    Err(_) => malformed = true,
+                }
+            }
+        }
+        let length = length.filter(|_| !malformed);
+        match self.peek()? {
+            Some(b'{' | b'[') => self.read_json(length),
+            _ => match length {
+                Some(length) => self.read_exactly(length),
+                None => Ok(Some(Frame::Malformed)),
+            },
+        }
+    }
+
+    /// A payload that is not JSON: exactly `length` bytes, as the header says.
+    fn read_exactly(&mut self, length: usize) -> io::Result<Option<Frame>> {
+        if length > MAX_PAYLOAD {
+            let mut left = length;
+            while left > 0 {
+                if self.available().is_empty() && !self.fill()? {
+                    return Ok(None);
+                }
+                let n = left.min(self.available().len());
+                self.consume(n);
+                left -= n;
+            }
+            return Ok(Some(Frame::TooLarge(length)));
+        }
+        // Read as the bytes arrive: a length the input does not hold allocates nothing
+        // upfront.
+        while self.available().len() < length {
+            if !self.fill()? {
+                return Ok(None);
+            }
+        }
+        let payload = self.available()[..length].to_vec();
+        self.consume(length);
+        Ok(Some(Frame::Payload(payload)))
+    }
+
+    /// A JSON payload, which starts here: it ends where its value ends, whatever
+    /// `length` says. Bytes that cannot continue a JSON value end it early: within the
+    /// declared length the frame is what its length says (and is answered as not JSON);
+    /// past it, the frame ends there and the rest belongs to the next one.
+    fn read_json(&mut self, length: Option<usize>) -> io::Result<Option<Frame>> {
+        let mut scan = JsonScan::default();
+        let mut scanned = 0;
+        loop {
+            while scanned < self.available().len() {
+                let byte = self.available()[scanned];
+                scanned += 1;
+                match scan.feed(byte) {
+                    Step::More if scanned > MAX_PAYLOAD => {
+                        return self.read_exactly(length.unwrap_or(0).max(scanned));
+                    }
+                    Step::More => {}
+                    Step::Done => {
+                        let payload = self.available()[..scanned].to_vec();
+                        self.consume(scanned);
+                        return Ok(Some(Frame::Payload(payload)));
+                    }
+                    Step::Invalid => {
+                        return match length {
+                            Some(length) if scanned <= length => self.read_exactly(length),
+                            _ => {
+                                let payload = self.available()[..scanned - 1].to_vec();
+                                self.consume(scanned - 1);
+                                Ok(Some(Frame::Payload(payload)))
+                            }
+                        };
+                    }
+                }
+            }
+            if !self.fill()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Reads a line up to and including its `\n` (or up to the end of input); only the
+    /// last [`MAX_HEADER_LINE`] bytes of a longer line are kept. `None` at the end of input.
+    fn read_line(&mut self) -> io::Result<Option<Vec<u8>>> {
+        let mut line = Vec::new();
+        let mut any = false;
+        loop {
+            if self.available().is_empty() && !self.fill()? {
+                return Ok(any.then_some(line));
+            }
+            any = true;
+            let buf = self.available();
+            let (used, done) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            line.extend_from_slice(&buf[..used]);
+            self.consume(used);
+            if line.len() > 2 * MAX_HEADER_LINE {
+                line.drain(..line.len() - MAX_HEADER_LINE);
+            }
+            if done {
+                if line.len() > MAX_HEADER_LINE {
+                    line.drain(..line.len() - MAX_HEADER_LINE);
+                }
+                return Ok(Some(line));
+            }
+        }
+    }
+}
+
+fn find_ignore_case(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// Finds where a JSON value ends, one byte at a time: brackets are counted outside
+/// strings. It does not validate the JSON (the decoder does), but it knows bytes that
+/// cannot be part of one, such as a raw line break in a string or a letter that starts
+/// no literal (the `C` of a `Content-Length` header).
+#[derive(Default)]
+struct JsonScan {
+    depth: u32,
+    in_string: bool,
+    escape: bool,
+}
+
+enum Step {
+    More,
+    Done,
+    Invalid,
+}
+
+impl JsonScan {
+    fn feed(&mut self, byte: u8) -> Step {
+        if self.in_string {
+            if self.escape {
+                self.escape = false;
+            } else if byte == b'\\' {
+                self.escape = true;
+            } else if byte == b'"' {
+                self.in_string = false;
+            } else if byte < 0x20 {
+                return Step::Invalid;
+            }
+            return Step::More;
+        }
+        match byte {
+            b'{' | b'[' => self.depth += 1,
+            b'}' | b']' if self.depth > 0 => {
+                self.depth -= 1;
+                if self.depth == 0 {
+                    return Step::Done;
+                }
+            }
+            b'"' if self.depth > 0 => self.in_string = true,
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            // Numbers and the literals true, false and null.
+            b','
+            | b':'
+            | b'-'
+            | b'+'
+            | b'.'
+            | b'0'..=b'9'
+            | b'e'
+            | b'E'
+            | b't'
+            | b'r'
+            | b'u'
+            | b'f'
+            | b'a'
+            | b'l'
+            | b's'
+            | b'n'
+                if self.depth > 0 => {}
+            _ => return Step::Invalid,
+        }
+        Step::More
     }
 }
 
@@ -214,7 +419,7 @@ mod tests {
     fn read_all(input: &str) -> (Vec<Message>, String) {
         let (tx, rx) = crossbeam_channel::unbounded();
         let mut answered = Vec::new();
-        read_loop(&mut io::Cursor::new(input.as_bytes()), &tx, &mut |frame| {
+        read_loop(io::Cursor::new(input.as_bytes()), &tx, &mut |frame| {
             answered.extend_from_slice(frame);
             Ok(())
         });

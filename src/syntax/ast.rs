@@ -466,6 +466,36 @@ impl Ast {
         }
     }
 
+    /// The left operand of a binary operator (or of `and`/`or`) when it continues a chain of
+    /// such operators: `a + b` in `a + b - c`. A flat chain is a left spine of these nodes;
+    /// walks that recurse follow it with a loop ([`Ast::chain_spine`]), so that a sum of
+    /// thousands of terms needs no more stack than one term (`syntax::limits`).
+    pub fn chain_continuation(&self, id: ExprId) -> Option<ExprId> {
+        match self.expr(id).kind {
+            ExprKind::Binary { lhs, .. } if matches!(self.expr(lhs).kind, ExprKind::Binary { .. }) => Some(lhs),
+            ExprKind::Bool { lhs, .. } if matches!(self.expr(lhs).kind, ExprKind::Bool { .. }) => Some(lhs),
+            _ => None,
+        }
+    }
+
+    /// The operator nodes of the chain `id` heads, innermost (first evaluated) first, and
+    /// the chain's first operand: for `a + b - c`, `([a + b, a + b - c], a)`. For a node
+    /// that is not a binary operator, `([], id)`.
+    pub fn chain_spine(&self, id: ExprId) -> (Vec<ExprId>, ExprId) {
+        let mut spine = Vec::new();
+        let mut cur = id;
+        while let ExprKind::Binary { lhs, .. } | ExprKind::Bool { lhs, .. } = self.expr(cur).kind {
+            spine.push(cur);
+            let continues = self.chain_continuation(cur).is_some();
+            cur = lhs;
+            if !continues {
+                break;
+            }
+        }
+        spine.reverse();
+        (spine, cur)
+    }
+
     /// The direct sub-expressions of an expression, in source order.
     pub fn expr_children(&self, id: ExprId, f: &mut impl FnMut(ExprId)) {
         match &self.expr(id).kind {

@@ -40,7 +40,7 @@ impl<'s> Builder<'s> {
     }
 
     pub fn ident(&mut self, lo: u32, hi: u32) -> Ident {
-        let name = self.interner.intern(&self.src[lo as usize..hi as usize]);
+        let name = self.interner.intern(&super::ident::normalize(&self.src[lo as usize..hi as usize]));
         Ident { name, span: Span::new(lo, hi) }
     }
 

@@ -464,6 +464,7 @@ impl Splitter<'_> {
             message,
             Label::primary(self.file, header, "skipped, not parsed"),
         ));
+        self.check_bracket_depth(start, end);
 
         let mut dsl_defs = Vec::new();
         let mut j = start;
@@ -508,6 +509,37 @@ impl Splitter<'_> {
 }
 
 impl Splitter<'_> {
+    /// Host code is never parsed, but Python refuses it when its brackets nest more than
+    /// 200 deep ("too many nested parentheses"), and so does plc: E0120 at the first
+    /// bracket too many, once per host item. A run of more than 200 prefix operators
+    /// (`- - - x`, `not not x`) is nesting too, refused the same way.
+    fn check_bracket_depth(&mut self, start: usize, end: usize) {
+        let limit = super::limits::MAX_EXPR_DEPTH;
+        let (mut depth, mut prefix_run) = (0usize, 0usize);
+        for tok in &self.toks[start..end] {
+            prefix_run =
+                if matches!(tok.kind, Tok::Minus | Tok::Plus | Tok::Tilde | Tok::Not) { prefix_run + 1 } else { 0 };
+            if tok.kind.is_open_bracket() {
+                depth += 1;
+            } else if tok.kind.is_close_bracket() {
+                depth = depth.saturating_sub(1);
+            }
+            // In a run of operators only the first may be a binary one (`a - -b`).
+            if depth > limit || prefix_run > limit + 1 {
+                let what = if depth > limit { "brackets" } else { "operators" };
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::E0120,
+                        format!("too many nested {what} in host code (Python allows {limit} levels)"),
+                        Label::primary(self.file, tok.span, "nested too deeply here"),
+                    )
+                    .with_help("Python refuses this module too; split the expression"),
+                );
+                return;
+            }
+        }
+    }
+
     /// The names a host item binds at the top level.
     fn top_level_names(&self, start: usize, end: usize, kind: HostKind) -> Vec<Span> {
         match kind {

@@ -23,6 +23,9 @@ impl Token {
     }
 }
 
+/// The most tokens room is made for before the lexer has seen them (12 MiB).
+const MAX_INITIAL_TOKENS: usize = 1 << 20;
+
 /// Lexes `src` (which is at most `MAX_FILE_LEN` bytes long). A UTF-8 byte order mark at the
 /// start is skipped. Newlines are kept; layout is the next stage's business.
 pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
@@ -30,8 +33,9 @@ pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
     if src.starts_with('\u{FEFF}') {
         lexer.bump('\u{FEFF}'.len_utf8());
     }
-    // A typical file has one token per four to five bytes.
-    let mut tokens = Vec::with_capacity(src.len() / 4 + 16);
+    // A typical file has one token per four to five bytes; the first guess is capped, so
+    // that a huge file of comments, one string or NUL bytes allocates what it needs only.
+    let mut tokens = Vec::with_capacity((src.len() / 4).min(MAX_INITIAL_TOKENS) + 16);
     // A run of adjacent invalid characters is reported once.
     let mut invalid_run: Option<Span> = None;
     while let Some(result) = lexer.next() {
@@ -40,6 +44,9 @@ pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
         match result {
             Ok(kind) => {
                 flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
+                if kind == Tok::Name {
+                    check_identifier(file, src, span, diags);
+                }
                 tokens.push(Token { kind, span });
             }
             Err(LexError::InvalidChar) if is_unicode_space(src, span) => {
@@ -82,6 +89,36 @@ pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
     }
     flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
     tokens
+}
+
+/// A name with a character Python refuses in identifiers (a zero-width joiner), or whose
+/// NFKC form is not an identifier: E0001. The token stays a name, so that parsing goes on.
+fn check_identifier(file: FileId, src: &str, span: Span, diags: &mut Vec<Diagnostic>) {
+    let text = &src[span.lo as usize..span.hi as usize];
+    match super::ident::check(text) {
+        Ok(()) => {}
+        Err(Some((at, c))) => {
+            let lo = span.lo + at as u32;
+            let what = if c.is_whitespace() || c.is_control() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{FEFF}') {
+                "invalid non-printable character"
+            } else {
+                "invalid character"
+            };
+            diags.push(
+                Diagnostic::error(
+                    Code::E0001,
+                    format!("{what} U+{:04X} in the name `{}`", c as u32, text.escape_debug()),
+                    Label::primary(file, Span::new(lo, lo + c.len_utf8() as u32), "not allowed in a name"),
+                )
+                .with_help("remove it; Python does not accept it in identifiers"),
+            );
+        }
+        Err(None) => diags.push(Diagnostic::error(
+            Code::E0001,
+            format!("`{text}` is not a valid name once normalised (NFKC), as Python reads names"),
+            Label::primary(file, span, "not a valid name"),
+        )),
+    }
 }
 
 /// A NUL byte or a stray backslash gets its own diagnostic rather than joining a run.
@@ -138,4 +175,18 @@ fn flush_invalid(
     };
     diags.push(diag);
     tokens.push(Token { kind: Tok::Error, span });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_input_without_tokens_allocates_little() {
+        // 64 MiB of one comment: one token, not 16 million tokens' worth of room.
+        let src = format!("#{}", "x".repeat(64 << 20));
+        let tokens = lex(FileId(0), &src, &mut Vec::new());
+        assert!(tokens.len() <= 1);
+        assert!(tokens.capacity() <= MAX_INITIAL_TOKENS + 16, "{}", tokens.capacity());
+    }
 }

@@ -1,32 +1,81 @@
 //! Nesting limits. Expressions nested more than [`MAX_EXPR_DEPTH`] deep are refused (blocks
 //! are limited by the layout stage), as Python refuses them, so that every later stage may
 //! walk a tree recursively without running out of stack.
+//!
+//! A flat chain of binary operators, `a + b - c + ...` (or of `and`/`or`), is not nesting:
+//! its AST is a left spine of operator nodes, which every walk that recurses (lowering,
+//! constant folding) follows with a loop ([`Ast::chain_spine`]). Such a chain counts as
+//! one level however long it is, as CPython's parser sees it, so that the sums of a few
+//! thousand terms that CPython compiles are accepted too. The whole tree's height (every
+//! node counted, chains included) is bounded separately by [`MAX_TREE_HEIGHT`], for the
+//! IR, whose expressions are trees of the same height.
+//!
+//! A refused expression is reported once and replaced by an `Error` node in the tree, so
+//! that no later stage ever sees it: a module constant, an annotation and a function body
+//! are all safe to walk after this check.
 
-use super::ast::{Ast, ExprId};
-use crate::diag::{Code, Diagnostic, Label};
+use super::ast::{Ast, ExprId, ExprKind};
+use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::source::FileId;
 
-/// CPython's parser refuses 200 nested parentheses; plc allows as deep an expression.
+/// CPython refuses more than 200 nested brackets; plc allows as deep an expression.
 pub const MAX_EXPR_DEPTH: usize = 200;
 
-/// Reports the first expression that is nested too deeply. Children are allocated before
-/// their parents, so one forward pass over the arena computes every depth.
-pub fn check(file: FileId, ast: &Ast, diags: &mut Vec<Diagnostic>) {
+/// The most nodes on one path from an expression down to a leaf, chains of operators
+/// included: a flat sum of up to about this many terms is accepted.
+pub const MAX_TREE_HEIGHT: usize = 10_000;
+
+/// Reports the first expression that is nested too deeply or that is too long, and cuts
+/// every such expression out of the tree (its node becomes `ExprKind::Error`). Children
+/// are allocated before their parents, so one forward pass over the arena computes every
+/// depth. An expression holding an E0120 that an earlier stage reported (too many nested
+/// brackets in the layout stage) is cut without a second report.
+pub fn check(file: FileId, ast: &mut Ast, diags: &mut Vec<Diagnostic>) {
+    let reported_before: Vec<Span> =
+        diags.iter().filter(|d| d.code == Code::E0120 && d.primary.file == file).map(|d| d.primary.span).collect();
+    let mut reported = false;
+    // Per node: its nesting depth (chains counted once) and its height (every node counted).
     let mut depth = vec![0u32; ast.exprs.len()];
+    let mut height = vec![0u32; ast.exprs.len()];
     for i in 0..ast.exprs.len() {
-        let mut deepest = 0;
-        ast.expr_children(ExprId(i as u32), &mut |child| deepest = deepest.max(depth[child.0 as usize]));
-        depth[i] = deepest + 1;
-        if depth[i] as usize == MAX_EXPR_DEPTH + 1 {
-            diags.push(
+        let id = ExprId(i as u32);
+        let chained = ast.chain_continuation(id);
+        let (mut deepest, mut highest) = (0, 0);
+        ast.expr_children(id, &mut |child| {
+            let c = child.0 as usize;
+            // The operand that continues a chain (`a + b` in `a + b + c`) is at the chain's
+            // own level; every other child is one level down.
+            let d = if Some(child) == chained { depth[c] } else { depth[c] + 1 };
+            deepest = deepest.max(d);
+            highest = highest.max(height[c]);
+        });
+        depth[i] = deepest.max(1);
+        height[i] = highest + 1;
+        let too_deep = depth[i] as usize > MAX_EXPR_DEPTH;
+        let too_long = height[i] as usize > MAX_TREE_HEIGHT;
+        if !too_deep && !too_long {
+            continue;
+        }
+        let span = ast.exprs[i].span;
+        if !reported && !reported_before.iter().any(|r| span.contains(*r)) {
+            reported = true;
+            let diag = if too_deep {
                 Diagnostic::error(
                     Code::E0120,
                     format!("expression nested too deeply (plc allows {MAX_EXPR_DEPTH} levels)"),
-                    Label::primary(file, ast.exprs[i].span, "this expression is nested too deeply"),
+                    Label::primary(file, span, "this expression is nested too deeply"),
                 )
-                .with_help("split it into several statements with intermediate names"),
-            );
-            return;
+            } else {
+                Diagnostic::error(
+                    Code::E0120,
+                    format!("expression too long (plc allows chains of up to {MAX_TREE_HEIGHT} operations)"),
+                    Label::primary(file, span, "this expression is too long"),
+                )
+            };
+            diags.push(diag.with_help("split it into several statements with intermediate names"));
         }
+        ast.exprs[i].kind = ExprKind::Error;
+        depth[i] = 1;
+        height[i] = 1;
     }
 }

@@ -7,6 +7,7 @@ pub mod ast;
 pub mod builder;
 pub mod dump;
 pub mod host;
+pub mod ident;
 pub mod layout;
 pub mod lexer;
 pub mod limits;
@@ -70,7 +71,7 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         ast.host = host;
         diags.extend(attempt);
         diags.extend(builder.diags);
-        limits::check(file, &ast, diags);
+        limits::check(file, &mut ast, diags);
         restrict::check(file, src, &ast, diags);
         return ast;
     }

@@ -1,0 +1,290 @@
+//! Publishing `plc compile`'s output: the whole set of files appears in the output
+//! directory at once, or nothing changes.
+//!
+//! 1. A lock file beside the directory (`.<name>.plc-lock`, opened without following a
+//!    symbolic link) is locked for the whole publication, so that two runs into one
+//!    directory take turns; leftovers of runs that were killed are removed under it.
+//! 2. The set is written into a fresh staging directory beside the output directory
+//!    (`.<name>.plc-stage-<random>`, created exclusively, readable by its owner only until
+//!    it is published). Nothing in it can have been planted by anyone else, and every
+//!    file is created new: no write follows a symbolic link. A file whose content did not
+//!    change is linked from the old set instead, so it keeps its modification time.
+//! 3. The files of the old directory that plc did not write (listed in nobody's manifest,
+//!    `.plc-manifest`, and not replaced by the new set) are linked into the staging
+//!    directory too: the user's own files survive, plc's stale ones (a kernel that is gone)
+//!    do not.
+//! 4. The staging directory takes the place of the output directory in one step (Linux's
+//!    `renameat2(RENAME_EXCHANGE)`; elsewhere two renames, the old directory kept until the
+//!    second succeeded and put back if it failed); the old set is then removed.
+//!
+//! On any failure the staging directory is removed and the output directory is untouched;
+//! a killed run leaves only a staging directory, which the next run removes. A failure
+//! names the file and the operation (a write is reported under the file's final name).
+
+use crate::source::{FileError, FileOp};
+use rustc_hash::FxHashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The list of the files plc wrote, kept in the output directory: the next publication
+/// drops them (or replaces them) and keeps every other file.
+pub const MANIFEST: &str = ".plc-manifest";
+
+/// Publishes `files` (paths relative to `dir`, with their contents) into `dir`.
+pub fn publish(dir: &Path, files: &[(String, String)]) -> Result<(), FileError> {
+    std::fs::create_dir_all(dir).map_err(|e| FileError::new(FileOp::CreateDirectory, dir, e))?;
+    // Publish into what the path names (the target of a symbolic link, say).
+    let real = dir.canonicalize().map_err(|e| FileError::new(FileOp::Read, dir, e))?;
+    let (Some(parent), Some(name)) = (real.parent(), real.file_name().and_then(|n| n.to_str())) else {
+        let error = std::io::Error::new(std::io::ErrorKind::InvalidInput, "it has no parent directory to stage in");
+        return Err(FileError::new(FileOp::Write, dir, error));
+    };
+    let cwd = std::env::current_dir().ok().and_then(|d| d.canonicalize().ok());
+    if cwd.is_some_and(|cwd| cwd.starts_with(&real)) {
+        let error = std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "it is (or holds) the current directory, which plc would replace; write the output to a directory of its own",
+        );
+        return Err(FileError::new(FileOp::Write, dir, error));
+    }
+    let _lock = lock(&parent.join(format!(".{name}.plc-lock")))?;
+    remove_leftovers(parent, name);
+
+    let stage_error = |e| FileError::new(FileOp::CreateDirectory, parent.join(format!(".{name}.plc-stage-*")), e);
+    let stage = tempfile::Builder::new()
+        .prefix(&format!(".{name}.plc-stage-"))
+        .rand_bytes(12)
+        .tempdir_in(parent)
+        .map_err(stage_error)?
+        .keep();
+    let staged = Staged { path: stage.clone(), armed: true };
+    let new_paths: FxHashSet<&str> = files.iter().map(|(rel, _)| rel.as_str()).collect();
+    for (rel, text) in files {
+        stage_file(&stage, &real, rel, text).map_err(|e| FileError::new(FileOp::Write, dir.join(rel), e))?;
+    }
+    let mut manifest: Vec<&str> = files.iter().map(|(rel, _)| rel.as_str()).collect();
+    manifest.sort_unstable();
+    let mut list = manifest.join("\n");
+    list.push('\n');
+    write_new(&stage.join(MANIFEST), list.as_bytes())
+        .map_err(|e| FileError::new(FileOp::Write, dir.join(MANIFEST), e))?;
+    let old_manifest: FxHashSet<String> = std::fs::read_to_string(real.join(MANIFEST))
+        .map(|text| text.lines().map(str::to_string).collect())
+        .unwrap_or_default();
+    carry_over(&real, &stage, Path::new(""), &new_paths, &old_manifest)?;
+    // The published directory gets the permissions the old one had.
+    if let Ok(meta) = std::fs::metadata(&real) {
+        let _ = std::fs::set_permissions(&stage, meta.permissions());
+    }
+    swap(&stage, &real, parent, name)?;
+    // After the swap the staging path holds the old set (or nothing): remove it.
+    drop(staged);
+    Ok(())
+}
+
+/// A staging directory, removed (with what it holds) when dropped while armed.
+struct Staged {
+    path: PathBuf,
+    armed: bool,
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+/// Writes one file of the new set into the staging directory, or links the old file
+/// when its content is the same.
+fn stage_file(stage: &Path, old: &Path, rel: &str, text: &str) -> std::io::Result<()> {
+    let path = stage.join(rel);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let previous = old.join(rel);
+    let unchanged = std::fs::symlink_metadata(&previous).is_ok_and(|m| m.is_file() && m.len() == text.len() as u64)
+        && std::fs::read(&previous).is_ok_and(|bytes| bytes == text.as_bytes());
+    if unchanged && std::fs::hard_link(&previous, &path).is_ok() {
+        return Ok(());
+    }
+    write_new(&path, text.as_bytes())
+}
+
+/// Creates a file that must not exist yet (never through a symbolic link) and writes it.
+fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+    file.write_all(bytes)?;
+    file.flush()
+}
+
+/// Links into the staging directory every entry of the old directory under `rel` that the
+/// new set does not replace and that plc did not write: the user's files.
+fn carry_over(
+    old: &Path,
+    stage: &Path,
+    rel: &Path,
+    new_paths: &FxHashSet<&str>,
+    old_manifest: &FxHashSet<String>,
+) -> Result<(), FileError> {
+    let dir = old.join(rel);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) => return Err(FileError::new(FileOp::Read, dir, e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| FileError::new(FileOp::Read, &dir, e))?;
+        let entry_rel = rel.join(entry.file_name());
+        let Some(key) = entry_rel.to_str().map(|k| k.replace('\\', "/")) else { continue };
+        if key == MANIFEST || new_paths.contains(key.as_str()) || old_manifest.contains(&key) {
+            continue;
+        }
+        let from = entry.path();
+        let to = stage.join(&entry_rel);
+        let file_type = entry.file_type().map_err(|e| FileError::new(FileOp::Read, &from, e))?;
+        if file_type.is_dir() {
+            if !to.exists() {
+                std::fs::create_dir(&to).map_err(|e| FileError::new(FileOp::CreateDirectory, &to, e))?;
+                if let Ok(meta) = std::fs::metadata(&from) {
+                    let _ = std::fs::set_permissions(&to, meta.permissions());
+                }
+            } else if !to.is_dir() {
+                // The new set has a file where the old directory was: the new file wins.
+                continue;
+            }
+            carry_over(old, stage, &entry_rel, new_paths, old_manifest)?;
+            continue;
+        }
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| FileError::new(FileOp::CreateDirectory, parent, e))?;
+        }
+        keep_entry(&from, &to, file_type.is_symlink()).map_err(|e| FileError::new(FileOp::Write, &from, e))?;
+    }
+    Ok(())
+}
+
+/// Puts an entry of the old directory into the new one: a hard link (the same file, its
+/// time and permissions), a copy of a symbolic link, or a copy of the file when links
+/// are not possible.
+fn keep_entry(from: &Path, to: &Path, symlink: bool) -> std::io::Result<()> {
+    if symlink {
+        #[cfg(unix)]
+        return std::os::unix::fs::symlink(std::fs::read_link(from)?, to);
+    }
+    match std::fs::hard_link(from, to) {
+        Ok(()) => Ok(()),
+        Err(_) => std::fs::copy(from, to).map(|_| ()),
+    }
+}
+
+/// Removes what killed runs left beside the directory (only ever called under the lock,
+/// so no live run is staging there).
+fn remove_leftovers(parent: &Path, name: &str) {
+    let stage = format!(".{name}.plc-stage-");
+    let old = format!(".{name}.plc-old-");
+    let Ok(entries) = std::fs::read_dir(parent) else { return };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(n) = file_name.to_str() else { continue };
+        if n.starts_with(&stage) || n.starts_with(&old) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Puts the staging directory in the place of the output directory. Afterwards the
+/// staging path holds the old set (after an exchange) or nothing.
+fn swap(stage: &Path, real: &Path, parent: &Path, name: &str) -> Result<(), FileError> {
+    if exchange(stage, real).is_ok() {
+        return Ok(());
+    }
+    let rename_error = |from: &Path, to: &Path, e| FileError::new(FileOp::Rename { to: to.to_path_buf() }, from, e);
+    let holder = tempfile::Builder::new()
+        .prefix(&format!(".{name}.plc-old-"))
+        .rand_bytes(12)
+        .tempdir_in(parent)
+        .map_err(|e| FileError::new(FileOp::CreateDirectory, parent.join(format!(".{name}.plc-old-*")), e))?
+        .keep();
+    let old = holder.join("old");
+    std::fs::rename(real, &old).map_err(|e| {
+        let _ = std::fs::remove_dir(&holder);
+        rename_error(real, &old, e)
+    })?;
+    if let Err(e) = std::fs::rename(stage, real) {
+        let _ = std::fs::rename(&old, real);
+        let _ = std::fs::remove_dir_all(&holder);
+        return Err(rename_error(stage, real, e));
+    }
+    let _ = std::fs::remove_dir_all(&holder);
+    Ok(())
+}
+
+/// Exchanges two directories atomically (Linux): a reader sees one or the other, never
+/// neither.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let a = std::ffi::CString::new(a.as_os_str().as_bytes())?;
+    let b = std::ffi::CString::new(b.as_os_str().as_bytes())?;
+    // SAFETY: both paths are NUL-terminated strings that outlive the call; renameat2 reads
+    // them and touches no other memory.
+    let status = unsafe {
+        libc::syscall(
+            libc::SYS_renameat2,
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if status == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
+}
+
+/// Takes the lock of an output directory, waiting for another run to finish. The lock
+/// file is never followed if it is a symbolic link.
+#[cfg(unix)]
+fn lock(path: &Path) -> Result<std::fs::File, FileError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
+    let lock_error = |e| FileError::new(FileOp::Lock, path, e);
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(lock_error)?;
+    loop {
+        // SAFETY: flock on a file descriptor this function owns (through `file`).
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+            return Ok(file);
+        }
+        let error = std::io::Error::last_os_error();
+        if error.kind() != std::io::ErrorKind::Interrupted {
+            return Err(lock_error(error));
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn lock(path: &Path) -> Result<std::fs::File, FileError> {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| FileError::new(FileOp::Lock, path, e))
+}
