@@ -15,6 +15,8 @@
 //! ```
 
 pub mod enums;
+pub mod lineage;
+pub mod names;
 pub mod ops;
 pub mod print;
 pub mod types;

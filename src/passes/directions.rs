@@ -17,9 +17,9 @@
 //! directions of the kernel parameters they are passed to, up to a fixed point.
 //! A call that already has `arg_directions` keeps them, so the pass is idempotent.
 
-use super::lineage::{Defs, Lineage, Root};
 use super::PassCx;
 use crate::intern::Symbol;
+use crate::ir::lineage::{Defs, Lineage, Root};
 use crate::ir::visit;
 use crate::ir::{
     ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, Program, StmtId, StmtKind, Type, VarId,

@@ -23,7 +23,6 @@ pub mod graph;
 pub mod incore;
 pub mod inline;
 pub mod legalize;
-pub mod lineage;
 pub mod outline;
 pub mod props;
 pub mod ssa;
