@@ -7,11 +7,11 @@
 //!   `kernels/<name>.cpp` over the CPU tile library.
 //! - `runtime`: the CPU reference runtime and tile library headers, written to `runtime/`.
 
-pub mod cpp;
-pub mod harness;
+pub(crate) mod cpp;
+pub(crate) mod harness;
 pub mod kernel;
-pub mod orchestration;
-pub mod publish;
+pub(crate) mod orchestration;
+pub(crate) mod publish;
 pub mod runtime;
 
 use crate::diag::Span;
