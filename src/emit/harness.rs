@@ -7,7 +7,6 @@ use super::cpp::{ctype, runtime_dtype, sanitize};
 use super::{Files, Harness};
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::{Interner, Symbol};
-use crate::ir::names::source_name;
 use crate::ir::{DType, Dim, Direction, Program, Type};
 use crate::source::FileId;
 use std::fmt::Write;
@@ -36,8 +35,7 @@ pub fn harness(
     // The extent each `pl.dynamic` dimension takes from a tensor given with `--arg`.
     let mut bound: rustc_hash::FxHashMap<Symbol, i64> = rustc_hash::FxHashMap::default();
     for q in &f.params {
-        let full = names.get(p.var(q.var).name);
-        let name = source_name(full);
+        let name = names.get(p.var(q.var).source);
         let Some((_, v)) = h.args.iter().find(|(k, _)| k == name) else { continue };
         let (Some(shape), Some((given, _))) = (p.types.get(p.var(q.var).ty).shape(), parse_shape(v)) else {
             continue;
@@ -50,8 +48,7 @@ pub fn harness(
     }
     let mut known = Vec::new();
     for q in &f.params {
-        let full = names.get(p.var(q.var).name);
-        let name = source_name(full).to_string();
+        let name = names.get(p.var(q.var).source).to_string();
         known.push(name.clone());
         let given = h.args.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str());
         let ploc = p.var(q.var).loc;

@@ -17,7 +17,6 @@ pub mod runtime;
 use crate::diag::Span;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
-use crate::ir::names::source_name;
 use crate::ir::{Direction, FuncKind, Program, Type};
 use crate::source::FileId;
 
@@ -138,8 +137,7 @@ fn kernel_config(p: &Program, names: &Interner, entries: &[(usize, Symbol)], sha
                 .params
                 .iter()
                 .map(|q| {
-                    let name = names.get(p.var(q.var).name);
-                    let name = source_name(name);
+                    let name = names.get(p.var(q.var).source);
                     match p.types.get(p.var(q.var).ty) {
                         Type::Scalar(d) => json!({"name": name, "kind": "scalar", "dtype": d.name()}),
                         t => json!({

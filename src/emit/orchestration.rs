@@ -21,7 +21,6 @@ use super::cpp::{ctype, float_literal, identifier, runtime_dtype, sanitize, Name
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::lineage::{Defs, Lineage};
-use crate::ir::names::source_name;
 use crate::ir::ops::{Op, OpKind, OpLevel, Param, Special};
 use crate::ir::{
     ArgDir, BinOp, Callee, DType, Dim, ExprId, ExprKind, ForKind, FuncKind, Function, LaunchOptions, Loc, Program,
@@ -380,7 +379,7 @@ impl<'a> Emitter<'a> {
 
     /// The source name of a variable, as a C++ identifier: `acc__ssa_v1` → `acc`.
     fn base_name(&self, v: VarId) -> String {
-        sanitize(source_name(self.names.get(self.p.var(v).name)))
+        sanitize(self.names.get(self.p.var(v).source))
     }
 
     /// `base`, or `base_1`, `base_2`, ... : a name not yet used in this C++ function.

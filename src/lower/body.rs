@@ -41,7 +41,7 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     let mut params = Vec::new();
     for p in &info.params {
         let ty = f.cx.import_type(p.ty);
-        let var = f.cx.program.new_var(p.name, ty, Loc::new(file, p.span));
+        let var = f.cx.program.new_var(&mut f.cx.session.interner, p.name, ty, Loc::new(file, p.span));
         f.names.insert(p.name, var);
         f.used.insert(p.name);
         params.push(Param { var, dir: p.dir });
@@ -128,6 +128,12 @@ pub(crate) struct FnLower<'a, 's> {
 impl FnLower<'_, '_> {
     pub fn loc(&self, span: Span) -> Loc {
         Loc::new(self.file, span)
+    }
+
+    /// A new variable of the function, defined at `span`.
+    fn new_local(&mut self, name: Symbol, ty: TypeId, span: Span) -> VarId {
+        let loc = self.loc(span);
+        self.cx.program.new_var(&mut self.cx.session.interner, name, ty, loc)
     }
 
     pub fn ast(&self) -> &ast::Ast {
@@ -451,7 +457,8 @@ impl FnLower<'_, '_> {
             }
         };
         let tmp_name = self.fresh_name("tuple_tmp");
-        let tmp = self.cx.program.new_var(tmp_name, self.cx.program.expr(value).ty, self.loc(span));
+        let ty = self.cx.program.expr(value).ty;
+        let tmp = self.new_local(tmp_name, ty, span);
         let s = self.new_stmt(StmtKind::Assign { var: tmp, value }, span);
         out.push(s);
         let tuple_ty = self.cx.program.expr(value).ty;
@@ -491,7 +498,7 @@ impl FnLower<'_, '_> {
             // widens): the name now holds a new variable, as PyPTO's examples expect.
             let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
             if same_kind {
-                let var = self.cx.program.new_var(name, ty, self.loc(span));
+                let var = self.new_local(name, ty, span);
                 self.names.insert(name, var);
                 return var;
             }
@@ -506,7 +513,7 @@ impl FnLower<'_, '_> {
             .help = Some(format!("use a new name for the {b}"));
             return var;
         }
-        let var = self.cx.program.new_var(name, ty, self.loc(span));
+        let var = self.new_local(name, ty, span);
         self.names.insert(name, var);
         var
     }
@@ -523,7 +530,7 @@ impl FnLower<'_, '_> {
 
     fn define_unknown(&mut self, name: Symbol, span: Span) {
         if !self.names.contains_key(&name) {
-            let var = self.cx.program.new_var(name, Types::UNKNOWN, self.loc(span));
+            let var = self.new_local(name, Types::UNKNOWN, span);
             self.names.insert(name, var);
         }
     }
@@ -1122,12 +1129,12 @@ impl FnLower<'_, '_> {
         // Names bound inside a loop with iter args stay inside it.
         let saved = carried.as_ref().map(|_| self.names.clone());
         let (lname, lspan) = loop_name.expect("set above");
-        let var = self.cx.program.new_var(lname, index_ty, self.loc(lspan));
+        let var = self.new_local(lname, index_ty, lspan);
         self.names.insert(lname, var);
         let mut iter_args = Vec::new();
         for ((name, nspan), init) in carried.clone().unwrap_or_default().into_iter().zip(init_exprs) {
             let ty = self.cx.program.expr(init).ty;
-            let v = self.cx.program.new_var(name, ty, self.loc(nspan));
+            let v = self.new_local(name, ty, nspan);
             self.names.insert(name, v);
             iter_args.push(IterArg { var: v, init });
         }
@@ -1250,7 +1257,7 @@ impl FnLower<'_, '_> {
         let mut iter_args = Vec::new();
         for ((name, nspan), init) in names.into_iter().zip(init_exprs) {
             let ty = self.cx.program.expr(init).ty;
-            let v = self.cx.program.new_var(name, ty, self.loc(nspan));
+            let v = self.new_local(name, ty, nspan);
             self.names.insert(name, v);
             iter_args.push(IterArg { var: v, init });
         }

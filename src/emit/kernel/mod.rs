@@ -51,7 +51,6 @@ mod ops;
 use super::cpp::{elem_ctype, float_literal, int_literal, sanitize, scalar_ctype, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
-use crate::ir::names::source_name;
 use crate::ir::{
     BinOp, Callee, DType, Dim, EnumValue, ExprId, ExprKind, Function, IterArg, Loc, Program, ScopeKind, StmtId,
     StmtKind, Type, UnOp, VarId,
@@ -373,7 +372,7 @@ impl Emitter<'_> {
     }
 
     fn source_name(&self, v: VarId) -> &str {
-        source_name(self.names.get(self.p.var(v).name))
+        self.names.get(self.p.var(v).source)
     }
 
     fn line(&mut self, text: &str) {
@@ -383,8 +382,8 @@ impl Emitter<'_> {
     /// A C++ name for a variable, unique in the function: the source name when free, else
     /// the versioned IR name, else the source name with a counter.
     fn name_var(&mut self, v: VarId, repr: Repr) -> String {
-        let raw = self.names.get(self.p.var(v).name);
-        let name = self.namer.first_free(&[source_name(raw), raw]);
+        let var = self.p.var(v);
+        let name = self.namer.first_free(&[self.names.get(var.source), self.names.get(var.name)]);
         self.vars.insert(v, (name.clone(), repr));
         name
     }
@@ -631,8 +630,8 @@ impl Emitter<'_> {
         let names: Vec<String> = return_vars
             .iter()
             .map(|&rv| {
-                let raw = self.names.get(self.p.var(rv).name);
-                self.fresh(source_name(raw))
+                let source = self.names.get(self.p.var(rv).source);
+                self.fresh(source)
             })
             .collect();
         self.targets.push(Target { names: names.clone(), reprs: vec![None; return_vars.len()] });
