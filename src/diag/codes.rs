@@ -336,6 +336,20 @@ reported.
 
 Rename one of them.";
 
+    E0228 => "the name of the pl module bound again",
+"The name a module gives `pypto.language` (`pl` in `import pypto.language as pl`), or
+`pypto.language.distributed`, is bound to something else in the same file: a constant
+(`pl = 3`), a function or class named `pl`, another import `as pl`, host code that assigns
+it, or a parameter or variable of a pl function. Every `@pl.` decorator and `pl.` call
+depends on that name, so plc refuses to let it change meaning (in Python, decorators
+after the rebinding would fail).
+
+    import pypto.language as pl
+    ...
+    pl = 3        # error E0228
+
+Choose another name for the constant, function or variable.";
+
     E0301 => "pl.graph() needs exactly one region name",
 "`with pl.graph(...)` takes exactly one positional argument, the region name.
 

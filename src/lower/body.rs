@@ -42,7 +42,11 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     for p in &info.params {
         let ty = f.cx.import_type(p.ty);
         let var = f.cx.program.new_var(p.name, ty, Loc::new(file, p.span));
-        f.names.insert(p.name, var);
+        // A parameter named `pl` is E0228 (reported with the signature); the body's `pl.`
+        // calls still name the module.
+        if f.cx.namespace_named(m, p.name).is_none() {
+            f.names.insert(p.name, var);
+        }
         f.used.insert(p.name);
         params.push(Param { var, dir: p.dir });
     }
@@ -478,6 +482,9 @@ impl FnLower<'_, '_> {
     /// Binds `name` for an assignment: a new variable, or the same one again when the
     /// name already holds a value of the same type (a reassignment).
     pub fn bind(&mut self, name: Symbol, ty: TypeId, span: Span) -> VarId {
+        if !self.names.contains_key(&name) && self.cx.shadows_namespace(self.m, name, span) {
+            return self.cx.program.new_var(name, ty, self.loc(span));
+        }
         if let Some(&var) = self.names.get(&name) {
             let old = self.cx.program.var(var).ty;
             if old == ty || ty == Types::UNKNOWN {
@@ -522,7 +529,7 @@ impl FnLower<'_, '_> {
     }
 
     fn define_unknown(&mut self, name: Symbol, span: Span) {
-        if !self.names.contains_key(&name) {
+        if !self.names.contains_key(&name) && self.cx.namespace_named(self.m, name).is_none() {
             let var = self.cx.program.new_var(name, Types::UNKNOWN, self.loc(span));
             self.names.insert(name, var);
         }
@@ -1123,12 +1130,16 @@ impl FnLower<'_, '_> {
         let saved = carried.as_ref().map(|_| self.names.clone());
         let (lname, lspan) = loop_name.expect("set above");
         let var = self.cx.program.new_var(lname, index_ty, self.loc(lspan));
-        self.names.insert(lname, var);
+        if !self.cx.shadows_namespace(self.m, lname, lspan) {
+            self.names.insert(lname, var);
+        }
         let mut iter_args = Vec::new();
         for ((name, nspan), init) in carried.clone().unwrap_or_default().into_iter().zip(init_exprs) {
             let ty = self.cx.program.expr(init).ty;
             let v = self.cx.program.new_var(name, ty, self.loc(nspan));
-            self.names.insert(name, v);
+            if !self.cx.shadows_namespace(self.m, name, nspan) {
+                self.names.insert(name, v);
+            }
             iter_args.push(IterArg { var: v, init });
         }
         self.frames.push(Frame::Loop { breakable, what });
@@ -1251,7 +1262,9 @@ impl FnLower<'_, '_> {
         for ((name, nspan), init) in names.into_iter().zip(init_exprs) {
             let ty = self.cx.program.expr(init).ty;
             let v = self.cx.program.new_var(name, ty, self.loc(nspan));
-            self.names.insert(name, v);
+            if !self.cx.shadows_namespace(self.m, name, nspan) {
+                self.names.insert(name, v);
+            }
             iter_args.push(IterArg { var: v, init });
         }
         let cond_stmt = body.stmts[0];
