@@ -3,7 +3,7 @@
 //! and `--arg` values: `harness/plc_inputs.h` is the C++ twin of the interpreter's input
 //! generator) and prints the same checksum lines.
 
-use super::cpp::{ctype, runtime_dtype, sanitize};
+use super::cpp::{ctype, runtime_dtype, stable_name, Namer};
 use super::{Files, Harness};
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::{Interner, Symbol};
@@ -157,10 +157,11 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
     out.push_str("    uint64_t state = seed;\n\n");
     let mut tensors = Vec::new();
     let mut scalars = Vec::new();
+    let mut namer = Namer::new();
     for input in inputs {
         match input {
             Input::Tensor { name, dir, shape, dtype } => {
-                let v = format!("p_{}", sanitize(name));
+                let v = input_var(&mut namer, name);
                 let n: i64 = shape.iter().product();
                 let store = storage(*dtype);
                 let _ = writeln!(out, "    // {name}: {} {}", dtype.name(), dims_text(shape));
@@ -197,7 +198,7 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
                 tensors.push((v, name.clone(), *dir, shape.clone(), *dtype));
             }
             Input::Scalar { name, dtype, value } => {
-                let v = format!("p_{}", sanitize(name));
+                let v = input_var(&mut namer, name);
                 let _ = writeln!(out, "    {} {v} = ({})({value});", ctype(*dtype), ctype(*dtype));
                 scalars.push(v);
             }
@@ -256,6 +257,24 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
     }
     out.push_str("    return 0;\n}\n");
     out
+}
+
+/// The C++ variable of an entry parameter in `main`: `p_<name>`, with its `_data` and
+/// `_shapes` companions all free (parameters `w` and `w_data` would otherwise both
+/// declare `p_w_data`); a counter when they are not.
+fn input_var(namer: &mut Namer, name: &str) -> String {
+    let base = format!("p_{}", stable_name(name, &[]));
+    for k in 0.. {
+        let v = if k == 0 { base.clone() } else { format!("{base}_{k}") };
+        let all = [v.clone(), format!("{v}_data"), format!("{v}_shapes")];
+        if all.iter().all(|n| !namer.is_taken(n)) {
+            for n in &all {
+                namer.reserve(n);
+            }
+            return v;
+        }
+    }
+    unreachable!("a free name")
 }
 
 /// The runtime's conversions (to the storage format, from it) of a 16-bit float dtype.

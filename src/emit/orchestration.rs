@@ -279,13 +279,13 @@ fn emit_helper(
 }
 
 fn helper_symbol(names: &Interner, g: Symbol) -> String {
-    format!("plc_orch_{}", sanitize(names.get(g)))
+    format!("plc_orch_{}", super::cpp::stable_name(names.get(g), &[]))
 }
 
 /// The C++ symbol of a Graph function: one per function name, so two Graph functions
 /// never share a recording.
 pub fn graph_symbol(names: &Interner, g: Symbol) -> String {
-    format!("pypto_graph_{}", sanitize(names.get(g)))
+    format!("pypto_graph_{}", super::cpp::stable_name(names.get(g), &[]))
 }
 
 /// The `DataType` member for a tensor the runtime allocates (`TensorCreateInfo`), or `None`

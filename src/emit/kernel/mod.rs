@@ -48,7 +48,7 @@
 
 mod ops;
 
-use super::cpp::{elem_ctype, float_literal, int_literal, sanitize, scalar_ctype, Namer, Writer};
+use super::cpp::{elem_ctype, float_literal, int_literal, scalar_ctype, stable_name, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::{
@@ -58,14 +58,23 @@ use crate::ir::{
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 
-/// The C++ symbol the runtime's kernel table calls for a device function.
+/// The C++ symbol the runtime's kernel table calls for a device function:
+/// `plc_kernel_<name>`, where a kernel named `table`, `count` or `fn` (whose symbol would
+/// be the table's own `plc_kernel_table`, `plc_kernel_count`, `plc_kernel_fn`), an unsafe
+/// or a long name gets its [`stable_name`].
 pub fn kernel_symbol(names: &Interner, func: Symbol) -> String {
-    format!("plc_kernel_{}", sanitize(names.get(func)))
+    format!("plc_kernel_{}", stable_name(names.get(func), &["table", "count", "fn"]))
 }
 
 /// The implementation function of a device function, in namespace `plc_kernels`.
 fn impl_symbol(names: &Interner, func: Symbol) -> String {
-    sanitize(names.get(func))
+    stable_name(names.get(func), &[])
+}
+
+/// The file of a device function, `kernels/<stem>.cpp`: never `kernel_table.cpp`, the
+/// kernel table's own file.
+pub fn kernel_file(names: &Interner, func: Symbol) -> String {
+    format!("kernels/{}.cpp", super::cpp::stable_file_stem(names.get(func), &["kernel_table"]))
 }
 
 /// The C++ for one device function: `kernels/<name>.cpp`.
