@@ -278,6 +278,17 @@ fn emit_helper(
     Ok((format!("{signature};\n"), out))
 }
 
+/// Every variable an expression of the block tree reads.
+fn body_reads(p: &Program, body: &[StmtId]) -> FxHashSet<VarId> {
+    let mut read = FxHashSet::default();
+    crate::ir::visit::walk_stmts(p, body, |s| {
+        crate::ir::visit::stmt_reads(p, s, |v| {
+            read.insert(v);
+        })
+    });
+    read
+}
+
 fn helper_symbol(names: &Interner, g: Symbol) -> String {
     format!("plc_orch_{}", super::cpp::stable_name(names.get(g), &[]))
 }
@@ -332,6 +343,9 @@ struct Emitter<'a> {
     first_tensor: Option<VarId>,
     /// Scalar parameters of a Graph function (bound by reference to their slots).
     boundary_scalars: FxHashSet<VarId>,
+    /// The variables the function's body reads: a scalar it never reads is declared and
+    /// then cast to void, so that the C++ passes `-Wall -Wextra -Werror`.
+    read: FxHashSet<VarId>,
     diags: Vec<Diagnostic>,
 }
 
@@ -362,7 +376,15 @@ impl<'a> Emitter<'a> {
             tensor_params: Vec::new(),
             first_tensor: None,
             boundary_scalars: FxHashSet::default(),
+            read: body_reads(p, &f.body),
             diags: Vec::new(),
+        }
+    }
+
+    /// `(void)name;` after the declaration of a variable the body never reads.
+    fn unless_read(&mut self, var: VarId, name: &str) {
+        if !self.read.contains(&var) {
+            self.line(&format!("(void){name};"));
         }
     }
 
@@ -777,6 +799,7 @@ impl<'a> Emitter<'a> {
             ExprKind::None => {
                 let name = self.define(var);
                 self.line(&format!("PTO2TaskId {name} = PTO2TaskId::invalid();"));
+                self.unless_read(var, &name);
             }
             ExprKind::Tuple(_) => {
                 self.error(Code::E0612, loc, "a tuple value in orchestration code".to_string());
@@ -787,6 +810,7 @@ impl<'a> Emitter<'a> {
                     Some(d) => {
                         let name = self.define(var);
                         self.line(&format!("{} {name} = {text};", ctype(d)));
+                        self.unless_read(var, &name);
                     }
                     None => {
                         self.names_of.insert(var, text);
@@ -1160,6 +1184,7 @@ impl<'a> Emitter<'a> {
                     self.line(&format!("uint32_t indices_{v}[{}] = {{{}}};", idx.len(), idx.join(", ")));
                     self.line(&format!("{ct} {v} = get_tensor_data<{ct}>({src}, {}, indices_{v});", idx.len()));
                 }
+                self.unless_read(var, &v);
             }
             Special::Dim => {
                 let (Some(src), Some(k)) = (arg(Param::T), arg(Param::Axis)) else { return };
