@@ -350,6 +350,18 @@ after the rebinding would fail).
 
 Choose another name for the constant, function or variable.";
 
+    E0229 => "a shape, offset or index out of range",
+"A constant extent, offset or index is negative or larger than the target takes, a shape
+has more dimensions than the runtime's tensors (5), or a tensor or tile would hold more
+elements than the target allows (2**32 - 1 for a tensor, 2**24 for a tile). Such a program
+overflowed the C++ (`uint32_t` extents, `rows * cols` in the tile library) or was refused
+by the runtime only when it ran. The limits are in docs/language.md.
+
+    t = pl.load(x, [0, 0], [2**32, 2**32])   # error E0229
+    v = pl.slice(x, [4, 4], [-1, 0])         # error E0229
+
+Use extents, offsets and indices from 0 to 2**31 - 1, and tiles a core can hold.";
+
     E0301 => "pl.graph() needs exactly one region name",
 "`with pl.graph(...)` takes exactly one positional argument, the region name.
 

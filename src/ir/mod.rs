@@ -15,6 +15,7 @@
 //! ```
 
 pub mod enums;
+pub mod limits;
 pub mod ops;
 pub mod print;
 pub mod types;

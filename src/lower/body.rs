@@ -2413,7 +2413,7 @@ impl FnLower<'_, '_> {
                     OpArg::Shape | OpArg::Indices | OpArg::DType | OpArg::Enum(_) | OpArg::Int | OpArg::Str
                 );
         if fits {
-            return Some(());
+            return self.check_extents(def, p, e);
         }
         let want = match p.kind {
             OpArg::Tensor => "a Tensor".to_string(),
@@ -2441,6 +2441,43 @@ impl FnLower<'_, '_> {
         None
     }
 
+    /// E0229 for a list of extents, offsets or indices with a constant item out of range
+    /// (negative, or beyond the target's limit) or more items than a shape has dimensions.
+    fn check_extents(&mut self, def: &OpDef, p: &ops::ParamDef, e: ExprId) -> Option<()> {
+        if !matches!(p.kind, OpArg::Shape | OpArg::Indices) {
+            return Some(());
+        }
+        let ExprKind::Tuple(items) = self.cx.program.expr(e).kind.clone() else { return Some(()) };
+        let what = match p.kind {
+            OpArg::Shape => "extent",
+            _ if p.name.spelling().contains("offset") => "offset",
+            _ => "index",
+        };
+        let name = def.print_name();
+        let mut ok = true;
+        for i in items.iter().copied() {
+            if let ExprKind::Int(n) = self.cx.program.expr(i).kind {
+                if let Err(m) = crate::ir::limits::check_extent(n, &format!("the {what}")) {
+                    let span = self.cx.program.expr(i).loc.span;
+                    self.error(Code::E0229, span, format!("argument `{}` of {name}(): {m}", p.name), "out of range");
+                    ok = false;
+                }
+            }
+        }
+        if items.len() > crate::ir::limits::MAX_RANK {
+            let span = self.cx.program.expr(e).loc.span;
+            let m = format!(
+                "argument `{}` of {name}() has {} items: the target's shapes have at most {} dimensions",
+                p.name,
+                items.len(),
+                crate::ir::limits::MAX_RANK
+            );
+            self.error(Code::E0229, span, m, "too many dimensions");
+            ok = false;
+        }
+        ok.then_some(())
+    }
+
     /// Types a call of `op` with lowered arguments through the op's result rule.
     pub fn op_result(&mut self, op: Op, args: Vec<Option<ExprId>>, span: Span) -> Option<ExprId> {
         // An argument of unknown type follows an error already reported: the result is
@@ -2457,6 +2494,13 @@ impl FnLower<'_, '_> {
         };
         match result {
             Ok(ty) => {
+                if let Some(dims) = ty.shape() {
+                    if let Err(m) = crate::ir::limits::check_shape(dims, ty.is_tile()) {
+                        let name = op.def().print_name();
+                        self.error(Code::E0229, span, format!("{name}() makes {m}"), "too large");
+                        return None;
+                    }
+                }
                 let ty = self.intern_ty(ty);
                 Some(self.new_expr(ExprKind::Call { callee: Callee::Op(op), args, attrs: CallAttrs::none() }, ty, span))
             }
