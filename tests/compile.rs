@@ -252,7 +252,9 @@ fn the_seed_graph_is_recorded_once_and_replayed_for_the_other_layers() {
 /// Programs of tests/emit/ whose C++ failed to build or ran differently (issue 15):
 /// names of the runtime, of macros, of the kernel table's symbols and file, harness
 /// variables that met, names of 250 characters (item 13, `hostile_names`); values the
-/// program never reads (item 8, `unused_values`). Each builds with -Wall -Wextra -Werror,
+/// program never reads (item 8, `unused_values`); Python's `**`, `//`, `%` and shifts on
+/// negative numbers (items 9 and 12, `python_arith`, `scalar_control_flow` with
+/// `which=-1`, which aborted). Each builds with -Wall -Wextra -Werror,
 /// its file names are short, and the harness prints what `plc run` prints.
 #[test]
 fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
@@ -265,6 +267,8 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "tests/emit/hostile_names", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/hostile_names", entry: Box::leak(long_entry.into_boxed_str()), args: &[] },
         Runnable { file: "tests/emit/unused_values", entry: "entry", args: &["n=5"] },
+        Runnable { file: "tests/emit/python_arith", entry: "entry", args: &["base=3", "n=-7", "d=2"] },
+        Runnable { file: "scalar_control_flow", entry: "main", args: &["which=-1"] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

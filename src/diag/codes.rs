@@ -278,7 +278,9 @@ where a scalar is, or a Python operator on tensors or tiles (which take `pl.add`
 
     E0218 => "not a compile-time constant",
 "A value that must be known at compile time is not: a shape extent, the bounds of
-`pl.unroll`, a module constant computed by a function call, an integer that overflows.";
+`pl.unroll`, a module constant computed by a function call. Also integer arithmetic on
+constants that would fail when it runs: an overflow of 64 bits (`2 ** 200`), a division
+by constant zero (`n // 0`), a negative shift count (`n << -1`).";
 
     E0219 => "invalid loop",
 "A `for` loop must iterate over `pl.range`, `pl.parallel`, `pl.unroll`, `pl.pipeline`,

@@ -196,7 +196,10 @@ pub fn sanitize(name: &str) -> String {
 /// C++ keywords, and the names the generated code defines or includes: standard types and
 /// functions, the runtime's API, the tile library's namespaces, the kernel table.
 fn is_reserved(s: &str) -> bool {
-    CPP_KEYWORDS.contains(&s) || GENERATED.contains(&s) || RUNTIME.contains(&s)
+    CPP_KEYWORDS.contains(&s)
+        || GENERATED.contains(&s)
+        || RUNTIME.contains(&s)
+        || super::py_arith::helper_names().any(|h| h == s)
 }
 
 /// The keywords of C++20.

@@ -12,6 +12,7 @@ pub mod harness;
 pub mod kernel;
 pub mod orchestration;
 pub mod publish;
+pub mod py_arith;
 pub mod runtime;
 
 use crate::diag::Span;

@@ -164,6 +164,12 @@ pub fn emit_entry(
         head.push_str(&body);
     }
     head.push_str("}\n\n}  // extern \"C\"\n");
+    // The arithmetic helpers the file calls, before `extern "C"`.
+    let helpers = super::py_arith::definitions_for(&head);
+    if !helpers.is_empty() {
+        let at = head.find("extern \"C\" {").unwrap_or(0);
+        head.insert_str(at, &helpers);
+    }
     Ok(head)
 }
 
@@ -1427,22 +1433,34 @@ impl<'a> Emitter<'a> {
             ExprKind::DynDim(s) => identifier(self.names.get(s)),
             ExprKind::Binary { op, lhs, rhs } => {
                 let (a, b) = (self.expr(lhs), self.expr(rhs));
-                // C++ spells the operators as Python does, but for these.
-                let o = match op {
-                    BinOp::Div | BinOp::FloorDiv => "/",
-                    BinOp::And => "&&",
-                    BinOp::Or => "||",
-                    BinOp::Pow => {
-                        let t = self.p.ty(e).dtype().map_or("int64_t", ctype);
-                        return format!("static_cast<{t}>(std::pow((double)({a}), (double)({b})))");
-                    }
-                    other => other.spelling(),
+                let integral = |x: ExprId| self.p.ty(x).dtype().is_some_and(|d| d.is_int() || d == DType::Bool);
+                let ints = integral(lhs) && integral(rhs);
+                // Python's arithmetic, as `plc run` computes it (emit/py_arith.rs): checked
+                // on integers, `//` and `%` rounding toward negative infinity, `**` exact.
+                let helper = match op {
+                    BinOp::Add if ints => "plc_py_add",
+                    BinOp::Sub if ints => "plc_py_sub",
+                    BinOp::Mul if ints => "plc_py_mul",
+                    BinOp::FloorDiv if ints => "plc_py_floordiv",
+                    BinOp::Mod if ints => "plc_py_mod",
+                    BinOp::Pow if ints => "plc_py_pow",
+                    BinOp::Shl => "plc_py_shl",
+                    BinOp::Shr => "plc_py_shr",
+                    BinOp::Div => return format!("plc_py_truediv((double)({a}), (double)({b}))"),
+                    BinOp::FloorDiv => return format!("plc_py_ffloordiv((double)({a}), (double)({b}))"),
+                    BinOp::Mod => return format!("plc_py_fmod((double)({a}), (double)({b}))"),
+                    BinOp::Pow => return format!("std::pow((double)({a}), (double)({b}))"),
+                    BinOp::And => return format!("({a} && {b})"),
+                    BinOp::Or => return format!("({a} || {b})"),
+                    other => return format!("({a} {} {b})", other.spelling()),
                 };
-                format!("({a} {o} {b})")
+                format!("{helper}({a}, {b})")
             }
             ExprKind::Unary { op, operand } => {
                 let a = self.expr(operand);
+                let int = self.p.ty(operand).dtype().is_some_and(|d| d.is_int());
                 match op {
+                    UnOp::Neg if int => format!("plc_py_neg({a})"),
                     UnOp::Neg => format!("(-{a})"),
                     UnOp::Not => format!("(!{a})"),
                     UnOp::BitNot => format!("(~{a})"),

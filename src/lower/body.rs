@@ -1601,6 +1601,23 @@ impl FnLower<'_, '_> {
             if let Some(v) = super::consts::binary(op, &x, &y) {
                 return self.const_expr(&v, span);
             }
+            // Two numbers whose result Python would not give (an overflow of 64 bits, a
+            // division by zero, a negative shift count): refused here, as `plc run` would
+            // fail on it and the C++ would compute something else.
+            if x.as_f64().is_some() && y.as_f64().is_some() {
+                self.error(Code::E0218, span, arith_error(op, &y), "fails when it runs");
+                return None;
+            }
+        }
+        // A constant divisor of 0 or a constant negative shift count fails whatever the other
+        // operand is.
+        if let Some(y @ (Const::Int(_) | Const::Float(_) | Const::Bool(_))) = self.as_const(b) {
+            let zero = y.as_f64() == Some(0.0) && matches!(op, BinOp::Div | BinOp::FloorDiv | BinOp::Mod);
+            let negative_shift = matches!(y, Const::Int(n) if n < 0) && matches!(op, BinOp::Shl | BinOp::Shr);
+            if zero || negative_shift {
+                self.error(Code::E0218, span, arith_error(op, &y), "fails when it runs");
+                return None;
+            }
         }
         let int_scalars = matches!((&ta, &tb), (Type::Scalar(x), Type::Scalar(y)) if x.is_int() && y.is_int());
         if int_scalars {
@@ -1648,7 +1665,13 @@ impl FnLower<'_, '_> {
             ast::UnaryOp::Pos => return Some(v),
         };
         match (op, &self.cx.program.expr(v).kind) {
-            (UnOp::Neg, ExprKind::Int(i)) => return Some(self.int(-i, span)),
+            (UnOp::Neg, ExprKind::Int(i)) => {
+                let Some(n) = i.checked_neg() else {
+                    self.error(Code::E0218, span, "integer overflow in `-`", "fails when it runs");
+                    return None;
+                };
+                return Some(self.int(n, span));
+            }
             (UnOp::Neg, ExprKind::Float(f)) => {
                 let f = -f;
                 let t = self.cx.program.expr(v).ty;
@@ -2657,5 +2680,16 @@ impl Args for ArgView<'_> {
             ExprKind::Bool(b) => Some(*b),
             _ => None,
         }
+    }
+}
+
+/// Why Python's `op` fails with the right operand `y` (both operands numbers, folding
+/// refused): a division by zero, a negative shift count, or an overflow of 64 bits.
+fn arith_error(op: BinOp, y: &Const) -> String {
+    let o = op.spelling().trim();
+    match op {
+        BinOp::Div | BinOp::FloorDiv | BinOp::Mod if y.as_f64() == Some(0.0) => format!("division by zero in `{o}`"),
+        BinOp::Shl | BinOp::Shr if matches!(y, Const::Int(n) if *n < 0) => format!("negative shift count in `{o}`"),
+        _ => format!("integer overflow in `{o}`: the result does not fit in 64 bits"),
     }
 }
