@@ -283,6 +283,17 @@ fn compile_error(args: &[&str]) -> String {
 fn compile_errors_name_their_place() {
     let err = compile_error(&["tests/emit/e0613_kernel_result_not_a_parameter.pl"]);
     assert!(err.starts_with("tests/emit/e0613_kernel_result_not_a_parameter.pl:14:9: error[E0613]: "), "{err}");
+    // Issue 15, item 15: the runtime's limits of a task, at compile time.
+    let err = compile_error(&["tests/emit/e0618_too_many_task_arguments.pl"]);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "tests/emit/e0618_too_many_task_arguments.pl:8:5: error[E0618]: kernel `many_scalars` takes 17 scalar arguments: a task takes at most 16 scalars",
+            "tests/emit/e0618_too_many_task_arguments.pl:15:5: error[E0618]: kernel `many_tensors` takes 33 tensor arguments: a task takes at most 32 tensors",
+        ],
+        "{err}"
+    );
     let err = compile_error(&["examples/standalone_functions.pl", "--entry", "nothing"]);
     assert!(err.starts_with("examples/standalone_functions.pl:1:1: error[E0616]: "), "{err}");
     let err = compile_error(&["examples/accumulate_band.pl", "--harness", "--arg", "w=512x128"]);

@@ -693,6 +693,17 @@ does. A parameter whose type fixes its shape needs nothing; a bare `pl.Tensor` (
 dynamic extent) needs `--arg NAME=DIMxDIM[:DTYPE]` (dtype FP32 when left out), and a scalar
 needs `--arg NAME=VALUE`. An `--arg` naming no parameter is an error too.";
 
+    E0618 => "a kernel with more arguments than a task takes",
+"The runtime launches a kernel as a task of at most 16 scalar and 32 tensor arguments (as
+simpler does; the limits are in src/ir/limits.rs). A device function with more — its
+parameters, plus the results the runtime allocates for it, or an outlined region that
+captures many values — is refused when it is compiled instead of when it is launched.
+
+    @pl.jit.incore
+    def k(a0: pl.Scalar[pl.INDEX], ..., a16: pl.Scalar[pl.INDEX], ...):   # error E0618
+
+Pass the values in a tensor, or split the kernel.";
+
     E0700 => "internal error: plc failed on this file",
 "plc stopped with an internal error (a panic) while checking the file. The language server
 reports it as this diagnostic, at the start of the document, and goes on serving the other

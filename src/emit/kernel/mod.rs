@@ -51,6 +51,7 @@ mod ops;
 use super::cpp::{elem_ctype, float_literal, int_literal, scalar_ctype, stable_name, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
+use crate::ir::limits::{MAX_TASK_SCALARS, MAX_TASK_TENSORS};
 use crate::ir::{
     BinOp, Callee, DType, Dim, EnumValue, ExprId, ExprKind, Function, IterArg, Loc, Program, ScopeKind, StmtId,
     StmtKind, Type, UnOp, VarId,
@@ -143,6 +144,25 @@ pub fn emit_kernel(program: &Program, names: &Interner, func: Symbol) -> Result<
             }
             _ => {}
         }
+    }
+    // The runtime takes a task of at most 16 scalars and 32 tensors (as simpler does), and
+    // refused a bigger one only when it was launched.
+    let limits = [(scalars, MAX_TASK_SCALARS, "scalar"), (tensor_count, MAX_TASK_TENSORS, "tensor")];
+    if let Some(&(n, limit, what)) = limits.iter().find(|(n, limit, _)| n > limit) {
+        let extra = if what == "tensor" && !new_results.is_empty() {
+            format!(" (counting {} result(s) the runtime allocates)", new_results.len())
+        } else {
+            String::new()
+        };
+        return Err(error_at(
+            f,
+            Code::E0618,
+            f.loc,
+            format!(
+                "kernel `{}` takes {n} {what} arguments{extra}: a task takes at most {limit} {what}s",
+                names.get(func)
+            ),
+        ));
     }
     let _ = writeln!(out, "extern \"C\" void {}(int64_t* args) {{", kernel_symbol(names, func));
     if call_args.is_empty() {
