@@ -303,6 +303,34 @@ fn compile_errors_name_their_place() {
     );
 }
 
+/// Issue 15, item 16: `compile --harness` checks `--arg` shapes against the declared rank,
+/// constant extents and dtype, as `plc run` does: a usage error (E0811, exit status 2)
+/// naming the parameter.
+#[test]
+fn harness_args_must_fit_the_declared_types() {
+    let file = "tests/emit/declared_arg_shapes.pl";
+    let out_dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("declared_arg_shapes");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    for (arg, message) in [
+        ("x=16x64x2", "`--arg x=16x64x2`: `x` is declared with rank 2 ([N, 64]), the shape given has rank 3"),
+        ("x=16", "`--arg x=16`: `x` is declared with rank 2 ([N, 64]), the shape given has rank 1"),
+        ("x=16x32", "`--arg x=16x32`: `x` is declared with the shape [N, 64]; dimension 1 given is 32"),
+        ("x=16x64:INT32", "`--arg x=16x64:INT32`: `x` is declared FP32, not INT32"),
+    ] {
+        let args =
+            ["compile", file, "-o", out_dir.to_str().unwrap(), "--harness", "--message-format", "short", "--arg", arg];
+        let out = plc(&[&args[..], &["--arg", "out=16x64"]].concat());
+        assert_eq!(out.status.code(), Some(2), "{arg}: {}", stderr(&out));
+        assert_eq!(stderr(&out).trim_end(), format!("{file}:11:11: error[E0811]: {message}"));
+        assert!(!out_dir.exists(), "nothing is written after an error");
+        let run = plc(&["run", file, "--entry", "entry", "--arg", arg, "--arg", "out=16x64"]);
+        assert_eq!(run.status.code(), Some(2), "plc run --arg {arg}: {}", stderr(&run));
+    }
+    let ok =
+        plc(&["compile", file, "-o", out_dir.to_str().unwrap(), "--harness", "--arg", "x=16x64", "--arg", "out=16x64"]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+}
+
 /// A file that cannot be read or written: exit status 2, and the message says which
 /// operation failed on which file.
 #[test]

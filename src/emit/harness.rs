@@ -87,7 +87,19 @@ pub fn harness(
                 let (shape, dtype) = match (given, fixed, t.dtype()) {
                     (Some(v), _, static_dtype) => {
                         match parse_shape(v) {
-                            Some((shape, d)) => (shape, d.or(static_dtype).unwrap_or(DType::Fp32)),
+                            Some((shape, d)) => {
+                                // As `plc run` does: the shape given must have the declared
+                                // rank, constant extents and dtype (E0811, a usage error).
+                                if let Some(why) = contradiction(names, t.shape(), static_dtype, &shape, d) {
+                                    errors.push(Diagnostic::error(
+                                        Code::E0811,
+                                        format!("`--arg {name}={v}`: `{name}` {why}"),
+                                        at(),
+                                    ));
+                                    continue;
+                                }
+                                (shape, d.or(static_dtype).unwrap_or(DType::Fp32))
+                            }
                             None => {
                                 errors.push(Diagnostic::error(
                                 Code::E0617,
@@ -131,6 +143,44 @@ pub fn harness(
         ("harness/main.cpp".to_string(), main),
         ("build.sh".to_string(), script),
     ])
+}
+
+/// How a shape (and dtype) given with `--arg` contradicts the parameter's declared type,
+/// if it does: another rank, another constant extent, another dtype.
+fn contradiction(
+    names: &Interner,
+    declared: Option<&[Dim]>,
+    dtype: Option<DType>,
+    shape: &[i64],
+    given: Option<DType>,
+) -> Option<String> {
+    if let Some(dims) = declared {
+        let text: Vec<String> = dims
+            .iter()
+            .map(|d| match d {
+                Dim::Const(n) => n.to_string(),
+                Dim::Dyn(sym) => names.get(*sym).to_string(),
+                _ => "?".to_string(),
+            })
+            .collect();
+        if dims.len() != shape.len() {
+            return Some(format!(
+                "is declared with rank {} ([{}]), the shape given has rank {}",
+                dims.len(),
+                text.join(", "),
+                shape.len()
+            ));
+        }
+        for (k, (d, &n)) in dims.iter().zip(shape).enumerate() {
+            if matches!(d, Dim::Const(m) if *m != n) {
+                return Some(format!("is declared with the shape [{}]; dimension {k} given is {n}", text.join(", ")));
+            }
+        }
+    }
+    match (dtype, given) {
+        (Some(d), Some(g)) if d != g => Some(format!("is declared {}, not {}", d.name(), g.name())),
+        _ => None,
+    }
 }
 
 /// `64x32:FP32` → ([64, 32], Some(FP32)); `64x32` → dtype left to the parameter's type.
