@@ -3,7 +3,7 @@
 //! and `--arg` values: `harness/plc_inputs.h` is the C++ twin of the interpreter's input
 //! generator) and prints the same checksum lines.
 
-use super::cpp::{ctype, runtime_dtype, sanitize};
+use super::cpp::{ctype, runtime_dtype, stable_name, Namer};
 use super::{Files, Harness};
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::{Interner, Symbol};
@@ -85,7 +85,19 @@ pub fn harness(
                 let (shape, dtype) = match (given, fixed, t.dtype()) {
                     (Some(v), _, static_dtype) => {
                         match parse_shape(v) {
-                            Some((shape, d)) => (shape, d.or(static_dtype).unwrap_or(DType::Fp32)),
+                            Some((shape, d)) => {
+                                // As `plc run` does: the shape given must have the declared
+                                // rank, constant extents and dtype (E0811, a usage error).
+                                if let Some(why) = contradiction(names, t.shape(), static_dtype, &shape, d) {
+                                    errors.push(Diagnostic::error(
+                                        Code::E0811,
+                                        format!("`--arg {name}={v}`: `{name}` {why}"),
+                                        at(),
+                                    ));
+                                    continue;
+                                }
+                                (shape, d.or(static_dtype).unwrap_or(DType::Fp32))
+                            }
                             None => {
                                 errors.push(Diagnostic::error(
                                 Code::E0617,
@@ -131,6 +143,44 @@ pub fn harness(
     ])
 }
 
+/// How a shape (and dtype) given with `--arg` contradicts the parameter's declared type,
+/// if it does: another rank, another constant extent, another dtype.
+fn contradiction(
+    names: &Interner,
+    declared: Option<&[Dim]>,
+    dtype: Option<DType>,
+    shape: &[i64],
+    given: Option<DType>,
+) -> Option<String> {
+    if let Some(dims) = declared {
+        let text: Vec<String> = dims
+            .iter()
+            .map(|d| match d {
+                Dim::Const(n) => n.to_string(),
+                Dim::Dyn(sym) => names.get(*sym).to_string(),
+                _ => "?".to_string(),
+            })
+            .collect();
+        if dims.len() != shape.len() {
+            return Some(format!(
+                "is declared with rank {} ([{}]), the shape given has rank {}",
+                dims.len(),
+                text.join(", "),
+                shape.len()
+            ));
+        }
+        for (k, (d, &n)) in dims.iter().zip(shape).enumerate() {
+            if matches!(d, Dim::Const(m) if *m != n) {
+                return Some(format!("is declared with the shape [{}]; dimension {k} given is {n}", text.join(", ")));
+            }
+        }
+    }
+    match (dtype, given) {
+        (Some(d), Some(g)) if d != g => Some(format!("is declared {}, not {}", d.name(), g.name())),
+        _ => None,
+    }
+}
+
 /// `64x32:FP32` → ([64, 32], Some(FP32)); `64x32` → dtype left to the parameter's type.
 fn parse_shape(text: &str) -> Option<(Vec<i64>, Option<DType>)> {
     let (dims, dtype) = match text.split_once(':') {
@@ -155,10 +205,11 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
     out.push_str("    uint64_t state = seed;\n\n");
     let mut tensors = Vec::new();
     let mut scalars = Vec::new();
+    let mut namer = Namer::new();
     for input in inputs {
         match input {
             Input::Tensor { name, dir, shape, dtype } => {
-                let v = format!("p_{}", sanitize(name));
+                let v = input_var(&mut namer, name);
                 let n: i64 = shape.iter().product();
                 let store = storage(*dtype);
                 let _ = writeln!(out, "    // {name}: {} {}", dtype.name(), dims_text(shape));
@@ -195,7 +246,7 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
                 tensors.push((v, name.clone(), *dir, shape.clone(), *dtype));
             }
             Input::Scalar { name, dtype, value } => {
-                let v = format!("p_{}", sanitize(name));
+                let v = input_var(&mut namer, name);
                 let _ = writeln!(out, "    {} {v} = ({})({value});", ctype(*dtype), ctype(*dtype));
                 scalars.push(v);
             }
@@ -254,6 +305,24 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
     }
     out.push_str("    return 0;\n}\n");
     out
+}
+
+/// The C++ variable of an entry parameter in `main`: `p_<name>`, with its `_data` and
+/// `_shapes` companions all free (parameters `w` and `w_data` would otherwise both
+/// declare `p_w_data`); a counter when they are not.
+fn input_var(namer: &mut Namer, name: &str) -> String {
+    let base = format!("p_{}", stable_name(name, &[]));
+    for k in 0.. {
+        let v = if k == 0 { base.clone() } else { format!("{base}_{k}") };
+        let all = [v.clone(), format!("{v}_data"), format!("{v}_shapes")];
+        if all.iter().all(|n| !namer.is_taken(n)) {
+            for n in &all {
+                namer.reserve(n);
+            }
+            return v;
+        }
+    }
+    unreachable!("a free name")
 }
 
 /// The runtime's conversions (to the storage format, from it) of a 16-bit float dtype.

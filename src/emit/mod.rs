@@ -12,6 +12,7 @@ pub(crate) mod harness;
 pub mod kernel;
 pub(crate) mod orchestration;
 pub(crate) mod publish;
+pub(crate) mod py_arith;
 pub mod runtime;
 
 use crate::diag::Span;
@@ -75,7 +76,7 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
     let mut errors = Vec::new();
     for &(_, e) in &entries {
         match orchestration::emit_entry(p, names, e, &mut shared) {
-            Ok(code) => files.push((format!("orchestration/{}.cpp", names.get(e)), code)),
+            Ok(code) => files.push((entry_file(names, e), code)),
             Err(d) => errors.extend(d),
         }
     }
@@ -86,7 +87,7 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
     for f in p.functions.values() {
         if f.kind.is_device_kernel() {
             match kernel::emit_kernel(p, names, f.name) {
-                Ok(code) => files.push((format!("kernels/{}.cpp", names.get(f.name)), code)),
+                Ok(code) => files.push((kernel::kernel_file(names, f.name), code)),
                 Err(d) => errors.push(d),
             }
         }
@@ -118,6 +119,12 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
         files.extend(harness::harness(p, names, entries[0].1, h, root, &sources)?);
     }
     Ok(files)
+}
+
+/// The file of an Orchestration function, `orchestration/<stem>.cpp` (a long or unsafe
+/// name gets its [`cpp::stable_name`]).
+fn entry_file(names: &Interner, e: Symbol) -> String {
+    format!("orchestration/{}.cpp", cpp::stable_file_stem(names.get(e), &[]))
 }
 
 /// `kernel_config.json`: the runtime, each entry's source and signature, and each kernel's
@@ -158,7 +165,7 @@ fn kernel_config(p: &Program, names: &Interner, entries: &[(usize, Symbol)], sha
                 f.params.iter().filter(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| dir(q.dir)).collect();
             json!({
                 "name": names.get(e),
-                "source": format!("orchestration/{}.cpp", names.get(e)),
+                "source": entry_file(names, e),
                 "function_name": "aicpu_orchestration_entry",
                 "signature": signature,
                 "params": params,
@@ -173,7 +180,7 @@ fn kernel_config(p: &Program, names: &Interner, entries: &[(usize, Symbol)], sha
             json!({
                 "func_id": id,
                 "name": names.get(k),
-                "source": format!("kernels/{}.cpp", names.get(k)),
+                "source": kernel::kernel_file(names, k),
                 "core_type": if f.kind == FuncKind::Aic { "aic" } else { "aiv" },
                 "function_type": f.kind.name(),
                 "signature": shared.signatures.get(&k).cloned().unwrap_or_default(),

@@ -15,6 +15,7 @@
 //! ```
 
 pub(crate) mod enums;
+pub(crate) mod limits;
 pub(crate) mod lineage;
 pub mod names;
 pub(crate) mod ops;

@@ -48,9 +48,10 @@
 
 mod ops;
 
-use super::cpp::{elem_ctype, float_literal, int_literal, sanitize, scalar_ctype, Namer, Writer};
+use super::cpp::{elem_ctype, float_literal, int_literal, scalar_ctype, stable_name, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
+use crate::ir::limits::{MAX_TASK_SCALARS, MAX_TASK_TENSORS};
 use crate::ir::{
     BinOp, Callee, DType, Dim, EnumValue, ExprId, ExprKind, Function, IterArg, Loc, Program, ScopeKind, StmtId,
     StmtKind, Type, UnOp, VarId,
@@ -58,14 +59,23 @@ use crate::ir::{
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 
-/// The C++ symbol the runtime's kernel table calls for a device function.
+/// The C++ symbol the runtime's kernel table calls for a device function:
+/// `plc_kernel_<name>`, where a kernel named `table`, `count` or `fn` (whose symbol would
+/// be the table's own `plc_kernel_table`, `plc_kernel_count`, `plc_kernel_fn`), an unsafe
+/// or a long name gets its [`stable_name`].
 pub fn kernel_symbol(names: &Interner, func: Symbol) -> String {
-    format!("plc_kernel_{}", sanitize(names.get(func)))
+    format!("plc_kernel_{}", stable_name(names.get(func), &["table", "count", "fn"]))
 }
 
 /// The implementation function of a device function, in namespace `plc_kernels`.
 fn impl_symbol(names: &Interner, func: Symbol) -> String {
-    sanitize(names.get(func))
+    stable_name(names.get(func), &[])
+}
+
+/// The file of a device function, `kernels/<stem>.cpp`: never `kernel_table.cpp`, the
+/// kernel table's own file.
+pub fn kernel_file(names: &Interner, func: Symbol) -> String {
+    format!("kernels/{}.cpp", super::cpp::stable_file_stem(names.get(func), &["kernel_table"]))
 }
 
 /// The C++ for one device function: `kernels/<name>.cpp`.
@@ -134,6 +144,25 @@ pub fn emit_kernel(program: &Program, names: &Interner, func: Symbol) -> Result<
             }
             _ => {}
         }
+    }
+    // The runtime takes a task of at most 16 scalars and 32 tensors (as simpler does), and
+    // refused a bigger one only when it was launched.
+    let limits = [(scalars, MAX_TASK_SCALARS, "scalar"), (tensor_count, MAX_TASK_TENSORS, "tensor")];
+    if let Some(&(n, limit, what)) = limits.iter().find(|(n, limit, _)| n > limit) {
+        let extra = if what == "tensor" && !new_results.is_empty() {
+            format!(" (counting {} result(s) the runtime allocates)", new_results.len())
+        } else {
+            String::new()
+        };
+        return Err(error_at(
+            f,
+            Code::E0618,
+            f.loc,
+            format!(
+                "kernel `{}` takes {n} {what} arguments{extra}: a task takes at most {limit} {what}s",
+                names.get(func)
+            ),
+        ));
     }
     let _ = writeln!(out, "extern \"C\" void {}(int64_t* args) {{", kernel_symbol(names, func));
     if call_args.is_empty() {
