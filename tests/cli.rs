@@ -707,3 +707,45 @@ fn invalid_utf8_is_reported_at_its_bytes() {
 fn json(n: u64) -> serde_json::Value {
     serde_json::Value::from(n)
 }
+
+#[test]
+fn chained_constants_and_math_constants_lower_and_print_back() {
+    let src = r#"import math
+from math import pi
+import pypto.language as pl
+
+TR = TC = 128
+LOW = -math.inf
+
+
+@pl.program
+class Program:
+    @pl.function(type=pl.FunctionType.InCore)
+    def clamp(
+        self, x: pl.Tensor[[TR, TC], pl.FP32], out: pl.Out[pl.Tensor[[TR, TC], pl.FP32]]
+    ) -> pl.Tensor[[TR, TC], pl.FP32]:
+        t = pl.load(x, [0, 0], [TR, TC])
+        u = pl.maxs(t, LOW)
+        v = pl.muls(u, pi)
+        w = pl.mins(v, math.inf)
+        out = pl.store(w, [0, 0], out)
+        return out
+"#;
+    let path = scratch("math_constants.pl", src.as_bytes());
+    let out = plc(&["emit", "ir", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let printed = stdout(&out);
+    assert!(stderr(&out).is_empty(), "no note for `import math`: {}", stderr(&out));
+    for line in [
+        "def clamp(self, x__ssa_v0: pl.Tensor[[128, 128], pl.FP32]",
+        "pl.maxs(t__ssa_v0, float(\"-inf\"))",
+        "pl.muls(u__ssa_v0, 3.141592653589793)",
+        "pl.mins(v__ssa_v0, float(\"inf\"))",
+    ] {
+        assert!(printed.contains(line), "missing `{line}` in\n{printed}");
+    }
+    // The printed IR is pl source that lowers to itself.
+    let again = scratch("math_constants_printed.pl", printed.as_bytes());
+    let out = plc(&["emit", "ir", again.to_str().unwrap()]);
+    assert_eq!(stdout(&out), printed, "{}", stderr(&out));
+}

@@ -590,6 +590,13 @@ fn binding_power(op: BinOp) -> u8 {
 
 /// A float as Python prints it (`1.0`, `0.5`, `1e-06`).
 pub fn format_float(v: f64) -> String {
+    // Python has no literal for these; `float("inf")` reads back as the same constant.
+    if v.is_nan() {
+        return "float(\"nan\")".to_string();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "float(\"inf\")" } else { "float(\"-inf\")" }.to_string();
+    }
     if v.is_finite() && v == v.trunc() && v.abs() < 1e16 {
         format!("{v:.1}")
     } else {

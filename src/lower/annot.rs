@@ -55,12 +55,36 @@ impl Lowering<'_> {
         }
     }
 
+    /// `math.<member>`: one of the module's constants, or E0218.
+    fn math_member(&mut self, m: ModuleId, member: &str, span: Span) -> Option<Const> {
+        if let Some(v) = super::math_constant(member) {
+            return Some(Const::Float(v));
+        }
+        let file = self.modules[m].file;
+        self.error(
+            Code::E0218,
+            file,
+            span,
+            format!("`math.{member}` is not a compile-time constant"),
+            "not a constant",
+        )
+        .help = Some(
+            "pl code may use the constants `math.inf`, `math.nan`, `math.pi`, `math.e` and `math.tau`".to_string(),
+        );
+        None
+    }
+
+    /// Whether a dotted name starts with a name bound to `math`.
+    pub(crate) fn is_math_path(&self, m: ModuleId, e: ast::ExprId) -> bool {
+        matches!(self.namespace_path(m, e), Some((Binding::Math, _)))
+    }
+
     fn namespace_path(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, String)> {
         let dotted = self.dotted(m, e)?;
         let (root, rest) = dotted.split_once('.')?;
         let sym = self.session.interner.lookup(root)?;
         match self.modules[m].names.get(&sym) {
-            Some((b @ (Binding::Pl | Binding::Pld), _)) => Some((b.clone(), rest.to_string())),
+            Some((b @ (Binding::Pl | Binding::Pld | Binding::Math), _)) => Some((b.clone(), rest.to_string())),
             _ => None,
         }
     }
@@ -114,6 +138,9 @@ impl Lowering<'_> {
                 }
             }
             E::Attribute { .. } => {
+                if let Some((Binding::Math, member)) = self.namespace_path(m, e) {
+                    return self.math_member(m, &member, span);
+                }
                 let Some(path) = self.pl_path(m, e).or_else(|| self.pld_path(m, e)) else {
                     let text = self.text_of(m, span).to_string();
                     self.error(
@@ -333,6 +360,8 @@ impl Lowering<'_> {
             },
             (None, "float", [Const::Int(v)]) => Some(Const::Float(*v as f64)),
             (None, "float", [Const::Float(v)]) => Some(Const::Float(*v)),
+            // `float("inf")`, `float("-inf")`, `float("nan")`, `float("2.5")`.
+            (None, "float", [Const::Str(s)]) => self.name(*s).trim().parse().ok().map(Const::Float),
             (None, "bool", [v]) => v.truthy().map(Const::Bool),
             (None, "sum", [Const::List(items) | Const::Tuple(items)]) => {
                 items.iter().try_fold(Const::Int(0), |acc, x| consts::binary(BinOp::Add, &acc, x))

@@ -1447,6 +1447,12 @@ impl FnLower<'_, '_> {
                 self.error(Code::E0223, span, "the `pl` namespace is not a value", "`pl` alone");
                 None
             }
+            Some(Binding::Math) => {
+                let name = self.cx.name(n).to_string();
+                self.error(Code::E0222, span, format!("the `{name}` module is not a value"), "a module").help =
+                    Some(format!("pl code may use the module's constants: `{name}.inf`, `{name}.pi`"));
+                None
+            }
             Some(Binding::Outside) => {
                 let name = self.cx.name(n).to_string();
                 self.error(
@@ -1510,9 +1516,9 @@ impl FnLower<'_, '_> {
     }
 
     fn attribute(&mut self, id: ast::ExprId, span: Span) -> Option<ExprId> {
-        if let Some(path) = self.cx.pl_path(self.m, id).or_else(|| self.cx.pld_path(self.m, id)) {
+        let namespaced = self.cx.pl_path(self.m, id).or_else(|| self.cx.pld_path(self.m, id)).is_some();
+        if namespaced || self.cx.is_math_path(self.m, id) {
             let c = self.cx.eval_const(self.m, id)?;
-            let _ = path;
             return self.const_expr(&c, span);
         }
         // `x.shape`, `x.dtype` on a tensor or tile.

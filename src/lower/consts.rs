@@ -191,5 +191,8 @@ mod tests {
         assert_eq!(format_float(1.0), "1.0");
         assert_eq!(format_float(0.5), "0.5");
         assert_eq!(format_float(1e-6), "0.000001");
+        assert_eq!(format_float(f64::INFINITY), "float(\"inf\")");
+        assert_eq!(format_float(f64::NEG_INFINITY), "float(\"-inf\")");
+        assert_eq!(format_float(f64::NAN), "float(\"nan\")");
     }
 }

@@ -82,6 +82,9 @@ pub(crate) enum Binding {
     Pl,
     /// The distributed namespace (`import pypto.language.distributed as pld`).
     Pld,
+    /// Python's `math` module (`import math`): its constants (`math.inf`, `math.pi`) are
+    /// compile-time constants of pl code.
+    Math,
     /// An outside library (`import torch`): using it in pl code is an error.
     Outside,
     /// An `@pl.program` class.
@@ -360,6 +363,8 @@ impl Lowering<'_> {
             Binding::Pl
         } else if dotted == "pypto.language.distributed" && n.alias.is_some() {
             Binding::Pld
+        } else if dotted == "math" {
+            Binding::Math
         } else {
             self.outside_library(file, n.span, &dotted);
             Binding::Outside
@@ -392,7 +397,11 @@ impl Lowering<'_> {
             for n in names {
                 let item = self.text(file, n.name.span).to_string();
                 let bound = n.alias.map_or(n.name.parts[0].name, |a| a.name);
-                let binding = if module_text == "pypto" && item == "language" { Binding::Pl } else { Binding::Outside };
+                let binding = match (module_text.as_str(), math_constant(&item)) {
+                    ("pypto", _) if item == "language" => Binding::Pl,
+                    ("math", Some(v)) => Binding::Const(Const::Float(v)),
+                    _ => Binding::Outside,
+                };
                 if matches!(binding, Binding::Outside) {
                     self.outside_library(file, n.span, &format!("{module_text}.{item}"));
                 }
@@ -528,26 +537,39 @@ impl Lowering<'_> {
         Some(id)
     }
 
+    /// `NAME = value`, `A, B = value` or the chain `TR = TC = value` at module level: a
+    /// constant (or another name for a program, function or namespace) bound to every
+    /// target.
     fn module_constant(&mut self, m: ModuleId, targets: &[ast::ExprId], value: ast::ExprId) {
-        let file = self.modules[m].file;
         // `Alias = SomeProgram`, `f2 = f`: another name for a program, function or namespace.
-        if let (AstExpr::Name(target), AstExpr::Name(source)) =
-            (self.modules[m].ast.expr(targets[0]).kind.clone(), self.modules[m].ast.expr(value).kind.clone())
-        {
+        if let AstExpr::Name(source) = self.modules[m].ast.expr(value).kind {
             if let Some((binding, _)) = self.modules[m].names.get(&source).cloned() {
                 if !matches!(binding, Binding::Const(_)) {
-                    let span = self.modules[m].ast.expr(targets[0]).span;
-                    self.bind_name(m, target, (binding, span));
+                    for &target in targets {
+                        let t = self.modules[m].ast.expr(target).clone();
+                        if let AstExpr::Name(name) = t.kind {
+                            self.bind_name(m, name, (binding.clone(), t.span));
+                        }
+                    }
                     return;
                 }
             }
         }
-        let Some(v) = self.eval_const(m, value) else {
-            // Uses of the names say nothing more: the error is reported here.
-            let target = self.modules[m].ast.expr(targets[0]).clone();
-            let items = match &target.kind {
+        let v = self.eval_const(m, value);
+        for &target in targets {
+            self.bind_constant(m, target, v.clone());
+        }
+    }
+
+    /// Binds one target of a module constant; `None` when the value is not a constant (the
+    /// error is reported at the value, so uses of the names say nothing more).
+    fn bind_constant(&mut self, m: ModuleId, target: ast::ExprId, v: Option<Const>) {
+        let file = self.modules[m].file;
+        let t = self.modules[m].ast.expr(target).clone();
+        let Some(v) = v else {
+            let items = match &t.kind {
                 AstExpr::Tuple(items) => items.clone(),
-                _ => vec![targets[0]],
+                _ => vec![target],
             };
             for item in items {
                 let it = self.modules[m].ast.expr(item).clone();
@@ -557,8 +579,6 @@ impl Lowering<'_> {
             }
             return;
         };
-        let target = targets[0];
-        let t = self.modules[m].ast.expr(target).clone();
         match (&t.kind, &v) {
             (AstExpr::Name(name), _) => {
                 self.bind_name(m, *name, (Binding::Const(v), t.span));
@@ -567,7 +587,7 @@ impl Lowering<'_> {
                 for (item, value) in items.iter().zip(values) {
                     let it = self.modules[m].ast.expr(*item).clone();
                     if let AstExpr::Name(name) = it.kind {
-                        self.modules[m].names.insert(name, (Binding::Const(value.clone()), it.span));
+                        self.bind_name(m, name, (Binding::Const(value.clone()), it.span));
                     }
                 }
             }
@@ -883,4 +903,17 @@ impl Lowering<'_> {
         };
         self.program.types.intern(ty)
     }
+}
+
+/// The constants of Python's `math` module that pl code may use (`math.inf`, `from math
+/// import pi`).
+pub(crate) fn math_constant(name: &str) -> Option<f64> {
+    Some(match name {
+        "inf" => f64::INFINITY,
+        "nan" => f64::NAN,
+        "pi" => std::f64::consts::PI,
+        "e" => std::f64::consts::E,
+        "tau" => std::f64::consts::TAU,
+        _ => return None,
+    })
 }

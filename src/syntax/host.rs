@@ -333,20 +333,26 @@ impl Splitter<'_> {
     /// the pl language: the forms `restrict` refuses (unary `+`, `*` unpacking, chained
     /// comparisons) are not constants but Python, so they make host code.
     fn constant_segment(&self, segment: &[Token]) -> Result<(), Skip> {
-        // Targets: names separated by commas, then `=`.
+        // Targets: names separated by commas, then `=`; a chain (`TR = TC = 128`) repeats
+        // them.
         let kind = |j: usize| segment.get(j).map(|t| t.kind);
-        let mut j = 0;
-        loop {
-            if kind(j) != Some(Tok::Name) {
-                return Err(Skip::NotAssignment);
+        let targets = |mut j: usize| -> Result<usize, Skip> {
+            loop {
+                if kind(j) != Some(Tok::Name) {
+                    return Err(Skip::NotAssignment);
+                }
+                j += 1;
+                match kind(j) {
+                    Some(Tok::Comma) if kind(j + 1) == Some(Tok::Name) => j += 1,
+                    Some(Tok::Assign) => return Ok(j),
+                    Some(Tok::Colon) => return Err(Skip::Annotated),
+                    _ => return Err(Skip::NotAssignment),
+                }
             }
-            j += 1;
-            match kind(j) {
-                Some(Tok::Comma) if kind(j + 1) == Some(Tok::Name) => j += 1,
-                Some(Tok::Assign) => break,
-                Some(Tok::Colon) => return Err(Skip::Annotated),
-                _ => return Err(Skip::NotAssignment),
-            }
+        };
+        let mut j = targets(0)?;
+        while let Ok(next) = targets(j + 1) {
+            j = next;
         }
         let value = &segment[j + 1..];
         // Comparison operators seen in the current operand list, per bracket depth.
@@ -411,8 +417,8 @@ impl Splitter<'_> {
                 // Keyword arguments of an allowed call; at the top, a chained assignment.
                 Tok::Assign if depth == 0 => return Err(Skip::Chained),
                 Tok::Assign => true,
-                // Attribute chains are constants only on `pl` (`pl.FP32`, `pl.Level.CHIP`).
-                Tok::Dot => prev == Some(Tok::Name) && self.chain_root(value, k - 1) == "pl",
+                // Attribute chains are constants only on `pl` (`pl.FP32`, `pl.Level.CHIP`) and `math` (`math.inf`).
+                Tok::Dot => prev == Some(Tok::Name) && matches!(self.chain_root(value, k - 1), "pl" | "math"),
                 _ => false,
             };
             if !ok {
