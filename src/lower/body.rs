@@ -273,6 +273,9 @@ impl FnLower<'_, '_> {
             E::Str(_) | E::Ellipsis | E::Int | E::Float | E::None | E::True | E::False => {}
             E::Call { func, args } => {
                 match self.cx.pl_path(self.m, *func).as_deref() {
+                    // `pl.yield_()` with no value yields nothing: PyPTO accepts it in a loop
+                    // or branch that carries no values, where it changes nothing.
+                    Some("yield_") if args.is_empty() => return,
                     Some("yield_") => {
                         self.error(
                             Code::E0221,
