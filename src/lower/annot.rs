@@ -590,6 +590,33 @@ impl Lowering<'_> {
         Some((self.value_type(m, e, scalars)?, Direction::In))
     }
 
+    /// The annotation of a local variable: a value type, or a tuple of them
+    /// (`tuple[...]` / `pl.Tuple[...]`, for a value a call returns several of).
+    pub(crate) fn local_type(&mut self, m: ModuleId, e: ast::ExprId) -> Option<TypeId> {
+        if let Some(items) = self.tuple_items(m, e) {
+            let mut types = Vec::with_capacity(items.len());
+            for item in items {
+                types.push(self.value_type(m, item, &FxHashMap::default())?);
+            }
+            return Some(self.program.types.intern(Type::Tuple(types)));
+        }
+        self.value_type(m, e, &FxHashMap::default())
+    }
+
+    /// The element annotations of `tuple[A, B]` / `pl.Tuple[A, B]`; `None` for another
+    /// annotation.
+    fn tuple_items(&self, m: ModuleId, e: ast::ExprId) -> Option<Vec<ast::ExprId>> {
+        let E::Subscript { value, index } = self.ast(m).expr(e).kind else { return None };
+        let head = self.pl_path(m, value).or_else(|| self.dotted(m, value));
+        if !matches!(head.as_deref(), Some("tuple" | "Tuple")) {
+            return None;
+        }
+        Some(match &self.ast(m).expr(index).kind {
+            E::Tuple(items) => items.clone(),
+            _ => vec![index],
+        })
+    }
+
     /// A return annotation: one type, or several for `tuple[...]` / `pl.Tuple[...]`.
     pub(crate) fn return_types(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Vec<TypeId>> {
         let file = self.modules[m].file;
@@ -605,19 +632,12 @@ impl Lowering<'_> {
             .help = Some("leave the return annotation out when the function returns nothing".to_string());
             return None;
         }
-        if let E::Subscript { value, index } = expr.kind {
-            let head = self.pl_path(m, value).or_else(|| self.dotted(m, value));
-            if matches!(head.as_deref(), Some("tuple" | "Tuple")) {
-                let items = match &self.ast(m).expr(index).kind {
-                    E::Tuple(items) => items.clone(),
-                    _ => vec![index],
-                };
-                let mut types = Vec::new();
-                for item in items {
-                    types.push(self.value_type(m, item, &FxHashMap::default())?);
-                }
-                return Some(types);
+        if let Some(items) = self.tuple_items(m, e) {
+            let mut types = Vec::new();
+            for item in items {
+                types.push(self.value_type(m, item, &FxHashMap::default())?);
             }
+            return Some(types);
         }
         Some(vec![self.value_type(m, e, &FxHashMap::default())?])
     }

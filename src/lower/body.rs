@@ -402,7 +402,7 @@ impl FnLower<'_, '_> {
     /// Checks an annotation against a value's type; a scalar literal takes the annotated
     /// dtype.
     fn annotated(&mut self, annotation: ast::ExprId, value: ExprId) -> ExprId {
-        let Some(ty) = self.cx.value_type(self.m, annotation, &FxHashMap::default()) else { return value };
+        let Some(ty) = self.cx.local_type(self.m, annotation) else { return value };
         let vty = self.cx.program.expr(value).ty;
         if vty == ty {
             return value;
@@ -421,17 +421,26 @@ impl FnLower<'_, '_> {
             }
             (Type::Unknown, _) | (_, Type::Unknown) => value,
             _ => {
-                if compatible(&declared, &actual) {
-                    return value;
-                }
+                let types = &self.cx.program.types;
+                // A tuple fits element by element; the message names the first that does not.
+                let misfit = match (&declared, &actual) {
+                    (Type::Tuple(d), Type::Tuple(a)) if d.len() == a.len() => d
+                        .iter()
+                        .zip(a)
+                        .enumerate()
+                        .map(|(i, (&x, &y))| (i, types.get(x).clone(), types.get(y).clone()))
+                        .find(|(_, x, y)| !compatible(x, y))
+                        .map(|(i, x, y)| (Some(i), x, y)),
+                    _ => (!compatible(&declared, &actual)).then(|| (None, declared.clone(), actual.clone())),
+                };
+                let Some((element, declared, actual)) = misfit else { return value };
                 let span = self.ast().expr(annotation).span;
                 let (d, a) = (self.describe_type(&declared), self.describe_type(&actual));
-                self.error(
-                    Code::E0210,
-                    span,
-                    format!("the annotation says {d}, but the value is {a}"),
-                    "does not match the value",
-                );
+                let message = match element {
+                    Some(i) => format!("element {i} of the tuple: the annotation says {d}, but the value is {a}"),
+                    None => format!("the annotation says {d}, but the value is {a}"),
+                };
+                self.error(Code::E0210, span, message, "does not match the value");
                 value
             }
         }
