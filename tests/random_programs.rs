@@ -180,7 +180,7 @@ impl Gen {
         let leaves = self.leaves();
         let bands = self.rows / self.tile_rows;
         let (tr, c) = (self.tile_rows, self.cols);
-        let mut offset = |g: &mut Gen| format!("{} % {bands} * {tr}", g.int_expr(&leaves, 2));
+        let offset = |g: &mut Gen| format!("{} % {bands} * {tr}", g.int_expr(&leaves, 2));
         let (r0, r1, r2) = (offset(self), offset(self), offset(self));
         let (o0, o1, o2) = (self.name("o"), self.name("o"), self.name("o"));
         self.line(indent, &format!("{o0} = {r0}"));
