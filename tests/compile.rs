@@ -9,7 +9,8 @@
 //! - the seed's graph is recorded once and replayed LAYERS − 1 times.
 //!
 //! The C++ steps need a C++ compiler (`CXX`, default `c++`); without one they are skipped
-//! with a message (CI has one).
+//! with a message (CI has one). With `PLC_SANITIZE=1` (as CI runs them) the harnesses are
+//! built with AddressSanitizer and UndefinedBehaviorSanitizer.
 
 mod common;
 
@@ -31,6 +32,17 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     dir
+}
+
+/// With `PLC_SANITIZE` set (CI sets it), harness builds use AddressSanitizer and
+/// UndefinedBehaviorSanitizer, any report failing the program.
+fn sanitizers() -> &'static str {
+    match std::env::var("PLC_SANITIZE") {
+        Ok(v) if !v.is_empty() && v != "0" => {
+            " -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+        }
+        _ => "",
+    }
 }
 
 /// An example, the entry to run and the `--arg`s it needs.
@@ -191,7 +203,7 @@ fn build(cxx: &str, r: &Runnable, tag: &str) -> PathBuf {
     let build = Command::new("sh")
         .arg(out_dir.join("build.sh"))
         .env("CXX", cxx)
-        .env("CXXFLAGS", "-O1 -Wall -Wextra -Werror")
+        .env("CXXFLAGS", format!("-O1 -Wall -Wextra -Werror{}", sanitizers()))
         .output()
         .expect("sh runs");
     assert!(build.status.success(), "build {}: {}", r.file, String::from_utf8_lossy(&build.stderr));

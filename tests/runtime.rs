@@ -14,7 +14,9 @@
 //! - every device function of every example, emitted by `emit_kernel`, compiles against
 //!   the tile library.
 //!
-//! Without a C++ compiler the C++ steps are skipped with a message (CI has g++).
+//! Without a C++ compiler the C++ steps are skipped with a message (CI has g++). With
+//! `PLC_SANITIZE=1` (as CI runs them) the programs are built with AddressSanitizer and
+//! UndefinedBehaviorSanitizer.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -32,6 +34,17 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 const FLAGS: &[&str] = &["-std=c++17", "-Wall", "-Wextra", "-Werror"];
+
+/// With `PLC_SANITIZE` set (CI sets it), test programs are built with AddressSanitizer and
+/// UndefinedBehaviorSanitizer, any report failing the program.
+fn sanitizers() -> &'static [&'static str] {
+    match std::env::var("PLC_SANITIZE") {
+        Ok(v) if !v.is_empty() && v != "0" => {
+            &["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
+        }
+        _ => &[],
+    }
+}
 
 /// What a C++ test program printed and how it ended.
 struct Run {
@@ -64,6 +77,7 @@ fn build_with_kernels(name: &str, main: &str, kernels: &[(String, String)], env:
     let exe = dir.join("prog");
     let out = Command::new(&cxx)
         .args(FLAGS)
+        .args(sanitizers())
         .arg("-Iruntime")
         .args(&sources)
         .arg("-o")

@@ -63,12 +63,19 @@ pub fn emit_entry(
             Type::Scalar(d) => {
                 let name = e.fresh(&base);
                 scalar_lines.push(format!("{} {name} = from_u64<{}>(orch_args.scalar({s}));", ctype(*d), ctype(*d)));
+                // A parameter the body never reads.
+                if !e.read.contains(&v) {
+                    scalar_lines.push(format!("(void){name};"));
+                }
                 e.names_of.insert(v, name);
                 s += 1;
             }
             _ => {
                 let name = e.fresh(&format!("ext_{base}"));
                 ext_lines.push(format!("const ChipTensor& {name} = orch_args.tensor({t}).ref();"));
+                if !e.read.contains(&v) {
+                    ext_lines.push(format!("(void){name};"));
+                }
                 e.tensor_params.push((v, t));
                 e.names_of.insert(v, name);
                 t += 1;
@@ -709,6 +716,7 @@ impl<'a> Emitter<'a> {
             } else if let Some(d) = self.scalar_dtype(var) {
                 let name = self.define(var);
                 self.line(&format!("{} {name} = {init_text};", ctype(d)));
+                self.unless_read(var, &name);
                 out.push(Some(name));
             } else {
                 // A task-id array carried by a loop is updated in place.
@@ -754,6 +762,8 @@ impl<'a> Emitter<'a> {
             if let Some(d) = self.scalar_dtype(rv) {
                 let name = self.define(rv);
                 self.line(&format!("{} {name}{{}};", ctype(d)));
+                // Set in both branches; cast to void when nothing reads it after.
+                self.unless_read(rv, &name);
                 out.push(Some(name));
                 continue;
             }
@@ -858,6 +868,7 @@ impl<'a> Emitter<'a> {
                 let d = self.scalar_dtype(var).expect("checked");
                 let name = self.define(var);
                 self.line(&format!("{} {name} = 0;", ctype(d)));
+                self.unless_read(var, &name);
             }
             None => {
                 let g = self.names.get(callee).to_string();

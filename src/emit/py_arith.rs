@@ -66,7 +66,7 @@ const HELPERS: &[(&str, &[&str], &str)] = &[
     (
         "plc_py_shl",
         &["plc_py_fail"],
-        "static inline int64_t plc_py_shl(int64_t a, int64_t b) {\n    if (b < 0) plc_py_fail(\"negative shift count in `<<`\");\n    if (a == 0) return 0;\n    if (b >= 63) plc_py_fail(\"integer overflow in `<<`\");\n    int64_t r = static_cast<int64_t>(static_cast<uint64_t>(a) << b);\n    if ((r >> b) != a) plc_py_fail(\"integer overflow in `<<`\");\n    return r;\n}\n",
+        "static inline int64_t plc_py_shl(int64_t a, int64_t b) {\n    if (b < 0) plc_py_fail(\"negative shift count in `<<`\");\n    if (a == 0) return 0;\n    if (b >= 64) plc_py_fail(\"integer overflow in `<<`\");\n    int64_t r = static_cast<int64_t>(static_cast<uint64_t>(a) << b);\n    if ((r >> b) != a) plc_py_fail(\"integer overflow in `<<`\");\n    return r;\n}\n",
     ),
     (
         "plc_py_shr",

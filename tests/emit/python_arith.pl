@@ -1,8 +1,9 @@
 # Scalar arithmetic of orchestration code as Python (and `plc run`) computes it (issue 15,
 # items 9 and 12): `base ** 39` is exact (it was rounded through double), `//` and `%`
 # round toward negative infinity on negative numbers (they rounded as C does), shifts
-# are Python's. The loop count depends on each, so the harness prints what `plc run`
-# prints only when all agree (tests/compile.rs runs it with base=3, n=-7, d=2).
+# are Python's (`-1 << 63` fits in 64 bits). The loop count depends on each, so the
+# harness prints what `plc run` prints only when all agree (tests/compile.rs runs it with
+# base=3, n=-7, d=2).
 import pypto.language as pl
 
 
@@ -18,7 +19,8 @@ def entry(
     q = n // d
     r = n % d
     s = (n << 3) >> 2
-    count = p % 7 + (q + 10) + (r + 1) + (s + 20) % 3
+    w = (n // n - 2) << 63
+    count = p % 7 + (q + 10) + (r + 1) + (s + 20) % 3 + (w >> 62) + 2
     for i in pl.range(count):
         with pl.at(level=pl.Level.CORE_GROUP):
             t = pl.load(x, [0], [64])
