@@ -56,65 +56,7 @@ struct alignas(64) ChipTensor {
     uint32_t strides[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
     uint8_t pad_[36] = {};
 
-    uint64_t numel() const {
-        uint64_t n = 1;
-        for (uint32_t k = 0; k < ndims; ++k) n *= shapes[k];
-        return n;
-    }
-
-    bool compute_contiguous() const {
-        uint64_t expected = 1;
-        for (uint32_t k = ndims; k-- > 0;) {
-            if (shapes[k] != 1 && strides[k] != expected) return false;
-            expected *= shapes[k];
-        }
-        return true;
-    }
-
-    ChipTensor view(const uint32_t new_shapes[], const uint32_t offsets[], bool manual = false) const {
-        ChipTensor t = *this;
-        for (uint32_t k = 0; k < ndims; ++k) {
-            t.start_offset += static_cast<uint64_t>(offsets[k]) * strides[k];
-            t.shapes[k] = new_shapes[k];
-        }
-        t.manual_dep = manual_dep || manual;
-        t.is_contiguous = t.compute_contiguous();
-        return t;
-    }
-
-    ChipTensor reshape(const uint32_t new_shapes[], uint32_t new_ndims, bool manual = false) const {
-        always_assert(is_contiguous && new_ndims <= static_cast<uint32_t>(MAX_TENSOR_DIMS));
-        ChipTensor t = *this;
-        t.ndims = new_ndims;
-        uint32_t stride = 1;
-        for (uint32_t k = MAX_TENSOR_DIMS; k-- > 0;) {
-            if (k < new_ndims) {
-                t.shapes[k] = new_shapes[k];
-                t.strides[k] = stride;
-                stride *= new_shapes[k];
-            } else {
-                t.shapes[k] = 0;
-                t.strides[k] = 0;
-            }
-        }
-        t.manual_dep = manual_dep || manual;
-        t.is_contiguous = true;
-        return t;
-    }
-
-    ChipTensor transpose(uint32_t a, uint32_t b, bool manual = false) const {
-        always_assert(a < ndims && b < ndims);
-        ChipTensor t = *this;
-        uint32_t s = t.shapes[a];
-        t.shapes[a] = t.shapes[b];
-        t.shapes[b] = s;
-        s = t.strides[a];
-        t.strides[a] = t.strides[b];
-        t.strides[b] = s;
-        t.manual_dep = manual_dep || manual;
-        t.is_contiguous = t.compute_contiguous();
-        return t;
-    }
+    // @CHIP_TENSOR_METHODS@
 };
 
 static_assert(sizeof(ChipTensor) == 128, "simpler's ChipTensor is 128 bytes");
