@@ -22,15 +22,27 @@ use runnable::{Runnable, RUNNABLE};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Entries whose result on simpler differs from `plc run`, and why (docs/runtime.md).
-const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
+/// Entries whose result on simpler differs from `plc run`, why, and the warning plc gives
+/// about it (`plc compile` or `plc run`; docs/runtime.md).
+const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
     (
         "graph_boundary",
         "model",
         "simpler re-bases a view made in a graph onto the boundary tensor with the same address and shape",
+        "warning[E0518]",
     ),
-    ("task_launches", "main", "`pl.no_dep(scaled)` leaves a race that simpler's concurrent scheduler shows"),
-    ("scalar_control_flow", "main", "simpler does not initialise a pure Out tensor, and the entry writes part of it"),
+    (
+        "task_launches",
+        "main",
+        "`pl.no_dep(scaled)` leaves a race that simpler's concurrent scheduler shows",
+        "warning[E0413]",
+    ),
+    (
+        "scalar_control_flow",
+        "main",
+        "simpler does not initialise a pure Out tensor, and the entry writes part of it",
+        "warning[E0804]",
+    ),
 ];
 
 fn plc(args: &[&str]) -> std::process::Output {
@@ -93,8 +105,16 @@ fn every_runnable_entry_prints_on_a2a3sim_what_plc_run_prints() {
         assert!(compiled.status.success(), "compile {}: {}", r.file, String::from_utf8_lossy(&compiled.stderr));
         let expected = plc(&with_args(vec!["run", &file, "--entry", r.entry], r));
         assert!(expected.status.success(), "plc run {}: {}", r.file, String::from_utf8_lossy(&expected.stderr));
+        let warnings =
+            format!("{}{}", String::from_utf8_lossy(&compiled.stderr), String::from_utf8_lossy(&expected.stderr));
         let expected = String::from_utf8_lossy(&expected.stdout).to_string();
-        let known = KNOWN_DIFFERENCES.iter().find(|(f, e, _)| *f == r.file && *e == r.entry);
+        let known = KNOWN_DIFFERENCES.iter().find(|(f, e, ..)| *f == r.file && *e == r.entry);
+        // plc warns about each known difference.
+        if let Some((.., code)) = known {
+            if !warnings.contains(code) {
+                failures.push(format!("{} --entry {}: plc does not warn {code}:\n{warnings}", r.file, r.entry));
+            }
+        }
         for k in 0..runs {
             let run = Command::new("sh").arg(out_dir.join("run.sh")).output().expect("sh runs");
             let got = String::from_utf8_lossy(&run.stdout).to_string();
@@ -104,7 +124,7 @@ fn every_runnable_entry_prints_on_a2a3sim_what_plc_run_prints() {
                 let tail: Vec<&str> = err.lines().rev().take(30).collect();
                 let tail: Vec<&str> = tail.into_iter().rev().collect();
                 failures.push(format!("{label}: run.sh failed ({}):\n{}", run.status, tail.join("\n")));
-            } else if let Some((.., why)) = known {
+            } else if let Some((.., why, _)) = known {
                 if got != expected {
                     eprintln!("{label}: differs from plc run, as known: {why}");
                 }
@@ -116,5 +136,52 @@ fn every_runnable_entry_prints_on_a2a3sim_what_plc_run_prints() {
         }
     }
     eprintln!("{matched} runs matched plc run on a2a3sim");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Without simpler: every a2a3sim kernel file, and the harness's `io.cpp`, is a complete
+/// C++ translation unit (the system `c++ -std=c++17 -Wall -Werror`, as `CXX`).
+#[test]
+fn every_a2a3sim_kernel_and_io_helper_compiles_on_its_own() {
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
+    if !Command::new(&cxx).arg("--version").output().is_ok_and(|o| o.status.success()) {
+        eprintln!("no C++ compiler found: skipped");
+        return;
+    }
+    let mut failures = Vec::new();
+    for r in RUNNABLE {
+        let out_dir =
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simpler-syntax").join(format!("{}-{}", r.file, r.entry));
+        let file = format!("examples/{}.pl", r.file);
+        let out = out_dir.to_str().unwrap();
+        let compiled = plc(&with_args(
+            vec!["compile", &file, "-o", out, "--entry", r.entry, "--harness", "--target", "a2a3sim"],
+            r,
+        ));
+        assert!(compiled.status.success(), "compile {}: {}", r.file, String::from_utf8_lossy(&compiled.stderr));
+        assert!(!out_dir.join("runtime").exists(), "{}: the a2a3sim output has no CPU runtime", r.file);
+        let mut sources: Vec<PathBuf> = std::fs::read_dir(out_dir.join("kernels"))
+            .expect("kernels/")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        sources.sort();
+        sources.push(out_dir.join("harness/io.cpp"));
+        for src in sources {
+            let text = std::fs::read_to_string(&src).unwrap();
+            if src.parent().is_some_and(|d| d.ends_with("kernels")) {
+                assert!(!text.contains("#include \""), "{} includes a file", src.display());
+                assert!(text.contains("extern \"C\" __aicore__ void kernel_entry(__gm__ int64_t* args) {"));
+            }
+            let status = Command::new(&cxx)
+                .args(["-std=c++17", "-Wall", "-Werror", "-fsyntax-only"])
+                .arg(format!("-I{}", out_dir.join("harness").display()))
+                .arg(&src)
+                .output()
+                .expect("c++ runs");
+            if !status.status.success() {
+                failures.push(format!("{}:\n{}", src.display(), String::from_utf8_lossy(&status.stderr)));
+            }
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

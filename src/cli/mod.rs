@@ -392,8 +392,27 @@ fn run(
     if c.has_errors() {
         return ExitCode::from(1);
     }
-    match crate::interp::run(&c.programs, &c.session.interner, &mut c.session.files, &options) {
-        Ok(lines) => {
+    match crate::interp::run_outputs(&c.programs, &c.session.interner, &mut c.session.files, &options) {
+        Ok(outputs) => {
+            let warnings: Vec<diag::Diagnostic> = outputs
+                .iter()
+                .filter(|o| o.undefined > 0)
+                .map(|o| {
+                    let total: i64 = o.shape.iter().product();
+                    diag::Diagnostic::new(
+                        diag::Severity::Warning,
+                        diag::Code::E0804,
+                        format!(
+                            "{} of the {total} elements of the Out tensor `{}` were never written: they print as 0, but on simpler they are undefined",
+                            o.undefined, o.name
+                        ),
+                        diag::Label::primary(o.loc.file, o.loc.span, "this Out tensor"),
+                    )
+                    .with_help("write every element, or declare the parameter `pl.InOut`")
+                })
+                .collect();
+            print_diagnostics(&c.session, &warnings, format);
+            let lines: Vec<String> = outputs.iter().map(crate::interp::Output::line).collect();
             let mut text = lines.join("\n");
             if !text.is_empty() {
                 text.push('\n');
