@@ -41,10 +41,6 @@ impl Writer {
         self.indent = self.indent.saturating_sub(1);
     }
 
-    pub fn level(&self) -> usize {
-        self.indent
-    }
-
     pub fn set_level(&mut self, indent: usize) {
         self.indent = indent;
     }

@@ -7,6 +7,7 @@ use super::cpp::{ctype, runtime_dtype, sanitize};
 use super::{Files, Harness};
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::{Interner, Symbol};
+use crate::ir::names::source_name;
 use crate::ir::{DType, Dim, Direction, Program, Type};
 use crate::source::FileId;
 use std::fmt::Write;
@@ -55,7 +56,7 @@ pub(crate) fn inputs(
     let mut bound: rustc_hash::FxHashMap<Symbol, i64> = rustc_hash::FxHashMap::default();
     for q in &f.params {
         let full = names.get(p.var(q.var).name);
-        let name = crate::passes::outline::source_name(full);
+        let name = source_name(full);
         let Some((_, v)) = h.args.iter().find(|(k, _)| k == name) else { continue };
         let (Some(shape), Some((given, _))) = (p.types.get(p.var(q.var).ty).shape(), parse_shape(v)) else {
             continue;
@@ -69,7 +70,7 @@ pub(crate) fn inputs(
     let mut known = Vec::new();
     for q in &f.params {
         let full = names.get(p.var(q.var).name);
-        let name = crate::passes::outline::source_name(full).to_string();
+        let name = source_name(full).to_string();
         known.push(name.clone());
         let given = h.args.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str());
         let ploc = p.var(q.var).loc;

@@ -7,17 +7,18 @@
 //!   `kernels/<name>.cpp` over the CPU tile library.
 //! - `runtime`: the CPU reference runtime and tile library headers, written to `runtime/`.
 
-pub mod cpp;
-pub mod harness;
+pub(crate) mod cpp;
+pub(crate) mod harness;
 pub mod kernel;
-pub mod orchestration;
-pub mod publish;
+pub(crate) mod orchestration;
+pub(crate) mod publish;
 pub mod runtime;
 pub mod simpler;
 
 use crate::diag::Span;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
+use crate::ir::names::source_name;
 use crate::ir::{Direction, FuncKind, Program, Type};
 use crate::source::FileId;
 
@@ -170,7 +171,7 @@ fn kernel_config(
                 .iter()
                 .map(|q| {
                     let name = names.get(p.var(q.var).name);
-                    let name = crate::passes::outline::source_name(name);
+                    let name = source_name(name);
                     match p.types.get(p.var(q.var).ty) {
                         Type::Scalar(d) => json!({"name": name, "kind": "scalar", "dtype": d.name()}),
                         t => json!({

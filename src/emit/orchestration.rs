@@ -20,12 +20,13 @@
 use super::cpp::{ctype, float_literal, identifier, runtime_dtype, sanitize, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
+use crate::ir::lineage::{Defs, Lineage};
+use crate::ir::names::source_name;
 use crate::ir::ops::{Op, OpKind, OpLevel, Param, Special};
 use crate::ir::{
     ArgDir, BinOp, Callee, DType, Dim, ExprId, ExprKind, ForKind, FuncKind, Function, LaunchOptions, Loc, Program,
     ScopeKind, StmtId, StmtKind, Type, UnOp, VarId,
 };
-use crate::passes::lineage::{Defs, Lineage};
 use indexmap::IndexMap;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
@@ -379,8 +380,7 @@ impl<'a> Emitter<'a> {
 
     /// The source name of a variable, as a C++ identifier: `acc__ssa_v1` → `acc`.
     fn base_name(&self, v: VarId) -> String {
-        let name = self.names.get(self.p.var(v).name);
-        sanitize(name.split("__").next().unwrap_or(name))
+        sanitize(source_name(self.names.get(self.p.var(v).name)))
     }
 
     /// `base`, or `base_1`, `base_2`, ... : a name not yet used in this C++ function.
@@ -739,7 +739,7 @@ impl<'a> Emitter<'a> {
                 // Both branches hand on the same buffer: the result is it.
                 let x = as_var(self.p, a.expect("checked")).expect("checked");
                 match self.shared.lineage.root(self.p, &self.defs, x) {
-                    crate::passes::lineage::Root::Known(r) if self.names_of.contains_key(&r) => {
+                    crate::ir::lineage::Root::Known(r) if self.names_of.contains_key(&r) => {
                         let n = self.names_of[&r].clone();
                         self.names_of.insert(rv, n);
                         out.push(None);

@@ -25,6 +25,7 @@ pub use inputs::PLC_INPUTS_H;
 
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Interner;
+use crate::ir::names::source_name;
 use crate::ir::{DType, Dim, Direction, Loc, Program, Type, VarId};
 use crate::source::SourceMap;
 use exec::{Frame, Interp};
@@ -185,11 +186,6 @@ pub fn run_outputs(
         let entry_loc = find_entry(programs, names, &options.entry).ok().map(|(i, f)| programs[i].functions[&f].loc);
         failure.into_diagnostic(files, options, entry_loc)
     })
-}
-
-/// A parameter's name as written in the source (`acc__ssa_v0` → `acc`).
-pub fn source_name(name: &str) -> &str {
-    crate::passes::outline::source_name(name)
 }
 
 fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<Output>, Failure> {

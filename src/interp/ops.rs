@@ -13,7 +13,7 @@
 use super::exec::{as_int, float_floor_div_mod, floor_mod, Interp, MAX_ELEMENTS};
 use super::value::{contiguous_strides, element_count, for_each_index, Data, Dense, Num, Tensor, Value};
 use crate::intern::Interner;
-use crate::ir::ops::{Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Special, UnaryFn};
+use crate::ir::ops::{Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special, UnaryFn};
 use crate::ir::{AtomicType, DType, EnumValue, MaskPattern, PadValue};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -553,20 +553,6 @@ struct Args<'n> {
     names: &'n Interner,
 }
 
-/// An argument of a call: by parameter name, or (for the leading operands, whose names
-/// differ between the levels of a family: `lhs`, `x`, `tile`) by position.
-#[derive(Clone, Copy)]
-enum Slot {
-    Named(P),
-    Nth(usize),
-}
-
-impl From<P> for Slot {
-    fn from(p: P) -> Slot {
-        Slot::Named(p)
-    }
-}
-
 /// An elementwise operand: an array (a tile, or a tensor's elements) or a scalar.
 enum Operand {
     Array(Dense),
@@ -575,18 +561,12 @@ enum Operand {
 
 impl Args<'_> {
     fn index(&self, slot: Slot) -> Option<usize> {
-        match slot {
-            Slot::Named(p) => self.def.param_index(p),
-            Slot::Nth(i) => Some(i),
-        }
+        self.def.slot_index(slot)
     }
 
     /// The parameter's name, for messages.
     fn param(&self, slot: Slot) -> &'static str {
-        match slot {
-            Slot::Named(p) => p.spelling(),
-            Slot::Nth(i) => self.def.params.get(i).map_or("?", |p| p.name.spelling()),
-        }
+        self.def.slot_name(slot)
     }
 
     fn op(&self) -> &'static str {

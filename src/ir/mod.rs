@@ -14,12 +14,14 @@
 //! Expr ─ Var | constants | Tuple | Binary | Unary | Call(op or function) | TupleGet
 //! ```
 
-pub mod enums;
-pub mod ops;
+pub(crate) mod enums;
+pub(crate) mod lineage;
+pub mod names;
+pub(crate) mod ops;
 pub mod print;
-pub mod types;
+pub(crate) mod types;
 pub mod verify;
-pub mod visit;
+pub(crate) mod visit;
 
 pub use enums::*;
 pub use types::{Dim, Type, TypeId, Types};

@@ -73,6 +73,20 @@ impl OpKind {
     }
 }
 
+/// An argument of an op call: by parameter, or by position — for the leading operands of
+/// a family, whose parameter names differ between its levels (`lhs`, `x`, `tile`).
+#[derive(Clone, Copy, Debug)]
+pub enum Slot {
+    Named(Param),
+    Nth(usize),
+}
+
+impl From<Param> for Slot {
+    fn from(p: Param) -> Slot {
+        Slot::Named(p)
+    }
+}
+
 /// The elementwise binary functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinaryFn {
@@ -425,6 +439,22 @@ impl OpDef {
     /// [`OpDef::params`]); `None` when the op has no such parameter or it was not given.
     pub fn arg<T: Copy>(&self, args: &[Option<T>], p: Param) -> Option<T> {
         self.param_index(p).and_then(|i| args.get(i).copied().flatten())
+    }
+
+    /// The position of an argument slot in the op's parameter order.
+    pub fn slot_index(&self, slot: Slot) -> Option<usize> {
+        match slot {
+            Slot::Named(p) => self.param_index(p),
+            Slot::Nth(i) => Some(i),
+        }
+    }
+
+    /// A slot's parameter name, for messages.
+    pub fn slot_name(&self, slot: Slot) -> &'static str {
+        match slot {
+            Slot::Named(p) => p.spelling(),
+            Slot::Nth(i) => self.params.get(i).map_or("?", |p| p.name.spelling()),
+        }
     }
 
     /// The spelling the printer writes: the unified form when there is one.

@@ -106,22 +106,6 @@ fn walk<'p, C: Copy>(
     }
 }
 
-/// The blocks nested directly in a statement, in order (a then-block before its
-/// else-block).
-pub fn stmt_blocks(p: &Program, s: StmtId, mut f: impl FnMut(&[StmtId])) {
-    match &p.stmt(s).kind {
-        StmtKind::If { then_body, else_body, .. } => {
-            f(then_body);
-            if let Some(e) = else_body {
-                f(e);
-            }
-        }
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => f(body),
-        StmtKind::Scope(scope) => f(&scope.body),
-        _ => {}
-    }
-}
-
 /// The expressions a statement holds directly (not those of the statements nested in it),
 /// in order.
 pub fn stmt_exprs(p: &Program, s: StmtId, mut f: impl FnMut(ExprId)) {
@@ -686,9 +670,6 @@ mod tests {
         }));
         assert_eq!(seen, 4, "the walk stops at the first yield");
         assert!(!any_stmt(&f.p, &f.body, |s| matches!(f.p.stmt(s).kind, StmtKind::Break)));
-        let mut blocks = Vec::new();
-        stmt_blocks(&f.p, f.s[2], |b| blocks.push(b.to_vec()));
-        assert_eq!(blocks, [vec![f.s[3]], vec![f.s[4]]]);
     }
 
     #[test]

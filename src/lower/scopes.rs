@@ -251,6 +251,15 @@ impl FnLower<'_, '_> {
             .help = Some("remove the `as ...` part".to_string());
             return None;
         }
+        if !self.graph_placement(header) {
+            return None;
+        }
+        self.graph_name(args, header)
+    }
+
+    /// The rules on where a graph region may be: not in a device kernel (E0307), not in a
+    /// device scope (E0306), not in another graph region (E0305). Reports the first broken.
+    fn graph_placement(&mut self, header: Span) -> bool {
         // The function kind (E0307).
         let kind = self.info.kind;
         if kind.is_device_kernel() {
@@ -262,7 +271,7 @@ impl FnLower<'_, '_> {
             self.error(Code::E0307, header, format!("pl.graph() is not valid inside {article} {kind} function"), "a graph region in a device kernel")
                 .with_label_mut(Label::secondary(file, fspan, format!("`{fname}` is {article} {kind} function")))
                 .help = Some("A Graph region records orchestration task launches, so it belongs in the @pl.jit entry (or another orchestration function), not in a kernel body. To make a whole function a Graph, decorate it with @pl.jit.graph instead.".to_string());
-            return None;
+            return false;
         }
         // Enclosing device scopes (E0306), checked as the reference parser does: InCore,
         // then Hierarchy, Cluster, Spmd.
@@ -301,7 +310,7 @@ impl FnLower<'_, '_> {
                 } else {
                     "A Graph region records a topology of task launches, so it must sit around the dispatches rather than inside one. Move the `with pl.graph(...):` outside.".to_string()
                 });
-                return None;
+                return false;
             }
         }
         // Another graph region around it (E0305).
@@ -318,8 +327,15 @@ impl FnLower<'_, '_> {
             self.error(Code::E0305, header, "pl.graph() cannot be nested inside another pl.graph()", "the inner region")
                 .with_label_mut(Label::secondary(file, outer_span, outer_label))
                 .help = Some("The host_build_graph runtime cannot record a graph inside a graph. Mark either the outer region or the inner one, not both.".to_string());
-            return None;
+            return false;
         }
+        true
+    }
+
+    /// The rules on `pl.graph(...)`'s arguments: one positional (E0301), no keyword but
+    /// `dumps=` (E0308), a string literal (E0302) that is a non-empty (E0303) identifier
+    /// (E0304). Returns the region's name when all pass.
+    fn graph_name(&mut self, args: &[ast::Arg], header: Span) -> Option<Symbol> {
         // Exactly one positional argument (E0301).
         let positional: Vec<&ast::Arg> = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).collect();
         if positional.len() != 1 {

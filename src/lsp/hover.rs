@@ -18,6 +18,7 @@
 use super::analysis::Analysis;
 use super::query;
 use crate::intern::Interner;
+use crate::ir::names::source_name;
 use crate::ir::{print, Direction, FuncKind, Function, Program};
 use crate::syntax::ast::StmtKind;
 use std::fmt::Write;
@@ -105,33 +106,5 @@ fn describe(out: &mut String, program: &Program, function: &Function, names: &In
         let source = source_name(n);
         let shown = if source == n { format!("`{n}`") } else { format!("`{source}` (`{n}`)") };
         let _ = write!(out, "\n{}. {shown} — {dir} — `{t}`", i + 1);
-    }
-}
-
-/// The source name of a variable ConvertToSSA versioned (`acc__ssa_v3`, `acc__iter_v0`,
-/// `acc__rv_v1` → `acc`); other names as they are.
-fn source_name(name: &str) -> &str {
-    let Some(i) = name.rfind("__") else { return name };
-    let versioned = name[i + 2..]
-        .split_once("_v")
-        .is_some_and(|(tag, n)| !tag.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-    if versioned && i > 0 {
-        &name[..i]
-    } else {
-        name
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn source_names_of_versioned_variables() {
-        assert_eq!(source_name("acc__ssa_v3"), "acc");
-        assert_eq!(source_name("acc__iter_v0"), "acc");
-        assert_eq!(source_name("x"), "x");
-        assert_eq!(source_name("a__b"), "a__b");
-        assert_eq!(source_name("__ssa_v0"), "__ssa_v0");
     }
 }

@@ -25,11 +25,11 @@
 
 pub mod analysis;
 pub mod convert;
-pub mod definition;
-pub mod hover;
-pub mod query;
-pub mod symbols;
-pub mod transport;
+pub(crate) mod definition;
+pub(crate) mod hover;
+pub(crate) mod query;
+pub(crate) mod symbols;
+pub(crate) mod transport;
 
 use analysis::Analysis;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};

@@ -52,7 +52,6 @@ pub fn pl_aliases(ast: &Ast, text: &str, names: &mut Interner) -> Vec<Symbol> {
 /// A `with pl.graph("name"):` region.
 #[derive(Clone, Debug)]
 pub struct Region {
-    pub stmt: StmtId,
     /// From `with` to the end of `pl.graph(...)`: the location lowering gives the region,
     /// and OutlineGraphScopes the Graph function made from it.
     pub header: Span,
@@ -82,7 +81,7 @@ pub fn region(ast: &Ast, text: &str, aliases: &[Symbol], stmt: StmtId, function:
             _ => None,
         }
     });
-    Some(Region { stmt, header: Span::new(s.span.lo, item.span.hi), name, function })
+    Some(Region { header: Span::new(s.span.lo, item.span.hi), name, function })
 }
 
 /// Every graph region of a file, in source order.

@@ -22,10 +22,10 @@
 //! `deps=`, leaves the two unordered: the warning E0413 says so (on the real runtime the two
 //! tasks may run at the same time; plc's runtime and `plc run` run them in program order).
 
-use super::lineage::{Defs, Lineage, Root};
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::Symbol;
+use crate::ir::lineage::{Defs, Lineage, Root};
 use crate::ir::visit;
 use crate::ir::{
     ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, Program, StmtId, StmtKind, Type, VarId,
@@ -56,7 +56,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         w.block(&f.body, 0);
     }
     for (arg, writer, buffer) in races {
-        let name = crate::passes::outline::source_name(cx.names.get(program.var(buffer).name)).to_string();
+        let name = crate::ir::names::source_name(cx.names.get(program.var(buffer).name)).to_string();
         let at = program.expr(arg).loc;
         let wloc = program.expr(writer).loc;
         let mut d = Diagnostic::new(

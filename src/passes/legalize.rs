@@ -19,10 +19,10 @@
 //! site the values are bound, in definition order, to locals `<param>__graph_arg<k>`
 //! right before the statement with the call, and appended to its arguments.
 
-use super::lineage::{as_var, Defs, Lineage, Root};
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::Symbol;
+use crate::ir::lineage::{as_var, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit::{self, Rewriter};
 use crate::ir::{
@@ -179,7 +179,7 @@ fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[Symbol], lineage:
             }
         });
         for (e, src, q) in found {
-            let name = |v: VarId| crate::passes::outline::source_name(cx.names.get(p.var(v).name)).to_string();
+            let name = |v: VarId| crate::ir::names::source_name(cx.names.get(p.var(v).name)).to_string();
             let (view, boundary) = (name(src), name(q));
             let at = p.expr(e).loc;
             let mut d = Diagnostic::new(
@@ -254,7 +254,7 @@ impl Checker<'_, '_> {
     }
 
     fn var_name(&self, v: VarId) -> String {
-        super::outline::source_name(self.cx.names.get(self.p.var(v).name)).to_string()
+        crate::ir::names::source_name(self.cx.names.get(self.p.var(v).name)).to_string()
     }
 
     fn error(&mut self, code: Code, loc: Loc, message: String, label: &str, help: &str) {
@@ -412,9 +412,9 @@ impl Checker<'_, '_> {
         let mut bad = Vec::new();
         for &e in values {
             let ok = match as_var(self.p, e) {
-                Some(v) if is_scalar(self.p, v) => matches!(defs.map.get(&v), Some(super::lineage::Def::Param(_))),
+                Some(v) if is_scalar(self.p, v) => matches!(defs.map.get(&v), Some(crate::ir::lineage::Def::Param(_))),
                 Some(v) => match lineage.root(self.p, &defs, v) {
-                    Root::Known(r) => matches!(defs.map.get(&r), Some(super::lineage::Def::Param(_))),
+                    Root::Known(r) => matches!(defs.map.get(&r), Some(crate::ir::lineage::Def::Param(_))),
                     Root::Ambiguous => false,
                 },
                 None => false,
@@ -842,7 +842,7 @@ fn build_plan(cx: &mut PassCx<'_>, p: &Program, g: Symbol, _lineage: &mut Lineag
     let gn = cx.names.get(g).to_string();
     let failed = !planner.errors.is_empty();
     for (loc, v, src, shape_ok) in planner.errors {
-        let name = |v: VarId| super::outline::source_name(cx.names.get(p.var(v).name)).to_string();
+        let name = |v: VarId| crate::ir::names::source_name(cx.names.get(p.var(v).name)).to_string();
         let (vn, sn) = (name(v), name(src));
         let message = if shape_ok {
             format!("Graph function '{gn}' derives '{vn}' from boundary tensor '{sn}' using a value that is neither reconstructible at the call site nor the same on every replay")
@@ -966,7 +966,7 @@ fn extend_call(
             Ok(i) => {
                 let h = &plan.hoists[i];
                 let value = visit::copy_expr(&mut CallSite { p, binding: &binding, loc }, h.value);
-                let name = format!("{}__graph_arg{}", cx.names.get(p.var(h.original).name), *counter);
+                let name = crate::ir::names::graph_arg(cx.names.get(p.var(h.original).name), *counter);
                 *counter += 1;
                 let ty = p.var(h.original).ty;
                 let local = p.new_var(cx.names.intern(&name), ty, loc);

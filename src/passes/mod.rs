@@ -16,17 +16,16 @@
 //! A,B,C`) is kept as a source file of its own, so that an error in it (E0403, E0404)
 //! points at the pass name. `driver.rs` plans the pipeline and runs it one pass at a time.
 
-pub mod cluster;
-pub mod dataflow;
-pub mod directions;
-pub mod graph;
-pub mod incore;
-pub mod inline;
-pub mod legalize;
-pub mod lineage;
-pub mod outline;
-pub mod props;
-pub mod ssa;
+pub(crate) mod cluster;
+pub(crate) mod dataflow;
+pub(crate) mod directions;
+pub(crate) mod graph;
+pub(crate) mod incore;
+pub(crate) mod inline;
+pub(crate) mod legalize;
+pub(crate) mod outline;
+pub(crate) mod props;
+pub(crate) mod ssa;
 
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Interner;

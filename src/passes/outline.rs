@@ -22,6 +22,7 @@
 use super::dataflow;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
+use crate::ir::names::{source_name, Role, Versioned};
 use crate::ir::ops::{Effect, Op};
 use crate::ir::visit::{self, FreshVars};
 use crate::ir::{
@@ -219,7 +220,7 @@ impl Outliner<'_> {
                     self.append_yield(&mut then_body, then_value, loc);
                     let block = else_body.get_or_insert_with(Vec::new);
                     self.append_yield(block, else_value, loc);
-                    let rv = self.fresh_like(v, "rv", loc);
+                    let rv = self.fresh_like(v, Role::Rv, loc);
                     return_vars.push(rv);
                     rebind(renames, v, rv);
                 }
@@ -258,13 +259,13 @@ impl Outliner<'_> {
                 continue;
             }
             let entry = renames.get(&v).copied().unwrap_or(v);
-            let ia = self.fresh_like(v, "iter", loc);
+            let ia = self.fresh_like(v, Role::Iter, loc);
             visit::rename_reads(self.program, body, |w| (w == v).then_some(ia));
             let ty = self.program.var(entry).ty;
             let init = self.program.new_expr(ExprKind::Var(entry), ty, loc);
             iter_args.push(IterArg { var: ia, init });
             self.append_yield(body, latest, loc);
-            let rv = self.fresh_like(v, "rv", loc);
+            let rv = self.fresh_like(v, Role::Rv, loc);
             return_vars.push(rv);
             rebind(renames, v, rv);
         }
@@ -298,11 +299,11 @@ impl Outliner<'_> {
     /// A new version of `v`, named as ConvertToSSA names versions: the source name, a tag
     /// (`ssa` for a value, `iter` for an iter arg, `rv` for a loop's or an if's result) and
     /// the first free number: `acc__ssa_v0` → `acc__ssa_v1`, `acc__iter_v0`, `acc__rv_v0`.
-    fn fresh_like(&mut self, v: VarId, tag: &str, loc: Loc) -> VarId {
+    fn fresh_like(&mut self, v: VarId, role: Role, loc: Loc) -> VarId {
         let name = self.names.get(self.program.var(v).name).to_string();
         let base = source_name(&name).to_string();
         let ty = self.program.var(v).ty;
-        let name = self.free_name(&format!("{base}__{tag}_v"));
+        let name = self.free_name(&Versioned::stem(&base, role));
         self.program.new_var(name, ty, loc)
     }
 
@@ -453,7 +454,7 @@ impl Outliner<'_> {
         for &t in &stores {
             let newer = match alias_of.get(&t) {
                 Some(&v) => v,
-                None => self.fresh_like(t, "ssa", loc),
+                None => self.fresh_like(t, Role::Ssa, loc),
             };
             bound.push(newer);
         }
@@ -463,7 +464,7 @@ impl Outliner<'_> {
             let tid = match task_id {
                 Some(t) => t,
                 None => {
-                    let name = self.free_name("tid__ssa_v");
+                    let name = self.free_name(&Versioned::stem("tid", Role::Ssa));
                     let ty = self.program.types.intern(Type::Scalar(DType::TaskId));
                     self.program.new_var(name, ty, loc)
                 }
@@ -752,24 +753,6 @@ fn caller_computable(p: &Program, e: ExprId, has: impl Fn(VarId) -> bool) -> boo
         ExprKind::Binary { .. } | ExprKind::Unary { .. } => true,
         _ => false,
     })
-}
-
-/// The source name a versioned name comes from: `acc__ssa_v3` → `acc`.
-pub(crate) fn source_name(name: &str) -> &str {
-    match name.rfind("__") {
-        Some(i) => {
-            let tail = &name[i + 2..];
-            let versioned = tail
-                .split_once("_v")
-                .is_some_and(|(tag, n)| !tag.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-            if versioned && i > 0 {
-                &name[..i]
-            } else {
-                name
-            }
-        }
-        None => name,
-    }
 }
 
 /// Whether `func` has a region of `target`'s kind to outline: false when it has none (one

@@ -16,6 +16,7 @@
 
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label};
+use crate::ir::names::{Role, Versioned};
 use crate::ir::visit::{self, Rewriter};
 #[cfg(test)]
 use crate::ir::Type;
@@ -24,10 +25,6 @@ use crate::ir::{
     TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
-
-/// The roles of ConvertToSSA's names (`x__ssa_v0`); a name that already has this shape keeps
-/// its base when it is versioned again.
-const ROLES: &[&str] = &["ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"];
 
 /// Runs the pass over every function of the program, in order.
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
@@ -75,7 +72,7 @@ fn convert_function(cx: &mut PassCx<'_>, program: &mut Program, f: &mut Function
     for p in &mut f.params {
         let ty = ssa.subst_ty(ssa.p.var(p.var).ty);
         let loc = ssa.p.var(p.var).loc;
-        let v = ssa.fresh(p.var, "ssa", ty, loc);
+        let v = ssa.fresh(p.var, Role::Ssa, ty, loc);
         ssa.bind(p.var, v);
         p.var = v;
     }
@@ -263,35 +260,9 @@ struct Ssa<'a, 'b> {
     params: Vec<(VarId, Direction)>,
 }
 
-/// `base__[qual_]role_vN` → (`base`, `qual`).
-fn parse_ssa_name(name: &str) -> Option<(&str, Option<&str>)> {
-    let (base, suffix) = name.rsplit_once("__")?;
-    if base.is_empty() {
-        return None;
-    }
-    let (head, version) = suffix.rsplit_once("_v")?;
-    if version.is_empty() || !version.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    if ROLES.contains(&head) {
-        return Some((base, None));
-    }
-    let (qual, role) = head.rsplit_once('_')?;
-    (ROLES.contains(&role) && !qual.is_empty()).then_some((base, Some(qual)))
-}
-
 /// A key's versions around an `if`: before it, at the end of the then-branch, at the end
 /// of the else-branch.
 type Versions = (Option<VarId>, Option<VarId>, Option<VarId>);
-
-/// The role of a name of the `base__[qual_]role_vN` shape.
-fn parse_ssa_role(name: &str) -> Option<&'static str> {
-    parse_ssa_name(name)?;
-    let (_, suffix) = name.rsplit_once("__")?;
-    let (head, _) = suffix.rsplit_once("_v")?;
-    let role = head.rsplit_once('_').map_or(head, |(_, r)| r);
-    ROLES.iter().copied().find(|r| *r == role)
-}
 
 impl Ssa<'_, '_> {
     // ------------------------------------------------------------ names and state
@@ -301,15 +272,14 @@ impl Ssa<'_, '_> {
     }
 
     /// A new variable for `key` in `role`: `base__role_vN` with the key's next version.
-    fn fresh(&mut self, key: VarId, role: &str, ty: TypeId, loc: Loc) -> VarId {
+    fn fresh(&mut self, key: VarId, role: Role, ty: TypeId, loc: Loc) -> VarId {
         let index = match self.prefix_of.get(&key) {
             Some(&i) => i,
             None => {
                 let name = self.name_of(key);
-                let prefix = match parse_ssa_name(name) {
-                    Some((base, Some(q))) => format!("{base}__{q}_"),
-                    Some((base, None)) => format!("{base}__"),
-                    None => format!("{name}__"),
+                let prefix = match Versioned::parse(name) {
+                    Some(v) => Versioned::prefix(v.base, v.qualifier),
+                    None => Versioned::prefix(name, None),
                 };
                 let i = match self.prefix_index.get(&prefix) {
                     Some(&i) => i,
@@ -324,13 +294,10 @@ impl Ssa<'_, '_> {
             }
         };
         // A name that already has a role keeps it (converting twice changes nothing).
-        let role = match parse_ssa_role(self.name_of(key)) {
-            Some(r) => r,
-            None => role,
-        };
+        let role = Versioned::parse(self.name_of(key)).map_or(role, |v| v.role);
         let sym = loop {
             let (prefix, next) = &mut self.prefixes[index];
-            let text = format!("{prefix}{role}_v{next}");
+            let text = format!("{prefix}{}_v{next}", role.as_str());
             *next += 1;
             let sym = self.cx.names.intern(&text);
             if self.used.insert(sym) {
@@ -458,7 +425,7 @@ impl Ssa<'_, '_> {
                 // The value's type when it has one, else what the name was declared with.
                 let vty = self.p.expr(value).ty;
                 let ty = if vty == crate::ir::Types::UNKNOWN { self.subst_ty(self.p.var(var).ty) } else { vty };
-                let v = self.fresh(var, "ssa", ty, loc);
+                let v = self.fresh(var, Role::Ssa, ty, loc);
                 self.bind(var, v);
                 StmtKind::Assign { var: v, value }
             }
@@ -506,7 +473,7 @@ impl Ssa<'_, '_> {
                 let attrs = attrs.iter().map(|&(k, e)| (k, self.subst(e))).collect();
                 let task_id = task_id.map(|t| {
                     let ty = self.subst_ty(self.p.var(t).ty);
-                    let v = self.fresh(t, "ssa", ty, loc);
+                    let v = self.fresh(t, Role::Ssa, ty, loc);
                     self.bind(t, v);
                     v
                 });
@@ -593,7 +560,7 @@ impl Ssa<'_, '_> {
         let mut binds = Vec::new();
         for &(k, t, e) in &phis {
             let ty = self.p.var(t).ty;
-            let phi = self.fresh(k, "phi", ty, loc);
+            let phi = self.fresh(k, Role::Phi, ty, loc);
             new_rvs.push(phi);
             binds.push((k, phi));
             then_vals.push(self.var_expr(t, loc));
@@ -609,7 +576,7 @@ impl Ssa<'_, '_> {
                 Some(&e) if self.p.expr(e).ty != crate::ir::Types::UNKNOWN => self.p.expr(e).ty,
                 _ => self.subst_ty(self.p.var(rk).ty),
             };
-            let v = self.fresh(rk, "rv", ty, loc);
+            let v = self.fresh(rk, Role::Rv, ty, loc);
             new_rvs.push(v);
             binds.push((rk, v));
         }
@@ -679,7 +646,7 @@ impl Ssa<'_, '_> {
         for (ia, &init) in iter_args.iter().zip(&inits) {
             let ty = self.p.expr(init).ty;
             let ty = if ty == crate::ir::Types::UNKNOWN { self.subst_ty(self.p.var(ia.var).ty) } else { ty };
-            let v = self.fresh(ia.var, "iter", ty, loc);
+            let v = self.fresh(ia.var, Role::Iter, ty, loc);
             new_iter_args.push(IterArg { var: v, init });
             binds.push((ia.var, v));
         }
@@ -691,14 +658,14 @@ impl Ssa<'_, '_> {
                 Some(ia) => self.p.var(ia.var).ty,
                 None => self.subst_ty(self.p.var(rk).ty),
             };
-            let v = self.fresh(rk, "rv", ty, loc);
+            let v = self.fresh(rk, Role::Rv, ty, loc);
             new_rvs.push(v);
         }
         let mut added: Vec<(VarId, VarId, VarId)> = Vec::new(); // (key, iter arg, return var)
         for &(k, init) in carried.iter().chain(&escaping) {
             let ty = self.p.var(init).ty;
-            let ia = self.fresh(k, "iter", ty, loc);
-            let rv = self.fresh(k, "rv", ty, loc);
+            let ia = self.fresh(k, Role::Iter, ty, loc);
+            let rv = self.fresh(k, Role::Rv, ty, loc);
             let init = self.var_expr(init, loc);
             new_iter_args.push(IterArg { var: ia, init });
             added.push((k, ia, rv));
@@ -706,7 +673,7 @@ impl Ssa<'_, '_> {
         }
         let var = loop_var.map(|lv| {
             let ty = self.subst_ty(self.p.var(lv).ty);
-            let v = self.fresh(lv, "idx", ty, loc);
+            let v = self.fresh(lv, Role::Idx, ty, loc);
             binds.push((lv, v));
             v
         });
@@ -809,17 +776,6 @@ mod tests {
     }
 
     const HEAD: &str = "import pypto.language as pl\n\n@pl.function\ndef main(";
-
-    #[test]
-    fn names_parse_back_to_their_base() {
-        assert_eq!(parse_ssa_name("x__ssa_v0"), Some(("x", None)));
-        assert_eq!(parse_ssa_name("acc__iter_v12"), Some(("acc", None)));
-        assert_eq!(parse_ssa_name("k__lv_idx_v0"), Some(("k", Some("lv"))));
-        assert_eq!(parse_ssa_name("my__var"), None);
-        assert_eq!(parse_ssa_name("__ssa_v0"), None);
-        assert_eq!(parse_ssa_name("x__ssa_v"), None);
-        assert_eq!(parse_ssa_name("a__b__ssa_v3"), Some(("a__b", None)));
-    }
 
     #[test]
     fn straight_line_and_parameters() {

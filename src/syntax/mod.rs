@@ -3,16 +3,16 @@
 //! Every function here reports into a diagnostics vector and always returns a result, so
 //! one run finds every error in a file.
 
-pub mod ast;
-pub mod builder;
+pub(crate) mod ast;
+pub(crate) mod builder;
 pub mod dump;
-pub mod host;
-pub mod ident;
-pub mod layout;
+pub(crate) mod host;
+pub(crate) mod ident;
+pub(crate) mod layout;
 pub mod lexer;
-pub mod limits;
-pub mod restrict;
-pub mod token;
+pub(crate) mod limits;
+pub(crate) mod restrict;
+pub(crate) mod token;
 pub mod validate;
 
 lalrpop_util::lalrpop_mod!(

@@ -51,6 +51,7 @@ mod ops;
 use super::cpp::{elem_ctype, float_literal, int_literal, sanitize, scalar_ctype, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
+use crate::ir::names::source_name;
 use crate::ir::{
     BinOp, Callee, DType, Dim, EnumValue, ExprId, ExprKind, Function, IterArg, Loc, Program, ScopeKind, StmtId,
     StmtKind, Type, UnOp, VarId,
@@ -190,7 +191,7 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
 /// so), and so are scalars.
 pub fn runtime_allocated_results(program: &Program, func: Symbol) -> Vec<usize> {
     let Some(f) = program.functions.get(&func) else { return Vec::new() };
-    let returned = crate::passes::lineage::Lineage::default().returned_params(program, func);
+    let returned = crate::ir::lineage::Lineage::default().returned_params(program, func);
     f.returns
         .iter()
         .enumerate()
@@ -400,8 +401,7 @@ impl Emitter<'_> {
     }
 
     fn source_name(&self, v: VarId) -> &str {
-        let name = self.names.get(self.p.var(v).name);
-        name.split("__").next().unwrap_or(name)
+        source_name(self.names.get(self.p.var(v).name))
     }
 
     fn line(&mut self, text: &str) {
@@ -412,7 +412,7 @@ impl Emitter<'_> {
     /// the versioned IR name, else the source name with a counter.
     fn name_var(&mut self, v: VarId, repr: Repr) -> String {
         let raw = self.names.get(self.p.var(v).name);
-        let name = self.namer.first_free(&[raw.split("__").next().unwrap_or(raw), raw]);
+        let name = self.namer.first_free(&[source_name(raw), raw]);
         self.vars.insert(v, (name.clone(), repr));
         name
     }
@@ -660,7 +660,7 @@ impl Emitter<'_> {
             .iter()
             .map(|&rv| {
                 let raw = self.names.get(self.p.var(rv).name);
-                self.fresh(raw.split("__").next().unwrap_or(raw))
+                self.fresh(source_name(raw))
             })
             .collect();
         self.targets.push(Target { names: names.clone(), reprs: vec![None; return_vars.len()] });

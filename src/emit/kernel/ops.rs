@@ -7,7 +7,7 @@ use super::{Emitter, Repr, Res};
 use crate::diag::{Code, Diagnostic};
 use crate::emit::cpp::runtime_dtype;
 use crate::emit::cpp::scalar_ctype;
-use crate::ir::ops::{Op, OpKind, OpLevel, Param as P, ReduceFn, Special};
+use crate::ir::ops::{Op, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special};
 use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Loc, MaskPattern, PadValue, Type};
 use std::fmt::Write;
 
@@ -24,25 +24,6 @@ impl OpCall<'_> {
     /// The argument given for a parameter.
     fn get(&self, p: P) -> Option<ExprId> {
         self.op.def().arg(self.args, p)
-    }
-
-    /// The `i`-th argument: the leading operands of a family, whose parameter names differ
-    /// between its levels (`lhs`, `x`, `tile`).
-    fn nth(&self, i: usize) -> Option<ExprId> {
-        self.args.get(i).copied().flatten()
-    }
-}
-
-/// Which argument of a call: by parameter, or by position (see [`OpCall::nth`]).
-#[derive(Clone, Copy)]
-enum Slot {
-    Named(P),
-    Nth(usize),
-}
-
-impl From<P> for Slot {
-    fn from(p: P) -> Slot {
-        Slot::Named(p)
     }
 }
 
@@ -63,11 +44,13 @@ impl Emitter<'_> {
 
     /// An argument the op cannot do without (lowering checked it is there).
     fn need(&self, c: &OpCall<'_>, slot: impl Into<Slot>) -> Res<ExprId> {
-        let (arg, what) = match slot.into() {
-            Slot::Named(p) => (c.get(p), format!("`{p}`")),
-            Slot::Nth(i) => (c.nth(i), format!("{i}")),
-        };
-        arg.ok_or_else(|| self.err(Code::E0707, c.loc, format!("internal error: `{}` lacks its argument {what}", c.op)))
+        let slot = slot.into();
+        let def = c.op.def();
+        let arg = def.slot_index(slot).and_then(|i| c.args.get(i).copied().flatten());
+        arg.ok_or_else(|| {
+            let what = def.slot_name(slot);
+            self.err(Code::E0707, c.loc, format!("internal error: `{}` lacks its argument `{what}`", c.op))
+        })
     }
 
     /// E0601 for an op the tile library has no form for.

@@ -1,5 +1,5 @@
-//! Which buffer a tensor variable names, for DeriveCallDirections and
-//! LegalizeGraphBoundary: SSA gives every write a new variable, but `b = pl.store(t, o, a)`,
+//! Which buffer a tensor variable names, for DeriveCallDirections, LegalizeGraphBoundary and
+//! the orchestration emitter: SSA gives every write a new variable, but `b = pl.store(t, o, a)`,
 //! `c = self.kernel(x, a)` (a kernel returning its `Out` parameter), a loop's iter arg and
 //! result, and a slice of `a` all still name `a`'s buffer.
 //!

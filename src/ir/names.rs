@@ -1,0 +1,167 @@
+//! Versioned variable names: the one rule for reading and writing them.
+//!
+//! ConvertToSSA gives every definition of a source variable its own name, `base__role_vN`
+//! (`acc__ssa_v3`, `acc__iter_v1`, `acc__rv_v2`, `i__idx_v0`), sometimes with a qualifier
+//! before the role (`k__lv_idx_v0`, a spelling PyPTO writes); the outliner names its new
+//! versions the same way, and LegalizeGraphBoundary binds graph arguments to
+//! `<param>__graph_arg<k>`. The printed IR must read back as pl source, so the version
+//! lives in the name; this module is the only place that composes such names or takes them
+//! apart. Every consumer that wants the name the user wrote (the C++ emitters, the harness,
+//! the interpreter's `--arg` names, hover, diagnostics) asks [`source_name`], and every
+//! pass that versions a name builds it with [`Versioned`]'s `Display` — so a user variable
+//! `a__b`, which has no version suffix, is `a__b` everywhere.
+
+use std::fmt;
+
+/// What a versioned name stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// A plain value (`x__ssa_v0`).
+    Ssa,
+    /// A loop-carried value inside the loop (`acc__iter_v1`).
+    Iter,
+    /// The value a loop or an `if` returns (`acc__rv_v2`).
+    Rv,
+    /// The value after an `if` (`t__phi_v4`).
+    Phi,
+    /// Roles PyPTO's own printer writes, kept when read back.
+    Tile,
+    Tmp,
+    Out,
+    Store,
+    /// A loop index (`i__idx_v0`).
+    Idx,
+}
+
+impl Role {
+    pub const ALL: [Role; 9] =
+        [Role::Ssa, Role::Iter, Role::Rv, Role::Phi, Role::Tile, Role::Tmp, Role::Out, Role::Store, Role::Idx];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Ssa => "ssa",
+            Role::Iter => "iter",
+            Role::Rv => "rv",
+            Role::Phi => "phi",
+            Role::Tile => "tile",
+            Role::Tmp => "tmp",
+            Role::Out => "out",
+            Role::Store => "store",
+            Role::Idx => "idx",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.as_str() == text)
+    }
+}
+
+/// A name of the `base__[qualifier_]role_vN` shape, taken apart at its last `__`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Versioned<'a> {
+    pub base: &'a str,
+    pub qualifier: Option<&'a str>,
+    pub role: Role,
+    pub version: u32,
+}
+
+impl<'a> Versioned<'a> {
+    /// `Some` when `name` ends in a version suffix and has a non-empty base before it.
+    pub fn parse(name: &'a str) -> Option<Self> {
+        let (base, suffix) = name.rsplit_once("__")?;
+        if base.is_empty() {
+            return None;
+        }
+        let (head, digits) = suffix.rsplit_once("_v")?;
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let version = digits.parse().ok()?;
+        if let Some(role) = Role::parse(head) {
+            return Some(Versioned { base, qualifier: None, role, version });
+        }
+        let (qualifier, role) = head.rsplit_once('_')?;
+        let role = Role::parse(role)?;
+        (!qualifier.is_empty()).then_some(Versioned { base, qualifier: Some(qualifier), role, version })
+    }
+
+    /// The name without its version: `base__` or `base__qualifier_`, which numbered
+    /// versions follow (`{prefix}{role}_v{n}`).
+    pub fn prefix(base: &str, qualifier: Option<&str>) -> String {
+        match qualifier {
+            Some(q) => format!("{base}__{q}_"),
+            None => format!("{base}__"),
+        }
+    }
+
+    /// The name of `base`'s versions in `role` up to the number: `acc__rv_v`.
+    pub fn stem(base: &str, role: Role) -> String {
+        format!("{base}__{}_v", role.as_str())
+    }
+}
+
+impl fmt::Display for Versioned<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.qualifier {
+            Some(q) => write!(f, "{}__{q}_{}_v{}", self.base, self.role.as_str(), self.version),
+            None => write!(f, "{}__{}_v{}", self.base, self.role.as_str(), self.version),
+        }
+    }
+}
+
+/// The local LegalizeGraphBoundary binds the `k`-th graph argument of `param` to.
+pub fn graph_arg(param: &str, k: u32) -> String {
+    format!("{param}__graph_arg{k}")
+}
+
+/// `name` without a `__graph_arg<k>` suffix, when it has one after a non-empty base.
+fn strip_graph_arg(name: &str) -> Option<&str> {
+    let (base, suffix) = name.rsplit_once("__graph_arg")?;
+    (!base.is_empty() && !suffix.is_empty() && suffix.bytes().all(|b| b.is_ascii_digit())).then_some(base)
+}
+
+/// The name the user wrote: every version and graph-argument suffix removed
+/// (`acc__ssa_v3` → `acc`, `band__ssa_v0__graph_arg2` → `band`); a name without one
+/// (`a__b`, `__ssa_v0`) as it is.
+pub fn source_name(name: &str) -> &str {
+    let mut name = name;
+    loop {
+        if let Some(v) = Versioned::parse(name) {
+            name = v.base;
+        } else if let Some(base) = strip_graph_arg(name) {
+            name = base;
+        } else {
+            return name;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_parse_and_print_back() {
+        for name in ["x__ssa_v0", "acc__iter_v12", "k__lv_idx_v0", "a__b__ssa_v3", "t__phi_v4"] {
+            assert_eq!(Versioned::parse(name).map(|v| v.to_string()).as_deref(), Some(name));
+        }
+        let v = Versioned::parse("k__lv_idx_v0").unwrap();
+        assert_eq!((v.base, v.qualifier, v.role, v.version), ("k", Some("lv"), Role::Idx, 0));
+        for name in ["my__var", "__ssa_v0", "x__ssa_v", "x__ssa_v1a", "x__bogus_v1", "x__ssa_v99999999999"] {
+            assert_eq!(Versioned::parse(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn source_names_strip_every_suffix_and_nothing_else() {
+        assert_eq!(source_name("acc__ssa_v3"), "acc");
+        assert_eq!(source_name("acc__iter_v0"), "acc");
+        assert_eq!(source_name("band__ssa_v0__graph_arg2"), "band");
+        assert_eq!(source_name("a__b__ssa_v3"), "a__b");
+        assert_eq!(source_name("a__b"), "a__b");
+        assert_eq!(source_name("x"), "x");
+        assert_eq!(source_name("__ssa_v0"), "__ssa_v0");
+        assert_eq!(source_name("__graph_arg1"), "__graph_arg1");
+        assert_eq!(source_name(&graph_arg("w", 1)), "w");
+    }
+}
