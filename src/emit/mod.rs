@@ -13,7 +13,7 @@ pub mod kernel;
 pub(crate) mod orchestration;
 pub(crate) mod publish;
 pub mod runtime;
-pub mod simpler;
+pub(crate) mod simpler;
 
 use crate::diag::Span;
 use crate::diag::{Code, Diagnostic, Label};
