@@ -283,6 +283,17 @@ fn compile_error(args: &[&str]) -> String {
 fn compile_errors_name_their_place() {
     let err = compile_error(&["tests/emit/e0613_kernel_result_not_a_parameter.pl"]);
     assert!(err.starts_with("tests/emit/e0613_kernel_result_not_a_parameter.pl:14:9: error[E0613]: "), "{err}");
+    // Issue 15, item 15: the runtime's limits of a task, at compile time.
+    let err = compile_error(&["tests/emit/e0618_too_many_task_arguments.pl"]);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "tests/emit/e0618_too_many_task_arguments.pl:8:5: error[E0618]: kernel `many_scalars` takes 17 scalar arguments: a task takes at most 16 scalars",
+            "tests/emit/e0618_too_many_task_arguments.pl:15:5: error[E0618]: kernel `many_tensors` takes 33 tensor arguments: a task takes at most 32 tensors",
+        ],
+        "{err}"
+    );
     let err = compile_error(&["examples/standalone_functions.pl", "--entry", "nothing"]);
     assert!(err.starts_with("examples/standalone_functions.pl:1:1: error[E0616]: "), "{err}");
     let err = compile_error(&["examples/accumulate_band.pl", "--harness", "--arg", "w=512x128"]);
@@ -290,6 +301,34 @@ fn compile_errors_name_their_place() {
         err.trim_end(),
         "examples/accumulate_band.pl:12:25: error[E0617]: the shape of tensor parameter `acc` is known only at run time: give `--arg acc=DIMxDIM[:DTYPE]`"
     );
+}
+
+/// Issue 15, item 16: `compile --harness` checks `--arg` shapes against the declared rank,
+/// constant extents and dtype, as `plc run` does: a usage error (E0811, exit status 2)
+/// naming the parameter.
+#[test]
+fn harness_args_must_fit_the_declared_types() {
+    let file = "tests/emit/declared_arg_shapes.pl";
+    let out_dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("declared_arg_shapes");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    for (arg, message) in [
+        ("x=16x64x2", "`--arg x=16x64x2`: `x` is declared with rank 2 ([N, 64]), the shape given has rank 3"),
+        ("x=16", "`--arg x=16`: `x` is declared with rank 2 ([N, 64]), the shape given has rank 1"),
+        ("x=16x32", "`--arg x=16x32`: `x` is declared with the shape [N, 64]; dimension 1 given is 32"),
+        ("x=16x64:INT32", "`--arg x=16x64:INT32`: `x` is declared FP32, not INT32"),
+    ] {
+        let args =
+            ["compile", file, "-o", out_dir.to_str().unwrap(), "--harness", "--message-format", "short", "--arg", arg];
+        let out = plc(&[&args[..], &["--arg", "out=16x64"]].concat());
+        assert_eq!(out.status.code(), Some(2), "{arg}: {}", stderr(&out));
+        assert_eq!(stderr(&out).trim_end(), format!("{file}:11:11: error[E0811]: {message}"));
+        assert!(!out_dir.exists(), "nothing is written after an error");
+        let run = plc(&["run", file, "--entry", "entry", "--arg", arg, "--arg", "out=16x64"]);
+        assert_eq!(run.status.code(), Some(2), "plc run --arg {arg}: {}", stderr(&run));
+    }
+    let ok =
+        plc(&["compile", file, "-o", out_dir.to_str().unwrap(), "--harness", "--arg", "x=16x64", "--arg", "out=16x64"]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
 }
 
 /// A file that cannot be read or written: exit status 2, and the message says which

@@ -229,7 +229,7 @@ fn mutated_examples_mean_the_same_before_and_after_the_passes() {
                     let mut opts = RunOptions::new(entry);
                     (opts.seed, opts.max_steps) = (next(), 100_000);
                     for q in &f.params {
-                        let param = plc::ir::names::source_name(s.interner.get(p.var(q.var).name)).to_string();
+                        let param = s.interner.get(p.var(q.var).source).to_string();
                         match p.types.get(p.var(q.var).ty) {
                             plc::ir::Type::Scalar(d) if d.is_float() => opts.args.push((param, "0.5".into())),
                             plc::ir::Type::Scalar(_) => {

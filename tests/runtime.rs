@@ -1137,3 +1137,49 @@ fn pypto_example_kernels_compile_when_given() {
     eprintln!("{count} kernels emitted, {} refused", refused.len());
     compile_kernels("pypto_kernels", &units);
 }
+
+/// Issue 15, items 10 and 11: run-time sizes that wrapped (`rows * cols` of a tile, a
+/// tensor of 2**31 x 2**31 elements allocated as one byte) fail instead of writing past a
+/// buffer.
+#[test]
+fn sizes_that_would_wrap_fail_the_run() {
+    let alloc = format!(
+        "{PRELUDE}{}",
+        r#"
+extern "C" {
+const plc_kernel_fn plc_kernel_table[] = {nullptr};
+const int plc_kernel_count = 0;
+}
+int main() {
+    uint32_t shapes[2] = {2147483648u, 2147483648u};
+    TensorCreateInfo ci(shapes, 2, DataType::FLOAT32);
+    TaskOutputTensors outs = alloc_tensors(&ci, 1);
+    (void)outs;
+    rt_orchestration_done();
+    std::printf("failed %d\n", plc_rt_failed() ? 1 : 0);
+    return plc_rt_failed() ? 1 : 0;
+}
+"#
+    );
+    let Some(run) = build_and_run("alloc_wraps", &alloc, &[]) else { return };
+    assert!(!run.ok && run.stdout.contains("failed 1"), "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("beyond the target's limit"), "{}", run.stderr);
+    let tile = format!(
+        "{PRELUDE}{}",
+        r#"
+extern "C" {
+const plc_kernel_fn plc_kernel_table[] = {nullptr};
+const int plc_kernel_count = 0;
+}
+int main(int argc, char**) {
+    int64_t big = argc > 5 ? 1 : (int64_t(1) << 62) + 1;
+    plc::Tile<float> t = plc::make_tile<float>(plc::Dims{big, 4});
+    std::printf("made %lld\n", static_cast<long long>(t.numel()));
+    return 0;
+}
+"#
+    );
+    let Some(run) = build_and_run("tile_wraps", &tile, &[]) else { return };
+    assert!(!run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("more elements than the target's limit"), "{}", run.stderr);
+}

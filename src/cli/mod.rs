@@ -356,7 +356,15 @@ fn compile(path: &Path, out: &Path, spec: &PipelineSpec, opts: &crate::emit::Opt
                     Err(err) => io_failure(&err),
                 };
             }
-            Err(errors) => c.diags.extend(errors),
+            Err(errors) => {
+                // Only `--arg` mistakes (E0811): bad usage, as for `plc run`.
+                let usage = errors.iter().all(|d| d.code.is_usage());
+                c.diags.extend(errors);
+                if usage {
+                    print_diagnostics(&c.session, &c.diags, format);
+                    return ExitCode::from(2);
+                }
+            }
         }
     }
     print_diagnostics(&c.session, &c.diags, format);

@@ -278,7 +278,9 @@ where a scalar is, or a Python operator on tensors or tiles (which take `pl.add`
 
     E0218 => "not a compile-time constant",
 "A value that must be known at compile time is not: a shape extent, the bounds of
-`pl.unroll`, a module constant computed by a function call, an integer that overflows.";
+`pl.unroll`, a module constant computed by a function call. Also integer arithmetic on
+constants that would fail when it runs: an overflow of 64 bits (`2 ** 200`), a division
+by constant zero (`n // 0`), a negative shift count (`n << -1`).";
 
     E0219 => "invalid loop",
 "A `for` loop must iterate over `pl.range`, `pl.parallel`, `pl.unroll`, `pl.pipeline`,
@@ -335,6 +337,32 @@ reported.
         ...
 
 Rename one of them.";
+
+    E0228 => "the name of the pl module bound again",
+"The name a module gives `pypto.language` (`pl` in `import pypto.language as pl`), or
+`pypto.language.distributed`, is bound to something else in the same file: a constant
+(`pl = 3`), a function or class named `pl`, another import `as pl`, host code that assigns
+it, or a parameter or variable of a pl function. Every `@pl.` decorator and `pl.` call
+depends on that name, so plc refuses to let it change meaning (in Python, decorators
+after the rebinding would fail).
+
+    import pypto.language as pl
+    ...
+    pl = 3        # error E0228
+
+Choose another name for the constant, function or variable.";
+
+    E0229 => "a shape, offset or index out of range",
+"A constant extent, offset or index is negative or larger than the target takes, a shape
+has more dimensions than the runtime's tensors (5), or a tensor or tile would hold more
+elements than the target allows (2**32 - 1 for a tensor, 2**24 for a tile). Such a program
+overflowed the C++ (`uint32_t` extents, `rows * cols` in the tile library) or was refused
+by the runtime only when it ran. The limits are in docs/language.md.
+
+    t = pl.load(x, [0, 0], [2**32, 2**32])   # error E0229
+    v = pl.slice(x, [4, 4], [-1, 0])         # error E0229
+
+Use extents, offsets and indices from 0 to 2**31 - 1, and tiles a core can hold.";
 
     E0301 => "pl.graph() needs exactly one region name",
 "`with pl.graph(...)` takes exactly one positional argument, the region name.
@@ -695,6 +723,17 @@ passes: an Opaque function with a `pl.at` region becomes one). The program has n
 does. A parameter whose type fixes its shape needs nothing; a bare `pl.Tensor` (or one with a
 dynamic extent) needs `--arg NAME=DIMxDIM[:DTYPE]` (dtype FP32 when left out), and a scalar
 needs `--arg NAME=VALUE`. An `--arg` naming no parameter is an error too.";
+
+    E0618 => "a kernel with more arguments than a task takes",
+"The runtime launches a kernel as a task of at most 16 scalar and 32 tensor arguments (as
+simpler does; the limits are in src/ir/limits.rs). A device function with more — its
+parameters, plus the results the runtime allocates for it, or an outlined region that
+captures many values — is refused when it is compiled instead of when it is launched.
+
+    @pl.jit.incore
+    def k(a0: pl.Scalar[pl.INDEX], ..., a16: pl.Scalar[pl.INDEX], ...):   # error E0618
+
+Pass the values in a tensor, or split the kernel.";
 
     E0700 => "internal error: plc failed on this file",
 "plc stopped with an internal error (a panic) while checking the file. The language server

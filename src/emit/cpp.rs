@@ -112,6 +112,59 @@ pub fn identifier(name: &str) -> String {
     }
 }
 
+/// The longest name (in bytes) a C++ symbol or a file name keeps as it is; a longer one is
+/// cut and given a hash (a name of 244 characters made `kernels/<name>.cpp` and its
+/// temporary name longer than a file system takes).
+pub const MAX_NAME: usize = 96;
+
+/// A C++ identifier and file stem for a name, one-to-one: the name itself when it is
+/// already a safe identifier (see [`sanitize`]) of at most [`MAX_NAME`] bytes, not in
+/// `reserved` (the names a generated file or symbol of its kind must not take) and not of
+/// the hashed form; otherwise its first 48 sanitized characters, `_h` and 16 hex digits of
+/// a stable hash of the whole name (`a__b` and `a_b`, or `größe` and `grüße`, no longer
+/// share a symbol). The same name gives the same result on every run and machine.
+pub fn stable_name(name: &str, reserved: &[&str]) -> String {
+    let safe = sanitize(name);
+    shortened(name, &safe, safe == name, reserved)
+}
+
+/// A file stem for a name, one-to-one as [`stable_name`]: the name itself when it is made
+/// of ASCII letters, digits and underscores (a C++ keyword or runtime name is a fine file
+/// name: `orchestration/main.cpp`), at most [`MAX_NAME`] bytes and not in `reserved`.
+pub fn stable_file_stem(name: &str, reserved: &[&str]) -> String {
+    let plain = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    shortened(name, &sanitize(name), plain, reserved)
+}
+
+fn shortened(name: &str, safe: &str, keep: bool, reserved: &[&str]) -> String {
+    if keep && name.len() <= MAX_NAME && !reserved.contains(&name) && !looks_hashed(name) {
+        return name.to_string();
+    }
+    let mut cut: String = safe.chars().take(48).collect();
+    while cut.ends_with('_') {
+        cut.pop();
+    }
+    format!("{cut}_h{:016x}", stable_hash(name.as_bytes()))
+}
+
+/// Whether a name ends as [`stable_name`]'s hashed names do (`_h` and 16 hex digits).
+fn looks_hashed(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() >= 18
+        && &b[b.len() - 18..b.len() - 16] == b"_h"
+        && b[b.len() - 16..].iter().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
+}
+
+/// FNV-1a, 64 bits: stable across runs, versions of Rust and machines.
+pub fn stable_hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
 /// A valid C++ identifier made from a name: letters, digits and single underscores, not
 /// starting with a digit or an underscore, no double underscore (reserved in C++), and not
 /// a keyword or a name the generated code defines or includes (those get a `_` suffix).
@@ -139,7 +192,10 @@ pub fn sanitize(name: &str) -> String {
 /// C++ keywords, and the names the generated code defines or includes: standard types and
 /// functions, the runtime's API, the tile library's namespaces, the kernel table.
 fn is_reserved(s: &str) -> bool {
-    CPP_KEYWORDS.contains(&s) || GENERATED.contains(&s) || RUNTIME.contains(&s)
+    CPP_KEYWORDS.contains(&s)
+        || GENERATED.contains(&s)
+        || RUNTIME.contains(&s)
+        || super::py_arith::helper_names().any(|h| h == s)
 }
 
 /// The keywords of C++20.
@@ -440,6 +496,27 @@ mod tests {
         assert_eq!(identifier("rows"), "rows");
         assert_eq!(identifier("Rows"), "Rows");
         assert_eq!(identifier("errno"), "errno_v");
+    }
+
+    #[test]
+    fn stable_names_are_one_to_one_and_short() {
+        assert_eq!(stable_name("scale", &[]), "scale");
+        assert_eq!(stable_name("table", &["table", "count", "fn"]), format!("table_h{:016x}", stable_hash(b"table")));
+        assert_ne!(stable_name("a__b", &[]), stable_name("a_b", &[]));
+        assert_ne!(stable_name("größe", &[]), stable_name("grüße", &[]));
+        assert_ne!(stable_name("for", &[]), stable_name("for_", &[]));
+        let hashed = stable_name("a__b", &[]);
+        assert_ne!(stable_name(&hashed, &[]), hashed);
+        let long = "x".repeat(300);
+        let short = stable_name(&long, &[]);
+        assert!(short.len() <= MAX_NAME, "{short}");
+        assert_eq!(short, stable_name(&long, &[]));
+        assert_ne!(short, stable_name(&"x".repeat(301), &[]));
+        assert_eq!(stable_name(&"y".repeat(MAX_NAME), &[]), "y".repeat(MAX_NAME));
+        assert_eq!(stable_file_stem("main", &[]), "main");
+        assert_ne!(stable_file_stem("kernel_table", &["kernel_table"]), "kernel_table");
+        assert_ne!(stable_file_stem("größe", &[]), stable_file_stem("grüße", &[]));
+        assert!(stable_file_stem(&"z".repeat(250), &[]).len() <= MAX_NAME);
     }
 
     #[test]

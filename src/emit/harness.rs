@@ -3,11 +3,10 @@
 //! and `--arg` values: `harness/plc_inputs.h` is the C++ twin of the interpreter's input
 //! generator) and prints the same checksum lines.
 
-use super::cpp::{ctype, runtime_dtype, sanitize};
+use super::cpp::{ctype, runtime_dtype, stable_name, Namer};
 use super::{Files, Harness};
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::{Interner, Symbol};
-use crate::ir::names::source_name;
 use crate::ir::{DType, Dim, Direction, Program, Type};
 use crate::source::FileId;
 use std::fmt::Write;
@@ -55,8 +54,7 @@ pub(crate) fn inputs(
     // The extent each `pl.dynamic` dimension takes from a tensor given with `--arg`.
     let mut bound: rustc_hash::FxHashMap<Symbol, i64> = rustc_hash::FxHashMap::default();
     for q in &f.params {
-        let full = names.get(p.var(q.var).name);
-        let name = source_name(full);
+        let name = names.get(p.var(q.var).source);
         let Some((_, v)) = h.args.iter().find(|(k, _)| k == name) else { continue };
         let (Some(shape), Some((given, _))) = (p.types.get(p.var(q.var).ty).shape(), parse_shape(v)) else {
             continue;
@@ -69,8 +67,7 @@ pub(crate) fn inputs(
     }
     let mut known = Vec::new();
     for q in &f.params {
-        let full = names.get(p.var(q.var).name);
-        let name = source_name(full).to_string();
+        let name = names.get(p.var(q.var).source).to_string();
         known.push(name.clone());
         let given = h.args.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str());
         let ploc = p.var(q.var).loc;
@@ -107,7 +104,19 @@ pub(crate) fn inputs(
                 let (shape, dtype) = match (given, fixed, t.dtype()) {
                     (Some(v), _, static_dtype) => {
                         match parse_shape(v) {
-                            Some((shape, d)) => (shape, d.or(static_dtype).unwrap_or(DType::Fp32)),
+                            Some((shape, d)) => {
+                                // As `plc run` does: the shape given must have the declared
+                                // rank, constant extents and dtype (E0811, a usage error).
+                                if let Some(why) = contradiction(names, t.shape(), static_dtype, &shape, d) {
+                                    errors.push(Diagnostic::error(
+                                        Code::E0811,
+                                        format!("`--arg {name}={v}`: `{name}` {why}"),
+                                        at(),
+                                    ));
+                                    continue;
+                                }
+                                (shape, d.or(static_dtype).unwrap_or(DType::Fp32))
+                            }
                             None => {
                                 errors.push(Diagnostic::error(
                                 Code::E0617,
@@ -145,6 +154,44 @@ pub(crate) fn inputs(
         return Err(errors);
     }
     Ok(inputs)
+}
+
+/// How a shape (and dtype) given with `--arg` contradicts the parameter's declared type,
+/// if it does: another rank, another constant extent, another dtype.
+fn contradiction(
+    names: &Interner,
+    declared: Option<&[Dim]>,
+    dtype: Option<DType>,
+    shape: &[i64],
+    given: Option<DType>,
+) -> Option<String> {
+    if let Some(dims) = declared {
+        let text: Vec<String> = dims
+            .iter()
+            .map(|d| match d {
+                Dim::Const(n) => n.to_string(),
+                Dim::Dyn(sym) => names.get(*sym).to_string(),
+                _ => "?".to_string(),
+            })
+            .collect();
+        if dims.len() != shape.len() {
+            return Some(format!(
+                "is declared with rank {} ([{}]), the shape given has rank {}",
+                dims.len(),
+                text.join(", "),
+                shape.len()
+            ));
+        }
+        for (k, (d, &n)) in dims.iter().zip(shape).enumerate() {
+            if matches!(d, Dim::Const(m) if *m != n) {
+                return Some(format!("is declared with the shape [{}]; dimension {k} given is {n}", text.join(", ")));
+            }
+        }
+    }
+    match (dtype, given) {
+        (Some(d), Some(g)) if d != g => Some(format!("is declared {}, not {}", d.name(), g.name())),
+        _ => None,
+    }
 }
 
 /// `64x32:FP32` → ([64, 32], Some(FP32)); `64x32` → dtype left to the parameter's type.
@@ -202,10 +249,11 @@ pub(crate) type Made = (String, String, Direction, Vec<i64>, DType);
 pub(crate) fn fill(out: &mut String, inputs: &[Input], with_tensors: bool) -> (Vec<Made>, Vec<String>) {
     let mut tensors = Vec::new();
     let mut scalars = Vec::new();
+    let mut namer = Namer::new();
     for input in inputs {
         match input {
             Input::Tensor { name, dir, shape, dtype } => {
-                let v = format!("p_{}", sanitize(name));
+                let v = input_var(&mut namer, name);
                 let n: i64 = shape.iter().product();
                 let store = storage(*dtype);
                 let _ = writeln!(out, "    // {name}: {} {}", dtype.name(), dims_text(shape));
@@ -246,7 +294,7 @@ pub(crate) fn fill(out: &mut String, inputs: &[Input], with_tensors: bool) -> (V
                 tensors.push((v, name.clone(), *dir, shape.clone(), *dtype));
             }
             Input::Scalar { name, dtype, value } => {
-                let v = format!("p_{}", sanitize(name));
+                let v = input_var(&mut namer, name);
                 let _ = writeln!(out, "    {} {v} = ({})({value});", ctype(*dtype), ctype(*dtype));
                 scalars.push(v);
             }
@@ -291,6 +339,24 @@ pub(crate) fn print(out: &mut String, tensors: &[Made]) {
             );
         }
     }
+}
+
+/// The C++ variable of an entry parameter in `main`: `p_<name>`, with its `_data` and
+/// `_shapes` companions all free (parameters `w` and `w_data` would otherwise both
+/// declare `p_w_data`); a counter when they are not.
+fn input_var(namer: &mut Namer, name: &str) -> String {
+    let base = format!("p_{}", stable_name(name, &[]));
+    for k in 0.. {
+        let v = if k == 0 { base.clone() } else { format!("{base}_{k}") };
+        let all = [v.clone(), format!("{v}_data"), format!("{v}_shapes")];
+        if all.iter().all(|n| !namer.is_taken(n)) {
+            for n in &all {
+                namer.reserve(n);
+            }
+            return v;
+        }
+    }
+    unreachable!("a free name")
 }
 
 /// The runtime's conversions (to the storage format, from it) of a 16-bit float dtype.

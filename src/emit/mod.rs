@@ -12,13 +12,13 @@ pub(crate) mod harness;
 pub mod kernel;
 pub(crate) mod orchestration;
 pub(crate) mod publish;
+pub(crate) mod py_arith;
 pub mod runtime;
 pub(crate) mod simpler;
 
 use crate::diag::Span;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
-use crate::ir::names::source_name;
 use crate::ir::{Direction, FuncKind, Program, Type};
 use crate::source::FileId;
 
@@ -89,7 +89,7 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
     let mut errors = Vec::new();
     for &(_, e) in &entries {
         match orchestration::emit_entry(p, names, e, &mut shared) {
-            Ok(code) => files.push((format!("orchestration/{}.cpp", names.get(e)), code)),
+            Ok(code) => files.push((entry_file(names, e), code)),
             Err(d) => errors.extend(d),
         }
     }
@@ -104,7 +104,7 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
                 Target::A2a3Sim => simpler::kernel(p, names, f.name),
             };
             match emitted {
-                Ok(code) => files.push((format!("kernels/{}.cpp", names.get(f.name)), code)),
+                Ok(code) => files.push((kernel::kernel_file(names, f.name), code)),
                 Err(d) => errors.push(d),
             }
         }
@@ -146,6 +146,12 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
     Ok(files)
 }
 
+/// The file of an Orchestration function, `orchestration/<stem>.cpp` (a long or unsafe
+/// name gets its [`cpp::stable_name`]).
+fn entry_file(names: &Interner, e: Symbol) -> String {
+    format!("orchestration/{}.cpp", cpp::stable_file_stem(names.get(e), &[]))
+}
+
 /// `kernel_config.json`: the runtime, each entry's source and signature, and each kernel's
 /// func_id, source, core type and tensor directions (for a2a3sim also the target and each
 /// kernel's scalar count).
@@ -170,8 +176,7 @@ fn kernel_config(
                 .params
                 .iter()
                 .map(|q| {
-                    let name = names.get(p.var(q.var).name);
-                    let name = source_name(name);
+                    let name = names.get(p.var(q.var).source);
                     match p.types.get(p.var(q.var).ty) {
                         Type::Scalar(d) => json!({"name": name, "kind": "scalar", "dtype": d.name()}),
                         t => json!({
@@ -192,7 +197,7 @@ fn kernel_config(
                 f.params.iter().filter(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| dir(q.dir)).collect();
             json!({
                 "name": names.get(e),
-                "source": format!("orchestration/{}.cpp", names.get(e)),
+                "source": entry_file(names, e),
                 "function_name": "aicpu_orchestration_entry",
                 "signature": signature,
                 "params": params,
@@ -207,7 +212,7 @@ fn kernel_config(
             let mut kernel = json!({
                 "func_id": id,
                 "name": names.get(k),
-                "source": format!("kernels/{}.cpp", names.get(k)),
+                "source": kernel::kernel_file(names, k),
                 "core_type": if f.kind == FuncKind::Aic { "aic" } else { "aiv" },
                 "function_type": f.kind.name(),
                 "signature": shared.signatures.get(&k).cloned().unwrap_or_default(),

@@ -21,7 +21,6 @@ use super::cpp::{ctype, float_literal, identifier, runtime_dtype, sanitize, Name
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::lineage::{Defs, Lineage};
-use crate::ir::names::source_name;
 use crate::ir::ops::{Op, OpKind, OpLevel, Param, Special};
 use crate::ir::{
     ArgDir, BinOp, Callee, DType, Dim, ExprId, ExprKind, ForKind, FuncKind, Function, LaunchOptions, Loc, Program,
@@ -165,6 +164,12 @@ pub fn emit_entry(
         head.push_str(&body);
     }
     head.push_str("}\n\n}  // extern \"C\"\n");
+    // The arithmetic helpers the file calls, before `extern "C"`.
+    let helpers = super::py_arith::definitions_for(&head);
+    if !helpers.is_empty() {
+        let at = head.find("extern \"C\" {").unwrap_or(0);
+        head.insert_str(at, &helpers);
+    }
     Ok(head)
 }
 
@@ -279,14 +284,25 @@ fn emit_helper(
     Ok((format!("{signature};\n"), out))
 }
 
+/// Every variable an expression of the block tree reads.
+fn body_reads(p: &Program, body: &[StmtId]) -> FxHashSet<VarId> {
+    let mut read = FxHashSet::default();
+    crate::ir::visit::walk_stmts(p, body, |s| {
+        crate::ir::visit::stmt_reads(p, s, |v| {
+            read.insert(v);
+        })
+    });
+    read
+}
+
 fn helper_symbol(names: &Interner, g: Symbol) -> String {
-    format!("plc_orch_{}", sanitize(names.get(g)))
+    format!("plc_orch_{}", super::cpp::stable_name(names.get(g), &[]))
 }
 
 /// The C++ symbol of a Graph function: one per function name, so two Graph functions
 /// never share a recording.
 pub fn graph_symbol(names: &Interner, g: Symbol) -> String {
-    format!("pypto_graph_{}", sanitize(names.get(g)))
+    format!("pypto_graph_{}", super::cpp::stable_name(names.get(g), &[]))
 }
 
 /// The `DataType` member for a tensor the runtime allocates (`TensorCreateInfo`), or `None`
@@ -333,6 +349,9 @@ struct Emitter<'a> {
     first_tensor: Option<VarId>,
     /// Scalar parameters of a Graph function (bound by reference to their slots).
     boundary_scalars: FxHashSet<VarId>,
+    /// The variables the function's body reads: a scalar it never reads is declared and
+    /// then cast to void, so that the C++ passes `-Wall -Wextra -Werror`.
+    read: FxHashSet<VarId>,
     diags: Vec<Diagnostic>,
 }
 
@@ -363,7 +382,15 @@ impl<'a> Emitter<'a> {
             tensor_params: Vec::new(),
             first_tensor: None,
             boundary_scalars: FxHashSet::default(),
+            read: body_reads(p, &f.body),
             diags: Vec::new(),
+        }
+    }
+
+    /// `(void)name;` after the declaration of a variable the body never reads.
+    fn unless_read(&mut self, var: VarId, name: &str) {
+        if !self.read.contains(&var) {
+            self.line(&format!("(void){name};"));
         }
     }
 
@@ -380,7 +407,7 @@ impl<'a> Emitter<'a> {
 
     /// The source name of a variable, as a C++ identifier: `acc__ssa_v1` → `acc`.
     fn base_name(&self, v: VarId) -> String {
-        sanitize(source_name(self.names.get(self.p.var(v).name)))
+        sanitize(self.names.get(self.p.var(v).source))
     }
 
     /// `base`, or `base_1`, `base_2`, ... : a name not yet used in this C++ function.
@@ -777,6 +804,7 @@ impl<'a> Emitter<'a> {
             ExprKind::None => {
                 let name = self.define(var);
                 self.line(&format!("PTO2TaskId {name} = PTO2TaskId::invalid();"));
+                self.unless_read(var, &name);
             }
             ExprKind::Tuple(_) => {
                 self.error(Code::E0612, loc, "a tuple value in orchestration code".to_string());
@@ -787,6 +815,7 @@ impl<'a> Emitter<'a> {
                     Some(d) => {
                         let name = self.define(var);
                         self.line(&format!("{} {name} = {text};", ctype(d)));
+                        self.unless_read(var, &name);
                     }
                     None => {
                         self.names_of.insert(var, text);
@@ -1160,6 +1189,7 @@ impl<'a> Emitter<'a> {
                     self.line(&format!("uint32_t indices_{v}[{}] = {{{}}};", idx.len(), idx.join(", ")));
                     self.line(&format!("{ct} {v} = get_tensor_data<{ct}>({src}, {}, indices_{v});", idx.len()));
                 }
+                self.unless_read(var, &v);
             }
             Special::Dim => {
                 let (Some(src), Some(k)) = (arg(Param::T), arg(Param::Axis)) else { return };
@@ -1402,22 +1432,34 @@ impl<'a> Emitter<'a> {
             ExprKind::DynDim(s) => identifier(self.names.get(s)),
             ExprKind::Binary { op, lhs, rhs } => {
                 let (a, b) = (self.expr(lhs), self.expr(rhs));
-                // C++ spells the operators as Python does, but for these.
-                let o = match op {
-                    BinOp::Div | BinOp::FloorDiv => "/",
-                    BinOp::And => "&&",
-                    BinOp::Or => "||",
-                    BinOp::Pow => {
-                        let t = self.p.ty(e).dtype().map_or("int64_t", ctype);
-                        return format!("static_cast<{t}>(std::pow((double)({a}), (double)({b})))");
-                    }
-                    other => other.spelling(),
+                let integral = |x: ExprId| self.p.ty(x).dtype().is_some_and(|d| d.is_int() || d == DType::Bool);
+                let ints = integral(lhs) && integral(rhs);
+                // Python's arithmetic, as `plc run` computes it (emit/py_arith.rs): checked
+                // on integers, `//` and `%` rounding toward negative infinity, `**` exact.
+                let helper = match op {
+                    BinOp::Add if ints => "plc_py_add",
+                    BinOp::Sub if ints => "plc_py_sub",
+                    BinOp::Mul if ints => "plc_py_mul",
+                    BinOp::FloorDiv if ints => "plc_py_floordiv",
+                    BinOp::Mod if ints => "plc_py_mod",
+                    BinOp::Pow if ints => "plc_py_pow",
+                    BinOp::Shl => "plc_py_shl",
+                    BinOp::Shr => "plc_py_shr",
+                    BinOp::Div => return format!("plc_py_truediv((double)({a}), (double)({b}))"),
+                    BinOp::FloorDiv => return format!("plc_py_ffloordiv((double)({a}), (double)({b}))"),
+                    BinOp::Mod => return format!("plc_py_fmod((double)({a}), (double)({b}))"),
+                    BinOp::Pow => return format!("std::pow((double)({a}), (double)({b}))"),
+                    BinOp::And => return format!("({a} && {b})"),
+                    BinOp::Or => return format!("({a} || {b})"),
+                    other => return format!("({a} {} {b})", other.spelling()),
                 };
-                format!("({a} {o} {b})")
+                format!("{helper}({a}, {b})")
             }
             ExprKind::Unary { op, operand } => {
                 let a = self.expr(operand);
+                let int = self.p.ty(operand).dtype().is_some_and(|d| d.is_int());
                 match op {
+                    UnOp::Neg if int => format!("plc_py_neg({a})"),
                     UnOp::Neg => format!("(-{a})"),
                     UnOp::Not => format!("(!{a})"),
                     UnOp::BitNot => format!("(~{a})"),

@@ -25,7 +25,6 @@ pub use inputs::PLC_INPUTS_H;
 
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Interner;
-use crate::ir::names::source_name;
 use crate::ir::{DType, Dim, Direction, Loc, Program, Type, VarId};
 use crate::source::SourceMap;
 use exec::{Frame, Interp};
@@ -193,11 +192,8 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
     let program = &programs[prog_index];
     let func = &program.functions[&func_name];
     let entry = names.get(func_name);
-    let params: Vec<(VarId, Direction, String)> = func
-        .params
-        .iter()
-        .map(|p| (p.var, p.dir, source_name(names.get(program.var(p.var).name)).to_string()))
-        .collect();
+    let params: Vec<(VarId, Direction, String)> =
+        func.params.iter().map(|p| (p.var, p.dir, names.get(program.var(p.var).source).to_string())).collect();
 
     let given = given_args(&params, options, entry)?;
 

@@ -15,6 +15,7 @@
 //! ```
 
 pub(crate) mod enums;
+pub(crate) mod limits;
 pub(crate) mod lineage;
 pub mod names;
 pub(crate) mod ops;
@@ -27,7 +28,7 @@ pub use enums::*;
 pub use types::{Dim, Type, TypeId, Types};
 
 use crate::diag::Span;
-use crate::intern::Symbol;
+use crate::intern::{Interner, Symbol};
 use crate::source::FileId;
 use indexmap::IndexMap;
 use ops::Op;
@@ -89,10 +90,16 @@ id_type!(
     "s"
 );
 
-/// A variable: its source name, type and the location of its (first) definition.
+/// A variable: its name, type and the location of its (first) definition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VarData {
+    /// The name as printed: a source name, or a versioned one (`acc__ssa_v3`; see
+    /// [`names`]).
     pub name: Symbol,
+    /// The name the user wrote (`acc`): `name` without its version suffixes.
+    pub source: Symbol,
+    /// The SSA version `name` carries, if any.
+    pub version: Option<names::Version>,
     pub ty: TypeId,
     pub loc: Loc,
 }
@@ -539,9 +546,23 @@ impl Program {
         &self.stmts[id.index()]
     }
 
-    pub fn new_var(&mut self, name: Symbol, ty: TypeId, loc: Loc) -> VarId {
+    /// A new variable named `name`; its source name and version are read off the name
+    /// (the one rule of [`names`]), so a versioned name a pass makes and the same name
+    /// read back from printed IR give the same variable data.
+    pub fn new_var(&mut self, names: &mut Interner, name: Symbol, ty: TypeId, loc: Loc) -> VarId {
+        let (source, version) = names::split(names, name);
+        self.push_var(VarData { name, source, version, ty, loc })
+    }
+
+    /// A new variable with the name, type and location of `v`.
+    pub fn copy_var(&mut self, v: VarId) -> VarId {
+        let data = self.var(v).clone();
+        self.push_var(data)
+    }
+
+    fn push_var(&mut self, data: VarData) -> VarId {
         let id = VarId(self.vars.len() as u32);
-        self.vars.push(VarData { name, ty, loc });
+        self.vars.push(data);
         id
     }
 

@@ -11,7 +11,31 @@
 //! pass that versions a name builds it with [`Versioned`]'s `Display` — so a user variable
 //! `a__b`, which has no version suffix, is `a__b` everywhere.
 
+use crate::intern::{Interner, Symbol};
 use std::fmt;
+
+/// The SSA version a variable's name carries, as data (on [`super::VarData`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Version {
+    pub qualifier: Option<Symbol>,
+    pub role: Role,
+    pub n: u32,
+}
+
+/// A name's source name and the version its last suffix gives, interned: what
+/// [`super::Program::new_var`] records on the variable.
+pub fn split(names: &mut Interner, name: Symbol) -> (Symbol, Option<Version>) {
+    let text = names.get(name);
+    let source = source_name(text);
+    if source.len() == text.len() {
+        return (name, None);
+    }
+    let version = Versioned::parse(text).map(|v| (v.qualifier.map(str::to_string), v.role, v.version));
+    let source = source.to_string();
+    let version =
+        version.map(|(qualifier, role, n)| Version { qualifier: qualifier.map(|q| names.intern(&q)), role, n });
+    (names.intern(&source), version)
+}
 
 /// What a versioned name stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,7 +147,7 @@ fn strip_graph_arg(name: &str) -> Option<&str> {
 /// The name the user wrote: every version and graph-argument suffix removed
 /// (`acc__ssa_v3` → `acc`, `band__ssa_v0__graph_arg2` → `band`); a name without one
 /// (`a__b`, `__ssa_v0`) as it is.
-pub fn source_name(name: &str) -> &str {
+fn source_name(name: &str) -> &str {
     let mut name = name;
     loop {
         if let Some(v) = Versioned::parse(name) {
@@ -150,6 +174,23 @@ mod tests {
         for name in ["my__var", "__ssa_v0", "x__ssa_v", "x__ssa_v1a", "x__bogus_v1", "x__ssa_v99999999999"] {
             assert_eq!(Versioned::parse(name), None, "{name}");
         }
+    }
+
+    #[test]
+    fn variables_record_source_and_version() {
+        let mut names = Interner::new();
+        let mut split_of = |text: &str| {
+            let sym = names.intern(text);
+            let (source, version) = split(&mut names, sym);
+            (
+                names.get(source).to_string(),
+                version.map(|v| (v.qualifier.map(|q| names.get(q).to_string()), v.role, v.n)),
+            )
+        };
+        assert_eq!(split_of("acc__rv_v2"), ("acc".to_string(), Some((None, Role::Rv, 2))));
+        assert_eq!(split_of("k__lv_idx_v0"), ("k".to_string(), Some((Some("lv".to_string()), Role::Idx, 0))));
+        assert_eq!(split_of("band__ssa_v0__graph_arg2"), ("band".to_string(), None));
+        assert_eq!(split_of("a__b"), ("a__b".to_string(), None));
     }
 
     #[test]

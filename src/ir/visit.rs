@@ -550,8 +550,7 @@ impl Rewriter for FreshVars<'_> {
         if let Some(&m) = self.map.get(&v) {
             return m;
         }
-        let data = self.program.var(v).clone();
-        let n = self.program.new_var(data.name, data.ty, data.loc);
+        let n = self.program.copy_var(v);
         self.map.insert(v, n);
         n
     }
@@ -596,7 +595,8 @@ mod tests {
         let at = Loc::COMPILER;
         let mut v = FxHashMap::default();
         for name in ["a", "n", "x", "i", "acc", "y", "r", "tid"] {
-            v.insert(name, p.new_var(names.intern(name), index, at));
+            let sym = names.intern(name);
+            v.insert(name, p.new_var(&mut names, sym, index, at));
         }
         let read = |p: &mut Program, name: &str| p.new_expr(ExprKind::Var(v[name]), index, at);
         let int = |p: &mut Program, n: i64| p.new_expr(ExprKind::Int(n), index, at);
@@ -700,7 +700,7 @@ mod tests {
     fn a_copy_under_fresh_vars_makes_new_nodes_and_variables_in_order() {
         let mut f = fixture();
         let (vars, exprs, stmts) = (f.p.vars.len(), f.p.exprs.len(), f.p.stmts.len());
-        let a2 = f.p.new_var(f.p.var(f.v["a"]).name, f.p.var(f.v["a"]).ty, Loc::COMPILER);
+        let a2 = f.p.copy_var(f.v["a"]);
         let mut fresh = FreshVars { program: &mut f.p, map: FxHashMap::default() };
         fresh.map.insert(f.v["a"], a2);
         let body = f.body.clone();

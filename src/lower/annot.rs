@@ -803,6 +803,12 @@ impl Lowering<'_> {
             }
             let v = self.eval_const(m, item)?;
             match const_dim(&v) {
+                Some(Dim::Const(n)) if crate::ir::limits::check_extent(n, "the extent").is_err() => {
+                    let item_span = self.ast(m).expr(item).span;
+                    let message = crate::ir::limits::check_extent(n, "the extent").err().unwrap_or_default();
+                    self.error(Code::E0229, file, item_span, format!("a shape's {}", &message[4..]), "out of range");
+                    return None;
+                }
                 Some(d) => dims.push(d),
                 None => {
                     let item_span = self.ast(m).expr(item).span;
@@ -817,6 +823,10 @@ impl Lowering<'_> {
                     return None;
                 }
             }
+        }
+        if let Err(message) = crate::ir::limits::check_shape(&dims, false) {
+            self.error(Code::E0229, file, span, message, "beyond the target's limits");
+            return None;
         }
         Some(dims)
     }

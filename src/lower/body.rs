@@ -41,8 +41,12 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     let mut params = Vec::new();
     for p in &info.params {
         let ty = f.cx.import_type(p.ty);
-        let var = f.cx.program.new_var(p.name, ty, Loc::new(file, p.span));
-        f.names.insert(p.name, var);
+        let var = f.cx.program.new_var(&mut f.cx.session.interner, p.name, ty, Loc::new(file, p.span));
+        // A parameter named `pl` is E0228 (reported with the signature); the body's `pl.`
+        // calls still name the module.
+        if f.cx.namespace_named(m, p.name).is_none() {
+            f.names.insert(p.name, var);
+        }
         f.used.insert(p.name);
         params.push(Param { var, dir: p.dir });
     }
@@ -128,6 +132,12 @@ pub(crate) struct FnLower<'a, 's> {
 impl FnLower<'_, '_> {
     pub fn loc(&self, span: Span) -> Loc {
         Loc::new(self.file, span)
+    }
+
+    /// A new variable of the function, defined at `span`.
+    fn new_local(&mut self, name: Symbol, ty: TypeId, span: Span) -> VarId {
+        let loc = self.loc(span);
+        self.cx.program.new_var(&mut self.cx.session.interner, name, ty, loc)
     }
 
     pub fn ast(&self) -> &ast::Ast {
@@ -451,7 +461,8 @@ impl FnLower<'_, '_> {
             }
         };
         let tmp_name = self.fresh_name("tuple_tmp");
-        let tmp = self.cx.program.new_var(tmp_name, self.cx.program.expr(value).ty, self.loc(span));
+        let ty = self.cx.program.expr(value).ty;
+        let tmp = self.new_local(tmp_name, ty, span);
         let s = self.new_stmt(StmtKind::Assign { var: tmp, value }, span);
         out.push(s);
         let tuple_ty = self.cx.program.expr(value).ty;
@@ -478,6 +489,9 @@ impl FnLower<'_, '_> {
     /// Binds `name` for an assignment: a new variable, or the same one again when the
     /// name already holds a value of the same type (a reassignment).
     pub fn bind(&mut self, name: Symbol, ty: TypeId, span: Span) -> VarId {
+        if !self.names.contains_key(&name) && self.cx.shadows_namespace(self.m, name, span) {
+            return self.new_local(name, ty, span);
+        }
         if let Some(&var) = self.names.get(&name) {
             let old = self.cx.program.var(var).ty;
             if old == ty || ty == Types::UNKNOWN {
@@ -491,7 +505,7 @@ impl FnLower<'_, '_> {
             // widens): the name now holds a new variable, as PyPTO's examples expect.
             let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
             if same_kind {
-                let var = self.cx.program.new_var(name, ty, self.loc(span));
+                let var = self.new_local(name, ty, span);
                 self.names.insert(name, var);
                 return var;
             }
@@ -506,7 +520,7 @@ impl FnLower<'_, '_> {
             .help = Some(format!("use a new name for the {b}"));
             return var;
         }
-        let var = self.cx.program.new_var(name, ty, self.loc(span));
+        let var = self.new_local(name, ty, span);
         self.names.insert(name, var);
         var
     }
@@ -522,8 +536,8 @@ impl FnLower<'_, '_> {
     }
 
     fn define_unknown(&mut self, name: Symbol, span: Span) {
-        if !self.names.contains_key(&name) {
-            let var = self.cx.program.new_var(name, Types::UNKNOWN, self.loc(span));
+        if !self.names.contains_key(&name) && self.cx.namespace_named(self.m, name).is_none() {
+            let var = self.new_local(name, Types::UNKNOWN, span);
             self.names.insert(name, var);
         }
     }
@@ -1122,13 +1136,17 @@ impl FnLower<'_, '_> {
         // Names bound inside a loop with iter args stay inside it.
         let saved = carried.as_ref().map(|_| self.names.clone());
         let (lname, lspan) = loop_name.expect("set above");
-        let var = self.cx.program.new_var(lname, index_ty, self.loc(lspan));
-        self.names.insert(lname, var);
+        let var = self.new_local(lname, index_ty, lspan);
+        if !self.cx.shadows_namespace(self.m, lname, lspan) {
+            self.names.insert(lname, var);
+        }
         let mut iter_args = Vec::new();
         for ((name, nspan), init) in carried.clone().unwrap_or_default().into_iter().zip(init_exprs) {
             let ty = self.cx.program.expr(init).ty;
-            let v = self.cx.program.new_var(name, ty, self.loc(nspan));
-            self.names.insert(name, v);
+            let v = self.new_local(name, ty, nspan);
+            if !self.cx.shadows_namespace(self.m, name, nspan) {
+                self.names.insert(name, v);
+            }
             iter_args.push(IterArg { var: v, init });
         }
         self.frames.push(Frame::Loop { breakable, what });
@@ -1250,8 +1268,10 @@ impl FnLower<'_, '_> {
         let mut iter_args = Vec::new();
         for ((name, nspan), init) in names.into_iter().zip(init_exprs) {
             let ty = self.cx.program.expr(init).ty;
-            let v = self.cx.program.new_var(name, ty, self.loc(nspan));
-            self.names.insert(name, v);
+            let v = self.new_local(name, ty, nspan);
+            if !self.cx.shadows_namespace(self.m, name, nspan) {
+                self.names.insert(name, v);
+            }
             iter_args.push(IterArg { var: v, init });
         }
         let cond_stmt = body.stmts[0];
@@ -1588,6 +1608,23 @@ impl FnLower<'_, '_> {
             if let Some(v) = super::consts::binary(op, &x, &y) {
                 return self.const_expr(&v, span);
             }
+            // Two numbers whose result Python would not give (an overflow of 64 bits, a
+            // division by zero, a negative shift count): refused here, as `plc run` would
+            // fail on it and the C++ would compute something else.
+            if x.as_f64().is_some() && y.as_f64().is_some() {
+                self.error(Code::E0218, span, arith_error(op, &y), "fails when it runs");
+                return None;
+            }
+        }
+        // A constant divisor of 0 or a constant negative shift count fails whatever the other
+        // operand is.
+        if let Some(y @ (Const::Int(_) | Const::Float(_) | Const::Bool(_))) = self.as_const(b) {
+            let zero = y.as_f64() == Some(0.0) && matches!(op, BinOp::Div | BinOp::FloorDiv | BinOp::Mod);
+            let negative_shift = matches!(y, Const::Int(n) if n < 0) && matches!(op, BinOp::Shl | BinOp::Shr);
+            if zero || negative_shift {
+                self.error(Code::E0218, span, arith_error(op, &y), "fails when it runs");
+                return None;
+            }
         }
         let int_scalars = matches!((&ta, &tb), (Type::Scalar(x), Type::Scalar(y)) if x.is_int() && y.is_int());
         if int_scalars {
@@ -1635,7 +1672,13 @@ impl FnLower<'_, '_> {
             ast::UnaryOp::Pos => return Some(v),
         };
         match (op, &self.cx.program.expr(v).kind) {
-            (UnOp::Neg, ExprKind::Int(i)) => return Some(self.int(-i, span)),
+            (UnOp::Neg, ExprKind::Int(i)) => {
+                let Some(n) = i.checked_neg() else {
+                    self.error(Code::E0218, span, "integer overflow in `-`", "fails when it runs");
+                    return None;
+                };
+                return Some(self.int(n, span));
+            }
             (UnOp::Neg, ExprKind::Float(f)) => {
                 let f = -f;
                 let t = self.cx.program.expr(v).ty;
@@ -2400,7 +2443,7 @@ impl FnLower<'_, '_> {
                     OpArg::Shape | OpArg::Indices | OpArg::DType | OpArg::Enum(_) | OpArg::Int | OpArg::Str
                 );
         if fits {
-            return Some(());
+            return self.check_extents(def, p, e);
         }
         let want = match p.kind {
             OpArg::Tensor => "a Tensor".to_string(),
@@ -2428,6 +2471,43 @@ impl FnLower<'_, '_> {
         None
     }
 
+    /// E0229 for a list of extents, offsets or indices with a constant item out of range
+    /// (negative, or beyond the target's limit) or more items than a shape has dimensions.
+    fn check_extents(&mut self, def: &OpDef, p: &ops::ParamDef, e: ExprId) -> Option<()> {
+        if !matches!(p.kind, OpArg::Shape | OpArg::Indices) {
+            return Some(());
+        }
+        let ExprKind::Tuple(items) = self.cx.program.expr(e).kind.clone() else { return Some(()) };
+        let what = match p.kind {
+            OpArg::Shape => "extent",
+            _ if p.name.spelling().contains("offset") => "offset",
+            _ => "index",
+        };
+        let name = def.print_name();
+        let mut ok = true;
+        for i in items.iter().copied() {
+            if let ExprKind::Int(n) = self.cx.program.expr(i).kind {
+                if let Err(m) = crate::ir::limits::check_extent(n, &format!("the {what}")) {
+                    let span = self.cx.program.expr(i).loc.span;
+                    self.error(Code::E0229, span, format!("argument `{}` of {name}(): {m}", p.name), "out of range");
+                    ok = false;
+                }
+            }
+        }
+        if items.len() > crate::ir::limits::MAX_RANK {
+            let span = self.cx.program.expr(e).loc.span;
+            let m = format!(
+                "argument `{}` of {name}() has {} items: the target's shapes have at most {} dimensions",
+                p.name,
+                items.len(),
+                crate::ir::limits::MAX_RANK
+            );
+            self.error(Code::E0229, span, m, "too many dimensions");
+            ok = false;
+        }
+        ok.then_some(())
+    }
+
     /// Types a call of `op` with lowered arguments through the op's result rule.
     pub fn op_result(&mut self, op: Op, args: Vec<Option<ExprId>>, span: Span) -> Option<ExprId> {
         // An argument of unknown type follows an error already reported: the result is
@@ -2444,6 +2524,13 @@ impl FnLower<'_, '_> {
         };
         match result {
             Ok(ty) => {
+                if let Some(dims) = ty.shape() {
+                    if let Err(m) = crate::ir::limits::check_shape(dims, ty.is_tile()) {
+                        let name = op.def().print_name();
+                        self.error(Code::E0229, span, format!("{name}() makes {m}"), "too large");
+                        return None;
+                    }
+                }
                 let ty = self.intern_ty(ty);
                 Some(self.new_expr(ExprKind::Call { callee: Callee::Op(op), args, attrs: CallAttrs::none() }, ty, span))
             }
@@ -2600,5 +2687,16 @@ impl Args for ArgView<'_> {
             ExprKind::Bool(b) => Some(*b),
             _ => None,
         }
+    }
+}
+
+/// Why Python's `op` fails with the right operand `y` (both operands numbers, folding
+/// refused): a division by zero, a negative shift count, or an overflow of 64 bits.
+fn arith_error(op: BinOp, y: &Const) -> String {
+    let o = op.spelling().trim();
+    match op {
+        BinOp::Div | BinOp::FloorDiv | BinOp::Mod if y.as_f64() == Some(0.0) => format!("division by zero in `{o}`"),
+        BinOp::Shl | BinOp::Shr if matches!(y, Const::Int(n) if *n < 0) => format!("negative shift count in `{o}`"),
+        _ => format!("integer overflow in `{o}`: the result does not fit in 64 bits"),
     }
 }

@@ -66,7 +66,7 @@ impl Const {
         }
     }
 
-    fn as_f64(&self) -> Option<f64> {
+    pub(crate) fn as_f64(&self) -> Option<f64> {
         match self {
             Const::Int(v) => Some(*v as f64),
             Const::Float(v) => Some(*v),
@@ -101,14 +101,23 @@ pub fn binary(op: crate::ir::BinOp, a: &Const, b: &Const) -> Option<Const> {
             FloorDiv => {
                 Const::Int(if y == 0 { return None } else { x.checked_div_euclid(y).map(|_| floor_div(x, y))? })
             }
-            Mod => Const::Int(if y == 0 { return None } else { x - y * floor_div(x, y) }),
+            Mod => Const::Int(match y {
+                0 => return None,
+                -1 => 0,
+                _ => x - y * floor_div(x, y),
+            }),
             Pow if y >= 0 => Const::Int(x.checked_pow(u32::try_from(y).ok()?)?),
             Pow => Const::Float((x as f64).powf(y as f64)),
             BitAnd => Const::Int(x & y),
             BitOr => Const::Int(x | y),
             BitXor => Const::Int(x ^ y),
-            Shl => Const::Int(x.checked_shl(u32::try_from(y).ok()?)?),
-            Shr => Const::Int(x.checked_shr(u32::try_from(y).ok()?)?),
+            // As Python (and `plc run`): a shift that loses bits overflows, except of 0;
+            // `>>` by 64 or more gives 0 or -1.
+            Shl if y < 0 => return None,
+            Shl if x == 0 => Const::Int(0),
+            Shl => Const::Int(if y >= 64 { None } else { x.checked_shl(y as u32).filter(|s| s >> y == x) }?),
+            Shr if y < 0 => return None,
+            Shr => Const::Int(if y >= 64 { x >> 63 } else { x >> y }),
             Eq => Const::Bool(x == y),
             Ne => Const::Bool(x != y),
             Lt => Const::Bool(x < y),

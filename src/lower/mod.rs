@@ -203,6 +203,57 @@ impl Lowering<'_> {
 
     // ------------------------------------------------------------ modules
 
+    /// Binds a top-level name of a module. A name bound to the `pl` (or `pld`) namespace is
+    /// never bound to anything else afterwards (`pl = 3`, a function named `pl`, `import
+    /// torch as pl`): every `@pl.` decorator and `pl.` call in the module depends on it, and
+    /// rebinding it silently turned every pl function into host code. It is E0228 at the
+    /// new binding, and the namespace stays bound.
+    fn bind_name(&mut self, m: ModuleId, name: Symbol, (binding, span): (Binding, Span)) {
+        if let Some((existing @ (Binding::Pl | Binding::Pld), at)) = self.modules[m].names.get(&name).cloned() {
+            if std::mem::discriminant(&existing) != std::mem::discriminant(&binding) {
+                let file = self.modules[m].file;
+                self.rebound_namespace(file, name, span, at, &existing);
+                return;
+            }
+        }
+        self.modules[m].names.insert(name, (binding, span));
+    }
+
+    /// The `pl` (or `pld`) namespace bound to `name` in module `m`, with where it is bound.
+    pub(crate) fn namespace_named(&self, m: ModuleId, name: Symbol) -> Option<(Binding, Span)> {
+        match self.modules[m].names.get(&name) {
+            Some((ns @ (Binding::Pl | Binding::Pld), at)) => Some((ns.clone(), *at)),
+            _ => None,
+        }
+    }
+
+    /// E0228 for a parameter or variable of a pl function named as a namespace of its
+    /// module (`pl = a`, `def f(pl: ...)`): true when it was reported, and then the name
+    /// is not bound locally, so that the function's `pl.` calls keep their meaning.
+    pub(crate) fn shadows_namespace(&mut self, m: ModuleId, name: Symbol, span: Span) -> bool {
+        let Some((ns, at)) = self.namespace_named(m, name) else { return false };
+        let file = self.modules[m].file;
+        self.rebound_namespace(file, name, span, at, &ns);
+        true
+    }
+
+    /// E0228: the name of a pl namespace is bound again at `span` (it was bound at `at`).
+    pub(crate) fn rebound_namespace(&mut self, file: FileId, name: Symbol, span: Span, at: Span, ns: &Binding) {
+        let n = self.name(name).to_string();
+        let module = if matches!(ns, Binding::Pld) { "pypto.language.distributed" } else { "pypto.language" };
+        let d = self.error(
+            Code::E0228,
+            file,
+            span,
+            format!("`{n}` is the name of the `{module}` module; plc does not let it be bound to anything else"),
+            format!("binds `{n}` again"),
+        );
+        d.secondary.push(Label::secondary(file, at, format!("`{n}` names the module from here")));
+        d.help = Some(format!(
+            "choose another name: every `@{n}.` decorator and `{n}.` call of the module depends on this one"
+        ));
+    }
+
     /// Registers a parsed file as a module.
     fn load_parsed(&mut self, file: FileId, path: Option<PathBuf>) -> ModuleId {
         let parsed = self.session.parse(file, None);
@@ -258,7 +309,7 @@ impl Lowering<'_> {
                         _ => d.expr,
                     });
                     if head.is_some_and(|h| self.pl_path(m, h).is_some()) {
-                        self.modules[m].names.insert(def.name.name, (Binding::Function(def.name.name), def.name.span));
+                        self.bind_name(m, def.name.name, (Binding::Function(def.name.name), def.name.span));
                     }
                 }
                 // A program class is bound where it is defined (`Alias = Program` may
@@ -269,7 +320,7 @@ impl Lowering<'_> {
                         _ => d.expr,
                     });
                     if head.is_some_and(|h| self.pl_path(m, h).is_some()) {
-                        self.modules[m].names.insert(class.name.name, (Binding::ProgramClass, class.name.span));
+                        self.bind_name(m, class.name.name, (Binding::ProgramClass, class.name.span));
                     }
                 }
                 _ => {
@@ -280,6 +331,18 @@ impl Lowering<'_> {
                         "this statement is not allowed at the top level of a pl module",
                         "not an import, a constant or a definition",
                     );
+                }
+            }
+        }
+        // Host code that binds a namespace's name after the import rebinds it when Python
+        // runs the module, before the decorators that follow.
+        let host: Vec<Span> = self.modules[m].ast.host.iter().flat_map(|h| h.defines.clone()).collect();
+        for span in host {
+            let name = crate::syntax::ident::normalize(self.text(file, span)).into_owned();
+            let sym = self.intern(&name);
+            if let Some((ns, at)) = self.namespace_named(m, sym) {
+                if at.lo < span.lo {
+                    self.rebound_namespace(file, sym, span, at, &ns);
                 }
             }
         }
@@ -301,7 +364,7 @@ impl Lowering<'_> {
             self.outside_library(file, n.span, &dotted);
             Binding::Outside
         };
-        self.modules[m].names.insert(bound, (binding, span));
+        self.bind_name(m, bound, (binding, span));
     }
 
     fn outside_library(&mut self, file: FileId, span: Span, module: &str) {
@@ -333,7 +396,7 @@ impl Lowering<'_> {
                 if matches!(binding, Binding::Outside) {
                     self.outside_library(file, n.span, &format!("{module_text}.{item}"));
                 }
-                self.modules[m].names.insert(bound, (binding, n.span));
+                self.bind_name(m, bound, (binding, n.span));
             }
             if star {
                 self.outside_library(file, span, &module_text);
@@ -343,14 +406,14 @@ impl Lowering<'_> {
         let Some(target) = self.resolve_relative(m, span, level, &module_text) else {
             for n in names {
                 let bound = n.alias.map_or(n.name.parts[0].name, |a| a.name);
-                self.modules[m].names.insert(bound, (Binding::Poisoned, n.span));
+                self.bind_name(m, bound, (Binding::Poisoned, n.span));
             }
             return;
         };
         if star {
             let names: Vec<_> = self.modules[target].names.iter().map(|(k, v)| (*k, v.clone())).collect();
             for (k, v) in names {
-                self.modules[m].names.insert(k, v);
+                self.bind_name(m, k, v);
             }
             return;
         }
@@ -359,10 +422,10 @@ impl Lowering<'_> {
             let bound = n.alias.map_or(item, |a| a.name);
             match self.modules[target].names.get(&item).cloned() {
                 Some((binding, _)) => {
-                    self.modules[m].names.insert(bound, (binding, n.span));
+                    self.bind_name(m, bound, (binding, n.span));
                 }
                 None => {
-                    self.modules[m].names.insert(bound, (Binding::Poisoned, n.span));
+                    self.bind_name(m, bound, (Binding::Poisoned, n.span));
                     let what = self.name(item).to_string();
                     let module_name = self.session.files.get(self.modules[target].file).name.clone();
                     let host = self.modules[target].host_names.contains_key(&item);
@@ -474,7 +537,7 @@ impl Lowering<'_> {
             if let Some((binding, _)) = self.modules[m].names.get(&source).cloned() {
                 if !matches!(binding, Binding::Const(_)) {
                     let span = self.modules[m].ast.expr(targets[0]).span;
-                    self.modules[m].names.insert(target, (binding, span));
+                    self.bind_name(m, target, (binding, span));
                     return;
                 }
             }
@@ -489,7 +552,7 @@ impl Lowering<'_> {
             for item in items {
                 let it = self.modules[m].ast.expr(item).clone();
                 if let AstExpr::Name(name) = it.kind {
-                    self.modules[m].names.insert(name, (Binding::Poisoned, it.span));
+                    self.bind_name(m, name, (Binding::Poisoned, it.span));
                 }
             }
             return;
@@ -498,7 +561,7 @@ impl Lowering<'_> {
         let t = self.modules[m].ast.expr(target).clone();
         match (&t.kind, &v) {
             (AstExpr::Name(name), _) => {
-                self.modules[m].names.insert(*name, (Binding::Const(v), t.span));
+                self.bind_name(m, *name, (Binding::Const(v), t.span));
             }
             (AstExpr::Tuple(items), Const::Tuple(values) | Const::List(values)) if items.len() == values.len() => {
                 for (item, value) in items.iter().zip(values) {
@@ -542,7 +605,7 @@ impl Lowering<'_> {
         let Some(deco) = class.decorators.first() else { return };
         let options = self.program_decorator(m, deco);
         let Some(strict_ssa) = options else { return };
-        self.modules[m].names.insert(class.name.name, (Binding::ProgramClass, class.name.span));
+        self.bind_name(m, class.name.name, (Binding::ProgramClass, class.name.span));
         let ns = self.namespaces.len();
         self.namespaces
             .push(Namespace { class: Some((class.name.name, file, class.name.span)), functions: IndexMap::default() });
@@ -615,6 +678,7 @@ impl Lowering<'_> {
         }
         for p in ast_params {
             let Some(pname) = p.name else { continue };
+            self.shadows_namespace(m, pname.name, pname.span);
             if let Some(&first) = first_of.get(&pname.name) {
                 let n = self.name(pname.name).to_string();
                 self.error(
@@ -678,8 +742,9 @@ impl Lowering<'_> {
             .push(Label::secondary(first_file, first, "first definition"));
             return;
         }
-        if !method {
-            self.modules[m].names.insert(name, (Binding::Function(name), def.name.span));
+        // A function named as a namespace was reported when the module was bound.
+        if !method && self.namespace_named(m, name).is_none() {
+            self.bind_name(m, name, (Binding::Function(name), def.name.span));
         }
         self.namespaces[namespace].functions.insert(
             name,

@@ -18,7 +18,6 @@
 use super::analysis::Analysis;
 use super::query;
 use crate::intern::Interner;
-use crate::ir::names::source_name;
 use crate::ir::{print, Direction, FuncKind, Function, Program};
 use crate::syntax::ast::StmtKind;
 use std::fmt::Write;
@@ -76,17 +75,17 @@ fn describe(out: &mut String, program: &Program, function: &Function, names: &In
     let in_program = program.name.map(|p| format!(" (program `{}`)", names.get(p))).unwrap_or_default();
     let _ = writeln!(out, "**Graph function `{name}`**{in_program} — {made_from}\n");
     let ty = |t| print::type_text(program, names, t).unwrap_or_else(|| "pl.Tensor".to_string());
-    let params: Vec<(String, Direction, String)> = function
+    let params: Vec<(&str, &str, Direction, String)> = function
         .params
         .iter()
         .map(|p| {
             let var = program.var(p.var);
-            (names.get(var.name).to_string(), p.dir, ty(var.ty))
+            (names.get(var.name), names.get(var.source), p.dir, ty(var.ty))
         })
         .collect();
     let signature: Vec<String> = params
         .iter()
-        .map(|(n, dir, t)| match dir {
+        .map(|(n, _, dir, t)| match dir {
             Direction::In => format!("{n}: {t}"),
             _ => format!("{n}: pl.{dir}[{t}]"),
         })
@@ -102,8 +101,7 @@ fn describe(out: &mut String, program: &Program, function: &Function, names: &In
         return;
     }
     out.push_str("Parameters, in order:");
-    for (i, (n, dir, t)) in params.iter().enumerate() {
-        let source = source_name(n);
+    for (i, (n, source, dir, t)) in params.iter().enumerate() {
         let shown = if source == n { format!("`{n}`") } else { format!("`{source}` (`{n}`)") };
         let _ = write!(out, "\n{}. {shown} — {dir} — `{t}`", i + 1);
     }

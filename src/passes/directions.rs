@@ -56,7 +56,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         w.block(&f.body, 0);
     }
     for (arg, writer, buffer) in races {
-        let name = crate::ir::names::source_name(cx.names.get(program.var(buffer).name)).to_string();
+        let name = cx.names.get(program.var(buffer).source).to_string();
         let at = program.expr(arg).loc;
         let wloc = program.expr(writer).loc;
         let mut d = Diagnostic::new(

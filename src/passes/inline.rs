@@ -545,7 +545,7 @@ impl Splicer<'_> {
                     .map(|(k, &e)| {
                         let name = self.fresh_name(&format!("{base}_item{k}"));
                         let ty = self.p.expr(e).ty;
-                        self.p.new_var(name, ty, loc)
+                        self.p.new_var(self.names, name, ty, loc)
                     })
                     .collect();
                 self.items.insert(t, items.clone());
@@ -641,7 +641,7 @@ impl Splicer<'_> {
         let base = format!("{}_inline{}", self.names.get(f), self.splices - 1);
         let name = self.fresh_name(&base);
         let Expr { ty, loc, .. } = *self.p.expr(value);
-        let var = self.p.new_var(name, ty, loc);
+        let var = self.p.new_var(self.names, name, ty, loc);
         let s = self.p.new_stmt(StmtKind::Assign { var, value }, loc);
         out.push(s);
         let slot = &mut self.p.exprs[e.index()];
@@ -783,7 +783,7 @@ impl Splice<'_, '_> {
             }
         };
         let ty = self.map_type(data.ty);
-        let fresh = self.sp.p.new_var(name, ty, data.loc);
+        let fresh = self.sp.p.new_var(self.sp.names, name, ty, data.loc);
         self.r.vars.insert(v, fresh);
         fresh
     }

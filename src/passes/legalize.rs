@@ -179,7 +179,7 @@ fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[Symbol], lineage:
             }
         });
         for (e, src, q) in found {
-            let name = |v: VarId| crate::ir::names::source_name(cx.names.get(p.var(v).name)).to_string();
+            let name = |v: VarId| cx.names.get(p.var(v).source).to_string();
             let (view, boundary) = (name(src), name(q));
             let at = p.expr(e).loc;
             let mut d = Diagnostic::new(
@@ -254,7 +254,7 @@ impl Checker<'_, '_> {
     }
 
     fn var_name(&self, v: VarId) -> String {
-        crate::ir::names::source_name(self.cx.names.get(self.p.var(v).name)).to_string()
+        self.cx.names.get(self.p.var(v).source).to_string()
     }
 
     fn error(&mut self, code: Code, loc: Loc, message: String, label: &str, help: &str) {
@@ -842,7 +842,7 @@ fn build_plan(cx: &mut PassCx<'_>, p: &Program, g: Symbol, _lineage: &mut Lineag
     let gn = cx.names.get(g).to_string();
     let failed = !planner.errors.is_empty();
     for (loc, v, src, shape_ok) in planner.errors {
-        let name = |v: VarId| crate::ir::names::source_name(cx.names.get(p.var(v).name)).to_string();
+        let name = |v: VarId| cx.names.get(p.var(v).source).to_string();
         let (vn, sn) = (name(v), name(src));
         let message = if shape_ok {
             format!("Graph function '{gn}' derives '{vn}' from boundary tensor '{sn}' using a value that is neither reconstructible at the call site nor the same on every replay")
@@ -863,8 +863,7 @@ fn build_plan(cx: &mut PassCx<'_>, p: &Program, g: Symbol, _lineage: &mut Lineag
 fn rewrite_body(p: &mut Program, g: Symbol, plan: &mut Plan) {
     for i in plan.param_order() {
         let h = &plan.hoists[i];
-        let data = p.var(h.original).clone();
-        let param = p.new_var(data.name, data.ty, data.loc);
+        let param = p.copy_var(h.original);
         let dir = h.dir;
         plan.hoists[i].param = param;
         p.functions.get_mut(&g).expect("a graph").params.push(Param { var: param, dir });
@@ -969,7 +968,10 @@ fn extend_call(
                 let name = crate::ir::names::graph_arg(cx.names.get(p.var(h.original).name), *counter);
                 *counter += 1;
                 let ty = p.var(h.original).ty;
-                let local = p.new_var(cx.names.intern(&name), ty, loc);
+                let local = {
+                    let sym = cx.names.intern(&name);
+                    p.new_var(cx.names, sym, ty, loc)
+                };
                 pre.push(p.new_stmt(StmtKind::Assign { var: local, value }, loc));
                 binding.insert(h.original, p.new_expr(ExprKind::Var(local), ty, loc));
                 locals.insert(i, local);

@@ -22,7 +22,7 @@
 use super::dataflow;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
-use crate::ir::names::{source_name, Role, Versioned};
+use crate::ir::names::{Role, Versioned};
 use crate::ir::ops::{Effect, Op};
 use crate::ir::visit::{self, FreshVars};
 use crate::ir::{
@@ -300,11 +300,10 @@ impl Outliner<'_> {
     /// (`ssa` for a value, `iter` for an iter arg, `rv` for a loop's or an if's result) and
     /// the first free number: `acc__ssa_v0` → `acc__ssa_v1`, `acc__iter_v0`, `acc__rv_v0`.
     fn fresh_like(&mut self, v: VarId, role: Role, loc: Loc) -> VarId {
-        let name = self.names.get(self.program.var(v).name).to_string();
-        let base = source_name(&name).to_string();
+        let base = self.names.get(self.program.var(v).source).to_string();
         let ty = self.program.var(v).ty;
         let name = self.free_name(&Versioned::stem(&base, role));
-        self.program.new_var(name, ty, loc)
+        self.program.new_var(self.names, name, ty, loc)
     }
 
     /// `prefix` followed by the first number that makes a name not yet used here. The
@@ -466,7 +465,7 @@ impl Outliner<'_> {
                 None => {
                     let name = self.free_name(&Versioned::stem("tid", Role::Ssa));
                     let ty = self.program.types.intern(Type::Scalar(DType::TaskId));
-                    self.program.new_var(name, ty, loc)
+                    self.program.new_var(self.names, name, ty, loc)
                 }
             };
             bound.push(tid);
@@ -485,7 +484,7 @@ impl Outliner<'_> {
             1 if !submit => out.push(self.program.new_stmt(StmtKind::Assign { var: bound[0], value: call }, loc)),
             _ => {
                 let tmp_name = self.free_name("ret__tmp_v");
-                let tmp = self.program.new_var(tmp_name, call_ty, loc);
+                let tmp = self.program.new_var(self.names, tmp_name, call_ty, loc);
                 out.push(self.program.new_stmt(StmtKind::Assign { var: tmp, value: call }, loc));
                 for (i, &v) in bound.iter().enumerate() {
                     let ty = self.program.var(v).ty;
@@ -514,8 +513,7 @@ impl Outliner<'_> {
         let mut map: FxHashMap<VarId, VarId> = FxHashMap::default();
         let mut params = Vec::with_capacity(inputs.len());
         for &v in inputs {
-            let data = self.program.var(v).clone();
-            let pv = self.program.new_var(data.name, data.ty, data.loc);
+            let pv = self.program.copy_var(v);
             map.insert(v, pv);
             params.push(pv);
         }
@@ -577,7 +575,7 @@ impl Outliner<'_> {
     }
 
     fn scalar_leaves_device(&mut self, region: Symbol, v: VarId, loc: Loc) {
-        let vname = source_name(self.names.get(self.program.var(v).name)).to_string();
+        let vname = self.names.get(self.program.var(v).source).to_string();
         let rname = self.names.get(region).to_string();
         let at = self.program.var(v).loc;
         let mut d = Diagnostic::error(
@@ -649,7 +647,7 @@ impl Outliner<'_> {
                         match inputs.iter().position(|&i| i == t) {
                             Some(i) => no_dep.push(i),
                             None => {
-                                let tname = source_name(self.names.get(self.program.var(t).name)).to_string();
+                                let tname = self.names.get(self.program.var(t).source).to_string();
                                 let rname = self.names.get(fname).to_string();
                                 let at = self.program.expr(item).loc;
                                 let mut d = Diagnostic::error(

@@ -294,7 +294,7 @@ impl Ssa<'_, '_> {
             }
         };
         // A name that already has a role keeps it (converting twice changes nothing).
-        let role = Versioned::parse(self.name_of(key)).map_or(role, |v| v.role);
+        let role = self.p.var(key).version.map_or(role, |v| v.role);
         let sym = loop {
             let (prefix, next) = &mut self.prefixes[index];
             let text = format!("{prefix}{}_v{next}", role.as_str());
@@ -304,7 +304,7 @@ impl Ssa<'_, '_> {
                 break sym;
             }
         };
-        self.p.new_var(sym, ty, loc)
+        self.p.new_var(self.cx.names, sym, ty, loc)
     }
 
     fn bind(&mut self, key: VarId, v: VarId) {

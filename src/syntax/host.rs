@@ -568,6 +568,26 @@ impl Splitter<'_> {
                 }
                 names
             }
+            // The targets of a top-level `for` (`for pl in ...:`) and the names after
+            // `as` in a top-level `with` header bind module names too.
+            HostKind::Compound("for") => {
+                let mut names = Vec::new();
+                let mut j = start + 1;
+                while j < end && !matches!(self.kind(j), Some(Tok::In | Tok::Newline) | None) {
+                    if self.kind(j) == Some(Tok::Name) {
+                        names.push(self.toks[j].span);
+                    }
+                    j += 1;
+                }
+                names
+            }
+            HostKind::Compound("with") => {
+                let header_end = self.line_end(start).min(end);
+                (start..header_end)
+                    .filter(|&j| self.kind(j) == Some(Tok::As) && self.kind(j + 1) == Some(Tok::Name))
+                    .map(|j| self.toks[j + 1].span)
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }

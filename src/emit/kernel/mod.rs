@@ -48,10 +48,10 @@
 
 mod ops;
 
-use super::cpp::{elem_ctype, float_literal, int_literal, sanitize, scalar_ctype, Namer, Writer};
+use super::cpp::{elem_ctype, float_literal, int_literal, scalar_ctype, stable_name, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
-use crate::ir::names::source_name;
+use crate::ir::limits::{MAX_TASK_SCALARS, MAX_TASK_TENSORS};
 use crate::ir::{
     BinOp, Callee, DType, Dim, EnumValue, ExprId, ExprKind, Function, IterArg, Loc, Program, ScopeKind, StmtId,
     StmtKind, Type, UnOp, VarId,
@@ -59,14 +59,23 @@ use crate::ir::{
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 
-/// The C++ symbol the runtime's kernel table calls for a device function.
+/// The C++ symbol the runtime's kernel table calls for a device function:
+/// `plc_kernel_<name>`, where a kernel named `table`, `count` or `fn` (whose symbol would
+/// be the table's own `plc_kernel_table`, `plc_kernel_count`, `plc_kernel_fn`), an unsafe
+/// or a long name gets its [`stable_name`].
 pub fn kernel_symbol(names: &Interner, func: Symbol) -> String {
-    format!("plc_kernel_{}", sanitize(names.get(func)))
+    format!("plc_kernel_{}", stable_name(names.get(func), &["table", "count", "fn"]))
 }
 
 /// The implementation function of a device function, in namespace `plc_kernels`.
 fn impl_symbol(names: &Interner, func: Symbol) -> String {
-    sanitize(names.get(func))
+    stable_name(names.get(func), &[])
+}
+
+/// The file of a device function, `kernels/<stem>.cpp`: never `kernel_table.cpp`, the
+/// kernel table's own file.
+pub fn kernel_file(names: &Interner, func: Symbol) -> String {
+    format!("kernels/{}.cpp", super::cpp::stable_file_stem(names.get(func), &["kernel_table"]))
 }
 
 /// The C++ for one device function: `kernels/<name>.cpp`.
@@ -165,6 +174,27 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
             }
             _ => {}
         }
+    }
+    // The runtime takes a task of at most 16 scalars and 32 tensors (as simpler does), and
+    // refused a bigger one only when it was launched.
+    let limits = [(scalars, MAX_TASK_SCALARS, "scalar"), (tensor_count, MAX_TASK_TENSORS, "tensor")];
+    if let (Some(f), Some(&(n, limit, what))) =
+        (program.functions.get(&func), limits.iter().find(|(n, limit, _)| n > limit))
+    {
+        let extra = if what == "tensor" && !new_results.is_empty() {
+            format!(" (counting {} result(s) the runtime allocates)", new_results.len())
+        } else {
+            String::new()
+        };
+        return Err(error_at(
+            f,
+            Code::E0618,
+            f.loc,
+            format!(
+                "kernel `{}` takes {n} {what} arguments{extra}: a task takes at most {limit} {what}s",
+                names.get(func)
+            ),
+        ));
     }
     if call_args.is_empty() {
         out.push_str("    (void)args;\n");
@@ -401,7 +431,7 @@ impl Emitter<'_> {
     }
 
     fn source_name(&self, v: VarId) -> &str {
-        source_name(self.names.get(self.p.var(v).name))
+        self.names.get(self.p.var(v).source)
     }
 
     fn line(&mut self, text: &str) {
@@ -411,8 +441,8 @@ impl Emitter<'_> {
     /// A C++ name for a variable, unique in the function: the source name when free, else
     /// the versioned IR name, else the source name with a counter.
     fn name_var(&mut self, v: VarId, repr: Repr) -> String {
-        let raw = self.names.get(self.p.var(v).name);
-        let name = self.namer.first_free(&[source_name(raw), raw]);
+        let var = self.p.var(v);
+        let name = self.namer.first_free(&[self.names.get(var.source), self.names.get(var.name)]);
         self.vars.insert(v, (name.clone(), repr));
         name
     }
@@ -659,8 +689,8 @@ impl Emitter<'_> {
         let names: Vec<String> = return_vars
             .iter()
             .map(|&rv| {
-                let raw = self.names.get(self.p.var(rv).name);
-                self.fresh(source_name(raw))
+                let source = self.names.get(self.p.var(rv).source);
+                self.fresh(source)
             })
             .collect();
         self.targets.push(Target { names: names.clone(), reprs: vec![None; return_vars.len()] });

@@ -172,11 +172,18 @@ ChipTensor allocate(const TensorCreateInfo& ci) {
     t.ndims = ci.ndims_;
     t.dtype = ci.dtype_;
     t.manual_dep = ci.manual_dep_;
-    uint32_t stride = 1;
+    // Checked: the element count must fit the uint32_t strides, and the byte count must
+    // not wrap (plc refuses constant shapes beyond the limits at compile time, E0229).
+    uint64_t stride = 1;
     for (uint32_t k = ci.ndims_; k-- > 0;) {
         t.shapes[k] = ci.shapes_[k];
-        t.strides[k] = stride;
+        t.strides[k] = static_cast<uint32_t>(stride);
         stride *= ci.shapes_[k];
+        if (stride > UINT32_MAX) {
+            fail("a tensor of more than 2**32 - 1 elements: beyond the target's limit");
+            t.ndims = 0;
+            return t;
+        }
     }
     uint64_t n = t.numel();
     uint64_t bytes = n * get_element_size(ci.dtype_);

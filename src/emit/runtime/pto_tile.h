@@ -55,6 +55,9 @@ struct Dims {
     int64_t operator[](uint32_t i) const { return v[i]; }
 };
 
+/// Elements of one tile (ir::limits::MAX_TILE_ELEMENTS).
+constexpr int64_t PLC_MAX_TILE_ELEMENTS = int64_t(1) << 24;
+
 template <class T>
 struct Tile {
     uint32_t ndims = 2;
@@ -81,10 +84,16 @@ Tile<T> make_tile(const Dims& shape, T fill = T(0)) {
         if (shape[k] < 0) tile_error("tile", "a negative extent");
         t.shape[k] = shape[k];
         if (k + 1 < shape.n) {
-            rows *= shape[k];
+            if (__builtin_mul_overflow(rows, shape[k], &rows)) tile_error("tile", "too many elements");
         } else {
             cols = shape[k];
         }
+    }
+    // Checked: rows * cols of a window of run-time extents must not wrap (plc refuses
+    // constant ones beyond the limit at compile time, E0229).
+    int64_t elements = 0;
+    if (__builtin_mul_overflow(rows, cols, &elements) || elements > PLC_MAX_TILE_ELEMENTS) {
+        tile_error("tile", "more elements than the target's limit of 2**24");
     }
     t.rows = rows;
     t.cols = cols;

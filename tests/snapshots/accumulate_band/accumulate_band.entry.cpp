@@ -10,6 +10,20 @@
 
 #include "pto_orchestration_api.h"
 
+// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).
+#include <stdlib.h>
+
+[[noreturn]] static inline void plc_py_fail(const char* what) {
+    fprintf(stderr, "plc: %s\n", what);
+    fflush(stderr);
+    abort();
+}
+static inline int64_t plc_py_mul(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) plc_py_fail("integer overflow in `*`");
+    return r;
+}
+
 extern "C" {
 
 __attribute__((visibility("default")))
@@ -49,7 +63,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
 
     PTO2_SCOPE() {
         for (int64_t i = 0; i < 4; i += 1) {
-            int64_t base = (i * 128);
+            int64_t base = plc_py_mul(i, 128);
 
             // Graph: accumulate_band (recorded once, then replayed)
             GraphTaskArgs params_t0;

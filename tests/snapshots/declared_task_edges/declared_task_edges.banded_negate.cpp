@@ -10,6 +10,20 @@
 
 #include "pto_orchestration_api.h"
 
+// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).
+#include <stdlib.h>
+
+[[noreturn]] static inline void plc_py_fail(const char* what) {
+    fprintf(stderr, "plc: %s\n", what);
+    fflush(stderr);
+    abort();
+}
+static inline int64_t plc_py_mul(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) plc_py_fail("integer overflow in `*`");
+    return r;
+}
+
 extern "C" {
 
 __attribute__((visibility("default")))
@@ -35,7 +49,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
         PTO2TaskId writers[4];
         for (int64_t writers_i = 0; writers_i < 4; ++writers_i) writers[writers_i] = PTO2TaskId::invalid();
         for (int64_t p = 0; p < 4; p += 1) {
-            int64_t row = (p * 32);
+            int64_t row = plc_py_mul(p, 32);
 
             // Task 0: negate_band
             CoreTaskArgs params_t0;

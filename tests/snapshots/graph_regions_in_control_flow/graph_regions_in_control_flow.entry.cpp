@@ -10,6 +10,20 @@
 
 #include "pto_orchestration_api.h"
 
+// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).
+#include <stdlib.h>
+
+[[noreturn]] static inline void plc_py_fail(const char* what) {
+    fprintf(stderr, "plc: %s\n", what);
+    fflush(stderr);
+    abort();
+}
+static inline int64_t plc_py_sub(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) plc_py_fail("integer overflow in `-`");
+    return r;
+}
+
 extern "C" {
 
 __attribute__((visibility("default")))
@@ -144,7 +158,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
             GraphTaskArgs params_t4;
             params_t4.add_inout(ext_side);
             rt_submit_graph(&pypto_graph_drain, params_t4);
-            int64_t m_1 = (m - 1);
+            int64_t m_1 = plc_py_sub(m, 1);
             m = m_1;
         }
     }

@@ -10,6 +10,25 @@
 
 #include "pto_orchestration_api.h"
 
+// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).
+#include <stdlib.h>
+
+[[noreturn]] static inline void plc_py_fail(const char* what) {
+    fprintf(stderr, "plc: %s\n", what);
+    fflush(stderr);
+    abort();
+}
+static inline int64_t plc_py_add(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) plc_py_fail("integer overflow in `+`");
+    return r;
+}
+static inline int64_t plc_py_mul(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) plc_py_fail("integer overflow in `*`");
+    return r;
+}
+
 extern "C" {
 
 __attribute__((visibility("default")))
@@ -28,7 +47,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
 
     PTO2_SCOPE() {
         for (int64_t k = 0; k < 4; k += 1) {
-            int64_t scale = ((k * 2) + 1);
+            int64_t scale = plc_py_add(plc_py_mul(k, 2), 1);
 
             // Task 0: accumulate_step
             CoreTaskArgs params_t0;

@@ -10,6 +10,20 @@
 
 #include "pto_orchestration_api.h"
 
+// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).
+#include <stdlib.h>
+
+[[noreturn]] static inline void plc_py_fail(const char* what) {
+    fprintf(stderr, "plc: %s\n", what);
+    fflush(stderr);
+    abort();
+}
+static inline int64_t plc_py_mul(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) plc_py_fail("integer overflow in `*`");
+    return r;
+}
+
 extern "C" {
 
 __attribute__((visibility("default")))
@@ -28,7 +42,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
 
     PTO2_SCOPE() {
         for (int64_t b = 0; b < 4; b += 1) {
-            int64_t row = (b * 32);
+            int64_t row = plc_py_mul(b, 32);
             uint32_t src_offsets[2] = {static_cast<uint32_t>(row), 0};
             uint32_t src_shapes[2] = {(src_offsets[0] >= ext_x.shapes[0] ? 0u : std::min<uint32_t>(32, ext_x.shapes[0] - src_offsets[0])), (src_offsets[1] >= ext_x.shapes[1] ? 0u : std::min<uint32_t>(64, ext_x.shapes[1] - src_offsets[1]))};
             ChipTensor src = ext_x.view(src_shapes, src_offsets);

@@ -10,6 +10,25 @@
 
 #include "pto_orchestration_api.h"
 
+// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).
+#include <stdlib.h>
+
+[[noreturn]] static inline void plc_py_fail(const char* what) {
+    fprintf(stderr, "plc: %s\n", what);
+    fflush(stderr);
+    abort();
+}
+static inline int64_t plc_py_add(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) plc_py_fail("integer overflow in `+`");
+    return r;
+}
+static inline int64_t plc_py_sub(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) plc_py_fail("integer overflow in `-`");
+    return r;
+}
+
 extern "C" {
 
 __attribute__((visibility("default")))
@@ -73,8 +92,8 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
         params_t3.add_inout(ext_acc);
         rt_submit_aiv_task(2, params_t3);
         int64_t layers_inline3 = 3;
-        int64_t last_inline3 = (layers_inline3 - 1);
-        for (int64_t i = 0; i < (last_inline3 + 1); i += 1) {
+        int64_t last_inline3 = plc_py_sub(layers_inline3, 1);
+        for (int64_t i = 0; i < plc_py_add(last_inline3, 1); i += 1) {
 
             // Graph: refine (recorded once, then replayed)
             GraphTaskArgs params_t4;

@@ -10,6 +10,62 @@
 
 #include "pto_orchestration_api.h"
 
+// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).
+#include <stdlib.h>
+
+[[noreturn]] static inline void plc_py_fail(const char* what) {
+    fprintf(stderr, "plc: %s\n", what);
+    fflush(stderr);
+    abort();
+}
+static inline int64_t plc_py_add(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) plc_py_fail("integer overflow in `+`");
+    return r;
+}
+static inline int64_t plc_py_sub(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) plc_py_fail("integer overflow in `-`");
+    return r;
+}
+static inline int64_t plc_py_mul(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) plc_py_fail("integer overflow in `*`");
+    return r;
+}
+static inline int64_t plc_py_neg(int64_t a) {
+    if (a == INT64_MIN) plc_py_fail("integer overflow in `-`");
+    return -a;
+}
+static inline double plc_py_truediv(double a, double b) {
+    if (b == 0.0) plc_py_fail("division by zero in `/`");
+    return a / b;
+}
+static inline int64_t plc_py_floordiv(int64_t a, int64_t b) {
+    if (b == 0) plc_py_fail("division by zero in `//`");
+    if (a == INT64_MIN && b == -1) plc_py_fail("integer overflow in `//`");
+    int64_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+}
+static inline int64_t plc_py_mod(int64_t a, int64_t b) {
+    if (b == 0) plc_py_fail("division by zero in `%`");
+    if (b == -1) return 0;
+    int64_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+static inline int64_t plc_py_pow(int64_t base, int64_t e) {
+    if (e < 0) plc_py_fail("an integer raised to a negative power in `**`");
+    int64_t r = 1;
+    while (e > 0) {
+        if ((e & 1) != 0 && __builtin_mul_overflow(r, base, &r)) plc_py_fail("integer overflow in `**`");
+        e >>= 1;
+        if (e > 0 && __builtin_mul_overflow(base, base, &base)) plc_py_fail("integer overflow in `**`");
+    }
+    return r;
+}
+
 extern "C" {
 
 __attribute__((visibility("default")))
@@ -31,21 +87,21 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
     int64_t which = from_u64<int64_t>(orch_args.scalar(0));
 
     PTO2_SCOPE() {
-        uint32_t indices_read[1] = {static_cast<uint32_t>((which % 4))};
+        uint32_t indices_read[1] = {static_cast<uint32_t>(plc_py_mod(which, 4))};
         int32_t read = get_tensor_data<int32_t>(ext_lengths, 1, indices_read);
         int64_t first = static_cast<int64_t>(read);
         uint32_t indices_read_1[1] = {1};
         int32_t read_1 = get_tensor_data<int32_t>(ext_lengths, 1, indices_read_1);
         int64_t second = static_cast<int64_t>(read_1);
-        int64_t valid = (first + second);
-        int64_t bands = (((valid + 32) - 1) / 32);
+        int64_t valid = plc_py_add(first, second);
+        int64_t bands = plc_py_floordiv(plc_py_sub(plc_py_add(valid, 32), 1), 32);
         int64_t count{};
         if ((bands > 8)) {
             int64_t count_1 = 8;
             count = count_1;
         } else {
             int64_t count_2{};
-            if (((bands < 1) || ((-valid) >= 0))) {
+            if (((bands < 1) || (plc_py_neg(valid) >= 0))) {
                 int64_t count_3 = 1;
                 count_2 = count_3;
             } else {
@@ -56,20 +112,20 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
         int64_t shift = 0;
         int64_t shift_1 = shift;
         while (true) {
-            if (!(((static_cast<int64_t>(std::pow((double)(2), (double)(shift_1))) < count) && (!(shift_1 >= 8))))) break;
-            int64_t shift_2 = (shift_1 + 1);
+            if (!(((plc_py_pow(2, shift_1) < count) && (!(shift_1 >= 8))))) break;
+            int64_t shift_2 = plc_py_add(shift_1, 1);
             shift_1 = shift_2;
         }
-        float gain = (1.0 / (shift_1 + 1));
+        float gain = plc_py_truediv((double)(1.0), (double)(plc_py_add(shift_1, 1)));
         float gain_1{};
-        if (((gain <= 0.0) || ((count * 32) > 256))) {
+        if (((gain <= 0.0) || (plc_py_mul(count, 32) > 256))) {
             float gain_2 = 1.0;
             gain_1 = gain_2;
         } else {
             gain_1 = gain;
         }
         for (int64_t b = 0; b < count; b += 1) {
-            int64_t row = (b * 32);
+            int64_t row = plc_py_mul(b, 32);
 
             // Task 0: main_incore_0
             CoreTaskArgs params_t0;

@@ -10,6 +10,22 @@
 
 #include "pto_orchestration_api.h"
 
+// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).
+#include <stdlib.h>
+
+[[noreturn]] static inline void plc_py_fail(const char* what) {
+    fprintf(stderr, "plc: %s\n", what);
+    fflush(stderr);
+    abort();
+}
+static inline int64_t plc_py_floordiv(int64_t a, int64_t b) {
+    if (b == 0) plc_py_fail("division by zero in `//`");
+    if (a == INT64_MIN && b == -1) plc_py_fail("integer overflow in `//`");
+    int64_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+}
+
 extern "C" {
 
 __attribute__((visibility("default")))
@@ -28,7 +44,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
 
     PTO2_SCOPE() {
         int64_t rows = (int64_t)ext_x.shapes[0];
-        for (int64_t b = 0; b < (rows / 16); b += 1) {
+        for (int64_t b = 0; b < plc_py_floordiv(rows, 16); b += 1) {
 
             // Task 0: rowwise_exp_incore_0
             CoreTaskArgs params_t0;

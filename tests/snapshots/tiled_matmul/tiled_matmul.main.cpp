@@ -10,6 +10,20 @@
 
 #include "pto_orchestration_api.h"
 
+// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).
+#include <stdlib.h>
+
+[[noreturn]] static inline void plc_py_fail(const char* what) {
+    fprintf(stderr, "plc: %s\n", what);
+    fflush(stderr);
+    abort();
+}
+static inline int64_t plc_py_mul(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) plc_py_fail("integer overflow in `*`");
+    return r;
+}
+
 extern "C" {
 
 __attribute__((visibility("default")))
@@ -30,7 +44,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
 
     PTO2_SCOPE() {
         for (int64_t i = 0; i < 2; i += 1) {
-            int64_t row = (i * 64);
+            int64_t row = plc_py_mul(i, 64);
             uint32_t a_band_offsets[2] = {static_cast<uint32_t>(row), 0};
             uint32_t a_band_shapes[2] = {(a_band_offsets[0] >= ext_a.shapes[0] ? 0u : std::min<uint32_t>(64, ext_a.shapes[0] - a_band_offsets[0])), (a_band_offsets[1] >= ext_a.shapes[1] ? 0u : std::min<uint32_t>(128, ext_a.shapes[1] - a_band_offsets[1]))};
             ChipTensor a_band = ext_a.view(a_band_shapes, a_band_offsets);

@@ -1,0 +1,109 @@
+//! Python's integer arithmetic in orchestration C++, as `plc run` computes it: an
+//! overflow of 64 bits, a division by zero or a negative shift count is an error (the C++
+//! prints it and aborts: the run fails, as `plc run` fails), `//` and `%` round toward
+//! negative infinity, `**` is exact, `<<` by 64 or more overflows unless the value is 0,
+//! `>>` by 64 or more gives 0 or -1. Each helper is a `static inline` function written
+//! into the orchestration file that calls it, before its first use, so that the file
+//! needs nothing from the runtime.
+
+/// The helpers, each with the names of the helpers it calls (written before it).
+const HELPERS: &[(&str, &[&str], &str)] = &[
+    (
+        "plc_py_fail",
+        &[],
+        "[[noreturn]] static inline void plc_py_fail(const char* what) {\n    fprintf(stderr, \"plc: %s\\n\", what);\n    fflush(stderr);\n    abort();\n}\n",
+    ),
+    (
+        "plc_py_add",
+        &["plc_py_fail"],
+        "static inline int64_t plc_py_add(int64_t a, int64_t b) {\n    int64_t r;\n    if (__builtin_add_overflow(a, b, &r)) plc_py_fail(\"integer overflow in `+`\");\n    return r;\n}\n",
+    ),
+    (
+        "plc_py_sub",
+        &["plc_py_fail"],
+        "static inline int64_t plc_py_sub(int64_t a, int64_t b) {\n    int64_t r;\n    if (__builtin_sub_overflow(a, b, &r)) plc_py_fail(\"integer overflow in `-`\");\n    return r;\n}\n",
+    ),
+    (
+        "plc_py_mul",
+        &["plc_py_fail"],
+        "static inline int64_t plc_py_mul(int64_t a, int64_t b) {\n    int64_t r;\n    if (__builtin_mul_overflow(a, b, &r)) plc_py_fail(\"integer overflow in `*`\");\n    return r;\n}\n",
+    ),
+    (
+        "plc_py_neg",
+        &["plc_py_fail"],
+        "static inline int64_t plc_py_neg(int64_t a) {\n    if (a == INT64_MIN) plc_py_fail(\"integer overflow in `-`\");\n    return -a;\n}\n",
+    ),
+    (
+        "plc_py_truediv",
+        &["plc_py_fail"],
+        "static inline double plc_py_truediv(double a, double b) {\n    if (b == 0.0) plc_py_fail(\"division by zero in `/`\");\n    return a / b;\n}\n",
+    ),
+    (
+        "plc_py_floordiv",
+        &["plc_py_fail"],
+        "static inline int64_t plc_py_floordiv(int64_t a, int64_t b) {\n    if (b == 0) plc_py_fail(\"division by zero in `//`\");\n    if (a == INT64_MIN && b == -1) plc_py_fail(\"integer overflow in `//`\");\n    int64_t q = a / b;\n    if (a % b != 0 && ((a < 0) != (b < 0))) q -= 1;\n    return q;\n}\n",
+    ),
+    (
+        "plc_py_mod",
+        &["plc_py_fail"],
+        "static inline int64_t plc_py_mod(int64_t a, int64_t b) {\n    if (b == 0) plc_py_fail(\"division by zero in `%`\");\n    if (b == -1) return 0;\n    int64_t r = a % b;\n    if (r != 0 && ((r < 0) != (b < 0))) r += b;\n    return r;\n}\n",
+    ),
+    (
+        "plc_py_ffloordiv",
+        &["plc_py_fail"],
+        "static inline double plc_py_ffloordiv(double a, double b) {\n    if (b == 0.0) plc_py_fail(\"division by zero in `//`\");\n    return std::floor(a / b);\n}\n",
+    ),
+    (
+        "plc_py_fmod",
+        &["plc_py_fail"],
+        "static inline double plc_py_fmod(double a, double b) {\n    if (b == 0.0) plc_py_fail(\"division by zero in `%`\");\n    return a - b * std::floor(a / b);\n}\n",
+    ),
+    (
+        "plc_py_pow",
+        &["plc_py_fail"],
+        "static inline int64_t plc_py_pow(int64_t base, int64_t e) {\n    if (e < 0) plc_py_fail(\"an integer raised to a negative power in `**`\");\n    int64_t r = 1;\n    while (e > 0) {\n        if ((e & 1) != 0 && __builtin_mul_overflow(r, base, &r)) plc_py_fail(\"integer overflow in `**`\");\n        e >>= 1;\n        if (e > 0 && __builtin_mul_overflow(base, base, &base)) plc_py_fail(\"integer overflow in `**`\");\n    }\n    return r;\n}\n",
+    ),
+    (
+        "plc_py_shl",
+        &["plc_py_fail"],
+        "static inline int64_t plc_py_shl(int64_t a, int64_t b) {\n    if (b < 0) plc_py_fail(\"negative shift count in `<<`\");\n    if (a == 0) return 0;\n    if (b >= 63) plc_py_fail(\"integer overflow in `<<`\");\n    int64_t r = static_cast<int64_t>(static_cast<uint64_t>(a) << b);\n    if ((r >> b) != a) plc_py_fail(\"integer overflow in `<<`\");\n    return r;\n}\n",
+    ),
+    (
+        "plc_py_shr",
+        &["plc_py_fail"],
+        "static inline int64_t plc_py_shr(int64_t a, int64_t b) {\n    if (b < 0) plc_py_fail(\"negative shift count in `>>`\");\n    if (b >= 64) return a < 0 ? -1 : 0;\n    return a >> b;\n}\n",
+    ),
+];
+
+/// Every helper name, for the namer's reserved names.
+pub fn helper_names() -> impl Iterator<Item = &'static str> {
+    HELPERS.iter().map(|(n, _, _)| *n)
+}
+
+/// The definitions of the helpers `text` calls (and those they call), in a fixed order;
+/// empty when it calls none.
+pub fn definitions_for(text: &str) -> String {
+    let mut wanted: Vec<&str> =
+        HELPERS.iter().filter(|(name, _, _)| text.contains(&format!("{name}("))).map(|(name, _, _)| *name).collect();
+    if wanted.is_empty() {
+        return String::new();
+    }
+    for (name, deps, _) in HELPERS {
+        if wanted.contains(name) {
+            for d in *deps {
+                if !wanted.contains(d) {
+                    wanted.push(d);
+                }
+            }
+        }
+    }
+    let mut out = String::from("// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).\n");
+    out.push_str("#include <stdlib.h>\n\n");
+    for (name, _, code) in HELPERS {
+        if wanted.contains(name) {
+            out.push_str(code);
+        }
+    }
+    out.push('\n');
+    out
+}
