@@ -761,12 +761,15 @@ fn run_time_and_usage_errors_are_diagnostics_in_every_format() {
         plc(&["run", "examples/graph_boundary.pl", "--entry", "model", "--arg", "w=3x3", "--message-format", "short"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    // `--entry model --arg w=3x3`: the argument starts at column 21.
-    assert!(err.starts_with("<command line>:1:21: error[E0811]:"), "{err}");
+    // `--entry model --arg w=3x3`: the argument starts at column 21. (The program's own
+    // warning, E0518, comes first.)
+    let error = err.lines().find(|l| l.contains("error[")).unwrap_or_default();
+    assert!(error.starts_with("<command line>:1:21: error[E0811]:"), "{err}");
 
     let out = plc(&["run", "examples/graph_boundary.pl", "--entry", "nowhere", "--message-format", "json"]);
     assert_eq!(out.status.code(), Some(2));
-    let d: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let d: serde_json::Value = serde_json::from_str(text.lines().last().expect("one object")).expect("JSON");
     assert_eq!((d["code"].as_str(), d["span"]["column"].as_u64()), (Some("E0810"), Some(1)));
 }
 
@@ -895,4 +898,33 @@ fn plc_inputs_h_prints_what_the_interpreter_prints() {
     assert!(rust.contains("tie: shape=[2] dtype=FP32 sum=0.007812"), "{rust}");
     assert!(rust.contains("dtype=INT32 sum=-") || rust.contains("dtype=INT32 sum="), "{rust}");
     assert!(rust.contains("shape=[] dtype=INDEX"), "{rust}");
+}
+
+#[test]
+fn an_out_tensor_not_written_whole_is_a_warning_and_prints_as_zeros() {
+    // `main` scales `count` bands of 32 rows; with these inputs, one of the eight.
+    let out = plc(&[
+        "run",
+        "examples/scalar_control_flow.pl",
+        "--entry",
+        "main",
+        "--arg",
+        "which=2",
+        "--message-format",
+        "short",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "examples/scalar_control_flow.pl:26:9: warning[E0804]: 14336 of the 16384 elements of the Out tensor `out` were never written"
+        ),
+        "{err}"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("out: shape=[256, 64] dtype=FP32 sum=") && !text.contains("nan"), "{text}");
+    // Out tensors written whole: no warning.
+    let whole = plc(&["run", "examples/task_launches.pl", "--entry", "main"]);
+    let err = String::from_utf8_lossy(&whole.stderr);
+    assert!(whole.status.success() && !err.contains("E0804"), "{err}");
 }

@@ -88,6 +88,10 @@ enum Command {
         /// For the harness: the seed of the inputs (as `plc run --seed`).
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// The runtime to write for: plc's own CPU runtime (`cpu`, the default) or simpler's
+        /// CPU simulation `a2a3sim` (with --harness: `sh OUT/run.sh` runs the entry there).
+        #[arg(long, value_enum, default_value_t = TargetArg::Cpu)]
+        target: TargetArg,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
     },
@@ -123,6 +127,13 @@ enum Command {
     /// Run the language server on stdin/stdout (diagnostics, hover on graph regions, go to
     /// definition, outline; see docs/lsp.md).
     Lsp,
+}
+
+/// `--target`: the command line's spelling of [`crate::emit::Target`].
+#[derive(Clone, Copy, ValueEnum)]
+enum TargetArg {
+    Cpu,
+    A2a3sim,
 }
 
 /// `--message-format`: the command line's spelling of the renderers' [`Format`].
@@ -184,9 +195,13 @@ fn dispatch(cli: Cli) -> ExitCode {
             emit_ir(&file, &PipelineSpec { passes, verify }, stop, message_format.into(), time_passes)
         }
         Command::Emit { what, file, message_format, .. } => emit(what, &file, message_format.into()),
-        Command::Compile { file, out, entry, passes, verify, harness, args, seed, message_format } => {
+        Command::Compile { file, out, entry, passes, verify, harness, args, seed, target, message_format } => {
             let harness = harness.then(|| crate::emit::Harness { seed, args: split_args(&args) });
-            let opts = crate::emit::Options { entry, harness };
+            let target = match target {
+                TargetArg::Cpu => crate::emit::Target::Cpu,
+                TargetArg::A2a3sim => crate::emit::Target::A2a3Sim,
+            };
+            let opts = crate::emit::Options { entry, harness, target };
             compile(&file, &out, &PipelineSpec { passes, verify }, &opts, message_format.into())
         }
         Command::Run { file, entry, args, seed, after, passes, max_steps, message_format } => {
@@ -385,8 +400,27 @@ fn run(
     if c.has_errors() {
         return ExitCode::from(1);
     }
-    match crate::interp::run(&c.programs, &c.session.interner, &mut c.session.files, &options) {
-        Ok(lines) => {
+    match crate::interp::run_outputs(&c.programs, &c.session.interner, &mut c.session.files, &options) {
+        Ok(outputs) => {
+            let warnings: Vec<diag::Diagnostic> = outputs
+                .iter()
+                .filter(|o| o.undefined > 0)
+                .map(|o| {
+                    let total: i64 = o.shape.iter().product();
+                    diag::Diagnostic::new(
+                        diag::Severity::Warning,
+                        diag::Code::E0804,
+                        format!(
+                            "{} of the {total} elements of the Out tensor `{}` were never written: they print as 0, but on simpler they are undefined",
+                            o.undefined, o.name
+                        ),
+                        diag::Label::primary(o.loc.file, o.loc.span, "this Out tensor"),
+                    )
+                    .with_help("write every element, or declare the parameter `pl.InOut`")
+                })
+                .collect();
+            print_diagnostics(&c.session, &warnings, format);
+            let lines: Vec<String> = outputs.iter().map(crate::interp::Output::line).collect();
             let mut text = lines.join("\n");
             if !text.is_empty() {
                 text.push('\n');

@@ -524,6 +524,20 @@ function of another type would not be outlined, so the pass reports it instead o
 it. Run InlineFunctions first (an Inline body is spliced into its caller), or move the
 region into an orchestration function.";
 
+    E0413 => "a `pl.no_dep` argument unordered with the task that writes it",
+"A warning. `pl.no_dep(x)` keeps an argument out of the runtime's dependency tracking. When an
+earlier task in the same scope writes `x`'s buffer and the launch declares no `deps=`,
+nothing orders the two tasks: the real runtime (simpler) runs ready tasks at the same time on
+several cores, so the launch may read `x` before it is written, or while it is. plc's CPU
+runtime and `plc run` run tasks in program order and hide the race.
+
+    scaled, first = pl.submit(self.scale, x, scaled)
+    both = self.shift(pl.no_dep(scaled), both)              # warning: nothing orders the two
+    both, _ = pl.submit(self.shift, pl.no_dep(scaled), both, deps=[first])   # ordered
+
+Add the writing task's id to `deps=`, or pass the argument without `pl.no_dep` so that the
+runtime tracks it.";
+
     E0420 => "a variable read where it may have no value",
 "ConvertToSSA gives every assignment a variable of its own and must know, at each read,
 which assignment reaches it. A name first assigned inside a loop and read after the loop
@@ -624,6 +638,23 @@ frozen at the first call.";
     E0517 => "a graph launched with deps= or a predicate",
 "`pl.submit` of a Graph function may not carry `deps=` (an explicit edge makes the launch
 uncacheable) or a dispatch predicate (it would be frozen into the recording).";
+
+    E0518 => "a view in a graph that replay may take for a boundary tensor",
+"A warning. When the real runtime (simpler) replays a recorded Graph call, it matches each
+tensor the recorded tasks used to a boundary tensor by address and shape (an exact match
+first), not by where the view came from. A view made inside the graph with the shape and
+dtype of another boundary tensor, where the call passes both as views of one buffer, is
+ambiguous: if the two start at the same address at the first call, every replay re-bases
+the view onto the boundary tensor, a silently different answer. plc's CPU runtime and
+`plc run` follow where the view came from.
+
+    @pl.jit.graph
+    def layer(w, acc, idx):
+        band = pl.tensor.slice(w, [64, 128], [idx * 64, 0])    # moved to the boundary
+        for k in pl.range(2):
+            part = pl.tensor.slice(w, [64, 128], [k * 64, 0])  # warning: equals `band` when idx == k
+
+Pass the view as a parameter of the graph too, or give it a shape no boundary tensor has.";
 
     E0601 => "an op the C++ backend cannot lower yet",
 "The kernel emitter turns each op of a device function (InCore, AIC, AIV, Group, Spmd) into a
@@ -768,6 +799,20 @@ does not hang it. Raise the limit with `--max-steps N` for a long run.";
 "Some operations have no meaning in one process on the CPU: the distributed ops (`pld.*`)
 need several ranks running at once. `plc run` stops at the first one. `plc check` and
 `plc compile` accept the program.";
+
+    E0804 => "an Out tensor is not written whole",
+"A warning of `plc run`: the run left part of an `Out` tensor parameter of the entry unwritten
+(or computed from such a part). `plc run` and plc's CPU runtime print those elements as
+zeros, but the real runtime, simpler, neither copies an `Out` tensor in nor zeroes it: there
+the elements are whatever the memory held, and the result changes from run to run.
+
+    def main(self, x: pl.Tensor[[256, 64], pl.FP32], n: pl.Scalar[pl.INDEX],
+             out: pl.Out[pl.Tensor[[256, 64], pl.FP32]]):
+        for b in pl.range(n):            # n < 8 leaves rows of `out` unwritten
+            ...
+
+Write every element of the tensor, or declare it `pl.InOut` so that its initial contents are
+defined.";
 
     E0810 => "no function to run by that name",
 "`plc run --entry NAME` names the function to run: `name`, or `Class.name` when several

@@ -12,10 +12,10 @@ use crate::source::FileId;
 use std::fmt::Write;
 
 /// The C++ twin of the interpreter's inputs and checksum lines.
-const PLC_INPUTS_H: &str = include_str!("../interp/plc_inputs.h");
+pub(crate) const PLC_INPUTS_H: &str = include_str!("../interp/plc_inputs.h");
 
 /// One entry parameter as the harness makes it.
-enum Input {
+pub(crate) enum Input {
     Tensor { name: String, dir: Direction, shape: Vec<i64>, dtype: DType },
     Scalar { name: String, dtype: DType, value: String },
 }
@@ -28,6 +28,25 @@ pub fn harness(
     root: FileId,
     sources: &[String],
 ) -> Result<Files, Vec<Diagnostic>> {
+    let inputs = inputs(p, names, entry, h, root)?;
+    let main = main_cpp(&inputs, h.seed);
+    let script = build_sh(sources);
+    Ok(vec![
+        ("harness/plc_inputs.h".to_string(), PLC_INPUTS_H.to_string()),
+        ("harness/main.cpp".to_string(), main),
+        ("build.sh".to_string(), script),
+    ])
+}
+
+/// The entry's parameters as the harness makes them, from their types and the `--arg`
+/// values; a missing, unknown or malformed `--arg` is E0617.
+pub(crate) fn inputs(
+    p: &Program,
+    names: &Interner,
+    entry: Symbol,
+    h: &Harness,
+    root: FileId,
+) -> Result<Vec<Input>, Vec<Diagnostic>> {
     let f = &p.functions[&entry];
     let at = || Label::primary(root, Span::new(0, 0), "in this program");
     let mut errors = Vec::new();
@@ -134,13 +153,7 @@ pub fn harness(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let main = main_cpp(&inputs, h.seed);
-    let script = build_sh(sources);
-    Ok(vec![
-        ("harness/plc_inputs.h".to_string(), PLC_INPUTS_H.to_string()),
-        ("harness/main.cpp".to_string(), main),
-        ("build.sh".to_string(), script),
-    ])
+    Ok(inputs)
 }
 
 /// How a shape (and dtype) given with `--arg` contradicts the parameter's declared type,
@@ -203,6 +216,37 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
     let _ = writeln!(out, "    uint64_t seed = {seed}ULL;");
     out.push_str("    if (argc > 1) seed = strtoull(argv[1], nullptr, 10);\n");
     out.push_str("    uint64_t state = seed;\n\n");
+    let (tensors, scalars) = fill(&mut out, inputs, true);
+    out.push_str("    ChipTaskArgs args;\n");
+    for (v, _, dir, _, _) in &tensors {
+        let method = match dir {
+            Direction::In => "add_input",
+            Direction::Out => "add_output",
+            Direction::InOut => "add_inout",
+        };
+        let _ = writeln!(out, "    args.{method}({v});");
+    }
+    for v in &scalars {
+        let _ = writeln!(out, "    args.add_scalar({v});");
+    }
+    out.push_str("\n    aicpu_orchestration_entry(args);\n    rt_orchestration_done();\n");
+    out.push_str("    if (plc_rt_failed()) return 1;\n");
+    out.push_str("    fprintf(stderr, \"plc-runtime: graph recordings=%lld replays=%lld tasks=%lld\\n\",\n");
+    out.push_str("            (long long)plc_rt_graph_recordings(), (long long)plc_rt_graph_replays(),\n");
+    out.push_str("            (long long)plc_rt_tasks_run());\n\n");
+    print(&mut out, &tensors);
+    out.push_str("    return 0;\n}\n");
+    out
+}
+
+/// A tensor the harness made: its C++ variable (`p_x`, data in `p_x_data`), name,
+/// direction, shape and dtype.
+pub(crate) type Made = (String, String, Direction, Vec<i64>, DType);
+
+/// Declares and fills the entry's arguments from the seeded stream `state`, in parameter
+/// order (`with_tensors`: also a `ChipTensor` over each tensor's data); returns the tensors
+/// and the scalars' variables.
+pub(crate) fn fill(out: &mut String, inputs: &[Input], with_tensors: bool) -> (Vec<Made>, Vec<String>) {
     let mut tensors = Vec::new();
     let mut scalars = Vec::new();
     let mut namer = Namer::new();
@@ -235,14 +279,18 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
                         );
                     }
                 }
-                let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-                let _ = writeln!(out, "    uint32_t {v}_shapes[{}] = {{{}}};", shape.len().max(1), dims.join(", "));
-                let _ = writeln!(
-                    out,
-                    "    ChipTensor {v} = make_tensor_external({v}_data.data(), {v}_shapes, {}, {});\n",
-                    shape.len(),
-                    runtime_dtype(*dtype)
-                );
+                if with_tensors {
+                    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+                    let _ = writeln!(out, "    uint32_t {v}_shapes[{}] = {{{}}};", shape.len().max(1), dims.join(", "));
+                    let _ = writeln!(
+                        out,
+                        "    ChipTensor {v} = make_tensor_external({v}_data.data(), {v}_shapes, {}, {});\n",
+                        shape.len(),
+                        runtime_dtype(*dtype)
+                    );
+                } else {
+                    out.push('\n');
+                }
                 tensors.push((v, name.clone(), *dir, shape.clone(), *dtype));
             }
             Input::Scalar { name, dtype, value } => {
@@ -252,24 +300,12 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
             }
         }
     }
-    out.push_str("    ChipTaskArgs args;\n");
-    for (v, _, dir, _, _) in &tensors {
-        let method = match dir {
-            Direction::In => "add_input",
-            Direction::Out => "add_output",
-            Direction::InOut => "add_inout",
-        };
-        let _ = writeln!(out, "    args.{method}({v});");
-    }
-    for v in &scalars {
-        let _ = writeln!(out, "    args.add_scalar({v});");
-    }
-    out.push_str("\n    aicpu_orchestration_entry(args);\n    rt_orchestration_done();\n");
-    out.push_str("    if (plc_rt_failed()) return 1;\n");
-    out.push_str("    fprintf(stderr, \"plc-runtime: graph recordings=%lld replays=%lld tasks=%lld\\n\",\n");
-    out.push_str("            (long long)plc_rt_graph_recordings(), (long long)plc_rt_graph_replays(),\n");
-    out.push_str("            (long long)plc_rt_tasks_run());\n\n");
-    for (v, name, dir, shape, dtype) in &tensors {
+    (tensors, scalars)
+}
+
+/// Prints the checksum line of each Out and InOut tensor, from its data.
+pub(crate) fn print(out: &mut String, tensors: &[Made]) {
+    for (v, name, dir, shape, dtype) in tensors {
         if *dir == Direction::In {
             continue;
         }
@@ -303,8 +339,6 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
             );
         }
     }
-    out.push_str("    return 0;\n}\n");
-    out
 }
 
 /// The C++ variable of an entry parameter in `main`: `p_<name>`, with its `_data` and
@@ -336,7 +370,7 @@ fn half_conversions(d: DType) -> Option<(&'static str, &'static str)> {
 
 /// The C++ element type a tensor of `d` is stored as on the host: the runtime's storage
 /// (FP16 and BF16 as their 16-bit patterns, other floats as `float`).
-fn storage(d: DType) -> &'static str {
+pub(crate) fn storage(d: DType) -> &'static str {
     if half_conversions(d).is_some() {
         "uint16_t"
     } else if d.is_float() {

@@ -14,6 +14,7 @@ pub(crate) mod orchestration;
 pub(crate) mod publish;
 pub(crate) mod py_arith;
 pub mod runtime;
+pub(crate) mod simpler;
 
 use crate::diag::Span;
 use crate::diag::{Code, Diagnostic, Label};
@@ -26,8 +27,20 @@ use crate::source::FileId;
 pub struct Options {
     /// Only this Orchestration function (default: every one).
     pub entry: Option<String>,
-    /// Also write `harness/main.cpp` and `build.sh`.
+    /// Also write `harness/main.cpp` and `build.sh` (`run.sh` for a2a3sim).
     pub harness: Option<Harness>,
+    /// The runtime the output runs on.
+    pub target: Target,
+}
+
+/// The runtime `plc compile`'s output is for (`--target`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    /// plc's own CPU runtime, written to `runtime/` (the default).
+    #[default]
+    Cpu,
+    /// simpler's CPU simulation platform a2a3sim, `host_build_graph` runtime (see [`simpler`]).
+    A2a3Sim,
 }
 
 /// The inputs the harness makes: the same as `plc run` with the same values.
@@ -86,7 +99,11 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
     // Every device function: the launched kernels and the kernels wrappers call.
     for f in p.functions.values() {
         if f.kind.is_device_kernel() {
-            match kernel::emit_kernel(p, names, f.name) {
+            let emitted = match opts.target {
+                Target::Cpu => kernel::emit_kernel(p, names, f.name),
+                Target::A2a3Sim => simpler::kernel(p, names, f.name),
+            };
+            match emitted {
                 Ok(code) => files.push((kernel::kernel_file(names, f.name), code)),
                 Err(d) => errors.push(d),
             }
@@ -95,11 +112,15 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
     if !errors.is_empty() {
         return Err(errors);
     }
-    for (name, text) in runtime::RUNTIME_FILES {
-        files.push((format!("runtime/{name}"), text.to_string()));
+    if opts.target == Target::Cpu {
+        for (name, text) in runtime::RUNTIME_FILES {
+            files.push((format!("runtime/{name}"), text.to_string()));
+        }
     }
-    files.push(("kernel_config.json".to_string(), kernel_config(p, names, &entries, &shared)));
-    files.push(("kernels/kernel_table.cpp".to_string(), kernel_table(names, &shared)));
+    files.push(("kernel_config.json".to_string(), kernel_config(p, names, &entries, &shared, opts.target)));
+    if opts.target == Target::Cpu {
+        files.push(("kernels/kernel_table.cpp".to_string(), kernel_table(names, &shared)));
+    }
     if let Some(h) = &opts.harness {
         if entries.len() != 1 {
             return Err(vec![Diagnostic::error(
@@ -108,6 +129,10 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
                     .to_string(),
                 nowhere(),
             )]);
+        }
+        if opts.target == Target::A2a3Sim {
+            files.extend(simpler::harness(p, names, entries[0].1, h, root)?);
+            return Ok(files);
         }
         // The runtime's own sources are compiled by build.sh's loop over runtime/.
         let mut sources: Vec<String> = files
@@ -128,8 +153,15 @@ fn entry_file(names: &Interner, e: Symbol) -> String {
 }
 
 /// `kernel_config.json`: the runtime, each entry's source and signature, and each kernel's
-/// func_id, source, core type and tensor directions.
-fn kernel_config(p: &Program, names: &Interner, entries: &[(usize, Symbol)], shared: &orchestration::Shared) -> String {
+/// func_id, source, core type and tensor directions (for a2a3sim also the target and each
+/// kernel's scalar count).
+fn kernel_config(
+    p: &Program,
+    names: &Interner,
+    entries: &[(usize, Symbol)],
+    shared: &orchestration::Shared,
+    target: Target,
+) -> String {
     use serde_json::{json, Value};
     let dir = |d: Direction| match d {
         Direction::In => "IN",
@@ -177,21 +209,28 @@ fn kernel_config(p: &Program, names: &Interner, entries: &[(usize, Symbol)], sha
         .iter()
         .map(|(&k, &id)| {
             let f = &p.functions[&k];
-            json!({
+            let mut kernel = json!({
                 "func_id": id,
                 "name": names.get(k),
                 "source": kernel::kernel_file(names, k),
                 "core_type": if f.kind == FuncKind::Aic { "aic" } else { "aiv" },
                 "function_type": f.kind.name(),
                 "signature": shared.signatures.get(&k).cloned().unwrap_or_default(),
-            })
+            });
+            if target == Target::A2a3Sim {
+                kernel["scalar_count"] = json!(simpler::scalar_count(p, k));
+            }
+            kernel
         })
         .collect();
-    let config = json!({
+    let mut config = json!({
         "runtime": "host_build_graph",
         "orchestrations": entries,
         "kernels": kernels,
     });
+    if target == Target::A2a3Sim {
+        config["target"] = json!("a2a3sim");
+    }
     let mut text = serde_json::to_string_pretty(&config).unwrap_or_default();
     text.push('\n');
     text

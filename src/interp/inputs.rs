@@ -5,8 +5,8 @@
 //!
 //! - Values come from one splitmix64 stream whose state starts at the seed. Tensors are
 //!   filled in parameter order, elements in row-major order, one draw per element; only
-//!   `In` and `InOut` tensors are filled (an `Out` tensor starts as zeros and draws
-//!   nothing).
+//!   `In` and `InOut` tensors are filled (an `Out` tensor draws nothing; the interpreter
+//!   poisons it, and elements the run never wrote print as zeros).
 //! - A floating element is `((x >> 54) - 512) / 256` (multiples of 1/256 in [-2, 2), so sums
 //!   stay exact), an integer element `(x >> 60) - 8`, a `BOOL` element `x >> 63`.
 //! - After the run, each `Out`/`InOut` tensor parameter prints one line:

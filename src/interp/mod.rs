@@ -139,6 +139,10 @@ pub struct Output {
     pub dtype: DType,
     /// The elements in row-major order.
     pub data: Data,
+    /// How many elements of an `Out` tensor the run never wrote (printed as zeros; on
+    /// simpler they are undefined), and where the parameter is declared.
+    pub undefined: usize,
+    pub loc: crate::ir::Loc,
 }
 
 impl Output {
@@ -221,7 +225,7 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
         .collect();
     let mut rng = SplitMix64::new(options.seed);
     let mut frame = Frame::default();
-    let mut outputs: Vec<(String, Tensor)> = Vec::new();
+    let mut outputs: Vec<(String, Tensor, Direction, crate::ir::Loc)> = Vec::new();
     for (var, dir, name) in &params {
         let ty = program.types.get(program.var(*var).ty);
         let value = match ty {
@@ -241,12 +245,12 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
                     ));
                 }
                 let data = match dir {
-                    Direction::Out => Data::zeros(dtype, n),
+                    Direction::Out => Data::poisoned(dtype, n),
                     Direction::In | Direction::InOut => inputs::draw(&mut rng, dtype, n),
                 };
                 let tensor = Tensor::new(dtype, dims, data);
                 if matches!(dir, Direction::Out | Direction::InOut) {
-                    outputs.push((name.clone(), tensor.clone()));
+                    outputs.push((name.clone(), tensor.clone(), *dir, program.var(*var).loc));
                 }
                 Value::Tensor(tensor)
             }
@@ -268,11 +272,10 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
 
     Ok(outputs
         .into_iter()
-        .map(|(name, tensor)| Output {
-            name,
-            shape: tensor.shape.clone(),
-            dtype: tensor.dtype,
-            data: tensor.to_dense().data,
+        .map(|(name, tensor, dir, loc)| {
+            let mut data = tensor.to_dense().data;
+            let undefined = if dir == Direction::Out { data.unpoison() } else { 0 };
+            Output { name, shape: tensor.shape.clone(), dtype: tensor.dtype, data, undefined, loc }
         })
         .collect())
 }

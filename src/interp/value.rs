@@ -16,7 +16,44 @@ pub enum Data {
     I64(Vec<i64>),
 }
 
+/// The bits an element of an entry's `Out` tensor holds until something writes it: on
+/// simpler such an element is undefined (it neither copies in nor zeroes an `Out` tensor).
+/// A float is a quiet NaN with a payload arithmetic passes on, so a value computed from an
+/// undefined element stays marked.
+pub const POISON_F32_BITS: u32 = 0x7fc0_dead;
+/// The integer counterpart of [`POISON_F32_BITS`].
+pub const POISON_I64: i64 = i64::MIN + 0x0dea_d000;
+
 impl Data {
+    /// `n` poisoned elements of the storage `dtype` uses (see [`POISON_F32_BITS`]).
+    pub fn poisoned(dtype: DType, n: usize) -> Data {
+        if dtype.is_float() {
+            Data::F32(vec![f32::from_bits(POISON_F32_BITS); n])
+        } else {
+            Data::I64(vec![POISON_I64; n])
+        }
+    }
+
+    /// Replaces every poisoned element by zero; returns how many there were.
+    pub fn unpoison(&mut self) -> usize {
+        let mut n = 0;
+        match self {
+            Data::F32(v) => {
+                for x in v.iter_mut().filter(|x| x.to_bits() == POISON_F32_BITS) {
+                    *x = 0.0;
+                    n += 1;
+                }
+            }
+            Data::I64(v) => {
+                for x in v.iter_mut().filter(|x| **x == POISON_I64) {
+                    *x = 0;
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
     /// `n` zeros of the storage `dtype` uses.
     pub fn zeros(dtype: DType, n: usize) -> Data {
         if dtype.is_float() {

@@ -16,20 +16,27 @@
 //! First, the parameters of Group and Spmd wrappers are promoted (never demoted) to the
 //! directions of the kernel parameters they are passed to, up to a fixed point.
 //! A call that already has `arg_directions` keeps them, so the pass is idempotent.
+//!
+//! A task launch (a call in a function that is not a device kernel) that passes
+//! `pl.no_dep(x)` where an earlier launch in scope wrote `x`'s buffer, and that declares no
+//! `deps=`, leaves the two unordered: the warning E0413 says so (on the real runtime the two
+//! tasks may run at the same time; plc's runtime and `plc run` run them in program order).
 
 use super::PassCx;
+use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::Symbol;
 use crate::ir::lineage::{Defs, Lineage, Root};
 use crate::ir::visit;
 use crate::ir::{
     ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, Program, StmtId, StmtKind, Type, VarId,
 };
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
-pub fn run(_cx: &mut PassCx<'_>, program: &mut Program) {
+pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     promote_wrappers(program);
     let mut lineage = Lineage::default();
     let mut found: Vec<(ExprId, Vec<ArgDir>)> = Vec::new();
+    let mut races: Vec<(ExprId, ExprId, VarId)> = Vec::new();
     for f in program.functions.values() {
         let defs = Defs::of(program, f);
         let inout_params: FxHashSet<VarId> =
@@ -42,8 +49,27 @@ pub fn run(_cx: &mut PassCx<'_>, program: &mut Program) {
             written: FxHashSet::default(),
             log: Vec::new(),
             found: &mut found,
+            launches: !f.kind.is_device_kernel(),
+            writers: FxHashMap::default(),
+            races: &mut races,
         };
         w.block(&f.body, 0);
+    }
+    for (arg, writer, buffer) in races {
+        let name = cx.names.get(program.var(buffer).source).to_string();
+        let at = program.expr(arg).loc;
+        let wloc = program.expr(writer).loc;
+        let mut d = Diagnostic::new(
+            Severity::Warning,
+            Code::E0413,
+            format!("`pl.no_dep` leaves this task's access to `{name}` unordered with an earlier task that writes it"),
+            Label::primary(at.file, at.span, "not tracked, and no `deps=` orders it"),
+        )
+        .with_help("add the earlier task's id to `deps=`, or pass the argument without `pl.no_dep`");
+        if !wloc.is_compiler_made() {
+            d = d.with_label(Label::secondary(wloc.file, wloc.span, format!("this task writes `{name}`")));
+        }
+        cx.diags.push(d);
     }
     for (call, dirs) in found {
         if let ExprKind::Call { attrs, .. } = &mut program.exprs[call.index()].kind {
@@ -123,6 +149,13 @@ struct Walker<'a> {
     /// before the other branch is walked.
     log: Vec<VarId>,
     found: &'a mut Vec<(ExprId, Vec<ArgDir>)>,
+    /// Whether the calls here are task launches (the function is not a device kernel).
+    launches: bool,
+    /// The last launch that wrote each buffer.
+    writers: FxHashMap<VarId, ExprId>,
+    /// `pl.no_dep` arguments whose buffer an earlier launch wrote, with no `deps=`:
+    /// (argument, writing call, buffer).
+    races: &'a mut Vec<(ExprId, ExprId, VarId)>,
 }
 
 impl Walker<'_> {
@@ -227,7 +260,19 @@ impl Walker<'_> {
                     writes.push(r);
                 }
             }
+            if no_dep.contains(&i) && self.launches && attrs.launch.deps.is_none() {
+                if let Some(Root::Known(r)) = root {
+                    if let Some(&w) = self.writers.get(&r) {
+                        self.races.push((a, w, r));
+                    }
+                }
+            }
             dirs.push(if no_dep.contains(&i) { ArgDir::NoDep } else { d });
+        }
+        for &r in &writes {
+            if self.launches {
+                self.writers.insert(r, e);
+            }
         }
         for r in writes {
             self.write(r);

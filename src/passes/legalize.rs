@@ -70,6 +70,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         rewrite_body(program, *g, plan);
     }
     rewrite_call_sites(cx, program, &plans, &mut counter);
+    ambiguous_views(cx, program, &graphs, &mut lineage);
     for &g in &graphs {
         let added: Vec<VarId> = plans.iter().find(|(h, _)| *h == g).map(|(_, p)| p.params()).unwrap_or_default();
         let mut c = Checker { cx, p: program, g };
@@ -115,6 +116,88 @@ impl Invariant {
 }
 
 /// Whether an expression is made of literals only (a compile-time constant).
+/// Warns (E0518) about a view made inside a Graph function that the real runtime may
+/// re-base onto the wrong tensor on replay: simpler matches each tensor of a recorded task
+/// to the boundary by address and shape, so a view of tensor parameter `P` with the shape
+/// and dtype of another tensor parameter `Q`, where some call passes `P` and `Q` views of
+/// one buffer, is taken for `Q` whenever the two start at the same address when the graph
+/// is recorded.
+fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[Symbol], lineage: &mut Lineage) {
+    for &g in graphs {
+        let Some(gf) = p.functions.get(&g) else { continue };
+        let tensors: Vec<(usize, VarId)> =
+            gf.params.iter().enumerate().filter(|(_, q)| !is_scalar(p, q.var)).map(|(i, q)| (i, q.var)).collect();
+        // Parameter positions some call binds to views of one buffer.
+        let mut aliased: FxHashSet<(usize, usize)> = FxHashSet::default();
+        for f in p.functions.values() {
+            let defs = Defs::of(p, f);
+            visit::walk_block_exprs(p, &f.body, |_, e| {
+                let ExprKind::Call { callee, args, .. } = &p.expr(e).kind else { return };
+                if callee.function() != Some(g) {
+                    return;
+                }
+                let roots: Vec<(usize, VarId)> = tensors
+                    .iter()
+                    .filter_map(|&(i, _)| match args.get(i).copied().flatten().and_then(|a| as_var(p, a)) {
+                        Some(v) => match lineage.root(p, &defs, v) {
+                            Root::Known(r) => Some((i, r)),
+                            Root::Ambiguous => None,
+                        },
+                        None => None,
+                    })
+                    .collect();
+                for &(i, r) in &roots {
+                    for &(j, s) in &roots {
+                        if i != j && r == s {
+                            aliased.insert((i, j));
+                        }
+                    }
+                }
+            });
+        }
+        if aliased.is_empty() {
+            continue;
+        }
+        let defs = Defs::of(p, gf);
+        let mut found = Vec::new();
+        visit::walk_block_exprs(p, &gf.body, |_, e| {
+            let ExprKind::Call { callee: Callee::Op(Op::TensorSlice | Op::TensorView), args, .. } = &p.expr(e).kind
+            else {
+                return;
+            };
+            let Some(src) = args.first().copied().flatten().and_then(|a| as_var(p, a)) else { return };
+            let Root::Known(root) = lineage.root(p, &defs, src) else { return };
+            let Some(&(i, _)) = tensors.iter().find(|(_, v)| *v == root) else { return };
+            let view = p.ty(e);
+            for &(j, q) in &tensors {
+                let other = p.types.get(p.var(q).ty);
+                let same = view.shape().is_some() && view.shape() == other.shape() && view.dtype() == other.dtype();
+                if j != i && same && aliased.contains(&(i, j)) {
+                    found.push((e, root, q));
+                    break;
+                }
+            }
+        });
+        for (e, src, q) in found {
+            let name = |v: VarId| cx.names.get(p.var(v).source).to_string();
+            let (view, boundary) = (name(src), name(q));
+            let at = p.expr(e).loc;
+            let mut d = Diagnostic::new(
+                crate::diag::Severity::Warning,
+                Code::E0518,
+                format!("this view of `{view}` has the shape of the boundary tensor `{boundary}`, a view of the same buffer: on replay the real runtime may take one for the other"),
+                Label::primary(at.file, at.span, format!("same shape and dtype as `{boundary}`")),
+            )
+            .with_help(format!("simpler re-bases a graph's tensors by address and shape: when this view and `{boundary}` start at the same address at the first call, every replay uses `{boundary}` here; pass this view as a parameter too, or give the two different shapes"));
+            let qloc = p.var(q).loc;
+            if !qloc.is_compiler_made() {
+                d = d.with_label(Label::secondary(qloc.file, qloc.span, format!("`{boundary}` is on the boundary")));
+            }
+            cx.diags.push(d);
+        }
+    }
+}
+
 fn literal(p: &Program, e: ExprId) -> bool {
     visit::all_exprs(p, e, |x| {
         matches!(

@@ -1,0 +1,101 @@
+// ------------------------------------------------------------------ simpler's kernel ABI
+//
+// What plc's tile library needs from a runtime, for simpler's a2a3sim: the kernel is
+// `extern "C" void kernel_entry(int64_t* args)`, compiled on its own into a shared object.
+// `args[i]` is the address of the i-th tensor argument's ChipTensor (simpler's 128-byte
+// struct, below), then the scalars' u64 bits; `args[48]` points at the dispatch's
+// LocalContext (block index, block count) and `args[49]` at the core's GlobalContext (the
+// vector lane of a mixed task).
+
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __aicore__
+#define __aicore__
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+// @DATA_TYPES@
+
+[[noreturn]] void plc_rt_assert_failed(const char* cond, const char* file, int line) {
+    std::fprintf(stderr, "plc kernel: assertion failed: %s (%s:%d)\n", cond, file, line);
+    std::abort();
+}
+
+struct PTO2TaskId {
+    uint64_t raw = UINT64_MAX;
+
+    static constexpr PTO2TaskId invalid() { return PTO2TaskId{UINT64_MAX}; }
+    constexpr bool is_valid() const { return raw != UINT64_MAX; }
+};
+
+/// simpler's ChipTensor (src/common/task_interface/tensor.h): two cache lines, the view's
+/// shape in the first, its strides (in elements) in the second.
+struct alignas(64) ChipTensor {
+    struct Buffer {
+        uint64_t addr = 0;
+        uint64_t size = 0;  // bytes
+    } buffer;
+    PTO2TaskId owner_task_id;
+    uint64_t start_offset = 0;
+    int32_t version = 0;
+    uint32_t ndims = 0;
+    DataType dtype = DataType::FLOAT32;
+    bool manual_dep = false;
+    bool is_contiguous = true;
+    uint8_t address_space = 0;
+    uint32_t shapes[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
+    uint64_t extent_elem_cache = 0;
+    uint32_t strides[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
+    uint8_t pad_[36] = {};
+
+    // @CHIP_TENSOR_METHODS@
+};
+
+static_assert(sizeof(ChipTensor) == 128, "simpler's ChipTensor is 128 bytes");
+static_assert(offsetof(ChipTensor, start_offset) == 24, "start_offset at byte 24");
+static_assert(offsetof(ChipTensor, ndims) == 36, "ndims at byte 36");
+static_assert(offsetof(ChipTensor, dtype) == 40, "dtype at byte 40");
+static_assert(offsetof(ChipTensor, shapes) == 44, "shapes at byte 44");
+static_assert(offsetof(ChipTensor, strides) == 72, "strides at byte 72");
+
+/// Host memory as a contiguous row-major tensor (the tile library's kernel-local tensors).
+inline ChipTensor make_tensor_external(void* addr, const uint32_t shapes[], uint32_t ndims,
+                                       DataType dt = DataType::FLOAT32) {
+    always_assert(ndims <= static_cast<uint32_t>(MAX_TENSOR_DIMS));
+    ChipTensor t;
+    t.buffer.addr = reinterpret_cast<uint64_t>(addr);
+    t.ndims = ndims;
+    t.dtype = dt;
+    uint32_t stride = 1;
+    for (uint32_t k = ndims; k-- > 0;) {
+        t.shapes[k] = shapes[k];
+        t.strides[k] = stride;
+        stride *= shapes[k];
+    }
+    t.buffer.size = t.numel() * get_element_size(dt);
+    return t;
+}
+
+/// The dispatch being run on this thread (a simulated core): its args array.
+inline const int64_t*& plc_sim_args() {
+    static thread_local const int64_t* args = nullptr;
+    return args;
+}
+
+inline int32_t plc_rt_block_idx() {
+    return reinterpret_cast<const int32_t*>(static_cast<uintptr_t>(plc_sim_args()[48]))[0];
+}
+inline int32_t plc_rt_block_num() {
+    return reinterpret_cast<const int32_t*>(static_cast<uintptr_t>(plc_sim_args()[48]))[1];
+}
+inline int32_t plc_rt_subblock_idx() {
+    return reinterpret_cast<const int32_t*>(static_cast<uintptr_t>(plc_sim_args()[49]))[0];
+}

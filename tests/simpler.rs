@@ -1,0 +1,187 @@
+//! plc's output on the real runtime: every runnable example entry (`common/runnable.rs`),
+//! compiled with `plc compile --target a2a3sim --harness`, runs on simpler's CPU simulation
+//! platform a2a3sim through the generated `run.sh` and prints exactly what `plc run` prints.
+//!
+//! simpler is found in `$PLC_SIMPLER_SIM` (default `$HOME/.cache/plc/simpler-sim`); the
+//! first `run.sh` sets it up there with `../shared/tools/simpler-sim-setup.sh` (about 10
+//! minutes on 2 cores). `PLC_SIMPLER` chooses:
+//! - unset: run when simpler is set up (`$PLC_SIMPLER_SIM/.plc-ready`), else skip with a
+//!   message (so that `cargo test` does not start a 10-minute setup on its own);
+//! - `1`: set simpler up if needed and run (CI; fails if the setup script is missing);
+//! - `0`: skip.
+//!
+//! `PLC_SIMPLER_RUNS=N` runs each entry N times (default 1), for stress checks.
+//!
+//! The entries in [`KNOWN_DIFFERENCES`] are real differences between plc's runtime and
+//! simpler (see docs/runtime.md): they must run, but their lines are not compared.
+
+#[path = "common/runnable.rs"]
+mod runnable;
+
+use runnable::{Runnable, RUNNABLE};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Entries whose result on simpler differs from `plc run`, why, and the warning plc gives
+/// about it (`plc compile` or `plc run`; docs/runtime.md).
+const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
+    (
+        "graph_boundary",
+        "model",
+        "simpler re-bases a view made in a graph onto the boundary tensor with the same address and shape",
+        "warning[E0518]",
+    ),
+    (
+        "task_launches",
+        "main",
+        "`pl.no_dep(scaled)` leaves a race that simpler's concurrent scheduler shows",
+        "warning[E0413]",
+    ),
+    (
+        "scalar_control_flow",
+        "main",
+        "simpler does not initialise a pure Out tensor, and the entry writes part of it",
+        "warning[E0804]",
+    ),
+];
+
+fn plc(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_plc")).args(args).output().expect("plc runs")
+}
+
+fn sim_dir() -> PathBuf {
+    match std::env::var_os("PLC_SIMPLER_SIM") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/plc/simpler-sim"),
+    }
+}
+
+/// Whether to run, or the reason to skip.
+fn wanted() -> Result<(), String> {
+    let mode = std::env::var("PLC_SIMPLER").unwrap_or_default();
+    let ready = sim_dir().join(".plc-ready").is_file();
+    let setup = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/simpler-sim-setup.sh");
+    match mode.as_str() {
+        "0" => Err("PLC_SIMPLER=0".to_string()),
+        "1" if !ready && !setup.is_file() => {
+            panic!("PLC_SIMPLER=1, simpler is not set up in {} and {} is missing", sim_dir().display(), setup.display())
+        }
+        "1" => Ok(()),
+        _ if ready => Ok(()),
+        _ => Err(format!(
+            "simpler is not set up in {} (PLC_SIMPLER=1 sets it up, about 10 minutes)",
+            sim_dir().display()
+        )),
+    }
+}
+
+fn with_args<'a>(mut args: Vec<&'a str>, r: &'a Runnable) -> Vec<&'a str> {
+    for a in r.args {
+        args.push("--arg");
+        args.push(a);
+    }
+    args
+}
+
+#[test]
+fn every_runnable_entry_prints_on_a2a3sim_what_plc_run_prints() {
+    if let Err(why) = wanted() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let runs: usize = std::env::var("PLC_SIMPLER_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(1);
+    let mut failures = Vec::new();
+    let mut matched = 0;
+    for r in RUNNABLE {
+        // Kept between test runs: run.sh caches the compiled kernels in OUT/build/.
+        let out_dir =
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simpler").join(format!("{}-{}", r.file, r.entry));
+        let file = format!("examples/{}.pl", r.file);
+        let out = out_dir.to_str().unwrap();
+        let compiled = plc(&with_args(
+            vec!["compile", &file, "-o", out, "--entry", r.entry, "--harness", "--target", "a2a3sim"],
+            r,
+        ));
+        assert!(compiled.status.success(), "compile {}: {}", r.file, String::from_utf8_lossy(&compiled.stderr));
+        let expected = plc(&with_args(vec!["run", &file, "--entry", r.entry], r));
+        assert!(expected.status.success(), "plc run {}: {}", r.file, String::from_utf8_lossy(&expected.stderr));
+        let warnings =
+            format!("{}{}", String::from_utf8_lossy(&compiled.stderr), String::from_utf8_lossy(&expected.stderr));
+        let expected = String::from_utf8_lossy(&expected.stdout).to_string();
+        let known = KNOWN_DIFFERENCES.iter().find(|(f, e, ..)| *f == r.file && *e == r.entry);
+        // plc warns about each known difference.
+        if let Some((.., code)) = known {
+            if !warnings.contains(code) {
+                failures.push(format!("{} --entry {}: plc does not warn {code}:\n{warnings}", r.file, r.entry));
+            }
+        }
+        for k in 0..runs {
+            let run = Command::new("sh").arg(out_dir.join("run.sh")).output().expect("sh runs");
+            let got = String::from_utf8_lossy(&run.stdout).to_string();
+            let label = format!("{} --entry {} (run {})", r.file, r.entry, k + 1);
+            if !run.status.success() {
+                let err = String::from_utf8_lossy(&run.stderr);
+                let tail: Vec<&str> = err.lines().rev().take(30).collect();
+                let tail: Vec<&str> = tail.into_iter().rev().collect();
+                failures.push(format!("{label}: run.sh failed ({}):\n{}", run.status, tail.join("\n")));
+            } else if let Some((.., why, _)) = known {
+                if got != expected {
+                    eprintln!("{label}: differs from plc run, as known: {why}");
+                }
+            } else if got != expected {
+                failures.push(format!("{label}:\n  plc run:   {expected}  a2a3sim:   {got}"));
+            } else {
+                matched += 1;
+            }
+        }
+    }
+    eprintln!("{matched} runs matched plc run on a2a3sim");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Without simpler: every a2a3sim kernel file, and the harness's `io.cpp`, is a complete
+/// C++ translation unit (the system `c++ -std=c++17 -Wall -Werror`, as `CXX`).
+#[test]
+fn every_a2a3sim_kernel_and_io_helper_compiles_on_its_own() {
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_string());
+    if !Command::new(&cxx).arg("--version").output().is_ok_and(|o| o.status.success()) {
+        eprintln!("no C++ compiler found: skipped");
+        return;
+    }
+    let mut failures = Vec::new();
+    for r in RUNNABLE {
+        let out_dir =
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simpler-syntax").join(format!("{}-{}", r.file, r.entry));
+        let file = format!("examples/{}.pl", r.file);
+        let out = out_dir.to_str().unwrap();
+        let compiled = plc(&with_args(
+            vec!["compile", &file, "-o", out, "--entry", r.entry, "--harness", "--target", "a2a3sim"],
+            r,
+        ));
+        assert!(compiled.status.success(), "compile {}: {}", r.file, String::from_utf8_lossy(&compiled.stderr));
+        assert!(!out_dir.join("runtime").exists(), "{}: the a2a3sim output has no CPU runtime", r.file);
+        let mut sources: Vec<PathBuf> = std::fs::read_dir(out_dir.join("kernels"))
+            .expect("kernels/")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        sources.sort();
+        sources.push(out_dir.join("harness/io.cpp"));
+        for src in sources {
+            let text = std::fs::read_to_string(&src).unwrap();
+            if src.parent().is_some_and(|d| d.ends_with("kernels")) {
+                assert!(!text.contains("#include \""), "{} includes a file", src.display());
+                assert!(text.contains("extern \"C\" __aicore__ void kernel_entry(__gm__ int64_t* args) {"));
+            }
+            let status = Command::new(&cxx)
+                .args(["-std=c++17", "-Wall", "-Werror", "-fsyntax-only"])
+                .arg(format!("-I{}", out_dir.join("harness").display()))
+                .arg(&src)
+                .output()
+                .expect("c++ runs");
+            if !status.status.success() {
+                failures.push(format!("{}:\n{}", src.display(), String::from_utf8_lossy(&status.stderr)));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
