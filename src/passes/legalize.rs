@@ -123,41 +123,53 @@ impl Invariant {
 /// one buffer, is taken for `Q` whenever the two start at the same address when the graph
 /// is recorded.
 fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[Symbol], lineage: &mut Lineage) {
-    for &g in graphs {
-        let Some(gf) = p.functions.get(&g) else { continue };
-        let tensors: Vec<(usize, VarId)> =
-            gf.params.iter().enumerate().filter(|(_, q)| !is_scalar(p, q.var)).map(|(i, q)| (i, q.var)).collect();
-        // Parameter positions some call binds to views of one buffer.
-        let mut aliased: FxHashSet<(usize, usize)> = FxHashSet::default();
-        for f in p.functions.values() {
-            let defs = Defs::of(p, f);
-            visit::walk_block_exprs(p, &f.body, |_, e| {
-                let ExprKind::Call { callee, args, .. } = &p.expr(e).kind else { return };
-                if callee.function() != Some(g) {
-                    return;
+    let tensor_params = |g: Symbol| -> Vec<(usize, VarId)> {
+        p.functions.get(&g).map_or_else(Vec::new, |gf| {
+            gf.params.iter().enumerate().filter(|(_, q)| !is_scalar(p, q.var)).map(|(i, q)| (i, q.var)).collect()
+        })
+    };
+    // For each graph, the parameter positions some call binds to views of one buffer: one
+    // walk over every function's calls, whatever the number of graphs.
+    let wanted: FxHashSet<Symbol> = graphs.iter().copied().collect();
+    let mut aliased_in: FxHashMap<Symbol, FxHashSet<(usize, usize)>> = FxHashMap::default();
+    for f in p.functions.values() {
+        let mut calls = Vec::new();
+        visit::walk_block_exprs(p, &f.body, |_, e| {
+            if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
+                if let Some(g) = callee.function().filter(|g| wanted.contains(g)) {
+                    calls.push((g, e));
                 }
-                let roots: Vec<(usize, VarId)> = tensors
-                    .iter()
-                    .filter_map(|&(i, _)| match args.get(i).copied().flatten().and_then(|a| as_var(p, a)) {
-                        Some(v) => match lineage.root(p, &defs, v) {
-                            Root::Known(r) => Some((i, r)),
-                            Root::Ambiguous => None,
-                        },
-                        None => None,
-                    })
-                    .collect();
-                for &(i, r) in &roots {
-                    for &(j, s) in &roots {
-                        if i != j && r == s {
-                            aliased.insert((i, j));
-                        }
-                    }
-                }
-            });
-        }
-        if aliased.is_empty() {
+            }
+        });
+        if calls.is_empty() {
             continue;
         }
+        let defs = Defs::of(p, f);
+        for (g, e) in calls {
+            let ExprKind::Call { args, .. } = &p.expr(e).kind else { continue };
+            let roots: Vec<(usize, VarId)> = tensor_params(g)
+                .iter()
+                .filter_map(|&(i, _)| match args.get(i).copied().flatten().and_then(|a| as_var(p, a)) {
+                    Some(v) => match lineage.root(p, &defs, v) {
+                        Root::Known(r) => Some((i, r)),
+                        Root::Ambiguous => None,
+                    },
+                    None => None,
+                })
+                .collect();
+            for &(i, r) in &roots {
+                for &(j, s) in &roots {
+                    if i != j && r == s {
+                        aliased_in.entry(g).or_default().insert((i, j));
+                    }
+                }
+            }
+        }
+    }
+    for &g in graphs {
+        let Some(gf) = p.functions.get(&g) else { continue };
+        let tensors = tensor_params(g);
+        let Some(aliased) = aliased_in.get(&g) else { continue };
         let defs = Defs::of(p, gf);
         let mut found = Vec::new();
         visit::walk_block_exprs(p, &gf.body, |_, e| {
