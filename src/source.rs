@@ -242,3 +242,28 @@ impl std::error::Error for FileError {
         Some(&self.error)
     }
 }
+
+/// Where a relative import `from <level dots><module> import ...` in a file of `base` (its
+/// directory) is looked for: the directory (`level` - 1 parents up, then the module's
+/// packages) and the candidate files, `<last>.pl`, `<last>.py`, `<last>/__init__.pl`,
+/// `<last>/__init__.py` (`__init__.pl`/`.py` for `from . import x`).
+pub fn import_candidates(base: &Path, level: u32, module: &str) -> (PathBuf, Vec<PathBuf>) {
+    let mut dir = base.to_path_buf();
+    for _ in 1..level {
+        dir = dir.parent().map(Path::to_path_buf).unwrap_or(dir);
+    }
+    let parts: Vec<&str> = module.split('.').filter(|p| !p.is_empty()).collect();
+    for p in parts.iter().take(parts.len().saturating_sub(1)) {
+        dir.push(p);
+    }
+    let candidates = match parts.last() {
+        Some(last) => vec![
+            dir.join(format!("{last}.pl")),
+            dir.join(format!("{last}.py")),
+            dir.join(last).join("__init__.pl"),
+            dir.join(last).join("__init__.py"),
+        ],
+        None => vec![dir.join("__init__.pl"), dir.join("__init__.py")],
+    };
+    (dir, candidates)
+}

@@ -851,14 +851,14 @@ fn cpp_header_side() -> String {
                 main.push_str(&format!("                plc_fill_float(&state, data.data(), {n});\n"));
             }
             main.push_str(&format!(
-                "                plc_print_checksum_float(stdout, \"t{seed}_{k}\", shape, {}, \"{dtype}\", data.data(), {n});\n            }} else {{\n                std::vector<int64_t> data({n} + 1, 0);\n",
+                "                plc_print_checksum(stdout, \"t{seed}_{k}\", shape, {}, \"{dtype}\", data.data(), {n});\n            }} else {{\n                std::vector<int64_t> data({n} + 1, 0);\n",
                 shape.len()
             ));
             if *filled {
                 main.push_str(&format!("                plc_fill_int(&state, data.data(), {n}, kind);\n"));
             }
             main.push_str(&format!(
-                "                plc_print_checksum_int(stdout, \"t{seed}_{k}\", shape, {}, \"{dtype}\", data.data(), {n});\n            }}\n        }}\n",
+                "                plc_print_checksum(stdout, \"t{seed}_{k}\", shape, {}, \"{dtype}\", data.data(), {n});\n            }}\n        }}\n",
                 shape.len()
             ));
         }

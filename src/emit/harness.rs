@@ -20,22 +20,14 @@ pub(crate) enum Input {
     Scalar { name: String, dtype: DType, value: String },
 }
 
-pub fn harness(
-    p: &Program,
-    names: &Interner,
-    entry: Symbol,
-    h: &Harness,
-    root: FileId,
-    sources: &[String],
-) -> Result<Files, Vec<Diagnostic>> {
-    let inputs = inputs(p, names, entry, h, root)?;
-    let main = main_cpp(&inputs, h.seed);
+pub fn harness(inputs: &[Input], h: &Harness, sources: &[String]) -> Files {
+    let main = main_cpp(inputs, h.seed);
     let script = build_sh(sources);
-    Ok(vec![
+    vec![
         ("harness/plc_inputs.h".to_string(), PLC_INPUTS_H.to_string()),
         ("harness/main.cpp".to_string(), main),
         ("build.sh".to_string(), script),
-    ])
+    ]
 }
 
 /// The entry's parameters as the harness makes them, from their types and the `--arg`
@@ -317,14 +309,14 @@ pub(crate) fn print(out: &mut String, tensors: &[Made]) {
             let _ = writeln!(out, "        for (size_t k = 0; k < {n}; ++k) values[k] = plc_rt::{from}({v}_data[k]);");
             let _ = writeln!(
                 out,
-                "        plc_print_checksum_float(stdout, \"{name}\", shape, {}, \"{}\", values.data(), {n});\n    }}",
+                "        plc_print_checksum(stdout, \"{name}\", shape, {}, \"{}\", values.data(), {n});\n    }}",
                 shape.len(),
                 dtype.name()
             );
         } else if dtype.is_float() {
             let _ = writeln!(
                 out,
-                "        plc_print_checksum_float(stdout, \"{name}\", shape, {}, \"{}\", {v}_data.data(), {n});\n    }}",
+                "        plc_print_checksum(stdout, \"{name}\", shape, {}, \"{}\", {v}_data.data(), {n});\n    }}",
                 shape.len(),
                 dtype.name()
             );
@@ -333,7 +325,7 @@ pub(crate) fn print(out: &mut String, tensors: &[Made]) {
             let _ = writeln!(out, "        for (size_t k = 0; k < {n}; ++k) values[k] = (int64_t){v}_data[k];");
             let _ = writeln!(
                 out,
-                "        plc_print_checksum_int(stdout, \"{name}\", shape, {}, \"{}\", values.data(), {n});\n    }}",
+                "        plc_print_checksum(stdout, \"{name}\", shape, {}, \"{}\", values.data(), {n});\n    }}",
                 shape.len(),
                 dtype.name()
             );

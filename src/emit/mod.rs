@@ -130,8 +130,10 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
                 nowhere(),
             )]);
         }
+        let entry = entries[0].1;
+        let inputs = harness::inputs(p, names, entry, h, root)?;
         if opts.target == Target::A2a3Sim {
-            files.extend(simpler::harness(p, names, entries[0].1, h, root)?);
+            files.extend(simpler::harness(names, entry, &inputs, h));
             return Ok(files);
         }
         // The runtime's own sources are compiled by build.sh's loop over runtime/.
@@ -141,7 +143,7 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
             .filter(|rel| rel.ends_with(".cpp") && !rel.starts_with("runtime/"))
             .collect();
         sources.sort();
-        files.extend(harness::harness(p, names, entries[0].1, h, root, &sources)?);
+        files.extend(harness::harness(&inputs, h, &sources));
     }
     Ok(files)
 }

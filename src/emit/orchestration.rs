@@ -142,26 +142,16 @@ pub fn emit_entry(
     if t == 0 && s == 0 {
         head.push_str("    (void)orch_args;\n");
     }
-    if !ext_lines.is_empty() {
-        head.push_str("    // External tensors\n");
-        for l in &ext_lines {
-            let _ = writeln!(head, "    {l}");
+    for (title, lines) in
+        [("External tensors", &ext_lines), ("Scalar params", &scalar_lines), ("Dynamic-dim symbols", &dyn_lines)]
+    {
+        if !lines.is_empty() {
+            let _ = writeln!(head, "    // {title}");
+            for l in lines {
+                let _ = writeln!(head, "    {l}");
+            }
+            head.push('\n');
         }
-        head.push('\n');
-    }
-    if !scalar_lines.is_empty() {
-        head.push_str("    // Scalar params\n");
-        for l in &scalar_lines {
-            let _ = writeln!(head, "    {l}");
-        }
-        head.push('\n');
-    }
-    if !dyn_lines.is_empty() {
-        head.push_str("    // Dynamic-dim symbols\n");
-        for l in &dyn_lines {
-            let _ = writeln!(head, "    {l}");
-        }
-        head.push('\n');
     }
     if scoped {
         head.push_str("    PTO2_SCOPE() {\n");
@@ -194,7 +184,7 @@ fn emit_graph(
 ) -> Result<(String, String), Vec<Diagnostic>> {
     let f = &p.functions[&g];
     if f.kind != FuncKind::Graph {
-        return emit_helper(p, names, g, shared, k, graphs);
+        return emit_helper(Emitter::new(p, names, f, shared, format!("o{k}_"), graphs), g);
     }
     let mut e = Emitter::new(p, names, f, shared, format!("g{k}_"), graphs);
     e.namer.reserve("args");
@@ -247,16 +237,9 @@ fn emit_graph(
 
 /// An Opaque or Orchestration function the entry calls: a plain C++ function over the
 /// caller's tensors and scalars, whose launches are the caller's.
-fn emit_helper(
-    p: &Program,
-    names: &Interner,
-    g: Symbol,
-    shared: &mut Shared,
-    k: usize,
-    graphs: &mut Vec<Symbol>,
-) -> Result<(String, String), Vec<Diagnostic>> {
+fn emit_helper(mut e: Emitter, g: Symbol) -> Result<(String, String), Vec<Diagnostic>> {
+    let (p, names) = (e.p, e.names);
     let f = &p.functions[&g];
-    let mut e = Emitter::new(p, names, f, shared, format!("o{k}_"), graphs);
     let mut params = Vec::new();
     for param in &f.params {
         let v = param.var;

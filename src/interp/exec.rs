@@ -11,6 +11,7 @@ use super::ops;
 use super::value::{Num, Value};
 use crate::diag::Code;
 use crate::intern::{Interner, Symbol};
+use crate::ir::arith::{self, Scalar};
 use crate::ir::{
     BinOp, Block, Callee, Direction, ExprId, ExprKind, FuncKind, Function, IterArg, Loc, Program, ScopeKind, StmtId,
     StmtKind, UnOp, VarId,
@@ -580,118 +581,16 @@ pub(super) fn binary(op: BinOp, l: &Value, r: &Value) -> Result<Value, String> {
             _ => Err(format!("`{}` needs numbers, not {} and {}", op.spelling(), l.kind(), r.kind())),
         };
     };
-    let both_bool = matches!((l, r), (Value::Bool(_), Value::Bool(_)));
-    let overflow = || format!("integer overflow in `{}`", op.spelling());
-    let zero = || format!("division by zero in `{}`", op.spelling());
-    if let (Num::I(x), Num::I(y)) = (a, b) {
-        return Ok(match op {
-            BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
-            BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
-            BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
-            BinOp::Div => {
-                if y == 0 {
-                    return Err(zero());
-                }
-                Value::Float(x as f64 / y as f64)
-            }
-            BinOp::FloorDiv => {
-                if y == 0 {
-                    return Err(zero());
-                }
-                Value::Int(floor_div(x, y).ok_or_else(overflow)?)
-            }
-            BinOp::Mod => {
-                if y == 0 {
-                    return Err(zero());
-                }
-                Value::Int(floor_mod(x, y))
-            }
-            BinOp::Pow => {
-                if y >= 0 {
-                    let e = u32::try_from(y).map_err(|_| overflow())?;
-                    Value::Int(x.checked_pow(e).ok_or_else(overflow)?)
-                } else {
-                    if x == 0 {
-                        return Err("0 cannot be raised to a negative power".to_string());
-                    }
-                    Value::Float((x as f64).powf(y as f64))
-                }
-            }
-            BinOp::BitAnd if both_bool => Value::Bool(x & y != 0),
-            BinOp::BitOr if both_bool => Value::Bool((x | y) != 0),
-            BinOp::BitXor if both_bool => Value::Bool((x ^ y) != 0),
-            BinOp::BitAnd => Value::Int(x & y),
-            BinOp::BitOr => Value::Int(x | y),
-            BinOp::BitXor => Value::Int(x ^ y),
-            BinOp::Shl => {
-                if y < 0 {
-                    return Err("negative shift count".to_string());
-                }
-                if x == 0 {
-                    Value::Int(0)
-                } else {
-                    let shifted = if y >= 64 { None } else { x.checked_shl(y as u32).filter(|s| s >> y == x) };
-                    Value::Int(shifted.ok_or_else(overflow)?)
-                }
-            }
-            BinOp::Shr => {
-                if y < 0 {
-                    return Err("negative shift count".to_string());
-                }
-                Value::Int(if y >= 64 {
-                    if x < 0 {
-                        -1
-                    } else {
-                        0
-                    }
-                } else {
-                    x >> y
-                })
-            }
-            BinOp::Eq => Value::Bool(x == y),
-            BinOp::Ne => Value::Bool(x != y),
-            BinOp::Lt => Value::Bool(x < y),
-            BinOp::Le => Value::Bool(x <= y),
-            BinOp::Gt => Value::Bool(x > y),
-            BinOp::Ge => Value::Bool(x >= y),
-            BinOp::And | BinOp::Or => unreachable!("short-circuit operators are evaluated by the caller"),
-        });
+    let bools = matches!((l, r), (Value::Bool(_), Value::Bool(_)));
+    let result = match (a, b) {
+        (Num::I(x), Num::I(y)) => arith::int(op, x, y, bools),
+        _ => arith::float(op, a.as_f64(), b.as_f64()),
+    };
+    match result.map_err(|e| e.message(op))? {
+        Scalar::Int(v) => Ok(Value::Int(v)),
+        Scalar::Float(v) => Ok(Value::Float(v)),
+        Scalar::Bool(v) => Ok(Value::Bool(v)),
     }
-    let (x, y) = (a.as_f64(), b.as_f64());
-    Ok(match op {
-        BinOp::Add => Value::Float(x + y),
-        BinOp::Sub => Value::Float(x - y),
-        BinOp::Mul => Value::Float(x * y),
-        BinOp::Div => {
-            if y == 0.0 {
-                return Err(zero());
-            }
-            Value::Float(x / y)
-        }
-        BinOp::FloorDiv => {
-            if y == 0.0 {
-                return Err(zero());
-            }
-            Value::Float(float_floor_div_mod(x, y).0)
-        }
-        BinOp::Mod => {
-            if y == 0.0 {
-                return Err(zero());
-            }
-            Value::Float(float_floor_div_mod(x, y).1)
-        }
-        BinOp::Pow => Value::Float(x.powf(y)),
-        BinOp::Eq => Value::Bool(x == y),
-        BinOp::Ne => Value::Bool(x != y),
-        BinOp::Lt => Value::Bool(x < y),
-        BinOp::Le => Value::Bool(x <= y),
-        BinOp::Gt => Value::Bool(x > y),
-        BinOp::Ge => Value::Bool(x >= y),
-        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr => {
-            return Err(format!("`{}` needs integers, not floats", op.spelling()))
-        }
-        BinOp::And | BinOp::Or => unreachable!("short-circuit operators are evaluated by the caller"),
-    })
 }
 
 /// Equality of values that are not numbers (dtypes, enumeration values, strings, None).
@@ -703,44 +602,6 @@ fn same(l: &Value, r: &Value) -> bool {
         (Value::Str(a), Value::Str(b)) => a == b,
         _ => false,
     }
-}
-
-pub(super) fn floor_div(x: i64, y: i64) -> Option<i64> {
-    let q = x.checked_div(y)?;
-    Some(if (x % y != 0) && ((x < 0) != (y < 0)) { q - 1 } else { q })
-}
-
-pub(super) fn floor_mod(x: i64, y: i64) -> i64 {
-    let r = x.wrapping_rem(y);
-    if r != 0 && ((r < 0) != (y < 0)) {
-        r + y
-    } else {
-        r
-    }
-}
-
-/// Python's `divmod` on floats.
-pub(super) fn float_floor_div_mod(x: f64, y: f64) -> (f64, f64) {
-    let mut m = x % y;
-    let mut div = (x - m) / y;
-    if m != 0.0 {
-        if (y < 0.0) != (m < 0.0) {
-            m += y;
-            div -= 1.0;
-        }
-    } else {
-        m = 0.0f64.copysign(y);
-    }
-    let q = if div != 0.0 {
-        let mut q = div.floor();
-        if div - q > 0.5 {
-            q += 1.0;
-        }
-        q
-    } else {
-        0.0f64.copysign(x / y)
-    };
-    (q, m)
 }
 
 fn unary(op: UnOp, v: &Value) -> Result<Value, String> {
@@ -771,11 +632,6 @@ mod tests {
 
     #[test]
     fn python_integer_division() {
-        assert_eq!(floor_div(-7, 2), Some(-4));
-        assert_eq!(floor_div(7, -2), Some(-4));
-        assert_eq!(floor_mod(-7, 2), 1);
-        assert_eq!(floor_mod(7, -2), -1);
-        assert_eq!(float_floor_div_mod(-7.5, 2.0), (-4.0, 0.5));
         assert!(matches!(binary(BinOp::Div, &Value::Int(7), &Value::Int(2)), Ok(Value::Float(f)) if f == 3.5));
         assert!(binary(BinOp::FloorDiv, &Value::Int(1), &Value::Int(0)).is_err());
         assert!(binary(BinOp::Mul, &Value::Int(i64::MAX), &Value::Int(2)).is_err());

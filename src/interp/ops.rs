@@ -10,9 +10,10 @@
 //! `pl.transpose` of a tensor are views sharing its buffer; `pl.assemble` and `pl.store`
 //! write into the target and return it. An op without semantics is an error naming it.
 
-use super::exec::{as_int, float_floor_div_mod, floor_mod, Interp, MAX_ELEMENTS};
+use super::exec::{as_int, Interp, MAX_ELEMENTS};
 use super::value::{contiguous_strides, element_count, for_each_index, Data, Dense, Num, Tensor, Value};
 use crate::intern::Interner;
+use crate::ir::arith::{float_floor_div_mod, floor_mod};
 use crate::ir::ops::{Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special, UnaryFn};
 use crate::ir::{AtomicType, DType, EnumValue, MaskPattern, PadValue};
 use std::cell::RefCell;
@@ -435,7 +436,7 @@ fn matmul_op(special: Special, a: &Args<'_>) -> Res<Value> {
         };
         let mut product = matmul(&lhs, &rhs, ta, tb, dtype)?;
         if special == Special::MatmulBias {
-            product = binary(&Operand::Array(product), &a.operand(P::Bias)?, Bin::Add)?;
+            product = binary(&Operand::Array(product), &a.operand(P::Bias)?, Bin::Fn(BinaryFn::Add))?;
         }
         return Ok(wrap_like(tile, product));
     }
@@ -449,7 +450,7 @@ fn matmul_op(special: Special, a: &Args<'_>) -> Res<Value> {
         if init {
             Ok(product)
         } else {
-            binary(&Operand::Array(acc.clone()), &Operand::Array(product), Bin::Add)
+            binary(&Operand::Array(acc.clone()), &Operand::Array(product), Bin::Fn(BinaryFn::Add))
         }
     };
     match a.req(P::Acc)? {
@@ -471,7 +472,7 @@ fn other_compute(special: Special, a: &Args<'_>) -> Res<Value> {
         Special::Lrelu | Special::Prelu => {
             let x = a.nth_operand(0)?;
             let slope = a.nth_operand(1)?;
-            let scaled = binary(&x, &slope, Bin::Mul)?;
+            let scaled = binary(&x, &slope, Bin::Fn(BinaryFn::Mul))?;
             select(&binary(&x, &Operand::Scalar(Num::I(0)), Bin::Cmp(4))?, &x, &Operand::Array(scaled))?
         }
         Special::Sel => {
@@ -907,18 +908,7 @@ fn wrap_int(v: i64, dtype: DType) -> i64 {
 /// An elementwise binary function: the op table's, and the two only the interpreter needs.
 #[derive(Clone, Copy, PartialEq)]
 enum Bin {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Max,
-    Min,
-    Rem,
-    And,
-    Or,
-    Xor,
-    Shl,
-    Shr,
+    Fn(BinaryFn),
     /// 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE: 1 where true, 0 elsewhere.
     Cmp(u8),
     /// The second operand, broadcast to the first's shape.
@@ -927,71 +917,59 @@ enum Bin {
 
 impl From<BinaryFn> for Bin {
     fn from(f: BinaryFn) -> Bin {
-        match f {
-            BinaryFn::Add => Bin::Add,
-            BinaryFn::Sub => Bin::Sub,
-            BinaryFn::Mul => Bin::Mul,
-            BinaryFn::Div => Bin::Div,
-            BinaryFn::Max => Bin::Max,
-            BinaryFn::Min => Bin::Min,
-            BinaryFn::Rem => Bin::Rem,
-            BinaryFn::And => Bin::And,
-            BinaryFn::Or => Bin::Or,
-            BinaryFn::Xor => Bin::Xor,
-            BinaryFn::Shl => Bin::Shl,
-            BinaryFn::Shr => Bin::Shr,
-        }
+        Bin::Fn(f)
     }
 }
 
 fn apply_bin(kind: Bin, x: Num, y: Num, float: bool) -> Res<Num> {
+    use BinaryFn as F;
     if float {
         let (p, q) = (x.as_f64(), y.as_f64());
         return Ok(Num::F(match kind {
-            Bin::Add => p + q,
-            Bin::Sub => p - q,
-            Bin::Mul => p * q,
-            Bin::Div => p / q,
-            Bin::Max => p.max(q),
-            Bin::Min => p.min(q),
-            Bin::Rem => float_floor_div_mod(p, q).1,
+            Bin::Fn(F::Add) => p + q,
+            Bin::Fn(F::Sub) => p - q,
+            Bin::Fn(F::Mul) => p * q,
+            Bin::Fn(F::Div) => p / q,
+            Bin::Fn(F::Max) => p.max(q),
+            Bin::Fn(F::Min) => p.min(q),
+            Bin::Fn(F::Rem) => float_floor_div_mod(p, q).1,
             Bin::Cmp(c) => compare(c, p.partial_cmp(&q)) as i64 as f64,
             Bin::Second => q,
-            Bin::And | Bin::Or | Bin::Xor | Bin::Shl | Bin::Shr => {
+            Bin::Fn(F::And | F::Or | F::Xor | F::Shl | F::Shr) => {
                 return Err("bitwise ops need integer elements".into())
             }
         }));
     }
     let (p, q) = (x.as_i64(), y.as_i64());
     Ok(Num::I(match kind {
-        Bin::Add => p.wrapping_add(q),
-        Bin::Sub => p.wrapping_sub(q),
-        Bin::Mul => p.wrapping_mul(q),
-        Bin::Div => {
+        Bin::Fn(F::Add) => p.wrapping_add(q),
+        Bin::Fn(F::Sub) => p.wrapping_sub(q),
+        Bin::Fn(F::Mul) => p.wrapping_mul(q),
+        Bin::Fn(F::Div) => {
             if q == 0 {
                 return Err("integer division by zero".into());
             }
             p.wrapping_div(q)
         }
-        Bin::Max => p.max(q),
-        Bin::Min => p.min(q),
-        Bin::Rem => {
+        Bin::Fn(F::Max) => p.max(q),
+        Bin::Fn(F::Min) => p.min(q),
+        Bin::Fn(F::Rem) => {
             if q == 0 {
                 return Err("integer division by zero".into());
             }
             floor_mod(p, q)
         }
-        Bin::And => p & q,
-        Bin::Or => p | q,
-        Bin::Xor => p ^ q,
-        Bin::Shl => {
+        Bin::Fn(F::And) => p & q,
+        Bin::Fn(F::Or) => p | q,
+        Bin::Fn(F::Xor) => p ^ q,
+        Bin::Fn(F::Shl) => {
             if (0..64).contains(&q) {
                 p.wrapping_shl(q as u32)
             } else {
                 0
             }
         }
-        Bin::Shr => {
+        Bin::Fn(F::Shr) => {
             if (0..64).contains(&q) {
                 p >> q
             } else if p < 0 {

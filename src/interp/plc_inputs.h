@@ -90,20 +90,11 @@ inline void plc_print_line(FILE* out, const char* name, const int64_t* shape, si
     std::fputc('\n', out);
 }
 
-// The checksum line of a floating tensor whose n elements are given in row-major order.
-inline void plc_print_checksum_float(FILE* out, const char* name, const int64_t* shape, size_t rank,
-                                     const char* dtype, const float* data, size_t n) {
-    double sum = 0.0, abs_sum = 0.0;
-    for (size_t i = 0; i < n; ++i) {
-        sum += (double)data[i];
-        abs_sum += std::fabs((double)data[i]);
-    }
-    plc_print_line(out, name, shape, rank, dtype, sum, abs_sum);
-}
-
-// The checksum line of an integer or BOOL tensor whose n elements are given in row-major order.
-inline void plc_print_checksum_int(FILE* out, const char* name, const int64_t* shape, size_t rank,
-                                   const char* dtype, const int64_t* data, size_t n) {
+// The checksum line of a tensor whose n elements (float, or int64 for integer and BOOL
+// tensors) are given in row-major order.
+template <typename T>
+inline void plc_print_checksum(FILE* out, const char* name, const int64_t* shape, size_t rank, const char* dtype,
+                               const T* data, size_t n) {
     double sum = 0.0, abs_sum = 0.0;
     for (size_t i = 0; i < n; ++i) {
         sum += (double)data[i];

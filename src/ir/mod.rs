@@ -14,9 +14,11 @@
 //! Expr ─ Var | constants | Tuple | Binary | Unary | Call(op or function) | TupleGet
 //! ```
 
+pub(crate) mod arith;
 pub(crate) mod enums;
 pub(crate) mod limits;
 pub(crate) mod lineage;
+
 pub mod names;
 pub(crate) mod ops;
 pub mod print;

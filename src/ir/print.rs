@@ -88,7 +88,7 @@ pub fn program(p: &Program, names: &Interner) -> String {
 /// One expression as source text (for messages).
 pub fn expr(p: &Program, names: &Interner, e: ExprId) -> String {
     let mut pr = Printer { p, names, out: String::new(), indent: 0, uses_pld: Cell::new(false) };
-    pr.expr(e, 0);
+    pr.expr(e, Prec::Lowest);
     pr.out
 }
 
@@ -247,14 +247,14 @@ impl<'a> Printer<'a> {
             if i > 0 {
                 self.out.push_str(", ");
             }
-            self.expr(e, 0);
+            self.expr(e, Prec::Lowest);
         }
         std::mem::replace(&mut self.out, saved)
     }
 
     fn text(&mut self, e: ExprId) -> String {
         let saved = std::mem::take(&mut self.out);
-        self.expr(e, 0);
+        self.expr(e, Prec::Lowest);
         std::mem::replace(&mut self.out, saved)
     }
 
@@ -399,7 +399,7 @@ impl<'a> Printer<'a> {
 
     /// Writes an expression; `context` is the binding power of the surrounding operator,
     /// so that parentheses appear only where they are needed.
-    fn expr(&mut self, id: ExprId, context: u8) {
+    fn expr(&mut self, id: ExprId, context: Prec) {
         let e = self.p.expr(id);
         match &e.kind {
             ExprKind::Var(v) => {
@@ -407,7 +407,7 @@ impl<'a> Printer<'a> {
                 self.out.push_str(&n);
             }
             ExprKind::Int(v) => {
-                if *v < 0 && context > UNARY {
+                if *v < 0 && context > Prec::Unary {
                     let _ = write!(self.out, "({v})");
                 } else {
                     let _ = write!(self.out, "{v}");
@@ -415,7 +415,7 @@ impl<'a> Printer<'a> {
             }
             ExprKind::Float(v) => {
                 let text = format_float(*v);
-                if *v < 0.0 && context > UNARY {
+                if *v < 0.0 && context > Prec::Unary {
                     let _ = write!(self.out, "({text})");
                 } else {
                     self.out.push_str(&text);
@@ -453,11 +453,11 @@ impl<'a> Printer<'a> {
                 // Left-associative operators need parentheses on an equal-power right
                 // operand; `**` on its left one. Comparisons never chain.
                 let (left_ctx, right_ctx) = if *op == BinOp::Pow {
-                    (power + 1, UNARY)
-                } else if power == COMPARE {
-                    (power + 1, power + 1)
+                    (power.tighter(), Prec::Unary)
+                } else if power == Prec::Compare {
+                    (power.tighter(), power.tighter())
                 } else {
-                    (power, power + 1)
+                    (power, power.tighter())
                 };
                 self.expr(*lhs, left_ctx);
                 let _ = write!(self.out, " {} ", op.spelling());
@@ -467,7 +467,7 @@ impl<'a> Printer<'a> {
                 }
             }
             ExprKind::Unary { op, operand } => {
-                let power = if *op == UnOp::Not { NOT } else { UNARY };
+                let power = if *op == UnOp::Not { Prec::Not } else { Prec::Unary };
                 let parens = power < context;
                 if parens {
                     self.out.push('(');
@@ -501,7 +501,7 @@ impl<'a> Printer<'a> {
                 }
             },
             ExprKind::TupleGet { tuple, index } => {
-                self.expr(*tuple, POSTFIX);
+                self.expr(*tuple, Prec::Postfix);
                 let _ = write!(self.out, "[{index}]");
             }
         }
@@ -558,33 +558,61 @@ impl Printer<'_> {
     }
 }
 
-const OR: u8 = 1;
-const AND: u8 = 2;
-const NOT: u8 = 3;
-const COMPARE: u8 = 4;
-const BIT_OR: u8 = 5;
-const BIT_XOR: u8 = 6;
-const BIT_AND: u8 = 7;
-const SHIFT: u8 = 8;
-const ARITH: u8 = 9;
-const TERM: u8 = 10;
-const UNARY: u8 = 11;
-const POWER: u8 = 12;
-const POSTFIX: u8 = 13;
+/// Python's precedence levels, loosest first: an operand is parenthesised when its
+/// operator binds more loosely than its context.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Prec {
+    Lowest,
+    Or,
+    And,
+    Not,
+    Compare,
+    BitOr,
+    BitXor,
+    BitAnd,
+    Shift,
+    Arith,
+    Term,
+    Unary,
+    Power,
+    Postfix,
+}
+
+impl Prec {
+    /// The next tighter level: the context of an operand that must not be an operator
+    /// of this level unparenthesised.
+    fn tighter(self) -> Prec {
+        match self {
+            Prec::Lowest => Prec::Or,
+            Prec::Or => Prec::And,
+            Prec::And => Prec::Not,
+            Prec::Not => Prec::Compare,
+            Prec::Compare => Prec::BitOr,
+            Prec::BitOr => Prec::BitXor,
+            Prec::BitXor => Prec::BitAnd,
+            Prec::BitAnd => Prec::Shift,
+            Prec::Shift => Prec::Arith,
+            Prec::Arith => Prec::Term,
+            Prec::Term => Prec::Unary,
+            Prec::Unary => Prec::Power,
+            Prec::Power | Prec::Postfix => Prec::Postfix,
+        }
+    }
+}
 
 /// Python's precedence of a binary operator.
-fn binding_power(op: BinOp) -> u8 {
+fn binding_power(op: BinOp) -> Prec {
     match op {
-        BinOp::Or => OR,
-        BinOp::And => AND,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => COMPARE,
-        BinOp::BitOr => BIT_OR,
-        BinOp::BitXor => BIT_XOR,
-        BinOp::BitAnd => BIT_AND,
-        BinOp::Shl | BinOp::Shr => SHIFT,
-        BinOp::Add | BinOp::Sub => ARITH,
-        BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod => TERM,
-        BinOp::Pow => POWER,
+        BinOp::Or => Prec::Or,
+        BinOp::And => Prec::And,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Prec::Compare,
+        BinOp::BitOr => Prec::BitOr,
+        BinOp::BitXor => Prec::BitXor,
+        BinOp::BitAnd => Prec::BitAnd,
+        BinOp::Shl | BinOp::Shr => Prec::Shift,
+        BinOp::Add | BinOp::Sub => Prec::Arith,
+        BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod => Prec::Term,
+        BinOp::Pow => Prec::Power,
     }
 }
 

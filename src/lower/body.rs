@@ -1049,6 +1049,26 @@ impl FnLower<'_, '_> {
         .help = Some("write `for i in pl.range(n):`".to_string());
     }
 
+    /// The names of a loop target: `i` alone, or `i, (a, b, ...)` with the carried
+    /// values; `None` for any other form.
+    fn loop_target(&self, t: &ast::Expr) -> Option<(Option<Named>, Option<Vec<Named>>)> {
+        let named = |i: ast::ExprId| match self.ast().expr(i).kind {
+            E::Name(n) => Some((n, self.ast().expr(i).span)),
+            _ => None,
+        };
+        match &t.kind {
+            E::Name(n) => Some((Some((*n, t.span)), None)),
+            E::Tuple(items) if items.len() == 2 => {
+                let carried = match &self.ast().expr(items[1]).kind {
+                    E::Tuple(inner) | E::List(inner) => inner.iter().map(|&i| named(i)).collect::<Option<Vec<_>>>()?,
+                    _ => return None,
+                };
+                Some((Some(named(items[0])?), Some(carried)))
+            }
+            _ => None,
+        }
+    }
+
     /// The loop variable and iter args of `target`, the body, and the loop statement.
     #[allow(clippy::too_many_arguments)]
     fn loop_with(
@@ -1068,44 +1088,9 @@ impl FnLower<'_, '_> {
     ) {
         let t = self.ast().expr(target).clone();
         let index_ty = self.types().scalar(DType::Index);
-        // `i` or `i, (a, b)`.
-        let (loop_name, carried): (Option<Named>, Option<Vec<Named>>) = match &t.kind {
-            E::Name(n) => (Some((*n, t.span)), None),
-            E::Tuple(items) if items.len() == 2 => {
-                let first = self.ast().expr(items[0]).clone();
-                let second = self.ast().expr(items[1]).clone();
-                let names: Option<Vec<(Symbol, Span)>> = match &second.kind {
-                    E::Tuple(inner) | E::List(inner) => inner
-                        .iter()
-                        .map(|&i| match self.ast().expr(i).kind {
-                            E::Name(n) => Some((n, self.ast().expr(i).span)),
-                            _ => None,
-                        })
-                        .collect(),
-                    _ => None,
-                };
-                match (&first.kind, names) {
-                    (E::Name(n), Some(names)) => (Some((*n, first.span)), Some(names)),
-                    _ => {
-                        self.error(
-                            Code::E0219,
-                            t.span,
-                            "the loop target must be `i` or `i, (a, b, ...)`",
-                            "unsupported target",
-                        );
-                        return;
-                    }
-                }
-            }
-            _ => {
-                self.error(
-                    Code::E0219,
-                    t.span,
-                    "the loop target must be `i` or `i, (a, b, ...)`",
-                    "unsupported target",
-                );
-                return;
-            }
+        let Some((loop_name, carried)) = self.loop_target(&t) else {
+            self.error(Code::E0219, t.span, "the loop target must be `i` or `i, (a, b, ...)`", "unsupported target");
+            return;
         };
         let inits: Vec<ast::ExprId> = match init_values.map(|iv| self.ast().expr(iv).clone()) {
             None => Vec::new(),

@@ -91,61 +91,20 @@ impl Const {
 /// round towards negative infinity; `/` gives a float). `None` when the operation does not
 /// apply or overflows; the caller reports it.
 pub fn binary(op: crate::ir::BinOp, a: &Const, b: &Const) -> Option<Const> {
+    use crate::ir::arith::{self, Scalar};
     use crate::ir::BinOp::*;
-    if let (Some(x), Some(y)) = (int_of(a), int_of(b)) {
-        return Some(match op {
-            Add => Const::Int(x.checked_add(y)?),
-            Sub => Const::Int(x.checked_sub(y)?),
-            Mul => Const::Int(x.checked_mul(y)?),
-            Div => Const::Float(if y == 0 { return None } else { x as f64 / y as f64 }),
-            FloorDiv => {
-                Const::Int(if y == 0 { return None } else { x.checked_div_euclid(y).map(|_| floor_div(x, y))? })
-            }
-            Mod => Const::Int(match y {
-                0 => return None,
-                -1 => 0,
-                _ => x - y * floor_div(x, y),
-            }),
-            Pow if y >= 0 => Const::Int(x.checked_pow(u32::try_from(y).ok()?)?),
-            Pow => Const::Float((x as f64).powf(y as f64)),
-            BitAnd => Const::Int(x & y),
-            BitOr => Const::Int(x | y),
-            BitXor => Const::Int(x ^ y),
-            // As Python (and `plc run`): a shift that loses bits overflows, except of 0;
-            // `>>` by 64 or more gives 0 or -1.
-            Shl if y < 0 => return None,
-            Shl if x == 0 => Const::Int(0),
-            Shl => Const::Int(if y >= 64 { None } else { x.checked_shl(y as u32).filter(|s| s >> y == x) }?),
-            Shr if y < 0 => return None,
-            Shr => Const::Int(if y >= 64 { x >> 63 } else { x >> y }),
-            Eq => Const::Bool(x == y),
-            Ne => Const::Bool(x != y),
-            Lt => Const::Bool(x < y),
-            Le => Const::Bool(x <= y),
-            Gt => Const::Bool(x > y),
-            Ge => Const::Bool(x >= y),
-            And => Const::Bool(x != 0 && y != 0),
-            Or => Const::Bool(x != 0 || y != 0),
-        });
-    }
     if let (Some(x), Some(y)) = (a.as_f64(), b.as_f64()) {
-        return Some(match op {
-            Add => Const::Float(x + y),
-            Sub => Const::Float(x - y),
-            Mul => Const::Float(x * y),
-            Div if y != 0.0 => Const::Float(x / y),
-            FloorDiv if y != 0.0 => Const::Float((x / y).floor()),
-            Mod if y != 0.0 => Const::Float(x - y * (x / y).floor()),
-            Pow => Const::Float(x.powf(y)),
-            Eq => Const::Bool(x == y),
-            Ne => Const::Bool(x != y),
-            Lt => Const::Bool(x < y),
-            Le => Const::Bool(x <= y),
-            Gt => Const::Bool(x > y),
-            Ge => Const::Bool(x >= y),
-            And => Const::Bool(x != 0.0 && y != 0.0),
-            Or => Const::Bool(x != 0.0 || y != 0.0),
-            _ => return None,
+        let result = match (int_of(a), int_of(b)) {
+            _ if matches!(op, And | Or) => {
+                return Some(Const::Bool(if op == And { x != 0.0 && y != 0.0 } else { x != 0.0 || y != 0.0 }))
+            }
+            (Some(x), Some(y)) => arith::int(op, x, y, matches!((a, b), (Const::Bool(_), Const::Bool(_)))),
+            _ => arith::float(op, x, y),
+        };
+        return result.ok().map(|v| match v {
+            Scalar::Int(v) => Const::Int(v),
+            Scalar::Float(v) => Const::Float(v),
+            Scalar::Bool(v) => Const::Bool(v),
         });
     }
     match (op, a, b) {
@@ -162,16 +121,6 @@ fn int_of(c: &Const) -> Option<i64> {
         Const::Int(v) => Some(*v),
         Const::Bool(b) => Some(i64::from(*b)),
         _ => None,
-    }
-}
-
-/// Python's `//` on integers.
-pub fn floor_div(x: i64, y: i64) -> i64 {
-    let q = x / y;
-    if (x % y != 0) && ((x < 0) != (y < 0)) {
-        q - 1
-    } else {
-        q
     }
 }
 

@@ -466,29 +466,13 @@ impl Lowering<'_> {
             );
             return None;
         };
-        let mut dir = base;
-        for _ in 1..level {
-            dir = dir.parent().map(Path::to_path_buf).unwrap_or(dir);
-        }
-        let parts: Vec<&str> = module.split('.').filter(|p| !p.is_empty()).collect();
-        for p in parts.iter().take(parts.len().saturating_sub(1)) {
-            dir.push(p);
-        }
-        let candidates: Vec<PathBuf> = match parts.last() {
-            Some(last) => vec![
-                dir.join(format!("{last}.pl")),
-                dir.join(format!("{last}.py")),
-                dir.join(last).join("__init__.pl"),
-                dir.join(last).join("__init__.py"),
-            ],
-            None => vec![dir.join("__init__.pl"), dir.join("__init__.py")],
-        };
+        let (dir, candidates) = crate::source::import_candidates(&base, level, module);
         let Some(path) = candidates.into_iter().find(|p| p.is_file()) else {
             let shown = format!("{}{}", ".".repeat(level as usize), module);
             self.error(Code::E0215, file, span, format!("module `{shown}` not found"), "no such module").notes.push(
                 format!(
                     "looked for `{}.pl` and `{0}.py` (or a package directory) in `{}`",
-                    parts.last().unwrap_or(&"__init__"),
+                    module.rsplit('.').find(|p| !p.is_empty()).unwrap_or("__init__"),
                     dir.display()
                 ),
             );

@@ -35,6 +35,17 @@ const AT_KEYWORDS: &[&str] = &[
 const SPMD_KEYWORDS: &[&str] =
     &["core_num", "sync_start", "name_hint", "optimizations", "deps", "dumps", "allow_early_resolve", "predicate"];
 
+/// A `with` statement's scope call: `pl.<path>(args)` as `item`, its body, and the
+/// header's span (from `with` to the end of the item).
+#[derive(Clone, Copy)]
+struct ScopeHead<'a> {
+    path: &'a str,
+    item: &'a ast::WithItem,
+    args: &'a [ast::Arg],
+    body: &'a ast::Block,
+    header: Span,
+}
+
 impl FnLower<'_, '_> {
     pub(crate) fn with_stmt(&mut self, items: &[ast::WithItem], body: &ast::Block, span: Span, out: &mut Block) {
         // Several items are refused by the syntax check; lower the first one.
@@ -51,17 +62,18 @@ impl FnLower<'_, '_> {
             self.block(&body.stmts);
             return;
         };
+        let head = ScopeHead { path: &path, item, args, body, header };
         match path.as_str() {
-            "graph" => self.graph_scope(item, args, body, header, out),
-            "at" | "incore" | "auto_incore" => self.at_scope(&path, item, args, body, header, out),
+            "graph" => self.graph_scope(&head, out),
+            "at" | "incore" | "auto_incore" => self.at_scope(&head, out),
             "cluster" => {
                 self.no_as(item, "cluster", header);
                 let (name, attrs) = self.keywords(args, &["name_hint", "dumps"], "pl.cluster", header);
                 self.positional_none(args, "pl.cluster");
                 self.scope(ScopeKind::Cluster, FrameKind::Cluster, name, None, attrs, body, header, out);
             }
-            "spmd" => self.spmd_scope(item, args, body, header, out),
-            "scope" | "manual_scope" => self.runtime_scope(&path, item, args, body, header, out),
+            "spmd" => self.spmd_scope(&head, out),
+            "scope" | "manual_scope" => self.runtime_scope(&head, out),
             other => {
                 let other = other.to_string();
                 self.error(
@@ -200,14 +212,8 @@ impl FnLower<'_, '_> {
     /// `with pl.graph("name"):` and its checks, in the reference parser's order; the first
     /// failing check is reported (once per region), and the body is still lowered so that
     /// errors inside it are found too.
-    fn graph_scope(
-        &mut self,
-        item: &ast::WithItem,
-        args: &[ast::Arg],
-        body: &ast::Block,
-        header: Span,
-        out: &mut Block,
-    ) {
+    fn graph_scope(&mut self, head: &ScopeHead, out: &mut Block) {
+        let ScopeHead { item, args, body, header, .. } = *head;
         let name = self.graph_checks(item, args, header);
         let mut attrs = Vec::new();
         for a in args {
@@ -418,15 +424,8 @@ impl FnLower<'_, '_> {
 
     // ------------------------------------------------------------ pl.at
 
-    fn at_scope(
-        &mut self,
-        path: &str,
-        item: &ast::WithItem,
-        args: &[ast::Arg],
-        body: &ast::Block,
-        header: Span,
-        out: &mut Block,
-    ) {
+    fn at_scope(&mut self, head: &ScopeHead, out: &mut Block) {
+        let ScopeHead { path, item, args, body, header } = *head;
         let what = format!("pl.{path}");
         let positional: Vec<&ast::Arg> = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).collect();
         let keyword = |s: &Self, key: &str| {
@@ -567,14 +566,8 @@ impl FnLower<'_, '_> {
 
     // ------------------------------------------------------------ pl.spmd, runtime scopes
 
-    fn spmd_scope(
-        &mut self,
-        item: &ast::WithItem,
-        args: &[ast::Arg],
-        body: &ast::Block,
-        header: Span,
-        out: &mut Block,
-    ) {
+    fn spmd_scope(&mut self, head: &ScopeHead, out: &mut Block) {
+        let ScopeHead { item, args, body, header, .. } = *head;
         let Some(core_num) = self.core_num(args, header) else {
             self.block(&body.stmts);
             return;
@@ -721,15 +714,8 @@ impl FnLower<'_, '_> {
         out.push(self.spmd_around_core_group(spmd, inner, span));
     }
 
-    fn runtime_scope(
-        &mut self,
-        path: &str,
-        item: &ast::WithItem,
-        args: &[ast::Arg],
-        body: &ast::Block,
-        header: Span,
-        out: &mut Block,
-    ) {
+    fn runtime_scope(&mut self, head: &ScopeHead, out: &mut Block) {
+        let ScopeHead { path, item, args, body, header } = *head;
         self.no_as(item, path, header);
         self.positional_none(args, &format!("pl.{path}"));
         let allowed: &[&str] = if path == "scope" { &["mode", "name_hint"] } else { &["name_hint"] };

@@ -204,23 +204,8 @@ impl Resolver<'_> {
     /// looks for: `from .a.b import x` in `dir/m.pl` reads `dir/a/b.pl`, `dir/a/b.py`, or
     /// `dir/a/b/__init__.pl` / `.py`.
     fn import(&mut self, m: usize, level: u32, from: &str) -> Option<usize> {
-        let mut dir = self.modules[m].doc.path.as_ref()?.parent()?.to_path_buf();
-        for _ in 1..level {
-            dir = dir.parent().map(Path::to_path_buf).unwrap_or(dir);
-        }
-        let parts: Vec<&str> = from.split('.').filter(|p| !p.is_empty()).collect();
-        for p in parts.iter().take(parts.len().saturating_sub(1)) {
-            dir.push(p);
-        }
-        let candidates = match parts.last() {
-            Some(last) => vec![
-                dir.join(format!("{last}.pl")),
-                dir.join(format!("{last}.py")),
-                dir.join(last).join("__init__.pl"),
-                dir.join(last).join("__init__.py"),
-            ],
-            None => vec![dir.join("__init__.pl"), dir.join("__init__.py")],
-        };
+        let base = self.modules[m].doc.path.as_ref()?.parent()?;
+        let (_, candidates) = crate::source::import_candidates(base, level, from);
         let path = candidates.into_iter().find(|p| p.is_file())?;
         let path = path.canonicalize().unwrap_or(path);
         if let Some(i) = self.modules.iter().position(|md| md.doc.path.as_deref() == Some(path.as_path())) {

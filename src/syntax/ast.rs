@@ -134,6 +134,23 @@ pub enum ExprKind {
     Error,
 }
 
+impl ExprKind {
+    /// A literal: a number, string, `True`, `False`, `None` or `...`.
+    pub fn is_literal(&self) -> bool {
+        matches!(
+            self,
+            ExprKind::Int
+                | ExprKind::Float
+                | ExprKind::Imaginary
+                | ExprKind::Str(_)
+                | ExprKind::True
+                | ExprKind::False
+                | ExprKind::None
+                | ExprKind::Ellipsis
+        )
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StrKind {
     Plain,

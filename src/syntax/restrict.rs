@@ -192,14 +192,7 @@ impl Restrict<'_> {
                 kind => {
                     let what = match kind {
                         ExprKind::Call { .. } => "cannot assign to a function call",
-                        ExprKind::Int
-                        | ExprKind::Float
-                        | ExprKind::Imaginary
-                        | ExprKind::Str(_)
-                        | ExprKind::True
-                        | ExprKind::False
-                        | ExprKind::None
-                        | ExprKind::Ellipsis => "cannot assign to a literal",
+                        kind if kind.is_literal() => "cannot assign to a literal",
                         _ => "cannot assign to an expression",
                     };
                     self.invalid_target(id, what);

@@ -24,7 +24,6 @@ use super::{Files, Harness};
 use crate::diag::Diagnostic;
 use crate::intern::{Interner, Symbol};
 use crate::ir::{Direction, Program};
-use crate::source::FileId;
 use rustc_hash::FxHashSet;
 use std::fmt::Write;
 
@@ -140,14 +139,7 @@ pub fn scalar_count(program: &Program, func: Symbol) -> usize {
 
 /// `--harness` for a2a3sim: `run.sh`, `harness/io.cpp`, `harness/run.py`,
 /// `harness/run.json` and the headers `io.cpp` includes.
-pub fn harness(
-    p: &Program,
-    names: &Interner,
-    entry: Symbol,
-    h: &Harness,
-    root: FileId,
-) -> Result<Files, Vec<Diagnostic>> {
-    let inputs = cpu_harness::inputs(p, names, entry, h, root)?;
+pub fn harness(names: &Interner, entry: Symbol, inputs: &[Input], h: &Harness) -> Files {
     let mut io = String::new();
     io.push_str("// The inputs `plc run` makes for the entry (same seed and --arg values), written for\n");
     io.push_str("// harness/run.py, and the checksum lines `plc run` prints, from what the run left.\n");
@@ -174,7 +166,7 @@ pub fn harness(
     let _ = writeln!(io, "    uint64_t seed = {}ULL;", h.seed);
     io.push_str("    if (write && argc > 3) seed = strtoull(argv[2], nullptr, 10);\n");
     io.push_str("    uint64_t state = seed;\n\n");
-    let (tensors, scalars) = cpu_harness::fill(&mut io, &inputs, false);
+    let (tensors, scalars) = cpu_harness::fill(&mut io, inputs, false);
     let bytes = |v: &str| format!("{v}_data.data(), {v}_data.size() * sizeof({v}_data[0])");
     io.push_str("    if (write) {\n");
     for (k, (v, ..)) in tensors.iter().enumerate() {
@@ -193,21 +185,21 @@ pub fn harness(
     cpu_harness::print(&mut io, &tensors);
     io.push_str("    return 0;\n}\n");
 
-    let run = run_json(names, entry, &inputs);
+    let run = run_json(names, entry, inputs);
     let mut data_types_h =
         String::from("// plc's data types and element conversions (the section of its runtime header).\n");
     data_types_h.push_str("#ifndef PLC_DATA_TYPES_H\n#define PLC_DATA_TYPES_H\n\n");
     data_types_h.push_str("#include <cstddef>\n#include <cstdint>\n#include <cstring>\n#include <type_traits>\n\n");
     data_types_h.push_str(data_types());
     data_types_h.push_str("#endif  // PLC_DATA_TYPES_H\n");
-    Ok(vec![
+    vec![
         ("harness/plc_inputs.h".to_string(), cpu_harness::PLC_INPUTS_H.to_string()),
         ("harness/plc_data_types.h".to_string(), data_types_h),
         ("harness/io.cpp".to_string(), io),
         ("harness/run.json".to_string(), run),
         ("harness/run.py".to_string(), RUN_PY.to_string()),
         ("run.sh".to_string(), run_sh(h.seed)),
-    ])
+    ]
 }
 
 /// `harness/run.json`: the entry and its arguments as run.py passes them to simpler.
