@@ -212,6 +212,25 @@ fn the_seed_graph_is_recorded_once_and_replayed_for_the_other_layers() {
     assert!(cpp.contains("const uint64_t& base = args.scalar(1);"), "{cpp}");
 }
 
+/// A view at a negative offset computed at run time (issue 15, item 12) fails the
+/// compiled program as it fails `plc run`; the C++ cast the offset to `uint32_t`, which
+/// made the view empty and the program print zeros.
+#[test]
+fn a_negative_view_offset_fails_the_harness_as_it_fails_plc_run() {
+    let Some(cxx) = cxx() else {
+        eprintln!("no C++ compiler found: skipped");
+        return;
+    };
+    let r = Runnable { file: "tests/emit/run_time_view_errors", entry: "entry", args: &["k=-3"] };
+    let prog = build(&cxx, &r, "negative");
+    let run = Command::new(&prog).arg("3").output().expect("prog runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success() && stderr.contains("negative offset"), "{stderr}");
+    let expected = plc(&["run", &source(&r), "--entry", "entry", "--arg", "k=-3"]);
+    assert!(!expected.status.success());
+    assert!(String::from_utf8_lossy(&expected.stderr).contains("E0801"));
+}
+
 /// Programs of tests/emit/ whose C++ failed to build or ran differently (issue 15):
 /// names of the runtime, of macros, of the kernel table's symbols and file, harness
 /// variables that met, names of 250 characters (item 13, `hostile_names`); values the
@@ -232,6 +251,7 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "tests/emit/unused_values", entry: "entry", args: &["n=5"] },
         Runnable { file: "tests/emit/python_arith", entry: "entry", args: &["base=3", "n=-7", "d=2"] },
         Runnable { file: "scalar_control_flow", entry: "main", args: &["which=-1"] },
+        Runnable { file: "tests/emit/run_time_view_errors", entry: "entry", args: &["k=3"] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

@@ -563,7 +563,9 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The extents of a shape list as C++ (`static_cast<uint32_t>(...)` for computed ones).
+    /// The extents or offsets of a list as C++: a computed one goes through
+    /// `plc_py_extent`, which fails the run on a negative value or one beyond 32 bits, as
+    /// `plc run` does (a cast would wrap it into an empty or out-of-bounds view).
     fn shape_dims(&mut self, shape: Option<ExprId>) -> Vec<String> {
         let Some(shape) = shape else { return Vec::new() };
         let items = match &self.p.expr(shape).kind {
@@ -574,7 +576,7 @@ impl<'a> Emitter<'a> {
             .into_iter()
             .map(|i| match self.p.expr(i).kind {
                 ExprKind::Int(n) => n.to_string(),
-                _ => format!("static_cast<uint32_t>({})", self.expr(i)),
+                _ => format!("plc_py_extent({})", self.expr(i)),
             })
             .collect()
     }

@@ -51,12 +51,17 @@ const HELPERS: &[(&str, &[&str], &str)] = &[
     (
         "plc_py_ffloordiv",
         &["plc_py_fail"],
-        "static inline double plc_py_ffloordiv(double a, double b) {\n    if (b == 0.0) plc_py_fail(\"division by zero in `//`\");\n    return std::floor(a / b);\n}\n",
+        "static inline double plc_py_ffloordiv(double a, double b) {\n    if (b == 0.0) plc_py_fail(\"division by zero in `//`\");\n    double m = std::fmod(a, b);\n    double div = (a - m) / b;\n    if (m != 0.0 && ((b < 0.0) != (m < 0.0))) div -= 1.0;\n    if (div == 0.0) return std::copysign(0.0, a / b);\n    double q = std::floor(div);\n    return div - q > 0.5 ? q + 1.0 : q;\n}\n",
     ),
     (
         "plc_py_fmod",
         &["plc_py_fail"],
-        "static inline double plc_py_fmod(double a, double b) {\n    if (b == 0.0) plc_py_fail(\"division by zero in `%`\");\n    return a - b * std::floor(a / b);\n}\n",
+        "static inline double plc_py_fmod(double a, double b) {\n    if (b == 0.0) plc_py_fail(\"division by zero in `%`\");\n    double m = std::fmod(a, b);\n    if (m == 0.0) return std::copysign(0.0, b);\n    return (b < 0.0) != (m < 0.0) ? m + b : m;\n}\n",
+    ),
+    (
+        "plc_py_extent",
+        &["plc_py_fail"],
+        "static inline uint32_t plc_py_extent(int64_t v) {\n    if (v < 0) plc_py_fail(\"negative offset or extent\");\n    if (v > (int64_t)UINT32_MAX) plc_py_fail(\"offset or extent beyond 2**32 - 1\");\n    return (uint32_t)v;\n}\n",
     ),
     (
         "plc_py_pow",

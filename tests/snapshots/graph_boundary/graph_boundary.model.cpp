@@ -23,6 +23,11 @@ static inline int64_t plc_py_mul(int64_t a, int64_t b) {
     if (__builtin_mul_overflow(a, b, &r)) plc_py_fail("integer overflow in `*`");
     return r;
 }
+static inline uint32_t plc_py_extent(int64_t v) {
+    if (v < 0) plc_py_fail("negative offset or extent");
+    if (v > (int64_t)UINT32_MAX) plc_py_fail("offset or extent beyond 2**32 - 1");
+    return (uint32_t)v;
+}
 
 extern "C" {
 
@@ -64,7 +69,7 @@ static void pypto_graph_layer(const GraphTaskArgs& args) {
     g0_params_t1.add_scalar(base);
     rt_submit_aiv_task(1, g0_params_t1);
     for (int64_t k = 0; k < 2; k += 1) {
-        uint32_t part_offsets[2] = {static_cast<uint32_t>(plc_py_mul(k, 64)), 0};
+        uint32_t part_offsets[2] = {plc_py_extent(plc_py_mul(k, 64)), 0};
         uint32_t part_shapes[2] = {(part_offsets[0] >= w.shapes[0] ? 0u : std::min<uint32_t>(64, w.shapes[0] - part_offsets[0])), (part_offsets[1] >= w.shapes[1] ? 0u : std::min<uint32_t>(128, w.shapes[1] - part_offsets[1]))};
         ChipTensor part = w.view(part_shapes, part_offsets);
 
@@ -91,7 +96,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
             const ChipTensor& scratch = alloc_0.get_ref(0);
             (void)scratch;
             int64_t base = plc_py_mul(i, 64);
-            uint32_t band_offsets[2] = {static_cast<uint32_t>(base), 0};
+            uint32_t band_offsets[2] = {plc_py_extent(base), 0};
             uint32_t band_shapes[2] = {(band_offsets[0] >= ext_w.shapes[0] ? 0u : std::min<uint32_t>(64, ext_w.shapes[0] - band_offsets[0])), (band_offsets[1] >= ext_w.shapes[1] ? 0u : std::min<uint32_t>(128, ext_w.shapes[1] - band_offsets[1]))};
             ChipTensor band = ext_w.view(band_shapes, band_offsets);
 

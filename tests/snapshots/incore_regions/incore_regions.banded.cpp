@@ -23,6 +23,11 @@ static inline int64_t plc_py_mul(int64_t a, int64_t b) {
     if (__builtin_mul_overflow(a, b, &r)) plc_py_fail("integer overflow in `*`");
     return r;
 }
+static inline uint32_t plc_py_extent(int64_t v) {
+    if (v < 0) plc_py_fail("negative offset or extent");
+    if (v > (int64_t)UINT32_MAX) plc_py_fail("offset or extent beyond 2**32 - 1");
+    return (uint32_t)v;
+}
 
 extern "C" {
 
@@ -43,10 +48,10 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
     PTO2_SCOPE() {
         for (int64_t b = 0; b < 4; b += 1) {
             int64_t row = plc_py_mul(b, 32);
-            uint32_t src_offsets[2] = {static_cast<uint32_t>(row), 0};
+            uint32_t src_offsets[2] = {plc_py_extent(row), 0};
             uint32_t src_shapes[2] = {(src_offsets[0] >= ext_x.shapes[0] ? 0u : std::min<uint32_t>(32, ext_x.shapes[0] - src_offsets[0])), (src_offsets[1] >= ext_x.shapes[1] ? 0u : std::min<uint32_t>(64, ext_x.shapes[1] - src_offsets[1]))};
             ChipTensor src = ext_x.view(src_shapes, src_offsets);
-            uint32_t dst_offsets[2] = {static_cast<uint32_t>(row), 0};
+            uint32_t dst_offsets[2] = {plc_py_extent(row), 0};
             uint32_t dst_shapes[2] = {(dst_offsets[0] >= ext_out.shapes[0] ? 0u : std::min<uint32_t>(32, ext_out.shapes[0] - dst_offsets[0])), (dst_offsets[1] >= ext_out.shapes[1] ? 0u : std::min<uint32_t>(64, ext_out.shapes[1] - dst_offsets[1]))};
             ChipTensor dst = ext_out.view(dst_shapes, dst_offsets);
 

@@ -55,6 +55,11 @@ static inline int64_t plc_py_mod(int64_t a, int64_t b) {
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
+static inline uint32_t plc_py_extent(int64_t v) {
+    if (v < 0) plc_py_fail("negative offset or extent");
+    if (v > (int64_t)UINT32_MAX) plc_py_fail("offset or extent beyond 2**32 - 1");
+    return (uint32_t)v;
+}
 static inline int64_t plc_py_pow(int64_t base, int64_t e) {
     if (e < 0) plc_py_fail("an integer raised to a negative power in `**`");
     int64_t r = 1;
@@ -87,7 +92,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
     int64_t which = from_u64<int64_t>(orch_args.scalar(0));
 
     PTO2_SCOPE() {
-        uint32_t indices_read[1] = {static_cast<uint32_t>(plc_py_mod(which, 4))};
+        uint32_t indices_read[1] = {plc_py_extent(plc_py_mod(which, 4))};
         int32_t read = get_tensor_data<int32_t>(ext_lengths, 1, indices_read);
         int64_t first = static_cast<int64_t>(read);
         uint32_t indices_read_1[1] = {1};

@@ -23,6 +23,11 @@ static inline int64_t plc_py_mul(int64_t a, int64_t b) {
     if (__builtin_mul_overflow(a, b, &r)) plc_py_fail("integer overflow in `*`");
     return r;
 }
+static inline uint32_t plc_py_extent(int64_t v) {
+    if (v < 0) plc_py_fail("negative offset or extent");
+    if (v > (int64_t)UINT32_MAX) plc_py_fail("offset or extent beyond 2**32 - 1");
+    return (uint32_t)v;
+}
 
 extern "C" {
 
@@ -45,10 +50,10 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
     PTO2_SCOPE() {
         for (int64_t i = 0; i < 2; i += 1) {
             int64_t row = plc_py_mul(i, 64);
-            uint32_t a_band_offsets[2] = {static_cast<uint32_t>(row), 0};
+            uint32_t a_band_offsets[2] = {plc_py_extent(row), 0};
             uint32_t a_band_shapes[2] = {(a_band_offsets[0] >= ext_a.shapes[0] ? 0u : std::min<uint32_t>(64, ext_a.shapes[0] - a_band_offsets[0])), (a_band_offsets[1] >= ext_a.shapes[1] ? 0u : std::min<uint32_t>(128, ext_a.shapes[1] - a_band_offsets[1]))};
             ChipTensor a_band = ext_a.view(a_band_shapes, a_band_offsets);
-            uint32_t c_band_offsets[2] = {static_cast<uint32_t>(row), 0};
+            uint32_t c_band_offsets[2] = {plc_py_extent(row), 0};
             uint32_t c_band_shapes[2] = {(c_band_offsets[0] >= ext_c.shapes[0] ? 0u : std::min<uint32_t>(64, ext_c.shapes[0] - c_band_offsets[0])), (c_band_offsets[1] >= ext_c.shapes[1] ? 0u : std::min<uint32_t>(64, ext_c.shapes[1] - c_band_offsets[1]))};
             ChipTensor c_band = ext_c.view(c_band_shapes, c_band_offsets);
 
