@@ -236,7 +236,7 @@ fn a_negative_view_offset_fails_the_harness_as_it_fails_plc_run() {
 /// variables that met, names of 250 characters (item 13, `hostile_names`); values the
 /// program never reads (item 8, `unused_values`); Python's `**`, `//`, `%` and shifts on
 /// negative numbers (items 9 and 12, `python_arith`, `scalar_control_flow` with
-/// `which=-1`, which aborted). Each builds with -Wall -Wextra -Werror,
+/// `which=-1`, which aborted); BF16 tiles rounded op by op (item 12, `bf16_rounding`). Each builds with -Wall -Wextra -Werror,
 /// its file names are short, and the harness prints what `plc run` prints.
 #[test]
 fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
@@ -252,6 +252,8 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "tests/emit/python_arith", entry: "entry", args: &["base=3", "n=-7", "d=2"] },
         Runnable { file: "scalar_control_flow", entry: "main", args: &["which=-1"] },
         Runnable { file: "tests/emit/run_time_view_errors", entry: "entry", args: &["k=3"] },
+        Runnable { file: "tests/emit/bf16_rounding", entry: "blend", args: &[] },
+        Runnable { file: "tests/emit/bf16_rounding", entry: "mixed", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

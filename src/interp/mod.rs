@@ -246,7 +246,11 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
                 }
                 let data = match dir {
                     Direction::Out => Data::poisoned(dtype, n),
-                    Direction::In | Direction::InOut => inputs::draw(&mut rng, dtype, n),
+                    // Stored as the harness stores them: FP16 and BF16 rounded to their format.
+                    Direction::In | Direction::InOut => match inputs::draw(&mut rng, dtype, n) {
+                        Data::F32(v) => Data::F32(v.into_iter().map(|x| ops::round_to(dtype, x)).collect()),
+                        other => other,
+                    },
                 };
                 let tensor = Tensor::new(dtype, dims, data);
                 if matches!(dir, Direction::Out | Direction::InOut) {

@@ -838,8 +838,7 @@ fn convert(v: Num, dtype: DType) -> Num {
     if dtype.is_float() {
         let x = v.as_f64();
         Num::F(match dtype {
-            DType::Fp16 => round_fp16(x as f32) as f64,
-            DType::Bf16 => round_bf16(x as f32) as f64,
+            DType::Fp16 | DType::Bf16 => round_to(dtype, x as f32) as f64,
             _ => x,
         })
     } else if dtype == DType::Bool {
@@ -862,6 +861,15 @@ fn convert_with_mode(v: Num, dtype: DType, mode: Option<&str>) -> Res<Num> {
         return Ok(Num::I(wrap_int(r as i64, dtype)));
     }
     Ok(convert(v, dtype))
+}
+
+/// A float rounded to the precision of `dtype` (FP16, BF16; others unchanged).
+pub(super) fn round_to(dtype: DType, x: f32) -> f32 {
+    match dtype {
+        DType::Fp16 => round_fp16(x),
+        DType::Bf16 => round_bf16(x),
+        _ => x,
+    }
 }
 
 /// The nearest BF16 value (ties to even).

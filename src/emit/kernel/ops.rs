@@ -37,8 +37,20 @@ impl Emitter<'_> {
             kind => {
                 let elem = self.elem_of(e)?;
                 let text = self.family(&c, kind)?;
-                Ok((text, Repr::Tile(elem)))
+                Ok((self.narrow_rounded(e, text), Repr::Tile(elem)))
             }
+        }
+    }
+
+    /// A computed tile of FP16 or BF16, which the tile library holds as `float`, rounded
+    /// to its format: the vector unit rounds each instruction's result, and so does
+    /// `plc run`, so two ops in a row round twice (BF16 sums differed before).
+    fn narrow_rounded(&self, e: ExprId, text: String) -> String {
+        match self.p.ty(e) {
+            Type::Tile { dtype: d @ (DType::Fp16 | DType::Bf16), .. } => {
+                format!("plc::rounded({text}, {})", runtime_dtype(*d))
+            }
+            _ => text,
         }
     }
 
@@ -157,7 +169,7 @@ impl Emitter<'_> {
             | Special::GatherMask => {
                 let elem = self.elem_of(c.e)?;
                 let text = self.compute(c, special, elem)?;
-                Ok((text, Repr::Tile(elem)))
+                Ok((self.narrow_rounded(c.e, text), Repr::Tile(elem)))
             }
             // A bare tensor's shape and dtype are orchestration values; a barrier across
             // cores has no meaning for one kernel on the CPU.

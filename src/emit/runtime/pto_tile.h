@@ -883,6 +883,16 @@ Tile<T> cast(const Tile<U>& a, DataType target, Round mode = Round::Trunc) {
     return out;
 }
 
+/// A computed tile of FP16 or BF16 values (held as float), each rounded to the format, as
+/// the vector unit rounds each instruction's result.
+template <class T>
+Tile<T> rounded(Tile<T> a, DataType format) {
+    if constexpr (std::is_same<T, float>::value) {
+        for (auto& v : a.data) v = plc_rt::round_to(format, v);
+    }
+    return a;
+}
+
 /// A scalar cast (`pl.cast(n, target_type=...)` on a scalar).
 template <class T, class U>
 T cast_scalar(U x, DataType target, Round mode = Round::Trunc) {
