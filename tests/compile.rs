@@ -217,7 +217,8 @@ fn the_seed_graph_is_recorded_once_and_replayed_for_the_other_layers() {
 /// variables that met, names of 250 characters (item 13, `hostile_names`); values the
 /// program never reads (item 8, `unused_values`); Python's `**`, `//`, `%` and shifts on
 /// negative numbers (items 9 and 12, `python_arith`, `scalar_control_flow` with
-/// `which=-1`, which aborted). Each builds with -Wall -Wextra -Werror,
+/// `which=-1`, which aborted); the op families added for issue 11 (`op_families`,
+/// `system_ops`). Each builds with -Wall -Wextra -Werror,
 /// its file names are short, and the harness prints what `plc run` prints.
 #[test]
 fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
@@ -232,6 +233,8 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "tests/emit/unused_values", entry: "entry", args: &["n=5"] },
         Runnable { file: "tests/emit/python_arith", entry: "entry", args: &["base=3", "n=-7", "d=2"] },
         Runnable { file: "scalar_control_flow", entry: "main", args: &["which=-1"] },
+        // The op families added for issue 11 (ops.md §5.1).
+        Runnable { file: "op_families", entry: "entry", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

@@ -1258,6 +1258,7 @@ impl<'a> Emitter<'a> {
             | Special::Write
             | Special::BlockIdx
             | Special::BlockNum
+            | Special::SubblockIdx
             | Special::Copy
             | Special::Ci
             | Special::Cast

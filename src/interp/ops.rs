@@ -46,6 +46,18 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>) -> Res
             };
             wrap_like(a.first_is_tile(), reduce(&d, k, true, f))
         }
+        OpKind::ArgReduce(axis, f) => {
+            let d = a.nth_dense(0)?;
+            if d.rank() < 2 {
+                return Err(format!("`{}` needs a value of at least 2 axes", def.spellings[0]));
+            }
+            let k = match axis {
+                Axis::Row => d.rank() - 1,
+                Axis::Col => d.rank() - 2,
+            };
+            wrap_like(a.first_is_tile(), arg_reduce(&d, k, f))
+        }
+        OpKind::Part(f) => wrap_like(a.first_is_tile(), part(&a.nth_dense(0)?, &a.nth_dense(1)?, f.into())?),
         OpKind::AxisReduce { f, default_axis, default_keep } => {
             let d = a.nth_dense(0)?;
             let axis = match a.at(P::Axis) {
@@ -100,6 +112,7 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         | Special::Dim
         | Special::BlockIdx
         | Special::BlockNum
+        | Special::SubblockIdx
         | Special::SyncAll => create(it, special, a),
         Special::Read | Special::Write | Special::ArrayGet | Special::ArrayUpdate => element(special, a),
         Special::Slice
@@ -191,6 +204,8 @@ fn create(it: &Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         }
         Special::BlockIdx => Value::Int(it.block_idx),
         Special::BlockNum => Value::Int(it.block_num),
+        // The interpreter runs each kernel on one vector core: subblock 0.
+        Special::SubblockIdx => Value::Int(0),
         _ => Value::None,
     })
 }
@@ -919,6 +934,8 @@ enum Bin {
     Xor,
     Shl,
     Shr,
+    Fmod,
+    ExpDif,
     /// 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE: 1 where true, 0 elsewhere.
     Cmp(u8),
     /// The second operand, broadcast to the first's shape.
@@ -940,6 +957,8 @@ impl From<BinaryFn> for Bin {
             BinaryFn::Xor => Bin::Xor,
             BinaryFn::Shl => Bin::Shl,
             BinaryFn::Shr => Bin::Shr,
+            BinaryFn::Fmod => Bin::Fmod,
+            BinaryFn::ExpDif => Bin::ExpDif,
         }
     }
 }
@@ -955,6 +974,9 @@ fn apply_bin(kind: Bin, x: Num, y: Num, float: bool) -> Res<Num> {
             Bin::Max => p.max(q),
             Bin::Min => p.min(q),
             Bin::Rem => float_floor_div_mod(p, q).1,
+            // In `f32`, as the C++ side computes (`std::fmod` is exact).
+            Bin::Fmod => (p as f32 % q as f32) as f64,
+            Bin::ExpDif => ((p as f32 - q as f32).exp()) as f64,
             Bin::Cmp(c) => compare(c, p.partial_cmp(&q)) as i64 as f64,
             Bin::Second => q,
             Bin::And | Bin::Or | Bin::Xor | Bin::Shl | Bin::Shr => {
@@ -981,6 +1003,13 @@ fn apply_bin(kind: Bin, x: Num, y: Num, float: bool) -> Res<Num> {
             }
             floor_mod(p, q)
         }
+        Bin::Fmod => {
+            if q == 0 {
+                return Err("integer division by zero".into());
+            }
+            p.wrapping_rem(q)
+        }
+        Bin::ExpDif => return Ok(Num::F(((p - q) as f64).exp())),
         Bin::And => p & q,
         Bin::Or => p | q,
         Bin::Xor => p ^ q,
@@ -1174,6 +1203,8 @@ fn unary(d: &Dense, kind: UnaryFn) -> Res<Dense> {
                 UnaryFn::Neg => -p,
                 UnaryFn::Abs => p.abs(),
                 UnaryFn::Relu => p.max(0.0),
+                UnaryFn::Sin => (p as f32).sin() as f64,
+                UnaryFn::Cos => (p as f32).cos() as f64,
                 UnaryFn::Not => return Err("pl.not_ needs integer elements".into()),
             }));
         }
@@ -1191,6 +1222,8 @@ fn unary(d: &Dense, kind: UnaryFn) -> Res<Dense> {
             UnaryFn::Sqrt => Num::F((p as f64).sqrt()),
             UnaryFn::Rsqrt => Num::F(1.0 / (p as f64).sqrt()),
             UnaryFn::Recip => Num::F(1.0 / p as f64),
+            UnaryFn::Sin => Num::F((p as f64).sin()),
+            UnaryFn::Cos => Num::F((p as f64).cos()),
         })
     })
 }
@@ -1213,6 +1246,7 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: ReduceFn) -> Dense {
                     ReduceFn::Sum => 0.0,
                     ReduceFn::Max => f64::NEG_INFINITY,
                     ReduceFn::Min => f64::INFINITY,
+                    ReduceFn::Prod => 1.0,
                 };
                 for k in 0..live {
                     let x = at(k).as_f64();
@@ -1221,6 +1255,8 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: ReduceFn) -> Dense {
                         ReduceFn::Sum => (acc + x) as f32 as f64,
                         ReduceFn::Max => acc.max(x),
                         ReduceFn::Min => acc.min(x),
+                        // Multiplied in `f32`, in index order.
+                        ReduceFn::Prod => (acc * x) as f32 as f64,
                     };
                 }
                 Num::F(if live == 0 { 0.0 } else { acc })
@@ -1229,6 +1265,7 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: ReduceFn) -> Dense {
                     ReduceFn::Sum => 0i64,
                     ReduceFn::Max => i64::MIN,
                     ReduceFn::Min => i64::MAX,
+                    ReduceFn::Prod => 1i64,
                 };
                 for k in 0..live {
                     let x = at(k).as_i64();
@@ -1236,6 +1273,7 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: ReduceFn) -> Dense {
                         ReduceFn::Sum => acc.wrapping_add(x),
                         ReduceFn::Max => acc.max(x),
                         ReduceFn::Min => acc.min(x),
+                        ReduceFn::Prod => acc.wrapping_mul(x),
                     };
                 }
                 Num::I(if live == 0 { 0 } else { acc })
@@ -1252,6 +1290,69 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: ReduceFn) -> Dense {
         valid.remove(axis);
     }
     Dense { dtype: d.dtype, shape, valid, data: out }
+}
+
+/// The INT32 position of the first maximum (`ReduceFn::Max`) or minimum along `axis`, over
+/// its valid extent (0 when it has none); the axis stays as 1.
+fn arg_reduce(d: &Dense, axis: usize, kind: ReduceFn) -> Dense {
+    let outer: usize = d.shape[..axis].iter().map(|&x| x as usize).product();
+    let len = d.shape[axis] as usize;
+    let inner: usize = d.shape[axis + 1..].iter().map(|&x| x as usize).product();
+    let live = (d.valid[axis].max(0) as usize).min(len);
+    let mut out = Data::zeros(DType::Int32, outer * inner);
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| d.data.get((o * len + k) * inner + i).as_f64();
+            let mut best = 0usize;
+            for k in 1..live {
+                let better = match kind {
+                    ReduceFn::Min => at(k) < at(best),
+                    _ => at(k) > at(best),
+                };
+                if better {
+                    best = k;
+                }
+            }
+            out.set(o * inner + i, Num::I(best as i64));
+        }
+    }
+    let (mut shape, mut valid) = (d.shape.clone(), d.valid.clone());
+    shape[axis] = 1;
+    valid[axis] = 1;
+    Dense { dtype: DType::Int32, shape, valid, data: out }
+}
+
+/// `part_*(x, y)`: `f(x, y)` where both are valid, the valid one where one is, 0 elsewhere;
+/// the result is valid over the union of the two valid regions.
+fn part(x: &Dense, y: &Dense, kind: Bin) -> Res<Dense> {
+    if x.shape != y.shape {
+        return Err(format!("the operands of a part op have shapes {:?} and {:?}", x.shape, y.shape));
+    }
+    let dtype = x.dtype;
+    let float = dtype.is_float();
+    let valid: Vec<i64> = x.valid.iter().zip(&y.valid).map(|(&p, &q)| p.max(q)).collect();
+    let mut data = Data::zeros(dtype, x.len());
+    let mut pos = 0usize;
+    let mut failure = None;
+    for_each_index(&x.shape, |ix| {
+        let inside = |v: &[i64]| ix.iter().zip(v).all(|(i, n)| i < n);
+        let (p, q) = (x.data.get(pos), convert(y.data.get(pos), dtype));
+        let v = match (inside(&x.valid), inside(&y.valid)) {
+            (true, true) => apply_bin(kind, p, q, float),
+            (true, false) => Ok(p),
+            (false, true) => Ok(q),
+            (false, false) => Ok(Num::I(0)),
+        };
+        match v {
+            Ok(v) => data.set(pos, convert(v, dtype)),
+            Err(e) => failure = Some(e),
+        }
+        pos += 1;
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(Dense { dtype, shape: x.shape.clone(), valid, data }),
+    }
 }
 
 /// `lhs @ rhs` of two matrices (a vector is a row), accumulated in `f64`.

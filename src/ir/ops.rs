@@ -49,6 +49,12 @@ pub enum OpKind {
     Expand(Axis, Option<BinaryFn>),
     /// `row_sum`, `col_max`, ...: the axis reduced and kept as 1.
     Reduce(Axis, ReduceFn),
+    /// `row_argmax`, `col_argmin`, ...: the INT32 position of the first maximum (minimum)
+    /// along the axis over its valid extent, the axis kept as 1.
+    ArgReduce(Axis, ReduceFn),
+    /// `part_add`, ...: `f(lhs, rhs)` where both operands are valid, the valid one where
+    /// only one is, over the union of the two valid regions (PTO's `TPARTADD`).
+    Part(BinaryFn),
     /// `sum`/`max`/`min` along `axis=` (default `default_axis`), the axis kept as 1 or
     /// dropped (`keep_dim=`/`keepdim=`, default `default_keep`).
     AxisReduce { f: ReduceFn, default_axis: i64, default_keep: bool },
@@ -103,6 +109,10 @@ pub enum BinaryFn {
     Xor,
     Shl,
     Shr,
+    /// The remainder with the sign of the dividend (C's `fmod`, PyTorch's `fmod`).
+    Fmod,
+    /// `exp(lhs - rhs)` (the `expdif` members of the expand families).
+    ExpDif,
 }
 
 impl BinaryFn {
@@ -122,6 +132,17 @@ impl BinaryFn {
             BinaryFn::Xor => "bit_xor",
             BinaryFn::Shl => "shl",
             BinaryFn::Shr => "shr",
+            BinaryFn::Fmod => "fmod",
+            BinaryFn::ExpDif => "expdif",
+        }
+    }
+
+    /// The suffix of the expand and part families (`row_expand_max`, `part_add`).
+    pub fn family_suffix(self) -> &'static str {
+        match self {
+            BinaryFn::Max => "max",
+            BinaryFn::Min => "min",
+            other => other.tile_fn(),
         }
     }
 }
@@ -139,6 +160,8 @@ pub enum UnaryFn {
     Relu,
     /// Bitwise not.
     Not,
+    Sin,
+    Cos,
 }
 
 impl UnaryFn {
@@ -154,6 +177,8 @@ impl UnaryFn {
             UnaryFn::Abs => "abs",
             UnaryFn::Relu => "relu",
             UnaryFn::Not => "bit_not",
+            UnaryFn::Sin => "sin",
+            UnaryFn::Cos => "cos",
         }
     }
 }
@@ -164,6 +189,7 @@ pub enum ReduceFn {
     Sum,
     Max,
     Min,
+    Prod,
 }
 
 impl ReduceFn {
@@ -173,6 +199,7 @@ impl ReduceFn {
             ReduceFn::Sum => "sum",
             ReduceFn::Max => "max",
             ReduceFn::Min => "min",
+            ReduceFn::Prod => "prod",
         }
     }
 }
@@ -280,6 +307,8 @@ pub enum Special {
     ArrayUpdate,
     /// `pl.system.syncall`: a barrier across cores.
     SyncAll,
+    /// The index of the vector core within its cluster (0 on the CPU's one core).
+    SubblockIdx,
 }
 
 macro_rules! params {
@@ -326,6 +355,8 @@ params! {
     Tile = "tile", Tmp = "tmp", TmpTile = "tmp_tile", Transpose = "transpose", UsedCores = "used_cores",
     ValidCols = "valid_cols", ValidRows = "valid_rows", ValidShape = "valid_shape",
     ValidShapes = "valid_shapes", Value = "value", Vec = "vec", Width = "width", X = "x",
+    // Parameters of the rows added for ops.md §5.1.
+    RowVec = "row_vec",
 }
 
 impl std::fmt::Display for Param {
@@ -488,7 +519,8 @@ const OLDER_ORDERS: &[(Op, &[usize])] = &[(Op::TileStore, &[0, 1, 3, 2])];
 
 /// Looks an op up by a spelling written in the source (`pl.tile.load`, `pl.load`).
 pub fn by_spelling(spelling: &str) -> Option<Op> {
-    OPS.iter().position(|op| op.spellings.contains(&spelling)).map(|i| Op::ALL[i]).or_else(|| {
+    let aliased = ALIASES.iter().find(|(s, _)| *s == spelling).map(|&(_, op)| op);
+    OPS.iter().position(|op| op.spellings.contains(&spelling)).map(|i| Op::ALL[i]).or(aliased).or_else(|| {
         // The older `pl.op.block.X` / `pl.op.tensor.X` API: where an op has no row of its own
         // for the older form (as `pl.op.block.load` has), it is `pl.tile.X` / `pl.tensor.X`.
         let (prefix, rest) = if let Some(rest) = spelling.strip_prefix("pl.op.block.") {
@@ -500,6 +532,12 @@ pub fn by_spelling(spelling: &str) -> Option<Op> {
         OPS.iter().position(|op| op.spellings.contains(&current.as_str())).map(|i| Op::ALL[i])
     })
 }
+
+/// Further spellings of rows of the table: the promoted `pl.<name>` forms PyPTO has for
+/// ops plc already had under another spelling (ops.md §5.1). Kept apart from the rows so
+/// that a row's own spellings stay as they are.
+pub const ALIASES: &[(&str, Op)] =
+    &[("pl.maximums", Op::TileMaxs), ("pl.minimums", Op::TileMins), ("pl.dim", Op::TensorDim)];
 
 /// The ops reachable through a unified name (`add` → `tensor.add`, `tile.add`).
 pub fn unified(name: &str) -> impl Iterator<Item = Op> + '_ {
@@ -988,6 +1026,72 @@ fn array_element(a: &dyn Args) -> Result<Type, String> {
     }
 }
 
+// ---------------------------------------------------------------- result rules of the rows added for ops.md §5.1
+
+/// `sin`, `cos`: the operand's type; PyPTO computes them on FP32 only.
+fn fp32_same(a: &dyn Args) -> Result<Type, String> {
+    let ty = a.ty(0).ok_or("missing argument")?;
+    match ty.dtype() {
+        Some(d) if d != DType::Fp32 => {
+            Err(format!("the dtype must be FP32, got {}; convert first with pl.cast(x, pl.FP32)", d.name()))
+        }
+        _ => Ok(ty.clone()),
+    }
+}
+
+/// The tile reductions that need a scratch tile (`row_prod`, `row_argmax`): it must have
+/// the input's dtype and rank.
+fn check_tmp_tile(a: &dyn Args) -> Result<(), String> {
+    let (Some(x), Some(tmp)) = (a.ty(0), a.ty(1)) else { return Ok(()) };
+    if x.dtype().is_some() && tmp.dtype().is_some() && x.dtype() != tmp.dtype() {
+        return Err("tmp_tile must have the input's dtype".to_string());
+    }
+    match (x.shape(), tmp.shape()) {
+        (Some(p), Some(q)) if p.len() != q.len() => Err("tmp_tile must have the input's rank".to_string()),
+        _ => Ok(()),
+    }
+}
+
+/// `pl.tile.row_prod(tile, tmp_tile)`: `[rows, 1]`.
+fn tile_row_reduce(a: &dyn Args) -> Result<Type, String> {
+    check_tmp_tile(a)?;
+    row_reduce(a)
+}
+
+/// `row_argmax` / `row_argmin`: `[rows, 1]` of INT32 positions.
+fn row_arg_reduce(a: &dyn Args) -> Result<Type, String> {
+    check_tmp_tile(a)?;
+    Ok(with_dtype(&row_reduce(a)?, DType::Int32))
+}
+
+/// `col_argmax` / `col_argmin`: `[1, cols]` of INT32 positions.
+fn col_arg_reduce(a: &dyn Args) -> Result<Type, String> {
+    check_tmp_tile(a)?;
+    Ok(with_dtype(&col_reduce(a)?, DType::Int32))
+}
+
+/// The column reductions need two axes (PyPTO: rank >= 2).
+fn col_reduce_2d(a: &dyn Args) -> Result<Type, String> {
+    if let Some(shape) = a.ty(0).and_then(Type::shape) {
+        if shape.len() < 2 {
+            return Err(format!("a column reduction needs at least 2 axes, the operand has {}", shape.len()));
+        }
+    }
+    col_reduce(a)
+}
+
+/// `part_*(lhs, rhs)`: the operands must have the same shape where both are known.
+fn part(a: &dyn Args) -> Result<Type, String> {
+    let (x, y) = (a.ty(0).ok_or("missing lhs")?, a.ty(1).ok_or("missing rhs")?);
+    if let (Some(p), Some(q)) = (x.shape(), y.shape()) {
+        let known = |d: &Dim| matches!(d, Dim::Const(_));
+        if p.len() != q.len() || p.iter().zip(q).any(|(m, n)| known(m) && known(n) && m != n) {
+            return Err("the operands of a part op must have the same shape".to_string());
+        }
+    }
+    Ok(x.clone())
+}
+
 // ---------------------------------------------------------------- the table
 
 use ArgKind as K;
@@ -1055,6 +1159,19 @@ const BLOCK_STORE: &[ParamDef] = &[
     req(P::Width, K::Scalar),
     write(P::OutputTensor, K::Tensor),
 ];
+
+// Parameter lists of the rows added for ops.md §5.1 (PyPTO's names per level).
+const T_INPUT: &[ParamDef] = &[req(P::Input, K::Tensor)];
+const S_TILE: &[ParamDef] = &[req(P::Tile, K::Tile)];
+const S_TILE_TMP: &[ParamDef] = &[req(P::Tile, K::Tile), req(P::TmpTile, K::Tile)];
+const T_COL_EXPAND: &[ParamDef] = &[req(P::Tensor, K::Tensor), req(P::ColVec, K::Tensor)];
+const T_ROW_EXPAND: &[ParamDef] = &[req(P::Tensor, K::Tensor), req(P::RowVec, K::Tensor)];
+const S_COL_EXPAND: &[ParamDef] = &[req(P::Tile, K::Tile), req(P::ColVec, K::Tile)];
+const S_ROW_EXPAND: &[ParamDef] = &[req(P::Tile, K::Tile), req(P::RowVec, K::Tile)];
+const T_PART: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor)];
+const S_PART: &[ParamDef] = &[req(P::Src0, K::Tile), req(P::Src1, K::Tile)];
+const T_FMOD: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value)];
+const S_FMOD: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Value)];
 
 macro_rules! ops {
     ($($(#[$doc:meta])* $id:ident = $name:literal, $level:ident, [$($spelling:literal),*], $unified:expr, $params:expr,
@@ -1457,6 +1574,66 @@ ops! {
         same_as_first, false, OpKind::Distributed;
     PldTensorAllToAll = "pld.tensor.all_to_all", Distributed, ["pld.tensor.all_to_all"], None,
         &[req(P::Input, K::Tensor), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor)], same_as_second, false, OpKind::Distributed;
+    // ---- rows added for ops.md §5.1 (PyPTO spellings plc lacked), kept in one block.
+    // reductions: products, column minima, arg-max/min positions
+    TensorRowProd = "tensor.row_prod", Tensor, ["pl.tensor.row_prod"], Some("row_prod"), T_INPUT, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Prod);
+    TensorColProd = "tensor.col_prod", Tensor, ["pl.tensor.col_prod"], Some("col_prod"), T_INPUT, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Prod);
+    TensorColMin = "tensor.col_min", Tensor, ["pl.tensor.col_min"], Some("col_min"), T_INPUT, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Min);
+    TensorRowArgmax = "tensor.row_argmax", Tensor, ["pl.tensor.row_argmax"], Some("row_argmax"), T_INPUT, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Max);
+    TensorRowArgmin = "tensor.row_argmin", Tensor, ["pl.tensor.row_argmin"], Some("row_argmin"), T_INPUT, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Min);
+    TensorColArgmax = "tensor.col_argmax", Tensor, ["pl.tensor.col_argmax"], Some("col_argmax"), T_INPUT, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Max);
+    TensorColArgmin = "tensor.col_argmin", Tensor, ["pl.tensor.col_argmin"], Some("col_argmin"), T_INPUT, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Min);
+    TileRowProd = "tile.row_prod", Tile, ["pl.tile.row_prod"], Some("row_prod"), S_TILE_TMP, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Prod);
+    TileColProd = "tile.col_prod", Tile, ["pl.tile.col_prod"], Some("col_prod"), S_TILE, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Prod);
+    TileColMin = "tile.col_min", Tile, ["pl.tile.col_min"], Some("col_min"), S_TILE, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Min);
+    TileRowArgmax = "tile.row_argmax", Tile, ["pl.tile.row_argmax"], Some("row_argmax"), S_TILE_TMP, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Max);
+    TileRowArgmin = "tile.row_argmin", Tile, ["pl.tile.row_argmin"], Some("row_argmin"), S_TILE_TMP, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Min);
+    TileColArgmax = "tile.col_argmax", Tile, ["pl.tile.col_argmax"], Some("col_argmax"), S_TILE_TMP, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Max);
+    TileColArgmin = "tile.col_argmin", Tile, ["pl.tile.col_argmin"], Some("col_argmin"), S_TILE_TMP, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Min);
+    // broadcasts along rows and columns
+    TensorRowExpand = "tensor.row_expand", Tensor, ["pl.tensor.row_expand"], Some("row_expand"),
+        &[req(P::Target, K::Tensor), req(P::RowVec, K::Tensor)], same_as_first, false, OpKind::Expand(Axis::Row, None);
+    TensorRowExpandMax = "tensor.row_expand_max", Tensor, ["pl.tensor.row_expand_max"], Some("row_expand_max"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
+    TensorRowExpandMin = "tensor.row_expand_min", Tensor, ["pl.tensor.row_expand_min"], Some("row_expand_min"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
+    TensorRowExpandExpdif = "tensor.row_expand_expdif", Tensor, ["pl.tensor.row_expand_expdif"], Some("row_expand_expdif"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
+    TensorColExpandAdd = "tensor.col_expand_add", Tensor, ["pl.tensor.col_expand_add"], Some("col_expand_add"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
+    TensorColExpandSub = "tensor.col_expand_sub", Tensor, ["pl.tensor.col_expand_sub"], Some("col_expand_sub"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
+    TensorColExpandDiv = "tensor.col_expand_div", Tensor, ["pl.tensor.col_expand_div"], Some("col_expand_div"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
+    TensorColExpandMax = "tensor.col_expand_max", Tensor, ["pl.tensor.col_expand_max"], Some("col_expand_max"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
+    TensorColExpandMin = "tensor.col_expand_min", Tensor, ["pl.tensor.col_expand_min"], Some("col_expand_min"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
+    TensorColExpandExpdif = "tensor.col_expand_expdif", Tensor, ["pl.tensor.col_expand_expdif"], Some("col_expand_expdif"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
+    TileRowExpand = "tile.row_expand", Tile, ["pl.tile.row_expand"], Some("row_expand"),
+        &[req(P::Target, K::Tile), req(P::RowVec, K::Tile)], same_as_first, false, OpKind::Expand(Axis::Row, None);
+    TileRowExpandMax = "tile.row_expand_max", Tile, ["pl.tile.row_expand_max"], Some("row_expand_max"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
+    TileRowExpandMin = "tile.row_expand_min", Tile, ["pl.tile.row_expand_min"], Some("row_expand_min"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
+    TileRowExpandExpdif = "tile.row_expand_expdif", Tile, ["pl.tile.row_expand_expdif"], Some("row_expand_expdif"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
+    TileColExpandAdd = "tile.col_expand_add", Tile, ["pl.tile.col_expand_add"], Some("col_expand_add"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
+    TileColExpandSub = "tile.col_expand_sub", Tile, ["pl.tile.col_expand_sub"], Some("col_expand_sub"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
+    TileColExpandDiv = "tile.col_expand_div", Tile, ["pl.tile.col_expand_div"], Some("col_expand_div"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
+    TileColExpandMax = "tile.col_expand_max", Tile, ["pl.tile.col_expand_max"], Some("col_expand_max"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
+    TileColExpandMin = "tile.col_expand_min", Tile, ["pl.tile.col_expand_min"], Some("col_expand_min"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
+    TileColExpandExpdif = "tile.col_expand_expdif", Tile, ["pl.tile.col_expand_expdif"], Some("col_expand_expdif"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
+    // elementwise: sin, cos (FP32), fmod (the sign of the dividend), part ops
+    TensorSin = "tensor.sin", Tensor, ["pl.tensor.sin"], Some("sin"), T_INPUT, fp32_same, false, OpKind::Unary(UnaryFn::Sin);
+    TensorCos = "tensor.cos", Tensor, ["pl.tensor.cos"], Some("cos"), T_INPUT, fp32_same, false, OpKind::Unary(UnaryFn::Cos);
+    TileSin = "tile.sin", Tile, ["pl.tile.sin"], Some("sin"), S_TILE, fp32_same, false, OpKind::Unary(UnaryFn::Sin);
+    TileCos = "tile.cos", Tile, ["pl.tile.cos"], Some("cos"), S_TILE, fp32_same, false, OpKind::Unary(UnaryFn::Cos);
+    TensorFmod = "tensor.fmod", Tensor, ["pl.tensor.fmod"], Some("fmod"), T_FMOD, same_as_first, false, OpKind::Binary(BinaryFn::Fmod);
+    TensorFmods = "tensor.fmods", Tensor, ["pl.tensor.fmods"], Some("fmods"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Fmod);
+    TileFmod = "tile.fmod", Tile, ["pl.tile.fmod"], Some("fmod"), S_FMOD, same_as_first, false, OpKind::Binary(BinaryFn::Fmod);
+    TileFmods = "tile.fmods", Tile, ["pl.tile.fmods"], Some("fmods"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Fmod);
+    TensorPartAdd = "tensor.part_add", Tensor, ["pl.tensor.part_add"], Some("part_add"), T_PART, part, false, OpKind::Part(BinaryFn::Add);
+    TensorPartMax = "tensor.part_max", Tensor, ["pl.tensor.part_max"], Some("part_max"), T_PART, part, false, OpKind::Part(BinaryFn::Max);
+    TensorPartMin = "tensor.part_min", Tensor, ["pl.tensor.part_min"], Some("part_min"), T_PART, part, false, OpKind::Part(BinaryFn::Min);
+    TensorPartMul = "tensor.part_mul", Tensor, ["pl.tensor.part_mul"], Some("part_mul"), T_PART, part, false, OpKind::Part(BinaryFn::Mul);
+    TilePartAdd = "tile.part_add", Tile, ["pl.tile.part_add"], Some("part_add"), S_PART, part, false, OpKind::Part(BinaryFn::Add);
+    TilePartMax = "tile.part_max", Tile, ["pl.tile.part_max"], Some("part_max"), S_PART, part, false, OpKind::Part(BinaryFn::Max);
+    TilePartMin = "tile.part_min", Tile, ["pl.tile.part_min"], Some("part_min"), S_PART, part, false, OpKind::Part(BinaryFn::Min);
+    TilePartMul = "tile.part_mul", Tile, ["pl.tile.part_mul"], Some("part_mul"), S_PART, part, false, OpKind::Part(BinaryFn::Mul);
+    // what the runtime knows: the number of blocks, the vector core within its cluster
+    TensorGetBlockNum = "tensor.get_block_num", Tensor, ["pl.get_block_num", "pl.tensor.get_block_num"], None, &[], index_scalar, false, OpKind::Special(Special::BlockNum);
+    TensorGetSubblockIdx = "tensor.get_subblock_idx", Tensor, ["pl.get_subblock_idx", "pl.tensor.get_subblock_idx"], None, &[], index_scalar, false, OpKind::Special(Special::SubblockIdx);
+    TileGetSubblockIdx = "tile.get_subblock_idx", Tile, ["pl.tile.get_subblock_idx"], None, &[], index_scalar, false, OpKind::Special(Special::SubblockIdx);
 }
 
 #[cfg(test)]
@@ -1497,8 +1674,8 @@ mod tests {
             let def = op.def();
             let operands = match def.kind {
                 OpKind::Chain(_) => 3,
-                OpKind::Binary(_) | OpKind::Compare | OpKind::Expand(..) => 2,
-                OpKind::Unary(_) | OpKind::Reduce(..) | OpKind::AxisReduce { .. } => 1,
+                OpKind::Binary(_) | OpKind::Compare | OpKind::Expand(..) | OpKind::Part(_) => 2,
+                OpKind::Unary(_) | OpKind::Reduce(..) | OpKind::ArgReduce(..) | OpKind::AxisReduce { .. } => 1,
                 OpKind::Special(_) | OpKind::Marker | OpKind::Distributed => 0,
             };
             assert!(def.params.len() >= operands, "{op}");
@@ -1568,6 +1745,33 @@ mod tests {
         // PyPTO's per-level signatures: the tile forms take their scratch tile.
         assert!(unified("xor").any(|id| id.def().level == OpLevel::Tile && id.def().params[2].required));
         assert!(unified("xor").any(|id| id.def().level == OpLevel::Tensor && !id.def().params[2].required));
+    }
+
+    #[test]
+    fn added_rows_and_aliases() {
+        // Promoted spellings of rows plc had under another one.
+        assert_eq!(op("pl.maximums").name, "tile.maxs");
+        assert_eq!(op("pl.dim").name, "tensor.dim");
+        for (alias, _) in ALIASES {
+            assert!(OPS.iter().all(|o| !o.spellings.contains(alias)), "{alias} is also a row's spelling");
+        }
+        // Unified families with a form per level.
+        for name in ["row_prod", "col_min", "row_argmax", "col_expand_expdif", "row_expand", "sin", "fmod", "part_add"]
+        {
+            assert_eq!(unified(name).count(), 2, "{name}");
+        }
+        // PyPTO's per-level parameters: tile reductions take a scratch tile, tensor ones none.
+        assert_eq!(op("pl.tile.row_prod").keyword_index("tmp_tile"), Some(1));
+        assert!(op("pl.tensor.row_argmax").keyword_index("tmp_tile").is_none());
+        assert_eq!(op("pl.tile.row_expand").keyword_index("row_vec"), Some(1));
+        let c = |v: &[i64]| v.iter().map(|&d| Dim::Const(d)).collect::<Vec<_>>();
+        let tile = |s: &[i64], d: DType| Type::Tile { shape: c(s), dtype: d, memory: Some(MemorySpace::Vec) };
+        let x = Fake(vec![Some(tile(&[8, 16], DType::Fp32)), Some(tile(&[8, 16], DType::Fp32))], vec![], vec![]);
+        assert_eq!((op("pl.tile.row_argmax").result)(&x), Ok(tile(&[8, 1], DType::Int32)));
+        assert_eq!((op("pl.tile.col_argmin").result)(&x), Ok(tile(&[1, 16], DType::Int32)));
+        assert_eq!((op("pl.tile.col_prod").result)(&x), Ok(tile(&[1, 16], DType::Fp32)));
+        let half = Fake(vec![Some(tile(&[8, 16], DType::Fp16))], vec![], vec![]);
+        assert!((op("pl.tile.cos").result)(&half).is_err());
     }
 
     /// An argument view over plain types, for the result rules.

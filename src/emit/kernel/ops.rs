@@ -83,10 +83,15 @@ impl Emitter<'_> {
             }
             OpKind::Expand(axis, f) => {
                 let v = self.tile_arg(self.need(c, Slot::Nth(1))?)?;
-                let suffix = f.map_or(String::new(), |f| format!("_{}", f.tile_fn()));
+                let suffix = f.map_or(String::new(), |f| format!("_{}", f.family_suffix()));
                 format!("plc::{}_expand{suffix}({x}, {v})", axis.prefix())
             }
+            OpKind::Part(f) => {
+                let y = self.tile_arg(self.need(c, Slot::Nth(1))?)?;
+                format!("plc::part_{}({x}, {y})", f.family_suffix())
+            }
             OpKind::Reduce(axis, f) => format!("plc::{}_{}({x})", axis.prefix(), f.tile_fn()),
+            OpKind::ArgReduce(axis, f) => format!("plc::{}_arg{}({x})", axis.prefix(), f.tile_fn()),
             OpKind::AxisReduce { f, default_axis, default_keep } => {
                 let axis = self.int_arg(c.get(P::Axis), default_axis)?;
                 let keep = match c.get(P::KeepDim).or(c.get(P::Keepdim)) {
@@ -97,6 +102,7 @@ impl Emitter<'_> {
                     ReduceFn::Sum => "plc::Reduce::Sum",
                     ReduceFn::Max => "plc::Reduce::Max",
                     ReduceFn::Min => "plc::Reduce::Min",
+                    ReduceFn::Prod => "plc::Reduce::Prod",
                 };
                 format!("plc::reduce_axis({x}, {f}, {axis}, {keep})")
             }
@@ -123,7 +129,8 @@ impl Emitter<'_> {
             | Special::Ci
             | Special::Dim
             | Special::BlockIdx
-            | Special::BlockNum => self.create(c, special),
+            | Special::BlockNum
+            | Special::SubblockIdx => self.create(c, special),
             Special::Read
             | Special::Write
             | Special::ScalarCast
@@ -269,6 +276,7 @@ impl Emitter<'_> {
                 Ok((format!("plc::dim({t}, {axis})"), Repr::Scalar("int64_t")))
             }
             Special::BlockIdx => Ok(("plc::get_block_idx()".to_string(), Repr::Scalar("int64_t"))),
+            Special::SubblockIdx => Ok(("plc::get_subblock_idx()".to_string(), Repr::Scalar("int64_t"))),
             _ => Ok(("plc::get_block_num()".to_string(), Repr::Scalar("int64_t"))),
         }
     }
