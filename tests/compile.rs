@@ -235,6 +235,7 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "scalar_control_flow", entry: "main", args: &["which=-1"] },
         // The op families added for issue 11 (ops.md §5.1).
         Runnable { file: "op_families", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/system_ops", entry: "entry", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

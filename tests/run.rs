@@ -752,6 +752,38 @@ def kernel(
     }
 }
 
+/// `pl.system.*` barriers, flags, fences and cache control do nothing on the CPU; the
+/// available counts are the a2a3 device's (48 vector cores, 24 clusters); `task_invalid()`
+/// is the id of no task (issue 11, ops.md §2.4).
+#[test]
+fn system_ops_have_their_cpu_meaning() {
+    let src = include_str!("emit/system_ops.pl");
+    for seed in [0, 4] {
+        let out = run_source(src, "entry", &[], seed).unwrap();
+        let x = drawn(seed, 0, 256);
+        let want: Vec<f32> = x.iter().map(|v| v + 4824.0).collect();
+        assert_eq!(floats(&out[0]), want, "seed {seed}");
+    }
+}
+
+/// Cross-core pipes type and lower, but no CPU form runs them: `plc run` and `plc compile`
+/// each stop at the first with a diagnostic naming it and saying why.
+#[test]
+fn cross_core_pipes_are_refused_with_the_reason() {
+    let file = "tests/emit/cross_core_pipe.pl";
+    let check = plc(&["check", file]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let run = plc(&["run", file, "--entry", "entry", "--message-format", "short"]);
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:10:11: error[E0803]: `pl.system.reserve_buffer`")), "{err}");
+    assert!(err.contains("cube and vector kernels of a cluster running at once"), "{err}");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cross_core_pipe");
+    let compile = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(compile.status.code(), Some(1));
+    let err = String::from_utf8(compile.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:10:11: error[E0601]: `pl.system.reserve_buffer`")), "{err}");
+}
+
 // ---------------------------------------------------------------- errors
 
 fn plc(args: &[&str]) -> std::process::Output {

@@ -1164,6 +1164,11 @@ impl<'a> Emitter<'a> {
     fn op(&mut self, var: VarId, op: Op, args: &[Option<ExprId>], loc: Loc) {
         let def = op.def();
         let special = match def.kind {
+            OpKind::CrossCore | OpKind::Prefetch => {
+                let why = def.kind.no_cpu_form().unwrap_or_default();
+                let m = format!("`{}` has no form in the C++ backend ({why})", def.print_name());
+                return self.error(Code::E0601, loc, m);
+            }
             OpKind::Special(special) if def.level != OpLevel::Tile => special,
             _ => return self.misplaced(op, loc),
         };
@@ -1201,6 +1206,10 @@ impl<'a> Emitter<'a> {
                     self.line(&format!("{ct} {v} = get_tensor_data<{ct}>({src}, {}, indices_{v});", idx.len()));
                 }
                 self.unless_read(var, &v);
+            }
+            Special::TaskInvalid => {
+                let v = self.define(var);
+                self.line(&format!("PTO2TaskId {v} = PTO2TaskId::invalid();"));
             }
             Special::Dim => {
                 let (Some(src), Some(k)) = (arg(Param::T), arg(Param::Axis)) else { return };
@@ -1259,6 +1268,9 @@ impl<'a> Emitter<'a> {
             | Special::BlockIdx
             | Special::BlockNum
             | Special::SubblockIdx
+            | Special::Hardware
+            | Special::AvailableAivCount
+            | Special::AvailableClusterCount
             | Special::Copy
             | Special::Ci
             | Special::Cast

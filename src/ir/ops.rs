@@ -67,6 +67,13 @@ pub enum OpKind {
     /// Communication between ranks (`pld.*`): no CPU form, since it needs several ranks
     /// running at once.
     Distributed,
+    /// The cross-core pipes of a mixed kernel (`tpush_to_aiv`, `tpop_from_aic`,
+    /// `aic_initialize_pipe`, `reserve_buffer`, ...): no CPU form, since they need the cube
+    /// and vector kernels of a cluster running at once.
+    CrossCore,
+    /// Asynchronous cache prefetch (`pl.prefetch.*`): no CPU form (its context, session
+    /// and event values have none).
+    Prefetch,
 }
 
 impl OpKind {
@@ -74,6 +81,10 @@ impl OpKind {
     pub fn no_cpu_form(self) -> Option<&'static str> {
         match self {
             OpKind::Distributed => Some("the distributed ops need a runtime with several ranks running at once"),
+            OpKind::CrossCore => Some(
+                "cross-core pipes connect the cube and vector kernels of a cluster running at once; plc's CPU runtime runs them one after the other",
+            ),
+            OpKind::Prefetch => Some("asynchronous prefetch contexts, sessions and events have no form in plc's CPU runtime"),
             _ => None,
         }
     }
@@ -309,6 +320,17 @@ pub enum Special {
     SyncAll,
     /// The index of the vector core within its cluster (0 on the CPU's one core).
     SubblockIdx,
+    /// Hardware synchronisation and cache control (`pl.system.bar_all`, `sync_set`,
+    /// `fence`, `cacheinvalid`, ...): no effect on a sequential CPU, where every write is
+    /// seen by the next read.
+    Hardware,
+    /// `pl.system.available_aiv_count()`: the vector cores of the device (48 on the CPU
+    /// runtime, which stands for an a2a3 device).
+    AvailableAivCount,
+    /// `pl.system.available_cluster_count()`: its clusters (24).
+    AvailableClusterCount,
+    /// `pl.system.task_invalid()`: the id of no task.
+    TaskInvalid,
 }
 
 macro_rules! params {
@@ -356,7 +378,12 @@ params! {
     ValidCols = "valid_cols", ValidRows = "valid_rows", ValidShape = "valid_shape",
     ValidShapes = "valid_shapes", Value = "value", Vec = "vec", Width = "width", X = "x",
     // Parameters of the rows added for ops.md §5.1.
-    RowVec = "row_vec",
+    RowVec = "row_vec", EventId = "event_id", Pipe = "pipe", FftsMode = "ffts_mode", SetPipe = "set_pipe",
+    WaitPipe = "wait_pipe", Workspace = "workspace", C2vConsumerBuf = "c2v_consumer_buf",
+    V2cConsumerBuf = "v2c_consumer_buf", DirMask = "dir_mask", SlotSize = "slot_size", LocalSlotNum = "local_slot_num",
+    Id = "id", Base = "base", PeerFunc = "peer_func", Split = "split", LaneStride = "lane_stride", Event = "event",
+    SessionHandle = "session_handle", Stage = "stage", Stage2 = "stage2", SendCounts = "send_counts",
+    RecvCounts = "recv_counts", SrcTile = "src_tile",
 }
 
 impl std::fmt::Display for Param {
@@ -1092,6 +1119,42 @@ fn part(a: &dyn Args) -> Result<Type, String> {
     Ok(x.clone())
 }
 
+fn task_id_scalar(_: &dyn Args) -> Result<Type, String> {
+    Ok(Type::Scalar(DType::TaskId))
+}
+
+fn bool_scalar(_: &dyn Args) -> Result<Type, String> {
+    Ok(Type::Scalar(DType::Bool))
+}
+
+/// `aic_initialize_pipe` / `aiv_initialize_pipe`: `dir_mask=` and `slot_size=` are required
+/// (keyword-only after two optional positional parameters).
+fn initialize_pipe(a: &dyn Args) -> Result<Type, String> {
+    match (a.present(2), a.present(3)) {
+        (true, true) => Ok(Type::None),
+        _ => Err("dir_mask= and slot_size= are required".to_string()),
+    }
+}
+
+/// `tpop_from_aic(*, shape, dtype, ...)` (a Vec tile) and `tpop_from_aiv` (a Mat tile):
+/// typed by `shape=` and `dtype=` together, or by the annotation of the target when both
+/// are omitted.
+fn tpop(a: &dyn Args, memory: MemorySpace) -> Result<Type, String> {
+    match (a.present(0), a.present(1)) {
+        (true, true) => Ok(Type::Tile { shape: shape_arg(a, 0)?, dtype: dtype_arg(a, 1)?, memory: Some(memory) }),
+        (false, false) => Ok(Type::Unknown),
+        _ => Err("give shape= and dtype= together, or neither".to_string()),
+    }
+}
+
+fn tpop_from_aic(a: &dyn Args) -> Result<Type, String> {
+    tpop(a, MemorySpace::Vec)
+}
+
+fn tpop_from_aiv(a: &dyn Args) -> Result<Type, String> {
+    tpop(a, MemorySpace::Mat)
+}
+
 // ---------------------------------------------------------------- the table
 
 use ArgKind as K;
@@ -1172,6 +1235,28 @@ const T_PART: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor)];
 const S_PART: &[ParamDef] = &[req(P::Src0, K::Tile), req(P::Src1, K::Tile)];
 const T_FMOD: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value)];
 const S_FMOD: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Value)];
+
+const PIPE_INIT: &[ParamDef] = &[
+    opt(P::C2vConsumerBuf, K::Value),
+    opt(P::V2cConsumerBuf, K::Value),
+    opt(P::DirMask, K::Int),
+    opt(P::SlotSize, K::Int),
+    opt(P::SlotNum, K::Int),
+    opt(P::LocalSlotNum, K::Int),
+    opt(P::Id, K::Int),
+];
+const SYNC_PAIR: &[ParamDef] = &[req(P::SetPipe, K::Any), req(P::WaitPipe, K::Any), req(P::EventId, K::Any)];
+const TFREE: &[ParamDef] = &[req(P::Tile, K::Tile), opt(P::Split, K::Int), opt(P::Id, K::Int)];
+const PLD_TILE_GET: &[ParamDef] = &[
+    write(P::Dst, K::Tensor),
+    req(P::Peer, K::Scalar),
+    req(P::Src, K::Tensor),
+    req(P::Stage, K::Tile),
+    opt(P::Stage2, K::Tile),
+    opt(P::DstOffsets, K::Indices),
+    opt(P::SrcOffsets, K::Indices),
+    opt(P::Shape, K::Shape),
+];
 
 macro_rules! ops {
     ($($(#[$doc:meta])* $id:ident = $name:literal, $level:ident, [$($spelling:literal),*], $unified:expr, $params:expr,
@@ -1634,6 +1719,74 @@ ops! {
     TensorGetBlockNum = "tensor.get_block_num", Tensor, ["pl.get_block_num", "pl.tensor.get_block_num"], None, &[], index_scalar, false, OpKind::Special(Special::BlockNum);
     TensorGetSubblockIdx = "tensor.get_subblock_idx", Tensor, ["pl.get_subblock_idx", "pl.tensor.get_subblock_idx"], None, &[], index_scalar, false, OpKind::Special(Special::SubblockIdx);
     TileGetSubblockIdx = "tile.get_subblock_idx", Tile, ["pl.tile.get_subblock_idx"], None, &[], index_scalar, false, OpKind::Special(Special::SubblockIdx);
+    // system: hardware synchronisation and cache control (no effect on the CPU), what the
+    // runtime offers, the id of no task
+    SystemBarAll = "system.bar_all", System, ["pl.system.bar_all"], None, &[], none, false, OpKind::Special(Special::Hardware);
+    SystemBarM = "system.bar_m", System, ["pl.system.bar_m"], None, &[], none, false, OpKind::Special(Special::Hardware);
+    SystemBarV = "system.bar_v", System, ["pl.system.bar_v"], None, &[], none, false, OpKind::Special(Special::Hardware);
+    SystemFence = "system.fence", System, ["pl.system.fence"], None, &[], none, false, OpKind::Special(Special::Hardware);
+    SystemSyncSrc = "system.sync_src", System, ["pl.system.sync_src"], None, SYNC_PAIR, none, false, OpKind::Special(Special::Hardware);
+    SystemSyncDst = "system.sync_dst", System, ["pl.system.sync_dst"], None, SYNC_PAIR, none, false, OpKind::Special(Special::Hardware);
+    SystemSyncSet = "system.sync_set", System, ["pl.system.sync_set"], None,
+        &[req(P::EventId, K::Any), req(P::Pipe, K::Any), opt(P::FftsMode, K::Int), opt(P::CoreType, K::Any)], none, false, OpKind::Special(Special::Hardware);
+    SystemSyncWait = "system.sync_wait", System, ["pl.system.sync_wait"], None,
+        &[req(P::EventId, K::Any), req(P::Pipe, K::Any), opt(P::CoreType, K::Any)], none, false, OpKind::Special(Special::Hardware);
+    SystemCacheinvalid = "system.cacheinvalid", System, ["pl.system.cacheinvalid"], None,
+        &[opt(P::Tensor, K::Tensor), opt(P::Shapes, K::Shape), opt(P::Offsets, K::Indices)], none, false, OpKind::Special(Special::Hardware);
+    SystemSetFfts = "system.set_ffts", System, ["pl.system.set_ffts"], None, &[req(P::Workspace, K::Tensor)], none, false, OpKind::Special(Special::Hardware);
+    SystemAvailableAivCount = "system.available_aiv_count", System, ["pl.system.available_aiv_count"], None, &[], int32_scalar, false, OpKind::Special(Special::AvailableAivCount);
+    SystemAvailableClusterCount = "system.available_cluster_count", System, ["pl.system.available_cluster_count"], None, &[], int32_scalar, false, OpKind::Special(Special::AvailableClusterCount);
+    SystemTaskInvalid = "system.task_invalid", System, ["pl.system.task_invalid"], None, &[], task_id_scalar, true, OpKind::Special(Special::TaskInvalid);
+    // cross-core pipes between the cube and vector kernels of a cluster (no CPU form)
+    SystemReserveBuffer = "system.reserve_buffer", System, ["pl.system.reserve_buffer", "pl.reserve_buffer"], None,
+        &[req(P::Name, K::Str), req(P::Size, K::Int), opt(P::Base, K::Int)], int32_scalar, false, OpKind::CrossCore;
+    SystemImportPeerBuffer = "system.import_peer_buffer", System, ["pl.system.import_peer_buffer", "pl.import_peer_buffer"], None,
+        &[req(P::Name, K::Str), req(P::PeerFunc, K::Str)], int32_scalar, false, OpKind::CrossCore;
+    SystemAicInitializePipe = "system.aic_initialize_pipe", System, ["pl.system.aic_initialize_pipe", "pl.aic_initialize_pipe"], None,
+        PIPE_INIT, initialize_pipe, false, OpKind::CrossCore;
+    SystemAivInitializePipe = "system.aiv_initialize_pipe", System, ["pl.system.aiv_initialize_pipe", "pl.aiv_initialize_pipe"], None,
+        PIPE_INIT, initialize_pipe, false, OpKind::CrossCore;
+    TileTpushToAic = "tile.tpush_to_aic", Tile, ["pl.system.tpush_to_aic", "pl.tpush_to_aic", "pl.tile.tpush_to_aic"], None,
+        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::Id, K::Int)], none, false, OpKind::CrossCore;
+    TileTpushToAiv = "tile.tpush_to_aiv", Tile, ["pl.system.tpush_to_aiv", "pl.tpush_to_aiv", "pl.tile.tpush_to_aiv"], None,
+        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::LaneStride, K::Int), opt(P::Id, K::Int)], none, false, OpKind::CrossCore;
+    TileTpopFromAic = "tile.tpop_from_aic", Tile, ["pl.system.tpop_from_aic", "pl.tpop_from_aic", "pl.tile.tpop_from_aic"], None,
+        &[opt(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Split, K::Int), opt(P::LaneStride, K::Int), opt(P::Id, K::Int)],
+        tpop_from_aic, false, OpKind::CrossCore;
+    TileTpopFromAiv = "tile.tpop_from_aiv", Tile, ["pl.system.tpop_from_aiv", "pl.tpop_from_aiv", "pl.tile.tpop_from_aiv"], None,
+        &[opt(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Split, K::Int), opt(P::Id, K::Int)], tpop_from_aiv, false, OpKind::CrossCore;
+    SystemTfreeToAic = "system.tfree_to_aic", System, ["pl.system.tfree_to_aic", "pl.tfree_to_aic"], None, TFREE, none, false, OpKind::CrossCore;
+    SystemTfreeToAiv = "system.tfree_to_aiv", System, ["pl.system.tfree_to_aiv", "pl.tfree_to_aiv"], None, TFREE, none, false, OpKind::CrossCore;
+    // asynchronous prefetch (no CPU form)
+    PrefetchMakeContext = "prefetch.make_context", System, ["pl.prefetch.make_context"], None, &[], unknown, true, OpKind::Prefetch;
+    PrefetchAsyncPrefetch = "prefetch.async_prefetch", System, ["pl.prefetch.async_prefetch"], None,
+        &[req(P::Src, K::Tensor), req(P::Ctx, K::Any)], unknown, true, OpKind::Prefetch;
+    PrefetchSession = "prefetch.session", System, ["pl.prefetch.session"], None, &[req(P::Ctx, K::Any)], unknown, true, OpKind::Prefetch;
+    PrefetchWait = "prefetch.wait", System, ["pl.prefetch.wait"], None,
+        &[req(P::Event, K::Any), req(P::SessionHandle, K::Any)], bool_scalar, true, OpKind::Prefetch;
+    // distributed ops plc lacked (no CPU form, as the other `pld.*` ops)
+    PldSystemDeferWait = "pld.system.defer_wait", Distributed, ["pld.system.defer_wait"], None,
+        &[req(P::Signal, K::Tensor), req(P::Offsets, K::Indices), req(P::Expected, K::Scalar), req(P::Cmp, K::Enum("WaitCmp"))],
+        none, false, OpKind::Distributed;
+    PldTensorAllToAllV = "pld.tensor.all_to_all_v", Distributed, ["pld.tensor.all_to_all_v"], None,
+        &[req(P::Input, K::Tensor), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), req(P::SendCounts, K::Tensor),
+          req(P::RecvCounts, K::Tensor)],
+        same_as_second, false, OpKind::Distributed;
+    // `pld.remote_store(src, ...)` takes a tensor or a tile.
+    PldTensorRemoteStore = "pld.tensor.remote_store", Distributed, ["pld.tensor.remote_store", "pld.remote_store"], None,
+        &[req(P::Src, K::Value), read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices),
+          opt(P::Atomic, K::Enum("AtomicType"))],
+        none, false, OpKind::Distributed;
+    PldTileRemoteStore = "pld.tile.remote_store", Distributed, ["pld.tile.remote_store"], None,
+        &[req(P::SrcTile, K::Tile), read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices),
+          opt(P::Atomic, K::Enum("AtomicType"))],
+        none, false, OpKind::Distributed;
+    PldTileGet = "pld.tile.get", Distributed, ["pld.tile.get"], None, PLD_TILE_GET, none, false, OpKind::Distributed;
+    PldTilePut = "pld.tile.put", Distributed, ["pld.tile.put"], None,
+        &[read_write(P::Dst, K::Tensor), req(P::Peer, K::Scalar), req(P::Src, K::Tensor), req(P::Stage, K::Tile),
+          opt(P::Stage2, K::Tile), opt(P::DstOffsets, K::Indices), opt(P::SrcOffsets, K::Indices), opt(P::Shape, K::Shape),
+          opt(P::Atomic, K::Enum("AtomicType"))],
+        none, false, OpKind::Distributed;
 }
 
 #[cfg(test)]
@@ -1676,7 +1829,7 @@ mod tests {
                 OpKind::Chain(_) => 3,
                 OpKind::Binary(_) | OpKind::Compare | OpKind::Expand(..) | OpKind::Part(_) => 2,
                 OpKind::Unary(_) | OpKind::Reduce(..) | OpKind::ArgReduce(..) | OpKind::AxisReduce { .. } => 1,
-                OpKind::Special(_) | OpKind::Marker | OpKind::Distributed => 0,
+                OpKind::Special(_) | OpKind::Marker | OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch => 0,
             };
             assert!(def.params.len() >= operands, "{op}");
             for p in &def.params[..operands] {
@@ -1772,6 +1925,19 @@ mod tests {
         assert_eq!((op("pl.tile.col_prod").result)(&x), Ok(tile(&[1, 16], DType::Fp32)));
         let half = Fake(vec![Some(tile(&[8, 16], DType::Fp16))], vec![], vec![]);
         assert!((op("pl.tile.cos").result)(&half).is_err());
+        // System ops: every spelling level PyPTO has, and a reason where there is no CPU form.
+        assert_eq!(op("pl.tpush_to_aiv").name, "tile.tpush_to_aiv");
+        assert_eq!(op("pl.system.tpop_from_aic").name, "tile.tpop_from_aic");
+        assert_eq!(op("pl.tile.tpop_from_aiv").name, "tile.tpop_from_aiv");
+        assert!(op("pl.reserve_buffer").kind.no_cpu_form().is_some());
+        assert!(op("pl.prefetch.wait").kind.no_cpu_form().is_some());
+        assert!(op("pl.system.bar_all").kind.no_cpu_form().is_none());
+        assert!(op("pl.system.task_invalid").orchestration);
+        assert_eq!(op("pld.remote_store").name, "pld.tensor.remote_store");
+        assert_eq!(op("pld.tile.put").effect(0), Effect::ReadWrite);
+        let popped = Fake(vec![], vec![Some(c(&[16, 16]))], vec![None, Some(DType::Fp32)]);
+        let mat = Type::Tile { shape: c(&[16, 16]), dtype: DType::Fp32, memory: Some(MemorySpace::Mat) };
+        assert_eq!((op("pl.tpop_from_aiv").result)(&popped), Ok(mat));
     }
 
     /// An argument view over plain types, for the result rules.

@@ -33,7 +33,7 @@ impl Emitter<'_> {
         let c = OpCall { e, op, args, loc: self.loc(e) };
         match op.def().kind {
             OpKind::Special(special) => self.special(&c, special),
-            OpKind::Marker | OpKind::Distributed => Err(self.no_cpu_form(&c)),
+            OpKind::Marker | OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch => Err(self.no_cpu_form(&c)),
             kind => {
                 let elem = self.elem_of(e)?;
                 let text = self.family(&c, kind)?;
@@ -111,7 +111,7 @@ impl Emitter<'_> {
                 let code = self.int_arg(c.get(P::CmpType), 0)?;
                 format!("plc::cmp({x}, {y}, {code})")
             }
-            OpKind::Special(_) | OpKind::Marker | OpKind::Distributed => {
+            OpKind::Special(_) | OpKind::Marker | OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch => {
                 return Err(self.err(Code::E0707, c.loc, format!("internal error: `{}` is not a family op", c.op)))
             }
         })
@@ -130,7 +130,12 @@ impl Emitter<'_> {
             | Special::Dim
             | Special::BlockIdx
             | Special::BlockNum
-            | Special::SubblockIdx => self.create(c, special),
+            | Special::SubblockIdx
+            | Special::AvailableAivCount
+            | Special::AvailableClusterCount => self.create(c, special),
+            // Barriers, flags and fences order the pipes of one core and the cores of a
+            // cluster: the CPU runs everything in program order, so they do nothing.
+            Special::Hardware => Ok(("plc::hardware_sync()".to_string(), Repr::None)),
             Special::Read
             | Special::Write
             | Special::ScalarCast
@@ -168,7 +173,7 @@ impl Emitter<'_> {
             }
             // A bare tensor's shape and dtype are orchestration values; a barrier across
             // cores has no meaning for one kernel on the CPU.
-            Special::ShapeOf | Special::DTypeOf | Special::SyncAll => Err(self.no_cpu_form(c)),
+            Special::ShapeOf | Special::DTypeOf | Special::SyncAll | Special::TaskInvalid => Err(self.no_cpu_form(c)),
         }
     }
 
@@ -277,6 +282,10 @@ impl Emitter<'_> {
             }
             Special::BlockIdx => Ok(("plc::get_block_idx()".to_string(), Repr::Scalar("int64_t"))),
             Special::SubblockIdx => Ok(("plc::get_subblock_idx()".to_string(), Repr::Scalar("int64_t"))),
+            Special::AvailableAivCount => Ok(("plc::available_aiv_count()".to_string(), Repr::Scalar("int32_t"))),
+            Special::AvailableClusterCount => {
+                Ok(("plc::available_cluster_count()".to_string(), Repr::Scalar("int32_t")))
+            }
             _ => Ok(("plc::get_block_num()".to_string(), Repr::Scalar("int64_t"))),
         }
     }

@@ -199,6 +199,14 @@ T arg_scalar(const int64_t* args, int i) {
 inline int64_t get_block_idx() { return plc_rt_block_idx(); }
 inline int64_t get_block_num() { return plc_rt_block_num(); }
 inline int64_t get_subblock_idx() { return plc_rt_subblock_idx(); }
+/// The device the CPU runtime stands for (a2a3: 24 clusters of one cube and two vector
+/// cores), as the orchestration API's `rt_available_cluster_count`/`rt_available_aiv_count`
+/// answer (the interpreter answers the same).
+inline int32_t available_aiv_count() { return 48; }
+inline int32_t available_cluster_count() { return 24; }
+/// Barriers, flags, fences and cache control: the CPU runs a kernel's operations in
+/// program order, and a task's kernels one after the other, so there is nothing to wait for.
+inline void hardware_sync() {}
 
 // ------------------------------------------------------------------ tensor access
 
