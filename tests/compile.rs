@@ -218,7 +218,7 @@ fn the_seed_graph_is_recorded_once_and_replayed_for_the_other_layers() {
 /// program never reads (item 8, `unused_values`); Python's `**`, `//`, `%` and shifts on
 /// negative numbers (items 9 and 12, `python_arith`, `scalar_control_flow` with
 /// `which=-1`, which aborted); the op families added for issue 11 (`op_families`,
-/// `system_ops`). Each builds with -Wall -Wextra -Werror,
+/// `system_ops`, `shaping_ops`). Each builds with -Wall -Wextra -Werror,
 /// its file names are short, and the harness prints what `plc run` prints.
 #[test]
 fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
@@ -236,6 +236,7 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         // The op families added for issue 11 (ops.md §5.1).
         Runnable { file: "op_families", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/system_ops", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/shaping_ops", entry: "entry", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

@@ -784,6 +784,33 @@ fn cross_core_pipes_are_refused_with_the_reason() {
     assert!(err.starts_with(&format!("{file}:10:11: error[E0601]: `pl.system.reserve_buffer`")), "{err}");
 }
 
+/// `pl.tri`, `fillpad_expand`, `fillpad_inplace` (in place: the tile itself is padded),
+/// `expand_clone` and `pl.tile.extract` (issue 11, ops.md §2).
+#[test]
+fn shaping_ops_follow_their_definitions() {
+    let src = include_str!("emit/shaping_ops.pl");
+    let out = run_source(src, "entry", &[], 6).unwrap();
+    let x = drawn(6, 0, 64);
+    let row = drawn(6, 64, 8);
+    let tris: Vec<i64> = (0..128)
+        .map(|k| {
+            let (r, c) = (k / 16, k % 16);
+            if c < 8 {
+                (c - r <= 1) as i64
+            } else {
+                (c - 8 - r >= -2) as i64
+            }
+        })
+        .collect();
+    assert_eq!(ints(&out[0]), tris);
+    // The valid 5 x 6 corner of x, zero elsewhere (in the larger tile and in place).
+    let corner = |r: usize, c: usize| if r < 5 && c < 6 { x[r * 8 + c] } else { 0.0 };
+    assert_eq!(floats(&out[1]), (0..96).map(|k| corner(k / 12, k % 12)).collect::<Vec<_>>());
+    assert_eq!(floats(&out[2]), (0..64).map(|k| corner(k / 8, k % 8)).collect::<Vec<_>>());
+    assert_eq!(floats(&out[3]), (0..64).map(|k| row[k % 8]).collect::<Vec<_>>());
+    assert_eq!(floats(&out[4]), (0..8).map(|k| x[(3 + k / 4) * 8 + 2 + k % 4]).collect::<Vec<_>>());
+}
+
 // ---------------------------------------------------------------- errors
 
 fn plc(args: &[&str]) -> std::process::Output {

@@ -1268,6 +1268,11 @@ impl<'a> Emitter<'a> {
             | Special::BlockIdx
             | Special::BlockNum
             | Special::SubblockIdx
+            | Special::Tri
+            | Special::FillpadExpand
+            | Special::FillpadInplace
+            | Special::ExpandClone
+            | Special::Extract
             | Special::Hardware
             | Special::AvailableAivCount
             | Special::AvailableClusterCount

@@ -145,6 +145,9 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         | Special::Mrgsort
         | Special::Gather
         | Special::GatherMask => other_compute(special, a),
+        Special::Tri | Special::FillpadExpand | Special::FillpadInplace | Special::ExpandClone | Special::Extract => {
+            shaping(special, a)
+        }
     }
 }
 
@@ -535,6 +538,69 @@ fn other_compute(special: Special, a: &Args<'_>) -> Res<Value> {
             mrgsort(&a.dense(P::Src0)?, block_len)?
         }
         _ => gather(special, a)?,
+    };
+    Ok(wrap_like(a.first_is_tile(), d))
+}
+
+/// `tri`, `fillpad_expand`, `fillpad_inplace` (the tile updated in place), `expand_clone`
+/// and `tile.extract`.
+fn shaping(special: Special, a: &Args<'_>) -> Res<Value> {
+    let d = match special {
+        Special::Tri => {
+            let diagonal = a.int(P::Diagonal)?;
+            let shape = check_size(a.shape(P::Shape)?)?;
+            let dtype = match a.at(P::Dtype) {
+                Some(_) => a.dtype(P::Dtype)?,
+                None => DType::Int32,
+            };
+            let upper = a.flag(P::Upper, false)?;
+            let mut d = Dense::zeros(dtype, shape.clone());
+            let cols = *shape.last().unwrap_or(&1);
+            for k in 0..d.len() {
+                let (i, j) = ((k as i64) / cols.max(1), (k as i64) % cols.max(1));
+                let on = if upper { j - i >= diagonal } else { j - i <= diagonal };
+                d.data.set(k, convert(Num::I(on as i64), dtype));
+            }
+            if let Some(valid) = a.opt_ints(P::ValidShape)? {
+                d.valid = align_extent(&valid, shape.len()).iter().zip(&shape).map(|(&v, &s)| v.clamp(0, s)).collect();
+            }
+            d
+        }
+        Special::FillpadExpand => {
+            let x = a.nth_dense(0)?;
+            let shape = check_size(a.shape(P::Shape)?)?;
+            if shape.len() != x.rank() || shape.iter().zip(&x.shape).any(|(n, o)| n < o) {
+                return Err(format!("fillpad_expand of a value of shape {:?} to {shape:?}", x.shape));
+            }
+            let mut big = Dense::zeros(x.dtype, shape.clone());
+            let strides = contiguous_strides(&shape);
+            let mut pos = 0usize;
+            for_each_index(&x.shape, |ix| {
+                let at: i64 = ix.iter().zip(&strides).map(|(i, s)| i * s).sum();
+                big.data.set(at as usize, x.data.get(pos));
+                pos += 1;
+            });
+            big.valid = x.valid.clone();
+            fillpad(&big, a.pad(P::PadValue)?)
+        }
+        Special::FillpadInplace => {
+            let Value::Tile(t) = a.req(P::Tile)? else { return Err("pl.tile.fillpad_inplace needs a tile".into()) };
+            let filled = fillpad(&t.borrow(), a.pad(P::PadValue)?);
+            *t.borrow_mut() = filled;
+            return Ok(Value::Tile(t.clone()));
+        }
+        Special::ExpandClone => {
+            let (src, target) = (a.dense(P::Src)?, a.dense(P::Target)?);
+            if src.rank() != target.rank() {
+                return Err(format!("expand_clone of rank {} to rank {}", src.rank(), target.rank()));
+            }
+            binary(&Operand::Array(target), &Operand::Array(src), Bin::Second)?
+        }
+        _ => {
+            let src = a.dense(P::Src)?;
+            let offsets = [a.int(P::IndexRow)?, a.int(P::IndexCol)?];
+            slice_copy(&src, &a.shape(P::Shape)?, &offsets, None, &[], PadValue::Zero)?
+        }
     };
     Ok(wrap_like(a.first_is_tile(), d))
 }

@@ -331,6 +331,18 @@ pub enum Special {
     AvailableClusterCount,
     /// `pl.system.task_invalid()`: the id of no task.
     TaskInvalid,
+    /// `pl.tri(diagonal, shape, ...)`: 1 on and below (`upper=True`: on and above) the
+    /// `diagonal`-th diagonal, 0 elsewhere (`torch.tril`/`triu` of ones).
+    Tri,
+    /// `fillpad_expand(x, shape, pad_value)`: `x`'s valid region at the origin of a larger
+    /// value of `shape`, the rest `pad_value`; fully valid.
+    FillpadExpand,
+    /// `pl.tile.fillpad_inplace(tile, pad_value)`: `fillpad` written into the tile.
+    FillpadInplace,
+    /// `pl.expand_clone(src, target)`: `src` broadcast (from extents of 1) to `target`'s shape.
+    ExpandClone,
+    /// `pl.tile.extract(src, index_row, index_col, shape)`: a window of a 2-D tile.
+    Extract,
 }
 
 macro_rules! params {
@@ -383,7 +395,8 @@ params! {
     V2cConsumerBuf = "v2c_consumer_buf", DirMask = "dir_mask", SlotSize = "slot_size", LocalSlotNum = "local_slot_num",
     Id = "id", Base = "base", PeerFunc = "peer_func", Split = "split", LaneStride = "lane_stride", Event = "event",
     SessionHandle = "session_handle", Stage = "stage", Stage2 = "stage2", SendCounts = "send_counts",
-    RecvCounts = "recv_counts", SrcTile = "src_tile",
+    RecvCounts = "recv_counts", SrcTile = "src_tile", Diagonal = "diagonal", Upper = "upper", IndexRow = "index_row",
+    IndexCol = "index_col",
 }
 
 impl std::fmt::Display for Param {
@@ -1155,6 +1168,76 @@ fn tpop_from_aiv(a: &dyn Args) -> Result<Type, String> {
     tpop(a, MemorySpace::Mat)
 }
 
+/// `pl.tile.tri(diagonal, shape, valid_shape=None, dtype=INT32, upper=False)`: a 2-D tile.
+fn tile_tri(a: &dyn Args) -> Result<Type, String> {
+    let shape = shape_arg(a, 1)?;
+    if shape.len() != 2 {
+        return Err(format!("the shape must have 2 extents, it has {}", shape.len()));
+    }
+    let dtype = a.dtype(3).unwrap_or(DType::Int32);
+    let allowed = [
+        DType::Int8,
+        DType::UInt8,
+        DType::Int16,
+        DType::Int32,
+        DType::UInt16,
+        DType::UInt32,
+        DType::Fp16,
+        DType::Bf16,
+        DType::Fp32,
+    ];
+    if !allowed.contains(&dtype) {
+        return Err(format!(
+            "the dtype {} is not one of INT8, UINT8, INT16, INT32, UINT16, UINT32, FP16, BF16, FP32",
+            dtype.name()
+        ));
+    }
+    Ok(Type::Tile { shape, dtype, memory: Some(MemorySpace::Vec) })
+}
+
+/// `fillpad_expand(x, shape, pad_value)`: the operand with the larger `shape` (same rank,
+/// no extent smaller than the operand's).
+fn fillpad_expand(a: &dyn Args) -> Result<Type, String> {
+    let ty = a.ty(0).ok_or("missing argument")?;
+    let shape = shape_arg(a, 1)?;
+    if let Some(own) = ty.shape() {
+        if own.len() != shape.len() {
+            return Err(format!("the shape must have the operand's {} extents", own.len()));
+        }
+        for (o, n) in own.iter().zip(&shape) {
+            if let (Dim::Const(o), Dim::Const(n)) = (o, n) {
+                if n < o {
+                    return Err(format!("an extent of {n} is smaller than the operand's {o}"));
+                }
+            }
+        }
+    }
+    Ok(with_shape(ty, shape))
+}
+
+/// `pl.expand_clone(src, target)`: `target`'s type; `src` has its rank and broadcasts
+/// only from extents of 1.
+fn expand_clone(a: &dyn Args) -> Result<Type, String> {
+    let (src, target) = (a.ty(0).ok_or("missing src")?, a.ty(1).ok_or("missing target")?);
+    if let (Some(p), Some(q)) = (src.shape(), target.shape()) {
+        let fits = |s: &Dim, t: &Dim| !matches!((s, t), (Dim::Const(s), Dim::Const(t)) if s != t && *s != 1);
+        if p.len() != q.len() || !p.iter().zip(q).all(|(s, t)| fits(s, t)) {
+            return Err("src must have target's rank and broadcast to it from extents of 1".to_string());
+        }
+    }
+    Ok(target.clone())
+}
+
+/// `pl.tile.extract(src, index_row, index_col, shape, *, target_memory=Vec)`: a 2-D tile.
+fn tile_extract(a: &dyn Args) -> Result<Type, String> {
+    let dtype = a.ty(0).and_then(Type::dtype).unwrap_or(DType::Fp32);
+    let shape = shape_arg(a, 3)?;
+    if shape.len() != 2 {
+        return Err(format!("the shape must have 2 extents, it has {}", shape.len()));
+    }
+    Ok(Type::Tile { shape, dtype, memory: Some(memory_arg(a, 4, MemorySpace::Vec)?) })
+}
+
 // ---------------------------------------------------------------- the table
 
 use ArgKind as K;
@@ -1764,6 +1847,22 @@ ops! {
     PrefetchSession = "prefetch.session", System, ["pl.prefetch.session"], None, &[req(P::Ctx, K::Any)], unknown, true, OpKind::Prefetch;
     PrefetchWait = "prefetch.wait", System, ["pl.prefetch.wait"], None,
         &[req(P::Event, K::Any), req(P::SessionHandle, K::Any)], bool_scalar, true, OpKind::Prefetch;
+    // creation, padding, broadcasting and windows with a meaning of their own
+    TileTri = "tile.tri", Tile, ["pl.tile.tri", "pl.tri"], None,
+        &[req(P::Diagonal, K::Scalar), req(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Dtype, K::DType), opt(P::Upper, K::Bool)],
+        tile_tri, false, OpKind::Special(Special::Tri);
+    TensorFillpadExpand = "tensor.fillpad_expand", Tensor, ["pl.tensor.fillpad_expand"], Some("fillpad_expand"),
+        &[req(P::Tensor, K::Tensor), req(P::Shape, K::Shape), opt(P::PadValue, K::Enum("PadValue"))], fillpad_expand, false, OpKind::Special(Special::FillpadExpand);
+    TileFillpadExpand = "tile.fillpad_expand", Tile, ["pl.tile.fillpad_expand"], Some("fillpad_expand"),
+        &[req(P::Tile, K::Tile), req(P::Shape, K::Shape), opt(P::PadValue, K::Enum("PadValue"))], fillpad_expand, false, OpKind::Special(Special::FillpadExpand);
+    TileFillpadInplace = "tile.fillpad_inplace", Tile, ["pl.tile.fillpad_inplace"], None,
+        &[read_write(P::Tile, K::Tile), opt(P::PadValue, K::Enum("PadValue"))], same_as_first, false, OpKind::Special(Special::FillpadInplace);
+    TensorExpandClone = "tensor.expand_clone", Tensor, ["pl.tensor.expand_clone", "pl.expand_clone"], None,
+        &[req(P::Src, K::Tensor), req(P::Target, K::Tensor)], expand_clone, false, OpKind::Special(Special::ExpandClone);
+    TileExtract = "tile.extract", Tile, ["pl.tile.extract"], None,
+        &[req(P::Src, K::Tile), req(P::IndexRow, K::Scalar), req(P::IndexCol, K::Scalar), req(P::Shape, K::Shape),
+          opt(P::TargetMemory, K::Enum("MemorySpace"))],
+        tile_extract, false, OpKind::Special(Special::Extract);
     // distributed ops plc lacked (no CPU form, as the other `pld.*` ops)
     PldSystemDeferWait = "pld.system.defer_wait", Distributed, ["pld.system.defer_wait"], None,
         &[req(P::Signal, K::Tensor), req(P::Offsets, K::Indices), req(P::Expected, K::Scalar), req(P::Cmp, K::Enum("WaitCmp"))],

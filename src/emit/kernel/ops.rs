@@ -171,6 +171,15 @@ impl Emitter<'_> {
                 let text = self.compute(c, special, elem)?;
                 Ok((text, Repr::Tile(elem)))
             }
+            Special::Tri
+            | Special::FillpadExpand
+            | Special::FillpadInplace
+            | Special::ExpandClone
+            | Special::Extract => {
+                let elem = self.elem_of(c.e)?;
+                let text = self.shaping(c, special, elem)?;
+                Ok((text, Repr::Tile(elem)))
+            }
             // A bare tensor's shape and dtype are orchestration values; a barrier across
             // cores has no meaning for one kernel on the CPU.
             Special::ShapeOf | Special::DTypeOf | Special::SyncAll | Special::TaskInvalid => Err(self.no_cpu_form(c)),
@@ -560,12 +569,50 @@ impl Emitter<'_> {
             _ => {
                 // `pl.fillpad(x, pad_value=...)`.
                 let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
-                let pad = match self.enum_arg(c.get(P::PadValue)) {
-                    Some(EnumValue::PadValue(PadValue::Min)) => "plc::Pad::Min",
-                    Some(EnumValue::PadValue(PadValue::Max)) => "plc::Pad::Max",
-                    _ => "plc::Pad::Zero",
-                };
-                format!("plc::fillpad({x}, {pad})")
+                format!("plc::fillpad({x}, {})", self.pad_arg(c))
+            }
+        })
+    }
+
+    /// `pad_value=` as the tile library's `plc::Pad`.
+    fn pad_arg(&self, c: &OpCall<'_>) -> &'static str {
+        match self.enum_arg(c.get(P::PadValue)) {
+            Some(EnumValue::PadValue(PadValue::Min)) => "plc::Pad::Min",
+            Some(EnumValue::PadValue(PadValue::Max)) => "plc::Pad::Max",
+            _ => "plc::Pad::Zero",
+        }
+    }
+
+    /// `tri`, `fillpad_expand`, `fillpad_inplace`, `expand_clone`, `tile.extract`.
+    fn shaping(&mut self, c: &OpCall<'_>, special: Special, elem: &'static str) -> Res<String> {
+        Ok(match special {
+            Special::Tri => {
+                let diagonal = self.typed_scalar(self.need(c, P::Diagonal)?, "int64_t")?;
+                let shape = self.dims(c.get(P::Shape))?;
+                let valid = self.dims(c.get(P::ValidShape))?;
+                let upper = self.flag(c.get(P::Upper))?;
+                format!("plc::tri<{elem}>({diagonal}, {shape}, {valid}, {upper})")
+            }
+            Special::FillpadExpand => {
+                let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
+                let shape = self.dims(c.get(P::Shape))?;
+                format!("plc::fillpad_expand({x}, {shape}, {})", self.pad_arg(c))
+            }
+            Special::FillpadInplace => {
+                let x = self.tile_arg(self.need(c, P::Tile)?)?;
+                format!("plc::fillpad_inplace({x}, {})", self.pad_arg(c))
+            }
+            Special::ExpandClone => {
+                let src = self.tile_arg(self.need(c, P::Src)?)?;
+                let target = self.tile_arg(self.need(c, P::Target)?)?;
+                format!("plc::expand_clone({src}, {target})")
+            }
+            _ => {
+                let x = self.tile_arg(self.need(c, P::Src)?)?;
+                let row = self.typed_scalar(self.need(c, P::IndexRow)?, "int64_t")?;
+                let col = self.typed_scalar(self.need(c, P::IndexCol)?, "int64_t")?;
+                let shape = self.dims(c.get(P::Shape))?;
+                format!("plc::slice({x}, {shape}, plc::Dims{{{row}, {col}}})")
             }
         })
     }

@@ -1075,6 +1075,49 @@ Tile<T> fillpad(const Tile<T>& t, Pad p = Pad::Zero) {
     return out;
 }
 
+/// `fillpad_expand(t, shape, pad)`: t's valid region at the origin of a larger tile of
+/// `shape`, the rest the pad value; all valid.
+template <class T>
+Tile<T> fillpad_expand(const Tile<T>& t, const Dims& shape, Pad p = Pad::Zero) {
+    Tile<T> out = make_tile<T>(shape);
+    if (out.rows < t.rows || out.cols < t.cols) tile_error("fillpad_expand", "the shape is smaller than the tile's");
+    for (int64_t r = 0; r < t.valid_rows; ++r)
+        for (int64_t c = 0; c < t.valid_cols; ++c) out.at(r, c) = t.at(r, c);
+    out.valid_rows = t.valid_rows;
+    out.valid_cols = t.valid_cols;
+    return fillpad(out, p);
+}
+
+/// `fillpad_inplace(t, pad)`: `fillpad` written into t (also returned).
+template <class T>
+Tile<T> fillpad_inplace(Tile<T>& t, Pad p = Pad::Zero) {
+    t = fillpad(t, p);
+    return t;
+}
+template <class T>
+Tile<T> fillpad_inplace(Tile<T>&& t, Pad p = Pad::Zero) {
+    return fillpad(t, p);
+}
+
+/// `tri(diagonal, shape, valid, upper)`: 1 where `c - r <= diagonal` (`upper`: `>=`), else 0.
+template <class T>
+Tile<T> tri(int64_t diagonal, const Dims& shape, const Dims& valid = Dims(), bool upper = false) {
+    Tile<T> out = make_tile<T>(shape);
+    for (int64_t r = 0; r < out.rows; ++r)
+        for (int64_t c = 0; c < out.cols; ++c) out.at(r, c) = (upper ? c - r >= diagonal : c - r <= diagonal) ? T(1) : T(0);
+    if (valid.given && valid.n >= 2) {
+        out.valid_rows = std::min(std::max<int64_t>(valid[valid.n - 2], 0), out.rows);
+        out.valid_cols = std::min(std::max<int64_t>(valid[valid.n - 1], 0), out.cols);
+    }
+    return out;
+}
+
+/// `expand_clone(src, target)`: src broadcast from extents of 1 to target's shape.
+template <class T, class U>
+Tile<U> expand_clone(const Tile<T>& src, const Tile<U>& target) {
+    return zip("expand_clone", target, src, [](U, T y) { return plc_rt::convert<U>(y); });
+}
+
 /// `pl.tensor.dim` of a tile value: an extent of its logical shape.
 template <class T>
 int64_t dim(const Tile<T>& t, int64_t axis) {
