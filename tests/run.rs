@@ -75,6 +75,7 @@ const CASES: &[Case] = &[
     ),
     ok("jit_shape_of_argument", "square_then_product", &[("x", "64x64"), ("w", "64x64"), ("out", "64x64")]),
     ok("loop_carried_ssa", "main", &[]),
+    ok("op_families", "entry", &[]),
     ok("program_form_graph", "main", &[]),
     ok("scalar_control_flow", "main", &[("which", "2")]),
     ok("scalar_control_flow", "rowwise_exp", &[("x", "64x64")]),
@@ -671,6 +672,143 @@ def topk(
         assert_eq!(floats(&out[0]), vals, "seed {seed}");
         assert_eq!(ints(&out[1]), idx, "seed {seed}");
     }
+}
+
+/// The op families added for issue 11 (ops.md §5.1), against values computed here from the
+/// drawn inputs: products, column minima, first arg-max/arg-min positions, the
+/// max/expdif/sub members of the expand families, `fmod` (the sign of the dividend) and
+/// `part_add` over the union of two valid regions.
+#[test]
+fn added_op_families_follow_their_definitions() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit.incore
+def kernel(
+    x: pl.Tensor[[4, 6], pl.FP32],
+    v: pl.Tensor[[4, 1], pl.FP32],
+    w: pl.Tensor[[1, 6], pl.FP32],
+    prod: pl.Out[pl.Tensor[[4, 1], pl.FP32]],
+    cmin: pl.Out[pl.Tensor[[1, 6], pl.FP32]],
+    amax: pl.Out[pl.Tensor[[4, 1], pl.INT32]],
+    amin: pl.Out[pl.Tensor[[1, 6], pl.INT32]],
+    emax: pl.Out[pl.Tensor[[4, 6], pl.FP32]],
+    edif: pl.Out[pl.Tensor[[4, 6], pl.FP32]],
+    csub: pl.Out[pl.Tensor[[4, 6], pl.FP32]],
+    mods: pl.Out[pl.Tensor[[4, 6], pl.FP32]],
+    part: pl.Out[pl.Tensor[[4, 6], pl.FP32]],
+):
+    t = pl.load(x, [0, 0], [4, 6])
+    tmp = pl.create_tile([4, 6], dtype=pl.FP32)
+    r = pl.load(v, [0, 0], [4, 1])
+    c = pl.load(w, [0, 0], [1, 6])
+    prod = pl.store(pl.row_prod(t, tmp), [0, 0], prod)
+    cmin = pl.store(pl.col_min(t), [0, 0], cmin)
+    amax = pl.store(pl.row_argmax(t, tmp), [0, 0], amax)
+    amin = pl.store(pl.col_argmin(t, tmp), [0, 0], amin)
+    emax = pl.store(pl.row_expand_max(t, r), [0, 0], emax)
+    edif = pl.store(pl.row_expand_expdif(t, r), [0, 0], edif)
+    csub = pl.store(pl.col_expand_sub(t, c), [0, 0], csub)
+    mods = pl.store(pl.fmods(pl.tile.muls(t, 3.0), 0.75), [0, 0], mods)
+    a = pl.load(x, [0, 0], [4, 6], valid_shape=[2, 6])
+    b = pl.load(v, [0, 0], [4, 6], valid_shape=[4, 1])
+    part = pl.store(pl.part_add(a, b), [0, 0], part)
+    return prod, cmin, amax, amin, emax, edif, csub, mods, part
+"#;
+    for seed in [2, 9] {
+        let out = run_source(src, "kernel", &[], seed).unwrap();
+        let x = drawn(seed, 0, 24);
+        let v = drawn(seed, 24, 4);
+        let w = drawn(seed, 28, 6);
+        let at = |r: usize, c: usize| x[r * 6 + c];
+        let prod: Vec<f32> = (0..4).map(|r| (0..6).fold(1.0f32, |p, c| p * at(r, c))).collect();
+        assert_eq!(floats(&out[0]), prod, "seed {seed}");
+        let cmin: Vec<f32> = (0..6).map(|c| (0..4).map(|r| at(r, c)).fold(f32::INFINITY, f32::min)).collect();
+        assert_eq!(floats(&out[1]), cmin);
+        // The first position of the largest (smallest) value.
+        let first = |vals: Vec<f32>, better: fn(f32, f32) -> bool| {
+            (1..vals.len()).fold(0usize, |b, k| if better(vals[k], vals[b]) { k } else { b }) as i64
+        };
+        let amax: Vec<i64> = (0..4).map(|r| first((0..6).map(|c| at(r, c)).collect(), |p, q| p > q)).collect();
+        assert_eq!(ints(&out[2]), amax);
+        let amin: Vec<i64> = (0..6).map(|c| first((0..4).map(|r| at(r, c)).collect(), |p, q| p < q)).collect();
+        assert_eq!(ints(&out[3]), amin);
+        let each = |f: &dyn Fn(usize, usize) -> f32| (0..24).map(|k| f(k / 6, k % 6)).collect::<Vec<f32>>();
+        assert_eq!(floats(&out[4]), each(&|r, c| at(r, c).max(v[r])));
+        assert_eq!(floats(&out[5]), each(&|r, c| (at(r, c) - v[r]).exp()));
+        assert_eq!(floats(&out[6]), each(&|r, c| at(r, c) - w[c]));
+        // `fmod` keeps the dividend's sign: fmod(-1.5, 0.75) = -0, fmod(-1.0, 0.75) = -0.25.
+        assert_eq!(floats(&out[7]), each(&|r, c| (at(r, c) * 3.0) % 0.75));
+        // a is valid on rows 0-1, b (v's column 0 and zero padding) on column 0: the sum
+        // where both are, each alone where one is, 0 outside both.
+        let b = |r: usize, c: usize| if c == 0 { v[r] } else { 0.0 };
+        let part = each(&|r, c| match (r < 2, c < 1) {
+            (true, true) => at(r, c) + b(r, c),
+            (true, false) => at(r, c),
+            (false, true) => b(r, c),
+            (false, false) => 0.0,
+        });
+        assert_eq!(floats(&out[8]), part);
+    }
+}
+
+/// `pl.system.*` barriers, flags, fences and cache control do nothing on the CPU; the
+/// available counts are the a2a3 device's (48 vector cores, 24 clusters); `task_invalid()`
+/// is the id of no task (issue 11, ops.md §2.4).
+#[test]
+fn system_ops_have_their_cpu_meaning() {
+    let src = include_str!("emit/system_ops.pl");
+    for seed in [0, 4] {
+        let out = run_source(src, "entry", &[], seed).unwrap();
+        let x = drawn(seed, 0, 256);
+        let want: Vec<f32> = x.iter().map(|v| v + 4824.0).collect();
+        assert_eq!(floats(&out[0]), want, "seed {seed}");
+    }
+}
+
+/// Cross-core pipes type and lower, but no CPU form runs them: `plc run` and `plc compile`
+/// each stop at the first with a diagnostic naming it and saying why.
+#[test]
+fn cross_core_pipes_are_refused_with_the_reason() {
+    let file = "tests/emit/cross_core_pipe.pl";
+    let check = plc(&["check", file]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let run = plc(&["run", file, "--entry", "entry", "--message-format", "short"]);
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:10:11: error[E0803]: `pl.system.reserve_buffer`")), "{err}");
+    assert!(err.contains("cube and vector kernels of a cluster running at once"), "{err}");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cross_core_pipe");
+    let compile = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(compile.status.code(), Some(1));
+    let err = String::from_utf8(compile.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:10:11: error[E0601]: `pl.system.reserve_buffer`")), "{err}");
+}
+
+/// `pl.tri`, `fillpad_expand`, `fillpad_inplace` (in place: the tile itself is padded),
+/// `expand_clone` and `pl.tile.extract` (issue 11, ops.md §2).
+#[test]
+fn shaping_ops_follow_their_definitions() {
+    let src = include_str!("emit/shaping_ops.pl");
+    let out = run_source(src, "entry", &[], 6).unwrap();
+    let x = drawn(6, 0, 64);
+    let row = drawn(6, 64, 8);
+    let tris: Vec<i64> = (0..128)
+        .map(|k| {
+            let (r, c) = (k / 16, k % 16);
+            if c < 8 {
+                (c - r <= 1) as i64
+            } else {
+                (c - 8 - r >= -2) as i64
+            }
+        })
+        .collect();
+    assert_eq!(ints(&out[0]), tris);
+    // The valid 5 x 6 corner of x, zero elsewhere (in the larger tile and in place).
+    let corner = |r: usize, c: usize| if r < 5 && c < 6 { x[r * 8 + c] } else { 0.0 };
+    assert_eq!(floats(&out[1]), (0..96).map(|k| corner(k / 12, k % 12)).collect::<Vec<_>>());
+    assert_eq!(floats(&out[2]), (0..64).map(|k| corner(k / 8, k % 8)).collect::<Vec<_>>());
+    assert_eq!(floats(&out[3]), (0..64).map(|k| row[k % 8]).collect::<Vec<_>>());
+    assert_eq!(floats(&out[4]), (0..8).map(|k| x[(3 + k / 4) * 8 + 2 + k % 4]).collect::<Vec<_>>());
 }
 
 // ---------------------------------------------------------------- errors

@@ -1149,6 +1149,11 @@ impl<'a> Emitter<'a> {
     fn op(&mut self, var: VarId, op: Op, args: &[Option<ExprId>], loc: Loc) {
         let def = op.def();
         let special = match def.kind {
+            OpKind::CrossCore | OpKind::Prefetch => {
+                let why = def.kind.no_cpu_form().unwrap_or_default();
+                let m = format!("`{}` has no form in the C++ backend ({why})", def.print_name());
+                return self.error(Code::E0601, loc, m);
+            }
             OpKind::Special(special) if def.level != OpLevel::Tile => special,
             _ => return self.misplaced(op, loc),
         };
@@ -1186,6 +1191,10 @@ impl<'a> Emitter<'a> {
                     self.line(&format!("{ct} {v} = get_tensor_data<{ct}>({src}, {}, indices_{v});", idx.len()));
                 }
                 self.unless_read(var, &v);
+            }
+            Special::TaskInvalid => {
+                let v = self.define(var);
+                self.line(&format!("PTO2TaskId {v} = PTO2TaskId::invalid();"));
             }
             Special::Dim => {
                 let (Some(src), Some(k)) = (arg(Param::T), arg(Param::Axis)) else { return };
@@ -1243,6 +1252,15 @@ impl<'a> Emitter<'a> {
             | Special::Write
             | Special::BlockIdx
             | Special::BlockNum
+            | Special::SubblockIdx
+            | Special::Tri
+            | Special::FillpadExpand
+            | Special::FillpadInplace
+            | Special::ExpandClone
+            | Special::Extract
+            | Special::Hardware
+            | Special::AvailableAivCount
+            | Special::AvailableClusterCount
             | Special::Copy
             | Special::Ci
             | Special::Cast

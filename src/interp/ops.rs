@@ -47,6 +47,18 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>) -> Res
             };
             wrap_like(a.first_is_tile(), reduce(&d, k, true, f))
         }
+        OpKind::ArgReduce(axis, f) => {
+            let d = a.nth_dense(0)?;
+            if d.rank() < 2 {
+                return Err(format!("`{}` needs a value of at least 2 axes", def.spellings[0]));
+            }
+            let k = match axis {
+                Axis::Row => d.rank() - 1,
+                Axis::Col => d.rank() - 2,
+            };
+            wrap_like(a.first_is_tile(), arg_reduce(&d, k, f))
+        }
+        OpKind::Part(f) => wrap_like(a.first_is_tile(), part(&a.nth_dense(0)?, &a.nth_dense(1)?, f.into())?),
         OpKind::AxisReduce { f, default_axis, default_keep } => {
             let d = a.nth_dense(0)?;
             let axis = match a.at(P::Axis) {
@@ -72,7 +84,7 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>) -> Res
         OpKind::Special(special) => self::special(it, special, &a)?,
         // Markers of `pl.at(..., optimizations=[...])`: nothing to compute.
         OpKind::Marker => Value::None,
-        OpKind::Distributed => {
+        OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch => {
             let why = def.kind.no_cpu_form().unwrap_or_default();
             return Err(format!("`{}` has no semantics in the interpreter: {why}", def.spellings[0]));
         }
@@ -101,6 +113,11 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         | Special::Dim
         | Special::BlockIdx
         | Special::BlockNum
+        | Special::SubblockIdx
+        | Special::AvailableAivCount
+        | Special::AvailableClusterCount
+        | Special::TaskInvalid
+        | Special::Hardware
         | Special::SyncAll => create(it, special, a),
         Special::Read | Special::Write | Special::ArrayGet | Special::ArrayUpdate => element(special, a),
         Special::Slice
@@ -129,6 +146,9 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         | Special::Mrgsort
         | Special::Gather
         | Special::GatherMask => other_compute(special, a),
+        Special::Tri | Special::FillpadExpand | Special::FillpadInplace | Special::ExpandClone | Special::Extract => {
+            shaping(special, a)
+        }
     }
 }
 
@@ -192,6 +212,15 @@ fn create(it: &Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         }
         Special::BlockIdx => Value::Int(it.block_idx),
         Special::BlockNum => Value::Int(it.block_num),
+        // The interpreter runs each kernel on one vector core: subblock 0.
+        Special::SubblockIdx => Value::Int(0),
+        // The device the CPU runtime stands for (a2a3: 24 clusters of one cube and two
+        // vector cores), as its `rt_available_*` functions answer.
+        Special::AvailableAivCount => Value::Int(48),
+        Special::AvailableClusterCount => Value::Int(24),
+        Special::TaskInvalid => Value::TaskId(-1),
+        // Barriers, flags, fences and cache control (and `syncall`): the interpreter runs
+        // everything in program order, so they do nothing.
         _ => Value::None,
     })
 }
@@ -510,6 +539,69 @@ fn other_compute(special: Special, a: &Args<'_>) -> Res<Value> {
             mrgsort(&a.dense(P::Src0)?, block_len)?
         }
         _ => gather(special, a)?,
+    };
+    Ok(wrap_like(a.first_is_tile(), d))
+}
+
+/// `tri`, `fillpad_expand`, `fillpad_inplace` (the tile updated in place), `expand_clone`
+/// and `tile.extract`.
+fn shaping(special: Special, a: &Args<'_>) -> Res<Value> {
+    let d = match special {
+        Special::Tri => {
+            let diagonal = a.int(P::Diagonal)?;
+            let shape = check_size(a.shape(P::Shape)?)?;
+            let dtype = match a.at(P::Dtype) {
+                Some(_) => a.dtype(P::Dtype)?,
+                None => DType::Int32,
+            };
+            let upper = a.flag(P::Upper, false)?;
+            let mut d = Dense::zeros(dtype, shape.clone());
+            let cols = *shape.last().unwrap_or(&1);
+            for k in 0..d.len() {
+                let (i, j) = ((k as i64) / cols.max(1), (k as i64) % cols.max(1));
+                let on = if upper { j - i >= diagonal } else { j - i <= diagonal };
+                d.data.set(k, convert(Num::I(on as i64), dtype));
+            }
+            if let Some(valid) = a.opt_ints(P::ValidShape)? {
+                d.valid = align_extent(&valid, shape.len()).iter().zip(&shape).map(|(&v, &s)| v.clamp(0, s)).collect();
+            }
+            d
+        }
+        Special::FillpadExpand => {
+            let x = a.nth_dense(0)?;
+            let shape = check_size(a.shape(P::Shape)?)?;
+            if shape.len() != x.rank() || shape.iter().zip(&x.shape).any(|(n, o)| n < o) {
+                return Err(format!("fillpad_expand of a value of shape {:?} to {shape:?}", x.shape));
+            }
+            let mut big = Dense::zeros(x.dtype, shape.clone());
+            let strides = contiguous_strides(&shape);
+            let mut pos = 0usize;
+            for_each_index(&x.shape, |ix| {
+                let at: i64 = ix.iter().zip(&strides).map(|(i, s)| i * s).sum();
+                big.data.set(at as usize, x.data.get(pos));
+                pos += 1;
+            });
+            big.valid = x.valid.clone();
+            fillpad(&big, a.pad(P::PadValue)?)
+        }
+        Special::FillpadInplace => {
+            let Value::Tile(t) = a.req(P::Tile)? else { return Err("pl.tile.fillpad_inplace needs a tile".into()) };
+            let filled = fillpad(&t.borrow(), a.pad(P::PadValue)?);
+            *t.borrow_mut() = filled;
+            return Ok(Value::Tile(t.clone()));
+        }
+        Special::ExpandClone => {
+            let (src, target) = (a.dense(P::Src)?, a.dense(P::Target)?);
+            if src.rank() != target.rank() {
+                return Err(format!("expand_clone of rank {} to rank {}", src.rank(), target.rank()));
+            }
+            binary(&Operand::Array(target), &Operand::Array(src), Bin::Second)?
+        }
+        _ => {
+            let src = a.dense(P::Src)?;
+            let offsets = [a.int(P::IndexRow)?, a.int(P::IndexCol)?];
+            slice_copy(&src, &a.shape(P::Shape)?, &offsets, None, &[], PadValue::Zero)?
+        }
     };
     Ok(wrap_like(a.first_is_tile(), d))
 }
@@ -941,6 +1033,9 @@ fn apply_bin(kind: Bin, x: Num, y: Num, float: bool) -> Res<Num> {
             Bin::Fn(F::Max) => p.max(q),
             Bin::Fn(F::Min) => p.min(q),
             Bin::Fn(F::Rem) => float_floor_div_mod(p, q).1,
+            // In `f32`, as the C++ side computes (`std::fmod` is exact).
+            Bin::Fn(F::Fmod) => (p as f32 % q as f32) as f64,
+            Bin::Fn(F::ExpDif) => ((p as f32 - q as f32).exp()) as f64,
             Bin::Cmp(c) => compare(c, p.partial_cmp(&q)) as i64 as f64,
             Bin::Second => q,
             Bin::Fn(F::And | F::Or | F::Xor | F::Shl | F::Shr) => {
@@ -967,6 +1062,13 @@ fn apply_bin(kind: Bin, x: Num, y: Num, float: bool) -> Res<Num> {
             }
             floor_mod(p, q)
         }
+        Bin::Fn(F::Fmod) => {
+            if q == 0 {
+                return Err("integer division by zero".into());
+            }
+            p.wrapping_rem(q)
+        }
+        Bin::Fn(F::ExpDif) => return Ok(Num::F(((p - q) as f64).exp())),
         Bin::Fn(F::And) => p & q,
         Bin::Fn(F::Or) => p | q,
         Bin::Fn(F::Xor) => p ^ q,
@@ -1160,6 +1262,8 @@ fn unary(d: &Dense, kind: UnaryFn) -> Res<Dense> {
                 UnaryFn::Neg => -p,
                 UnaryFn::Abs => p.abs(),
                 UnaryFn::Relu => p.max(0.0),
+                UnaryFn::Sin => (p as f32).sin() as f64,
+                UnaryFn::Cos => (p as f32).cos() as f64,
                 UnaryFn::Not => return Err("pl.not_ needs integer elements".into()),
             }));
         }
@@ -1177,6 +1281,8 @@ fn unary(d: &Dense, kind: UnaryFn) -> Res<Dense> {
             UnaryFn::Sqrt => Num::F((p as f64).sqrt()),
             UnaryFn::Rsqrt => Num::F(1.0 / (p as f64).sqrt()),
             UnaryFn::Recip => Num::F(1.0 / p as f64),
+            UnaryFn::Sin => Num::F((p as f64).sin()),
+            UnaryFn::Cos => Num::F((p as f64).cos()),
         })
     })
 }
@@ -1199,6 +1305,7 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: ReduceFn) -> Dense {
                     ReduceFn::Sum => 0.0,
                     ReduceFn::Max => f64::NEG_INFINITY,
                     ReduceFn::Min => f64::INFINITY,
+                    ReduceFn::Prod => 1.0,
                 };
                 for k in 0..live {
                     let x = at(k).as_f64();
@@ -1207,6 +1314,8 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: ReduceFn) -> Dense {
                         ReduceFn::Sum => (acc + x) as f32 as f64,
                         ReduceFn::Max => acc.max(x),
                         ReduceFn::Min => acc.min(x),
+                        // Multiplied in `f32`, in index order.
+                        ReduceFn::Prod => (acc * x) as f32 as f64,
                     };
                 }
                 Num::F(if live == 0 { 0.0 } else { acc })
@@ -1215,6 +1324,7 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: ReduceFn) -> Dense {
                     ReduceFn::Sum => 0i64,
                     ReduceFn::Max => i64::MIN,
                     ReduceFn::Min => i64::MAX,
+                    ReduceFn::Prod => 1i64,
                 };
                 for k in 0..live {
                     let x = at(k).as_i64();
@@ -1222,6 +1332,7 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: ReduceFn) -> Dense {
                         ReduceFn::Sum => acc.wrapping_add(x),
                         ReduceFn::Max => acc.max(x),
                         ReduceFn::Min => acc.min(x),
+                        ReduceFn::Prod => acc.wrapping_mul(x),
                     };
                 }
                 Num::I(if live == 0 { 0 } else { acc })
@@ -1238,6 +1349,69 @@ fn reduce(d: &Dense, axis: usize, keep: bool, kind: ReduceFn) -> Dense {
         valid.remove(axis);
     }
     Dense { dtype: d.dtype, shape, valid, data: out }
+}
+
+/// The INT32 position of the first maximum (`ReduceFn::Max`) or minimum along `axis`, over
+/// its valid extent (0 when it has none); the axis stays as 1.
+fn arg_reduce(d: &Dense, axis: usize, kind: ReduceFn) -> Dense {
+    let outer: usize = d.shape[..axis].iter().map(|&x| x as usize).product();
+    let len = d.shape[axis] as usize;
+    let inner: usize = d.shape[axis + 1..].iter().map(|&x| x as usize).product();
+    let live = (d.valid[axis].max(0) as usize).min(len);
+    let mut out = Data::zeros(DType::Int32, outer * inner);
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| d.data.get((o * len + k) * inner + i).as_f64();
+            let mut best = 0usize;
+            for k in 1..live {
+                let better = match kind {
+                    ReduceFn::Min => at(k) < at(best),
+                    _ => at(k) > at(best),
+                };
+                if better {
+                    best = k;
+                }
+            }
+            out.set(o * inner + i, Num::I(best as i64));
+        }
+    }
+    let (mut shape, mut valid) = (d.shape.clone(), d.valid.clone());
+    shape[axis] = 1;
+    valid[axis] = 1;
+    Dense { dtype: DType::Int32, shape, valid, data: out }
+}
+
+/// `part_*(x, y)`: `f(x, y)` where both are valid, the valid one where one is, 0 elsewhere;
+/// the result is valid over the union of the two valid regions.
+fn part(x: &Dense, y: &Dense, kind: Bin) -> Res<Dense> {
+    if x.shape != y.shape {
+        return Err(format!("the operands of a part op have shapes {:?} and {:?}", x.shape, y.shape));
+    }
+    let dtype = x.dtype;
+    let float = dtype.is_float();
+    let valid: Vec<i64> = x.valid.iter().zip(&y.valid).map(|(&p, &q)| p.max(q)).collect();
+    let mut data = Data::zeros(dtype, x.len());
+    let mut pos = 0usize;
+    let mut failure = None;
+    for_each_index(&x.shape, |ix| {
+        let inside = |v: &[i64]| ix.iter().zip(v).all(|(i, n)| i < n);
+        let (p, q) = (x.data.get(pos), convert(y.data.get(pos), dtype));
+        let v = match (inside(&x.valid), inside(&y.valid)) {
+            (true, true) => apply_bin(kind, p, q, float),
+            (true, false) => Ok(p),
+            (false, true) => Ok(q),
+            (false, false) => Ok(Num::I(0)),
+        };
+        match v {
+            Ok(v) => data.set(pos, convert(v, dtype)),
+            Err(e) => failure = Some(e),
+        }
+        pos += 1;
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(Dense { dtype, shape: x.shape.clone(), valid, data }),
+    }
 }
 
 /// `lhs @ rhs` of two matrices (a vector is a row), accumulated in `f64`.
@@ -1658,7 +1832,8 @@ mod tests {
     use super::*;
     use crate::ir::Program;
 
-    /// Every op of the table runs here, except the distributed ones: called without
+    /// Every op of the table runs here, except those without a CPU form (distributed,
+    /// cross-core pipes, prefetch; `OpKind::no_cpu_form` says why): called without
     /// arguments, an op complains about a missing argument, not about itself.
     #[test]
     fn every_op_of_the_table_has_semantics() {
@@ -1669,7 +1844,7 @@ mod tests {
         for &op in Op::ALL {
             let args = vec![None; op.def().params.len()];
             if let Err(message) = call(&mut it, op, args) {
-                if message.contains("has no semantics") && op.def().kind != OpKind::Distributed {
+                if message.contains("has no semantics") && op.def().kind.no_cpu_form().is_none() {
                     missing.push(op.def().name);
                 }
             }

@@ -49,6 +49,12 @@ pub enum OpKind {
     Expand(Axis, Option<BinaryFn>),
     /// `row_sum`, `col_max`, ...: the axis reduced and kept as 1.
     Reduce(Axis, ReduceFn),
+    /// `row_argmax`, `col_argmin`, ...: the INT32 position of the first maximum (minimum)
+    /// along the axis over its valid extent, the axis kept as 1.
+    ArgReduce(Axis, ReduceFn),
+    /// `part_add`, ...: `f(lhs, rhs)` where both operands are valid, the valid one where
+    /// only one is, over the union of the two valid regions (PTO's `TPARTADD`).
+    Part(BinaryFn),
     /// `sum`/`max`/`min` along `axis=` (default `default_axis`), the axis kept as 1 or
     /// dropped (`keep_dim=`/`keepdim=`, default `default_keep`).
     AxisReduce { f: ReduceFn, default_axis: i64, default_keep: bool },
@@ -61,6 +67,13 @@ pub enum OpKind {
     /// Communication between ranks (`pld.*`): no CPU form, since it needs several ranks
     /// running at once.
     Distributed,
+    /// The cross-core pipes of a mixed kernel (`tpush_to_aiv`, `tpop_from_aic`,
+    /// `aic_initialize_pipe`, `reserve_buffer`, ...): no CPU form, since they need the cube
+    /// and vector kernels of a cluster running at once.
+    CrossCore,
+    /// Asynchronous cache prefetch (`pl.prefetch.*`): no CPU form (its context, session
+    /// and event values have none).
+    Prefetch,
 }
 
 impl OpKind {
@@ -68,6 +81,10 @@ impl OpKind {
     pub fn no_cpu_form(self) -> Option<&'static str> {
         match self {
             OpKind::Distributed => Some("the distributed ops need a runtime with several ranks running at once"),
+            OpKind::CrossCore => Some(
+                "cross-core pipes connect the cube and vector kernels of a cluster running at once; plc's CPU runtime runs them one after the other",
+            ),
+            OpKind::Prefetch => Some("asynchronous prefetch contexts, sessions and events have no form in plc's CPU runtime"),
             _ => None,
         }
     }
@@ -103,6 +120,10 @@ pub enum BinaryFn {
     Xor,
     Shl,
     Shr,
+    /// The remainder with the sign of the dividend (C's `fmod`, PyTorch's `fmod`).
+    Fmod,
+    /// `exp(lhs - rhs)` (the `expdif` members of the expand families).
+    ExpDif,
 }
 
 impl BinaryFn {
@@ -122,6 +143,17 @@ impl BinaryFn {
             BinaryFn::Xor => "bit_xor",
             BinaryFn::Shl => "shl",
             BinaryFn::Shr => "shr",
+            BinaryFn::Fmod => "fmod",
+            BinaryFn::ExpDif => "expdif",
+        }
+    }
+
+    /// The suffix of the expand and part families (`row_expand_max`, `part_add`).
+    pub fn family_suffix(self) -> &'static str {
+        match self {
+            BinaryFn::Max => "max",
+            BinaryFn::Min => "min",
+            other => other.tile_fn(),
         }
     }
 }
@@ -139,6 +171,8 @@ pub enum UnaryFn {
     Relu,
     /// Bitwise not.
     Not,
+    Sin,
+    Cos,
 }
 
 impl UnaryFn {
@@ -154,6 +188,8 @@ impl UnaryFn {
             UnaryFn::Abs => "abs",
             UnaryFn::Relu => "relu",
             UnaryFn::Not => "bit_not",
+            UnaryFn::Sin => "sin",
+            UnaryFn::Cos => "cos",
         }
     }
 }
@@ -164,6 +200,7 @@ pub enum ReduceFn {
     Sum,
     Max,
     Min,
+    Prod,
 }
 
 impl ReduceFn {
@@ -173,6 +210,7 @@ impl ReduceFn {
             ReduceFn::Sum => "sum",
             ReduceFn::Max => "max",
             ReduceFn::Min => "min",
+            ReduceFn::Prod => "prod",
         }
     }
 }
@@ -280,6 +318,31 @@ pub enum Special {
     ArrayUpdate,
     /// `pl.system.syncall`: a barrier across cores.
     SyncAll,
+    /// The index of the vector core within its cluster (0 on the CPU's one core).
+    SubblockIdx,
+    /// Hardware synchronisation and cache control (`pl.system.bar_all`, `sync_set`,
+    /// `fence`, `cacheinvalid`, ...): no effect on a sequential CPU, where every write is
+    /// seen by the next read.
+    Hardware,
+    /// `pl.system.available_aiv_count()`: the vector cores of the device (48 on the CPU
+    /// runtime, which stands for an a2a3 device).
+    AvailableAivCount,
+    /// `pl.system.available_cluster_count()`: its clusters (24).
+    AvailableClusterCount,
+    /// `pl.system.task_invalid()`: the id of no task.
+    TaskInvalid,
+    /// `pl.tri(diagonal, shape, ...)`: 1 on and below (`upper=True`: on and above) the
+    /// `diagonal`-th diagonal, 0 elsewhere (`torch.tril`/`triu` of ones).
+    Tri,
+    /// `fillpad_expand(x, shape, pad_value)`: `x`'s valid region at the origin of a larger
+    /// value of `shape`, the rest `pad_value`; fully valid.
+    FillpadExpand,
+    /// `pl.tile.fillpad_inplace(tile, pad_value)`: `fillpad` written into the tile.
+    FillpadInplace,
+    /// `pl.expand_clone(src, target)`: `src` broadcast (from extents of 1) to `target`'s shape.
+    ExpandClone,
+    /// `pl.tile.extract(src, index_row, index_col, shape)`: a window of a 2-D tile.
+    Extract,
 }
 
 macro_rules! params {
@@ -326,6 +389,14 @@ params! {
     Tile = "tile", Tmp = "tmp", TmpTile = "tmp_tile", Transpose = "transpose", UsedCores = "used_cores",
     ValidCols = "valid_cols", ValidRows = "valid_rows", ValidShape = "valid_shape",
     ValidShapes = "valid_shapes", Value = "value", Vec = "vec", Width = "width", X = "x",
+    // Parameters of the rows added for ops.md §5.1.
+    RowVec = "row_vec", EventId = "event_id", Pipe = "pipe", FftsMode = "ffts_mode", SetPipe = "set_pipe",
+    WaitPipe = "wait_pipe", Workspace = "workspace", C2vConsumerBuf = "c2v_consumer_buf",
+    V2cConsumerBuf = "v2c_consumer_buf", DirMask = "dir_mask", SlotSize = "slot_size", LocalSlotNum = "local_slot_num",
+    Id = "id", Base = "base", PeerFunc = "peer_func", Split = "split", LaneStride = "lane_stride", Event = "event",
+    SessionHandle = "session_handle", Stage = "stage", Stage2 = "stage2", SendCounts = "send_counts",
+    RecvCounts = "recv_counts", SrcTile = "src_tile", Diagonal = "diagonal", Upper = "upper", IndexRow = "index_row",
+    IndexCol = "index_col",
 }
 
 impl std::fmt::Display for Param {
@@ -488,7 +559,8 @@ const OLDER_ORDERS: &[(Op, &[usize])] = &[(Op::TileStore, &[0, 1, 3, 2])];
 
 /// Looks an op up by a spelling written in the source (`pl.tile.load`, `pl.load`).
 pub fn by_spelling(spelling: &str) -> Option<Op> {
-    OPS.iter().position(|op| op.spellings.contains(&spelling)).map(|i| Op::ALL[i]).or_else(|| {
+    let aliased = ALIASES.iter().find(|(s, _)| *s == spelling).map(|&(_, op)| op);
+    OPS.iter().position(|op| op.spellings.contains(&spelling)).map(|i| Op::ALL[i]).or(aliased).or_else(|| {
         // The older `pl.op.block.X` / `pl.op.tensor.X` API: where an op has no row of its own
         // for the older form (as `pl.op.block.load` has), it is `pl.tile.X` / `pl.tensor.X`.
         let (prefix, rest) = if let Some(rest) = spelling.strip_prefix("pl.op.block.") {
@@ -500,6 +572,12 @@ pub fn by_spelling(spelling: &str) -> Option<Op> {
         OPS.iter().position(|op| op.spellings.contains(&current.as_str())).map(|i| Op::ALL[i])
     })
 }
+
+/// Further spellings of rows of the table: the promoted `pl.<name>` forms PyPTO has for
+/// ops plc already had under another spelling (ops.md §5.1). Kept apart from the rows so
+/// that a row's own spellings stay as they are.
+pub const ALIASES: &[(&str, Op)] =
+    &[("pl.maximums", Op::TileMaxs), ("pl.minimums", Op::TileMins), ("pl.dim", Op::TensorDim)];
 
 /// The ops reachable through a unified name (`add` → `tensor.add`, `tile.add`).
 pub fn unified(name: &str) -> impl Iterator<Item = Op> + '_ {
@@ -988,6 +1066,178 @@ fn array_element(a: &dyn Args) -> Result<Type, String> {
     }
 }
 
+// ---------------------------------------------------------------- result rules of the rows added for ops.md §5.1
+
+/// `sin`, `cos`: the operand's type; PyPTO computes them on FP32 only.
+fn fp32_same(a: &dyn Args) -> Result<Type, String> {
+    let ty = a.ty(0).ok_or("missing argument")?;
+    match ty.dtype() {
+        Some(d) if d != DType::Fp32 => {
+            Err(format!("the dtype must be FP32, got {}; convert first with pl.cast(x, pl.FP32)", d.name()))
+        }
+        _ => Ok(ty.clone()),
+    }
+}
+
+/// The tile reductions that need a scratch tile (`row_prod`, `row_argmax`): it must have
+/// the input's dtype and rank.
+fn check_tmp_tile(a: &dyn Args) -> Result<(), String> {
+    let (Some(x), Some(tmp)) = (a.ty(0), a.ty(1)) else { return Ok(()) };
+    if x.dtype().is_some() && tmp.dtype().is_some() && x.dtype() != tmp.dtype() {
+        return Err("tmp_tile must have the input's dtype".to_string());
+    }
+    match (x.shape(), tmp.shape()) {
+        (Some(p), Some(q)) if p.len() != q.len() => Err("tmp_tile must have the input's rank".to_string()),
+        _ => Ok(()),
+    }
+}
+
+/// `pl.tile.row_prod(tile, tmp_tile)`: `[rows, 1]`.
+fn tile_row_reduce(a: &dyn Args) -> Result<Type, String> {
+    check_tmp_tile(a)?;
+    row_reduce(a)
+}
+
+/// `row_argmax` / `row_argmin`: `[rows, 1]` of INT32 positions.
+fn row_arg_reduce(a: &dyn Args) -> Result<Type, String> {
+    check_tmp_tile(a)?;
+    Ok(with_dtype(&row_reduce(a)?, DType::Int32))
+}
+
+/// `col_argmax` / `col_argmin`: `[1, cols]` of INT32 positions.
+fn col_arg_reduce(a: &dyn Args) -> Result<Type, String> {
+    check_tmp_tile(a)?;
+    Ok(with_dtype(&col_reduce(a)?, DType::Int32))
+}
+
+/// The column reductions need two axes (PyPTO: rank >= 2).
+fn col_reduce_2d(a: &dyn Args) -> Result<Type, String> {
+    if let Some(shape) = a.ty(0).and_then(Type::shape) {
+        if shape.len() < 2 {
+            return Err(format!("a column reduction needs at least 2 axes, the operand has {}", shape.len()));
+        }
+    }
+    col_reduce(a)
+}
+
+/// `part_*(lhs, rhs)`: the operands must have the same shape where both are known.
+fn part(a: &dyn Args) -> Result<Type, String> {
+    let (x, y) = (a.ty(0).ok_or("missing lhs")?, a.ty(1).ok_or("missing rhs")?);
+    if let (Some(p), Some(q)) = (x.shape(), y.shape()) {
+        let known = |d: &Dim| matches!(d, Dim::Const(_));
+        if p.len() != q.len() || p.iter().zip(q).any(|(m, n)| known(m) && known(n) && m != n) {
+            return Err("the operands of a part op must have the same shape".to_string());
+        }
+    }
+    Ok(x.clone())
+}
+
+fn task_id_scalar(_: &dyn Args) -> Result<Type, String> {
+    Ok(Type::Scalar(DType::TaskId))
+}
+
+fn bool_scalar(_: &dyn Args) -> Result<Type, String> {
+    Ok(Type::Scalar(DType::Bool))
+}
+
+/// `aic_initialize_pipe` / `aiv_initialize_pipe`: `dir_mask=` and `slot_size=` are required
+/// (keyword-only after two optional positional parameters).
+fn initialize_pipe(a: &dyn Args) -> Result<Type, String> {
+    match (a.present(2), a.present(3)) {
+        (true, true) => Ok(Type::None),
+        _ => Err("dir_mask= and slot_size= are required".to_string()),
+    }
+}
+
+/// `tpop_from_aic(*, shape, dtype, ...)` (a Vec tile) and `tpop_from_aiv` (a Mat tile):
+/// typed by `shape=` and `dtype=` together, or by the annotation of the target when both
+/// are omitted.
+fn tpop(a: &dyn Args, memory: MemorySpace) -> Result<Type, String> {
+    match (a.present(0), a.present(1)) {
+        (true, true) => Ok(Type::Tile { shape: shape_arg(a, 0)?, dtype: dtype_arg(a, 1)?, memory: Some(memory) }),
+        (false, false) => Ok(Type::Unknown),
+        _ => Err("give shape= and dtype= together, or neither".to_string()),
+    }
+}
+
+fn tpop_from_aic(a: &dyn Args) -> Result<Type, String> {
+    tpop(a, MemorySpace::Vec)
+}
+
+fn tpop_from_aiv(a: &dyn Args) -> Result<Type, String> {
+    tpop(a, MemorySpace::Mat)
+}
+
+/// `pl.tile.tri(diagonal, shape, valid_shape=None, dtype=INT32, upper=False)`: a 2-D tile.
+fn tile_tri(a: &dyn Args) -> Result<Type, String> {
+    let shape = shape_arg(a, 1)?;
+    if shape.len() != 2 {
+        return Err(format!("the shape must have 2 extents, it has {}", shape.len()));
+    }
+    let dtype = a.dtype(3).unwrap_or(DType::Int32);
+    let allowed = [
+        DType::Int8,
+        DType::UInt8,
+        DType::Int16,
+        DType::Int32,
+        DType::UInt16,
+        DType::UInt32,
+        DType::Fp16,
+        DType::Bf16,
+        DType::Fp32,
+    ];
+    if !allowed.contains(&dtype) {
+        return Err(format!(
+            "the dtype {} is not one of INT8, UINT8, INT16, INT32, UINT16, UINT32, FP16, BF16, FP32",
+            dtype.name()
+        ));
+    }
+    Ok(Type::Tile { shape, dtype, memory: Some(MemorySpace::Vec) })
+}
+
+/// `fillpad_expand(x, shape, pad_value)`: the operand with the larger `shape` (same rank,
+/// no extent smaller than the operand's).
+fn fillpad_expand(a: &dyn Args) -> Result<Type, String> {
+    let ty = a.ty(0).ok_or("missing argument")?;
+    let shape = shape_arg(a, 1)?;
+    if let Some(own) = ty.shape() {
+        if own.len() != shape.len() {
+            return Err(format!("the shape must have the operand's {} extents", own.len()));
+        }
+        for (o, n) in own.iter().zip(&shape) {
+            if let (Dim::Const(o), Dim::Const(n)) = (o, n) {
+                if n < o {
+                    return Err(format!("an extent of {n} is smaller than the operand's {o}"));
+                }
+            }
+        }
+    }
+    Ok(with_shape(ty, shape))
+}
+
+/// `pl.expand_clone(src, target)`: `target`'s type; `src` has its rank and broadcasts
+/// only from extents of 1.
+fn expand_clone(a: &dyn Args) -> Result<Type, String> {
+    let (src, target) = (a.ty(0).ok_or("missing src")?, a.ty(1).ok_or("missing target")?);
+    if let (Some(p), Some(q)) = (src.shape(), target.shape()) {
+        let fits = |s: &Dim, t: &Dim| !matches!((s, t), (Dim::Const(s), Dim::Const(t)) if s != t && *s != 1);
+        if p.len() != q.len() || !p.iter().zip(q).all(|(s, t)| fits(s, t)) {
+            return Err("src must have target's rank and broadcast to it from extents of 1".to_string());
+        }
+    }
+    Ok(target.clone())
+}
+
+/// `pl.tile.extract(src, index_row, index_col, shape, *, target_memory=Vec)`: a 2-D tile.
+fn tile_extract(a: &dyn Args) -> Result<Type, String> {
+    let dtype = a.ty(0).and_then(Type::dtype).unwrap_or(DType::Fp32);
+    let shape = shape_arg(a, 3)?;
+    if shape.len() != 2 {
+        return Err(format!("the shape must have 2 extents, it has {}", shape.len()));
+    }
+    Ok(Type::Tile { shape, dtype, memory: Some(memory_arg(a, 4, MemorySpace::Vec)?) })
+}
+
 // ---------------------------------------------------------------- the table
 
 use ArgKind as K;
@@ -1054,6 +1304,41 @@ const BLOCK_STORE: &[ParamDef] = &[
     req(P::Height, K::Scalar),
     req(P::Width, K::Scalar),
     write(P::OutputTensor, K::Tensor),
+];
+
+// Parameter lists of the rows added for ops.md §5.1 (PyPTO's names per level).
+const T_INPUT: &[ParamDef] = &[req(P::Input, K::Tensor)];
+const S_TILE: &[ParamDef] = &[req(P::Tile, K::Tile)];
+const S_TILE_TMP: &[ParamDef] = &[req(P::Tile, K::Tile), req(P::TmpTile, K::Tile)];
+const T_COL_EXPAND: &[ParamDef] = &[req(P::Tensor, K::Tensor), req(P::ColVec, K::Tensor)];
+const T_ROW_EXPAND: &[ParamDef] = &[req(P::Tensor, K::Tensor), req(P::RowVec, K::Tensor)];
+const S_COL_EXPAND: &[ParamDef] = &[req(P::Tile, K::Tile), req(P::ColVec, K::Tile)];
+const S_ROW_EXPAND: &[ParamDef] = &[req(P::Tile, K::Tile), req(P::RowVec, K::Tile)];
+const T_PART: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor)];
+const S_PART: &[ParamDef] = &[req(P::Src0, K::Tile), req(P::Src1, K::Tile)];
+const T_FMOD: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value)];
+const S_FMOD: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Value)];
+
+const PIPE_INIT: &[ParamDef] = &[
+    opt(P::C2vConsumerBuf, K::Value),
+    opt(P::V2cConsumerBuf, K::Value),
+    opt(P::DirMask, K::Int),
+    opt(P::SlotSize, K::Int),
+    opt(P::SlotNum, K::Int),
+    opt(P::LocalSlotNum, K::Int),
+    opt(P::Id, K::Int),
+];
+const SYNC_PAIR: &[ParamDef] = &[req(P::SetPipe, K::Any), req(P::WaitPipe, K::Any), req(P::EventId, K::Any)];
+const TFREE: &[ParamDef] = &[req(P::Tile, K::Tile), opt(P::Split, K::Int), opt(P::Id, K::Int)];
+const PLD_TILE_GET: &[ParamDef] = &[
+    write(P::Dst, K::Tensor),
+    req(P::Peer, K::Scalar),
+    req(P::Src, K::Tensor),
+    req(P::Stage, K::Tile),
+    opt(P::Stage2, K::Tile),
+    opt(P::DstOffsets, K::Indices),
+    opt(P::SrcOffsets, K::Indices),
+    opt(P::Shape, K::Shape),
 ];
 
 macro_rules! ops {
@@ -1457,6 +1742,150 @@ ops! {
         same_as_first, false, OpKind::Distributed;
     PldTensorAllToAll = "pld.tensor.all_to_all", Distributed, ["pld.tensor.all_to_all"], None,
         &[req(P::Input, K::Tensor), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor)], same_as_second, false, OpKind::Distributed;
+    // ---- rows added for ops.md §5.1 (PyPTO spellings plc lacked), kept in one block.
+    // reductions: products, column minima, arg-max/min positions
+    TensorRowProd = "tensor.row_prod", Tensor, ["pl.tensor.row_prod"], Some("row_prod"), T_INPUT, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Prod);
+    TensorColProd = "tensor.col_prod", Tensor, ["pl.tensor.col_prod"], Some("col_prod"), T_INPUT, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Prod);
+    TensorColMin = "tensor.col_min", Tensor, ["pl.tensor.col_min"], Some("col_min"), T_INPUT, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Min);
+    TensorRowArgmax = "tensor.row_argmax", Tensor, ["pl.tensor.row_argmax"], Some("row_argmax"), T_INPUT, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Max);
+    TensorRowArgmin = "tensor.row_argmin", Tensor, ["pl.tensor.row_argmin"], Some("row_argmin"), T_INPUT, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Min);
+    TensorColArgmax = "tensor.col_argmax", Tensor, ["pl.tensor.col_argmax"], Some("col_argmax"), T_INPUT, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Max);
+    TensorColArgmin = "tensor.col_argmin", Tensor, ["pl.tensor.col_argmin"], Some("col_argmin"), T_INPUT, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Min);
+    TileRowProd = "tile.row_prod", Tile, ["pl.tile.row_prod"], Some("row_prod"), S_TILE_TMP, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Prod);
+    TileColProd = "tile.col_prod", Tile, ["pl.tile.col_prod"], Some("col_prod"), S_TILE, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Prod);
+    TileColMin = "tile.col_min", Tile, ["pl.tile.col_min"], Some("col_min"), S_TILE, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Min);
+    TileRowArgmax = "tile.row_argmax", Tile, ["pl.tile.row_argmax"], Some("row_argmax"), S_TILE_TMP, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Max);
+    TileRowArgmin = "tile.row_argmin", Tile, ["pl.tile.row_argmin"], Some("row_argmin"), S_TILE_TMP, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Min);
+    TileColArgmax = "tile.col_argmax", Tile, ["pl.tile.col_argmax"], Some("col_argmax"), S_TILE_TMP, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Max);
+    TileColArgmin = "tile.col_argmin", Tile, ["pl.tile.col_argmin"], Some("col_argmin"), S_TILE_TMP, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Min);
+    // broadcasts along rows and columns
+    TensorRowExpand = "tensor.row_expand", Tensor, ["pl.tensor.row_expand"], Some("row_expand"),
+        &[req(P::Target, K::Tensor), req(P::RowVec, K::Tensor)], same_as_first, false, OpKind::Expand(Axis::Row, None);
+    TensorRowExpandMax = "tensor.row_expand_max", Tensor, ["pl.tensor.row_expand_max"], Some("row_expand_max"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
+    TensorRowExpandMin = "tensor.row_expand_min", Tensor, ["pl.tensor.row_expand_min"], Some("row_expand_min"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
+    TensorRowExpandExpdif = "tensor.row_expand_expdif", Tensor, ["pl.tensor.row_expand_expdif"], Some("row_expand_expdif"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
+    TensorColExpandAdd = "tensor.col_expand_add", Tensor, ["pl.tensor.col_expand_add"], Some("col_expand_add"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
+    TensorColExpandSub = "tensor.col_expand_sub", Tensor, ["pl.tensor.col_expand_sub"], Some("col_expand_sub"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
+    TensorColExpandDiv = "tensor.col_expand_div", Tensor, ["pl.tensor.col_expand_div"], Some("col_expand_div"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
+    TensorColExpandMax = "tensor.col_expand_max", Tensor, ["pl.tensor.col_expand_max"], Some("col_expand_max"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
+    TensorColExpandMin = "tensor.col_expand_min", Tensor, ["pl.tensor.col_expand_min"], Some("col_expand_min"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
+    TensorColExpandExpdif = "tensor.col_expand_expdif", Tensor, ["pl.tensor.col_expand_expdif"], Some("col_expand_expdif"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
+    TileRowExpand = "tile.row_expand", Tile, ["pl.tile.row_expand"], Some("row_expand"),
+        &[req(P::Target, K::Tile), req(P::RowVec, K::Tile)], same_as_first, false, OpKind::Expand(Axis::Row, None);
+    TileRowExpandMax = "tile.row_expand_max", Tile, ["pl.tile.row_expand_max"], Some("row_expand_max"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
+    TileRowExpandMin = "tile.row_expand_min", Tile, ["pl.tile.row_expand_min"], Some("row_expand_min"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
+    TileRowExpandExpdif = "tile.row_expand_expdif", Tile, ["pl.tile.row_expand_expdif"], Some("row_expand_expdif"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
+    TileColExpandAdd = "tile.col_expand_add", Tile, ["pl.tile.col_expand_add"], Some("col_expand_add"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
+    TileColExpandSub = "tile.col_expand_sub", Tile, ["pl.tile.col_expand_sub"], Some("col_expand_sub"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
+    TileColExpandDiv = "tile.col_expand_div", Tile, ["pl.tile.col_expand_div"], Some("col_expand_div"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
+    TileColExpandMax = "tile.col_expand_max", Tile, ["pl.tile.col_expand_max"], Some("col_expand_max"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
+    TileColExpandMin = "tile.col_expand_min", Tile, ["pl.tile.col_expand_min"], Some("col_expand_min"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
+    TileColExpandExpdif = "tile.col_expand_expdif", Tile, ["pl.tile.col_expand_expdif"], Some("col_expand_expdif"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
+    // elementwise: sin, cos (FP32), fmod (the sign of the dividend), part ops
+    TensorSin = "tensor.sin", Tensor, ["pl.tensor.sin"], Some("sin"), T_INPUT, fp32_same, false, OpKind::Unary(UnaryFn::Sin);
+    TensorCos = "tensor.cos", Tensor, ["pl.tensor.cos"], Some("cos"), T_INPUT, fp32_same, false, OpKind::Unary(UnaryFn::Cos);
+    TileSin = "tile.sin", Tile, ["pl.tile.sin"], Some("sin"), S_TILE, fp32_same, false, OpKind::Unary(UnaryFn::Sin);
+    TileCos = "tile.cos", Tile, ["pl.tile.cos"], Some("cos"), S_TILE, fp32_same, false, OpKind::Unary(UnaryFn::Cos);
+    TensorFmod = "tensor.fmod", Tensor, ["pl.tensor.fmod"], Some("fmod"), T_FMOD, same_as_first, false, OpKind::Binary(BinaryFn::Fmod);
+    TensorFmods = "tensor.fmods", Tensor, ["pl.tensor.fmods"], Some("fmods"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Fmod);
+    TileFmod = "tile.fmod", Tile, ["pl.tile.fmod"], Some("fmod"), S_FMOD, same_as_first, false, OpKind::Binary(BinaryFn::Fmod);
+    TileFmods = "tile.fmods", Tile, ["pl.tile.fmods"], Some("fmods"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Fmod);
+    TensorPartAdd = "tensor.part_add", Tensor, ["pl.tensor.part_add"], Some("part_add"), T_PART, part, false, OpKind::Part(BinaryFn::Add);
+    TensorPartMax = "tensor.part_max", Tensor, ["pl.tensor.part_max"], Some("part_max"), T_PART, part, false, OpKind::Part(BinaryFn::Max);
+    TensorPartMin = "tensor.part_min", Tensor, ["pl.tensor.part_min"], Some("part_min"), T_PART, part, false, OpKind::Part(BinaryFn::Min);
+    TensorPartMul = "tensor.part_mul", Tensor, ["pl.tensor.part_mul"], Some("part_mul"), T_PART, part, false, OpKind::Part(BinaryFn::Mul);
+    TilePartAdd = "tile.part_add", Tile, ["pl.tile.part_add"], Some("part_add"), S_PART, part, false, OpKind::Part(BinaryFn::Add);
+    TilePartMax = "tile.part_max", Tile, ["pl.tile.part_max"], Some("part_max"), S_PART, part, false, OpKind::Part(BinaryFn::Max);
+    TilePartMin = "tile.part_min", Tile, ["pl.tile.part_min"], Some("part_min"), S_PART, part, false, OpKind::Part(BinaryFn::Min);
+    TilePartMul = "tile.part_mul", Tile, ["pl.tile.part_mul"], Some("part_mul"), S_PART, part, false, OpKind::Part(BinaryFn::Mul);
+    // what the runtime knows: the number of blocks, the vector core within its cluster
+    TensorGetBlockNum = "tensor.get_block_num", Tensor, ["pl.get_block_num", "pl.tensor.get_block_num"], None, &[], index_scalar, false, OpKind::Special(Special::BlockNum);
+    TensorGetSubblockIdx = "tensor.get_subblock_idx", Tensor, ["pl.get_subblock_idx", "pl.tensor.get_subblock_idx"], None, &[], index_scalar, false, OpKind::Special(Special::SubblockIdx);
+    TileGetSubblockIdx = "tile.get_subblock_idx", Tile, ["pl.tile.get_subblock_idx"], None, &[], index_scalar, false, OpKind::Special(Special::SubblockIdx);
+    // system: hardware synchronisation and cache control (no effect on the CPU), what the
+    // runtime offers, the id of no task
+    SystemBarAll = "system.bar_all", System, ["pl.system.bar_all"], None, &[], none, false, OpKind::Special(Special::Hardware);
+    SystemBarM = "system.bar_m", System, ["pl.system.bar_m"], None, &[], none, false, OpKind::Special(Special::Hardware);
+    SystemBarV = "system.bar_v", System, ["pl.system.bar_v"], None, &[], none, false, OpKind::Special(Special::Hardware);
+    SystemFence = "system.fence", System, ["pl.system.fence"], None, &[], none, false, OpKind::Special(Special::Hardware);
+    SystemSyncSrc = "system.sync_src", System, ["pl.system.sync_src"], None, SYNC_PAIR, none, false, OpKind::Special(Special::Hardware);
+    SystemSyncDst = "system.sync_dst", System, ["pl.system.sync_dst"], None, SYNC_PAIR, none, false, OpKind::Special(Special::Hardware);
+    SystemSyncSet = "system.sync_set", System, ["pl.system.sync_set"], None,
+        &[req(P::EventId, K::Any), req(P::Pipe, K::Any), opt(P::FftsMode, K::Int), opt(P::CoreType, K::Any)], none, false, OpKind::Special(Special::Hardware);
+    SystemSyncWait = "system.sync_wait", System, ["pl.system.sync_wait"], None,
+        &[req(P::EventId, K::Any), req(P::Pipe, K::Any), opt(P::CoreType, K::Any)], none, false, OpKind::Special(Special::Hardware);
+    SystemCacheinvalid = "system.cacheinvalid", System, ["pl.system.cacheinvalid"], None,
+        &[opt(P::Tensor, K::Tensor), opt(P::Shapes, K::Shape), opt(P::Offsets, K::Indices)], none, false, OpKind::Special(Special::Hardware);
+    SystemSetFfts = "system.set_ffts", System, ["pl.system.set_ffts"], None, &[req(P::Workspace, K::Tensor)], none, false, OpKind::Special(Special::Hardware);
+    SystemAvailableAivCount = "system.available_aiv_count", System, ["pl.system.available_aiv_count"], None, &[], int32_scalar, false, OpKind::Special(Special::AvailableAivCount);
+    SystemAvailableClusterCount = "system.available_cluster_count", System, ["pl.system.available_cluster_count"], None, &[], int32_scalar, false, OpKind::Special(Special::AvailableClusterCount);
+    SystemTaskInvalid = "system.task_invalid", System, ["pl.system.task_invalid"], None, &[], task_id_scalar, true, OpKind::Special(Special::TaskInvalid);
+    // cross-core pipes between the cube and vector kernels of a cluster (no CPU form)
+    SystemReserveBuffer = "system.reserve_buffer", System, ["pl.system.reserve_buffer", "pl.reserve_buffer"], None,
+        &[req(P::Name, K::Str), req(P::Size, K::Int), opt(P::Base, K::Int)], int32_scalar, false, OpKind::CrossCore;
+    SystemImportPeerBuffer = "system.import_peer_buffer", System, ["pl.system.import_peer_buffer", "pl.import_peer_buffer"], None,
+        &[req(P::Name, K::Str), req(P::PeerFunc, K::Str)], int32_scalar, false, OpKind::CrossCore;
+    SystemAicInitializePipe = "system.aic_initialize_pipe", System, ["pl.system.aic_initialize_pipe", "pl.aic_initialize_pipe"], None,
+        PIPE_INIT, initialize_pipe, false, OpKind::CrossCore;
+    SystemAivInitializePipe = "system.aiv_initialize_pipe", System, ["pl.system.aiv_initialize_pipe", "pl.aiv_initialize_pipe"], None,
+        PIPE_INIT, initialize_pipe, false, OpKind::CrossCore;
+    TileTpushToAic = "tile.tpush_to_aic", Tile, ["pl.system.tpush_to_aic", "pl.tpush_to_aic", "pl.tile.tpush_to_aic"], None,
+        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::Id, K::Int)], none, false, OpKind::CrossCore;
+    TileTpushToAiv = "tile.tpush_to_aiv", Tile, ["pl.system.tpush_to_aiv", "pl.tpush_to_aiv", "pl.tile.tpush_to_aiv"], None,
+        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::LaneStride, K::Int), opt(P::Id, K::Int)], none, false, OpKind::CrossCore;
+    TileTpopFromAic = "tile.tpop_from_aic", Tile, ["pl.system.tpop_from_aic", "pl.tpop_from_aic", "pl.tile.tpop_from_aic"], None,
+        &[opt(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Split, K::Int), opt(P::LaneStride, K::Int), opt(P::Id, K::Int)],
+        tpop_from_aic, false, OpKind::CrossCore;
+    TileTpopFromAiv = "tile.tpop_from_aiv", Tile, ["pl.system.tpop_from_aiv", "pl.tpop_from_aiv", "pl.tile.tpop_from_aiv"], None,
+        &[opt(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Split, K::Int), opt(P::Id, K::Int)], tpop_from_aiv, false, OpKind::CrossCore;
+    SystemTfreeToAic = "system.tfree_to_aic", System, ["pl.system.tfree_to_aic", "pl.tfree_to_aic"], None, TFREE, none, false, OpKind::CrossCore;
+    SystemTfreeToAiv = "system.tfree_to_aiv", System, ["pl.system.tfree_to_aiv", "pl.tfree_to_aiv"], None, TFREE, none, false, OpKind::CrossCore;
+    // asynchronous prefetch (no CPU form)
+    PrefetchMakeContext = "prefetch.make_context", System, ["pl.prefetch.make_context"], None, &[], unknown, true, OpKind::Prefetch;
+    PrefetchAsyncPrefetch = "prefetch.async_prefetch", System, ["pl.prefetch.async_prefetch"], None,
+        &[req(P::Src, K::Tensor), req(P::Ctx, K::Any)], unknown, true, OpKind::Prefetch;
+    PrefetchSession = "prefetch.session", System, ["pl.prefetch.session"], None, &[req(P::Ctx, K::Any)], unknown, true, OpKind::Prefetch;
+    PrefetchWait = "prefetch.wait", System, ["pl.prefetch.wait"], None,
+        &[req(P::Event, K::Any), req(P::SessionHandle, K::Any)], bool_scalar, true, OpKind::Prefetch;
+    // creation, padding, broadcasting and windows with a meaning of their own
+    TileTri = "tile.tri", Tile, ["pl.tile.tri", "pl.tri"], None,
+        &[req(P::Diagonal, K::Scalar), req(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Dtype, K::DType), opt(P::Upper, K::Bool)],
+        tile_tri, false, OpKind::Special(Special::Tri);
+    TensorFillpadExpand = "tensor.fillpad_expand", Tensor, ["pl.tensor.fillpad_expand"], Some("fillpad_expand"),
+        &[req(P::Tensor, K::Tensor), req(P::Shape, K::Shape), opt(P::PadValue, K::Enum("PadValue"))], fillpad_expand, false, OpKind::Special(Special::FillpadExpand);
+    TileFillpadExpand = "tile.fillpad_expand", Tile, ["pl.tile.fillpad_expand"], Some("fillpad_expand"),
+        &[req(P::Tile, K::Tile), req(P::Shape, K::Shape), opt(P::PadValue, K::Enum("PadValue"))], fillpad_expand, false, OpKind::Special(Special::FillpadExpand);
+    TileFillpadInplace = "tile.fillpad_inplace", Tile, ["pl.tile.fillpad_inplace"], None,
+        &[read_write(P::Tile, K::Tile), opt(P::PadValue, K::Enum("PadValue"))], same_as_first, false, OpKind::Special(Special::FillpadInplace);
+    TensorExpandClone = "tensor.expand_clone", Tensor, ["pl.tensor.expand_clone", "pl.expand_clone"], None,
+        &[req(P::Src, K::Tensor), req(P::Target, K::Tensor)], expand_clone, false, OpKind::Special(Special::ExpandClone);
+    TileExtract = "tile.extract", Tile, ["pl.tile.extract"], None,
+        &[req(P::Src, K::Tile), req(P::IndexRow, K::Scalar), req(P::IndexCol, K::Scalar), req(P::Shape, K::Shape),
+          opt(P::TargetMemory, K::Enum("MemorySpace"))],
+        tile_extract, false, OpKind::Special(Special::Extract);
+    // distributed ops plc lacked (no CPU form, as the other `pld.*` ops)
+    PldSystemDeferWait = "pld.system.defer_wait", Distributed, ["pld.system.defer_wait"], None,
+        &[req(P::Signal, K::Tensor), req(P::Offsets, K::Indices), req(P::Expected, K::Scalar), req(P::Cmp, K::Enum("WaitCmp"))],
+        none, false, OpKind::Distributed;
+    PldTensorAllToAllV = "pld.tensor.all_to_all_v", Distributed, ["pld.tensor.all_to_all_v"], None,
+        &[req(P::Input, K::Tensor), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), req(P::SendCounts, K::Tensor),
+          req(P::RecvCounts, K::Tensor)],
+        same_as_second, false, OpKind::Distributed;
+    // `pld.remote_store(src, ...)` takes a tensor or a tile.
+    PldTensorRemoteStore = "pld.tensor.remote_store", Distributed, ["pld.tensor.remote_store", "pld.remote_store"], None,
+        &[req(P::Src, K::Value), read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices),
+          opt(P::Atomic, K::Enum("AtomicType"))],
+        none, false, OpKind::Distributed;
+    PldTileRemoteStore = "pld.tile.remote_store", Distributed, ["pld.tile.remote_store"], None,
+        &[req(P::SrcTile, K::Tile), read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices),
+          opt(P::Atomic, K::Enum("AtomicType"))],
+        none, false, OpKind::Distributed;
+    PldTileGet = "pld.tile.get", Distributed, ["pld.tile.get"], None, PLD_TILE_GET, none, false, OpKind::Distributed;
+    PldTilePut = "pld.tile.put", Distributed, ["pld.tile.put"], None,
+        &[read_write(P::Dst, K::Tensor), req(P::Peer, K::Scalar), req(P::Src, K::Tensor), req(P::Stage, K::Tile),
+          opt(P::Stage2, K::Tile), opt(P::DstOffsets, K::Indices), opt(P::SrcOffsets, K::Indices), opt(P::Shape, K::Shape),
+          opt(P::Atomic, K::Enum("AtomicType"))],
+        none, false, OpKind::Distributed;
 }
 
 #[cfg(test)]
@@ -1497,9 +1926,9 @@ mod tests {
             let def = op.def();
             let operands = match def.kind {
                 OpKind::Chain(_) => 3,
-                OpKind::Binary(_) | OpKind::Compare | OpKind::Expand(..) => 2,
-                OpKind::Unary(_) | OpKind::Reduce(..) | OpKind::AxisReduce { .. } => 1,
-                OpKind::Special(_) | OpKind::Marker | OpKind::Distributed => 0,
+                OpKind::Binary(_) | OpKind::Compare | OpKind::Expand(..) | OpKind::Part(_) => 2,
+                OpKind::Unary(_) | OpKind::Reduce(..) | OpKind::ArgReduce(..) | OpKind::AxisReduce { .. } => 1,
+                OpKind::Special(_) | OpKind::Marker | OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch => 0,
             };
             assert!(def.params.len() >= operands, "{op}");
             for p in &def.params[..operands] {
@@ -1568,6 +1997,46 @@ mod tests {
         // PyPTO's per-level signatures: the tile forms take their scratch tile.
         assert!(unified("xor").any(|id| id.def().level == OpLevel::Tile && id.def().params[2].required));
         assert!(unified("xor").any(|id| id.def().level == OpLevel::Tensor && !id.def().params[2].required));
+    }
+
+    #[test]
+    fn added_rows_and_aliases() {
+        // Promoted spellings of rows plc had under another one.
+        assert_eq!(op("pl.maximums").name, "tile.maxs");
+        assert_eq!(op("pl.dim").name, "tensor.dim");
+        for (alias, _) in ALIASES {
+            assert!(OPS.iter().all(|o| !o.spellings.contains(alias)), "{alias} is also a row's spelling");
+        }
+        // Unified families with a form per level.
+        for name in ["row_prod", "col_min", "row_argmax", "col_expand_expdif", "row_expand", "sin", "fmod", "part_add"]
+        {
+            assert_eq!(unified(name).count(), 2, "{name}");
+        }
+        // PyPTO's per-level parameters: tile reductions take a scratch tile, tensor ones none.
+        assert_eq!(op("pl.tile.row_prod").keyword_index("tmp_tile"), Some(1));
+        assert!(op("pl.tensor.row_argmax").keyword_index("tmp_tile").is_none());
+        assert_eq!(op("pl.tile.row_expand").keyword_index("row_vec"), Some(1));
+        let c = |v: &[i64]| v.iter().map(|&d| Dim::Const(d)).collect::<Vec<_>>();
+        let tile = |s: &[i64], d: DType| Type::Tile { shape: c(s), dtype: d, memory: Some(MemorySpace::Vec) };
+        let x = Fake(vec![Some(tile(&[8, 16], DType::Fp32)), Some(tile(&[8, 16], DType::Fp32))], vec![], vec![]);
+        assert_eq!((op("pl.tile.row_argmax").result)(&x), Ok(tile(&[8, 1], DType::Int32)));
+        assert_eq!((op("pl.tile.col_argmin").result)(&x), Ok(tile(&[1, 16], DType::Int32)));
+        assert_eq!((op("pl.tile.col_prod").result)(&x), Ok(tile(&[1, 16], DType::Fp32)));
+        let half = Fake(vec![Some(tile(&[8, 16], DType::Fp16))], vec![], vec![]);
+        assert!((op("pl.tile.cos").result)(&half).is_err());
+        // System ops: every spelling level PyPTO has, and a reason where there is no CPU form.
+        assert_eq!(op("pl.tpush_to_aiv").name, "tile.tpush_to_aiv");
+        assert_eq!(op("pl.system.tpop_from_aic").name, "tile.tpop_from_aic");
+        assert_eq!(op("pl.tile.tpop_from_aiv").name, "tile.tpop_from_aiv");
+        assert!(op("pl.reserve_buffer").kind.no_cpu_form().is_some());
+        assert!(op("pl.prefetch.wait").kind.no_cpu_form().is_some());
+        assert!(op("pl.system.bar_all").kind.no_cpu_form().is_none());
+        assert!(op("pl.system.task_invalid").orchestration);
+        assert_eq!(op("pld.remote_store").name, "pld.tensor.remote_store");
+        assert_eq!(op("pld.tile.put").effect(0), Effect::ReadWrite);
+        let popped = Fake(vec![], vec![Some(c(&[16, 16]))], vec![None, Some(DType::Fp32)]);
+        let mat = Type::Tile { shape: c(&[16, 16]), dtype: DType::Fp32, memory: Some(MemorySpace::Mat) };
+        assert_eq!((op("pl.tpop_from_aiv").result)(&popped), Ok(mat));
     }
 
     /// An argument view over plain types, for the result rules.

@@ -33,7 +33,7 @@ impl Emitter<'_> {
         let c = OpCall { e, op, args, loc: self.loc(e) };
         match op.def().kind {
             OpKind::Special(special) => self.special(&c, special),
-            OpKind::Marker | OpKind::Distributed => Err(self.no_cpu_form(&c)),
+            OpKind::Marker | OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch => Err(self.no_cpu_form(&c)),
             kind => {
                 let elem = self.elem_of(e)?;
                 let text = self.family(&c, kind)?;
@@ -95,10 +95,15 @@ impl Emitter<'_> {
             }
             OpKind::Expand(axis, f) => {
                 let v = self.tile_arg(self.need(c, Slot::Nth(1))?)?;
-                let suffix = f.map_or(String::new(), |f| format!("_{}", f.tile_fn()));
+                let suffix = f.map_or(String::new(), |f| format!("_{}", f.family_suffix()));
                 format!("plc::{}_expand{suffix}({x}, {v})", axis.prefix())
             }
+            OpKind::Part(f) => {
+                let y = self.tile_arg(self.need(c, Slot::Nth(1))?)?;
+                format!("plc::part_{}({x}, {y})", f.family_suffix())
+            }
             OpKind::Reduce(axis, f) => format!("plc::{}_{}({x})", axis.prefix(), f.tile_fn()),
+            OpKind::ArgReduce(axis, f) => format!("plc::{}_arg{}({x})", axis.prefix(), f.tile_fn()),
             OpKind::AxisReduce { f, default_axis, default_keep } => {
                 let axis = self.int_arg(c.get(P::Axis), default_axis)?;
                 let keep = match c.get(P::KeepDim).or(c.get(P::Keepdim)) {
@@ -109,6 +114,7 @@ impl Emitter<'_> {
                     ReduceFn::Sum => "plc::Reduce::Sum",
                     ReduceFn::Max => "plc::Reduce::Max",
                     ReduceFn::Min => "plc::Reduce::Min",
+                    ReduceFn::Prod => "plc::Reduce::Prod",
                 };
                 format!("plc::reduce_axis({x}, {f}, {axis}, {keep})")
             }
@@ -117,7 +123,7 @@ impl Emitter<'_> {
                 let code = self.int_arg(c.get(P::CmpType), 0)?;
                 format!("plc::cmp({x}, {y}, {code})")
             }
-            OpKind::Special(_) | OpKind::Marker | OpKind::Distributed => {
+            OpKind::Special(_) | OpKind::Marker | OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch => {
                 return Err(self.err(Code::E0707, c.loc, format!("internal error: `{}` is not a family op", c.op)))
             }
         })
@@ -135,7 +141,13 @@ impl Emitter<'_> {
             | Special::Ci
             | Special::Dim
             | Special::BlockIdx
-            | Special::BlockNum => self.create(c, special),
+            | Special::BlockNum
+            | Special::SubblockIdx
+            | Special::AvailableAivCount
+            | Special::AvailableClusterCount => self.create(c, special),
+            // Barriers, flags and fences order the pipes of one core and the cores of a
+            // cluster: the CPU runs everything in program order, so they do nothing.
+            Special::Hardware => Ok(("plc::hardware_sync()".to_string(), Repr::None)),
             Special::Read
             | Special::Write
             | Special::ScalarCast
@@ -171,9 +183,18 @@ impl Emitter<'_> {
                 let text = self.compute(c, special, elem)?;
                 Ok((self.narrow_rounded(c.e, text), Repr::Tile(elem)))
             }
+            Special::Tri
+            | Special::FillpadExpand
+            | Special::FillpadInplace
+            | Special::ExpandClone
+            | Special::Extract => {
+                let elem = self.elem_of(c.e)?;
+                let text = self.shaping(c, special, elem)?;
+                Ok((text, Repr::Tile(elem)))
+            }
             // A bare tensor's shape and dtype are orchestration values; a barrier across
             // cores has no meaning for one kernel on the CPU.
-            Special::ShapeOf | Special::DTypeOf | Special::SyncAll => Err(self.no_cpu_form(c)),
+            Special::ShapeOf | Special::DTypeOf | Special::SyncAll | Special::TaskInvalid => Err(self.no_cpu_form(c)),
         }
     }
 
@@ -281,6 +302,11 @@ impl Emitter<'_> {
                 Ok((format!("plc::dim({t}, {axis})"), Repr::Scalar("int64_t")))
             }
             Special::BlockIdx => Ok(("plc::get_block_idx()".to_string(), Repr::Scalar("int64_t"))),
+            Special::SubblockIdx => Ok(("plc::get_subblock_idx()".to_string(), Repr::Scalar("int64_t"))),
+            Special::AvailableAivCount => Ok(("plc::available_aiv_count()".to_string(), Repr::Scalar("int32_t"))),
+            Special::AvailableClusterCount => {
+                Ok(("plc::available_cluster_count()".to_string(), Repr::Scalar("int32_t")))
+            }
             _ => Ok(("plc::get_block_num()".to_string(), Repr::Scalar("int64_t"))),
         }
     }
@@ -555,12 +581,50 @@ impl Emitter<'_> {
             _ => {
                 // `pl.fillpad(x, pad_value=...)`.
                 let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
-                let pad = match self.enum_arg(c.get(P::PadValue)) {
-                    Some(EnumValue::PadValue(PadValue::Min)) => "plc::Pad::Min",
-                    Some(EnumValue::PadValue(PadValue::Max)) => "plc::Pad::Max",
-                    _ => "plc::Pad::Zero",
-                };
-                format!("plc::fillpad({x}, {pad})")
+                format!("plc::fillpad({x}, {})", self.pad_arg(c))
+            }
+        })
+    }
+
+    /// `pad_value=` as the tile library's `plc::Pad`.
+    fn pad_arg(&self, c: &OpCall<'_>) -> &'static str {
+        match self.enum_arg(c.get(P::PadValue)) {
+            Some(EnumValue::PadValue(PadValue::Min)) => "plc::Pad::Min",
+            Some(EnumValue::PadValue(PadValue::Max)) => "plc::Pad::Max",
+            _ => "plc::Pad::Zero",
+        }
+    }
+
+    /// `tri`, `fillpad_expand`, `fillpad_inplace`, `expand_clone`, `tile.extract`.
+    fn shaping(&mut self, c: &OpCall<'_>, special: Special, elem: &'static str) -> Res<String> {
+        Ok(match special {
+            Special::Tri => {
+                let diagonal = self.typed_scalar(self.need(c, P::Diagonal)?, "int64_t")?;
+                let shape = self.dims(c.get(P::Shape))?;
+                let valid = self.dims(c.get(P::ValidShape))?;
+                let upper = self.flag(c.get(P::Upper))?;
+                format!("plc::tri<{elem}>({diagonal}, {shape}, {valid}, {upper})")
+            }
+            Special::FillpadExpand => {
+                let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
+                let shape = self.dims(c.get(P::Shape))?;
+                format!("plc::fillpad_expand({x}, {shape}, {})", self.pad_arg(c))
+            }
+            Special::FillpadInplace => {
+                let x = self.tile_arg(self.need(c, P::Tile)?)?;
+                format!("plc::fillpad_inplace({x}, {})", self.pad_arg(c))
+            }
+            Special::ExpandClone => {
+                let src = self.tile_arg(self.need(c, P::Src)?)?;
+                let target = self.tile_arg(self.need(c, P::Target)?)?;
+                format!("plc::expand_clone({src}, {target})")
+            }
+            _ => {
+                let x = self.tile_arg(self.need(c, P::Src)?)?;
+                let row = self.typed_scalar(self.need(c, P::IndexRow)?, "int64_t")?;
+                let col = self.typed_scalar(self.need(c, P::IndexCol)?, "int64_t")?;
+                let shape = self.dims(c.get(P::Shape))?;
+                format!("plc::slice({x}, {shape}, plc::Dims{{{row}, {col}}})")
             }
         })
     }

@@ -199,6 +199,14 @@ T arg_scalar(const int64_t* args, int i) {
 inline int64_t get_block_idx() { return plc_rt_block_idx(); }
 inline int64_t get_block_num() { return plc_rt_block_num(); }
 inline int64_t get_subblock_idx() { return plc_rt_subblock_idx(); }
+/// The device the CPU runtime stands for (a2a3: 24 clusters of one cube and two vector
+/// cores), as the orchestration API's `rt_available_cluster_count`/`rt_available_aiv_count`
+/// answer (the interpreter answers the same).
+inline int32_t available_aiv_count() { return 48; }
+inline int32_t available_cluster_count() { return 24; }
+/// Barriers, flags, fences and cache control: the CPU runs a kernel's operations in
+/// program order, and a task's kernels one after the other, so there is nothing to wait for.
+inline void hardware_sync() {}
 
 // ------------------------------------------------------------------ tensor access
 
@@ -636,6 +644,16 @@ T rem_value(T x, T y) {
     }
 }
 
+/// C's `fmod`: the sign of the dividend (0 for an integer division by zero).
+template <class T>
+T fmod_value(T x, T y) {
+    if constexpr (std::is_integral<T>::value) {
+        return y == T(0) ? T(0) : static_cast<T>(x % y);
+    } else {
+        return std::fmod(x, y);
+    }
+}
+
 template <class A, class B>
 auto floormod(A a, B b) {
     using C = std::common_type_t<A, B>;
@@ -692,6 +710,7 @@ PLC_TILE_BINARY(bit_or, bit_value<T>("or", x, y, 1))
 PLC_TILE_BINARY(bit_xor, bit_value<T>("xor", x, y, 2))
 PLC_TILE_BINARY(shl, bit_value<T>("shl", x, y, 3))
 PLC_TILE_BINARY(shr, bit_value<T>("shr", x, y, 4))
+PLC_TILE_BINARY(fmod, fmod_value<T>(x, y))
 
 #undef PLC_TILE_BINARY
 
@@ -811,6 +830,14 @@ Tile<T> relu(const Tile<T>& a) {
             return x;
         }
     });
+}
+template <class T>
+Tile<T> sin(const Tile<T>& a) {
+    return map(a, [](T x) { return std::sin(static_cast<Compute<T>>(x)); });
+}
+template <class T>
+Tile<T> cos(const Tile<T>& a) {
+    return map(a, [](T x) { return std::cos(static_cast<Compute<T>>(x)); });
 }
 template <class T>
 Tile<T> bit_not(const Tile<T>& a) {
@@ -1058,6 +1085,49 @@ Tile<T> fillpad(const Tile<T>& t, Pad p = Pad::Zero) {
     return out;
 }
 
+/// `fillpad_expand(t, shape, pad)`: t's valid region at the origin of a larger tile of
+/// `shape`, the rest the pad value; all valid.
+template <class T>
+Tile<T> fillpad_expand(const Tile<T>& t, const Dims& shape, Pad p = Pad::Zero) {
+    Tile<T> out = make_tile<T>(shape);
+    if (out.rows < t.rows || out.cols < t.cols) tile_error("fillpad_expand", "the shape is smaller than the tile's");
+    for (int64_t r = 0; r < t.valid_rows; ++r)
+        for (int64_t c = 0; c < t.valid_cols; ++c) out.at(r, c) = t.at(r, c);
+    out.valid_rows = t.valid_rows;
+    out.valid_cols = t.valid_cols;
+    return fillpad(out, p);
+}
+
+/// `fillpad_inplace(t, pad)`: `fillpad` written into t (also returned).
+template <class T>
+Tile<T> fillpad_inplace(Tile<T>& t, Pad p = Pad::Zero) {
+    t = fillpad(t, p);
+    return t;
+}
+template <class T>
+Tile<T> fillpad_inplace(Tile<T>&& t, Pad p = Pad::Zero) {
+    return fillpad(t, p);
+}
+
+/// `tri(diagonal, shape, valid, upper)`: 1 where `c - r <= diagonal` (`upper`: `>=`), else 0.
+template <class T>
+Tile<T> tri(int64_t diagonal, const Dims& shape, const Dims& valid = Dims(), bool upper = false) {
+    Tile<T> out = make_tile<T>(shape);
+    for (int64_t r = 0; r < out.rows; ++r)
+        for (int64_t c = 0; c < out.cols; ++c) out.at(r, c) = (upper ? c - r >= diagonal : c - r <= diagonal) ? T(1) : T(0);
+    if (valid.given && valid.n >= 2) {
+        out.valid_rows = std::min(std::max<int64_t>(valid[valid.n - 2], 0), out.rows);
+        out.valid_cols = std::min(std::max<int64_t>(valid[valid.n - 1], 0), out.cols);
+    }
+    return out;
+}
+
+/// `expand_clone(src, target)`: src broadcast from extents of 1 to target's shape.
+template <class T, class U>
+Tile<U> expand_clone(const Tile<T>& src, const Tile<U>& target) {
+    return zip("expand_clone", target, src, [](U, T y) { return plc_rt::convert<U>(y); });
+}
+
 /// `pl.tensor.dim` of a tile value: an extent of its logical shape.
 template <class T>
 int64_t dim(const Tile<T>& t, int64_t axis) {
@@ -1085,7 +1155,7 @@ void write(Tile<T>& t, const Dims& idx, S v) {
 
 // ------------------------------------------------------------------ reductions
 
-enum class Reduce { Sum, Max, Min };
+enum class Reduce { Sum, Max, Min, Prod };
 
 template <class T>
 T reduce_init(Reduce op) {
@@ -1094,6 +1164,8 @@ T reduce_init(Reduce op) {
             return std::numeric_limits<T>::lowest();
         case Reduce::Min:
             return std::numeric_limits<T>::max();
+        case Reduce::Prod:
+            return T(1);
         case Reduce::Sum:
             break;
     }
@@ -1107,6 +1179,8 @@ T reduce_step(Reduce op, T acc, T x) {
             return acc < x ? x : acc;
         case Reduce::Min:
             return x < acc ? x : acc;
+        case Reduce::Prod:
+            return static_cast<T>(acc * x);
         case Reduce::Sum:
             break;
     }
@@ -1162,6 +1236,63 @@ Tile<T> col_max(const Tile<T>& t) {
 template <class T>
 Tile<T> col_min(const Tile<T>& t) {
     return col_reduce(t, Reduce::Min);
+}
+
+template <class T>
+Tile<T> row_prod(const Tile<T>& t) {
+    return row_reduce(t, Reduce::Prod);
+}
+template <class T>
+Tile<T> col_prod(const Tile<T>& t) {
+    return col_reduce(t, Reduce::Prod);
+}
+
+/// The position of the first maximum (`max`) or minimum of each row over the valid
+/// columns: [rows, 1] of INT32 (0 for a row without valid columns).
+template <class T>
+Tile<int32_t> row_arg(const Tile<T>& t, bool max) {
+    Tile<int32_t> out = make_tile<int32_t>(dims2(t.rows, 1));
+    for (int64_t r = 0; r < t.rows; ++r) {
+        int64_t best = 0;
+        for (int64_t c = 1; c < t.valid_cols; ++c) {
+            if (max ? t.at(r, best) < t.at(r, c) : t.at(r, c) < t.at(r, best)) best = c;
+        }
+        out.at(r, 0) = static_cast<int32_t>(best);
+    }
+    out.valid_rows = t.valid_rows;
+    return out;
+}
+
+/// The same down each column over the valid rows: [1, cols] of INT32.
+template <class T>
+Tile<int32_t> col_arg(const Tile<T>& t, bool max) {
+    Tile<int32_t> out = make_tile<int32_t>(dims2(1, t.cols));
+    for (int64_t c = 0; c < t.cols; ++c) {
+        int64_t best = 0;
+        for (int64_t r = 1; r < t.valid_rows; ++r) {
+            if (max ? t.at(best, c) < t.at(r, c) : t.at(r, c) < t.at(best, c)) best = r;
+        }
+        out.at(0, c) = static_cast<int32_t>(best);
+    }
+    out.valid_cols = t.valid_cols;
+    return out;
+}
+
+template <class T>
+Tile<int32_t> row_argmax(const Tile<T>& t) {
+    return row_arg(t, true);
+}
+template <class T>
+Tile<int32_t> row_argmin(const Tile<T>& t) {
+    return row_arg(t, false);
+}
+template <class T>
+Tile<int32_t> col_argmax(const Tile<T>& t) {
+    return col_arg(t, true);
+}
+template <class T>
+Tile<int32_t> col_argmin(const Tile<T>& t) {
+    return col_arg(t, false);
 }
 
 /// `sum/max/min(t, axis, keepdim)` on a tile of one or two axes.
@@ -1227,6 +1358,89 @@ template <class T, class U>
 Tile<T> col_expand_mul(const Tile<T>& t, const Tile<U>& v) {
     return col_expand("col_expand_mul", t, v, [](T x, T y) { return x * y; });
 }
+template <class T, class U>
+Tile<T> row_expand_max(const Tile<T>& t, const Tile<U>& v) {
+    return row_expand("row_expand_max", t, v, [](T x, T y) { return x < y ? y : x; });
+}
+template <class T, class U>
+Tile<T> row_expand_min(const Tile<T>& t, const Tile<U>& v) {
+    return row_expand("row_expand_min", t, v, [](T x, T y) { return y < x ? y : x; });
+}
+/// `exp(t - v)` along each row (PTO's `TROWEXPANDEXPDIF`: a subtraction, then `exp`).
+template <class T, class U>
+Tile<T> row_expand_expdif(const Tile<T>& t, const Tile<U>& v) {
+    return row_expand("row_expand_expdif", t, v,
+                      [](T x, T y) { return std::exp(static_cast<Compute<T>>(static_cast<T>(x - y))); });
+}
+/// `row_expand(target, v)`: v [rows, 1] repeated along every row, shaped like target.
+template <class T, class U>
+Tile<T> row_expand(const Tile<T>& target, const Tile<U>& v) {
+    return row_expand("row_expand", target, v, [](T, T y) { return y; });
+}
+template <class T, class U>
+Tile<T> col_expand_add(const Tile<T>& t, const Tile<U>& v) {
+    return col_expand("col_expand_add", t, v, [](T x, T y) { return x + y; });
+}
+template <class T, class U>
+Tile<T> col_expand_sub(const Tile<T>& t, const Tile<U>& v) {
+    return col_expand("col_expand_sub", t, v, [](T x, T y) { return x - y; });
+}
+template <class T, class U>
+Tile<T> col_expand_div(const Tile<T>& t, const Tile<U>& v) {
+    return col_expand("col_expand_div", t, v, [](T x, T y) { return div_value<T>(x, y); });
+}
+template <class T, class U>
+Tile<T> col_expand_max(const Tile<T>& t, const Tile<U>& v) {
+    return col_expand("col_expand_max", t, v, [](T x, T y) { return x < y ? y : x; });
+}
+template <class T, class U>
+Tile<T> col_expand_min(const Tile<T>& t, const Tile<U>& v) {
+    return col_expand("col_expand_min", t, v, [](T x, T y) { return y < x ? y : x; });
+}
+template <class T, class U>
+Tile<T> col_expand_expdif(const Tile<T>& t, const Tile<U>& v) {
+    return col_expand("col_expand_expdif", t, v,
+                      [](T x, T y) { return std::exp(static_cast<Compute<T>>(static_cast<T>(x - y))); });
+}
+
+// ------------------------------------------------------------------ part ops
+
+/// `part_op(a, b)` (PTO's `TPARTADD`, ...): op(a, b) where both are valid, the valid one
+/// where only one is, 0 elsewhere; valid over the union of the two valid regions.
+template <class T, class U, class F>
+Tile<T> part(const char* op, const Tile<T>& a, const Tile<U>& b, F f) {
+    if (a.rows != b.rows || a.cols != b.cols) tile_error(op, "the tiles' shapes do not match");
+    Tile<T> out = shaped_like<T>(a);
+    out.valid_rows = std::max(a.valid_rows, b.valid_rows);
+    out.valid_cols = std::max(a.valid_cols, b.valid_cols);
+    for (int64_t r = 0; r < a.rows; ++r) {
+        for (int64_t c = 0; c < a.cols; ++c) {
+            bool in_a = r < a.valid_rows && c < a.valid_cols;
+            bool in_b = r < b.valid_rows && c < b.valid_cols;
+            T y = plc_rt::convert<T>(b.at(r, c));
+            out.at(r, c) = in_a && in_b ? static_cast<T>(f(a.at(r, c), y)) : in_a ? a.at(r, c) : in_b ? y : T(0);
+        }
+    }
+    return out;
+}
+
+template <class T, class U>
+Tile<T> part_add(const Tile<T>& a, const Tile<U>& b) {
+    return part("part_add", a, b, [](T x, T y) { return x + y; });
+}
+template <class T, class U>
+Tile<T> part_mul(const Tile<T>& a, const Tile<U>& b) {
+    return part("part_mul", a, b, [](T x, T y) { return x * y; });
+}
+template <class T, class U>
+Tile<T> part_max(const Tile<T>& a, const Tile<U>& b) {
+    return part("part_max", a, b, [](T x, T y) { return x < y ? y : x; });
+}
+template <class T, class U>
+Tile<T> part_min(const Tile<T>& a, const Tile<U>& b) {
+    return part("part_min", a, b, [](T x, T y) { return y < x ? y : x; });
+}
+
 /// `col_expand(target, v)`: v [1, cols] repeated on every row, shaped like target.
 template <class T, class U>
 Tile<T> col_expand(const Tile<T>& target, const Tile<U>& v) {
