@@ -430,8 +430,8 @@ fn matmul_op(special: Special, a: &Args<'_>) -> Res<Value> {
     if special != Special::MatmulAcc {
         let dtype = match a.at(P::OutDtype) {
             Some(Value::DType(d)) => *d,
-            _ if tile => DType::Fp32,
-            _ => lhs.dtype,
+            _ if tile => crate::ir::ops::acc_dtype(lhs.dtype),
+            _ => crate::ir::ops::promote(lhs.dtype, rhs.dtype),
         };
         let mut product = matmul(&lhs, &rhs, ta, tb, dtype)?;
         if special == Special::MatmulBias {

@@ -154,6 +154,10 @@ impl FnLower<'_, '_> {
         self.cx.error(code, self.file, span, message, label)
     }
 
+    pub fn warning(&mut self, code: Code, span: Span, message: impl Into<String>, label: impl Into<String>) {
+        self.cx.warning(code, self.file, span, message, label);
+    }
+
     pub fn text(&self, span: Span) -> String {
         self.cx.text_of(self.m, span).to_string()
     }
@@ -2271,6 +2275,7 @@ impl FnLower<'_, '_> {
         }
         let spelled = format!("pl.{path}");
         if let Some(op) = ops::by_spelling(&spelled) {
+            let op = self.scalar_form(op, args).unwrap_or(op);
             return self.op_call(op, &spelled, args, span);
         }
         let base = path.rsplit('.').next().unwrap_or(path);
@@ -2331,10 +2336,29 @@ impl FnLower<'_, '_> {
         None
     }
 
+    /// The scalar row of a tensor or tile op's unified name when the call's first operand
+    /// is a scalar: `pl.tile.max(a, b)` of two scalars is today's scalar maximum, not the
+    /// older axis reduction.
+    fn scalar_form(&mut self, op: Op, args: &[ast::Arg]) -> Option<Op> {
+        let def = op.def();
+        if def.level == OpLevel::Scalar {
+            return None;
+        }
+        let scalar = ops::unified(def.unified?).find(|o| o.def().level == OpLevel::Scalar)?;
+        let first = args.iter().find(|a| matches!(a.kind, ArgKind::Positional))?;
+        let v = self.expr(first.value)?;
+        self.ty(v).is_scalar().then_some(scalar)
+    }
+
     /// A call of an op: arguments matched to its parameters by position and keyword,
-    /// checked by kind, and the result typed by the op's rule.
+    /// checked by kind, and the result typed by the op's rule. An older spelling is
+    /// accepted with warning W0001 naming today's.
     fn op_call(&mut self, op: Op, spelled: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
         let def: &'static OpDef = op.def();
+        if let Some(today) = def.older_spelling(spelled) {
+            let message = format!("`{spelled}` is an older spelling that PyPTO no longer accepts; use {today}");
+            self.warning(Code::W0001, span, message, "older spelling");
+        }
         let mut slots: Vec<Option<ast::ExprId>> = vec![None; def.params.len()];
         let mut positional = 0;
         let mut ok = true;
