@@ -244,9 +244,13 @@ pub enum Special {
     Lrelu,
     /// The same with a slope per element.
     Prelu,
-    /// `mask ? lhs : rhs`.
+    /// `mask ? lhs : rhs`. A tile mask is PyPTO's packed compare mask (one bit per column,
+    /// bit `c % w` of element `c / w` of a row for a mask of `w`-bit elements); a tensor
+    /// mask holds one 0/1 value per element.
     Sel,
-    /// `lhs ? rhs : select_mode` (PyPTO's reference: `torch.where`).
+    /// `mask ? src : scalar` (tiles: `sels(mask, src, tmp, scalar)`, and the older
+    /// `sels(mask, src, scalar)` whose third argument is the scalar; tensors, an older row:
+    /// `sels(lhs, rhs, select_mode)` as `lhs ? rhs : select_mode`).
     Sels,
     /// A tensor or a tile of the target's shape filled with a scalar.
     Expands,
@@ -777,6 +781,36 @@ pub fn promote(a: DType, b: DType) -> DType {
         std::cmp::Ordering::Less => b,
         std::cmp::Ordering::Equal if signed(b) && !signed(a) => b,
         _ => a,
+    }
+}
+
+/// The bytes of a row of PyPTO's packed compare mask for `cols` columns: one bit per
+/// column, padded to a multiple of 32 bytes.
+pub fn packed_mask_cols(cols: i64) -> i64 {
+    ((cols + 7) / 8 + 31) / 32 * 32
+}
+
+/// `tile.cmp`/`tile.cmps`: PyPTO's packed mask, a `UINT8` tile in `Vec` of the lhs shape
+/// whose last extent is [`packed_mask_cols`] of the lhs's.
+fn packed_mask(a: &dyn Args) -> Result<Type, String> {
+    let lhs = a.ty(0).ok_or("missing lhs")?;
+    let Some(shape) = lhs.shape() else { return Ok(Type::Unknown) };
+    let mut shape = shape.to_vec();
+    if let Some(last) = shape.last_mut() {
+        *last = match *last {
+            Dim::Const(n) => Dim::Const(packed_mask_cols(n)),
+            _ => Dim::Unknown,
+        };
+    }
+    Ok(Type::Tile { shape, dtype: DType::UInt8, memory: Some(MemorySpace::Vec) })
+}
+
+/// `tensor.cmp(lhs, rhs)`: 0/1 values in promote(lhs, rhs) (a scalar rhs keeps lhs's dtype).
+fn tensor_cmp(a: &dyn Args) -> Result<Type, String> {
+    let lhs = a.ty(0).ok_or("missing lhs")?;
+    match (lhs.dtype(), a.ty(1)) {
+        (Some(l), Some(Type::Tensor { dtype: Some(r), .. })) => Ok(with_dtype(lhs, promote(l, *r))),
+        _ => Ok(lhs.clone()),
     }
 }
 
@@ -1380,7 +1414,7 @@ ops! {
     TensorSubsc = "tensor.subsc", Tensor, ["pl.tensor.subsc"], Some("subsc"), T_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Sub),
         older: [("*", "pl.tile.subsc on loaded tiles")];
     TensorCmp = "tensor.cmp", Tensor, ["pl.tensor.cmp"], Some("cmp"),
-        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare;
+        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value), opt(P::CmpType, K::Int)], tensor_cmp, false, OpKind::Compare;
     TensorCmps = "tensor.cmps", Tensor, ["pl.tensor.cmps"], Some("cmps"),
         &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare,
         older: [("*", "pl.tensor.cmp(lhs, scalar, cmp_type)")];
@@ -1558,13 +1592,14 @@ ops! {
     TileAddsc = "tile.addsc", Tile, ["pl.tile.addsc"], Some("addsc"), S_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Add);
     TileSubsc = "tile.subsc", Tile, ["pl.tile.subsc"], Some("subsc"), S_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
     TileCmp = "tile.cmp", Tile, ["pl.tile.cmp"], Some("cmp"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare;
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::CmpType, K::Int)], packed_mask, false, OpKind::Compare;
     TileCmps = "tile.cmps", Tile, ["pl.tile.cmps"], Some("cmps"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare;
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], packed_mask, false, OpKind::Compare;
     TileSel = "tile.sel", Tile, ["pl.tile.sel"], Some("sel"),
         &[req(P::Mask, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Tmp, K::Tile)], same_as_second, false, OpKind::Special(Special::Sel);
     TileSels = "tile.sels", Tile, ["pl.tile.sels"], Some("sels"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::SelectMode, K::Scalar)], same_as_first, false, OpKind::Special(Special::Sels);
+        &[req(P::Mask, K::Tile), req(P::Src, K::Tile), req(P::Tmp, K::Value), opt(P::Scalar, K::Scalar)],
+        same_as_second, false, OpKind::Special(Special::Sels);
     // sorting and gathering
     TileSort32 = "tile.sort32", Tile, ["pl.tile.sort32"], Some("sort32"), &[req(P::Src, K::Tile), req(P::Idx, K::Tile)], sort32, false, OpKind::Special(Special::Sort32);
     TileMrgsort = "tile.mrgsort", Tile, ["pl.tile.mrgsort"], Some("mrgsort"),
