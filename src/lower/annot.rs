@@ -521,6 +521,17 @@ impl Lowering<'_> {
                 },
                 "auto_scope" => attrs.auto_scope = Some(self.bool_literal(m, a.value, "auto_scope")?),
                 "strict_ssa" => attrs.strict_ssa = self.bool_literal(m, a.value, "strict_ssa")?,
+                "attrs" if !matches!(self.ast(m).expr(a.value).kind, E::Dict(_) | E::None) => {
+                    let vspan = self.ast(m).expr(a.value).span;
+                    self.error(
+                        Code::E0212,
+                        file,
+                        vspan,
+                        "'attrs=' of @pl.function must be a dict literal",
+                        "not a dict",
+                    );
+                    return None;
+                }
                 _ => {}
             }
         }
