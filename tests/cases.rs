@@ -14,6 +14,7 @@
 //! | `tests/cases/syntax/` | yes    |           |       | if any  | front end  | no                 |
 //! | `tests/cases/layout/` |        | yes       |       | if any  | front end  | no                 |
 //! | `tests/cases/errors/` |        |           | (1)   | yes     | + lowering | yes                |
+//! | `tests/cases/warnings/` |      |           | yes   | yes     | + lowering | no (warnings only) |
 //!
 //! (1) When lowering succeeds (an error in a pass), as for the examples: up to the failing pass.
 //!
@@ -62,6 +63,7 @@ fn kind_of(dir: &str) -> Kind {
         "syntax" => Kind { ast: true, ..NOTHING },
         "layout" => Kind { tokens: true, ..NOTHING },
         "errors" => Kind { lower: true, must_fail: true, ..NOTHING },
+        "warnings" => Kind { lower: true, must_pass: true, ..NOTHING },
         other => panic!("tests/cases/{other}: unknown case directory"),
     }
 }

@@ -96,6 +96,18 @@ fn notes_do_not_fail_the_check() {
 }
 
 #[test]
+fn older_spellings_warn_and_compile() {
+    let src = b"import pypto.language as pl\n\n@pl.function(type=pl.FunctionType.Opaque)\ndef f(x: pl.Tensor[[4, 8], pl.FP32]) -> pl.Tensor[[4, 1], pl.FP32]:\n    return pl.tensor.sum(x, axis=1)\n";
+    let path = scratch("older.pl", src);
+    let out = plc(&["check", path.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("warning[W0001]") && err.contains("use pl.tensor.row_sum"), "{err}");
+    let out = plc(&["explain", "W0001"]);
+    assert!(stdout(&out).contains("pl.op.block"), "{}", stdout(&out));
+}
+
+#[test]
 fn usage_and_io_errors_exit_2() {
     assert_eq!(plc(&["check", "no/such/file.pl"]).status.code(), Some(2));
     assert_eq!(plc(&["check"]).status.code(), Some(2));

@@ -604,6 +604,42 @@ def kernel(
 }
 
 #[test]
+fn compare_masks_are_packed_and_select_reads_them() {
+    // PyPTO's tile compare gives a UINT8 mask, one bit per column, rows padded to 32 bytes;
+    // `sel` and `sels` read its bits.
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit.incore
+def kernel(
+    x: pl.Tensor[[2, 16], pl.FP32],
+    mask_out: pl.Out[pl.Tensor[[2, 32], pl.UINT8]],
+    picked: pl.Out[pl.Tensor[[2, 16], pl.FP32]],
+    kept: pl.Out[pl.Tensor[[2, 16], pl.FP32]],
+):
+    t = pl.load(x, [0, 0], [2, 16])
+    tmp = pl.create_tile([2, 16], pl.FP32)
+    mask: pl.Tile[[2, 32], pl.UINT8] = pl.tile.cmps(t, 0.0, cmp_type=4)
+    mask_out = pl.store(mask, [0, 0], mask_out)
+    picked = pl.store(pl.tile.sel(mask, t, pl.neg(t), tmp), [0, 0], picked)
+    kept = pl.store(pl.tile.sels(mask, t, tmp, 0.0), [0, 0], kept)
+    return mask_out, picked, kept
+"#;
+    let out = run_source(src, "kernel", &[], 9).unwrap();
+    let x = drawn(9, 0, 32);
+    // The valid region of the mask is ceil(16 / 8) = 2 bytes a row.
+    let mut mask = vec![0i64; 64];
+    for (k, &v) in x.iter().enumerate() {
+        if v > 0.0 {
+            mask[(k / 16) * 32 + (k % 16) / 8] |= 1 << (k % 8);
+        }
+    }
+    assert_eq!(ints(&out[0]), mask);
+    assert_eq!(floats(&out[1]), x.iter().map(|v| v.abs()).collect::<Vec<_>>());
+    assert_eq!(floats(&out[2]), x.iter().map(|&v| if v > 0.0 { v } else { 0.0 }).collect::<Vec<_>>());
+}
+
+#[test]
 fn loops_carry_values_and_branches_pick_them() {
     let src = r#"
 import pypto.language as pl

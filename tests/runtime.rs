@@ -711,7 +711,10 @@ int main() {
     Tile<int32_t> iz = div(full<int32_t>({1, 2}, 7), full<int32_t>({1, 2}, 0));
     CHECK(iz.at(0, 0) == 0);
     CHECK(cmp(a, 11.0f, 4).at(1, 2) == 1.0f && cmp(a, 11.0f, 4).at(0, 0) == 0.0f);
-    CHECK_NEAR(sel(cmp(a, 11.0f, 4), a, neg(a)).at(0, 2), -2.0f);
+    CHECK_NEAR(sel(pack_mask(cmp(a, 11.0f, 4)), a, neg(a)).at(0, 2), -2.0f);
+    CHECK_NEAR(sel(pack_mask(cmp(a, 11.0f, 4)), a, neg(a)).at(1, 2), a.at(1, 2));
+    CHECK(pack_mask(cmp(a, 11.0f, 4)).cols == 32 && pack_mask(cmp(a, 11.0f, 4)).data.size() % 32 == 0);
+    CHECK_NEAR(sels(pack_mask(cmp(a, 11.0f, 4)), a, 7.0f).at(0, 0), 7.0f);
 
     // Reductions over the valid region, broadcasts.
     Tile<float> rs = row_sum(a);
@@ -806,6 +809,16 @@ class Kernels:
             r = pl.yield_(powered)
         out = pl.store(r, [0, 0], out)
         return out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def masked(self, x: pl.Tensor[[N, N], pl.FP32], absolute: pl.Out[pl.Tensor[[N, N], pl.FP32]],
+               relu: pl.Out[pl.Tensor[[N, N], pl.FP32]]) -> tuple[pl.Tensor[[N, N], pl.FP32], pl.Tensor[[N, N], pl.FP32]]:
+        t = pl.load(x, [0, 0], [N, N])
+        tmp = pl.create_tile([N, N], pl.FP32)
+        mask = pl.tile.cmps(t, 0.0, cmp_type=4)
+        absolute = pl.store(pl.tile.sel(mask, t, pl.neg(t), tmp), [0, 0], absolute)
+        relu = pl.store(pl.tile.sels(mask, t, tmp, 0.0), [0, 0], relu)
+        return absolute, relu
 
     @pl.function(type=pl.FunctionType.InCore)
     def softmax_rows(self, x: pl.Tensor[[N, N], pl.FP32],
@@ -915,6 +928,15 @@ int main() {
         p.add_output(SM);
         rt_submit_aiv_task(ID_softmax_rows, p);
     }
+    // masked(x): |x| through sel, relu(x) through sels, both reading cmps's packed mask
+    std::vector<float> ab, re;
+    ChipTensor AB = tensor2(ab, 16, 16), RE = tensor2(re, 16, 16);
+    {
+        CoreTaskArgs p;
+        p.add_input(X);
+        p.add_output(AB, RE);
+        rt_submit_aiv_task(ID_masked, p);
+    }
     // affine(a, b) = a @ b + 1
     std::vector<float> as = seq(128, 0.5f), bs = seq(128, 0.125f), af;
     uint32_t s16x8[2] = {16, 8}, s8x16[2] = {8, 16};
@@ -964,6 +986,8 @@ int main() {
     plc_rt_sync();
 
     for (int i = 0; i < 256; ++i) CHECK_NEAR(po[i], -xs[i] * xs[i] * xs[i]);
+    for (int i = 0; i < 256; ++i) CHECK_NEAR(ab[i], std::fabs(xs[i]));
+    for (int i = 0; i < 256; ++i) CHECK_NEAR(re[i], xs[i] > 0 ? xs[i] : 0.0f);
     for (int r = 0; r < 16; ++r) {
         float m = xs[r * 16];
         for (int c = 0; c < 16; ++c) m = std::max(m, xs[r * 16 + c]);
@@ -986,7 +1010,7 @@ int main() {
     for (uint32_t i = 0; i < 32; ++i) CHECK_NEAR(get_tensor_data<float>(D, 1, &i), 2.0f * vs[i]);
     for (int r = 0; r < 64; ++r)
         for (int c = 0; c < 8; ++c) CHECK_NEAR(bo[r * 8 + c], ys[r * 8 + c] * static_cast<float>((r / 16) % 3 + 1));
-    CHECK(plc_rt_tasks_run() == 6);
+    CHECK(plc_rt_tasks_run() == 7);
     return finish();
 }
 "#

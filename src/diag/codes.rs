@@ -3,7 +3,8 @@
 //!
 //! Ranges: E00xx lexical, E01xx syntax, E02xx names and types, E03xx parser-level scope
 //! checks, E04xx pass errors, E05xx graph boundary, E06xx emitter, E07xx internal errors (bugs
-//! in plc), E08xx running a program (`plc run`); N0xxx are notes.
+//! in plc), E08xx running a program (`plc run`); W0xxx are warnings about programs plc accepts but
+//! PyPTO does not; N0xxx are notes.
 
 macro_rules! codes {
     ($($code:ident => $title:literal, $explanation:literal;)*) => {
@@ -843,4 +844,20 @@ module to compile it.";
 "An import of a library other than `pypto.language` (`import torch`,
 `from pypto.runtime import RunConfig`) serves host code; plc skips it. Using such a name in
 a pl function is error E0222.";
+
+    W0001 => "an older spelling that PyPTO no longer accepts",
+"The call is spelled as an older PyPTO release spelled it: the `pl.op.block.*`,
+`pl.op.tensor.*` and `pl.block.*` namespaces, `pl.create`, `pl.copy`, `pl.view`,
+`pl.l0c_store`, `pl.scalar.*`, the axis-generic reductions `pl.tensor.sum/max/min` and
+`pl.tile.sum/max/min`, the tensor forms of tile-only ops (`pl.tensor.rems`, `pl.tensor.sel`,
+...). plc still compiles it as the older release meant it, but PyPTO today rejects the
+program. The warning names today's spelling:
+
+    y = pl.op.block.add(a, b)        # warning: use pl.tile.add
+    s = pl.tensor.sum(x, axis=-1)    # warning: use pl.tensor.row_sum or pl.tensor.col_sum
+    m = pl.tile.max(t, axis=1)       # warning: use pl.tile.row_max or pl.tile.col_max
+
+Note that `pl.tile.max(a, b)` and `pl.tile.min(a, b)` of two scalars are today's scalar
+maximum and minimum, not reductions. Rewrite the call with today's spelling (its parameters
+may differ: see docs/language.md) to silence the warning.";
 }

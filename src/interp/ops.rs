@@ -79,7 +79,11 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>) -> Res
             if !(0..=5).contains(&code) {
                 return Err(format!("cmp_type {code}: the codes are 0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE"));
             }
-            wrap_like(a.first_is_tile(), binary(&a.nth_operand(0)?, &a.nth_operand(1)?, Bin::Cmp(code as u8))?)
+            let bits = binary(&a.nth_operand(0)?, &a.nth_operand(1)?, Bin::Cmp(code as u8))?;
+            match a.first_is_tile() {
+                true => Value::tile(pack_mask(&bits)),
+                false => wrap_like(false, bits),
+            }
         }
         OpKind::Special(special) => self::special(it, special, &a)?,
         // Markers of `pl.at(..., optimizations=[...])`: nothing to compute.
@@ -460,8 +464,8 @@ fn matmul_op(special: Special, a: &Args<'_>) -> Res<Value> {
     if special != Special::MatmulAcc {
         let dtype = match a.at(P::OutDtype) {
             Some(Value::DType(d)) => *d,
-            _ if tile => DType::Fp32,
-            _ => lhs.dtype,
+            _ if tile => crate::ir::ops::acc_dtype(lhs.dtype),
+            _ => crate::ir::ops::promote(lhs.dtype, rhs.dtype),
         };
         let mut product = matmul(&lhs, &rhs, ta, tb, dtype)?;
         if special == Special::MatmulBias {
@@ -506,11 +510,26 @@ fn other_compute(special: Special, a: &Args<'_>) -> Res<Value> {
         }
         Special::Sel => {
             let Operand::Array(mask) = a.operand(P::Mask)? else { return Err("pl.sel needs a mask tile".into()) };
-            select(&mask, &a.operand(P::Lhs)?, &a.operand(P::Rhs)?)?
+            let lhs = a.operand(P::Lhs)?;
+            let mask = match (&lhs, a.first_is_tile()) {
+                (Operand::Array(l), true) => unpack_mask(&mask, &l.shape)?,
+                _ => mask,
+            };
+            select(&mask, &lhs, &a.operand(P::Rhs)?)?
         }
-        // PyPTO's reference: `torch.where(lhs, rhs, select_mode)`.
+        // Tiles: `mask ? src : scalar`, the scalar last or (older form) third.
+        Special::Sels if a.first_is_tile() => {
+            let src = a.dense(P::Src)?;
+            let scalar = match a.at(P::Scalar) {
+                Some(_) => a.operand(P::Scalar)?,
+                None => a.operand(P::Tmp)?,
+            };
+            let mask = unpack_mask(&a.dense(P::Mask)?, &src.shape)?;
+            select(&mask, &Operand::Array(src), &scalar)?
+        }
+        // The older tensor row, as PyPTO's reference lowered it: `torch.where(lhs, rhs, select_mode)`.
         Special::Sels => {
-            let Operand::Array(mask) = a.operand(P::Lhs)? else { return Err("pl.sels needs a tile".into()) };
+            let Operand::Array(mask) = a.operand(P::Lhs)? else { return Err("pl.sels needs a tensor".into()) };
             select(&mask, &a.operand(P::Rhs)?, &a.operand(P::SelectMode)?)?
         }
         Special::Expands => {
@@ -1235,6 +1254,57 @@ fn as_element(op: &Operand, dtype: DType) -> Operand {
 }
 
 /// `mask != 0 ? on_true : on_false`.
+/// PyPTO's tile compare mask from 0/1 values: `UINT8`, bit `c % 8` of byte `c / 8` of a row
+/// holds column `c`, the row padded to [`crate::ir::ops::packed_mask_cols`] bytes; the valid
+/// columns are `ceil(valid / 8)`.
+fn pack_mask(bits: &Dense) -> Dense {
+    let Some(&cols) = bits.shape.last() else { return bits.clone() };
+    let packed = crate::ir::ops::packed_mask_cols(cols);
+    let mut shape = bits.shape.clone();
+    *shape.last_mut().expect("rank >= 1") = packed;
+    let mut out = Dense::zeros(DType::UInt8, shape);
+    out.valid = bits.valid.clone();
+    if let Some(v) = out.valid.last_mut() {
+        *v = (*v + 7) / 8;
+    }
+    let cols = cols.max(1) as usize;
+    for i in 0..bits.len() {
+        if bits.data.get_f(i) != 0.0 {
+            let (r, c) = (i / cols, i % cols);
+            let j = r * packed as usize + c / 8;
+            let byte = out.data.get_i(j) | (1 << (c % 8));
+            out.data.set(j, Num::I(byte));
+        }
+    }
+    out
+}
+
+/// A packed tile mask read back as one 0/1 value per element of `shape`: bit `c % w` of
+/// element `c / w` of a row, for a mask of `w`-bit elements.
+fn unpack_mask(mask: &Dense, shape: &[i64]) -> Res<Dense> {
+    let bits_per = (mask.dtype.bytes() * 8) as usize;
+    let (Some(&cols), Some(&mask_cols)) = (shape.last(), mask.shape.last()) else {
+        return Err("the mask and the selected tile need at least one axis".into());
+    };
+    let (cols, mask_cols) = (cols.max(0) as usize, mask_cols.max(0) as usize);
+    let rows = element_count(shape).checked_div(cols).unwrap_or(0);
+    let mask_rows = mask.len().checked_div(mask_cols).unwrap_or(0);
+    if mask_rows < rows || mask_cols * bits_per < cols {
+        return Err(format!(
+            "the mask of shape {:?} does not hold a bit for each element of shape {shape:?}",
+            mask.shape
+        ));
+    }
+    let mut out = Dense::zeros(DType::UInt8, shape.to_vec());
+    for r in 0..rows {
+        for c in 0..cols {
+            let word = mask.data.get_i(r * mask_cols + c / bits_per);
+            out.data.set(r * cols + c, Num::I((word >> (c % bits_per)) & 1));
+        }
+    }
+    Ok(out)
+}
+
 fn select(mask: &Dense, on_true: &Operand, on_false: &Operand) -> Res<Dense> {
     let mask = Operand::Array(mask.clone());
     let dtype = result_dtype(&[on_true, on_false]);

@@ -282,9 +282,13 @@ pub enum Special {
     Lrelu,
     /// The same with a slope per element.
     Prelu,
-    /// `mask ? lhs : rhs`.
+    /// `mask ? lhs : rhs`. A tile mask is PyPTO's packed compare mask (one bit per column,
+    /// bit `c % w` of element `c / w` of a row for a mask of `w`-bit elements); a tensor
+    /// mask holds one 0/1 value per element.
     Sel,
-    /// `lhs ? rhs : select_mode` (PyPTO's reference: `torch.where`).
+    /// `mask ? src : scalar` (tiles: `sels(mask, src, tmp, scalar)`, and the older
+    /// `sels(mask, src, scalar)` whose third argument is the scalar; tensors, an older row:
+    /// `sels(lhs, rhs, select_mode)` as `lhs ? rhs : select_mode`).
     Sels,
     /// A tensor or a tile of the target's shape filled with a scalar.
     Expands,
@@ -366,14 +370,14 @@ macro_rules! params {
 }
 
 params! {
-    ATrans = "a_trans", Acc = "acc", Array = "array", Atomic = "atomic", Axis = "axis", Axis1 = "axis1",
+    ATrans = "a_trans", Acc = "acc", AccPhase = "acc_phase", Array = "array", Atomic = "atomic", Axis = "axis", Axis1 = "axis1",
     Axis2 = "axis2", BTrans = "b_trans", Bias = "bias", Blayout = "blayout", BlockLen = "block_len",
     Buf = "buf", CMatrixNz = "c_matrix_nz", ChunkCols = "chunk_cols", ChunkRows = "chunk_rows",
     Clamp = "clamp", Cmp = "cmp", CmpMode = "cmp_mode", CmpType = "cmp_type", ColOffset = "col_offset",
     ColVec = "col_vec", CoreNum = "core_num", CoreType = "core_type", CountDtype = "count_dtype", Ctx = "ctx",
     Descending = "descending", Dim = "dim", DistTensor = "dist_tensor", DropDims = "drop_dims", Dst = "dst",
     DstOffsets = "dst_offsets", Dtype = "dtype", Executed = "executed", Exhausted = "exhausted",
-    Expected = "expected", GmWorkspace = "gm_workspace", Height = "height", HighPrecision = "high_precision",
+    Expected = "expected", FlatLayout = "flat_layout", GmWorkspace = "gm_workspace", Height = "height", HighPrecision = "high_precision",
     Idx = "idx", Index = "index", Indices = "indices", InitCond = "init_cond", InitValue = "init_value",
     Input = "input", KeepDim = "keep_dim", Keepdim = "keepdim", Kvalue = "kvalue", Layout = "layout",
     Length = "length", Lhs = "lhs", LocalData = "local_data", ManualDep = "manual_dep", Mask = "mask",
@@ -493,6 +497,10 @@ pub struct OpDef {
     pub orchestration: bool,
     /// What the op computes: the column the interpreter and the emitters dispatch on.
     pub kind: OpKind,
+    /// Older spellings that PyPTO no longer accepts, each with today's spelling: a call
+    /// spelled so still lowers, with warning W0001 naming the replacement. `"*"` stands for
+    /// every spelling of the row (the unified one too): the row itself is the older form.
+    pub older: &'static [(&'static str, &'static str)],
 }
 
 impl OpDef {
@@ -551,7 +559,22 @@ impl OpDef {
     pub fn effect(&self, i: usize) -> Effect {
         self.params.get(i).map_or(Effect::Read, |p| p.effect)
     }
+
+    /// Today's spelling when `spelled` (as written, `pl.sum` for a unified call) is an
+    /// older one that PyPTO no longer accepts: the row's `older` entries, then the
+    /// namespaces PyPTO dropped (`pl.op.block.X` and `pl.block.X` are `pl.tile.X` today,
+    /// `pl.op.tensor.X` is `pl.tensor.X`).
+    pub fn older_spelling(&self, spelled: &str) -> Option<String> {
+        if let Some((_, today)) = self.older.iter().find(|(s, _)| *s == spelled || *s == "*") {
+            return Some((*today).to_string());
+        }
+        DROPPED_NAMESPACES.iter().find_map(|(old, new)| spelled.strip_prefix(old).map(|rest| format!("{new}{rest}")))
+    }
 }
+
+/// Namespaces of older releases and the ones that replaced them.
+const DROPPED_NAMESPACES: &[(&str, &str)] =
+    &[("pl.op.block.", "pl.tile."), ("pl.block.", "pl.tile."), ("pl.op.tensor.", "pl.tensor.")];
 
 /// Older positional orders (see [`OpDef::older_order`]): PyPTO's `pl.store(tile, offsets,
 /// shapes, output_tensor)` before `pl.store(tile, offsets, output_tensor, shapes=None)`.
@@ -563,12 +586,8 @@ pub fn by_spelling(spelling: &str) -> Option<Op> {
     OPS.iter().position(|op| op.spellings.contains(&spelling)).map(|i| Op::ALL[i]).or(aliased).or_else(|| {
         // The older `pl.op.block.X` / `pl.op.tensor.X` API: where an op has no row of its own
         // for the older form (as `pl.op.block.load` has), it is `pl.tile.X` / `pl.tensor.X`.
-        let (prefix, rest) = if let Some(rest) = spelling.strip_prefix("pl.op.block.") {
-            ("pl.tile.", rest)
-        } else {
-            ("pl.tensor.", spelling.strip_prefix("pl.op.tensor.")?)
-        };
-        let current = format!("{prefix}{rest}");
+        let current =
+            DROPPED_NAMESPACES.iter().find_map(|(old, new)| spelling.strip_prefix(old).map(|r| format!("{new}{r}")))?;
         OPS.iter().position(|op| op.spellings.contains(&current.as_str())).map(|i| Op::ALL[i])
     })
 }
@@ -816,27 +835,190 @@ fn moved(a: &dyn Args) -> Result<Type, String> {
     }
 }
 
-/// `[M, K] x [K, N]`, the output dtype given by argument `dtype_index` when present.
-fn matmul_with(a: &dyn Args, dtype_index: usize) -> Result<Type, String> {
-    let (lhs, rhs) = (a.ty(0).ok_or("missing lhs")?, a.ty(1).ok_or("missing rhs")?);
-    let dim = |ty: &Type, i: usize| ty.shape().and_then(|s| s.get(i).copied()).unwrap_or(Dim::Unknown);
-    let (m, n) = (dim(lhs, 0), dim(rhs, 1));
-    let dtype = a.dtype(dtype_index).or(lhs.dtype()).unwrap_or(DType::Fp32);
-    Ok(match lhs {
-        Type::Tile { .. } => Type::Tile { shape: vec![m, n], dtype, memory: Some(MemorySpace::Acc) },
-        _ => Type::Tensor { shape: Some(vec![m, n]), dtype: Some(dtype), distributed: false },
-    })
+/// PyPTO's matmul accumulator dtype (ACC): FP32 when the inputs are floating point, INT32
+/// otherwise (INT8).
+pub fn acc_dtype(input: DType) -> DType {
+    if input.is_float() {
+        DType::Fp32
+    } else {
+        DType::Int32
+    }
 }
 
-/// `matmul(lhs, rhs, out_dtype=None, a_trans=False, b_trans=False)`: `[M, K] x [K, N]`;
-/// also `gemv(lhs [1, K], rhs [K, N])`.
+/// PyPTO's `promote(a, b)`: equal dtypes give that dtype; a float beats an integer; else the
+/// wider; at equal width the signed one; otherwise the first.
+pub fn promote(a: DType, b: DType) -> DType {
+    if a == b || (a.is_float() && !b.is_float()) {
+        return a;
+    }
+    if b.is_float() && !a.is_float() {
+        return b;
+    }
+    let signed = |d: DType| !matches!(d, DType::UInt4 | DType::UInt8 | DType::UInt16 | DType::UInt32 | DType::UInt64);
+    match a.bytes().cmp(&b.bytes()) {
+        std::cmp::Ordering::Less => b,
+        std::cmp::Ordering::Equal if signed(b) && !signed(a) => b,
+        _ => a,
+    }
+}
+
+/// The bytes of a row of PyPTO's packed compare mask for `cols` columns: one bit per
+/// column, padded to a multiple of 32 bytes.
+pub fn packed_mask_cols(cols: i64) -> i64 {
+    ((cols + 7) / 8 + 31) / 32 * 32
+}
+
+/// `tile.cmp`/`tile.cmps`: PyPTO's packed mask, a `UINT8` tile in `Vec` of the lhs shape
+/// whose last extent is [`packed_mask_cols`] of the lhs's.
+fn packed_mask(a: &dyn Args) -> Result<Type, String> {
+    let lhs = a.ty(0).ok_or("missing lhs")?;
+    let Some(shape) = lhs.shape() else { return Ok(Type::Unknown) };
+    let mut shape = shape.to_vec();
+    if let Some(last) = shape.last_mut() {
+        *last = match *last {
+            Dim::Const(n) => Dim::Const(packed_mask_cols(n)),
+            _ => Dim::Unknown,
+        };
+    }
+    Ok(Type::Tile { shape, dtype: DType::UInt8, memory: Some(MemorySpace::Vec) })
+}
+
+/// `tensor.cmp(lhs, rhs)`: 0/1 values in promote(lhs, rhs) (a scalar rhs keeps lhs's dtype).
+fn tensor_cmp(a: &dyn Args) -> Result<Type, String> {
+    let lhs = a.ty(0).ok_or("missing lhs")?;
+    match (lhs.dtype(), a.ty(1)) {
+        (Some(l), Some(Type::Tensor { dtype: Some(r), .. })) => Ok(with_dtype(lhs, promote(l, *r))),
+        _ => Ok(lhs.clone()),
+    }
+}
+
+/// The extent `i` of a shaped type, `Unknown` when it is not known.
+fn extent(ty: &Type, i: usize) -> Dim {
+    ty.shape().and_then(|s| s.get(i).copied()).unwrap_or(Dim::Unknown)
+}
+
+/// The checks PyPTO makes on the operands of a tile matmul: 2-D tiles of one dtype whose
+/// physical K agree. Returns the accumulator dtype.
+fn tile_matmul_operands(lhs: &Type, rhs: &Type) -> Result<DType, String> {
+    for (name, ty) in [("lhs", lhs), ("rhs", rhs)] {
+        if let Some(s) = ty.shape().filter(|s| s.len() != 2) {
+            return Err(format!("the tile operands must be 2-D, {name} has {} dimension(s)", s.len()));
+        }
+    }
+    let (l, r) = (lhs.dtype().unwrap_or(DType::Fp32), rhs.dtype().unwrap_or(DType::Fp32));
+    if l != r {
+        return Err(format!("lhs and rhs must have the same dtype, got {} and {}", l.name(), r.name()));
+    }
+    if let (Dim::Const(k1), Dim::Const(k2)) = (extent(lhs, 1), extent(rhs, 0)) {
+        if k1 != k2 {
+            return Err(format!("the K extents differ: lhs is [M, {k1}], rhs is [{k2}, N]"));
+        }
+    }
+    Ok(acc_dtype(l))
+}
+
+/// A dtype argument that must equal the deduced one (`out_dtype` of a tile matmul, the
+/// dtype of an accumulator or a bias).
+fn expect_acc(what: &str, got: Option<DType>, acc: DType, input: Option<DType>) -> Result<(), String> {
+    match got {
+        Some(d) if d != acc => {
+            let of = input.map_or(String::new(), |i| format!(" (the accumulator dtype of {} inputs)", i.name()));
+            Err(format!("{what} must have dtype {}{of}, got {}", acc.name(), d.name()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `init_cond` of `matmul_acc`: absent, `None`, or a BOOL scalar.
+fn check_init_cond(a: &dyn Args, i: usize) -> Result<(), String> {
+    match a.ty(i) {
+        None | Some(Type::None | Type::Unknown | Type::Scalar(DType::Bool)) => Ok(()),
+        Some(_) => Err("requires init_cond to have dtype BOOL; write a comparison such as `k == 0`".to_string()),
+    }
+}
+
+/// `matmul(lhs, rhs, out_dtype=None, a_trans=False, b_trans=False)`: `[M, K] x [K, N]`; also
+/// `gemv(lhs [1, K], rhs [K, N])`. A tile product is an `Acc` tile of the accumulator
+/// dtype (`out_dtype`, an older keyword, must name that dtype); a tensor product has
+/// `out_dtype`, or promote(lhs, rhs).
 fn matmul(a: &dyn Args) -> Result<Type, String> {
-    matmul_with(a, 2)
+    let (lhs, rhs) = (a.ty(0).ok_or("missing lhs")?, a.ty(1).ok_or("missing rhs")?);
+    let tile = lhs.is_tile();
+    if tile {
+        let acc = tile_matmul_operands(lhs, rhs)?;
+        expect_acc("out_dtype", a.dtype(2), acc, lhs.dtype())?;
+        return Ok(Type::Tile {
+            shape: vec![extent(lhs, 0), extent(rhs, 1)],
+            dtype: acc,
+            memory: Some(MemorySpace::Acc),
+        });
+    }
+    let (ta, tb) = (bool_arg(a, 3, false), bool_arg(a, 4, false));
+    let m = extent(lhs, if ta { 1 } else { 0 });
+    let n = extent(rhs, if tb { 0 } else { 1 });
+    let dtype = match (a.dtype(2), lhs.dtype(), rhs.dtype()) {
+        (Some(d), _, _) => d,
+        (None, Some(l), Some(r)) => promote(l, r),
+        (None, l, r) => l.or(r).unwrap_or(DType::Fp32),
+    };
+    Ok(Type::Tensor { shape: Some(vec![m, n]), dtype: Some(dtype), distributed: false })
 }
 
-/// `matmul_bias(lhs, rhs, bias, out_dtype=None, ...)`, `gemv_bias(...)`.
+/// `matmul_bias(lhs, rhs, bias, out_dtype=None, ...)`, `gemv_bias(...)`: as `matmul`; a tile
+/// bias must have the accumulator dtype.
 fn matmul_bias(a: &dyn Args) -> Result<Type, String> {
-    matmul_with(a, 3)
+    let (lhs, rhs) = (a.ty(0).ok_or("missing lhs")?, a.ty(1).ok_or("missing rhs")?);
+    if lhs.is_tile() {
+        let acc = tile_matmul_operands(lhs, rhs)?;
+        expect_acc("the bias", a.ty(2).and_then(Type::dtype), acc, lhs.dtype())?;
+        return Ok(Type::Tile {
+            shape: vec![extent(lhs, 0), extent(rhs, 1)],
+            dtype: acc,
+            memory: Some(MemorySpace::Acc),
+        });
+    }
+    let (ta, tb) = (bool_arg(a, 4, false), bool_arg(a, 5, false));
+    let m = extent(lhs, if ta { 1 } else { 0 });
+    let n = extent(rhs, if tb { 0 } else { 1 });
+    let dtype = a.dtype(3).or(lhs.dtype()).unwrap_or(DType::Fp32);
+    Ok(Type::Tensor { shape: Some(vec![m, n]), dtype: Some(dtype), distributed: false })
+}
+
+/// `matmul_acc(acc, lhs, rhs, ...)`, `gemv_acc(...)`: the accumulator, which must already
+/// have the accumulator dtype of the inputs (FP32 for float, INT32 for INT8); `init_cond`
+/// (argument `init_cond`) a BOOL scalar.
+fn matmul_acc(a: &dyn Args, init_cond: Option<usize>) -> Result<Type, String> {
+    let acc = a.ty(0).ok_or("missing acc")?;
+    let (lhs, rhs) = (a.ty(1).ok_or("missing lhs")?, a.ty(2).ok_or("missing rhs")?);
+    let want = if lhs.is_tile() {
+        tile_matmul_operands(lhs, rhs)?
+    } else {
+        match (lhs.dtype(), rhs.dtype()) {
+            (Some(l), Some(r)) if l != r => {
+                return Err(format!("lhs and rhs must have the same dtype, got {} and {}", l.name(), r.name()))
+            }
+            (l, _) => acc_dtype(l.unwrap_or(DType::Fp32)),
+        }
+    };
+    expect_acc("the accumulator acc", acc.dtype(), want, lhs.dtype())?;
+    if let Some(i) = init_cond {
+        check_init_cond(a, i)?;
+    }
+    Ok(acc.clone())
+}
+
+/// `matmul_acc(acc, lhs, rhs, init_cond=None)` of tiles; the tensor form has `a_trans`,
+/// `b_trans` before `init_cond`.
+fn tile_matmul_acc(a: &dyn Args) -> Result<Type, String> {
+    matmul_acc(a, Some(3))
+}
+
+fn tensor_matmul_acc(a: &dyn Args) -> Result<Type, String> {
+    matmul_acc(a, Some(5))
+}
+
+fn gemv_acc(a: &dyn Args) -> Result<Type, String> {
+    matmul_acc(a, None)
 }
 
 fn row_reduce(a: &dyn Args) -> Result<Type, String> {
@@ -1248,6 +1430,9 @@ const DIV: &[ParamDef] = &[req(P::Lhs, K::Value), req(P::Rhs, K::Value), opt(P::
 const UNARY: &[ParamDef] = &[req(P::X, K::Value)];
 const UNARY_PRECISION: &[ParamDef] = &[req(P::X, K::Value), opt(P::HighPrecision, K::Bool)];
 const REDUCE: &[ParamDef] = &[req(P::X, K::Value), opt(P::TmpTile, K::Tile)];
+// PyPTO's tensor reductions take no scratch tile; `col_max` of a tile takes none either.
+const T_REDUCE: &[ParamDef] = &[req(P::X, K::Tensor)];
+const S_REDUCE_NO_TMP: &[ParamDef] = &[req(P::X, K::Tile)];
 const EXPAND: &[ParamDef] = &[req(P::X, K::Value), req(P::Vec, K::Value)];
 
 // Tensor forms of the scalar-operand and bitwise families (`pl.tensor.adds(lhs, rhs)`).
@@ -1343,7 +1528,7 @@ const PLD_TILE_GET: &[ParamDef] = &[
 
 macro_rules! ops {
     ($($(#[$doc:meta])* $id:ident = $name:literal, $level:ident, [$($spelling:literal),*], $unified:expr, $params:expr,
-       $result:expr, $orch:expr, $kind:expr;)*) => {
+       $result:expr, $orch:expr, $kind:expr $(, older: [$(($old:literal, $today:literal)),*])?;)*) => {
         /// An op of the table; [`Op::def`] is its row.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(u16)]
@@ -1367,6 +1552,7 @@ macro_rules! ops {
                 result: $result,
                 orchestration: $orch,
                 kind: $kind,
+                older: &[$($(($old, $today)),*)?],
             },)*
         ];
     };
@@ -1377,13 +1563,16 @@ ops! {
     TensorCreate = "tensor.create", Tensor, ["pl.create_tensor", "pl.tensor.create", "pl.create", "pl.op.tensor.create"], None,
         &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), opt(P::Layout, K::Enum("TensorLayout")),
           opt(P::ManualDep, K::Bool), opt(P::InitValue, K::Value), opt(P::MemoryType, K::Enum("MemorySpace"))],
-        tensor_from_shape_dtype, true, OpKind::Special(Special::CreateTensor);
+        tensor_from_shape_dtype, true, OpKind::Special(Special::CreateTensor),
+        older: [("pl.create", "pl.create_tensor"), ("pl.op.tensor.create", "pl.create_tensor")];
     TensorFull = "tensor.full", Tensor, ["pl.full", "pl.tensor.full"], None,
         &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), req(P::Value, K::Scalar)],
         tensor_from_shape_dtype, false, OpKind::Special(Special::Full);
     // `t.shape` and `t.dtype` of a bare `pl.Tensor`, known only at run time.
-    TensorShape = "tensor.shape", Tensor, ["pl.tensor.shape"], None, &[req(P::T, K::Tensor)], unknown, true, OpKind::Special(Special::ShapeOf);
-    TensorDtype = "tensor.dtype", Tensor, ["pl.tensor.dtype"], None, &[req(P::T, K::Tensor)], unknown, true, OpKind::Special(Special::DTypeOf);
+    TensorShape = "tensor.shape", Tensor, ["pl.tensor.shape"], None, &[req(P::T, K::Tensor)], unknown, true, OpKind::Special(Special::ShapeOf),
+        older: [("*", "the shape in the annotation, or pl.tensor.dim(t, axis) for one extent")];
+    TensorDtype = "tensor.dtype", Tensor, ["pl.tensor.dtype"], None, &[req(P::T, K::Tensor)], unknown, true, OpKind::Special(Special::DTypeOf),
+        older: [("*", "the dtype in the annotation")];
     TensorDim = "tensor.dim", Tensor, ["pl.tensor.dim"], None,
         &[req(P::T, K::Tensor), req(P::Axis, K::Int)], index_scalar, true, OpKind::Special(Special::Dim);
     TensorRead = "tensor.read", Tensor, ["pl.tensor.read", "pl.read"], None,
@@ -1400,7 +1589,8 @@ ops! {
         &[req(P::X, K::Tensor), req(P::Axis1, K::Int), req(P::Axis2, K::Int)], transposed, true, OpKind::Special(Special::Transpose);
     TensorView = "tensor.view", Tensor, ["pl.tensor.view", "pl.view"], None,
         &[req(P::T, K::Tensor), opt(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Layout, K::Enum("TensorLayout"))],
-        reshaped, true, OpKind::Special(Special::View);
+        reshaped, true, OpKind::Special(Special::View),
+        older: [("pl.view", "pl.tensor.view")];
     TensorAssemble = "tensor.assemble", Tensor, ["pl.tensor.assemble"], Some("assemble"),
         &[write(P::Target, K::Tensor), req(P::Source, K::Value), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
         same_as_first, false, OpKind::Special(Special::Assemble);
@@ -1409,7 +1599,8 @@ ops! {
     TensorCopy = "tensor.copy", Tensor, ["pl.copy", "pl.tensor.copy"], None,
         &[write(P::Dst, K::Tensor), req(P::Src, K::Tensor), opt(P::DstOffsets, K::Indices), opt(P::SrcOffsets, K::Indices),
           opt(P::Shape, K::Shape), opt(P::SourceMemory, K::Enum("MemorySpace")), opt(P::TargetMemory, K::Enum("MemorySpace"))],
-        same_as_first, false, OpKind::Special(Special::Copy);
+        same_as_first, false, OpKind::Special(Special::Copy),
+        older: [("*", "pl.assemble(dst, src, offset), or pl.load and pl.store")];
     TensorCi = "tensor.ci", Tensor, ["pl.tensor.ci", "pl.tensor.arange", "pl.arange"], None,
         &[req(P::Start, K::Scalar), req(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Descending, K::Bool)],
         tensor_ci, false, OpKind::Special(Special::Ci);
@@ -1428,26 +1619,34 @@ ops! {
     TensorRecip = "tensor.recip", Tensor, ["pl.tensor.recip"], Some("recip"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Recip);
     TensorNeg = "tensor.neg", Tensor, ["pl.tensor.neg"], Some("neg"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Neg);
     TensorAbs = "tensor.abs", Tensor, ["pl.tensor.abs"], Some("abs"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Abs);
-    TensorRelu = "tensor.relu", Tensor, ["pl.tensor.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu);
+    TensorRelu = "tensor.relu", Tensor, ["pl.tensor.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu),
+        older: [("*", "pl.tile.relu on a loaded tile")];
     TensorCast = "tensor.cast", Tensor, ["pl.tensor.cast"], Some("cast"),
         &[req(P::X, K::Tensor), req(P::TargetType, K::DType), opt(P::Mode, K::Str)], cast, false, OpKind::Special(Special::Cast);
     TensorMatmul = "tensor.matmul", Tensor, ["pl.tensor.matmul"], Some("matmul"), T_MATMUL, matmul, false, OpKind::Special(Special::Matmul);
     TensorMatmulAcc = "tensor.matmul_acc", Tensor, ["pl.tensor.matmul_acc"], Some("matmul_acc"),
         &[req(P::Acc, K::Tensor), req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), opt(P::ATrans, K::Bool),
           opt(P::BTrans, K::Bool), opt(P::InitCond, K::Value)],
-        same_as_first, false, OpKind::Special(Special::MatmulAcc);
-    TensorMatmulBias = "tensor.matmul_bias", Tensor, ["pl.tensor.matmul_bias"], Some("matmul_bias"), T_MATMUL_BIAS, matmul_bias, false, OpKind::Special(Special::MatmulBias);
-    TensorGemv = "tensor.gemv", Tensor, ["pl.tensor.gemv"], Some("gemv"), T_MATMUL, matmul, false, OpKind::Special(Special::Matmul);
-    TensorGemvAcc = "tensor.gemv_acc", Tensor, ["pl.tensor.gemv_acc"], Some("gemv_acc"), T_GEMV_ACC, same_as_first, false, OpKind::Special(Special::MatmulAcc);
-    TensorGemvBias = "tensor.gemv_bias", Tensor, ["pl.tensor.gemv_bias"], Some("gemv_bias"), T_MATMUL_BIAS, matmul_bias, false, OpKind::Special(Special::MatmulBias);
-    TensorRowSum = "tensor.row_sum", Tensor, ["pl.tensor.row_sum"], Some("row_sum"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
-    TensorRowMax = "tensor.row_max", Tensor, ["pl.tensor.row_max"], Some("row_max"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
-    TensorRowMin = "tensor.row_min", Tensor, ["pl.tensor.row_min"], Some("row_min"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
-    TensorColSum = "tensor.col_sum", Tensor, ["pl.tensor.col_sum"], Some("col_sum"), REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Sum);
-    TensorColMax = "tensor.col_max", Tensor, ["pl.tensor.col_max"], Some("col_max"), REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Max);
-    TensorSum = "tensor.sum", Tensor, ["pl.tensor.sum"], Some("sum"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Sum, default_axis: -1, default_keep: true };
-    TensorMax = "tensor.max", Tensor, ["pl.tensor.max"], Some("max"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Max, default_axis: -1, default_keep: true };
-    TensorMin = "tensor.min", Tensor, ["pl.tensor.min"], Some("min"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Min, default_axis: -1, default_keep: true };
+        tensor_matmul_acc, false, OpKind::Special(Special::MatmulAcc);
+    TensorMatmulBias = "tensor.matmul_bias", Tensor, ["pl.tensor.matmul_bias"], Some("matmul_bias"), T_MATMUL_BIAS, matmul_bias, false, OpKind::Special(Special::MatmulBias),
+        older: [("*", "pl.tile.matmul_bias on loaded tiles")];
+    TensorGemv = "tensor.gemv", Tensor, ["pl.tensor.gemv"], Some("gemv"), T_MATMUL, matmul, false, OpKind::Special(Special::Matmul),
+        older: [("*", "pl.tile.gemv on loaded tiles")];
+    TensorGemvAcc = "tensor.gemv_acc", Tensor, ["pl.tensor.gemv_acc"], Some("gemv_acc"), T_GEMV_ACC, gemv_acc, false, OpKind::Special(Special::MatmulAcc),
+        older: [("*", "pl.tile.gemv_acc on loaded tiles")];
+    TensorGemvBias = "tensor.gemv_bias", Tensor, ["pl.tensor.gemv_bias"], Some("gemv_bias"), T_MATMUL_BIAS, matmul_bias, false, OpKind::Special(Special::MatmulBias),
+        older: [("*", "pl.tile.gemv_bias on loaded tiles")];
+    TensorRowSum = "tensor.row_sum", Tensor, ["pl.tensor.row_sum"], Some("row_sum"), T_REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
+    TensorRowMax = "tensor.row_max", Tensor, ["pl.tensor.row_max"], Some("row_max"), T_REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
+    TensorRowMin = "tensor.row_min", Tensor, ["pl.tensor.row_min"], Some("row_min"), T_REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
+    TensorColSum = "tensor.col_sum", Tensor, ["pl.tensor.col_sum"], Some("col_sum"), T_REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Sum);
+    TensorColMax = "tensor.col_max", Tensor, ["pl.tensor.col_max"], Some("col_max"), T_REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Max);
+    TensorSum = "tensor.sum", Tensor, ["pl.tensor.sum"], Some("sum"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Sum, default_axis: -1, default_keep: true },
+        older: [("*", "pl.tensor.row_sum or pl.tensor.col_sum")];
+    TensorMax = "tensor.max", Tensor, ["pl.tensor.max"], Some("max"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Max, default_axis: -1, default_keep: true },
+        older: [("*", "pl.tensor.row_max or pl.tensor.col_max")];
+    TensorMin = "tensor.min", Tensor, ["pl.tensor.min"], Some("min"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Min, default_axis: -1, default_keep: true },
+        older: [("*", "pl.tensor.row_min")];
     TensorRowExpandMul = "tensor.row_expand_mul", Tensor, ["pl.tensor.row_expand_mul"], Some("row_expand_mul"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
     TensorRowExpandDiv = "tensor.row_expand_div", Tensor, ["pl.tensor.row_expand_div"], Some("row_expand_div"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
     TensorRowExpandSub = "tensor.row_expand_sub", Tensor, ["pl.tensor.row_expand_sub"], Some("row_expand_sub"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
@@ -1467,16 +1666,21 @@ ops! {
     TensorSubs = "tensor.subs", Tensor, ["pl.tensor.subs"], Some("subs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Sub);
     TensorMuls = "tensor.muls", Tensor, ["pl.tensor.muls"], Some("muls"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Mul);
     TensorDivs = "tensor.divs", Tensor, ["pl.tensor.divs"], Some("divs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Div);
-    TensorRems = "tensor.rems", Tensor, ["pl.tensor.rems"], Some("rems"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Rem);
-    TensorMaxs = "tensor.maxs", Tensor, ["pl.tensor.maxs"], Some("maxs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Max);
-    TensorMins = "tensor.mins", Tensor, ["pl.tensor.mins"], Some("mins"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Min);
+    TensorRems = "tensor.rems", Tensor, ["pl.tensor.rems"], Some("rems"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Rem),
+        older: [("*", "pl.tile.rems on a loaded tile")];
+    TensorMaxs = "tensor.maxs", Tensor, ["pl.tensor.maxs"], Some("maxs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Max),
+        older: [("*", "pl.tile.maximums on a loaded tile")];
+    TensorMins = "tensor.mins", Tensor, ["pl.tensor.mins"], Some("mins"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Min),
+        older: [("*", "pl.tile.minimums on a loaded tile")];
     TensorAnds = "tensor.ands", Tensor, ["pl.tensor.ands"], Some("ands"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::And);
     TensorOrs = "tensor.ors", Tensor, ["pl.tensor.ors"], Some("ors"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Or);
     TensorXors = "tensor.xors", Tensor, ["pl.tensor.xors"], Some("xors"), T_XORS, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
     TensorShls = "tensor.shls", Tensor, ["pl.tensor.shls"], Some("shls"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shl);
     TensorShrs = "tensor.shrs", Tensor, ["pl.tensor.shrs"], Some("shrs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
-    TensorLrelu = "tensor.lrelu", Tensor, ["pl.tensor.lrelu"], Some("lrelu"), T_SCALAR_RHS, same_as_first, false, OpKind::Special(Special::Lrelu);
-    TensorRem = "tensor.rem", Tensor, ["pl.tensor.rem"], Some("rem"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Rem);
+    TensorLrelu = "tensor.lrelu", Tensor, ["pl.tensor.lrelu"], Some("lrelu"), T_SCALAR_RHS, same_as_first, false, OpKind::Special(Special::Lrelu),
+        older: [("*", "pl.tile.lrelu on a loaded tile")];
+    TensorRem = "tensor.rem", Tensor, ["pl.tensor.rem"], Some("rem"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Rem),
+        older: [("*", "pl.tile.rem on loaded tiles")];
     TensorAnd = "tensor.and_", Tensor, ["pl.tensor.and_"], Some("and_"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::And);
     TensorOr = "tensor.or_", Tensor, ["pl.tensor.or_"], Some("or_"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Or);
     TensorXor = "tensor.xor", Tensor, ["pl.tensor.xor"], Some("xor"), T_XOR, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
@@ -1484,19 +1688,27 @@ ops! {
     TensorShr = "tensor.shr", Tensor, ["pl.tensor.shr"], Some("shr"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
     TensorNot = "tensor.not_", Tensor, ["pl.tensor.not_"], Some("not_"), &[req(P::Input, K::Tensor)], same_as_first, false, OpKind::Unary(UnaryFn::Not);
     TensorPrelu = "tensor.prelu", Tensor, ["pl.tensor.prelu"], Some("prelu"),
-        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), req(P::Tmp, K::Tensor)], same_as_first, false, OpKind::Special(Special::Prelu);
-    TensorAddc = "tensor.addc", Tensor, ["pl.tensor.addc"], Some("addc"), T_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Add);
-    TensorSubc = "tensor.subc", Tensor, ["pl.tensor.subc"], Some("subc"), T_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
-    TensorAddsc = "tensor.addsc", Tensor, ["pl.tensor.addsc"], Some("addsc"), T_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Add);
-    TensorSubsc = "tensor.subsc", Tensor, ["pl.tensor.subsc"], Some("subsc"), T_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
+        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), req(P::Tmp, K::Tensor)], same_as_first, false, OpKind::Special(Special::Prelu),
+        older: [("*", "pl.tile.prelu on loaded tiles")];
+    TensorAddc = "tensor.addc", Tensor, ["pl.tensor.addc"], Some("addc"), T_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Add),
+        older: [("*", "pl.tile.addc on loaded tiles")];
+    TensorSubc = "tensor.subc", Tensor, ["pl.tensor.subc"], Some("subc"), T_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Sub),
+        older: [("*", "pl.tile.subc on loaded tiles")];
+    TensorAddsc = "tensor.addsc", Tensor, ["pl.tensor.addsc"], Some("addsc"), T_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Add),
+        older: [("*", "pl.tile.addsc on loaded tiles")];
+    TensorSubsc = "tensor.subsc", Tensor, ["pl.tensor.subsc"], Some("subsc"), T_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Sub),
+        older: [("*", "pl.tile.subsc on loaded tiles")];
     TensorCmp = "tensor.cmp", Tensor, ["pl.tensor.cmp"], Some("cmp"),
-        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare;
+        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value), opt(P::CmpType, K::Int)], tensor_cmp, false, OpKind::Compare;
     TensorCmps = "tensor.cmps", Tensor, ["pl.tensor.cmps"], Some("cmps"),
-        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare;
+        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare,
+        older: [("*", "pl.tensor.cmp(lhs, scalar, cmp_type)")];
     TensorSel = "tensor.sel", Tensor, ["pl.tensor.sel"], Some("sel"),
-        &[req(P::Mask, K::Tensor), req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor)], same_as_second, false, OpKind::Special(Special::Sel);
+        &[req(P::Mask, K::Tensor), req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor)], same_as_second, false, OpKind::Special(Special::Sel),
+        older: [("*", "pl.tile.sel(mask, lhs, rhs, tmp) on loaded tiles")];
     TensorSels = "tensor.sels", Tensor, ["pl.tensor.sels"], Some("sels"),
-        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), req(P::SelectMode, K::Scalar)], same_as_first, false, OpKind::Special(Special::Sels);
+        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), req(P::SelectMode, K::Scalar)], same_as_first, false, OpKind::Special(Special::Sels),
+        older: [("*", "pl.tile.sels(mask, src, tmp, scalar) on loaded tiles")];
     // sorting and gathering
     TensorSort32 = "tensor.sort32", Tensor, ["pl.tensor.sort32"], Some("sort32"),
         &[req(P::Src, K::Tensor), req(P::Idx, K::Tensor)], sort32, false, OpKind::Special(Special::Sort32);
@@ -1525,9 +1737,11 @@ ops! {
     // Stores an `Acc` tile (older releases; current ones use `pl.store`).
     TileL0cStore = "tile.l0c_store", Tile, ["pl.l0c_store", "pl.tile.l0c_store", "pl.block.l0c_store"], None,
         &[req(P::Tile, K::Tile), req(P::Offsets, K::Indices), req(P::Shapes, K::Shape), write(P::OutputTensor, K::Tensor)],
-        same_as_fourth, false, OpKind::Special(Special::Store);
+        same_as_fourth, false, OpKind::Special(Special::Store),
+        older: [("*", "pl.store, which takes an Acc tile")];
     TileCreate = "tile.create", Tile, ["pl.create_tile", "pl.tile.create"], None,
-        &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), opt(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Transpose, K::Bool)],
+        &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), opt(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Transpose, K::Bool),
+          opt(P::FlatLayout, K::Bool)],
         tile_from_shape_dtype, false, OpKind::Special(Special::CreateTile);
     TileFull = "tile.full", Tile, ["pl.tile.full"], None,
         &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), req(P::Value, K::Scalar)], tile_full, false, OpKind::Special(Special::Full);
@@ -1563,11 +1777,15 @@ ops! {
     BlockLoad = "block.load", Tile, ["pl.op.block.load"], None,
         &[req(P::Tensor, K::Tensor), req(P::RowOffset, K::Scalar), req(P::ColOffset, K::Scalar), req(P::Height, K::Scalar),
           req(P::Width, K::Scalar), opt(P::TargetMemory, K::Int)],
-        block_load, false, OpKind::Special(Special::BlockLoad);
-    BlockStore = "block.store", Tile, ["pl.op.block.store"], None, BLOCK_STORE, same_as_sixth, false, OpKind::Special(Special::BlockStore);
-    BlockL0cStore = "block.l0c_store", Tile, ["pl.op.block.l0c_store"], None, BLOCK_STORE, same_as_sixth, false, OpKind::Special(Special::BlockStore);
+        block_load, false, OpKind::Special(Special::BlockLoad),
+        older: [("*", "pl.load(tensor, [row, col], [height, width], target_memory=pl.Mem.Vec)")];
+    BlockStore = "block.store", Tile, ["pl.op.block.store"], None, BLOCK_STORE, same_as_sixth, false, OpKind::Special(Special::BlockStore),
+        older: [("*", "pl.store(tile, [row, col], output_tensor)")];
+    BlockL0cStore = "block.l0c_store", Tile, ["pl.op.block.l0c_store"], None, BLOCK_STORE, same_as_sixth, false, OpKind::Special(Special::BlockStore),
+        older: [("*", "pl.store(tile, [row, col], output_tensor)")];
     BlockMove = "block.move", Tile, ["pl.op.block.move"], None,
-        &[req(P::Tile, K::Tile), req(P::TargetMemory, K::Int), opt(P::Transpose, K::Bool)], block_move, false, OpKind::Special(Special::Move);
+        &[req(P::Tile, K::Tile), req(P::TargetMemory, K::Int), opt(P::Transpose, K::Bool)], block_move, false, OpKind::Special(Special::Move),
+        older: [("*", "pl.move(tile, target_memory=pl.Mem.<space>)")];
 
     // ---- tile compute (unified with tensors)
     TileAdd = "tile.add", Tile, ["pl.tile.add", "pl.op.block.add"], Some("add"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Add);
@@ -1590,21 +1808,26 @@ ops! {
         &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::OutDtype, K::DType)], matmul, false, OpKind::Special(Special::Matmul);
     TileMatmulAcc = "tile.matmul_acc", Tile, ["pl.tile.matmul_acc"], Some("matmul_acc"),
         &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::InitCond, K::Value)],
-        same_as_first, false, OpKind::Special(Special::MatmulAcc);
+        tile_matmul_acc, false, OpKind::Special(Special::MatmulAcc);
     TileMatmulBias = "tile.matmul_bias", Tile, ["pl.tile.matmul_bias"], Some("matmul_bias"), S_MATMUL_BIAS, matmul_bias, false, OpKind::Special(Special::MatmulBias);
-    TileGemv = "tile.gemv", Tile, ["pl.tile.gemv"], Some("gemv"), &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile)], matmul, false, OpKind::Special(Special::Matmul);
+    TileGemv = "tile.gemv", Tile, ["pl.tile.gemv"], Some("gemv"),
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::AccPhase, K::Str)], matmul, false, OpKind::Special(Special::Matmul);
     TileGemvAcc = "tile.gemv_acc", Tile, ["pl.tile.gemv_acc"], Some("gemv_acc"),
-        &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile)], same_as_first, false, OpKind::Special(Special::MatmulAcc);
-    TileGemvBias = "tile.gemv_bias", Tile, ["pl.tile.gemv_bias"], Some("gemv_bias"), S_MATMUL_BIAS, matmul_bias, false, OpKind::Special(Special::MatmulBias);
+        &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::AccPhase, K::Str)], gemv_acc, false, OpKind::Special(Special::MatmulAcc);
+    TileGemvBias = "tile.gemv_bias", Tile, ["pl.tile.gemv_bias"], Some("gemv_bias"),
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Bias, K::Tile), opt(P::AccPhase, K::Str)], matmul_bias, false, OpKind::Special(Special::MatmulBias);
     TileRowSum = "tile.row_sum", Tile, ["pl.tile.row_sum", "pl.op.block.row_sum"], Some("row_sum"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
     TileRowMax = "tile.row_max", Tile, ["pl.tile.row_max", "pl.op.block.row_max"], Some("row_max"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
     TileRowMin = "tile.row_min", Tile, ["pl.tile.row_min"], Some("row_min"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
     TileColSum = "tile.col_sum", Tile, ["pl.tile.col_sum"], Some("col_sum"), REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Sum);
-    TileColMax = "tile.col_max", Tile, ["pl.tile.col_max"], Some("col_max"), REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Max);
+    TileColMax = "tile.col_max", Tile, ["pl.tile.col_max"], Some("col_max"), S_REDUCE_NO_TMP, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Max);
     TileSum = "tile.sum", Tile, ["pl.tile.sum"], Some("sum"),
-        &[req(P::Tile, K::Tile), req(P::Axis, K::Int), opt(P::Keepdim, K::Bool)], tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Sum, default_axis: 0, default_keep: false };
-    TileMax = "tile.max", Tile, ["pl.tile.max"], Some("max"), S_AXIS_REDUCE, tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Max, default_axis: 0, default_keep: false };
-    TileMin = "tile.min", Tile, ["pl.tile.min"], Some("min"), S_AXIS_REDUCE, tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Min, default_axis: 0, default_keep: false };
+        &[req(P::Tile, K::Tile), req(P::Axis, K::Int), opt(P::Keepdim, K::Bool)], tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Sum, default_axis: 0, default_keep: false },
+        older: [("*", "pl.tile.row_sum or pl.tile.col_sum")];
+    TileMax = "tile.max", Tile, ["pl.tile.max"], Some("max"), S_AXIS_REDUCE, tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Max, default_axis: 0, default_keep: false },
+        older: [("*", "pl.tile.row_max or pl.tile.col_max (pl.tile.max is the scalar maximum today)")];
+    TileMin = "tile.min", Tile, ["pl.tile.min"], Some("min"), S_AXIS_REDUCE, tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Min, default_axis: 0, default_keep: false },
+        older: [("*", "pl.tile.row_min (pl.tile.min is the scalar minimum today)")];
     TileRowExpandMul = "tile.row_expand_mul", Tile, ["pl.tile.row_expand_mul", "pl.op.block.row_expand_mul"], Some("row_expand_mul"), EXPAND,
         same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
     TileRowExpandDiv = "tile.row_expand_div", Tile, ["pl.tile.row_expand_div", "pl.op.block.row_expand_div"], Some("row_expand_div"), EXPAND,
@@ -1625,10 +1848,13 @@ ops! {
     TileSubs = "tile.subs", Tile, ["pl.tile.subs"], Some("subs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Sub);
     TileMuls = "tile.muls", Tile, ["pl.tile.muls", "pl.op.block.muls"], Some("muls"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Mul);
     TileDivs = "tile.divs", Tile, ["pl.tile.divs"], Some("divs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Div);
-    TileRems = "tile.rems", Tile, ["pl.tile.rems"], Some("rems"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Rem);
+    TileRems = "tile.rems", Tile, ["pl.tile.rems"], Some("rems"),
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), opt(P::Tmp, K::Tile)], same_as_first, false, OpKind::Binary(BinaryFn::Rem);
     // `maxs`/`mins` in older releases, `maximums`/`minimums` in newer ones.
-    TileMaxs = "tile.maxs", Tile, ["pl.tile.maxs", "pl.tile.maximums"], Some("maxs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Max);
-    TileMins = "tile.mins", Tile, ["pl.tile.mins", "pl.tile.minimums"], Some("mins"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Min);
+    TileMaxs = "tile.maxs", Tile, ["pl.tile.maxs", "pl.tile.maximums"], Some("maxs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Max),
+        older: [("pl.tile.maxs", "pl.tile.maximums")];
+    TileMins = "tile.mins", Tile, ["pl.tile.mins", "pl.tile.minimums"], Some("mins"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Min),
+        older: [("pl.tile.mins", "pl.tile.minimums")];
     TileAnds = "tile.ands", Tile, ["pl.tile.ands"], Some("ands"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::And);
     TileOrs = "tile.ors", Tile, ["pl.tile.ors"], Some("ors"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Or);
     TileXors = "tile.xors", Tile, ["pl.tile.xors"], Some("xors"), S_XORS, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
@@ -1636,7 +1862,8 @@ ops! {
     TileShrs = "tile.shrs", Tile, ["pl.tile.shrs"], Some("shrs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
     TileLrelu = "tile.lrelu", Tile, ["pl.tile.lrelu"], Some("lrelu"),
         &[req(P::Tile, K::Tile), req(P::Slope, K::Scalar)], same_as_first, false, OpKind::Special(Special::Lrelu);
-    TileRem = "tile.rem", Tile, ["pl.tile.rem"], Some("rem"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Rem);
+    TileRem = "tile.rem", Tile, ["pl.tile.rem"], Some("rem"),
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::Tmp, K::Tile)], same_as_first, false, OpKind::Binary(BinaryFn::Rem);
     TileAnd = "tile.and_", Tile, ["pl.tile.and_"], Some("and_"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::And);
     TileOr = "tile.or_", Tile, ["pl.tile.or_"], Some("or_"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Or);
     TileXor = "tile.xor", Tile, ["pl.tile.xor"], Some("xor"), S_XOR, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
@@ -1650,13 +1877,14 @@ ops! {
     TileAddsc = "tile.addsc", Tile, ["pl.tile.addsc"], Some("addsc"), S_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Add);
     TileSubsc = "tile.subsc", Tile, ["pl.tile.subsc"], Some("subsc"), S_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
     TileCmp = "tile.cmp", Tile, ["pl.tile.cmp"], Some("cmp"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare;
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::CmpType, K::Int)], packed_mask, false, OpKind::Compare;
     TileCmps = "tile.cmps", Tile, ["pl.tile.cmps"], Some("cmps"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare;
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], packed_mask, false, OpKind::Compare;
     TileSel = "tile.sel", Tile, ["pl.tile.sel"], Some("sel"),
         &[req(P::Mask, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Tmp, K::Tile)], same_as_second, false, OpKind::Special(Special::Sel);
     TileSels = "tile.sels", Tile, ["pl.tile.sels"], Some("sels"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::SelectMode, K::Scalar)], same_as_first, false, OpKind::Special(Special::Sels);
+        &[req(P::Mask, K::Tile), req(P::Src, K::Tile), req(P::Tmp, K::Value), opt(P::Scalar, K::Scalar)],
+        same_as_second, false, OpKind::Special(Special::Sels);
     // sorting and gathering
     TileSort32 = "tile.sort32", Tile, ["pl.tile.sort32"], Some("sort32"), &[req(P::Src, K::Tile), req(P::Idx, K::Tile)], sort32, false, OpKind::Special(Special::Sort32);
     TileMrgsort = "tile.mrgsort", Tile, ["pl.tile.mrgsort"], Some("mrgsort"),
@@ -1670,10 +1898,13 @@ ops! {
 
     // ---- scalars (operators are `BinOp`s, not ops)
     ScalarCast = "scalar.cast", Scalar, ["pl.scalar.cast"], Some("cast"),
-        &[req(P::X, K::Scalar), req(P::TargetType, K::DType), opt(P::Mode, K::Str)], cast, true, OpKind::Special(Special::ScalarCast);
+        &[req(P::X, K::Scalar), req(P::TargetType, K::DType), opt(P::Mode, K::Str)], cast, true, OpKind::Special(Special::ScalarCast),
+        older: [("pl.scalar.cast", "pl.cast")];
     // `pl.max(a, b)` / `pl.min(a, b)` on scalars (the tile reductions share the name).
-    ScalarMax = "scalar.max", Scalar, ["pl.scalar.max"], Some("max"), &[req(P::Lhs, K::Scalar), req(P::Rhs, K::Scalar)], same_as_first, true, OpKind::Special(Special::ScalarMax);
-    ScalarMin = "scalar.min", Scalar, ["pl.scalar.min"], Some("min"), &[req(P::Lhs, K::Scalar), req(P::Rhs, K::Scalar)], same_as_first, true, OpKind::Special(Special::ScalarMin);
+    ScalarMax = "scalar.max", Scalar, ["pl.scalar.max"], Some("max"), &[req(P::Lhs, K::Scalar), req(P::Rhs, K::Scalar)], same_as_first, true, OpKind::Special(Special::ScalarMax),
+        older: [("pl.scalar.max", "pl.max")];
+    ScalarMin = "scalar.min", Scalar, ["pl.scalar.min"], Some("min"), &[req(P::Lhs, K::Scalar), req(P::Rhs, K::Scalar)], same_as_first, true, OpKind::Special(Special::ScalarMin),
+        older: [("pl.scalar.min", "pl.min")];
 
     // ---- arrays
     ArrayCreate = "array.create", Array, ["pl.array.create"], None, &[req(P::Length, K::Int), req(P::Dtype, K::DType)], array, true, OpKind::Special(Special::ArrayCreate);
@@ -2093,5 +2324,70 @@ mod tests {
             (op("pld.window").result)(&w),
             Ok(Type::Tensor { shape: Some(c(&[1, 8])), dtype: Some(DType::Int32), distributed: true })
         );
+    }
+
+    #[test]
+    fn promote_and_accumulator_dtypes() {
+        use DType::*;
+        assert_eq!(promote(Fp16, Fp16), Fp16);
+        assert_eq!(promote(Int32, Fp16), Fp16);
+        assert_eq!(promote(Int8, Int32), Int32);
+        assert_eq!(promote(UInt16, Int16), Int16);
+        assert_eq!(promote(Fp16, Bf16), Fp16);
+        assert_eq!(acc_dtype(Bf16), Fp32);
+        assert_eq!(acc_dtype(Int8), Int32);
+    }
+
+    #[test]
+    fn tile_matmul_gives_the_accumulator_dtype() {
+        let tile = |d: DType, m: MemorySpace, s: [i64; 2]| Type::Tile {
+            shape: s.iter().map(|&x| Dim::Const(x)).collect(),
+            dtype: d,
+            memory: Some(m),
+        };
+        let args = Fake(
+            vec![
+                Some(tile(DType::Bf16, MemorySpace::Left, [16, 32])),
+                Some(tile(DType::Bf16, MemorySpace::Right, [32, 8])),
+            ],
+            vec![],
+            vec![],
+        );
+        assert_eq!((op("pl.tile.matmul").result)(&args), Ok(tile(DType::Fp32, MemorySpace::Acc, [16, 8])));
+        let mixed = Fake(
+            vec![
+                Some(tile(DType::Bf16, MemorySpace::Left, [16, 32])),
+                Some(tile(DType::Fp16, MemorySpace::Right, [32, 8])),
+            ],
+            vec![],
+            vec![],
+        );
+        assert!((op("pl.tile.matmul").result)(&mixed).is_err());
+        let acc = Fake(
+            vec![
+                Some(tile(DType::Bf16, MemorySpace::Acc, [16, 8])),
+                Some(tile(DType::Bf16, MemorySpace::Left, [16, 32])),
+                Some(tile(DType::Bf16, MemorySpace::Right, [32, 8])),
+            ],
+            vec![],
+            vec![],
+        );
+        assert!((op("pl.tile.matmul_acc").result)(&acc).is_err());
+    }
+
+    #[test]
+    fn older_spellings_name_todays() {
+        assert_eq!(op("pl.create").older_spelling("pl.create").as_deref(), Some("pl.create_tensor"));
+        assert_eq!(op("pl.create_tensor").older_spelling("pl.create_tensor"), None);
+        assert_eq!(op("pl.op.block.add").older_spelling("pl.op.block.add").as_deref(), Some("pl.tile.add"));
+        assert_eq!(op("pl.block.l0c_store").name, "tile.l0c_store");
+        assert!(op("pl.tensor.sum").older_spelling("pl.sum").is_some());
+        assert_eq!(op("pl.scalar.max").older_spelling("pl.max"), None);
+        // Every listed older spelling reaches its row.
+        for (i, def) in OPS.iter().enumerate() {
+            for (old, _) in def.older.iter().filter(|(s, _)| *s != "*") {
+                assert_eq!(by_spelling(old), Some(Op::ALL[i]), "{old}");
+            }
+        }
     }
 }

@@ -521,6 +521,17 @@ impl Lowering<'_> {
                 },
                 "auto_scope" => attrs.auto_scope = Some(self.bool_literal(m, a.value, "auto_scope")?),
                 "strict_ssa" => attrs.strict_ssa = self.bool_literal(m, a.value, "strict_ssa")?,
+                "attrs" if !matches!(self.ast(m).expr(a.value).kind, E::Dict(_) | E::None) => {
+                    let vspan = self.ast(m).expr(a.value).span;
+                    self.error(
+                        Code::E0212,
+                        file,
+                        vspan,
+                        "'attrs=' of @pl.function must be a dict literal",
+                        "not a dict",
+                    );
+                    return None;
+                }
                 _ => {}
             }
         }
@@ -708,6 +719,22 @@ impl Lowering<'_> {
                 }
                 let shape = self.shape(m, items[0], scalars)?;
                 let dtype = self.dtype(m, items[1])?;
+                for &extra in &items[2..] {
+                    if self.dotted(m, extra).is_some_and(|d| d.rsplit('.').next() == Some("DN")) {
+                        let span = self.ast(m).expr(extra).span;
+                        self.error(
+                            Code::E0207,
+                            file,
+                            span,
+                            "pl.Tensor[..., pl.DN] is refused: the DN shorthand mixes two coordinate systems",
+                            "DN layout",
+                        )
+                        .help = Some(
+                            "describe the layout with pl.TensorView(stride=..., layout=pl.TensorLayout.DN)".into(),
+                        );
+                        return None;
+                    }
+                }
                 Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed }
             }
             (Some("Tile"), Some(_)) => {

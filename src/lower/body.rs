@@ -154,6 +154,10 @@ impl FnLower<'_, '_> {
         self.cx.error(code, self.file, span, message, label)
     }
 
+    pub fn warning(&mut self, code: Code, span: Span, message: impl Into<String>, label: impl Into<String>) {
+        self.cx.warning(code, self.file, span, message, label);
+    }
+
     pub fn text(&self, span: Span) -> String {
         self.cx.text_of(self.m, span).to_string()
     }
@@ -287,6 +291,29 @@ impl FnLower<'_, '_> {
                             "write `x = pl.yield_(value)` as the last statement of the loop body or branch".to_string(),
                         );
                         self.yield_reported = true;
+                        return;
+                    }
+                    Some("static_print") if args.is_empty() => {
+                        self.error(
+                            Code::E0202,
+                            span,
+                            "pl.static_print() needs at least one argument",
+                            "nothing to print",
+                        );
+                        return;
+                    }
+                    Some("dump_tag")
+                        if !matches!(
+                            self.info.kind,
+                            crate::ir::FuncKind::Orchestration | crate::ir::FuncKind::Inline
+                        ) =>
+                    {
+                        self.error(
+                            Code::E0223,
+                            span,
+                            "pl.dump_tag() is only valid inside an Orchestration or Inline function",
+                            "not in orchestration code",
+                        );
                         return;
                     }
                     Some("static_print" | "dump_tag" | "set_cache_policy") => return,
@@ -599,6 +626,9 @@ impl FnLower<'_, '_> {
                 out.push(s);
             }
             Type::Tensor { .. } | Type::Tile { .. } => {
+                if self.check_subscript_rank(&dst_ty, &items, "subscript-write", span).is_none() {
+                    return;
+                }
                 let rank = dst_ty.shape().map_or(items.len(), <[Dim]>::len).max(items.len());
                 let mut offsets = Vec::with_capacity(rank);
                 for k in 0..rank {
@@ -980,6 +1010,18 @@ impl FnLower<'_, '_> {
             self.error(Code::E0219, iter_expr.span, "pl.pipeline() requires stage= (positive integer)", "no stage=");
         }
         if let Some(st) = stage {
+            // A stage that is not a constant is reported by the evaluation (E0218).
+            let value = self.cx.eval_const_in(self.m, st, &|_| None).map(|c| c.as_int());
+            if matches!(value, Some(n) if n.is_none_or(|n| n < 1)) {
+                let span = self.ast().expr(st).span;
+                let got = self.text(span);
+                self.error(
+                    Code::E0219,
+                    span,
+                    format!("pl.pipeline() stage must be a positive integer, got {got}"),
+                    "not >= 1",
+                );
+            }
             if let Some(e) = self.expr(st) {
                 let key = self.cx.intern("stage");
                 attrs.push((key, e));
@@ -1740,6 +1782,7 @@ impl FnLower<'_, '_> {
                 ))
             }
             Type::Tensor { .. } | Type::Tile { .. } => {
+                self.check_subscript_rank(&ty, &items, "subscript", span)?;
                 let is_tile = ty.is_tile();
                 let has_slice = items.iter().any(|&i| matches!(self.ast().expr(i).kind, E::Slice { .. }));
                 let rank = ty.shape().map_or(items.len(), <[Dim]>::len);
@@ -1818,6 +1861,29 @@ impl FnLower<'_, '_> {
                 None
             }
         }
+    }
+
+    /// E0217 unless a subscript of a tensor or tile of known rank has one item per
+    /// dimension (a slice `:` counts as one), as PyPTO requires. Fewer items are accepted
+    /// for a tensor written `t[:]` (the whole tensor) and in host functions (`rows[r]`, one
+    /// rank's part).
+    fn check_subscript_rank(&mut self, ty: &Type, items: &[ast::ExprId], what: &str, span: Span) -> Option<()> {
+        let Some(rank) = ty.shape().map(<[Dim]>::len) else { return Some(()) };
+        let whole = matches!(items, [i] if matches!(self.ast().expr(*i).kind, E::Slice { lower: None, upper: None, step: None }));
+        let fewer_ok = ty.is_tensor() && (whole || self.info.level == Some(crate::ir::Level::Host));
+        let items = items.len();
+        if items == rank || (items < rank && fewer_ok) {
+            return Some(());
+        }
+        let (kind, noun) = if ty.is_tile() { ("Tile", "tile") } else { ("Tensor", "tensor") };
+        self.error(
+            Code::E0217,
+            span,
+            format!("{kind} {what} has {items} indices but the {noun} is {rank}D"),
+            "wrong number of indices",
+        )
+        .help = Some(format!("give {rank} indices; `:` keeps a whole dimension, as in `t[i, :]`"));
+        None
     }
 
     /// `[e for x in xs]` over a constant list (as in `deps=[t for t in tids]` when `tids` is
@@ -2256,6 +2322,7 @@ impl FnLower<'_, '_> {
         }
         let spelled = format!("pl.{path}");
         if let Some(op) = ops::by_spelling(&spelled) {
+            let op = self.scalar_form(op, args).unwrap_or(op);
             return self.op_call(op, &spelled, args, span);
         }
         let base = path.rsplit('.').next().unwrap_or(path);
@@ -2316,10 +2383,29 @@ impl FnLower<'_, '_> {
         None
     }
 
+    /// The scalar row of a tensor or tile op's unified name when the call's first operand
+    /// is a scalar: `pl.tile.max(a, b)` of two scalars is today's scalar maximum, not the
+    /// older axis reduction.
+    fn scalar_form(&mut self, op: Op, args: &[ast::Arg]) -> Option<Op> {
+        let def = op.def();
+        if def.level == OpLevel::Scalar {
+            return None;
+        }
+        let scalar = ops::unified(def.unified?).find(|o| o.def().level == OpLevel::Scalar)?;
+        let first = args.iter().find(|a| matches!(a.kind, ArgKind::Positional))?;
+        let v = self.expr(first.value)?;
+        self.ty(v).is_scalar().then_some(scalar)
+    }
+
     /// A call of an op: arguments matched to its parameters by position and keyword,
-    /// checked by kind, and the result typed by the op's rule.
+    /// checked by kind, and the result typed by the op's rule. An older spelling is
+    /// accepted with warning W0001 naming today's.
     fn op_call(&mut self, op: Op, spelled: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
         let def: &'static OpDef = op.def();
+        if let Some(today) = def.older_spelling(spelled) {
+            let message = format!("`{spelled}` is an older spelling that PyPTO no longer accepts; use {today}");
+            self.warning(Code::W0001, span, message, "older spelling");
+        }
         let mut slots: Vec<Option<ast::ExprId>> = vec![None; def.params.len()];
         let mut positional = 0;
         let mut ok = true;

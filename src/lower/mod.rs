@@ -192,6 +192,18 @@ impl Lowering<'_> {
         self.diags.last_mut().expect("just pushed")
     }
 
+    pub fn warning(
+        &mut self,
+        code: Code,
+        file: FileId,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) {
+        let d = Diagnostic::new(crate::diag::Severity::Warning, code, message, Label::primary(file, span, label));
+        self.diags.push(d);
+    }
+
     pub fn name(&self, sym: Symbol) -> &str {
         self.session.interner.get(sym)
     }

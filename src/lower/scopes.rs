@@ -16,6 +16,7 @@ use crate::intern::Symbol;
 use crate::ir::ops;
 use crate::ir::{
     Block, CallAttrs, Callee, DType, EnumValue, ExprId, ExprKind, Level, Role, Scope, ScopeKind, ScopeMode, StmtKind,
+    Type,
 };
 use crate::syntax::ast::{self, ArgKind, ExprKind as E};
 
@@ -164,6 +165,10 @@ impl FnLower<'_, '_> {
                     }
                 }
                 _ => {
+                    if matches!(key.as_str(), "no_dep_args" | "optimizations") && !self.list_option(&key, a.value, what)
+                    {
+                        continue;
+                    }
                     if let Some(e) = self.expr(a.value) {
                         attrs.push((k.name, e));
                     }
@@ -171,6 +176,39 @@ impl FnLower<'_, '_> {
             }
         }
         (name, attrs)
+    }
+
+    /// PyPTO's checks of `no_dep_args=[...]` and `optimizations=[...]` (E0314): a list
+    /// literal; no name listed twice; at most one `pl.split(...)` and one
+    /// `pl.cross_core_slot(...)`.
+    fn list_option(&mut self, key: &str, value: ast::ExprId, what: &str) -> bool {
+        let v = self.ast().expr(value).clone();
+        let E::List(items) = &v.kind else {
+            self.error(Code::E0314, v.span, format!("{what}({key}=...) must be a list literal"), "not a list");
+            return false;
+        };
+        let mut seen: Vec<String> = Vec::new();
+        for &item in items {
+            let entry = match &self.ast().expr(item).kind {
+                E::Name(n) if key == "no_dep_args" => self.cx.name(*n).to_string(),
+                E::Call { func, .. } if key == "optimizations" => match self.cx.pl_path(self.m, *func) {
+                    Some(path) => format!("pl.{path}(...)"),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            if seen.contains(&entry) {
+                let span = self.ast().expr(item).span;
+                let message = match key {
+                    "no_dep_args" => format!("{what}(no_dep_args=[...]) lists '{entry}' more than once"),
+                    _ => format!("Duplicate '{entry}' in optimizations=[...]"),
+                };
+                self.error(Code::E0314, span, message, "listed twice");
+                return false;
+            }
+            seen.push(entry);
+        }
+        true
     }
 
     /// `name_hint="ident"`: a string literal that is a valid non-keyword identifier.
@@ -664,6 +702,11 @@ impl FnLower<'_, '_> {
             }
         };
         let e = self.expr(arg)?;
+        if !matches!(self.ty(e), Type::Scalar(d) if d.is_int()) && !matches!(self.ty(e), Type::Unknown) {
+            let span = self.ast().expr(arg).span;
+            self.error(Code::E0217, span, "core_num of pl.spmd() must be an integer expression", "not an integer");
+            return None;
+        }
         if let ExprKind::Int(n) = self.cx.program.expr(e).kind {
             if n <= 0 {
                 let span = self.ast().expr(arg).span;

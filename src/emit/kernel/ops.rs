@@ -121,7 +121,11 @@ impl Emitter<'_> {
             OpKind::Compare => {
                 let y = self.operand(self.need(c, Slot::Nth(1))?)?;
                 let code = self.int_arg(c.get(P::CmpType), 0)?;
-                format!("plc::cmp({x}, {y}, {code})")
+                // A tile comparison gives PyPTO's packed mask (see `ir::ops::packed_mask_cols`).
+                match c.op.def().level {
+                    OpLevel::Tile => format!("plc::pack_mask(plc::cmp({x}, {y}, {code}))"),
+                    _ => format!("plc::cmp({x}, {y}, {code})"),
+                }
             }
             OpKind::Special(_) | OpKind::Marker | OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch => {
                 return Err(self.err(Code::E0707, c.loc, format!("internal error: `{}` is not a family op", c.op)))
@@ -555,11 +559,22 @@ impl Emitter<'_> {
                 let y = self.tile_arg(self.need(c, P::Rhs)?)?;
                 format!("plc::sel({m}, {x}, {y})")
             }
+            // `sels(mask, src, tmp, scalar)`, or the older `sels(mask, src, scalar)`.
+            Special::Sels if c.op.def().level == OpLevel::Tile => {
+                let m = self.tile_arg(self.need(c, P::Mask)?)?;
+                let x = self.tile_arg(self.need(c, P::Src)?)?;
+                let s = match c.get(P::Scalar) {
+                    Some(s) => s,
+                    None => self.need(c, P::Tmp)?,
+                };
+                let s = self.expr(s)?.0;
+                format!("plc::sels({m}, {x}, {s})")
+            }
             Special::Sels => {
                 let x = self.tile_arg(self.need(c, P::Lhs)?)?;
                 let y = self.tile_arg(self.need(c, P::Rhs)?)?;
                 let s = self.expr(self.need(c, P::SelectMode)?)?.0;
-                format!("plc::sels({x}, {y}, {s})")
+                format!("plc::sels_values({x}, {y}, {s})")
             }
             Special::Expands => {
                 let x = self.tile_arg(self.need(c, P::Target)?)?;

@@ -767,20 +767,67 @@ Tile<T> cmp(const Tile<T>& a, S s, int64_t code = 0) {
     return map(a, [y, code](T x) { return compare<T>(x, y, code) ? T(1) : T(0); });
 }
 
-/// `sel(mask, a, b)`: a where mask is non-zero, else b.
+/// PyPTO's tile compare mask from 0/1 values: uint8, bit c % 8 of byte c / 8 of a row holds
+/// column c, the row padded to a multiple of 32 bytes; valid columns ceil(valid / 8).
+template <class T>
+Tile<uint8_t> pack_mask(const Tile<T>& bits) {
+    int64_t packed = ((bits.cols + 7) / 8 + 31) / 32 * 32;
+    Tile<uint8_t> m;
+    m.ndims = bits.ndims;
+    for (uint32_t k = 0; k < MAX_TENSOR_DIMS; ++k) m.shape[k] = bits.shape[k];
+    m.shape[bits.ndims > 0 ? bits.ndims - 1 : 0] = packed;
+    m.rows = bits.rows;
+    m.cols = packed;
+    m.valid_rows = bits.valid_rows;
+    m.valid_cols = (bits.valid_cols + 7) / 8;
+    m.data.assign(static_cast<size_t>(m.rows * packed), uint8_t(0));
+    for (int64_t r = 0; r < bits.rows; ++r) {
+        for (int64_t c = 0; c < bits.cols; ++c) {
+            if (bits.at(r, c) != T(0)) m.at(r, c / 8) = static_cast<uint8_t>(m.at(r, c / 8) | (1u << (c % 8)));
+        }
+    }
+    return m;
+}
+
+/// Bit (r, c) of a packed mask of w-bit elements: bit c % w of element c / w of row r.
+template <class M>
+bool mask_bit(const Tile<M>& mask, int64_t r, int64_t c, const char* op) {
+    const int64_t w = static_cast<int64_t>(sizeof(M) * 8);
+    if (r >= mask.rows || c / w >= mask.cols) tile_error(op, "the mask has no bit for an element");
+    using U = std::make_unsigned_t<M>;
+    return ((static_cast<U>(mask.at(r, c / w)) >> (c % w)) & 1u) != 0;
+}
+
+/// `sel(mask, a, b)`: a where the mask's bit is set, else b.
 template <class M, class T, class U>
 Tile<T> sel(const Tile<M>& mask, const Tile<T>& a, const Tile<U>& b) {
-    if (mask.numel() != a.numel() || a.numel() != b.numel()) tile_error("sel", "the tiles' shapes do not match");
+    if (a.numel() != b.numel()) tile_error("sel", "the tiles' shapes do not match");
     Tile<T> out = a;
-    for (size_t k = 0; k < out.data.size(); ++k) {
-        out.data[k] = mask.data[k] != M(0) ? a.data[k] : plc_rt::convert<T>(b.data[k]);
+    for (int64_t r = 0; r < a.rows; ++r) {
+        for (int64_t c = 0; c < a.cols; ++c) {
+            if (!mask_bit(mask, r, c, "sel")) out.at(r, c) = plc_rt::convert<T>(b.at(r, c));
+        }
     }
     return out;
 }
 
-/// `sels(a, b, s)` as PyPTO's reference lowers it: b where a is non-zero, else s.
+/// `sels(mask, src, s)`: src where the mask's bit is set, else s.
+template <class M, class T, class S>
+Tile<T> sels(const Tile<M>& mask, const Tile<T>& src, S s) {
+    T fallback = plc_rt::convert<T>(s);
+    Tile<T> out = src;
+    for (int64_t r = 0; r < src.rows; ++r) {
+        for (int64_t c = 0; c < src.cols; ++c) {
+            if (!mask_bit(mask, r, c, "sels")) out.at(r, c) = fallback;
+        }
+    }
+    return out;
+}
+
+/// The older tensor `sels(a, b, s)` as PyPTO's reference lowered it: b where a is non-zero,
+/// else s.
 template <class T, class U, class S>
-Tile<T> sels(const Tile<T>& a, const Tile<U>& b, S s) {
+Tile<T> sels_values(const Tile<T>& a, const Tile<U>& b, S s) {
     T fallback = plc_rt::convert<T>(s);
     return zip("sels", a, b, [fallback](T x, U y) { return x != T(0) ? plc_rt::convert<T>(y) : fallback; });
 }
