@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 pub(crate) type Decl = (FuncKind, Option<Level>, Option<Role>, FuncAttrs);
 
 impl Lowering<'_> {
-    fn ast(&self, m: ModuleId) -> &ast::Ast {
+    pub(crate) fn ast(&self, m: ModuleId) -> &ast::Ast {
         &self.modules[m].ast
     }
 
@@ -252,7 +252,7 @@ impl Lowering<'_> {
         let name = self.name(n).to_string();
         match self.modules[m].names.get(&n).map(|b| b.0.clone()) {
             Some(Binding::Poisoned) => {}
-            Some(Binding::Function(_)) | Some(Binding::ProgramClass) => {
+            Some(Binding::Function(_)) | Some(Binding::ProgramClass) | Some(Binding::Factory(_)) => {
                 self.error(
                     Code::E0218,
                     file,

@@ -1444,7 +1444,7 @@ impl FnLower<'_, '_> {
         let binding = self.cx.modules[self.m].names.get(&n).map(|b| b.0.clone());
         match binding {
             Some(Binding::Const(c)) => self.const_expr(&c, span),
-            Some(Binding::Function(_)) | Some(Binding::ProgramClass) => {
+            Some(Binding::Function(_)) | Some(Binding::ProgramClass) | Some(Binding::Factory(_)) => {
                 let name = self.cx.name(n).to_string();
                 self.error(
                     Code::E0211,

@@ -22,6 +22,7 @@ mod annot;
 mod body;
 mod calls;
 mod consts;
+mod factory;
 mod scopes;
 
 pub use consts::Const;
@@ -39,7 +40,16 @@ use std::path::{Path, PathBuf};
 /// Lowers the program whose root file is `root` (already loaded in the session).
 /// Returns the IR (possibly partial when there are errors) and every diagnostic found,
 /// those of imported files included.
-pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (Vec<Program>, Vec<Diagnostic>) {
+///
+/// `factory` is a call of a program factory of the root file (`Build(batch=2)`, the
+/// `--factory` option); without it, the calls in the file's host code choose (see
+/// `factory.rs`).
+pub fn lower(
+    session: &mut Session,
+    root: FileId,
+    root_path: Option<&Path>,
+    factory: Option<&str>,
+) -> (Vec<Program>, Vec<Diagnostic>) {
     let mut cx = Lowering {
         session,
         program: Program::default(),
@@ -54,6 +64,9 @@ pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (
         finished: Vec::new(),
         syntax_errors: false,
         lowering_depth: 0,
+        factories: Vec::new(),
+        factory_memo: Vec::new(),
+        factory_sites: Vec::new(),
     };
     let root_module = cx.load_parsed(root, root_path.map(Path::to_path_buf));
     cx.bind_module(root_module);
@@ -62,8 +75,10 @@ pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (
     // errors of the module level (a missing import, a bad constant) poison the names they
     // define, and lowering goes on.
     if !cx.syntax_errors {
+        cx.instantiate_factories(root_module, factory);
         cx.collect_functions();
         cx.lower_bodies();
+        cx.label_factory_diags();
     }
     let Lowering { finished: programs, mut diags, .. } = cx;
     crate::diag::sort(&mut diags);
@@ -89,6 +104,8 @@ pub(crate) enum Binding {
     Outside,
     /// An `@pl.program` class.
     ProgramClass,
+    /// A program factory (`factory.rs`), by its index in `Lowering::factories`.
+    Factory(usize),
     /// A name whose definition failed (an import or a constant): the error is reported
     /// there, and uses of the name say nothing more.
     Poisoned,
@@ -177,6 +194,12 @@ pub(crate) struct Lowering<'s> {
     /// How many function bodies are being lowered at once (a call of a function without a
     /// return annotation lowers the callee first).
     pub lowering_depth: usize,
+    /// The program factories of every module.
+    pub(crate) factories: Vec<factory::Factory>,
+    /// The instances made so far: (factory, argument values) and what it returned.
+    pub(crate) factory_memo: Vec<factory::Instance>,
+    /// Each instance's factory (file, span of its `def`) and the call that made it.
+    pub(crate) factory_sites: Vec<(FileId, Span, factory::Site)>,
 }
 
 impl Lowering<'_> {
@@ -313,6 +336,9 @@ impl Lowering<'_> {
                     });
                     if head.is_some_and(|h| self.pl_path(m, h).is_some()) {
                         self.bind_name(m, def.name.name, (Binding::Function(def.name.name), def.name.span));
+                    } else if def.decorators.is_empty() {
+                        // Only a program factory reaches the parser undecorated.
+                        self.bind_factory(m, stmt, def);
                     }
                 }
                 // A program class is bound where it is defined (`Alias = Program` may

@@ -23,8 +23,11 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
     while let Some((id, context)) = stack.pop() {
         r.stmt(id, context);
         let inner = match &ast.stmt(id).kind {
+            // An undecorated top-level `def` reaches the parser only as a program factory
+            // (see `host.rs`): its body is evaluated at compile time by lowering.
+            StmtKind::FunctionDef(def) if context == Context::Module && def.decorators.is_empty() => Context::Factory,
             StmtKind::FunctionDef(_) => Context::Function,
-            StmtKind::ClassDef(_) if context == Context::Module => Context::Class,
+            StmtKind::ClassDef(_) if matches!(context, Context::Module | Context::Factory) => Context::Class,
             _ => context,
         };
         nodes.clear();
@@ -43,6 +46,8 @@ enum Context {
     Module,
     Class,
     Function,
+    /// The body of a program factory: its `@pl.` definitions and its `assert`s are allowed.
+    Factory,
 }
 
 struct Restrict<'a> {
@@ -131,7 +136,7 @@ impl Restrict<'_> {
                 }
             }
             StmtKind::FunctionDef(def) => {
-                if context == Context::Function {
+                if context == Context::Function || (context == Context::Factory && def.decorators.is_empty()) {
                     self.unsupported(
                         def.name.span,
                         "a function defined inside a function",
@@ -155,13 +160,14 @@ impl Restrict<'_> {
                     }
                 }
             }
-            StmtKind::ClassDef(def) if context != Context::Module => {
+            StmtKind::ClassDef(def) if !matches!(context, Context::Module | Context::Factory) => {
                 self.unsupported(
                     def.name.span,
                     "a class defined inside a function or class",
                     "define it at the top level of the module",
                 );
             }
+            StmtKind::Unsupported { construct: Construct::Assert, .. } if context == Context::Factory => {}
             StmtKind::Unsupported { construct, .. } => {
                 let help = match construct {
                     Construct::Try => "pl functions are compiled; errors are reported by the compiler, not raised",
