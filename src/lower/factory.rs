@@ -95,7 +95,7 @@ impl Lowering<'_> {
         for (stmts, kind) in host {
             let place = match kind {
                 ast::HostKind::MainGuard => "the `__main__` block".to_string(),
-                _ => "host code".to_string(),
+                _ => "a top-level statement".to_string(),
             };
             self.scan_block(root, &stmts, &mut Env::default(), &place, &mut calls);
         }
@@ -119,11 +119,15 @@ impl Lowering<'_> {
         let fname = self.name(fac.name).to_string();
         let mut distinct: Vec<(Vec<(Symbol, Const)>, Site)> = Vec::new();
         let mut skipped = Vec::new();
+        let mut refused = false;
         for c in calls {
             match &c.args {
                 Ok(args) => {
                     let site = Site { file: root_file, span: c.span, text: String::new() };
-                    let Some(bound) = self.bind_args(f, args, &site, true) else { continue };
+                    let Some(bound) = self.bind_args(f, args, &site, true) else {
+                        refused = true;
+                        continue;
+                    };
                     if distinct.iter().all(|(b, _)| *b != bound) {
                         let text = self.call_text(fac.name, &bound);
                         distinct.push((bound, Site { text, ..site }));
@@ -148,8 +152,9 @@ impl Lowering<'_> {
             self.instantiate(f, bound, Some(site));
             return;
         }
-        if nested && skipped.is_empty() {
-            // A kernel factory that other factories call: instantiated by them.
+        // A call that does not fit the factory was reported (E0231); a kernel factory that
+        // other factories call is instantiated by them.
+        if refused || (nested && skipped.is_empty()) {
             return;
         }
         let site = Site { file: fac_file, span: fac.name_span, text: String::new() };
