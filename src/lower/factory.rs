@@ -721,3 +721,163 @@ fn construct_name(kind: &S) -> &'static str {
         _ => "this statement",
     }
 }
+
+/// The deepest chain of helper calls evaluated at compile time (a recursive helper stops
+/// here with an error instead of overflowing the stack).
+const MAX_HELPER_DEPTH: usize = 32;
+
+impl Lowering<'_> {
+    /// The parsed `def` of a host function of module `m` named `n` (a small pure helper a
+    /// constant expression may call: `_ceil_div(a, b)`).
+    pub(crate) fn helper_def(&self, m: ModuleId, n: Symbol) -> Option<StmtId> {
+        let ast = &self.modules[m].ast;
+        let mut found = ast
+            .host
+            .iter()
+            .filter(|h| h.kind == ast::HostKind::Function)
+            .flat_map(|h| h.parsed.iter().copied())
+            .filter(|&s| matches!(&ast.stmt(s).kind, S::FunctionDef(d) if d.name.name == n && d.decorators.is_empty()));
+        found.next_back()
+    }
+
+    /// Evaluates a call of a host helper function at compile time: its parameters bound to
+    /// the arguments (constants), its body run as a factory's is (assignments, `if`,
+    /// `assert`), its `return` value the result. Reports (E0218) and returns `None` when it
+    /// does something else.
+    pub(crate) fn call_helper(
+        &mut self,
+        m: ModuleId,
+        def: StmtId,
+        args: &[ast::Arg],
+        span: Span,
+        local: &dyn Fn(Symbol) -> Option<Const>,
+    ) -> Option<Const> {
+        let file = self.modules[m].file;
+        let S::FunctionDef(d) = self.ast(m).stmt(def).kind.clone() else { return None };
+        let name = self.name(d.name.name).to_string();
+        if self.helper_depth >= MAX_HELPER_DEPTH {
+            self.error(
+                Code::E0218,
+                file,
+                span,
+                format!("`{name}` calls helpers more than {MAX_HELPER_DEPTH} deep at compile time"),
+                "too deep",
+            );
+            return None;
+        }
+        let mut env = Env::default();
+        let mut positional = d.params.iter().filter(|p| p.kind == ParamKind::Normal);
+        for a in args {
+            let v = self.eval_const_in(m, a.value, local)?;
+            let param = match a.kind {
+                ArgKind::Positional => positional.next().and_then(|p| p.name),
+                ArgKind::Keyword(k) => d.params.iter().filter_map(|p| p.name).find(|p| p.name == k.name),
+                _ => None,
+            };
+            let Some(param) = param else {
+                self.error(Code::E0218, file, a.span, format!("`{name}` takes no such argument"), "no such parameter");
+                return None;
+            };
+            env.insert(param.name, v);
+        }
+        for p in &d.params {
+            let Some(n) = p.name else { continue };
+            if env.contains_key(&n.name) {
+                continue;
+            }
+            let Some(default) = p.default else {
+                let pn = self.name(n.name).to_string();
+                self.error(Code::E0218, file, span, format!("`{name}` needs a value for `{pn}`"), "missing argument");
+                return None;
+            };
+            let v = self.eval_const(m, default)?;
+            env.insert(n.name, v);
+        }
+        self.helper_depth += 1;
+        let result = self.run_helper(m, &d.body.stmts, &mut env, &name);
+        self.helper_depth -= 1;
+        match result {
+            Some(Some(v)) => Some(v),
+            Some(None) => {
+                self.error(
+                    Code::E0218,
+                    file,
+                    span,
+                    format!("`{name}` returns no value at compile time"),
+                    "no `return` reached",
+                );
+                None
+            }
+            None => None,
+        }
+    }
+
+    fn run_helper(&mut self, m: ModuleId, stmts: &[StmtId], env: &mut Env, name: &str) -> Option<Option<Const>> {
+        let file = self.modules[m].file;
+        for &s in stmts {
+            let stmt = self.ast(m).stmt(s).clone();
+            match &stmt.kind {
+                S::Pass => {}
+                S::Expr(e) if matches!(self.ast(m).expr(*e).kind, E::Str(_)) => {}
+                S::Assign { targets, value } => {
+                    let v = self.eval_const_in(m, *value, &|s| env.get(&s).cloned())?;
+                    for &t in targets {
+                        let E::Name(n) = self.ast(m).expr(t).kind else {
+                            self.error(
+                                Code::E0218,
+                                file,
+                                stmt.span,
+                                format!("`{name}` assigns to something other than a name"),
+                                "not a name",
+                            );
+                            return None;
+                        };
+                        env.insert(n, v.clone());
+                    }
+                }
+                S::AnnAssign { target, value: Some(value), .. } => {
+                    let v = self.eval_const_in(m, *value, &|s| env.get(&s).cloned())?;
+                    if let E::Name(n) = self.ast(m).expr(*target).kind {
+                        env.insert(n, v);
+                    }
+                }
+                S::If { branches, orelse } => {
+                    let mut taken = orelse.as_ref().map(|b| b.stmts.clone());
+                    for b in branches {
+                        let t = self.eval_const_in(m, b.test, &|s| env.get(&s).cloned())?;
+                        if t.truthy()? {
+                            taken = Some(b.body.stmts.clone());
+                            break;
+                        }
+                    }
+                    if let Some(block) = taken {
+                        if let Some(v) = self.run_helper(m, &block, env, name)? {
+                            return Some(Some(v));
+                        }
+                    }
+                }
+                S::Unsupported { construct: ast::Construct::Assert, exprs, .. } => {
+                    let t = self.eval_const_in(m, exprs[0], &|s| env.get(&s).cloned())?;
+                    if t.truthy() == Some(false) {
+                        self.error(Code::E0218, file, stmt.span, format!("an assertion of `{name}` fails"), "false");
+                        return None;
+                    }
+                }
+                S::Return(Some(e)) => return Some(Some(self.eval_const_in(m, *e, &|s| env.get(&s).cloned())?)),
+                S::Return(None) => return Some(Some(Const::None)),
+                kind => {
+                    let what = construct_name(kind);
+                    self.error(
+                        Code::E0218,
+                        file,
+                        stmt.span,
+                        format!("{what} in `{name}` cannot be evaluated at compile time"),
+                        "not a compile-time statement",
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(None)
+    }
+}

@@ -67,6 +67,7 @@ pub fn lower(
         factories: Vec::new(),
         factory_memo: Vec::new(),
         factory_sites: Vec::new(),
+        helper_depth: 0,
     };
     let root_module = cx.load_parsed(root, root_path.map(Path::to_path_buf));
     cx.bind_module(root_module);
@@ -200,6 +201,8 @@ pub(crate) struct Lowering<'s> {
     pub(crate) factory_memo: Vec<factory::Instance>,
     /// Each instance's factory (file, span of its `def`) and the call that made it.
     pub(crate) factory_sites: Vec<(FileId, Span, factory::Site)>,
+    /// How many host helper functions are being evaluated at once (`factory.rs`).
+    pub(crate) helper_depth: usize,
 }
 
 impl Lowering<'_> {
@@ -581,9 +584,44 @@ impl Lowering<'_> {
                 }
             }
         }
+        // A dict is a constant when its keys and values are (`{"fp32": pl.FP32}`); one that
+        // holds anything else (`{"add": add_fn}`) is host code, as the splitter would have
+        // said had it known the names.
+        if matches!(self.modules[m].ast.expr(value).kind, AstExpr::Dict(_)) {
+            let before = self.diags.len();
+            let v = self.eval_const(m, value);
+            if v.is_none() {
+                self.diags.truncate(before);
+                self.host_dict(m, targets, value);
+                return;
+            }
+            for &target in targets {
+                self.bind_constant(m, target, v.clone());
+            }
+            return;
+        }
         let v = self.eval_const(m, value);
         for &target in targets {
             self.bind_constant(m, target, v.clone());
+        }
+    }
+
+    /// A module-level dict that is not a constant: its names are host names (N0001).
+    fn host_dict(&mut self, m: ModuleId, targets: &[ast::ExprId], value: ast::ExprId) {
+        let file = self.modules[m].file;
+        let first = self.modules[m].ast.expr(targets[0]).span;
+        let span = first.to(self.modules[m].ast.expr(value).span);
+        let name = self.text(file, first).to_string();
+        self.diags.push(Diagnostic::note(
+            Code::N0001,
+            format!("host code skipped: the dict assigned to `{name}` holds values that are not constants"),
+            Label::primary(file, span, "runs in Python"),
+        ));
+        for &target in targets {
+            let t = self.modules[m].ast.expr(target).clone();
+            if let AstExpr::Name(n) = t.kind {
+                self.modules[m].host_names.insert(n, t.span);
+            }
         }
     }
 

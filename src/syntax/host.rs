@@ -420,6 +420,8 @@ impl Splitter<'_> {
         let value = &segment[j + 1..];
         // Comparison operators seen in the current operand list, per bracket depth.
         let mut comparisons: Vec<u32> = vec![0];
+        // Per open brace: whether a `:` made it a dict (a set is not a pl constant).
+        let mut braces: Vec<(usize, bool)> = Vec::new();
         for (k, t) in value.iter().enumerate() {
             let prev = k.checked_sub(1).map(|p| value[p].kind);
             let after_operand = matches!(
@@ -434,6 +436,7 @@ impl Splitter<'_> {
                         | Tok::Name
                         | Tok::RParen
                         | Tok::RBracket
+                        | Tok::RBrace
                 )
             );
             let depth = comparisons.len() - 1;
@@ -470,6 +473,24 @@ impl Splitter<'_> {
                 Tok::LBracket => {
                     comparisons.push(0);
                     true
+                }
+                // Dict literals (`{"fp32": pl.FP32}`), read by constant keys.
+                Tok::LBrace => {
+                    comparisons.push(0);
+                    braces.push((comparisons.len() - 1, false));
+                    true
+                }
+                Tok::Colon if braces.last().is_some_and(|b| b.0 == depth) => {
+                    comparisons[depth] = 0;
+                    braces.last_mut().expect("checked").1 = true;
+                    true
+                }
+                Tok::RBrace => {
+                    let (_, dict) = braces.pop().unwrap_or((0, false));
+                    if comparisons.len() > 1 {
+                        comparisons.pop();
+                    }
+                    dict || prev == Some(Tok::LBrace)
                 }
                 Tok::RParen | Tok::RBracket => {
                     if comparisons.len() > 1 {

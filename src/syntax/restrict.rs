@@ -15,8 +15,15 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Walks everything reachable from the module body and reports every unsupported form.
 pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
-    let mut r =
-        Restrict { file, src, ast, diags, starred_targets: FxHashSet::default(), reported: FxHashMap::default() };
+    let mut r = Restrict {
+        file,
+        src,
+        ast,
+        diags,
+        starred_targets: FxHashSet::default(),
+        reported: FxHashMap::default(),
+        in_factory: false,
+    };
     // Statements with their context: whether they sit inside a function or a class body.
     let mut stack: Vec<(StmtId, Context)> = ast.body.iter().rev().map(|&s| (s, Context::Module)).collect();
     let mut nodes = Vec::new();
@@ -35,7 +42,10 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
         for node in nodes.iter().rev() {
             match *node {
                 Node::Stmt(s) => stack.push((s, inner)),
-                Node::Expr(e) => r.expr_tree(e),
+                Node::Expr(e) => {
+                    r.in_factory = inner == Context::Factory;
+                    r.expr_tree(e)
+                }
             }
         }
     }
@@ -60,6 +70,9 @@ struct Restrict<'a> {
     starred_targets: FxHashSet<ExprId>,
     /// The span of the last report of each construct.
     reported: FxHashMap<String, Span>,
+    /// The expressions checked are those of a program factory's own statements, which are
+    /// evaluated at compile time: conditional expressions and dicts are allowed there.
+    in_factory: bool,
 }
 
 impl Restrict<'_> {
@@ -241,6 +254,7 @@ impl Restrict<'_> {
             ExprKind::Lambda { .. } => {
                 self.unsupported(span, "a `lambda` expression", "define a function with `@pl.jit.inline` and call it")
             }
+            ExprKind::IfExp { .. } if self.in_factory => {}
             ExprKind::IfExp { .. } => self.unsupported(
                 span,
                 "a conditional expression `a if c else b`",
