@@ -58,17 +58,26 @@ pub struct PipelineSpec {
     /// `--verify`: after each pass, the verifier and the checks of every property it
     /// produces (E07xx: a bug in plc).
     pub verify: bool,
+    /// `--factory`: the call of a program factory of the root file to compile
+    /// (`Build(batch=2)`, shown against this text as the file `<--factory>`). `None`: the
+    /// call the file's host code makes, or the factory's defaults (`lower/factory.rs`).
+    pub factory: Option<String>,
 }
 
 impl PipelineSpec {
     /// The pipeline written as text (`"InlineFunctions,ConvertToSSA"`).
     pub fn passes(text: impl Into<String>) -> PipelineSpec {
-        PipelineSpec { passes: Some(text.into()), verify: false }
+        PipelineSpec { passes: Some(text.into()), verify: false, factory: None }
     }
 
     /// The same pipeline, with every pass's result re-checked.
     pub fn verified(self) -> PipelineSpec {
         PipelineSpec { verify: true, ..self }
+    }
+
+    /// The same pipeline, compiling the program factory call `call`.
+    pub fn with_factory(self, call: Option<String>) -> PipelineSpec {
+        PipelineSpec { factory: call, ..self }
     }
 }
 
@@ -185,7 +194,8 @@ pub fn compile(input: Input, spec: &PipelineSpec, stop: StopAt) -> Result<Compil
         // Bytes that are not UTF-8 (or too many of them) are not parsed.
         Some(d) => c.diags.push(d),
         None => {
-            let (programs, diags) = crate::lower::lower(&mut c.session, root, root_path.as_deref());
+            let (programs, diags) =
+                crate::lower::lower(&mut c.session, root, root_path.as_deref(), spec.factory.as_deref());
             (c.programs, c.diags) = (programs, diags);
         }
     }

@@ -761,3 +761,59 @@ class Program:
     let out = plc(&["emit", "ir", again.to_str().unwrap()]);
     assert_eq!(stdout(&out), printed, "{}", stderr(&out));
 }
+
+/// `--factory` chooses the call of a program factory that `check`, `emit ir`, `run` and
+/// `compile` evaluate; without it, the first call in `main()` is used and the note says so.
+#[test]
+fn factory_option_selects_the_configuration() {
+    let file = "examples/program_factory.pl";
+    let other = "BuildRowScale(batch=4, cols=128, precise=False)";
+    let default = plc(&["check", file]);
+    assert_eq!(default.status.code(), Some(0), "{}", stderr(&default));
+    assert!(stderr(&default).contains("compiled as `BuildRowScale(batch=2, cols=32, precise=True)`"));
+    assert!(stderr(&default).contains(&format!("select it with `--factory '{other}'`")), "{}", stderr(&default));
+
+    let ir = |args: &[&str]| {
+        let out = plc(&[&["emit", "ir", file, "--after", "lower"], args].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    assert!(ir(&[]).contains("pl.Tensor[[32, 32], pl.FP32]"));
+    let chosen = ir(&["--factory", other]);
+    assert!(chosen.contains("pl.Tensor[[64, 128], pl.FP32]") && chosen.contains("0.5"), "{chosen}");
+
+    let run = |args: &[&str]| {
+        let out = plc(&[&["run", file, "--entry", "run"], args].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    assert!(run(&[]).starts_with("out: shape=[32, 32]"));
+    assert!(run(&["--factory", other]).starts_with("out: shape=[64, 128]"));
+
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-factory-out");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--factory", other]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let kernel = std::fs::read_to_string(dir.join("kernels/scale_rows.cpp")).unwrap();
+    assert!(kernel.contains("128"), "{kernel}");
+}
+
+/// Errors in the `--factory` text point into it (the file `<--factory>`); an argument that
+/// makes a shape invalid is reported at the annotation, with the call as a secondary label.
+#[test]
+fn factory_option_errors_point_into_the_call() {
+    let file = "examples/program_factory.pl";
+    let short = |call: &str| {
+        let out = plc(&["check", file, "--factory", call, "--message-format", "short"]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        stderr(&out)
+    };
+    assert!(short("BuildRowScale(cols=32)").contains("<--factory>:1:1: error[E0231]"));
+    assert!(short("BuildRowScale(2, colz=32)").contains("<--factory>:1:18: error[E0231]"));
+    assert!(short("Missing(2)").contains("<--factory>:1:1: error[E0231]: `Missing` is not a program factory"));
+    assert!(short("BuildRowScale(2, cols=24)").contains("program_factory.pl:30:5: error[E0232]"));
+    let out = plc(&["check", file, "--factory", "BuildRowScale(batch=-1)"]);
+    let human = stderr(&out);
+    assert!(human.contains("error[E0229]"), "{human}");
+    assert!(human.contains("in the program built by `BuildRowScale(batch=-1, cols=64, precise=True)`"), "{human}");
+}

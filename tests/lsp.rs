@@ -1149,3 +1149,52 @@ fn uris_spelled_in_another_case_are_the_same_document() {
     assert_eq!(diags[0]["code"], "E0001");
     assert!(c.stop());
 }
+
+/// A program built by a factory: the language server compiles the call in `main()`, so an
+/// argument that makes a shape invalid is shown at the annotation inside the factory's
+/// class (with the call as related information), and a graph region of the class has a
+/// hover.
+#[test]
+fn diagnostics_and_hover_inside_a_factory_class() {
+    let dir = scratch_dir("factory");
+    let text = format!(
+        "{KERNEL}
+
+def Build(rows: int = 64):
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: pl.Tensor[[rows, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+            with pl.graph(\"layer\"):
+                y = kern(x, y)
+            return y
+
+    return P
+
+
+def main():
+    program = Build(rows=64)
+"
+    );
+    let uri = write(&dir, "factory.pl", &text);
+    let mut c = Client::start();
+    let errors = |diags: Vec<Value>| -> Vec<Value> { diags.into_iter().filter(|d| d["severity"] == 1).collect() };
+    assert_eq!(errors(c.open(&uri, &text)), Vec::<Value>::new());
+    let region = find(&text, "\"layer\"");
+    let hover = c.ok("textDocument/hover", at(&uri, region.0, region.1 + 1));
+    let value = hover["contents"]["value"].as_str().unwrap_or_default().to_string();
+    assert!(value.starts_with("**Graph function `layer`** (program `P`)"), "{value}");
+
+    let broken = text.replace("Build(rows=64)", "Build(rows=-64)");
+    c.change(&uri, 2, &broken);
+    let diags = errors(c.diagnostics(&uri).1);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    assert_eq!(diags[0]["code"], "E0229");
+    let (line, col) = find(&broken, "rows, 64]");
+    assert_eq!(diags[0]["range"], range(line, col, line, col + 4));
+    let (call_line, call_col) = find(&broken, "Build(rows=-64)");
+    let related = &diags[0]["relatedInformation"][0];
+    assert_eq!(related["location"]["range"], range(call_line, call_col, call_line, call_col + 15));
+    assert!(related["message"].as_str().unwrap().contains("Build(rows=-64)"), "{related}");
+    assert!(c.stop());
+}

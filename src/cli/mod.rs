@@ -30,6 +30,11 @@ enum Command {
         /// (default: the whole pipeline).
         #[arg(long)]
         passes: Option<String>,
+        /// Compile the program a program factory builds for this call,
+        /// `'Build(batch=2, heads=16)'` (default: the call in the file's `main()` or
+        /// `__main__` block, else the factory's defaults; see docs/host-code.md).
+        #[arg(long, value_name = "CALL")]
+        factory: Option<String>,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
         /// Print the time each stage took, on stderr.
@@ -54,6 +59,11 @@ enum Command {
         /// claims to produce.
         #[arg(long)]
         verify: bool,
+        /// Compile the program a program factory builds for this call,
+        /// `'Build(batch=2, heads=16)'` (default: the call in the file's `main()` or
+        /// `__main__` block, else the factory's defaults; see docs/host-code.md).
+        #[arg(long, value_name = "CALL")]
+        factory: Option<String>,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
         /// For `emit ir`: print the time each stage took, on stderr.
@@ -92,6 +102,11 @@ enum Command {
         /// CPU simulation `a2a3sim` (with --harness: `sh OUT/run.sh` runs the entry there).
         #[arg(long, value_enum, default_value_t = TargetArg::Cpu)]
         target: TargetArg,
+        /// Compile the program a program factory builds for this call,
+        /// `'Build(batch=2, heads=16)'` (default: the call in the file's `main()` or
+        /// `__main__` block, else the factory's defaults; see docs/host-code.md).
+        #[arg(long, value_name = "CALL")]
+        factory: Option<String>,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
     },
@@ -117,6 +132,11 @@ enum Command {
         /// The most steps (statements, loop iterations, element work) the run may take.
         #[arg(long, default_value_t = crate::interp::RunOptions::DEFAULT_MAX_STEPS)]
         max_steps: u64,
+        /// Compile the program a program factory builds for this call,
+        /// `'Build(batch=2, heads=16)'` (default: the call in the file's `main()` or
+        /// `__main__` block, else the factory's defaults; see docs/host-code.md).
+        #[arg(long, value_name = "CALL")]
+        factory: Option<String>,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
     },
@@ -187,27 +207,27 @@ pub fn main() -> ExitCode {
 
 fn dispatch(cli: Cli) -> ExitCode {
     match cli.command {
-        Command::Check { files, passes, message_format, time_passes } => {
-            check(&files, &PipelineSpec { passes, verify: false }, message_format.into(), time_passes)
+        Command::Check { files, passes, factory, message_format, time_passes } => {
+            check(&files, &PipelineSpec { passes, verify: false, factory }, message_format.into(), time_passes)
         }
-        Command::Emit { what: EmitKind::Ir, file, after, passes, verify, message_format, time_passes } => {
+        Command::Emit { what: EmitKind::Ir, file, after, passes, verify, factory, message_format, time_passes } => {
             let stop = StopAt::from_option(after.as_deref());
-            emit_ir(&file, &PipelineSpec { passes, verify }, stop, message_format.into(), time_passes)
+            emit_ir(&file, &PipelineSpec { passes, verify, factory }, stop, message_format.into(), time_passes)
         }
         Command::Emit { what, file, message_format, .. } => emit(what, &file, message_format.into()),
-        Command::Compile { file, out, entry, passes, verify, harness, args, seed, target, message_format } => {
+        Command::Compile { file, out, entry, passes, verify, harness, args, seed, target, factory, message_format } => {
             let harness = harness.then(|| crate::emit::Harness { seed, args: split_args(&args) });
             let target = match target {
                 TargetArg::Cpu => crate::emit::Target::Cpu,
                 TargetArg::A2a3sim => crate::emit::Target::A2a3Sim,
             };
             let opts = crate::emit::Options { entry, harness, target };
-            compile(&file, &out, &PipelineSpec { passes, verify }, &opts, message_format.into())
+            compile(&file, &out, &PipelineSpec { passes, verify, factory }, &opts, message_format.into())
         }
-        Command::Run { file, entry, args, seed, after, passes, max_steps, message_format } => {
+        Command::Run { file, entry, args, seed, after, passes, max_steps, factory, message_format } => {
             let mut options = crate::interp::RunOptions::new(entry);
             (options.seed, options.max_steps) = (seed, max_steps);
-            let spec = PipelineSpec { passes, verify: false };
+            let spec = PipelineSpec { passes, verify: false, factory };
             run(&file, options, &args, &spec, StopAt::from_option(after.as_deref()), message_format.into())
         }
         Command::Passes => list_passes(),

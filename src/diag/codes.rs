@@ -365,6 +365,45 @@ by the runtime only when it ran. The limits are in docs/language.md.
 
 Use extents, offsets and indices from 0 to 2**31 - 1, and tiles a core can hold.";
 
+    E0230 => "a statement a program factory cannot evaluate",
+"A program factory (a top-level `def` that defines `@pl.program` classes or `@pl.`
+functions and returns one) is evaluated by plc at compile time, for the call `main()`
+makes or the one `--factory` gives. Its body may hold docstrings, assignments of constant
+expressions (integer, float, bool and string arithmetic, tuples, lists), `if` statements
+on constants, `assert`s, the `@pl.` definitions, and a `return` of one of them. Anything
+else (a loop, a call of a Python function, an undecorated nested `def`) runs only in
+Python, and the factory cannot be compiled. The error names the statement.
+
+    def Build(batch=4):
+        for i in range(batch):       # error E0230: a `for` loop
+            ...
+        @pl.program
+        class P: ...
+        return P
+
+Compute the values with constant expressions, or move the Python code out of the factory.";
+
+    E0231 => "a program factory call that does not fit the factory",
+"The call of a program factory that plc evaluates (`--factory 'Build(batch=2)'`, or the
+call found in `main()`) names a parameter the factory does not have, gives one twice,
+gives too many arguments, leaves a parameter without a default unset, or is not a call of
+a factory of the file at all.
+
+    def Build(batch, heads=16): ...
+    plc compile prog.py --factory 'Build(heads=8)'   # error E0231: `batch` has no value
+
+Give every parameter without a default a constant value.";
+
+    E0232 => "an assertion of a program factory fails",
+"A program factory's `assert` is false for the arguments it is evaluated with: the
+factory refuses this configuration.
+
+    def Build(head_dim=64):
+        assert head_dim % 16 == 0, \"head_dim must be a multiple of 16\"
+    plc check prog.py --factory 'Build(head_dim=40)'   # error E0232
+
+Choose arguments the factory accepts.";
+
     E0301 => "pl.graph() needs exactly one region name",
 "`with pl.graph(...)` takes exactly one positional argument, the region name.
 
@@ -860,4 +899,17 @@ program. The warning names today's spelling:
 Note that `pl.tile.max(a, b)` and `pl.tile.min(a, b)` of two scalars are today's scalar
 maximum and minimum, not reductions. Rewrite the call with today's spelling (its parameters
 may differ: see docs/language.md) to silence the warning.";
+
+    N0004 => "a program factory evaluated for a call",
+"A program factory (a top-level `def` that builds and returns a `@pl.program` class or
+`@pl.` function) is compiled by evaluating it at compile time. This note says for which
+call: the one `main()` or the `__main__` block makes (its arguments may be constants
+assigned before it in the same function), or, without such a call, the factory's defaults.
+Other calls found in the file are listed; `--factory 'Build(...)'` selects another.";
+
+    N0005 => "a program factory not compiled",
+"A program factory has parameters without defaults, and no call in the file's host code
+gives them compile-time constant values (an argument read from the command line, for
+example, is only known when Python runs). Its program is not compiled; give the arguments
+with `--factory 'Build(batch=2, ...)'`.";
 }

@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 pub(crate) type Decl = (FuncKind, Option<Level>, Option<Role>, FuncAttrs);
 
 impl Lowering<'_> {
-    fn ast(&self, m: ModuleId) -> &ast::Ast {
+    pub(crate) fn ast(&self, m: ModuleId) -> &ast::Ast {
         &self.modules[m].ast
     }
 
@@ -173,14 +173,35 @@ impl Lowering<'_> {
             E::Subscript { value, index } => {
                 let v = self.eval_const_in(m, *value, local)?;
                 let i = self.eval_const_in(m, *index, local)?;
-                match (&v, i.as_int()) {
-                    (Const::List(items) | Const::Tuple(items), Some(i)) => {
-                        let len = items.len() as i64;
-                        let idx = if i < 0 { i + len } else { i };
-                        items.get(usize::try_from(idx).ok()?).cloned()
-                    }
-                    _ => None,
+                if matches!(v, Const::Dict(_) | Const::List(_) | Const::Tuple(_)) && consts::lookup(&v, &i).is_none() {
+                    let (what, key) = (v.kind_name(), i.describe(&self.session.interner));
+                    let keys = match &v {
+                        Const::Dict(entries) => {
+                            let names: Vec<String> =
+                                entries.iter().map(|(k, _)| k.describe(&self.session.interner)).collect();
+                            format!("its keys: {}", names.join(", "))
+                        }
+                        Const::List(items) | Const::Tuple(items) => format!("it has {} entries", items.len()),
+                        _ => String::new(),
+                    };
+                    self.error(Code::E0218, file, span, format!("the {what} has no entry {key}"), "no such entry")
+                        .help = Some(keys);
+                    return None;
                 }
+                consts::lookup(&v, &i)
+            }
+            E::Dict(entries) => {
+                let mut values = Vec::with_capacity(entries.len());
+                for entry in entries {
+                    let key = self.eval_const_in(m, entry.key?, local)?;
+                    values.push((key, self.eval_const_in(m, entry.value, local)?));
+                }
+                Some(Const::Dict(values))
+            }
+            E::IfExp { test, body, orelse } => {
+                let t = self.eval_const_in(m, *test, local)?;
+                let taken = if t.truthy()? { *body } else { *orelse };
+                return self.eval_const_in(m, taken, local);
             }
             E::Call { func, args } => return self.const_call(m, *func, args, span, local),
             // What the parser or the nesting limits made of bad input, already reported.
@@ -252,7 +273,7 @@ impl Lowering<'_> {
         let name = self.name(n).to_string();
         match self.modules[m].names.get(&n).map(|b| b.0.clone()) {
             Some(Binding::Poisoned) => {}
-            Some(Binding::Function(_)) | Some(Binding::ProgramClass) => {
+            Some(Binding::Function(_)) | Some(Binding::ProgramClass) | Some(Binding::Factory(_)) => {
                 self.error(
                     Code::E0218,
                     file,
@@ -329,6 +350,13 @@ impl Lowering<'_> {
         local: &dyn Fn(Symbol) -> Option<Const>,
     ) -> Option<Const> {
         let file = self.modules[m].file;
+        if let E::Name(n) = self.ast(m).expr(func).kind {
+            if local(n).is_none() && !self.modules[m].names.contains_key(&n) {
+                if let Some(def) = self.helper_def(m, n) {
+                    return self.call_helper(m, def, args, span, local);
+                }
+            }
+        }
         let callee = self.dotted(m, func).unwrap_or_default();
         let pl = self.pl_path(m, func);
         let mut values = Vec::new();

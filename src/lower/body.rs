@@ -1471,7 +1471,7 @@ impl FnLower<'_, '_> {
         let binding = self.cx.modules[self.m].names.get(&n).map(|b| b.0.clone());
         match binding {
             Some(Binding::Const(c)) => self.const_expr(&c, span),
-            Some(Binding::Function(_)) | Some(Binding::ProgramClass) => {
+            Some(Binding::Function(_)) | Some(Binding::ProgramClass) | Some(Binding::Factory(_)) => {
                 let name = self.cx.name(n).to_string();
                 self.error(
                     Code::E0211,
@@ -1547,6 +1547,11 @@ impl FnLower<'_, '_> {
             }
             Const::DType(d) => self.new_expr(ExprKind::DType(*d), Types::UNKNOWN, span),
             Const::Enum(v) => self.new_expr(ExprKind::Enum(*v), Types::UNKNOWN, span),
+            Const::Dict(_) => {
+                self.error(Code::E0218, span, "a dict is not a value of pl code", "a dict").help =
+                    Some("read one of its entries with a constant key: `TABLE[\"key\"]`".to_string());
+                return None;
+            }
             Const::Dyn(name) => {
                 let ty = self.types().scalar(DType::Index);
                 self.new_expr(ExprKind::DynDim(*name), ty, span)
@@ -1746,6 +1751,25 @@ impl FnLower<'_, '_> {
     }
 
     fn subscript(&mut self, value: ast::ExprId, index: ast::ExprId, span: Span) -> Option<ExprId> {
+        // A module constant read with a constant key (`_DT[dtype]`, `SIZES[2]`) is folded.
+        if let E::Name(n) = self.ast().expr(value).kind {
+            let module_const = !self.names.contains_key(&n) && !self.aliases.contains_key(&n);
+            if let (true, Some((Binding::Const(table @ (Const::Dict(_) | Const::List(_) | Const::Tuple(_))), _))) =
+                (module_const, self.cx.modules[self.m].names.get(&n).cloned())
+            {
+                let before = self.cx.diags.len();
+                let key = self.cx.eval_const_in(self.m, index, &|_| None);
+                self.cx.diags.truncate(before);
+                if let Some(key) = key {
+                    let Some(v) = super::consts::lookup(&table, &key) else {
+                        let k = key.describe(&self.cx.session.interner);
+                        self.error(Code::E0218, span, format!("the constant has no entry {k}"), "no such entry");
+                        return None;
+                    };
+                    return self.const_expr(&v, span);
+                }
+            }
+        }
         let base = self.expr(value)?;
         let ty = self.ty(base).clone();
         let items: Vec<ast::ExprId> = match &self.ast().expr(index).kind {

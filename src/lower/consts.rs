@@ -16,6 +16,8 @@ pub enum Const {
     None,
     List(Vec<Const>),
     Tuple(Vec<Const>),
+    /// A dict literal, `{"fp32": pl.FP32}`, in source order; read by constant keys.
+    Dict(Vec<(Const, Const)>),
     DType(DType),
     Enum(EnumValue),
     /// `pl.dynamic("N")`.
@@ -37,6 +39,14 @@ impl Const {
             Const::Tuple(items) => {
                 format!("({})", items.iter().map(|c| c.describe(names)).collect::<Vec<_>>().join(", "))
             }
+            Const::Dict(items) => format!(
+                "{{{}}}",
+                items
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", k.describe(names), v.describe(names)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Const::DType(d) => format!("pl.{d}"),
             Const::Enum(e) => e.spelling(),
             Const::Dyn(n) => format!("pl.dynamic({:?})", names.get(*n)),
@@ -52,6 +62,7 @@ impl Const {
             Const::None => "None",
             Const::List(_) => "list",
             Const::Tuple(_) => "tuple",
+            Const::Dict(_) => "dict",
             Const::DType(_) => "dtype",
             Const::Enum(_) => "enum",
             Const::Dyn(_) => "dynamic dimension",
@@ -82,6 +93,7 @@ impl Const {
             Const::Bool(b) => *b,
             Const::None => false,
             Const::List(items) | Const::Tuple(items) => !items.is_empty(),
+            Const::Dict(items) => !items.is_empty(),
             _ => return None,
         })
     }
@@ -112,6 +124,20 @@ pub fn binary(op: crate::ir::BinOp, a: &Const, b: &Const) -> Option<Const> {
         (Add, Const::Tuple(x), Const::Tuple(y)) => Some(Const::Tuple(x.iter().chain(y).cloned().collect())),
         (Eq, x, y) => Some(Const::Bool(x == y)),
         (Ne, x, y) => Some(Const::Bool(x != y)),
+        _ => None,
+    }
+}
+
+/// `table[key]` for a constant list, tuple (an integer index, negative from the end) or
+/// dict (an equal key); `None` when there is no such entry.
+pub fn lookup(table: &Const, key: &Const) -> Option<Const> {
+    match (table, key.as_int()) {
+        (Const::List(items) | Const::Tuple(items), Some(i)) if !matches!(key, Const::Float(_)) => {
+            let len = items.len() as i64;
+            let idx = if i < 0 { i + len } else { i };
+            items.get(usize::try_from(idx).ok()?).cloned()
+        }
+        (Const::Dict(entries), _) => entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
         _ => None,
     }
 }

@@ -22,6 +22,7 @@ mod annot;
 mod body;
 mod calls;
 mod consts;
+mod factory;
 mod scopes;
 
 pub use consts::Const;
@@ -39,7 +40,16 @@ use std::path::{Path, PathBuf};
 /// Lowers the program whose root file is `root` (already loaded in the session).
 /// Returns the IR (possibly partial when there are errors) and every diagnostic found,
 /// those of imported files included.
-pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (Vec<Program>, Vec<Diagnostic>) {
+///
+/// `factory` is a call of a program factory of the root file (`Build(batch=2)`, the
+/// `--factory` option); without it, the calls in the file's host code choose (see
+/// `factory.rs`).
+pub fn lower(
+    session: &mut Session,
+    root: FileId,
+    root_path: Option<&Path>,
+    factory: Option<&str>,
+) -> (Vec<Program>, Vec<Diagnostic>) {
     let mut cx = Lowering {
         session,
         program: Program::default(),
@@ -54,6 +64,10 @@ pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (
         finished: Vec::new(),
         syntax_errors: false,
         lowering_depth: 0,
+        factories: Vec::new(),
+        factory_memo: Vec::new(),
+        factory_sites: Vec::new(),
+        helper_depth: 0,
     };
     let root_module = cx.load_parsed(root, root_path.map(Path::to_path_buf));
     cx.bind_module(root_module);
@@ -62,8 +76,10 @@ pub fn lower(session: &mut Session, root: FileId, root_path: Option<&Path>) -> (
     // errors of the module level (a missing import, a bad constant) poison the names they
     // define, and lowering goes on.
     if !cx.syntax_errors {
+        cx.instantiate_factories(root_module, factory);
         cx.collect_functions();
         cx.lower_bodies();
+        cx.label_factory_diags();
     }
     let Lowering { finished: programs, mut diags, .. } = cx;
     crate::diag::sort(&mut diags);
@@ -89,6 +105,8 @@ pub(crate) enum Binding {
     Outside,
     /// An `@pl.program` class.
     ProgramClass,
+    /// A program factory (`factory.rs`), by its index in `Lowering::factories`.
+    Factory(usize),
     /// A name whose definition failed (an import or a constant): the error is reported
     /// there, and uses of the name say nothing more.
     Poisoned,
@@ -177,6 +195,14 @@ pub(crate) struct Lowering<'s> {
     /// How many function bodies are being lowered at once (a call of a function without a
     /// return annotation lowers the callee first).
     pub lowering_depth: usize,
+    /// The program factories of every module.
+    pub(crate) factories: Vec<factory::Factory>,
+    /// The instances made so far: (factory, argument values) and what it returned.
+    pub(crate) factory_memo: Vec<factory::Instance>,
+    /// Each instance's factory (file, span of its `def`) and the call that made it.
+    pub(crate) factory_sites: Vec<(FileId, Span, factory::Site)>,
+    /// How many host helper functions are being evaluated at once (`factory.rs`).
+    pub(crate) helper_depth: usize,
 }
 
 impl Lowering<'_> {
@@ -325,6 +351,9 @@ impl Lowering<'_> {
                     });
                     if head.is_some_and(|h| self.pl_path(m, h).is_some()) {
                         self.bind_name(m, def.name.name, (Binding::Function(def.name.name), def.name.span));
+                    } else if def.decorators.is_empty() {
+                        // Only a program factory reaches the parser undecorated.
+                        self.bind_factory(m, stmt, def);
                     }
                 }
                 // A program class is bound where it is defined (`Alias = Program` may
@@ -551,9 +580,44 @@ impl Lowering<'_> {
                 }
             }
         }
+        // A dict is a constant when its keys and values are (`{"fp32": pl.FP32}`); one that
+        // holds anything else (`{"add": add_fn}`) is host code, as the splitter would have
+        // said had it known the names.
+        if matches!(self.modules[m].ast.expr(value).kind, AstExpr::Dict(_)) {
+            let before = self.diags.len();
+            let v = self.eval_const(m, value);
+            if v.is_none() {
+                self.diags.truncate(before);
+                self.host_dict(m, targets, value);
+                return;
+            }
+            for &target in targets {
+                self.bind_constant(m, target, v.clone());
+            }
+            return;
+        }
         let v = self.eval_const(m, value);
         for &target in targets {
             self.bind_constant(m, target, v.clone());
+        }
+    }
+
+    /// A module-level dict that is not a constant: its names are host names (N0001).
+    fn host_dict(&mut self, m: ModuleId, targets: &[ast::ExprId], value: ast::ExprId) {
+        let file = self.modules[m].file;
+        let first = self.modules[m].ast.expr(targets[0]).span;
+        let span = first.to(self.modules[m].ast.expr(value).span);
+        let name = self.text(file, first).to_string();
+        self.diags.push(Diagnostic::note(
+            Code::N0001,
+            format!("host code skipped: the dict assigned to `{name}` holds values that are not constants"),
+            Label::primary(file, span, "runs in Python"),
+        ));
+        for &target in targets {
+            let t = self.modules[m].ast.expr(target).clone();
+            if let AstExpr::Name(n) = t.kind {
+                self.modules[m].host_names.insert(n, t.span);
+            }
         }
     }
 

@@ -17,7 +17,7 @@ pub struct ExprId(pub u32);
 pub struct StmtId(pub u32);
 
 /// A parsed file.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Ast {
     pub exprs: Vec<Expr>,
     pub stmts: Vec<Stmt>,
@@ -433,6 +433,10 @@ pub struct HostItem {
     /// The names it binds at the top level (a `def`'s or `class`'s name, assignment
     /// targets), so that a pl function using one can be told it is host code.
     pub defines: Vec<Span>,
+    /// A host function, main guard or simple statement, parsed after the module (into the same arenas, not
+    /// into `Ast::body`) so that lowering can find the calls of program factories in it;
+    /// empty when it does not parse. Nothing checks or lowers these statements.
+    pub parsed: Vec<StmtId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,13 +21,26 @@ use super::token::Tok;
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::source::FileId;
 
-/// Splits the laid-out tokens into those the parser reads and the host items it skips.
-pub fn split(file: FileId, src: &str, tokens: &[Token], diags: &mut Vec<Diagnostic>) -> (Vec<Token>, Vec<HostItem>) {
-    let mut splitter =
-        Splitter { file, src, toks: tokens, out: Vec::with_capacity(tokens.len()), host: Vec::new(), diags };
+/// Splits the laid-out tokens into those the parser reads and the host items it skips,
+/// with the range of tokens each host item covers (in the same order).
+pub fn split(
+    file: FileId,
+    src: &str,
+    tokens: &[Token],
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<Token>, Vec<HostItem>, Vec<std::ops::Range<usize>>) {
+    let mut splitter = Splitter {
+        file,
+        src,
+        toks: tokens,
+        out: Vec::with_capacity(tokens.len()),
+        host: Vec::new(),
+        ranges: Vec::new(),
+        diags,
+    };
     let mut i = 0;
     splitter.container(&mut i, Container::Module);
-    (splitter.out, splitter.host)
+    (splitter.out, splitter.host, splitter.ranges)
 }
 
 /// Why a top-level assignment line is host code.
@@ -68,6 +81,9 @@ enum Container {
     Module,
     /// The body of a class decorated with `@pl.` (an `@pl.program` class).
     PlClass,
+    /// The body of a program factory: a top-level `def` without a decorator that defines
+    /// `@pl.` classes or functions. All of it is parsed; lowering evaluates it.
+    Factory,
 }
 
 enum Class {
@@ -76,6 +92,10 @@ enum Class {
     /// A `@pl.`-decorated class whose body is filtered as a container of its own; `indent`
     /// is the index of the body's INDENT token.
     PlClassBody {
+        indent: usize,
+    },
+    /// A program factory whose body is filtered as a container of its own.
+    FactoryBody {
         indent: usize,
     },
     Host {
@@ -90,6 +110,7 @@ struct Splitter<'a> {
     toks: &'a [Token],
     out: Vec<Token>,
     host: Vec<HostItem>,
+    ranges: Vec<std::ops::Range<usize>>,
     diags: &'a mut Vec<Diagnostic>,
 }
 
@@ -108,7 +129,7 @@ impl Splitter<'_> {
         while *i < self.toks.len() {
             let start = *i;
             if self.toks[start].kind == Tok::Dedent {
-                if container == Container::PlClass {
+                if container != Container::Module {
                     return;
                 }
                 // Unreachable with balanced layout; keep the token and go on.
@@ -132,6 +153,14 @@ impl Splitter<'_> {
                         self.out.push(Token::new(Tok::Newline, at, at));
                     }
                     // The class body's DEDENT.
+                    if *i < end {
+                        self.out.extend_from_slice(&self.toks[*i..end]);
+                    }
+                }
+                Class::FactoryBody { indent } => {
+                    self.out.extend_from_slice(&self.toks[start..=indent]);
+                    *i = indent + 1;
+                    self.container(i, Container::Factory);
                     if *i < end {
                         self.out.extend_from_slice(&self.toks[*i..end]);
                     }
@@ -214,11 +243,14 @@ impl Splitter<'_> {
             let deco = deco_text(self.src, self.toks[start].span.to(self.toks[deco_end].span));
             let decorated = |kw: &str| format!("`{kw} {name}` is decorated with `{deco}`, not with a `@pl.` decorator");
             return match self.kind(def_at) {
-                Some(Tok::Class) if pl && container == Container::Module => match self.class_body(def_at, end) {
+                Some(Tok::Class) if pl && container != Container::PlClass => match self.class_body(def_at, end) {
                     Some(indent) => Class::PlClassBody { indent },
                     None => Class::Dsl,
                 },
                 Some(Tok::Def) if pl => Class::Dsl,
+                // Inside a factory everything is parsed, and lowering says what it cannot
+                // evaluate.
+                _ if container == Container::Factory => Class::Dsl,
                 Some(Tok::Class) => Class::Host { kind: HostKind::Class, what: decorated("class") },
                 Some(Tok::Def) => Class::Host { kind: HostKind::Function, what: decorated("def") },
                 // A decorator without a definition: a syntax error for the parser to report.
@@ -226,7 +258,16 @@ impl Splitter<'_> {
                 _ => Class::Host { kind: HostKind::Statement, what: String::new() },
             };
         }
+        if container == Container::Factory {
+            return Class::Dsl;
+        }
         match first {
+            Tok::Def if container == Container::Module && self.is_factory(start, end) => {
+                return match self.class_body(start, end) {
+                    Some(indent) => Class::FactoryBody { indent },
+                    None => Class::Dsl,
+                }
+            }
             Tok::Def => {
                 return Class::Host {
                     kind: HostKind::Function,
@@ -279,6 +320,28 @@ impl Splitter<'_> {
     fn class_body(&self, class_at: usize, end: usize) -> Option<usize> {
         let header_end = self.line_end(class_at);
         (header_end < end && self.kind(header_end) == Some(Tok::Indent)).then_some(header_end)
+    }
+
+    /// A program factory: a `def` whose body defines, directly, a class or function
+    /// decorated with `@pl.` (`def Build(n=16): ... @pl.program class P: ... return P`).
+    fn is_factory(&self, start: usize, end: usize) -> bool {
+        let Some(indent) = self.class_body(start, end) else { return false };
+        let mut depth = 0usize;
+        for j in indent..end {
+            match self.toks[j].kind {
+                Tok::Indent => depth += 1,
+                Tok::Dedent => depth = depth.saturating_sub(1),
+                Tok::At
+                    if depth == 1
+                        && matches!(self.toks[j - 1].kind, Tok::Newline | Tok::Indent | Tok::Dedent)
+                        && self.is_pl_decorator(j) =>
+                {
+                    return true;
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     fn is_docstring(&self, start: usize) -> bool {
@@ -357,6 +420,8 @@ impl Splitter<'_> {
         let value = &segment[j + 1..];
         // Comparison operators seen in the current operand list, per bracket depth.
         let mut comparisons: Vec<u32> = vec![0];
+        // Per open brace: whether a `:` made it a dict (a set is not a pl constant).
+        let mut braces: Vec<(usize, bool)> = Vec::new();
         for (k, t) in value.iter().enumerate() {
             let prev = k.checked_sub(1).map(|p| value[p].kind);
             let after_operand = matches!(
@@ -371,6 +436,7 @@ impl Splitter<'_> {
                         | Tok::Name
                         | Tok::RParen
                         | Tok::RBracket
+                        | Tok::RBrace
                 )
             );
             let depth = comparisons.len() - 1;
@@ -407,6 +473,24 @@ impl Splitter<'_> {
                 Tok::LBracket => {
                     comparisons.push(0);
                     true
+                }
+                // Dict literals (`{"fp32": pl.FP32}`), read by constant keys.
+                Tok::LBrace => {
+                    comparisons.push(0);
+                    braces.push((comparisons.len() - 1, false));
+                    true
+                }
+                Tok::Colon if braces.last().is_some_and(|b| b.0 == depth) => {
+                    comparisons[depth] = 0;
+                    braces.last_mut().expect("checked").1 = true;
+                    true
+                }
+                Tok::RBrace => {
+                    let (_, dict) = braces.pop().unwrap_or((0, false));
+                    if comparisons.len() > 1 {
+                        comparisons.pop();
+                    }
+                    dict || prev == Some(Tok::LBrace)
                 }
                 Tok::RParen | Tok::RBracket => {
                     if comparisons.len() > 1 {
@@ -510,7 +594,8 @@ impl Splitter<'_> {
             j += 1;
         }
         let defines = self.top_level_names(start, end, kind);
-        self.host.push(HostItem { kind, span, dsl_defs, defines });
+        self.host.push(HostItem { kind, span, dsl_defs, defines, parsed: Vec::new() });
+        self.ranges.push(start..end);
     }
 }
 

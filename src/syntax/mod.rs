@@ -53,7 +53,20 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
     loop {
         let mut attempt = Vec::new();
         let laid = layout::layout_with_breaks(file, src, &raw, &mut attempt, &breaks);
-        let (dsl, host) = host::split(file, src, &laid.tokens, &mut attempt);
+        let (dsl, host, ranges) = host::split(file, src, &laid.tokens, &mut attempt);
+        // The host functions, main guards and simple statements, kept to be parsed once the
+        // module is.
+        let host_tokens: Vec<Vec<Token>> = host
+            .iter()
+            .zip(&ranges)
+            .map(|(item, range)| match item.kind {
+                ast::HostKind::Function
+                | ast::HostKind::MainGuard
+                | ast::HostKind::Assignment
+                | ast::HostKind::Statement => laid.tokens[range.clone()].to_vec(),
+                _ => Vec::new(),
+            })
+            .collect();
         drop(laid.tokens);
         let mut builder = Builder { file, src, interner, ast: Ast::default(), diags: Vec::new() };
         let input = dsl.iter().map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
@@ -73,8 +86,42 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         diags.extend(builder.diags);
         limits::check(file, &mut ast, diags);
         restrict::check(file, src, &ast, diags);
+        parse_host(file, src, interner, &mut ast, &host_tokens, diags);
         return ast;
     }
+}
+
+/// Parses the host functions, main guards and simple statements (their tokens, one list per host item; empty
+/// for the others) into the module's arenas, for lowering to find the calls of program
+/// factories in them. Their syntax errors are dropped: host code only has to lex. An item
+/// nested too deeply for Python (E0120, reported by the splitter) is not parsed.
+fn parse_host(
+    file: FileId,
+    src: &str,
+    interner: &mut Interner,
+    ast: &mut Ast,
+    host_tokens: &[Vec<Token>],
+    diags: &[Diagnostic],
+) {
+    let too_deep: Vec<crate::diag::Span> =
+        diags.iter().filter(|d| d.code == crate::diag::Code::E0120).map(|d| d.primary.span).collect();
+    let body = std::mem::take(&mut ast.body);
+    let mut builder = Builder { file, src, interner, ast: std::mem::take(ast), diags: Vec::new() };
+    for (i, toks) in host_tokens.iter().enumerate() {
+        let span = builder.ast.host[i].span;
+        if toks.is_empty() || too_deep.iter().any(|d| span.lo <= d.lo && d.hi <= span.hi) {
+            continue;
+        }
+        let input = toks.iter().map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
+        let parsed = grammar::ModuleParser::new().parse(&mut builder, input).is_ok() && builder.diags.is_empty();
+        let stmts = std::mem::take(&mut builder.ast.body);
+        builder.diags.clear();
+        if parsed {
+            builder.ast.host[i].parsed = stmts;
+        }
+    }
+    *ast = builder.ast;
+    ast.body = body;
 }
 
 /// A file is parsed at most this many extra times for brackets left open.

@@ -15,16 +15,26 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Walks everything reachable from the module body and reports every unsupported form.
 pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
-    let mut r =
-        Restrict { file, src, ast, diags, starred_targets: FxHashSet::default(), reported: FxHashMap::default() };
+    let mut r = Restrict {
+        file,
+        src,
+        ast,
+        diags,
+        starred_targets: FxHashSet::default(),
+        reported: FxHashMap::default(),
+        in_factory: false,
+    };
     // Statements with their context: whether they sit inside a function or a class body.
     let mut stack: Vec<(StmtId, Context)> = ast.body.iter().rev().map(|&s| (s, Context::Module)).collect();
     let mut nodes = Vec::new();
     while let Some((id, context)) = stack.pop() {
         r.stmt(id, context);
         let inner = match &ast.stmt(id).kind {
+            // An undecorated top-level `def` reaches the parser only as a program factory
+            // (see `host.rs`): its body is evaluated at compile time by lowering.
+            StmtKind::FunctionDef(def) if context == Context::Module && def.decorators.is_empty() => Context::Factory,
             StmtKind::FunctionDef(_) => Context::Function,
-            StmtKind::ClassDef(_) if context == Context::Module => Context::Class,
+            StmtKind::ClassDef(_) if matches!(context, Context::Module | Context::Factory) => Context::Class,
             _ => context,
         };
         nodes.clear();
@@ -32,7 +42,10 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
         for node in nodes.iter().rev() {
             match *node {
                 Node::Stmt(s) => stack.push((s, inner)),
-                Node::Expr(e) => r.expr_tree(e),
+                Node::Expr(e) => {
+                    r.in_factory = inner == Context::Factory;
+                    r.expr_tree(e)
+                }
             }
         }
     }
@@ -43,6 +56,8 @@ enum Context {
     Module,
     Class,
     Function,
+    /// The body of a program factory: its `@pl.` definitions and its `assert`s are allowed.
+    Factory,
 }
 
 struct Restrict<'a> {
@@ -55,6 +70,9 @@ struct Restrict<'a> {
     starred_targets: FxHashSet<ExprId>,
     /// The span of the last report of each construct.
     reported: FxHashMap<String, Span>,
+    /// The expressions checked are those of a program factory's own statements, which are
+    /// evaluated at compile time: conditional expressions and dicts are allowed there.
+    in_factory: bool,
 }
 
 impl Restrict<'_> {
@@ -131,7 +149,7 @@ impl Restrict<'_> {
                 }
             }
             StmtKind::FunctionDef(def) => {
-                if context == Context::Function {
+                if context == Context::Function || (context == Context::Factory && def.decorators.is_empty()) {
                     self.unsupported(
                         def.name.span,
                         "a function defined inside a function",
@@ -155,13 +173,14 @@ impl Restrict<'_> {
                     }
                 }
             }
-            StmtKind::ClassDef(def) if context != Context::Module => {
+            StmtKind::ClassDef(def) if !matches!(context, Context::Module | Context::Factory) => {
                 self.unsupported(
                     def.name.span,
                     "a class defined inside a function or class",
                     "define it at the top level of the module",
                 );
             }
+            StmtKind::Unsupported { construct: Construct::Assert, .. } if context == Context::Factory => {}
             StmtKind::Unsupported { construct, .. } => {
                 let help = match construct {
                     Construct::Try => "pl functions are compiled; errors are reported by the compiler, not raised",
@@ -228,6 +247,7 @@ impl Restrict<'_> {
             ExprKind::Lambda { .. } => {
                 self.unsupported(span, "a `lambda` expression", "define a function with `@pl.jit.inline` and call it")
             }
+            ExprKind::IfExp { .. } if self.in_factory => {}
             ExprKind::IfExp { .. } => self.unsupported(
                 span,
                 "a conditional expression `a if c else b`",

@@ -1,5 +1,6 @@
-# A pl function defined inside host code (the main guard, a plain function) is built by
-# Python at run time: plc skips the host code with N0001 and names the function with N0002.
+# A pl function defined inside host code (the main guard) is built by Python at run time:
+# plc skips the host code with N0001 and names the function with N0002. A plain function
+# that defines one directly is a program factory: parsed, and evaluated by lowering.
 import pypto.language as pl
 
 
