@@ -246,8 +246,11 @@ impl Lower<'_> {
 
     /// A new tile of the type `ty` named after `hint`.
     pub fn new_tile(&mut self, ty: &Type, hint: &str, loc: Loc) -> R<usize> {
-        let Type::Tile { shape, dtype, memory } = ty else {
-            return Err(self.unmapped(loc, format!("a tensor value computed in a kernel ({})", ty.kind_name())));
+        // A tensor value a tensor op computes in the kernel is held as a vector tile.
+        let (shape, dtype, memory) = match ty {
+            Type::Tile { shape, dtype, memory } => (shape, dtype, memory),
+            Type::Tensor { shape: Some(shape), dtype: Some(dtype), .. } => (shape, dtype, &None),
+            _ => return Err(self.unmapped(loc, format!("a tensor value computed in a kernel ({})", ty.kind_name()))),
         };
         let elem = pto_elem(*dtype).ok_or_else(|| self.unmapped(loc, format!("a tile of {dtype}")))?;
         let dims: Vec<i64> = shape.iter().map(|d| if let Dim::Const(n) = d { *n } else { -1 }).collect();

@@ -5,7 +5,7 @@
 use super::alloc::Space;
 use super::lower::{Lower, Res, Val, R};
 use super::sync::Pipe;
-use crate::ir::ops::{BinaryFn, Op, OpKind, Param as P, Slot, Special, UnaryFn};
+use crate::ir::ops::{BinaryFn, Op, OpKind, OpLevel, Param as P, Slot, Special, UnaryFn};
 use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Loc, MemorySpace, Type};
 
 /// The instruction of a tile-tile binary function.
@@ -79,7 +79,8 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
             | Special::MatmulAcc
             | Special::BlockIdx
             | Special::BlockNum
-            | Special::CreateTensor => None,
+            | Special::CreateTensor
+            | Special::Assemble => None,
             Special::ShapeOf
             | Special::DTypeOf
             | Special::Dim
@@ -87,7 +88,6 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
             | Special::Reshape
             | Special::Transpose
             | Special::View
-            | Special::Assemble
             | Special::Copy => Some("tensor values computed inside a kernel have no place in on-chip memory yet"),
             Special::Read | Special::Write => Some("single elements of a tile are not read or written yet"),
             Special::Ci => Some("TCI is not mapped yet"),
@@ -125,6 +125,15 @@ impl Lower<'_> {
     fn tile_operand(&mut self, e: ExprId) -> R<usize> {
         match self.value(e, "t")? {
             Val::Tile(t) => Ok(t),
+            // A tensor argument where a tile op wants a tile (`pl.add` of tensors in a
+            // kernel): read whole, as the CPU kernels do.
+            Val::Tensor(i) => {
+                let ty = self.p.types.get(self.p.expr(e).ty).clone();
+                let t = self.new_tile(&ty, "whole", self.p.expr(e).loc)?;
+                let rank = ty.shape().map_or(2, |s| s.len());
+                self.emit_load(t, i, &vec!["0".to_string(); rank]);
+                Ok(t)
+            }
             _ => Err(self.unmapped(self.p.expr(e).loc, "a tensor or scalar where a tile is expected".to_string())),
         }
     }
@@ -163,7 +172,11 @@ impl Lower<'_> {
             OpKind::Binary(f) => {
                 let x = self.tile_operand(self.need(op, args, Slot::Nth(0), loc)?)?;
                 let y_expr = self.need(op, args, Slot::Nth(1), loc)?;
-                let y = self.value(y_expr, "t")?;
+                let y = if self.p.types.get(self.p.expr(y_expr).ty).is_scalar() {
+                    self.value(y_expr, "t")?
+                } else {
+                    Val::Tile(self.tile_operand(y_expr)?)
+                };
                 let t = self.result_tile(e, hint)?;
                 let (dst, src) = (self.tile_name(t), self.tile_name(x));
                 match y {
@@ -268,6 +281,17 @@ impl Lower<'_> {
                 Ok(Val::Tile(t))
             }
             Special::CreateTile => Ok(Val::Tile(self.result_tile(e, hint)?)),
+            Special::Assemble => {
+                // `source` (a tile, or a tensor value computed here) written into `target`.
+                if self.arg(op, args, P::Atomic).is_some() || op.def().level == OpLevel::Tile {
+                    return Err(self.unmapped(loc, format!("`{op}` (atomic, or into a tile)")));
+                }
+                let i = self.tensor_operand(self.need(op, args, P::Target, loc)?)?;
+                let t = self.tile_operand(self.need(op, args, P::Source, loc)?)?;
+                let offsets = self.index_list(self.arg(op, args, P::Offset))?;
+                self.emit_store(t, i, &offsets, loc)?;
+                Ok(Val::Tensor(i))
+            }
             Special::CreateTensor => {
                 // The tensor the runtime allocates for the kernel's next result (checked
                 // when the kernel returns it).
