@@ -306,6 +306,26 @@ fn compile_errors_name_their_place() {
         ],
         "{err}"
     );
+    // Issue 13: the PTO-ISA backend's errors.
+    let err = compile_error(&["tests/emit/pto_isa_errors.pl", "--target", "a2a3sim", "--kernels", "pto-isa"]);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "tests/emit/pto_isa_errors.pl:11:14: error[E0620]: `pl.row_sum` (tile.row_sum: reductions need one-column result tiles (DN layout) and scratch tiles, not placed yet) has no PTO-ISA form yet (kernel `row_sums`)",
+            "tests/emit/pto_isa_errors.pl:18:9: error[E0621]: tile `u` does not fit: with the tiles live at the same time it needs 393216 bytes of the unified buffer (UB), which holds 196608: `t` 131072 B, `u` 131072 B, `t_1` 131072 B",
+            "tests/emit/pto_isa_errors.pl:25:9: error[E0622]: a vector tile's rows must be a multiple of 32 bytes: 16x4 of FP32 has rows of 16 bytes",
+        ],
+        "{err}"
+    );
+    // The default kernels compile it.
+    let out_dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-pto-default");
+    let ok = plc(&["compile", "tests/emit/pto_isa_errors.pl", "--target", "a2a3sim", "-o", out_dir.to_str().unwrap()]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    // PTO-ISA kernels are for a2a3sim only: a usage error otherwise.
+    let bad =
+        plc(&["compile", "tests/emit/pto_isa_errors.pl", "--kernels", "pto-isa", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
     let err = compile_error(&["examples/standalone_functions.pl", "--entry", "nothing"]);
     assert!(err.starts_with("examples/standalone_functions.pl:1:1: error[E0616]: "), "{err}");
     let err = compile_error(&["examples/accumulate_band.pl", "--harness", "--arg", "w=512x128"]);

@@ -107,6 +107,11 @@ enum Command {
         /// `__main__` block, else the factory's defaults; see docs/host-code.md).
         #[arg(long, value_name = "CALL")]
         factory: Option<String>,
+        /// The form of the kernels: plain C++ over plc's CPU tile library (`cpu`, the
+        /// default) or PTO-ISA instructions (`pto-isa`, with `--target a2a3sim`; see
+        /// docs/kernels.md).
+        #[arg(long, value_enum, default_value_t = KernelsArg::Cpu)]
+        kernels: KernelsArg,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
     },
@@ -154,6 +159,13 @@ enum Command {
 enum TargetArg {
     Cpu,
     A2a3sim,
+}
+
+/// `--kernels`: the command line's spelling of [`crate::emit::KernelForm`].
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum KernelsArg {
+    Cpu,
+    PtoIsa,
 }
 
 /// `--message-format`: the command line's spelling of the renderers' [`Format`].
@@ -215,13 +227,36 @@ fn dispatch(cli: Cli) -> ExitCode {
             emit_ir(&file, &PipelineSpec { passes, verify, factory }, stop, message_format.into(), time_passes)
         }
         Command::Emit { what, file, message_format, .. } => emit(what, &file, message_format.into()),
-        Command::Compile { file, out, entry, passes, verify, harness, args, seed, target, factory, message_format } => {
+        Command::Compile {
+            file,
+            out,
+            entry,
+            passes,
+            verify,
+            harness,
+            args,
+            seed,
+            target,
+            kernels,
+            factory,
+            message_format,
+        } => {
             let harness = harness.then(|| crate::emit::Harness { seed, args: split_args(&args) });
             let target = match target {
                 TargetArg::Cpu => crate::emit::Target::Cpu,
                 TargetArg::A2a3sim => crate::emit::Target::A2a3Sim,
             };
-            let opts = crate::emit::Options { entry, harness, target };
+            if kernels == KernelsArg::PtoIsa && target != crate::emit::Target::A2a3Sim {
+                eprintln!(
+                    "error: `--kernels pto-isa` needs `--target a2a3sim` (plc's CPU runtime runs the `cpu` kernels)"
+                );
+                return ExitCode::from(2);
+            }
+            let kernels = match kernels {
+                KernelsArg::Cpu => crate::emit::KernelForm::Cpu,
+                KernelsArg::PtoIsa => crate::emit::KernelForm::PtoIsa,
+            };
+            let opts = crate::emit::Options { entry, harness, target, kernels };
             compile(&file, &out, &PipelineSpec { passes, verify, factory }, &opts, message_format.into())
         }
         Command::Run { file, entry, args, seed, after, passes, max_steps, factory, message_format } => {

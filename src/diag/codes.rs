@@ -775,6 +775,33 @@ captures many values — is refused when it is compiled instead of when it is la
 
 Pass the values in a tensor, or split the kernel.";
 
+    E0620 => "an op or construct the PTO-ISA backend does not map yet",
+"`plc compile --target a2a3sim --kernels pto-isa` writes each kernel as PTO-ISA instructions
+(TLOAD, TADD, TMATMUL, TSTORE, ...) over tiles placed in on-chip memory. The message names
+what has no PTO-ISA form yet: an op (with the reason, as docs/kernels.md lists them), a tile
+parameter or result passed between kernels, a loop that carries values, an `if`, a load
+that converts its element type, a tensor value computed inside the kernel.
+
+    t = pl.row_sum(x)        # error E0620 with --kernels pto-isa
+
+The default `--kernels cpu` runs every kernel on the simulator as plain C++.";
+
+    E0621 => "a kernel whose tiles do not fit in on-chip memory",
+"The PTO-ISA backend places each tile of a kernel in its core's on-chip memory (the 192 KiB
+unified buffer of a vector core; L1, L0A, L0B and L0C of a cube core), sharing bytes
+between tiles that are not live at the same time. Here the tiles live at one point need
+more than the memory holds; the message lists them with their sizes.
+
+    a = pl.load(x, [0, 0], [256, 256])   # 256 KiB of FP32: error E0621
+
+Work in smaller bands, or let a tile die (its last use) before the next is made.";
+
+    E0622 => "a tile shape a PTO-ISA instruction cannot take",
+"PTO-ISA tiles have one or two constant extents, and a row of a vector tile is a multiple
+of 32 bytes (8 FP32 or 16 FP16 elements). A tile of another shape has no PTO-ISA form.
+
+    t = pl.load(x, [0, 0], [16, 4])   # rows of 16 bytes: error E0622";
+
     E0700 => "internal error: plc failed on this file",
 "plc stopped with an internal error (a panic) while checking the file. The language server
 reports it as this diagnostic, at the start of the document, and goes on serving the other

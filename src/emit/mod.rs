@@ -11,6 +11,7 @@ pub(crate) mod cpp;
 pub(crate) mod harness;
 pub mod kernel;
 pub(crate) mod orchestration;
+pub mod pto;
 pub(crate) mod publish;
 pub(crate) mod py_arith;
 pub mod runtime;
@@ -31,6 +32,18 @@ pub struct Options {
     pub harness: Option<Harness>,
     /// The runtime the output runs on.
     pub target: Target,
+    /// The form of the kernels (`--kernels`; PTO-ISA only for a2a3sim).
+    pub kernels: KernelForm,
+}
+
+/// The form of the kernels (`--kernels`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KernelForm {
+    /// Plain C++ over plc's CPU tile library (the default).
+    #[default]
+    Cpu,
+    /// PTO-ISA instructions over tiles in on-chip memory (see [`pto`]; a2a3sim only).
+    PtoIsa,
 }
 
 /// The runtime `plc compile`'s output is for (`--target`).
@@ -99,9 +112,10 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
     // Every device function: the launched kernels and the kernels wrappers call.
     for f in p.functions.values() {
         if f.kind.is_device_kernel() {
-            let emitted = match opts.target {
-                Target::Cpu => kernel::emit_kernel(p, names, f.name),
-                Target::A2a3Sim => simpler::kernel(p, names, f.name),
+            let emitted = match (opts.target, opts.kernels) {
+                (Target::Cpu, _) => kernel::emit_kernel(p, names, f.name),
+                (Target::A2a3Sim, KernelForm::Cpu) => simpler::kernel(p, names, f.name),
+                (Target::A2a3Sim, KernelForm::PtoIsa) => pto::kernel(p, names, f.name),
             };
             match emitted {
                 Ok(code) => files.push((kernel::kernel_file(names, f.name), code)),
@@ -117,7 +131,7 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
             files.push((format!("runtime/{name}"), text.to_string()));
         }
     }
-    files.push(("kernel_config.json".to_string(), kernel_config(p, names, &entries, &shared, opts.target)));
+    files.push(("kernel_config.json".to_string(), kernel_config(p, names, &entries, &shared, opts)));
     if opts.target == Target::Cpu {
         files.push(("kernels/kernel_table.cpp".to_string(), kernel_table(names, &shared)));
     }
@@ -162,8 +176,10 @@ fn kernel_config(
     names: &Interner,
     entries: &[(usize, Symbol)],
     shared: &orchestration::Shared,
-    target: Target,
+    opts: &Options,
 ) -> String {
+    let target = opts.target;
+    let pto_isa = target == Target::A2a3Sim && opts.kernels == KernelForm::PtoIsa;
     use serde_json::{json, Value};
     let dir = |d: Direction| match d {
         Direction::In => "IN",
@@ -215,7 +231,8 @@ fn kernel_config(
                 "func_id": id,
                 "name": names.get(k),
                 "source": kernel::kernel_file(names, k),
-                "core_type": if f.kind == FuncKind::Aic { "aic" } else { "aiv" },
+                // A PTO-ISA kernel with L1/L0 tiles is compiled for a cube core.
+                "core_type": if f.kind == FuncKind::Aic || (pto_isa && pto::uses_cube(p, names, k)) { "aic" } else { "aiv" },
                 "function_type": f.kind.name(),
                 "signature": shared.signatures.get(&k).cloned().unwrap_or_default(),
             });
@@ -232,6 +249,7 @@ fn kernel_config(
     });
     if target == Target::A2a3Sim {
         config["target"] = json!("a2a3sim");
+        config["kernel_form"] = json!(if pto_isa { "pto-isa" } else { "cpu" });
     }
     let mut text = serde_json::to_string_pretty(&config).unwrap_or_default();
     text.push('\n');

@@ -56,13 +56,22 @@ def main():
         lambda: compiler.compile_orchestration(runtime, str(out / entry["source"])),
     )
     include_dirs = compiler.get_orchestration_include_dirs(runtime)
+    # PTO-ISA kernels (`--kernels pto-isa`) include <pto/pto-inst.hpp>: simpler's pinned copy.
+    pto_isa_root = None
+    if config.get("kernel_form") == "pto-isa":
+        from simpler_setup.pto_isa import ensure_pto_isa_root
+
+        pto_isa_root = ensure_pto_isa_root()
     children = []
     for k in config["kernels"]:
         binary = cached(
             "kernel " + k["core_type"],
             k["source"],
             lambda k=k: compiler.compile_incore(
-                str(out / k["source"]), core_type=k["core_type"], extra_include_dirs=include_dirs
+                str(out / k["source"]),
+                core_type=k["core_type"],
+                pto_isa_root=pto_isa_root,
+                extra_include_dirs=include_dirs,
             ),
         )
         signature = [directions[d] for d in k["signature"]]

@@ -1,0 +1,506 @@
+//! The PTO-ISA form of each op: an exhaustive match on the op's kind (and on the [`Special`]
+//! member), so that a new kind or member does not compile until it is mapped here or said
+//! unmapped (E0620, with the reason docs/kernels.md gives).
+
+use super::alloc::Space;
+use super::lower::{Lower, Res, Val, R};
+use super::sync::Pipe;
+use crate::ir::ops::{BinaryFn, Op, OpKind, OpLevel, Param as P, Slot, Special, UnaryFn};
+use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Loc, MemorySpace, Type};
+
+/// The instruction of a tile-tile binary function.
+fn tile_tile(f: BinaryFn) -> Option<&'static str> {
+    Some(match f {
+        BinaryFn::Add => "TADD",
+        BinaryFn::Sub => "TSUB",
+        BinaryFn::Mul => "TMUL",
+        BinaryFn::Div => "TDIV",
+        BinaryFn::Max => "TMAX",
+        BinaryFn::Min => "TMIN",
+        BinaryFn::And => "TAND",
+        BinaryFn::Or => "TOR",
+        BinaryFn::Shl => "TSHL",
+        BinaryFn::Shr => "TSHR",
+        // TREM needs a scratch tile and rounds toward zero (Python's `%` toward -inf); no TXOR.
+        BinaryFn::Rem | BinaryFn::Xor => return None,
+        // TFMOD and the expdif pair (TSUB then TEXP) are not mapped yet.
+        BinaryFn::Fmod | BinaryFn::ExpDif => return None,
+    })
+}
+
+/// The instruction of a tile-scalar binary function.
+fn tile_scalar(f: BinaryFn) -> Option<&'static str> {
+    Some(match f {
+        BinaryFn::Add => "TADDS",
+        BinaryFn::Sub => "TSUBS",
+        BinaryFn::Mul => "TMULS",
+        BinaryFn::Div => "TDIVS",
+        BinaryFn::Max => "TMAXS",
+        BinaryFn::Min => "TMINS",
+        BinaryFn::Or => "TORS",
+        BinaryFn::Rem
+        | BinaryFn::And
+        | BinaryFn::Xor
+        | BinaryFn::Shl
+        | BinaryFn::Shr
+        | BinaryFn::Fmod
+        | BinaryFn::ExpDif => return None,
+    })
+}
+
+fn unary(f: UnaryFn) -> Option<&'static str> {
+    Some(match f {
+        UnaryFn::Exp => "TEXP",
+        UnaryFn::Log => "TLOG",
+        UnaryFn::Sqrt => "TSQRT",
+        UnaryFn::Rsqrt => "TRSQRT",
+        UnaryFn::Recip => "TRECIP",
+        UnaryFn::Neg => "TNEG",
+        UnaryFn::Abs => "TABS",
+        UnaryFn::Relu => "TRELU",
+        UnaryFn::Not => "TNOT",
+        // The vector unit has no sine or cosine instruction; PyPTO expands them.
+        UnaryFn::Sin | UnaryFn::Cos => return None,
+    })
+}
+
+/// Why an op kind or member has no PTO-ISA form yet (None: it has one).
+pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
+    match kind {
+        OpKind::Binary(_) => None,
+        OpKind::Unary(f) => match unary(f) {
+            Some(_) => None,
+            None => Some("sin and cos have no vector instruction; they are not expanded yet"),
+        },
+        OpKind::ArgReduce(..) => Some("arg reductions (TROWARGMAX, ...) need one-column result tiles, not placed yet"),
+        OpKind::Part(_) => Some("the part ops (TPARTADD, ...) are not mapped yet"),
+        OpKind::CrossCore => Some("cross-core pipes between AIC and AIV kernels are not mapped yet"),
+        OpKind::Prefetch => Some("prefetch contexts have no form in the simulator"),
+        OpKind::Chain(_) => Some("the chained forms (TADDC, TSUBC, ...) are not mapped yet"),
+        OpKind::Expand(..) => Some("row/column expansion needs one-column tiles (DN layout), not placed yet"),
+        OpKind::Reduce(..) | OpKind::AxisReduce { .. } => {
+            Some("reductions need one-column result tiles (DN layout) and scratch tiles, not placed yet")
+        }
+        OpKind::Compare => Some("TCMP's bit mask layout is not matched to plc's packed mask yet"),
+        OpKind::Marker => Some("an optimisation marker has no instruction"),
+        OpKind::Distributed => Some("the distributed ops need several ranks"),
+        OpKind::Special(s) => match s {
+            Special::Load
+            | Special::Store
+            | Special::BlockLoad
+            | Special::BlockStore
+            | Special::Full
+            | Special::Expands
+            | Special::CreateTile
+            | Special::Move
+            | Special::Matmul
+            | Special::MatmulAcc
+            | Special::BlockIdx
+            | Special::BlockNum
+            | Special::CreateTensor
+            | Special::Assemble => None,
+            Special::ShapeOf
+            | Special::DTypeOf
+            | Special::Dim
+            | Special::Slice
+            | Special::Reshape
+            | Special::Transpose
+            | Special::View
+            | Special::Copy => Some("tensor values computed inside a kernel have no place in on-chip memory yet"),
+            Special::Read | Special::Write => Some("single elements of a tile are not read or written yet"),
+            Special::Ci => Some("TCI is not mapped yet"),
+            Special::Cast => Some("TCVT's rounding modes are not matched to plc's yet"),
+            Special::ScalarCast | Special::ScalarMax | Special::ScalarMin => {
+                Some("these scalar ops are not mapped yet")
+            }
+            Special::MatmulBias => Some("the bias table (TileType::Bias) is not placed yet"),
+            Special::Lrelu | Special::Prelu => Some("TLRELU/TPRELU are not mapped yet"),
+            Special::Sel | Special::Sels => Some("TSEL's mask layout is not matched to plc's packed mask yet"),
+            Special::Concat | Special::Fillpad | Special::SetValidShape | Special::TransposeView => {
+                Some("valid-shape and layout changes are not mapped yet")
+            }
+            Special::Sort32 | Special::Mrgsort | Special::Gather | Special::GatherMask => {
+                Some("sorts and gathers are not mapped yet")
+            }
+            Special::ArrayCreate | Special::ArrayGet | Special::ArrayUpdate => Some("`pl.Array` is not mapped yet"),
+            Special::SyncAll => Some("a barrier across cores is not mapped yet"),
+            Special::SubblockIdx | Special::AvailableAivCount | Special::AvailableClusterCount => {
+                Some("these runtime values are not read in PTO-ISA kernels yet")
+            }
+            Special::Hardware => Some("explicit hardware synchronisation is left to the pipe-flag step"),
+            Special::TaskInvalid => Some("a task id is an orchestration value"),
+            Special::Tri
+            | Special::FillpadExpand
+            | Special::FillpadInplace
+            | Special::ExpandClone
+            | Special::Extract => Some("these shaping ops are not mapped yet"),
+        },
+    }
+}
+
+impl Lower<'_> {
+    fn arg(&self, op: Op, args: &[Option<ExprId>], slot: impl Into<Slot>) -> Option<ExprId> {
+        let i = op.def().slot_index(slot.into())?;
+        args.get(i).copied().flatten()
+    }
+
+    fn need(&self, op: Op, args: &[Option<ExprId>], slot: impl Into<Slot>, loc: Loc) -> R<ExprId> {
+        let slot = slot.into();
+        self.arg(op, args, slot)
+            .ok_or_else(|| self.unmapped(loc, format!("`{op}` without its argument `{}`", op.def().slot_name(slot))))
+    }
+
+    fn tile_operand(&mut self, e: ExprId) -> R<usize> {
+        match self.value(e, "t")? {
+            Val::Tile(t) => Ok(t),
+            // A tensor argument where a tile op wants a tile (`pl.add` of tensors in a
+            // kernel): read whole, as the CPU kernels do.
+            Val::Tensor(i) => {
+                let ty = self.p.types.get(self.p.expr(e).ty).clone();
+                let t = self.new_tile(&ty, "whole", self.p.expr(e).loc)?;
+                let rank = ty.shape().map_or(2, |s| s.len());
+                self.emit_load(t, i, &vec!["0".to_string(); rank]);
+                Ok(t)
+            }
+            _ => Err(self.unmapped(self.p.expr(e).loc, "a tensor or scalar where a tile is expected".to_string())),
+        }
+    }
+
+    fn tensor_operand(&mut self, e: ExprId) -> R<usize> {
+        match self.value(e, "t")? {
+            Val::Tensor(i) => Ok(i),
+            _ => Err(self
+                .unmapped(self.p.expr(e).loc, "a load or store of a value that is not a tensor argument".to_string())),
+        }
+    }
+
+    /// The scalars of a list argument (`[r, 0]`).
+    fn index_list(&mut self, e: Option<ExprId>) -> R<Vec<String>> {
+        let Some(e) = e else { return Ok(Vec::new()) };
+        let ExprKind::Tuple(items) = self.p.expr(e).kind.clone() else {
+            return Err(self.unmapped(self.p.expr(e).loc, "an offset list that is not written out".to_string()));
+        };
+        items.into_iter().map(|x| self.scalar(x)).collect()
+    }
+
+    /// The tile a call makes, of the call's type.
+    fn result_tile(&mut self, e: ExprId, hint: &str) -> R<usize> {
+        let ty = self.p.types.get(self.p.expr(e).ty).clone();
+        self.new_tile(&ty, hint, self.p.expr(e).loc)
+    }
+
+    /// An op call: its instructions, and its value.
+    pub(super) fn op(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>], hint: &str) -> R<Val> {
+        let loc = self.p.expr(e).loc;
+        let kind = op.def().kind;
+        if let Some(why) = unmapped_reason(kind) {
+            return Err(self.unmapped(loc, format!("`{}` ({op}: {why})", op.def().print_name())));
+        }
+        match kind {
+            OpKind::Binary(f) => {
+                let x = self.tile_operand(self.need(op, args, Slot::Nth(0), loc)?)?;
+                let y_expr = self.need(op, args, Slot::Nth(1), loc)?;
+                let y = if self.p.types.get(self.p.expr(y_expr).ty).is_scalar() {
+                    self.value(y_expr, "t")?
+                } else {
+                    Val::Tile(self.tile_operand(y_expr)?)
+                };
+                let t = self.result_tile(e, hint)?;
+                let (dst, src) = (self.tile_name(t), self.tile_name(x));
+                match y {
+                    Val::Tile(u) => {
+                        let name = tile_tile(f).ok_or_else(|| self.unmapped(loc, format!("`{op}` of two tiles")))?;
+                        if self.tile_dims(u) != self.tile_dims(x) || self.tile_dims(t) != self.tile_dims(x) {
+                            return Err(self.unmapped(loc, format!("`{op}` of tiles of different shapes (broadcast)")));
+                        }
+                        let line = format!("{name}({dst}, {src}, {});", self.tile_name(u));
+                        let lines = self.valid_from(t, x, Some(u)).into_iter().chain([line]).collect();
+                        self.inst(Pipe::V, lines, vec![Res::Tile(x), Res::Tile(u)], vec![Res::Tile(t)]);
+                    }
+                    Val::Scalar(s, _) => {
+                        let name = tile_scalar(f)
+                            .ok_or_else(|| self.unmapped(loc, format!("`{op}` of a tile and a scalar")))?;
+                        let line = format!("{name}({dst}, {src}, static_cast<{}>({s}));", self.tile_elem(x));
+                        let lines = self.valid_from(t, x, None).into_iter().chain([line]).collect();
+                        self.inst(Pipe::V, lines, vec![Res::Tile(x)], vec![Res::Tile(t)]);
+                    }
+                    Val::Tensor(_) => return Err(self.unmapped(loc, format!("`{op}` of a tensor"))),
+                }
+                Ok(Val::Tile(t))
+            }
+            OpKind::Unary(f) => {
+                let x = self.tile_operand(self.need(op, args, Slot::Nth(0), loc)?)?;
+                let t = self.result_tile(e, hint)?;
+                let name = unary(f).ok_or_else(|| self.unmapped(loc, format!("`{op}`")))?;
+                let line = format!("{name}({}, {});", self.tile_name(t), self.tile_name(x));
+                let lines = self.valid_from(t, x, None).into_iter().chain([line]).collect();
+                self.inst(Pipe::V, lines, vec![Res::Tile(x)], vec![Res::Tile(t)]);
+                Ok(Val::Tile(t))
+            }
+            OpKind::Special(s) => self.special(e, op, args, s, hint),
+            OpKind::Chain(_)
+            | OpKind::Expand(..)
+            | OpKind::Reduce(..)
+            | OpKind::AxisReduce { .. }
+            | OpKind::Compare
+            | OpKind::ArgReduce(..)
+            | OpKind::Part(_)
+            | OpKind::CrossCore
+            | OpKind::Prefetch
+            | OpKind::Marker
+            | OpKind::Distributed => Err(self.unmapped(loc, format!("`{op}`"))),
+        }
+    }
+
+    fn special(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>], s: Special, hint: &str) -> R<Val> {
+        let loc = self.p.expr(e).loc;
+        match s {
+            Special::Load | Special::BlockLoad => {
+                let src = self.need(op, args, P::Tensor, loc)?;
+                let i = self.tensor_operand(src)?;
+                let offsets = if s == Special::Load {
+                    if self.arg(op, args, P::ValidShapes).or(self.arg(op, args, P::ValidShape)).is_some() {
+                        return Err(self.unmapped(loc, "a load with a valid shape".to_string()));
+                    }
+                    if self
+                        .arg(op, args, P::Transpose)
+                        .is_some_and(|t| !matches!(self.p.expr(t).kind, ExprKind::Bool(false)))
+                    {
+                        return Err(self.unmapped(loc, "a transposing load".to_string()));
+                    }
+                    self.index_list(self.arg(op, args, P::Offsets))?
+                } else {
+                    vec![
+                        self.scalar(self.need(op, args, P::RowOffset, loc)?)?,
+                        self.scalar(self.need(op, args, P::ColOffset, loc)?)?,
+                    ]
+                };
+                let t = self.load_tile(e, op, args, src, hint)?;
+                let tensor_dtype = self.p.types.get(self.p.expr(src).ty).dtype();
+                let tile_dtype = self.p.types.get(self.p.expr(e).ty).dtype();
+                if let (Some(a), Some(b)) = (tensor_dtype, tile_dtype) {
+                    if a != b {
+                        return Err(self.unmapped(loc, format!("a load that converts {a} to {b}")));
+                    }
+                }
+                self.emit_load(t, i, &offsets);
+                Ok(Val::Tile(t))
+            }
+            Special::Store | Special::BlockStore => {
+                let t = self.tile_operand(self.need(op, args, P::Tile, loc)?)?;
+                let i = self.tensor_operand(self.need(op, args, P::OutputTensor, loc)?)?;
+                let offsets = if s == Special::Store {
+                    if self.arg(op, args, P::Atomic).is_some() {
+                        return Err(self.unmapped(loc, "an atomic store".to_string()));
+                    }
+                    self.index_list(self.arg(op, args, P::Offsets))?
+                } else {
+                    vec![
+                        self.scalar(self.need(op, args, P::RowOffset, loc)?)?,
+                        self.scalar(self.need(op, args, P::ColOffset, loc)?)?,
+                    ]
+                };
+                self.emit_store(t, i, &offsets, loc)?;
+                Ok(Val::Tensor(i))
+            }
+            Special::Full | Special::Expands => {
+                let value =
+                    self.scalar(self.need(op, args, if s == Special::Full { P::Value } else { P::Scalar }, loc)?)?;
+                let t = self.result_tile(e, hint)?;
+                let (name, rows, cols) = (self.tile_name(t), self.tiles[t].rows, self.tiles[t].cols);
+                let valid = format!("{name}.SetValidShape({rows}, {cols});");
+                let line = format!("TEXPANDS({name}, static_cast<{}>({value}));", self.tile_elem(t));
+                self.inst(Pipe::V, vec![valid, line], Vec::new(), vec![Res::Tile(t)]);
+                Ok(Val::Tile(t))
+            }
+            Special::CreateTile => Ok(Val::Tile(self.result_tile(e, hint)?)),
+            Special::Assemble => {
+                // `source` (a tile, or a tensor value computed here) written into `target`.
+                if self.arg(op, args, P::Atomic).is_some() || op.def().level == OpLevel::Tile {
+                    return Err(self.unmapped(loc, format!("`{op}` (atomic, or into a tile)")));
+                }
+                let i = self.tensor_operand(self.need(op, args, P::Target, loc)?)?;
+                let t = self.tile_operand(self.need(op, args, P::Source, loc)?)?;
+                let offsets = self.index_list(self.arg(op, args, P::Offset))?;
+                self.emit_store(t, i, &offsets, loc)?;
+                Ok(Val::Tensor(i))
+            }
+            Special::CreateTensor => {
+                // The tensor the runtime allocates for the kernel's next result (checked
+                // when the kernel returns it).
+                if self.created >= self.result_slots {
+                    return Err(self.unmapped(loc, "a tensor made in a kernel that does not return it".to_string()));
+                }
+                self.created += 1;
+                Ok(Val::Tensor(self.result_base + self.created - 1))
+            }
+            Special::Move => self.move_tile(e, op, args, hint),
+            Special::Matmul | Special::MatmulAcc => self.matmul(e, op, args, s, hint),
+            _ => Err(self.unmapped(loc, format!("`{op}`"))),
+        }
+    }
+
+    /// The tile a load makes: of the call's type, or, where plc could not infer it (a load
+    /// of a bare `pl.Tensor`), of the `shapes` given, in `target_memory`, of the tensor's
+    /// dtype (FP32 when unknown, as the CPU kernels take it).
+    fn load_tile(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>], src: ExprId, hint: &str) -> R<usize> {
+        let ty = self.p.types.get(self.p.expr(e).ty).clone();
+        if ty.is_tile() {
+            return self.result_tile(e, hint);
+        }
+        let loc = self.p.expr(e).loc;
+        let mut shape = Vec::new();
+        if let Some(ExprKind::Tuple(items)) = self.arg(op, args, P::Shapes).map(|x| self.p.expr(x).kind.clone()) {
+            for x in items {
+                match self.p.expr(x).kind {
+                    ExprKind::Int(n) => shape.push(Dim::Const(n)),
+                    _ => shape.push(Dim::Unknown),
+                }
+            }
+        }
+        let memory = match self.arg(op, args, P::TargetMemory).map(|x| self.p.expr(x).kind.clone()) {
+            Some(ExprKind::Enum(EnumValue::MemorySpace(m))) => Some(m),
+            _ => None,
+        };
+        let dtype = self.p.types.get(self.p.expr(src).ty).dtype().unwrap_or(DType::Fp32);
+        self.new_tile(&Type::Tile { shape, dtype, memory }, hint, loc)
+    }
+
+    /// `TLOAD` of tile `t` from tensor argument `i` at `offsets`.
+    pub(super) fn emit_load(&mut self, t: usize, i: usize, offsets: &[String]) {
+        let mut lines = vec!["{".to_string()];
+        lines.extend(self.global(t, i, offsets, false));
+        lines.push(format!("    TLOAD({}, gm);", self.tile_name(t)));
+        lines.push("}".to_string());
+        self.inst(Pipe::Mte2, lines, vec![Res::Global(i)], vec![Res::Tile(t)]);
+    }
+
+    /// `TSTORE` of tile `t`'s valid region into tensor argument `i` at `offsets`.
+    pub(super) fn emit_store(&mut self, t: usize, i: usize, offsets: &[String], loc: Loc) -> R<()> {
+        let pipe = match self.tile_dims(t).1 {
+            Space::Vec => Pipe::Mte3,
+            Space::Acc => Pipe::Fix,
+            other => return Err(self.unmapped(loc, format!("a store from {}", other.name()))),
+        };
+        let mut lines = vec!["{".to_string()];
+        lines.extend(self.global(t, i, offsets, true));
+        lines.push(format!("    TSTORE(gm, {});", self.tile_name(t)));
+        if pipe == Pipe::Mte3 {
+            lines.push(format!("    {}.SetValidShape(keep_r, keep_c);", self.tile_name(t)));
+        }
+        lines.push("}".to_string());
+        self.inst(pipe, lines, vec![Res::Tile(t)], vec![Res::Global(i)]);
+        Ok(())
+    }
+
+    /// The lines that make `gm`, the window of tensor argument `i` at `offsets` with tile
+    /// `t`'s shape: for a vector tile, the part inside the tensor (`vr` x `vc`, which
+    /// `load` makes the tile's valid shape and `store` clips the tile's valid shape to).
+    fn global(&self, t: usize, i: usize, offsets: &[String], store: bool) -> Vec<String> {
+        let (rows, cols) = (self.tiles[t].rows, self.tiles[t].cols);
+        let elem = self.tile_elem(t);
+        let name = self.tile_name(t);
+        let offsets = if offsets.is_empty() { "0".to_string() } else { offsets.join(", ") };
+        let ptr = format!("plc_gm<{elem}>(args, {i}, {{{offsets}}})");
+        let stride = format!("Stride<1, 1, 1, -1, 1>(1, 1, 1, plc_row_stride(args, {i}, {cols}), 1)");
+        if self.tile_dims(t).1 != Space::Vec {
+            return vec![format!(
+                "    GlobalTensor<{elem}, Shape<1, 1, 1, {rows}, {cols}>, Stride<1, 1, 1, -1, 1>> gm({ptr}, Shape<1, 1, 1, {rows}, {cols}>(), {stride});"
+            )];
+        }
+        let mut lines = vec![
+            "    unsigned vr = 0, vc = 0;".to_string(),
+            format!("    plc_window(args, {i}, {{{offsets}}}, {rows}, {cols}, vr, vc);"),
+        ];
+        if store {
+            lines.push(format!("    const unsigned keep_r = {name}.GetValidRow(), keep_c = {name}.GetValidCol();"));
+            lines.push("    vr = vr < keep_r ? vr : keep_r;".to_string());
+            lines.push("    vc = vc < keep_c ? vc : keep_c;".to_string());
+        }
+        lines.push(format!("    {name}.SetValidShape(vr, vc);"));
+        lines.push(format!(
+            "    GlobalTensor<{elem}, Shape<1, 1, 1, -1, -1>, Stride<1, 1, 1, -1, 1>> gm({ptr}, Shape<1, 1, 1, -1, -1>(1, 1, 1, vr, vc), {stride});"
+        ));
+        lines
+    }
+
+    /// Sets vector tile `t`'s valid shape to `x`'s (and `y`'s, the smaller).
+    fn valid_from(&self, t: usize, x: usize, y: Option<usize>) -> Option<String> {
+        if self.tile_dims(t).1 != Space::Vec {
+            return None;
+        }
+        let (d, a) = (self.tile_name(t), self.tile_name(x));
+        Some(match y {
+            None => format!("{d}.SetValidShape({a}.GetValidRow(), {a}.GetValidCol());"),
+            Some(y) => {
+                let b = self.tile_name(y);
+                format!("{d}.SetValidShape(std::min({a}.GetValidRow(), {b}.GetValidRow()), std::min({a}.GetValidCol(), {b}.GetValidCol()));")
+            }
+        })
+    }
+
+    fn move_tile(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>], hint: &str) -> R<Val> {
+        let loc = self.p.expr(e).loc;
+        if self.arg(op, args, P::Transpose).is_some_and(|t| !matches!(self.p.expr(t).kind, ExprKind::Bool(false))) {
+            return Err(self.unmapped(loc, "a transposing move".to_string()));
+        }
+        let x = self.tile_operand(self.need(op, args, P::Tile, loc)?)?;
+        let t = if self.p.types.get(self.p.expr(e).ty).is_tile() {
+            self.result_tile(e, hint)?
+        } else {
+            // plc could not infer the type (a tile of a bare tensor): the source's shape and
+            // dtype in `target_memory`.
+            let memory = match self.arg(op, args, P::TargetMemory).map(|m| self.p.expr(m).kind.clone()) {
+                Some(ExprKind::Enum(EnumValue::MemorySpace(m))) => Some(m),
+                _ => None,
+            };
+            let shape = vec![Dim::Const(self.tiles[x].rows), Dim::Const(self.tiles[x].cols)];
+            let dtype = self.tiles[x].dtype;
+            self.new_tile(&Type::Tile { shape, dtype, memory }, hint, loc)?
+        };
+        let pipe = match (self.tile_dims(x).1, self.tile_dims(t).1) {
+            (Space::Mat, Space::Left | Space::Right) => Pipe::Mte1,
+            (Space::Vec, Space::Vec) => Pipe::V,
+            (a, b) => return Err(self.unmapped(loc, format!("a move from {} to {}", a.name(), b.name()))),
+        };
+        let line = format!("TMOV({}, {});", self.tile_name(t), self.tile_name(x));
+        let lines = self.valid_from(t, x, None).into_iter().chain([line]).collect();
+        self.inst(pipe, lines, vec![Res::Tile(x)], vec![Res::Tile(t)]);
+        Ok(Val::Tile(t))
+    }
+
+    fn matmul(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>], s: Special, hint: &str) -> R<Val> {
+        let loc = self.p.expr(e).loc;
+        for p in [P::ATrans, P::BTrans, P::InitCond] {
+            if self.arg(op, args, p).is_some() {
+                return Err(self.unmapped(loc, format!("`{op}` with `{p}=`")));
+            }
+        }
+        let a = self.tile_operand(self.need(op, args, P::Lhs, loc)?)?;
+        let b = self.tile_operand(self.need(op, args, P::Rhs, loc)?)?;
+        if self.tile_dims(a).1 != Space::Left || self.tile_dims(b).1 != Space::Right {
+            return Err(self.unmapped(loc, format!("`{op}` of tiles not in Left and Right (move them there first)")));
+        }
+        let (c, line) = if s == Special::MatmulAcc {
+            // In place: the accumulator's bytes hold the sum.
+            let c = self.tile_operand(self.need(op, args, P::Acc, loc)?)?;
+            (c, "TMATMUL_ACC")
+        } else {
+            // The product is FP32 in Acc, of lhs's rows and rhs's columns.
+            let (rows, cols) = (self.tiles[a].rows, self.tiles[b].cols);
+            let shape = vec![Dim::Const(rows), Dim::Const(cols)];
+            let ty = Type::Tile { shape, dtype: DType::Fp32, memory: Some(MemorySpace::Acc) };
+            (self.new_tile(&ty, hint, loc)?, "TMATMUL")
+        };
+        if self.tile_dims(c).1 != Space::Acc {
+            return Err(self.unmapped(loc, format!("`{op}` into a tile not in Acc")));
+        }
+        let line = format!("{line}({}, {}, {});", self.tile_name(c), self.tile_name(a), self.tile_name(b));
+        let mut reads = vec![Res::Tile(a), Res::Tile(b)];
+        if s == Special::MatmulAcc {
+            reads.push(Res::Tile(c));
+        }
+        self.inst(Pipe::M, vec![line], reads, vec![Res::Tile(c)]);
+        Ok(Val::Tile(c))
+    }
+}
