@@ -36,6 +36,8 @@ const fn ok(file: &'static str, entry: &'static str, args: &'static [(&'static s
 const CASES: &[Case] = &[
     ok("accumulate_band", "entry", &[("w", "512x128"), ("acc", "128x128")]),
     ok("cluster_spmd_scopes", "main", &[]),
+    ok("factory_host_values", "cast", &[]),
+    ok("program_factory", "run", &[]),
     ok("declared_task_edges", "staged_square", &[("x", "128x128"), ("doubled", "128x128"), ("squared", "128x128")]),
     ok("declared_task_edges", "banded_negate", &[("src", "128x128"), ("out", "128x128")]),
     Case {

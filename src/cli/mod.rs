@@ -20,6 +20,16 @@ struct Cli {
     command: Command,
 }
 
+/// `--factory CALL`, shared by the commands that compile a program.
+#[derive(clap::Args, Debug)]
+struct FactoryArg {
+    /// Compile the program a program factory builds for this call,
+    /// `'Build(batch=2, heads=16)'` (default: the call in the file's `main()` or
+    /// `__main__` block, else the factory's defaults; see docs/host-code.md).
+    #[arg(long = "factory", value_name = "CALL")]
+    call: Option<String>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Report every diagnostic in the given files.
@@ -30,11 +40,8 @@ enum Command {
         /// (default: the whole pipeline).
         #[arg(long)]
         passes: Option<String>,
-        /// Compile the program a program factory builds for this call,
-        /// `'Build(batch=2, heads=16)'` (default: the call in the file's `main()` or
-        /// `__main__` block, else the factory's defaults; see docs/host-code.md).
-        #[arg(long, value_name = "CALL")]
-        factory: Option<String>,
+        #[command(flatten)]
+        factory: FactoryArg,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
         /// Print the time each stage took, on stderr.
@@ -59,11 +66,8 @@ enum Command {
         /// claims to produce.
         #[arg(long)]
         verify: bool,
-        /// Compile the program a program factory builds for this call,
-        /// `'Build(batch=2, heads=16)'` (default: the call in the file's `main()` or
-        /// `__main__` block, else the factory's defaults; see docs/host-code.md).
-        #[arg(long, value_name = "CALL")]
-        factory: Option<String>,
+        #[command(flatten)]
+        factory: FactoryArg,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
         /// For `emit ir`: print the time each stage took, on stderr.
@@ -102,11 +106,8 @@ enum Command {
         /// CPU simulation `a2a3sim` (with --harness: `sh OUT/run.sh` runs the entry there).
         #[arg(long, value_enum, default_value_t = TargetArg::Cpu)]
         target: TargetArg,
-        /// Compile the program a program factory builds for this call,
-        /// `'Build(batch=2, heads=16)'` (default: the call in the file's `main()` or
-        /// `__main__` block, else the factory's defaults; see docs/host-code.md).
-        #[arg(long, value_name = "CALL")]
-        factory: Option<String>,
+        #[command(flatten)]
+        factory: FactoryArg,
         /// The form of the kernels: plain C++ over plc's CPU tile library (`cpu`, the
         /// default) or PTO-ISA instructions (`pto-isa`, with `--target a2a3sim`; see
         /// docs/kernels.md).
@@ -137,11 +138,8 @@ enum Command {
         /// The most steps (statements, loop iterations, element work) the run may take.
         #[arg(long, default_value_t = crate::interp::RunOptions::DEFAULT_MAX_STEPS)]
         max_steps: u64,
-        /// Compile the program a program factory builds for this call,
-        /// `'Build(batch=2, heads=16)'` (default: the call in the file's `main()` or
-        /// `__main__` block, else the factory's defaults; see docs/host-code.md).
-        #[arg(long, value_name = "CALL")]
-        factory: Option<String>,
+        #[command(flatten)]
+        factory: FactoryArg,
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
     },
@@ -219,12 +217,21 @@ pub fn main() -> ExitCode {
 
 fn dispatch(cli: Cli) -> ExitCode {
     match cli.command {
-        Command::Check { files, passes, factory, message_format, time_passes } => {
-            check(&files, &PipelineSpec { passes, verify: false, factory }, message_format.into(), time_passes)
-        }
+        Command::Check { files, passes, factory, message_format, time_passes } => check(
+            &files,
+            &PipelineSpec { passes, verify: false, factory: factory.call },
+            message_format.into(),
+            time_passes,
+        ),
         Command::Emit { what: EmitKind::Ir, file, after, passes, verify, factory, message_format, time_passes } => {
             let stop = StopAt::from_option(after.as_deref());
-            emit_ir(&file, &PipelineSpec { passes, verify, factory }, stop, message_format.into(), time_passes)
+            emit_ir(
+                &file,
+                &PipelineSpec { passes, verify, factory: factory.call },
+                stop,
+                message_format.into(),
+                time_passes,
+            )
         }
         Command::Emit { what, file, message_format, .. } => emit(what, &file, message_format.into()),
         Command::Compile {
@@ -257,12 +264,12 @@ fn dispatch(cli: Cli) -> ExitCode {
                 KernelsArg::PtoIsa => crate::emit::KernelForm::PtoIsa,
             };
             let opts = crate::emit::Options { entry, harness, target, kernels };
-            compile(&file, &out, &PipelineSpec { passes, verify, factory }, &opts, message_format.into())
+            compile(&file, &out, &PipelineSpec { passes, verify, factory: factory.call }, &opts, message_format.into())
         }
         Command::Run { file, entry, args, seed, after, passes, max_steps, factory, message_format } => {
             let mut options = crate::interp::RunOptions::new(entry);
             (options.seed, options.max_steps) = (seed, max_steps);
-            let spec = PipelineSpec { passes, verify: false, factory };
+            let spec = PipelineSpec { passes, verify: false, factory: factory.call };
             run(&file, options, &args, &spec, StopAt::from_option(after.as_deref()), message_format.into())
         }
         Command::Passes => list_passes(),

@@ -226,8 +226,7 @@ impl Lowering<'_> {
         message: impl Into<String>,
         label: impl Into<String>,
     ) {
-        let d = Diagnostic::new(crate::diag::Severity::Warning, code, message, Label::primary(file, span, label));
-        self.diags.push(d);
+        self.error(code, file, span, message, label).severity = crate::diag::Severity::Warning;
     }
 
     pub fn name(&self, sym: Symbol) -> &str {
