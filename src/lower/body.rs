@@ -2229,7 +2229,9 @@ impl FnLower<'_, '_> {
         for (slot, (pname, pty, _)) in slots.iter().zip(&params) {
             let e = self.expr(slot.expect("checked"))?;
             let (want, got) = (self.cx.program.types.get(*pty).clone(), self.ty(e).clone());
-            if !compatible(&want, &got) && !matches!(got, Type::Unknown) {
+            // An integer scalar passes for a BOOL one (`is_first = pl.yield_(1)`), as in PyPTO.
+            let int_for_bool = matches!((&want, &got), (Type::Scalar(DType::Bool), Type::Scalar(d)) if d.is_int());
+            if !compatible(&want, &got) && !int_for_bool && !matches!(got, Type::Unknown) {
                 let (w, g) = (self.describe_type(&want), self.describe_type(&got));
                 let aspan = self.ast().expr(slot.expect("checked")).span;
                 let pn = self.cx.name(*pname).to_string();
@@ -2505,7 +2507,12 @@ impl FnLower<'_, '_> {
             match slot {
                 None => lowered.push(None),
                 Some(a) => {
-                    let e = self.expr(*a)?;
+                    let mut e = self.expr(*a)?;
+                    if p.kind == OpArg::Indices && self.ty(e).is_scalar() && self.first_is_1d(&lowered) {
+                        // `pl.read(t, i)` of a 1-D tensor or tile: the one position.
+                        let ty = self.intern_ty(Type::Tuple(Vec::new()));
+                        e = self.new_expr(ExprKind::Tuple(vec![e]), ty, self.ast().expr(*a).span);
+                    }
                     self.check_arg(def, p, e, *a)?;
                     lowered.push(Some(e));
                 }
@@ -2532,6 +2539,11 @@ impl FnLower<'_, '_> {
             positional.iter().enumerate().all(|(i, &e)| is_list(e) == wants_list(slot(i)))
         };
         (!fits(&|i| i) && fits(&|i| order[i])).then_some(order)
+    }
+
+    /// Whether the first argument lowered so far is a 1-D tensor or tile.
+    fn first_is_1d(&self, lowered: &[Option<ExprId>]) -> bool {
+        lowered.first().copied().flatten().and_then(|e| self.ty(e).shape().map(|s| s.len() == 1)).unwrap_or(false)
     }
 
     fn check_arg(&mut self, def: &OpDef, p: &ops::ParamDef, e: ExprId, a: ast::ExprId) -> Option<()> {
