@@ -129,6 +129,9 @@ pub(crate) struct FnLower<'a, 's> {
     yield_reported: bool,
 }
 
+/// An argument's syntax and the IR expression it lowered to.
+type Lowered = (ast::ExprId, ExprId);
+
 impl FnLower<'_, '_> {
     pub fn loc(&self, span: Span) -> Loc {
         Loc::new(self.file, span)
@@ -1967,7 +1970,7 @@ impl FnLower<'_, '_> {
         if let Some(path) = self.cx.pld_path(self.m, func) {
             let spelled = format!("pld.{path}");
             return match ops::by_spelling(&spelled) {
-                Some(op) => self.op_call(op, &spelled, args, span),
+                Some(op) => self.op_call(op, &spelled, args, span, None),
                 None => {
                     self.error(Code::E0205, span, format!("Unknown operation '{spelled}'"), "not a pl operation");
                     None
@@ -2348,8 +2351,8 @@ impl FnLower<'_, '_> {
         }
         let spelled = format!("pl.{path}");
         if let Some(op) = ops::by_spelling(&spelled) {
-            let op = self.scalar_form(op, args).unwrap_or(op);
-            return self.op_call(op, &spelled, args, span);
+            let (op, first) = self.scalar_form(op, args)?;
+            return self.op_call(op, &spelled, args, span, first);
         }
         let base = path.rsplit('.').next().unwrap_or(path);
         let level_prefix = path.split('.').next().unwrap_or("");
@@ -2381,7 +2384,7 @@ impl FnLower<'_, '_> {
             };
             if let Some(level) = want {
                 if let Some(op) = ops::unified(base).find(|o| o.def().level == level) {
-                    return self.op_call(op, &spelled, args, span);
+                    return self.op_call(op, &spelled, args, span, Some((first.value, v)));
                 }
             }
             if let (Type::Scalar(_), Some(op)) = (&ty, ops::scalar_operator(base)) {
@@ -2409,24 +2412,36 @@ impl FnLower<'_, '_> {
         None
     }
 
-    /// The scalar row of a tensor or tile op's unified name when the call's first operand
-    /// is a scalar: `pl.tile.max(a, b)` of two scalars is today's scalar maximum, not the
-    /// older axis reduction.
-    fn scalar_form(&mut self, op: Op, args: &[ast::Arg]) -> Option<Op> {
+    /// The op a tensor or tile spelling means for this call: the scalar row of its unified
+    /// name when the first operand is a scalar (`pl.tile.max(a, b)` of two scalars is
+    /// today's scalar maximum, not the older axis reduction), else `op`; with the first
+    /// operand when it had to be lowered to tell, so that it is lowered once. `None` when
+    /// that operand failed (reported).
+    fn scalar_form(&mut self, op: Op, args: &[ast::Arg]) -> Option<(Op, Option<Lowered>)> {
         let def = op.def();
-        if def.level == OpLevel::Scalar {
-            return None;
-        }
-        let scalar = ops::unified(def.unified?).find(|o| o.def().level == OpLevel::Scalar)?;
-        let first = args.iter().find(|a| matches!(a.kind, ArgKind::Positional))?;
+        let scalar = match def.unified {
+            Some(u) if def.level != OpLevel::Scalar => ops::unified(u).find(|o| o.def().level == OpLevel::Scalar),
+            _ => None,
+        };
+        let (Some(scalar), Some(first)) = (scalar, args.iter().find(|a| matches!(a.kind, ArgKind::Positional))) else {
+            return Some((op, None));
+        };
         let v = self.expr(first.value)?;
-        self.ty(v).is_scalar().then_some(scalar)
+        Some((if self.ty(v).is_scalar() { scalar } else { op }, Some((first.value, v))))
     }
 
     /// A call of an op: arguments matched to its parameters by position and keyword,
     /// checked by kind, and the result typed by the op's rule. An older spelling is
     /// accepted with warning W0001 naming today's.
-    fn op_call(&mut self, op: Op, spelled: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+    /// `first` is an argument already lowered (to choose the op), not lowered again.
+    fn op_call(
+        &mut self,
+        op: Op,
+        spelled: &str,
+        args: &[ast::Arg],
+        span: Span,
+        first: Option<Lowered>,
+    ) -> Option<ExprId> {
         let def: &'static OpDef = op.def();
         if let Some(today) = def.older_spelling(spelled) {
             let message = format!("`{spelled}` is an older spelling that PyPTO no longer accepts; use {today}");
@@ -2507,7 +2522,10 @@ impl FnLower<'_, '_> {
             match slot {
                 None => lowered.push(None),
                 Some(a) => {
-                    let mut e = self.expr(*a)?;
+                    let mut e = match first {
+                        Some((done, e)) if done == *a => e,
+                        _ => self.expr(*a)?,
+                    };
                     if p.kind == OpArg::Indices && self.ty(e).is_scalar() && self.first_is_1d(&lowered) {
                         // `pl.read(t, i)` of a 1-D tensor or tile: the one position.
                         let ty = self.intern_ty(Type::Tuple(Vec::new()));
