@@ -12,14 +12,18 @@
 //! constant that overflows, say) is counted and skipped. Every disagreement names its
 //! seed, the file is kept under the target directory, and the test fails.
 //!
-//! `PLC_RANDOM_COUNT` (default 12) programs from `PLC_RANDOM_SEED` (default 1) on; a
-//! long run by hand: `PLC_RANDOM_COUNT=100000 cargo test --release --test random_programs`.
+//! `PLC_RANDOM_COUNT` (default 12) programs from `PLC_RANDOM_SEED` (default 1) on, on
+//! `PLC_RANDOM_JOBS` threads (default: the machine's cores); `PLC_RANDOM_CXX_EVERY=N` builds
+//! and runs the C++ of every Nth program only (default 1: all), since a C++ build costs
+//! seconds and the two `plc run`s milliseconds. A long run by hand: `PLC_RANDOM_COUNT=100000
+//! PLC_RANDOM_CXX_EVERY=100 cargo test --release --test random_programs`.
 //! The programs: module constants folded from integer arithmetic (`//`, `%`, `**`, shifts
 //! on negative numbers), an `@pl.jit` entry with two scalar parameters given random
 //! values, scalar statements (assignments, `if`/`else` assigning in both branches) over
 //! `+ - * // % ** << >>`, comparisons and `and`/`or`/`not`, and `pl.range` loops whose
 //! bodies load tiles at offsets computed from those scalars, combine them with
-//! `pl.add`/`pl.sub`/`pl.mul` and accumulate into an InOut tensor.
+//! elementwise tile ops (`add`, `sub`, `mul`, `div`, `maximum`, `minimum`, `neg`, `abs`, with a
+//! tile or a scalar) and accumulate into an InOut tensor.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -190,11 +194,17 @@ impl Gen {
         let (t0, t1, t2, acc) = (self.name("t"), self.name("t"), self.name("t"), self.name("acc"));
         self.line(indent + 1, &format!("{t0} = pl.load(a, [{o0}, 0], [{tr}, {c}])"));
         self.line(indent + 1, &format!("{t1} = pl.load(b, [{o1}, 0], [{tr}, {c}])"));
-        let combined = match self.rng.below(4) {
+        let scale = ["0.5", "2.0", "-1.0", "0.25"][self.rng.below(4) as usize];
+        let combined = match self.rng.below(9) {
             0 => format!("pl.add({t0}, {t1})"),
             1 => format!("pl.sub({t0}, {t1})"),
             2 => format!("pl.mul({t0}, {t1})"),
-            _ => format!("pl.mul({t0}, {})", ["0.5", "2.0", "-1.0", "0.25"][self.rng.below(4) as usize]),
+            3 => format!("pl.maximum({t0}, {t1})"),
+            4 => format!("pl.minimum({t0}, pl.neg({t1}))"),
+            5 => format!("pl.div({t0}, pl.add(pl.abs({t1}), 1.0))"),
+            6 => format!("pl.add({t0}, {scale})"),
+            7 => format!("pl.abs(pl.sub({t0}, {t1}))"),
+            _ => format!("pl.mul({t0}, {scale})"),
         };
         self.line(indent + 1, &format!("{t2} = {combined}"));
         self.line(indent + 1, &format!("{acc} = pl.load(out, [{o2}, 0], [{tr}, {c}])"));
@@ -267,8 +277,9 @@ fn build_runtime(cxx: &str, dir: &Path) -> PathBuf {
     object
 }
 
-/// Runs one program the three ways; `Err` describes a disagreement.
-fn check(cxx: &str, runtime: &Path, dir: &Path, seed: u64) -> Result<bool, String> {
+/// Runs one program the three ways (the first two only when `with_cxx` is false); `Err`
+/// describes a disagreement.
+fn check(cxx: &str, runtime: &Path, dir: &Path, seed: u64, with_cxx: bool) -> Result<bool, String> {
     let (text, args) = program(seed);
     let file = dir.join(format!("p{seed}.pl"));
     std::fs::write(&file, &text).unwrap();
@@ -311,6 +322,10 @@ fn check(cxx: &str, runtime: &Path, dir: &Path, seed: u64) -> Result<bool, Strin
     let expected = outcome(&full);
     if expected.is_none() && !String::from_utf8_lossy(&full.stderr).contains("error[E0801]") {
         return Err(format!("plc run failed otherwise than E0801:\n{}", String::from_utf8_lossy(&full.stderr)));
+    }
+    if !with_cxx {
+        let _ = std::fs::remove_file(&file);
+        return Ok(true);
     }
     let out_dir = dir.join(format!("p{seed}"));
     let out_s = out_dir.display().to_string();
@@ -371,18 +386,40 @@ fn random_programs_agree_three_ways() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let runtime = build_runtime(&cxx, &dir);
-    let (mut ran, mut refused, mut failures) = (0, 0, Vec::new());
-    for seed in first..first + count {
-        match check(&cxx, &runtime, &dir, seed) {
-            Ok(true) => ran += 1,
-            Ok(false) => refused += 1,
-            Err(why) => {
-                eprintln!("seed {seed} ({}): {why}", dir.join(format!("p{seed}.pl")).display());
-                failures.push(seed);
-            }
+    let cxx_every = env("PLC_RANDOM_CXX_EVERY", 1).max(1);
+    let jobs = env("PLC_RANDOM_JOBS", std::thread::available_parallelism().map_or(1, |n| n.get() as u64)).max(1);
+    let next = std::sync::atomic::AtomicU64::new(first);
+    let results = std::sync::Mutex::new((0u64, 0u64, 0u64, Vec::new()));
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let seed = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if seed >= first + count {
+                    break;
+                }
+                let with_cxx = (seed - first) % cxx_every == 0;
+                let result = check(&cxx, &runtime, &dir, seed, with_cxx);
+                let mut r = results.lock().unwrap();
+                match result {
+                    Ok(true) => {
+                        r.0 += 1;
+                        r.2 += u64::from(with_cxx);
+                    }
+                    Ok(false) => r.1 += 1,
+                    Err(why) => {
+                        eprintln!("seed {seed} ({}): {why}", dir.join(format!("p{seed}.pl")).display());
+                        r.3.push(seed);
+                    }
+                }
+            });
         }
-    }
-    eprintln!("random programs: {ran} agreed, {refused} refused at compile time, {} failed", failures.len());
+    });
+    let (ran, refused, compiled, mut failures) = results.into_inner().unwrap();
+    failures.sort();
+    eprintln!(
+        "random programs: {ran} agreed ({compiled} of them also as compiled C++), {refused} refused at compile time, {} failed",
+        failures.len()
+    );
     assert!(
         failures.is_empty(),
         "random programs disagree for seeds {failures:?} (PLC_RANDOM_SEED=<seed> PLC_RANDOM_COUNT=1 reruns one)"
