@@ -363,6 +363,36 @@ fn harness_args_must_fit_the_declared_types() {
     assert!(ok.status.success(), "{}", stderr(&ok));
 }
 
+/// A tensor's elements given on the command line (`--arg config=[16, 3]`): `plc run` and
+/// `compile --harness` check the count against the declared shape, each element against
+/// the dtype, and refuse elements for an `Out` tensor, with the same usage error (E0811).
+#[test]
+fn given_elements_must_fit_the_declared_types() {
+    let file = "tests/emit/given_elements.pl";
+    let out_dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("given_elements");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let fine = ["--arg", "lens=[1, 2]", "--arg", "w=[0.5, -1, 0.25]"];
+    for (arg, line_col, message) in [
+        ("config=[16, 3, 4]", "15:5", "`config` has 2 elements, 3 are given"),
+        ("config=[1.5, 2]", "15:5", "`1.5` is not an integer, as INT64 needs"),
+        ("config=[1, 2", "15:5", "a list of elements ends with `]`"),
+        ("out=[1, 2]", "19:5", "`out` has 512 elements, 2 are given"),
+    ] {
+        let args = ["compile", file, "-o", out_dir.to_str().unwrap(), "--harness", "--message-format", "short"];
+        let given =
+            if arg.starts_with("config") { vec!["--arg", arg] } else { vec!["--arg", "config=[1, 2]", "--arg", arg] };
+        let out = plc(&[&args[..], &fine, &given].concat());
+        assert_eq!(out.status.code(), Some(2), "{arg}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.starts_with(&format!("{file}:{line_col}: error[E0")), "{arg}: {err}");
+        assert!(err.contains(message), "{arg}: {err}");
+        assert!(!out_dir.exists(), "nothing is written after an error");
+        let run = plc(&[&["run", file, "--entry", "entry", "--message-format", "short"][..], &fine, &given].concat());
+        assert_eq!(run.status.code(), Some(2), "plc run --arg {arg}: {}", stderr(&run));
+        assert!(stderr(&run).contains("error[E0811]") && stderr(&run).contains(message), "{}", stderr(&run));
+    }
+}
+
 /// A file that cannot be read or written: exit status 2, and the message says which
 /// operation failed on which file.
 #[test]

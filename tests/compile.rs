@@ -237,7 +237,8 @@ fn a_negative_view_offset_fails_the_harness_as_it_fails_plc_run() {
 /// program never reads (item 8, `unused_values`); Python's `**`, `//`, `%` and shifts on
 /// negative numbers (items 9 and 12, `python_arith`, `scalar_control_flow` with
 /// `which=-1`, which aborted); BF16 tiles rounded op by op (item 12, `bf16_rounding`);
-/// the op families added for issue 11 (`op_families`, `system_ops`, `shaping_ops`).
+/// the op families added for issue 11 (`op_families`, `system_ops`, `shaping_ops`); tensors
+/// given their elements with `--arg NAME=[...]` (`given_elements`).
 /// Each builds with -Wall -Wextra -Werror,
 /// its file names are short, and the harness prints what `plc run` prints.
 #[test]
@@ -255,6 +256,11 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "scalar_control_flow", entry: "main", args: &["which=-1"] },
         Runnable { file: "tests/emit/run_time_view_errors", entry: "entry", args: &["k=3"] },
         Runnable { file: "tests/emit/bf16_rounding", entry: "blend", args: &[] },
+        Runnable {
+            file: "tests/emit/given_elements",
+            entry: "entry",
+            args: &["config=[16, 3]", "lens=[1, 2, 0, 1]", "w=[0.5, -1, 0.333]"],
+        },
         Runnable { file: "tests/emit/bf16_rounding", entry: "mixed", args: &[] },
         // The op families added for issue 11 (ops.md §5.1).
         Runnable { file: "op_families", entry: "entry", args: &[] },

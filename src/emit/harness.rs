@@ -7,6 +7,7 @@ use super::cpp::{ctype, runtime_dtype, stable_name, Namer};
 use super::{Files, Harness};
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::{Interner, Symbol};
+use crate::interp::inputs::{parse_tensor_arg, ElementValue, TensorArg};
 use crate::ir::{DType, Dim, Direction, Program, Type};
 use crate::source::FileId;
 use std::fmt::Write;
@@ -16,8 +17,19 @@ pub(crate) const PLC_INPUTS_H: &str = include_str!("../interp/plc_inputs.h");
 
 /// One entry parameter as the harness makes it.
 pub(crate) enum Input {
-    Tensor { name: String, dir: Direction, shape: Vec<i64>, dtype: DType },
-    Scalar { name: String, dtype: DType, value: String },
+    /// `values`: the elements given with `--arg NAME=[...]` (else drawn from the stream).
+    Tensor {
+        name: String,
+        dir: Direction,
+        shape: Vec<i64>,
+        dtype: DType,
+        values: Option<Vec<ElementValue>>,
+    },
+    Scalar {
+        name: String,
+        dtype: DType,
+        value: String,
+    },
 }
 
 pub fn harness(inputs: &[Input], h: &Harness, sources: &[String]) -> Files {
@@ -48,7 +60,7 @@ pub(crate) fn inputs(
     for q in &f.params {
         let name = names.get(p.var(q.var).source);
         let Some((_, v)) = h.args.iter().find(|(k, _)| k == name) else { continue };
-        let (Some(shape), Some((given, _))) = (p.types.get(p.var(q.var).ty).shape(), parse_shape(v)) else {
+        let (Some(shape), Some((given, _))) = (p.types.get(p.var(q.var).ty).shape(), given_shape(v, q.dir)) else {
             continue;
         };
         for (d, n) in shape.iter().zip(given) {
@@ -93,33 +105,62 @@ pub(crate) fn inputs(
                             .collect()
                     })
                     .and_then(|v: Vec<Option<i64>>| v.into_iter().collect());
-                let (shape, dtype) = match (given, fixed, t.dtype()) {
-                    (Some(v), _, static_dtype) => {
-                        match parse_shape(v) {
-                            Some((shape, d)) => {
-                                // As `plc run` does: the shape given must have the declared
-                                // rank, constant extents and dtype (E0811, a usage error).
-                                if let Some(why) = contradiction(names, t.shape(), static_dtype, &shape, d) {
-                                    errors.push(Diagnostic::error(
-                                        Code::E0811,
-                                        format!("`--arg {name}={v}`: `{name}` {why}"),
-                                        at(),
-                                    ));
-                                    continue;
-                                }
-                                (shape, d.or(static_dtype).unwrap_or(DType::Fp32))
-                            }
-                            None => {
-                                errors.push(Diagnostic::error(
-                                Code::E0617,
-                                format!("`--arg {name}={v}`: a tensor takes `DIMxDIM[:DTYPE]`, as in `{name}=64x32:FP32`"),
+                let parsed = given.map(|v| (v, parse_tensor_arg(v)));
+                let (shape, dtype, values) = match (parsed, fixed, t.dtype()) {
+                    (Some((v, Err(why))), ..) => {
+                        // Malformed: a usage error, as in `plc run`.
+                        errors.push(Diagnostic::error(
+                            Code::E0811,
+                            format!("`--arg {name}={v}`: {why}; a tensor takes `DIMxDIM[:DTYPE]`, as in `{name}=64x32:FP32`, or its elements, as in `{name}=[1, 2, 3]`"),
+                            at(),
+                        ));
+                        continue;
+                    }
+                    (Some((v, Ok(TensorArg::Shape(shape, d)))), _, static_dtype) => {
+                        // As `plc run` does: the shape given must have the declared rank,
+                        // constant extents and dtype (E0811, a usage error).
+                        if let Some(why) = contradiction(names, t.shape(), static_dtype, &shape, d) {
+                            errors.push(Diagnostic::error(
+                                Code::E0811,
+                                format!("`--arg {name}={v}`: `{name}` {why}"),
                                 at(),
                             ));
+                            continue;
+                        }
+                        (shape, d.or(static_dtype).unwrap_or(DType::Fp32), None)
+                    }
+                    (Some((v, Ok(TensorArg::Values(values)))), fixed, static_dtype) => {
+                        let dtype = static_dtype.unwrap_or(DType::Fp32);
+                        let why = if q.dir == Direction::Out {
+                            Err(format!(
+                                "`{name}` is an Out tensor, which starts undefined: give its shape, not its elements"
+                            ))
+                        } else {
+                            // The declared shape when it is known, else rank 1 from the count.
+                            let shape = match (fixed, given_shape(v, q.dir)) {
+                                (Some(fixed), _) => Ok(fixed),
+                                (None, Some((rank1, _))) if t.shape().is_none_or(|s| s.len() == 1) => Ok(rank1),
+                                _ => Err(format!("the shape of `{name}` is known only at run time and is not rank 1")),
+                            };
+                            shape.and_then(|shape| {
+                                let n: i64 = shape.iter().product();
+                                if n != values.len() as i64 {
+                                    return Err(format!("`{name}` has {n} elements, {} are given", values.len()));
+                                }
+                                let elements =
+                                    values.iter().map(|e| e.element(dtype)).collect::<Result<Vec<_>, _>>()?;
+                                Ok((shape, elements))
+                            })
+                        };
+                        match why {
+                            Ok((shape, elements)) => (shape, dtype, Some(elements)),
+                            Err(why) => {
+                                errors.push(Diagnostic::error(Code::E0811, format!("`--arg {name}={v}`: {why}"), at()));
                                 continue;
                             }
                         }
                     }
-                    (None, Some(shape), d) => (shape, d.unwrap_or(DType::Fp32)),
+                    (None, Some(shape), d) => (shape, d.unwrap_or(DType::Fp32), None),
                     (None, None, _) => {
                         errors.push(Diagnostic::error(
                             Code::E0617,
@@ -129,7 +170,7 @@ pub(crate) fn inputs(
                         continue;
                     }
                 };
-                inputs.push(Input::Tensor { name, dir: q.dir, shape, dtype });
+                inputs.push(Input::Tensor { name, dir: q.dir, shape, dtype, values });
             }
         }
     }
@@ -186,14 +227,14 @@ fn contradiction(
     }
 }
 
-/// `64x32:FP32` → ([64, 32], Some(FP32)); `64x32` → dtype left to the parameter's type.
-fn parse_shape(text: &str) -> Option<(Vec<i64>, Option<DType>)> {
-    let (dims, dtype) = match text.split_once(':') {
-        Some((d, t)) => (d, Some(DType::from_name(t.trim())?)),
-        None => (text, None),
-    };
-    let shape: Option<Vec<i64>> = dims.split('x').map(|d| d.trim().parse::<i64>().ok().filter(|&n| n >= 0)).collect();
-    Some((shape?, dtype))
+/// The shape a tensor's `--arg` gives: the shape written, or for elements (`[1, 2, 3]`, not
+/// for an `Out` tensor) their count as a rank-1 shape.
+fn given_shape(text: &str, dir: Direction) -> Option<(Vec<i64>, Option<DType>)> {
+    match parse_tensor_arg(text).ok()? {
+        TensorArg::Shape(shape, dtype) => Some((shape, dtype)),
+        TensorArg::Values(v) if dir != Direction::Out => Some((vec![v.len() as i64], None)),
+        TensorArg::Values(_) => None,
+    }
 }
 
 fn main_cpp(inputs: &[Input], seed: u64) -> String {
@@ -244,13 +285,46 @@ pub(crate) fn fill(out: &mut String, inputs: &[Input], with_tensors: bool) -> (V
     let mut namer = Namer::new();
     for input in inputs {
         match input {
-            Input::Tensor { name, dir, shape, dtype } => {
+            Input::Tensor { name, dir, shape, dtype, values } => {
                 let v = input_var(&mut namer, name);
                 let n: i64 = shape.iter().product();
                 let store = storage(*dtype);
                 let _ = writeln!(out, "    // {name}: {} {}", dtype.name(), dims_text(shape));
                 let _ = writeln!(out, "    std::vector<{store}> {v}_data({}, 0);", n.max(1));
-                if *dir != Direction::Out {
+                if let Some(values) = values {
+                    // Given with `--arg NAME=[...]`: nothing is drawn.
+                    let (init, text): (&str, Vec<String>) = if dtype.is_float() {
+                        let text = values
+                            .iter()
+                            .map(|e| match *e {
+                                ElementValue::Float(f) => format!("{f:?}"),
+                                ElementValue::Int(i) => format!("{i}.0"),
+                            })
+                            .collect();
+                        ("double", text)
+                    } else {
+                        let text = values
+                            .iter()
+                            .map(|e| match *e {
+                                ElementValue::Int(i) if i == i64::MIN => "INT64_MIN".to_string(),
+                                ElementValue::Int(i) => format!("{i}LL"),
+                                ElementValue::Float(f) => format!("{}LL", f as i64),
+                            })
+                            .collect();
+                        ("int64_t", text)
+                    };
+                    let convert = match half_conversions(*dtype) {
+                        Some((to, _)) => format!("plc_rt::{to}((float)given[k])"),
+                        None => format!("({store})given[k]"),
+                    };
+                    let _ = writeln!(
+                        out,
+                        "    {{\n        static const {init} given[{}] = {{{}}};",
+                        values.len().max(1),
+                        if text.is_empty() { "0".to_string() } else { text.join(", ") }
+                    );
+                    let _ = writeln!(out, "        for (size_t k = 0; k < {n}; ++k) {v}_data[k] = {convert};\n    }}");
+                } else if *dir != Direction::Out {
                     if let Some((to, _)) = half_conversions(*dtype) {
                         // Drawn as floats, stored in the tensor's 16-bit format.
                         let _ = writeln!(out, "    {{\n        std::vector<float> drawn({}, 0.0f);", n.max(1));

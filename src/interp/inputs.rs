@@ -7,6 +7,8 @@
 //!   filled in parameter order, elements in row-major order, one draw per element; only
 //!   `In` and `InOut` tensors are filled (an `Out` tensor draws nothing; the interpreter
 //!   poisons it, and elements the run never wrote print as zeros).
+//! - A tensor given its elements (`--arg config=[1, 16]`, [`TensorArg::Values`]) takes
+//!   them as they are and draws nothing; the harness writes them into its source.
 //! - A floating element is `((x >> 54) - 512) / 256` (multiples of 1/256 in [-2, 2), so sums
 //!   stay exact), an integer element `(x >> 60) - 8`, a `BOOL` element `x >> 63`.
 //! - After the run, each `Out`/`InOut` tensor parameter prints one line:
@@ -83,6 +85,90 @@ pub fn draw(rng: &mut SplitMix64, dtype: DType, n: usize) -> Data {
     }
 }
 
+/// What `--arg NAME=TEXT` gives a tensor parameter: its shape (and dtype), whose elements
+/// are then drawn from the stream, or its elements themselves, which draw nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TensorArg {
+    /// `64x32`, `64x32:FP16`, `128` (rank 1); an empty shape before `:` is rank 0.
+    Shape(Vec<i64>, Option<DType>),
+    /// `[1, 16, 0.5]`: the elements in row-major order.
+    Values(Vec<ArgNumber>),
+}
+
+/// One element given in `--arg NAME=[...]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ArgNumber {
+    Int(i64),
+    Float(f64),
+}
+
+impl ArgNumber {
+    /// The element as `dtype` stores it in the interpreter (floats as `f64` here, rounded
+    /// to the dtype by the caller), or why it is not a value of `dtype`.
+    pub fn element(self, dtype: DType) -> Result<ElementValue, String> {
+        match (ElementKind::of(dtype), self) {
+            (ElementKind::Float, ArgNumber::Int(i)) => Ok(ElementValue::Float(i as f64)),
+            (ElementKind::Float, ArgNumber::Float(f)) => Ok(ElementValue::Float(f)),
+            (ElementKind::Int, ArgNumber::Int(i)) => Ok(ElementValue::Int(i)),
+            (ElementKind::Bool, ArgNumber::Int(i @ (0 | 1))) => Ok(ElementValue::Int(i)),
+            (ElementKind::Bool, _) => Err(format!("a {dtype} element is 0 or 1")),
+            (ElementKind::Int, ArgNumber::Float(f)) => Err(format!("`{f}` is not an integer, as {dtype} needs")),
+        }
+    }
+}
+
+/// An element of a given tensor, as its dtype's kind stores it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ElementValue {
+    Int(i64),
+    Float(f64),
+}
+
+/// Parses a tensor's `--arg` text; `Err` says what is wrong with it.
+pub fn parse_tensor_arg(text: &str) -> Result<TensorArg, String> {
+    let t = text.trim();
+    if let Some(body) = t.strip_prefix('[') {
+        let body = body.strip_suffix(']').ok_or("a list of elements ends with `]`")?;
+        let mut values = Vec::new();
+        for item in body.split(',').map(str::trim) {
+            if item.is_empty() {
+                // `[]` and a trailing comma, as Python allows.
+                continue;
+            }
+            let number = if let Ok(i) = item.parse::<i64>() {
+                ArgNumber::Int(i)
+            } else {
+                match item {
+                    "true" | "True" => ArgNumber::Int(1),
+                    "false" | "False" => ArgNumber::Int(0),
+                    _ => match item.parse::<f64>() {
+                        Ok(f) if f.is_finite() => ArgNumber::Float(f),
+                        _ => return Err(format!("`{item}` is not a finite number")),
+                    },
+                }
+            };
+            values.push(number);
+        }
+        return Ok(TensorArg::Values(values));
+    }
+    let (dims, dtype) = match t.split_once(':') {
+        Some((dims, dtype)) => {
+            let d = DType::from_name(dtype.trim()).ok_or_else(|| format!("`{dtype}` is not a dtype"))?;
+            (dims, Some(d))
+        }
+        None => (t, None),
+    };
+    let dims = dims.trim();
+    let shape = if dims.is_empty() {
+        Vec::new()
+    } else {
+        dims.split(['x', 'X'])
+            .map(|d| d.trim().parse::<i64>().ok().filter(|&n| n >= 0).ok_or_else(|| format!("`{d}` is not an extent")))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    Ok(TensorArg::Shape(shape, dtype))
+}
+
 /// A number as C's `printf("%.6f")` writes it (`nan`, `inf`, `-inf` for the others).
 pub fn format_fixed6(v: f64) -> String {
     if v.is_nan() {
@@ -144,6 +230,29 @@ mod tests {
             assert!((-8..=7).contains(&rng.draw_int()));
             assert!((0..=1).contains(&rng.draw_bool()));
         }
+    }
+
+    #[test]
+    fn tensor_args() {
+        assert_eq!(parse_tensor_arg("64x32:FP16"), Ok(TensorArg::Shape(vec![64, 32], Some(DType::Fp16))));
+        assert_eq!(parse_tensor_arg(":INT32"), Ok(TensorArg::Shape(vec![], Some(DType::Int32))));
+        assert_eq!(
+            parse_tensor_arg(" [1, -2, 0.5, true,] "),
+            Ok(TensorArg::Values(vec![
+                ArgNumber::Int(1),
+                ArgNumber::Int(-2),
+                ArgNumber::Float(0.5),
+                ArgNumber::Int(1)
+            ]))
+        );
+        assert_eq!(parse_tensor_arg("[]"), Ok(TensorArg::Values(vec![])));
+        assert!(parse_tensor_arg("[1, 2").is_err());
+        assert!(parse_tensor_arg("[1, inf]").is_err());
+        assert!(parse_tensor_arg("64xq").is_err());
+        assert!(parse_tensor_arg("4:FP99").is_err());
+        assert_eq!(ArgNumber::Float(0.5).element(DType::Int32).map_err(|_| ()), Err(()));
+        assert_eq!(ArgNumber::Int(2).element(DType::Bool).map_err(|_| ()), Err(()));
+        assert_eq!(ArgNumber::Int(3).element(DType::Fp32), Ok(ElementValue::Float(3.0)));
     }
 
     #[test]

@@ -232,8 +232,16 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
             Type::Scalar(_) => scalars.remove(var).unwrap_or(Value::None),
             Type::Tensor { shape, dtype, .. } => {
                 let declared = TensorDecl { shape: shape.as_deref(), dtype: *dtype };
-                let (dims, dtype) =
-                    tensor_shape(names, name, entry, declared, specs.get(var), &dyn_dims, &scalar_extents)?;
+                let spec = specs.get(var);
+                let (dims, dtype) = tensor_shape(
+                    names,
+                    name,
+                    entry,
+                    declared,
+                    spec.and_then(|g| g.shape.as_ref()),
+                    &dyn_dims,
+                    &scalar_extents,
+                )?;
                 let n = value::element_count(&dims);
                 if n > exec::MAX_ELEMENTS {
                     return Err(arg_error(
@@ -244,10 +252,11 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
                         ),
                     ));
                 }
-                let data = match dir {
-                    Direction::Out => Data::poisoned(dtype, n),
+                let data = match (dir, spec.and_then(|g| g.values.as_deref())) {
+                    (Direction::Out, _) => Data::poisoned(dtype, n),
+                    (_, Some(values)) => given_data(name, dtype, n, values)?,
                     // Stored as the harness stores them: FP16 and BF16 rounded to their format.
-                    Direction::In | Direction::InOut => match inputs::draw(&mut rng, dtype, n) {
+                    (Direction::In | Direction::InOut, None) => match inputs::draw(&mut rng, dtype, n) {
                         Data::F32(v) => Data::F32(v.into_iter().map(|x| ops::round_to(dtype, x)).collect()),
                         other => other,
                     },
@@ -309,11 +318,20 @@ fn given_args<'o>(
     Ok(given)
 }
 
-/// The extents of `pl.dynamic` dimensions and the shapes given for tensor parameters.
-type TensorArgs = (FxHashMap<crate::intern::Symbol, i64>, FxHashMap<VarId, (Vec<i64>, Option<DType>)>);
+/// What `--arg` gave a tensor parameter: a shape and dtype (elements drawn), or elements
+/// (with the shape they fix when the declared type does not: rank 1, their count).
+#[derive(Default)]
+struct Given {
+    shape: Option<(Vec<i64>, Option<DType>)>,
+    values: Option<Vec<inputs::ArgNumber>>,
+}
 
-/// The tensor shapes given with `--arg`, checked against the declared rank; `pl.dynamic`
-/// dimensions are bound by the shapes that fill them (the same extent each time).
+/// The extents of `pl.dynamic` dimensions and what was given for tensor parameters.
+type TensorArgs = (FxHashMap<crate::intern::Symbol, i64>, FxHashMap<VarId, Given>);
+
+/// The tensor shapes and elements given with `--arg`, checked against the declared rank;
+/// `pl.dynamic` dimensions are bound by the shapes that fill them (the same extent each
+/// time).
 fn tensor_args(
     program: &Program,
     names: &Interner,
@@ -321,13 +339,45 @@ fn tensor_args(
     given: &FxHashMap<&str, &str>,
 ) -> Result<TensorArgs, Failure> {
     let mut dyn_dims: FxHashMap<crate::intern::Symbol, i64> = FxHashMap::default();
-    let mut specs: FxHashMap<VarId, (Vec<i64>, Option<DType>)> = FxHashMap::default();
-    for (var, _, name) in params {
+    let mut specs: FxHashMap<VarId, Given> = FxHashMap::default();
+    for (var, dir, name) in params {
         let ty = program.types.get(program.var(*var).ty);
         let Type::Tensor { shape, .. } = ty else { continue };
         let Some(text) = given.get(name.as_str()) else { continue };
-        let (dims, dtype) = parse_tensor_arg(name, text)?;
-        if let Some(declared) = shape {
+        let arg = inputs::parse_tensor_arg(text).map_err(|why| {
+            arg_error(
+                name,
+                format!(
+                    "--arg {name}={text}: {why} (a tensor takes a shape like 64x32 or 64x32:FP16, or its elements like [1, 2, 3])"
+                ),
+            )
+        })?;
+        let spec = match arg {
+            inputs::TensorArg::Shape(dims, dtype) => Given { shape: Some((dims, dtype)), values: None },
+            inputs::TensorArg::Values(values) => {
+                if *dir == Direction::Out {
+                    return Err(arg_error(
+                        name,
+                        format!(
+                            "--arg {name}={text}: `{name}` is an Out tensor, which starts undefined: give its shape, not its elements"
+                        ),
+                    ));
+                }
+                if let Some([Dim::Const(m)]) = shape.as_deref() {
+                    if *m != values.len() as i64 {
+                        return Err(arg_error(
+                            name,
+                            format!("--arg {name}: `{name}` has {m} elements, {} are given", values.len()),
+                        ));
+                    }
+                }
+                // A rank-1 tensor (or a bare `pl.Tensor`) takes its extent from the count.
+                let rank1 = shape.as_ref().is_none_or(|dims| dims.len() == 1);
+                let dims = rank1.then(|| (vec![values.len() as i64], None));
+                Given { shape: dims, values: Some(values) }
+            }
+        };
+        if let (Some(declared), Some((dims, _))) = (shape, &spec.shape) {
             if declared.len() != dims.len() {
                 return Err(arg_error(
                     name,
@@ -338,7 +388,7 @@ fn tensor_args(
                     ),
                 ));
             }
-            for (d, &n) in declared.iter().zip(&dims) {
+            for (d, &n) in declared.iter().zip(dims) {
                 if let Dim::Dyn(sym) = d {
                     match dyn_dims.get(sym) {
                         Some(&bound) if bound != n => {
@@ -357,10 +407,44 @@ fn tensor_args(
                 }
             }
         }
-        specs.insert(*var, (dims, dtype));
+        specs.insert(*var, spec);
     }
 
     Ok((dyn_dims, specs))
+}
+
+/// The elements given for a tensor of `dtype` with `n` elements, as the interpreter stores
+/// them (FP16 and BF16 rounded to their format, as the harness stores them).
+fn given_data(name: &str, dtype: DType, n: usize, values: &[inputs::ArgNumber]) -> Result<Data, Failure> {
+    if values.len() != n {
+        return Err(arg_error(name, format!("--arg {name}: `{name}` has {n} elements, {} are given", values.len())));
+    }
+    let elements = values
+        .iter()
+        .map(|v| v.element(dtype))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|why| arg_error(name, format!("--arg {name}: {why}")))?;
+    Ok(if dtype.is_float() {
+        Data::F32(
+            elements
+                .iter()
+                .map(|e| match *e {
+                    inputs::ElementValue::Float(f) => ops::round_to(dtype, f as f32),
+                    inputs::ElementValue::Int(i) => ops::round_to(dtype, i as f32),
+                })
+                .collect(),
+        )
+    } else {
+        Data::I64(
+            elements
+                .iter()
+                .map(|e| match *e {
+                    inputs::ElementValue::Int(i) => i,
+                    inputs::ElementValue::Float(f) => f as i64,
+                })
+                .collect(),
+        )
+    })
 }
 
 /// A tensor parameter's declared shape and dtype (`None`: given at run time).
@@ -442,31 +526,6 @@ fn tensor_shape(
     if shape.iter().any(|&d| d < 0) {
         return Err(arg_error(name, format!("the shape of `{name}` has a negative extent")));
     }
-    Ok((shape, dtype))
-}
-
-/// `64x32`, `64x32:FP16`, `128` (rank 1); an empty shape before `:` is rank 0.
-fn parse_tensor_arg(name: &str, text: &str) -> Result<(Vec<i64>, Option<DType>), Failure> {
-    let bad = |why: &str| {
-        arg_error(name, format!("--arg {name}={text}: {why} (a tensor takes a shape like 64x32 or 64x32:FP16)"))
-    };
-    let (dims, dtype) = match text.split_once(':') {
-        Some((dims, dtype)) => {
-            let d = DType::from_name(dtype.trim()).ok_or_else(|| bad(&format!("`{dtype}` is not a dtype")))?;
-            (dims, Some(d))
-        }
-        None => (text, None),
-    };
-    let dims = dims.trim();
-    let shape = if dims.is_empty() {
-        Vec::new()
-    } else {
-        dims.split(['x', 'X'])
-            .map(|d| {
-                d.trim().parse::<i64>().ok().filter(|&n| n >= 0).ok_or_else(|| bad(&format!("`{d}` is not an extent")))
-            })
-            .collect::<Result<Vec<_>, _>>()?
-    };
     Ok((shape, dtype))
 }
 

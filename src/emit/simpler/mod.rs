@@ -209,7 +209,7 @@ fn run_json(names: &Interner, entry: Symbol, inputs: &[Input]) -> String {
     let mut scalars = 0;
     for input in inputs {
         match input {
-            Input::Tensor { name, dir, shape, dtype } => {
+            Input::Tensor { name, dir, shape, dtype, .. } => {
                 let k = tensors.len();
                 tensors.push(json!({
                     "name": name,
