@@ -275,13 +275,34 @@ fn emit_helper(mut e: Emitter, g: Symbol) -> Result<(String, String), Vec<Diagno
 }
 
 /// Every variable an expression of the block tree reads.
+/// An alias `x = w` emits nothing (`x` is written as `w`), so it reads `w` only when `x`
+/// itself is read: an unread chain of aliases leaves `w` unread too (`-Wunused-variable`).
 fn body_reads(p: &Program, body: &[StmtId]) -> FxHashSet<VarId> {
     let mut read = FxHashSet::default();
+    let mut aliases: Vec<(VarId, VarId)> = Vec::new();
     crate::ir::visit::walk_stmts(p, body, |s| {
+        if let StmtKind::Assign { var, value } = p.stmt(s).kind {
+            if let ExprKind::Var(w) = p.expr(value).kind {
+                aliases.push((var, w));
+                return;
+            }
+        }
         crate::ir::visit::stmt_reads(p, s, |v| {
             read.insert(v);
         })
     });
+    let mut of: FxHashMap<VarId, Vec<VarId>> = FxHashMap::default();
+    for (var, w) in aliases {
+        of.entry(var).or_default().push(w);
+    }
+    let mut work: Vec<VarId> = read.iter().copied().filter(|v| of.contains_key(v)).collect();
+    while let Some(var) = work.pop() {
+        for &w in of.get(&var).into_iter().flatten() {
+            if read.insert(w) {
+                work.push(w);
+            }
+        }
+    }
     read
 }
 

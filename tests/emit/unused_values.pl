@@ -1,7 +1,8 @@
 # Values the program never reads (issue 15, item 8): an entry parameter (a tensor and a
 # scalar), a kernel parameter, scalar locals of orchestration code (computed, read from a
 # tensor, a task id never waited for). The C++ must still pass -Wall -Wextra -Werror
-# (tests/compile.rs); `m` was an unused variable.
+# (tests/compile.rs); `m` was an unused variable, and so was `k`, whose only reader is
+# `k2 = k`, an alias that emits nothing (random program seed 108250).
 import pypto.language as pl
 
 N = 64
@@ -19,6 +20,8 @@ def copy(a: pl.Tensor[[N, N], pl.FP32], unused_t: pl.Tensor[[N, N], pl.FP32], s:
 @pl.jit
 def entry(x: pl.Tensor[[N, N], pl.FP32], y: pl.Tensor[[N, N], pl.FP32], n: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[N, N], pl.FP32]]):
     m = n * 2
+    k = n * 3
+    k2 = k
     q = -1
     r = pl.tensor.read(x, [1, 2])
     c = pl.create_tensor([N, N], dtype=pl.FP32)
