@@ -212,6 +212,41 @@ fn the_seed_graph_is_recorded_once_and_replayed_for_the_other_layers() {
     assert!(cpp.contains("const uint64_t& base = args.scalar(1);"), "{cpp}");
 }
 
+/// The harness poisons an entry's `Out` tensors as `plc run` does (simpler leaves them
+/// undefined): what the program never writes prints as zeros and is counted on stderr, and
+/// what a kernel computes from it stays undefined (zeros would make `copy` all ones).
+#[test]
+fn out_tensors_start_poisoned_as_in_plc_run() {
+    let Some(cxx) = cxx() else {
+        eprintln!("no C++ compiler found: skipped");
+        return;
+    };
+    let cases = [
+        (Runnable { file: "scalar_control_flow", entry: "main", args: &["which=2"] }, "14336 of the 16384", "out"),
+        (
+            Runnable { file: "tests/runs/undefined_read", entry: "read_before_write", args: &[] },
+            "256 of the 256",
+            "copy",
+        ),
+    ];
+    for (r, count, name) in &cases {
+        let prog = build(&cxx, r, "poison");
+        let (got, stderr) = run(&prog, r, "0");
+        let warning = format!(
+            "plc runtime warning: {count} elements of the Out tensor `{name}` were never written: they print as 0"
+        );
+        assert!(stderr.contains(&warning), "{}: {stderr}", r.file);
+        let file = source(r);
+        let mut args = vec!["run", &file, "--entry", r.entry];
+        for a in r.args {
+            args.push("--arg");
+            args.push(a);
+        }
+        let expected = plc(&args);
+        assert_eq!(got, String::from_utf8_lossy(&expected.stdout), "{} --entry {}", r.file, r.entry);
+    }
+}
+
 /// A view at a negative offset computed at run time (issue 15, item 12) fails the
 /// compiled program as it fails `plc run`; the C++ cast the offset to `uint32_t`, which
 /// made the view empty and the program print zeros.

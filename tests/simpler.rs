@@ -22,26 +22,21 @@ use runnable::{Runnable, RUNNABLE};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Entries whose result on simpler differs from `plc run`, why, and the warning plc gives
-/// about it (`plc compile` or `plc run`; docs/runtime.md).
-const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
-    (
-        "graph_boundary",
-        "model",
-        "simpler re-bases a view made in a graph onto the boundary tensor with the same address and shape",
-        "warning[E0518]",
-    ),
+/// Entries whose result on simpler may differ from `plc run`, why, and the warnings plc
+/// gives about it (`plc compile` or `plc run`; docs/runtime.md). `graph_boundary`'s `model`
+/// is not one: `plc run` replays its graph as simpler does (E0518 still warns).
+const KNOWN_DIFFERENCES: &[(&str, &str, &str, &[&str])] = &[
     (
         "task_launches",
         "main",
-        "`pl.no_dep(scaled)` leaves a race that simpler's concurrent scheduler shows",
-        "warning[E0413]",
+        "`pl.no_dep(scaled)` leaves a race that simpler's concurrent scheduler may show",
+        &["warning[E0413]", "warning[E0805]"],
     ),
     (
         "scalar_control_flow",
         "main",
-        "simpler does not initialise a pure Out tensor, and the entry writes part of it",
-        "warning[E0804]",
+        "simpler does not initialise a pure Out tensor, and the entry writes part of it: the rest is undefined",
+        &["warning[E0804]"],
     ),
 ];
 
@@ -110,8 +105,8 @@ fn every_runnable_entry_prints_on_a2a3sim_what_plc_run_prints() {
         let expected = String::from_utf8_lossy(&expected.stdout).to_string();
         let known = KNOWN_DIFFERENCES.iter().find(|(f, e, ..)| *f == r.file && *e == r.entry);
         // plc warns about each known difference.
-        if let Some((.., code)) = known {
-            if !warnings.contains(code) {
+        if let Some((.., codes)) = known {
+            for code in codes.iter().filter(|c| !warnings.contains(*c)) {
                 failures.push(format!("{} --entry {}: plc does not warn {code}:\n{warnings}", r.file, r.entry));
             }
         }

@@ -462,9 +462,9 @@ fn run(
     if c.has_errors() {
         return ExitCode::from(1);
     }
-    match crate::interp::run_outputs(&c.programs, &c.session.interner, &mut c.session.files, &options) {
-        Ok(outputs) => {
-            let warnings: Vec<diag::Diagnostic> = outputs
+    match crate::interp::run_checked(&c.programs, &c.session.interner, &mut c.session.files, &options) {
+        Ok((outputs, mut warnings)) => {
+            let undefined: Vec<diag::Diagnostic> = outputs
                 .iter()
                 .filter(|o| o.undefined > 0)
                 .map(|o| {
@@ -481,6 +481,7 @@ fn run(
                     .with_help("write every element, or declare the parameter `pl.InOut`")
                 })
                 .collect();
+            warnings.extend(undefined);
             print_diagnostics(&c.session, &warnings, format);
             let lines: Vec<String> = outputs.iter().map(crate::interp::Output::line).collect();
             let mut text = lines.join("\n");

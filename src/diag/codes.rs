@@ -881,6 +881,33 @@ the elements are whatever the memory held, and the result changes from run to ru
 Write every element of the tensor, or declare it `pl.InOut` so that its initial contents are
 defined.";
 
+    E0805 => "two tasks race on a buffer",
+"A warning of `plc run`: two task launches touch overlapping parts of a tensor, at least one
+of them writing, and nothing orders them. The runtime orders a task after an earlier one when
+their tracked arguments overlap with a write on either side (not inside a
+`pl.manual_scope`), or when `deps=` names it; a `pl.no_dep(x)` argument is not tracked.
+`plc run` runs the tasks in program order, but the real runtime, simpler, runs ready tasks
+at once on several cores: the reader may see the old or the new values, or a mix.
+
+    scaled, first = pl.submit(self.scale, x, scaled)     # writes `scaled`
+    both = self.shift(pl.no_dep(scaled), both)           # reads it, unordered: a race
+
+Order the second task after the first (`deps=[first]`), or pass the argument without
+`pl.no_dep`. The static warning E0413 finds the `pl.no_dep` case at compile time.";
+
+    E0806 => "a read of an undefined element",
+"A warning of `plc run`: an op read elements of an `Out` tensor parameter of the entry that
+nothing had written yet. The real runtime, simpler, neither copies an `Out` tensor in nor
+zeroes it, so those elements are whatever the memory held; `plc run` poisons them (a NaN or
+an integer sentinel that computations carry) and reports the first op that reads them at
+each place.
+
+    def main(self, out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+        t = pl.load(out, [0, 0], [64, 64])    # out is undefined here
+
+Write the elements first, or declare the parameter `pl.InOut` so that its initial contents
+are the caller's.";
+
     E0810 => "no function to run by that name",
 "`plc run --entry NAME` names the function to run: `name`, or `Class.name` when several
 `@pl.program` classes have a function of that name. The diagnostic lists the functions there

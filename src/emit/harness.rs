@@ -250,6 +250,13 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
     out.push_str("    if (argc > 1) seed = strtoull(argv[1], nullptr, 10);\n");
     out.push_str("    uint64_t state = seed;\n\n");
     let (tensors, scalars) = fill(&mut out, inputs, true);
+    // An Out tensor is undefined on the real runtime: poisoned here, as `plc run` does.
+    for (v, _, dir, shape, dtype) in &tensors {
+        if *dir == Direction::Out {
+            let n: i64 = shape.iter().product();
+            let _ = writeln!(out, "    for (size_t k = 0; k < {n}; ++k) {v}_data[k] = {};", poison(*dtype));
+        }
+    }
     out.push_str("    ChipTaskArgs args;\n");
     for (v, _, dir, _, _) in &tensors {
         let method = match dir {
@@ -267,9 +274,28 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
     out.push_str("    fprintf(stderr, \"plc-runtime: graph recordings=%lld replays=%lld tasks=%lld\\n\",\n");
     out.push_str("            (long long)plc_rt_graph_recordings(), (long long)plc_rt_graph_replays(),\n");
     out.push_str("            (long long)plc_rt_tasks_run());\n\n");
+    // Elements never written print as zeros, with a warning (E0804 of `plc run`).
+    for (v, name, dir, shape, dtype) in &tensors {
+        if *dir == Direction::Out {
+            let n: i64 = shape.iter().product();
+            let _ = writeln!(
+                out,
+                "    if (size_t undefined = plc_unpoison({v}_data.data(), {n}, {})) {{\n        fprintf(stderr, \"plc runtime warning: %zu of the {n} elements of the Out tensor `{name}` were never written: they print as 0, but on simpler they are undefined\\n\", undefined);\n    }}",
+                poison(*dtype)
+            );
+        }
+    }
     print(&mut out, &tensors);
     out.push_str("    return 0;\n}\n");
     out
+}
+
+/// The C++ expression of the poison an `Out` tensor of `dtype` starts with, in its storage.
+fn poison(dtype: DType) -> String {
+    match half_conversions(dtype) {
+        Some((to, _)) => format!("plc_rt::{to}(plc_poison<float>())"),
+        None => format!("plc_poison<{}>()", storage(dtype)),
+    }
 }
 
 /// A tensor the harness made: its C++ variable (`p_x`, data in `p_x_data`), name,

@@ -8,15 +8,18 @@
 //! them (the meaning PyPTO's own reference lowering gives a loop that carries values).
 
 use super::ops;
-use super::value::{Num, Value};
+use super::tasks::{self, Access, Dep, Recording, Tasks};
+use super::value::{Data, Num, Value, POISON_F32_BITS, POISON_I64};
 use crate::diag::Code;
 use crate::intern::{Interner, Symbol};
 use crate::ir::arith::{self, Scalar};
 use crate::ir::{
-    BinOp, Block, Callee, Direction, ExprId, ExprKind, FuncKind, Function, IterArg, Loc, Program, ScopeKind, StmtId,
-    StmtKind, UnOp, VarId,
+    ArgDir, BinOp, Block, Callee, Direction, ExprId, ExprKind, FuncKind, Function, IterArg, Loc, Program, ScopeKind,
+    StmtId, StmtKind, UnOp, VarId,
 };
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// The most elements one tensor or tile may have.
 pub(super) const MAX_ELEMENTS: usize = 1 << 26;
@@ -33,6 +36,16 @@ pub(super) struct Fault {
 }
 
 type R<T> = Result<T, Fault>;
+
+/// A warning found while running (E0805 a race, E0806 a read of an undefined element).
+#[derive(Debug)]
+pub(super) struct Notice {
+    pub code: Code,
+    pub message: String,
+    pub primary: (Loc, String),
+    pub secondary: Vec<(Loc, String)>,
+    pub help: String,
+}
 
 /// The variables of one function activation.
 #[derive(Default)]
@@ -71,6 +84,21 @@ pub(super) struct Interp<'a> {
     pub block_num: i64,
     next_task: i64,
     depth: usize,
+    /// Inside a task's kernel: calls there are not task launches.
+    in_kernel: bool,
+    /// The tasks launched, for race checks.
+    tasks: Tasks,
+    /// Inside a `pl.manual_scope`: the index of its first task.
+    manual_since: Option<usize>,
+    /// Model Graph record and replay (see `tasks`); off, a Graph call runs its body.
+    pub replay_graphs: bool,
+    recording: Option<Recording>,
+    graphs: FxHashMap<Symbol, tasks::Definition>,
+    /// The entry's `Out` tensors (poisoned until written), by buffer: name and declaration.
+    pub out_buffers: FxHashMap<usize, (String, Loc)>,
+    undefined_reads: FxHashSet<Loc>,
+    /// Warnings found while running.
+    pub notices: Vec<Notice>,
 }
 
 impl<'a> Interp<'a> {
@@ -91,6 +119,15 @@ impl<'a> Interp<'a> {
             block_num: 1,
             next_task: 0,
             depth: 0,
+            in_kernel: false,
+            tasks: Tasks::default(),
+            manual_since: None,
+            replay_graphs: true,
+            recording: None,
+            graphs: FxHashMap::default(),
+            out_buffers: FxHashMap::default(),
+            undefined_reads: FxHashSet::default(),
+            notices: Vec::new(),
         }
     }
 
@@ -254,6 +291,13 @@ impl<'a> Interp<'a> {
                         })?;
                         self.blocks(n, loc, |this| this.block(&scope.body, frame))
                     }
+                    ScopeKind::Runtime { manual: true } if !self.in_kernel => {
+                        let saved = self.manual_since;
+                        self.manual_since = Some(saved.unwrap_or(self.tasks.len()));
+                        let flow = self.block(&scope.body, frame);
+                        self.manual_since = saved;
+                        flow
+                    }
                     // Device work, clusters, graphs and runtime scopes run where they stand.
                     _ => self.block(&scope.body, frame),
                 }
@@ -406,12 +450,22 @@ impl<'a> Interp<'a> {
                 }
                 match callee {
                     Callee::Op(op) => {
+                        let watched = self.watched_read(&values);
                         let value = ops::call(self, *op, values).map_err(|message| {
                             // An op the interpreter cannot run at all, or a failure of this call.
                             let code = if op.def().kind.no_cpu_form().is_some() { Code::E0803 } else { Code::E0801 };
                             Fault { code, message, loc: e.loc }
                         })?;
                         self.charge_value(&value, e.loc)?;
+                        if let Some((buf, inputs)) = watched {
+                            self.check_undefined_read(
+                                op.def().spellings.first().copied().unwrap_or(op.def().name),
+                                buf,
+                                &inputs,
+                                &value,
+                                e.loc,
+                            );
+                        }
                         value
                     }
                     Callee::Func(f) | Callee::Submit(f) => {
@@ -425,9 +479,33 @@ impl<'a> Interp<'a> {
                             None => None,
                         };
                         let values: Vec<Value> = values.into_iter().map(|v| v.unwrap_or(Value::None)).collect();
-                        let mut results = self.call(*f, values, args, core_num, frame, e.loc)?;
+                        let kind = program.functions.get(f).map(|func| func.kind);
+                        let mut task = None;
+                        let mut results = if self.in_kernel {
+                            self.call(*f, values, args, core_num, frame, e.loc)?
+                        } else if kind.is_some_and(FuncKind::is_device_kernel) {
+                            let (index, node) = self.launch(*f, &values, args, attrs, frame, e.loc)?;
+                            task = Some((index, node));
+                            self.in_kernel = true;
+                            let out = self.call(*f, values, args, core_num, frame, e.loc);
+                            self.in_kernel = false;
+                            if let (Some(rec), Some(node)) = (self.recording.as_mut(), node) {
+                                rec.nodes[node].core_num = core_num;
+                            }
+                            out?
+                        } else if kind == Some(FuncKind::Graph) && self.replay_graphs && self.recording.is_none() {
+                            self.graph_call(*f, values, args, frame, e.loc)?
+                        } else {
+                            self.call(*f, values, args, core_num, frame, e.loc)?
+                        };
                         if matches!(callee, Callee::Submit(_)) {
                             let id = self.new_task_id();
+                            if let Some((index, node)) = task {
+                                self.tasks.ids.insert(id, index);
+                                if let (Some(rec), Some(node)) = (self.recording.as_mut(), node) {
+                                    rec.node_of_id.insert(id, node);
+                                }
+                            }
                             results.push(Value::TaskId(id));
                             Value::tuple(results)
                         } else {
@@ -523,6 +601,260 @@ impl<'a> Interp<'a> {
         Ok(results)
     }
 
+    /// How a task launch uses each tensor argument: (argument, written, tracked, name).
+    fn modes(
+        &self,
+        name: Symbol,
+        values: &[Value],
+        arg_exprs: &[Option<ExprId>],
+        attrs: &crate::ir::CallAttrs,
+    ) -> Vec<(usize, bool, bool, String)> {
+        let program = self.program;
+        let Some(func) = program.functions.get(&name) else { return Vec::new() };
+        let mut modes = Vec::new();
+        for (i, (p, v)) in func.params.iter().zip(values).enumerate() {
+            if !matches!(v, Value::Tensor(_)) {
+                continue;
+            }
+            let (mut write, mut tracked) = (p.dir != Direction::In, true);
+            match attrs.arg_directions.as_ref().and_then(|d| d.get(i)) {
+                Some(ArgDir::Input) => write = false,
+                Some(ArgDir::InOut | ArgDir::OutputExisting) => write = true,
+                Some(ArgDir::NoDep) => tracked = false,
+                _ => {}
+            }
+            if attrs.no_dep.contains(&i) {
+                tracked = false;
+            }
+            let label = match arg_exprs.get(i).copied().flatten().map(|a| &program.expr(a).kind) {
+                Some(ExprKind::Var(v)) => format!("`{}`", self.names.get(program.var(*v).source)),
+                _ => format!("argument {} of `{}`", i + 1, self.names.get(name)),
+            };
+            modes.push((i, write, tracked, label));
+        }
+        modes
+    }
+
+    /// Records a task launch of `name` (its races, and its node in a Graph being recorded):
+    /// the task's index and the node's.
+    fn launch(
+        &mut self,
+        name: Symbol,
+        values: &[Value],
+        arg_exprs: &[Option<ExprId>],
+        attrs: &crate::ir::CallAttrs,
+        frame: &mut Frame,
+        loc: Loc,
+    ) -> R<(usize, Option<usize>)> {
+        let mut ids = Vec::new();
+        if let Some(d) = attrs.launch.deps {
+            let v = self.expr(d, frame)?;
+            task_ids(&v, &mut ids);
+        }
+        let deps: Vec<Dep> =
+            ids.iter().map(|id| self.tasks.ids.get(id).map_or(Dep::Unknown, |&t| Dep::Task(t))).collect();
+        let modes = self.modes(name, values, arg_exprs, attrs);
+        let node = match self.recording.as_mut() {
+            Some(rec) => {
+                let args = values
+                    .iter()
+                    .zip(arg_exprs.iter().map(Some).chain(std::iter::repeat(None)))
+                    .map(|(v, e)| {
+                        let slot = match e.copied().flatten().map(|a| &self.program.expr(a).kind) {
+                            Some(ExprKind::Var(var)) => rec.scalar_params.iter().position(|p| p == var),
+                            _ => None,
+                        };
+                        rec.classify(v, slot)
+                    })
+                    .collect();
+                let deps = ids.iter().filter_map(|id| rec.node_of_id.get(id).copied()).collect();
+                rec.nodes.push(tasks::Node {
+                    func: name,
+                    loc,
+                    core_num: None,
+                    args,
+                    deps,
+                    modes: modes.clone(),
+                    manual: self.manual_since.is_some(),
+                });
+                Some(rec.nodes.len() - 1)
+            }
+            None => None,
+        };
+        let index = self.launch_checked(name, values, &modes, &deps, self.manual_since, loc);
+        Ok((index, node))
+    }
+
+    /// Adds a task to the race checks and reports its races.
+    fn launch_checked(
+        &mut self,
+        name: Symbol,
+        values: &[Value],
+        modes: &[(usize, bool, bool, String)],
+        deps: &[Dep],
+        manual_since: Option<usize>,
+        loc: Loc,
+    ) -> usize {
+        let accesses = modes
+            .iter()
+            .filter_map(|(i, write, tracked, label)| match values.get(*i) {
+                Some(Value::Tensor(t)) => tasks::extent(t).map(|(lo, hi)| Access {
+                    buf: tasks::buffer_id(t),
+                    lo,
+                    hi,
+                    write: *write,
+                    tracked: *tracked,
+                    name: label.clone(),
+                }),
+                _ => None,
+            })
+            .collect();
+        let (index, races) = self.tasks.launch(name, loc, accesses, deps, manual_since);
+        for race in races {
+            let verb = |w: bool| if w { "writes" } else { "reads" };
+            let (first, second) = (self.names.get(race.first.0), self.names.get(race.second.0));
+            self.notices.push(Notice {
+                code: Code::E0805,
+                message: format!(
+                    "the task `{second}` {} {} while the task `{first}`, which {} it, is not ordered before it: a race",
+                    verb(race.second_writes),
+                    race.name,
+                    verb(race.first_writes)
+                ),
+                primary: (race.second.1, format!("this task {} {}", verb(race.second_writes), race.name)),
+                secondary: vec![(race.first.1, format!("this task {} {}", verb(race.first_writes), race.name))],
+                help: "the real runtime may run the two tasks in either order or at once; order them with `deps=`, \
+                       or pass the argument without `pl.no_dep`"
+                    .to_string(),
+            });
+        }
+        index
+    }
+
+    /// A call of a Graph function: recorded on its first call, replayed on the later ones
+    /// with the same boundary signature (see `tasks`).
+    fn graph_call(
+        &mut self,
+        name: Symbol,
+        values: Vec<Value>,
+        arg_exprs: &[Option<ExprId>],
+        caller: &mut Frame,
+        loc: Loc,
+    ) -> R<Vec<Value>> {
+        let program = self.program;
+        let Some(func) = program.functions.get(&name) else {
+            return self.call(name, values, arg_exprs, None, caller, loc);
+        };
+        let (mut boundary, mut scalars, mut scalar_params) = (Vec::new(), Vec::new(), Vec::new());
+        for (p, v) in func.params.iter().zip(&values) {
+            match v {
+                Value::Tensor(t) => boundary.push(t.clone()),
+                Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+                    scalars.push(v.clone());
+                    scalar_params.push(p.var);
+                }
+                _ => {}
+            }
+        }
+        let signature = tasks::Signature::of(&boundary, scalars.len());
+        if boundary.is_empty() || values.len() != func.params.len() {
+            return self.call(name, values, arg_exprs, None, caller, loc);
+        }
+        if let Some(def) = self.graphs.remove(&name) {
+            let out = if def.signature == signature {
+                self.replay(&def, &boundary, &scalars)
+            } else {
+                self.call(name, values, arg_exprs, None, caller, loc)
+            };
+            self.graphs.insert(name, def);
+            return out;
+        }
+        if self.graphs.len() >= tasks::MAX_RECORDINGS {
+            return self.call(name, values, arg_exprs, None, caller, loc);
+        }
+        self.recording = Some(Recording::new(boundary, scalar_params));
+        let out = self.call(name, values, arg_exprs, None, caller, loc);
+        let Some(mut rec) = self.recording.take() else { return out };
+        let results = out?;
+        if !rec.nodes.is_empty() {
+            let recorded = results.iter().map(|v| rec.classify(v, None)).collect();
+            self.graphs.insert(name, rec.finish(recorded));
+        }
+        Ok(results)
+    }
+
+    /// Runs a Graph's recorded tasks over a new boundary.
+    fn replay(
+        &mut self,
+        def: &tasks::Definition,
+        boundary: &[super::value::Tensor],
+        scalars: &[Value],
+    ) -> R<Vec<Value>> {
+        let internals: Vec<Rc<RefCell<Data>>> =
+            def.internals.iter().map(|d| Rc::new(RefCell::new(d.clone()))).collect();
+        let start = self.tasks.len();
+        let mut index_of = Vec::with_capacity(def.nodes.len());
+        for node in &def.nodes {
+            let args = node
+                .args
+                .iter()
+                .map(|r| tasks::rebase(r, boundary, scalars, &internals))
+                .collect::<Result<Vec<Value>, String>>()
+                .map_err(|m| self.fault(m, node.loc))?;
+            let deps: Vec<Dep> = node.deps.iter().filter_map(|&d| index_of.get(d).map(|&t| Dep::Task(t))).collect();
+            let manual = if node.manual { Some(self.manual_since.unwrap_or(start)) } else { self.manual_since };
+            let index = self.launch_checked(node.func, &args, &node.modes, &deps, manual, node.loc);
+            index_of.push(index);
+            self.in_kernel = true;
+            let out = self.call(node.func, args, &[], node.core_num, &mut Frame::default(), node.loc);
+            self.in_kernel = false;
+            out?;
+        }
+        def.results
+            .iter()
+            .map(|r| tasks::rebase(r, boundary, scalars, &internals))
+            .collect::<Result<Vec<Value>, String>>()
+            .map_err(|m| self.fault(m, Loc::COMPILER))
+    }
+
+    /// Before an op runs: the first `Out` buffer of the entry it is given (poisoned until
+    /// written), and whether a tile or scalar operand already holds an undefined element.
+    fn watched_read(&self, values: &[Option<Value>]) -> Option<(usize, bool)> {
+        if self.out_buffers.is_empty() {
+            return None;
+        }
+        let buf = values.iter().flatten().find_map(|v| match v {
+            Value::Tensor(t) if self.out_buffers.contains_key(&tasks::buffer_id(t)) => Some(tasks::buffer_id(t)),
+            _ => None,
+        })?;
+        let tainted = values.iter().flatten().any(|v| !matches!(v, Value::Tensor(_)) && poisoned(v, &[]) > 0);
+        Some((buf, tainted))
+    }
+
+    /// Reports (once per place) an op that reads undefined elements of an `Out` tensor
+    /// into a tile, a scalar or a new tensor.
+    fn check_undefined_read(&mut self, op: &str, buf: usize, tainted: &bool, value: &Value, loc: Loc) {
+        if *tainted || self.undefined_reads.contains(&loc) {
+            return;
+        }
+        let n = poisoned(value, &[buf]);
+        if n == 0 {
+            return;
+        }
+        self.undefined_reads.insert(loc);
+        let Some((name, decl)) = self.out_buffers.get(&buf).cloned() else { return };
+        self.notices.push(Notice {
+            code: Code::E0806,
+            message: format!(
+                "`{op}` reads {n} element{} of the Out tensor `{name}` that nothing has written: on simpler they are undefined",
+                if n == 1 { "" } else { "s" }
+            ),
+            primary: (loc, "reads undefined elements".to_string()),
+            secondary: vec![(decl, "this Out tensor starts undefined".to_string())],
+            help: "write the elements before reading them, or declare the parameter `pl.InOut`".to_string(),
+        });
+    }
+
     fn run_function_keeping(&mut self, func: &Function, mut frame: Frame) -> (R<Vec<Value>>, Frame) {
         self.depth += 1;
         if self.depth > MAX_CALL_DEPTH {
@@ -540,6 +872,33 @@ impl<'a> Interp<'a> {
             _ => Vec::new(),
         });
         (out, frame)
+    }
+}
+
+/// The task ids a `deps=` value names (a list, an array, an id); invalid ids left out.
+fn task_ids(v: &Value, out: &mut Vec<i64>) {
+    match v {
+        Value::TaskId(id) if *id >= 0 => out.push(*id),
+        Value::Tuple(items) => items.iter().for_each(|i| task_ids(i, out)),
+        Value::Array(items) => items.borrow().iter().for_each(|i| task_ids(i, out)),
+        _ => {}
+    }
+}
+
+/// How many undefined (poisoned) elements a value holds; a tensor over one of `skip`'s
+/// buffers counts none (it is a view of the tensor read, not a value read from it).
+fn poisoned(v: &Value, skip: &[usize]) -> usize {
+    let count = |d: &Data| match d {
+        Data::F32(x) => x.iter().filter(|x| x.to_bits() == POISON_F32_BITS).count(),
+        Data::I64(x) => x.iter().filter(|x| **x == POISON_I64).count(),
+    };
+    match v {
+        Value::Float(f) => usize::from((*f as f32).to_bits() == POISON_F32_BITS),
+        Value::Int(i) => usize::from(*i == POISON_I64),
+        Value::Tile(t) => count(&t.borrow().data),
+        Value::Tensor(t) if !skip.contains(&tasks::buffer_id(t)) => count(&t.to_dense().data),
+        Value::Tuple(items) => items.iter().map(|i| poisoned(i, skip)).sum(),
+        _ => 0,
     }
 }
 

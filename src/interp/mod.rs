@@ -19,6 +19,7 @@
 mod exec;
 pub mod inputs;
 mod ops;
+mod tasks;
 pub mod value;
 
 pub use inputs::PLC_INPUTS_H;
@@ -44,13 +45,22 @@ pub struct RunOptions {
     /// The most statements, loop iterations and element work (one unit per 256 elements) a
     /// run may take before it stops with an error.
     pub max_steps: u64,
+    /// Model Graph record and replay as simpler does it (the default); off, every call of a
+    /// Graph function runs its body, the meaning the passes keep.
+    pub replay_graphs: bool,
 }
 
 impl RunOptions {
     pub const DEFAULT_MAX_STEPS: u64 = 50_000_000;
 
     pub fn new(entry: impl Into<String>) -> Self {
-        RunOptions { entry: entry.into(), args: Vec::new(), seed: 0, max_steps: Self::DEFAULT_MAX_STEPS }
+        RunOptions {
+            entry: entry.into(),
+            args: Vec::new(),
+            seed: 0,
+            max_steps: Self::DEFAULT_MAX_STEPS,
+            replay_graphs: true,
+        }
     }
 
     pub fn arg(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
@@ -172,6 +182,17 @@ pub fn run_outputs(
     files: &mut SourceMap,
     options: &RunOptions,
 ) -> Result<Vec<Output>, Box<Diagnostic>> {
+    Ok(run_checked(programs, names, files, options)?.0)
+}
+
+/// [`run_outputs`], with the warnings the run found: races between tasks (E0805) and reads
+/// of undefined elements (E0806), in the order found.
+pub fn run_checked(
+    programs: &[Program],
+    names: &Interner,
+    files: &mut SourceMap,
+    options: &RunOptions,
+) -> Result<(Vec<Output>, Vec<Diagnostic>), Box<Diagnostic>> {
     let result = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("plc-interp".to_string())
@@ -181,13 +202,34 @@ pub fn run_outputs(
             .join()
             .unwrap_or_else(|_| Err(Failure::Internal("the interpreter stopped unexpectedly (a bug in plc)".into())))
     });
-    result.map_err(|failure| {
-        let entry_loc = find_entry(programs, names, &options.entry).ok().map(|(i, f)| programs[i].functions[&f].loc);
-        failure.into_diagnostic(files, options, entry_loc)
-    })
+    let entry_loc = find_entry(programs, names, &options.entry).ok().map(|(i, f)| programs[i].functions[&f].loc);
+    let (outputs, notices) = result.map_err(|failure| failure.into_diagnostic(files, options, entry_loc))?;
+    let warnings = notices
+        .into_iter()
+        .filter_map(|n| {
+            let primary = Some(n.primary.0).filter(|l| !l.is_compiler_made()).or(entry_loc)?;
+            let mut d = Diagnostic::new(
+                crate::diag::Severity::Warning,
+                n.code,
+                n.message,
+                Label::primary(primary.file, primary.span, n.primary.1),
+            );
+            for (loc, text) in n.secondary {
+                if !loc.is_compiler_made() && loc != primary {
+                    d = d.with_label(Label::secondary(loc.file, loc.span, text));
+                }
+            }
+            Some(d.with_help(n.help))
+        })
+        .collect();
+    Ok((outputs, warnings))
 }
 
-fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Result<Vec<Output>, Failure> {
+fn run_here(
+    programs: &[Program],
+    names: &Interner,
+    options: &RunOptions,
+) -> Result<(Vec<Output>, Vec<exec::Notice>), Failure> {
     let (prog_index, func_name) = find_entry(programs, names, &options.entry)?;
     let program = &programs[prog_index];
     let func = &program.functions[&func_name];
@@ -281,16 +323,24 @@ fn run_here(programs: &[Program], names: &Interner, options: &RunOptions) -> Res
     }
 
     let mut interp = Interp::new(programs, names, prog_index, options.max_steps, dyn_dims);
+    interp.replay_graphs = options.replay_graphs;
+    for (name, tensor, dir, loc) in &outputs {
+        if *dir == Direction::Out {
+            interp.out_buffers.insert(std::rc::Rc::as_ptr(&tensor.buf) as usize, (name.clone(), *loc));
+        }
+    }
     interp.run_function(func, frame)?;
+    let notices = std::mem::take(&mut interp.notices);
 
-    Ok(outputs
+    let outputs = outputs
         .into_iter()
         .map(|(name, tensor, dir, loc)| {
             let mut data = tensor.to_dense().data;
             let undefined = if dir == Direction::Out { data.unpoison() } else { 0 };
             Output { name, shape: tensor.shape.clone(), dtype: tensor.dtype, data, undefined, loc }
         })
-        .collect())
+        .collect();
+    Ok((outputs, notices))
 }
 
 /// The `--arg`s by parameter name: each must name a parameter, once.

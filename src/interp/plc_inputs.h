@@ -4,7 +4,9 @@
 //
 // - One splitmix64 stream whose state starts at the seed. Tensors are filled in parameter
 //   order, elements in row-major order, one draw per element; only In and InOut tensors
-//   are filled (an Out tensor starts as zeros and draws nothing).
+//   are filled. An Out tensor draws nothing and starts poisoned (plc_poison): on the real
+//   runtime it is undefined; elements still poisoned after the run print as zeros
+//   (plc_unpoison counts them).
 // - Floating dtypes: ((x >> 54) - 512) / 256.0, a multiple of 1/256 in [-2, 2).
 //   Integer dtypes: (x >> 60) - 8. BOOL: x >> 63.
 // - One line per Out/InOut tensor parameter after the run:
@@ -101,6 +103,41 @@ inline void plc_print_checksum(FILE* out, const char* name, const int64_t* shape
         abs_sum += std::fabs((double)data[i]);
     }
     plc_print_line(out, name, shape, rank, dtype, sum, abs_sum);
+}
+
+// The value an element of an entry's Out tensor holds until the program writes it, in the
+// storage type T, as the interpreter poisons it (src/interp/value.rs): for floats a quiet
+// NaN with its own payload (0x7fc0dead), which arithmetic passes on; for integers the low
+// bytes of -2**63 + 0x0dead000 (0xad for one byte). A 16-bit float tensor holds the
+// runtime's conversion of the float poison.
+#define PLC_POISON_F32_BITS 0x7fc0deadu
+#define PLC_POISON_I64 ((int64_t)(INT64_MIN + 0x0dead000))
+
+template <typename T>
+inline T plc_poison(void) {
+    if (sizeof(T) == 1) return (T)0xad;
+    return (T)PLC_POISON_I64;
+}
+
+template <>
+inline float plc_poison<float>(void) {
+    uint32_t bits = PLC_POISON_F32_BITS;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+// Replaces every element equal (bit for bit) to `poison` by zero; returns how many there were.
+template <typename T>
+inline size_t plc_unpoison(T* data, size_t n, T poison) {
+    size_t count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (std::memcmp(&data[i], &poison, sizeof(T)) == 0) {
+            data[i] = (T)0;
+            ++count;
+        }
+    }
+    return count;
 }
 
 #endif  // PLC_INPUTS_H

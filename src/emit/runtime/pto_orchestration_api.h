@@ -338,13 +338,6 @@ struct PTO2TaskId {
     constexpr bool is_valid() const { return raw != UINT64_MAX; }
 };
 
-struct ChipTensor;
-
-/// While a Graph function is recorded, remembers which tensor a view was made from, so that
-/// the recording re-bases it with the right boundary tensor on replay (plc; called by
-/// ChipTensor::view, reshape and transpose).
-void plc_rt_derived(const ChipTensor* parent, const ChipTensor& child);
-
 /// A view of a buffer: `buffer.addr` is a host pointer, `start_offset` and `strides` count
 /// elements. Trivially copyable; copying a ChipTensor copies the view, not the data.
 struct ChipTensor {
@@ -387,7 +380,6 @@ struct ChipTensor {
         }
         t.manual_dep = manual_dep || manual;
         t.is_contiguous = t.compute_contiguous();
-        plc_rt_derived(this, t);
         return t;
     }
 
@@ -409,7 +401,6 @@ struct ChipTensor {
         }
         t.manual_dep = manual_dep || manual;
         t.is_contiguous = true;
-        plc_rt_derived(this, t);
         return t;
     }
 
@@ -425,7 +416,6 @@ struct ChipTensor {
         t.strides[b] = s;
         t.manual_dep = manual_dep || manual;
         t.is_contiguous = t.compute_contiguous();
-        plc_rt_derived(this, t);
         return t;
     }
 };

@@ -122,7 +122,6 @@ struct Recording {
     bool unsupported = false;
     std::vector<uint64_t> alloc_addrs;  // per alloc record
     std::vector<std::pair<uint64_t, int32_t>> node_of_task;
-    std::vector<std::pair<ChipTensor, int32_t>> views;  // views made, with their boundary tensor
 };
 
 constexpr size_t kMaxDefinitions = 16;
@@ -408,48 +407,43 @@ bool same_view(const ChipTensor& a, const ChipTensor& b) {
     return true;
 }
 
-/// The boundary tensor a tensor of the recording stands for: the boundary argument itself
-/// (the same object), or the boundary tensor a view was made from; -1 when neither.
-int32_t boundary_of(const Recording& rec, const ChipTensor* object, const ChipTensor& value) {
-    const GraphTaskArgs& args = *rec.args;
+/// The boundary tensor a tensor of the recording stands for, by value, as simpler's
+/// `graph_tensor_from_boundary` finds it: a boundary tensor equal to it (buffer, offset,
+/// shape, strides, dtype) first, else the first boundary tensor over the same buffer that
+/// starts at or before it (the tensor is a view of it); -1 when neither. So a view made in
+/// the body that equals a boundary tensor at the first launch is that boundary tensor on
+/// every replay, whatever it was made from (the E0518 warning of plc is about this).
+int32_t boundary_of(const GraphTaskArgs& args, const ChipTensor& t) {
     for (int32_t i = 0; i < args.tensor_count_; ++i) {
-        if (args.tensors_[i].tensor == object) return i;
+        const ChipTensor* b = args.tensors_[i].tensor;
+        if (b != nullptr && b->buffer.size == t.buffer.size && same_view(*b, t)) return i;
     }
-    for (size_t k = rec.views.size(); k-- > 0;) {
-        if (same_view(rec.views[k].first, value)) return rec.views[k].second;
+    for (int32_t i = 0; i < args.tensor_count_; ++i) {
+        const ChipTensor* b = args.tensors_[i].tensor;
+        if (b != nullptr && b->buffer.addr == t.buffer.addr && b->buffer.size == t.buffer.size &&
+            t.start_offset >= b->start_offset) {
+            return i;
+        }
     }
     return -1;
 }
 
-NodeTensor classify(const Recording& rec, const ChipTensor* object, const ChipTensor& t, TensorArgType type) {
+NodeTensor classify(const Recording& rec, const ChipTensor& t, TensorArgType type) {
     NodeTensor nt;
     nt.desc = t;
     nt.type = type;
-    int32_t internal = internal_index(rec, t.buffer.addr);
-    if (internal >= 0) {
-        nt.source = Source::INTERNAL;
-        nt.index = internal;
-        return nt;
-    }
     const GraphTaskArgs& args = *rec.args;
-    int32_t found = object != nullptr ? boundary_of(rec, object, t) : -1;
-    if (found < 0) {
-        // A copy of a boundary tensor or of a view of one, made some other way: the boundary
-        // tensor it equals, else the first one over the same buffer.
-        for (int32_t i = 0; i < args.tensor_count_; ++i) {
-            const ChipTensor* b = args.tensors_[i].tensor;
-            if (b == nullptr || b->buffer.addr != t.buffer.addr) continue;
-            if (same_view(*b, t)) {
-                found = i;
-                break;
-            }
-            if (found < 0) found = i;
-        }
-    }
+    int32_t found = boundary_of(args, t);
     if (found >= 0) {
         nt.source = Source::BOUNDARY;
         nt.index = found;
         nt.delta = static_cast<int64_t>(t.start_offset) - static_cast<int64_t>(args.tensors_[found].tensor->start_offset);
+        return nt;
+    }
+    int32_t internal = internal_index(rec, t.buffer.addr);
+    if (internal >= 0) {
+        nt.source = Source::INTERNAL;
+        nt.index = internal;
     }
     return nt;
 }
@@ -459,8 +453,7 @@ void record_alloc(Recording& rec, const TensorCreateInfo& ci, const ChipTensor& 
     rec.alloc_addrs.push_back(t.buffer.addr);
 }
 
-void record_node(Recording& rec, const Task& t, const std::vector<const ChipTensor*>& objects,
-                 const std::vector<int16_t>& origins, bool manual) {
+void record_node(Recording& rec, const Task& t, const std::vector<int16_t>& origins, bool manual) {
     if (rec.def.nodes.size() >= kMaxNodes) {
         if (!rec.unsupported) {
             fail("a Graph recording has more than " + std::to_string(kMaxNodes) + " tasks");
@@ -474,7 +467,7 @@ void record_node(Recording& rec, const Task& t, const std::vector<const ChipTens
     n.manual = manual;
     n.block_num = t.block_num;
     for (size_t i = 0; i < t.tensors.size(); ++i) {
-        n.tensors.push_back(classify(rec, objects[i], t.tensors[i], t.types[i]));
+        n.tensors.push_back(classify(rec, t.tensors[i], t.types[i]));
     }
     for (size_t k = 0; k < t.scalars.size(); ++k) n.scalars.push_back(NodeScalar{origins[k], t.scalars[k]});
     for (uint64_t d : t.deps) {
@@ -484,7 +477,7 @@ void record_node(Recording& rec, const Task& t, const std::vector<const ChipTens
     }
     n.has_predicate = t.has_predicate;
     if (t.has_predicate) {
-        n.predicate_tensor = classify(rec, t.predicate.operand.tensor, t.predicate_tensor, TensorArgType::INPUT);
+        n.predicate_tensor = classify(rec, t.predicate_tensor, TensorArgType::INPUT);
         n.predicate = t.predicate;
     }
     rec.node_of_task.emplace_back(t.id, static_cast<int32_t>(rec.def.nodes.size()));
@@ -588,10 +581,8 @@ TaskOutputTensors submit(const MixedKernels& kernels, const CoreTaskArgs& args, 
     t.dummy = dummy;
     t.block_num = args.launch_spec.block_num();
     std::vector<ChipTensor> outs;
-    std::vector<const ChipTensor*> objects;
     for (int32_t i = 0; i < args.tensor_count_; ++i) {
         const PlcTensorArg& a = args.tensors_[i];
-        objects.push_back(a.tensor);
         if (a.create != nullptr) {
             ChipTensor c = allocate(*a.create);
             if (r.recording != nullptr) record_alloc(*r.recording, *a.create, c);
@@ -633,7 +624,7 @@ TaskOutputTensors submit(const MixedKernels& kernels, const CoreTaskArgs& args, 
     }
     uint64_t since = 0;
     bool manual = in_manual_scope(&since);
-    if (r.recording != nullptr) record_node(*r.recording, t, objects, origins, manual);
+    if (r.recording != nullptr) record_node(*r.recording, t, origins, manual);
     PTO2TaskId id{t.id};
     enqueue(std::move(t), manual, since);
     return TaskOutputTensors(id, std::move(outs));
@@ -646,13 +637,6 @@ TaskOutputTensors submit(const MixedKernels& kernels, const CoreTaskArgs& args, 
 void plc_rt_assert_failed(const char* cond, const char* file, int line) {
     std::fprintf(stderr, "plc runtime: assertion failed: %s (%s:%d)\n", cond, file, line);
     std::abort();
-}
-
-void plc_rt_derived(const ChipTensor* parent, const ChipTensor& child) {
-    Recording* rec = rt().recording;
-    if (rec == nullptr) return;
-    int32_t b = boundary_of(*rec, parent, *parent);
-    if (b >= 0) rec->views.emplace_back(child, b);
 }
 
 int16_t plc_rt_scalar_origin(const void* addr) {
