@@ -1,7 +1,7 @@
 # Ops of PTO-ISA kernels (issue 13): row reductions into one-column tiles (column-major,
 # with a scratch tile), column reductions into one-row tiles, over a valid region cut by
 # the tensor's end; the row and column expansions of softmax; casts (TCVT) with a
-# rounding mode; a compare into a packed mask. tests/simpler.rs runs `reduce` on a2a3sim with
+# rounding mode; a compare into a packed mask; bitwise ops of INT32 tiles and scalars. tests/simpler.rs runs `reduce` on a2a3sim with
 # `--kernels pto-isa` and compares it with `plc run`.
 import pypto.language as pl
 
@@ -69,6 +69,21 @@ def compare(x: pl.Tensor[[40, 128], pl.FP32], y: pl.Tensor[[40, 128], pl.FP32], 
     return mask
 
 
+@pl.jit.incore
+def bitwise(
+    i: pl.Tensor[[16, 64], pl.INT32],
+    j: pl.Tensor[[16, 64], pl.INT32],
+    bits: pl.Out[pl.Tensor[[16, 64], pl.INT32]],
+):
+    a = pl.load(i, [0, 0], [16, 64])
+    b = pl.load(j, [0, 0], [16, 64])
+    # TXOR, TANDS, TSHLS, TSHRS, TXORS (the XORs with a scratch tile).
+    tmp = pl.create_tile([16, 64], dtype=pl.INT32)
+    c = pl.shrs(pl.shls(pl.ands(pl.xor(a, b, tmp), 1023), 2), 1)
+    pl.store(pl.xors(c, 85, tmp), [0, 0], bits)
+    return bits
+
+
 @pl.jit
 def reduce(
     x: pl.Tensor[[40, 128], pl.FP32],
@@ -83,10 +98,14 @@ def reduce(
     halves: pl.Out[pl.Tensor[[40, 128], pl.FP16]],
     y: pl.Tensor[[40, 128], pl.FP32],
     mask: pl.Out[pl.Tensor[[40, 16], pl.UINT8]],
+    i: pl.Tensor[[16, 64], pl.INT32],
+    j: pl.Tensor[[16, 64], pl.INT32],
+    bits: pl.Out[pl.Tensor[[16, 64], pl.INT32]],
 ):
+    bits = bitwise(i, j, bits)
     normalised = normalise(x, normalised)
     mask = compare(x, y, mask)
     floors, halves = casts(x, floors, halves)
     sums, maxes, mins = reduce_rows(x, sums, maxes, mins)
     col_sums, col_maxes, col_mins = reduce_cols(x, col_sums, col_maxes, col_mins)
-    return sums, maxes, mins, col_sums, col_maxes, col_mins, normalised, floors, halves, mask
+    return sums, maxes, mins, col_sums, col_maxes, col_mins, normalised, floors, halves, mask, bits

@@ -34,8 +34,10 @@ fn tile_tile(f: BinaryFn) -> Option<&'static str> {
         BinaryFn::Or => "TOR",
         BinaryFn::Shl => "TSHL",
         BinaryFn::Shr => "TSHR",
-        // TREM needs a scratch tile and rounds toward zero (Python's `%` toward -inf); no TXOR.
-        BinaryFn::Rem | BinaryFn::Xor => return None,
+        // With a scratch tile (`takes_scratch`).
+        BinaryFn::Xor => "TXOR",
+        // TREM rounds toward zero (Python's `%` toward -inf).
+        BinaryFn::Rem => return None,
         // TFMOD and the expdif pair (TSUB then TEXP) are not mapped yet.
         BinaryFn::Fmod | BinaryFn::ExpDif => return None,
     })
@@ -51,14 +53,19 @@ fn tile_scalar(f: BinaryFn) -> Option<&'static str> {
         BinaryFn::Max => "TMAXS",
         BinaryFn::Min => "TMINS",
         BinaryFn::Or => "TORS",
-        BinaryFn::Rem
-        | BinaryFn::And
-        | BinaryFn::Xor
-        | BinaryFn::Shl
-        | BinaryFn::Shr
-        | BinaryFn::Fmod
-        | BinaryFn::ExpDif => return None,
+        BinaryFn::And => "TANDS",
+        BinaryFn::Shl => "TSHLS",
+        BinaryFn::Shr => "TSHRS",
+        // With a scratch tile (`takes_scratch`).
+        BinaryFn::Xor => "TXORS",
+        BinaryFn::Rem | BinaryFn::Fmod | BinaryFn::ExpDif => return None,
     })
+}
+
+/// Whether the instruction of a binary function takes a scratch tile of the result's shape
+/// last (`TXOR(dst, a, b, tmp)`, `TXORS(dst, a, s, tmp)`).
+fn takes_scratch(f: BinaryFn) -> bool {
+    f == BinaryFn::Xor
 }
 
 /// The instruction of a reduction along an axis, and whether it takes a scratch tile.
@@ -253,6 +260,34 @@ impl Lower<'_> {
         self.new_tile(&ty, hint, self.p.expr(e).loc)
     }
 
+    /// The scratch argument (`, tmp`) of `f`'s instruction: the call's `tmp` tile (of `t`'s
+    /// shape), else a new tile of `t`'s type; and what it writes. Nothing when the
+    /// instruction takes none.
+    fn scratch_like(
+        &mut self,
+        f: BinaryFn,
+        op: Op,
+        args: &[Option<ExprId>],
+        t: usize,
+        loc: Loc,
+    ) -> R<(String, Vec<Res>)> {
+        if !takes_scratch(f) {
+            return Ok((String::new(), Vec::new()));
+        }
+        if let Some(given) = self.arg(op, args, P::Tmp) {
+            let tmp = self.tile_operand(given)?;
+            if self.tile_dims(tmp) != self.tile_dims(t) {
+                return Err(self.unmapped(loc, format!("`{op}` with a `tmp` tile of another size than its result")));
+            }
+            return Ok((format!(", {}", self.tile_name(tmp)), vec![Res::Tile(tmp)]));
+        }
+        let d = &self.tiles[t];
+        let shape = vec![Dim::Const(d.rows), Dim::Const(d.cols)];
+        let ty = Type::Tile { shape, dtype: d.dtype, memory: Some(MemorySpace::Vec) };
+        let tmp = self.new_tile(&ty, "tmp", loc)?;
+        Ok((format!(", {}", self.tile_name(tmp)), vec![Res::Tile(tmp)]))
+    }
+
     /// A vector tile of the band's shape holding a band of a tensor value of type `ty`
     /// (FP32 when its dtype is unknown, as the CPU kernels take it).
     fn band_tile(&mut self, ty: &Type, hint: &str, loc: Loc) -> R<usize> {
@@ -319,16 +354,20 @@ impl Lower<'_> {
                         if self.tile_dims(u) != self.tile_dims(x) || self.tile_dims(t) != self.tile_dims(x) {
                             return Err(self.unmapped(loc, format!("`{op}` of tiles of different shapes (broadcast)")));
                         }
-                        let line = format!("{name}({dst}, {src}, {});", self.tile_name(u));
+                        let (scratch, mut writes) = self.scratch_like(f, op, args, t, loc)?;
+                        writes.push(Res::Tile(t));
+                        let line = format!("{name}({dst}, {src}, {}{scratch});", self.tile_name(u));
                         let lines = self.valid_from(t, x, Some(u)).into_iter().chain([line]).collect();
-                        self.inst(Pipe::V, lines, vec![Res::Tile(x), Res::Tile(u)], vec![Res::Tile(t)]);
+                        self.inst(Pipe::V, lines, vec![Res::Tile(x), Res::Tile(u)], writes);
                     }
                     Val::Scalar(s, _) => {
                         let name = tile_scalar(f)
                             .ok_or_else(|| self.unmapped(loc, format!("`{op}` of a tile and a scalar")))?;
-                        let line = format!("{name}({dst}, {src}, static_cast<{}>({s}));", self.tile_elem(x));
+                        let (scratch, mut writes) = self.scratch_like(f, op, args, t, loc)?;
+                        writes.push(Res::Tile(t));
+                        let line = format!("{name}({dst}, {src}, static_cast<{}>({s}){scratch});", self.tile_elem(x));
                         let lines = self.valid_from(t, x, None).into_iter().chain([line]).collect();
-                        self.inst(Pipe::V, lines, vec![Res::Tile(x)], vec![Res::Tile(t)]);
+                        self.inst(Pipe::V, lines, vec![Res::Tile(x)], writes);
                     }
                     Val::Tensor(_) => return Err(self.unmapped(loc, format!("`{op}` of a tensor"))),
                 }
