@@ -312,9 +312,10 @@ fn compile_errors_name_their_place() {
     assert_eq!(
         lines,
         [
-            "tests/emit/pto_isa_errors.pl:11:14: error[E0620]: `pl.row_sum` (tile.row_sum: reductions need one-column result tiles (DN layout) and scratch tiles, not placed yet) has no PTO-ISA form yet (kernel `row_sums`)",
+            "tests/emit/pto_isa_errors.pl:11:14: error[E0620]: `pl.sin` (tile.sin: sin and cos have no vector instruction; they are not expanded yet) has no PTO-ISA form yet (kernel `sines`)",
             "tests/emit/pto_isa_errors.pl:18:9: error[E0621]: tile `u` does not fit: with the tiles live at the same time it needs 393216 bytes of the unified buffer (UB), which holds 196608: `t` 131072 B, `u` 131072 B, `t_1` 131072 B",
             "tests/emit/pto_isa_errors.pl:25:9: error[E0622]: a vector tile's rows must be a multiple of 32 bytes: 16x4 of FP32 has rows of 16 bytes",
+            "tests/emit/pto_isa_errors.pl:33:14: error[E0622]: a one-column vector tile is column-major and its column must be a multiple of 32 bytes: 4x1 of FP32 has a column of 16 bytes",
         ],
         "{err}"
     );

@@ -15,9 +15,11 @@
 //! The entries in [`KNOWN_DIFFERENCES`] are real differences between plc's runtime and
 //! simpler (see docs/runtime.md): they must run, but their lines are not compared.
 
+mod common;
 #[path = "common/runnable.rs"]
 mod runnable;
 
+use common::snapshot::{snapshot_dir, Snapshots};
 use runnable::{Runnable, RUNNABLE};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -136,14 +138,12 @@ fn every_runnable_entry_prints_on_a2a3sim_what_plc_run_prints() {
 
 /// The entries whose kernels the PTO-ISA backend does not map yet: the kernel, and the
 /// start of plc's E0620 message (docs/kernels.md says why).
-const NOT_PTO_ISA: &[(&str, &str, &str)] = &[
-    ("declared_task_edges", "staged_square", "a tensor value computed in a kernel"),
-    ("declared_task_edges", "banded_negate", "a tensor value computed in a kernel"),
-    ("loop_carried_ssa", "main", "an `if` in a kernel"),
-];
+/// Empty: every runnable entry has PTO-ISA kernels.
+const NOT_PTO_ISA: &[(&str, &str, &str)] = &[];
 
 /// The entries whose PTO-ISA build runs on a2a3sim in every test run (vector, cube and a
-/// mixed vector-then-cube entry, loops, graphs, FP16); every entry is compiled, and with
+/// mixed vector-then-cube entry, loops, graphs, FP16, loop-carried tiles and an `if`,
+/// tensor values of run-time shape computed in bands); every entry is compiled, and with
 /// `PLC_PTO_ALL=1` every supported one runs (each run compiles its kernels with clang++
 /// against PTO-ISA's headers, 20-60 s on 2 cores: all of them would take CI's budget).
 const PTO_ISA_RUN: &[(&str, &str)] = &[
@@ -153,6 +153,8 @@ const PTO_ISA_RUN: &[(&str, &str)] = &[
     ("jit_shape_of_argument", "square_then_product"),
     ("graph_regions_in_control_flow", "entry"),
     ("half_precision", "blend"),
+    ("loop_carried_ssa", "main"),
+    ("declared_task_edges", "staged_square"),
 ];
 
 /// Entries whose PTO-ISA result is compared with a tolerance, and why: TMATMUL sums its
@@ -298,4 +300,66 @@ fn every_a2a3sim_kernel_and_io_helper_compiles_on_its_own() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Ops beyond the examples' (`tests/emit/pto_isa_ops.pl`): row reductions into one-column
+/// tiles and column reductions into one-row tiles, over a valid region the tensor's end
+/// cuts, row and column expansions (softmax's steps), casts with a rounding mode, a compare
+/// into a packed mask, bitwise ops, run
+/// on a2a3sim with PTO-ISA kernels and print what `plc run` prints (to 1e-6 of each
+/// `abs_sum`: a sum may add in another order).
+#[test]
+fn pto_isa_ops_print_on_a2a3sim_what_plc_run_prints() {
+    if let Err(why) = wanted() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let file = "tests/emit/pto_isa_ops.pl";
+    let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simpler-pto").join("pto_isa_ops");
+    let out = out_dir.to_str().unwrap();
+    let args = ["compile", file, "-o", out, "--entry", "reduce", "--harness", "--target", "a2a3sim"];
+    let compiled = plc(&[&args[..], &["--kernels", "pto-isa"]].concat());
+    assert!(compiled.status.success(), "{}", String::from_utf8_lossy(&compiled.stderr));
+    let expected = plc(&["run", file, "--entry", "reduce"]);
+    let expected = String::from_utf8_lossy(&expected.stdout).to_string();
+    assert_eq!(expected.lines().count(), 11, "{expected}");
+    let run = Command::new("sh").arg(out_dir.join("run.sh")).output().expect("sh runs");
+    let got = String::from_utf8_lossy(&run.stdout).to_string();
+    assert!(run.status.success(), "run.sh failed: {}", String::from_utf8_lossy(&run.stderr));
+    assert!(close(&expected, &got), "plc run:\n{expected}a2a3sim:\n{got}");
+}
+
+/// Without simpler: the PTO-ISA kernels of control flow and of values of run-time shape, from
+/// `kernel_entry` on (tile placement, instructions, flags), match their expected files
+/// `tests/snapshots/<example>/pto-isa/<kernel>.cpp` (bless with `PLC_BLESS=1`).
+#[test]
+fn pto_isa_kernels_with_control_flow_and_band_loops_match_their_expected_files() {
+    // (example, entry, `--arg`s, kernels): a loop carrying a tile and an `if` merging one;
+    // `pl.add` of tensors whose shape is known only at run time, computed in bands.
+    let cases: &[(&str, &str, &[&str], &[&str])] = &[
+        ("loop_carried_ssa", "main", &[], &["cube_tile", "add_or_sub"]),
+        ("declared_task_edges", "staged_square", &["x=64x64", "doubled=64x64", "squared=64x64"], &["double_input"]),
+    ];
+    let mut snapshots = Snapshots::new();
+    for (file, entry, args, kernels) in cases {
+        let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pto-snapshots").join(format!("{file}-{entry}"));
+        let example = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("examples/{file}.pl"));
+        let mut argv = vec!["compile", example.to_str().unwrap(), "-o", out_dir.to_str().unwrap(), "--entry", entry];
+        argv.extend(["--target", "a2a3sim", "--kernels", "pto-isa"]);
+        for a in *args {
+            argv.extend(["--arg", a]);
+        }
+        let compiled = plc(&argv);
+        assert!(compiled.status.success(), "compile {file}: {}", String::from_utf8_lossy(&compiled.stderr));
+        let folder = snapshot_dir(&example).join("pto-isa");
+        for k in *kernels {
+            let text = std::fs::read_to_string(out_dir.join("kernels").join(format!("{k}.cpp"))).unwrap();
+            let body = &text[text.find("extern \"C\"").expect("kernel_entry")..];
+            snapshots.check(&folder.join(format!("{k}.cpp")), Some(body));
+        }
+        snapshots.check_no_others(&folder, |f| f.extension().is_some_and(|e| e == "cpp"));
+    }
+    if let Err(e) = snapshots.finish() {
+        panic!("{e}");
+    }
 }

@@ -778,11 +778,11 @@ Pass the values in a tensor, or split the kernel.";
     E0620 => "an op or construct the PTO-ISA backend does not map yet",
 "`plc compile --target a2a3sim --kernels pto-isa` writes each kernel as PTO-ISA instructions
 (TLOAD, TADD, TMATMUL, TSTORE, ...) over tiles placed in on-chip memory. The message names
-what has no PTO-ISA form yet: an op (with the reason, as docs/kernels.md lists them), a tile
-parameter or result passed between kernels, a loop that carries values, an `if`, a load
-that converts its element type, a tensor value computed inside the kernel.
+what has no PTO-ISA form yet: an op (with the reason, as docs/kernels.md lists them), a
+`while` loop, a tile carried in L1 or L0, a load that converts its element type, a value of
+run-time shape used other than by `pl.assemble` at offset 0.
 
-    t = pl.row_sum(x)        # error E0620 with --kernels pto-isa
+    t = pl.sin(x)            # error E0620 with --kernels pto-isa
 
 The default `--kernels cpu` runs every kernel on the simulator as plain C++.";
 
@@ -798,7 +798,9 @@ Work in smaller bands, or let a tile die (its last use) before the next is made.
 
     E0622 => "a tile shape a PTO-ISA instruction cannot take",
 "PTO-ISA tiles have one or two constant extents, and a row of a vector tile is a multiple
-of 32 bytes (8 FP32 or 16 FP16 elements). A tile of another shape has no PTO-ISA form.
+of 32 bytes (8 FP32 or 16 FP16 elements); a vector tile of one column (a row reduction's
+result) is column-major, and its column is a multiple of 32 bytes. A tile of another shape
+has no PTO-ISA form.
 
     t = pl.load(x, [0, 0], [16, 4])   # rows of 16 bytes: error E0622";
 

@@ -1,8 +1,11 @@
 //! A device function as a list of PTO-ISA instructions: each on one pipe, with the tiles and
 //! tensors it reads and writes (for the allocator and the sync step). The device functions
-//! it calls (a Group or Spmd wrapper's kernels, helpers) are inlined.
+//! it calls (a Group or Spmd wrapper's kernels, helpers) are inlined. Loops and `if`s are
+//! C++ blocks around the instructions ([`Item::LoopStart`]); a value a loop carries or an
+//! `if` merges has one place (a tile, a C++ variable) that each `pl.yield_` writes.
 
 use super::alloc::{Request, Space};
+use super::ops::Window;
 use super::sync::Pipe;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::emit::cpp::{float_literal, int_literal, Namer};
@@ -31,8 +34,10 @@ pub struct Inst {
 
 pub enum Item {
     Inst(Inst),
-    /// `for (...) {`
+    /// `for (...) {`, `if (...) {` or `else {`: a block the sync step fences (a loop body
+    /// or a branch).
     LoopStart(String),
+    /// The block's `}`.
     LoopEnd,
 }
 
@@ -87,6 +92,32 @@ pub(super) struct Lower<'a> {
     pub result_base: usize,
     pub result_slots: usize,
     pub created: usize,
+    /// Where each enclosing loop's or `if`'s `pl.yield_` puts its values (innermost last).
+    yields: Vec<Vec<Carry>>,
+    /// The C++ scalars a yield assigns (bound by copy, not by name, when read).
+    mutable: rustc_hash::FxHashSet<String>,
+    /// Inside the band loop of a value of run-time shape (`ops.rs`, `stream_assemble`):
+    /// the band's tile rows and columns, and the C++ names of its row and column.
+    pub stream: Option<Band>,
+}
+
+/// The band a value of run-time shape is computed in: tiles of `rows` x `cols` at row `r`
+/// and column `c` of the tensors seen as matrices.
+#[derive(Clone, Debug)]
+pub(super) struct Band {
+    pub rows: i64,
+    pub cols: i64,
+    pub r: String,
+    pub c: String,
+}
+
+/// A value a loop carries or an `if` merges: a tile the yields copy into, a C++ scalar
+/// they assign, or a tensor argument (yields must hand on the same one).
+#[derive(Clone, Debug)]
+enum Carry {
+    Tile(usize),
+    Scalar(String, DType),
+    Tensor(Option<usize>),
 }
 
 /// Whether a device function's PTO-ISA kernel runs on a cube core: it (or a device
@@ -110,6 +141,9 @@ pub fn lower(p: &Program, names: &Interner, func: Symbol) -> R<Kernel> {
         result_base: 0,
         result_slots: 0,
         created: 0,
+        yields: Vec::new(),
+        mutable: Default::default(),
+        stream: None,
     };
     for reserved in ["args", "gm"] {
         l.namer.reserve(reserved);
@@ -139,7 +173,7 @@ pub fn lower(p: &Program, names: &Interner, func: Symbol) -> R<Kernel> {
             ty @ Type::Tile { .. } => {
                 // A tile parameter arrives as a tensor and is read whole.
                 let tile = l.new_tile(&ty, names.get(var.source), var.loc)?;
-                l.emit_load(tile, t, &zeros(&ty));
+                l.emit_load(tile, t, Window::At(zeros(&ty)));
                 l.vars.insert(q.var, Val::Tile(tile));
                 t += 1;
             }
@@ -151,7 +185,7 @@ pub fn lower(p: &Program, names: &Interner, func: Symbol) -> R<Kernel> {
         match returned.get(i) {
             Some(Val::Tile(tile)) => {
                 let ty = p.types.get(f.returns[i]).clone();
-                l.emit_store(*tile, params + k, &zeros(&ty), f.loc)?;
+                l.emit_store(*tile, params + k, Window::At(zeros(&ty)), f.loc)?;
             }
             // A tensor the kernel made with `pl.create_tensor` is that result's tensor.
             Some(Val::Tensor(j)) if *j == params + k => {}
@@ -276,7 +310,19 @@ impl Lower<'_> {
             other => return Err(self.unmapped(loc, format!("a tile in memory {other}"))),
         };
         let bytes = (rows * cols * dtype.bytes()) as u64;
-        if space == Space::Vec && (cols * dtype.bytes()) % 32 != 0 {
+        // A one-column vector tile (a row reduction's result) is column-major: its column
+        // is contiguous, and must be a multiple of 32 bytes.
+        let column = space == Space::Vec && cols == 1 && rows > 1;
+        if column && (rows * dtype.bytes()) % 32 != 0 {
+            return Err(self.illegal_shape(
+                loc,
+                format!(
+                    "a one-column vector tile is column-major and its column must be a multiple of 32 bytes: {rows}x1 of {dtype} has a column of {} bytes",
+                    rows * dtype.bytes()
+                ),
+            ));
+        }
+        if space == Space::Vec && !column && (cols * dtype.bytes()) % 32 != 0 {
             return Err(self.illegal_shape(
                 loc,
                 format!(
@@ -286,6 +332,7 @@ impl Lower<'_> {
             ));
         }
         let cpp = match space {
+            Space::Vec if column => format!("Tile<TileType::Vec, {elem}, {rows}, 1, BLayout::ColMajor, -1, -1>"),
             Space::Vec => format!("Tile<TileType::Vec, {elem}, {rows}, {cols}, BLayout::RowMajor, -1, -1>"),
             Space::Mat => format!(
                 "Tile<TileType::Mat, {elem}, {rows}, {cols}, BLayout::ColMajor, {rows}, {cols}, SLayout::RowMajor, 512>"
@@ -340,7 +387,7 @@ impl Lower<'_> {
                 let hint = self.names.get(self.p.var(var).source).to_string();
                 let v = self.value(value, &hint)?;
                 let v = match v {
-                    Val::Scalar(text, d) if !is_simple(&text) => {
+                    Val::Scalar(text, d) if !is_simple(&text) || self.mutable.contains(&text) => {
                         let cty = scalar_cpp(d).ok_or_else(|| self.unmapped(loc, format!("a {d} scalar")))?;
                         let name = self.namer.first_free(&[&hint]);
                         self.scalar_line(format!("const {cty} {name} = {text};"));
@@ -362,29 +409,180 @@ impl Lower<'_> {
                 }
                 Ok(Some(out))
             }
-            StmtKind::For { var, start, stop, step, iter_args, body, .. } if iter_args.is_empty() => {
+            StmtKind::For { var, start, stop, step, iter_args, body, return_vars, .. } => {
                 let start = self.scalar(start)?;
                 let stop = self.scalar(stop)?;
                 let step = self.scalar(step)?;
+                // The carried values: each initial value copied into the place the yields
+                // write (a tile, a C++ variable), bound to the iteration variable.
+                let mut carries = Vec::new();
+                for a in &iter_args {
+                    let hint = self.names.get(self.p.var(a.var).source).to_string();
+                    let init = self.value(a.init, &hint)?;
+                    let c = self.carry(init, &hint, loc)?;
+                    self.vars.insert(a.var, self.carried(&c, loc)?);
+                    carries.push(c);
+                }
                 let name = self.namer.first_free(&[self.names.get(self.p.var(var).source)]);
                 self.items.push(Item::LoopStart(format!(
                     "for (int64_t {name} = {start}; ({step}) > 0 ? {name} < ({stop}) : {name} > ({stop}); {name} += ({step})) {{"
                 )));
                 self.vars.insert(var, Val::Scalar(name, DType::Index));
-                if self.block(&body)?.is_some() {
+                self.yields.push(carries);
+                let returned = self.block(&body);
+                let carries = self.yields.pop().unwrap_or_default();
+                if returned?.is_some() {
                     return Err(self.unmapped(loc, "a `return` inside a loop".to_string()));
                 }
                 self.items.push(Item::LoopEnd);
+                self.bind_carried(&return_vars, &carries, loc)?;
+                Ok(None)
+            }
+            StmtKind::If { cond, then_body, else_body, return_vars } => {
+                let cond = self.scalar(cond)?;
+                // The merged values: a place of each result's type, which each branch's
+                // yield writes.
+                let mut carries = Vec::new();
+                for &v in &return_vars {
+                    let var = self.p.var(v);
+                    let hint = self.names.get(var.source).to_string();
+                    carries.push(match self.p.types.get(var.ty).clone() {
+                        ty @ Type::Tile { .. } => Carry::Tile(self.new_tile(&ty, &hint, loc)?),
+                        Type::Scalar(d) => {
+                            let cty = scalar_cpp(d).ok_or_else(|| self.unmapped(loc, format!("a {d} scalar")))?;
+                            let name = self.namer.first_free(&[&hint]);
+                            self.scalar_line(format!("{cty} {name}{{}};"));
+                            self.mutable.insert(name.clone());
+                            Carry::Scalar(name, d)
+                        }
+                        Type::Tensor { .. } | Type::Unknown => Carry::Tensor(None),
+                        _ => return Err(self.unmapped(loc, "an `if` merging a value of this type".to_string())),
+                    });
+                }
+                self.yields.push(carries);
+                let mut branches = vec![(format!("if ({cond}) {{"), then_body)];
+                branches.extend(else_body.map(|b| ("else {".to_string(), b)));
+                for (head, body) in branches {
+                    self.items.push(Item::LoopStart(head));
+                    let saved = self.vars.clone();
+                    let returned = self.block(&body);
+                    self.vars = saved;
+                    if returned?.is_some() {
+                        self.yields.pop();
+                        return Err(self.unmapped(loc, "a `return` inside an `if`".to_string()));
+                    }
+                    self.items.push(Item::LoopEnd);
+                }
+                let carries = self.yields.pop().unwrap_or_default();
+                self.bind_carried(&return_vars, &carries, loc)?;
+                Ok(None)
+            }
+            StmtKind::Yield(values) => {
+                let Some(mut carries) = self.yields.pop() else {
+                    return Err(self.unmapped(loc, "a `pl.yield_` outside a loop or `if`".to_string()));
+                };
+                let done = self.yield_into(&values, &mut carries, loc);
+                self.yields.push(carries);
+                done?;
                 Ok(None)
             }
             StmtKind::Scope(scope) if matches!(scope.kind, ScopeKind::Runtime { .. }) => self.block(&scope.body),
-            StmtKind::For { .. } => Err(self.unmapped(loc, "a loop that carries values".to_string())),
             StmtKind::While { .. } => Err(self.unmapped(loc, "a `while` loop".to_string())),
-            StmtKind::If { .. } => Err(self.unmapped(loc, "an `if` in a kernel".to_string())),
-            StmtKind::Yield(_) | StmtKind::Break | StmtKind::Continue | StmtKind::Scope(_) => {
+            StmtKind::Break | StmtKind::Continue | StmtKind::Scope(_) => {
                 Err(self.unmapped(loc, "this statement".to_string()))
             }
         }
+    }
+
+    // ------------------------------------------------------------------ carried values
+
+    /// The place a loop carries `init` in: a vector tile of its shape (`TMOV` of the
+    /// initial value), a C++ variable, or the tensor argument itself.
+    fn carry(&mut self, init: Val, hint: &str, loc: Loc) -> R<Carry> {
+        match init {
+            Val::Tile(t) => {
+                let d = &self.tiles[t];
+                if d.request.space != Space::Vec {
+                    return Err(self.unmapped(loc, format!("a loop carrying a tile in {}", d.request.space.name())));
+                }
+                let shape = vec![Dim::Const(d.rows), Dim::Const(d.cols)];
+                let ty = Type::Tile { shape, dtype: d.dtype, memory: Some(MemorySpace::Vec) };
+                let c = self.new_tile(&ty, hint, loc)?;
+                self.copy_tile(c, t, loc)?;
+                Ok(Carry::Tile(c))
+            }
+            Val::Scalar(text, d) => {
+                let cty = scalar_cpp(d).ok_or_else(|| self.unmapped(loc, format!("a {d} scalar")))?;
+                let name = self.namer.first_free(&[hint]);
+                self.scalar_line(format!("{cty} {name} = {text};"));
+                self.mutable.insert(name.clone());
+                Ok(Carry::Scalar(name, d))
+            }
+            Val::Tensor(i) => Ok(Carry::Tensor(Some(i))),
+        }
+    }
+
+    /// The value a carried place holds.
+    fn carried(&self, c: &Carry, loc: Loc) -> R<Val> {
+        match c {
+            Carry::Tile(t) => Ok(Val::Tile(*t)),
+            Carry::Scalar(name, d) => Ok(Val::Scalar(name.clone(), *d)),
+            Carry::Tensor(Some(i)) => Ok(Val::Tensor(*i)),
+            Carry::Tensor(None) => Err(self.unmapped(loc, "an `if` result no branch yields".to_string())),
+        }
+    }
+
+    fn bind_carried(&mut self, vars: &[VarId], carries: &[Carry], loc: Loc) -> R<()> {
+        for (&v, c) in vars.iter().zip(carries) {
+            let val = self.carried(c, loc)?;
+            self.vars.insert(v, val);
+        }
+        Ok(())
+    }
+
+    /// A `pl.yield_`: each value written into its carried place.
+    fn yield_into(&mut self, values: &[ExprId], carries: &mut [Carry], loc: Loc) -> R<()> {
+        if values.len() != carries.len() {
+            return Err(self.unmapped(loc, "a `pl.yield_` of another number of values".to_string()));
+        }
+        for (&e, c) in values.iter().zip(carries.iter_mut()) {
+            match (self.value(e, "y")?, &mut *c) {
+                (Val::Tile(v), Carry::Tile(t)) => {
+                    let t = *t;
+                    if v != t {
+                        self.copy_tile(t, v, loc)?;
+                    }
+                }
+                (Val::Scalar(text, _), Carry::Scalar(name, _)) => {
+                    let line = format!("{name} = {text};");
+                    self.scalar_line(line);
+                }
+                (Val::Tensor(i), Carry::Tensor(slot @ None)) => *slot = Some(i),
+                (Val::Tensor(i), Carry::Tensor(Some(j))) if i == *j => {}
+                _ => {
+                    let loc = self.p.expr(e).loc;
+                    return Err(
+                        self.unmapped(loc, "a yielded value of another form than the one it replaces".to_string())
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `TMOV` of vector tile `src` into `dst`, of the same shape and element type.
+    fn copy_tile(&mut self, dst: usize, src: usize, loc: Loc) -> R<()> {
+        let (a, b) = (&self.tiles[dst], &self.tiles[src]);
+        if (a.rows, a.cols, a.dtype, a.request.space) != (b.rows, b.cols, b.dtype, b.request.space)
+            || a.request.space != Space::Vec
+        {
+            return Err(self.unmapped(loc, "a carried or merged tile whose shape or memory changes".to_string()));
+        }
+        let (d, s) = (self.tile_name(dst), self.tile_name(src));
+        let lines =
+            vec![format!("{d}.SetValidShape({s}.GetValidRow(), {s}.GetValidCol());"), format!("TMOV({d}, {s});")];
+        self.inst(Pipe::V, lines, vec![Res::Tile(src)], vec![Res::Tile(dst)]);
+        Ok(())
     }
 
     // ------------------------------------------------------------------ expressions

@@ -105,6 +105,36 @@ static inline void plc_window(__gm__ int64_t* args, int i, const int64_t (&off)[
     vr = static_cast<unsigned>(rows > 1 && n >= 2 && n <= N ? inside(off[n - 2], rows, t->shapes[n - 2]) : rows);
 }
 
+// Tensor argument i seen as a matrix: rows the product of the leading extents, columns the
+// last (a band loop's view of a tensor whose shape is known only at run time).
+static inline int64_t plc_rows(__gm__ int64_t* args, int i) {
+    const PlcTensorArg* t = plc_arg(args, i);
+    int64_t r = 1;
+    for (uint32_t k = 0; k + 1 < t->ndims; ++k) r *= t->shapes[k];
+    return r;
+}
+static inline int64_t plc_cols(__gm__ int64_t* args, int i) {
+    const PlcTensorArg* t = plc_arg(args, i);
+    return t->ndims >= 1 ? t->shapes[t->ndims - 1] : 1;
+}
+
+// The address of element (r, c) of that matrix.
+template <typename T>
+static inline __gm__ T* plc_gm_rc(__gm__ int64_t* args, int i, int64_t r, int64_t c) {
+    const PlcTensorArg* t = plc_arg(args, i);
+    int64_t at = static_cast<int64_t>(t->start_offset) + r * plc_row_stride(args, i, plc_cols(args, i));
+    if (t->ndims >= 1) at += c * plc_stride(t, t->ndims - 1);
+    return reinterpret_cast<__gm__ T*>(static_cast<uintptr_t>(t->addr)) + at;
+}
+
+// The part of a rows x cols window at (r, c) inside that matrix.
+static inline void plc_window_rc(__gm__ int64_t* args, int i, int64_t r, int64_t c, int64_t rows, int64_t cols,
+                                 unsigned& vr, unsigned& vc) {
+    auto inside = [](int64_t o, int64_t w, int64_t e) { return e - o < 0 ? 0 : (e - o < w ? e - o : w); };
+    vr = static_cast<unsigned>(inside(r, rows, plc_rows(args, i)));
+    vc = static_cast<unsigned>(inside(c, cols, plc_cols(args, i)));
+}
+
 template <typename T>
 static inline T plc_scalar(__gm__ int64_t* args, int i) {
     uint64_t u = static_cast<uint64_t>(args[i]);

@@ -3,10 +3,23 @@
 //! unmapped (E0620, with the reason docs/kernels.md gives).
 
 use super::alloc::Space;
-use super::lower::{Lower, Res, Val, R};
+use super::lower::{Band, Item, Lower, Res, Val, R};
 use super::sync::Pipe;
-use crate::ir::ops::{BinaryFn, Op, OpKind, OpLevel, Param as P, Slot, Special, UnaryFn};
+use crate::ir::ops::{Axis, BinaryFn, Op, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special, UnaryFn};
 use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Loc, MemorySpace, Type};
+
+/// The tile a value of run-time shape is computed in, band by band (8 KiB of FP32: the
+/// tiles of many operands fit in the unified buffer).
+const BAND_ROWS: i64 = 16;
+const BAND_COLS: i64 = 128;
+
+/// Where a load or store's window is: at offsets (one per axis of the tensor), or the
+/// current band of a band loop (`Lower::stream`).
+#[derive(Clone, Debug)]
+pub(super) enum Window {
+    At(Vec<String>),
+    Band,
+}
 
 /// The instruction of a tile-tile binary function.
 fn tile_tile(f: BinaryFn) -> Option<&'static str> {
@@ -21,8 +34,10 @@ fn tile_tile(f: BinaryFn) -> Option<&'static str> {
         BinaryFn::Or => "TOR",
         BinaryFn::Shl => "TSHL",
         BinaryFn::Shr => "TSHR",
-        // TREM needs a scratch tile and rounds toward zero (Python's `%` toward -inf); no TXOR.
-        BinaryFn::Rem | BinaryFn::Xor => return None,
+        // With a scratch tile (`takes_scratch`).
+        BinaryFn::Xor => "TXOR",
+        // TREM rounds toward zero (Python's `%` toward -inf).
+        BinaryFn::Rem => return None,
         // TFMOD and the expdif pair (TSUB then TEXP) are not mapped yet.
         BinaryFn::Fmod | BinaryFn::ExpDif => return None,
     })
@@ -38,13 +53,56 @@ fn tile_scalar(f: BinaryFn) -> Option<&'static str> {
         BinaryFn::Max => "TMAXS",
         BinaryFn::Min => "TMINS",
         BinaryFn::Or => "TORS",
-        BinaryFn::Rem
-        | BinaryFn::And
-        | BinaryFn::Xor
-        | BinaryFn::Shl
-        | BinaryFn::Shr
-        | BinaryFn::Fmod
-        | BinaryFn::ExpDif => return None,
+        BinaryFn::And => "TANDS",
+        BinaryFn::Shl => "TSHLS",
+        BinaryFn::Shr => "TSHRS",
+        // With a scratch tile (`takes_scratch`).
+        BinaryFn::Xor => "TXORS",
+        BinaryFn::Rem | BinaryFn::Fmod | BinaryFn::ExpDif => return None,
+    })
+}
+
+/// Whether the instruction of a binary function takes a scratch tile of the result's shape
+/// last (`TXOR(dst, a, b, tmp)`, `TXORS(dst, a, s, tmp)`).
+fn takes_scratch(f: BinaryFn) -> bool {
+    f == BinaryFn::Xor
+}
+
+/// The instruction of a reduction along an axis, and whether it takes a scratch tile.
+fn reduction(axis: Axis, f: ReduceFn) -> (&'static str, bool) {
+    match (axis, f) {
+        (Axis::Row, ReduceFn::Sum) => ("TROWSUM", true),
+        (Axis::Row, ReduceFn::Max) => ("TROWMAX", true),
+        (Axis::Row, ReduceFn::Min) => ("TROWMIN", true),
+        (Axis::Row, ReduceFn::Prod) => ("TROWPROD", true),
+        (Axis::Col, ReduceFn::Sum) => ("TCOLSUM", false),
+        (Axis::Col, ReduceFn::Max) => ("TCOLMAX", false),
+        (Axis::Col, ReduceFn::Min) => ("TCOLMIN", false),
+        (Axis::Col, ReduceFn::Prod) => ("TCOLPROD", false),
+    }
+}
+
+/// The instruction of a row or column expansion combining with `f`: `t` op the one-column
+/// (one-row) `v` repeated along the rows (down the columns).
+fn expansion(axis: Axis, f: BinaryFn) -> Option<&'static str> {
+    Some(match (axis, f) {
+        (Axis::Row, BinaryFn::Add) => "TROWEXPANDADD",
+        (Axis::Row, BinaryFn::Sub) => "TROWEXPANDSUB",
+        (Axis::Row, BinaryFn::Mul) => "TROWEXPANDMUL",
+        (Axis::Row, BinaryFn::Div) => "TROWEXPANDDIV",
+        (Axis::Row, BinaryFn::Max) => "TROWEXPANDMAX",
+        (Axis::Row, BinaryFn::Min) => "TROWEXPANDMIN",
+        (Axis::Row, BinaryFn::ExpDif) => "TROWEXPANDEXPDIF",
+        (Axis::Col, BinaryFn::Add) => "TCOLEXPANDADD",
+        (Axis::Col, BinaryFn::Sub) => "TCOLEXPANDSUB",
+        (Axis::Col, BinaryFn::Mul) => "TCOLEXPANDMUL",
+        (Axis::Col, BinaryFn::Div) => "TCOLEXPANDDIV",
+        (Axis::Col, BinaryFn::Max) => "TCOLEXPANDMAX",
+        (Axis::Col, BinaryFn::Min) => "TCOLEXPANDMIN",
+        (Axis::Col, BinaryFn::ExpDif) => "TCOLEXPANDEXPDIF",
+        // No expanding form of these in the table.
+        (_, BinaryFn::Rem | BinaryFn::And | BinaryFn::Or | BinaryFn::Xor | BinaryFn::Shl | BinaryFn::Shr)
+        | (_, BinaryFn::Fmod) => return None,
     })
 }
 
@@ -77,11 +135,15 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
         OpKind::CrossCore => Some("cross-core pipes between AIC and AIV kernels are not mapped yet"),
         OpKind::Prefetch => Some("prefetch contexts have no form in the simulator"),
         OpKind::Chain(_) => Some("the chained forms (TADDC, TSUBC, ...) are not mapped yet"),
-        OpKind::Expand(..) => Some("row/column expansion needs one-column tiles (DN layout), not placed yet"),
-        OpKind::Reduce(..) | OpKind::AxisReduce { .. } => {
-            Some("reductions need one-column result tiles (DN layout) and scratch tiles, not placed yet")
+        OpKind::Expand(axis, Some(f)) if expansion(axis, f).is_some() => None,
+        OpKind::Expand(..) => {
+            Some("the plain `row_expand`/`col_expand` (TROWEXPAND/TCOLEXPAND into a target's shape) are not mapped yet")
         }
-        OpKind::Compare => Some("TCMP's bit mask layout is not matched to plc's packed mask yet"),
+        OpKind::Reduce(..) => None,
+        OpKind::AxisReduce { .. } => Some(
+            "`sum`/`max`/`min` along an axis (which may drop it) are not mapped yet; `row_sum`, `col_sum`, ... are",
+        ),
+        OpKind::Compare => None,
         OpKind::Marker => Some("an optimisation marker has no instruction"),
         OpKind::Distributed => Some("the distributed ops need several ranks"),
         OpKind::Special(s) => match s {
@@ -98,7 +160,8 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
             | Special::BlockIdx
             | Special::BlockNum
             | Special::CreateTensor
-            | Special::Assemble => None,
+            | Special::Assemble
+            | Special::Cast => None,
             Special::ShapeOf
             | Special::DTypeOf
             | Special::Dim
@@ -109,7 +172,6 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
             | Special::Copy => Some("tensor values computed inside a kernel have no place in on-chip memory yet"),
             Special::Read | Special::Write => Some("single elements of a tile are not read or written yet"),
             Special::Ci => Some("TCI is not mapped yet"),
-            Special::Cast => Some("TCVT's rounding modes are not matched to plc's yet"),
             Special::ScalarCast | Special::ScalarMax | Special::ScalarMin => {
                 Some("these scalar ops are not mapped yet")
             }
@@ -157,9 +219,15 @@ impl Lower<'_> {
             // kernel): read whole, as the CPU kernels do.
             Val::Tensor(i) => {
                 let ty = self.p.types.get(self.p.expr(e).ty).clone();
+                if self.stream.is_some() {
+                    // In a band loop: the band's window of it.
+                    let t = self.band_tile(&ty, "band", self.p.expr(e).loc)?;
+                    self.emit_load(t, i, Window::Band);
+                    return Ok(t);
+                }
                 let t = self.new_tile(&ty, "whole", self.p.expr(e).loc)?;
                 let rank = ty.shape().map_or(2, |s| s.len());
-                self.emit_load(t, i, &vec!["0".to_string(); rank]);
+                self.emit_load(t, i, Window::At(vec!["0".to_string(); rank]));
                 Ok(t)
             }
             _ => Err(self.unmapped(self.p.expr(e).loc, "a tensor or scalar where a tile is expected".to_string())),
@@ -186,7 +254,80 @@ impl Lower<'_> {
     /// The tile a call makes, of the call's type.
     fn result_tile(&mut self, e: ExprId, hint: &str) -> R<usize> {
         let ty = self.p.types.get(self.p.expr(e).ty).clone();
+        if self.stream.is_some() && matches!(ty, Type::Tensor { .. } | Type::Unknown) {
+            return self.band_tile(&ty, hint, self.p.expr(e).loc);
+        }
         self.new_tile(&ty, hint, self.p.expr(e).loc)
+    }
+
+    /// The scratch argument (`, tmp`) of `f`'s instruction: the call's `tmp` tile (of `t`'s
+    /// shape), else a new tile of `t`'s type; and what it writes. Nothing when the
+    /// instruction takes none.
+    fn scratch_like(
+        &mut self,
+        f: BinaryFn,
+        op: Op,
+        args: &[Option<ExprId>],
+        t: usize,
+        loc: Loc,
+    ) -> R<(String, Vec<Res>)> {
+        if !takes_scratch(f) {
+            return Ok((String::new(), Vec::new()));
+        }
+        if let Some(given) = self.arg(op, args, P::Tmp) {
+            let tmp = self.tile_operand(given)?;
+            if self.tile_dims(tmp) != self.tile_dims(t) {
+                return Err(self.unmapped(loc, format!("`{op}` with a `tmp` tile of another size than its result")));
+            }
+            return Ok((format!(", {}", self.tile_name(tmp)), vec![Res::Tile(tmp)]));
+        }
+        let d = &self.tiles[t];
+        let shape = vec![Dim::Const(d.rows), Dim::Const(d.cols)];
+        let ty = Type::Tile { shape, dtype: d.dtype, memory: Some(MemorySpace::Vec) };
+        let tmp = self.new_tile(&ty, "tmp", loc)?;
+        Ok((format!(", {}", self.tile_name(tmp)), vec![Res::Tile(tmp)]))
+    }
+
+    /// A vector tile of the band's shape holding a band of a tensor value of type `ty`
+    /// (FP32 when its dtype is unknown, as the CPU kernels take it).
+    fn band_tile(&mut self, ty: &Type, hint: &str, loc: Loc) -> R<usize> {
+        let (rows, cols) = self.stream.as_ref().map_or((BAND_ROWS, BAND_COLS), |b| (b.rows, b.cols));
+        let dtype = ty.dtype().unwrap_or(DType::Fp32);
+        let shape = vec![Dim::Const(rows), Dim::Const(cols)];
+        self.new_tile(&Type::Tile { shape, dtype, memory: Some(MemorySpace::Vec) }, hint, loc)
+    }
+
+    /// Whether `e` is a tensor value whose shape or dtype is known only at run time (a tensor
+    /// op on bare `pl.Tensor` arguments): it has no tile of its own, and is computed band
+    /// by band where it is stored.
+    fn runtime_shaped(&self, e: ExprId) -> bool {
+        match self.p.types.get(self.p.expr(e).ty) {
+            Type::Tensor { shape: Some(shape), dtype: Some(_), .. } => {
+                !shape.iter().all(|d| matches!(d, Dim::Const(_)))
+            }
+            Type::Tensor { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// `pl.assemble(target, src, [0, ...])` of a value of run-time shape: a loop over the
+    /// target's bands (the tensor seen as a matrix: rows the product of the leading
+    /// extents), each computing the band of `src` from the bands of its tensor operands
+    /// (clipped to each, as `TLOAD` of a window past a tensor's end) and storing it.
+    fn stream_assemble(&mut self, src: ExprId, i: usize, loc: Loc) -> R<Val> {
+        let (rows, cols) = (self.namer.fresh("rows"), self.namer.fresh("cols"));
+        let line = format!("const int64_t {rows} = plc_rows(args, {i}), {cols} = plc_cols(args, {i});");
+        self.inst(Pipe::S, vec![line], Vec::new(), Vec::new());
+        let (r, c) = (self.namer.fresh("r0"), self.namer.fresh("c0"));
+        self.items.push(Item::LoopStart(format!("for (int64_t {r} = 0; {r} < {rows}; {r} += {BAND_ROWS}) {{")));
+        self.items.push(Item::LoopStart(format!("for (int64_t {c} = 0; {c} < {cols}; {c} += {BAND_COLS}) {{")));
+        self.stream = Some(Band { rows: BAND_ROWS, cols: BAND_COLS, r, c });
+        let stored = self.tile_operand(src).and_then(|t| self.emit_store(t, i, Window::Band, loc));
+        self.stream = None;
+        stored?;
+        self.items.push(Item::LoopEnd);
+        self.items.push(Item::LoopEnd);
+        Ok(Val::Tensor(i))
     }
 
     /// An op call: its instructions, and its value.
@@ -213,16 +354,20 @@ impl Lower<'_> {
                         if self.tile_dims(u) != self.tile_dims(x) || self.tile_dims(t) != self.tile_dims(x) {
                             return Err(self.unmapped(loc, format!("`{op}` of tiles of different shapes (broadcast)")));
                         }
-                        let line = format!("{name}({dst}, {src}, {});", self.tile_name(u));
+                        let (scratch, mut writes) = self.scratch_like(f, op, args, t, loc)?;
+                        writes.push(Res::Tile(t));
+                        let line = format!("{name}({dst}, {src}, {}{scratch});", self.tile_name(u));
                         let lines = self.valid_from(t, x, Some(u)).into_iter().chain([line]).collect();
-                        self.inst(Pipe::V, lines, vec![Res::Tile(x), Res::Tile(u)], vec![Res::Tile(t)]);
+                        self.inst(Pipe::V, lines, vec![Res::Tile(x), Res::Tile(u)], writes);
                     }
                     Val::Scalar(s, _) => {
                         let name = tile_scalar(f)
                             .ok_or_else(|| self.unmapped(loc, format!("`{op}` of a tile and a scalar")))?;
-                        let line = format!("{name}({dst}, {src}, static_cast<{}>({s}));", self.tile_elem(x));
+                        let (scratch, mut writes) = self.scratch_like(f, op, args, t, loc)?;
+                        writes.push(Res::Tile(t));
+                        let line = format!("{name}({dst}, {src}, static_cast<{}>({s}){scratch});", self.tile_elem(x));
                         let lines = self.valid_from(t, x, None).into_iter().chain([line]).collect();
-                        self.inst(Pipe::V, lines, vec![Res::Tile(x)], vec![Res::Tile(t)]);
+                        self.inst(Pipe::V, lines, vec![Res::Tile(x)], writes);
                     }
                     Val::Tensor(_) => return Err(self.unmapped(loc, format!("`{op}` of a tensor"))),
                 }
@@ -237,12 +382,61 @@ impl Lower<'_> {
                 self.inst(Pipe::V, lines, vec![Res::Tile(x)], vec![Res::Tile(t)]);
                 Ok(Val::Tile(t))
             }
+            OpKind::Reduce(axis, f) => {
+                // Over the valid region: a one-column tile of the rows (column-major) or a
+                // one-row tile of the columns.
+                let x = self.tile_operand(self.need(op, args, Slot::Nth(0), loc)?)?;
+                let t = self.result_tile(e, hint)?;
+                if self.tile_dims(x).1 != Space::Vec || self.tile_dims(t).1 != Space::Vec {
+                    return Err(self.unmapped(loc, format!("`{op}` of a tile outside the unified buffer")));
+                }
+                let (name, scratch) = reduction(axis, f);
+                let (d, src) = (self.tile_name(t), self.tile_name(x));
+                let valid = match axis {
+                    Axis::Row => format!("{d}.SetValidShape({src}.GetValidRow(), 1);"),
+                    Axis::Col => format!("{d}.SetValidShape(1, {src}.GetValidCol());"),
+                };
+                let (mut reads, mut writes) = (vec![Res::Tile(x)], vec![Res::Tile(t)]);
+                let line = if scratch {
+                    // The scratch tile: the source's shape and element type.
+                    let shape = vec![Dim::Const(self.tiles[x].rows), Dim::Const(self.tiles[x].cols)];
+                    let ty = Type::Tile { shape, dtype: self.tiles[x].dtype, memory: Some(MemorySpace::Vec) };
+                    let tmp = self.new_tile(&ty, "tmp", loc)?;
+                    reads.push(Res::Tile(tmp));
+                    writes.push(Res::Tile(tmp));
+                    format!("{name}({d}, {src}, {});", self.tile_name(tmp))
+                } else {
+                    format!("{name}({d}, {src});")
+                };
+                self.inst(Pipe::V, vec![valid, line], reads, writes);
+                Ok(Val::Tile(t))
+            }
+            OpKind::Expand(axis, Some(f)) => {
+                let x = self.tile_operand(self.need(op, args, Slot::Nth(0), loc)?)?;
+                let v = self.tile_operand(self.need(op, args, Slot::Nth(1), loc)?)?;
+                let t = self.result_tile(e, hint)?;
+                let name = expansion(axis, f).ok_or_else(|| self.unmapped(loc, format!("`{op}`")))?;
+                let (vr, vc) = (self.tiles[v].rows, self.tiles[v].cols);
+                let fits = match axis {
+                    Axis::Row => vc == 1 && vr == self.tiles[x].rows,
+                    Axis::Col => vr == 1 && vc == self.tiles[x].cols,
+                };
+                if !fits || self.tile_dims(t) != self.tile_dims(x) || self.tile_dims(x).1 != Space::Vec {
+                    return Err(self.unmapped(
+                        loc,
+                        format!("`{op}` of a vector of another shape than the tile's rows or columns"),
+                    ));
+                }
+                let line = format!("{name}({}, {}, {});", self.tile_name(t), self.tile_name(x), self.tile_name(v));
+                let lines = self.valid_from(t, x, None).into_iter().chain([line]).collect();
+                self.inst(Pipe::V, lines, vec![Res::Tile(x), Res::Tile(v)], vec![Res::Tile(t)]);
+                Ok(Val::Tile(t))
+            }
+            OpKind::Compare => self.compare(e, op, args, hint),
             OpKind::Special(s) => self.special(e, op, args, s, hint),
             OpKind::Chain(_)
             | OpKind::Expand(..)
-            | OpKind::Reduce(..)
             | OpKind::AxisReduce { .. }
-            | OpKind::Compare
             | OpKind::ArgReduce(..)
             | OpKind::Part(_)
             | OpKind::CrossCore
@@ -283,7 +477,7 @@ impl Lower<'_> {
                         return Err(self.unmapped(loc, format!("a load that converts {a} to {b}")));
                     }
                 }
-                self.emit_load(t, i, &offsets);
+                self.emit_load(t, i, Window::At(offsets));
                 Ok(Val::Tile(t))
             }
             Special::Store | Special::BlockStore => {
@@ -300,7 +494,7 @@ impl Lower<'_> {
                         self.scalar(self.need(op, args, P::ColOffset, loc)?)?,
                     ]
                 };
-                self.emit_store(t, i, &offsets, loc)?;
+                self.emit_store(t, i, Window::At(offsets), loc)?;
                 Ok(Val::Tensor(i))
             }
             Special::Full | Special::Expands => {
@@ -320,9 +514,18 @@ impl Lower<'_> {
                     return Err(self.unmapped(loc, format!("`{op}` (atomic, or into a tile)")));
                 }
                 let i = self.tensor_operand(self.need(op, args, P::Target, loc)?)?;
-                let t = self.tile_operand(self.need(op, args, P::Source, loc)?)?;
+                let src = self.need(op, args, P::Source, loc)?;
                 let offsets = self.index_list(self.arg(op, args, P::Offset))?;
-                self.emit_store(t, i, &offsets, loc)?;
+                if self.stream.is_none() && self.runtime_shaped(src) {
+                    if offsets.iter().any(|o| o != "0") {
+                        return Err(
+                            self.unmapped(loc, "an assemble of a value of run-time shape at an offset".to_string())
+                        );
+                    }
+                    return self.stream_assemble(src, i, loc);
+                }
+                let t = self.tile_operand(src)?;
+                self.emit_store(t, i, Window::At(offsets), loc)?;
                 Ok(Val::Tensor(i))
             }
             Special::CreateTensor => {
@@ -334,6 +537,7 @@ impl Lower<'_> {
                 self.created += 1;
                 Ok(Val::Tensor(self.result_base + self.created - 1))
             }
+            Special::Cast => self.cast(e, op, args, hint),
             Special::Move => self.move_tile(e, op, args, hint),
             Special::Matmul | Special::MatmulAcc => self.matmul(e, op, args, s, hint),
             _ => Err(self.unmapped(loc, format!("`{op}`"))),
@@ -367,23 +571,23 @@ impl Lower<'_> {
     }
 
     /// `TLOAD` of tile `t` from tensor argument `i` at `offsets`.
-    pub(super) fn emit_load(&mut self, t: usize, i: usize, offsets: &[String]) {
+    pub(super) fn emit_load(&mut self, t: usize, i: usize, at: Window) {
         let mut lines = vec!["{".to_string()];
-        lines.extend(self.global(t, i, offsets, false));
+        lines.extend(self.global(t, i, &at, false));
         lines.push(format!("    TLOAD({}, gm);", self.tile_name(t)));
         lines.push("}".to_string());
         self.inst(Pipe::Mte2, lines, vec![Res::Global(i)], vec![Res::Tile(t)]);
     }
 
     /// `TSTORE` of tile `t`'s valid region into tensor argument `i` at `offsets`.
-    pub(super) fn emit_store(&mut self, t: usize, i: usize, offsets: &[String], loc: Loc) -> R<()> {
+    pub(super) fn emit_store(&mut self, t: usize, i: usize, at: Window, loc: Loc) -> R<()> {
         let pipe = match self.tile_dims(t).1 {
             Space::Vec => Pipe::Mte3,
             Space::Acc => Pipe::Fix,
             other => return Err(self.unmapped(loc, format!("a store from {}", other.name()))),
         };
         let mut lines = vec!["{".to_string()];
-        lines.extend(self.global(t, i, offsets, true));
+        lines.extend(self.global(t, i, &at, true));
         lines.push(format!("    TSTORE(gm, {});", self.tile_name(t)));
         if pipe == Pipe::Mte3 {
             lines.push(format!("    {}.SetValidShape(keep_r, keep_c);", self.tile_name(t)));
@@ -396,22 +600,33 @@ impl Lower<'_> {
     /// The lines that make `gm`, the window of tensor argument `i` at `offsets` with tile
     /// `t`'s shape: for a vector tile, the part inside the tensor (`vr` x `vc`, which
     /// `load` makes the tile's valid shape and `store` clips the tile's valid shape to).
-    fn global(&self, t: usize, i: usize, offsets: &[String], store: bool) -> Vec<String> {
+    fn global(&self, t: usize, i: usize, at: &Window, store: bool) -> Vec<String> {
         let (rows, cols) = (self.tiles[t].rows, self.tiles[t].cols);
         let elem = self.tile_elem(t);
         let name = self.tile_name(t);
-        let offsets = if offsets.is_empty() { "0".to_string() } else { offsets.join(", ") };
-        let ptr = format!("plc_gm<{elem}>(args, {i}, {{{offsets}}})");
+        let (ptr, window) = match (at, &self.stream) {
+            (Window::Band, Some(b)) => (
+                format!("plc_gm_rc<{elem}>(args, {i}, {}, {})", b.r, b.c),
+                format!("    plc_window_rc(args, {i}, {}, {}, {rows}, {cols}, vr, vc);", b.r, b.c),
+            ),
+            (Window::At(_), _) | (Window::Band, None) => {
+                let offsets = match at {
+                    Window::At(o) if !o.is_empty() => o.join(", "),
+                    _ => "0".to_string(),
+                };
+                (
+                    format!("plc_gm<{elem}>(args, {i}, {{{offsets}}})"),
+                    format!("    plc_window(args, {i}, {{{offsets}}}, {rows}, {cols}, vr, vc);"),
+                )
+            }
+        };
         let stride = format!("Stride<1, 1, 1, -1, 1>(1, 1, 1, plc_row_stride(args, {i}, {cols}), 1)");
         if self.tile_dims(t).1 != Space::Vec {
             return vec![format!(
                 "    GlobalTensor<{elem}, Shape<1, 1, 1, {rows}, {cols}>, Stride<1, 1, 1, -1, 1>> gm({ptr}, Shape<1, 1, 1, {rows}, {cols}>(), {stride});"
             )];
         }
-        let mut lines = vec![
-            "    unsigned vr = 0, vc = 0;".to_string(),
-            format!("    plc_window(args, {i}, {{{offsets}}}, {rows}, {cols}, vr, vc);"),
-        ];
+        let mut lines = vec!["    unsigned vr = 0, vc = 0;".to_string(), window];
         if store {
             lines.push(format!("    const unsigned keep_r = {name}.GetValidRow(), keep_c = {name}.GetValidCol();"));
             lines.push("    vr = vr < keep_r ? vr : keep_r;".to_string());
@@ -437,6 +652,75 @@ impl Lower<'_> {
                 format!("{d}.SetValidShape(std::min({a}.GetValidRow(), {b}.GetValidRow()), std::min({a}.GetValidCol(), {b}.GetValidCol()));")
             }
         })
+    }
+
+    /// `cmp` of two tiles: `TCMP` into the packed UINT8 mask plc's type gives (bit `c % 8` of
+    /// byte `c / 8` of each row, the rest zero), valid over the source's valid rows and
+    /// `ceil(valid columns / 8)` bytes, as `plc run` packs it. `cmp_type`'s codes are
+    /// `CmpMode`'s (0 EQ, 1 NE, 2 LT, 3 LE, 4 GT, 5 GE).
+    fn compare(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>], hint: &str) -> R<Val> {
+        let loc = self.p.expr(e).loc;
+        let rhs = self.need(op, args, P::Rhs, loc)?;
+        if op.def().level != OpLevel::Tile || self.p.types.get(self.p.expr(rhs).ty).is_scalar() {
+            // TCMPS compares for equality within 1e-9 and packs whole rows; a tensor `cmp`
+            // is 0/1 values, not a mask.
+            return Err(self.unmapped(loc, format!("`{op}` with a scalar, or of tensors")));
+        }
+        let x = self.tile_operand(self.need(op, args, P::Lhs, loc)?)?;
+        let y = self.tile_operand(rhs)?;
+        let t = self.result_tile(e, hint)?;
+        if self.tile_dims(x) != self.tile_dims(y) || self.tiles[x].dtype != self.tiles[y].dtype {
+            return Err(self.unmapped(loc, format!("`{op}` of tiles of different shapes or types")));
+        }
+        if !matches!(self.tiles[x].dtype, DType::Fp32 | DType::Fp16 | DType::Int32) {
+            return Err(
+                self.unmapped(loc, format!("`{op}` of {} tiles (TCMP takes FP32, FP16, INT32)", self.tiles[x].dtype))
+            );
+        }
+        let code = match self.arg(op, args, P::CmpType) {
+            Some(c) => self.scalar(c)?,
+            None => "0".to_string(),
+        };
+        let (d, a, b) = (self.tile_name(t), self.tile_name(x), self.tile_name(y));
+        let lines = vec![
+            format!("{d}.SetValidShape({a}.GetValidRow(), ({a}.GetValidCol() + 7) / 8);"),
+            format!("TCMP({d}, {a}, {b}, static_cast<CmpMode>({code}));"),
+        ];
+        self.inst(Pipe::V, lines, vec![Res::Tile(x), Res::Tile(y)], vec![Res::Tile(t)]);
+        Ok(Val::Tile(t))
+    }
+
+    /// `TCVT` into a tile of the target type: float to integer rounds as `mode` says (toward
+    /// zero by default, as `plc run`), every other conversion to nearest (ties to even).
+    fn cast(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>], hint: &str) -> R<Val> {
+        let loc = self.p.expr(e).loc;
+        let x = self.tile_operand(self.need(op, args, P::X, loc)?)?;
+        let t = self.result_tile(e, hint)?;
+        let (a, b) = (&self.tiles[x], &self.tiles[t]);
+        if (a.rows, a.cols) != (b.rows, b.cols) || a.request.space != Space::Vec || b.request.space != Space::Vec {
+            return Err(self.unmapped(loc, format!("`{op}` into a tile of another shape or memory")));
+        }
+        let mode = match self.arg(op, args, P::Mode).map(|m| self.p.expr(m).kind.clone()) {
+            None => None,
+            Some(ExprKind::Str(m)) => Some(self.names.get(m).to_string()),
+            Some(_) => return Err(self.unmapped(loc, format!("`{op}` with a mode that is not a string literal"))),
+        };
+        let round = if a.dtype.is_float() && b.dtype.is_int() {
+            match mode.as_deref() {
+                None | Some("trunc") | Some("none") => "CAST_TRUNC",
+                Some("round") => "CAST_ROUND",
+                Some("rint") => "CAST_RINT",
+                Some("floor") => "CAST_FLOOR",
+                Some("ceil") => "CAST_CEIL",
+                Some(other) => return Err(self.unmapped(loc, format!("`{op}` with mode `{other}`"))),
+            }
+        } else {
+            "CAST_RINT"
+        };
+        let line = format!("TCVT({}, {}, RoundMode::{round});", self.tile_name(t), self.tile_name(x));
+        let lines = self.valid_from(t, x, None).into_iter().chain([line]).collect();
+        self.inst(Pipe::V, lines, vec![Res::Tile(x)], vec![Res::Tile(t)]);
+        Ok(Val::Tile(t))
     }
 
     fn move_tile(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>], hint: &str) -> R<Val> {

@@ -10,8 +10,8 @@
 //!   chain of flags).
 //! - On the same pipe, a vector instruction that reads or writes what an earlier one wrote
 //!   (or writes what it read) is preceded by `pipe_barrier(PIPE_V)`; likewise for M.
-//! - A loop body starts and ends with `pipe_barrier(PIPE_ALL)` (the body's buffers are
-//!   reused by the next iteration).
+//! - A loop body, and each branch of an `if`, starts and ends with `pipe_barrier(PIPE_ALL)`
+//!   (the body's buffers are reused by the next iteration; a branch may or may not run).
 //! - The kernel ends by draining its output pipe onto the scalar pipe (simpler's
 //!   `pipe_sync()`: MTE3 for a vector kernel, FIX for a cube kernel).
 //!
@@ -245,5 +245,34 @@ mod tests {
         let (before, _) = insert(&steps, Pipe::Mte3);
         assert_eq!(before[0], ["pipe_barrier(PIPE_ALL);"]);
         assert_eq!(before[2], ["pipe_barrier(PIPE_ALL);"]);
+    }
+
+    /// `if c: r = yield(a + 1) else: r = yield(a * 2)` then a store of `r`: each branch is
+    /// fenced like a loop body (the lowering opens one block per branch), so nothing in a
+    /// branch waits for the load before the `if`, the copy into the merged tile (`TMOV`, V)
+    /// waits for its branch's computation with a V barrier, and the store after the `if`
+    /// waits for nothing.
+    #[test]
+    fn branches_are_fenced_like_loop_bodies() {
+        let steps = [
+            inst(Pipe::Mte2, &[Buffer::Global(0)], &[tile(0)]),
+            Step::LoopStart,
+            inst(Pipe::V, &[tile(0)], &[tile(2048)]),
+            inst(Pipe::V, &[tile(2048)], &[tile(1024)]),
+            Step::LoopEnd,
+            Step::LoopStart,
+            inst(Pipe::V, &[tile(0)], &[tile(3072)]),
+            inst(Pipe::V, &[tile(3072)], &[tile(1024)]),
+            Step::LoopEnd,
+            inst(Pipe::Mte3, &[tile(1024)], &[Buffer::Global(1)]),
+        ];
+        let (before, _) = insert(&steps, Pipe::Mte3);
+        let fence = ["pipe_barrier(PIPE_ALL);"];
+        for k in [1, 4, 5, 8] {
+            assert_eq!(before[k], fence, "{before:?}");
+        }
+        assert!(before[2].is_empty() && before[6].is_empty() && before[9].is_empty(), "{before:?}");
+        assert_eq!(before[3], ["pipe_barrier(PIPE_V);"]);
+        assert_eq!(before[7], ["pipe_barrier(PIPE_V);"]);
     }
 }
