@@ -309,7 +309,9 @@ at run time; plc cannot compile what it computes.";
 "The construct is valid Python and even valid pl surface, but not in this position or not
 supported by plc yet: an import inside a function, an expression statement without
 effect, a standalone attribute, a dict literal outside `attrs=`, an f-string outside
-`pl.static_print`, `pl.submit`.";
+`pl.static_print`, `pl.submit`. It is also the error of an operation PyPTO has that plc
+refuses by name, with the reason (`pl.tensor.alloc`, the printed form of PyPTO's memory
+allocation): docs/language.md lists them.";
 
     E0224 => "invalid program class",
 "An `@pl.program` class must contain `@pl.function` methods, each taking `self` first.";

@@ -595,8 +595,81 @@ pub fn by_spelling(spelling: &str) -> Option<Op> {
 /// Further spellings of rows of the table: the promoted `pl.<name>` forms PyPTO has for
 /// ops plc already had under another spelling (ops.md §5.1). Kept apart from the rows so
 /// that a row's own spellings stay as they are.
-pub const ALIASES: &[(&str, Op)] =
-    &[("pl.maximums", Op::TileMaxs), ("pl.minimums", Op::TileMins), ("pl.dim", Op::TensorDim)];
+pub const ALIASES: &[(&str, Op)] = &[
+    ("pl.maximums", Op::TileMaxs),
+    ("pl.minimums", Op::TileMins),
+    ("pl.dim", Op::TensorDim),
+    ("pl.tensor.create_tensor", Op::TensorCreate),
+    ("pl.tile.create_tile", Op::TileCreate),
+];
+
+/// Spellings PyPTO has (ops.md §2) that plc refuses by name, each with the reason the
+/// diagnostic gives (E0223). tests/spellings.rs checks that every PyPTO spelling has a
+/// row or an entry here, and that no entry here has a row.
+pub const REFUSED: &[(&str, &str)] = &[
+    // ops.md §1.4: the AIV split of a mixed kernel.
+    ("pl.aiv_shard", AIV_SPLIT),
+    ("pl.aic_gather", AIV_SPLIT),
+    ("pl.tile.aiv_shard", AIV_SPLIT),
+    ("pl.tile.aic_gather", AIV_SPLIT),
+    // Printed-IR forms of PyPTO's memory allocation pass.
+    ("pl.tensor.alloc", PRINTED_ALLOC),
+    ("pl.tile.alloc", PRINTED_ALLOC),
+    ("pl.system.task_dummy", "a dummy task that only carries dependencies has no row in plc yet"),
+    ("pl.batch_matmul", NO_ROW_YET),
+    ("pl.tile.batch_matmul", NO_ROW_YET),
+    ("pl.tile.batch_matmul_acc", NO_ROW_YET),
+    ("pl.matmul_mx", NO_ROW_YET),
+    ("pl.matmul_mx_acc", NO_ROW_YET),
+    ("pl.matmul_mx_bias", NO_ROW_YET),
+    ("pl.tile.matmul_mx", NO_ROW_YET),
+    ("pl.tile.matmul_mx_acc", NO_ROW_YET),
+    ("pl.tile.matmul_mx_bias", NO_ROW_YET),
+    ("pl.tile.tget_scale_addr", NO_ROW_YET),
+    ("pl.create_l1", NO_ROW_YET),
+    ("pl.tensor.create_l1", NO_ROW_YET),
+    ("pl.gather_row", NO_ROW_YET),
+    ("pl.tensor.gather_row", NO_ROW_YET),
+    ("pl.tile.gather_row", NO_ROW_YET),
+    ("pl.gatherb", NO_ROW_YET),
+    ("pl.tile.gatherb", NO_ROW_YET),
+    ("pl.mgather", NO_ROW_YET),
+    ("pl.tile.mgather", NO_ROW_YET),
+    ("pl.mscatter", NO_ROW_YET),
+    ("pl.tile.mscatter", NO_ROW_YET),
+    ("pl.paged_gather", NO_ROW_YET),
+    ("pl.tensor.paged_gather", NO_ROW_YET),
+    ("pl.random", NO_ROW_YET),
+    ("pl.tensor.random", NO_ROW_YET),
+    ("pl.tile.random", NO_ROW_YET),
+    ("pl.reinterpret_view", NO_ROW_YET),
+    ("pl.tensor.reinterpret_view", NO_ROW_YET),
+    ("pl.tile.reinterpret_view", NO_ROW_YET),
+    ("pl.scatter", NO_ROW_YET),
+    ("pl.tensor.scatter", NO_ROW_YET),
+    ("pl.tile.scatter", NO_ROW_YET),
+    ("pl.tensor.scatter_mask", NO_ROW_YET),
+    ("pl.tile.scatter_mask", NO_ROW_YET),
+    ("pl.scatter_update", NO_ROW_YET),
+    ("pl.tensor.scatter_update", NO_ROW_YET),
+    ("pl.tile.scatter_update", NO_ROW_YET),
+    ("pl.tensor.gather_compare", NO_ROW_YET),
+    ("pl.tile.gather_compare", NO_ROW_YET),
+    ("pl.tensor.gather_mask", NO_ROW_YET),
+    ("pl.tensor.mrgsort_format1", NO_ROW_YET),
+    ("pl.tensor.mrgsort_format2", NO_ROW_YET),
+    ("pl.tile.mrgsort_format1", NO_ROW_YET),
+    ("pl.tile.mrgsort_format2", NO_ROW_YET),
+];
+
+const AIV_SPLIT: &str = "the AIV split of a mixed kernel (pl.split_aiv regions) is not modelled by plc";
+const PRINTED_ALLOC: &str = "it is the printed form of PyPTO's memory allocation, which plc does not model";
+const NO_ROW_YET: &str = "plc has no row for this op yet (issue 11)";
+
+/// Why plc refuses a PyPTO spelling, when it is one of [`REFUSED`].
+pub fn refusal(spelling: &str) -> Option<&'static str> {
+    REFUSED.iter().find(|(s, _)| *s == spelling).map(|(_, reason)| *reason)
+}
 
 /// The ops reachable through a unified name (`add` → `tensor.add`, `tile.add`).
 pub fn unified(name: &str) -> impl Iterator<Item = Op> + '_ {
