@@ -712,6 +712,64 @@ def topk(
     }
 }
 
+/// PyPTO's IR-level spellings of the forms `pl.mrgsort` and `pl.gather` dispatch to:
+/// `pl.tile.mrgsort_format1(src, block_len)` is the one-source merge (the top-k above again),
+/// `pl.tensor.gather_mask(x, pattern)` the mask gather of a tensor (ops.md §2.2, §2.3).
+#[test]
+fn mrgsort_format1_and_tensor_gather_mask_are_the_dispatched_forms() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit
+def topk(
+    scores: pl.Tensor[[4, 64], pl.FP32],
+    vals: pl.Out[pl.Tensor[[4, 8], pl.FP32]],
+    evens: pl.Out[pl.Tensor[[4, 32], pl.FP32]],
+):
+    for r in pl.range(4):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            row = pl.load(scores, [r, 0], [1, 64])
+            ids = pl.tile.arange(0, [1, 64], dtype=pl.UINT32)
+            s = pl.tile.mrgsort_format1(pl.sort32(row, ids), 64)
+            pairs = pl.tile.slice(s, [1, 16], [0, 0])
+            pl.store(pl.tile.gather_mask(pairs, pl.tile.MaskPattern.P0101), [r, 0], vals)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        evens = pl.assemble(evens, pl.tensor.gather_mask(scores, pl.tile.MaskPattern.P0101), [0, 0])
+    return vals, evens
+"#;
+    for seed in [0, 11] {
+        let out = run_source(src, "topk", &[], seed).unwrap();
+        let scores = drawn(seed, 0, 4 * 64);
+        let mut vals = Vec::new();
+        for r in 0..4 {
+            let mut order: Vec<usize> = (0..64).collect();
+            order.sort_by(|&a, &b| scores[r * 64 + b].partial_cmp(&scores[r * 64 + a]).unwrap());
+            vals.extend(order[..8].iter().map(|&c| scores[r * 64 + c]));
+        }
+        assert_eq!(floats(&out[0]), vals, "seed {seed}");
+        let evens: Vec<f32> = (0..4 * 32).map(|k| scores[(k / 32) * 64 + 2 * (k % 32)]).collect();
+        assert_eq!(floats(&out[1]), evens, "seed {seed}");
+    }
+}
+
+/// The MX matmuls type and lower, but no CPU form runs them: `plc run` and `plc compile`
+/// stop at the first with the reason (docs/kernels.md).
+#[test]
+fn mx_matmuls_are_refused_with_the_reason() {
+    let file = "tests/emit/mx_matmul.pl";
+    let check = plc(&["check", file]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let run = plc(&["run", file, "--entry", "entry", "--message-format", "short"]);
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:20:11: error[E0803]: `pl.tile.matmul_mx`")), "{err}");
+    assert!(err.contains("FP8E8M0 blocks"), "{err}");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mx_matmul");
+    let compile = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(compile.status.code(), Some(1));
+    let err = String::from_utf8(compile.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:20:11: error[E0601]: `pl.tile.matmul_mx`")), "{err}");
+}
+
 /// The op families added for issue 11 (ops.md §5.1), against values computed here from the
 /// drawn inputs: products, column minima, first arg-max/arg-min positions, the
 /// max/expdif/sub members of the expand families, `fmod` (the sign of the dividend) and

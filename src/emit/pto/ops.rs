@@ -76,6 +76,7 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
         OpKind::Part(_) => Some("the part ops (TPARTADD, ...) are not mapped yet"),
         OpKind::CrossCore => Some("cross-core pipes between AIC and AIV kernels are not mapped yet"),
         OpKind::Prefetch => Some("prefetch contexts have no form in the simulator"),
+        OpKind::Microscaling => Some("the MX matmuls (TMATMUL_MX) and their scale buffers are not mapped yet"),
         OpKind::Chain(_) => Some("the chained forms (TADDC, TSUBC, ...) are not mapped yet"),
         OpKind::Expand(..) => Some("row/column expansion needs one-column tiles (DN layout), not placed yet"),
         OpKind::Reduce(..) | OpKind::AxisReduce { .. } => {
@@ -247,6 +248,7 @@ impl Lower<'_> {
             | OpKind::Part(_)
             | OpKind::CrossCore
             | OpKind::Prefetch
+            | OpKind::Microscaling
             | OpKind::Marker
             | OpKind::Distributed => Err(self.unmapped(loc, format!("`{op}`"))),
         }
