@@ -59,6 +59,7 @@ const CASES: &[Case] = &[
     ok("host_module_runner", "residual_add", &[("x", "128x128"), ("residual", "128x128"), ("out", "128x128")]),
     ok("host_module_runner", "main", &[]),
     ok("incore_regions", "two_stages", &[]),
+    ok("pypto_parser_forms", "main", &[("x", "16x64"), ("y", "16x64")]),
     ok("incore_regions", "named_twice", &[]),
     ok("incore_regions", "banded", &[]),
     ok("incore_regions", "accumulate", &[]),

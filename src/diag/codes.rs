@@ -314,7 +314,9 @@ refuses by name, with the reason (`pl.tensor.alloc`, the printed form of PyPTO's
 allocation): docs/language.md lists them.";
 
     E0224 => "invalid program class",
-"An `@pl.program` class must contain `@pl.function` methods, each taking `self` first.";
+"An `@pl.program` class must contain `@pl.function` methods. A method's first parameter is
+skipped when it is named `self`; a method without `self` takes its parameters as they are,
+as PyPTO reads it.";
 
     E0225 => "wrong number of returned values",
 "A `return` returns a different number of values than the return annotation declares.";
