@@ -753,6 +753,29 @@ def topk(
     }
 }
 
+/// `pl.create_l1(shape, dtype)` is a tensor of zeros on the CPU (its layout aside).
+#[test]
+fn create_l1_is_a_tensor_of_zeros() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit.incore
+def kernel(x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):
+    l1 = pl.create_l1([4, 8], pl.FP32, transpose=True)
+    t = pl.tile.add(pl.load(l1, [0, 0], [4, 8]), pl.load(x, [0, 0], [4, 8]))
+    out = pl.store(pl.tile.adds(t, 1.0), [0, 0], out)
+    return out
+
+@pl.jit
+def entry(x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):
+    out = kernel(x, out)
+    return out
+"#;
+    let out = run_source(src, "entry", &[], 3).unwrap();
+    let want: Vec<f32> = drawn(3, 0, 32).iter().map(|v| v + 1.0).collect();
+    assert_eq!(floats(&out[0]), want);
+}
+
 /// The MX matmuls type and lower, but no CPU form runs them: `plc run` and `plc compile`
 /// stop at the first with the reason (docs/kernels.md).
 #[test]

@@ -626,8 +626,6 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("pl.batch_matmul", NO_ROW_YET),
     ("pl.tile.batch_matmul", NO_ROW_YET),
     ("pl.tile.batch_matmul_acc", NO_ROW_YET),
-    ("pl.create_l1", NO_ROW_YET),
-    ("pl.tensor.create_l1", NO_ROW_YET),
     ("pl.gather_row", NO_ROW_YET),
     ("pl.tensor.gather_row", NO_ROW_YET),
     ("pl.tile.gather_row", NO_ROW_YET),
@@ -759,6 +757,15 @@ fn memory_arg(a: &dyn Args, i: usize, default: MemorySpace) -> Result<MemorySpac
 
 fn tensor_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
     Ok(Type::Tensor { shape: Some(shape_arg(a, 0)?), dtype: Some(dtype_arg(a, 1)?), distributed: false })
+}
+
+/// `create_l1(shape, dtype, transpose=False)`: a tensor of a static, positive, non-empty shape.
+fn tensor_create_l1(a: &dyn Args) -> Result<Type, String> {
+    let shape = shape_arg(a, 0)?;
+    if shape.is_empty() || shape.iter().any(|d| !matches!(d, Dim::Const(n) if *n > 0)) {
+        return Err("the shape of an L1 tensor must be non-empty, static and positive".to_string());
+    }
+    Ok(Type::Tensor { shape: Some(shape), dtype: Some(dtype_arg(a, 1)?), distributed: false })
 }
 
 fn tile_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
@@ -1781,6 +1788,10 @@ ops! {
           opt(P::Shape, K::Shape), opt(P::SourceMemory, K::Enum("MemorySpace")), opt(P::TargetMemory, K::Enum("MemorySpace"))],
         same_as_first, false, OpKind::Special(Special::Copy),
         older: [("*", "pl.assemble(dst, src, offset), or pl.load and pl.store")];
+    // An L1 staging tensor for `gather_row` (`transpose=` is its layout): on the CPU, a tensor.
+    TensorCreateL1 = "tensor.create_l1", Tensor, ["pl.tensor.create_l1", "pl.create_l1"], None,
+        &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), opt(P::Transpose, K::Bool)],
+        tensor_create_l1, false, OpKind::Special(Special::CreateTensor);
     TensorCi = "tensor.ci", Tensor, ["pl.tensor.ci", "pl.tensor.arange", "pl.arange"], None,
         &[req(P::Start, K::Scalar), req(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Descending, K::Bool)],
         tensor_ci, false, OpKind::Special(Special::Ci);

@@ -1,5 +1,6 @@
 # E0217: PyPTO's checks of the MX matmuls (FP8E4M3FN data, FP8E8M0 scales, K a multiple
-# of 64, an FP32 accumulator) and of mrgsort_format2 (sources of one dtype).
+# of 64, an FP32 accumulator), of mrgsort_format2 (sources of one dtype) and of create_l1
+# (a static, positive shape).
 import pypto.language as pl
 
 
@@ -20,3 +21,4 @@ def k(
     y = pl.matmul_mx(l8, ls, rhs, ls)
     z = pl.tile.matmul_mx_acc(ls, l8, ls, rhs, ls)
     m = pl.tensor.mrgsort_format2(t, u)
+    l1 = pl.create_l1([16, 0], pl.FP16)
