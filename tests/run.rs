@@ -70,6 +70,7 @@ const CASES: &[Case] = &[
     ok("host_module_runner", "residual_add", &[("x", "128x128"), ("residual", "128x128"), ("out", "128x128")]),
     ok("host_module_runner", "main", &[]),
     ok("incore_regions", "two_stages", &[]),
+    ok("pypto_parser_forms", "main", &[("x", "16x64"), ("y", "16x64")]),
     ok("incore_regions", "named_twice", &[]),
     ok("incore_regions", "banded", &[]),
     ok("incore_regions", "accumulate", &[]),
@@ -723,6 +724,87 @@ def topk(
         assert_eq!(floats(&out[0]), vals, "seed {seed}");
         assert_eq!(ints(&out[1]), idx, "seed {seed}");
     }
+}
+
+/// PyPTO's IR-level spellings of the forms `pl.mrgsort` and `pl.gather` dispatch to:
+/// `pl.tile.mrgsort_format1(src, block_len)` is the one-source merge (the top-k above again),
+/// `pl.tensor.gather_mask(x, pattern)` the mask gather of a tensor (ops.md §2.2, §2.3).
+#[test]
+fn mrgsort_format1_and_tensor_gather_mask_are_the_dispatched_forms() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit
+def topk(
+    scores: pl.Tensor[[4, 64], pl.FP32],
+    vals: pl.Out[pl.Tensor[[4, 8], pl.FP32]],
+    evens: pl.Out[pl.Tensor[[4, 32], pl.FP32]],
+):
+    for r in pl.range(4):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            row = pl.load(scores, [r, 0], [1, 64])
+            ids = pl.tile.arange(0, [1, 64], dtype=pl.UINT32)
+            s = pl.tile.mrgsort_format1(pl.sort32(row, ids), 64)
+            pairs = pl.tile.slice(s, [1, 16], [0, 0])
+            pl.store(pl.tile.gather_mask(pairs, pl.tile.MaskPattern.P0101), [r, 0], vals)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        evens = pl.assemble(evens, pl.tensor.gather_mask(scores, pl.tile.MaskPattern.P0101), [0, 0])
+    return vals, evens
+"#;
+    for seed in [0, 11] {
+        let out = run_source(src, "topk", &[], seed).unwrap();
+        let scores = drawn(seed, 0, 4 * 64);
+        let mut vals = Vec::new();
+        for r in 0..4 {
+            let mut order: Vec<usize> = (0..64).collect();
+            order.sort_by(|&a, &b| scores[r * 64 + b].partial_cmp(&scores[r * 64 + a]).unwrap());
+            vals.extend(order[..8].iter().map(|&c| scores[r * 64 + c]));
+        }
+        assert_eq!(floats(&out[0]), vals, "seed {seed}");
+        let evens: Vec<f32> = (0..4 * 32).map(|k| scores[(k / 32) * 64 + 2 * (k % 32)]).collect();
+        assert_eq!(floats(&out[1]), evens, "seed {seed}");
+    }
+}
+
+/// `pl.create_l1(shape, dtype)` is a tensor of zeros on the CPU (its layout aside).
+#[test]
+fn create_l1_is_a_tensor_of_zeros() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit.incore
+def kernel(x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):
+    l1 = pl.create_l1([4, 8], pl.FP32, transpose=True)
+    t = pl.tile.add(pl.load(l1, [0, 0], [4, 8]), pl.load(x, [0, 0], [4, 8]))
+    out = pl.store(pl.tile.adds(t, 1.0), [0, 0], out)
+    return out
+
+@pl.jit
+def entry(x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):
+    out = kernel(x, out)
+    return out
+"#;
+    let out = run_source(src, "entry", &[], 3).unwrap();
+    let want: Vec<f32> = drawn(3, 0, 32).iter().map(|v| v + 1.0).collect();
+    assert_eq!(floats(&out[0]), want);
+}
+
+/// The MX matmuls type and lower, but no CPU form runs them: `plc run` and `plc compile`
+/// stop at the first with the reason (docs/kernels.md).
+#[test]
+fn mx_matmuls_are_refused_with_the_reason() {
+    let file = "tests/emit/mx_matmul.pl";
+    let check = plc(&["check", file]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let run = plc(&["run", file, "--entry", "entry", "--message-format", "short"]);
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:20:11: error[E0803]: `pl.tile.matmul_mx`")), "{err}");
+    assert!(err.contains("FP8E8M0 blocks"), "{err}");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mx_matmul");
+    let compile = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(compile.status.code(), Some(1));
+    let err = String::from_utf8(compile.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:20:11: error[E0601]: `pl.tile.matmul_mx`")), "{err}");
 }
 
 /// The op families added for issue 11 (ops.md §5.1), against values computed here from the

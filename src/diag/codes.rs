@@ -309,10 +309,14 @@ at run time; plc cannot compile what it computes.";
 "The construct is valid Python and even valid pl surface, but not in this position or not
 supported by plc yet: an import inside a function, an expression statement without
 effect, a standalone attribute, a dict literal outside `attrs=`, an f-string outside
-`pl.static_print`, `pl.submit`.";
+`pl.static_print`, `pl.submit`. It is also the error of an operation PyPTO has that plc
+refuses by name, with the reason (`pl.tensor.alloc`, the printed form of PyPTO's memory
+allocation): docs/language.md lists them.";
 
     E0224 => "invalid program class",
-"An `@pl.program` class must contain `@pl.function` methods, each taking `self` first.";
+"An `@pl.program` class must contain `@pl.function` methods. A method's first parameter is
+skipped when it is named `self`; a method without `self` takes its parameters as they are,
+as PyPTO reads it.";
 
     E0225 => "wrong number of returned values",
 "A `return` returns a different number of values than the return annotation declares.";

@@ -27,6 +27,8 @@ pub mod verify;
 pub(crate) mod visit;
 
 pub use enums::*;
+/// PyPTO op spellings plc refuses by name, with the reason (tests/spellings.rs reads them).
+pub use ops::{refusal, REFUSED};
 pub use types::{Dim, Type, TypeId, Types};
 
 use crate::diag::Span;

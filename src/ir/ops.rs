@@ -74,6 +74,10 @@ pub enum OpKind {
     /// Asynchronous cache prefetch (`pl.prefetch.*`): no CPU form (its context, session
     /// and event values have none).
     Prefetch,
+    /// The MX (microscaling) matmuls and their scale addresses (`matmul_mx*`,
+    /// `tget_scale_addr`): FP8E4M3FN data with FP8E8M0 block scales in the cube's scale
+    /// buffers; no CPU form.
+    Microscaling,
 }
 
 impl OpKind {
@@ -85,6 +89,9 @@ impl OpKind {
                 "cross-core pipes connect the cube and vector kernels of a cluster running at once; plc's CPU runtime runs them one after the other",
             ),
             OpKind::Prefetch => Some("asynchronous prefetch contexts, sessions and events have no form in plc's CPU runtime"),
+            OpKind::Microscaling => Some(
+                "the MX matmuls read FP8 data scaled by FP8E8M0 blocks from the cube's scale buffers, which plc's CPU runtime does not model",
+            ),
             _ => None,
         }
     }
@@ -400,7 +407,7 @@ params! {
     Id = "id", Base = "base", PeerFunc = "peer_func", Split = "split", LaneStride = "lane_stride", Event = "event",
     SessionHandle = "session_handle", Stage = "stage", Stage2 = "stage2", SendCounts = "send_counts",
     RecvCounts = "recv_counts", SrcTile = "src_tile", Diagonal = "diagonal", Upper = "upper", IndexRow = "index_row",
-    IndexCol = "index_col",
+    IndexCol = "index_col", LhsScale = "lhs_scale", RhsScale = "rhs_scale", DstScale = "dst_scale",
 }
 
 impl std::fmt::Display for Param {
@@ -595,8 +602,67 @@ pub fn by_spelling(spelling: &str) -> Option<Op> {
 /// Further spellings of rows of the table: the promoted `pl.<name>` forms PyPTO has for
 /// ops plc already had under another spelling (ops.md §5.1). Kept apart from the rows so
 /// that a row's own spellings stay as they are.
-pub const ALIASES: &[(&str, Op)] =
-    &[("pl.maximums", Op::TileMaxs), ("pl.minimums", Op::TileMins), ("pl.dim", Op::TensorDim)];
+pub const ALIASES: &[(&str, Op)] = &[
+    ("pl.maximums", Op::TileMaxs),
+    ("pl.minimums", Op::TileMins),
+    ("pl.dim", Op::TensorDim),
+    ("pl.tensor.create_tensor", Op::TensorCreate),
+    ("pl.tile.create_tile", Op::TileCreate),
+];
+
+/// Spellings PyPTO has (ops.md §2) that plc refuses by name, each with the reason the
+/// diagnostic gives (E0223). tests/spellings.rs checks that every PyPTO spelling has a
+/// row or an entry here, and that no entry here has a row.
+pub const REFUSED: &[(&str, &str)] = &[
+    // ops.md §1.4: the AIV split of a mixed kernel.
+    ("pl.aiv_shard", AIV_SPLIT),
+    ("pl.aic_gather", AIV_SPLIT),
+    ("pl.tile.aiv_shard", AIV_SPLIT),
+    ("pl.tile.aic_gather", AIV_SPLIT),
+    // Printed-IR forms of PyPTO's memory allocation pass.
+    ("pl.tensor.alloc", PRINTED_ALLOC),
+    ("pl.tile.alloc", PRINTED_ALLOC),
+    ("pl.system.task_dummy", "a dummy task that only carries dependencies has no row in plc yet"),
+    ("pl.batch_matmul", NO_ROW_YET),
+    ("pl.tile.batch_matmul", NO_ROW_YET),
+    ("pl.tile.batch_matmul_acc", NO_ROW_YET),
+    ("pl.gather_row", NO_ROW_YET),
+    ("pl.tensor.gather_row", NO_ROW_YET),
+    ("pl.tile.gather_row", NO_ROW_YET),
+    ("pl.gatherb", NO_ROW_YET),
+    ("pl.tile.gatherb", NO_ROW_YET),
+    ("pl.mgather", NO_ROW_YET),
+    ("pl.tile.mgather", NO_ROW_YET),
+    ("pl.mscatter", NO_ROW_YET),
+    ("pl.tile.mscatter", NO_ROW_YET),
+    ("pl.paged_gather", NO_ROW_YET),
+    ("pl.tensor.paged_gather", NO_ROW_YET),
+    ("pl.random", NO_ROW_YET),
+    ("pl.tensor.random", NO_ROW_YET),
+    ("pl.tile.random", NO_ROW_YET),
+    ("pl.reinterpret_view", NO_ROW_YET),
+    ("pl.tensor.reinterpret_view", NO_ROW_YET),
+    ("pl.tile.reinterpret_view", NO_ROW_YET),
+    ("pl.scatter", NO_ROW_YET),
+    ("pl.tensor.scatter", NO_ROW_YET),
+    ("pl.tile.scatter", NO_ROW_YET),
+    ("pl.tensor.scatter_mask", NO_ROW_YET),
+    ("pl.tile.scatter_mask", NO_ROW_YET),
+    ("pl.scatter_update", NO_ROW_YET),
+    ("pl.tensor.scatter_update", NO_ROW_YET),
+    ("pl.tile.scatter_update", NO_ROW_YET),
+    ("pl.tensor.gather_compare", NO_ROW_YET),
+    ("pl.tile.gather_compare", NO_ROW_YET),
+];
+
+const AIV_SPLIT: &str = "the AIV split of a mixed kernel (pl.split_aiv regions) is not modelled by plc";
+const PRINTED_ALLOC: &str = "it is the printed form of PyPTO's memory allocation, which plc does not model";
+const NO_ROW_YET: &str = "plc has no row for this op yet (issue 11)";
+
+/// Why plc refuses a PyPTO spelling, when it is one of [`REFUSED`].
+pub fn refusal(spelling: &str) -> Option<&'static str> {
+    REFUSED.iter().find(|(s, _)| *s == spelling).map(|(_, reason)| *reason)
+}
 
 /// The ops reachable through a unified name (`add` → `tensor.add`, `tile.add`).
 pub fn unified(name: &str) -> impl Iterator<Item = Op> + '_ {
@@ -691,6 +757,15 @@ fn memory_arg(a: &dyn Args, i: usize, default: MemorySpace) -> Result<MemorySpac
 
 fn tensor_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
     Ok(Type::Tensor { shape: Some(shape_arg(a, 0)?), dtype: Some(dtype_arg(a, 1)?), distributed: false })
+}
+
+/// `create_l1(shape, dtype, transpose=False)`: a tensor of a static, positive, non-empty shape.
+fn tensor_create_l1(a: &dyn Args) -> Result<Type, String> {
+    let shape = shape_arg(a, 0)?;
+    if shape.is_empty() || shape.iter().any(|d| !matches!(d, Dim::Const(n) if *n > 0)) {
+        return Err("the shape of an L1 tensor must be non-empty, static and positive".to_string());
+    }
+    Ok(Type::Tensor { shape: Some(shape), dtype: Some(dtype_arg(a, 1)?), distributed: false })
 }
 
 fn tile_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
@@ -935,6 +1010,118 @@ fn check_init_cond(a: &dyn Args, i: usize) -> Result<(), String> {
         None | Some(Type::None | Type::Unknown | Type::Scalar(DType::Bool)) => Ok(()),
         Some(_) => Err("requires init_cond to have dtype BOOL; write a comparison such as `k == 0`".to_string()),
     }
+}
+
+/// The checks PyPTO makes on the operands of an MX matmul (`lhs`, `lhs_scale`, `rhs`,
+/// `rhs_scale` at `first..first + 4`): 2-D FP8E4M3FN data with equal K and 2-D FP8E8M0
+/// scales. Returns the product's `[M, N]`.
+fn mx_operands(a: &dyn Args, first: usize) -> Result<Vec<Dim>, String> {
+    let names = ["lhs", "lhs_scale", "rhs", "rhs_scale"];
+    let mut tys = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let ty = a.ty(first + k).ok_or_else(|| format!("missing {name}"))?;
+        if let Some(s) = ty.shape().filter(|s| s.len() != 2) {
+            return Err(format!("{name} must be a 2-D tile, it has {} dimension(s)", s.len()));
+        }
+        let want = if k % 2 == 0 { DType::Fp8E4M3Fn } else { DType::Fp8E8M0 };
+        match ty.dtype() {
+            Some(d) if d != want => return Err(format!("{name} must have dtype {}, got {}", want.name(), d.name())),
+            _ => {}
+        }
+        tys.push(ty);
+    }
+    let (lhs, rhs) = (tys[0], tys[2]);
+    if let (Dim::Const(k1), Dim::Const(k2)) = (extent(lhs, 1), extent(rhs, 0)) {
+        if k1 != k2 {
+            return Err(format!("the K extents differ: lhs is [M, {k1}], rhs is [{k2}, N]"));
+        }
+        if k1 % 64 != 0 {
+            return Err(format!("K must be a multiple of 64, got {k1}"));
+        }
+    }
+    Ok(vec![extent(lhs, 0), extent(rhs, 1)])
+}
+
+/// `matmul_mx(lhs, lhs_scale, rhs, rhs_scale)`: an FP32 `Acc` tile `[M, N]`.
+fn matmul_mx(a: &dyn Args) -> Result<Type, String> {
+    Ok(Type::Tile { shape: mx_operands(a, 0)?, dtype: DType::Fp32, memory: Some(MemorySpace::Acc) })
+}
+
+/// `matmul_mx_acc(acc, lhs, lhs_scale, rhs, rhs_scale)`: the FP32 accumulator `[M, N]`.
+fn matmul_mx_acc(a: &dyn Args) -> Result<Type, String> {
+    let mn = mx_operands(a, 1)?;
+    let acc = a.ty(0).ok_or("missing acc")?;
+    expect_acc("the accumulator acc", acc.dtype(), DType::Fp32, Some(DType::Fp8E4M3Fn))?;
+    if let Some(s) = acc.shape() {
+        if s.len() != 2 || s.iter().zip(&mn).any(|(x, y)| matches!((x, y), (Dim::Const(p), Dim::Const(q)) if p != q)) {
+            return Err(format!("the accumulator must be [M, N] = {mn:?}, got {s:?}"));
+        }
+    }
+    Ok(Type::Tile { shape: mn, dtype: DType::Fp32, memory: Some(MemorySpace::Acc) })
+}
+
+/// `matmul_mx_bias(lhs, lhs_scale, rhs, rhs_scale, bias)`: as `matmul_mx`; the bias an FP32 `[1, N]`.
+fn matmul_mx_bias(a: &dyn Args) -> Result<Type, String> {
+    let mn = mx_operands(a, 0)?;
+    let bias = a.ty(4).ok_or("missing bias")?;
+    expect_acc("the bias", bias.dtype(), DType::Fp32, Some(DType::Fp8E4M3Fn))?;
+    if let Some(s) = bias.shape() {
+        if s.len() != 2 || matches!(s[0], Dim::Const(r) if r != 1) {
+            return Err(format!("the bias must be [1, N], got {s:?}"));
+        }
+    }
+    Ok(Type::Tile { shape: mn, dtype: DType::Fp32, memory: Some(MemorySpace::Acc) })
+}
+
+/// `tget_scale_addr(dst_scale, src)`: the scale tile (FP8E8M0) of an FP8E4M3FN tile, both 2-D.
+fn tget_scale_addr(a: &dyn Args) -> Result<Type, String> {
+    let (dst, src) = (a.ty(0).ok_or("missing dst_scale")?, a.ty(1).ok_or("missing src")?);
+    for (name, ty, want) in [("dst_scale", dst, DType::Fp8E8M0), ("src", src, DType::Fp8E4M3Fn)] {
+        match ty.dtype() {
+            Some(d) if d != want => return Err(format!("{name} must have dtype {}, got {}", want.name(), d.name())),
+            _ => {}
+        }
+        if let Some(s) = ty.shape().filter(|s| s.len() != 2) {
+            return Err(format!("{name} must be a 2-D tile, it has {} dimension(s)", s.len()));
+        }
+    }
+    Ok(dst.clone())
+}
+
+/// `mrgsort_format2(src0, src1, [src2, src3,] tmp, exhausted=False)` of tiles: the last
+/// tile given is the scratch `tmp`, whose shape the result has, in the sources' dtype.
+fn tile_mrgsort_format2(a: &dyn Args) -> Result<Type, String> {
+    let src = a.ty(0).ok_or("missing src0")?;
+    let tmp =
+        (2..5).rev().find(|&i| a.present(i)).and_then(|i| a.ty(i)).ok_or("needs 2 to 4 sources and a tmp tile")?;
+    Ok(match (tmp, src.dtype()) {
+        (Type::Tile { shape, memory, .. }, Some(dtype)) => Type::Tile { shape: shape.clone(), dtype, memory: *memory },
+        (other, _) => other.clone(),
+    })
+}
+
+/// `mrgsort_format2(src0, src1, src2=None, src3=None, exhausted=False)` of tensors: the
+/// sources joined along the last axis.
+fn tensor_mrgsort_format2(a: &dyn Args) -> Result<Type, String> {
+    let src = a.ty(0).ok_or("missing src0")?;
+    let mut last = Dim::Const(0);
+    for i in (0..4).filter(|&i| a.present(i)) {
+        let ty = a.ty(i).ok_or("missing source")?;
+        if let (Some(x), Some(y)) = (src.dtype(), ty.dtype()) {
+            if x != y {
+                return Err(format!("the sources must have one dtype, got {} and {}", x.name(), y.name()));
+            }
+        }
+        last = match (last, ty.shape().and_then(|s| s.last().copied())) {
+            (Dim::Const(n), Some(Dim::Const(m))) => Dim::Const(n + m),
+            _ => Dim::Unknown,
+        };
+    }
+    let mut shape = src.shape().map(<[Dim]>::to_vec).unwrap_or_default();
+    if let Some(l) = shape.last_mut() {
+        *l = last;
+    }
+    Ok(with_shape(src, shape))
 }
 
 /// `matmul(lhs, rhs, out_dtype=None, a_trans=False, b_trans=False)`: `[M, K] x [K, N]`; also
@@ -1601,6 +1788,10 @@ ops! {
           opt(P::Shape, K::Shape), opt(P::SourceMemory, K::Enum("MemorySpace")), opt(P::TargetMemory, K::Enum("MemorySpace"))],
         same_as_first, false, OpKind::Special(Special::Copy),
         older: [("*", "pl.assemble(dst, src, offset), or pl.load and pl.store")];
+    // An L1 staging tensor for `gather_row` (`transpose=` is its layout): on the CPU, a tensor.
+    TensorCreateL1 = "tensor.create_l1", Tensor, ["pl.tensor.create_l1", "pl.create_l1"], None,
+        &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), opt(P::Transpose, K::Bool)],
+        tensor_create_l1, false, OpKind::Special(Special::CreateTensor);
     TensorCi = "tensor.ci", Tensor, ["pl.tensor.ci", "pl.tensor.arange", "pl.arange"], None,
         &[req(P::Start, K::Scalar), req(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Descending, K::Bool)],
         tensor_ci, false, OpKind::Special(Special::Ci);
@@ -1721,6 +1912,16 @@ ops! {
           opt(P::OutputDtype, K::DType), opt(P::Kvalue, K::Scalar), opt(P::CmpMode, K::Any), opt(P::OutCols, K::Int),
           opt(P::Offset, K::Int), opt(P::CountDtype, K::DType)],
         tensor_gather, false, OpKind::Special(Special::Gather);
+    // PyPTO's IR-level spellings of the forms `pl.tensor.gather` and `pl.tensor.mrgsort`
+    // dispatch to (reached through its IR-builder fallback).
+    TensorGatherMask = "tensor.gather_mask", Tensor, ["pl.tensor.gather_mask"], None,
+        &[req(P::Input, K::Tensor), req(P::MaskPattern, K::Any), opt(P::OutputDtype, K::DType)],
+        tile_gather_mask, false, OpKind::Special(Special::GatherMask);
+    TensorMrgsortFormat1 = "tensor.mrgsort_format1", Tensor, ["pl.tensor.mrgsort_format1"], None,
+        &[req(P::Src0, K::Tensor), req(P::BlockLen, K::Scalar)], same_as_first, false, OpKind::Special(Special::Mrgsort);
+    TensorMrgsortFormat2 = "tensor.mrgsort_format2", Tensor, ["pl.tensor.mrgsort_format2"], None,
+        &[req(P::Src0, K::Tensor), req(P::Src1, K::Tensor), opt(P::Src2, K::Tensor), opt(P::Src3, K::Tensor), opt(P::Exhausted, K::Bool)],
+        tensor_mrgsort_format2, false, OpKind::Special(Special::Mrgsort);
 
     // ---- tiles: memory movement and creation
     // Releases differ: `valid_shapes=` and `transpose=` (older), `valid_shape=` and
@@ -1895,6 +2096,25 @@ ops! {
         &[req(P::Src, K::Tile), req(P::Indices, K::Tile), req(P::Tmp, K::Tile)], tile_gather, false, OpKind::Special(Special::Gather);
     TileGatherMask = "tile.gather_mask", Tile, ["pl.tile.gather_mask"], None,
         &[req(P::Src, K::Tile), req(P::MaskPattern, K::Any), opt(P::OutputDtype, K::DType)], tile_gather_mask, false, OpKind::Special(Special::GatherMask);
+    TileMrgsortFormat1 = "tile.mrgsort_format1", Tile, ["pl.tile.mrgsort_format1"], None,
+        &[req(P::Src0, K::Tile), req(P::BlockLen, K::Scalar)], same_as_first, false, OpKind::Special(Special::Mrgsort);
+    // The last tile given is the scratch: `(src0, src1, tmp)` up to `(src0, ..., src3, tmp)`.
+    TileMrgsortFormat2 = "tile.mrgsort_format2", Tile, ["pl.tile.mrgsort_format2"], None,
+        &[req(P::Src0, K::Tile), req(P::Src1, K::Tile), req(P::Src2, K::Tile), opt(P::Src3, K::Tile), opt(P::Tmp, K::Tile),
+          opt(P::Exhausted, K::Bool)],
+        tile_mrgsort_format2, false, OpKind::Special(Special::Mrgsort);
+    // MX (microscaling) matmuls: FP8E4M3FN data, FP8E8M0 block scales, FP32 results.
+    TileMatmulMx = "tile.matmul_mx", Tile, ["pl.tile.matmul_mx", "pl.matmul_mx"], None,
+        &[req(P::Lhs, K::Tile), req(P::LhsScale, K::Tile), req(P::Rhs, K::Tile), req(P::RhsScale, K::Tile)],
+        matmul_mx, false, OpKind::Microscaling;
+    TileMatmulMxAcc = "tile.matmul_mx_acc", Tile, ["pl.tile.matmul_mx_acc", "pl.matmul_mx_acc"], None,
+        &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::LhsScale, K::Tile), req(P::Rhs, K::Tile), req(P::RhsScale, K::Tile)],
+        matmul_mx_acc, false, OpKind::Microscaling;
+    TileMatmulMxBias = "tile.matmul_mx_bias", Tile, ["pl.tile.matmul_mx_bias", "pl.matmul_mx_bias"], None,
+        &[req(P::Lhs, K::Tile), req(P::LhsScale, K::Tile), req(P::Rhs, K::Tile), req(P::RhsScale, K::Tile), req(P::Bias, K::Tile)],
+        matmul_mx_bias, false, OpKind::Microscaling;
+    TileTgetScaleAddr = "tile.tget_scale_addr", Tile, ["pl.tile.tget_scale_addr"], None,
+        &[read_write(P::DstScale, K::Tile), req(P::Src, K::Tile)], tget_scale_addr, false, OpKind::Microscaling;
 
     // ---- scalars (operators are `BinOp`s, not ops)
     ScalarCast = "scalar.cast", Scalar, ["pl.scalar.cast"], Some("cast"),
@@ -2159,7 +2379,12 @@ mod tests {
                 OpKind::Chain(_) => 3,
                 OpKind::Binary(_) | OpKind::Compare | OpKind::Expand(..) | OpKind::Part(_) => 2,
                 OpKind::Unary(_) | OpKind::Reduce(..) | OpKind::ArgReduce(..) | OpKind::AxisReduce { .. } => 1,
-                OpKind::Special(_) | OpKind::Marker | OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch => 0,
+                OpKind::Special(_)
+                | OpKind::Marker
+                | OpKind::Distributed
+                | OpKind::CrossCore
+                | OpKind::Prefetch
+                | OpKind::Microscaling => 0,
             };
             assert!(def.params.len() >= operands, "{op}");
             for p in &def.params[..operands] {

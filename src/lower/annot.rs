@@ -905,6 +905,12 @@ impl Lowering<'_> {
                     continue;
                 }
             }
+            // So is arithmetic on `pl.dynamic` dimensions or scalar parameters (`N * 2`),
+            // which PyPTO keeps as a symbolic extent.
+            if self.dynamic_arithmetic(m, item, scalars) {
+                dims.push(Dim::Unknown);
+                continue;
+            }
             let v = self.eval_const(m, item)?;
             match const_dim(&v) {
                 Some(Dim::Const(n)) if crate::ir::limits::check_extent(n, "the extent").is_err() => {
@@ -933,6 +939,42 @@ impl Lowering<'_> {
             return None;
         }
         Some(dims)
+    }
+}
+
+impl Lowering<'_> {
+    /// Whether an extent is arithmetic (`+ - * // %`, unary minus) over integer literals,
+    /// integer constants, `pl.dynamic` dimensions and scalar parameters, with at least one
+    /// dimension or parameter: an extent known at run time. Walked with a stack, so that a
+    /// long chain costs no recursion.
+    fn dynamic_arithmetic(&self, m: ModuleId, item: ast::ExprId, scalars: &FxHashMap<Symbol, ()>) -> bool {
+        if !matches!(self.ast(m).expr(item).kind, E::Binary { .. } | E::Unary { .. }) {
+            return false;
+        }
+        let mut dynamic = false;
+        let mut stack = vec![item];
+        while let Some(e) = stack.pop() {
+            match &self.ast(m).expr(e).kind {
+                E::Binary { op, lhs, rhs } => {
+                    use ast::BinOp as B;
+                    if !matches!(op, B::Add | B::Sub | B::Mul | B::FloorDiv | B::Mod) {
+                        return false;
+                    }
+                    stack.push(*lhs);
+                    stack.push(*rhs);
+                }
+                E::Unary { op: UnaryOp::Neg, operand } => stack.push(*operand),
+                E::Int => {}
+                E::Name(n) if scalars.contains_key(n) => dynamic = true,
+                E::Name(n) => match self.modules[m].names.get(n) {
+                    Some((Binding::Const(Const::Dyn(_)), _)) => dynamic = true,
+                    Some((Binding::Const(Const::Int(_)), _)) => {}
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        dynamic
     }
 }
 

@@ -305,7 +305,7 @@ impl FnLower<'_, '_> {
                         );
                         return;
                     }
-                    Some("dump_tag")
+                    Some("dump_tag" | "tensor.dump_tag")
                         if !matches!(
                             self.info.kind,
                             crate::ir::FuncKind::Orchestration | crate::ir::FuncKind::Inline
@@ -319,7 +319,7 @@ impl FnLower<'_, '_> {
                         );
                         return;
                     }
-                    Some("static_print" | "dump_tag" | "set_cache_policy") => return,
+                    Some("static_print" | "dump_tag" | "tensor.dump_tag" | "set_cache_policy") => return,
                     Some("static_assert") => {
                         self.static_assert(args, span);
                         return;
@@ -1972,7 +1972,7 @@ impl FnLower<'_, '_> {
             return match ops::by_spelling(&spelled) {
                 Some(op) => self.op_call(op, &spelled, args, span, None),
                 None => {
-                    self.error(Code::E0205, span, format!("Unknown operation '{spelled}'"), "not a pl operation");
+                    self.unknown_op(&spelled, span);
                     None
                 }
             };
@@ -2321,7 +2321,7 @@ impl FnLower<'_, '_> {
                 return None;
             }
             "submit" | "spmd_submit" => return self.submit_call(path, args, span),
-            "no_dep" => {
+            "no_dep" | "tensor.no_dep" => {
                 self.error(
                     Code::E0223,
                     span,
@@ -2407,9 +2407,19 @@ impl FnLower<'_, '_> {
             }
             return None;
         }
-        self.error(Code::E0205, span, format!("Unknown operation 'pl.{path}'"), "not a pl operation").help =
-            Some("see `docs/language.md` for the operations plc knows".to_string());
+        self.unknown_op(&spelled, span);
         None
+    }
+
+    /// A call of an op plc has no row for: one PyPTO has and plc refuses by name (E0223,
+    /// with the reason), or an unknown one (E0205).
+    fn unknown_op(&mut self, spelled: &str, span: Span) {
+        if let Some(reason) = ops::refusal(spelled) {
+            self.error(Code::E0223, span, format!("{spelled} is not supported by plc: {reason}"), "not supported");
+            return;
+        }
+        self.error(Code::E0205, span, format!("Unknown operation '{spelled}'"), "not a pl operation").help =
+            Some("see `docs/language.md` for the operations plc knows".to_string());
     }
 
     /// The op a tensor or tile spelling means for this call: the scalar row of its unified

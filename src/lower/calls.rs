@@ -151,7 +151,7 @@ impl FnLower<'_, '_> {
     /// `pl.no_dep(x)` as an argument of a function call: `x`, and whether it was wrapped.
     pub(crate) fn strip_no_dep(&mut self, e: ast::ExprId) -> (ast::ExprId, bool) {
         let E::Call { func, args } = &self.ast().expr(e).kind else { return (e, false) };
-        if self.cx.pl_path(self.m, *func).as_deref() != Some("no_dep") {
+        if !matches!(self.cx.pl_path(self.m, *func).as_deref(), Some("no_dep" | "tensor.no_dep")) {
             return (e, false);
         }
         match args.as_slice() {

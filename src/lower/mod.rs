@@ -724,25 +724,12 @@ impl Lowering<'_> {
         attrs.strict_ssa |= program_strict.unwrap_or(false);
         let name = def.name.name;
         let (level, role) = self.level_role(file, def.name.span, name, kind, explicit_level, explicit_role);
-        // Parameters: `self` first in a method.
+        // Parameters: a method's `self` is skipped. A method without `self` takes its
+        // parameters as they are, as PyPTO reads it (`self.f(...)` still calls it).
         let mut params = Vec::new();
         let mut ast_params = def.params.iter();
-        if method {
-            match ast_params.clone().next() {
-                Some(p) if p.name.is_some_and(|n| self.name(n.name) == "self") => {
-                    ast_params.next();
-                }
-                _ => {
-                    let fname = self.name(name).to_string();
-                    self.error(
-                        Code::E0224,
-                        file,
-                        def.name.span,
-                        format!("method `{fname}` of a pl program must take `self` first"),
-                        "no `self` parameter",
-                    );
-                }
-            }
+        if method && ast_params.clone().next().is_some_and(|p| p.name.is_some_and(|n| self.name(n.name) == "self")) {
+            ast_params.next();
         }
         let mut scalars_seen = FxHashMap::default();
         // Python refuses a name given to two parameters ("duplicate argument 'x' in
