@@ -22,6 +22,7 @@ use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::{Direction, FuncKind, Program, Type};
 use crate::source::FileId;
+use rayon::prelude::*;
 
 /// What `plc compile` was asked for.
 #[derive(Default)]
@@ -109,18 +110,26 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
     if !errors.is_empty() {
         return Err(errors);
     }
-    // Every device function: the launched kernels and the kernels wrappers call.
-    for f in p.functions.values() {
-        if f.kind.is_device_kernel() {
-            let emitted = match (opts.target, opts.kernels) {
-                (Target::Cpu, _) => kernel::emit_kernel(p, names, f.name),
-                (Target::A2a3Sim, KernelForm::Cpu) => simpler::kernel(p, names, f.name),
-                (Target::A2a3Sim, KernelForm::PtoIsa) => pto::kernel(p, names, f.name),
-            };
-            match emitted {
-                Ok(code) => files.push((kernel::kernel_file(names, f.name), code)),
-                Err(d) => errors.push(d),
+    // Every device function: the launched kernels and the kernels wrappers call. Each
+    // kernel reads the program only, so they are emitted in parallel (rayon, as many
+    // threads as cores, `RAYON_NUM_THREADS` to choose) and gathered in program order: the
+    // files and the errors are the same, in the same order, as a serial run's.
+    let kernels: Vec<Symbol> = p.functions.values().filter(|f| f.kind.is_device_kernel()).map(|f| f.name).collect();
+    let emitted: Vec<Result<String, Box<Diagnostic>>> = kernels
+        .par_iter()
+        .map(|&name| {
+            match (opts.target, opts.kernels) {
+                (Target::Cpu, _) => kernel::emit_kernel(p, names, name),
+                (Target::A2a3Sim, KernelForm::Cpu) => simpler::kernel(p, names, name),
+                (Target::A2a3Sim, KernelForm::PtoIsa) => pto::kernel(p, names, name),
             }
+            .map_err(Box::new)
+        })
+        .collect();
+    for (&name, emitted) in kernels.iter().zip(emitted) {
+        match emitted {
+            Ok(code) => files.push((kernel::kernel_file(names, name), code)),
+            Err(d) => errors.push(*d),
         }
     }
     if !errors.is_empty() {

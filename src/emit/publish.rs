@@ -4,7 +4,8 @@
 //! 1. A lock file beside the directory (`.<name>.plc-lock`, opened without following a
 //!    symbolic link) is locked for the whole publication, so that two runs into one
 //!    directory take turns; leftovers of runs that were killed are removed under it.
-//! 2. The set is written into a fresh staging directory beside the output directory
+//! 2. The set is written (in parallel, each file with one write) into a fresh staging
+//!    directory beside the output directory
 //!    (`.<name>.plc-stage-<random>`, created exclusively, readable by its owner only until
 //!    it is published). Nothing in it can have been planted by anyone else, and every
 //!    file is created new: no write follows a symbolic link. A file whose content did not
@@ -22,6 +23,7 @@
 //! names the file and the operation (a write is reported under the file's final name).
 
 use crate::source::{FileError, FileOp};
+use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -59,15 +61,25 @@ pub fn publish(dir: &Path, files: &[(String, String)]) -> Result<(), FileError> 
         .keep();
     let staged = Staged { path: stage.clone(), armed: true };
     let new_paths: FxHashSet<&str> = files.iter().map(|(rel, _)| rel.as_str()).collect();
-    for (rel, text) in files {
-        stage_file(&stage, &real, rel, text).map_err(|e| FileError::new(FileOp::Write, dir.join(rel), e))?;
+    // The directories first, once each; then the files, in parallel (each is its own
+    // file), the first failure in the files' order reported as a serial run would.
+    let mut dirs: Vec<&Path> = files.iter().filter_map(|(rel, _)| Path::new(rel).parent()).collect();
+    dirs.sort_unstable();
+    dirs.dedup();
+    for d in dirs {
+        let path = stage.join(d);
+        std::fs::create_dir_all(&path).map_err(|e| FileError::new(FileOp::CreateDirectory, dir.join(d), e))?;
+    }
+    let staged_files: Vec<std::io::Result<()>> =
+        files.par_iter().map(|(rel, text)| stage_file(&stage, &real, rel, text)).collect();
+    for ((rel, _), result) in files.iter().zip(staged_files) {
+        result.map_err(|e| FileError::new(FileOp::Write, dir.join(rel), e))?;
     }
     let mut manifest: Vec<&str> = files.iter().map(|(rel, _)| rel.as_str()).collect();
     manifest.sort_unstable();
     let mut list = manifest.join("\n");
     list.push('\n');
-    write_new(&stage.join(MANIFEST), list.as_bytes())
-        .map_err(|e| FileError::new(FileOp::Write, dir.join(MANIFEST), e))?;
+    stage_file(&stage, &real, MANIFEST, &list).map_err(|e| FileError::new(FileOp::Write, dir.join(MANIFEST), e))?;
     let old_manifest: FxHashSet<String> = std::fs::read_to_string(real.join(MANIFEST))
         .map(|text| text.lines().map(str::to_string).collect())
         .unwrap_or_default();
@@ -97,12 +109,9 @@ impl Drop for Staged {
 }
 
 /// Writes one file of the new set into the staging directory, or links the old file
-/// when its content is the same.
+/// when its content is the same. Its directory exists already.
 fn stage_file(stage: &Path, old: &Path, rel: &str, text: &str) -> std::io::Result<()> {
     let path = stage.join(rel);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
     let previous = old.join(rel);
     let unchanged = std::fs::symlink_metadata(&previous).is_ok_and(|m| m.is_file() && m.len() == text.len() as u64)
         && std::fs::read(&previous).is_ok_and(|bytes| bytes == text.as_bytes());

@@ -34,7 +34,7 @@ use crate::session::Session;
 use crate::source::FileId;
 use crate::syntax::ast::{self, Ast, ExprKind as AstExpr, StmtId as AstStmtId, StmtKind as AstStmt};
 use indexmap::IndexMap;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 
 /// Lowers the program whose root file is `root` (already loaded in the session).
@@ -891,13 +891,25 @@ impl Lowering<'_> {
             }
             // The namespace's functions in source order, then the module-level functions
             // they called, in the order they were first needed.
-            let mut functions = std::mem::take(&mut self.program.functions);
+            // One pass over the lowered functions (removing each from the middle of the
+            // map would make this quadratic in the number of functions).
+            let functions = std::mem::take(&mut self.program.functions);
+            let own: FxHashSet<Symbol> = names.iter().copied().collect();
+            let mut mine = FxHashMap::default();
+            let mut called = Vec::new();
+            for (name, f) in functions {
+                if own.contains(&name) {
+                    mine.insert(name, f);
+                } else {
+                    called.push((name, f));
+                }
+            }
             for name in names {
-                if let Some(f) = functions.shift_remove(&name) {
+                if let Some(f) = mine.remove(&name) {
                     self.program.functions.insert(name, f);
                 }
             }
-            self.program.functions.extend(functions);
+            self.program.functions.extend(called);
             self.finished.push(std::mem::take(&mut self.program));
         }
     }

@@ -71,8 +71,10 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     }
     rewrite_call_sites(cx, program, &plans, &mut counter);
     ambiguous_views(cx, program, &graphs, &mut lineage);
+    // Each graph's added parameters, looked up by name (not a scan of every plan per graph).
+    let mut added_by: FxHashMap<Symbol, Vec<VarId>> = plans.iter().map(|(g, plan)| (*g, plan.params())).collect();
     for &g in &graphs {
-        let added: Vec<VarId> = plans.iter().find(|(h, _)| *h == g).map(|(_, p)| p.params()).unwrap_or_default();
+        let added = added_by.remove(&g).unwrap_or_default();
         let mut c = Checker { cx, p: program, g };
         c.signature(&added);
         c.task_scalars();
