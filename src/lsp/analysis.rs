@@ -59,27 +59,45 @@ pub fn analyze(name: &str, path: Option<&Path>, text: &str) -> Analysis {
 }
 
 /// As [`analyze`], but gives up (`None`) when `cancelled` says so: it is asked after
-/// lowering and after each pass, and before the document is parsed for the requests.
+/// lowering and after each pass. The document's parse tree for the requests is made at
+/// the same time as the compilation, on a second thread.
 pub fn analyze_unless(name: &str, path: Option<&Path>, text: &str, cancelled: Cancelled<'_>) -> Option<Analysis> {
-    let input =
-        Input::Text { name: name.to_string(), bytes: text.as_bytes().to_vec(), path: path.map(Path::to_path_buf) };
-    // Text in memory is never read from disk, so compiling it cannot fail.
-    let mut c =
-        driver::compile(input, &PipelineSpec::default(), StopAt::Lower).unwrap_or_else(|err| unreachable!("{err}"));
-    loop {
-        if cancelled() {
-            return None;
+    let compile = || {
+        let input =
+            Input::Text { name: name.to_string(), bytes: text.as_bytes().to_vec(), path: path.map(Path::to_path_buf) };
+        // Text in memory is never read from disk, so compiling it cannot fail.
+        let mut c = driver::compile(input, &PipelineSpec::default(), StopAt::Lower)
+            .unwrap_or_else(|err| unreachable!("{err}"));
+        loop {
+            if cancelled() {
+                return None;
+            }
+            if c.step().is_none() {
+                return Some(c);
+            }
         }
-        if c.step().is_none() {
-            break;
-        }
-    }
+    };
+    // The parse tree for the requests is made beside the compilation, on a thread of its
+    // own (the same stack as the workers'), or after it when no thread can start.
+    let (c, syntax) = std::thread::scope(|scope| {
+        let parsing = std::thread::Builder::new().stack_size(PARSER_STACK).spawn_scoped(scope, || Syntax::parse(text));
+        let c = compile();
+        let syntax = match parsing {
+            Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => Syntax::parse(text),
+        };
+        (c, syntax)
+    });
+    let c = c?;
     // The default pipeline is well ordered (a test of the pass table checks it), so the
     // document is always read.
     let root = c.root.expect("the default pipeline is never refused");
-    let syntax = Syntax::parse(text);
     Some(Analysis { session: c.session, root, programs: c.programs, diags: c.diags, syntax })
 }
+
+/// The stack of the thread that parses a document for the requests, as large as the
+/// command line's thread.
+const PARSER_STACK: usize = 256 << 20;
 
 /// The analysis of a document whose compilation panicked: no program, no parse tree, and
 /// one internal error (E0700) at the start of the document that says so, so that the

@@ -264,7 +264,9 @@ impl<'c> Server<'c> {
 
     fn respond(&self, id: RequestId, answer: Answer) {
         let response = match answer {
-            Ok(value) => Response::new_ok(id, value),
+            // Not `Response::new_ok`, which would copy the value whole (an outline of
+            // thousands of symbols costs milliseconds to copy).
+            Ok(value) => Response { id, response_result: Ok(value) },
             Err((code, message)) => Response::new_err(id, code as i32, message),
         };
         self.send(Message::Response(response));
