@@ -3,6 +3,7 @@
 each takes to publish the diagnostics of an edit (median, p95, and plc's over ruff's).
 
     python3 scripts/lsp-vs-ruff.py [--plc target/release/plc] [--ruff ruff] [--lines 5000 20000]
+                                   [--baseline path/to/an/older/plc]
 
 For each size, the same generated file (benches/support/generate.rs's `program`, written
 by `plc`'s bench generator below in Python) is opened in both servers; then:
@@ -13,7 +14,8 @@ by `plc`'s bench generator below in Python) is opened in both servers; then:
 - burst: a key every 100 ms (20 keys), and when the last key's diagnostics come, against
   the edit time of one version alone (plc's target: within 100 ms of it).
 
-Both servers get the same client (push diagnostics, UTF-16, incremental sync). Other work
+With `--baseline`, an older plc takes its turns too (before/after in one run). All the
+servers get the same client (push diagnostics, UTF-16, incremental sync). Other work
 on the machine makes absolute times noisy: compare the ratios, measured in one run.
 """
 
@@ -159,15 +161,19 @@ def main():
     parser.add_argument("--lines", type=int, nargs="+", default=[5000, 20000])
     parser.add_argument("--edits", type=int, default=30)
     parser.add_argument("--keys", type=int, default=20)
+    parser.add_argument("--baseline", help="another plc binary to measure in the same run")
     args = parser.parse_args()
 
     root = os.path.realpath(tempfile.mkdtemp(prefix="plc-lsp-bench-"))
     for lines in args.lines:
         text, functions = program(lines)
         docs = {}
-        servers = {"plc": Server("plc", [args.plc, "lsp"], root), "ruff": Server("ruff", [args.ruff, "server"], root)}
-        for name, ext in (("plc", "pl"), ("ruff", "py")):
-            path = os.path.join(root, f"bench{lines}.{ext}")
+        servers = {"plc": Server("plc", [args.plc, "lsp"], root)}
+        if args.baseline:
+            servers["baseline"] = Server("baseline", [args.baseline, "lsp"], root)
+        servers["ruff"] = Server("ruff", [args.ruff, "server"], root)
+        for name in servers:
+            path = os.path.join(root, f"bench{lines}.{'py' if name == 'ruff' else 'pl'}")
             with open(path, "w") as f:
                 f.write(text)
             docs[name] = "file://" + path
@@ -198,15 +204,16 @@ def main():
                 sent = edit(name, "8" if i % 2 == 0 else "7")
                 times[name]["edit"].append(servers[name].wait_diagnostics(docs[name], version[name]) - sent)
         # Requests (plc): hover on a region name, definition of `ROWS`, the outline.
-        s = servers["plc"]
         region_line = text.splitlines().index(f'        with pl.graph("band_{mid}"):')
+        plcs = [name for name in servers if name != "ruff"]
         for _ in range(args.edits):
-            pos = {"textDocument": {"uri": docs["plc"]}, "position": {"line": region_line, "character": 24}}
-            times["plc"]["hover"].append(s.request("textDocument/hover", pos)[0])
-            pos = {"textDocument": {"uri": docs["plc"]}, "position": {"line": line, "character": 26}}
-            times["plc"]["definition"].append(s.request("textDocument/definition", pos)[0])
-            times["plc"]["symbols"].append(
-                s.request("textDocument/documentSymbol", {"textDocument": {"uri": docs["plc"]}})[0])
+            for name in plcs:
+                s, doc = servers[name], {"uri": docs[name]}
+                pos = {"textDocument": doc, "position": {"line": region_line, "character": 24}}
+                times[name]["hover"].append(s.request("textDocument/hover", pos)[0])
+                pos = {"textDocument": doc, "position": {"line": line, "character": 26}}
+                times[name]["definition"].append(s.request("textDocument/definition", pos)[0])
+                times[name]["symbols"].append(s.request("textDocument/documentSymbol", {"textDocument": doc})[0])
         # Bursts: a key every 100 ms; when do the last key's diagnostics come?
         for _ in range(3):
             for name in servers:
@@ -219,16 +226,20 @@ def main():
             s.stop()
 
         print(f"\n{lines} lines ({len(text.encode())} bytes), {args.edits} edits each, times in ms")
-        print(f"{'':12} {'plc med':>8} {'plc p95':>8} {'ruff med':>8} {'ruff p95':>8} {'ratio med':>9} {'ratio p95':>9}")
+        print(f"{'':22} {'median':>8} {'p95':>8} {'÷ruff med':>9} {'÷ruff p95':>9}")
         for what in ("open", "edit", "burst"):
-            (pm, pp), (rm, rp) = stats(times["plc"][what]), stats(times["ruff"][what])
-            print(f"{what:12} {ms(pm)} {ms(pp)} {ms(rm)} {ms(rp)} {pm / rm:9.2f} {pp / rp:9.2f}")
+            rm, rp = stats(times["ruff"][what])
+            for name in servers:
+                m, p = stats(times[name][what])
+                print(f"{what + ' ' + name:22} {ms(m)} {ms(p)} {m / rm:9.2f} {p / rp:9.2f}")
         for what in ("hover", "definition", "symbols"):
-            m, p = stats(times["plc"][what])
-            print(f"{what:12} {ms(m)} {ms(p)}")
-        edit_med = stats(times["plc"]["edit"])[0]
-        burst_med = stats(times["plc"]["burst"])[0]
-        print(f"burst: the last key's diagnostics {ms(burst_med - edit_med).strip()} ms after one edit's time alone")
+            for name in plcs:
+                m, p = stats(times[name][what])
+                print(f"{what + ' ' + name:22} {ms(m)} {ms(p)}")
+        for name in plcs:
+            edit_med = stats(times[name]["edit"])[0]
+            burst_med = stats(times[name]["burst"])[0]
+            print(f"burst {name}: the last key's diagnostics {ms(burst_med - edit_med).strip()} ms after one edit alone")
 
 
 if __name__ == "__main__":
