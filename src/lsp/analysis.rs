@@ -3,7 +3,7 @@
 //! pass pipeline (when lowering found no error). The result is kept until the next change
 //! of the document has been analysed: its diagnostics are published, and every request
 //! (hover, definition, outline, pulled diagnostics) is answered from it — from its program
-//! and from its parse tree of the document ([`Syntax`]), never by reading the text again.
+//! and from the parse tree of the same text ([`Syntax`]), never by reading the text again.
 //!
 //! An analysis can be cancelled: the server asks, between lowering and each pass, whether
 //! the version being compiled is still the newest, and drops the work when it is not.
@@ -27,12 +27,11 @@ pub struct Analysis {
     pub programs: Vec<Program>,
     /// Every diagnostic, of every file, sorted.
     pub diags: Vec<Diagnostic>,
-    /// The document's parse tree, for the requests.
-    pub syntax: Syntax,
 }
 
 /// The parse tree of a document as the editor features read it: the tree, the names it
-/// interns, and the names the module binds to `pypto.language`.
+/// interns, and the names the module binds to `pypto.language`. The worker makes it once
+/// per version of the text, after the analysis (whose diagnostics are published first).
 pub struct Syntax {
     pub names: Interner,
     pub ast: Ast,
@@ -40,6 +39,11 @@ pub struct Syntax {
 }
 
 impl Syntax {
+    /// The tree of an empty text (for a document whose parse failed).
+    pub fn empty() -> Syntax {
+        Syntax { names: Interner::new(), ast: Ast::default(), aliases: Vec::new() }
+    }
+
     /// Parses a document's text (its diagnostics are the compilation's business).
     pub fn parse(text: &str) -> Syntax {
         let mut names = Interner::new();
@@ -59,48 +63,29 @@ pub fn analyze(name: &str, path: Option<&Path>, text: &str) -> Analysis {
 }
 
 /// As [`analyze`], but gives up (`None`) when `cancelled` says so: it is asked after
-/// lowering and after each pass. The document's parse tree for the requests is made at
-/// the same time as the compilation, on a second thread.
+/// lowering and after each pass.
 pub fn analyze_unless(name: &str, path: Option<&Path>, text: &str, cancelled: Cancelled<'_>) -> Option<Analysis> {
-    let compile = || {
-        let input =
-            Input::Text { name: name.to_string(), bytes: text.as_bytes().to_vec(), path: path.map(Path::to_path_buf) };
-        // Text in memory is never read from disk, so compiling it cannot fail.
-        let mut c =
-            driver::compile(input, &PipelineSpec::default(), StopAt::Lower).unwrap_or_else(|err| unreachable!("{err}"));
-        loop {
-            if cancelled() {
-                return None;
-            }
-            if c.step().is_none() {
-                return Some(c);
-            }
+    let input =
+        Input::Text { name: name.to_string(), bytes: text.as_bytes().to_vec(), path: path.map(Path::to_path_buf) };
+    // Text in memory is never read from disk, so compiling it cannot fail.
+    let mut c =
+        driver::compile(input, &PipelineSpec::default(), StopAt::Lower).unwrap_or_else(|err| unreachable!("{err}"));
+    loop {
+        if cancelled() {
+            return None;
         }
-    };
-    // The parse tree for the requests is made beside the compilation, on a thread of its
-    // own (the same stack as the workers'), or after it when no thread can start.
-    let (c, syntax) = std::thread::scope(|scope| {
-        let parsing = std::thread::Builder::new().stack_size(PARSER_STACK).spawn_scoped(scope, || Syntax::parse(text));
-        let c = compile();
-        let syntax = match parsing {
-            Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => Syntax::parse(text),
-        };
-        (c, syntax)
-    });
-    let c = c?;
+        if c.step().is_none() {
+            break;
+        }
+    }
     // The default pipeline is well ordered (a test of the pass table checks it), so the
     // document is always read.
     let root = c.root.expect("the default pipeline is never refused");
-    Some(Analysis { session: c.session, root, programs: c.programs, diags: c.diags, syntax })
+    Some(Analysis { session: c.session, root, programs: c.programs, diags: c.diags })
 }
 
-/// The stack of the thread that parses a document for the requests, as large as the
-/// command line's thread.
-const PARSER_STACK: usize = 256 << 20;
-
-/// The analysis of a document whose compilation panicked: no program, no parse tree, and
-/// one internal error (E0700) at the start of the document that says so, so that the
+/// The analysis of a document whose compilation panicked: no program, and one internal
+/// error (E0700) at the start of the document that says so, so that the
 /// editor shows it and the server goes on.
 pub fn crashed(name: &str, text: &str, message: &str) -> Analysis {
     let mut session = Session::new();
@@ -111,6 +96,5 @@ pub fn crashed(name: &str, text: &str, message: &str) -> Analysis {
         Label::primary(root, Span::new(0, 0), "plc failed on this file"),
     )
     .with_help("this is a bug in plc; please report it with the file");
-    let syntax = Syntax { names: Interner::new(), ast: Ast::default(), aliases: Vec::new() };
-    Analysis { session, root, programs: Vec::new(), diags: vec![diag], syntax }
+    Analysis { session, root, programs: Vec::new(), diags: vec![diag] }
 }

@@ -40,7 +40,7 @@ pub(crate) mod query;
 pub(crate) mod symbols;
 pub(crate) mod transport;
 
-use analysis::Analysis;
+use analysis::{Analysis, Syntax};
 use crossbeam_channel::{Receiver, Sender};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
@@ -127,9 +127,9 @@ pub fn serve_with(connection: &Connection, analyze: Analyzer) -> bool {
                     return clean;
                 }
             }
-            recv(done) -> finished => {
-                if let Ok(finished) = finished {
-                    server.finished(finished);
+            recv(done) -> report => {
+                if let Ok(report) = report {
+                    server.report(report);
                 }
             }
         }
@@ -188,12 +188,29 @@ struct Document {
     wanted: u64,
     /// The last analysis accepted, with the `edit` and `wanted` it was made for.
     analysis: Option<(u64, u64, Analysis)>,
+    /// The parse tree of the text of an `edit`, made after its analysis.
+    syntax: Option<(u64, Syntax)>,
 }
 
 impl Document {
     /// The analysis of the document's current text, if it is there.
     fn current(&self) -> Option<&Analysis> {
         self.analysis.as_ref().filter(|(edit, _, _)| *edit == self.edit).map(|(_, _, a)| a)
+    }
+
+    /// The analysis and the parse tree of the current text, if both are there.
+    fn parsed(&self) -> Option<(&Analysis, &Syntax)> {
+        let syntax = self.syntax.as_ref().filter(|(edit, _)| *edit == self.edit).map(|(_, s)| s)?;
+        Some((self.current()?, syntax))
+    }
+
+    /// Whether a request can be answered now: the diagnostics need the analysis of the
+    /// current text, the other questions its parse tree too.
+    fn ready(&self, method: &str) -> bool {
+        match method {
+            DocumentDiagnosticRequest::METHOD => self.current().is_some(),
+            _ => self.parsed().is_some(),
+        }
     }
 }
 
@@ -324,7 +341,7 @@ impl<'c> Server<'c> {
                 let uri =
                     params.pointer("/textDocument/uri").and_then(|u| serde_json::from_value::<Uri>(u.clone()).ok());
                 if let Some(uri) = uri.map(|u| convert::canonical_uri(&u)) {
-                    if let Some(doc) = self.docs.get(&uri).filter(|d| d.current().is_none()) {
+                    if let Some(doc) = self.docs.get(&uri).filter(|d| !d.ready(&method)) {
                         let edit = doc.edit;
                         self.held.push(Held { id, method, params, uri, edit });
                         return;
@@ -353,11 +370,10 @@ impl<'c> Server<'c> {
     /// diagnostics are answered for the newest text.
     fn release(&mut self, uri: &Uri) {
         let doc = self.docs.get(uri);
-        if doc.is_some_and(|d| d.current().is_none()) {
-            return;
-        }
         let edit = doc.map(|d| d.edit);
-        let (ready, waiting) = std::mem::take(&mut self.held).into_iter().partition(|h| &h.uri == uri);
+        let (ready, waiting) = std::mem::take(&mut self.held)
+            .into_iter()
+            .partition(|h| &h.uri == uri && doc.is_none_or(|d| d.ready(&h.method)));
         self.held = waiting;
         for Held { id, method, params, edit: sent_for, .. } in ready {
             let positional = matches!(method.as_str(), HoverRequest::METHOD | GotoDefinition::METHOD);
@@ -376,14 +392,14 @@ impl<'c> Server<'c> {
     }
 
     /// Finishes the analyses the held requests wait for, and answers them (at `exit`).
-    fn settle(&mut self, done: &Receiver<Finished>) {
+    fn settle(&mut self, done: &Receiver<Report>) {
         while !self.held.is_empty() {
             self.schedule(done);
             if self.held.is_empty() || self.workers.idle() {
                 break;
             }
             match done.recv() {
-                Ok(finished) => self.finished(finished),
+                Ok(report) => self.report(report),
                 Err(_) => break,
             }
         }
@@ -445,7 +461,7 @@ impl<'c> Server<'c> {
         let name = path.as_ref().map_or_else(|| spelled.as_str().to_string(), |p| p.display().to_string());
         let file = Arc::new(convert::source_file(name, text));
         // Opening a document already open replaces it.
-        let doc = Document { uri: spelled, version, file, path, edit: 0, wanted: 0, analysis: None };
+        let doc = Document { uri: spelled, version, file, path, edit: 0, wanted: 0, analysis: None, syntax: None };
         self.docs.insert(uri.clone(), doc);
         self.want(&uri, true);
     }
@@ -494,7 +510,7 @@ impl<'c> Server<'c> {
     /// Starts the analyses wanted, newest text of each document, as workers are free (in
     /// the order of the documents' URIs); a session without workers analyses in turn on
     /// this thread.
-    fn schedule(&mut self, done: &Receiver<Finished>) {
+    fn schedule(&mut self, done: &Receiver<Report>) {
         let mut wanted: Vec<&Uri> = self
             .docs
             .iter()
@@ -510,23 +526,20 @@ impl<'c> Server<'c> {
             .take(self.workers.free())
             .map(|uri| {
                 let d = &self.docs[uri];
-                Job {
-                    uri: uri.clone(),
-                    wanted: d.wanted,
-                    path: d.path.clone(),
-                    file: d.file.clone(),
-                    cancel: Arc::default(),
-                }
+                // The parse tree is made again only when the text changed.
+                let parse = d.syntax.as_ref().is_none_or(|(edit, _)| *edit != d.edit);
+                let (path, file, cancel) = (d.path.clone(), d.file.clone(), Arc::default());
+                Job { uri: uri.clone(), wanted: d.wanted, edit: d.edit, parse, path, file, cancel }
             })
             .collect();
         for job in jobs {
-            if let Some(finished) = self.workers.run(job) {
-                self.finished(finished);
+            for report in self.workers.run(job) {
+                self.report(report);
             }
         }
         if self.workers.is_empty() {
-            while let Ok(finished) = done.try_recv() {
-                self.finished(finished);
+            while let Ok(report) = done.try_recv() {
+                self.report(report);
             }
         }
         if self.refresh_due && self.workers.idle() && self.docs.values().all(|d| d.current().is_some()) {
@@ -537,10 +550,25 @@ impl<'c> Server<'c> {
         }
     }
 
+    /// Takes in what a worker reports.
+    fn report(&mut self, report: Report) {
+        match report {
+            Report::Analysed(finished) => self.finished(finished),
+            Report::Parsed { uri, wanted, edit, syntax } => {
+                self.workers.finished(&uri, wanted);
+                let Some(syntax) = syntax else { return };
+                let Some(doc) = self.docs.get_mut(&uri) else { return };
+                if doc.edit == edit {
+                    doc.syntax = Some((edit, syntax));
+                    self.release(&uri);
+                }
+            }
+        }
+    }
+
     /// Takes in the result of an analysis: kept and published when it is of the wanted
     /// state of its document, dropped otherwise.
     fn finished(&mut self, finished: Finished) {
-        self.workers.finished(&finished);
         let Finished { uri, wanted, analysis } = finished;
         let Some(analysis) = analysis else { return };
         let Some(doc) = self.docs.get(&uri) else { return };
@@ -635,9 +663,11 @@ impl<'c> Server<'c> {
         let at = p.text_document_position_params;
         let uri = convert::canonical_uri(&at.text_document.uri);
         let Some(doc) = self.docs.get(&uri) else { return Ok(serde_json::Value::Null) };
-        let Some(analysis) = doc.current() else { return Ok(serde_json::Value::Null) };
+        let Some((analysis, syntax)) = doc.parsed() else { return Ok(serde_json::Value::Null) };
         let offset = convert::offset(&doc.file.text, &doc.file.lines, at.position);
-        let Some((span, text)) = hover::region_hover(analysis, offset) else { return Ok(serde_json::Value::Null) };
+        let Some((span, text)) = hover::region_hover(analysis, syntax, offset) else {
+            return Ok(serde_json::Value::Null);
+        };
         let hover = Hover {
             contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: text }),
             range: Some(convert::range(&doc.file, span)),
@@ -650,11 +680,11 @@ impl<'c> Server<'c> {
         let Some(doc) = self.docs.get(&convert::canonical_uri(&at.text_document.uri)) else {
             return Ok(serde_json::Value::Null);
         };
-        let Some(analysis) = doc.current() else { return Ok(serde_json::Value::Null) };
+        let Some((_, syntax)) = doc.parsed() else { return Ok(serde_json::Value::Null) };
         let offset = convert::offset(&doc.file.text, &doc.file.lines, at.position);
         let root = definition::SourceDoc { uri: doc.uri.clone(), path: doc.path.clone(), file: doc.file.clone() };
         let read = |path: &Path| self.read_file(path);
-        match definition::definition(root, &analysis.syntax, offset, &read) {
+        match definition::definition(root, syntax, offset, &read) {
             Some(location) => Ok(to_value(GotoDefinitionResponse::Scalar(location))),
             None => Ok(serde_json::Value::Null),
         }
@@ -664,8 +694,8 @@ impl<'c> Server<'c> {
         let Some(doc) = self.docs.get(&convert::canonical_uri(&p.text_document.uri)) else {
             return Ok(serde_json::Value::Null);
         };
-        let Some(analysis) = doc.current() else { return Ok(serde_json::Value::Null) };
-        Ok(to_value(DocumentSymbolResponse::Nested(symbols::document_symbols(&doc.file, &analysis.syntax))))
+        let Some((_, syntax)) = doc.parsed() else { return Ok(serde_json::Value::Null) };
+        Ok(to_value(DocumentSymbolResponse::Nested(symbols::document_symbols(&doc.file, syntax))))
     }
 
     /// `textDocument/diagnostic`: the diagnostics of the current version, or "unchanged"
@@ -712,6 +742,9 @@ impl<'c> Server<'c> {
 struct Job {
     uri: Uri,
     wanted: u64,
+    edit: u64,
+    /// Whether to parse the text for the requests after the analysis.
+    parse: bool,
     path: Option<PathBuf>,
     file: Arc<crate::source::SourceFile>,
     /// Set when the work is no longer wanted.
@@ -725,11 +758,17 @@ struct Finished {
     analysis: Option<Analysis>,
 }
 
+/// What a worker reports of a job: first its analysis (published at once), then the
+/// parse tree of its text for the requests (`None` when it was not made), which ends it.
+enum Report {
+    Analysed(Finished),
+    Parsed { uri: Uri, wanted: u64, edit: u64, syntax: Option<Syntax> },
+}
+
 /// The threads that compile documents, and the jobs they hold.
 struct Workers {
     analyze: Analyzer,
     jobs: Option<Sender<Job>>,
-    done: Sender<Finished>,
     threads: usize,
     /// The jobs started and not finished: (document, wanted, cancel flag).
     running: Vec<(Uri, u64, Arc<AtomicBool>)>,
@@ -738,7 +777,7 @@ struct Workers {
 impl Workers {
     /// Two workers at least, so that the newest version of a document starts at once even
     /// while an older one winds down; one per core up to four.
-    fn start(analyze: Analyzer, done: Sender<Finished>) -> Workers {
+    fn start(analyze: Analyzer, done: Sender<Report>) -> Workers {
         let wanted = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(2, 4);
         let (sender, receiver) = crossbeam_channel::unbounded::<Job>();
         let mut threads = 0;
@@ -749,7 +788,7 @@ impl Workers {
                 .stack_size(WORKER_STACK)
                 .spawn(move || {
                     for job in receiver {
-                        if done.send(work(analyze, job)).is_err() {
+                        if work(analyze, job, &mut |report| done.send(report).is_ok()).is_none() {
                             return;
                         }
                     }
@@ -758,7 +797,7 @@ impl Workers {
         }
         // Without any worker thread, the analyses run on the message loop's thread.
         let jobs = (threads > 0).then_some(sender);
-        Workers { analyze, jobs, done, threads, running: Vec::new() }
+        Workers { analyze, jobs, threads, running: Vec::new() }
     }
 
     fn is_empty(&self) -> bool {
@@ -778,17 +817,24 @@ impl Workers {
         self.running.iter().any(|(u, w, _)| u == uri && *w == wanted)
     }
 
-    /// Starts a job on a worker; without workers, runs it here and returns its result.
-    fn run(&mut self, job: Job) -> Option<Finished> {
-        let Some(jobs) = &self.jobs else { return Some(work(self.analyze, job)) };
+    /// Starts a job on a worker; without workers, runs it here and returns its reports.
+    fn run(&mut self, job: Job) -> Vec<Report> {
+        let mut reports = Vec::new();
+        let mut keep = |report| {
+            reports.push(report);
+            true
+        };
+        let Some(jobs) = &self.jobs else {
+            work(self.analyze, job, &mut keep);
+            return reports;
+        };
         self.running.push((job.uri.clone(), job.wanted, job.cancel.clone()));
         if let Err(err) = jobs.send(job) {
             // The workers are gone (they cannot be: they stop when this sender does).
-            let job = err.into_inner();
             self.running.pop();
-            let _ = self.done.send(work(self.analyze, job));
+            work(self.analyze, err.into_inner(), &mut keep);
         }
-        None
+        reports
     }
 
     /// Gives up the jobs for a document.
@@ -800,23 +846,30 @@ impl Workers {
         }
     }
 
-    fn finished(&mut self, finished: &Finished) {
-        if let Some(i) = self.running.iter().position(|(u, w, _)| *u == finished.uri && *w == finished.wanted) {
+    /// A job has ended (its last report came).
+    fn finished(&mut self, uri: &Uri, wanted: u64) {
+        if let Some(i) = self.running.iter().position(|(u, w, _)| u == uri && *w == wanted) {
             self.running.swap_remove(i);
         }
     }
 }
 
-/// Runs one analysis. A panic in it is caught: the document gets an internal error.
-fn work(analyze: Analyzer, job: Job) -> Finished {
-    let Job { uri, wanted, path, file, cancel } = job;
+/// Runs one job and reports it: its analysis, then (unless it was given up or no tree is
+/// wanted) the parse tree of its text. A panic in either is caught: the document gets an
+/// internal error, or an empty tree. `None` when `report` says nobody listens any more.
+fn work(analyze: Analyzer, job: Job, report: &mut dyn FnMut(Report) -> bool) -> Option<()> {
+    let Job { uri, wanted, edit, parse, path, file, cancel } = job;
     let cancelled = || cancel.load(Ordering::Relaxed);
     let run = || analyze(&file.name, path.as_deref(), &file.text, &cancelled);
     let analysis = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
         Ok(analysis) => analysis,
         Err(panic) => Some(analysis::crashed(&file.name, &file.text, &panic_message(panic.as_ref()))),
     };
-    Finished { uri, wanted, analysis }
+    let analysed = analysis.is_some();
+    report(Report::Analysed(Finished { uri: uri.clone(), wanted, analysis })).then_some(())?;
+    let syntax = (parse && analysed && !cancelled())
+        .then(|| std::panic::catch_unwind(|| Syntax::parse(&file.text)).unwrap_or_else(|_| Syntax::empty()));
+    report(Report::Parsed { uri, wanted, edit, syntax }).then_some(())
 }
 
 /// The URI of a file an analysis read (by the name the session gave it, its path): the
