@@ -7,7 +7,7 @@ use rustc_hash::FxBuildHasher;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Symbol(u32);
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Interner {
     names: IndexSet<Box<str>, FxBuildHasher>,
 }

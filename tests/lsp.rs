@@ -37,7 +37,7 @@ struct Client {
 impl Client {
     /// A server that has not been initialized.
     fn raw() -> Client {
-        Client::raw_with(plc::lsp::analysis::analyze)
+        Client::raw_with(plc::lsp::analysis::analyze_unless)
     }
 
     /// As `raw`, with documents compiled by `analyze`.
@@ -49,7 +49,7 @@ impl Client {
 
     /// A server after `initialize` and `initialized`.
     fn start() -> Client {
-        Client::start_with(plc::lsp::analysis::analyze)
+        Client::start_with(plc::lsp::analysis::analyze_unless)
     }
 
     /// As `start`, with documents compiled by `analyze`.
@@ -209,10 +209,11 @@ fn initialize_advertises_what_the_server_implements() {
         json!({
             "capabilities": {
                 "positionEncoding": "utf-16",
-                "textDocumentSync": { "openClose": true, "change": 1, "save": { "includeText": false } },
+                "textDocumentSync": { "openClose": true, "change": 2, "save": { "includeText": false } },
                 "hoverProvider": true,
                 "definitionProvider": true,
                 "documentSymbolProvider": true,
+                "diagnosticProvider": { "identifier": "plc", "interFileDependencies": true, "workspaceDiagnostics": false },
             },
             "serverInfo": { "name": "plc", "version": env!("CARGO_PKG_VERSION") },
         })
@@ -682,7 +683,7 @@ fn a_document_that_never_parses() {
 }
 
 #[test]
-fn ten_thousand_edits_in_a_row() {
+fn ten_thousand_edits_in_a_row_end_with_the_last_version() {
     let dir = scratch_dir("edits");
     let fixed = nested_regions().replace("        with pl.graph(\"café_数据\"):\n    ", "    ");
     let broken = nested_regions();
@@ -690,8 +691,9 @@ fn ten_thousand_edits_in_a_row() {
     let mut c = Client::start();
     assert_eq!(c.open(&uri, &fixed), Vec::<Value>::new());
     const EDITS: i32 = 10_000;
-    // The client sends every edit without waiting; each gets its own publication, for
-    // its own version, in order.
+    // The client sends every edit without waiting. The server compiles only the newest
+    // version it has when a worker is free: the publications come in order of version,
+    // each right for its version, and the last is the last version's.
     let sender = c.conn.sender.clone();
     let (fixed_text, broken_text, edit_uri) = (fixed.clone(), broken.clone(), uri.clone());
     let writer = std::thread::spawn(move || {
@@ -703,12 +705,17 @@ fn ten_thousand_edits_in_a_row() {
                 .unwrap();
         }
     });
-    for version in 2..EDITS + 2 {
+    let mut last = 1;
+    let mut published = 0;
+    while last != EDITS + 1 {
         let (v, diags) = c.diagnostics(&uri);
-        assert_eq!(v, json!(version));
+        let version = v.as_i64().unwrap() as i32;
+        assert!(version > last, "version {version} after {last}");
         let expected = if version % 2 == 0 { 1 } else { 0 };
         assert_eq!(diags.len(), expected, "version {version}");
+        (last, published) = (version, published + 1);
     }
+    assert!(published < EDITS as usize, "{published} publications: queued edits are dropped");
     writer.join().unwrap();
     // The last version (the fixed text) is what hover sees.
     let (line, col) = find(&fixed, "\"数据\"");
@@ -844,13 +851,18 @@ fn a_scripted_session_over_stdio() {
     assert_eq!(response(json!(1)).unwrap()["result"]["capabilities"]["hoverProvider"], true);
     let published: Vec<&Value> =
         messages.iter().filter(|m| m["method"] == "textDocument/publishDiagnostics").map(|m| &m["params"]).collect();
-    assert_eq!(published.len(), 2, "{published:#?}");
-    assert_eq!((published[0]["uri"].as_str(), &published[0]["version"]), (Some(uri.as_str()), &json!(1)));
-    let diags = published[0]["diagnostics"].as_array().unwrap();
-    assert_eq!(diags.len(), 1);
-    assert_eq!(diags[0]["code"], "E0305");
-    assert_eq!(diags[0]["range"], range(region_line + 1, 8, region_line + 1, 32));
-    assert_eq!(published[1], &json!({ "uri": uri, "version": 2, "diagnostics": [] }));
+    // The change may come before the first version is compiled, which is then dropped:
+    // the last version's diagnostics are always published, the first's maybe.
+    let (last, first) = published.split_last().expect("a publication");
+    assert_eq!(*last, &json!({ "uri": uri, "version": 2, "diagnostics": [] }));
+    assert!(first.len() <= 1, "{published:#?}");
+    if let Some(first) = first.first() {
+        assert_eq!((first["uri"].as_str(), &first["version"]), (Some(uri.as_str()), &json!(1)));
+        let diags = first["diagnostics"].as_array().unwrap();
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0]["code"], "E0305");
+        assert_eq!(diags[0]["range"], range(region_line + 1, 8, region_line + 1, 32));
+    }
 
     let hover = response(json!(2)).unwrap();
     std::fs::write(dir.join("session.pl"), &fixed).unwrap();
@@ -868,7 +880,7 @@ fn a_scripted_session_over_stdio() {
     assert_eq!(response(json!("x")).unwrap()["error"]["code"], -32600);
     assert_eq!(response(json!(4)).unwrap()["error"]["code"], -32601);
     assert_eq!(response(json!(5)).unwrap()["result"], Value::Null);
-    assert_eq!(messages.len(), 9, "five responses, two errors, two publications: {messages:#?}");
+    assert_eq!(messages.len(), 7 + published.len(), "five responses, two errors, the publications: {messages:#?}");
 }
 
 #[test]
@@ -881,7 +893,9 @@ fn input_that_ends_without_exit_or_is_garbage_ends_the_server_quietly() {
     .concat();
     let (status, messages, stderr) = run_stdio(input);
     assert_eq!((status, stderr.as_str()), (Some(1), ""));
-    assert_eq!(messages.len(), 2, "the initialize response and the diagnostics: {messages:#?}");
+    // The diagnostics are published if the analysis ends before the server does.
+    assert!(matches!(messages.len(), 1 | 2), "the initialize response and the diagnostics: {messages:#?}");
+    assert_eq!(messages[0]["id"], 1);
     // Nothing but garbage: no message can be read, none is answered.
     let mut noise: Vec<u8> = (0..20_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
     noise.extend_from_slice(b"Content-Length: 99999999999999999999\r\n\r\nContent-Length: 5\r\n\r\n{}");
@@ -941,11 +955,16 @@ fn queries_anywhere_in_every_example_are_answered() {
 
 /// Compiles as the server does, but fails on a document that asks for it, as a bug in plc
 /// would.
-fn analyze_or_panic(name: &str, path: Option<&Path>, text: &str) -> plc::lsp::analysis::Analysis {
+fn analyze_or_panic(
+    name: &str,
+    path: Option<&Path>,
+    text: &str,
+    cancelled: plc::lsp::analysis::Cancelled<'_>,
+) -> Option<plc::lsp::analysis::Analysis> {
     if text.contains("# fail here") {
         panic!("an injected failure");
     }
-    plc::lsp::analysis::analyze(name, path, text)
+    plc::lsp::analysis::analyze_unless(name, path, text, cancelled)
 }
 
 #[test]
@@ -1196,5 +1215,260 @@ def main():
     let related = &diags[0]["relatedInformation"][0];
     assert_eq!(related["location"]["range"], range(call_line, call_col, call_line, call_col + 15));
     assert!(related["message"].as_str().unwrap().contains("Build(rows=-64)"), "{related}");
+    assert!(c.stop());
+}
+
+/// A server initialized with the client capabilities `capabilities`.
+fn start_with_capabilities(capabilities: Value, analyze: plc::lsp::Analyzer) -> Client {
+    let mut c = Client::raw_with(analyze);
+    let r = c.request("initialize", json!({ "capabilities": capabilities }));
+    assert!(r.response_result.is_ok(), "{r:?}");
+    c.notify("initialized", json!({}));
+    c
+}
+
+/// The publications received so far for `uri`, as (version, diagnostics), taken out.
+fn take_publications(c: &mut Client, uri: &str) -> Vec<(Value, Vec<Value>)> {
+    let (mine, others) = std::mem::take(&mut c.pending).into_iter().partition(|n| is_publish_for(n, uri));
+    c.pending = others;
+    mine.into_iter()
+        .map(|n: Notification| (n.params["version"].clone(), n.params["diagnostics"].as_array().cloned().unwrap()))
+        .collect()
+}
+
+fn ranged(uri: &str, version: i32, changes: Value) -> Value {
+    json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": changes })
+}
+
+/// Ranged changes (incremental sync) in UTF-16 positions, several in one notification
+/// (each in the text the ones before it made), across non-ASCII text: the server's text is
+/// the one the client has, as the outline and the diagnostics of the same text opened
+/// whole show.
+#[test]
+fn incremental_changes_make_the_clients_text() {
+    let dir = scratch_dir("incremental");
+    let start = nested_regions().replace("        with pl.graph(\"café_数据\"):\n    ", "    ");
+    let uri = write(&dir, "incremental.pl", &start);
+    let mut c = Client::start();
+    assert_eq!(c.open(&uri, &start), Vec::<Value>::new());
+    // 1. The region `数据` becomes `层_é` (the range is in UTF-16 units: 2 characters).
+    let (line, col) = find(&start, "\"数据\"");
+    // 2. In that text, a region is opened around the call on the next line (after 4 of the
+    // 12 spaces before it).
+    let inner = "    with pl.graph(\"é\"):\n    ";
+    c.notify(
+        "textDocument/didChange",
+        ranged(
+            &uri,
+            2,
+            json!([{ "range": range(line, col + 1, line, col + 3), "text": "层_é" },
+                   { "range": range(line + 1, 4, line + 1, 4), "text": inner }]),
+        ),
+    );
+    // 3. The comment `# café 数据` (9 units) becomes `# ok`, and a line `Z = "😀"` is added
+    // at the end; 4. ` +* 1` is written after it, the emoji counting two units.
+    let middle = start
+        .replace("\"数据\"", "\"层_é\"")
+        .replace("            y = kern(x, y)\n", "        with pl.graph(\"é\"):\n            y = kern(x, y)\n");
+    let (cl, cc) = find(&middle, "# café 数据");
+    let end = middle.lines().count() as u32;
+    c.notify(
+        "textDocument/didChange",
+        ranged(
+            &uri,
+            3,
+            json!([{ "range": range(cl, cc, cl, cc + 9), "text": "# ok" },
+                   { "range": range(end, 0, end, 0), "text": "Z = \"😀\"\n" }]),
+        ),
+    );
+    c.notify("textDocument/didChange", ranged(&uri, 4, json!([{ "range": range(end, 8, end, 8), "text": " +* 1" }])));
+    let expected = format!(
+        "{KERNEL}
+
+@pl.jit
+def main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.graph(\"层_é\"):  # ok
+        with pl.graph(\"é\"):
+            y = kern(x, y)
+    return y
+Z = \"😀\" +* 1
+"
+    );
+    let diags = loop {
+        let (version, diags) = c.diagnostics(&uri);
+        if version == json!(4) {
+            break diags;
+        }
+    };
+    // The nested region, and `Z = "😀" +* 1`, not a constant, is host code: a note on the
+    // whole line, 13 UTF-16 units (15 bytes). (Had `+* 1` gone inside the string, the line
+    // would be a constant.)
+    let codes: Vec<&Value> = diags.iter().map(|d| &d["code"]).collect();
+    assert_eq!(codes, [&json!("E0305"), &json!("N0001")], "{diags:#?}");
+    assert_eq!(diags[0]["range"], range(line + 1, 8, line + 1, 26));
+    assert_eq!(diags[1]["range"], range(end, 0, end, 13));
+    // The same text opened whole: the same outline, the same diagnostics.
+    let whole = write(&dir, "whole.pl", &expected);
+    let whole_diags = c.open(&whole, &expected);
+    let summary = |ds: &[Value]| ds.iter().map(|d| json!([d["code"], d["range"], d["message"]])).collect::<Vec<_>>();
+    assert_eq!(summary(&whole_diags), summary(&diags));
+    let outline = c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    assert_eq!(outline, c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": whole } })));
+    assert_eq!(outline[1]["children"][0]["name"], "层_é");
+    assert_eq!(outline[1]["children"][0]["children"][0]["name"], "é");
+    assert!(c.stop());
+}
+
+/// A client that pulls diagnostics (LSP 3.17 `textDocument/diagnostic`) gets them for the
+/// current version, "unchanged" when it has them already, and no pushed copy for its open
+/// documents; the diagnostics of a file it has not opened are still pushed.
+#[test]
+fn pulled_diagnostics() {
+    let dir = scratch_dir("pull");
+    let text = nested_regions();
+    let uri = write(&dir, "pull.pl", &text);
+    let broken_config =
+        "import pypto.language as pl\n\nROWS = 64\n\n\n@pl.jit\ndef helper(x: pl.Tensor):\n    return \"café\" +* 2\n";
+    let config_uri = write(&dir, "config.pl", broken_config);
+    let mut c = start_with_capabilities(
+        json!({ "textDocument": { "diagnostic": { "dynamicRegistration": false } } }),
+        plc::lsp::analysis::analyze_unless,
+    );
+    let pull = |c: &mut Client, previous: Option<&str>| {
+        c.ok("textDocument/diagnostic", json!({ "textDocument": { "uri": uri }, "previousResultId": previous }))
+    };
+    c.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "python", "version": 1, "text": text } }),
+    );
+    let first = pull(&mut c, None);
+    assert_eq!(first["kind"], "full", "{first}");
+    let items = first["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["code"], "E0305");
+    let (line, _) = find(&text, "with pl.graph(\"café_数据\")");
+    assert_eq!(items[0]["range"], range(line, 8, line, 32));
+    let id = first["resultId"].as_str().unwrap().to_string();
+    assert_eq!(pull(&mut c, Some(&id)), json!({ "kind": "unchanged", "resultId": id }));
+    // A fix: the pull right after the change is answered for it.
+    let fixed = text.replace("        with pl.graph(\"café_数据\"):\n    ", "    ");
+    c.change(&uri, 2, &fixed);
+    let second = pull(&mut c, Some(&id));
+    assert_eq!(second["kind"], "full");
+    assert_eq!(second["items"], json!([]));
+    assert_ne!(second["resultId"].as_str(), Some(id.as_str()));
+    // An import of a broken file: its diagnostics are pushed (the client does not pull a
+    // file it has not opened), the document's own are pulled.
+    let importing =
+        fixed.replace("import pypto.language as pl\n", "import pypto.language as pl\nfrom .config import ROWS\n");
+    c.change(&uri, 3, &importing);
+    let third = pull(&mut c, None);
+    assert_eq!(third["items"], json!([]));
+    let pushed = take_publications(&mut c, &config_uri);
+    assert_eq!(pushed.len(), 1, "{pushed:?}");
+    assert_eq!(pushed[0].1.len(), 1);
+    assert_eq!(pushed[0].1[0]["code"], "E0101");
+    assert_eq!(pushed[0].1[0]["range"], range(7, 19, 7, 20));
+    assert_eq!(take_publications(&mut c, &uri), Vec::new(), "an open document's diagnostics are not pushed");
+    assert!(c.stop());
+}
+
+/// Requests sent right after edits, before the new version is compiled, are answered for
+/// that version, from its analysis.
+#[test]
+fn hover_after_edits_is_answered_for_the_new_version() {
+    let dir = scratch_dir("hover-after-edits");
+    let text = nested_regions().replace("        with pl.graph(\"café_数据\"):\n    ", "    ");
+    let uri = write(&dir, "hover.pl", &text);
+    let mut c = Client::start();
+    assert_eq!(c.open(&uri, &text), Vec::<Value>::new());
+    let (line, col) = find(&text, "\"数据\"");
+    for (version, name) in [(2, "层"), (3, "层_é"), (4, "最后")] {
+        let old = c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }))[1]["children"][0]
+            ["name"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let units = old.encode_utf16().count() as u32;
+        c.notify(
+            "textDocument/didChange",
+            ranged(&uri, version, json!([{ "range": range(line, col + 1, line, col + 1 + units), "text": name }])),
+        );
+        let hover = c.ok("textDocument/hover", at(&uri, line, col + 1));
+        let value = hover["contents"]["value"].as_str().unwrap();
+        assert!(value.starts_with(&format!("**Graph function `{name}`**")), "{value}");
+        let units = name.encode_utf16().count() as u32;
+        assert_eq!(hover["range"], range(line, col, line, col + units + 2));
+    }
+    assert!(c.stop());
+}
+
+/// Held shut until a test opens it: analyses of texts with `# gate` wait for it (giving up
+/// when cancelled), so that a burst of edits is sure to arrive while one is in progress.
+static GATE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn analyze_behind_gate(
+    name: &str,
+    path: Option<&Path>,
+    text: &str,
+    cancelled: plc::lsp::analysis::Cancelled<'_>,
+) -> Option<plc::lsp::analysis::Analysis> {
+    while text.contains("# gate") && !GATE.load(std::sync::atomic::Ordering::SeqCst) {
+        if cancelled() {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    plc::lsp::analysis::analyze_unless(name, path, text, cancelled)
+}
+
+/// A burst of edits while a version is being compiled: only the last version's
+/// diagnostics are published; a hover sent for an older version gets ContentModified, the
+/// outline asked for meanwhile is the last version's.
+#[test]
+fn a_burst_of_edits_publishes_only_the_last_version() {
+    let dir = scratch_dir("burst");
+    let fixed = nested_regions().replace("        with pl.graph(\"café_数据\"):\n    ", "    ");
+    let broken = nested_regions();
+    let uri = write(&dir, "burst.pl", &fixed);
+    let mut c = Client::start_with(analyze_behind_gate);
+    assert_eq!(c.open(&uri, &fixed), Vec::<Value>::new());
+    const LAST: i32 = 41;
+    let (line, col) = find(&fixed, "\"数据\"");
+    let mut ids = Vec::new();
+    for version in 2..=LAST {
+        // Even versions have the nested region (E0305); the last renames `main`.
+        let text = if version % 2 == 0 { broken.clone() } else { fixed.clone() };
+        let text = if version == LAST { text.replace("def main(", "def last(") } else { text };
+        c.change(&uri, version, &format!("{text}# gate {version}\n"));
+        if version == 10 {
+            for (id, method, params) in [
+                (1001, "textDocument/hover", at(&uri, line, col + 1)),
+                (1002, "textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } })),
+            ] {
+                c.send(Message::Request(Request { id: RequestId::from(id), method: method.to_string(), params }));
+                ids.push(id);
+            }
+        }
+    }
+    GATE.store(true, std::sync::atomic::Ordering::SeqCst);
+    let (version, diags) = c.diagnostics(&uri);
+    assert_eq!(version, json!(LAST), "the first publication after the burst is the last version's");
+    assert_eq!(diags, Vec::<Value>::new());
+    let mut answers = Vec::new();
+    while answers.len() < ids.len() {
+        match c.recv() {
+            Message::Response(r) => answers.push(r),
+            Message::Notification(n) => c.pending.push(n),
+            Message::Request(r) => panic!("the server sent a request: {r:?}"),
+        }
+    }
+    answers.sort_by_key(|r| r.id == RequestId::from(1002));
+    assert_eq!(answers[0].response_result.as_ref().map_err(|e| e.code), Err(-32801), "{:?}", answers[0]);
+    assert_eq!(answers[1].response_result.as_ref().unwrap()[1]["name"], "last");
+    // Nothing else was published for the document.
+    let outline = c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    assert_eq!(outline[1]["name"], "last");
+    assert_eq!(take_publications(&mut c, &uri), Vec::new());
     assert!(c.stop());
 }

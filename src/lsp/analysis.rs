@@ -1,13 +1,21 @@
 //! One run of plc over an open document, as `plc check` runs it ([`crate::driver`]): the
 //! front end and lowering of the document and of every file it imports, then the default
 //! pass pipeline (when lowering found no error). The result is kept until the next change
-//! of the document: its diagnostics are published, and hover reads its program.
+//! of the document has been analysed: its diagnostics are published, and every request
+//! (hover, definition, outline, pulled diagnostics) is answered from it — from its program
+//! and from the parse tree of the same text ([`Syntax`]), never by reading the text again.
+//!
+//! An analysis can be cancelled: the server asks, between lowering and each pass, whether
+//! the version being compiled is still the newest, and drops the work when it is not.
 
+use super::query;
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::driver::{self, Input, PipelineSpec, StopAt};
+use crate::intern::{Interner, Symbol};
 use crate::ir::Program;
 use crate::session::Session;
 use crate::source::FileId;
+use crate::syntax::ast::Ast;
 use std::path::Path;
 
 /// What plc found in one document and the files it imports.
@@ -21,22 +29,64 @@ pub struct Analysis {
     pub diags: Vec<Diagnostic>,
 }
 
+/// The parse tree of a document as the editor features read it: the tree, the names it
+/// interns, and the names the module binds to `pypto.language`. The worker makes it once
+/// per version of the text, after the analysis (whose diagnostics are published first).
+pub struct Syntax {
+    pub names: Interner,
+    pub ast: Ast,
+    pub aliases: Vec<Symbol>,
+}
+
+impl Syntax {
+    /// The tree of an empty text (for a document whose parse failed).
+    pub fn empty() -> Syntax {
+        Syntax { names: Interner::new(), ast: Ast::default(), aliases: Vec::new() }
+    }
+
+    /// Parses a document's text (its diagnostics are the compilation's business).
+    pub fn parse(text: &str) -> Syntax {
+        let mut names = Interner::new();
+        let ast = query::parse(text, &mut names);
+        let aliases = query::pl_aliases(&ast, text, &mut names);
+        Syntax { names, ast, aliases }
+    }
+}
+
+/// Whether the work in hand is no longer wanted (a newer version of the document came).
+pub type Cancelled<'a> = &'a dyn Fn() -> bool;
+
 /// Compiles the text of a document. `path` is the document's file, from which relative
 /// imports are resolved (`None` for a document that is not a file).
 pub fn analyze(name: &str, path: Option<&Path>, text: &str) -> Analysis {
+    analyze_unless(name, path, text, &|| false).unwrap_or_else(|| unreachable!("never cancelled"))
+}
+
+/// As [`analyze`], but gives up (`None`) when `cancelled` says so: it is asked after
+/// lowering and after each pass.
+pub fn analyze_unless(name: &str, path: Option<&Path>, text: &str, cancelled: Cancelled<'_>) -> Option<Analysis> {
     let input =
         Input::Text { name: name.to_string(), bytes: text.as_bytes().to_vec(), path: path.map(Path::to_path_buf) };
     // Text in memory is never read from disk, so compiling it cannot fail.
-    let c = driver::compile(input, &PipelineSpec::default(), StopAt::End).unwrap_or_else(|err| unreachable!("{err}"));
+    let mut c =
+        driver::compile(input, &PipelineSpec::default(), StopAt::Lower).unwrap_or_else(|err| unreachable!("{err}"));
+    loop {
+        if cancelled() {
+            return None;
+        }
+        if c.step().is_none() {
+            break;
+        }
+    }
     // The default pipeline is well ordered (a test of the pass table checks it), so the
     // document is always read.
     let root = c.root.expect("the default pipeline is never refused");
-    Analysis { session: c.session, root, programs: c.programs, diags: c.diags }
+    Some(Analysis { session: c.session, root, programs: c.programs, diags: c.diags })
 }
 
 /// The analysis of a document whose compilation panicked: no program, and one internal
-/// error (E0700) at the start of the document that says so, so that the editor shows it
-/// and the server goes on.
+/// error (E0700) at the start of the document that says so, so that the
+/// editor shows it and the server goes on.
 pub fn crashed(name: &str, text: &str, message: &str) -> Analysis {
     let mut session = Session::new();
     let root = session.files.add(name, text);

@@ -26,6 +26,16 @@ pub fn offset(text: &str, lines: &LineIndex, position: Position) -> u32 {
     lines.offset_utf16(text, position.line, position.character)
 }
 
+/// Applies one ranged change of an editor (`textDocument/didChange` with incremental
+/// sync) to a text whose line index is `lines`: the UTF-16 positions of the range name
+/// bytes of the text as it is before this change. Reversed ends are put in order, and
+/// positions past a line's end or the text's end are clamped (see [`offset`]).
+pub fn apply_change(text: &mut String, lines: &LineIndex, range: Range, new_text: &str) {
+    let start = offset(text, lines, range.start) as usize;
+    let end = offset(text, lines, range.end) as usize;
+    text.replace_range(start.min(end)..start.max(end), new_text);
+}
+
 /// A source file made from text held in memory (an editor buffer, an imported file).
 pub fn source_file(name: String, text: String) -> SourceFile {
     let lines = LineIndex::new(&text);
@@ -214,6 +224,24 @@ mod tests {
         assert_eq!(canonical("file:///tmp/%7Ea%2Db.pl"), "file:///tmp/~a-b.pl");
         assert_eq!(canonical("untitled:Caf%c3%a9%7e"), "untitled:Caf%C3%A9~");
         assert_eq!(canonical("Untitled:x"), "untitled:x");
+    }
+
+    #[test]
+    fn ranged_changes_count_utf16_units() {
+        let edit = |text: &str, (l0, c0, l1, c1): (u32, u32, u32, u32), new: &str| {
+            let mut text = text.to_string();
+            let lines = LineIndex::new(&text);
+            apply_change(&mut text, &lines, Range::new(Position::new(l0, c0), Position::new(l1, c1)), new);
+            text
+        };
+        // `😀` is two units: column 3 of line 1 is after it, before `b`.
+        assert_eq!(edit("x\né😀b\n", (1, 3, 1, 4), "数"), "x\né😀数\n");
+        assert_eq!(edit("x\né😀b\n", (1, 1, 1, 3), ""), "x\néb\n");
+        // Across lines, reversed, and past the end of a line and of the text.
+        assert_eq!(edit("ab\ncd\nef", (2, 1, 0, 1), "-"), "a-f");
+        assert_eq!(edit("ab\ncd", (0, 99, 1, 0), ""), "abcd");
+        assert_eq!(edit("ab\r\ncd", (0, 2, 0, 9), "Z"), "abZ\r\ncd");
+        assert_eq!(edit("ab", (7, 0, 9, 9), "\n"), "ab\n");
     }
 
     #[test]

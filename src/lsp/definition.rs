@@ -8,6 +8,7 @@
 //! in source order winning; an imported name is looked up in the module it comes from.
 //! Files open in the editor are read from their buffers, others from disk.
 
+use super::analysis::Syntax;
 use super::convert;
 use super::query;
 use crate::diag::Span;
@@ -16,7 +17,9 @@ use crate::source::SourceFile;
 use crate::syntax::ast::{Ast, ExprId, ExprKind, FunctionDef, StmtId, StmtKind};
 use lsp_types::{Location, Uri};
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// How many imports a lookup follows before it gives up (an import cycle is an error
 /// reported by lowering; here it must only end).
@@ -27,7 +30,7 @@ pub struct SourceDoc {
     pub uri: Uri,
     /// Its path, from which relative imports are resolved (`None` if it is not a file).
     pub path: Option<PathBuf>,
-    pub file: SourceFile,
+    pub file: Arc<SourceFile>,
 }
 
 /// Reads the file at a path (an editor buffer when the file is open).
@@ -35,22 +38,26 @@ pub type ReadFile<'a> = &'a dyn Fn(&Path) -> Option<SourceDoc>;
 
 /// The definition of the name at `offset` in `root`, or of the name that ends there: an
 /// editor puts the cursor just after a word it was typing or double-clicked (`LAYERS|`).
-pub fn definition(root: SourceDoc, offset: u32, read: ReadFile<'_>) -> Option<Location> {
-    let mut r = Resolver { names: Interner::new(), modules: Vec::new(), read, looked_up: FxHashMap::default() };
-    r.add(root);
+/// `syntax` is the root's parse tree (from its analysis); other modules are parsed when a
+/// lookup reaches them.
+pub fn definition(root: SourceDoc, syntax: &Syntax, offset: u32, read: ReadFile<'_>) -> Option<Location> {
+    let root = Module { doc: root, ast: Cow::Borrowed(&syntax.ast) };
+    let names = Cow::Borrowed(&syntax.names);
+    let mut r = Resolver { names, modules: vec![root], read, looked_up: FxHashMap::default() };
     let (m, span) = r.at(offset).or_else(|| r.at(offset.checked_sub(1)?))?;
     let module = &r.modules[m];
     Some(Location::new(module.doc.uri.clone(), convert::range(&module.doc.file, span)))
 }
 
-struct Module {
+struct Module<'a> {
     doc: SourceDoc,
-    ast: Ast,
+    ast: Cow<'a, Ast>,
 }
 
 struct Resolver<'a> {
-    names: Interner,
-    modules: Vec<Module>,
+    /// The root's names, copied only when another module is parsed.
+    names: Cow<'a, Interner>,
+    modules: Vec<Module<'a>>,
     read: ReadFile<'a>,
     looked_up: FxHashMap<(usize, Symbol), Option<(usize, Span)>>,
 }
@@ -64,8 +71,8 @@ enum Binding {
 
 impl Resolver<'_> {
     fn add(&mut self, doc: SourceDoc) -> usize {
-        let ast = query::parse(&doc.file.text, &mut self.names);
-        self.modules.push(Module { doc, ast });
+        let ast = query::parse(&doc.file.text, self.names.to_mut());
+        self.modules.push(Module { doc, ast: Cow::Owned(ast) });
         self.modules.len() - 1
     }
 

@@ -15,7 +15,7 @@
 //!
 //! A region of an Inline function becomes one Graph function per call: all are shown.
 
-use super::analysis::Analysis;
+use super::analysis::{Analysis, Syntax};
 use super::query;
 use crate::intern::Interner;
 use crate::ir::{print, Direction, FuncKind, Function, Program};
@@ -23,15 +23,17 @@ use crate::syntax::ast::StmtKind;
 use std::fmt::Write;
 
 /// The hover text for the region name at `offset` of the analysed document, with the span
-/// of that name; `None` when the position is not on a region name.
-pub fn region_hover(analysis: &Analysis, offset: u32) -> Option<(crate::diag::Span, String)> {
+/// of that name; `None` when the position is not on a region name. The region is found in
+/// the analysis's parse tree, along the statements around the position only.
+pub fn region_hover(analysis: &Analysis, syntax: &Syntax, offset: u32) -> Option<(crate::diag::Span, String)> {
     let text = &analysis.session.files.get(analysis.root).text;
-    let mut names = Interner::new();
-    let ast = query::parse(text, &mut names);
-    let aliases = query::pl_aliases(&ast, text, &mut names);
-    let region = query::regions(&ast, text, &aliases)
-        .into_iter()
-        .find(|r| r.name.as_ref().is_some_and(|(span, _)| query::contains(*span, offset)))?;
+    let (names, ast) = (&syntax.names, &syntax.ast);
+    // The region's `with` is the innermost statement around its name.
+    let path = query::statements_at(ast, offset);
+    let (&stmt, outer) = path.split_last()?;
+    let function = outer.iter().rev().copied().find(|&s| matches!(ast.stmt(s).kind, StmtKind::FunctionDef(_)));
+    let region = query::region(ast, text, &syntax.aliases, stmt, function)
+        .filter(|r| r.name.as_ref().is_some_and(|(span, _)| query::contains(*span, offset)))?;
     let (name_span, region_name) = region.name.clone()?;
     let parent = region.function.and_then(|f| match &ast.stmt(f).kind {
         StmtKind::FunctionDef(def) => Some(names.get(def.name.name).to_string()),

@@ -84,7 +84,9 @@ pub fn region(ast: &Ast, text: &str, aliases: &[Symbol], stmt: StmtId, function:
     Some(Region { header: Span::new(s.span.lo, item.span.hi), name, function })
 }
 
-/// Every graph region of a file, in source order.
+/// Every graph region of a file, in source order (the tests check [`region`] with it; the
+/// server looks regions up along [`statements_at`]).
+#[cfg(test)]
 pub fn regions(ast: &Ast, text: &str, aliases: &[Symbol]) -> Vec<Region> {
     let mut out = Vec::new();
     let mut stack: Vec<(StmtId, Option<StmtId>)> = ast.body.iter().rev().map(|&s| (s, None)).collect();

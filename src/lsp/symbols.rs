@@ -8,6 +8,7 @@
 //!         with pl.graph("a"):         a          Namespace pl.graph region
 //! ```
 
+use super::analysis::Syntax;
 use super::convert;
 use super::query;
 use crate::intern::{Interner, Symbol};
@@ -15,13 +16,10 @@ use crate::source::SourceFile;
 use crate::syntax::ast::{Ast, StmtId, StmtKind};
 use lsp_types::{DocumentSymbol, Range, SymbolKind};
 
-/// The outline of a file.
-pub fn document_symbols(file: &SourceFile) -> Vec<DocumentSymbol> {
-    let mut names = Interner::new();
-    let ast = query::parse(&file.text, &mut names);
-    let aliases = query::pl_aliases(&ast, &file.text, &mut names);
-    let cx = Outline { file, ast: &ast, names: &names, aliases: &aliases };
-    ast.body.iter().filter_map(|&s| cx.top_level(s)).collect()
+/// The outline of a file, from its parse tree.
+pub fn document_symbols(file: &SourceFile, syntax: &Syntax) -> Vec<DocumentSymbol> {
+    let cx = Outline { file, ast: &syntax.ast, names: &syntax.names, aliases: &syntax.aliases };
+    syntax.ast.body.iter().filter_map(|&s| cx.top_level(s)).collect()
 }
 
 struct Outline<'a> {
