@@ -1486,6 +1486,9 @@ impl<'a> Emitter<'a> {
                     BinOp::Pow => return format!("std::pow((double)({a}), (double)({b}))"),
                     BinOp::And => return format!("({a} && {b})"),
                     BinOp::Or => return format!("({a} || {b})"),
+                    other if a == b && other.is_comparison() => {
+                        return format!("({a} {} plc_py_same({b}))", other.spelling())
+                    }
                     other => return format!("({a} {} {b})", other.spelling()),
                 };
                 format!("{helper}({a}, {b})")

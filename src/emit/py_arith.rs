@@ -9,6 +9,13 @@
 /// The helpers, each with the names of the helpers it calls (written before it).
 const HELPERS: &[(&str, &[&str], &str)] = &[
     (
+        // The right operand of a comparison of a value with itself (`m != m`, after an
+        // alias): Python computes it, and C++ compilers flag it (-Wtautological-compare).
+        "plc_py_same",
+        &[],
+        "template <typename T>\nstatic inline T plc_py_same(T x) {\n    return x;\n}\n",
+    ),
+    (
         "plc_py_fail",
         &[],
         "[[noreturn]] static inline void plc_py_fail(const char* what) {\n    fprintf(stderr, \"plc: %s\\n\", what);\n    fflush(stderr);\n    abort();\n}\n",

@@ -1,7 +1,9 @@
 # Scalar arithmetic of orchestration code as Python (and `plc run`) computes it (issue 15,
 # items 9 and 12): `base ** 39` is exact (it was rounded through double), `//` and `%`
 # round toward negative infinity on negative numbers (they rounded as C does), shifts
-# are Python's (`-1 << 63` fits in 64 bits). The loop count depends on each, so the
+# are Python's (`-1 << 63` fits in 64 bits). A value compared with itself (`same != n`,
+# after the alias `same = n`) is no C++ warning (-Wtautological-compare; random program
+# seed 152500). The loop count depends on each, so the
 # harness prints what `plc run` prints only when all agree (tests/compile.rs runs it with
 # base=3, n=-7, d=2).
 import pypto.language as pl
@@ -20,6 +22,9 @@ def entry(
     r = n % d
     s = (n << 3) >> 2
     w = (n // n - 2) << 63
+    same = n
+    if same != n or same < n:
+        w = w + 1
     count = p % 7 + (q + 10) + (r + 1) + (s + 20) % 3 + (w >> 62) + 2
     for i in pl.range(count):
         with pl.at(level=pl.Level.CORE_GROUP):
