@@ -815,6 +815,7 @@ class Program:
 
 /// `--factory` chooses the call of a program factory that `check`, `emit ir`, `run` and
 /// `compile` evaluate; without it, the first call in `main()` is used and the note says so.
+/// The C++ output names the call (a comment and `kernel_config.json`'s `built_by`).
 #[test]
 fn factory_option_selects_the_configuration() {
     let file = "examples/program_factory.pl";
@@ -847,6 +848,12 @@ fn factory_option_selects_the_configuration() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let kernel = std::fs::read_to_string(dir.join("kernels/scale_rows.cpp")).unwrap();
     assert!(kernel.contains("128"), "{kernel}");
+    // The output names the configuration it was built for.
+    let orchestration = std::fs::read_to_string(dir.join("orchestration/run.cpp")).unwrap();
+    assert!(orchestration.contains(&format!("// Program built by {other}\n")), "{orchestration}");
+    let config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("kernel_config.json")).unwrap()).unwrap();
+    assert_eq!(config["built_by"], other);
 }
 
 /// Errors in the `--factory` text point into it (the file `<--factory>`); an argument that

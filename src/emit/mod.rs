@@ -256,6 +256,10 @@ fn kernel_config(
         "orchestrations": entries,
         "kernels": kernels,
     });
+    if let Some(call) = &p.built_by {
+        // Which configuration of a factory this output is (several may be compiled).
+        config["built_by"] = json!(call);
+    }
     if target == Target::A2a3Sim {
         config["target"] = json!("a2a3sim");
         config["kernel_form"] = json!(if pto_isa { "pto-isa" } else { "cpu" });

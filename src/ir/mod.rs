@@ -535,6 +535,9 @@ pub struct Program {
     pub types: Types,
     /// The names of `pl.dynamic("N")` dimensions, in first-use order.
     pub dynamic_dims: Vec<Symbol>,
+    /// The factory call that built the program's class, with every parameter's value
+    /// (`BuildRowScale(batch=2, cols=32, precise=True)`); the C++ output names it.
+    pub built_by: Option<String>,
 }
 
 impl Program {

@@ -440,6 +440,7 @@ impl Lowering<'_> {
             self.modules[fm].names.insert(n, (Binding::Const(v), fac.name_span));
         }
         if let Some(site) = site {
+            self.factory_calls.insert(fm, site.text.clone());
             self.factory_sites.push((self.modules[fac.module].file, fac.span, site));
         }
         let S::FunctionDef(def) = self.modules[fm].ast.stmt(fac.stmt).kind.clone() else { return None };

@@ -67,6 +67,7 @@ pub fn lower(
         factories: Vec::new(),
         factory_memo: Vec::new(),
         factory_sites: Vec::new(),
+        factory_calls: FxHashMap::default(),
         helper_depth: 0,
     };
     let root_module = cx.load_parsed(root, root_path.map(Path::to_path_buf));
@@ -168,6 +169,8 @@ pub(crate) struct Namespace {
     /// The class name (with the file and span of its definition); `None` at module level.
     pub class: Option<(Symbol, FileId, Span)>,
     pub functions: IndexMap<Symbol, FuncInfo, FxBuildHasher>,
+    /// The factory call whose instance defines the class (`Build(batch=2)`), if any.
+    pub built_by: Option<String>,
 }
 
 pub(crate) struct Lowering<'s> {
@@ -201,6 +204,8 @@ pub(crate) struct Lowering<'s> {
     pub(crate) factory_memo: Vec<factory::Instance>,
     /// Each instance's factory (file, span of its `def`) and the call that made it.
     pub(crate) factory_sites: Vec<(FileId, Span, factory::Site)>,
+    /// The call text of each factory instance's module (`Build(batch=2)`).
+    pub(crate) factory_calls: FxHashMap<ModuleId, String>,
     /// How many host helper functions are being evaluated at once (`factory.rs`).
     pub(crate) helper_depth: usize,
 }
@@ -686,8 +691,12 @@ impl Lowering<'_> {
         let Some(strict_ssa) = options else { return };
         self.bind_name(m, class.name.name, (Binding::ProgramClass, class.name.span));
         let ns = self.namespaces.len();
-        self.namespaces
-            .push(Namespace { class: Some((class.name.name, file, class.name.span)), functions: IndexMap::default() });
+        let built_by = self.factory_calls.get(&m).cloned();
+        self.namespaces.push(Namespace {
+            class: Some((class.name.name, file, class.name.span)),
+            functions: IndexMap::default(),
+            built_by,
+        });
         let mut any = false;
         for &s in &class.body.stmts {
             let kind = self.modules[m].ast.stmt(s).kind.clone();
@@ -884,6 +893,7 @@ impl Lowering<'_> {
             }
             self.program = Program { dynamic_dims: dynamic_dims.clone(), ..Program::default() };
             self.program.name = self.namespaces[ns].class.map(|c| c.0);
+            self.program.built_by = self.namespaces[ns].built_by.clone();
             self.current = ns;
             let names: Vec<Symbol> = self.namespaces[ns].functions.keys().copied().collect();
             for &name in &names {
