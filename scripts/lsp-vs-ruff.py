@@ -6,7 +6,7 @@ each takes to publish the diagnostics of an edit (median, p95, and plc's over ru
                                    [--baseline path/to/an/older/plc]
 
 For each size, the same generated file (benches/support/generate.rs's `program`, written
-by `plc`'s bench generator below in Python) is opened in both servers; then:
+by `cargo run --example gen -- --lines L`) is opened in both servers; then:
 - open: didOpen until its diagnostics are published;
 - edit: a one-character ranged change inside a function in the middle of the file, each
   waiting for the diagnostics of its version (plc and ruff take turns);
@@ -32,38 +32,14 @@ import queue
 
 
 def program(lines):
-    """The text of benches/support/generate.rs's `program(lines)`."""
-    out = 'import pypto.language as pl\n\nROWS = 128\nCOLS = 64\nLAYERS = 4\nN = pl.dynamic("N")\n\n'
-    written = len(out.splitlines())
-    i = 0
-    while written + 8 < lines:
-        chunk = f'''
-@pl.jit
-def layer_{i}(w: pl.Tensor, acc: pl.InOut[pl.Tensor], scale: pl.Scalar[pl.FP32]):
-    """Accumulates band {i} of `w` into `acc`."""
-    for step in pl.range(LAYERS):
-        with pl.graph("band_{i}"):
-            base = step * ROWS + {i} % 7
-            with pl.at(level=pl.Level.CORE_GROUP, name_hint="tile_{i}"):
-                band = pl.load(w, [base, 0], [ROWS, COLS])
-                cur = pl.load(acc, [0, 0], [ROWS, COLS])
-                pl.store(pl.add(cur, pl.mul(band, scale)), [0, 0], acc)
-    if {i} > 2:
-        acc[0:ROWS, :] = pl.add(acc, acc)
-    return acc
-'''
-        written += len(chunk.splitlines())
-        out += chunk
-        i += 1
-    out += '''
-@pl.program
-class Program:
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: pl.Tensor[[64, 128], pl.FP32]) -> pl.Tensor[[64, 128], pl.FP32]:
-        y: pl.Tensor[[64, 128], pl.FP32] = pl.add(x, x)
-        return y
-'''
-    return out, i
+    """benches/support/generate.rs's `program(lines)`, written by the `gen` example, and the
+    number of its `layer_<i>` functions."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    text = subprocess.run(
+        ["cargo", "run", "--release", "--quiet", "--example", "gen", "--", "--lines", str(lines)],
+        cwd=os.path.join(here, ".."), check=True, capture_output=True, text=True,
+    ).stdout
+    return text, text.count("\ndef layer_")
 
 
 class Server:
