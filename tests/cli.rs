@@ -392,6 +392,18 @@ fn given_elements_must_fit_the_declared_types() {
         assert_eq!(run.status.code(), Some(2), "plc run --arg {arg}: {}", stderr(&run));
         assert!(stderr(&run).contains("error[E0811]") && stderr(&run).contains(message), "{}", stderr(&run));
     }
+    // An Out tensor starts undefined: it takes a shape, never elements.
+    let file = "examples/scalar_control_flow.pl";
+    let message = "`out` is an Out tensor, which starts undefined: give its shape, not its elements";
+    let args = ["--entry", "main", "--arg", "which=1", "--arg", "out=[1]", "--message-format", "short"];
+    let run = plc(&[&["run", file][..], &args].concat());
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).starts_with("<command line>:1:34: error[E0811]: "), "{}", stderr(&run));
+    assert!(stderr(&run).contains(message), "{}", stderr(&run));
+    let compile = plc(&[&["compile", file, "-o", out_dir.to_str().unwrap(), "--harness"][..], &args].concat());
+    assert_eq!(compile.status.code(), Some(2), "{}", stderr(&compile));
+    assert!(stderr(&compile).starts_with(&format!("{file}:26:9: error[E0811]: ")), "{}", stderr(&compile));
+    assert!(stderr(&compile).contains(message), "{}", stderr(&compile));
 }
 
 /// A file that cannot be read or written: exit status 2, and the message says which
