@@ -194,8 +194,12 @@ pub fn compile(input: Input, spec: &PipelineSpec, stop: StopAt) -> Result<Compil
         // Bytes that are not UTF-8 (or too many of them) are not parsed.
         Some(d) => c.diags.push(d),
         None => {
-            let (programs, diags) =
+            let (programs, mut diags) =
                 crate::lower::lower(&mut c.session, root, root_path.as_deref(), spec.factory.as_deref());
+            if !diag::has_errors(&diags) {
+                crate::lint::check(&programs, &c.session.interner, &mut diags);
+                diag::sort(&mut diags);
+            }
             (c.programs, c.diags) = (programs, diags);
         }
     }

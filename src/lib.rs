@@ -11,6 +11,7 @@ pub mod emit;
 pub mod intern;
 pub mod interp;
 pub mod ir;
+pub mod lint;
 pub mod lower;
 #[cfg(feature = "cli")]
 pub mod lsp;

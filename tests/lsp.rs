@@ -1103,7 +1103,7 @@ fn a_too_large_length_does_not_make_the_server_wait() {
 #[test]
 fn definition_with_the_cursor_just_after_the_name() {
     let dir = scratch_dir("definition_end");
-    let text = "import pypto.language as pl\n\nLAYERS = 4\n\n\n@pl.jit\ndef main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n    for i in pl.range(LAYERS):\n        y = pl.add(x, y)\n    return y\n";
+    let text = "import pypto.language as pl\n\nLAYERS = 4\n\n\n@pl.jit\ndef main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.InOut[pl.Tensor[[64, 64], pl.FP32]]):\n    for i in pl.range(LAYERS):\n        y = pl.add(x, y)\n    return y\n";
     let uri = write(&dir, "end.pl", text);
     let mut c = Client::start();
     assert_eq!(c.open(&uri, text), Vec::<Value>::new());
@@ -1116,7 +1116,7 @@ fn definition_with_the_cursor_just_after_the_name() {
     }
     // Just after `y` at the end of a line, where nothing follows.
     let (y_line, y_col) = find(text, "y\n");
-    let (y_def_line, y_def_col) = find(text, "y: pl.Out");
+    let (y_def_line, y_def_col) = find(text, "y: pl.InOut");
     assert_eq!(
         c.ok("textDocument/definition", at(&uri, y_line, y_col + 1)),
         json!({ "uri": uri, "range": range(y_def_line, y_def_col, y_def_line, y_def_col + 1) })

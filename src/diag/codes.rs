@@ -582,6 +582,26 @@ runtime and `plc run` run tasks in program order and hide the race.
 Add the writing task's id to `deps=`, or pass the argument without `pl.no_dep` so that the
 runtime tracks it.";
 
+    E0414 => "an Out tensor the entry may not write whole",
+"A warning. The real runtime, simpler, neither copies a pure `Out` tensor parameter in nor
+zeroes it: an element the entry does not write holds whatever the memory held, and the
+result changes from run to run (plc's CPU runtime fills it with a poison value). plc follows
+each entry (a function no other function calls) through its constant loops, its calls and
+its stores, assembles, copies and element writes, and warns when the writes it is sure of do
+not cover the tensor: it names a window that is left out, and the first reason the other
+writes may not happen (a condition, a `while` loop, a loop whose trip count or a write whose
+offset is known only at run time). It says nothing where it cannot follow the program (a
+shape known only at run time, a write through a reshaped view, too large a program).
+
+    def main(self, x: pl.Tensor[[256, 64], pl.FP32], n: pl.Scalar[pl.INDEX],
+             out: pl.Out[pl.Tensor[[256, 64], pl.FP32]]):
+        for b in pl.range(n):                  # warning: `out[32:256, 0:64]` may stay unwritten
+            with pl.at(level=pl.Level.CORE_GROUP):
+                pl.store(pl.load(x, [b * 32, 0], [32, 64]), [b * 32, 0], out)
+
+Write every element, or declare the parameter `pl.InOut` so that its initial contents are
+defined. `plc run` finds the same on one input (E0804).";
+
     E0420 => "a variable read where it may have no value",
 "ConvertToSSA gives every assignment a variable of its own and must know, at each read,
 which assignment reaches it. A name first assigned inside a loop and read after the loop
