@@ -321,9 +321,10 @@ as PyPTO reads it.";
     E0225 => "wrong number of returned values",
 "A `return` returns a different number of values than the return annotation declares.";
 
-    E0226 => "misplaced pl.func_attr",
+    E0226 => "misplaced pl.func_attr, or a key it sets twice",
 "`pl.func_attr({...})` sets attributes of the function it is in (`split`, `slot_num`, ...), so
-it must come first in the body, before every other statement (a docstring may precede it).
+it must come first in the body, before every other statement (a docstring may precede it),
+and sets each key once (within one dict and across the directives of a function).
 
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
@@ -407,6 +408,20 @@ factory refuses this configuration.
     plc check prog.py --factory 'Build(head_dim=40)'   # error E0232
 
 Choose arguments the factory accepts.";
+
+    E0233 => "a name assigned twice under strict_ssa",
+"With `strict_ssa=True` on `@pl.program` or `@pl.function`, each name is assigned once
+per scope (a loop or branch body is a scope of its own; the function's parameters and
+its top-level statements share one), as in PyPTO.
+
+    @pl.function(strict_ssa=True)
+    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        y = pl.add(x, x)
+        y = pl.mul(y, y)    # error E0233: Variable 'y' is already defined
+
+A subscript-write `dst[...] = src` re-binds `dst`, so it is refused too: write
+`dst = pl.assemble(dst, src, offsets)` with a new name. Use a new name for each value
+(`y2 = pl.mul(y, y)`), or drop `strict_ssa=True`.";
 
     E0301 => "pl.graph() needs exactly one region name",
 "`with pl.graph(...)` takes exactly one positional argument, the region name.

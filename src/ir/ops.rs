@@ -967,6 +967,48 @@ fn tensor_cmp(a: &dyn Args) -> Result<Type, String> {
     }
 }
 
+/// PyPTO's `bcast(a, b)`: right-aligned, an axis pairs equal extents or a literal 1 with
+/// anything; a missing leading axis takes the other's extent. Extents known only at run
+/// time are taken as they are (from `a` when both are).
+pub fn broadcast(a: &[Dim], b: &[Dim]) -> Result<Vec<Dim>, String> {
+    let n = a.len().max(b.len());
+    let at = |s: &[Dim], i: usize| (i + s.len()).checked_sub(n).map(|k| s[k]);
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        out.push(match (at(a, i), at(b, i)) {
+            (Some(x), None) | (None, Some(x)) => x,
+            (Some(Dim::Const(1)), Some(y)) => y,
+            (Some(x), Some(Dim::Const(1))) => x,
+            (Some(Dim::Const(x)), Some(Dim::Const(y))) if x != y => {
+                return Err(format!("requires compatible shapes: axis {i} has extents {x} and {y}"));
+            }
+            (Some(x), Some(_)) => x,
+            (None, None) => Dim::Unknown,
+        });
+    }
+    Ok(out)
+}
+
+/// An element-wise binary op (PyPTO's EW/TEW): the operands' shapes broadcast and their
+/// dtypes promote; a scalar rhs keeps the lhs's type (`adds`).
+fn elementwise(a: &dyn Args) -> Result<Type, String> {
+    let lhs = a.ty(0).ok_or("missing lhs")?;
+    let Some(rhs) = a.ty(1).filter(|t| matches!(t, Type::Tensor { .. } | Type::Tile { .. })) else {
+        return Ok(lhs.clone());
+    };
+    let mut ty = lhs.clone();
+    if let (Some(l), Some(r)) = (lhs.shape(), rhs.shape()) {
+        let shape = broadcast(l, r)?;
+        if shape.as_slice() != l {
+            ty = with_shape(&ty, shape);
+        }
+    }
+    match (lhs.dtype(), rhs.dtype()) {
+        (Some(l), Some(r)) if l != r => Ok(with_dtype(&ty, promote(l, r))),
+        _ => Ok(ty),
+    }
+}
+
 /// The extent `i` of a shaped type, `Unknown` when it is not known.
 fn extent(ty: &Type, i: usize) -> Dim {
     ty.shape().and_then(|s| s.get(i).copied()).unwrap_or(Dim::Unknown)
@@ -1797,12 +1839,12 @@ ops! {
         tensor_ci, false, OpKind::Special(Special::Ci);
 
     // ---- tensor compute (unified with tiles)
-    TensorAdd = "tensor.add", Tensor, ["pl.tensor.add", "pl.op.tensor.add"], Some("add"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Add);
-    TensorSub = "tensor.sub", Tensor, ["pl.tensor.sub"], Some("sub"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Sub);
-    TensorMul = "tensor.mul", Tensor, ["pl.tensor.mul", "pl.op.tensor.mul"], Some("mul"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Mul);
-    TensorDiv = "tensor.div", Tensor, ["pl.tensor.div"], Some("div"), DIV, same_as_first, false, OpKind::Binary(BinaryFn::Div);
-    TensorMaximum = "tensor.maximum", Tensor, ["pl.tensor.maximum"], Some("maximum"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Max);
-    TensorMinimum = "tensor.minimum", Tensor, ["pl.tensor.minimum"], Some("minimum"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Min);
+    TensorAdd = "tensor.add", Tensor, ["pl.tensor.add", "pl.op.tensor.add"], Some("add"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Add);
+    TensorSub = "tensor.sub", Tensor, ["pl.tensor.sub"], Some("sub"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Sub);
+    TensorMul = "tensor.mul", Tensor, ["pl.tensor.mul", "pl.op.tensor.mul"], Some("mul"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Mul);
+    TensorDiv = "tensor.div", Tensor, ["pl.tensor.div"], Some("div"), DIV, elementwise, false, OpKind::Binary(BinaryFn::Div);
+    TensorMaximum = "tensor.maximum", Tensor, ["pl.tensor.maximum"], Some("maximum"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Max);
+    TensorMinimum = "tensor.minimum", Tensor, ["pl.tensor.minimum"], Some("minimum"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Min);
     TensorExp = "tensor.exp", Tensor, ["pl.tensor.exp"], Some("exp"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Exp);
     TensorLog = "tensor.log", Tensor, ["pl.tensor.log"], Some("log"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Log);
     TensorSqrt = "tensor.sqrt", Tensor, ["pl.tensor.sqrt"], Some("sqrt"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Sqrt);
@@ -1989,12 +2031,12 @@ ops! {
         older: [("*", "pl.move(tile, target_memory=pl.Mem.<space>)")];
 
     // ---- tile compute (unified with tensors)
-    TileAdd = "tile.add", Tile, ["pl.tile.add", "pl.op.block.add"], Some("add"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Add);
-    TileSub = "tile.sub", Tile, ["pl.tile.sub", "pl.op.block.sub"], Some("sub"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Sub);
-    TileMul = "tile.mul", Tile, ["pl.tile.mul", "pl.op.block.mul"], Some("mul"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Mul);
-    TileDiv = "tile.div", Tile, ["pl.tile.div"], Some("div"), DIV, same_as_first, false, OpKind::Binary(BinaryFn::Div);
-    TileMaximum = "tile.maximum", Tile, ["pl.tile.maximum", "pl.op.block.maximum"], Some("maximum"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Max);
-    TileMinimum = "tile.minimum", Tile, ["pl.tile.minimum"], Some("minimum"), BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Min);
+    TileAdd = "tile.add", Tile, ["pl.tile.add", "pl.op.block.add"], Some("add"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Add);
+    TileSub = "tile.sub", Tile, ["pl.tile.sub", "pl.op.block.sub"], Some("sub"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Sub);
+    TileMul = "tile.mul", Tile, ["pl.tile.mul", "pl.op.block.mul"], Some("mul"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Mul);
+    TileDiv = "tile.div", Tile, ["pl.tile.div"], Some("div"), DIV, elementwise, false, OpKind::Binary(BinaryFn::Div);
+    TileMaximum = "tile.maximum", Tile, ["pl.tile.maximum", "pl.op.block.maximum"], Some("maximum"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Max);
+    TileMinimum = "tile.minimum", Tile, ["pl.tile.minimum"], Some("minimum"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Min);
     TileExp = "tile.exp", Tile, ["pl.tile.exp", "pl.op.block.exp"], Some("exp"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Exp);
     TileLog = "tile.log", Tile, ["pl.tile.log"], Some("log"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Log);
     TileSqrt = "tile.sqrt", Tile, ["pl.tile.sqrt"], Some("sqrt"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Sqrt);

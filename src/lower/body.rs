@@ -37,6 +37,8 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         used: FxHashSet::default(),
         aliases: FxHashMap::default(),
         yield_reported: false,
+        carried: FxHashSet::default(),
+        ssa: super::checks::SsaScopes::new(info.params.iter().map(|p| p.name)),
     };
     let mut params = Vec::new();
     for p in &info.params {
@@ -127,6 +129,11 @@ pub(crate) struct FnLower<'a, 's> {
     /// Set when a `pl.yield_` in the body being lowered was already reported as misplaced
     /// or bare, so that its loop does not also report a missing yield.
     yield_reported: bool,
+    /// The loop-carried variables (iter args), which PyPTO lets a body re-bind with
+    /// another type.
+    pub(crate) carried: FxHashSet<VarId>,
+    /// The names each open block binds, for `strict_ssa=True`.
+    pub(crate) ssa: super::checks::SsaScopes,
 }
 
 /// An argument's syntax and the IR expression it lowered to.
@@ -224,9 +231,11 @@ impl FnLower<'_, '_> {
 
     pub fn block(&mut self, stmts: &[ast::StmtId]) -> Block {
         let mut out = Vec::with_capacity(stmts.len());
+        self.ssa.enter();
         for &s in stmts {
             self.stmt(s, &mut out);
         }
+        self.ssa.leave();
         out
     }
 
@@ -319,7 +328,11 @@ impl FnLower<'_, '_> {
                         );
                         return;
                     }
-                    Some("static_print" | "dump_tag" | "tensor.dump_tag" | "set_cache_policy") => return,
+                    Some("dump_tag" | "tensor.dump_tag") => {
+                        self.dump_tag_args_ok(args, span);
+                        return;
+                    }
+                    Some("static_print" | "set_cache_policy") => return,
                     Some("static_assert") => {
                         self.static_assert(args, span);
                         return;
@@ -350,6 +363,9 @@ impl FnLower<'_, '_> {
     }
 
     fn static_assert(&mut self, args: &[ast::Arg], span: Span) {
+        if !self.static_assert_args_ok(args, span) {
+            return;
+        }
         let Some(cond) = args.first() else { return };
         if let Some(v) = self.cx.eval_const(self.m, cond.value) {
             if v.truthy() == Some(false) {
@@ -401,6 +417,7 @@ impl FnLower<'_, '_> {
                     Some(a) => self.annotated(a, v),
                     None => v,
                 };
+                self.check_rebinding(*name, self.cx.program.expr(v).ty, t.span);
                 let var = self.bind(*name, self.cx.program.expr(v).ty, t.span);
                 let s = self.new_stmt(StmtKind::Assign { var, value: v }, span);
                 out.push(s);
@@ -522,6 +539,7 @@ impl FnLower<'_, '_> {
             };
             let tuple_ref = self.new_expr(ExprKind::Var(tmp), tuple_ty, span);
             let get = self.new_expr(ExprKind::TupleGet { tuple: tuple_ref, index: i as u32 }, elem_ty, it.span);
+            self.check_rebinding(name, elem_ty, it.span);
             let var = self.bind(name, elem_ty, it.span);
             let s = self.new_stmt(StmtKind::Assign { var, value: get }, span);
             out.push(s);
@@ -611,6 +629,14 @@ impl FnLower<'_, '_> {
             E::Tuple(items) => items.clone(),
             _ => vec![index],
         };
+        let src_ty = self.ty(src).clone();
+        let shaped = matches!(dst_ty, Type::Tensor { .. } | Type::Tile { .. });
+        if shaped && self.check_subscript_rank(&dst_ty, &items, "subscript-write", span).is_none() {
+            return;
+        }
+        if !self.subscript_write_ok(&dst_ty, &items, &src_ty, span) {
+            return;
+        }
         match &dst_ty {
             Type::Array { .. } => {
                 let Some(i) = self.expr(items[0]) else { return };
@@ -629,9 +655,6 @@ impl FnLower<'_, '_> {
                 out.push(s);
             }
             Type::Tensor { .. } | Type::Tile { .. } => {
-                if self.check_subscript_rank(&dst_ty, &items, "subscript-write", span).is_none() {
-                    return;
-                }
                 let rank = dst_ty.shape().map_or(items.len(), <[Dim]>::len).max(items.len());
                 let mut offsets = Vec::with_capacity(rank);
                 for k in 0..rank {
@@ -1189,6 +1212,7 @@ impl FnLower<'_, '_> {
             if !self.cx.shadows_namespace(self.m, name, nspan) {
                 self.names.insert(name, v);
             }
+            self.mark_carried(v);
             iter_args.push(IterArg { var: v, init });
         }
         self.frames.push(Frame::Loop { breakable, what });
@@ -1314,6 +1338,7 @@ impl FnLower<'_, '_> {
             if !self.cx.shadows_namespace(self.m, name, nspan) {
                 self.names.insert(name, v);
             }
+            self.mark_carried(v);
             iter_args.push(IterArg { var: v, init });
         }
         let cond_stmt = body.stmts[0];

@@ -258,7 +258,7 @@ impl FnLower<'_, '_> {
                                             format!("'{key}' cannot be set with pl.func_attr()"),
                                             "not a function attribute",
                                         );
-                                    } else {
+                                    } else if !self.func_attr_key_twice(&extra, k, span) {
                                         extra.push((k, v));
                                     }
                                 }

@@ -21,6 +21,7 @@
 mod annot;
 mod body;
 mod calls;
+mod checks;
 mod consts;
 mod factory;
 mod scopes;

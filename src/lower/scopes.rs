@@ -165,7 +165,8 @@ impl FnLower<'_, '_> {
                     }
                 }
                 _ => {
-                    if matches!(key.as_str(), "no_dep_args" | "optimizations") && !self.list_option(&key, a.value, what)
+                    if matches!(key.as_str(), "no_dep_args" | "optimizations" | "dumps")
+                        && !self.list_option(&key, a.value, what)
                     {
                         continue;
                     }
@@ -178,8 +179,8 @@ impl FnLower<'_, '_> {
         (name, attrs)
     }
 
-    /// PyPTO's checks of `no_dep_args=[...]` and `optimizations=[...]` (E0314): a list
-    /// literal; no name listed twice; at most one `pl.split(...)` and one
+    /// PyPTO's checks of `no_dep_args=[...]`, `dumps=[...]` and `optimizations=[...]`
+    /// (E0314): a list literal of valid entries (`option_entry_ok`); no name listed twice; at most one `pl.split(...)` and one
     /// `pl.cross_core_slot(...)`.
     fn list_option(&mut self, key: &str, value: ast::ExprId, what: &str) -> bool {
         let v = self.ast().expr(value).clone();
@@ -189,8 +190,11 @@ impl FnLower<'_, '_> {
         };
         let mut seen: Vec<String> = Vec::new();
         for &item in items {
+            if !self.option_entry_ok(key, item, what) {
+                return false;
+            }
             let entry = match &self.ast().expr(item).kind {
-                E::Name(n) if key == "no_dep_args" => self.cx.name(*n).to_string(),
+                E::Name(n) if key != "optimizations" => self.cx.name(*n).to_string(),
                 E::Call { func, .. } if key == "optimizations" => match self.cx.pl_path(self.m, *func) {
                     Some(path) => format!("pl.{path}(...)"),
                     None => continue,
@@ -200,7 +204,7 @@ impl FnLower<'_, '_> {
             if seen.contains(&entry) {
                 let span = self.ast().expr(item).span;
                 let message = match key {
-                    "no_dep_args" => format!("{what}(no_dep_args=[...]) lists '{entry}' more than once"),
+                    "no_dep_args" | "dumps" => format!("{what}({key}=[...]) lists '{entry}' more than once"),
                     _ => format!("Duplicate '{entry}' in optimizations=[...]"),
                 };
                 self.error(Code::E0314, span, message, "listed twice");

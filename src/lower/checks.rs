@@ -1,0 +1,348 @@
+//! PyPTO's parser-level checks on re-binding a name (ops.md §4.1 "re-binding" and "SSA"):
+//! a plain assignment may not give a name a value of another type, and under
+//! `strict_ssa=True` may not bind a name its scope already holds; the entries of a
+//! scope's list options (§4.1 "at", "optimizations").
+
+use super::annot::parse_int;
+use super::body::{compatible, FnLower};
+use crate::diag::{Code, Span};
+use crate::intern::Symbol;
+use crate::ir::{Type, TypeId, Types};
+use crate::syntax::ast::{self, ArgKind, ExprKind as E};
+use rustc_hash::FxHashSet;
+
+/// The names each open block binds, innermost last, for `strict_ssa=True` (PyPTO's
+/// scope manager: a loop or branch body is a scope of its own, whose names stay visible
+/// in the enclosing one afterwards).
+#[derive(Default)]
+pub(crate) struct SsaScopes {
+    scopes: Vec<FxHashSet<Symbol>>,
+}
+
+impl SsaScopes {
+    /// The scopes of a function body whose parameters are `params`.
+    pub fn new(params: impl IntoIterator<Item = Symbol>) -> SsaScopes {
+        SsaScopes { scopes: vec![params.into_iter().collect()] }
+    }
+
+    pub fn enter(&mut self) {
+        self.scopes.push(FxHashSet::default());
+    }
+
+    /// Leaves the innermost scope; its names become names of the enclosing one.
+    pub fn leave(&mut self) {
+        if let Some(inner) = self.scopes.pop() {
+            if let Some(outer) = self.scopes.last_mut() {
+                outer.extend(inner);
+            }
+        }
+    }
+
+    /// Records `name` as bound in the innermost scope; `false` when it was already. The
+    /// function's parameters and its top-level statements share one scope.
+    fn define(&mut self, name: Symbol) -> bool {
+        let n = self.scopes.len();
+        let already = match n {
+            0 => false,
+            1 | 2 => self.scopes.iter().any(|s| s.contains(&name)),
+            _ => self.scopes[n - 1].contains(&name),
+        };
+        if let Some(top) = self.scopes.last_mut() {
+            top.insert(name);
+        }
+        !already
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// Checks a plain assignment of a value of type `ty` to `name` (`x = e`, `x: T = e`,
+    /// `a, b = e`) against the name's current binding, before it is bound.
+    pub(crate) fn check_rebinding(&mut self, name: Symbol, ty: TypeId, span: Span) {
+        let strict = self.info.attrs.strict_ssa;
+        if strict && !self.ssa.define(name) {
+            let n = self.cx.name(name).to_string();
+            self.error(Code::E0233, span, format!("Variable '{n}' is already defined"), "bound a second time").help =
+                Some("with strict_ssa=True each name is assigned once per scope: use a new name".to_string());
+            return;
+        }
+        let Some(&var) = self.names.get(&name) else { return };
+        if strict || self.carried.contains(&var) {
+            return;
+        }
+        let old = self.cx.program.var(var).ty;
+        if old == ty || old == Types::UNKNOWN || ty == Types::UNKNOWN {
+            return;
+        }
+        let (a, b) = (self.cx.program.types.get(old).clone(), self.cx.program.types.get(ty).clone());
+        // A value of another kind is reported by `bind` itself.
+        if std::mem::discriminant(&a) != std::mem::discriminant(&b) || compatible(&a, &b) {
+            return;
+        }
+        let n = self.cx.name(name).to_string();
+        let (a, b) = (self.describe_type(&a), self.describe_type(&b));
+        self.error(
+            Code::E0210,
+            span,
+            format!("Cannot reassign '{n}' with a different type: was {a}, got {b}"),
+            "a value of another shape or dtype",
+        )
+        .help = Some("use a different variable name for a value with another shape or dtype".to_string());
+    }
+
+    /// Marks `var` as a loop-carried value (an iter arg), which PyPTO lets a body re-bind
+    /// with another type.
+    pub(crate) fn mark_carried(&mut self, var: crate::ir::VarId) {
+        self.carried.insert(var);
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// PyPTO's checks of one entry of a scope's list option (E0314): `no_dep_args=[...]`
+    /// and `dumps=[...]` list bare names of tensors defined here; `optimizations=[...]`
+    /// lists `pl.split(...)` and `pl.cross_core_slot(slot_num=N)` (N a positive integer
+    /// literal, no positional argument). Returns `false` after reporting the first failure.
+    pub(crate) fn option_entry_ok(&mut self, key: &str, item: ast::ExprId, what: &str) -> bool {
+        let e = self.ast().expr(item).clone();
+        if key == "optimizations" {
+            return self.optimization_entry_ok(&e, what);
+        }
+        let E::Name(n) = e.kind else {
+            let message = format!("{what}({key}=[...]) entries must be bare tensor names");
+            self.error(Code::E0314, e.span, message, "not a name");
+            return false;
+        };
+        let name = self.cx.name(n).to_string();
+        let Some(&var) = self.names.get(&n) else {
+            let message = format!("{what}({key}=[...]) references unknown name '{name}'");
+            self.error(Code::E0314, e.span, message, "not defined here");
+            return false;
+        };
+        let ty = self.cx.program.types.get(self.cx.program.var(var).ty).clone();
+        if !matches!(ty, Type::Tensor { .. } | Type::Unknown) {
+            let got = self.describe_type(&ty);
+            let message = format!("{what}({key}=[...]) entry '{name}' is not a tensor (got type {got})");
+            self.error(Code::E0314, e.span, message, "not a tensor");
+            return false;
+        }
+        true
+    }
+
+    fn optimization_entry_ok(&mut self, e: &ast::Expr, what: &str) -> bool {
+        let path = match &e.kind {
+            E::Call { func, .. } => self.cx.pl_path(self.m, *func),
+            _ => None,
+        };
+        let E::Call { args, .. } = &e.kind else { return self.unsupported_optimization(e.span, what) };
+        match path.as_deref() {
+            Some("split") => true,
+            Some("cross_core_slot") => {
+                if let Some(a) = args.iter().find(|a| a.kind == ArgKind::Positional) {
+                    let n = args.iter().filter(|a| a.kind == ArgKind::Positional).count();
+                    let message = format!("pl.cross_core_slot() takes no positional arguments, got {n}");
+                    self.error(Code::E0314, a.span, message, "positional argument");
+                    return false;
+                }
+                let slot =
+                    args.iter().find(|a| matches!(a.kind, ArgKind::Keyword(k) if self.cx.name(k.name) == "slot_num"));
+                match slot {
+                    Some(a) => self.positive_int_literal(a.value, "pl.cross_core_slot() slot_num"),
+                    // A missing slot_num= is reported with the call's other arguments (E0202).
+                    None => true,
+                }
+            }
+            _ => self.unsupported_optimization(e.span, what),
+        }
+    }
+
+    fn unsupported_optimization(&mut self, span: Span, what: &str) -> bool {
+        self.error(
+            Code::E0314,
+            span,
+            format!("Unsupported entry in {what}(optimizations=[...])"),
+            "not an optimization",
+        )
+        .help = Some("the entries are pl.split(mode) and pl.cross_core_slot(slot_num=N)".to_string());
+        false
+    }
+
+    /// `value` is an integer literal greater than zero (E0314 otherwise).
+    fn positive_int_literal(&mut self, value: ast::ExprId, what: &str) -> bool {
+        let v = self.ast().expr(value).clone();
+        let text = self.text(v.span);
+        if !matches!(v.kind, E::Int) {
+            self.error(Code::E0314, v.span, format!("{what} must be an integer literal"), "not an integer literal");
+            return false;
+        }
+        if parse_int(&text).and_then(|c| c.as_int()).is_some_and(|n| n <= 0) {
+            self.error(Code::E0314, v.span, format!("{what} must be positive, got {text}"), "not positive");
+            return false;
+        }
+        true
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// PyPTO's checks of `dst[...] = src` (ops.md §4.2 `_parse_subscript_assignment`): not
+    /// under `strict_ssa=True` (E0233); an array takes one index; a tensor or tile target
+    /// takes a source of its kind whose extents fit the window (E0217). `false` after
+    /// reporting.
+    pub(crate) fn subscript_write_ok(&mut self, dst: &Type, items: &[ast::ExprId], src: &Type, span: Span) -> bool {
+        if self.info.attrs.strict_ssa {
+            self.error(
+                Code::E0233,
+                span,
+                "Subscript-write syntax 'dst[...] = src' is only supported before SSA conversion",
+                "a subscript-write under strict_ssa",
+            )
+            .help = Some("write the update as `dst = pl.assemble(dst, src, offsets)`".to_string());
+            return false;
+        }
+        let kind = match dst {
+            Type::Array { .. } if items.len() != 1 => {
+                self.error(Code::E0217, span, "Array subscript-write requires a single index", "one index");
+                return false;
+            }
+            Type::Tensor { .. } => "Tensor",
+            Type::Tile { .. } => "Tile",
+            _ => return true,
+        };
+        let same_kind =
+            matches!((dst, src), (Type::Tensor { .. }, Type::Tensor { .. }) | (Type::Tile { .. }, Type::Tile { .. }));
+        if !same_kind && !matches!(src, Type::Unknown) {
+            let got = self.describe_type(src);
+            let message = format!("Subscript-write source must also be a {kind}, got {got}");
+            self.error(Code::E0217, span, message, "a source of another kind");
+            return false;
+        }
+        let (Some(dims), Some(src_dims)) = (dst.shape(), src.shape()) else { return true };
+        let window = self.window_extents(dims, items);
+        if window.len() != src_dims.len() {
+            return true;
+        }
+        for (axis, (w, s)) in window.iter().zip(src_dims).enumerate() {
+            if let (Some(w), crate::ir::Dim::Const(s)) = (w, s) {
+                if w != s {
+                    let message = format!(
+                        "Subscript-write shape mismatch on source axis {axis}: window expects {w} elements, source has {s}"
+                    );
+                    self.error(Code::E0217, span, message, "extents differ");
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The extents of the window `dst[items]` selects, one per kept (sliced or omitted)
+    /// axis; `None` for an extent not known from literals.
+    fn window_extents(&self, dims: &[crate::ir::Dim], items: &[ast::ExprId]) -> Vec<Option<i64>> {
+        // A bound: `absent` when not written, its value when an integer literal.
+        let bound = |e: Option<ast::ExprId>, absent: Option<i64>| -> Option<i64> {
+            match e {
+                None => absent,
+                Some(e) if matches!(self.ast().expr(e).kind, E::Int) => {
+                    parse_int(&self.text(self.ast().expr(e).span)).and_then(|c| c.as_int())
+                }
+                Some(_) => None,
+            }
+        };
+        let dim = |k: usize| match dims.get(k) {
+            Some(crate::ir::Dim::Const(n)) => Some(*n),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for k in 0..dims.len().max(items.len()) {
+            let Some(&item) = items.get(k) else {
+                out.push(dim(k));
+                continue;
+            };
+            let E::Slice { lower, upper, step } = self.ast().expr(item).kind else { continue };
+            let extent = match (step, bound(lower, Some(0)), bound(upper, dim(k))) {
+                (None, Some(lo), Some(hi)) => Some(hi - lo),
+                _ => None,
+            };
+            out.push(extent);
+        }
+        out
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// `pl.static_assert(cond[, "message"])` (ops.md §4.2 `_handle_static_assert`): one or
+    /// two arguments (E0202), the message a string literal (E0217). `false` after reporting.
+    pub(crate) fn static_assert_args_ok(&mut self, args: &[ast::Arg], span: Span) -> bool {
+        if args.is_empty() || args.len() > 2 {
+            let message = format!("static_assert() requires 1 or 2 arguments, got {}", args.len());
+            self.error(Code::E0202, span, message, "wrong number of arguments");
+            return false;
+        }
+        if let Some(m) = args.get(1) {
+            let plain = matches!(&self.ast().expr(m.value).kind,
+                E::Str(p) if p.iter().all(|p| p.kind == ast::StrKind::Plain));
+            if !plain {
+                let mspan = self.ast().expr(m.value).span;
+                self.error(Code::E0217, mspan, "static_assert() message must be a string literal", "not a string");
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `pl.dump_tag(t)` (ops.md §4.2 `_handle_dump_tag`): exactly one positional argument
+    /// (E0202), the bare name (E0217) of a tensor (E0217) defined at this point (E0201).
+    pub(crate) fn dump_tag_args_ok(&mut self, args: &[ast::Arg], span: Span) -> bool {
+        let [one] = args else {
+            self.error(Code::E0202, span, "pl.dump_tag() takes exactly one positional argument", "wrong arguments");
+            return false;
+        };
+        if one.kind != ArgKind::Positional {
+            self.error(
+                Code::E0202,
+                one.span,
+                "pl.dump_tag() takes exactly one positional argument (no keywords)",
+                "a keyword",
+            );
+            return false;
+        }
+        let e = self.ast().expr(one.value).clone();
+        let E::Name(n) = e.kind else {
+            self.error(Code::E0217, e.span, "pl.dump_tag() argument must be a bare variable name", "not a name");
+            return false;
+        };
+        let name = self.cx.name(n).to_string();
+        let Some(&var) = self.names.get(&n) else {
+            let message = format!("pl.dump_tag() argument '{name}' is not defined at this point");
+            self.error(Code::E0201, e.span, message, "not defined here");
+            return false;
+        };
+        let ty = self.cx.program.types.get(self.cx.program.var(var).ty).clone();
+        if !matches!(ty, Type::Tensor { .. } | Type::Unknown) {
+            let got = self.describe_type(&ty);
+            let message = format!("pl.dump_tag() argument '{name}' is not a tensor (got {got})");
+            self.error(Code::E0217, e.span, message, "not a tensor");
+            return false;
+        }
+        true
+    }
+
+    /// A key `pl.func_attr({...})` sets twice, across the directives of one function
+    /// (ops.md §4.2 `_merge_func_attr_directive`): E0226.
+    pub(crate) fn func_attr_key_twice(
+        &mut self,
+        seen: &[(Symbol, crate::ir::ExprId)],
+        key: Symbol,
+        span: Span,
+    ) -> bool {
+        if !seen.iter().any(|&(k, _)| k == key) {
+            return false;
+        }
+        let k = self.cx.name(key).to_string();
+        self.error(
+            Code::E0226,
+            span,
+            format!("Duplicate function attribute '{k}' in pl.func_attr({{...}})"),
+            "set twice",
+        );
+        true
+    }
+}
