@@ -307,7 +307,7 @@ fn every_a2a3sim_kernel_and_io_helper_compiles_on_its_own() {
 /// Ops beyond the examples' (`tests/emit/pto_isa_ops.pl`): row reductions into one-column
 /// tiles and column reductions into one-row tiles, over a valid region the tensor's end
 /// cuts, row and column expansions (softmax's steps), casts with a rounding mode, a compare
-/// into a packed mask, bitwise ops, run
+/// into a packed mask, bitwise ops, a matmul whose accumulator a loop carries, run
 /// on a2a3sim with PTO-ISA kernels and print what `plc run` prints (to 1e-6 of each
 /// `abs_sum`: a sum may add in another order).
 #[test]
@@ -324,7 +324,7 @@ fn pto_isa_ops_print_on_a2a3sim_what_plc_run_prints() {
     assert!(compiled.status.success(), "{}", String::from_utf8_lossy(&compiled.stderr));
     let expected = plc(&["run", file, "--entry", "reduce"]);
     let expected = String::from_utf8_lossy(&expected.stdout).to_string();
-    assert_eq!(expected.lines().count(), 11, "{expected}");
+    assert_eq!(expected.lines().count(), 12, "{expected}");
     let run = Command::new("sh").arg(out_dir.join("run.sh")).output().expect("sh runs");
     let got = String::from_utf8_lossy(&run.stdout).to_string();
     assert!(run.status.success(), "run.sh failed: {}", String::from_utf8_lossy(&run.stderr));

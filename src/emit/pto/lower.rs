@@ -529,13 +529,16 @@ impl Lower<'_> {
     // ------------------------------------------------------------------ carried values
 
     /// The place a loop carries `init` in: a vector tile of its shape (`TMOV` of the
-    /// initial value), a C++ variable, or the tensor argument itself.
+    /// initial value), the tile itself for a tile outside the unified buffer, a C++
+    /// variable, or the tensor argument itself.
     fn carry(&mut self, init: Val, hint: &str, loc: Loc) -> R<Carry> {
         match init {
             Val::Tile(t) => {
                 let d = &self.tiles[t];
                 if d.request.space != Space::Vec {
-                    return Err(self.unmapped(loc, format!("a loop carrying a tile in {}", d.request.space.name())));
+                    // A cube tile (an accumulator `matmul_acc` updates in place) is carried
+                    // in its own place: each yield must hand on that tile.
+                    return Ok(Carry::Tile(t));
                 }
                 let shape = vec![Dim::Const(d.rows), Dim::Const(d.cols)];
                 let ty = Type::Tile { shape, dtype: d.dtype, memory: Some(MemorySpace::Vec) };

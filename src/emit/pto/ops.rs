@@ -893,7 +893,9 @@ impl Lower<'_> {
         if self.tile_dims(c).1 != Space::Acc {
             return Err(self.unmapped(loc, format!("`{op}` into a tile not in Acc")));
         }
-        let line = format!("{line}({}, {}, {});", self.tile_name(c), self.tile_name(a), self.tile_name(b));
+        // `TMATMUL_ACC(out, in, a, b)`: the accumulator is both (in place).
+        let acc = if s == Special::MatmulAcc { format!("{0}, {0}", self.tile_name(c)) } else { self.tile_name(c) };
+        let line = format!("{line}({acc}, {}, {});", self.tile_name(a), self.tile_name(b));
         let mut reads = vec![Res::Tile(a), Res::Tile(b)];
         if s == Special::MatmulAcc {
             reads.push(Res::Tile(c));
