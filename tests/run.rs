@@ -47,6 +47,7 @@ const fn ok(file: &'static str, entry: &'static str, args: &'static [(&'static s
 const CASES: &[Case] = &[
     ok("accumulate_band", "entry", &[("w", "512x128"), ("acc", "128x128")]),
     ok("cluster_spmd_scopes", "main", &[]),
+    ok("cube_vector_pipe", "main", &[]),
     ok("factory_host_values", "cast", &[]),
     ok("program_factory", "run", &[]),
     ok("declared_task_edges", "staged_square", &[("x", "128x128"), ("doubled", "128x128"), ("squared", "128x128")]),
@@ -899,22 +900,21 @@ fn system_ops_have_their_cpu_meaning() {
     }
 }
 
-/// Cross-core pipes type and lower, but no CPU form runs them: `plc run` and `plc compile`
-/// each stop at the first with a diagnostic naming it and saying why.
+/// Cross-core pipes run on the CPU as queues between the kernels a Group calls one after
+/// the other (`examples/cube_vector_pipe.pl` runs): a pop with nothing pushed the other way
+/// is an error naming the op and the pipe, in `plc run`; `plc compile` emits it.
 #[test]
-fn cross_core_pipes_are_refused_with_the_reason() {
+fn a_pop_from_a_pipe_nothing_was_pushed_on_is_an_error() {
     let file = "tests/emit/cross_core_pipe.pl";
     let check = plc(&["check", file]);
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
     let run = plc(&["run", file, "--entry", "entry", "--message-format", "short"]);
     let err = String::from_utf8(run.stderr).unwrap();
-    assert!(err.starts_with(&format!("{file}:10:11: error[E0803]: `pl.system.reserve_buffer`")), "{err}");
-    assert!(err.contains("cube and vector kernels of a cluster running at once"), "{err}");
+    assert!(err.starts_with(&format!("{file}:14:9: error[E0801]: `pl.system.tpop_from_aic`")), "{err}");
+    assert!(err.contains("nothing was pushed on pipe 0 from the AIC kernel"), "{err}");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cross_core_pipe");
     let compile = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
-    assert_eq!(compile.status.code(), Some(1));
-    let err = String::from_utf8(compile.stderr).unwrap();
-    assert!(err.starts_with(&format!("{file}:10:11: error[E0601]: `pl.system.reserve_buffer`")), "{err}");
+    assert!(compile.status.success(), "{}", String::from_utf8_lossy(&compile.stderr));
 }
 
 /// `pl.tri`, `fillpad_expand`, `fillpad_inplace` (in place: the tile itself is padded),

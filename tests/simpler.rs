@@ -141,9 +141,10 @@ fn every_runnable_entry_prints_on_a2a3sim_what_plc_run_prints() {
 /// Empty: every runnable entry has PTO-ISA kernels.
 const NOT_PTO_ISA: &[(&str, &str, &str)] = &[];
 
-/// The entries whose PTO-ISA build runs on a2a3sim in every test run (vector, cube and a
-/// mixed vector-then-cube entry, loops, graphs, FP16, loop-carried tiles and an `if`,
-/// tensor values of run-time shape computed in bands); every entry is compiled, and with
+/// The entries whose PTO-ISA build runs on a2a3sim in every test run (vector, cube, a
+/// vector-then-cube entry, a mixed task whose cube and vector kernels talk through a
+/// cross-core pipe, loops, graphs, FP16, loop-carried tiles and an `if`, tensor values of
+/// run-time shape computed in bands); every entry is compiled, and with
 /// `PLC_PTO_ALL=1` every supported one runs (each run compiles its kernels with clang++
 /// against PTO-ISA's headers, 20-60 s on 2 cores: all of them would take CI's budget).
 const PTO_ISA_RUN: &[(&str, &str)] = &[
@@ -155,6 +156,7 @@ const PTO_ISA_RUN: &[(&str, &str)] = &[
     ("half_precision", "blend"),
     ("loop_carried_ssa", "main"),
     ("declared_task_edges", "staged_square"),
+    ("cube_vector_pipe", "main"),
 ];
 
 /// Entries whose PTO-ISA result is compared with a tolerance, and why: TMATMUL sums its
@@ -305,7 +307,7 @@ fn every_a2a3sim_kernel_and_io_helper_compiles_on_its_own() {
 /// Ops beyond the examples' (`tests/emit/pto_isa_ops.pl`): row reductions into one-column
 /// tiles and column reductions into one-row tiles, over a valid region the tensor's end
 /// cuts, row and column expansions (softmax's steps), casts with a rounding mode, a compare
-/// into a packed mask, bitwise ops, run
+/// into a packed mask, bitwise ops, a matmul whose accumulator a loop carries, run
 /// on a2a3sim with PTO-ISA kernels and print what `plc run` prints (to 1e-6 of each
 /// `abs_sum`: a sum may add in another order).
 #[test]
@@ -322,14 +324,15 @@ fn pto_isa_ops_print_on_a2a3sim_what_plc_run_prints() {
     assert!(compiled.status.success(), "{}", String::from_utf8_lossy(&compiled.stderr));
     let expected = plc(&["run", file, "--entry", "reduce"]);
     let expected = String::from_utf8_lossy(&expected.stdout).to_string();
-    assert_eq!(expected.lines().count(), 11, "{expected}");
+    assert_eq!(expected.lines().count(), 12, "{expected}");
     let run = Command::new("sh").arg(out_dir.join("run.sh")).output().expect("sh runs");
     let got = String::from_utf8_lossy(&run.stdout).to_string();
     assert!(run.status.success(), "run.sh failed: {}", String::from_utf8_lossy(&run.stderr));
     assert!(close(&expected, &got), "plc run:\n{expected}a2a3sim:\n{got}");
 }
 
-/// Without simpler: the PTO-ISA kernels of control flow and of values of run-time shape, from
+/// Without simpler: the PTO-ISA kernels of control flow, of values of run-time shape and of
+/// a mixed Group's two halves (a cross-core pipe), from
 /// `kernel_entry` on (tile placement, instructions, flags), match their expected files
 /// `tests/snapshots/<example>/pto-isa/<kernel>.cpp` (bless with `PLC_BLESS=1`).
 #[test]
@@ -339,6 +342,8 @@ fn pto_isa_kernels_with_control_flow_and_band_loops_match_their_expected_files()
     let cases: &[(&str, &str, &[&str], &[&str])] = &[
         ("loop_carried_ssa", "main", &[], &["cube_tile", "add_or_sub"]),
         ("declared_task_edges", "staged_square", &["x=64x64", "doubled=64x64", "squared=64x64"], &["double_input"]),
+        // A mixed Group: its AIV half (`fused`) and its AIC half (`aic/fused`).
+        ("cube_vector_pipe", "main", &[], &["fused", "aic/fused"]),
     ];
     let mut snapshots = Snapshots::new();
     for (file, entry, args, kernels) in cases {
@@ -355,7 +360,7 @@ fn pto_isa_kernels_with_control_flow_and_band_loops_match_their_expected_files()
         for k in *kernels {
             let text = std::fs::read_to_string(out_dir.join("kernels").join(format!("{k}.cpp"))).unwrap();
             let body = &text[text.find("extern \"C\"").expect("kernel_entry")..];
-            snapshots.check(&folder.join(format!("{k}.cpp")), Some(body));
+            snapshots.check(&folder.join(format!("{}.cpp", k.replace('/', "_"))), Some(body));
         }
         snapshots.check_no_others(&folder, |f| f.extension().is_some_and(|e| e == "cpp"));
     }

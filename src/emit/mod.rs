@@ -98,7 +98,10 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
         )]);
     }
     let p = &programs[program];
-    let mut shared = orchestration::Shared::default();
+    let mut shared = orchestration::Shared {
+        split_mixed: opts.target == Target::A2a3Sim && opts.kernels == KernelForm::PtoIsa,
+        ..Default::default()
+    };
     let mut files = Files::new();
     let mut errors = Vec::new();
     for &(_, e) in &entries {
@@ -130,6 +133,13 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
         match emitted {
             Ok(code) => files.push((kernel::kernel_file(names, name), code)),
             Err(d) => errors.push(*d),
+        }
+    }
+    // The AIC half of each mixed Group launched as a mixed task (its AIV half is its kernel).
+    for &g in shared.aic_halves.keys() {
+        match pto::aic_half(p, names, g) {
+            Ok(code) => files.push((pto::aic_half_file(names, g), code)),
+            Err(d) => errors.push(d),
         }
     }
     if !errors.is_empty() {
@@ -231,17 +241,21 @@ fn kernel_config(
             })
         })
         .collect();
-    let kernels: Vec<Value> = shared
-        .func_ids
-        .iter()
-        .map(|(&k, &id)| {
+    // Each kernel, and before a mixed Group's (its AIV half) its AIC half.
+    let halves = shared.func_ids.iter().flat_map(|(&k, &id)| {
+        let aic = shared.aic_halves.get(&k).map(|&a| (k, a, true));
+        aic.into_iter().chain([(k, id, false)])
+    });
+    let kernels: Vec<Value> = halves
+        .map(|(k, id, aic_half)| {
             let f = &p.functions[&k];
+            // A PTO-ISA kernel with L1/L0 tiles is compiled for a cube core.
+            let cube = aic_half || f.kind == FuncKind::Aic || (pto_isa && pto::uses_cube(p, names, k));
             let mut kernel = json!({
                 "func_id": id,
-                "name": names.get(k),
-                "source": kernel::kernel_file(names, k),
-                // A PTO-ISA kernel with L1/L0 tiles is compiled for a cube core.
-                "core_type": if f.kind == FuncKind::Aic || (pto_isa && pto::uses_cube(p, names, k)) { "aic" } else { "aiv" },
+                "name": if aic_half { format!("{}.aic", names.get(k)) } else { names.get(k).to_string() },
+                "source": if aic_half { pto::aic_half_file(names, k) } else { kernel::kernel_file(names, k) },
+                "core_type": if cube { "aic" } else { "aiv" },
                 "function_type": f.kind.name(),
                 "signature": shared.signatures.get(&k).cloned().unwrap_or_default(),
             });

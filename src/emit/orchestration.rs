@@ -39,6 +39,11 @@ pub struct Shared {
     /// (`IN`, `OUT`, `INOUT`), for kernel_config.json.
     pub signatures: FxHashMap<Symbol, Vec<&'static str>>,
     pub lineage: Lineage,
+    /// Whether a mixed Group (`emit::pto::mixed`) is launched as one mixed task of its AIC
+    /// and AIV halves (PTO-ISA kernels), rather than as one kernel calling both.
+    pub split_mixed: bool,
+    /// The func_id of each mixed Group's AIC half (its AIV half has the Group's own id).
+    pub aic_halves: IndexMap<Symbol, u32>,
 }
 
 /// The C++ of one orchestration entry, or the errors that prevent it.
@@ -951,11 +956,23 @@ impl<'a> Emitter<'a> {
             let sym = graph_symbol(self.names, g);
             self.line(&format!("{capture}rt_submit_graph(&{sym}, {params});"));
         } else {
-            let next = self.shared.func_ids.len() as u32;
-            let id = *self.shared.func_ids.entry(g).or_insert(next);
-            self.shared.signatures.entry(g).or_insert(signature);
-            let submit_fn = if kind == FuncKind::Aic { "rt_submit_aic_task" } else { "rt_submit_aiv_task" };
-            self.line(&format!("{capture}{submit_fn}({id}, {params});"));
+            if self.shared.split_mixed && crate::emit::pto::mixed(self.p, g) {
+                // One task on a cluster: the AIC half (its id allocated first, as PyPTO does)
+                // and the AIV half run at once, reading the same arguments.
+                let next = (self.shared.func_ids.len() + self.shared.aic_halves.len()) as u32;
+                let aic = *self.shared.aic_halves.entry(g).or_insert(next);
+                let next = (self.shared.func_ids.len() + self.shared.aic_halves.len()) as u32;
+                let aiv = *self.shared.func_ids.entry(g).or_insert(next);
+                self.shared.signatures.entry(g).or_insert(signature);
+                self.line(&format!("MixedKernels mixed_{n} = {{{aic}, {aiv}, INVALID_KERNEL_ID}};"));
+                self.line(&format!("{capture}rt_submit_task(mixed_{n}, {params});"));
+            } else {
+                let next = (self.shared.func_ids.len() + self.shared.aic_halves.len()) as u32;
+                let id = *self.shared.func_ids.entry(g).or_insert(next);
+                self.shared.signatures.entry(g).or_insert(signature);
+                let submit_fn = if kind == FuncKind::Aic { "rt_submit_aic_task" } else { "rt_submit_aiv_task" };
+                self.line(&format!("{capture}{submit_fn}({id}, {params});"));
+            }
         }
         if keep {
             // Keep the handle even when no element is read, so `-Wall -Werror` is quiet.
@@ -1174,7 +1191,7 @@ impl<'a> Emitter<'a> {
         let def = op.def();
         let special = match def.kind {
             OpKind::CrossCore | OpKind::Prefetch | OpKind::Microscaling => {
-                let why = def.kind.no_cpu_form().unwrap_or_default();
+                let why = def.kind.no_cpu_form().unwrap_or("cross-core pipes connect the kernels of a Group");
                 let m = format!("`{}` has no form in the C++ backend ({why})", def.print_name());
                 return self.error(Code::E0601, loc, m);
             }

@@ -9,7 +9,7 @@
 
 use super::ops;
 use super::tasks::{self, Access, Dep, Recording, Tasks};
-use super::value::{Data, Num, Value, POISON_F32_BITS, POISON_I64};
+use super::value::{Data, Dense, Num, Value, POISON_F32_BITS, POISON_I64};
 use crate::diag::Code;
 use crate::intern::{Interner, Symbol};
 use crate::ir::arith::{self, Scalar};
@@ -99,6 +99,9 @@ pub(super) struct Interp<'a> {
     undefined_reads: FxHashSet<Loc>,
     /// Warnings found while running.
     pub notices: Vec<Notice>,
+    /// The tiles pushed on each cross-core pipe (by id, and `true` from the cube to the
+    /// vector core) and not popped yet (`ops::cross_core`).
+    pub pipes: FxHashMap<(i64, bool), std::collections::VecDeque<Dense>>,
 }
 
 impl<'a> Interp<'a> {
@@ -128,6 +131,7 @@ impl<'a> Interp<'a> {
             out_buffers: FxHashMap::default(),
             undefined_reads: FxHashSet::default(),
             notices: Vec::new(),
+            pipes: FxHashMap::default(),
         }
     }
 

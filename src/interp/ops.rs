@@ -88,7 +88,8 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>) -> Res
         OpKind::Special(special) => self::special(it, special, &a)?,
         // Markers of `pl.at(..., optimizations=[...])`: nothing to compute.
         OpKind::Marker => Value::None,
-        OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch | OpKind::Microscaling => {
+        OpKind::CrossCore => cross_core(it, op, &a)?,
+        OpKind::Distributed | OpKind::Prefetch | OpKind::Microscaling => {
             let why = def.kind.no_cpu_form().unwrap_or_default();
             return Err(format!("`{}` has no semantics in the interpreter: {why}", def.spellings[0]));
         }
@@ -102,6 +103,60 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>) -> Res
         check_size(shape)?;
     }
     Ok(value)
+}
+
+/// The cross-core pipes of a mixed kernel. plc runs the kernels a Group calls one after
+/// another, in the order it calls them (as its CPU runtime runs a mixed task's AIC, then its
+/// AIV kernels): a push puts a copy of the tile on its pipe's queue (one queue per `id=` and
+/// direction), a pop takes the oldest tile pushed the other way, so the kernel that pushes
+/// must be called before the one that pops. Buffer addresses and pipe set-up have no CPU
+/// meaning: `reserve_buffer` gives its `base=` (-1, AUTO, when not given), `import_peer_buffer`
+/// -1, and `*_initialize_pipe` and `tfree_*` do nothing. Split pushes and pops (`split=`
+/// other than 0, a tile shared by the two vector cores) are refused.
+fn cross_core(it: &mut Interp<'_>, op: Op, a: &Args<'_>) -> Res<Value> {
+    let int_or = |slot: P, default: i64| -> Res<i64> {
+        match a.at(slot) {
+            Some(_) => a.int(slot),
+            None => Ok(default),
+        }
+    };
+    let id = int_or(P::Id, 0)?;
+    if int_or(P::Split, 0)? != 0 && op != Op::SystemReserveBuffer && op != Op::SystemImportPeerBuffer {
+        return Err(format!(
+            "`{}` with `split=` other than 0 (a tile split between the two vector cores) is not modelled by plc",
+            a.op()
+        ));
+    }
+    // A queue per pipe id and direction: `true` from the cube to the vector core.
+    match op {
+        Op::SystemReserveBuffer => Ok(Value::Int(int_or(P::Base, -1)?)),
+        Op::SystemImportPeerBuffer => Ok(Value::Int(-1)),
+        Op::TileTpushToAiv | Op::TileTpushToAic => {
+            let tile = a.dense(P::Tile)?;
+            it.pipes.entry((id, op == Op::TileTpushToAiv)).or_default().push_back(tile);
+            Ok(Value::None)
+        }
+        Op::TileTpopFromAic | Op::TileTpopFromAiv => {
+            let (from, to) = if op == Op::TileTpopFromAic { ("AIC", "aiv") } else { ("AIV", "aic") };
+            let Some(tile) = it.pipes.get_mut(&(id, op == Op::TileTpopFromAic)).and_then(|q| q.pop_front()) else {
+                return Err(format!(
+                    "`{}`: nothing was pushed on pipe {id} from the {from} kernel (plc runs a Group's kernels in the order it calls them: call the one with `tpush_to_{to}` first)",
+                    a.op()
+                ));
+            };
+            if let Some(shape) = a.opt_ints(P::Shape)? {
+                if shape != tile.shape {
+                    return Err(format!("`{}` of shape {shape:?} pops a tile of shape {:?}", a.op(), tile.shape));
+                }
+            }
+            if a.at(P::Dtype).is_some() && a.dtype(P::Dtype)? != tile.dtype {
+                return Err(format!("`{}` of dtype {} pops a tile of {}", a.op(), a.dtype(P::Dtype)?, tile.dtype));
+            }
+            Ok(Value::tile(tile))
+        }
+        // Set-up and release: no CPU meaning.
+        _ => Ok(Value::None),
+    }
 }
 
 /// The ops with a semantics of their own.

@@ -68,8 +68,8 @@ pub enum OpKind {
     /// running at once.
     Distributed,
     /// The cross-core pipes of a mixed kernel (`tpush_to_aiv`, `tpop_from_aic`,
-    /// `aic_initialize_pipe`, `reserve_buffer`, ...): no CPU form, since they need the cube
-    /// and vector kernels of a cluster running at once.
+    /// `aic_initialize_pipe`, `reserve_buffer`, ...): on the CPU, a queue per pipe between
+    /// the kernels a Group calls one after the other (the pushing kernel first).
     CrossCore,
     /// Asynchronous cache prefetch (`pl.prefetch.*`): no CPU form (its context, session
     /// and event values have none).
@@ -85,9 +85,6 @@ impl OpKind {
     pub fn no_cpu_form(self) -> Option<&'static str> {
         match self {
             OpKind::Distributed => Some("the distributed ops need a runtime with several ranks running at once"),
-            OpKind::CrossCore => Some(
-                "cross-core pipes connect the cube and vector kernels of a cluster running at once; plc's CPU runtime runs them one after the other",
-            ),
             OpKind::Prefetch => Some("asynchronous prefetch contexts, sessions and events have no form in plc's CPU runtime"),
             OpKind::Microscaling => Some(
                 "the MX matmuls read FP8 data scaled by FP8E8M0 blocks from the cube's scale buffers, which plc's CPU runtime does not model",
@@ -2526,7 +2523,7 @@ mod tests {
         assert_eq!(op("pl.tpush_to_aiv").name, "tile.tpush_to_aiv");
         assert_eq!(op("pl.system.tpop_from_aic").name, "tile.tpop_from_aic");
         assert_eq!(op("pl.tile.tpop_from_aiv").name, "tile.tpop_from_aiv");
-        assert!(op("pl.reserve_buffer").kind.no_cpu_form().is_some());
+        assert!(op("pl.reserve_buffer").kind.no_cpu_form().is_none());
         assert!(op("pl.prefetch.wait").kind.no_cpu_form().is_some());
         assert!(op("pl.system.bar_all").kind.no_cpu_form().is_none());
         assert!(op("pl.system.task_invalid").orchestration);

@@ -16,6 +16,7 @@ pub const RUNNABLE: &[Runnable] = &[
     Runnable { file: "incore_regions", entry: "accumulate", args: &[] },
     Runnable { file: "incore_regions", entry: "named_twice", args: &[] },
     Runnable { file: "cluster_spmd_scopes", entry: "main", args: &[] },
+    Runnable { file: "cube_vector_pipe", entry: "main", args: &[] },
     Runnable { file: "task_launches", entry: "main", args: &[] },
     Runnable { file: "elementwise_scale_add", entry: "scale_add", args: &["x=64x64", "y=64x64", "out=64x64"] },
     Runnable {

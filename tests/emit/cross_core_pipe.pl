@@ -1,7 +1,7 @@
-# The cross-core pipes of a mixed kernel (issue 11, ops.md §2.4): they parse, type and
-# lower, but neither `plc run` nor the C++ backend runs them (the cube and vector kernels
-# of a cluster would have to run at once): each names the op and says why
-# (tests/run.rs, docs/kernels.md).
+# The cross-core pipes of a mixed kernel (issue 11, ops.md §2.4) in one kernel: it pushes
+# towards the cube and pops what the cube would have pushed, which nothing did. `plc run`
+# runs a pipe as a queue between the kernels a Group calls in order, so the pop fails,
+# naming the op and the pipe (tests/run.rs; examples/cube_vector_pipe.pl runs a pipe).
 import pypto.language as pl
 
 

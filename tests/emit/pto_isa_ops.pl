@@ -1,8 +1,9 @@
 # Ops of PTO-ISA kernels (issue 13): row reductions into one-column tiles (column-major,
 # with a scratch tile), column reductions into one-row tiles, over a valid region cut by
 # the tensor's end; the row and column expansions of softmax; casts (TCVT) with a
-# rounding mode; a compare into a packed mask; bitwise ops of INT32 tiles and scalars. tests/simpler.rs runs `reduce` on a2a3sim with
-# `--kernels pto-isa` and compares it with `plc run`.
+# rounding mode; a compare into a packed mask; bitwise ops of INT32 tiles and scalars; a
+# matmul over K in chunks, its accumulator carried through a loop. tests/simpler.rs runs
+# `reduce` on a2a3sim with `--kernels pto-isa` and compares it with `plc run`.
 import pypto.language as pl
 
 
@@ -84,6 +85,27 @@ def bitwise(
     return bits
 
 
+@pl.jit.incore
+def k_chunks(
+    a: pl.Tensor[[64, 128], pl.FP32],
+    b: pl.Tensor[[128, 64], pl.FP32],
+    prod: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
+):
+    # a @ b over K in chunks of 32: the first chunk's matmul, then `matmul_acc` into the
+    # accumulator the loop carries (in place in L0C).
+    a0 = pl.load(a, [0, 0], [64, 32], target_memory=pl.MemorySpace.Mat)
+    b0 = pl.load(b, [0, 0], [32, 64], target_memory=pl.MemorySpace.Mat)
+    acc = pl.matmul(pl.move(a0, target_memory=pl.MemorySpace.Left), pl.move(b0, target_memory=pl.MemorySpace.Right))
+    for k in pl.range(1, 4):
+        ak = pl.load(a, [0, k * 32], [64, 32], target_memory=pl.MemorySpace.Mat)
+        bk = pl.load(b, [k * 32, 0], [32, 64], target_memory=pl.MemorySpace.Mat)
+        al = pl.move(ak, target_memory=pl.MemorySpace.Left)
+        bl = pl.move(bk, target_memory=pl.MemorySpace.Right)
+        acc = pl.matmul_acc(acc, al, bl)
+    pl.store(acc, [0, 0], prod)
+    return prod
+
+
 @pl.jit
 def reduce(
     x: pl.Tensor[[40, 128], pl.FP32],
@@ -101,11 +123,15 @@ def reduce(
     i: pl.Tensor[[16, 64], pl.INT32],
     j: pl.Tensor[[16, 64], pl.INT32],
     bits: pl.Out[pl.Tensor[[16, 64], pl.INT32]],
+    a: pl.Tensor[[64, 128], pl.FP32],
+    b: pl.Tensor[[128, 64], pl.FP32],
+    prod: pl.Out[pl.Tensor[[64, 64], pl.FP32]],
 ):
+    prod = k_chunks(a, b, prod)
     bits = bitwise(i, j, bits)
     normalised = normalise(x, normalised)
     mask = compare(x, y, mask)
     floors, halves = casts(x, floors, halves)
     sums, maxes, mins = reduce_rows(x, sums, maxes, mins)
     col_sums, col_maxes, col_mins = reduce_cols(x, col_sums, col_maxes, col_mins)
-    return sums, maxes, mins, col_sums, col_maxes, col_mins, normalised, floors, halves, mask, bits
+    return sums, maxes, mins, col_sums, col_maxes, col_mins, normalised, floors, halves, mask, bits, prod

@@ -33,15 +33,53 @@ impl Emitter<'_> {
         let c = OpCall { e, op, args, loc: self.loc(e) };
         match op.def().kind {
             OpKind::Special(special) => self.special(&c, special),
-            OpKind::Marker | OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch | OpKind::Microscaling => {
-                Err(self.no_cpu_form(&c))
-            }
+            OpKind::CrossCore => self.cross_core(&c),
+            OpKind::Marker | OpKind::Distributed | OpKind::Prefetch | OpKind::Microscaling => Err(self.no_cpu_form(&c)),
             kind => {
                 let elem = self.elem_of(e)?;
                 let text = self.family(&c, kind)?;
                 Ok((self.narrow_rounded(e, text), Repr::Tile(elem)))
             }
         }
+    }
+
+    /// The cross-core pipes, as `plc run` runs them (`interp::ops::cross_core`): a push
+    /// queues a copy of the tile on its pipe (`id=`, direction), a pop takes the oldest one
+    /// pushed the other way (`plc::pipe_push`/`pipe_pop`); buffer addresses are `base=`
+    /// (-1, AUTO) and -1, set-up and frees do nothing. `split=` other than 0 is E0601.
+    fn cross_core(&mut self, c: &OpCall<'_>) -> Res<(String, Repr)> {
+        let id = self.int_arg(c.get(P::Id), 0)?;
+        let split = !matches!(c.op, Op::SystemReserveBuffer | Op::SystemImportPeerBuffer)
+            && !matches!(
+                c.get(P::Split).map(|s| &self.p.expr(s).kind),
+                None | Some(ExprKind::Int(0)) | Some(ExprKind::None)
+            );
+        if split {
+            return Err(self.err(
+                Code::E0601,
+                c.loc,
+                format!(
+                    "`{}` with `split=` other than 0 (a tile shared by the two vector cores) has no CPU form",
+                    c.op
+                ),
+            ));
+        }
+        let int32 = |text: String| (format!("static_cast<int32_t>({text})"), Repr::Scalar("int32_t"));
+        Ok(match c.op {
+            Op::SystemReserveBuffer => int32(self.int_arg(c.get(P::Base), -1)?),
+            Op::SystemImportPeerBuffer => int32("-1".to_string()),
+            Op::TileTpushToAiv | Op::TileTpushToAic => {
+                let t = self.tile_arg(self.need(c, P::Tile)?)?;
+                let to_vector = c.op == Op::TileTpushToAiv;
+                (format!("plc::pipe_push({id}, {to_vector}, {t})"), Repr::None)
+            }
+            Op::TileTpopFromAic | Op::TileTpopFromAiv => {
+                let elem = self.elem_of(c.e)?;
+                let to_vector = c.op == Op::TileTpopFromAic;
+                (format!("plc::pipe_pop<{elem}>({id}, {to_vector})"), Repr::Tile(elem))
+            }
+            _ => ("plc::hardware_sync()".to_string(), Repr::None),
+        })
     }
 
     /// A computed tile of FP16 or BF16, which the tile library holds as `float`, rounded

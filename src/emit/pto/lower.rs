@@ -12,8 +12,8 @@ use crate::emit::cpp::{float_literal, int_literal, Namer};
 use crate::intern::{Interner, Symbol};
 use crate::ir::ops::{OpKind, Special};
 use crate::ir::{
-    BinOp, Callee, DType, Dim, ExprId, ExprKind, Function, Loc, MemorySpace, Program, ScopeKind, StmtId, StmtKind,
-    Type, UnOp, VarId,
+    BinOp, Callee, DType, Dim, ExprId, ExprKind, FuncKind, Function, Loc, MemorySpace, Program, ScopeKind, StmtId,
+    StmtKind, Type, UnOp, VarId,
 };
 use rustc_hash::FxHashMap;
 
@@ -99,6 +99,11 @@ pub(super) struct Lower<'a> {
     /// Inside the band loop of a value of run-time shape (`ops.rs`, `stream_assemble`):
     /// the band's tile rows and columns, and the C++ names of its row and column.
     pub stream: Option<Band>,
+    /// The half of a mixed Group being lowered ([`mixed`]): the calls of the other kind's
+    /// kernels are left out (they run on the cluster's other core).
+    side: Option<FuncKind>,
+    /// The cross-core pipes initialised so far, by `id=`: the C++ name of the `TPipe`.
+    pub pipes: FxHashMap<i64, String>,
 }
 
 /// The band a value of run-time shape is computed in: tiles of `rows` x `cols` at row `r`
@@ -121,13 +126,38 @@ enum Carry {
 }
 
 /// Whether a device function's PTO-ISA kernel runs on a cube core: it (or a device
-/// function it calls) has a tile in L1 or L0.
+/// function it calls) has a tile in L1 or L0. The kernel of a mixed Group is its AIV half.
 pub fn uses_cube(program: &Program, names: &Interner, func: Symbol) -> bool {
-    let Ok(k) = lower(program, names, func) else { return false };
+    let side = mixed(program, func).then_some(FuncKind::Aiv);
+    let Ok(k) = lower(program, names, func, side) else { return false };
     k.cube
 }
 
-pub fn lower(p: &Program, names: &Interner, func: Symbol) -> R<Kernel> {
+/// Whether `func` is a mixed Group: a Group function calling an AIC and an AIV function
+/// (the cube and vector kernels of one cluster, which may talk through cross-core pipes).
+/// With PTO-ISA kernels it is launched as one mixed task of two kernels, its AIC half and
+/// its AIV half, each reading the Group's arguments.
+pub fn mixed(p: &Program, func: Symbol) -> bool {
+    let Some(f) = p.functions.get(&func) else { return false };
+    if f.kind != FuncKind::Group {
+        return false;
+    }
+    let kinds: Vec<FuncKind> = f
+        .body
+        .iter()
+        .filter_map(|&s| match &p.stmt(s).kind {
+            StmtKind::Eval(e) | StmtKind::Assign { value: e, .. } => match &p.expr(*e).kind {
+                ExprKind::Call { callee: Callee::Func(g), .. } => p.functions.get(g).map(|g| g.kind),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    kinds.contains(&FuncKind::Aic) && kinds.contains(&FuncKind::Aiv)
+}
+
+/// `func` as a list of instructions; for a mixed Group, `side` says which half.
+pub fn lower(p: &Program, names: &Interner, func: Symbol, side: Option<FuncKind>) -> R<Kernel> {
     let f = &p.functions[&func];
     let mut l = Lower {
         p,
@@ -144,6 +174,8 @@ pub fn lower(p: &Program, names: &Interner, func: Symbol) -> R<Kernel> {
         yields: Vec::new(),
         mutable: Default::default(),
         stream: None,
+        side,
+        pipes: FxHashMap::default(),
     };
     for reserved in ["args", "gm"] {
         l.namer.reserve(reserved);
@@ -497,13 +529,16 @@ impl Lower<'_> {
     // ------------------------------------------------------------------ carried values
 
     /// The place a loop carries `init` in: a vector tile of its shape (`TMOV` of the
-    /// initial value), a C++ variable, or the tensor argument itself.
+    /// initial value), the tile itself for a tile outside the unified buffer, a C++
+    /// variable, or the tensor argument itself.
     fn carry(&mut self, init: Val, hint: &str, loc: Loc) -> R<Carry> {
         match init {
             Val::Tile(t) => {
                 let d = &self.tiles[t];
                 if d.request.space != Space::Vec {
-                    return Err(self.unmapped(loc, format!("a loop carrying a tile in {}", d.request.space.name())));
+                    // A cube tile (an accumulator `matmul_acc` updates in place) is carried
+                    // in its own place: each yield must hand on that tile.
+                    return Ok(Carry::Tile(t));
                 }
                 let shape = vec![Dim::Const(d.rows), Dim::Const(d.cols)];
                 let ty = Type::Tile { shape, dtype: d.dtype, memory: Some(MemorySpace::Vec) };
@@ -668,6 +703,9 @@ impl Lower<'_> {
         if !callee.kind.is_device_kernel() || self.stack.contains(&g) {
             return Err(self.unmapped(loc, format!("a call of `{}`", self.names.get(g))));
         }
+        if self.side.is_some_and(|side| callee.kind != side && matches!(callee.kind, FuncKind::Aic | FuncKind::Aiv)) {
+            return self.other_half(g, args, loc);
+        }
         let mut bound = Vec::new();
         for (q, a) in callee.params.iter().zip(args) {
             let Some(a) = a else { return Err(self.unmapped(loc, "a call without an argument".to_string())) };
@@ -686,6 +724,34 @@ impl Lower<'_> {
             0 => Ok(Val::Scalar("0".to_string(), DType::Index)),
             _ => Err(self.unmapped(loc, "a call of a function with several results".to_string())),
         }
+    }
+}
+
+impl Lower<'_> {
+    /// A call of the other core's kernel in one half of a mixed Group: left out (it runs on
+    /// the other core of the cluster). It is lowered and its instructions dropped, for its
+    /// result: a tensor argument it stores into (a tile it returns is refused).
+    fn other_half(&mut self, g: Symbol, args: &[Option<ExprId>], loc: Loc) -> R<Val> {
+        let (items, tiles, pipes, created) = (self.items.len(), self.tiles.len(), self.pipes.clone(), self.created);
+        let side = self.side.take();
+        let result = self.inline(g, args, loc);
+        self.side = side;
+        self.items.truncate(items);
+        self.tiles.truncate(tiles);
+        (self.pipes, self.created) = (pipes, created);
+        match result? {
+            Val::Tile(_) => Err(self.unmapped(
+                loc,
+                "in a mixed Group, a kernel returning a tile to the other core's kernel (use a cross-core pipe)"
+                    .to_string(),
+            )),
+            other => Ok(other),
+        }
+    }
+
+    /// Whether an op call is directly in the body of a mixed Group (not in its kernels).
+    pub fn in_mixed_group_body(&self) -> bool {
+        self.side.is_some() && self.stack.len() == 1
     }
 }
 

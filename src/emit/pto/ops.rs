@@ -132,7 +132,7 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
         },
         OpKind::ArgReduce(..) => Some("arg reductions (TROWARGMAX, ...) need one-column result tiles, not placed yet"),
         OpKind::Part(_) => Some("the part ops (TPARTADD, ...) are not mapped yet"),
-        OpKind::CrossCore => Some("cross-core pipes between AIC and AIV kernels are not mapped yet"),
+        OpKind::CrossCore => None,
         OpKind::Prefetch => Some("prefetch contexts have no form in the simulator"),
         OpKind::Microscaling => Some("the MX matmuls (TMATMUL_MX) and their scale buffers are not mapped yet"),
         OpKind::Chain(_) => Some("the chained forms (TADDC, TSUBC, ...) are not mapped yet"),
@@ -338,6 +338,15 @@ impl Lower<'_> {
         if let Some(why) = unmapped_reason(kind) {
             return Err(self.unmapped(loc, format!("`{}` ({op}: {why})", op.def().print_name())));
         }
+        if self.in_mixed_group_body() {
+            return Err(self.unmapped(
+                loc,
+                format!(
+                    "`{}` in a mixed Group's own body (its work belongs in its AIC and AIV kernels)",
+                    op.def().print_name()
+                ),
+            ));
+        }
         match kind {
             OpKind::Binary(f) => {
                 let x = self.tile_operand(self.need(op, args, Slot::Nth(0), loc)?)?;
@@ -434,13 +443,13 @@ impl Lower<'_> {
                 Ok(Val::Tile(t))
             }
             OpKind::Compare => self.compare(e, op, args, hint),
+            OpKind::CrossCore => self.cross_core(e, op, args, hint),
             OpKind::Special(s) => self.special(e, op, args, s, hint),
             OpKind::Chain(_)
             | OpKind::Expand(..)
             | OpKind::AxisReduce { .. }
             | OpKind::ArgReduce(..)
             | OpKind::Part(_)
-            | OpKind::CrossCore
             | OpKind::Prefetch
             | OpKind::Microscaling
             | OpKind::Marker
@@ -755,6 +764,109 @@ impl Lower<'_> {
         Ok(Val::Tile(t))
     }
 
+    /// An integer attribute written as a literal (`id=`, `split=`, `slot_size=`, ...), or
+    /// `default` when absent.
+    fn literal(&self, op: Op, args: &[Option<ExprId>], slot: P, default: i64, loc: Loc) -> R<i64> {
+        match self.arg(op, args, slot).map(|x| self.p.expr(x).kind.clone()) {
+            None => Ok(default),
+            Some(ExprKind::Int(n)) => Ok(n),
+            Some(_) => Err(self.unmapped(loc, format!("`{op}` with `{slot}=` not an integer literal"))),
+        }
+    }
+
+    /// The cross-core pipes of a mixed kernel, from the cube to the vector core (`dir_mask=1`,
+    /// C2V), one tile per push (`split=0`): `*_initialize_pipe` declares the `TPipe` (slot
+    /// size from `slot_size=`, `slot_num=` slots, default 8, `local_slot_num=` default 2), a
+    /// push is `TPUSH` of the Acc tile (FIX pipe), a pop `TPOP` into a new vector tile (MTE2),
+    /// a free `TFREE`. Buffer addresses (`reserve_buffer`, `import_peer_buffer`) are their
+    /// `base=`, 0 by default: the simulator's pipe keeps its slots itself (docs/kernels.md).
+    fn cross_core(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>], hint: &str) -> R<Val> {
+        let loc = self.p.expr(e).loc;
+        let id = self.literal(op, args, P::Id, 0, loc)?;
+        if !matches!(op, Op::SystemReserveBuffer | Op::SystemImportPeerBuffer)
+            && self.literal(op, args, P::Split, 0, loc)? != 0
+        {
+            return Err(self.unmapped(loc, format!("`{op}` with `split=` other than 0")));
+        }
+        let pipe = |l: &Self| {
+            l.pipes
+                .get(&id)
+                .cloned()
+                .ok_or_else(|| l.unmapped(loc, format!("`{op}` on pipe {id} before its `*_initialize_pipe`")))
+        };
+        let none = Val::Scalar("0".to_string(), DType::Index);
+        match op {
+            Op::SystemReserveBuffer => {
+                let base = self.literal(op, args, P::Base, -1, loc)?.max(0);
+                Ok(Val::Scalar(base.to_string(), DType::Int32))
+            }
+            Op::SystemImportPeerBuffer => Ok(Val::Scalar("0".to_string(), DType::Int32)),
+            Op::SystemAicInitializePipe | Op::SystemAivInitializePipe => {
+                if self.literal(op, args, P::DirMask, 0, loc)? != 1 {
+                    return Err(
+                        self.unmapped(loc, format!("`{op}` with `dir_mask=` other than 1 (vector to cube pipes)"))
+                    );
+                }
+                let size = self.literal(op, args, P::SlotSize, 0, loc)?;
+                let slots = self.literal(op, args, P::SlotNum, 8, loc)?;
+                let local = self.literal(op, args, P::LocalSlotNum, 2, loc)?;
+                if !(0..16).contains(&id) || size <= 0 || slots <= 0 || local <= 0 {
+                    return Err(self.unmapped(
+                        loc,
+                        format!("`{op}` with `id=` outside 0..15 or a slot size or count not positive"),
+                    ));
+                }
+                let buf = |slot: P, l: &mut Self| -> R<String> {
+                    match l.arg(op, args, slot) {
+                        Some(x) => Ok(format!("static_cast<uint32_t>({})", l.scalar(x)?)),
+                        None => Ok("0u".to_string()),
+                    }
+                };
+                let (c2v, v2c) = (buf(P::C2vConsumerBuf, self)?, buf(P::V2cConsumerBuf, self)?);
+                let name = self.namer.fresh(&format!("pipe{id}"));
+                let lines = vec![
+                    format!("using {name}_t = TPipe<{id}, Direction::DIR_C2V, {size}, {slots}, {local}, true>;"),
+                    format!("{name}_t {name}(nullptr, {c2v}, {v2c});"),
+                ];
+                self.inst(Pipe::S, lines, Vec::new(), Vec::new());
+                self.pipes.insert(id, name);
+                Ok(none)
+            }
+            Op::TileTpushToAiv => {
+                let t = self.tile_operand(self.need(op, args, P::Tile, loc)?)?;
+                if self.tile_dims(t).1 != Space::Acc {
+                    return Err(self.unmapped(loc, format!("`{op}` of a tile not in Acc (push a matmul's result)")));
+                }
+                let (pipe, tile) = (pipe(self)?, self.tile_name(t));
+                let line = format!("TPUSH<{pipe}_t, {tile}_t, TileSplitAxis::TILE_NO_SPLIT>({pipe}, {tile});");
+                self.inst(Pipe::Fix, vec![line], vec![Res::Tile(t)], Vec::new());
+                Ok(none)
+            }
+            Op::TileTpopFromAic => {
+                let pipe = pipe(self)?;
+                let t = self.result_tile(e, hint)?;
+                if self.tile_dims(t).1 != Space::Vec {
+                    return Err(self.unmapped(loc, format!("`{op}` into a tile outside the unified buffer")));
+                }
+                let (tile, rows, cols) = (self.tile_name(t), self.tiles[t].rows, self.tiles[t].cols);
+                let lines = vec![
+                    format!("{tile}.SetValidShape({rows}, {cols});"),
+                    format!("TPOP<{pipe}_t, {tile}_t, TileSplitAxis::TILE_NO_SPLIT>({pipe}, {tile});"),
+                ];
+                self.inst(Pipe::Mte2, lines, Vec::new(), vec![Res::Tile(t)]);
+                Ok(Val::Tile(t))
+            }
+            Op::SystemTfreeToAic => {
+                // After the last use of the popped tile so far: the slot is the producer's again.
+                let t = self.tile_operand(self.need(op, args, P::Tile, loc)?)?;
+                let line = format!("TFREE<{0}_t, TileSplitAxis::TILE_NO_SPLIT>({0});", pipe(self)?);
+                self.inst(Pipe::S, vec![line], vec![Res::Tile(t)], vec![Res::Tile(t)]);
+                Ok(none)
+            }
+            _ => Err(self.unmapped(loc, format!("`{op}` (the vector-to-cube direction)"))),
+        }
+    }
+
     fn matmul(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>], s: Special, hint: &str) -> R<Val> {
         let loc = self.p.expr(e).loc;
         for p in [P::ATrans, P::BTrans, P::InitCond] {
@@ -781,7 +893,9 @@ impl Lower<'_> {
         if self.tile_dims(c).1 != Space::Acc {
             return Err(self.unmapped(loc, format!("`{op}` into a tile not in Acc")));
         }
-        let line = format!("{line}({}, {}, {});", self.tile_name(c), self.tile_name(a), self.tile_name(b));
+        // `TMATMUL_ACC(out, in, a, b)`: the accumulator is both (in place).
+        let acc = if s == Special::MatmulAcc { format!("{0}, {0}", self.tile_name(c)) } else { self.tile_name(c) };
+        let line = format!("{line}({acc}, {}, {});", self.tile_name(a), self.tile_name(b));
         let mut reads = vec![Res::Tile(a), Res::Tile(b)];
         if s == Special::MatmulAcc {
             reads.push(Res::Tile(c));

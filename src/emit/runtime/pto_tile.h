@@ -18,13 +18,16 @@
 #include "pto_orchestration_api.h"
 
 #include <algorithm>
+#include <any>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -207,6 +210,31 @@ inline int32_t available_cluster_count() { return 24; }
 /// Barriers, flags, fences and cache control: the CPU runs a kernel's operations in
 /// program order, and a task's kernels one after the other, so there is nothing to wait for.
 inline void hardware_sync() {}
+
+// ------------------------------------------------------------------ cross-core pipes
+
+/// The cross-core pipes of a mixed kernel (`tpush_*`, `tpop_*`). A task's kernels run one
+/// after another here, in the order the Group calls them (on one thread), so a pipe is a
+/// queue of the tiles pushed and not popped yet, one per pipe id and direction (`to_vector`:
+/// from the cube to the vector core), as in `plc run`.
+inline std::map<std::pair<int64_t, bool>, std::deque<std::any>>& pipe_queues() {
+    thread_local std::map<std::pair<int64_t, bool>, std::deque<std::any>> queues;
+    return queues;
+}
+template <typename T>
+inline void pipe_push(int64_t id, bool to_vector, const Tile<T>& t) {
+    pipe_queues()[{id, to_vector}].push_back(t);
+}
+template <typename T>
+inline Tile<T> pipe_pop(int64_t id, bool to_vector) {
+    auto& q = pipe_queues()[{id, to_vector}];
+    if (q.empty()) tile_error("tpop", "nothing was pushed on this pipe: call the pushing kernel first");
+    const Tile<T>* t = std::any_cast<Tile<T>>(&q.front());
+    if (t == nullptr) tile_error("tpop", "the tile pushed has another element type");
+    Tile<T> out = *t;
+    q.pop_front();
+    return out;
+}
 
 // ------------------------------------------------------------------ tensor access
 
