@@ -68,6 +68,14 @@ pub struct Harness {
 /// The files of one compilation, relative to the output directory, in a fixed order.
 pub type Files = Vec<(String, String)>;
 
+/// A file's text without the spare capacity it grew (up to as much again as its length),
+/// given back as soon as the file is emitted so that the next files reuse it: the whole
+/// output is held until it is written (docs/performance.md).
+fn fit(mut text: String) -> String {
+    text.shrink_to_fit();
+    text
+}
+
 /// Emits the C++ for the programs (after the whole pipeline).
 pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Options) -> Result<Files, Vec<Diagnostic>> {
     let mut entries: Vec<(usize, Symbol)> = Vec::new();
@@ -106,7 +114,7 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
     let mut errors = Vec::new();
     for &(_, e) in &entries {
         match orchestration::emit_entry(p, names, e, &mut shared) {
-            Ok(code) => files.push((entry_file(names, e), code)),
+            Ok(code) => files.push((entry_file(names, e), fit(code))),
             Err(d) => errors.extend(d),
         }
     }
@@ -126,6 +134,7 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
                 (Target::A2a3Sim, KernelForm::Cpu) => simpler::kernel(p, names, name),
                 (Target::A2a3Sim, KernelForm::PtoIsa) => pto::kernel(p, names, name),
             }
+            .map(fit)
             .map_err(Box::new)
         })
         .collect();

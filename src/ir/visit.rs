@@ -25,6 +25,8 @@
 //!   [`FreshVars`] gives every variable the copy defines a fresh variable (same name, type
 //!   and location) and maps reads through the same map; a [`Program`] itself is the
 //!   rewriter of a plain copy.
+//! - [`freshen_block`]: in place, what a copy under [`FreshVars`] would make of a block
+//!   that moves (the same fresh variables, in the same order), without new nodes.
 //! - [`substitute`]: an expression under a [`Rewriter`], copy-on-write: only the nodes in
 //!   which a read, a type or a child changes are new.
 //! - [`map_type_vars`]: a type with the variables in its extents (`Dim::Var`) mapped.
@@ -557,6 +559,89 @@ impl Rewriter for FreshVars<'_> {
 
     fn read_var(&mut self, v: VarId) -> VarId {
         self.map.get(&v).copied().unwrap_or(v)
+    }
+}
+
+/// In place, what [`copy_block`] under [`FreshVars`] makes of a block that is not used
+/// any more where it was (a region moving into the function it becomes): the same fresh
+/// variables, made in the same order, but the statements and expressions are the block's
+/// own, rewritten where they are instead of copied.
+pub fn freshen_block(fv: &mut FreshVars<'_>, block: &[StmtId]) {
+    for &s in block {
+        freshen_stmt(fv, s);
+    }
+}
+
+/// One statement of [`freshen_block`], in [`copy_stmt`]'s order.
+fn freshen_stmt(fv: &mut FreshVars<'_>, s: StmtId) {
+    let mut kind = std::mem::replace(&mut fv.program.stmts[s.index()].kind, StmtKind::Break);
+    match &mut kind {
+        StmtKind::Assign { var, value } => {
+            freshen_expr(fv, *value);
+            *var = fv.def_var(*var);
+        }
+        StmtKind::Eval(e) => freshen_expr(fv, *e),
+        StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| freshen_expr(fv, e)),
+        StmtKind::If { cond, then_body, else_body, return_vars } => {
+            freshen_expr(fv, *cond);
+            freshen_block(fv, then_body);
+            if let Some(b) = else_body {
+                freshen_block(fv, b);
+            }
+            freshen_defs(fv, return_vars);
+        }
+        StmtKind::For { var, start, stop, step, iter_args, body, return_vars, attrs, .. } => {
+            for &e in [*start, *stop, *step].iter().chain(attrs.iter().map(|(_, e)| e)) {
+                freshen_expr(fv, e);
+            }
+            freshen_iter_args(fv, iter_args);
+            *var = fv.def_var(*var);
+            freshen_block(fv, body);
+            freshen_defs(fv, return_vars);
+        }
+        StmtKind::While { cond, iter_args, body, return_vars } => {
+            freshen_iter_args(fv, iter_args);
+            freshen_expr(fv, *cond);
+            freshen_block(fv, body);
+            freshen_defs(fv, return_vars);
+        }
+        StmtKind::Scope(scope) => {
+            if let ScopeKind::Spmd { core_num } = &scope.kind {
+                freshen_expr(fv, *core_num);
+            }
+            scope.attrs.iter().for_each(|&(_, e)| freshen_expr(fv, e));
+            freshen_block(fv, &scope.body);
+            scope.task_id = scope.task_id.map(|t| fv.def_var(t));
+        }
+        StmtKind::Break | StmtKind::Continue => {}
+    }
+    fv.program.stmts[s.index()].kind = kind;
+}
+
+/// Each read in the tree under `root` through [`FreshVars::read_var`], in place.
+fn freshen_expr(fv: &mut FreshVars<'_>, root: ExprId) {
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        if let ExprKind::Var(v) = fv.program.expr(e).kind {
+            let w = fv.read_var(v);
+            fv.program.exprs[e.index()].kind = ExprKind::Var(w);
+            continue;
+        }
+        push_children(fv.program, e, &mut stack);
+    }
+}
+
+fn freshen_defs(fv: &mut FreshVars<'_>, vars: &mut [VarId]) {
+    for v in vars {
+        *v = fv.def_var(*v);
+    }
+}
+
+/// Each iter arg's initial value, then its variable (as [`copy_iter_args`]).
+fn freshen_iter_args(fv: &mut FreshVars<'_>, iter_args: &mut [IterArg]) {
+    for ia in iter_args {
+        freshen_expr(fv, ia.init);
+        ia.var = fv.def_var(ia.var);
     }
 }
 

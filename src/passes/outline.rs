@@ -417,8 +417,9 @@ impl Outliner<'_> {
         let options = self.region_options(fname, &kind, &attrs, &inputs, loc);
 
         let results: Vec<VarId> = outputs.iter().chain(&stores).copied().collect();
-        let (params, new_body, return_types) = self.function_body(&inputs, &body, &results, loc);
+        // Before the body moves into the new function (which renames its variables).
         let mut dirs = self.directions(&inputs, &body, &stores);
+        let (params, new_body, return_types) = self.function_body(&inputs, body, &results, loc);
         if func_kind == FuncKind::Graph {
             // A graph's boundary tensors all exist before the call (the region captured
             // them): one the region only writes is InOut, not Out, which on a graph would
@@ -500,13 +501,14 @@ impl Outliner<'_> {
         out
     }
 
-    /// The body of the function a region becomes: a parameter for each input, the region
-    /// copied with fresh variables (the function has names of its own), then a return of
-    /// the results. Returns the parameters, the body and the result types.
+    /// The body of the function a region becomes: a parameter for each input, the region's
+    /// own statements with fresh variables (the function has names of its own; the region
+    /// is replaced by a call, so its statements move rather than being copied), then a
+    /// return of the results. Returns the parameters, the body and the result types.
     fn function_body(
         &mut self,
         inputs: &[VarId],
-        body: &[StmtId],
+        body: Block,
         results: &[VarId],
         loc: Loc,
     ) -> (Vec<VarId>, Block, Vec<TypeId>) {
@@ -518,7 +520,8 @@ impl Outliner<'_> {
             params.push(pv);
         }
         let mut fresh = FreshVars { program: self.program, map };
-        let mut new_body = visit::copy_block(&mut fresh, body);
+        visit::freshen_block(&mut fresh, &body);
+        let mut new_body = body;
         let map = fresh.map;
         let mut returned = Vec::new();
         let mut return_types = Vec::new();
