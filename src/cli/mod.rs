@@ -30,6 +30,17 @@ struct FactoryArg {
     call: Option<String>,
 }
 
+/// `--message-format` and `--time-passes`, shared by the commands that report on a
+/// compilation (`check`, `emit`).
+#[derive(clap::Args)]
+struct ReportArgs {
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    message_format: MessageFormat,
+    /// Print the time each stage took, on stderr.
+    #[arg(long)]
+    time_passes: bool,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Report every diagnostic in the given files.
@@ -42,11 +53,8 @@ enum Command {
         passes: Option<String>,
         #[command(flatten)]
         factory: FactoryArg,
-        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
-        message_format: MessageFormat,
-        /// Print the time each stage took, on stderr.
-        #[arg(long)]
-        time_passes: bool,
+        #[command(flatten)]
+        report: ReportArgs,
     },
     /// Print an intermediate form of a file.
     Emit {
@@ -68,11 +76,8 @@ enum Command {
         verify: bool,
         #[command(flatten)]
         factory: FactoryArg,
-        #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
-        message_format: MessageFormat,
-        /// For `emit ir`: print the time each stage took, on stderr.
-        #[arg(long)]
-        time_passes: bool,
+        #[command(flatten)]
+        report: ReportArgs,
     },
     /// Write C++ for each Orchestration function: orchestration code, kernels,
     /// kernel_config.json and the CPU runtime (see docs/cli.md).
@@ -217,23 +222,23 @@ pub fn main() -> ExitCode {
 
 fn dispatch(cli: Cli) -> ExitCode {
     match cli.command {
-        Command::Check { files, passes, factory, message_format, time_passes } => check(
+        Command::Check { files, passes, factory, report } => check(
             &files,
             &PipelineSpec { passes, verify: false, factory: factory.call },
-            message_format.into(),
-            time_passes,
+            report.message_format.into(),
+            report.time_passes,
         ),
-        Command::Emit { what: EmitKind::Ir, file, after, passes, verify, factory, message_format, time_passes } => {
+        Command::Emit { what: EmitKind::Ir, file, after, passes, verify, factory, report } => {
             let stop = StopAt::from_option(after.as_deref());
             emit_ir(
                 &file,
                 &PipelineSpec { passes, verify, factory: factory.call },
                 stop,
-                message_format.into(),
-                time_passes,
+                report.message_format.into(),
+                report.time_passes,
             )
         }
-        Command::Emit { what, file, message_format, .. } => emit(what, &file, message_format.into()),
+        Command::Emit { what, file, report, .. } => emit(what, &file, report.message_format.into()),
         Command::Compile {
             file,
             out,

@@ -1294,32 +1294,16 @@ impl<'a> Emitter<'a> {
             | Special::BlockIdx
             | Special::BlockNum
             | Special::SubblockIdx
-            | Special::Tri
-            | Special::FillpadExpand
-            | Special::FillpadInplace
-            | Special::ExpandClone
-            | Special::Extract
             | Special::Hardware
             | Special::AvailableAivCount
             | Special::AvailableClusterCount
             | Special::Copy
             | Special::Ci
             | Special::Cast
-            | Special::Matmul
-            | Special::MatmulAcc
-            | Special::MatmulBias
-            | Special::Lrelu
-            | Special::Prelu
-            | Special::Sel
-            | Special::Sels
-            | Special::Expands
-            | Special::Concat
-            | Special::Fillpad
             | Special::SetValidShape
-            | Special::Sort32
-            | Special::Mrgsort
-            | Special::Gather
-            | Special::GatherMask
+            | crate::ir::ops::specials!(matmul)
+            | crate::ir::ops::specials!(compute)
+            | crate::ir::ops::specials!(shaping)
             | Special::Load
             | Special::Store
             | Special::BlockLoad

@@ -193,21 +193,9 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         | Special::Assemble
         | Special::Copy => memory(special, a),
         Special::Cast | Special::ScalarCast | Special::ScalarMax | Special::ScalarMin => convert_op(special, a),
-        Special::Matmul | Special::MatmulAcc | Special::MatmulBias => matmul_op(special, a),
-        Special::Lrelu
-        | Special::Prelu
-        | Special::Sel
-        | Special::Sels
-        | Special::Expands
-        | Special::Concat
-        | Special::Fillpad
-        | Special::Sort32
-        | Special::Mrgsort
-        | Special::Gather
-        | Special::GatherMask => other_compute(special, a),
-        Special::Tri | Special::FillpadExpand | Special::FillpadInplace | Special::ExpandClone | Special::Extract => {
-            shaping(special, a)
-        }
+        crate::ir::ops::specials!(matmul) => matmul_op(special, a),
+        crate::ir::ops::specials!(compute) => other_compute(special, a),
+        crate::ir::ops::specials!(shaping) => shaping(special, a),
     }
 }
 

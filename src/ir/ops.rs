@@ -237,6 +237,25 @@ impl Axis {
     }
 }
 
+/// Groups of [`Special`] members that the interpreter, the kernel emitter and the
+/// orchestration emitter each treat alike, as patterns: a consumer's `match` on `Special`
+/// names the group once (`specials!(compute)`) and stays exhaustive.
+///
+/// - `matmul`: the matrix products.
+/// - `compute`: the computations of a new value from their operands' elements, besides
+///   conversion and the matrix products: activations, selects, fills, concatenation,
+///   sorts and gathers.
+/// - `shaping`: the values of a new shape made from a pattern or a part of a value.
+macro_rules! specials {
+    (matmul) => { $crate::ir::ops::specials!(@ Matmul MatmulAcc MatmulBias) };
+    (compute) => {
+        $crate::ir::ops::specials!(@ Lrelu Prelu Sel Sels Expands Concat Fillpad Sort32 Mrgsort Gather GatherMask)
+    };
+    (shaping) => { $crate::ir::ops::specials!(@ Tri FillpadExpand FillpadInplace ExpandClone Extract) };
+    (@ $($member:ident)*) => { $($crate::ir::ops::Special::$member)|* };
+}
+pub(crate) use specials;
+
 /// The ops with a semantics of their own. Ops of several levels that mean the same share a
 /// member (`tensor.read` and `tile.read` are both [`Special::Read`]); their arguments are
 /// read by parameter name ([`OpDef::arg`]), so rows with other parameter orders share it

@@ -6,8 +6,8 @@
 //!   it, a then-block before its else-block. [`walk_stmts_in`] also hands every statement
 //!   the context its enclosing statement chose for it (the innermost region, the loop
 //!   depth, ...); [`any_stmt`] stops at the first statement that matches.
-//! - [`stmt_blocks`], [`stmt_exprs`], [`expr_children`]: the direct children of a statement
-//!   or an expression.
+//! - [`stmt_exprs`], [`expr_children`]: the direct children of a statement (its own
+//!   expressions) or an expression.
 //! - [`walk_expr`]: every node of an expression tree, a node before its children, children
 //!   left to right; [`walk_stmt_exprs`] and [`walk_block_exprs`] do the same for the
 //!   expressions a statement holds and for every statement of a block tree; [`all_exprs`]

@@ -165,7 +165,7 @@ impl FnLower<'_, '_> {
     }
 
     pub fn warning(&mut self, code: Code, span: Span, message: impl Into<String>, label: impl Into<String>) {
-        self.cx.warning(code, self.file, span, message, label);
+        self.error(code, span, message, label).severity = crate::diag::Severity::Warning;
     }
 
     pub fn text(&self, span: Span) -> String {

@@ -224,17 +224,6 @@ impl Lowering<'_> {
         self.diags.last_mut().expect("just pushed")
     }
 
-    pub fn warning(
-        &mut self,
-        code: Code,
-        file: FileId,
-        span: Span,
-        message: impl Into<String>,
-        label: impl Into<String>,
-    ) {
-        self.error(code, file, span, message, label).severity = crate::diag::Severity::Warning;
-    }
-
     pub fn name(&self, sym: Symbol) -> &str {
         self.session.interner.get(sym)
     }

@@ -803,32 +803,34 @@ impl Splice<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::{self, Input, PipelineSpec, StopAt};
+    use crate::driver::{self, Compilation, Input, PipelineSpec, StopAt};
 
     const T: &str = "pl.Tensor[[64], pl.FP32]";
 
-    /// Lowers `source` (a program class body is wrapped in `@pl.program class P:`), runs
-    /// the pass and returns the printed program (`None` after an error) and the short
-    /// diagnostics.
-    fn inline(source: &str) -> (Option<String>, String) {
-        let source = source.replace("$T", T);
-        let c =
-            driver::compile(Input::text("t.pl", source), &PipelineSpec::default(), StopAt::Lower).expect("in memory");
-        let (mut session, mut programs, diags) = (c.session, c.programs, c.diags);
-        assert!(!crate::diag::has_errors(&diags), "{diags:?}");
-        let mut diags = Vec::new();
-        for p in programs.iter_mut() {
-            run(&mut PassCx { names: &mut session.interner, diags: &mut diags }, p);
-        }
-        let text: String = diags.iter().map(|d| crate::diag::render::short(&session.files, d)).collect();
-        if crate::diag::has_errors(&diags) {
-            return (None, text);
-        }
-        for p in &programs {
-            let found = crate::ir::verify::verify(p, &session.interner, false);
-            assert!(found.is_empty(), "{found:?}");
-        }
-        (Some(crate::ir::print::programs(&programs, &session.interner)), text)
+    /// A program whose `@pl.program class P:` has the body `body`, in which `$I` stands
+    /// for the decorator of an Inline function and `$T` for a tensor type.
+    fn program(body: &str) -> String {
+        let body = body.replace("$I", "@pl.function(type=pl.FunctionType.Inline)").replace("$T", T);
+        format!("import pypto.language as pl\n\n@pl.program\nclass P:\n{body}")
+    }
+
+    /// `body`'s program, lowered without a diagnostic; InlineFunctions runs at the next
+    /// [`Compilation::step`], its result verified.
+    fn lowered(body: &str) -> Compilation {
+        let spec = PipelineSpec::passes("InlineFunctions").verified();
+        let c = driver::compile(Input::text("t.pl", program(body)), &spec, StopAt::Lower).expect("in memory");
+        assert!(c.diags.is_empty(), "{:?}", c.diags);
+        c
+    }
+
+    /// Runs the pass on `body`'s program; returns the printed program (`None` after an
+    /// error) and the short diagnostics.
+    fn inline(body: &str) -> (Option<String>, String) {
+        let mut c = lowered(body);
+        c.step();
+        let text: String = c.diags.iter().map(|d| crate::diag::render::short(&c.session.files, d)).collect();
+        let printed = (!c.has_errors()).then(|| crate::ir::print::programs(&c.programs, &c.session.interner));
+        (printed, text)
     }
 
     /// The body of function `main` in printed text, without indentation.
@@ -837,14 +839,19 @@ mod tests {
         text[start..].lines().skip(1).take_while(|l| l.starts_with("        ")).map(|l| l.trim().to_string()).collect()
     }
 
+    /// The body of function `main` once the pass has run on `body`'s program.
+    fn inlined_main(body: &str) -> Vec<String> {
+        let (text, diags) = inline(body);
+        main_body(&text.unwrap_or_else(|| panic!("{diags}")))
+    }
+
     #[test]
     fn out_parameters_rebind_and_tuples_unpack_directly() {
         // E5 of the reference: `square` and `proj` are spliced and removed.
         let (text, _) = inline(
-            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n\
+            "    $I\n\
              \x20   def square(self, x: $T) -> $T:\n        y = pl.mul(x, x)\n        return y\n\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n\
+             \x20   $I\n\
              \x20   def proj(self, x: $T, o0: pl.Out[$T], o1: pl.Out[$T]) -> tuple[$T, $T]:\n\
              \x20       o0 = pl.assemble(o0, x, [0])\n        o1 = pl.assemble(o1, x, [0])\n        return o0, o1\n\n\
              \x20   @pl.function\n    def main(self, a: $T, q: pl.Out[$T], k: pl.Out[$T]) -> tuple[$T, $T, $T]:\n\
@@ -868,24 +875,21 @@ mod tests {
 
     #[test]
     fn a_passthrough_of_the_target_emits_nothing() {
-        let (text, _) = inline(
-            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def same(self, x: pl.InOut[$T]) -> $T:\n        return x\n\n\
+        let main = inlined_main(
+            "    $I\n    def same(self, x: pl.InOut[$T]) -> $T:\n        return x\n\n\
              \x20   @pl.function\n    def main(self, a: pl.InOut[$T]) -> $T:\n        a = self.same(a)\n        return a\n",
         );
-        assert_eq!(main_body(&text.unwrap()), ["return a"]);
+        assert_eq!(main, ["return a"]);
     }
 
     #[test]
     fn each_splice_gets_fresh_names_that_do_not_clash() {
-        let (text, _) = inline(
-            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def sq(self, x: $T) -> $T:\n        y = pl.mul(x, x)\n        return y\n\n\
-             \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        y_inline0 = pl.add(a, a)\n\
-             \x20       b = self.sq(y_inline0)\n        c = self.sq(b)\n        return c\n",
-        );
         assert_eq!(
-            main_body(&text.unwrap()),
+            inlined_main(
+                "    $I\n    def sq(self, x: $T) -> $T:\n        y = pl.mul(x, x)\n        return y\n\n\
+                 \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        y_inline0 = pl.add(a, a)\n\
+                 \x20       b = self.sq(y_inline0)\n        c = self.sq(b)\n        return c\n",
+            ),
             [
                 "y_inline0 = pl.add(a, a)",
                 "y_inline0_1 = pl.mul(y_inline0, y_inline0)",
@@ -900,15 +904,13 @@ mod tests {
     #[test]
     fn an_in_parameter_the_body_assigns_is_a_copy() {
         // Rebinding `n` inside the callee must not rebind the caller's `i`.
-        let (text, _) = inline(
-            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n\
-             \x20   def bump(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n        n = n + 1\n        return n\n\n\
-             \x20   @pl.function\n    def main(self, i: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n\
-             \x20       j = self.bump(i)\n        return i + j\n",
-        );
         assert_eq!(
-            main_body(&text.unwrap()),
+            inlined_main(
+                "    $I\n\
+                 \x20   def bump(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n        n = n + 1\n        return n\n\n\
+                 \x20   @pl.function\n    def main(self, i: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n\
+                 \x20       j = self.bump(i)\n        return i + j\n",
+            ),
             ["n_inline0 = i", "n_inline0 = n_inline0 + 1", "j = n_inline0", "return i + j"]
         );
     }
@@ -917,16 +919,14 @@ mod tests {
     fn constants_that_lowering_would_fold_are_bound_to_variables() {
         // `4 + 1` and `3 - 1` would read back as `5` and `2`: the printed IR must lower to
         // itself.
-        let (text, _) = inline(
-            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def four(self) -> pl.Scalar[pl.INDEX]:\n        return 4\n\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n\
-             \x20   def dec(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n        m = n - 1\n        return m\n\n\
-             \x20   @pl.function\n    def main(self, i: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n\
-             \x20       x = self.four() + 1\n        y = self.dec(3)\n        z = self.four()\n        return x + y + z\n",
-        );
         assert_eq!(
-            main_body(&text.unwrap()),
+            inlined_main(
+                "    $I\n    def four(self) -> pl.Scalar[pl.INDEX]:\n        return 4\n\n\
+                 \x20   $I\n\
+                 \x20   def dec(self, n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n        m = n - 1\n        return m\n\n\
+                 \x20   @pl.function\n    def main(self, i: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n\
+                 \x20       x = self.four() + 1\n        y = self.dec(3)\n        z = self.four()\n        return x + y + z\n",
+            ),
             [
                 "four_inline0 = 4",
                 "x = four_inline0 + 1",
@@ -942,16 +942,14 @@ mod tests {
     #[test]
     fn unpacking_that_reads_an_earlier_target_goes_through_element_variables() {
         // `q, p = pair(q)`: the second value reads the `q` the first assignment replaces.
-        let (text, _) = inline(
-            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n\
-             \x20   def pair(self, n: pl.Scalar[pl.INDEX]) -> tuple[pl.Scalar[pl.INDEX], pl.Scalar[pl.INDEX]]:\n\
-             \x20       return n + 1, n\n\n\
-             \x20   @pl.function\n    def main(self, q: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n\
-             \x20       p, r = self.pair(q)\n        q, p = self.pair(q)\n        return p + q + r\n",
-        );
         assert_eq!(
-            main_body(&text.unwrap()),
+            inlined_main(
+                "    $I\n\
+                 \x20   def pair(self, n: pl.Scalar[pl.INDEX]) -> tuple[pl.Scalar[pl.INDEX], pl.Scalar[pl.INDEX]]:\n\
+                 \x20       return n + 1, n\n\n\
+                 \x20   @pl.function\n    def main(self, q: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n\
+                 \x20       p, r = self.pair(q)\n        q, p = self.pair(q)\n        return p + q + r\n",
+            ),
             [
                 "p = q + 1",
                 "r = q",
@@ -968,10 +966,9 @@ mod tests {
     fn nested_inline_calls_are_spliced_callee_first() {
         // `outer` is defined before the `inner` it calls.
         let (text, _) = inline(
-            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def outer(self, x: $T) -> $T:\n\
+            "    $I\n    def outer(self, x: $T) -> $T:\n\
              \x20       y = self.inner(x)\n        return pl.add(y, self.inner(y))\n\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def inner(self, x: $T) -> $T:\n        t = pl.mul(x, x)\n        return t\n\n\
+             \x20   $I\n    def inner(self, x: $T) -> $T:\n        t = pl.mul(x, x)\n        return t\n\n\
              \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        return self.outer(a)\n",
         );
         let text = text.unwrap();
@@ -989,21 +986,17 @@ mod tests {
 
     #[test]
     fn functions_without_inline_calls_are_untouched() {
-        let source = "import pypto.language as pl\n\n@pl.program\nclass P:\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def sq(self, x: $T) -> $T:\n        y = pl.mul(x, x)\n        return y\n\n\
+        let mut c = lowered(
+            "    $I\n    def sq(self, x: $T) -> $T:\n        y = pl.mul(x, x)\n        return y\n\n\
              \x20   @pl.function\n    def plain(self, a: $T) -> $T:\n        b = pl.add(a, a)\n        return b\n\n\
-             \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        return self.sq(a)\n"
-            .replace("$T", T);
-        let c =
-            driver::compile(Input::text("t.pl", source), &PipelineSpec::default(), StopAt::Lower).expect("in memory");
-        let (mut session, mut programs) = (c.session, c.programs);
-        let p = &mut programs[0];
-        let plain = session.interner.lookup("plain").unwrap();
-        let before = p.functions[&plain].clone();
-        let stmts: Vec<_> = before.body.iter().map(|&s| p.stmt(s).clone()).collect();
-        let mut diags = Vec::new();
-        run(&mut PassCx { names: &mut session.interner, diags: &mut diags }, p);
-        assert!(diags.is_empty());
+             \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        return self.sq(a)\n",
+        );
+        let plain = c.session.interner.lookup("plain").unwrap();
+        let before = c.programs[0].functions[&plain].clone();
+        let stmts: Vec<_> = before.body.iter().map(|&s| c.programs[0].stmt(s).clone()).collect();
+        c.step();
+        assert!(c.diags.is_empty(), "{:?}", c.diags);
+        let p = &c.programs[0];
         assert_eq!(p.functions[&plain], before);
         assert_eq!(before.body.iter().map(|&s| p.stmt(s).clone()).collect::<Vec<_>>(), stmts);
         assert_eq!(p.functions.len(), 2);
@@ -1011,25 +1004,20 @@ mod tests {
 
     #[test]
     fn a_program_without_inline_functions_is_left_as_it_is() {
-        let source = "import pypto.language as pl\n\n@pl.program\nclass P:\n\
-             \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        b = pl.add(a, a)\n        return b\n"
-            .replace("$T", T);
-        let c =
-            driver::compile(Input::text("t.pl", source), &PipelineSpec::default(), StopAt::Lower).expect("in memory");
-        let (mut session, mut programs) = (c.session, c.programs);
-        let p = &mut programs[0];
-        let (vars, exprs, stmts) = (p.vars.len(), p.exprs.len(), p.stmts.len());
-        run(&mut PassCx { names: &mut session.interner, diags: &mut Vec::new() }, p);
-        assert_eq!((p.vars.len(), p.exprs.len(), p.stmts.len()), (vars, exprs, stmts));
+        let mut c =
+            lowered("    @pl.function\n    def main(self, a: $T) -> $T:\n        b = pl.add(a, a)\n        return b\n");
+        let count = |p: &Program| (p.vars.len(), p.exprs.len(), p.stmts.len());
+        let before = count(&c.programs[0]);
+        c.step();
+        assert_eq!(count(&c.programs[0]), before);
     }
 
     #[test]
     fn cycles_are_named_in_search_order_before_any_splicing() {
         let (text, diags) = inline(
-            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def a(self, x: $T) -> $T:\n        return self.b(x)\n\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def b(self, x: $T) -> $T:\n        return self.c(x)\n\n\
-             \x20   @pl.function(type=pl.FunctionType.Inline)\n    def c(self, x: $T) -> $T:\n        return self.b(x)\n\n\
+            "    $I\n    def a(self, x: $T) -> $T:\n        return self.b(x)\n\n\
+             \x20   $I\n    def b(self, x: $T) -> $T:\n        return self.c(x)\n\n\
+             \x20   $I\n    def c(self, x: $T) -> $T:\n        return self.b(x)\n\n\
              \x20   @pl.function\n    def main(self, x: $T) -> $T:\n        return self.a(x)\n",
         );
         assert!(text.is_none());
@@ -1042,13 +1030,9 @@ mod tests {
         let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/inline_splicing.pl"))
             .expect("the example exists");
         let once = || {
-            let lowered = driver::compile(Input::text("t.pl", source.clone()), &PipelineSpec::default(), StopAt::Lower);
-            let c = lowered.expect("in memory");
-            let (mut session, mut programs) = (c.session, c.programs);
-            for p in programs.iter_mut() {
-                run(&mut PassCx { names: &mut session.interner, diags: &mut Vec::new() }, p);
-            }
-            crate::ir::print::programs(&programs, &session.interner)
+            let spec = PipelineSpec::passes("InlineFunctions");
+            let c = driver::compile(Input::text("t.pl", source.clone()), &spec, StopAt::End).expect("in memory");
+            crate::ir::print::programs(&c.programs, &c.session.interner)
         };
         assert_eq!(once(), once());
     }

@@ -94,26 +94,29 @@ struct Invariant {
 }
 
 impl Invariant {
+    /// Whether every node of `e` is one of those. The expressions asked about are scalars
+    /// and shapes, in which a tensor is read only as the operand of `pl.tensor.dim`: a read
+    /// of a boundary tensor passes wherever it is met.
     fn expr(&self, p: &Program, e: ExprId) -> bool {
-        match &p.expr(e).kind {
-            ExprKind::Var(v) => self.vars.contains(v),
+        visit::all_exprs(p, e, |x| match &p.expr(x).kind {
+            ExprKind::Var(v) => self.vars.contains(v) || self.tensors.contains(v),
             ExprKind::Int(_)
             | ExprKind::Float(_)
             | ExprKind::Bool(_)
             | ExprKind::None
             | ExprKind::DType(_)
             | ExprKind::Enum(_)
-            | ExprKind::Str(_) => true,
-            ExprKind::Tuple(items) => items.iter().all(|&i| self.expr(p, i)),
-            ExprKind::Binary { lhs, rhs, .. } => self.expr(p, *lhs) && self.expr(p, *rhs),
-            ExprKind::Unary { operand, .. } => self.expr(p, *operand),
+            | ExprKind::Str(_)
+            | ExprKind::Tuple(_)
+            | ExprKind::Binary { .. }
+            | ExprKind::Unary { .. } => true,
             ExprKind::Call { callee: Callee::Op(Op::TensorDim), args, .. } => {
                 let tensor = args.first().copied().flatten().and_then(|a| as_var(p, a));
                 let axis = args.get(1).copied().flatten().map(|a| &p.expr(a).kind);
                 tensor.is_some_and(|t| self.tensors.contains(&t)) && matches!(axis, Some(ExprKind::Int(_)))
             }
             _ => false,
-        }
+        })
     }
 }
 

@@ -751,24 +751,15 @@ mod tests {
     use super::*;
     use crate::driver::{self, Input, PipelineSpec, StopAt};
 
-    /// The IR of `source` after ConvertToSSA, and the codes of the pass's diagnostics.
+    /// The IR of `source` after ConvertToSSA (verified when the pass reported nothing), and
+    /// the codes of the pass's diagnostics.
     fn ssa(source: &str) -> (String, Vec<Code>) {
-        let c = driver::compile(Input::text("test.pl", source), &PipelineSpec::default(), StopAt::Lower)
-            .expect("in memory");
-        let (mut session, mut programs, diags) = (c.session, c.programs, c.diags);
-        assert!(!crate::diag::has_errors(&diags), "lowering failed: {diags:?}");
-        let mut out = Vec::new();
-        for p in &mut programs {
-            let mut cx = PassCx { names: &mut session.interner, diags: &mut out };
-            run(&mut cx, p);
-        }
-        if out.is_empty() {
-            for p in &programs {
-                let problems = crate::ir::verify::verify(p, &session.interner, true);
-                assert!(problems.is_empty(), "verifier: {problems:?}");
-            }
-        }
-        (crate::ir::print::programs(&programs, &session.interner), out.iter().map(|d| d.code).collect())
+        let spec = PipelineSpec::passes("ConvertToSSA").verified();
+        let mut c = driver::compile(Input::text("test.pl", source), &spec, StopAt::Lower).expect("in memory");
+        assert!(c.diags.is_empty(), "lowering reported: {:?}", c.diags);
+        c.step();
+        assert!(!c.diags.iter().any(|d| d.code.as_str().starts_with("E07")), "verifier: {:?}", c.diags);
+        (crate::ir::print::programs(&c.programs, &c.session.interner), c.diags.iter().map(|d| d.code).collect())
     }
 
     fn body(text: &str) -> Vec<String> {
@@ -776,6 +767,14 @@ mod tests {
     }
 
     const HEAD: &str = "import pypto.language as pl\n\n@pl.function\ndef main(";
+
+    /// The body of `main` after the pass, which must report nothing: `main` is what
+    /// follows `def main(` (the parameters, the return type, the body).
+    fn converted(main: &str) -> Vec<String> {
+        let (text, codes) = ssa(&format!("{HEAD}{main}"));
+        assert!(codes.is_empty(), "{codes:?}");
+        body(&text)
+    }
 
     #[test]
     fn straight_line_and_parameters() {
@@ -797,12 +796,10 @@ mod tests {
 
     #[test]
     fn loop_carried_value() {
-        let src = format!(
-            "{HEAD}x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n    result = x\n    for i in pl.range(5):\n        result = pl.add(result, 1.0)\n    final = pl.mul(result, 2.0)\n    return final\n"
-        );
-        let (text, _) = ssa(&src);
         assert_eq!(
-            body(&text),
+            converted(
+                "x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n    result = x\n    for i in pl.range(5):\n        result = pl.add(result, 1.0)\n    final = pl.mul(result, 2.0)\n    return final\n"
+            ),
             [
                 "result__ssa_v0 = x__ssa_v0",
                 "for i__idx_v0, (result__iter_v1,) in pl.range(0, 5, 1, init_values=(result__ssa_v0,)):",
@@ -816,12 +813,10 @@ mod tests {
 
     #[test]
     fn if_in_loop_gets_phis() {
-        let src = format!(
-            "{HEAD}x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n    a = x\n    b = pl.mul(x, 2.0)\n    for i in pl.range(1):\n        if i == 0:\n            a = pl.add(a, 1.0)\n        else:\n            b = pl.add(b, 1.0)\n    result = pl.add(a, b)\n    return result\n"
-        );
-        let (text, _) = ssa(&src);
         assert_eq!(
-            body(&text)[2..10],
+            converted(
+                "x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n    a = x\n    b = pl.mul(x, 2.0)\n    for i in pl.range(1):\n        if i == 0:\n            a = pl.add(a, 1.0)\n        else:\n            b = pl.add(b, 1.0)\n    result = pl.add(a, b)\n    return result\n"
+            )[2..10],
             [
                 "for i__idx_v0, (a__iter_v1, b__iter_v1) in pl.range(0, 1, 1, init_values=(a__ssa_v0, b__ssa_v0)):",
                 "if i__idx_v0 == 0:",
@@ -837,12 +832,10 @@ mod tests {
 
     #[test]
     fn escaping_value_starts_from_the_out_parameter() {
-        let src = format!(
-            "{HEAD}a: pl.Tensor[[64], pl.FP32], c: pl.Out[pl.Tensor[[64], pl.FP32]]) -> pl.Tensor[[64], pl.FP32]:\n    for i in pl.range(4):\n        out = pl.add(a, c)\n    return out\n"
-        );
-        let (text, _) = ssa(&src);
         assert_eq!(
-            body(&text),
+            converted(
+                "a: pl.Tensor[[64], pl.FP32], c: pl.Out[pl.Tensor[[64], pl.FP32]]) -> pl.Tensor[[64], pl.FP32]:\n    for i in pl.range(4):\n        out = pl.add(a, c)\n    return out\n"
+            ),
             [
                 "for i__idx_v0, (out__iter_v0,) in pl.range(0, 4, 1, init_values=(c__ssa_v0,)):",
                 "out__ssa_v2 = pl.add(a__ssa_v0, c__ssa_v0)",
@@ -873,12 +866,9 @@ mod tests {
         let src = format!(
             "{HEAD}n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n    m = n + 1\n    buf = pl.create_tensor([m, 64], dtype=pl.FP32)\n    m = m * 2\n    return m\n"
         );
-        let c =
-            driver::compile(Input::text("test.pl", src), &PipelineSpec::default(), StopAt::Lower).expect("in memory");
-        let (mut session, mut programs) = (c.session, c.programs);
-        let mut diags = Vec::new();
-        run(&mut PassCx { names: &mut session.interner, diags: &mut diags }, &mut programs[0]);
-        let p = &programs[0];
+        let c = driver::compile(Input::text("test.pl", src), &PipelineSpec::passes("ConvertToSSA"), StopAt::End)
+            .expect("in memory");
+        let (session, p) = (&c.session, &c.programs[0]);
         let f = p.functions.values().next().unwrap();
         let StmtKind::Assign { var, .. } = p.stmt(f.body[1]).kind else { panic!("an assignment") };
         let Type::Tensor { shape: Some(shape), .. } = p.types.get(p.var(var).ty) else { panic!("a tensor") };

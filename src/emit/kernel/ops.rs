@@ -213,30 +213,12 @@ impl Emitter<'_> {
             | Special::SetValidShape
             | Special::Assemble
             | Special::Move => self.layout(c, special),
-            Special::Cast
-            | Special::Matmul
-            | Special::MatmulAcc
-            | Special::MatmulBias
-            | Special::Lrelu
-            | Special::Prelu
-            | Special::Sel
-            | Special::Sels
-            | Special::Expands
-            | Special::Concat
-            | Special::Fillpad
-            | Special::Sort32
-            | Special::Mrgsort
-            | Special::Gather
-            | Special::GatherMask => {
+            Special::Cast | crate::ir::ops::specials!(matmul) | crate::ir::ops::specials!(compute) => {
                 let elem = self.elem_of(c.e)?;
                 let text = self.compute(c, special, elem)?;
                 Ok((self.narrow_rounded(c.e, text), Repr::Tile(elem)))
             }
-            Special::Tri
-            | Special::FillpadExpand
-            | Special::FillpadInplace
-            | Special::ExpandClone
-            | Special::Extract => {
+            crate::ir::ops::specials!(shaping) => {
                 let elem = self.elem_of(c.e)?;
                 let text = self.shaping(c, special, elem)?;
                 Ok((text, Repr::Tile(elem)))
