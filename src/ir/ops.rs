@@ -655,7 +655,7 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("pl.tile.gather_compare", NO_ROW_YET),
 ];
 
-const AIV_SPLIT: &str = "the AIV split of a mixed kernel (pl.split_aiv regions) is not modelled by plc";
+const AIV_SPLIT: &str = "a lane's share of a tile in a pl.split_aiv loop is not modelled by plc";
 const PRINTED_ALLOC: &str = "it is the printed form of PyPTO's memory allocation, which plc does not model";
 const NO_ROW_YET: &str = "plc has no row for this op yet (issue 11)";
 

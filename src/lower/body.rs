@@ -967,6 +967,11 @@ impl FnLower<'_, '_> {
                 self.while_loop(target, &args, body, span, out);
                 return;
             }
+            Some("split_aiv") => {
+                let header = Span::new(span.lo, iter_expr.span.hi);
+                self.split_aiv_loop(target, &args, body, span, header, out);
+                return;
+            }
             _ => {
                 self.bad_iterator(iter_expr.span);
                 return;
@@ -1116,7 +1121,7 @@ impl FnLower<'_, '_> {
 
     /// The loop variable and iter args of `target`, the body, and the loop statement.
     #[allow(clippy::too_many_arguments)]
-    fn loop_with(
+    pub(crate) fn loop_with(
         &mut self,
         kind: ForKind,
         target: ast::ExprId,
@@ -2270,7 +2275,7 @@ impl FnLower<'_, '_> {
 
     /// Whether the statement being lowered runs on a core: in a kernel function or a
     /// `pl.at(level=pl.Level.CORE_GROUP)` region.
-    fn in_device_code(&self) -> bool {
+    pub(crate) fn in_device_code(&self) -> bool {
         self.info.kind.is_device_kernel()
             || self.frames.iter().any(|f| matches!(f, Frame::Scope { kind: FrameKind::InCore, .. }))
     }
@@ -2778,6 +2783,7 @@ fn enum_family(v: EnumValue) -> &'static str {
         EnumValue::WaitCmp(_) => "WaitCmp",
         EnumValue::NotifyOp(_) => "NotifyOp",
         EnumValue::ReduceOp(_) => "ReduceOp",
+        EnumValue::PipeType(_) => "PipeType",
     }
 }
 
