@@ -88,7 +88,7 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>) -> Res
         OpKind::Special(special) => self::special(it, special, &a)?,
         // Markers of `pl.at(..., optimizations=[...])`: nothing to compute.
         OpKind::Marker => Value::None,
-        OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch | OpKind::Microscaling => {
+        OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch | OpKind::PlannedMemory | OpKind::Microscaling => {
             let why = def.kind.no_cpu_form().unwrap_or_default();
             return Err(format!("`{}` has no semantics in the interpreter: {why}", def.spellings[0]));
         }

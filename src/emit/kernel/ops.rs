@@ -33,9 +33,12 @@ impl Emitter<'_> {
         let c = OpCall { e, op, args, loc: self.loc(e) };
         match op.def().kind {
             OpKind::Special(special) => self.special(&c, special),
-            OpKind::Marker | OpKind::Distributed | OpKind::CrossCore | OpKind::Prefetch | OpKind::Microscaling => {
-                Err(self.no_cpu_form(&c))
-            }
+            OpKind::Marker
+            | OpKind::Distributed
+            | OpKind::CrossCore
+            | OpKind::Prefetch
+            | OpKind::PlannedMemory
+            | OpKind::Microscaling => Err(self.no_cpu_form(&c)),
             kind => {
                 let elem = self.elem_of(e)?;
                 let text = self.family(&c, kind)?;
@@ -134,6 +137,7 @@ impl Emitter<'_> {
             | OpKind::Distributed
             | OpKind::CrossCore
             | OpKind::Prefetch
+            | OpKind::PlannedMemory
             | OpKind::Microscaling => {
                 return Err(self.err(Code::E0707, c.loc, format!("internal error: `{}` is not a family op", c.op)))
             }
