@@ -1,7 +1,8 @@
 # Forms of PyPTO's language that its own tests use and plc reads as PyPTO does (issue 11,
 # ops.md §2-§3): the hardware pipes of `pl.PipeType` named by the sync ops, and the two
 # AIV lanes of `for lane in pl.split_aiv(2, mode=...)` (plc runs the lanes one after the
-# other).
+# other), and the unroll hint of `pl.range(..., unroll=N)` (kept on the loop, which runs as
+# written).
 import pypto.language as pl
 
 
@@ -52,6 +53,22 @@ class Forms:
             col = lane * 16
             t = pl.load(a, [0, col], [16, 16])
             out = pl.store(pl.tile.muls(t, pl.cast(lane + 1, pl.FP32)), [0, col], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def unrolled(
+        self, a: pl.Tensor[[16, 32], pl.FP32], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]
+    ) -> pl.Tensor[[16, 32], pl.FP32]:
+        for i in pl.range(4, unroll=2):
+            t = pl.load(a, [i * 4, 0], [4, 32])
+            out = pl.store(pl.tile.adds(t, 1.0), [i * 4, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def add_one(
+        self, a: pl.Tensor[[16, 32], pl.FP32], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]
+    ) -> pl.Tensor[[16, 32], pl.FP32]:
+        out = self.unrolled(a, out)
         return out
 
     @pl.function(type=pl.FunctionType.Orchestration)

@@ -943,6 +943,38 @@ impl FnLower<'_, '_> {
         out.push(s);
     }
 
+    /// `pl.range(..., unroll=N)`: a hint to unroll the loop by a constant factor N >= 1,
+    /// kept as the loop attribute `unroll` (the printer prints it back; plc's interpreter
+    /// and C++ run the loop as written). PyPTO's parser refuses it beside `init_values=`;
+    /// plc does not, since ConvertToSSA gives such a loop `init_values=` and its printed
+    /// form must parse again.
+    fn unroll_factor(&mut self, key: Symbol, factor: ast::ExprId, attrs: &mut Vec<(Symbol, ExprId)>) {
+        let span = self.ast().expr(factor).span;
+        let Some(e) = self.expr(factor) else { return };
+        match self.cx.program.expr(e).kind {
+            ExprKind::Int(n) if n >= 1 => {
+                attrs.push((key, e));
+            }
+            ExprKind::Int(_) => {
+                let got = self.text(span);
+                self.error(
+                    Code::E0219,
+                    span,
+                    format!("the unroll factor must be an integer >= 1, got {got}"),
+                    "not >= 1",
+                );
+            }
+            _ => {
+                self.error(
+                    Code::E0218,
+                    span,
+                    "the unroll factor must be a compile-time integer constant",
+                    "not a constant",
+                );
+            }
+        }
+    }
+
     fn for_stmt(&mut self, target: ast::ExprId, iter: ast::ExprId, body: &ast::Block, span: Span, out: &mut Block) {
         let iter_expr = self.ast().expr(iter).clone();
         let (func, args) = match &iter_expr.kind {
@@ -982,6 +1014,7 @@ impl FnLower<'_, '_> {
         let mut init_values = None;
         let mut attrs = Vec::new();
         let mut stage = None;
+        let mut unroll = None;
         for a in &args {
             match a.kind {
                 ArgKind::Positional => bounds.push(a.value),
@@ -1001,6 +1034,7 @@ impl FnLower<'_, '_> {
                             attrs.push((k.name, e));
                         }
                     }
+                    "unroll" if kind == ForKind::Sequential => unroll = Some((k.name, a.value)),
                     other => {
                         let other = other.to_string();
                         self.error(
@@ -1034,6 +1068,9 @@ impl FnLower<'_, '_> {
                 let key = self.cx.intern("stage");
                 attrs.push((key, e));
             }
+        }
+        if let Some((key, factor)) = unroll {
+            self.unroll_factor(key, factor, &mut attrs);
         }
         if bounds.is_empty() || bounds.len() > 3 {
             self.error(
