@@ -283,6 +283,20 @@ spelled_enum! {
 }
 
 spelled_enum! {
+    /// `pl.PipeType.X`: the hardware pipe a `pl.system.sync_*` or barrier names.
+    PipeType {
+        Mte1 = "MTE1",
+        Mte2 = "MTE2",
+        Mte3 = "MTE3",
+        M = "M",
+        V = "V",
+        S = "S",
+        Fix = "FIX",
+        All = "ALL",
+    }
+}
+
+spelled_enum! {
     /// The loop kinds of `pl.range`, `pl.parallel`, `pl.unroll` and `pl.pipeline`.
     ForKind {
         Sequential = "range",
@@ -329,6 +343,7 @@ pub enum EnumValue {
     WaitCmp(WaitCmp),
     NotifyOp(NotifyOp),
     ReduceOp(ReduceOp),
+    PipeType(PipeType),
 }
 
 impl EnumValue {
@@ -348,6 +363,7 @@ impl EnumValue {
             "WaitCmp" => EnumValue::WaitCmp(WaitCmp::from_name(name)?),
             "NotifyOp" => EnumValue::NotifyOp(NotifyOp::from_name(name)?),
             "ReduceOp" => EnumValue::ReduceOp(ReduceOp::from_name(name)?),
+            "PipeType" => EnumValue::PipeType(PipeType::from_name(name)?),
             _ => return None,
         })
     }
@@ -368,6 +384,7 @@ impl EnumValue {
             "WaitCmp" => WaitCmp::names(),
             "NotifyOp" => NotifyOp::names(),
             "ReduceOp" => ReduceOp::names(),
+            "PipeType" => PipeType::names(),
             _ => return None,
         })
     }
@@ -388,6 +405,7 @@ impl EnumValue {
             EnumValue::WaitCmp(v) => format!("pld.WaitCmp.{v}"),
             EnumValue::NotifyOp(v) => format!("pld.NotifyOp.{v}"),
             EnumValue::ReduceOp(v) => format!("pld.ReduceOp.{v}"),
+            EnumValue::PipeType(v) => format!("pl.PipeType.{v}"),
         }
     }
 }

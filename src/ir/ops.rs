@@ -74,6 +74,10 @@ pub enum OpKind {
     /// Asynchronous cache prefetch (`pl.prefetch.*`): no CPU form (its context, session
     /// and event values have none).
     Prefetch,
+    /// The printed form of PyPTO's memory planning (`pl.tile.alloc`, `pl.tensor.alloc`): a
+    /// buffer of `size` bytes in a memory space, whose address the `pl.MemRef(...)` of a
+    /// tile annotation names. No CPU form: there every tile has storage of its own.
+    PlannedMemory,
     /// The MX (microscaling) matmuls and their scale addresses (`matmul_mx*`,
     /// `tget_scale_addr`): FP8E4M3FN data with FP8E8M0 block scales in the cube's scale
     /// buffers; no CPU form.
@@ -86,6 +90,9 @@ impl OpKind {
         match self {
             OpKind::Distributed => Some("the distributed ops need a runtime with several ranks running at once"),
             OpKind::Prefetch => Some("asynchronous prefetch contexts, sessions and events have no form in plc's CPU runtime"),
+            OpKind::PlannedMemory => Some(
+                "buffers placed by PyPTO's memory planning have no form in plc's CPU runtime, where every tile has storage of its own",
+            ),
             OpKind::Microscaling => Some(
                 "the MX matmuls read FP8 data scaled by FP8E8M0 blocks from the cube's scale buffers, which plc's CPU runtime does not model",
             ),
@@ -424,6 +431,7 @@ params! {
     SessionHandle = "session_handle", Stage = "stage", Stage2 = "stage2", SendCounts = "send_counts",
     RecvCounts = "recv_counts", SrcTile = "src_tile", Diagonal = "diagonal", Upper = "upper", IndexRow = "index_row",
     IndexCol = "index_col", LhsScale = "lhs_scale", RhsScale = "rhs_scale", DstScale = "dst_scale",
+    MemorySpace = "memory_space", Pinned = "pinned",
 }
 
 impl std::fmt::Display for Param {
@@ -635,9 +643,6 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("pl.aic_gather", AIV_SPLIT),
     ("pl.tile.aiv_shard", AIV_SPLIT),
     ("pl.tile.aic_gather", AIV_SPLIT),
-    // Printed-IR forms of PyPTO's memory allocation pass.
-    ("pl.tensor.alloc", PRINTED_ALLOC),
-    ("pl.tile.alloc", PRINTED_ALLOC),
     ("pl.system.task_dummy", "a dummy task that only carries dependencies has no row in plc yet"),
     ("pl.batch_matmul", NO_ROW_YET),
     ("pl.tile.batch_matmul", NO_ROW_YET),
@@ -671,8 +676,7 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("pl.tile.gather_compare", NO_ROW_YET),
 ];
 
-const AIV_SPLIT: &str = "the AIV split of a mixed kernel (pl.split_aiv regions) is not modelled by plc";
-const PRINTED_ALLOC: &str = "it is the printed form of PyPTO's memory allocation, which plc does not model";
+const AIV_SPLIT: &str = "a lane's share of a tile in a pl.split_aiv loop is not modelled by plc";
 const NO_ROW_YET: &str = "plc has no row for this op yet (issue 11)";
 
 /// Why plc refuses a PyPTO spelling, when it is one of [`REFUSED`].
@@ -2350,6 +2354,11 @@ ops! {
     SystemTfreeToAic = "system.tfree_to_aic", System, ["pl.system.tfree_to_aic", "pl.tfree_to_aic"], None, TFREE, none, false, OpKind::CrossCore;
     SystemTfreeToAiv = "system.tfree_to_aiv", System, ["pl.system.tfree_to_aiv", "pl.tfree_to_aiv"], None, TFREE, none, false, OpKind::CrossCore;
     // asynchronous prefetch (no CPU form)
+    // ---- the printed form of PyPTO's memory planning: a buffer whose address `pl.MemRef` names
+    TileAlloc = "tile.alloc", Tile, ["pl.tile.alloc"], None,
+        &[req(P::MemorySpace, K::Enum("MemorySpace")), req(P::Size, K::Int), opt(P::Pinned, K::Bool)], unknown, false, OpKind::PlannedMemory;
+    TensorAlloc = "tensor.alloc", Tensor, ["pl.tensor.alloc"], None,
+        &[req(P::MemorySpace, K::Enum("MemorySpace")), req(P::Size, K::Int)], unknown, true, OpKind::PlannedMemory;
     PrefetchMakeContext = "prefetch.make_context", System, ["pl.prefetch.make_context"], None, &[], unknown, true, OpKind::Prefetch;
     PrefetchAsyncPrefetch = "prefetch.async_prefetch", System, ["pl.prefetch.async_prefetch"], None,
         &[req(P::Src, K::Tensor), req(P::Ctx, K::Any)], unknown, true, OpKind::Prefetch;
@@ -2442,6 +2451,7 @@ mod tests {
                 | OpKind::Distributed
                 | OpKind::CrossCore
                 | OpKind::Prefetch
+                | OpKind::PlannedMemory
                 | OpKind::Microscaling => 0,
             };
             assert!(def.params.len() >= operands, "{op}");

@@ -788,6 +788,8 @@ impl Lowering<'_> {
             }
             (Some("Scalar"), Some(_)) if items.len() == 1 => Type::Scalar(self.dtype(m, items[0])?),
             (Some("TaskId"), None) => Type::Scalar(DType::TaskId),
+            // The address `pl.tile.alloc` gives, which a `pl.MemRef(...)` names.
+            (Some("Ptr"), None) => Type::Unknown,
             (Some("Array"), Some(_)) if items.len() == 2 => {
                 let len = match self.eval_const(m, items[0])? {
                     Const::Int(n) if n >= 0 => n as u32,

@@ -966,6 +966,38 @@ impl FnLower<'_, '_> {
         out.push(s);
     }
 
+    /// `pl.range(..., unroll=N)`: a hint to unroll the loop by a constant factor N >= 1,
+    /// kept as the loop attribute `unroll` (the printer prints it back; plc's interpreter
+    /// and C++ run the loop as written). PyPTO's parser refuses it beside `init_values=`;
+    /// plc does not, since ConvertToSSA gives such a loop `init_values=` and its printed
+    /// form must parse again.
+    fn unroll_factor(&mut self, key: Symbol, factor: ast::ExprId, attrs: &mut Vec<(Symbol, ExprId)>) {
+        let span = self.ast().expr(factor).span;
+        let Some(e) = self.expr(factor) else { return };
+        match self.cx.program.expr(e).kind {
+            ExprKind::Int(n) if n >= 1 => {
+                attrs.push((key, e));
+            }
+            ExprKind::Int(_) => {
+                let got = self.text(span);
+                self.error(
+                    Code::E0219,
+                    span,
+                    format!("the unroll factor must be an integer >= 1, got {got}"),
+                    "not >= 1",
+                );
+            }
+            _ => {
+                self.error(
+                    Code::E0218,
+                    span,
+                    "the unroll factor must be a compile-time integer constant",
+                    "not a constant",
+                );
+            }
+        }
+    }
+
     fn for_stmt(&mut self, target: ast::ExprId, iter: ast::ExprId, body: &ast::Block, span: Span, out: &mut Block) {
         let iter_expr = self.ast().expr(iter).clone();
         let (func, args) = match &iter_expr.kind {
@@ -990,6 +1022,11 @@ impl FnLower<'_, '_> {
                 self.while_loop(target, &args, body, span, out);
                 return;
             }
+            Some("split_aiv") => {
+                let header = Span::new(span.lo, iter_expr.span.hi);
+                self.split_aiv_loop(target, &args, body, span, header, out);
+                return;
+            }
             _ => {
                 self.bad_iterator(iter_expr.span);
                 return;
@@ -1000,6 +1037,7 @@ impl FnLower<'_, '_> {
         let mut init_values = None;
         let mut attrs = Vec::new();
         let mut stage = None;
+        let mut unroll = None;
         for a in &args {
             match a.kind {
                 ArgKind::Positional => bounds.push(a.value),
@@ -1019,6 +1057,7 @@ impl FnLower<'_, '_> {
                             attrs.push((k.name, e));
                         }
                     }
+                    "unroll" if kind == ForKind::Sequential => unroll = Some((k.name, a.value)),
                     other => {
                         let other = other.to_string();
                         self.error(
@@ -1052,6 +1091,9 @@ impl FnLower<'_, '_> {
                 let key = self.cx.intern("stage");
                 attrs.push((key, e));
             }
+        }
+        if let Some((key, factor)) = unroll {
+            self.unroll_factor(key, factor, &mut attrs);
         }
         if bounds.is_empty() || bounds.len() > 3 {
             self.error(
@@ -1139,7 +1181,7 @@ impl FnLower<'_, '_> {
 
     /// The loop variable and iter args of `target`, the body, and the loop statement.
     #[allow(clippy::too_many_arguments)]
-    fn loop_with(
+    pub(crate) fn loop_with(
         &mut self,
         kind: ForKind,
         target: ast::ExprId,
@@ -2295,7 +2337,7 @@ impl FnLower<'_, '_> {
 
     /// Whether the statement being lowered runs on a core: in a kernel function or a
     /// `pl.at(level=pl.Level.CORE_GROUP)` region.
-    fn in_device_code(&self) -> bool {
+    pub(crate) fn in_device_code(&self) -> bool {
         self.info.kind.is_device_kernel()
             || self.frames.iter().any(|f| matches!(f, Frame::Scope { kind: FrameKind::InCore, .. }))
     }
@@ -2803,6 +2845,7 @@ fn enum_family(v: EnumValue) -> &'static str {
         EnumValue::WaitCmp(_) => "WaitCmp",
         EnumValue::NotifyOp(_) => "NotifyOp",
         EnumValue::ReduceOp(_) => "ReduceOp",
+        EnumValue::PipeType(_) => "PipeType",
     }
 }
 

@@ -15,8 +15,8 @@ use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
 use crate::ir::ops;
 use crate::ir::{
-    Block, CallAttrs, Callee, DType, EnumValue, ExprId, ExprKind, Level, Role, Scope, ScopeKind, ScopeMode, StmtKind,
-    Type,
+    Block, CallAttrs, Callee, DType, EnumValue, ExprId, ExprKind, ForKind, Level, Role, Scope, ScopeKind, ScopeMode,
+    StmtKind, Type,
 };
 use crate::syntax::ast::{self, ArgKind, ExprKind as E};
 
@@ -761,6 +761,103 @@ impl FnLower<'_, '_> {
         out.push(self.spmd_around_core_group(spmd, inner, span));
     }
 
+    /// `for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.X):` — the body run by the two AIV
+    /// lanes of a core, `aiv_id` being the lane (0 or 1). plc runs the lanes one after the
+    /// other, as a `pl.parallel(2)` loop over `aiv_id`; outside device code the loop sits
+    /// in a core-group region of its own, as PyPTO wraps it.
+    pub(crate) fn split_aiv_loop(
+        &mut self,
+        target: ast::ExprId,
+        args: &[ast::Arg],
+        body: &ast::Block,
+        span: Span,
+        header: Span,
+        out: &mut Block,
+    ) {
+        if self.frames.iter().any(|f| matches!(f, Frame::Loop { what, .. } if *what == SPLIT_AIV)) {
+            self.error(
+                Code::E0219,
+                header,
+                "a pl.split_aiv loop cannot be nested in another pl.split_aiv loop",
+                "nested",
+            );
+            return;
+        }
+        if !matches!(self.ast().expr(target).kind, E::Name(_)) {
+            let t = self.ast().expr(target).span;
+            self.error(
+                Code::E0219,
+                t,
+                "the target of `for ... in pl.split_aiv(2, mode=...)` must be a name",
+                "not a name",
+            );
+            return;
+        }
+        let positional: Vec<ast::ExprId> =
+            args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).map(|a| a.value).collect();
+        let two = match positional.as_slice() {
+            [n] => self.expr(*n).map(|e| (e, self.ast().expr(*n).span)),
+            _ => {
+                self.error(Code::E0202, header, "pl.split_aiv() takes the lane count 2 and mode=", "one count");
+                None
+            }
+        };
+        let Some((two, two_span)) = two else { return };
+        if self.cx.program.expr(two).kind != ExprKind::Int(2) {
+            self.error(Code::E0219, two_span, "pl.split_aiv() requires n == 2: a core has two AIV lanes", "not 2");
+            return;
+        }
+        let (_, attrs) = self.keywords(args, &["mode"], "pl.split_aiv", header);
+        let mode = attrs.iter().find(|(k, _)| self.cx.name(*k) == "mode").map(|&(_, e)| e);
+        if !mode.is_some_and(|e| matches!(self.cx.program.expr(e).kind, ExprKind::Enum(EnumValue::SplitMode(_)))) {
+            self.error(
+                Code::E0219,
+                header,
+                "pl.split_aiv() requires mode=pl.SplitMode.NONE, UP_DOWN or LEFT_RIGHT",
+                "no mode",
+            );
+            return;
+        }
+        let (start, step) = (self.int(0, header), self.int(1, header));
+        let device = self.in_device_code();
+        if device {
+            self.loop_with(
+                ForKind::Parallel,
+                target,
+                None,
+                start,
+                two,
+                step,
+                Vec::new(),
+                body,
+                span,
+                false,
+                SPLIT_AIV,
+                out,
+            );
+            return;
+        }
+        self.frames.push(Frame::Scope { kind: FrameKind::InCore, span: header, name: None });
+        let mut inner = Vec::new();
+        self.loop_with(
+            ForKind::Parallel,
+            target,
+            None,
+            start,
+            two,
+            step,
+            Vec::new(),
+            body,
+            span,
+            false,
+            SPLIT_AIV,
+            &mut inner,
+        );
+        self.frames.pop();
+        let scope = Scope { kind: ScopeKind::InCore, name: None, task_id: None, body: inner, attrs: Vec::new() };
+        out.push(self.new_stmt(StmtKind::Scope(Box::new(scope)), header));
+    }
+
     fn runtime_scope(&mut self, head: &ScopeHead, out: &mut Block) {
         let ScopeHead { path, item, args, body, header } = *head;
         self.no_as(item, path, header);
@@ -826,6 +923,9 @@ struct SpmdRegion {
     /// The core-group region's options (`optimizations=`).
     incore_attrs: Vec<(Symbol, ExprId)>,
 }
+
+/// What the messages call a `for ... in pl.split_aiv(2, mode=...)` loop.
+const SPLIT_AIV: &str = "pl.split_aiv";
 
 /// The frame name of the regions a `for ... in pl.spmd(n)` loop opens.
 const SPMD_LOOP: &str = "for ... in pl.spmd(...)";

@@ -34,7 +34,9 @@ impl Emitter<'_> {
         match op.def().kind {
             OpKind::Special(special) => self.special(&c, special),
             OpKind::CrossCore => self.cross_core(&c),
-            OpKind::Marker | OpKind::Distributed | OpKind::Prefetch | OpKind::Microscaling => Err(self.no_cpu_form(&c)),
+            OpKind::Marker | OpKind::Distributed | OpKind::Prefetch | OpKind::PlannedMemory | OpKind::Microscaling => {
+                Err(self.no_cpu_form(&c))
+            }
             kind => {
                 let elem = self.elem_of(e)?;
                 let text = self.family(&c, kind)?;
@@ -172,6 +174,7 @@ impl Emitter<'_> {
             | OpKind::Distributed
             | OpKind::CrossCore
             | OpKind::Prefetch
+            | OpKind::PlannedMemory
             | OpKind::Microscaling => {
                 return Err(self.err(Code::E0707, c.loc, format!("internal error: `{}` is not a family op", c.op)))
             }
