@@ -756,10 +756,22 @@ mod tests {
     fn ssa(source: &str) -> (String, Vec<Code>) {
         let spec = PipelineSpec::passes("ConvertToSSA").verified();
         let mut c = driver::compile(Input::text("test.pl", source), &spec, StopAt::Lower).expect("in memory");
-        assert!(c.diags.is_empty(), "lowering reported: {:?}", c.diags);
+        assert!(!c.has_errors(), "lowering reported: {:?}", c.diags);
+        // Lowering's warnings (E0414 for an Out parameter a test does not write) are not
+        // the pass's.
+        let mut lowered: Vec<Code> = c.diags.iter().map(|d| d.code).collect();
         c.step();
         assert!(!c.diags.iter().any(|d| d.code.as_str().starts_with("E07")), "verifier: {:?}", c.diags);
-        (crate::ir::print::programs(&c.programs, &c.session.interner), c.diags.iter().map(|d| d.code).collect())
+        let mut codes = Vec::new();
+        for d in &c.diags {
+            match lowered.iter().position(|&l| l == d.code) {
+                Some(i) => {
+                    lowered.swap_remove(i);
+                }
+                None => codes.push(d.code),
+            }
+        }
+        (crate::ir::print::programs(&c.programs, &c.session.interner), codes)
     }
 
     fn body(text: &str) -> Vec<String> {
