@@ -222,14 +222,18 @@ fn walk_expr_with(p: &Program, root: ExprId, stack: &mut Vec<ExprId>, f: &mut im
 /// Whether every node of the expression tree under `root` satisfies `pred`; the walk
 /// stops at the first that does not.
 pub fn all_exprs(p: &Program, root: ExprId, mut pred: impl FnMut(ExprId) -> bool) -> bool {
-    let mut stack = vec![root];
-    while let Some(e) = stack.pop() {
-        if !pred(e) {
+    // As `walk_expr_with`: a leaf allocates nothing.
+    let (mut stack, mut next) = (Vec::new(), root);
+    loop {
+        if !pred(next) {
             return false;
         }
-        push_children(p, e, &mut stack);
+        push_children(p, next, &mut stack);
+        match stack.pop() {
+            Some(e) => next = e,
+            None => return true,
+        }
     }
-    true
 }
 
 /// Every node of every expression a statement holds directly, each tree as [`walk_expr`]
