@@ -819,26 +819,13 @@ impl FnLower<'_, '_> {
             return;
         }
         let (start, step) = (self.int(0, header), self.int(1, header));
+        // Outside device code the loop gets a core-group region of its own, as PyPTO wraps it.
         let device = self.in_device_code();
-        if device {
-            self.loop_with(
-                ForKind::Parallel,
-                target,
-                None,
-                start,
-                two,
-                step,
-                Vec::new(),
-                body,
-                span,
-                false,
-                SPLIT_AIV,
-                out,
-            );
-            return;
+        if !device {
+            self.frames.push(Frame::Scope { kind: FrameKind::InCore, span: header, name: None });
         }
-        self.frames.push(Frame::Scope { kind: FrameKind::InCore, span: header, name: None });
         let mut inner = Vec::new();
+        let into = if device { &mut *out } else { &mut inner };
         self.loop_with(
             ForKind::Parallel,
             target,
@@ -851,8 +838,11 @@ impl FnLower<'_, '_> {
             span,
             false,
             SPLIT_AIV,
-            &mut inner,
+            into,
         );
+        if device {
+            return;
+        }
         self.frames.pop();
         let scope = Scope { kind: ScopeKind::InCore, name: None, task_id: None, body: inner, attrs: Vec::new() };
         out.push(self.new_stmt(StmtKind::Scope(Box::new(scope)), header));
