@@ -10,10 +10,13 @@
 //! - `1`: set simpler up if needed and run (CI; fails if the setup script is missing);
 //! - `0`: skip.
 //!
-//! `PLC_SIMPLER_RUNS=N` runs each entry N times (default 1), for stress checks.
+//! `PLC_SIMPLER_RUNS=N` (default 20) runs each entry N times in a row in one process
+//! (`RUNS=N sh run.sh`); every run must print the same lines (run.py compares the outputs
+//! of each run with the first's).
 //!
-//! The entries in [`KNOWN_DIFFERENCES`] are real differences between plc's runtime and
-//! simpler (see docs/runtime.md): they must run, but their lines are not compared.
+//! The entries in [`REFUSED`] are programs whose answer on simpler is undefined (a race, an
+//! `Out` tensor not written whole): `plc compile --target a2a3sim --harness` refuses them
+//! with the diagnostic that says why, and `plc run` warns about the same (docs/runtime.md).
 
 mod common;
 #[path = "common/runnable.rs"]
@@ -24,23 +27,68 @@ use runnable::{Runnable, RUNNABLE};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Entries whose result on simpler may differ from `plc run`, why, and the warnings plc
-/// gives about it (`plc compile` or `plc run`; docs/runtime.md). `graph_boundary`'s `model`
-/// is not one: `plc run` replays its graph as simpler does (E0518 still warns).
-const KNOWN_DIFFERENCES: &[(&str, &str, &str, &[&str])] = &[
+/// Entries whose result on simpler would be undefined, why, the errors with which
+/// `plc compile --target a2a3sim --harness` refuses them, and the warnings `plc run` gives
+/// (docs/runtime.md). `graph_boundary`'s `model` is not one: `plc run` replays its graph
+/// as simpler does (E0518 still warns).
+const REFUSED: &[(&str, &str, &str, &[&str], &[&str])] = &[
     (
         "task_launches",
         "main",
         "`pl.no_dep(scaled)` leaves a race that simpler's concurrent scheduler may show",
-        &["warning[E0413]", "warning[E0805]"],
+        &["warning[E0413]", "error[E0805]"],
+        &["warning[E0805]"],
     ),
     (
         "scalar_control_flow",
         "main",
         "simpler does not initialise a pure Out tensor, and the entry writes part of it: the rest is undefined",
-        &["warning[E0414]", "warning[E0804]"],
+        &["warning[E0414]", "error[E0804]"],
+        &["warning[E0804]"],
     ),
 ];
+
+fn refused(r: &Runnable) -> bool {
+    REFUSED.iter().any(|(f, e, ..)| *f == r.file && *e == r.entry)
+}
+
+/// Without simpler: each entry of [`REFUSED`] is refused by `plc compile --target a2a3sim
+/// --harness` with its errors (and nothing is written), `plc run` runs it with its
+/// warnings, and `plc compile` for plc's own CPU runtime still accepts it.
+#[test]
+fn entries_with_an_undefined_answer_on_simpler_are_refused_for_a2a3sim() {
+    for (file, entry, why, compile_codes, run_codes) in REFUSED {
+        let r = RUNNABLE.iter().find(|r| r.file == *file && r.entry == *entry).expect("a runnable entry");
+        let src = format!("examples/{file}.pl");
+        let out_dir =
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simpler-refused").join(format!("{file}-{entry}"));
+        let _ = std::fs::remove_dir_all(&out_dir);
+        let out = out_dir.to_str().unwrap();
+        let compiled =
+            plc(&with_args(vec!["compile", &src, "-o", out, "--entry", entry, "--harness", "--target", "a2a3sim"], r));
+        let stderr = String::from_utf8_lossy(&compiled.stderr);
+        assert_eq!(compiled.status.code(), Some(1), "{file} --entry {entry} ({why}) must be refused:\n{stderr}");
+        for code in *compile_codes {
+            assert!(stderr.contains(code), "{file} --entry {entry}: no {code} from plc compile:\n{stderr}");
+        }
+        assert!(stderr.contains("`--target a2a3sim --harness` refuses this"), "{stderr}");
+        assert!(!out_dir.exists(), "{file} --entry {entry}: a refused compile wrote {}", out_dir.display());
+        let ran = plc(&with_args(vec!["run", &src, "--entry", entry], r));
+        let stderr = String::from_utf8_lossy(&ran.stderr);
+        assert!(ran.status.success(), "plc run {file} --entry {entry}: {stderr}");
+        for code in *run_codes {
+            assert!(stderr.contains(code), "{file} --entry {entry}: no {code} from plc run:\n{stderr}");
+        }
+        let cpu = out_dir.with_extension("cpu");
+        let compiled =
+            plc(&with_args(vec!["compile", &src, "-o", cpu.to_str().unwrap(), "--entry", entry, "--harness"], r));
+        assert!(
+            compiled.status.success(),
+            "{file} --entry {entry} for the CPU runtime: {}",
+            String::from_utf8_lossy(&compiled.stderr)
+        );
+    }
+}
 
 fn plc(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_plc")).args(args).output().expect("plc runs")
@@ -86,10 +134,10 @@ fn every_runnable_entry_prints_on_a2a3sim_what_plc_run_prints() {
         eprintln!("skipped: {why}");
         return;
     }
-    let runs: usize = std::env::var("PLC_SIMPLER_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(1);
+    let runs: usize = std::env::var("PLC_SIMPLER_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(20);
     let mut failures = Vec::new();
     let mut matched = 0;
-    for r in RUNNABLE {
+    for r in RUNNABLE.iter().filter(|r| !refused(r)) {
         // Kept between test runs: run.sh caches the compiled kernels in OUT/build/.
         let out_dir =
             PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simpler").join(format!("{}-{}", r.file, r.entry));
@@ -102,37 +150,23 @@ fn every_runnable_entry_prints_on_a2a3sim_what_plc_run_prints() {
         assert!(compiled.status.success(), "compile {}: {}", r.file, String::from_utf8_lossy(&compiled.stderr));
         let expected = plc(&with_args(vec!["run", &file, "--entry", r.entry], r));
         assert!(expected.status.success(), "plc run {}: {}", r.file, String::from_utf8_lossy(&expected.stderr));
-        let warnings =
-            format!("{}{}", String::from_utf8_lossy(&compiled.stderr), String::from_utf8_lossy(&expected.stderr));
         let expected = String::from_utf8_lossy(&expected.stdout).to_string();
-        let known = KNOWN_DIFFERENCES.iter().find(|(f, e, ..)| *f == r.file && *e == r.entry);
-        // plc warns about each known difference.
-        if let Some((.., codes)) = known {
-            for code in codes.iter().filter(|c| !warnings.contains(*c)) {
-                failures.push(format!("{} --entry {}: plc does not warn {code}:\n{warnings}", r.file, r.entry));
-            }
-        }
-        for k in 0..runs {
-            let run = Command::new("sh").arg(out_dir.join("run.sh")).output().expect("sh runs");
-            let got = String::from_utf8_lossy(&run.stdout).to_string();
-            let label = format!("{} --entry {} (run {})", r.file, r.entry, k + 1);
-            if !run.status.success() {
-                let err = String::from_utf8_lossy(&run.stderr);
-                let tail: Vec<&str> = err.lines().rev().take(30).collect();
-                let tail: Vec<&str> = tail.into_iter().rev().collect();
-                failures.push(format!("{label}: run.sh failed ({}):\n{}", run.status, tail.join("\n")));
-            } else if let Some((.., why, _)) = known {
-                if got != expected {
-                    eprintln!("{label}: differs from plc run, as known: {why}");
-                }
-            } else if got != expected {
-                failures.push(format!("{label}:\n  plc run:   {expected}  a2a3sim:   {got}"));
-            } else {
-                matched += 1;
-            }
+        let run =
+            Command::new("sh").arg(out_dir.join("run.sh")).env("RUNS", runs.to_string()).output().expect("sh runs");
+        let got = String::from_utf8_lossy(&run.stdout).to_string();
+        let label = format!("{} --entry {} ({runs} runs)", r.file, r.entry);
+        if !run.status.success() {
+            let err = String::from_utf8_lossy(&run.stderr);
+            let tail: Vec<&str> = err.lines().rev().take(30).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            failures.push(format!("{label}: run.sh failed ({}):\n{}", run.status, tail.join("\n")));
+        } else if got != expected {
+            failures.push(format!("{label}:\n  plc run:   {expected}  a2a3sim:   {got}"));
+        } else {
+            matched += 1;
         }
     }
-    eprintln!("{matched} runs matched plc run on a2a3sim");
+    eprintln!("{matched} entries matched plc run on a2a3sim, {runs} runs each");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -194,7 +228,7 @@ fn every_supported_entry_prints_on_a2a3sim_with_pto_isa_kernels_what_plc_run_pri
     }
     let mut failures = Vec::new();
     let mut matched = Vec::new();
-    for r in RUNNABLE {
+    for r in RUNNABLE.iter().filter(|r| !refused(r)) {
         let out_dir =
             PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simpler-pto").join(format!("{}-{}", r.file, r.entry));
         let file = format!("examples/{}.pl", r.file);
@@ -225,7 +259,6 @@ fn every_supported_entry_prints_on_a2a3sim_with_pto_isa_kernels_what_plc_run_pri
         let expected = String::from_utf8_lossy(&expected.stdout).to_string();
         let run = Command::new("sh").arg(out_dir.join("run.sh")).output().expect("sh runs");
         let got = String::from_utf8_lossy(&run.stdout).to_string();
-        let known = KNOWN_DIFFERENCES.iter().find(|(f, e, ..)| *f == r.file && *e == r.entry);
         if !run.status.success() {
             let err = String::from_utf8_lossy(&run.stderr);
             let tail: Vec<&str> = err.lines().rev().take(30).collect();
@@ -237,13 +270,13 @@ fn every_supported_entry_prints_on_a2a3sim_with_pto_isa_kernels_what_plc_run_pri
                 run.status,
                 tail.join("\n")
             ));
-        } else if known.is_none() && got != expected {
+        } else if got != expected {
             if APPROXIMATE.iter().any(|(f, e, _)| *f == r.file && *e == r.entry) && close(&expected, &got) {
                 matched.push(format!("{}:{} (close)", r.file, r.entry));
                 continue;
             }
             failures.push(format!("{} --entry {}:\n  plc run:   {expected}  a2a3sim:   {got}", r.file, r.entry));
-        } else if known.is_none() {
+        } else {
             matched.push(format!("{}:{}", r.file, r.entry));
         }
     }

@@ -429,6 +429,12 @@ fn compile(path: &Path, out: &Path, spec: &PipelineSpec, opts: &crate::emit::Opt
     if let (false, Some(root)) = (c.has_errors(), c.root) {
         match crate::emit::compile(&c.programs, &c.session.interner, root, opts) {
             Ok(files) => {
+                let refusals = simulator_refusals(&mut c, opts);
+                if !refusals.is_empty() {
+                    c.diags.extend(refusals);
+                    print_diagnostics(&c.session, &c.diags, format);
+                    return ExitCode::from(1);
+                }
                 print_diagnostics(&c.session, &c.diags, format);
                 let written = crate::emit::write_files(out, &files);
                 exit_without_freeing((c, files));
@@ -450,6 +456,61 @@ fn compile(path: &Path, out: &Path, spec: &PipelineSpec, opts: &crate::emit::Opt
     }
     print_diagnostics(&c.session, &c.diags, format);
     ExitCode::from(1)
+}
+
+/// `--target a2a3sim --harness`: the entry runs in the interpreter on the harness's inputs
+/// first, and what would make `run.sh` print values simpler does not define is an error
+/// here: a race between two tasks (E0805) or an `Out` tensor not written whole (E0804),
+/// whose answer on the real runtime depends on the schedule or on what the memory held.
+/// A run that fails is not judged here (the compiled program fails the same way).
+fn simulator_refusals(c: &mut driver::Compilation, opts: &crate::emit::Options) -> Vec<diag::Diagnostic> {
+    let Some(h) = opts.harness.as_ref().filter(|_| opts.target == crate::emit::Target::A2a3Sim) else {
+        return Vec::new();
+    };
+    let names = &c.session.interner;
+    let entry = opts.entry.clone().or_else(|| {
+        let mut orchestration = c.programs.iter().flat_map(|p| p.functions.values());
+        orchestration.find(|f| f.kind == crate::ir::FuncKind::Orchestration).map(|f| names.get(f.name).to_string())
+    });
+    let Some(entry) = entry else { return Vec::new() };
+    let mut options = crate::interp::RunOptions::new(entry);
+    (options.args, options.seed) = (h.args.clone(), h.seed);
+    let Ok((outputs, warnings)) = crate::interp::run_checked(&c.programs, names, &mut c.session.files, &options) else {
+        return Vec::new();
+    };
+    let unsound = |d: &diag::Diagnostic| matches!(d.code, diag::Code::E0805 | diag::Code::E0806);
+    warnings
+        .into_iter()
+        .filter(unsound)
+        .chain(undefined_outputs(&outputs))
+        .map(|mut d| {
+            d.severity = diag::Severity::Error;
+            d.with_note(
+                "`--target a2a3sim --harness` refuses this: on simpler the result depends on the schedule or on what the memory held, so `run.sh` could not print what `plc run` prints",
+            )
+        })
+        .collect()
+}
+
+/// E0804 for each `Out` tensor of the entry that the run did not write whole.
+fn undefined_outputs(outputs: &[crate::interp::Output]) -> Vec<diag::Diagnostic> {
+    outputs
+        .iter()
+        .filter(|o| o.undefined > 0)
+        .map(|o| {
+            let total: i64 = o.shape.iter().product();
+            diag::Diagnostic::new(
+                diag::Severity::Warning,
+                diag::Code::E0804,
+                format!(
+                    "{} of the {total} elements of the Out tensor `{}` were never written: they print as 0, but on simpler they are undefined",
+                    o.undefined, o.name
+                ),
+                diag::Label::primary(o.loc.file, o.loc.span, "this Out tensor"),
+            )
+            .with_help("write every element, or declare the parameter `pl.InOut`")
+        })
+        .collect()
 }
 
 /// `plc run`: the program's output lines on stdout; exit 1 when it has errors or fails
@@ -483,24 +544,7 @@ fn run(
     }
     match crate::interp::run_checked(&c.programs, &c.session.interner, &mut c.session.files, &options) {
         Ok((outputs, mut warnings)) => {
-            let undefined: Vec<diag::Diagnostic> = outputs
-                .iter()
-                .filter(|o| o.undefined > 0)
-                .map(|o| {
-                    let total: i64 = o.shape.iter().product();
-                    diag::Diagnostic::new(
-                        diag::Severity::Warning,
-                        diag::Code::E0804,
-                        format!(
-                            "{} of the {total} elements of the Out tensor `{}` were never written: they print as 0, but on simpler they are undefined",
-                            o.undefined, o.name
-                        ),
-                        diag::Label::primary(o.loc.file, o.loc.span, "this Out tensor"),
-                    )
-                    .with_help("write every element, or declare the parameter `pl.InOut`")
-                })
-                .collect();
-            warnings.extend(undefined);
+            warnings.extend(undefined_outputs(&outputs));
             print_diagnostics(&c.session, &warnings, format);
             let lines: Vec<String> = outputs.iter().map(crate::interp::Output::line).collect();
             let mut text = lines.join("\n");

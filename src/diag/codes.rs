@@ -920,7 +920,8 @@ the elements are whatever the memory held, and the result changes from run to ru
             ...
 
 Write every element of the tensor, or declare it `pl.InOut` so that its initial contents are
-defined.";
+defined. `plc compile --target a2a3sim --harness` runs the entry on the harness's inputs first
+and refuses it with this error: `run.sh` could not print what `plc run` prints.";
 
     E0805 => "two tasks race on a buffer",
 "A warning of `plc run`: two task launches touch overlapping parts of a tensor, at least one
@@ -934,7 +935,9 @@ at once on several cores: the reader may see the old or the new values, or a mix
     both = self.shift(pl.no_dep(scaled), both)           # reads it, unordered: a race
 
 Order the second task after the first (`deps=[first]`), or pass the argument without
-`pl.no_dep`. The static warning E0413 finds the `pl.no_dep` case at compile time.";
+`pl.no_dep`. The static warning E0413 finds the `pl.no_dep` case at compile time, and
+`plc compile --target a2a3sim --harness`, which runs the entry first, refuses it with this
+error.";
 
     E0806 => "a read of an undefined element",
 "A warning of `plc run`: an op read elements of an `Out` tensor parameter of the entry that

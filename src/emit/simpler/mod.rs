@@ -241,6 +241,8 @@ fn run_sh(seed: u64) -> String {
 #   PLC_SIMPLER_SETUP  the setup script (default: the one beside plc's source tree);
 #                      torch is not installed unless SIMPLER_TORCH asks for it.
 #   CXX                builds the input/output helper harness/io.cpp (default c++).
+#   RUNS               runs the entry that many times in one process (default 1);
+#                      every run must leave the same outputs.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 seed=${{1:-{seed}}}
