@@ -17,15 +17,19 @@ use rustc_hash::FxHashSet;
 const CLUSTER: Target = Target {
     matches: |k| matches!(k, ScopeKind::Cluster),
     func_kind: |_| FuncKind::Group,
-    suffix: |_| "_cluster_",
+    suffix: |_| "_cluster_".to_string(),
     device: true,
+    export_stores: true,
+    level_role: |_| None,
 };
 
 const SPMD: Target = Target {
     matches: |k| matches!(k, ScopeKind::Spmd { .. }),
     func_kind: |_| FuncKind::Spmd,
-    suffix: |_| "_spmd_",
+    suffix: |_| "_spmd_".to_string(),
     device: true,
+    export_stores: true,
+    level_role: |_| None,
 };
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {

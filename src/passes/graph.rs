@@ -21,8 +21,10 @@ use rustc_hash::FxHashSet;
 const GRAPH: Target = Target {
     matches: |k| matches!(k, ScopeKind::Graph),
     func_kind: |_| FuncKind::Graph,
-    suffix: |_| "_graph_",
+    suffix: |_| "_graph_".to_string(),
     device: false,
+    export_stores: true,
+    level_role: |_| None,
 };
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {

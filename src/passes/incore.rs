@@ -18,8 +18,10 @@ use rustc_hash::FxHashSet;
 const INCORE: Target = Target {
     matches: |k| matches!(k, ScopeKind::InCore),
     func_kind: |_| FuncKind::InCore,
-    suffix: |_| "_incore_",
+    suffix: |_| "_incore_".to_string(),
     device: true,
+    export_stores: true,
+    level_role: |_| None,
 };
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {

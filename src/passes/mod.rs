@@ -5,11 +5,12 @@
 //!  #  pass                   requires                                    produces
 //!  1  InlineFunctions        -                                           InlineFunctionsEliminated
 //!  2  ConvertToSSA           -                                           SSAForm
-//!  3  OutlineGraphScopes     SSAForm, InlineFunctionsEliminated          GraphOutlined
-//!  4  OutlineIncoreScopes    SSAForm, GraphOutlined                      IncoreOutlined
-//!  5  OutlineClusterScopes   SSAForm, IncoreOutlined                     ClusterOutlined
-//!  6  DeriveCallDirections   IncoreOutlined                              CallDirectionsResolved
-//!  7  LegalizeGraphBoundary  GraphOutlined, CallDirectionsResolved       GraphBoundaryLegalized
+//!  3  OutlineHierarchyScopes SSAForm                                     HierarchyOutlined
+//!  4  OutlineGraphScopes     SSAForm, InlineFunctionsEliminated          GraphOutlined
+//!  5  OutlineIncoreScopes    SSAForm, GraphOutlined                      IncoreOutlined
+//!  6  OutlineClusterScopes   SSAForm, IncoreOutlined                     ClusterOutlined
+//!  7  DeriveCallDirections   IncoreOutlined                              CallDirectionsResolved
+//!  8  LegalizeGraphBoundary  GraphOutlined, CallDirectionsResolved       GraphBoundaryLegalized
 //! ```
 //!
 //! The default pipeline is this table, in order. A pipeline given as text (`--passes
@@ -20,6 +21,7 @@ pub(crate) mod cluster;
 pub(crate) mod dataflow;
 pub(crate) mod directions;
 pub(crate) mod graph;
+pub(crate) mod hierarchy;
 pub(crate) mod incore;
 pub(crate) mod inline;
 pub(crate) mod legalize;
@@ -37,6 +39,7 @@ use crate::source::{FileId, SourceMap};
 pub enum Property {
     InlineFunctionsEliminated,
     SsaForm,
+    HierarchyOutlined,
     GraphOutlined,
     IncoreOutlined,
     ClusterOutlined,
@@ -49,6 +52,7 @@ impl Property {
         match self {
             Property::InlineFunctionsEliminated => "InlineFunctionsEliminated",
             Property::SsaForm => "SSAForm",
+            Property::HierarchyOutlined => "HierarchyOutlined",
             Property::GraphOutlined => "GraphOutlined",
             Property::IncoreOutlined => "IncoreOutlined",
             Property::ClusterOutlined => "ClusterOutlined",
@@ -97,6 +101,14 @@ pub static PASSES: &[PassDef] = &[
         produces: &[P::SsaForm],
         invalidates: &[],
         run: ssa::run,
+    },
+    PassDef {
+        name: "OutlineHierarchyScopes",
+        summary: "each `pl.at(level=...)` region above CORE_GROUP in an Opaque function becomes a function of its level and role",
+        requires: &[P::SsaForm],
+        produces: &[P::HierarchyOutlined, P::SsaForm],
+        invalidates: &[],
+        run: hierarchy::run,
     },
     PassDef {
         name: "OutlineGraphScopes",

@@ -38,10 +38,17 @@ pub struct Target {
     /// The function type a region of that kind becomes.
     pub func_kind: fn(&ScopeKind) -> FuncKind,
     /// The middle of an automatic name: `<function><suffix><n>`.
-    pub suffix: fn(&ScopeKind) -> &'static str,
+    pub suffix: fn(&ScopeKind) -> String,
     /// Whether the region runs on a device: a scalar it computes and the code after it
     /// reads must then be computed by the caller instead (a task cannot return a scalar).
     pub device: bool,
+    /// Whether a tensor the region stores into, defined outside it, is returned (with a new
+    /// version bound by the caller). Hierarchy regions never export their stores: the
+    /// tensor is a parameter the new function writes (`Out`/`InOut`).
+    pub export_stores: bool,
+    /// The level and role of the new function: the region's own (Hierarchy regions), or
+    /// `None` for those its function type implies.
+    pub level_role: fn(&ScopeKind) -> Option<(Option<crate::ir::Level>, Option<crate::ir::Role>)>,
 }
 
 /// A function made from a region, and the function it was made from.
@@ -398,8 +405,11 @@ impl Outliner<'_> {
         }
         let inputs = dataflow::live_in(self.program, &body);
         let input_set: FxHashSet<VarId> = inputs.iter().copied().collect();
-        let stores: Vec<VarId> =
-            dataflow::store_targets(self.program, &body).into_iter().filter(|v| input_set.contains(v)).collect();
+        let stores: Vec<VarId> = if self.target.export_stores {
+            dataflow::store_targets(self.program, &body).into_iter().filter(|v| input_set.contains(v)).collect()
+        } else {
+            Vec::new()
+        };
         // `v = pl.store(tile, offsets, t)` at the region's top level, with `v` read after
         // it: `v` is the new version of `t`, so the caller binds `v` itself to the call's
         // result for `t` rather than returning both.
@@ -426,7 +436,7 @@ impl Outliner<'_> {
             // ask the runtime to allocate it.
             dirs.iter_mut().filter(|d| **d == Direction::Out).for_each(|d| *d = Direction::InOut);
         }
-        let (level, role) = func_kind.derived_level_role();
+        let (level, role) = (self.target.level_role)(&kind).unwrap_or_else(|| func_kind.derived_level_role());
         let function = Function {
             name: fname,
             params: params.iter().zip(&dirs).map(|(&var, &dir)| Param { var, dir }).collect(),

@@ -33,6 +33,21 @@ pub fn check(property: Property, pass: &str, program: &Program, names: &Interner
                 }
             }
         }
+        Property::HierarchyOutlined => {
+            for f in program.functions.values().filter(|f| f.kind == FuncKind::Opaque) {
+                visit::walk_stmts(program, &f.body, |s| {
+                    if let StmtKind::Scope(scope) = &program.stmt(s).kind {
+                        if matches!(scope.kind, ScopeKind::Hierarchy { level, .. } if level != crate::ir::Level::CoreGroup)
+                        {
+                            report(
+                                program.stmt(s).loc,
+                                format!("a `{}` region is left in `{}`", scope.kind.construct(), names.get(f.name)),
+                            );
+                        }
+                    }
+                });
+            }
+        }
         Property::GraphOutlined | Property::IncoreOutlined | Property::ClusterOutlined => {
             let left = |kind: &ScopeKind| match property {
                 Property::GraphOutlined => matches!(kind, ScopeKind::Graph),

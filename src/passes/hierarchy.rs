@@ -1,0 +1,140 @@
+//! OutlineHierarchyScopes: each `with pl.at(level=L[, role=R]):` region whose level is not
+//! CORE_GROUP (those are OutlineIncoreScopes' InCore regions) becomes an Opaque function
+//! carrying the region's level and role, called where the region was.
+//!
+//! As in PyPTO, only Opaque functions are outlined from, and the parent keeps its type. The
+//! new function is named by the region's `name_hint=`, else
+//! `<function>_<level>[_orch|_sub_worker]_<n>` (`main_host_orch_0`, `main_global_0`). Unlike
+//! the other outlining passes, a tensor the region stores into is not returned as a new
+//! version: it stays a parameter the new function writes (`Out` or `InOut`), and a scalar
+//! the region computes may be returned (the new function runs on the host side, not as a
+//! device task). A region nested in another is outlined from the function the outer one
+//! became, so its name starts with that function's (`main_global_orch_0_host_orch_0`); the
+//! CORE_GROUP regions inside stay for OutlineIncoreScopes.
+
+use super::outline::{self, Target};
+use super::PassCx;
+use crate::intern::Symbol;
+use crate::ir::{FuncKind, Level, Program, Role, ScopeKind};
+use rustc_hash::FxHashSet;
+
+const HIERARCHY: Target = Target {
+    matches: |k| matches!(k, ScopeKind::Hierarchy { level, .. } if *level != Level::CoreGroup),
+    func_kind: |_| FuncKind::Opaque,
+    suffix: suffix,
+    device: false,
+    export_stores: false,
+    level_role: |k| match k {
+        ScopeKind::Hierarchy { level, role } => Some((Some(*level), *role)),
+        _ => None,
+    },
+};
+
+/// `_<level>[_orch|_sub_worker]_`: the level's canonical name in lower case without the
+/// underscore before a cluster's number (`cluster0`), then the role.
+fn suffix(kind: &ScopeKind) -> String {
+    let ScopeKind::Hierarchy { level, role } = kind else { return "_hierarchy_".to_string() };
+    let level = match level {
+        Level::Cluster0 => "cluster0".to_string(),
+        Level::Cluster1 => "cluster1".to_string(),
+        Level::Cluster2 => "cluster2".to_string(),
+        other => other.name().to_ascii_lowercase(),
+    };
+    let role = match role {
+        Some(Role::Orchestrator) => "_orch",
+        Some(Role::SubWorker) => "_sub_worker",
+        None => "",
+    };
+    format!("_{level}{role}_")
+}
+
+pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
+    let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
+    // The functions to outline from: the program's Opaque functions, then (for regions
+    // nested in outlined ones) each function made, until none is.
+    let mut pending: Vec<Symbol> =
+        program.functions.values().filter(|f| f.kind == FuncKind::Opaque).map(|f| f.name).collect();
+    while !pending.is_empty() {
+        let mut made = Vec::new();
+        for func in pending {
+            if !outline::check_outlinable(cx, program, func, &HIERARCHY, true, "OutlineHierarchyScopes") {
+                continue;
+            }
+            made.extend(outline::outline_function(program, cx.names, cx.diags, func, &HIERARCHY, &mut reserved));
+        }
+        pending = made.iter().map(|o| o.function.name).collect();
+        outline::insert_before_parents(program, made);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::{self, Input, PipelineSpec, StopAt};
+
+    const PASSES: &str = "ConvertToSSA,OutlineHierarchyScopes";
+
+    fn after(src: &str) -> (String, Vec<String>) {
+        let spec = PipelineSpec::passes(PASSES).verified();
+        let c = driver::compile(Input::text("h.pl", src.to_string()), &spec, StopAt::End).expect("in memory");
+        let errors: Vec<String> = c.diags.iter().map(|d| d.message.clone()).collect();
+        let text = crate::ir::print::programs(&c.programs, &c.session.interner);
+        (text, errors)
+    }
+
+    const HEADER: &str = "import pypto.language as pl\n\n@pl.program\nclass P:\n";
+
+    #[test]
+    fn a_host_region_becomes_an_opaque_function_with_its_level_and_role() {
+        let src = format!(
+            "{HEADER}    @pl.function\n    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n        with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n        with pl.at(level=pl.Level.GLOBAL):\n            z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)\n        return z\n"
+        );
+        let (text, errors) = after(&src);
+        assert!(errors.is_empty(), "{errors:?}");
+        let first = text.find("def main_host_orch_0(").expect(&text);
+        let second = text.find("def main_global_1(").expect(&text);
+        let main = text.find("def main(").expect(&text);
+        assert!(first < second && second < main, "{text}");
+        assert!(
+            text.contains("@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n    def main_host_orch_0(")
+        );
+        assert!(text.contains("@pl.function(level=pl.Level.GLOBAL)\n    def main_global_1("), "{text}");
+        assert!(text.contains("= self.main_host_orch_0(x__ssa_v0)"), "{text}");
+        assert!(!text.contains("pl.at("), "{text}");
+        // The parent keeps its type.
+        assert!(text.contains("    @pl.function\n    def main("), "{text}");
+    }
+
+    #[test]
+    fn nested_regions_are_named_after_the_function_the_outer_one_became() {
+        let src = format!(
+            "{HEADER}    @pl.function\n    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n        with pl.at(level=pl.Level.GLOBAL, role=pl.Role.Orchestrator):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n            with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):\n                z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)\n        return z\n"
+        );
+        let (text, errors) = after(&src);
+        assert!(errors.is_empty(), "{errors:?}");
+        let inner = text.find("def main_global_orch_0_host_orch_0(").expect(&text);
+        let outer = text.find("def main_global_orch_0(").expect(&text);
+        let main = text.find("def main(").expect(&text);
+        assert!(inner < outer && outer < main, "{text}");
+        assert!(!text.contains("pl.at("), "{text}");
+    }
+
+    #[test]
+    fn core_group_regions_and_orchestration_functions_are_left_alone() {
+        let src = format!(
+            "{HEADER}    @pl.function\n    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n        with pl.at(level=pl.Level.CORE_GROUP):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n        return y\n"
+        );
+        let (text, errors) = after(&src);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(text.contains("with pl.at(level=pl.Level.CORE_GROUP)"), "{text}");
+        assert_eq!(text.matches("def ").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn suffixes_follow_pypto() {
+        let k = |level, role| suffix(&ScopeKind::Hierarchy { level, role });
+        assert_eq!(k(Level::Host, Some(Role::SubWorker)), "_host_sub_worker_");
+        assert_eq!(k(Level::Cluster1, None), "_cluster1_");
+        assert_eq!(k(Level::ChipDie, Some(Role::Orchestrator)), "_chip_die_orch_");
+    }
+}
