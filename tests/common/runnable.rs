@@ -12,6 +12,8 @@ pub struct Runnable {
 pub const RUNNABLE: &[Runnable] = &[
     Runnable { file: "accumulate_band", entry: "entry", args: &["w=512x128", "acc=128x128"] },
     Runnable { file: "graph_boundary", entry: "model", args: &[] },
+    // The Orchestration function OutlineHierarchyScopes made from `main`'s host region.
+    Runnable { file: "hierarchy_regions", entry: "main_host_orch_0", args: &[] },
     Runnable { file: "incore_regions", entry: "banded", args: &[] },
     Runnable { file: "incore_regions", entry: "accumulate", args: &[] },
     Runnable { file: "incore_regions", entry: "named_twice", args: &[] },
