@@ -427,23 +427,35 @@ fn compile(path: &Path, out: &Path, spec: &PipelineSpec, opts: &crate::emit::Opt
         Err(err) => return io_failure(&err),
     };
     if let (false, Some(root)) = (c.has_errors(), c.root) {
-        match crate::emit::compile(&c.programs, &c.session.interner, root, opts) {
-            Ok(files) => {
-                let refusals = simulator_refusals(&mut c, opts);
-                if !refusals.is_empty() {
-                    c.diags.extend(refusals);
-                    print_diagnostics(&c.session, &c.diags, format);
-                    return ExitCode::from(1);
-                }
+        // A harness for a2a3sim whose answer there would be undefined is refused before
+        // anything is written.
+        let refusals = simulator_refusals(&mut c, opts);
+        if !refusals.is_empty() {
+            c.diags.extend(refusals);
+            print_diagnostics(&c.session, &c.diags, format);
+            return ExitCode::from(1);
+        }
+        // Each file is written (staged) as soon as it is emitted, and the set published
+        // only when the whole output was emitted without errors.
+        let publisher = crate::emit::Publisher::new(out);
+        match crate::emit::compile_into(&c.programs, &c.session.interner, root, opts, &publisher) {
+            Ok(rels) => {
                 print_diagnostics(&c.session, &c.diags, format);
-                let written = crate::emit::write_files(out, &files);
-                exit_without_freeing((c, files));
+                let written = publisher.finish(&rels);
+                exit_without_freeing(c);
                 return match written {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(err) => io_failure(&err),
                 };
             }
-            Err(errors) => {
+            Err(crate::emit::Failure::Io(err)) => {
+                drop(publisher);
+                print_diagnostics(&c.session, &c.diags, format);
+                exit_without_freeing(c);
+                return io_failure(&err);
+            }
+            Err(crate::emit::Failure::Errors(errors)) => {
+                drop(publisher);
                 // Only `--arg` mistakes (E0811): bad usage, as for `plc run`.
                 let usage = errors.iter().all(|d| d.code.is_usage());
                 c.diags.extend(errors);

@@ -191,11 +191,14 @@ pub fn sanitize(name: &str) -> String {
 
 /// C++ keywords, and the names the generated code defines or includes: standard types and
 /// functions, the runtime's API, the tile library's namespaces, the kernel table.
+/// (A set made on first use: every name the emitters write is checked.)
 fn is_reserved(s: &str) -> bool {
-    CPP_KEYWORDS.contains(&s)
-        || GENERATED.contains(&s)
-        || RUNTIME.contains(&s)
-        || super::py_arith::helper_names().any(|h| h == s)
+    static RESERVED: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> = std::sync::OnceLock::new();
+    let reserved = RESERVED.get_or_init(|| {
+        let lists = CPP_KEYWORDS.iter().chain(GENERATED).chain(RUNTIME).copied();
+        lists.chain(super::py_arith::helper_names()).collect()
+    });
+    reserved.contains(s)
 }
 
 /// The keywords of C++20.

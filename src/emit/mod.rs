@@ -21,7 +21,7 @@ use crate::diag::Span;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::{Direction, FuncKind, Program, Type};
-use crate::source::FileId;
+use crate::source::{FileError, FileId};
 use rayon::prelude::*;
 
 /// What `plc compile` was asked for.
@@ -68,16 +68,139 @@ pub struct Harness {
 /// The files of one compilation, relative to the output directory, in a fixed order.
 pub type Files = Vec<(String, String)>;
 
-/// A file's text without the spare capacity it grew (up to as much again as its length),
-/// given back as soon as the file is emitted so that the next files reuse it: the whole
-/// output is held until it is written (docs/performance.md).
-fn fit(mut text: String) -> String {
-    text.shrink_to_fit();
-    text
+/// Where [`compile_into`] puts each file as soon as it is emitted (from any thread; the
+/// kernels are emitted in parallel). It gives the text back when it keeps the files in
+/// memory, nothing when it wrote it.
+pub trait Sink: Sync {
+    fn put(&self, rel: &str, text: String) -> Result<Option<String>, FileError>;
 }
 
-/// Emits the C++ for the programs (after the whole pipeline).
+/// Why [`compile_into`] failed: the program's errors (nothing is published), or a file that
+/// could not be written (the first one in the files' order).
+pub enum Failure {
+    Errors(Vec<Diagnostic>),
+    Io(FileError),
+}
+
+/// The files kept in memory, each without the spare capacity its `String` grew (up to as
+/// much again as its length), given back as soon as the file is emitted so that the next
+/// files reuse it.
+struct InMemory;
+
+impl Sink for InMemory {
+    fn put(&self, _: &str, mut text: String) -> Result<Option<String>, FileError> {
+        text.shrink_to_fit();
+        Ok(Some(text))
+    }
+}
+
+/// Writes each file into a [`publish::Publication`] as soon as it is emitted, so that the
+/// output is never whole in memory (docs/performance.md). The publication begins with the
+/// first file: a program whose errors are found before it (no Orchestration function)
+/// touches no directory.
+pub struct Publisher {
+    dir: std::path::PathBuf,
+    publication: std::sync::OnceLock<Option<publish::Publication>>,
+    begin_error: std::sync::Mutex<Option<FileError>>,
+}
+
+impl Publisher {
+    /// A publication into `dir`, not begun yet.
+    pub fn new(dir: &std::path::Path) -> Publisher {
+        Publisher { dir: dir.to_path_buf(), publication: Default::default(), begin_error: Default::default() }
+    }
+
+    fn publication(&self) -> Result<&publish::Publication, FileError> {
+        let begun = self.publication.get_or_init(|| match publish::Publication::begin(&self.dir) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                *self.begin_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
+                None
+            }
+        });
+        begun.as_ref().ok_or_else(|| {
+            let taken = self.begin_error.lock().ok().and_then(|mut e| e.take());
+            taken.unwrap_or_else(|| {
+                let error = std::io::Error::other("the output directory could not be prepared");
+                FileError::new(crate::source::FileOp::Write, &self.dir, error)
+            })
+        })
+    }
+
+    /// Publishes the files written, `rels`, as one set (see [`publish`]).
+    pub fn finish(self, rels: &[String]) -> Result<(), FileError> {
+        self.publication()?;
+        let rels: Vec<&str> = rels.iter().map(String::as_str).collect();
+        match self.publication.into_inner() {
+            Some(Some(p)) => p.finish(&rels),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Sink for Publisher {
+    fn put(&self, rel: &str, text: String) -> Result<Option<String>, FileError> {
+        self.publication()?.put(rel, &text).map(|()| None)
+    }
+}
+
+/// What a [`Sink`] did with a file.
+type Taken = Result<Option<String>, FileError>;
+
+/// The files handed to a [`Sink`] so far, in order, and the first write that failed.
+struct Out<'a> {
+    sink: &'a dyn Sink,
+    files: Vec<(String, Option<String>)>,
+    failed: Option<FileError>,
+}
+
+impl Out<'_> {
+    fn put(&mut self, rel: String, text: String) {
+        let result = self.sink.put(&rel, text);
+        self.took(rel, result);
+    }
+
+    /// Records a file the sink took (or failed to).
+    fn took(&mut self, rel: String, result: Result<Option<String>, FileError>) {
+        match result {
+            Ok(kept) => self.files.push((rel, kept)),
+            Err(e) => {
+                self.failed.get_or_insert(e);
+                self.files.push((rel, None));
+            }
+        }
+    }
+}
+
+/// Emits the C++ for the programs (after the whole pipeline), the files in memory.
 pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Options) -> Result<Files, Vec<Diagnostic>> {
+    match emit_files(programs, names, root, opts, &InMemory) {
+        Ok(files) => Ok(files.into_iter().map(|(rel, text)| (rel, text.unwrap_or_default())).collect()),
+        Err(Failure::Errors(errors)) => Err(errors),
+        // InMemory never fails.
+        Err(Failure::Io(_)) => Ok(Files::new()),
+    }
+}
+
+/// Emits the C++ for the programs into `sink`, each file as soon as it is made, and returns
+/// the files' paths in order. The program's errors take precedence over a failed write.
+pub fn compile_into(
+    programs: &[Program],
+    names: &Interner,
+    root: FileId,
+    opts: &Options,
+    sink: &dyn Sink,
+) -> Result<Vec<String>, Failure> {
+    emit_files(programs, names, root, opts, sink).map(|files| files.into_iter().map(|(rel, _)| rel).collect())
+}
+
+fn emit_files(
+    programs: &[Program],
+    names: &Interner,
+    root: FileId,
+    opts: &Options,
+    sink: &dyn Sink,
+) -> Result<Vec<(String, Option<String>)>, Failure> {
     let mut entries: Vec<(usize, Symbol)> = Vec::new();
     for (i, p) in programs.iter().enumerate() {
         for f in p.functions.values() {
@@ -93,101 +216,131 @@ pub fn compile(programs: &[Program], names: &Interner, root: FileId, opts: &Opti
             Some(e) => format!("there is no Orchestration function `{e}` to compile"),
             None => "the program has no Orchestration function to compile".to_string(),
         };
-        return Err(vec![Diagnostic::error(Code::E0616, message, nowhere()).with_help(
+        return Err(Failure::Errors(vec![Diagnostic::error(Code::E0616, message, nowhere()).with_help(
             "an Opaque function becomes Orchestration when it holds a `pl.at(level=pl.Level.CORE_GROUP)` region; `@pl.jit` functions are Orchestration".to_string(),
-        )]);
+        )]));
     }
     let program = entries[0].0;
     if entries.iter().any(|&(i, _)| i != program) {
-        return Err(vec![Diagnostic::error(
+        return Err(Failure::Errors(vec![Diagnostic::error(
             Code::E0616,
             "Orchestration functions in several programs (module-level functions and a `@pl.program` class, or two classes): choose one with `--entry`".to_string(),
             nowhere(),
-        )]);
+        )]));
     }
     let p = &programs[program];
     let mut shared = orchestration::Shared {
         split_mixed: opts.target == Target::A2a3Sim && opts.kernels == KernelForm::PtoIsa,
         ..Default::default()
     };
-    let mut files = Files::new();
+    let mut out = Out { sink, files: Vec::new(), failed: None };
     let mut errors = Vec::new();
     for &(_, e) in &entries {
         match orchestration::emit_entry(p, names, e, &mut shared) {
-            Ok(code) => files.push((entry_file(names, e), fit(code))),
+            Ok(code) if errors.is_empty() => out.put(entry_file(names, e), code),
+            Ok(_) => {}
             Err(d) => errors.extend(d),
         }
     }
     if !errors.is_empty() {
-        return Err(errors);
+        return Err(Failure::Errors(errors));
     }
-    // Every device function: the launched kernels and the kernels wrappers call. Each
-    // kernel reads the program only, so they are emitted in parallel (rayon, as many
-    // threads as cores, `RAYON_NUM_THREADS` to choose) and gathered in program order: the
-    // files and the errors are the same, in the same order, as a serial run's.
-    let kernels: Vec<Symbol> = p.functions.values().filter(|f| f.kind.is_device_kernel()).map(|f| f.name).collect();
-    let emitted: Vec<Result<String, Box<Diagnostic>>> = kernels
-        .par_iter()
-        .map(|&name| {
-            match (opts.target, opts.kernels) {
-                (Target::Cpu, _) => kernel::emit_kernel(p, names, name),
-                (Target::A2a3Sim, KernelForm::Cpu) => simpler::kernel(p, names, name),
-                (Target::A2a3Sim, KernelForm::PtoIsa) => pto::kernel(p, names, name),
-            }
-            .map(fit)
-            .map_err(Box::new)
-        })
-        .collect();
-    for (&name, emitted) in kernels.iter().zip(emitted) {
-        match emitted {
-            Ok(code) => files.push((kernel::kernel_file(names, name), code)),
-            Err(d) => errors.push(*d),
-        }
-    }
+    emit_kernels(p, names, opts, &mut out, &mut errors);
     // The AIC half of each mixed Group launched as a mixed task (its AIV half is its kernel).
     for &g in shared.aic_halves.keys() {
         match pto::aic_half(p, names, g) {
-            Ok(code) => files.push((pto::aic_half_file(names, g), code)),
+            Ok(code) => out.put(pto::aic_half_file(names, g), code),
             Err(d) => errors.push(d),
         }
     }
     if !errors.is_empty() {
-        return Err(errors);
+        return Err(Failure::Errors(errors));
     }
     if opts.target == Target::Cpu {
         for (name, text) in runtime::RUNTIME_FILES {
-            files.push((format!("runtime/{name}"), text.to_string()));
+            out.put(format!("runtime/{name}"), text.to_string());
         }
     }
-    files.push(("kernel_config.json".to_string(), kernel_config(p, names, &entries, &shared, opts)));
+    out.put("kernel_config.json".to_string(), kernel_config(p, names, &entries, &shared, opts));
     if opts.target == Target::Cpu {
-        files.push(("kernels/kernel_table.cpp".to_string(), kernel_table(names, &shared)));
+        out.put("kernels/kernel_table.cpp".to_string(), kernel_table(names, &shared));
     }
     if let Some(h) = &opts.harness {
-        if entries.len() != 1 {
-            return Err(vec![Diagnostic::error(
-                Code::E0616,
-                "the harness runs one entry, and the program has several Orchestration functions: choose one with `--entry`"
-                    .to_string(),
-                nowhere(),
-            )]);
-        }
-        let entry = entries[0].1;
-        let inputs = harness::inputs(p, names, entry, h, root)?;
-        if opts.target == Target::A2a3Sim {
-            files.extend(simpler::harness(names, entry, &inputs, h));
-            return Ok(files);
-        }
-        // The runtime's own sources are compiled by build.sh's loop over runtime/.
-        let mut sources: Vec<String> = files
-            .iter()
-            .map(|(rel, _)| rel.clone())
-            .filter(|rel| rel.ends_with(".cpp") && !rel.starts_with("runtime/"))
-            .collect();
-        sources.sort();
-        files.extend(harness::harness(&inputs, h, &sources));
+        harness_files(p, names, root, &entries, h, opts, &mut out)?;
     }
-    Ok(files)
+    match out.failed {
+        Some(e) => Err(Failure::Io(e)),
+        None => Ok(out.files),
+    }
+}
+
+/// Every device function: the launched kernels and the kernels wrappers call. Each kernel
+/// reads the program only, so they are emitted (and handed to the sink) in parallel
+/// (rayon, as many threads as cores, `RAYON_NUM_THREADS` to choose) and gathered in program
+/// order: the files and the errors are the same, in the same order, as a serial run's.
+fn emit_kernels(p: &Program, names: &Interner, opts: &Options, out: &mut Out, errors: &mut Vec<Diagnostic>) {
+    let kernels: Vec<Symbol> = p.functions.values().filter(|f| f.kind.is_device_kernel()).map(|f| f.name).collect();
+    let sink = out.sink;
+    let emitted: Vec<Result<(String, Taken), Box<Diagnostic>>> = kernels
+        .par_iter()
+        .map(|&name| {
+            let code = match (opts.target, opts.kernels) {
+                (Target::Cpu, _) => kernel::emit_kernel(p, names, name),
+                (Target::A2a3Sim, KernelForm::Cpu) => simpler::kernel(p, names, name),
+                (Target::A2a3Sim, KernelForm::PtoIsa) => pto::kernel(p, names, name),
+            }
+            .map_err(Box::new)?;
+            let rel = kernel::kernel_file(names, name);
+            let taken = sink.put(&rel, code);
+            Ok((rel, taken))
+        })
+        .collect();
+    for emitted in emitted {
+        match emitted {
+            Ok((rel, taken)) => out.took(rel, taken),
+            Err(d) => errors.push(*d),
+        }
+    }
+}
+
+/// The harness's files (`--harness`): for one entry only.
+fn harness_files(
+    p: &Program,
+    names: &Interner,
+    root: FileId,
+    entries: &[(usize, Symbol)],
+    h: &Harness,
+    opts: &Options,
+    out: &mut Out,
+) -> Result<(), Failure> {
+    if entries.len() != 1 {
+        return Err(Failure::Errors(vec![Diagnostic::error(
+            Code::E0616,
+            "the harness runs one entry, and the program has several Orchestration functions: choose one with `--entry`"
+                .to_string(),
+            Label::primary(root, Span::new(0, 0), "in this program"),
+        )]));
+    }
+    let entry = entries[0].1;
+    let inputs = harness::inputs(p, names, entry, h, root).map_err(Failure::Errors)?;
+    if opts.target == Target::A2a3Sim {
+        for (rel, text) in simpler::harness(names, entry, &inputs, h) {
+            out.put(rel, text);
+        }
+        return Ok(());
+    }
+    // The runtime's own sources are compiled by build.sh's loop over runtime/.
+    let mut sources: Vec<String> = out
+        .files
+        .iter()
+        .map(|(rel, _)| rel.clone())
+        .filter(|rel| rel.ends_with(".cpp") && !rel.starts_with("runtime/"))
+        .collect();
+    sources.sort();
+    for (rel, text) in harness::harness(&inputs, h, &sources) {
+        out.put(rel, text);
+    }
+    Ok(())
 }
 
 /// The file of an Orchestration function, `orchestration/<stem>.cpp` (a long or unsafe
@@ -214,82 +367,108 @@ fn kernel_config(
         Direction::Out => "OUT",
         Direction::InOut => "INOUT",
     };
-    let entries: Vec<Value> = entries
-        .iter()
-        .map(|&(_, e)| {
-            let f = &p.functions[&e];
-            let params: Vec<Value> = f
-                .params
-                .iter()
-                .map(|q| {
-                    let name = names.get(p.var(q.var).source);
-                    match p.types.get(p.var(q.var).ty) {
-                        Type::Scalar(d) => json!({"name": name, "kind": "scalar", "dtype": d.name()}),
-                        t => json!({
-                            "name": name,
-                            "kind": "tensor",
-                            "direction": dir(q.dir),
-                            "dtype": t.dtype().map(|d| d.name()),
-                            "shape": t.shape().map(|s| s.iter().map(|d| match d {
-                                crate::ir::Dim::Const(n) => json!(n),
-                                crate::ir::Dim::Dyn(s) => json!(names.get(*s)),
-                                _ => Value::Null,
-                            }).collect::<Vec<_>>()),
-                        }),
-                    }
-                })
-                .collect();
-            let signature: Vec<&str> =
-                f.params.iter().filter(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| dir(q.dir)).collect();
-            json!({
-                "name": names.get(e),
-                "source": entry_file(names, e),
-                "function_name": "aicpu_orchestration_entry",
-                "signature": signature,
-                "params": params,
+    let entries = entries.iter().map(|&(_, e)| {
+        let f = &p.functions[&e];
+        let params: Vec<Value> = f
+            .params
+            .iter()
+            .map(|q| {
+                let name = names.get(p.var(q.var).source);
+                match p.types.get(p.var(q.var).ty) {
+                    Type::Scalar(d) => json!({"name": name, "kind": "scalar", "dtype": d.name()}),
+                    t => json!({
+                        "name": name,
+                        "kind": "tensor",
+                        "direction": dir(q.dir),
+                        "dtype": t.dtype().map(|d| d.name()),
+                        "shape": t.shape().map(|s| s.iter().map(|d| match d {
+                            crate::ir::Dim::Const(n) => json!(n),
+                            crate::ir::Dim::Dyn(s) => json!(names.get(*s)),
+                            _ => Value::Null,
+                        }).collect::<Vec<_>>()),
+                    }),
+                }
             })
+            .collect();
+        let signature: Vec<&str> =
+            f.params.iter().filter(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| dir(q.dir)).collect();
+        json!({
+            "name": names.get(e),
+            "source": entry_file(names, e),
+            "function_name": "aicpu_orchestration_entry",
+            "signature": signature,
+            "params": params,
         })
-        .collect();
+    });
     // Each kernel, and before a mixed Group's (its AIV half) its AIC half.
     let halves = shared.func_ids.iter().flat_map(|(&k, &id)| {
         let aic = shared.aic_halves.get(&k).map(|&a| (k, a, true));
         aic.into_iter().chain([(k, id, false)])
     });
-    let kernels: Vec<Value> = halves
-        .map(|(k, id, aic_half)| {
-            let f = &p.functions[&k];
-            // A PTO-ISA kernel with L1/L0 tiles is compiled for a cube core.
-            let cube = aic_half || f.kind == FuncKind::Aic || (pto_isa && pto::uses_cube(p, names, k));
-            let mut kernel = json!({
-                "func_id": id,
-                "name": if aic_half { format!("{}.aic", names.get(k)) } else { names.get(k).to_string() },
-                "source": if aic_half { pto::aic_half_file(names, k) } else { kernel::kernel_file(names, k) },
-                "core_type": if cube { "aic" } else { "aiv" },
-                "function_type": f.kind.name(),
-                "signature": shared.signatures.get(&k).cloned().unwrap_or_default(),
-            });
-            if target == Target::A2a3Sim {
-                kernel["scalar_count"] = json!(simpler::scalar_count(p, k));
-            }
-            kernel
-        })
-        .collect();
-    let mut config = json!({
-        "runtime": "host_build_graph",
-        "orchestrations": entries,
-        "kernels": kernels,
+    let kernels = halves.map(|(k, id, aic_half)| {
+        let f = &p.functions[&k];
+        // A PTO-ISA kernel with L1/L0 tiles is compiled for a cube core.
+        let cube = aic_half || f.kind == FuncKind::Aic || (pto_isa && pto::uses_cube(p, names, k));
+        let mut kernel = json!({
+            "func_id": id,
+            "name": if aic_half { format!("{}.aic", names.get(k)) } else { names.get(k).to_string() },
+            "source": if aic_half { pto::aic_half_file(names, k) } else { kernel::kernel_file(names, k) },
+            "core_type": if cube { "aic" } else { "aiv" },
+            "function_type": f.kind.name(),
+            "signature": shared.signatures.get(&k).cloned().unwrap_or_default(),
+        });
+        if target == Target::A2a3Sim {
+            kernel["scalar_count"] = json!(simpler::scalar_count(p, k));
+        }
+        kernel
     });
+    // The keys in order (a JSON object's, as `json!` gives them); each entry and kernel is
+    // made as it is written, so that the whole file is never a tree in memory.
+    let mut config: std::collections::BTreeMap<&str, Part> = std::collections::BTreeMap::new();
+    config.insert("runtime", Part::Value(json!("host_build_graph")));
+    config.insert("orchestrations", Part::Seq(Lazy::new(entries)));
+    config.insert("kernels", Part::Seq(Lazy::new(kernels)));
     if let Some(call) = &p.built_by {
         // Which configuration of a factory this output is (several may be compiled).
-        config["built_by"] = json!(call);
+        config.insert("built_by", Part::Value(json!(call)));
     }
     if target == Target::A2a3Sim {
-        config["target"] = json!("a2a3sim");
-        config["kernel_form"] = json!(if pto_isa { "pto-isa" } else { "cpu" });
+        config.insert("target", Part::Value(json!("a2a3sim")));
+        config.insert("kernel_form", Part::Value(json!(if pto_isa { "pto-isa" } else { "cpu" })));
     }
-    let mut text = serde_json::to_string_pretty(&config).unwrap_or_default();
-    text.push('\n');
-    text
+    let mut bytes = serde_json::to_vec_pretty(&config).unwrap_or_default();
+    bytes.push(b'\n');
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// A value of `kernel_config.json`'s top object.
+enum Part<'a> {
+    Value(serde_json::Value),
+    Seq(Lazy<'a>),
+}
+
+impl serde::Serialize for Part<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Part::Value(v) => v.serialize(s),
+            Part::Seq(seq) => seq.serialize(s),
+        }
+    }
+}
+
+/// A JSON array whose elements are made one at a time as it is written (once).
+struct Lazy<'a>(std::cell::Cell<Option<Box<dyn Iterator<Item = serde_json::Value> + 'a>>>);
+
+impl<'a> Lazy<'a> {
+    fn new(items: impl Iterator<Item = serde_json::Value> + 'a) -> Lazy<'a> {
+        Lazy(std::cell::Cell::new(Some(Box::new(items))))
+    }
+}
+
+impl serde::Serialize for Lazy<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.take().into_iter().flatten())
+    }
 }
 
 /// Publishes the files into `dir` as one set: a reader of `dir` sees the old set or the

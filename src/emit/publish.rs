@@ -4,8 +4,9 @@
 //! 1. A lock file beside the directory (`.<name>.plc-lock`, opened without following a
 //!    symbolic link) is locked for the whole publication, so that two runs into one
 //!    directory take turns; leftovers of runs that were killed are removed under it.
-//! 2. The set is written (in parallel, each file with one write) into a fresh staging
-//!    directory beside the output directory
+//! 2. Each file is written (with one write) as soon as it is emitted, the kernels in
+//!    parallel ([`Publication::put`]), into a fresh staging directory beside the output
+//!    directory
 //!    (`.<name>.plc-stage-<random>`, created exclusively, readable by its owner only until
 //!    it is published). Nothing in it can have been planted by anyone else, and every
 //!    file is created new: no write follows a symbolic link. A file whose content did not
@@ -18,7 +19,10 @@
 //!    `renameat2(RENAME_EXCHANGE)`; elsewhere two renames, the old directory kept until the
 //!    second succeeded and put back if it failed); the old set is then removed.
 //!
-//! On any failure the staging directory is removed and the output directory is untouched;
+//! The lock is taken and the staging directory made when the first file is emitted, so
+//! the output is never whole in memory. On any failure (or an error found while emitting)
+//! the staging directory is removed, and so is the output directory when this run created
+//! it and it is still empty: the output directory is untouched;
 //! a killed run leaves only a staging directory, which the next run removes. A failure
 //! names the file and the operation (a write is reported under the file's final name).
 
@@ -27,14 +31,147 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The list of the files plc wrote, kept in the output directory: the next publication
 /// drops them (or replaces them) and keeps every other file.
 pub const MANIFEST: &str = ".plc-manifest";
 
-/// Publishes `files` (paths relative to `dir`, with their contents) into `dir`.
+/// Publishes `files` (paths relative to `dir`, with their contents) into `dir`: stages
+/// them all (in parallel) and publishes the set.
 pub fn publish(dir: &Path, files: &[(String, String)]) -> Result<(), FileError> {
-    std::fs::create_dir_all(dir).map_err(|e| FileError::new(FileOp::CreateDirectory, dir, e))?;
+    let publication = Publication::begin(dir)?;
+    let staged: Vec<Result<(), FileError>> = files.par_iter().map(|(rel, text)| publication.put(rel, text)).collect();
+    // The first failure in the files' order, reported as a serial run would.
+    staged.into_iter().collect::<Result<(), FileError>>()?;
+    let rels: Vec<&str> = files.iter().map(|(rel, _)| rel.as_str()).collect();
+    publication.finish(&rels)
+}
+
+/// One publication under way: its output directory locked and its staging directory
+/// made, into which [`Publication::put`] writes each file as soon as it is made (from any
+/// thread), until [`Publication::finish`] publishes the set. Dropped unfinished (an error,
+/// a failure), it removes the staging directory and the directories [`Publication::begin`]
+/// created for the output (when they are still empty): the output directory is as it was.
+pub struct Publication {
+    /// The output directory as it was named (for messages).
+    dir: PathBuf,
+    /// What it names (the target of a symbolic link, say), its parent and its name.
+    real: PathBuf,
+    parent: PathBuf,
+    name: String,
+    stage: PathBuf,
+    /// The directories already made in the staging directory, relative to it.
+    made: Mutex<FxHashSet<PathBuf>>,
+    /// The output directory and its ancestors that `begin` created, deepest first.
+    created: Vec<PathBuf>,
+    done: bool,
+    /// Held until the publication is over (dropped after `Drop::drop` ran).
+    _lock: std::fs::File,
+}
+
+impl Publication {
+    /// Locks the output directory (creating it and its parents when missing), removes the
+    /// leftovers of killed runs and makes a fresh staging directory beside it.
+    pub fn begin(dir: &Path) -> Result<Publication, FileError> {
+        let mut created: Vec<PathBuf> =
+            dir.ancestors().take_while(|a| !a.as_os_str().is_empty() && !a.exists()).map(Path::to_path_buf).collect();
+        std::fs::create_dir_all(dir).map_err(|e| FileError::new(FileOp::CreateDirectory, dir, e))?;
+        let unmake = |created: &[PathBuf]| created.iter().for_each(|d| drop(std::fs::remove_dir(d)));
+        let prepared = prepare(dir);
+        let (real, parent, name, lock) = match prepared {
+            Ok(prepared) => prepared,
+            Err(e) => {
+                unmake(&created);
+                return Err(e);
+            }
+        };
+        remove_leftovers(&parent, &name);
+        let stage_error = |e| FileError::new(FileOp::CreateDirectory, parent.join(format!(".{name}.plc-stage-*")), e);
+        let stage =
+            match tempfile::Builder::new().prefix(&format!(".{name}.plc-stage-")).rand_bytes(12).tempdir_in(&parent) {
+                Ok(stage) => stage.keep(),
+                Err(e) => {
+                    unmake(&created);
+                    return Err(stage_error(e));
+                }
+            };
+        // Deepest first, so that each is empty when it is removed.
+        created.shrink_to_fit();
+        Ok(Publication {
+            dir: dir.to_path_buf(),
+            real,
+            parent,
+            name,
+            stage,
+            made: Mutex::default(),
+            created,
+            done: false,
+            _lock: lock,
+        })
+    }
+
+    /// Writes one file of the new set (`rel`, relative to the output directory) into the
+    /// staging directory, or links the old file when its content is the same.
+    pub fn put(&self, rel: &str, text: &str) -> Result<(), FileError> {
+        if let Some(d) = Path::new(rel).parent().filter(|d| !d.as_os_str().is_empty()) {
+            self.make_dir(d)?;
+        }
+        stage_file(&self.stage, &self.real, rel, text).map_err(|e| FileError::new(FileOp::Write, self.dir.join(rel), e))
+    }
+
+    /// Makes a directory of the staging directory (and its parents), once.
+    fn make_dir(&self, d: &Path) -> Result<(), FileError> {
+        let mut made = self.made.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if made.contains(d) {
+            return Ok(());
+        }
+        std::fs::create_dir_all(self.stage.join(d))
+            .map_err(|e| FileError::new(FileOp::CreateDirectory, self.dir.join(d), e))?;
+        made.insert(d.to_path_buf());
+        Ok(())
+    }
+
+    /// Publishes the staged set, whose files are `rels`: writes the manifest, links the
+    /// user's files of the old directory in, and puts the staging directory in its place.
+    pub fn finish(mut self, rels: &[&str]) -> Result<(), FileError> {
+        let new_paths: FxHashSet<&str> = rels.iter().copied().collect();
+        let mut manifest: Vec<&str> = rels.to_vec();
+        manifest.sort_unstable();
+        let mut list = manifest.join("\n");
+        list.push('\n');
+        stage_file(&self.stage, &self.real, MANIFEST, &list)
+            .map_err(|e| FileError::new(FileOp::Write, self.dir.join(MANIFEST), e))?;
+        let old_manifest: FxHashSet<String> = std::fs::read_to_string(self.real.join(MANIFEST))
+            .map(|text| text.lines().map(str::to_string).collect())
+            .unwrap_or_default();
+        carry_over(&self.real, &self.stage, Path::new(""), &new_paths, &old_manifest)?;
+        // The published directory gets the permissions the old one had.
+        if let Ok(meta) = std::fs::metadata(&self.real) {
+            let _ = std::fs::set_permissions(&self.stage, meta.permissions());
+        }
+        swap(&self.stage, &self.real, &self.parent, &self.name)?;
+        // After the swap the staging path holds the old set (or nothing): remove it.
+        self.done = true;
+        let _ = std::fs::remove_dir_all(&self.stage);
+        Ok(())
+    }
+}
+
+impl Drop for Publication {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_dir_all(&self.stage);
+            for d in &self.created {
+                let _ = std::fs::remove_dir(d);
+            }
+        }
+    }
+}
+
+/// What an output directory (which exists) names, its parent and its name, and its lock,
+/// taken: refused when it is (or holds) the current directory.
+fn prepare(dir: &Path) -> Result<(PathBuf, PathBuf, String, std::fs::File), FileError> {
     // Publish into what the path names (the target of a symbolic link, say).
     let real = dir.canonicalize().map_err(|e| FileError::new(FileOp::Read, dir, e))?;
     let (Some(parent), Some(name)) = (real.parent(), real.file_name().and_then(|n| n.to_str())) else {
@@ -49,63 +186,9 @@ pub fn publish(dir: &Path, files: &[(String, String)]) -> Result<(), FileError> 
         );
         return Err(FileError::new(FileOp::Write, dir, error));
     }
-    let _lock = lock(&parent.join(format!(".{name}.plc-lock")))?;
-    remove_leftovers(parent, name);
-
-    let stage_error = |e| FileError::new(FileOp::CreateDirectory, parent.join(format!(".{name}.plc-stage-*")), e);
-    let stage = tempfile::Builder::new()
-        .prefix(&format!(".{name}.plc-stage-"))
-        .rand_bytes(12)
-        .tempdir_in(parent)
-        .map_err(stage_error)?
-        .keep();
-    let staged = Staged { path: stage.clone(), armed: true };
-    let new_paths: FxHashSet<&str> = files.iter().map(|(rel, _)| rel.as_str()).collect();
-    // The directories first, once each; then the files, in parallel (each is its own
-    // file), the first failure in the files' order reported as a serial run would.
-    let mut dirs: Vec<&Path> = files.iter().filter_map(|(rel, _)| Path::new(rel).parent()).collect();
-    dirs.sort_unstable();
-    dirs.dedup();
-    for d in dirs {
-        let path = stage.join(d);
-        std::fs::create_dir_all(&path).map_err(|e| FileError::new(FileOp::CreateDirectory, dir.join(d), e))?;
-    }
-    let staged_files: Vec<std::io::Result<()>> =
-        files.par_iter().map(|(rel, text)| stage_file(&stage, &real, rel, text)).collect();
-    for ((rel, _), result) in files.iter().zip(staged_files) {
-        result.map_err(|e| FileError::new(FileOp::Write, dir.join(rel), e))?;
-    }
-    let mut manifest: Vec<&str> = files.iter().map(|(rel, _)| rel.as_str()).collect();
-    manifest.sort_unstable();
-    let mut list = manifest.join("\n");
-    list.push('\n');
-    stage_file(&stage, &real, MANIFEST, &list).map_err(|e| FileError::new(FileOp::Write, dir.join(MANIFEST), e))?;
-    let old_manifest: FxHashSet<String> = std::fs::read_to_string(real.join(MANIFEST))
-        .map(|text| text.lines().map(str::to_string).collect())
-        .unwrap_or_default();
-    carry_over(&real, &stage, Path::new(""), &new_paths, &old_manifest)?;
-    // The published directory gets the permissions the old one had.
-    if let Ok(meta) = std::fs::metadata(&real) {
-        let _ = std::fs::set_permissions(&stage, meta.permissions());
-    }
-    swap(&stage, &real, parent, name)?;
-    // After the swap the staging path holds the old set (or nothing): remove it.
-    drop(staged);
-    Ok(())
-}
-
-/// A staging directory, removed (with what it holds) when dropped while armed.
-struct Staged {
-    path: PathBuf,
-    armed: bool,
-}
-
-impl Drop for Staged {
-    fn drop(&mut self) {
-        if self.armed {
-            let _ = std::fs::remove_dir_all(&self.path);
-        }
-    }
+    let lock = lock(&parent.join(format!(".{name}.plc-lock")))?;
+    let (parent, name) = (parent.to_path_buf(), name.to_string());
+    Ok((real, parent, name, lock))
 }
 
 /// Writes one file of the new set into the staging directory, or links the old file

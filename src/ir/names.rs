@@ -30,11 +30,25 @@ pub fn split(names: &mut Interner, name: Symbol) -> (Symbol, Option<Version>) {
     if source.len() == text.len() {
         return (name, None);
     }
-    let version = Versioned::parse(text).map(|v| (v.qualifier.map(str::to_string), v.role, v.version));
-    let source = source.to_string();
-    let version =
-        version.map(|(qualifier, role, n)| Version { qualifier: qualifier.map(|q| names.intern(&q)), role, n });
-    (names.intern(&source), version)
+    // The parts as byte ranges of `text`, interned without a copy when already known.
+    let at = |part: &str| part.as_ptr() as usize - text.as_ptr() as usize;
+    let version = Versioned::parse(text).map(|v| (v.qualifier.map(|q| at(q)..at(q) + q.len()), v.role, v.version));
+    let source = 0..source.len();
+    let version = version.map(|(qualifier, role, n)| Version {
+        qualifier: qualifier.map(|q| intern_part(names, name, q)),
+        role,
+        n,
+    });
+    (intern_part(names, name, source), version)
+}
+
+/// The symbol of a part (`range`) of the name `name`.
+fn intern_part(names: &mut Interner, name: Symbol, range: std::ops::Range<usize>) -> Symbol {
+    if let Some(sym) = names.lookup(&names.get(name)[range.clone()]) {
+        return sym;
+    }
+    let part = names.get(name)[range].to_string();
+    names.intern(&part)
 }
 
 /// What a versioned name stands for.
@@ -92,11 +106,11 @@ pub struct Versioned<'a> {
 impl<'a> Versioned<'a> {
     /// `Some` when `name` ends in a version suffix and has a non-empty base before it.
     pub fn parse(name: &'a str) -> Option<Self> {
-        let (base, suffix) = name.rsplit_once("__")?;
+        let (base, suffix) = rsplit_last(name, "__")?;
         if base.is_empty() {
             return None;
         }
-        let (head, digits) = suffix.rsplit_once("_v")?;
+        let (head, digits) = rsplit_last(suffix, "_v")?;
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
@@ -139,8 +153,19 @@ pub fn graph_arg(param: &str, k: u32) -> String {
 }
 
 /// `name` without a `__graph_arg<k>` suffix, when it has one after a non-empty base.
+/// `text.rsplit_once(pat)` (around the last occurrence of `pat`) for the short names and
+/// patterns here, by a plain backward scan: `str`'s searcher sets itself up for long texts,
+/// which cost more than the search on every name the passes make (docs/performance.md).
+fn rsplit_last<'a>(text: &'a str, pat: &str) -> Option<(&'a str, &'a str)> {
+    let (bytes, pat) = (text.as_bytes(), pat.as_bytes());
+    let last = bytes.len().checked_sub(pat.len())?;
+    // `pat` is ASCII, so a match starts and ends on character boundaries.
+    let at = (0..=last).rev().find(|&i| bytes[i] == pat[0] && &bytes[i..i + pat.len()] == pat)?;
+    Some((&text[..at], &text[at + pat.len()..]))
+}
+
 fn strip_graph_arg(name: &str) -> Option<&str> {
-    let (base, suffix) = name.rsplit_once("__graph_arg")?;
+    let (base, suffix) = rsplit_last(name, "__graph_arg")?;
     (!base.is_empty() && !suffix.is_empty() && suffix.bytes().all(|b| b.is_ascii_digit())).then_some(base)
 }
 
@@ -191,6 +216,16 @@ mod tests {
         assert_eq!(split_of("k__lv_idx_v0"), ("k".to_string(), Some((Some("lv".to_string()), Role::Idx, 0))));
         assert_eq!(split_of("band__ssa_v0__graph_arg2"), ("band".to_string(), None));
         assert_eq!(split_of("a__b"), ("a__b".to_string(), None));
+    }
+
+    #[test]
+    fn rsplit_last_is_rsplit_once() {
+        for text in ["", "_", "__", "___", "a___b", "x__ssa_v0", "a__b__ssa_v3", "é__ü_v1", "band__ssa_v0__graph_arg2"]
+        {
+            for pat in ["__", "_v", "__graph_arg"] {
+                assert_eq!(rsplit_last(text, pat), text.rsplit_once(pat), "{text:?} {pat:?}");
+            }
+        }
     }
 
     #[test]

@@ -614,13 +614,29 @@ const OLDER_ORDERS: &[(Op, &[usize])] = &[(Op::TileStore, &[0, 1, 3, 2])];
 /// Looks an op up by a spelling written in the source (`pl.tile.load`, `pl.load`).
 pub fn by_spelling(spelling: &str) -> Option<Op> {
     let aliased = ALIASES.iter().find(|(s, _)| *s == spelling).map(|&(_, op)| op);
-    OPS.iter().position(|op| op.spellings.contains(&spelling)).map(|i| Op::ALL[i]).or(aliased).or_else(|| {
+    row_of(spelling).or(aliased).or_else(|| {
         // The older `pl.op.block.X` / `pl.op.tensor.X` API: where an op has no row of its own
         // for the older form (as `pl.op.block.load` has), it is `pl.tile.X` / `pl.tensor.X`.
         let current =
             DROPPED_NAMESPACES.iter().find_map(|(old, new)| spelling.strip_prefix(old).map(|r| format!("{new}{r}")))?;
-        OPS.iter().position(|op| op.spellings.contains(&current.as_str())).map(|i| Op::ALL[i])
+        row_of(&current)
     })
+}
+
+/// The first row of the table with the spelling, through an index made on first use (the
+/// table has hundreds of spellings and lowering looks one up for every op call).
+fn row_of(spelling: &str) -> Option<Op> {
+    static INDEX: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Op>> = std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut index = rustc_hash::FxHashMap::default();
+        for (i, op) in OPS.iter().enumerate() {
+            for &s in op.spellings {
+                index.entry(s).or_insert(Op::ALL[i]);
+            }
+        }
+        index
+    });
+    index.get(spelling).copied()
 }
 
 /// Further spellings of rows of the table: the promoted `pl.<name>` forms PyPTO has for
