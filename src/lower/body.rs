@@ -2739,7 +2739,7 @@ impl FnLower<'_, '_> {
         let result = if unknown {
             Ok(Type::Unknown)
         } else {
-            let view = ArgView { program: &self.cx.program, args: &args };
+            let view = ArgView { program: &self.cx.program, interner: &self.cx.session.interner, args: &args };
             (op.def().result)(&view)
         };
         match result {
@@ -2852,6 +2852,7 @@ fn enum_family(v: EnumValue) -> &'static str {
 /// The op table's view of a call's lowered arguments.
 struct ArgView<'p> {
     program: &'p crate::ir::Program,
+    interner: &'p crate::intern::Interner,
     args: &'p [Option<ExprId>],
 }
 
@@ -2906,6 +2907,13 @@ impl Args for ArgView<'_> {
     fn flag(&self, i: usize) -> Option<bool> {
         match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
             ExprKind::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    fn text(&self, i: usize) -> Option<String> {
+        match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
+            ExprKind::Str(s) => Some(self.interner.get(*s).to_string()),
             _ => None,
         }
     }
