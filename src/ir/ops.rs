@@ -1667,14 +1667,59 @@ fn check_tmp_tile(a: &dyn Args) -> Result<(), String> {
     }
     match (x.shape(), tmp.shape()) {
         (Some(p), Some(q)) if p.len() != q.len() => Err("tmp_tile must have the input's rank".to_string()),
+        (Some(p), Some(q)) => {
+            for (axis, (x, t)) in p.iter().zip(q).enumerate() {
+                if let (Dim::Const(x), Dim::Const(t)) = (x, t) {
+                    if t < x {
+                        return Err(format!(
+                            "tmp_tile must be at least the input's shape: axis {axis} has {t}, the input {x}"
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
         _ => Ok(()),
     }
 }
 
-/// `pl.tile.row_prod(tile, tmp_tile)`: `[rows, 1]`.
+/// A tile row reduction (`row_sum`, `row_max`, `row_min`, `row_prod` with a `tmp_tile`):
+/// `[rows, 1]` of an input of at least 2 dimensions.
 fn tile_row_reduce(a: &dyn Args) -> Result<Type, String> {
+    if let Some(s) = a.ty(0).and_then(Type::shape).filter(|s| s.len() < 2) {
+        return Err(format!("needs a tile of at least 2 dimensions, got {}", s.len()));
+    }
     check_tmp_tile(a)?;
     row_reduce(a)
+}
+
+/// The extents `axis` of two 2-D operands agree (`what` names them).
+fn same_extent(a: &dyn Args, axis: usize, what: &str) -> Result<(), String> {
+    let (Some(x), Some(v)) = (a.ty(0), a.ty(1)) else { return Ok(()) };
+    let two_d = |t: &Type| t.shape().is_some_and(|s| s.len() == 2);
+    if two_d(x) && two_d(v) {
+        if let (Dim::Const(p), Dim::Const(q)) = (extent(x, axis), extent(v, axis)) {
+            if p != q {
+                return Err(format!("the {what} must match: {p} and {q}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `row_expand_*(x, row_vec)`: the row vector has `x`'s rows.
+fn row_expanded(a: &dyn Args) -> Result<Type, String> {
+    same_extent(a, 0, "row counts of the operand and the row vector")?;
+    same_as_first(a)
+}
+
+/// `col_expand_*(x, col_vec)`: at tensor level the column vector has `x`'s columns (tile
+/// forms check only the dtypes).
+fn col_expanded(a: &dyn Args) -> Result<Type, String> {
+    if matches!(a.ty(0), Some(Type::Tensor { .. })) {
+        same_extent(a, 1, "column counts of the operand and the column vector")?;
+    }
+    same_as_first(a)
 }
 
 /// `row_argmax` / `row_argmin`: `[rows, 1]` of INT32 positions.
@@ -2048,13 +2093,13 @@ ops! {
         older: [("*", "pl.tensor.row_max or pl.tensor.col_max")];
     TensorMin = "tensor.min", Tensor, ["pl.tensor.min"], Some("min"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Min, default_axis: -1, default_keep: true },
         older: [("*", "pl.tensor.row_min")];
-    TensorRowExpandMul = "tensor.row_expand_mul", Tensor, ["pl.tensor.row_expand_mul"], Some("row_expand_mul"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
-    TensorRowExpandDiv = "tensor.row_expand_div", Tensor, ["pl.tensor.row_expand_div"], Some("row_expand_div"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
-    TensorRowExpandSub = "tensor.row_expand_sub", Tensor, ["pl.tensor.row_expand_sub"], Some("row_expand_sub"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
-    TensorRowExpandAdd = "tensor.row_expand_add", Tensor, ["pl.tensor.row_expand_add"], Some("row_expand_add"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
-    TensorColExpandMul = "tensor.col_expand_mul", Tensor, ["pl.tensor.col_expand_mul"], Some("col_expand_mul"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
+    TensorRowExpandMul = "tensor.row_expand_mul", Tensor, ["pl.tensor.row_expand_mul"], Some("row_expand_mul"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
+    TensorRowExpandDiv = "tensor.row_expand_div", Tensor, ["pl.tensor.row_expand_div"], Some("row_expand_div"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
+    TensorRowExpandSub = "tensor.row_expand_sub", Tensor, ["pl.tensor.row_expand_sub"], Some("row_expand_sub"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
+    TensorRowExpandAdd = "tensor.row_expand_add", Tensor, ["pl.tensor.row_expand_add"], Some("row_expand_add"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
+    TensorColExpandMul = "tensor.col_expand_mul", Tensor, ["pl.tensor.col_expand_mul"], Some("col_expand_mul"), EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
     TensorColExpand = "tensor.col_expand", Tensor, ["pl.tensor.col_expand"], Some("col_expand"),
-        &[req(P::Tensor, K::Tensor), req(P::ColVec, K::Tensor)], same_as_first, false, OpKind::Expand(Axis::Col, None);
+        &[req(P::Tensor, K::Tensor), req(P::ColVec, K::Tensor)], col_expanded, false, OpKind::Expand(Axis::Col, None);
     TensorExpands = "tensor.expands", Tensor, ["pl.tensor.expands"], Some("expands"),
         &[req(P::Target, K::Tensor), req(P::Scalar, K::Scalar)], same_as_first, false, OpKind::Special(Special::Expands);
     TensorConcat = "tensor.concat", Tensor, ["pl.tensor.concat"], Some("concat"), BINARY, concat, false, OpKind::Special(Special::Concat);
@@ -2227,9 +2272,9 @@ ops! {
         &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::AccPhase, K::Str)], gemv_acc, false, OpKind::Special(Special::MatmulAcc);
     TileGemvBias = "tile.gemv_bias", Tile, ["pl.tile.gemv_bias"], Some("gemv_bias"),
         &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Bias, K::Tile), opt(P::AccPhase, K::Str)], matmul_bias, false, OpKind::Special(Special::MatmulBias);
-    TileRowSum = "tile.row_sum", Tile, ["pl.tile.row_sum", "pl.op.block.row_sum"], Some("row_sum"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
-    TileRowMax = "tile.row_max", Tile, ["pl.tile.row_max", "pl.op.block.row_max"], Some("row_max"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
-    TileRowMin = "tile.row_min", Tile, ["pl.tile.row_min"], Some("row_min"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
+    TileRowSum = "tile.row_sum", Tile, ["pl.tile.row_sum", "pl.op.block.row_sum"], Some("row_sum"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
+    TileRowMax = "tile.row_max", Tile, ["pl.tile.row_max", "pl.op.block.row_max"], Some("row_max"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
+    TileRowMin = "tile.row_min", Tile, ["pl.tile.row_min"], Some("row_min"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
     TileColSum = "tile.col_sum", Tile, ["pl.tile.col_sum"], Some("col_sum"), REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Sum);
     TileColMax = "tile.col_max", Tile, ["pl.tile.col_max"], Some("col_max"), S_REDUCE_NO_TMP, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Max);
     TileSum = "tile.sum", Tile, ["pl.tile.sum"], Some("sum"),
@@ -2240,15 +2285,15 @@ ops! {
     TileMin = "tile.min", Tile, ["pl.tile.min"], Some("min"), S_AXIS_REDUCE, tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Min, default_axis: 0, default_keep: false },
         older: [("*", "pl.tile.row_min (pl.tile.min is the scalar minimum today)")];
     TileRowExpandMul = "tile.row_expand_mul", Tile, ["pl.tile.row_expand_mul", "pl.op.block.row_expand_mul"], Some("row_expand_mul"), EXPAND,
-        same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
+        row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
     TileRowExpandDiv = "tile.row_expand_div", Tile, ["pl.tile.row_expand_div", "pl.op.block.row_expand_div"], Some("row_expand_div"), EXPAND,
-        same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
+        row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
     TileRowExpandSub = "tile.row_expand_sub", Tile, ["pl.tile.row_expand_sub", "pl.op.block.row_expand_sub"], Some("row_expand_sub"), EXPAND,
-        same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
-    TileRowExpandAdd = "tile.row_expand_add", Tile, ["pl.tile.row_expand_add"], Some("row_expand_add"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
-    TileColExpandMul = "tile.col_expand_mul", Tile, ["pl.tile.col_expand_mul"], Some("col_expand_mul"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
+        row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
+    TileRowExpandAdd = "tile.row_expand_add", Tile, ["pl.tile.row_expand_add"], Some("row_expand_add"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
+    TileColExpandMul = "tile.col_expand_mul", Tile, ["pl.tile.col_expand_mul"], Some("col_expand_mul"), EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
     TileColExpand = "tile.col_expand", Tile, ["pl.tile.col_expand"], Some("col_expand"),
-        &[req(P::Target, K::Tile), req(P::ColVec, K::Tile)], same_as_first, false, OpKind::Expand(Axis::Col, None);
+        &[req(P::Target, K::Tile), req(P::ColVec, K::Tile)], col_expanded, false, OpKind::Expand(Axis::Col, None);
     TileExpands = "tile.expands", Tile, ["pl.tile.expands"], Some("expands"),
         &[req(P::Target, K::Tile), req(P::Scalar, K::Scalar)], same_as_first, false, OpKind::Special(Special::Expands);
     TileConcat = "tile.concat", Tile, ["pl.tile.concat"], Some("concat"), BINARY, concat, false, OpKind::Special(Special::Concat);
@@ -2421,27 +2466,27 @@ ops! {
     TileColArgmin = "tile.col_argmin", Tile, ["pl.tile.col_argmin"], Some("col_argmin"), S_TILE_TMP, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Min);
     // broadcasts along rows and columns
     TensorRowExpand = "tensor.row_expand", Tensor, ["pl.tensor.row_expand"], Some("row_expand"),
-        &[req(P::Target, K::Tensor), req(P::RowVec, K::Tensor)], same_as_first, false, OpKind::Expand(Axis::Row, None);
-    TensorRowExpandMax = "tensor.row_expand_max", Tensor, ["pl.tensor.row_expand_max"], Some("row_expand_max"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
-    TensorRowExpandMin = "tensor.row_expand_min", Tensor, ["pl.tensor.row_expand_min"], Some("row_expand_min"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
-    TensorRowExpandExpdif = "tensor.row_expand_expdif", Tensor, ["pl.tensor.row_expand_expdif"], Some("row_expand_expdif"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
-    TensorColExpandAdd = "tensor.col_expand_add", Tensor, ["pl.tensor.col_expand_add"], Some("col_expand_add"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
-    TensorColExpandSub = "tensor.col_expand_sub", Tensor, ["pl.tensor.col_expand_sub"], Some("col_expand_sub"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
-    TensorColExpandDiv = "tensor.col_expand_div", Tensor, ["pl.tensor.col_expand_div"], Some("col_expand_div"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
-    TensorColExpandMax = "tensor.col_expand_max", Tensor, ["pl.tensor.col_expand_max"], Some("col_expand_max"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
-    TensorColExpandMin = "tensor.col_expand_min", Tensor, ["pl.tensor.col_expand_min"], Some("col_expand_min"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
-    TensorColExpandExpdif = "tensor.col_expand_expdif", Tensor, ["pl.tensor.col_expand_expdif"], Some("col_expand_expdif"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
+        &[req(P::Target, K::Tensor), req(P::RowVec, K::Tensor)], row_expanded, false, OpKind::Expand(Axis::Row, None);
+    TensorRowExpandMax = "tensor.row_expand_max", Tensor, ["pl.tensor.row_expand_max"], Some("row_expand_max"), T_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
+    TensorRowExpandMin = "tensor.row_expand_min", Tensor, ["pl.tensor.row_expand_min"], Some("row_expand_min"), T_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
+    TensorRowExpandExpdif = "tensor.row_expand_expdif", Tensor, ["pl.tensor.row_expand_expdif"], Some("row_expand_expdif"), T_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
+    TensorColExpandAdd = "tensor.col_expand_add", Tensor, ["pl.tensor.col_expand_add"], Some("col_expand_add"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
+    TensorColExpandSub = "tensor.col_expand_sub", Tensor, ["pl.tensor.col_expand_sub"], Some("col_expand_sub"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
+    TensorColExpandDiv = "tensor.col_expand_div", Tensor, ["pl.tensor.col_expand_div"], Some("col_expand_div"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
+    TensorColExpandMax = "tensor.col_expand_max", Tensor, ["pl.tensor.col_expand_max"], Some("col_expand_max"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
+    TensorColExpandMin = "tensor.col_expand_min", Tensor, ["pl.tensor.col_expand_min"], Some("col_expand_min"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
+    TensorColExpandExpdif = "tensor.col_expand_expdif", Tensor, ["pl.tensor.col_expand_expdif"], Some("col_expand_expdif"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
     TileRowExpand = "tile.row_expand", Tile, ["pl.tile.row_expand"], Some("row_expand"),
-        &[req(P::Target, K::Tile), req(P::RowVec, K::Tile)], same_as_first, false, OpKind::Expand(Axis::Row, None);
-    TileRowExpandMax = "tile.row_expand_max", Tile, ["pl.tile.row_expand_max"], Some("row_expand_max"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
-    TileRowExpandMin = "tile.row_expand_min", Tile, ["pl.tile.row_expand_min"], Some("row_expand_min"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
-    TileRowExpandExpdif = "tile.row_expand_expdif", Tile, ["pl.tile.row_expand_expdif"], Some("row_expand_expdif"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
-    TileColExpandAdd = "tile.col_expand_add", Tile, ["pl.tile.col_expand_add"], Some("col_expand_add"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
-    TileColExpandSub = "tile.col_expand_sub", Tile, ["pl.tile.col_expand_sub"], Some("col_expand_sub"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
-    TileColExpandDiv = "tile.col_expand_div", Tile, ["pl.tile.col_expand_div"], Some("col_expand_div"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
-    TileColExpandMax = "tile.col_expand_max", Tile, ["pl.tile.col_expand_max"], Some("col_expand_max"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
-    TileColExpandMin = "tile.col_expand_min", Tile, ["pl.tile.col_expand_min"], Some("col_expand_min"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
-    TileColExpandExpdif = "tile.col_expand_expdif", Tile, ["pl.tile.col_expand_expdif"], Some("col_expand_expdif"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
+        &[req(P::Target, K::Tile), req(P::RowVec, K::Tile)], row_expanded, false, OpKind::Expand(Axis::Row, None);
+    TileRowExpandMax = "tile.row_expand_max", Tile, ["pl.tile.row_expand_max"], Some("row_expand_max"), S_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
+    TileRowExpandMin = "tile.row_expand_min", Tile, ["pl.tile.row_expand_min"], Some("row_expand_min"), S_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
+    TileRowExpandExpdif = "tile.row_expand_expdif", Tile, ["pl.tile.row_expand_expdif"], Some("row_expand_expdif"), S_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
+    TileColExpandAdd = "tile.col_expand_add", Tile, ["pl.tile.col_expand_add"], Some("col_expand_add"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
+    TileColExpandSub = "tile.col_expand_sub", Tile, ["pl.tile.col_expand_sub"], Some("col_expand_sub"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
+    TileColExpandDiv = "tile.col_expand_div", Tile, ["pl.tile.col_expand_div"], Some("col_expand_div"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
+    TileColExpandMax = "tile.col_expand_max", Tile, ["pl.tile.col_expand_max"], Some("col_expand_max"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
+    TileColExpandMin = "tile.col_expand_min", Tile, ["pl.tile.col_expand_min"], Some("col_expand_min"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
+    TileColExpandExpdif = "tile.col_expand_expdif", Tile, ["pl.tile.col_expand_expdif"], Some("col_expand_expdif"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
     // elementwise: sin, cos (FP32), fmod (the sign of the dividend), part ops
     TensorSin = "tensor.sin", Tensor, ["pl.tensor.sin"], Some("sin"), T_INPUT, fp32_same, false, OpKind::Unary(UnaryFn::Sin);
     TensorCos = "tensor.cos", Tensor, ["pl.tensor.cos"], Some("cos"), T_INPUT, fp32_same, false, OpKind::Unary(UnaryFn::Cos);
