@@ -509,6 +509,10 @@ pub trait Args {
     fn flag(&self, _i: usize) -> Option<bool> {
         None
     }
+    /// Argument `i` as a string constant. The default knows none.
+    fn text(&self, _i: usize) -> Option<String> {
+        None
+    }
 }
 
 /// Computes the type of a call's result, or says why the arguments do not fit.
@@ -846,6 +850,12 @@ fn load(a: &dyn Args) -> Result<Type, String> {
     };
     let memory = memory_arg(a, 4, MemorySpace::Vec)?;
     let mut shape = shape_arg(a, 2)?;
+    if shape.is_empty() {
+        return Err("the shapes list must have at least one extent".to_string());
+    }
+    same_rank(a, 1, 2, ("offsets", "shapes"))?;
+    same_rank(a, 3, 2, ("valid_shapes", "shapes"))?;
+    same_rank(a, 7, 2, ("valid_shape", "shapes"))?;
     if bool_arg(a, 5, false) {
         swap_last_two(&mut shape);
     }
@@ -905,10 +915,83 @@ fn with_dtype(ty: &Type, dtype: DType) -> Type {
     }
 }
 
-/// `reshape(x, shape)`, `slice(x, shape, offset)`: the first argument with a new shape.
+/// The number of elements of a shape whose extents are all literals.
+fn element_count(dims: &[Dim]) -> Option<i64> {
+    dims.iter().try_fold(1i64, |n, d| match d {
+        Dim::Const(k) => n.checked_mul(*k),
+        _ => None,
+    })
+}
+
+/// `reshape(x, shape)`, `view(x, shape)`: the first argument with a new shape holding as
+/// many elements (PyPTO compares the counts when both shapes are static).
 fn reshaped(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
-    Ok(with_shape(ty, shape_arg(a, 1)?))
+    let shape = shape_arg(a, 1)?;
+    let old = ty.shape().and_then(element_count);
+    if let (Some(old), Some(new)) = (old, element_count(&shape)) {
+        if old > 0 && new > 0 && old != new {
+            return Err(format!("cannot reshape {old} elements into a shape of {new} elements"));
+        }
+    }
+    Ok(with_shape(ty, shape))
+}
+
+/// The extent lists `first` and `second` (both optional arguments) have as many items
+/// (`what` names them in the message).
+fn same_rank(a: &dyn Args, first: usize, second: usize, what: (&str, &str)) -> Result<(), String> {
+    if let (Some(x), Some(y)) = (a.dims(first), a.dims(second)) {
+        if x.len() != y.len() {
+            let (p, q) = what;
+            return Err(format!(
+                "{p} and {q} must have the same number of dimensions, got {} and {}",
+                x.len(),
+                y.len()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An index list (argument `i`) with one position per dimension of argument 0.
+fn one_index_per_dim(a: &dyn Args, i: usize) -> Result<(), String> {
+    if let (Some(rank), Some(indices)) = (a.ty(0).and_then(Type::shape).map(<[Dim]>::len), a.dims(i)) {
+        if indices.len() != rank {
+            return Err(format!("expects one index per dimension: {rank} for this operand, got {}", indices.len()));
+        }
+    }
+    Ok(())
+}
+
+/// `read(x, indices)`: one element.
+fn read_element(a: &dyn Args) -> Result<Type, String> {
+    one_index_per_dim(a, 1)?;
+    element_of_first(a)
+}
+
+/// `write(x, indices, value)`: a statement.
+fn write_element(a: &dyn Args) -> Result<Type, String> {
+    one_index_per_dim(a, 1)?;
+    Ok(Type::None)
+}
+
+/// An axis argument normalized against `rank` (negative counts from the end).
+fn axis_in_range(axis: i64, rank: usize) -> Result<usize, String> {
+    let n = rank as i64;
+    let k = if axis < 0 { axis + n } else { axis };
+    if (0..n).contains(&k) {
+        Ok(k as usize)
+    } else {
+        Err(format!("axis {axis} is out of range for an operand of {rank} dimension(s)"))
+    }
+}
+
+/// `tensor.dim(t, axis)`: the axis is in range.
+fn dim_of(a: &dyn Args) -> Result<Type, String> {
+    if let (Some(shape), Some(axis)) = (a.ty(0).and_then(Type::shape), a.int(1)) {
+        axis_in_range(axis, shape.len())?;
+    }
+    index_scalar(a)
 }
 
 /// `slice(x, shape, offset, ..., drop_dims=[...])`: a view of the given shape, without the
@@ -916,6 +999,7 @@ fn reshaped(a: &dyn Args) -> Result<Type, String> {
 fn sliced(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
     let mut shape = shape_arg(a, 1)?;
+    same_rank(a, 2, 1, ("the offset", "the shape"))?;
     if let Some(drop) = a.dims(4) {
         let mut k = 0;
         shape.retain(|_| {
@@ -926,8 +1010,18 @@ fn sliced(a: &dyn Args) -> Result<Type, String> {
     Ok(with_shape(ty, shape))
 }
 
+/// The rounding modes of `cast`, in PyPTO's order (codes 0 to 6).
+pub const CAST_MODES: [&str; 7] = ["none", "rint", "round", "floor", "ceil", "trunc", "odd"];
+
+/// `cast(x, target_type, mode='round')`: `x` with the new dtype; `mode` one of [`CAST_MODES`].
 fn cast(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
+    if let Some(mode) = a.text(2) {
+        if !CAST_MODES.contains(&mode.as_str()) {
+            let names = CAST_MODES.map(|m| format!("'{m}'")).join(", ");
+            return Err(format!("unknown rounding mode '{mode}': the modes are {names}"));
+        }
+    }
     Ok(with_dtype(ty, dtype_arg(a, 1)?))
 }
 
@@ -1219,6 +1313,7 @@ fn matmul(a: &dyn Args) -> Result<Type, String> {
         });
     }
     let (ta, tb) = (bool_arg(a, 3, false), bool_arg(a, 4, false));
+    tensor_matmul_k(lhs, rhs, ta, tb)?;
     let m = extent(lhs, if ta { 1 } else { 0 });
     let n = extent(rhs, if tb { 0 } else { 1 });
     let dtype = match (a.dtype(2), lhs.dtype(), rhs.dtype()) {
@@ -1227,6 +1322,21 @@ fn matmul(a: &dyn Args) -> Result<Type, String> {
         (None, l, r) => l.or(r).unwrap_or(DType::Fp32),
     };
     Ok(Type::Tensor { shape: Some(vec![m, n]), dtype: Some(dtype), distributed: false })
+}
+
+/// The K extents of a 2-D by 2-D tensor matmul agree when both are literals (`a_trans`
+/// and `b_trans` say which axis of each operand is K).
+fn tensor_matmul_k(lhs: &Type, rhs: &Type, ta: bool, tb: bool) -> Result<(), String> {
+    let rank = |t: &Type| t.shape().map(<[Dim]>::len);
+    if rank(lhs) != Some(2) || rank(rhs) != Some(2) {
+        return Ok(());
+    }
+    if let (Dim::Const(k1), Dim::Const(k2)) = (extent(lhs, usize::from(!ta)), extent(rhs, usize::from(tb))) {
+        if k1 != k2 {
+            return Err(format!("the K extents differ: {k1} in lhs and {k2} in rhs"));
+        }
+    }
+    Ok(())
 }
 
 /// `matmul_bias(lhs, rhs, bias, out_dtype=None, ...)`, `gemv_bias(...)`: as `matmul`; a tile
@@ -1298,18 +1408,53 @@ fn col_reduce(a: &dyn Args) -> Result<Type, String> {
     Ok(with_shape(ty, vec![Dim::Const(1), cols]))
 }
 
+/// `transpose(x, axis1, axis2)`: `x` with two distinct axes swapped (negative axes count
+/// from the end); `x` has at least 2 dimensions.
 fn transposed(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
-    let mut shape = ty.shape().map(<[Dim]>::to_vec).unwrap_or_default();
-    let (i, j) = (a.int(1).unwrap_or(0) as usize, a.int(2).unwrap_or(1) as usize);
-    if i < shape.len() && j < shape.len() {
-        shape.swap(i, j);
+    let Some(shape) = ty.shape() else { return Ok(ty.clone()) };
+    let mut shape = shape.to_vec();
+    if shape.len() < 2 {
+        return Err(format!("needs an operand of at least 2 dimensions, got {}", shape.len()));
     }
+    let (Some(i), Some(j)) = (a.int(1), a.int(2)) else { return Ok(with_shape(ty, shape)) };
+    let (i, j) = (axis_in_range(i, shape.len())?, axis_in_range(j, shape.len())?);
+    if i == j {
+        return Err(format!("the two axes must differ, both are axis {i}"));
+    }
+    shape.swap(i, j);
     Ok(with_shape(ty, shape))
 }
 
+/// `store(tile, offsets, output_tensor, shapes=None)`: the output tensor's type; a
+/// `shapes` list, when given, is non-empty and has as many items as `offsets`.
+fn stored(a: &dyn Args) -> Result<Type, String> {
+    if a.dims(3).is_some_and(|s| s.is_empty()) {
+        return Err("the shapes list, when given, must have at least one extent".to_string());
+    }
+    same_rank(a, 3, 1, ("shapes", "offsets"))?;
+    same_as_third(a)
+}
+
+/// `concat(src0, src1)`: two 2-D operands of one dtype and as many rows, joined along
+/// the columns.
 fn concat(a: &dyn Args) -> Result<Type, String> {
     let (x, y) = (a.ty(0).ok_or("missing argument")?, a.ty(1).ok_or("missing argument")?);
+    for t in [x, y] {
+        if let Some(s) = t.shape().filter(|s| s.len() != 2) {
+            return Err(format!("the operands must be 2-D, got one of {} dimension(s)", s.len()));
+        }
+    }
+    if let (Some(p), Some(q)) = (x.dtype(), y.dtype()) {
+        if p != q {
+            return Err(format!("the operands must have the same dtype, got {} and {}", p.name(), q.name()));
+        }
+    }
+    if let (Dim::Const(r0), Dim::Const(r1)) = (extent(x, 0), extent(y, 0)) {
+        if r0 != r1 {
+            return Err(format!("the operands must have as many rows, got {r0} and {r1}"));
+        }
+    }
     let mut shape = x.shape().map(<[Dim]>::to_vec).unwrap_or_default();
     if let (Some(Dim::Const(p)), Some(Dim::Const(q))) =
         (shape.last().copied(), y.shape().and_then(|s| s.last().copied()))
@@ -1339,6 +1484,9 @@ fn axis_reduced(a: &dyn Args, default_axis: i64, default_keep: bool) -> Result<T
     let axis = if a.present(1) { a.int(1) } else { Some(default_axis) };
     let keep = bool_arg(a, 2, default_keep);
     let rank = shape.len() as i64;
+    if let Some(x) = axis {
+        axis_in_range(x, shape.len())?;
+    }
     match axis.map(|x| if x < 0 { x + rank } else { x }) {
         Some(x) if (0..rank).contains(&x) => {
             if keep {
@@ -1535,14 +1683,59 @@ fn check_tmp_tile(a: &dyn Args) -> Result<(), String> {
     }
     match (x.shape(), tmp.shape()) {
         (Some(p), Some(q)) if p.len() != q.len() => Err("tmp_tile must have the input's rank".to_string()),
+        (Some(p), Some(q)) => {
+            for (axis, (x, t)) in p.iter().zip(q).enumerate() {
+                if let (Dim::Const(x), Dim::Const(t)) = (x, t) {
+                    if t < x {
+                        return Err(format!(
+                            "tmp_tile must be at least the input's shape: axis {axis} has {t}, the input {x}"
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
         _ => Ok(()),
     }
 }
 
-/// `pl.tile.row_prod(tile, tmp_tile)`: `[rows, 1]`.
+/// A tile row reduction (`row_sum`, `row_max`, `row_min`, `row_prod` with a `tmp_tile`):
+/// `[rows, 1]` of an input of at least 2 dimensions.
 fn tile_row_reduce(a: &dyn Args) -> Result<Type, String> {
+    if let Some(s) = a.ty(0).and_then(Type::shape).filter(|s| s.len() < 2) {
+        return Err(format!("needs a tile of at least 2 dimensions, got {}", s.len()));
+    }
     check_tmp_tile(a)?;
     row_reduce(a)
+}
+
+/// The extents `axis` of two 2-D operands agree (`what` names them).
+fn same_extent(a: &dyn Args, axis: usize, what: &str) -> Result<(), String> {
+    let (Some(x), Some(v)) = (a.ty(0), a.ty(1)) else { return Ok(()) };
+    let two_d = |t: &Type| t.shape().is_some_and(|s| s.len() == 2);
+    if two_d(x) && two_d(v) {
+        if let (Dim::Const(p), Dim::Const(q)) = (extent(x, axis), extent(v, axis)) {
+            if p != q {
+                return Err(format!("the {what} must match: {p} and {q}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `row_expand_*(x, row_vec)`: the row vector has `x`'s rows.
+fn row_expanded(a: &dyn Args) -> Result<Type, String> {
+    same_extent(a, 0, "row counts of the operand and the row vector")?;
+    same_as_first(a)
+}
+
+/// `col_expand_*(x, col_vec)`: at tensor level the column vector has `x`'s columns (tile
+/// forms check only the dtypes).
+fn col_expanded(a: &dyn Args) -> Result<Type, String> {
+    if matches!(a.ty(0), Some(Type::Tensor { .. })) {
+        same_extent(a, 1, "column counts of the operand and the column vector")?;
+    }
+    same_as_first(a)
 }
 
 /// `row_argmax` / `row_argmin`: `[rows, 1]` of INT32 positions.
@@ -1839,11 +2032,11 @@ ops! {
     TensorDtype = "tensor.dtype", Tensor, ["pl.tensor.dtype"], None, &[req(P::T, K::Tensor)], unknown, true, OpKind::Special(Special::DTypeOf),
         older: [("*", "the dtype in the annotation")];
     TensorDim = "tensor.dim", Tensor, ["pl.tensor.dim"], None,
-        &[req(P::T, K::Tensor), req(P::Axis, K::Int)], index_scalar, true, OpKind::Special(Special::Dim);
+        &[req(P::T, K::Tensor), req(P::Axis, K::Int)], dim_of, true, OpKind::Special(Special::Dim);
     TensorRead = "tensor.read", Tensor, ["pl.tensor.read", "pl.read"], None,
-        &[req(P::T, K::Tensor), req(P::Indices, K::Indices)], element_of_first, true, OpKind::Special(Special::Read);
+        &[req(P::T, K::Tensor), req(P::Indices, K::Indices)], read_element, true, OpKind::Special(Special::Read);
     TensorWrite = "tensor.write", Tensor, ["pl.tensor.write", "pl.write"], None,
-        &[write(P::T, K::Tensor), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], none, true, OpKind::Special(Special::Write);
+        &[write(P::T, K::Tensor), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, true, OpKind::Special(Special::Write);
     TensorSlice = "tensor.slice", Tensor, ["pl.tensor.slice"], Some("slice"),
         &[req(P::X, K::Tensor), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
           opt(P::DropDims, K::Any), opt(P::PadValue, K::Enum("PadValue")), opt(P::Clamp, K::Bool)],
@@ -1916,13 +2109,13 @@ ops! {
         older: [("*", "pl.tensor.row_max or pl.tensor.col_max")];
     TensorMin = "tensor.min", Tensor, ["pl.tensor.min"], Some("min"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Min, default_axis: -1, default_keep: true },
         older: [("*", "pl.tensor.row_min")];
-    TensorRowExpandMul = "tensor.row_expand_mul", Tensor, ["pl.tensor.row_expand_mul"], Some("row_expand_mul"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
-    TensorRowExpandDiv = "tensor.row_expand_div", Tensor, ["pl.tensor.row_expand_div"], Some("row_expand_div"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
-    TensorRowExpandSub = "tensor.row_expand_sub", Tensor, ["pl.tensor.row_expand_sub"], Some("row_expand_sub"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
-    TensorRowExpandAdd = "tensor.row_expand_add", Tensor, ["pl.tensor.row_expand_add"], Some("row_expand_add"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
-    TensorColExpandMul = "tensor.col_expand_mul", Tensor, ["pl.tensor.col_expand_mul"], Some("col_expand_mul"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
+    TensorRowExpandMul = "tensor.row_expand_mul", Tensor, ["pl.tensor.row_expand_mul"], Some("row_expand_mul"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
+    TensorRowExpandDiv = "tensor.row_expand_div", Tensor, ["pl.tensor.row_expand_div"], Some("row_expand_div"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
+    TensorRowExpandSub = "tensor.row_expand_sub", Tensor, ["pl.tensor.row_expand_sub"], Some("row_expand_sub"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
+    TensorRowExpandAdd = "tensor.row_expand_add", Tensor, ["pl.tensor.row_expand_add"], Some("row_expand_add"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
+    TensorColExpandMul = "tensor.col_expand_mul", Tensor, ["pl.tensor.col_expand_mul"], Some("col_expand_mul"), EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
     TensorColExpand = "tensor.col_expand", Tensor, ["pl.tensor.col_expand"], Some("col_expand"),
-        &[req(P::Tensor, K::Tensor), req(P::ColVec, K::Tensor)], same_as_first, false, OpKind::Expand(Axis::Col, None);
+        &[req(P::Tensor, K::Tensor), req(P::ColVec, K::Tensor)], col_expanded, false, OpKind::Expand(Axis::Col, None);
     TensorExpands = "tensor.expands", Tensor, ["pl.tensor.expands"], Some("expands"),
         &[req(P::Target, K::Tensor), req(P::Scalar, K::Scalar)], same_as_first, false, OpKind::Special(Special::Expands);
     TensorConcat = "tensor.concat", Tensor, ["pl.tensor.concat"], Some("concat"), BINARY, concat, false, OpKind::Special(Special::Concat);
@@ -2012,7 +2205,7 @@ ops! {
     TileStore = "tile.store", Tile, ["pl.store", "pl.tile.store"], None,
         &[req(P::Tile, K::Tile), req(P::Offsets, K::Indices), write(P::OutputTensor, K::Tensor), opt(P::Shapes, K::Shape),
           opt(P::Atomic, K::Enum("AtomicType"))],
-        same_as_third, false, OpKind::Special(Special::Store);
+        stored, false, OpKind::Special(Special::Store);
     // Stores an `Acc` tile (older releases; current ones use `pl.store`).
     TileL0cStore = "tile.l0c_store", Tile, ["pl.l0c_store", "pl.tile.l0c_store", "pl.block.l0c_store"], None,
         &[req(P::Tile, K::Tile), req(P::Offsets, K::Indices), req(P::Shapes, K::Shape), write(P::OutputTensor, K::Tensor)],
@@ -2033,9 +2226,9 @@ ops! {
           opt(P::Transpose, K::Bool)],
         moved, false, OpKind::Special(Special::Move);
     TileRead = "tile.read", Tile, ["pl.tile.read"], None,
-        &[req(P::T, K::Tile), req(P::Indices, K::Indices)], element_of_first, false, OpKind::Special(Special::Read);
+        &[req(P::T, K::Tile), req(P::Indices, K::Indices)], read_element, false, OpKind::Special(Special::Read);
     TileWrite = "tile.write", Tile, ["pl.tile.write"], None,
-        &[read_write(P::T, K::Tile), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], none, false, OpKind::Special(Special::Write);
+        &[read_write(P::T, K::Tile), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, false, OpKind::Special(Special::Write);
     TileSlice = "tile.slice", Tile, ["pl.tile.slice"], Some("slice"),
         &[req(P::X, K::Tile), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
           opt(P::DropDims, K::Any), opt(P::PadValue, K::Enum("PadValue")), opt(P::Clamp, K::Bool)],
@@ -2095,9 +2288,9 @@ ops! {
         &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::AccPhase, K::Str)], gemv_acc, false, OpKind::Special(Special::MatmulAcc);
     TileGemvBias = "tile.gemv_bias", Tile, ["pl.tile.gemv_bias"], Some("gemv_bias"),
         &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Bias, K::Tile), opt(P::AccPhase, K::Str)], matmul_bias, false, OpKind::Special(Special::MatmulBias);
-    TileRowSum = "tile.row_sum", Tile, ["pl.tile.row_sum", "pl.op.block.row_sum"], Some("row_sum"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
-    TileRowMax = "tile.row_max", Tile, ["pl.tile.row_max", "pl.op.block.row_max"], Some("row_max"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
-    TileRowMin = "tile.row_min", Tile, ["pl.tile.row_min"], Some("row_min"), REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
+    TileRowSum = "tile.row_sum", Tile, ["pl.tile.row_sum", "pl.op.block.row_sum"], Some("row_sum"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
+    TileRowMax = "tile.row_max", Tile, ["pl.tile.row_max", "pl.op.block.row_max"], Some("row_max"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
+    TileRowMin = "tile.row_min", Tile, ["pl.tile.row_min"], Some("row_min"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
     TileColSum = "tile.col_sum", Tile, ["pl.tile.col_sum"], Some("col_sum"), REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Sum);
     TileColMax = "tile.col_max", Tile, ["pl.tile.col_max"], Some("col_max"), S_REDUCE_NO_TMP, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Max);
     TileSum = "tile.sum", Tile, ["pl.tile.sum"], Some("sum"),
@@ -2108,15 +2301,15 @@ ops! {
     TileMin = "tile.min", Tile, ["pl.tile.min"], Some("min"), S_AXIS_REDUCE, tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Min, default_axis: 0, default_keep: false },
         older: [("*", "pl.tile.row_min (pl.tile.min is the scalar minimum today)")];
     TileRowExpandMul = "tile.row_expand_mul", Tile, ["pl.tile.row_expand_mul", "pl.op.block.row_expand_mul"], Some("row_expand_mul"), EXPAND,
-        same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
+        row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
     TileRowExpandDiv = "tile.row_expand_div", Tile, ["pl.tile.row_expand_div", "pl.op.block.row_expand_div"], Some("row_expand_div"), EXPAND,
-        same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
+        row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
     TileRowExpandSub = "tile.row_expand_sub", Tile, ["pl.tile.row_expand_sub", "pl.op.block.row_expand_sub"], Some("row_expand_sub"), EXPAND,
-        same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
-    TileRowExpandAdd = "tile.row_expand_add", Tile, ["pl.tile.row_expand_add"], Some("row_expand_add"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
-    TileColExpandMul = "tile.col_expand_mul", Tile, ["pl.tile.col_expand_mul"], Some("col_expand_mul"), EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
+        row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
+    TileRowExpandAdd = "tile.row_expand_add", Tile, ["pl.tile.row_expand_add"], Some("row_expand_add"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
+    TileColExpandMul = "tile.col_expand_mul", Tile, ["pl.tile.col_expand_mul"], Some("col_expand_mul"), EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
     TileColExpand = "tile.col_expand", Tile, ["pl.tile.col_expand"], Some("col_expand"),
-        &[req(P::Target, K::Tile), req(P::ColVec, K::Tile)], same_as_first, false, OpKind::Expand(Axis::Col, None);
+        &[req(P::Target, K::Tile), req(P::ColVec, K::Tile)], col_expanded, false, OpKind::Expand(Axis::Col, None);
     TileExpands = "tile.expands", Tile, ["pl.tile.expands"], Some("expands"),
         &[req(P::Target, K::Tile), req(P::Scalar, K::Scalar)], same_as_first, false, OpKind::Special(Special::Expands);
     TileConcat = "tile.concat", Tile, ["pl.tile.concat"], Some("concat"), BINARY, concat, false, OpKind::Special(Special::Concat);
@@ -2289,27 +2482,27 @@ ops! {
     TileColArgmin = "tile.col_argmin", Tile, ["pl.tile.col_argmin"], Some("col_argmin"), S_TILE_TMP, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Min);
     // broadcasts along rows and columns
     TensorRowExpand = "tensor.row_expand", Tensor, ["pl.tensor.row_expand"], Some("row_expand"),
-        &[req(P::Target, K::Tensor), req(P::RowVec, K::Tensor)], same_as_first, false, OpKind::Expand(Axis::Row, None);
-    TensorRowExpandMax = "tensor.row_expand_max", Tensor, ["pl.tensor.row_expand_max"], Some("row_expand_max"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
-    TensorRowExpandMin = "tensor.row_expand_min", Tensor, ["pl.tensor.row_expand_min"], Some("row_expand_min"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
-    TensorRowExpandExpdif = "tensor.row_expand_expdif", Tensor, ["pl.tensor.row_expand_expdif"], Some("row_expand_expdif"), T_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
-    TensorColExpandAdd = "tensor.col_expand_add", Tensor, ["pl.tensor.col_expand_add"], Some("col_expand_add"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
-    TensorColExpandSub = "tensor.col_expand_sub", Tensor, ["pl.tensor.col_expand_sub"], Some("col_expand_sub"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
-    TensorColExpandDiv = "tensor.col_expand_div", Tensor, ["pl.tensor.col_expand_div"], Some("col_expand_div"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
-    TensorColExpandMax = "tensor.col_expand_max", Tensor, ["pl.tensor.col_expand_max"], Some("col_expand_max"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
-    TensorColExpandMin = "tensor.col_expand_min", Tensor, ["pl.tensor.col_expand_min"], Some("col_expand_min"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
-    TensorColExpandExpdif = "tensor.col_expand_expdif", Tensor, ["pl.tensor.col_expand_expdif"], Some("col_expand_expdif"), T_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
+        &[req(P::Target, K::Tensor), req(P::RowVec, K::Tensor)], row_expanded, false, OpKind::Expand(Axis::Row, None);
+    TensorRowExpandMax = "tensor.row_expand_max", Tensor, ["pl.tensor.row_expand_max"], Some("row_expand_max"), T_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
+    TensorRowExpandMin = "tensor.row_expand_min", Tensor, ["pl.tensor.row_expand_min"], Some("row_expand_min"), T_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
+    TensorRowExpandExpdif = "tensor.row_expand_expdif", Tensor, ["pl.tensor.row_expand_expdif"], Some("row_expand_expdif"), T_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
+    TensorColExpandAdd = "tensor.col_expand_add", Tensor, ["pl.tensor.col_expand_add"], Some("col_expand_add"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
+    TensorColExpandSub = "tensor.col_expand_sub", Tensor, ["pl.tensor.col_expand_sub"], Some("col_expand_sub"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
+    TensorColExpandDiv = "tensor.col_expand_div", Tensor, ["pl.tensor.col_expand_div"], Some("col_expand_div"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
+    TensorColExpandMax = "tensor.col_expand_max", Tensor, ["pl.tensor.col_expand_max"], Some("col_expand_max"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
+    TensorColExpandMin = "tensor.col_expand_min", Tensor, ["pl.tensor.col_expand_min"], Some("col_expand_min"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
+    TensorColExpandExpdif = "tensor.col_expand_expdif", Tensor, ["pl.tensor.col_expand_expdif"], Some("col_expand_expdif"), T_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
     TileRowExpand = "tile.row_expand", Tile, ["pl.tile.row_expand"], Some("row_expand"),
-        &[req(P::Target, K::Tile), req(P::RowVec, K::Tile)], same_as_first, false, OpKind::Expand(Axis::Row, None);
-    TileRowExpandMax = "tile.row_expand_max", Tile, ["pl.tile.row_expand_max"], Some("row_expand_max"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
-    TileRowExpandMin = "tile.row_expand_min", Tile, ["pl.tile.row_expand_min"], Some("row_expand_min"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
-    TileRowExpandExpdif = "tile.row_expand_expdif", Tile, ["pl.tile.row_expand_expdif"], Some("row_expand_expdif"), S_ROW_EXPAND, same_as_first, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
-    TileColExpandAdd = "tile.col_expand_add", Tile, ["pl.tile.col_expand_add"], Some("col_expand_add"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
-    TileColExpandSub = "tile.col_expand_sub", Tile, ["pl.tile.col_expand_sub"], Some("col_expand_sub"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
-    TileColExpandDiv = "tile.col_expand_div", Tile, ["pl.tile.col_expand_div"], Some("col_expand_div"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
-    TileColExpandMax = "tile.col_expand_max", Tile, ["pl.tile.col_expand_max"], Some("col_expand_max"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
-    TileColExpandMin = "tile.col_expand_min", Tile, ["pl.tile.col_expand_min"], Some("col_expand_min"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
-    TileColExpandExpdif = "tile.col_expand_expdif", Tile, ["pl.tile.col_expand_expdif"], Some("col_expand_expdif"), S_COL_EXPAND, same_as_first, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
+        &[req(P::Target, K::Tile), req(P::RowVec, K::Tile)], row_expanded, false, OpKind::Expand(Axis::Row, None);
+    TileRowExpandMax = "tile.row_expand_max", Tile, ["pl.tile.row_expand_max"], Some("row_expand_max"), S_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Max));
+    TileRowExpandMin = "tile.row_expand_min", Tile, ["pl.tile.row_expand_min"], Some("row_expand_min"), S_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Min));
+    TileRowExpandExpdif = "tile.row_expand_expdif", Tile, ["pl.tile.row_expand_expdif"], Some("row_expand_expdif"), S_ROW_EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::ExpDif));
+    TileColExpandAdd = "tile.col_expand_add", Tile, ["pl.tile.col_expand_add"], Some("col_expand_add"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Add));
+    TileColExpandSub = "tile.col_expand_sub", Tile, ["pl.tile.col_expand_sub"], Some("col_expand_sub"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Sub));
+    TileColExpandDiv = "tile.col_expand_div", Tile, ["pl.tile.col_expand_div"], Some("col_expand_div"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Div));
+    TileColExpandMax = "tile.col_expand_max", Tile, ["pl.tile.col_expand_max"], Some("col_expand_max"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Max));
+    TileColExpandMin = "tile.col_expand_min", Tile, ["pl.tile.col_expand_min"], Some("col_expand_min"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Min));
+    TileColExpandExpdif = "tile.col_expand_expdif", Tile, ["pl.tile.col_expand_expdif"], Some("col_expand_expdif"), S_COL_EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::ExpDif));
     // elementwise: sin, cos (FP32), fmod (the sign of the dividend), part ops
     TensorSin = "tensor.sin", Tensor, ["pl.tensor.sin"], Some("sin"), T_INPUT, fp32_same, false, OpKind::Unary(UnaryFn::Sin);
     TensorCos = "tensor.cos", Tensor, ["pl.tensor.cos"], Some("cos"), T_INPUT, fp32_same, false, OpKind::Unary(UnaryFn::Cos);

@@ -762,6 +762,9 @@ impl Lowering<'_> {
                         );
                         return None;
                     }
+                    if !self.tensor_layout_ok(m, extra) {
+                        return None;
+                    }
                 }
                 Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed }
             }
@@ -778,12 +781,7 @@ impl Lowering<'_> {
                 }
                 let shape = self.shape(m, items[0], scalars)?;
                 let dtype = self.dtype(m, items[1])?;
-                let mut memory = None;
-                for &extra in &items[2..] {
-                    if let Some(Const::Enum(EnumValue::MemorySpace(ms))) = self.enum_arg_quiet(m, extra) {
-                        memory = Some(ms);
-                    }
-                }
+                let memory = self.tile_memory_space(m, &items[2..])?;
                 Type::Tile { shape, dtype, memory }
             }
             (Some("Scalar"), Some(_)) if items.len() == 1 => Type::Scalar(self.dtype(m, items[0])?),
@@ -835,6 +833,45 @@ impl Lowering<'_> {
             }
         };
         Some(self.program.types.intern(ty))
+    }
+
+    /// The memory space among the extra items of a Tile annotation, if any; E0207 for a
+    /// second one (ops.md §4.2 `_resolve_tile_annotation_args`).
+    fn tile_memory_space(&mut self, m: ModuleId, extras: &[ast::ExprId]) -> Option<Option<crate::ir::MemorySpace>> {
+        let mut memory = None;
+        for &extra in extras {
+            if let Some(Const::Enum(EnumValue::MemorySpace(ms))) = self.enum_arg_quiet(m, extra) {
+                if memory.is_some() {
+                    let (file, span) = (self.modules[m].file, self.ast(m).expr(extra).span);
+                    let message = "a Tile annotation takes at most one memory space";
+                    self.error(Code::E0207, file, span, message, "a second memory space");
+                    return None;
+                }
+                memory = Some(ms);
+            }
+        }
+        Some(memory)
+    }
+
+    /// An extra item of a Tensor annotation spelled as a `pl` attribute (`pl.NZ`,
+    /// `pl.TensorLayout.ND`) names a known layout (ops.md §4.2 `resolve_layout`, *Unknown
+    /// layout*): E0206 otherwise. Calls (`pl.MemRef(...)`, `pl.TensorView(...)`) and other
+    /// forms are left to their own rules.
+    fn tensor_layout_ok(&mut self, m: ModuleId, extra: ast::ExprId) -> bool {
+        let e = self.ast(m).expr(extra).clone();
+        if !matches!(e.kind, E::Attribute { .. }) {
+            return true;
+        }
+        let Some(path) = self.pl_path(m, extra) else { return true };
+        let name = path.strip_prefix("TensorLayout.").unwrap_or(&path);
+        if crate::ir::Layout::from_name(name).is_some() {
+            return true;
+        }
+        let file = self.modules[m].file;
+        let known = crate::ir::Layout::names();
+        self.error(Code::E0206, file, e.span, format!("unknown tensor layout `pl.{path}`"), "not a layout").help =
+            Some(format!("the layouts are {known}"));
+        false
     }
 
     fn enum_arg_quiet(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Const> {

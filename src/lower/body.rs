@@ -408,7 +408,7 @@ impl FnLower<'_, '_> {
         let t = self.ast().expr(target).clone();
         match &t.kind {
             E::Name(name) => {
-                let Some(v) = self.expr(value) else {
+                let Some(v) = self.expr(value).filter(|&v| self.not_a_string(v)) else {
                     // Still define the name, so that later uses do not cascade.
                     self.define_unknown(*name, t.span);
                     return;
@@ -1053,7 +1053,7 @@ impl FnLower<'_, '_> {
                         );
                     }
                     "attrs" => {
-                        if let Some(e) = self.expr(a.value) {
+                        if let Some(e) = self.loop_attrs_ok(a.value, name).then(|| self.expr(a.value)).flatten() {
                             attrs.push((k.name, e));
                         }
                     }
@@ -1384,13 +1384,21 @@ impl FnLower<'_, '_> {
             iter_args.push(IterArg { var: v, init });
         }
         let cond_stmt = body.stmts[0];
-        let cond_arg = match &self.ast().stmt(cond_stmt).kind {
+        let cond_args = match &self.ast().stmt(cond_stmt).kind {
             S::Expr(e) => match &self.ast().expr(*e).kind {
-                E::Call { args, .. } => args.first().map(|a| a.value),
-                _ => None,
+                E::Call { args, .. } => args.clone(),
+                _ => Vec::new(),
             },
-            _ => None,
+            _ => Vec::new(),
         };
+        if cond_args.len() > 1 {
+            let at = self.ast().stmt(cond_stmt).span;
+            let message = format!("pl.cond() takes exactly one argument, the loop condition, got {}", cond_args.len());
+            self.error(Code::E0202, at, message, "several arguments").help =
+                Some("combine the conditions with `and` / `or`".to_string());
+            return;
+        }
+        let cond_arg = cond_args.first().map(|a| a.value);
         let Some(cond_arg) = cond_arg else {
             self.error(Code::E0219, span, "pl.cond() takes the loop condition", "no condition");
             return;
@@ -1701,6 +1709,9 @@ impl FnLower<'_, '_> {
 
     /// A scalar operator; folds constants; refuses tensors and tiles (use `pl.add` ...).
     pub fn binary(&mut self, op: BinOp, a: ExprId, b: ExprId, span: Span) -> Option<ExprId> {
+        if !self.not_a_string(a) || !self.not_a_string(b) {
+            return None;
+        }
         let (ta, tb) = (self.ty(a).clone(), self.ty(b).clone());
         for t in [&ta, &tb] {
             if t.is_shaped() {
@@ -1862,6 +1873,12 @@ impl FnLower<'_, '_> {
                 Some(self.new_expr(ExprKind::TupleGet { tuple: base, index: i as u32 }, ety, span))
             }
             Type::Array { dtype, .. } => {
+                if items.len() != 1 {
+                    let message = format!("an array takes a single index, got {}", items.len());
+                    self.error(Code::E0217, self.ast().expr(index).span, message, "one index").help =
+                        Some("pl.array values have one dimension: write `arr[i]`".to_string());
+                    return None;
+                }
                 let i = self.expr(items[0])?;
                 let op = Op::ArrayGetElement;
                 let ety = self.types().scalar(*dtype);
@@ -2325,6 +2342,15 @@ impl FnLower<'_, '_> {
         }
         if let Some(value) = attrs_arg {
             self.attrs_dict(value, &mut attrs)?;
+            let given = attrs.arg_directions.as_ref().map_or(positional, Vec::len);
+            if given != positional {
+                let at = self.ast().expr(value).span;
+                let message = format!(
+                    "attrs[\"arg_directions\"] names {given} direction(s) for {positional} positional argument(s)"
+                );
+                self.error(Code::E0217, at, message, "one direction per positional argument");
+                return None;
+            }
         }
         let returns = self.cx.callee_returns(key).unwrap_or_default();
         let ty = match returns.as_slice() {
@@ -2356,15 +2382,20 @@ impl FnLower<'_, '_> {
                 return None;
             }
             "const" => {
-                let Some(value) = args.first() else {
-                    self.error(Code::E0202, span, "pl.const() takes a value and a dtype, and got nothing", "no value");
+                let [value, dtype] = args else {
+                    let message = format!("pl.const() takes a value and a dtype, got {} argument(s)", args.len());
+                    self.error(Code::E0202, span, message, "wrong number of arguments").help =
+                        Some("write a typed literal as pl.const(42, pl.INT32)".to_string());
                     return None;
                 };
+                if !self.numeric_literal(value.value) {
+                    let at = self.ast().expr(value.value).span;
+                    self.error(Code::E0217, at, "the value of pl.const() must be a number literal", "not a literal")
+                        .help = Some("pl.const types a literal such as 42, -1 or 0.5".to_string());
+                    return None;
+                }
                 let v = self.expr(value.value)?;
-                let dtype = match args.get(1) {
-                    Some(a) => self.cx.dtype(self.m, a.value)?,
-                    None => return Some(v),
-                };
+                let dtype = self.cx.dtype(self.m, dtype.value)?;
                 let kind = self.cx.program.expr(v).kind.clone();
                 let ty = self.types().scalar(dtype);
                 return Some(self.new_expr(kind, ty, span));
@@ -2739,7 +2770,7 @@ impl FnLower<'_, '_> {
         let result = if unknown {
             Ok(Type::Unknown)
         } else {
-            let view = ArgView { program: &self.cx.program, args: &args };
+            let view = ArgView { program: &self.cx.program, interner: &self.cx.session.interner, args: &args };
             (op.def().result)(&view)
         };
         match result {
@@ -2852,6 +2883,7 @@ fn enum_family(v: EnumValue) -> &'static str {
 /// The op table's view of a call's lowered arguments.
 struct ArgView<'p> {
     program: &'p crate::ir::Program,
+    interner: &'p crate::intern::Interner,
     args: &'p [Option<ExprId>],
 }
 
@@ -2906,6 +2938,13 @@ impl Args for ArgView<'_> {
     fn flag(&self, i: usize) -> Option<bool> {
         match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
             ExprKind::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    fn text(&self, i: usize) -> Option<String> {
+        match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
+            ExprKind::Str(s) => Some(self.interner.get(*s).to_string()),
             _ => None,
         }
     }

@@ -165,6 +165,18 @@ impl FnLower<'_, '_> {
     pub(crate) fn attrs_dict(&mut self, value: ast::ExprId, attrs: &mut CallAttrs) -> Option<()> {
         for (key, e, span) in self.dict_entries(value)? {
             let name = self.cx.name(key).to_string();
+            if name == "manual_dep_edges" {
+                self.error(
+                    Code::E0217,
+                    span,
+                    "attrs={'manual_dep_edges': ...} is not accepted on a call",
+                    "not a call attribute",
+                )
+                .help = Some(
+                    "write manual dependency edges as deps=[...] on pl.submit or pl.system.task_dummy".to_string(),
+                );
+                return None;
+            }
             if name == "arg_directions" {
                 let dirs = self.arg_directions(e, span)?;
                 attrs.make_mut().arg_directions = Some(dirs);

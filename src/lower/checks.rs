@@ -206,6 +206,13 @@ impl FnLower<'_, '_> {
             Type::Tile { .. } => "Tile",
             _ => return true,
         };
+        let stepped =
+            items.iter().map(|&i| self.ast().expr(i)).find(|e| matches!(e.kind, E::Slice { step: Some(_), .. }));
+        if let Some(item) = stepped {
+            let message = format!("a slice step is not supported in a {kind} subscript-write");
+            self.error(Code::E0223, item.span, message, "a step");
+            return false;
+        }
         let same_kind =
             matches!((dst, src), (Type::Tensor { .. }, Type::Tensor { .. }) | (Type::Tile { .. }, Type::Tile { .. }));
         if !same_kind && !matches!(src, Type::Unknown) {
@@ -344,5 +351,59 @@ impl FnLower<'_, '_> {
             "set twice",
         );
         true
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// `attrs=` of a loop (`pl.range(..., attrs={...})`, ops.md §4.2 `_parse_range_keyword`,
+    /// `_parse_attrs_dict`): a dict literal with string-literal keys (E0217). `false` after
+    /// reporting.
+    pub(crate) fn loop_attrs_ok(&mut self, value: ast::ExprId, iterator: &str) -> bool {
+        let e = self.ast().expr(value).clone();
+        let E::Dict(entries) = &e.kind else {
+            let message = format!("attrs= of pl.{iterator}() must be a dict literal");
+            self.error(Code::E0217, e.span, message, "not a dict").help =
+                Some("write the attributes as {\"name\": value, ...}".to_string());
+            return false;
+        };
+        for entry in entries {
+            let key = entry.key.map(|k| self.ast().expr(k).clone());
+            let plain = matches!(&key, Some(ast::Expr { kind: E::Str(p), .. })
+                if p.iter().all(|p| p.kind == ast::StrKind::Plain));
+            if !plain {
+                let at = key.map_or(e.span, |k| k.span);
+                let message = format!("the keys of attrs= of pl.{iterator}() must be string literals");
+                self.error(Code::E0217, at, message, "not a string");
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// An int or float literal, possibly negated: what `pl.const(value, dtype)` takes
+    /// (ops.md §4.2 `_parse_typed_constant`).
+    pub(crate) fn numeric_literal(&self, value: ast::ExprId) -> bool {
+        match &self.ast().expr(value).kind {
+            E::Int | E::Float => true,
+            E::Unary { op: ast::UnaryOp::Neg, operand } => matches!(self.ast().expr(*operand).kind, E::Int | E::Float),
+            _ => false,
+        }
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// A string constant is not a value of pl code (ops.md §4.2 `parse_constant`,
+    /// *Unsupported constant type*): it may only stand where an op or a directive takes
+    /// a name (`mode="round"`, `name_hint=`, attributes). E0217 when `value` is one.
+    pub(crate) fn not_a_string(&mut self, value: crate::ir::ExprId) -> bool {
+        if !matches!(self.cx.program.expr(value).kind, crate::ir::ExprKind::Str(_)) {
+            return true;
+        }
+        let span = self.cx.program.expr(value).loc.span;
+        self.error(Code::E0217, span, "a string is not a value in pl code", "a string constant").help =
+            Some("strings are only taken by op arguments and directives that expect a name".to_string());
+        false
     }
 }
