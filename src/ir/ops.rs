@@ -365,6 +365,10 @@ pub enum Special {
     AvailableClusterCount,
     /// `pl.system.task_invalid()`: the id of no task.
     TaskInvalid,
+    /// `pl.runtime_print(x)`: the device prints a tile or a tensor for debugging. It
+    /// changes no value; plc's CPU interpreter and kernels print nothing (their output is
+    /// the checksum lines of `plc run`, which a debug print would interleave with).
+    RuntimePrint,
     /// `pl.tri(diagonal, shape, ...)`: 1 on and below (`upper=True`: on and above) the
     /// `diagonal`-th diagonal, 0 elsewhere (`torch.tril`/`triu` of ones).
     Tri,
@@ -1910,6 +1914,8 @@ ops! {
     TensorExpands = "tensor.expands", Tensor, ["pl.tensor.expands"], Some("expands"),
         &[req(P::Target, K::Tensor), req(P::Scalar, K::Scalar)], same_as_first, false, OpKind::Special(Special::Expands);
     TensorConcat = "tensor.concat", Tensor, ["pl.tensor.concat"], Some("concat"), BINARY, concat, false, OpKind::Special(Special::Concat);
+    TensorRuntimePrint = "tensor.runtime_print", Tensor, ["pl.tensor.runtime_print"], Some("runtime_print"),
+        &[req(P::Tensor, K::Tensor)], none, true, OpKind::Special(Special::RuntimePrint);
     TensorFillpad = "tensor.fillpad", Tensor, ["pl.tensor.fillpad"], Some("fillpad"),
         &[req(P::X, K::Tensor), opt(P::PadValue, K::Enum("PadValue"))], same_as_first, false, OpKind::Special(Special::Fillpad);
     TensorSetValidshape = "tensor.set_validshape", Tensor, ["pl.tensor.set_validshape"], Some("set_validshape"),
@@ -2104,6 +2110,8 @@ ops! {
     TileExpands = "tile.expands", Tile, ["pl.tile.expands"], Some("expands"),
         &[req(P::Target, K::Tile), req(P::Scalar, K::Scalar)], same_as_first, false, OpKind::Special(Special::Expands);
     TileConcat = "tile.concat", Tile, ["pl.tile.concat"], Some("concat"), BINARY, concat, false, OpKind::Special(Special::Concat);
+    TileRuntimePrint = "tile.runtime_print", Tile, ["pl.tile.runtime_print"], Some("runtime_print"),
+        &[req(P::Tile, K::Tile)], none, false, OpKind::Special(Special::RuntimePrint);
     TileFillpad = "tile.fillpad", Tile, ["pl.tile.fillpad"], Some("fillpad"),
         &[req(P::X, K::Tile), opt(P::PadValue, K::Enum("PadValue"))], same_as_first, false, OpKind::Special(Special::Fillpad);
     // scalar-operand, bitwise and select families
