@@ -2249,7 +2249,9 @@ ops! {
           opt(P::Pipeline, K::Bool)],
         none, false, OpKind::Distributed;
     // Collectives work in place on a window and return it; `signal` is the barrier window.
-    PldTensorAllreduce = "pld.tensor.allreduce", Distributed, ["pld.tensor.allreduce"], None,
+    // `pld.all_reduce(target, op=...)` is PyPTO's wrapper of the mesh form (no signal; its
+    // ring form, `mode="ring", nranks=n`, allocates a signal plc has no row for).
+    PldTensorAllreduce = "pld.tensor.allreduce", Distributed, ["pld.tensor.allreduce", "pld.all_reduce"], None,
         &[read_write(P::Target, K::Tensor), opt_read_write(P::Signal, K::Tensor), opt(P::Op, K::Enum("ReduceOp")),
           opt(P::Mode, K::Str), opt(P::CoreNum, K::Int)],
         same_as_first, false, OpKind::Distributed;
@@ -2258,6 +2260,10 @@ ops! {
         &[read_write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), req(P::Root, K::Int)], same_as_first, false, OpKind::Distributed;
     PldTensorAllgather = "pld.tensor.allgather", Distributed, ["pld.tensor.allgather"], None,
         &[req(P::LocalData, K::Value), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor)], same_as_second, false, OpKind::Distributed;
+    /// `pld.all_gather(local, target)`: PyPTO's wrapper of `pld.tensor.allgather` that
+    /// allocates the `[world_size, 1]` INT32 signal itself.
+    PldAllGather = "pld.all_gather", Distributed, ["pld.all_gather"], None,
+        &[req(P::LocalData, K::Value), write(P::Target, K::Tensor)], same_as_second, false, OpKind::Distributed;
     PldTensorReduceScatter = "pld.tensor.reduce_scatter", Distributed, ["pld.tensor.reduce_scatter"], None,
         &[read_write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), opt(P::Op, K::Enum("ReduceOp"))],
         same_as_first, false, OpKind::Distributed;
