@@ -2,7 +2,9 @@
 # ops.md §2-§3): the hardware pipes of `pl.PipeType` named by the sync ops, and the two
 # AIV lanes of `for lane in pl.split_aiv(2, mode=...)` (plc runs the lanes one after the
 # other), and the unroll hint of `pl.range(..., unroll=N)` (kept on the loop, which runs as
-# written).
+# written), and the device debug print `pl.runtime_print` of a tile or a tensor (it changes
+# no value; plc's CPU interpreter and kernels print nothing for it), and the argument
+# direction markers `pl.adir.<direction>(x)` of PyPTO's printed calls.
 import pypto.language as pl
 
 
@@ -13,6 +15,7 @@ class Forms:
         self, x: pl.Tensor[[16, 32], pl.FP32], y: pl.Out[pl.Tensor[[16, 32], pl.FP32]]
     ) -> pl.Tensor[[16, 32], pl.FP32]:
         t = pl.load(x, [0, 0], [16, 32])
+        pl.runtime_print(t)
         pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         pl.system.sync_dst(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)
         doubled = pl.tile.muls(t, 2.0)
@@ -25,6 +28,7 @@ class Forms:
     def main(
         self, x: pl.Tensor[[16, 32], pl.FP32], y: pl.Out[pl.Tensor[[16, 32], pl.FP32]]
     ) -> pl.Tensor[[16, 32], pl.FP32]:
+        pl.tensor.runtime_print(x)
         y = self.synced(x, y)
         return y
 
@@ -68,7 +72,9 @@ class Forms:
     def add_one(
         self, a: pl.Tensor[[16, 32], pl.FP32], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]
     ) -> pl.Tensor[[16, 32], pl.FP32]:
-        out = self.unrolled(a, out)
+        # The direction markers PyPTO's printer writes around every argument of a call:
+        # checked, then dropped (plc derives the directions itself).
+        out = self.unrolled(pl.adir.input(a), pl.adir.output_existing(out))
         return out
 
     @pl.function(type=pl.FunctionType.Orchestration)

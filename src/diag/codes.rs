@@ -622,7 +622,8 @@ defined. `plc run` finds the same on one input (E0804).";
 which assignment reaches it. A name first assigned inside a loop and read after the loop
 has no value when the loop runs zero times (unless a parameter or value of the same type
 can stand in, as PyPTO does); a name assigned in only one branch of an `if` has no value
-when the other branch runs; a loop variable has no value after its loop.
+when the other branch runs (unless that branch ends in `continue`, `break` or `return`, so
+never reaches the read); a loop variable has no value after its loop.
 
     for i in pl.range(n):
         out = pl.add(a, 1.0)

@@ -1295,6 +1295,7 @@ impl<'a> Emitter<'a> {
             | Special::BlockNum
             | Special::SubblockIdx
             | Special::Hardware
+            | Special::RuntimePrint
             | Special::AvailableAivCount
             | Special::AvailableClusterCount
             | Special::Copy
@@ -1434,6 +1435,8 @@ impl<'a> Emitter<'a> {
                 self.line(&format!("{a}[{i}] = {x};"));
             }
             Op::TensorAssemble => {}
+            // A debug print changes no value; the CPU runtime prints nothing for it.
+            Op::TensorRuntimePrint => self.line("// pl.runtime_print: no output on the CPU runtime"),
             _ => self.misplaced(op, loc),
         }
     }

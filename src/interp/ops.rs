@@ -177,6 +177,7 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         | Special::AvailableClusterCount
         | Special::TaskInvalid
         | Special::Hardware
+        | Special::RuntimePrint
         | Special::SyncAll => create(it, special, a),
         Special::Read | Special::Write | Special::ArrayGet | Special::ArrayUpdate => element(special, a),
         Special::Slice
@@ -267,7 +268,8 @@ fn create(it: &Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         Special::AvailableClusterCount => Value::Int(24),
         Special::TaskInvalid => Value::TaskId(-1),
         // Barriers, flags, fences and cache control (and `syncall`): the interpreter runs
-        // everything in program order, so they do nothing.
+        // everything in program order, so they do nothing. A device debug print changes no
+        // value, and `plc run` prints only its checksum lines.
         _ => Value::None,
     })
 }

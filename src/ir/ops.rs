@@ -365,6 +365,10 @@ pub enum Special {
     AvailableClusterCount,
     /// `pl.system.task_invalid()`: the id of no task.
     TaskInvalid,
+    /// `pl.runtime_print(x)`: the device prints a tile or a tensor for debugging. It
+    /// changes no value; plc's CPU interpreter and kernels print nothing (their output is
+    /// the checksum lines of `plc run`, which a debug print would interleave with).
+    RuntimePrint,
     /// `pl.tri(diagonal, shape, ...)`: 1 on and below (`upper=True`: on and above) the
     /// `diagonal`-th diagonal, 0 elsewhere (`torch.tril`/`triu` of ones).
     Tri,
@@ -2119,6 +2123,8 @@ ops! {
     TensorExpands = "tensor.expands", Tensor, ["pl.tensor.expands"], Some("expands"),
         &[req(P::Target, K::Tensor), req(P::Scalar, K::Scalar)], same_as_first, false, OpKind::Special(Special::Expands);
     TensorConcat = "tensor.concat", Tensor, ["pl.tensor.concat"], Some("concat"), BINARY, concat, false, OpKind::Special(Special::Concat);
+    TensorRuntimePrint = "tensor.runtime_print", Tensor, ["pl.tensor.runtime_print"], Some("runtime_print"),
+        &[req(P::Tensor, K::Tensor)], none, true, OpKind::Special(Special::RuntimePrint);
     TensorFillpad = "tensor.fillpad", Tensor, ["pl.tensor.fillpad"], Some("fillpad"),
         &[req(P::X, K::Tensor), opt(P::PadValue, K::Enum("PadValue"))], same_as_first, false, OpKind::Special(Special::Fillpad);
     TensorSetValidshape = "tensor.set_validshape", Tensor, ["pl.tensor.set_validshape"], Some("set_validshape"),
@@ -2313,6 +2319,8 @@ ops! {
     TileExpands = "tile.expands", Tile, ["pl.tile.expands"], Some("expands"),
         &[req(P::Target, K::Tile), req(P::Scalar, K::Scalar)], same_as_first, false, OpKind::Special(Special::Expands);
     TileConcat = "tile.concat", Tile, ["pl.tile.concat"], Some("concat"), BINARY, concat, false, OpKind::Special(Special::Concat);
+    TileRuntimePrint = "tile.runtime_print", Tile, ["pl.tile.runtime_print"], Some("runtime_print"),
+        &[req(P::Tile, K::Tile)], none, false, OpKind::Special(Special::RuntimePrint);
     TileFillpad = "tile.fillpad", Tile, ["pl.tile.fillpad"], Some("fillpad"),
         &[req(P::X, K::Tile), opt(P::PadValue, K::Enum("PadValue"))], same_as_first, false, OpKind::Special(Special::Fillpad);
     // scalar-operand, bitwise and select families
@@ -2450,7 +2458,9 @@ ops! {
           opt(P::Pipeline, K::Bool)],
         none, false, OpKind::Distributed;
     // Collectives work in place on a window and return it; `signal` is the barrier window.
-    PldTensorAllreduce = "pld.tensor.allreduce", Distributed, ["pld.tensor.allreduce"], None,
+    // `pld.all_reduce(target, op=...)` is PyPTO's wrapper of the mesh form (no signal; its
+    // ring form, `mode="ring", nranks=n`, allocates a signal plc has no row for).
+    PldTensorAllreduce = "pld.tensor.allreduce", Distributed, ["pld.tensor.allreduce", "pld.all_reduce"], None,
         &[read_write(P::Target, K::Tensor), opt_read_write(P::Signal, K::Tensor), opt(P::Op, K::Enum("ReduceOp")),
           opt(P::Mode, K::Str), opt(P::CoreNum, K::Int)],
         same_as_first, false, OpKind::Distributed;
@@ -2459,6 +2469,10 @@ ops! {
         &[read_write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), req(P::Root, K::Int)], same_as_first, false, OpKind::Distributed;
     PldTensorAllgather = "pld.tensor.allgather", Distributed, ["pld.tensor.allgather"], None,
         &[req(P::LocalData, K::Value), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor)], same_as_second, false, OpKind::Distributed;
+    /// `pld.all_gather(local, target)`: PyPTO's wrapper of `pld.tensor.allgather` that
+    /// allocates the `[world_size, 1]` INT32 signal itself.
+    PldAllGather = "pld.all_gather", Distributed, ["pld.all_gather"], None,
+        &[req(P::LocalData, K::Value), write(P::Target, K::Tensor)], same_as_second, false, OpKind::Distributed;
     PldTensorReduceScatter = "pld.tensor.reduce_scatter", Distributed, ["pld.tensor.reduce_scatter"], None,
         &[read_write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), opt(P::Op, K::Enum("ReduceOp"))],
         same_as_first, false, OpKind::Distributed;

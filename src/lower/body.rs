@@ -2242,15 +2242,18 @@ impl FnLower<'_, '_> {
         let mut device = None;
         let mut attrs_arg = None;
         let mut no_dep: Vec<usize> = Vec::new();
+        // Whether each argument had a `pl.adir.<direction>(...)` marker: all or none.
+        let mut marks: Vec<(bool, Span)> = Vec::new();
         for a in args {
             match a.kind {
                 ArgKind::Positional => {
                     if positional < slots.len() {
-                        let (value, wrapped) = self.strip_no_dep(a.value);
+                        let (value, wrapped, marked) = self.strip_markers(a.value)?;
                         slots[positional] = Some(value);
                         if wrapped {
                             no_dep.push(positional);
                         }
+                        marks.push((marked, a.span));
                     }
                     positional += 1;
                 }
@@ -2274,11 +2277,12 @@ impl FnLower<'_, '_> {
                         ok = false;
                     }
                     Some(i) => {
-                        let (value, wrapped) = self.strip_no_dep(a.value);
+                        let (value, wrapped, marked) = self.strip_markers(a.value)?;
                         slots[i] = Some(value);
                         if wrapped {
                             no_dep.push(i);
                         }
+                        marks.push((marked, a.span));
                     }
                     None => {
                         let kname = self.cx.name(k.name).to_string();
@@ -2293,6 +2297,15 @@ impl FnLower<'_, '_> {
                 },
                 _ => {}
             }
+        }
+        if let Some(&(_, bare)) = marks.iter().find(|m| !m.0).filter(|_| marks.iter().any(|m| m.0)) {
+            self.error(
+                Code::E0217,
+                bare,
+                format!("the call of `{fname}` mixes wrapped and bare arguments: mark every argument with `pl.adir.<direction>(...)` or none"),
+                "no direction marker",
+            );
+            return None;
         }
         let given = args.len() - usize::from(device.is_some()) - usize::from(attrs_arg.is_some());
         if positional > params.len() || slots.iter().any(Option::is_none) {

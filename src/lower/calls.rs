@@ -12,6 +12,8 @@ use crate::intern::Symbol;
 use crate::ir::{ArgDir, CallAttrs, Callee, DType, ExprId, ExprKind, FuncKind, Type};
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, StmtKind as S};
 
+/// The direction markers `pl.adir.<name>(x)` of PyPTO's printer (`ArgDirection`).
+const ADIR_MARKERS: &[&str] = &["input", "output", "inout", "output_existing", "no_dep", "scalar"];
 /// The keywords `pl.submit` takes besides the function's own arguments.
 const SUBMIT_KEYWORDS: &[&str] = &["deps", "dumps", "allow_early_resolve", "predicate", "attrs"];
 /// The keywords `pl.spmd_submit` takes besides the function's own arguments.
@@ -149,6 +151,46 @@ impl FnLower<'_, '_> {
     }
 
     /// `pl.no_dep(x)` as an argument of a function call: `x`, and whether it was wrapped.
+    /// An argument of a function call without its markers: `pl.no_dep(x)` (the second
+    /// value is `true`), and the direction marker `pl.adir.<direction>(x)` PyPTO's printer
+    /// writes around every argument of a call whose directions DeriveCallDirections derived
+    /// (the third value is `true`). plc derives the directions itself, so a marker is
+    /// checked and dropped, but for `pl.adir.no_dep`, which is `pl.no_dep`. `None` after an
+    /// error: an unknown direction, or a marker not around exactly one positional argument.
+    pub(crate) fn strip_markers(&mut self, e: ast::ExprId) -> Option<(ast::ExprId, bool, bool)> {
+        let (e, no_dep) = self.strip_no_dep(e);
+        if no_dep {
+            return Some((e, true, false));
+        }
+        let E::Call { func, args } = &self.ast().expr(e).kind else { return Some((e, false, false)) };
+        let Some(dir) = self.cx.pl_path(self.m, *func).and_then(|p| p.strip_prefix("adir.").map(str::to_string)) else {
+            return Some((e, false, false));
+        };
+        let args = args.clone();
+        let span = self.ast().expr(e).span;
+        if !ADIR_MARKERS.contains(&dir.as_str()) {
+            self.error(
+                Code::E0205,
+                span,
+                format!("Unknown argument direction marker `pl.adir.{dir}`: write one of {}", ADIR_MARKERS.join(", ")),
+                "unknown direction",
+            );
+            return None;
+        }
+        match args.as_slice() {
+            [one] if matches!(one.kind, ArgKind::Positional) => Some((one.value, dir == "no_dep", true)),
+            _ => {
+                self.error(
+                    Code::E0202,
+                    span,
+                    format!("pl.adir.{dir}() takes exactly one positional argument, the argument it marks"),
+                    "not one argument",
+                );
+                None
+            }
+        }
+    }
+
     pub(crate) fn strip_no_dep(&mut self, e: ast::ExprId) -> (ast::ExprId, bool) {
         let E::Call { func, args } = &self.ast().expr(e).kind else { return (e, false) };
         if !matches!(self.cx.pl_path(self.m, *func).as_deref(), Some("no_dep" | "tensor.no_dep")) {

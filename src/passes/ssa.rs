@@ -545,7 +545,21 @@ impl Ssa<'_, '_> {
                 }
                 (None, Some(t), Some(e)) => phis.push((k, t, e)),
                 (None, t, e) if t.is_some() || e.is_some() => {
-                    self.gone.insert(k, Gone::Branch(loc));
+                    // Assigned in one branch only: after the `if` the value is defined when
+                    // the other branch never reaches it (it ends in `continue`, `break` or
+                    // `return`); that branch yields a stand-in no path reads.
+                    let (defined, other) = match t {
+                        Some(t) => (t, else_body),
+                        None => (e.unwrap_or(k), Some(then_body)),
+                    };
+                    let stand =
+                        other.filter(|b| self.diverges(b)).and_then(|_| self.escaping_init(self.p.var(defined).ty));
+                    match stand {
+                        Some(s) => phis.push((k, t.unwrap_or(s), e.unwrap_or(s))),
+                        None => {
+                            self.gone.insert(k, Gone::Branch(loc));
+                        }
+                    }
                 }
                 _ => {}
             }
@@ -591,6 +605,14 @@ impl Ssa<'_, '_> {
             }
         }
         StmtKind::If { cond, then_body: then_b, else_body: else_b, return_vars: new_rvs }
+    }
+
+    /// Whether a block never reaches its end: its last statement leaves it.
+    fn diverges(&self, block: &[StmtId]) -> bool {
+        matches!(
+            block.last().map(|&s| &self.p.stmt(s).kind),
+            Some(StmtKind::Break | StmtKind::Continue | StmtKind::Return(_))
+        )
     }
 
     /// The value an escaping variable (first assigned in a loop, read after it) starts
@@ -861,6 +883,24 @@ mod tests {
     fn one_branch_definition_read_after_is_e0420() {
         let src = format!(
             "{HEAD}x: pl.Tensor[[64], pl.FP32], flag: pl.Scalar[pl.BOOL]) -> pl.Tensor[[64], pl.FP32]:\n    if flag:\n        y = pl.add(x, 1.0)\n    return y\n"
+        );
+        assert_eq!(ssa(&src).1, [Code::E0420]);
+    }
+
+    #[test]
+    fn one_branch_definition_with_a_jumping_other_branch_is_defined() {
+        let body = "    for i in pl.range(4):\n        if i > 1:\n            y = pl.add(x, 1.0)\n        else:\n            JUMP\n        x = y\n    return x\n";
+        for jump in ["continue", "break"] {
+            let src = format!(
+                "{HEAD}x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n{}",
+                body.replace("JUMP", jump)
+            );
+            assert_eq!(ssa(&src).1, Vec::<Code>::new(), "{jump}");
+        }
+        // Without the jump the other branch reaches the read: still E0420.
+        let src = format!(
+            "{HEAD}x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n{}",
+            body.replace("JUMP", "pass")
         );
         assert_eq!(ssa(&src).1, [Code::E0420]);
     }

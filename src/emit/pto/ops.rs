@@ -193,6 +193,7 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
             }
             Special::Hardware => Some("explicit hardware synchronisation is left to the pipe-flag step"),
             Special::TaskInvalid => Some("a task id is an orchestration value"),
+            Special::RuntimePrint => Some("TPRINT is not mapped yet"),
             Special::Tri
             | Special::FillpadExpand
             | Special::FillpadInplace

@@ -27,6 +27,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
     const ChipTensor& ext_y = orch_args.tensor(1).ref();
 
     PTO2_SCOPE() {
+        // pl.runtime_print: no output on the CPU runtime
 
         // Task 0: synced
         CoreTaskArgs params_t0;
