@@ -44,6 +44,7 @@ use crate::source::FileId;
 use crate::syntax::lexer::{self, Token};
 use crate::syntax::token::Tok;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
 use std::ops::Range;
 use std::path::Path;
 
@@ -374,20 +375,20 @@ fn statement_starts(text: &str, tokens: &[Token]) -> Vec<usize> {
 /// functions and classes (what follows `def` and `class`), and string literals without
 /// spaces (region names).
 #[derive(Default)]
-struct Names {
-    mentions: Vec<String>,
-    functions: Vec<String>,
-    strings: Vec<String>,
+struct Names<'t> {
+    mentions: Vec<Cow<'t, str>>,
+    functions: Vec<Cow<'t, str>>,
+    strings: Vec<&'t str>,
 }
 
-fn names_of(text: &str, tokens: &[Token], range: Range<usize>, names: &mut Names) {
+fn names_of<'t>(text: &'t str, tokens: &[Token], range: Range<usize>, names: &mut Names<'t>) {
     let Names { mentions, functions, strings } = names;
     let toks = &tokens[range];
     for (j, t) in toks.iter().enumerate() {
         let s = t.text(text);
         match t.kind {
             Tok::Name => {
-                let name = crate::syntax::ident::normalize(s).into_owned();
+                let name = crate::syntax::ident::normalize(s);
                 if j > 0 && matches!(toks[j - 1].kind, Tok::Def | Tok::Class) {
                     functions.push(name.clone());
                 }
@@ -397,7 +398,7 @@ fn names_of(text: &str, tokens: &[Token], range: Range<usize>, names: &mut Names
                 let inner =
                     s.trim_start_matches(|c: char| c.is_ascii_alphabetic()).trim_matches(|c| c == '"' || c == '\'');
                 if !inner.is_empty() && inner.len() <= 200 && !inner.chars().any(char::is_whitespace) {
-                    strings.push(inner.to_string());
+                    strings.push(inner);
                 }
             }
             _ => {}
@@ -433,22 +434,22 @@ fn link(text: &str, tokens: &[Token], units: &[Range<usize>], header: &[Range<us
     let mut program: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
     for (node, names) in parts.iter().enumerate() {
         for f in &names.functions {
-            functions.entry(f.as_str()).or_default().push(node);
+            functions.entry(f.as_ref()).or_default().push(node);
         }
-        for n in names.functions.iter().chain(&names.strings) {
-            program.entry(n.as_str()).or_default().push(node);
+        for n in names.functions.iter().map(|f| f.as_ref()).chain(names.strings.iter().copied()) {
+            program.entry(n).or_default().push(node);
         }
     }
     let mut uf = UnionFind::new(parts.len());
     for (node, names) in parts.iter().enumerate() {
         for m in &names.mentions {
-            for &other in functions.get(m.as_str()).into_iter().flatten() {
+            for &other in functions.get(m.as_ref()).into_iter().flatten() {
                 uf.union(node, other);
             }
         }
-        for n in names.functions.iter().chain(&names.strings) {
+        for n in names.functions.iter().map(|f| f.as_ref()).chain(names.strings.iter().copied()) {
             // `n` itself, and each prefix of it that ends before a `_`.
-            let prefixes = n.match_indices('_').map(|(at, _)| &n[..at]).chain(std::iter::once(n.as_str()));
+            let prefixes = n.match_indices('_').map(|(at, _)| &n[..at]).chain(std::iter::once(n));
             for p in prefixes {
                 for &other in program.get(p).into_iter().flatten() {
                     uf.union(node, other);
