@@ -118,13 +118,21 @@ fn to_compile(prev: &Cache, split: &Split, text: &str) -> Vec<bool> {
             groups.insert((true, split.group[i]));
         }
     }
-    (0..n)
+    let mut compile: Vec<bool> = (0..n)
         .map(|i| {
             split.pinned[i]
                 || groups.contains(&(false, prev.units[i].group))
                 || groups.contains(&(true, split.group[i]))
         })
-        .collect()
+        .collect();
+    // With every unit of their groups now. (Links between unchanged units are the same
+    // before and after, so a unit of an old group has no new link to a unit outside; this
+    // makes sure of it.)
+    let now: FxHashSet<usize> = (0..n).filter(|&i| compile[i]).map(|i| split.group[i]).collect();
+    for (c, group) in compile.iter_mut().zip(&split.group) {
+        *c |= now.contains(group);
+    }
+    compile
 }
 
 /// The text with the units not compiled made blank: every byte a space but line breaks,
