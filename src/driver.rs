@@ -109,6 +109,9 @@ impl StopAt {
 pub enum Stage {
     /// Reading, parsing and lowering the root file and every file it imports.
     Lower,
+    /// The warnings about the lowered program (`lint.rs`), which run when lowering found
+    /// no error (its time is lowering's).
+    Lint,
     /// One pass (with its checks under `verify`).
     Pass(&'static str),
 }
@@ -117,6 +120,7 @@ impl Stage {
     pub fn name(self) -> &'static str {
         match self {
             Stage::Lower => "lower",
+            Stage::Lint => "lint",
             Stage::Pass(name) => name,
         }
     }
@@ -137,6 +141,10 @@ pub struct Compilation {
     pub diags: Vec<Diagnostic>,
     /// How long each stage that ran took, in order.
     pub timings: Vec<(Stage, Duration)>,
+    /// What each stage that ran found, apart (each list sorted), in order: lowering, the
+    /// lint (when lowering found no error), then each pass. The language server merges
+    /// the stages of parts of a document as the whole would have run them.
+    pub found: Vec<(Stage, Vec<Diagnostic>)>,
     pipeline: Pipeline,
     verify: bool,
     /// The index in `pipeline` of the pass that runs next.
@@ -170,6 +178,7 @@ pub fn compile(input: Input, spec: &PipelineSpec, stop: StopAt) -> Result<Compil
         programs: Vec::new(),
         diags,
         timings: Vec::new(),
+        found: Vec::new(),
         pipeline,
         verify: spec.verify,
         next: 0,
@@ -196,9 +205,14 @@ pub fn compile(input: Input, spec: &PipelineSpec, stop: StopAt) -> Result<Compil
         None => {
             let (programs, mut diags) =
                 crate::lower::lower(&mut c.session, root, root_path.as_deref(), spec.factory.as_deref());
+            c.found.push((Stage::Lower, diags.clone()));
             if !diag::has_errors(&diags) {
-                crate::lint::check(&programs, &c.session.interner, &mut diags);
+                let mut linted = Vec::new();
+                crate::lint::check(&programs, &c.session.interner, &mut linted);
+                diag::sort(&mut linted);
+                diags.extend(linted.iter().cloned());
                 diag::sort(&mut diags);
+                c.found.push((Stage::Lint, linted));
             }
             (c.programs, c.diags) = (programs, diags);
         }
@@ -231,10 +245,12 @@ impl Compilation {
         passes::run_pass(def, self.verify, &mut self.programs, &mut self.session.interner, &mut found);
         self.timings.push((Stage::Pass(def.name), started.elapsed()));
         self.next += 1;
+        diag::sort(&mut found);
         if !found.is_empty() {
-            self.diags.extend(found);
+            self.diags.extend(found.iter().cloned());
             diag::sort(&mut self.diags);
         }
+        self.found.push((Stage::Pass(def.name), found));
         Some(def)
     }
 

@@ -1472,3 +1472,192 @@ fn a_burst_of_edits_publishes_only_the_last_version() {
     assert_eq!(take_publications(&mut c, &uri), Vec::new());
     assert!(c.stop());
 }
+
+// ------------------------------------------------------------ incremental analyses
+
+#[path = "../benches/support/generate.rs"]
+mod generate;
+
+/// A small deterministic generator (xorshift), so that a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// One random edit of `text`: an insertion, a deletion or a replacement at a random place
+/// (most of them inside a function), of text that makes and breaks links between
+/// functions (their names, region names, calls), errors of every stage, and layout.
+fn random_edit(text: &str, rng: &mut Rng) -> String {
+    let names: Vec<&str> =
+        text.lines().filter_map(|l| l.trim_start().strip_prefix("def ").and_then(|r| r.split('(').next())).collect();
+    let regions: Vec<&str> = text.split("pl.graph(\"").skip(1).filter_map(|r| r.split('"').next()).collect();
+    let name = names.get(rng.below(names.len())).copied().unwrap_or("f");
+    let region = regions.get(rng.below(regions.len())).copied().unwrap_or("r");
+    let snippets = [
+        "x".to_string(),
+        "1".to_string(),
+        "7".to_string(),
+        "(".to_string(),
+        ")".to_string(),
+        ":".to_string(),
+        "\n".to_string(),
+        "    ".to_string(),
+        "#".to_string(),
+        "\"\"\"".to_string(),
+        "undefined_name".to_string(),
+        format!("{name}(w, acc, scale)"),
+        format!("\n    y = {name}(acc, acc, 1.0)\n"),
+        format!("\n        with pl.graph(\"{region}\"):\n            q = pl.add(acc, acc)\n"),
+        format!("\n@pl.jit\ndef {name}(a: pl.Tensor):\n    return a\n"),
+        format!("{region}_0"),
+        "\n    with pl.graph(\"g\"):\n        with pl.graph(\"h\"):\n            pass\n".to_string(),
+        "\n@pl.jit.inline\ndef helper(a: pl.Tensor):\n    return pl.add(a, a)\n".to_string(),
+        "helper(acc)".to_string(),
+        "\nROWS = 3\n".to_string(),
+        " = pl.add(acc, 1)".to_string(),
+        "pl.Out[pl.Tensor[[4, 4], pl.FP32]]".to_string(),
+    ];
+    let lines: Vec<(usize, &str)> = text
+        .split_inclusive('\n')
+        .scan(0, |at, l| {
+            let start = *at;
+            *at += l.len();
+            Some((start, l))
+        })
+        .collect();
+    let Some(&(start, line)) = lines.get(rng.below(lines.len())) else { return snippets[0].clone() };
+    let cols: Vec<usize> = line.char_indices().map(|(i, _)| i).chain(std::iter::once(line.len())).collect();
+    let at = start + cols[rng.below(cols.len())];
+    let mut out = text.to_string();
+    // Half the edits keep the text's layout: a digit or a name changed, a name put in.
+    if rng.below(2) == 0 {
+        let words = ["x", "acc", "w", name, region, "ROWS", "undefined_name", "helper"];
+        let digit = text[at..].find(|c: char| c.is_ascii_digit()).map(|d| at + d);
+        match (rng.below(2), digit) {
+            (0, Some(d)) => out.replace_range(d..d + 1, &rng.below(10).to_string()),
+            _ => {
+                let word_at = text[at..].find(|c: char| c.is_ascii_alphabetic()).map_or(at, |d| at + d);
+                out.insert_str(word_at, words[rng.below(words.len())]);
+            }
+        }
+        return out;
+    }
+    match rng.below(3) {
+        0 => out.insert_str(at, &snippets[rng.below(snippets.len())]),
+        1 => {
+            let mut end = (at + 1 + rng.below(12)).min(out.len());
+            while !out.is_char_boundary(end) {
+                end += 1;
+            }
+            out.replace_range(at..end, "");
+        }
+        _ => {
+            let mut end = (at + 1).min(out.len());
+            while !out.is_char_boundary(end) {
+                end += 1;
+            }
+            out.replace_range(at..end, &snippets[rng.below(snippets.len())]);
+        }
+    }
+    out
+}
+
+/// The property the incremental analyses hold to: after every edit, the diagnostics are
+/// those of a whole analysis of the same text, byte for byte (a chain of edits, each
+/// analysed with the cache of the one before, sometimes back to the unedited text).
+#[test]
+fn incremental_analyses_equal_whole_ones_after_random_edits() {
+    let generated = generate::program(300);
+    let mut bases: Vec<String> = vec![generated.clone()];
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "pl") {
+            bases.push(std::fs::read_to_string(&path).unwrap());
+        }
+    }
+    bases.sort();
+    let (mut reused, mut steps) = (0, 0);
+    for (b, base) in bases.iter().enumerate() {
+        // The examples are small, their functions call each other: the generated program
+        // (many independent functions) is where most analyses are reused.
+        let counted = *base == generated;
+        // `PLC_SEED=N` tries other edits (the default, 0, is what CI runs).
+        let seed: u64 = std::env::var("PLC_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (b as u64 + 1) ^ seed.wrapping_mul(0x2545_F491_4F6C_DD1D));
+        let mut text = base.clone();
+        let mut cache = None;
+        for step in 0..if counted { 400 } else { 60 } {
+            // Back to the unedited text now and then, and after an edit that left nothing
+            // to reuse (a syntax error).
+            text = if step % 6 == 5 || (cache.is_none() && step % 2 == 1) {
+                base.clone()
+            } else {
+                random_edit(&text, &mut rng)
+            };
+            let (inc, next) = plc::lsp::incremental::analyze(
+                "t.pl",
+                None,
+                &text,
+                cache.as_ref(),
+                plc::lsp::analysis::analyze_unless,
+                &|| false,
+            )
+            .unwrap();
+            let whole = plc::lsp::analysis::analyze("t.pl", None, &text);
+            assert!(
+                inc.diags == whole.diags,
+                "base {b}, step {step}: incremental\n{:#?}\nwhole\n{:#?}\ntext:\n{text}",
+                inc.diags,
+                whole.diags
+            );
+            if counted {
+                reused += usize::from(!inc.complete);
+                steps += 1;
+            }
+            cache = next;
+        }
+    }
+    // Most edits are inside one function: many analyses reuse the others.
+    assert!(reused * 4 > steps, "{reused} of {steps}");
+}
+
+/// Through the server: after edits inside one function of a large document (analysed
+/// incrementally), the published diagnostics and a hover are those a fresh server gives
+/// for the same text.
+#[test]
+fn edits_inside_one_function_answer_as_a_fresh_analysis() {
+    let base = generate::program(600);
+    let uri = "file:///tmp/plc-lsp-incremental.pl";
+    let mut c = Client::start();
+    assert_eq!(c.open(uri, &base), Vec::<Value>::new());
+    let edits = [
+        base.replacen("+ 5 % 7", "+ 5 % 8", 1),
+        base.replacen("+ 5 % 7", "+ undefined_name % 8", 1),
+        base.replacen("band_9\"", "band_3\"", 1),
+        base.replacen("    return acc\n", "    return layer_4(w, acc, scale)\n", 1),
+        base.clone(),
+    ];
+    for (i, text) in edits.iter().enumerate() {
+        let version = i as i32 + 2;
+        c.change(uri, version, text);
+        let (published, diags) = c.diagnostics(uri);
+        assert_eq!(published, json!(version));
+        let mut fresh = Client::start();
+        assert_eq!(diags, fresh.open(uri, text), "edit {i}");
+        let region = find(text, "\"band_5\"");
+        let hover = c.ok("textDocument/hover", at(uri, region.0, region.1 + 2));
+        assert_eq!(hover, fresh.ok("textDocument/hover", at(uri, region.0, region.1 + 2)), "edit {i}");
+        assert!(fresh.stop());
+    }
+    assert!(c.stop());
+}

@@ -333,6 +333,7 @@ impl Times {
         for &(stage, took) in &c.timings {
             let stage = match stage {
                 Stage::Lower => "lower (parsing included)",
+                Stage::Lint => "lint",
                 Stage::Pass(pass) => pass,
             };
             match self.0.iter_mut().find(|(s, _)| *s == stage) {

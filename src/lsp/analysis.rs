@@ -10,7 +10,7 @@
 
 use super::query;
 use crate::diag::{Code, Diagnostic, Label, Span};
-use crate::driver::{self, Input, PipelineSpec, StopAt};
+use crate::driver::{self, Input, PipelineSpec, Stage, StopAt};
 use crate::intern::{Interner, Symbol};
 use crate::ir::Program;
 use crate::session::Session;
@@ -27,6 +27,13 @@ pub struct Analysis {
     pub programs: Vec<Program>,
     /// Every diagnostic, of every file, sorted.
     pub diags: Vec<Diagnostic>,
+    /// What each stage of the compilation found, apart ([`driver::Compilation::found`]);
+    /// empty when the stages are not known (an analysis that crashed).
+    pub found: Vec<(Stage, Vec<Diagnostic>)>,
+    /// Whether `programs` is the compilation of the whole document. An analysis made of
+    /// parts (`incremental.rs`) has the whole document's diagnostics but not its programs:
+    /// a hover, which reads them, waits for a whole analysis.
+    pub complete: bool,
 }
 
 /// The parse tree of a document as the editor features read it: the tree, the names it
@@ -81,7 +88,7 @@ pub fn analyze_unless(name: &str, path: Option<&Path>, text: &str, cancelled: Ca
     // The default pipeline is well ordered (a test of the pass table checks it), so the
     // document is always read.
     let root = c.root.expect("the default pipeline is never refused");
-    Some(Analysis { session: c.session, root, programs: c.programs, diags: c.diags })
+    Some(Analysis { session: c.session, root, programs: c.programs, diags: c.diags, found: c.found, complete: true })
 }
 
 /// The analysis of a document whose compilation panicked: no program, and one internal
@@ -96,5 +103,5 @@ pub fn crashed(name: &str, text: &str, message: &str) -> Analysis {
         Label::primary(root, Span::new(0, 0), "plc failed on this file"),
     )
     .with_help("this is a bug in plc; please report it with the file");
-    Analysis { session, root, programs: Vec::new(), diags: vec![diag] }
+    Analysis { session, root, programs: Vec::new(), diags: vec![diag], found: Vec::new(), complete: true }
 }

@@ -36,6 +36,7 @@ pub mod analysis;
 pub mod convert;
 pub(crate) mod definition;
 pub(crate) mod hover;
+pub mod incremental;
 pub(crate) mod query;
 pub(crate) mod symbols;
 pub(crate) mod transport;
@@ -190,6 +191,8 @@ struct Document {
     analysis: Option<(u64, u64, Analysis)>,
     /// The parse tree of the text of an `edit`, made after its analysis.
     syntax: Option<(u64, Syntax)>,
+    /// What the last analysis leaves for the next one (`incremental.rs`).
+    cache: Option<Arc<incremental::Cache>>,
 }
 
 impl Document {
@@ -205,10 +208,12 @@ impl Document {
     }
 
     /// Whether a request can be answered now: the diagnostics need the analysis of the
-    /// current text, the other questions its parse tree too.
+    /// current text, the other questions its parse tree too, and a hover the programs of
+    /// the whole document (an analysis made of parts has its diagnostics only).
     fn ready(&self, method: &str) -> bool {
         match method {
             DocumentDiagnosticRequest::METHOD => self.current().is_some(),
+            HoverRequest::METHOD => self.parsed().is_some_and(|(a, _)| a.complete),
             _ => self.parsed().is_some(),
         }
     }
@@ -450,6 +455,9 @@ impl<'c> Server<'c> {
             doc.wanted = counter;
             if edited {
                 doc.edit = counter;
+            } else {
+                // The files it imports may have changed: nothing of the last analysis is kept.
+                doc.cache = None;
             }
         }
         self.workers.cancel(uri);
@@ -461,7 +469,17 @@ impl<'c> Server<'c> {
         let name = path.as_ref().map_or_else(|| spelled.as_str().to_string(), |p| p.display().to_string());
         let file = Arc::new(convert::source_file(name, text));
         // Opening a document already open replaces it.
-        let doc = Document { uri: spelled, version, file, path, edit: 0, wanted: 0, analysis: None, syntax: None };
+        let doc = Document {
+            uri: spelled,
+            version,
+            file,
+            path,
+            edit: 0,
+            wanted: 0,
+            analysis: None,
+            syntax: None,
+            cache: None,
+        };
         self.docs.insert(uri.clone(), doc);
         self.want(&uri, true);
     }
@@ -511,25 +529,31 @@ impl<'c> Server<'c> {
     /// the order of the documents' URIs); a session without workers analyses in turn on
     /// this thread.
     fn schedule(&mut self, done: &Receiver<Report>) {
-        let mut wanted: Vec<&Uri> = self
+        // A document whose analysis is made of parts is analysed whole when a hover waits.
+        let hovered = |uri: &Uri, d: &Document| {
+            d.current().is_some_and(|a| !a.complete)
+                && self.held.iter().any(|h| &h.uri == uri && h.method == HoverRequest::METHOD)
+        };
+        let mut wanted: Vec<(&Uri, bool)> = self
             .docs
             .iter()
-            .filter(|(uri, d)| {
-                d.analysis.as_ref().is_none_or(|(_, wanted, _)| *wanted != d.wanted)
-                    && !self.workers.busy_with(uri, d.wanted)
+            .filter(|(uri, d)| !self.workers.busy_with(uri, d.wanted))
+            .filter_map(|(uri, d)| {
+                let stale = d.analysis.as_ref().is_none_or(|(_, wanted, _)| *wanted != d.wanted);
+                (stale || hovered(uri, d)).then_some((uri, !stale))
             })
-            .map(|(uri, _)| uri)
             .collect();
         wanted.sort();
         let jobs: Vec<Job> = wanted
             .into_iter()
             .take(self.workers.free())
-            .map(|uri| {
+            .map(|(uri, whole)| {
                 let d = &self.docs[uri];
                 // The parse tree is made again only when the text changed.
-                let parse = d.syntax.as_ref().is_none_or(|(edit, _)| *edit != d.edit);
+                let parse = !whole && d.syntax.as_ref().is_none_or(|(edit, _)| *edit != d.edit);
                 let (path, file, cancel) = (d.path.clone(), d.file.clone(), Arc::default());
-                Job { uri: uri.clone(), wanted: d.wanted, edit: d.edit, parse, path, file, cancel }
+                let cache = if whole { None } else { d.cache.clone() };
+                Job { uri: uri.clone(), wanted: d.wanted, edit: d.edit, parse, path, file, cancel, cache }
             })
             .collect();
         for job in jobs {
@@ -569,13 +593,21 @@ impl<'c> Server<'c> {
     /// Takes in the result of an analysis: kept and published when it is of the wanted
     /// state of its document, dropped otherwise.
     fn finished(&mut self, finished: Finished) {
-        let Finished { uri, wanted, analysis } = finished;
+        let Finished { uri, wanted, analysis, cache } = finished;
         let Some(analysis) = analysis else { return };
-        let Some(doc) = self.docs.get(&uri) else { return };
+        let Some(doc) = self.docs.get_mut(&uri) else { return };
         if doc.wanted != wanted {
             return;
         }
         let edit = doc.edit;
+        doc.cache = cache.map(Arc::new);
+        if doc.analysis.as_ref().is_some_and(|(_, w, _)| *w == wanted) {
+            // The whole analysis of a version whose diagnostics (the same) are published:
+            // for the hovers that wait for its programs.
+            doc.analysis = Some((edit, wanted, analysis));
+            self.release(&uri);
+            return;
+        }
         let open_paths: FxHashMap<PathBuf, Uri> =
             self.docs.iter().filter_map(|(u, d)| Some((d.path.clone()?, u.clone()))).collect();
         let files = &analysis.session.files;
@@ -749,6 +781,8 @@ struct Job {
     file: Arc<crate::source::SourceFile>,
     /// Set when the work is no longer wanted.
     cancel: Arc<AtomicBool>,
+    /// What the document's last analysis left (`None`: analyse the whole text).
+    cache: Option<Arc<incremental::Cache>>,
 }
 
 /// What a worker hands back: the analysis, or `None` when it was given up.
@@ -756,6 +790,7 @@ struct Finished {
     uri: Uri,
     wanted: u64,
     analysis: Option<Analysis>,
+    cache: Option<incremental::Cache>,
 }
 
 /// What a worker reports of a job: first its analysis (published at once), then the
@@ -858,15 +893,16 @@ impl Workers {
 /// wanted) the parse tree of its text. A panic in either is caught: the document gets an
 /// internal error, or an empty tree. `None` when `report` says nobody listens any more.
 fn work(analyze: Analyzer, job: Job, report: &mut dyn FnMut(Report) -> bool) -> Option<()> {
-    let Job { uri, wanted, edit, parse, path, file, cancel } = job;
+    let Job { uri, wanted, edit, parse, path, file, cancel, cache } = job;
     let cancelled = || cancel.load(Ordering::Relaxed);
-    let run = || analyze(&file.name, path.as_deref(), &file.text, &cancelled);
-    let analysis = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
-        Ok(analysis) => analysis,
-        Err(panic) => Some(analysis::crashed(&file.name, &file.text, &panic_message(panic.as_ref()))),
+    let run = || incremental::analyze(&file.name, path.as_deref(), &file.text, cache.as_deref(), analyze, &cancelled);
+    let (analysis, cache) = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(Some((analysis, cache))) => (Some(analysis), cache),
+        Ok(None) => (None, None),
+        Err(panic) => (Some(analysis::crashed(&file.name, &file.text, &panic_message(panic.as_ref()))), None),
     };
     let analysed = analysis.is_some();
-    report(Report::Analysed(Finished { uri: uri.clone(), wanted, analysis })).then_some(())?;
+    report(Report::Analysed(Finished { uri: uri.clone(), wanted, analysis, cache })).then_some(())?;
     let syntax = (parse && analysed && !cancelled())
         .then(|| std::panic::catch_unwind(|| Syntax::parse(&file.text)).unwrap_or_else(|_| Syntax::empty()));
     report(Report::Parsed { uri, wanted, edit, syntax }).then_some(())
