@@ -715,59 +715,7 @@ impl Lowering<'_> {
         };
         let ty = match (path.as_deref(), index) {
             (Some("Tensor"), None) => Type::Tensor { shape: None, dtype: None, distributed },
-            (Some("Tensor"), Some(_)) => {
-                if !(2..=4).contains(&items.len()) {
-                    let text = self.text_of(m, expr.span).to_string();
-                    self.error(
-                        Code::E0207,
-                        file,
-                        expr.span,
-                        format!("Tensor subscript requires [shape, dtype], [shape, dtype, layout_or_memref], or [shape, dtype, layout, memref], got: {text}"),
-                        "malformed tensor type",
-                    );
-                    return None;
-                }
-                // An older form puts the dtype first and the extents after it:
-                // `pl.Tensor[pl.FP32, 64, 1]`.
-                if self
-                    .dotted(m, items[0])
-                    .is_some_and(|d| DType::from_name(d.rsplit('.').next().unwrap_or("")).is_some())
-                {
-                    let dtype = self.dtype(m, items[0])?;
-                    let mut shape = Vec::new();
-                    for &d in &items[1..] {
-                        let v = self.eval_const(m, d)?;
-                        shape.push(const_dim(&v).unwrap_or(Dim::Unknown));
-                    }
-                    return Some(self.program.types.intern(Type::Tensor {
-                        shape: Some(shape),
-                        dtype: Some(dtype),
-                        distributed,
-                    }));
-                }
-                let shape = self.shape(m, items[0], scalars)?;
-                let dtype = self.dtype(m, items[1])?;
-                for &extra in &items[2..] {
-                    if self.dotted(m, extra).is_some_and(|d| d.rsplit('.').next() == Some("DN")) {
-                        let span = self.ast(m).expr(extra).span;
-                        self.error(
-                            Code::E0207,
-                            file,
-                            span,
-                            "pl.Tensor[..., pl.DN] is refused: the DN shorthand mixes two coordinate systems",
-                            "DN layout",
-                        )
-                        .help = Some(
-                            "describe the layout with pl.TensorView(stride=..., layout=pl.TensorLayout.DN)".into(),
-                        );
-                        return None;
-                    }
-                    if !self.tensor_layout_ok(m, extra) {
-                        return None;
-                    }
-                }
-                Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed }
-            }
+            (Some("Tensor"), Some(_)) => self.tensor_annotation(m, &expr, &items, scalars, distributed)?,
             (Some("Tile"), Some(_)) => {
                 if !(2..=5).contains(&items.len()) {
                     self.error(
@@ -833,6 +781,61 @@ impl Lowering<'_> {
             }
         };
         Some(self.program.types.intern(ty))
+    }
+
+    /// The type of a `pl.Tensor[...]` annotation with its subscript `items`: `[shape,
+    /// dtype]` and an optional layout or memref, or the older `[dtype, extents...]`.
+    fn tensor_annotation(
+        &mut self,
+        m: ModuleId,
+        expr: &ast::Expr,
+        items: &[ast::ExprId],
+        scalars: &FxHashMap<Symbol, ()>,
+        distributed: bool,
+    ) -> Option<Type> {
+        let file = self.modules[m].file;
+        if !(2..=4).contains(&items.len()) {
+            let text = self.text_of(m, expr.span).to_string();
+            self.error(
+                Code::E0207,
+                file,
+                expr.span,
+                format!("Tensor subscript requires [shape, dtype], [shape, dtype, layout_or_memref], or [shape, dtype, layout, memref], got: {text}"),
+                "malformed tensor type",
+            );
+            return None;
+        }
+        // An older form puts the dtype first and the extents after it:
+        // `pl.Tensor[pl.FP32, 64, 1]`.
+        if self.dotted(m, items[0]).is_some_and(|d| DType::from_name(d.rsplit('.').next().unwrap_or("")).is_some()) {
+            let dtype = self.dtype(m, items[0])?;
+            let mut shape = Vec::new();
+            for &d in &items[1..] {
+                let v = self.eval_const(m, d)?;
+                shape.push(const_dim(&v).unwrap_or(Dim::Unknown));
+            }
+            return Some(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed });
+        }
+        let shape = self.shape(m, items[0], scalars)?;
+        let dtype = self.dtype(m, items[1])?;
+        for &extra in &items[2..] {
+            if self.dotted(m, extra).is_some_and(|d| d.rsplit('.').next() == Some("DN")) {
+                let span = self.ast(m).expr(extra).span;
+                self.error(
+                    Code::E0207,
+                    file,
+                    span,
+                    "pl.Tensor[..., pl.DN] is refused: the DN shorthand mixes two coordinate systems",
+                    "DN layout",
+                )
+                .help = Some("describe the layout with pl.TensorView(stride=..., layout=pl.TensorLayout.DN)".into());
+                return None;
+            }
+            if !self.tensor_layout_ok(m, extra) {
+                return None;
+            }
+        }
+        Some(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed })
     }
 
     /// The memory space among the extra items of a Tile annotation, if any; E0207 for a
