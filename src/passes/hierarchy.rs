@@ -84,6 +84,16 @@ mod tests {
 
     const HEADER: &str = "import pypto.language as pl\n\n@pl.program\nclass P:\n";
 
+    /// Asserts that `text` defines the functions `names`, in that order.
+    fn defined_in_order(text: &str, names: &[&str]) {
+        let at: Vec<usize> = names
+            .iter()
+            .map(|n| text.find(&format!("def {n}(")).unwrap_or_else(|| panic!("no `{n}`:\n{text}")))
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "not in the order {names:?}:\n{text}");
+        assert!(!text.contains("pl.at(level=pl.Level.HOST") && !text.contains("pl.at(level=pl.Level.GLOBAL"), "{text}");
+    }
+
     #[test]
     fn a_host_region_becomes_an_opaque_function_with_its_level_and_role() {
         let src = format!(
@@ -91,16 +101,12 @@ mod tests {
         );
         let (text, errors) = after(&src);
         assert!(errors.is_empty(), "{errors:?}");
-        let first = text.find("def main_host_orch_0(").expect(&text);
-        let second = text.find("def main_global_1(").expect(&text);
-        let main = text.find("def main(").expect(&text);
-        assert!(first < second && second < main, "{text}");
+        defined_in_order(&text, &["main_host_orch_0", "main_global_1", "main"]);
         assert!(
             text.contains("@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n    def main_host_orch_0(")
         );
         assert!(text.contains("@pl.function(level=pl.Level.GLOBAL)\n    def main_global_1("), "{text}");
         assert!(text.contains("= self.main_host_orch_0(x__ssa_v0)"), "{text}");
-        assert!(!text.contains("pl.at("), "{text}");
         // The parent keeps its type.
         assert!(text.contains("    @pl.function\n    def main("), "{text}");
     }
@@ -112,11 +118,7 @@ mod tests {
         );
         let (text, errors) = after(&src);
         assert!(errors.is_empty(), "{errors:?}");
-        let inner = text.find("def main_global_orch_0_host_orch_0(").expect(&text);
-        let outer = text.find("def main_global_orch_0(").expect(&text);
-        let main = text.find("def main(").expect(&text);
-        assert!(inner < outer && outer < main, "{text}");
-        assert!(!text.contains("pl.at("), "{text}");
+        defined_in_order(&text, &["main_global_orch_0_host_orch_0", "main_global_orch_0", "main"]);
     }
 
     #[test]
