@@ -201,6 +201,7 @@ fn passes_lists_the_pipeline_with_its_properties() {
         [
             "InlineFunctions",
             "ConvertToSSA",
+            "OutlineHierarchyScopes",
             "OutlineGraphScopes",
             "OutlineIncoreScopes",
             "OutlineClusterScopes",
