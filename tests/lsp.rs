@@ -514,7 +514,7 @@ fn diagnostics_of_an_imported_file_go_to_its_uri() {
     assert_eq!(in_config[0]["range"], range(7, 19, 7, 20));
 
     // Fixing the imported file on disk and saving it checks the open file again.
-    std::fs::write(dir.join("config.pl"), broken.replace("+* 2", "+ 2")).unwrap();
+    std::fs::write(dir.join("config.pl"), broken.replace("\"café\" +* 2", "x")).unwrap();
     c.notify("textDocument/didSave", json!({ "textDocument": { "uri": config_uri } }));
     assert_eq!(c.diagnostics(&config_uri), (Value::Null, Vec::new()));
     assert_eq!(c.diagnostics(&model_uri), (json!(1), Vec::new()));

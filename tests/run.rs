@@ -66,6 +66,8 @@ const CASES: &[Case] = &[
     },
     ok("elementwise_scale_add", "scale_add", &[("x", "64x128"), ("y", "64x128"), ("out", "64x128")]),
     ok("graph_boundary", "model", &[]),
+    ok("hierarchy_regions", "main", &[]),
+    ok("hierarchy_regions", "levels", &[]),
     ok("graph_duplicate_names", "refine_twice", &[("step", "64x64"), ("acc", "64x64"), ("out", "64x64")]),
     ok("graph_regions_in_control_flow", "entry", &[("n", "3")]),
     ok("host_module_runner", "residual_add", &[("x", "128x128"), ("residual", "128x128"), ("out", "128x128")]),
