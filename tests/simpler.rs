@@ -31,7 +31,10 @@ use std::process::Command;
 /// `plc compile --target a2a3sim --harness` refuses them, and the warnings `plc run` gives
 /// (docs/runtime.md). `graph_boundary`'s `model` is not one: `plc run` replays its graph
 /// as simpler does (E0518 still warns).
-const REFUSED: &[(&str, &str, &str, &[&str], &[&str])] = &[
+/// (example, entry, why, what `plc compile` prints, what `plc run` prints).
+type Refused = (&'static str, &'static str, &'static str, &'static [&'static str], &'static [&'static str]);
+
+const REFUSED: &[Refused] = &[
     (
         "task_launches",
         "main",

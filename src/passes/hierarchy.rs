@@ -21,7 +21,7 @@ use rustc_hash::FxHashSet;
 const HIERARCHY: Target = Target {
     matches: |k| matches!(k, ScopeKind::Hierarchy { level, .. } if *level != Level::CoreGroup),
     func_kind: |_| FuncKind::Opaque,
-    suffix: suffix,
+    suffix,
     device: false,
     export_stores: false,
     level_role: |k| match k {

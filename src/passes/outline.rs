@@ -48,8 +48,11 @@ pub struct Target {
     pub export_stores: bool,
     /// The level and role of the new function: the region's own (Hierarchy regions), or
     /// `None` for those its function type implies.
-    pub level_role: fn(&ScopeKind) -> Option<(Option<crate::ir::Level>, Option<crate::ir::Role>)>,
+    pub level_role: fn(&ScopeKind) -> Option<LevelRole>,
 }
+
+/// A function's level and role, as `Function` holds them.
+pub type LevelRole = (Option<crate::ir::Level>, Option<crate::ir::Role>);
 
 /// A function made from a region, and the function it was made from.
 pub struct Outlined {
