@@ -936,3 +936,13 @@ fn compile_output_is_the_same_on_one_thread_and_on_four_and_unchanged_files_are_
     assert_eq!(modified(&four), before, "a second compile of the same program rewrote a file");
     assert_eq!(leftovers(&four), Vec::<String>::new());
 }
+
+#[test]
+fn an_a2a3sim_harness_without_entry_in_a_program_of_several_asks_for_one_first() {
+    // `main` would be refused (E0804 on these inputs), but without `--entry` the harness has
+    // no entry to run: the usage problem comes first.
+    let err =
+        compile_error(&["examples/scalar_control_flow.pl", "--target", "a2a3sim", "--harness", "--arg", "which=2"]);
+    assert!(err.contains("error[E0616]"), "{err}");
+    assert!(!err.contains("error[E0804]"), "{err}");
+}

@@ -481,9 +481,18 @@ fn simulator_refusals(c: &mut driver::Compilation, opts: &crate::emit::Options) 
         return Vec::new();
     };
     let names = &c.session.interner;
+    // Without `--entry` the harness runs the only Orchestration function; with several,
+    // the emitter reports E0616 and there is nothing to judge here.
     let entry = opts.entry.clone().or_else(|| {
-        let mut orchestration = c.programs.iter().flat_map(|p| p.functions.values());
-        orchestration.find(|f| f.kind == crate::ir::FuncKind::Orchestration).map(|f| names.get(f.name).to_string())
+        let mut orchestration = c
+            .programs
+            .iter()
+            .flat_map(|p| p.functions.values())
+            .filter(|f| f.kind == crate::ir::FuncKind::Orchestration);
+        match (orchestration.next(), orchestration.next()) {
+            (Some(f), None) => Some(names.get(f.name).to_string()),
+            _ => None,
+        }
     });
     let Some(entry) = entry else { return Vec::new() };
     let mut options = crate::interp::RunOptions::new(entry);
