@@ -11,6 +11,7 @@ by `cargo run --example gen -- --lines L`) is opened in both servers; then:
 - edit: a one-character ranged change inside a function in the middle of the file, each
   waiting for the diagnostics of its version (plc and ruff take turns);
 - hover / definition / symbols (plc): the time of each answer;
+- hover after edit (plc): a hover sent as soon as an edit's diagnostics are published;
 - burst: a key every 100 ms (20 keys), and when the last key's diagnostics come, against
   the edit time of one version alone (plc's target: within 100 ms of it).
 
@@ -157,7 +158,8 @@ def main():
         mid = functions // 2
         line = text.splitlines().index(f"            base = step * ROWS + {mid} % 7")
         col = len(f"            base = step * ROWS + {mid} % ")
-        times = {name: {"open": [], "edit": [], "burst": [], "hover": [], "definition": [], "symbols": []}
+        times = {name: {"open": [], "edit": [], "burst": [], "hover": [], "hover after edit": [], "definition": [],
+                        "symbols": []}
                  for name in servers}
         version = {name: 1 for name in servers}
         for name, s in servers.items():
@@ -190,6 +192,14 @@ def main():
                 pos = {"textDocument": doc, "position": {"line": line, "character": 26}}
                 times[name]["definition"].append(s.request("textDocument/definition", pos)[0])
                 times[name]["symbols"].append(s.request("textDocument/documentSymbol", {"textDocument": doc})[0])
+        # A hover right after each edit's diagnostics: the first question about a new text.
+        for i in range(args.edits):
+            for name in plcs:
+                s, doc = servers[name], {"uri": docs[name]}
+                edit(name, "8" if i % 2 == 0 else "7")
+                s.wait_diagnostics(docs[name], version[name])
+                pos = {"textDocument": doc, "position": {"line": region_line, "character": 24}}
+                times[name]["hover after edit"].append(s.request("textDocument/hover", pos)[0])
         # Bursts: a key every 100 ms; when do the last key's diagnostics come?
         for _ in range(3):
             for name in servers:
@@ -208,10 +218,10 @@ def main():
             for name in servers:
                 m, p = stats(times[name][what])
                 print(f"{what + ' ' + name:22} {ms(m)} {ms(p)} {m / rm:9.2f} {p / rp:9.2f}")
-        for what in ("hover", "definition", "symbols"):
+        for what in ("hover", "hover after edit", "definition", "symbols"):
             for name in plcs:
                 m, p = stats(times[name][what])
-                print(f"{what + ' ' + name:22} {ms(m)} {ms(p)}")
+                print(f"{what + ' ' + name:26} {ms(m)} {ms(p)}")
         for name in plcs:
             edit_med = stats(times[name]["edit"])[0]
             burst_med = stats(times[name]["burst"])[0]

@@ -1586,7 +1586,7 @@ fn incremental_analyses_equal_whole_ones_after_random_edits() {
         }
     }
     bases.sort();
-    let (mut reused, mut steps) = (0, 0);
+    let (mut reused, mut steps, mut hovers) = (0, 0, 0);
     for (b, base) in bases.iter().enumerate() {
         // The examples are small, their functions call each other: the generated program
         // (many independent functions) is where most analyses are reused.
@@ -1624,11 +1624,30 @@ fn incremental_analyses_equal_whole_ones_after_random_edits() {
                 reused += usize::from(!inc.complete);
                 steps += 1;
             }
+            // A hover on an analysis made of parts reads the programs of each unit's last
+            // compilation and the tree of its unit: the same text as the whole analysis's
+            // hover.
+            if !inc.complete && inc.hoverable() {
+                let syntax = plc::lsp::analysis::Syntax::parse(&text);
+                let regions: Vec<usize> = text.match_indices("pl.graph(\"").map(|(i, _)| i + 10).collect();
+                let mut pick = Rng(0x2545_F491_4F6C_DD1D ^ steps as u64);
+                for _ in 0..regions.len().min(3) {
+                    let at = regions[pick.below(regions.len())] as u32;
+                    // As the server answers before the whole text is parsed: the tree of
+                    // the unit alone.
+                    let unit = plc::lsp::analysis::Syntax::of_unit(&text, &inc.parts, at);
+                    let ours = plc::lsp::hover::region_hover(&inc, &unit, at);
+                    let theirs = plc::lsp::hover::region_hover(&whole, &syntax, at);
+                    assert_eq!(ours, theirs, "base {b}, step {step}, offset {at}, text:\n{text}");
+                    hovers += usize::from(ours.is_some_and(|(_, h)| h.starts_with("**Graph function")));
+                }
+            }
             cache = next;
         }
     }
     // Most edits are inside one function: many analyses reuse the others.
     assert!(reused * 4 > steps, "{reused} of {steps}");
+    assert!(hovers * 2 > reused, "{hovers} hovers on a Graph function, {reused} analyses made of parts");
 }
 
 /// Through the server: after edits inside one function of a large document (analysed

@@ -16,15 +16,18 @@ use crate::ir::Program;
 use crate::session::Session;
 use crate::source::FileId;
 use crate::syntax::ast::Ast;
+use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 /// What plc found in one document and the files it imports.
 pub struct Analysis {
     /// The files read (the document as `root`, the imported files from disk) and the names.
-    pub session: Session,
+    pub session: Arc<Session>,
     pub root: FileId,
-    /// The programs after the passes that ran.
-    pub programs: Vec<Program>,
+    /// The programs after the passes that ran (shared with the next analyses, whose units
+    /// the edit did not touch: [`Part`]).
+    pub programs: Arc<Vec<Program>>,
     /// Every diagnostic, of every file, sorted.
     pub diags: Vec<Diagnostic>,
     /// What each stage of the compilation found, apart ([`driver::Compilation::found`]);
@@ -32,8 +35,58 @@ pub struct Analysis {
     pub found: Vec<(Stage, Vec<Diagnostic>)>,
     /// Whether `programs` is the compilation of the whole document. An analysis made of
     /// parts (`incremental.rs`) has the whole document's diagnostics but not its programs:
-    /// a hover, which reads them, waits for a whole analysis.
+    /// it has `parts` instead.
     pub complete: bool,
+    /// For an analysis made of parts, each unit (a decorated `def` or `class`) with the
+    /// compilation its programs come from: the one of this analysis for the units it
+    /// compiled, an earlier one for the units it reused. Empty when complete, or when some
+    /// unit has none.
+    pub parts: Vec<Part>,
+}
+
+/// A unit of a document and the compilation that has its programs ([`Analysis::parts`]).
+#[derive(Clone)]
+pub struct Part {
+    /// The unit's bytes in the analysed text.
+    pub range: Range<u32>,
+    pub source: Source,
+}
+
+/// A compilation that a unit's programs come from, and where the unit started in the text
+/// it compiled: the unit's positions there are its positions now moved by the change of
+/// its start (its text is the same).
+#[derive(Clone)]
+pub struct Source {
+    pub session: Arc<Session>,
+    pub root: FileId,
+    pub programs: Arc<Vec<Program>>,
+    pub start: u32,
+}
+
+impl Analysis {
+    /// Whether a hover can be answered from this analysis: it compiled the whole
+    /// document, or it is made of parts that all have their programs and it found no
+    /// error (an error stops the passes of the whole document, which the parts, compiled
+    /// apart, do not show).
+    pub fn hoverable(&self) -> bool {
+        self.complete || (!self.parts.is_empty() && !crate::diag::has_errors(&self.diags))
+    }
+
+    /// The programs that hold what was made of the text at `offset` of the document, the
+    /// names they use, the file they call the document, and by how much their positions
+    /// are before the document's (a position `p` of the document is `p - by` there).
+    pub fn programs_at(&self, offset: u32) -> (&[Program], &Interner, FileId, i64) {
+        if self.complete {
+            return (&self.programs, &self.session.interner, self.root, 0);
+        }
+        let i = self.parts.partition_point(|p| p.range.end <= offset);
+        let Some(part) = self.parts.get(i).filter(|p| p.range.start <= offset) else {
+            // The header: nothing there is compiled (a pl function is a unit).
+            return (&[], &self.session.interner, self.root, 0);
+        };
+        let s = &part.source;
+        (&s.programs, &s.session.interner, s.root, i64::from(part.range.start) - i64::from(s.start))
+    }
 }
 
 /// The parse tree of a document as the editor features read it: the tree, the names it
@@ -57,6 +110,20 @@ impl Syntax {
         let ast = query::parse(text, &mut names);
         let aliases = query::pl_aliases(&ast, text, &mut names);
         Syntax { names, ast, aliases }
+    }
+}
+
+impl Syntax {
+    /// The parse tree of the header (imports, constants, host code) of an analysis made of
+    /// parts and of the unit that holds `offset`, if one does: the other units are
+    /// blanked, so the tree's positions are the document's. Enough for a hover, which asks
+    /// about one place, before the whole text is parsed.
+    pub fn of_unit(text: &str, parts: &[Part], offset: u32) -> Syntax {
+        let units: Vec<Range<u32>> = parts.iter().map(|p| p.range.clone()).collect();
+        let i = units.partition_point(|r| r.end <= offset);
+        let inside = units.get(i).is_some_and(|r| r.start <= offset);
+        let keep: Vec<bool> = (0..units.len()).map(|k| inside && k == i).collect();
+        Syntax::parse(&super::incremental::blank(text, &units, &keep))
     }
 }
 
@@ -88,7 +155,15 @@ pub fn analyze_unless(name: &str, path: Option<&Path>, text: &str, cancelled: Ca
     // The default pipeline is well ordered (a test of the pass table checks it), so the
     // document is always read.
     let root = c.root.expect("the default pipeline is never refused");
-    Some(Analysis { session: c.session, root, programs: c.programs, diags: c.diags, found: c.found, complete: true })
+    Some(Analysis {
+        session: Arc::new(c.session),
+        root,
+        programs: Arc::new(c.programs),
+        diags: c.diags,
+        found: c.found,
+        complete: true,
+        parts: Vec::new(),
+    })
 }
 
 /// The analysis of a document whose compilation panicked: no program, and one internal
@@ -103,5 +178,13 @@ pub fn crashed(name: &str, text: &str, message: &str) -> Analysis {
         Label::primary(root, Span::new(0, 0), "plc failed on this file"),
     )
     .with_help("this is a bug in plc; please report it with the file");
-    Analysis { session, root, programs: Vec::new(), diags: vec![diag], found: Vec::new(), complete: true }
+    Analysis {
+        session: Arc::new(session),
+        root,
+        programs: Arc::default(),
+        diags: vec![diag],
+        found: Vec::new(),
+        complete: true,
+        parts: Vec::new(),
+    }
 }

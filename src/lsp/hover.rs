@@ -4,6 +4,8 @@
 //!
 //! The program is the document's [`Analysis`]: the default pipeline as `plc check` runs it,
 //! so every pass that changes a graph boundary is reflected once it is in the pipeline.
+//! After an edit analysed in parts, the region's function is in the compilation of its
+//! unit: this analysis's when the edit touched the unit, an earlier one's otherwise.
 //! OutlineGraphScopes gives the Graph function the location of the region's header (from
 //! `with` to the end of `pl.graph(...)`), which is how the function is found again:
 //!
@@ -44,13 +46,16 @@ pub fn region_hover(analysis: &Analysis, syntax: &Syntax, offset: u32) -> Option
         None => format!("made from `pl.graph(\"{region_name}\")`"),
     };
 
-    let graphs: Vec<(&Program, &Function)> = analysis
-        .programs
+    // The programs of the compilation this region's function is in (for an analysis made
+    // of parts, maybe an earlier one, whose positions are moved by `by`).
+    let (programs, interner, file, by) = analysis.programs_at(region.header.lo);
+    let at = |x: u32| (i64::from(x) - by) as u32;
+    let header = crate::diag::Span::new(at(region.header.lo), at(region.header.hi));
+    let graphs: Vec<(&Program, &Function)> = programs
         .iter()
         .flat_map(|p| p.functions.values().map(move |f| (p, f)))
-        .filter(|(_, f)| f.kind == FuncKind::Graph && f.loc.file == analysis.root && f.loc.span == region.header)
+        .filter(|(_, f)| f.kind == FuncKind::Graph && f.loc.file == file && f.loc.span == header)
         .collect();
-    let interner = &analysis.session.interner;
     let mut out = String::new();
     if graphs.is_empty() {
         let why = if crate::diag::has_errors(&analysis.diags) {

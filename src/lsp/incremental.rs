@@ -35,7 +35,7 @@
 //! when a diagnostic is in another file (an import), or when the header's diagnostics are
 //! not those it had with every unit there.
 
-use super::analysis::{Analysis, Cancelled};
+use super::analysis::{Analysis, Cancelled, Part, Source};
 use super::Analyzer;
 use crate::diag::{self, Diagnostic, Label, Span};
 use crate::driver::Stage;
@@ -47,6 +47,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::borrow::Cow;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 /// What one analysis leaves for the next: the document's top-level layout and, for each
 /// unit, its text and what each stage found in it.
@@ -66,6 +67,9 @@ struct Cached {
     /// What each stage found in it (lowering, lint, passes); `None` when it must be
     /// compiled again whatever changes.
     stages: Option<Vec<Vec<Diagnostic>>>,
+    /// The compilation that has its programs, for a hover: the last one of the unit that
+    /// ran every pass without an error.
+    source: Option<Source>,
 }
 
 /// The top-level layout of a text.
@@ -137,7 +141,7 @@ fn to_compile(prev: &Cache, split: &Split, text: &str) -> Vec<bool> {
 
 /// The text with the units not compiled made blank: every byte a space but line breaks,
 /// so that offsets and lines stay those of the document.
-fn blank(text: &str, units: &[Range<u32>], compile: &[bool]) -> String {
+pub(crate) fn blank(text: &str, units: &[Range<u32>], compile: &[bool]) -> String {
     let mut bytes = text.as_bytes().to_vec();
     for (range, _) in units.iter().zip(compile).filter(|(_, c)| !**c) {
         for b in &mut bytes[range.start as usize..range.end as usize] {
@@ -259,7 +263,27 @@ fn merge(
         return None;
     }
     let cache = cache_of(text, split, part, compile, Some(prev));
-    let analysis = Analysis { session, root, programs: Vec::new(), diags, found: Vec::new(), complete: false };
+    // Every unit's programs, when every unit has them, for a hover.
+    let parts = cache
+        .as_ref()
+        .and_then(|c| {
+            split
+                .units
+                .iter()
+                .zip(&c.units)
+                .map(|(range, unit)| Some(Part { range: range.clone(), source: unit.source.clone()? }))
+                .collect::<Option<Vec<Part>>>()
+        })
+        .unwrap_or_default();
+    let analysis = Analysis {
+        session: Arc::new(session),
+        root,
+        programs: Arc::default(),
+        diags,
+        found: Vec::new(),
+        complete: false,
+        parts,
+    };
     Some((analysis, cache))
 }
 
@@ -283,6 +307,8 @@ fn cache_of(text: &str, split: &Split, analysis: &Analysis, compile: &[bool], pr
         }
     }
     let last_error = |unit: &Vec<Vec<Diagnostic>>| unit.last().is_some_and(|d| diag::has_errors(d));
+    // The programs of a compilation that ran every pass without an error.
+    let clean = complete && !diag::has_errors(&analysis.diags);
     let units = split
         .units
         .iter()
@@ -290,18 +316,29 @@ fn cache_of(text: &str, split: &Split, analysis: &Analysis, compile: &[bool], pr
         .map(|(i, range)| {
             let (start, end) = (range.start, range.end);
             let unit_text = text[start as usize..end as usize].to_string();
-            let stages = if compile[i] {
+            let (stages, source) = if compile[i] {
                 let unit = std::mem::take(&mut per_unit[i]);
                 let inside = |l: &Label| start <= l.span.lo && l.span.hi <= end;
                 let all_inside = unit.iter().flatten().all(|d| inside(&d.primary) && d.secondary.iter().all(inside));
                 // Complete: every stage ran, or the unit's own error stopped them.
-                (all_inside && (complete || last_error(&unit))).then_some(unit)
+                let stages = (all_inside && (complete || last_error(&unit))).then_some(unit);
+                let source = clean.then(|| Source {
+                    session: Arc::clone(&analysis.session),
+                    root: analysis.root,
+                    programs: Arc::clone(&analysis.programs),
+                    start,
+                });
+                (stages, source)
             } else {
                 let cached = &prev?.units[i];
                 let by = i64::from(start) - i64::from(cached.start);
-                cached.stages.as_ref().map(|s| s.iter().map(|f| f.iter().map(|d| shifted(d, by)).collect()).collect())
+                let stages = cached
+                    .stages
+                    .as_ref()
+                    .map(|s| s.iter().map(|f| f.iter().map(|d| shifted(d, by)).collect()).collect());
+                (stages, cached.source.clone())
             };
-            Some(Cached { text: unit_text, start, group: split.group[i], stages })
+            Some(Cached { text: unit_text, start, group: split.group[i], stages, source })
         })
         .collect::<Option<Vec<Cached>>>()?;
     Some(Cache { key: split.key.clone(), units, header })

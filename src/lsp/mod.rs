@@ -35,7 +35,7 @@
 pub mod analysis;
 pub mod convert;
 pub(crate) mod definition;
-pub(crate) mod hover;
+pub mod hover;
 pub mod incremental;
 pub(crate) mod query;
 pub(crate) mod symbols;
@@ -213,7 +213,10 @@ impl Document {
     fn ready(&self, method: &str) -> bool {
         match method {
             DocumentDiagnosticRequest::METHOD => self.current().is_some(),
-            HoverRequest::METHOD => self.parsed().is_some_and(|(a, _)| a.complete),
+            // An analysis made of parts answers before the whole text is parsed.
+            HoverRequest::METHOD => {
+                self.current().is_some_and(|a| a.hoverable() && (!a.parts.is_empty() || self.parsed().is_some()))
+            }
             _ => self.parsed().is_some(),
         }
     }
@@ -531,7 +534,7 @@ impl<'c> Server<'c> {
     fn schedule(&mut self, done: &Receiver<Report>) {
         // A document whose analysis is made of parts is analysed whole when a hover waits.
         let hovered = |uri: &Uri, d: &Document| {
-            d.current().is_some_and(|a| !a.complete)
+            d.current().is_some_and(|a| !a.hoverable())
                 && self.held.iter().any(|h| &h.uri == uri && h.method == HoverRequest::METHOD)
         };
         let mut wanted: Vec<(&Uri, bool)> = self
@@ -695,8 +698,17 @@ impl<'c> Server<'c> {
         let at = p.text_document_position_params;
         let uri = convert::canonical_uri(&at.text_document.uri);
         let Some(doc) = self.docs.get(&uri) else { return Ok(serde_json::Value::Null) };
-        let Some((analysis, syntax)) = doc.parsed() else { return Ok(serde_json::Value::Null) };
+        let Some(analysis) = doc.current() else { return Ok(serde_json::Value::Null) };
         let offset = convert::offset(&doc.file.text, &doc.file.lines, at.position);
+        // The whole text's tree, or (while it is being made) the tree of the unit asked about.
+        let unit;
+        let syntax = match doc.parsed() {
+            Some((_, syntax)) => syntax,
+            None => {
+                unit = Syntax::of_unit(&doc.file.text, &analysis.parts, offset);
+                &unit
+            }
+        };
         let Some((span, text)) = hover::region_hover(analysis, syntax, offset) else {
             return Ok(serde_json::Value::Null);
         };
