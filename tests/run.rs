@@ -83,6 +83,7 @@ const CASES: &[Case] = &[
     ok("incore_regions", "accumulate", &[]),
     ok("half_precision", "blend", &[]),
     ok("inline_program", "main", &[]),
+    ok("inline_tuple_return", "main", &[]),
     ok(
         "inline_splicing",
         "entry",

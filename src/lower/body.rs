@@ -740,7 +740,11 @@ impl FnLower<'_, '_> {
         for v in values {
             lowered.push(self.expr(v));
         }
-        let Some(lowered) = lowered.into_iter().collect::<Option<Vec<_>>>() else { return };
+        let Some(mut lowered) = lowered.into_iter().collect::<Option<Vec<_>>>() else { return };
+        if let [one] = lowered[..] {
+            // `return f(...)` of a call that returns several values returns each of them.
+            lowered = self.spread_tuple(one, span, out).unwrap_or(lowered);
+        }
         let types: Vec<TypeId> = lowered.iter().map(|&e| self.cx.program.expr(e).ty).collect();
         if self.info.returns.is_none() {
             // Without an annotation the first `return` sets the count; the others must
@@ -779,6 +783,26 @@ impl FnLower<'_, '_> {
         }
         let s = self.new_stmt(StmtKind::Return(lowered), span);
         out.push(s);
+    }
+
+    /// The elements of a tuple value (a call returning several values), read from a
+    /// temporary assigned the value: `None` when the value is not a tuple.
+    fn spread_tuple(&mut self, value: ExprId, span: Span, out: &mut Block) -> Option<Vec<ExprId>> {
+        let tuple_ty = self.cx.program.expr(value).ty;
+        let Type::Tuple(elements) = self.cx.program.types.get(tuple_ty).clone() else { return None };
+        let tmp_name = self.fresh_name("tuple_tmp");
+        let tmp = self.new_local(tmp_name, tuple_ty, span);
+        let s = self.new_stmt(StmtKind::Assign { var: tmp, value }, span);
+        out.push(s);
+        let gets = elements
+            .iter()
+            .enumerate()
+            .map(|(i, &ty)| {
+                let tuple = self.new_expr(ExprKind::Var(tmp), tuple_ty, span);
+                self.new_expr(ExprKind::TupleGet { tuple, index: i as u32 }, ty, span)
+            })
+            .collect();
+        Some(gets)
     }
 
     fn break_continue(&mut self, is_break: bool, span: Span, out: &mut Block) {
