@@ -617,6 +617,15 @@ shape known only at run time, a write through a reshaped view, too large a progr
 Write every element, or declare the parameter `pl.InOut` so that its initial contents are
 defined. `plc run` finds the same on one input (E0804).";
 
+    E0415 => "`pl.no_dep` on an argument the callee writes",
+"`pl.no_dep(x)` keeps a read-only input out of the runtime's dependency tracking. An
+argument bound to a `pl.Out` or `pl.InOut` parameter is written by the task: leaving it
+untracked would hide the task as the buffer's producer from every later reader, so PyPTO's
+verifier refuses it after DeriveCallDirections, and so does plc.
+
+    b = self.kernel(a, pl.no_dep(b))   # error when kernel's b is pl.InOut[...]
+    b = self.kernel(pl.no_dep(a), b)   # fine: a is only read";
+
     E0420 => "a variable read where it may have no value",
 "ConvertToSSA gives every assignment a variable of its own and must know, at each read,
 which assignment reaches it. A name first assigned inside a loop and read after the loop

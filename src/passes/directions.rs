@@ -37,6 +37,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut lineage = Lineage::default();
     let mut found: Vec<(ExprId, Vec<ArgDir>)> = Vec::new();
     let mut races: Vec<(ExprId, ExprId, VarId)> = Vec::new();
+    let mut written_no_dep: Vec<(ExprId, Direction)> = Vec::new();
     for f in program.functions.values() {
         let defs = Defs::of(program, f);
         let inout_params: FxHashSet<VarId> =
@@ -52,8 +53,20 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             launches: !f.kind.is_device_kernel(),
             writers: FxHashMap::default(),
             races: &mut races,
+            written_no_dep: &mut written_no_dep,
         };
         w.block(&f.body, 0);
+    }
+    for (arg, dir) in written_no_dep {
+        let at = program.expr(arg).loc;
+        cx.diags.push(
+            Diagnostic::error(
+                Code::E0415,
+                format!("`pl.no_dep` on an argument the callee writes (its parameter is {dir})"),
+                Label::primary(at.file, at.span, "a written argument must be tracked"),
+            )
+            .with_help("`pl.no_dep` opts a read-only input out of dependency tracking; pass this argument without it"),
+        );
     }
     for (arg, writer, buffer) in races {
         let name = cx.names.get(program.var(buffer).source).to_string();
@@ -156,6 +169,8 @@ struct Walker<'a> {
     /// `pl.no_dep` arguments whose buffer an earlier launch wrote, with no `deps=`:
     /// (argument, writing call, buffer).
     races: &'a mut Vec<(ExprId, ExprId, VarId)>,
+    /// `pl.no_dep` arguments given to an Out or InOut parameter, with its direction.
+    written_no_dep: &'a mut Vec<(ExprId, Direction)>,
 }
 
 impl Walker<'_> {
@@ -266,6 +281,9 @@ impl Walker<'_> {
                         self.races.push((a, w, r));
                     }
                 }
+            }
+            if no_dep.contains(&i) && !scalar && param.dir != Direction::In {
+                self.written_no_dep.push((a, param.dir));
             }
             dirs.push(if no_dep.contains(&i) { ArgDir::NoDep } else { d });
         }
