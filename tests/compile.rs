@@ -272,7 +272,8 @@ fn a_negative_view_offset_fails_the_harness_as_it_fails_plc_run() {
 /// program never reads (item 8, `unused_values`); Python's `**`, `//`, `%` and shifts on
 /// negative numbers (items 9 and 12, `python_arith`, `scalar_control_flow` with
 /// `which=-1`, which aborted); BF16 tiles rounded op by op (item 12, `bf16_rounding`);
-/// the op families added for issue 11 (`op_families`, `system_ops`, `shaping_ops`); tensors
+/// the op families added for issue 11 (`op_families`, `system_ops`, `shaping_ops`,
+/// `scatter_random`); tensors
 /// given their elements with `--arg NAME=[...]` (`given_elements`).
 /// Each builds with -Wall -Wextra -Werror,
 /// its file names are short, and the harness prints what `plc run` prints.
@@ -301,6 +302,10 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "op_families", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/system_ops", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/shaping_ops", entry: "entry", args: &[] },
+        // The scatters, random numbers, reinterpreting views and dummy task of issue 11.
+        Runnable { file: "scatter_random", entry: "entry", args: &[] },
+        // The hints of PyPTO's newer releases (no CPU meaning) and `pl.task_id_of`.
+        Runnable { file: "cache_hints", entry: "main", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

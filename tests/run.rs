@@ -89,6 +89,7 @@ const CASES: &[Case] = &[
         "entry",
         &[("x", "64x64"), ("w", "64x64"), ("lo", "64x64"), ("hi", "64x64"), ("acc", "64x64")],
     ),
+    ok("cache_hints", "main", &[]),
     ok("jit_dependency_kinds", "halve_bands", &[("src", "256x64"), ("dst", "256x64"), ("bands", "4")]),
     ok(
         "jit_dependency_kinds",
@@ -101,6 +102,7 @@ const CASES: &[Case] = &[
     ok("program_form_graph", "main", &[]),
     ok("scalar_control_flow", "main", &[("which", "2")]),
     ok("scalar_control_flow", "rowwise_exp", &[("x", "64x64")]),
+    ok("scatter_random", "entry", &[]),
     ok("ssa_forms", "accumulate", &[]),
     ok("ssa_forms", "count_parity", &[("n", "5")]),
     ok("ssa_forms", "scaled_copy", &[]),
@@ -813,6 +815,64 @@ fn mx_matmuls_are_refused_with_the_reason() {
     assert_eq!(compile.status.code(), Some(1));
     let err = String::from_utf8(compile.stderr).unwrap();
     assert!(err.starts_with(&format!("{file}:20:11: error[E0601]: `pl.tile.matmul_mx`")), "{err}");
+}
+
+/// The scatters, random numbers and reinterpreting views of issue 11, against values
+/// computed here from the drawn inputs: `tile.scatter` through reversed flat positions,
+/// `scatter_mask` into the odd columns (P1010), `scatter_update` of rows 3 and 2,
+/// `tensor.scatter` by column, Philox4x32-10 (Random123's known answer for a zero counter
+/// and key, and the counter advancing by a quarter row per row) and FP32 bits as INT32.
+#[test]
+fn scatters_random_and_views_follow_their_definitions() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit.incore
+def kernel(
+    x: pl.Tensor[[2, 4], pl.FP32],
+    flat: pl.Out[pl.Tensor[[2, 4], pl.FP32]],
+    spread: pl.Out[pl.Tensor[[2, 8], pl.FP32]],
+    rows: pl.Out[pl.Tensor[[4, 4], pl.FP32]],
+    cols: pl.Out[pl.Tensor[[2, 4], pl.FP32]],
+    rnd: pl.Out[pl.Tensor[[2, 4], pl.UINT32]],
+    bits: pl.Out[pl.Tensor[[2, 4], pl.INT32]],
+):
+    t = pl.load(x, [0, 0], [2, 4])
+    rev = pl.tile.ci(7, [2, 4], dtype=pl.INT32, descending=True)
+    z = pl.tile.full([2, 4], dtype=pl.FP32, value=0.0)
+    flat = pl.store(pl.tile.scatter(z, t, rev), [0, 0], flat)
+    w = pl.tile.full([2, 8], dtype=pl.FP32, value=9.0)
+    spread = pl.store(pl.tile.scatter_mask(w, t, pl.tile.MaskPattern.P1010), [0, 0], spread)
+    r = pl.tile.full([4, 4], dtype=pl.FP32, value=0.0)
+    idx = pl.tile.ci(3, [1, 2], dtype=pl.INT32, descending=True)
+    rows = pl.store(pl.scatter_update(r, idx, t, dim=-2), [0, 0], rows)
+    at = pl.tensor.ci(0, [2, 2], dtype=pl.INT32)
+    cols = pl.assemble(cols, pl.scatter(x, dim=-1, index=at, src=pl.slice(x, [2, 2], [0, 2])), [0, 0])
+    rnd = pl.store(pl.tile.random(0, 0, 0, 0, 0, 0, [2, 4]), [0, 0], rnd)
+    bits = pl.store(pl.tile.reinterpret_view(t, pl.INT32), [0, 0], bits)
+    return flat, spread, rows, cols, rnd, bits
+"#;
+    for seed in [3, 11] {
+        let out = run_source(src, "kernel", &[], seed).unwrap();
+        let x = drawn(seed, 0, 8);
+        let rev: Vec<f32> = x.iter().rev().copied().collect();
+        assert_eq!(floats(&out[0]), rev, "seed {seed}");
+        let spread: Vec<f32> = (0..16).map(|k| if k % 2 == 1 { x[(k / 8) * 4 + (k % 8) / 2] } else { 9.0 }).collect();
+        assert_eq!(floats(&out[1]), spread);
+        let mut rows = vec![0.0f32; 16];
+        rows[12..16].copy_from_slice(&x[0..4]);
+        rows[8..12].copy_from_slice(&x[4..8]);
+        assert_eq!(floats(&out[2]), rows);
+        let cols = vec![x[2], x[3], x[2], x[3], x[4], x[5], x[6], x[7]];
+        assert_eq!(floats(&out[3]), cols);
+        let rnd = ints(&out[4]);
+        assert_eq!(rnd[0], 0x6627_e8d5, "Philox4x32-10 of a zero counter and key");
+        // Row 1 starts a quarter row (one counter) on: its lane 0 is row 0's lane 1.
+        assert_eq!(rnd[4], rnd[1]);
+        assert_eq!(rnd[5], rnd[2]);
+        let bits: Vec<i64> = x.iter().map(|v| i64::from(v.to_bits() as i32)).collect();
+        assert_eq!(ints(&out[5]), bits);
+    }
 }
 
 /// The op families added for issue 11 (ops.md §5.1), against values computed here from the

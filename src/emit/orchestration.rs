@@ -1237,6 +1237,25 @@ impl<'a> Emitter<'a> {
                 let v = self.define(var);
                 self.line(&format!("PTO2TaskId {v} = PTO2TaskId::invalid();"));
             }
+            Special::TaskIdOf => {
+                // The runtime keeps the last task that wrote each range of memory.
+                let Some(t) = arg(Param::Producer) else { return };
+                let t = self.expr(t);
+                let v = self.define(var);
+                self.line(&format!("PTO2TaskId {v} = rt_task_id_of({t});"));
+                self.unless_read(var, &v);
+            }
+            Special::TaskDummy => {
+                // A task with no kernel and no arguments, ordered after `deps=`.
+                let v = self.define(var);
+                let params = format!("{v}_args");
+                self.line(&format!("CoreTaskArgs {params};"));
+                if let Some(deps) = arg(Param::Deps) {
+                    self.dependencies(&params, deps);
+                }
+                self.line(&format!("PTO2TaskId {v} = rt_submit_dummy_task({params}).task_id();"));
+                self.unless_read(var, &v);
+            }
             Special::Dim => {
                 let (Some(src), Some(k)) = (arg(Param::T), arg(Param::Axis)) else { return };
                 let src = self.expr(src);
@@ -1305,6 +1324,7 @@ impl<'a> Emitter<'a> {
             | crate::ir::ops::specials!(matmul)
             | crate::ir::ops::specials!(compute)
             | crate::ir::ops::specials!(shaping)
+            | crate::ir::ops::specials!(scatter)
             | Special::Load
             | Special::Store
             | Special::BlockLoad

@@ -9,7 +9,7 @@
 
 use super::ops;
 use super::tasks::{self, Access, Dep, Recording, Tasks};
-use super::value::{Data, Dense, Num, Value, POISON_F32_BITS, POISON_I64};
+use super::value::{Data, Dense, Num, Tensor, Value, POISON_F32_BITS, POISON_I64};
 use crate::diag::Code;
 use crate::intern::{Interner, Symbol};
 use crate::ir::arith::{self, Scalar};
@@ -329,6 +329,34 @@ impl<'a> Interp<'a> {
         }
         (self.block_idx, self.block_num) = saved;
         result
+    }
+
+    /// `pl.system.task_dummy(deps=...)`: a task that touches nothing, ordered after its
+    /// dependencies, so that a task depending on its id is ordered after all of them. Its id.
+    pub(super) fn dummy_task(&mut self, deps: Option<&Value>) -> Value {
+        let mut ids = Vec::new();
+        if let Some(v) = deps {
+            task_ids(v, &mut ids);
+        }
+        let deps: Vec<Dep> =
+            ids.iter().map(|id| self.tasks.ids.get(id).map_or(Dep::Unknown, |&t| Dep::Task(t))).collect();
+        let (index, _) = self.tasks.launch(None, Loc::COMPILER, Vec::new(), &deps, self.manual_since);
+        let id = self.new_task_id();
+        self.tasks.ids.insert(id, index);
+        Value::TaskId(id)
+    }
+
+    /// `pl.task_id_of(t)`: the id of the last task that wrote `t`'s elements (given one now
+    /// when the task was launched without `pl.submit`); -1 when no task did.
+    pub(super) fn task_id_of(&mut self, t: &Tensor) -> Value {
+        let Some((lo, hi)) = tasks::extent(t) else { return Value::TaskId(-1) };
+        let Some(index) = self.tasks.last_writer(tasks::buffer_id(t), lo, hi) else { return Value::TaskId(-1) };
+        if let Some(id) = self.tasks.ids.iter().filter(|(_, &i)| i == index).map(|(&id, _)| id).max() {
+            return Value::TaskId(id);
+        }
+        let id = self.new_task_id();
+        self.tasks.ids.insert(id, index);
+        Value::TaskId(id)
     }
 
     fn new_task_id(&mut self) -> i64 {
@@ -713,10 +741,12 @@ impl<'a> Interp<'a> {
                 _ => None,
             })
             .collect();
-        let (index, races) = self.tasks.launch(name, loc, accesses, deps, manual_since);
+        let (index, races) = self.tasks.launch(Some(name), loc, accesses, deps, manual_since);
         for race in races {
             let verb = |w: bool| if w { "writes" } else { "reads" };
-            let (first, second) = (self.names.get(race.first.0), self.names.get(race.second.0));
+            // A dummy task touches nothing, so it is in no race; the fallback is never shown.
+            let name = |f: Option<Symbol>| f.map_or("a dummy task", |f| self.names.get(f));
+            let (first, second) = (name(race.first.0), name(race.second.0));
             self.notices.push(Notice {
                 code: Code::E0805,
                 message: format!(

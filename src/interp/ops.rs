@@ -17,6 +17,7 @@ use crate::ir::arith::{float_floor_div_mod, floor_mod};
 use crate::ir::ops::{Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special, UnaryFn};
 use crate::ir::{AtomicType, DType, EnumValue, MaskPattern, PadValue};
 use std::cell::RefCell;
+use std::cell::RefMut;
 use std::rc::Rc;
 
 type Res<T> = Result<T, String>;
@@ -197,6 +198,9 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         crate::ir::ops::specials!(matmul) => matmul_op(special, a),
         crate::ir::ops::specials!(compute) => other_compute(special, a),
         crate::ir::ops::specials!(shaping) => shaping(special, a),
+        crate::ir::ops::specials!(scatter) => scatter_family(special, a),
+        Special::TaskDummy => Ok(it.dummy_task(a.at(P::Deps))),
+        Special::TaskIdOf => Ok(it.task_id_of(&a.tensor(P::Producer)?)),
     }
 }
 
@@ -411,6 +415,13 @@ fn memory(special: Special, a: &Args<'_>) -> Res<Value> {
             Value::tile(load(&t, &offsets, &shape, None)?)
         }
         Special::Store | Special::BlockStore => {
+            // `l2_hint=` and `st_phase=` are hints; the fixpipe's quantization and ReLU are not.
+            if a.at(P::PreQuant).is_some() || a.flag(P::PreRelu, false)? {
+                return Err(format!(
+                    "`{}` with pre_quant= or pre_relu= has no semantics in the interpreter yet",
+                    a.op()
+                ));
+            }
             let (offsets, limit) = match special {
                 Special::Store => (a.ints(P::Offsets)?, a.opt_ints(P::Shapes)?),
                 _ => {
@@ -1942,6 +1953,343 @@ fn gather_index(src: &Dense, index: &Dense, dim: usize) -> Res<Dense> {
     Ok(Dense { dtype: src.dtype, shape: index.shape.clone(), valid: index.shape.clone(), data: out })
 }
 
+// ---------------------------------------------------------------- scatters, random numbers, reinterpretation
+
+/// The scatters, `random` and `reinterpret_view`. A tensor form gives a new tensor; a tile
+/// scatter writes into its first argument (PyPTO's DPS form) and returns that tile. Scatters
+/// write whole values, valid regions aside, in index order (the last write wins).
+fn scatter_family(special: Special, a: &Args<'_>) -> Res<Value> {
+    let tile = a.def.level == OpLevel::Tile;
+    let op = a.op();
+    let d = match special {
+        Special::Scatter if tile => {
+            let (src, idx) = (a.dense(P::Src)?, a.dense(P::Indexes)?);
+            return in_place(a, P::Dst, |dst| scatter_flat(op, dst, &src, &idx));
+        }
+        Special::Scatter if a.at(P::MaskPattern).is_some() || a.at(P::Dst).is_some() => {
+            let mut dst = a.dense(P::Dst)?;
+            scatter_mask(op, &mut dst, &a.dense(P::Input)?, mask_pattern(a.req(P::MaskPattern)?)?)?;
+            dst
+        }
+        Special::Scatter => {
+            let mut out = a.dense(P::Input)?;
+            scatter_columns(op, &mut out, &a.dense(P::Index)?, &a.dense(P::Src)?)?;
+            out
+        }
+        Special::ScatterMask if tile => {
+            let (src, mask) = (a.dense(P::Src)?, mask_pattern(a.req(P::MaskPattern)?)?);
+            return in_place(a, P::Dst, |dst| scatter_mask(op, dst, &src, mask));
+        }
+        Special::ScatterMask => {
+            let mut dst = a.dense(P::Dst)?;
+            scatter_mask(op, &mut dst, &a.dense(P::Input)?, mask_pattern(a.req(P::MaskPattern)?)?)?;
+            dst
+        }
+        Special::ScatterUpdate => {
+            if let Some(dim) = a.at(P::Dim) {
+                if as_int(dim) != Some(-2) {
+                    return Err(format!("`{op}` supports dim=-2 only"));
+                }
+            }
+            let (idx, src) = (a.dense(P::Index)?, a.dense(P::Src)?);
+            if tile {
+                return in_place(a, P::Input, |input| scatter_rows(op, input, &idx, &src));
+            }
+            let mut out = a.dense(P::Input)?;
+            scatter_rows(op, &mut out, &idx, &src)?;
+            out
+        }
+        Special::Random => {
+            let word = |p: P| -> Res<u32> { Ok(a.int(p)? as u32) };
+            let key = [word(P::Key0)?, word(P::Key1)?];
+            let counter = [word(P::Counter0)?, word(P::Counter1)?, word(P::Counter2)?, word(P::Counter3)?];
+            let shape = check_size(a.shape(P::Shape)?)?;
+            if shape.len() != 2 {
+                return Err(format!("`{op}` makes 2-D values, not a shape of {} extents", shape.len()));
+            }
+            let valid = match a.opt_ints(P::ValidShape)? {
+                Some(v) if v.len() == 2 => vec![v[0].clamp(0, shape[0]), v[1].clamp(0, shape[1])],
+                Some(v) => return Err(format!("`{op}`: valid_shape {v:?} must have 2 extents")),
+                None => shape.clone(),
+            };
+            let dtype = match a.at(P::Dtype) {
+                Some(_) => a.dtype(P::Dtype)?,
+                None => DType::UInt32,
+            };
+            let rounds = match a.at(P::Rounds) {
+                Some(_) => a.int(P::Rounds)?,
+                None => 10,
+            };
+            if !matches!(dtype, DType::Int32 | DType::UInt32) || !matches!(rounds, 7 | 10) {
+                return Err(format!("`{op}` draws INT32 or UINT32 values in 7 or 10 rounds"));
+            }
+            random_numbers(key, counter, shape, valid, dtype, rounds as u32)
+        }
+        _ => {
+            let data = a.dense(P::Data)?;
+            let to = a.dtype(P::Dtype)?;
+            let shape = match a.opt_ints(P::Shape)? {
+                Some(shape) => shape,
+                None => {
+                    let mut shape = data.shape.clone();
+                    let (from, width) = (data.dtype.bytes(), to.bytes());
+                    match shape.last_mut() {
+                        Some(last) if (*last * from) % width == 0 => *last = *last * from / width,
+                        _ => return Err(format!("`{op}`: the last extent is not a whole number of {to} elements")),
+                    }
+                    shape
+                }
+            };
+            reinterpret(op, &data, to, check_size(shape)?)?
+        }
+    };
+    Ok(wrap_like(tile, d))
+}
+
+/// Runs `f` on the tile argument `slot` in place; the result is that tile.
+fn in_place(a: &Args<'_>, slot: P, f: impl FnOnce(&mut Dense) -> Res<()>) -> Res<Value> {
+    let Value::Tile(t) = a.req(slot)? else {
+        return Err(format!("`{}` of `{}` must be a tile", a.param(slot.into()), a.op()));
+    };
+    let mut d: RefMut<'_, Dense> = t.borrow_mut();
+    f(&mut d)?;
+    drop(d);
+    Ok(Value::Tile(t.clone()))
+}
+
+fn mask_pattern(v: &Value) -> Res<MaskPattern> {
+    match v {
+        Value::Enum(EnumValue::MaskPattern(p)) => Ok(*p),
+        Value::Int(code) => MaskPattern::from_code(*code).ok_or_else(|| format!("mask_pattern {code} is not in 1..7")),
+        other => Err(format!("mask_pattern must be pl.tile.MaskPattern.<name> or a code 1-7, not {}", other.kind())),
+    }
+}
+
+/// The rows and columns of a 2-D value.
+fn rows_cols(op: &str, what: &str, d: &Dense) -> Res<(usize, usize)> {
+    match d.shape[..] {
+        [r, c] => Ok((r.max(0) as usize, c.max(0) as usize)),
+        _ => Err(format!("`{op}`: {what} must be 2-D, not of shape {:?}", d.shape)),
+    }
+}
+
+/// `tile.scatter`: `dst.flat[idx[i, j]] = src[i, j]` over `src`'s shape.
+fn scatter_flat(op: &str, dst: &mut Dense, src: &Dense, idx: &Dense) -> Res<()> {
+    if idx.shape != src.shape {
+        return Err(format!("`{op}`: indexes of shape {:?} for a source of shape {:?}", idx.shape, src.shape));
+    }
+    for k in 0..src.len() {
+        let at = idx.data.get_i(k);
+        if at < 0 || at as usize >= dst.len() {
+            return Err(format!("`{op}`: index {at} outside a destination of {} elements", dst.len()));
+        }
+        dst.data.set(at as usize, convert(src.data.get(k), dst.dtype));
+    }
+    Ok(())
+}
+
+/// `tensor.scatter`: `out[b, index[b, k]] = src[b, k]`.
+fn scatter_columns(op: &str, out: &mut Dense, index: &Dense, src: &Dense) -> Res<()> {
+    let (rows, cols) = rows_cols(op, "the input", out)?;
+    let (src_rows, src_cols) = rows_cols(op, "src", src)?;
+    if index.shape != src.shape || src_rows > rows {
+        return Err(format!(
+            "`{op}`: an index of shape {:?} and src of shape {:?} for an input of shape {:?}",
+            index.shape, src.shape, out.shape
+        ));
+    }
+    for b in 0..src_rows {
+        for k in 0..src_cols {
+            let at = index.data.get_i(b * src_cols + k);
+            if at < 0 || at as usize >= cols {
+                return Err(format!("`{op}`: column index {at} outside an input of {cols} columns"));
+            }
+            out.data.set(b * cols + at as usize, convert(src.data.get(b * src_cols + k), out.dtype));
+        }
+    }
+    Ok(())
+}
+
+/// `scatter_mask`: element `c` of each row of `src` to column `c * stride + lane` of the
+/// same row of `dst`.
+fn scatter_mask(op: &str, dst: &mut Dense, src: &Dense, mask: MaskPattern) -> Res<()> {
+    let (rows, cols) = rows_cols(op, "the destination", dst)?;
+    let (src_rows, src_cols) = rows_cols(op, "the source", src)?;
+    let (stride, lane) = (mask.stride() as usize, mask.lane() as usize);
+    if src_rows > rows || src_cols * stride != cols {
+        return Err(format!(
+            "`{op}`: a source of shape {:?} does not spread over a destination of shape {:?} with {mask}",
+            src.shape, dst.shape
+        ));
+    }
+    for r in 0..src_rows {
+        for c in 0..src_cols {
+            dst.data.set(r * cols + c * stride + lane, convert(src.data.get(r * src_cols + c), dst.dtype));
+        }
+    }
+    Ok(())
+}
+
+/// `scatter_update`: row `k` of `src` (rows of the last extent) to row `idx.flat[k]` of `input`.
+fn scatter_rows(op: &str, input: &mut Dense, idx: &Dense, src: &Dense) -> Res<()> {
+    let d = *input.shape.last().unwrap_or(&0) as usize;
+    if d == 0 || src.shape.last() != input.shape.last() || src.len() / d != idx.len() {
+        return Err(format!(
+            "`{op}`: an index of shape {:?} and src of shape {:?} for an input of shape {:?}",
+            idx.shape, src.shape, input.shape
+        ));
+    }
+    let rows = input.len() / d;
+    for k in 0..idx.len() {
+        let at = idx.data.get_i(k);
+        if at < 0 || at as usize >= rows {
+            return Err(format!("`{op}`: row index {at} outside an input of {rows} rows"));
+        }
+        for c in 0..d {
+            input.data.set(at as usize * d + c, convert(src.data.get(k * d + c), input.dtype));
+        }
+    }
+    Ok(())
+}
+
+/// Philox4x32 (`rounds` rounds) of a 128-bit counter under a 64-bit key, as PTO-ISA's CPU
+/// `TRANDOM` computes it.
+pub(crate) fn philox(mut c: [u32; 4], mut key: [u32; 2], rounds: u32) -> [u32; 4] {
+    for _ in 0..rounds {
+        let p0 = u64::from(c[0]) * 0xD251_1F53;
+        let p1 = u64::from(c[2]) * 0xCD9E_8D57;
+        c = [(p1 >> 32) as u32 ^ c[1] ^ key[0], p1 as u32, (p0 >> 32) as u32 ^ c[3] ^ key[1], p0 as u32];
+        key = [key[0].wrapping_add(0x9E37_79B9), key[1].wrapping_add(0xBB67_AE85)];
+    }
+    c
+}
+
+/// A 128-bit counter (four little-endian words) plus `n`.
+fn counter_add(c: [u32; 4], n: u64) -> [u32; 4] {
+    let mut out = c;
+    let mut carry = n;
+    for w in out.iter_mut() {
+        carry += u64::from(*w);
+        *w = carry as u32;
+        carry >>= 32;
+    }
+    out
+}
+
+/// `random`: the valid region of a `[rows, cols]` value filled as PTO-ISA's `TRANDOM` fills
+/// a row-major tile. Along a row, chunks of 256 columns; in a chunk, lane `l` (0..64) runs
+/// Philox on the row's counter plus `l` and its four words go to columns `l`, `64 + l`,
+/// `128 + l`, `192 + l`; after each chunk the row's counter advances by `cols / 4`. The
+/// rest of the value is 0.
+fn random_numbers(
+    key: [u32; 2],
+    counter: [u32; 4],
+    shape: Vec<i64>,
+    valid: Vec<i64>,
+    dtype: DType,
+    rounds: u32,
+) -> Dense {
+    let mut d = Dense::zeros(dtype, shape.clone());
+    let cols = shape[1] as usize;
+    let (valid_rows, valid_cols) = (valid[0] as usize, valid[1] as usize);
+    let chunks = valid_cols.div_ceil(256);
+    let mut row_counter = counter;
+    for r in 0..valid_rows {
+        for chunk in 0..chunks {
+            for lane in 0..64 {
+                let words = philox(counter_add(row_counter, lane as u64), key, rounds);
+                for (k, w) in words.iter().enumerate() {
+                    let c = chunk * 256 + k * 64 + lane;
+                    if c < valid_cols {
+                        let v = if dtype == DType::Int32 { i64::from(*w as i32) } else { i64::from(*w) };
+                        d.data.set(r * cols + c, Num::I(v));
+                    }
+                }
+            }
+            row_counter = counter_add(row_counter, (cols / 4) as u64);
+        }
+    }
+    d.valid = valid;
+    d
+}
+
+/// The little-endian bytes of one element.
+fn element_bytes(op: &str, n: Num, dtype: DType, out: &mut Vec<u8>) -> Res<()> {
+    let width = dtype.bytes() as usize;
+    match dtype {
+        DType::Fp32 => out.extend((n.as_f64() as f32).to_bits().to_le_bytes()),
+        DType::Bf16 => out.extend(((round_bf16(n.as_f64() as f32).to_bits() >> 16) as u16).to_le_bytes()),
+        DType::Fp16 => out.extend(fp16_bits(round_fp16(n.as_f64() as f32)).to_le_bytes()),
+        d if d.is_int() || d == DType::Bool => out.extend(&n.as_i64().to_le_bytes()[..width]),
+        d => return Err(format!("`{op}` has no semantics for {d} elements in the interpreter")),
+    }
+    Ok(())
+}
+
+/// One element of `dtype` from its little-endian bytes.
+fn element_of(op: &str, b: &[u8], dtype: DType) -> Res<Num> {
+    let word = |n: usize| b[..n].iter().rev().fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
+    Ok(match dtype {
+        DType::Fp32 => Num::F(f64::from(f32::from_bits(word(4) as u32))),
+        DType::Bf16 => Num::F(f64::from(f32::from_bits((word(2) as u32) << 16))),
+        DType::Fp16 => Num::F(f64::from(fp16_value(word(2) as u16))),
+        DType::Int8 => Num::I(i64::from(word(1) as u8 as i8)),
+        DType::Int16 => Num::I(i64::from(word(2) as u16 as i16)),
+        DType::Int32 => Num::I(i64::from(word(4) as u32 as i32)),
+        DType::Int64 | DType::Index | DType::UInt64 => Num::I(word(8) as i64),
+        DType::UInt8 | DType::Bool => Num::I(word(1) as i64),
+        DType::UInt16 => Num::I(word(2) as i64),
+        DType::UInt32 => Num::I(word(4) as i64),
+        d => return Err(format!("`{op}` has no semantics for {d} elements in the interpreter")),
+    })
+}
+
+/// The IEEE half-precision bits of a value FP16 holds exactly.
+fn fp16_bits(x: f32) -> u16 {
+    let sign = ((x.to_bits() >> 16) & 0x8000) as u16;
+    let a = x.abs();
+    if a.is_nan() {
+        sign | 0x7e00
+    } else if a.is_infinite() {
+        sign | 0x7c00
+    } else if a < 6.103_515_6e-5 {
+        // Subnormal (or zero): a multiple of 2^-24.
+        sign | (a * 16_777_216.0) as u16
+    } else {
+        let bits = a.to_bits();
+        let exp = ((bits >> 23) & 0xff) as i32 - 127 + 15;
+        sign | ((exp as u16) << 10) | ((bits >> 13) & 0x3ff) as u16
+    }
+}
+
+fn fp16_value(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let (exp, mant) = (i32::from((h >> 10) & 0x1f), u32::from(h & 0x3ff));
+    sign * match exp {
+        0 => mant as f32 / 16_777_216.0,
+        31 if mant == 0 => f32::INFINITY,
+        31 => f32::NAN,
+        _ => f32::from_bits((((exp - 15 + 127) as u32) << 23) | (mant << 13)),
+    }
+}
+
+/// `reinterpret_view`: the elements' bytes, in row-major order, read as `to` in `shape`.
+fn reinterpret(op: &str, d: &Dense, to: DType, shape: Vec<i64>) -> Res<Dense> {
+    let mut bytes = Vec::with_capacity(d.len() * d.dtype.bytes() as usize);
+    for k in 0..d.len() {
+        element_bytes(op, d.data.get(k), d.dtype, &mut bytes)?;
+    }
+    let width = to.bytes() as usize;
+    if bytes.len() != element_count(&shape) * width {
+        return Err(format!("`{op}`: {} bytes do not make a {to} value of shape {shape:?}", bytes.len()));
+    }
+    let mut out = Dense::zeros(to, shape);
+    for (k, chunk) in bytes.chunks(width).enumerate() {
+        out.data.set(k, element_of(op, chunk, to)?);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1965,6 +2313,27 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "ops without semantics: {missing:?}");
+    }
+
+    /// Random123's known answers for Philox4x32-10.
+    #[test]
+    fn philox_matches_the_known_answers() {
+        assert_eq!(philox([0; 4], [0; 2], 10), [0x6627_e8d5, 0xe169_c58d, 0xbc57_ac4c, 0x9b00_dbd8]);
+        assert_eq!(philox([u32::MAX; 4], [u32::MAX; 2], 10), [0x408f_276d, 0x41c8_3b0e, 0xa20b_c7c6, 0x6d54_51fd]);
+        assert_eq!(
+            philox([0x243f_6a88, 0x85a3_08d3, 0x1319_8a2e, 0x0370_7344], [0xa409_3822, 0x299f_31d0], 10),
+            [0xd16c_fe09, 0x94fd_cceb, 0x5001_e420, 0x2412_6ea1]
+        );
+        assert_eq!(counter_add([u32::MAX, u32::MAX, 0, 0], 1), [0, 0, 1, 0]);
+    }
+
+    #[test]
+    fn fp16_bits_round_trip() {
+        for x in [0.0f32, -0.0, 1.0, -2.5, 65504.0, 6.103_515_6e-5, 5.960_464_5e-8, 0.333_251_95] {
+            assert_eq!(fp16_value(fp16_bits(x)).to_bits(), x.to_bits(), "{x}");
+        }
+        assert_eq!(fp16_bits(1.0), 0x3c00);
+        assert_eq!(fp16_bits(-2.0), 0xc000);
     }
 
     #[test]

@@ -77,7 +77,8 @@ pub(super) enum Dep {
 }
 
 struct TaskRec {
-    func: Symbol,
+    /// The function the task runs (`None`: a dummy task, which runs nothing).
+    func: Option<Symbol>,
     loc: Loc,
     accesses: Vec<Access>,
     deps: Vec<usize>,
@@ -87,9 +88,9 @@ struct TaskRec {
 
 /// A race found at a launch: the earlier task and the later one, with the buffer's name.
 pub(super) struct Race {
-    pub first: (Symbol, Loc),
+    pub first: (Option<Symbol>, Loc),
     pub first_writes: bool,
-    pub second: (Symbol, Loc),
+    pub second: (Option<Symbol>, Loc),
     pub second_writes: bool,
     pub name: String,
 }
@@ -105,12 +106,25 @@ pub(super) struct Tasks {
 }
 
 impl Tasks {
+    /// The last task that writes part of `lo..hi` of buffer `buf`.
+    pub fn last_writer(&self, buf: usize, lo: i64, hi: i64) -> Option<usize> {
+        let writes = self.by_buffer.get(&buf)?;
+        writes
+            .iter()
+            .filter(|&&(t, k)| {
+                let a = &self.tasks[t].accesses[k];
+                a.write && a.lo < hi && lo < a.hi
+            })
+            .map(|&(t, _)| t)
+            .max()
+    }
+
     /// Records a launch whose tasks of index `manual_since..` share its manual scope (no
     /// automatic order among them); returns its index and the races it has with earlier
     /// tasks.
     pub fn launch(
         &mut self,
-        func: Symbol,
+        func: Option<Symbol>,
         loc: Loc,
         accesses: Vec<Access>,
         deps: &[Dep],

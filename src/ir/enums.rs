@@ -249,6 +249,44 @@ spelled_enum! {
     MaskPattern {
         P0101 = "P0101",
         P1010 = "P1010",
+        P0001 = "P0001",
+        P0010 = "P0010",
+        P0100 = "P0100",
+        P1000 = "P1000",
+        P1111 = "P1111",
+    }
+}
+
+impl MaskPattern {
+    /// PyPTO's integer code (1-7, in the order above).
+    pub fn code(self) -> i64 {
+        Self::ALL.iter().position(|&p| p == self).map_or(0, |i| i as i64 + 1)
+    }
+
+    /// The pattern of a code 1-7.
+    pub fn from_code(code: i64) -> Option<MaskPattern> {
+        usize::try_from(code - 1).ok().and_then(|i| Self::ALL.get(i).copied())
+    }
+
+    /// The period of the pattern along a row: 2 for `P0101`/`P1010`, 4 for `P0001` to
+    /// `P1000`, 1 for `P1111` (every column).
+    pub fn stride(self) -> i64 {
+        match self {
+            MaskPattern::P0101 | MaskPattern::P1010 => 2,
+            MaskPattern::P1111 => 1,
+            _ => 4,
+        }
+    }
+
+    /// The column within each period the pattern selects (the set bit, counted from the
+    /// right of its name: `P0101` the first, `P1010` the second); 0 for `P1111`.
+    pub fn lane(self) -> i64 {
+        match self {
+            MaskPattern::P0101 | MaskPattern::P0001 | MaskPattern::P1111 => 0,
+            MaskPattern::P1010 | MaskPattern::P0010 => 1,
+            MaskPattern::P0100 => 2,
+            MaskPattern::P1000 => 3,
+        }
     }
 }
 
@@ -327,6 +365,58 @@ spelled_enum! {
     }
 }
 
+spelled_enum! {
+    /// `pl.AccPhase.X`: the unit-flag phase of a matmul accumulation (`acc_phase=`); a
+    /// hint to the cube's fixpipe with no CPU meaning. `Unknown` is PTO-ISA's older name of
+    /// `Unspecified`.
+    AccPhase {
+        Unspecified = "Unspecified" | "Unknown",
+        Partial = "Partial",
+        Final = "Final",
+    }
+}
+
+spelled_enum! {
+    /// `pl.STPhase.X`: the unit-flag phase of an accumulator store (`st_phase=`); a hint.
+    StPhase {
+        Unspecified = "Unspecified",
+        Partial = "Partial",
+        Final = "Final",
+    }
+}
+
+spelled_enum! {
+    /// `pl.LoadL2Hint.X`: how a load allocates in the L2 cache (`l2_hint=` of `pl.load`);
+    /// a hint with no CPU meaning.
+    LoadL2Hint {
+        NormalFirstVictim = "NormalFirstVictim",
+        NormalLastVictim = "NormalLastVictim",
+        NormalPersistent = "NormalPersistent",
+        NotAllocKeep = "NotAllocKeep",
+        NotAllocClean = "NotAllocClean",
+        NotAllocDrop = "NotAllocDrop",
+    }
+}
+
+spelled_enum! {
+    /// `pl.StoreL2Hint.X`: how a store allocates in the L2 cache (`l2_hint=` of `pl.store`).
+    StoreL2Hint {
+        NormalFirstVictim = "NormalFirstVictim",
+        NormalLastVictim = "NormalLastVictim",
+        NormalPersistent = "NormalPersistent",
+        NotAllocClean = "NotAllocClean",
+    }
+}
+
+spelled_enum! {
+    /// `pl.CachePolicy.X`: whether a read of global memory goes through the L2 cache
+    /// (`cache=` of `pl.load`); a hint.
+    CachePolicy {
+        Default = "DEFAULT",
+        Bypass = "BYPASS",
+    }
+}
+
 /// A value of one of the `pl.<Family>.<Name>` enumerations, as an expression in the IR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EnumValue {
@@ -344,6 +434,11 @@ pub enum EnumValue {
     NotifyOp(NotifyOp),
     ReduceOp(ReduceOp),
     PipeType(PipeType),
+    AccPhase(AccPhase),
+    StPhase(StPhase),
+    LoadL2Hint(LoadL2Hint),
+    StoreL2Hint(StoreL2Hint),
+    CachePolicy(CachePolicy),
 }
 
 impl EnumValue {
@@ -364,6 +459,11 @@ impl EnumValue {
             "NotifyOp" => EnumValue::NotifyOp(NotifyOp::from_name(name)?),
             "ReduceOp" => EnumValue::ReduceOp(ReduceOp::from_name(name)?),
             "PipeType" => EnumValue::PipeType(PipeType::from_name(name)?),
+            "AccPhase" => EnumValue::AccPhase(AccPhase::from_name(name)?),
+            "STPhase" => EnumValue::StPhase(StPhase::from_name(name)?),
+            "LoadL2Hint" => EnumValue::LoadL2Hint(LoadL2Hint::from_name(name)?),
+            "StoreL2Hint" => EnumValue::StoreL2Hint(StoreL2Hint::from_name(name)?),
+            "CachePolicy" => EnumValue::CachePolicy(CachePolicy::from_name(name)?),
             _ => return None,
         })
     }
@@ -385,6 +485,11 @@ impl EnumValue {
             "NotifyOp" => NotifyOp::names(),
             "ReduceOp" => ReduceOp::names(),
             "PipeType" => PipeType::names(),
+            "AccPhase" => AccPhase::names(),
+            "STPhase" => StPhase::names(),
+            "LoadL2Hint" => LoadL2Hint::names(),
+            "StoreL2Hint" => StoreL2Hint::names(),
+            "CachePolicy" => CachePolicy::names(),
             _ => return None,
         })
     }
@@ -406,6 +511,11 @@ impl EnumValue {
             EnumValue::NotifyOp(v) => format!("pld.NotifyOp.{v}"),
             EnumValue::ReduceOp(v) => format!("pld.ReduceOp.{v}"),
             EnumValue::PipeType(v) => format!("pl.PipeType.{v}"),
+            EnumValue::AccPhase(v) => format!("pl.AccPhase.{v}"),
+            EnumValue::StPhase(v) => format!("pl.STPhase.{v}"),
+            EnumValue::LoadL2Hint(v) => format!("pl.LoadL2Hint.{v}"),
+            EnumValue::StoreL2Hint(v) => format!("pl.StoreL2Hint.{v}"),
+            EnumValue::CachePolicy(v) => format!("pl.CachePolicy.{v}"),
         }
     }
 }

@@ -14,7 +14,7 @@
 //! disagree, a row accepts the union (an older keyword kept as an optional parameter)
 //! or the older API has its own row (`pl.op.block.load(t, row, col, h, w)`).
 
-use super::enums::{DType, EnumValue, MemorySpace};
+use super::enums::{DType, EnumValue, MaskPattern, MemorySpace};
 use super::types::{Dim, Type};
 use super::BinOp as ScalarOp;
 
@@ -253,12 +253,15 @@ impl Axis {
 ///   conversion and the matrix products: activations, selects, fills, concatenation,
 ///   sorts and gathers.
 /// - `shaping`: the values of a new shape made from a pattern or a part of a value.
+/// - `scatter`: the rows added for issue 11 that write a value into another (scatters),
+///   draw counter-based random numbers or reinterpret a value's bits.
 macro_rules! specials {
     (matmul) => { $crate::ir::ops::specials!(@ Matmul MatmulAcc MatmulBias) };
     (compute) => {
         $crate::ir::ops::specials!(@ Lrelu Prelu Sel Sels Expands Concat Fillpad Sort32 Mrgsort Gather GatherMask)
     };
     (shaping) => { $crate::ir::ops::specials!(@ Tri FillpadExpand FillpadInplace ExpandClone Extract) };
+    (scatter) => { $crate::ir::ops::specials!(@ Scatter ScatterMask ScatterUpdate Random ReinterpretView) };
     (@ $($member:ident)*) => { $($crate::ir::ops::Special::$member)|* };
 }
 pub(crate) use specials;
@@ -381,6 +384,27 @@ pub enum Special {
     ExpandClone,
     /// `pl.tile.extract(src, index_row, index_col, shape)`: a window of a 2-D tile.
     Extract,
+    /// Elements written at positions an index gives: `tensor.scatter` writes
+    /// `out[b, index[b, k]] = src[b, k]` into a copy of `input`; `tile.scatter` writes
+    /// `dst.flat[indexes[i, j]] = src[i, j]` into `dst` (PTO's `TSCATTER`, index form).
+    Scatter,
+    /// The elements of each row written, in order, into the columns of the destination's
+    /// row a hardware mask pattern selects (PTO's `TSCATTER`, mask form).
+    ScatterMask,
+    /// Rows of `src` written into the rows of `input` that a 2-D index names
+    /// (`input[index.flat[k]] = src[k]` over rows of the last extent; `dim=-2`).
+    ScatterUpdate,
+    /// Philox4x32 random numbers from two key words and four counter words, laid out as
+    /// PTO-ISA's `TRANDOM` lays them out (docs/interpreter.md).
+    Random,
+    /// The same bytes read as another dtype (the last extent rescaled by the widths).
+    ReinterpretView,
+    /// `pl.system.task_dummy(deps=[...])`: a task that runs nothing and completes once its
+    /// dependencies have; its id orders later tasks after all of them.
+    TaskDummy,
+    /// `pl.task_id_of(t)`: the id of the last task that wrote the tensor `t` (the id of no
+    /// task when none did).
+    TaskIdOf,
 }
 
 macro_rules! params {
@@ -436,6 +460,11 @@ params! {
     RecvCounts = "recv_counts", SrcTile = "src_tile", Diagonal = "diagonal", Upper = "upper", IndexRow = "index_row",
     IndexCol = "index_col", LhsScale = "lhs_scale", RhsScale = "rhs_scale", DstScale = "dst_scale",
     MemorySpace = "memory_space", Pinned = "pinned",
+    // Parameters of the scatter, random, reinterpret and hint rows (issue 11).
+    Indexes = "indexes", Key0 = "key0", Key1 = "key1", Counter0 = "counter0", Counter1 = "counter1",
+    Counter2 = "counter2", Counter3 = "counter3", Rounds = "rounds", Data = "data", Deps = "deps", Attrs = "attrs",
+    Cache = "cache", L2Hint = "l2_hint", PreQuant = "pre_quant", PreRelu = "pre_relu", StPhase = "st_phase",
+    Producer = "producer",
 }
 
 impl std::fmt::Display for Param {
@@ -590,6 +619,12 @@ impl OpDef {
         OLDER_ORDERS.iter().find(|(op, _)| std::ptr::eq(op.def(), self)).map(|(_, order)| *order)
     }
 
+    /// A marker written as a bare constant (`pl.auto_chunk`), not as a call: an
+    /// optimisation entry without parameters.
+    pub fn is_bare_marker(&self) -> bool {
+        self.kind == OpKind::Marker && self.level == OpLevel::Optimization && self.params.is_empty()
+    }
+
     /// The store ops write a tile into a tensor argument and return that tensor.
     pub fn is_store(&self) -> bool {
         matches!(self.kind, OpKind::Special(Special::Store | Special::BlockStore))
@@ -617,7 +652,11 @@ const DROPPED_NAMESPACES: &[(&str, &str)] =
 
 /// Older positional orders (see [`OpDef::older_order`]): PyPTO's `pl.store(tile, offsets,
 /// shapes, output_tensor)` before `pl.store(tile, offsets, output_tensor, shapes=None)`.
-const OLDER_ORDERS: &[(Op, &[usize])] = &[(Op::TileStore, &[0, 1, 3, 2])];
+///
+/// PyPTO's `scatter_update` takes `(input, index, src, dim=-2)` and `(input, dim, index, src)`:
+/// four positional arguments whose second is an integer literal bind as the second form.
+const OLDER_ORDERS: &[(Op, &[usize])] =
+    &[(Op::TileStore, &[0, 1, 3, 2]), (Op::TensorScatterUpdate, &[0, 3, 1, 2]), (Op::TileScatterUpdate, &[0, 3, 1, 2])];
 
 /// Looks an op up by a spelling written in the source (`pl.tile.load`, `pl.load`).
 pub fn by_spelling(spelling: &str) -> Option<Op> {
@@ -667,7 +706,6 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("pl.aic_gather", AIV_SPLIT),
     ("pl.tile.aiv_shard", AIV_SPLIT),
     ("pl.tile.aic_gather", AIV_SPLIT),
-    ("pl.system.task_dummy", "a dummy task that only carries dependencies has no row in plc yet"),
     ("pl.batch_matmul", NO_ROW_YET),
     ("pl.tile.batch_matmul", NO_ROW_YET),
     ("pl.tile.batch_matmul_acc", NO_ROW_YET),
@@ -682,20 +720,6 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("pl.tile.mscatter", NO_ROW_YET),
     ("pl.paged_gather", NO_ROW_YET),
     ("pl.tensor.paged_gather", NO_ROW_YET),
-    ("pl.random", NO_ROW_YET),
-    ("pl.tensor.random", NO_ROW_YET),
-    ("pl.tile.random", NO_ROW_YET),
-    ("pl.reinterpret_view", NO_ROW_YET),
-    ("pl.tensor.reinterpret_view", NO_ROW_YET),
-    ("pl.tile.reinterpret_view", NO_ROW_YET),
-    ("pl.scatter", NO_ROW_YET),
-    ("pl.tensor.scatter", NO_ROW_YET),
-    ("pl.tile.scatter", NO_ROW_YET),
-    ("pl.tensor.scatter_mask", NO_ROW_YET),
-    ("pl.tile.scatter_mask", NO_ROW_YET),
-    ("pl.scatter_update", NO_ROW_YET),
-    ("pl.tensor.scatter_update", NO_ROW_YET),
-    ("pl.tile.scatter_update", NO_ROW_YET),
     ("pl.tensor.gather_compare", NO_ROW_YET),
     ("pl.tile.gather_compare", NO_ROW_YET),
 ];
@@ -1957,6 +1981,343 @@ const BLOCK_STORE: &[ParamDef] = &[
 const T_INPUT: &[ParamDef] = &[req(P::Input, K::Tensor)];
 const S_TILE: &[ParamDef] = &[req(P::Tile, K::Tile)];
 const S_TILE_TMP: &[ParamDef] = &[req(P::Tile, K::Tile), req(P::TmpTile, K::Tile)];
+// ---------------------------------------------------------------- result rules of the scatter, random and reinterpret rows (issue 11)
+
+/// The element types PTO's `TSCATTER` moves.
+fn check_scatter_dtype(d: Option<DType>, what: &str) -> Result<(), String> {
+    match d {
+        None | Some(DType::Int8 | DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32 | DType::Bf16) => Ok(()),
+        Some(d) => {
+            Err(format!("the {what} dtype must be one of INT8, INT16, INT32, FP16, FP32, BF16, got {}", d.name()))
+        }
+    }
+}
+
+/// The index of a scatter: INT16 or INT32, as wide as an element of the data (INT16 for
+/// 1-byte data).
+fn check_scatter_index(data: Option<DType>, index: Option<DType>) -> Result<(), String> {
+    let Some(index) = index else { return Ok(()) };
+    if !matches!(index, DType::Int16 | DType::Int32) {
+        return Err(format!("the index dtype must be INT16 or INT32, got {}", index.name()));
+    }
+    if let Some(data) = data {
+        let need = if data.bytes() <= 2 { DType::Int16 } else { DType::Int32 };
+        if index != need {
+            return Err(format!("data of {} needs an index of {}, got {}", data.name(), need.name(), index.name()));
+        }
+    }
+    Ok(())
+}
+
+fn rank_of(ty: &Type) -> Option<usize> {
+    ty.shape().map(<[Dim]>::len)
+}
+
+/// Extent `axis` of a value, when it is a literal.
+fn const_extent(ty: &Type, axis: usize) -> Option<i64> {
+    match ty.shape()?.get(axis)? {
+        Dim::Const(n) => Some(*n),
+        _ => None,
+    }
+}
+
+fn check_rank(ty: &Type, rank: usize, what: &str) -> Result<(), String> {
+    match rank_of(ty) {
+        Some(r) if r != rank => Err(format!("{what} must have {rank} dimensions, got {r}")),
+        _ => Ok(()),
+    }
+}
+
+/// Axis `axis` of `x` and `y` equal (`cmp` `==`) or `x`'s at most `y`'s (`<=`), when both are literals.
+fn check_extents(x: &Type, y: &Type, axis: usize, at_most: bool, what: &str) -> Result<(), String> {
+    if let (Some(p), Some(q)) = (const_extent(x, axis), const_extent(y, axis)) {
+        if (at_most && p > q) || (!at_most && p != q) {
+            let rel = if at_most { "at most" } else { "equal to" };
+            return Err(format!("{what}: {p} is not {rel} {q}"));
+        }
+    }
+    Ok(())
+}
+
+/// The column stride of a mask pattern (a `pl.tile.MaskPattern` member or its code 1-7).
+fn mask_stride(a: &dyn Args, i: usize) -> Result<Option<i64>, String> {
+    match a.enum_value(i) {
+        Some(EnumValue::MaskPattern(p)) => Ok(Some(p.stride())),
+        Some(_) => Err("mask_pattern must be pl.tile.MaskPattern.<name> or a code 1-7".to_string()),
+        None => match a.int(i) {
+            Some(code) => match MaskPattern::from_code(code) {
+                Some(p) => Ok(Some(p.stride())),
+                None => Err(format!("mask_pattern must be in [1, 7], got {code}")),
+            },
+            None => Ok(None),
+        },
+    }
+}
+
+/// `scatter_mask(src, dst, mask_pattern)` (arguments `src`, `dst`, `mask`): the rows of
+/// `src` spread over `dst`'s columns, whose count is `src`'s times the pattern's stride.
+fn scattered_by_mask(a: &dyn Args, src: usize, dst: usize, mask: usize) -> Result<Type, String> {
+    let (Some(s), Some(d)) = (a.ty(src), a.ty(dst)) else { return Err("missing argument".to_string()) };
+    check_scatter_dtype(s.dtype(), "source")?;
+    check_scatter_dtype(d.dtype(), "destination")?;
+    if let (Some(p), Some(q)) = (s.dtype(), d.dtype()) {
+        if p != q {
+            return Err(format!(
+                "the source and the destination must have the same dtype, got {} and {}",
+                p.name(),
+                q.name()
+            ));
+        }
+    }
+    check_rank(s, 2, "the source")?;
+    check_rank(d, 2, "the destination")?;
+    if !a.present(mask) {
+        return Err("mask_pattern is required".to_string());
+    }
+    check_extents(s, d, 0, s.is_tensor(), "the source's rows and the destination's")?;
+    if let (Some(stride), Some(p), Some(q)) = (mask_stride(a, mask)?, const_extent(s, 1), const_extent(d, 1)) {
+        if q != p * stride {
+            return Err(format!(
+                "with this mask pattern the destination needs {} columns ({p} x {stride}), got {q}",
+                p * stride
+            ));
+        }
+    }
+    Ok(d.clone())
+}
+
+/// `pl.tensor.scatter(input, dim=None, index=None, src=None, *, mask_pattern=None, dst=None)`:
+/// `input` with `src[b, k]` written at column `index[b, k]` of row `b` (rank 2, `dim=-1`),
+/// or, with `mask_pattern=`, `scatter_mask(input, dst)`.
+fn tensor_scatter(a: &dyn Args) -> Result<Type, String> {
+    if a.present(4) || a.present(5) {
+        if !a.present(5) {
+            return Err("the mask form needs dst=".to_string());
+        }
+        return scattered_by_mask(a, 0, 5, 4);
+    }
+    let input = a.ty(0).ok_or("missing input")?;
+    let (Some(index), Some(src)) = (a.ty(2), a.ty(3)) else {
+        return Err("give dim=, index= and src=, or mask_pattern= and dst=".to_string());
+    };
+    if !a.present(1) {
+        return Err("dim= is required (the last axis, -1)".to_string());
+    }
+    check_scatter_dtype(input.dtype(), "input")?;
+    check_scatter_index(input.dtype(), index.dtype())?;
+    if let (Some(p), Some(q)) = (input.dtype(), src.dtype()) {
+        if p != q {
+            return Err(format!("src must have the input's dtype {}, got {}", p.name(), q.name()));
+        }
+    }
+    check_rank(input, 2, "the input")?;
+    check_rank(src, 2, "src")?;
+    check_rank(index, 2, "the index")?;
+    if let (Some(dim), Some(rank)) = (a.int(1), rank_of(input)) {
+        let norm = if dim < 0 { dim + rank as i64 } else { dim };
+        if norm != rank as i64 - 1 {
+            return Err(format!("only dim=-1 (the last axis) is supported, got dim={dim}"));
+        }
+    }
+    check_extents(index, src, 0, false, "the index's rows and src's")?;
+    check_extents(index, src, 1, false, "the index's columns and src's")?;
+    check_extents(src, input, 0, true, "src's rows and the input's")?;
+    check_extents(src, input, 1, true, "src's columns and the input's")?;
+    Ok(input.clone())
+}
+
+/// `pl.tensor.scatter_mask(input, dst, mask_pattern)`.
+fn tensor_scatter_mask(a: &dyn Args) -> Result<Type, String> {
+    scattered_by_mask(a, 0, 1, 2)
+}
+
+/// `pl.tile.scatter_mask(dst, src, mask_pattern)`: written into `dst`.
+fn tile_scatter_mask(a: &dyn Args) -> Result<Type, String> {
+    scattered_by_mask(a, 1, 0, 2)
+}
+
+/// `pl.tile.scatter(dst, src, indexes)`: `dst.flat[indexes[i, j]] = src[i, j]`, in place.
+fn tile_scatter(a: &dyn Args) -> Result<Type, String> {
+    let (Some(dst), Some(src), Some(idx)) = (a.ty(0), a.ty(1), a.ty(2)) else {
+        return Err("needs dst, src and indexes".to_string());
+    };
+    check_scatter_dtype(dst.dtype(), "destination")?;
+    check_scatter_dtype(src.dtype(), "source")?;
+    if let (Some(p), Some(q)) = (dst.dtype(), src.dtype()) {
+        if p != q {
+            return Err(format!("dst and src must have the same dtype, got {} and {}", p.name(), q.name()));
+        }
+    }
+    check_scatter_index(dst.dtype(), idx.dtype())?;
+    check_rank(dst, 2, "dst")?;
+    check_rank(src, 2, "src")?;
+    check_rank(idx, 2, "indexes")?;
+    check_extents(src, dst, 1, false, "src's columns and dst's")?;
+    check_extents(idx, src, 0, false, "the rows of indexes and src's")?;
+    Ok(dst.clone())
+}
+
+/// `scatter_update(input, index, src, dim=-2)`: rows of `src` written into `input` at the
+/// rows `index` names; 2-D `[rows, d]` with 2-D `src`, or 4-D `[blocks, block_size, 1, d]`.
+fn scatter_update(a: &dyn Args) -> Result<Type, String> {
+    let input = a.ty(0).ok_or("missing input")?;
+    let (Some(index), Some(src)) = (a.ty(1), a.ty(2)) else { return Err("needs index and src".to_string()) };
+    if let Some(r) = rank_of(input) {
+        if r != 2 && r != 4 {
+            return Err(format!("the input must have 2 or 4 dimensions, got {r}"));
+        }
+        check_rank(src, r, "src (the input's rank)")?;
+    }
+    check_rank(index, 2, "the index")?;
+    if let Some(d) = index.dtype() {
+        if !d.is_int() {
+            return Err(format!("the index dtype must be an integer type, got {}", d.name()));
+        }
+    }
+    if let (Some(p), Some(q)) = (input.dtype(), src.dtype()) {
+        if p != q {
+            return Err(format!("src must have the input's dtype {}, got {}", p.name(), q.name()));
+        }
+    }
+    if let Some(dim) = a.int(3) {
+        if dim != -2 {
+            return Err(format!("only dim=-2 is supported, got dim={dim}"));
+        }
+    }
+    Ok(input.clone())
+}
+
+/// `random(key0, key1, counter0..counter3, shape, [valid_shape,] dtype=UINT32, rounds=10)`;
+/// `shape` is argument 6, `dtype` and `rounds` the two after `first_attr`.
+fn random_numbers(a: &dyn Args, first_attr: usize, tile: bool) -> Result<Type, String> {
+    for (i, name) in ["key0", "key1", "counter0", "counter1", "counter2", "counter3"].iter().enumerate() {
+        match a.ty(i) {
+            Some(Type::Scalar(d)) if !d.is_int() => {
+                return Err(format!("{name} must be an integer scalar, got {}", d.name()));
+            }
+            Some(Type::Scalar(_) | Type::Unknown) | None => {}
+            Some(_) => return Err(format!("{name} must be an integer scalar")),
+        }
+    }
+    let dtype = match a.dtype(first_attr) {
+        Some(d @ (DType::Int32 | DType::UInt32)) => d,
+        Some(d) => return Err(format!("the dtype must be INT32 or UINT32, got {}", d.name())),
+        None if a.present(first_attr) => return Err("the dtype must be pl.INT32 or pl.UINT32".to_string()),
+        None => DType::UInt32,
+    };
+    if let Some(r) = a.int(first_attr + 1) {
+        if r != 7 && r != 10 {
+            return Err(format!("rounds must be 7 or 10, got {r}"));
+        }
+    }
+    let shape = shape_arg(a, 6)?;
+    if shape.len() != 2 {
+        return Err(format!("the shape must have 2 extents, got {}", shape.len()));
+    }
+    if !tile {
+        return Ok(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false });
+    }
+    if shape.iter().any(|d| !matches!(d, Dim::Const(n) if *n > 0)) {
+        return Err("the shape of a random tile must be static and positive".to_string());
+    }
+    if let Some(valid) = a.dims(7) {
+        if valid.len() != 2 {
+            return Err(format!("valid_shape must have 2 extents, got {}", valid.len()));
+        }
+        for (v, s) in valid.iter().zip(&shape) {
+            if let (Dim::Const(v), Dim::Const(s)) = (v, s) {
+                if *v <= 0 || v > s {
+                    return Err(format!("a valid extent must be in 1..={s}, got {v}"));
+                }
+            }
+        }
+    }
+    Ok(Type::Tile { shape, dtype, memory: Some(MemorySpace::Vec) })
+}
+
+/// `pl.system.task_dummy(*, deps, attrs=None)`: a task id; `deps=` is required.
+fn task_dummy(a: &dyn Args) -> Result<Type, String> {
+    if !a.present(0) {
+        return Err("requires keyword argument 'deps' (the tasks it waits for)".to_string());
+    }
+    Ok(Type::Scalar(DType::TaskId))
+}
+
+fn tensor_random(a: &dyn Args) -> Result<Type, String> {
+    random_numbers(a, 7, false)
+}
+
+fn tile_random(a: &dyn Args) -> Result<Type, String> {
+    random_numbers(a, 8, true)
+}
+
+/// `reinterpret_view(data, dtype, *, shape=None)`: the same bytes as `dtype`; without
+/// `shape`, the last extent rescaled by the two widths (it must divide exactly).
+fn reinterpret_view(a: &dyn Args) -> Result<Type, String> {
+    let ty = a.ty(0).ok_or("missing data")?;
+    let to = dtype_arg(a, 1)?;
+    let from = ty.dtype();
+    let sub_byte = |d: DType| matches!(d, DType::Fp4 | DType::Hf4 | DType::Int4 | DType::UInt4);
+    if sub_byte(to) || from.is_some_and(sub_byte) {
+        return Err("4-bit dtypes cannot be reinterpreted".to_string());
+    }
+    let Some(old) = ty.shape() else { return Ok(with_dtype(ty, to)) };
+    if old.is_empty() {
+        return Err("the data must have at least one dimension".to_string());
+    }
+    let shape = match a.dims(2) {
+        Some(shape) => {
+            if let (Some(f), Some(n), Some(m)) = (from, element_count(old), element_count(&shape)) {
+                if n * f.bytes() != m * to.bytes() {
+                    return Err(format!("the shape holds {} bytes, the data {}", m * to.bytes(), n * f.bytes()));
+                }
+            }
+            shape
+        }
+        None => {
+            let mut shape = old.to_vec();
+            if let (Some(f), Some(Dim::Const(n))) = (from, shape.last().copied()) {
+                let bytes = n * f.bytes();
+                if bytes % to.bytes() != 0 {
+                    return Err(format!(
+                        "the last extent ({n} x {} bytes) is not a whole number of {} elements",
+                        f.bytes(),
+                        to.name()
+                    ));
+                }
+                *shape.last_mut().unwrap_or(&mut Dim::Unknown) = Dim::Const(bytes / to.bytes());
+            } else if from.is_some_and(|f| f.bytes() != to.bytes()) {
+                *shape.last_mut().unwrap_or(&mut Dim::Unknown) = Dim::Unknown;
+            }
+            shape
+        }
+    };
+    Ok(with_dtype(&with_shape(ty, shape), to))
+}
+
+const T_RANDOM: &[ParamDef] = &[
+    req(P::Key0, K::Scalar),
+    req(P::Key1, K::Scalar),
+    req(P::Counter0, K::Scalar),
+    req(P::Counter1, K::Scalar),
+    req(P::Counter2, K::Scalar),
+    req(P::Counter3, K::Scalar),
+    req(P::Shape, K::Shape),
+    opt(P::Dtype, K::DType),
+    opt(P::Rounds, K::Int),
+];
+const S_RANDOM: &[ParamDef] = &[
+    req(P::Key0, K::Scalar),
+    req(P::Key1, K::Scalar),
+    req(P::Counter0, K::Scalar),
+    req(P::Counter1, K::Scalar),
+    req(P::Counter2, K::Scalar),
+    req(P::Counter3, K::Scalar),
+    req(P::Shape, K::Shape),
+    opt(P::ValidShape, K::Shape),
+    opt(P::Dtype, K::DType),
+    opt(P::Rounds, K::Int),
+];
 const T_COL_EXPAND: &[ParamDef] = &[req(P::Tensor, K::Tensor), req(P::ColVec, K::Tensor)];
 const T_ROW_EXPAND: &[ParamDef] = &[req(P::Tensor, K::Tensor), req(P::RowVec, K::Tensor)];
 const S_COL_EXPAND: &[ParamDef] = &[req(P::Tile, K::Tile), req(P::ColVec, K::Tile)];
@@ -2206,11 +2567,12 @@ ops! {
     TileLoad = "tile.load", Tile, ["pl.load", "pl.tile.load"], None,
         &[req(P::Tensor, K::Tensor), req(P::Offsets, K::Indices), req(P::Shapes, K::Shape), opt(P::ValidShapes, K::Shape),
           opt(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Transpose, K::Bool), opt(P::Clamp, K::Bool),
-          opt(P::ValidShape, K::Shape)],
+          opt(P::ValidShape, K::Shape), opt(P::Cache, K::Enum("CachePolicy")), opt(P::L2Hint, K::Enum("LoadL2Hint"))],
         load, false, OpKind::Special(Special::Load);
     TileStore = "tile.store", Tile, ["pl.store", "pl.tile.store"], None,
         &[req(P::Tile, K::Tile), req(P::Offsets, K::Indices), write(P::OutputTensor, K::Tensor), opt(P::Shapes, K::Shape),
-          opt(P::Atomic, K::Enum("AtomicType"))],
+          opt(P::Atomic, K::Enum("AtomicType")), opt(P::PreQuant, K::Value), opt(P::PreRelu, K::Bool),
+          opt(P::StPhase, K::Enum("STPhase")), opt(P::L2Hint, K::Enum("StoreL2Hint"))],
         stored, false, OpKind::Special(Special::Store);
     // Stores an `Acc` tile (older releases; current ones use `pl.store`).
     TileL0cStore = "tile.l0c_store", Tile, ["pl.l0c_store", "pl.tile.l0c_store", "pl.block.l0c_store"], None,
@@ -2289,11 +2651,11 @@ ops! {
         tile_matmul_acc, false, OpKind::Special(Special::MatmulAcc);
     TileMatmulBias = "tile.matmul_bias", Tile, ["pl.tile.matmul_bias"], Some("matmul_bias"), S_MATMUL_BIAS, matmul_bias, false, OpKind::Special(Special::MatmulBias);
     TileGemv = "tile.gemv", Tile, ["pl.tile.gemv"], Some("gemv"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::AccPhase, K::Str)], matmul, false, OpKind::Special(Special::Matmul);
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::AccPhase, K::Any)], matmul, false, OpKind::Special(Special::Matmul);
     TileGemvAcc = "tile.gemv_acc", Tile, ["pl.tile.gemv_acc"], Some("gemv_acc"),
-        &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::AccPhase, K::Str)], gemv_acc, false, OpKind::Special(Special::MatmulAcc);
+        &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::AccPhase, K::Any)], gemv_acc, false, OpKind::Special(Special::MatmulAcc);
     TileGemvBias = "tile.gemv_bias", Tile, ["pl.tile.gemv_bias"], Some("gemv_bias"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Bias, K::Tile), opt(P::AccPhase, K::Str)], matmul_bias, false, OpKind::Special(Special::MatmulBias);
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Bias, K::Tile), opt(P::AccPhase, K::Any)], matmul_bias, false, OpKind::Special(Special::MatmulBias);
     TileRowSum = "tile.row_sum", Tile, ["pl.tile.row_sum", "pl.op.block.row_sum"], Some("row_sum"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
     TileRowMax = "tile.row_max", Tile, ["pl.tile.row_max", "pl.op.block.row_max"], Some("row_max"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
     TileRowMin = "tile.row_min", Tile, ["pl.tile.row_min"], Some("row_min"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
@@ -2425,6 +2787,10 @@ ops! {
         &[req(P::Mode, K::Enum("SplitMode")), opt(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
     OptimizationCrossCoreSlot = "optimization.cross_core_slot", Optimization, ["pl.cross_core_slot"], None,
         &[req(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
+    // A constant, not a call: `optimizations=[pl.auto_chunk]` asks PyPTO to chunk the
+    // region's parallel loops for the cores (a scheduling hint; no CPU meaning).
+    OptimizationAutoChunk = "optimization.auto_chunk", Optimization, ["pl.auto_chunk"], None, &[], unknown, true,
+        OpKind::Marker;
 
     // ---- distributed (`pld.*`); window allocation and `world_size` are host-orchestration ops
     PldTensorAllocWindowBuffer = "pld.tensor.alloc_window_buffer", Distributed, ["pld.tensor.alloc_window_buffer", "pld.alloc_window_buffer"], None,
@@ -2627,6 +2993,45 @@ ops! {
           opt(P::Stage2, K::Tile), opt(P::DstOffsets, K::Indices), opt(P::SrcOffsets, K::Indices), opt(P::Shape, K::Shape),
           opt(P::Atomic, K::Enum("AtomicType"))],
         none, false, OpKind::Distributed;
+    // ---- rows added for issue 11: scatters, random numbers, reinterpretation, dummy tasks
+    // (kept in one block). The tensor forms give a new tensor; the tile forms write into
+    // their first argument (PyPTO's DPS form) and return it.
+    TensorScatter = "tensor.scatter", Tensor, ["pl.tensor.scatter", "pl.scatter"], None,
+        &[req(P::Input, K::Tensor), opt(P::Dim, K::Int), opt(P::Index, K::Tensor), opt(P::Src, K::Tensor),
+          opt(P::MaskPattern, K::Any), opt(P::Dst, K::Tensor)],
+        tensor_scatter, false, OpKind::Special(Special::Scatter);
+    TensorScatterMask = "tensor.scatter_mask", Tensor, ["pl.tensor.scatter_mask"], None,
+        &[req(P::Input, K::Tensor), req(P::Dst, K::Tensor), req(P::MaskPattern, K::Any)],
+        tensor_scatter_mask, false, OpKind::Special(Special::ScatterMask);
+    TileScatter = "tile.scatter", Tile, ["pl.tile.scatter"], None,
+        &[read_write(P::Dst, K::Tile), req(P::Src, K::Tile), req(P::Indexes, K::Tile)],
+        tile_scatter, false, OpKind::Special(Special::Scatter);
+    TileScatterMask = "tile.scatter_mask", Tile, ["pl.tile.scatter_mask"], None,
+        &[read_write(P::Dst, K::Tile), req(P::Src, K::Tile), req(P::MaskPattern, K::Any)],
+        tile_scatter_mask, false, OpKind::Special(Special::ScatterMask);
+    // `(input, index, src, dim=-2)`; PyPTO also takes `(input, dim, index, src)` (OLDER_ORDERS).
+    TensorScatterUpdate = "tensor.scatter_update", Tensor, ["pl.tensor.scatter_update"], Some("scatter_update"),
+        &[req(P::Input, K::Tensor), req(P::Index, K::Tensor), req(P::Src, K::Tensor), opt(P::Dim, K::Int)],
+        scatter_update, false, OpKind::Special(Special::ScatterUpdate);
+    TileScatterUpdate = "tile.scatter_update", Tile, ["pl.tile.scatter_update"], Some("scatter_update"),
+        &[read_write(P::Input, K::Tile), req(P::Index, K::Tile), req(P::Src, K::Tile), opt(P::Dim, K::Int)],
+        scatter_update, false, OpKind::Special(Special::ScatterUpdate);
+    TensorRandom = "tensor.random", Tensor, ["pl.tensor.random", "pl.random"], None, T_RANDOM, tensor_random, false,
+        OpKind::Special(Special::Random);
+    TileRandom = "tile.random", Tile, ["pl.tile.random"], None, S_RANDOM, tile_random, false, OpKind::Special(Special::Random);
+    TensorReinterpretView = "tensor.reinterpret_view", Tensor, ["pl.tensor.reinterpret_view"], Some("reinterpret_view"),
+        &[req(P::Data, K::Tensor), req(P::Dtype, K::DType), opt(P::Shape, K::Shape)],
+        reinterpret_view, false, OpKind::Special(Special::ReinterpretView);
+    TileReinterpretView = "tile.reinterpret_view", Tile, ["pl.tile.reinterpret_view"], Some("reinterpret_view"),
+        &[req(P::Data, K::Tile), req(P::Dtype, K::DType), opt(P::Shape, K::Shape)],
+        reinterpret_view, false, OpKind::Special(Special::ReinterpretView);
+    // `deps=` is required and keyword-only in PyPTO (an optional parameter here, so that it
+    // prints as a keyword; the rule requires it); `attrs=` is kept for the printer.
+    SystemTaskDummy = "system.task_dummy", System, ["pl.system.task_dummy"], None,
+        &[opt(P::Deps, K::Any), opt(P::Attrs, K::Any)], task_dummy, true, OpKind::Special(Special::TaskDummy);
+    // The id of the task that produced a tensor, for `deps=` in a manual scope.
+    SystemTaskIdOf = "system.task_id_of", System, ["pl.task_id_of"], None, &[req(P::Producer, K::Tensor)],
+        task_id_scalar, true, OpKind::Special(Special::TaskIdOf);
 }
 
 #[cfg(test)]
@@ -2784,6 +3189,50 @@ mod tests {
         let popped = Fake(vec![], vec![Some(c(&[16, 16]))], vec![None, Some(DType::Fp32)]);
         let mat = Type::Tile { shape: c(&[16, 16]), dtype: DType::Fp32, memory: Some(MemorySpace::Mat) };
         assert_eq!((op("pl.tpop_from_aiv").result)(&popped), Ok(mat));
+    }
+
+    #[test]
+    fn scatter_random_and_hint_rows() {
+        for spelling in [
+            "pl.scatter",
+            "pl.tile.scatter",
+            "pl.tensor.scatter_mask",
+            "pl.tile.scatter_mask",
+            "pl.tensor.scatter_update",
+            "pl.tile.scatter_update",
+            "pl.random",
+            "pl.tile.random",
+            "pl.tensor.reinterpret_view",
+            "pl.tile.reinterpret_view",
+            "pl.system.task_dummy",
+            "pl.task_id_of",
+            "pl.auto_chunk",
+        ] {
+            assert!(by_spelling(spelling).is_some(), "{spelling}");
+            assert!(refusal(spelling).is_none(), "{spelling} is still refused");
+        }
+        assert_eq!(unified("scatter_update").count(), 2);
+        assert_eq!(unified("reinterpret_view").count(), 2);
+        assert!(op("pl.auto_chunk").is_bare_marker());
+        assert!(!op("pl.split").is_bare_marker());
+        // PyPTO's `(input, dim, index, src)` order.
+        assert_eq!(op("pl.tensor.scatter_update").older_order(), Some(&[0usize, 3, 1, 2][..]));
+        assert_eq!(
+            op("pl.load").keyword_index("l2_hint").map(|i| op("pl.load").params[i].kind),
+            Some(ArgKind::Enum("LoadL2Hint"))
+        );
+        assert!(op("pl.store").keyword_index("st_phase").is_some());
+        for code in 1..=7 {
+            let p = MaskPattern::from_code(code).unwrap();
+            assert_eq!(p.code(), code);
+            assert!(p.lane() < p.stride() || p == MaskPattern::P1111);
+        }
+        assert!(MaskPattern::from_code(0).is_none() && MaskPattern::from_code(8).is_none());
+        let c = |v: &[i64]| v.iter().map(|&d| Dim::Const(d)).collect::<Vec<_>>();
+        let tile = |s: &[i64], d: DType| Type::Tile { shape: c(s), dtype: d, memory: Some(MemorySpace::Vec) };
+        // reinterpret_view rescales the last extent by the widths.
+        let x = Fake(vec![Some(tile(&[4, 16], DType::Fp16))], vec![], vec![None, Some(DType::Int32)]);
+        assert_eq!((op("pl.tile.reinterpret_view").result)(&x), Ok(tile(&[4, 8], DType::Int32)));
     }
 
     /// An argument view over plain types, for the result rules.

@@ -497,7 +497,11 @@ impl<'a> Printer<'a> {
                     if name.starts_with("pld.") {
                         self.uses_pld.set(true);
                     }
-                    let _ = write!(self.out, "{name}({})", parts.join(", "));
+                    if def.is_bare_marker() {
+                        let _ = write!(self.out, "{name}");
+                    } else {
+                        let _ = write!(self.out, "{name}({})", parts.join(", "));
+                    }
                 }
             },
             ExprKind::TupleGet { tuple, index } => {

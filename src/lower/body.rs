@@ -996,6 +996,7 @@ impl FnLower<'_, '_> {
     /// plc does not, since ConvertToSSA gives such a loop `init_values=` and its printed
     /// form must parse again.
     fn unroll_factor(&mut self, key: Symbol, factor: ast::ExprId, attrs: &mut Vec<(Symbol, ExprId)>) {
+        let what = if self.cx.name(key) == "chunk" { "the chunk size" } else { "the unroll factor" };
         let span = self.ast().expr(factor).span;
         let Some(e) = self.expr(factor) else { return };
         match self.cx.program.expr(e).kind {
@@ -1004,18 +1005,13 @@ impl FnLower<'_, '_> {
             }
             ExprKind::Int(_) => {
                 let got = self.text(span);
-                self.error(
-                    Code::E0219,
-                    span,
-                    format!("the unroll factor must be an integer >= 1, got {got}"),
-                    "not >= 1",
-                );
+                self.error(Code::E0219, span, format!("{what} must be an integer >= 1, got {got}"), "not >= 1");
             }
             _ => {
                 self.error(
                     Code::E0218,
                     span,
-                    "the unroll factor must be a compile-time integer constant",
+                    format!("{what} must be a compile-time integer constant"),
                     "not a constant",
                 );
             }
@@ -1062,6 +1058,7 @@ impl FnLower<'_, '_> {
         let mut attrs = Vec::new();
         let mut stage = None;
         let mut unroll = None;
+        let mut chunk = None;
         for a in &args {
             match a.kind {
                 ArgKind::Positional => bounds.push(a.value),
@@ -1082,6 +1079,11 @@ impl FnLower<'_, '_> {
                         }
                     }
                     "unroll" if kind == ForKind::Sequential => unroll = Some((k.name, a.value)),
+                    // The iterations per chunk `pl.auto_chunk` makes of the loop (a
+                    // scheduling hint, kept as a loop attribute).
+                    "chunk" if matches!(kind, ForKind::Parallel | ForKind::Sequential) => {
+                        chunk = Some((k.name, a.value))
+                    }
                     other => {
                         let other = other.to_string();
                         self.error(
@@ -1118,6 +1120,9 @@ impl FnLower<'_, '_> {
         }
         if let Some((key, factor)) = unroll {
             self.unroll_factor(key, factor, &mut attrs);
+        }
+        if let Some((key, size)) = chunk {
+            self.unroll_factor(key, size, &mut attrs);
         }
         if bounds.is_empty() || bounds.len() > 3 {
             self.error(
@@ -1662,6 +1667,11 @@ impl FnLower<'_, '_> {
     }
 
     fn attribute(&mut self, id: ast::ExprId, span: Span) -> Option<ExprId> {
+        // An optimisation entry written as a constant (`pl.auto_chunk`).
+        let marker = self.cx.pl_path(self.m, id).and_then(|p| ops::by_spelling(&format!("pl.{p}")));
+        if let Some(op) = marker.filter(|op| op.def().is_bare_marker()) {
+            return self.op_result(op, Vec::new(), span);
+        }
         let namespaced = self.cx.pl_path(self.m, id).or_else(|| self.cx.pld_path(self.m, id)).is_some();
         if namespaced || self.cx.is_math_path(self.m, id) {
             let c = self.cx.eval_const(self.m, id)?;
@@ -2698,8 +2708,18 @@ impl FnLower<'_, '_> {
         }
         let is_list = |e: ast::ExprId| matches!(self.ast().expr(e).kind, E::List(_) | E::Tuple(_));
         let wants_list = |i: usize| matches!(def.params[i].kind, OpArg::Shape | OpArg::Indices);
+        // An integer parameter (`dim` of `scatter_update`) takes an integer literal.
+        let is_int = |e: ast::ExprId| match &self.ast().expr(e).kind {
+            E::Int => true,
+            E::Unary { operand, .. } => matches!(self.ast().expr(*operand).kind, E::Int),
+            _ => false,
+        };
+        let wants_int = |i: usize| def.params[i].kind == OpArg::Int;
         let fits = |slot: &dyn Fn(usize) -> usize| {
-            positional.iter().enumerate().all(|(i, &e)| is_list(e) == wants_list(slot(i)))
+            positional
+                .iter()
+                .enumerate()
+                .all(|(i, &e)| is_list(e) == wants_list(slot(i)) && (!wants_int(slot(i)) || is_int(e)))
         };
         (!fits(&|i| i) && fits(&|i| order[i])).then_some(order)
     }
@@ -2914,6 +2934,11 @@ fn enum_family(v: EnumValue) -> &'static str {
         EnumValue::NotifyOp(_) => "NotifyOp",
         EnumValue::ReduceOp(_) => "ReduceOp",
         EnumValue::PipeType(_) => "PipeType",
+        EnumValue::AccPhase(_) => "AccPhase",
+        EnumValue::StPhase(_) => "STPhase",
+        EnumValue::LoadL2Hint(_) => "LoadL2Hint",
+        EnumValue::StoreL2Hint(_) => "StoreL2Hint",
+        EnumValue::CachePolicy(_) => "CachePolicy",
     }
 }
 

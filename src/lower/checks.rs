@@ -104,7 +104,7 @@ impl FnLower<'_, '_> {
     pub(crate) fn option_entry_ok(&mut self, key: &str, item: ast::ExprId, what: &str) -> bool {
         let e = self.ast().expr(item).clone();
         if key == "optimizations" {
-            return self.optimization_entry_ok(&e, what);
+            return self.optimization_entry_ok(item, &e, what);
         }
         let E::Name(n) = e.kind else {
             let message = format!("{what}({key}=[...]) entries must be bare tensor names");
@@ -127,9 +127,17 @@ impl FnLower<'_, '_> {
         true
     }
 
-    fn optimization_entry_ok(&mut self, e: &ast::Expr, what: &str) -> bool {
+    fn optimization_entry_ok(&mut self, item: ast::ExprId, e: &ast::Expr, what: &str) -> bool {
         let path = match &e.kind {
             E::Call { func, .. } => self.cx.pl_path(self.m, *func),
+            // `pl.auto_chunk`: a constant of the optimisation rows.
+            E::Attribute { .. } => {
+                let bare = self.cx.pl_path(self.m, item).and_then(|p| crate::ir::ops::by_spelling(&format!("pl.{p}")));
+                if bare.is_some_and(|op| op.def().is_bare_marker()) {
+                    return true;
+                }
+                None
+            }
             _ => None,
         };
         let E::Call { args, .. } = &e.kind else { return self.unsupported_optimization(e.span, what) };
@@ -161,7 +169,7 @@ impl FnLower<'_, '_> {
             format!("Unsupported entry in {what}(optimizations=[...])"),
             "not an optimization",
         )
-        .help = Some("the entries are pl.split(mode) and pl.cross_core_slot(slot_num=N)".to_string());
+        .help = Some("the entries are pl.split(mode), pl.cross_core_slot(slot_num=N) and pl.auto_chunk".to_string());
         false
     }
 

@@ -228,9 +228,19 @@ impl Emitter<'_> {
                 let text = self.shaping(c, special, elem)?;
                 Ok((text, Repr::Tile(elem)))
             }
+            crate::ir::ops::specials!(scatter) => {
+                let elem = self.elem_of(c.e)?;
+                let text = self.scatter_family(c, special, elem)?;
+                Ok((text, Repr::Tile(elem)))
+            }
             // A bare tensor's shape and dtype are orchestration values; a barrier across
             // cores has no meaning for one kernel on the CPU.
-            Special::ShapeOf | Special::DTypeOf | Special::SyncAll | Special::TaskInvalid => Err(self.no_cpu_form(c)),
+            Special::ShapeOf
+            | Special::DTypeOf
+            | Special::SyncAll
+            | Special::TaskInvalid
+            | Special::TaskDummy
+            | Special::TaskIdOf => Err(self.no_cpu_form(c)),
         }
     }
 
@@ -267,6 +277,18 @@ impl Emitter<'_> {
                 ))
             }
             Special::Store => {
+                let given =
+                    |p: P| c.get(p).filter(|&x| !matches!(self.p.expr(x).kind, ExprKind::None | ExprKind::Bool(false)));
+                if given(P::PreQuant).is_some() || given(P::PreRelu).is_some() {
+                    let printed = c.op.def().spellings[0];
+                    return Err(self.err(
+                        Code::E0601,
+                        c.loc,
+                        format!(
+                            "`{printed}` with pre_quant= or pre_relu= (the fixpipe's quantization) has no CPU form yet"
+                        ),
+                    ));
+                }
                 let tile = self.tile_arg(self.need(c, P::Tile)?)?;
                 let offsets = self.dims(c.get(P::Offsets))?;
                 let shapes = self.dims(c.get(P::Shapes))?;
@@ -746,6 +768,80 @@ impl Emitter<'_> {
                     ),
                 ))
             }
+        }
+    }
+
+    /// The scatters, `random` and `reinterpret_view`. The tile scatters write into their
+    /// first argument and return it; the tensor forms make a new value (`_copy`).
+    fn scatter_family(&mut self, c: &OpCall<'_>, special: Special, elem: &'static str) -> Res<String> {
+        let tile = c.op.def().level == OpLevel::Tile;
+        Ok(match special {
+            Special::Scatter if tile => {
+                let dst = self.tile_arg(self.need(c, P::Dst)?)?;
+                let src = self.tile_arg(self.need(c, P::Src)?)?;
+                let idx = self.tile_arg(self.need(c, P::Indexes)?)?;
+                format!("plc::scatter_flat({dst}, {src}, {idx})")
+            }
+            Special::Scatter | Special::ScatterMask if !tile && c.get(P::MaskPattern).is_some() => {
+                let dst = self.tile_arg(self.need(c, P::Dst)?)?;
+                let src = self.tile_arg(self.need(c, P::Input)?)?;
+                let (stride, lane) = self.mask_lanes(c)?;
+                format!("plc::scatter_mask_copy({dst}, {src}, {stride}, {lane})")
+            }
+            Special::Scatter => {
+                let input = self.tile_arg(self.need(c, P::Input)?)?;
+                let index = self.tile_arg(self.need(c, P::Index)?)?;
+                let src = self.tile_arg(self.need(c, P::Src)?)?;
+                format!("plc::scatter_columns({input}, {index}, {src})")
+            }
+            Special::ScatterMask => {
+                let dst = self.tile_arg(self.need(c, P::Dst)?)?;
+                let src = self.tile_arg(self.need(c, P::Src)?)?;
+                let (stride, lane) = self.mask_lanes(c)?;
+                format!("plc::scatter_mask({dst}, {src}, {stride}, {lane})")
+            }
+            Special::ScatterUpdate => {
+                let input = self.tile_arg(self.need(c, P::Input)?)?;
+                let index = self.tile_arg(self.need(c, P::Index)?)?;
+                let src = self.tile_arg(self.need(c, P::Src)?)?;
+                let f = if tile { "scatter_rows" } else { "scatter_rows_copy" };
+                format!("plc::{f}({input}, {index}, {src})")
+            }
+            Special::Random => {
+                let mut words = Vec::new();
+                for p in [P::Key0, P::Key1, P::Counter0, P::Counter1, P::Counter2, P::Counter3] {
+                    words.push(self.typed_scalar(self.need(c, p)?, "int64_t")?);
+                }
+                let shape = self.dims(c.get(P::Shape))?;
+                let valid = self.dims(c.get(P::ValidShape))?;
+                let rounds = self.int_arg(c.get(P::Rounds), 10)?;
+                format!("plc::random<{elem}>({}, {shape}, {valid}, {rounds})", words.join(", "))
+            }
+            _ => {
+                let data = self.need(c, P::Data)?;
+                let from = self.p.ty(data).dtype().unwrap_or(DType::Fp32);
+                let to = self.p.ty(c.e).dtype().unwrap_or(DType::Fp32);
+                let x = self.tile_arg(data)?;
+                let shape = self.dims(c.get(P::Shape))?;
+                format!("plc::reinterpret<{elem}>({x}, {}, {}, {shape})", runtime_dtype(from), runtime_dtype(to))
+            }
+        })
+    }
+
+    /// The column stride and lane of `mask_pattern=` (a `pl.tile.MaskPattern` member or its code).
+    fn mask_lanes(&self, c: &OpCall<'_>) -> Res<(i64, i64)> {
+        let pattern = match c.get(P::MaskPattern).map(|m| &self.p.expr(m).kind) {
+            Some(ExprKind::Enum(EnumValue::MaskPattern(p))) => Some(*p),
+            Some(ExprKind::Int(code)) => MaskPattern::from_code(*code),
+            _ => None,
+        };
+        match pattern {
+            Some(p) => Ok((p.stride(), p.lane())),
+            None => Err(self.err(
+                Code::E0601,
+                c.loc,
+                format!("`{}` lowers with a constant mask_pattern", c.op.def().spellings[0]),
+            )),
         }
     }
 

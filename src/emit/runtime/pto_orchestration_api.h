@@ -703,6 +703,8 @@ TaskOutputTensors rt_submit_task(const MixedKernels& kernels, const CoreTaskArgs
 TaskOutputTensors rt_submit_aic_task(int32_t func_id, const CoreTaskArgs& args);
 TaskOutputTensors rt_submit_aiv_task(int32_t func_id, const CoreTaskArgs& args);
 TaskOutputTensors rt_submit_dummy_task(const CoreTaskArgs& args);
+/// `pl.task_id_of(t)`: the last task submitted that writes part of t (plc).
+PTO2TaskId rt_task_id_of(const ChipTensor& t);
 
 /// Records the Graph function on its first launch, replays the recording after.
 GraphSubmitResult rt_submit_graph(void (*fn)(const GraphTaskArgs&), const GraphTaskArgs& args);

@@ -143,6 +143,8 @@ struct Runtime {
     std::vector<std::string> errors;
     std::vector<Definition> graphs;
     Recording* recording = nullptr;
+    /// Every write a task declared, with its id, in submission order (`rt_task_id_of`).
+    std::vector<std::pair<Access, uint64_t>> writes;
 
     Runtime() {
         const char* s = std::getenv("PLC_RT_SCHEDULE");
@@ -383,6 +385,9 @@ void enqueue(Task t, bool manual, uint64_t manual_since) {
         if (conflict(acc, p.accesses)) deps.push_back(p.task.id);
     }
     t.deps = std::move(deps);
+    for (const Access& a : acc) {
+        if (a.write) r.writes.emplace_back(a, t.id);
+    }
     r.pending_ids.insert(t.id);
     r.pending.push_back(Pending{std::move(t), std::move(acc)});
     if (r.schedule == PlcSchedule::IN_ORDER) flush();
@@ -686,6 +691,15 @@ TaskOutputTensors rt_submit_aiv_task(int32_t func_id, const CoreTaskArgs& args) 
 
 TaskOutputTensors rt_submit_dummy_task(const CoreTaskArgs& args) {
     return submit(MixedKernels(), args, true);
+}
+
+PTO2TaskId rt_task_id_of(const ChipTensor& t) {
+    const Access range = extent(t, false);
+    const auto& writes = rt().writes;
+    for (auto it = writes.rbegin(); it != writes.rend(); ++it) {
+        if (it->first.lo < range.hi && range.lo < it->first.hi) return PTO2TaskId{it->second};
+    }
+    return PTO2TaskId::invalid();
 }
 
 GraphSubmitResult rt_submit_graph(void (*fn)(const GraphTaskArgs&), const GraphTaskArgs& args) {

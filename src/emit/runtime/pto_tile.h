@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <initializer_list>
 #include <limits>
@@ -1651,6 +1652,228 @@ Tile<T> gather_index(const Tile<T>& src, const Tile<I>& index) {
             out.at(r, c) = src.at(r, at);
         }
     }
+    return out;
+}
+
+// ------------------------------------------------------------------ scatters, random numbers, reinterpretation
+
+/// `tile.scatter(dst, src, indexes)`: dst.flat[indexes[i][j]] = src[i][j], in order.
+template <class T, class U, class I>
+void scatter_flat_into(Tile<T>& dst, const Tile<U>& src, const Tile<I>& idx) {
+    if (idx.rows != src.rows || idx.cols != src.cols) tile_error("scatter", "indexes of another shape than src");
+    for (int64_t k = 0; k < src.numel(); ++k) {
+        int64_t at = static_cast<int64_t>(idx.data[static_cast<size_t>(k)]);
+        if (at < 0 || at >= dst.numel()) tile_error("scatter", "an index outside the destination");
+        dst.data[static_cast<size_t>(at)] = plc_rt::convert<T>(src.data[static_cast<size_t>(k)]);
+    }
+}
+
+/// `tensor.scatter(input, dim=-1, index, src)`: out[b][index[b][k]] = src[b][k] in a copy.
+template <class T, class U, class I>
+Tile<T> scatter_columns(const Tile<T>& input, const Tile<I>& index, const Tile<U>& src) {
+    if (index.rows != src.rows || index.cols != src.cols || src.rows > input.rows) {
+        tile_error("scatter", "the index, src and input shapes do not fit");
+    }
+    Tile<T> out = input;
+    for (int64_t b = 0; b < src.rows; ++b) {
+        for (int64_t k = 0; k < src.cols; ++k) {
+            int64_t at = static_cast<int64_t>(index.at(b, k));
+            if (at < 0 || at >= out.cols) tile_error("scatter", "a column index outside the input");
+            out.at(b, at) = plc_rt::convert<T>(src.at(b, k));
+        }
+    }
+    return out;
+}
+
+/// `scatter_mask`: src[r][c] to dst[r][c * stride + lane].
+template <class T, class U>
+void scatter_mask_into(Tile<T>& dst, const Tile<U>& src, int64_t stride, int64_t lane) {
+    if (src.rows > dst.rows || src.cols * stride != dst.cols) tile_error("scatter_mask", "the shapes do not fit the pattern");
+    for (int64_t r = 0; r < src.rows; ++r)
+        for (int64_t c = 0; c < src.cols; ++c) dst.at(r, c * stride + lane) = plc_rt::convert<T>(src.at(r, c));
+}
+
+/// `scatter_update`: row k of src (rows of the last extent) to row idx.flat[k] of input.
+template <class T, class U, class I>
+void scatter_rows_into(Tile<T>& input, const Tile<I>& idx, const Tile<U>& src) {
+    if (src.cols != input.cols || src.rows != idx.numel()) tile_error("scatter_update", "the index, src and input shapes do not fit");
+    for (int64_t k = 0; k < idx.numel(); ++k) {
+        int64_t at = static_cast<int64_t>(idx.data[static_cast<size_t>(k)]);
+        if (at < 0 || at >= input.rows) tile_error("scatter_update", "a row index outside the input");
+        for (int64_t c = 0; c < input.cols; ++c) input.at(at, c) = plc_rt::convert<T>(src.at(k, c));
+    }
+}
+
+/// The tile forms write into their first argument (PyPTO's DPS form) and return it; the
+/// tensor forms (`_copy`) leave it as it is.
+template <class T, class U, class I>
+Tile<T> scatter_flat(Tile<T>& dst, const Tile<U>& src, const Tile<I>& idx) {
+    scatter_flat_into(dst, src, idx);
+    return dst;
+}
+template <class T, class U, class I>
+Tile<T> scatter_flat(Tile<T>&& dst, const Tile<U>& src, const Tile<I>& idx) {
+    scatter_flat_into(dst, src, idx);
+    return std::move(dst);
+}
+template <class T, class U>
+Tile<T> scatter_mask(Tile<T>& dst, const Tile<U>& src, int64_t stride, int64_t lane) {
+    scatter_mask_into(dst, src, stride, lane);
+    return dst;
+}
+template <class T, class U>
+Tile<T> scatter_mask(Tile<T>&& dst, const Tile<U>& src, int64_t stride, int64_t lane) {
+    scatter_mask_into(dst, src, stride, lane);
+    return std::move(dst);
+}
+template <class T, class U>
+Tile<T> scatter_mask_copy(const Tile<T>& dst, const Tile<U>& src, int64_t stride, int64_t lane) {
+    Tile<T> out = dst;
+    scatter_mask_into(out, src, stride, lane);
+    return out;
+}
+template <class T, class U, class I>
+Tile<T> scatter_rows(Tile<T>& input, const Tile<I>& idx, const Tile<U>& src) {
+    scatter_rows_into(input, idx, src);
+    return input;
+}
+template <class T, class U, class I>
+Tile<T> scatter_rows(Tile<T>&& input, const Tile<I>& idx, const Tile<U>& src) {
+    scatter_rows_into(input, idx, src);
+    return std::move(input);
+}
+template <class T, class U, class I>
+Tile<T> scatter_rows_copy(const Tile<T>& input, const Tile<I>& idx, const Tile<U>& src) {
+    Tile<T> out = input;
+    scatter_rows_into(out, idx, src);
+    return out;
+}
+
+/// Philox4x32 of a 128-bit counter under a 64-bit key (PTO-ISA's CPU TRANDOM).
+inline std::array<uint32_t, 4> philox(std::array<uint32_t, 4> c, uint32_t k0, uint32_t k1, int64_t rounds) {
+    for (int64_t i = 0; i < rounds; ++i) {
+        uint64_t p0 = static_cast<uint64_t>(c[0]) * 0xD2511F53u;
+        uint64_t p1 = static_cast<uint64_t>(c[2]) * 0xCD9E8D57u;
+        c = {static_cast<uint32_t>(p1 >> 32) ^ c[1] ^ k0, static_cast<uint32_t>(p1),
+             static_cast<uint32_t>(p0 >> 32) ^ c[3] ^ k1, static_cast<uint32_t>(p0)};
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+    return c;
+}
+
+inline std::array<uint32_t, 4> counter_add(std::array<uint32_t, 4> c, uint64_t n) {
+    uint64_t carry = n;
+    for (auto& w : c) {
+        carry += w;
+        w = static_cast<uint32_t>(carry);
+        carry >>= 32;
+    }
+    return c;
+}
+
+/// `random(key0, key1, counter0..3, shape, valid, rounds)`: the valid region filled as
+/// TRANDOM fills a row-major tile (chunks of 256 columns; lane l of a chunk runs Philox on
+/// the row's counter plus l, its words going to columns l, 64+l, 128+l, 192+l; the counter
+/// advances by cols/4 per chunk); 0 elsewhere.
+template <class T>
+Tile<T> random(int64_t key0, int64_t key1, int64_t c0, int64_t c1, int64_t c2, int64_t c3, const Dims& shape,
+               const Dims& valid, int64_t rounds) {
+    Tile<T> out = make_tile<T>(shape);
+    int64_t vr = out.rows, vc = out.cols;
+    if (valid.given && valid.n == 2) {
+        vr = std::min(std::max<int64_t>(valid[0], 0), out.rows);
+        vc = std::min(std::max<int64_t>(valid[1], 0), out.cols);
+    }
+    std::array<uint32_t, 4> row = {static_cast<uint32_t>(c0), static_cast<uint32_t>(c1), static_cast<uint32_t>(c2),
+                                   static_cast<uint32_t>(c3)};
+    int64_t chunks = (vc + 255) / 256;
+    for (int64_t r = 0; r < vr; ++r) {
+        for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+            for (int64_t lane = 0; lane < 64; ++lane) {
+                auto words = philox(counter_add(row, static_cast<uint64_t>(lane)), static_cast<uint32_t>(key0),
+                                    static_cast<uint32_t>(key1), rounds);
+                for (int64_t k = 0; k < 4; ++k) {
+                    int64_t c = chunk * 256 + k * 64 + lane;
+                    if (c < vc) out.at(r, c) = static_cast<T>(words[static_cast<size_t>(k)]);
+                }
+            }
+            row = counter_add(row, static_cast<uint64_t>(out.cols / 4));
+        }
+    }
+    out.valid_rows = vr;
+    out.valid_cols = vc;
+    return out;
+}
+
+/// The little-endian bytes of an element of `dt` held as T (FP16 and BF16 as float).
+template <class T>
+void element_bytes(T v, DataType dt, std::vector<uint8_t>& out) {
+    uint64_t bits = 0;
+    uint32_t width = get_element_size(dt);
+    if (dt == DataType::FLOAT32) {
+        float f = static_cast<float>(v);
+        uint32_t b = 0;
+        std::memcpy(&b, &f, 4);
+        bits = b;
+    } else if (dt == DataType::FLOAT16) {
+        bits = plc_rt::float_to_half(static_cast<float>(v));
+    } else if (dt == DataType::BFLOAT16) {
+        bits = plc_rt::float_to_bf16(static_cast<float>(v));
+    } else {
+        bits = static_cast<uint64_t>(static_cast<int64_t>(v));
+    }
+    for (uint32_t k = 0; k < width; ++k) out.push_back(static_cast<uint8_t>(bits >> (8 * k)));
+}
+
+/// An element of `dt` from its little-endian bytes, as T.
+template <class T>
+T element_of(const uint8_t* b, DataType dt) {
+    uint32_t width = get_element_size(dt);
+    uint64_t bits = 0;
+    for (uint32_t k = 0; k < width; ++k) bits |= static_cast<uint64_t>(b[k]) << (8 * k);
+    switch (dt) {
+        case DataType::FLOAT32: {
+            uint32_t w = static_cast<uint32_t>(bits);
+            float f = 0;
+            std::memcpy(&f, &w, 4);
+            return static_cast<T>(f);
+        }
+        case DataType::FLOAT16:
+            return static_cast<T>(plc_rt::half_to_float(static_cast<uint16_t>(bits)));
+        case DataType::BFLOAT16:
+            return static_cast<T>(plc_rt::bf16_to_float(static_cast<uint16_t>(bits)));
+        case DataType::INT8:
+            return static_cast<T>(static_cast<int8_t>(bits));
+        case DataType::INT16:
+            return static_cast<T>(static_cast<int16_t>(bits));
+        case DataType::INT32:
+            return static_cast<T>(static_cast<int32_t>(bits));
+        case DataType::INT64:
+            return static_cast<T>(static_cast<int64_t>(bits));
+        default:
+            return static_cast<T>(bits);
+    }
+}
+
+/// `reinterpret_view(x, dtype, shape)`: x's bytes in row-major order read as `to`; without
+/// a shape, x's with the last extent rescaled by the widths.
+template <class To, class From>
+Tile<To> reinterpret(const Tile<From>& x, DataType from, DataType to, const Dims& shape) {
+    std::vector<uint8_t> bytes;
+    bytes.reserve(static_cast<size_t>(x.numel()) * get_element_size(from));
+    for (const From& v : x.data) element_bytes(v, from, bytes);
+    Dims s = shape;
+    if (!s.given) {
+        s = shape_of(x);
+        int64_t b = s.v[s.n - 1] * static_cast<int64_t>(get_element_size(from));
+        if (b % static_cast<int64_t>(get_element_size(to)) != 0) tile_error("reinterpret_view", "a partial element");
+        s.v[s.n - 1] = b / static_cast<int64_t>(get_element_size(to));
+    }
+    Tile<To> out = make_tile<To>(s);
+    size_t width = get_element_size(to);
+    if (static_cast<size_t>(out.numel()) * width != bytes.size()) tile_error("reinterpret_view", "another number of bytes");
+    for (size_t k = 0; k < out.data.size(); ++k) out.data[k] = element_of<To>(&bytes[k * width], to);
     return out;
 }
 
