@@ -500,6 +500,19 @@ inside a manual one; a hand-placed `with pl.scope():` requires
 control cannot jump out of it. Assign the value inside the region and return it after
 the `with` block; put the loop inside the region or the jump outside it.";
 
+    E0317 => "a core-group region nested inside another",
+"A `with pl.at(level=pl.Level.CORE_GROUP):` region inside another core-group region (an
+outer `pl.at(level=CORE_GROUP)`, the body of a `for ... in pl.spmd(n)` loop, or a host
+`pl.split_aiv` loop). Each core-group region becomes one InCore kernel, and a kernel
+cannot launch another (PyPTO's NoNestedInCore property).
+
+    with pl.at(level=pl.Level.CORE_GROUP):
+        y = pl.add(x, x)
+        with pl.at(level=pl.Level.CORE_GROUP):   # error
+            z = pl.mul(y, y)
+
+Write the inner statements in the outer region, or move the inner region out of it.";
+
     E0401 => "a graph region nested inside another graph region",
 "A `pl.graph` region was found inside another one after inlining (for example an inline
 function holding a region, called inside a region). A graph records a topology of task

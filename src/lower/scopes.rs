@@ -562,6 +562,9 @@ impl FnLower<'_, '_> {
             );
             ok = false;
         }
+        if incore {
+            ok &= self.not_in_core_group(header);
+        }
         let task_id = self.task_id_target(item);
         let (kind, frame) = if incore {
             (ScopeKind::InCore, FrameKind::InCore)
@@ -575,6 +578,29 @@ impl FnLower<'_, '_> {
             self.block(&body.stmts);
             self.frames.pop();
         }
+    }
+
+    /// A core-group region inside another (a `pl.at(level=CORE_GROUP)`, the body of a
+    /// `pl.spmd` loop, a host `pl.split_aiv` loop) is E0317: an InCore function cannot hold
+    /// another (PyPTO's NoNestedInCore). Returns whether the region is not nested.
+    fn not_in_core_group(&mut self, header: Span) -> bool {
+        let outer = self.frames.iter().rev().find_map(|f| match f {
+            Frame::Scope { kind: FrameKind::InCore, span, .. } => Some(*span),
+            _ => None,
+        });
+        let Some(outer) = outer else { return true };
+        let file = self.file;
+        let d = self.error(
+            Code::E0317,
+            header,
+            "a core-group region cannot be nested inside another core-group region",
+            "nested core-group region",
+        );
+        d.secondary.push(Label::secondary(file, outer, "the enclosing core-group region"));
+        d.help = Some(
+            "each core-group region becomes one InCore kernel, which cannot hold another: write the inner statements in the outer region, or move the inner region out".to_string(),
+        );
+        false
     }
 
     /// `with ... as tid:` binds a task id.
