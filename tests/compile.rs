@@ -301,6 +301,7 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "op_families", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/system_ops", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/shaping_ops", entry: "entry", args: &[] },
+        Runnable { file: "gather_scatter", entry: "entry", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

@@ -1305,6 +1305,7 @@ impl<'a> Emitter<'a> {
             | crate::ir::ops::specials!(matmul)
             | crate::ir::ops::specials!(compute)
             | crate::ir::ops::specials!(shaping)
+            | crate::ir::ops::specials!(placing)
             | Special::Load
             | Special::Store
             | Special::BlockLoad

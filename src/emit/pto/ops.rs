@@ -199,6 +199,12 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
             | Special::FillpadInplace
             | Special::ExpandClone
             | Special::Extract => Some("these shaping ops are not mapped yet"),
+            Special::BatchMatmul | Special::BatchMatmulAcc => {
+                Some("batch matmuls (TMATMUL per batch of an ND tile) are not mapped yet")
+            }
+            Special::GatherB | Special::MGather | Special::MScatter | Special::GatherRow | Special::PagedGather => {
+                Some("TGATHERB, MGATHER, MSCATTER and the row gathers into L1 are not mapped yet")
+            }
         },
     }
 }
