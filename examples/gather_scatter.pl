@@ -1,8 +1,8 @@
 # The gather, scatter and batch matmul ops PyPTO has and plc lacked (issue 11, ops.md §2):
-# `batch_matmul` (batch axes broadcast) and `batch_matmul_acc`; `gatherb` (32-byte blocks
-# picked by byte offsets); `mgather` by rows and by elements, with an out-of-range policy;
-# `mscatter` into a tensor at flat positions; `gather_row` of tensor windows into a tile
-# and into an L1 tensor (`create_l1`), transposed or not; `paged_gather` of a paged pool
+# `batch_matmul` (batch axes broadcast), `batch_matmul_acc`; `gatherb` (32-byte blocks by
+# byte offset, also read as UINT32 bits); `mgather` by rows and by elements, out of range
+# wrapped; `mscatter` into a tensor at flat positions; `gather_row` of tensor windows into
+# a tile and an L1 tensor (`create_l1`), transposed or not; `paged_gather` of a paged pool
 # through a block table. Indices are computed in the kernels, so every run picks the same
 # elements. The kernels compile against the tile library and print what `plc run` prints
 # (tests/compile.rs); tests/run.rs checks the values by hand.
@@ -44,19 +44,22 @@ def gathers(
     blocks: pl.Out[pl.Tensor[[2, 64], pl.FP32]],
     rows: pl.Out[pl.Tensor[[4, C], pl.FP32]],
     elems: pl.Out[pl.Tensor[[2, 8], pl.FP32]],
+    bits: pl.Out[pl.Tensor[[2, 64], pl.UINT32]],
 ):
     t = pl.load(x, [0, 0], [R, C])
     # Byte offsets of 32-byte blocks (8 FP32 elements), in reverse order: 480, 448, ...
     off = pl.tile.adds(pl.tile.muls(pl.tile.ci(0, [2, 8], dtype=pl.INT32), -32), 480)
     offsets = pl.tile.cast(off, target_type=pl.UINT32)
     blocks = pl.store(pl.gatherb(t, offsets), [0, 0], blocks)
+    # The same blocks, their bits read as UINT32.
+    bits = pl.store(pl.tile.gatherb(t, offsets, output_dtype=pl.UINT32), [0, 0], bits)
     # Rows 7, 5, 3, 1 of x, then elements 0, 3, 6, ... wrapped past the end.
     ridx = pl.tile.ci(7, [1, 4], dtype=pl.INT32, descending=True)
     ridx = pl.tile.adds(pl.tile.muls(ridx, 2), -7)
     rows = pl.store(pl.mgather(x, ridx), [0, 0], rows)
     eidx = pl.tile.muls(pl.tile.ci(0, [2, 8], dtype=pl.INT32), 9)
     elems = pl.store(pl.tile.mgather(x, eidx, "elem", gather_oob="wrap"), [0, 0], elems)
-    return blocks, rows, elems
+    return blocks, rows, elems, bits
 
 
 @pl.jit.incore
@@ -113,6 +116,7 @@ def entry(
     blocks: pl.Out[pl.Tensor[[2, 64], pl.FP32]],
     rows: pl.Out[pl.Tensor[[4, C], pl.FP32]],
     elems: pl.Out[pl.Tensor[[2, 8], pl.FP32]],
+    bits: pl.Out[pl.Tensor[[2, 64], pl.UINT32]],
     out: pl.InOut[pl.Tensor[[R, C], pl.FP32]],
     win: pl.Out[pl.Tensor[[C, R], pl.FP32]],
     l1: pl.Out[pl.Tensor[[4, C], pl.FP32]],
@@ -120,7 +124,7 @@ def entry(
     columns: pl.Out[pl.Tensor[[8, 4], pl.FP32]],
 ):
     prod, accd = products(a, b, w, prod, accd)
-    blocks, rows, elems = gathers(x, blocks, rows, elems)
+    blocks, rows, elems, bits = gathers(x, blocks, rows, elems, bits)
     out, win, l1 = scatters(x, out, win, l1)
     pages, columns = paged(x, pages, columns)
-    return prod, accd, blocks, rows, elems, out, win, l1, pages, columns
+    return prod, accd, blocks, rows, elems, bits, out, win, l1, pages, columns

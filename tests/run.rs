@@ -895,7 +895,7 @@ def kernel(
 
 /// The gather, scatter and batch matmul rows (issue 11) compute what their definitions
 /// say: batch products with a broadcast batch axis, `batch_matmul_acc` adding in place,
-/// `gatherb` blocks by byte offset, `mgather` by rows and by wrapped elements, `mscatter` at
+/// `gatherb` blocks by byte offset (read as another dtype of the width too), `mgather` by rows and by wrapped elements, `mscatter` at
 /// flat positions (the rest of the InOut tensor kept), `gather_row` windows (transposed,
 /// cut by `valid_shape`), `paged_gather` through a block table.
 #[test]
@@ -915,6 +915,7 @@ def kernel(
     out: pl.InOut[pl.Tensor[[4, 8], pl.FP32]],
     win: pl.Out[pl.Tensor[[8, 4], pl.FP32]],
     pages: pl.Out[pl.Tensor[[3, 2], pl.FP32]],
+    bits: pl.Out[pl.Tensor[[1, 64], pl.INT32]],
 ):
     ta = pl.load(a, [0, 0, 0], [2, 2, 3])
     tb = pl.load(b, [0, 0], [3, 2])
@@ -926,6 +927,7 @@ def kernel(
     half = pl.tile.muls(pl.tile.ci(0, [1, 8], dtype=pl.INT32), 48)
     off = pl.tile.cast(pl.tile.rems(half, 96), target_type=pl.UINT32)
     blocks = pl.store(pl.gatherb(t, off), [0, 0], blocks)
+    bits = pl.store(pl.gatherb(t, off, output_dtype=pl.INT32), [0, 0], bits)
     ridx = pl.tile.ci(3, [2, 1], dtype=pl.INT32, descending=True)
     rows = pl.store(pl.mgather(x, ridx), [0, 0], rows)
     eidx = pl.tile.muls(pl.tile.ci(0, [1, 4], dtype=pl.INT32), 11)
@@ -944,7 +946,7 @@ def kernel(
     pl.tensor.write(idx, [1], 3)
     g = pl.paged_gather(x, idx, table, 2, 2, 3, col_off=5)
     pages = pl.assemble(pages, g, [0, 0])
-    return prod, blocks, rows, elems, out, win, pages
+    return prod, blocks, rows, elems, out, win, pages, bits
 "#;
     for seed in [1, 5] {
         let o = run_source(src, "kernel", &[], seed).unwrap();
@@ -970,6 +972,9 @@ def kernel(
         // Offsets 0, 48, 96, ... modulo 96: blocks at elements 0 and 12, alternately.
         let blocks: Vec<f32> = (0..64).map(|k| x[(k / 8 % 2) * 12 + k % 8]).collect();
         assert_eq!(floats(&o[1]), blocks);
+        // The same blocks read as INT32: the bits of the FP32 values.
+        let bits: Vec<i64> = blocks.iter().map(|v| v.to_bits() as i32 as i64).collect();
+        assert_eq!(ints(&o[7]), bits);
         // Rows 3 and 2.
         assert_eq!(floats(&o[2]), [&x[24..32], &x[16..24]].concat());
         // Elements 0, 11, 22, 33 wrapped to 1.

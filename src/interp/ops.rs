@@ -2051,13 +2051,14 @@ fn batch_product(lhs: &Dense, rhs: &Dense, dtype: DType) -> Res<Dense> {
 /// there, as `32 / size` elements at columns `j * (32 / size)...` of row `r`; the rest of
 /// the result is 0. An offset that is not a multiple of the element size or whose block
 /// leaves the source is an error (on the device the result is undefined). An
-/// `output_dtype` other than the source's reads the bytes as another type, which plc does
-/// not model.
+/// `output_dtype` of the source's width reads each element's bits as that type (FP32 as
+/// INT32 or UINT32, INT16 as UINT16, ...); another width, or FP16/BF16 bits, plc does not
+/// model.
 fn gatherb(src: &Dense, offset: &Dense, out_dtype: Option<DType>) -> Res<Dense> {
     let dtype = out_dtype.unwrap_or(src.dtype);
-    if dtype != src.dtype {
+    if !crate::ir::ops::gatherb_reads_bits(src.dtype, dtype) {
         return Err(format!(
-            "pl.tile.gatherb with output_dtype={dtype} of a {} source reads its bytes as another type, which plc's CPU forms do not model",
+            "pl.tile.gatherb with output_dtype={dtype} of a {} source reads its bytes as a type of another width (or FP16/BF16 bits), which plc's CPU forms do not model",
             src.dtype
         ));
     }
@@ -2080,12 +2081,28 @@ fn gatherb(src: &Dense, offset: &Dense, out_dtype: Option<DType>) -> Res<Dense> 
                 ));
             }
             for k in 0..per {
-                out.data.set(((r * cols + j) * per + k) as usize, src.data.get((byte / size + k) as usize));
+                let v = reinterpret_bits(src.data.get((byte / size + k) as usize), src.dtype, dtype);
+                out.data.set(((r * cols + j) * per + k) as usize, v);
             }
         }
     }
     out.valid = vec![vr, vc * per];
     Ok(out)
+}
+
+/// The bits of `v` (an element of `from`) read as an element of `to`, of the same width.
+fn reinterpret_bits(v: Num, from: DType, to: DType) -> Num {
+    if from == to {
+        return v;
+    }
+    let bits = match from {
+        DType::Fp32 => (v.as_f64() as f32).to_bits() as i64,
+        _ => v.as_i64(),
+    };
+    match to {
+        DType::Fp32 => Num::F(f32::from_bits(bits as u32) as f64),
+        _ => Num::I(wrap_int(bits, to)),
+    }
 }
 
 /// An index of `mgather` against a capacity, by `gather_oob` (0 undefined: an error

@@ -1981,6 +1981,14 @@ const GATHERB_DTYPES: [DType; 9] = [
     DType::Fp32,
 ];
 
+/// Whether the CPU forms of `gatherb` read elements of `from` as `to`: the same dtype, or
+/// two of one width among the integers and FP32 (a reading of the bits; FP16 and BF16
+/// values are held as `f32`, so their bits, and readings across widths, are not modelled).
+pub fn gatherb_reads_bits(from: DType, to: DType) -> bool {
+    let plain = |d: DType| d.is_int() || d == DType::Fp32;
+    from == to || (plain(from) && plain(to) && from.bytes() == to.bytes())
+}
+
 /// `gatherb(src, offset, *, output_dtype=None)`: one 32-byte block of `src` per UINT32 byte
 /// offset, each offset column widened to `32 / sizeof(output_dtype)` columns: a `Vec` tile
 /// `[offset rows, offset cols * (32 / size)]` of `output_dtype` (default `src`'s).

@@ -635,14 +635,19 @@ impl Emitter<'_> {
                 let x = self.tile_arg(src)?;
                 let off = self.tile_arg(self.need(c, P::Offset)?)?;
                 let dtype = self.p.ty(src).dtype().unwrap_or(DType::Fp32);
-                if self.dtype_arg(c.get(P::OutputDtype)).is_some_and(|d| d != dtype) {
+                let out = self.dtype_arg(c.get(P::OutputDtype)).unwrap_or(dtype);
+                if !crate::ir::ops::gatherb_reads_bits(dtype, out) {
                     return Err(self.err(
                         Code::E0601,
                         c.loc,
-                        "`pl.tile.gatherb` with an `output_dtype` other than the source's reads its bytes as another type, which the tile library does not model".to_string(),
+                        format!(
+                            "`pl.tile.gatherb` reading {} bytes as {} (another width, or FP16/BF16 bits) has no form in the tile library",
+                            dtype.name(),
+                            out.name()
+                        ),
                     ));
                 }
-                format!("plc::gatherb({x}, {off}, {})", dtype.bytes())
+                format!("plc::gatherb<{elem}>({x}, {off}, {})", dtype.bytes())
             }
             Special::MGather => {
                 use crate::ir::ops::{COALESCE_MODES, GATHER_OOB_MODES};

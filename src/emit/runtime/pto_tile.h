@@ -1728,13 +1728,27 @@ Tile<T> batch_matmul_acc(Tile<T>&& acc, const Tile<A>& a, const Tile<B>& b) {
     return batch_matmul_acc(t, a, b);
 }
 
+/// The bits of `v` read as an O of the same size (`gatherb` with another output dtype).
+template <class O, class T>
+O reinterpret_bits(T v) {
+    if constexpr (std::is_same<O, T>::value) {
+        return v;
+    } else {
+        static_assert(sizeof(O) == sizeof(T), "a reinterpretation keeps the width");
+        O o;
+        std::memcpy(&o, &v, sizeof(O));
+        return o;
+    }
+}
+
 /// `gatherb(src, offset)`: for each byte offset of the offset tile's valid region, the
 /// 32-byte block of src's storage starting there (`size` is the bytes of one element of
-/// the dtype), as 32 / size elements of the row; 0 elsewhere.
-template <class T, class O>
-Tile<T> gatherb(const Tile<T>& src, const Tile<O>& offset, int64_t size) {
+/// the dtype), as 32 / size elements of the row, read as O (src's type, or one of its
+/// width); 0 elsewhere.
+template <class O, class T, class F>
+Tile<O> gatherb(const Tile<T>& src, const Tile<F>& offset, int64_t size) {
     int64_t per = 32 / size;
-    Tile<T> out = make_tile<T>(dims2(offset.rows, offset.cols * per));
+    Tile<O> out = make_tile<O>(dims2(offset.rows, offset.cols * per));
     int64_t total = src.numel();
     for (int64_t r = 0; r < offset.valid_rows; ++r) {
         for (int64_t j = 0; j < offset.valid_cols; ++j) {
@@ -1742,7 +1756,9 @@ Tile<T> gatherb(const Tile<T>& src, const Tile<O>& offset, int64_t size) {
             if (byte < 0 || byte % size != 0 || byte / size + per > total) {
                 tile_error("gatherb", "a byte offset not on an element or whose block leaves the source");
             }
-            for (int64_t q = 0; q < per; ++q) out.at(r, j * per + q) = src.data[static_cast<size_t>(byte / size + q)];
+            for (int64_t q = 0; q < per; ++q) {
+                out.at(r, j * per + q) = reinterpret_bits<O>(src.data[static_cast<size_t>(byte / size + q)]);
+            }
         }
     }
     out.valid_rows = offset.valid_rows;

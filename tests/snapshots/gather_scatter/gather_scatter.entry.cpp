@@ -16,7 +16,7 @@ __attribute__((visibility("default")))
 PTO2OrchestrationConfig aicpu_orchestration_config(const ChipTaskArgs& orch_args) {
     (void)orch_args;
     return PTO2OrchestrationConfig{
-        .expected_arg_count = 14,
+        .expected_arg_count = 15,
     };
 }
 
@@ -32,11 +32,12 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
     const ChipTensor& ext_blocks = orch_args.tensor(6).ref();
     const ChipTensor& ext_rows = orch_args.tensor(7).ref();
     const ChipTensor& ext_elems = orch_args.tensor(8).ref();
-    const ChipTensor& ext_out = orch_args.tensor(9).ref();
-    const ChipTensor& ext_win = orch_args.tensor(10).ref();
-    const ChipTensor& ext_l1 = orch_args.tensor(11).ref();
-    const ChipTensor& ext_pages = orch_args.tensor(12).ref();
-    const ChipTensor& ext_columns = orch_args.tensor(13).ref();
+    const ChipTensor& ext_bits = orch_args.tensor(9).ref();
+    const ChipTensor& ext_out = orch_args.tensor(10).ref();
+    const ChipTensor& ext_win = orch_args.tensor(11).ref();
+    const ChipTensor& ext_l1 = orch_args.tensor(12).ref();
+    const ChipTensor& ext_pages = orch_args.tensor(13).ref();
+    const ChipTensor& ext_columns = orch_args.tensor(14).ref();
 
     PTO2_SCOPE() {
 
@@ -55,6 +56,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
         params_t1.add_output(ext_blocks);
         params_t1.add_output(ext_rows);
         params_t1.add_output(ext_elems);
+        params_t1.add_output(ext_bits);
         rt_submit_aiv_task(1, params_t1);
 
         // Task 2: scatters
