@@ -306,6 +306,7 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "scatter_random", entry: "entry", args: &[] },
         // The hints of PyPTO's newer releases (no CPU meaning) and `pl.task_id_of`.
         Runnable { file: "cache_hints", entry: "main", args: &[] },
+        Runnable { file: "gather_scatter", entry: "entry", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

@@ -65,6 +65,7 @@ const CASES: &[Case] = &[
         fails_with: Some("`pld.system.get_comm_ctx` has no semantics"),
     },
     ok("elementwise_scale_add", "scale_add", &[("x", "64x128"), ("y", "64x128"), ("out", "64x128")]),
+    ok("gather_scatter", "entry", &[]),
     ok("graph_boundary", "model", &[]),
     ok("hierarchy_regions", "main", &[]),
     ok("hierarchy_regions", "levels", &[]),
@@ -950,6 +951,111 @@ def kernel(
             (false, false) => 0.0,
         });
         assert_eq!(floats(&out[8]), part);
+    }
+}
+
+/// The gather, scatter and batch matmul rows (issue 11) compute what their definitions
+/// say: batch products with a broadcast batch axis, `batch_matmul_acc` adding in place,
+/// `gatherb` blocks by byte offset (read as another dtype of the width too), `mgather` by rows and by wrapped elements, `mscatter` at
+/// flat positions (the rest of the InOut tensor kept), `gather_row` windows (transposed,
+/// cut by `valid_shape`), `paged_gather` through a block table.
+#[test]
+fn gather_scatter_ops_follow_their_definitions() {
+    let src = r#"
+import pypto.language as pl
+
+@pl.jit.incore
+def kernel(
+    a: pl.Tensor[[2, 2, 3], pl.FP32],
+    b: pl.Tensor[[3, 2], pl.FP32],
+    x: pl.Tensor[[4, 8], pl.FP32],
+    prod: pl.Out[pl.Tensor[[2, 2, 2], pl.FP32]],
+    blocks: pl.Out[pl.Tensor[[1, 64], pl.FP32]],
+    rows: pl.Out[pl.Tensor[[2, 8], pl.FP32]],
+    elems: pl.Out[pl.Tensor[[1, 4], pl.FP32]],
+    out: pl.InOut[pl.Tensor[[4, 8], pl.FP32]],
+    win: pl.Out[pl.Tensor[[8, 4], pl.FP32]],
+    pages: pl.Out[pl.Tensor[[3, 2], pl.FP32]],
+    bits: pl.Out[pl.Tensor[[1, 64], pl.INT32]],
+):
+    ta = pl.load(a, [0, 0, 0], [2, 2, 3])
+    tb = pl.load(b, [0, 0], [3, 2])
+    p = pl.batch_matmul(ta, tb)
+    p = pl.tile.batch_matmul_acc(p, ta, tb)
+    prod = pl.store(p, [0, 0, 0], prod)
+    t = pl.load(x, [0, 0], [4, 8])
+    # Byte offsets 0, 96, 0, 96, ...: the first block and the one of elements 24..32.
+    half = pl.tile.muls(pl.tile.ci(0, [1, 8], dtype=pl.INT32), 48)
+    off = pl.tile.cast(pl.tile.rems(half, 96), target_type=pl.UINT32)
+    blocks = pl.store(pl.gatherb(t, off), [0, 0], blocks)
+    bits = pl.store(pl.gatherb(t, off, output_dtype=pl.INT32), [0, 0], bits)
+    ridx = pl.tile.ci(3, [2, 1], dtype=pl.INT32, descending=True)
+    rows = pl.store(pl.mgather(x, ridx), [0, 0], rows)
+    eidx = pl.tile.muls(pl.tile.ci(0, [1, 4], dtype=pl.INT32), 11)
+    elems = pl.store(pl.mgather(x, eidx, coalesce="elem", gather_oob=2), [0, 0], elems)
+    sidx = pl.tile.adds(pl.tile.muls(pl.tile.ci(0, [1, 8], dtype=pl.INT32), 3), 1)
+    out = pl.mscatter(pl.load(x, [1, 0], [1, 8]), sidx, out)
+    acc = pl.tile.full([8, 4], dtype=pl.FP32, value=0.0)
+    acc = pl.gather_row(acc, x, [0, 1], [2, 0], [1, 8], transpose=True)
+    acc = pl.gather_row(acc, x, [6, 2], [3, 5], [2, 3], valid_shape=[1, 2])
+    win = pl.store(acc, [0, 0], win)
+    table = pl.create_tensor([2], dtype=pl.INT32)
+    pl.tensor.write(table, [0], 1)
+    pl.tensor.write(table, [1], 0)
+    idx = pl.create_tensor([2], dtype=pl.INT32)
+    pl.tensor.write(idx, [0], 0)
+    pl.tensor.write(idx, [1], 3)
+    g = pl.paged_gather(x, idx, table, 2, 2, 3, col_off=5)
+    pages = pl.assemble(pages, g, [0, 0])
+    return prod, blocks, rows, elems, out, win, pages, bits
+"#;
+    for seed in [1, 5] {
+        let o = run_source(src, "kernel", &[], seed).unwrap();
+        let a = drawn(seed, 0, 12);
+        let b = drawn(seed, 12, 6);
+        let x = drawn(seed, 18, 32);
+        let out0 = drawn(seed, 50, 32);
+        let at = |r: usize, c: usize| x[r * 8 + c];
+        // prod = 2 * (a[i] @ b), b broadcast over the batch axis.
+        let mut prod = Vec::new();
+        for i in 0..2 {
+            for m in 0..2 {
+                for n in 0..2 {
+                    let mut s = 0.0f32;
+                    for k in 0..3 {
+                        s += a[(i * 2 + m) * 3 + k] * b[k * 2 + n];
+                    }
+                    prod.push(s + s);
+                }
+            }
+        }
+        assert_eq!(floats(&o[0]), prod, "seed {seed}");
+        // Offsets 0, 48, 96, ... modulo 96: blocks at elements 0 and 12, alternately.
+        let blocks: Vec<f32> = (0..64).map(|k| x[(k / 8 % 2) * 12 + k % 8]).collect();
+        assert_eq!(floats(&o[1]), blocks);
+        // The same blocks read as INT32: the bits of the FP32 values.
+        let bits: Vec<i64> = blocks.iter().map(|v| v.to_bits() as i32 as i64).collect();
+        assert_eq!(ints(&o[7]), bits);
+        // Rows 3 and 2.
+        assert_eq!(floats(&o[2]), [&x[24..32], &x[16..24]].concat());
+        // Elements 0, 11, 22, 33 wrapped to 1.
+        assert_eq!(floats(&o[3]), vec![x[0], x[11], x[22], x[1]]);
+        // Row 1 of x at positions 1, 4, ..., 22; the rest as it was.
+        let mut out = out0.clone();
+        for c in 0..8 {
+            out[3 * c + 1] = at(1, c);
+        }
+        assert_eq!(floats(&o[4]), out);
+        // Row 2 of x as column 1; x[3][5..7] at (6, 2..4).
+        let mut win = vec![0.0f32; 32];
+        for c in 0..8 {
+            win[c * 4 + 1] = at(2, c);
+        }
+        win[6 * 4 + 2] = at(3, 5);
+        win[6 * 4 + 3] = at(3, 6);
+        assert_eq!(floats(&o[5]), win);
+        // Logical rows 0 and 3 are physical rows 2 and 1 (blocks of 2, swapped); row 2 stays 0.
+        assert_eq!(floats(&o[6]), vec![at(2, 5), at(2, 6), at(1, 5), at(1, 6), 0.0, 0.0]);
     }
 }
 

@@ -1325,6 +1325,7 @@ impl<'a> Emitter<'a> {
             | crate::ir::ops::specials!(compute)
             | crate::ir::ops::specials!(shaping)
             | crate::ir::ops::specials!(scatter)
+            | crate::ir::ops::specials!(placing)
             | Special::Load
             | Special::Store
             | Special::BlockLoad

@@ -201,6 +201,7 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         crate::ir::ops::specials!(scatter) => scatter_family(special, a),
         Special::TaskDummy => Ok(it.dummy_task(a.at(P::Deps))),
         Special::TaskIdOf => Ok(it.task_id_of(&a.tensor(P::Producer)?)),
+        crate::ir::ops::specials!(placing) => placing(special, a),
     }
 }
 
@@ -514,6 +515,9 @@ fn convert_op(special: Special, a: &Args<'_>) -> Res<Value> {
 /// `matmul`, `matmul_bias` (and the `gemv` forms): a new value; `matmul_acc`: the
 /// accumulator tile updated in place, or a new tensor.
 fn matmul_op(special: Special, a: &Args<'_>) -> Res<Value> {
+    if let Special::BatchMatmul | Special::BatchMatmulAcc = special {
+        return batch_matmul_op(special, a);
+    }
     let tile = a.first_is_tile();
     let (ta, tb) = (a.flag(P::ATrans, false)?, a.flag(P::BTrans, false)?);
     let (lhs, rhs) = (a.dense(P::Lhs)?, a.dense(P::Rhs)?);
@@ -613,6 +617,10 @@ fn other_compute(special: Special, a: &Args<'_>) -> Res<Value> {
             };
             mrgsort(&a.dense(P::Src0)?, block_len)?
         }
+        Special::GatherB => gatherb(&a.dense(P::Src)?, &a.dense(P::Offset)?, a.opt_dtype(P::OutputDtype)?)?,
+        // A tile, though its first operand is a tensor.
+        Special::MGather => return Ok(Value::tile(mgather(a)?)),
+        Special::PagedGather => paged_gather(a)?,
         _ => gather(special, a)?,
     };
     Ok(wrap_like(a.first_is_tile(), d))
@@ -827,6 +835,27 @@ impl Args<'_> {
             None => Ok(None),
             Some(other) => Err(format!("the cast mode must be a string, not {}", other.kind())),
         }
+    }
+
+    /// A dtype argument, when given.
+    fn opt_dtype(&self, slot: impl Into<Slot>) -> Res<Option<DType>> {
+        let slot = slot.into();
+        match self.at(slot) {
+            None => Ok(None),
+            Some(_) => self.dtype(slot).map(Some),
+        }
+    }
+
+    /// A mode given by name or by code (`coalesce='row'`, `gather_oob=2`): its code in
+    /// `names`, `default` when absent.
+    fn named_code(&self, slot: impl Into<Slot>, names: &[&str], default: i64) -> Res<i64> {
+        let slot = slot.into();
+        let code = match self.at(slot) {
+            None => return Ok(default),
+            Some(Value::Str(s)) => names.iter().position(|n| *n == self.names.get(*s)).map(|k| k as i64),
+            Some(v) => as_int(v).filter(|k| (0..names.len() as i64).contains(k)),
+        };
+        code.ok_or_else(|| format!("`{}` of `{}` must be one of {}", self.param(slot), self.op(), names.join(", ")))
     }
 
     fn tensor(&self, slot: impl Into<Slot>) -> Res<Tensor> {
@@ -2288,6 +2317,320 @@ fn reinterpret(op: &str, d: &Dense, to: DType, shape: Vec<i64>) -> Res<Dense> {
         out.data.set(k, element_of(op, chunk, to)?);
     }
     Ok(out)
+}
+
+// ---------------------------------------------------------------- gathers, scatters, batch products
+
+/// `batch_matmul(lhs, rhs)`: a new tile; `batch_matmul_acc(acc, lhs, rhs)`: the accumulator
+/// tile updated in place with `acc + lhs @ rhs`.
+fn batch_matmul_op(special: Special, a: &Args<'_>) -> Res<Value> {
+    let (lhs, rhs) = (a.dense(P::Lhs)?, a.dense(P::Rhs)?);
+    let product = batch_product(&lhs, &rhs, crate::ir::ops::acc_dtype(lhs.dtype))?;
+    if special == Special::BatchMatmul {
+        return Ok(Value::tile(product));
+    }
+    let Value::Tile(acc) = a.req(P::Acc)? else { return Err(format!("`{}` accumulates into a tile", a.op())) };
+    let current = acc.borrow().clone();
+    if current.shape != product.shape {
+        return Err(format!(
+            "`{}`: an accumulator of shape {:?} for a product of shape {:?}",
+            a.op(),
+            current.shape,
+            product.shape
+        ));
+    }
+    let sum = binary(&Operand::Array(current), &Operand::Array(product), Bin::Fn(BinaryFn::Add))?;
+    let mut acc_mut = acc.borrow_mut();
+    let valid = acc_mut.valid.clone();
+    *acc_mut = Dense { valid, ..sum };
+    drop(acc_mut);
+    Ok(Value::Tile(acc.clone()))
+}
+
+/// `lhs[..., M, K] @ rhs[..., K, N]` for each index of the broadcast batch axes, each
+/// product accumulated as `matmul` does (in `f32` in index order for floats).
+fn batch_product(lhs: &Dense, rhs: &Dense, dtype: DType) -> Res<Dense> {
+    let (lr, rr) = (lhs.rank(), rhs.rank());
+    if lr < 2 || rr < 2 {
+        return Err(format!("pl.batch_matmul of shapes {:?} and {:?}: both need 2 axes", lhs.shape, rhs.shape));
+    }
+    let (m, k) = (lhs.shape[lr - 2] as usize, lhs.shape[lr - 1] as usize);
+    let (k2, n) = (rhs.shape[rr - 2] as usize, rhs.shape[rr - 1] as usize);
+    if k != k2 {
+        return Err(format!("pl.batch_matmul of shapes {:?} and {:?}: the inner extents differ", lhs.shape, rhs.shape));
+    }
+    let batch = broadcast_shape(&lhs.shape[..lr - 2], &rhs.shape[..rr - 2])?;
+    let (ls, rs) = (broadcast_strides(&lhs.shape[..lr - 2], &batch), broadcast_strides(&rhs.shape[..rr - 2], &batch));
+    let mut shape = batch.clone();
+    shape.extend([m as i64, n as i64]);
+    let shape = check_size(shape)?;
+    let mut out = Data::zeros(dtype, element_count(&shape));
+    let float = dtype.is_float() || lhs.data.is_float() || rhs.data.is_float();
+    let mut b = 0usize;
+    for_each_index(&batch, |ix| {
+        let at = |s: &[i64]| ix.iter().zip(s).map(|(i, s)| i * s).sum::<i64>() as usize;
+        let (lo, ro) = (at(&ls) * m * k, at(&rs) * k * n);
+        for i in 0..m {
+            for j in 0..n {
+                let v = if float {
+                    let mut acc = 0.0f32;
+                    for p in 0..k {
+                        acc += lhs.data.get_f(lo + i * k + p) as f32 * rhs.data.get_f(ro + p * n + j) as f32;
+                    }
+                    Num::F(acc as f64)
+                } else {
+                    let mut acc = 0i64;
+                    for p in 0..k {
+                        acc = acc
+                            .wrapping_add(lhs.data.get_i(lo + i * k + p).wrapping_mul(rhs.data.get_i(ro + p * n + j)));
+                    }
+                    Num::I(acc)
+                };
+                out.set((b * m + i) * n + j, convert(v, dtype));
+            }
+        }
+        b += 1;
+    });
+    Ok(Dense { dtype, valid: shape.clone(), shape, data: out })
+}
+
+/// `gatherb(src, offset)`: for each byte offset `offset[r, j]` of the offset tile's valid
+/// region, the 32-byte block of `src`'s storage (row-major, its full shape) starting
+/// there, as `32 / size` elements at columns `j * (32 / size)...` of row `r`; the rest of
+/// the result is 0. An offset that is not a multiple of the element size or whose block
+/// leaves the source is an error (on the device the result is undefined). An
+/// `output_dtype` of the source's width reads each element's bits as that type (FP32 as
+/// INT32 or UINT32, INT16 as UINT16, ...); another width, or FP16/BF16 bits, plc does not
+/// model.
+fn gatherb(src: &Dense, offset: &Dense, out_dtype: Option<DType>) -> Res<Dense> {
+    let dtype = out_dtype.unwrap_or(src.dtype);
+    if !crate::ir::ops::gatherb_reads_bits(src.dtype, dtype) {
+        return Err(format!(
+            "pl.tile.gatherb with output_dtype={dtype} of a {} source reads its bytes as a type of another width (or FP16/BF16 bits), which plc's CPU forms do not model",
+            src.dtype
+        ));
+    }
+    if offset.rank() != 2 {
+        return Err(format!("pl.tile.gatherb: an offset tile of shape {:?} (2-D needed)", offset.shape));
+    }
+    let size = dtype.bytes().max(1);
+    let per = 32 / size;
+    let (rows, cols) = (offset.shape[0], offset.shape[1]);
+    let shape = check_size(vec![rows, cols * per])?;
+    let (vr, vc) = (offset.valid[0].clamp(0, rows), offset.valid[1].clamp(0, cols));
+    let mut out = Dense::zeros(dtype, shape.clone());
+    let total = src.len() as i64;
+    for r in 0..vr {
+        for j in 0..vc {
+            let byte = offset.data.get_i((r * cols + j) as usize);
+            if byte % size != 0 || byte < 0 || byte / size + per > total {
+                return Err(format!(
+                    "pl.tile.gatherb: byte offset {byte} does not start a block of {per} elements of {dtype} inside a source of {total} elements"
+                ));
+            }
+            for k in 0..per {
+                let v = reinterpret_bits(src.data.get((byte / size + k) as usize), src.dtype, dtype);
+                out.data.set(((r * cols + j) * per + k) as usize, v);
+            }
+        }
+    }
+    out.valid = vec![vr, vc * per];
+    Ok(out)
+}
+
+/// The bits of `v` (an element of `from`) read as an element of `to`, of the same width.
+fn reinterpret_bits(v: Num, from: DType, to: DType) -> Num {
+    if from == to {
+        return v;
+    }
+    let bits = match from {
+        DType::Fp32 => (v.as_f64() as f32).to_bits() as i64,
+        _ => v.as_i64(),
+    };
+    match to {
+        DType::Fp32 => Num::F(f32::from_bits(bits as u32) as f64),
+        _ => Num::I(wrap_int(bits, to)),
+    }
+}
+
+/// An index of `mgather` against a capacity, by `gather_oob` (0 undefined: an error
+/// outside, 1 clamp, 2 wrap, 3 zero: `None`); indices are read as UINT32, as PTO-ISA does.
+fn oob_index(i: i64, cap: i64, oob: i64) -> Res<Option<usize>> {
+    if (0..cap).contains(&i) {
+        return Ok(Some(i as usize));
+    }
+    let u = i as u32 as i64;
+    match oob {
+        1 => Ok(Some((u.min(cap - 1)) as usize)),
+        2 => Ok(Some((u % cap) as usize)),
+        3 => Ok(None),
+        _ => Err(format!("pl.tile.mgather: index {i} outside a table of {cap} (gather_oob='undefined')")),
+    }
+}
+
+/// `mgather(mem, idx, coalesce='row')`: rows `mem[idx[r], :]` of the table whose rows are
+/// `mem`'s last axis (idx `[1, R]` or `[R, 1]`), or with `coalesce='elem'` the elements
+/// `mem.flat[idx[r, c]]`; over the result's valid region (`valid_shape=`, default all),
+/// 0 elsewhere.
+fn mgather(a: &Args<'_>) -> Res<Dense> {
+    use crate::ir::ops::{COALESCE_MODES, GATHER_OOB_MODES};
+    let (mem, idx) = (a.dense(P::Mem)?, a.dense(P::Idx)?);
+    let coalesce = a.named_code(P::Coalesce, &COALESCE_MODES, 0)?;
+    let oob = a.named_code(P::GatherOob, &GATHER_OOB_MODES, 0)?;
+    let total = mem.len() as i64;
+    let (shape, cols) = if coalesce == 0 {
+        let (Some(&cols), true) = (mem.shape.last(), mem.rank() >= 2) else {
+            return Err(format!("pl.tile.mgather by rows of a table of shape {:?} (2 axes needed)", mem.shape));
+        };
+        if idx.rank() != 2 || (idx.shape[0] != 1 && idx.shape[1] != 1) {
+            return Err(format!(
+                "pl.tile.mgather by rows with an index of shape {:?} ([1, R] or [R, 1] needed)",
+                idx.shape
+            ));
+        }
+        (vec![idx.len() as i64, cols], cols)
+    } else {
+        (idx.shape.clone(), 1)
+    };
+    let shape = check_size(shape)?;
+    let mut out = Dense::zeros(mem.dtype, shape.clone());
+    if let Some(v) = a.opt_ints(P::ValidShape)? {
+        out.valid = align_extent(&v, shape.len()).iter().zip(&shape).map(|(&v, &s)| v.clamp(0, s)).collect();
+    }
+    let valid = out.valid.clone();
+    if coalesce == 0 {
+        let cap = total / cols.max(1);
+        for r in 0..valid[0] {
+            let Some(row) = oob_index(idx.data.get_i(r as usize), cap, oob)? else { continue };
+            for c in 0..valid[1] {
+                out.data.set((r * cols + c) as usize, mem.data.get(row * cols as usize + c as usize));
+            }
+        }
+    } else {
+        let mut failure = None;
+        let data = &mut out.data;
+        for_each_index(&valid, |ix| {
+            let pos = ix.iter().zip(&shape).fold(0i64, |p, (i, d)| p * d + i) as usize;
+            match oob_index(idx.data.get_i(pos), total, oob) {
+                Ok(Some(at)) => data.set(pos, mem.data.get(at)),
+                Ok(None) => {}
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+    }
+    Ok(out)
+}
+
+/// `paged_gather(src, indices, block_table, block_size, size, max_indices)`: for each
+/// logical index `i = indices[k]` (k below the number of indices), the row `block_table[i
+/// / block_size] * block_size + i % block_size` of `src`, columns `col_off..col_off+size`,
+/// as row k of a `[max_indices, size]` tensor (column k of `[size, max_indices]` with
+/// `is_trans`); rows past the indices stay 0.
+fn paged_gather(a: &Args<'_>) -> Res<Dense> {
+    let (src, indices, table) = (a.dense(P::Src)?, a.dense(P::Indices)?, a.dense(P::BlockTable)?);
+    let (block, size, rows) = (a.int(P::BlockSize)?, a.int(P::Size)?, a.int(P::MaxIndices)?);
+    let col_off = if a.at(P::ColOff).is_some() { a.int(P::ColOff)? } else { 0 };
+    let trans = a.flag(P::IsTrans, false)?;
+    let op = a.op();
+    if src.rank() != 2 {
+        return Err(format!("`{op}` of a source of shape {:?} (2-D needed)", src.shape));
+    }
+    let (src_rows, src_cols) = (src.shape[0], src.shape[1]);
+    if block <= 0 || size <= 0 || rows <= 0 || col_off < 0 || col_off + size > src_cols {
+        return Err(format!(
+            "`{op}`: block_size {block}, size {size}, max_indices {rows}, col_off {col_off} for a source of {src_cols} columns"
+        ));
+    }
+    let count = indices.len() as i64;
+    if count > rows {
+        return Err(format!("`{op}`: {count} indices for max_indices={rows}"));
+    }
+    let shape = check_size(if trans { vec![size, rows] } else { vec![rows, size] })?;
+    let mut out = Dense::zeros(src.dtype, shape);
+    for k in 0..count {
+        let i = indices.data.get_i(k as usize);
+        let blk = i.div_euclid(block);
+        if i < 0 || blk >= table.len() as i64 {
+            return Err(format!("`{op}`: logical index {i} is outside the block table of {} blocks", table.len()));
+        }
+        let phys = table.data.get_i(blk as usize) * block + i % block;
+        if !(0..src_rows).contains(&phys) {
+            return Err(format!("`{op}`: logical index {i} maps to row {phys} of a source of {src_rows} rows"));
+        }
+        for c in 0..size {
+            let pos = if trans { c * rows + k } else { k * size + c };
+            out.data.set(pos as usize, src.data.get((phys * src_cols + col_off + c) as usize));
+        }
+    }
+    Ok(out)
+}
+
+/// `mscatter(src, idx, out)`: each element of `src`'s valid region written into the
+/// tensor at the flat position `idx` gives (row-major order: a later element wins a
+/// position); `gather_row(dst, src, dst_offset, src_offset, shapes)`: the window of the
+/// tensor `src` at `src_offset` (its part inside the tensor and inside `valid_shape`),
+/// transposed with `transpose=True`, written into the tile or tensor `dst` at `dst_offset`.
+/// Both write in place and return the destination.
+fn placing(special: Special, a: &Args<'_>) -> Res<Value> {
+    if special == Special::MScatter {
+        let (src, idx, out) = (a.dense(P::Src)?, a.dense(P::Idx)?, a.tensor(P::OutputTensor)?);
+        if src.shape != idx.shape {
+            return Err(format!(
+                "`{}`: an index of shape {:?} for a source of shape {:?}",
+                a.op(),
+                idx.shape,
+                src.shape
+            ));
+        }
+        let cap = out.len() as i64;
+        let mut failure = None;
+        {
+            let mut buf = out.buf.borrow_mut();
+            for_each_index(&src.valid, |ix| {
+                let pos = src.position(ix);
+                let at = idx.data.get_i(pos);
+                if !(0..cap).contains(&at) {
+                    failure.get_or_insert_with(|| {
+                        format!("pl.tile.mscatter: index {at} outside a tensor of {cap} elements")
+                    });
+                    return;
+                }
+                let mut rest = at;
+                let mut multi = vec![0i64; out.rank()];
+                for k in (0..out.rank()).rev() {
+                    multi[k] = rest % out.shape[k];
+                    rest /= out.shape[k];
+                }
+                buf.set(out.position(&multi), convert(src.data.get(pos), out.dtype));
+            });
+        }
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        return Ok(Value::Tensor(out));
+    }
+    let src = a.tensor(P::Src)?;
+    let mut window = load(&src, &a.ints(P::SrcOffset)?, &a.shape(P::Shapes)?, a.opt_ints(P::ValidShape)?)?;
+    if a.flag(P::Transpose, false)? {
+        window = transpose(&window, 0, 1)?;
+    }
+    let dst_offset = a.ints(P::DstOffset)?;
+    match a.req(Slot::Nth(0))? {
+        Value::Tile(t) => {
+            write_tile(&mut t.borrow_mut(), &window, &dst_offset, false)?;
+            Ok(Value::Tile(t.clone()))
+        }
+        Value::Tensor(t) => {
+            write_tensor(t, &window, &dst_offset, &window.valid.clone(), false)?;
+            Ok(Value::Tensor(t.clone()))
+        }
+        other => Err(format!("`{}` writes into a tile or a tensor, not {}", a.op(), other.kind())),
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! which parameter each of its return values is (computed once per function).
 
 use crate::intern::Symbol;
-use crate::ir::ops::{Effect, Op};
+use crate::ir::ops::{Effect, Op, OpKind, Special};
 use crate::ir::visit;
 use crate::ir::{Callee, ExprId, ExprKind, Function, Program, StmtKind, VarId};
 use rustc_hash::FxHashMap;
@@ -154,7 +154,8 @@ impl Lineage {
                 if matches!(op, Op::TensorSlice | Op::TensorView | Op::TensorReshape) {
                     return args.first().copied().flatten().and_then(|a| as_var(p, a));
                 }
-                if def.is_store() || *op == Op::TensorAssemble {
+                // `gather_row` returns its destination, written in place.
+                if def.is_store() || *op == Op::TensorAssemble || def.kind == OpKind::Special(Special::GatherRow) {
                     let written = args.iter().enumerate().find_map(|(i, a)| match (a, def.effect(i)) {
                         (Some(a), Effect::Write | Effect::ReadWrite) => Some(*a),
                         _ => None,

@@ -255,11 +255,15 @@ impl Axis {
 /// - `shaping`: the values of a new shape made from a pattern or a part of a value.
 /// - `scatter`: the rows added for issue 11 that write a value into another (scatters),
 ///   draw counter-based random numbers or reinterpret a value's bits.
+/// - `placing`: the ops that write elements read elsewhere into an operand in place
+///   (`mscatter` into a tensor, `gather_row` into a tile or an L1 tensor).
 macro_rules! specials {
-    (matmul) => { $crate::ir::ops::specials!(@ Matmul MatmulAcc MatmulBias) };
+    (matmul) => { $crate::ir::ops::specials!(@ Matmul MatmulAcc MatmulBias BatchMatmul BatchMatmulAcc) };
     (compute) => {
-        $crate::ir::ops::specials!(@ Lrelu Prelu Sel Sels Expands Concat Fillpad Sort32 Mrgsort Gather GatherMask)
+        $crate::ir::ops::specials!(@ Lrelu Prelu Sel Sels Expands Concat Fillpad Sort32 Mrgsort Gather GatherMask
+            GatherB MGather PagedGather)
     };
+    (placing) => { $crate::ir::ops::specials!(@ MScatter GatherRow) };
     (shaping) => { $crate::ir::ops::specials!(@ Tri FillpadExpand FillpadInplace ExpandClone Extract) };
     (scatter) => { $crate::ir::ops::specials!(@ Scatter ScatterMask ScatterUpdate Random ReinterpretView) };
     (@ $($member:ident)*) => { $($crate::ir::ops::Special::$member)|* };
@@ -405,6 +409,24 @@ pub enum Special {
     /// `pl.task_id_of(t)`: the id of the last task that wrote the tensor `t` (the id of no
     /// task when none did).
     TaskIdOf,
+    /// `batch_matmul(lhs, rhs)`: `lhs[..., M, K] @ rhs[..., K, N]` per batch, the batch
+    /// axes broadcast.
+    BatchMatmul,
+    /// `batch_matmul_acc(acc, lhs, rhs)`: `acc + lhs @ rhs` per batch, in place.
+    BatchMatmulAcc,
+    /// `gatherb(src, offset)`: 32-byte blocks of the source picked by byte offsets.
+    GatherB,
+    /// `mgather(mem, idx, coalesce)`: rows (or elements) of a tensor picked by an index tile.
+    MGather,
+    /// `mscatter(src, idx, output_tensor)`: elements of a tile written into a tensor at
+    /// flat positions.
+    MScatter,
+    /// `gather_row(dst, src, dst_offset, src_offset, shapes)`: a window of a tensor written
+    /// into `dst` (a tile, or an L1 tensor) at `dst_offset`, in place.
+    GatherRow,
+    /// `paged_gather(src, indices, block_table, ...)`: the rows of a paged pool picked by
+    /// logical indices through a block table.
+    PagedGather,
 }
 
 macro_rules! params {
@@ -465,6 +487,10 @@ params! {
     Counter2 = "counter2", Counter3 = "counter3", Rounds = "rounds", Data = "data", Deps = "deps", Attrs = "attrs",
     Cache = "cache", L2Hint = "l2_hint", PreQuant = "pre_quant", PreRelu = "pre_relu", StPhase = "st_phase",
     Producer = "producer",
+    // Parameters of the gather, scatter and batch matmul rows (issue 11).
+    Mem = "mem", Coalesce = "coalesce", GatherOob = "gather_oob", DstOffset = "dst_offset", SrcOffset = "src_offset",
+    BlockTable = "block_table", BlockSize = "block_size", MaxIndices = "max_indices", Space = "space",
+    ColOff = "col_off", IsTrans = "is_trans", IsBMatrix = "is_b_matrix",
 }
 
 impl std::fmt::Display for Param {
@@ -625,9 +651,10 @@ impl OpDef {
         self.kind == OpKind::Marker && self.level == OpLevel::Optimization && self.params.is_empty()
     }
 
-    /// The store ops write a tile into a tensor argument and return that tensor.
+    /// The store ops write a tile into a tensor argument and return that tensor (`mscatter`
+    /// too, at the flat positions of its index).
     pub fn is_store(&self) -> bool {
-        matches!(self.kind, OpKind::Special(Special::Store | Special::BlockStore))
+        matches!(self.kind, OpKind::Special(Special::Store | Special::BlockStore | Special::MScatter))
     }
 
     pub fn effect(&self, i: usize) -> Effect {
@@ -706,20 +733,6 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("pl.aic_gather", AIV_SPLIT),
     ("pl.tile.aiv_shard", AIV_SPLIT),
     ("pl.tile.aic_gather", AIV_SPLIT),
-    ("pl.batch_matmul", NO_ROW_YET),
-    ("pl.tile.batch_matmul", NO_ROW_YET),
-    ("pl.tile.batch_matmul_acc", NO_ROW_YET),
-    ("pl.gather_row", NO_ROW_YET),
-    ("pl.tensor.gather_row", NO_ROW_YET),
-    ("pl.tile.gather_row", NO_ROW_YET),
-    ("pl.gatherb", NO_ROW_YET),
-    ("pl.tile.gatherb", NO_ROW_YET),
-    ("pl.mgather", NO_ROW_YET),
-    ("pl.tile.mgather", NO_ROW_YET),
-    ("pl.mscatter", NO_ROW_YET),
-    ("pl.tile.mscatter", NO_ROW_YET),
-    ("pl.paged_gather", NO_ROW_YET),
-    ("pl.tensor.paged_gather", NO_ROW_YET),
     ("pl.tensor.gather_compare", NO_ROW_YET),
     ("pl.tile.gather_compare", NO_ROW_YET),
 ];
@@ -1906,6 +1919,333 @@ fn tile_extract(a: &dyn Args) -> Result<Type, String> {
     Ok(Type::Tile { shape, dtype, memory: Some(memory_arg(a, 4, MemorySpace::Vec)?) })
 }
 
+// ---------------------------------------------------------------- result rules of the gather, scatter and batch matmul rows
+
+/// The checks PyPTO makes on the operands of a batch matmul: tiles of at least 2 axes,
+/// one dtype, equal K where both are literals, batch axes that broadcast. Returns the
+/// broadcast batch axes followed by `[M, N]`, and the accumulator dtype.
+fn batch_matmul_operands(lhs: &Type, rhs: &Type) -> Result<(Vec<Dim>, DType), String> {
+    let mut shapes = Vec::new();
+    for (name, ty) in [("lhs", lhs), ("rhs", rhs)] {
+        let Some(s) = ty.shape() else { return Err(format!("{name} must be a tile")) };
+        if s.len() < 2 {
+            return Err(format!("{name} must have at least 2 dimensions, it has {}", s.len()));
+        }
+        shapes.push(s);
+    }
+    let (l, r) = (shapes[0], shapes[1]);
+    let (m, k1) = (l[l.len() - 2], l[l.len() - 1]);
+    let (k2, n) = (r[r.len() - 2], r[r.len() - 1]);
+    if let (Dim::Const(k1), Dim::Const(k2)) = (k1, k2) {
+        if k1 != k2 {
+            return Err(format!("the K extents differ: lhs is [..., M, {k1}], rhs is [..., {k2}, N]"));
+        }
+    }
+    let mut shape = broadcast(&l[..l.len() - 2], &r[..r.len() - 2])
+        .map_err(|m| format!("the batch dimensions of lhs and rhs do not broadcast: {m}"))?;
+    let (dl, dr) = (lhs.dtype().unwrap_or(DType::Fp32), rhs.dtype().unwrap_or(DType::Fp32));
+    if dl != dr {
+        return Err(format!("lhs and rhs must have the same dtype, got {} and {}", dl.name(), dr.name()));
+    }
+    shape.extend([m, n]);
+    Ok((shape, acc_dtype(dl)))
+}
+
+/// `batch_matmul(lhs, rhs)`: an `Acc` tile `[...broadcast batch, M, N]` of the accumulator dtype.
+fn batch_matmul(a: &dyn Args) -> Result<Type, String> {
+    let (lhs, rhs) = (a.ty(0).ok_or("missing lhs")?, a.ty(1).ok_or("missing rhs")?);
+    let (shape, dtype) = batch_matmul_operands(lhs, rhs)?;
+    Ok(Type::Tile { shape, dtype, memory: Some(MemorySpace::Acc) })
+}
+
+/// `batch_matmul_acc(acc, lhs, rhs)`: the accumulator, which has the product's rank, batch
+/// axes, `M`, `N` and the accumulator dtype (it is updated in place, not broadcast).
+fn batch_matmul_acc(a: &dyn Args) -> Result<Type, String> {
+    let acc = a.ty(0).ok_or("missing acc")?;
+    let (lhs, rhs) = (a.ty(1).ok_or("missing lhs")?, a.ty(2).ok_or("missing rhs")?);
+    let Some(s) = acc.shape() else { return Err("acc must be a tile".to_string()) };
+    if s.len() < 2 {
+        return Err(format!("acc must have at least 2 dimensions, it has {}", s.len()));
+    }
+    let (shape, dtype) = batch_matmul_operands(lhs, rhs)?;
+    if shape.len() != s.len() {
+        return Err(format!(
+            "acc has {} batch dimension(s), the broadcast of lhs and rhs has {}",
+            s.len() - 2,
+            shape.len() - 2
+        ));
+    }
+    let what = |i: usize| match s.len() - i {
+        2 => "M".to_string(),
+        1 => "N".to_string(),
+        _ => format!("batch dimension {i}"),
+    };
+    for (i, (x, y)) in s.iter().zip(&shape).enumerate() {
+        if let (Dim::Const(p), Dim::Const(q)) = (x, y) {
+            if p != q {
+                return Err(format!("acc has {p} for {}, the product {q}", what(i)));
+            }
+        }
+    }
+    expect_acc("the accumulator acc", acc.dtype(), dtype, lhs.dtype())?;
+    Ok(acc.clone())
+}
+
+/// The dtypes whose bytes `gatherb` may read and write: 8, 16 and 32-bit integers and
+/// floats.
+const GATHERB_DTYPES: [DType; 9] = [
+    DType::Int8,
+    DType::UInt8,
+    DType::Int16,
+    DType::UInt16,
+    DType::Int32,
+    DType::UInt32,
+    DType::Fp16,
+    DType::Bf16,
+    DType::Fp32,
+];
+
+/// Whether the CPU forms of `gatherb` read elements of `from` as `to`: the same dtype, or
+/// two of one width among the integers and FP32 (a reading of the bits; FP16 and BF16
+/// values are held as `f32`, so their bits, and readings across widths, are not modelled).
+pub fn gatherb_reads_bits(from: DType, to: DType) -> bool {
+    let plain = |d: DType| d.is_int() || d == DType::Fp32;
+    from == to || (plain(from) && plain(to) && from.bytes() == to.bytes())
+}
+
+/// `gatherb(src, offset, *, output_dtype=None)`: one 32-byte block of `src` per UINT32 byte
+/// offset, each offset column widened to `32 / sizeof(output_dtype)` columns: a `Vec` tile
+/// `[offset rows, offset cols * (32 / size)]` of `output_dtype` (default `src`'s).
+fn tile_gatherb(a: &dyn Args) -> Result<Type, String> {
+    let src = a.ty(0).ok_or("missing src")?;
+    let offset = a.ty(1).ok_or("missing offset")?;
+    let src_dtype = src.dtype().unwrap_or(DType::Fp32);
+    let names = || GATHERB_DTYPES.map(DType::name).join(", ");
+    if !GATHERB_DTYPES.contains(&src_dtype) {
+        return Err(format!("src must have one of the dtypes {}, got {}", names(), src_dtype.name()));
+    }
+    let out = a.dtype(2).unwrap_or(src_dtype);
+    if !GATHERB_DTYPES.contains(&out) {
+        return Err(format!("output_dtype must be one of {}, got {}", names(), out.name()));
+    }
+    match offset.dtype() {
+        Some(DType::UInt32) | None => {}
+        Some(d) => return Err(format!("offset must have dtype UINT32 (byte offsets), got {}", d.name())),
+    }
+    let Some(shape) = offset.shape() else { return Err("offset must be a tile".to_string()) };
+    if shape.len() != 2 {
+        return Err(format!("offset must be a 2-D tile, it has {} dimension(s)", shape.len()));
+    }
+    let cols = match shape[1] {
+        Dim::Const(c) if c > 0 && c % 8 == 0 => Dim::Const(c * (32 / out.bytes())),
+        Dim::Const(c) => return Err(format!("offset needs a positive multiple of 8 columns, it has {c}")),
+        _ => return Err("offset needs a static number of columns (a multiple of 8)".to_string()),
+    };
+    Ok(Type::Tile { shape: vec![shape[0], cols], dtype: out, memory: Some(MemorySpace::Vec) })
+}
+
+/// A string-or-code attribute (`coalesce='row'`, `gather_oob=2`): its code in `names`,
+/// `default` when absent.
+fn named_code(a: &dyn Args, i: usize, what: &str, names: &[&str], default: i64) -> Result<i64, String> {
+    if !a.present(i) {
+        return Ok(default);
+    }
+    let listed = || names.iter().enumerate().map(|(k, n)| format!("'{n}' ({k})")).collect::<Vec<_>>().join(", ");
+    if let Some(t) = a.text(i) {
+        return names
+            .iter()
+            .position(|n| *n == t)
+            .map(|k| k as i64)
+            .ok_or_else(|| format!("unknown {what} '{t}': the modes are {}", listed()));
+    }
+    match a.int(i) {
+        Some(k) if (0..names.len() as i64).contains(&k) => Ok(k),
+        Some(k) => Err(format!("{what} {k} is out of range: the modes are {}", listed())),
+        None => Err(format!("{what} must be a string or an integer constant: {}", listed())),
+    }
+}
+
+/// `mgather`'s `coalesce=` modes: 0 rows, 1 elements.
+pub const COALESCE_MODES: [&str; 2] = ["row", "elem"];
+/// `mgather`'s `gather_oob=` modes.
+pub const GATHER_OOB_MODES: [&str; 4] = ["undefined", "clamp", "wrap", "zero"];
+
+/// `mgather(mem, idx, coalesce='row', *, gather_oob='undefined', target_memory=Vec,
+/// scratch=None, valid_shape=None)`: rows `mem[idx[r], :]` (`[R, C]`, idx `[1, R]` or
+/// `[R, 1]`) or elements `mem.flat[idx[r, c]]` (idx's shape), in `mem`'s dtype, in `Vec` or
+/// `Mat`.
+fn tile_mgather(a: &dyn Args) -> Result<Type, String> {
+    let mem = a.ty(0).ok_or("missing mem")?;
+    let idx = a.ty(1).ok_or("missing idx")?;
+    let coalesce = named_code(a, 2, "coalesce", &COALESCE_MODES, 0)?;
+    named_code(a, 3, "gather_oob", &GATHER_OOB_MODES, 0)?;
+    let memory = memory_arg(a, 4, MemorySpace::Vec)?;
+    if !matches!(memory, MemorySpace::Vec | MemorySpace::Mat) {
+        return Err(format!("target_memory must be Vec or Mat, got {}", memory.name()));
+    }
+    let dtype = mem.dtype().unwrap_or(DType::Fp32);
+    if dtype.bytes() < 1 || dtype == DType::Bool {
+        return Err(format!("mem must have a byte-addressable dtype, got {}", dtype.name()));
+    }
+    match idx.dtype() {
+        Some(DType::Int32) | None => {}
+        Some(d) => return Err(format!("idx must have dtype INT32, got {}", d.name())),
+    }
+    let Some(ishape) = idx.shape() else { return Err("idx must be a tile".to_string()) };
+    if ishape.len() != 2 {
+        return Err(format!("idx must be a 2-D tile, it has {} dimension(s)", ishape.len()));
+    }
+    let shape = if coalesce == 0 {
+        let rows = match (ishape[0], ishape[1]) {
+            (Dim::Const(1), r) | (r, Dim::Const(1)) => r,
+            (Dim::Const(p), Dim::Const(q)) => {
+                return Err(format!("in row mode idx must be [1, R] or [R, 1], got [{p}, {q}]"))
+            }
+            (r, _) => r,
+        };
+        let Some(m) = mem.shape() else { return Ok(Type::Unknown) };
+        if m.len() < 2 {
+            return Err(format!("in row mode mem must have at least 2 dimensions, it has {}", m.len()));
+        }
+        vec![rows, m[m.len() - 1]]
+    } else {
+        ishape.to_vec()
+    };
+    if memory == MemorySpace::Mat {
+        match (shape[0], shape[1]) {
+            (Dim::Const(r), Dim::Const(_)) if r % 16 == 0 => {}
+            (Dim::Const(r), Dim::Const(_)) => {
+                return Err(format!("a Mat result needs a multiple of 16 rows, it has {r}"));
+            }
+            _ => return Err("a Mat result needs a static shape".to_string()),
+        }
+        if coalesce == 1 && !a.present(5) {
+            return Err("an element gather into Mat needs a GM scratch tensor (scratch=)".to_string());
+        }
+    }
+    if let Some(v) = a.dims(6) {
+        if v.len() != 2 {
+            return Err(format!("valid_shape must have 2 extents, it has {}", v.len()));
+        }
+    }
+    Ok(Type::Tile { shape, dtype, memory: Some(memory) })
+}
+
+/// `mscatter(src, idx, output_tensor)`: the output tensor, written at the flat positions
+/// `idx` gives; `src` FP16/FP32/INT16/INT32, `idx` INT32 of `src`'s shape.
+fn tile_mscatter(a: &dyn Args) -> Result<Type, String> {
+    let (src, idx) = (a.ty(0).ok_or("missing src")?, a.ty(1).ok_or("missing idx")?);
+    let out = a.ty(2).ok_or("missing output_tensor")?;
+    let dtype = src.dtype().unwrap_or(DType::Fp32);
+    if !matches!(dtype, DType::Fp16 | DType::Fp32 | DType::Int16 | DType::Int32) {
+        return Err(format!("src must have dtype FP16, FP32, INT16 or INT32, got {}", dtype.name()));
+    }
+    match idx.dtype() {
+        Some(DType::Int32) | None => {}
+        Some(d) => return Err(format!("idx must have dtype INT32, got {}", d.name())),
+    }
+    if let (Some(p), Some(q)) = (src.shape(), idx.shape()) {
+        let differ = |x: &Dim, y: &Dim| matches!((x, y), (Dim::Const(m), Dim::Const(n)) if m != n);
+        if p.len() != q.len() || p.iter().zip(q).any(|(x, y)| differ(x, y)) {
+            return Err("idx must have src's shape".to_string());
+        }
+    }
+    if let Some(s) = out.shape().filter(|s| s.is_empty()) {
+        return Err(format!("output_tensor must have at least 1 dimension, it has {}", s.len()));
+    }
+    match out.dtype() {
+        Some(d) if d != dtype => Err(format!("output_tensor must have src's dtype {}, got {}", dtype.name(), d.name())),
+        _ => Ok(out.clone()),
+    }
+}
+
+/// `gather_row(dst, src, dst_offset, src_offset, shapes, transpose=False, *, valid_shape=None)`
+/// (tile and tensor forms): `dst`'s type; `src` a tensor of `dst`'s dtype, `shapes` a
+/// literal `[r, c]`, the offsets `[row, col]`, `valid_shape` of `shapes`' rank and literal
+/// when `transpose=True`.
+fn gather_row(a: &dyn Args) -> Result<Type, String> {
+    let (dst, src) = (a.ty(0).ok_or("missing dst")?, a.ty(1).ok_or("missing src")?);
+    if let (Some(p), Some(q)) = (dst.dtype(), src.dtype()) {
+        if p != q {
+            return Err(format!("dst and src must have the same dtype, got {} and {}", p.name(), q.name()));
+        }
+    }
+    let shapes = shape_arg(a, 4)?;
+    if shapes.len() != 2 || shapes.iter().any(|d| !matches!(d, Dim::Const(n) if *n > 0)) {
+        return Err("shapes must be two positive integer constants, like [1, 128]".to_string());
+    }
+    for (i, what) in [(2, "dst_offset"), (3, "src_offset")] {
+        if let Some(o) = a.dims(i).filter(|o| o.len() != 2) {
+            return Err(format!("{what} must be a [row, col] pair, it has {} item(s)", o.len()));
+        }
+    }
+    if let Some(v) = a.dims(6) {
+        if v.len() != shapes.len() {
+            return Err(format!("valid_shape must have the {} extents of shapes, it has {}", shapes.len(), v.len()));
+        }
+        if bool_arg(a, 5, false) && v.iter().any(|d| !matches!(d, Dim::Const(_))) {
+            return Err("a valid_shape known only at run time is not supported with transpose=True".to_string());
+        }
+    }
+    Ok(dst.clone())
+}
+
+/// The 1-D or `[1, n]` INT32 index operands of `paged_gather`.
+fn index_vector(ty: &Type, what: &str) -> Result<(), String> {
+    match ty.dtype() {
+        Some(DType::Int32) | None => {}
+        Some(d) => return Err(format!("{what} must have dtype INT32, got {}", d.name())),
+    }
+    match ty.shape() {
+        Some(s) if s.len() == 1 => Ok(()),
+        Some(s) if s.len() == 2 => match s[0] {
+            Dim::Const(1) => Ok(()),
+            _ => Err(format!("a 2-D {what} must have the shape [1, n]")),
+        },
+        Some(s) => Err(format!("{what} must be 1-D or [1, n], it has {} dimensions", s.len())),
+        None => Ok(()),
+    }
+}
+
+/// `paged_gather(src, indices, block_table, block_size, size, max_indices, *, space=Mat,
+/// col_off=0, is_trans=False, is_b_matrix=False)`: a tensor `[max_indices, size]`
+/// (`[size, max_indices]` with `is_trans`) of `src`'s dtype.
+fn paged_gather(a: &dyn Args) -> Result<Type, String> {
+    let src = a.ty(0).ok_or("missing src")?;
+    let dtype = src.dtype().unwrap_or(DType::Fp32);
+    if !matches!(dtype, DType::Fp16 | DType::Bf16 | DType::Fp32 | DType::Int8) {
+        return Err(format!("src must have dtype FP16, BF16, FP32 or INT8, got {}", dtype.name()));
+    }
+    if let Some(s) = src.shape().filter(|s| s.len() != 2) {
+        return Err(format!("src must be 2-D, it has {} dimension(s)", s.len()));
+    }
+    index_vector(a.ty(1).ok_or("missing indices")?, "indices")?;
+    index_vector(a.ty(2).ok_or("missing block_table")?, "block_table")?;
+    let positive = |i: usize, what: &str| match a.int(i) {
+        Some(n) if n > 0 => Ok(n),
+        Some(n) => Err(format!("{what} must be positive, got {n}")),
+        None => Err(format!("{what} must be an integer constant")),
+    };
+    positive(3, "block_size")?;
+    let size = positive(4, "size")?;
+    let rows = positive(5, "max_indices")?;
+    let col_off = if a.present(7) { a.int(7).ok_or("col_off must be an integer constant")? } else { 0 };
+    if col_off < 0 {
+        return Err(format!("col_off must not be negative, got {col_off}"));
+    }
+    if let Some(Dim::Const(cols)) = src.shape().and_then(|s| s.get(1).copied()) {
+        if col_off + size > cols {
+            return Err(format!("col_off + size ({}) exceeds the {cols} columns of src", col_off + size));
+        }
+    }
+    let trans = bool_arg(a, 8, false);
+    if trans && memory_arg(a, 6, MemorySpace::Mat)? != MemorySpace::Mat {
+        return Err("is_trans=True needs space=pl.MemorySpace.Mat".to_string());
+    }
+    let shape = if trans { vec![Dim::Const(size), Dim::Const(rows)] } else { vec![Dim::Const(rows), Dim::Const(size)] };
+    Ok(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false })
+}
+
 // ---------------------------------------------------------------- the table
 
 use ArgKind as K;
@@ -3032,6 +3372,35 @@ ops! {
     // The id of the task that produced a tensor, for `deps=` in a manual scope.
     SystemTaskIdOf = "system.task_id_of", System, ["pl.task_id_of"], None, &[req(P::Producer, K::Tensor)],
         task_id_scalar, true, OpKind::Special(Special::TaskIdOf);
+    // ---- gathers, scatters and batch matrix products (issue 11)
+    TileBatchMatmul = "tile.batch_matmul", Tile, ["pl.tile.batch_matmul"], Some("batch_matmul"),
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile)], batch_matmul, false, OpKind::Special(Special::BatchMatmul);
+    TileBatchMatmulAcc = "tile.batch_matmul_acc", Tile, ["pl.tile.batch_matmul_acc"], None,
+        &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile)], batch_matmul_acc, false,
+        OpKind::Special(Special::BatchMatmulAcc);
+    TileGatherb = "tile.gatherb", Tile, ["pl.tile.gatherb", "pl.gatherb"], None,
+        &[req(P::Src, K::Tile), req(P::Offset, K::Tile), opt(P::OutputDtype, K::DType)], tile_gatherb, false,
+        OpKind::Special(Special::GatherB);
+    TileMgather = "tile.mgather", Tile, ["pl.tile.mgather", "pl.mgather"], None,
+        &[req(P::Mem, K::Tensor), req(P::Idx, K::Tile), opt(P::Coalesce, K::Any), opt(P::GatherOob, K::Any),
+          opt(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Scratch, K::Tensor), opt(P::ValidShape, K::Shape)],
+        tile_mgather, false, OpKind::Special(Special::MGather);
+    TileMscatter = "tile.mscatter", Tile, ["pl.tile.mscatter", "pl.mscatter"], None,
+        &[req(P::Src, K::Tile), req(P::Idx, K::Tile), write(P::OutputTensor, K::Tensor)], tile_mscatter, false,
+        OpKind::Special(Special::MScatter);
+    TileGatherRow = "tile.gather_row", Tile, ["pl.tile.gather_row"], Some("gather_row"),
+        &[read_write(P::Dst, K::Tile), req(P::Src, K::Tensor), req(P::DstOffset, K::Indices), req(P::SrcOffset, K::Indices),
+          req(P::Shapes, K::Shape), opt(P::Transpose, K::Bool), opt(P::ValidShape, K::Shape)],
+        gather_row, false, OpKind::Special(Special::GatherRow);
+    TensorGatherRow = "tensor.gather_row", Tensor, ["pl.tensor.gather_row"], Some("gather_row"),
+        &[read_write(P::Acc, K::Tensor), req(P::Src, K::Tensor), req(P::DstOffset, K::Indices), req(P::SrcOffset, K::Indices),
+          req(P::Shapes, K::Shape), opt(P::Transpose, K::Bool), opt(P::ValidShape, K::Shape)],
+        gather_row, false, OpKind::Special(Special::GatherRow);
+    TensorPagedGather = "tensor.paged_gather", Tensor, ["pl.tensor.paged_gather", "pl.paged_gather"], None,
+        &[req(P::Src, K::Tensor), req(P::Indices, K::Tensor), req(P::BlockTable, K::Tensor), req(P::BlockSize, K::Int),
+          req(P::Size, K::Int), req(P::MaxIndices, K::Int), opt(P::Space, K::Enum("MemorySpace")), opt(P::ColOff, K::Int),
+          opt(P::IsTrans, K::Bool), opt(P::IsBMatrix, K::Bool)],
+        paged_gather, false, OpKind::Special(Special::PagedGather);
 }
 
 #[cfg(test)]

@@ -233,6 +233,7 @@ impl Emitter<'_> {
                 let text = self.scatter_family(c, special, elem)?;
                 Ok((text, Repr::Tile(elem)))
             }
+            crate::ir::ops::specials!(placing) => self.placing(c, special),
             // A bare tensor's shape and dtype are orchestration values; a barrier across
             // cores has no meaning for one kernel on the CPU.
             Special::ShapeOf
@@ -596,7 +597,11 @@ impl Emitter<'_> {
                 let mode = self.round_mode(c.get(P::Mode));
                 format!("plc::cast<{elem}>({x}, {}, {mode})", runtime_dtype(d))
             }
-            Special::Matmul | Special::MatmulAcc | Special::MatmulBias => self.matmul(c, special, elem)?,
+            Special::Matmul
+            | Special::MatmulAcc
+            | Special::MatmulBias
+            | Special::BatchMatmul
+            | Special::BatchMatmulAcc => self.matmul(c, special, elem)?,
             Special::Lrelu => {
                 let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
                 let s = self.expr(self.need(c, Slot::Nth(1))?)?.0;
@@ -647,6 +652,45 @@ impl Emitter<'_> {
             }
             Special::Mrgsort => self.mrgsort(c)?,
             Special::Gather | Special::GatherMask => self.gather(c, elem)?,
+            Special::GatherB => {
+                let src = self.need(c, P::Src)?;
+                let x = self.tile_arg(src)?;
+                let off = self.tile_arg(self.need(c, P::Offset)?)?;
+                let dtype = self.p.ty(src).dtype().unwrap_or(DType::Fp32);
+                let out = self.dtype_arg(c.get(P::OutputDtype)).unwrap_or(dtype);
+                if !crate::ir::ops::gatherb_reads_bits(dtype, out) {
+                    return Err(self.err(
+                        Code::E0601,
+                        c.loc,
+                        format!(
+                            "`pl.tile.gatherb` reading {} bytes as {} (another width, or FP16/BF16 bits) has no form in the tile library",
+                            dtype.name(),
+                            out.name()
+                        ),
+                    ));
+                }
+                format!("plc::gatherb<{elem}>({x}, {off}, {})", dtype.bytes())
+            }
+            Special::MGather => {
+                use crate::ir::ops::{COALESCE_MODES, GATHER_OOB_MODES};
+                let mem = self.tile_arg(self.need(c, P::Mem)?)?;
+                let idx = self.tile_arg(self.need(c, P::Idx)?)?;
+                let coalesce = self.named_code(c.get(P::Coalesce), &COALESCE_MODES);
+                let oob = self.named_code(c.get(P::GatherOob), &GATHER_OOB_MODES);
+                let valid = self.dims(c.get(P::ValidShape))?;
+                format!("plc::mgather({mem}, {idx}, {coalesce}, {oob}, {valid})")
+            }
+            Special::PagedGather => {
+                let src = self.tile_arg(self.need(c, P::Src)?)?;
+                let indices = self.tile_arg(self.need(c, P::Indices)?)?;
+                let table = self.tile_arg(self.need(c, P::BlockTable)?)?;
+                let block = self.int_arg(c.get(P::BlockSize), 1)?;
+                let size = self.int_arg(c.get(P::Size), 1)?;
+                let rows = self.int_arg(c.get(P::MaxIndices), 1)?;
+                let col_off = self.int_arg(c.get(P::ColOff), 0)?;
+                let trans = self.flag(c.get(P::IsTrans))?;
+                format!("plc::paged_gather({src}, {indices}, {table}, {block}, {size}, {rows}, {col_off}, {trans})")
+            }
             _ => {
                 // `pl.fillpad(x, pad_value=...)`.
                 let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
@@ -698,8 +742,63 @@ impl Emitter<'_> {
         })
     }
 
-    /// `matmul`, `matmul_acc`, `matmul_bias` and their `gemv` forms.
+    /// `mscatter` into a tensor (or a tensor value held as a tile) and `gather_row` into a
+    /// tile or a tensor: written in place, the destination returned.
+    fn placing(&mut self, c: &OpCall<'_>, special: Special) -> Res<(String, Repr)> {
+        if special == Special::MScatter {
+            let src = self.tile_arg(self.need(c, P::Src)?)?;
+            let idx = self.tile_arg(self.need(c, P::Idx)?)?;
+            let (t, r) = self.expr(self.need(c, P::OutputTensor)?)?;
+            return match r {
+                Repr::Tensor | Repr::Tile(_) => Ok((format!("plc::mscatter({src}, {idx}, {t})"), r)),
+                other => Err(self.err(Code::E0602, c.loc, format!("scattering into {}", other.describe()))),
+            };
+        }
+        let src = self.need(c, P::Src)?;
+        let offsets = self.dims(c.get(P::SrcOffset))?;
+        let shapes = self.dims(c.get(P::Shapes))?;
+        let valid = self.dims(c.get(P::ValidShape))?;
+        let transpose = self.flag(c.get(P::Transpose))?;
+        let (s, sr) = self.expr(src)?;
+        let window = match sr {
+            Repr::Tensor => {
+                let elem = self.elem_of(src)?;
+                format!("plc::load<{elem}>({s}, {offsets}, {shapes}, {valid}, {transpose})")
+            }
+            // A tensor value the kernel computed: a window of that tile.
+            Repr::Tile(_) => format!("plc::move(plc::slice({s}, {shapes}, {offsets}, {valid}), {transpose})"),
+            other => return Err(self.err(Code::E0602, c.loc, format!("gathering rows of {}", other.describe()))),
+        };
+        let dst_offset = self.dims(c.get(P::DstOffset))?;
+        let (d, dr) = self.expr(self.need(c, Slot::Nth(0))?)?;
+        match dr {
+            Repr::Tensor | Repr::Tile(_) => Ok((format!("plc::assemble({d}, {window}, {dst_offset})"), dr)),
+            other => Err(self.err(Code::E0602, c.loc, format!("gathering rows into {}", other.describe()))),
+        }
+    }
+
+    /// A mode given by name or code (`coalesce='row'`, `gather_oob=2`) as its code in `names`
+    /// (lowering checked it; 0 when absent).
+    fn named_code(&self, e: Option<ExprId>, names: &[&str]) -> i64 {
+        match e.map(|e| &self.p.expr(e).kind) {
+            Some(ExprKind::Str(s)) => names.iter().position(|n| *n == self.names.get(*s)).unwrap_or(0) as i64,
+            Some(ExprKind::Int(k)) => *k,
+            _ => 0,
+        }
+    }
+
+    /// `matmul`, `matmul_acc`, `matmul_bias` and their `gemv` forms; `batch_matmul` and
+    /// `batch_matmul_acc`.
     fn matmul(&mut self, c: &OpCall<'_>, special: Special, elem: &'static str) -> Res<String> {
+        if let Special::BatchMatmul | Special::BatchMatmulAcc = special {
+            let x = self.tile_arg(self.need(c, P::Lhs)?)?;
+            let y = self.tile_arg(self.need(c, P::Rhs)?)?;
+            if special == Special::BatchMatmul {
+                return Ok(format!("plc::batch_matmul<{elem}>({x}, {y})"));
+            }
+            let acc = self.tile_arg(self.need(c, P::Acc)?)?;
+            return Ok(format!("plc::batch_matmul_acc({acc}, {x}, {y})"));
+        }
         let acc = match special {
             Special::MatmulAcc => Some(self.tile_arg(self.need(c, P::Acc)?)?),
             _ => None,

@@ -203,6 +203,12 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
             Special::Random => Some("TRANDOM is not mapped yet"),
             Special::ReinterpretView => Some("reinterpreting views are not mapped yet"),
             Special::TaskDummy | Special::TaskIdOf => Some("a task id is an orchestration value"),
+            Special::BatchMatmul | Special::BatchMatmulAcc => {
+                Some("batch matmuls (TMATMUL per batch of an ND tile) are not mapped yet")
+            }
+            Special::GatherB | Special::MGather | Special::MScatter | Special::GatherRow | Special::PagedGather => {
+                Some("TGATHERB, MGATHER, MSCATTER and the row gathers into L1 are not mapped yet")
+            }
         },
     }
 }

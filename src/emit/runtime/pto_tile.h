@@ -1877,6 +1877,222 @@ Tile<To> reinterpret(const Tile<From>& x, DataType from, DataType to, const Dims
     return out;
 }
 
+// ------------------------------------------------------------------ gathers, scatters, batch products
+
+/// `batch_matmul(lhs, rhs)`: lhs[..., M, K] @ rhs[..., K, N] for each index of the batch
+/// axes (all but the last two, broadcast from extents of 1), accumulated as `matmul` does.
+template <class T, class A, class B>
+Tile<T> batch_matmul(const Tile<A>& a, const Tile<B>& b) {
+    if (a.ndims < 2 || b.ndims < 2) tile_error("batch_matmul", "an operand of fewer than 2 axes");
+    int64_t m = a.shape[a.ndims - 2];
+    int64_t k = a.shape[a.ndims - 1];
+    int64_t n = b.shape[b.ndims - 1];
+    if (b.shape[b.ndims - 2] != k) tile_error("batch_matmul", "the inner extents differ");
+    uint32_t la = a.ndims - 2;
+    uint32_t lb = b.ndims - 2;
+    uint32_t nb = std::max(la, lb);
+    Dims shape;
+    shape.given = true;
+    shape.n = nb + 2;
+    int64_t ea[MAX_TENSOR_DIMS] = {1, 1, 1, 1, 1};
+    int64_t eb[MAX_TENSOR_DIMS] = {1, 1, 1, 1, 1};
+    for (uint32_t i = 0; i < nb; ++i) {
+        if (i + la >= nb) ea[i] = a.shape[i + la - nb];
+        if (i + lb >= nb) eb[i] = b.shape[i + lb - nb];
+        if (ea[i] != eb[i] && ea[i] != 1 && eb[i] != 1) tile_error("batch_matmul", "batch axes that do not broadcast");
+        shape.v[i] = ea[i] == 1 ? eb[i] : ea[i];
+    }
+    shape.v[nb] = m;
+    shape.v[nb + 1] = n;
+    Tile<T> out = make_tile<T>(shape);
+    int64_t batches = 1;
+    for (uint32_t i = 0; i < nb; ++i) batches *= shape.v[i];
+    using Acc = std::conditional_t<std::is_floating_point<A>::value || std::is_floating_point<B>::value, float, int64_t>;
+    for (int64_t bi = 0; bi < batches; ++bi) {
+        int64_t rest = bi;
+        int64_t ia = 0;
+        int64_t ib = 0;
+        int64_t sa = 1;
+        int64_t sb = 1;
+        for (uint32_t i = nb; i-- > 0;) {
+            int64_t x = rest % shape.v[i];
+            rest /= shape.v[i];
+            ia += (ea[i] == 1 ? 0 : x) * sa;
+            ib += (eb[i] == 1 ? 0 : x) * sb;
+            sa *= ea[i];
+            sb *= eb[i];
+        }
+        for (int64_t i = 0; i < m; ++i) {
+            for (int64_t j = 0; j < n; ++j) {
+                Acc acc = Acc(0);
+                for (int64_t p = 0; p < k; ++p) {
+                    acc += static_cast<Acc>(a.data[static_cast<size_t>((ia * m + i) * k + p)]) *
+                           static_cast<Acc>(b.data[static_cast<size_t>((ib * k + p) * n + j)]);
+                }
+                out.data[static_cast<size_t>((bi * m + i) * n + j)] = plc_rt::convert<T>(acc);
+            }
+        }
+    }
+    return out;
+}
+
+/// `batch_matmul_acc(acc, lhs, rhs)`: acc + lhs @ rhs per batch, written into acc (also
+/// returned).
+template <class T, class A, class B>
+Tile<T> batch_matmul_acc(Tile<T>& acc, const Tile<A>& a, const Tile<B>& b) {
+    Tile<T> prod = batch_matmul<T>(a, b);
+    if (prod.rows != acc.rows || prod.cols != acc.cols) tile_error("batch_matmul_acc", "the accumulator's shape differs");
+    for (size_t i = 0; i < acc.data.size(); ++i) acc.data[i] = static_cast<T>(acc.data[i] + prod.data[i]);
+    return acc;
+}
+template <class T, class A, class B>
+Tile<T> batch_matmul_acc(Tile<T>&& acc, const Tile<A>& a, const Tile<B>& b) {
+    Tile<T> t = static_cast<Tile<T>&&>(acc);
+    return batch_matmul_acc(t, a, b);
+}
+
+/// The bits of `v` read as an O of the same size (`gatherb` with another output dtype).
+template <class O, class T>
+O reinterpret_bits(T v) {
+    if constexpr (std::is_same<O, T>::value) {
+        return v;
+    } else {
+        static_assert(sizeof(O) == sizeof(T), "a reinterpretation keeps the width");
+        O o;
+        std::memcpy(&o, &v, sizeof(O));
+        return o;
+    }
+}
+
+/// `gatherb(src, offset)`: for each byte offset of the offset tile's valid region, the
+/// 32-byte block of src's storage starting there (`size` is the bytes of one element of
+/// the dtype), as 32 / size elements of the row, read as O (src's type, or one of its
+/// width); 0 elsewhere.
+template <class O, class T, class F>
+Tile<O> gatherb(const Tile<T>& src, const Tile<F>& offset, int64_t size) {
+    int64_t per = 32 / size;
+    Tile<O> out = make_tile<O>(dims2(offset.rows, offset.cols * per));
+    int64_t total = src.numel();
+    for (int64_t r = 0; r < offset.valid_rows; ++r) {
+        for (int64_t j = 0; j < offset.valid_cols; ++j) {
+            int64_t byte = static_cast<int64_t>(offset.at(r, j));
+            if (byte < 0 || byte % size != 0 || byte / size + per > total) {
+                tile_error("gatherb", "a byte offset not on an element or whose block leaves the source");
+            }
+            for (int64_t q = 0; q < per; ++q) {
+                out.at(r, j * per + q) = reinterpret_bits<O>(src.data[static_cast<size_t>(byte / size + q)]);
+            }
+        }
+    }
+    out.valid_rows = offset.valid_rows;
+    out.valid_cols = offset.valid_cols * per;
+    return out;
+}
+
+/// An `mgather` index against a capacity by `gather_oob` (0 undefined: an error outside,
+/// 1 clamp, 2 wrap, 3 zero: -1); indices are read as uint32_t, as PTO-ISA does.
+inline int64_t gather_oob_index(int64_t i, int64_t cap, int64_t oob) {
+    if (i >= 0 && i < cap) return i;
+    int64_t u = static_cast<int64_t>(static_cast<uint32_t>(i));
+    if (oob == 1) return std::min<int64_t>(u, cap - 1);
+    if (oob == 2) return u % cap;
+    if (oob == 3) return -1;
+    tile_error("mgather", "an index outside the table (gather_oob='undefined')");
+}
+
+/// `mgather(mem, idx, coalesce)`: rows mem[idx[r], :] (coalesce 0; the table's rows are
+/// all axes but the last) or elements of mem's storage (coalesce 1) over the result's
+/// valid region (`valid`, default all), 0 elsewhere.
+template <class T, class I>
+Tile<T> mgather(const Tile<T>& mem, const Tile<I>& idx, int64_t coalesce, int64_t oob, const Dims& valid = Dims()) {
+    bool rows_mode = coalesce == 0;
+    if (rows_mode && (mem.ndims < 2 || (idx.rows != 1 && idx.cols != 1))) {
+        tile_error("mgather", "a row gather needs a table of 2 axes and an index [1, R] or [R, 1]");
+    }
+    Tile<T> out = make_tile<T>(rows_mode ? dims2(idx.numel(), mem.cols) : shape_of(idx));
+    if (valid.given && valid.n == 2) {
+        out.valid_rows = std::max<int64_t>(std::min<int64_t>(valid[0], out.rows), 0);
+        out.valid_cols = std::max<int64_t>(std::min<int64_t>(valid[1], out.cols), 0);
+    }
+    for (int64_t r = 0; r < out.valid_rows; ++r) {
+        if (rows_mode) {
+            int64_t row = gather_oob_index(static_cast<int64_t>(idx.data[static_cast<size_t>(r)]), mem.rows, oob);
+            if (row < 0) continue;
+            for (int64_t c = 0; c < out.valid_cols; ++c) out.at(r, c) = mem.at(row, c);
+        } else {
+            for (int64_t c = 0; c < out.valid_cols; ++c) {
+                int64_t at = gather_oob_index(static_cast<int64_t>(idx.at(r, c)), mem.numel(), oob);
+                if (at >= 0) out.at(r, c) = mem.data[static_cast<size_t>(at)];
+            }
+        }
+    }
+    return out;
+}
+
+/// `paged_gather(src, indices, table, block, size, rows, col_off, trans)`: for the k-th
+/// logical index i, row table[i / block] * block + i % block of src, columns col_off..,
+/// as row k of a [rows, size] tile (column k of [size, rows] with trans).
+template <class T, class I, class J>
+Tile<T> paged_gather(const Tile<T>& src, const Tile<I>& indices, const Tile<J>& table, int64_t block, int64_t size,
+                     int64_t rows, int64_t col_off, bool trans) {
+    if (src.ndims != 2) tile_error("paged_gather", "a source that is not 2-D");
+    int64_t count = indices.numel();
+    if (count > rows) tile_error("paged_gather", "more indices than max_indices");
+    if (col_off < 0 || col_off + size > src.cols) tile_error("paged_gather", "columns outside the source");
+    Tile<T> out = make_tile<T>(trans ? dims2(size, rows) : dims2(rows, size));
+    for (int64_t k = 0; k < count; ++k) {
+        int64_t i = static_cast<int64_t>(indices.data[static_cast<size_t>(k)]);
+        if (i < 0 || i / block >= table.numel()) tile_error("paged_gather", "a logical index outside the block table");
+        int64_t phys = static_cast<int64_t>(table.data[static_cast<size_t>(i / block)]) * block + i % block;
+        if (phys < 0 || phys >= src.rows) tile_error("paged_gather", "a physical row outside the source");
+        for (int64_t c = 0; c < size; ++c) {
+            T v = src.at(phys, col_off + c);
+            if (trans) {
+                out.at(c, k) = v;
+            } else {
+                out.at(k, c) = v;
+            }
+        }
+    }
+    return out;
+}
+
+/// `mscatter(src, idx, t)`: each element of src's valid region written into the tensor at
+/// the flat position idx gives (row-major: a later element wins a position). Returns t.
+template <class T, class I>
+ChipTensor mscatter(const Tile<T>& src, const Tile<I>& idx, const ChipTensor& t) {
+    if (src.rows != idx.rows || src.cols != idx.cols) tile_error("mscatter", "the index and the source differ in shape");
+    int64_t cap = 1;
+    for (uint32_t k = 0; k < t.ndims; ++k) cap *= static_cast<int64_t>(t.shapes[k]);
+    int64_t pos[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
+    for (int64_t r = 0; r < src.valid_rows; ++r) {
+        for (int64_t c = 0; c < src.valid_cols; ++c) {
+            int64_t at = static_cast<int64_t>(idx.at(r, c));
+            if (at < 0 || at >= cap) tile_error("mscatter", "an index outside the tensor");
+            for (uint32_t k = t.ndims; k-- > 0;) {
+                pos[k] = at % static_cast<int64_t>(t.shapes[k]);
+                at /= static_cast<int64_t>(t.shapes[k]);
+            }
+            plc_rt::store_as<T>(t.dtype, element_ptr(t, pos), src.at(r, c));
+        }
+    }
+    return t;
+}
+
+/// `mscatter` into a tensor value held as a tile: the same positions of its storage.
+template <class T, class I, class U>
+Tile<U> mscatter(const Tile<T>& src, const Tile<I>& idx, Tile<U>& t) {
+    if (src.rows != idx.rows || src.cols != idx.cols) tile_error("mscatter", "the index and the source differ in shape");
+    for (int64_t r = 0; r < src.valid_rows; ++r) {
+        for (int64_t c = 0; c < src.valid_cols; ++c) {
+            int64_t at = static_cast<int64_t>(idx.at(r, c));
+            if (at < 0 || at >= t.numel()) tile_error("mscatter", "an index outside the tensor");
+            t.data[static_cast<size_t>(at)] = plc_rt::convert<U>(src.at(r, c));
+        }
+    }
+    return t;
+}
+
 }  // namespace plc
 
 #endif  // PLC_PTO_TILE_H
