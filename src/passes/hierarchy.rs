@@ -20,7 +20,7 @@ use rustc_hash::FxHashSet;
 
 const HIERARCHY: Target = Target {
     matches: |k| matches!(k, ScopeKind::Hierarchy { level, .. } if *level != Level::CoreGroup),
-    func_kind: |_| FuncKind::Opaque,
+    func_kind: FuncKind::Opaque,
     suffix,
     device: false,
     export_stores: false,
@@ -55,15 +55,10 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut pending: Vec<Symbol> =
         program.functions.values().filter(|f| f.kind == FuncKind::Opaque).map(|f| f.name).collect();
     while !pending.is_empty() {
-        let mut made = Vec::new();
-        for func in pending {
-            if !outline::check_outlinable(cx, program, func, &HIERARCHY, true, "OutlineHierarchyScopes") {
-                continue;
-            }
-            made.extend(outline::outline_function(program, cx.names, cx.diags, func, &HIERARCHY, &mut reserved));
-        }
-        pending = made.iter().map(|o| o.function.name).collect();
-        outline::insert_before_parents(program, made);
+        let made = outline::outline_functions(cx, program, pending, &HIERARCHY, &mut reserved, |cx, program, func| {
+            outline::check_outlinable(cx, program, func, &HIERARCHY, true, "OutlineHierarchyScopes")
+        });
+        pending = made.into_iter().map(|(new, _)| new).collect();
     }
 }
 
