@@ -85,6 +85,23 @@ pub enum OpKind {
 }
 
 impl OpKind {
+    /// For the families (elementwise, reductions, comparisons), how many operands lead the
+    /// op's parameters (the consumers read them by position); `None` for the other kinds.
+    pub fn family_operands(self) -> Option<usize> {
+        match self {
+            OpKind::Chain(_) => Some(3),
+            OpKind::Binary(_) | OpKind::Compare | OpKind::Expand(..) | OpKind::Part(_) => Some(2),
+            OpKind::Unary(_) | OpKind::Reduce(..) | OpKind::ArgReduce(..) | OpKind::AxisReduce { .. } => Some(1),
+            OpKind::Special(_)
+            | OpKind::Marker
+            | OpKind::Distributed
+            | OpKind::CrossCore
+            | OpKind::Prefetch
+            | OpKind::PlannedMemory
+            | OpKind::Microscaling => None,
+        }
+    }
+
     /// Why an op of this kind has no form on the CPU, when it has none.
     pub fn no_cpu_form(self) -> Option<&'static str> {
         match self {
@@ -2665,18 +2682,7 @@ mod tests {
     fn family_rows_take_their_operands_first() {
         for &op in Op::ALL {
             let def = op.def();
-            let operands = match def.kind {
-                OpKind::Chain(_) => 3,
-                OpKind::Binary(_) | OpKind::Compare | OpKind::Expand(..) | OpKind::Part(_) => 2,
-                OpKind::Unary(_) | OpKind::Reduce(..) | OpKind::ArgReduce(..) | OpKind::AxisReduce { .. } => 1,
-                OpKind::Special(_)
-                | OpKind::Marker
-                | OpKind::Distributed
-                | OpKind::CrossCore
-                | OpKind::Prefetch
-                | OpKind::PlannedMemory
-                | OpKind::Microscaling => 0,
-            };
+            let operands = def.kind.family_operands().unwrap_or(0);
             assert!(def.params.len() >= operands, "{op}");
             for p in &def.params[..operands] {
                 let operand = matches!(p.kind, ArgKind::Value | ArgKind::Tensor | ArgKind::Tile | ArgKind::Scalar);
