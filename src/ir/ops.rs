@@ -997,7 +997,7 @@ fn write_element(a: &dyn Args) -> Result<Type, String> {
 }
 
 /// An axis argument normalized against `rank` (negative counts from the end).
-fn axis_in_range(axis: i64, rank: usize) -> Result<usize, String> {
+pub(crate) fn axis_in_range(axis: i64, rank: usize) -> Result<usize, String> {
     let n = rank as i64;
     let k = if axis < 0 { axis + n } else { axis };
     if (0..n).contains(&k) {
