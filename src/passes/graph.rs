@@ -131,6 +131,13 @@ mod tests {
         (c.session, c.programs.remove(0), c.diags)
     }
 
+    /// `src` after the whole front of the pipeline, which must report nothing.
+    fn outlined(src: &str) -> (Session, Program) {
+        let (s, p, diags) = compile(src, FULL);
+        assert!(diags.is_empty(), "{diags:?}");
+        (s, p)
+    }
+
     fn function<'p>(s: &Session, p: &'p Program, name: &str) -> &'p crate::ir::Function {
         p.functions.values().find(|f| s.interner.get(f.name) == name).unwrap_or_else(|| panic!("no `{name}`"))
     }
@@ -170,8 +177,7 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
         let src = format!(
             "{KERNEL}\n@pl.jit.opaque\ndef helper(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n    with pl.graph(\"band\"):\n        y = kern(x, y)\n    return y\n"
         );
-        let (s, p, diags) = compile(&src, FULL);
-        assert!(diags.is_empty(), "{diags:?}");
+        let (s, p) = outlined(&src);
         assert_eq!(function(&s, &p, "helper").kind, FuncKind::Opaque);
         let g = function(&s, &p, "band");
         assert_eq!(g.kind, FuncKind::Graph);
@@ -187,8 +193,7 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
         let src = format!(
             "{KERNEL}\n@pl.jit\ndef main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n    with pl.graph(\"layer\"):\n        y = kern(x, y)\n    with pl.graph(\"layer\"):\n        y = kern(y, y)\n    with pl.graph(\"kern\"):\n        y = kern(x, y)\n    return y\n"
         );
-        let (s, p, diags) = compile(&src, FULL);
-        assert!(diags.is_empty(), "{diags:?}");
+        let (s, p) = outlined(&src);
         let graphs: Vec<&str> =
             p.functions.values().filter(|f| f.kind == FuncKind::Graph).map(|f| s.interner.get(f.name)).collect();
         // A region named like another function is qualified with its function's name.
