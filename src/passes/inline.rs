@@ -692,20 +692,11 @@ impl Splicer<'_> {
         for (k, (param, &arg)) in body.params.iter().zip(args).enumerate() {
             let arg = arg.expect("the verifier requires every argument of a function call");
             let (assigned, operand) = (body.assigned[k], body.operand[k]);
-            match rw.sp.p.expr(arg).kind {
-                ExprKind::Var(v) if param.dir != Direction::In || !assigned => {
+            match &rw.sp.p.expr(arg).kind {
+                &ExprKind::Var(v) if param.dir != Direction::In || !assigned => {
                     rw.r.vars.insert(param.var, v);
                 }
-                ExprKind::Int(_)
-                | ExprKind::Float(_)
-                | ExprKind::Bool(_)
-                | ExprKind::Str(_)
-                | ExprKind::None
-                | ExprKind::DType(_)
-                | ExprKind::Enum(_)
-                | ExprKind::DynDim(_)
-                    if !assigned && !operand =>
-                {
+                k if (k.is_literal() || matches!(k, ExprKind::DynDim(_))) && !assigned && !operand => {
                     rw.r.consts.insert(param.var, arg);
                 }
                 _ => {
