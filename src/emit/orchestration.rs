@@ -87,11 +87,9 @@ pub fn emit_entry(
             }
         }
     }
-    e.first_tensor = f.params.iter().find(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| q.var);
     let scoped = f.attrs.auto_scope != Some(false);
     e.w.set_level(if scoped { 2 } else { 1 });
-    e.block(&f.body, None);
-    let body = e.w.take();
+    let body = e.function_body(f);
     let dyn_lines = e.dynamic_dims(&body, "orch_args.tensor({i}).ref()");
     let errors = std::mem::take(&mut e.diags);
     drop(e);
@@ -200,8 +198,7 @@ fn emit_graph(
     let mut lines = Vec::new();
     for param in &f.params {
         let v = param.var;
-        let base = e.base_name(v);
-        let name = e.fresh(&base);
+        let name = e.define(v);
         match p.types.get(p.var(v).ty) {
             Type::Scalar(_) => {
                 // By reference: the runtime re-reads the slot on replay.
@@ -215,11 +212,8 @@ fn emit_graph(
                 t += 1;
             }
         }
-        e.names_of.insert(v, name);
     }
-    e.first_tensor = f.params.iter().find(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| q.var);
-    e.block(&f.body, None);
-    let body = e.w.take();
+    let body = e.function_body(f);
     let dyn_lines = e.dynamic_dims(&body, "args.tensor({i}).ref()");
     if !e.diags.is_empty() {
         return Err(std::mem::take(&mut e.diags));
@@ -251,8 +245,7 @@ fn emit_helper(mut e: Emitter, g: Symbol) -> Result<(String, String), Vec<Diagno
     let mut params = Vec::new();
     for param in &f.params {
         let v = param.var;
-        let base = e.base_name(v);
-        let name = e.fresh(&base);
+        let name = e.define(v);
         match p.types.get(p.var(v).ty) {
             Type::Scalar(d) => params.push(format!("{} {name}", ctype(*d))),
             _ => {
@@ -261,11 +254,8 @@ fn emit_helper(mut e: Emitter, g: Symbol) -> Result<(String, String), Vec<Diagno
                 e.tensor_params.push((v, index));
             }
         }
-        e.names_of.insert(v, name);
     }
-    e.first_tensor = f.params.iter().find(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| q.var);
-    e.block(&f.body, None);
-    let body = e.w.take();
+    let body = e.function_body(f);
     if !e.diags.is_empty() {
         return Err(std::mem::take(&mut e.diags));
     }
@@ -432,6 +422,14 @@ impl<'a> Emitter<'a> {
     /// `base`, or `base_1`, `base_2`, ... : a name not yet used in this C++ function.
     fn fresh(&mut self, base: &str) -> String {
         self.namer.fresh(base)
+    }
+
+    /// The C++ text of the body of `f`, whose parameters are named.
+    fn function_body(&mut self, f: &Function) -> String {
+        self.first_tensor =
+            f.params.iter().find(|q| !self.p.types.get(self.p.var(q.var).ty).is_scalar()).map(|q| q.var);
+        self.block(&f.body, None);
+        self.w.take()
     }
 
     /// A fresh C++ name for the variable `v`, remembered.
