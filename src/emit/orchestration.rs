@@ -58,24 +58,21 @@ pub fn emit_entry(
     let mut e = Emitter::new(p, names, f, shared, String::new(), &mut graphs);
     let mut head = String::new();
     // External tensors and scalar parameters: two index spaces, in declaration order.
-    let (mut t, mut s) = (0, 0);
     let mut ext_lines = Vec::new();
     let mut scalar_lines = Vec::new();
-    for param in &f.params {
-        let v = param.var;
+    for (v, slot) in arg_slots(p, f) {
         let base = e.base_name(v);
-        match p.types.get(p.var(v).ty) {
-            Type::Scalar(d) => {
+        match slot {
+            ArgSlot::Scalar(s, d) => {
                 let name = e.fresh(&base);
-                scalar_lines.push(format!("{} {name} = from_u64<{}>(orch_args.scalar({s}));", ctype(*d), ctype(*d)));
+                scalar_lines.push(format!("{} {name} = from_u64<{}>(orch_args.scalar({s}));", ctype(d), ctype(d)));
                 // A parameter the body never reads.
                 if !e.read.contains(&v) {
                     scalar_lines.push(format!("(void){name};"));
                 }
                 e.names_of.insert(v, name);
-                s += 1;
             }
-            _ => {
+            ArgSlot::Tensor(t) => {
                 let name = e.fresh(&format!("ext_{base}"));
                 ext_lines.push(format!("const ChipTensor& {name} = orch_args.tensor({t}).ref();"));
                 if !e.read.contains(&v) {
@@ -83,7 +80,6 @@ pub fn emit_entry(
                 }
                 e.tensor_params.push((v, t));
                 e.names_of.insert(v, name);
-                t += 1;
             }
         }
     }
@@ -139,13 +135,13 @@ pub fn emit_entry(
     head.push_str("__attribute__((visibility(\"default\")))\n");
     head.push_str("PTO2OrchestrationConfig aicpu_orchestration_config(const ChipTaskArgs& orch_args) {\n");
     head.push_str("    (void)orch_args;\n    return PTO2OrchestrationConfig{\n");
-    let _ = writeln!(head, "        .expected_arg_count = {},", t + s);
+    let _ = writeln!(head, "        .expected_arg_count = {},", f.params.len());
     head.push_str("    };\n}\n\n");
     head.push_str(&prototypes);
     head.push_str(&graph_code);
     head.push_str("__attribute__((visibility(\"default\")))\n");
     head.push_str("void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {\n");
-    if t == 0 && s == 0 {
+    if f.params.is_empty() {
         head.push_str("    (void)orch_args;\n");
     }
     for (title, lines) in
@@ -194,22 +190,18 @@ fn emit_graph(
     }
     let mut e = Emitter::new(p, names, f, shared, format!("g{k}_"), graphs);
     e.namer.reserve("args");
-    let (mut t, mut s) = (0, 0);
     let mut lines = Vec::new();
-    for param in &f.params {
-        let v = param.var;
+    for (v, slot) in arg_slots(p, f) {
         let name = e.define(v);
-        match p.types.get(p.var(v).ty) {
-            Type::Scalar(_) => {
+        match slot {
+            ArgSlot::Scalar(s, _) => {
                 // By reference: the runtime re-reads the slot on replay.
                 lines.push(format!("const uint64_t& {name} = args.scalar({s});"));
                 e.boundary_scalars.insert(v);
-                s += 1;
             }
-            _ => {
+            ArgSlot::Tensor(t) => {
                 lines.push(format!("const ChipTensor& {name} = args.tensor({t}).ref();"));
                 e.tensor_params.push((v, t));
-                t += 1;
             }
         }
     }
@@ -225,7 +217,7 @@ fn emit_graph(
     for l in lines.iter().chain(&dyn_lines) {
         let _ = writeln!(out, "    {l}");
     }
-    if t + s == 0 {
+    if f.params.is_empty() {
         out.push_str("    (void)args;\n");
     }
     for param in &f.params {
@@ -235,6 +227,32 @@ fn emit_graph(
     out.push_str(&body);
     out.push_str("}\n\n");
     Ok((proto, out))
+}
+
+/// Where a parameter's value is in a task's arguments: scalars and tensors are two index
+/// spaces, each in declaration order.
+enum ArgSlot {
+    Scalar(usize, DType),
+    Tensor(usize),
+}
+
+fn arg_slots(p: &Program, f: &Function) -> Vec<(VarId, ArgSlot)> {
+    let (mut t, mut s) = (0, 0);
+    let mut slots = Vec::with_capacity(f.params.len());
+    for param in &f.params {
+        let slot = match p.types.get(p.var(param.var).ty) {
+            Type::Scalar(d) => {
+                s += 1;
+                ArgSlot::Scalar(s - 1, *d)
+            }
+            _ => {
+                t += 1;
+                ArgSlot::Tensor(t - 1)
+            }
+        };
+        slots.push((param.var, slot));
+    }
+    slots
 }
 
 /// An Opaque or Orchestration function the entry calls: a plain C++ function over the
