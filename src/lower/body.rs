@@ -215,16 +215,7 @@ impl FnLower<'_, '_> {
 
     /// A name for a temporary, unused in the function.
     fn fresh_name(&mut self, base: &str) -> Symbol {
-        let mut candidate = base.to_string();
-        let mut n = 0;
-        loop {
-            let sym = self.cx.intern(&candidate);
-            if self.used.insert(sym) {
-                return sym;
-            }
-            n += 1;
-            candidate = format!("{base}_{n}");
-        }
+        self.cx.session.interner.fresh(base, &mut self.used)
     }
 
     // ------------------------------------------------------------ statements

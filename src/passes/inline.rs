@@ -665,16 +665,7 @@ impl Splicer<'_> {
 
     /// A name not used in the caller yet: `base`, or `base_1`, `base_2`, ...
     fn fresh_name(&mut self, base: &str) -> Symbol {
-        let mut candidate = base.to_string();
-        let mut k = 0;
-        loop {
-            let sym = self.names.intern(&candidate);
-            if self.used.insert(sym) {
-                return sym;
-            }
-            k += 1;
-            candidate = format!("{base}_{k}");
-        }
+        self.names.fresh(base, &mut self.used)
     }
 
     /// Splices a call of `f` with `args` (the caller's expressions): the arguments' own
