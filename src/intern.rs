@@ -1,7 +1,7 @@
 //! Interned names: every identifier is stored once and compared as a `Symbol`.
 
 use indexmap::IndexSet;
-use rustc_hash::FxBuildHasher;
+use rustc_hash::{FxBuildHasher, FxHashSet};
 
 /// An interned string, valid for the [`Interner`] that made it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -27,6 +27,20 @@ impl Interner {
 
     pub fn get(&self, sym: Symbol) -> &str {
         &self.names[sym.0 as usize]
+    }
+
+    /// `base`, or `base_1`, `base_2`, ...: the first name not in `used`, which it joins.
+    pub fn fresh(&mut self, base: &str, used: &mut FxHashSet<Symbol>) -> Symbol {
+        let mut candidate = base.to_string();
+        let mut n = 0;
+        loop {
+            let sym = self.intern(&candidate);
+            if used.insert(sym) {
+                return sym;
+            }
+            n += 1;
+            candidate = format!("{base}_{n}");
+        }
     }
 
     /// The symbol of `name` if it was ever interned.

@@ -404,32 +404,26 @@ pub(crate) fn print(out: &mut String, tensors: &[Made]) {
         let n: i64 = shape.iter().product();
         let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
         let _ = writeln!(out, "    {{\n        int64_t shape[{}] = {{{}}};", shape.len().max(1), dims.join(", "));
-        if let Some((_, from)) = half_conversions(*dtype) {
-            let _ = writeln!(out, "        std::vector<float> values({}, 0.0f);", n.max(1));
-            let _ = writeln!(out, "        for (size_t k = 0; k < {n}; ++k) values[k] = plc_rt::{from}({v}_data[k]);");
-            let _ = writeln!(
-                out,
-                "        plc_print_checksum(stdout, \"{name}\", shape, {}, \"{}\", values.data(), {n});\n    }}",
-                shape.len(),
-                dtype.name()
-            );
-        } else if dtype.is_float() {
-            let _ = writeln!(
-                out,
-                "        plc_print_checksum(stdout, \"{name}\", shape, {}, \"{}\", {v}_data.data(), {n});\n    }}",
-                shape.len(),
-                dtype.name()
-            );
-        } else {
-            let _ = writeln!(out, "        std::vector<int64_t> values({}, 0);", n.max(1));
-            let _ = writeln!(out, "        for (size_t k = 0; k < {n}; ++k) values[k] = (int64_t){v}_data[k];");
-            let _ = writeln!(
-                out,
-                "        plc_print_checksum(stdout, \"{name}\", shape, {}, \"{}\", values.data(), {n});\n    }}",
-                shape.len(),
-                dtype.name()
-            );
-        }
+        // Half floats are printed from their FP32 values, integers from their int64 ones.
+        let converted = match half_conversions(*dtype) {
+            Some((_, from)) => Some(("float", "0.0f", format!("plc_rt::{from}({v}_data[k])"))),
+            None if dtype.is_float() => None,
+            None => Some(("int64_t", "0", format!("(int64_t){v}_data[k]"))),
+        };
+        let data = match converted {
+            Some((elem, zero, value)) => {
+                let _ = writeln!(out, "        std::vector<{elem}> values({}, {zero});", n.max(1));
+                let _ = writeln!(out, "        for (size_t k = 0; k < {n}; ++k) values[k] = {value};");
+                "values.data()".to_string()
+            }
+            None => format!("{v}_data.data()"),
+        };
+        let _ = writeln!(
+            out,
+            "        plc_print_checksum(stdout, \"{name}\", shape, {}, \"{}\", {data}, {n});\n    }}",
+            shape.len(),
+            dtype.name()
+        );
     }
 }
 

@@ -58,24 +58,21 @@ pub fn emit_entry(
     let mut e = Emitter::new(p, names, f, shared, String::new(), &mut graphs);
     let mut head = String::new();
     // External tensors and scalar parameters: two index spaces, in declaration order.
-    let (mut t, mut s) = (0, 0);
     let mut ext_lines = Vec::new();
     let mut scalar_lines = Vec::new();
-    for param in &f.params {
-        let v = param.var;
+    for (v, slot) in arg_slots(p, f) {
         let base = e.base_name(v);
-        match p.types.get(p.var(v).ty) {
-            Type::Scalar(d) => {
+        match slot {
+            ArgSlot::Scalar(s, d) => {
                 let name = e.fresh(&base);
-                scalar_lines.push(format!("{} {name} = from_u64<{}>(orch_args.scalar({s}));", ctype(*d), ctype(*d)));
+                scalar_lines.push(format!("{} {name} = from_u64<{}>(orch_args.scalar({s}));", ctype(d), ctype(d)));
                 // A parameter the body never reads.
                 if !e.read.contains(&v) {
                     scalar_lines.push(format!("(void){name};"));
                 }
                 e.names_of.insert(v, name);
-                s += 1;
             }
-            _ => {
+            ArgSlot::Tensor(t) => {
                 let name = e.fresh(&format!("ext_{base}"));
                 ext_lines.push(format!("const ChipTensor& {name} = orch_args.tensor({t}).ref();"));
                 if !e.read.contains(&v) {
@@ -83,15 +80,12 @@ pub fn emit_entry(
                 }
                 e.tensor_params.push((v, t));
                 e.names_of.insert(v, name);
-                t += 1;
             }
         }
     }
-    e.first_tensor = f.params.iter().find(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| q.var);
     let scoped = f.attrs.auto_scope != Some(false);
     e.w.set_level(if scoped { 2 } else { 1 });
-    e.block(&f.body, None);
-    let body = e.w.take();
+    let body = e.function_body(f);
     let dyn_lines = e.dynamic_dims(&body, "orch_args.tensor({i}).ref()");
     let errors = std::mem::take(&mut e.diags);
     drop(e);
@@ -141,13 +135,13 @@ pub fn emit_entry(
     head.push_str("__attribute__((visibility(\"default\")))\n");
     head.push_str("PTO2OrchestrationConfig aicpu_orchestration_config(const ChipTaskArgs& orch_args) {\n");
     head.push_str("    (void)orch_args;\n    return PTO2OrchestrationConfig{\n");
-    let _ = writeln!(head, "        .expected_arg_count = {},", t + s);
+    let _ = writeln!(head, "        .expected_arg_count = {},", f.params.len());
     head.push_str("    };\n}\n\n");
     head.push_str(&prototypes);
     head.push_str(&graph_code);
     head.push_str("__attribute__((visibility(\"default\")))\n");
     head.push_str("void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {\n");
-    if t == 0 && s == 0 {
+    if f.params.is_empty() {
         head.push_str("    (void)orch_args;\n");
     }
     for (title, lines) in
@@ -196,30 +190,22 @@ fn emit_graph(
     }
     let mut e = Emitter::new(p, names, f, shared, format!("g{k}_"), graphs);
     e.namer.reserve("args");
-    let (mut t, mut s) = (0, 0);
     let mut lines = Vec::new();
-    for param in &f.params {
-        let v = param.var;
-        let base = e.base_name(v);
-        let name = e.fresh(&base);
-        match p.types.get(p.var(v).ty) {
-            Type::Scalar(_) => {
+    for (v, slot) in arg_slots(p, f) {
+        let name = e.define(v);
+        match slot {
+            ArgSlot::Scalar(s, _) => {
                 // By reference: the runtime re-reads the slot on replay.
                 lines.push(format!("const uint64_t& {name} = args.scalar({s});"));
                 e.boundary_scalars.insert(v);
-                s += 1;
             }
-            _ => {
+            ArgSlot::Tensor(t) => {
                 lines.push(format!("const ChipTensor& {name} = args.tensor({t}).ref();"));
                 e.tensor_params.push((v, t));
-                t += 1;
             }
         }
-        e.names_of.insert(v, name);
     }
-    e.first_tensor = f.params.iter().find(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| q.var);
-    e.block(&f.body, None);
-    let body = e.w.take();
+    let body = e.function_body(f);
     let dyn_lines = e.dynamic_dims(&body, "args.tensor({i}).ref()");
     if !e.diags.is_empty() {
         return Err(std::mem::take(&mut e.diags));
@@ -231,7 +217,7 @@ fn emit_graph(
     for l in lines.iter().chain(&dyn_lines) {
         let _ = writeln!(out, "    {l}");
     }
-    if t + s == 0 {
+    if f.params.is_empty() {
         out.push_str("    (void)args;\n");
     }
     for param in &f.params {
@@ -243,6 +229,32 @@ fn emit_graph(
     Ok((proto, out))
 }
 
+/// Where a parameter's value is in a task's arguments: scalars and tensors are two index
+/// spaces, each in declaration order.
+enum ArgSlot {
+    Scalar(usize, DType),
+    Tensor(usize),
+}
+
+fn arg_slots(p: &Program, f: &Function) -> Vec<(VarId, ArgSlot)> {
+    let (mut t, mut s) = (0, 0);
+    let mut slots = Vec::with_capacity(f.params.len());
+    for param in &f.params {
+        let slot = match p.types.get(p.var(param.var).ty) {
+            Type::Scalar(d) => {
+                s += 1;
+                ArgSlot::Scalar(s - 1, *d)
+            }
+            _ => {
+                t += 1;
+                ArgSlot::Tensor(t - 1)
+            }
+        };
+        slots.push((param.var, slot));
+    }
+    slots
+}
+
 /// An Opaque or Orchestration function the entry calls: a plain C++ function over the
 /// caller's tensors and scalars, whose launches are the caller's.
 fn emit_helper(mut e: Emitter, g: Symbol) -> Result<(String, String), Vec<Diagnostic>> {
@@ -251,8 +263,7 @@ fn emit_helper(mut e: Emitter, g: Symbol) -> Result<(String, String), Vec<Diagno
     let mut params = Vec::new();
     for param in &f.params {
         let v = param.var;
-        let base = e.base_name(v);
-        let name = e.fresh(&base);
+        let name = e.define(v);
         match p.types.get(p.var(v).ty) {
             Type::Scalar(d) => params.push(format!("{} {name}", ctype(*d))),
             _ => {
@@ -261,11 +272,8 @@ fn emit_helper(mut e: Emitter, g: Symbol) -> Result<(String, String), Vec<Diagno
                 e.tensor_params.push((v, index));
             }
         }
-        e.names_of.insert(v, name);
     }
-    e.first_tensor = f.params.iter().find(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| q.var);
-    e.block(&f.body, None);
-    let body = e.w.take();
+    let body = e.function_body(f);
     if !e.diags.is_empty() {
         return Err(std::mem::take(&mut e.diags));
     }
@@ -432,6 +440,14 @@ impl<'a> Emitter<'a> {
     /// `base`, or `base_1`, `base_2`, ... : a name not yet used in this C++ function.
     fn fresh(&mut self, base: &str) -> String {
         self.namer.fresh(base)
+    }
+
+    /// The C++ text of the body of `f`, whose parameters are named.
+    fn function_body(&mut self, f: &Function) -> String {
+        self.first_tensor =
+            f.params.iter().find(|q| !self.p.types.get(self.p.var(q.var).ty).is_scalar()).map(|q| q.var);
+        self.block(&f.body, None);
+        self.w.take()
     }
 
     /// A fresh C++ name for the variable `v`, remembered.

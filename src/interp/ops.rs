@@ -944,13 +944,7 @@ fn scalar_of(n: Num, dtype: DType) -> Value {
 }
 
 fn normalize_axis(axis: i64, rank: usize) -> Res<usize> {
-    let r = rank as i64;
-    let a = if axis < 0 { axis + r } else { axis };
-    if (0..r).contains(&a) {
-        Ok(a as usize)
-    } else {
-        Err(format!("axis {axis} of a value of rank {rank}"))
-    }
+    crate::ir::ops::axis_in_range(axis, rank).map_err(|_| format!("axis {axis} of a value of rank {rank}"))
 }
 
 fn checked_index(index: &[i64], shape: &[i64]) -> Res<Vec<i64>> {

@@ -385,6 +385,23 @@ pub enum ExprKind {
     },
 }
 
+impl ExprKind {
+    /// A value written out in the node itself: a number, a bool, a string, `None`, a dtype
+    /// or an enum value.
+    pub fn is_literal(&self) -> bool {
+        matches!(
+            self,
+            ExprKind::Int(_)
+                | ExprKind::Float(_)
+                | ExprKind::Bool(_)
+                | ExprKind::Str(_)
+                | ExprKind::None
+                | ExprKind::DType(_)
+                | ExprKind::Enum(_)
+        )
+    }
+}
+
 pub type Block = Vec<StmtId>;
 
 #[derive(Clone, Debug, PartialEq)]

@@ -85,6 +85,23 @@ pub enum OpKind {
 }
 
 impl OpKind {
+    /// For the families (elementwise, reductions, comparisons), how many operands lead the
+    /// op's parameters (the consumers read them by position); `None` for the other kinds.
+    pub fn family_operands(self) -> Option<usize> {
+        match self {
+            OpKind::Chain(_) => Some(3),
+            OpKind::Binary(_) | OpKind::Compare | OpKind::Expand(..) | OpKind::Part(_) => Some(2),
+            OpKind::Unary(_) | OpKind::Reduce(..) | OpKind::ArgReduce(..) | OpKind::AxisReduce { .. } => Some(1),
+            OpKind::Special(_)
+            | OpKind::Marker
+            | OpKind::Distributed
+            | OpKind::CrossCore
+            | OpKind::Prefetch
+            | OpKind::PlannedMemory
+            | OpKind::Microscaling => None,
+        }
+    }
+
     /// Why an op of this kind has no form on the CPU, when it has none.
     pub fn no_cpu_form(self) -> Option<&'static str> {
         match self {
@@ -1017,7 +1034,7 @@ fn write_element(a: &dyn Args) -> Result<Type, String> {
 }
 
 /// An axis argument normalized against `rank` (negative counts from the end).
-fn axis_in_range(axis: i64, rank: usize) -> Result<usize, String> {
+pub(crate) fn axis_in_range(axis: i64, rank: usize) -> Result<usize, String> {
     let n = rank as i64;
     let k = if axis < 0 { axis + n } else { axis };
     if (0..n).contains(&k) {
@@ -3439,18 +3456,7 @@ mod tests {
     fn family_rows_take_their_operands_first() {
         for &op in Op::ALL {
             let def = op.def();
-            let operands = match def.kind {
-                OpKind::Chain(_) => 3,
-                OpKind::Binary(_) | OpKind::Compare | OpKind::Expand(..) | OpKind::Part(_) => 2,
-                OpKind::Unary(_) | OpKind::Reduce(..) | OpKind::ArgReduce(..) | OpKind::AxisReduce { .. } => 1,
-                OpKind::Special(_)
-                | OpKind::Marker
-                | OpKind::Distributed
-                | OpKind::CrossCore
-                | OpKind::Prefetch
-                | OpKind::PlannedMemory
-                | OpKind::Microscaling => 0,
-            };
+            let operands = def.kind.family_operands().unwrap_or(0);
             assert!(def.params.len() >= operands, "{op}");
             for p in &def.params[..operands] {
                 let operand = matches!(p.kind, ArgKind::Value | ArgKind::Tensor | ArgKind::Tile | ArgKind::Scalar);

@@ -215,16 +215,7 @@ impl FnLower<'_, '_> {
 
     /// A name for a temporary, unused in the function.
     fn fresh_name(&mut self, base: &str) -> Symbol {
-        let mut candidate = base.to_string();
-        let mut n = 0;
-        loop {
-            let sym = self.cx.intern(&candidate);
-            if self.used.insert(sym) {
-                return sym;
-            }
-            n += 1;
-            candidate = format!("{base}_{n}");
-        }
+        self.cx.session.interner.fresh(base, &mut self.used)
     }
 
     // ------------------------------------------------------------ statements
@@ -2949,14 +2940,20 @@ struct ArgView<'p> {
     args: &'p [Option<ExprId>],
 }
 
+impl ArgView<'_> {
+    /// The lowered argument at `i`, when given.
+    fn kind(&self, i: usize) -> Option<&ExprKind> {
+        self.args.get(i).copied().flatten().map(|e| &self.program.expr(e).kind)
+    }
+}
+
 impl Args for ArgView<'_> {
     fn ty(&self, i: usize) -> Option<&Type> {
         self.args.get(i).copied().flatten().map(|e| self.program.ty(e))
     }
 
     fn dims(&self, i: usize) -> Option<Vec<Dim>> {
-        let e = self.args.get(i).copied().flatten()?;
-        match &self.program.expr(e).kind {
+        match self.kind(i)? {
             ExprKind::Tuple(items) => Some(
                 items
                     .iter()
@@ -2973,24 +2970,18 @@ impl Args for ArgView<'_> {
     }
 
     fn dtype(&self, i: usize) -> Option<DType> {
-        match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
-            ExprKind::DType(d) => Some(*d),
-            _ => None,
-        }
+        let ExprKind::DType(d) = self.kind(i)? else { return None };
+        Some(*d)
     }
 
     fn enum_value(&self, i: usize) -> Option<EnumValue> {
-        match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
-            ExprKind::Enum(v) => Some(*v),
-            _ => None,
-        }
+        let ExprKind::Enum(v) = self.kind(i)? else { return None };
+        Some(*v)
     }
 
     fn int(&self, i: usize) -> Option<i64> {
-        match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
-            ExprKind::Int(v) => Some(*v),
-            _ => None,
-        }
+        let ExprKind::Int(v) = self.kind(i)? else { return None };
+        Some(*v)
     }
 
     fn present(&self, i: usize) -> bool {
@@ -2998,17 +2989,13 @@ impl Args for ArgView<'_> {
     }
 
     fn flag(&self, i: usize) -> Option<bool> {
-        match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
-            ExprKind::Bool(b) => Some(*b),
-            _ => None,
-        }
+        let ExprKind::Bool(b) = self.kind(i)? else { return None };
+        Some(*b)
     }
 
     fn text(&self, i: usize) -> Option<String> {
-        match &self.program.expr(self.args.get(i).copied().flatten()?).kind {
-            ExprKind::Str(s) => Some(self.interner.get(*s).to_string()),
-            _ => None,
-        }
+        let ExprKind::Str(s) = self.kind(i)? else { return None };
+        Some(self.interner.get(*s).to_string())
     }
 }
 

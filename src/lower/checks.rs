@@ -106,25 +106,33 @@ impl FnLower<'_, '_> {
         if key == "optimizations" {
             return self.optimization_entry_ok(item, &e, what);
         }
-        let E::Name(n) = e.kind else {
-            let message = format!("{what}({key}=[...]) entries must be bare tensor names");
-            self.error(Code::E0314, e.span, message, "not a name");
-            return false;
+        let (message, label) = match self.tensor_name(&e) {
+            Ok(()) => return true,
+            Err(NotATensor::NotAName) => {
+                (format!("{what}({key}=[...]) entries must be bare tensor names"), "not a name")
+            }
+            Err(NotATensor::Unknown(name)) => {
+                (format!("{what}({key}=[...]) references unknown name '{name}'"), "not defined here")
+            }
+            Err(NotATensor::OtherType(name, got)) => {
+                (format!("{what}({key}=[...]) entry '{name}' is not a tensor (got type {got})"), "not a tensor")
+            }
         };
+        self.error(Code::E0314, e.span, message, label);
+        false
+    }
+
+    /// Whether `e` is the bare name of a tensor defined at this point (or of a value of
+    /// unknown type), and what it is when not.
+    fn tensor_name(&mut self, e: &ast::Expr) -> Result<(), NotATensor> {
+        let E::Name(n) = e.kind else { return Err(NotATensor::NotAName) };
         let name = self.cx.name(n).to_string();
-        let Some(&var) = self.names.get(&n) else {
-            let message = format!("{what}({key}=[...]) references unknown name '{name}'");
-            self.error(Code::E0314, e.span, message, "not defined here");
-            return false;
-        };
+        let Some(&var) = self.names.get(&n) else { return Err(NotATensor::Unknown(name)) };
         let ty = self.cx.program.types.get(self.cx.program.var(var).ty).clone();
         if !matches!(ty, Type::Tensor { .. } | Type::Unknown) {
-            let got = self.describe_type(&ty);
-            let message = format!("{what}({key}=[...]) entry '{name}' is not a tensor (got type {got})");
-            self.error(Code::E0314, e.span, message, "not a tensor");
-            return false;
+            return Err(NotATensor::OtherType(name, self.describe_type(&ty)));
         }
-        true
+        Ok(())
     }
 
     fn optimization_entry_ok(&mut self, item: ast::ExprId, e: &ast::Expr, what: &str) -> bool {
@@ -320,24 +328,22 @@ impl FnLower<'_, '_> {
             return false;
         }
         let e = self.ast().expr(one.value).clone();
-        let E::Name(n) = e.kind else {
-            self.error(Code::E0217, e.span, "pl.dump_tag() argument must be a bare variable name", "not a name");
-            return false;
+        let (code, message, label) = match self.tensor_name(&e) {
+            Ok(()) => return true,
+            Err(NotATensor::NotAName) => {
+                (Code::E0217, "pl.dump_tag() argument must be a bare variable name".to_string(), "not a name")
+            }
+            Err(NotATensor::Unknown(name)) => (
+                Code::E0201,
+                format!("pl.dump_tag() argument '{name}' is not defined at this point"),
+                "not defined here",
+            ),
+            Err(NotATensor::OtherType(name, got)) => {
+                (Code::E0217, format!("pl.dump_tag() argument '{name}' is not a tensor (got {got})"), "not a tensor")
+            }
         };
-        let name = self.cx.name(n).to_string();
-        let Some(&var) = self.names.get(&n) else {
-            let message = format!("pl.dump_tag() argument '{name}' is not defined at this point");
-            self.error(Code::E0201, e.span, message, "not defined here");
-            return false;
-        };
-        let ty = self.cx.program.types.get(self.cx.program.var(var).ty).clone();
-        if !matches!(ty, Type::Tensor { .. } | Type::Unknown) {
-            let got = self.describe_type(&ty);
-            let message = format!("pl.dump_tag() argument '{name}' is not a tensor (got {got})");
-            self.error(Code::E0217, e.span, message, "not a tensor");
-            return false;
-        }
-        true
+        self.error(code, e.span, message, label);
+        false
     }
 
     /// A key `pl.func_attr({...})` sets twice, across the directives of one function
@@ -414,4 +420,12 @@ impl FnLower<'_, '_> {
             Some("strings are only taken by op arguments and directives that expect a name".to_string());
         false
     }
+}
+
+/// Why an expression is not the bare name of a tensor: not a name, a name not defined
+/// (`Unknown(name)`), or one of another type (`OtherType(name, the type described)`).
+enum NotATensor {
+    NotAName,
+    Unknown(String),
+    OtherType(String, String),
 }

@@ -16,36 +16,26 @@ use rustc_hash::FxHashSet;
 
 const CLUSTER: Target = Target {
     matches: |k| matches!(k, ScopeKind::Cluster),
-    func_kind: |_| FuncKind::Group,
+    func_kind: FuncKind::Group,
     suffix: |_| "_cluster_".to_string(),
-    device: true,
-    export_stores: true,
-    level_role: |_| None,
+    ..Target::DEVICE_TASK
 };
 
 const SPMD: Target = Target {
     matches: |k| matches!(k, ScopeKind::Spmd { .. }),
-    func_kind: |_| FuncKind::Spmd,
+    func_kind: FuncKind::Spmd,
     suffix: |_| "_spmd_".to_string(),
-    device: true,
-    export_stores: true,
-    level_role: |_| None,
+    ..Target::DEVICE_TASK
 };
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
     for (target, also) in [(&CLUSTER, None), (&SPMD, Some(FuncKind::Group))] {
         let functions: Vec<Symbol> = program.functions.keys().copied().collect();
-        let mut made = Vec::new();
-        for func in functions {
+        outline::outline_functions(cx, program, functions, target, &mut reserved, |cx, program, func| {
             let kind = program.functions[&func].kind;
-            let outlinable =
-                matches!(kind, FuncKind::Opaque | FuncKind::Orchestration | FuncKind::Graph) || Some(kind) == also;
-            if !outline::check_outlinable(cx, program, func, target, outlinable, "OutlineClusterScopes") {
-                continue;
-            }
-            made.extend(outline::outline_function(program, cx.names, cx.diags, func, target, &mut reserved));
-        }
-        outline::insert_before_parents(program, made);
+            let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like() || Some(kind) == also;
+            outline::check_outlinable(cx, program, func, target, outlinable, "OutlineClusterScopes")
+        });
     }
 }

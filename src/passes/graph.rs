@@ -20,73 +20,71 @@ use rustc_hash::FxHashSet;
 
 const GRAPH: Target = Target {
     matches: |k| matches!(k, ScopeKind::Graph),
-    func_kind: |_| FuncKind::Graph,
+    func_kind: FuncKind::Graph,
     suffix: |_| "_graph_".to_string(),
     device: false,
-    export_stores: true,
-    level_role: |_| None,
+    ..Target::DEVICE_TASK
 };
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
     let functions: Vec<Symbol> = program.functions.keys().copied().collect();
-    let mut made = Vec::new();
-    for func in functions {
-        let scan = scan(program, func);
-        if scan.regions == 0 {
-            continue;
-        }
-        let f = &program.functions[&func];
-        let fname = cx.names.get(func).to_string();
-        let region_name = |s: StmtId| match &program.stmt(s).kind {
-            StmtKind::Scope(scope) => scope.name.map_or(String::new(), |n| cx.names.get(n).to_string()),
-            _ => String::new(),
-        };
-        let mut failed = false;
-        for &(inner, outer) in &scan.nested {
-            let (i, o) = (program.stmt(inner).loc, program.stmt(outer).loc);
-            let (iname, oname) = (region_name(inner), region_name(outer));
-            cx.diags.push(
-                Diagnostic::error(
-                    Code::E0401,
-                    format!("pl.graph(\"{iname}\") is nested inside pl.graph(\"{oname}\") in function `{fname}`"),
-                    Label::primary(i.file, i.span, "the inner region"),
-                )
-                .with_label(Label::secondary(o.file, o.span, "the outer region"))
-                .with_help(
-                    "a graph cannot be recorded inside another graph: keep the regions disjoint, marking either the outer region or the inner one, not both"
-                        .to_string(),
-                ),
-            );
-            failed = true;
-        }
-        let outlinable = matches!(f.kind, FuncKind::Opaque | FuncKind::Orchestration | FuncKind::Graph);
-        if !outlinable {
-            let first = scan.first.expect("a region was found");
-            let loc = program.stmt(first).loc;
-            cx.diags.push(
-                Diagnostic::error(
-                    Code::E0402,
-                    format!(
-                        "pl.graph(\"{}\") survives in function `{fname}` (type {}), which OutlineGraphScopes does not outline",
-                        region_name(first),
-                        f.kind
-                    ),
-                    Label::primary(loc.file, loc.span, "not outlined"),
-                )
-                .with_help(
-                    "run InlineFunctions before OutlineGraphScopes, so that an Inline body carrying a graph region is spliced into its orchestration caller first"
-                        .to_string(),
-                ),
-            );
-            failed = true;
-        }
-        if failed {
-            continue;
-        }
-        made.extend(outline::outline_function(program, cx.names, cx.diags, func, &GRAPH, &mut reserved));
+    outline::outline_functions(cx, program, functions, &GRAPH, &mut reserved, check);
+}
+
+/// Whether `func` has graph regions to outline: not when it has none, nor when one is
+/// nested in another (E0401) or its type is not one this pass outlines (E0402).
+fn check(cx: &mut PassCx<'_>, program: &Program, func: Symbol) -> bool {
+    let scan = scan(program, func);
+    if scan.regions == 0 {
+        return false;
     }
-    outline::insert_before_parents(program, made);
+    let f = &program.functions[&func];
+    let fname = cx.names.get(func).to_string();
+    let region_name = |s: StmtId| match &program.stmt(s).kind {
+        StmtKind::Scope(scope) => scope.name.map_or(String::new(), |n| cx.names.get(n).to_string()),
+        _ => String::new(),
+    };
+    let mut failed = false;
+    for &(inner, outer) in &scan.nested {
+        let (i, o) = (program.stmt(inner).loc, program.stmt(outer).loc);
+        let (iname, oname) = (region_name(inner), region_name(outer));
+        cx.diags.push(
+            Diagnostic::error(
+                Code::E0401,
+                format!("pl.graph(\"{iname}\") is nested inside pl.graph(\"{oname}\") in function `{fname}`"),
+                Label::primary(i.file, i.span, "the inner region"),
+            )
+            .with_label(Label::secondary(o.file, o.span, "the outer region"))
+            .with_help(
+                "a graph cannot be recorded inside another graph: keep the regions disjoint, marking either the outer region or the inner one, not both"
+                    .to_string(),
+            ),
+        );
+        failed = true;
+    }
+    let outlinable = f.kind == FuncKind::Opaque || f.kind.is_orchestration_like();
+    if !outlinable {
+        let first = scan.first.expect("a region was found");
+        let loc = program.stmt(first).loc;
+        cx.diags.push(
+            Diagnostic::error(
+                Code::E0402,
+                format!(
+                    "pl.graph(\"{}\") survives in function `{fname}` (type {}), which OutlineGraphScopes does not outline",
+                    region_name(first),
+                    f.kind
+                ),
+                Label::primary(loc.file, loc.span, "not outlined"),
+            )
+            .with_help(
+                "run InlineFunctions before OutlineGraphScopes, so that an Inline body carrying a graph region is spliced into its orchestration caller first"
+                    .to_string(),
+            ),
+        );
+        failed = true;
+    }
+    !failed
 }
 
 struct Scan {
@@ -133,6 +131,13 @@ mod tests {
         (c.session, c.programs.remove(0), c.diags)
     }
 
+    /// `src` after the whole front of the pipeline, which must report nothing.
+    fn outlined(src: &str) -> (Session, Program) {
+        let (s, p, diags) = compile(src, FULL);
+        assert!(diags.is_empty(), "{diags:?}");
+        (s, p)
+    }
+
     fn function<'p>(s: &Session, p: &'p Program, name: &str) -> &'p crate::ir::Function {
         p.functions.values().find(|f| s.interner.get(f.name) == name).unwrap_or_else(|| panic!("no `{name}`"))
     }
@@ -172,8 +177,7 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
         let src = format!(
             "{KERNEL}\n@pl.jit.opaque\ndef helper(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n    with pl.graph(\"band\"):\n        y = kern(x, y)\n    return y\n"
         );
-        let (s, p, diags) = compile(&src, FULL);
-        assert!(diags.is_empty(), "{diags:?}");
+        let (s, p) = outlined(&src);
         assert_eq!(function(&s, &p, "helper").kind, FuncKind::Opaque);
         let g = function(&s, &p, "band");
         assert_eq!(g.kind, FuncKind::Graph);
@@ -189,8 +193,7 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
         let src = format!(
             "{KERNEL}\n@pl.jit\ndef main(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n    with pl.graph(\"layer\"):\n        y = kern(x, y)\n    with pl.graph(\"layer\"):\n        y = kern(y, y)\n    with pl.graph(\"kern\"):\n        y = kern(x, y)\n    return y\n"
         );
-        let (s, p, diags) = compile(&src, FULL);
-        assert!(diags.is_empty(), "{diags:?}");
+        let (s, p) = outlined(&src);
         let graphs: Vec<&str> =
             p.functions.values().filter(|f| f.kind == FuncKind::Graph).map(|f| s.interner.get(f.name)).collect();
         // A region named like another function is qualified with its function's name.

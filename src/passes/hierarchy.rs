@@ -20,7 +20,7 @@ use rustc_hash::FxHashSet;
 
 const HIERARCHY: Target = Target {
     matches: |k| matches!(k, ScopeKind::Hierarchy { level, .. } if *level != Level::CoreGroup),
-    func_kind: |_| FuncKind::Opaque,
+    func_kind: FuncKind::Opaque,
     suffix,
     device: false,
     export_stores: false,
@@ -55,15 +55,10 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut pending: Vec<Symbol> =
         program.functions.values().filter(|f| f.kind == FuncKind::Opaque).map(|f| f.name).collect();
     while !pending.is_empty() {
-        let mut made = Vec::new();
-        for func in pending {
-            if !outline::check_outlinable(cx, program, func, &HIERARCHY, true, "OutlineHierarchyScopes") {
-                continue;
-            }
-            made.extend(outline::outline_function(program, cx.names, cx.diags, func, &HIERARCHY, &mut reserved));
-        }
-        pending = made.iter().map(|o| o.function.name).collect();
-        outline::insert_before_parents(program, made);
+        let made = outline::outline_functions(cx, program, pending, &HIERARCHY, &mut reserved, |cx, program, func| {
+            outline::check_outlinable(cx, program, func, &HIERARCHY, true, "OutlineHierarchyScopes")
+        });
+        pending = made.into_iter().map(|(new, _)| new).collect();
     }
 }
 
@@ -74,15 +69,18 @@ mod tests {
 
     const PASSES: &str = "ConvertToSSA,OutlineHierarchyScopes";
 
-    fn after(src: &str) -> (String, Vec<String>) {
+    /// The program after the passes, for a function `main(self, x)` with this body; the
+    /// program must compile without errors.
+    fn outlined(body: &str) -> String {
+        let src = format!(
+            "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n{body}"
+        );
         let spec = PipelineSpec::passes(PASSES).verified();
-        let c = driver::compile(Input::text("h.pl", src.to_string()), &spec, StopAt::End).expect("in memory");
-        let errors: Vec<String> = c.diags.iter().map(|d| d.message.clone()).collect();
-        let text = crate::ir::print::programs(&c.programs, &c.session.interner);
-        (text, errors)
+        let c = driver::compile(Input::text("h.pl", src), &spec, StopAt::End).expect("in memory");
+        let errors: Vec<&str> = c.diags.iter().map(|d| d.message.as_str()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        crate::ir::print::programs(&c.programs, &c.session.interner)
     }
-
-    const HEADER: &str = "import pypto.language as pl\n\n@pl.program\nclass P:\n";
 
     /// Asserts that `text` defines the functions `names`, in that order.
     fn defined_in_order(text: &str, names: &[&str]) {
@@ -96,11 +94,9 @@ mod tests {
 
     #[test]
     fn a_host_region_becomes_an_opaque_function_with_its_level_and_role() {
-        let src = format!(
-            "{HEADER}    @pl.function\n    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n        with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n        with pl.at(level=pl.Level.GLOBAL):\n            z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)\n        return z\n"
+        let text = outlined(
+            "        with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n        with pl.at(level=pl.Level.GLOBAL):\n            z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)\n        return z\n",
         );
-        let (text, errors) = after(&src);
-        assert!(errors.is_empty(), "{errors:?}");
         defined_in_order(&text, &["main_host_orch_0", "main_global_1", "main"]);
         assert!(
             text.contains("@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)\n    def main_host_orch_0(")
@@ -113,21 +109,17 @@ mod tests {
 
     #[test]
     fn nested_regions_are_named_after_the_function_the_outer_one_became() {
-        let src = format!(
-            "{HEADER}    @pl.function\n    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n        with pl.at(level=pl.Level.GLOBAL, role=pl.Role.Orchestrator):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n            with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):\n                z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)\n        return z\n"
+        let text = outlined(
+            "        with pl.at(level=pl.Level.GLOBAL, role=pl.Role.Orchestrator):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n            with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):\n                z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)\n        return z\n",
         );
-        let (text, errors) = after(&src);
-        assert!(errors.is_empty(), "{errors:?}");
         defined_in_order(&text, &["main_global_orch_0_host_orch_0", "main_global_orch_0", "main"]);
     }
 
     #[test]
     fn core_group_regions_and_orchestration_functions_are_left_alone() {
-        let src = format!(
-            "{HEADER}    @pl.function\n    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n        with pl.at(level=pl.Level.CORE_GROUP):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n        return y\n"
+        let text = outlined(
+            "        with pl.at(level=pl.Level.CORE_GROUP):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n        return y\n",
         );
-        let (text, errors) = after(&src);
-        assert!(errors.is_empty(), "{errors:?}");
         assert!(text.contains("with pl.at(level=pl.Level.CORE_GROUP)"), "{text}");
         assert_eq!(text.matches("def ").count(), 1, "{text}");
     }

@@ -17,30 +17,25 @@ use rustc_hash::FxHashSet;
 
 const INCORE: Target = Target {
     matches: |k| matches!(k, ScopeKind::InCore),
-    func_kind: |_| FuncKind::InCore,
+    func_kind: FuncKind::InCore,
     suffix: |_| "_incore_".to_string(),
-    device: true,
-    export_stores: true,
-    level_role: |_| None,
+    ..Target::DEVICE_TASK
 };
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
     let functions: Vec<Symbol> = program.functions.keys().copied().collect();
-    let mut made = Vec::new();
-    for func in functions {
+    let made = outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, func| {
         let kind = program.functions[&func].kind;
-        let outlinable = matches!(kind, FuncKind::Opaque | FuncKind::Orchestration | FuncKind::Graph);
-        if !outline::check_outlinable(cx, program, func, &INCORE, outlinable, "OutlineIncoreScopes") {
-            continue;
-        }
-        let new = outline::outline_function(program, cx.names, cx.diags, func, &INCORE, &mut reserved);
-        if !new.is_empty() && kind == FuncKind::Opaque {
-            let f = program.functions.get_mut(&func).expect("the function exists");
+        let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like();
+        outline::check_outlinable(cx, program, func, &INCORE, outlinable, "OutlineIncoreScopes")
+    });
+    // An Opaque function that had a region now launches tasks.
+    for (_, parent) in made {
+        let f = program.functions.get_mut(&parent).expect("the function exists");
+        if f.kind == FuncKind::Opaque {
             f.kind = FuncKind::Orchestration;
             (f.level, f.role) = FuncKind::Orchestration.derived_level_role();
         }
-        made.extend(new);
     }
-    outline::insert_before_parents(program, made);
 }

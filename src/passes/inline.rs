@@ -665,16 +665,7 @@ impl Splicer<'_> {
 
     /// A name not used in the caller yet: `base`, or `base_1`, `base_2`, ...
     fn fresh_name(&mut self, base: &str) -> Symbol {
-        let mut candidate = base.to_string();
-        let mut k = 0;
-        loop {
-            let sym = self.names.intern(&candidate);
-            if self.used.insert(sym) {
-                return sym;
-            }
-            k += 1;
-            candidate = format!("{base}_{k}");
-        }
+        self.names.fresh(base, &mut self.used)
     }
 
     /// Splices a call of `f` with `args` (the caller's expressions): the arguments' own
@@ -692,20 +683,11 @@ impl Splicer<'_> {
         for (k, (param, &arg)) in body.params.iter().zip(args).enumerate() {
             let arg = arg.expect("the verifier requires every argument of a function call");
             let (assigned, operand) = (body.assigned[k], body.operand[k]);
-            match rw.sp.p.expr(arg).kind {
-                ExprKind::Var(v) if param.dir != Direction::In || !assigned => {
+            match &rw.sp.p.expr(arg).kind {
+                &ExprKind::Var(v) if param.dir != Direction::In || !assigned => {
                     rw.r.vars.insert(param.var, v);
                 }
-                ExprKind::Int(_)
-                | ExprKind::Float(_)
-                | ExprKind::Bool(_)
-                | ExprKind::Str(_)
-                | ExprKind::None
-                | ExprKind::DType(_)
-                | ExprKind::Enum(_)
-                | ExprKind::DynDim(_)
-                    if !assigned && !operand =>
-                {
+                k if (k.is_literal() || matches!(k, ExprKind::DynDim(_))) && !assigned && !operand => {
                     rw.r.consts.insert(param.var, arg);
                 }
                 _ => {

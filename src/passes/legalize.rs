@@ -100,16 +100,8 @@ impl Invariant {
     fn expr(&self, p: &Program, e: ExprId) -> bool {
         visit::all_exprs(p, e, |x| match &p.expr(x).kind {
             ExprKind::Var(v) => self.vars.contains(v) || self.tensors.contains(v),
-            ExprKind::Int(_)
-            | ExprKind::Float(_)
-            | ExprKind::Bool(_)
-            | ExprKind::None
-            | ExprKind::DType(_)
-            | ExprKind::Enum(_)
-            | ExprKind::Str(_)
-            | ExprKind::Tuple(_)
-            | ExprKind::Binary { .. }
-            | ExprKind::Unary { .. } => true,
+            k if k.is_literal() => true,
+            ExprKind::Tuple(_) | ExprKind::Binary { .. } | ExprKind::Unary { .. } => true,
             ExprKind::Call { callee: Callee::Op(Op::TensorDim), args, .. } => {
                 let tensor = args.first().copied().flatten().and_then(|a| as_var(p, a));
                 let axis = args.get(1).copied().flatten().map(|a| &p.expr(a).kind);
@@ -120,7 +112,6 @@ impl Invariant {
     }
 }
 
-/// Whether an expression is made of literals only (a compile-time constant).
 /// Warns (E0518) about a view made inside a Graph function that the real runtime may
 /// re-base onto the wrong tensor on replay: simpler matches each tensor of a recorded task
 /// to the boundary by address and shape, so a view of tensor parameter `P` with the shape
@@ -215,6 +206,7 @@ fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[Symbol], lineage:
     }
 }
 
+/// Whether an expression is made of literals only (a compile-time constant).
 fn literal(p: &Program, e: ExprId) -> bool {
     visit::all_exprs(p, e, |x| {
         matches!(

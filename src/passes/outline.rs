@@ -36,7 +36,7 @@ pub struct Target {
     /// Whether a scope is of the kind this pass outlines.
     pub matches: fn(&ScopeKind) -> bool,
     /// The function type a region of that kind becomes.
-    pub func_kind: fn(&ScopeKind) -> FuncKind,
+    pub func_kind: FuncKind,
     /// The middle of an automatic name: `<function><suffix><n>`.
     pub suffix: fn(&ScopeKind) -> String,
     /// Whether the region runs on a device: a scalar it computes and the code after it
@@ -49,6 +49,21 @@ pub struct Target {
     /// The level and role of the new function: the region's own (Hierarchy regions), or
     /// `None` for those its function type implies.
     pub level_role: fn(&ScopeKind) -> Option<LevelRole>,
+}
+
+impl Target {
+    /// The settings of a region run as a device task: a scalar it computes is recomputed by
+    /// the caller, a tensor it stores into is returned, and the new function has the level
+    /// and role its type implies (`matches`, `func_kind` and `suffix` are for each pass to
+    /// set).
+    pub const DEVICE_TASK: Target = Target {
+        matches: |_| false,
+        func_kind: FuncKind::InCore,
+        suffix: |_| String::new(),
+        device: true,
+        export_stores: true,
+        level_role: |_| None,
+    };
 }
 
 /// A function's level and role, as `Function` holds them.
@@ -377,7 +392,7 @@ impl Outliner<'_> {
         let StmtKind::Scope(scope) = self.program.stmt(s).kind.clone() else { unreachable!("a target scope") };
         let Scope { kind, name, task_id, mut body, attrs } = *scope;
         let fname = self.region_name(name, &kind);
-        let func_kind = (self.target.func_kind)(&kind);
+        let func_kind = self.target.func_kind;
 
         // Regions nested in this one (of the same kind) were rejected or are outlined
         // from the new function by the pass's later runs; here the body moves as it is.
@@ -809,9 +824,32 @@ pub fn check_outlinable(
     false
 }
 
+/// The loop every outlining pass runs: outlines `target`'s regions from each of
+/// `functions` that `check` lets through (it reports why it does not), then inserts the new
+/// functions just before the function each came from. Returns the new functions' names,
+/// each with its parent's.
+pub fn outline_functions(
+    cx: &mut super::PassCx<'_>,
+    program: &mut Program,
+    functions: Vec<Symbol>,
+    target: &Target,
+    reserved: &mut FxHashSet<Symbol>,
+    mut check: impl FnMut(&mut super::PassCx<'_>, &Program, Symbol) -> bool,
+) -> Vec<(Symbol, Symbol)> {
+    let mut made = Vec::new();
+    for func in functions {
+        if check(cx, program, func) {
+            made.extend(outline_function(program, cx.names, cx.diags, func, target, reserved));
+        }
+    }
+    let names = made.iter().map(|o| (o.function.name, o.parent)).collect();
+    insert_before_parents(program, made);
+    names
+}
+
 /// Inserts outlined functions just before the function each came from, keeping the order
 /// of the others.
-pub fn insert_before_parents(program: &mut Program, made: Vec<Outlined>) {
+fn insert_before_parents(program: &mut Program, made: Vec<Outlined>) {
     if made.is_empty() {
         return;
     }

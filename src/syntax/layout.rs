@@ -580,6 +580,13 @@ mod tests {
         (toks.iter().map(|t| t.kind).collect(), diags.iter().map(|d| d.code.as_str()).collect())
     }
 
+    /// The kinds of the laid-out tokens of a source without errors.
+    fn tokens(src: &str) -> Vec<Tok> {
+        let (toks, diags) = run(src);
+        assert!(diags.is_empty(), "{diags:?}");
+        toks
+    }
+
     fn count(toks: &[Tok], kind: Tok) -> usize {
         toks.iter().filter(|&&k| k == kind).count()
     }
@@ -587,8 +594,7 @@ mod tests {
     #[test]
     fn blocks_open_and_close() {
         use Tok::*;
-        let (toks, diags) = run("if a:\n    if b:\n        x\n\n  # c\ny\n");
-        assert!(diags.is_empty());
+        let toks = tokens("if a:\n    if b:\n        x\n\n  # c\ny\n");
         assert_eq!(
             toks,
             [
@@ -601,8 +607,7 @@ mod tests {
     #[test]
     fn brackets_join_lines_and_eof_closes_blocks() {
         use Tok::*;
-        let (toks, diags) = run("f(a,\n  b)\nif x:\n    y");
-        assert!(diags.is_empty());
+        let toks = tokens("f(a,\n  b)\nif x:\n    y");
         assert_eq!(
             toks,
             [Name, LParen, Name, Comma, Name, RParen, Newline, If, Name, Colon, Newline, Indent, Name, Newline, Dedent]
@@ -611,8 +616,7 @@ mod tests {
 
     #[test]
     fn continuation_and_crlf() {
-        let (toks, diags) = run("x = 1 + \\\r\n    2\r\ny = 3\r\n");
-        assert!(diags.is_empty());
+        let toks = tokens("x = 1 + \\\r\n    2\r\ny = 3\r\n");
         assert_eq!(count(&toks, Tok::Newline), 2);
         assert_eq!(count(&toks, Tok::Indent), 0);
     }

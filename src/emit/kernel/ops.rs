@@ -34,14 +34,12 @@ impl Emitter<'_> {
         match op.def().kind {
             OpKind::Special(special) => self.special(&c, special),
             OpKind::CrossCore => self.cross_core(&c),
-            OpKind::Marker | OpKind::Distributed | OpKind::Prefetch | OpKind::PlannedMemory | OpKind::Microscaling => {
-                Err(self.no_cpu_form(&c))
-            }
-            kind => {
+            kind if kind.family_operands().is_some() => {
                 let elem = self.elem_of(e)?;
                 let text = self.family(&c, kind)?;
                 Ok((self.narrow_rounded(e, text), Repr::Tile(elem)))
             }
+            _ => Err(self.no_cpu_form(&c)),
         }
     }
 
@@ -169,15 +167,7 @@ impl Emitter<'_> {
                     _ => format!("plc::cmp({x}, {y}, {code})"),
                 }
             }
-            OpKind::Special(_)
-            | OpKind::Marker
-            | OpKind::Distributed
-            | OpKind::CrossCore
-            | OpKind::Prefetch
-            | OpKind::PlannedMemory
-            | OpKind::Microscaling => {
-                return Err(self.err(Code::E0707, c.loc, format!("internal error: `{}` is not a family op", c.op)))
-            }
+            _ => return Err(self.err(Code::E0707, c.loc, format!("internal error: `{}` is not a family op", c.op))),
         })
     }
 

@@ -470,6 +470,14 @@ impl Lower<'_> {
         }
     }
 
+    /// The window of a block load or store: its `row_offset=` and `col_offset=`.
+    fn block_offsets(&mut self, op: Op, args: &[Option<ExprId>], loc: Loc) -> R<Vec<String>> {
+        Ok(vec![
+            self.scalar(self.need(op, args, P::RowOffset, loc)?)?,
+            self.scalar(self.need(op, args, P::ColOffset, loc)?)?,
+        ])
+    }
+
     fn special(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>], s: Special, hint: &str) -> R<Val> {
         let loc = self.p.expr(e).loc;
         match s {
@@ -488,10 +496,7 @@ impl Lower<'_> {
                     }
                     self.index_list(self.arg(op, args, P::Offsets))?
                 } else {
-                    vec![
-                        self.scalar(self.need(op, args, P::RowOffset, loc)?)?,
-                        self.scalar(self.need(op, args, P::ColOffset, loc)?)?,
-                    ]
+                    self.block_offsets(op, args, loc)?
                 };
                 let t = self.load_tile(e, op, args, src, hint)?;
                 let tensor_dtype = self.p.types.get(self.p.expr(src).ty).dtype();
@@ -513,10 +518,7 @@ impl Lower<'_> {
                     }
                     self.index_list(self.arg(op, args, P::Offsets))?
                 } else {
-                    vec![
-                        self.scalar(self.need(op, args, P::RowOffset, loc)?)?,
-                        self.scalar(self.need(op, args, P::ColOffset, loc)?)?,
-                    ]
+                    self.block_offsets(op, args, loc)?
                 };
                 self.emit_store(t, i, Window::At(offsets), loc)?;
                 Ok(Val::Tensor(i))

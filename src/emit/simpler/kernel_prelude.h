@@ -39,17 +39,7 @@ struct PTO2TaskId {
 /// simpler's ChipTensor (src/common/task_interface/tensor.h): two cache lines, the view's
 /// shape in the first, its strides (in elements) in the second.
 struct alignas(64) ChipTensor {
-    struct Buffer {
-        uint64_t addr = 0;
-        uint64_t size = 0;  // bytes
-    } buffer;
-    PTO2TaskId owner_task_id;
-    uint64_t start_offset = 0;
-    int32_t version = 0;
-    uint32_t ndims = 0;
-    DataType dtype = DataType::FLOAT32;
-    bool manual_dep = false;
-    bool is_contiguous = true;
+    // @CHIP_TENSOR_FIELDS@
     uint8_t address_space = 0;
     uint32_t shapes[MAX_TENSOR_DIMS] = {0, 0, 0, 0, 0};
     uint64_t extent_elem_cache = 0;

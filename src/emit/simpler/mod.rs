@@ -28,7 +28,8 @@ use rustc_hash::FxHashSet;
 use std::fmt::Write;
 
 /// simpler's kernel ABI, as plc's tile library needs it (with `@DATA_TYPES@` for the data
-/// types section of plc's runtime header).
+/// types section of plc's runtime header, `@CHIP_TENSOR_FIELDS@` and `@CHIP_TENSOR_METHODS@`
+/// for what its `ChipTensor` shares with the runtime's).
 const KERNEL_PRELUDE: &str = include_str!("kernel_prelude.h");
 
 /// The runner `run.sh` calls with simpler's Python.
@@ -47,6 +48,16 @@ pub fn data_types() -> &'static str {
         api.find("// ------------------------------------------------------------------ data types").unwrap_or(0);
     let end =
         api.find("// ------------------------------------------------------------------ tensors").unwrap_or(api.len());
+    api.get(start..end).unwrap_or_default()
+}
+
+/// The leading fields of plc's `ChipTensor` (`buffer` to `is_contiguous`), which simpler's
+/// layout of the struct shares, in the same order.
+fn chip_tensor_fields() -> &'static str {
+    let api = runtime_file("pto_orchestration_api.h");
+    let Some(start) = api.find("    struct Buffer {") else { return "" };
+    let last = "    bool is_contiguous = true;\n";
+    let end = api[start..].find(last).map_or(api.len(), |k| start + k + last.len());
     api.get(start..end).unwrap_or_default()
 }
 
@@ -87,6 +98,7 @@ pub fn kernel(program: &Program, names: &Interner, func: Symbol) -> Result<Strin
     out.push_str(
         &KERNEL_PRELUDE
             .replace("// @DATA_TYPES@\n", data_types())
+            .replace("    // @CHIP_TENSOR_FIELDS@\n", chip_tensor_fields())
             .replace("    // @CHIP_TENSOR_METHODS@\n", &chip_tensor_methods()),
     );
     out.push('\n');
@@ -289,9 +301,16 @@ mod tests {
         assert!(methods.contains("ChipTensor view(") && methods.contains("ChipTensor transpose("), "{methods}");
         assert!(!methods.contains("plc_rt_derived") && !methods.contains("Buffer"), "{methods}");
         assert!(methods.trim_end().ends_with('}'), "{methods}");
+        let fields = chip_tensor_fields();
+        assert!(
+            fields.starts_with("    struct Buffer {") && fields.ends_with("bool is_contiguous = true;\n"),
+            "{fields}"
+        );
         assert!(!tile_library().contains("#include \"pto_orchestration_api.h\""));
         assert!(
-            KERNEL_PRELUDE.contains("// @DATA_TYPES@\n") && KERNEL_PRELUDE.contains("    // @CHIP_TENSOR_METHODS@\n")
+            KERNEL_PRELUDE.contains("// @DATA_TYPES@\n")
+                && KERNEL_PRELUDE.contains("    // @CHIP_TENSOR_FIELDS@\n")
+                && KERNEL_PRELUDE.contains("    // @CHIP_TENSOR_METHODS@\n")
         );
     }
 }
