@@ -75,6 +75,7 @@ const CASES: &[Case] = &[
     ok("incore_regions", "two_stages", &[]),
     ok("pypto_parser_forms", "main", &[("x", "16x64"), ("y", "16x64")]),
     ok("pypto_conformance_forms", "main", &[]),
+    ok("pypto_conformance_forms", "chained", &[]),
     ok("pypto_accept_forms", "main", &[]),
     ok("pypto_accept_forms", "halves", &[]),
     ok("pypto_accept_forms", "scale", &[]),

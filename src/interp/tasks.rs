@@ -105,6 +105,12 @@ pub(super) struct Tasks {
 }
 
 impl Tasks {
+    /// The last task that wrote buffer `buf`, if any.
+    pub fn last_writer(&self, buf: usize) -> Option<usize> {
+        let uses = self.by_buffer.get(&buf)?;
+        uses.iter().rev().find(|&&(t, k)| self.tasks[t].accesses[k].write).map(|&(t, _)| t)
+    }
+
     /// Records a launch whose tasks of index `manual_since..` share its manual scope (no
     /// automatic order among them); returns its index and the races it has with earlier
     /// tasks.
