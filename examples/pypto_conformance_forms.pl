@@ -3,7 +3,8 @@
 # target dtype cannot hold to its range, `"off"` leaves it to the target), and PyPTO's
 # printed directions of a call, `attrs={"arg_directions": [pl.adir.input, ...]}`, a task id
 # that starts as `None` ("no task yet": the id of no task) and is then rebound by
-# `pl.submit`, and `deps=[...]` on a plain kernel call in a manual scope.
+# `pl.submit`, `deps=[...]` on a plain kernel call in a manual scope, and a runtime scope's
+# name hint that is any string (`pl.manual_scope(name_hint="bump three times")`).
 import pypto.language as pl
 
 
@@ -41,7 +42,7 @@ class Conformance:
     def chained(
         self, acc: pl.InOut[pl.Tensor[[16], pl.FP32]], y: pl.Out[pl.Tensor[[16], pl.FP32]]
     ) -> pl.Tensor[[16], pl.FP32]:
-        with pl.manual_scope():
+        with pl.manual_scope(name_hint="bump three times"):
             prev_tid = None
             for i in pl.range(3):
                 acc, prev_tid = pl.submit(self.bump, acc, deps=[prev_tid])
