@@ -610,7 +610,11 @@ impl FnLower<'_, '_> {
         for value in values {
             let e = &mut self.cx.program.exprs[value.index()];
             if matches!(e.kind, ExprKind::None) {
-                e.kind = ExprKind::Call { callee: Callee::Op(Op::SystemTaskInvalid), args: vec![], attrs: CallAttrs::none() };
+                e.kind = ExprKind::Call {
+                    callee: Callee::Op(Op::SystemTaskInvalid),
+                    args: vec![],
+                    attrs: CallAttrs::none(),
+                };
                 e.ty = ty;
             }
         }
@@ -2274,10 +2278,12 @@ impl FnLower<'_, '_> {
         let mut device = None;
         let mut attrs_arg = None;
         let mut deps_arg = None;
-        let task_callee = self
-            .cx
-            .func(key)
-            .is_some_and(|f| !matches!(f.kind, crate::ir::FuncKind::Inline | crate::ir::FuncKind::Opaque | crate::ir::FuncKind::Orchestration));
+        let task_callee = self.cx.func(key).is_some_and(|f| {
+            !matches!(
+                f.kind,
+                crate::ir::FuncKind::Inline | crate::ir::FuncKind::Opaque | crate::ir::FuncKind::Orchestration
+            )
+        });
         let mut no_dep: Vec<usize> = Vec::new();
         // Whether each argument had a `pl.adir.<direction>(...)` marker: all or none.
         let mut marks: Vec<(bool, Span)> = Vec::new();
