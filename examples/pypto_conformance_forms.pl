@@ -15,15 +15,15 @@ class Conformance:
         self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP16]]
     ) -> pl.Tensor[[16, 16], pl.FP16]:
         t = pl.tile.load(x, [0, 0], [16, 16])
-        h = pl.tile.cast(t, pl.FP16, mode="rint", saturation_mode="on")
+        w = pl.tile.cast(t, pl.FP32, mode="round", saturation_mode="off")
+        h = pl.tile.cast(w, pl.FP16, mode="rint", saturation_mode="on")
         return pl.tile.store(h, [0, 0], out)
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(
         self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP16]]
     ) -> pl.Tensor[[16, 16], pl.FP16]:
-        w = pl.tensor.cast(x, pl.FP32, mode="round", saturation_mode="off")
-        out = self.narrow(w, out, attrs={"arg_directions": [pl.adir.input, pl.adir.output_existing]})
+        out = self.narrow(x, out, attrs={"arg_directions": [pl.adir.input, pl.adir.output_existing]})
         return out
 
     @pl.function(type=pl.FunctionType.InCore)
@@ -46,6 +46,6 @@ class Conformance:
             prev_tid = None
             for i in pl.range(3):
                 acc, prev_tid = pl.submit(self.bump, acc, deps=[prev_tid])
-            first = self.bump(acc, deps=[prev_tid])
-            y = self.twice(first, y, deps=[first])
+            first, last_tid = pl.submit(self.bump, acc, deps=[prev_tid])
+            y = self.twice(first, y, deps=[last_tid])
         return y
