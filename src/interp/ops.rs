@@ -816,7 +816,7 @@ impl Args<'_> {
     fn mode(&self, slot: impl Into<Slot>) -> Res<Option<String>> {
         match self.at(slot) {
             Some(Value::Str(s)) => Ok(Some(self.names.get(*s).to_string())),
-            None => Ok(None),
+            None | Some(Value::None) => Ok(None),
             Some(other) => Err(format!("the cast mode must be a string, not {}", other.kind())),
         }
     }

@@ -2098,7 +2098,7 @@ ops! {
     TensorRelu = "tensor.relu", Tensor, ["pl.tensor.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu),
         older: [("*", "pl.tile.relu on a loaded tile")];
     TensorCast = "tensor.cast", Tensor, ["pl.tensor.cast"], Some("cast"),
-        &[req(P::X, K::Tensor), req(P::TargetType, K::DType), opt(P::Mode, K::Str), opt(P::SaturationMode, K::Str)], cast, false, OpKind::Special(Special::Cast);
+        &[req(P::X, K::Tensor), req(P::TargetType, K::DType), opt(P::Mode, K::Str), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
     TensorMatmul = "tensor.matmul", Tensor, ["pl.tensor.matmul"], Some("matmul"), T_MATMUL, matmul, false, OpKind::Special(Special::Matmul);
     TensorMatmulAcc = "tensor.matmul_acc", Tensor, ["pl.tensor.matmul_acc"], Some("matmul_acc"),
         &[req(P::Acc, K::Tensor), req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), opt(P::ATrans, K::Bool),
@@ -2291,7 +2291,7 @@ ops! {
     TileAbs = "tile.abs", Tile, ["pl.tile.abs"], Some("abs"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Abs);
     TileRelu = "tile.relu", Tile, ["pl.tile.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu);
     TileCast = "tile.cast", Tile, ["pl.tile.cast"], Some("cast"),
-        &[req(P::X, K::Tile), req(P::TargetType, K::DType), opt(P::Mode, K::Str), opt(P::SaturationMode, K::Str)], cast, false, OpKind::Special(Special::Cast);
+        &[req(P::X, K::Tile), req(P::TargetType, K::DType), opt(P::Mode, K::Str), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
     TileMatmul = "tile.matmul", Tile, ["pl.tile.matmul", "pl.op.block.matmul"], Some("matmul"),
         &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::OutDtype, K::DType)], matmul, false, OpKind::Special(Special::Matmul);
     TileMatmulAcc = "tile.matmul_acc", Tile, ["pl.tile.matmul_acc"], Some("matmul_acc"),
