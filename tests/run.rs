@@ -75,6 +75,8 @@ const CASES: &[Case] = &[
     ok("host_module_runner", "main", &[]),
     ok("incore_regions", "two_stages", &[]),
     ok("pypto_parser_forms", "main", &[("x", "16x64"), ("y", "16x64")]),
+    ok("pypto_conformance_forms", "main", &[]),
+    ok("pypto_conformance_forms", "chained", &[]),
     ok("pypto_accept_forms", "main", &[]),
     ok("pypto_accept_forms", "halves", &[]),
     ok("pypto_accept_forms", "scale", &[]),

@@ -502,10 +502,13 @@ fn convert_op(special: Special, a: &Args<'_>) -> Res<Value> {
             let d = a.dense(P::X)?;
             let dtype = a.dtype(P::TargetType)?;
             let mode = a.mode(P::Mode)?;
+            let saturate = a.mode(P::SaturationMode)?.as_deref() == Some("on");
             let mut out =
                 Dense { dtype, shape: d.shape.clone(), valid: d.valid.clone(), data: Data::zeros(dtype, d.len()) };
             for i in 0..d.len() {
-                out.data.set(i, convert_with_mode(d.data.get(i), dtype, mode.as_deref())?);
+                let v = d.data.get(i);
+                let v = if saturate { saturated(v, dtype, mode.as_deref())? } else { v };
+                out.data.set(i, convert_with_mode(v, dtype, mode.as_deref())?);
             }
             Ok(wrap_like(a.first_is_tile(), out))
         }
@@ -832,7 +835,7 @@ impl Args<'_> {
     fn mode(&self, slot: impl Into<Slot>) -> Res<Option<String>> {
         match self.at(slot) {
             Some(Value::Str(s)) => Ok(Some(self.names.get(*s).to_string())),
-            None => Ok(None),
+            None | Some(Value::None) => Ok(None),
             Some(other) => Err(format!("the cast mode must be a string, not {}", other.kind())),
         }
     }
@@ -1036,6 +1039,37 @@ fn convert(v: Num, dtype: DType) -> Num {
     } else {
         Num::I(wrap_int(v.as_i64(), dtype))
     }
+}
+
+/// `v` clamped to the range of `dtype` (`saturation_mode="on"`): an integer target's
+/// bounds after the rounding `mode`, FP16's and BF16's largest finite values.
+fn saturated(v: Num, dtype: DType, mode: Option<&str>) -> Res<Num> {
+    let bounds = match dtype {
+        DType::Int4 => Some((-8, 7)),
+        DType::UInt4 => Some((0, 15)),
+        DType::Int8 => Some((i8::MIN as i64, i8::MAX as i64)),
+        DType::UInt8 => Some((0, u8::MAX as i64)),
+        DType::Int16 => Some((i16::MIN as i64, i16::MAX as i64)),
+        DType::UInt16 => Some((0, u16::MAX as i64)),
+        DType::Int32 => Some((i32::MIN as i64, i32::MAX as i64)),
+        DType::UInt32 => Some((0, u32::MAX as i64)),
+        _ => None,
+    };
+    if let Some((lo, hi)) = bounds {
+        return Ok(match convert_with_mode(v, DType::Int64, mode)? {
+            Num::I(i) => Num::I(i.clamp(lo, hi)),
+            Num::F(f) => Num::F(f.clamp(lo as f64, hi as f64)),
+        });
+    }
+    let max = match dtype {
+        DType::Fp16 => 65504.0,
+        DType::Bf16 => f32::from_bits(0x7F7F_0000) as f64,
+        _ => return Ok(v),
+    };
+    Ok(match v {
+        Num::F(f) if f.is_finite() => Num::F(f.clamp(-max, max)),
+        other => other,
+    })
 }
 
 fn convert_with_mode(v: Num, dtype: DType, mode: Option<&str>) -> Res<Num> {
@@ -2631,6 +2665,22 @@ fn placing(special: Special, a: &Args<'_>) -> Res<Value> {
 mod tests {
     use super::*;
     use crate::ir::Program;
+
+    /// `saturation_mode="on"` clamps to the target's range after rounding; without it an
+    /// integer wraps.
+    #[test]
+    fn saturating_cast_clamps() {
+        let sat = |v: f64, d: DType, m: &str| {
+            let v = saturated(Num::F(v), d, Some(m)).unwrap();
+            convert_with_mode(v, d, Some(m)).unwrap()
+        };
+        assert!(matches!(sat(300.7, DType::Int8, "trunc"), Num::I(127)));
+        assert!(matches!(sat(-1000.0, DType::Int8, "rint"), Num::I(-128)));
+        assert!(matches!(sat(-3.0, DType::UInt8, "trunc"), Num::I(0)));
+        assert!(matches!(sat(12.4, DType::Int8, "rint"), Num::I(12)));
+        assert!(matches!(sat(1e6, DType::Fp16, "rint"), Num::F(f) if f == 65504.0));
+        assert!(matches!(convert_with_mode(Num::F(300.0), DType::Int8, Some("trunc")).unwrap(), Num::I(44)));
+    }
 
     /// Every op of the table runs here, except those without a CPU form (distributed,
     /// cross-core pipes, prefetch; `OpKind::no_cpu_form` says why): called without

@@ -498,7 +498,7 @@ params! {
     SessionHandle = "session_handle", Stage = "stage", Stage2 = "stage2", SendCounts = "send_counts",
     RecvCounts = "recv_counts", SrcTile = "src_tile", Diagonal = "diagonal", Upper = "upper", IndexRow = "index_row",
     IndexCol = "index_col", LhsScale = "lhs_scale", RhsScale = "rhs_scale", DstScale = "dst_scale",
-    MemorySpace = "memory_space", Pinned = "pinned",
+        MemorySpace = "memory_space", Pinned = "pinned", SaturationMode = "saturation_mode",
     // Parameters of the scatter, random, reinterpret and hint rows (issue 11).
     Indexes = "indexes", Key0 = "key0", Key1 = "key1", Counter0 = "counter0", Counter1 = "counter1",
     Counter2 = "counter2", Counter3 = "counter3", Rounds = "rounds", Data = "data", Deps = "deps", Attrs = "attrs",
@@ -1071,13 +1071,23 @@ fn sliced(a: &dyn Args) -> Result<Type, String> {
 /// The rounding modes of `cast`, in PyPTO's order (codes 0 to 6).
 pub const CAST_MODES: [&str; 7] = ["none", "rint", "round", "floor", "ceil", "trunc", "odd"];
 
-/// `cast(x, target_type, mode='round')`: `x` with the new dtype; `mode` one of [`CAST_MODES`].
+/// The saturation modes of a tile or tensor `cast`: `on` clamps a value the target dtype
+/// cannot hold to its range, `off` leaves it to the target (plc wraps integers).
+pub const SATURATION_MODES: [&str; 2] = ["on", "off"];
+
+/// `cast(x, target_type, mode='round', saturation_mode=None)`: `x` with the new dtype;
+/// `mode` one of [`CAST_MODES`], `saturation_mode` one of [`SATURATION_MODES`].
 fn cast(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
     if let Some(mode) = a.text(2) {
         if !CAST_MODES.contains(&mode.as_str()) {
             let names = CAST_MODES.map(|m| format!("'{m}'")).join(", ");
             return Err(format!("unknown rounding mode '{mode}': the modes are {names}"));
+        }
+    }
+    if let Some(sat) = a.text(3) {
+        if !SATURATION_MODES.contains(&sat.as_str()) {
+            return Err(format!("unknown saturation mode '{sat}': the modes are 'on' and 'off'"));
         }
     }
     Ok(with_dtype(ty, dtype_arg(a, 1)?))
@@ -2806,7 +2816,7 @@ ops! {
     TensorRelu = "tensor.relu", Tensor, ["pl.tensor.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu),
         older: [("*", "pl.tile.relu on a loaded tile")];
     TensorCast = "tensor.cast", Tensor, ["pl.tensor.cast"], Some("cast"),
-        &[req(P::X, K::Tensor), req(P::TargetType, K::DType), opt(P::Mode, K::Str)], cast, false, OpKind::Special(Special::Cast);
+        &[req(P::X, K::Tensor), req(P::TargetType, K::DType), opt(P::Mode, K::Str), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
     TensorMatmul = "tensor.matmul", Tensor, ["pl.tensor.matmul"], Some("matmul"), T_MATMUL, matmul, false, OpKind::Special(Special::Matmul);
     TensorMatmulAcc = "tensor.matmul_acc", Tensor, ["pl.tensor.matmul_acc"], Some("matmul_acc"),
         &[req(P::Acc, K::Tensor), req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), opt(P::ATrans, K::Bool),
@@ -3000,7 +3010,7 @@ ops! {
     TileAbs = "tile.abs", Tile, ["pl.tile.abs"], Some("abs"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Abs);
     TileRelu = "tile.relu", Tile, ["pl.tile.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu);
     TileCast = "tile.cast", Tile, ["pl.tile.cast"], Some("cast"),
-        &[req(P::X, K::Tile), req(P::TargetType, K::DType), opt(P::Mode, K::Str)], cast, false, OpKind::Special(Special::Cast);
+        &[req(P::X, K::Tile), req(P::TargetType, K::DType), opt(P::Mode, K::Str), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
     TileMatmul = "tile.matmul", Tile, ["pl.tile.matmul", "pl.op.block.matmul"], Some("matmul"),
         &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::OutDtype, K::DType)], matmul, false, OpKind::Special(Special::Matmul);
     TileMatmulAcc = "tile.matmul_acc", Tile, ["pl.tile.matmul_acc"], Some("matmul_acc"),

@@ -548,6 +548,9 @@ impl FnLower<'_, '_> {
             if old == ty || ty == Types::UNKNOWN {
                 return var;
             }
+            if old == Types::NONE && self.no_task_yet(var, ty) {
+                return var;
+            }
             let (a, b) = (self.cx.program.types.get(old).clone(), self.cx.program.types.get(ty).clone());
             if old == Types::UNKNOWN || compatible(&a, &b) {
                 return var;
@@ -574,6 +577,39 @@ impl FnLower<'_, '_> {
         let var = self.new_local(name, ty, span);
         self.names.insert(name, var);
         var
+    }
+
+    /// `prev = None` before `..., prev = pl.submit(...)`: PyPTO's "no task yet". When `ty`
+    /// is a task id, `var` (bound to `None`) becomes a task id and each `var = None` the
+    /// id of no task (`pl.system.task_invalid()`, on which a dependency waits for
+    /// nothing). `false` for any other type.
+    fn no_task_yet(&mut self, var: VarId, ty: TypeId) -> bool {
+        if !matches!(self.cx.program.types.get(ty), Type::Scalar(DType::TaskId)) {
+            return false;
+        }
+        self.cx.program.vars[var.index()].ty = ty;
+        let values: Vec<ExprId> = self
+            .cx
+            .program
+            .stmts
+            .iter()
+            .filter_map(|s| match s.kind {
+                StmtKind::Assign { var: v, value } if v == var => Some(value),
+                _ => None,
+            })
+            .collect();
+        for value in values {
+            let e = &mut self.cx.program.exprs[value.index()];
+            if matches!(e.kind, ExprKind::None) {
+                e.kind = ExprKind::Call {
+                    callee: Callee::Op(Op::SystemTaskInvalid),
+                    args: vec![],
+                    attrs: CallAttrs::none(),
+                };
+                e.ty = ty;
+            }
+        }
+        true
     }
 
     /// Defines the names of a target list with unknown types, after an error.
@@ -2266,6 +2302,13 @@ impl FnLower<'_, '_> {
         let orchestrator = self.cx.func(key).is_some_and(|f| f.role == Some(crate::ir::Role::Orchestrator));
         let mut device = None;
         let mut attrs_arg = None;
+        let mut deps_arg = None;
+        let task_callee = self.cx.func(key).is_some_and(|f| {
+            !matches!(
+                f.kind,
+                crate::ir::FuncKind::Inline | crate::ir::FuncKind::Opaque | crate::ir::FuncKind::Orchestration
+            )
+        });
         let mut no_dep: Vec<usize> = Vec::new();
         // Whether each argument had a `pl.adir.<direction>(...)` marker: all or none.
         let mut marks: Vec<(bool, Span)> = Vec::new();
@@ -2284,6 +2327,13 @@ impl FnLower<'_, '_> {
                 }
                 ArgKind::Keyword(k) if self.cx.name(k.name) == "attrs" && !params.iter().any(|p| p.0 == k.name) => {
                     attrs_arg = Some(a.value);
+                }
+                // `deps=[a, b]` on a call of a kernel (PyPTO's manual scopes): the tasks
+                // (the producers' results) it waits for, as on `pl.submit`.
+                ArgKind::Keyword(k)
+                    if task_callee && self.cx.name(k.name) == "deps" && !params.iter().any(|p| p.0 == k.name) =>
+                {
+                    deps_arg = Some(a.value);
                 }
                 ArgKind::Keyword(k)
                     if orchestrator && self.cx.name(k.name) == "device" && !params.iter().any(|p| p.0 == k.name) =>
@@ -2332,7 +2382,10 @@ impl FnLower<'_, '_> {
             );
             return None;
         }
-        let given = args.len() - usize::from(device.is_some()) - usize::from(attrs_arg.is_some());
+        let given = args.len()
+            - usize::from(device.is_some())
+            - usize::from(attrs_arg.is_some())
+            - usize::from(deps_arg.is_some());
         if positional > params.len() || slots.iter().any(Option::is_none) {
             let defined = {
                 let f = self.cx.func(key).expect("the callee exists");
@@ -2389,6 +2442,10 @@ impl FnLower<'_, '_> {
                 self.error(Code::E0217, at, message, "one direction per positional argument");
                 return None;
             }
+        }
+        if let Some(value) = deps_arg {
+            let e = self.expr(value)?;
+            attrs.make_mut().launch.deps = Some(e);
         }
         let returns = self.cx.callee_returns(key).unwrap_or_default();
         let ty = match returns.as_slice() {

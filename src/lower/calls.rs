@@ -277,11 +277,41 @@ impl FnLower<'_, '_> {
                 self.error(Code::E0217, kspan, "the keys of an attribute dict must be string literals", "not a string");
                 return None;
             };
-            let v = self.expr(entry.value)?;
             let vspan = self.ast().expr(entry.value).span;
+            let v = match self.adir_list(&key, entry.value) {
+                Some(v) => v,
+                None => self.expr(entry.value)?,
+            };
             out.push((self.cx.intern(&key), v, vspan));
         }
         Some(out)
+    }
+
+    /// `"arg_directions": [pl.adir.input, ...]`, PyPTO's printed form of a call's derived
+    /// directions: the list with each `pl.adir.<direction>` read as the direction's name
+    /// (`pl.adir.output`, a tensor the runtime allocates, is an existing output in plc,
+    /// where the caller always passes it). `None` when `value` is not such a list.
+    fn adir_list(&mut self, key: &str, value: ast::ExprId) -> Option<ExprId> {
+        if key != "arg_directions" {
+            return None;
+        }
+        let expr = self.ast().expr(value).clone();
+        let (E::List(items) | E::Tuple(items)) = &expr.kind else { return None };
+        let mut names = Vec::with_capacity(items.len());
+        for &item in items {
+            let dir = self.cx.pl_path(self.m, item)?.strip_prefix("adir.").map(str::to_string)?;
+            let dir = match dir.as_str() {
+                "input" => ArgDir::Input,
+                "inout" => ArgDir::InOut,
+                "output" | "output_existing" => ArgDir::OutputExisting,
+                "no_dep" => ArgDir::NoDep,
+                "scalar" => ArgDir::Scalar,
+                _ => return None,
+            };
+            let sym = self.cx.intern(dir.name());
+            names.push(self.new_expr(ExprKind::Str(sym), crate::ir::Types::UNKNOWN, self.ast().expr(item).span));
+        }
+        Some(self.new_expr(ExprKind::Tuple(names), crate::ir::Types::UNKNOWN, expr.span))
     }
 
     /// The `pl.func_attr({...})` directives at the start of a body (after a docstring):

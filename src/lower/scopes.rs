@@ -215,7 +215,8 @@ impl FnLower<'_, '_> {
         true
     }
 
-    /// `name_hint="ident"`: a string literal that is a valid non-keyword identifier.
+    /// `name_hint="ident"`: a string literal that is a valid non-keyword identifier (any
+    /// string for the runtime scopes `pl.scope` and `pl.manual_scope`).
     fn name_hint(&mut self, value: ast::ExprId, what: &str) -> Option<Symbol> {
         let v = self.ast().expr(value).clone();
         let E::Str(pieces) = &v.kind else {
@@ -237,7 +238,9 @@ impl FnLower<'_, '_> {
             return None;
         }
         let text = self.cx.string_value(self.m, pieces)?;
-        if !is_identifier(&text) {
+        // A runtime scope's name is only a label (PyPTO takes any string); the other
+        // scopes' names become function names.
+        if !is_identifier(&text) && !matches!(what, "pl.scope" | "pl.manual_scope") {
             self.error(
                 Code::E0311,
                 v.span,
