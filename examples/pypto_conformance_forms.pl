@@ -3,8 +3,7 @@
 # target dtype cannot hold to its range, `"off"` leaves it to the target), and PyPTO's
 # printed directions of a call, `attrs={"arg_directions": [pl.adir.input, ...]}`, a task id
 # that starts as `None` ("no task yet": the id of no task) and is then rebound by
-# `pl.submit`, `deps=[...]` on a plain kernel call in a manual scope, and a runtime scope's
-# name hint that is any string (`pl.manual_scope(name_hint="bump three times")`).
+# `pl.submit`, and a runtime scope's name hint that is any string (`pl.manual_scope(name_hint="bump three times")`).
 import pypto.language as pl
 
 
@@ -47,5 +46,5 @@ class Conformance:
             for i in pl.range(3):
                 acc, prev_tid = pl.submit(self.bump, acc, deps=[prev_tid])
             first, last_tid = pl.submit(self.bump, acc, deps=[prev_tid])
-            y = self.twice(first, y, deps=[last_tid])
+            y, _ = pl.submit(self.twice, first, y, deps=[last_tid])
         return y

@@ -683,17 +683,8 @@ impl<'a> Interp<'a> {
             let v = self.expr(d, frame)?;
             task_ids(&v, &mut ids);
         }
-        let mut deps: Vec<Dep> =
+        let deps: Vec<Dep> =
             ids.iter().map(|id| self.tasks.ids.get(id).map_or(Dep::Unknown, |&t| Dep::Task(t))).collect();
-        // A tensor in `deps=` (a plain call's, naming a producer's result): the last task
-        // that wrote it.
-        if let Some(d) = attrs.launch.deps {
-            let mut tensors = Vec::new();
-            dep_tensors(&self.expr(d, frame)?, &mut tensors);
-            deps.extend(
-                tensors.into_iter().filter_map(|buf| self.tasks.last_writer(buf, i64::MIN, i64::MAX)).map(Dep::Task),
-            );
-        }
         let modes = self.modes(name, values, arg_exprs, attrs);
         let node = match self.recording.as_mut() {
             Some(rec) => {
@@ -924,16 +915,6 @@ fn task_ids(v: &Value, out: &mut Vec<i64>) {
         Value::TaskId(id) if *id >= 0 => out.push(*id),
         Value::Tuple(items) => items.iter().for_each(|i| task_ids(i, out)),
         Value::Array(items) => items.borrow().iter().for_each(|i| task_ids(i, out)),
-        _ => {}
-    }
-}
-
-/// The buffers of the tensors a `deps=` value names.
-fn dep_tensors(v: &Value, out: &mut Vec<usize>) {
-    match v {
-        Value::Tensor(t) => out.push(tasks::buffer_id(t)),
-        Value::Tuple(items) => items.iter().for_each(|i| dep_tensors(i, out)),
-        Value::Array(items) => items.borrow().iter().for_each(|i| dep_tensors(i, out)),
         _ => {}
     }
 }

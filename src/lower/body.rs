@@ -2302,13 +2302,6 @@ impl FnLower<'_, '_> {
         let orchestrator = self.cx.func(key).is_some_and(|f| f.role == Some(crate::ir::Role::Orchestrator));
         let mut device = None;
         let mut attrs_arg = None;
-        let mut deps_arg = None;
-        let task_callee = self.cx.func(key).is_some_and(|f| {
-            !matches!(
-                f.kind,
-                crate::ir::FuncKind::Inline | crate::ir::FuncKind::Opaque | crate::ir::FuncKind::Orchestration
-            )
-        });
         let mut no_dep: Vec<usize> = Vec::new();
         // Whether each argument had a `pl.adir.<direction>(...)` marker: all or none.
         let mut marks: Vec<(bool, Span)> = Vec::new();
@@ -2327,13 +2320,6 @@ impl FnLower<'_, '_> {
                 }
                 ArgKind::Keyword(k) if self.cx.name(k.name) == "attrs" && !params.iter().any(|p| p.0 == k.name) => {
                     attrs_arg = Some(a.value);
-                }
-                // `deps=[a, b]` on a call of a kernel (PyPTO's manual scopes): the tasks
-                // (the producers' results) it waits for, as on `pl.submit`.
-                ArgKind::Keyword(k)
-                    if task_callee && self.cx.name(k.name) == "deps" && !params.iter().any(|p| p.0 == k.name) =>
-                {
-                    deps_arg = Some(a.value);
                 }
                 ArgKind::Keyword(k)
                     if orchestrator && self.cx.name(k.name) == "device" && !params.iter().any(|p| p.0 == k.name) =>
@@ -2382,10 +2368,7 @@ impl FnLower<'_, '_> {
             );
             return None;
         }
-        let given = args.len()
-            - usize::from(device.is_some())
-            - usize::from(attrs_arg.is_some())
-            - usize::from(deps_arg.is_some());
+        let given = args.len() - usize::from(device.is_some()) - usize::from(attrs_arg.is_some());
         if positional > params.len() || slots.iter().any(Option::is_none) {
             let defined = {
                 let f = self.cx.func(key).expect("the callee exists");
@@ -2442,10 +2425,6 @@ impl FnLower<'_, '_> {
                 self.error(Code::E0217, at, message, "one direction per positional argument");
                 return None;
             }
-        }
-        if let Some(value) = deps_arg {
-            let e = self.expr(value)?;
-            attrs.make_mut().launch.deps = Some(e);
         }
         let returns = self.cx.callee_returns(key).unwrap_or_default();
         let ty = match returns.as_slice() {

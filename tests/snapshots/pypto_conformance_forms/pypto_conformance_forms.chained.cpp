@@ -85,6 +85,8 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
             (void)task_2_outs;
             const ChipTensor& y = task_2_outs.get_ref(0);
             (void)y;
+            PTO2TaskId v_ = task_2_outs.task_id();
+            (void)v_;
         }
     }
 }
