@@ -867,11 +867,12 @@ fn tensor_create_l1(a: &dyn Args) -> Result<Type, String> {
 }
 
 fn tile_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
-    Ok(Type::Tile {
-        shape: shape_arg(a, 0)?,
-        dtype: dtype_arg(a, 1)?,
-        memory: Some(memory_arg(a, 2, MemorySpace::Vec)?),
-    })
+    let (shape, memory) = (shape_arg(a, 0)?, memory_arg(a, 2, MemorySpace::Vec)?);
+    // `transpose=True` lays the tile out as L1's transposed (ZN) form: Mat only.
+    if bool_arg(a, 3, false) && (memory != MemorySpace::Mat || shape.len() != 2) {
+        return Err("transpose=true only for a 2D tile with target_memory=Mat".to_string());
+    }
+    Ok(Type::Tile { shape, dtype: dtype_arg(a, 1)?, memory: Some(memory) })
 }
 
 /// `pl.tile.full(shape, dtype, value)`: a tile in `Vec`.
@@ -2212,6 +2213,15 @@ fn gather_row(a: &dyn Args) -> Result<Type, String> {
         }
         if bool_arg(a, 5, false) && v.iter().any(|d| !matches!(d, Dim::Const(_))) {
             return Err("a valid_shape known only at run time is not supported with transpose=True".to_string());
+        }
+        for (i, (valid, shape)) in v.iter().zip(&shapes).enumerate() {
+            if let (Dim::Const(valid), Dim::Const(shape)) = (valid, shape) {
+                if valid > shape {
+                    return Err(format!(
+                        "valid_shape[{i}] = {valid} provably exceeds physical shape extent shapes[{i}] = {shape}"
+                    ));
+                }
+            }
         }
     }
     Ok(dst.clone())

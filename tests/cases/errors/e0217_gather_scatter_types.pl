@@ -32,3 +32,13 @@ def entry(
         pt = pl.paged_gather(x, i, i, 4, 8, 8, is_trans=True, space=pl.MemorySpace.Vec)
         pl.store(t, [0, 0], out)
     return out
+
+
+@pl.program
+class MoreChecks:
+    @pl.function(type=pl.FunctionType.InCore)
+    def main(self, src: pl.Tensor[[256, 128], pl.BF16]) -> pl.Tensor[[16, 128], pl.BF16]:
+        pl.tile.create([16, 128], dtype=pl.BF16, target_memory=pl.Mem.Vec, transpose=True)
+        kv = pl.create_l1([16, 128], pl.BF16)
+        kv = pl.gather_row(kv, src, [0, 0], [0, 0], [4, 128], valid_shape=[5, 128])
+        return kv
