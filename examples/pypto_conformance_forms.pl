@@ -3,7 +3,8 @@
 # target dtype cannot hold to its range, `"off"` leaves it to the target), and PyPTO's
 # printed directions of a call, `attrs={"arg_directions": [pl.adir.input, ...]}`, a task id
 # that starts as `None` ("no task yet": the id of no task) and is then rebound by
-# `pl.submit`, and a runtime scope's name hint that is any string (`pl.manual_scope(name_hint="bump three times")`).
+# `pl.submit`, a loop's `attrs={...}`, and a runtime scope's name hint that is any string
+# (`pl.manual_scope(name_hint="bump three times")`).
 import pypto.language as pl
 
 
@@ -43,7 +44,7 @@ class Conformance:
     ) -> pl.Tensor[[16], pl.FP32]:
         with pl.manual_scope(name_hint="bump three times"):
             prev_tid = None
-            for i in pl.range(3):
+            for i in pl.range(3, attrs={"software_pipeline_family": 1}):
                 acc, prev_tid = pl.submit(self.bump, acc, deps=[prev_tid])
             first, last_tid = pl.submit(self.bump, acc, deps=[prev_tid])
             y, _ = pl.submit(self.twice, first, y, deps=[last_tid])

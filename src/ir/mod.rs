@@ -402,6 +402,10 @@ impl ExprKind {
     }
 }
 
+/// The prefix of a loop attribute that is an entry of the loop's `attrs={...}` dict
+/// (`attrs={"k": v}` is the attribute `attrs:k`, printed back as the dict).
+pub const LOOP_ATTR: &str = "attrs:";
+
 pub type Block = Vec<StmtId>;
 
 #[derive(Clone, Debug, PartialEq)]

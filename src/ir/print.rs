@@ -298,8 +298,15 @@ impl<'a> Printer<'a> {
                     args.push(format!("init_values=({}{comma})", self.exprs(&inits)));
                     format!("{}, ({}{comma})", self.var(*var), carried.join(", "))
                 };
+                let mut dict = Vec::new();
                 for &(k, v) in attrs {
-                    args.push(format!("{}={}", self.names.get(k), self.text(v)));
+                    match self.names.get(k).strip_prefix(crate::ir::LOOP_ATTR) {
+                        Some(key) => dict.push(format!("\"{key}\": {}", self.text(v))),
+                        None => args.push(format!("{}={}", self.names.get(k), self.text(v))),
+                    }
+                }
+                if !dict.is_empty() {
+                    args.push(format!("attrs={{{}}}", dict.join(", ")));
                 }
                 let line = format!("for {target} in pl.{}({}):", kind.name(), args.join(", "));
                 self.line(&line);

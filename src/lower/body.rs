@@ -1100,9 +1100,21 @@ impl FnLower<'_, '_> {
                             "not a pipeline",
                         );
                     }
+                    // Each entry of `attrs={"key": value}` is a loop attribute of its own,
+                    // named `attrs:key` (the printer writes them back as one dict).
                     "attrs" => {
-                        if let Some(e) = self.loop_attrs_ok(a.value, name).then(|| self.expr(a.value)).flatten() {
-                            attrs.push((k.name, e));
+                        if !self.loop_attrs_ok(a.value, name) {
+                            continue;
+                        }
+                        let E::Dict(entries) = self.ast().expr(a.value).kind.clone() else { continue };
+                        for entry in entries {
+                            let Some(key) = entry.key else { continue };
+                            let key = self.text(self.ast().expr(key).span);
+                            let key = key.trim_matches(|c| c == '"' || c == '\'');
+                            let name = self.cx.intern(&format!("{}{key}", crate::ir::LOOP_ATTR));
+                            if let Some(e) = self.expr(entry.value) {
+                                attrs.push((name, e));
+                            }
                         }
                     }
                     "unroll" if kind == ForKind::Sequential => unroll = Some((k.name, a.value)),
