@@ -1108,9 +1108,12 @@ impl FnLower<'_, '_> {
                         }
                         let E::Dict(entries) = self.ast().expr(a.value).kind.clone() else { continue };
                         for entry in entries {
-                            let Some(key) = entry.key else { continue };
-                            let key = self.text(self.ast().expr(key).span);
-                            let key = key.trim_matches(|c| c == '"' || c == '\'');
+                            // loop_attrs_ok checked that every key is a plain string literal.
+                            let key = entry.key.and_then(|k| match self.ast().expr(k).kind.clone() {
+                                E::Str(pieces) => self.cx.string_value(self.m, &pieces),
+                                _ => None,
+                            });
+                            let Some(key) = key else { continue };
                             let name = self.cx.intern(&format!("{}{key}", crate::ir::LOOP_ATTR));
                             if let Some(e) = self.expr(entry.value) {
                                 attrs.push((name, e));
