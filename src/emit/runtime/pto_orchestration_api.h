@@ -210,27 +210,26 @@ inline T convert(S v) {
     }
 }
 
+/// The `S` stored at `p` (any alignment).
+template <class S>
+inline S load_raw(const void* p) {
+    S v;
+    std::memcpy(&v, p, sizeof(S));
+    return v;
+}
+
 /// Reads the element at `p`, stored as `dt`, as a `T`.
 template <class T>
 inline T load_as(DataType dt, const void* p) {
     switch (dt) {
-        case DataType::FLOAT32: {
-            float v;
-            std::memcpy(&v, p, 4);
-            return convert<T>(v);
-        }
-        case DataType::FLOAT16: {
-            uint16_t v;
-            std::memcpy(&v, p, 2);
-            return convert<T>(half_to_float(v));
-        }
-        case DataType::BFLOAT16: {
-            uint16_t v;
-            std::memcpy(&v, p, 2);
-            return convert<T>(bf16_to_float(v));
-        }
+        case DataType::FLOAT32:
+            return convert<T>(load_raw<float>(p));
+        case DataType::FLOAT16:
+            return convert<T>(half_to_float(load_raw<uint16_t>(p)));
+        case DataType::BFLOAT16:
+            return convert<T>(bf16_to_float(load_raw<uint16_t>(p)));
         case DataType::INT8:
-            return convert<T>(*static_cast<const int8_t*>(p));
+            return convert<T>(load_raw<int8_t>(p));
         case DataType::UINT8:
         case DataType::BOOL:
         case DataType::FP8E4M3FN:
@@ -238,37 +237,19 @@ inline T load_as(DataType dt, const void* p) {
         case DataType::FP4E2M1:
         case DataType::FP8E5M2:
         case DataType::UNKNOWN:
-            return convert<T>(*static_cast<const uint8_t*>(p));
-        case DataType::INT16: {
-            int16_t v;
-            std::memcpy(&v, p, 2);
-            return convert<T>(v);
-        }
-        case DataType::UINT16: {
-            uint16_t v;
-            std::memcpy(&v, p, 2);
-            return convert<T>(v);
-        }
-        case DataType::INT32: {
-            int32_t v;
-            std::memcpy(&v, p, 4);
-            return convert<T>(v);
-        }
-        case DataType::UINT32: {
-            uint32_t v;
-            std::memcpy(&v, p, 4);
-            return convert<T>(v);
-        }
-        case DataType::INT64: {
-            int64_t v;
-            std::memcpy(&v, p, 8);
-            return convert<T>(v);
-        }
-        case DataType::UINT64: {
-            uint64_t v;
-            std::memcpy(&v, p, 8);
-            return convert<T>(v);
-        }
+            return convert<T>(load_raw<uint8_t>(p));
+        case DataType::INT16:
+            return convert<T>(load_raw<int16_t>(p));
+        case DataType::UINT16:
+            return convert<T>(load_raw<uint16_t>(p));
+        case DataType::INT32:
+            return convert<T>(load_raw<int32_t>(p));
+        case DataType::UINT32:
+            return convert<T>(load_raw<uint32_t>(p));
+        case DataType::INT64:
+            return convert<T>(load_raw<int64_t>(p));
+        case DataType::UINT64:
+            return convert<T>(load_raw<uint64_t>(p));
     }
     return T();
 }

@@ -864,69 +864,51 @@ Tile<T> sels_values(const Tile<T>& a, const Tile<U>& b, S s) {
 // Unary operations.
 
 template <class T>
-Tile<T> exp(const Tile<T>& a) {
-    return map(a, [](T x) { return std::exp(static_cast<Compute<T>>(x)); });
+T abs_value(T x) {
+    if constexpr (is_signed_or_float<T>()) {
+        return x < T(0) ? static_cast<T>(T(0) - x) : x;
+    } else {
+        return x;
+    }
 }
 template <class T>
-Tile<T> log(const Tile<T>& a) {
-    return map(a, [](T x) { return std::log(static_cast<Compute<T>>(x)); });
+T relu_value(T x) {
+    if constexpr (is_signed_or_float<T>()) {
+        return x < T(0) ? T(0) : x;
+    } else {
+        return x;
+    }
 }
 template <class T>
-Tile<T> sqrt(const Tile<T>& a) {
-    return map(a, [](T x) { return std::sqrt(static_cast<Compute<T>>(x)); });
+T bit_not_value(T x) {
+    if constexpr (std::is_integral<T>::value) {
+        return static_cast<T>(~x);
+    } else {
+        (void)x;
+        tile_error("not", "a bitwise operation on a floating-point tile");
+        return T(0);
+    }
 }
-template <class T>
-Tile<T> rsqrt(const Tile<T>& a) {
-    return map(a, [](T x) { return Compute<T>(1) / std::sqrt(static_cast<Compute<T>>(x)); });
-}
-template <class T>
-Tile<T> recip(const Tile<T>& a) {
-    return map(a, [](T x) { return Compute<T>(1) / static_cast<Compute<T>>(x); });
-}
-template <class T>
-Tile<T> neg(const Tile<T>& a) {
-    return map(a, [](T x) { return static_cast<T>(T(0) - x); });
-}
-template <class T>
-Tile<T> abs(const Tile<T>& a) {
-    return map(a, [](T x) {
-        if constexpr (is_signed_or_float<T>()) {
-            return x < T(0) ? static_cast<T>(T(0) - x) : x;
-        } else {
-            return x;
-        }
-    });
-}
-template <class T>
-Tile<T> relu(const Tile<T>& a) {
-    return map(a, [](T x) {
-        if constexpr (is_signed_or_float<T>()) {
-            return x < T(0) ? T(0) : x;
-        } else {
-            return x;
-        }
-    });
-}
-template <class T>
-Tile<T> sin(const Tile<T>& a) {
-    return map(a, [](T x) { return std::sin(static_cast<Compute<T>>(x)); });
-}
-template <class T>
-Tile<T> cos(const Tile<T>& a) {
-    return map(a, [](T x) { return std::cos(static_cast<Compute<T>>(x)); });
-}
-template <class T>
-Tile<T> bit_not(const Tile<T>& a) {
-    return map(a, [](T x) {
-        if constexpr (std::is_integral<T>::value) {
-            return static_cast<T>(~x);
-        } else {
-            (void)x;
-            tile_error("not", "a bitwise operation on a floating-point tile");
-            return T(0);
-        }
-    });
-}
+
+#define PLC_TILE_UNARY(NAME, EXPR)                   \
+    template <class T>                               \
+    Tile<T> NAME(const Tile<T>& a) {                 \
+        return map(a, [](T x) { return EXPR; });     \
+    }
+
+PLC_TILE_UNARY(exp, std::exp(static_cast<Compute<T>>(x)))
+PLC_TILE_UNARY(log, std::log(static_cast<Compute<T>>(x)))
+PLC_TILE_UNARY(sqrt, std::sqrt(static_cast<Compute<T>>(x)))
+PLC_TILE_UNARY(rsqrt, Compute<T>(1) / std::sqrt(static_cast<Compute<T>>(x)))
+PLC_TILE_UNARY(recip, Compute<T>(1) / static_cast<Compute<T>>(x))
+PLC_TILE_UNARY(neg, static_cast<T>(T(0) - x))
+PLC_TILE_UNARY(abs, abs_value<T>(x))
+PLC_TILE_UNARY(relu, relu_value<T>(x))
+PLC_TILE_UNARY(sin, std::sin(static_cast<Compute<T>>(x)))
+PLC_TILE_UNARY(cos, std::cos(static_cast<Compute<T>>(x)))
+PLC_TILE_UNARY(bit_not, bit_not_value<T>(x))
+
+#undef PLC_TILE_UNARY
 
 /// `expands(target, s)`: a tile shaped like target, every element s.
 template <class T, class S>
@@ -1289,39 +1271,21 @@ Tile<T> col_reduce(const Tile<T>& t, Reduce op) {
     return out;
 }
 
-template <class T>
-Tile<T> row_sum(const Tile<T>& t) {
-    return row_reduce(t, Reduce::Sum);
-}
-template <class T>
-Tile<T> row_max(const Tile<T>& t) {
-    return row_reduce(t, Reduce::Max);
-}
-template <class T>
-Tile<T> row_min(const Tile<T>& t) {
-    return row_reduce(t, Reduce::Min);
-}
-template <class T>
-Tile<T> col_sum(const Tile<T>& t) {
-    return col_reduce(t, Reduce::Sum);
-}
-template <class T>
-Tile<T> col_max(const Tile<T>& t) {
-    return col_reduce(t, Reduce::Max);
-}
-template <class T>
-Tile<T> col_min(const Tile<T>& t) {
-    return col_reduce(t, Reduce::Min);
-}
+/// `NAME(t)`: `FN(t, ARG)`, a reduction along rows or columns.
+#define PLC_TILE_REDUCE(NAME, RESULT, FN, ARG) \
+    template <class T>                         \
+    Tile<RESULT> NAME(const Tile<T>& t) {      \
+        return FN(t, ARG);                     \
+    }
 
-template <class T>
-Tile<T> row_prod(const Tile<T>& t) {
-    return row_reduce(t, Reduce::Prod);
-}
-template <class T>
-Tile<T> col_prod(const Tile<T>& t) {
-    return col_reduce(t, Reduce::Prod);
-}
+PLC_TILE_REDUCE(row_sum, T, row_reduce, Reduce::Sum)
+PLC_TILE_REDUCE(row_max, T, row_reduce, Reduce::Max)
+PLC_TILE_REDUCE(row_min, T, row_reduce, Reduce::Min)
+PLC_TILE_REDUCE(col_sum, T, col_reduce, Reduce::Sum)
+PLC_TILE_REDUCE(col_max, T, col_reduce, Reduce::Max)
+PLC_TILE_REDUCE(col_min, T, col_reduce, Reduce::Min)
+PLC_TILE_REDUCE(row_prod, T, row_reduce, Reduce::Prod)
+PLC_TILE_REDUCE(col_prod, T, col_reduce, Reduce::Prod)
 
 /// The position of the first maximum (`max`) or minimum of each row over the valid
 /// columns: [rows, 1] of INT32 (0 for a row without valid columns).
@@ -1354,22 +1318,12 @@ Tile<int32_t> col_arg(const Tile<T>& t, bool max) {
     return out;
 }
 
-template <class T>
-Tile<int32_t> row_argmax(const Tile<T>& t) {
-    return row_arg(t, true);
-}
-template <class T>
-Tile<int32_t> row_argmin(const Tile<T>& t) {
-    return row_arg(t, false);
-}
-template <class T>
-Tile<int32_t> col_argmax(const Tile<T>& t) {
-    return col_arg(t, true);
-}
-template <class T>
-Tile<int32_t> col_argmin(const Tile<T>& t) {
-    return col_arg(t, false);
-}
+PLC_TILE_REDUCE(row_argmax, int32_t, row_arg, true)
+PLC_TILE_REDUCE(row_argmin, int32_t, row_arg, false)
+PLC_TILE_REDUCE(col_argmax, int32_t, col_arg, true)
+PLC_TILE_REDUCE(col_argmin, int32_t, col_arg, false)
+
+#undef PLC_TILE_REDUCE
 
 /// `sum/max/min(t, axis, keepdim)` on a tile of one or two axes.
 template <class T>
@@ -1414,69 +1368,34 @@ Tile<T> col_expand(const char* op, const Tile<T>& t, const Tile<U>& v, F f) {
     return out;
 }
 
-template <class T, class U>
-Tile<T> row_expand_add(const Tile<T>& t, const Tile<U>& v) {
-    return row_expand("row_expand_add", t, v, [](T x, T y) { return x + y; });
-}
-template <class T, class U>
-Tile<T> row_expand_sub(const Tile<T>& t, const Tile<U>& v) {
-    return row_expand("row_expand_sub", t, v, [](T x, T y) { return x - y; });
-}
-template <class T, class U>
-Tile<T> row_expand_mul(const Tile<T>& t, const Tile<U>& v) {
-    return row_expand("row_expand_mul", t, v, [](T x, T y) { return x * y; });
-}
-template <class T, class U>
-Tile<T> row_expand_div(const Tile<T>& t, const Tile<U>& v) {
-    return row_expand("row_expand_div", t, v, [](T x, T y) { return div_value<T>(x, y); });
-}
-template <class T, class U>
-Tile<T> col_expand_mul(const Tile<T>& t, const Tile<U>& v) {
-    return col_expand("col_expand_mul", t, v, [](T x, T y) { return x * y; });
-}
-template <class T, class U>
-Tile<T> row_expand_max(const Tile<T>& t, const Tile<U>& v) {
-    return row_expand("row_expand_max", t, v, [](T x, T y) { return x < y ? y : x; });
-}
-template <class T, class U>
-Tile<T> row_expand_min(const Tile<T>& t, const Tile<U>& v) {
-    return row_expand("row_expand_min", t, v, [](T x, T y) { return y < x ? y : x; });
-}
-/// `exp(t - v)` along each row (PTO's `TROWEXPANDEXPDIF`: a subtraction, then `exp`).
-template <class T, class U>
-Tile<T> row_expand_expdif(const Tile<T>& t, const Tile<U>& v) {
-    return row_expand("row_expand_expdif", t, v,
-                      [](T x, T y) { return std::exp(static_cast<Compute<T>>(static_cast<T>(x - y))); });
-}
+/// `NAME(t, v)`: `FN("NAME", t, v, f)` with `f(x, y)` = EXPR (a row or column expansion,
+/// or a part op).
+#define PLC_TILE_PAIRWISE(NAME, FN, EXPR)                                    \
+    template <class T, class U>                                              \
+    Tile<T> NAME(const Tile<T>& t, const Tile<U>& v) {                       \
+        return FN(#NAME, t, v, [](T x, T y) { return EXPR; });              \
+    }
+
+PLC_TILE_PAIRWISE(row_expand_add, row_expand, x + y)
+PLC_TILE_PAIRWISE(row_expand_sub, row_expand, x - y)
+PLC_TILE_PAIRWISE(row_expand_mul, row_expand, x * y)
+PLC_TILE_PAIRWISE(row_expand_div, row_expand, div_value<T>(x, y))
+PLC_TILE_PAIRWISE(row_expand_max, row_expand, x < y ? y : x)
+PLC_TILE_PAIRWISE(row_expand_min, row_expand, y < x ? y : x)
+// `exp(t - v)` along each row (PTO's `TROWEXPANDEXPDIF`: a subtraction, then `exp`).
+PLC_TILE_PAIRWISE(row_expand_expdif, row_expand, std::exp(static_cast<Compute<T>>(static_cast<T>(x - y))))
+PLC_TILE_PAIRWISE(col_expand_add, col_expand, x + y)
+PLC_TILE_PAIRWISE(col_expand_sub, col_expand, x - y)
+PLC_TILE_PAIRWISE(col_expand_mul, col_expand, x * y)
+PLC_TILE_PAIRWISE(col_expand_div, col_expand, div_value<T>(x, y))
+PLC_TILE_PAIRWISE(col_expand_max, col_expand, x < y ? y : x)
+PLC_TILE_PAIRWISE(col_expand_min, col_expand, y < x ? y : x)
+PLC_TILE_PAIRWISE(col_expand_expdif, col_expand, std::exp(static_cast<Compute<T>>(static_cast<T>(x - y))))
+
 /// `row_expand(target, v)`: v [rows, 1] repeated along every row, shaped like target.
 template <class T, class U>
 Tile<T> row_expand(const Tile<T>& target, const Tile<U>& v) {
     return row_expand("row_expand", target, v, [](T, T y) { return y; });
-}
-template <class T, class U>
-Tile<T> col_expand_add(const Tile<T>& t, const Tile<U>& v) {
-    return col_expand("col_expand_add", t, v, [](T x, T y) { return x + y; });
-}
-template <class T, class U>
-Tile<T> col_expand_sub(const Tile<T>& t, const Tile<U>& v) {
-    return col_expand("col_expand_sub", t, v, [](T x, T y) { return x - y; });
-}
-template <class T, class U>
-Tile<T> col_expand_div(const Tile<T>& t, const Tile<U>& v) {
-    return col_expand("col_expand_div", t, v, [](T x, T y) { return div_value<T>(x, y); });
-}
-template <class T, class U>
-Tile<T> col_expand_max(const Tile<T>& t, const Tile<U>& v) {
-    return col_expand("col_expand_max", t, v, [](T x, T y) { return x < y ? y : x; });
-}
-template <class T, class U>
-Tile<T> col_expand_min(const Tile<T>& t, const Tile<U>& v) {
-    return col_expand("col_expand_min", t, v, [](T x, T y) { return y < x ? y : x; });
-}
-template <class T, class U>
-Tile<T> col_expand_expdif(const Tile<T>& t, const Tile<U>& v) {
-    return col_expand("col_expand_expdif", t, v,
-                      [](T x, T y) { return std::exp(static_cast<Compute<T>>(static_cast<T>(x - y))); });
 }
 
 // ------------------------------------------------------------------ part ops
@@ -1500,22 +1419,12 @@ Tile<T> part(const char* op, const Tile<T>& a, const Tile<U>& b, F f) {
     return out;
 }
 
-template <class T, class U>
-Tile<T> part_add(const Tile<T>& a, const Tile<U>& b) {
-    return part("part_add", a, b, [](T x, T y) { return x + y; });
-}
-template <class T, class U>
-Tile<T> part_mul(const Tile<T>& a, const Tile<U>& b) {
-    return part("part_mul", a, b, [](T x, T y) { return x * y; });
-}
-template <class T, class U>
-Tile<T> part_max(const Tile<T>& a, const Tile<U>& b) {
-    return part("part_max", a, b, [](T x, T y) { return x < y ? y : x; });
-}
-template <class T, class U>
-Tile<T> part_min(const Tile<T>& a, const Tile<U>& b) {
-    return part("part_min", a, b, [](T x, T y) { return y < x ? y : x; });
-}
+PLC_TILE_PAIRWISE(part_add, part, x + y)
+PLC_TILE_PAIRWISE(part_mul, part, x * y)
+PLC_TILE_PAIRWISE(part_max, part, x < y ? y : x)
+PLC_TILE_PAIRWISE(part_min, part, y < x ? y : x)
+
+#undef PLC_TILE_PAIRWISE
 
 /// `col_expand(target, v)`: v [1, cols] repeated on every row, shaped like target.
 template <class T, class U>

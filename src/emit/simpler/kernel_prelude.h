@@ -56,23 +56,7 @@ static_assert(offsetof(ChipTensor, dtype) == 40, "dtype at byte 40");
 static_assert(offsetof(ChipTensor, shapes) == 44, "shapes at byte 44");
 static_assert(offsetof(ChipTensor, strides) == 72, "strides at byte 72");
 
-/// Host memory as a contiguous row-major tensor (the tile library's kernel-local tensors).
-inline ChipTensor make_tensor_external(void* addr, const uint32_t shapes[], uint32_t ndims,
-                                       DataType dt = DataType::FLOAT32) {
-    always_assert(ndims <= static_cast<uint32_t>(MAX_TENSOR_DIMS));
-    ChipTensor t;
-    t.buffer.addr = reinterpret_cast<uint64_t>(addr);
-    t.ndims = ndims;
-    t.dtype = dt;
-    uint32_t stride = 1;
-    for (uint32_t k = ndims; k-- > 0;) {
-        t.shapes[k] = shapes[k];
-        t.strides[k] = stride;
-        stride *= shapes[k];
-    }
-    t.buffer.size = t.numel() * get_element_size(dt);
-    return t;
-}
+// @MAKE_TENSOR_EXTERNAL@
 
 /// The dispatch being run on this thread (a simulated core): its args array.
 inline const int64_t*& plc_sim_args() {

@@ -29,7 +29,8 @@ use std::fmt::Write;
 
 /// simpler's kernel ABI, as plc's tile library needs it (with `@DATA_TYPES@` for the data
 /// types section of plc's runtime header, `@CHIP_TENSOR_FIELDS@` and `@CHIP_TENSOR_METHODS@`
-/// for what its `ChipTensor` shares with the runtime's).
+/// for what its `ChipTensor` shares with the runtime's, `@MAKE_TENSOR_EXTERNAL@` for the
+/// runtime's `make_tensor_external`).
 const KERNEL_PRELUDE: &str = include_str!("kernel_prelude.h");
 
 /// The runner `run.sh` calls with simpler's Python.
@@ -70,6 +71,16 @@ fn chip_tensor_methods() -> String {
     api[start..end].lines().filter(|l| !l.contains("plc_rt_derived(")).map(|l| format!("{l}\n")).collect()
 }
 
+/// plc's `make_tensor_external` (host memory as a contiguous row-major tensor), which the
+/// tile library's kernel-local tensors use: the fields it sets are the ones simpler's
+/// `ChipTensor` shares.
+fn make_tensor_external() -> &'static str {
+    let api = runtime_file("pto_orchestration_api.h");
+    let Some(start) = api.find("/// Wraps host memory the caller owns") else { return "" };
+    let end = api[start..].find("\n}\n").map_or(api.len(), |k| start + k + 3);
+    api.get(start..end).unwrap_or_default()
+}
+
 fn runtime_file(name: &str) -> &'static str {
     super::runtime::RUNTIME_FILES.iter().find(|(n, _)| *n == name).map(|(_, text)| *text).unwrap_or_default()
 }
@@ -99,7 +110,8 @@ pub fn kernel(program: &Program, names: &Interner, func: Symbol) -> Result<Strin
         &KERNEL_PRELUDE
             .replace("// @DATA_TYPES@\n", data_types())
             .replace("    // @CHIP_TENSOR_FIELDS@\n", chip_tensor_fields())
-            .replace("    // @CHIP_TENSOR_METHODS@\n", &chip_tensor_methods()),
+            .replace("    // @CHIP_TENSOR_METHODS@\n", &chip_tensor_methods())
+            .replace("// @MAKE_TENSOR_EXTERNAL@\n", make_tensor_external()),
     );
     out.push('\n');
     out.push_str(&tile_library());
@@ -306,11 +318,14 @@ mod tests {
             fields.starts_with("    struct Buffer {") && fields.ends_with("bool is_contiguous = true;\n"),
             "{fields}"
         );
+        let make = make_tensor_external();
+        assert!(make.contains("inline ChipTensor make_tensor_external(") && make.ends_with("\n}\n"), "{make}");
         assert!(!tile_library().contains("#include \"pto_orchestration_api.h\""));
         assert!(
             KERNEL_PRELUDE.contains("// @DATA_TYPES@\n")
                 && KERNEL_PRELUDE.contains("    // @CHIP_TENSOR_FIELDS@\n")
                 && KERNEL_PRELUDE.contains("    // @CHIP_TENSOR_METHODS@\n")
+                && KERNEL_PRELUDE.contains("// @MAKE_TENSOR_EXTERNAL@\n")
         );
     }
 }
