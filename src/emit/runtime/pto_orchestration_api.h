@@ -210,6 +210,18 @@ inline T convert(S v) {
     }
 }
 
+/// The data types stored as a plain C type, with that type (the others: FP16 and BF16 as
+/// their bits in a uint16_t, BOOL as a 0/1 byte, the 8- and 4-bit floats as raw bytes).
+#define PLC_RT_PLAIN_TYPES(X) \
+    X(FLOAT32, float)         \
+    X(INT8, int8_t)           \
+    X(INT16, int16_t)         \
+    X(UINT16, uint16_t)       \
+    X(INT32, int32_t)         \
+    X(UINT32, uint32_t)       \
+    X(INT64, int64_t)         \
+    X(UINT64, uint64_t)
+
 /// The `S` stored at `p` (any alignment).
 template <class S>
 inline S load_raw(const void* p) {
@@ -222,14 +234,15 @@ inline S load_raw(const void* p) {
 template <class T>
 inline T load_as(DataType dt, const void* p) {
     switch (dt) {
-        case DataType::FLOAT32:
-            return convert<T>(load_raw<float>(p));
+#define PLC_RT_LOAD(DT, S) \
+    case DataType::DT:     \
+        return convert<T>(load_raw<S>(p));
+        PLC_RT_PLAIN_TYPES(PLC_RT_LOAD)
+#undef PLC_RT_LOAD
         case DataType::FLOAT16:
             return convert<T>(half_to_float(load_raw<uint16_t>(p)));
         case DataType::BFLOAT16:
             return convert<T>(bf16_to_float(load_raw<uint16_t>(p)));
-        case DataType::INT8:
-            return convert<T>(load_raw<int8_t>(p));
         case DataType::UINT8:
         case DataType::BOOL:
         case DataType::FP8E4M3FN:
@@ -238,18 +251,6 @@ inline T load_as(DataType dt, const void* p) {
         case DataType::FP8E5M2:
         case DataType::UNKNOWN:
             return convert<T>(load_raw<uint8_t>(p));
-        case DataType::INT16:
-            return convert<T>(load_raw<int16_t>(p));
-        case DataType::UINT16:
-            return convert<T>(load_raw<uint16_t>(p));
-        case DataType::INT32:
-            return convert<T>(load_raw<int32_t>(p));
-        case DataType::UINT32:
-            return convert<T>(load_raw<uint32_t>(p));
-        case DataType::INT64:
-            return convert<T>(load_raw<int64_t>(p));
-        case DataType::UINT64:
-            return convert<T>(load_raw<uint64_t>(p));
     }
     return T();
 }
@@ -264,17 +265,17 @@ inline void store_raw(void* p, T v) {
 template <class T>
 inline void store_as(DataType dt, void* p, T v) {
     switch (dt) {
-        case DataType::FLOAT32:
-            store_raw<float>(p, v);
-            return;
+#define PLC_RT_STORE(DT, S)    \
+    case DataType::DT:         \
+        store_raw<S>(p, v);    \
+        return;
+        PLC_RT_PLAIN_TYPES(PLC_RT_STORE)
+#undef PLC_RT_STORE
         case DataType::FLOAT16:
             store_raw<uint16_t>(p, float_to_half(convert<float>(v)));
             return;
         case DataType::BFLOAT16:
             store_raw<uint16_t>(p, float_to_bf16(convert<float>(v)));
-            return;
-        case DataType::INT8:
-            store_raw<int8_t>(p, v);
             return;
         case DataType::BOOL:
             store_raw<uint8_t>(p, static_cast<uint8_t>(convert<bool>(v)));
@@ -287,26 +288,10 @@ inline void store_as(DataType dt, void* p, T v) {
         case DataType::UNKNOWN:
             store_raw<uint8_t>(p, v);
             return;
-        case DataType::INT16:
-            store_raw<int16_t>(p, v);
-            return;
-        case DataType::UINT16:
-            store_raw<uint16_t>(p, v);
-            return;
-        case DataType::INT32:
-            store_raw<int32_t>(p, v);
-            return;
-        case DataType::UINT32:
-            store_raw<uint32_t>(p, v);
-            return;
-        case DataType::INT64:
-            store_raw<int64_t>(p, v);
-            return;
-        case DataType::UINT64:
-            store_raw<uint64_t>(p, v);
-            return;
     }
 }
+
+#undef PLC_RT_PLAIN_TYPES
 
 }  // namespace plc_rt
 
@@ -526,24 +511,19 @@ struct Arg {
     Arg(const Arg&) = delete;
     Arg& operator=(const Arg&) = delete;
 
-    template <class... T>
-    void add_input(const T&... ts) {
-        (add_tensor_(ts, TensorArgType::INPUT), ...);
+    /// `NAME(tensors...)`: each tensor an argument of type `TYPE`.
+#define PLC_RT_ADD_TENSORS(NAME, TYPE)                   \
+    template <class... T>                                \
+    void NAME(const T&... ts) {                          \
+        (add_tensor_(ts, TensorArgType::TYPE), ...);     \
     }
+    PLC_RT_ADD_TENSORS(add_input, INPUT)
     /// A ChipTensor is written in place (OUTPUT_EXISTING); a TensorCreateInfo is allocated
     /// by the runtime (OUTPUT) and found in the submit's TaskOutputTensors.
-    template <class... T>
-    void add_output(const T&... ts) {
-        (add_tensor_(ts, TensorArgType::OUTPUT_EXISTING), ...);
-    }
-    template <class... T>
-    void add_inout(const T&... ts) {
-        (add_tensor_(ts, TensorArgType::INOUT), ...);
-    }
-    template <class... T>
-    void add_no_dep(const T&... ts) {
-        (add_tensor_(ts, TensorArgType::NO_DEP), ...);
-    }
+    PLC_RT_ADD_TENSORS(add_output, OUTPUT_EXISTING)
+    PLC_RT_ADD_TENSORS(add_inout, INOUT)
+    PLC_RT_ADD_TENSORS(add_no_dep, NO_DEP)
+#undef PLC_RT_ADD_TENSORS
     /// Scalars, after every tensor: arithmetic values (packed by to_u64) or slots.
     template <class... T>
     void add_scalar(const T&... vs) {

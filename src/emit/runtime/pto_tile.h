@@ -299,6 +299,10 @@ inline int64_t inside(int64_t off, int64_t want, int64_t extent) {
     return std::max<int64_t>(hi - lo, 0);
 }
 
+/// The tile transposed in its last two axes (defined with the layout operations).
+template <class T>
+Tile<T> transpose_last(const Tile<T>& a);
+
 /// `pl.load(t, offsets, shapes, valid_shapes, transpose=)`: the window, zero outside the
 /// tensor; valid region = min(valid_shapes or shapes, the part inside the tensor).
 template <class T>
@@ -333,12 +337,7 @@ Tile<T> load(const ChipTensor& t, const Dims& offsets, const Dims& shapes, const
     w.valid_cols = std::max<int64_t>(std::min<int64_t>(w.valid_cols, w.cols), 0);
     if (!transpose) return w;
     if (w.ndims != 2) tile_error("load", "transpose=True on a window that is not 2-D");
-    Tile<T> out = make_tile<T>(dims2(w.cols, w.rows));
-    for (int64_t r = 0; r < w.rows; ++r)
-        for (int64_t c = 0; c < w.cols; ++c) out.at(c, r) = w.at(r, c);
-    out.valid_rows = w.valid_cols;
-    out.valid_cols = w.valid_rows;
-    return out;
+    return transpose_last(w);
 }
 
 /// The whole tensor as a tile (a tensor value used where a tile computation needs it).
@@ -1735,34 +1734,11 @@ void element_bytes(T v, DataType dt, std::vector<uint8_t>& out) {
     for (uint32_t k = 0; k < width; ++k) out.push_back(static_cast<uint8_t>(bits >> (8 * k)));
 }
 
-/// An element of `dt` from its little-endian bytes, as T.
+/// An element of `dt` from its little-endian bytes, as T (the host's order: the CPU
+/// runtimes run on little-endian hosts).
 template <class T>
 T element_of(const uint8_t* b, DataType dt) {
-    uint32_t width = get_element_size(dt);
-    uint64_t bits = 0;
-    for (uint32_t k = 0; k < width; ++k) bits |= static_cast<uint64_t>(b[k]) << (8 * k);
-    switch (dt) {
-        case DataType::FLOAT32: {
-            uint32_t w = static_cast<uint32_t>(bits);
-            float f = 0;
-            std::memcpy(&f, &w, 4);
-            return static_cast<T>(f);
-        }
-        case DataType::FLOAT16:
-            return static_cast<T>(plc_rt::half_to_float(static_cast<uint16_t>(bits)));
-        case DataType::BFLOAT16:
-            return static_cast<T>(plc_rt::bf16_to_float(static_cast<uint16_t>(bits)));
-        case DataType::INT8:
-            return static_cast<T>(static_cast<int8_t>(bits));
-        case DataType::INT16:
-            return static_cast<T>(static_cast<int16_t>(bits));
-        case DataType::INT32:
-            return static_cast<T>(static_cast<int32_t>(bits));
-        case DataType::INT64:
-            return static_cast<T>(static_cast<int64_t>(bits));
-        default:
-            return static_cast<T>(bits);
-    }
+    return plc_rt::load_as<T>(dt, b);
 }
 
 /// `reinterpret_view(x, dtype, shape)`: x's bytes in row-major order read as `to`; without
