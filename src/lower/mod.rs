@@ -842,29 +842,29 @@ impl Lowering<'_> {
     ) -> (Option<Level>, Option<Role>) {
         let (derived_level, derived_role) = kind.derived_level_role();
         let fname = self.name(name).to_string();
-        if let (Some(d), Some(l)) = (derived_level, level) {
-            if d != l {
-                self.error(
-                    Code::E0213,
-                    file,
-                    span,
-                    format!("function `{fname}` has type {kind}, which implies level={d}, but level={l} was given"),
-                    "conflicting level",
-                )
-                .help = Some(format!("drop `level=`; a {kind} function always runs at level {d}"));
-            }
-        }
-        if let (Some(d), Some(r)) = (derived_role, role) {
-            if d != r {
-                self.error(
-                    Code::E0213,
-                    file,
-                    span,
-                    format!("function `{fname}` has type {kind}, which implies role={d}, but role={r} was given"),
-                    "conflicting role",
-                )
-                .help = Some(format!("drop `role=`; a {kind} function always has role {d}"));
-            }
+        // (keyword, what the kind fixes, the implied and the given value where they differ)
+        let conflicts = [
+            (
+                "level",
+                "runs at level",
+                derived_level.zip(level).filter(|(d, l)| d != l).map(|(d, l)| (d.to_string(), l.to_string())),
+            ),
+            (
+                "role",
+                "has role",
+                derived_role.zip(role).filter(|(d, r)| d != r).map(|(d, r)| (d.to_string(), r.to_string())),
+            ),
+        ];
+        for (key, verb, conflict) in conflicts {
+            let Some((d, given)) = conflict else { continue };
+            self.error(
+                Code::E0213,
+                file,
+                span,
+                format!("function `{fname}` has type {kind}, which implies {key}={d}, but {key}={given} was given"),
+                format!("conflicting {key}"),
+            )
+            .help = Some(format!("drop `{key}=`; a {kind} function always {verb} {d}"));
         }
         (derived_level.or(level), derived_role.or(role))
     }
