@@ -159,46 +159,38 @@ impl Lowering<'_> {
         }
         let site = Site { file: fac_file, span: fac.name_span, text: String::new() };
         let defaults = self.bind_args(f, &[], &site, false);
-        match defaults {
-            Some(bound) => {
-                let text = self.call_text(fac.name, &bound);
-                let mut d = Diagnostic::note(
-                    Code::N0004,
-                    format!("program factory `{fname}` compiled with its defaults, as `{text}`"),
-                    Label::primary(fac_file, fac.name_span, "evaluated at compile time"),
-                );
-                for (span, arg, place) in &skipped {
-                    d.secondary.push(Label::secondary(
-                        root_file,
-                        *span,
-                        format!("not used: `{arg}` in {place} is computed at run time"),
-                    ));
-                }
-                d.help = Some(format!("choose other arguments with `--factory '{fname}(...)'`"));
-                self.diags.push(d);
-                let site = Site { text, ..site };
-                self.instantiate(f, bound, Some(site));
-            }
-            None => {
-                let missing = self.missing_params(f);
-                let mut d = Diagnostic::note(
-                    Code::N0005,
-                    format!(
-                        "program factory `{fname}` is not compiled: no call with constant arguments gives {}",
-                        missing
-                    ),
-                    Label::primary(fac_file, fac.name_span, "not evaluated"),
-                );
-                for (span, arg, place) in &skipped {
-                    d.secondary.push(Label::secondary(
-                        root_file,
-                        *span,
-                        format!("`{arg}` in {place} is computed at run time"),
-                    ));
-                }
-                d.help = Some(format!("give the arguments with `--factory '{fname}(...)'`"));
-                self.diags.push(d);
-            }
+        let text = defaults.as_ref().map(|bound| self.call_text(fac.name, bound));
+        // N0004 (compiled with the defaults) or N0005 (not compiled), the arguments computed
+        // at run time as secondary labels.
+        let (code, message, label, unused, verb) = match &text {
+            Some(text) => (
+                Code::N0004,
+                format!("program factory `{fname}` compiled with its defaults, as `{text}`"),
+                "evaluated at compile time",
+                "not used: ",
+                "choose other",
+            ),
+            None => (
+                Code::N0005,
+                format!(
+                    "program factory `{fname}` is not compiled: no call with constant arguments gives {}",
+                    self.missing_params(f)
+                ),
+                "not evaluated",
+                "",
+                "give the",
+            ),
+        };
+        let mut d = Diagnostic::note(code, message, Label::primary(fac_file, fac.name_span, label));
+        for (span, arg, place) in &skipped {
+            let message = format!("{unused}`{arg}` in {place} is computed at run time");
+            d.secondary.push(Label::secondary(root_file, *span, message));
+        }
+        d.help = Some(format!("{verb} arguments with `--factory '{fname}(...)'`"));
+        self.diags.push(d);
+        if let (Some(bound), Some(text)) = (defaults, text) {
+            let site = Site { text, ..site };
+            self.instantiate(f, bound, Some(site));
         }
     }
 
