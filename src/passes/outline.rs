@@ -609,18 +609,25 @@ impl Outliner<'_> {
         let vname = self.names.get(self.program.var(v).source).to_string();
         let rname = self.names.get(region).to_string();
         let at = self.program.var(v).loc;
-        let mut d = Diagnostic::error(
+        self.region_error(
             Code::E0410,
             format!(
                 "region `{rname}` computes scalar `{vname}` from device-side data and the code after it reads `{vname}`, so the kernel would have to return a scalar"
             ),
-            Label::primary(at.file, at.span, "computed on the device"),
-        )
-        .with_help(format!(
-            "a device kernel cannot return a scalar: write the value into a [1] tensor output and read it back after the region with pl.tensor.read(t, [0]), or compute `{vname}` before the region"
-        ));
-        if !loc.is_compiler_made() {
-            d = d.with_label(Label::secondary(loc.file, loc.span, "the region"));
+            (at, "computed on the device"),
+            format!(
+                "a device kernel cannot return a scalar: write the value into a [1] tensor output and read it back after the region with pl.tensor.read(t, [0]), or compute `{vname}` before the region"
+            ),
+            loc,
+        );
+    }
+
+    /// An error at `at`, with the region (`region`, unless the compiler made it) as a
+    /// secondary label.
+    fn region_error(&mut self, code: Code, message: String, at: (Loc, &str), help: String, region: Loc) {
+        let mut d = Diagnostic::error(code, message, Label::primary(at.0.file, at.0.span, at.1)).with_help(help);
+        if !region.is_compiler_made() {
+            d = d.with_label(Label::secondary(region.file, region.span, "the region"));
         }
         self.diags.push(d);
     }
@@ -681,18 +688,15 @@ impl Outliner<'_> {
                                 let tname = self.names.get(self.program.var(t).source).to_string();
                                 let rname = self.names.get(fname).to_string();
                                 let at = self.program.expr(item).loc;
-                                let mut d = Diagnostic::error(
+                                self.region_error(
                                     Code::E0411,
                                     format!(
                                         "no_dep_args=[...] of region `{rname}` names tensor `{tname}`, which the region does not use"
                                     ),
-                                    Label::primary(at.file, at.span, "not captured by the region"),
-                                )
-                                .with_help("list only tensors the region reads or writes, or remove the entry".to_string());
-                                if !loc.is_compiler_made() {
-                                    d = d.with_label(Label::secondary(loc.file, loc.span, "the region"));
-                                }
-                                self.diags.push(d);
+                                    (at, "not captured by the region"),
+                                    "list only tensors the region reads or writes, or remove the entry".to_string(),
+                                    loc,
+                                );
                             }
                         }
                     }
