@@ -514,38 +514,25 @@ impl Lowering<'_> {
                 continue;
             }
             match key.as_str() {
-                "type" => {
-                    if let Some(Const::Enum(EnumValue::FuncKind(k))) = self.enum_arg(m, a.value) {
-                        kind = k;
-                    } else {
-                        let vspan = self.ast(m).expr(a.value).span;
-                        self.error(
-                            Code::E0212,
-                            file,
-                            vspan,
-                            "`type=` must be `pl.FunctionType.<kind>`",
-                            "not a function type",
-                        )
-                        .help = Some(format!("valid kinds: {}", FuncKind::names()));
-                    }
-                }
+                "type" => match self.enum_arg(m, a.value) {
+                    Some(Const::Enum(EnumValue::FuncKind(k))) => kind = k,
+                    _ => self.not_an_enum(
+                        m,
+                        a.value,
+                        "type",
+                        "FunctionType.<kind>",
+                        ("function type", "kinds", FuncKind::names()),
+                    ),
+                },
                 "level" => match self.enum_arg(m, a.value) {
                     Some(Const::Enum(EnumValue::Level(l))) => level = Some(l),
                     Some(Const::None) => {}
-                    _ => {
-                        let vspan = self.ast(m).expr(a.value).span;
-                        self.error(Code::E0212, file, vspan, "`level=` must be `pl.Level.<name>`", "not a level")
-                            .help = Some(format!("valid levels: {}", Level::names()));
-                    }
+                    _ => self.not_an_enum(m, a.value, "level", "Level.<name>", ("level", "levels", Level::names())),
                 },
                 "role" => match self.enum_arg(m, a.value) {
                     Some(Const::Enum(EnumValue::Role(r))) => role = Some(r),
                     Some(Const::None) => {}
-                    _ => {
-                        let vspan = self.ast(m).expr(a.value).span;
-                        self.error(Code::E0212, file, vspan, "`role=` must be `pl.Role.<name>`", "not a role").help =
-                            Some(format!("valid roles: {}", Role::names()));
-                    }
+                    _ => self.not_an_enum(m, a.value, "role", "Role.<name>", ("role", "roles", Role::names())),
                 },
                 "auto_scope" => attrs.auto_scope = Some(self.bool_literal(m, a.value, "auto_scope")?),
                 "strict_ssa" => attrs.strict_ssa = self.bool_literal(m, a.value, "strict_ssa")?,
@@ -567,6 +554,16 @@ impl Lowering<'_> {
     }
 
     /// An enum-valued argument (`pl.Level.CHIP`, `Level.CHIP`, `None`).
+    /// E0212 on a decorator's `key=` whose value is not `pl.<form>`: `what` says what it is
+    /// not (`a level`), with the valid names (`valid levels: ...`).
+    fn not_an_enum(&mut self, m: ModuleId, e: ast::ExprId, key: &str, form: &str, what: (&str, &str, String)) {
+        let (what, plural, names) = what;
+        let file = self.modules[m].file;
+        let span = self.ast(m).expr(e).span;
+        self.error(Code::E0212, file, span, format!("`{key}=` must be `pl.{form}`"), format!("not a {what}")).help =
+            Some(format!("valid {plural}: {names}"));
+    }
+
     fn enum_arg(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Const> {
         // `Level.CHIP` / `FunctionType.X` without the `pl.` prefix, as PyPTO allows.
         if let Some(dotted) = self.dotted(m, e) {
