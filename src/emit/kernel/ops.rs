@@ -11,6 +11,18 @@ use crate::ir::ops::{Op, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special};
 use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Loc, MaskPattern, PadValue, Type};
 use std::fmt::Write;
 
+/// An argument of a plain call of the tile library (`Emitter::lib_call`): a tile (or a
+/// tensor value held as one) or a scalar.
+#[derive(Clone, Copy)]
+enum Lib {
+    Tile(Slot),
+    Scalar(Slot),
+}
+
+/// `(input, index, src)`: the arguments of the scatters of `src` into `input` at `index`.
+const INPUT_INDEX_SRC: [Lib; 3] =
+    [Lib::Tile(Slot::Named(P::Input)), Lib::Tile(Slot::Named(P::Index)), Lib::Tile(Slot::Named(P::Src))];
+
 /// An op call being emitted: its expression, the op and its arguments (in the op's
 /// parameter order).
 struct OpCall<'a> {
@@ -592,22 +604,13 @@ impl Emitter<'_> {
             | Special::MatmulBias
             | Special::BatchMatmul
             | Special::BatchMatmulAcc => self.matmul(c, special, elem)?,
-            Special::Lrelu => {
-                let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
-                let s = self.expr(self.need(c, Slot::Nth(1))?)?.0;
-                format!("plc::lrelu({x}, {s})")
-            }
-            Special::Prelu => {
-                let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
-                let s = self.tile_arg(self.need(c, Slot::Nth(1))?)?;
-                format!("plc::prelu({x}, {s})")
-            }
-            Special::Sel => {
-                let m = self.tile_arg(self.need(c, P::Mask)?)?;
-                let x = self.tile_arg(self.need(c, P::Lhs)?)?;
-                let y = self.tile_arg(self.need(c, P::Rhs)?)?;
-                format!("plc::sel({m}, {x}, {y})")
-            }
+            Special::Lrelu => self.lib_call(c, "lrelu", &[Lib::Tile(Slot::Nth(0)), Lib::Scalar(Slot::Nth(1))])?,
+            Special::Prelu => self.lib_call(c, "prelu", &[Lib::Tile(Slot::Nth(0)), Lib::Tile(Slot::Nth(1))])?,
+            Special::Sel => self.lib_call(
+                c,
+                "sel",
+                &[Lib::Tile(P::Mask.into()), Lib::Tile(P::Lhs.into()), Lib::Tile(P::Rhs.into())],
+            )?,
             // `sels(mask, src, tmp, scalar)`, or the older `sels(mask, src, scalar)`.
             Special::Sels if c.op.def().level == OpLevel::Tile => {
                 let m = self.tile_arg(self.need(c, P::Mask)?)?;
@@ -619,27 +622,16 @@ impl Emitter<'_> {
                 let s = self.expr(s)?.0;
                 format!("plc::sels({m}, {x}, {s})")
             }
-            Special::Sels => {
-                let x = self.tile_arg(self.need(c, P::Lhs)?)?;
-                let y = self.tile_arg(self.need(c, P::Rhs)?)?;
-                let s = self.expr(self.need(c, P::SelectMode)?)?.0;
-                format!("plc::sels_values({x}, {y}, {s})")
-            }
+            Special::Sels => self.lib_call(
+                c,
+                "sels_values",
+                &[Lib::Tile(P::Lhs.into()), Lib::Tile(P::Rhs.into()), Lib::Scalar(P::SelectMode.into())],
+            )?,
             Special::Expands => {
-                let x = self.tile_arg(self.need(c, P::Target)?)?;
-                let s = self.expr(self.need(c, P::Scalar)?)?.0;
-                format!("plc::expands({x}, {s})")
+                self.lib_call(c, "expands", &[Lib::Tile(P::Target.into()), Lib::Scalar(P::Scalar.into())])?
             }
-            Special::Concat => {
-                let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
-                let y = self.tile_arg(self.need(c, Slot::Nth(1))?)?;
-                format!("plc::concat({x}, {y})")
-            }
-            Special::Sort32 => {
-                let x = self.tile_arg(self.need(c, P::Src)?)?;
-                let idx = self.tile_arg(self.need(c, P::Idx)?)?;
-                format!("plc::sort32({x}, {idx})")
-            }
+            Special::Concat => self.lib_call(c, "concat", &[Lib::Tile(Slot::Nth(0)), Lib::Tile(Slot::Nth(1))])?,
+            Special::Sort32 => self.lib_call(c, "sort32", &[Lib::Tile(P::Src.into()), Lib::Tile(P::Idx.into())])?,
             Special::Mrgsort => self.mrgsort(c)?,
             Special::Gather | Special::GatherMask => self.gather(c, elem)?,
             Special::GatherB => {
@@ -689,6 +681,18 @@ impl Emitter<'_> {
         })
     }
 
+    /// `plc::NAME(args...)`, each argument read from its slot, in order.
+    fn lib_call(&mut self, c: &OpCall<'_>, name: &str, args: &[Lib]) -> Res<String> {
+        let mut texts = Vec::with_capacity(args.len());
+        for &a in args {
+            texts.push(match a {
+                Lib::Tile(slot) => self.tile_arg(self.need(c, slot)?)?,
+                Lib::Scalar(slot) => self.expr(self.need(c, slot)?)?.0,
+            });
+        }
+        Ok(format!("plc::{name}({})", texts.join(", ")))
+    }
+
     /// `pad_value=` as the tile library's `plc::Pad`.
     fn pad_arg(&self, c: &OpCall<'_>) -> &'static str {
         match self.enum_arg(c.get(P::PadValue)) {
@@ -718,9 +722,7 @@ impl Emitter<'_> {
                 format!("plc::fillpad_inplace({x}, {})", self.pad_arg(c))
             }
             Special::ExpandClone => {
-                let src = self.tile_arg(self.need(c, P::Src)?)?;
-                let target = self.tile_arg(self.need(c, P::Target)?)?;
-                format!("plc::expand_clone({src}, {target})")
+                self.lib_call(c, "expand_clone", &[Lib::Tile(P::Src.into()), Lib::Tile(P::Target.into())])?
             }
             _ => {
                 let x = self.tile_arg(self.need(c, P::Src)?)?;
@@ -877,12 +879,7 @@ impl Emitter<'_> {
                 let (stride, lane) = self.mask_lanes(c)?;
                 format!("plc::scatter_mask_copy({dst}, {src}, {stride}, {lane})")
             }
-            Special::Scatter => {
-                let input = self.tile_arg(self.need(c, P::Input)?)?;
-                let index = self.tile_arg(self.need(c, P::Index)?)?;
-                let src = self.tile_arg(self.need(c, P::Src)?)?;
-                format!("plc::scatter_columns({input}, {index}, {src})")
-            }
+            Special::Scatter => self.lib_call(c, "scatter_columns", &INPUT_INDEX_SRC)?,
             Special::ScatterMask => {
                 let dst = self.tile_arg(self.need(c, P::Dst)?)?;
                 let src = self.tile_arg(self.need(c, P::Src)?)?;
@@ -890,11 +887,7 @@ impl Emitter<'_> {
                 format!("plc::scatter_mask({dst}, {src}, {stride}, {lane})")
             }
             Special::ScatterUpdate => {
-                let input = self.tile_arg(self.need(c, P::Input)?)?;
-                let index = self.tile_arg(self.need(c, P::Index)?)?;
-                let src = self.tile_arg(self.need(c, P::Src)?)?;
-                let f = if tile { "scatter_rows" } else { "scatter_rows_copy" };
-                format!("plc::{f}({input}, {index}, {src})")
+                self.lib_call(c, if tile { "scatter_rows" } else { "scatter_rows_copy" }, &INPUT_INDEX_SRC)?
             }
             Special::Random => {
                 let mut words = Vec::new();
