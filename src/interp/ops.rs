@@ -226,10 +226,7 @@ fn create(it: &Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         Special::Ci => {
             let start = a.num(P::Start)?;
             let shape = check_size(a.shape(P::Shape)?)?;
-            let dtype = match a.at(P::Dtype) {
-                Some(_) => a.dtype(P::Dtype)?,
-                None => DType::Int32,
-            };
+            let dtype = a.dtype_or(P::Dtype, DType::Int32)?;
             let descending = a.flag(P::Descending, false)?;
             let mut d = Dense::zeros(dtype, shape);
             for i in 0..d.len() {
@@ -636,10 +633,7 @@ fn shaping(special: Special, a: &Args<'_>) -> Res<Value> {
         Special::Tri => {
             let diagonal = a.int(P::Diagonal)?;
             let shape = check_size(a.shape(P::Shape)?)?;
-            let dtype = match a.at(P::Dtype) {
-                Some(_) => a.dtype(P::Dtype)?,
-                None => DType::Int32,
-            };
+            let dtype = a.dtype_or(P::Dtype, DType::Int32)?;
             let upper = a.flag(P::Upper, false)?;
             let mut d = Dense::zeros(dtype, shape.clone());
             let cols = *shape.last().unwrap_or(&1);
@@ -760,6 +754,11 @@ impl Args<'_> {
         }
     }
 
+    /// The message of an argument of the wrong kind: "`x` of `pl.add` must be a number, not a tile".
+    fn wrong(&self, slot: Slot, want: &str, got: &Value) -> String {
+        format!("`{}` of `{}` must be {want}, not {}", self.param(slot), self.op(), got.kind())
+    }
+
     fn req(&self, slot: impl Into<Slot>) -> Res<&Value> {
         let slot = slot.into();
         self.at(slot).ok_or_else(|| format!("`{}` needs its argument `{}`", self.op(), self.param(slot)))
@@ -768,15 +767,13 @@ impl Args<'_> {
     fn int(&self, slot: impl Into<Slot>) -> Res<i64> {
         let slot = slot.into();
         let v = self.req(slot)?;
-        as_int(v)
-            .ok_or_else(|| format!("`{}` of `{}` must be an integer, not {}", self.param(slot), self.op(), v.kind()))
+        as_int(v).ok_or_else(|| self.wrong(slot, "an integer", v))
     }
 
     fn num(&self, slot: impl Into<Slot>) -> Res<Num> {
         let slot = slot.into();
         let v = self.req(slot)?;
-        scalar_num(v)
-            .ok_or_else(|| format!("`{}` of `{}` must be a number, not {}", self.param(slot), self.op(), v.kind()))
+        scalar_num(v).ok_or_else(|| self.wrong(slot, "a number", v))
     }
 
     fn ints(&self, slot: impl Into<Slot>) -> Res<Vec<i64>> {
@@ -805,7 +802,16 @@ impl Args<'_> {
         let slot = slot.into();
         match self.req(slot)? {
             Value::DType(d) => Ok(*d),
-            other => Err(format!("`{}` of `{}` must be a dtype, not {}", self.param(slot), self.op(), other.kind())),
+            other => Err(self.wrong(slot, "a dtype", other)),
+        }
+    }
+
+    /// The dtype given in `slot`, else `default`.
+    fn dtype_or(&self, slot: impl Into<Slot>, default: DType) -> Res<DType> {
+        let slot = slot.into();
+        match self.at(slot) {
+            Some(_) => self.dtype(slot),
+            None => Ok(default),
         }
     }
 
@@ -815,9 +821,7 @@ impl Args<'_> {
             None => Ok(default),
             Some(Value::Bool(b)) => Ok(*b),
             Some(Value::Int(n)) => Ok(*n != 0),
-            Some(other) => {
-                Err(format!("`{}` of `{}` must be True or False, not {}", self.param(slot), self.op(), other.kind()))
-            }
+            Some(other) => Err(self.wrong(slot, "True or False", other)),
         }
     }
 
@@ -865,7 +869,7 @@ impl Args<'_> {
         let slot = slot.into();
         match self.req(slot)? {
             Value::Tensor(t) => Ok(t.clone()),
-            other => Err(format!("`{}` of `{}` must be a tensor, not {}", self.param(slot), self.op(), other.kind())),
+            other => Err(self.wrong(slot, "a tensor", other)),
         }
     }
 
@@ -875,12 +879,7 @@ impl Args<'_> {
         match self.req(slot)? {
             Value::Tile(t) => Ok(t.borrow().clone()),
             Value::Tensor(t) => Ok(t.to_dense()),
-            other => Err(format!(
-                "`{}` of `{}` must be a tile or a tensor, not {}",
-                self.param(slot),
-                self.op(),
-                other.kind()
-            )),
+            other => Err(self.wrong(slot, "a tile or a tensor", other)),
         }
     }
 
@@ -892,14 +891,7 @@ impl Args<'_> {
         let slot = slot.into();
         match self.req(slot)? {
             Value::Tile(_) | Value::Tensor(_) => Ok(Operand::Array(self.dense(slot)?)),
-            v => scalar_num(v).map(Operand::Scalar).ok_or_else(|| {
-                format!(
-                    "`{}` of `{}` must be a tile, a tensor or a number, not {}",
-                    self.param(slot),
-                    self.op(),
-                    v.kind()
-                )
-            }),
+            v => scalar_num(v).map(Operand::Scalar).ok_or_else(|| self.wrong(slot, "a tile, a tensor or a number", v)),
         }
     }
 
@@ -2069,10 +2061,7 @@ fn scatter_family(special: Special, a: &Args<'_>) -> Res<Value> {
                 Some(v) => return Err(format!("`{op}`: valid_shape {v:?} must have 2 extents")),
                 None => shape.clone(),
             };
-            let dtype = match a.at(P::Dtype) {
-                Some(_) => a.dtype(P::Dtype)?,
-                None => DType::UInt32,
-            };
+            let dtype = a.dtype_or(P::Dtype, DType::UInt32)?;
             let rounds = match a.at(P::Rounds) {
                 Some(_) => a.int(P::Rounds)?,
                 None => 10,
