@@ -3,6 +3,7 @@
 
 use super::annot::{cmp_binop, ir_binop, parse_float, parse_int};
 use super::consts::Const;
+use super::scopes::RegionLoop;
 use super::{Binding, FuncInfo, Lowering, ModuleId};
 use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
@@ -763,11 +764,7 @@ impl FnLower<'_, '_> {
             Some(E::Tuple(items)) => items,
             Some(_) => value.into_iter().collect(),
         };
-        let mut lowered = Vec::with_capacity(values.len());
-        for v in values {
-            lowered.push(self.expr(v));
-        }
-        let Some(mut lowered) = lowered.into_iter().collect::<Option<Vec<_>>>() else { return };
+        let Some(mut lowered) = self.exprs(&values) else { return };
         if let [one] = lowered[..] {
             // `return f(...)` of a call that returns several values returns each of them.
             lowered = self.spread_tuple(one, span, out).unwrap_or(lowered);
@@ -889,16 +886,27 @@ impl FnLower<'_, '_> {
         let target = self.ast().expr(target);
         let names = match &target.kind {
             E::Name(n) => vec![(*n, target.span)],
-            E::Tuple(items) | E::List(items) => items
-                .iter()
-                .filter_map(|&i| match self.ast().expr(i).kind {
-                    E::Name(n) => Some((n, self.ast().expr(i).span)),
-                    _ => None,
-                })
-                .collect(),
+            E::Tuple(items) | E::List(items) => self.named_items(items),
             _ => return None,
         };
         Some((names, args.iter().map(|a| a.value).collect()))
+    }
+
+    /// Lowers every expression (reporting the errors of each); `None` when one failed.
+    fn exprs(&mut self, items: &[ast::ExprId]) -> Option<Vec<ExprId>> {
+        let lowered: Vec<Option<ExprId>> = items.iter().map(|&i| self.expr(i)).collect();
+        lowered.into_iter().collect()
+    }
+
+    /// The names among the items of a tuple or list target, with their spans.
+    fn named_items(&self, items: &[ast::ExprId]) -> Vec<Named> {
+        items
+            .iter()
+            .filter_map(|&i| match self.ast().expr(i).kind {
+                E::Name(n) => Some((n, self.ast().expr(i).span)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Lowers a loop body or branch that may end in `names = pl.yield_(values)`: returns
@@ -1045,6 +1053,22 @@ impl FnLower<'_, '_> {
         }
     }
 
+    /// The values a loop carries: a variable per name, bound in the loop (unless it
+    /// shadows a namespace), initialised from its init expression.
+    fn carried_iter_args(&mut self, names: Vec<Named>, inits: Vec<ExprId>) -> Vec<IterArg> {
+        let mut iter_args = Vec::new();
+        for ((name, nspan), init) in names.into_iter().zip(inits) {
+            let ty = self.cx.program.expr(init).ty;
+            let v = self.new_local(name, ty, nspan);
+            if !self.cx.shadows_namespace(self.m, name, nspan) {
+                self.names.insert(name, v);
+            }
+            self.mark_carried(v);
+            iter_args.push(IterArg { var: v, init });
+        }
+        iter_args
+    }
+
     fn for_stmt(&mut self, target: ast::ExprId, iter: ast::ExprId, body: &ast::Block, span: Span, out: &mut Block) {
         let iter_expr = self.ast().expr(iter).clone();
         let (func, args) = match &iter_expr.kind {
@@ -1060,18 +1084,18 @@ impl FnLower<'_, '_> {
             Some("parallel") => ForKind::Parallel,
             Some("unroll") => ForKind::Unroll,
             Some("pipeline") => ForKind::Pipeline,
-            Some("spmd") => {
+            Some(which @ ("spmd" | "split_aiv")) => {
                 let header = Span::new(span.lo, iter_expr.span.hi);
-                self.spmd_loop(target, &args, body, span, header, out);
+                let l = RegionLoop { target, args: &args, body, span, header };
+                if which == "spmd" {
+                    self.spmd_loop(l, out);
+                } else {
+                    self.split_aiv_loop(l, out);
+                }
                 return;
             }
             Some("while_") => {
                 self.while_loop(target, &args, body, span, out);
-                return;
-            }
-            Some("split_aiv") => {
-                let header = Span::new(span.lo, iter_expr.span.hi);
-                self.split_aiv_loop(target, &args, body, span, header, out);
                 return;
             }
             _ => {
@@ -1100,26 +1124,7 @@ impl FnLower<'_, '_> {
                             "not a pipeline",
                         );
                     }
-                    // Each entry of `attrs={"key": value}` is a loop attribute of its own,
-                    // named `attrs:key` (the printer writes them back as one dict).
-                    "attrs" => {
-                        if !self.loop_attrs_ok(a.value, name) {
-                            continue;
-                        }
-                        let E::Dict(entries) = self.ast().expr(a.value).kind.clone() else { continue };
-                        for entry in entries {
-                            // loop_attrs_ok checked that every key is a plain string literal.
-                            let key = entry.key.and_then(|k| match self.ast().expr(k).kind.clone() {
-                                E::Str(pieces) => self.cx.string_value(self.m, &pieces),
-                                _ => None,
-                            });
-                            let Some(key) = key else { continue };
-                            let name = self.cx.intern(&format!("{}{key}", crate::ir::LOOP_ATTR));
-                            if let Some(e) = self.expr(entry.value) {
-                                attrs.push((name, e));
-                            }
-                        }
-                    }
+                    "attrs" => self.loop_attr_entries(a.value, name, &mut attrs),
                     "unroll" if kind == ForKind::Sequential => unroll = Some((k.name, a.value)),
                     // The iterations per chunk `pl.auto_chunk` makes of the loop (a
                     // scheduling hint, kept as a loop attribute).
@@ -1143,22 +1148,7 @@ impl FnLower<'_, '_> {
             self.error(Code::E0219, iter_expr.span, "pl.pipeline() requires stage= (positive integer)", "no stage=");
         }
         if let Some(st) = stage {
-            // A stage that is not a constant is reported by the evaluation (E0218).
-            let value = self.cx.eval_const_in(self.m, st, &|_| None).map(|c| c.as_int());
-            if matches!(value, Some(n) if n.is_none_or(|n| n < 1)) {
-                let span = self.ast().expr(st).span;
-                let got = self.text(span);
-                self.error(
-                    Code::E0219,
-                    span,
-                    format!("pl.pipeline() stage must be a positive integer, got {got}"),
-                    "not >= 1",
-                );
-            }
-            if let Some(e) = self.expr(st) {
-                let key = self.cx.intern("stage");
-                attrs.push((key, e));
-            }
+            self.pipeline_stage(st, &mut attrs);
         }
         if let Some((key, factor)) = unroll {
             self.unroll_factor(key, factor, &mut attrs);
@@ -1218,6 +1208,48 @@ impl FnLower<'_, '_> {
             _ => "these",
         };
         self.loop_with(kind, target, init_values, start, stop, step, attrs, body, span, breakable, what, out);
+    }
+
+    /// `attrs={"key": value}` of a loop: each entry a loop attribute of its own, named
+    /// `attrs:key` (the printer writes them back as one dict).
+    fn loop_attr_entries(&mut self, value: ast::ExprId, name: &str, attrs: &mut Vec<(Symbol, ExprId)>) {
+        if !self.loop_attrs_ok(value, name) {
+            return;
+        }
+        let E::Dict(entries) = self.ast().expr(value).kind.clone() else { return };
+        for entry in entries {
+            // loop_attrs_ok checked that every key is a plain string literal.
+            let key = entry.key.and_then(|k| match self.ast().expr(k).kind.clone() {
+                E::Str(pieces) => self.cx.string_value(self.m, &pieces),
+                _ => None,
+            });
+            let Some(key) = key else { continue };
+            let name = self.cx.intern(&format!("{}{key}", crate::ir::LOOP_ATTR));
+            if let Some(e) = self.expr(entry.value) {
+                attrs.push((name, e));
+            }
+        }
+    }
+
+    /// `stage=` of `pl.pipeline()`: a positive integer (E0219), kept as the loop attribute
+    /// `stage`.
+    fn pipeline_stage(&mut self, st: ast::ExprId, attrs: &mut Vec<(Symbol, ExprId)>) {
+        // A stage that is not a constant is reported by the evaluation (E0218).
+        let value = self.cx.eval_const_in(self.m, st, &|_| None).map(|c| c.as_int());
+        if matches!(value, Some(n) if n.is_none_or(|n| n < 1)) {
+            let span = self.ast().expr(st).span;
+            let got = self.text(span);
+            self.error(
+                Code::E0219,
+                span,
+                format!("pl.pipeline() stage must be a positive integer, got {got}"),
+                "not >= 1",
+            );
+        }
+        if let Some(e) = self.expr(st) {
+            let key = self.cx.intern("stage");
+            attrs.push((key, e));
+        }
     }
 
     fn bad_iterator(&mut self, span: Span) {
@@ -1306,11 +1338,7 @@ impl FnLower<'_, '_> {
             }
             _ => {}
         }
-        let mut init_exprs = Vec::new();
-        for &i in &inits {
-            init_exprs.push(self.expr(i));
-        }
-        let Some(init_exprs) = init_exprs.into_iter().collect::<Option<Vec<_>>>() else { return };
+        let Some(init_exprs) = self.exprs(&inits) else { return };
         // Names bound inside a loop with iter args stay inside it.
         let saved = carried.as_ref().map(|_| self.names.clone());
         let (lname, lspan) = loop_name.expect("set above");
@@ -1318,16 +1346,7 @@ impl FnLower<'_, '_> {
         if !self.cx.shadows_namespace(self.m, lname, lspan) {
             self.names.insert(lname, var);
         }
-        let mut iter_args = Vec::new();
-        for ((name, nspan), init) in carried.clone().unwrap_or_default().into_iter().zip(init_exprs) {
-            let ty = self.cx.program.expr(init).ty;
-            let v = self.new_local(name, ty, nspan);
-            if !self.cx.shadows_namespace(self.m, name, nspan) {
-                self.names.insert(name, v);
-            }
-            self.mark_carried(v);
-            iter_args.push(IterArg { var: v, init });
-        }
+        let iter_args = self.carried_iter_args(carried.clone().unwrap_or_default(), init_exprs);
         self.frames.push(Frame::Loop { breakable, what });
         let (body, yielded, yield_reported) = if iter_args.is_empty() {
             (self.block(&body.stmts), None, false)
@@ -1394,13 +1413,7 @@ impl FnLower<'_, '_> {
             return;
         };
         let names: Vec<(Symbol, Span)> = match &self.ast().expr(target).kind {
-            E::Tuple(items) | E::List(items) => items
-                .iter()
-                .filter_map(|&i| match self.ast().expr(i).kind {
-                    E::Name(n) => Some((n, self.ast().expr(i).span)),
-                    _ => None,
-                })
-                .collect(),
+            E::Tuple(items) | E::List(items) => self.named_items(items),
             _ => {
                 let tspan = self.ast().expr(target).span;
                 self.error(
@@ -1438,22 +1451,9 @@ impl FnLower<'_, '_> {
             );
             return;
         }
-        let mut init_exprs = Vec::new();
-        for &i in &inits {
-            init_exprs.push(self.expr(i));
-        }
-        let Some(init_exprs) = init_exprs.into_iter().collect::<Option<Vec<_>>>() else { return };
+        let Some(init_exprs) = self.exprs(&inits) else { return };
         let saved = self.names.clone();
-        let mut iter_args = Vec::new();
-        for ((name, nspan), init) in names.into_iter().zip(init_exprs) {
-            let ty = self.cx.program.expr(init).ty;
-            let v = self.new_local(name, ty, nspan);
-            if !self.cx.shadows_namespace(self.m, name, nspan) {
-                self.names.insert(name, v);
-            }
-            self.mark_carried(v);
-            iter_args.push(IterArg { var: v, init });
-        }
+        let iter_args = self.carried_iter_args(names, init_exprs);
         let cond_stmt = body.stmts[0];
         let cond_args = match &self.ast().stmt(cond_stmt).kind {
             S::Expr(e) => match &self.ast().expr(*e).kind {
@@ -1533,11 +1533,7 @@ impl FnLower<'_, '_> {
             E::Name(n) => self.name_expr(*n, span),
             E::Attribute { .. } => self.attribute(id, span),
             E::List(items) | E::Tuple(items) => {
-                let mut values = Vec::with_capacity(items.len());
-                for &i in items {
-                    values.push(self.expr(i));
-                }
-                let values = values.into_iter().collect::<Option<Vec<_>>>()?;
+                let values = self.exprs(items)?;
                 let types = values.iter().map(|&v| self.cx.program.expr(v).ty).collect();
                 let ty = self.intern_ty(Type::Tuple(types));
                 Some(self.new_expr(ExprKind::Tuple(values), ty, span))

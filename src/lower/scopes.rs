@@ -47,6 +47,18 @@ struct ScopeHead<'a> {
     header: Span,
 }
 
+/// `for target in pl.spmd(...)` / `pl.split_aiv(...)`: a loop whose iterator makes a region.
+#[derive(Clone, Copy)]
+pub(crate) struct RegionLoop<'a> {
+    pub target: ast::ExprId,
+    pub args: &'a [ast::Arg],
+    pub body: &'a ast::Block,
+    /// The whole statement.
+    pub span: Span,
+    /// From `for` to the end of the iterator call.
+    pub header: Span,
+}
+
 impl FnLower<'_, '_> {
     pub(crate) fn with_stmt(&mut self, items: &[ast::WithItem], body: &ast::Block, span: Span, out: &mut Block) {
         // Several items are refused by the syntax check; lower the first one.
@@ -752,15 +764,8 @@ impl FnLower<'_, '_> {
 
     /// `for i in pl.spmd(n):` — a Spmd region around a core-group region whose body starts
     /// with `i = pl.tile.get_block_idx()`.
-    pub(crate) fn spmd_loop(
-        &mut self,
-        target: ast::ExprId,
-        args: &[ast::Arg],
-        body: &ast::Block,
-        span: Span,
-        header: Span,
-        out: &mut Block,
-    ) {
+    pub(crate) fn spmd_loop(&mut self, l: RegionLoop<'_>, out: &mut Block) {
+        let RegionLoop { target, args, body, span, header } = l;
         let te = self.ast().expr(target).clone();
         let E::Name(n) = te.kind else {
             self.error(Code::E0219, te.span, "the target of `for ... in pl.spmd(n)` must be a name", "not a name");
@@ -794,15 +799,8 @@ impl FnLower<'_, '_> {
     /// lanes of a core, `aiv_id` being the lane (0 or 1). plc runs the lanes one after the
     /// other, as a `pl.parallel(2)` loop over `aiv_id`; outside device code the loop sits
     /// in a core-group region of its own, as PyPTO wraps it.
-    pub(crate) fn split_aiv_loop(
-        &mut self,
-        target: ast::ExprId,
-        args: &[ast::Arg],
-        body: &ast::Block,
-        span: Span,
-        header: Span,
-        out: &mut Block,
-    ) {
+    pub(crate) fn split_aiv_loop(&mut self, l: RegionLoop<'_>, out: &mut Block) {
+        let RegionLoop { target, args, body, span, header } = l;
         if self.frames.iter().any(|f| matches!(f, Frame::Loop { what, .. } if *what == SPLIT_AIV)) {
             self.error(
                 Code::E0219,
