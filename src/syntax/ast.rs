@@ -134,20 +134,25 @@ pub enum ExprKind {
     Error,
 }
 
+/// The pattern of the literal expression kinds: a number, string, `True`, `False`, `None`
+/// or `...` (one list for `ExprKind::is_literal` and the exhaustive matches).
+macro_rules! literal_kinds {
+    () => {
+        ExprKind::Int
+            | ExprKind::Float
+            | ExprKind::Imaginary
+            | ExprKind::Str(_)
+            | ExprKind::True
+            | ExprKind::False
+            | ExprKind::None
+            | ExprKind::Ellipsis
+    };
+}
+
 impl ExprKind {
     /// A literal: a number, string, `True`, `False`, `None` or `...`.
     pub fn is_literal(&self) -> bool {
-        matches!(
-            self,
-            ExprKind::Int
-                | ExprKind::Float
-                | ExprKind::Imaginary
-                | ExprKind::Str(_)
-                | ExprKind::True
-                | ExprKind::False
-                | ExprKind::None
-                | ExprKind::Ellipsis
-        )
+        matches!(self, literal_kinds!())
     }
 }
 
@@ -520,16 +525,7 @@ impl Ast {
     /// The direct sub-expressions of an expression, in source order.
     pub fn expr_children(&self, id: ExprId, f: &mut impl FnMut(ExprId)) {
         match &self.expr(id).kind {
-            ExprKind::Name(_)
-            | ExprKind::Int
-            | ExprKind::Float
-            | ExprKind::Imaginary
-            | ExprKind::Str(_)
-            | ExprKind::True
-            | ExprKind::False
-            | ExprKind::None
-            | ExprKind::Ellipsis
-            | ExprKind::Error => {}
+            ExprKind::Name(_) | literal_kinds!() | ExprKind::Error => {}
             ExprKind::Attribute { value, .. } => f(*value),
             ExprKind::Call { func, args } => {
                 f(*func);
