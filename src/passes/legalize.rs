@@ -468,25 +468,22 @@ impl Checker<'_, '_> {
         });
         let g = self.name();
         for (code, loc, v) in findings {
-            match v {
-                Some(v) => {
-                    let vn = self.var_name(v);
-                    self.error(
-                        code,
-                        loc,
-                        format!("Graph function '{g}' passes scalar '{vn}' to a task, but its value can differ between calls and has nowhere to be patched"),
-                        "frozen at the first call",
-                        "compute the value from the graph's scalar parameters only (plc then passes it from the call site), or pass it in as a parameter",
-                    );
-                }
-                None => self.error(
-                    code,
-                    loc,
+            let (message, label, help) = match v {
+                Some(v) => (
+                    format!(
+                        "Graph function '{g}' passes scalar '{}' to a task, but its value can differ between calls and has nowhere to be patched",
+                        self.var_name(v)
+                    ),
+                    "frozen at the first call",
+                    "compute the value from the graph's scalar parameters only (plc then passes it from the call site), or pass it in as a parameter",
+                ),
+                None => (
                     format!("Graph function '{g}' computes a scalar inline in a task argument"),
                     "computed in the argument",
                     "bind the value to a name first (`off = i * ROWS`), so that it can be passed from the call site",
                 ),
-            }
+            };
+            self.error(code, loc, message, label, help);
         }
     }
 
