@@ -108,6 +108,18 @@ inline bool from_u64<bool>(uint64_t u) {
 // Element conversions between the storage formats and host arithmetic types.
 namespace plc_rt {
 
+/// The bits of a float, and the float of 32 bits.
+inline uint32_t float_bits(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    return x;
+}
+inline float bits_float(uint32_t x) {
+    float f;
+    std::memcpy(&f, &x, 4);
+    return f;
+}
+
 inline float half_to_float(uint16_t h) {
     uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1fu;
@@ -130,15 +142,12 @@ inline float half_to_float(uint16_t h) {
     } else {
         bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
     }
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
+    return bits_float(bits);
 }
 
 /// Round to nearest, ties to even (as the hardware converts).
 inline uint16_t float_to_half(float f) {
-    uint32_t x;
-    std::memcpy(&x, &f, 4);
+    uint32_t x = float_bits(f);
     uint32_t sign = (x >> 16) & 0x8000u;
     uint32_t exp = (x >> 23) & 0xffu;
     uint32_t mant = x & 0x7fffffu;
@@ -171,16 +180,10 @@ inline uint16_t float_to_half(float f) {
     return static_cast<uint16_t>(h);
 }
 
-inline float bf16_to_float(uint16_t b) {
-    uint32_t bits = static_cast<uint32_t>(b) << 16;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
+inline float bf16_to_float(uint16_t b) { return bits_float(static_cast<uint32_t>(b) << 16); }
 
 inline uint16_t float_to_bf16(float f) {
-    uint32_t x;
-    std::memcpy(&x, &f, 4);
+    uint32_t x = float_bits(f);
     if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu) != 0) {
         return static_cast<uint16_t>((x >> 16) | 0x40u);
     }

@@ -1244,30 +1244,40 @@ T reduce_step(Reduce op, T acc, T x) {
     return static_cast<T>(acc + x);
 }
 
-/// Along the last axis over the valid columns: [rows, 1].
-template <class T>
-Tile<T> row_reduce(const Tile<T>& t, Reduce op) {
-    Tile<T> out = make_tile<T>(dims2(t.rows, 1));
-    for (int64_t r = 0; r < t.rows; ++r) {
-        T acc = reduce_init<T>(op);
-        for (int64_t c = 0; c < t.valid_cols; ++c) acc = reduce_step(op, acc, t.at(r, c));
-        out.at(r, 0) = acc;
+/// One value per row (`along_rows`: [rows, 1], over the valid columns) or per column
+/// ([1, cols], over the valid rows) of t: `f(n, x)`, x(i) the lane's i-th element of n.
+template <class R, class T, class F>
+Tile<R> per_lane(const Tile<T>& t, bool along_rows, F f) {
+    Tile<R> out = make_tile<R>(along_rows ? dims2(t.rows, 1) : dims2(1, t.cols));
+    int64_t n = along_rows ? t.valid_cols : t.valid_rows;
+    for (int64_t l = 0; l < (along_rows ? t.rows : t.cols); ++l) {
+        auto x = [&](int64_t i) { return along_rows ? t.at(l, i) : t.at(i, l); };
+        (along_rows ? out.at(l, 0) : out.at(0, l)) = f(n, x);
     }
-    out.valid_rows = t.valid_rows;
+    if (along_rows) {
+        out.valid_rows = t.valid_rows;
+    } else {
+        out.valid_cols = t.valid_cols;
+    }
     return out;
 }
 
-/// Along the rows over the valid rows: [1, cols].
+/// `op` along each row ([rows, 1]) or column ([1, cols]) over the valid region.
+template <class T>
+Tile<T> lane_reduce(const Tile<T>& t, Reduce op, bool along_rows) {
+    return per_lane<T>(t, along_rows, [op](int64_t n, auto x) {
+        T acc = reduce_init<T>(op);
+        for (int64_t i = 0; i < n; ++i) acc = reduce_step(op, acc, x(i));
+        return acc;
+    });
+}
+template <class T>
+Tile<T> row_reduce(const Tile<T>& t, Reduce op) {
+    return lane_reduce(t, op, true);
+}
 template <class T>
 Tile<T> col_reduce(const Tile<T>& t, Reduce op) {
-    Tile<T> out = make_tile<T>(dims2(1, t.cols));
-    for (int64_t c = 0; c < t.cols; ++c) {
-        T acc = reduce_init<T>(op);
-        for (int64_t r = 0; r < t.valid_rows; ++r) acc = reduce_step(op, acc, t.at(r, c));
-        out.at(0, c) = acc;
-    }
-    out.valid_cols = t.valid_cols;
-    return out;
+    return lane_reduce(t, op, false);
 }
 
 /// `NAME(t)`: `FN(t, ARG)`, a reduction along rows or columns.
@@ -1286,35 +1296,25 @@ PLC_TILE_REDUCE(col_min, T, col_reduce, Reduce::Min)
 PLC_TILE_REDUCE(row_prod, T, row_reduce, Reduce::Prod)
 PLC_TILE_REDUCE(col_prod, T, col_reduce, Reduce::Prod)
 
-/// The position of the first maximum (`max`) or minimum of each row over the valid
-/// columns: [rows, 1] of INT32 (0 for a row without valid columns).
+/// The position of the first maximum (`max`) or minimum of each row (`along_rows`,
+/// [rows, 1]) or column ([1, cols]) over the valid region, as INT32 (0 for an empty lane).
+template <class T>
+Tile<int32_t> lane_arg(const Tile<T>& t, bool max, bool along_rows) {
+    return per_lane<int32_t>(t, along_rows, [max](int64_t n, auto x) {
+        int64_t best = 0;
+        for (int64_t i = 1; i < n; ++i) {
+            if (max ? x(best) < x(i) : x(i) < x(best)) best = i;
+        }
+        return static_cast<int32_t>(best);
+    });
+}
 template <class T>
 Tile<int32_t> row_arg(const Tile<T>& t, bool max) {
-    Tile<int32_t> out = make_tile<int32_t>(dims2(t.rows, 1));
-    for (int64_t r = 0; r < t.rows; ++r) {
-        int64_t best = 0;
-        for (int64_t c = 1; c < t.valid_cols; ++c) {
-            if (max ? t.at(r, best) < t.at(r, c) : t.at(r, c) < t.at(r, best)) best = c;
-        }
-        out.at(r, 0) = static_cast<int32_t>(best);
-    }
-    out.valid_rows = t.valid_rows;
-    return out;
+    return lane_arg(t, max, true);
 }
-
-/// The same down each column over the valid rows: [1, cols] of INT32.
 template <class T>
 Tile<int32_t> col_arg(const Tile<T>& t, bool max) {
-    Tile<int32_t> out = make_tile<int32_t>(dims2(1, t.cols));
-    for (int64_t c = 0; c < t.cols; ++c) {
-        int64_t best = 0;
-        for (int64_t r = 1; r < t.valid_rows; ++r) {
-            if (max ? t.at(best, c) < t.at(r, c) : t.at(r, c) < t.at(best, c)) best = r;
-        }
-        out.at(0, c) = static_cast<int32_t>(best);
-    }
-    out.valid_cols = t.valid_cols;
-    return out;
+    return lane_arg(t, max, false);
 }
 
 PLC_TILE_REDUCE(row_argmax, int32_t, row_arg, true)
@@ -1375,21 +1375,21 @@ Tile<T> col_expand(const char* op, const Tile<T>& t, const Tile<U>& v, F f) {
         return FN(#NAME, t, v, [](T x, T y) { return EXPR; });              \
     }
 
-PLC_TILE_PAIRWISE(row_expand_add, row_expand, x + y)
-PLC_TILE_PAIRWISE(row_expand_sub, row_expand, x - y)
-PLC_TILE_PAIRWISE(row_expand_mul, row_expand, x * y)
-PLC_TILE_PAIRWISE(row_expand_div, row_expand, div_value<T>(x, y))
-PLC_TILE_PAIRWISE(row_expand_max, row_expand, x < y ? y : x)
-PLC_TILE_PAIRWISE(row_expand_min, row_expand, y < x ? y : x)
-// `exp(t - v)` along each row (PTO's `TROWEXPANDEXPDIF`: a subtraction, then `exp`).
-PLC_TILE_PAIRWISE(row_expand_expdif, row_expand, std::exp(static_cast<Compute<T>>(static_cast<T>(x - y))))
-PLC_TILE_PAIRWISE(col_expand_add, col_expand, x + y)
-PLC_TILE_PAIRWISE(col_expand_sub, col_expand, x - y)
-PLC_TILE_PAIRWISE(col_expand_mul, col_expand, x * y)
-PLC_TILE_PAIRWISE(col_expand_div, col_expand, div_value<T>(x, y))
-PLC_TILE_PAIRWISE(col_expand_max, col_expand, x < y ? y : x)
-PLC_TILE_PAIRWISE(col_expand_min, col_expand, y < x ? y : x)
-PLC_TILE_PAIRWISE(col_expand_expdif, col_expand, std::exp(static_cast<Compute<T>>(static_cast<T>(x - y))))
+/// `row_expand_OP` and `col_expand_OP`: f = EXPR along each row or column.
+#define PLC_TILE_EXPANDS(OP, EXPR)                  \
+    PLC_TILE_PAIRWISE(row_expand_##OP, row_expand, EXPR) \
+    PLC_TILE_PAIRWISE(col_expand_##OP, col_expand, EXPR)
+
+PLC_TILE_EXPANDS(add, x + y)
+PLC_TILE_EXPANDS(sub, x - y)
+PLC_TILE_EXPANDS(mul, x * y)
+PLC_TILE_EXPANDS(div, div_value<T>(x, y))
+PLC_TILE_EXPANDS(max, x < y ? y : x)
+PLC_TILE_EXPANDS(min, y < x ? y : x)
+// `exp(t - v)` (PTO's `TROWEXPANDEXPDIF`: a subtraction, then `exp`).
+PLC_TILE_EXPANDS(expdif, std::exp(static_cast<Compute<T>>(static_cast<T>(x - y))))
+
+#undef PLC_TILE_EXPANDS
 
 /// `row_expand(target, v)`: v [rows, 1] repeated along every row, shaped like target.
 template <class T, class U>
@@ -1613,49 +1613,31 @@ void scatter_rows_into(Tile<T>& input, const Tile<I>& idx, const Tile<U>& src) {
 }
 
 /// The tile forms write into their first argument (PyPTO's DPS form) and return it; the
-/// tensor forms (`_copy`) leave it as it is.
-template <class T, class U, class I>
-Tile<T> scatter_flat(Tile<T>& dst, const Tile<U>& src, const Tile<I>& idx) {
-    scatter_flat_into(dst, src, idx);
-    return dst;
-}
-template <class T, class U, class I>
-Tile<T> scatter_flat(Tile<T>&& dst, const Tile<U>& src, const Tile<I>& idx) {
-    scatter_flat_into(dst, src, idx);
-    return std::move(dst);
-}
-template <class T, class U>
-Tile<T> scatter_mask(Tile<T>& dst, const Tile<U>& src, int64_t stride, int64_t lane) {
-    scatter_mask_into(dst, src, stride, lane);
-    return dst;
-}
-template <class T, class U>
-Tile<T> scatter_mask(Tile<T>&& dst, const Tile<U>& src, int64_t stride, int64_t lane) {
-    scatter_mask_into(dst, src, stride, lane);
-    return std::move(dst);
-}
-template <class T, class U>
-Tile<T> scatter_mask_copy(const Tile<T>& dst, const Tile<U>& src, int64_t stride, int64_t lane) {
-    Tile<T> out = dst;
-    scatter_mask_into(out, src, stride, lane);
-    return out;
-}
-template <class T, class U, class I>
-Tile<T> scatter_rows(Tile<T>& input, const Tile<I>& idx, const Tile<U>& src) {
-    scatter_rows_into(input, idx, src);
-    return input;
-}
-template <class T, class U, class I>
-Tile<T> scatter_rows(Tile<T>&& input, const Tile<I>& idx, const Tile<U>& src) {
-    scatter_rows_into(input, idx, src);
-    return std::move(input);
-}
-template <class T, class U, class I>
-Tile<T> scatter_rows_copy(const Tile<T>& input, const Tile<I>& idx, const Tile<U>& src) {
-    Tile<T> out = input;
-    scatter_rows_into(out, idx, src);
-    return out;
-}
+/// tensor forms (`_copy`) leave it as it is. `NAME(dst, args...)` (an lvalue or a
+/// temporary) and `NAME_copy(dst, args...)` over `INTO(dst, args...)`.
+#define PLC_TILE_WRITE_FORMS(NAME, INTO)                                 \
+    template <class T, class... A>                                       \
+    Tile<T> NAME(Tile<T>& dst, const A&... args) {                       \
+        INTO(dst, args...);                                              \
+        return dst;                                                      \
+    }                                                                    \
+    template <class T, class... A>                                       \
+    Tile<T> NAME(Tile<T>&& dst, const A&... args) {                      \
+        INTO(dst, args...);                                              \
+        return std::move(dst);                                           \
+    }                                                                    \
+    template <class T, class... A>                                       \
+    Tile<T> NAME##_copy(const Tile<T>& dst, const A&... args) {          \
+        Tile<T> out = dst;                                               \
+        INTO(out, args...);                                              \
+        return out;                                                      \
+    }
+
+PLC_TILE_WRITE_FORMS(scatter_flat, scatter_flat_into)
+PLC_TILE_WRITE_FORMS(scatter_mask, scatter_mask_into)
+PLC_TILE_WRITE_FORMS(scatter_rows, scatter_rows_into)
+
+#undef PLC_TILE_WRITE_FORMS
 
 /// Philox4x32 of a 128-bit counter under a 64-bit key (PTO-ISA's CPU TRANDOM).
 inline std::array<uint32_t, 4> philox(std::array<uint32_t, 4> c, uint32_t k0, uint32_t k1, int64_t rounds) {
