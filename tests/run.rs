@@ -106,6 +106,8 @@ const CASES: &[Case] = &[
     ok("scalar_control_flow", "main", &[("which", "2")]),
     ok("scalar_control_flow", "rowwise_exp", &[("x", "64x64")]),
     ok("scatter_random", "entry", &[]),
+    ok("runtime_outputs", "main", &[]),
+    ok("call_forms", "main", &[]),
     ok("ssa_forms", "accumulate", &[]),
     ok("ssa_forms", "count_parity", &[("n", "5")]),
     ok("ssa_forms", "scaled_copy", &[]),

@@ -40,6 +40,8 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         yield_reported: false,
         carried: FxHashSet::default(),
         ssa: super::checks::SsaScopes::new(info.params.iter().map(|p| p.name)),
+        pending: Vec::new(),
+        hoisted_yield: None,
     };
     let mut params = Vec::new();
     for p in &info.params {
@@ -135,6 +137,12 @@ pub(crate) struct FnLower<'a, 's> {
     pub(crate) carried: FxHashSet<VarId>,
     /// The names each open block binds, for `strict_ssa=True`.
     pub(crate) ssa: super::checks::SsaScopes,
+    /// Statements an expression of the statement being lowered needs before it (the
+    /// tensors of the `pl.Out` parameters a `pl.submit` omits), spliced in front of it.
+    pub(crate) pending: Vec<StmtId>,
+    /// A trailing `x = pl.yield_(...)` at the end of a runtime scope that ends a loop body
+    /// or branch: the scope is lowered without it, and the yield follows the scope.
+    hoisted_yield: Option<ast::StmtId>,
 }
 
 /// An argument's syntax and the IR expression it lowered to.
@@ -215,7 +223,7 @@ impl FnLower<'_, '_> {
     }
 
     /// A name for a temporary, unused in the function.
-    fn fresh_name(&mut self, base: &str) -> Symbol {
+    pub(crate) fn fresh_name(&mut self, base: &str) -> Symbol {
         self.cx.session.interner.fresh(base, &mut self.used)
     }
 
@@ -232,6 +240,17 @@ impl FnLower<'_, '_> {
     }
 
     fn stmt(&mut self, id: ast::StmtId, out: &mut Block) {
+        if self.hoisted_yield == Some(id) {
+            return;
+        }
+        let start = out.len();
+        let outer = std::mem::take(&mut self.pending);
+        self.stmt_kind(id, out);
+        let before = std::mem::replace(&mut self.pending, outer);
+        out.splice(start..start, before);
+    }
+
+    fn stmt_kind(&mut self, id: ast::StmtId, out: &mut Block) {
         let stmt = self.ast().stmt(id).clone();
         let span = stmt.span;
         match &stmt.kind {
@@ -487,6 +506,14 @@ impl FnLower<'_, '_> {
 
     /// `a, b = value`: a temporary for the tuple, then one assignment per element.
     fn unpack(&mut self, items: &[ast::ExprId], value: ExprId, span: Span, out: &mut Block) {
+        let flat;
+        let items = match self.launch_results(items, value) {
+            Some(names) => {
+                flat = names;
+                flat.as_slice()
+            }
+            None => items,
+        };
         let ty = self.cx.program.types.get(self.cx.program.expr(value).ty).clone();
         let elements = match ty {
             Type::Tuple(elements) if elements.len() == items.len() => elements,
@@ -536,6 +563,21 @@ impl FnLower<'_, '_> {
             let s = self.new_stmt(StmtKind::Assign { var, value: get }, span);
             out.push(s);
         }
+    }
+
+    /// `(a, b), tid = pl.submit(self.k, ...)`: a launch's results may be unpacked as a tuple
+    /// of names followed by the task id, the names standing for the function's results (of
+    /// which the launch's value holds one element each). The flat targets, when `items` is
+    /// so and `value` a launch; a deeper nesting is left to the usual check (E0105).
+    fn launch_results(&self, items: &[ast::ExprId], value: ExprId) -> Option<Vec<ast::ExprId>> {
+        if !matches!(self.cx.program.expr(value).kind, ExprKind::Call { callee: Callee::Submit(_), .. }) {
+            return None;
+        }
+        let [results, tid] = items else { return None };
+        let (E::Tuple(names) | E::List(names)) = &self.ast().expr(*results).kind else { return None };
+        let mut flat = names.clone();
+        flat.push(*tid);
+        Some(flat)
     }
 
     /// Binds `name` for an assignment: a new variable, or the same one again when the
@@ -909,6 +951,22 @@ impl FnLower<'_, '_> {
             .collect()
     }
 
+    /// The trailing yield of a runtime scope (`with pl.scope():` / `with
+    /// pl.manual_scope():`, nested ones too) that is the last statement `s` of a loop body
+    /// or branch: the yield is the body's, as in PyPTO, where a scope opens no new names.
+    fn scoped_yield(&self, s: ast::StmtId) -> Option<ast::StmtId> {
+        let S::With { items, body } = &self.ast().stmt(s).kind else { return None };
+        let E::Call { func, .. } = &self.ast().expr(items.first()?.context).kind else { return None };
+        if !matches!(self.cx.pl_path(self.m, *func).as_deref(), Some("scope" | "manual_scope")) {
+            return None;
+        }
+        let &last = body.stmts.last()?;
+        if self.yield_parts(last).is_some() {
+            return Some(last);
+        }
+        self.scoped_yield(last)
+    }
+
     /// Lowers a loop body or branch that may end in `names = pl.yield_(values)`: returns
     /// the block (ending in a Yield) and the yielded names.
     /// A loop body that carries values: as `body_with_yield`, and whether a yield in it was
@@ -923,10 +981,19 @@ impl FnLower<'_, '_> {
 
     fn body_with_yield(&mut self, stmts: &[ast::StmtId]) -> (Block, Option<Yielded>) {
         let Some((&last, init)) = stmts.split_last() else { return (Vec::new(), None) };
-        let Some((names, values)) = self.yield_parts(last) else {
+        let scoped = self.scoped_yield(last);
+        let Some((names, values)) = self.yield_parts(scoped.unwrap_or(last)) else {
             return (self.block(stmts), None);
         };
-        let mut block = self.block(init);
+        let mut block = match scoped {
+            Some(inner) => {
+                let outer = self.hoisted_yield.replace(inner);
+                let block = self.block(stmts);
+                self.hoisted_yield = outer;
+                block
+            }
+            None => self.block(init),
+        };
         let mut lowered = Vec::new();
         for v in values {
             if let Some(e) = self.expr(v) {
@@ -2302,6 +2369,12 @@ impl FnLower<'_, '_> {
 
     /// A call of a pl function (`self.f(...)` or `f(...)`).
     pub(crate) fn function_call(&mut self, key: super::FnKey, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+        self.call_of(key, args, span, false)
+    }
+
+    /// A call of a pl function; a launch (`launch`: `pl.submit`) may omit trailing `pl.Out`
+    /// parameters, whose tensors are allocated before it ([`FnLower::runtime_outputs`]).
+    pub(crate) fn call_of(&mut self, key: super::FnKey, args: &[ast::Arg], span: Span, launch: bool) -> Option<ExprId> {
         let target = key.1;
         let params: Vec<(Symbol, TypeId, Direction)> =
             self.cx.params_of(key)?.iter().map(|p| (p.name, p.ty, p.dir)).collect();
@@ -2380,7 +2453,13 @@ impl FnLower<'_, '_> {
             return None;
         }
         let given = args.len() - usize::from(device.is_some()) - usize::from(attrs_arg.is_some());
-        if positional > params.len() || slots.iter().any(Option::is_none) {
+        let first_omitted = slots.iter().position(Option::is_none).unwrap_or(slots.len());
+        let tail_omitted = slots[first_omitted..].iter().all(Option::is_none);
+        let mut allocated = Vec::new();
+        if launch && ok && positional <= params.len() && tail_omitted && first_omitted < slots.len() {
+            allocated = self.runtime_outputs(key, &params[first_omitted..], span)?;
+        }
+        if positional > params.len() || slots[..slots.len() - allocated.len()].iter().any(Option::is_none) {
             let defined = {
                 let f = self.cx.func(key).expect("the callee exists");
                 Label::secondary(self.cx.modules[f.module].file, f.span, "defined here")
@@ -2399,13 +2478,14 @@ impl FnLower<'_, '_> {
         }
         let mut lowered = Vec::with_capacity(params.len());
         for (slot, (pname, pty, _)) in slots.iter().zip(&params) {
-            let e = self.expr(slot.expect("checked"))?;
+            let Some(slot) = slot else { break };
+            let e = self.expr(*slot)?;
             let (want, got) = (self.cx.program.types.get(*pty).clone(), self.ty(e).clone());
             // An integer scalar passes for a BOOL one (`is_first = pl.yield_(1)`), as in PyPTO.
             let int_for_bool = matches!((&want, &got), (Type::Scalar(DType::Bool), Type::Scalar(d)) if d.is_int());
             if !compatible(&want, &got) && !int_for_bool && !matches!(got, Type::Unknown) {
                 let (w, g) = (self.describe_type(&want), self.describe_type(&got));
-                let aspan = self.ast().expr(slot.expect("checked")).span;
+                let aspan = self.ast().expr(*slot).span;
                 let pn = self.cx.name(*pname).to_string();
                 self.error(
                     Code::E0217,
@@ -2416,6 +2496,7 @@ impl FnLower<'_, '_> {
             }
             lowered.push(Some(e));
         }
+        lowered.extend(allocated.into_iter().map(Some));
         let mut attrs = CallAttrs::none();
         if let Some((_, value)) = device {
             let d = self.expr(value)?;
@@ -2541,7 +2622,7 @@ impl FnLower<'_, '_> {
         let level_prefix = path.split('.').next().unwrap_or("");
         if ops::is_unified(path) || (ops::is_unified(base) && matches!(level_prefix, "tensor" | "tile")) {
             // Dispatch on the first argument: tensor, tile or scalar.
-            let Some(first) = args.iter().find(|a| matches!(a.kind, ArgKind::Positional)) else {
+            let Some(first) = self.operand(args, 0, base) else {
                 self.error(
                     Code::E0202,
                     span,
@@ -2571,7 +2652,7 @@ impl FnLower<'_, '_> {
                 }
             }
             if let (Type::Scalar(_), Some(op)) = (&ty, ops::scalar_operator(base)) {
-                let Some(rest) = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).nth(1) else {
+                let Some(rest) = self.operand(args, 1, base) else {
                     self.error(
                         Code::E0202,
                         span,
@@ -2592,6 +2673,23 @@ impl FnLower<'_, '_> {
         }
         self.unknown_op(&spelled, span);
         None
+    }
+
+    /// Operand `k` of a call of the unified op `base` (`pl.add`): the `k`-th positional
+    /// argument, or the keyword argument that names the op's parameter `k` in one of the
+    /// op's rows (`pl.add(lhs=a, rhs=b)`: PyPTO's wrappers are Python functions, so any
+    /// parameter may be passed by its name).
+    fn operand<'x>(&self, args: &'x [ast::Arg], k: usize, base: &str) -> Option<&'x ast::Arg> {
+        let positional = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).nth(k);
+        positional.or_else(|| {
+            args.iter().find(|a| match a.kind {
+                ArgKind::Keyword(kw) => {
+                    let name = self.cx.name(kw.name);
+                    ops::unified(base).any(|o| o.def().params.get(k).is_some_and(|p| p.name.spelling() == name))
+                }
+                _ => false,
+            })
+        })
     }
 
     /// A call of an op plc has no row for: one PyPTO has and plc refuses by name (E0223,
@@ -2616,7 +2714,8 @@ impl FnLower<'_, '_> {
             Some(u) if def.level != OpLevel::Scalar => ops::unified(u).find(|o| o.def().level == OpLevel::Scalar),
             _ => None,
         };
-        let (Some(scalar), Some(first)) = (scalar, args.iter().find(|a| matches!(a.kind, ArgKind::Positional))) else {
+        let first = def.unified.and_then(|u| self.operand(args, 0, u));
+        let (Some(scalar), Some(first)) = (scalar, first) else {
             return Some((op, None));
         };
         let v = self.expr(first.value)?;
@@ -2698,7 +2797,8 @@ impl FnLower<'_, '_> {
             .filter(|(p, s)| p.required && s.is_none())
             .map(|(p, _)| p.name.spelling())
             .collect();
-        if !missing.is_empty() {
+        // A keyword given twice or unknown was reported: what is missing follows from it.
+        if !missing.is_empty() && ok {
             self.error(
                 Code::E0202,
                 span,

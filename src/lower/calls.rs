@@ -7,9 +7,10 @@
 
 use super::body::FnLower;
 use super::Binding;
-use crate::diag::{Code, Span};
+use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
-use crate::ir::{ArgDir, CallAttrs, Callee, DType, ExprId, ExprKind, FuncKind, Type};
+use crate::ir::ops::{Op, Param as OpParam};
+use crate::ir::{ArgDir, CallAttrs, Callee, DType, Dim, Direction, ExprId, ExprKind, FuncKind, Type};
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, StmtKind as S};
 
 /// The direction markers `pl.adir.<name>(x)` of PyPTO's printer (`ArgDirection`).
@@ -46,7 +47,7 @@ impl FnLower<'_, '_> {
                 _ => call_args.push(a.clone()),
             }
         }
-        let call = self.function_call(key, &call_args, span)?;
+        let call = self.call_of(key, &call_args, span, true)?;
         let ExprKind::Call { callee: Callee::Func(f), args: lowered, mut attrs } =
             self.cx.program.expr(call).kind.clone()
         else {
@@ -95,6 +96,78 @@ impl FnLower<'_, '_> {
         items.push(self.intern_ty(Type::Scalar(DType::TaskId)));
         let ty = self.intern_ty(Type::Tuple(items));
         Some(self.new_expr(ExprKind::Call { callee: Callee::Submit(f), args: lowered, attrs }, ty, span))
+    }
+
+    /// The tensors of the trailing parameters a launch omits (`pl.submit(self.k, a)` for
+    /// `k(a, out: pl.Out[...])`): each must be a `pl.Out` tensor of a constant shape, which
+    /// the runtime allocates, as for PyPTO's runtime-allocated outputs. Each becomes
+    /// `out = pl.create_tensor(shape, dtype)` before the launch's statement (an allocation
+    /// of the orchestration, which the runtime makes), and the launch passes it.
+    pub(crate) fn runtime_outputs(
+        &mut self,
+        key: super::FnKey,
+        omitted: &[(Symbol, crate::ir::TypeId, Direction)],
+        span: Span,
+    ) -> Option<Vec<ExprId>> {
+        let fname = self.cx.name(key.1).to_string();
+        let mut exprs = Vec::with_capacity(omitted.len());
+        for &(pname, pty, dir) in omitted {
+            let pn = self.cx.name(pname).to_string();
+            let ty = self.cx.program.types.get(pty).clone();
+            let dims = match (&ty, ty.shape(), ty.dtype()) {
+                (Type::Tensor { .. }, Some(shape), Some(dtype)) => shape
+                    .iter()
+                    .map(|d| if let Dim::Const(v) = d { Some(*v) } else { None })
+                    .collect::<Option<Vec<_>>>()
+                    .map(|s| (s, dtype)),
+                _ => None,
+            };
+            let problem = if dir != Direction::Out {
+                Some(format!("`{pn}` is {} parameter", if dir == Direction::In { "an input" } else { "an InOut" }))
+            } else if dims.is_none() {
+                Some(format!("`{pn}` is not a tensor of a constant shape, which the runtime could allocate"))
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                let defined = {
+                    let f = self.cx.func(key).expect("the callee exists");
+                    Label::secondary(self.cx.modules[f.module].file, f.span, "defined here")
+                };
+                let d = self.error(
+                    Code::E0202,
+                    span,
+                    format!("Function '{fname}' expects {} more argument(s): a launch may omit only trailing pl.Out parameters, and {problem}", omitted.len()),
+                    "missing arguments",
+                );
+                d.secondary.push(defined);
+                d.help =
+                    Some(format!("pass `{pn}`, or move the pl.Out parameters to the end of `{fname}`'s parameters"));
+                return None;
+            }
+            let (shape, dtype) = dims.expect("checked");
+            let extents = shape.iter().map(|&v| self.int(v, span)).collect::<Vec<_>>();
+            let ety = extents.iter().map(|&e| self.cx.program.expr(e).ty).collect();
+            let sty = self.intern_ty(Type::Tuple(ety));
+            let shape = self.new_expr(ExprKind::Tuple(extents), sty, span);
+            let dtype = self.new_expr(ExprKind::DType(dtype), crate::ir::Types::UNKNOWN, span);
+            let def = Op::TensorCreate.def();
+            let mut args = vec![None; def.params.len()];
+            args[def.param_index(OpParam::Shape).expect("a shape")] = Some(shape);
+            args[def.param_index(OpParam::Dtype).expect("a dtype")] = Some(dtype);
+            let create = self.new_expr(
+                ExprKind::Call { callee: Callee::Op(Op::TensorCreate), args, attrs: CallAttrs::none() },
+                pty,
+                span,
+            );
+            let name = self.fresh_name(&pn);
+            let loc = self.loc(span);
+            let var = self.cx.program.new_var(&mut self.cx.session.interner, name, pty, loc);
+            let s = self.new_stmt(crate::ir::StmtKind::Assign { var, value: create }, span);
+            self.pending.push(s);
+            exprs.push(self.new_expr(ExprKind::Var(var), pty, span));
+        }
+        Some(exprs)
     }
 
     /// The function `pl.submit` launches: `self.f` in a program method, or the name of a

@@ -20,6 +20,8 @@ pub const RUNNABLE: &[Runnable] = &[
     Runnable { file: "cluster_spmd_scopes", entry: "main", args: &[] },
     Runnable { file: "cube_vector_pipe", entry: "main", args: &[] },
     Runnable { file: "task_launches", entry: "main", args: &[] },
+    Runnable { file: "runtime_outputs", entry: "main", args: &[] },
+    Runnable { file: "call_forms", entry: "main", args: &[] },
     Runnable { file: "elementwise_scale_add", entry: "scale_add", args: &["x=64x64", "y=64x64", "out=64x64"] },
     Runnable {
         file: "declared_task_edges",
