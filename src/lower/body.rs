@@ -38,6 +38,7 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         used: FxHashSet::default(),
         aliases: FxHashMap::default(),
         yield_reported: false,
+        launches: Default::default(),
         carried: FxHashSet::default(),
         ssa: super::checks::SsaScopes::new(info.params.iter().map(|p| p.name)),
         pending: Vec::new(),
@@ -143,6 +144,8 @@ pub(crate) struct FnLower<'a, 's> {
     /// A trailing `x = pl.yield_(...)` at the end of a runtime scope that ends a loop body
     /// or branch: the scope is lowered without it, and the yield follows the scope.
     hoisted_yield: Option<ast::StmtId>,
+    /// What the checks of task launches remember (`super::launch`).
+    pub(crate) launches: super::launch::LaunchTrack,
 }
 
 /// An argument's syntax and the IR expression it lowered to.
@@ -419,7 +422,11 @@ impl FnLower<'_, '_> {
         let t = self.ast().expr(target).clone();
         match &t.kind {
             E::Name(name) => {
-                let Some(v) = self.expr(value).filter(|&v| self.not_a_string(v)) else {
+                // `res = pl.submit(...)` binds the whole tuple (results and task id).
+                let saved = self.launches.unpacked.replace(self.ast().expr(value).span);
+                let v = self.expr(value);
+                self.launches.unpacked = saved;
+                let Some(v) = v.filter(|&v| self.not_a_string(v)) else {
                     // Still define the name, so that later uses do not cascade.
                     self.define_unknown(*name, t.span);
                     return;
@@ -434,7 +441,10 @@ impl FnLower<'_, '_> {
                 out.push(s);
             }
             E::Tuple(items) | E::List(items) => {
-                let Some(v) = self.expr(value) else {
+                let saved = self.launches.unpacked.replace(self.ast().expr(value).span);
+                let v = self.expr(value);
+                self.launches.unpacked = saved;
+                let Some(v) = v else {
                     for &item in items {
                         if let E::Name(n) = self.ast().expr(item).kind {
                             self.define_unknown(n, self.ast().expr(item).span);
@@ -443,6 +453,9 @@ impl FnLower<'_, '_> {
                     return;
                 };
                 self.unpack(items, v, span, out);
+                if self.is_launch(value) {
+                    self.record_launch_targets(items);
+                }
             }
             E::Subscript { value: base, index } => self.subscript_assign(*base, *index, value, span, out),
             _ => {
@@ -583,6 +596,7 @@ impl FnLower<'_, '_> {
     /// Binds `name` for an assignment: a new variable, or the same one again when the
     /// name already holds a value of the same type (a reassignment).
     pub fn bind(&mut self, name: Symbol, ty: TypeId, span: Span) -> VarId {
+        self.launches.bound(name);
         if !self.names.contains_key(&name) && self.cx.shadows_namespace(self.m, name, span) {
             return self.new_local(name, ty, span);
         }
@@ -1217,6 +1231,17 @@ impl FnLower<'_, '_> {
         if let Some(st) = stage {
             self.pipeline_stage(st, &mut attrs);
         }
+        if let (Some((_, factor)), Some(_)) = (unroll, chunk) {
+            let span = self.ast().expr(factor).span;
+            self.error(
+                Code::E0219,
+                span,
+                format!("pl.{name}(): unroll= and chunk= are mutually exclusive"),
+                "unroll= beside chunk=",
+            )
+            .help = Some("chunk the loop or unroll it, not both".to_string());
+            return;
+        }
         if let Some((key, factor)) = unroll {
             self.unroll_factor(key, factor, &mut attrs);
         }
@@ -1631,6 +1656,7 @@ impl FnLower<'_, '_> {
                 );
                 None
             }
+            E::Comprehension { .. } if !self.comprehension_allowed(span) => None,
             E::Comprehension { .. } => self.comprehension(id, span),
             E::Ellipsis => {
                 self.error(
@@ -2161,6 +2187,7 @@ impl FnLower<'_, '_> {
                 return None;
             }
         };
+        let items = self.comprehension_filter(g, target, items)?;
         // The target names each element in turn: uses of it in `elt` become the element.
         let saved = self.aliases.remove(&target);
         let mut values = Vec::new();
@@ -2177,6 +2204,67 @@ impl FnLower<'_, '_> {
         let types = values.iter().map(|&v| self.cx.program.expr(v).ty).collect();
         let ty = self.intern_ty(Type::Tuple(types));
         Some(self.new_expr(ExprKind::Tuple(values), ty, span))
+    }
+
+    /// The elements of a comprehension's iterable its `if` filters keep. A filter is
+    /// evaluated at compile time on each integer element; one that reads a variable of
+    /// the function cannot be (PyPTO unrolls the comprehension when it parses it).
+    fn comprehension_filter(&mut self, g: &ast::Generator, target: Symbol, items: Vec<ExprId>) -> Option<Vec<ExprId>> {
+        if g.ifs.is_empty() {
+            return Some(items);
+        }
+        for &f in &g.ifs {
+            let mut stack = vec![f];
+            while let Some(id) = stack.pop() {
+                if let E::Name(n) = self.ast().expr(id).kind {
+                    if n != target && self.names.contains_key(&n) {
+                        let span = self.ast().expr(f).span;
+                        self.error(
+                            Code::E0218,
+                            span,
+                            "deps= comprehension filter depends on an IR variable; cannot unroll at parse time",
+                            "reads a variable of the function",
+                        )
+                        .help = Some("a filter may read the comprehension's own name and constants only".to_string());
+                        return None;
+                    }
+                }
+                self.ast().expr_children(id, &mut |c| stack.push(c));
+            }
+        }
+        let mut kept = Vec::new();
+        for item in items {
+            let ExprKind::Int(k) = self.cx.program.expr(item).kind else {
+                self.error(
+                    Code::E0218,
+                    g.span,
+                    "a comprehension with a filter must iterate over integers known at compile time",
+                    "not integers",
+                );
+                return None;
+            };
+            let mut keep = true;
+            for &f in &g.ifs {
+                let local = |n: Symbol| (n == target).then_some(super::consts::Const::Int(k));
+                match self.cx.eval_const_in(self.m, f, &local)?.truthy() {
+                    Some(b) => keep &= b,
+                    None => {
+                        let span = self.ast().expr(f).span;
+                        self.error(
+                            Code::E0218,
+                            span,
+                            "a comprehension filter must be true or false",
+                            "not a condition",
+                        );
+                        return None;
+                    }
+                }
+            }
+            if keep {
+                kept.push(item);
+            }
+        }
+        Some(kept)
     }
 
     // ------------------------------------------------------------ calls
@@ -2584,7 +2672,12 @@ impl FnLower<'_, '_> {
                 );
                 return None;
             }
-            "submit" | "spmd_submit" => return self.submit_call(path, args, span),
+            "submit" | "spmd_submit" => {
+                if !self.submit_position_ok(path, span) {
+                    return None;
+                }
+                return self.submit_call(path, args, span);
+            }
             "no_dep" | "tensor.no_dep" => {
                 self.error(
                     Code::E0223,
@@ -2888,7 +2981,13 @@ impl FnLower<'_, '_> {
                     p.kind,
                     OpArg::Shape | OpArg::Indices | OpArg::DType | OpArg::Enum(_) | OpArg::Int | OpArg::Str
                 );
-        if fits {
+        // A string only where the op takes one; a list of extents or positions holds
+        // scalars, not lists (PyPTO: *Unsupported closure variable type*, *got MakeTuple*).
+        let stray_str = matches!(kind, ExprKind::Str(_)) && !matches!(p.kind, OpArg::Str | OpArg::Any);
+        let nested = matches!(p.kind, OpArg::Shape | OpArg::Indices)
+            && matches!(kind, ExprKind::Tuple(items)
+                if items.iter().any(|&i| matches!(self.cx.program.expr(i).kind, ExprKind::Tuple(_))));
+        if fits && !stray_str && !nested {
             return self.check_extents(def, p, e);
         }
         let want = match p.kind {
@@ -2905,7 +3004,15 @@ impl FnLower<'_, '_> {
             OpArg::Str => "a string".to_string(),
             OpArg::Any => String::new(),
         };
-        let got = self.describe_type(&ty);
+        let got = if stray_str && matches!(self.ast().expr(a).kind, E::Name(_)) {
+            "a string (Unsupported closure variable type: str)".to_string()
+        } else if stray_str {
+            "a string".to_string()
+        } else if nested {
+            "a list of lists".to_string()
+        } else {
+            self.describe_type(&ty)
+        };
         let span = self.ast().expr(a).span;
         let name = def.print_name();
         self.error(

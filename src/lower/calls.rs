@@ -54,6 +54,8 @@ impl FnLower<'_, '_> {
             return None;
         };
         let mut has_core_num = false;
+        let mut deps = None;
+        let mut predicate = None;
         for (k, value) in launch {
             let name = self.cx.name(k).to_string();
             match name.as_str() {
@@ -74,9 +76,28 @@ impl FnLower<'_, '_> {
                 }
                 _ => {
                     has_core_num |= name == "core_num";
-                    let e = self.expr(value)?;
+                    let e = match name.as_str() {
+                        "deps" => {
+                            deps = Some(value);
+                            self.deps_value(value, &format!("pl.{path}()"))?
+                        }
+                        "dumps" if !self.launch_dumps_ok(path, value, &call_args) => return None,
+                        "predicate" => {
+                            predicate = Some(value);
+                            self.expr(value)?
+                        }
+                        _ => self.expr(value)?,
+                    };
+                    if name == "core_num" && !self.launch_core_num_ok(value, e) {
+                        return None;
+                    }
                     *attrs.make_mut().launch.slot_mut(&name).expect("a launch keyword") = Some(e);
                 }
+            }
+        }
+        if let Some(p) = predicate {
+            if !self.predicate_deps_ok(path, p, deps) {
+                return None;
             }
         }
         if spmd && !has_core_num {
@@ -392,6 +413,7 @@ impl FnLower<'_, '_> {
     pub(crate) fn func_attr_prologue(&mut self, stmts: &[ast::StmtId]) -> (Vec<(Symbol, ExprId)>, usize) {
         let mut extra = Vec::new();
         let mut taken = 0;
+        let decorator_keys = self.decorator_attr_keys();
         for (i, &s) in stmts.iter().enumerate() {
             let S::Expr(e) = &self.ast().stmt(s).kind else { break };
             let e = *e;
@@ -415,6 +437,16 @@ impl FnLower<'_, '_> {
                                             format!("'{key}' cannot be set with pl.func_attr()"),
                                             "not a function attribute",
                                         );
+                                    } else if decorator_keys.contains(&key) {
+                                        self.error(
+                                            Code::E0226,
+                                            span,
+                                            format!(
+                                                "Duplicate function attribute '{key}': set by both @pl.function(attrs={{...}}) and pl.func_attr({{...}})"
+                                            ),
+                                            "set twice",
+                                        )
+                                        .help = Some("set it in one place".to_string());
                                     } else if !self.func_attr_key_twice(&extra, k, span) {
                                         extra.push((k, v));
                                     }
@@ -431,5 +463,30 @@ impl FnLower<'_, '_> {
             }
         }
         (extra, taken)
+    }
+
+    /// The string keys of the decorator's `attrs={...}` (`@pl.function(attrs={"split": ...})`).
+    fn decorator_attr_keys(&self) -> Vec<String> {
+        let S::FunctionDef(def) = &self.ast().stmt(self.info.def).kind else { return Vec::new() };
+        let mut keys = Vec::new();
+        for d in &def.decorators {
+            let E::Call { args, .. } = &self.ast().expr(d.expr).kind else { continue };
+            for a in args {
+                let ArgKind::Keyword(k) = a.kind else { continue };
+                if self.cx.name(k.name) != "attrs" {
+                    continue;
+                }
+                let E::Dict(entries) = &self.ast().expr(a.value).kind else { continue };
+                for entry in entries {
+                    let Some(key) = entry.key else { continue };
+                    if let E::Str(pieces) = &self.ast().expr(key).kind {
+                        if let Some(v) = self.cx.string_value(self.m, pieces) {
+                            keys.push(v);
+                        }
+                    }
+                }
+            }
+        }
+        keys
     }
 }

@@ -429,3 +429,40 @@ enum NotATensor {
     Unknown(String),
     OtherType(String, String),
 }
+
+impl super::Lowering<'_> {
+    /// The module's `pl.dynamic` symbols `e` reads, added to `out`.
+    pub(crate) fn dynamic_names_in(&self, m: super::ModuleId, e: ast::ExprId, out: &mut Vec<Symbol>) {
+        let mut stack = vec![e];
+        while let Some(id) = stack.pop() {
+            if let E::Name(n) = self.ast(m).expr(id).kind {
+                let dynamic = matches!(
+                    self.modules[m].names.get(&n),
+                    Some((super::Binding::Const(super::consts::Const::Dyn(_)), _))
+                );
+                if dynamic && !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+            self.ast(m).expr_children(id, &mut |c| stack.push(c));
+        }
+    }
+
+    /// A scalar parameter named as a `pl.dynamic` symbol binds that symbol; PyPTO refuses
+    /// it after a parameter whose annotation already used the symbol (`used`).
+    pub(crate) fn dynamic_after_use(&mut self, m: super::ModuleId, name: ast::Ident, used: &[Symbol]) {
+        if !used.contains(&name.name) {
+            return;
+        }
+        let file = self.modules[m].file;
+        let n = self.name(name.name).to_string();
+        self.error(
+            Code::E0208,
+            file,
+            name.span,
+            format!("Parameter '{n}' shadows the dynamic symbol '{n}', which an earlier parameter's type annotation already uses"),
+            "declared after its use",
+        )
+        .help = Some(format!("declare the scalar parameter `{n}` before the parameters whose types use it"));
+    }
+}

@@ -24,6 +24,7 @@ mod calls;
 mod checks;
 mod consts;
 mod factory;
+mod launch;
 mod scopes;
 
 pub use consts::Const;
@@ -731,6 +732,8 @@ impl Lowering<'_> {
             ast_params.next();
         }
         let mut scalars_seen = FxHashMap::default();
+        // The `pl.dynamic` symbols the annotations read so far.
+        let mut dyn_used: Vec<Symbol> = Vec::new();
         // Python refuses a name given to two parameters ("duplicate argument 'x' in
         // function definition"): the second is reported (and kept, so that calls of the
         // function are not reported for their number of arguments too).
@@ -788,7 +791,9 @@ impl Lowering<'_> {
             }
             if self.program.types.get(ty).is_scalar() {
                 scalars_seen.insert(pname.name, ());
+                self.dynamic_after_use(m, pname, &dyn_used);
             }
+            self.dynamic_names_in(m, annotation, &mut dyn_used);
             params.push(ParamInfo { name: pname.name, ty, dir, span: p.span });
         }
         let returns = def.returns.and_then(|r| self.return_types(m, r));

@@ -182,7 +182,9 @@ impl FnLower<'_, '_> {
                     {
                         continue;
                     }
-                    if let Some(e) = self.expr(a.value) {
+                    let e =
+                        if key == "deps" { self.deps_value(a.value, &format!("{what}()")) } else { self.expr(a.value) };
+                    if let Some(e) = e {
                         attrs.push((k.name, e));
                     }
                 }

@@ -1,0 +1,300 @@
+//! PyPTO's parser checks on task launches (ops.md §4.1 "submit", "deps / predicate"):
+//! where `pl.submit` / `pl.spmd_submit` may stand, the launch's `core_num=`, the entries
+//! of `deps=` and `dumps=`, and the rule that a `predicate=` reading a tensor another
+//! task produced lists that task in `deps=`.
+
+use super::body::FnLower;
+use crate::diag::{Code, Span};
+use crate::intern::Symbol;
+use crate::ir::{ExprId, ExprKind, Type};
+use crate::syntax::ast::{self, ExprKind as E};
+use rustc_hash::FxHashMap;
+
+/// What the launch checks remember while a function body is lowered.
+#[derive(Default)]
+pub(crate) struct LaunchTrack {
+    /// The span of the value of the assignment being lowered: the one place a
+    /// `pl.submit(...)` may stand (`out, tid = pl.submit(...)`).
+    pub unpacked: Option<Span>,
+    /// Set while the value of a `deps=` is lowered: the one place a list comprehension
+    /// may stand.
+    pub in_deps: bool,
+    /// How many times each name was bound so far (a re-bound name keeps its variable in
+    /// plc, so the count tells the bindings apart).
+    generation: FxHashMap<Symbol, u32>,
+    /// For a name bound to a result of a launch: its generation then, and the task-id
+    /// name of that launch with the task-id name's generation then.
+    produced: FxHashMap<Symbol, (u32, Symbol, u32)>,
+}
+
+impl LaunchTrack {
+    /// Notes one more binding of `name`.
+    pub fn bound(&mut self, name: Symbol) {
+        *self.generation.entry(name).or_default() += 1;
+    }
+
+    fn generation(&self, name: Symbol) -> u32 {
+        self.generation.get(&name).copied().unwrap_or(0)
+    }
+
+    /// The task-id name (and its generation) of the launch whose result `name` now holds.
+    fn producer(&self, name: Symbol) -> Option<(Symbol, u32)> {
+        let &(gen, tid, tid_gen) = self.produced.get(&name)?;
+        (gen == self.generation(name)).then_some((tid, tid_gen))
+    }
+}
+
+/// One entry of a `deps=` list, as far as the mixing rule cares.
+#[derive(Clone, Copy, PartialEq)]
+enum DepEntry {
+    /// A whole TASK_ID array (`tids`).
+    Array,
+    /// An element of a TASK_ID array (`tids[i]`) or a comprehension of them.
+    Element,
+    /// A task id, or `None`.
+    Other,
+}
+
+impl FnLower<'_, '_> {
+    /// `pl.submit(...)` / `pl.spmd_submit(...)` anywhere but as the value of an assignment
+    /// (`out, tid = pl.submit(...)`, or `res = pl.submit(...)` binding the whole tuple) is
+    /// refused, as PyPTO refuses it.
+    pub(crate) fn submit_position_ok(&mut self, path: &str, span: Span) -> bool {
+        if self.launches.unpacked == Some(span) {
+            return true;
+        }
+        let example = if path == "spmd_submit" {
+            "out, tid = pl.spmd_submit(self.kernel, ..., core_num=N)"
+        } else {
+            "out, tid = pl.submit(self.kernel, ...)"
+        };
+        self.error(
+            Code::E0223,
+            span,
+            format!("pl.{path}(...) must be unpacked as a 2-tuple: '{example}'"),
+            "not unpacked",
+        )
+        .help = Some("name the task id even when nothing uses it: `out, _ = ...`".to_string());
+        false
+    }
+
+    /// `core_num=` of `pl.spmd_submit`, lowered to `e` from `value`: an integer, and
+    /// positive when it is a constant.
+    pub(crate) fn launch_core_num_ok(&mut self, value: ast::ExprId, e: ExprId) -> bool {
+        let span = self.ast().expr(value).span;
+        let ty = self.cx.program.types.get(self.cx.program.expr(e).ty).clone();
+        if !matches!(ty, Type::Scalar(d) if d.is_int()) && !matches!(ty, Type::Unknown) {
+            let got = self.text(span);
+            self.error(
+                Code::E0217,
+                span,
+                format!("core_num of pl.spmd_submit() must be an integer expression, got {got}"),
+                "not an integer",
+            );
+            return false;
+        }
+        if let ExprKind::Int(n) = self.cx.program.expr(e).kind {
+            if n <= 0 {
+                self.error(
+                    Code::E0218,
+                    span,
+                    format!("core_num of pl.spmd_submit() must be a positive integer, got {n}"),
+                    "not positive",
+                );
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The value of `deps=` of a launch or a scope, lowered: its entries may not mix a
+    /// whole TASK_ID array with elements of one, and a list comprehension may stand in it.
+    pub(crate) fn deps_value(&mut self, value: ast::ExprId, what: &str) -> Option<ExprId> {
+        if let E::List(items) | E::Tuple(items) = self.ast().expr(value).kind.clone() {
+            let mut seen: Option<DepEntry> = None;
+            for item in items {
+                let entry = self.dep_entry(item);
+                let clash = match (seen, entry) {
+                    (Some(DepEntry::Array), DepEntry::Element) => Some("per-element entry"),
+                    (Some(DepEntry::Element), DepEntry::Array) => Some("array entry"),
+                    _ => None,
+                };
+                if let Some(kind) = clash {
+                    let span = self.ast().expr(item).span;
+                    let text = self.text(span);
+                    let after =
+                        if entry == DepEntry::Array { "a per-element / comprehension" } else { "a whole-array" };
+                    self.error(
+                        Code::E0217,
+                        span,
+                        format!(
+                            "{what} deps= cannot mix a whole TASK_ID array with per-element entries (got {kind} '{text}' after {after} entry)"
+                        ),
+                        "mixes array and elements",
+                    )
+                    .help = Some("list the elements one by one, or pass the whole array alone".to_string());
+                    return None;
+                }
+                if entry != DepEntry::Other {
+                    seen = Some(entry);
+                }
+            }
+        }
+        let saved = std::mem::replace(&mut self.launches.in_deps, true);
+        let e = self.expr(value);
+        self.launches.in_deps = saved;
+        e
+    }
+
+    fn dep_entry(&mut self, item: ast::ExprId) -> DepEntry {
+        match self.ast().expr(item).kind.clone() {
+            E::Comprehension { .. } => DepEntry::Element,
+            E::Subscript { value, .. } if self.is_task_array(value) => DepEntry::Element,
+            E::Name(_) if self.is_task_array(item) => DepEntry::Array,
+            _ => DepEntry::Other,
+        }
+    }
+
+    /// Whether `e` is a name of a variable holding an array (a TASK_ID array in `deps=`).
+    fn is_task_array(&self, e: ast::ExprId) -> bool {
+        let E::Name(n) = self.ast().expr(e).kind else { return false };
+        let Some(&var) = self.names.get(&n) else { return false };
+        matches!(self.cx.program.types.get(self.cx.program.var(var).ty), Type::Array { .. })
+    }
+
+    /// `dumps=[a, b]` of a launch: each entry a name passed as an argument of the launch.
+    pub(crate) fn launch_dumps_ok(&mut self, path: &str, value: ast::ExprId, call_args: &[ast::Arg]) -> bool {
+        let (E::List(items) | E::Tuple(items)) = self.ast().expr(value).kind.clone() else {
+            let span = self.ast().expr(value).span;
+            self.error(
+                Code::E0217,
+                span,
+                format!("pl.{path}() dumps= must be a list / tuple of tensor arguments"),
+                "not a list",
+            );
+            return false;
+        };
+        let passed: Vec<Symbol> = call_args
+            .iter()
+            .filter_map(|a| {
+                let (inner, _) = self.strip_no_dep(a.value);
+                match self.ast().expr(inner).kind {
+                    E::Name(n) => Some(n),
+                    _ => None,
+                }
+            })
+            .collect();
+        for item in items {
+            let span = self.ast().expr(item).span;
+            let text = self.text(span);
+            let E::Name(n) = self.ast().expr(item).kind else {
+                self.error(
+                    Code::E0217,
+                    span,
+                    format!("pl.{path}() dumps= entries must be tensor variables — got '{text}'"),
+                    "not a name",
+                );
+                return false;
+            };
+            if !passed.contains(&n) {
+                self.error(
+                    Code::E0217,
+                    span,
+                    format!("pl.{path}() dumps= entry '{text}' is not an argument of this submit"),
+                    "not an argument",
+                )
+                .help = Some("dumps= names tensors the launch passes to the kernel".to_string());
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A `predicate=` of a launch reading a tensor that an earlier launch produced: that
+    /// launch's task id must be an entry of `deps=` (and still name that launch).
+    pub(crate) fn predicate_deps_ok(&mut self, path: &str, predicate: ast::ExprId, deps: Option<ast::ExprId>) -> bool {
+        let mut entries = Vec::new();
+        if let Some(d) = deps {
+            match self.ast().expr(d).kind.clone() {
+                E::List(items) | E::Tuple(items) => {
+                    for item in items {
+                        match self.ast().expr(item).kind {
+                            E::Name(n) => entries.push((n, self.launches.generation(n))),
+                            E::None => {}
+                            // An array or a comprehension: which tasks it holds is known at run time.
+                            _ => return true,
+                        }
+                    }
+                }
+                _ => return true,
+            }
+        }
+        let mut names = Vec::new();
+        names_in(self.ast(), predicate, &mut names);
+        for (n, span) in names {
+            let Some((tid, gen)) = self.launches.producer(n) else { continue };
+            if entries.contains(&(tid, gen)) {
+                continue;
+            }
+            let (t, id) = (self.cx.name(n).to_string(), self.cx.name(tid).to_string());
+            self.error(
+                Code::E0217,
+                span,
+                format!(
+                    "pl.{path}() predicate reads '{t}', which is produced by the task bound to '{id}', but '{id}' is not in deps="
+                ),
+                "its producer is not in deps=",
+            )
+            .help = Some(format!(
+                "add the producer's task id to deps= (a name re-bound since then no longer names that task): deps=[{id}]"
+            ));
+            return false;
+        }
+        true
+    }
+
+    /// After `a, b, tid = pl.submit(...)`: remember that `a` and `b` were produced by the
+    /// task bound to `tid`.
+    pub(crate) fn record_launch_targets(&mut self, items: &[ast::ExprId]) {
+        let Some((&last, results)) = items.split_last() else { return };
+        let E::Name(tid) = self.ast().expr(last).kind else { return };
+        let tid_gen = self.launches.generation(tid);
+        let mut names = Vec::new();
+        for &r in results {
+            names_in(self.ast(), r, &mut names);
+        }
+        for (n, _) in names {
+            let gen = self.launches.generation(n);
+            self.launches.produced.insert(n, (gen, tid, tid_gen));
+        }
+    }
+
+    /// Whether the value `value` of a tuple assignment is a launch (`pl.submit(...)`).
+    pub(crate) fn is_launch(&self, value: ast::ExprId) -> bool {
+        let E::Call { func, .. } = &self.ast().expr(value).kind else { return false };
+        matches!(self.cx.pl_path(self.m, *func).as_deref(), Some("submit" | "spmd_submit"))
+    }
+
+    /// A list comprehension outside `deps=` is refused, as PyPTO refuses it.
+    pub(crate) fn comprehension_allowed(&mut self, span: Span) -> bool {
+        if self.launches.in_deps {
+            return true;
+        }
+        self.error(
+            Code::E0110,
+            span,
+            "Unsupported expression type: ListComp — a list comprehension is only supported as the deps= of a launch",
+            "not in deps=",
+        )
+        .help = Some("write the comprehension directly in deps=[...]".to_string());
+        false
+    }
+}
+
+/// The names `e` reads, with their spans, in source order.
+fn names_in(ast: &ast::Ast, e: ast::ExprId, out: &mut Vec<(Symbol, Span)>) {
+    if let E::Name(n) = ast.expr(e).kind {
+        out.push((n, ast.expr(e).span));
+    }
+    ast.expr_children(e, &mut |c| names_in(ast, c, out));
+}
