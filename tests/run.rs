@@ -113,6 +113,7 @@ const CASES: &[Case] = &[
     ok("standalone_functions", "opaque_square", &[]),
     ok("task_launches", "main", &[]),
     ok("tiled_matmul", "main", &[]),
+    ok("tile_view_merge", "tiled_projection", &[]),
     ok(
         "decoder_package/model",
         "decode",
