@@ -310,6 +310,13 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "gather_scatter", entry: "entry", args: &[] },
         // A loop and an `if` merging a tile with a tensor view (PyPTO's qwen3_jit, 03_flash_attention).
         Runnable { file: "tile_view_merge", entry: "tiled_projection", args: &[] },
+        // Kernel results whose extents are known only at run time (PyPTO's 03_mixed_kernel).
+        Runnable {
+            file: "run_time_result_shape",
+            entry: "staged",
+            args: &["a=64x128:FP32", "b=128x32:FP32", "bias=64x32:FP32", "out=64x32:FP32"],
+        },
+        Runnable { file: "run_time_result_shape", entry: "rows", args: &["x=64x32:FP32", "out=64x32:FP32"] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

@@ -216,9 +216,10 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
 /// The results of a device function that are not one of its parameters (a tile, or a
 /// tensor it computes or allocates), by position: the caller passes a tensor the runtime
 /// allocates for each (`add_output(TensorCreateInfo)`), after the parameters' tensors and
-/// before the scalars, and the kernel writes the result into it. Results whose shape is not
-/// constant are left out (the caller cannot allocate them; the orchestration emitter says
-/// so), and so are scalars.
+/// before the scalars, and the kernel writes the result into it. A result whose extents are
+/// not constant is allocated with extents the orchestration computes from the call's
+/// arguments at run time (`emit::result_shape`; when it cannot, it says so, E0613). Results
+/// of no known rank are left out, and so are scalars.
 pub fn runtime_allocated_results(program: &Program, func: Symbol) -> Vec<usize> {
     let Some(f) = program.functions.get(&func) else { return Vec::new() };
     let returned = crate::ir::lineage::Lineage::default().returned_params(program, func);
@@ -227,8 +228,7 @@ pub fn runtime_allocated_results(program: &Program, func: Symbol) -> Vec<usize> 
         .enumerate()
         .filter(|&(i, &ty)| {
             let t = program.types.get(ty);
-            let constant = t.shape().is_some_and(|s| s.iter().all(|d| matches!(d, Dim::Const(_))));
-            returned.get(i).copied().flatten().is_none() && constant && t.dtype().is_some()
+            returned.get(i).copied().flatten().is_none() && t.shape().is_some() && t.dtype().is_some()
         })
         .map(|(i, _)| i)
         .collect()
