@@ -274,7 +274,8 @@ fn a_negative_view_offset_fails_the_harness_as_it_fails_plc_run() {
 /// `which=-1`, which aborted); BF16 tiles rounded op by op (item 12, `bf16_rounding`);
 /// the op families added for issue 11 (`op_families`, `system_ops`, `shaping_ops`,
 /// `scatter_random`); tensors
-/// given their elements with `--arg NAME=[...]` (`given_elements`).
+/// given their elements with `--arg NAME=[...]` (`given_elements`); values merged from a tile
+/// and a tensor view (`tile_view_merge`).
 /// Each builds with -Wall -Wextra -Werror,
 /// its file names are short, and the harness prints what `plc run` prints.
 #[test]
@@ -307,6 +308,15 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         // The hints of PyPTO's newer releases (no CPU meaning) and `pl.task_id_of`.
         Runnable { file: "cache_hints", entry: "main", args: &[] },
         Runnable { file: "gather_scatter", entry: "entry", args: &[] },
+        // A loop and an `if` merging a tile with a tensor view (PyPTO's qwen3_jit, 03_flash_attention).
+        Runnable { file: "tile_view_merge", entry: "tiled_projection", args: &[] },
+        // Kernel results whose extents are known only at run time (PyPTO's 03_mixed_kernel).
+        Runnable {
+            file: "run_time_result_shape",
+            entry: "staged",
+            args: &["a=64x128:FP32", "b=128x32:FP32", "bias=64x32:FP32", "out=64x32:FP32"],
+        },
+        Runnable { file: "run_time_result_shape", entry: "rows", args: &["x=64x32:FP32", "out=64x32:FP32"] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

@@ -115,6 +115,9 @@ const CASES: &[Case] = &[
     ok("standalone_functions", "opaque_square", &[]),
     ok("task_launches", "main", &[]),
     ok("tiled_matmul", "main", &[]),
+    ok("tile_view_merge", "tiled_projection", &[]),
+    ok("run_time_result_shape", "staged", &[("a", "64x128"), ("b", "128x32"), ("bias", "64x32"), ("out", "64x32")]),
+    ok("run_time_result_shape", "rows", &[("x", "64x32"), ("out", "64x32")]),
     ok(
         "decoder_package/model",
         "decode",

@@ -14,6 +14,7 @@ pub(crate) mod orchestration;
 pub mod pto;
 pub(crate) mod publish;
 pub(crate) mod py_arith;
+pub(crate) mod result_shape;
 pub mod runtime;
 pub(crate) mod simpler;
 

@@ -1061,6 +1061,7 @@ impl<'a> Emitter<'a> {
             let (Some(shape), Some(d)) = (t.shape().map(|s| s.to_vec()), t.dtype()) else { continue };
             let dims: Option<Vec<String>> =
                 shape.iter().map(|d| if let Dim::Const(n) = d { Some(n.to_string()) } else { None }).collect();
+            let dims = dims.or_else(|| self.run_time_extents(call, g, i));
             let Some(dims) = dims else {
                 self.error(
                     Code::E0613,
@@ -1080,6 +1081,23 @@ impl<'a> Emitter<'a> {
             synthesized.push((i, synthesized.len()));
         }
         synthesized
+    }
+
+    /// The extents of result `i` of the call `call` of `g` as C++ expressions over its
+    /// arguments (see [`super::result_shape`]), with a run-time check of each rank they
+    /// assume of a tensor argument.
+    fn run_time_extents(&mut self, call: ExprId, g: Symbol, i: usize) -> Option<Vec<String>> {
+        let ExprKind::Call { args, .. } = self.p.expr(call).kind.clone() else { return None };
+        let texts: Vec<Option<String>> = args.iter().map(|a| a.map(|a| self.expr(a))).collect();
+        let shape = super::result_shape::result_extents(self.p, self.names, g, i, &texts)?;
+        for (arg, rank) in &shape.ranks {
+            self.line(&format!("always_assert({arg}.ndims == {rank});"));
+        }
+        let extent = |e: &String| match e.parse::<u32>() {
+            Ok(n) => n.to_string(),
+            Err(_) => format!("static_cast<uint32_t>({e})"),
+        };
+        Some(shape.extents.iter().map(extent).collect())
     }
 
     /// Explicit dependencies, then the launch options.

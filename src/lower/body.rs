@@ -3188,10 +3188,10 @@ fn enum_family(v: EnumValue) -> &'static str {
 }
 
 /// The op table's view of a call's lowered arguments.
-struct ArgView<'p> {
-    program: &'p crate::ir::Program,
-    interner: &'p crate::intern::Interner,
-    args: &'p [Option<ExprId>],
+pub(crate) struct ArgView<'p> {
+    pub(crate) program: &'p crate::ir::Program,
+    pub(crate) interner: &'p crate::intern::Interner,
+    pub(crate) args: &'p [Option<ExprId>],
 }
 
 impl ArgView<'_> {

@@ -19,7 +19,7 @@
 //! ```
 
 mod annot;
-mod body;
+pub(crate) mod body;
 mod calls;
 mod checks;
 mod consts;

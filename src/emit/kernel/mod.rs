@@ -216,9 +216,10 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
 /// The results of a device function that are not one of its parameters (a tile, or a
 /// tensor it computes or allocates), by position: the caller passes a tensor the runtime
 /// allocates for each (`add_output(TensorCreateInfo)`), after the parameters' tensors and
-/// before the scalars, and the kernel writes the result into it. Results whose shape is not
-/// constant are left out (the caller cannot allocate them; the orchestration emitter says
-/// so), and so are scalars.
+/// before the scalars, and the kernel writes the result into it. A result whose extents are
+/// not constant is allocated with extents the orchestration computes from the call's
+/// arguments at run time (`emit::result_shape`; when it cannot, it says so, E0613). Results
+/// of no known rank are left out, and so are scalars.
 pub fn runtime_allocated_results(program: &Program, func: Symbol) -> Vec<usize> {
     let Some(f) = program.functions.get(&func) else { return Vec::new() };
     let returned = crate::ir::lineage::Lineage::default().returned_params(program, func);
@@ -227,8 +228,7 @@ pub fn runtime_allocated_results(program: &Program, func: Symbol) -> Vec<usize> 
         .enumerate()
         .filter(|&(i, &ty)| {
             let t = program.types.get(ty);
-            let constant = t.shape().is_some_and(|s| s.iter().all(|d| matches!(d, Dim::Const(_))));
-            returned.get(i).copied().flatten().is_none() && constant && t.dtype().is_some()
+            returned.get(i).copied().flatten().is_none() && t.shape().is_some() && t.dtype().is_some()
         })
         .map(|(i, _)| i)
         .collect()
@@ -314,6 +314,11 @@ fn error_at(f: &Function, code: Code, loc: Loc, message: String) -> Diagnostic {
 }
 
 /// Emits the body of `g`, learning the forms of its results (and its callees' signatures).
+///
+/// A loop or `if` whose paths give one of its values as a tile on one path and as a tensor
+/// view on another keeps that value as a tile: the view is read into a tile where it
+/// enters (PyPTO's kernels hold such values in on-chip tiles too). Which values these are
+/// is learnt while emitting, so the function is emitted again once per value found.
 fn emit_function(
     p: &Program,
     names: &Interner,
@@ -321,6 +326,26 @@ fn emit_function(
     sigs: &mut FxHashMap<Symbol, Sig>,
     stack: &mut Vec<Symbol>,
 ) -> Res<Emitted> {
+    let mut as_tile = FxHashSet::default();
+    loop {
+        let (result, promote) = emit_function_once(p, names, g, sigs, stack, &as_tile);
+        match promote {
+            Some(v) if result.is_err() && as_tile.insert(v) => continue,
+            _ => return result,
+        }
+    }
+}
+
+/// One emission of `g`, with the merged values of `as_tile` held as tiles; on an error, also
+/// the merged value found to need a tile, if that is the error.
+fn emit_function_once(
+    p: &Program,
+    names: &Interner,
+    g: Symbol,
+    sigs: &mut FxHashMap<Symbol, Sig>,
+    stack: &mut Vec<Symbol>,
+    as_tile: &FxHashSet<VarId>,
+) -> (Res<Emitted>, Option<VarId>) {
     let f = &p.functions[&g];
     let mut e = Emitter {
         p,
@@ -337,7 +362,15 @@ fn emit_function(
         targets: Vec::new(),
         loops: Vec::new(),
         dyn_dims: FxHashMap::default(),
+        as_tile,
+        promote: None,
     };
+    let result = emit_body(&mut e);
+    (result, e.promote)
+}
+
+fn emit_body(e: &mut Emitter) -> Res<Emitted> {
+    let (p, f) = (e.p, e.f);
     let mut params = Vec::new();
     let mut param_reprs = Vec::new();
     let mut param_names = Vec::new();
@@ -371,12 +404,20 @@ fn emit_function(
         }
     }
     text.push_str(e.w.as_str());
-    Ok(Emitted { params, param_reprs, ret: e.ret.unwrap_or_default(), body: text, callees: e.callees })
+    Ok(Emitted {
+        params,
+        param_reprs,
+        ret: e.ret.take().unwrap_or_default(),
+        body: text,
+        callees: std::mem::take(&mut e.callees),
+    })
 }
 
 /// Where the values of a `yield` go.
 struct Target {
     names: Vec<String>,
+    /// The variables bound: a loop's carried values, an `if`'s results.
+    vars: Vec<VarId>,
     /// The forms, fixed by the initial values (loops) or by the first yield (`if`).
     reprs: Vec<Option<Repr>>,
 }
@@ -399,6 +440,10 @@ struct Emitter<'a> {
     /// For each enclosing loop, whether it carries values.
     loops: Vec<bool>,
     dyn_dims: FxHashMap<Symbol, String>,
+    /// Carried values and `if` results held as tiles (see [`emit_function`]).
+    as_tile: &'a FxHashSet<VarId>,
+    /// A merged value found to need a tile: the emission stops and starts again.
+    promote: Option<VarId>,
 }
 
 /// Errors are boxed: a `Diagnostic` is large and most results are `Ok`.
@@ -610,6 +655,13 @@ impl Emitter<'_> {
                     format!("a loop cannot carry {}", repr.describe()),
                 ));
             }
+            let (text, repr) = match repr {
+                Repr::Tensor if self.as_tile.contains(&ia.var) => {
+                    let elem = self.elem_of_var(ia.var)?;
+                    (format!("plc::load_tensor<{elem}>({text})"), Repr::Tile(elem))
+                }
+                repr => (text, repr),
+            };
             let ty = repr.cpp();
             let name = self.name_var(ia.var, repr);
             self.line(&format!("[[maybe_unused]] {ty} {name} = {text};"));
@@ -620,7 +672,8 @@ impl Emitter<'_> {
 
     fn loop_body(&mut self, names: &[String], iter_args: &[IterArg], body: &[StmtId]) -> Res<()> {
         let reprs = iter_args.iter().map(|ia| self.vars.get(&ia.var).map(|(_, r)| r.clone())).collect();
-        self.targets.push(Target { names: names.to_vec(), reprs });
+        let vars = iter_args.iter().map(|ia| ia.var).collect();
+        self.targets.push(Target { names: names.to_vec(), vars, reprs });
         self.loops.push(!iter_args.is_empty());
         self.w.indent();
         let result = self.block(body);
@@ -693,7 +746,14 @@ impl Emitter<'_> {
                 self.fresh(source)
             })
             .collect();
-        self.targets.push(Target { names: names.clone(), reprs: vec![None; return_vars.len()] });
+        let mut reprs = Vec::new();
+        for rv in return_vars {
+            reprs.push(match self.as_tile.contains(rv) {
+                true => Some(Repr::Tile(self.elem_of_var(*rv)?)),
+                false => None,
+            });
+        }
+        self.targets.push(Target { names: names.clone(), vars: return_vars.to_vec(), reprs });
         let outer = self.w.take();
         self.w.indent();
         let then_result = self.block(then_body);
@@ -733,7 +793,7 @@ impl Emitter<'_> {
     fn yield_values(&mut self, values: &[ExprId], loc: Loc) -> Res<()> {
         let mut texts = Vec::new();
         for (k, &v) in values.iter().enumerate() {
-            let (text, repr) = self.expr(v)?;
+            let (mut text, repr) = self.expr(v)?;
             let Some(target) = self.targets.last_mut() else {
                 return Err(self.err(
                     Code::E0707,
@@ -753,6 +813,18 @@ impl Emitter<'_> {
                 Some(r) if *r == repr => {}
                 // Scalars of different C types convert on assignment.
                 Some(Repr::Scalar(_)) if matches!(repr, Repr::Scalar(_)) => {}
+                // A view merging with a tile is read into a tile.
+                Some(Repr::Tile(elem)) if repr == Repr::Tensor => text = format!("plc::load_tensor<{elem}>({text})"),
+                // A tile merging with a view: the merged value becomes a tile; emit again.
+                Some(Repr::Tensor) if matches!(repr, Repr::Tile(_)) && !self.as_tile.contains(&target.vars[k]) => {
+                    let var = target.vars[k];
+                    self.promote = Some(var);
+                    let message = format!(
+                        "internal error: `{}` merges a tile with a tensor view and is emitted again as a tile",
+                        self.source_name(var)
+                    );
+                    return Err(self.err(Code::E0707, self.loc(v), message));
+                }
                 Some(r) => {
                     let message =
                         format!("this value is {} where the value it merges with is {}", repr.describe(), r.describe());
@@ -1017,6 +1089,21 @@ impl Emitter<'_> {
             Some(d) => elem_ctype(d).ok_or_else(|| {
                 self.err(Code::E0604, self.loc(e), format!("a tile of {d} has no C++ form in a kernel"))
             }),
+        }
+    }
+
+    /// The element type of a tile holding the variable `v` (float by default).
+    fn elem_of_var(&self, v: VarId) -> Res<&'static str> {
+        let var = self.p.var(v);
+        let dtype = match self.p.types.get(var.ty) {
+            Type::Tile { dtype, .. } => Some(*dtype),
+            Type::Tensor { dtype, .. } => *dtype,
+            _ => None,
+        };
+        match dtype {
+            None => Ok("float"),
+            Some(d) => elem_ctype(d)
+                .ok_or_else(|| self.err(Code::E0604, var.loc, format!("a tile of {d} has no C++ form in a kernel"))),
         }
     }
 
