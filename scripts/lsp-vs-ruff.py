@@ -78,7 +78,9 @@ class Server:
                     break
                 if line.lower().startswith(b"content-length:"):
                     length = int(line.split(b":")[1])
-            self.messages.put((time.perf_counter(), json.loads(out.read(length))))
+            body = out.read(length)
+            # When the whole message has come (the client's decoding is not the server's time).
+            self.messages.put((time.perf_counter(), json.loads(body)))
 
     def send(self, message):
         body = json.dumps(message).encode()

@@ -810,6 +810,42 @@ fn run_stdio(input: Vec<u8>) -> (Option<i32>, Vec<Value>, String) {
     (output.status.code(), messages, String::from_utf8_lossy(&output.stderr).into_owned())
 }
 
+/// Over stdio the outline is written from the JSON text the worker made (not as a
+/// message of lsp-server): the same answer as in process, under a number or a string id.
+#[test]
+fn the_outline_over_stdio_is_the_same_answer() {
+    let dir = scratch_dir("stdio-outline");
+    let text = nested_regions();
+    let uri = write(&dir, "outline.pl", &text);
+    let message = |v: Value| frame(&v.to_string());
+    let symbols = |id: Value| {
+        message(json!({ "jsonrpc": "2.0", "id": id, "method": "textDocument/documentSymbol",
+            "params": { "textDocument": { "uri": uri } } }))
+    };
+    let input = [
+        message(json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "capabilities": {} } })),
+        message(json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} })),
+        message(json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": { "textDocument": { "uri": uri, "languageId": "python", "version": 1, "text": text } } })),
+        symbols(json!(2)),
+        symbols(json!("outline \"3\"")),
+        message(json!({ "jsonrpc": "2.0", "id": 5, "method": "shutdown" })),
+        message(json!({ "jsonrpc": "2.0", "method": "exit" })),
+    ]
+    .concat();
+    let (status, messages, stderr) = run_stdio(input);
+    assert_eq!(status, Some(0), "exit after shutdown: {stderr}");
+    let mut c = Client::start();
+    c.open(&uri, &text);
+    let expected = c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    assert!(c.stop());
+    assert_eq!(expected[1]["children"][0]["name"], "数据");
+    for id in [json!(2), json!("outline \"3\"")] {
+        let response = messages.iter().find(|m| m["id"] == id).unwrap_or_else(|| panic!("{messages:#?}"));
+        assert_eq!(response, &json!({ "jsonrpc": "2.0", "id": id, "result": expected }));
+    }
+}
+
 /// The session of the issue, over stdin/stdout, written all at once as a script would:
 /// initialize, didOpen of a file with an error after non-ASCII text, didChange to a fixed
 /// text, hover on a region name, definition, with malformed messages in between, then
@@ -1370,6 +1406,55 @@ fn pulled_diagnostics() {
     assert_eq!(pushed[0].1[0]["code"], "E0101");
     assert_eq!(pushed[0].1[0]["range"], range(7, 19, 7, 20));
     assert_eq!(take_publications(&mut c, &uri), Vec::new(), "an open document's diagnostics are not pushed");
+    assert!(c.stop());
+}
+
+/// The outline is made once per version of the text (as JSON, by the worker that parses
+/// it): after a ranged edit, it is the new text's — the edited function's region renamed,
+/// the functions after it a line lower — as when the new text is opened whole.
+#[test]
+fn the_outline_after_an_edit_is_the_new_texts() {
+    let dir = scratch_dir("outline-after-edit");
+    let function = |name: &str, region: &str| {
+        format!(
+            "@pl.jit
+def {name}(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    with pl.graph(\"{region}\"):
+        y = kern(x, y)
+    return y
+"
+        )
+    };
+    let text = format!("{KERNEL}\n\n{}\n\n{}", function("first", "a"), function("second", "b"));
+    let uri = write(&dir, "outline.pl", &text);
+    let mut c = Client::start();
+    assert_eq!(c.open(&uri, &text), Vec::<Value>::new());
+    let symbols =
+        |c: &mut Client, uri: &str| c.ok("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    let by_name = |outline: &Value, name: &str| {
+        outline.as_array().unwrap().iter().find(|s| s["name"] == name).cloned().unwrap_or_else(|| panic!("{name}"))
+    };
+    let before = symbols(&mut c, &uri);
+    // The region `a` renamed `renamed`, and a line more in its body.
+    let (line, col) = find(&text, "\"a\"");
+    let edit = json!([
+        { "range": range(line, col + 1, line, col + 2), "text": "renamed" },
+        { "range": range(line + 1, 0, line + 1, 0), "text": "        y = kern(x, y)\n" },
+    ]);
+    c.notify("textDocument/didChange", ranged(&uri, 2, edit));
+    let after = symbols(&mut c, &uri);
+    let new_text = text.replacen("\"a\"", "\"renamed\"", 1).replacen(
+        "        y = kern(x, y)\n",
+        "        y = kern(x, y)\n        y = kern(x, y)\n",
+        1,
+    );
+    let whole = write(&dir, "whole.pl", &new_text);
+    c.open(&whole, &new_text);
+    assert_eq!(after, symbols(&mut c, &whole));
+    assert_eq!(by_name(&after, "first")["children"][0]["name"], "renamed");
+    assert_eq!(by_name(&before, "first")["children"][0]["name"], "a");
+    let second_line = |outline: &Value| by_name(outline, "second")["range"]["start"]["line"].as_u64().unwrap();
+    assert_eq!(second_line(&after), second_line(&before) + 1);
     assert!(c.stop());
 }
 

@@ -75,16 +75,16 @@ const WORKER_STACK: usize = 256 << 20;
 /// status 0 after `shutdown` then `exit`, 1 otherwise (as the protocol asks), 2 when the
 /// transport cannot start.
 pub fn main() -> ExitCode {
-    let (connection, threads) = match transport::stdio() {
+    let (channels, threads) = match transport::stdio() {
         Ok(started) => started,
         Err(err) => {
             eprintln!("error: cannot start the language server: {err}");
             return ExitCode::from(2);
         }
     };
-    let clean = serve(&connection);
+    let clean = run(&channels.receiver, Out::Stdio(&channels.sender), analysis::analyze_unless);
     // The writer stops once the last sender is gone, after writing what is queued.
-    drop(connection);
+    drop(channels);
     threads.join_writer();
     if clean {
         ExitCode::SUCCESS
@@ -108,18 +108,60 @@ pub type Analyzer = fn(&str, Option<&Path>, &str, analysis::Cancelled<'_>) -> Op
 /// A panic inside an analysis or a request does not end the session: the document gets
 /// an internal-error diagnostic (E0700), the request an InternalError answer.
 pub fn serve_with(connection: &Connection, analyze: Analyzer) -> bool {
+    run(&connection.receiver, Out::Connection(&connection.sender), analyze)
+}
+
+/// Where the server's messages go: a connection of lsp-server (in process: the tests and
+/// benchmarks), or the stdio transport's writer, which takes a result made beforehand as
+/// JSON text and writes it as it is.
+#[derive(Clone, Copy)]
+enum Out<'c> {
+    Connection(&'c Sender<Message>),
+    Stdio(&'c Sender<transport::Outgoing>),
+}
+
+impl Out<'_> {
+    /// Sends a message; a client that is gone is noticed by the receiving loop.
+    fn send(self, message: Message) {
+        match self {
+            Out::Connection(sender) => {
+                let _ = sender.send(message);
+            }
+            Out::Stdio(sender) => {
+                let _ = sender.send(transport::Outgoing::Message(message));
+            }
+        }
+    }
+
+    /// Answers a request with a result written as JSON text.
+    fn send_json(self, id: RequestId, json: Arc<str>) {
+        match self {
+            Out::Connection(_) => {
+                // The text is JSON this server wrote.
+                let value = serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
+                self.send(Message::Response(Response { id, response_result: Ok(value) }));
+            }
+            Out::Stdio(sender) => {
+                let _ = sender.send(transport::Outgoing::Result { id, json });
+            }
+        }
+    }
+}
+
+/// The message loop of [`serve_with`], reading from `receiver` and writing to `out`.
+fn run(receiver: &Receiver<Message>, out: Out<'_>, analyze: Analyzer) -> bool {
     let (done_sender, done) = crossbeam_channel::unbounded();
     let workers = Workers::start(analyze, done_sender);
-    let mut server = Server::new(connection, workers);
+    let mut server = Server::new(out, workers);
     loop {
         crossbeam_channel::select! {
-            recv(connection.receiver) -> message => {
+            recv(receiver) -> message => {
                 let Ok(message) = message else { return false };
                 let mut end = server.message(message);
                 // Every message already waiting is taken in before any work starts, so
                 // that of a run of edits only the last version is compiled.
                 while end.is_none() {
-                    let Ok(message) = connection.receiver.try_recv() else { break };
+                    let Ok(message) = receiver.try_recv() else { break };
                     end = server.message(message);
                 }
                 if let Some(clean) = end {
@@ -233,7 +275,7 @@ struct Held {
 }
 
 struct Server<'c> {
-    connection: &'c Connection,
+    out: Out<'c>,
     workers: Workers,
     state: State,
     /// The source of `edit` and `wanted` numbers.
@@ -261,12 +303,22 @@ struct Server<'c> {
     shutdown: Option<RequestId>,
 }
 
-type Answer = Result<serde_json::Value, (ErrorCode, String)>;
+type Answer = Result<Reply, (ErrorCode, String)>;
+
+/// The result of a request: a JSON value, or JSON text made beforehand (the outline).
+enum Reply {
+    Value(serde_json::Value),
+    Json(Arc<str>),
+}
+
+impl Reply {
+    const NULL: Reply = Reply::Value(serde_json::Value::Null);
+}
 
 impl<'c> Server<'c> {
-    fn new(connection: &'c Connection, workers: Workers) -> Self {
+    fn new(out: Out<'c>, workers: Workers) -> Self {
         Server {
-            connection,
+            out,
             workers,
             state: State::Uninitialized,
             counter: 0,
@@ -283,15 +335,14 @@ impl<'c> Server<'c> {
     }
 
     fn send(&self, message: Message) {
-        // A client that is gone is noticed by the receiving loop.
-        let _ = self.connection.sender.send(message);
+        self.out.send(message);
     }
 
     fn respond(&self, id: RequestId, answer: Answer) {
         let response = match answer {
-            // Not `Response::new_ok`, which would copy the value whole (an outline of
-            // thousands of symbols costs milliseconds to copy).
-            Ok(value) => Response { id, response_result: Ok(value) },
+            // Not `Response::new_ok`, which would copy the value whole.
+            Ok(Reply::Value(value)) => Response { id, response_result: Ok(value) },
+            Ok(Reply::Json(json)) => return self.out.send_json(id, json),
             Err((code, message)) => Response::new_err(id, code as i32, message),
         };
         self.send(Message::Response(response));
@@ -339,7 +390,7 @@ impl<'c> Server<'c> {
                     self.shutdown = Some(id);
                     return;
                 }
-                Ok(serde_json::Value::Null)
+                Ok(Reply::NULL)
             }
             (State::Running, HoverRequest::METHOD)
             | (State::Running, GotoDefinition::METHOD)
@@ -394,7 +445,7 @@ impl<'c> Server<'c> {
         }
         if self.held.is_empty() {
             if let Some(id) = self.shutdown.take() {
-                self.respond(id, Ok(serde_json::Value::Null));
+                self.respond(id, Ok(Reply::NULL));
             }
         }
     }
@@ -697,8 +748,8 @@ impl<'c> Server<'c> {
     fn hover(&self, p: HoverParams) -> Answer {
         let at = p.text_document_position_params;
         let uri = convert::canonical_uri(&at.text_document.uri);
-        let Some(doc) = self.docs.get(&uri) else { return Ok(serde_json::Value::Null) };
-        let Some(analysis) = doc.current() else { return Ok(serde_json::Value::Null) };
+        let Some(doc) = self.docs.get(&uri) else { return Ok(Reply::NULL) };
+        let Some(analysis) = doc.current() else { return Ok(Reply::NULL) };
         let offset = convert::offset(&doc.file.text, &doc.file.lines, at.position);
         // The whole text's tree, or (while it is being made) the tree of the unit asked about.
         let unit;
@@ -710,7 +761,7 @@ impl<'c> Server<'c> {
             }
         };
         let Some((span, text)) = hover::region_hover(analysis, syntax, offset) else {
-            return Ok(serde_json::Value::Null);
+            return Ok(Reply::NULL);
         };
         let hover = Hover {
             contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: text }),
@@ -722,24 +773,28 @@ impl<'c> Server<'c> {
     fn definition(&self, p: GotoDefinitionParams) -> Answer {
         let at = p.text_document_position_params;
         let Some(doc) = self.docs.get(&convert::canonical_uri(&at.text_document.uri)) else {
-            return Ok(serde_json::Value::Null);
+            return Ok(Reply::NULL);
         };
-        let Some((_, syntax)) = doc.parsed() else { return Ok(serde_json::Value::Null) };
+        let Some((_, syntax)) = doc.parsed() else { return Ok(Reply::NULL) };
         let offset = convert::offset(&doc.file.text, &doc.file.lines, at.position);
         let root = definition::SourceDoc { uri: doc.uri.clone(), path: doc.path.clone(), file: doc.file.clone() };
         let read = |path: &Path| self.read_file(path);
         match definition::definition(root, syntax, offset, &read) {
             Some(location) => Ok(to_value(GotoDefinitionResponse::Scalar(location))),
-            None => Ok(serde_json::Value::Null),
+            None => Ok(Reply::NULL),
         }
     }
 
     fn document_symbols(&self, p: DocumentSymbolParams) -> Answer {
         let Some(doc) = self.docs.get(&convert::canonical_uri(&p.text_document.uri)) else {
-            return Ok(serde_json::Value::Null);
+            return Ok(Reply::NULL);
         };
-        let Some((_, syntax)) = doc.parsed() else { return Ok(serde_json::Value::Null) };
-        Ok(to_value(DocumentSymbolResponse::Nested(symbols::document_symbols(&doc.file, syntax))))
+        let Some((_, syntax)) = doc.parsed() else { return Ok(Reply::NULL) };
+        // Made by the worker that parsed the text, after its analysis.
+        match &syntax.outline {
+            Some(json) => Ok(Reply::Json(json.clone())),
+            None => Ok(to_value(DocumentSymbolResponse::Nested(symbols::document_symbols(&doc.file, syntax)))),
+        }
     }
 
     /// `textDocument/diagnostic`: the diagnostics of the current version, or "unchanged"
@@ -915,8 +970,9 @@ fn work(analyze: Analyzer, job: Job, report: &mut dyn FnMut(Report) -> bool) -> 
     };
     let analysed = analysis.is_some();
     report(Report::Analysed(Finished { uri: uri.clone(), wanted, analysis, cache })).then_some(())?;
-    let syntax = (parse && analysed && !cancelled())
-        .then(|| std::panic::catch_unwind(|| Syntax::parse(&file.text)).unwrap_or_else(|_| Syntax::empty()));
+    let syntax = (parse && analysed && !cancelled()).then(|| {
+        std::panic::catch_unwind(|| Syntax::parse(&file.text).with_outline(&file)).unwrap_or_else(|_| Syntax::empty())
+    });
     report(Report::Parsed { uri, wanted, edit, syntax }).then_some(())
 }
 
@@ -958,9 +1014,9 @@ fn with_params<P: serde::de::DeserializeOwned>(params: serde_json::Value, handle
     }
 }
 
-fn to_value(value: impl serde::Serialize) -> serde_json::Value {
+fn to_value(value: impl serde::Serialize) -> Reply {
     // The protocol types serialize to JSON without fail (no maps with non-string keys).
-    serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+    Reply::Value(serde_json::to_value(value).unwrap_or(serde_json::Value::Null))
 }
 
 /// URIs in a stable order, so that a session's notifications come in the same order.

@@ -1,6 +1,6 @@
 //! The stdio transport: LSP base-protocol frames (`Content-Length: N\r\n\r\n` + N bytes of
 //! JSON) read from stdin and written to stdout, on two threads joined to the server by
-//! channels (an `lsp_server::Connection`).
+//! channels ([`Channels`]).
 //!
 //! lsp-server has a stdio transport of its own, but its reader thread stops at the first
 //! payload that is not a JSON-RPC message, which ends the session. This one answers such a
@@ -22,9 +22,10 @@
 //! Nothing read is kept past its frame, and a line or a payload larger than the limits
 //! below is skipped rather than held.
 
-use crossbeam_channel::{bounded, Sender};
-use lsp_server::{Connection, ErrorCode, Message};
+use crossbeam_channel::{bounded, Receiver, Sender};
+use lsp_server::{ErrorCode, Message, RequestId};
 use std::io::{self, Read, Write};
+use std::sync::Arc;
 use std::thread;
 
 /// The longest header line kept: of a longer line, only the last this many bytes (a
@@ -49,22 +50,55 @@ impl IoThreads {
     }
 }
 
+/// What the server hands the writer: a message, or the answer to a request whose result
+/// is JSON text made beforehand (the outline, made when the document is parsed), written
+/// as it is rather than turned into a `serde_json::Value` and printed again.
+pub enum Outgoing {
+    Message(Message),
+    Result { id: RequestId, json: Arc<str> },
+}
+
+/// The two ends of the stdio connection the server holds: the messages read, and what to
+/// write.
+pub struct Channels {
+    pub receiver: Receiver<Message>,
+    pub sender: Sender<Outgoing>,
+}
+
 /// A connection over the process's stdin and stdout.
-pub fn stdio() -> io::Result<(Connection, IoThreads)> {
+pub fn stdio() -> io::Result<(Channels, IoThreads)> {
     let (to_server, from_client) = bounded::<Message>(16);
-    let (to_client, from_server) = bounded::<Message>(16);
+    let (to_client, from_server) = bounded::<Outgoing>(16);
     thread::Builder::new().name("plc-lsp-reader".to_string()).spawn(move || {
         read_loop(io::stdin().lock(), &to_server, &mut write_stdout);
     })?;
     let writer = thread::Builder::new().name("plc-lsp-writer".to_string()).spawn(move || {
-        for message in from_server {
+        for outgoing in from_server {
             // The lock is held for the whole frame, so frames never interleave.
-            if message.write(&mut io::stdout().lock()).is_err() {
+            let written = match outgoing {
+                Outgoing::Message(message) => message.write(&mut io::stdout().lock()),
+                Outgoing::Result { id, json } => write_stdout(&result_frame(&id, &json)),
+            };
+            if written.is_err() {
                 return;
             }
         }
     })?;
-    Ok((Connection { sender: to_client, receiver: from_client }, IoThreads { writer }))
+    Ok((Channels { sender: to_client, receiver: from_client }, IoThreads { writer }))
+}
+
+/// The frame of a response whose result is the JSON text `json`.
+fn result_frame(id: &RequestId, json: &str) -> Vec<u8> {
+    // A request id is a number or a string: it serializes without fail.
+    let id = serde_json::to_string(id).unwrap_or_else(|_| "null".to_string());
+    let head = r#"{"jsonrpc":"2.0","id":"#;
+    let tail = r#","result":"#;
+    let length = head.len() + id.len() + tail.len() + json.len() + 1;
+    let mut frame = format!("Content-Length: {length}\r\n\r\n{head}{id}{tail}").into_bytes();
+    frame.reserve(json.len() + 1);
+    frame.extend_from_slice(json.as_bytes());
+    frame.push(b'}');
+    frame
 }
 
 fn write_stdout(frame: &[u8]) -> io::Result<()> {
@@ -476,5 +510,21 @@ mod tests {
         let (messages, answered) = read_all(&input);
         assert_eq!(messages.len(), 1);
         assert!(answered.is_empty());
+    }
+
+    #[test]
+    fn a_result_written_as_text_is_the_frame_of_its_response() {
+        for id in [RequestId::from(7), RequestId::from("a\"b".to_string())] {
+            let json = r#"[{"name":"main","kind":12}]"#;
+            let frame = String::from_utf8(result_frame(&id, json)).unwrap();
+            let (messages, answered) = read_all(&frame);
+            assert!(answered.is_empty(), "{frame}");
+            let [Message::Response(r)] = &messages[..] else { panic!("{frame}") };
+            assert_eq!(r.id, id);
+            assert_eq!(
+                r.response_result.as_ref().ok(),
+                Some(&serde_json::from_str::<serde_json::Value>(json).unwrap())
+            );
+        }
     }
 }

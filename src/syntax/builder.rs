@@ -53,6 +53,38 @@ impl<'s> Builder<'s> {
         self.expr(lo, hi, ExprKind::Binary { op, lhs, rhs })
     }
 
+    /// A run of binary operators and their operands (each with the bytes it covers, its
+    /// brackets included), folded by precedence, every operator left-associative: the
+    /// tree the grammar with one level per precedence made, `a + b * c` as `a + (b * c)`.
+    /// A node is made when an operator of the same or a lower level follows it, as the
+    /// levelled grammar reduced it.
+    pub fn fold(&mut self, first: (u32, ExprId, u32), rest: Vec<(BinOp, u32, ExprId, u32)>) -> ExprId {
+        let mut operands = Vec::with_capacity(rest.len() + 1);
+        let mut ops: Vec<BinOp> = Vec::with_capacity(rest.len());
+        operands.push(first);
+        for (op, lo, e, hi) in rest {
+            while ops.last().is_some_and(|&top| level(top) >= level(op)) {
+                self.fold_top(&mut operands, &mut ops);
+            }
+            ops.push(op);
+            operands.push((lo, e, hi));
+        }
+        while !ops.is_empty() {
+            self.fold_top(&mut operands, &mut ops);
+        }
+        operands[0].1
+    }
+
+    /// Makes the node of the last operator and its two operands.
+    fn fold_top(&mut self, operands: &mut Vec<(u32, ExprId, u32)>, ops: &mut Vec<BinOp>) {
+        // The grammar gives one operand more than operators (and each call pops one).
+        let (Some(op), Some((_, rhs, hi)), Some((lo, lhs, _))) = (ops.pop(), operands.pop(), operands.pop()) else {
+            return;
+        };
+        let id = self.binary(lo, hi, op, lhs, rhs);
+        operands.push((lo, id, hi));
+    }
+
     pub fn expr_span(&self, id: ExprId) -> Span {
         self.ast.expr(id).span
     }
@@ -318,5 +350,20 @@ impl Builder<'_> {
         def.decorators = decorators;
         let hi = def.body.span.hi;
         self.stmt(lo, hi, StmtKind::ClassDef(def))
+    }
+}
+
+/// The precedence level of a binary operator of a flat run ([`Builder::fold`]): `|`, `^`,
+/// `&`, shifts, `+ -`, then `* / // % @` binding tightest (`**` is not in a run: it binds
+/// tighter than a unary operator, in the grammar).
+fn level(op: BinOp) -> u8 {
+    match op {
+        BinOp::BitOr => 1,
+        BinOp::BitXor => 2,
+        BinOp::BitAnd => 3,
+        BinOp::LShift | BinOp::RShift => 4,
+        BinOp::Add | BinOp::Sub => 5,
+        BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod | BinOp::MatMul => 6,
+        BinOp::Pow => 7,
     }
 }
