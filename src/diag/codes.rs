@@ -633,10 +633,11 @@ defined. `plc run` finds the same on one input (E0804).";
     E0415 => "`pl.no_dep` on an argument the callee writes",
 "`pl.no_dep(x)` keeps a read-only input out of the runtime's dependency tracking. An
 argument bound to a `pl.Out` or `pl.InOut` parameter is written by the task: leaving it
-untracked would hide the task as the buffer's producer from every later reader, so PyPTO's
-verifier refuses it after DeriveCallDirections, and so does plc.
+untracked hides the task as the buffer's producer from every later reader. PyPTO (at the
+commit plc follows) applies the override and says nothing; plc compiles it the same way and
+warns, since on the real runtime a later reader may then run before the write.
 
-    b = self.kernel(a, pl.no_dep(b))   # error when kernel's b is pl.InOut[...]
+    b = self.kernel(a, pl.no_dep(b))   # warning when kernel's b is pl.InOut[...]
     b = self.kernel(pl.no_dep(a), b)   # fine: a is only read";
 
     E0420 => "a variable read where it may have no value",

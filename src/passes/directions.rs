@@ -60,12 +60,16 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     for (arg, dir) in written_no_dep {
         let at = program.expr(arg).loc;
         cx.diags.push(
-            Diagnostic::error(
+            Diagnostic::new(
+                Severity::Warning,
                 Code::E0415,
                 format!("`pl.no_dep` on an argument the callee writes (its parameter is {dir})"),
-                Label::primary(at.file, at.span, "a written argument must be tracked"),
+                Label::primary(at.file, at.span, "this write is not tracked"),
             )
-            .with_help("`pl.no_dep` opts a read-only input out of dependency tracking; pass this argument without it"),
+            .with_help(
+                "later tasks that read this buffer will not wait for this one; pass the argument without `pl.no_dep` \
+                 unless something else orders them",
+            ),
         );
     }
     for (arg, writer, buffer) in races {
