@@ -946,3 +946,46 @@ fn an_a2a3sim_harness_without_entry_in_a_program_of_several_asks_for_one_first()
     assert!(err.contains("error[E0616]"), "{err}");
     assert!(!err.contains("error[E0804]"), "{err}");
 }
+
+/// `compile --entry Class.name` picks one of several programs' functions of the same name,
+/// as `run --entry` does (PyPTO's kernel examples put several `@pl.program` classes, each
+/// with an `orchestrator`, in one file); the bare name is ambiguous there.
+#[test]
+fn compile_entry_takes_a_class_qualified_name() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-class-entry");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = |class: &str, op: &str| {
+        format!(
+            "@pl.program
+class {class}:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(a, [0, 0], [16, 16])
+        return pl.store(pl.{op}(t, t), [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orchestrator(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        out = self.kernel(a, out)
+        return out
+
+"
+        )
+    };
+    let file = dir.join("two.pl");
+    let text =
+        format!("import pypto.language as pl\n\n\n{}\n{}", program("AddProgram", "add"), program("MulProgram", "mul"));
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap();
+    for class in ["AddProgram", "MulProgram"] {
+        let out_dir = dir.join(class);
+        let entry = format!("{class}.orchestrator");
+        let out = plc(&["compile", file, "--entry", &entry, "-o", out_dir.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(out_dir.join("orchestration/orchestrator.cpp").is_file());
+    }
+    let err = compile_error(&[file, "--entry", "Nothing.orchestrator"]);
+    assert!(err.contains("error[E0616]: there is no Orchestration function `Nothing.orchestrator`"), "{err}");
+    let err = compile_error(&[file, "--entry", "orchestrator"]);
+    assert!(err.contains("error[E0616]: Orchestration functions in several programs"), "{err}");
+}

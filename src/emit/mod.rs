@@ -205,7 +205,7 @@ fn emit_files(
     let mut entries: Vec<(usize, Symbol)> = Vec::new();
     for (i, p) in programs.iter().enumerate() {
         for f in p.functions.values() {
-            let wanted = opts.entry.as_deref().is_none_or(|e| names.get(f.name) == e);
+            let wanted = opts.entry.as_deref().is_none_or(|e| p.is_entry(f.name, names, e));
             if f.kind == FuncKind::Orchestration && wanted {
                 entries.push((i, f.name));
             }

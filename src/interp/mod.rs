@@ -598,18 +598,10 @@ fn parse_scalar(name: &str, text: &str, dtype: DType) -> Result<Value, Failure> 
 
 /// The program and function `entry` names: `name` or `Class.name`.
 fn find_entry(programs: &[Program], names: &Interner, entry: &str) -> Result<(usize, crate::intern::Symbol), Failure> {
-    let (class, func) = match entry.rsplit_once('.') {
-        Some((c, f)) => (Some(c), f),
-        None => (None, entry),
-    };
+    let func = entry.rsplit_once('.').map_or(entry, |(_, f)| f);
     let mut found = Vec::new();
     for (i, p) in programs.iter().enumerate() {
-        if let Some(c) = class {
-            if p.name.map(|n| names.get(n)) != Some(c) {
-                continue;
-            }
-        }
-        if let Some((&sym, _)) = p.functions.iter().find(|(&sym, _)| names.get(sym) == func) {
+        if let Some(&sym) = p.functions.keys().find(|&&sym| p.is_entry(sym, names, entry)) {
             found.push((i, sym));
         }
     }

@@ -562,6 +562,15 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether `entry`, as `--entry` takes it (`name`, or `Class.name` when several programs
+    /// have a function of that name), names this program's function `func`.
+    pub fn is_entry(&self, func: Symbol, names: &Interner, entry: &str) -> bool {
+        match entry.rsplit_once('.') {
+            Some((class, name)) => self.name.map(|n| names.get(n)) == Some(class) && names.get(func) == name,
+            None => names.get(func) == entry,
+        }
+    }
+
     pub fn var(&self, id: VarId) -> &VarData {
         &self.vars[id.index()]
     }
