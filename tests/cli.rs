@@ -989,3 +989,55 @@ class {class}:
     let err = compile_error(&[file, "--entry", "orchestrator"]);
     assert!(err.contains("error[E0616]: Orchestration functions in several programs"), "{err}");
 }
+
+/// With `--entry`, `compile` writes the device functions that entry reaches only: a kernel
+/// of another entry that has no CPU form (`pl.system.syncall`, E0601) does not stop it
+/// (PyPTO's `advanced/05_runtime_overhead`); without `--entry` every kernel is written.
+#[test]
+fn compile_entry_writes_only_the_kernels_it_reaches() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-entry-reach");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two.pl");
+    std::fs::write(
+        &file,
+        "import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def plain(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(a, [0, 0], [16, 16])
+        return pl.store(pl.add(t, t), [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def barrier(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t = pl.load(a, [0, 0], [16, 16])
+        out = pl.store(t, [0, 0], out)
+        pl.system.syncall()
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def first(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        out = self.plain(a, out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def second(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        out = self.barrier(a, out)
+        return out
+",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let out_dir = dir.join("first");
+    let out = plc(&["compile", file, "--entry", "first", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out_dir.join("kernels/plain.cpp").is_file());
+    assert!(!out_dir.join("kernels/barrier.cpp").exists());
+    let err = compile_error(&[file, "--entry", "second"]);
+    assert!(err.contains("error[E0601]"), "{err}");
+    let err = compile_error(&[file]);
+    assert!(err.contains("error[E0601]"), "{err}");
+}

@@ -246,7 +246,13 @@ fn emit_files(
     if !errors.is_empty() {
         return Err(Failure::Errors(errors));
     }
-    emit_kernels(p, names, opts, &mut out, &mut errors);
+    // With `--entry`, only the device functions that entry reaches: another entry's kernel
+    // (one with no CPU form, say) does not stop this one.
+    let reached = opts.entry.as_ref().map(|_| {
+        let roots: Vec<Symbol> = entries.iter().map(|&(_, e)| e).collect();
+        crate::ir::visit::reachable_functions(p, &roots)
+    });
+    emit_kernels(p, names, opts, reached.as_ref(), &mut out, &mut errors);
     // The AIC half of each mixed Group launched as a mixed task (its AIV half is its kernel).
     for &g in shared.aic_halves.keys() {
         match pto::aic_half(p, names, g) {
@@ -275,12 +281,25 @@ fn emit_files(
     }
 }
 
-/// Every device function: the launched kernels and the kernels wrappers call. Each kernel
-/// reads the program only, so they are emitted (and handed to the sink) in parallel
-/// (rayon, as many threads as cores, `RAYON_NUM_THREADS` to choose) and gathered in program
-/// order: the files and the errors are the same, in the same order, as a serial run's.
-fn emit_kernels(p: &Program, names: &Interner, opts: &Options, out: &mut Out, errors: &mut Vec<Diagnostic>) {
-    let kernels: Vec<Symbol> = p.functions.values().filter(|f| f.kind.is_device_kernel()).map(|f| f.name).collect();
+/// Every device function (of those in `reached`, when given): the launched kernels and the
+/// kernels wrappers call. Each kernel reads the program only, so they are emitted (and
+/// handed to the sink) in parallel (rayon, as many threads as cores, `RAYON_NUM_THREADS` to
+/// choose) and gathered in program order: the files and the errors are the same, in the
+/// same order, as a serial run's.
+fn emit_kernels(
+    p: &Program,
+    names: &Interner,
+    opts: &Options,
+    reached: Option<&rustc_hash::FxHashSet<Symbol>>,
+    out: &mut Out,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let kernels: Vec<Symbol> = p
+        .functions
+        .values()
+        .filter(|f| f.kind.is_device_kernel() && reached.is_none_or(|r| r.contains(&f.name)))
+        .map(|f| f.name)
+        .collect();
     let sink = out.sink;
     let emitted: Vec<Result<(String, Taken), Box<Diagnostic>>> = kernels
         .par_iter()

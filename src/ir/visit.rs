@@ -908,3 +908,23 @@ mod tests {
         assert_eq!(reads, [f.v["a"]]);
     }
 }
+
+/// The functions `roots` call or launch, directly or through the functions they call, the
+/// roots included, in no particular order.
+pub fn reachable_functions(p: &Program, roots: &[Symbol]) -> rustc_hash::FxHashSet<Symbol> {
+    let mut seen: rustc_hash::FxHashSet<Symbol> = roots.iter().copied().collect();
+    let mut work: Vec<Symbol> = roots.to_vec();
+    while let Some(name) = work.pop() {
+        let Some(f) = p.functions.get(&name) else { continue };
+        walk_block_exprs(p, &f.body, |_, e| {
+            if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
+                if let Some(g) = callee.function() {
+                    if seen.insert(g) {
+                        work.push(g);
+                    }
+                }
+            }
+        });
+    }
+    seen
+}
