@@ -85,6 +85,7 @@ const CASES: &[Case] = &[
     ok("incore_regions", "banded", &[]),
     ok("incore_regions", "accumulate", &[]),
     ok("half_precision", "blend", &[]),
+    ok("half_precision", "widen", &[]),
     ok("inline_program", "main", &[]),
     ok("inline_tuple_return", "main", &[]),
     ok(

@@ -38,6 +38,7 @@ pub const RUNNABLE: &[Runnable] = &[
         args: &["x=128x128", "residual=128x128", "out=128x128"],
     },
     Runnable { file: "half_precision", entry: "blend", args: &[] },
+    Runnable { file: "half_precision", entry: "widen", args: &[] },
     Runnable { file: "inline_program", entry: "main", args: &[] },
     Runnable {
         file: "inline_splicing",
