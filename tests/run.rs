@@ -85,6 +85,7 @@ const CASES: &[Case] = &[
     ok("incore_regions", "banded", &[]),
     ok("incore_regions", "accumulate", &[]),
     ok("half_precision", "blend", &[]),
+    ok("half_precision", "widen", &[]),
     ok("inline_program", "main", &[]),
     ok("inline_tuple_return", "main", &[]),
     ok(
@@ -108,6 +109,7 @@ const CASES: &[Case] = &[
     ok("scatter_random", "entry", &[]),
     ok("runtime_outputs", "main", &[]),
     ok("call_forms", "main", &[]),
+    ok("unit_axis_arguments", "main", &[]),
     ok("ssa_forms", "accumulate", &[]),
     ok("ssa_forms", "count_parity", &[("n", "5")]),
     ok("ssa_forms", "scaled_copy", &[]),

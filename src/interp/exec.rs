@@ -483,7 +483,8 @@ impl<'a> Interp<'a> {
                 match callee {
                     Callee::Op(op) => {
                         let watched = self.watched_read(&values);
-                        let value = ops::call(self, *op, values).map_err(|message| {
+                        let result = self.program.types.get(e.ty).dtype();
+                        let value = ops::call(self, *op, values, result).map_err(|message| {
                             // An op the interpreter cannot run at all, or a failure of this call.
                             let code = if op.def().kind.no_cpu_form().is_some() { Code::E0803 } else { Code::E0801 };
                             Fault { code, message, loc: e.loc }

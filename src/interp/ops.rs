@@ -23,11 +23,21 @@ use std::rc::Rc;
 type Res<T> = Result<T, String>;
 
 /// Runs one op on evaluated arguments (in the op's parameter order, `None` when absent).
-pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>) -> Res<Value> {
+/// `result` is the dtype of the call's IR type, when it has one.
+pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>, result: Option<DType>) -> Res<Value> {
     let def = op.def();
     let a = Args { def, vals: args, names: it.names() };
     let value = match def.kind {
-        OpKind::Binary(f) => wrap_like(a.first_is_tile(), binary(&a.nth_operand(0)?, &a.nth_operand(1)?, f.into())?),
+        OpKind::Binary(f) => {
+            let (x, y) = (a.nth_operand(0)?, a.nth_operand(1)?);
+            let mut dtype = result_dtype(&[&x, &y]);
+            // A tensor op computes in its promoted dtype (`pl.mul(fp16, 2.0)` is FP32, as
+            // the C++ computes it); a tile op keeps its lhs's.
+            if let Some(d) = result.filter(|d| !a.first_is_tile() && d.is_float() && dtype.is_float()) {
+                dtype = d;
+            }
+            wrap_like(a.first_is_tile(), binary_in(&x, &y, f.into(), dtype)?)
+        }
         OpKind::Unary(f) => wrap_like(a.first_is_tile(), unary(&a.nth_dense(0)?, f)?),
         OpKind::Chain(f) => {
             let first = binary(&a.nth_operand(0)?, &a.nth_operand(1)?, f.into())?;
@@ -1342,7 +1352,11 @@ fn result_dtype(ops: &[&Operand]) -> DType {
 }
 
 fn binary(x: &Operand, y: &Operand, kind: Bin) -> Res<Dense> {
-    let dtype = result_dtype(&[x, y]);
+    binary_in(x, y, kind, result_dtype(&[x, y]))
+}
+
+/// `binary` computed and stored in `dtype`.
+fn binary_in(x: &Operand, y: &Operand, kind: Bin, dtype: DType) -> Res<Dense> {
     let float = dtype.is_float();
     let (x, y) = (as_element(x, dtype), as_element(y, dtype));
     elementwise(&[&x, &y], dtype, &|v| apply_bin(kind, v[0], v[1], float))
@@ -2682,7 +2696,7 @@ mod tests {
         let mut missing = Vec::new();
         for &op in Op::ALL {
             let args = vec![None; op.def().params.len()];
-            if let Err(message) = call(&mut it, op, args) {
+            if let Err(message) = call(&mut it, op, args, None) {
                 if message.contains("has no semantics") && op.def().kind.no_cpu_form().is_none() {
                     missing.push(op.def().name);
                 }

@@ -821,6 +821,19 @@ fn same_as_first(a: &dyn Args) -> Result<Type, String> {
     a.ty(0).cloned().ok_or_else(|| "missing first argument".to_string())
 }
 
+/// `tensor.adds/subs/muls/divs`: the lhs's type with dtype promote(lhs, scalar) when the
+/// scalar is floating point (a float literal is FP32, so `pl.mul(fp16, 2.0)` is FP32, as in
+/// PyPTO); an integer scalar keeps the lhs dtype.
+fn scalar_promoted(a: &dyn Args) -> Result<Type, String> {
+    let lhs = a.ty(0).ok_or("missing first argument")?;
+    match (lhs, lhs.dtype(), a.ty(1)) {
+        (Type::Tensor { .. }, Some(l), Some(Type::Scalar(r))) if r.is_float() && promote(l, *r) != l => {
+            Ok(with_dtype(lhs, promote(l, *r)))
+        }
+        _ => Ok(lhs.clone()),
+    }
+}
+
 fn same_as_third(a: &dyn Args) -> Result<Type, String> {
     a.ty(2).cloned().ok_or_else(|| "missing output argument".to_string())
 }
@@ -1193,7 +1206,7 @@ pub fn broadcast(a: &[Dim], b: &[Dim]) -> Result<Vec<Dim>, String> {
 fn elementwise(a: &dyn Args) -> Result<Type, String> {
     let lhs = a.ty(0).ok_or("missing lhs")?;
     let Some(rhs) = a.ty(1).filter(|t| matches!(t, Type::Tensor { .. } | Type::Tile { .. })) else {
-        return Ok(lhs.clone());
+        return scalar_promoted(a);
     };
     let mut ty = lhs.clone();
     if let (Some(l), Some(r)) = (lhs.shape(), rhs.shape()) {
@@ -2868,10 +2881,10 @@ ops! {
     TensorSetValidshape = "tensor.set_validshape", Tensor, ["pl.tensor.set_validshape"], Some("set_validshape"),
         &[req(P::Tensor, K::Tensor), req(P::ValidRows, K::Scalar), req(P::ValidCols, K::Scalar)], same_as_first, false, OpKind::Special(Special::SetValidShape);
     // scalar-operand, bitwise and select families
-    TensorAdds = "tensor.adds", Tensor, ["pl.tensor.adds"], Some("adds"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Add);
-    TensorSubs = "tensor.subs", Tensor, ["pl.tensor.subs"], Some("subs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Sub);
-    TensorMuls = "tensor.muls", Tensor, ["pl.tensor.muls"], Some("muls"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Mul);
-    TensorDivs = "tensor.divs", Tensor, ["pl.tensor.divs"], Some("divs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Div);
+    TensorAdds = "tensor.adds", Tensor, ["pl.tensor.adds"], Some("adds"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Add);
+    TensorSubs = "tensor.subs", Tensor, ["pl.tensor.subs"], Some("subs"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Sub);
+    TensorMuls = "tensor.muls", Tensor, ["pl.tensor.muls"], Some("muls"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Mul);
+    TensorDivs = "tensor.divs", Tensor, ["pl.tensor.divs"], Some("divs"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Div);
     TensorRems = "tensor.rems", Tensor, ["pl.tensor.rems"], Some("rems"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Rem),
         older: [("*", "pl.tile.rems on a loaded tile")];
     TensorMaxs = "tensor.maxs", Tensor, ["pl.tensor.maxs"], Some("maxs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Max),

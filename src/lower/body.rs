@@ -2571,7 +2571,8 @@ impl FnLower<'_, '_> {
             let (want, got) = (self.cx.program.types.get(*pty).clone(), self.ty(e).clone());
             // An integer scalar passes for a BOOL one (`is_first = pl.yield_(1)`), as in PyPTO.
             let int_for_bool = matches!((&want, &got), (Type::Scalar(DType::Bool), Type::Scalar(d)) if d.is_int());
-            if !compatible(&want, &got) && !int_for_bool && !matches!(got, Type::Unknown) {
+            if !compatible(&want, &got) && !int_for_bool && !same_elements(&want, &got) && !matches!(got, Type::Unknown)
+            {
                 let (w, g) = (self.describe_type(&want), self.describe_type(&got));
                 let aspan = self.ast().expr(*slot).span;
                 let pn = self.cx.name(*pname).to_string();
@@ -3124,6 +3125,33 @@ pub(crate) fn compatible(declared: &Type, actual: &Type) -> bool {
         (Type::Tuple(a), Type::Tuple(b)) => a.len() == b.len(),
         _ => false,
     }
+}
+
+/// A tensor argument holding the same elements in the same order as the parameter: equal
+/// dtypes and equal static shapes once the extent-1 axes are dropped (`[1, 2, 4]` for a
+/// `[2, 4]` parameter). PyPTO checks only the argument count of a call to a program
+/// function; plc takes this case, which means one thing.
+fn same_elements(declared: &Type, actual: &Type) -> bool {
+    let (
+        Type::Tensor { shape: Some(s1), dtype: d1, distributed: want },
+        Type::Tensor { shape: Some(s2), dtype: d2, distributed: is },
+    ) = (declared, actual)
+    else {
+        return false;
+    };
+    if want != is {
+        return false;
+    }
+    let squeeze = |s: &[Dim]| -> Option<Vec<i64>> {
+        s.iter()
+            .filter_map(|d| match d {
+                Dim::Const(1) => None,
+                Dim::Const(n) => Some(Some(*n)),
+                _ => Some(None),
+            })
+            .collect()
+    };
+    d1 == d2 && squeeze(s1).is_some() && squeeze(s1) == squeeze(s2)
 }
 
 fn dims_compatible(a: &[Dim], b: &[Dim]) -> bool {

@@ -110,6 +110,20 @@ impl FnLower<'_, '_> {
     /// The value of `deps=` of a launch or a scope, lowered: its entries may not mix a
     /// whole TASK_ID array with elements of one, and a list comprehension may stand in it.
     pub(crate) fn deps_value(&mut self, value: ast::ExprId, what: &str) -> Option<ExprId> {
+        if !matches!(self.ast().expr(value).kind, E::List(_) | E::Tuple(_) | E::Comprehension { .. }) {
+            // `[a] + [b for ...]` and any other computed value: PyPTO reads only the
+            // literal forms.
+            let span = self.ast().expr(value).span;
+            let text = self.text(span);
+            self.error(
+                Code::E0217,
+                span,
+                format!("{what} deps= must be a list / tuple / comprehension of TaskId values, got '{text}'"),
+                "not a list",
+            )
+            .help = Some("write every entry in one list: deps=[tid, arr[i], ...], or one comprehension".to_string());
+            return None;
+        }
         if let E::List(items) | E::Tuple(items) = self.ast().expr(value).kind.clone() {
             let mut seen: Option<DepEntry> = None;
             for item in items {

@@ -22,6 +22,7 @@ pub const RUNNABLE: &[Runnable] = &[
     Runnable { file: "task_launches", entry: "main", args: &[] },
     Runnable { file: "runtime_outputs", entry: "main", args: &[] },
     Runnable { file: "call_forms", entry: "main", args: &[] },
+    Runnable { file: "unit_axis_arguments", entry: "main", args: &[] },
     Runnable { file: "elementwise_scale_add", entry: "scale_add", args: &["x=64x64", "y=64x64", "out=64x64"] },
     Runnable {
         file: "declared_task_edges",
@@ -38,6 +39,7 @@ pub const RUNNABLE: &[Runnable] = &[
         args: &["x=128x128", "residual=128x128", "out=128x128"],
     },
     Runnable { file: "half_precision", entry: "blend", args: &[] },
+    Runnable { file: "half_precision", entry: "widen", args: &[] },
     Runnable { file: "inline_program", entry: "main", args: &[] },
     Runnable {
         file: "inline_splicing",

@@ -1,4 +1,6 @@
-# E0217: a scalar passed where a method takes a tensor.
+# E0217: a scalar passed where a method takes a tensor, or a tensor of other elements. A
+# tensor of the same dtype whose shape differs only by extent-1 axes holds the same
+# elements in the same order and is taken (PyPTO checks only the argument count).
 import pypto.language as pl
 
 
@@ -13,3 +15,9 @@ class Bad:
     def main(self, x: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64], pl.FP32]:
         y: pl.Tensor[[64], pl.FP32] = self.double(n)
         return y
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def shapes(self, x: pl.Tensor[[1, 64], pl.FP32], w: pl.Tensor[[2, 32], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        y: pl.Tensor[[64], pl.FP32] = self.double(x)
+        z: pl.Tensor[[64], pl.FP32] = self.double(w)
+        return z
