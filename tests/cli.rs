@@ -281,7 +281,10 @@ fn time_passes_prints_each_stage_once_in_order() {
 
 /// `plc compile` errors: code, file, line and column, and nothing written.
 fn compile_error(args: &[&str]) -> String {
-    let out_dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-compile-error");
+    // One directory per call: tests run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out_dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-compile-error-{n}"));
     let _ = std::fs::remove_dir_all(&out_dir);
     let mut all = vec!["compile"];
     all.extend_from_slice(args);
