@@ -649,6 +649,26 @@ fn freshen_iter_args(fv: &mut FreshVars<'_>, iter_args: &mut [IterArg]) {
     }
 }
 
+/// The functions `roots` call or launch, directly or through the functions they call, the
+/// roots included, in no particular order.
+pub fn reachable_functions(p: &Program, roots: &[Symbol]) -> rustc_hash::FxHashSet<Symbol> {
+    let mut seen: rustc_hash::FxHashSet<Symbol> = roots.iter().copied().collect();
+    let mut work: Vec<Symbol> = roots.to_vec();
+    while let Some(name) = work.pop() {
+        let Some(f) = p.functions.get(&name) else { continue };
+        walk_block_exprs(p, &f.body, |_, e| {
+            if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
+                if let Some(g) = callee.function() {
+                    if seen.insert(g) {
+                        work.push(g);
+                    }
+                }
+            }
+        });
+    }
+    seen
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -907,24 +927,4 @@ mod tests {
         expr_reads(&f.p, e, |v| reads.push(v));
         assert_eq!(reads, [f.v["a"]]);
     }
-}
-
-/// The functions `roots` call or launch, directly or through the functions they call, the
-/// roots included, in no particular order.
-pub fn reachable_functions(p: &Program, roots: &[Symbol]) -> rustc_hash::FxHashSet<Symbol> {
-    let mut seen: rustc_hash::FxHashSet<Symbol> = roots.iter().copied().collect();
-    let mut work: Vec<Symbol> = roots.to_vec();
-    while let Some(name) = work.pop() {
-        let Some(f) = p.functions.get(&name) else { continue };
-        walk_block_exprs(p, &f.body, |_, e| {
-            if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
-                if let Some(g) = callee.function() {
-                    if seen.insert(g) {
-                        work.push(g);
-                    }
-                }
-            }
-        });
-    }
-    seen
 }
