@@ -3,7 +3,9 @@
 # `pl.load(x, [0, 0], shapes=[N, N])`), since PyPTO's ops are Python functions. And the
 # `pl.yield_` that ends a loop body or an `if` branch may be the last statement of a
 # runtime scope (`with pl.scope():` / `with pl.manual_scope():`) ending it: a scope opens
-# no new names, so the yield is the body's.
+# no new names, so the yield is the body's. (Both scopes here track dependencies: a task of
+# a `pl.manual_scope()` is ordered only by its `deps=`, so the next iteration's reader of
+# `out` could run before it on simpler.)
 import pypto.language as pl
 
 N = 64
@@ -36,7 +38,7 @@ class CallForms:
         for i, (acc,) in pl.range(3, init_values=(x,)):
             with pl.scope(name_hint="step"):
                 if i == 0:
-                    with pl.manual_scope():
+                    with pl.scope(name_hint="first"):
                         first = self.blend(acc, y, out)
                         value = pl.yield_(first)
                 else:

@@ -31,7 +31,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
     for (int64_t i = 0; i < 3; i += 1) {
         PTO2_SCOPE() {
             if ((i == 0)) {
-                PTO2_SCOPE(PTO2ScopeMode::MANUAL) {
+                PTO2_SCOPE() {
 
                     // Task 0: blend
                     CoreTaskArgs params_t0;

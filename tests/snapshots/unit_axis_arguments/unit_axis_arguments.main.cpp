@@ -49,8 +49,8 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
         for (int64_t b = 0; b < 2; b += 1) {
             for (int64_t r = 0; r < 2; r += 1) {
                 for (int64_t c = 0; c < 2; c += 1) {
-                    uint32_t chunk_offsets[3] = {plc_py_extent(b), plc_py_extent(plc_py_mul(r, 2)), plc_py_extent(plc_py_mul(c, 4))};
-                    uint32_t chunk_shapes[3] = {(chunk_offsets[0] >= ext_out.shapes[0] ? 0u : std::min<uint32_t>(1, ext_out.shapes[0] - chunk_offsets[0])), (chunk_offsets[1] >= ext_out.shapes[1] ? 0u : std::min<uint32_t>(2, ext_out.shapes[1] - chunk_offsets[1])), (chunk_offsets[2] >= ext_out.shapes[2] ? 0u : std::min<uint32_t>(4, ext_out.shapes[2] - chunk_offsets[2]))};
+                    uint32_t chunk_offsets[3] = {plc_py_extent(b), plc_py_extent(plc_py_mul(r, 2)), plc_py_extent(plc_py_mul(c, 8))};
+                    uint32_t chunk_shapes[3] = {(chunk_offsets[0] >= ext_out.shapes[0] ? 0u : std::min<uint32_t>(1, ext_out.shapes[0] - chunk_offsets[0])), (chunk_offsets[1] >= ext_out.shapes[1] ? 0u : std::min<uint32_t>(2, ext_out.shapes[1] - chunk_offsets[1])), (chunk_offsets[2] >= ext_out.shapes[2] ? 0u : std::min<uint32_t>(8, ext_out.shapes[2] - chunk_offsets[2]))};
                     ChipTensor chunk = ext_out.view(chunk_shapes, chunk_offsets);
 
                     // Task 0: compute
