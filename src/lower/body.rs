@@ -971,7 +971,7 @@ impl FnLower<'_, '_> {
     fn scoped_yield(&self, s: ast::StmtId) -> Option<ast::StmtId> {
         let S::With { items, body } = &self.ast().stmt(s).kind else { return None };
         let E::Call { func, .. } = &self.ast().expr(items.first()?.context).kind else { return None };
-        if !matches!(self.cx.pl_path(self.m, *func).as_deref(), Some("scope" | "manual_scope")) {
+        if !self.cx.pl_path(self.m, *func).is_some_and(|p| super::RUNTIME_SCOPES.contains(&p.as_ref())) {
             return None;
         }
         let &last = body.stmts.last()?;
@@ -2673,7 +2673,7 @@ impl FnLower<'_, '_> {
                 );
                 return None;
             }
-            "submit" | "spmd_submit" => {
+            launch if super::LAUNCHES.contains(&launch) => {
                 if !self.submit_position_ok(path, span) {
                     return None;
                 }

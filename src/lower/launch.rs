@@ -286,7 +286,7 @@ impl FnLower<'_, '_> {
     /// Whether the value `value` of a tuple assignment is a launch (`pl.submit(...)`).
     pub(crate) fn is_launch(&self, value: ast::ExprId) -> bool {
         let E::Call { func, .. } = &self.ast().expr(value).kind else { return false };
-        matches!(self.cx.pl_path(self.m, *func).as_deref(), Some("submit" | "spmd_submit"))
+        self.cx.pl_path(self.m, *func).is_some_and(|p| super::LAUNCHES.contains(&p.as_ref()))
     }
 
     /// A list comprehension outside `deps=` is refused, as PyPTO refuses it.

@@ -27,6 +27,11 @@ mod factory;
 mod launch;
 mod scopes;
 
+/// `pl.scope` / `pl.manual_scope`: the runtime scopes, which open no new names.
+const RUNTIME_SCOPES: [&str; 2] = ["scope", "manual_scope"];
+/// `pl.submit` / `pl.spmd_submit`: the task launches.
+const LAUNCHES: [&str; 2] = ["submit", "spmd_submit"];
+
 pub use consts::Const;
 
 use crate::diag::{Code, Diagnostic, Label, Span};

@@ -86,7 +86,7 @@ impl FnLower<'_, '_> {
                 self.scope(ScopeKind::Cluster, FrameKind::Cluster, name, None, attrs, body, header, out);
             }
             "spmd" => self.spmd_scope(&head, out),
-            "scope" | "manual_scope" => self.runtime_scope(&head, out),
+            scope if super::RUNTIME_SCOPES.contains(&scope) => self.runtime_scope(&head, out),
             other => {
                 let other = other.to_string();
                 self.error(
