@@ -2859,6 +2859,9 @@ impl FnLower<'_, '_> {
                             ok = false;
                         }
                         Some(i) => slots[i] = Some(a.value),
+                        // PyPTO's generic attribute dict on an op call (the printer's
+                        // round-trip surface): checked, not kept.
+                        None if kname == "attrs" => ok &= self.op_attrs(a.value).is_some(),
                         None => {
                             let valid = def.params.iter().map(|p| p.name.spelling()).collect::<Vec<_>>().join(", ");
                             self.error(

@@ -325,6 +325,28 @@ impl FnLower<'_, '_> {
         Some(())
     }
 
+    /// `attrs={...}` on an op call: a dict literal with string keys, none of them a
+    /// dependency edge (PyPTO writes those as `deps=` on `pl.submit`/`task_dummy`). plc
+    /// keeps no op attribute from it.
+    pub(crate) fn op_attrs(&mut self, value: ast::ExprId) -> Option<()> {
+        for (key, _, span) in self.dict_entries(value)? {
+            let name = self.cx.name(key).to_string();
+            if matches!(name.as_str(), "manual_dep_edges" | "dummy_task") {
+                self.error(
+                    Code::E0217,
+                    span,
+                    format!("attrs['{name}'] on an op call is not a writable attribute"),
+                    "not a call attribute",
+                )
+                .help = Some(
+                    "write manual dependency edges as deps=[...] on pl.submit or pl.system.task_dummy".to_string(),
+                );
+                return None;
+            }
+        }
+        Some(())
+    }
+
     /// `["Input", "OutputExisting", ...]`: one direction per argument.
     fn arg_directions(&mut self, list: ExprId, span: crate::diag::Span) -> Option<Vec<ArgDir>> {
         let items = match &self.cx.program.expr(list).kind {
