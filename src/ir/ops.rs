@@ -1653,7 +1653,15 @@ fn gathered_by_index(a: &dyn Args, src: usize, index: usize) -> Result<Type, Str
 /// `pl.tensor.gather(input, dim=None, index=None, *, mask_pattern=None, output_dtype=None,
 /// kvalue=None, cmp_mode=None, out_cols=None, offset=0, count_dtype=None)`.
 fn tensor_gather(a: &dyn Args) -> Result<Type, String> {
-    if a.present(3) {
+    let index = a.present(1) || a.present(2);
+    let mask = a.present(3);
+    let compare = a.present(5) || a.present(6) || a.present(7);
+    if [index, mask, compare].iter().filter(|&&f| f).count() > 1 {
+        return Err("the index form (dim, index), mask_pattern= and the compare form (kvalue=, cmp_mode=, \
+                    out_cols=) are mutually exclusive"
+            .to_string());
+    }
+    if mask {
         return gathered_by_mask(a, 0, 3, 4);
     }
     if a.present(5) || a.present(6) || a.present(7) {
