@@ -15,7 +15,7 @@
 //! or the older API has its own row (`pl.op.block.load(t, row, col, h, w)`).
 
 use super::enums::{DType, EnumValue, MaskPattern, MemorySpace};
-use super::types::{Dim, Type};
+use super::types::{Dim, Handle, Type};
 use super::BinOp as ScalarOp;
 
 impl Op {
@@ -1866,7 +1866,46 @@ fn task_id_scalar(_: &dyn Args) -> Result<Type, String> {
     Ok(Type::Scalar(DType::TaskId))
 }
 
-fn bool_scalar(_: &dyn Args) -> Result<Type, String> {
+/// Argument `i` must be the handle `want` (an unknown type passes: a value whose type is
+/// not known yet).
+fn handle_arg(a: &dyn Args, i: usize, param: &str, want: Handle) -> Result<(), String> {
+    match a.ty(i) {
+        Some(Type::Handle(h)) if *h == want => Ok(()),
+        None | Some(Type::Unknown) => Ok(()),
+        Some(t) => Err(format!("expected {param} to be {}, got {}", want.name(), t.kind_name())),
+    }
+}
+
+/// `pl.prefetch.make_context()`: a prefetch context.
+fn prefetch_make_context(_: &dyn Args) -> Result<Type, String> {
+    Ok(Type::Handle(Handle::PrefetchContext))
+}
+
+/// `pl.prefetch.async_prefetch(src, ctx)`: an event; `src` a flat contiguous 1-D tensor.
+fn prefetch_async(a: &dyn Args) -> Result<Type, String> {
+    // Logically 1-D: at most one extent other than 1 (`[1, 1, 256]`).
+    if let Some(shape) = a.ty(0).and_then(Type::shape) {
+        if shape.iter().filter(|d| **d != Dim::Const(1)).count() > 1 {
+            return Err(format!(
+                "src must be a flat contiguous logical 1D tensor (at most one extent other than 1), got {} extents",
+                shape.len()
+            ));
+        }
+    }
+    handle_arg(a, 1, "ctx", Handle::PrefetchContext)?;
+    Ok(Type::Handle(Handle::AsyncEvent))
+}
+
+/// `pl.prefetch.session(ctx)`: a session of the context.
+fn prefetch_session(a: &dyn Args) -> Result<Type, String> {
+    handle_arg(a, 0, "ctx", Handle::PrefetchContext)?;
+    Ok(Type::Handle(Handle::AsyncSession))
+}
+
+/// `pl.prefetch.wait(event, session_handle)`: whether the event completed.
+fn prefetch_wait(a: &dyn Args) -> Result<Type, String> {
+    handle_arg(a, 0, "event", Handle::AsyncEvent)?;
+    handle_arg(a, 1, "session", Handle::AsyncSession)?;
     Ok(Type::Scalar(DType::Bool))
 }
 
@@ -3346,12 +3385,12 @@ ops! {
         &[req(P::MemorySpace, K::Enum("MemorySpace")), req(P::Size, K::Int), opt(P::Pinned, K::Bool)], unknown, false, OpKind::PlannedMemory;
     TensorAlloc = "tensor.alloc", Tensor, ["pl.tensor.alloc"], None,
         &[req(P::MemorySpace, K::Enum("MemorySpace")), req(P::Size, K::Int)], unknown, true, OpKind::PlannedMemory;
-    PrefetchMakeContext = "prefetch.make_context", System, ["pl.prefetch.make_context"], None, &[], unknown, true, OpKind::Prefetch;
+    PrefetchMakeContext = "prefetch.make_context", System, ["pl.prefetch.make_context"], None, &[], prefetch_make_context, true, OpKind::Prefetch;
     PrefetchAsyncPrefetch = "prefetch.async_prefetch", System, ["pl.prefetch.async_prefetch"], None,
-        &[req(P::Src, K::Tensor), req(P::Ctx, K::Any)], unknown, true, OpKind::Prefetch;
-    PrefetchSession = "prefetch.session", System, ["pl.prefetch.session"], None, &[req(P::Ctx, K::Any)], unknown, true, OpKind::Prefetch;
+        &[req(P::Src, K::Tensor), req(P::Ctx, K::Any)], prefetch_async, true, OpKind::Prefetch;
+    PrefetchSession = "prefetch.session", System, ["pl.prefetch.session"], None, &[req(P::Ctx, K::Any)], prefetch_session, true, OpKind::Prefetch;
     PrefetchWait = "prefetch.wait", System, ["pl.prefetch.wait"], None,
-        &[req(P::Event, K::Any), req(P::SessionHandle, K::Any)], bool_scalar, true, OpKind::Prefetch;
+        &[req(P::Event, K::Any), req(P::SessionHandle, K::Any)], prefetch_wait, true, OpKind::Prefetch;
     // creation, padding, broadcasting and windows with a meaning of their own
     TileTri = "tile.tri", Tile, ["pl.tile.tri", "pl.tri"], None,
         &[req(P::Diagonal, K::Scalar), req(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Dtype, K::DType), opt(P::Upper, K::Bool)],

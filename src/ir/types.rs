@@ -43,6 +43,8 @@ pub enum Type {
         len: u32,
         dtype: DType,
     },
+    /// An opaque handle of asynchronous prefetch (`pl.prefetch.*`).
+    Handle(Handle),
     /// The result of something that produces no value.
     None,
     /// Not known yet (for example before a callee's body has been lowered).
@@ -91,8 +93,29 @@ impl Type {
             Type::Tile { .. } => "Tile".to_string(),
             Type::Tuple(items) => format!("a tuple of {}", items.len()),
             Type::Array { .. } => "Array".to_string(),
+            Type::Handle(h) => h.name().to_string(),
             Type::None => "no value".to_string(),
             Type::Unknown => "an unknown type".to_string(),
+        }
+    }
+}
+
+/// The opaque handles of asynchronous prefetch: what `pl.prefetch.make_context()`,
+/// `async_prefetch(src, ctx)` and `session(ctx)` return (PyPTO's singleton types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Handle {
+    PrefetchContext,
+    AsyncEvent,
+    AsyncSession,
+}
+
+impl Handle {
+    /// PyPTO's name of the type (`pl.PrefetchAsyncContext`, without the prefix).
+    pub fn name(self) -> &'static str {
+        match self {
+            Handle::PrefetchContext => "PrefetchAsyncContext",
+            Handle::AsyncEvent => "AsyncEvent",
+            Handle::AsyncSession => "AsyncSession",
         }
     }
 }

@@ -5,6 +5,7 @@ use super::consts::{self, Const};
 use super::{Binding, Lowering, ModuleId};
 use crate::diag::{Code, Span};
 use crate::intern::Symbol;
+use crate::ir::types::Handle;
 use crate::ir::{BinOp, DType, Dim, Direction, EnumValue, FuncAttrs, FuncKind, Level, Role, Type, TypeId};
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, UnaryOp};
 use rustc_hash::FxHashMap;
@@ -733,6 +734,10 @@ impl Lowering<'_> {
             (Some("TaskId"), None) => Type::Scalar(DType::TaskId),
             // The address `pl.tile.alloc` gives, which a `pl.MemRef(...)` names.
             (Some("Ptr"), None) => Type::Unknown,
+            // The prefetch handles, as PyPTO prints them (also their `*Type` spellings).
+            (Some("PrefetchAsyncContext" | "PrefetchAsyncContextType"), None) => Type::Handle(Handle::PrefetchContext),
+            (Some("AsyncEvent" | "AsyncEventType"), None) => Type::Handle(Handle::AsyncEvent),
+            (Some("AsyncSession" | "AsyncSessionType"), None) => Type::Handle(Handle::AsyncSession),
             (Some("Array"), Some(_)) if items.len() == 2 => {
                 let len = match self.eval_const(m, items[0])? {
                     Const::Int(n) if n >= 0 => n as u32,

@@ -3189,6 +3189,7 @@ pub(crate) fn describe_type(program: &crate::ir::Program, names: &crate::intern:
         Type::Tile { shape, dtype, .. } => format!("Tile[[{}], {dtype}]", dims(shape)),
         Type::Tuple(items) => format!("a tuple of {} values", items.len()),
         Type::Array { len, dtype } => format!("Array[{len}, {dtype}]"),
+        Type::Handle(h) => h.name().to_string(),
         Type::None => "no value".to_string(),
         Type::Unknown => "an unknown value".to_string(),
     }
