@@ -1224,7 +1224,11 @@ impl<'a> Emitter<'a> {
     fn op(&mut self, var: VarId, op: Op, args: &[Option<ExprId>], loc: Loc) {
         let def = op.def();
         let special = match def.kind {
-            OpKind::CrossCore | OpKind::Prefetch | OpKind::PlannedMemory | OpKind::Microscaling => {
+            OpKind::CrossCore
+            | OpKind::Prefetch
+            | OpKind::PlannedMemory
+            | OpKind::Microscaling
+            | OpKind::SplitTransfer => {
                 let why = def.kind.no_cpu_form().unwrap_or("cross-core pipes connect the kernels of a Group");
                 let m = format!("`{}` has no form in the C++ backend ({why})", def.print_name());
                 return self.error(Code::E0601, loc, m);

@@ -100,7 +100,11 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>, result
         // Markers of `pl.at(..., optimizations=[...])`: nothing to compute.
         OpKind::Marker => Value::None,
         OpKind::CrossCore => cross_core(it, op, &a)?,
-        OpKind::Distributed | OpKind::Prefetch | OpKind::PlannedMemory | OpKind::Microscaling => {
+        OpKind::Distributed
+        | OpKind::Prefetch
+        | OpKind::PlannedMemory
+        | OpKind::Microscaling
+        | OpKind::SplitTransfer => {
             let why = def.kind.no_cpu_form().unwrap_or_default();
             return Err(format!("`{}` has no semantics in the interpreter: {why}", def.spellings[0]));
         }

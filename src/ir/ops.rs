@@ -82,6 +82,11 @@ pub enum OpKind {
     /// `tget_scale_addr`): FP8E4M3FN data with FP8E8M0 block scales in the cube's scale
     /// buffers; no CPU form.
     Microscaling,
+    /// The lane transfers of a `pl.split_aiv` region (`aiv_shard`, `aic_gather`): a lane's
+    /// share of a cube tile, and the cube tile gathered back from the two lanes' shares.
+    /// No CPU form yet: plc runs the two lanes one after the other, and the share needs
+    /// the lane, which the op does not carry.
+    SplitTransfer,
 }
 
 impl OpKind {
@@ -98,7 +103,8 @@ impl OpKind {
             | OpKind::CrossCore
             | OpKind::Prefetch
             | OpKind::PlannedMemory
-            | OpKind::Microscaling => None,
+            | OpKind::Microscaling
+            | OpKind::SplitTransfer => None,
         }
     }
 
@@ -109,6 +115,9 @@ impl OpKind {
             OpKind::Prefetch => Some("asynchronous prefetch contexts, sessions and events have no form in plc's CPU runtime"),
             OpKind::PlannedMemory => Some(
                 "buffers placed by PyPTO's memory planning have no form in plc's CPU runtime, where every tile has storage of its own",
+            ),
+            OpKind::SplitTransfer => Some(
+                "a lane's share of a pl.split_aiv region needs the lane, which plc's CPU runtime, running the two lanes one after the other, does not give the op",
             ),
             OpKind::Microscaling => Some(
                 "the MX matmuls read FP8 data scaled by FP8E8M0 blocks from the cube's scale buffers, which plc's CPU runtime does not model",
@@ -746,15 +755,10 @@ pub const ALIASES: &[(&str, Op)] = &[
 /// row or an entry here, and that no entry here has a row.
 pub const REFUSED: &[(&str, &str)] = &[
     // ops.md §1.4: the AIV split of a mixed kernel.
-    ("pl.aiv_shard", AIV_SPLIT),
-    ("pl.aic_gather", AIV_SPLIT),
-    ("pl.tile.aiv_shard", AIV_SPLIT),
-    ("pl.tile.aic_gather", AIV_SPLIT),
     ("pl.tensor.gather_compare", NO_ROW_YET),
     ("pl.tile.gather_compare", NO_ROW_YET),
 ];
 
-const AIV_SPLIT: &str = "a lane's share of a tile in a pl.split_aiv loop is not modelled by plc";
 const NO_ROW_YET: &str = "plc has no row for this op yet (issue 11)";
 
 /// Why plc refuses a PyPTO spelling, when it is one of [`REFUSED`].
@@ -1926,6 +1930,75 @@ fn tpop(a: &dyn Args, memory: MemorySpace) -> Result<Type, String> {
         (true, true) => Ok(Type::Tile { shape: shape_arg(a, 0)?, dtype: dtype_arg(a, 1)?, memory: Some(memory) }),
         (false, false) => Ok(Type::Unknown),
         _ => Err("give shape= and dtype= together, or neither".to_string()),
+    }
+}
+
+/// `aiv_shard(x)`: the lane's share, the split axis halved (`split` 1 the rows, 2 the
+/// columns, 0 none); a tile's share is in Vec.
+fn aiv_shard(a: &dyn Args) -> Result<Type, String> {
+    let ty = split_transfer(a, |d| {
+        if d % 2 != 0 {
+            return Err(format!("the split extent {d} is odd: the two lanes cannot share it"));
+        }
+        Ok(d / 2)
+    })?;
+    if let (Some(stride), Some(axis)) = (a.int(2), split_axis(a)?) {
+        let half = match ty.shape().map(|s| s[axis]) {
+            Some(Dim::Const(h)) => Some(h),
+            _ => None,
+        };
+        if stride <= 0 || half.is_some_and(|h| stride > h) {
+            return Err(format!("lane_stride must be positive and at most half the split axis, got {stride}"));
+        }
+    }
+    Ok(with_memory(ty, MemorySpace::Vec))
+}
+
+/// `aic_gather(x)`: the cube's tile gathered from the two lanes, the split axis doubled; a
+/// tile's in Mat.
+fn aic_gather(a: &dyn Args) -> Result<Type, String> {
+    Ok(with_memory(split_transfer(a, |d| Ok(d * 2))?, MemorySpace::Mat))
+}
+
+/// The axis `split` names: `None` for split 0 (no split).
+fn split_axis(a: &dyn Args) -> Result<Option<usize>, String> {
+    match a.int(1) {
+        Some(0) => Ok(None),
+        Some(1) => Ok(Some(0)),
+        Some(2) => Ok(Some(1)),
+        other => Err(format!("split must be 0 (none), 1 (up-down) or 2 (left-right), got {other:?}")),
+    }
+}
+
+/// The operand's type with the split axis's extent mapped by `f`; the operand 2-D unless
+/// `split` is 0, and a tensor operand not distributed.
+fn split_transfer(a: &dyn Args, f: impl Fn(i64) -> Result<i64, String>) -> Result<Type, String> {
+    let ty = a.ty(0).ok_or("missing operand")?.clone();
+    if matches!(ty, Type::Tensor { distributed: true, .. }) {
+        return Err("a DistributedTensor has no lane share".to_string());
+    }
+    let Some(axis) = split_axis(a)? else { return Ok(ty) };
+    let Some(shape) = ty.shape() else { return Ok(ty) };
+    if shape.len() != 2 {
+        return Err(format!("the operand must be 2-D to be split, got {} extents", shape.len()));
+    }
+    let mut shape = shape.to_vec();
+    shape[axis] = match shape[axis] {
+        Dim::Const(d) => Dim::Const(f(d)?),
+        _ => Dim::Unknown,
+    };
+    Ok(match ty {
+        Type::Tile { dtype, memory, .. } => Type::Tile { shape, dtype, memory },
+        Type::Tensor { dtype, distributed, .. } => Type::Tensor { shape: Some(shape), dtype, distributed },
+        other => other,
+    })
+}
+
+/// A tile type placed in `memory`; another type unchanged.
+fn with_memory(ty: Type, memory: MemorySpace) -> Type {
+    match ty {
+        Type::Tile { shape, dtype, .. } => Type::Tile { shape, dtype, memory: Some(memory) },
+        other => other,
     }
 }
 
@@ -3341,6 +3414,17 @@ ops! {
     TensorGetBlockNum = "tensor.get_block_num", Tensor, ["pl.get_block_num", "pl.tensor.get_block_num"], None, &[], index_scalar, false, OpKind::Special(Special::BlockNum);
     TensorGetSubblockIdx = "tensor.get_subblock_idx", Tensor, ["pl.get_subblock_idx", "pl.tensor.get_subblock_idx"], None, &[], index_scalar, false, OpKind::Special(Special::SubblockIdx);
     TileGetSubblockIdx = "tile.get_subblock_idx", Tile, ["pl.tile.get_subblock_idx"], None, &[], index_scalar, false, OpKind::Special(Special::SubblockIdx);
+    // The lane transfers of a `pl.split_aiv` region (ops.md §1.4): lowering reads the
+    // operand's type for the level and the enclosing loop's mode for `split`, which is
+    // always given (optional only to print as the keyword of the outlined form).
+    TensorAivShard = "tensor.aiv_shard", Tensor, ["pl.tensor.aiv_shard"], None,
+        &[req(P::X, K::Tensor), opt(P::Split, K::Int)], aiv_shard, false, OpKind::SplitTransfer;
+    TensorAicGather = "tensor.aic_gather", Tensor, ["pl.tensor.aic_gather"], None,
+        &[req(P::X, K::Tensor), opt(P::Split, K::Int)], aic_gather, false, OpKind::SplitTransfer;
+    TileAivShard = "tile.aiv_shard", Tile, ["pl.tile.aiv_shard", "pl.aiv_shard"], None,
+        &[req(P::X, K::Tile), opt(P::Split, K::Int), opt(P::LaneStride, K::Int)], aiv_shard, false, OpKind::SplitTransfer;
+    TileAicGather = "tile.aic_gather", Tile, ["pl.tile.aic_gather", "pl.aic_gather"], None,
+        &[req(P::X, K::Tile), opt(P::Split, K::Int)], aic_gather, false, OpKind::SplitTransfer;
     // system: hardware synchronisation and cache control (no effect on the CPU), what the
     // runtime offers, the id of no task
     SystemBarAll = "system.bar_all", System, ["pl.system.bar_all"], None, &[], none, false, OpKind::Special(Special::Hardware);

@@ -43,6 +43,7 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         ssa: super::checks::SsaScopes::new(info.params.iter().map(|p| p.name)),
         pending: Vec::new(),
         hoisted_yield: None,
+        split_aiv: None,
     };
     let mut params = Vec::new();
     for p in &info.params {
@@ -116,6 +117,9 @@ type Named = (Symbol, Span);
 type Yielded = (Vec<Named>, Vec<TypeId>);
 
 pub(crate) struct FnLower<'a, 's> {
+    /// The mode of the `pl.split_aiv` loop being lowered, which `pl.aiv_shard` and
+    /// `pl.aic_gather` inside it take as their `split`.
+    pub split_aiv: Option<crate::ir::SplitMode>,
     pub cx: &'a mut Lowering<'s>,
     pub m: ModuleId,
     pub file: FileId,
@@ -2708,6 +2712,9 @@ impl FnLower<'_, '_> {
             return Some(self.int(dtype.bytes(), span));
         }
         let spelled = format!("pl.{path}");
+        if let Some(gather) = super::scopes::split_transfer_name(path) {
+            return self.split_transfer(gather, &spelled, args, span);
+        }
         if let Some(op) = ops::by_spelling(&spelled) {
             let (op, first) = self.scalar_form(op, args)?;
             return self.op_call(op, &spelled, args, span, first);

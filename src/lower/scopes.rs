@@ -13,7 +13,7 @@
 use super::body::{FnLower, Frame, FrameKind};
 use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
-use crate::ir::ops;
+use crate::ir::ops::{self, Op};
 use crate::ir::{
     Block, CallAttrs, Callee, DType, EnumValue, ExprId, ExprKind, ForKind, Level, Role, Scope, ScopeKind, ScopeMode,
     StmtKind, Type,
@@ -802,6 +802,12 @@ impl FnLower<'_, '_> {
     /// other, as a `pl.parallel(2)` loop over `aiv_id`; outside device code the loop sits
     /// in a core-group region of its own, as PyPTO wraps it.
     pub(crate) fn split_aiv_loop(&mut self, l: RegionLoop<'_>, out: &mut Block) {
+        let outer = self.split_aiv;
+        self.split_aiv_loop_inner(l, out);
+        self.split_aiv = outer;
+    }
+
+    fn split_aiv_loop_inner(&mut self, l: RegionLoop<'_>, out: &mut Block) {
         let RegionLoop { target, args, body, span, header } = l;
         if self.frames.iter().any(|f| matches!(f, Frame::Loop { what, .. } if *what == SPLIT_AIV)) {
             self.error(
@@ -846,6 +852,9 @@ impl FnLower<'_, '_> {
                 "no mode",
             );
             return;
+        }
+        if let Some(ExprKind::Enum(EnumValue::SplitMode(m))) = mode.map(|e| self.cx.program.expr(e).kind.clone()) {
+            self.split_aiv = Some(m);
         }
         let (start, step) = (self.int(0, header), self.int(1, header));
         // Outside device code the loop gets a core-group region of its own, as PyPTO wraps it.
@@ -1003,5 +1012,126 @@ impl WithLabel for crate::diag::Diagnostic {
     fn with_label_mut(&mut self, label: Label) -> &mut Self {
         self.secondary.push(label);
         self
+    }
+}
+
+/// `aiv_shard` / `aic_gather` under `pl.`, `pl.tile.` or `pl.tensor.`: whether the
+/// spelling is the gather (`Some(true)`) or the shard (`Some(false)`).
+pub(crate) fn split_transfer_name(path: &str) -> Option<bool> {
+    let base = path.strip_prefix("tile.").or_else(|| path.strip_prefix("tensor.")).unwrap_or(path);
+    match base {
+        "aiv_shard" => Some(false),
+        "aic_gather" => Some(true),
+        _ => None,
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// `pl.aiv_shard(x)` / `pl.aic_gather(x)` (ops.md §1.4): one positional operand; in a
+    /// `pl.split_aiv` loop no keywords and the loop's mode as `split`; outside one an
+    /// integer `split=` (and for the shard `lane_stride=`), tile operands only. A tensor
+    /// operand is the `tensor.` op, any other the `tile.` op.
+    pub(crate) fn split_transfer(
+        &mut self,
+        gather: bool,
+        spelled: &str,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> Option<ExprId> {
+        let name = if gather { "aic_gather" } else { "aiv_shard" };
+        let positional: Vec<ast::ExprId> =
+            args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).map(|a| a.value).collect();
+        let [operand] = positional.as_slice() else {
+            let n = positional.len();
+            self.error(
+                Code::E0202,
+                span,
+                format!("{spelled}() takes exactly one positional operand, got {n}"),
+                "one operand",
+            );
+            return None;
+        };
+        let (mut split, mut stride) = (None, None);
+        for a in args {
+            let ArgKind::Keyword(k) = a.kind else { continue };
+            let key = self.cx.name(k.name).to_string();
+            let refusal = match key.as_str() {
+                "split" | "lane_stride" if self.split_aiv.is_some() => Some(format!(
+                    "pl.{name}() does not take a {key}= argument inside a 'for ... in pl.split_aiv(...)' loop: it follows the loop's mode"
+                )),
+                "lane_stride" if gather => Some(format!("pl.{name}() does not take a lane_stride= argument")),
+                "split" => {
+                    split = Some(a.value);
+                    None
+                }
+                "lane_stride" => {
+                    stride = Some(a.value);
+                    None
+                }
+                _ => Some(format!("pl.{name}() does not accept keyword argument '{key}'")),
+            };
+            if let Some(message) = refusal {
+                let code = if matches!(key.as_str(), "split" | "lane_stride") { Code::E0217 } else { Code::E0203 };
+                self.error(code, a.span, message, "not accepted here");
+                return None;
+            }
+        }
+        let x = self.expr(*operand)?;
+        let tensor = self.ty(x).is_tensor();
+        let split = match (self.split_aiv, split) {
+            (Some(mode), _) => {
+                // PyPTO's SplitMode values: NONE 0, UP_DOWN 1, LEFT_RIGHT 2.
+                let code = match mode {
+                    crate::ir::SplitMode::None => 0,
+                    crate::ir::SplitMode::UpDown => 1,
+                    crate::ir::SplitMode::LeftRight => 2,
+                };
+                self.int(code, span)
+            }
+            (None, None) => {
+                let message = format!(
+                    "pl.{name}() must be used inside a 'for ... in pl.split_aiv(...)' loop, or given an integer split= in the outlined form"
+                );
+                self.error(Code::E0217, span, message, "no split mode");
+                return None;
+            }
+            (None, Some(_)) if tensor => {
+                let message = format!("pl.{name}(..., split=N) takes a tile: the outlined split= form is tile-only");
+                self.error(Code::E0217, span, message, "a tensor operand");
+                return None;
+            }
+            (None, Some(e)) => self.int_literal_arg(e, name, "split")?,
+        };
+        let stride = match stride {
+            Some(e) => Some(self.int_literal_arg(e, name, "lane_stride")?),
+            None => None,
+        };
+        let op = match (gather, tensor) {
+            (false, true) => Op::TensorAivShard,
+            (true, true) => Op::TensorAicGather,
+            (false, false) => Op::TileAivShard,
+            (true, false) => Op::TileAicGather,
+        };
+        let mut lowered = vec![Some(x), Some(split)];
+        if stride.is_some() {
+            lowered.push(stride);
+        }
+        self.op_result(op, lowered, span)
+    }
+
+    /// `key=` of a split transfer: an integer literal.
+    fn int_literal_arg(&mut self, e: ast::ExprId, name: &str, key: &str) -> Option<ExprId> {
+        let span = self.ast().expr(e).span;
+        let v = self.expr(e)?;
+        if !matches!(self.cx.program.expr(v).kind, ExprKind::Int(_)) {
+            self.error(
+                Code::E0217,
+                span,
+                format!("pl.{name}(..., {key}=N) requires an integer literal"),
+                "not an integer",
+            );
+            return None;
+        }
+        Some(v)
     }
 }

@@ -136,6 +136,7 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
         OpKind::Prefetch => Some("prefetch contexts have no form in the simulator"),
         OpKind::PlannedMemory => Some("buffers of PyPTO's memory planning are placed by the simulator's own planning"),
         OpKind::Microscaling => Some("the MX matmuls (TMATMUL_MX) and their scale buffers are not mapped yet"),
+        OpKind::SplitTransfer => Some("the lane transfers of a pl.split_aiv region are not mapped yet"),
         OpKind::Chain(_) => Some("the chained forms (TADDC, TSUBC, ...) are not mapped yet"),
         OpKind::Expand(axis, Some(f)) if expansion(axis, f).is_some() => None,
         OpKind::Expand(..) => {
@@ -465,6 +466,7 @@ impl Lower<'_> {
             | OpKind::Prefetch
             | OpKind::PlannedMemory
             | OpKind::Microscaling
+            | OpKind::SplitTransfer
             | OpKind::Marker
             | OpKind::Distributed => Err(self.unmapped(loc, format!("`{op}`"))),
         }

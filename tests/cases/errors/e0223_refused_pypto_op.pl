@@ -5,7 +5,6 @@ import pypto.language as pl
 @pl.function(type=pl.FunctionType.InCore)
 def k(x: pl.Tensor[[16, 16], pl.FP32], y: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
     t = pl.load(x, [0, 0], [16, 16])
-    half = pl.aiv_shard(t)
     picked = pl.tile.gather_compare(t, 0.0, t, out_cols=8)
     y = pl.store(t, [0, 0], y)
     return y
