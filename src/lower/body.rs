@@ -1013,18 +1013,24 @@ impl FnLower<'_, '_> {
             None => self.block(init),
         };
         let mut lowered = Vec::new();
-        for v in values {
-            if let Some(e) = self.expr(v) {
-                lowered.push(e);
+        // A value that failed (reported) still counts, typed Unknown, so that neither the
+        // count nor the names that receive it give a second error.
+        let mut types = Vec::new();
+        for &v in &values {
+            match self.expr(v) {
+                Some(e) => {
+                    lowered.push(e);
+                    types.push(self.cx.program.expr(e).ty);
+                }
+                None => types.push(self.intern_ty(Type::Unknown)),
             }
         }
-        let types = lowered.iter().map(|&e| self.cx.program.expr(e).ty).collect::<Vec<_>>();
         let span = self.ast().stmt(last).span;
-        if names.len() != lowered.len() {
+        if names.len() != values.len() {
             self.error(
                 Code::E0221,
                 span,
-                format!("{} name(s) receive the {} value(s) of `pl.yield_`", names.len(), lowered.len()),
+                format!("{} name(s) receive the {} value(s) of `pl.yield_`", names.len(), values.len()),
                 "wrong number of names",
             );
             self.yield_reported = true;
