@@ -24,3 +24,10 @@ class SplitTransfers:
         s = pl.aiv_shard(a, split=1)
         o = pl.aiv_shard(pl.load(a, [0, 0], [63, 64]), split=1)
         return out
+
+
+# plc's printed form of the tensor op (the loop printed as pl.parallel) reads back.
+@pl.function(type=pl.FunctionType.InCore)
+def printed(a: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[32, 64], pl.FP32]:
+    h: pl.Tensor[[32, 64], pl.FP32] = pl.tensor.aiv_shard(a, split=1)
+    return h
