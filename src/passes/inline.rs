@@ -36,7 +36,8 @@
 //!   name is already taken in the caller;
 //! * `x = f(...)` becomes `x = <returned value>` (nothing when the value is `x` itself), a
 //!   call as a statement drops the value, a call inside an expression is replaced by the
-//!   value, `return f(...)` returns the values;
+//!   value, `return f(...)` returns the values (also in lowering's form of it for several
+//!   values, `t = f(...)` then `return t[0], t[1]`);
 //! * a function returning several values is called as `t = f(...)` followed by `a = t[0]`,
 //!   `b = t[1]` (tuple unpacking): these become `a = r0`, `b = r1`. When the temporary is
 //!   used otherwise (assigned twice, used as a whole, or a target would overwrite a value
@@ -507,6 +508,9 @@ impl Splicer<'_> {
     /// take the values directly when that is safe, otherwise each element gets a variable.
     fn tuple_assign(&mut self, block: &[StmtId], i: usize, t: VarId, values: &[ExprId], out: &mut Block) -> usize {
         let uses = self.tuple_uses.get(&t).copied().unwrap_or(0) as usize;
+        if let Some(consumed) = self.tuple_return(block, i, t, values, uses, out) {
+            return consumed;
+        }
         let mut group = Vec::new();
         for &s in block[i + 1..].iter().take(uses) {
             let StmtKind::Assign { var, value } = self.p.stmt(s).kind else { break };
@@ -558,6 +562,38 @@ impl Splicer<'_> {
             out.push(s);
         }
         1
+    }
+
+    /// `t = f(...)` followed by `return t[0], t[1], ...` (lowering's form of
+    /// `return f(...)`): the return takes the values directly, as PyPTO's
+    /// `return inline_call(...)` does, when `t` is read nowhere else.
+    fn tuple_return(
+        &mut self,
+        block: &[StmtId],
+        i: usize,
+        t: VarId,
+        values: &[ExprId],
+        uses: usize,
+        out: &mut Block,
+    ) -> Option<usize> {
+        let &s = block.get(i + 1)?;
+        let StmtKind::Return(read) = self.p.stmt(s).kind.clone() else { return None };
+        let all = read.len() == values.len()
+            && read.len() == uses
+            && self.tuple_defs.get(&t) == Some(&1)
+            && read.iter().enumerate().all(|(k, &e)| match self.p.expr(e).kind {
+                ExprKind::TupleGet { tuple, index } => {
+                    index as usize == k && matches!(self.p.expr(tuple).kind, ExprKind::Var(v) if v == t)
+                }
+                _ => false,
+            });
+        if !all {
+            return None;
+        }
+        let direct = values.iter().map(|&e| self.copy(e)).collect();
+        self.set_kind(s, StmtKind::Return(direct));
+        out.push(s);
+        Some(2)
     }
 
     /// The variables an expression reads.
@@ -853,6 +889,19 @@ mod tests {
                 "return z, y0, y1",
             ]
         );
+    }
+
+    #[test]
+    fn returning_a_call_of_several_values_returns_them_directly() {
+        // PyPTO's test_return_inline_call_multi_return: no `t_item<k>` copies.
+        let main = inlined_main(
+            "    $I\n\
+             \x20   def proj(self, x: $T, o0: pl.Out[$T], o1: pl.Out[$T]) -> tuple[$T, $T]:\n\
+             \x20       o0 = pl.assemble(o0, x, [0])\n        o1 = pl.assemble(o1, x, [0])\n        return o0, o1\n\n\
+             \x20   @pl.function\n    def main(self, a: $T, q: pl.Out[$T], k: pl.Out[$T]) -> tuple[$T, $T]:\n\
+             \x20       return self.proj(a, q, k)\n",
+        );
+        assert_eq!(main, ["q = pl.assemble(q, a, [0])", "k = pl.assemble(k, a, [0])", "return q, k"]);
     }
 
     #[test]
