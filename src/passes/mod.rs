@@ -8,7 +8,7 @@
 //!  3  OutlineHierarchyScopes SSAForm                                     HierarchyOutlined
 //!  4  OutlineGraphScopes     SSAForm, InlineFunctionsEliminated          GraphOutlined
 //!  5  OutlineIncoreScopes    SSAForm, GraphOutlined                      IncoreOutlined
-//!  6  OutlineClusterScopes   SSAForm, IncoreOutlined                     ClusterOutlined
+//!  6  OutlineClusterScopes   SSAForm                                     ClusterOutlined
 //!  7  DeriveCallDirections   IncoreOutlined                              CallDirectionsResolved
 //!  8  LegalizeGraphBoundary  GraphOutlined, CallDirectionsResolved       GraphBoundaryLegalized
 //! ```
@@ -129,7 +129,7 @@ pub static PASSES: &[PassDef] = &[
     PassDef {
         name: "OutlineClusterScopes",
         summary: "`pl.cluster()` regions become Group functions, `pl.spmd(n)` regions Spmd functions",
-        requires: &[P::SsaForm, P::IncoreOutlined],
+        requires: &[P::SsaForm],
         produces: &[P::ClusterOutlined, P::SsaForm],
         invalidates: &[],
         run: cluster::run,
