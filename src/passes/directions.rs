@@ -21,7 +21,9 @@
 //!
 //! First, the parameters of Group and Spmd wrappers are promoted (never demoted) to the
 //! directions of the kernel parameters they are passed to, up to a fixed point.
-//! A call that already has `arg_directions` keeps them, so the pass is idempotent.
+//! A call that already has `arg_directions` keeps them, so the pass is idempotent; an entry
+//! the argument or the callee's parameter contradicts (`Input` for an `Out` parameter,
+//! `Scalar` for a tensor) is E0416, as PyPTO's CallDirectionsResolved verifier rejects it.
 //!
 //! A task launch (a call in a function that is not a device kernel) that passes
 //! `pl.no_dep(x)` where an earlier launch in scope wrote `x`'s buffer, and that declares no
@@ -46,6 +48,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut races: Vec<(ExprId, ExprId, VarId)> = Vec::new();
     let mut written_no_dep: Vec<(ExprId, Direction)> = Vec::new();
     let mut offset_params = FxHashMap::default();
+    let mut contradictions: Vec<Contradiction> = Vec::new();
     for f in program.functions.values() {
         let defs = Defs::of(program, f);
         let inout_params: FxHashSet<VarId> =
@@ -64,8 +67,12 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             written_no_dep: &mut written_no_dep,
             loop_vars: Vec::new(),
             offset_params: &mut offset_params,
+            contradictions: &mut contradictions,
         };
         w.block(&f.body, 0);
+    }
+    for c in contradictions {
+        report_contradiction(cx, program, &c);
     }
     for (arg, dir) in written_no_dep {
         let at = program.expr(arg).loc;
@@ -189,6 +196,53 @@ struct Walker<'a> {
     loop_vars: Vec<VarId>,
     /// [`disjoint_store_params`] of (callee, Out parameter index), computed once.
     offset_params: &'a mut FxHashMap<(Symbol, usize), Vec<usize>>,
+    /// Written `arg_directions` entries the callee's parameters contradict.
+    contradictions: &'a mut Vec<Contradiction>,
+}
+
+/// An `arg_directions` entry written on a call that its argument or the callee's parameter
+/// contradicts: the call, the argument, the entry, the parameter and its direction, and
+/// whether the argument is a scalar.
+struct Contradiction {
+    call: ExprId,
+    arg: ExprId,
+    given: ArgDir,
+    param: VarId,
+    dir: Direction,
+    scalar: bool,
+}
+
+/// Whether a task may use an argument as `given` says: a scalar only as `Scalar`; a tensor
+/// bound to an `In` parameter as `Input`, one bound to an `Out` or `InOut` parameter as
+/// `InOut` or `OutputExisting`; `NoDep` on any tensor (PyPTO's CallDirectionsResolved rules).
+fn allowed(given: ArgDir, dir: Direction, scalar: bool) -> bool {
+    match (scalar, given) {
+        (true, g) => g == ArgDir::Scalar,
+        (false, ArgDir::Scalar) => false,
+        (false, ArgDir::NoDep) => true,
+        (false, ArgDir::Input) => dir == Direction::In,
+        (false, ArgDir::InOut | ArgDir::OutputExisting) => dir != Direction::In,
+    }
+}
+
+fn report_contradiction(cx: &mut PassCx<'_>, p: &Program, c: &Contradiction) {
+    let name = cx.names.get(p.var(c.param).source).to_string();
+    let loc = if p.expr(c.arg).loc.is_compiler_made() { p.expr(c.call).loc } else { p.expr(c.arg).loc };
+    let what = if c.scalar { "a scalar argument".to_string() } else { format!("a pl.{} parameter", c.dir) };
+    let takes = match (c.scalar, c.dir) {
+        (true, _) => "Scalar",
+        (false, Direction::In) => "Input or NoDep",
+        (false, _) => "InOut, OutputExisting or NoDep",
+    };
+    cx.diags.push(
+        Diagnostic::new(
+            Severity::Error,
+            Code::E0416,
+            format!("attrs[\"arg_directions\"] gives {} for `{name}`, {what}", c.given),
+            Label::primary(loc.file, loc.span, format!("takes {takes}")),
+        )
+        .with_help("write the direction the parameter allows, or drop `arg_directions` and let plc derive them"),
+    );
 }
 
 /// The parameters of `f` that the offsets of its stores into its `Out` parameter `out`
@@ -344,6 +398,16 @@ impl Walker<'_> {
             return;
         }
         let already = attrs.arg_directions.is_some();
+        if let Some(given) = &attrs.arg_directions {
+            for ((a, param), &g) in args.iter().zip(&callee_fn.params).zip(given) {
+                let Some(a) = *a else { continue };
+                let scalar = matches!(self.p.ty(a), Type::Scalar(_));
+                if !allowed(g, param.dir, scalar) {
+                    let (param, dir) = (param.var, param.dir);
+                    self.contradictions.push(Contradiction { call: e, arg: a, given: g, param, dir, scalar });
+                }
+            }
+        }
         let no_dep = &attrs.no_dep;
         let mut dirs = Vec::with_capacity(args.len());
         let mut writes = Vec::new();
