@@ -311,6 +311,8 @@ mod tests {
         assert_eq!(codes("OutlineGraphScopes"), [(Code::E0403, 0), (Code::E0403, 0)]);
         assert_eq!(codes("InlineFunctions,ConvertToSSA,OutlineIncoreScopes"), [(Code::E0403, 29)]);
         assert_eq!(codes("InlineFunctions,ConvertToSSA,OutlineGraphScopes"), []);
+        // As PyPTO's, OutlineClusterScopes needs SSA form only (its tests run it alone).
+        assert_eq!(codes("ConvertToSSA,OutlineClusterScopes"), []);
     }
 
     #[test]
