@@ -640,6 +640,18 @@ warns, since on the real runtime a later reader may then run before the write.
     b = self.kernel(a, pl.no_dep(b))   # warning when kernel's b is pl.InOut[...]
     b = self.kernel(pl.no_dep(a), b)   # fine: a is only read";
 
+    E0416 => "`arg_directions` that contradict the callee's parameters",
+"A call may carry its task argument directions, `attrs={\"arg_directions\": [...]}` (as
+plc and PyPTO print them after DeriveCallDirections); plc keeps them as written. Each entry
+must fit its argument and the parameter it is bound to: a scalar argument is `Scalar`; a
+tensor bound to a `pl.In` parameter (the default) is `Input`; one bound to a `pl.Out` or
+`pl.InOut` parameter is `OutputExisting` or `InOut`; `NoDep` fits any tensor.
+
+    # kernel(self, x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor[[64], pl.FP32]])
+    r = self.kernel(x, dst, attrs={\"arg_directions\": [\"Input\", \"Input\"]})   # error: out is written
+
+Write the direction the parameter allows, or drop `arg_directions` and let plc derive them.";
+
     E0420 => "a variable read where it may have no value",
 "ConvertToSSA gives every assignment a variable of its own and must know, at each read,
 which assignment reaches it. A name first assigned inside a loop and read after the loop

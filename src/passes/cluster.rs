@@ -4,9 +4,11 @@
 //!
 //! Cluster regions are outlined first, so an Spmd region inside a cluster is outlined from
 //! the new Group function. Both come from Opaque, Orchestration and Graph functions (and
-//! Spmd regions from Group functions too); the parent keeps its type. By now the device
-//! work inside the regions is InCore calls (OutlineIncoreScopes ran), so the new functions
-//! dispatch kernels. A region in any other function type is E0412.
+//! Spmd regions from Group functions too); the parent keeps its type. A region in any other
+//! function type is E0412. The pass needs SSA form only, as PyPTO's does: in the default
+//! pipeline OutlineIncoreScopes ran first, so the device work inside the regions is InCore
+//! calls and the new functions dispatch kernels; run alone (PyPTO's tests do), a core-group
+//! region inside a cluster moves into the Group function as it is.
 
 use super::outline::{self, Target};
 use super::PassCx;

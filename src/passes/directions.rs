@@ -11,11 +11,19 @@
 //!   path (an `if` yielding different tensors), when an earlier call in the same scope
 //!   wrote the same buffer (R-prior), or when the buffer is a parameter of the enclosing
 //!   function declared `InOut` (R-enclosing).
+//! - R-seq has PyPTO's exception for disjoint writes: when every `pl.store` the callee makes
+//!   into the `Out` parameter (or a store or assemble result derived from it) has an offset
+//!   that reads another parameter, and the argument given to one of those parameters (in
+//!   every such store) reads the variable of an enclosing sequential loop, each iteration
+//!   writes its own part of the buffer: the argument stays `OutputExisting` (unless R-prior
+//!   or R-enclosing apply).
 //! - An argument written `pl.no_dep(x)` (or listed in `no_dep_args=`) is `NoDep`.
 //!
 //! First, the parameters of Group and Spmd wrappers are promoted (never demoted) to the
 //! directions of the kernel parameters they are passed to, up to a fixed point.
-//! A call that already has `arg_directions` keeps them, so the pass is idempotent.
+//! A call that already has `arg_directions` keeps them, so the pass is idempotent; an entry
+//! the argument or the callee's parameter contradicts (`Input` for an `Out` parameter,
+//! `Scalar` for a tensor) is E0416, as PyPTO's CallDirectionsResolved verifier rejects it.
 //!
 //! A task launch (a call in a function that is not a device kernel) that passes
 //! `pl.no_dep(x)` where an earlier launch in scope wrote `x`'s buffer, and that declares no
@@ -26,6 +34,7 @@ use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::Symbol;
 use crate::ir::lineage::{Defs, Lineage, Root};
+use crate::ir::ops::Op;
 use crate::ir::visit;
 use crate::ir::{
     ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, Program, StmtId, StmtKind, Type, VarId,
@@ -38,6 +47,8 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut found: Vec<(ExprId, Vec<ArgDir>)> = Vec::new();
     let mut races: Vec<(ExprId, ExprId, VarId)> = Vec::new();
     let mut written_no_dep: Vec<(ExprId, Direction)> = Vec::new();
+    let mut offset_params = FxHashMap::default();
+    let mut contradictions: Vec<Contradiction> = Vec::new();
     for f in program.functions.values() {
         let defs = Defs::of(program, f);
         let inout_params: FxHashSet<VarId> =
@@ -54,8 +65,14 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             writers: FxHashMap::default(),
             races: &mut races,
             written_no_dep: &mut written_no_dep,
+            loop_vars: Vec::new(),
+            offset_params: &mut offset_params,
+            contradictions: &mut contradictions,
         };
         w.block(&f.body, 0);
+    }
+    for c in contradictions {
+        report_contradiction(cx, program, &c);
     }
     for (arg, dir) in written_no_dep {
         let at = program.expr(arg).loc;
@@ -175,6 +192,121 @@ struct Walker<'a> {
     races: &'a mut Vec<(ExprId, ExprId, VarId)>,
     /// `pl.no_dep` arguments given to an Out or InOut parameter, with its direction.
     written_no_dep: &'a mut Vec<(ExprId, Direction)>,
+    /// The variables of the enclosing sequential `for` loops.
+    loop_vars: Vec<VarId>,
+    /// [`disjoint_store_params`] of (callee, Out parameter index), computed once.
+    offset_params: &'a mut FxHashMap<(Symbol, usize), Vec<usize>>,
+    /// Written `arg_directions` entries the callee's parameters contradict.
+    contradictions: &'a mut Vec<Contradiction>,
+}
+
+/// An `arg_directions` entry written on a call that its argument or the callee's parameter
+/// contradicts: the call, the argument, the entry, the parameter and its direction, and
+/// whether the argument is a scalar.
+struct Contradiction {
+    call: ExprId,
+    arg: ExprId,
+    given: ArgDir,
+    param: VarId,
+    dir: Direction,
+    scalar: bool,
+}
+
+/// Whether a task may use an argument as `given` says: a scalar only as `Scalar`; a tensor
+/// bound to an `In` parameter as `Input`, one bound to an `Out` or `InOut` parameter as
+/// `InOut` or `OutputExisting`; `NoDep` on any tensor (PyPTO's CallDirectionsResolved rules).
+fn allowed(given: ArgDir, dir: Direction, scalar: bool) -> bool {
+    match (scalar, given) {
+        (true, g) => g == ArgDir::Scalar,
+        (false, ArgDir::Scalar) => false,
+        (false, ArgDir::NoDep) => true,
+        (false, ArgDir::Input) => dir == Direction::In,
+        (false, ArgDir::InOut | ArgDir::OutputExisting) => dir != Direction::In,
+    }
+}
+
+fn report_contradiction(cx: &mut PassCx<'_>, p: &Program, c: &Contradiction) {
+    let name = cx.names.get(p.var(c.param).source).to_string();
+    let loc = if p.expr(c.arg).loc.is_compiler_made() { p.expr(c.call).loc } else { p.expr(c.arg).loc };
+    let what = if c.scalar { "a scalar argument".to_string() } else { format!("a pl.{} parameter", c.dir) };
+    let takes = match (c.scalar, c.dir) {
+        (true, _) => "Scalar",
+        (false, Direction::In) => "Input or NoDep",
+        (false, _) => "InOut, OutputExisting or NoDep",
+    };
+    cx.diags.push(
+        Diagnostic::new(
+            Severity::Error,
+            Code::E0416,
+            format!("attrs[\"arg_directions\"] gives {} for `{name}`, {what}", c.given),
+            Label::primary(loc.file, loc.span, format!("takes {takes}")),
+        )
+        .with_help("write the direction the parameter allows, or drop `arg_directions` and let plc derive them"),
+    );
+}
+
+/// The parameters of `f` that the offsets of its stores into its `Out` parameter `out`
+/// read, when every such store's offset reads one: PyPTO's test for writes that land in a
+/// different part of the buffer for each value of those parameters. The stores are
+/// `x = pl.store(t, offsets, target)` where the target is the parameter or a value derived
+/// from it by an earlier store or assemble; the result is the parameters every store's
+/// offset reads. Empty when there is no such store, when one offset reads no other
+/// parameter, and for Group and Spmd wrappers.
+fn disjoint_store_params(p: &Program, f: Symbol, out: usize) -> Vec<usize> {
+    let func = &p.functions[&f];
+    if matches!(func.kind, FuncKind::Group | FuncKind::Spmd) || out >= func.params.len() {
+        return Vec::new();
+    }
+    let others: FxHashMap<VarId, usize> =
+        func.params.iter().enumerate().filter(|&(i, _)| i != out).map(|(i, prm)| (prm.var, i)).collect();
+    let mut aliases: FxHashSet<VarId> = [func.params[out].var].into_iter().collect();
+    let mut common: Option<Vec<usize>> = None;
+    let mut all_variable = true;
+    let target_of = |e: ExprId, k: usize| match &p.expr(e).kind {
+        ExprKind::Call { args, .. } => args.get(k).copied().flatten().and_then(|a| match p.expr(a).kind {
+            ExprKind::Var(v) => Some((v, args.get(1).copied().flatten())),
+            _ => None,
+        }),
+        _ => None,
+    };
+    visit::walk_stmts(p, &func.body, |s| {
+        let StmtKind::Assign { var, value } = p.stmt(s).kind else { return };
+        let ExprKind::Call { callee: Callee::Op(op), .. } = p.expr(value).kind else { return };
+        if op == Op::TileStore {
+            let Some((target, offsets)) = target_of(value, 2) else { return };
+            if !aliases.contains(&target) {
+                return;
+            }
+            aliases.insert(var);
+            let mut read = Vec::new();
+            if let Some(o) = offsets {
+                visit::expr_reads(p, o, |v| {
+                    if let Some(&i) = others.get(&v) {
+                        if !read.contains(&i) {
+                            read.push(i);
+                        }
+                    }
+                });
+            }
+            if read.is_empty() {
+                all_variable = false;
+            }
+            common = Some(match common.take() {
+                None => read,
+                Some(c) => c.into_iter().filter(|i| read.contains(i)).collect(),
+            });
+        } else if op == Op::TensorAssemble {
+            if let Some((target, _)) = target_of(value, 0) {
+                if aliases.contains(&target) {
+                    aliases.insert(var);
+                }
+            }
+        }
+    });
+    match common {
+        Some(c) if all_variable => c,
+        _ => Vec::new(),
+    }
 }
 
 impl Walker<'_> {
@@ -182,9 +314,16 @@ impl Walker<'_> {
     fn block(&mut self, block: &[StmtId], sequential: u32) {
         for &s in block {
             match &self.p.stmt(s).kind {
-                StmtKind::For { kind, body, .. } => {
+                StmtKind::For { kind, var, body, .. } => {
                     self.exprs_of(s, sequential);
-                    self.block(body, sequential + u32::from(*kind != ForKind::Parallel));
+                    let seq = *kind != ForKind::Parallel;
+                    if seq {
+                        self.loop_vars.push(*var);
+                    }
+                    self.block(body, sequential + u32::from(seq));
+                    if seq {
+                        self.loop_vars.pop();
+                    }
                 }
                 StmtKind::While { body, .. } => {
                     self.exprs_of(s, sequential);
@@ -212,6 +351,20 @@ impl Walker<'_> {
                 _ => self.exprs_of(s, sequential),
             }
         }
+    }
+
+    /// Whether the calls of `g` with `args` in the current sequential loops write disjoint
+    /// parts of the buffer given to the Out parameter `i` (the R-seq exception): an
+    /// argument for an offset parameter of [`disjoint_store_params`] reads a loop variable.
+    fn disjoint(&mut self, g: Symbol, i: usize, args: &[Option<ExprId>]) -> bool {
+        let p = self.p;
+        let params = self.offset_params.entry((g, i)).or_insert_with(|| disjoint_store_params(p, g, i));
+        params.iter().any(|&k| {
+            let Some(a) = args.get(k).copied().flatten() else { return false };
+            let mut reads = false;
+            visit::expr_reads(p, a, |v| reads |= self.loop_vars.contains(&v));
+            reads
+        })
     }
 
     fn write(&mut self, v: VarId) {
@@ -245,6 +398,16 @@ impl Walker<'_> {
             return;
         }
         let already = attrs.arg_directions.is_some();
+        if let Some(given) = &attrs.arg_directions {
+            for ((a, param), &g) in args.iter().zip(&callee_fn.params).zip(given) {
+                let Some(a) = *a else { continue };
+                let scalar = matches!(self.p.ty(a), Type::Scalar(_));
+                if !allowed(g, param.dir, scalar) {
+                    let (param, dir) = (param.var, param.dir);
+                    self.contradictions.push(Contradiction { call: e, arg: a, given: g, param, dir, scalar });
+                }
+            }
+        }
         let no_dep = &attrs.no_dep;
         let mut dirs = Vec::with_capacity(args.len());
         let mut writes = Vec::new();
@@ -265,7 +428,7 @@ impl Walker<'_> {
                     Direction::In => ArgDir::Input,
                     Direction::InOut => ArgDir::InOut,
                     Direction::Out => match root {
-                        _ if sequential > 0 => ArgDir::InOut,
+                        _ if sequential > 0 && !self.disjoint(g, i, args) => ArgDir::InOut,
                         Some(Root::Ambiguous) => ArgDir::InOut,
                         Some(Root::Known(r)) if self.written.contains(&r) || self.inout_params.contains(&r) => {
                             ArgDir::InOut
@@ -302,5 +465,51 @@ impl Walker<'_> {
         if !already {
             self.found.push((e, dirs));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::{self, Input, PipelineSpec, StopAt};
+
+    /// The directions of the call of `kernel` once DeriveCallDirections ran on a program
+    /// whose kernel stores a 64-element tile into its Out parameter at `[offset]`, called
+    /// in a sequential loop with `offset_arg`.
+    fn kernel_directions(offset_arg: &str) -> String {
+        let src = format!(
+            "import pypto.language as pl\n\n@pl.program\nclass P:\n\
+             \x20   @pl.function(type=pl.FunctionType.InCore)\n\
+             \x20   def kernel(self, x: pl.Tensor[[64], pl.FP32], offset: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[256], pl.FP32]]) -> pl.Tensor[[256], pl.FP32]:\n\
+             \x20       t: pl.Tile[[64], pl.FP32] = pl.load(x, [0], [64])\n\
+             \x20       ret: pl.Tensor[[256], pl.FP32] = pl.store(t, [offset], out)\n\
+             \x20       return ret\n\n\
+             \x20   @pl.function\n\
+             \x20   def main(self, x: pl.Tensor[[64], pl.FP32], dst: pl.Tensor[[256], pl.FP32]) -> pl.Tensor[[256], pl.FP32]:\n\
+             \x20       for i in pl.range(4):\n\
+             \x20           dst = self.kernel(x, {offset_arg}, dst)\n\
+             \x20       return dst\n"
+        );
+        let spec = PipelineSpec::passes(
+            "InlineFunctions,ConvertToSSA,OutlineGraphScopes,OutlineIncoreScopes,DeriveCallDirections",
+        )
+        .verified();
+        let c = driver::compile(Input::text("d.pl", src), &spec, StopAt::End).expect("in memory");
+        let errors: Vec<&str> = c.diags.iter().map(|d| d.message.as_str()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let text = crate::ir::print::programs(&c.programs, &c.session.interner);
+        let at = text.find("\"arg_directions\": [").unwrap_or_else(|| panic!("{text}"));
+        text[at..].split(['[', ']']).nth(1).unwrap().to_string()
+    }
+
+    #[test]
+    fn a_store_at_an_offset_that_follows_the_loop_keeps_output_existing() {
+        // PyPTO's test_out_param_variable_offset_store_in_seq_loop_not_promoted.
+        assert_eq!(kernel_directions("i * 64"), "\"Input\", \"Scalar\", \"OutputExisting\"");
+    }
+
+    #[test]
+    fn a_store_at_an_offset_the_loop_does_not_change_is_in_out() {
+        // PyPTO's test_out_param_invariant_offset_in_seq_loop_promoted.
+        assert_eq!(kernel_directions("64"), "\"Input\", \"Scalar\", \"InOut\"");
     }
 }

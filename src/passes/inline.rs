@@ -35,8 +35,10 @@
 //!   `N` counts the splices in the calling function (0, 1, ...), with `_<k>` added when the
 //!   name is already taken in the caller;
 //! * `x = f(...)` becomes `x = <returned value>` (nothing when the value is `x` itself), a
-//!   call as a statement drops the value, a call inside an expression is replaced by the
-//!   value, `return f(...)` returns the values;
+//!   call as a statement drops the value, a call inside an expression (`pl.add(f(a), a)`,
+//!   `f(n) + 1`, a loop bound) has its value bound to a variable `<f>_inline<N>` that the
+//!   expression reads, as PyPTO hoists such a call, `return f(...)` returns the values (also in lowering's form of it for several
+//!   values, `t = f(...)` then `return t[0], t[1]`);
 //! * a function returning several values is called as `t = f(...)` followed by `a = t[0]`,
 //!   `b = t[1]` (tuple unpacking): these become `a = r0`, `b = r1`. When the temporary is
 //!   used otherwise (assigned twice, used as a whole, or a target would overwrite a value
@@ -478,11 +480,11 @@ impl Splicer<'_> {
                     _ => None,
                 };
                 match expanded {
-                    Some((f, args)) if self.bodies[&f].values.len() != 1 => {
+                    Some((f, args)) => {
                         let values = self.splice(f, &args, out);
                         self.set_kind(s, StmtKind::Return(values));
                     }
-                    _ => values.iter().for_each(|&e| self.expr(e, out)),
+                    None => values.iter().for_each(|&e| self.expr(e, out)),
                 }
                 out.push(s);
             }
@@ -507,6 +509,9 @@ impl Splicer<'_> {
     /// take the values directly when that is safe, otherwise each element gets a variable.
     fn tuple_assign(&mut self, block: &[StmtId], i: usize, t: VarId, values: &[ExprId], out: &mut Block) -> usize {
         let uses = self.tuple_uses.get(&t).copied().unwrap_or(0) as usize;
+        if let Some(consumed) = self.tuple_return(block, i, t, values, uses, out) {
+            return consumed;
+        }
         let mut group = Vec::new();
         for &s in block[i + 1..].iter().take(uses) {
             let StmtKind::Assign { var, value } = self.p.stmt(s).kind else { break };
@@ -560,6 +565,38 @@ impl Splicer<'_> {
         1
     }
 
+    /// `t = f(...)` followed by `return t[0], t[1], ...` (lowering's form of
+    /// `return f(...)`): the return takes the values directly, as PyPTO's
+    /// `return inline_call(...)` does, when `t` is read nowhere else.
+    fn tuple_return(
+        &mut self,
+        block: &[StmtId],
+        i: usize,
+        t: VarId,
+        values: &[ExprId],
+        uses: usize,
+        out: &mut Block,
+    ) -> Option<usize> {
+        let &s = block.get(i + 1)?;
+        let StmtKind::Return(read) = self.p.stmt(s).kind.clone() else { return None };
+        let all = read.len() == values.len()
+            && read.len() == uses
+            && self.tuple_defs.get(&t) == Some(&1)
+            && read.iter().enumerate().all(|(k, &e)| match self.p.expr(e).kind {
+                ExprKind::TupleGet { tuple, index } => {
+                    index as usize == k && matches!(self.p.expr(tuple).kind, ExprKind::Var(v) if v == t)
+                }
+                _ => false,
+            });
+        if !all {
+            return None;
+        }
+        let direct = values.iter().map(|&e| self.copy(e)).collect();
+        self.set_kind(s, StmtKind::Return(direct));
+        out.push(s);
+        Some(2)
+    }
+
     /// The variables an expression reads.
     fn vars_of(&self, root: ExprId) -> Vec<VarId> {
         let mut vars = Vec::new();
@@ -580,14 +617,17 @@ impl Splicer<'_> {
         match self.p.expr(e).kind.clone() {
             ExprKind::Call { callee: Callee::Func(f), args, .. } if self.is_inline.contains(&f) => {
                 let values = self.splice(f, &args, out);
-                let value = match values.as_slice() {
-                    [one] => *one,
+                match values.as_slice() {
+                    // A call nested in an expression: its value is bound to a variable
+                    // first, as PyPTO hoists such a call (`pl.add(f(a), a)` becomes
+                    // `t = <value>` then `pl.add(t, a)`).
+                    [one] => self.bind(e, *one, f, out),
                     _ => {
                         let ty = self.p.expr(e).ty;
-                        self.p.new_expr(ExprKind::Tuple(values), ty, self.p.expr(e).loc)
+                        let value = self.p.new_expr(ExprKind::Tuple(values), ty, self.p.expr(e).loc);
+                        self.place(e, value, operand, f, out);
                     }
-                };
-                self.place(e, value, operand, f, out);
+                }
             }
             ExprKind::TupleGet { tuple, index } => {
                 let index = index as usize;
@@ -638,6 +678,12 @@ impl Splicer<'_> {
             self.replace(e, value);
             return;
         }
+        self.bind(e, value, f, out);
+    }
+
+    /// Binds `value` to a fresh variable `<f>_inline<N>` (an assignment in `out`) and
+    /// makes the call `e` a read of it.
+    fn bind(&mut self, e: ExprId, value: ExprId, f: Symbol, out: &mut Block) {
         let base = format!("{}_inline{}", self.names.get(f), self.splices - 1);
         let name = self.fresh_name(&base);
         let Expr { ty, loc, .. } = *self.p.expr(value);
@@ -856,6 +902,19 @@ mod tests {
     }
 
     #[test]
+    fn returning_a_call_of_several_values_returns_them_directly() {
+        // PyPTO's test_return_inline_call_multi_return: no `t_item<k>` copies.
+        let main = inlined_main(
+            "    $I\n\
+             \x20   def proj(self, x: $T, o0: pl.Out[$T], o1: pl.Out[$T]) -> tuple[$T, $T]:\n\
+             \x20       o0 = pl.assemble(o0, x, [0])\n        o1 = pl.assemble(o1, x, [0])\n        return o0, o1\n\n\
+             \x20   @pl.function\n    def main(self, a: $T, q: pl.Out[$T], k: pl.Out[$T]) -> tuple[$T, $T]:\n\
+             \x20       return self.proj(a, q, k)\n",
+        );
+        assert_eq!(main, ["q = pl.assemble(q, a, [0])", "k = pl.assemble(k, a, [0])", "return q, k"]);
+    }
+
+    #[test]
     fn a_passthrough_of_the_target_emits_nothing() {
         let main = inlined_main(
             "    $I\n    def same(self, x: pl.InOut[$T]) -> $T:\n        return x\n\n\
@@ -945,6 +1004,24 @@ mod tests {
     }
 
     #[test]
+    fn a_call_nested_in_an_expression_is_bound_to_a_variable_first() {
+        // PyPTO's test_nested_in_call_argument and test_nested_in_binary_operand.
+        let main = inlined_main(
+            "    $I\n    def helper(self, x: $T) -> $T:\n        y = pl.mul(x, x)\n        return y\n\n\
+             \x20   @pl.function\n    def main(self, a: $T) -> $T:\n        z = pl.add(self.helper(a), a)\n        return z\n",
+        );
+        assert_eq!(
+            main,
+            ["y_inline0 = pl.mul(a, a)", "helper_inline0 = y_inline0", "z = pl.add(helper_inline0, a)", "return z"]
+        );
+        let main = inlined_main(
+            "    $I\n    def half(self, n: pl.Scalar[pl.INT32]) -> pl.Scalar[pl.INT32]:\n        m = n // 2\n        return m\n\n\
+             \x20   @pl.function\n    def main(self, n: pl.Scalar[pl.INT32]) -> pl.Scalar[pl.INT32]:\n        k = self.half(n) + 1\n        return k\n",
+        );
+        assert_eq!(main, ["m_inline0 = n // 2", "half_inline0 = m_inline0", "k = half_inline0 + 1", "return k"]);
+    }
+
+    #[test]
     fn nested_inline_calls_are_spliced_callee_first() {
         // `outer` is defined before the `inner` it calls.
         let (text, _) = inline(
@@ -961,7 +1038,9 @@ mod tests {
                 "t_inline0_inline0 = pl.mul(a, a)",
                 "y_inline0 = t_inline0_inline0",
                 "t_inline1_inline0 = pl.mul(y_inline0, y_inline0)",
-                "return pl.add(y_inline0, t_inline1_inline0)",
+                // The nested call's value is bound first, as PyPTO hoists it.
+                "inner_inline1_inline0 = t_inline1_inline0",
+                "return pl.add(y_inline0, inner_inline1_inline0)",
             ]
         );
     }

@@ -230,9 +230,13 @@ fn is_create(p: &Program, e: ExprId) -> bool {
     matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Op(Op::TensorCreate), .. })
 }
 
-/// A task launch: a call of a function (a kernel, a wrapper), or a launch with `pl.submit`.
+/// A task launch: a call of a function (a kernel, a wrapper), a launch with `pl.submit`, or
+/// `pl.system.task_dummy` (a node of the recorded graph too).
 fn is_launch(p: &Program, e: ExprId) -> bool {
-    matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. })
+    matches!(
+        p.expr(e).kind,
+        ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_) | Callee::Op(Op::SystemTaskDummy), .. }
+    )
 }
 
 /// A loop's trip count when its bounds are constants.

@@ -8,7 +8,7 @@
 //!  3  OutlineHierarchyScopes SSAForm                                     HierarchyOutlined
 //!  4  OutlineGraphScopes     SSAForm, InlineFunctionsEliminated          GraphOutlined
 //!  5  OutlineIncoreScopes    SSAForm, GraphOutlined                      IncoreOutlined
-//!  6  OutlineClusterScopes   SSAForm, IncoreOutlined                     ClusterOutlined
+//!  6  OutlineClusterScopes   SSAForm                                     ClusterOutlined
 //!  7  DeriveCallDirections   IncoreOutlined                              CallDirectionsResolved
 //!  8  LegalizeGraphBoundary  GraphOutlined, CallDirectionsResolved       GraphBoundaryLegalized
 //! ```
@@ -129,7 +129,7 @@ pub static PASSES: &[PassDef] = &[
     PassDef {
         name: "OutlineClusterScopes",
         summary: "`pl.cluster()` regions become Group functions, `pl.spmd(n)` regions Spmd functions",
-        requires: &[P::SsaForm, P::IncoreOutlined],
+        requires: &[P::SsaForm],
         produces: &[P::ClusterOutlined, P::SsaForm],
         invalidates: &[],
         run: cluster::run,
@@ -311,6 +311,8 @@ mod tests {
         assert_eq!(codes("OutlineGraphScopes"), [(Code::E0403, 0), (Code::E0403, 0)]);
         assert_eq!(codes("InlineFunctions,ConvertToSSA,OutlineIncoreScopes"), [(Code::E0403, 29)]);
         assert_eq!(codes("InlineFunctions,ConvertToSSA,OutlineGraphScopes"), []);
+        // As PyPTO's, OutlineClusterScopes needs SSA form only (its tests run it alone).
+        assert_eq!(codes("ConvertToSSA,OutlineClusterScopes"), []);
     }
 
     #[test]

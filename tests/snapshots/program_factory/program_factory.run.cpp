@@ -47,7 +47,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
             // Task 0: scale_rows
             CoreTaskArgs params_t0;
             params_t0.add_input(ext_x);
-            params_t0.add_inout(ext_out);
+            params_t0.add_output(ext_out);
             params_t0.add_scalar(to_u64(plc_py_mul(b, 16)));
             rt_submit_aiv_task(0, params_t0);
         }
