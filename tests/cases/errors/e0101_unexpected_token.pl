@@ -18,9 +18,11 @@ def g(x: pl.Tensor):
 
 
 # The tokens listed are those of the parser's state where it met the error: after `not i or x`
-# in a filter, `and` is among them (the levelled grammar had reduced further and left it out).
+# in a filter, `and` is among them, and after the `x` of `x if x if`, every operator (the
+# levelled grammar had reduced further and listed only `else` and `or`).
 @pl.jit
 def h(x: pl.Tensor):
     w = [x and x = 1]
     v = [i for i in x if not i or x = 1]
+    u = x if x if x else x else x
     return w
