@@ -1,3 +1,9 @@
+mod small_alloc;
+
+/// Small blocks from per-thread free lists (`src/small_alloc.rs`).
+#[global_allocator]
+static GLOBAL: small_alloc::SmallAlloc = small_alloc::SmallAlloc;
+
 fn main() -> std::process::ExitCode {
     tune_allocator();
     plc::cli::main()

@@ -189,10 +189,16 @@ fn push_children(p: &Program, e: ExprId, stack: &mut Vec<ExprId>) {
         }
         ExprKind::Unary { operand, .. } => stack.push(*operand),
         ExprKind::Call { args, attrs, .. } => {
-            let first = stack.len();
-            stack.extend(attrs.exprs());
-            stack[first..].reverse();
-            stack.extend(args.iter().rev().flatten());
+            // Most calls have no attributes: no iterator chain to build for them.
+            if attrs.0.is_some() {
+                let first = stack.len();
+                stack.extend(attrs.exprs());
+                stack[first..].reverse();
+            }
+            stack.reserve(args.len());
+            for &arg in args.iter().rev().flatten() {
+                stack.push(arg);
+            }
         }
         ExprKind::TupleGet { tuple, .. } => stack.push(*tuple),
         _ => {}

@@ -20,23 +20,37 @@ impl Lowering<'_> {
 
     /// The dotted name of an expression made of names and attributes (`pl.jit.graph`).
     pub(crate) fn dotted(&self, m: ModuleId, e: ast::ExprId) -> Option<String> {
-        let mut parts = Vec::new();
+        let (root, attrs) = self.dotted_parts(m, e)?;
+        Some(self.join_dotted(Some(root), &attrs))
+    }
+
+    /// The parts of a dotted name: its root name and its attributes, innermost (last)
+    /// first; `None` when `e` is not made of names and attributes alone.
+    fn dotted_parts(&self, m: ModuleId, e: ast::ExprId) -> Option<(Symbol, Vec<Symbol>)> {
+        let mut attrs = Vec::new();
         let mut cur = e;
         loop {
             match &self.ast(m).expr(cur).kind {
-                E::Name(n) => {
-                    parts.push(self.name(*n).to_string());
-                    break;
-                }
+                E::Name(n) => return Some((*n, attrs)),
                 E::Attribute { value, attr } => {
-                    parts.push(self.name(attr.name).to_string());
+                    attrs.push(attr.name);
                     cur = *value;
                 }
                 _ => return None,
             }
         }
-        parts.reverse();
-        Some(parts.join("."))
+    }
+
+    /// `root.a.b` (or `a.b` without a root) from attributes listed last first.
+    fn join_dotted(&self, root: Option<Symbol>, attrs: &[Symbol]) -> String {
+        let mut text = String::new();
+        for part in root.iter().chain(attrs.iter().rev()) {
+            if !text.is_empty() {
+                text.push('.');
+            }
+            text.push_str(self.name(*part));
+        }
+        text
     }
 
     /// Whether a dotted name starts with a name bound to the `pl` namespace; returns the
@@ -81,11 +95,14 @@ impl Lowering<'_> {
     }
 
     fn namespace_path(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, String)> {
-        let dotted = self.dotted(m, e)?;
-        let (root, rest) = dotted.split_once('.')?;
-        let sym = self.session.interner.lookup(root)?;
-        match self.modules[m].names.get(&sym) {
-            Some((b @ (Binding::Pl | Binding::Pld | Binding::Math), _)) => Some((b.clone(), rest.to_string())),
+        let (root, attrs) = self.dotted_parts(m, e)?;
+        if attrs.is_empty() {
+            return None;
+        }
+        match self.modules[m].names.get(&root) {
+            Some((b @ (Binding::Pl | Binding::Pld | Binding::Math), _)) => {
+                Some((b.clone(), self.join_dotted(None, &attrs)))
+            }
             _ => None,
         }
     }

@@ -59,30 +59,55 @@ impl<'s> Builder<'s> {
     /// A node is made when an operator of the same or a lower level follows it, as the
     /// levelled grammar reduced it.
     pub fn fold(&mut self, first: (u32, ExprId, u32), rest: Vec<(BinOp, u32, ExprId, u32)>) -> ExprId {
+        self.fold_run(first, rest, level, |op, lhs, rhs| ExprKind::Binary { op, lhs, rhs })
+    }
+
+    /// As [`Builder::fold`], for a run of `and` and `or` (`and` binding tighter).
+    pub fn fold_bool(&mut self, first: (u32, ExprId, u32), rest: Vec<(BoolOp, u32, ExprId, u32)>) -> ExprId {
+        self.fold_run(first, rest, |op| u8::from(op == BoolOp::And), |op, lhs, rhs| ExprKind::Bool { op, lhs, rhs })
+    }
+
+    /// `not not x`: one `not` node per prefix (each starting at its `not`, all ending at
+    /// `hi`), the innermost made first, as the recursive grammar made them.
+    pub fn nots(&mut self, nots: Vec<u32>, mut operand: ExprId, hi: u32) -> ExprId {
+        for &lo in nots.iter().rev() {
+            operand = self.expr(lo, hi, ExprKind::Unary { op: UnaryOp::Not, operand });
+        }
+        operand
+    }
+
+    /// The fold behind [`Builder::fold`] and [`Builder::fold_bool`]: operator precedence
+    /// with a stack, `level` giving each operator's precedence and `node` its node.
+    fn fold_run<Op: Copy>(
+        &mut self,
+        first: (u32, ExprId, u32),
+        rest: Vec<(Op, u32, ExprId, u32)>,
+        level: impl Fn(Op) -> u8,
+        node: impl Fn(Op, ExprId, ExprId) -> ExprKind,
+    ) -> ExprId {
         let mut operands = Vec::with_capacity(rest.len() + 1);
-        let mut ops: Vec<BinOp> = Vec::with_capacity(rest.len());
+        let mut ops: Vec<Op> = Vec::with_capacity(rest.len());
         operands.push(first);
+        // Makes the node of the last operator and its two operands (the grammar gives one
+        // operand more than operators, and each call pops one).
+        let fold_top = |b: &mut Self, operands: &mut Vec<(u32, ExprId, u32)>, ops: &mut Vec<Op>| {
+            let (Some(op), Some((_, rhs, hi)), Some((lo, lhs, _))) = (ops.pop(), operands.pop(), operands.pop()) else {
+                return;
+            };
+            let id = b.expr(lo, hi, node(op, lhs, rhs));
+            operands.push((lo, id, hi));
+        };
         for (op, lo, e, hi) in rest {
             while ops.last().is_some_and(|&top| level(top) >= level(op)) {
-                self.fold_top(&mut operands, &mut ops);
+                fold_top(self, &mut operands, &mut ops);
             }
             ops.push(op);
             operands.push((lo, e, hi));
         }
         while !ops.is_empty() {
-            self.fold_top(&mut operands, &mut ops);
+            fold_top(self, &mut operands, &mut ops);
         }
         operands[0].1
-    }
-
-    /// Makes the node of the last operator and its two operands.
-    fn fold_top(&mut self, operands: &mut Vec<(u32, ExprId, u32)>, ops: &mut Vec<BinOp>) {
-        // The grammar gives one operand more than operators (and each call pops one).
-        let (Some(op), Some((_, rhs, hi)), Some((lo, lhs, _))) = (ops.pop(), operands.pop(), operands.pop()) else {
-            return;
-        };
-        let id = self.binary(lo, hi, op, lhs, rhs);
-        operands.push((lo, id, hi));
     }
 
     pub fn expr_span(&self, id: ExprId) -> Span {

@@ -15,3 +15,14 @@ def g(x: pl.Tensor):
     for in pl.range(4):
         pass
     return y z
+
+
+# The tokens listed are those of the parser's state where it met the error: after `not i or x`
+# in a filter, `and` is among them, and after the `x` of `x if x if`, every operator (the
+# levelled grammar had reduced further and listed only `else` and `or`).
+@pl.jit
+def h(x: pl.Tensor):
+    w = [x and x = 1]
+    v = [i for i in x if not i or x = 1]
+    u = x if x if x else x else x
+    return w

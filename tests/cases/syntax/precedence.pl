@@ -30,4 +30,6 @@ def precedence(x: pl.Tensor, n: pl.INDEX):
     c4 = n >= 0 and (n != 4 or not n <= 2)
     c5 = -n ** 2 + n // -3
     c6 = not not n
-    return b1, b2, b3, c1, c2, c3, c4, c5, c6
+    c7 = n or n and not not n or n and n and n
+    c8 = not n < 1 or not (n or n)
+    return b1, b2, b3, c1, c2, c3, c4, c5, c6, c7, c8

@@ -1,0 +1,235 @@
+//! The binary's global allocator: small blocks from per-thread free lists, the rest from
+//! the system allocator.
+//!
+//! A compilation makes and frees about 50 small blocks per source line (AST and IR
+//! vectors, names, hash tables); glibc's `malloc` and `free` cost 60 and 100 instructions
+//! each on them, a fifth of `plc check` (docs/performance.md). Here a block of at most
+//! [`MAX_SMALL`] bytes (alignment at most [`ALIGN`]) belongs to one of 8 size classes
+//! (multiples of 16 bytes; larger classes cost more memory, the blocks of one class serving
+//! no other, and save little more time); each thread keeps one free list per class and carves new
+//! blocks from chunks it takes from the system allocator. Allocating pops a list or bumps
+//! a pointer, freeing pushes onto the freeing thread's list: a dozen instructions each.
+//! Small blocks are never given back to the system (glibc keeps them too, in its bins).
+//! A block freed by another thread than the one that made it joins the freeing thread's
+//! lists; so that a thread that frees what others made (the language server's message
+//! loop drops what its workers built) does not hoard blocks, a list longer than
+//! [`CACHE`] hands a batch of [`BATCH`] blocks to a shared pool, from which a thread whose
+//! list is empty takes a batch before it carves new blocks.
+//! A thread that ends leaves what its lists hold unused (at most [`CACHE`] blocks a class).
+//! Everything larger, or more aligned, goes to the system allocator unchanged.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::UnsafeCell;
+use std::ptr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// The largest block served from the free lists.
+const MAX_SMALL: usize = 128;
+/// The granularity and the alignment of the size classes.
+const ALIGN: usize = 16;
+const CLASSES: usize = MAX_SMALL / ALIGN;
+/// The size of the chunks the small blocks are carved from.
+const CHUNK: usize = 256 << 10;
+/// The most blocks a thread keeps in one free list ...
+const CACHE: u32 = 512;
+/// ... and how many it hands to the shared pool, or takes from it, at a time.
+const BATCH: u32 = 256;
+
+/// The allocator (see the module documentation).
+pub struct SmallAlloc;
+
+/// One thread's free lists (heads of intrusive singly linked lists) and the rest of its
+/// current chunk.
+struct Lists {
+    heads: [*mut u8; CLASSES],
+    /// The length of each list.
+    counts: [u32; CLASSES],
+    next: *mut u8,
+    end: *mut u8,
+}
+
+/// The shared pool: per class, a stack of batches of [`BATCH`] free blocks. A batch is a
+/// list linked through the blocks' first words (as a thread's lists); its first block's
+/// second word links to the next batch.
+struct Pool([*mut u8; CLASSES]);
+
+// SAFETY: the pool holds only free blocks, which belong to no thread.
+unsafe impl Send for Pool {}
+
+static POOL: Mutex<Pool> = Mutex::new(Pool([ptr::null_mut(); CLASSES]));
+/// The number of batches in the pool, read without the lock: a thread whose list is empty
+/// looks into the pool only when it holds some (in a batch compilation, almost never).
+static POOLED: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    // `const`, with no destructor: the access works in any state of the thread, even
+    // while its other thread-locals are being destroyed.
+    static LISTS: UnsafeCell<Lists> = const {
+        UnsafeCell::new(Lists {
+            heads: [ptr::null_mut(); CLASSES],
+            counts: [0; CLASSES],
+            next: ptr::null_mut(),
+            end: ptr::null_mut(),
+        })
+    };
+}
+
+/// The size class of a layout served from the free lists, or `None` for the system
+/// allocator.
+#[inline]
+fn class(layout: &Layout) -> Option<usize> {
+    (layout.size() <= MAX_SMALL && layout.align() <= ALIGN).then(|| layout.size().max(1).div_ceil(ALIGN) - 1)
+}
+
+impl Lists {
+    /// A block of class `c`: the head of its list, or carved from the current chunk.
+    ///
+    /// # Safety
+    /// The lists hold only free blocks of their class.
+    #[inline]
+    unsafe fn alloc(&mut self, c: usize) -> *mut u8 {
+        if self.heads[c].is_null() && POOLED.load(Ordering::Relaxed) > 0 {
+            self.take_batch(c);
+        }
+        let head = self.heads[c];
+        if !head.is_null() {
+            // SAFETY: a free block's first word is the next free block of its list.
+            self.heads[c] = unsafe { *(head as *mut *mut u8) };
+            self.counts[c] -= 1;
+            return head;
+        }
+        let size = (c + 1) * ALIGN;
+        if (self.end as usize) - (self.next as usize) < size {
+            // SAFETY: CHUNK is non-zero and ALIGN a power of two.
+            let chunk = unsafe { System.alloc(Layout::from_size_align_unchecked(CHUNK, ALIGN)) };
+            if chunk.is_null() {
+                return chunk;
+            }
+            // The rest of the old chunk is left unused (less than MAX_SMALL bytes).
+            self.next = chunk;
+            // SAFETY: within the chunk just allocated.
+            self.end = unsafe { chunk.add(CHUNK) };
+        }
+        let block = self.next;
+        // SAFETY: `size` bytes fit before `end` (checked above).
+        self.next = unsafe { block.add(size) };
+        block
+    }
+
+    /// Puts a block of class `c` on its list.
+    ///
+    /// # Safety
+    /// `block` is a block of class `c` that nothing uses any more.
+    #[inline]
+    unsafe fn free(&mut self, block: *mut u8, c: usize) {
+        // SAFETY: every class is at least one word long and 16-byte aligned.
+        unsafe { *(block as *mut *mut u8) = self.heads[c] };
+        self.heads[c] = block;
+        self.counts[c] += 1;
+        if self.counts[c] > CACHE {
+            // SAFETY: the list holds more than BATCH free blocks.
+            unsafe { self.give_batch(c) };
+        }
+    }
+
+    /// Moves the first [`BATCH`] blocks of list `c` to the shared pool.
+    ///
+    /// # Safety
+    /// List `c` holds more than `BATCH` blocks.
+    #[cold]
+    unsafe fn give_batch(&mut self, c: usize) {
+        let first = self.heads[c];
+        let mut last = first;
+        // SAFETY: the first BATCH blocks of the list exist, each linking to the next.
+        unsafe {
+            for _ in 1..BATCH {
+                last = *(last as *mut *mut u8);
+            }
+            self.heads[c] = *(last as *mut *mut u8);
+            *(last as *mut *mut u8) = ptr::null_mut();
+        }
+        self.counts[c] -= BATCH;
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: the block's second word is free (every class is at least 16 bytes).
+        unsafe { *(first as *mut *mut u8).add(1) = pool.0[c] };
+        pool.0[c] = first;
+        POOLED.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Makes a batch of the shared pool list `c` (empty), if the pool has one.
+    #[cold]
+    fn take_batch(&mut self, c: usize) {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        let first = pool.0[c];
+        if !first.is_null() {
+            // SAFETY: a batch's first block links to the next batch by its second word.
+            pool.0[c] = unsafe { *(first as *mut *mut u8).add(1) };
+            self.heads[c] = first;
+            self.counts[c] = BATCH;
+            POOLED.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
+
+// SAFETY: a small block is handed out by one thread's lists at a time (the lists are
+// thread-local) and is at least `layout.size()` bytes long and ALIGN-aligned; every other
+// layout is served by `System` with the same layout, and `dealloc`/`realloc` find which by
+// the layout, which is the one the block was allocated with.
+unsafe impl GlobalAlloc for SmallAlloc {
+    #[inline]
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        match class(&layout) {
+            // SAFETY: the lists are this thread's, used by nothing else meanwhile.
+            Some(c) => LISTS.with(|l| unsafe { (*l.get()).alloc(c) }),
+            // SAFETY: forwarded unchanged.
+            None => unsafe { System.alloc(layout) },
+        }
+    }
+
+    #[inline]
+    unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
+        match class(&layout) {
+            // SAFETY: the caller frees a block of this layout, so of this class.
+            Some(c) => LISTS.with(|l| unsafe { (*l.get()).free(block, c) }),
+            // SAFETY: forwarded unchanged.
+            None => unsafe { System.dealloc(block, layout) },
+        }
+    }
+
+    #[inline]
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if class(&layout).is_none() {
+            // SAFETY: forwarded unchanged (calloc gets fresh pages already zeroed).
+            return unsafe { System.alloc_zeroed(layout) };
+        }
+        // SAFETY: as `alloc`; the block is `layout.size()` bytes long.
+        unsafe {
+            let block = self.alloc(layout);
+            if !block.is_null() {
+                ptr::write_bytes(block, 0, layout.size());
+            }
+            block
+        }
+    }
+
+    #[inline]
+    unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller guarantees that the new layout is valid.
+        let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        match (class(&layout), class(&new_layout)) {
+            (Some(old), Some(new)) if old == new => block,
+            // SAFETY: forwarded unchanged.
+            (None, None) => unsafe { System.realloc(block, layout, new_size) },
+            // SAFETY: a new block, the contents copied, the old one freed.
+            _ => unsafe {
+                let moved = self.alloc(new_layout);
+                if !moved.is_null() {
+                    ptr::copy_nonoverlapping(block, moved, layout.size().min(new_size));
+                    self.dealloc(block, layout);
+                }
+                moved
+            },
+        }
+    }
+}
