@@ -2980,7 +2980,8 @@ ops! {
         tile_ci, false, OpKind::Special(Special::Ci);
     // `transpose=` is the older releases' flag (`pl.move(t, target_memory=..., transpose=True)`).
     TileMove = "tile.move", Tile, ["pl.move", "pl.tile.move"], None,
-        &[req(P::Tile, K::Tile), req(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Blayout, K::Any), opt(P::Slayout, K::Any),
+        &[req(P::Tile, K::Tile), req(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Blayout, K::Enum("TileLayout")),
+          opt(P::Slayout, K::Enum("TileLayout")),
           opt(P::Transpose, K::Bool)],
         moved, false, OpKind::Special(Special::Move);
     TileRead = "tile.read", Tile, ["pl.tile.read"], None,
