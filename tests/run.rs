@@ -95,6 +95,7 @@ const CASES: &[Case] = &[
     ),
     ok("cache_hints", "main", &[]),
     ok("tile_layouts", "main", &[]),
+    ok("scratch_tiles", "main", &[]),
     ok("jit_dependency_kinds", "halve_bands", &[("src", "256x64"), ("dst", "256x64"), ("bands", "4")]),
     ok(
         "jit_dependency_kinds",

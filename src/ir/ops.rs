@@ -2310,6 +2310,9 @@ const REDUCE: &[ParamDef] = &[req(P::X, K::Value), opt(P::TmpTile, K::Tile)];
 const T_REDUCE: &[ParamDef] = &[req(P::X, K::Tensor)];
 const S_REDUCE_NO_TMP: &[ParamDef] = &[req(P::X, K::Tile)];
 const EXPAND: &[ParamDef] = &[req(P::X, K::Value), req(P::Vec, K::Value)];
+// `pl.tile.row_expand_add(tile, row_vec, tmp=None)`: a scratch tile the hardware form may use
+// (PyPTO's only expand with one); it holds no result, so the CPU forms leave it alone.
+const EXPAND_TMP: &[ParamDef] = &[req(P::X, K::Value), req(P::Vec, K::Value), opt(P::Tmp, K::Tile)];
 
 // Tensor forms of the scalar-operand and bitwise families (`pl.tensor.adds(lhs, rhs)`).
 const T_SCALAR_RHS: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Scalar)];
@@ -3065,7 +3068,7 @@ ops! {
         row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
     TileRowExpandSub = "tile.row_expand_sub", Tile, ["pl.tile.row_expand_sub", "pl.op.block.row_expand_sub"], Some("row_expand_sub"), EXPAND,
         row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
-    TileRowExpandAdd = "tile.row_expand_add", Tile, ["pl.tile.row_expand_add"], Some("row_expand_add"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
+    TileRowExpandAdd = "tile.row_expand_add", Tile, ["pl.tile.row_expand_add"], Some("row_expand_add"), EXPAND_TMP, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
     TileColExpandMul = "tile.col_expand_mul", Tile, ["pl.tile.col_expand_mul"], Some("col_expand_mul"), EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
     TileColExpand = "tile.col_expand", Tile, ["pl.tile.col_expand"], Some("col_expand"),
         &[req(P::Target, K::Tile), req(P::ColVec, K::Tile)], col_expanded, false, OpKind::Expand(Axis::Col, None);
