@@ -94,6 +94,8 @@ const CASES: &[Case] = &[
         &[("x", "64x64"), ("w", "64x64"), ("lo", "64x64"), ("hi", "64x64"), ("acc", "64x64")],
     ),
     ok("cache_hints", "main", &[]),
+    ok("tile_layouts", "main", &[]),
+    ok("scratch_tiles", "main", &[]),
     ok("jit_dependency_kinds", "halve_bands", &[("src", "256x64"), ("dst", "256x64"), ("bands", "4")]),
     ok(
         "jit_dependency_kinds",

@@ -417,6 +417,17 @@ spelled_enum! {
     }
 }
 
+spelled_enum! {
+    /// `pl.TileLayout.X`: the block (`blayout=`) or sub-block (`slayout=`) layout of a tile
+    /// (`pl.move(t, target_memory=..., blayout=pl.TileLayout.row_major)`); an arrangement
+    /// of the hardware buffer, with no CPU meaning.
+    TileLayout {
+        NoneBox = "none_box",
+        RowMajor = "row_major",
+        ColMajor = "col_major",
+    }
+}
+
 /// A value of one of the `pl.<Family>.<Name>` enumerations, as an expression in the IR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EnumValue {
@@ -439,6 +450,7 @@ pub enum EnumValue {
     LoadL2Hint(LoadL2Hint),
     StoreL2Hint(StoreL2Hint),
     CachePolicy(CachePolicy),
+    TileLayout(TileLayout),
 }
 
 impl EnumValue {
@@ -464,6 +476,7 @@ impl EnumValue {
             "LoadL2Hint" => EnumValue::LoadL2Hint(LoadL2Hint::from_name(name)?),
             "StoreL2Hint" => EnumValue::StoreL2Hint(StoreL2Hint::from_name(name)?),
             "CachePolicy" => EnumValue::CachePolicy(CachePolicy::from_name(name)?),
+            "TileLayout" => EnumValue::TileLayout(TileLayout::from_name(name)?),
             _ => return None,
         })
     }
@@ -490,6 +503,7 @@ impl EnumValue {
             "LoadL2Hint" => LoadL2Hint::names(),
             "StoreL2Hint" => StoreL2Hint::names(),
             "CachePolicy" => CachePolicy::names(),
+            "TileLayout" => TileLayout::names(),
             _ => return None,
         })
     }
@@ -516,6 +530,7 @@ impl EnumValue {
             EnumValue::LoadL2Hint(v) => format!("pl.LoadL2Hint.{v}"),
             EnumValue::StoreL2Hint(v) => format!("pl.StoreL2Hint.{v}"),
             EnumValue::CachePolicy(v) => format!("pl.CachePolicy.{v}"),
+            EnumValue::TileLayout(v) => format!("pl.TileLayout.{v}"),
         }
     }
 }

@@ -825,6 +825,29 @@ fn same_as_first(a: &dyn Args) -> Result<Type, String> {
     a.ty(0).cloned().ok_or_else(|| "missing first argument".to_string())
 }
 
+/// `tile.rsqrt(tile, tmp=None)`: the input's type; PyPTO's precise form takes a scratch `tmp`
+/// of the input's dtype and shape (it holds no result), and refuses `high_precision=True`
+/// on a tile (the flag belongs to the tensor form).
+fn tile_rsqrt(a: &dyn Args) -> Result<Type, String> {
+    let x = same_as_first(a)?;
+    if bool_arg(a, 2, false) {
+        return Err("high_precision=True is not supported for Tile operands: use pl.tile.rsqrt(tile, tmp)".to_string());
+    }
+    if let Some(tmp) = a.ty(1) {
+        if let (Some(p), Some(q)) = (x.dtype(), tmp.dtype()) {
+            if p != q {
+                return Err(format!("tmp must have the input's dtype {}, got {}", p.name(), q.name()));
+            }
+        }
+        if let (Some(p), Some(q)) = (x.shape(), tmp.shape()) {
+            if p != q {
+                return Err("tmp must have the input's rank and shape".to_string());
+            }
+        }
+    }
+    Ok(x)
+}
+
 /// `tensor.adds/subs/muls/divs`: the lhs's type with dtype promote(lhs, scalar) when the
 /// scalar is floating point (a float literal is FP32, so `pl.mul(fp16, 2.0)` is FP32, as in
 /// PyPTO); an integer scalar keeps the lhs dtype.
@@ -2425,11 +2448,17 @@ const BINARY: &[ParamDef] = &[req(P::Lhs, K::Value), req(P::Rhs, K::Value)];
 const DIV: &[ParamDef] = &[req(P::Lhs, K::Value), req(P::Rhs, K::Value), opt(P::HighPrecision, K::Bool)];
 const UNARY: &[ParamDef] = &[req(P::X, K::Value)];
 const UNARY_PRECISION: &[ParamDef] = &[req(P::X, K::Value), opt(P::HighPrecision, K::Bool)];
+// `pl.tile.rsqrt(tile, tmp=None)`: the hardware's precise form takes a scratch tile instead of a
+// flag; `high_precision=` reaches the row only through the unified `pl.rsqrt` (default only).
+const TILE_RSQRT: &[ParamDef] = &[req(P::X, K::Value), opt(P::Tmp, K::Tile), opt(P::HighPrecision, K::Bool)];
 const REDUCE: &[ParamDef] = &[req(P::X, K::Value), opt(P::TmpTile, K::Tile)];
 // PyPTO's tensor reductions take no scratch tile; `col_max` of a tile takes none either.
 const T_REDUCE: &[ParamDef] = &[req(P::X, K::Tensor)];
 const S_REDUCE_NO_TMP: &[ParamDef] = &[req(P::X, K::Tile)];
 const EXPAND: &[ParamDef] = &[req(P::X, K::Value), req(P::Vec, K::Value)];
+// `pl.tile.row_expand_add(tile, row_vec, tmp=None)`: a scratch tile the hardware form may use
+// (PyPTO's only expand with one); it holds no result, so the CPU forms leave it alone.
+const EXPAND_TMP: &[ParamDef] = &[req(P::X, K::Value), req(P::Vec, K::Value), opt(P::Tmp, K::Tile)];
 
 // Tensor forms of the scalar-operand and bitwise families (`pl.tensor.adds(lhs, rhs)`).
 const T_SCALAR_RHS: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Scalar)];
@@ -3100,7 +3129,8 @@ ops! {
         tile_ci, false, OpKind::Special(Special::Ci);
     // `transpose=` is the older releases' flag (`pl.move(t, target_memory=..., transpose=True)`).
     TileMove = "tile.move", Tile, ["pl.move", "pl.tile.move"], None,
-        &[req(P::Tile, K::Tile), req(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Blayout, K::Any), opt(P::Slayout, K::Any),
+        &[req(P::Tile, K::Tile), req(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Blayout, K::Enum("TileLayout")),
+          opt(P::Slayout, K::Enum("TileLayout")),
           opt(P::Transpose, K::Bool)],
         moved, false, OpKind::Special(Special::Move);
     TileRead = "tile.read", Tile, ["pl.tile.read"], None,
@@ -3147,7 +3177,7 @@ ops! {
     TileExp = "tile.exp", Tile, ["pl.tile.exp", "pl.op.block.exp"], Some("exp"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Exp);
     TileLog = "tile.log", Tile, ["pl.tile.log"], Some("log"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Log);
     TileSqrt = "tile.sqrt", Tile, ["pl.tile.sqrt"], Some("sqrt"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Sqrt);
-    TileRsqrt = "tile.rsqrt", Tile, ["pl.tile.rsqrt"], Some("rsqrt"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Rsqrt);
+    TileRsqrt = "tile.rsqrt", Tile, ["pl.tile.rsqrt"], Some("rsqrt"), TILE_RSQRT, tile_rsqrt, false, OpKind::Unary(UnaryFn::Rsqrt);
     TileRecip = "tile.recip", Tile, ["pl.tile.recip"], Some("recip"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Recip);
     TileNeg = "tile.neg", Tile, ["pl.tile.neg"], Some("neg"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Neg);
     TileAbs = "tile.abs", Tile, ["pl.tile.abs"], Some("abs"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Abs);
@@ -3184,7 +3214,7 @@ ops! {
         row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
     TileRowExpandSub = "tile.row_expand_sub", Tile, ["pl.tile.row_expand_sub", "pl.op.block.row_expand_sub"], Some("row_expand_sub"), EXPAND,
         row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
-    TileRowExpandAdd = "tile.row_expand_add", Tile, ["pl.tile.row_expand_add"], Some("row_expand_add"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
+    TileRowExpandAdd = "tile.row_expand_add", Tile, ["pl.tile.row_expand_add"], Some("row_expand_add"), EXPAND_TMP, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
     TileColExpandMul = "tile.col_expand_mul", Tile, ["pl.tile.col_expand_mul"], Some("col_expand_mul"), EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
     TileColExpand = "tile.col_expand", Tile, ["pl.tile.col_expand"], Some("col_expand"),
         &[req(P::Target, K::Tile), req(P::ColVec, K::Tile)], col_expanded, false, OpKind::Expand(Axis::Col, None);

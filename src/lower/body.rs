@@ -3229,6 +3229,7 @@ fn enum_family(v: EnumValue) -> &'static str {
         EnumValue::LoadL2Hint(_) => "LoadL2Hint",
         EnumValue::StoreL2Hint(_) => "StoreL2Hint",
         EnumValue::CachePolicy(_) => "CachePolicy",
+        EnumValue::TileLayout(_) => "TileLayout",
     }
 }
 
