@@ -23,6 +23,8 @@ pub const RUNNABLE: &[Runnable] = &[
     Runnable { file: "runtime_outputs", entry: "main", args: &[] },
     Runnable { file: "call_forms", entry: "main", args: &[] },
     Runnable { file: "unit_axis_arguments", entry: "main", args: &[] },
+    Runnable { file: "tile_layouts", entry: "main", args: &[] },
+    Runnable { file: "scratch_tiles", entry: "main", args: &[] },
     Runnable { file: "elementwise_scale_add", entry: "scale_add", args: &["x=64x64", "y=64x64", "out=64x64"] },
     Runnable {
         file: "declared_task_edges",
