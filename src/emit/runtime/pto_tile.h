@@ -923,27 +923,22 @@ Tile<T> expands(const Tile<T>& target, S s) {
 /// `.to()` does in PyPTO's reference lowering.
 enum class Round { Trunc, Rint, Round, Floor, Ceil };
 
+/// `v` rounded to an integral value as `mode` says.
+inline double round_integral(double v, Round mode) {
+    switch (mode) {
+        case Round::Rint: return std::nearbyint(v);
+        case Round::Round: return std::round(v);
+        case Round::Floor: return std::floor(v);
+        case Round::Ceil: return std::ceil(v);
+        case Round::Trunc: break;
+    }
+    return std::trunc(v);
+}
+
 template <class T, class U>
 T convert_rounded(U x, Round mode) {
     if constexpr (std::is_integral<T>::value && std::is_floating_point<U>::value) {
-        double v = static_cast<double>(x);
-        switch (mode) {
-            case Round::Rint:
-                v = std::nearbyint(v);
-                break;
-            case Round::Round:
-                v = std::round(v);
-                break;
-            case Round::Floor:
-                v = std::floor(v);
-                break;
-            case Round::Ceil:
-                v = std::ceil(v);
-                break;
-            case Round::Trunc:
-                v = std::trunc(v);
-                break;
-        }
+        double v = round_integral(static_cast<double>(x), mode);
         if (std::isnan(v)) return T(0);
         if (v <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
         if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
@@ -1119,12 +1114,9 @@ enum class Pad { Zero, Min, Max };
 template <class T>
 T pad_value(Pad p) {
     switch (p) {
-        case Pad::Min:
-            return std::numeric_limits<T>::lowest();
-        case Pad::Max:
-            return std::numeric_limits<T>::max();
-        case Pad::Zero:
-            break;
+        case Pad::Min: return std::numeric_limits<T>::lowest();
+        case Pad::Max: return std::numeric_limits<T>::max();
+        case Pad::Zero: break;
     }
     return T(0);
 }
@@ -1217,14 +1209,10 @@ enum class Reduce { Sum, Max, Min, Prod };
 template <class T>
 T reduce_init(Reduce op) {
     switch (op) {
-        case Reduce::Max:
-            return std::numeric_limits<T>::lowest();
-        case Reduce::Min:
-            return std::numeric_limits<T>::max();
-        case Reduce::Prod:
-            return T(1);
-        case Reduce::Sum:
-            break;
+        case Reduce::Max: return std::numeric_limits<T>::lowest();
+        case Reduce::Min: return std::numeric_limits<T>::max();
+        case Reduce::Prod: return T(1);
+        case Reduce::Sum: break;
     }
     return T(0);
 }
