@@ -1259,30 +1259,22 @@ Tile<T> lane_reduce(const Tile<T>& t, Reduce op, bool along_rows) {
         return acc;
     });
 }
-template <class T>
-Tile<T> row_reduce(const Tile<T>& t, Reduce op) {
-    return lane_reduce(t, op, true);
-}
-template <class T>
-Tile<T> col_reduce(const Tile<T>& t, Reduce op) {
-    return lane_reduce(t, op, false);
-}
 
-/// `NAME(t)`: `FN(t, ARG)`, a reduction along rows or columns.
-#define PLC_TILE_REDUCE(NAME, RESULT, FN, ARG) \
-    template <class T>                         \
-    Tile<RESULT> NAME(const Tile<T>& t) {      \
-        return FN(t, ARG);                     \
+/// `NAME(t)`: `FN(t, ARG, ALONG_ROWS)`, a reduction along rows or columns.
+#define PLC_TILE_REDUCE(NAME, RESULT, FN, ARG, ALONG_ROWS) \
+    template <class T>                                     \
+    Tile<RESULT> NAME(const Tile<T>& t) {                  \
+        return FN(t, ARG, ALONG_ROWS);                     \
     }
 
-PLC_TILE_REDUCE(row_sum, T, row_reduce, Reduce::Sum)
-PLC_TILE_REDUCE(row_max, T, row_reduce, Reduce::Max)
-PLC_TILE_REDUCE(row_min, T, row_reduce, Reduce::Min)
-PLC_TILE_REDUCE(col_sum, T, col_reduce, Reduce::Sum)
-PLC_TILE_REDUCE(col_max, T, col_reduce, Reduce::Max)
-PLC_TILE_REDUCE(col_min, T, col_reduce, Reduce::Min)
-PLC_TILE_REDUCE(row_prod, T, row_reduce, Reduce::Prod)
-PLC_TILE_REDUCE(col_prod, T, col_reduce, Reduce::Prod)
+PLC_TILE_REDUCE(row_sum, T, lane_reduce, Reduce::Sum, true)
+PLC_TILE_REDUCE(row_max, T, lane_reduce, Reduce::Max, true)
+PLC_TILE_REDUCE(row_min, T, lane_reduce, Reduce::Min, true)
+PLC_TILE_REDUCE(col_sum, T, lane_reduce, Reduce::Sum, false)
+PLC_TILE_REDUCE(col_max, T, lane_reduce, Reduce::Max, false)
+PLC_TILE_REDUCE(col_min, T, lane_reduce, Reduce::Min, false)
+PLC_TILE_REDUCE(row_prod, T, lane_reduce, Reduce::Prod, true)
+PLC_TILE_REDUCE(col_prod, T, lane_reduce, Reduce::Prod, false)
 
 /// The position of the first maximum (`max`) or minimum of each row (`along_rows`,
 /// [rows, 1]) or column ([1, cols]) over the valid region, as INT32 (0 for an empty lane).
@@ -1296,19 +1288,11 @@ Tile<int32_t> lane_arg(const Tile<T>& t, bool max, bool along_rows) {
         return static_cast<int32_t>(best);
     });
 }
-template <class T>
-Tile<int32_t> row_arg(const Tile<T>& t, bool max) {
-    return lane_arg(t, max, true);
-}
-template <class T>
-Tile<int32_t> col_arg(const Tile<T>& t, bool max) {
-    return lane_arg(t, max, false);
-}
 
-PLC_TILE_REDUCE(row_argmax, int32_t, row_arg, true)
-PLC_TILE_REDUCE(row_argmin, int32_t, row_arg, false)
-PLC_TILE_REDUCE(col_argmax, int32_t, col_arg, true)
-PLC_TILE_REDUCE(col_argmin, int32_t, col_arg, false)
+PLC_TILE_REDUCE(row_argmax, int32_t, lane_arg, true, true)
+PLC_TILE_REDUCE(row_argmin, int32_t, lane_arg, false, true)
+PLC_TILE_REDUCE(col_argmax, int32_t, lane_arg, true, false)
+PLC_TILE_REDUCE(col_argmin, int32_t, lane_arg, false, false)
 
 #undef PLC_TILE_REDUCE
 
@@ -1319,7 +1303,7 @@ Tile<T> reduce_axis(const Tile<T>& t, Reduce op, int64_t axis, bool keepdim) {
     if (axis < 0) axis += n;
     if (n > 2 || axis < 0 || axis >= std::max<int64_t>(n, 1)) tile_error("reduce", "axis out of range (tiles of 1 or 2 axes)");
     bool along_cols = axis == n - 1;  // the last axis
-    Tile<T> out = along_cols ? row_reduce(t, op) : col_reduce(t, op);
+    Tile<T> out = lane_reduce(t, op, along_cols);
     if (keepdim) {
         if (n == 1) {
             out = reshape(out, Dims{1});
