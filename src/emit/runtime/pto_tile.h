@@ -57,6 +57,9 @@ struct Dims {
         }
     }
     int64_t operator[](uint32_t i) const { return v[i]; }
+    /// The last two entries as a tile's row and column (0 where there are fewer).
+    int64_t row() const { return n >= 2 ? v[n - 2] : 0; }
+    int64_t col() const { return n >= 1 ? v[n - 1] : 0; }
 };
 
 /// Elements of one tile (ir::limits::MAX_TILE_ELEMENTS).
@@ -1036,8 +1039,8 @@ Tile<T> reshape(const Tile<T>& a, const Dims& shape) {
 template <class T>
 Tile<T> slice(const Tile<T>& t, const Dims& shape, const Dims& offset, const Dims& valid = Dims()) {
     Tile<T> out = make_tile<T>(shape);
-    int64_t r0 = offset.n >= 2 ? offset[offset.n - 2] : 0;
-    int64_t c0 = offset.n >= 1 ? offset[offset.n - 1] : 0;
+    int64_t r0 = offset.row();
+    int64_t c0 = offset.col();
     for (int64_t r = 0; r < out.rows; ++r) {
         for (int64_t c = 0; c < out.cols; ++c) {
             int64_t sr = r0 + r;
@@ -1058,8 +1061,8 @@ Tile<T> slice(const Tile<T>& t, const Dims& shape, const Dims& offset, const Dim
 /// offset (added with `atomic_add`). Updates target and returns it.
 template <class T, class U>
 Tile<T> assemble(Tile<T>& target, const Tile<U>& source, const Dims& offset, bool atomic_add = false) {
-    int64_t r0 = offset.n >= 2 ? offset[offset.n - 2] : 0;
-    int64_t c0 = offset.n >= 1 ? offset[offset.n - 1] : 0;
+    int64_t r0 = offset.row();
+    int64_t c0 = offset.col();
     for (int64_t r = 0; r < source.valid_rows; ++r) {
         for (int64_t c = 0; c < source.valid_cols; ++c) {
             int64_t tr = r0 + r;
@@ -1188,16 +1191,16 @@ int64_t dim(const Tile<T>& t, int64_t axis) {
 
 template <class T>
 T read(const Tile<T>& t, const Dims& idx) {
-    int64_t r = idx.n >= 2 ? idx[idx.n - 2] : 0;
-    int64_t c = idx.n >= 1 ? idx[idx.n - 1] : 0;
+    int64_t r = idx.row();
+    int64_t c = idx.col();
     if (r < 0 || r >= t.rows || c < 0 || c >= t.cols) tile_error("pl.tile.read", "index outside the tile");
     return t.at(r, c);
 }
 
 template <class T, class S>
 void write(Tile<T>& t, const Dims& idx, S v) {
-    int64_t r = idx.n >= 2 ? idx[idx.n - 2] : 0;
-    int64_t c = idx.n >= 1 ? idx[idx.n - 1] : 0;
+    int64_t r = idx.row();
+    int64_t c = idx.col();
     if (r < 0 || r >= t.rows || c < 0 || c >= t.cols) tile_error("pl.tile.write", "index outside the tile");
     t.at(r, c) = plc_rt::convert<T>(v);
 }
