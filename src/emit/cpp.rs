@@ -484,21 +484,20 @@ mod tests {
 
     #[test]
     fn literals_read_back() {
-        assert_eq!(float_literal(0.1), "0.1");
-        assert_eq!(float_literal(2.0), "2.0");
-        assert_eq!(float_literal(-0.5), "(-0.5)");
-        assert_eq!(float_literal(1e-7), "1e-7");
+        for (x, text) in [(0.1, "0.1"), (2.0, "2.0"), (-0.5, "(-0.5)"), (1e-7, "1e-7")] {
+            assert_eq!(float_literal(x), text);
+        }
         assert_eq!(int_literal(-3), "(-3)");
         assert_eq!(int_literal(i64::MIN), "(-9223372036854775807LL - 1)");
     }
 
     #[test]
     fn macro_like_names_get_a_suffix() {
-        assert_eq!(identifier("ROWS"), "ROWS_v");
-        assert_eq!(identifier("EOF"), "EOF_v");
-        assert_eq!(identifier("rows"), "rows");
-        assert_eq!(identifier("Rows"), "Rows");
-        assert_eq!(identifier("errno"), "errno_v");
+        for (name, cpp) in
+            [("ROWS", "ROWS_v"), ("EOF", "EOF_v"), ("rows", "rows"), ("Rows", "Rows"), ("errno", "errno_v")]
+        {
+            assert_eq!(identifier(name), cpp);
+        }
     }
 
     #[test]

@@ -2137,11 +2137,18 @@ fn rows_cols(op: &str, what: &str, d: &Dense) -> Res<(usize, usize)> {
     }
 }
 
+/// `Ok` when the two shapes are equal, else "`op`: an index of shape [..] for a source of
+/// shape [..]" with `got` and `want`'s descriptions.
+fn same_shape(op: &str, got: (&str, &[i64]), want: (&str, &[i64])) -> Res<()> {
+    if got.1 == want.1 {
+        return Ok(());
+    }
+    Err(format!("`{op}`: {} of shape {:?} for {} of shape {:?}", got.0, got.1, want.0, want.1))
+}
+
 /// `tile.scatter`: `dst.flat[idx[i, j]] = src[i, j]` over `src`'s shape.
 fn scatter_flat(op: &str, dst: &mut Dense, src: &Dense, idx: &Dense) -> Res<()> {
-    if idx.shape != src.shape {
-        return Err(format!("`{op}`: indexes of shape {:?} for a source of shape {:?}", idx.shape, src.shape));
-    }
+    same_shape(op, ("indexes", &idx.shape), ("a source", &src.shape))?;
     for k in 0..src.len() {
         let at = idx.data.get_i(k);
         if at < 0 || at as usize >= dst.len() {
@@ -2366,14 +2373,7 @@ fn batch_matmul_op(special: Special, a: &Args<'_>) -> Res<Value> {
     }
     let Value::Tile(acc) = a.req(P::Acc)? else { return Err(format!("`{}` accumulates into a tile", a.op())) };
     let current = acc.borrow().clone();
-    if current.shape != product.shape {
-        return Err(format!(
-            "`{}`: an accumulator of shape {:?} for a product of shape {:?}",
-            a.op(),
-            current.shape,
-            product.shape
-        ));
-    }
+    same_shape(a.op(), ("an accumulator", &current.shape), ("a product", &product.shape))?;
     let sum = binary(&Operand::Array(current), &Operand::Array(product), Bin::Fn(BinaryFn::Add))?;
     let mut acc_mut = acc.borrow_mut();
     let valid = acc_mut.valid.clone();
@@ -2614,14 +2614,7 @@ fn paged_gather(a: &Args<'_>) -> Res<Dense> {
 fn placing(special: Special, a: &Args<'_>) -> Res<Value> {
     if special == Special::MScatter {
         let (src, idx, out) = (a.dense(P::Src)?, a.dense(P::Idx)?, a.tensor(P::OutputTensor)?);
-        if src.shape != idx.shape {
-            return Err(format!(
-                "`{}`: an index of shape {:?} for a source of shape {:?}",
-                a.op(),
-                idx.shape,
-                src.shape
-            ));
-        }
+        same_shape(a.op(), ("an index", &idx.shape), ("a source", &src.shape))?;
         let cap = out.len() as i64;
         let mut failure = None;
         {

@@ -1,8 +1,12 @@
 //! The enumerations of the pl language: data types, function types, levels, roles, memory
 //! spaces and the other `pl.X.Y` constants, each with its source spellings.
 
+/// An enum of the pl language with its source spellings: `Variant = "SPELLING" | "ALIAS"`,
+/// or a bare `Variant` where the source spells it as the variant is named.
 macro_rules! spelled_enum {
-    ($(#[$doc:meta])* $name:ident { $($variant:ident = $spelling:literal $(| $alias:literal)*,)* }) => {
+    (@spelling $variant:ident) => { stringify!($variant) };
+    (@spelling $variant:ident $spelling:literal) => { $spelling };
+    ($(#[$doc:meta])* $name:ident { $($variant:ident $(= $spelling:literal)? $(| $alias:literal)*,)* }) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum $name {
@@ -15,14 +19,14 @@ macro_rules! spelled_enum {
             /// The canonical spelling (what the printer writes).
             pub fn name(self) -> &'static str {
                 match self {
-                    $($name::$variant => $spelling,)*
+                    $($name::$variant => spelled_enum!(@spelling $variant $($spelling)?),)*
                 }
             }
 
             /// Looks a spelling up, aliases included.
             pub fn from_name(text: &str) -> Option<$name> {
                 match text {
-                    $($spelling $(| $alias)* => Some($name::$variant),)*
+                    $(spelled_enum!(@spelling $variant $($spelling)?) $(| $alias)* => Some($name::$variant),)*
                     _ => None,
                 }
             }
@@ -124,15 +128,15 @@ impl DType {
 spelled_enum! {
     /// `pl.FunctionType.X`.
     FuncKind {
-        Opaque = "Opaque",
-        Orchestration = "Orchestration",
-        InCore = "InCore",
+        Opaque,
+        Orchestration,
+        InCore,
         Aic = "AIC",
         Aiv = "AIV",
-        Group = "Group",
-        Spmd = "Spmd",
-        Inline = "Inline",
-        Graph = "Graph",
+        Group,
+        Spmd,
+        Inline,
+        Graph,
     }
 }
 
@@ -179,8 +183,8 @@ spelled_enum! {
 spelled_enum! {
     /// `pl.Role.X`.
     Role {
-        Orchestrator = "Orchestrator",
-        SubWorker = "SubWorker",
+        Orchestrator,
+        SubWorker,
     }
 }
 
@@ -188,14 +192,14 @@ spelled_enum! {
     /// `pl.MemorySpace.X` (also spelled `pl.Mem.X`).
     MemorySpace {
         Ddr = "DDR",
-        Vec = "Vec",
-        Mat = "Mat",
-        Left = "Left",
-        Right = "Right",
-        Acc = "Acc",
-        Bias = "Bias",
-        LeftScale = "LeftScale",
-        RightScale = "RightScale",
+        Vec,
+        Mat,
+        Left,
+        Right,
+        Acc,
+        Bias,
+        LeftScale,
+        RightScale,
     }
 }
 
@@ -212,7 +216,7 @@ spelled_enum! {
     /// `pl.AtomicType.X`.
     AtomicType {
         None = "None_",
-        Add = "Add",
+        Add,
     }
 }
 
@@ -247,13 +251,13 @@ spelled_enum! {
 spelled_enum! {
     /// `pl.tile.MaskPattern.X`.
     MaskPattern {
-        P0101 = "P0101",
-        P1010 = "P1010",
-        P0001 = "P0001",
-        P0010 = "P0010",
-        P0100 = "P0100",
-        P1000 = "P1000",
-        P1111 = "P1111",
+        P0101,
+        P1010,
+        P0001,
+        P0010,
+        P0100,
+        P1000,
+        P1111,
     }
 }
 
@@ -293,30 +297,30 @@ impl MaskPattern {
 spelled_enum! {
     /// `pld.WaitCmp.X`: how `pld.system.wait` compares a signal.
     WaitCmp {
-        Eq = "Eq",
-        Ne = "Ne",
-        Gt = "Gt",
-        Ge = "Ge",
-        Lt = "Lt",
-        Le = "Le",
+        Eq,
+        Ne,
+        Gt,
+        Ge,
+        Lt,
+        Le,
     }
 }
 
 spelled_enum! {
     /// `pld.NotifyOp.X`: how `pld.system.notify` updates a signal.
     NotifyOp {
-        Set = "Set",
-        AtomicAdd = "AtomicAdd",
+        Set,
+        AtomicAdd,
     }
 }
 
 spelled_enum! {
     /// `pld.ReduceOp.X`: the reduction of a collective.
     ReduceOp {
-        Sum = "Sum",
-        Max = "Max",
-        Min = "Min",
-        Prod = "Prod",
+        Sum,
+        Max,
+        Min,
+        Prod,
     }
 }
 
@@ -326,9 +330,9 @@ spelled_enum! {
         Mte1 = "MTE1",
         Mte2 = "MTE2",
         Mte3 = "MTE3",
-        M = "M",
-        V = "V",
-        S = "S",
+        M,
+        V,
+        S,
         Fix = "FIX",
         All = "ALL",
     }
@@ -347,9 +351,9 @@ spelled_enum! {
 spelled_enum! {
     /// Parameter directions.
     Direction {
-        In = "In",
-        Out = "Out",
-        InOut = "InOut",
+        In,
+        Out,
+        InOut,
     }
 }
 
@@ -357,11 +361,11 @@ spelled_enum! {
     /// How a task uses an argument, as DeriveCallDirections derives it at each call and the
     /// runtime's task arguments take it (`add_input`, `add_inout`, `add_output`, ...).
     ArgDir {
-        Input = "Input",
-        InOut = "InOut",
-        OutputExisting = "OutputExisting",
-        NoDep = "NoDep",
-        Scalar = "Scalar",
+        Input,
+        InOut,
+        OutputExisting,
+        NoDep,
+        Scalar,
     }
 }
 
@@ -370,18 +374,18 @@ spelled_enum! {
     /// hint to the cube's fixpipe with no CPU meaning. `Unknown` is PTO-ISA's older name of
     /// `Unspecified`.
     AccPhase {
-        Unspecified = "Unspecified" | "Unknown",
-        Partial = "Partial",
-        Final = "Final",
+        Unspecified | "Unknown",
+        Partial,
+        Final,
     }
 }
 
 spelled_enum! {
     /// `pl.STPhase.X`: the unit-flag phase of an accumulator store (`st_phase=`); a hint.
     StPhase {
-        Unspecified = "Unspecified",
-        Partial = "Partial",
-        Final = "Final",
+        Unspecified,
+        Partial,
+        Final,
     }
 }
 
@@ -389,22 +393,22 @@ spelled_enum! {
     /// `pl.LoadL2Hint.X`: how a load allocates in the L2 cache (`l2_hint=` of `pl.load`);
     /// a hint with no CPU meaning.
     LoadL2Hint {
-        NormalFirstVictim = "NormalFirstVictim",
-        NormalLastVictim = "NormalLastVictim",
-        NormalPersistent = "NormalPersistent",
-        NotAllocKeep = "NotAllocKeep",
-        NotAllocClean = "NotAllocClean",
-        NotAllocDrop = "NotAllocDrop",
+        NormalFirstVictim,
+        NormalLastVictim,
+        NormalPersistent,
+        NotAllocKeep,
+        NotAllocClean,
+        NotAllocDrop,
     }
 }
 
 spelled_enum! {
     /// `pl.StoreL2Hint.X`: how a store allocates in the L2 cache (`l2_hint=` of `pl.store`).
     StoreL2Hint {
-        NormalFirstVictim = "NormalFirstVictim",
-        NormalLastVictim = "NormalLastVictim",
-        NormalPersistent = "NormalPersistent",
-        NotAllocClean = "NotAllocClean",
+        NormalFirstVictim,
+        NormalLastVictim,
+        NormalPersistent,
+        NotAllocClean,
     }
 }
 

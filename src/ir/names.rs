@@ -230,14 +230,18 @@ mod tests {
 
     #[test]
     fn source_names_strip_every_suffix_and_nothing_else() {
-        assert_eq!(source_name("acc__ssa_v3"), "acc");
-        assert_eq!(source_name("acc__iter_v0"), "acc");
-        assert_eq!(source_name("band__ssa_v0__graph_arg2"), "band");
-        assert_eq!(source_name("a__b__ssa_v3"), "a__b");
-        assert_eq!(source_name("a__b"), "a__b");
-        assert_eq!(source_name("x"), "x");
-        assert_eq!(source_name("__ssa_v0"), "__ssa_v0");
-        assert_eq!(source_name("__graph_arg1"), "__graph_arg1");
+        for (name, source) in [
+            ("acc__ssa_v3", "acc"),
+            ("acc__iter_v0", "acc"),
+            ("band__ssa_v0__graph_arg2", "band"),
+            ("a__b__ssa_v3", "a__b"),
+            ("a__b", "a__b"),
+            ("x", "x"),
+            ("__ssa_v0", "__ssa_v0"),
+            ("__graph_arg1", "__graph_arg1"),
+        ] {
+            assert_eq!(source_name(name), source, "{name}");
+        }
         assert_eq!(source_name(&graph_arg("w", 1)), "w");
     }
 }

@@ -190,10 +190,11 @@ mod tests {
 
     #[test]
     fn literal_texts() {
-        assert_eq!(literal_text("\"layer\""), "layer");
-        assert_eq!(literal_text("r'a'"), "a");
-        assert_eq!(literal_text("'''x'''"), "x");
-        assert_eq!(literal_text("\"unterminated"), "\"unterminated");
+        for (literal, text) in
+            [("\"layer\"", "layer"), ("r'a'", "a"), ("'''x'''", "x"), ("\"unterminated", "\"unterminated")]
+        {
+            assert_eq!(literal_text(literal), text);
+        }
     }
 
     #[test]

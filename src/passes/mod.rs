@@ -84,72 +84,39 @@ pub struct PassDef {
 
 use Property as P;
 
+/// One row of [`PASSES`]: `pass!(Name, run, [requires] => [produces], "summary")`, with
+/// `invalidates [..]` after the properties produced for a pass that breaks a property.
+macro_rules! pass {
+    ($name:ident, $run:path, [$($r:ident),*] => [$($p:ident),*] $(, invalidates [$($i:ident),*])?, $summary:literal) => {
+        PassDef {
+            name: stringify!($name),
+            summary: $summary,
+            requires: &[$(Property::$r),*],
+            produces: &[$(Property::$p),*],
+            invalidates: &[$($(Property::$i),*)?],
+            run: $run,
+        }
+    };
+}
+
 /// Every pass, in the default pipeline's order.
 pub static PASSES: &[PassDef] = &[
-    PassDef {
-        name: "InlineFunctions",
-        summary: "splice each Inline function into its callers, then remove it",
-        requires: &[],
-        produces: &[P::InlineFunctionsEliminated],
-        invalidates: &[],
-        run: inline::run,
-    },
-    PassDef {
-        name: "ConvertToSSA",
-        summary: "one assignment per variable; loop-carried values become iter args, ifs get phis",
-        requires: &[],
-        produces: &[P::SsaForm],
-        invalidates: &[],
-        run: ssa::run,
-    },
-    PassDef {
-        name: "OutlineHierarchyScopes",
-        summary: "each `pl.at(level=...)` region above CORE_GROUP in an Opaque function becomes a function of its level and role",
-        requires: &[P::SsaForm],
-        produces: &[P::HierarchyOutlined, P::SsaForm],
-        invalidates: &[],
-        run: hierarchy::run,
-    },
-    PassDef {
-        name: "OutlineGraphScopes",
-        summary: "each `with pl.graph(name):` region becomes a Graph function named after it",
-        requires: &[P::SsaForm, P::InlineFunctionsEliminated],
-        produces: &[P::GraphOutlined, P::SsaForm],
-        invalidates: &[],
-        run: graph::run,
-    },
-    PassDef {
-        name: "OutlineIncoreScopes",
-        summary: "each `pl.at(level=CORE_GROUP)` region becomes an InCore function",
-        requires: &[P::SsaForm, P::GraphOutlined],
-        produces: &[P::IncoreOutlined, P::SsaForm],
-        invalidates: &[],
-        run: incore::run,
-    },
-    PassDef {
-        name: "OutlineClusterScopes",
-        summary: "`pl.cluster()` regions become Group functions, `pl.spmd(n)` regions Spmd functions",
-        requires: &[P::SsaForm],
-        produces: &[P::ClusterOutlined, P::SsaForm],
-        invalidates: &[],
-        run: cluster::run,
-    },
-    PassDef {
-        name: "DeriveCallDirections",
-        summary: "the direction of each argument at each call of a function",
-        requires: &[P::IncoreOutlined],
-        produces: &[P::CallDirectionsResolved],
-        invalidates: &[],
-        run: directions::run,
-    },
-    PassDef {
-        name: "LegalizeGraphBoundary",
-        summary: "graph boundaries that replay correctly: derived scalars and allocations move to the call site",
-        requires: &[P::GraphOutlined, P::CallDirectionsResolved],
-        produces: &[P::GraphBoundaryLegalized],
-        invalidates: &[],
-        run: legalize::run,
-    },
+    pass!(InlineFunctions, inline::run, [] => [InlineFunctionsEliminated],
+        "splice each Inline function into its callers, then remove it"),
+    pass!(ConvertToSSA, ssa::run, [] => [SsaForm],
+        "one assignment per variable; loop-carried values become iter args, ifs get phis"),
+    pass!(OutlineHierarchyScopes, hierarchy::run, [SsaForm] => [HierarchyOutlined, SsaForm],
+        "each `pl.at(level=...)` region above CORE_GROUP in an Opaque function becomes a function of its level and role"),
+    pass!(OutlineGraphScopes, graph::run, [SsaForm, InlineFunctionsEliminated] => [GraphOutlined, SsaForm],
+        "each `with pl.graph(name):` region becomes a Graph function named after it"),
+    pass!(OutlineIncoreScopes, incore::run, [SsaForm, GraphOutlined] => [IncoreOutlined, SsaForm],
+        "each `pl.at(level=CORE_GROUP)` region becomes an InCore function"),
+    pass!(OutlineClusterScopes, cluster::run, [SsaForm] => [ClusterOutlined, SsaForm],
+        "`pl.cluster()` regions become Group functions, `pl.spmd(n)` regions Spmd functions"),
+    pass!(DeriveCallDirections, directions::run, [IncoreOutlined] => [CallDirectionsResolved],
+        "the direction of each argument at each call of a function"),
+    pass!(LegalizeGraphBoundary, legalize::run, [GraphOutlined, CallDirectionsResolved] => [GraphBoundaryLegalized],
+        "graph boundaries that replay correctly: derived scalars and allocations move to the call site"),
 ];
 
 pub fn by_name(name: &str) -> Option<&'static PassDef> {

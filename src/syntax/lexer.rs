@@ -38,13 +38,15 @@ pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
     let mut tokens = Vec::with_capacity((src.len() / 4).min(MAX_INITIAL_TOKENS) + 16);
     // A run of adjacent invalid characters is reported once.
     let mut invalid_run: Option<Span> = None;
+    // Names need checking only where a file has non-ASCII text (one fast pass over it).
+    let check_names = !src.is_ascii();
     while let Some(result) = lexer.next() {
         let range = lexer.span();
         let span = Span::new(range.start as u32, range.end as u32);
         match result {
             Ok(kind) => {
                 flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
-                if kind == Tok::Name {
+                if check_names && kind == Tok::Name {
                     check_identifier(file, src, span, diags);
                 }
                 tokens.push(Token { kind, span });

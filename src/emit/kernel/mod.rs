@@ -326,47 +326,35 @@ fn emit_function(
     sigs: &mut FxHashMap<Symbol, Sig>,
     stack: &mut Vec<Symbol>,
 ) -> Res<Emitted> {
+    let f = &p.functions[&g];
     let mut as_tile = FxHashSet::default();
     loop {
-        let (result, promote) = emit_function_once(p, names, g, sigs, stack, &as_tile);
+        let mut e = Emitter {
+            p,
+            names,
+            f,
+            sigs: &mut *sigs,
+            stack: &mut *stack,
+            w: Writer::new(1),
+            vars: FxHashMap::default(),
+            namer: Namer::new(),
+            used: FxHashSet::default(),
+            callees: Vec::new(),
+            ret: None,
+            targets: Vec::new(),
+            loops: Vec::new(),
+            dyn_dims: FxHashMap::default(),
+            as_tile: &as_tile,
+            promote: None,
+        };
+        let result = emit_body(&mut e);
+        // On an error, the merged value found to need a tile, if that is the error.
+        let promote = e.promote;
         match promote {
             Some(v) if result.is_err() && as_tile.insert(v) => continue,
             _ => return result,
         }
     }
-}
-
-/// One emission of `g`, with the merged values of `as_tile` held as tiles; on an error, also
-/// the merged value found to need a tile, if that is the error.
-fn emit_function_once(
-    p: &Program,
-    names: &Interner,
-    g: Symbol,
-    sigs: &mut FxHashMap<Symbol, Sig>,
-    stack: &mut Vec<Symbol>,
-    as_tile: &FxHashSet<VarId>,
-) -> (Res<Emitted>, Option<VarId>) {
-    let f = &p.functions[&g];
-    let mut e = Emitter {
-        p,
-        names,
-        f,
-        sigs,
-        stack,
-        w: Writer::new(1),
-        vars: FxHashMap::default(),
-        namer: Namer::new(),
-        used: FxHashSet::default(),
-        callees: Vec::new(),
-        ret: None,
-        targets: Vec::new(),
-        loops: Vec::new(),
-        dyn_dims: FxHashMap::default(),
-        as_tile,
-        promote: None,
-    };
-    let result = emit_body(&mut e);
-    (result, e.promote)
 }
 
 fn emit_body(e: &mut Emitter) -> Res<Emitted> {

@@ -57,6 +57,9 @@ struct Dims {
         }
     }
     int64_t operator[](uint32_t i) const { return v[i]; }
+    /// The last two entries as a tile's row and column (0 where there are fewer).
+    int64_t row() const { return n >= 2 ? v[n - 2] : 0; }
+    int64_t col() const { return n >= 1 ? v[n - 1] : 0; }
 };
 
 /// Elements of one tile (ir::limits::MAX_TILE_ELEMENTS).
@@ -923,27 +926,22 @@ Tile<T> expands(const Tile<T>& target, S s) {
 /// `.to()` does in PyPTO's reference lowering.
 enum class Round { Trunc, Rint, Round, Floor, Ceil };
 
+/// `v` rounded to an integral value as `mode` says.
+inline double round_integral(double v, Round mode) {
+    switch (mode) {
+        case Round::Rint: return std::nearbyint(v);
+        case Round::Round: return std::round(v);
+        case Round::Floor: return std::floor(v);
+        case Round::Ceil: return std::ceil(v);
+        case Round::Trunc: break;
+    }
+    return std::trunc(v);
+}
+
 template <class T, class U>
 T convert_rounded(U x, Round mode) {
     if constexpr (std::is_integral<T>::value && std::is_floating_point<U>::value) {
-        double v = static_cast<double>(x);
-        switch (mode) {
-            case Round::Rint:
-                v = std::nearbyint(v);
-                break;
-            case Round::Round:
-                v = std::round(v);
-                break;
-            case Round::Floor:
-                v = std::floor(v);
-                break;
-            case Round::Ceil:
-                v = std::ceil(v);
-                break;
-            case Round::Trunc:
-                v = std::trunc(v);
-                break;
-        }
+        double v = round_integral(static_cast<double>(x), mode);
         if (std::isnan(v)) return T(0);
         if (v <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
         if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
@@ -1041,8 +1039,8 @@ Tile<T> reshape(const Tile<T>& a, const Dims& shape) {
 template <class T>
 Tile<T> slice(const Tile<T>& t, const Dims& shape, const Dims& offset, const Dims& valid = Dims()) {
     Tile<T> out = make_tile<T>(shape);
-    int64_t r0 = offset.n >= 2 ? offset[offset.n - 2] : 0;
-    int64_t c0 = offset.n >= 1 ? offset[offset.n - 1] : 0;
+    int64_t r0 = offset.row();
+    int64_t c0 = offset.col();
     for (int64_t r = 0; r < out.rows; ++r) {
         for (int64_t c = 0; c < out.cols; ++c) {
             int64_t sr = r0 + r;
@@ -1063,8 +1061,8 @@ Tile<T> slice(const Tile<T>& t, const Dims& shape, const Dims& offset, const Dim
 /// offset (added with `atomic_add`). Updates target and returns it.
 template <class T, class U>
 Tile<T> assemble(Tile<T>& target, const Tile<U>& source, const Dims& offset, bool atomic_add = false) {
-    int64_t r0 = offset.n >= 2 ? offset[offset.n - 2] : 0;
-    int64_t c0 = offset.n >= 1 ? offset[offset.n - 1] : 0;
+    int64_t r0 = offset.row();
+    int64_t c0 = offset.col();
     for (int64_t r = 0; r < source.valid_rows; ++r) {
         for (int64_t c = 0; c < source.valid_cols; ++c) {
             int64_t tr = r0 + r;
@@ -1119,12 +1117,9 @@ enum class Pad { Zero, Min, Max };
 template <class T>
 T pad_value(Pad p) {
     switch (p) {
-        case Pad::Min:
-            return std::numeric_limits<T>::lowest();
-        case Pad::Max:
-            return std::numeric_limits<T>::max();
-        case Pad::Zero:
-            break;
+        case Pad::Min: return std::numeric_limits<T>::lowest();
+        case Pad::Max: return std::numeric_limits<T>::max();
+        case Pad::Zero: break;
     }
     return T(0);
 }
@@ -1196,16 +1191,16 @@ int64_t dim(const Tile<T>& t, int64_t axis) {
 
 template <class T>
 T read(const Tile<T>& t, const Dims& idx) {
-    int64_t r = idx.n >= 2 ? idx[idx.n - 2] : 0;
-    int64_t c = idx.n >= 1 ? idx[idx.n - 1] : 0;
+    int64_t r = idx.row();
+    int64_t c = idx.col();
     if (r < 0 || r >= t.rows || c < 0 || c >= t.cols) tile_error("pl.tile.read", "index outside the tile");
     return t.at(r, c);
 }
 
 template <class T, class S>
 void write(Tile<T>& t, const Dims& idx, S v) {
-    int64_t r = idx.n >= 2 ? idx[idx.n - 2] : 0;
-    int64_t c = idx.n >= 1 ? idx[idx.n - 1] : 0;
+    int64_t r = idx.row();
+    int64_t c = idx.col();
     if (r < 0 || r >= t.rows || c < 0 || c >= t.cols) tile_error("pl.tile.write", "index outside the tile");
     t.at(r, c) = plc_rt::convert<T>(v);
 }
@@ -1217,14 +1212,10 @@ enum class Reduce { Sum, Max, Min, Prod };
 template <class T>
 T reduce_init(Reduce op) {
     switch (op) {
-        case Reduce::Max:
-            return std::numeric_limits<T>::lowest();
-        case Reduce::Min:
-            return std::numeric_limits<T>::max();
-        case Reduce::Prod:
-            return T(1);
-        case Reduce::Sum:
-            break;
+        case Reduce::Max: return std::numeric_limits<T>::lowest();
+        case Reduce::Min: return std::numeric_limits<T>::max();
+        case Reduce::Prod: return T(1);
+        case Reduce::Sum: break;
     }
     return T(0);
 }
@@ -1271,30 +1262,22 @@ Tile<T> lane_reduce(const Tile<T>& t, Reduce op, bool along_rows) {
         return acc;
     });
 }
-template <class T>
-Tile<T> row_reduce(const Tile<T>& t, Reduce op) {
-    return lane_reduce(t, op, true);
-}
-template <class T>
-Tile<T> col_reduce(const Tile<T>& t, Reduce op) {
-    return lane_reduce(t, op, false);
-}
 
-/// `NAME(t)`: `FN(t, ARG)`, a reduction along rows or columns.
-#define PLC_TILE_REDUCE(NAME, RESULT, FN, ARG) \
-    template <class T>                         \
-    Tile<RESULT> NAME(const Tile<T>& t) {      \
-        return FN(t, ARG);                     \
+/// `NAME(t)`: `FN(t, ARG, ALONG_ROWS)`, a reduction along rows or columns.
+#define PLC_TILE_REDUCE(NAME, RESULT, FN, ARG, ALONG_ROWS) \
+    template <class T>                                     \
+    Tile<RESULT> NAME(const Tile<T>& t) {                  \
+        return FN(t, ARG, ALONG_ROWS);                     \
     }
 
-PLC_TILE_REDUCE(row_sum, T, row_reduce, Reduce::Sum)
-PLC_TILE_REDUCE(row_max, T, row_reduce, Reduce::Max)
-PLC_TILE_REDUCE(row_min, T, row_reduce, Reduce::Min)
-PLC_TILE_REDUCE(col_sum, T, col_reduce, Reduce::Sum)
-PLC_TILE_REDUCE(col_max, T, col_reduce, Reduce::Max)
-PLC_TILE_REDUCE(col_min, T, col_reduce, Reduce::Min)
-PLC_TILE_REDUCE(row_prod, T, row_reduce, Reduce::Prod)
-PLC_TILE_REDUCE(col_prod, T, col_reduce, Reduce::Prod)
+PLC_TILE_REDUCE(row_sum, T, lane_reduce, Reduce::Sum, true)
+PLC_TILE_REDUCE(row_max, T, lane_reduce, Reduce::Max, true)
+PLC_TILE_REDUCE(row_min, T, lane_reduce, Reduce::Min, true)
+PLC_TILE_REDUCE(col_sum, T, lane_reduce, Reduce::Sum, false)
+PLC_TILE_REDUCE(col_max, T, lane_reduce, Reduce::Max, false)
+PLC_TILE_REDUCE(col_min, T, lane_reduce, Reduce::Min, false)
+PLC_TILE_REDUCE(row_prod, T, lane_reduce, Reduce::Prod, true)
+PLC_TILE_REDUCE(col_prod, T, lane_reduce, Reduce::Prod, false)
 
 /// The position of the first maximum (`max`) or minimum of each row (`along_rows`,
 /// [rows, 1]) or column ([1, cols]) over the valid region, as INT32 (0 for an empty lane).
@@ -1308,19 +1291,11 @@ Tile<int32_t> lane_arg(const Tile<T>& t, bool max, bool along_rows) {
         return static_cast<int32_t>(best);
     });
 }
-template <class T>
-Tile<int32_t> row_arg(const Tile<T>& t, bool max) {
-    return lane_arg(t, max, true);
-}
-template <class T>
-Tile<int32_t> col_arg(const Tile<T>& t, bool max) {
-    return lane_arg(t, max, false);
-}
 
-PLC_TILE_REDUCE(row_argmax, int32_t, row_arg, true)
-PLC_TILE_REDUCE(row_argmin, int32_t, row_arg, false)
-PLC_TILE_REDUCE(col_argmax, int32_t, col_arg, true)
-PLC_TILE_REDUCE(col_argmin, int32_t, col_arg, false)
+PLC_TILE_REDUCE(row_argmax, int32_t, lane_arg, true, true)
+PLC_TILE_REDUCE(row_argmin, int32_t, lane_arg, false, true)
+PLC_TILE_REDUCE(col_argmax, int32_t, lane_arg, true, false)
+PLC_TILE_REDUCE(col_argmin, int32_t, lane_arg, false, false)
 
 #undef PLC_TILE_REDUCE
 
@@ -1331,7 +1306,7 @@ Tile<T> reduce_axis(const Tile<T>& t, Reduce op, int64_t axis, bool keepdim) {
     if (axis < 0) axis += n;
     if (n > 2 || axis < 0 || axis >= std::max<int64_t>(n, 1)) tile_error("reduce", "axis out of range (tiles of 1 or 2 axes)");
     bool along_cols = axis == n - 1;  // the last axis
-    Tile<T> out = along_cols ? row_reduce(t, op) : col_reduce(t, op);
+    Tile<T> out = lane_reduce(t, op, along_cols);
     if (keepdim) {
         if (n == 1) {
             out = reshape(out, Dims{1});
