@@ -299,6 +299,10 @@ fn compile_error(args: &[&str]) -> String {
 fn compile_errors_name_their_place() {
     let err = compile_error(&["tests/emit/e0613_kernel_result_not_a_parameter.pl"]);
     assert!(err.starts_with("tests/emit/e0613_kernel_result_not_a_parameter.pl:14:9: error[E0613]: "), "{err}");
+    // One error per misplaced op: the `if` merging its result is not an internal error (E0708).
+    let err = compile_error(&["tests/emit/e0615_one_error_per_misplaced_op.pl"]);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("tests/emit/e0615_one_error_per_misplaced_op.pl:14:13: error[E0615]: "), "{err}");
     // Issue 15, item 15: the runtime's limits of a task, at compile time.
     let err = compile_error(&["tests/emit/e0618_too_many_task_arguments.pl"]);
     let lines: Vec<&str> = err.lines().collect();

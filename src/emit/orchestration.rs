@@ -1222,6 +1222,15 @@ impl<'a> Emitter<'a> {
     /// orchestration ops (and what the passes leave, `pl.assemble` into a kernel's output)
     /// stand outside a device region; any other op is E0615.
     fn op(&mut self, var: VarId, op: Op, args: &[Option<ExprId>], loc: Loc) {
+        let reported = self.diags.len();
+        self.op_value(var, op, args, loc);
+        if self.diags.len() > reported && !self.names_of.contains_key(&var) {
+            // Reported here: the result's uses are not errors of their own.
+            self.names_of.insert(var, "0".to_string());
+        }
+    }
+
+    fn op_value(&mut self, var: VarId, op: Op, args: &[Option<ExprId>], loc: Loc) {
         let def = op.def();
         let special = match def.kind {
             OpKind::CrossCore
