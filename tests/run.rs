@@ -104,6 +104,7 @@ const CASES: &[Case] = &[
     ),
     ok("jit_shape_of_argument", "square_then_product", &[("x", "64x64"), ("w", "64x64"), ("out", "64x64")]),
     ok("loop_carried_ssa", "main", &[]),
+    ok("dead_scalar_carry", "main", &[("row_start", "3")]),
     ok("op_families", "entry", &[]),
     ok("program_form_graph", "main", &[]),
     ok("scalar_control_flow", "main", &[("which", "2")]),

@@ -179,6 +179,109 @@ pub fn contains_target(p: &Program, block: &[StmtId], mut is_target: impl FnMut(
     block.iter().map(|&s| visit::any_stmt(p, std::slice::from_ref(&s), &mut is_target)).collect()
 }
 
+/// One scalar loop carry: the loop, the carry's position, its iter arg and return
+/// variable, and the expressions that feed it (the init and the trailing yield's value).
+struct Carry {
+    stmt: StmtId,
+    index: usize,
+    iter_arg: VarId,
+    result: VarId,
+    feeds: [ExprId; 2],
+}
+
+/// Drops the dead scalar carries of the loops of `body`: a carry whose iter arg and result
+/// nothing reads but the inits and yields of other dead carries (a scalar reassigned in a
+/// loop and never read after it, which SSA still carries). A dead carry's value need not
+/// leave a device region. Loops with `break` or `continue` keep their carries; so does a
+/// body whose types name variables (a carried extent).
+pub fn drop_dead_scalar_carries(p: &mut Program, body: &[StmtId]) {
+    let carries = scalar_carries(p, body);
+    if carries.is_empty() {
+        return;
+    }
+    let mut bail = false;
+    visit::walk_stmts(p, body, |s| {
+        visit::stmt_defs(p, s, |v| bail |= visit::type_mentions_vars(&p.types, p.var(v).ty));
+    });
+    if bail {
+        return;
+    }
+    // What is read other than by the carries' feeds, then what the live carries feed.
+    let feeds: FxHashSet<ExprId> = carries.iter().flat_map(|c| c.feeds).collect();
+    let mut live: FxHashSet<VarId> = FxHashSet::default();
+    visit::walk_stmts(p, body, |s| {
+        visit::stmt_exprs(p, s, |e| {
+            if !feeds.contains(&e) {
+                visit::expr_reads(p, e, |v| {
+                    live.insert(v);
+                });
+            }
+        });
+    });
+    let mut alive = vec![false; carries.len()];
+    loop {
+        let mut changed = false;
+        for (i, c) in carries.iter().enumerate() {
+            if !alive[i] && (live.contains(&c.iter_arg) || live.contains(&c.result)) {
+                alive[i] = true;
+                changed = true;
+                for e in c.feeds {
+                    visit::expr_reads(p, e, |v| {
+                        live.insert(v);
+                    });
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Highest position first, so that the positions of the others stay.
+    let mut dead: Vec<&Carry> = carries.iter().zip(&alive).filter(|(_, &a)| !a).map(|(c, _)| c).collect();
+    dead.sort_by_key(|c| std::cmp::Reverse(c.index));
+    for c in dead {
+        let (iter_args, body, return_vars) = match &mut p.stmts[c.stmt.index()].kind {
+            StmtKind::For { iter_args, body, return_vars, .. }
+            | StmtKind::While { iter_args, body, return_vars, .. } => (iter_args, body.clone(), return_vars),
+            _ => unreachable!("a loop"),
+        };
+        iter_args.remove(c.index);
+        return_vars.remove(c.index);
+        let last = *body.last().expect("a carrying loop ends with its yield");
+        if let StmtKind::Yield(values) = &mut p.stmts[last.index()].kind {
+            values.remove(c.index);
+        }
+    }
+}
+
+/// The scalar carries of the loops of `body` that end with their yield and hold no
+/// `break` or `continue`.
+fn scalar_carries(p: &Program, body: &[StmtId]) -> Vec<Carry> {
+    use crate::ir::{DType, Type};
+    let mut out = Vec::new();
+    visit::walk_stmts(p, body, |s| {
+        let (iter_args, body, return_vars) = match &p.stmt(s).kind {
+            StmtKind::For { iter_args, body, return_vars, .. }
+            | StmtKind::While { iter_args, body, return_vars, .. } => (iter_args, body, return_vars),
+            _ => return,
+        };
+        let Some(StmtKind::Yield(values)) = body.last().map(|&l| &p.stmt(l).kind) else { return };
+        if values.len() != iter_args.len() || return_vars.len() != iter_args.len() {
+            return;
+        }
+        if visit::any_stmt(p, body, |t| matches!(p.stmt(t).kind, StmtKind::Break | StmtKind::Continue)) {
+            return;
+        }
+        for (index, ia) in iter_args.iter().enumerate() {
+            if matches!(p.types.get(p.var(ia.var).ty), Type::Scalar(d) if *d != DType::TaskId) {
+                let feeds = [ia.init, values[index]];
+                out.push(Carry { stmt: s, index, iter_arg: ia.var, result: return_vars[index], feeds });
+            }
+        }
+    });
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -85,6 +85,11 @@ pub fn outline_function(
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
 ) -> Vec<Outlined> {
+    if target.device {
+        // A scalar only dead loop carries read need not leave a device region.
+        let body = program.functions[&func].body.clone();
+        dataflow::drop_dead_scalar_carries(program, &body);
+    }
     let f = &program.functions[&func];
     let mut known: FxHashSet<Symbol> = FxHashSet::default();
     for p in &f.params {

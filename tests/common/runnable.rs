@@ -54,6 +54,7 @@ pub const RUNNABLE: &[Runnable] = &[
         args: &["x=64x64", "w=64x64", "out=64x64"],
     },
     Runnable { file: "loop_carried_ssa", entry: "main", args: &[] },
+    Runnable { file: "dead_scalar_carry", entry: "main", args: &["row_start=3"] },
     Runnable { file: "program_form_graph", entry: "main", args: &[] },
     Runnable { file: "scalar_control_flow", entry: "main", args: &["which=2"] },
     // `out`'s dynamic extent is bound by `x`'s shape: no `--arg` for it.
