@@ -722,7 +722,20 @@ impl Outliner<'_> {
     /// is also read; otherwise In. A stored tensor is at least Out.
     fn directions(&self, inputs: &[VarId], body: &[StmtId], stores: &[VarId]) -> Vec<Direction> {
         let p = &*self.program;
-        let index: FxHashMap<VarId, usize> = inputs.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+        let mut index: FxHashMap<VarId, usize> = inputs.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+        // A loop carry that starts as an input is that input: a write through it (a kernel
+        // called with the carried tensor) writes the input. Outer loops come first.
+        visit::walk_stmts(p, body, |s| {
+            if let StmtKind::For { iter_args, .. } | StmtKind::While { iter_args, .. } = &p.stmt(s).kind {
+                for a in iter_args {
+                    if let ExprKind::Var(v) = p.expr(a.init).kind {
+                        if let Some(&i) = index.get(&v) {
+                            index.insert(a.var, i);
+                        }
+                    }
+                }
+            }
+        });
         // An input is read where it is mentioned other than as a written argument.
         let mut mentions = vec![0u32; inputs.len()];
         let mut written_only = vec![0u32; inputs.len()];

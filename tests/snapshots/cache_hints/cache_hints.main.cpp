@@ -67,7 +67,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
 
         // Task 2: main_incore_0
         CoreTaskArgs params_t2;
-        params_t2.add_input(ext_doubled);
+        params_t2.add_inout(ext_doubled);
         params_t2.add_input(ext_x);
         rt_submit_aiv_task(2, params_t2);
     }

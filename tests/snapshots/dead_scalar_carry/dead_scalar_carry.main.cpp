@@ -36,8 +36,8 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
 
             // Task 0: band
             CoreTaskArgs params_t0;
-            params_t0.add_input(ext_out_b);
-            params_t0.add_input(ext_out_c);
+            params_t0.add_inout(ext_out_b);
+            params_t0.add_inout(ext_out_c);
             params_t0.add_input(ext_x);
             params_t0.add_scalar(batch);
             rt_submit_aiv_task(0, params_t0);

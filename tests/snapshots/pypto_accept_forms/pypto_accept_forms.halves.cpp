@@ -31,7 +31,7 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
 
         // Task 0: halves_incore_0
         CoreTaskArgs params_t0;
-        params_t0.add_input(ext_out);
+        params_t0.add_inout(ext_out);
         params_t0.add_input(ext_a);
         params_t0.add_input(ext_b);
         rt_submit_aiv_task(0, params_t0);
