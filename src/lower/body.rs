@@ -2718,10 +2718,10 @@ impl FnLower<'_, '_> {
             return Some(self.int(dtype.bytes(), span));
         }
         let spelled = format!("pl.{path}");
-        if let Some(gather) = super::scopes::split_transfer_name(path) {
-            return self.split_transfer(gather, &spelled, args, span);
-        }
         if let Some(op) = ops::by_spelling(&spelled) {
+            if let Some(gather) = super::scopes::split_transfer_kind(op) {
+                return self.split_transfer(gather, &spelled, args, span);
+            }
             let (op, first) = self.scalar_form(op, args)?;
             return self.op_call(op, &spelled, args, span, first);
         }

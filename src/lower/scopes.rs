@@ -1015,13 +1015,13 @@ impl WithLabel for crate::diag::Diagnostic {
     }
 }
 
-/// `aiv_shard` / `aic_gather` under `pl.`, `pl.tile.` or `pl.tensor.`: whether the
-/// spelling is the gather (`Some(true)`) or the shard (`Some(false)`).
-pub(crate) fn split_transfer_name(path: &str) -> Option<bool> {
-    let base = path.strip_prefix("tile.").or_else(|| path.strip_prefix("tensor.")).unwrap_or(path);
-    match base {
-        "aiv_shard" => Some(false),
-        "aic_gather" => Some(true),
+/// Whether an op is a split transfer: the gather (`Some(true)`), the shard (`Some(false)`),
+/// or neither (`None`). Every spelling of the four rows (`pl.aiv_shard`, `pl.tile.`,
+/// `pl.tensor.`) goes through [`FnLower::split_transfer`], which picks the row by operand.
+pub(crate) fn split_transfer_kind(op: Op) -> Option<bool> {
+    match op {
+        Op::TileAivShard | Op::TensorAivShard => Some(false),
+        Op::TileAicGather | Op::TensorAicGather => Some(true),
         _ => None,
     }
 }
