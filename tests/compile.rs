@@ -308,6 +308,8 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         // The hints of PyPTO's newer releases (no CPU meaning) and `pl.task_id_of`.
         Runnable { file: "cache_hints", entry: "main", args: &[] },
         Runnable { file: "gather_scatter", entry: "entry", args: &[] },
+        // The compare form of gather: two results, unpacked.
+        Runnable { file: "tests/emit/gather_compare", entry: "entry", args: &[] },
         // A loop and an `if` merging a tile with a tensor view (PyPTO's qwen3_jit, 03_flash_attention).
         Runnable { file: "tile_view_merge", entry: "tiled_projection", args: &[] },
         // Kernel results whose extents are known only at run time (PyPTO's 03_mixed_kernel).

@@ -1129,6 +1129,39 @@ fn shaping_ops_follow_their_definitions() {
     assert_eq!(floats(&out[4]), (0..8).map(|k| x[(3 + k / 4) * 8 + 2 + k % 4]).collect::<Vec<_>>());
 }
 
+/// The compare form of gather (issue 11): each row's positions `offset + r * 16 + c` of
+/// the elements that compare true, the first `out_cols` (0 after them), and every match
+/// counted; on a tile (`pl.tile.gather_compare`) and a tensor (`pl.tensor.gather`'s compare
+/// form, `pl.tensor.gather_compare`).
+#[test]
+fn gather_compare_finds_each_rows_matches() {
+    let src = include_str!("emit/gather_compare.pl");
+    let out = run_source(src, "entry", &[], 6).unwrap();
+    let x = drawn(6, 0, 64);
+    let expect = |keep: &dyn Fn(f64) -> bool, offset: i64, cols: usize| {
+        let (mut positions, mut counts) = (vec![0; 4 * cols], Vec::new());
+        for r in 0..4 {
+            let hits: Vec<i64> =
+                (0..16).filter(|&c| keep(x[r * 16 + c].into())).map(|c| offset + (r * 16 + c) as i64).collect();
+            for (n, &p) in hits.iter().take(cols).enumerate() {
+                positions[r * cols + n] = p;
+            }
+            counts.push(hits.len() as i64);
+        }
+        (positions, counts)
+    };
+    type Check<'a> = (&'a dyn Fn(f64) -> bool, i64, usize);
+    let checks: [Check; 4] =
+        [(&|v| v > 0.25, 100, 8), (&|v| v <= 0.25, 0, 4), (&|v| v >= 0.5, 0, 2), (&|v| v != 0.5, -1, 16)];
+    for (i, (keep, offset, cols)) in checks.into_iter().enumerate() {
+        let (positions, counts) = expect(keep, offset, cols);
+        // The drawn values make rows of some matches (and `!= 0.5` every element).
+        assert!(counts.iter().any(|&n| n > 0 && n < 16) || i == 3, "counts {i}: {counts:?}");
+        assert_eq!(ints(&out[2 * i]), positions, "positions {i}");
+        assert_eq!(ints(&out[2 * i + 1]), counts, "counts {i}");
+    }
+}
+
 // ---------------------------------------------------------------- errors
 
 fn plc(args: &[&str]) -> std::process::Output {

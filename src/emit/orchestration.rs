@@ -1373,6 +1373,7 @@ impl<'a> Emitter<'a> {
             | crate::ir::ops::specials!(shaping)
             | crate::ir::ops::specials!(scatter)
             | crate::ir::ops::specials!(placing)
+            | crate::ir::ops::specials!(tuple)
             | Special::Load
             | Special::Store
             | Special::BlockLoad

@@ -99,7 +99,7 @@ impl Tracer<'_> {
                 for a in args {
                     tys.push(a.and_then(|a| self.operand(a, rank)));
                 }
-                let view = ArgView { program: self.p, interner: &self.local, args };
+                let view = ArgView::new(self.p, &self.local, args);
                 let ty = (op.def().result)(&Retyped { view, tys }).ok()?;
                 ty.shape().and_then(|d| d.iter().map(|&x| self.text(x)).collect())
             }

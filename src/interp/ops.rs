@@ -14,7 +14,7 @@ use super::exec::{as_int, Interp, MAX_ELEMENTS};
 use super::value::{contiguous_strides, element_count, for_each_index, Data, Dense, Num, Tensor, Value};
 use crate::intern::Interner;
 use crate::ir::arith::{float_floor_div_mod, floor_mod};
-use crate::ir::ops::{Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special, UnaryFn};
+use crate::ir::ops::{self, Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special, UnaryFn};
 use crate::ir::{AtomicType, DType, EnumValue, MaskPattern, PadValue};
 use std::cell::RefCell;
 use std::cell::RefMut;
@@ -216,6 +216,7 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         Special::TaskDummy => Ok(it.dummy_task(a.at(P::Deps))),
         Special::TaskIdOf => Ok(it.task_id_of(&a.tensor(P::Producer)?)),
         crate::ir::ops::specials!(placing) => placing(special, a),
+        crate::ir::ops::specials!(tuple) => gather_compare(a),
     }
 }
 
@@ -575,6 +576,9 @@ fn matmul_op(special: Special, a: &Args<'_>) -> Res<Value> {
 
 /// The other computations, the same on tensors (a new tensor) and on tiles (a new tile).
 fn other_compute(special: Special, a: &Args<'_>) -> Res<Value> {
+    if special == Special::Gather && a.at(P::Kvalue).is_some() {
+        return gather_compare(a);
+    }
     let d = match special {
         Special::Lrelu | Special::Prelu => {
             let x = a.nth_operand(0)?;
@@ -722,6 +726,44 @@ fn gather(special: Special, a: &Args<'_>) -> Res<Dense> {
     };
     let dim = normalize_axis(as_int(dim).ok_or("dim must be an integer")?, src.rank())?;
     gather_index(&src, &a.dense(P::Index)?, dim)
+}
+
+/// `gather_compare`, and `tensor.gather`'s compare form: the positions of the matches of
+/// each row and their counts (see [`Special::GatherCompare`]).
+fn gather_compare(a: &Args<'_>) -> Res<Value> {
+    let src = a.nth_dense(0)?;
+    let (&[rows, cols], &[valid_rows, valid_cols]) = (&src.shape[..], &src.valid[..]) else {
+        return Err(format!("`{}` needs a 2-D source", a.op()));
+    };
+    let k = a.num(P::Kvalue)?;
+    let name = match a.at(P::CmpMode) {
+        Some(Value::Str(s)) => Some(a.names.get(*s).to_string()),
+        _ => None,
+    };
+    let code = ops::cmp_mode_code(name.as_deref(), a.at(P::CmpMode).and_then(as_int))
+        .ok_or_else(|| format!("cmp_mode must be one of {} or a code 0..5", ops::CMP_MODES.join(", ")))?;
+    let offset = match a.at(P::Offset) {
+        Some(v) => as_int(v).ok_or("offset must be an integer")?,
+        None => 0,
+    };
+    let out_cols = a.int(P::OutCols)?;
+    let hits = binary(&Operand::Array(src), &Operand::Scalar(k), Bin::Cmp(code as u8))?;
+    let mut positions = Dense::zeros(DType::Int32, vec![rows, out_cols]);
+    let mut counts = Dense::zeros(a.dtype_or(P::CountDtype, DType::Int32)?, vec![1, rows]);
+    for r in 0..valid_rows {
+        let mut n = 0;
+        for c in 0..valid_cols {
+            if hits.data.get((r * cols + c) as usize).as_f64() != 0.0 {
+                if n < out_cols {
+                    positions.data.set((r * out_cols + n) as usize, Num::I(offset + r * cols + c));
+                }
+                n += 1;
+            }
+        }
+        counts.data.set(r as usize, Num::I(n));
+    }
+    let tile = a.first_is_tile();
+    Ok(Value::tuple(vec![wrap_like(tile, positions), wrap_like(tile, counts)]))
 }
 
 fn wrap_like(tile: bool, d: Dense) -> Value {

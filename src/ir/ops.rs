@@ -289,6 +289,8 @@ macro_rules! specials {
         $crate::ir::ops::specials!(@ Lrelu Prelu Sel Sels Expands Concat Fillpad Sort32 Mrgsort Gather GatherMask
             GatherB MGather PagedGather)
     };
+    (tuple) => { $crate::ir::ops::specials!(@ GatherCompare)
+    };
     (placing) => { $crate::ir::ops::specials!(@ MScatter GatherRow) };
     (shaping) => { $crate::ir::ops::specials!(@ Tri FillpadExpand FillpadInplace ExpandClone Extract) };
     (scatter) => { $crate::ir::ops::specials!(@ Scatter ScatterMask ScatterUpdate Random ReinterpretView) };
@@ -366,6 +368,13 @@ pub enum Special {
     Gather,
     /// Elements picked by a hardware mask pattern.
     GatherMask,
+    /// `gather_compare(src, kvalue, ...)`, and `tensor.gather`'s compare form: per row of
+    /// a 2-D source, the positions of the elements that compare true with `kvalue` and how
+    /// many there were. A position is `offset + row * columns + column` (the element's
+    /// place in the source's row-major storage, as PTO-ISA's compare form of `TGATHER`
+    /// numbers them); the first `out_cols` are written, in column order, the rest of the
+    /// row is 0; the count is every match, one per row in a `[1, rows]` result.
+    GatherCompare,
     /// A window of a tensor into a new tile (`pl.load`).
     Load,
     /// A tile's valid region written into a tensor (`pl.store`, `pl.l0c_store`).
@@ -598,6 +607,16 @@ pub trait Args {
     fn text(&self, _i: usize) -> Option<String> {
         None
     }
+    /// Whether argument `i` is a literal number or `True`/`False` (which takes the dtype
+    /// the op needs). The default knows none.
+    fn is_literal(&self, _i: usize) -> bool {
+        false
+    }
+    /// The tuple of `elements`, for an op with several results (`gather_compare`); `None`
+    /// where no type can be made (the default). The caller of the rule interns the elements.
+    fn tuple(&self, _elements: Vec<Type>) -> Option<Type> {
+        None
+    }
 }
 
 /// Computes the type of a call's result, or says why the arguments do not fit.
@@ -753,13 +772,7 @@ pub const ALIASES: &[(&str, Op)] = &[
 /// Spellings PyPTO has (ops.md §2) that plc refuses by name, each with the reason the
 /// diagnostic gives (E0223). tests/spellings.rs checks that every PyPTO spelling has a
 /// row or an entry here, and that no entry here has a row.
-pub const REFUSED: &[(&str, &str)] = &[
-    // ops.md §1.4: the AIV split of a mixed kernel.
-    ("pl.tensor.gather_compare", NO_ROW_YET),
-    ("pl.tile.gather_compare", NO_ROW_YET),
-];
-
-const NO_ROW_YET: &str = "plc has no row for this op yet (issue 11)";
+pub const REFUSED: &[(&str, &str)] = &[];
 
 /// Why plc refuses a PyPTO spelling, when it is one of [`REFUSED`].
 pub fn refusal(spelling: &str) -> Option<&'static str> {
@@ -1691,14 +1704,83 @@ fn tensor_gather(a: &dyn Args) -> Result<Type, String> {
     if mask {
         return gathered_by_mask(a, 0, 3, 4);
     }
-    if a.present(5) || a.present(6) || a.present(7) {
-        // The compare form returns a pair (indices, counts).
-        return Ok(Type::Unknown);
+    if compare {
+        return gathered_by_compare(a, "input", [5, 6, 8, 7, 9]);
     }
     if a.present(2) {
         return gathered_by_index(a, 0, 2);
     }
     Err("give (dim, index), mask_pattern=, or kvalue=, cmp_mode= and out_cols=".to_string())
+}
+
+/// `pl.tensor.gather_compare(input, kvalue, cmp_mode=, offset=0, out_cols=, count_dtype=None)`.
+fn tensor_gather_compare(a: &dyn Args) -> Result<Type, String> {
+    if !a.present(2) {
+        return Err("cmp_mode= is required".to_string());
+    }
+    gathered_by_compare(a, "input", [1, 2, 3, 4, 5])
+}
+
+/// `pl.tile.gather_compare(src, kvalue, tmp, cmp_mode='eq', offset=0, out_cols=, count_dtype=None)`.
+fn tile_gather_compare(a: &dyn Args) -> Result<Type, String> {
+    gathered_by_compare(a, "src", [1, 3, 4, 5, 6])
+}
+
+/// The names `cmp_mode` takes, at their codes (`cmp_type`'s codes).
+pub const CMP_MODES: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+
+/// The code of a `cmp_mode` given by name or code, `eq` (0) when absent.
+pub fn cmp_mode_code(name: Option<&str>, code: Option<i64>) -> Option<i64> {
+    match (name, code) {
+        (Some(n), _) => CMP_MODES.iter().position(|m| m.eq_ignore_ascii_case(n)).map(|k| k as i64),
+        (None, Some(k)) => (0..6).contains(&k).then_some(k),
+        (None, None) => Some(0),
+    }
+}
+
+/// The compare form of gather (see [`Special::GatherCompare`]): a pair of the positions
+/// (INT32, `[rows, out_cols]`) and the counts (`count_dtype`, INT32 or UINT32, `[1, rows]`).
+/// `out_cols` is keyword-only and required in PyPTO; an optional parameter here, so that it
+/// prints as a keyword, and checked by this rule.
+/// `slots` are the arguments kvalue, cmp_mode, offset, out_cols and count_dtype; `what` names
+/// the source in messages (PyPTO's words: `src` for tiles, `input` for tensors).
+fn gathered_by_compare(a: &dyn Args, what: &str, slots: [usize; 5]) -> Result<Type, String> {
+    let [kvalue, cmp, _offset, out_cols, count] = slots;
+    let ty = a.ty(0).ok_or("missing argument")?;
+    let dtype = ty.dtype();
+    if let Some(d) = dtype {
+        if !matches!(d, DType::Fp16 | DType::Fp32 | DType::Int16 | DType::Int32) {
+            return Err(format!("{what} dtype {} is not one of FP16, FP32, INT16, INT32", d.name()));
+        }
+    }
+    let rows = match ty.shape() {
+        Some([rows, _]) => *rows,
+        Some(shape) => return Err(format!("the {what} must be 2-D, not of rank {}", shape.len())),
+        None => Dim::Unknown,
+    };
+    if let (Some(Type::Scalar(k)), Some(d)) = (a.ty(kvalue), dtype) {
+        if *k != d && !a.is_literal(kvalue) {
+            return Err(format!("kvalue dtype {} differs from the {what} dtype {}", k.name(), d.name()));
+        }
+    }
+    if a.present(cmp) && cmp_mode_code(a.text(cmp).as_deref(), a.int(cmp)).is_none() {
+        return Err(format!("cmp_mode must be one of {} or a code 0..5", CMP_MODES.join(", ")));
+    }
+    let cols = match a.int(out_cols) {
+        Some(n) if n > 0 => n,
+        _ => return Err("out_cols= must be given, a positive integer constant".to_string()),
+    };
+    let counted = a.dtype(count).unwrap_or(DType::Int32);
+    if !matches!(counted, DType::Int32 | DType::UInt32) {
+        return Err(format!("count_dtype must be INT32 or UINT32, not {}", counted.name()));
+    }
+    let make = |shape: Vec<Dim>, dtype: DType| match ty {
+        Type::Tile { .. } => Type::Tile { shape, dtype, memory: Some(MemorySpace::Vec) },
+        _ => Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false },
+    };
+    let positions = make(vec![rows, Dim::Const(cols)], DType::Int32);
+    let counts = make(vec![Dim::Const(1), rows], counted);
+    a.tuple(vec![positions, counts]).ok_or_else(|| "a result of several values is not known here".to_string())
 }
 
 /// `pl.tile.gather(src, indices, tmp)`.
@@ -3094,6 +3176,10 @@ ops! {
     TensorGatherMask = "tensor.gather_mask", Tensor, ["pl.tensor.gather_mask"], None,
         &[req(P::Input, K::Tensor), req(P::MaskPattern, K::Any), opt(P::OutputDtype, K::DType)],
         tile_gather_mask, false, OpKind::Special(Special::GatherMask);
+    TensorGatherCompare = "tensor.gather_compare", Tensor, ["pl.tensor.gather_compare"], None,
+        &[req(P::Input, K::Tensor), req(P::Kvalue, K::Scalar), opt(P::CmpMode, K::Any), opt(P::Offset, K::Int),
+          opt(P::OutCols, K::Int), opt(P::CountDtype, K::DType)],
+        tensor_gather_compare, false, OpKind::Special(Special::GatherCompare);
     TensorMrgsortFormat1 = "tensor.mrgsort_format1", Tensor, ["pl.tensor.mrgsort_format1"], None,
         &[req(P::Src0, K::Tensor), req(P::BlockLen, K::Scalar)], same_as_first, false, OpKind::Special(Special::Mrgsort);
     TensorMrgsortFormat2 = "tensor.mrgsort_format2", Tensor, ["pl.tensor.mrgsort_format2"], None,
@@ -3277,6 +3363,10 @@ ops! {
         &[req(P::Src, K::Tile), req(P::Indices, K::Tile), req(P::Tmp, K::Tile)], tile_gather, false, OpKind::Special(Special::Gather);
     TileGatherMask = "tile.gather_mask", Tile, ["pl.tile.gather_mask"], None,
         &[req(P::Src, K::Tile), req(P::MaskPattern, K::Any), opt(P::OutputDtype, K::DType)], tile_gather_mask, false, OpKind::Special(Special::GatherMask);
+    TileGatherCompare = "tile.gather_compare", Tile, ["pl.tile.gather_compare"], None,
+        &[req(P::Src, K::Tile), req(P::Kvalue, K::Scalar), req(P::Tmp, K::Tile), opt(P::CmpMode, K::Any),
+          opt(P::Offset, K::Int), opt(P::OutCols, K::Int), opt(P::CountDtype, K::DType)],
+        tile_gather_compare, false, OpKind::Special(Special::GatherCompare);
     TileMrgsortFormat1 = "tile.mrgsort_format1", Tile, ["pl.tile.mrgsort_format1"], None,
         &[req(P::Src0, K::Tile), req(P::BlockLen, K::Scalar)], same_as_first, false, OpKind::Special(Special::Mrgsort);
     // The last tile given is the scratch: `(src0, src1, tmp)` up to `(src0, ..., src3, tmp)`.

@@ -3086,14 +3086,19 @@ impl FnLower<'_, '_> {
             self.cx.program.expr(a).ty == Types::UNKNOWN
                 && !matches!(self.cx.program.expr(a).kind, ExprKind::DType(_) | ExprKind::Enum(_) | ExprKind::Str(_))
         });
-        let result = if unknown {
-            Ok(Type::Unknown)
+        let (result, elements) = if unknown {
+            (Ok(Type::Unknown), Vec::new())
         } else {
-            let view = ArgView { program: &self.cx.program, interner: &self.cx.session.interner, args: &args };
-            (op.def().result)(&view)
+            let view = ArgView::new(&self.cx.program, &self.cx.session.interner, &args);
+            ((op.def().result)(&view), view.take_elements())
         };
         match result {
             Ok(ty) => {
+                // A tuple result: its elements interned now (the rule could not).
+                let ty = match ty {
+                    Type::Tuple(_) => Type::Tuple(elements.into_iter().map(|t| self.intern_ty(t)).collect()),
+                    ty => ty,
+                };
                 if let Some(dims) = ty.shape() {
                     if let Err(m) = crate::ir::limits::check_shape(dims, ty.is_tile()) {
                         let name = op.def().print_name();
@@ -3235,9 +3240,26 @@ fn enum_family(v: EnumValue) -> &'static str {
 
 /// The op table's view of a call's lowered arguments.
 pub(crate) struct ArgView<'p> {
-    pub(crate) program: &'p crate::ir::Program,
-    pub(crate) interner: &'p crate::intern::Interner,
-    pub(crate) args: &'p [Option<ExprId>],
+    program: &'p crate::ir::Program,
+    interner: &'p crate::intern::Interner,
+    args: &'p [Option<ExprId>],
+    /// The element types of a tuple result the rule made (`Args::tuple`), to be interned.
+    elements: std::cell::RefCell<Vec<Type>>,
+}
+
+impl<'p> ArgView<'p> {
+    pub(crate) fn new(
+        program: &'p crate::ir::Program,
+        interner: &'p crate::intern::Interner,
+        args: &'p [Option<ExprId>],
+    ) -> Self {
+        ArgView { program, interner, args, elements: Default::default() }
+    }
+
+    /// The element types of the tuple the rule returned, in order.
+    pub(crate) fn take_elements(&self) -> Vec<Type> {
+        self.elements.take()
+    }
 }
 
 impl ArgView<'_> {
@@ -3296,6 +3318,16 @@ impl Args for ArgView<'_> {
     fn text(&self, i: usize) -> Option<String> {
         let ExprKind::Str(s) = self.kind(i)? else { return None };
         Some(self.interner.get(*s).to_string())
+    }
+
+    fn is_literal(&self, i: usize) -> bool {
+        matches!(self.kind(i), Some(ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_)))
+    }
+
+    fn tuple(&self, elements: Vec<Type>) -> Option<Type> {
+        let placeholders = vec![Types::UNKNOWN; elements.len()];
+        *self.elements.borrow_mut() = elements;
+        Some(Type::Tuple(placeholders))
     }
 }
 

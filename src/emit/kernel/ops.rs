@@ -220,6 +220,9 @@ impl Emitter<'_> {
             | Special::SetValidShape
             | Special::Assemble
             | Special::Move => self.layout(c, special),
+            // The compare form of `tensor.gather` has two results, as `gather_compare`.
+            Special::Gather if c.get(P::Kvalue).is_some() => self.gather_compare(c),
+            crate::ir::ops::specials!(tuple) => self.gather_compare(c),
             Special::Cast | crate::ir::ops::specials!(matmul) | crate::ir::ops::specials!(compute) => {
                 let elem = self.elem_of(c.e)?;
                 let text = self.compute(c, special, elem)?;
@@ -860,6 +863,30 @@ impl Emitter<'_> {
                 ))
             }
         }
+    }
+
+    /// `gather_compare` (and `tensor.gather`'s compare form): a pair of tiles, the positions
+    /// of each row's matches and their counts.
+    fn gather_compare(&mut self, c: &OpCall<'_>) -> Res<(String, Repr)> {
+        let src = self.need(c, Slot::Nth(0))?;
+        let x = self.tile_arg(src)?;
+        let k = self.expr(self.need(c, P::Kvalue)?)?.0;
+        let name = match c.get(P::CmpMode).map(|e| &self.p.expr(e).kind) {
+            Some(ExprKind::Str(s)) => Some(self.names.get(*s).to_string()),
+            _ => None,
+        };
+        let given = c.get(P::CmpMode).and_then(|e| match self.p.expr(e).kind {
+            ExprKind::Int(k) => Some(k),
+            _ => None,
+        });
+        // Lowering checked the mode (E0217).
+        let code = crate::ir::ops::cmp_mode_code(name.as_deref(), given).unwrap_or(0);
+        let offset = self.int_arg(c.get(P::Offset), 0)?;
+        let out_cols = self.int_arg(c.get(P::OutCols), 1)?;
+        let counted = self.dtype_arg(c.get(P::CountDtype)).unwrap_or(DType::Int32);
+        let count = super::elem_ctype(counted).unwrap_or("int32_t");
+        let text = format!("plc::gather_compare<{count}>({x}, {k}, {code}, {offset}, {out_cols})");
+        Ok((text, Repr::Tuple(vec![Repr::Tile("int32_t"), Repr::Tile(count)])))
     }
 
     /// The scatters, `random` and `reinterpret_view`. The tile scatters write into their

@@ -187,6 +187,8 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
             Special::Sort32 | Special::Mrgsort | Special::Gather | Special::GatherMask => {
                 Some("sorts and gathers are not mapped yet")
             }
+            // PTO-ISA's CPU simulator has no compare form of TGATHER (only its NPU headers do).
+            Special::GatherCompare => Some("the compare form of TGATHER has no CPU implementation in PTO-ISA"),
             Special::ArrayCreate | Special::ArrayGet | Special::ArrayUpdate => Some("`pl.Array` is not mapped yet"),
             Special::SyncAll => Some("a barrier across cores is not mapped yet"),
             Special::SubblockIdx | Special::AvailableAivCount | Special::AvailableClusterCount => {

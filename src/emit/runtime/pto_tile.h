@@ -1538,6 +1538,28 @@ Tile<T> gather_index(const Tile<T>& src, const Tile<I>& index) {
     return out;
 }
 
+/// `gather_compare(src, k, ...)`: for each row of a 2-D source, the positions of the
+/// elements x with `compare(x, k, code)` (position = offset + r * cols + c, the element's
+/// place in the source's storage), the first out_cols of them in column order (the rest of
+/// the row 0), and the number of all of them (a [1, rows] tile of C).
+template <class C, class T, class K>
+std::tuple<Tile<int32_t>, Tile<C>> gather_compare(const Tile<T>& src, K k, int64_t code, int64_t offset,
+                                                  int64_t out_cols) {
+    T y = plc_rt::convert<T>(k);
+    Tile<int32_t> positions = make_tile<int32_t>(dims2(src.rows, out_cols));
+    Tile<C> counts = make_tile<C>(dims2(1, src.rows));
+    for (int64_t r = 0; r < src.valid_rows; ++r) {
+        int64_t n = 0;
+        for (int64_t c = 0; c < src.valid_cols; ++c) {
+            if (!compare<T>(src.at(r, c), y, code)) continue;
+            if (n < out_cols) positions.at(r, n) = static_cast<int32_t>(offset + r * src.cols + c);
+            ++n;
+        }
+        counts.at(0, r) = static_cast<C>(n);
+    }
+    return {positions, counts};
+}
+
 // ------------------------------------------------------------------ scatters, random numbers, reinterpretation
 
 /// `tile.scatter(dst, src, indexes)`: dst.flat[indexes[i][j]] = src[i][j], in order.
