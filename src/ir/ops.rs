@@ -1069,9 +1069,11 @@ fn read_element(a: &dyn Args) -> Result<Type, String> {
 }
 
 /// `write(x, indices, value)`: a statement.
+/// `write(t, indices, value)`: the tensor or tile written, as PyPTO's `tensor.write` and
+/// `tile.write` return it (the write happens in place).
 fn write_element(a: &dyn Args) -> Result<Type, String> {
     one_index_per_dim(a, 1)?;
-    Ok(Type::None)
+    same_as_first(a)
 }
 
 /// An axis argument normalized against `rank` (negative counts from the end).
@@ -2937,9 +2939,9 @@ ops! {
         older: [("*", "the dtype in the annotation")];
     TensorDim = "tensor.dim", Tensor, ["pl.tensor.dim"], None,
         &[req(P::T, K::Tensor), req(P::Axis, K::Int)], dim_of, true, OpKind::Special(Special::Dim);
-    TensorRead = "tensor.read", Tensor, ["pl.tensor.read", "pl.read"], None,
+    TensorRead = "tensor.read", Tensor, ["pl.tensor.read"], Some("read"),
         &[req(P::T, K::Tensor), req(P::Indices, K::Indices)], read_element, true, OpKind::Special(Special::Read);
-    TensorWrite = "tensor.write", Tensor, ["pl.tensor.write", "pl.write"], None,
+    TensorWrite = "tensor.write", Tensor, ["pl.tensor.write"], Some("write"),
         &[write(P::T, K::Tensor), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, true, OpKind::Special(Special::Write);
     TensorSlice = "tensor.slice", Tensor, ["pl.tensor.slice"], Some("slice"),
         &[req(P::X, K::Tensor), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
@@ -3133,9 +3135,9 @@ ops! {
           opt(P::Slayout, K::Enum("TileLayout")),
           opt(P::Transpose, K::Bool)],
         moved, false, OpKind::Special(Special::Move);
-    TileRead = "tile.read", Tile, ["pl.tile.read"], None,
+    TileRead = "tile.read", Tile, ["pl.tile.read"], Some("read"),
         &[req(P::T, K::Tile), req(P::Indices, K::Indices)], read_element, false, OpKind::Special(Special::Read);
-    TileWrite = "tile.write", Tile, ["pl.tile.write"], None,
+    TileWrite = "tile.write", Tile, ["pl.tile.write"], Some("write"),
         &[read_write(P::T, K::Tile), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, false, OpKind::Special(Special::Write);
     TileSlice = "tile.slice", Tile, ["pl.tile.slice"], Some("slice"),
         &[req(P::X, K::Tile), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
@@ -3662,7 +3664,8 @@ mod tests {
     #[test]
     fn lookup() {
         assert_eq!(by_spelling("pl.load").map(|id| id.def().name), Some("tile.load"));
-        assert_eq!(by_spelling("pl.read").map(|id| id.def().name), Some("tensor.read"));
+        assert_eq!(unified("read").map(|id| id.def().name).collect::<Vec<_>>(), ["tensor.read", "tile.read"]);
+        assert_eq!(unified("write").count(), 2);
         assert_eq!(unified("add").count(), 2);
         assert_eq!(scalar_operator("mul"), Some(ScalarOp::Mul));
         assert_eq!(Op::TileStore.def().effect(2), Effect::Write);
