@@ -1211,6 +1211,55 @@ fn unified_math_ops_follow_pyptos_definitions() {
     assert_eq!(floats(&out[8]), full, "matmul_bias");
 }
 
+/// The bitwise, compare, select and sort ops of `tests/emit/ops_unified_compare.pl`
+/// (issue 11): `pl.and_`/`pl.or_` with a scalar are `ands`/`ors`, shifts by `b & 3`, the
+/// packed mask of `x >= 0.25` read by `sel` and `sels`, sort32 and mrgsort by value.
+#[test]
+fn unified_bitwise_compare_and_sort_ops_follow_pyptos_definitions() {
+    let src = include_str!("emit/ops_unified_compare.pl");
+    let out = run_source(src, "entry", &[], 7).unwrap();
+    let ints_drawn = |skip: usize, n: usize| -> Vec<i64> {
+        let mut rng = SplitMix64::new(7);
+        for _ in 0..skip {
+            rng.next_u64();
+        }
+        (0..n).map(|_| rng.draw_int()).collect()
+    };
+    let (i, j) = (ints_drawn(0, 64), ints_drawn(64, 64));
+    let x = drawn(7, 128, 32);
+    let s = drawn(7, 160, 128);
+    let each = |f: &dyn Fn(usize) -> i64| (0..64).map(f).collect::<Vec<i64>>();
+    let bits = ints(&out[0]);
+    let block = |k: usize| bits[k * 64..(k + 1) * 64].to_vec();
+    assert_eq!(block(0), each(&|k| i[k] & j[k]), "and_");
+    assert_eq!(block(1), each(&|k| i[k] | j[k]), "or_");
+    assert_eq!(block(2), each(&|k| i[k] | 5), "ors");
+    assert_eq!(block(3), each(&|k| !i[k]), "not_");
+    assert_eq!(block(4), each(&|k| i[k] << (j[k] & 3)), "shl");
+    assert_eq!(block(5), each(&|k| i[k] >> (j[k] & 3)), "shr");
+    assert_eq!(block(6), each(&|k| i[k] | 16), "or_ with a scalar");
+    // Bit c % 8 of byte c / 8 of a row for column c; the valid 2 bytes of each row stored.
+    let mut mask = vec![0i64; 4];
+    for (k, &v) in x.iter().enumerate() {
+        if v >= 0.25 {
+            mask[(k / 16) * 2 + (k % 16) / 8] |= 1 << (k % 8);
+        }
+    }
+    assert_eq!(ints(&out[1]), mask, "cmps");
+    assert_eq!(floats(&out[2]), x.iter().map(|&v| if v >= 0.25 { v } else { -v }).collect::<Vec<_>>(), "sel");
+    assert_eq!(floats(&out[3]), x.iter().map(|&v| if v >= 0.25 { v } else { -1.0 }).collect::<Vec<_>>(), "sels");
+    // Value-index pairs, largest value first (equal values keep their order).
+    let sorted = |vals: &[f32], base: usize| -> Vec<f32> {
+        let mut order: Vec<usize> = (0..vals.len()).collect();
+        order.sort_by(|&a, &b| vals[b].partial_cmp(&vals[a]).unwrap());
+        order.iter().flat_map(|&c| [vals[c], (base + c) as f32]).collect()
+    };
+    assert_eq!(floats(&out[4]), sorted(&s[..64], 0), "sort32 + mrgsort of one row");
+    let merged = floats(&out[5]);
+    assert_eq!(merged[..128], sorted(&s[..64], 0)[..], "mrgsort, row 0");
+    assert_eq!(merged[128..], sorted(&s[64..], 0)[..], "mrgsort, row 1");
+}
+
 // ---------------------------------------------------------------- errors
 
 fn plc(args: &[&str]) -> std::process::Output {

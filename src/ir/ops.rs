@@ -750,6 +750,23 @@ pub const ALIASES: &[(&str, Op)] = &[
     ("pl.tile.create_tile", Op::TileCreate),
 ];
 
+/// The tile ops whose unified name takes a scalar second operand through another row
+/// (ops.md §2.1: `pl.and_(tile, 3)` is `tile.ands`, `pl.cmp(tile, 0.5)` is `tile.cmps`);
+/// the tile rows themselves take tiles only, as PyPTO's do.
+const SCALAR_RHS_FORMS: &[(Op, Op)] = &[
+    (Op::TileAnd, Op::TileAnds),
+    (Op::TileOr, Op::TileOrs),
+    (Op::TileXor, Op::TileXors),
+    (Op::TileShl, Op::TileShls),
+    (Op::TileShr, Op::TileShrs),
+    (Op::TileCmp, Op::TileCmps),
+];
+
+/// The row a unified call of `op` goes to when its second operand is a scalar.
+pub fn scalar_rhs_form(op: Op) -> Option<Op> {
+    SCALAR_RHS_FORMS.iter().find(|(tiles, _)| *tiles == op).map(|(_, scalar)| *scalar)
+}
+
 /// Spellings PyPTO has (ops.md §2) that plc refuses by name, each with the reason the
 /// diagnostic gives (E0223). tests/spellings.rs checks that every PyPTO spelling has a
 /// row or an entry here, and that no entry here has a row.
