@@ -1260,6 +1260,23 @@ fn unified_bitwise_compare_and_sort_ops_follow_pyptos_definitions() {
     assert_eq!(merged[128..], sorted(&s[64..], 0)[..], "mrgsort, row 1");
 }
 
+/// The `pl.system.*` pipe spellings of `tests/emit/ops_system_pipes.pl` carry tiles both
+/// ways: out = (2a) @ b + (3a) @ b + 1 (issue 11).
+#[test]
+fn system_pipes_carry_tiles_both_ways() {
+    let src = include_str!("emit/ops_system_pipes.pl");
+    let out = run_source(src, "main", &[], 4).unwrap();
+    let a = drawn(4, 0, 16 * 32);
+    let b = drawn(4, 16 * 32, 32 * 16);
+    let want: Vec<f32> = (0..256)
+        .map(|e| {
+            let dot = |s: f32| (0..32).map(|k| a[(e / 16) * 32 + k] * s * b[k * 16 + e % 16]).sum::<f32>();
+            dot(2.0) + dot(3.0) + 1.0
+        })
+        .collect();
+    assert_eq!(floats(&out[0]), want);
+}
+
 // ---------------------------------------------------------------- errors
 
 fn plc(args: &[&str]) -> std::process::Output {
