@@ -64,6 +64,18 @@ const CASES: &[Case] = &[
         args: &[],
         fails_with: Some("`pld.system.get_comm_ctx` has no semantics"),
     },
+    Case {
+        file: "distributed_collectives",
+        entry: "collectives",
+        args: &[],
+        fails_with: Some("`pld.tensor.alloc_window_buffer` has no semantics"),
+    },
+    Case {
+        file: "distributed_collectives",
+        entry: "on_chip",
+        args: &[],
+        fails_with: Some("`pld.system.get_comm_ctx` has no semantics"),
+    },
     ok("elementwise_scale_add", "scale_add", &[("x", "64x128"), ("y", "64x128"), ("out", "64x128")]),
     ok("gather_scatter", "entry", &[]),
     ok("graph_boundary", "model", &[]),

@@ -14,7 +14,7 @@
 //! disagree, a row accepts the union (an older keyword kept as an optional parameter)
 //! or the older API has its own row (`pl.op.block.load(t, row, col, h, w)`).
 
-use super::enums::{DType, EnumValue, MaskPattern, MemorySpace};
+use super::enums::{DType, EnumValue, MaskPattern, MemorySpace, WaitCmp};
 use super::types::{Dim, Handle, Type};
 use super::BinOp as ScalarOp;
 
@@ -767,6 +767,16 @@ pub fn scalar_rhs_form(op: Op) -> Option<Op> {
     SCALAR_RHS_FORMS.iter().find(|(tiles, _)| *tiles == op).map(|(_, scalar)| *scalar)
 }
 
+/// The spellings that reach another row when their first operand is a tile (ops.md
+/// §2.7.4: `pld.remote_store(src, ...)` is `pld.tensor.remote_store` of a tensor and
+/// `pld.tile.remote_store` of a tile; `pld.tensor.remote_store` itself takes tensors).
+const TILE_OPERAND_FORMS: &[(&str, Op)] = &[("pld.remote_store", Op::PldTileRemoteStore)];
+
+/// The row a call spelled `spelling` goes to when its first operand is a tile.
+pub fn tile_operand_form(spelling: &str) -> Option<Op> {
+    TILE_OPERAND_FORMS.iter().find(|(s, _)| *s == spelling).map(|(_, tiles)| *tiles)
+}
+
 /// Spellings PyPTO has (ops.md §2) that plc refuses by name, each with the reason the
 /// diagnostic gives (E0223). tests/spellings.rs checks that every PyPTO spelling has a
 /// row or an entry here, and that no entry here has a row.
@@ -836,6 +846,30 @@ const fn opt_read_write(name: Param, kind: ArgKind) -> ParamDef {
 
 fn none(_: &dyn Args) -> Result<Type, String> {
     Ok(Type::None)
+}
+
+/// `pld.system.wait(signal, offsets, expected, cmp=...)`: PyPTO compares with `Eq` or `Ge`.
+fn signal_wait(a: &dyn Args) -> Result<Type, String> {
+    signal_compare(a, &[WaitCmp::Eq, WaitCmp::Ge])
+}
+
+/// `pld.system.defer_wait(signal, offsets, expected, cmp=...)`: an INT32 signal, compared
+/// with `Ge` only.
+fn signal_defer_wait(a: &dyn Args) -> Result<Type, String> {
+    signal_compare(a, &[WaitCmp::Ge])
+}
+
+fn signal_compare(a: &dyn Args, allowed: &[WaitCmp]) -> Result<Type, String> {
+    if let Some(d) = a.ty(0).and_then(Type::dtype).filter(|&d| d != DType::Int32) {
+        return Err(format!("the signal must be an INT32 tensor, got {}", d.name()));
+    }
+    match a.enum_value(3) {
+        Some(EnumValue::WaitCmp(c)) if !allowed.contains(&c) => {
+            let names: Vec<String> = allowed.iter().map(|c| format!("pld.WaitCmp.{c}")).collect();
+            Err(format!("cmp must be {}, got pld.WaitCmp.{c}", names.join(" or ")))
+        }
+        _ => Ok(Type::None),
+    }
 }
 
 fn same_as_first(a: &dyn Args) -> Result<Type, String> {
@@ -3367,7 +3401,7 @@ ops! {
         none, false, OpKind::Distributed;
     PldSystemWait = "pld.system.wait", Distributed, ["pld.system.wait"], None,
         &[req(P::Signal, K::Tensor), req(P::Offsets, K::Indices), req(P::Expected, K::Scalar), req(P::Cmp, K::Enum("WaitCmp"))],
-        none, false, OpKind::Distributed;
+        signal_wait, false, OpKind::Distributed;
     PldTileRemoteLoad = "pld.tile.remote_load", Distributed, ["pld.tile.remote_load", "pld.remote_load"], None,
         &[req(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices), req(P::Shape, K::Shape),
           opt(P::ValidShape, K::Shape)],
@@ -3543,14 +3577,14 @@ ops! {
     // distributed ops plc lacked (no CPU form, as the other `pld.*` ops)
     PldSystemDeferWait = "pld.system.defer_wait", Distributed, ["pld.system.defer_wait"], None,
         &[req(P::Signal, K::Tensor), req(P::Offsets, K::Indices), req(P::Expected, K::Scalar), req(P::Cmp, K::Enum("WaitCmp"))],
-        none, false, OpKind::Distributed;
+        signal_defer_wait, false, OpKind::Distributed;
     PldTensorAllToAllV = "pld.tensor.all_to_all_v", Distributed, ["pld.tensor.all_to_all_v"], None,
         &[req(P::Input, K::Tensor), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), req(P::SendCounts, K::Tensor),
           req(P::RecvCounts, K::Tensor)],
         same_as_second, false, OpKind::Distributed;
-    // `pld.remote_store(src, ...)` takes a tensor or a tile.
+    // `pld.remote_store(src, ...)` of a tile goes to `pld.tile.remote_store` (TILE_OPERAND_FORMS).
     PldTensorRemoteStore = "pld.tensor.remote_store", Distributed, ["pld.tensor.remote_store", "pld.remote_store"], None,
-        &[req(P::Src, K::Value), read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices),
+        &[req(P::Src, K::Tensor), read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices),
           opt(P::Atomic, K::Enum("AtomicType"))],
         none, false, OpKind::Distributed;
     PldTileRemoteStore = "pld.tile.remote_store", Distributed, ["pld.tile.remote_store"], None,
