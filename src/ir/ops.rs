@@ -1422,6 +1422,40 @@ fn tget_scale_addr(a: &dyn Args) -> Result<Type, String> {
     Ok(dst.clone())
 }
 
+/// `block_len=` of a one-source merge: a positive multiple of 64 (PyPTO's check).
+fn check_block_len(a: &dyn Args, i: usize) -> Result<(), String> {
+    match a.int(i) {
+        Some(n) if n <= 0 || n % 64 != 0 => Err(format!("block_len must be a positive multiple of 64, got {n}")),
+        _ => Ok(()),
+    }
+}
+
+/// `pl.tile.mrgsort(...)`: with `block_len=` (parameter 7) the one-source merge, the
+/// source's type; otherwise the merge of 2-4 sources into the scratch `tmp`'s shape.
+fn tile_mrgsort(a: &dyn Args) -> Result<Type, String> {
+    if a.present(7) {
+        check_block_len(a, 7)?;
+        return same_as_first(a);
+    }
+    tile_mrgsort_format2(a)
+}
+
+/// `pl.tensor.mrgsort(...)`: with `block_len=` (parameter 5) the source's type; otherwise
+/// the 2-4 sources joined along the last axis.
+fn tensor_mrgsort(a: &dyn Args) -> Result<Type, String> {
+    if a.present(5) {
+        check_block_len(a, 5)?;
+        return same_as_first(a);
+    }
+    tensor_mrgsort_format2(a)
+}
+
+/// `mrgsort_format1(src, block_len)`: the source's type.
+fn mrgsort_format1(a: &dyn Args) -> Result<Type, String> {
+    check_block_len(a, 1)?;
+    same_as_first(a)
+}
+
 /// `mrgsort_format2(src0, src1, [src2, src3,] tmp, exhausted=False)` of tiles: the last
 /// tile given is the scratch `tmp`, whose shape the result has, in the sources' dtype.
 fn tile_mrgsort_format2(a: &dyn Args) -> Result<Type, String> {
@@ -3136,7 +3170,7 @@ ops! {
     TensorMrgsort = "tensor.mrgsort", Tensor, ["pl.tensor.mrgsort"], Some("mrgsort"),
         &[req(P::Src0, K::Tensor), opt(P::Src1, K::Tensor), opt(P::Src2, K::Tensor), opt(P::Src3, K::Tensor),
           opt(P::Exhausted, K::Bool), opt(P::BlockLen, K::Scalar)],
-        same_as_first, false, OpKind::Special(Special::Mrgsort);
+        tensor_mrgsort, false, OpKind::Special(Special::Mrgsort);
     TensorGather = "tensor.gather", Tensor, ["pl.tensor.gather"], Some("gather"),
         &[req(P::Input, K::Tensor), opt(P::Dim, K::Int), opt(P::Index, K::Tensor), opt(P::MaskPattern, K::Any),
           opt(P::OutputDtype, K::DType), opt(P::Kvalue, K::Scalar), opt(P::CmpMode, K::Any), opt(P::OutCols, K::Int),
@@ -3148,7 +3182,7 @@ ops! {
         &[req(P::Input, K::Tensor), req(P::MaskPattern, K::Any), opt(P::OutputDtype, K::DType)],
         tile_gather_mask, false, OpKind::Special(Special::GatherMask);
     TensorMrgsortFormat1 = "tensor.mrgsort_format1", Tensor, ["pl.tensor.mrgsort_format1"], None,
-        &[req(P::Src0, K::Tensor), req(P::BlockLen, K::Scalar)], same_as_first, false, OpKind::Special(Special::Mrgsort);
+        &[req(P::Src0, K::Tensor), req(P::BlockLen, K::Scalar)], mrgsort_format1, false, OpKind::Special(Special::Mrgsort);
     TensorMrgsortFormat2 = "tensor.mrgsort_format2", Tensor, ["pl.tensor.mrgsort_format2"], None,
         &[req(P::Src0, K::Tensor), req(P::Src1, K::Tensor), opt(P::Src2, K::Tensor), opt(P::Src3, K::Tensor), opt(P::Exhausted, K::Bool)],
         tensor_mrgsort_format2, false, OpKind::Special(Special::Mrgsort);
@@ -3325,13 +3359,13 @@ ops! {
     TileMrgsort = "tile.mrgsort", Tile, ["pl.tile.mrgsort"], Some("mrgsort"),
         &[req(P::Src0, K::Tile), opt(P::Src1, K::Tile), opt(P::Src2, K::Tile), opt(P::Src3, K::Tile), opt(P::Tmp, K::Tile),
           opt_write(P::Executed, K::Tile), opt(P::Exhausted, K::Bool), opt(P::BlockLen, K::Scalar)],
-        same_as_first, false, OpKind::Special(Special::Mrgsort);
+        tile_mrgsort, false, OpKind::Special(Special::Mrgsort);
     TileGather = "tile.gather", Tile, ["pl.tile.gather"], Some("gather"),
         &[req(P::Src, K::Tile), req(P::Indices, K::Tile), req(P::Tmp, K::Tile)], tile_gather, false, OpKind::Special(Special::Gather);
     TileGatherMask = "tile.gather_mask", Tile, ["pl.tile.gather_mask"], None,
         &[req(P::Src, K::Tile), req(P::MaskPattern, K::Any), opt(P::OutputDtype, K::DType)], tile_gather_mask, false, OpKind::Special(Special::GatherMask);
     TileMrgsortFormat1 = "tile.mrgsort_format1", Tile, ["pl.tile.mrgsort_format1"], None,
-        &[req(P::Src0, K::Tile), req(P::BlockLen, K::Scalar)], same_as_first, false, OpKind::Special(Special::Mrgsort);
+        &[req(P::Src0, K::Tile), req(P::BlockLen, K::Scalar)], mrgsort_format1, false, OpKind::Special(Special::Mrgsort);
     // The last tile given is the scratch: `(src0, src1, tmp)` up to `(src0, ..., src3, tmp)`.
     TileMrgsortFormat2 = "tile.mrgsort_format2", Tile, ["pl.tile.mrgsort_format2"], None,
         &[req(P::Src0, K::Tile), req(P::Src1, K::Tile), req(P::Src2, K::Tile), opt(P::Src3, K::Tile), opt(P::Tmp, K::Tile),

@@ -54,10 +54,10 @@ def sorting(
     ids = pl.tile.arange(0, [1, 64], dtype=pl.UINT32)
     first = pl.sort32(pl.load(s, [0, 0], [1, 64]), ids)
     whole = pl.store(pl.mrgsort(first, block_len=64), [0, 0], whole)
-    # Runs of 32 positions merged four at a time: each chunk of 128 positions sorted.
+    # The two runs of 64 positions (32 pairs) sort32 leaves in each row merged.
     for r in pl.range(2):
         row = pl.sort32(pl.load(s, [r, 0], [1, 64]), ids)
-        merged = pl.store(pl.mrgsort(row, block_len=32), [r, 0], merged)
+        merged = pl.store(pl.mrgsort(row, block_len=64), [r, 0], merged)
     return whole, merged
 
 
