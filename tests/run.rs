@@ -1190,7 +1190,7 @@ fn unified_math_ops_follow_pyptos_definitions() {
     assert_eq!(bin[9], each(&|k| x[k].min(-0.25)), "minimums");
     let sh = blocks(&out[2], r * c);
     let inside = |k: usize| k / c < 5 && k % c < 6;
-    assert_eq!(sh[0], vec![1.5; r * c], "expands");
+    assert_eq!(sh[0], vec![42.5; r * c], "expands of pl.read of a tile");
     assert_eq!(sh[1], each(&|k| if inside(k) { y[k] } else { f32::MAX }), "fillpad max");
     assert_eq!(sh[2], each(&|k| cv[k % c]), "col_expand");
     close(&sh[3], &each(&|k| (x[k] - cv[k % c]).exp()), "col_expand_expdif");

@@ -1,6 +1,7 @@
 # The unified and promoted `pl.<name>` ops of ops.md §2.1 on tiles (issue 11): unary
 # math, the tile-and-scalar and three-operand elementwise ops, the broadcasts, products,
-# arg-minimum, scalar fills and pads, a valid shape set by hand, an element written, the
+# arg-minimum, scalar fills and pads, a valid shape set by hand, an element written and read
+# back (`pl.write`, `pl.read` of a tile), the
 # extents and indices (`pl.dim`, `pl.get_block_idx`, `pl.get_subblock_idx`,
 # `pl.array.get_element`), the tensor forms `pl.arange` and `pl.random`, and the GEMV and
 # biased matmul products on the cube. The harness build prints what `plc run` prints
@@ -60,7 +61,6 @@ def shaping(
     r = pl.load(rv, [0, 0], [R, 1])
     c = pl.load(cv, [0, 0], [1, C])
     tmp = pl.create_tile([R, C], dtype=pl.FP32)
-    out = pl.store(pl.expands(t, 1.5), [0, 0], out)
     part = pl.load(y, [0, 0], [R, C], valid_shape=[5, 6])
     out = pl.store(pl.fillpad(part, pad_value=pl.PadValue.max), [R, 0], out)
     out = pl.store(pl.col_expand(t, c), [2 * R, 0], out)
@@ -70,6 +70,7 @@ def shaping(
     # Written in place: `t` holds 42 at [2, 3] from here on, as `w` does.
     w = pl.write(t, [2, 3], 42.0)
     out = pl.store(w, [6 * R, 0], out)
+    out = pl.store(pl.expands(t, pl.read(w, [2, 3]) + 0.5), [0, 0], out)
     narrow = pl.load(x, [0, 0], [R, 2])
     small = pl.store(pl.fillpad(pl.set_validshape(narrow, 3, 1)), [0, 0], small)
     small = pl.store(pl.col_prod(pl.tile.reshape(pl.add(t, 1.0), [R * C // 2, 2])), [R, 0], small)
