@@ -319,6 +319,10 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
             args: &["a=64x128:FP32", "b=128x32:FP32", "bias=64x32:FP32", "out=64x32:FP32"],
         },
         Runnable { file: "run_time_result_shape", entry: "rows", args: &["x=64x32:FP32", "out=64x32:FP32"] },
+        // The unified and promoted `pl.<name>` ops of ops.md §2.1 (tests/run.rs checks their values).
+        Runnable { file: "tests/emit/ops_unified_math", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/ops_unified_compare", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/ops_system_pipes", entry: "main", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

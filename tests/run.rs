@@ -64,6 +64,18 @@ const CASES: &[Case] = &[
         args: &[],
         fails_with: Some("`pld.system.get_comm_ctx` has no semantics"),
     },
+    Case {
+        file: "distributed_collectives",
+        entry: "collectives",
+        args: &[],
+        fails_with: Some("`pld.tensor.alloc_window_buffer` has no semantics"),
+    },
+    Case {
+        file: "distributed_collectives",
+        entry: "on_chip",
+        args: &[],
+        fails_with: Some("`pld.system.get_comm_ctx` has no semantics"),
+    },
     ok("elementwise_scale_add", "scale_add", &[("x", "64x128"), ("y", "64x128"), ("out", "64x128")]),
     ok("gather_scatter", "entry", &[]),
     ok("graph_boundary", "model", &[]),
@@ -1160,6 +1172,154 @@ fn gather_compare_finds_each_rows_matches() {
         assert_eq!(ints(&out[2 * i]), positions, "positions {i}");
         assert_eq!(ints(&out[2 * i + 1]), counts, "counts {i}");
     }
+}
+
+/// The unified and promoted `pl.<name>` ops of `tests/emit/ops_unified_math.pl` against
+/// PyPTO's definitions, from the drawn inputs (issue 11): transcendental results within an
+/// ulp or two, the rest exact (the inputs are multiples of 1/256, their products and sums
+/// exact in FP32).
+#[test]
+fn unified_math_ops_follow_pyptos_definitions() {
+    let src = include_str!("emit/ops_unified_math.pl");
+    let out = run_source(src, "entry", &[], 5).unwrap();
+    let (r, c) = (8usize, 16usize);
+    let x = drawn(5, 0, 128);
+    let y = drawn(5, 128, 128);
+    let rv = drawn(5, 256, 8);
+    let cv = drawn(5, 264, 16);
+    let a = drawn(5, 280, 32);
+    let b = drawn(5, 312, 512);
+    let bias = drawn(5, 824, 16);
+    let m = drawn(5, 840, 512);
+    let close = |got: &[f32], want: &[f32], what: &str| {
+        assert_eq!(got.len(), want.len(), "{what}");
+        for (k, (g, w)) in got.iter().zip(want).enumerate() {
+            assert!((g - w).abs() <= 1e-6 * w.abs().max(1.0), "{what}[{k}]: {g} != {w}");
+        }
+    };
+    let blocks = |o: &Output, n: usize| -> Vec<Vec<f32>> { floats(o).chunks(n).map(|b| b.to_vec()).collect() };
+    let each = |f: &dyn Fn(usize) -> f32| (0..r * c).map(f).collect::<Vec<f32>>();
+    let pos = |k: usize| x[k].abs() + 0.5;
+    let un = blocks(&out[0], r * c);
+    assert_eq!(un[0], each(&|k| x[k].abs()));
+    close(&un[1], &each(&|k| x[k].cos()), "cos");
+    close(&un[2], &each(&|k| pos(k).ln()), "log");
+    close(&un[3], &each(&|k| pos(k).sqrt()), "sqrt");
+    close(&un[4], &each(&|k| 1.0 / pos(k)), "recip");
+    assert_eq!(un[5], each(&|k| if x[k] > 0.0 { x[k] } else { x[k] * 0.125 }), "lrelu");
+    let bin = blocks(&out[1], r * c);
+    assert_eq!(bin[0], each(&|k| if x[k] > 0.0 { x[k] } else { x[k] * (y[k] * 0.25) }), "prelu");
+    // `rem`/`rems` are Python's `%` (the divisor's sign), as plc defines them.
+    let py_mod = |p: f32, q: f32| p - (p / q).floor() * q;
+    close(&bin[1], &each(&|k| py_mod(x[k] * 7.0, y[k].abs() + 0.5)), "rem");
+    close(&bin[2], &each(&|k| py_mod(x[k] * 7.0, 0.75)), "rems");
+    assert_eq!(bin[3], each(&|k| x[k] + y[k] + x[k] * 2.0), "addc");
+    assert_eq!(bin[4], each(&|k| x[k] + 2.0 + y[k]), "addsc");
+    // PyPTO's `subc`/`subsc`: lhs - rhs - rhs2.
+    assert_eq!(bin[5], each(&|k| x[k] - y[k] - x[k] * 2.0), "subc");
+    assert_eq!(bin[6], each(&|k| x[k] - 2.0 - y[k]), "subsc");
+    assert_eq!(bin[7], each(&|k| x[k].max(0.25)), "maximums");
+    assert_eq!(bin[8], each(&|k| x[k].min(y[k])), "minimum");
+    assert_eq!(bin[9], each(&|k| x[k].min(-0.25)), "minimums");
+    let sh = blocks(&out[2], r * c);
+    let inside = |k: usize| k / c < 5 && k % c < 6;
+    assert_eq!(sh[0], vec![42.5; r * c], "expands of pl.read of a tile");
+    assert_eq!(sh[1], each(&|k| if inside(k) { y[k] } else { f32::MAX }), "fillpad max");
+    assert_eq!(sh[2], each(&|k| cv[k % c]), "col_expand");
+    close(&sh[3], &each(&|k| (x[k] - cv[k % c]).exp()), "col_expand_expdif");
+    assert_eq!(sh[4], each(&|k| if inside(k) { x[k].min(y[k]) } else { x[k] }), "part_min");
+    assert_eq!(sh[5], each(&|k| x[k].min(rv[k / c])), "row_expand_min");
+    // `pl.write` writes `t` in place: the later uses of `t` see 42 at [2, 3].
+    let w = each(&|k| if k == 2 * c + 3 { 42.0 } else { x[k] });
+    assert_eq!(sh[6], w, "write");
+    let small = floats(&out[3]);
+    let cut: Vec<f32> = (0..r * 2).map(|k| if k / 2 < 3 && k % 2 == 0 { x[(k / 2) * c] } else { 0.0 }).collect();
+    assert_eq!(small[..r * 2], cut[..], "set_validshape + fillpad");
+    let prods: Vec<f32> = (0..2).map(|j| (0..r * c / 2).fold(1.0f32, |p, i| p * (w[2 * i + j] + 1.0))).collect();
+    close(&small[r * 2..], &prods, "col_prod");
+    let argmin: Vec<i64> = (0..r)
+        .map(|i| (1..c).fold(0usize, |best, j| if w[i * c + j] < w[i * c + best] { j } else { best }) as i64)
+        .collect();
+    assert_eq!(ints(&out[4]), argmin, "row_argmin");
+    // dim(x, 0) * 100 + dim(cv, -1) + block 0 * 10 + sub-block 0, through an array.
+    assert_eq!(ints(&out[5]), (0..32).map(|k| 816 + k).collect::<Vec<i64>>(), "arange");
+    let draws = ints(&out[6]);
+    assert_eq!(draws[..32], draws[32..], "pl.random is tensor.random, as pl.tile.random draws");
+    let g: Vec<f32> = (0..16).map(|n| (0..32).map(|k| a[k] * b[k * 16 + n]).sum()).collect();
+    let vec = floats(&out[7]);
+    assert_eq!(vec[..16], g[..], "gemv");
+    assert_eq!(vec[16..32], g.iter().map(|v| v * 2.0).collect::<Vec<f32>>()[..], "gemv_acc");
+    assert_eq!(vec[32..], g.iter().zip(&bias).map(|(v, q)| v + q).collect::<Vec<f32>>()[..], "gemv_bias");
+    let full: Vec<f32> = (0..256)
+        .map(|e| (0..32).map(|k| m[(e / 16) * 32 + k] * b[k * 16 + e % 16]).sum::<f32>() + bias[e % 16])
+        .collect();
+    assert_eq!(floats(&out[8]), full, "matmul_bias");
+}
+
+/// The bitwise, compare, select and sort ops of `tests/emit/ops_unified_compare.pl`
+/// (issue 11): `pl.and_`/`pl.or_` with a scalar are `ands`/`ors`, shifts by `b & 3`, the
+/// packed mask of `x >= 0.25` read by `sel` and `sels`, sort32 and mrgsort by value.
+#[test]
+fn unified_bitwise_compare_and_sort_ops_follow_pyptos_definitions() {
+    let src = include_str!("emit/ops_unified_compare.pl");
+    let out = run_source(src, "entry", &[], 7).unwrap();
+    let ints_drawn = |skip: usize, n: usize| -> Vec<i64> {
+        let mut rng = SplitMix64::new(7);
+        for _ in 0..skip {
+            rng.next_u64();
+        }
+        (0..n).map(|_| rng.draw_int()).collect()
+    };
+    let (i, j) = (ints_drawn(0, 64), ints_drawn(64, 64));
+    let x = drawn(7, 128, 32);
+    let s = drawn(7, 160, 128);
+    let each = |f: &dyn Fn(usize) -> i64| (0..64).map(f).collect::<Vec<i64>>();
+    let bits = ints(&out[0]);
+    let block = |k: usize| bits[k * 64..(k + 1) * 64].to_vec();
+    assert_eq!(block(0), each(&|k| i[k] & j[k]), "and_");
+    assert_eq!(block(1), each(&|k| i[k] | j[k]), "or_");
+    assert_eq!(block(2), each(&|k| i[k] | 5), "ors");
+    assert_eq!(block(3), each(&|k| !i[k]), "not_");
+    assert_eq!(block(4), each(&|k| i[k] << (j[k] & 3)), "shl");
+    assert_eq!(block(5), each(&|k| i[k] >> (j[k] & 3)), "shr");
+    assert_eq!(block(6), each(&|k| i[k] | 16), "or_ with a scalar");
+    // Bit c % 8 of byte c / 8 of a row for column c; the valid 2 bytes of each row stored.
+    let mut mask = vec![0i64; 4];
+    for (k, &v) in x.iter().enumerate() {
+        if v >= 0.25 {
+            mask[(k / 16) * 2 + (k % 16) / 8] |= 1 << (k % 8);
+        }
+    }
+    assert_eq!(ints(&out[1]), mask, "cmps");
+    assert_eq!(floats(&out[2]), x.iter().map(|&v| if v >= 0.25 { v } else { -v }).collect::<Vec<_>>(), "sel");
+    assert_eq!(floats(&out[3]), x.iter().map(|&v| if v >= 0.25 { v } else { -1.0 }).collect::<Vec<_>>(), "sels");
+    // Value-index pairs, largest value first (equal values keep their order).
+    let sorted = |vals: &[f32], base: usize| -> Vec<f32> {
+        let mut order: Vec<usize> = (0..vals.len()).collect();
+        order.sort_by(|&a, &b| vals[b].partial_cmp(&vals[a]).unwrap());
+        order.iter().flat_map(|&c| [vals[c], (base + c) as f32]).collect()
+    };
+    assert_eq!(floats(&out[4]), sorted(&s[..64], 0), "sort32 + mrgsort of one row");
+    let merged = floats(&out[5]);
+    assert_eq!(merged[..128], sorted(&s[..64], 0)[..], "mrgsort, row 0");
+    assert_eq!(merged[128..], sorted(&s[64..], 0)[..], "mrgsort, row 1");
+}
+
+/// The `pl.system.*` pipe spellings of `tests/emit/ops_system_pipes.pl` carry tiles both
+/// ways: out = (2a) @ b + (3a) @ b + 1 (issue 11).
+#[test]
+fn system_pipes_carry_tiles_both_ways() {
+    let src = include_str!("emit/ops_system_pipes.pl");
+    let out = run_source(src, "main", &[], 4).unwrap();
+    let a = drawn(4, 0, 16 * 32);
+    let b = drawn(4, 16 * 32, 32 * 16);
+    let want: Vec<f32> = (0..256)
+        .map(|e| {
+            let dot = |s: f32| (0..32).map(|k| a[(e / 16) * 32 + k] * s * b[k * 16 + e % 16]).sum::<f32>();
+            dot(2.0) + dot(3.0) + 1.0
+        })
+        .collect();
+    assert_eq!(floats(&out[0]), want);
 }
 
 // ---------------------------------------------------------------- errors

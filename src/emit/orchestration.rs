@@ -1339,6 +1339,14 @@ impl<'a> Emitter<'a> {
                 let v = self.define(var);
                 self.line(&format!("{} {v} = {a}[{i}];", ctype(d)));
             }
+            // `t2 = pl.write(t, ...)`: written in place, `t2` is `t`.
+            Special::Write => {
+                self.effect_op(op, args, loc);
+                if let Some(t) = arg(Param::T) {
+                    let t = self.expr(t);
+                    self.names_of.insert(var, t);
+                }
+            }
             Special::ArrayUpdate => {
                 let (Some(a), Some(i), Some(x)) = (arg(Param::Array), arg(Param::Index), arg(Param::Value)) else {
                     return;
@@ -1356,7 +1364,6 @@ impl<'a> Emitter<'a> {
             Special::Full
             | Special::ShapeOf
             | Special::DTypeOf
-            | Special::Write
             | Special::BlockIdx
             | Special::BlockNum
             | Special::SubblockIdx

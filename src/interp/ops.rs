@@ -320,20 +320,20 @@ fn element(special: Special, a: &Args<'_>) -> Res<Value> {
             let pos = t.position(&checked_index(&index, &t.shape)?);
             let v = scalar_num(a.req(P::Value)?).ok_or("the value written must be a number")?;
             t.buf.borrow_mut().set(pos, convert(v, t.dtype));
-            Ok(Value::None)
+            Ok(Value::Tensor(t.clone()))
         }
         (Value::Tile(t), Special::Read) => {
             let t = t.borrow();
             let pos = t.position(&checked_index(&index, &t.shape)?);
             Ok(scalar_of(t.data.get(pos), t.dtype))
         }
-        (Value::Tile(t), _) => {
-            let mut t = t.borrow_mut();
+        (Value::Tile(tile), _) => {
+            let mut t = tile.borrow_mut();
             let pos = t.position(&checked_index(&index, &t.shape)?);
             let v = scalar_num(a.req(P::Value)?).ok_or("the value written must be a number")?;
             let dtype = t.dtype;
             t.data.set(pos, convert(v, dtype));
-            Ok(Value::None)
+            Ok(Value::Tile(tile.clone()))
         }
         (other, _) => Err(format!("`{}` needs a tensor or a tile, not {}", a.def.spellings[0], other.kind())),
     }

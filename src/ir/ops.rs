@@ -14,7 +14,7 @@
 //! disagree, a row accepts the union (an older keyword kept as an optional parameter)
 //! or the older API has its own row (`pl.op.block.load(t, row, col, h, w)`).
 
-use super::enums::{DType, EnumValue, MaskPattern, MemorySpace};
+use super::enums::{DType, EnumValue, MaskPattern, MemorySpace, WaitCmp};
 use super::types::{Dim, Handle, Type};
 use super::BinOp as ScalarOp;
 
@@ -769,6 +769,33 @@ pub const ALIASES: &[(&str, Op)] = &[
     ("pl.tile.create_tile", Op::TileCreate),
 ];
 
+/// The tile ops whose unified name takes a scalar second operand through another row
+/// (ops.md §2.1: `pl.and_(tile, 3)` is `tile.ands`, `pl.cmp(tile, 0.5)` is `tile.cmps`);
+/// the tile rows themselves take tiles only, as PyPTO's do.
+const SCALAR_RHS_FORMS: &[(Op, Op)] = &[
+    (Op::TileAnd, Op::TileAnds),
+    (Op::TileOr, Op::TileOrs),
+    (Op::TileXor, Op::TileXors),
+    (Op::TileShl, Op::TileShls),
+    (Op::TileShr, Op::TileShrs),
+    (Op::TileCmp, Op::TileCmps),
+];
+
+/// The row a unified call of `op` goes to when its second operand is a scalar.
+pub fn scalar_rhs_form(op: Op) -> Option<Op> {
+    SCALAR_RHS_FORMS.iter().find(|(tiles, _)| *tiles == op).map(|(_, scalar)| *scalar)
+}
+
+/// The spellings that reach another row when their first operand is a tile (ops.md
+/// §2.7.4: `pld.remote_store(src, ...)` is `pld.tensor.remote_store` of a tensor and
+/// `pld.tile.remote_store` of a tile; `pld.tensor.remote_store` itself takes tensors).
+const TILE_OPERAND_FORMS: &[(&str, Op)] = &[("pld.remote_store", Op::PldTileRemoteStore)];
+
+/// The row a call spelled `spelling` goes to when its first operand is a tile.
+pub fn tile_operand_form(spelling: &str) -> Option<Op> {
+    TILE_OPERAND_FORMS.iter().find(|(s, _)| *s == spelling).map(|(_, tiles)| *tiles)
+}
+
 /// Spellings PyPTO has (ops.md §2) that plc refuses by name, each with the reason the
 /// diagnostic gives (E0223). tests/spellings.rs checks that every PyPTO spelling has a
 /// row or an entry here, and that no entry here has a row.
@@ -832,6 +859,30 @@ const fn opt_read_write(name: Param, kind: ArgKind) -> ParamDef {
 
 fn none(_: &dyn Args) -> Result<Type, String> {
     Ok(Type::None)
+}
+
+/// `pld.system.wait(signal, offsets, expected, cmp=...)`: PyPTO compares with `Eq` or `Ge`.
+fn signal_wait(a: &dyn Args) -> Result<Type, String> {
+    signal_compare(a, &[WaitCmp::Eq, WaitCmp::Ge])
+}
+
+/// `pld.system.defer_wait(signal, offsets, expected, cmp=...)`: an INT32 signal, compared
+/// with `Ge` only.
+fn signal_defer_wait(a: &dyn Args) -> Result<Type, String> {
+    signal_compare(a, &[WaitCmp::Ge])
+}
+
+fn signal_compare(a: &dyn Args, allowed: &[WaitCmp]) -> Result<Type, String> {
+    if let Some(d) = a.ty(0).and_then(Type::dtype).filter(|&d| d != DType::Int32) {
+        return Err(format!("the signal must be an INT32 tensor, got {}", d.name()));
+    }
+    match a.enum_value(3) {
+        Some(EnumValue::WaitCmp(c)) if !allowed.contains(&c) => {
+            let names: Vec<String> = allowed.iter().map(|c| format!("pld.WaitCmp.{c}")).collect();
+            Err(format!("cmp must be {}, got pld.WaitCmp.{c}", names.join(" or ")))
+        }
+        _ => Ok(Type::None),
+    }
 }
 
 fn same_as_first(a: &dyn Args) -> Result<Type, String> {
@@ -1082,9 +1133,11 @@ fn read_element(a: &dyn Args) -> Result<Type, String> {
 }
 
 /// `write(x, indices, value)`: a statement.
+/// `write(t, indices, value)`: the tensor or tile written, as PyPTO's `tensor.write` and
+/// `tile.write` return it (the write happens in place).
 fn write_element(a: &dyn Args) -> Result<Type, String> {
     one_index_per_dim(a, 1)?;
-    Ok(Type::None)
+    same_as_first(a)
 }
 
 /// An axis argument normalized against `rank` (negative counts from the end).
@@ -1380,6 +1433,40 @@ fn tget_scale_addr(a: &dyn Args) -> Result<Type, String> {
         }
     }
     Ok(dst.clone())
+}
+
+/// `block_len=` of a one-source merge: a positive multiple of 64 (PyPTO's check).
+fn check_block_len(a: &dyn Args, i: usize) -> Result<(), String> {
+    match a.int(i) {
+        Some(n) if n <= 0 || n % 64 != 0 => Err(format!("block_len must be a positive multiple of 64, got {n}")),
+        _ => Ok(()),
+    }
+}
+
+/// `pl.tile.mrgsort(...)`: with `block_len=` (parameter 7) the one-source merge, the
+/// source's type; otherwise the merge of 2-4 sources into the scratch `tmp`'s shape.
+fn tile_mrgsort(a: &dyn Args) -> Result<Type, String> {
+    if a.present(7) {
+        check_block_len(a, 7)?;
+        return same_as_first(a);
+    }
+    tile_mrgsort_format2(a)
+}
+
+/// `pl.tensor.mrgsort(...)`: with `block_len=` (parameter 5) the source's type; otherwise
+/// the 2-4 sources joined along the last axis.
+fn tensor_mrgsort(a: &dyn Args) -> Result<Type, String> {
+    if a.present(5) {
+        check_block_len(a, 5)?;
+        return same_as_first(a);
+    }
+    tensor_mrgsort_format2(a)
+}
+
+/// `mrgsort_format1(src, block_len)`: the source's type.
+fn mrgsort_format1(a: &dyn Args) -> Result<Type, String> {
+    check_block_len(a, 1)?;
+    same_as_first(a)
 }
 
 /// `mrgsort_format2(src0, src1, [src2, src3,] tmp, exhausted=False)` of tiles: the last
@@ -3019,9 +3106,9 @@ ops! {
         older: [("*", "the dtype in the annotation")];
     TensorDim = "tensor.dim", Tensor, ["pl.tensor.dim"], None,
         &[req(P::T, K::Tensor), req(P::Axis, K::Int)], dim_of, true, OpKind::Special(Special::Dim);
-    TensorRead = "tensor.read", Tensor, ["pl.tensor.read", "pl.read"], None,
+    TensorRead = "tensor.read", Tensor, ["pl.tensor.read"], Some("read"),
         &[req(P::T, K::Tensor), req(P::Indices, K::Indices)], read_element, true, OpKind::Special(Special::Read);
-    TensorWrite = "tensor.write", Tensor, ["pl.tensor.write", "pl.write"], None,
+    TensorWrite = "tensor.write", Tensor, ["pl.tensor.write"], Some("write"),
         &[write(P::T, K::Tensor), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, true, OpKind::Special(Special::Write);
     TensorSlice = "tensor.slice", Tensor, ["pl.tensor.slice"], Some("slice"),
         &[req(P::X, K::Tensor), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
@@ -3165,7 +3252,7 @@ ops! {
     TensorMrgsort = "tensor.mrgsort", Tensor, ["pl.tensor.mrgsort"], Some("mrgsort"),
         &[req(P::Src0, K::Tensor), opt(P::Src1, K::Tensor), opt(P::Src2, K::Tensor), opt(P::Src3, K::Tensor),
           opt(P::Exhausted, K::Bool), opt(P::BlockLen, K::Scalar)],
-        same_as_first, false, OpKind::Special(Special::Mrgsort);
+        tensor_mrgsort, false, OpKind::Special(Special::Mrgsort);
     TensorGather = "tensor.gather", Tensor, ["pl.tensor.gather"], Some("gather"),
         &[req(P::Input, K::Tensor), opt(P::Dim, K::Int), opt(P::Index, K::Tensor), opt(P::MaskPattern, K::Any),
           opt(P::OutputDtype, K::DType), opt(P::Kvalue, K::Scalar), opt(P::CmpMode, K::Any), opt(P::OutCols, K::Int),
@@ -3181,7 +3268,7 @@ ops! {
           opt(P::OutCols, K::Int), opt(P::CountDtype, K::DType)],
         tensor_gather_compare, false, OpKind::Special(Special::GatherCompare);
     TensorMrgsortFormat1 = "tensor.mrgsort_format1", Tensor, ["pl.tensor.mrgsort_format1"], None,
-        &[req(P::Src0, K::Tensor), req(P::BlockLen, K::Scalar)], same_as_first, false, OpKind::Special(Special::Mrgsort);
+        &[req(P::Src0, K::Tensor), req(P::BlockLen, K::Scalar)], mrgsort_format1, false, OpKind::Special(Special::Mrgsort);
     TensorMrgsortFormat2 = "tensor.mrgsort_format2", Tensor, ["pl.tensor.mrgsort_format2"], None,
         &[req(P::Src0, K::Tensor), req(P::Src1, K::Tensor), opt(P::Src2, K::Tensor), opt(P::Src3, K::Tensor), opt(P::Exhausted, K::Bool)],
         tensor_mrgsort_format2, false, OpKind::Special(Special::Mrgsort);
@@ -3219,9 +3306,9 @@ ops! {
           opt(P::Slayout, K::Enum("TileLayout")),
           opt(P::Transpose, K::Bool)],
         moved, false, OpKind::Special(Special::Move);
-    TileRead = "tile.read", Tile, ["pl.tile.read"], None,
+    TileRead = "tile.read", Tile, ["pl.tile.read"], Some("read"),
         &[req(P::T, K::Tile), req(P::Indices, K::Indices)], read_element, false, OpKind::Special(Special::Read);
-    TileWrite = "tile.write", Tile, ["pl.tile.write"], None,
+    TileWrite = "tile.write", Tile, ["pl.tile.write"], Some("write"),
         &[read_write(P::T, K::Tile), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, false, OpKind::Special(Special::Write);
     TileSlice = "tile.slice", Tile, ["pl.tile.slice"], Some("slice"),
         &[req(P::X, K::Tile), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
@@ -3358,7 +3445,7 @@ ops! {
     TileMrgsort = "tile.mrgsort", Tile, ["pl.tile.mrgsort"], Some("mrgsort"),
         &[req(P::Src0, K::Tile), opt(P::Src1, K::Tile), opt(P::Src2, K::Tile), opt(P::Src3, K::Tile), opt(P::Tmp, K::Tile),
           opt_write(P::Executed, K::Tile), opt(P::Exhausted, K::Bool), opt(P::BlockLen, K::Scalar)],
-        same_as_first, false, OpKind::Special(Special::Mrgsort);
+        tile_mrgsort, false, OpKind::Special(Special::Mrgsort);
     TileGather = "tile.gather", Tile, ["pl.tile.gather"], Some("gather"),
         &[req(P::Src, K::Tile), req(P::Indices, K::Tile), req(P::Tmp, K::Tile)], tile_gather, false, OpKind::Special(Special::Gather);
     TileGatherMask = "tile.gather_mask", Tile, ["pl.tile.gather_mask"], None,
@@ -3368,7 +3455,7 @@ ops! {
           opt(P::Offset, K::Int), opt(P::OutCols, K::Int), opt(P::CountDtype, K::DType)],
         tile_gather_compare, false, OpKind::Special(Special::GatherCompare);
     TileMrgsortFormat1 = "tile.mrgsort_format1", Tile, ["pl.tile.mrgsort_format1"], None,
-        &[req(P::Src0, K::Tile), req(P::BlockLen, K::Scalar)], same_as_first, false, OpKind::Special(Special::Mrgsort);
+        &[req(P::Src0, K::Tile), req(P::BlockLen, K::Scalar)], mrgsort_format1, false, OpKind::Special(Special::Mrgsort);
     // The last tile given is the scratch: `(src0, src1, tmp)` up to `(src0, ..., src3, tmp)`.
     TileMrgsortFormat2 = "tile.mrgsort_format2", Tile, ["pl.tile.mrgsort_format2"], None,
         &[req(P::Src0, K::Tile), req(P::Src1, K::Tile), req(P::Src2, K::Tile), opt(P::Src3, K::Tile), opt(P::Tmp, K::Tile),
@@ -3438,7 +3525,7 @@ ops! {
         none, false, OpKind::Distributed;
     PldSystemWait = "pld.system.wait", Distributed, ["pld.system.wait"], None,
         &[req(P::Signal, K::Tensor), req(P::Offsets, K::Indices), req(P::Expected, K::Scalar), req(P::Cmp, K::Enum("WaitCmp"))],
-        none, false, OpKind::Distributed;
+        signal_wait, false, OpKind::Distributed;
     PldTileRemoteLoad = "pld.tile.remote_load", Distributed, ["pld.tile.remote_load", "pld.remote_load"], None,
         &[req(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices), req(P::Shape, K::Shape),
           opt(P::ValidShape, K::Shape)],
@@ -3614,14 +3701,14 @@ ops! {
     // distributed ops plc lacked (no CPU form, as the other `pld.*` ops)
     PldSystemDeferWait = "pld.system.defer_wait", Distributed, ["pld.system.defer_wait"], None,
         &[req(P::Signal, K::Tensor), req(P::Offsets, K::Indices), req(P::Expected, K::Scalar), req(P::Cmp, K::Enum("WaitCmp"))],
-        none, false, OpKind::Distributed;
+        signal_defer_wait, false, OpKind::Distributed;
     PldTensorAllToAllV = "pld.tensor.all_to_all_v", Distributed, ["pld.tensor.all_to_all_v"], None,
         &[req(P::Input, K::Tensor), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), req(P::SendCounts, K::Tensor),
           req(P::RecvCounts, K::Tensor)],
         same_as_second, false, OpKind::Distributed;
-    // `pld.remote_store(src, ...)` takes a tensor or a tile.
+    // `pld.remote_store(src, ...)` of a tile goes to `pld.tile.remote_store` (TILE_OPERAND_FORMS).
     PldTensorRemoteStore = "pld.tensor.remote_store", Distributed, ["pld.tensor.remote_store", "pld.remote_store"], None,
-        &[req(P::Src, K::Value), read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices),
+        &[req(P::Src, K::Tensor), read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices),
           opt(P::Atomic, K::Enum("AtomicType"))],
         none, false, OpKind::Distributed;
     PldTileRemoteStore = "pld.tile.remote_store", Distributed, ["pld.tile.remote_store"], None,
@@ -3752,7 +3839,8 @@ mod tests {
     #[test]
     fn lookup() {
         assert_eq!(by_spelling("pl.load").map(|id| id.def().name), Some("tile.load"));
-        assert_eq!(by_spelling("pl.read").map(|id| id.def().name), Some("tensor.read"));
+        assert_eq!(unified("read").map(|id| id.def().name).collect::<Vec<_>>(), ["tensor.read", "tile.read"]);
+        assert_eq!(unified("write").count(), 2);
         assert_eq!(unified("add").count(), 2);
         assert_eq!(scalar_operator("mul"), Some(ScalarOp::Mul));
         assert_eq!(Op::TileStore.def().effect(2), Effect::Write);

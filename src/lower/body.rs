@@ -2291,6 +2291,18 @@ impl FnLower<'_, '_> {
         if let Some(path) = self.cx.pld_path(self.m, func) {
             let spelled = format!("pld.{path}");
             return match ops::by_spelling(&spelled) {
+                // `pld.remote_store(src, ...)` of a tile is `pld.tile.remote_store`.
+                Some(op) if ops::tile_operand_form(&spelled).is_some() => {
+                    let Some(first) = args.iter().find(|a| matches!(a.kind, ArgKind::Positional)) else {
+                        return self.op_call(op, &spelled, args, span, None);
+                    };
+                    let v = self.expr(first.value)?;
+                    let op = match (self.ty(v), ops::tile_operand_form(&spelled)) {
+                        (Type::Tile { .. }, Some(tile_op)) => tile_op,
+                        _ => op,
+                    };
+                    self.op_call(op, &spelled, args, span, Some((first.value, v)))
+                }
                 Some(op) => self.op_call(op, &spelled, args, span, None),
                 None => {
                     self.unknown_op(&spelled, span);
@@ -2755,7 +2767,18 @@ impl FnLower<'_, '_> {
             };
             if let Some(level) = want {
                 if let Some(op) = ops::unified(base).find(|o| o.def().level == level) {
-                    return self.op_call(op, &spelled, args, span, Some((first.value, v)));
+                    // A scalar second operand picks the op's scalar form (`pl.and_(tile, 3)`
+                    // is `tile.ands`), as PyPTO's unified wrappers do.
+                    let mut pre = vec![(first.value, v)];
+                    let mut op = op;
+                    if let (Some(scalar_op), Some(second)) = (ops::scalar_rhs_form(op), self.operand(args, 1, base)) {
+                        let w = self.expr(second.value)?;
+                        if self.ty(w).is_scalar() {
+                            op = scalar_op;
+                        }
+                        pre.push((second.value, w));
+                    }
+                    return self.op_call_with(op, &spelled, args, span, &pre);
                 }
             }
             if let (Type::Scalar(_), Some(op)) = (&ty, ops::scalar_operator(base)) {
@@ -2841,6 +2864,18 @@ impl FnLower<'_, '_> {
         span: Span,
         first: Option<Lowered>,
     ) -> Option<ExprId> {
+        self.op_call_with(op, spelled, args, span, first.as_slice())
+    }
+
+    /// [`Self::op_call`] with the arguments already lowered (to choose the op) in `pre`.
+    fn op_call_with(
+        &mut self,
+        op: Op,
+        spelled: &str,
+        args: &[ast::Arg],
+        span: Span,
+        pre: &[Lowered],
+    ) -> Option<ExprId> {
         let def: &'static OpDef = op.def();
         if let Some(today) = def.older_spelling(spelled) {
             let message = format!("`{spelled}` is an older spelling that PyPTO no longer accepts; use {today}");
@@ -2925,9 +2960,9 @@ impl FnLower<'_, '_> {
             match slot {
                 None => lowered.push(None),
                 Some(a) => {
-                    let mut e = match first {
-                        Some((done, e)) if done == *a => e,
-                        _ => self.expr(*a)?,
+                    let mut e = match pre.iter().find(|(done, _)| done == a) {
+                        Some(&(_, e)) => e,
+                        None => self.expr(*a)?,
                     };
                     if p.kind == OpArg::Indices && self.ty(e).is_scalar() && self.first_is_1d(&lowered) {
                         // `pl.read(t, i)` of a 1-D tensor or tile: the one position.

@@ -398,7 +398,7 @@ impl Emitter<'_> {
                 if !matches!(r, Repr::Tensor | Repr::Tile(_)) {
                     return Err(self.err(Code::E0602, c.loc, format!("writing an element of {}", r.describe())));
                 }
-                Ok((format!("plc::write({t}, {idx}, {value})"), Repr::None))
+                Ok((format!("plc::write({t}, {idx}, {value})"), r))
             }
             Special::ScalarCast => {
                 let x = self.expr(self.need(c, P::X)?)?.0;

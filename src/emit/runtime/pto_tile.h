@@ -506,13 +506,15 @@ T read(const ChipTensor& t, const Dims& idx) {
     return plc_rt::load_as<T>(t.dtype, p);
 }
 
+/// `write(t, idx, v)`: one element written in place; the tensor returned (PyPTO's result).
 template <class T>
-void write(const ChipTensor& t, const Dims& idx, T v) {
+ChipTensor write(const ChipTensor& t, const Dims& idx, T v) {
     int64_t i[MAX_TENSOR_DIMS];
     full_offsets("pl.tensor.write", t, idx, i);
     void* p = element_ptr(t, i);
     if (p == nullptr) tile_error("pl.tensor.write", "index outside the tensor");
     plc_rt::store_as<T>(t.dtype, p, v);
+    return t;
 }
 
 /// Tensors a kernel allocates (`pl.create_tensor` in device code), freed when the kernel
@@ -1197,12 +1199,14 @@ T read(const Tile<T>& t, const Dims& idx) {
     return t.at(r, c);
 }
 
+/// `write(t, idx, v)`: one element written in place; the tile returned (PyPTO's result).
 template <class T, class S>
-void write(Tile<T>& t, const Dims& idx, S v) {
+Tile<T> write(Tile<T>& t, const Dims& idx, S v) {
     int64_t r = idx.row();
     int64_t c = idx.col();
     if (r < 0 || r >= t.rows || c < 0 || c >= t.cols) tile_error("pl.tile.write", "index outside the tile");
     t.at(r, c) = plc_rt::convert<T>(v);
+    return t;
 }
 
 // ------------------------------------------------------------------ reductions
