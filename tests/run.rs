@@ -1215,9 +1215,9 @@ fn unified_math_ops_follow_pyptos_definitions() {
     close(&bin[2], &each(&|k| py_mod(x[k] * 7.0, 0.75)), "rems");
     assert_eq!(bin[3], each(&|k| x[k] + y[k] + x[k] * 2.0), "addc");
     assert_eq!(bin[4], each(&|k| x[k] + 2.0 + y[k]), "addsc");
-    // PyPTO's `subc`/`subsc`: lhs - rhs - rhs2.
-    assert_eq!(bin[5], each(&|k| x[k] - y[k] - x[k] * 2.0), "subc");
-    assert_eq!(bin[6], each(&|k| x[k] - 2.0 - y[k]), "subsc");
+    // `subc`/`subsc` as PTO-ISA's TSUBC/TSUBSC compute them: lhs - rhs + rhs2.
+    assert_eq!(bin[5], each(&|k| x[k] - y[k] + x[k] * 2.0), "subc");
+    assert_eq!(bin[6], each(&|k| x[k] - 2.0 + y[k]), "subsc");
     assert_eq!(bin[7], each(&|k| x[k].max(0.25)), "maximums");
     assert_eq!(bin[8], each(&|k| x[k].min(y[k])), "minimum");
     assert_eq!(bin[9], each(&|k| x[k].min(-0.25)), "minimums");

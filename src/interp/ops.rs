@@ -41,7 +41,8 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>, result
         OpKind::Unary(f) => wrap_like(a.first_is_tile(), unary(&a.nth_dense(0)?, f)?),
         OpKind::Chain(f) => {
             let first = binary(&a.nth_operand(0)?, &a.nth_operand(1)?, f.into())?;
-            wrap_like(a.first_is_tile(), binary(&Operand::Array(first), &a.nth_operand(2)?, f.into())?)
+            let plus = Bin::Fn(BinaryFn::Add);
+            wrap_like(a.first_is_tile(), binary(&Operand::Array(first), &a.nth_operand(2)?, plus)?)
         }
         OpKind::Expand(_, f) => {
             let kind = f.map_or(Bin::Second, Bin::from);

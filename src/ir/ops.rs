@@ -42,7 +42,8 @@ pub enum OpKind {
     Binary(BinaryFn),
     /// `f(x)` element by element.
     Unary(UnaryFn),
-    /// `f(f(lhs, rhs), rhs2)`: `addc`, `subc`, `addsc`, `subsc`.
+    /// `f(lhs, rhs) + rhs2`: `addc`, `subc`, `addsc`, `subsc` (PTO-ISA's TSUBC and TSUBSC
+    /// add their third operand: `lhs - rhs + rhs2`).
     Chain(BinaryFn),
     /// `f(x, v)` with the vector `v` broadcast along the axis (`row_expand_mul`);
     /// without a function, `v` itself broadcast to `x`'s shape (`col_expand`).

@@ -747,14 +747,15 @@ PLC_TILE_BINARY(fmod, fmod_value<T>(x, y))
 
 #undef PLC_TILE_BINARY
 
-/// `addc(a, b, c)` = a + b + c, `subc` = a - b - c (b may be a scalar: addsc, subsc).
+/// `addc(a, b, c)` = a + b + c, `subc` = a - b + c as PTO-ISA's TSUBC (b may be a scalar:
+/// addsc, subsc).
 template <class T, class B, class U>
 Tile<T> addc(const Tile<T>& a, const B& b, const Tile<U>& c) {
     return add(add(a, b), c);
 }
 template <class T, class B, class U>
 Tile<T> subc(const Tile<T>& a, const B& b, const Tile<U>& c) {
-    return sub(sub(a, b), c);
+    return add(sub(a, b), c);
 }
 
 /// `prelu(x, slope)`: x where x > 0, else x * slope (per element); `lrelu`: scalar slope.
