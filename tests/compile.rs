@@ -317,6 +317,10 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
             args: &["a=64x128:FP32", "b=128x32:FP32", "bias=64x32:FP32", "out=64x32:FP32"],
         },
         Runnable { file: "run_time_result_shape", entry: "rows", args: &["x=64x32:FP32", "out=64x32:FP32"] },
+        // Every `pl.tensor.*` spelling of ops.md §2.2 with a CPU meaning (tests/run.rs checks the values).
+        Runnable { file: "tests/emit/ops_tensor_elementwise", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/ops_tensor_reduce", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/ops_tensor_shape", entry: "entry", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));
