@@ -1713,11 +1713,11 @@ fn tile_gather_mask(a: &dyn Args) -> Result<Type, String> {
 
 /// `ci(start, shape, dtype=INT32, descending=False)` (also spelled `arange`).
 fn tensor_ci(a: &dyn Args) -> Result<Type, String> {
-    Ok(Type::Tensor {
-        shape: Some(shape_arg(a, 1)?),
-        dtype: Some(a.dtype(2).unwrap_or(DType::Int32)),
-        distributed: false,
-    })
+    let dtype = a.dtype(2).unwrap_or(DType::Int32);
+    if !matches!(dtype, DType::Int16 | DType::Int32 | DType::UInt16 | DType::UInt32) {
+        return Err(format!("dtype must be INT16, INT32, UINT16 or UINT32, got {}", dtype.name()));
+    }
+    Ok(Type::Tensor { shape: Some(shape_arg(a, 1)?), dtype: Some(dtype), distributed: false })
 }
 
 fn tile_ci(a: &dyn Args) -> Result<Type, String> {
@@ -1864,7 +1864,46 @@ fn row_arg_reduce(a: &dyn Args) -> Result<Type, String> {
 /// `col_argmax` / `col_argmin`: `[1, cols]` of INT32 positions.
 fn col_arg_reduce(a: &dyn Args) -> Result<Type, String> {
     check_tmp_tile(a)?;
-    Ok(with_dtype(&col_reduce(a)?, DType::Int32))
+    Ok(with_dtype(&col_reduce_2d(a)?, DType::Int32))
+}
+
+/// `tensor.shl`/`shr`/`shls`/`shrs`: as the other bit ops, and a constant shift count that
+/// is not negative.
+fn tensor_shift(a: &dyn Args) -> Result<Type, String> {
+    let ty = tensor_bitwise(a)?;
+    if let Some(n) = a.int(1).filter(|&n| n < 0) {
+        return Err(format!("a shift count must not be negative, got {n}"));
+    }
+    Ok(ty)
+}
+
+/// The tensor bit ops (`and_`, `or_`, `xor`, `shl`, `shr` and their `*s` forms): integer
+/// operands; a tensor right operand of the left one's shape (PyPTO does not broadcast them).
+fn tensor_bitwise(a: &dyn Args) -> Result<Type, String> {
+    let lhs = same_as_first(a)?;
+    let rhs = a.ty(1).ok_or("missing second argument")?;
+    for (ty, side) in [(&lhs, "left"), (rhs, "right")] {
+        if let Some(d) = ty.dtype().filter(|d| !d.is_int()) {
+            return Err(format!("the {side} operand must have an integer dtype, got {}", d.name()));
+        }
+    }
+    if let (Some(l), Some(r)) = (lhs.shape(), rhs.shape()) {
+        if l != r {
+            return Err("the operands must have identical shapes (no broadcasting)".to_string());
+        }
+    }
+    Ok(lhs)
+}
+
+/// `tensor.not_`: INT16 or UINT16 (PyPTO's rule).
+fn tensor_not(a: &dyn Args) -> Result<Type, String> {
+    let ty = same_as_first(a)?;
+    match ty.dtype() {
+        Some(d) if !matches!(d, DType::Int16 | DType::UInt16) => {
+            Err(format!("the dtype must be INT16 or UINT16, got {}", d.name()))
+        }
+        _ => Ok(ty),
+    }
 }
 
 /// The column reductions need two axes (PyPTO: rank >= 2).
@@ -3040,21 +3079,21 @@ ops! {
         older: [("*", "pl.tile.maximums on a loaded tile")];
     TensorMins = "tensor.mins", Tensor, ["pl.tensor.mins"], Some("mins"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Min),
         older: [("*", "pl.tile.minimums on a loaded tile")];
-    TensorAnds = "tensor.ands", Tensor, ["pl.tensor.ands"], Some("ands"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::And);
-    TensorOrs = "tensor.ors", Tensor, ["pl.tensor.ors"], Some("ors"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Or);
-    TensorXors = "tensor.xors", Tensor, ["pl.tensor.xors"], Some("xors"), T_XORS, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
-    TensorShls = "tensor.shls", Tensor, ["pl.tensor.shls"], Some("shls"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shl);
-    TensorShrs = "tensor.shrs", Tensor, ["pl.tensor.shrs"], Some("shrs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
+    TensorAnds = "tensor.ands", Tensor, ["pl.tensor.ands"], Some("ands"), T_SCALAR_RHS, tensor_bitwise, false, OpKind::Binary(BinaryFn::And);
+    TensorOrs = "tensor.ors", Tensor, ["pl.tensor.ors"], Some("ors"), T_SCALAR_RHS, tensor_bitwise, false, OpKind::Binary(BinaryFn::Or);
+    TensorXors = "tensor.xors", Tensor, ["pl.tensor.xors"], Some("xors"), T_XORS, tensor_bitwise, false, OpKind::Binary(BinaryFn::Xor);
+    TensorShls = "tensor.shls", Tensor, ["pl.tensor.shls"], Some("shls"), T_SCALAR_RHS, tensor_shift, false, OpKind::Binary(BinaryFn::Shl);
+    TensorShrs = "tensor.shrs", Tensor, ["pl.tensor.shrs"], Some("shrs"), T_SCALAR_RHS, tensor_shift, false, OpKind::Binary(BinaryFn::Shr);
     TensorLrelu = "tensor.lrelu", Tensor, ["pl.tensor.lrelu"], Some("lrelu"), T_SCALAR_RHS, same_as_first, false, OpKind::Special(Special::Lrelu),
         older: [("*", "pl.tile.lrelu on a loaded tile")];
     TensorRem = "tensor.rem", Tensor, ["pl.tensor.rem"], Some("rem"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Rem),
         older: [("*", "pl.tile.rem on loaded tiles")];
-    TensorAnd = "tensor.and_", Tensor, ["pl.tensor.and_"], Some("and_"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::And);
-    TensorOr = "tensor.or_", Tensor, ["pl.tensor.or_"], Some("or_"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Or);
-    TensorXor = "tensor.xor", Tensor, ["pl.tensor.xor"], Some("xor"), T_XOR, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
-    TensorShl = "tensor.shl", Tensor, ["pl.tensor.shl"], Some("shl"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Shl);
-    TensorShr = "tensor.shr", Tensor, ["pl.tensor.shr"], Some("shr"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
-    TensorNot = "tensor.not_", Tensor, ["pl.tensor.not_"], Some("not_"), &[req(P::Input, K::Tensor)], same_as_first, false, OpKind::Unary(UnaryFn::Not);
+    TensorAnd = "tensor.and_", Tensor, ["pl.tensor.and_"], Some("and_"), T_BINARY, tensor_bitwise, false, OpKind::Binary(BinaryFn::And);
+    TensorOr = "tensor.or_", Tensor, ["pl.tensor.or_"], Some("or_"), T_BINARY, tensor_bitwise, false, OpKind::Binary(BinaryFn::Or);
+    TensorXor = "tensor.xor", Tensor, ["pl.tensor.xor"], Some("xor"), T_XOR, tensor_bitwise, false, OpKind::Binary(BinaryFn::Xor);
+    TensorShl = "tensor.shl", Tensor, ["pl.tensor.shl"], Some("shl"), T_BINARY, tensor_shift, false, OpKind::Binary(BinaryFn::Shl);
+    TensorShr = "tensor.shr", Tensor, ["pl.tensor.shr"], Some("shr"), T_BINARY, tensor_shift, false, OpKind::Binary(BinaryFn::Shr);
+    TensorNot = "tensor.not_", Tensor, ["pl.tensor.not_"], Some("not_"), &[req(P::Input, K::Tensor)], tensor_not, false, OpKind::Unary(UnaryFn::Not);
     TensorPrelu = "tensor.prelu", Tensor, ["pl.tensor.prelu"], Some("prelu"),
         &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), req(P::Tmp, K::Tensor)], same_as_first, false, OpKind::Special(Special::Prelu),
         older: [("*", "pl.tile.prelu on loaded tiles")];
