@@ -1620,6 +1620,13 @@ fn tile_axis_reduce(a: &dyn Args) -> Result<Type, String> {
 /// `sort32(src, idx)`: value-index pairs, the last extent doubled.
 fn sort32(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
+    // PyPTO: an FP16/FP32 source, a UINT32 index of its shape.
+    if let Some(d) = ty.dtype().filter(|d| !matches!(d, DType::Fp16 | DType::Fp32)) {
+        return Err(format!("the source must be FP16 or FP32, got {}", d.name()));
+    }
+    if let Some(d) = a.ty(1).and_then(Type::dtype).filter(|&d| d != DType::UInt32) {
+        return Err(format!("the index must be UINT32, got {}", d.name()));
+    }
     let Some(shape) = ty.shape() else { return Ok(ty.clone()) };
     let mut shape = shape.to_vec();
     if let Some(last) = shape.last_mut() {
@@ -1893,6 +1900,53 @@ fn tensor_bitwise(a: &dyn Args) -> Result<Type, String> {
         }
     }
     Ok(lhs)
+}
+
+/// `tensor.div` of two tensors: INT16, INT32, FP16 or FP32, `high_precision=True` only
+/// for floats (a scalar right operand is PyPTO's `tensor.divs`, which has neither rule).
+fn tensor_div(a: &dyn Args) -> Result<Type, String> {
+    let ty = elementwise(a)?;
+    if !a.ty(1).is_some_and(|t| matches!(t, Type::Tensor { .. })) {
+        return Ok(ty);
+    }
+    for d in [a.ty(0).and_then(Type::dtype), a.ty(1).and_then(Type::dtype)].into_iter().flatten() {
+        if !matches!(d, DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32) {
+            return Err(format!("the dtype must be INT16, INT32, FP16 or FP32, got {}", d.name()));
+        }
+        if bool_arg(a, 2, false) && !d.is_float() {
+            return Err(format!("high_precision=True needs a float dtype, got {}", d.name()));
+        }
+    }
+    Ok(ty)
+}
+
+/// `tensor.row_min`: INT16, INT32, FP16 or FP32 (PyPTO's rule).
+fn tensor_row_min(a: &dyn Args) -> Result<Type, String> {
+    match a.ty(0).and_then(Type::dtype) {
+        Some(d) if !matches!(d, DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32) => {
+            Err(format!("the dtype must be INT16, INT32, FP16 or FP32, got {}", d.name()))
+        }
+        _ => row_reduce(a),
+    }
+}
+
+/// `tensor.set_validshape(t, rows, cols)`: a 2-D tensor, constant extents in `0..=shape`.
+fn tensor_set_validshape(a: &dyn Args) -> Result<Type, String> {
+    let ty = same_as_first(a)?;
+    if let Some(shape) = ty.shape() {
+        if shape.len() != 2 {
+            return Err(format!("the tensor must be 2-D, it has {} axes", shape.len()));
+        }
+        for (i, name) in [(1, "valid_rows"), (2, "valid_cols")] {
+            let Some(v) = a.int(i) else { continue };
+            match shape[i - 1] {
+                Dim::Const(n) if v > n => return Err(format!("{name} {v} is larger than the extent {n}")),
+                _ if v < 0 => return Err(format!("{name} must not be negative, got {v}")),
+                _ => {}
+            }
+        }
+    }
+    Ok(ty)
 }
 
 /// `tensor.not_`: INT16 or UINT16 (PyPTO's rule).
@@ -3014,7 +3068,7 @@ ops! {
     TensorAdd = "tensor.add", Tensor, ["pl.tensor.add", "pl.op.tensor.add"], Some("add"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Add);
     TensorSub = "tensor.sub", Tensor, ["pl.tensor.sub"], Some("sub"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Sub);
     TensorMul = "tensor.mul", Tensor, ["pl.tensor.mul", "pl.op.tensor.mul"], Some("mul"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Mul);
-    TensorDiv = "tensor.div", Tensor, ["pl.tensor.div"], Some("div"), DIV, elementwise, false, OpKind::Binary(BinaryFn::Div);
+    TensorDiv = "tensor.div", Tensor, ["pl.tensor.div"], Some("div"), DIV, tensor_div, false, OpKind::Binary(BinaryFn::Div);
     TensorMaximum = "tensor.maximum", Tensor, ["pl.tensor.maximum"], Some("maximum"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Max);
     TensorMinimum = "tensor.minimum", Tensor, ["pl.tensor.minimum"], Some("minimum"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Min);
     TensorExp = "tensor.exp", Tensor, ["pl.tensor.exp"], Some("exp"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Exp);
@@ -3043,7 +3097,7 @@ ops! {
         older: [("*", "pl.tile.gemv_bias on loaded tiles")];
     TensorRowSum = "tensor.row_sum", Tensor, ["pl.tensor.row_sum"], Some("row_sum"), T_REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
     TensorRowMax = "tensor.row_max", Tensor, ["pl.tensor.row_max"], Some("row_max"), T_REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
-    TensorRowMin = "tensor.row_min", Tensor, ["pl.tensor.row_min"], Some("row_min"), T_REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
+    TensorRowMin = "tensor.row_min", Tensor, ["pl.tensor.row_min"], Some("row_min"), T_REDUCE, tensor_row_min, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
     TensorColSum = "tensor.col_sum", Tensor, ["pl.tensor.col_sum"], Some("col_sum"), T_REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Sum);
     TensorColMax = "tensor.col_max", Tensor, ["pl.tensor.col_max"], Some("col_max"), T_REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Max);
     TensorSum = "tensor.sum", Tensor, ["pl.tensor.sum"], Some("sum"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Sum, default_axis: -1, default_keep: true },
@@ -3067,7 +3121,7 @@ ops! {
     TensorFillpad = "tensor.fillpad", Tensor, ["pl.tensor.fillpad"], Some("fillpad"),
         &[req(P::X, K::Tensor), opt(P::PadValue, K::Enum("PadValue"))], same_as_first, false, OpKind::Special(Special::Fillpad);
     TensorSetValidshape = "tensor.set_validshape", Tensor, ["pl.tensor.set_validshape"], Some("set_validshape"),
-        &[req(P::Tensor, K::Tensor), req(P::ValidRows, K::Scalar), req(P::ValidCols, K::Scalar)], same_as_first, false, OpKind::Special(Special::SetValidShape);
+        &[req(P::Tensor, K::Tensor), req(P::ValidRows, K::Scalar), req(P::ValidCols, K::Scalar)], tensor_set_validshape, false, OpKind::Special(Special::SetValidShape);
     // scalar-operand, bitwise and select families
     TensorAdds = "tensor.adds", Tensor, ["pl.tensor.adds"], Some("adds"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Add);
     TensorSubs = "tensor.subs", Tensor, ["pl.tensor.subs"], Some("subs"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Sub);
@@ -3881,7 +3935,8 @@ mod tests {
         );
         assert_eq!((op("pl.tile.full").result)(&full), Ok(tile(&[16, 128])));
         // `sort32` doubles the last extent; `transpose_view` swaps the last two.
-        let one = Fake(vec![Some(tile(&[1, 64])), Some(tile(&[1, 64]))], vec![], vec![]);
+        let ids = Type::Tile { shape: c(&[1, 64]), dtype: DType::UInt32, memory: Some(MemorySpace::Vec) };
+        let one = Fake(vec![Some(tile(&[1, 64])), Some(ids)], vec![], vec![]);
         assert_eq!((op("pl.tile.sort32").result)(&one), Ok(tile(&[1, 128])));
         assert_eq!((op("pl.tile.transpose_view").result)(&one), Ok(tile(&[64, 1])));
         // `pl.tensor.sum(x)` keeps the last axis as 1 by default.

@@ -1,5 +1,6 @@
-# PyPTO's dtype and shape rules of the tensor bit ops, `not_`, `arange` and the column
-# arg-reductions (ops.md §2.2): each call below is refused (E0217) as PyPTO refuses it.
+# PyPTO's dtype and shape rules of the tensor bit ops, `not_`, `arange`, the column
+# arg-reductions, `div`, `row_min`, `sort32` and `set_validshape` (ops.md §2.2): each call
+# below is refused (E0217) as PyPTO refuses it.
 import pypto.language as pl
 
 
@@ -19,5 +20,12 @@ def kernel(
     f = pl.tensor.not_(i)
     g = pl.tensor.arange(0, [1, 8], dtype=pl.FP32)
     h = pl.tensor.col_argmax(v)
+    small = pl.tensor.cast(x, pl.INT8)
+    j = pl.tensor.div(small, small)
+    k = pl.tensor.div(i, i, high_precision=True)
+    m = pl.tensor.row_min(small)
+    n = pl.tensor.sort32(x, i)
+    o = pl.tensor.sort32(i, pl.tensor.arange(0, [4, 8], dtype=pl.UINT32))
+    p = pl.tensor.set_validshape(x, 5, 8)
     out = pl.assemble(out, pl.tensor.ands(i, 7), [0, 0])
     return out
