@@ -1278,11 +1278,11 @@ fn tensor_reductions_and_expansions_follow_their_definitions() {
 
 /// The `pl.tensor.*` ops that make, reshape, join, sort and multiply
 /// (tests/emit/ops_tensor_shape.pl): created tensors, `concat`, a valid region padded with
-/// the dtype's minimum, `transpose`, `fillpad_expand` of a `[6, 3]` valid window,
-/// `arange` (ascending from 3, descending from the block index expression 0 * 100 + 1 * 10
-/// + 0), `matmul`, `matmul_acc` (adds to the accumulator), `matmul` of transposed operands,
-/// the full sort of 64 scores (`sort32`, `mrgsort_format1`, `gather_mask`), `scatter_mask`
-/// and `reinterpret_view`.
+/// the dtype's minimum, `transpose`, `fillpad_expand` of a `[6, 3]` valid window, `arange`
+/// (ascending from 3, descending from 10, the block index expression of a kernel run once),
+/// `matmul`, `matmul_acc` (adds to the accumulator), `matmul` of transposed operands, the
+/// full sort of 64 scores (`sort32`, `mrgsort_format1`, `gather_mask`), `scatter_mask` and
+/// `reinterpret_view`.
 #[test]
 fn tensor_shaping_ops_follow_their_definitions() {
     let out = run_source(include_str!("emit/ops_tensor_shape.pl"), "entry", &[], 5).unwrap();
