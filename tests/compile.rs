@@ -323,6 +323,10 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "tests/emit/ops_unified_math", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/ops_unified_compare", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/ops_system_pipes", entry: "main", args: &[] },
+        // Every `pl.tensor.*` spelling of ops.md §2.2 with a CPU meaning (tests/run.rs checks the values).
+        Runnable { file: "tests/emit/ops_tensor_elementwise", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/ops_tensor_reduce", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/ops_tensor_shape", entry: "entry", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

@@ -1322,6 +1322,211 @@ fn system_pipes_carry_tiles_both_ways() {
     assert_eq!(floats(&out[0]), want);
 }
 
+/// Whether two floats agree to float precision (transcendental functions and sums may
+/// round differently from Rust's).
+fn close(got: &[f32], want: &[f32], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (k, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!((g - w).abs() <= 1e-5 * w.abs().max(1.0), "{what}[{k}]: got {g}, want {w}");
+    }
+}
+
+/// Column block `b` (of width `w`) of an `[rows, n]` output, row-major.
+fn block<T: Copy>(v: &[T], rows: usize, n: usize, b: usize, w: usize) -> Vec<T> {
+    (0..rows).flat_map(|r| (0..w).map(move |c| v[r * n + b * w + c])).collect()
+}
+
+/// The elementwise `pl.tensor.*` ops (tests/emit/ops_tensor_elementwise.pl), by PyPTO's
+/// definitions: the `*s` forms a scalar operand selects, `cmp` as 0/1 in the operand dtype,
+/// the part ops over valid regions (both: `f`; one: that one; neither: 0), integer bit ops,
+/// arithmetic right shifts and a 16-bit `not`.
+#[test]
+fn tensor_elementwise_ops_follow_their_definitions() {
+    let out = run_source(include_str!("emit/ops_tensor_elementwise.pl"), "entry", &[], 5).unwrap();
+    let (x, y) = (drawn(5, 0, 32), drawn(5, 32, 32));
+    let map = |f: &dyn Fn(f32, f32) -> f32| -> Vec<f32> { x.iter().zip(&y).map(|(&a, &b)| f(a, b)).collect() };
+    let (arith, maths, picks) = (floats(&out[0]), floats(&out[1]), floats(&out[2]));
+    let want: [&dyn Fn(f32, f32) -> f32; 4] =
+        [&|a, b| a + b, &|a, b| (a - 0.5) - b, &|a, b| a * (b + 1.0), &|a, b| (a / 4.0) / (b + 2.0)];
+    for (i, f) in want.iter().enumerate() {
+        assert_eq!(block(&arith, 4, 32, i, 8), map(f), "arith {i}");
+    }
+    let want: [&dyn Fn(f32, f32) -> f32; 8] = [
+        &|a, _| -a.abs(),
+        &|a, _| (a * 0.25).exp(),
+        &|a, _| (a.abs() + 1.0).ln(),
+        &|a, _| (a.abs() + 1.0).sqrt(),
+        &|a, _| 1.0 / (a.abs() + 1.0).sqrt(),
+        &|a, _| 1.0 / (a.abs() + 1.0),
+        &|a, _| a.cos(),
+        &|a, _| a.sin(),
+    ];
+    for (i, f) in want.iter().enumerate() {
+        close(&block(&maths, 4, 64, i, 8), &map(f), &format!("maths {i}"));
+    }
+    let want: [&dyn Fn(f32, f32) -> f32; 6] = [
+        &|a, b| a.max(b),
+        &|a, b| a.min(b),
+        &|a, b| (a * 3.0) % (b.abs() + 0.5),
+        &|a, _| a % 0.75,
+        &|a, b| (a > b) as i32 as f32,
+        &|a, _| (a <= 0.0) as i32 as f32,
+    ];
+    for (i, f) in want.iter().enumerate() {
+        close(&block(&picks, 4, 48, i, 8), &map(f), &format!("picks {i}"));
+    }
+    // `a` is valid in columns 0..4, `b` in rows 0..2.
+    let parts = floats(&out[3]);
+    let want: [&dyn Fn(f32, f32) -> f32; 4] = [&|a, b| a + b, &|a, b| a.max(b), &|a, b| a.min(b), &|a, b| a * b];
+    for (i, f) in want.iter().enumerate() {
+        let got = block(&parts, 4, 32, i, 8);
+        for k in 0..32 {
+            let (va, vb) = (k % 8 < 4, k / 8 < 2);
+            let w = match (va, vb) {
+                (true, true) => f(x[k], y[k]),
+                (true, false) => x[k],
+                (false, true) => y[k],
+                (false, false) => 0.0,
+            };
+            assert_eq!(got[k], w, "part {i} at {k}");
+        }
+    }
+    let a: Vec<i64> = x.iter().map(|v| (v * 20.0).floor() as i64).collect();
+    let b: Vec<i64> = y.iter().map(|v| (v * 20.0).trunc() as i64).collect();
+    let imap = |f: &dyn Fn(i64, i64) -> i64| -> Vec<i64> { a.iter().zip(&b).map(|(&p, &q)| f(p, q)).collect() };
+    let bits = ints(&out[4]);
+    let want: [&dyn Fn(i64, i64) -> i64; 8] = [
+        &|p, q| p & q,
+        &|p, _| p & 12,
+        &|p, q| p | q,
+        &|p, _| p | 5,
+        &|p, q| p ^ q,
+        &|p, _| p ^ 9,
+        &|p, _| p & 6,
+        &|_, _| 42,
+    ];
+    for (i, f) in want.iter().enumerate() {
+        assert_eq!(block(&bits, 4, 64, i, 8), imap(f), "bits {i}");
+    }
+    let shifts = ints(&out[5]);
+    let want: [&dyn Fn(i64, i64) -> i64; 5] =
+        [&|p, q| p << (q & 3), &|p, _| p << 2, &|p, q| p >> (q & 3), &|p, _| p >> 1, &|p, _| (p ^ 3) << 1];
+    for (i, f) in want.iter().enumerate() {
+        assert_eq!(block(&shifts, 4, 40, i, 8), imap(f), "shifts {i}");
+    }
+    assert_eq!(ints(&out[6]), imap(&|p, _| !(p as i16) as i64));
+}
+
+/// The reductions and expansions of `pl.tensor.*` (tests/emit/ops_tensor_reduce.pl): row
+/// reductions keep a column, column reductions a row, arg-extrema give the first position,
+/// `row_expand*` apply each row's value of `[R, 1]`, `col_expand*` each column's of `[1, C]`
+/// (`expdif` is `exp(x - v)`).
+#[test]
+fn tensor_reductions_and_expansions_follow_their_definitions() {
+    let out = run_source(include_str!("emit/ops_tensor_reduce.pl"), "entry", &[], 5).unwrap();
+    let (x, col, row) = (drawn(5, 0, 32), drawn(5, 32, 4), drawn(5, 36, 8));
+    let at = |r: usize, c: usize| x[r * 8 + c];
+    let fold = |items: Vec<f32>, f: fn(f32, f32) -> f32| items.into_iter().reduce(f).unwrap();
+    let mut rows = Vec::new();
+    for r in 0..4 {
+        let v: Vec<f32> = (0..8).map(|c| at(r, c)).collect();
+        rows.push(fold(v.clone(), |a, b| a + b));
+        rows.push(fold(v.clone(), f32::max));
+        rows.push(fold(v.clone(), f32::min));
+        rows.push(fold(v.iter().map(|a| a + 1.0).collect(), |a, b| a * b));
+    }
+    close(&floats(&out[0]), &rows, "rows");
+    let column = |c: usize| (0..4).map(|r| at(r, c)).collect::<Vec<f32>>();
+    let mut cols = Vec::new();
+    cols.extend((0..8).map(|c| fold(column(c), |a, b| a + b)));
+    cols.extend((0..8).map(|c| fold(column(c), f32::max)));
+    cols.extend((0..8).map(|c| fold(column(c), f32::min)));
+    cols.extend((0..8).map(|c| fold(column(c).iter().map(|a| a + 1.0).collect(), |a, b| a * b)));
+    close(&floats(&out[1]), &cols, "cols");
+    let first = |v: &[f32], better: fn(f32, f32) -> bool| {
+        (1..v.len()).fold(0usize, |best, k| if better(v[k], v[best]) { k } else { best }) as i64
+    };
+    let mut places: Vec<i64> = (0..8).map(|c| first(&column(c), |a, b| a > b)).collect();
+    places.extend((0..8).map(|c| first(&column(c), |a, b| a < b)));
+    places.extend((0..8).map(|r| first(&x[r * 4..r * 4 + 4], |a, b| a < b)));
+    assert_eq!(ints(&out[2]), places);
+    let ops: [&dyn Fn(f32, f32) -> f32; 8] = [
+        &|_, v| v,
+        &|a, v| a + v,
+        &|a, v| a - v,
+        &|a, v| a * v,
+        &|a, v| a / (v.abs() + 1.0),
+        &|a, v| a.max(v),
+        &|a, v| a.min(v),
+        &|a, v| (a - v).exp(),
+    ];
+    let (by_row, by_col) = (floats(&out[3]), floats(&out[4]));
+    for (i, f) in ops.iter().enumerate() {
+        let want: Vec<f32> = (0..32).map(|k| f(x[k], col[k / 8])).collect();
+        close(&block(&by_row, 4, 64, i, 8), &want, &format!("row_expand {i}"));
+        let want: Vec<f32> = (0..32).map(|k| f(x[k], row[k % 8])).collect();
+        close(&block(&by_col, 4, 64, i, 8), &want, &format!("col_expand {i}"));
+    }
+}
+
+/// The `pl.tensor.*` ops that make, reshape, join, sort and multiply
+/// (tests/emit/ops_tensor_shape.pl): created tensors, `concat`, a valid region padded with
+/// the dtype's minimum, `transpose`, `fillpad_expand` of a `[6, 3]` valid window, `arange`
+/// (ascending from 3, descending from 10, the block index expression of a kernel run once),
+/// `matmul`, `matmul_acc` (adds to the accumulator), `matmul` of transposed operands, the
+/// full sort of 64 scores (`sort32`, `mrgsort_format1`, `gather_mask`), `scatter_mask` and
+/// `reinterpret_view`.
+#[test]
+fn tensor_shaping_ops_follow_their_definitions() {
+    let out = run_source(include_str!("emit/ops_tensor_shape.pl"), "entry", &[], 5).unwrap();
+    let (x, b, scores) = (drawn(5, 0, 32), drawn(5, 32, 32), drawn(5, 64, 64));
+    let made: Vec<f32> = (0..128)
+        .map(|k| {
+            let (r, c) = (k / 32, k % 32);
+            match c / 8 {
+                0 => 1.0,
+                1 => x[r * 8 + c - 8],
+                2 => -x[r * 8 + c - 16],
+                _ if r < 3 && c - 24 < 5 => 2.0 * x[r * 8 + c - 24],
+                _ => f32::MIN,
+            }
+        })
+        .collect();
+    assert_eq!(floats(&out[0]), made);
+    let moved: Vec<f32> = (0..64)
+        .map(|k| {
+            let (i, j) = (k / 8, k % 8);
+            match j {
+                0..=3 => x[j * 8 + i],
+                _ if i < 6 && j - 4 < 3 => x[i * 4 + j - 4],
+                _ => 0.0,
+            }
+        })
+        .collect();
+    assert_eq!(floats(&out[1]), moved);
+    let counts: Vec<i64> = (3..11).chain((3..11).rev()).collect();
+    assert_eq!(ints(&out[2]), counts);
+    let ab: Vec<f32> = (0..16).map(|k| (0..8).map(|i| x[(k / 4) * 8 + i] * b[i * 4 + k % 4]).sum()).collect();
+    let prods: Vec<f32> = (0..48)
+        .map(|k| {
+            let (r, c) = (k / 12, k % 12);
+            match c / 4 {
+                0 => ab[r * 4 + c],
+                1 => 2.0 * ab[r * 4 + c - 4],
+                _ => ab[(c - 8) * 4 + r],
+            }
+        })
+        .collect();
+    close(&floats(&out[3]), &prods, "prods");
+    let mut sorted = scores.clone();
+    sorted.sort_by(|p, q| q.partial_cmp(p).unwrap());
+    assert_eq!(floats(&out[6]), sorted);
+    let spread: Vec<f32> = (0..128).map(|k| if k % 2 == 1 { scores[k / 2] } else { -2.0 }).collect();
+    assert_eq!(floats(&out[7]), spread);
+    let words: Vec<i64> = x.iter().map(|v| v.to_bits() as i32 as i64).collect();
+    assert_eq!(ints(&out[9]), words);
+}
+
 // ---------------------------------------------------------------- errors
 
 fn plc(args: &[&str]) -> std::process::Output {

@@ -346,7 +346,14 @@ fn layout(special: Special, a: &Args<'_>) -> Res<Value> {
     Ok(match special {
         Special::Slice if !tile => {
             let drop = a.opt_ints(P::DropDims)?.unwrap_or_default();
-            Value::Tensor(slice_view(&a.tensor(P::X)?, &a.shape(P::Shape)?, &a.ints(P::Offset)?, &drop)?)
+            let mut view = slice_view(&a.tensor(P::X)?, &a.shape(P::Shape)?, &a.ints(P::Offset)?, &drop)?;
+            // PyPTO's `valid_shape=` of a tensor slice (the rest of the view padding).
+            if let Some(valid) = a.opt_ints(P::ValidShape)? {
+                if valid.len() == view.rank() {
+                    view.valid = Some(valid);
+                }
+            }
+            Value::Tensor(view)
         }
         Special::Slice => {
             let d = a.nth_dense(0)?;
@@ -365,6 +372,9 @@ fn layout(special: Special, a: &Args<'_>) -> Res<Value> {
             let (i, j) = (normalize_axis(a.int(P::Axis1)?, t.rank())?, normalize_axis(a.int(P::Axis2)?, t.rank())?);
             t.shape.swap(i, j);
             t.strides.swap(i, j);
+            if let Some(v) = t.valid.as_mut() {
+                v.swap(i, j);
+            }
             Value::Tensor(t)
         }
         Special::Transpose => {
@@ -1800,6 +1810,7 @@ fn slice_view(t: &Tensor, shape: &[i64], offsets: &[i64], drop_dims: &[i64]) -> 
     let mut extents = shape.to_vec();
     extents.extend((shape.len()..rank).map(|k| t.shape[k] - offsets[k]));
     let mut view = t.clone();
+    let source_valid = t.valid_region();
     for k in 0..rank {
         let e = extents[k].min(t.shape[k] - offsets[k]).max(0);
         view.shape[k] = e;
@@ -1807,6 +1818,9 @@ fn slice_view(t: &Tensor, shape: &[i64], offsets: &[i64], drop_dims: &[i64]) -> 
             view.offset += offsets[k] * t.strides[k];
         }
     }
+    // The source's valid region, seen from the window.
+    view.valid =
+        t.valid.as_ref().map(|_| (0..rank).map(|k| (source_valid[k] - offsets[k]).clamp(0, view.shape[k])).collect());
     if !drop_dims.is_empty() {
         let mut k = 0i64;
         let keep: Vec<bool> = (0..rank)
@@ -1817,6 +1831,9 @@ fn slice_view(t: &Tensor, shape: &[i64], offsets: &[i64], drop_dims: &[i64]) -> 
             .collect();
         view.shape = view.shape.iter().zip(&keep).filter(|(_, &k)| k).map(|(&d, _)| d).collect();
         view.strides = view.strides.iter().zip(&keep).filter(|(_, &k)| k).map(|(&d, _)| d).collect();
+        if let Some(v) = view.valid.take() {
+            view.valid = Some(v.iter().zip(&keep).filter(|(_, &k)| k).map(|(&d, _)| d).collect());
+        }
     }
     Ok(view)
 }
@@ -1826,7 +1843,7 @@ fn reshape_tensor(t: &Tensor, shape: Vec<i64>) -> Res<Tensor> {
     let shape = resolve_shape(&shape, t.len())?;
     if t.is_contiguous() {
         let strides = contiguous_strides(&shape);
-        Ok(Tensor { buf: t.buf.clone(), dtype: t.dtype, shape, strides, offset: t.offset })
+        Ok(Tensor { buf: t.buf.clone(), dtype: t.dtype, shape, strides, offset: t.offset, valid: None })
     } else {
         let d = t.to_dense();
         Ok(Tensor::from_dense(Dense { valid: shape.clone(), shape, ..d }))

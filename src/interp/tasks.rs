@@ -366,7 +366,7 @@ pub(super) fn rebase(
                 Source::View(i, delta) => (boundary[*i].buf.clone(), boundary[*i].offset + delta),
                 Source::Internal(k, offset) => (internals[*k].clone(), *offset),
             };
-            let t = Tensor { buf, dtype: *dtype, shape: shape.clone(), strides: strides.clone(), offset };
+            let t = Tensor { buf, dtype: *dtype, shape: shape.clone(), strides: strides.clone(), offset, valid: None };
             let len = t.buf.borrow().len() as i64;
             if let Some((lo, hi)) = extent(&t) {
                 if lo < 0 || hi > len {

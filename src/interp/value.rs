@@ -224,13 +224,17 @@ pub struct Tensor {
     pub shape: Vec<i64>,
     pub strides: Vec<i64>,
     pub offset: i64,
+    /// The valid region (PyPTO's tensor `valid_shape`) when it is smaller than the shape:
+    /// set by `pl.tensor.slice(..., valid_shape=)` and `pl.tensor.set_validshape`, kept by
+    /// a value computed from such a tensor; `to_dense` gives it to the ops, as a tile's.
+    pub valid: Option<Vec<i64>>,
 }
 
 impl Tensor {
     /// A fresh contiguous tensor holding `data`.
     pub fn new(dtype: DType, shape: Vec<i64>, data: Data) -> Tensor {
         let strides = contiguous_strides(&shape);
-        Tensor { buf: Rc::new(RefCell::new(data)), dtype, shape, strides, offset: 0 }
+        Tensor { buf: Rc::new(RefCell::new(data)), dtype, shape, strides, offset: 0, valid: None }
     }
 
     pub fn rank(&self) -> usize {
@@ -276,12 +280,21 @@ impl Tensor {
                 Data::I64(out)
             }
         };
-        Dense { dtype: self.dtype, shape: self.shape.clone(), valid: self.shape.clone(), data }
+        Dense { dtype: self.dtype, shape: self.shape.clone(), valid: self.valid_region(), data }
     }
 
-    /// A tensor over a fresh buffer holding a dense array.
+    /// The valid extent of each axis (the shape when no region is set).
+    pub fn valid_region(&self) -> Vec<i64> {
+        match &self.valid {
+            Some(v) if v.len() == self.shape.len() => v.iter().zip(&self.shape).map(|(&v, &d)| v.clamp(0, d)).collect(),
+            _ => self.shape.clone(),
+        }
+    }
+
+    /// A tensor over a fresh buffer holding a dense array (and its valid region).
     pub fn from_dense(d: Dense) -> Tensor {
-        Tensor::new(d.dtype, d.shape, d.data)
+        let valid = (d.valid != d.shape).then(|| d.valid.clone());
+        Tensor { valid, ..Tensor::new(d.dtype, d.shape, d.data) }
     }
 }
 

@@ -1721,6 +1721,13 @@ fn tile_axis_reduce(a: &dyn Args) -> Result<Type, String> {
 /// `sort32(src, idx)`: value-index pairs, the last extent doubled.
 fn sort32(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
+    // PyPTO: an FP16/FP32 source, a UINT32 index of its shape.
+    if let Some(d) = ty.dtype().filter(|d| !matches!(d, DType::Fp16 | DType::Fp32)) {
+        return Err(format!("the source must be FP16 or FP32, got {}", d.name()));
+    }
+    if let Some(d) = a.ty(1).and_then(Type::dtype).filter(|&d| d != DType::UInt32) {
+        return Err(format!("the index must be UINT32, got {}", d.name()));
+    }
     let Some(shape) = ty.shape() else { return Ok(ty.clone()) };
     let mut shape = shape.to_vec();
     if let Some(last) = shape.last_mut() {
@@ -1883,11 +1890,11 @@ fn tile_gather_mask(a: &dyn Args) -> Result<Type, String> {
 
 /// `ci(start, shape, dtype=INT32, descending=False)` (also spelled `arange`).
 fn tensor_ci(a: &dyn Args) -> Result<Type, String> {
-    Ok(Type::Tensor {
-        shape: Some(shape_arg(a, 1)?),
-        dtype: Some(a.dtype(2).unwrap_or(DType::Int32)),
-        distributed: false,
-    })
+    let dtype = a.dtype(2).unwrap_or(DType::Int32);
+    if !matches!(dtype, DType::Int16 | DType::Int32 | DType::UInt16 | DType::UInt32) {
+        return Err(format!("dtype must be INT16, INT32, UINT16 or UINT32, got {}", dtype.name()));
+    }
+    Ok(Type::Tensor { shape: Some(shape_arg(a, 1)?), dtype: Some(dtype), distributed: false })
 }
 
 fn tile_ci(a: &dyn Args) -> Result<Type, String> {
@@ -2034,7 +2041,93 @@ fn row_arg_reduce(a: &dyn Args) -> Result<Type, String> {
 /// `col_argmax` / `col_argmin`: `[1, cols]` of INT32 positions.
 fn col_arg_reduce(a: &dyn Args) -> Result<Type, String> {
     check_tmp_tile(a)?;
-    Ok(with_dtype(&col_reduce(a)?, DType::Int32))
+    Ok(with_dtype(&col_reduce_2d(a)?, DType::Int32))
+}
+
+/// `tensor.shl`/`shr`/`shls`/`shrs`: as the other bit ops, and a constant shift count that
+/// is not negative.
+fn tensor_shift(a: &dyn Args) -> Result<Type, String> {
+    let ty = tensor_bitwise(a)?;
+    if let Some(n) = a.int(1).filter(|&n| n < 0) {
+        return Err(format!("a shift count must not be negative, got {n}"));
+    }
+    Ok(ty)
+}
+
+/// The tensor bit ops (`and_`, `or_`, `xor`, `shl`, `shr` and their `*s` forms): integer
+/// operands; a tensor right operand of the left one's shape (PyPTO does not broadcast them).
+fn tensor_bitwise(a: &dyn Args) -> Result<Type, String> {
+    let lhs = same_as_first(a)?;
+    let rhs = a.ty(1).ok_or("missing second argument")?;
+    for (ty, side) in [(&lhs, "left"), (rhs, "right")] {
+        if let Some(d) = ty.dtype().filter(|d| !d.is_int()) {
+            return Err(format!("the {side} operand must have an integer dtype, got {}", d.name()));
+        }
+    }
+    if let (Some(l), Some(r)) = (lhs.shape(), rhs.shape()) {
+        if l != r {
+            return Err("the operands must have identical shapes (no broadcasting)".to_string());
+        }
+    }
+    Ok(lhs)
+}
+
+/// `tensor.div` of two tensors: INT16, INT32, FP16 or FP32, `high_precision=True` only
+/// for floats (a scalar right operand is PyPTO's `tensor.divs`, which has neither rule).
+fn tensor_div(a: &dyn Args) -> Result<Type, String> {
+    let ty = elementwise(a)?;
+    if !a.ty(1).is_some_and(|t| matches!(t, Type::Tensor { .. })) {
+        return Ok(ty);
+    }
+    for d in [a.ty(0).and_then(Type::dtype), a.ty(1).and_then(Type::dtype)].into_iter().flatten() {
+        if !matches!(d, DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32) {
+            return Err(format!("the dtype must be INT16, INT32, FP16 or FP32, got {}", d.name()));
+        }
+        if bool_arg(a, 2, false) && !d.is_float() {
+            return Err(format!("high_precision=True needs a float dtype, got {}", d.name()));
+        }
+    }
+    Ok(ty)
+}
+
+/// `tensor.row_min`: INT16, INT32, FP16 or FP32 (PyPTO's rule).
+fn tensor_row_min(a: &dyn Args) -> Result<Type, String> {
+    match a.ty(0).and_then(Type::dtype) {
+        Some(d) if !matches!(d, DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32) => {
+            Err(format!("the dtype must be INT16, INT32, FP16 or FP32, got {}", d.name()))
+        }
+        _ => row_reduce(a),
+    }
+}
+
+/// `tensor.set_validshape(t, rows, cols)`: a 2-D tensor, constant extents in `0..=shape`.
+fn tensor_set_validshape(a: &dyn Args) -> Result<Type, String> {
+    let ty = same_as_first(a)?;
+    if let Some(shape) = ty.shape() {
+        if shape.len() != 2 {
+            return Err(format!("the tensor must be 2-D, it has {} axes", shape.len()));
+        }
+        for (i, name) in [(1, "valid_rows"), (2, "valid_cols")] {
+            let Some(v) = a.int(i) else { continue };
+            match shape[i - 1] {
+                Dim::Const(n) if v > n => return Err(format!("{name} {v} is larger than the extent {n}")),
+                _ if v < 0 => return Err(format!("{name} must not be negative, got {v}")),
+                _ => {}
+            }
+        }
+    }
+    Ok(ty)
+}
+
+/// `tensor.not_`: INT16 or UINT16 (PyPTO's rule).
+fn tensor_not(a: &dyn Args) -> Result<Type, String> {
+    let ty = same_as_first(a)?;
+    match ty.dtype() {
+        Some(d) if !matches!(d, DType::Int16 | DType::UInt16) => {
+            Err(format!("the dtype must be INT16 or UINT16, got {}", d.name()))
+        }
+        _ => Ok(ty),
+    }
 }
 
 /// The column reductions need two axes (PyPTO: rank >= 2).
@@ -3145,7 +3238,7 @@ ops! {
     TensorAdd = "tensor.add", Tensor, ["pl.tensor.add", "pl.op.tensor.add"], Some("add"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Add);
     TensorSub = "tensor.sub", Tensor, ["pl.tensor.sub"], Some("sub"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Sub);
     TensorMul = "tensor.mul", Tensor, ["pl.tensor.mul", "pl.op.tensor.mul"], Some("mul"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Mul);
-    TensorDiv = "tensor.div", Tensor, ["pl.tensor.div"], Some("div"), DIV, elementwise, false, OpKind::Binary(BinaryFn::Div);
+    TensorDiv = "tensor.div", Tensor, ["pl.tensor.div"], Some("div"), DIV, tensor_div, false, OpKind::Binary(BinaryFn::Div);
     TensorMaximum = "tensor.maximum", Tensor, ["pl.tensor.maximum"], Some("maximum"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Max);
     TensorMinimum = "tensor.minimum", Tensor, ["pl.tensor.minimum"], Some("minimum"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Min);
     TensorExp = "tensor.exp", Tensor, ["pl.tensor.exp"], Some("exp"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Exp);
@@ -3174,7 +3267,7 @@ ops! {
         older: [("*", "pl.tile.gemv_bias on loaded tiles")];
     TensorRowSum = "tensor.row_sum", Tensor, ["pl.tensor.row_sum"], Some("row_sum"), T_REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
     TensorRowMax = "tensor.row_max", Tensor, ["pl.tensor.row_max"], Some("row_max"), T_REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
-    TensorRowMin = "tensor.row_min", Tensor, ["pl.tensor.row_min"], Some("row_min"), T_REDUCE, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
+    TensorRowMin = "tensor.row_min", Tensor, ["pl.tensor.row_min"], Some("row_min"), T_REDUCE, tensor_row_min, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
     TensorColSum = "tensor.col_sum", Tensor, ["pl.tensor.col_sum"], Some("col_sum"), T_REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Sum);
     TensorColMax = "tensor.col_max", Tensor, ["pl.tensor.col_max"], Some("col_max"), T_REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Max);
     TensorSum = "tensor.sum", Tensor, ["pl.tensor.sum"], Some("sum"), T_AXIS_REDUCE, tensor_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Sum, default_axis: -1, default_keep: true },
@@ -3198,7 +3291,7 @@ ops! {
     TensorFillpad = "tensor.fillpad", Tensor, ["pl.tensor.fillpad"], Some("fillpad"),
         &[req(P::X, K::Tensor), opt(P::PadValue, K::Enum("PadValue"))], same_as_first, false, OpKind::Special(Special::Fillpad);
     TensorSetValidshape = "tensor.set_validshape", Tensor, ["pl.tensor.set_validshape"], Some("set_validshape"),
-        &[req(P::Tensor, K::Tensor), req(P::ValidRows, K::Scalar), req(P::ValidCols, K::Scalar)], same_as_first, false, OpKind::Special(Special::SetValidShape);
+        &[req(P::Tensor, K::Tensor), req(P::ValidRows, K::Scalar), req(P::ValidCols, K::Scalar)], tensor_set_validshape, false, OpKind::Special(Special::SetValidShape);
     // scalar-operand, bitwise and select families
     TensorAdds = "tensor.adds", Tensor, ["pl.tensor.adds"], Some("adds"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Add);
     TensorSubs = "tensor.subs", Tensor, ["pl.tensor.subs"], Some("subs"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Sub);
@@ -3210,21 +3303,21 @@ ops! {
         older: [("*", "pl.tile.maximums on a loaded tile")];
     TensorMins = "tensor.mins", Tensor, ["pl.tensor.mins"], Some("mins"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Min),
         older: [("*", "pl.tile.minimums on a loaded tile")];
-    TensorAnds = "tensor.ands", Tensor, ["pl.tensor.ands"], Some("ands"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::And);
-    TensorOrs = "tensor.ors", Tensor, ["pl.tensor.ors"], Some("ors"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Or);
-    TensorXors = "tensor.xors", Tensor, ["pl.tensor.xors"], Some("xors"), T_XORS, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
-    TensorShls = "tensor.shls", Tensor, ["pl.tensor.shls"], Some("shls"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shl);
-    TensorShrs = "tensor.shrs", Tensor, ["pl.tensor.shrs"], Some("shrs"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
+    TensorAnds = "tensor.ands", Tensor, ["pl.tensor.ands"], Some("ands"), T_SCALAR_RHS, tensor_bitwise, false, OpKind::Binary(BinaryFn::And);
+    TensorOrs = "tensor.ors", Tensor, ["pl.tensor.ors"], Some("ors"), T_SCALAR_RHS, tensor_bitwise, false, OpKind::Binary(BinaryFn::Or);
+    TensorXors = "tensor.xors", Tensor, ["pl.tensor.xors"], Some("xors"), T_XORS, tensor_bitwise, false, OpKind::Binary(BinaryFn::Xor);
+    TensorShls = "tensor.shls", Tensor, ["pl.tensor.shls"], Some("shls"), T_SCALAR_RHS, tensor_shift, false, OpKind::Binary(BinaryFn::Shl);
+    TensorShrs = "tensor.shrs", Tensor, ["pl.tensor.shrs"], Some("shrs"), T_SCALAR_RHS, tensor_shift, false, OpKind::Binary(BinaryFn::Shr);
     TensorLrelu = "tensor.lrelu", Tensor, ["pl.tensor.lrelu"], Some("lrelu"), T_SCALAR_RHS, same_as_first, false, OpKind::Special(Special::Lrelu),
         older: [("*", "pl.tile.lrelu on a loaded tile")];
     TensorRem = "tensor.rem", Tensor, ["pl.tensor.rem"], Some("rem"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Rem),
         older: [("*", "pl.tile.rem on loaded tiles")];
-    TensorAnd = "tensor.and_", Tensor, ["pl.tensor.and_"], Some("and_"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::And);
-    TensorOr = "tensor.or_", Tensor, ["pl.tensor.or_"], Some("or_"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Or);
-    TensorXor = "tensor.xor", Tensor, ["pl.tensor.xor"], Some("xor"), T_XOR, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
-    TensorShl = "tensor.shl", Tensor, ["pl.tensor.shl"], Some("shl"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Shl);
-    TensorShr = "tensor.shr", Tensor, ["pl.tensor.shr"], Some("shr"), T_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
-    TensorNot = "tensor.not_", Tensor, ["pl.tensor.not_"], Some("not_"), &[req(P::Input, K::Tensor)], same_as_first, false, OpKind::Unary(UnaryFn::Not);
+    TensorAnd = "tensor.and_", Tensor, ["pl.tensor.and_"], Some("and_"), T_BINARY, tensor_bitwise, false, OpKind::Binary(BinaryFn::And);
+    TensorOr = "tensor.or_", Tensor, ["pl.tensor.or_"], Some("or_"), T_BINARY, tensor_bitwise, false, OpKind::Binary(BinaryFn::Or);
+    TensorXor = "tensor.xor", Tensor, ["pl.tensor.xor"], Some("xor"), T_XOR, tensor_bitwise, false, OpKind::Binary(BinaryFn::Xor);
+    TensorShl = "tensor.shl", Tensor, ["pl.tensor.shl"], Some("shl"), T_BINARY, tensor_shift, false, OpKind::Binary(BinaryFn::Shl);
+    TensorShr = "tensor.shr", Tensor, ["pl.tensor.shr"], Some("shr"), T_BINARY, tensor_shift, false, OpKind::Binary(BinaryFn::Shr);
+    TensorNot = "tensor.not_", Tensor, ["pl.tensor.not_"], Some("not_"), &[req(P::Input, K::Tensor)], tensor_not, false, OpKind::Unary(UnaryFn::Not);
     TensorPrelu = "tensor.prelu", Tensor, ["pl.tensor.prelu"], Some("prelu"),
         &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), req(P::Tmp, K::Tensor)], same_as_first, false, OpKind::Special(Special::Prelu),
         older: [("*", "pl.tile.prelu on loaded tiles")];
@@ -4021,7 +4114,8 @@ mod tests {
         );
         assert_eq!((op("pl.tile.full").result)(&full), Ok(tile(&[16, 128])));
         // `sort32` doubles the last extent; `transpose_view` swaps the last two.
-        let one = Fake(vec![Some(tile(&[1, 64])), Some(tile(&[1, 64]))], vec![], vec![]);
+        let ids = Type::Tile { shape: c(&[1, 64]), dtype: DType::UInt32, memory: Some(MemorySpace::Vec) };
+        let one = Fake(vec![Some(tile(&[1, 64])), Some(ids)], vec![], vec![]);
         assert_eq!((op("pl.tile.sort32").result)(&one), Ok(tile(&[1, 128])));
         assert_eq!((op("pl.tile.transpose_view").result)(&one), Ok(tile(&[64, 1])));
         // `pl.tensor.sum(x)` keeps the last axis as 1 by default.

@@ -524,7 +524,15 @@ impl Emitter<'_> {
         let offset = self.dims(c.get(P::Offset))?;
         let drop_dims = c.get(P::DropDims).filter(|&d| !matches!(self.p.expr(d).kind, ExprKind::None));
         let (t, r) = self.expr(src)?;
+        let valid_shape = c.get(P::ValidShape).filter(|&v| !matches!(self.p.expr(v).kind, ExprKind::None));
         match r {
+            // A window with a valid region of its own is read into a tile that carries it
+            // (PyPTO converts such a slice to `tile.load(..., valid_shapes=)`).
+            Repr::Tensor if valid_shape.is_some() && drop_dims.is_none() => {
+                let elem = self.elem_of(c.e)?;
+                let valid = self.dims(valid_shape)?;
+                Ok((format!("plc::load<{elem}>({t}, {offset}, {shape}, {valid})"), self.tile_result(c.e)?))
+            }
             Repr::Tensor => {
                 let mut text = format!("plc::slice({t}, {shape}, {offset})");
                 if let Some(d) = drop_dims {

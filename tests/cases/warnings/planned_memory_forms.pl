@@ -16,6 +16,8 @@ class Planned:
         # One 2048-byte buffer of the vector memory holds both tiles, the second reusing
         # the first's place.
         buf: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 2048)
+        # The tensor-level spelling gives the address of a buffer in global memory.
+        gm: pl.Ptr = pl.tensor.alloc(pl.Mem.DDR, 2048)
         t: pl.Tile[[16, 32], pl.FP32, pl.MemRef(buf, 0, 2048), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 32])
         u: pl.Tile[[16, 32], pl.FP32, pl.MemRef(buf, 0, 2048), pl.Mem.Vec] = pl.tile.adds(t, 1.0)
         y = pl.tile.store(u, [0, 0], y)
