@@ -317,6 +317,11 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
             args: &["a=64x128:FP32", "b=128x32:FP32", "bias=64x32:FP32", "out=64x32:FP32"],
         },
         Runnable { file: "run_time_result_shape", entry: "rows", args: &["x=64x32:FP32", "out=64x32:FP32"] },
+        // PyPTO's `pl.tile.*` spellings (ops.md §2.3), each result stored (issue 11).
+        Runnable { file: "tests/emit/ops_tile_elementwise", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/ops_tile_reduce", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/ops_tile_memory", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/ops_tile_pipes", entry: "main", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

@@ -623,7 +623,27 @@ pub struct OpDef {
     pub older: &'static [(&'static str, &'static str)],
 }
 
+/// Why a merge sort of several sorted lists has no CPU form (`pl.tile.mrgsort_format2`, the
+/// format-2 call of `mrgsort`).
+pub const MERGE_OF_SEVERAL_LISTS: &str = "PTO-ISA leaves the merge of several sorted lists target-defined (its CPU \
+     simulator has no body for it); the one-source form (`mrgsort_format1`, `block_len=`) runs";
+
 impl OpDef {
+    /// Why this call has no form on the CPU, when it has none: the reason of the op's kind
+    /// (`OpKind::no_cpu_form`), or that of the call's form — a merge sort given several
+    /// sources. `given` says whether the call gives a parameter.
+    pub fn no_cpu_form_of_call(&self, given: impl Fn(Param) -> bool) -> Option<&'static str> {
+        if let Some(why) = self.kind.no_cpu_form() {
+            return Some(why);
+        }
+        match self.kind {
+            OpKind::Special(Special::Mrgsort) if [Param::Src1, Param::Src2, Param::Src3].into_iter().any(given) => {
+                Some(MERGE_OF_SEVERAL_LISTS)
+            }
+            _ => None,
+        }
+    }
+
     /// Where parameter `p` stands in the op's argument list, when the op has it.
     pub fn param_index(&self, p: Param) -> Option<usize> {
         self.params.iter().position(|q| q.name == p)
