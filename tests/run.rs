@@ -1023,7 +1023,7 @@ def kernel(
     off = pl.tile.cast(pl.tile.rems(half, 96), target_type=pl.UINT32)
     blocks = pl.store(pl.gatherb(t, off), [0, 0], blocks)
     bits = pl.store(pl.gatherb(t, off, output_dtype=pl.INT32), [0, 0], bits)
-    ridx = pl.tile.ci(3, [2, 1], dtype=pl.INT32, descending=True)
+    ridx = pl.tile.ci(3, [1, 2], dtype=pl.INT32, descending=True)
     rows = pl.store(pl.mgather(x, ridx), [0, 0], rows)
     eidx = pl.tile.muls(pl.tile.ci(0, [1, 4], dtype=pl.INT32), 11)
     elems = pl.store(pl.mgather(x, eidx, coalesce="elem", gather_oob=2), [0, 0], elems)
