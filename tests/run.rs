@@ -842,6 +842,28 @@ fn mx_matmuls_are_refused_with_the_reason() {
     assert!(err.starts_with(&format!("{file}:20:11: error[E0601]: `pl.tile.matmul_mx`")), "{err}");
 }
 
+/// `pl.tile.mrgsort_format2`, a merge of several sorted lists, types and lowers, but PTO-ISA
+/// leaves it target-defined: `plc run` (E0803) and `plc compile` (E0601) stop at it with
+/// the reason (docs/kernels.md).
+#[test]
+fn a_merge_of_several_lists_is_refused_with_the_reason() {
+    let file = "tests/emit/mrgsort_format2.pl";
+    let check = plc(&["check", file]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let run = plc(&["run", file, "--entry", "entry", "--message-format", "short"]);
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(
+        err.starts_with(&format!("{file}:21:20: error[E0803]: `pl.tile.mrgsort_format2` of several sources")),
+        "{err}"
+    );
+    assert!(err.contains("target-defined"), "{err}");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mrgsort_format2");
+    let compile = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(compile.status.code(), Some(1));
+    let err = String::from_utf8(compile.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:21:20: error[E0601]: `pl.tile.mrgsort_format2`")), "{err}");
+}
+
 /// The scatters, random numbers and reinterpreting views of issue 11, against values
 /// computed here from the drawn inputs: `tile.scatter` through reversed flat positions,
 /// `scatter_mask` into the odd columns (P1010), `scatter_update` of rows 3 and 2,
@@ -1013,7 +1035,7 @@ def kernel(
     off = pl.tile.cast(pl.tile.rems(half, 96), target_type=pl.UINT32)
     blocks = pl.store(pl.gatherb(t, off), [0, 0], blocks)
     bits = pl.store(pl.gatherb(t, off, output_dtype=pl.INT32), [0, 0], bits)
-    ridx = pl.tile.ci(3, [2, 1], dtype=pl.INT32, descending=True)
+    ridx = pl.tile.ci(3, [1, 2], dtype=pl.INT32, descending=True)
     rows = pl.store(pl.mgather(x, ridx), [0, 0], rows)
     eidx = pl.tile.muls(pl.tile.ci(0, [1, 4], dtype=pl.INT32), 11)
     elems = pl.store(pl.mgather(x, eidx, coalesce="elem", gather_oob=2), [0, 0], elems)
@@ -1525,6 +1547,245 @@ fn tensor_shaping_ops_follow_their_definitions() {
     assert_eq!(floats(&out[7]), spread);
     let words: Vec<i64> = x.iter().map(|v| v.to_bits() as i32 as i64).collect();
     assert_eq!(ints(&out[9]), words);
+}
+
+/// The integers the inputs get: `n` drawn after `skip` draws, from `seed`.
+fn drawn_ints(seed: u64, skip: usize, n: usize) -> Vec<i64> {
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..skip {
+        rng.next_u64();
+    }
+    (0..n).map(|_| rng.draw_int()).collect()
+}
+
+/// `got` equals `want` up to rounding (the interpreter computes in f64, a chain of f32
+/// operations rounds at each step).
+fn near(got: &[f32], want: &[f32], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (k, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!((g - w).abs() <= 1e-5 * w.abs().max(1.0), "{what}[{k}]: {g}, expected {w}");
+    }
+}
+
+/// Python's `%` (the divisor's sign), PTO-ISA's TREM.
+fn floor_rem(x: f32, y: f32) -> f32 {
+    let r = x % y;
+    if r != 0.0 && (r < 0.0) != (y < 0.0) {
+        r + y
+    } else {
+        r
+    }
+}
+
+/// The elementwise `pl.tile.*` spellings (tests/emit/ops_tile_elementwise.pl, ops.md §2.3)
+/// against their definitions: chains, binaries and scalar forms, `rem` (the divisor's sign)
+/// and `fmod` (the dividend's), the bitwise ops, `not_` on INT16, the activations, `sel` and
+/// `sels` through a packed mask, the partial ops over the union of valid regions, `expands`,
+/// `arange` both ways and the scalar `pl.tile.min`.
+#[test]
+fn tile_elementwise_spellings_follow_their_definitions() {
+    const N: usize = 64;
+    let src = include_str!("emit/ops_tile_elementwise.pl");
+    for seed in [4, 13] {
+        let out = run_source(src, "entry", &[], seed).unwrap();
+        let (a, b) = (drawn(seed, 0, N), drawn(seed, N, N));
+        let drawn_i = drawn_ints(seed, 2 * N, 3 * N);
+        let (p, q, h) = (&drawn_i[..N], &drawn_i[N..2 * N], &drawn_i[2 * N..]);
+        let rows = |fs: &[&dyn Fn(usize) -> f32]| fs.iter().flat_map(|f| (0..N).map(f)).collect::<Vec<f32>>();
+        let d = |k: usize| b[k].abs() + 0.5;
+        // y's valid 2 x 8 corner, of rows of 16.
+        let inb = |k: usize| k / 16 < 2 && k % 16 < 8;
+        near(
+            &floats(&out[0]),
+            &rows(&[&|k| a[k] + b[k] + d(k), &|k| a[k] - b[k] + d(k), &|k| a[k] + 2.0 + b[k], &|k| a[k] - 2.0 + b[k]]),
+            "chains",
+        );
+        near(
+            &floats(&out[1]),
+            &rows(&[
+                &|k| a[k] - b[k],
+                &|k| a[k] * b[k],
+                &|k| a[k] / d(k),
+                &|k| a[k] / d(k),
+                &|k| a[k].max(b[k]),
+                &|k| a[k].min(b[k]),
+                &|k| if inb(k) { a[k] + b[k] } else { a[k] },
+                &|k| if inb(k) { a[k].max(b[k]) } else { a[k] },
+            ]),
+            "binaries",
+        );
+        near(
+            &floats(&out[2]),
+            &rows(&[
+                &|k| a[k] - 0.25,
+                &|k| a[k] + 1.5,
+                &|k| a[k] * 3.0,
+                &|k| a[k] / 4.0,
+                &|k| a[k] / -0.5,
+                &|k| a[k].max(0.5),
+                &|k| a[k].min(-0.5),
+                &|k| if inb(k) { a[k] * b[k] } else { a[k] },
+            ]),
+            "scalars",
+        );
+        let big = |k: usize| 4.0 * a[k];
+        near(
+            &floats(&out[3]),
+            &rows(&[&|k| floor_rem(big(k), d(k)), &|k| floor_rem(big(k), 0.75), &|k| big(k) % d(k), &|k| {
+                big(k) % -0.75
+            }]),
+            "mods",
+        );
+        let n = |k: usize| q[k] & 3;
+        let bits: Vec<i64> = [
+            &(|k: usize| p[k] & q[k]) as &dyn Fn(usize) -> i64,
+            &|k| p[k] | q[k],
+            &|k| p[k] ^ q[k],
+            &n,
+            &|k| p[k] | 16,
+            &|k| p[k] ^ 5,
+            &|k| p[k] << n(k),
+            &|k| p[k] >> n(k),
+            &|k| p[k] << 4,
+            &|k| p[k] >> 1,
+            &|k| p[k] - q[k],
+            &|k| p[k].rem_euclid(n(k) + 1),
+        ]
+        .iter()
+        .flat_map(|f| (0..N).map(f))
+        .collect();
+        assert_eq!(ints(&out[4]), bits, "seed {seed}");
+        assert_eq!(ints(&out[5]), h.iter().map(|v| !v).collect::<Vec<_>>());
+        let pos = |k: usize| a[k].abs() + 0.25;
+        near(
+            &floats(&out[6]),
+            &rows(&[&|k| a[k].exp(), &|k| pos(k).ln(), &|k| pos(k).sqrt(), &|k| 1.0 / pos(k), &|k| pos(k).ln()]),
+            "unary",
+        );
+        let neg_scaled = |k: usize, s: f32| if a[k] > 0.0 { a[k] } else { a[k] * s };
+        near(
+            &floats(&out[7]),
+            &rows(&[&|k| a[k].max(0.0), &|k| neg_scaled(k, 0.125), &|k| neg_scaled(k, b[k])]),
+            "acts",
+        );
+        near(
+            &floats(&out[8]),
+            &rows(&[&|k| if a[k] < b[k] { a[k] } else { b[k] }, &|k| if a[k] < b[k] { a[k] } else { -9.0 }, &|_| 1.5]),
+            "picks",
+        );
+        // arange from 3, from 100 down, and min(7, block count 1 + 4) everywhere.
+        let want: Vec<i64> = (3..19).chain((85..=100).rev()).chain([5; 16]).collect();
+        assert_eq!(ints(&out[9]), want);
+    }
+}
+
+/// The reductions and broadcasts of tests/emit/ops_tile_reduce.pl: a window of 8 rows over
+/// a tensor of 6 reduces the 6 rows only; arg-max/arg-min give the first position.
+#[test]
+fn tile_reduce_spellings_follow_their_definitions() {
+    let src = include_str!("emit/ops_tile_reduce.pl");
+    let seed = 5;
+    let out = run_source(src, "entry", &[], seed).unwrap();
+    let x = drawn(seed, 0, 96);
+    let (rv, cv) = (drawn(seed, 96, 6), drawn(seed, 102, 16));
+    let at = |r: usize, c: usize| x[r * 16 + c];
+    let row = |r: usize| (0..16).map(move |c| at(r, c));
+    let col = |c: usize| (0..6).map(move |r| at(r, c));
+    let rows: Vec<f32> = (0..6)
+        .flat_map(|r| [row(r).fold(f32::MIN, f32::max), row(r).fold(f32::MAX, f32::min), row(r).sum::<f32>()])
+        .collect();
+    near(&floats(&out[0]), &rows, "rows");
+    let cols: Vec<f32> = (0..16)
+        .map(|c| col(c).fold(f32::MIN, f32::max))
+        .chain((0..16).map(|c| col(c).fold(f32::MAX, f32::min)))
+        .chain((0..16).map(|c| col(c).sum::<f32>()))
+        .collect();
+    near(&floats(&out[1]), &cols, "cols");
+    let first = |vals: Vec<f32>, better: fn(f32, f32) -> bool| {
+        (1..vals.len()).fold(0usize, |b, k| if better(vals[k], vals[b]) { k } else { b }) as i64
+    };
+    let args: Vec<i64> = (0..6).map(|r| first(row(r).collect(), |p, q| p > q)).collect();
+    assert_eq!(ints(&out[2]), args);
+    let colargs: Vec<i64> = (0..16)
+        .map(|c| first(col(c).collect(), |p, q| p > q))
+        .chain((0..16).map(|c| first(col(c).collect(), |p, q| p < q)))
+        .collect();
+    assert_eq!(ints(&out[3]), colargs);
+    let each = |fs: &[&dyn Fn(usize, usize) -> f32]| {
+        fs.iter().flat_map(|f| (0..96).map(move |k| f(k / 16, k % 16))).collect::<Vec<f32>>()
+    };
+    let (rd, cd) = (|r: usize| rv[r].abs() + 0.5, |c: usize| cv[c].abs() + 0.5);
+    near(
+        &floats(&out[4]),
+        &each(&[
+            &|r, _| rv[r],
+            &|r, c| at(r, c) / rd(r),
+            &|r, c| (at(r, c) - rv[r]).exp(),
+            &|r, c| at(r, c).max(rv[r]),
+            &|r, c| at(r, c) - rv[r],
+        ]),
+        "row expansions",
+    );
+    near(
+        &floats(&out[5]),
+        &each(&[
+            &|_, c| cv[c],
+            &|r, c| at(r, c) + cv[c],
+            &|r, c| at(r, c) / cd(c),
+            &|r, c| at(r, c).max(cv[c]),
+            &|r, c| at(r, c).min(cv[c]),
+            &|r, c| at(r, c) * cv[c],
+            &|r, c| at(r, c) - cv[c],
+        ]),
+        "column expansions",
+    );
+}
+
+/// Placement, gathers, sorting and the cube of tests/emit/ops_tile_memory.pl, and the
+/// pipes of ops_tile_pipes.pl: `tile.gather` reads flat positions of the source (PTO-ISA's
+/// TGATHER: the diagonal at 0, 17, 34, ...), `gather_mask` each of its seven patterns,
+/// `matmul_acc`/`gemv_acc` add the product again.
+#[test]
+fn tile_memory_spellings_follow_their_definitions() {
+    let src = include_str!("emit/ops_tile_memory.pl");
+    let seed = 8;
+    let out = run_source(src, "entry", &[], seed).unwrap();
+    let x = drawn(seed, 0, 128);
+    let y = drawn(seed, 128, 64);
+    let b = drawn(seed, 192, 128);
+    let bias = drawn(seed, 320, 8);
+    let scores = drawn(seed, 328, 64);
+    let at = |r: usize, c: usize| x[r * 16 + c];
+    let grid = |rows: usize, cols: usize, f: &dyn Fn(usize, usize) -> f32| {
+        (0..rows * cols).map(|k| f(k / cols, k % cols)).collect::<Vec<f32>>()
+    };
+    let placed = grid(8, 16, &|r, c| if (2..6).contains(&r) && c >= 8 { y[(r - 2) * 8 + c - 8] } else { 0.0 });
+    assert_eq!(floats(&out[0]), placed);
+    assert_eq!(floats(&out[1]), grid(8, 24, &|r, c| if c < 16 { at(r, c) } else { y[r * 8 + c - 16] }));
+    assert_eq!(floats(&out[2]), grid(8, 16, &|r, c| if r < 3 && c < 5 { at(r, c) } else { 0.0 }));
+    assert_eq!(floats(&out[3]), grid(16, 8, &|r, c| at(c, r)));
+    assert_eq!(floats(&out[4]), x);
+    assert_eq!(floats(&out[5]), grid(2, 8, &|r, c| if r == 0 { at(c, c) } else { x[127 - c] }));
+    assert_eq!(floats(&out[6]), grid(8, 8, &|r, c| at(r, 2 * c)));
+    assert_eq!(floats(&out[7]), grid(8, 8, &|r, c| at(r, 2 * c + 1)));
+    assert_eq!(floats(&out[8]), grid(8, 16, &|r, c| at(r, 4 * (c % 4) + c / 4)));
+    assert_eq!(floats(&out[9]), x);
+    let mut order: Vec<usize> = (0..64).collect();
+    order.sort_by(|&p, &q| scores[q].partial_cmp(&scores[p]).unwrap());
+    assert_eq!(floats(&out[10]), order[..8].iter().map(|&k| scores[k]).collect::<Vec<_>>());
+    let mut low: Vec<usize> = (0..64).collect();
+    low.sort_by(|&p, &q| scores[p].partial_cmp(&scores[q]).unwrap());
+    assert_eq!(ints(&out[11]), low[..8].iter().map(|&k| k as i64).collect::<Vec<_>>());
+    let dot = |r: usize, c: usize| (0..16).map(|k| at(r, k) * b[k * 8 + c]).sum::<f32>();
+    near(&floats(&out[12]), &grid(8, 8, &|r, c| 2.0 * dot(r, c)), "matmul_acc");
+    near(&floats(&out[13]), &grid(8, 8, &|r, c| dot(r, c) + bias[c]), "matmul_bias");
+    near(&floats(&out[14]), &grid(2, 8, &|r, c| if r == 0 { 2.0 * dot(0, c) } else { dot(0, c) + bias[c] }), "gemv");
+
+    let pipes = run_source(include_str!("emit/ops_tile_pipes.pl"), "main", &[], seed).unwrap();
+    let (xp, w) = (drawn(seed, 0, 256), drawn(seed, 256, 256));
+    let want: Vec<f32> =
+        (0..256).map(|k| (0..16).map(|j| 2.0 * xp[k / 16 * 16 + j] * w[j * 16 + k % 16]).sum()).collect();
+    near(&floats(&pipes[0]), &want, "pipes");
 }
 
 // ---------------------------------------------------------------- errors

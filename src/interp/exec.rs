@@ -484,9 +484,13 @@ impl<'a> Interp<'a> {
                     Callee::Op(op) => {
                         let watched = self.watched_read(&values);
                         let result = self.program.types.get(e.ty).dtype();
+                        let def = op.def();
+                        let given = |p| def.param_index(p).is_some_and(|i| matches!(values.get(i), Some(Some(_))));
+                        let no_cpu_form = def.no_cpu_form_of_call(given).is_some();
                         let value = ops::call(self, *op, values, result).map_err(|message| {
-                            // An op the interpreter cannot run at all, or a failure of this call.
-                            let code = if op.def().kind.no_cpu_form().is_some() { Code::E0803 } else { Code::E0801 };
+                            // An op (or a form of it) the interpreter cannot run at all, or a
+                            // failure of this call.
+                            let code = if no_cpu_form { Code::E0803 } else { Code::E0801 };
                             Fault { code, message, loc: e.loc }
                         })?;
                         self.charge_value(&value, e.loc)?;

@@ -14,7 +14,10 @@ use super::exec::{as_int, Interp, MAX_ELEMENTS};
 use super::value::{contiguous_strides, element_count, for_each_index, Data, Dense, Num, Tensor, Value};
 use crate::intern::Interner;
 use crate::ir::arith::{float_floor_div_mod, floor_mod};
-use crate::ir::ops::{self, Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special, UnaryFn};
+use crate::ir::ops::{
+    self, Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special, UnaryFn,
+    MERGE_OF_SEVERAL_LISTS,
+};
 use crate::ir::{AtomicType, DType, EnumValue, MaskPattern, PadValue};
 use std::cell::RefCell;
 use std::cell::RefMut;
@@ -635,10 +638,7 @@ fn other_compute(special: Special, a: &Args<'_>) -> Res<Value> {
         Special::Sort32 => sort32(&a.dense(P::Src)?, &a.dense(P::Idx)?)?,
         Special::Mrgsort => {
             if [P::Src1, P::Src2, P::Src3].into_iter().any(|p| a.at(p).is_some()) {
-                return Err(format!(
-                    "`{}` of several sources has no semantics in the interpreter yet",
-                    a.def.spellings[0]
-                ));
+                return Err(format!("`{}` of several sources: {MERGE_OF_SEVERAL_LISTS}", a.def.spellings[0]));
             }
             let block_len = match a.at(P::BlockLen) {
                 Some(v) => as_int(v).ok_or("block_len must be an integer")?,
@@ -730,7 +730,7 @@ fn gather(special: Special, a: &Args<'_>) -> Res<Dense> {
         return Err(format!("`{}` needs its argument `mask_pattern`", a.def.spellings[0]));
     }
     if a.def.level == OpLevel::Tile {
-        return gather_index(&src, &a.dense(P::Indices)?, src.rank().saturating_sub(1));
+        return gather_flat(&src, &a.dense(P::Indices)?);
     }
     let (Some(dim), Some(_)) = (a.at(P::Dim), a.at(P::Index)) else {
         return Err(format!("this form of `{}` has no semantics in the interpreter yet", a.def.spellings[0]));
@@ -2032,28 +2032,38 @@ fn mrgsort(src: &Dense, block_len: i64) -> Res<Dense> {
 /// The lanes of the last axis a mask pattern selects: `P0101` the even positions,
 /// `P1010` the odd ones.
 fn gather_mask(src: &Dense, mask: &Value, out_dtype: Option<DType>) -> Res<Dense> {
-    let first = match mask {
-        Value::Enum(EnumValue::MaskPattern(MaskPattern::P0101)) => 0,
-        Value::Enum(EnumValue::MaskPattern(MaskPattern::P1010)) => 1,
-        Value::Int(1) => 0,
-        Value::Int(2) => 1,
-        _ => return Err("pl.gather: only the mask patterns P0101 and P1010 have semantics in the interpreter".into()),
-    };
+    // PTO-ISA's TGATHER mask form: of each row, the columns `c` with `c % stride == lane`.
+    let pattern = mask_pattern(mask)?;
+    let (stride, lane) = (pattern.stride() as usize, pattern.lane() as usize);
     let cols = *src.shape.last().unwrap_or(&0) as usize;
     let rows = src.len() / cols.max(1);
-    let half = cols / 2;
+    let kept = cols / stride;
     let dtype = out_dtype.unwrap_or(src.dtype);
     let mut shape = src.shape.clone();
     if let Some(last) = shape.last_mut() {
-        *last = half as i64;
+        *last = kept as i64;
     }
-    let mut out = Data::zeros(dtype, rows * half);
+    let mut out = Data::zeros(dtype, rows * kept);
     for r in 0..rows {
-        for c in 0..half {
-            out.set(r * half + c, convert(src.data.get(r * cols + 2 * c + first), dtype));
+        for c in 0..kept {
+            out.set(r * kept + c, convert(src.data.get(r * cols + stride * c + lane), dtype));
         }
     }
     Ok(Dense { dtype, valid: shape.clone(), shape, data: out })
+}
+
+/// `tile.gather(src, indices, tmp)`, PTO-ISA's TGATHER index form: `dst[i, j] =
+/// src.flat[indices[i, j]]`, an index counting the source's elements row after row.
+fn gather_flat(src: &Dense, index: &Dense) -> Res<Dense> {
+    let mut out = Data::zeros(src.dtype, index.len());
+    for k in 0..index.len() {
+        let at = index.data.get_i(k);
+        if at < 0 || at as usize >= src.len() {
+            return Err(format!("pl.tile.gather: index {at} outside a source of {} elements", src.len()));
+        }
+        out.set(k, src.data.get(at as usize));
+    }
+    Ok(Dense { dtype: src.dtype, shape: index.shape.clone(), valid: index.shape.clone(), data: out })
 }
 
 /// `torch.gather`: the element whose coordinate along `dim` is the index's value.

@@ -643,7 +643,27 @@ pub struct OpDef {
     pub older: &'static [(&'static str, &'static str)],
 }
 
+/// Why a merge sort of several sorted lists has no CPU form (`pl.tile.mrgsort_format2`, the
+/// format-2 call of `mrgsort`).
+pub const MERGE_OF_SEVERAL_LISTS: &str = "PTO-ISA leaves the merge of several sorted lists target-defined (its CPU \
+     simulator has no body for it); the one-source form (`mrgsort_format1`, `block_len=`) runs";
+
 impl OpDef {
+    /// Why this call has no form on the CPU, when it has none: the reason of the op's kind
+    /// (`OpKind::no_cpu_form`), or that of the call's form — a merge sort given several
+    /// sources. `given` says whether the call gives a parameter.
+    pub fn no_cpu_form_of_call(&self, given: impl Fn(Param) -> bool) -> Option<&'static str> {
+        if let Some(why) = self.kind.no_cpu_form() {
+            return Some(why);
+        }
+        match self.kind {
+            OpKind::Special(Special::Mrgsort) if [Param::Src1, Param::Src2, Param::Src3].into_iter().any(given) => {
+                Some(MERGE_OF_SEVERAL_LISTS)
+            }
+            _ => None,
+        }
+    }
+
     /// Where parameter `p` stands in the op's argument list, when the op has it.
     pub fn param_index(&self, p: Param) -> Option<usize> {
         self.params.iter().position(|q| q.name == p)
@@ -888,6 +908,174 @@ fn signal_compare(a: &dyn Args, allowed: &[WaitCmp]) -> Result<Type, String> {
 
 fn same_as_first(a: &dyn Args) -> Result<Type, String> {
     a.ty(0).cloned().ok_or_else(|| "missing first argument".to_string())
+}
+
+// ---- PyPTO's dtype checks of the tile ops (ops.md §2.3, column "checks")
+
+/// Argument `i`'s dtype, when known, is one `ok` accepts (`expect` says which, `what`
+/// names the argument).
+fn dtype_of(a: &dyn Args, i: usize, what: &str, expect: &str, ok: fn(DType) -> bool) -> Result<(), String> {
+    match a.ty(i).and_then(Type::dtype) {
+        Some(d) if !ok(d) => Err(format!("{what} must be {expect}, got {}", d.name())),
+        _ => Ok(()),
+    }
+}
+
+/// The extents of a shape when all are constants.
+fn const_dims(shape: &[Dim]) -> Option<Vec<i64>> {
+    shape.iter().map(|d| if let Dim::Const(n) = d { Some(*n) } else { None }).collect()
+}
+
+fn half_or_single(d: DType) -> bool {
+    matches!(d, DType::Fp16 | DType::Fp32)
+}
+
+/// `tile.transpose_view(tile)`: at least 2 axes, the last two swapped.
+fn tile_transpose_view(a: &dyn Args) -> Result<Type, String> {
+    if let Some(s) = a.ty(0).and_then(Type::shape).filter(|s| s.len() < 2) {
+        return Err(format!("needs a tile of at least 2 dimensions, got {}", s.len()));
+    }
+    transposed_last_two(a)
+}
+
+/// `tile.set_validshape(tile, valid_rows, valid_cols)`: a 2-D tile, constant extents
+/// within its shape.
+fn tile_set_validshape(a: &dyn Args) -> Result<Type, String> {
+    let ty = a.ty(0).ok_or("missing argument")?;
+    if let Some(shape) = ty.shape() {
+        if shape.len() != 2 {
+            return Err(format!("needs a 2-D tile, got {} dimension(s)", shape.len()));
+        }
+        for (i, what) in [(1, "valid_rows"), (2, "valid_cols")] {
+            if let (Some(n), Dim::Const(max)) = (a.int(i), shape[i - 1]) {
+                if n < 0 || n > max {
+                    return Err(format!("{what} must be within 0..={max}, got {n}"));
+                }
+            }
+        }
+    }
+    same_as_first(a)
+}
+
+/// `tile.mrgsort_format1(src, block_len)`: FP16 or FP32 runs of a positive multiple of 64.
+fn tile_mrgsort_format1(a: &dyn Args) -> Result<Type, String> {
+    dtype_of(a, 0, "src", "FP16 or FP32", half_or_single)?;
+    check_block_len(a, 1)?;
+    same_as_first(a)
+}
+
+/// The bitwise ops (`and_`, `or_`, `xor`, `shl`, `shr` and their scalar forms): integer
+/// operands; the result typed as `elementwise` (two tiles) or as the tile (a scalar rhs).
+fn tile_bitwise(a: &dyn Args) -> Result<Type, String> {
+    dtype_of(a, 0, "lhs", "an integer dtype", DType::is_int)?;
+    dtype_of(a, 1, "rhs", "an integer dtype", DType::is_int)?;
+    if a.ty(1).is_some_and(Type::is_tile) {
+        elementwise(a)
+    } else {
+        same_as_first(a)
+    }
+}
+
+/// `tile.not_`: INT16 or UINT16 only.
+fn tile_not(a: &dyn Args) -> Result<Type, String> {
+    dtype_of(a, 0, "the tile", "INT16 or UINT16", |d| matches!(d, DType::Int16 | DType::UInt16))?;
+    same_as_first(a)
+}
+
+/// `tile.log(tile, high_precision=False)`: FP16 or FP32.
+fn tile_log(a: &dyn Args) -> Result<Type, String> {
+    dtype_of(a, 0, "the tile", "FP16 or FP32", half_or_single)?;
+    same_as_first(a)
+}
+
+/// `tile.recip(tile, high_precision=False)`: the precise form only for FP16 or FP32.
+fn tile_recip(a: &dyn Args) -> Result<Type, String> {
+    if bool_arg(a, 1, false) {
+        dtype_of(a, 0, "the tile of high_precision=True", "FP16 or FP32", half_or_single)?;
+    }
+    same_as_first(a)
+}
+
+/// `tile.subs(lhs, rhs)`: tile and scalar of INT8, INT16, INT32, FP16, FP32 or BF16.
+fn tile_subs(a: &dyn Args) -> Result<Type, String> {
+    let ok = |d| matches!(d, DType::Int8 | DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32 | DType::Bf16);
+    dtype_of(a, 0, "the tile", "INT8, INT16, INT32, FP16, FP32 or BF16", ok)?;
+    same_as_first(a)
+}
+
+/// `tile.div(lhs, rhs)` of two tiles: one dtype of INT16, INT32, FP16 or FP32 and the same
+/// physical shape (no broadcast); a scalar rhs is `divs`.
+fn tile_div(a: &dyn Args) -> Result<Type, String> {
+    let (Some(l), Some(r)) = (a.ty(0), a.ty(1).filter(|t| t.is_tile())) else { return elementwise(a) };
+    let ok = |d| matches!(d, DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32);
+    dtype_of(a, 0, "lhs", "INT16, INT32, FP16 or FP32", ok)?;
+    if let (Some(p), Some(q)) = (l.dtype(), r.dtype()) {
+        if p != q {
+            return Err(format!("lhs and rhs must have the same dtype, got {} and {}", p.name(), q.name()));
+        }
+    }
+    if let (Some(p), Some(q)) = (l.shape().and_then(const_dims), r.shape().and_then(const_dims)) {
+        if p != q {
+            return Err(format!("lhs and rhs must have the same shape (no broadcast), got {p:?} and {q:?}"));
+        }
+    }
+    elementwise(a)
+}
+
+/// `tile.sort32(src, idx)`: FP16 or FP32 values.
+fn tile_sort32(a: &dyn Args) -> Result<Type, String> {
+    dtype_of(a, 0, "src", "FP16 or FP32", half_or_single)?;
+    sort32(a)
+}
+
+/// `tile.prelu(tile, slope, tmp)`: FP16 or FP32, the slope of the tile's dtype and shape.
+fn tile_prelu(a: &dyn Args) -> Result<Type, String> {
+    dtype_of(a, 0, "the tile", "FP16 or FP32", half_or_single)?;
+    if let (Some(x), Some(s)) = (a.ty(0), a.ty(1)) {
+        if let (Some(p), Some(q)) = (x.dtype(), s.dtype()) {
+            if p != q {
+                return Err(format!("the slope must have the tile's dtype {}, got {}", p.name(), q.name()));
+            }
+        }
+        if let (Some(p), Some(q)) = (x.shape().and_then(const_dims), s.shape().and_then(const_dims)) {
+            if p != q {
+                return Err(format!("the slope must have the tile's shape {p:?}, got {q:?}"));
+            }
+        }
+    }
+    same_as_first(a)
+}
+
+/// `tile.row_min(tile, tmp_tile)`: INT16, INT32, FP16 or FP32.
+fn tile_row_min(a: &dyn Args) -> Result<Type, String> {
+    let ok = |d| matches!(d, DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32);
+    dtype_of(a, 0, "the tile", "INT16, INT32, FP16 or FP32", ok)?;
+    tile_row_reduce(a)
+}
+
+/// `tile.col_sum(tile, tmp_tile=None)`: the scratch tile of the input's dtype.
+fn tile_col_sum(a: &dyn Args) -> Result<Type, String> {
+    if let (Some(p), Some(q)) = (a.ty(0).and_then(Type::dtype), a.ty(1).and_then(Type::dtype)) {
+        if p != q {
+            return Err(format!("tmp_tile must have the input's dtype {}, got {}", p.name(), q.name()));
+        }
+    }
+    col_reduce(a)
+}
+
+/// `tile.assemble(target, source, offset)`: one dtype (an Acc source into a Mat target
+/// may narrow to FP16 or BF16).
+fn tile_assemble(a: &dyn Args) -> Result<Type, String> {
+    let (Some(t), Some(s)) = (a.ty(0), a.ty(1)) else { return same_as_first(a) };
+    if let (Some(p), Some(q)) = (t.dtype(), s.dtype()) {
+        let narrowing = matches!(s, Type::Tile { memory: Some(MemorySpace::Acc), .. })
+            && matches!(t, Type::Tile { memory: Some(MemorySpace::Mat), .. })
+            && matches!(p, DType::Fp16 | DType::Bf16);
+        if p != q && !narrowing {
+            return Err(format!("the source must have the target's dtype {}, got {}", p.name(), q.name()));
+        }
+    }
+    same_as_first(a)
 }
 
 /// `tile.rsqrt(tile, tmp=None)`: the input's type; PyPTO's precise form takes a scratch `tmp`
@@ -1883,8 +2071,23 @@ fn tile_gather(a: &dyn Args) -> Result<Type, String> {
     gathered_by_index(a, 0, 1)
 }
 
-/// `pl.tile.gather_mask(src, mask_pattern, output_dtype=None)`.
+/// `pl.tile.gather_mask(src, mask_pattern, output_dtype=None)`: a code of 1 to 7, an
+/// output dtype of the source's width (the bits are reinterpreted).
 fn tile_gather_mask(a: &dyn Args) -> Result<Type, String> {
+    if let Some(code) = a.int(1).filter(|c| !(1..=7).contains(c)) {
+        return Err(format!("mask_pattern must be 1 to 7 (pl.tile.MaskPattern), got {code}"));
+    }
+    if let (Some(src), Some(out)) = (a.ty(0).and_then(Type::dtype), a.dtype(2)) {
+        if src.bytes() != out.bytes() {
+            return Err(format!(
+                "output_dtype must have the source's width ({}, {} bytes), got {} ({} bytes)",
+                src.name(),
+                src.bytes(),
+                out.name(),
+                out.bytes()
+            ));
+        }
+    }
     gathered_by_mask(a, 0, 1, 2)
 }
 
@@ -1898,6 +2101,12 @@ fn tensor_ci(a: &dyn Args) -> Result<Type, String> {
 }
 
 fn tile_ci(a: &dyn Args) -> Result<Type, String> {
+    if let Some(d) = a.dtype(2).filter(|d| !matches!(d, DType::Int16 | DType::Int32 | DType::UInt16 | DType::UInt32)) {
+        return Err(format!("dtype must be INT16, INT32, UINT16 or UINT32, got {}", d.name()));
+    }
+    if let Some(Dim::Const(1)) = a.dims(1).and_then(|s| s.last().copied()) {
+        return Err("the last extent of the shape must not be 1".to_string());
+    }
     Ok(Type::Tile {
         shape: shape_arg(a, 1)?,
         dtype: a.dtype(2).unwrap_or(DType::Int32),
@@ -3412,11 +3621,11 @@ ops! {
     TileTranspose = "tile.transpose", Tile, ["pl.tile.transpose"], Some("transpose"),
         &[req(P::X, K::Tile), req(P::Axis1, K::Int), req(P::Axis2, K::Int), opt(P::TmpTile, K::Tile)], transposed, false, OpKind::Special(Special::Transpose);
     // A zero-copy NZ <-> ZN reinterpretation: the last two extents swap.
-    TileTransposeView = "tile.transpose_view", Tile, ["pl.tile.transpose_view"], None, &[req(P::Tile, K::Tile)], transposed_last_two, false, OpKind::Special(Special::TransposeView);
-    TileSetValidshape = "tile.set_validshape", Tile, ["pl.tile.set_validshape"], Some("set_validshape"), S_VALIDSHAPE, same_as_first, false, OpKind::Special(Special::SetValidShape);
+    TileTransposeView = "tile.transpose_view", Tile, ["pl.tile.transpose_view"], None, &[req(P::Tile, K::Tile)], tile_transpose_view, false, OpKind::Special(Special::TransposeView);
+    TileSetValidshape = "tile.set_validshape", Tile, ["pl.tile.set_validshape"], Some("set_validshape"), S_VALIDSHAPE, tile_set_validshape, false, OpKind::Special(Special::SetValidShape);
     TileAssemble = "tile.assemble", Tile, ["pl.tile.assemble"], Some("assemble"),
         &[read_write(P::Target, K::Tile), req(P::Source, K::Tile), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
-        same_as_first, false, OpKind::Special(Special::Assemble);
+        tile_assemble, false, OpKind::Special(Special::Assemble);
     TileGetBlockIdx = "tile.get_block_idx", Tile, ["pl.tile.get_block_idx"], None, &[], index_scalar, false, OpKind::Special(Special::BlockIdx);
     TileGetBlockNum = "tile.get_block_num", Tile, ["pl.tile.get_block_num"], None, &[], index_scalar, false, OpKind::Special(Special::BlockNum);
 
@@ -3438,14 +3647,14 @@ ops! {
     TileAdd = "tile.add", Tile, ["pl.tile.add", "pl.op.block.add"], Some("add"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Add);
     TileSub = "tile.sub", Tile, ["pl.tile.sub", "pl.op.block.sub"], Some("sub"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Sub);
     TileMul = "tile.mul", Tile, ["pl.tile.mul", "pl.op.block.mul"], Some("mul"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Mul);
-    TileDiv = "tile.div", Tile, ["pl.tile.div"], Some("div"), DIV, elementwise, false, OpKind::Binary(BinaryFn::Div);
+    TileDiv = "tile.div", Tile, ["pl.tile.div"], Some("div"), DIV, tile_div, false, OpKind::Binary(BinaryFn::Div);
     TileMaximum = "tile.maximum", Tile, ["pl.tile.maximum", "pl.op.block.maximum"], Some("maximum"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Max);
     TileMinimum = "tile.minimum", Tile, ["pl.tile.minimum"], Some("minimum"), BINARY, elementwise, false, OpKind::Binary(BinaryFn::Min);
     TileExp = "tile.exp", Tile, ["pl.tile.exp", "pl.op.block.exp"], Some("exp"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Exp);
-    TileLog = "tile.log", Tile, ["pl.tile.log"], Some("log"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Log);
+    TileLog = "tile.log", Tile, ["pl.tile.log"], Some("log"), UNARY_PRECISION, tile_log, false, OpKind::Unary(UnaryFn::Log);
     TileSqrt = "tile.sqrt", Tile, ["pl.tile.sqrt"], Some("sqrt"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Sqrt);
     TileRsqrt = "tile.rsqrt", Tile, ["pl.tile.rsqrt"], Some("rsqrt"), TILE_RSQRT, tile_rsqrt, false, OpKind::Unary(UnaryFn::Rsqrt);
-    TileRecip = "tile.recip", Tile, ["pl.tile.recip"], Some("recip"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Recip);
+    TileRecip = "tile.recip", Tile, ["pl.tile.recip"], Some("recip"), UNARY_PRECISION, tile_recip, false, OpKind::Unary(UnaryFn::Recip);
     TileNeg = "tile.neg", Tile, ["pl.tile.neg"], Some("neg"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Neg);
     TileAbs = "tile.abs", Tile, ["pl.tile.abs"], Some("abs"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Abs);
     TileRelu = "tile.relu", Tile, ["pl.tile.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu);
@@ -3465,8 +3674,8 @@ ops! {
         &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Bias, K::Tile), opt(P::AccPhase, K::Any)], matmul_bias, false, OpKind::Special(Special::MatmulBias);
     TileRowSum = "tile.row_sum", Tile, ["pl.tile.row_sum", "pl.op.block.row_sum"], Some("row_sum"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Sum);
     TileRowMax = "tile.row_max", Tile, ["pl.tile.row_max", "pl.op.block.row_max"], Some("row_max"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Max);
-    TileRowMin = "tile.row_min", Tile, ["pl.tile.row_min"], Some("row_min"), REDUCE, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
-    TileColSum = "tile.col_sum", Tile, ["pl.tile.col_sum"], Some("col_sum"), REDUCE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Sum);
+    TileRowMin = "tile.row_min", Tile, ["pl.tile.row_min"], Some("row_min"), REDUCE, tile_row_min, false, OpKind::Reduce(Axis::Row, ReduceFn::Min);
+    TileColSum = "tile.col_sum", Tile, ["pl.tile.col_sum"], Some("col_sum"), REDUCE, tile_col_sum, false, OpKind::Reduce(Axis::Col, ReduceFn::Sum);
     TileColMax = "tile.col_max", Tile, ["pl.tile.col_max"], Some("col_max"), S_REDUCE_NO_TMP, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Max);
     TileSum = "tile.sum", Tile, ["pl.tile.sum"], Some("sum"),
         &[req(P::Tile, K::Tile), req(P::Axis, K::Int), opt(P::Keepdim, K::Bool)], tile_axis_reduce, false, OpKind::AxisReduce { f: ReduceFn::Sum, default_axis: 0, default_keep: false },
@@ -3494,7 +3703,7 @@ ops! {
         &[req(P::X, K::Tile), opt(P::PadValue, K::Enum("PadValue"))], same_as_first, false, OpKind::Special(Special::Fillpad);
     // scalar-operand, bitwise and select families
     TileAdds = "tile.adds", Tile, ["pl.tile.adds"], Some("adds"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Add);
-    TileSubs = "tile.subs", Tile, ["pl.tile.subs"], Some("subs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Sub);
+    TileSubs = "tile.subs", Tile, ["pl.tile.subs"], Some("subs"), S_SCALAR_RHS, tile_subs, false, OpKind::Binary(BinaryFn::Sub);
     TileMuls = "tile.muls", Tile, ["pl.tile.muls", "pl.op.block.muls"], Some("muls"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Mul);
     TileDivs = "tile.divs", Tile, ["pl.tile.divs"], Some("divs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Div);
     TileRems = "tile.rems", Tile, ["pl.tile.rems"], Some("rems"),
@@ -3504,23 +3713,23 @@ ops! {
         older: [("pl.tile.maxs", "pl.tile.maximums")];
     TileMins = "tile.mins", Tile, ["pl.tile.mins", "pl.tile.minimums"], Some("mins"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Min),
         older: [("pl.tile.mins", "pl.tile.minimums")];
-    TileAnds = "tile.ands", Tile, ["pl.tile.ands"], Some("ands"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::And);
-    TileOrs = "tile.ors", Tile, ["pl.tile.ors"], Some("ors"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Or);
-    TileXors = "tile.xors", Tile, ["pl.tile.xors"], Some("xors"), S_XORS, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
-    TileShls = "tile.shls", Tile, ["pl.tile.shls"], Some("shls"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shl);
-    TileShrs = "tile.shrs", Tile, ["pl.tile.shrs"], Some("shrs"), S_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
+    TileAnds = "tile.ands", Tile, ["pl.tile.ands"], Some("ands"), S_SCALAR_RHS, tile_bitwise, false, OpKind::Binary(BinaryFn::And);
+    TileOrs = "tile.ors", Tile, ["pl.tile.ors"], Some("ors"), S_SCALAR_RHS, tile_bitwise, false, OpKind::Binary(BinaryFn::Or);
+    TileXors = "tile.xors", Tile, ["pl.tile.xors"], Some("xors"), S_XORS, tile_bitwise, false, OpKind::Binary(BinaryFn::Xor);
+    TileShls = "tile.shls", Tile, ["pl.tile.shls"], Some("shls"), S_SCALAR_RHS, tile_bitwise, false, OpKind::Binary(BinaryFn::Shl);
+    TileShrs = "tile.shrs", Tile, ["pl.tile.shrs"], Some("shrs"), S_SCALAR_RHS, tile_bitwise, false, OpKind::Binary(BinaryFn::Shr);
     TileLrelu = "tile.lrelu", Tile, ["pl.tile.lrelu"], Some("lrelu"),
         &[req(P::Tile, K::Tile), req(P::Slope, K::Scalar)], same_as_first, false, OpKind::Special(Special::Lrelu);
     TileRem = "tile.rem", Tile, ["pl.tile.rem"], Some("rem"),
         &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::Tmp, K::Tile)], same_as_first, false, OpKind::Binary(BinaryFn::Rem);
-    TileAnd = "tile.and_", Tile, ["pl.tile.and_"], Some("and_"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::And);
-    TileOr = "tile.or_", Tile, ["pl.tile.or_"], Some("or_"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Or);
-    TileXor = "tile.xor", Tile, ["pl.tile.xor"], Some("xor"), S_XOR, same_as_first, false, OpKind::Binary(BinaryFn::Xor);
-    TileShl = "tile.shl", Tile, ["pl.tile.shl"], Some("shl"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Shl);
-    TileShr = "tile.shr", Tile, ["pl.tile.shr"], Some("shr"), S_BINARY, same_as_first, false, OpKind::Binary(BinaryFn::Shr);
-    TileNot = "tile.not_", Tile, ["pl.tile.not_"], Some("not_"), &[req(P::Tile, K::Tile)], same_as_first, false, OpKind::Unary(UnaryFn::Not);
+    TileAnd = "tile.and_", Tile, ["pl.tile.and_"], Some("and_"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::And);
+    TileOr = "tile.or_", Tile, ["pl.tile.or_"], Some("or_"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::Or);
+    TileXor = "tile.xor", Tile, ["pl.tile.xor"], Some("xor"), S_XOR, tile_bitwise, false, OpKind::Binary(BinaryFn::Xor);
+    TileShl = "tile.shl", Tile, ["pl.tile.shl"], Some("shl"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::Shl);
+    TileShr = "tile.shr", Tile, ["pl.tile.shr"], Some("shr"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::Shr);
+    TileNot = "tile.not_", Tile, ["pl.tile.not_"], Some("not_"), &[req(P::Tile, K::Tile)], tile_not, false, OpKind::Unary(UnaryFn::Not);
     TilePrelu = "tile.prelu", Tile, ["pl.tile.prelu"], Some("prelu"),
-        &[req(P::Tile, K::Tile), req(P::Slope, K::Tile), req(P::Tmp, K::Tile)], same_as_first, false, OpKind::Special(Special::Prelu);
+        &[req(P::Tile, K::Tile), req(P::Slope, K::Tile), req(P::Tmp, K::Tile)], tile_prelu, false, OpKind::Special(Special::Prelu);
     TileAddc = "tile.addc", Tile, ["pl.tile.addc"], Some("addc"), S_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Add);
     TileSubc = "tile.subc", Tile, ["pl.tile.subc"], Some("subc"), S_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
     TileAddsc = "tile.addsc", Tile, ["pl.tile.addsc"], Some("addsc"), S_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Add);
@@ -3535,7 +3744,7 @@ ops! {
         &[req(P::Mask, K::Tile), req(P::Src, K::Tile), req(P::Tmp, K::Value), opt(P::Scalar, K::Scalar)],
         same_as_second, false, OpKind::Special(Special::Sels);
     // sorting and gathering
-    TileSort32 = "tile.sort32", Tile, ["pl.tile.sort32"], Some("sort32"), &[req(P::Src, K::Tile), req(P::Idx, K::Tile)], sort32, false, OpKind::Special(Special::Sort32);
+    TileSort32 = "tile.sort32", Tile, ["pl.tile.sort32"], Some("sort32"), &[req(P::Src, K::Tile), req(P::Idx, K::Tile)], tile_sort32, false, OpKind::Special(Special::Sort32);
     TileMrgsort = "tile.mrgsort", Tile, ["pl.tile.mrgsort"], Some("mrgsort"),
         &[req(P::Src0, K::Tile), opt(P::Src1, K::Tile), opt(P::Src2, K::Tile), opt(P::Src3, K::Tile), opt(P::Tmp, K::Tile),
           opt_write(P::Executed, K::Tile), opt(P::Exhausted, K::Bool), opt(P::BlockLen, K::Scalar)],
@@ -3549,7 +3758,7 @@ ops! {
           opt(P::Offset, K::Int), opt(P::OutCols, K::Int), opt(P::CountDtype, K::DType)],
         tile_gather_compare, false, OpKind::Special(Special::GatherCompare);
     TileMrgsortFormat1 = "tile.mrgsort_format1", Tile, ["pl.tile.mrgsort_format1"], None,
-        &[req(P::Src0, K::Tile), req(P::BlockLen, K::Scalar)], mrgsort_format1, false, OpKind::Special(Special::Mrgsort);
+        &[req(P::Src0, K::Tile), req(P::BlockLen, K::Scalar)], tile_mrgsort_format1, false, OpKind::Special(Special::Mrgsort);
     // The last tile given is the scratch: `(src0, src1, tmp)` up to `(src0, ..., src3, tmp)`.
     TileMrgsortFormat2 = "tile.mrgsort_format2", Tile, ["pl.tile.mrgsort_format2"], None,
         &[req(P::Src0, K::Tile), req(P::Src1, K::Tile), req(P::Src2, K::Tile), opt(P::Src3, K::Tile), opt(P::Tmp, K::Tile),

@@ -1,7 +1,7 @@
 # The unified and promoted bitwise, compare, select and sort ops of ops.md §2.1 on tiles
 # (issue 11): `and_`/`or_` of two tiles and with a scalar (dispatched to `ands`/`ors`),
-# `ors`, `not_`, `shl`/`shr`; `cmps` into PyPTO's packed UINT8 mask, which `sel` and `sels`
-# read; `sort32` within blocks of 32 and `mrgsort` of one source with `block_len` (the
+# `ors`, `not_` (of INT16: PyPTO takes INT16 and UINT16 only), `shl`/`shr`; `cmps` into
+# PyPTO's packed UINT8 mask, which `sel` and `sels` read; `sort32` within blocks of 32 and `mrgsort` of one source with `block_len` (the
 # form of several sources has no CPU semantics yet: E0801/E0601). The harness build prints what
 # `plc run` prints (tests/compile.rs); tests/run.rs checks the values.
 import pypto.language as pl
@@ -21,7 +21,7 @@ def bits(
     out = pl.store(pl.and_(a, b), [0, 0], out)
     out = pl.store(pl.or_(a, b), [R, 0], out)
     out = pl.store(pl.ors(a, 5), [2 * R, 0], out)
-    out = pl.store(pl.not_(a), [3 * R, 0], out)
+    out = pl.store(pl.cast(pl.not_(pl.cast(a, pl.INT16)), pl.INT32), [3 * R, 0], out)
     amount = pl.and_(b, 3)
     out = pl.store(pl.shl(a, amount), [4 * R, 0], out)
     out = pl.store(pl.shr(a, amount), [5 * R, 0], out)

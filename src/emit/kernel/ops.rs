@@ -829,13 +829,15 @@ impl Emitter<'_> {
     /// `pl.mrgsort(src0, block_len=...)`: one source only.
     fn mrgsort(&mut self, c: &OpCall<'_>) -> Res<String> {
         let given = |p: P| c.get(p).filter(|&x| !matches!(self.p.expr(x).kind, ExprKind::None));
-        let several = [P::Src1, P::Src2, P::Src3].into_iter().any(|p| given(p).is_some());
-        let (false, Some(block_len)) = (several, c.get(P::BlockLen)) else {
+        if let Some(why) = c.op.def().no_cpu_form_of_call(|p| given(p).is_some()) {
+            return Err(self.no_cpu_form_because(c, why));
+        }
+        let Some(block_len) = c.get(P::BlockLen) else {
             let printed = c.op.def().spellings[0];
             return Err(self.err(
                 Code::E0601,
                 c.loc,
-                format!("`{printed}` lowers with one source and `block_len=`; this call has another form"),
+                format!("`{printed}` of one source lowers with `block_len=`; this call has none"),
             ));
         };
         let x = self.tile_arg(self.need(c, P::Src0)?)?;
@@ -847,16 +849,20 @@ impl Emitter<'_> {
     fn gather(&mut self, c: &OpCall<'_>, elem: &'static str) -> Res<String> {
         let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
         let mask = c.get(P::MaskPattern);
-        let first = match mask.map(|m| &self.p.expr(m).kind) {
-            Some(ExprKind::Enum(EnumValue::MaskPattern(MaskPattern::P0101))) | Some(ExprKind::Int(1)) => Some("0"),
-            Some(ExprKind::Enum(EnumValue::MaskPattern(MaskPattern::P1010))) | Some(ExprKind::Int(2)) => Some("1"),
+        let pattern = match mask.map(|m| &self.p.expr(m).kind) {
+            Some(ExprKind::Enum(EnumValue::MaskPattern(p))) => Some(*p),
+            Some(ExprKind::Int(code)) => MaskPattern::from_code(*code),
             _ => None,
         };
         let tile = c.op.def().level == OpLevel::Tile;
         let index = if tile { c.get(P::Indices) } else { c.get(P::Index) };
-        match (mask, first, index) {
-            (Some(_), Some(first), _) => Ok(format!("plc::gather_mask<{elem}>({x}, {first})")),
-            (None, _, Some(index)) if tile || self.is_last_axis(c.get(P::Dim), c.e) => {
+        match (mask, pattern, index) {
+            (Some(_), Some(p), _) => Ok(format!("plc::gather_mask<{elem}>({x}, {}, {})", p.stride(), p.lane())),
+            (None, _, Some(index)) if tile => {
+                let i = self.tile_arg(index)?;
+                Ok(format!("plc::gather_flat({x}, {i})"))
+            }
+            (None, _, Some(index)) if self.is_last_axis(c.get(P::Dim), c.e) => {
                 let i = self.tile_arg(index)?;
                 Ok(format!("plc::gather_index({x}, {i})"))
             }
@@ -866,7 +872,7 @@ impl Emitter<'_> {
                     Code::E0601,
                     c.loc,
                     format!(
-                        "`{printed}` lowers with the mask patterns P0101 and P1010 or an index along the last axis; this call has another form"
+                        "`{printed}` lowers with a mask pattern of 1 to 7 or an index along the last axis; this call has another form"
                     ),
                 ))
             }

@@ -1516,15 +1516,29 @@ Tile<T> mrgsort(const Tile<T>& src, int64_t block_len) {
     return out;
 }
 
-/// `gather(src, mask_pattern=...)`: every other element of each row, from position `first`
-/// (0 for P0101: the values of sorted pairs, 1 for P1010: the indices), as element type O.
+/// `gather(src, mask_pattern=...)`: of each row, the columns `c` with `c % stride == lane`
+/// (PTO-ISA's TGATHER mask form: stride 2 for P0101/P1010, 4 for P0001..P1000, 1 for
+/// P1111), as element type O.
 template <class O, class T>
-Tile<O> gather_mask(const Tile<T>& src, int64_t first) {
+Tile<O> gather_mask(const Tile<T>& src, int64_t stride, int64_t lane) {
     Dims shape = shape_of(src);
-    shape.v[shape.n - 1] = src.cols / 2;
+    shape.v[shape.n - 1] = src.cols / stride;
     Tile<O> out = make_tile<O>(shape);
     for (int64_t r = 0; r < src.rows; ++r)
-        for (int64_t c = 0; c < out.cols; ++c) out.at(r, c) = plc_rt::convert<O>(src.at(r, 2 * c + first));
+        for (int64_t c = 0; c < out.cols; ++c) out.at(r, c) = plc_rt::convert<O>(src.at(r, stride * c + lane));
+    return out;
+}
+
+/// `tile.gather(src, indices, tmp)`, TGATHER's index form: out[i][j] = src.flat[indices[i][j]],
+/// an index counting the source's elements row after row.
+template <class T, class I>
+Tile<T> gather_flat(const Tile<T>& src, const Tile<I>& index) {
+    Tile<T> out = make_tile<T>(shape_of(index));
+    for (int64_t k = 0; k < index.numel(); ++k) {
+        int64_t at = static_cast<int64_t>(index.data[static_cast<size_t>(k)]);
+        if (at < 0 || at >= src.numel()) tile_error("gather", "an index outside the source");
+        out.data[static_cast<size_t>(k)] = src.data[static_cast<size_t>(at)];
+    }
     return out;
 }
 
