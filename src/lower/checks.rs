@@ -80,13 +80,13 @@ impl FnLower<'_, '_> {
         }
         let n = self.cx.name(name).to_string();
         let (a, b) = (self.describe_type(&a), self.describe_type(&b));
-        self.error(
+        self.error_help(
             Code::E0210,
             span,
             format!("Cannot reassign '{n}' with a different type: was {a}, got {b}"),
             "a value of another shape or dtype",
-        )
-        .help = Some("use a different variable name for a value with another shape or dtype".to_string());
+            "use a different variable name for a value with another shape or dtype",
+        );
     }
 
     /// Marks `var` as a loop-carried value (an iter arg), which PyPTO lets a body re-bind
@@ -171,13 +171,13 @@ impl FnLower<'_, '_> {
     }
 
     fn unsupported_optimization(&mut self, span: Span, what: &str) -> bool {
-        self.error(
+        self.error_help(
             Code::E0314,
             span,
             format!("Unsupported entry in {what}(optimizations=[...])"),
             "not an optimization",
-        )
-        .help = Some("the entries are pl.split(mode), pl.cross_core_slot(slot_num=N) and pl.auto_chunk".to_string());
+            "the entries are pl.split(mode), pl.cross_core_slot(slot_num=N) and pl.auto_chunk",
+        );
         false
     }
 
@@ -204,13 +204,13 @@ impl FnLower<'_, '_> {
     /// reporting.
     pub(crate) fn subscript_write_ok(&mut self, dst: &Type, items: &[ast::ExprId], src: &Type, span: Span) -> bool {
         if self.info.attrs.strict_ssa {
-            self.error(
+            self.error_help(
                 Code::E0233,
                 span,
                 "Subscript-write syntax 'dst[...] = src' is only supported before SSA conversion",
                 "a subscript-write under strict_ssa",
-            )
-            .help = Some("write the update as `dst = pl.assemble(dst, src, offsets)`".to_string());
+                "write the update as `dst = pl.assemble(dst, src, offsets)`",
+            );
             return false;
         }
         let kind = match dst {
@@ -456,13 +456,13 @@ impl super::Lowering<'_> {
         }
         let file = self.modules[m].file;
         let n = self.name(name.name).to_string();
-        self.error(
+        self.error_help(
             Code::E0208,
             file,
             name.span,
             format!("Parameter '{n}' shadows the dynamic symbol '{n}', which an earlier parameter's type annotation already uses"),
             "declared after its use",
-        )
-        .help = Some(format!("declare the scalar parameter `{n}` before the parameters whose types use it"));
+            format!("declare the scalar parameter `{n}` before the parameters whose types use it"),
+        );
     }
 }
