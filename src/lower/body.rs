@@ -9,8 +9,8 @@ use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
 use crate::ir::ops::{self, ArgKind as OpArg, Args, Op, OpDef, OpLevel};
 use crate::ir::{
-    BinOp, Block, CallAttrs, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, ForKind, Function, IterArg,
-    Loc, Param, StmtId, StmtKind, Type, TypeId, Types, UnOp, VarId,
+    BinOp, Block, CallAttrs, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, ForKind, Function, IfStmt,
+    IterArg, Loc, Param, StmtId, StmtKind, Type, TypeId, Types, UnOp, VarId,
 };
 use crate::source::FileId;
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, StmtKind as S};
@@ -1099,7 +1099,7 @@ impl FnLower<'_, '_> {
             }
         }
         let Some(cond) = cond else { return };
-        let s = self.new_stmt(StmtKind::If { cond, then_body, else_body, return_vars }, first.span);
+        let s = self.new_stmt(StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }), first.span);
         out.push(s);
     }
 
