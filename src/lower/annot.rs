@@ -361,8 +361,14 @@ impl Lowering<'_> {
             return None;
         }
         if parts.len() == 1 && parts[0].chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
-            self.error(Code::E0206, file, span, format!("unknown dtype `pl.{path}`"), "unknown dtype").help =
-                Some(format!("valid dtypes: {}", DType::names()));
+            self.error_help(
+                Code::E0206,
+                file,
+                span,
+                format!("unknown dtype `pl.{path}`"),
+                "unknown dtype",
+                format!("valid dtypes: {}", DType::names()),
+            );
             return None;
         }
         self.error(Code::E0218, file, span, format!("`pl.{path}` is not a compile-time constant"), "not a constant");
@@ -594,8 +600,14 @@ impl Lowering<'_> {
         let (what, plural, names) = what;
         let file = self.modules[m].file;
         let span = self.ast(m).expr(e).span;
-        self.error(Code::E0212, file, span, format!("`{key}=` must be `pl.{form}`"), format!("not a {what}")).help =
-            Some(format!("valid {plural}: {names}"));
+        self.error_help(
+            Code::E0212,
+            file,
+            span,
+            format!("`{key}=` must be `pl.{form}`"),
+            format!("not a {what}"),
+            format!("valid {plural}: {names}"),
+        );
     }
 
     fn enum_arg(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Const> {
@@ -907,8 +919,14 @@ impl Lowering<'_> {
         }
         let file = self.modules[m].file;
         let known = crate::ir::Layout::names();
-        self.error(Code::E0206, file, e.span, format!("unknown tensor layout `pl.{path}`"), "not a layout").help =
-            Some(format!("the layouts are {known}"));
+        self.error_help(
+            Code::E0206,
+            file,
+            e.span,
+            format!("unknown tensor layout `pl.{path}`"),
+            "not a layout",
+            format!("the layouts are {known}"),
+        );
         false
     }
 

@@ -1582,8 +1582,7 @@ impl FnLower<'_, '_> {
         if cond_args.len() > 1 {
             let at = self.ast().stmt(cond_stmt).span;
             let message = format!("pl.cond() takes exactly one argument, the loop condition, got {}", cond_args.len());
-            self.error(Code::E0202, at, message, "several arguments").help =
-                Some("combine the conditions with `and` / `or`".to_string());
+            self.error_help(Code::E0202, at, message, "several arguments", "combine the conditions with `and` / `or`");
             return;
         }
         let cond_arg = cond_args.first().map(|a| a.value);
@@ -1751,8 +1750,13 @@ impl FnLower<'_, '_> {
             }
             Some(Binding::Math) => {
                 let name = self.cx.name(n).to_string();
-                self.error(Code::E0222, span, format!("the `{name}` module is not a value"), "a module").help =
-                    Some(format!("pl code may use the module's constants: `{name}.inf`, `{name}.pi`"));
+                self.error_help(
+                    Code::E0222,
+                    span,
+                    format!("the `{name}` module is not a value"),
+                    "a module",
+                    format!("pl code may use the module's constants: `{name}.inf`, `{name}.pi`"),
+                );
                 None
             }
             Some(Binding::Outside) => {
@@ -1811,8 +1815,13 @@ impl FnLower<'_, '_> {
             Const::DType(d) => self.new_expr(ExprKind::DType(*d), Types::UNKNOWN, span),
             Const::Enum(v) => self.new_expr(ExprKind::Enum(*v), Types::UNKNOWN, span),
             Const::Dict(_) => {
-                self.error(Code::E0218, span, "a dict is not a value of pl code", "a dict").help =
-                    Some("read one of its entries with a constant key: `TABLE[\"key\"]`".to_string());
+                self.error_help(
+                    Code::E0218,
+                    span,
+                    "a dict is not a value of pl code",
+                    "a dict",
+                    "read one of its entries with a constant key: `TABLE[\"key\"]`",
+                );
                 return None;
             }
             Const::Dyn(name) => {
@@ -2065,8 +2074,13 @@ impl FnLower<'_, '_> {
             Type::Array { dtype, .. } => {
                 if items.len() != 1 {
                     let message = format!("an array takes a single index, got {}", items.len());
-                    self.error(Code::E0217, self.ast().expr(index).span, message, "one index").help =
-                        Some("pl.array values have one dimension: write `arr[i]`".to_string());
+                    self.error_help(
+                        Code::E0217,
+                        self.ast().expr(index).span,
+                        message,
+                        "one index",
+                        "pl.array values have one dimension: write `arr[i]`",
+                    );
                     return None;
                 }
                 let i = self.expr(items[0])?;
@@ -2661,8 +2675,13 @@ impl FnLower<'_, '_> {
             "const" => {
                 let [value, dtype] = args else {
                     let message = format!("pl.const() takes a value and a dtype, got {} argument(s)", args.len());
-                    self.error(Code::E0202, span, message, "wrong number of arguments").help =
-                        Some("write a typed literal as pl.const(42, pl.INT32)".to_string());
+                    self.error_help(
+                        Code::E0202,
+                        span,
+                        message,
+                        "wrong number of arguments",
+                        "write a typed literal as pl.const(42, pl.INT32)",
+                    );
                     return None;
                 };
                 if !self.numeric_literal(value.value) {
@@ -2823,8 +2842,13 @@ impl FnLower<'_, '_> {
             self.error(Code::E0223, span, format!("{spelled} is not supported by plc: {reason}"), "not supported");
             return;
         }
-        self.error(Code::E0205, span, format!("Unknown operation '{spelled}'"), "not a pl operation").help =
-            Some("see `docs/language.md` for the operations plc knows".to_string());
+        self.error_help(
+            Code::E0205,
+            span,
+            format!("Unknown operation '{spelled}'"),
+            "not a pl operation",
+            "see `docs/language.md` for the operations plc knows",
+        );
     }
 
     /// The op a tensor or tile spelling means for this call: the scalar row of its unified

@@ -61,8 +61,13 @@ impl FnLower<'_, '_> {
         let strict = self.info.attrs.strict_ssa;
         if strict && !self.ssa.define(name) {
             let n = self.cx.name(name).to_string();
-            self.error(Code::E0233, span, format!("Variable '{n}' is already defined"), "bound a second time").help =
-                Some("with strict_ssa=True each name is assigned once per scope: use a new name".to_string());
+            self.error_help(
+                Code::E0233,
+                span,
+                format!("Variable '{n}' is already defined"),
+                "bound a second time",
+                "with strict_ssa=True each name is assigned once per scope: use a new name",
+            );
             return;
         }
         let Some(&var) = self.names.get(&name) else { return };
@@ -376,8 +381,13 @@ impl FnLower<'_, '_> {
         let e = self.ast().expr(value).clone();
         let E::Dict(entries) = &e.kind else {
             let message = format!("attrs= of pl.{iterator}() must be a dict literal");
-            self.error(Code::E0217, e.span, message, "not a dict").help =
-                Some("write the attributes as {\"name\": value, ...}".to_string());
+            self.error_help(
+                Code::E0217,
+                e.span,
+                message,
+                "not a dict",
+                "write the attributes as {\"name\": value, ...}",
+            );
             return false;
         };
         for entry in entries {
@@ -416,8 +426,13 @@ impl FnLower<'_, '_> {
             return true;
         }
         let span = self.cx.program.expr(value).loc.span;
-        self.error(Code::E0217, span, "a string is not a value in pl code", "a string constant").help =
-            Some("strings are only taken by op arguments and directives that expect a name".to_string());
+        self.error_help(
+            Code::E0217,
+            span,
+            "a string is not a value in pl code",
+            "a string constant",
+            "strings are only taken by op arguments and directives that expect a name",
+        );
         false
     }
 }

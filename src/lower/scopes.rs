@@ -102,8 +102,13 @@ impl FnLower<'_, '_> {
     }
 
     fn not_a_scope(&mut self, header: Span) {
-        self.error(Code::E0313, header, "Unsupported context manager in with statement", "not a pl scope").help =
-            Some("pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope and pl.manual_scope".to_string());
+        self.error_help(
+            Code::E0313,
+            header,
+            "Unsupported context manager in with statement",
+            "not a pl scope",
+            "pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope and pl.manual_scope",
+        );
     }
 
     /// `as` is only for `pl.at` and `pl.spmd` (and never for `pl.graph`, see E0308).
@@ -462,8 +467,13 @@ impl FnLower<'_, '_> {
         };
         // An identifier (E0304), not empty (E0303).
         if text.is_empty() {
-            self.error(Code::E0303, header, "pl.graph() region name must not be empty", "empty name").help =
-                Some("The name becomes the recorded graph's symbol: 'with pl.graph(\"decoder_layer\"):'".to_string());
+            self.error_help(
+                Code::E0303,
+                header,
+                "pl.graph() region name must not be empty",
+                "empty name",
+                "The name becomes the recorded graph's symbol: 'with pl.graph(\"decoder_layer\"):'",
+            );
             return None;
         }
         if !is_identifier(&text) {
@@ -513,8 +523,13 @@ impl FnLower<'_, '_> {
             };
             match level_arg {
                 None => {
-                    self.error(Code::E0309, header, "pl.at() requires a level argument", "no level").help =
-                        Some("write `with pl.at(level=pl.Level.CORE_GROUP):`".to_string());
+                    self.error_help(
+                        Code::E0309,
+                        header,
+                        "pl.at() requires a level argument",
+                        "no level",
+                        "write `with pl.at(level=pl.Level.CORE_GROUP):`",
+                    );
                     ok = false;
                 }
                 Some(l) => match self.enum_of(l) {
@@ -526,8 +541,13 @@ impl FnLower<'_, '_> {
                             Some(member) => format!("`pl.Level` has no member `{member}`"),
                             None => format!("the level of pl.at() must be pl.Level.<name>, not `{text}`"),
                         };
-                        self.error(Code::E0206, span, message, "not a level").help =
-                            Some(format!("valid levels: {}", Level::names()));
+                        self.error_help(
+                            Code::E0206,
+                            span,
+                            message,
+                            "not a level",
+                            format!("valid levels: {}", Level::names()),
+                        );
                         ok = false;
                     }
                 },
