@@ -22,7 +22,9 @@
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::{Interner, Symbol};
 use crate::ir::ops::{Effect, OpKind, Param as P, Special};
-use crate::ir::{arith, BinOp, Callee, Dim, Direction, ExprId, ExprKind, Loc, Program, StmtKind, Type, UnOp, VarId};
+use crate::ir::{
+    arith, BinOp, Callee, Dim, Direction, ExprId, ExprKind, IfStmt, Loc, Program, StmtKind, Type, UnOp, VarId,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// How many statements the abstract execution of one entry may visit.
@@ -230,7 +232,7 @@ impl Run<'_> {
                         self.expr(e, env, maybe)?;
                     }
                 }
-                StmtKind::If { cond, then_body, else_body, return_vars } => {
+                StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
                     let taken = match self.expr(*cond, env, maybe)? {
                         Val::Bool(b) => Some(b),
                         Val::Int(i) => Some(i != 0),
@@ -672,7 +674,7 @@ fn assigned_in(p: &Program, block: &[crate::ir::StmtId], out: &mut Vec<VarId>) {
             out.extend(iter_args.iter().map(|ia| ia.var));
             out.extend(return_vars);
         }
-        StmtKind::If { return_vars, .. } => out.extend(return_vars),
+        StmtKind::If(IfStmt { return_vars, .. }) => out.extend(return_vars),
         _ => {}
     });
 }

@@ -10,7 +10,7 @@
 
 use plc::driver::{self, Input, PipelineSpec, StopAt};
 use plc::intern::Interner;
-use plc::ir::{Callee, ExprId, ExprKind, Function, Program, StmtId, StmtKind, VarId};
+use plc::ir::{Callee, ExprId, ExprKind, Function, IfStmt, Program, StmtId, StmtKind, VarId};
 use plc::session::Session;
 use std::collections::HashMap;
 
@@ -211,8 +211,8 @@ impl Compare<'_> {
                 self.defs(&r1, &r2)
             }
             (
-                StmtKind::If { cond: c1, then_body: t1, else_body: e1, return_vars: r1 },
-                StmtKind::If { cond: c2, then_body: t2, else_body: e2, return_vars: r2 },
+                StmtKind::If(IfStmt { cond: c1, then_body: t1, else_body: e1, return_vars: r1 }),
+                StmtKind::If(IfStmt { cond: c2, then_body: t2, else_body: e2, return_vars: r2 }),
             ) => {
                 self.expr(c1, c2)?;
                 self.block(&t1, &t2)?;

@@ -23,8 +23,8 @@ use crate::intern::{Interner, Symbol};
 use crate::ir::lineage::{Defs, Lineage};
 use crate::ir::ops::{Op, OpKind, OpLevel, Param, Special};
 use crate::ir::{
-    ArgDir, BinOp, Callee, DType, Dim, ExprId, ExprKind, ForKind, FuncKind, Function, LaunchOptions, Loc, Program,
-    ScopeKind, StmtId, StmtKind, Type, UnOp, VarId,
+    ArgDir, BinOp, Callee, DType, Dim, ExprId, ExprKind, ForKind, FuncKind, Function, IfStmt, LaunchOptions, Loc,
+    Program, ScopeKind, StmtId, StmtKind, Type, UnOp, VarId,
 };
 use indexmap::IndexMap;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -682,7 +682,7 @@ impl<'a> Emitter<'a> {
                 self.line("}");
                 self.bind_results(&return_vars, &iter_args.iter().map(|a| a.var).collect::<Vec<_>>());
             }
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
+            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
                 let phis = self.phis(&return_vars, &then_body, else_body.as_deref());
                 let c = self.expr(cond);
                 self.line(&format!("if ({c}) {{"));

@@ -14,8 +14,8 @@ use crate::diag::Code;
 use crate::intern::{Interner, Symbol};
 use crate::ir::arith::{self, Scalar};
 use crate::ir::{
-    ArgDir, BinOp, Block, Callee, Direction, ExprId, ExprKind, FuncKind, Function, IterArg, Loc, Program, ScopeKind,
-    StmtId, StmtKind, UnOp, VarId,
+    ArgDir, BinOp, Block, Callee, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, IterArg, Loc, Program,
+    ScopeKind, StmtId, StmtKind, UnOp, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
@@ -205,7 +205,7 @@ impl<'a> Interp<'a> {
             StmtKind::Yield(values) => Ok(Flow::Yield(self.exprs(values, frame)?)),
             StmtKind::Break => Ok(Flow::Break),
             StmtKind::Continue => Ok(Flow::Continue),
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
+            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
                 let c = self.expr(*cond, frame)?;
                 let taken = truthy(&c).map_err(|m| self.fault(m, program.expr(*cond).loc))?;
                 let flow = match (taken, else_body) {

@@ -10,7 +10,7 @@
 use crate::intern::Symbol;
 use crate::ir::ops::{Effect, Op, OpKind, Special};
 use crate::ir::visit;
-use crate::ir::{Callee, ExprId, ExprKind, Function, Program, StmtKind, VarId};
+use crate::ir::{Callee, ExprId, ExprKind, Function, IfStmt, Program, StmtKind, VarId};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 
@@ -58,7 +58,7 @@ impl Defs {
                     map.insert(*rv, Def::Carried(a.init));
                 }
             }
-            StmtKind::If { then_body, else_body, return_vars, .. } => {
+            StmtKind::If(IfStmt { then_body, else_body, return_vars, .. }) => {
                 let yields = |b: &[crate::ir::StmtId]| match b.last().map(|&l| &p.stmt(l).kind) {
                     Some(StmtKind::Yield(values)) => values.clone(),
                     _ => Vec::new(),

@@ -432,13 +432,7 @@ pub enum StmtKind {
     Return(Vec<ExprId>),
     /// The values a loop iteration or an `if` branch hands on; last in its block.
     Yield(Vec<ExprId>),
-    If {
-        cond: ExprId,
-        then_body: Block,
-        else_body: Option<Block>,
-        /// Bound to the branches' yields (`x = pl.yield_(...)` in each branch).
-        return_vars: Vec<VarId>,
-    },
+    If(IfStmt),
     For {
         kind: ForKind,
         var: VarId,
@@ -461,6 +455,16 @@ pub enum StmtKind {
     Scope(Box<Scope>),
     Break,
     Continue,
+}
+
+/// `if cond: ... else: ...`, with the names its branches' yields bind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IfStmt {
+    pub cond: ExprId,
+    pub then_body: Block,
+    pub else_body: Option<Block>,
+    /// Bound to the branches' yields (`x = pl.yield_(...)` in each branch).
+    pub return_vars: Vec<VarId>,
 }
 
 /// A `with` region: device work (`pl.at`, `pl.cluster`, `pl.spmd`), a graph region

@@ -13,7 +13,7 @@
 //! ```
 
 use super::{
-    BinOp, CallAttrs, Callee, Dim, Direction, ExprId, ExprKind, FuncKind, Function, Program, ScopeKind, StmtId,
+    BinOp, CallAttrs, Callee, Dim, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, Program, ScopeKind, StmtId,
     StmtKind, Type, TypeId, UnOp, VarId,
 };
 use crate::intern::{Interner, Symbol};
@@ -280,7 +280,7 @@ impl<'a> Printer<'a> {
             }
             StmtKind::Break => self.line("break"),
             StmtKind::Continue => self.line("continue"),
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
+            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
                 let line = format!("if {}:", self.text(*cond));
                 self.line(&line);
                 self.indent += 1;
@@ -387,7 +387,7 @@ impl<'a> Printer<'a> {
     fn else_chain(&mut self, else_body: Option<&[StmtId]>, return_vars: &[VarId]) {
         let Some(body) = else_body else { return };
         if let [only] = body {
-            if let StmtKind::If { cond, then_body, else_body, return_vars: inner } = &self.p.stmt(*only).kind {
+            if let StmtKind::If(IfStmt { cond, then_body, else_body, return_vars: inner }) = &self.p.stmt(*only).kind {
                 if inner.is_empty() && return_vars.is_empty() {
                     let line = format!("elif {}:", self.text(*cond));
                     self.line(&line);

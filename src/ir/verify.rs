@@ -15,7 +15,7 @@
 
 use super::ops::Op;
 use super::visit;
-use super::{Callee, DType, ExprId, ExprKind, Function, Program, StmtId, StmtKind, Type, VarId};
+use super::{Callee, DType, ExprId, ExprKind, Function, IfStmt, Program, StmtId, StmtKind, Type, VarId};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::Interner;
 use rustc_hash::FxHashSet;
@@ -125,7 +125,7 @@ impl Verifier<'_> {
             }
             StmtKind::Yield(values) => values.iter().for_each(|&e| self.expr(e)),
             StmtKind::Break | StmtKind::Continue => {}
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
+            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
                 self.expr(*cond);
                 self.condition(*cond);
                 let arity = (!return_vars.is_empty()).then_some(return_vars.len());

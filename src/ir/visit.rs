@@ -43,8 +43,8 @@
 //! nothing recurses once per statement of a block.
 
 use super::{
-    Block, Dim, Expr, ExprId, ExprKind, IterArg, Loc, Program, Scope, ScopeKind, Stmt, StmtId, StmtKind, Type, TypeId,
-    Types, VarId,
+    Block, Dim, Expr, ExprId, ExprKind, IfStmt, IterArg, Loc, Program, Scope, ScopeKind, Stmt, StmtId, StmtKind, Type,
+    TypeId, Types, VarId,
 };
 use crate::intern::Symbol;
 use rustc_hash::FxHashMap;
@@ -88,7 +88,7 @@ fn walk<'p, C: Copy>(
             let inner = f(s, current_ctx)?;
             current = rest;
             let (first, second): (&[StmtId], Option<&[StmtId]>) = match &p.stmt(s).kind {
-                StmtKind::If { then_body, else_body, .. } => (then_body, else_body.as_deref()),
+                StmtKind::If(IfStmt { then_body, else_body, .. }) => (then_body, else_body.as_deref()),
                 StmtKind::For { body, .. } | StmtKind::While { body, .. } => (body, None),
                 StmtKind::Scope(scope) => (&scope.body, None),
                 _ => continue,
@@ -115,7 +115,7 @@ pub fn stmt_exprs(p: &Program, s: StmtId, mut f: impl FnMut(ExprId)) {
         StmtKind::Assign { value, .. } => f(*value),
         StmtKind::Eval(e) => f(*e),
         StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| f(e)),
-        StmtKind::If { cond, .. } => f(*cond),
+        StmtKind::If(IfStmt { cond, .. }) => f(*cond),
         StmtKind::For { start, stop, step, iter_args, attrs, .. } => {
             f(*start);
             f(*stop);
@@ -143,7 +143,7 @@ pub fn stmt_exprs(p: &Program, s: StmtId, mut f: impl FnMut(ExprId)) {
 pub fn stmt_defs(p: &Program, s: StmtId, mut f: impl FnMut(VarId)) {
     match &p.stmt(s).kind {
         StmtKind::Assign { var, .. } => f(*var),
-        StmtKind::If { return_vars, .. } => return_vars.iter().for_each(|&v| f(v)),
+        StmtKind::If(IfStmt { return_vars, .. }) => return_vars.iter().for_each(|&v| f(v)),
         StmtKind::For { var, iter_args, return_vars, .. } => {
             f(*var);
             iter_args.iter().for_each(|ia| f(ia.var));
@@ -300,7 +300,7 @@ pub fn map_expr_children(kind: ExprKind, mut f: impl FnMut(ExprId) -> ExprId) ->
 /// then-block before its else-block).
 pub fn map_stmt_blocks(kind: &mut StmtKind, mut f: impl FnMut(Block) -> Block) {
     match kind {
-        StmtKind::If { then_body, else_body, .. } => {
+        StmtKind::If(IfStmt { then_body, else_body, .. }) => {
             *then_body = f(std::mem::take(then_body));
             if let Some(e) = else_body {
                 *e = f(std::mem::take(e));
@@ -436,12 +436,12 @@ pub fn copy_stmt<R: Rewriter + ?Sized>(rw: &mut R, s: StmtId) -> StmtId {
         StmtKind::Eval(e) => StmtKind::Eval(copy_expr(rw, e)),
         StmtKind::Return(values) => StmtKind::Return(copy_exprs(rw, values)),
         StmtKind::Yield(values) => StmtKind::Yield(copy_exprs(rw, values)),
-        StmtKind::If { cond, then_body, else_body, return_vars } => {
+        StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
             let cond = copy_expr(rw, cond);
             let then_body = copy_block(rw, &then_body);
             let else_body = else_body.map(|b| copy_block(rw, &b));
             let return_vars = copy_defs(rw, return_vars);
-            StmtKind::If { cond, then_body, else_body, return_vars }
+            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars })
         }
         StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
             let start = copy_expr(rw, start);
@@ -592,7 +592,7 @@ fn freshen_stmt(fv: &mut FreshVars<'_>, s: StmtId) {
         }
         StmtKind::Eval(e) => freshen_expr(fv, *e),
         StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| freshen_expr(fv, e)),
-        StmtKind::If { cond, then_body, else_body, return_vars } => {
+        StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
             freshen_expr(fv, *cond);
             freshen_block(fv, then_body);
             if let Some(b) = else_body {
@@ -725,7 +725,7 @@ mod tests {
         let x = read(&mut p, "x");
         let s4 = p.new_stmt(StmtKind::Yield(vec![x]), at);
         let s2 = p.new_stmt(
-            StmtKind::If { cond, then_body: vec![s3], else_body: Some(vec![s4]), return_vars: vec![v["y"]] },
+            StmtKind::If(IfStmt { cond, then_body: vec![s3], else_body: Some(vec![s4]), return_vars: vec![v["y"]] }),
             at,
         );
         let y = read(&mut p, "y");

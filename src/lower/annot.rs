@@ -76,15 +76,13 @@ impl Lowering<'_> {
             return Some(Const::Float(v));
         }
         let file = self.modules[m].file;
-        self.error(
+        self.error_help(
             Code::E0218,
             file,
             span,
             format!("`math.{member}` is not a compile-time constant"),
             "not a constant",
-        )
-        .help = Some(
-            "pl code may use the constants `math.inf`, `math.nan`, `math.pi`, `math.e` and `math.tau`".to_string(),
+            "pl code may use the constants `math.inf`, `math.nan`, `math.pi`, `math.e` and `math.tau`",
         );
         None
     }
@@ -202,8 +200,14 @@ impl Lowering<'_> {
                         Const::List(items) | Const::Tuple(items) => format!("it has {} entries", items.len()),
                         _ => String::new(),
                     };
-                    self.error(Code::E0218, file, span, format!("the {what} has no entry {key}"), "no such entry")
-                        .help = Some(keys);
+                    self.error_help(
+                        Code::E0218,
+                        file,
+                        span,
+                        format!("the {what} has no entry {key}"),
+                        "no such entry",
+                        keys,
+                    );
                     return None;
                 }
                 consts::lookup(&v, &i)
@@ -346,13 +350,25 @@ impl Lowering<'_> {
             return Some(Const::Enum(v));
         }
         if let Some(members) = EnumValue::family_members(family) {
-            self.error(Code::E0206, file, span, format!("`pl.{family}` has no member `{member}`"), "unknown member")
-                .help = Some(format!("valid values: {members}"));
+            self.error_help(
+                Code::E0206,
+                file,
+                span,
+                format!("`pl.{family}` has no member `{member}`"),
+                "unknown member",
+                format!("valid values: {members}"),
+            );
             return None;
         }
         if parts.len() == 1 && parts[0].chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
-            self.error(Code::E0206, file, span, format!("unknown dtype `pl.{path}`"), "unknown dtype").help =
-                Some(format!("valid dtypes: {}", DType::names()));
+            self.error_help(
+                Code::E0206,
+                file,
+                span,
+                format!("unknown dtype `pl.{path}`"),
+                "unknown dtype",
+                format!("valid dtypes: {}", DType::names()),
+            );
             return None;
         }
         self.error(Code::E0218, file, span, format!("`pl.{path}` is not a compile-time constant"), "not a constant");
@@ -469,14 +485,14 @@ impl Lowering<'_> {
                 }
                 _ => {
                     let text = self.text_of(m, a.span).to_string();
-                    self.error(
+                    self.error_help(
                         Code::E0212,
                         file,
                         a.span,
                         format!("`@pl.program` does not take `{text}`"),
                         "unexpected argument",
-                    )
-                    .help = Some("`@pl.program` takes only `strict_ssa=True`".to_string());
+                        "`@pl.program` takes only `strict_ssa=True`",
+                    );
                 }
             }
         }
@@ -500,8 +516,14 @@ impl Lowering<'_> {
             "function" => (FuncKind::Opaque, &["type", "level", "role", "auto_scope", "strict_ssa", "attrs"][..]),
             "inline" => (FuncKind::Inline, &[][..]),
             other => {
-                self.error(Code::E0212, file, deco.span, format!("`@pl.{other}` is not a decorator plc knows"), "unknown decorator")
-                    .help = Some("pl functions are decorated with @pl.jit, @pl.jit.graph, @pl.jit.inline, @pl.jit.incore, @pl.jit.opaque or @pl.function".to_string());
+                self.error_help(
+                    Code::E0212,
+                    file,
+                    deco.span,
+                    format!("`@pl.{other}` is not a decorator plc knows"),
+                    "unknown decorator",
+                    "pl functions are decorated with @pl.jit, @pl.jit.graph, @pl.jit.inline, @pl.jit.incore, @pl.jit.opaque or @pl.function",
+                );
                 return None;
             }
         };
@@ -578,8 +600,14 @@ impl Lowering<'_> {
         let (what, plural, names) = what;
         let file = self.modules[m].file;
         let span = self.ast(m).expr(e).span;
-        self.error(Code::E0212, file, span, format!("`{key}=` must be `pl.{form}`"), format!("not a {what}")).help =
-            Some(format!("valid {plural}: {names}"));
+        self.error_help(
+            Code::E0212,
+            file,
+            span,
+            format!("`{key}=` must be `pl.{form}`"),
+            format!("not a {what}"),
+            format!("valid {plural}: {names}"),
+        );
     }
 
     fn enum_arg(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Const> {
@@ -676,14 +704,14 @@ impl Lowering<'_> {
         let file = self.modules[m].file;
         let expr = self.ast(m).expr(e).clone();
         if matches!(expr.kind, E::None) {
-            self.error(
+            self.error_help(
                 Code::E0207,
                 file,
                 expr.span,
                 "`-> None` is not a pl return annotation",
                 "unsupported annotation",
-            )
-            .help = Some("leave the return annotation out when the function returns nothing".to_string());
+                "leave the return annotation out when the function returns nothing",
+            );
             return None;
         }
         if let Some(items) = self.tuple_items(m, e) {
@@ -773,18 +801,18 @@ impl Lowering<'_> {
             }
             (Some(p), None) if DType::from_name(p).is_some() => Type::Scalar(DType::from_name(p).expect("checked")),
             (Some(p @ ("Tile" | "Scalar" | "Array")), None) => {
-                self.error(
+                self.error_help(
                     Code::E0207,
                     file,
                     expr.span,
                     format!("incomplete type annotation: pl.{p}"),
                     "needs its parameters",
-                )
-                .help = Some(match p {
-                    "Tile" => "write pl.Tile[[rows, cols], pl.FP32]".to_string(),
-                    "Scalar" => "write pl.Scalar[pl.INDEX]".to_string(),
-                    _ => "write pl.Array[16, pl.INT32]".to_string(),
-                });
+                    match p {
+                        "Tile" => "write pl.Tile[[rows, cols], pl.FP32]".to_string(),
+                        "Scalar" => "write pl.Scalar[pl.INDEX]".to_string(),
+                        _ => "write pl.Array[16, pl.INT32]".to_string(),
+                    },
+                );
                 return None;
             }
             _ => {
@@ -840,14 +868,14 @@ impl Lowering<'_> {
         for &extra in &items[2..] {
             if self.dotted(m, extra).is_some_and(|d| d.rsplit('.').next() == Some("DN")) {
                 let span = self.ast(m).expr(extra).span;
-                self.error(
+                self.error_help(
                     Code::E0207,
                     file,
                     span,
                     "pl.Tensor[..., pl.DN] is refused: the DN shorthand mixes two coordinate systems",
                     "DN layout",
-                )
-                .help = Some("describe the layout with pl.TensorView(stride=..., layout=pl.TensorLayout.DN)".into());
+                    "describe the layout with pl.TensorView(stride=..., layout=pl.TensorLayout.DN)",
+                );
                 return None;
             }
             if !self.tensor_layout_ok(m, extra) {
@@ -891,8 +919,14 @@ impl Lowering<'_> {
         }
         let file = self.modules[m].file;
         let known = crate::ir::Layout::names();
-        self.error(Code::E0206, file, e.span, format!("unknown tensor layout `pl.{path}`"), "not a layout").help =
-            Some(format!("the layouts are {known}"));
+        self.error_help(
+            Code::E0206,
+            file,
+            e.span,
+            format!("unknown tensor layout `pl.{path}`"),
+            "not a layout",
+            format!("the layouts are {known}"),
+        );
         false
     }
 
@@ -916,14 +950,14 @@ impl Lowering<'_> {
             Const::DType(d) => Some(d),
             other => {
                 let what = other.describe(&self.session.interner);
-                self.error(
+                self.error_help(
                     Code::E0206,
                     file,
                     span,
                     format!("expected a dtype such as pl.FP32, found {what}"),
                     "not a dtype",
-                )
-                .help = Some(format!("valid dtypes: {}", DType::names()));
+                    format!("valid dtypes: {}", DType::names()),
+                );
                 None
             }
         }

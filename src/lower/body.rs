@@ -9,8 +9,8 @@ use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
 use crate::ir::ops::{self, ArgKind as OpArg, Args, Op, OpDef, OpLevel};
 use crate::ir::{
-    BinOp, Block, CallAttrs, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, ForKind, Function, IterArg,
-    Loc, Param, StmtId, StmtKind, Type, TypeId, Types, UnOp, VarId,
+    BinOp, Block, CallAttrs, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, ForKind, Function, IfStmt,
+    IterArg, Loc, Param, StmtId, StmtKind, Type, TypeId, Types, UnOp, VarId,
 };
 use crate::source::FileId;
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, StmtKind as S};
@@ -180,6 +180,18 @@ impl FnLower<'_, '_> {
         self.cx.error(code, self.file, span, message, label)
     }
 
+    /// `error` with a help line: the one call for "report, suggest the fix".
+    pub fn error_help<M: Into<String>, L: Into<String>, H: Into<String>>(
+        &mut self,
+        code: Code,
+        span: Span,
+        message: M,
+        label: L,
+        help: H,
+    ) {
+        self.error(code, span, message, label).help = Some(help.into());
+    }
+
     pub fn warning(&mut self, code: Code, span: Span, message: impl Into<String>, label: impl Into<String>) {
         self.error(code, span, message, label).severity = crate::diag::Severity::Warning;
     }
@@ -311,14 +323,12 @@ impl FnLower<'_, '_> {
                     // or branch that carries no values, where it changes nothing.
                     Some("yield_") if args.is_empty() => return,
                     Some("yield_") => {
-                        self.error(
+                        self.error_help(
                             Code::E0221,
                             span,
                             "a bare `pl.yield_(...)` does not say which names receive the values",
                             "assign its result",
-                        )
-                        .help = Some(
-                            "write `x = pl.yield_(value)` as the last statement of the loop body or branch".to_string(),
+                            "write `x = pl.yield_(value)` as the last statement of the loop body or branch",
                         );
                         self.yield_reported = true;
                         return;
@@ -373,8 +383,13 @@ impl FnLower<'_, '_> {
             }
             _ => {
                 if self.expr(e).is_some() {
-                    self.error(Code::E0223, span, "this expression is computed and thrown away", "has no effect")
-                        .help = Some("assign it to a name, or remove it".to_string());
+                    self.error_help(
+                        Code::E0223,
+                        span,
+                        "this expression is computed and thrown away",
+                        "has no effect",
+                        "assign it to a name, or remove it",
+                    );
                 }
             }
         }
@@ -626,13 +641,13 @@ impl FnLower<'_, '_> {
             }
             let n = self.cx.name(name).to_string();
             let (a, b) = (self.describe_type(&a), self.describe_type(&b));
-            self.error(
+            self.error_help(
                 Code::E0210,
                 span,
                 format!("cannot reassign `{n}` with a different type: was {a}, now {b}"),
                 "a value of another type",
-            )
-            .help = Some(format!("use a new name for the {b}"));
+                format!("use a new name for the {b}"),
+            );
             return var;
         }
         let var = self.new_local(name, ty, span);
@@ -837,7 +852,7 @@ impl FnLower<'_, '_> {
                 None => self.returns = Some(types.clone()),
                 Some(first) if first.len() != types.len() => {
                     let n = first.len();
-                    self.error(
+                    self.error_help(
                         Code::E0225,
                         span,
                         format!(
@@ -845,8 +860,8 @@ impl FnLower<'_, '_> {
                             types.len()
                         ),
                         "wrong number of values",
-                    )
-                    .help = Some("every `return` of a function returns the same number of values".to_string());
+                        "every `return` of a function returns the same number of values",
+                    );
                 }
                 Some(_) => {}
             }
@@ -1074,17 +1089,17 @@ impl FnLower<'_, '_> {
                 }
             }
             _ => {
-                self.error(
+                self.error_help(
                     Code::E0221,
                     span,
                     "when one branch of an `if` ends in `pl.yield_`, the other must too",
                     "only one branch yields",
-                )
-                .help = Some("add an `else` branch that yields the values the names keep otherwise".to_string());
+                    "add an `else` branch that yields the values the names keep otherwise",
+                );
             }
         }
         let Some(cond) = cond else { return };
-        let s = self.new_stmt(StmtKind::If { cond, then_body, else_body, return_vars }, first.span);
+        let s = self.new_stmt(StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }), first.span);
         out.push(s);
     }
 
@@ -1095,13 +1110,13 @@ impl FnLower<'_, '_> {
         if !matches!(ty, Type::Scalar(DType::Bool) | Type::Unknown) {
             let span = self.ast().expr(test).span;
             let got = self.describe_type(&ty);
-            self.error(
+            self.error_help(
                 Code::E0209,
                 span,
                 format!("{what} condition must be a Bool-typed scalar expression, got {got}"),
                 "not a bool",
-            )
-            .help = Some("compare it: `if n > 0:`".to_string());
+                "compare it: `if n > 0:`",
+            );
         }
         Some(cond)
     }
@@ -1243,13 +1258,13 @@ impl FnLower<'_, '_> {
         }
         if let (Some((_, factor)), Some(_)) = (unroll, chunk) {
             let span = self.ast().expr(factor).span;
-            self.error(
+            self.error_help(
                 Code::E0219,
                 span,
                 format!("pl.{name}(): unroll= and chunk= are mutually exclusive"),
                 "unroll= beside chunk=",
-            )
-            .help = Some("chunk the loop or unroll it, not both".to_string());
+                "chunk the loop or unroll it, not both",
+            );
             return;
         }
         if let Some((key, factor)) = unroll {
@@ -1355,13 +1370,13 @@ impl FnLower<'_, '_> {
     }
 
     fn bad_iterator(&mut self, span: Span) {
-        self.error(
+        self.error_help(
             Code::E0219,
             span,
             "For loop must use pl.range(), pl.parallel(), pl.unroll(), pl.pipeline(), pl.while_(), pl.spmd(), or pl.split_aiv()",
             "not a pl loop iterator",
-        )
-        .help = Some("write `for i in pl.range(n):`".to_string());
+            "write `for i in pl.range(n):`",
+        );
     }
 
     /// The names of a loop target: `i` alone, or `i, (a, b, ...)` with the carried
@@ -1567,8 +1582,7 @@ impl FnLower<'_, '_> {
         if cond_args.len() > 1 {
             let at = self.ast().stmt(cond_stmt).span;
             let message = format!("pl.cond() takes exactly one argument, the loop condition, got {}", cond_args.len());
-            self.error(Code::E0202, at, message, "several arguments").help =
-                Some("combine the conditions with `and` / `or`".to_string());
+            self.error_help(Code::E0202, at, message, "several arguments", "combine the conditions with `and` / `or`");
             return;
         }
         let cond_arg = cond_args.first().map(|a| a.value);
@@ -1736,8 +1750,13 @@ impl FnLower<'_, '_> {
             }
             Some(Binding::Math) => {
                 let name = self.cx.name(n).to_string();
-                self.error(Code::E0222, span, format!("the `{name}` module is not a value"), "a module").help =
-                    Some(format!("pl code may use the module's constants: `{name}.inf`, `{name}.pi`"));
+                self.error_help(
+                    Code::E0222,
+                    span,
+                    format!("the `{name}` module is not a value"),
+                    "a module",
+                    format!("pl code may use the module's constants: `{name}.inf`, `{name}.pi`"),
+                );
                 None
             }
             Some(Binding::Outside) => {
@@ -1796,8 +1815,13 @@ impl FnLower<'_, '_> {
             Const::DType(d) => self.new_expr(ExprKind::DType(*d), Types::UNKNOWN, span),
             Const::Enum(v) => self.new_expr(ExprKind::Enum(*v), Types::UNKNOWN, span),
             Const::Dict(_) => {
-                self.error(Code::E0218, span, "a dict is not a value of pl code", "a dict").help =
-                    Some("read one of its entries with a constant key: `TABLE[\"key\"]`".to_string());
+                self.error_help(
+                    Code::E0218,
+                    span,
+                    "a dict is not a value of pl code",
+                    "a dict",
+                    "read one of its entries with a constant key: `TABLE[\"key\"]`",
+                );
                 return None;
             }
             Const::Dyn(name) => {
@@ -1898,13 +1922,13 @@ impl FnLower<'_, '_> {
                     BinOp::Div => "pl.div(a, b)",
                     _ => "the pl operation",
                 };
-                self.error(
+                self.error_help(
                     Code::E0217,
                     span,
                     format!("the operator `{}` works on scalars, not on {what}", op.spelling().trim()),
                     "a tensor or tile operand",
-                )
-                .help = Some(format!("for tensors and tiles write {name}"));
+                    format!("for tensors and tiles write {name}"),
+                );
                 return None;
             }
         }
@@ -1962,13 +1986,13 @@ impl FnLower<'_, '_> {
         let ty = self.ty(v).clone();
         if ty.is_shaped() {
             let what = self.describe_type(&ty);
-            self.error(
+            self.error_help(
                 Code::E0217,
                 span,
                 format!("this operator works on scalars, not on {what}"),
                 "a tensor or tile operand",
-            )
-            .help = Some("for tensors and tiles write pl.neg(x)".to_string());
+                "for tensors and tiles write pl.neg(x)",
+            );
             return None;
         }
         let op = match op {
@@ -2050,8 +2074,13 @@ impl FnLower<'_, '_> {
             Type::Array { dtype, .. } => {
                 if items.len() != 1 {
                     let message = format!("an array takes a single index, got {}", items.len());
-                    self.error(Code::E0217, self.ast().expr(index).span, message, "one index").help =
-                        Some("pl.array values have one dimension: write `arr[i]`".to_string());
+                    self.error_help(
+                        Code::E0217,
+                        self.ast().expr(index).span,
+                        message,
+                        "one index",
+                        "pl.array values have one dimension: write `arr[i]`",
+                    );
                     return None;
                 }
                 let i = self.expr(items[0])?;
@@ -2162,13 +2191,13 @@ impl FnLower<'_, '_> {
             return Some(());
         }
         let (kind, noun) = if ty.is_tile() { ("Tile", "tile") } else { ("Tensor", "tensor") };
-        self.error(
+        self.error_help(
             Code::E0217,
             span,
             format!("{kind} {what} has {items} indices but the {noun} is {rank}D"),
             "wrong number of indices",
-        )
-        .help = Some(format!("give {rank} indices; `:` keeps a whole dimension, as in `t[i, :]`"));
+            format!("give {rank} indices; `:` keeps a whole dimension, as in `t[i, :]`"),
+        );
         None
     }
 
@@ -2229,13 +2258,13 @@ impl FnLower<'_, '_> {
                 if let E::Name(n) = self.ast().expr(id).kind {
                     if n != target && self.names.contains_key(&n) {
                         let span = self.ast().expr(f).span;
-                        self.error(
+                        self.error_help(
                             Code::E0218,
                             span,
                             "deps= comprehension filter depends on an IR variable; cannot unroll at parse time",
                             "reads a variable of the function",
-                        )
-                        .help = Some("a filter may read the comprehension's own name and constants only".to_string());
+                            "a filter may read the comprehension's own name and constants only",
+                        );
                         return None;
                     }
                 }
@@ -2355,15 +2384,12 @@ impl FnLower<'_, '_> {
                         let uses_locals = args.iter().any(|a| self.mentions_local(a.value));
                         if uses_locals {
                             let text = self.text(span);
-                            self.error(
+                            self.error_help(
                                 Code::E0211,
                                 span,
                                 format!("Unsupported function call: {text}"),
                                 "a builtin on run-time values",
-                            )
-                            .help = Some(
-                                "Python builtins only fold on constants; pl has no such operation on scalars"
-                                    .to_string(),
+                                "Python builtins only fold on constants; pl has no such operation on scalars",
                             );
                             return None;
                         }
@@ -2416,13 +2442,13 @@ impl FnLower<'_, '_> {
             return false;
         }
         let span = self.ast().expr(e).span;
-        self.error(
+        self.error_help(
             Code::E0222,
             span,
             format!("`{dotted}` comes from the outside library `{root}`, which pl code cannot use"),
             "outside library",
-        )
-        .help = Some("pl functions compute with pl operations and types (pl.full(...), pl.FP32, ...)".to_string());
+            "pl functions compute with pl operations and types (pl.full(...), pl.FP32, ...)",
+        );
         true
     }
 
@@ -2661,14 +2687,24 @@ impl FnLower<'_, '_> {
             "const" => {
                 let [value, dtype] = args else {
                     let message = format!("pl.const() takes a value and a dtype, got {} argument(s)", args.len());
-                    self.error(Code::E0202, span, message, "wrong number of arguments").help =
-                        Some("write a typed literal as pl.const(42, pl.INT32)".to_string());
+                    self.error_help(
+                        Code::E0202,
+                        span,
+                        message,
+                        "wrong number of arguments",
+                        "write a typed literal as pl.const(42, pl.INT32)",
+                    );
                     return None;
                 };
                 if !self.numeric_literal(value.value) {
                     let at = self.ast().expr(value.value).span;
-                    self.error(Code::E0217, at, "the value of pl.const() must be a number literal", "not a literal")
-                        .help = Some("pl.const types a literal such as 42, -1 or 0.5".to_string());
+                    self.error_help(
+                        Code::E0217,
+                        at,
+                        "the value of pl.const() must be a number literal",
+                        "not a literal",
+                        "pl.const types a literal such as 42, -1 or 0.5",
+                    );
                     return None;
                 }
                 let v = self.expr(value.value)?;
@@ -2742,13 +2778,13 @@ impl FnLower<'_, '_> {
         if ops::is_unified(path) || (ops::is_unified(base) && matches!(level_prefix, "tensor" | "tile")) {
             // Dispatch on the first argument: tensor, tile or scalar.
             let Some(first) = self.operand(args, 0, base) else {
-                self.error(
+                self.error_help(
                     Code::E0202,
                     span,
                     format!("pl.{base}() needs its operands as positional arguments, and got none"),
                     "no operand",
-                )
-                .help = Some(format!("pl.{base}() works on tensors, tiles or scalars: pass the first operand first"));
+                    format!("pl.{base}() works on tensors, tiles or scalars: pass the first operand first"),
+                );
                 return None;
             };
             let v = self.expr(first.value)?;
@@ -2829,8 +2865,13 @@ impl FnLower<'_, '_> {
             self.error(Code::E0223, span, format!("{spelled} is not supported by plc: {reason}"), "not supported");
             return;
         }
-        self.error(Code::E0205, span, format!("Unknown operation '{spelled}'"), "not a pl operation").help =
-            Some("see `docs/language.md` for the operations plc knows".to_string());
+        self.error_help(
+            Code::E0205,
+            span,
+            format!("Unknown operation '{spelled}'"),
+            "not a pl operation",
+            "see `docs/language.md` for the operations plc knows",
+        );
     }
 
     /// The op a tensor or tile spelling means for this call: the scalar row of its unified
@@ -2912,13 +2953,13 @@ impl FnLower<'_, '_> {
                         None if kname == "attrs" => ok &= self.op_attrs(a.value).is_some(),
                         None => {
                             let valid = def.params.iter().map(|p| p.name.spelling()).collect::<Vec<_>>().join(", ");
-                            self.error(
+                            self.error_help(
                                 Code::E0203,
                                 a.span,
                                 format!("{spelled}() got an unexpected keyword argument '{kname}'"),
                                 "unknown keyword",
-                            )
-                            .help = Some(format!("its parameters are: {valid}"));
+                                format!("its parameters are: {valid}"),
+                            );
                             ok = false;
                         }
                     }

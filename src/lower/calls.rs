@@ -230,15 +230,15 @@ impl FnLower<'_, '_> {
         let kind = self.cx.func(key).expect("checked").kind;
         if matches!(kind, FuncKind::Inline | FuncKind::Opaque | FuncKind::Orchestration) {
             let name = self.cx.name(key.1).to_string();
-            self.error(
+            self.error_help(
                 Code::E0217,
                 expr.span,
                 format!(
                     "pl.{path}() launches a task, but `{name}` is an {kind} function, which does not run as a task"
                 ),
                 "not a kernel",
-            )
-            .help = Some("launch an InCore, AIC, AIV, Group, Spmd or Graph function, or call it directly".to_string());
+                "launch an InCore, AIC, AIV, Group, Spmd or Graph function, or call it directly",
+            );
             return None;
         }
         Some(key)
@@ -302,14 +302,12 @@ impl FnLower<'_, '_> {
         for (key, e, span) in self.dict_entries(value)? {
             let name = self.cx.name(key).to_string();
             if name == "manual_dep_edges" {
-                self.error(
+                self.error_help(
                     Code::E0217,
                     span,
                     "attrs={'manual_dep_edges': ...} is not accepted on a call",
                     "not a call attribute",
-                )
-                .help = Some(
-                    "write manual dependency edges as deps=[...] on pl.submit or pl.system.task_dummy".to_string(),
+                    "write manual dependency edges as deps=[...] on pl.submit or pl.system.task_dummy",
                 );
                 return None;
             }
@@ -332,14 +330,12 @@ impl FnLower<'_, '_> {
         for (key, _, span) in self.dict_entries(value)? {
             let name = self.cx.name(key).to_string();
             if matches!(name.as_str(), "manual_dep_edges" | "dummy_task") {
-                self.error(
+                self.error_help(
                     Code::E0217,
                     span,
                     format!("attrs['{name}'] on an op call is not a writable attribute"),
                     "not a call attribute",
-                )
-                .help = Some(
-                    "write manual dependency edges as deps=[...] on pl.submit or pl.system.task_dummy".to_string(),
+                    "write manual dependency edges as deps=[...] on pl.submit or pl.system.task_dummy",
                 );
                 return None;
             }
@@ -460,15 +456,13 @@ impl FnLower<'_, '_> {
                                             "not a function attribute",
                                         );
                                     } else if decorator_keys.contains(&key) {
-                                        self.error(
+                                        self.error_help(
                                             Code::E0226,
                                             span,
                                             format!(
                                                 "Duplicate function attribute '{key}': set by both @pl.function(attrs={{...}}) and pl.func_attr({{...}})"
                                             ),
-                                            "set twice",
-                                        )
-                                        .help = Some("set it in one place".to_string());
+                                            "set twice", "set it in one place");
                                     } else if !self.func_attr_key_twice(&extra, k, span) {
                                         extra.push((k, v));
                                     }

@@ -61,8 +61,13 @@ impl FnLower<'_, '_> {
         let strict = self.info.attrs.strict_ssa;
         if strict && !self.ssa.define(name) {
             let n = self.cx.name(name).to_string();
-            self.error(Code::E0233, span, format!("Variable '{n}' is already defined"), "bound a second time").help =
-                Some("with strict_ssa=True each name is assigned once per scope: use a new name".to_string());
+            self.error_help(
+                Code::E0233,
+                span,
+                format!("Variable '{n}' is already defined"),
+                "bound a second time",
+                "with strict_ssa=True each name is assigned once per scope: use a new name",
+            );
             return;
         }
         let Some(&var) = self.names.get(&name) else { return };
@@ -80,13 +85,13 @@ impl FnLower<'_, '_> {
         }
         let n = self.cx.name(name).to_string();
         let (a, b) = (self.describe_type(&a), self.describe_type(&b));
-        self.error(
+        self.error_help(
             Code::E0210,
             span,
             format!("Cannot reassign '{n}' with a different type: was {a}, got {b}"),
             "a value of another shape or dtype",
-        )
-        .help = Some("use a different variable name for a value with another shape or dtype".to_string());
+            "use a different variable name for a value with another shape or dtype",
+        );
     }
 
     /// Marks `var` as a loop-carried value (an iter arg), which PyPTO lets a body re-bind
@@ -171,13 +176,13 @@ impl FnLower<'_, '_> {
     }
 
     fn unsupported_optimization(&mut self, span: Span, what: &str) -> bool {
-        self.error(
+        self.error_help(
             Code::E0314,
             span,
             format!("Unsupported entry in {what}(optimizations=[...])"),
             "not an optimization",
-        )
-        .help = Some("the entries are pl.split(mode), pl.cross_core_slot(slot_num=N) and pl.auto_chunk".to_string());
+            "the entries are pl.split(mode), pl.cross_core_slot(slot_num=N) and pl.auto_chunk",
+        );
         false
     }
 
@@ -204,13 +209,13 @@ impl FnLower<'_, '_> {
     /// reporting.
     pub(crate) fn subscript_write_ok(&mut self, dst: &Type, items: &[ast::ExprId], src: &Type, span: Span) -> bool {
         if self.info.attrs.strict_ssa {
-            self.error(
+            self.error_help(
                 Code::E0233,
                 span,
                 "Subscript-write syntax 'dst[...] = src' is only supported before SSA conversion",
                 "a subscript-write under strict_ssa",
-            )
-            .help = Some("write the update as `dst = pl.assemble(dst, src, offsets)`".to_string());
+                "write the update as `dst = pl.assemble(dst, src, offsets)`",
+            );
             return false;
         }
         let kind = match dst {
@@ -376,8 +381,13 @@ impl FnLower<'_, '_> {
         let e = self.ast().expr(value).clone();
         let E::Dict(entries) = &e.kind else {
             let message = format!("attrs= of pl.{iterator}() must be a dict literal");
-            self.error(Code::E0217, e.span, message, "not a dict").help =
-                Some("write the attributes as {\"name\": value, ...}".to_string());
+            self.error_help(
+                Code::E0217,
+                e.span,
+                message,
+                "not a dict",
+                "write the attributes as {\"name\": value, ...}",
+            );
             return false;
         };
         for entry in entries {
@@ -416,8 +426,13 @@ impl FnLower<'_, '_> {
             return true;
         }
         let span = self.cx.program.expr(value).loc.span;
-        self.error(Code::E0217, span, "a string is not a value in pl code", "a string constant").help =
-            Some("strings are only taken by op arguments and directives that expect a name".to_string());
+        self.error_help(
+            Code::E0217,
+            span,
+            "a string is not a value in pl code",
+            "a string constant",
+            "strings are only taken by op arguments and directives that expect a name",
+        );
         false
     }
 }
@@ -456,13 +471,13 @@ impl super::Lowering<'_> {
         }
         let file = self.modules[m].file;
         let n = self.name(name.name).to_string();
-        self.error(
+        self.error_help(
             Code::E0208,
             file,
             name.span,
             format!("Parameter '{n}' shadows the dynamic symbol '{n}', which an earlier parameter's type annotation already uses"),
             "declared after its use",
-        )
-        .help = Some(format!("declare the scalar parameter `{n}` before the parameters whose types use it"));
+            format!("declare the scalar parameter `{n}` before the parameters whose types use it"),
+        );
     }
 }

@@ -225,8 +225,14 @@ impl Lowering<'_> {
         };
         let Some((func, args, span)) = call else {
             if !had_errors {
-                self.error(Code::E0231, file, whole, "`--factory` takes a call of a program factory", "not a call")
-                    .help = Some(format!("write `--factory 'Build(batch=2)'`; {known}"));
+                self.error_help(
+                    Code::E0231,
+                    file,
+                    whole,
+                    "`--factory` takes a call of a program factory",
+                    "not a call",
+                    format!("write `--factory 'Build(batch=2)'`; {known}"),
+                );
             }
             return;
         };
@@ -240,14 +246,14 @@ impl Lowering<'_> {
         };
         let Some(f) = f else {
             let t = self.text_of(m, fspan).to_string();
-            self.error(
+            self.error_help(
                 Code::E0231,
                 file,
                 fspan,
                 format!("`{t}` is not a program factory of the file"),
                 "not a factory",
-            )
-            .help = Some(known);
+                known,
+            );
             return;
         };
         let Some(values) = self.eval_args(m, &args, None) else { return };
@@ -525,16 +531,13 @@ impl Lowering<'_> {
                 S::Error => return None,
                 kind => {
                     let what = construct_name(kind);
-                    self.error(
+                    self.error_help(
                         Code::E0230,
                         file,
                         stmt.span,
                         format!("{what} in program factory `{fname}` cannot be evaluated at compile time"),
                         "not a compile-time statement",
-                    )
-                    .help = Some(
-                        "a factory may hold constant assignments, `if` on constants, `assert`, `@pl.` definitions and a `return`"
-                            .to_string(),
+                        "a factory may hold constant assignments, `if` on constants, `assert`, `@pl.` definitions and a `return`",
                     );
                     return None;
                 }

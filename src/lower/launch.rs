@@ -68,13 +68,13 @@ impl FnLower<'_, '_> {
         } else {
             "out, tid = pl.submit(self.kernel, ...)"
         };
-        self.error(
+        self.error_help(
             Code::E0223,
             span,
             format!("pl.{path}(...) must be unpacked as a 2-tuple: '{example}'"),
             "not unpacked",
-        )
-        .help = Some("name the task id even when nothing uses it: `out, _ = ...`".to_string());
+            "name the task id even when nothing uses it: `out, _ = ...`",
+        );
         false
     }
 
@@ -115,13 +115,13 @@ impl FnLower<'_, '_> {
             // literal forms.
             let span = self.ast().expr(value).span;
             let text = self.text(span);
-            self.error(
+            self.error_help(
                 Code::E0217,
                 span,
                 format!("{what} deps= must be a list / tuple / comprehension of TaskId values, got '{text}'"),
                 "not a list",
-            )
-            .help = Some("write every entry in one list: deps=[tid, arr[i], ...], or one comprehension".to_string());
+                "write every entry in one list: deps=[tid, arr[i], ...], or one comprehension",
+            );
             return None;
         }
         if let E::List(items) | E::Tuple(items) = self.ast().expr(value).kind.clone() {
@@ -138,15 +138,13 @@ impl FnLower<'_, '_> {
                     let text = self.text(span);
                     let after =
                         if entry == DepEntry::Array { "a per-element / comprehension" } else { "a whole-array" };
-                    self.error(
+                    self.error_help(
                         Code::E0217,
                         span,
                         format!(
                             "{what} deps= cannot mix a whole TASK_ID array with per-element entries (got {kind} '{text}' after {after} entry)"
                         ),
-                        "mixes array and elements",
-                    )
-                    .help = Some("list the elements one by one, or pass the whole array alone".to_string());
+                        "mixes array and elements", "list the elements one by one, or pass the whole array alone");
                     return None;
                 }
                 if entry != DepEntry::Other {
@@ -211,13 +209,13 @@ impl FnLower<'_, '_> {
                 return false;
             };
             if !passed.contains(&n) {
-                self.error(
+                self.error_help(
                     Code::E0217,
                     span,
                     format!("pl.{path}() dumps= entry '{text}' is not an argument of this submit"),
                     "not an argument",
-                )
-                .help = Some("dumps= names tensors the launch passes to the kernel".to_string());
+                    "dumps= names tensors the launch passes to the kernel",
+                );
                 return false;
             }
         }
@@ -251,15 +249,13 @@ impl FnLower<'_, '_> {
                 continue;
             }
             let (t, id) = (self.cx.name(n).to_string(), self.cx.name(tid).to_string());
-            self.error(
+            self.error_help(
                 Code::E0217,
                 span,
                 format!(
                     "pl.{path}() predicate reads '{t}', which is produced by the task bound to '{id}', but '{id}' is not in deps="
                 ),
-                "its producer is not in deps=",
-            )
-            .help = Some(format!(
+                "its producer is not in deps=", format!(
                 "add the producer's task id to deps= (a name re-bound since then no longer names that task): deps=[{id}]"
             ));
             return false;
@@ -294,13 +290,13 @@ impl FnLower<'_, '_> {
         if self.launches.in_deps {
             return true;
         }
-        self.error(
+        self.error_help(
             Code::E0110,
             span,
             "Unsupported expression type: ListComp — a list comprehension is only supported as the deps= of a launch",
             "not in deps=",
-        )
-        .help = Some("write the comprehension directly in deps=[...]".to_string());
+            "write the comprehension directly in deps=[...]",
+        );
         false
     }
 }

@@ -230,6 +230,19 @@ impl Lowering<'_> {
         self.diags.last_mut().expect("just pushed")
     }
 
+    /// `error` with a help line.
+    pub fn error_help<M: Into<String>, L: Into<String>, H: Into<String>>(
+        &mut self,
+        code: Code,
+        file: FileId,
+        span: Span,
+        message: M,
+        label: L,
+        help: H,
+    ) {
+        self.error(code, file, span, message, label).help = Some(help.into());
+    }
+
     pub fn name(&self, sym: Symbol) -> &str {
         self.session.interner.get(sym)
     }
@@ -785,14 +798,14 @@ impl Lowering<'_> {
             };
             if dir == Direction::InOut && self.program.types.get(ty).is_scalar() {
                 let n = self.name(pname.name).to_string();
-                self.error(
+                self.error_help(
                     Code::E0208,
                     file,
                     p.span,
                     format!("scalar parameter `{n}` cannot be InOut"),
                     "InOut on a scalar",
-                )
-                .help = Some("a scalar is passed by value; return the new value instead".to_string());
+                    "a scalar is passed by value; return the new value instead",
+                );
             }
             if self.program.types.get(ty).is_scalar() {
                 scalars_seen.insert(pname.name, ());
@@ -867,14 +880,14 @@ impl Lowering<'_> {
         ];
         for (key, verb, conflict) in conflicts {
             let Some((d, given)) = conflict else { continue };
-            self.error(
+            self.error_help(
                 Code::E0213,
                 file,
                 span,
                 format!("function `{fname}` has type {kind}, which implies {key}={d}, but {key}={given} was given"),
                 format!("conflicting {key}"),
-            )
-            .help = Some(format!("drop `{key}=`; a {kind} function always {verb} {d}"));
+                format!("drop `{key}=`; a {kind} function always {verb} {d}"),
+            );
         }
         (derived_level.or(level), derived_role.or(role))
     }

@@ -89,14 +89,12 @@ impl FnLower<'_, '_> {
             scope if super::RUNTIME_SCOPES.contains(&scope) => self.runtime_scope(&head, out),
             other => {
                 let other = other.to_string();
-                self.error(
+                self.error_help(
                     Code::E0313,
                     header,
                     format!("`pl.{other}(...)` is not a pl scope"),
                     "unsupported context manager",
-                )
-                .help = Some(
-                    "pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope and pl.manual_scope".to_string(),
+                    "pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope and pl.manual_scope",
                 );
                 self.block(&body.stmts);
             }
@@ -104,8 +102,13 @@ impl FnLower<'_, '_> {
     }
 
     fn not_a_scope(&mut self, header: Span) {
-        self.error(Code::E0313, header, "Unsupported context manager in with statement", "not a pl scope").help =
-            Some("pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope and pl.manual_scope".to_string());
+        self.error_help(
+            Code::E0313,
+            header,
+            "Unsupported context manager in with statement",
+            "not a pl scope",
+            "pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope and pl.manual_scope",
+        );
     }
 
     /// `as` is only for `pl.at` and `pl.spmd` (and never for `pl.graph`, see E0308).
@@ -151,13 +154,13 @@ impl FnLower<'_, '_> {
             }
             seen.push(k.name);
             if !allowed.contains(&key.as_str()) {
-                self.error(
+                self.error_help(
                     Code::E0310,
                     a.span,
                     format!("Unknown keyword argument '{key}' in {what}()"),
                     "unknown keyword",
-                )
-                .help = Some(format!("{what}() takes: {}", allowed.join(", ")));
+                    format!("{what}() takes: {}", allowed.join(", ")),
+                );
                 continue;
             }
             match key.as_str() {
@@ -307,13 +310,11 @@ impl FnLower<'_, '_> {
     fn graph_checks(&mut self, item: &ast::WithItem, args: &[ast::Arg], header: Span) -> Option<Symbol> {
         // `as` (E0308).
         if item.target.is_some() {
-            self.error(
+            self.error_help(
                 Code::E0308,
                 header,
                 "`with pl.graph(...) as ...:` is not supported — the `as` clause only applies to `with pl.at(...) as tid:` and `with pl.spmd(...) as tid:`",
-                "a graph region binds no name",
-            )
-            .help = Some("remove the `as ...` part".to_string());
+                "a graph region binds no name", "remove the `as ...` part");
             return None;
         }
         if !self.graph_placement(header) {
@@ -404,13 +405,13 @@ impl FnLower<'_, '_> {
         // Exactly one positional argument (E0301).
         let positional: Vec<&ast::Arg> = args.iter().filter(|a| matches!(a.kind, ArgKind::Positional)).collect();
         if positional.len() != 1 {
-            self.error(
+            self.error_help(
                 Code::E0301,
                 header,
                 format!("pl.graph() takes exactly one positional argument (the region name), got {}", positional.len()),
                 "needs one region name",
-            )
-            .help = Some("name the region: `with pl.graph(\"decoder_layer\"):`".to_string());
+                "name the region: `with pl.graph(\"decoder_layer\"):`",
+            );
             return None;
         }
         // No keyword but `dumps=` (E0308).
@@ -419,13 +420,13 @@ impl FnLower<'_, '_> {
             if let ArgKind::Keyword(k) = a.kind {
                 let key = self.cx.name(k.name).to_string();
                 if key != "dumps" {
-                    self.error(
+                    self.error_help(
                         Code::E0308,
                         header,
                         format!("pl.graph() got unexpected keyword argument '{key}'"),
                         "unexpected keyword",
-                    )
-                    .help = Some("pl.graph() takes the region name and, optionally, dumps=[...]".to_string());
+                        "pl.graph() takes the region name and, optionally, dumps=[...]",
+                    );
                     return None;
                 }
                 if dumps_seen {
@@ -455,26 +456,33 @@ impl FnLower<'_, '_> {
                 E::Int | E::Float => "a number",
                 _ => "an expression",
             };
-            self.error(Code::E0302, header, "pl.graph() 'name_hint' argument must be a string literal", format!("the region name is {what}"))
-                .help = Some("write the name itself, as in `with pl.graph(\"layer\"):`: it becomes the recorded graph's symbol, so it must be visible in the source".to_string());
+            self.error_help(
+                Code::E0302,
+                header,
+                "pl.graph() 'name_hint' argument must be a string literal",
+                format!("the region name is {what}"),
+                "write the name itself, as in `with pl.graph(\"layer\"):`: it becomes the recorded graph's symbol, so it must be visible in the source",
+            );
             return None;
         };
         // An identifier (E0304), not empty (E0303).
         if text.is_empty() {
-            self.error(Code::E0303, header, "pl.graph() region name must not be empty", "empty name").help =
-                Some("The name becomes the recorded graph's symbol: 'with pl.graph(\"decoder_layer\"):'".to_string());
+            self.error_help(
+                Code::E0303,
+                header,
+                "pl.graph() region name must not be empty",
+                "empty name",
+                "The name becomes the recorded graph's symbol: 'with pl.graph(\"decoder_layer\"):'",
+            );
             return None;
         }
         if !is_identifier(&text) {
-            self.error(
+            self.error_help(
                 Code::E0304,
                 header,
                 format!("pl.graph() 'name_hint' must be a valid non-keyword identifier, got {text:?}"),
                 "not an identifier",
-            )
-            .help = Some(
-                "the name becomes a C++ and Python symbol: use letters, digits and `_`, not starting with a digit"
-                    .to_string(),
+                "the name becomes a C++ and Python symbol: use letters, digits and `_`, not starting with a digit",
             );
             return None;
         }
@@ -515,8 +523,13 @@ impl FnLower<'_, '_> {
             };
             match level_arg {
                 None => {
-                    self.error(Code::E0309, header, "pl.at() requires a level argument", "no level").help =
-                        Some("write `with pl.at(level=pl.Level.CORE_GROUP):`".to_string());
+                    self.error_help(
+                        Code::E0309,
+                        header,
+                        "pl.at() requires a level argument",
+                        "no level",
+                        "write `with pl.at(level=pl.Level.CORE_GROUP):`",
+                    );
                     ok = false;
                 }
                 Some(l) => match self.enum_of(l) {
@@ -528,8 +541,13 @@ impl FnLower<'_, '_> {
                             Some(member) => format!("`pl.Level` has no member `{member}`"),
                             None => format!("the level of pl.at() must be pl.Level.<name>, not `{text}`"),
                         };
-                        self.error(Code::E0206, span, message, "not a level").help =
-                            Some(format!("valid levels: {}", Level::names()));
+                        self.error_help(
+                            Code::E0206,
+                            span,
+                            message,
+                            "not a level",
+                            format!("valid levels: {}", Level::names()),
+                        );
                         ok = false;
                     }
                 },
@@ -552,13 +570,13 @@ impl FnLower<'_, '_> {
         let (name, attrs) = self.keywords(args, AT_KEYWORDS, &what, header);
         let incore = level == Some(Level::CoreGroup);
         if incore && role.is_some() {
-            self.error(
+            self.error_help(
                 Code::E0314,
                 header,
                 "role= is not supported with level=pl.Level.CORE_GROUP",
                 "a role on a core group",
-            )
-            .help = Some("remove `role=`".to_string());
+                "remove `role=`",
+            );
             ok = false;
         }
         if !incore && attrs.iter().any(|(k, _)| matches!(self.cx.name(*k), "optimizations" | "predicate")) {
@@ -908,13 +926,13 @@ impl FnLower<'_, '_> {
             };
             self.error(Code::E0315, header, message, "nested runtime scope");
         } else if !manual && self.info.attrs.auto_scope != Some(false) {
-            self.error(
+            self.error_help(
                 Code::E0315,
                 header,
                 "a hand-placed AUTO 'with pl.scope()' requires @pl.function(auto_scope=False)",
                 "automatic scopes are placed by the compiler",
-            )
-            .help = Some("add `auto_scope=False` to the function's decorator, or remove this `with`".to_string());
+                "add `auto_scope=False` to the function's decorator, or remove this `with`",
+            );
         }
         self.scope(ScopeKind::Runtime { manual }, FrameKind::Runtime { manual }, name, None, attrs, body, header, out);
     }

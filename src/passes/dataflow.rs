@@ -7,7 +7,7 @@
 
 use crate::ir::ops::Effect;
 use crate::ir::visit;
-use crate::ir::{Callee, ExprId, ExprKind, Program, StmtId, StmtKind, VarId};
+use crate::ir::{Callee, ExprId, ExprKind, IfStmt, Program, StmtId, StmtKind, VarId};
 use rustc_hash::FxHashSet;
 
 /// Calls `f` on every variable mentioned anywhere in a block: read or defined.
@@ -85,7 +85,7 @@ impl LiveIn<'_> {
             }
             StmtKind::Eval(e) => self.read(*e),
             StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| self.read(e)),
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
+            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
                 self.read(*cond);
                 let then_defs = self.scoped(then_body);
                 let else_defs = match else_body {

@@ -37,7 +37,7 @@ use crate::ir::lineage::{Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit;
 use crate::ir::{
-    ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, Program, StmtId, StmtKind, Type, VarId,
+    ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, IfStmt, Program, StmtId, StmtKind, Type, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -329,7 +329,7 @@ impl Walker<'_> {
                     self.exprs_of(s, sequential);
                     self.block(body, sequential + 1);
                 }
-                StmtKind::If { then_body, else_body, .. } => {
+                StmtKind::If(IfStmt { then_body, else_body, .. }) => {
                     self.exprs_of(s, sequential);
                     let start = self.log.len();
                     self.block(then_body, sequential);

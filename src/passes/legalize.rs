@@ -26,7 +26,8 @@ use crate::ir::lineage::{as_var, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit::{self, Rewriter};
 use crate::ir::{
-    ArgDir, Callee, DType, Direction, ExprId, ExprKind, FuncKind, Loc, Param, Program, StmtId, StmtKind, Type, VarId,
+    ArgDir, Callee, DType, Direction, ExprId, ExprKind, FuncKind, IfStmt, Loc, Param, Program, StmtId, StmtKind, Type,
+    VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -548,7 +549,7 @@ impl Checker<'_, '_> {
                     self.control(body, inner, out);
                 }
                 StmtKind::While { body, .. } => self.control(body, Some((Code::E0511, loc)), out),
-                StmtKind::If { then_body, else_body, .. } => {
+                StmtKind::If(IfStmt { then_body, else_body, .. }) => {
                     self.control(then_body, Some((Code::E0512, loc)), out);
                     if let Some(e) = else_body {
                         self.control(e, Some((Code::E0512, loc)), out);
@@ -601,7 +602,7 @@ impl Checker<'_, '_> {
                     self.count(body).saturating_mul(trips)
                 }
                 StmtKind::While { body, .. } => self.count(body),
-                StmtKind::If { then_body, else_body, .. } => {
+                StmtKind::If(IfStmt { then_body, else_body, .. }) => {
                     self.count(then_body).max(else_body.as_deref().map_or(0, |e| self.count(e)))
                 }
                 StmtKind::Scope(scope) => self.count(&scope.body),
@@ -763,7 +764,7 @@ impl Planner<'_> {
                 return (loop_depth + 1, in_branch);
             }
             StmtKind::While { .. } => return (loop_depth + 1, in_branch),
-            StmtKind::If { .. } => return (loop_depth, true),
+            StmtKind::If(_) => return (loop_depth, true),
             _ => {}
         }
         (loop_depth, in_branch)

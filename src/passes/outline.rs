@@ -26,8 +26,8 @@ use crate::ir::names::{Role, Versioned};
 use crate::ir::ops::{Effect, Op};
 use crate::ir::visit::{self, FreshVars};
 use crate::ir::{
-    Block, CallAttrs, Callee, DType, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IterArg, Loc, Param,
-    Program, Scope, ScopeKind, StmtId, StmtKind, Type, TypeId, VarId,
+    Block, CallAttrs, Callee, DType, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IfStmt, IterArg, Loc,
+    Param, Program, Scope, ScopeKind, StmtId, StmtKind, Type, TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -228,7 +228,7 @@ impl Outliner<'_> {
                 self.carry_loop(&mut iter_args, &mut body, &mut return_vars, &inner, renames, loc);
                 self.program.stmts[s.index()].kind = StmtKind::While { cond, iter_args, body, return_vars };
             }
-            StmtKind::If { cond, then_body, else_body, mut return_vars } => {
+            StmtKind::If(IfStmt { cond, then_body, else_body, mut return_vars }) => {
                 let mut then_renames = Renames::default();
                 let mut then_body = self.block(&then_body, after, &mut then_renames);
                 let mut else_renames = Renames::default();
@@ -254,7 +254,7 @@ impl Outliner<'_> {
                     return_vars.push(rv);
                     rebind(renames, v, rv);
                 }
-                self.program.stmts[s.index()].kind = StmtKind::If { cond, then_body, else_body, return_vars };
+                self.program.stmts[s.index()].kind = StmtKind::If(IfStmt { cond, then_body, else_body, return_vars });
             }
             _ => {}
         }

@@ -21,8 +21,8 @@ use crate::ir::visit::{self, Rewriter};
 #[cfg(test)]
 use crate::ir::Type;
 use crate::ir::{
-    Block, Dim, Direction, ExprId, ExprKind, Function, IterArg, Loc, Program, Scope, ScopeKind, StmtId, StmtKind,
-    TypeId, VarId,
+    Block, Dim, Direction, ExprId, ExprKind, Function, IfStmt, IterArg, Loc, Program, Scope, ScopeKind, StmtId,
+    StmtKind, TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -128,7 +128,7 @@ impl Liveness<'_> {
             StmtKind::Eval(e) => self.reads(*e, live),
             StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| self.reads(e, live)),
             StmtKind::Break | StmtKind::Continue => {}
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
+            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
                 for v in return_vars {
                     live.remove(v);
                 }
@@ -433,9 +433,7 @@ impl Ssa<'_, '_> {
             StmtKind::Return(values) => StmtKind::Return(values.iter().map(|&e| self.subst(e)).collect()),
             StmtKind::Yield(values) => StmtKind::Yield(values.iter().map(|&e| self.subst(e)).collect()),
             k @ (StmtKind::Break | StmtKind::Continue) => k,
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
-                self.if_stmt(cond, &then_body, else_body.as_deref(), &return_vars, loc)
-            }
+            StmtKind::If(s) => self.if_stmt(&s, loc),
             StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
                 let start = self.subst(start);
                 let stop = self.subst(stop);
@@ -502,15 +500,10 @@ impl Ssa<'_, '_> {
         block.push(s);
     }
 
-    fn if_stmt(
-        &mut self,
-        cond: ExprId,
-        then_body: &[StmtId],
-        else_body: Option<&[StmtId]>,
-        return_vars: &[VarId],
-        loc: Loc,
-    ) -> StmtKind {
-        let cond = self.subst(cond);
+    fn if_stmt(&mut self, s: &IfStmt, loc: Loc) -> StmtKind {
+        let IfStmt { cond, then_body, else_body, return_vars } = s;
+        let (then_body, else_body) = (then_body.as_slice(), else_body.as_deref());
+        let cond = self.subst(*cond);
         let mark = self.trail.len();
         let mut then_b = self.block(then_body);
         let then_changes = self.changes_since(mark);
@@ -565,7 +558,7 @@ impl Ssa<'_, '_> {
             }
         }
         if phis.is_empty() && return_vars.is_empty() {
-            return StmtKind::If { cond, then_body: then_b, else_body: else_b, return_vars: Vec::new() };
+            return StmtKind::If(IfStmt { cond, then_body: then_b, else_body: else_b, return_vars: Vec::new() });
         }
         self.sort_by_name(&mut phis, |p| p.0);
         let mut new_rvs = Vec::new();
@@ -604,7 +597,7 @@ impl Ssa<'_, '_> {
                 None => else_b = Some(vec![self.p.new_stmt(StmtKind::Yield(else_vals), loc)]),
             }
         }
-        StmtKind::If { cond, then_body: then_b, else_body: else_b, return_vars: new_rvs }
+        StmtKind::If(IfStmt { cond, then_body: then_b, else_body: else_b, return_vars: new_rvs })
     }
 
     /// Whether a block never reaches its end: its last statement leaves it.

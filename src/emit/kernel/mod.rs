@@ -53,7 +53,7 @@ use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::limits::{MAX_TASK_SCALARS, MAX_TASK_TENSORS};
 use crate::ir::{
-    BinOp, Callee, DType, Dim, EnumValue, ExprId, ExprKind, Function, IterArg, Loc, Program, ScopeKind, StmtId,
+    BinOp, Callee, DType, Dim, EnumValue, ExprId, ExprKind, Function, IfStmt, IterArg, Loc, Program, ScopeKind, StmtId,
     StmtKind, Type, UnOp, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -561,9 +561,7 @@ impl Emitter<'_> {
                 Ok(())
             }
             StmtKind::Yield(values) => self.yield_values(&values, loc),
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
-                self.if_stmt(cond, &then_body, else_body.as_deref(), &return_vars)
-            }
+            StmtKind::If(s) => self.if_stmt(&s),
             StmtKind::For { var, start, stop, step, iter_args, body, return_vars, .. } => {
                 self.for_stmt(var, start, stop, step, &iter_args, &body, &return_vars, loc)
             }
@@ -719,13 +717,9 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    fn if_stmt(
-        &mut self,
-        cond: ExprId,
-        then_body: &[StmtId],
-        else_body: Option<&[StmtId]>,
-        return_vars: &[VarId],
-    ) -> Res<()> {
+    fn if_stmt(&mut self, s: &IfStmt) -> Res<()> {
+        let IfStmt { cond, then_body, else_body, return_vars } = s;
+        let (cond, else_body) = (*cond, else_body.as_deref());
         let (c, _) = self.expr(cond)?;
         let names: Vec<String> = return_vars
             .iter()

@@ -12,8 +12,8 @@ use crate::emit::cpp::{float_literal, int_literal, Namer};
 use crate::intern::{Interner, Symbol};
 use crate::ir::ops::{OpKind, Special};
 use crate::ir::{
-    BinOp, Callee, DType, Dim, ExprId, ExprKind, FuncKind, Function, Loc, MemorySpace, Program, ScopeKind, StmtId,
-    StmtKind, Type, UnOp, VarId,
+    BinOp, Callee, DType, Dim, ExprId, ExprKind, FuncKind, Function, IfStmt, Loc, MemorySpace, Program, ScopeKind,
+    StmtId, StmtKind, Type, UnOp, VarId,
 };
 use rustc_hash::FxHashMap;
 
@@ -470,7 +470,7 @@ impl Lower<'_> {
                 self.bind_carried(&return_vars, &carries, loc)?;
                 Ok(None)
             }
-            StmtKind::If { cond, then_body, else_body, return_vars } => {
+            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
                 let cond = self.scalar(cond)?;
                 // The merged values: a place of each result's type, which each branch's
                 // yield writes.

@@ -159,21 +159,30 @@ mod tests {
         Buffer::OnChip { space: 0, lo, hi: lo + 1024 }
     }
 
-    fn inst(pipe: Pipe, reads: &[Buffer], writes: &[Buffer]) -> Step {
-        Step::Inst(Access { pipe, reads: reads.to_vec(), writes: writes.to_vec() })
+    fn inst(pipe: Pipe, reads: Vec<Buffer>, writes: Vec<Buffer>) -> Step {
+        Step::Inst(Access { pipe, reads, writes })
+    }
+
+    /// MTE2: global `from` into the tile at byte `to`.
+    fn load(from: Buffer, to: u64) -> Step {
+        inst(Pipe::Mte2, vec![from], vec![tile(to)])
+    }
+
+    /// V: the tiles at `reads` into the tile at `write`.
+    fn v(reads: &[u64], write: u64) -> Step {
+        inst(Pipe::V, reads.iter().map(|&lo| tile(lo)).collect(), vec![tile(write)])
+    }
+
+    /// MTE3: the tile at `from` into global `to`.
+    fn store(from: u64, to: Buffer) -> Step {
+        inst(Pipe::Mte3, vec![tile(from)], vec![to])
     }
 
     /// The flags of `x = load(a); y = load(b); z = x + y; w = z * 2; store(w, out)`.
     #[test]
     fn load_compute_store_waits_once_per_pipe_pair() {
         let (a, b, out) = (Buffer::Global(0), Buffer::Global(1), Buffer::Global(2));
-        let steps = [
-            inst(Pipe::Mte2, &[a], &[tile(0)]),
-            inst(Pipe::Mte2, &[b], &[tile(1024)]),
-            inst(Pipe::V, &[tile(0), tile(1024)], &[tile(2048)]),
-            inst(Pipe::V, &[tile(2048)], &[tile(3072)]),
-            inst(Pipe::Mte3, &[tile(3072)], &[out]),
-        ];
+        let steps = [load(a, 0), load(b, 1024), v(&[0, 1024], 2048), v(&[2048], 3072), store(3072, out)];
         let (before, end) = insert(&steps, Pipe::Mte3);
         assert!(before[0].is_empty() && before[1].is_empty());
         assert_eq!(before[2], ["set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);", "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);"]);
@@ -187,11 +196,7 @@ mod tests {
     #[test]
     fn reuse_and_global_memory_hazards_wait() {
         let (a, out) = (Buffer::Global(0), Buffer::Global(1));
-        let steps = [
-            inst(Pipe::Mte2, &[a], &[tile(0)]),
-            inst(Pipe::Mte3, &[tile(0)], &[out]),
-            inst(Pipe::Mte2, &[out], &[tile(0)]),
-        ];
+        let steps = [load(a, 0), store(0, out), load(out, 0)];
         let (before, _) = insert(&steps, Pipe::Mte3);
         assert_eq!(
             before[1],
@@ -209,12 +214,12 @@ mod tests {
     fn no_flag_without_a_hazard_or_when_already_ordered() {
         let a = Buffer::Global(0);
         let steps = [
-            inst(Pipe::Mte2, &[a], &[tile(0)]),
-            inst(Pipe::Mte2, &[a], &[tile(1024)]),
-            inst(Pipe::V, &[tile(0)], &[tile(2048)]),
+            load(a, 0),
+            load(a, 1024),
+            v(&[0], 2048),
             // Reads tile(1024), loaded by MTE2 before the flag MTE2 -> V: ordered already.
-            inst(Pipe::V, &[tile(1024)], &[tile(4096)]),
-            inst(Pipe::V, &[], &[tile(8192)]),
+            v(&[1024], 4096),
+            v(&[], 8192),
         ];
         let (before, _) = insert(&steps, Pipe::Mte3);
         assert_eq!(before[2].len(), 2);
@@ -226,13 +231,7 @@ mod tests {
     #[test]
     fn a_chain_of_flags_orders_transitively() {
         let (x, y, out) = (Buffer::Global(0), Buffer::Global(1), Buffer::Global(2));
-        let steps = [
-            inst(Pipe::Mte2, &[x], &[tile(0)]),
-            inst(Pipe::Mte2, &[y], &[tile(1024)]),
-            inst(Pipe::V, &[tile(0)], &[tile(2048)]),
-            inst(Pipe::V, &[tile(2048), tile(1024)], &[tile(0)]),
-            inst(Pipe::Mte3, &[tile(0)], &[out]),
-        ];
+        let steps = [load(x, 0), load(y, 1024), v(&[0], 2048), v(&[2048, 1024], 0), store(0, out)];
         let (before, _) = insert(&steps, Pipe::Mte3);
         assert_eq!(before[2].len(), 2);
         assert_eq!(before[3], ["pipe_barrier(PIPE_V);"]);
@@ -241,7 +240,7 @@ mod tests {
 
     #[test]
     fn loops_are_fenced() {
-        let steps = [Step::LoopStart, inst(Pipe::Mte2, &[Buffer::Global(0)], &[tile(0)]), Step::LoopEnd];
+        let steps = [Step::LoopStart, load(Buffer::Global(0), 0), Step::LoopEnd];
         let (before, _) = insert(&steps, Pipe::Mte3);
         assert_eq!(before[0], ["pipe_barrier(PIPE_ALL);"]);
         assert_eq!(before[2], ["pipe_barrier(PIPE_ALL);"]);
@@ -255,16 +254,16 @@ mod tests {
     #[test]
     fn branches_are_fenced_like_loop_bodies() {
         let steps = [
-            inst(Pipe::Mte2, &[Buffer::Global(0)], &[tile(0)]),
+            load(Buffer::Global(0), 0),
             Step::LoopStart,
-            inst(Pipe::V, &[tile(0)], &[tile(2048)]),
-            inst(Pipe::V, &[tile(2048)], &[tile(1024)]),
+            v(&[0], 2048),
+            v(&[2048], 1024),
             Step::LoopEnd,
             Step::LoopStart,
-            inst(Pipe::V, &[tile(0)], &[tile(3072)]),
-            inst(Pipe::V, &[tile(3072)], &[tile(1024)]),
+            v(&[0], 3072),
+            v(&[3072], 1024),
             Step::LoopEnd,
-            inst(Pipe::Mte3, &[tile(1024)], &[Buffer::Global(1)]),
+            store(1024, Buffer::Global(1)),
         ];
         let (before, _) = insert(&steps, Pipe::Mte3);
         let fence = ["pipe_barrier(PIPE_ALL);"];

@@ -1038,21 +1038,29 @@ Tile<T> reshape(const Tile<T>& a, const Dims& shape) {
     return out;
 }
 
+/// Calls `f(r, c, br, bc)` for every (r, c) of a `rows` x `cols` window whose place
+/// (br, bc) = offset + (r, c) lies inside a `big_rows` x `big_cols` tile, row by row.
+template <class F>
+void for_each_in_window(int64_t rows, int64_t cols, const Dims& offset, int64_t big_rows, int64_t big_cols, F f) {
+    int64_t r0 = offset.row();
+    int64_t c0 = offset.col();
+    for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < cols; ++c) {
+            int64_t br = r0 + r;
+            int64_t bc = c0 + c;
+            if (br >= 0 && br < big_rows && bc >= 0 && bc < big_cols) f(r, c, br, bc);
+        }
+    }
+}
+
 /// `tile.slice(t, shape, offset, valid_shape)`: a sub-tile, zero outside `t`.
 template <class T>
 Tile<T> slice(const Tile<T>& t, const Dims& shape, const Dims& offset, const Dims& valid = Dims()) {
     Tile<T> out = make_tile<T>(shape);
-    int64_t r0 = offset.row();
-    int64_t c0 = offset.col();
-    for (int64_t r = 0; r < out.rows; ++r) {
-        for (int64_t c = 0; c < out.cols; ++c) {
-            int64_t sr = r0 + r;
-            int64_t sc = c0 + c;
-            if (sr >= 0 && sr < t.rows && sc >= 0 && sc < t.cols) out.at(r, c) = t.at(sr, sc);
-        }
-    }
-    out.valid_rows = std::max<int64_t>(std::min(out.rows, t.valid_rows - r0), 0);
-    out.valid_cols = std::max<int64_t>(std::min(out.cols, t.valid_cols - c0), 0);
+    for_each_in_window(out.rows, out.cols, offset, t.rows, t.cols,
+                       [&](int64_t r, int64_t c, int64_t sr, int64_t sc) { out.at(r, c) = t.at(sr, sc); });
+    out.valid_rows = std::max<int64_t>(std::min(out.rows, t.valid_rows - offset.row()), 0);
+    out.valid_cols = std::max<int64_t>(std::min(out.cols, t.valid_cols - offset.col()), 0);
     if (valid.given) {
         if (valid.n >= 1) out.valid_cols = std::min(out.valid_cols, valid[valid.n - 1]);
         if (valid.n >= 2) out.valid_rows = std::min(out.valid_rows, valid[valid.n - 2]);
@@ -1064,17 +1072,11 @@ Tile<T> slice(const Tile<T>& t, const Dims& shape, const Dims& offset, const Dim
 /// offset (added with `atomic_add`). Updates target and returns it.
 template <class T, class U>
 Tile<T> assemble(Tile<T>& target, const Tile<U>& source, const Dims& offset, bool atomic_add = false) {
-    int64_t r0 = offset.row();
-    int64_t c0 = offset.col();
-    for (int64_t r = 0; r < source.valid_rows; ++r) {
-        for (int64_t c = 0; c < source.valid_cols; ++c) {
-            int64_t tr = r0 + r;
-            int64_t tc = c0 + c;
-            if (tr < 0 || tr >= target.rows || tc < 0 || tc >= target.cols) continue;
-            T v = plc_rt::convert<T>(source.at(r, c));
-            target.at(tr, tc) = atomic_add ? static_cast<T>(target.at(tr, tc) + v) : v;
-        }
-    }
+    for_each_in_window(source.valid_rows, source.valid_cols, offset, target.rows, target.cols,
+                       [&](int64_t r, int64_t c, int64_t tr, int64_t tc) {
+                           T v = plc_rt::convert<T>(source.at(r, c));
+                           target.at(tr, tc) = atomic_add ? static_cast<T>(target.at(tr, tc) + v) : v;
+                       });
     return target;
 }
 template <class T, class U>
