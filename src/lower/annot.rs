@@ -961,7 +961,8 @@ impl Lowering<'_> {
         for item in items {
             // A scalar parameter named in a shape is a run-time extent.
             if let E::Name(n) = self.ast(m).expr(item).kind {
-                if scalars.contains_key(&n) {
+                let derived = matches!(self.modules[m].names.get(&n), Some((Binding::DynExtent(_), _)));
+                if scalars.contains_key(&n) || derived {
                     dims.push(Dim::Unknown);
                     continue;
                 }
@@ -1008,7 +1009,7 @@ impl Lowering<'_> {
     /// integer constants, `pl.dynamic` dimensions and scalar parameters, with at least one
     /// dimension or parameter: an extent known at run time. Walked with a stack, so that a
     /// long chain costs no recursion.
-    fn dynamic_arithmetic(&self, m: ModuleId, item: ast::ExprId, scalars: &FxHashMap<Symbol, ()>) -> bool {
+    pub(crate) fn dynamic_arithmetic(&self, m: ModuleId, item: ast::ExprId, scalars: &FxHashMap<Symbol, ()>) -> bool {
         if !matches!(self.ast(m).expr(item).kind, E::Binary { .. } | E::Unary { .. }) {
             return false;
         }
@@ -1028,7 +1029,7 @@ impl Lowering<'_> {
                 E::Int => {}
                 E::Name(n) if scalars.contains_key(n) => dynamic = true,
                 E::Name(n) => match self.modules[m].names.get(n) {
-                    Some((Binding::Const(Const::Dyn(_)), _)) => dynamic = true,
+                    Some((Binding::Const(Const::Dyn(_)) | Binding::DynExtent(_), _)) => dynamic = true,
                     Some((Binding::Const(Const::Int(_)), _)) => {}
                     _ => return false,
                 },

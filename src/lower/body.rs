@@ -1730,6 +1730,11 @@ impl FnLower<'_, '_> {
                 None
             }
             Some(Binding::Poisoned) => None,
+            // A run-time extent over `pl.dynamic` dimensions: its defining arithmetic.
+            Some(Binding::DynExtent(e)) => self.expr(e).map(|id| {
+                let (kind, ty) = (self.cx.program.expr(id).kind.clone(), self.cx.program.expr(id).ty);
+                self.new_expr(kind, ty, span)
+            }),
             Some(Binding::Pl | Binding::Pld) => {
                 self.error(Code::E0223, span, "the `pl` namespace is not a value", "`pl` alone");
                 None
