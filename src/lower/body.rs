@@ -1144,6 +1144,24 @@ impl FnLower<'_, '_> {
         }
     }
 
+    /// `chunk_policy="guarded"` (one loop of chunks, the last one guarded) or
+    /// `"leading_full"` (full chunks, then a remainder loop): a string literal.
+    fn chunk_policy(&mut self, key: Symbol, policy: ast::ExprId, attrs: &mut Vec<(Symbol, ExprId)>) {
+        let span = self.ast().expr(policy).span;
+        let Some(e) = self.expr(policy) else { return };
+        match self.cx.program.expr(e).kind {
+            ExprKind::Str(s) if matches!(self.cx.name(s), "guarded" | "leading_full") => attrs.push((key, e)),
+            ExprKind::Str(_) => {
+                let got = self.text(span);
+                self.error(Code::E0219, span, format!("Unsupported chunk_policy: {got}"), "unknown policy").help =
+                    Some("the policies are \"guarded\" and \"leading_full\"".to_string());
+            }
+            _ => {
+                self.error(Code::E0219, span, "chunk_policy must be a string literal", "not a string");
+            }
+        }
+    }
+
     /// The values a loop carries: a variable per name, bound in the loop (unless it
     /// shadows a namespace), initialised from its init expression.
     fn carried_iter_args(&mut self, names: Vec<Named>, inits: Vec<ExprId>) -> Vec<IterArg> {
@@ -1201,6 +1219,7 @@ impl FnLower<'_, '_> {
         let mut stage = None;
         let mut unroll = None;
         let mut chunk = None;
+        let mut chunk_policy = None;
         for a in &args {
             match a.kind {
                 ArgKind::Positional => bounds.push(a.value),
@@ -1221,6 +1240,11 @@ impl FnLower<'_, '_> {
                     // scheduling hint, kept as a loop attribute).
                     "chunk" if matches!(kind, ForKind::Parallel | ForKind::Sequential) => {
                         chunk = Some((k.name, a.value))
+                    }
+                    // How a chunked loop treats the iterations past the last full chunk
+                    // (PyPTO's SplitChunkedLoops): a scheduling hint, kept as an attribute.
+                    "chunk_policy" if matches!(kind, ForKind::Parallel | ForKind::Sequential) => {
+                        chunk_policy = Some((k.name, a.value))
                     }
                     other => {
                         let other = other.to_string();
@@ -1257,6 +1281,9 @@ impl FnLower<'_, '_> {
         }
         if let Some((key, size)) = chunk {
             self.unroll_factor(key, size, &mut attrs);
+        }
+        if let Some((key, policy)) = chunk_policy {
+            self.chunk_policy(key, policy, &mut attrs);
         }
         if bounds.is_empty() || bounds.len() > 3 {
             self.error(
