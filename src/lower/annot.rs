@@ -646,15 +646,22 @@ impl Lowering<'_> {
 
     /// The annotation of a local variable: a value type, or a tuple of them
     /// (`tuple[...]` / `pl.Tuple[...]`, for a value a call returns several of).
-    pub(crate) fn local_type(&mut self, m: ModuleId, e: ast::ExprId) -> Option<TypeId> {
+    /// `scalars` are the integer scalar variables in scope, which a shape may name as
+    /// run-time extents (`pl.Tensor[[n], pl.FP32]`).
+    pub(crate) fn local_type(
+        &mut self,
+        m: ModuleId,
+        e: ast::ExprId,
+        scalars: &FxHashMap<Symbol, ()>,
+    ) -> Option<TypeId> {
         if let Some(items) = self.tuple_items(m, e) {
             let mut types = Vec::with_capacity(items.len());
             for item in items {
-                types.push(self.value_type(m, item, &FxHashMap::default())?);
+                types.push(self.value_type(m, item, scalars)?);
             }
             return Some(self.program.types.intern(Type::Tuple(types)));
         }
-        self.value_type(m, e, &FxHashMap::default())
+        self.value_type(m, e, scalars)
     }
 
     /// The element annotations of `tuple[A, B]` / `pl.Tuple[A, B]`; `None` for another

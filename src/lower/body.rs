@@ -477,7 +477,16 @@ impl FnLower<'_, '_> {
     /// Checks an annotation against a value's type; a scalar literal takes the annotated
     /// dtype.
     fn annotated(&mut self, annotation: ast::ExprId, value: ExprId) -> ExprId {
-        let Some(ty) = self.cx.local_type(self.m, annotation) else { return value };
+        // Integer scalars in scope may stand in a shape as run-time extents.
+        let scalars: FxHashMap<Symbol, ()> = self
+            .names
+            .iter()
+            .filter(|&(_, &v)| {
+                matches!(self.cx.program.types.get(self.cx.program.var(v).ty), Type::Scalar(d) if d.is_int())
+            })
+            .map(|(&n, _)| (n, ()))
+            .collect();
+        let Some(ty) = self.cx.local_type(self.m, annotation, &scalars) else { return value };
         let vty = self.cx.program.expr(value).ty;
         if vty == ty {
             return value;
