@@ -2,8 +2,8 @@
 # the printed program reads back the same (docs/language.md): the L2 cache policy and hint
 # of a load (`cache=`, `l2_hint=`), the L2 hint and unit-flag phase of a store
 # (`l2_hint=`, `st_phase=`), the accumulation phase of a gemv (`acc_phase=`),
-# `optimizations=[pl.auto_chunk]` with `pl.parallel(..., chunk=N)`, and `pl.task_id_of` in
-# a manual scope.
+# `optimizations=[pl.auto_chunk]` (also spelled `pl.optimizations.auto_chunk`) with
+# `pl.parallel(..., chunk=N, chunk_policy="guarded")`, and `pl.task_id_of` in a manual scope.
 import pypto.language as pl
 
 N = 32
@@ -47,8 +47,8 @@ class CacheHints:
             copied = self.copy(x, copied)
             tid = pl.task_id_of(copied)
             row, second = pl.submit(self.row_times, v, copied, row, deps=[tid])
-        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.auto_chunk]):
-            for i in pl.parallel(0, 2, chunk=1):
+        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.optimizations.auto_chunk]):
+            for i in pl.parallel(0, 2, chunk=1, chunk_policy="guarded"):
                 t = pl.slice(x, [N // 2, N], [i * (N // 2), 0])
                 doubled = pl.assemble(doubled, pl.add(t, t), [i * (N // 2), 0])
         return copied, doubled, row

@@ -4,7 +4,8 @@
 # other), and the unroll hint of `pl.range(..., unroll=N)` (kept on the loop, which runs as
 # written), and the device debug print `pl.runtime_print` of a tile or a tensor (it changes
 # no value; plc's CPU interpreter and kernels print nothing for it), and the argument
-# direction markers `pl.adir.<direction>(x)` of PyPTO's printed calls.
+# direction markers `pl.adir.<direction>(x)` of PyPTO's printed calls, and a local
+# annotation whose shape names an integer scalar in scope (`pl.Tensor[[rows, 32], ...]`).
 import pypto.language as pl
 
 
@@ -74,7 +75,10 @@ class Forms:
     ) -> pl.Tensor[[16, 32], pl.FP32]:
         # The direction markers PyPTO's printer writes around every argument of a call:
         # checked, then dropped (plc derives the directions itself).
-        out = self.unrolled(pl.adir.input(a), pl.adir.output_existing(out))
+        # A scalar in scope names a run-time extent in a local annotation.
+        rows = pl.tensor.dim(a, 0)
+        window: pl.Tensor[[rows, 32], pl.FP32] = pl.slice(a, [16, 32], [rows - 16, 0])
+        out = self.unrolled(pl.adir.input(window), pl.adir.output_existing(out))
         return out
 
     @pl.function(type=pl.FunctionType.Orchestration)

@@ -3802,14 +3802,15 @@ ops! {
           opt(P::UsedCores, K::Scalar), opt(P::Scratch, K::Tile), opt(P::ScratchL1, K::Tile)],
         none, false, OpKind::Special(Special::SyncAll);
 
-    // ---- optimisation entries of `pl.at(..., optimizations=[...])`
-    OptimizationSplit = "optimization.split", Optimization, ["pl.split"], None,
+    // ---- optimisation entries of `pl.at(..., optimizations=[...])`, also spelled through
+    // their module, `pl.optimizations.split(...)`
+    OptimizationSplit = "optimization.split", Optimization, ["pl.split", "pl.optimizations.split"], None,
         &[req(P::Mode, K::Enum("SplitMode")), opt(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
-    OptimizationCrossCoreSlot = "optimization.cross_core_slot", Optimization, ["pl.cross_core_slot"], None,
+    OptimizationCrossCoreSlot = "optimization.cross_core_slot", Optimization, ["pl.cross_core_slot", "pl.optimizations.cross_core_slot"], None,
         &[req(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
     // A constant, not a call: `optimizations=[pl.auto_chunk]` asks PyPTO to chunk the
     // region's parallel loops for the cores (a scheduling hint; no CPU meaning).
-    OptimizationAutoChunk = "optimization.auto_chunk", Optimization, ["pl.auto_chunk"], None, &[], unknown, true,
+    OptimizationAutoChunk = "optimization.auto_chunk", Optimization, ["pl.auto_chunk", "pl.optimizations.auto_chunk"], None, &[], unknown, true,
         OpKind::Marker;
 
     // ---- distributed (`pld.*`); window allocation and `world_size` are host-orchestration ops

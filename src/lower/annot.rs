@@ -674,15 +674,22 @@ impl Lowering<'_> {
 
     /// The annotation of a local variable: a value type, or a tuple of them
     /// (`tuple[...]` / `pl.Tuple[...]`, for a value a call returns several of).
-    pub(crate) fn local_type(&mut self, m: ModuleId, e: ast::ExprId) -> Option<TypeId> {
+    /// `scalars` are the integer scalar variables in scope, which a shape may name as
+    /// run-time extents (`pl.Tensor[[n], pl.FP32]`).
+    pub(crate) fn local_type(
+        &mut self,
+        m: ModuleId,
+        e: ast::ExprId,
+        scalars: &FxHashMap<Symbol, ()>,
+    ) -> Option<TypeId> {
         if let Some(items) = self.tuple_items(m, e) {
             let mut types = Vec::with_capacity(items.len());
             for item in items {
-                types.push(self.value_type(m, item, &FxHashMap::default())?);
+                types.push(self.value_type(m, item, scalars)?);
             }
             return Some(self.program.types.intern(Type::Tuple(types)));
         }
-        self.value_type(m, e, &FxHashMap::default())
+        self.value_type(m, e, scalars)
     }
 
     /// The element annotations of `tuple[A, B]` / `pl.Tuple[A, B]`; `None` for another
@@ -995,7 +1002,8 @@ impl Lowering<'_> {
         for item in items {
             // A scalar parameter named in a shape is a run-time extent.
             if let E::Name(n) = self.ast(m).expr(item).kind {
-                if scalars.contains_key(&n) {
+                let derived = matches!(self.modules[m].names.get(&n), Some((Binding::DynExtent(_), _)));
+                if scalars.contains_key(&n) || derived {
                     dims.push(Dim::Unknown);
                     continue;
                 }
@@ -1042,7 +1050,7 @@ impl Lowering<'_> {
     /// integer constants, `pl.dynamic` dimensions and scalar parameters, with at least one
     /// dimension or parameter: an extent known at run time. Walked with a stack, so that a
     /// long chain costs no recursion.
-    fn dynamic_arithmetic(&self, m: ModuleId, item: ast::ExprId, scalars: &FxHashMap<Symbol, ()>) -> bool {
+    pub(crate) fn dynamic_arithmetic(&self, m: ModuleId, item: ast::ExprId, scalars: &FxHashMap<Symbol, ()>) -> bool {
         if !matches!(self.ast(m).expr(item).kind, E::Binary { .. } | E::Unary { .. }) {
             return false;
         }
@@ -1062,7 +1070,7 @@ impl Lowering<'_> {
                 E::Int => {}
                 E::Name(n) if scalars.contains_key(n) => dynamic = true,
                 E::Name(n) => match self.modules[m].names.get(n) {
-                    Some((Binding::Const(Const::Dyn(_)), _)) => dynamic = true,
+                    Some((Binding::Const(Const::Dyn(_)) | Binding::DynExtent(_), _)) => dynamic = true,
                     Some((Binding::Const(Const::Int(_)), _)) => {}
                     _ => return false,
                 },

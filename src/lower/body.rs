@@ -492,7 +492,16 @@ impl FnLower<'_, '_> {
     /// Checks an annotation against a value's type; a scalar literal takes the annotated
     /// dtype.
     fn annotated(&mut self, annotation: ast::ExprId, value: ExprId) -> ExprId {
-        let Some(ty) = self.cx.local_type(self.m, annotation) else { return value };
+        // Integer scalars in scope may stand in a shape as run-time extents.
+        let scalars: FxHashMap<Symbol, ()> = self
+            .names
+            .iter()
+            .filter(|&(_, &v)| {
+                matches!(self.cx.program.types.get(self.cx.program.var(v).ty), Type::Scalar(d) if d.is_int())
+            })
+            .map(|(&n, _)| (n, ()))
+            .collect();
+        let Some(ty) = self.cx.local_type(self.m, annotation, &scalars) else { return value };
         let vty = self.cx.program.expr(value).ty;
         if vty == ty {
             return value;
@@ -1159,6 +1168,24 @@ impl FnLower<'_, '_> {
         }
     }
 
+    /// `chunk_policy="guarded"` (one loop of chunks, the last one guarded) or
+    /// `"leading_full"` (full chunks, then a remainder loop): a string literal.
+    fn chunk_policy(&mut self, key: Symbol, policy: ast::ExprId, attrs: &mut Vec<(Symbol, ExprId)>) {
+        let span = self.ast().expr(policy).span;
+        let Some(e) = self.expr(policy) else { return };
+        match self.cx.program.expr(e).kind {
+            ExprKind::Str(s) if matches!(self.cx.name(s), "guarded" | "leading_full") => attrs.push((key, e)),
+            ExprKind::Str(_) => {
+                let got = self.text(span);
+                self.error(Code::E0219, span, format!("Unsupported chunk_policy: {got}"), "unknown policy").help =
+                    Some("the policies are \"guarded\" and \"leading_full\"".to_string());
+            }
+            _ => {
+                self.error(Code::E0219, span, "chunk_policy must be a string literal", "not a string");
+            }
+        }
+    }
+
     /// The values a loop carries: a variable per name, bound in the loop (unless it
     /// shadows a namespace), initialised from its init expression.
     fn carried_iter_args(&mut self, names: Vec<Named>, inits: Vec<ExprId>) -> Vec<IterArg> {
@@ -1216,6 +1243,7 @@ impl FnLower<'_, '_> {
         let mut stage = None;
         let mut unroll = None;
         let mut chunk = None;
+        let mut chunk_policy = None;
         for a in &args {
             match a.kind {
                 ArgKind::Positional => bounds.push(a.value),
@@ -1236,6 +1264,11 @@ impl FnLower<'_, '_> {
                     // scheduling hint, kept as a loop attribute).
                     "chunk" if matches!(kind, ForKind::Parallel | ForKind::Sequential) => {
                         chunk = Some((k.name, a.value))
+                    }
+                    // How a chunked loop treats the iterations past the last full chunk
+                    // (PyPTO's SplitChunkedLoops): a scheduling hint, kept as an attribute.
+                    "chunk_policy" if matches!(kind, ForKind::Parallel | ForKind::Sequential) => {
+                        chunk_policy = Some((k.name, a.value))
                     }
                     other => {
                         let other = other.to_string();
@@ -1272,6 +1305,9 @@ impl FnLower<'_, '_> {
         }
         if let Some((key, size)) = chunk {
             self.unroll_factor(key, size, &mut attrs);
+        }
+        if let Some((key, policy)) = chunk_policy {
+            self.chunk_policy(key, policy, &mut attrs);
         }
         if bounds.is_empty() || bounds.len() > 3 {
             self.error(
@@ -1744,6 +1780,11 @@ impl FnLower<'_, '_> {
                 None
             }
             Some(Binding::Poisoned) => None,
+            // A run-time extent over `pl.dynamic` dimensions: its defining arithmetic.
+            Some(Binding::DynExtent(e)) => self.expr(e).map(|id| {
+                let (kind, ty) = (self.cx.program.expr(id).kind.clone(), self.cx.program.expr(id).ty);
+                self.new_expr(kind, ty, span)
+            }),
             Some(Binding::Pl | Binding::Pld) => {
                 self.error(Code::E0223, span, "the `pl` namespace is not a value", "`pl` alone");
                 None

@@ -7,6 +7,7 @@ use super::annot::parse_int;
 use super::body::{compatible, FnLower};
 use crate::diag::{Code, Span};
 use crate::intern::Symbol;
+use crate::ir::ops::Op;
 use crate::ir::{Type, TypeId, Types};
 use crate::syntax::ast::{self, ArgKind, ExprKind as E};
 use rustc_hash::FxHashSet;
@@ -154,9 +155,9 @@ impl FnLower<'_, '_> {
             _ => None,
         };
         let E::Call { args, .. } = &e.kind else { return self.unsupported_optimization(e.span, what) };
-        match path.as_deref() {
-            Some("split") => true,
-            Some("cross_core_slot") => {
+        match path.and_then(|p| crate::ir::ops::by_spelling(&format!("pl.{p}"))) {
+            Some(Op::OptimizationSplit) => true,
+            Some(Op::OptimizationCrossCoreSlot) => {
                 if let Some(a) = args.iter().find(|a| a.kind == ArgKind::Positional) {
                     let n = args.iter().filter(|a| a.kind == ArgKind::Positional).count();
                     let message = format!("pl.cross_core_slot() takes no positional arguments, got {n}");

@@ -118,6 +118,10 @@ pub(crate) enum Binding {
     /// A name whose definition failed (an import or a constant): the error is reported
     /// there, and uses of the name say nothing more.
     Poisoned,
+    /// `GATHERED = NR * 64` with `NR = pl.dynamic("NR")`: arithmetic over dynamic
+    /// dimensions, an extent known at run time. Holds the defining expression, which a
+    /// shape reads as a run-time extent and a body lowers in place of the name.
+    DynExtent(ast::ExprId),
 }
 
 pub(crate) struct Module {
@@ -606,6 +610,16 @@ impl Lowering<'_> {
             }
             for &target in targets {
                 self.bind_constant(m, target, v.clone());
+            }
+            return;
+        }
+        // `GATHERED = NR * 64` over `pl.dynamic` dimensions: a run-time extent.
+        if self.dynamic_arithmetic(m, value, &FxHashMap::default()) {
+            for &target in targets {
+                let t = self.modules[m].ast.expr(target).clone();
+                if let AstExpr::Name(name) = t.kind {
+                    self.bind_name(m, name, (Binding::DynExtent(value), t.span));
+                }
             }
             return;
         }

@@ -212,10 +212,21 @@ impl FnLower<'_, '_> {
             }
             let entry = match &self.ast().expr(item).kind {
                 E::Name(n) if key != "optimizations" => self.cx.name(*n).to_string(),
-                E::Call { func, .. } if key == "optimizations" => match self.cx.pl_path(self.m, *func) {
-                    Some(path) => format!("pl.{path}(...)"),
-                    None => continue,
-                },
+                // Named by the row's canonical spelling: `pl.optimizations.split(...)` is
+                // `pl.split(...)`.
+                E::Call { func, .. } if key == "optimizations" => {
+                    match self.cx.pl_path(self.m, *func).and_then(|p| ops::by_spelling(&format!("pl.{p}"))) {
+                        Some(op) => format!("{}(...)", op.def().spellings[0]),
+                        None => continue,
+                    }
+                }
+                // A constant entry, `pl.auto_chunk`.
+                E::Attribute { .. } if key == "optimizations" => {
+                    match self.cx.pl_path(self.m, item).and_then(|p| ops::by_spelling(&format!("pl.{p}"))) {
+                        Some(op) => op.def().spellings[0].to_string(),
+                        None => continue,
+                    }
+                }
                 _ => continue,
             };
             if seen.contains(&entry) {

@@ -10,6 +10,25 @@
 
 #include "pto_orchestration_api.h"
 
+// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).
+#include <stdlib.h>
+
+[[noreturn]] static inline void plc_py_fail(const char* what) {
+    fprintf(stderr, "plc: %s\n", what);
+    fflush(stderr);
+    abort();
+}
+static inline int64_t plc_py_sub(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) plc_py_fail("integer overflow in `-`");
+    return r;
+}
+static inline uint32_t plc_py_extent(int64_t v) {
+    if (v < 0) plc_py_fail("negative offset or extent");
+    if (v > (int64_t)UINT32_MAX) plc_py_fail("offset or extent beyond 2**32 - 1");
+    return (uint32_t)v;
+}
+
 extern "C" {
 
 __attribute__((visibility("default")))
@@ -27,10 +46,14 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
     const ChipTensor& ext_out = orch_args.tensor(1).ref();
 
     PTO2_SCOPE() {
+        int64_t rows = (int64_t)ext_a.shapes[0];
+        uint32_t window_offsets[2] = {plc_py_extent(plc_py_sub(rows, 16)), 0};
+        uint32_t window_shapes[2] = {(window_offsets[0] >= ext_a.shapes[0] ? 0u : std::min<uint32_t>(16, ext_a.shapes[0] - window_offsets[0])), (window_offsets[1] >= ext_a.shapes[1] ? 0u : std::min<uint32_t>(32, ext_a.shapes[1] - window_offsets[1]))};
+        ChipTensor window = ext_a.view(window_shapes, window_offsets);
 
         // Task 0: unrolled
         CoreTaskArgs params_t0;
-        params_t0.add_input(ext_a);
+        params_t0.add_input(window);
         params_t0.add_output(ext_out);
         rt_submit_aiv_task(0, params_t0);
     }
