@@ -57,7 +57,7 @@ def collectives(
     counts: pl.Tensor[[RANKS], pl.INT32],
 ):
     row_buf = pld.alloc_window_buffer([RANKS, W], dtype=pl.FP32)
-    copy_buf = pld.alloc_window_buffer([RANKS, W], dtype=pl.FP32)
+    copy_buf = pld.tensor.alloc_window_buffer([RANKS, W], dtype=pl.FP32)
     signal_buf = pld.alloc_window_buffer([RANKS, 1], dtype=pl.INT32)
     n = pld.system.world_size()
     for r in pl.range(n):
@@ -66,12 +66,13 @@ def collectives(
         signal = pld.window(signal_buf, [RANKS, 1], dtype=pl.INT32)
         on_chip(inputs[r], outputs[r], rows, copies, signal, device=r)
     rows = pld.window(row_buf, [RANKS, W], dtype=pl.FP32)
-    copies = pld.window(copy_buf, [RANKS, W], dtype=pl.FP32)
+    copies = pld.tensor.window(copy_buf, [RANKS, W], dtype=pl.FP32)
     signal = pld.window(signal_buf, [RANKS, 1], dtype=pl.INT32)
     signal = pld.tensor.barrier(signal)
     rows = pld.tensor.broadcast(rows, signal, root=0)
     copies = pld.tensor.allgather(inputs[0], copies, signal)
     rows = pld.tensor.reduce_scatter(rows, signal, op=pld.ReduceOp.Sum)
+    rows = pld.tensor.allreduce(rows, signal, op=pld.ReduceOp.Sum)
     copies = pld.tensor.all_to_all(rows, copies, signal)
     copies = pld.tensor.all_to_all_v(rows, copies, signal, counts, counts)
     local = pl.create_tensor([1, W], dtype=pl.FP32)

@@ -73,11 +73,15 @@ def scatters(
     # Element (r, c) of the window goes to position 7 * (8 * r + c) + 3 of `out`.
     idx = pl.tile.adds(pl.tile.muls(pl.tile.ci(0, [2, 8], dtype=pl.INT32), 7), 3)
     out = pl.mscatter(t, idx, out)
+    # The same positions again, in the op's long spelling: the values do not change.
+    out = pl.tile.mscatter(t, idx, out)
     acc = pl.tile.full([C, R], dtype=pl.FP32, value=0.0)
     acc = pl.gather_row(acc, x, [0, 2], [5, 0], [1, C], transpose=True)
     acc = pl.tile.gather_row(acc, x, [3, 4], [1, 2], [2, 4], valid_shape=[1, 3])
     win = pl.store(acc, [0, 0], win)
     stage = pl.create_l1([4, C], pl.FP32)
+    spare = pl.tensor.create_l1([4, C], pl.FP32)
+    stage = pl.tensor.gather_row(spare, x, [0, 0], [7, 0], [1, C])
     stage = pl.gather_row(stage, x, [0, 0], [6, 0], [1, C])
     stage = pl.tensor.gather_row(stage, x, [2, 0], [0, 0], [2, C])
     l1 = pl.assemble(l1, stage, [0, 0])

@@ -51,6 +51,7 @@ def tensor_scatters(
     # Column k of each row of `half` goes to column 2k + 1.
     idx = pl.tensor.ci(0, [R, C // 2], dtype=pl.INT32)
     idx = pl.tensor.adds(pl.tensor.muls(pl.tensor.fmods(idx, C // 2), 2), 1)
+    cols = pl.assemble(cols, pl.tensor.scatter(x, dim=-1, index=idx, src=half), [0, 0])
     cols = pl.assemble(cols, pl.scatter(x, dim=-1, index=idx, src=half), [0, 0])
     wide = pl.tensor.full([R, 2 * C], dtype=pl.FP32, value=3.0)
     masked = pl.assemble(masked, pl.scatter(x, mask_pattern=pl.tile.MaskPattern.P0101, dst=wide), [0, 0])

@@ -80,3 +80,27 @@ fn refusals_are_pypto_spellings_without_a_row() {
     let resolved = all.len() - ir::REFUSED.len();
     eprintln!("{resolved} of {} PyPTO spellings resolve; {} refused", all.len(), ir::REFUSED.len());
 }
+
+/// Every PyPTO spelling is written in a program the tests run (issue 11: "each op of
+/// ops.md has an example or case file"): an example, a case file, a C++-checked program of
+/// `tests/emit/` or a run of `tests/runs/`, called as `spelling(` outside a comment.
+#[test]
+fn every_pypto_spelling_is_used_by_a_test_program() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut code = String::new();
+    let mut stack: Vec<std::path::PathBuf> =
+        ["examples", "tests/cases", "tests/emit", "tests/runs"].iter().map(|d| root.join(d)).collect();
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            stack.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else if path.extension().is_some_and(|e| e == "pl") {
+            // (Some cases are not UTF-8 on purpose.)
+            for line in String::from_utf8_lossy(&std::fs::read(&path).unwrap()).lines() {
+                code.push_str(line.split('#').next().unwrap_or(""));
+                code.push('\n');
+            }
+        }
+    }
+    let unused: Vec<String> = spellings().into_iter().filter(|s| !code.contains(&format!("{s}("))).collect();
+    assert!(unused.is_empty(), "{} PyPTO spellings no test program calls:\n  {}", unused.len(), unused.join("\n  "));
+}

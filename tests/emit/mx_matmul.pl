@@ -18,6 +18,7 @@ def mx(
     rhs = pl.load(b, [0, 0], [64, 32], target_memory=pl.Mem.Right)
     rs = pl.load(sb, [0, 0], [2, 32], target_memory=pl.Mem.RightScale)
     acc = pl.matmul_mx(lhs, ls, rhs, rs)
+    acc = pl.tile.matmul_mx(lhs, ls, rhs, rs)
     acc = pl.matmul_mx_acc(acc, lhs, ls, rhs, rs)
     b_tile = pl.load(bias, [0, 0], [1, 32], target_memory=pl.Mem.Bias)
     biased = pl.tile.matmul_mx_bias(lhs, ls, rhs, rs, b_tile)

@@ -28,7 +28,7 @@ class Pipes:
     def multiply(self, b: pl.Tensor[[K, N], pl.FP32]):
         slots = pl.reserve_buffer(name="v2c_slots", size=SLOT)
         peer = pl.system.import_peer_buffer(name="c2v_slots", peer_func="finish")
-        pl.aic_initialize_pipe(peer, slots, dir_mask=3, slot_size=SLOT)
+        pl.system.aic_initialize_pipe(peer, slots, dir_mask=3, slot_size=SLOT)
         b_l0 = pl.move(pl.load(b, [0, 0], [K, N], target_memory=pl.MemorySpace.Mat), target_memory=pl.MemorySpace.Right)
         a_l1: pl.Tile[[M, K], pl.FP32] = pl.tpop_from_aiv(shape=[M, K], dtype=pl.FP32)
         a_l0 = pl.move(a_l1, target_memory=pl.MemorySpace.Left)

@@ -42,6 +42,8 @@ def expansions(
     by_row = pl.assemble(by_row, pl.tensor.row_expand_add(x, col), [0, C])
     by_row = pl.assemble(by_row, pl.tensor.row_expand_sub(x, col), [0, 2 * C])
     by_row = pl.assemble(by_row, pl.tensor.row_expand_mul(x, col), [0, 3 * C])
+    # The same window again through the unified spelling: the values do not change.
+    by_row = pl.assemble(by_row, pl.row_expand_mul(x, col), [0, 3 * C])
     by_row = pl.assemble(by_row, pl.tensor.row_expand_div(x, pos), [0, 4 * C])
     by_row = pl.assemble(by_row, pl.tensor.row_expand_max(x, col), [0, 5 * C])
     by_row = pl.assemble(by_row, pl.tensor.row_expand_min(x, col), [0, 6 * C])
@@ -51,6 +53,7 @@ def expansions(
     by_col = pl.assemble(by_col, pl.tensor.col_expand_add(x, row), [0, C])
     by_col = pl.assemble(by_col, pl.tensor.col_expand_sub(x, row), [0, 2 * C])
     by_col = pl.assemble(by_col, pl.tensor.col_expand_mul(x, row), [0, 3 * C])
+    by_col = pl.assemble(by_col, pl.col_expand_mul(x, row), [0, 3 * C])
     by_col = pl.assemble(by_col, pl.tensor.col_expand_div(x, wide), [0, 4 * C])
     by_col = pl.assemble(by_col, pl.tensor.col_expand_max(x, row), [0, 5 * C])
     by_col = pl.assemble(by_col, pl.tensor.col_expand_min(x, row), [0, 6 * C])

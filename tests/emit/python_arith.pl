@@ -5,7 +5,7 @@
 # after the alias `same = n`) is no C++ warning (-Wtautological-compare; random program
 # seed 152500). The loop count depends on each, so the
 # harness prints what `plc run` prints only when all agree (tests/compile.rs runs it with
-# base=3, n=-7, d=2).
+# base=3, n=-7, d=2). `pl.max`/`pl.min` are PyPTO's scalar helpers.
 import pypto.language as pl
 
 
@@ -26,6 +26,8 @@ def entry(
     if same != n or same < n:
         w = w + 1
     count = p % 7 + (q + 10) + (r + 1) + (s + 20) % 3 + (w >> 62) + 2
+    # The scalar helpers `pl.max`/`pl.min`: max + min of two values is their sum.
+    count = count + pl.max(q, r) + pl.min(q, r) - q - r
     for i in pl.range(count):
         with pl.at(level=pl.Level.CORE_GROUP):
             t = pl.load(x, [0], [64])

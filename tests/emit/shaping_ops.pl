@@ -19,6 +19,8 @@ def shaping(
     tris = pl.store(pl.tile.tri(-2, [8, 8], dtype=pl.INT32, upper=True), [0, 8], tris)
     part = pl.load(x, [0, 0], [8, 8], valid_shape=[5, 6])
     grown = pl.store(pl.tile.fillpad_expand(part, [8, 12], pad_value=pl.PadValue.zero), [0, 0], grown)
+    # The unified spelling writes the same values again.
+    grown = pl.store(pl.fillpad_expand(part, [8, 12], pad_value=pl.PadValue.zero), [0, 0], grown)
     pl.tile.fillpad_inplace(part)
     filled = pl.store(part, [0, 0], filled)
     wide = pl.tensor.expand_clone(row, x)
