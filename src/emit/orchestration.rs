@@ -1249,22 +1249,7 @@ impl<'a> Emitter<'a> {
         match special {
             Special::CreateTensor => self.create_tensor(var, args, loc),
             Special::Slice | Special::View => self.view(var, op, args),
-            Special::Reshape => {
-                let Some(src) = arg(Param::X) else { return };
-                let src = self.expr(src);
-                let shape = self.shape_dims(arg(Param::Shape));
-                let v = self.define(var);
-                self.line(&format!("uint32_t {v}_shapes[{}] = {{{}}};", shape.len().max(1), shape.join(", ")));
-                self.line(&format!("ChipTensor {v} = {src}.reshape({v}_shapes, {});", shape.len()));
-            }
-            Special::Transpose => {
-                let (Some(src), Some(a), Some(b)) = (arg(Param::X), arg(Param::Axis1), arg(Param::Axis2)) else {
-                    return;
-                };
-                let (src, a, b) = (self.expr(src), self.expr(a), self.expr(b));
-                let v = self.define(var);
-                self.line(&format!("ChipTensor {v} = {src}.transpose({a}, {b});"));
-            }
+            Special::Reshape | Special::Transpose => self.reshape_or_transpose(var, special, op, args),
             Special::Read => {
                 let Some(src) = arg(Param::T) else { return };
                 let src = self.expr(src);
@@ -1389,6 +1374,30 @@ impl<'a> Emitter<'a> {
             | Special::Move
             | Special::TransposeView
             | Special::SyncAll => self.misplaced(op, loc),
+        }
+    }
+
+    /// `pl.reshape(t, shape)` and `pl.transpose(t, axis1, axis2)` of a tensor: a view.
+    fn reshape_or_transpose(&mut self, var: VarId, special: Special, op: Op, args: &[Option<ExprId>]) {
+        let arg = |p: Param| op.def().arg(args, p);
+        match special {
+            Special::Reshape => {
+                let Some(src) = arg(Param::X) else { return };
+                let src = self.expr(src);
+                let shape = self.shape_dims(arg(Param::Shape));
+                let v = self.define(var);
+                self.line(&format!("uint32_t {v}_shapes[{}] = {{{}}};", shape.len().max(1), shape.join(", ")));
+                self.line(&format!("ChipTensor {v} = {src}.reshape({v}_shapes, {});", shape.len()));
+            }
+            Special::Transpose => {
+                let (Some(src), Some(a), Some(b)) = (arg(Param::X), arg(Param::Axis1), arg(Param::Axis2)) else {
+                    return;
+                };
+                let (src, a, b) = (self.expr(src), self.expr(a), self.expr(b));
+                let v = self.define(var);
+                self.line(&format!("ChipTensor {v} = {src}.transpose({a}, {b});"));
+            }
+            _ => {}
         }
     }
 

@@ -1309,17 +1309,31 @@ impl FnLower<'_, '_> {
         if let Some((key, policy)) = chunk_policy {
             self.chunk_policy(key, policy, &mut attrs);
         }
+        let Some((start, stop, step)) = self.loop_bounds(kind, &bounds, iter_expr.span) else { return };
+        let breakable = kind == ForKind::Sequential || kind == ForKind::Pipeline;
+        let what = match kind {
+            ForKind::Parallel => "parallel",
+            ForKind::Unroll => "unrolled",
+            _ => "these",
+        };
+        self.loop_with(kind, target, init_values, start, stop, step, attrs, body, span, breakable, what, out);
+    }
+
+    /// The bounds of a `pl.range`-like loop (1 to 3 integer scalars; constants for
+    /// `pl.unroll`; a step that is not zero) as start, stop and step.
+    fn loop_bounds(&mut self, kind: ForKind, bounds: &[ast::ExprId], header: Span) -> Option<(ExprId, ExprId, ExprId)> {
+        let name = kind.name();
         if bounds.is_empty() || bounds.len() > 3 {
             self.error(
                 Code::E0202,
-                iter_expr.span,
+                header,
                 format!("pl.{name}() takes 1 to 3 positional bounds, got {}", bounds.len()),
                 "wrong number of bounds",
             );
-            return;
+            return None;
         }
         let mut lowered = Vec::new();
-        for &b in &bounds {
+        for &b in bounds {
             let e = self.expr(b);
             if let Some(e) = e {
                 if !matches!(self.ty(e), Type::Scalar(d) if d.is_int()) && !matches!(self.ty(e), Type::Unknown) {
@@ -1343,10 +1357,10 @@ impl FnLower<'_, '_> {
             }
             lowered.push(e);
         }
-        let Some(lowered) = lowered.into_iter().collect::<Option<Vec<_>>>() else { return };
+        let lowered = lowered.into_iter().collect::<Option<Vec<_>>>()?;
         let (start, stop, step) = match lowered.as_slice() {
-            [stop] => (self.int(0, iter_expr.span), *stop, self.int(1, iter_expr.span)),
-            [start, stop] => (*start, *stop, self.int(1, iter_expr.span)),
+            [stop] => (self.int(0, header), *stop, self.int(1, header)),
+            [start, stop] => (*start, *stop, self.int(1, header)),
             [start, stop, step] => (*start, *stop, *step),
             _ => unreachable!("checked 1..=3"),
         };
@@ -1354,13 +1368,7 @@ impl FnLower<'_, '_> {
             let span = self.ast().expr(bounds[2]).span;
             self.error(Code::E0219, span, format!("the step of pl.{name}() must not be zero"), "zero step");
         }
-        let breakable = kind == ForKind::Sequential || kind == ForKind::Pipeline;
-        let what = match kind {
-            ForKind::Parallel => "parallel",
-            ForKind::Unroll => "unrolled",
-            _ => "these",
-        };
-        self.loop_with(kind, target, init_values, start, stop, step, attrs, body, span, breakable, what, out);
+        Some((start, stop, step))
     }
 
     /// `attrs={"key": value}` of a loop: each entry a loop attribute of its own, named
@@ -2653,27 +2661,7 @@ impl FnLower<'_, '_> {
             }
             return None;
         }
-        let mut lowered = Vec::with_capacity(params.len());
-        for (slot, (pname, pty, _)) in slots.iter().zip(&params) {
-            let Some(slot) = slot else { break };
-            let e = self.expr(*slot)?;
-            let (want, got) = (self.cx.program.types.get(*pty).clone(), self.ty(e).clone());
-            // An integer scalar passes for a BOOL one (`is_first = pl.yield_(1)`), as in PyPTO.
-            let int_for_bool = matches!((&want, &got), (Type::Scalar(DType::Bool), Type::Scalar(d)) if d.is_int());
-            if !compatible(&want, &got) && !int_for_bool && !same_elements(&want, &got) && !matches!(got, Type::Unknown)
-            {
-                let (w, g) = (self.describe_type(&want), self.describe_type(&got));
-                let aspan = self.ast().expr(*slot).span;
-                let pn = self.cx.name(*pname).to_string();
-                self.error(
-                    Code::E0217,
-                    aspan,
-                    format!("argument `{pn}` of `{fname}` must be {w}, got {g}"),
-                    "wrong kind of argument",
-                );
-            }
-            lowered.push(Some(e));
-        }
+        let mut lowered = self.call_arguments(&slots, &params, &fname)?;
         lowered.extend(allocated.into_iter().map(Some));
         let mut attrs = CallAttrs::none();
         if let Some((_, value)) = device {
@@ -2705,6 +2693,38 @@ impl FnLower<'_, '_> {
         Some(self.new_expr(ExprKind::Call { callee: Callee::Func(target), args: lowered, attrs }, ty, span))
     }
 
+    /// The given arguments of a call of `fname`, lowered in order up to the first one left
+    /// out; each checked against its parameter's type (E0217).
+    fn call_arguments(
+        &mut self,
+        slots: &[Option<ast::ExprId>],
+        params: &[(Symbol, TypeId, Direction)],
+        fname: &str,
+    ) -> Option<Vec<Option<ExprId>>> {
+        let mut lowered = Vec::with_capacity(params.len());
+        for (slot, (pname, pty, _)) in slots.iter().zip(params) {
+            let Some(slot) = slot else { break };
+            let e = self.expr(*slot)?;
+            let (want, got) = (self.cx.program.types.get(*pty).clone(), self.ty(e).clone());
+            // An integer scalar passes for a BOOL one (`is_first = pl.yield_(1)`), as in PyPTO.
+            let int_for_bool = matches!((&want, &got), (Type::Scalar(DType::Bool), Type::Scalar(d)) if d.is_int());
+            if !compatible(&want, &got) && !int_for_bool && !same_elements(&want, &got) && !matches!(got, Type::Unknown)
+            {
+                let (w, g) = (self.describe_type(&want), self.describe_type(&got));
+                let aspan = self.ast().expr(*slot).span;
+                let pn = self.cx.name(*pname).to_string();
+                self.error(
+                    Code::E0217,
+                    aspan,
+                    format!("argument `{pn}` of `{fname}` must be {w}, got {g}"),
+                    "wrong kind of argument",
+                );
+            }
+            lowered.push(Some(e));
+        }
+        Some(lowered)
+    }
+
     /// Whether the statement being lowered runs on a core: in a kernel function or a
     /// `pl.at(level=pl.Level.CORE_GROUP)` region.
     pub(crate) fn in_device_code(&self) -> bool {
@@ -2714,94 +2734,8 @@ impl FnLower<'_, '_> {
 
     /// `pl.<path>(...)`: an op of the table, or one of the parser constructs.
     fn pl_call(&mut self, path: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
-        match path {
-            "yield_" => {
-                self.error(
-                    Code::E0221,
-                    span,
-                    "`pl.yield_` must be the last statement of a loop body with init_values or of an `if` branch",
-                    "misplaced yield",
-                );
-                self.yield_reported = true;
-                return None;
-            }
-            "const" => {
-                let [value, dtype] = args else {
-                    let message = format!("pl.const() takes a value and a dtype, got {} argument(s)", args.len());
-                    self.error_help(
-                        Code::E0202,
-                        span,
-                        message,
-                        "wrong number of arguments",
-                        "write a typed literal as pl.const(42, pl.INT32)",
-                    );
-                    return None;
-                };
-                if !self.numeric_literal(value.value) {
-                    let at = self.ast().expr(value.value).span;
-                    self.error_help(
-                        Code::E0217,
-                        at,
-                        "the value of pl.const() must be a number literal",
-                        "not a literal",
-                        "pl.const types a literal such as 42, -1 or 0.5",
-                    );
-                    return None;
-                }
-                let v = self.expr(value.value)?;
-                let dtype = self.cx.dtype(self.m, dtype.value)?;
-                let kind = self.cx.program.expr(v).kind.clone();
-                let ty = self.types().scalar(dtype);
-                return Some(self.new_expr(kind, ty, span));
-            }
-            "range" | "parallel" | "unroll" | "pipeline" | "while_" | "spmd" | "split_aiv" => {
-                self.error(
-                    Code::E0219,
-                    span,
-                    format!("pl.{path}() is a loop iterator: use it as `for i in pl.{path}(...):`"),
-                    "not in a for loop",
-                );
-                return None;
-            }
-            "at" | "graph" | "cluster" | "scope" | "manual_scope" | "incore" | "auto_incore" => {
-                self.error(
-                    Code::E0313,
-                    span,
-                    format!("pl.{path}() is a scope: use it as `with pl.{path}(...):`"),
-                    "not in a with statement",
-                );
-                return None;
-            }
-            launch if super::LAUNCHES.contains(&launch) => {
-                if !self.submit_position_ok(path, span) {
-                    return None;
-                }
-                return self.submit_call(path, args, span);
-            }
-            "no_dep" | "tensor.no_dep" => {
-                self.error(
-                    Code::E0223,
-                    span,
-                    "pl.no_dep(x) marks an argument of a function call, as in `self.kernel(pl.no_dep(x), y)`",
-                    "not an argument",
-                );
-                return None;
-            }
-            "func_attr" => {
-                let fname = self.cx.name(self.info.name).to_string();
-                self.error(
-                    Code::E0226,
-                    span,
-                    format!("pl.func_attr() must appear before every other statement in '{fname}'"),
-                    "not at the start of the body",
-                );
-                return None;
-            }
-            "dynamic" => {
-                self.error(Code::E0223, span, format!("pl.{path}() is not supported by plc yet"), "not supported");
-                return None;
-            }
-            _ => {}
+        if let Some(done) = self.pl_construct(path, args, span) {
+            return done;
         }
         if let Some(dtype) = path.strip_suffix(".get_byte").and_then(DType::from_name) {
             return Some(self.int(dtype.bytes(), span));
@@ -2817,68 +2751,178 @@ impl FnLower<'_, '_> {
         let base = path.rsplit('.').next().unwrap_or(path);
         let level_prefix = path.split('.').next().unwrap_or("");
         if ops::is_unified(path) || (ops::is_unified(base) && matches!(level_prefix, "tensor" | "tile")) {
-            // Dispatch on the first argument: tensor, tile or scalar.
-            let Some(first) = self.operand(args, 0, base) else {
-                self.error_help(
+            return self.unified_call(base, level_prefix, &spelled, args, span);
+        }
+        self.unknown_op(&spelled, span);
+        None
+    }
+
+    /// The parser constructs spelled as calls (`pl.yield_`, `pl.const`, a loop iterator or
+    /// a scope out of place, a launch, ...): `Some` of the call's value when `path` is one.
+    fn pl_construct(&mut self, path: &str, args: &[ast::Arg], span: Span) -> Option<Option<ExprId>> {
+        match path {
+            "yield_" => {
+                self.error(
+                    Code::E0221,
+                    span,
+                    "`pl.yield_` must be the last statement of a loop body with init_values or of an `if` branch",
+                    "misplaced yield",
+                );
+                self.yield_reported = true;
+                Some(None)
+            }
+            "const" => Some(self.const_call(args, span)),
+            "range" | "parallel" | "unroll" | "pipeline" | "while_" | "spmd" | "split_aiv" => {
+                self.error(
+                    Code::E0219,
+                    span,
+                    format!("pl.{path}() is a loop iterator: use it as `for i in pl.{path}(...):`"),
+                    "not in a for loop",
+                );
+                Some(None)
+            }
+            "at" | "graph" | "cluster" | "scope" | "manual_scope" | "incore" | "auto_incore" => {
+                self.error(
+                    Code::E0313,
+                    span,
+                    format!("pl.{path}() is a scope: use it as `with pl.{path}(...):`"),
+                    "not in a with statement",
+                );
+                Some(None)
+            }
+            launch if super::LAUNCHES.contains(&launch) => {
+                if !self.submit_position_ok(path, span) {
+                    return Some(None);
+                }
+                Some(self.submit_call(path, args, span))
+            }
+            "no_dep" | "tensor.no_dep" => {
+                self.error(
+                    Code::E0223,
+                    span,
+                    "pl.no_dep(x) marks an argument of a function call, as in `self.kernel(pl.no_dep(x), y)`",
+                    "not an argument",
+                );
+                Some(None)
+            }
+            "func_attr" => {
+                let fname = self.cx.name(self.info.name).to_string();
+                self.error(
+                    Code::E0226,
+                    span,
+                    format!("pl.func_attr() must appear before every other statement in '{fname}'"),
+                    "not at the start of the body",
+                );
+                Some(None)
+            }
+            "dynamic" => {
+                self.error(Code::E0223, span, format!("pl.{path}() is not supported by plc yet"), "not supported");
+                Some(None)
+            }
+            _ => None,
+        }
+    }
+
+    /// `pl.const(value, dtype)`: a number literal of that dtype.
+    fn const_call(&mut self, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+        let [value, dtype] = args else {
+            let message = format!("pl.const() takes a value and a dtype, got {} argument(s)", args.len());
+            self.error_help(
+                Code::E0202,
+                span,
+                message,
+                "wrong number of arguments",
+                "write a typed literal as pl.const(42, pl.INT32)",
+            );
+            return None;
+        };
+        if !self.numeric_literal(value.value) {
+            let at = self.ast().expr(value.value).span;
+            self.error_help(
+                Code::E0217,
+                at,
+                "the value of pl.const() must be a number literal",
+                "not a literal",
+                "pl.const types a literal such as 42, -1 or 0.5",
+            );
+            return None;
+        }
+        let v = self.expr(value.value)?;
+        let dtype = self.cx.dtype(self.m, dtype.value)?;
+        let kind = self.cx.program.expr(v).kind.clone();
+        let ty = self.types().scalar(dtype);
+        Some(self.new_expr(kind, ty, span))
+    }
+
+    /// A unified op (`pl.add`, `pl.tile.add` spelled by its unified name): the row of the
+    /// level of the first operand (tensor, tile or scalar), or a scalar operator.
+    fn unified_call(
+        &mut self,
+        base: &str,
+        level_prefix: &str,
+        spelled: &str,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> Option<ExprId> {
+        // Dispatch on the first argument: tensor, tile or scalar.
+        let Some(first) = self.operand(args, 0, base) else {
+            self.error_help(
+                Code::E0202,
+                span,
+                format!("pl.{base}() needs its operands as positional arguments, and got none"),
+                "no operand",
+                format!("pl.{base}() works on tensors, tiles or scalars: pass the first operand first"),
+            );
+            return None;
+        };
+        let v = self.expr(first.value)?;
+        let ty = self.ty(v).clone();
+        let want = match (&ty, level_prefix) {
+            (_, "tensor") => Some(OpLevel::Tensor),
+            (_, "tile") => Some(OpLevel::Tile),
+            (Type::Tensor { .. }, _) => Some(OpLevel::Tensor),
+            (Type::Tile { .. }, _) => Some(OpLevel::Tile),
+            (Type::Scalar(_), _) => Some(OpLevel::Scalar),
+            // A value whose type is not known (a bare `pl.Tensor` parameter's shape, say):
+            // tile ops in device code, tensor ops elsewhere.
+            (Type::Unknown, _) if self.in_device_code() => Some(OpLevel::Tile),
+            (Type::Unknown, _) => Some(OpLevel::Tensor),
+            _ => None,
+        };
+        if let Some(level) = want {
+            if let Some(op) = ops::unified(base).find(|o| o.def().level == level) {
+                // A scalar second operand picks the op's scalar form (`pl.and_(tile, 3)`
+                // is `tile.ands`), as PyPTO's unified wrappers do.
+                let mut pre = vec![(first.value, v)];
+                let mut op = op;
+                if let (Some(scalar_op), Some(second)) = (ops::scalar_rhs_form(op), self.operand(args, 1, base)) {
+                    let w = self.expr(second.value)?;
+                    if self.ty(w).is_scalar() {
+                        op = scalar_op;
+                    }
+                    pre.push((second.value, w));
+                }
+                return self.op_call_with(op, spelled, args, span, &pre);
+            }
+        }
+        if let (Type::Scalar(_), Some(op)) = (&ty, ops::scalar_operator(base)) {
+            let Some(rest) = self.operand(args, 1, base) else {
+                self.error(
                     Code::E0202,
                     span,
-                    format!("pl.{base}() needs its operands as positional arguments, and got none"),
-                    "no operand",
-                    format!("pl.{base}() works on tensors, tiles or scalars: pass the first operand first"),
+                    format!("pl.{base}() on scalars takes two operands, and got one"),
+                    "one operand",
                 );
                 return None;
             };
-            let v = self.expr(first.value)?;
-            let ty = self.ty(v).clone();
-            let want = match (&ty, level_prefix) {
-                (_, "tensor") => Some(OpLevel::Tensor),
-                (_, "tile") => Some(OpLevel::Tile),
-                (Type::Tensor { .. }, _) => Some(OpLevel::Tensor),
-                (Type::Tile { .. }, _) => Some(OpLevel::Tile),
-                (Type::Scalar(_), _) => Some(OpLevel::Scalar),
-                // A value whose type is not known (a bare `pl.Tensor` parameter's shape, say):
-                // tile ops in device code, tensor ops elsewhere.
-                (Type::Unknown, _) if self.in_device_code() => Some(OpLevel::Tile),
-                (Type::Unknown, _) => Some(OpLevel::Tensor),
-                _ => None,
-            };
-            if let Some(level) = want {
-                if let Some(op) = ops::unified(base).find(|o| o.def().level == level) {
-                    // A scalar second operand picks the op's scalar form (`pl.and_(tile, 3)`
-                    // is `tile.ands`), as PyPTO's unified wrappers do.
-                    let mut pre = vec![(first.value, v)];
-                    let mut op = op;
-                    if let (Some(scalar_op), Some(second)) = (ops::scalar_rhs_form(op), self.operand(args, 1, base)) {
-                        let w = self.expr(second.value)?;
-                        if self.ty(w).is_scalar() {
-                            op = scalar_op;
-                        }
-                        pre.push((second.value, w));
-                    }
-                    return self.op_call_with(op, &spelled, args, span, &pre);
-                }
-            }
-            if let (Type::Scalar(_), Some(op)) = (&ty, ops::scalar_operator(base)) {
-                let Some(rest) = self.operand(args, 1, base) else {
-                    self.error(
-                        Code::E0202,
-                        span,
-                        format!("pl.{base}() on scalars takes two operands, and got one"),
-                        "one operand",
-                    );
-                    return None;
-                };
-                let b = self.expr(rest.value)?;
-                return self.binary(op, v, b, span);
-            }
-            // An operand of unknown type follows an error already reported.
-            if ty != Type::Unknown {
-                let what = self.describe_type(&ty);
-                self.error(Code::E0217, span, format!("pl.{base}() does not apply to {what}"), "wrong kind of operand");
-            }
-            return None;
+            let b = self.expr(rest.value)?;
+            return self.binary(op, v, b, span);
         }
-        self.unknown_op(&spelled, span);
+        // An operand of unknown type follows an error already reported.
+        if ty != Type::Unknown {
+            let what = self.describe_type(&ty);
+            self.error(Code::E0217, span, format!("pl.{base}() does not apply to {what}"), "wrong kind of operand");
+        }
         None
     }
 
