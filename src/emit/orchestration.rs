@@ -1294,6 +1294,7 @@ impl<'a> Emitter<'a> {
                 let k = self.expr(k);
                 let v = self.define(var);
                 self.line(&format!("int64_t {v} = (int64_t){src}.shapes[{k}];"));
+                self.unless_read(var, &v);
             }
             Special::Assemble => {
                 // The kernel already wrote into the target: the result is the target.
@@ -1323,6 +1324,7 @@ impl<'a> Emitter<'a> {
                 let d = self.scalar_dtype(var).unwrap_or(DType::Int32);
                 let v = self.define(var);
                 self.line(&format!("{} {v} = {a}[{i}];", ctype(d)));
+                self.unless_read(var, &v);
             }
             // `t2 = pl.write(t, ...)`: written in place, `t2` is `t`.
             Special::Write => {
@@ -1345,6 +1347,7 @@ impl<'a> Emitter<'a> {
                 let text = self.scalar_op(special, args, d);
                 let v = self.define(var);
                 self.line(&format!("{} {v} = {text};", ctype(d)));
+                self.unless_read(var, &v);
             }
             Special::Full
             | Special::ShapeOf
