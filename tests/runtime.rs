@@ -1043,7 +1043,8 @@ fn examples() -> Vec<PathBuf> {
 
 /// Device functions whose C++ the emitter refuses, with the code it gives: the distributed
 /// ops need a multi-rank runtime.
-const REFUSED: &[(&str, &str, &str)] = &[("distributed_ring_shift", "shift_from_previous", "E0601")];
+const REFUSED: &[(&str, &str, &str)] =
+    &[("distributed_collectives", "exchange", "E0601"), ("distributed_ring_shift", "shift_from_previous", "E0601")];
 
 /// The device functions of the programs in `paths` (through the default pipeline) through
 /// emit_kernel: per program, its kernel files as (file name, code, kernel symbol); and
