@@ -926,6 +926,16 @@ fn const_dims(shape: &[Dim]) -> Option<Vec<i64>> {
     shape.iter().map(|d| if let Dim::Const(n) = d { Some(*n) } else { None }).collect()
 }
 
+/// The dtypes of PyPTO's vector division and `row_min`: INT16, INT32, FP16, FP32.
+fn vector_arith_dtype(d: DType) -> bool {
+    matches!(d, DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32)
+}
+
+/// The dtypes of PyPTO's `not_`.
+fn int16_or_uint16(d: DType) -> bool {
+    matches!(d, DType::Int16 | DType::UInt16)
+}
+
 fn half_or_single(d: DType) -> bool {
     matches!(d, DType::Fp16 | DType::Fp32)
 }
@@ -978,7 +988,7 @@ fn tile_bitwise(a: &dyn Args) -> Result<Type, String> {
 
 /// `tile.not_`: INT16 or UINT16 only.
 fn tile_not(a: &dyn Args) -> Result<Type, String> {
-    dtype_of(a, 0, "the tile", "INT16 or UINT16", |d| matches!(d, DType::Int16 | DType::UInt16))?;
+    dtype_of(a, 0, "the tile", "INT16 or UINT16", int16_or_uint16)?;
     same_as_first(a)
 }
 
@@ -1007,8 +1017,7 @@ fn tile_subs(a: &dyn Args) -> Result<Type, String> {
 /// physical shape (no broadcast); a scalar rhs is `divs`.
 fn tile_div(a: &dyn Args) -> Result<Type, String> {
     let (Some(l), Some(r)) = (a.ty(0), a.ty(1).filter(|t| t.is_tile())) else { return elementwise(a) };
-    let ok = |d| matches!(d, DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32);
-    dtype_of(a, 0, "lhs", "INT16, INT32, FP16 or FP32", ok)?;
+    dtype_of(a, 0, "lhs", "INT16, INT32, FP16 or FP32", vector_arith_dtype)?;
     if let (Some(p), Some(q)) = (l.dtype(), r.dtype()) {
         if p != q {
             return Err(format!("lhs and rhs must have the same dtype, got {} and {}", p.name(), q.name()));
@@ -1048,8 +1057,7 @@ fn tile_prelu(a: &dyn Args) -> Result<Type, String> {
 
 /// `tile.row_min(tile, tmp_tile)`: INT16, INT32, FP16 or FP32.
 fn tile_row_min(a: &dyn Args) -> Result<Type, String> {
-    let ok = |d| matches!(d, DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32);
-    dtype_of(a, 0, "the tile", "INT16, INT32, FP16 or FP32", ok)?;
+    dtype_of(a, 0, "the tile", "INT16, INT32, FP16 or FP32", vector_arith_dtype)?;
     tile_row_reduce(a)
 }
 
@@ -2288,11 +2296,9 @@ fn tensor_div(a: &dyn Args) -> Result<Type, String> {
     if !a.ty(1).is_some_and(|t| matches!(t, Type::Tensor { .. })) {
         return Ok(ty);
     }
-    for d in [a.ty(0).and_then(Type::dtype), a.ty(1).and_then(Type::dtype)].into_iter().flatten() {
-        if !matches!(d, DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32) {
-            return Err(format!("the dtype must be INT16, INT32, FP16 or FP32, got {}", d.name()));
-        }
-        if bool_arg(a, 2, false) && !d.is_float() {
+    for i in [0, 1] {
+        dtype_of(a, i, "the dtype", "INT16, INT32, FP16 or FP32", vector_arith_dtype)?;
+        if let Some(d) = a.ty(i).and_then(Type::dtype).filter(|d| bool_arg(a, 2, false) && !d.is_float()) {
             return Err(format!("high_precision=True needs a float dtype, got {}", d.name()));
         }
     }
@@ -2301,12 +2307,8 @@ fn tensor_div(a: &dyn Args) -> Result<Type, String> {
 
 /// `tensor.row_min`: INT16, INT32, FP16 or FP32 (PyPTO's rule).
 fn tensor_row_min(a: &dyn Args) -> Result<Type, String> {
-    match a.ty(0).and_then(Type::dtype) {
-        Some(d) if !matches!(d, DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32) => {
-            Err(format!("the dtype must be INT16, INT32, FP16 or FP32, got {}", d.name()))
-        }
-        _ => row_reduce(a),
-    }
+    dtype_of(a, 0, "the dtype", "INT16, INT32, FP16 or FP32", vector_arith_dtype)?;
+    row_reduce(a)
 }
 
 /// `tensor.set_validshape(t, rows, cols)`: a 2-D tensor, constant extents in `0..=shape`.
@@ -2331,12 +2333,8 @@ fn tensor_set_validshape(a: &dyn Args) -> Result<Type, String> {
 /// `tensor.not_`: INT16 or UINT16 (PyPTO's rule).
 fn tensor_not(a: &dyn Args) -> Result<Type, String> {
     let ty = same_as_first(a)?;
-    match ty.dtype() {
-        Some(d) if !matches!(d, DType::Int16 | DType::UInt16) => {
-            Err(format!("the dtype must be INT16 or UINT16, got {}", d.name()))
-        }
-        _ => Ok(ty),
-    }
+    dtype_of(a, 0, "the dtype", "INT16 or UINT16", int16_or_uint16)?;
+    Ok(ty)
 }
 
 /// The column reductions need two axes (PyPTO: rank >= 2).

@@ -2368,25 +2368,18 @@ impl FnLower<'_, '_> {
         }
         if let Some(path) = self.cx.pld_path(self.m, func) {
             let spelled = format!("pld.{path}");
-            return match ops::by_spelling(&spelled) {
-                // `pld.remote_store(src, ...)` of a tile is `pld.tile.remote_store`.
-                Some(op) if ops::tile_operand_form(&spelled).is_some() => {
-                    let Some(first) = args.iter().find(|a| matches!(a.kind, ArgKind::Positional)) else {
-                        return self.op_call(op, &spelled, args, span, None);
-                    };
-                    let v = self.expr(first.value)?;
-                    let op = match (self.ty(v), ops::tile_operand_form(&spelled)) {
-                        (Type::Tile { .. }, Some(tile_op)) => tile_op,
-                        _ => op,
-                    };
-                    self.op_call(op, &spelled, args, span, Some((first.value, v)))
-                }
-                Some(op) => self.op_call(op, &spelled, args, span, None),
-                None => {
-                    self.unknown_op(&spelled, span);
-                    None
-                }
+            let Some(op) = ops::by_spelling(&spelled) else {
+                self.unknown_op(&spelled, span);
+                return None;
             };
+            // `pld.remote_store(src, ...)` of a tile is `pld.tile.remote_store`.
+            let first = args.iter().find(|a| matches!(a.kind, ArgKind::Positional));
+            let (Some(tile_op), Some(first)) = (ops::tile_operand_form(&spelled), first) else {
+                return self.op_call(op, &spelled, args, span, None);
+            };
+            let v = self.expr(first.value)?;
+            let op = if self.ty(v).is_tile() { tile_op } else { op };
+            return self.op_call(op, &spelled, args, span, Some((first.value, v)));
         }
         let f = self.ast().expr(func).clone();
         match &f.kind {
