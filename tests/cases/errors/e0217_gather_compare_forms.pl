@@ -32,3 +32,8 @@ def wrong_counts(src: pl.Tensor[[32, 64], pl.FP32], k: pl.Scalar[pl.FP32]):
 def two_forms(src: pl.Tensor[[32, 64], pl.FP32], idx: pl.Tensor[[32, 8], pl.INT32], k: pl.Scalar[pl.FP32]):
     g = pl.tensor.gather(src, dim=-1, index=idx, kvalue=k, cmp_mode="eq", out_cols=8)
     h = pl.tensor.gather(src, mask_pattern=1, kvalue=k, cmp_mode="eq", out_cols=8)
+
+
+@pl.function(type=pl.FunctionType.InCore)
+def wrong_rank(src: pl.Tensor[[2, 32, 64], pl.FP32], k: pl.Scalar[pl.FP32]):
+    d, c = pl.tensor.gather_compare(src, k, cmp_mode="lt", out_cols=8)
