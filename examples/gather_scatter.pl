@@ -48,7 +48,7 @@ def gathers(
 ):
     t = pl.load(x, [0, 0], [R, C])
     # Byte offsets of 32-byte blocks (8 FP32 elements), in reverse order: 480, 448, ...
-    off = pl.tile.adds(pl.tile.muls(pl.tile.ci(0, [2, 8], dtype=pl.INT32), -32), 480)
+    off = pl.tile.adds(pl.tile.muls(pl.tile.reshape(pl.tile.ci(0, [1, 16], dtype=pl.INT32), [2, 8]), -32), 480)
     offsets = pl.tile.cast(off, target_type=pl.UINT32)
     blocks = pl.store(pl.gatherb(t, offsets), [0, 0], blocks)
     # The same blocks, their bits read as UINT32.
@@ -57,7 +57,7 @@ def gathers(
     ridx = pl.tile.ci(7, [1, 4], dtype=pl.INT32, descending=True)
     ridx = pl.tile.adds(pl.tile.muls(ridx, 2), -7)
     rows = pl.store(pl.mgather(x, ridx), [0, 0], rows)
-    eidx = pl.tile.muls(pl.tile.ci(0, [2, 8], dtype=pl.INT32), 9)
+    eidx = pl.tile.muls(pl.tile.reshape(pl.tile.ci(0, [1, 16], dtype=pl.INT32), [2, 8]), 9)
     elems = pl.store(pl.tile.mgather(x, eidx, "elem", gather_oob="wrap"), [0, 0], elems)
     return blocks, rows, elems, bits
 
@@ -71,7 +71,7 @@ def scatters(
 ):
     t = pl.load(x, [0, 0], [2, 8])
     # Element (r, c) of the window goes to position 7 * (8 * r + c) + 3 of `out`.
-    idx = pl.tile.adds(pl.tile.muls(pl.tile.ci(0, [2, 8], dtype=pl.INT32), 7), 3)
+    idx = pl.tile.adds(pl.tile.muls(pl.tile.reshape(pl.tile.ci(0, [1, 16], dtype=pl.INT32), [2, 8]), 7), 3)
     out = pl.mscatter(t, idx, out)
     # The same positions again, in the op's long spelling: the values do not change.
     out = pl.tile.mscatter(t, idx, out)

@@ -20,8 +20,8 @@ def tile_scatters(
     rows: pl.Out[pl.Tensor[[2 * R, C], pl.FP32]],
 ):
     t = pl.load(x, [0, 0], [R, C])
-    # Reversed flat positions: the last element first.
-    rev = pl.tile.ci(R * C - 1, [R, C], dtype=pl.INT32, descending=True)
+    # Reversed flat positions: the last element first (TCI fills one row: a row, reshaped).
+    rev = pl.tile.reshape(pl.tile.ci(R * C - 1, [1, R * C], dtype=pl.INT32, descending=True), [R, C])
     dst = pl.tile.full([R, C], dtype=pl.FP32, value=0.0)
     dst = pl.tile.scatter(dst, pl.tile.muls(t, 2.0), rev)
     flat = pl.store(dst, [0, 0], flat)
@@ -49,7 +49,7 @@ def tensor_scatters(
     rows: pl.Out[pl.Tensor[[R, C], pl.FP32]],
 ):
     # Column k of each row of `half` goes to column 2k + 1.
-    idx = pl.tensor.ci(0, [R, C // 2], dtype=pl.INT32)
+    idx = pl.tensor.reshape(pl.tensor.ci(0, [1, R * (C // 2)], dtype=pl.INT32), [R, C // 2])
     idx = pl.tensor.adds(pl.tensor.muls(pl.tensor.fmods(idx, C // 2), 2), 1)
     cols = pl.assemble(cols, pl.tensor.scatter(x, dim=-1, index=idx, src=half), [0, 0])
     cols = pl.assemble(cols, pl.scatter(x, dim=-1, index=idx, src=half), [0, 0])

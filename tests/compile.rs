@@ -332,6 +332,9 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "tests/emit/ops_tile_reduce", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/ops_tile_memory", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/ops_tile_pipes", entry: "main", args: &[] },
+        // PTO-ISA's meaning (its CPU simulator): TREM/TREMS, TGATHER's bit copy, TMRGSORT of several lists.
+        Runnable { file: "tests/emit/pto_isa_semantics", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/mrgsort_format2", entry: "entry", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

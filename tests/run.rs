@@ -842,26 +842,161 @@ fn mx_matmuls_are_refused_with_the_reason() {
     assert!(err.starts_with(&format!("{file}:20:11: error[E0601]: `pl.tile.matmul_mx`")), "{err}");
 }
 
-/// `pl.tile.mrgsort_format2`, a merge of several sorted lists, types and lowers, but PTO-ISA
-/// leaves it target-defined: `plc run` (E0803) and `plc compile` (E0601) stop at it with
-/// the reason (docs/kernels.md).
+/// The merge of several lists (tests/emit/mrgsort_format2.pl) against PTO-ISA's TMRGSORT
+/// as its CPU simulator computes it: the head of the list whose value is largest goes next
+/// (the earlier list on a tie), one (value, index) pair at a time, until the result is full
+/// or, with `exhausted=True`, one list is empty (the rest 0 here). The tile lists are rows
+/// sorted in runs of 32 (`sort32`), the tensor lists the rows of `y` as drawn.
 #[test]
-fn a_merge_of_several_lists_is_refused_with_the_reason() {
-    let file = "tests/emit/mrgsort_format2.pl";
+fn a_merge_of_several_lists_follows_tmrgsort() {
+    let out = run_source(include_str!("emit/mrgsort_format2.pl"), "entry", &[], 3).unwrap();
+    let x = drawn(3, 0, 256);
+    let y = drawn(3, 256, 96);
+    // sort32 of a row of 64 with the indices 0..63: two runs of 32 pairs, largest first,
+    // each index's bits in the FP32 slot after its value.
+    let runs = |row: &[f32]| -> Vec<f32> {
+        let mut out = Vec::new();
+        for run in 0..2 {
+            let mut pairs: Vec<(f32, f32)> =
+                (0..32).map(|c| (row[32 * run + c], f32::from_bits((32 * run + c) as u32))).collect();
+            pairs.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());
+            out.extend(pairs.into_iter().flat_map(|(v, i)| [v, i]));
+        }
+        out
+    };
+    let merge = |lists: &[Vec<f32>], len: usize, exhausted: bool| -> Vec<f32> {
+        let mut out = vec![0.0; len];
+        let mut next = vec![0usize; lists.len()];
+        for k in 0..len / 2 {
+            let mut pick: Option<usize> = None;
+            for (l, list) in lists.iter().enumerate() {
+                if 2 * next[l] < list.len() && pick.is_none_or(|p| list[2 * next[l]] > lists[p][2 * next[p]]) {
+                    pick = Some(l);
+                }
+            }
+            let Some(l) = pick else { break };
+            out[2 * k..2 * k + 2].copy_from_slice(&lists[l][2 * next[l]..2 * next[l] + 2]);
+            next[l] += 1;
+            if exhausted && (0..lists.len()).any(|l| 2 * next[l] == lists[l].len()) {
+                break;
+            }
+        }
+        out
+    };
+    let rows: Vec<Vec<f32>> = (0..4).map(|r| runs(&x[64 * r..64 * (r + 1)])).collect();
+    assert_eq!(floats(&out[0]), merge(&rows[..2], 256, false), "two lists");
+    let four = merge(&rows, 512, true);
+    assert!(four[384..].iter().all(|&v| v == 0.0) && four[..384].iter().any(|&v| v != 0.0), "exhausted stops early");
+    assert_eq!(floats(&out[1]), four, "four lists, exhausted=True");
+    let lists: Vec<Vec<f32>> = (0..3).map(|r| y[32 * r..32 * (r + 1)].to_vec()).collect();
+    assert_eq!(floats(&out[2]), merge(&lists, 96, false), "three tensors");
+}
+
+/// `ci`/`arange` of several rows (tests/emit/ci_of_several_rows.pl) types and lowers, but
+/// PTO-ISA's TCI fills one row (its tile must have one row): `plc run` (E0803) and `plc
+/// compile` (E0601) stop at it with the reason (docs/kernels.md).
+#[test]
+fn a_sequence_of_several_rows_is_refused_with_the_reason() {
+    let file = "tests/emit/ci_of_several_rows.pl";
     let check = plc(&["check", file]);
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
     let run = plc(&["run", file, "--entry", "entry", "--message-format", "short"]);
     let err = String::from_utf8(run.stderr).unwrap();
-    assert!(
-        err.starts_with(&format!("{file}:21:20: error[E0803]: `pl.tile.mrgsort_format2` of several sources")),
-        "{err}"
-    );
-    assert!(err.contains("target-defined"), "{err}");
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mrgsort_format2");
+    assert!(err.starts_with(&format!("{file}:12:20: error[E0803]: this form of `pl.tile.ci`")), "{err}");
+    assert!(err.contains("TCI fills one row"), "{err}");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ci_of_several_rows");
     let compile = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
     assert_eq!(compile.status.code(), Some(1));
     let err = String::from_utf8(compile.stderr).unwrap();
-    assert!(err.starts_with(&format!("{file}:21:20: error[E0601]: `pl.tile.mrgsort_format2`")), "{err}");
+    assert!(err.starts_with(&format!("{file}:12:20: error[E0601]: `pl.tile.ci`")), "{err}");
+    assert!(err.contains("TCI fills one row"), "{err}");
+}
+
+/// `pl.aiv_shard`/`pl.aic_gather` (tests/emit/split_transfers.pl) type-check and lower, but
+/// a lane's share needs the lane, which the op does not carry: `plc run` (E0803) and `plc
+/// compile` (E0601) refuse them, naming that reason (docs/kernels.md).
+#[test]
+fn split_transfers_are_refused_with_the_reason() {
+    let file = "tests/emit/split_transfers.pl";
+    let check = plc(&["check", file]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let run = plc(&["run", file, "--entry", "entry", "--message-format", "short"]);
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:13:41: error[E0803]: `pl.tile.aiv_shard`")), "{err}");
+    assert!(err.contains("needs the lane"), "{err}");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("split_transfers");
+    let compile = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(compile.status.code(), Some(1));
+    let err = String::from_utf8(compile.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:13:41: error[E0601]: `pl.tile.aiv_shard`")), "{err}");
+    assert!(err.contains("needs the lane"), "{err}");
+}
+
+/// `rem`/`rems` and `gather_mask(output_dtype=)` (tests/emit/pto_isa_semantics.pl) against
+/// PTO-ISA's CPU simulator: TREM/TREMS are `fmod` then `+ divisor` when the operands'
+/// signs differ and the remainder is not 0 (in `f32`; integers: `%` then the same), so a
+/// zero result keeps the dividend's sign (`-1.5 % 0.75` is `-0.0`); TGATHER's mask form
+/// with another dtype of the width copies the bits.
+#[test]
+fn remainders_and_bit_gathers_follow_the_cpu_simulator() {
+    let out = run_source(include_str!("emit/pto_isa_semantics.pl"), "entry", &[], 4).unwrap();
+    let x = drawn(4, 0, 64);
+    let mut rng = SplitMix64::new(4);
+    (0..64).for_each(|_| drop(rng.next_u64()));
+    let k: Vec<i64> = (0..32).map(|_| rng.draw_int()).collect();
+    let trem = |a: f32, b: f32| {
+        let r = a % b;
+        if (a >= 0.0) != (b >= 0.0) && r != 0.0 {
+            r + b
+        } else {
+            r
+        }
+    };
+    let irem = |a: i64, b: i64| {
+        let r = a % b;
+        if (a >= 0) != (b >= 0) && r != 0 {
+            r + b
+        } else {
+            r
+        }
+    };
+    let (a, b): (Vec<f32>, Vec<f32>) =
+        ((0..32).map(|i| x[i]).collect(), (0..32).map(|i| x[32 + i].abs() + 0.125).collect());
+    let mut rems: Vec<f32> = (0..32).map(|i| trem(a[i], b[i])).collect();
+    rems.extend((0..32).map(|i| trem(a[i], -b[i])));
+    rems.extend((0..32).map(|i| trem(a[i], 0.75)));
+    rems.extend((0..32).map(|i| trem(a[i], -0.75)));
+    let got = floats(&out[0]);
+    assert_eq!(
+        got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        rems.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    );
+    // Python's `%` would differ in the sign of a zero somewhere, and the divisor's sign shows.
+    assert!(rems[32..64].iter().all(|&v| v <= 0.0) && rems[..32].iter().all(|&v| v >= 0.0));
+    let mut irems: Vec<i64> = (0..16).map(|i| irem(k[i], k[16 + i] | 1)).collect();
+    irems.extend((0..16).map(|i| irem(k[i], 3)));
+    irems.extend((0..16).map(|i| irem(k[i], -3)));
+    assert_eq!(ints(&out[1]), irems);
+    assert!(
+        floats(&out[2]).iter().all(|v| v.to_bits() == (-0.0f32).to_bits()),
+        "fmod's -0.0 stays: {:?}",
+        floats(&out[2])
+    );
+    let words: Vec<i64> = (0..16).map(|i| x[16 * (i / 8) + 2 * (i % 8)].to_bits() as i32 as i64).collect();
+    assert_eq!(ints(&out[3]), words, "FP32 bits as INT32");
+    // The drawn values are normal FP16 numbers (multiples of 1/256 in [-2, 2)) or zero.
+    let half = |v: f32| -> i64 {
+        let bits = v.to_bits();
+        let sign = ((bits >> 16) & 0x8000) as u16;
+        let h = if v == 0.0 {
+            sign
+        } else {
+            sign | ((((bits >> 23) & 0xff) as u16 - 127 + 15) << 10) | ((bits >> 13) & 0x3ff) as u16
+        };
+        h as i16 as i64
+    };
+    let halves: Vec<i64> = (0..16).map(|i| half(x[16 * (i / 8) + 2 * (i % 8) + 1])).collect();
+    assert_eq!(ints(&out[4]), halves, "FP16 bits as INT16");
 }
 
 /// The scatters, random numbers and reinterpreting views of issue 11, against values
@@ -885,7 +1020,7 @@ def kernel(
     bits: pl.Out[pl.Tensor[[2, 4], pl.INT32]],
 ):
     t = pl.load(x, [0, 0], [2, 4])
-    rev = pl.tile.ci(7, [2, 4], dtype=pl.INT32, descending=True)
+    rev = pl.tile.reshape(pl.tile.ci(7, [1, 8], dtype=pl.INT32, descending=True), [2, 4])
     z = pl.tile.full([2, 4], dtype=pl.FP32, value=0.0)
     flat = pl.store(pl.tile.scatter(z, t, rev), [0, 0], flat)
     w = pl.tile.full([2, 8], dtype=pl.FP32, value=9.0)
@@ -893,7 +1028,7 @@ def kernel(
     r = pl.tile.full([4, 4], dtype=pl.FP32, value=0.0)
     idx = pl.tile.ci(3, [1, 2], dtype=pl.INT32, descending=True)
     rows = pl.store(pl.scatter_update(r, idx, t, dim=-2), [0, 0], rows)
-    at = pl.tensor.ci(0, [2, 2], dtype=pl.INT32)
+    at = pl.tensor.reshape(pl.tensor.ci(0, [1, 4], dtype=pl.INT32), [2, 2])
     cols = pl.assemble(cols, pl.scatter(x, dim=-1, index=at, src=pl.slice(x, [2, 2], [0, 2])), [0, 0])
     rnd = pl.store(pl.tile.random(0, 0, 0, 0, 0, 0, [2, 4]), [0, 0], rnd)
     bits = pl.store(pl.tile.reinterpret_view(t, pl.INT32), [0, 0], bits)
@@ -1315,11 +1450,12 @@ fn unified_bitwise_compare_and_sort_ops_follow_pyptos_definitions() {
     assert_eq!(ints(&out[1]), mask, "cmps");
     assert_eq!(floats(&out[2]), x.iter().map(|&v| if v >= 0.25 { v } else { -v }).collect::<Vec<_>>(), "sel");
     assert_eq!(floats(&out[3]), x.iter().map(|&v| if v >= 0.25 { v } else { -1.0 }).collect::<Vec<_>>(), "sels");
-    // Value-index pairs, largest value first (equal values keep their order).
+    // Value-index pairs, largest value first (equal values by index), the UINT32 index's
+    // bits in the FP32 slot after the value (TSORT32).
     let sorted = |vals: &[f32], base: usize| -> Vec<f32> {
         let mut order: Vec<usize> = (0..vals.len()).collect();
         order.sort_by(|&a, &b| vals[b].partial_cmp(&vals[a]).unwrap());
-        order.iter().flat_map(|&c| [vals[c], (base + c) as f32]).collect()
+        order.iter().flat_map(|&c| [vals[c], f32::from_bits((base + c) as u32)]).collect()
     };
     assert_eq!(floats(&out[4]), sorted(&s[..64], 0), "sort32 + mrgsort of one row");
     let merged = floats(&out[5]);

@@ -775,9 +775,10 @@ Pass the view as a parameter of the graph too, or give it a shape no boundary te
 "The kernel emitter turns each op of a device function (InCore, AIC, AIV, Group, Spmd) into a
 call of plc's CPU tile library (`runtime/pto_tile.h`). This op has no CPU form yet: the
 distributed ops (`pld.*`, which need several ranks), `pl.system.syncall` (a barrier across
-blocks that run one after another), and the forms of `mrgsort` and `gather` the library
-lacks (several sources, gathers by comparison). The message names the op. `docs/kernels.md`
-lists the ops that lower.";
+blocks that run one after another), the forms the real toolchain does not build either
+(`ci`/`arange` of several rows: PTO-ISA's TCI fills one row) and those the library lacks
+(`mrgsort(..., executed=)`, gathers by comparison). The message names the op and why.
+`docs/kernels.md` lists the ops that lower.";
 
     E0602 => "a construct the kernel emitter cannot lower",
 "A device function holds something with no C++ form in a kernel: a region other than
@@ -941,8 +942,9 @@ does not hang it. Raise the limit with `--max-steps N` for a long run.";
 
     E0803 => "an operation the interpreter cannot run",
 "Some operations have no meaning in one process on the CPU: the distributed ops (`pld.*`)
-need several ranks running at once. `plc run` stops at the first one. `plc check` and
-`plc compile` accept the program.";
+need several ranks running at once; some forms of an op have no meaning the real toolchain
+builds (`ci`/`arange` of several rows: PTO-ISA's TCI fills one row). `plc run` stops at the
+first one, naming the op and why. `plc check` accepts the program.";
 
     E0804 => "an Out tensor is not written whole",
 "A warning of `plc run`: the run left part of an `Out` tensor parameter of the entry unwritten

@@ -13,8 +13,9 @@ use super::value::{Data, Dense, Num, Tensor, Value, POISON_F32_BITS, POISON_I64}
 use crate::diag::Code;
 use crate::intern::{Interner, Symbol};
 use crate::ir::arith::{self, Scalar};
+use crate::ir::ops::Op;
 use crate::ir::{
-    ArgDir, BinOp, Block, Callee, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, IterArg, Loc, Program,
+    ArgDir, BinOp, Block, Callee, Direction, Expr, ExprId, ExprKind, FuncKind, Function, IfStmt, IterArg, Loc, Program,
     ScopeKind, StmtId, StmtKind, UnOp, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -412,6 +413,33 @@ impl<'a> Interp<'a> {
         self.dyn_dims.get(&sym).copied()
     }
 
+    /// A call of an op of the table: refused (E0803) when its form has no CPU meaning,
+    /// else run, charged and watched for reads of undefined elements.
+    fn op_call(&mut self, op: Op, values: Vec<Option<Value>>, e: &Expr) -> R<Value> {
+        let watched = self.watched_read(&values);
+        let result_type = self.program.types.get(e.ty);
+        let result = result_type.dtype();
+        let def = op.def();
+        let given = |p| def.param_index(p).is_some_and(|i| matches!(values.get(i), Some(Some(_))));
+        let no_cpu_form = def.no_cpu_form_of_call(given, result_type);
+        if let Some(why) = no_cpu_form.filter(|_| def.kind.no_cpu_form().is_none()) {
+            // A form of the op the CPU cannot run (the op itself says so when run).
+            let message = format!("this form of `{}` has no semantics in the interpreter: {why}", def.spellings[0]);
+            return Err(Fault { code: Code::E0803, message, loc: e.loc });
+        }
+        let no_cpu_form = no_cpu_form.is_some();
+        let value = ops::call(self, op, values, result).map_err(|message| {
+            // An op the interpreter cannot run at all, or a failure of this call.
+            let code = if no_cpu_form { Code::E0803 } else { Code::E0801 };
+            Fault { code, message, loc: e.loc }
+        })?;
+        self.charge_value(&value, e.loc)?;
+        if let Some((buf, inputs)) = watched {
+            self.check_undefined_read(def.spellings.first().copied().unwrap_or(def.name), buf, &inputs, &value, e.loc);
+        }
+        Ok(value)
+    }
+
     fn expr(&mut self, id: ExprId, frame: &mut Frame) -> R<Value> {
         let program = self.program;
         let e = program.expr(id);
@@ -481,30 +509,7 @@ impl<'a> Interp<'a> {
                     });
                 }
                 match callee {
-                    Callee::Op(op) => {
-                        let watched = self.watched_read(&values);
-                        let result = self.program.types.get(e.ty).dtype();
-                        let def = op.def();
-                        let given = |p| def.param_index(p).is_some_and(|i| matches!(values.get(i), Some(Some(_))));
-                        let no_cpu_form = def.no_cpu_form_of_call(given).is_some();
-                        let value = ops::call(self, *op, values, result).map_err(|message| {
-                            // An op (or a form of it) the interpreter cannot run at all, or a
-                            // failure of this call.
-                            let code = if no_cpu_form { Code::E0803 } else { Code::E0801 };
-                            Fault { code, message, loc: e.loc }
-                        })?;
-                        self.charge_value(&value, e.loc)?;
-                        if let Some((buf, inputs)) = watched {
-                            self.check_undefined_read(
-                                op.def().spellings.first().copied().unwrap_or(op.def().name),
-                                buf,
-                                &inputs,
-                                &value,
-                                e.loc,
-                            );
-                        }
-                        value
-                    }
+                    Callee::Op(op) => self.op_call(*op, values, e)?,
                     Callee::Func(f) | Callee::Submit(f) => {
                         let core_num = match attrs.launch.core_num {
                             Some(c) => {

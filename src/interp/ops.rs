@@ -13,11 +13,8 @@
 use super::exec::{as_int, Interp, MAX_ELEMENTS};
 use super::value::{contiguous_strides, element_count, for_each_index, Data, Dense, Num, Tensor, Value};
 use crate::intern::Interner;
-use crate::ir::arith::{float_floor_div_mod, floor_mod};
-use crate::ir::ops::{
-    self, Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special, UnaryFn,
-    MERGE_OF_SEVERAL_LISTS,
-};
+use crate::ir::arith::floor_mod;
+use crate::ir::ops::{self, Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special, UnaryFn};
 use crate::ir::{AtomicType, DType, EnumValue, MaskPattern, PadValue};
 use std::cell::RefCell;
 use std::cell::RefMut;
@@ -636,10 +633,8 @@ fn other_compute(special: Special, a: &Args<'_>) -> Res<Value> {
         Special::Concat => concat(&a.nth_dense(0)?, &a.nth_dense(1)?)?,
         Special::Fillpad => fillpad(&a.nth_dense(0)?, a.pad(P::PadValue)?),
         Special::Sort32 => sort32(&a.dense(P::Src)?, &a.dense(P::Idx)?)?,
+        Special::Mrgsort if [P::Src1, P::Src2, P::Src3].into_iter().any(|p| a.at(p).is_some()) => merge_lists(a)?,
         Special::Mrgsort => {
-            if [P::Src1, P::Src2, P::Src3].into_iter().any(|p| a.at(p).is_some()) {
-                return Err(format!("`{}` of several sources: {MERGE_OF_SEVERAL_LISTS}", a.def.spellings[0]));
-            }
             let block_len = match a.at(P::BlockLen) {
                 Some(v) => as_int(v).ok_or("block_len must be an integer")?,
                 None => return Err("pl.mrgsort needs block_len= in the interpreter".into()),
@@ -1196,6 +1191,20 @@ fn wrap_int(v: i64, dtype: DType) -> i64 {
 
 // ---------------------------------------------------------------- elementwise
 
+/// PTO-ISA's TREM/TREMS on floats, as its CPU simulator computes them (`ElementOp.h`,
+/// `OP_REM`/`OP_REMS`): C's `fmod`, then the divisor added when the operands' signs differ
+/// and the remainder is not zero, in `f32`. That is Python's `%` (the divisor's sign)
+/// except for the sign of a zero result, which stays the dividend's (`-3 % 3` is `-0.0`),
+/// and a zero divisor, which gives NaN.
+pub(crate) fn pto_rem(x: f32, y: f32) -> f32 {
+    let r = x % y;
+    if (x >= 0.0) != (y >= 0.0) && r != 0.0 {
+        r + y
+    } else {
+        r
+    }
+}
+
 /// An elementwise binary function: the op table's, and the two only the interpreter needs.
 #[derive(Clone, Copy, PartialEq)]
 enum Bin {
@@ -1223,7 +1232,7 @@ fn apply_bin(kind: Bin, x: Num, y: Num, float: bool) -> Res<Num> {
             Bin::Fn(F::Div) => p / q,
             Bin::Fn(F::Max) => p.max(q),
             Bin::Fn(F::Min) => p.min(q),
-            Bin::Fn(F::Rem) => float_floor_div_mod(p, q).1,
+            Bin::Fn(F::Rem) => pto_rem(p as f32, q as f32) as f64,
             // In `f32`, as the C++ side computes (`std::fmod` is exact).
             Bin::Fn(F::Fmod) => (p as f32 % q as f32) as f64,
             Bin::Fn(F::ExpDif) => ((p as f32 - q as f32).exp()) as f64,
@@ -1975,7 +1984,11 @@ fn slice_copy(
 // ---------------------------------------------------------------- sorting and gathering
 
 /// `(value, index)` pairs of each 32-element run of each row, sorted by value, largest
-/// first (ties keep their order), written as `[v0, i0, v1, i1, ...]`.
+/// first (equal values by index), written as `[v0, i0, v1, i1, ...]`, as PTO-ISA's TSORT32
+/// does: the UINT32 index's bits are stored in the element after the value (all 32 of them
+/// in an FP32 slot, so `gather_mask(P1010, output_dtype=pl.INT32)` reads them back; the
+/// low 16 in an FP16/BF16 one, where TSORT32 itself writes 4 halves per element and PyPTO's
+/// type has room for 2).
 fn sort32(src: &Dense, idx: &Dense) -> Res<Dense> {
     if src.rank() == 0 || src.shape != idx.shape {
         return Err(format!("pl.sort32 of shapes {:?} and {:?}", src.shape, idx.shape));
@@ -1989,16 +2002,86 @@ fn sort32(src: &Dense, idx: &Dense) -> Res<Dense> {
     for r in 0..rows {
         for start in (0..cols).step_by(32) {
             let end = (start + 32).min(cols);
-            let mut pairs: Vec<(f64, Num)> =
-                (start..end).map(|c| (src.data.get_f(r * cols + c), idx.data.get(r * cols + c))).collect();
-            pairs.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+            let mut pairs: Vec<(f64, u32)> =
+                (start..end).map(|c| (src.data.get_f(r * cols + c), idx.data.get_i(r * cols + c) as u32)).collect();
+            pairs.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
             for (k, (v, i)) in pairs.into_iter().enumerate() {
                 out.set(r * 2 * cols + 2 * (start + k), Num::F(v));
-                out.set(r * 2 * cols + 2 * (start + k) + 1, i);
+                let width = src.dtype.bytes().clamp(1, 4) as usize;
+                out.set(
+                    r * 2 * cols + 2 * (start + k) + 1,
+                    element_of("pl.sort32", &i.to_le_bytes()[..width], src.dtype)?,
+                );
             }
         }
     }
     Ok(Dense { dtype: src.dtype, valid: shape.clone(), shape, data: out })
+}
+
+/// `mrgsort` of 2-4 sources (`mrgsort_format2`), PTO-ISA's TMRGSORT as its CPU simulator
+/// computes it (`TMrgSort.hpp`): each source is one row of 8-byte structures (a value and
+/// its index: 2 FP32 or 4 FP16 elements, the value first); the result takes, one structure
+/// at a time, the head of the list whose value is largest (the earlier list on a tie),
+/// until it is full or the lists are empty, or — `exhausted=True` — until one list is
+/// empty. Of tiles, the last tile given is the scratch `tmp`, whose shape the result has;
+/// of tensors, the result joins the sources along the last axis. What the merge does not
+/// reach is 0 here (on the device it keeps what the buffer held).
+fn merge_lists(a: &Args<'_>) -> Res<Dense> {
+    let mut given = Vec::new();
+    for p in [P::Src0, P::Src1, P::Src2, P::Src3, P::Tmp] {
+        if a.at(p).is_some() {
+            given.push(a.dense(p)?);
+        }
+    }
+    let (mut shape, sources) = if a.first_is_tile() {
+        let tmp = given.pop().ok_or("no sources")?;
+        (tmp.shape, given)
+    } else {
+        let cols = given.iter().map(|d| d.shape.last().copied().unwrap_or(1)).sum();
+        let mut shape = given[0].shape.clone();
+        if let Some(last) = shape.last_mut() {
+            *last = cols;
+        }
+        (shape, given)
+    };
+    let dtype = sources[0].dtype;
+    let per = (8 / dtype.bytes().max(1)) as usize;
+    for s in &sources {
+        if s.len() != *s.shape.last().unwrap_or(&1) as usize {
+            return Err(format!(
+                "`{}`: PTO-ISA's TMRGSORT merges lists of one row (its tiles must have one row), not one of shape {:?}",
+                a.def.spellings[0], s.shape
+            ));
+        }
+    }
+    let exhausted = a.flag(P::Exhausted, false)?;
+    if shape.is_empty() {
+        shape.push(1);
+    }
+    let cols = *shape.last().unwrap_or(&0) as usize;
+    let mut out = Dense::zeros(dtype, check_size(shape)?);
+    let lens: Vec<usize> = sources.iter().map(|s| *s.valid.last().unwrap_or(&0) as usize / per).collect();
+    let mut next = vec![0usize; sources.len()];
+    for k in 0..cols / per {
+        let mut pick: Option<usize> = None;
+        for (l, s) in sources.iter().enumerate() {
+            if next[l] < lens[l] {
+                let v = s.data.get_f(next[l] * per);
+                if pick.is_none_or(|p| v > sources[p].data.get_f(next[p] * per)) {
+                    pick = Some(l);
+                }
+            }
+        }
+        let Some(l) = pick else { break };
+        for e in 0..per {
+            out.data.set(k * per + e, sources[l].data.get(next[l] * per + e));
+        }
+        next[l] += 1;
+        if exhausted && (0..sources.len()).any(|l| next[l] == lens[l]) {
+            break;
+        }
+    }
+    Ok(out)
 }
 
 /// Merges sorted runs of `block_len` positions four at a time: each chunk of
@@ -2030,7 +2113,10 @@ fn mrgsort(src: &Dense, block_len: i64) -> Res<Dense> {
 }
 
 /// The lanes of the last axis a mask pattern selects: `P0101` the even positions,
-/// `P1010` the odd ones.
+/// `P1010` the odd ones. An `output_dtype` (of the source's width: the type check sees to
+/// it) reads each element's bits as that type, as PTO-ISA's TGATHER does (its CPU
+/// simulator's `BitCastOrCast` copies the bytes of a same-width element): FP32 as INT32,
+/// FP16 as INT16 or BF16, ...
 fn gather_mask(src: &Dense, mask: &Value, out_dtype: Option<DType>) -> Res<Dense> {
     // PTO-ISA's TGATHER mask form: of each row, the columns `c` with `c % stride == lane`.
     let pattern = mask_pattern(mask)?;
@@ -2046,7 +2132,8 @@ fn gather_mask(src: &Dense, mask: &Value, out_dtype: Option<DType>) -> Res<Dense
     let mut out = Data::zeros(dtype, rows * kept);
     for r in 0..rows {
         for c in 0..kept {
-            out.set(r * kept + c, convert(src.data.get(r * cols + stride * c + lane), dtype));
+            let v = src.data.get(r * cols + stride * c + lane);
+            out.set(r * kept + c, same_width_bits("pl.tile.gather_mask", v, src.dtype, dtype)?);
         }
     }
     Ok(Dense { dtype, valid: shape.clone(), shape, data: out })
@@ -2412,6 +2499,20 @@ fn fp16_value(h: u16) -> f32 {
         31 => f32::NAN,
         _ => f32::from_bits((((exp - 15 + 127) as u32) << 23) | (mant << 13)),
     }
+}
+
+/// The bits of `v`, an element of `from`, read as an element of `to`, of the same width
+/// (itself when the dtypes are one).
+fn same_width_bits(op: &str, v: Num, from: DType, to: DType) -> Res<Num> {
+    if from == to {
+        return Ok(v);
+    }
+    if from.bytes() != to.bytes() {
+        return Err(format!("`{op}` reads {from} bits as {to}, of another width"));
+    }
+    let mut bytes = Vec::with_capacity(8);
+    element_bytes(op, v, from, &mut bytes)?;
+    element_of(op, &bytes, to)
 }
 
 /// `reinterpret_view`: the elements' bytes, in row-major order, read as `to` in `shape`.

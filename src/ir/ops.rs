@@ -643,23 +643,35 @@ pub struct OpDef {
     pub older: &'static [(&'static str, &'static str)],
 }
 
-/// Why a merge sort of several sorted lists has no CPU form (`pl.tile.mrgsort_format2`, the
-/// format-2 call of `mrgsort`).
-pub const MERGE_OF_SEVERAL_LISTS: &str = "PTO-ISA leaves the merge of several sorted lists target-defined (its CPU \
-     simulator has no body for it); the one-source form (`mrgsort_format1`, `block_len=`) runs";
+/// Whether a tile or tensor type has more than one row (the product of its extents but the
+/// last), as far as its constant extents tell.
+fn several_rows(ty: &Type) -> bool {
+    let Some(shape) = ty.shape() else { return false };
+    let leading = &shape[..shape.len().saturating_sub(1)];
+    leading.iter().filter_map(|d| if let Dim::Const(n) = d { Some(*n) } else { None }).product::<i64>() > 1
+}
+
+/// Why `mrgsort(..., executed=)` has no CPU form.
+pub const MERGE_EXECUTED_COUNTS: &str = "the counts TMRGSORT took from each list (`executed=`, PTO-ISA's \
+     MrgSortExecutedNumList) are not modelled; the merge itself runs without it";
+
+/// Why `ci`/`arange` of several rows has no CPU form.
+pub const CI_OF_SEVERAL_ROWS: &str = "PTO-ISA's TCI fills one row: its tile must have one row \
+     (`static_assert(TileData::Rows == 1)` in its CPU simulator and its a2a3 form), and PyPTO emits one TCI for \
+     the whole value; make a one-row sequence and reshape it";
 
 impl OpDef {
     /// Why this call has no form on the CPU, when it has none: the reason of the op's kind
-    /// (`OpKind::no_cpu_form`), or that of the call's form — a merge sort given several
-    /// sources. `given` says whether the call gives a parameter.
-    pub fn no_cpu_form_of_call(&self, given: impl Fn(Param) -> bool) -> Option<&'static str> {
+    /// (`OpKind::no_cpu_form`), or that of the call's form — a merge sort asked for the
+    /// counts it took (`executed=`), a `ci` of several rows. `given` says whether the call
+    /// gives a parameter, `result` is the call's type.
+    pub fn no_cpu_form_of_call(&self, given: impl Fn(Param) -> bool, result: &Type) -> Option<&'static str> {
         if let Some(why) = self.kind.no_cpu_form() {
             return Some(why);
         }
         match self.kind {
-            OpKind::Special(Special::Mrgsort) if [Param::Src1, Param::Src2, Param::Src3].into_iter().any(given) => {
-                Some(MERGE_OF_SEVERAL_LISTS)
-            }
+            OpKind::Special(Special::Mrgsort) if given(Param::Executed) => Some(MERGE_EXECUTED_COUNTS),
+            OpKind::Special(Special::Ci) if several_rows(result) => Some(CI_OF_SEVERAL_ROWS),
             _ => None,
         }
     }

@@ -2,7 +2,7 @@
 # (issue 11): `and_`/`or_` of two tiles and with a scalar (dispatched to `ands`/`ors`),
 # `ors`, `not_` (of INT16: PyPTO takes INT16 and UINT16 only), `shl`/`shr`; `cmps` into
 # PyPTO's packed UINT8 mask, which `sel` and `sels` read; `sort32` within blocks of 32 and `mrgsort` of one source with `block_len` (the
-# form of several sources has no CPU semantics yet: E0801/E0601). The harness build prints what
+# form of several sources is tests/emit/mrgsort_format2.pl). The harness build prints what
 # `plc run` prints (tests/compile.rs); tests/run.rs checks the values.
 import pypto.language as pl
 

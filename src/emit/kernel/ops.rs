@@ -346,6 +346,9 @@ impl Emitter<'_> {
                 Ok((format!("plc::full<{elem}>({shape}, {value})"), Repr::Tile(elem)))
             }
             Special::Ci => {
+                if let Some(why) = c.op.def().no_cpu_form_of_call(|_| false, self.p.ty(c.e)) {
+                    return Err(self.no_cpu_form_because(c, why));
+                }
                 let start = self.expr(self.need(c, P::Start)?)?.0;
                 let shape = self.dims(c.get(P::Shape))?;
                 let descending = self.flag(c.get(P::Descending))?;
@@ -642,7 +645,12 @@ impl Emitter<'_> {
                 self.lib_call(c, "expands", &[Lib::Tile(P::Target.into()), Lib::Scalar(P::Scalar.into())])?
             }
             Special::Concat => self.lib_call(c, "concat", &[Lib::Tile(Slot::Nth(0)), Lib::Tile(Slot::Nth(1))])?,
-            Special::Sort32 => self.lib_call(c, "sort32", &[Lib::Tile(P::Src.into()), Lib::Tile(P::Idx.into())])?,
+            Special::Sort32 => {
+                let src = self.need(c, P::Src)?;
+                let dtype = runtime_dtype(self.p.ty(src).dtype().unwrap_or(DType::Fp32));
+                let (x, i) = (self.tile_arg(src)?, self.tile_arg(self.need(c, P::Idx)?)?);
+                format!("plc::sort32({x}, {i}, {dtype})")
+            }
             Special::Mrgsort => self.mrgsort(c)?,
             Special::Gather | Special::GatherMask => self.gather(c, elem)?,
             Special::GatherB => {
@@ -826,11 +834,23 @@ impl Emitter<'_> {
         })
     }
 
-    /// `pl.mrgsort(src0, block_len=...)`: one source only.
+    /// `pl.mrgsort(src0, block_len=...)`, or of 2-4 sources (`plc::merge_lists`).
     fn mrgsort(&mut self, c: &OpCall<'_>) -> Res<String> {
         let given = |p: P| c.get(p).filter(|&x| !matches!(self.p.expr(x).kind, ExprKind::None));
-        if let Some(why) = c.op.def().no_cpu_form_of_call(|p| given(p).is_some()) {
+        if let Some(why) = c.op.def().no_cpu_form_of_call(|p| given(p).is_some(), self.p.ty(c.e)) {
             return Err(self.no_cpu_form_because(c, why));
+        }
+        if given(P::Src1).is_some() {
+            let mut tiles = Vec::new();
+            for p in [P::Src0, P::Src1, P::Src2, P::Src3, P::Tmp] {
+                if let Some(x) = given(p) {
+                    tiles.push(self.tile_arg(x)?);
+                }
+            }
+            let tile = c.op.def().level == OpLevel::Tile;
+            let exhausted = self.flag(c.get(P::Exhausted))?;
+            let bytes = self.p.ty(c.e).dtype().unwrap_or(DType::Fp32).bytes();
+            return Ok(format!("plc::merge_lists({tile}, {exhausted}, {bytes}, {})", tiles.join(", ")));
         }
         let Some(block_len) = c.get(P::BlockLen) else {
             let printed = c.op.def().spellings[0];
@@ -857,7 +877,12 @@ impl Emitter<'_> {
         let tile = c.op.def().level == OpLevel::Tile;
         let index = if tile { c.get(P::Indices) } else { c.get(P::Index) };
         match (mask, pattern, index) {
-            (Some(_), Some(p), _) => Ok(format!("plc::gather_mask<{elem}>({x}, {}, {})", p.stride(), p.lane())),
+            (Some(_), Some(p), _) => {
+                let from = self.p.ty(self.need(c, Slot::Nth(0))?).dtype().unwrap_or(DType::Fp32);
+                let to = self.p.ty(c.e).dtype().unwrap_or(from);
+                let (from, to) = (runtime_dtype(from), runtime_dtype(to));
+                Ok(format!("plc::gather_mask<{elem}>({x}, {from}, {to}, {}, {})", p.stride(), p.lane()))
+            }
             (None, _, Some(index)) if tile => {
                 let i = self.tile_arg(index)?;
                 Ok(format!("plc::gather_flat({x}, {i})"))

@@ -1466,27 +1466,36 @@ Tile<T> matmul_bias(const Tile<A>& a, const Tile<B>& b, const Tile<C>& bias, boo
 
 // ------------------------------------------------------------------ sorting and gathering
 
+template <class T>
+T element_of(const uint8_t* b, DataType dt);
+
 /// `sort32(src, idx)`: each 32-element run of each row as (value, index) pairs sorted by
-/// value, largest first (ties keep their order), written `[v0, i0, v1, i1, ...]` (the last
-/// extent doubles; indices are held as values of the element type).
+/// value, largest first (equal values by index), written `[v0, i0, v1, i1, ...]` (the last
+/// extent doubles), as TSORT32 does: the UINT32 index's bits in the element after the
+/// value (the low 16 of them for a 2-byte `dt`).
 template <class T, class U>
-Tile<T> sort32(const Tile<T>& src, const Tile<U>& idx) {
+Tile<T> sort32(const Tile<T>& src, const Tile<U>& idx, DataType dt) {
     if (src.rows != idx.rows || src.cols != idx.cols) tile_error("sort32", "the values and indices differ in shape");
     Dims shape = shape_of(src);
     shape.v[shape.n - 1] *= 2;
     Tile<T> out = make_tile<T>(shape);
-    std::vector<std::pair<T, T>> pairs;
+    std::vector<std::pair<T, uint32_t>> pairs;
     for (int64_t r = 0; r < src.rows; ++r) {
         for (int64_t start = 0; start < src.cols; start += 32) {
             int64_t end = std::min<int64_t>(start + 32, src.cols);
             pairs.clear();
-            for (int64_t c = start; c < end; ++c) pairs.emplace_back(src.at(r, c), plc_rt::convert<T>(idx.at(r, c)));
+            for (int64_t c = start; c < end; ++c)
+                pairs.emplace_back(src.at(r, c), static_cast<uint32_t>(static_cast<int64_t>(idx.at(r, c))));
             std::stable_sort(pairs.begin(), pairs.end(),
-                             [](const std::pair<T, T>& x, const std::pair<T, T>& y) { return y.first < x.first; });
+                             [](const std::pair<T, uint32_t>& x, const std::pair<T, uint32_t>& y) {
+                                 return y.first < x.first || (!(x.first < y.first) && x.second < y.second);
+                             });
             for (size_t k = 0; k < pairs.size(); ++k) {
                 int64_t at = 2 * (start + static_cast<int64_t>(k));
                 out.at(r, at) = pairs[k].first;
-                out.at(r, at + 1) = pairs[k].second;
+                uint8_t bytes[4];
+                for (int b = 0; b < 4; ++b) bytes[b] = static_cast<uint8_t>(pairs[k].second >> (8 * b));
+                out.at(r, at + 1) = element_of<T>(bytes, dt);
             }
         }
     }
@@ -1518,16 +1527,49 @@ Tile<T> mrgsort(const Tile<T>& src, int64_t block_len) {
     return out;
 }
 
-/// `gather(src, mask_pattern=...)`: of each row, the columns `c` with `c % stride == lane`
-/// (PTO-ISA's TGATHER mask form: stride 2 for P0101/P1010, 4 for P0001..P1000, 1 for
-/// P1111), as element type O.
-template <class O, class T>
-Tile<O> gather_mask(const Tile<T>& src, int64_t stride, int64_t lane) {
-    Dims shape = shape_of(src);
-    shape.v[shape.n - 1] = src.cols / stride;
-    Tile<O> out = make_tile<O>(shape);
-    for (int64_t r = 0; r < src.rows; ++r)
-        for (int64_t c = 0; c < out.cols; ++c) out.at(r, c) = plc_rt::convert<O>(src.at(r, stride * c + lane));
+/// `mrgsort` of 2-4 one-row sources (`mrgsort_format2`), PTO-ISA's TMRGSORT as its CPU
+/// simulator computes it: 8-byte structures (2 FP32 or 4 FP16 elements, the value first);
+/// the head of the list whose value is largest (the earlier list on a tie) goes next, until
+/// the result is full, the lists are empty or (`exhausted`) one list is. With `last_is_tmp`
+/// (the tile form) the last tile is the scratch whose shape the result has; else (tensors)
+/// the result joins the sources along the last axis. What the merge does not reach is 0.
+template <class T, class... S>
+Tile<T> merge_lists(bool last_is_tmp, bool exhausted, int64_t elem_bytes, const Tile<T>& s0, const S&... rest) {
+    std::vector<const Tile<T>*> src{&s0, &rest...};
+    Dims shape;
+    if (last_is_tmp) {
+        shape = shape_of(*src.back());
+        src.pop_back();
+    } else {
+        shape = shape_of(s0);
+        int64_t cols = 0;
+        for (const Tile<T>* t : src) cols += t->cols;
+        shape.v[shape.n - 1] = cols;
+    }
+    for (const Tile<T>* t : src)
+        if (t->rows != 1) tile_error("mrgsort", "TMRGSORT merges lists of one row");
+    Tile<T> out = make_tile<T>(shape);
+    int64_t per = 8 / elem_bytes;
+    std::vector<int64_t> next(src.size(), 0);
+    std::vector<int64_t> len;
+    for (const Tile<T>* t : src) len.push_back(t->valid_cols / per);
+    for (int64_t k = 0; k < out.cols / per; ++k) {
+        int64_t pick = -1;
+        for (size_t l = 0; l < src.size(); ++l) {
+            if (next[l] >= len[l]) continue;
+            if (pick < 0 || src[l]->data[static_cast<size_t>(next[l] * per)] >
+                                src[static_cast<size_t>(pick)]->data[static_cast<size_t>(next[pick] * per)])
+                pick = static_cast<int64_t>(l);
+        }
+        if (pick < 0) break;
+        const Tile<T>& from = *src[static_cast<size_t>(pick)];
+        for (int64_t e = 0; e < per; ++e)
+            out.data[static_cast<size_t>(k * per + e)] = from.data[static_cast<size_t>(next[pick] * per + e)];
+        next[pick] += 1;
+        bool any_empty = false;
+        for (size_t l = 0; l < src.size(); ++l) any_empty = any_empty || next[l] == len[l];
+        if (exhausted && any_empty) break;
+    }
     return out;
 }
 
@@ -1759,6 +1801,33 @@ Tile<To> reinterpret(const Tile<From>& x, DataType from, DataType to, const Dims
     size_t width = get_element_size(to);
     if (static_cast<size_t>(out.numel()) * width != bytes.size()) tile_error("reinterpret_view", "another number of bytes");
     for (size_t k = 0; k < out.data.size(); ++k) out.data[k] = element_of<To>(&bytes[k * width], to);
+    return out;
+}
+
+/// `gather(src, mask_pattern=...)`: of each row, the columns `c` with `c % stride == lane`
+/// (PTO-ISA's TGATHER mask form: stride 2 for P0101/P1010, 4 for P0001..P1000, 1 for
+/// P1111). With an output dtype `to` other than the source's `from` (of the same width),
+/// each element's bits are read as `to`, as TGATHER's `BitCastOrCast` does.
+template <class O, class T>
+Tile<O> gather_mask(const Tile<T>& src, DataType from, DataType to, int64_t stride, int64_t lane) {
+    Dims shape = shape_of(src);
+    shape.v[shape.n - 1] = src.cols / stride;
+    Tile<O> out = make_tile<O>(shape);
+    size_t width = get_element_size(to);
+    if (from != to && get_element_size(from) != width) tile_error("gather_mask", "an output dtype of another width");
+    std::vector<uint8_t> bytes;
+    for (int64_t r = 0; r < src.rows; ++r) {
+        for (int64_t c = 0; c < out.cols; ++c) {
+            T v = src.at(r, stride * c + lane);
+            if (from == to) {
+                out.at(r, c) = plc_rt::convert<O>(v);
+            } else {
+                bytes.clear();
+                element_bytes(v, from, bytes);
+                out.at(r, c) = element_of<O>(bytes.data(), to);
+            }
+        }
+    }
     return out;
 }
 
