@@ -942,7 +942,9 @@ fn remainders_and_bit_gathers_follow_the_cpu_simulator() {
     let out = run_source(include_str!("emit/pto_isa_semantics.pl"), "entry", &[], 4).unwrap();
     let x = drawn(4, 0, 64);
     let mut rng = SplitMix64::new(4);
-    (0..64).for_each(|_| drop(rng.next_u64()));
+    for _ in 0..64 {
+        rng.next_u64();
+    }
     let k: Vec<i64> = (0..32).map(|_| rng.draw_int()).collect();
     let trem = |a: f32, b: f32| {
         let r = a % b;
