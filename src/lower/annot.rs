@@ -598,16 +598,8 @@ impl Lowering<'_> {
     /// not (`a level`), with the valid names (`valid levels: ...`).
     fn not_an_enum(&mut self, m: ModuleId, e: ast::ExprId, key: &str, form: &str, what: (&str, &str, String)) {
         let (what, plural, names) = what;
-        let file = self.modules[m].file;
-        let span = self.ast(m).expr(e).span;
-        self.error_help(
-            Code::E0212,
-            file,
-            span,
-            format!("`{key}=` must be `pl.{form}`"),
-            format!("not a {what}"),
-            format!("valid {plural}: {names}"),
-        );
+        let d = self.expr_error(Code::E0212, m, e, format!("`{key}=` must be `pl.{form}`"), format!("not a {what}"));
+        d.help = Some(format!("valid {plural}: {names}"));
     }
 
     fn enum_arg(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Const> {
@@ -627,15 +619,8 @@ impl Lowering<'_> {
             E::True => Some(true),
             E::False => Some(false),
             _ => {
-                let file = self.modules[m].file;
-                let span = self.ast(m).expr(e).span;
-                self.error(
-                    Code::E0212,
-                    file,
-                    span,
-                    format!("`{what}=` must be a bool literal (True/False)"),
-                    "not True or False",
-                );
+                let message = format!("`{what}=` must be a bool literal (True/False)");
+                self.expr_error(Code::E0212, m, e, message, "not True or False");
                 None
             }
         }
@@ -945,8 +930,6 @@ impl Lowering<'_> {
 
     /// A dtype: `pl.FP32`, `FP32`, or a constant holding one.
     pub(crate) fn dtype(&mut self, m: ModuleId, e: ast::ExprId) -> Option<DType> {
-        let file = self.modules[m].file;
-        let span = self.ast(m).expr(e).span;
         if let Some(dotted) = self.dotted(m, e) {
             let last = dotted.rsplit('.').next().unwrap_or("");
             if let Some(d) = DType::from_name(last) {
@@ -957,14 +940,9 @@ impl Lowering<'_> {
             Const::DType(d) => Some(d),
             other => {
                 let what = other.describe(&self.session.interner);
-                self.error_help(
-                    Code::E0206,
-                    file,
-                    span,
-                    format!("expected a dtype such as pl.FP32, found {what}"),
-                    "not a dtype",
-                    format!("valid dtypes: {}", DType::names()),
-                );
+                let message = format!("expected a dtype such as pl.FP32, found {what}");
+                let d = self.expr_error(Code::E0206, m, e, message, "not a dtype");
+                d.help = Some(format!("valid dtypes: {}", DType::names()));
                 None
             }
         }

@@ -648,15 +648,7 @@ impl FnLower<'_, '_> {
                 self.names.insert(name, var);
                 return var;
             }
-            let n = self.cx.name(name).to_string();
-            let (a, b) = (self.describe_type(&a), self.describe_type(&b));
-            self.error_help(
-                Code::E0210,
-                span,
-                format!("cannot reassign `{n}` with a different type: was {a}, now {b}"),
-                "a value of another type",
-                format!("use a new name for the {b}"),
-            );
+            self.reassign_error(name, &a, &b, span);
             return var;
         }
         let var = self.new_local(name, ty, span);
@@ -1777,64 +1769,53 @@ impl FnLower<'_, '_> {
         let binding = self.cx.modules[self.m].names.get(&n).map(|b| b.0.clone());
         match binding {
             Some(Binding::Const(c)) => self.const_expr(&c, span),
-            Some(Binding::Function(_)) | Some(Binding::ProgramClass) | Some(Binding::Factory(_)) => {
-                let name = self.cx.name(n).to_string();
-                self.error(
-                    Code::E0211,
-                    span,
-                    format!("`{name}` is a function; pl code can call it but not use it as a value"),
-                    "a function",
-                );
-                None
-            }
             Some(Binding::Poisoned) => None,
             // A run-time extent over `pl.dynamic` dimensions: its defining arithmetic.
             Some(Binding::DynExtent(e)) => self.expr(e).map(|id| {
                 let (kind, ty) = (self.cx.program.expr(id).kind.clone(), self.cx.program.expr(id).ty);
                 self.new_expr(kind, ty, span)
             }),
-            Some(Binding::Pl | Binding::Pld) => {
-                self.error(Code::E0223, span, "the `pl` namespace is not a value", "`pl` alone");
+            other => {
+                self.not_a_value(n, other.as_ref(), span);
                 None
+            }
+        }
+    }
+
+    /// A name that is not a value of pl code, by what it is bound to: a function (E0211),
+    /// the `pl` namespace (E0223), the `math` module, an outside library or a host-code
+    /// name (E0222), or nothing (E0201).
+    fn not_a_value(&mut self, n: Symbol, binding: Option<&Binding>, span: Span) {
+        let name = self.cx.name(n).to_string();
+        let host = self.cx.modules[self.m].host_names.get(&n).copied();
+        let (code, message, label, help) = match binding {
+            Some(Binding::Function(_) | Binding::ProgramClass | Binding::Factory(_)) => {
+                let message = format!("`{name}` is a function; pl code can call it but not use it as a value");
+                (Code::E0211, message, "a function", None)
+            }
+            Some(Binding::Pl | Binding::Pld) => {
+                (Code::E0223, "the `pl` namespace is not a value".to_string(), "`pl` alone", None)
             }
             Some(Binding::Math) => {
-                let name = self.cx.name(n).to_string();
-                self.error_help(
-                    Code::E0222,
-                    span,
-                    format!("the `{name}` module is not a value"),
-                    "a module",
-                    format!("pl code may use the module's constants: `{name}.inf`, `{name}.pi`"),
-                );
-                None
+                let help = format!("pl code may use the module's constants: `{name}.inf`, `{name}.pi`");
+                (Code::E0222, format!("the `{name}` module is not a value"), "a module", Some(help))
             }
-            Some(Binding::Outside) => {
-                let name = self.cx.name(n).to_string();
-                self.error(
-                    Code::E0222,
-                    span,
-                    format!("`{name}` comes from an outside library, which pl code cannot use"),
-                    "outside library",
-                );
-                None
+            // `Binding::Outside`: the value bindings are lowered by `name_expr`.
+            Some(_) => {
+                let message = format!("`{name}` comes from an outside library, which pl code cannot use");
+                (Code::E0222, message, "outside library", None)
             }
-            None => {
-                let name = self.cx.name(n).to_string();
-                if let Some(&host) = self.cx.modules[self.m].host_names.get(&n) {
-                    let file = self.file;
-                    self.error(
-                        Code::E0222,
-                        span,
-                        format!("`{name}` is defined by host code, which runs in Python; pl code cannot use it"),
-                        "host-code name",
-                    )
-                    .secondary
-                    .push(Label::secondary(file, host, "defined here, in host code"));
-                } else {
-                    self.error(Code::E0201, span, format!("undefined name `{name}`"), "not defined");
-                }
-                None
+            None if host.is_some() => {
+                let message = format!("`{name}` is defined by host code, which runs in Python; pl code cannot use it");
+                (Code::E0222, message, "host-code name", None)
             }
+            None => (Code::E0201, format!("undefined name `{name}`"), "not defined", None),
+        };
+        let file = self.file;
+        let d = self.error(code, span, message, label);
+        d.help = help;
+        if let Some(host) = host.filter(|_| binding.is_none()) {
+            d.secondary.push(Label::secondary(file, host, "defined here, in host code"));
         }
     }
 

@@ -234,6 +234,19 @@ impl Lowering<'_> {
         self.diags.last_mut().expect("just pushed")
     }
 
+    /// `error` at expression `e` of module `m`.
+    pub fn expr_error(
+        &mut self,
+        code: Code,
+        m: ModuleId,
+        e: ast::ExprId,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> &mut Diagnostic {
+        let (file, span) = (self.modules[m].file, self.modules[m].ast.expr(e).span);
+        self.error(code, file, span, message, label)
+    }
+
     /// `error` with a help line.
     pub fn error_help<M: Into<String>, L: Into<String>, H: Into<String>>(
         &mut self,
