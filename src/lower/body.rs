@@ -196,6 +196,24 @@ impl FnLower<'_, '_> {
         self.error(code, span, message, label).severity = crate::diag::Severity::Warning;
     }
 
+    /// The name expression `e` is; otherwise `code` with `message` at `e`, labelled "not
+    /// a name".
+    pub(crate) fn name_target(&mut self, e: ast::ExprId, code: Code, message: &str) -> Option<Symbol> {
+        let expr = self.ast().expr(e);
+        if let E::Name(n) = expr.kind {
+            return Some(n);
+        }
+        let span = expr.span;
+        self.error(code, span, message, "not a name");
+        None
+    }
+
+    /// The span of expression `e` and its source text, for a message that quotes it.
+    pub(crate) fn source_of(&self, e: ast::ExprId) -> (Span, String) {
+        let span = self.ast().expr(e).span;
+        (span, self.text(span))
+    }
+
     pub fn text(&self, span: Span) -> String {
         self.cx.text_of(self.m, span).to_string()
     }
@@ -493,13 +511,13 @@ impl FnLower<'_, '_> {
     /// dtype.
     fn annotated(&mut self, annotation: ast::ExprId, value: ExprId) -> ExprId {
         // Integer scalars in scope may stand in a shape as run-time extents.
-        let scalars: FxHashMap<Symbol, ()> = self
+        let scalars: FxHashSet<Symbol> = self
             .names
             .iter()
             .filter(|&(_, &v)| {
                 matches!(self.cx.program.types.get(self.cx.program.var(v).ty), Type::Scalar(d) if d.is_int())
             })
-            .map(|(&n, _)| (n, ()))
+            .map(|(&n, _)| n)
             .collect();
         let Some(ty) = self.cx.local_type(self.m, annotation, &scalars) else { return value };
         let vty = self.cx.program.expr(value).ty;
@@ -716,16 +734,9 @@ impl FnLower<'_, '_> {
         span: Span,
         out: &mut Block,
     ) {
-        let b = self.ast().expr(base).clone();
-        let E::Name(name) = b.kind else {
-            self.error(
-                Code::E0105,
-                b.span,
-                "the target of a subscript assignment must be a variable name",
-                "not a name",
-            );
-            return;
-        };
+        let message = "the target of a subscript assignment must be a variable name";
+        let Some(name) = self.name_target(base, Code::E0105, message) else { return };
+        let target = self.ast().expr(base).span;
         let Some(dst) = self.expr(base) else { return };
         let Some(src) = self.expr(value) else { return };
         let dst_ty = self.ty(dst).clone();
@@ -754,7 +765,7 @@ impl FnLower<'_, '_> {
                     self.cx.program.expr(dst).ty,
                     span,
                 );
-                let var = self.bind(name, self.cx.program.expr(dst).ty, b.span);
+                let var = self.bind(name, self.cx.program.expr(dst).ty, target);
                 let s = self.new_stmt(StmtKind::Assign { var, value: call }, span);
                 out.push(s);
             }
@@ -786,13 +797,13 @@ impl FnLower<'_, '_> {
                     ty,
                     span,
                 );
-                let var = self.bind(name, ty, b.span);
+                let var = self.bind(name, ty, target);
                 let s = self.new_stmt(StmtKind::Assign { var, value: call }, span);
                 out.push(s);
             }
             other => {
                 let what = self.describe_type(other);
-                self.error(Code::E0217, b.span, format!("cannot assign into {what}"), "not a tensor, tile or array");
+                self.error(Code::E0217, target, format!("cannot assign into {what}"), "not a tensor, tile or array");
             }
         }
     }
@@ -1390,8 +1401,7 @@ impl FnLower<'_, '_> {
         // A stage that is not a constant is reported by the evaluation (E0218).
         let value = self.cx.eval_const_in(self.m, st, &|_| None).map(|c| c.as_int());
         if matches!(value, Some(n) if n.is_none_or(|n| n < 1)) {
-            let span = self.ast().expr(st).span;
-            let got = self.text(span);
+            let (span, got) = self.source_of(st);
             self.error(
                 Code::E0219,
                 span,

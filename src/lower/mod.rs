@@ -627,7 +627,7 @@ impl Lowering<'_> {
             return;
         }
         // `GATHERED = NR * 64` over `pl.dynamic` dimensions: a run-time extent.
-        if self.dynamic_arithmetic(m, value, &FxHashMap::default()) {
+        if self.dynamic_arithmetic(m, value, &FxHashSet::default()) {
             for &target in targets {
                 let t = self.modules[m].ast.expr(target).clone();
                 if let AstExpr::Name(name) = t.kind {
@@ -776,7 +776,7 @@ impl Lowering<'_> {
         if method && ast_params.clone().next().is_some_and(|p| p.name.is_some_and(|n| self.name(n.name) == "self")) {
             ast_params.next();
         }
-        let mut scalars_seen = FxHashMap::default();
+        let mut scalars_seen = FxHashSet::default();
         // The `pl.dynamic` symbols the annotations read so far.
         let mut dyn_used: Vec<Symbol> = Vec::new();
         // Python refuses a name given to two parameters ("duplicate argument 'x' in
@@ -835,7 +835,7 @@ impl Lowering<'_> {
                 );
             }
             if self.program.types.get(ty).is_scalar() {
-                scalars_seen.insert(pname.name, ());
+                scalars_seen.insert(pname.name);
                 self.dynamic_after_use(m, pname, &dyn_used);
             }
             self.dynamic_names_in(m, annotation, &mut dyn_used);
