@@ -1326,46 +1326,34 @@ impl FnLower<'_, '_> {
     /// `pl.unroll`; a step that is not zero) as start, stop and step.
     fn loop_bounds(&mut self, kind: ForKind, bounds: &[ast::ExprId], header: Span) -> Option<(ExprId, ExprId, ExprId)> {
         let name = kind.name();
-        if bounds.is_empty() || bounds.len() > 3 {
-            self.error(
-                Code::E0202,
-                header,
-                format!("pl.{name}() takes 1 to 3 positional bounds, got {}", bounds.len()),
-                "wrong number of bounds",
-            );
+        if !(1..=3).contains(&bounds.len()) {
+            let message = format!("pl.{name}() takes 1 to 3 positional bounds, got {}", bounds.len());
+            self.error(Code::E0202, header, message, "wrong number of bounds");
             return None;
         }
         let mut lowered = Vec::new();
         for &b in bounds {
             let e = self.expr(b);
             if let Some(e) = e {
+                let span = self.ast().expr(b).span;
                 if !matches!(self.ty(e), Type::Scalar(d) if d.is_int()) && !matches!(self.ty(e), Type::Unknown) {
-                    let span = self.ast().expr(b).span;
-                    self.error(
-                        Code::E0217,
-                        span,
-                        format!("a bound of pl.{name}() must be an integer scalar"),
-                        "not an integer",
-                    );
+                    let message = format!("a bound of pl.{name}() must be an integer scalar");
+                    self.error(Code::E0217, span, message, "not an integer");
                 }
                 if kind == ForKind::Unroll && !matches!(self.cx.program.expr(e).kind, ExprKind::Int(_)) {
-                    let span = self.ast().expr(b).span;
-                    self.error(
-                        Code::E0218,
-                        span,
-                        "the bounds of pl.unroll() must be compile-time constants",
-                        "not a constant",
-                    );
+                    let message = "the bounds of pl.unroll() must be compile-time constants";
+                    self.error(Code::E0218, span, message, "not a constant");
                 }
             }
             lowered.push(e);
         }
         let lowered = lowered.into_iter().collect::<Option<Vec<_>>>()?;
+        // One to three bounds, checked above.
         let (start, stop, step) = match lowered.as_slice() {
             [stop] => (self.int(0, header), *stop, self.int(1, header)),
             [start, stop] => (*start, *stop, self.int(1, header)),
-            [start, stop, step] => (*start, *stop, *step),
-            _ => unreachable!("checked 1..=3"),
+            [start, stop, step, ..] => (*start, *stop, *step),
+            [] => return None,
         };
         if let ExprKind::Int(0) = self.cx.program.expr(step).kind {
             let span = self.ast().expr(bounds[2]).span;
