@@ -8,7 +8,7 @@ use crate::intern::Symbol;
 use crate::ir::types::Handle;
 use crate::ir::{BinOp, DType, Dim, Direction, EnumValue, FuncAttrs, FuncKind, Level, Role, Type, TypeId};
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, UnaryOp};
-use rustc_hash::FxHashMap;
+use rustc_hash::FxHashSet;
 
 /// A decorated function's kind, explicit level and role, and options.
 pub(crate) type Decl = (FuncKind, Option<Level>, Option<Role>, FuncAttrs);
@@ -598,16 +598,8 @@ impl Lowering<'_> {
     /// not (`a level`), with the valid names (`valid levels: ...`).
     fn not_an_enum(&mut self, m: ModuleId, e: ast::ExprId, key: &str, form: &str, what: (&str, &str, String)) {
         let (what, plural, names) = what;
-        let file = self.modules[m].file;
-        let span = self.ast(m).expr(e).span;
-        self.error_help(
-            Code::E0212,
-            file,
-            span,
-            format!("`{key}=` must be `pl.{form}`"),
-            format!("not a {what}"),
-            format!("valid {plural}: {names}"),
-        );
+        let d = self.expr_error(Code::E0212, m, e, format!("`{key}=` must be `pl.{form}`"), format!("not a {what}"));
+        d.help = Some(format!("valid {plural}: {names}"));
     }
 
     fn enum_arg(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Const> {
@@ -627,15 +619,8 @@ impl Lowering<'_> {
             E::True => Some(true),
             E::False => Some(false),
             _ => {
-                let file = self.modules[m].file;
-                let span = self.ast(m).expr(e).span;
-                self.error(
-                    Code::E0212,
-                    file,
-                    span,
-                    format!("`{what}=` must be a bool literal (True/False)"),
-                    "not True or False",
-                );
+                let message = format!("`{what}=` must be a bool literal (True/False)");
+                self.expr_error(Code::E0212, m, e, message, "not True or False");
                 None
             }
         }
@@ -656,7 +641,7 @@ impl Lowering<'_> {
         &mut self,
         m: ModuleId,
         e: ast::ExprId,
-        scalars: &FxHashMap<Symbol, ()>,
+        scalars: &FxHashSet<Symbol>,
     ) -> Option<(TypeId, Direction)> {
         if let E::Subscript { value, index } = self.ast(m).expr(e).kind.clone() {
             let wrapper = self.pl_path(m, value).or_else(|| self.dotted(m, value));
@@ -676,20 +661,21 @@ impl Lowering<'_> {
     /// (`tuple[...]` / `pl.Tuple[...]`, for a value a call returns several of).
     /// `scalars` are the integer scalar variables in scope, which a shape may name as
     /// run-time extents (`pl.Tensor[[n], pl.FP32]`).
-    pub(crate) fn local_type(
-        &mut self,
-        m: ModuleId,
-        e: ast::ExprId,
-        scalars: &FxHashMap<Symbol, ()>,
-    ) -> Option<TypeId> {
-        if let Some(items) = self.tuple_items(m, e) {
-            let mut types = Vec::with_capacity(items.len());
-            for item in items {
-                types.push(self.value_type(m, item, scalars)?);
+    pub(crate) fn local_type(&mut self, m: ModuleId, e: ast::ExprId, scalars: &FxHashSet<Symbol>) -> Option<TypeId> {
+        match self.tuple_items(m, e) {
+            Some(_) => {
+                let types = self.annotated_types(m, e, scalars)?;
+                Some(self.program.types.intern(Type::Tuple(types)))
             }
-            return Some(self.program.types.intern(Type::Tuple(types)));
+            None => self.value_type(m, e, scalars),
         }
-        self.value_type(m, e, scalars)
+    }
+
+    /// The value types of a `tuple[...]` / `pl.Tuple[...]` annotation's items, or the one
+    /// value type of another annotation.
+    fn annotated_types(&mut self, m: ModuleId, e: ast::ExprId, scalars: &FxHashSet<Symbol>) -> Option<Vec<TypeId>> {
+        let Some(items) = self.tuple_items(m, e) else { return Some(vec![self.value_type(m, e, scalars)?]) };
+        items.into_iter().map(|item| self.value_type(m, item, scalars)).collect()
     }
 
     /// The element annotations of `tuple[A, B]` / `pl.Tuple[A, B]`; `None` for another
@@ -721,24 +707,12 @@ impl Lowering<'_> {
             );
             return None;
         }
-        if let Some(items) = self.tuple_items(m, e) {
-            let mut types = Vec::new();
-            for item in items {
-                types.push(self.value_type(m, item, &FxHashMap::default())?);
-            }
-            return Some(types);
-        }
-        Some(vec![self.value_type(m, e, &FxHashMap::default())?])
+        self.annotated_types(m, e, &FxHashSet::default())
     }
 
     /// A value type: `pl.Tensor[...]`, bare `pl.Tensor`, `pl.Tile[...]`, `pl.Scalar[...]`,
     /// `pl.TaskId`, `pl.Array[...]`, or a bare dtype (a scalar).
-    pub(crate) fn value_type(
-        &mut self,
-        m: ModuleId,
-        e: ast::ExprId,
-        scalars: &FxHashMap<Symbol, ()>,
-    ) -> Option<TypeId> {
+    pub(crate) fn value_type(&mut self, m: ModuleId, e: ast::ExprId, scalars: &FxHashSet<Symbol>) -> Option<TypeId> {
         let file = self.modules[m].file;
         let expr = self.ast(m).expr(e).clone();
         let (head, index) = match expr.kind {
@@ -844,7 +818,7 @@ impl Lowering<'_> {
         m: ModuleId,
         expr: &ast::Expr,
         items: &[ast::ExprId],
-        scalars: &FxHashMap<Symbol, ()>,
+        scalars: &FxHashSet<Symbol>,
         distributed: bool,
     ) -> Option<Type> {
         let file = self.modules[m].file;
@@ -945,8 +919,6 @@ impl Lowering<'_> {
 
     /// A dtype: `pl.FP32`, `FP32`, or a constant holding one.
     pub(crate) fn dtype(&mut self, m: ModuleId, e: ast::ExprId) -> Option<DType> {
-        let file = self.modules[m].file;
-        let span = self.ast(m).expr(e).span;
         if let Some(dotted) = self.dotted(m, e) {
             let last = dotted.rsplit('.').next().unwrap_or("");
             if let Some(d) = DType::from_name(last) {
@@ -957,14 +929,9 @@ impl Lowering<'_> {
             Const::DType(d) => Some(d),
             other => {
                 let what = other.describe(&self.session.interner);
-                self.error_help(
-                    Code::E0206,
-                    file,
-                    span,
-                    format!("expected a dtype such as pl.FP32, found {what}"),
-                    "not a dtype",
-                    format!("valid dtypes: {}", DType::names()),
-                );
+                let message = format!("expected a dtype such as pl.FP32, found {what}");
+                let d = self.expr_error(Code::E0206, m, e, message, "not a dtype");
+                d.help = Some(format!("valid dtypes: {}", DType::names()));
                 None
             }
         }
@@ -972,7 +939,7 @@ impl Lowering<'_> {
 
     /// A shape: a list of extents (integers, constants, `pl.dynamic` dimensions, scalar
     /// parameters declared earlier), or a constant holding such a list.
-    pub(crate) fn shape(&mut self, m: ModuleId, e: ast::ExprId, scalars: &FxHashMap<Symbol, ()>) -> Option<Vec<Dim>> {
+    pub(crate) fn shape(&mut self, m: ModuleId, e: ast::ExprId, scalars: &FxHashSet<Symbol>) -> Option<Vec<Dim>> {
         let file = self.modules[m].file;
         let span = self.ast(m).expr(e).span;
         let items = match &self.ast(m).expr(e).kind {
@@ -1003,7 +970,7 @@ impl Lowering<'_> {
             // A scalar parameter named in a shape is a run-time extent.
             if let E::Name(n) = self.ast(m).expr(item).kind {
                 let derived = matches!(self.modules[m].names.get(&n), Some((Binding::DynExtent(_), _)));
-                if scalars.contains_key(&n) || derived {
+                if scalars.contains(&n) || derived {
                     dims.push(Dim::Unknown);
                     continue;
                 }
@@ -1050,7 +1017,7 @@ impl Lowering<'_> {
     /// integer constants, `pl.dynamic` dimensions and scalar parameters, with at least one
     /// dimension or parameter: an extent known at run time. Walked with a stack, so that a
     /// long chain costs no recursion.
-    pub(crate) fn dynamic_arithmetic(&self, m: ModuleId, item: ast::ExprId, scalars: &FxHashMap<Symbol, ()>) -> bool {
+    pub(crate) fn dynamic_arithmetic(&self, m: ModuleId, item: ast::ExprId, scalars: &FxHashSet<Symbol>) -> bool {
         if !matches!(self.ast(m).expr(item).kind, E::Binary { .. } | E::Unary { .. }) {
             return false;
         }
@@ -1068,7 +1035,7 @@ impl Lowering<'_> {
                 }
                 E::Unary { op: UnaryOp::Neg, operand } => stack.push(*operand),
                 E::Int => {}
-                E::Name(n) if scalars.contains_key(n) => dynamic = true,
+                E::Name(n) if scalars.contains(n) => dynamic = true,
                 E::Name(n) => match self.modules[m].names.get(n) {
                     Some((Binding::Const(Const::Dyn(_)) | Binding::DynExtent(_), _)) => dynamic = true,
                     Some((Binding::Const(Const::Int(_)), _)) => {}

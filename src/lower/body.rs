@@ -196,6 +196,24 @@ impl FnLower<'_, '_> {
         self.error(code, span, message, label).severity = crate::diag::Severity::Warning;
     }
 
+    /// The name expression `e` is; otherwise `code` with `message` at `e`, labelled "not
+    /// a name".
+    pub(crate) fn name_target(&mut self, e: ast::ExprId, code: Code, message: &str) -> Option<Symbol> {
+        let expr = self.ast().expr(e);
+        if let E::Name(n) = expr.kind {
+            return Some(n);
+        }
+        let span = expr.span;
+        self.error(code, span, message, "not a name");
+        None
+    }
+
+    /// The span of expression `e` and its source text, for a message that quotes it.
+    pub(crate) fn source_of(&self, e: ast::ExprId) -> (Span, String) {
+        let span = self.ast().expr(e).span;
+        (span, self.text(span))
+    }
+
     pub fn text(&self, span: Span) -> String {
         self.cx.text_of(self.m, span).to_string()
     }
@@ -493,13 +511,13 @@ impl FnLower<'_, '_> {
     /// dtype.
     fn annotated(&mut self, annotation: ast::ExprId, value: ExprId) -> ExprId {
         // Integer scalars in scope may stand in a shape as run-time extents.
-        let scalars: FxHashMap<Symbol, ()> = self
+        let scalars: FxHashSet<Symbol> = self
             .names
             .iter()
             .filter(|&(_, &v)| {
                 matches!(self.cx.program.types.get(self.cx.program.var(v).ty), Type::Scalar(d) if d.is_int())
             })
-            .map(|(&n, _)| (n, ()))
+            .map(|(&n, _)| n)
             .collect();
         let Some(ty) = self.cx.local_type(self.m, annotation, &scalars) else { return value };
         let vty = self.cx.program.expr(value).ty;
@@ -648,15 +666,7 @@ impl FnLower<'_, '_> {
                 self.names.insert(name, var);
                 return var;
             }
-            let n = self.cx.name(name).to_string();
-            let (a, b) = (self.describe_type(&a), self.describe_type(&b));
-            self.error_help(
-                Code::E0210,
-                span,
-                format!("cannot reassign `{n}` with a different type: was {a}, now {b}"),
-                "a value of another type",
-                format!("use a new name for the {b}"),
-            );
+            self.reassign_error(name, &a, &b, span);
             return var;
         }
         let var = self.new_local(name, ty, span);
@@ -724,16 +734,9 @@ impl FnLower<'_, '_> {
         span: Span,
         out: &mut Block,
     ) {
-        let b = self.ast().expr(base).clone();
-        let E::Name(name) = b.kind else {
-            self.error(
-                Code::E0105,
-                b.span,
-                "the target of a subscript assignment must be a variable name",
-                "not a name",
-            );
-            return;
-        };
+        let message = "the target of a subscript assignment must be a variable name";
+        let Some(name) = self.name_target(base, Code::E0105, message) else { return };
+        let target = self.ast().expr(base).span;
         let Some(dst) = self.expr(base) else { return };
         let Some(src) = self.expr(value) else { return };
         let dst_ty = self.ty(dst).clone();
@@ -762,7 +765,7 @@ impl FnLower<'_, '_> {
                     self.cx.program.expr(dst).ty,
                     span,
                 );
-                let var = self.bind(name, self.cx.program.expr(dst).ty, b.span);
+                let var = self.bind(name, self.cx.program.expr(dst).ty, target);
                 let s = self.new_stmt(StmtKind::Assign { var, value: call }, span);
                 out.push(s);
             }
@@ -794,13 +797,13 @@ impl FnLower<'_, '_> {
                     ty,
                     span,
                 );
-                let var = self.bind(name, ty, b.span);
+                let var = self.bind(name, ty, target);
                 let s = self.new_stmt(StmtKind::Assign { var, value: call }, span);
                 out.push(s);
             }
             other => {
                 let what = self.describe_type(other);
-                self.error(Code::E0217, b.span, format!("cannot assign into {what}"), "not a tensor, tile or array");
+                self.error(Code::E0217, target, format!("cannot assign into {what}"), "not a tensor, tile or array");
             }
         }
     }
@@ -1323,46 +1326,34 @@ impl FnLower<'_, '_> {
     /// `pl.unroll`; a step that is not zero) as start, stop and step.
     fn loop_bounds(&mut self, kind: ForKind, bounds: &[ast::ExprId], header: Span) -> Option<(ExprId, ExprId, ExprId)> {
         let name = kind.name();
-        if bounds.is_empty() || bounds.len() > 3 {
-            self.error(
-                Code::E0202,
-                header,
-                format!("pl.{name}() takes 1 to 3 positional bounds, got {}", bounds.len()),
-                "wrong number of bounds",
-            );
+        if !(1..=3).contains(&bounds.len()) {
+            let message = format!("pl.{name}() takes 1 to 3 positional bounds, got {}", bounds.len());
+            self.error(Code::E0202, header, message, "wrong number of bounds");
             return None;
         }
         let mut lowered = Vec::new();
         for &b in bounds {
             let e = self.expr(b);
             if let Some(e) = e {
+                let span = self.ast().expr(b).span;
                 if !matches!(self.ty(e), Type::Scalar(d) if d.is_int()) && !matches!(self.ty(e), Type::Unknown) {
-                    let span = self.ast().expr(b).span;
-                    self.error(
-                        Code::E0217,
-                        span,
-                        format!("a bound of pl.{name}() must be an integer scalar"),
-                        "not an integer",
-                    );
+                    let message = format!("a bound of pl.{name}() must be an integer scalar");
+                    self.error(Code::E0217, span, message, "not an integer");
                 }
                 if kind == ForKind::Unroll && !matches!(self.cx.program.expr(e).kind, ExprKind::Int(_)) {
-                    let span = self.ast().expr(b).span;
-                    self.error(
-                        Code::E0218,
-                        span,
-                        "the bounds of pl.unroll() must be compile-time constants",
-                        "not a constant",
-                    );
+                    let message = "the bounds of pl.unroll() must be compile-time constants";
+                    self.error(Code::E0218, span, message, "not a constant");
                 }
             }
             lowered.push(e);
         }
         let lowered = lowered.into_iter().collect::<Option<Vec<_>>>()?;
+        // One to three bounds, checked above.
         let (start, stop, step) = match lowered.as_slice() {
             [stop] => (self.int(0, header), *stop, self.int(1, header)),
             [start, stop] => (*start, *stop, self.int(1, header)),
-            [start, stop, step] => (*start, *stop, *step),
-            _ => unreachable!("checked 1..=3"),
+            [start, stop, step, ..] => (*start, *stop, *step),
+            [] => return None,
         };
         if let ExprKind::Int(0) = self.cx.program.expr(step).kind {
             let span = self.ast().expr(bounds[2]).span;
@@ -1398,8 +1389,7 @@ impl FnLower<'_, '_> {
         // A stage that is not a constant is reported by the evaluation (E0218).
         let value = self.cx.eval_const_in(self.m, st, &|_| None).map(|c| c.as_int());
         if matches!(value, Some(n) if n.is_none_or(|n| n < 1)) {
-            let span = self.ast().expr(st).span;
-            let got = self.text(span);
+            let (span, got) = self.source_of(st);
             self.error(
                 Code::E0219,
                 span,
@@ -1777,64 +1767,53 @@ impl FnLower<'_, '_> {
         let binding = self.cx.modules[self.m].names.get(&n).map(|b| b.0.clone());
         match binding {
             Some(Binding::Const(c)) => self.const_expr(&c, span),
-            Some(Binding::Function(_)) | Some(Binding::ProgramClass) | Some(Binding::Factory(_)) => {
-                let name = self.cx.name(n).to_string();
-                self.error(
-                    Code::E0211,
-                    span,
-                    format!("`{name}` is a function; pl code can call it but not use it as a value"),
-                    "a function",
-                );
-                None
-            }
             Some(Binding::Poisoned) => None,
             // A run-time extent over `pl.dynamic` dimensions: its defining arithmetic.
             Some(Binding::DynExtent(e)) => self.expr(e).map(|id| {
                 let (kind, ty) = (self.cx.program.expr(id).kind.clone(), self.cx.program.expr(id).ty);
                 self.new_expr(kind, ty, span)
             }),
-            Some(Binding::Pl | Binding::Pld) => {
-                self.error(Code::E0223, span, "the `pl` namespace is not a value", "`pl` alone");
+            other => {
+                self.not_a_value(n, other.as_ref(), span);
                 None
+            }
+        }
+    }
+
+    /// A name that is not a value of pl code, by what it is bound to: a function (E0211),
+    /// the `pl` namespace (E0223), the `math` module, an outside library or a host-code
+    /// name (E0222), or nothing (E0201).
+    fn not_a_value(&mut self, n: Symbol, binding: Option<&Binding>, span: Span) {
+        let name = self.cx.name(n).to_string();
+        let host = self.cx.modules[self.m].host_names.get(&n).copied();
+        let (code, message, label, help) = match binding {
+            Some(Binding::Function(_) | Binding::ProgramClass | Binding::Factory(_)) => {
+                let message = format!("`{name}` is a function; pl code can call it but not use it as a value");
+                (Code::E0211, message, "a function", None)
+            }
+            Some(Binding::Pl | Binding::Pld) => {
+                (Code::E0223, "the `pl` namespace is not a value".to_string(), "`pl` alone", None)
             }
             Some(Binding::Math) => {
-                let name = self.cx.name(n).to_string();
-                self.error_help(
-                    Code::E0222,
-                    span,
-                    format!("the `{name}` module is not a value"),
-                    "a module",
-                    format!("pl code may use the module's constants: `{name}.inf`, `{name}.pi`"),
-                );
-                None
+                let help = format!("pl code may use the module's constants: `{name}.inf`, `{name}.pi`");
+                (Code::E0222, format!("the `{name}` module is not a value"), "a module", Some(help))
             }
-            Some(Binding::Outside) => {
-                let name = self.cx.name(n).to_string();
-                self.error(
-                    Code::E0222,
-                    span,
-                    format!("`{name}` comes from an outside library, which pl code cannot use"),
-                    "outside library",
-                );
-                None
+            // `Binding::Outside`: the value bindings are lowered by `name_expr`.
+            Some(_) => {
+                let message = format!("`{name}` comes from an outside library, which pl code cannot use");
+                (Code::E0222, message, "outside library", None)
             }
-            None => {
-                let name = self.cx.name(n).to_string();
-                if let Some(&host) = self.cx.modules[self.m].host_names.get(&n) {
-                    let file = self.file;
-                    self.error(
-                        Code::E0222,
-                        span,
-                        format!("`{name}` is defined by host code, which runs in Python; pl code cannot use it"),
-                        "host-code name",
-                    )
-                    .secondary
-                    .push(Label::secondary(file, host, "defined here, in host code"));
-                } else {
-                    self.error(Code::E0201, span, format!("undefined name `{name}`"), "not defined");
-                }
-                None
+            None if host.is_some() => {
+                let message = format!("`{name}` is defined by host code, which runs in Python; pl code cannot use it");
+                (Code::E0222, message, "host-code name", None)
             }
+            None => (Code::E0201, format!("undefined name `{name}`"), "not defined", None),
+        };
+        let file = self.file;
+        let d = self.error(code, span, message, label);
+        d.help = help;
+        if let Some(host) = host.filter(|_| binding.is_none()) {
+            d.secondary.push(Label::secondary(file, host, "defined here, in host code"));
         }
     }
 

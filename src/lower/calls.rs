@@ -13,8 +13,21 @@ use crate::ir::ops::{Op, Param as OpParam};
 use crate::ir::{ArgDir, CallAttrs, Callee, DType, Dim, Direction, ExprId, ExprKind, FuncKind, Type};
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, StmtKind as S};
 
-/// The direction markers `pl.adir.<name>(x)` of PyPTO's printer (`ArgDirection`).
-const ADIR_MARKERS: &[&str] = &["input", "output", "inout", "output_existing", "no_dep", "scalar"];
+/// The direction markers `pl.adir.<name>(x)` of PyPTO's printer (`ArgDirection`), with the
+/// direction each stands for.
+const ADIR_MARKERS: &[(&str, ArgDir)] = &[
+    ("input", ArgDir::Input),
+    ("output", ArgDir::OutputExisting),
+    ("inout", ArgDir::InOut),
+    ("output_existing", ArgDir::OutputExisting),
+    ("no_dep", ArgDir::NoDep),
+    ("scalar", ArgDir::Scalar),
+];
+
+/// The direction the marker `pl.adir.<name>` stands for.
+fn adir_marker(name: &str) -> Option<ArgDir> {
+    ADIR_MARKERS.iter().find(|(n, _)| *n == name).map(|&(_, dir)| dir)
+}
 /// The keywords `pl.submit` takes besides the function's own arguments.
 const SUBMIT_KEYWORDS: &[&str] = &["deps", "dumps", "allow_early_resolve", "predicate", "attrs"];
 /// The keywords `pl.spmd_submit` takes besides the function's own arguments.
@@ -262,17 +275,15 @@ impl FnLower<'_, '_> {
         };
         let args = args.clone();
         let span = self.ast().expr(e).span;
-        if !ADIR_MARKERS.contains(&dir.as_str()) {
-            self.error(
-                Code::E0205,
-                span,
-                format!("Unknown argument direction marker `pl.adir.{dir}`: write one of {}", ADIR_MARKERS.join(", ")),
-                "unknown direction",
-            );
+        let Some(marked) = adir_marker(&dir) else {
+            let names: Vec<&str> = ADIR_MARKERS.iter().map(|&(n, _)| n).collect();
+            let message =
+                format!("Unknown argument direction marker `pl.adir.{dir}`: write one of {}", names.join(", "));
+            self.error(Code::E0205, span, message, "unknown direction");
             return None;
-        }
+        };
         match args.as_slice() {
-            [one] if matches!(one.kind, ArgKind::Positional) => Some((one.value, dir == "no_dep", true)),
+            [one] if matches!(one.kind, ArgKind::Positional) => Some((one.value, marked == ArgDir::NoDep, true)),
             _ => {
                 self.error(
                     Code::E0202,
@@ -301,14 +312,7 @@ impl FnLower<'_, '_> {
     pub(crate) fn attrs_dict(&mut self, value: ast::ExprId, attrs: &mut CallAttrs) -> Option<()> {
         for (key, e, span) in self.dict_entries(value)? {
             let name = self.cx.name(key).to_string();
-            if name == "manual_dep_edges" {
-                self.error_help(
-                    Code::E0217,
-                    span,
-                    "attrs={'manual_dep_edges': ...} is not accepted on a call",
-                    "not a call attribute",
-                    "write manual dependency edges as deps=[...] on pl.submit or pl.system.task_dummy",
-                );
+            if self.dependency_attr(&name, span, false) {
                 return None;
             }
             if name == "arg_directions" {
@@ -329,18 +333,27 @@ impl FnLower<'_, '_> {
     pub(crate) fn op_attrs(&mut self, value: ast::ExprId) -> Option<()> {
         for (key, _, span) in self.dict_entries(value)? {
             let name = self.cx.name(key).to_string();
-            if matches!(name.as_str(), "manual_dep_edges" | "dummy_task") {
-                self.error_help(
-                    Code::E0217,
-                    span,
-                    format!("attrs['{name}'] on an op call is not a writable attribute"),
-                    "not a call attribute",
-                    "write manual dependency edges as deps=[...] on pl.submit or pl.system.task_dummy",
-                );
+            if self.dependency_attr(&name, span, true) {
                 return None;
             }
         }
         Some(())
+    }
+
+    /// E0217 on an `attrs=` entry that is a dependency edge, which PyPTO writes as `deps=`
+    /// on `pl.submit`/`task_dummy`: `manual_dep_edges`, and on an op call (`op`) also
+    /// `dummy_task`. `true` when reported.
+    fn dependency_attr(&mut self, name: &str, span: crate::diag::Span, op: bool) -> bool {
+        let message = match name {
+            "manual_dep_edges" | "dummy_task" if op => {
+                format!("attrs['{name}'] on an op call is not a writable attribute")
+            }
+            "manual_dep_edges" => "attrs={'manual_dep_edges': ...} is not accepted on a call".to_string(),
+            _ => return false,
+        };
+        let help = "write manual dependency edges as deps=[...] on pl.submit or pl.system.task_dummy";
+        self.error_help(Code::E0217, span, message, "not a call attribute", help);
+        true
     }
 
     /// `["Input", "OutputExisting", ...]`: one direction per argument.
@@ -411,15 +424,8 @@ impl FnLower<'_, '_> {
         let (E::List(items) | E::Tuple(items)) = &expr.kind else { return None };
         let mut names = Vec::with_capacity(items.len());
         for &item in items {
-            let dir = self.cx.pl_path(self.m, item)?.strip_prefix("adir.").map(str::to_string)?;
-            let dir = match dir.as_str() {
-                "input" => ArgDir::Input,
-                "inout" => ArgDir::InOut,
-                "output" | "output_existing" => ArgDir::OutputExisting,
-                "no_dep" => ArgDir::NoDep,
-                "scalar" => ArgDir::Scalar,
-                _ => return None,
-            };
+            let path = self.cx.pl_path(self.m, item)?;
+            let dir = adir_marker(path.strip_prefix("adir.")?)?;
             let sym = self.cx.intern(dir.name());
             names.push(self.new_expr(ExprKind::Str(sym), crate::ir::Types::UNKNOWN, self.ast().expr(item).span));
         }

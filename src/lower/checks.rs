@@ -84,15 +84,28 @@ impl FnLower<'_, '_> {
         if std::mem::discriminant(&a) != std::mem::discriminant(&b) || compatible(&a, &b) {
             return;
         }
+        self.reassign_error(name, &a, &b, span);
+    }
+
+    /// E0210: `name`, which holds a value of type `old`, assigned a value of type `new`.
+    /// Another kind of value (from `bind`), or another shape or dtype of the same kind (from
+    /// `check_rebinding`): each in its own words.
+    pub(crate) fn reassign_error(&mut self, name: Symbol, old: &Type, new: &Type, span: Span) {
         let n = self.cx.name(name).to_string();
-        let (a, b) = (self.describe_type(&a), self.describe_type(&b));
-        self.error_help(
-            Code::E0210,
-            span,
-            format!("Cannot reassign '{n}' with a different type: was {a}, got {b}"),
-            "a value of another shape or dtype",
-            "use a different variable name for a value with another shape or dtype",
-        );
+        let same_kind = std::mem::discriminant(old) == std::mem::discriminant(new);
+        let (a, b) = (self.describe_type(old), self.describe_type(new));
+        let (message, label, help) = if same_kind {
+            let help = "use a different variable name for a value with another shape or dtype".to_string();
+            (
+                format!("Cannot reassign '{n}' with a different type: was {a}, got {b}"),
+                "a value of another shape or dtype",
+                help,
+            )
+        } else {
+            let help = format!("use a new name for the {b}");
+            (format!("cannot reassign `{n}` with a different type: was {a}, now {b}"), "a value of another type", help)
+        };
+        self.error_help(Code::E0210, span, message, label, help);
     }
 
     /// Marks `var` as a loop-carried value (an iter arg), which PyPTO lets a body re-bind

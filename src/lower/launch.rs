@@ -113,8 +113,7 @@ impl FnLower<'_, '_> {
         if !matches!(self.ast().expr(value).kind, E::List(_) | E::Tuple(_) | E::Comprehension { .. }) {
             // `[a] + [b for ...]` and any other computed value: PyPTO reads only the
             // literal forms.
-            let span = self.ast().expr(value).span;
-            let text = self.text(span);
+            let (span, text) = self.source_of(value);
             self.error_help(
                 Code::E0217,
                 span,
@@ -134,8 +133,7 @@ impl FnLower<'_, '_> {
                     _ => None,
                 };
                 if let Some(kind) = clash {
-                    let span = self.ast().expr(item).span;
-                    let text = self.text(span);
+                    let (span, text) = self.source_of(item);
                     let after =
                         if entry == DepEntry::Array { "a per-element / comprehension" } else { "a whole-array" };
                     self.error_help(
@@ -197,8 +195,7 @@ impl FnLower<'_, '_> {
             })
             .collect();
         for item in items {
-            let span = self.ast().expr(item).span;
-            let text = self.text(span);
+            let (span, text) = self.source_of(item);
             let E::Name(n) = self.ast().expr(item).kind else {
                 self.error(
                     Code::E0217,

@@ -234,6 +234,19 @@ impl Lowering<'_> {
         self.diags.last_mut().expect("just pushed")
     }
 
+    /// `error` at expression `e` of module `m`.
+    pub fn expr_error(
+        &mut self,
+        code: Code,
+        m: ModuleId,
+        e: ast::ExprId,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> &mut Diagnostic {
+        let (file, span) = (self.modules[m].file, self.modules[m].ast.expr(e).span);
+        self.error(code, file, span, message, label)
+    }
+
     /// `error` with a help line.
     pub fn error_help<M: Into<String>, L: Into<String>, H: Into<String>>(
         &mut self,
@@ -614,7 +627,7 @@ impl Lowering<'_> {
             return;
         }
         // `GATHERED = NR * 64` over `pl.dynamic` dimensions: a run-time extent.
-        if self.dynamic_arithmetic(m, value, &FxHashMap::default()) {
+        if self.dynamic_arithmetic(m, value, &FxHashSet::default()) {
             for &target in targets {
                 let t = self.modules[m].ast.expr(target).clone();
                 if let AstExpr::Name(name) = t.kind {
@@ -763,7 +776,7 @@ impl Lowering<'_> {
         if method && ast_params.clone().next().is_some_and(|p| p.name.is_some_and(|n| self.name(n.name) == "self")) {
             ast_params.next();
         }
-        let mut scalars_seen = FxHashMap::default();
+        let mut scalars_seen = FxHashSet::default();
         // The `pl.dynamic` symbols the annotations read so far.
         let mut dyn_used: Vec<Symbol> = Vec::new();
         // Python refuses a name given to two parameters ("duplicate argument 'x' in
@@ -822,7 +835,7 @@ impl Lowering<'_> {
                 );
             }
             if self.program.types.get(ty).is_scalar() {
-                scalars_seen.insert(pname.name, ());
+                scalars_seen.insert(pname.name);
                 self.dynamic_after_use(m, pname, &dyn_used);
             }
             self.dynamic_names_in(m, annotation, &mut dyn_used);

@@ -546,8 +546,7 @@ impl FnLower<'_, '_> {
                 Some(l) => match self.enum_of(l) {
                     Some(EnumValue::Level(v)) => level = Some(v),
                     _ => {
-                        let span = self.ast().expr(l).span;
-                        let text = self.text(span);
+                        let (span, text) = self.source_of(l);
                         let message = match text.strip_prefix("pl.Level.").or_else(|| text.strip_prefix("Level.")) {
                             Some(member) => format!("`pl.Level` has no member `{member}`"),
                             None => format!("the level of pl.at() must be pl.Level.<name>, not `{text}`"),
@@ -652,18 +651,9 @@ impl FnLower<'_, '_> {
     /// `with ... as tid:` binds a task id.
     fn task_id_target(&mut self, item: &ast::WithItem) -> Option<crate::ir::VarId> {
         let t = item.target?;
-        let te = self.ast().expr(t).clone();
-        let E::Name(n) = te.kind else {
-            self.error(
-                Code::E0312,
-                te.span,
-                "`as` target on `with pl.at(...)` must be a plain variable name",
-                "not a name",
-            );
-            return None;
-        };
+        let n = self.name_target(t, Code::E0312, "`as` target on `with pl.at(...)` must be a plain variable name")?;
         let ty = self.intern_ty(crate::ir::Type::Scalar(DType::TaskId));
-        Some(self.bind(n, ty, te.span))
+        Some(self.bind(n, ty, self.ast().expr(t).span))
     }
 
     fn enum_of(&mut self, e: ast::ExprId) -> Option<EnumValue> {
@@ -797,11 +787,9 @@ impl FnLower<'_, '_> {
     /// with `i = pl.tile.get_block_idx()`.
     pub(crate) fn spmd_loop(&mut self, l: RegionLoop<'_>, out: &mut Block) {
         let RegionLoop { target, args, body, span, header } = l;
-        let te = self.ast().expr(target).clone();
-        let E::Name(n) = te.kind else {
-            self.error(Code::E0219, te.span, "the target of `for ... in pl.spmd(n)` must be a name", "not a name");
-            return;
-        };
+        let message = "the target of `for ... in pl.spmd(n)` must be a name";
+        let Some(n) = self.name_target(target, Code::E0219, message) else { return };
+        let target = self.ast().expr(target).span;
         let Some(core_num) = self.core_num(args, span) else { return };
         let (name, mut attrs) =
             self.keywords(args, &["core_num", "sync_start", "name_hint", "optimizations"], "pl.spmd", span);
@@ -814,10 +802,10 @@ impl FnLower<'_, '_> {
         let call = self.new_expr(
             ExprKind::Call { callee: Callee::Op(op), args: Vec::new(), attrs: CallAttrs::none() },
             idx_ty,
-            te.span,
+            target,
         );
-        let var = self.bind(n, idx_ty, te.span);
-        let first = self.new_stmt(StmtKind::Assign { var, value: call }, te.span);
+        let var = self.bind(n, idx_ty, target);
+        let first = self.new_stmt(StmtKind::Assign { var, value: call }, target);
         let mut inner = vec![first];
         inner.extend(self.block(&body.stmts));
         self.frames.pop();
@@ -847,14 +835,8 @@ impl FnLower<'_, '_> {
             );
             return;
         }
-        if !matches!(self.ast().expr(target).kind, E::Name(_)) {
-            let t = self.ast().expr(target).span;
-            self.error(
-                Code::E0219,
-                t,
-                "the target of `for ... in pl.split_aiv(2, mode=...)` must be a name",
-                "not a name",
-            );
+        let message = "the target of `for ... in pl.split_aiv(2, mode=...)` must be a name";
+        if self.name_target(target, Code::E0219, message).is_none() {
             return;
         }
         let positional: Vec<ast::ExprId> =

@@ -330,7 +330,7 @@ impl Outliner<'_> {
     /// (`ssa` for a value, `iter` for an iter arg, `rv` for a loop's or an if's result) and
     /// the first free number: `acc__ssa_v0` → `acc__ssa_v1`, `acc__iter_v0`, `acc__rv_v0`.
     fn fresh_like(&mut self, v: VarId, role: Role, loc: Loc) -> VarId {
-        let base = self.names.get(self.program.var(v).source).to_string();
+        let base = self.source_name(v);
         let ty = self.program.var(v).ty;
         let name = self.free_name(&Versioned::stem(&base, role));
         self.program.new_var(self.names, name, ty, loc)
@@ -420,7 +420,7 @@ impl Outliner<'_> {
                         hoisted = stmts;
                     }
                     Err(v) => {
-                        self.scalar_leaves_device(fname, v, loc);
+                        self.region_error(RegionError::ScalarLeavesDevice(v), fname, loc);
                         return vec![s];
                     }
                 }
@@ -610,31 +610,48 @@ impl Outliner<'_> {
         Ok(body.iter().copied().filter(|s| needed.contains(s)).collect())
     }
 
-    fn scalar_leaves_device(&mut self, region: Symbol, v: VarId, loc: Loc) {
-        let vname = self.names.get(self.program.var(v).source).to_string();
+    /// Reports `e`, with the region (`region`, at `loc` unless the compiler made it) as a
+    /// secondary label: the one way an outlined region's errors are written.
+    fn region_error(&mut self, e: RegionError, region: Symbol, loc: Loc) {
         let rname = self.names.get(region).to_string();
-        let at = self.program.var(v).loc;
-        self.region_error(
-            Code::E0410,
-            format!(
-                "region `{rname}` computes scalar `{vname}` from device-side data and the code after it reads `{vname}`, so the kernel would have to return a scalar"
-            ),
-            (at, "computed on the device"),
-            format!(
-                "a device kernel cannot return a scalar: write the value into a [1] tensor output and read it back after the region with pl.tensor.read(t, [0]), or compute `{vname}` before the region"
-            ),
-            loc,
-        );
-    }
-
-    /// An error at `at`, with the region (`region`, unless the compiler made it) as a
-    /// secondary label.
-    fn region_error(&mut self, code: Code, message: String, at: (Loc, &str), help: String, region: Loc) {
-        let mut d = Diagnostic::error(code, message, Label::primary(at.0.file, at.0.span, at.1)).with_help(help);
-        if !region.is_compiler_made() {
-            d = d.with_label(Label::secondary(region.file, region.span, "the region"));
+        let (code, at, label, message, help) = match e {
+            RegionError::ScalarLeavesDevice(v) => {
+                let vname = self.source_name(v);
+                let message = format!(
+                    "region `{rname}` computes scalar `{vname}` from device-side data and the code after it reads `{vname}`, so the kernel would have to return a scalar"
+                );
+                let help = format!(
+                    "a device kernel cannot return a scalar: write the value into a [1] tensor output and read it back after the region with pl.tensor.read(t, [0]), or compute `{vname}` before the region"
+                );
+                (Code::E0410, self.program.var(v).loc, "computed on the device", message, help)
+            }
+            RegionError::NoDepNotCaptured { tensor, entry } => {
+                let tname = self.source_name(tensor);
+                let message = format!(
+                    "no_dep_args=[...] of region `{rname}` names tensor `{tname}`, which the region does not use"
+                );
+                let help = "list only tensors the region reads or writes, or remove the entry".to_string();
+                (Code::E0411, entry, "not captured by the region", message, help)
+            }
+        };
+        let mut d = Diagnostic::error(code, message, Label::primary(at.file, at.span, label)).with_help(help);
+        if !loc.is_compiler_made() {
+            d = d.with_label(Label::secondary(loc.file, loc.span, "the region"));
         }
         self.diags.push(d);
+    }
+
+    /// The name `v` was written with (`acc` for `acc__ssa_v3`).
+    fn source_name(&self, v: VarId) -> String {
+        self.names.get(self.program.var(v).source).to_string()
+    }
+
+    /// The items of a tuple-valued option (`no_dep_args=[a, b]`), or the one value.
+    fn option_items(&self, v: ExprId) -> Vec<ExprId> {
+        match &self.program.expr(v).kind {
+            ExprKind::Tuple(items) => items.clone(),
+            _ => vec![v],
+        }
     }
 
     /// What the region's options become: launch options on the call (`deps=`, `as tid`
@@ -663,11 +680,7 @@ impl Outliner<'_> {
                 }
                 "windowize" => o.function.push((k, v)),
                 "optimizations" => {
-                    let items = match &self.program.expr(v).kind {
-                        ExprKind::Tuple(items) => items.clone(),
-                        _ => vec![v],
-                    };
-                    for item in items {
+                    for item in self.option_items(v) {
                         if let ExprKind::Call { callee: Callee::Op(op), args, .. } = &self.program.expr(item).kind {
                             let key = match op {
                                 Op::OptimizationSplit => "split",
@@ -681,27 +694,14 @@ impl Outliner<'_> {
                     }
                 }
                 "no_dep_args" => {
-                    let items = match &self.program.expr(v).kind {
-                        ExprKind::Tuple(items) => items.clone(),
-                        _ => vec![v],
-                    };
-                    for item in items {
+                    for item in self.option_items(v) {
                         let ExprKind::Var(t) = self.program.expr(item).kind else { continue };
                         match inputs.iter().position(|&i| i == t) {
                             Some(i) => no_dep.push(i),
                             None => {
-                                let tname = self.names.get(self.program.var(t).source).to_string();
-                                let rname = self.names.get(fname).to_string();
-                                let at = self.program.expr(item).loc;
-                                self.region_error(
-                                    Code::E0411,
-                                    format!(
-                                        "no_dep_args=[...] of region `{rname}` names tensor `{tname}`, which the region does not use"
-                                    ),
-                                    (at, "not captured by the region"),
-                                    "list only tensors the region reads or writes, or remove the entry".to_string(),
-                                    loc,
-                                );
+                                let entry =
+                                    RegionError::NoDepNotCaptured { tensor: t, entry: self.program.expr(item).loc };
+                                self.region_error(entry, fname, loc);
                             }
                         }
                     }
@@ -783,6 +783,15 @@ impl Outliner<'_> {
             })
             .collect()
     }
+}
+
+/// An error in a region being outlined, at the variable or the option entry it is about.
+enum RegionError {
+    /// E0410: the region computes scalar `v` from device-side data and the code after it
+    /// reads `v`.
+    ScalarLeavesDevice(VarId),
+    /// E0411: a `no_dep_args=` entry names a tensor the region does not use.
+    NoDepNotCaptured { tensor: VarId, entry: Loc },
 }
 
 /// What a region's options become.
