@@ -2442,8 +2442,18 @@ impl FnLower<'_, '_> {
                         }
                     }
                     _ => {
-                        // Reports an undefined name, a host-code name, and so on.
-                        self.name_expr(*n, f.span);
+                        // Reports an undefined name, a host-code name, and so on; a name that
+                        // is a value (a module constant) is not callable.
+                        if self.name_expr(*n, f.span).is_some() {
+                            let name = self.cx.name(*n).to_string();
+                            self.error_help(
+                                Code::E0211,
+                                f.span,
+                                format!("`{name}` is a constant, not a function"),
+                                "not callable",
+                                "call a pl function or operation, or a name bound to one (`f = kernel`)",
+                            );
+                        }
                         None
                     }
                 }
