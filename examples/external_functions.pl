@@ -3,7 +3,7 @@
 # becomes a function of the program that calls it (PyPTO's external function); `@pl.inline`
 # helpers, spliced into their callers, one calling the other and one branching on the
 # loop index; a name bound to a function (`kernel_alias = scale_kernel` calls
-# `scale_kernel`, by keyword too); and module constants read in annotations and bodies.
+# `scale_kernel`); and module constants read in annotations and bodies.
 import pypto.language as pl
 
 ROWS = 64
@@ -55,5 +55,5 @@ class External:
         out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
     ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
         mid = kernel_alias(x, mid)
-        out = scale_kernel(x=mid, out=out)
+        out = scale_kernel(mid, out)
         return out
