@@ -2552,6 +2552,28 @@ impl FnLower<'_, '_> {
             // The callee becomes part of this program.
             self.cx.ensure_lowered(key);
         }
+        if self.cx.func(key).is_some_and(|f| f.positional_only) {
+            let keywords: Vec<(Symbol, Span)> = args
+                .iter()
+                .filter_map(|a| match a.kind {
+                    ArgKind::Keyword(k) => Some((k.name, a.span)),
+                    _ => None,
+                })
+                .collect();
+            for (k, at) in &keywords {
+                let (fname, kname) = (self.cx.name(target).to_string(), self.cx.name(*k).to_string());
+                self.error_help(
+                    Code::E0203,
+                    *at,
+                    format!("Function '{fname}' does not accept keyword argument '{kname}'"),
+                    "keyword argument",
+                    "a module-level @pl.function or @pl.inline function takes its arguments by position",
+                );
+            }
+            if !keywords.is_empty() {
+                return None;
+            }
+        }
         self.function_call(key, args, span)
     }
 
