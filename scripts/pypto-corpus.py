@@ -16,15 +16,20 @@ writes every program it finds to a file of its own under --out (default
   `pl.parse_program` and friends), dedented; PyPTO rejects it when the string is written
   inside `with pytest.raises(...)` or assigned to a name such a block reads.
 
-A program's file starts with the module's imports, then the module-level assignments and
-the assignments of the enclosing test functions (before the program) that the program
-names, directly or through another such assignment, then the program. A test's
-`@pytest.mark.parametrize` values bind its parameters: the program is written once per
-value (at most 8 combinations). A program that names a parameter of an enclosing function
-that nothing binds (a helper's argument) is counted as "unresolved" and not run.
+A program's file holds what PyPTO sees when it parses the program: the module's imports,
+then, in source order, the definitions of the module and of the enclosing test functions
+(before the program) that the program reads from outside (not its own locals, parameters
+or methods), directly or through another definition, then the program. A definition is a
+simple assignment (`SIZE = 8`, `aliased = helper`), a function decorated with
+`pl.function`, `pl.inline` or `pl.jit...` (a free function the program calls), or an
+import inside a test. A test's `@pytest.mark.parametrize` values bind its parameters: the
+program is written once per value (at most 8 combinations), the bindings after the
+module's definitions and before the test body's. A program that names a parameter of an
+enclosing function that nothing binds (a helper's argument, a fixture) is counted as
+"unresolved" and not run.
 
-A program inside `with pytest.raises(...)` is one PyPTO rejects; every other one PyPTO
-accepts. Each file is checked with `plc check --message-format json`; a program is
+A program inside `with pytest.raises(...)`, or built by a helper function the file calls
+only inside such blocks, is one PyPTO rejects; every other one PyPTO accepts. Each file is checked with `plc check --message-format json`; a program is
 accepted when no diagnostic has severity error. The script prints:
 
 - accepted of the programs PyPTO accepts, rejected of the programs PyPTO rejects,
@@ -93,6 +98,67 @@ def loaded_names(node):
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def scope_children(node):
+    """The direct children of a scope's body, not descending into nested scopes' bodies."""
+    stack = list(node.body) if isinstance(node.body, list) else [node.body]
+    while stack:
+        sub = stack.pop()
+        yield sub
+        if not isinstance(sub, SCOPES):
+            stack.extend(ast.iter_child_nodes(sub))
+
+
+def outer_parts(node):
+    """What a nested scope evaluates in its enclosing scope: decorators, defaults, annotations, bases."""
+    parts = list(getattr(node, "decorator_list", []))
+    if isinstance(node, ast.ClassDef):
+        return parts + node.bases + node.keywords
+    args = node.args
+    parts += args.defaults + [d for d in args.kw_defaults if d is not None]
+    if not isinstance(node, ast.Lambda):
+        every = args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
+        parts += [a.annotation for a in every if a is not None and a.annotation is not None]
+        parts += [node.returns] if node.returns is not None else []
+    return parts
+
+
+def free_names(node):
+    """The names `node` reads from outside: what its functions neither bind nor take as parameters."""
+    if not isinstance(node, SCOPES):
+        names = set()
+        stack = [node]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, SCOPES):
+                names |= free_names(sub)
+            elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                names.add(sub.id)
+            else:
+                stack.extend(ast.iter_child_nodes(sub))
+        return names
+    outside = set()
+    for part in outer_parts(node):
+        outside |= free_names(part)
+    inner, nested, bound = set(), set(), set()
+    for sub in scope_children(node):
+        if isinstance(sub, SCOPES):
+            # A class body's names are not visible in its methods; a function's are.
+            (nested if isinstance(node, ast.ClassDef) else inner).update(free_names(sub))
+            bound |= {sub.name} if not isinstance(sub, ast.Lambda) else set()
+        elif isinstance(sub, ast.Name):
+            (bound if isinstance(sub.ctx, (ast.Store, ast.Del)) else inner).add(sub.id)
+        elif isinstance(sub, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in sub.names}
+    if not isinstance(node, ast.ClassDef):
+        args = node.args
+        every = args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
+        bound |= {a.arg for a in every if a is not None}
+    return outside | nested | (inner - bound)
+
+
 def assigned_names(stmt):
     """Names a simple assignment binds (`A = ...`, `A = B = ...`, `A, B = ...`)."""
     targets = []
@@ -118,30 +184,94 @@ def simple_value(stmt):
     return value is not None and not any(isinstance(n, bad) for n in ast.walk(value))
 
 
+PL_DEFINITION_DECORATORS = ("pl.function", "pl.inline", "pl.jit")
+
+
+def is_pl_definition(node):
+    """A function a program may call: decorated with `pl.function`, `pl.inline` or `pl.jit...`."""
+    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+        decorator_name(d) == name or decorator_name(d).startswith(name + ".")
+        for d in node.decorator_list
+        for name in PL_DEFINITION_DECORATORS
+    )
+
+
+def node_text(source, node):
+    """A statement's source, dedented, with its decorators."""
+    body = textwrap.dedent(ast.get_source_segment(source, node, padded=True))
+    decorators = "".join(
+        "@" + ast.get_source_segment(source, d) + "\n" for d in getattr(node, "decorator_list", [])
+    )
+    return decorators + body
+
+
 class Definitions:
-    """Assignments visible at a point: (names, source) in source order."""
+    """What a program may name at a point, in source order: (names bound, text, names read).
+
+    Simple assignments, functions decorated with `pl.function`/`pl.inline`/`pl.jit...`, and
+    (inside a test body) imports.
+    """
 
     def __init__(self, entries=()):
         self.entries = list(entries)
 
-    def extended(self, stmts, source):
+    def extended(self, stmts, source, imports=True, module=False):
         entries = list(self.entries)
         for stmt in stmts:
             names = assigned_names(stmt)
             if names and simple_value(stmt):
-                entries.append((set(names), ast.get_source_segment(source, stmt)))
+                reads = free_names(stmt.value)
+                entries.append((set(names), node_text(source, stmt), reads, module))
+            elif is_pl_definition(stmt):
+                entries.append(({stmt.name}, node_text(source, stmt), free_names(stmt), module))
+            elif imports and isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                bound = {(a.asname or a.name).split(".")[0] for a in stmt.names} - {"*"}
+                entries.append((bound, node_text(source, stmt), set(), module))
         return Definitions(entries)
 
-    def needed_by(self, names):
-        """The assignments that `names` need, transitively, in source order."""
-        wanted = set(names)
+    def needed_by(self, names, skip=()):
+        """The definitions `names` need, transitively, in source order, and every name read.
+
+        Names in `skip` (bound otherwise) are not looked up. Each definition is
+        (names bound, text, is module-level).
+        """
+        wanted = set(names) - set(skip)
+        read = set(names)
         chosen = []
-        for names_bound, text in reversed(self.entries):
+        for names_bound, text, reads, module in reversed(self.entries):
             if names_bound & wanted:
-                chosen.append(text)
+                chosen.append((names_bound, text, module))
                 wanted -= names_bound
-                wanted |= loaded_names(ast.parse(textwrap.dedent(text)))
-        return list(reversed(chosen))
+                wanted |= reads - set(skip)
+                read |= reads
+        return list(reversed(chosen)), read
+
+
+def callee_name(call):
+    """The name a call calls: `f` of `f(...)` and of `x.f(...)`."""
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    return None
+
+
+def raising_helpers(tree):
+    """Functions the file calls only inside `with pytest.raises(...)` blocks.
+
+    A program such a helper builds is one PyPTO rejects (`with pytest.raises(...):
+    self._mismatched_matmul()`).
+    """
+    inside = set()
+    for sub in ast.walk(tree):
+        if is_raises_with(sub):
+            for stmt in sub.body:
+                inside |= {id(c) for c in ast.walk(stmt) if isinstance(c, ast.Call)}
+    raising, plain = set(), set()
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call) and callee_name(call):
+            (raising if id(call) in inside else plain).add(callee_name(call))
+    return raising - plain
 
 
 def parametrize_bindings(func, source):
@@ -194,13 +324,11 @@ class Extractor:
             if isinstance(s, (ast.Import, ast.ImportFrom))
         ]
         self.programs = []  # (name, text, expect_reject) or (name, None, reason)
+        self.raising_helpers = raising_helpers(self.tree)
         self.raises_reads = {}  # test scope -> names read inside its pytest.raises blocks
 
     def run(self):
-        module_defs = Definitions().extended(
-            [s for s in self.tree.body if not isinstance(s, (ast.Import, ast.ImportFrom))],
-            self.source,
-        )
+        module_defs = Definitions().extended(self.tree.body, self.source, imports=False, module=True)
         self.visit_block(self.tree.body, module_defs, [], False, [])
         return self.programs
 
@@ -221,6 +349,7 @@ class Extractor:
                     for stmt in sub.body:
                         reads |= loaded_names(stmt)
             self.raises_reads[tuple(scope + [node.name])] = reads
+            raises = raises or node.name in self.raising_helpers
             for combo in parametrize_bindings(node, self.source):
                 frame = (node.name, params, combo)
                 self.visit_block(node.body, defs, bindings + [frame], raises, scope + [node.name])
@@ -267,30 +396,40 @@ class Extractor:
 
     def emit(self, node, defs, bindings, raises, scope):
         name = ".".join(scope + [node.name])
-        body = textwrap.dedent(ast.get_source_segment(self.source, node, padded=True))
-        decorators = "".join(
-            "@" + ast.get_source_segment(self.source, d) + "\n" for d in node.decorator_list
-        )
-        text_of_node = decorators + body
-        used = loaded_names(node)
+        text_of_node = node_text(self.source, node)
+        used = free_names(node)
         bound = {}
         for _, _, combo in bindings:
             bound.update(combo)
         free_params = set()
         for _, params, _ in bindings:
             free_params |= params
-        lines = []
-        for pname in sorted(used & set(bound)):
-            lines.append(f"{pname} = {bound[pname]}")
-        needed = defs.needed_by(used - set(bound))
+        # A parameter's value may name a definition, and a definition a parameter:
+        # grow the names read until nothing new turns up.
+        wanted = set(used)
+        while True:
+            needed, read = defs.needed_by(wanted, skip=bound)
+            grown = set(read)
+            for pname in read & set(bound):
+                grown |= free_names(ast.parse(bound[pname], mode="eval"))
+            if grown <= wanted:
+                break
+            wanted |= grown
         defined = set()
-        for text in needed:
-            defined |= set(assigned_names(ast.parse(textwrap.dedent(text)).body[0]))
-        unresolved = (used & free_params) - set(bound) - defined
+        for names_bound, _, _ in needed:
+            defined |= names_bound
+        unresolved = (read & free_params) - set(bound) - defined
         if unresolved:
             self.programs.append((name, None, "unresolved " + ", ".join(sorted(unresolved))))
             return
-        parts = ["\n".join(self.imports), "\n".join(lines + [textwrap.dedent(t) for t in needed])]
+        # Module-level definitions, then the test's parameters, then the test body's ones.
+        lines = [f"{pname} = {bound[pname]}" for pname in sorted(read & set(bound))]
+        parts = [
+            "\n".join(self.imports),
+            "\n\n".join(t.rstrip() for _, t, module in needed if module),
+            "\n".join(lines),
+            "\n\n".join(t.rstrip() for _, t, module in needed if not module),
+        ]
         text = "\n\n".join(p for p in parts if p) + "\n\n\n" + text_of_node + "\n"
         self.programs.append((name, text, raises))
 

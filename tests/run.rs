@@ -130,6 +130,7 @@ const CASES: &[Case] = &[
     ok("ssa_forms", "scaled_copy", &[]),
     ok("standalone_functions", "double_entry", &[]),
     ok("standalone_functions", "opaque_square", &[]),
+    ok("external_functions", "main", &[]),
     ok("task_launches", "main", &[]),
     ok("tiled_matmul", "main", &[]),
     ok("tile_view_merge", "tiled_projection", &[]),

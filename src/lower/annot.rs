@@ -627,7 +627,7 @@ impl Lowering<'_> {
     }
 
     /// A decorator `@f(args)` as `(f, args)`; `@f` as `(f, [])`.
-    fn split_call(&self, m: ModuleId, e: ast::ExprId) -> (ast::ExprId, Vec<ast::Arg>) {
+    pub(crate) fn split_call(&self, m: ModuleId, e: ast::ExprId) -> (ast::ExprId, Vec<ast::Arg>) {
         match &self.ast(m).expr(e).kind {
             E::Call { func, args } => (*func, args.clone()),
             _ => (e, Vec::new()),

@@ -2421,8 +2421,18 @@ impl FnLower<'_, '_> {
                         }
                     }
                     _ => {
-                        // Reports an undefined name, a host-code name, and so on.
-                        self.name_expr(*n, f.span);
+                        // Reports an undefined name, a host-code name, and so on; a name that
+                        // is a value (a module constant) is not callable.
+                        if self.name_expr(*n, f.span).is_some() {
+                            let name = self.cx.name(*n).to_string();
+                            self.error_help(
+                                Code::E0211,
+                                f.span,
+                                format!("`{name}` is a constant, not a function"),
+                                "not callable",
+                                "call a pl function or operation, or a name bound to one (`f = kernel`)",
+                            );
+                        }
                         None
                     }
                 }
@@ -2520,6 +2530,28 @@ impl FnLower<'_, '_> {
             }
             // The callee becomes part of this program.
             self.cx.ensure_lowered(key);
+        }
+        if self.cx.func(key).is_some_and(|f| f.positional_only) {
+            let keywords: Vec<(Symbol, Span)> = args
+                .iter()
+                .filter_map(|a| match a.kind {
+                    ArgKind::Keyword(k) => Some((k.name, a.span)),
+                    _ => None,
+                })
+                .collect();
+            for (k, at) in &keywords {
+                let (fname, kname) = (self.cx.name(target).to_string(), self.cx.name(*k).to_string());
+                self.error_help(
+                    Code::E0203,
+                    *at,
+                    format!("Function '{fname}' does not accept keyword argument '{kname}'"),
+                    "keyword argument",
+                    "a module-level @pl.function or @pl.inline function takes its arguments by position",
+                );
+            }
+            if !keywords.is_empty() {
+                return None;
+            }
         }
         self.function_call(key, args, span)
     }

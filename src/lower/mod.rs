@@ -91,7 +91,25 @@ pub fn lower(
     }
     let Lowering { finished: programs, mut diags, .. } = cx;
     crate::diag::sort(&mut diags);
-    (programs, diags)
+    (programs, without_repeats(diags))
+}
+
+/// The diagnostics, each reported once: a module-level function that class programs call
+/// is lowered once per program (its copies), and an error in its body once per lowering.
+fn without_repeats(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut kept: Vec<Diagnostic> = Vec::with_capacity(diags.len());
+    for d in diags {
+        // Sorted by position: a repeat is among the kept ones at the same position.
+        let repeat = kept
+            .iter()
+            .rev()
+            .take_while(|k| k.primary.file == d.primary.file && k.primary.span == d.primary.span)
+            .any(|k| *k == d);
+        if !repeat {
+            kept.push(d);
+        }
+    }
+    kept
 }
 
 pub(crate) type ModuleId = usize;
@@ -154,6 +172,9 @@ pub(crate) struct FuncInfo {
     pub namespace: usize,
     /// The span of the function's name.
     pub span: Span,
+    /// A module-level `@pl.function` or `@pl.inline` function: PyPTO's external and inline
+    /// functions, whose bare-name calls take positional arguments only.
+    pub positional_only: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -766,6 +787,8 @@ impl Lowering<'_> {
         let Some(deco) = def.decorators.first() else { return };
         let Some(decl) = self.function_decorator(m, deco) else { return };
         let (kind, explicit_level, explicit_role, mut attrs) = decl;
+        let positional_only = !method
+            && self.pl_path(m, self.split_call(m, deco.expr).0).is_some_and(|p| p == "function" || p == "inline");
         attrs.strict_ssa |= program_strict.unwrap_or(false);
         let name = def.name.name;
         let (level, role) = self.level_role(file, def.name.span, name, kind, explicit_level, explicit_role);
@@ -876,6 +899,7 @@ impl Lowering<'_> {
                 returns,
                 namespace,
                 span: def.name.span,
+                positional_only,
             },
         );
     }
