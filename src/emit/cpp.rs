@@ -27,6 +27,16 @@ impl Writer {
         self.out.push('\n');
     }
 
+    /// [`Writer::line`] of formatted text, formatted in place (no `String` per line).
+    pub fn line_fmt(&mut self, args: std::fmt::Arguments<'_>) {
+        use std::fmt::Write as _;
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        let _ = self.out.write_fmt(args);
+        self.out.push('\n');
+    }
+
     /// Text written as it is (lines already indented).
     pub fn push_str(&mut self, text: &str) {
         self.out.push_str(text);

@@ -417,12 +417,16 @@ impl<'a> Emitter<'a> {
     /// `(void)name;` after the declaration of a variable the body never reads.
     fn unless_read(&mut self, var: VarId, name: &str) {
         if !self.read.contains(&var) {
-            self.line(&format!("(void){name};"));
+            self.line_fmt(format_args!("(void){name};"));
         }
     }
 
     fn line(&mut self, text: &str) {
         self.w.line(text);
+    }
+
+    fn line_fmt(&mut self, args: std::fmt::Arguments<'_>) {
+        self.w.line_fmt(args);
     }
 
     fn error(&mut self, code: Code, loc: Loc, message: String) {
@@ -542,19 +546,19 @@ impl<'a> Emitter<'a> {
                 let dims = self.shape_dims(args.first().copied().flatten());
                 let dtype = self.tensor_dtype_of(var, self.p.stmt(s).loc);
                 let shapes = self.fresh(&format!("{ci}_shapes"));
-                self.line(&format!("uint32_t {shapes}[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
+                self.line_fmt(format_args!("uint32_t {shapes}[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
                 let manual = self.create_manual_dep(value);
                 let manual = if manual { ", /*manual_dep=*/true" } else { "" };
-                self.line(&format!("TensorCreateInfo {ci}({shapes}, {}, {dtype}{manual});", dims.len()));
+                self.line_fmt(format_args!("TensorCreateInfo {ci}({shapes}, {}, {dtype}{manual});", dims.len()));
                 infos.push(ci);
                 bound.push(name);
             }
             let alloc = self.fresh(&format!("{}alloc_{}", self.prefix, self.alloc));
             self.alloc += 1;
-            self.line(&format!("TaskOutputTensors {alloc} = alloc_tensors({});", infos.join(", ")));
+            self.line_fmt(format_args!("TaskOutputTensors {alloc} = alloc_tensors({});", infos.join(", ")));
             for (i, name) in bound.iter().enumerate() {
-                self.line(&format!("const ChipTensor& {name} = {alloc}.get_ref({i});"));
-                self.line(&format!("(void){name};"));
+                self.line_fmt(format_args!("const ChipTensor& {name} = {alloc}.get_ref({i});"));
+                self.line_fmt(format_args!("(void){name};"));
             }
         }
     }
@@ -646,7 +650,7 @@ impl<'a> Emitter<'a> {
                     if let Some(t) = t {
                         let value = self.expr(v);
                         if *t != value {
-                            self.line(&format!("{t} = {value};"));
+                            self.line_fmt(format_args!("{t} = {value};"));
                         }
                     }
                 }
@@ -664,7 +668,7 @@ impl<'a> Emitter<'a> {
                     ExprKind::Int(_) => "false".to_string(),
                     _ => format!("(({c}) > 0 ? {i} < {b} : {i} > {b})"),
                 };
-                self.line(&format!("for (int64_t {i} = {a}; {test}; {i} += {c}) {{"));
+                self.line_fmt(format_args!("for (int64_t {i} = {a}; {test}; {i} += {c}) {{"));
                 self.w.indent();
                 self.block(&body, Some(&carries));
                 self.w.dedent();
@@ -676,7 +680,7 @@ impl<'a> Emitter<'a> {
                 self.line("while (true) {");
                 self.w.indent();
                 let c = self.expr(cond);
-                self.line(&format!("if (!({c})) break;"));
+                self.line_fmt(format_args!("if (!({c})) break;"));
                 self.block(&body, Some(&carries));
                 self.w.dedent();
                 self.line("}");
@@ -685,7 +689,7 @@ impl<'a> Emitter<'a> {
             StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
                 let phis = self.phis(&return_vars, &then_body, else_body.as_deref());
                 let c = self.expr(cond);
-                self.line(&format!("if ({c}) {{"));
+                self.line_fmt(format_args!("if ({c}) {{"));
                 self.w.indent();
                 self.block(&then_body, Some(&phis));
                 self.w.dedent();
@@ -741,11 +745,11 @@ impl<'a> Emitter<'a> {
                     continue;
                 }
                 let name = self.define(var);
-                self.line(&format!("ChipTensor {name} = {init_text};"));
+                self.line_fmt(format_args!("ChipTensor {name} = {init_text};"));
                 out.push(Some(name));
             } else if let Some(d) = self.scalar_dtype(var) {
                 let name = self.define(var);
-                self.line(&format!("{} {name} = {init_text};", ctype(d)));
+                self.line_fmt(format_args!("{} {name} = {init_text};", ctype(d)));
                 self.unless_read(var, &name);
                 out.push(Some(name));
             } else {
@@ -791,7 +795,7 @@ impl<'a> Emitter<'a> {
         for (k, &rv) in return_vars.iter().enumerate() {
             if let Some(d) = self.scalar_dtype(rv) {
                 let name = self.define(rv);
-                self.line(&format!("{} {name}{{}};", ctype(d)));
+                self.line_fmt(format_args!("{} {name}{{}};", ctype(d)));
                 // Set in both branches; cast to void when nothing reads it after.
                 self.unless_read(rv, &name);
                 out.push(Some(name));
@@ -826,7 +830,7 @@ impl<'a> Emitter<'a> {
                 continue;
             };
             let name = self.define(rv);
-            self.line(&format!("ChipTensor {name} = {seed};"));
+            self.line_fmt(format_args!("ChipTensor {name} = {seed};"));
             out.push(Some(name));
         }
         out
@@ -843,7 +847,7 @@ impl<'a> Emitter<'a> {
             }
             ExprKind::None => {
                 let name = self.define(var);
-                self.line(&format!("PTO2TaskId {name} = PTO2TaskId::invalid();"));
+                self.line_fmt(format_args!("PTO2TaskId {name} = PTO2TaskId::invalid();"));
                 self.unless_read(var, &name);
             }
             ExprKind::Tuple(_) => {
@@ -854,7 +858,7 @@ impl<'a> Emitter<'a> {
                 match self.scalar_dtype(var) {
                     Some(d) => {
                         let name = self.define(var);
-                        self.line(&format!("{} {name} = {text};", ctype(d)));
+                        self.line_fmt(format_args!("{} {name} = {text};", ctype(d)));
                         self.unless_read(var, &name);
                     }
                     None => {
@@ -876,8 +880,8 @@ impl<'a> Emitter<'a> {
         if index == call.results {
             if let Some(outs) = call.outs.clone() {
                 let name = self.define(var);
-                self.line(&format!("PTO2TaskId {name} = {outs}.task_id();"));
-                self.line(&format!("(void){name};"));
+                self.line_fmt(format_args!("PTO2TaskId {name} = {outs}.task_id();"));
+                self.line_fmt(format_args!("(void){name};"));
             }
             return;
         }
@@ -897,7 +901,7 @@ impl<'a> Emitter<'a> {
             None if self.scalar_dtype(var).is_some() => {
                 let d = self.scalar_dtype(var).expect("checked");
                 let name = self.define(var);
-                self.line(&format!("{} {name} = 0;", ctype(d)));
+                self.line_fmt(format_args!("{} {name} = 0;", ctype(d)));
                 self.unless_read(var, &name);
             }
             None => {
@@ -949,16 +953,16 @@ impl<'a> Emitter<'a> {
         let params = self.fresh(&format!("{}params_t{n}", self.prefix));
         self.w.push_str("\n");
         if is_graph {
-            self.line(&format!("// Graph: {gname} (recorded once, then replayed)"));
-            self.line(&format!("GraphTaskArgs {params};"));
+            self.line_fmt(format_args!("// Graph: {gname} (recorded once, then replayed)"));
+            self.line_fmt(format_args!("GraphTaskArgs {params};"));
         } else {
-            self.line(&format!("// Task {n}: {gname}"));
-            self.line(&format!("CoreTaskArgs {params};"));
+            self.line_fmt(format_args!("// Task {n}: {gname}"));
+            self.line_fmt(format_args!("CoreTaskArgs {params};"));
         }
         let (scalars, mut signature) = self.task_args(&params, &args, &dirs);
         let synthesized = if is_graph { Vec::new() } else { self.runtime_outputs(&params, call, g, &mut signature) };
         for s in scalars {
-            self.line(&format!("{params}.add_scalar({s});"));
+            self.line_fmt(format_args!("{params}.add_scalar({s});"));
         }
         self.launch_options(&params, &attrs.launch);
         let submit = matches!(callee, Callee::Submit(_));
@@ -970,7 +974,7 @@ impl<'a> Emitter<'a> {
                 self.graphs.push(g);
             }
             let sym = graph_symbol(self.names, g);
-            self.line(&format!("{capture}rt_submit_graph(&{sym}, {params});"));
+            self.line_fmt(format_args!("{capture}rt_submit_graph(&{sym}, {params});"));
         } else {
             if self.shared.split_mixed && crate::emit::pto::mixed(self.p, g) {
                 // One task on a cluster: the AIC half (its id allocated first, as PyPTO does)
@@ -980,19 +984,19 @@ impl<'a> Emitter<'a> {
                 let next = (self.shared.func_ids.len() + self.shared.aic_halves.len()) as u32;
                 let aiv = *self.shared.func_ids.entry(g).or_insert(next);
                 self.shared.signatures.entry(g).or_insert(signature);
-                self.line(&format!("MixedKernels mixed_{n} = {{{aic}, {aiv}, INVALID_KERNEL_ID}};"));
-                self.line(&format!("{capture}rt_submit_task(mixed_{n}, {params});"));
+                self.line_fmt(format_args!("MixedKernels mixed_{n} = {{{aic}, {aiv}, INVALID_KERNEL_ID}};"));
+                self.line_fmt(format_args!("{capture}rt_submit_task(mixed_{n}, {params});"));
             } else {
                 let next = (self.shared.func_ids.len() + self.shared.aic_halves.len()) as u32;
                 let id = *self.shared.func_ids.entry(g).or_insert(next);
                 self.shared.signatures.entry(g).or_insert(signature);
                 let submit_fn = if kind == FuncKind::Aic { "rt_submit_aic_task" } else { "rt_submit_aiv_task" };
-                self.line(&format!("{capture}{submit_fn}({id}, {params});"));
+                self.line_fmt(format_args!("{capture}{submit_fn}({id}, {params});"));
             }
         }
         if keep {
             // Keep the handle even when no element is read, so `-Wall -Werror` is quiet.
-            self.line(&format!("(void){outs};"));
+            self.line_fmt(format_args!("(void){outs};"));
         }
         for &(i, k) in &synthesized {
             self.synthesized.insert((call, i), format!("{outs}.get_ref({k})"));
@@ -1033,7 +1037,7 @@ impl<'a> Emitter<'a> {
             };
             let text = self.expr(a);
             signature.push(sig);
-            self.line(&format!("{params}.{method}({text});"));
+            self.line_fmt(format_args!("{params}.{method}({text});"));
         }
         (scalars, signature)
     }
@@ -1073,10 +1077,10 @@ impl<'a> Emitter<'a> {
                 continue;
             };
             let ci = format!("{params}_synth_out_{i}");
-            self.line(&format!("uint32_t {ci}_shapes[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
+            self.line_fmt(format_args!("uint32_t {ci}_shapes[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
             let dtype = self.allocatable(d, loc);
-            self.line(&format!("TensorCreateInfo {ci}({ci}_shapes, {}, {dtype});", dims.len()));
-            self.line(&format!("{params}.add_output({ci});"));
+            self.line_fmt(format_args!("TensorCreateInfo {ci}({ci}_shapes, {}, {dtype});", dims.len()));
+            self.line_fmt(format_args!("{params}.add_output({ci});"));
             signature.push("OUT");
             synthesized.push((i, synthesized.len()));
         }
@@ -1091,7 +1095,7 @@ impl<'a> Emitter<'a> {
         let texts: Vec<Option<String>> = args.iter().map(|a| a.map(|a| self.expr(a))).collect();
         let shape = super::result_shape::result_extents(self.p, self.names, g, i, &texts)?;
         for (arg, rank) in &shape.ranks {
-            self.line(&format!("always_assert({arg}.ndims == {rank});"));
+            self.line_fmt(format_args!("always_assert({arg}.ndims == {rank});"));
         }
         let extent = |e: &String| match e.parse::<u32>() {
             Ok(n) => n.to_string(),
@@ -1107,14 +1111,14 @@ impl<'a> Emitter<'a> {
         }
         if let Some(c) = launch.core_num {
             let c = self.expr(c);
-            self.line(&format!("{params}.launch_spec.set_block_num(static_cast<int16_t>({c}));"));
+            self.line_fmt(format_args!("{params}.launch_spec.set_block_num(static_cast<int16_t>({c}));"));
         }
         let is_true = |v: Option<ExprId>| v.is_some_and(|v| matches!(self.p.expr(v).kind, ExprKind::Bool(true)));
         if is_true(launch.sync_start) {
-            self.line(&format!("{params}.launch_spec.set_require_sync_start(true);"));
+            self.line_fmt(format_args!("{params}.launch_spec.set_require_sync_start(true);"));
         }
         if is_true(launch.allow_early_resolve) {
-            self.line(&format!("{params}.set_allow_early_resolve(true);"));
+            self.line_fmt(format_args!("{params}.set_allow_early_resolve(true);"));
         }
         if let Some(d) = launch.dumps {
             let items = match &self.p.expr(d).kind {
@@ -1123,7 +1127,7 @@ impl<'a> Emitter<'a> {
             };
             let texts: Vec<String> = items.iter().map(|&i| self.expr(i)).collect();
             if !texts.is_empty() {
-                self.line(&format!("{params}.dump({});", texts.join(", ")));
+                self.line_fmt(format_args!("{params}.dump({});", texts.join(", ")));
             }
         }
     }
@@ -1142,8 +1146,8 @@ impl<'a> Emitter<'a> {
             _ => None,
         };
         let slots: usize = items.iter().map(|&i| array_len(i).unwrap_or(1)).sum();
-        self.line(&format!("PTO2TaskId {deps_name}[{}];", slots.max(1)));
-        self.line(&format!("uint32_t {count} = 0;"));
+        self.line_fmt(format_args!("PTO2TaskId {deps_name}[{}];", slots.max(1)));
+        self.line_fmt(format_args!("uint32_t {count} = 0;"));
         for i in items {
             if matches!(self.p.expr(i).kind, ExprKind::None) {
                 continue;
@@ -1151,13 +1155,13 @@ impl<'a> Emitter<'a> {
             let len = array_len(i);
             let t = self.expr(i);
             match len {
-                Some(n) => self.line(&format!(
+                Some(n) => self.line_fmt(format_args!(
                     "for (int64_t k = 0; k < {n}; ++k) if ({t}[k].is_valid()) {deps_name}[{count}++] = {t}[k];"
                 )),
-                None => self.line(&format!("if (({t}).is_valid()) {deps_name}[{count}++] = {t};")),
+                None => self.line_fmt(format_args!("if (({t}).is_valid()) {deps_name}[{count}++] = {t};")),
             }
         }
-        self.line(&format!("{params}.set_dependencies({deps_name}, {count});"));
+        self.line_fmt(format_args!("{params}.set_dependencies({deps_name}, {count});"));
     }
 
     /// A result of a call: a runtime-allocated output, or the argument the callee returns.
@@ -1168,8 +1172,8 @@ impl<'a> Emitter<'a> {
                 return;
             }
             let name = self.define(var);
-            self.line(&format!("const ChipTensor& {name} = {r};"));
-            self.line(&format!("(void){name};"));
+            self.line_fmt(format_args!("const ChipTensor& {name} = {r};"));
+            self.line_fmt(format_args!("(void){name};"));
             return;
         }
         self.alias_result(var, callee, args, index, loc);
@@ -1182,7 +1186,7 @@ impl<'a> Emitter<'a> {
         }
         let texts: Vec<String> = args.iter().flatten().map(|&a| self.expr(a)).collect();
         let sym = helper_symbol(self.names, g);
-        self.line(&format!("{sym}({});", texts.join(", ")));
+        self.line_fmt(format_args!("{sym}({});", texts.join(", ")));
         let Some(result) = result else { return };
         let results = self.p.functions[&g].returns.len();
         if results > 1 {
@@ -1258,34 +1262,34 @@ impl<'a> Emitter<'a> {
                 let v = self.define(var);
                 let ct = ctype(d);
                 if idx.is_empty() {
-                    self.line(&format!("{ct} {v} = get_tensor_data<{ct}>({src}, 0, nullptr);"));
+                    self.line_fmt(format_args!("{ct} {v} = get_tensor_data<{ct}>({src}, 0, nullptr);"));
                 } else {
-                    self.line(&format!("uint32_t indices_{v}[{}] = {{{}}};", idx.len(), idx.join(", ")));
-                    self.line(&format!("{ct} {v} = get_tensor_data<{ct}>({src}, {}, indices_{v});", idx.len()));
+                    self.line_fmt(format_args!("uint32_t indices_{v}[{}] = {{{}}};", idx.len(), idx.join(", ")));
+                    self.line_fmt(format_args!("{ct} {v} = get_tensor_data<{ct}>({src}, {}, indices_{v});", idx.len()));
                 }
                 self.unless_read(var, &v);
             }
             Special::TaskInvalid => {
                 let v = self.define(var);
-                self.line(&format!("PTO2TaskId {v} = PTO2TaskId::invalid();"));
+                self.line_fmt(format_args!("PTO2TaskId {v} = PTO2TaskId::invalid();"));
             }
             Special::TaskIdOf => {
                 // The runtime keeps the last task that wrote each range of memory.
                 let Some(t) = arg(Param::Producer) else { return };
                 let t = self.expr(t);
                 let v = self.define(var);
-                self.line(&format!("PTO2TaskId {v} = rt_task_id_of({t});"));
+                self.line_fmt(format_args!("PTO2TaskId {v} = rt_task_id_of({t});"));
                 self.unless_read(var, &v);
             }
             Special::TaskDummy => {
                 // A task with no kernel and no arguments, ordered after `deps=`.
                 let v = self.define(var);
                 let params = format!("{v}_args");
-                self.line(&format!("CoreTaskArgs {params};"));
+                self.line_fmt(format_args!("CoreTaskArgs {params};"));
                 if let Some(deps) = arg(Param::Deps) {
                     self.dependencies(&params, deps);
                 }
-                self.line(&format!("PTO2TaskId {v} = rt_submit_dummy_task({params}).task_id();"));
+                self.line_fmt(format_args!("PTO2TaskId {v} = rt_submit_dummy_task({params}).task_id();"));
                 self.unless_read(var, &v);
             }
             Special::Dim => {
@@ -1293,7 +1297,7 @@ impl<'a> Emitter<'a> {
                 let src = self.expr(src);
                 let k = self.expr(k);
                 let v = self.define(var);
-                self.line(&format!("int64_t {v} = (int64_t){src}.shapes[{k}];"));
+                self.line_fmt(format_args!("int64_t {v} = (int64_t){src}.shapes[{k}];"));
                 self.unless_read(var, &v);
             }
             Special::Assemble => {
@@ -1310,12 +1314,12 @@ impl<'a> Emitter<'a> {
                 };
                 let v = self.define(var);
                 if d == DType::TaskId {
-                    self.line(&format!("PTO2TaskId {v}[{}];", len.max(1)));
-                    self.line(&format!(
+                    self.line_fmt(format_args!("PTO2TaskId {v}[{}];", len.max(1)));
+                    self.line_fmt(format_args!(
                         "for (int64_t {v}_i = 0; {v}_i < {len}; ++{v}_i) {v}[{v}_i] = PTO2TaskId::invalid();"
                     ));
                 } else {
-                    self.line(&format!("{} {v}[{}] = {{0}};", ctype(d), len.max(1)));
+                    self.line_fmt(format_args!("{} {v}[{}] = {{0}};", ctype(d), len.max(1)));
                 }
             }
             Special::ArrayGet => {
@@ -1323,7 +1327,7 @@ impl<'a> Emitter<'a> {
                 let (a, i) = (self.expr(a), self.expr(i));
                 let d = self.scalar_dtype(var).unwrap_or(DType::Int32);
                 let v = self.define(var);
-                self.line(&format!("{} {v} = {a}[{i}];", ctype(d)));
+                self.line_fmt(format_args!("{} {v} = {a}[{i}];", ctype(d)));
                 self.unless_read(var, &v);
             }
             // `t2 = pl.write(t, ...)`: written in place, `t2` is `t`.
@@ -1339,14 +1343,14 @@ impl<'a> Emitter<'a> {
                     return;
                 };
                 let (at, i, x) = (self.expr(a), self.expr(i), self.expr(x));
-                self.line(&format!("{at}[{i}] = {x};"));
+                self.line_fmt(format_args!("{at}[{i}] = {x};"));
                 self.names_of.insert(var, at);
             }
             Special::ScalarCast | Special::ScalarMin | Special::ScalarMax => {
                 let Some(d) = self.scalar_dtype(var) else { return self.misplaced(op, loc) };
                 let text = self.scalar_op(special, args, d);
                 let v = self.define(var);
-                self.line(&format!("{} {v} = {text};", ctype(d)));
+                self.line_fmt(format_args!("{} {v} = {text};", ctype(d)));
                 self.unless_read(var, &v);
             }
             Special::Full
@@ -1389,8 +1393,8 @@ impl<'a> Emitter<'a> {
                 let src = self.expr(src);
                 let shape = self.shape_dims(arg(Param::Shape));
                 let v = self.define(var);
-                self.line(&format!("uint32_t {v}_shapes[{}] = {{{}}};", shape.len().max(1), shape.join(", ")));
-                self.line(&format!("ChipTensor {v} = {src}.reshape({v}_shapes, {});", shape.len()));
+                self.line_fmt(format_args!("uint32_t {v}_shapes[{}] = {{{}}};", shape.len().max(1), shape.join(", ")));
+                self.line_fmt(format_args!("ChipTensor {v} = {src}.reshape({v}_shapes, {});", shape.len()));
             }
             Special::Transpose => {
                 let (Some(src), Some(a), Some(b)) = (arg(Param::X), arg(Param::Axis1), arg(Param::Axis2)) else {
@@ -1398,7 +1402,7 @@ impl<'a> Emitter<'a> {
                 };
                 let (src, a, b) = (self.expr(src), self.expr(a), self.expr(b));
                 let v = self.define(var);
-                self.line(&format!("ChipTensor {v} = {src}.transpose({a}, {b});"));
+                self.line_fmt(format_args!("ChipTensor {v} = {src}.transpose({a}, {b});"));
             }
             _ => {}
         }
@@ -1413,7 +1417,7 @@ impl<'a> Emitter<'a> {
         let v = self.define(var);
         let rank = shape.len();
         let offs = if offsets.is_empty() { vec!["0".to_string(); rank] } else { offsets };
-        self.line(&format!("uint32_t {v}_offsets[{}] = {{{}}};", rank.max(1), offs.join(", ")));
+        self.line_fmt(format_args!("uint32_t {v}_offsets[{}] = {{{}}};", rank.max(1), offs.join(", ")));
         // The window is clipped to the tensor, as the reference emitter does.
         let clipped: Vec<String> = shape
             .iter()
@@ -1424,8 +1428,8 @@ impl<'a> Emitter<'a> {
                 )
             })
             .collect();
-        self.line(&format!("uint32_t {v}_shapes[{}] = {{{}}};", rank.max(1), clipped.join(", ")));
-        self.line(&format!("ChipTensor {v} = {src}.view({v}_shapes, {v}_offsets);"));
+        self.line_fmt(format_args!("uint32_t {v}_shapes[{}] = {{{}}};", rank.max(1), clipped.join(", ")));
+        self.line_fmt(format_args!("ChipTensor {v} = {src}.view({v}_shapes, {v}_offsets);"));
     }
 
     /// `pl.create_tensor(shape, dtype)`: an allocation of its own, in place.
@@ -1451,9 +1455,9 @@ impl<'a> Emitter<'a> {
             v = self.define(var);
             ci = self.fresh(&format!("{v}_ci"));
             shapes = self.fresh(&format!("{ci}_shapes"));
-            self.line(&format!("uint32_t {shapes}[5] = {{0}};"));
-            self.line(&format!("for (uint32_t k = 0; k < {src}.ndims; ++k) {shapes}[k] = {src}.shapes[k];"));
-            self.line(&format!("TensorCreateInfo {ci}({shapes}, {src}.ndims, {dtype});"));
+            self.line_fmt(format_args!("uint32_t {shapes}[5] = {{0}};"));
+            self.line_fmt(format_args!("for (uint32_t k = 0; k < {src}.ndims; ++k) {shapes}[k] = {src}.shapes[k];"));
+            self.line_fmt(format_args!("TensorCreateInfo {ci}({shapes}, {src}.ndims, {dtype});"));
         } else {
             // A shape computed here.
             let dims = self.shape_dims(arg(Param::Shape));
@@ -1461,13 +1465,13 @@ impl<'a> Emitter<'a> {
             ci = self.fresh(&format!("{v}_ci"));
             shapes = self.fresh(&format!("{ci}_shapes"));
             let dtype = self.tensor_dtype_of(var, loc);
-            self.line(&format!("uint32_t {shapes}[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
-            self.line(&format!("TensorCreateInfo {ci}({shapes}, {}, {dtype});", dims.len()));
+            self.line_fmt(format_args!("uint32_t {shapes}[{}] = {{{}}};", dims.len().max(1), dims.join(", ")));
+            self.line_fmt(format_args!("TensorCreateInfo {ci}({shapes}, {}, {dtype});", dims.len()));
         }
         let alloc = self.fresh(&format!("{}alloc_{}", self.prefix, self.alloc));
         self.alloc += 1;
-        self.line(&format!("TaskOutputTensors {alloc} = alloc_tensors({ci});"));
-        self.line(&format!("const ChipTensor& {v} = {alloc}.get_ref(0);"));
+        self.line_fmt(format_args!("TaskOutputTensors {alloc} = alloc_tensors({ci});"));
+        self.line_fmt(format_args!("const ChipTensor& {v} = {alloc}.get_ref(0);"));
     }
 
     /// A scalar op (`pl.cast`, `pl.min`, `pl.max` of scalars) as an expression of type `d`.
@@ -1508,7 +1512,7 @@ impl<'a> Emitter<'a> {
                 let d = self.p.ty(v).dtype().unwrap_or(DType::Fp32);
                 let ct = ctype(d);
                 let ind = self.fresh("indices");
-                self.line(&format!(
+                self.line_fmt(format_args!(
                     "{{ uint32_t {ind}[{}] = {{{}}}; set_tensor_data<{ct}>({t}, {}, {ind}, ({ct})({value})); }}",
                     idx.len().max(1),
                     idx.join(", "),
@@ -1520,7 +1524,7 @@ impl<'a> Emitter<'a> {
                     return;
                 };
                 let (a, i, x) = (self.expr(a), self.expr(i), self.expr(x));
-                self.line(&format!("{a}[{i}] = {x};"));
+                self.line_fmt(format_args!("{a}[{i}] = {x};"));
             }
             Op::TensorAssemble => {}
             // A debug print changes no value; the CPU runtime prints nothing for it.
@@ -1628,10 +1632,10 @@ impl<'a> Emitter<'a> {
                 let ct = self.p.ty(e).dtype().map_or("float", ctype);
                 let v = self.fresh("read");
                 if idx.is_empty() {
-                    self.line(&format!("{ct} {v} = get_tensor_data<{ct}>({src}, 0, nullptr);"));
+                    self.line_fmt(format_args!("{ct} {v} = get_tensor_data<{ct}>({src}, 0, nullptr);"));
                 } else {
-                    self.line(&format!("uint32_t indices_{v}[{}] = {{{}}};", idx.len(), idx.join(", ")));
-                    self.line(&format!("{ct} {v} = get_tensor_data<{ct}>({src}, {}, indices_{v});", idx.len()));
+                    self.line_fmt(format_args!("uint32_t indices_{v}[{}] = {{{}}};", idx.len(), idx.join(", ")));
+                    self.line_fmt(format_args!("{ct} {v} = get_tensor_data<{ct}>({src}, {}, indices_{v});", idx.len()));
                 }
                 v
             }

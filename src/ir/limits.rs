@@ -19,8 +19,9 @@ pub const MAX_TASK_SCALARS: usize = 16;
 /// Tensor arguments of one task.
 pub const MAX_TASK_TENSORS: usize = 32;
 
-/// What is wrong with a constant extent, offset or index (`what` names it), if anything.
-pub fn check_extent(n: i64, what: &str) -> Result<(), String> {
+/// What is wrong with a constant extent, offset or index (`what` names it, formatted only
+/// when something is), if anything.
+pub fn check_extent(n: i64, what: impl std::fmt::Display) -> Result<(), String> {
     if n < 0 {
         Err(format!("{what} {n} is negative"))
     } else if n > MAX_EXTENT {

@@ -595,6 +595,21 @@ impl Program {
         self.push_var(VarData { name, source, version, ty, loc })
     }
 
+    /// [`Program::new_var`] for a name a pass has just composed from a known source name
+    /// and version (`{source's base}__{role}_v{n}`), without taking the name apart again.
+    pub fn new_version(
+        &mut self,
+        names: &mut Interner,
+        name: Symbol,
+        source: Symbol,
+        version: names::Version,
+        ty: TypeId,
+        loc: Loc,
+    ) -> VarId {
+        debug_assert_eq!(names::split(names, name), (source, Some(version)), "{}", names.get(name));
+        self.push_var(VarData { name, source, version: Some(version), ty, loc })
+    }
+
     /// A new variable with the name, type and location of `v`.
     pub fn copy_var(&mut self, v: VarId) -> VarId {
         let data = self.var(v).clone();

@@ -147,6 +147,18 @@ impl fmt::Display for Versioned<'_> {
     }
 }
 
+/// `{prefix}{role}_v{n}` (a prefix made by [`Versioned::prefix`] or [`Versioned::stem`]
+/// without the role), composed in `buf` without a `String` of its own.
+pub fn versioned_name<'b>(buf: &'b mut String, prefix: &str, role: Role, n: u32) -> &'b str {
+    use fmt::Write as _;
+    buf.clear();
+    buf.push_str(prefix);
+    buf.push_str(role.as_str());
+    buf.push_str("_v");
+    let _ = write!(buf, "{n}");
+    buf
+}
+
 /// The local LegalizeGraphBoundary binds the `k`-th graph argument of `param` to.
 pub fn graph_arg(param: &str, k: u32) -> String {
     format!("{param}__graph_arg{k}")

@@ -208,7 +208,23 @@ fn push_children(p: &Program, e: ExprId, stack: &mut Vec<ExprId>) {
 /// Every node of the expression tree under `root`: a node before its children, children
 /// left to right (iterative).
 pub fn walk_expr(p: &Program, root: ExprId, mut f: impl FnMut(ExprId)) {
-    walk_expr_with(p, root, &mut Vec::new(), &mut f);
+    with_stack(|stack| walk_expr_with(p, root, stack, &mut f));
+}
+
+thread_local! {
+    /// Emptied stacks of finished expression walks, for the next walks to reuse.
+    static STACKS: std::cell::RefCell<Vec<Vec<ExprId>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `f` with an empty stack for an expression walk: one kept from an earlier walk (a walk
+/// inside `f` takes another), so that the many walks of small trees the passes make do
+/// not each allocate and grow their own.
+fn with_stack<R>(f: impl FnOnce(&mut Vec<ExprId>) -> R) -> R {
+    let mut stack = STACKS.with(|s| s.borrow_mut().pop()).unwrap_or_default();
+    let result = f(&mut stack);
+    stack.clear();
+    STACKS.with(|s| s.borrow_mut().push(stack));
+    result
 }
 
 /// [`walk_expr`] with a stack that the caller keeps between walks (empty on entry and on
@@ -228,32 +244,33 @@ fn walk_expr_with(p: &Program, root: ExprId, stack: &mut Vec<ExprId>, f: &mut im
 /// Whether every node of the expression tree under `root` satisfies `pred`; the walk
 /// stops at the first that does not.
 pub fn all_exprs(p: &Program, root: ExprId, mut pred: impl FnMut(ExprId) -> bool) -> bool {
-    // As `walk_expr_with`: a leaf allocates nothing.
-    let (mut stack, mut next) = (Vec::new(), root);
-    loop {
-        if !pred(next) {
-            return false;
+    with_stack(|stack| {
+        let mut next = root;
+        loop {
+            if !pred(next) {
+                return false;
+            }
+            push_children(p, next, stack);
+            match stack.pop() {
+                Some(e) => next = e,
+                None => return true,
+            }
         }
-        push_children(p, next, &mut stack);
-        match stack.pop() {
-            Some(e) => next = e,
-            None => return true,
-        }
-    }
+    })
 }
 
 /// Every node of every expression a statement holds directly, each tree as [`walk_expr`]
 /// walks it, the trees in [`stmt_exprs`] order.
 pub fn walk_stmt_exprs(p: &Program, s: StmtId, mut f: impl FnMut(ExprId)) {
-    let mut stack = Vec::new();
-    stmt_exprs(p, s, |root| walk_expr_with(p, root, &mut stack, &mut f));
+    with_stack(|stack| stmt_exprs(p, s, |root| walk_expr_with(p, root, stack, &mut f)));
 }
 
 /// Every node of every expression of a block tree, with its statement: the statements in
 /// [`walk_stmts`] order, each as [`walk_stmt_exprs`] walks it.
 pub fn walk_block_exprs(p: &Program, block: &[StmtId], mut f: impl FnMut(StmtId, ExprId)) {
-    let mut stack = Vec::new();
-    walk_stmts(p, block, |s| stmt_exprs(p, s, |root| walk_expr_with(p, root, &mut stack, &mut |e| f(s, e))));
+    with_stack(|stack| {
+        walk_stmts(p, block, |s| stmt_exprs(p, s, |root| walk_expr_with(p, root, stack, &mut |e| f(s, e))))
+    });
 }
 
 /// The variables an expression reads, left to right (once per read).

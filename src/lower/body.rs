@@ -3222,7 +3222,7 @@ impl FnLower<'_, '_> {
         let mut ok = true;
         for i in items.iter().copied() {
             if let ExprKind::Int(n) = self.cx.program.expr(i).kind {
-                if let Err(m) = crate::ir::limits::check_extent(n, &format!("the {what}")) {
+                if let Err(m) = crate::ir::limits::check_extent(n, format_args!("the {what}")) {
                     let span = self.cx.program.expr(i).loc.span;
                     self.error(Code::E0229, span, format!("argument `{}` of {name}(): {m}", p.name), "out of range");
                     ok = false;

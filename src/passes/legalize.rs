@@ -910,6 +910,13 @@ fn rewrite_call_sites(cx: &mut PassCx<'_>, p: &mut Program, plans: &[(Symbol, Pl
     let plans: FxHashMap<Symbol, &Plan> = plans.iter().map(|(g, plan)| (*g, plan)).collect();
     let functions: Vec<Symbol> = p.functions.keys().copied().collect();
     for f in functions {
+        // Most functions (the kernels, the graphs) call no planned graph: their blocks are
+        // left as they are rather than rebuilt.
+        let mut calls = false;
+        visit::walk_block_exprs(p, &p.functions[&f].body, |_, e| calls |= calls_planned(p, &plans, e));
+        if !calls {
+            continue;
+        }
         let body = std::mem::take(&mut p.functions.get_mut(&f).expect("a function").body);
         let body = sites(cx, p, &plans, body, counter);
         p.functions.get_mut(&f).expect("a function").body = body;
@@ -930,10 +937,8 @@ fn sites(
         p.stmts[s.index()].kind = kind;
         let mut calls = Vec::new();
         visit::walk_stmt_exprs(p, s, |e| {
-            if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
-                if callee.function().is_some_and(|g| plans.contains_key(&g)) {
-                    calls.push(e);
-                }
+            if calls_planned(p, plans, e) {
+                calls.push(e);
             }
         });
         for c in calls {
@@ -942,6 +947,11 @@ fn sites(
         out.push(s);
     }
     out
+}
+
+/// Whether `e` is a call of a planned Graph function.
+fn calls_planned(p: &Program, plans: &FxHashMap<Symbol, &Plan>, e: ExprId) -> bool {
+    matches!(&p.expr(e).kind, ExprKind::Call { callee, .. } if callee.function().is_some_and(|g| plans.contains_key(&g)))
 }
 
 /// Appends the moved values to one call's arguments; returns the statements that

@@ -22,7 +22,7 @@
 use super::dataflow;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
-use crate::ir::names::{Role, Versioned};
+use crate::ir::names::{Role, Version, Versioned};
 use crate::ir::ops::{Effect, Op};
 use crate::ir::visit::{self, FreshVars};
 use crate::ir::{
@@ -109,6 +109,7 @@ pub fn outline_function(
         known,
         counter: 0,
         next_number: FxHashMap::default(),
+        text: String::new(),
         made: Vec::new(),
     };
     let none = FxHashMap::default();
@@ -131,6 +132,8 @@ struct Outliner<'a> {
     counter: u32,
     /// For each name prefix, the number to try first (see `free_name`).
     next_number: FxHashMap<String, u32>,
+    /// The buffer new names are composed in.
+    text: String,
     made: Vec<Outlined>,
 }
 
@@ -330,23 +333,41 @@ impl Outliner<'_> {
     /// (`ssa` for a value, `iter` for an iter arg, `rv` for a loop's or an if's result) and
     /// the first free number: `acc__ssa_v0` → `acc__ssa_v1`, `acc__iter_v0`, `acc__rv_v0`.
     fn fresh_like(&mut self, v: VarId, role: Role, loc: Loc) -> VarId {
-        let base = self.source_name(v);
-        let ty = self.program.var(v).ty;
-        let name = self.free_name(&Versioned::stem(&base, role));
-        self.program.new_var(self.names, name, ty, loc)
+        let (source, ty) = (self.program.var(v).source, self.program.var(v).ty);
+        let stem = Versioned::stem(self.names.get(source), role);
+        let (name, n) = self.free_number(&stem);
+        if self.names.get(source).is_empty() {
+            return self.program.new_var(self.names, name, ty, loc);
+        }
+        let version = Version { qualifier: None, role, n };
+        self.program.new_version(self.names, name, source, version, ty, loc)
     }
 
     /// `prefix` followed by the first number that makes a name not yet used here. The
     /// search for a prefix resumes where the last one stopped, so that naming N versions
     /// costs O(N), not O(N²).
     fn free_name(&mut self, prefix: &str) -> Symbol {
+        self.free_number(prefix).0
+    }
+
+    /// [`Outliner::free_name`] with the number it chose.
+    fn free_number(&mut self, prefix: &str) -> (Symbol, u32) {
+        use std::fmt::Write as _;
         let start = self.next_number.get(prefix).copied().unwrap_or(0);
         let mut k = start;
         loop {
-            let candidate = self.names.intern(&format!("{prefix}{k}"));
+            self.text.clear();
+            self.text.push_str(prefix);
+            let _ = write!(self.text, "{k}");
+            let candidate = self.names.intern(&self.text);
             if self.known.insert(candidate) {
-                self.next_number.insert(prefix.to_string(), k + 1);
-                return candidate;
+                match self.next_number.get_mut(prefix) {
+                    Some(next) => *next = k + 1,
+                    None => {
+                        self.next_number.insert(prefix.to_string(), k + 1);
+                    }
+                }
+                return (candidate, k);
             }
             k += 1;
         }

@@ -16,7 +16,7 @@
 
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label};
-use crate::ir::names::{Role, Versioned};
+use crate::ir::names::{versioned_name, Role, Version, Versioned};
 use crate::ir::visit::{self, Rewriter};
 #[cfg(test)]
 use crate::ir::Type;
@@ -64,6 +64,7 @@ fn convert_function(cx: &mut PassCx<'_>, program: &mut Program, f: &mut Function
         prefixes: Vec::new(),
         prefix_index: FxHashMap::default(),
         prefix_of: FxHashMap::default(),
+        text: String::new(),
         used: dyn_dims.iter().copied().collect(),
         gone: FxHashMap::default(),
         reported: FxHashSet::default(),
@@ -252,6 +253,8 @@ struct Ssa<'a, 'b> {
     prefixes: Vec<(String, u32)>,
     prefix_index: FxHashMap<String, usize>,
     prefix_of: FxHashMap<VarId, usize>,
+    /// The buffer new names are composed in.
+    text: String,
     /// Names given in this function (and `pl.dynamic` names): never given twice.
     used: FxHashSet<crate::intern::Symbol>,
     gone: FxHashMap<VarId, Gone>,
@@ -294,17 +297,22 @@ impl Ssa<'_, '_> {
             }
         };
         // A name that already has a role keeps it (converting twice changes nothing).
-        let role = self.p.var(key).version.map_or(role, |v| v.role);
-        let sym = loop {
+        let key_var = self.p.var(key);
+        let (source, qualifier) = (key_var.source, key_var.version.and_then(|v| v.qualifier));
+        let role = key_var.version.map_or(role, |v| v.role);
+        let (sym, n) = loop {
             let (prefix, next) = &mut self.prefixes[index];
-            let text = format!("{prefix}{}_v{next}", role.as_str());
+            let n = *next;
             *next += 1;
-            let sym = self.cx.names.intern(&text);
+            let sym = self.cx.names.intern(versioned_name(&mut self.text, prefix, role, n));
             if self.used.insert(sym) {
-                break sym;
+                break (sym, n);
             }
         };
-        self.p.new_var(self.cx.names, sym, ty, loc)
+        // The new name's source is the key's, and its qualifier the key's (`prefix` is
+        // the key's name without its version).
+        let version = Version { qualifier, role, n };
+        self.p.new_version(self.cx.names, sym, source, version, ty, loc)
     }
 
     fn bind(&mut self, key: VarId, v: VarId) {

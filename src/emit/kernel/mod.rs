@@ -471,6 +471,10 @@ impl Emitter<'_> {
         self.w.line(text);
     }
 
+    fn line_fmt(&mut self, args: std::fmt::Arguments<'_>) {
+        self.w.line_fmt(args);
+    }
+
     /// A C++ name for a variable, unique in the function: the source name when free, else
     /// the versioned IR name, else the source name with a counter.
     fn name_var(&mut self, v: VarId, repr: Repr) -> String {
@@ -522,8 +526,8 @@ impl Emitter<'_> {
             StmtKind::Eval(e) => {
                 let (text, _) = self.expr(e)?;
                 match self.p.expr(e).kind {
-                    ExprKind::Call { .. } => self.line(&format!("{text};")),
-                    _ => self.line(&format!("(void)({text});")),
+                    ExprKind::Call { .. } => self.line_fmt(format_args!("{text};")),
+                    _ => self.line_fmt(format_args!("(void)({text});")),
                 }
                 Ok(())
             }
@@ -555,8 +559,8 @@ impl Emitter<'_> {
                 }
                 match texts.len() {
                     0 => self.line("return;"),
-                    1 => self.line(&format!("return {};", texts[0])),
-                    _ => self.line(&format!("return std::make_tuple({});", texts.join(", "))),
+                    1 => self.line_fmt(format_args!("return {};", texts[0])),
+                    _ => self.line_fmt(format_args!("return std::make_tuple({});", texts.join(", "))),
                 }
                 Ok(())
             }
@@ -568,7 +572,7 @@ impl Emitter<'_> {
             StmtKind::While { cond, iter_args, body, return_vars } => {
                 let names = self.carries(&iter_args)?;
                 let (c, _) = self.expr(cond)?;
-                self.line(&format!("while ({c}) {{"));
+                self.line_fmt(format_args!("while ({c}) {{"));
                 self.loop_body(&names, &iter_args, &body)?;
                 self.line("}");
                 self.bind_results(&return_vars, &names, &iter_args);
@@ -593,7 +597,7 @@ impl Emitter<'_> {
                 let word = if matches!(self.p.stmt(s).kind, StmtKind::Break) { "break" } else { "continue" };
                 match self.loops.last() {
                     Some(false) => {
-                        self.line(&format!("{word};"));
+                        self.line_fmt(format_args!("{word};"));
                         Ok(())
                     }
                     Some(true) => Err(self.err(
@@ -617,13 +621,13 @@ impl Emitter<'_> {
             )),
             Repr::Tuple(_) => {
                 let name = self.name_var(var, repr);
-                self.line(&format!("[[maybe_unused]] auto {name} = {text};"));
+                self.line_fmt(format_args!("[[maybe_unused]] auto {name} = {text};"));
                 Ok(())
             }
             repr => {
                 let ty = repr.cpp();
                 let name = self.name_var(var, repr);
-                self.line(&format!("[[maybe_unused]] {ty} {name} = {text};"));
+                self.line_fmt(format_args!("[[maybe_unused]] {ty} {name} = {text};"));
                 Ok(())
             }
         }
@@ -650,7 +654,7 @@ impl Emitter<'_> {
             };
             let ty = repr.cpp();
             let name = self.name_var(ia.var, repr);
-            self.line(&format!("[[maybe_unused]] {ty} {name} = {text};"));
+            self.line_fmt(format_args!("[[maybe_unused]] {ty} {name} = {text};"));
             names.push(name);
         }
         Ok(names)
@@ -709,7 +713,7 @@ impl Emitter<'_> {
                 (s, c)
             }
         };
-        self.line(&format!("for ({ctype} {i} = {start}; {cond}; {i} += {step_text}) {{"));
+        self.line_fmt(format_args!("for ({ctype} {i} = {start}; {cond}; {i} += {step_text}) {{"));
         self.used.insert(i.clone());
         self.loop_body(&names, iter_args, body)?;
         self.line("}");
@@ -759,10 +763,10 @@ impl Emitter<'_> {
                 ));
             };
             let init = if matches!(repr, Repr::Scalar(_)) { "{}" } else { "" };
-            self.line(&format!("[[maybe_unused]] {} {name}{init};", repr.cpp()));
+            self.line_fmt(format_args!("[[maybe_unused]] {} {name}{init};", repr.cpp()));
             self.vars.insert(*rv, (name.clone(), repr));
         }
-        self.line(&format!("if ({c}) {{"));
+        self.line_fmt(format_args!("if ({c}) {{"));
         self.w.push_str(&then_text);
         if else_body.is_some() && !else_text.trim().is_empty() {
             self.line("} else {");
@@ -818,7 +822,7 @@ impl Emitter<'_> {
         let targets = self.targets.last().expect("checked").names.clone();
         if texts.len() == 1 {
             if targets[0] != texts[0] {
-                self.line(&format!("{} = {};", targets[0], texts[0]));
+                self.line_fmt(format_args!("{} = {};", targets[0], texts[0]));
             }
             return Ok(());
         }
@@ -827,10 +831,10 @@ impl Emitter<'_> {
         self.line("{");
         self.w.indent();
         for (t, text) in temps.iter().zip(&texts) {
-            self.line(&format!("auto {t} = {text};"));
+            self.line_fmt(format_args!("auto {t} = {text};"));
         }
         for (name, t) in targets.iter().zip(&temps) {
-            self.line(&format!("{name} = {t};"));
+            self.line_fmt(format_args!("{name} = {t};"));
         }
         self.w.dedent();
         self.line("}");
