@@ -3478,6 +3478,11 @@ impl Args for ArgView<'_> {
         matches!(self.kind(i), Some(ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_)))
     }
 
+    fn item_types(&self, i: usize) -> Option<Vec<Type>> {
+        let ExprKind::Tuple(items) = self.kind(i)? else { return None };
+        Some(items.iter().map(|&x| self.program.ty(x).clone()).collect())
+    }
+
     fn tuple(&self, elements: Vec<Type>) -> Option<Type> {
         let placeholders = vec![Types::UNKNOWN; elements.len()];
         *self.elements.borrow_mut() = elements;
