@@ -2378,16 +2378,22 @@ fn col_reduce_2d(a: &dyn Args) -> Result<Type, String> {
     col_reduce(a)
 }
 
-/// `part_*(lhs, rhs)`: the operands must have the same shape where both are known.
+/// `part_*(lhs, rhs)`: the operands' shapes broadcast (PyPTO's `bcast`, ops.md §2.2/§2.3),
+/// the result has the broadcast shape and the lhs's dtype.
 fn part(a: &dyn Args) -> Result<Type, String> {
     let (x, y) = (a.ty(0).ok_or("missing lhs")?, a.ty(1).ok_or("missing rhs")?);
-    if let (Some(p), Some(q)) = (x.shape(), y.shape()) {
-        let known = |d: &Dim| matches!(d, Dim::Const(_));
-        if p.len() != q.len() || p.iter().zip(q).any(|(m, n)| known(m) && known(n) && m != n) {
-            return Err("the operands of a part op must have the same shape".to_string());
+    match (x.shape(), y.shape()) {
+        (Some(p), Some(q)) => {
+            let shape = broadcast(p, q).map_err(|e| {
+                format!(
+                    "the operands of a part op must broadcast: {}",
+                    e.trim_start_matches("requires compatible shapes: ")
+                )
+            })?;
+            Ok(if shape.as_slice() == p { x.clone() } else { with_shape(x, shape) })
         }
+        _ => Ok(x.clone()),
     }
-    Ok(x.clone())
 }
 
 fn task_id_scalar(_: &dyn Args) -> Result<Type, String> {

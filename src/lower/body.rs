@@ -360,7 +360,7 @@ impl FnLower<'_, '_> {
                         self.dump_tag_args_ok(args, span);
                         return;
                     }
-                    Some("static_print" | "set_cache_policy") => return,
+                    Some("static_print" | "set_cache_policy" | "tensor.set_cache_policy") => return,
                     Some("static_assert") => {
                         self.static_assert(args, span);
                         return;
