@@ -1590,10 +1590,10 @@ fn part_ops_broadcast_a_row_or_a_column() {
         let mut want = Vec::new();
         let fs: [&dyn Fn(f32, f32) -> f32; 3] = [&|p, q| p + q, &|p, q| q.max(p), &|p, q| p * q];
         for (i, f) in fs.iter().enumerate() {
-            for k in 0..R * C {
+            for (k, &v) in x.iter().enumerate() {
                 let (r, c) = (k / C, k % C);
                 let other = if i == 0 { col[r] } else { row[c] };
-                want.push(if r < 2 { f(x[k], other) } else { other });
+                want.push(if r < 2 { f(v, other) } else { other });
             }
         }
         near(&floats(&out[0]), &want, "parts");
