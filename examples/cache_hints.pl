@@ -3,7 +3,9 @@
 # of a load (`cache=`, `l2_hint=`), the L2 hint and unit-flag phase of a store
 # (`l2_hint=`, `st_phase=`), the accumulation phase of a gemv (`acc_phase=`),
 # `optimizations=[pl.auto_chunk]` (also spelled `pl.optimizations.auto_chunk`) with
-# `pl.parallel(..., chunk=N, chunk_policy="guarded")`, and `pl.task_id_of` in a manual scope.
+# `pl.parallel(..., chunk=N, chunk_policy="guarded")`, `pl.task_id_of` in a manual scope, and
+# the cache-policy declaration `pl.set_cache_policy(t, policy)` (also `pl.tensor.set_cache_policy`),
+# which plc drops.
 import pypto.language as pl
 
 N = 32
@@ -48,6 +50,8 @@ class CacheHints:
             tid = pl.task_id_of(copied)
             row, second = pl.submit(self.row_times, v, copied, row, deps=[tid])
         with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.optimizations.auto_chunk]):
+            pl.set_cache_policy(x, pl.CachePolicy.BYPASS)
+            pl.tensor.set_cache_policy(doubled, pl.CachePolicy.DEFAULT)
             for i in pl.parallel(0, 2, chunk=1, chunk_policy="guarded"):
                 t = pl.slice(x, [N // 2, N], [i * (N // 2), 0])
                 doubled = pl.assemble(doubled, pl.add(t, t), [i * (N // 2), 0])

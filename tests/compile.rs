@@ -329,6 +329,7 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "tests/emit/ops_tensor_shape", entry: "entry", args: &[] },
         // PyPTO's `pl.tile.*` spellings (ops.md §2.3), each result stored (issue 11).
         Runnable { file: "tests/emit/ops_tile_elementwise", entry: "entry", args: &[] },
+        Runnable { file: "tests/emit/part_broadcast", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/ops_tile_reduce", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/ops_tile_memory", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/ops_tile_pipes", entry: "main", args: &[] },

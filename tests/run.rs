@@ -1716,6 +1716,29 @@ fn floor_rem(x: f32, y: f32) -> f32 {
     }
 }
 
+/// The part ops broadcast a [R, 1] column or a [1, C] row (tests/emit/part_broadcast.pl,
+/// ops.md §2.3): the broadcast operand is valid everywhere, `x` only on its first 2 rows.
+#[test]
+fn part_ops_broadcast_a_row_or_a_column() {
+    const R: usize = 4;
+    const C: usize = 16;
+    let src = include_str!("emit/part_broadcast.pl");
+    for seed in [3, 8] {
+        let out = run_source(src, "entry", &[], seed).unwrap();
+        let (x, col, row) = (drawn(seed, 0, R * C), drawn(seed, R * C, R), drawn(seed, R * C + R, C));
+        let mut want = Vec::new();
+        let fs: [&dyn Fn(f32, f32) -> f32; 3] = [&|p, q| p + q, &|p, q| q.max(p), &|p, q| p * q];
+        for (i, f) in fs.iter().enumerate() {
+            for (k, &v) in x.iter().enumerate() {
+                let (r, c) = (k / C, k % C);
+                let other = if i == 0 { col[r] } else { row[c] };
+                want.push(if r < 2 { f(v, other) } else { other });
+            }
+        }
+        near(&floats(&out[0]), &want, "parts");
+    }
+}
+
 /// The elementwise `pl.tile.*` spellings (tests/emit/ops_tile_elementwise.pl, ops.md §2.3)
 /// against their definitions: chains, binaries and scalar forms, `rem` (the divisor's sign)
 /// and `fmod` (the dividend's), the bitwise ops, `not_` on INT16, the activations, `sel` and

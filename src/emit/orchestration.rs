@@ -642,8 +642,16 @@ impl<'a> Emitter<'a> {
                 }
                 _ => {}
             },
-            // The entry's results are its Out/InOut parameters, written in place.
-            StmtKind::Return(_) => {}
+            // The entry's results are its Out/InOut parameters, written in place; a task
+            // launched in the return itself (`return kernel(x, out)`) still runs.
+            StmtKind::Return(values) => {
+                for v in values {
+                    if matches!(self.p.expr(v).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. })
+                    {
+                        self.launch(None, v);
+                    }
+                }
+            }
             StmtKind::Yield(values) => {
                 let Some(targets) = yield_to else { return };
                 for (t, &v) in targets.iter().zip(&values) {

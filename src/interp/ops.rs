@@ -1639,19 +1639,26 @@ fn arg_reduce(d: &Dense, axis: usize, kind: ReduceFn) -> Dense {
 /// `part_*(x, y)`: `f(x, y)` where both are valid, the valid one where one is, 0 elsewhere;
 /// the result is valid over the union of the two valid regions.
 fn part(x: &Dense, y: &Dense, kind: Bin) -> Res<Dense> {
-    if x.shape != y.shape {
-        return Err(format!("the operands of a part op have shapes {:?} and {:?}", x.shape, y.shape));
-    }
+    let shape = broadcast_shape(&x.shape, &y.shape).map_err(|e| format!("the operands of a part op: {e}"))?;
+    let rank = shape.len();
+    // Along an axis an operand broadcasts (extent 1), it is valid over the whole axis.
+    let valid_of = |d: &Dense| -> Vec<i64> {
+        let (own, valid) = (align_extent(&d.shape, rank), align_extent(&d.valid, rank));
+        own.iter().zip(valid).zip(&shape).map(|((&e, v), &n)| if e == 1 { n } else { v }).collect()
+    };
+    let (xv, yv) = (valid_of(x), valid_of(y));
+    let (xs, ys) = (broadcast_strides(&x.shape, &shape), broadcast_strides(&y.shape, &shape));
     let dtype = x.dtype;
     let float = dtype.is_float();
-    let valid: Vec<i64> = x.valid.iter().zip(&y.valid).map(|(&p, &q)| p.max(q)).collect();
-    let mut data = Data::zeros(dtype, x.len());
+    let valid: Vec<i64> = xv.iter().zip(&yv).map(|(&p, &q)| p.max(q)).collect();
+    let mut data = Data::zeros(dtype, shape.iter().product::<i64>() as usize);
     let mut pos = 0usize;
     let mut failure = None;
-    for_each_index(&x.shape, |ix| {
+    for_each_index(&shape, |ix| {
         let inside = |v: &[i64]| ix.iter().zip(v).all(|(i, n)| i < n);
-        let (p, q) = (x.data.get(pos), convert(y.data.get(pos), dtype));
-        let v = match (inside(&x.valid), inside(&y.valid)) {
+        let at = |s: &[i64]| ix.iter().zip(s).map(|(i, s)| i * s).sum::<i64>() as usize;
+        let (p, q) = (x.data.get(at(&xs)), convert(y.data.get(at(&ys)), dtype));
+        let v = match (inside(&xv), inside(&yv)) {
             (true, true) => apply_bin(kind, p, q, float),
             (true, false) => Ok(p),
             (false, true) => Ok(q),
@@ -1665,7 +1672,7 @@ fn part(x: &Dense, y: &Dense, kind: Bin) -> Res<Dense> {
     });
     match failure {
         Some(e) => Err(e),
-        None => Ok(Dense { dtype, shape: x.shape.clone(), valid, data }),
+        None => Ok(Dense { dtype, shape, valid, data }),
     }
 }
 

@@ -613,6 +613,11 @@ pub trait Args {
     fn is_literal(&self, _i: usize) -> bool {
         false
     }
+    /// The types of the items of argument `i` when it is a list (`[0, k]`). The default
+    /// knows none.
+    fn item_types(&self, _i: usize) -> Option<Vec<Type>> {
+        None
+    }
     /// The tuple of `elements`, for an op with several results (`gather_compare`); `None`
     /// where no type can be made (the default). The caller of the rule interns the elements.
     fn tuple(&self, _elements: Vec<Type>) -> Option<Type> {
@@ -894,20 +899,46 @@ fn none(_: &dyn Args) -> Result<Type, String> {
     Ok(Type::None)
 }
 
-/// `pld.system.wait(signal, offsets, expected, cmp=...)`: PyPTO compares with `Eq` or `Ge`.
+/// `pld.system.wait(signal, offsets, expected, cmp=...)`: a window-bound signal of any
+/// dtype, compared with `Eq` or `Ge`.
 fn signal_wait(a: &dyn Args) -> Result<Type, String> {
     signal_compare(a, &[WaitCmp::Eq, WaitCmp::Ge])
 }
 
-/// `pld.system.defer_wait(signal, offsets, expected, cmp=...)`: an INT32 signal, compared
-/// with `Ge` only.
+/// `pld.system.defer_wait(signal, offsets, expected, cmp=...)`: an INT32 signal, integer
+/// offsets and threshold (a constant one in [0, INT32_MAX]), compared with `Ge` only.
 fn signal_defer_wait(a: &dyn Args) -> Result<Type, String> {
+    if let Some(d) = a.ty(0).and_then(Type::dtype).filter(|&d| d != DType::Int32) {
+        return Err(format!("the signal must be an INT32 tensor, got {}", d.name()));
+    }
+    let integer = |t: &Type| matches!(t, Type::Scalar(d) if d.is_int()) || matches!(t, Type::Unknown);
+    for (k, t) in a.item_types(1).unwrap_or_default().iter().enumerate() {
+        if !integer(t) {
+            return Err(format!("offset {k} must be an integer or index scalar, got {}", t.kind_name()));
+        }
+    }
+    match a.ty(2) {
+        Some(t) if !integer(t) => {
+            return Err(format!("expected must be an integer or index scalar, got {}", t.kind_name()))
+        }
+        _ => {}
+    }
+    if let Some(n) = a.int(2).filter(|n| !(0..=i64::from(i32::MAX)).contains(n)) {
+        return Err(format!("a constant expected must be in [0, {}], got {n}", i32::MAX));
+    }
     signal_compare(a, &[WaitCmp::Ge])
 }
 
+/// The checks `wait` and `defer_wait` share: the signal is window-bound
+/// (`pld.DistributedTensor`), one offset per dimension, and the comparison is allowed.
 fn signal_compare(a: &dyn Args, allowed: &[WaitCmp]) -> Result<Type, String> {
-    if let Some(d) = a.ty(0).and_then(Type::dtype).filter(|&d| d != DType::Int32) {
-        return Err(format!("the signal must be an INT32 tensor, got {}", d.name()));
+    if let Some(Type::Tensor { distributed: false, .. }) = a.ty(0) {
+        return Err("the signal must be a DistributedTensor (window-bound), got a plain Tensor".to_string());
+    }
+    if let (Some(shape), Some(offsets)) = (a.ty(0).and_then(Type::shape), a.dims(1)) {
+        if shape.len() != offsets.len() {
+            return Err(format!("{} offsets for a signal of rank {}", offsets.len(), shape.len()));
+        }
     }
     match a.enum_value(3) {
         Some(EnumValue::WaitCmp(c)) if !allowed.contains(&c) => {
@@ -2359,16 +2390,22 @@ fn col_reduce_2d(a: &dyn Args) -> Result<Type, String> {
     col_reduce(a)
 }
 
-/// `part_*(lhs, rhs)`: the operands must have the same shape where both are known.
+/// `part_*(lhs, rhs)`: the operands' shapes broadcast (PyPTO's `bcast`, ops.md §2.2/§2.3),
+/// the result has the broadcast shape and the lhs's dtype.
 fn part(a: &dyn Args) -> Result<Type, String> {
     let (x, y) = (a.ty(0).ok_or("missing lhs")?, a.ty(1).ok_or("missing rhs")?);
-    if let (Some(p), Some(q)) = (x.shape(), y.shape()) {
-        let known = |d: &Dim| matches!(d, Dim::Const(_));
-        if p.len() != q.len() || p.iter().zip(q).any(|(m, n)| known(m) && known(n) && m != n) {
-            return Err("the operands of a part op must have the same shape".to_string());
+    match (x.shape(), y.shape()) {
+        (Some(p), Some(q)) => {
+            let shape = broadcast(p, q).map_err(|e| {
+                format!(
+                    "the operands of a part op must broadcast: {}",
+                    e.trim_start_matches("requires compatible shapes: ")
+                )
+            })?;
+            Ok(if shape.as_slice() == p { x.clone() } else { with_shape(x, shape) })
         }
+        _ => Ok(x.clone()),
     }
-    Ok(x.clone())
 }
 
 fn task_id_scalar(_: &dyn Args) -> Result<Type, String> {
@@ -2383,6 +2420,23 @@ fn handle_arg(a: &dyn Args, i: usize, param: &str, want: Handle) -> Result<(), S
         None | Some(Type::Unknown) => Ok(()),
         Some(t) => Err(format!("expected {param} to be {}, got {}", want.name(), t.kind_name())),
     }
+}
+
+/// `pld.get_comm_ctx(dist_tensor)`: the communication context of a window-bound
+/// tensor; a plain `pl.Tensor` has none (PyPTO: *expected a DistributedTensor*).
+fn get_comm_ctx(a: &dyn Args) -> Result<Type, String> {
+    match a.ty(0) {
+        Some(Type::Tensor { distributed: false, .. }) => {
+            Err("expected a DistributedTensor (pld.DistributedTensor[...]), got a plain Tensor".to_string())
+        }
+        _ => Ok(Type::Handle(Handle::CommCtx)),
+    }
+}
+
+/// `pld.rank(ctx)` / `pld.nranks(ctx)`: an INT32 scalar read from a `CommCtx`.
+fn comm_ctx_query(a: &dyn Args) -> Result<Type, String> {
+    handle_arg(a, 0, "ctx", Handle::CommCtx)?;
+    Ok(Type::Scalar(DType::Int32))
 }
 
 /// `pl.prefetch.make_context()`: a prefetch context.
@@ -3830,9 +3884,9 @@ ops! {
         &[req(P::Buf, K::Any), req(P::Shape, K::Shape), req(P::Dtype, K::DType)], window, true, OpKind::Distributed;
     PldSystemWorldSize = "pld.system.world_size", Distributed, ["pld.system.world_size", "pld.world_size"], None, &[], int64_scalar, true, OpKind::Distributed;
     PldSystemGetCommCtx = "pld.system.get_comm_ctx", Distributed, ["pld.system.get_comm_ctx", "pld.get_comm_ctx"], None,
-        &[req(P::DistTensor, K::Tensor)], unknown, false, OpKind::Distributed;
-    PldSystemRank = "pld.system.rank", Distributed, ["pld.system.rank", "pld.rank"], None, &[req(P::Ctx, K::Any)], int32_scalar, false, OpKind::Distributed;
-    PldSystemNranks = "pld.system.nranks", Distributed, ["pld.system.nranks", "pld.nranks"], None, &[req(P::Ctx, K::Any)], int32_scalar, false, OpKind::Distributed;
+        &[req(P::DistTensor, K::Tensor)], get_comm_ctx, false, OpKind::Distributed;
+    PldSystemRank = "pld.system.rank", Distributed, ["pld.system.rank", "pld.rank"], None, &[req(P::Ctx, K::Any)], comm_ctx_query, false, OpKind::Distributed;
+    PldSystemNranks = "pld.system.nranks", Distributed, ["pld.system.nranks", "pld.nranks"], None, &[req(P::Ctx, K::Any)], comm_ctx_query, false, OpKind::Distributed;
     PldSystemNotify = "pld.system.notify", Distributed, ["pld.system.notify"], None,
         &[read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices), req(P::Value, K::Scalar),
           req(P::Op, K::Enum("NotifyOp"))],

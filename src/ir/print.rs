@@ -209,7 +209,7 @@ impl<'a> Printer<'a> {
                 None => format!("pl.Tile[[{}], pl.{dtype}]", self.dims(shape)?),
             },
             Type::Array { len, dtype } => format!("pl.Array[{len}, pl.{dtype}]"),
-            Type::Handle(h) => format!("pl.{}", h.name()),
+            Type::Handle(h) => format!("{}.{}", h.module(), h.name()),
             Type::Tuple(_) | Type::None | Type::Unknown => return None,
         })
     }

@@ -100,13 +100,16 @@ impl Type {
     }
 }
 
-/// The opaque handles of asynchronous prefetch: what `pl.prefetch.make_context()`,
+/// The opaque handles: those of asynchronous prefetch, what `pl.prefetch.make_context()`,
 /// `async_prefetch(src, ctx)` and `session(ctx)` return (PyPTO's singleton types).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Handle {
     PrefetchContext,
     AsyncEvent,
     AsyncSession,
+    /// A communication context: what `pld.get_comm_ctx(dist_tensor)` returns and
+    /// `pld.rank(ctx)` / `pld.nranks(ctx)` read.
+    CommCtx,
 }
 
 impl Handle {
@@ -116,6 +119,15 @@ impl Handle {
             Handle::PrefetchContext => "PrefetchAsyncContext",
             Handle::AsyncEvent => "AsyncEvent",
             Handle::AsyncSession => "AsyncSession",
+            Handle::CommCtx => "CommCtx",
+        }
+    }
+
+    /// The module PyPTO spells the type in (`pl.AsyncEvent`, `pld.CommCtx`).
+    pub fn module(self) -> &'static str {
+        match self {
+            Handle::CommCtx => "pld",
+            _ => "pl",
         }
     }
 }

@@ -764,6 +764,8 @@ impl Lowering<'_> {
             (Some("PrefetchAsyncContext" | "PrefetchAsyncContextType"), None) => Type::Handle(Handle::PrefetchContext),
             (Some("AsyncEvent" | "AsyncEventType"), None) => Type::Handle(Handle::AsyncEvent),
             (Some("AsyncSession" | "AsyncSessionType"), None) => Type::Handle(Handle::AsyncSession),
+            // A communication context parameter (`pld.CommCtx`, or the raw `pld.CommCtxType`).
+            (Some("CommCtx" | "CommCtxType"), None) => Type::Handle(Handle::CommCtx),
             (Some("Array"), Some(_)) if items.len() == 2 => {
                 let len = match self.eval_const(m, items[0])? {
                     Const::Int(n) if n >= 0 => n as u32,

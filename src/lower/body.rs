@@ -378,7 +378,7 @@ impl FnLower<'_, '_> {
                         self.dump_tag_args_ok(args, span);
                         return;
                     }
-                    Some("static_print" | "set_cache_policy") => return,
+                    Some("static_print" | "set_cache_policy" | "tensor.set_cache_policy") => return,
                     Some("static_assert") => {
                         self.static_assert(args, span);
                         return;
@@ -3487,6 +3487,11 @@ impl Args for ArgView<'_> {
 
     fn is_literal(&self, i: usize) -> bool {
         matches!(self.kind(i), Some(ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_)))
+    }
+
+    fn item_types(&self, i: usize) -> Option<Vec<Type>> {
+        let ExprKind::Tuple(items) = self.kind(i)? else { return None };
+        Some(items.iter().map(|&x| self.program.ty(x).clone()).collect())
     }
 
     fn tuple(&self, elements: Vec<Type>) -> Option<Type> {

@@ -1382,19 +1382,30 @@ Tile<T> row_expand(const Tile<T>& target, const Tile<U>& v) {
 // ------------------------------------------------------------------ part ops
 
 /// `part_op(a, b)` (PTO's `TPARTADD`, ...): op(a, b) where both are valid, the valid one
-/// where only one is, 0 elsewhere; valid over the union of the two valid regions.
+/// where only one is, 0 elsewhere; valid over the union of the two valid regions. The
+/// shapes broadcast (PyPTO's `bcast`): an operand with one row or one column is read
+/// along that axis at index 0 and counts as valid along all of it.
 template <class T, class U, class F>
 Tile<T> part(const char* op, const Tile<T>& a, const Tile<U>& b, F f) {
-    if (a.rows != b.rows || a.cols != b.cols) tile_error(op, "the tiles' shapes do not match");
-    Tile<T> out = shaped_like<T>(a);
-    out.valid_rows = std::max(a.valid_rows, b.valid_rows);
-    out.valid_cols = std::max(a.valid_cols, b.valid_cols);
-    for (int64_t r = 0; r < a.rows; ++r) {
-        for (int64_t c = 0; c < a.cols; ++c) {
-            bool in_a = r < a.valid_rows && c < a.valid_cols;
-            bool in_b = r < b.valid_rows && c < b.valid_cols;
-            T y = plc_rt::convert<T>(b.at(r, c));
-            out.at(r, c) = in_a && in_b ? static_cast<T>(f(a.at(r, c), y)) : in_a ? a.at(r, c) : in_b ? y : T(0);
+    auto fits = [](int64_t x, int64_t y) { return x == y || x == 1 || y == 1; };
+    if (!fits(a.rows, b.rows) || !fits(a.cols, b.cols)) tile_error(op, "the tiles' shapes do not broadcast");
+    bool a_covers = a.rows >= b.rows && a.cols >= b.cols;
+    if (!a_covers && !(b.rows >= a.rows && b.cols >= a.cols))
+        tile_error(op, "each operand broadcasts along a different axis");
+    Tile<T> out = a_covers ? shaped_like<T>(a) : shaped_like<T>(b);
+    auto valid_r = [&](int64_t rows, int64_t valid) { return rows == 1 ? out.rows : valid; };
+    auto valid_c = [&](int64_t cols, int64_t valid) { return cols == 1 ? out.cols : valid; };
+    int64_t ar = valid_r(a.rows, a.valid_rows), ac = valid_c(a.cols, a.valid_cols);
+    int64_t br = valid_r(b.rows, b.valid_rows), bc = valid_c(b.cols, b.valid_cols);
+    out.valid_rows = std::max(ar, br);
+    out.valid_cols = std::max(ac, bc);
+    for (int64_t r = 0; r < out.rows; ++r) {
+        for (int64_t c = 0; c < out.cols; ++c) {
+            bool in_a = r < ar && c < ac;
+            bool in_b = r < br && c < bc;
+            T x = a.at(a.rows == 1 ? 0 : r, a.cols == 1 ? 0 : c);
+            T y = plc_rt::convert<T>(b.at(b.rows == 1 ? 0 : r, b.cols == 1 ? 0 : c));
+            out.at(r, c) = in_a && in_b ? static_cast<T>(f(x, y)) : in_a ? x : in_b ? y : T(0);
         }
     }
     return out;

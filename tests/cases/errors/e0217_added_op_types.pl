@@ -1,5 +1,5 @@
 # E0217: the type rules of the ops added for issue 11 (ops.md §2): `sin`/`cos` take FP32
-# only, a column reduction needs two axes, a part op operands of one shape, the scratch
+# only, a column reduction needs two axes, a part op operands whose shapes broadcast, the scratch
 # tile of `row_argmax` the input's dtype, and `pl.tile.sin` a tile.
 import pypto.language as pl
 
