@@ -1814,10 +1814,18 @@ fn gemv_acc(a: &dyn Args) -> Result<Type, String> {
     matmul_acc(a, None)
 }
 
+/// `row_*(x)`: the last axis reduced and kept as 1, the leading axes kept (PyPTO's TRED
+/// with `axis=-1` at tensor level, ROWRED `shape[:-1] + [1]` at tile level); an operand
+/// without axes has no last axis to reduce.
 fn row_reduce(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
-    let rows = ty.shape().and_then(|s| s.first().copied()).unwrap_or(Dim::Unknown);
-    Ok(with_shape(ty, vec![rows, Dim::Const(1)]))
+    let Some(shape) = ty.shape() else { return Ok(ty.clone()) };
+    let Some((_, leading)) = shape.split_last() else {
+        return Err("needs an operand of at least 1 dimension: it reduces the last axis".to_string());
+    };
+    let mut shape = leading.to_vec();
+    shape.push(Dim::Const(1));
+    Ok(with_shape(ty, shape))
 }
 
 fn col_reduce(a: &dyn Args) -> Result<Type, String> {
