@@ -1578,6 +1578,24 @@ fn tensor_elementwise_ops_follow_their_definitions() {
     assert_eq!(ints(&out[6]), imap(&|p, _| !(p as i16) as i64));
 }
 
+/// Row reductions of operands of rank 3 and 1 (tests/emit/row_reduce_ranks.pl): the last
+/// axis is reduced, the leading ones kept, at tensor and tile level and through `pl.row_*`.
+#[test]
+fn row_reductions_keep_the_leading_axes() {
+    let out = run_source(include_str!("emit/row_reduce_ranks.pl"), "entry", &[], 5).unwrap();
+    let (x, v) = (drawn(5, 0, 64), drawn(5, 64, 8));
+    assert_eq!(out[0].shape, vec![2, 4, 6]);
+    let fold = |items: &[f32], f: fn(f32, f32) -> f32| items.iter().copied().reduce(f).unwrap();
+    let mut rows = Vec::new();
+    for lane in x.chunks(8) {
+        let (sum, max, min) = (fold(lane, |a, b| a + b), fold(lane, f32::max), fold(lane, f32::min));
+        rows.extend([sum, max, min, max, sum, min]);
+    }
+    close(&floats(&out[0]), &rows, "rows");
+    assert_eq!(out[1].shape, vec![2]);
+    close(&floats(&out[1]), &[fold(&v, |a, b| a + b), fold(&v, f32::max)], "whole");
+}
+
 /// The reductions and expansions of `pl.tensor.*` (tests/emit/ops_tensor_reduce.pl): row
 /// reductions keep a column, column reductions a row, arg-extrema give the first position,
 /// `row_expand*` apply each row's value of `[R, 1]`, `col_expand*` each column's of `[1, C]`

@@ -994,20 +994,28 @@ fn tile_transpose_view(a: &dyn Args) -> Result<Type, String> {
 /// `tile.set_validshape(tile, valid_rows, valid_cols)`: a 2-D tile, constant extents
 /// within its shape.
 fn tile_set_validshape(a: &dyn Args) -> Result<Type, String> {
-    let ty = a.ty(0).ok_or("missing argument")?;
-    if let Some(shape) = ty.shape() {
-        if shape.len() != 2 {
-            return Err(format!("needs a 2-D tile, got {} dimension(s)", shape.len()));
-        }
-        for (i, what) in [(1, "valid_rows"), (2, "valid_cols")] {
-            if let (Some(n), Dim::Const(max)) = (a.int(i), shape[i - 1]) {
-                if n < 0 || n > max {
-                    return Err(format!("{what} must be within 0..={max}, got {n}"));
-                }
+    check_set_validshape(a, "tile")?;
+    same_as_first(a)
+}
+
+/// `set_validshape(x, valid_rows, valid_cols)` of a tile or a tensor (`kind`), one message
+/// for each mistake: `x` is 2-D, and a constant extent lies in `0..=` its axis's extent.
+fn check_set_validshape(a: &dyn Args, kind: &str) -> Result<(), String> {
+    let Some(shape) = a.ty(0).and_then(Type::shape) else { return Ok(()) };
+    if shape.len() != 2 {
+        return Err(format!("needs a 2-D {kind}, got {} dimension(s)", shape.len()));
+    }
+    for (i, what) in [(1, "valid_rows"), (2, "valid_cols")] {
+        let Some(n) = a.int(i) else { continue };
+        match shape[i - 1] {
+            Dim::Const(max) if n < 0 || n > max => {
+                return Err(format!("{what} must be within 0..={max}, got {n}"));
             }
+            _ if n < 0 => return Err(format!("{what} must not be negative, got {n}")),
+            _ => {}
         }
     }
-    same_as_first(a)
+    Ok(())
 }
 
 /// `tile.mrgsort_format1(src, block_len)`: FP16 or FP32 runs of a positive multiple of 64.
@@ -1845,10 +1853,18 @@ fn gemv_acc(a: &dyn Args) -> Result<Type, String> {
     matmul_acc(a, None)
 }
 
+/// `row_*(x)`: the last axis reduced and kept as 1, the leading axes kept (PyPTO's TRED
+/// with `axis=-1` at tensor level, ROWRED `shape[:-1] + [1]` at tile level); an operand
+/// without axes has no last axis to reduce.
 fn row_reduce(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
-    let rows = ty.shape().and_then(|s| s.first().copied()).unwrap_or(Dim::Unknown);
-    Ok(with_shape(ty, vec![rows, Dim::Const(1)]))
+    let Some(shape) = ty.shape() else { return Ok(ty.clone()) };
+    let Some((_, leading)) = shape.split_last() else {
+        return Err("needs an operand of at least 1 dimension: it reduces the last axis".to_string());
+    };
+    let mut shape = leading.to_vec();
+    shape.push(Dim::Const(1));
+    Ok(with_shape(ty, shape))
 }
 
 fn col_reduce(a: &dyn Args) -> Result<Type, String> {
@@ -2357,19 +2373,7 @@ fn tensor_row_min(a: &dyn Args) -> Result<Type, String> {
 /// `tensor.set_validshape(t, rows, cols)`: a 2-D tensor, constant extents in `0..=shape`.
 fn tensor_set_validshape(a: &dyn Args) -> Result<Type, String> {
     let ty = same_as_first(a)?;
-    if let Some(shape) = ty.shape() {
-        if shape.len() != 2 {
-            return Err(format!("the tensor must be 2-D, it has {} axes", shape.len()));
-        }
-        for (i, name) in [(1, "valid_rows"), (2, "valid_cols")] {
-            let Some(v) = a.int(i) else { continue };
-            match shape[i - 1] {
-                Dim::Const(n) if v > n => return Err(format!("{name} {v} is larger than the extent {n}")),
-                _ if v < 0 => return Err(format!("{name} must not be negative, got {v}")),
-                _ => {}
-            }
-        }
-    }
+    check_set_validshape(a, "tensor")?;
     Ok(ty)
 }
 

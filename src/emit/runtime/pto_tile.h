@@ -323,14 +323,20 @@ Tile<T> load(const ChipTensor& t, const Dims& offsets, const Dims& shapes, const
     if (n >= 1) {
         w.valid_cols = inside(off[n - 1], win[n - 1], t.shapes[n - 1]);
         if (shapes.n >= 2) {
-            w.valid_rows = inside(off[n - 2], win[n - 2], t.shapes[n - 2]);
+            // The valid flat rows are a prefix: the inner row axis's part inside, times
+            // the leading axes' parts while every inner block lies inside whole.
+            int64_t rows_in = inside(off[n - 2], win[n - 2], t.shapes[n - 2]);
+            int64_t block = win[n - 2];
+            for (uint32_t k = n - 2; k-- > 0 && rows_in == block;) {
+                rows_in *= inside(off[k], win[k], t.shapes[k]);
+                block *= win[k];
+            }
+            w.valid_rows = rows_in;
         }
-        bool leading_in = true;
         uint32_t lead_end = shapes.n >= 2 ? n - 2 : n - 1;
         for (uint32_t k = 0; k < lead_end; ++k) {
-            if (win[k] == 1 && inside(off[k], 1, t.shapes[k]) == 0) leading_in = false;
+            if (inside(off[k], win[k], t.shapes[k]) == 0) w.valid_rows = 0;
         }
-        if (!leading_in) w.valid_rows = 0;
     }
     if (valid.given) {
         if (valid.n >= 1) w.valid_cols = std::min<int64_t>(w.valid_cols, valid[valid.n - 1]);
@@ -1242,11 +1248,14 @@ T reduce_step(Reduce op, T acc, T x) {
     return static_cast<T>(acc + x);
 }
 
-/// One value per row (`along_rows`: [rows, 1], over the valid columns) or per column
-/// ([1, cols], over the valid rows) of t: `f(n, x)`, x(i) the lane's i-th element of n.
+/// One value per row (`along_rows`: t's shape with the last extent 1, over the valid
+/// columns) or per column ([1, cols], over the valid rows) of t: `f(n, x)`, x(i) the
+/// lane's i-th element of n.
 template <class R, class T, class F>
 Tile<R> per_lane(const Tile<T>& t, bool along_rows, F f) {
-    Tile<R> out = make_tile<R>(along_rows ? dims2(t.rows, 1) : dims2(1, t.cols));
+    Dims kept = shape_of(t);
+    if (kept.n > 0) kept.v[kept.n - 1] = 1;
+    Tile<R> out = make_tile<R>(along_rows ? kept : dims2(1, t.cols));
     int64_t n = along_rows ? t.valid_cols : t.valid_rows;
     for (int64_t l = 0; l < (along_rows ? t.rows : t.cols); ++l) {
         auto x = [&](int64_t i) { return along_rows ? t.at(l, i) : t.at(i, l); };
