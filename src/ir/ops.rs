@@ -899,6 +899,30 @@ fn none(_: &dyn Args) -> Result<Type, String> {
     Ok(Type::None)
 }
 
+/// An integer or index scalar, or a value whose type is not known yet.
+fn integer_or_unknown(t: &Type) -> bool {
+    matches!(t, Type::Scalar(d) if d.is_int()) || matches!(t, Type::Unknown)
+}
+
+/// `system.cacheinvalid(tensor, shapes, offsets)`: a statement; the shapes and offsets
+/// given have one integer per dimension of the tensor (ops.md §2.4).
+fn cache_invalid(a: &dyn Args) -> Result<Type, String> {
+    let rank = a.ty(0).and_then(Type::shape).map(<[Dim]>::len);
+    for (i, what) in [(1, "shapes"), (2, "offsets")] {
+        if let (Some(rank), Some(items)) = (rank, a.dims(i)) {
+            if items.len() != rank {
+                return Err(format!("{what} gives {} value(s) for a tensor of rank {rank}", items.len()));
+            }
+        }
+        if let Some((k, t)) =
+            a.item_types(i).unwrap_or_default().iter().enumerate().find(|(_, t)| !integer_or_unknown(t))
+        {
+            return Err(format!("{what} entry {k} must be an integer or index scalar, got {}", t.kind_name()));
+        }
+    }
+    Ok(Type::None)
+}
+
 /// `pld.system.wait(signal, offsets, expected, cmp=...)`: a window-bound signal of any
 /// dtype, compared with `Eq` or `Ge`.
 fn signal_wait(a: &dyn Args) -> Result<Type, String> {
@@ -911,7 +935,7 @@ fn signal_defer_wait(a: &dyn Args) -> Result<Type, String> {
     if let Some(d) = a.ty(0).and_then(Type::dtype).filter(|&d| d != DType::Int32) {
         return Err(format!("the signal must be an INT32 tensor, got {}", d.name()));
     }
-    let integer = |t: &Type| matches!(t, Type::Scalar(d) if d.is_int()) || matches!(t, Type::Unknown);
+    let integer = integer_or_unknown;
     for (k, t) in a.item_types(1).unwrap_or_default().iter().enumerate() {
         if !integer(t) {
             return Err(format!("offset {k} must be an integer or index scalar, got {}", t.kind_name()));
@@ -4017,7 +4041,7 @@ ops! {
     SystemSyncWait = "system.sync_wait", System, ["pl.system.sync_wait"], None,
         &[req(P::EventId, K::Any), req(P::Pipe, K::Any), opt(P::CoreType, K::Any)], none, false, OpKind::Special(Special::Hardware);
     SystemCacheinvalid = "system.cacheinvalid", System, ["pl.system.cacheinvalid"], None,
-        &[opt(P::Tensor, K::Tensor), opt(P::Shapes, K::Shape), opt(P::Offsets, K::Indices)], none, false, OpKind::Special(Special::Hardware);
+        &[opt(P::Tensor, K::Tensor), opt(P::Shapes, K::Shape), opt(P::Offsets, K::Indices)], cache_invalid, false, OpKind::Special(Special::Hardware);
     SystemSetFfts = "system.set_ffts", System, ["pl.system.set_ffts"], None, &[req(P::Workspace, K::Tensor)], none, false, OpKind::Special(Special::Hardware);
     SystemAvailableAivCount = "system.available_aiv_count", System, ["pl.system.available_aiv_count"], None, &[], int32_scalar, false, OpKind::Special(Special::AvailableAivCount);
     SystemAvailableClusterCount = "system.available_cluster_count", System, ["pl.system.available_cluster_count"], None, &[], int32_scalar, false, OpKind::Special(Special::AvailableClusterCount);
