@@ -563,7 +563,8 @@ function (drop `Inline`).";
     E0409 => "the value of an Inline function that returns nothing",
 "The call of an Inline function is used as a value (`z = self.f(x)`, or as an argument),
 but the function has no `return` with a value. Return the value, or call the function as a
-statement.";
+statement. A module-level `@pl.inline` function must return a value however it is called:
+PyPTO's parser refuses a call of one without a `return` value, as a statement too.";
 
     E0410 => "a scalar computed on the device is read after its region",
 "A device region (`pl.at(level=pl.Level.CORE_GROUP)`, `pl.cluster()`, `pl.spmd(n)`) becomes a

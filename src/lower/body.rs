@@ -2552,6 +2552,19 @@ impl FnLower<'_, '_> {
             if !keywords.is_empty() {
                 return None;
             }
+            if self.cx.func(key).is_some_and(|f| f.kind == crate::ir::FuncKind::Inline)
+                && self.cx.callee_returns(key).is_some_and(|r| r.is_empty())
+            {
+                let fname = self.cx.name(target).to_string();
+                self.error_help(
+                    Code::E0409,
+                    span,
+                    format!("Inline function '{fname}' has no return value"),
+                    "a call of a module-level @pl.inline function",
+                    "a module-level @pl.inline function must return a value, even when it is called as a statement (PyPTO refuses it)",
+                );
+                return None;
+            }
         }
         self.function_call(key, args, span)
     }
