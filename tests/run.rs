@@ -994,7 +994,7 @@ fn remainders_and_bit_gathers_follow_the_cpu_simulator() {
         let h = if v == 0.0 {
             sign
         } else {
-            sign | ((((bits >> 23) & 0xff) as u16 - 127 + 15) << 10) | ((bits >> 13) & 0x3ff) as u16
+            sign | ((((bits >> 23) & 0xff) as u16 + 15 - 127) << 10) | ((bits >> 13) & 0x3ff) as u16
         };
         h as i16 as i64
     };
