@@ -1596,6 +1596,58 @@ fn row_reductions_keep_the_leading_axes() {
     close(&floats(&out[1]), &[fold(&v, |a, b| a + b), fold(&v, f32::max)], "whole");
 }
 
+/// Column reductions of operands of rank 3 and 2 (tests/emit/col_reduce_ranks.pl): a
+/// tensor `col_*` reduces the axis before the last and keeps the leading ones, a tile
+/// `col_*` reduces the first axis (PyPTO's TRED axis -2 and COLRED); the arg-extrema give
+/// the first position.
+#[test]
+fn col_reductions_follow_pypto_at_every_rank() {
+    let out = run_source(include_str!("emit/col_reduce_ranks.pl"), "entry", &[], 5).unwrap();
+    let (x, y) = (drawn(5, 0, 24), drawn(5, 24, 12));
+    let at = |b: usize, r: usize, c: usize| x[(b * 3 + r) * 4 + c];
+    let fold = |items: Vec<f32>, f: fn(f32, f32) -> f32| items.into_iter().reduce(f).unwrap();
+    let first = |items: Vec<f32>, max: bool| {
+        let mut best = 0;
+        for (i, &v) in items.iter().enumerate() {
+            if (max && v > items[best]) || (!max && v < items[best]) {
+                best = i;
+            }
+        }
+        best as i64
+    };
+    let (sum, max, min, prod): (fn(f32, f32) -> f32, _, _, _) = (|a, b| a + b, f32::max, f32::min, |a, b| a * b);
+    let (mut tens, mut places) = (Vec::new(), Vec::new());
+    for b in 0..2 {
+        for f in [sum, max, min, prod, sum, min] {
+            tens.extend((0..4).map(|c| fold((0..3).map(|r| at(b, r, c)).collect(), f)));
+        }
+        for hi in [true, false] {
+            places.extend((0..4).map(|c| first((0..3).map(|r| at(b, r, c)).collect(), hi)));
+        }
+    }
+    assert_eq!(out[0].shape, vec![2, 6, 4]);
+    close(&floats(&out[0]), &tens, "tensor col_*");
+    let mut tiles = Vec::new();
+    for f in [sum, max, min, prod, sum, max] {
+        tiles.extend((0..12).map(|rc| fold((0..2).map(|b| at(b, rc / 4, rc % 4)).collect(), f)));
+    }
+    assert_eq!(out[1].shape, vec![6, 3, 4]);
+    close(&floats(&out[1]), &tiles, "tile col_*");
+    assert_eq!(ints(&out[2]), places, "tensor col_argmax/argmin");
+    let tile_places: Vec<i64> = [true, false]
+        .into_iter()
+        .flat_map(|hi| (0..12).map(move |rc| (hi, rc)))
+        .map(|(hi, rc)| first((0..2).map(|b| at(b, rc / 4, rc % 4)).collect(), hi))
+        .collect();
+    assert_eq!(ints(&out[3]), tile_places, "tile col_argmax/argmin");
+    let flat: Vec<f32> = [sum, max, sum, min]
+        .into_iter()
+        .flat_map(|f| (0..4).map(move |c| (f, c)))
+        .map(|(f, c)| fold((0..3).map(|r| y[r * 4 + c]).collect(), f))
+        .collect();
+    close(&floats(&out[4]), &flat, "2-D col_*");
+}
+
 /// The reductions and expansions of `pl.tensor.*` (tests/emit/ops_tensor_reduce.pl): row
 /// reductions keep a column, column reductions a row, arg-extrema give the first position,
 /// `row_expand*` apply each row's value of `[R, 1]`, `col_expand*` each column's of `[1, C]`

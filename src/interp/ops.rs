@@ -55,7 +55,8 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>, result
             }
             let k = match axis {
                 Axis::Row => d.rank() - 1,
-                Axis::Col => d.rank().saturating_sub(2),
+                Axis::Col => Axis::col_axis_of(a.first_is_tile(), d.rank())
+                    .ok_or_else(|| format!("`{}` needs a value of at least 2 axes", def.spellings[0]))?,
             };
             wrap_like(a.first_is_tile(), reduce(&d, k, true, f))
         }
@@ -66,7 +67,7 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>, result
             }
             let k = match axis {
                 Axis::Row => d.rank() - 1,
-                Axis::Col => d.rank() - 2,
+                Axis::Col => Axis::col_axis_of(a.first_is_tile(), d.rank()).unwrap_or(0),
             };
             wrap_like(a.first_is_tile(), arg_reduce(&d, k, f))
         }

@@ -254,7 +254,7 @@ impl ReduceFn {
 }
 
 /// The axis of a row or column family: `Row` works along the last axis (one value per
-/// row), `Col` along the one before it.
+/// row), `Col` along a leading one (see [`Axis::col_axis`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Axis {
     Row,
@@ -268,6 +268,28 @@ impl Axis {
             Axis::Row => "row",
             Axis::Col => "col",
         }
+    }
+
+    /// The axis a column reduction (`col_sum`, ..., `col_argmax`) collapses to 1, counted
+    /// from the end when negative: PyPTO's tensor rule (TRED, default `axis=-2`) reduces the
+    /// axis before the last and keeps the leading ones (`[2, 4, 8]` gives `[2, 1, 8]`), its
+    /// tile rule (COLRED, `[1] + shape[1:]`) the first (`[2, 4, 8]` gives `[1, 4, 8]`); the
+    /// two agree on 2 axes. The type rule, the interpreter and the C++ runtime all use it.
+    pub fn col_axis(tile: bool) -> i64 {
+        if tile {
+            0
+        } else {
+            -2
+        }
+    }
+
+    /// [`Axis::col_axis`] as an index into `rank` axes; `None` below 2 axes.
+    pub fn col_axis_of(tile: bool, rank: usize) -> Option<usize> {
+        if rank < 2 {
+            return None;
+        }
+        let k = Axis::col_axis(tile);
+        Some(if k < 0 { (rank as i64 + k) as usize } else { k as usize })
     }
 }
 
@@ -1891,10 +1913,18 @@ fn row_reduce(a: &dyn Args) -> Result<Type, String> {
     Ok(with_shape(ty, shape))
 }
 
+/// `col_*(x)`, every column reduction row (tensor, tile, and so `pl.col_*`): the axis of
+/// [`Axis::col_axis`] reduced and kept as 1, the others kept; PyPTO needs 2 axes.
 fn col_reduce(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
-    let cols = ty.shape().and_then(|s| s.last().copied()).unwrap_or(Dim::Unknown);
-    Ok(with_shape(ty, vec![Dim::Const(1), cols]))
+    let Some(shape) = ty.shape() else { return Ok(ty.clone()) };
+    let tile = matches!(ty, Type::Tile { .. });
+    let Some(k) = Axis::col_axis_of(tile, shape.len()) else {
+        return Err(format!("a column reduction needs at least 2 axes, the operand has {}", shape.len()));
+    };
+    let mut shape = shape.to_vec();
+    shape[k] = Dim::Const(1);
+    Ok(with_shape(ty, shape))
 }
 
 /// `transpose(x, axis1, axis2)`: `x` with two distinct axes swapped (negative axes count
@@ -2338,10 +2368,10 @@ fn row_arg_reduce(a: &dyn Args) -> Result<Type, String> {
     Ok(with_dtype(&row_reduce(a)?, DType::Int32))
 }
 
-/// `col_argmax` / `col_argmin`: `[1, cols]` of INT32 positions.
+/// `col_argmax` / `col_argmin`: the column reduction's shape, of INT32 positions.
 fn col_arg_reduce(a: &dyn Args) -> Result<Type, String> {
     check_tmp_tile(a)?;
-    Ok(with_dtype(&col_reduce_2d(a)?, DType::Int32))
+    Ok(with_dtype(&col_reduce(a)?, DType::Int32))
 }
 
 /// `tensor.shl`/`shr`/`shls`/`shrs`: as the other bit ops, and a constant shift count that
@@ -2406,16 +2436,6 @@ fn tensor_not(a: &dyn Args) -> Result<Type, String> {
     let ty = same_as_first(a)?;
     dtype_of(a, 0, "the dtype", "INT16 or UINT16", int16_or_uint16)?;
     Ok(ty)
-}
-
-/// The column reductions need two axes (PyPTO: rank >= 2).
-fn col_reduce_2d(a: &dyn Args) -> Result<Type, String> {
-    if let Some(shape) = a.ty(0).and_then(Type::shape) {
-        if shape.len() < 2 {
-            return Err(format!("a column reduction needs at least 2 axes, the operand has {}", shape.len()));
-        }
-    }
-    col_reduce(a)
 }
 
 /// `part_*(lhs, rhs)`: the operands' shapes broadcast (PyPTO's `bcast`, ops.md §2.2/§2.3),
@@ -3960,15 +3980,15 @@ ops! {
     // ---- rows added for ops.md §5.1 (PyPTO spellings plc lacked), kept in one block.
     // reductions: products, column minima, arg-max/min positions
     TensorRowProd = "tensor.row_prod", Tensor, ["pl.tensor.row_prod"], Some("row_prod"), T_INPUT, row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Prod);
-    TensorColProd = "tensor.col_prod", Tensor, ["pl.tensor.col_prod"], Some("col_prod"), T_INPUT, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Prod);
-    TensorColMin = "tensor.col_min", Tensor, ["pl.tensor.col_min"], Some("col_min"), T_INPUT, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Min);
+    TensorColProd = "tensor.col_prod", Tensor, ["pl.tensor.col_prod"], Some("col_prod"), T_INPUT, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Prod);
+    TensorColMin = "tensor.col_min", Tensor, ["pl.tensor.col_min"], Some("col_min"), T_INPUT, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Min);
     TensorRowArgmax = "tensor.row_argmax", Tensor, ["pl.tensor.row_argmax"], Some("row_argmax"), T_INPUT, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Max);
     TensorRowArgmin = "tensor.row_argmin", Tensor, ["pl.tensor.row_argmin"], Some("row_argmin"), T_INPUT, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Min);
     TensorColArgmax = "tensor.col_argmax", Tensor, ["pl.tensor.col_argmax"], Some("col_argmax"), T_INPUT, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Max);
     TensorColArgmin = "tensor.col_argmin", Tensor, ["pl.tensor.col_argmin"], Some("col_argmin"), T_INPUT, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Min);
     TileRowProd = "tile.row_prod", Tile, ["pl.tile.row_prod"], Some("row_prod"), S_TILE_TMP, tile_row_reduce, false, OpKind::Reduce(Axis::Row, ReduceFn::Prod);
-    TileColProd = "tile.col_prod", Tile, ["pl.tile.col_prod"], Some("col_prod"), S_TILE, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Prod);
-    TileColMin = "tile.col_min", Tile, ["pl.tile.col_min"], Some("col_min"), S_TILE, col_reduce_2d, false, OpKind::Reduce(Axis::Col, ReduceFn::Min);
+    TileColProd = "tile.col_prod", Tile, ["pl.tile.col_prod"], Some("col_prod"), S_TILE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Prod);
+    TileColMin = "tile.col_min", Tile, ["pl.tile.col_min"], Some("col_min"), S_TILE, col_reduce, false, OpKind::Reduce(Axis::Col, ReduceFn::Min);
     TileRowArgmax = "tile.row_argmax", Tile, ["pl.tile.row_argmax"], Some("row_argmax"), S_TILE_TMP, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Max);
     TileRowArgmin = "tile.row_argmin", Tile, ["pl.tile.row_argmin"], Some("row_argmin"), S_TILE_TMP, row_arg_reduce, false, OpKind::ArgReduce(Axis::Row, ReduceFn::Min);
     TileColArgmax = "tile.col_argmax", Tile, ["pl.tile.col_argmax"], Some("col_argmax"), S_TILE_TMP, col_arg_reduce, false, OpKind::ArgReduce(Axis::Col, ReduceFn::Max);
@@ -4317,6 +4337,16 @@ mod tests {
         assert_eq!((op("pl.tile.row_argmax").result)(&x), Ok(tile(&[8, 1], DType::Int32)));
         assert_eq!((op("pl.tile.col_argmin").result)(&x), Ok(tile(&[1, 16], DType::Int32)));
         assert_eq!((op("pl.tile.col_prod").result)(&x), Ok(tile(&[1, 16], DType::Fp32)));
+        // Column reductions of 3 axes: a tile reduces the first (COLRED), a tensor the one
+        // before the last (TRED axis -2); one axis is refused at both levels.
+        let cube = Fake(vec![Some(tile(&[2, 4, 8], DType::Fp32)), Some(tile(&[2, 4, 8], DType::Fp32))], vec![], vec![]);
+        assert_eq!((op("pl.tile.col_sum").result)(&cube), Ok(tile(&[1, 4, 8], DType::Fp32)));
+        assert_eq!((op("pl.tile.col_argmax").result)(&cube), Ok(tile(&[1, 4, 8], DType::Int32)));
+        let tensor = |s: &[i64]| Type::Tensor { shape: Some(c(s)), dtype: Some(DType::Fp32), distributed: false };
+        let t3 = Fake(vec![Some(tensor(&[2, 4, 8]))], vec![], vec![]);
+        assert_eq!((op("pl.tensor.col_max").result)(&t3), Ok(tensor(&[2, 1, 8])));
+        let t1 = Fake(vec![Some(tensor(&[8]))], vec![], vec![]);
+        assert!((op("pl.tensor.col_sum").result)(&t1).is_err());
         let half = Fake(vec![Some(tile(&[8, 16], DType::Fp16))], vec![], vec![]);
         assert!((op("pl.tile.cos").result)(&half).is_err());
         // System ops: every spelling level PyPTO has, and a reason where there is no CPU form.

@@ -7,7 +7,7 @@ use super::{Emitter, Repr, Res};
 use crate::diag::{Code, Diagnostic};
 use crate::emit::cpp::runtime_dtype;
 use crate::emit::cpp::scalar_ctype;
-use crate::ir::ops::{Op, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special};
+use crate::ir::ops::{Axis, Op, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special};
 use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Loc, MaskPattern, PadValue, Type};
 use std::fmt::Write;
 
@@ -133,7 +133,13 @@ impl Emitter<'_> {
 
     /// The elementwise, reduction and comparison families.
     fn family(&mut self, c: &OpCall<'_>, kind: OpKind) -> Res<String> {
-        let x = self.tile_arg(self.need(c, Slot::Nth(0))?)?;
+        let first = self.need(c, Slot::Nth(0))?;
+        let x = self.tile_arg(first)?;
+        // The axis a column reduction collapses (the runtime's `col_axis`), as the type rule.
+        let col_axis = |axis: Axis| match axis {
+            Axis::Row => String::new(),
+            Axis::Col => format!(", {}", Axis::col_axis(matches!(self.p.ty(first), Type::Tile { .. }))),
+        };
         Ok(match kind {
             OpKind::Binary(f) => {
                 let y = self.operand(self.need(c, Slot::Nth(1))?)?;
@@ -154,8 +160,10 @@ impl Emitter<'_> {
                 let y = self.tile_arg(self.need(c, Slot::Nth(1))?)?;
                 format!("plc::part_{}({x}, {y})", f.family_suffix())
             }
-            OpKind::Reduce(axis, f) => format!("plc::{}_{}({x})", axis.prefix(), f.tile_fn()),
-            OpKind::ArgReduce(axis, f) => format!("plc::{}_arg{}({x})", axis.prefix(), f.tile_fn()),
+            OpKind::Reduce(axis, f) => format!("plc::{}_{}({x}{})", axis.prefix(), f.tile_fn(), col_axis(axis)),
+            OpKind::ArgReduce(axis, f) => {
+                format!("plc::{}_arg{}({x}{})", axis.prefix(), f.tile_fn(), col_axis(axis))
+            }
             OpKind::AxisReduce { f, default_axis, default_keep } => {
                 let axis = self.int_arg(c.get(P::Axis), default_axis)?;
                 let keep = match c.get(P::KeepDim).or(c.get(P::Keepdim)) {

@@ -1248,42 +1248,77 @@ T reduce_step(Reduce op, T acc, T x) {
     return static_cast<T>(acc + x);
 }
 
+/// The column lanes of t along its axis `axis` (negative: from the end), which must come
+/// before the last: `g(l, n, x)` for each, l the result's flat row, x(i, c) the lane's i-th
+/// element in column c, of which the first n lie in t's valid rows. `rows` gets the
+/// result's flat rows.
+template <class T, class G>
+void col_lanes(const Tile<T>& t, int64_t axis, int64_t& rows, G g) {
+    Dims shape = shape_of(t);
+    int64_t nd = static_cast<int64_t>(shape.n);
+    if (axis < 0) axis += nd;
+    if (nd < 2 || axis < 0 || axis > nd - 2) tile_error("col reduction", "needs an axis before the last of 2+ axes");
+    int64_t len = shape[static_cast<uint32_t>(axis)];
+    int64_t inner = 1;
+    for (int64_t k = axis + 1; k < nd - 1; ++k) inner *= shape[static_cast<uint32_t>(k)];
+    int64_t outer = len * inner == 0 ? 0 : t.rows / (len * inner);
+    rows = outer * inner;
+    for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t in = 0; in < inner; ++in) {
+            int64_t base = o * len * inner + in;
+            int64_t n = base < t.valid_rows ? std::min(len, (t.valid_rows - 1 - base) / inner + 1) : 0;
+            g(o * inner + in, n, [&, base](int64_t i, int64_t c) { return t.at(base + i * inner, c); });
+        }
+    }
+}
+
 /// One value per row (`along_rows`: t's shape with the last extent 1, over the valid
-/// columns) or per column ([1, cols], over the valid rows) of t: `f(n, x)`, x(i) the
-/// lane's i-th element of n.
+/// columns) or per column lane along axis `col_axis` (t's shape with that extent 1, over
+/// the valid rows; PyPTO's tensor rule reduces axis -2, its tile rule axis 0): `f(n, x)`,
+/// x(i) the lane's i-th element of n.
 template <class R, class T, class F>
-Tile<R> per_lane(const Tile<T>& t, bool along_rows, F f) {
+Tile<R> per_lane(const Tile<T>& t, bool along_rows, int64_t col_axis, F f) {
     Dims kept = shape_of(t);
-    if (kept.n > 0) kept.v[kept.n - 1] = 1;
-    Tile<R> out = make_tile<R>(along_rows ? kept : dims2(1, t.cols));
-    int64_t n = along_rows ? t.valid_cols : t.valid_rows;
-    for (int64_t l = 0; l < (along_rows ? t.rows : t.cols); ++l) {
-        auto x = [&](int64_t i) { return along_rows ? t.at(l, i) : t.at(i, l); };
-        (along_rows ? out.at(l, 0) : out.at(0, l)) = f(n, x);
-    }
     if (along_rows) {
+        if (kept.n > 0) kept.v[kept.n - 1] = 1;
+        Tile<R> out = make_tile<R>(kept);
+        for (int64_t l = 0; l < t.rows; ++l) {
+            out.at(l, 0) = f(t.valid_cols, [&](int64_t i) { return t.at(l, i); });
+        }
         out.valid_rows = t.valid_rows;
-    } else {
-        out.valid_cols = t.valid_cols;
+        return out;
     }
+    int64_t axis = col_axis < 0 ? col_axis + static_cast<int64_t>(kept.n) : col_axis;
+    if (axis >= 0 && axis < static_cast<int64_t>(kept.n)) kept.v[axis] = 1;
+    Tile<R> out = make_tile<R>(kept);
+    int64_t rows = 0;
+    int64_t valid = 0;
+    col_lanes(t, col_axis, rows, [&](int64_t l, int64_t n, auto x) {
+        for (int64_t c = 0; c < t.cols; ++c) out.at(l, c) = f(n, [&](int64_t i) { return x(i, c); });
+        if (n > 0) valid = l + 1;
+    });
+    // The reduced axis is one valid row; a lane with no valid element lies past the rest.
+    out.valid_rows = std::max<int64_t>(valid, std::min<int64_t>(out.rows, 1));
+    out.valid_cols = t.valid_cols;
     return out;
 }
 
-/// `op` along each row ([rows, 1]) or column ([1, cols]) over the valid region.
+/// `op` along each row or column lane (see `per_lane`) over the valid region.
 template <class T>
-Tile<T> lane_reduce(const Tile<T>& t, Reduce op, bool along_rows) {
-    return per_lane<T>(t, along_rows, [op](int64_t n, auto x) {
+Tile<T> lane_reduce(const Tile<T>& t, Reduce op, bool along_rows, int64_t col_axis = 0) {
+    return per_lane<T>(t, along_rows, col_axis, [op](int64_t n, auto x) {
         T acc = reduce_init<T>(op);
         for (int64_t i = 0; i < n; ++i) acc = reduce_step(op, acc, x(i));
         return acc;
     });
 }
 
-/// `NAME(t)`: `FN(t, ARG, ALONG_ROWS)`, a reduction along rows or columns.
-#define PLC_TILE_REDUCE(NAME, RESULT, FN, ARG, ALONG_ROWS) \
-    template <class T>                                     \
-    Tile<RESULT> NAME(const Tile<T>& t) {                  \
-        return FN(t, ARG, ALONG_ROWS);                     \
+/// `NAME(t, col_axis)`: `FN(t, ARG, ALONG_ROWS, col_axis)`, a reduction along rows or
+/// columns (`col_axis`: the axis a column reduction collapses, plc's `Axis::col_axis`).
+#define PLC_TILE_REDUCE(NAME, RESULT, FN, ARG, ALONG_ROWS)   \
+    template <class T>                                       \
+    Tile<RESULT> NAME(const Tile<T>& t, int64_t col_axis = 0) { \
+        return FN(t, ARG, ALONG_ROWS, col_axis);             \
     }
 
 PLC_TILE_REDUCE(row_sum, T, lane_reduce, Reduce::Sum, true)
@@ -1295,11 +1330,11 @@ PLC_TILE_REDUCE(col_min, T, lane_reduce, Reduce::Min, false)
 PLC_TILE_REDUCE(row_prod, T, lane_reduce, Reduce::Prod, true)
 PLC_TILE_REDUCE(col_prod, T, lane_reduce, Reduce::Prod, false)
 
-/// The position of the first maximum (`max`) or minimum of each row (`along_rows`,
-/// [rows, 1]) or column ([1, cols]) over the valid region, as INT32 (0 for an empty lane).
+/// The position of the first maximum (`max`) or minimum of each row or column lane (see
+/// `per_lane`) over the valid region, as INT32 (0 for an empty lane).
 template <class T>
-Tile<int32_t> lane_arg(const Tile<T>& t, bool max, bool along_rows) {
-    return per_lane<int32_t>(t, along_rows, [max](int64_t n, auto x) {
+Tile<int32_t> lane_arg(const Tile<T>& t, bool max, bool along_rows, int64_t col_axis = 0) {
+    return per_lane<int32_t>(t, along_rows, col_axis, [max](int64_t n, auto x) {
         int64_t best = 0;
         for (int64_t i = 1; i < n; ++i) {
             if (max ? x(best) < x(i) : x(i) < x(best)) best = i;
