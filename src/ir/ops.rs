@@ -288,8 +288,7 @@ impl Axis {
         if rank < 2 {
             return None;
         }
-        let k = Axis::col_axis(tile);
-        Some(if k < 0 { (rank as i64 + k) as usize } else { k as usize })
+        axis_in_range(Axis::col_axis(tile), rank).ok()
     }
 }
 
@@ -957,14 +956,13 @@ fn signal_defer_wait(a: &dyn Args) -> Result<Type, String> {
     if let Some(d) = a.ty(0).and_then(Type::dtype).filter(|&d| d != DType::Int32) {
         return Err(format!("the signal must be an INT32 tensor, got {}", d.name()));
     }
-    let integer = integer_or_unknown;
     for (k, t) in a.item_types(1).unwrap_or_default().iter().enumerate() {
-        if !integer(t) {
+        if !integer_or_unknown(t) {
             return Err(format!("offset {k} must be an integer or index scalar, got {}", t.kind_name()));
         }
     }
     match a.ty(2) {
-        Some(t) if !integer(t) => {
+        Some(t) if !integer_or_unknown(t) => {
             return Err(format!("expected must be an integer or index scalar, got {}", t.kind_name()))
         }
         _ => {}
