@@ -93,6 +93,7 @@ const CASES: &[Case] = &[
     ok("pypto_accept_forms", "halves", &[]),
     ok("pypto_accept_forms", "scale", &[]),
     ok("pypto_accept_forms", "add_one", &[]),
+    ok("carry_without_yield", "main", &[]),
     ok("incore_regions", "named_twice", &[]),
     ok("incore_regions", "banded", &[]),
     ok("incore_regions", "accumulate", &[]),

@@ -1499,7 +1499,7 @@ impl FnLower<'_, '_> {
         }
         let iter_args = self.carried_iter_args(carried.clone().unwrap_or_default(), init_exprs);
         self.frames.push(Frame::Loop { breakable, what });
-        let (body, yielded, yield_reported) = if iter_args.is_empty() {
+        let (mut body, yielded, yield_reported) = if iter_args.is_empty() {
             (self.block(&body.stmts), None, false)
         } else {
             self.loop_body_with_yield(&body.stmts)
@@ -1524,18 +1524,35 @@ impl FnLower<'_, '_> {
                 }
             }
             None if !iter_args.is_empty() && !yield_reported => {
-                self.error(
-                    Code::E0221,
-                    span,
-                    "Loop with init_values requires an assignment-form pl.yield_(...) — the LHS supplies the post-loop binding name",
-                    "no trailing `x = pl.yield_(...)`",
-                );
+                return_vars = self.implicit_carry(&iter_args, span, &mut body);
             }
             None => {}
         }
         let s =
             self.new_stmt(StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs }, span);
         out.push(s);
+    }
+
+    /// A loop with `init_values=` whose body has no `pl.yield_` at all (PyPTO reads it; only
+    /// a bare `pl.yield_(...)` is refused): each carried name's value at the end of the body
+    /// is carried to the next iteration (a reassignment of the name updates it), and the
+    /// loop's results are named `<name>_out`, as PyPTO names them.
+    fn implicit_carry(&mut self, iter_args: &[IterArg], span: Span, body: &mut Block) -> Vec<VarId> {
+        let mut carried = Vec::new();
+        let mut return_vars = Vec::new();
+        for arg in iter_args {
+            let (name, ty) = {
+                let var = self.cx.program.var(arg.var);
+                (var.source, var.ty)
+            };
+            carried.push(self.new_expr(ExprKind::Var(arg.var), ty, span));
+            let out = format!("{}_out", self.cx.name(name));
+            let out = self.cx.intern(&out);
+            return_vars.push(self.bind(out, ty, span));
+        }
+        let s = self.new_stmt(StmtKind::Yield(carried), span);
+        body.push(s);
+        return_vars
     }
 
     /// `for (x,) in pl.while_(init_values=(x0,)):` whose body starts with `pl.cond(c)`.
