@@ -1,6 +1,7 @@
 # Loop-carried values and branch results in the explicit SSA style that ConvertToSSA also
 # produces: `for i, (acc,) in pl.range(..., init_values=(...))` ended by `pl.yield_`, an
-# unrolled loop carrying a tile, an `if`/`else` whose branches yield the result, and a
+# unrolled loop reassigning a tile (`pl.unroll` takes no init_values; ConvertToSSA threads
+# the tile through it), an `if`/`else` whose branches yield the result, and a
 # `pl.parallel` loop over independent row bands.
 import pypto.language as pl
 
@@ -19,9 +20,9 @@ class CarriedValues:
         out: pl.Out[pl.Tensor[[N, N], pl.FP32]],
     ) -> pl.Tensor[[N, N], pl.FP32]:
         t: pl.Tile[[N, N], pl.FP32] = pl.load(x, [0, 0], [N, N])
-        for k, (p,) in pl.unroll(0, 2, 1, init_values=(t,)):
-            q = pl.mul(p, t)
-            power = pl.yield_(q)
+        power = t
+        for k in pl.unroll(0, 2, 1):
+            power = pl.mul(power, t)
         out = pl.store(power, [0, 0], out)
         return out
 

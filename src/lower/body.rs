@@ -1489,6 +1489,19 @@ impl FnLower<'_, '_> {
             }
             _ => {}
         }
+        if let (ForKind::Unroll, Some(names), Some(iv)) = (kind, &carried, init_values) {
+            if !self.printed_ssa_carry(names) {
+                let span = self.ast().expr(iv).span;
+                self.error_help(
+                    Code::E0219,
+                    span,
+                    "pl.unroll() cannot be combined with init_values",
+                    "values carried through an unrolled loop",
+                    "reassign the names in the body (`x = pl.add(x, 1.0)`); ConvertToSSA threads them",
+                );
+                return;
+            }
+        }
         let Some(init_exprs) = self.exprs(&inits) else { return };
         // Names bound inside a loop with iter args stay inside it.
         let saved = carried.as_ref().map(|_| self.names.clone());
@@ -1531,6 +1544,14 @@ impl FnLower<'_, '_> {
         let s =
             self.new_stmt(StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs }, span);
         out.push(s);
+    }
+
+    /// Whether the carried names of a loop are all versioned (`acc__iter_v1`): the printed IR
+    /// of ConvertToSSA, which threads a value reassigned in a `pl.unroll` body through the
+    /// loop (plc unrolls no loop before it), so that it reads back; a user's `pl.unroll`
+    /// with `init_values=` is refused, as in PyPTO.
+    fn printed_ssa_carry(&self, names: &[Named]) -> bool {
+        names.iter().all(|&(name, _)| crate::ir::names::Versioned::parse(self.cx.name(name)).is_some())
     }
 
     /// A loop with `init_values=` whose body has no `pl.yield_` at all (PyPTO reads it; only
