@@ -1081,6 +1081,17 @@ fn tile_bitwise(a: &dyn Args) -> Result<Type, String> {
     }
 }
 
+/// `tile.shl`/`tile.shr` of two tiles: as the other bit ops, but the result keeps the left
+/// operand's dtype (PyPTO: "Tile[bcast], lhs dtype"; a UINT16 tile shifted by UINT32 counts
+/// stays UINT16, where `and_`/`or_`/`xor` promote).
+fn tile_shift(a: &dyn Args) -> Result<Type, String> {
+    let ty = tile_bitwise(a)?;
+    Ok(match a.ty(0).and_then(Type::dtype) {
+        Some(d) => with_dtype(&ty, d),
+        None => ty,
+    })
+}
+
 /// `tile.not_`: INT16 or UINT16 only.
 fn tile_not(a: &dyn Args) -> Result<Type, String> {
     dtype_of(a, 0, "the tile", "INT16 or UINT16", int16_or_uint16)?;
@@ -3835,8 +3846,8 @@ ops! {
     TileAnd = "tile.and_", Tile, ["pl.tile.and_"], Some("and_"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::And);
     TileOr = "tile.or_", Tile, ["pl.tile.or_"], Some("or_"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::Or);
     TileXor = "tile.xor", Tile, ["pl.tile.xor"], Some("xor"), S_XOR, tile_bitwise, false, OpKind::Binary(BinaryFn::Xor);
-    TileShl = "tile.shl", Tile, ["pl.tile.shl"], Some("shl"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::Shl);
-    TileShr = "tile.shr", Tile, ["pl.tile.shr"], Some("shr"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::Shr);
+    TileShl = "tile.shl", Tile, ["pl.tile.shl"], Some("shl"), S_BINARY, tile_shift, false, OpKind::Binary(BinaryFn::Shl);
+    TileShr = "tile.shr", Tile, ["pl.tile.shr"], Some("shr"), S_BINARY, tile_shift, false, OpKind::Binary(BinaryFn::Shr);
     TileNot = "tile.not_", Tile, ["pl.tile.not_"], Some("not_"), &[req(P::Tile, K::Tile)], tile_not, false, OpKind::Unary(UnaryFn::Not);
     TilePrelu = "tile.prelu", Tile, ["pl.tile.prelu"], Some("prelu"),
         &[req(P::Tile, K::Tile), req(P::Slope, K::Tile), req(P::Tmp, K::Tile)], tile_prelu, false, OpKind::Special(Special::Prelu);
