@@ -1403,6 +1403,39 @@ fn reshaped(a: &dyn Args) -> Result<Type, String> {
     Ok(with_shape(ty, shape))
 }
 
+/// `tensor.view(tensor, shape=None, valid_shape=None, *, layout=None)`: a shape or a layout
+/// (PyPTO: "shape or layout required"; NZ and the MX layouts are refused). With a shape it
+/// is a reshape of the same element count; with only `layout=DN` the last two axes swap
+/// (the column-major reading of the source's storage: an [8, 4] tensor is viewed as
+/// [4, 8]); with only `layout=ND` the shape stays.
+fn tensor_view(a: &dyn Args) -> Result<Type, String> {
+    use super::enums::Layout;
+    let layout = match a.enum_value(3) {
+        Some(EnumValue::Layout(l)) => Some(l),
+        _ => None,
+    };
+    if let Some(l @ (Layout::Nz | Layout::MxAZz | Layout::MxBNn)) = layout {
+        return Err(format!("a view cannot take the {l} layout (ND or DN)"));
+    }
+    if a.present(1) {
+        return reshaped(a);
+    }
+    let ty = a.ty(0).ok_or("missing argument")?;
+    match (layout, ty.shape()) {
+        (None, _) => Err("needs a shape or a layout, like layout=pl.TensorLayout.DN".to_string()),
+        (Some(Layout::Dn), Some(s)) if s.len() < 2 => {
+            Err(format!("a DN view needs at least 2 dimensions, got {}", s.len()))
+        }
+        (Some(Layout::Dn), Some(s)) => {
+            let mut s = s.to_vec();
+            let n = s.len();
+            s.swap(n - 2, n - 1);
+            Ok(with_shape(ty, s))
+        }
+        _ => Ok(ty.clone()),
+    }
+}
+
 /// The extent lists `first` and `second` (both optional arguments) have as many items
 /// (`what` names them in the message).
 fn same_rank(a: &dyn Args, first: usize, second: usize, what: (&str, &str)) -> Result<(), String> {
@@ -3544,7 +3577,7 @@ ops! {
         &[req(P::X, K::Tensor), req(P::Axis1, K::Int), req(P::Axis2, K::Int)], transposed, true, OpKind::Special(Special::Transpose);
     TensorView = "tensor.view", Tensor, ["pl.tensor.view", "pl.view"], None,
         &[req(P::T, K::Tensor), opt(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Layout, K::Enum("TensorLayout"))],
-        reshaped, true, OpKind::Special(Special::View),
+        tensor_view, true, OpKind::Special(Special::View),
         older: [("pl.view", "pl.tensor.view")];
     TensorAssemble = "tensor.assemble", Tensor, ["pl.tensor.assemble"], Some("assemble"),
         &[write(P::Target, K::Tensor), req(P::Source, K::Value), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
