@@ -3567,18 +3567,19 @@ ops! {
         &[req(P::T, K::Tensor), req(P::Indices, K::Indices)], read_element, true, OpKind::Special(Special::Read);
     TensorWrite = "tensor.write", Tensor, ["pl.tensor.write"], Some("write"),
         &[write(P::T, K::Tensor), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, true, OpKind::Special(Special::Write);
-    TensorSlice = "tensor.slice", Tensor, ["pl.tensor.slice"], Some("slice"),
+    // `pl.view(x, shape, offset)`: older releases' name of the slice (a window at `offset`).
+    TensorSlice = "tensor.slice", Tensor, ["pl.tensor.slice", "pl.view"], Some("slice"),
         &[req(P::X, K::Tensor), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
           opt(P::DropDims, K::Any), opt(P::PadValue, K::Enum("PadValue")), opt(P::Clamp, K::Bool)],
-        sliced, true, OpKind::Special(Special::Slice);
+        sliced, true, OpKind::Special(Special::Slice),
+        older: [("pl.view", "pl.slice")];
     TensorReshape = "tensor.reshape", Tensor, ["pl.tensor.reshape"], Some("reshape"),
         &[req(P::X, K::Tensor), req(P::Shape, K::Shape)], reshaped, true, OpKind::Special(Special::Reshape);
     TensorTranspose = "tensor.transpose", Tensor, ["pl.tensor.transpose"], Some("transpose"),
         &[req(P::X, K::Tensor), req(P::Axis1, K::Int), req(P::Axis2, K::Int)], transposed, true, OpKind::Special(Special::Transpose);
-    TensorView = "tensor.view", Tensor, ["pl.tensor.view", "pl.view"], None,
+    TensorView = "tensor.view", Tensor, ["pl.tensor.view"], None,
         &[req(P::T, K::Tensor), opt(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Layout, K::Enum("TensorLayout"))],
-        tensor_view, true, OpKind::Special(Special::View),
-        older: [("pl.view", "pl.tensor.view")];
+        tensor_view, true, OpKind::Special(Special::View);
     TensorAssemble = "tensor.assemble", Tensor, ["pl.tensor.assemble"], Some("assemble"),
         &[write(P::Target, K::Tensor), req(P::Source, K::Value), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
         same_as_first, false, OpKind::Special(Special::Assemble);
