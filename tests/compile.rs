@@ -330,6 +330,8 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "tests/emit/row_reduce_ranks", entry: "entry", args: &[] },
         // Column reductions of 3-D and 2-D operands: a tensor keeps the leading axes, a tile reduces the first.
         Runnable { file: "tests/emit/col_reduce_ranks", entry: "entry", args: &[] },
+        // `tile.shl`/`shr` keep the left dtype; `pl.tensor.view(t, layout=DN)` swaps the last two axes.
+        Runnable { file: "tests/emit/shift_and_view_layouts", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/ops_tensor_shape", entry: "entry", args: &[] },
         // PyPTO's `pl.tile.*` spellings (ops.md §2.3), each result stored (issue 11).
         Runnable { file: "tests/emit/ops_tile_elementwise", entry: "entry", args: &[] },

@@ -1597,6 +1597,26 @@ fn row_reductions_keep_the_leading_axes() {
     close(&floats(&out[1]), &[fold(&v, |a, b| a + b), fold(&v, f32::max)], "whole");
 }
 
+/// `tile.shl`/`tile.shr` keep the left operand's dtype, and `pl.tensor.view(t, layout=DN)`
+/// without a shape swaps the last two axes (tests/emit/shift_and_view_layouts.pl, issue 11).
+#[test]
+fn shifts_keep_the_left_dtype_and_dn_views_swap_the_last_axes() {
+    const R: usize = 8;
+    const C: usize = 4;
+    for seed in [3, 9] {
+        let out = run_source(include_str!("emit/shift_and_view_layouts.pl"), "entry", &[], seed).unwrap();
+        let (a, b, x) = (drawn_ints(seed, 0, R * C), drawn_ints(seed, R * C, R * C), drawn(seed, 2 * R * C, R * C));
+        let left = (0..R * C).map(|k| i64::from((a[k] as i16) << (b[k] & 3)));
+        let right = (0..R * C).map(|k| a[k] >> (b[k] & 3));
+        assert_eq!(out[0].dtype, plc::ir::DType::Int16);
+        assert_eq!(ints(&out[0]), left.chain(right).collect::<Vec<_>>(), "shifts");
+        let transposed: Vec<f32> = (0..C * R).map(|k| x[(k % R) * C + k / R]).collect();
+        assert_eq!(out[1].shape, vec![(3 * C) as i64, R as i64]);
+        near(&floats(&out[1]), &transposed.repeat(3), "DN views");
+        near(&floats(&out[2]), &x, "ND view");
+    }
+}
+
 /// Column reductions of operands of rank 3 and 2 (tests/emit/col_reduce_ranks.pl): a
 /// tensor `col_*` reduces the axis before the last and keeps the leading ones, a tile
 /// `col_*` reduces the first axis (PyPTO's TRED axis -2 and COLRED); the arg-extrema give

@@ -23,8 +23,8 @@ use crate::intern::{Interner, Symbol};
 use crate::ir::lineage::{Defs, Lineage};
 use crate::ir::ops::{Op, OpKind, OpLevel, Param, Special};
 use crate::ir::{
-    ArgDir, BinOp, Callee, DType, Dim, ExprId, ExprKind, ForKind, FuncKind, Function, IfStmt, LaunchOptions, Loc,
-    Program, ScopeKind, StmtId, StmtKind, Type, UnOp, VarId,
+    ArgDir, BinOp, Callee, DType, Dim, EnumValue, ExprId, ExprKind, ForKind, FuncKind, Function, IfStmt, LaunchOptions,
+    Layout, Loc, Program, ScopeKind, StmtId, StmtKind, Type, UnOp, VarId,
 };
 use indexmap::IndexMap;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -1420,6 +1420,21 @@ impl<'a> Emitter<'a> {
     fn view(&mut self, var: VarId, op: Op, args: &[Option<ExprId>]) {
         let Some(src) = args.first().copied().flatten() else { return };
         let src = self.expr(src);
+        if op.def().arg(args, Param::Shape).is_none() {
+            // `pl.tensor.view(t, layout=...)` without a shape: the same tensor, its last
+            // two axes swapped for `layout=DN` (see the op's type rule).
+            let dn = matches!(
+                op.def().arg(args, Param::Layout).map(|e| &self.p.expr(e).kind),
+                Some(ExprKind::Enum(EnumValue::Layout(Layout::Dn)))
+            );
+            let v = self.define(var);
+            if dn {
+                self.line_fmt(format_args!("ChipTensor {v} = {src}.transpose({src}.ndims - 2, {src}.ndims - 1);"));
+            } else {
+                self.line_fmt(format_args!("ChipTensor {v} = {src};"));
+            }
+            return;
+        }
         let shape = self.shape_dims(op.def().arg(args, Param::Shape));
         let offsets = self.shape_dims(op.def().arg(args, Param::Offset));
         let v = self.define(var);

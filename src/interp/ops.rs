@@ -15,7 +15,7 @@ use super::value::{contiguous_strides, element_count, for_each_index, Data, Dens
 use crate::intern::Interner;
 use crate::ir::arith::floor_mod;
 use crate::ir::ops::{self, Axis, BinaryFn, Op, OpDef, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special, UnaryFn};
-use crate::ir::{AtomicType, DType, EnumValue, MaskPattern, PadValue};
+use crate::ir::{AtomicType, DType, EnumValue, Layout, MaskPattern, PadValue};
 use std::cell::RefCell;
 use std::cell::RefMut;
 use std::rc::Rc;
@@ -386,6 +386,20 @@ fn layout(special: Special, a: &Args<'_>) -> Res<Value> {
         Special::View => {
             let t = a.tensor(P::T)?;
             match a.opt_ints(P::Shape)? {
+                // `layout=DN` alone reads the storage column-major: the last two axes swap.
+                None if matches!(a.at(P::Layout), Some(Value::Enum(EnumValue::Layout(Layout::Dn)))) => {
+                    let mut t = t;
+                    let n = t.rank();
+                    if n < 2 {
+                        return Err(format!("pl.tensor.view: a DN view needs 2 dimensions, got {n}"));
+                    }
+                    t.shape.swap(n - 2, n - 1);
+                    t.strides.swap(n - 2, n - 1);
+                    if let Some(v) = t.valid.as_mut() {
+                        v.swap(n - 2, n - 1);
+                    }
+                    Value::Tensor(t)
+                }
                 None => Value::Tensor(t),
                 Some(shape) if resolve_shape(&shape, t.len()).is_ok() => Value::Tensor(reshape_tensor(&t, shape)?),
                 Some(shape) if shape.len() == t.rank() && shape.iter().zip(&t.shape).all(|(s, d)| s <= d) => {

@@ -1081,6 +1081,17 @@ fn tile_bitwise(a: &dyn Args) -> Result<Type, String> {
     }
 }
 
+/// `tile.shl`/`tile.shr` of two tiles: as the other bit ops, but the result keeps the left
+/// operand's dtype (PyPTO: "Tile[bcast], lhs dtype"; a UINT16 tile shifted by UINT32 counts
+/// stays UINT16, where `and_`/`or_`/`xor` promote).
+fn tile_shift(a: &dyn Args) -> Result<Type, String> {
+    let ty = tile_bitwise(a)?;
+    Ok(match a.ty(0).and_then(Type::dtype) {
+        Some(d) => with_dtype(&ty, d),
+        None => ty,
+    })
+}
+
 /// `tile.not_`: INT16 or UINT16 only.
 fn tile_not(a: &dyn Args) -> Result<Type, String> {
     dtype_of(a, 0, "the tile", "INT16 or UINT16", int16_or_uint16)?;
@@ -1390,6 +1401,39 @@ fn reshaped(a: &dyn Args) -> Result<Type, String> {
         }
     }
     Ok(with_shape(ty, shape))
+}
+
+/// `tensor.view(tensor, shape=None, valid_shape=None, *, layout=None)`: a shape or a layout
+/// (PyPTO: "shape or layout required"; NZ and the MX layouts are refused). With a shape it
+/// is a reshape of the same element count; with only `layout=DN` the last two axes swap
+/// (the column-major reading of the source's storage: an [8, 4] tensor is viewed as
+/// [4, 8]); with only `layout=ND` the shape stays.
+fn tensor_view(a: &dyn Args) -> Result<Type, String> {
+    use super::enums::Layout;
+    let layout = match a.enum_value(3) {
+        Some(EnumValue::Layout(l)) => Some(l),
+        _ => None,
+    };
+    if let Some(l @ (Layout::Nz | Layout::MxAZz | Layout::MxBNn)) = layout {
+        return Err(format!("a view cannot take the {l} layout (ND or DN)"));
+    }
+    if a.present(1) {
+        return reshaped(a);
+    }
+    let ty = a.ty(0).ok_or("missing argument")?;
+    match (layout, ty.shape()) {
+        (None, _) => Err("needs a shape or a layout, like layout=pl.TensorLayout.DN".to_string()),
+        (Some(Layout::Dn), Some(s)) if s.len() < 2 => {
+            Err(format!("a DN view needs at least 2 dimensions, got {}", s.len()))
+        }
+        (Some(Layout::Dn), Some(s)) => {
+            let mut s = s.to_vec();
+            let n = s.len();
+            s.swap(n - 2, n - 1);
+            Ok(with_shape(ty, s))
+        }
+        _ => Ok(ty.clone()),
+    }
 }
 
 /// The extent lists `first` and `second` (both optional arguments) have as many items
@@ -3523,18 +3567,19 @@ ops! {
         &[req(P::T, K::Tensor), req(P::Indices, K::Indices)], read_element, true, OpKind::Special(Special::Read);
     TensorWrite = "tensor.write", Tensor, ["pl.tensor.write"], Some("write"),
         &[write(P::T, K::Tensor), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, true, OpKind::Special(Special::Write);
-    TensorSlice = "tensor.slice", Tensor, ["pl.tensor.slice"], Some("slice"),
+    // `pl.view(x, shape, offset)`: older releases' name of the slice (a window at `offset`).
+    TensorSlice = "tensor.slice", Tensor, ["pl.tensor.slice", "pl.view"], Some("slice"),
         &[req(P::X, K::Tensor), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
           opt(P::DropDims, K::Any), opt(P::PadValue, K::Enum("PadValue")), opt(P::Clamp, K::Bool)],
-        sliced, true, OpKind::Special(Special::Slice);
+        sliced, true, OpKind::Special(Special::Slice),
+        older: [("pl.view", "pl.slice")];
     TensorReshape = "tensor.reshape", Tensor, ["pl.tensor.reshape"], Some("reshape"),
         &[req(P::X, K::Tensor), req(P::Shape, K::Shape)], reshaped, true, OpKind::Special(Special::Reshape);
     TensorTranspose = "tensor.transpose", Tensor, ["pl.tensor.transpose"], Some("transpose"),
         &[req(P::X, K::Tensor), req(P::Axis1, K::Int), req(P::Axis2, K::Int)], transposed, true, OpKind::Special(Special::Transpose);
-    TensorView = "tensor.view", Tensor, ["pl.tensor.view", "pl.view"], None,
+    TensorView = "tensor.view", Tensor, ["pl.tensor.view"], None,
         &[req(P::T, K::Tensor), opt(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Layout, K::Enum("TensorLayout"))],
-        reshaped, true, OpKind::Special(Special::View),
-        older: [("pl.view", "pl.tensor.view")];
+        tensor_view, true, OpKind::Special(Special::View);
     TensorAssemble = "tensor.assemble", Tensor, ["pl.tensor.assemble"], Some("assemble"),
         &[write(P::Target, K::Tensor), req(P::Source, K::Value), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
         same_as_first, false, OpKind::Special(Special::Assemble);
@@ -3835,8 +3880,8 @@ ops! {
     TileAnd = "tile.and_", Tile, ["pl.tile.and_"], Some("and_"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::And);
     TileOr = "tile.or_", Tile, ["pl.tile.or_"], Some("or_"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::Or);
     TileXor = "tile.xor", Tile, ["pl.tile.xor"], Some("xor"), S_XOR, tile_bitwise, false, OpKind::Binary(BinaryFn::Xor);
-    TileShl = "tile.shl", Tile, ["pl.tile.shl"], Some("shl"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::Shl);
-    TileShr = "tile.shr", Tile, ["pl.tile.shr"], Some("shr"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::Shr);
+    TileShl = "tile.shl", Tile, ["pl.tile.shl"], Some("shl"), S_BINARY, tile_shift, false, OpKind::Binary(BinaryFn::Shl);
+    TileShr = "tile.shr", Tile, ["pl.tile.shr"], Some("shr"), S_BINARY, tile_shift, false, OpKind::Binary(BinaryFn::Shr);
     TileNot = "tile.not_", Tile, ["pl.tile.not_"], Some("not_"), &[req(P::Tile, K::Tile)], tile_not, false, OpKind::Unary(UnaryFn::Not);
     TilePrelu = "tile.prelu", Tile, ["pl.tile.prelu"], Some("prelu"),
         &[req(P::Tile, K::Tile), req(P::Slope, K::Tile), req(P::Tmp, K::Tile)], tile_prelu, false, OpKind::Special(Special::Prelu);

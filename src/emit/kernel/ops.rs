@@ -8,7 +8,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::emit::cpp::runtime_dtype;
 use crate::emit::cpp::scalar_ctype;
 use crate::ir::ops::{Axis, Op, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special};
-use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Loc, MaskPattern, PadValue, Type};
+use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Layout, Loc, MaskPattern, PadValue, Type};
 use std::fmt::Write;
 
 /// An argument of a plain call of the tile library (`Emitter::lib_call`): a tile (or a
@@ -476,6 +476,10 @@ impl Emitter<'_> {
             Special::Reshape | Special::View => {
                 let (t, r) = self.expr(src)?;
                 if special == Special::View && c.get(P::Shape).is_none() {
+                    // `layout=DN` alone swaps the last two axes (see the op's type rule).
+                    if matches!(self.enum_arg(c.get(P::Layout)), Some(EnumValue::Layout(Layout::Dn))) {
+                        return Ok((format!("plc::transpose({t}, -2, -1)"), r));
+                    }
                     return Ok((t, r));
                 }
                 let shape = self.dims(c.get(P::Shape))?;
