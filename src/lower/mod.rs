@@ -25,6 +25,7 @@ mod checks;
 mod consts;
 mod factory;
 mod launch;
+mod memref;
 mod scopes;
 
 /// `pl.scope` / `pl.manual_scope`: the runtime scopes, which open no new names.
