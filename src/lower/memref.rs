@@ -5,7 +5,8 @@
 
 use super::consts::Const;
 use super::{Binding, Lowering, ModuleId};
-use crate::diag::Code;
+use crate::diag::{Code, Span};
+use crate::intern::Symbol;
 use crate::ir::{EnumValue, MemorySpace};
 use crate::syntax::ast::{self, ArgKind, ExprKind as E};
 
@@ -107,9 +108,65 @@ impl Lowering<'_> {
             if let Some((Binding::Const(Const::Enum(EnumValue::MemorySpace(ms))), _)) = self.modules[m].names.get(&n) {
                 return Some(TileExtra::Memory(*ms));
             }
-            return Some(TileExtra::MemRef);
+            return self.declaration_ok(m, n, e.span).then_some(TileExtra::MemRef);
         }
         self.unsupported_tile_extra(m, extra)
+    }
+
+    /// A module-level name used as a memref: when it is a declaration (`ping =
+    /// pl.MemRef()`, named after the variable, or `slot = pl.MemRef("l0c_ping")`), no other
+    /// declaration may resolve to the same allocation name (ops.md §4.2
+    /// `_declared_alloc_name`). E0207 otherwise.
+    fn declaration_ok(&mut self, m: ModuleId, n: Symbol, span: Span) -> bool {
+        let Some(alloc) = self.declared_alloc(m, n) else { return true };
+        match self.memref_decls.get(&(m, alloc.clone())) {
+            Some(&first) if first != n => {
+                let (file, other) = (self.modules[m].file, self.name(first).to_string());
+                let message = format!(
+                    "two separate pl.MemRef() declarations both resolve to the name '{alloc}': `{other}` and `{}`",
+                    self.name(n)
+                );
+                let help = "give each declaration its own name, or use one declaration for both tiles";
+                self.error_help(Code::E0207, file, span, message, "a second declaration", help);
+                false
+            }
+            Some(_) => true,
+            None => {
+                self.memref_decls.insert((m, alloc), n);
+                true
+            }
+        }
+    }
+
+    /// The allocation name of the module-level declaration `n = pl.MemRef()` (the
+    /// variable's name) or `n = pl.MemRef("alloc")`, read from the host statement that
+    /// binds `n`.
+    fn declared_alloc(&self, m: ModuleId, n: Symbol) -> Option<String> {
+        let ast = self.ast(m);
+        let mut found = None;
+        for &s in ast.host.iter().flat_map(|h| &h.parsed) {
+            let ast::StmtKind::Assign { targets, value } = &ast.stmt(s).kind else { continue };
+            if targets.len() != 1 || !matches!(ast.expr(targets[0]).kind, E::Name(t) if t == n) {
+                continue;
+            }
+            found = None;
+            let E::Call { func, args } = &ast.expr(*value).kind else { continue };
+            if self.pl_path(m, *func).as_deref() != Some("MemRef") || args.iter().any(|a| a.kind != ArgKind::Positional)
+            {
+                continue;
+            }
+            found = match args.as_slice() {
+                [] => Some(self.name(n).to_string()),
+                [arg] => match &ast.expr(arg.value).kind {
+                    E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                        self.string_value(m, pieces)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+        }
+        found
     }
 
     fn unsupported_tile_extra(&mut self, m: ModuleId, extra: ast::ExprId) -> Option<TileExtra> {
