@@ -755,6 +755,13 @@ impl OpDef {
         self.kind == OpKind::Marker && self.level == OpLevel::Optimization && self.params.is_empty()
     }
 
+    /// The cross-core buffer ops (`pl.reserve_buffer`, `pl.import_peer_buffer`): named by
+    /// their first parameter, they give the buffer's base address, which PyPTO's parser
+    /// also reads as `buf.base` (ops.md §1 *Keyword arguments*).
+    pub fn names_a_buffer(&self) -> bool {
+        self.kind == OpKind::CrossCore && self.params.first().is_some_and(|p| p.name == Param::Name)
+    }
+
     /// The store ops write a tile into a tensor argument and return that tensor (`mscatter`
     /// too, at the flat positions of its index).
     pub fn is_store(&self) -> bool {
@@ -4397,6 +4404,9 @@ mod tests {
         assert_eq!(op("pl.system.tpop_from_aic").name, "tile.tpop_from_aic");
         assert_eq!(op("pl.tile.tpop_from_aiv").name, "tile.tpop_from_aiv");
         assert!(op("pl.reserve_buffer").kind.no_cpu_form().is_none());
+        // `buf.base` reads the base of exactly the two buffer ops.
+        let buffers: Vec<&str> = Op::ALL.iter().filter(|o| o.def().names_a_buffer()).map(|o| o.def().name).collect();
+        assert_eq!(buffers, ["system.reserve_buffer", "system.import_peer_buffer"]);
         assert!(op("pl.prefetch.wait").kind.no_cpu_form().is_some());
         assert!(op("pl.system.bar_all").kind.no_cpu_form().is_none());
         assert!(op("pl.system.task_invalid").orchestration);

@@ -753,7 +753,7 @@ impl Lowering<'_> {
                 }
                 let shape = self.shape(m, items[0], scalars)?;
                 let dtype = self.dtype(m, items[1])?;
-                let memory = self.tile_memory_space(m, &items[2..])?;
+                let memory = self.tile_extras(m, &items[2..])?;
                 Type::Tile { shape, dtype, memory }
             }
             (Some("Scalar"), Some(_)) if items.len() == 1 => Type::Scalar(self.dtype(m, items[0])?),
@@ -864,26 +864,13 @@ impl Lowering<'_> {
             if !self.tensor_layout_ok(m, extra) {
                 return None;
             }
-        }
-        Some(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed })
-    }
-
-    /// The memory space among the extra items of a Tile annotation, if any; E0207 for a
-    /// second one (ops.md §4.2 `_resolve_tile_annotation_args`).
-    fn tile_memory_space(&mut self, m: ModuleId, extras: &[ast::ExprId]) -> Option<Option<crate::ir::MemorySpace>> {
-        let mut memory = None;
-        for &extra in extras {
-            if let Some(Const::Enum(EnumValue::MemorySpace(ms))) = self.enum_arg_quiet(m, extra) {
-                if memory.is_some() {
-                    let (file, span) = (self.modules[m].file, self.ast(m).expr(extra).span);
-                    let message = "a Tile annotation takes at most one memory space";
-                    self.error(Code::E0207, file, span, message, "a second memory space");
+            if let E::Call { func, args } = self.ast(m).expr(extra).kind.clone() {
+                if self.pl_path(m, func).as_deref() == Some("MemRef") && !self.memref_ok(m, extra, &args) {
                     return None;
                 }
-                memory = Some(ms);
             }
         }
-        Some(memory)
+        Some(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed })
     }
 
     /// An extra item of a Tensor annotation spelled as a `pl` attribute (`pl.NZ`,
@@ -911,12 +898,6 @@ impl Lowering<'_> {
             format!("the layouts are {known}"),
         );
         false
-    }
-
-    fn enum_arg_quiet(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Const> {
-        let path = self.pl_path(m, e)?;
-        let (family, member) = path.split_once('.')?;
-        EnumValue::lookup(family, member).map(Const::Enum)
     }
 
     /// A dtype: `pl.FP32`, `FP32`, or a constant holding one.

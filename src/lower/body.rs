@@ -39,6 +39,7 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         aliases: FxHashMap::default(),
         yield_reported: false,
         launches: Default::default(),
+        buffers: FxHashSet::default(),
         carried: FxHashSet::default(),
         ssa: super::checks::SsaScopes::new(info.params.iter().map(|p| p.name)),
         pending: Vec::new(),
@@ -150,6 +151,9 @@ pub(crate) struct FnLower<'a, 's> {
     hoisted_yield: Option<ast::StmtId>,
     /// What the checks of task launches remember (`super::launch`).
     pub(crate) launches: super::launch::LaunchTrack,
+    /// The variables holding a cross-core buffer's base (`buf = pl.reserve_buffer(...)`),
+    /// which PyPTO also reads as `buf.base`.
+    buffers: FxHashSet<VarId>,
 }
 
 /// An argument's syntax and the IR expression it lowered to.
@@ -474,6 +478,7 @@ impl FnLower<'_, '_> {
                 };
                 self.check_rebinding(*name, self.cx.program.expr(v).ty, t.span);
                 let var = self.bind(*name, self.cx.program.expr(v).ty, t.span);
+                self.note_buffer(var, v);
                 let s = self.new_stmt(StmtKind::Assign { var, value: v }, span);
                 out.push(s);
             }
@@ -1949,12 +1954,38 @@ impl FnLower<'_, '_> {
                 return None;
             }
         }
+        if let Some(base) = self.buffer_base(id, span) {
+            return Some(base);
+        }
         if self.outside_use(id) {
             return None;
         }
         let text = self.text(span);
         self.error(Code::E0223, span, format!("Standalone attribute access not supported: {text}"), "not a pl value");
         None
+    }
+
+    /// Remembers whether `var` now holds a cross-core buffer's base: the value of
+    /// `pl.reserve_buffer(...)` / `pl.import_peer_buffer(...)`.
+    fn note_buffer(&mut self, var: VarId, value: ExprId) {
+        let is_buffer = matches!(
+            &self.cx.program.expr(value).kind,
+            ExprKind::Call { callee: Callee::Op(op), .. } if op.def().names_a_buffer()
+        );
+        if is_buffer {
+            self.buffers.insert(var);
+        } else {
+            self.buffers.remove(&var);
+        }
+    }
+
+    /// `buf.base` of a name holding a cross-core buffer's base: that base, as PyPTO's
+    /// parser reads the buffer's metadata (ops.md §1 *Keyword arguments*).
+    fn buffer_base(&mut self, id: ast::ExprId, span: Span) -> Option<ExprId> {
+        let E::Attribute { value, attr } = self.ast().expr(id).kind.clone() else { return None };
+        let E::Name(n) = self.ast().expr(value).kind else { return None };
+        let var = *self.names.get(&n)?;
+        (self.cx.name(attr.name) == "base" && self.buffers.contains(&var)).then(|| self.name_expr(n, span))?
     }
 
     fn dim_expr(&mut self, d: Dim, span: Span) -> Option<ExprId> {

@@ -25,6 +25,7 @@ mod checks;
 mod consts;
 mod factory;
 mod launch;
+mod memref;
 mod scopes;
 
 /// `pl.scope` / `pl.manual_scope`: the runtime scopes, which open no new names.
@@ -76,6 +77,7 @@ pub fn lower(
         factory_sites: Vec::new(),
         factory_calls: FxHashMap::default(),
         helper_depth: 0,
+        memref_decls: FxHashMap::default(),
     };
     let root_module = cx.load_parsed(root, root_path.map(Path::to_path_buf));
     cx.bind_module(root_module);
@@ -240,6 +242,9 @@ pub(crate) struct Lowering<'s> {
     pub(crate) factory_calls: FxHashMap<ModuleId, String>,
     /// How many host helper functions are being evaluated at once (`factory.rs`).
     pub(crate) helper_depth: usize,
+    /// For each allocation name of a module's declared `pl.MemRef()`s that an annotation
+    /// used, the module-level name that declared it (`memref.rs`).
+    pub(crate) memref_decls: FxHashMap<(ModuleId, String), Symbol>,
 }
 
 impl Lowering<'_> {
