@@ -44,10 +44,11 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     }
     let errors = |cx: &PassCx<'_>| cx.diags.iter().filter(|d| d.is_error()).count();
     let before = errors(cx);
-    // The functions that call a Graph function, in program order: found in one walk of
-    // each function, so that the checks and rewrites of call sites below walk only these
-    // (the kernels and most graphs call none). The rewrites add no call of a graph.
-    let callers = graph_callers(program, &graphs);
+    // The calls of Graph functions, by caller in program order, found in one walk of each
+    // function: the checks and rewrites of call sites below look at these calls, or walk
+    // only their callers (the kernels and most graphs call none).
+    let calls = graph_calls(program, &graphs);
+    let callers: Vec<Symbol> = calls.iter().map(|(f, _)| *f).collect();
     let mut lineage = Lineage::default();
     for &g in &graphs {
         let mut c = Checker { cx, p: program, g };
@@ -55,7 +56,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         c.static_body();
         c.returns(&mut lineage);
     }
-    check_graph_submits(cx, program, &callers);
+    check_graph_submits(cx, program, &calls);
     if errors(cx) > before {
         return;
     }
@@ -74,7 +75,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     for (g, plan) in plans.iter_mut() {
         rewrite_body(program, *g, plan);
     }
-    rewrite_call_sites(cx, program, &plans, &callers, &mut counter);
+    rewrite_call_sites(cx, program, &plans, &calls, &mut counter);
     ambiguous_views(cx, program, &graphs, &callers, &mut lineage);
     // Each graph's added parameters, looked up by name (not a scan of every plan per graph).
     let mut added_by: FxHashMap<Symbol, Vec<VarId>> = plans.iter().map(|(g, plan)| (*g, plan.params())).collect();
@@ -618,20 +619,20 @@ impl Checker<'_, '_> {
 }
 
 /// A Graph launched with `pl.submit(..., deps=...)` or a predicate cannot be cached.
-fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, callers: &[Symbol]) {
+fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[(Symbol, Vec<ExprId>)]) {
     let mut findings = Vec::new();
-    for f in callers.iter().filter_map(|c| p.functions.get(c)) {
-        visit::walk_block_exprs(p, &f.body, |_, e| {
-            let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { return };
+    for (caller, calls) in calls {
+        for &e in calls {
+            let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { continue };
             if p.functions.get(g).is_none_or(|c| c.kind != FuncKind::Graph) {
-                return;
+                continue;
             }
             for (key, v) in attrs.launch.iter() {
                 if key == "deps" || key == "predicate" {
-                    findings.push((p.expr(v).loc, *g, f.name, key == "deps"));
+                    findings.push((p.expr(v).loc, *g, *caller, key == "deps"));
                 }
             }
-        });
+        }
     }
     for (loc, g, caller, deps) in findings {
         let (gn, cn) = (cx.names.get(g).to_string(), cx.names.get(caller).to_string());
@@ -914,16 +915,15 @@ fn rewrite_call_sites(
     cx: &mut PassCx<'_>,
     p: &mut Program,
     plans: &[(Symbol, Plan)],
-    callers: &[Symbol],
+    calls: &[(Symbol, Vec<ExprId>)],
     counter: &mut u32,
 ) {
     let plans: FxHashMap<Symbol, &Plan> = plans.iter().map(|(g, plan)| (*g, plan)).collect();
-    for &f in callers {
+    for (f, calls) in calls {
+        let f = *f;
         // Most functions (the kernels, the graphs) call no planned graph: their blocks are
         // left as they are rather than rebuilt.
-        let mut calls = false;
-        visit::walk_block_exprs(p, &p.functions[&f].body, |_, e| calls |= calls_planned(p, &plans, e));
-        if !calls {
+        if !calls.iter().any(|&e| calls_planned(p, &plans, e)) {
             continue;
         }
         let body = std::mem::take(&mut p.functions.get_mut(&f).expect("a function").body);
@@ -959,19 +959,22 @@ fn sites(
 }
 
 /// Whether `e` is a call of a planned Graph function.
-/// The functions (in program order) whose bodies call one of `graphs`.
-fn graph_callers(p: &Program, graphs: &[Symbol]) -> Vec<Symbol> {
+/// The functions (in program order) whose bodies call one of `graphs`, each with those
+/// calls (in `visit::walk_block_exprs` order).
+fn graph_calls(p: &Program, graphs: &[Symbol]) -> Vec<(Symbol, Vec<ExprId>)> {
     let wanted: FxHashSet<Symbol> = graphs.iter().copied().collect();
     let mut out = Vec::new();
     for f in p.functions.values() {
-        let mut calls = false;
+        let mut calls = Vec::new();
         visit::walk_block_exprs(p, &f.body, |_, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
-                calls |= callee.function().is_some_and(|g| wanted.contains(&g));
+                if callee.function().is_some_and(|g| wanted.contains(&g)) {
+                    calls.push(e);
+                }
             }
         });
-        if calls {
-            out.push(f.name);
+        if !calls.is_empty() {
+            out.push((f.name, calls));
         }
     }
     out
