@@ -358,13 +358,12 @@ impl Outliner<'_> {
 
     /// [`Outliner::free_name`] with the number it chose.
     fn free_number(&mut self, prefix: &str) -> (Symbol, u32) {
-        use std::fmt::Write as _;
         let start = self.next_number.get(prefix).copied().unwrap_or(0);
         let mut k = start;
         loop {
             self.text.clear();
             self.text.push_str(prefix);
-            let _ = write!(self.text, "{k}");
+            crate::ir::names::push_decimal(&mut self.text, k);
             let candidate = self.names.intern(&self.text);
             if self.known.insert(candidate) {
                 match self.next_number.get_mut(prefix) {
