@@ -108,8 +108,14 @@ fn convert_function(
     let Ssa {
         mut cur, mut trail, mut prefixes, mut prefix_index, mut prefix_of, mut used, mut gone, mut reported, ..
     } = ssa;
-    (cur.clear(), trail.clear(), prefixes.clear(), prefix_index.clear(), prefix_of.clear());
-    (used.clear(), gone.clear(), reported.clear());
+    cur.clear();
+    trail.clear();
+    prefixes.clear();
+    prefix_index.clear();
+    prefix_of.clear();
+    used.clear();
+    gone.clear();
+    reported.clear();
     *scratch = Scratch { cur, trail, prefixes, prefix_index, prefix_of, text: ssa.text, used, gone, reported };
 }
 
