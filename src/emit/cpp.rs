@@ -37,6 +37,18 @@ impl Writer {
         self.out.push('\n');
     }
 
+    /// [`Writer::line`] of pieces pushed one after another: for the lines written for every
+    /// task, cheaper than formatting them (no formatting machinery per piece).
+    pub fn line_of(&mut self, pieces: &[&str]) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        for piece in pieces {
+            self.out.push_str(piece);
+        }
+        self.out.push('\n');
+    }
+
     /// Text written as it is (lines already indented).
     pub fn push_str(&mut self, text: &str) {
         self.out.push_str(text);
@@ -62,6 +74,32 @@ impl Writer {
 
     pub fn as_str(&self) -> &str {
         &self.out
+    }
+}
+
+/// The decimal digits of an unsigned integer, made without the formatting machinery (for
+/// [`Writer::line_of`]).
+pub struct Digits {
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    pub fn new(mut n: u64) -> Digits {
+        let mut buf = [0u8; 20];
+        let mut start = buf.len();
+        loop {
+            start -= 1;
+            buf[start] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                return Digits { buf, start };
+            }
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[self.start..]).expect("ASCII digits")
     }
 }
 
@@ -491,6 +529,13 @@ pub fn float_literal(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits_are_the_decimal_form() {
+        for n in [0u64, 7, 10, 99, 1234567890, u64::MAX] {
+            assert_eq!(Digits::new(n).as_str(), n.to_string());
+        }
+    }
 
     #[test]
     fn literals_read_back() {

@@ -17,7 +17,7 @@
 //!   their carries (a tensor carry that stays the same buffer is an alias, others are
 //!   `ChipTensor` variables).
 
-use super::cpp::{ctype, float_literal, identifier, runtime_dtype, sanitize, Namer, Writer};
+use super::cpp::{ctype, float_literal, identifier, runtime_dtype, sanitize, Digits, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::lineage::{Defs, Lineage};
@@ -121,6 +121,11 @@ pub fn emit_entry(
         return Err(all_errors);
     }
 
+    // Sized up front for the whole file with the arithmetic helpers (about 2 KB when it
+    // calls them all), not grown by doubling from empty.
+    let lines_len: usize =
+        [&ext_lines, &scalar_lines, &dyn_lines].iter().flat_map(|l| l.iter()).map(|l| l.len() + 5).sum();
+    head.reserve(prototypes.len() + graph_code.len() + body.len() + lines_len + 4096);
     let fname = names.get(entry);
     let _ = writeln!(head, "// Orchestration Function: {fname}");
     if let Some(call) = &p.built_by {
@@ -958,31 +963,34 @@ impl<'a> Emitter<'a> {
         }
         let n = self.task;
         self.task += 1;
-        let params = self.fresh(&format!("{}params_t{n}", self.prefix));
+        // The lines written for every task are pushed in pieces, not formatted.
+        let n_text = Digits::new(n.into());
+        let params = self.fresh(&[self.prefix.as_str(), "params_t", n_text.as_str()].concat());
         self.w.push_str("\n");
         if is_graph {
-            self.line_fmt(format_args!("// Graph: {gname} (recorded once, then replayed)"));
-            self.line_fmt(format_args!("GraphTaskArgs {params};"));
+            self.w.line_of(&["// Graph: ", &gname, " (recorded once, then replayed)"]);
+            self.w.line_of(&["GraphTaskArgs ", &params, ";"]);
         } else {
-            self.line_fmt(format_args!("// Task {n}: {gname}"));
-            self.line_fmt(format_args!("CoreTaskArgs {params};"));
+            self.w.line_of(&["// Task ", n_text.as_str(), ": ", &gname]);
+            self.w.line_of(&["CoreTaskArgs ", &params, ";"]);
         }
         let (scalars, mut signature) = self.task_args(&params, &args, &dirs);
         let synthesized = if is_graph { Vec::new() } else { self.runtime_outputs(&params, call, g, &mut signature) };
         for s in scalars {
-            self.line_fmt(format_args!("{params}.add_scalar({s});"));
+            self.w.line_of(&[&params, ".add_scalar(", &s, ");"]);
         }
         self.launch_options(&params, &attrs.launch);
         let submit = matches!(callee, Callee::Submit(_));
-        let outs = format!("task_{}{n}_outs", self.prefix);
         let keep = submit || !synthesized.is_empty();
+        // The outputs' handle, named only when it is kept.
+        let outs = if keep { format!("task_{}{n}_outs", self.prefix) } else { String::new() };
         let capture = if keep { format!("TaskOutputTensors {outs} = ") } else { String::new() };
         if is_graph {
             if !self.graphs.contains(&g) {
                 self.graphs.push(g);
             }
             let sym = graph_symbol(self.names, g);
-            self.line_fmt(format_args!("{capture}rt_submit_graph(&{sym}, {params});"));
+            self.w.line_of(&[&capture, "rt_submit_graph(&", &sym, ", ", &params, ");"]);
         } else {
             if self.shared.split_mixed && crate::emit::pto::mixed(self.p, g) {
                 // One task on a cluster: the AIC half (its id allocated first, as PyPTO does)
@@ -999,7 +1007,7 @@ impl<'a> Emitter<'a> {
                 let id = *self.shared.func_ids.entry(g).or_insert(next);
                 self.shared.signatures.entry(g).or_insert(signature);
                 let submit_fn = if kind == FuncKind::Aic { "rt_submit_aic_task" } else { "rt_submit_aiv_task" };
-                self.line_fmt(format_args!("{capture}{submit_fn}({id}, {params});"));
+                self.w.line_of(&[&capture, submit_fn, "(", Digits::new(id.into()).as_str(), ", ", &params, ");"]);
             }
         }
         if keep {
@@ -1045,7 +1053,7 @@ impl<'a> Emitter<'a> {
             };
             let text = self.expr(a);
             signature.push(sig);
-            self.line_fmt(format_args!("{params}.{method}({text});"));
+            self.w.line_of(&[params, ".", method, "(", &text, ");"]);
         }
         (scalars, signature)
     }

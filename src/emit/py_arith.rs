@@ -108,7 +108,9 @@ pub fn definitions_for(text: &str) -> String {
             }
         }
     }
-    let mut out = String::from("// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).\n");
+    let size: usize = HELPERS.iter().filter(|(name, _, _)| wanted.contains(name)).map(|(_, _, code)| code.len()).sum();
+    let mut out = String::with_capacity(size + 128);
+    out.push_str("// Python's integer arithmetic, as `plc run` computes it (see docs/emitter.md).\n");
     out.push_str("#include <stdlib.h>\n\n");
     for (name, _, code) in HELPERS {
         if wanted.contains(name) {

@@ -37,25 +37,28 @@ pub struct Defs {
 
 impl Defs {
     pub fn of(p: &Program, f: &Function) -> Defs {
-        let mut map = FxHashMap::default();
+        // Gathered in a vector first, then hashed into a map of the right size (a map grown
+        // from empty rehashes at every doubling).
+        let mut defs: Vec<(VarId, Def)> = Vec::with_capacity(f.params.len() + 16);
         for (k, param) in f.params.iter().enumerate() {
-            map.insert(param.var, Def::Param(k));
+            defs.push((param.var, Def::Param(k)));
         }
+        let out = &mut defs;
         visit::walk_stmts(p, &f.body, |s| match &p.stmt(s).kind {
             StmtKind::Assign { var, value } => {
-                map.insert(*var, Def::Value(*value));
+                out.push((*var, Def::Value(*value)));
             }
             StmtKind::For { var, iter_args, return_vars, .. } => {
-                map.insert(*var, Def::Other);
+                out.push((*var, Def::Other));
                 for (a, rv) in iter_args.iter().zip(return_vars) {
-                    map.insert(a.var, Def::Carried(a.init));
-                    map.insert(*rv, Def::Carried(a.init));
+                    out.push((a.var, Def::Carried(a.init)));
+                    out.push((*rv, Def::Carried(a.init)));
                 }
             }
             StmtKind::While { iter_args, return_vars, .. } => {
                 for (a, rv) in iter_args.iter().zip(return_vars) {
-                    map.insert(a.var, Def::Carried(a.init));
-                    map.insert(*rv, Def::Carried(a.init));
+                    out.push((a.var, Def::Carried(a.init)));
+                    out.push((*rv, Def::Carried(a.init)));
                 }
             }
             StmtKind::If(IfStmt { then_body, else_body, return_vars, .. }) => {
@@ -65,16 +68,18 @@ impl Defs {
                 };
                 let (t, e) = (yields(then_body), else_body.as_deref().map(yields).unwrap_or_default());
                 for (i, rv) in return_vars.iter().enumerate() {
-                    map.insert(*rv, Def::Phi(t.get(i).into_iter().chain(e.get(i)).copied().collect()));
+                    out.push((*rv, Def::Phi(t.get(i).into_iter().chain(e.get(i)).copied().collect())));
                 }
             }
             StmtKind::Scope(scope) => {
                 if let Some(t) = scope.task_id {
-                    map.insert(t, Def::Other);
+                    out.push((t, Def::Other));
                 }
             }
             _ => {}
         });
+        let mut map = FxHashMap::with_capacity_and_hasher(defs.len(), Default::default());
+        map.extend(defs);
         Defs { map, roots: RefCell::default() }
     }
 }

@@ -127,14 +127,14 @@ impl<'a> Versioned<'a> {
     /// versions follow (`{prefix}{role}_v{n}`).
     pub fn prefix(base: &str, qualifier: Option<&str>) -> String {
         match qualifier {
-            Some(q) => format!("{base}__{q}_"),
-            None => format!("{base}__"),
+            Some(q) => [base, "__", q, "_"].concat(),
+            None => [base, "__"].concat(),
         }
     }
 
     /// The name of `base`'s versions in `role` up to the number: `acc__rv_v`.
     pub fn stem(base: &str, role: Role) -> String {
-        format!("{base}__{}_v", role.as_str())
+        [base, "__", role.as_str(), "_v"].concat()
     }
 }
 
@@ -150,13 +150,28 @@ impl fmt::Display for Versioned<'_> {
 /// `{prefix}{role}_v{n}` (a prefix made by [`Versioned::prefix`] or [`Versioned::stem`]
 /// without the role), composed in `buf` without a `String` of its own.
 pub fn versioned_name<'b>(buf: &'b mut String, prefix: &str, role: Role, n: u32) -> &'b str {
-    use fmt::Write as _;
     buf.clear();
     buf.push_str(prefix);
     buf.push_str(role.as_str());
     buf.push_str("_v");
-    let _ = write!(buf, "{n}");
+    push_decimal(buf, n);
     buf
+}
+
+/// Appends the decimal digits of `n` (without the formatting machinery: names are made
+/// for every variable the passes create).
+pub fn push_decimal(buf: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let (mut n, mut start) = (n, digits.len());
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.push_str(std::str::from_utf8(&digits[start..]).expect("ASCII digits"));
 }
 
 /// The local LegalizeGraphBoundary binds the `k`-th graph argument of `param` to.
@@ -200,6 +215,15 @@ fn source_name(name: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn push_decimal_writes_the_decimal_form() {
+        for n in [0u32, 5, 10, 909, u32::MAX] {
+            let mut buf = String::from("x");
+            push_decimal(&mut buf, n);
+            assert_eq!(buf, format!("x{n}"));
+        }
+    }
 
     #[test]
     fn versions_parse_and_print_back() {

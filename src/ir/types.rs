@@ -139,11 +139,14 @@ pub struct TypeId(pub u32);
 #[derive(Clone, Debug)]
 pub struct Types {
     set: IndexSet<Type, FxBuildHasher>,
+    /// The id of each scalar type interned so far, by dtype (lowering asks for one per
+    /// literal and per scalar value: an array look-up instead of hashing the type).
+    scalars: [Option<TypeId>; DType::ALL.len()],
 }
 
 impl Default for Types {
     fn default() -> Self {
-        let mut types = Types { set: IndexSet::default() };
+        let mut types = Types { set: IndexSet::default(), scalars: [None; DType::ALL.len()] };
         // Fixed ids for the two most common answers.
         types.intern(Type::Unknown);
         types.intern(Type::None);
@@ -167,6 +170,11 @@ impl Types {
     }
 
     pub fn scalar(&mut self, dtype: DType) -> TypeId {
-        self.intern(Type::Scalar(dtype))
+        if let Some(id) = self.scalars[dtype as usize] {
+            return id;
+        }
+        let id = self.intern(Type::Scalar(dtype));
+        self.scalars[dtype as usize] = Some(id);
+        id
     }
 }

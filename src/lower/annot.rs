@@ -1106,6 +1106,11 @@ pub(crate) fn cmp_binop(op: ast::CmpOp) -> Option<BinOp> {
 
 /// An integer literal's value (`0x1F`, `1_000`).
 pub(crate) fn parse_int(text: &str) -> Option<Const> {
+    // Plain decimal digits (nearly every literal): parsed as they are, without the copies
+    // the other forms need.
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        return text.parse().ok().map(Const::Int);
+    }
     let clean: String = text.chars().filter(|&c| c != '_').collect();
     let lower = clean.to_ascii_lowercase();
     let value = if let Some(hex) = lower.strip_prefix("0x") {

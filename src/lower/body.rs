@@ -1697,7 +1697,7 @@ impl FnLower<'_, '_> {
         let expr = self.ast().expr(id).clone();
         let span = expr.span;
         match &expr.kind {
-            E::Int => match parse_int(&self.text(span)) {
+            E::Int => match parse_int(self.cx.text_of(self.m, span)) {
                 Some(Const::Int(v)) => Some(self.int(v, span)),
                 _ => {
                     self.error(Code::E0218, span, "integer literal out of range (pl integers are 64-bit)", "too large");
@@ -1705,7 +1705,7 @@ impl FnLower<'_, '_> {
                 }
             },
             E::Float => {
-                let Some(Const::Float(v)) = parse_float(&self.text(span)) else { return None };
+                let Some(Const::Float(v)) = parse_float(self.cx.text_of(self.m, span)) else { return None };
                 let ty = self.types().scalar(DType::Fp32);
                 Some(self.new_expr(ExprKind::Float(v), ty, span))
             }

@@ -44,6 +44,11 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     }
     let errors = |cx: &PassCx<'_>| cx.diags.iter().filter(|d| d.is_error()).count();
     let before = errors(cx);
+    // The calls of Graph functions, by caller in program order, found in one walk of each
+    // function: the checks and rewrites of call sites below look at these calls, or walk
+    // only their callers (the kernels and most graphs call none).
+    let calls = graph_calls(program, &graphs);
+    let callers: Vec<Symbol> = calls.iter().map(|(f, _)| *f).collect();
     let mut lineage = Lineage::default();
     for &g in &graphs {
         let mut c = Checker { cx, p: program, g };
@@ -51,7 +56,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         c.static_body();
         c.returns(&mut lineage);
     }
-    check_graph_submits(cx, program);
+    check_graph_submits(cx, program, &calls);
     if errors(cx) > before {
         return;
     }
@@ -70,8 +75,8 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     for (g, plan) in plans.iter_mut() {
         rewrite_body(program, *g, plan);
     }
-    rewrite_call_sites(cx, program, &plans, &mut counter);
-    ambiguous_views(cx, program, &graphs, &mut lineage);
+    rewrite_call_sites(cx, program, &plans, &calls, &mut counter);
+    ambiguous_views(cx, program, &graphs, &callers, &mut lineage);
     // Each graph's added parameters, looked up by name (not a scan of every plan per graph).
     let mut added_by: FxHashMap<Symbol, Vec<VarId>> = plans.iter().map(|(g, plan)| (*g, plan.params())).collect();
     for &g in &graphs {
@@ -119,7 +124,7 @@ impl Invariant {
 /// and dtype of another tensor parameter `Q`, where some call passes `P` and `Q` views of
 /// one buffer, is taken for `Q` whenever the two start at the same address when the graph
 /// is recorded.
-fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[Symbol], lineage: &mut Lineage) {
+fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[Symbol], callers: &[Symbol], lineage: &mut Lineage) {
     let tensor_params = |g: Symbol| -> Vec<(usize, VarId)> {
         p.functions.get(&g).map_or_else(Vec::new, |gf| {
             gf.params.iter().enumerate().filter(|(_, q)| !is_scalar(p, q.var)).map(|(i, q)| (i, q.var)).collect()
@@ -129,7 +134,7 @@ fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[Symbol], lineage:
     // walk over every function's calls, whatever the number of graphs.
     let wanted: FxHashSet<Symbol> = graphs.iter().copied().collect();
     let mut aliased_in: FxHashMap<Symbol, FxHashSet<(usize, usize)>> = FxHashMap::default();
-    for f in p.functions.values() {
+    for f in callers.iter().filter_map(|c| p.functions.get(c)) {
         let mut calls = Vec::new();
         visit::walk_block_exprs(p, &f.body, |_, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
@@ -614,20 +619,20 @@ impl Checker<'_, '_> {
 }
 
 /// A Graph launched with `pl.submit(..., deps=...)` or a predicate cannot be cached.
-fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program) {
+fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[(Symbol, Vec<ExprId>)]) {
     let mut findings = Vec::new();
-    for f in p.functions.values() {
-        visit::walk_block_exprs(p, &f.body, |_, e| {
-            let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { return };
+    for (caller, calls) in calls {
+        for &e in calls {
+            let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { continue };
             if p.functions.get(g).is_none_or(|c| c.kind != FuncKind::Graph) {
-                return;
+                continue;
             }
             for (key, v) in attrs.launch.iter() {
                 if key == "deps" || key == "predicate" {
-                    findings.push((p.expr(v).loc, *g, f.name, key == "deps"));
+                    findings.push((p.expr(v).loc, *g, *caller, key == "deps"));
                 }
             }
-        });
+        }
     }
     for (loc, g, caller, deps) in findings {
         let (gn, cn) = (cx.names.get(g).to_string(), cx.names.get(caller).to_string());
@@ -906,15 +911,19 @@ fn retain(p: &mut Program, mut block: Vec<StmtId>, delete: &FxHashSet<StmtId>) -
 
 /// Every call of a planned Graph function computes the moved values in front of it and
 /// passes them as the new arguments.
-fn rewrite_call_sites(cx: &mut PassCx<'_>, p: &mut Program, plans: &[(Symbol, Plan)], counter: &mut u32) {
+fn rewrite_call_sites(
+    cx: &mut PassCx<'_>,
+    p: &mut Program,
+    plans: &[(Symbol, Plan)],
+    calls: &[(Symbol, Vec<ExprId>)],
+    counter: &mut u32,
+) {
     let plans: FxHashMap<Symbol, &Plan> = plans.iter().map(|(g, plan)| (*g, plan)).collect();
-    let functions: Vec<Symbol> = p.functions.keys().copied().collect();
-    for f in functions {
+    for (f, calls) in calls {
+        let f = *f;
         // Most functions (the kernels, the graphs) call no planned graph: their blocks are
         // left as they are rather than rebuilt.
-        let mut calls = false;
-        visit::walk_block_exprs(p, &p.functions[&f].body, |_, e| calls |= calls_planned(p, &plans, e));
-        if !calls {
+        if !calls.iter().any(|&e| calls_planned(p, &plans, e)) {
             continue;
         }
         let body = std::mem::take(&mut p.functions.get_mut(&f).expect("a function").body);
@@ -950,6 +959,27 @@ fn sites(
 }
 
 /// Whether `e` is a call of a planned Graph function.
+/// The functions (in program order) whose bodies call one of `graphs`, each with those
+/// calls (in `visit::walk_block_exprs` order).
+fn graph_calls(p: &Program, graphs: &[Symbol]) -> Vec<(Symbol, Vec<ExprId>)> {
+    let wanted: FxHashSet<Symbol> = graphs.iter().copied().collect();
+    let mut out = Vec::new();
+    for f in p.functions.values() {
+        let mut calls = Vec::new();
+        visit::walk_block_exprs(p, &f.body, |_, e| {
+            if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
+                if callee.function().is_some_and(|g| wanted.contains(&g)) {
+                    calls.push(e);
+                }
+            }
+        });
+        if !calls.is_empty() {
+            out.push((f.name, calls));
+        }
+    }
+    out
+}
+
 fn calls_planned(p: &Program, plans: &FxHashMap<Symbol, &Plan>, e: ExprId) -> bool {
     matches!(&p.expr(e).kind, ExprKind::Call { callee, .. } if callee.function().is_some_and(|g| plans.contains_key(&g)))
 }

@@ -91,11 +91,14 @@ pub fn outline_function(
         dataflow::drop_dead_scalar_carries(program, &body);
     }
     let f = &program.functions[&func];
-    let mut known: FxHashSet<Symbol> = FxHashSet::default();
+    // Sized up front (with room for the names outlining adds), not grown from empty.
+    let defs = dataflow::defs_in_order(program, &f.body);
+    let mut known: FxHashSet<Symbol> =
+        FxHashSet::with_capacity_and_hasher(f.params.len() + defs.len() + 8, Default::default());
     for p in &f.params {
         known.insert(program.var(p.var).name);
     }
-    for v in dataflow::defs_in_order(program, &f.body) {
+    for v in defs {
         known.insert(program.var(v).name);
     }
     let body = f.body.clone();
@@ -179,11 +182,14 @@ impl Outliner<'_> {
         let needs = dataflow::contains_target(self.program, block, |t| self.is_target(t));
         let mut last: FxHashMap<VarId, usize> = FxHashMap::default();
         if needs.iter().any(|&n| n) {
+            // The mentions gathered first, then hashed into a map of their number (a map
+            // grown from empty rehashes at every doubling); a later mention overwrites.
+            let mut mentions: Vec<(VarId, usize)> = Vec::new();
             for (i, &s) in block.iter().enumerate() {
-                dataflow::mentioned(self.program, std::slice::from_ref(&s), &mut |v| {
-                    last.insert(v, i);
-                });
+                dataflow::mentioned(self.program, std::slice::from_ref(&s), &mut |v| mentions.push((v, i)));
             }
+            last.reserve(mentions.len());
+            last.extend(mentions);
         }
         let mut out = Vec::with_capacity(block.len());
         for (i, &s) in block.iter().enumerate() {
@@ -352,13 +358,12 @@ impl Outliner<'_> {
 
     /// [`Outliner::free_name`] with the number it chose.
     fn free_number(&mut self, prefix: &str) -> (Symbol, u32) {
-        use std::fmt::Write as _;
         let start = self.next_number.get(prefix).copied().unwrap_or(0);
         let mut k = start;
         loop {
             self.text.clear();
             self.text.push_str(prefix);
-            let _ = write!(self.text, "{k}");
+            crate::ir::names::push_decimal(&mut self.text, k);
             let candidate = self.names.intern(&self.text);
             if self.known.insert(candidate) {
                 match self.next_number.get_mut(prefix) {

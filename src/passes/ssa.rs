@@ -30,6 +30,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let names: Vec<_> = program.functions.keys().copied().collect();
     let dyn_dims: Vec<_> = program.dynamic_dims.clone();
+    let mut scratch = Scratch::default();
     for name in names {
         let mut f = std::mem::replace(
             program.functions.get_mut(&name).expect("listed above"),
@@ -45,29 +46,53 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
                 attrs: Default::default(),
             },
         );
-        convert_function(cx, program, &mut f, &dyn_dims);
+        convert_function(cx, program, &mut f, &dyn_dims, &mut scratch);
         program.functions[&name] = f;
     }
 }
 
-fn convert_function(cx: &mut PassCx<'_>, program: &mut Program, f: &mut Function, dyn_dims: &[crate::intern::Symbol]) {
+/// The maps and buffers of one function's conversion, kept (emptied) for the next function,
+/// so that each function does not grow its own from empty. Only looked up, never iterated
+/// in an order that depends on their capacity (`cur` only for a minimum).
+#[derive(Default)]
+struct Scratch {
+    cur: FxHashMap<VarId, VarId>,
+    trail: Vec<(VarId, Option<VarId>)>,
+    prefixes: Vec<(String, u32)>,
+    prefix_index: FxHashMap<String, usize>,
+    prefix_of: FxHashMap<VarId, usize>,
+    text: String,
+    used: FxHashSet<crate::intern::Symbol>,
+    gone: FxHashMap<VarId, Gone>,
+    reported: FxHashSet<VarId>,
+}
+
+fn convert_function(
+    cx: &mut PassCx<'_>,
+    program: &mut Program,
+    f: &mut Function,
+    dyn_dims: &[crate::intern::Symbol],
+    scratch: &mut Scratch,
+) {
     let mut live = Liveness { p: program, defs: Vec::new(), loops: FxHashMap::default() };
     live.block(&f.body, &mut FxHashSet::default());
     let loops = live.loops;
+    let mut used = std::mem::take(&mut scratch.used);
+    used.extend(dyn_dims.iter().copied());
     let mut ssa = Ssa {
         p: program,
         cx,
         floc: f.loc,
         loops,
-        cur: FxHashMap::default(),
-        trail: Vec::new(),
-        prefixes: Vec::new(),
-        prefix_index: FxHashMap::default(),
-        prefix_of: FxHashMap::default(),
-        text: String::new(),
-        used: dyn_dims.iter().copied().collect(),
-        gone: FxHashMap::default(),
-        reported: FxHashSet::default(),
+        cur: std::mem::take(&mut scratch.cur),
+        trail: std::mem::take(&mut scratch.trail),
+        prefixes: std::mem::take(&mut scratch.prefixes),
+        prefix_index: std::mem::take(&mut scratch.prefix_index),
+        prefix_of: std::mem::take(&mut scratch.prefix_of),
+        text: std::mem::take(&mut scratch.text),
+        used,
+        gone: std::mem::take(&mut scratch.gone),
+        reported: std::mem::take(&mut scratch.reported),
         params: f.params.iter().map(|p| (p.var, p.dir)).collect(),
     };
     for p in &mut f.params {
@@ -80,6 +105,18 @@ fn convert_function(cx: &mut PassCx<'_>, program: &mut Program, f: &mut Function
     f.returns = f.returns.iter().map(|&t| ssa.subst_ty(t)).collect();
     let body = std::mem::take(&mut f.body);
     f.body = ssa.block(&body);
+    let Ssa {
+        mut cur, mut trail, mut prefixes, mut prefix_index, mut prefix_of, mut used, mut gone, mut reported, ..
+    } = ssa;
+    cur.clear();
+    trail.clear();
+    prefixes.clear();
+    prefix_index.clear();
+    prefix_of.clear();
+    used.clear();
+    gone.clear();
+    reported.clear();
+    *scratch = Scratch { cur, trail, prefixes, prefix_index, prefix_of, text: ssa.text, used, gone, reported };
 }
 
 // ---------------------------------------------------------------- liveness
