@@ -192,6 +192,12 @@ impl FnLower<'_, '_> {
         self.error(code, span, message, label).help = Some(help.into());
     }
 
+    /// E0219 for a loop (`pl.range`/`pl.while_`) whose iter-arg names and init values
+    /// differ in number, in PyPTO's words.
+    fn iter_args_mismatch(&mut self, span: Span, names: usize, inits: usize) {
+        self.error(Code::E0219, span, format!("Mismatch: {names} iter_args but {inits} init_values"), "count mismatch");
+    }
+
     pub fn warning(&mut self, code: Code, span: Span, message: impl Into<String>, label: impl Into<String>) {
         self.error(code, span, message, label).severity = crate::diag::Severity::Warning;
     }
@@ -1475,12 +1481,7 @@ impl FnLower<'_, '_> {
                 return;
             }
             (Some(names), true) if names.len() != inits.len() => {
-                self.error(
-                    Code::E0219,
-                    t.span,
-                    format!("Mismatch: {} iter_args but {} init_values", names.len(), inits.len()),
-                    "count mismatch",
-                );
+                self.iter_args_mismatch(t.span, names.len(), inits.len());
                 return;
             }
             (Some(_), false) => {
@@ -1581,12 +1582,7 @@ impl FnLower<'_, '_> {
             _ => vec![init],
         };
         if inits.len() != names.len() {
-            self.error(
-                Code::E0219,
-                span,
-                format!("Mismatch: {} iter_args but {} init_values", names.len(), inits.len()),
-                "count mismatch",
-            );
+            self.iter_args_mismatch(span, names.len(), inits.len());
             return;
         }
         let first_is_cond = body.stmts.first().is_some_and(|&s| match &self.ast().stmt(s).kind {
