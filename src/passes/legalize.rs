@@ -38,7 +38,7 @@ const MAX_GRAPH_TASKS: u64 = 1024;
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let graphs: Vec<Symbol> =
-        program.functions.values().filter(|f| f.kind == FuncKind::Graph).map(|f| f.name).collect();
+        program.functions.values().filter(|f| f.decl.kind == FuncKind::Graph).map(|f| f.name).collect();
     if graphs.is_empty() {
         return;
     }
@@ -373,7 +373,7 @@ impl Checker<'_, '_> {
                     _ => {}
                 },
                 Callee::Func(h) | Callee::Submit(h) => {
-                    if self.p.functions.get(h).is_some_and(|c| c.kind == FuncKind::Graph) {
+                    if self.p.functions.get(h).is_some_and(|c| c.decl.kind == FuncKind::Graph) {
                         findings.push((Code::E0508, loc, self.cx.names.get(*h).to_string()));
                     }
                     if let Some(v) = attrs.launch.core_num.filter(|&v| !literal(self.p, v)) {
@@ -619,7 +619,7 @@ fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program) {
     for f in p.functions.values() {
         visit::walk_block_exprs(p, &f.body, |_, e| {
             let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { return };
-            if p.functions.get(g).is_none_or(|c| c.kind != FuncKind::Graph) {
+            if p.functions.get(g).is_none_or(|c| c.decl.kind != FuncKind::Graph) {
                 return;
             }
             for (key, v) in attrs.launch.iter() {
