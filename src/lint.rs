@@ -45,7 +45,7 @@ pub fn check(programs: &[Program], names: &Interner, diags: &mut Vec<Diagnostic>
 fn out_coverage(program: &Program, names: &Interner, diags: &mut Vec<Diagnostic>) {
     let called = called_functions(program);
     for f in program.functions.values() {
-        if f.kind.is_device_kernel() || f.kind == crate::ir::FuncKind::Inline || called.contains(&f.name) {
+        if f.decl.kind.is_device_kernel() || f.decl.kind == crate::ir::FuncKind::Inline || called.contains(&f.name) {
             continue;
         }
         let outs: Vec<(usize, Vec<i64>)> = f

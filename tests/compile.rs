@@ -65,7 +65,7 @@ fn entries(path: &Path) -> Vec<String> {
     let mut out = Vec::new();
     for p in &c.programs {
         for f in p.functions.values() {
-            if f.kind == plc::ir::FuncKind::Orchestration {
+            if f.decl.kind == plc::ir::FuncKind::Orchestration {
                 out.push(c.session.interner.get(f.name).to_string());
             }
         }

@@ -240,7 +240,7 @@ impl Compare<'_> {
     }
 
     fn function(&mut self, fa: &Function, fb: &Function) -> Result<(), String> {
-        if (fa.kind, fa.level, fa.role) != (fb.kind, fb.level, fb.role) {
+        if (fa.decl.kind, fa.decl.level, fa.decl.role) != (fb.decl.kind, fb.decl.level, fb.decl.role) {
             return self.fail("function kinds differ");
         }
         let perm = self.perms[self.a.names.get(fa.name)].clone();

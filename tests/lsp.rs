@@ -738,7 +738,7 @@ fn graph_functions(path: &Path, after: Option<&str>) -> Vec<GraphFunction> {
     let names = &c.session.interner;
     let mut out = Vec::new();
     for p in &c.programs {
-        for f in p.functions.values().filter(|f| f.kind == plc::ir::FuncKind::Graph) {
+        for f in p.functions.values().filter(|f| f.decl.kind == plc::ir::FuncKind::Graph) {
             let ty = |t| plc::ir::print::type_text(p, names, t).unwrap();
             let params = f
                 .params

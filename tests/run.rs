@@ -274,7 +274,9 @@ fn mutated_examples_mean_the_same_before_and_after_the_passes() {
             }
             let (s, after) = (c.session, c.programs);
             for p in &lowered {
-                for f in p.functions.values().filter(|f| matches!(f.kind, FuncKind::Orchestration | FuncKind::Opaque)) {
+                for f in
+                    p.functions.values().filter(|f| matches!(f.decl.kind, FuncKind::Orchestration | FuncKind::Opaque))
+                {
                     let name = s.interner.get(f.name);
                     let entry = match p.name {
                         Some(class) => format!("{}.{name}", s.interner.get(class)),
@@ -373,7 +375,7 @@ fn every_entry_of_every_example_is_a_case() {
         let (s, programs) = (c.session, c.programs);
         for p in &programs {
             for f in p.functions.values() {
-                if !matches!(f.kind, FuncKind::Orchestration | FuncKind::Opaque) {
+                if !matches!(f.decl.kind, FuncKind::Orchestration | FuncKind::Opaque) {
                     continue;
                 }
                 let name = s.interner.get(f.name);

@@ -1070,7 +1070,7 @@ fn emit_all(paths: &[PathBuf]) -> (Vec<Unit>, Refused) {
         let session = &c.session;
         for (k, p) in c.programs.iter().enumerate() {
             let mut unit = Unit { name: format!("{stem}_{k}"), kernels: Vec::new() };
-            for f in p.functions.values().filter(|f| f.kind.is_device_kernel()) {
+            for f in p.functions.values().filter(|f| f.decl.kind.is_device_kernel()) {
                 let name = session.interner.get(f.name).to_string();
                 match plc::emit::kernel::emit_kernel(p, &session.interner, f.name) {
                     Ok(code) => {

@@ -20,7 +20,7 @@ fn the_seed_program_comes_out_as_the_seed_after_listing() {
     let p = &c.programs[0];
     let names = &c.session.interner;
     let kinds: Vec<(String, FuncKind)> =
-        p.functions.values().map(|f| (names.get(f.name).to_string(), f.kind)).collect();
+        p.functions.values().map(|f| (names.get(f.name).to_string(), f.decl.kind)).collect();
     assert_eq!(
         kinds,
         [
@@ -30,8 +30,8 @@ fn the_seed_program_comes_out_as_the_seed_after_listing() {
         ]
     );
 
-    let graph = p.functions.values().find(|f| f.kind == FuncKind::Graph).unwrap();
-    assert_eq!((graph.level, graph.role), (Some(Level::Chip), Some(Role::Orchestrator)));
+    let graph = p.functions.values().find(|f| f.decl.kind == FuncKind::Graph).unwrap();
+    assert_eq!((graph.decl.level, graph.decl.role), (Some(Level::Chip), Some(Role::Orchestrator)));
     let params: Vec<(&str, Direction)> =
         graph.params.iter().map(|q| (source_name(names.get(p.var(q.var).name)), q.dir)).collect();
     assert_eq!(
@@ -61,5 +61,5 @@ fn the_seed_program_comes_out_as_the_seed_after_listing() {
     assert_eq!(last, base);
 
     // Exactly one Graph function, however many times the loop calls it.
-    assert_eq!(p.functions.values().filter(|f| f.kind == FuncKind::Graph).count(), 1);
+    assert_eq!(p.functions.values().filter(|f| f.decl.kind == FuncKind::Graph).count(), 1);
 }

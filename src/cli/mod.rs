@@ -488,7 +488,7 @@ fn simulator_refusals(c: &mut driver::Compilation, opts: &crate::emit::Options) 
             .programs
             .iter()
             .flat_map(|p| p.functions.values())
-            .filter(|f| f.kind == crate::ir::FuncKind::Orchestration);
+            .filter(|f| f.decl.kind == crate::ir::FuncKind::Orchestration);
         match (orchestration.next(), orchestration.next()) {
             (Some(f), None) => Some(names.get(f.name).to_string()),
             _ => None,

@@ -206,7 +206,7 @@ fn emit_files(
     for (i, p) in programs.iter().enumerate() {
         for f in p.functions.values() {
             let wanted = opts.entry.as_deref().is_none_or(|e| p.is_entry(f.name, names, e));
-            if f.kind == FuncKind::Orchestration && wanted {
+            if f.decl.kind == FuncKind::Orchestration && wanted {
                 entries.push((i, f.name));
             }
         }
@@ -297,7 +297,7 @@ fn emit_kernels(
     let kernels: Vec<Symbol> = p
         .functions
         .values()
-        .filter(|f| f.kind.is_device_kernel() && reached.is_none_or(|r| r.contains(&f.name)))
+        .filter(|f| f.decl.kind.is_device_kernel() && reached.is_none_or(|r| r.contains(&f.name)))
         .map(|f| f.name)
         .collect();
     let sink = out.sink;
@@ -428,13 +428,13 @@ fn kernel_config(
     let kernels = halves.map(|(k, id, aic_half)| {
         let f = &p.functions[&k];
         // A PTO-ISA kernel with L1/L0 tiles is compiled for a cube core.
-        let cube = aic_half || f.kind == FuncKind::Aic || (pto_isa && pto::uses_cube(p, names, k));
+        let cube = aic_half || f.decl.kind == FuncKind::Aic || (pto_isa && pto::uses_cube(p, names, k));
         let mut kernel = json!({
             "func_id": id,
             "name": if aic_half { format!("{}.aic", names.get(k)) } else { names.get(k).to_string() },
             "source": if aic_half { pto::aic_half_file(names, k) } else { kernel::kernel_file(names, k) },
             "core_type": if cube { "aic" } else { "aiv" },
-            "function_type": f.kind.name(),
+            "function_type": f.decl.kind.name(),
             "signature": shared.signatures.get(&k).cloned().unwrap_or_default(),
         });
         if target == Target::A2a3Sim {

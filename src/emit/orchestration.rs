@@ -83,7 +83,7 @@ pub fn emit_entry(
             }
         }
     }
-    let scoped = f.attrs.auto_scope != Some(false);
+    let scoped = f.decl.auto_scope != Some(false);
     e.w.set_level(if scoped { 2 } else { 1 });
     let body = e.function_body(f);
     let dyn_lines = e.dynamic_dims(&body, "orch_args.tensor({i}).ref()");
@@ -190,7 +190,7 @@ fn emit_graph(
     graphs: &mut Vec<Symbol>,
 ) -> Result<(String, String), Vec<Diagnostic>> {
     let f = &p.functions[&g];
-    if f.kind != FuncKind::Graph {
+    if f.decl.kind != FuncKind::Graph {
         return emit_helper(Emitter::new(p, names, f, shared, format!("o{k}_"), graphs), g);
     }
     let mut e = Emitter::new(p, names, f, shared, format!("g{k}_"), graphs);
@@ -940,7 +940,7 @@ impl<'a> Emitter<'a> {
         let ExprKind::Call { callee, args, attrs } = self.p.expr(call).kind.clone() else { return };
         let g = callee.function().expect("a function call");
         let Some(callee_fn) = self.p.functions.get(&g) else { return };
-        let kind = callee_fn.kind;
+        let kind = callee_fn.decl.kind;
         let gname = self.names.get(g).to_string();
         let Some(dirs) = attrs.arg_directions.clone().filter(|d| d.len() == args.len()) else {
             self.error(Code::E0708, loc, format!("internal error: the call of `{gname}` has no argument directions (DeriveCallDirections must run first)"));

@@ -521,7 +521,7 @@ impl<'a> Interp<'a> {
                             None => None,
                         };
                         let values: Vec<Value> = values.into_iter().map(|v| v.unwrap_or(Value::None)).collect();
-                        let kind = program.functions.get(f).map(|func| func.kind);
+                        let kind = program.functions.get(f).map(|func| func.decl.kind);
                         let mut task = None;
                         let mut results = if self.in_kernel {
                             self.call(*f, values, args, core_num, frame, e.loc)?
@@ -592,7 +592,7 @@ impl<'a> Interp<'a> {
             let ty = program.types.get(program.var(p.var).ty);
             // A scalar takes the parameter's kind, as the generated C++ converts it; an
             // Inline function's parameter is the argument itself, as splicing makes it.
-            let inline = func.kind == FuncKind::Inline;
+            let inline = func.decl.kind == FuncKind::Inline;
             bound.push(match (ty, value) {
                 (crate::ir::Type::Scalar(d), Value::Int(i)) if d.is_float() && !inline => Value::Float(i as f64),
                 (crate::ir::Type::Scalar(d), Value::Float(f)) if d.is_int() && !inline => Value::Int(f as i64),
@@ -626,7 +626,7 @@ impl<'a> Interp<'a> {
             last_frame = Some(frame);
         }
         (self.block_idx, self.block_num) = saved;
-        if func.kind == FuncKind::Inline {
+        if func.decl.kind == FuncKind::Inline {
             if let Some(frame) = last_frame {
                 for (p, arg) in func.params.iter().zip(arg_exprs) {
                     if p.dir == Direction::In {

@@ -138,11 +138,16 @@ pub fn float_to_int(f: f64) -> i64 {
 
 /// A dense row-major array: a tile, or a tensor's elements gathered for a computation.
 /// `valid` is the live region (a prefix of every axis); elements outside it are padding.
-#[derive(Clone, Debug, PartialEq)]
+/// No `==`: a derived one would compare the padding too (nothing compares two anyway).
+#[derive(Clone, Debug)]
 pub struct Dense {
+    /// The element type the program declares (`data` holds floats as `f32`, integers as `i64`).
     pub dtype: DType,
+    /// The extent of each axis, padding included.
     pub shape: Vec<i64>,
+    /// The live extent of each axis (at most `shape`'s).
     pub valid: Vec<i64>,
+    /// Every element in row-major order: as many as `shape` holds.
     pub data: Data,
 }
 

@@ -512,15 +512,17 @@ impl ScopeKind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Param {
-    pub var: VarId,
-    pub dir: Direction,
-}
-
-/// Options of a function that are neither its kind nor its signature.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct FuncAttrs {
+/// What a function's decorator declares of it (with `strict_ssa=` of its program and its
+/// `pl.func_attr({...})`): its kind, where it runs, and its options. Lowering knows it
+/// before the body (its `FuncInfo`); the IR function keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FuncDecl {
+    pub kind: FuncKind,
+    /// The level it runs at: the one its kind implies ([`FuncKind::derived_level_role`]),
+    /// else `level=`.
+    pub level: Option<Level>,
+    /// Its role: the one its kind implies, else `role=`.
+    pub role: Option<Role>,
     /// `auto_scope=` of `@pl.jit`/`@pl.function`.
     pub auto_scope: Option<bool>,
     /// `strict_ssa=True` (function or program).
@@ -530,19 +532,30 @@ pub struct FuncAttrs {
     pub extra: Vec<(Symbol, ExprId)>,
 }
 
+impl FuncDecl {
+    /// A function of `kind` at `level` with `role`, without options (what a pass makes).
+    pub fn new(kind: FuncKind, level: Option<Level>, role: Option<Role>) -> FuncDecl {
+        FuncDecl { kind, level, role, auto_scope: None, strict_ssa: false, extra: Vec::new() }
+    }
+}
+
+/// A parameter of an IR function: its variable and how the function uses it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Param {
+    pub var: VarId,
+    pub dir: Direction,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Function {
     pub name: Symbol,
+    /// The location of the function's name.
+    pub loc: Loc,
+    pub decl: FuncDecl,
     pub params: Vec<Param>,
     /// The declared return types, or the types of the returned values when undeclared.
     pub returns: Vec<TypeId>,
-    pub kind: FuncKind,
-    pub level: Option<Level>,
-    pub role: Option<Role>,
     pub body: Block,
-    /// The location of the function's name.
-    pub loc: Loc,
-    pub attrs: FuncAttrs,
 }
 
 /// A whole program: its functions (in a deterministic order) and the arenas their nodes

@@ -123,20 +123,20 @@ impl<'a> Printer<'a> {
 
     fn function(&mut self, f: &Function) {
         let mut options = Vec::new();
-        if f.kind != FuncKind::Opaque {
-            options.push(format!("type=pl.FunctionType.{}", f.kind));
+        if f.decl.kind != FuncKind::Opaque {
+            options.push(format!("type=pl.FunctionType.{}", f.decl.kind));
         }
-        let (derived_level, derived_role) = f.kind.derived_level_role();
-        if let Some(l) = f.level.filter(|l| Some(*l) != derived_level) {
+        let (derived_level, derived_role) = f.decl.kind.derived_level_role();
+        if let Some(l) = f.decl.level.filter(|l| Some(*l) != derived_level) {
             options.push(format!("level=pl.Level.{l}"));
         }
-        if let Some(r) = f.role.filter(|r| Some(*r) != derived_role) {
+        if let Some(r) = f.decl.role.filter(|r| Some(*r) != derived_role) {
             options.push(format!("role=pl.Role.{r}"));
         }
-        if let Some(a) = f.attrs.auto_scope {
+        if let Some(a) = f.decl.auto_scope {
             options.push(format!("auto_scope={}", if a { "True" } else { "False" }));
         }
-        if f.attrs.strict_ssa {
+        if f.decl.strict_ssa {
             options.push("strict_ssa=True".to_string());
         }
         if options.is_empty() {
@@ -167,9 +167,9 @@ impl<'a> Printer<'a> {
         let header = format!("def {name}({}){returns}:", params.join(", "));
         self.line(&header);
         self.indent += 1;
-        if !f.attrs.extra.is_empty() {
+        if !f.decl.extra.is_empty() {
             let entries: Vec<String> =
-                f.attrs.extra.iter().map(|&(k, v)| format!("\"{}\": {}", self.names.get(k), self.text(v))).collect();
+                f.decl.extra.iter().map(|&(k, v)| format!("\"{}\": {}", self.names.get(k), self.text(v))).collect();
             let directive = format!("pl.func_attr({{{}}})", entries.join(", "));
             self.line(&directive);
         }

@@ -6,12 +6,9 @@ use super::{Binding, Lowering, ModuleId};
 use crate::diag::{Code, Span};
 use crate::intern::Symbol;
 use crate::ir::types::Handle;
-use crate::ir::{BinOp, DType, Dim, Direction, EnumValue, FuncAttrs, FuncKind, Level, Role, Type, TypeId};
+use crate::ir::{BinOp, DType, Dim, Direction, EnumValue, FuncDecl, FuncKind, Level, Role, Type, TypeId};
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, UnaryOp};
 use rustc_hash::FxHashSet;
-
-/// A decorated function's kind, explicit level and role, and options.
-pub(crate) type Decl = (FuncKind, Option<Level>, Option<Role>, FuncAttrs);
 
 impl Lowering<'_> {
     pub(crate) fn ast(&self, m: ModuleId) -> &ast::Ast {
@@ -499,12 +496,13 @@ impl Lowering<'_> {
         Some(strict)
     }
 
-    /// The kind and options of a function decorator.
-    pub(crate) fn function_decorator(&mut self, m: ModuleId, deco: &ast::Decorator) -> Option<Decl> {
+    /// The kind, explicit level and role, and options of a function decorator (the level
+    /// and role the kind implies are the caller's to fill in).
+    pub(crate) fn function_decorator(&mut self, m: ModuleId, deco: &ast::Decorator) -> Option<FuncDecl> {
         let file = self.modules[m].file;
         let (target, args) = self.split_call(m, deco.expr);
         let path = self.pl_path(m, target)?;
-        let mut attrs = FuncAttrs::default();
+        let (mut auto_scope, mut strict_ssa) = (None, false);
         let (mut kind, allows) = match path.as_str() {
             "jit" => (FuncKind::Orchestration, &["auto_scope"][..]),
             "jit.incore" => (FuncKind::InCore, &["level"][..]),
@@ -574,8 +572,8 @@ impl Lowering<'_> {
                     Some(Const::None) => {}
                     _ => self.not_an_enum(m, a.value, "role", "Role.<name>", ("role", "roles", Role::names())),
                 },
-                "auto_scope" => attrs.auto_scope = Some(self.bool_literal(m, a.value, "auto_scope")?),
-                "strict_ssa" => attrs.strict_ssa = self.bool_literal(m, a.value, "strict_ssa")?,
+                "auto_scope" => auto_scope = Some(self.bool_literal(m, a.value, "auto_scope")?),
+                "strict_ssa" => strict_ssa = self.bool_literal(m, a.value, "strict_ssa")?,
                 "attrs" if !matches!(self.ast(m).expr(a.value).kind, E::Dict(_) | E::None) => {
                     let vspan = self.ast(m).expr(a.value).span;
                     self.error(
@@ -590,7 +588,7 @@ impl Lowering<'_> {
                 _ => {}
             }
         }
-        Some((kind, level, role, attrs))
+        Some(FuncDecl { kind, level, role, auto_scope, strict_ssa, extra: Vec::new() })
     }
 
     /// An enum-valued argument (`pl.Level.CHIP`, `Level.CHIP`, `None`).

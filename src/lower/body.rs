@@ -70,14 +70,11 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     };
     Function {
         name: info.name,
+        loc: Loc::new(file, info.span),
+        decl: crate::ir::FuncDecl { extra, ..info.decl.clone() },
         params,
         returns,
-        kind: info.kind,
-        level: info.level,
-        role: info.role,
         body,
-        loc: Loc::new(file, info.span),
-        attrs: crate::ir::FuncAttrs { extra, ..info.attrs.clone() },
     }
 }
 
@@ -194,6 +191,12 @@ impl FnLower<'_, '_> {
         help: H,
     ) {
         self.error(code, span, message, label).help = Some(help.into());
+    }
+
+    /// E0219 for a loop (`pl.range`/`pl.while_`) whose iter-arg names and init values
+    /// differ in number, in PyPTO's words.
+    fn iter_args_mismatch(&mut self, span: Span, names: usize, inits: usize) {
+        self.error(Code::E0219, span, format!("Mismatch: {names} iter_args but {inits} init_values"), "count mismatch");
     }
 
     pub fn warning(&mut self, code: Code, span: Span, message: impl Into<String>, label: impl Into<String>) {
@@ -366,7 +369,7 @@ impl FnLower<'_, '_> {
                     }
                     Some("dump_tag" | "tensor.dump_tag")
                         if !matches!(
-                            self.info.kind,
+                            self.info.decl.kind,
                             crate::ir::FuncKind::Orchestration | crate::ir::FuncKind::Inline
                         ) =>
                     {
@@ -1480,12 +1483,7 @@ impl FnLower<'_, '_> {
                 return;
             }
             (Some(names), true) if names.len() != inits.len() => {
-                self.error(
-                    Code::E0219,
-                    t.span,
-                    format!("Mismatch: {} iter_args but {} init_values", names.len(), inits.len()),
-                    "count mismatch",
-                );
+                self.iter_args_mismatch(t.span, names.len(), inits.len());
                 return;
             }
             (Some(_), false) => {
@@ -1624,12 +1622,7 @@ impl FnLower<'_, '_> {
             _ => vec![init],
         };
         if inits.len() != names.len() {
-            self.error(
-                Code::E0219,
-                span,
-                format!("Mismatch: {} iter_args but {} init_values", names.len(), inits.len()),
-                "count mismatch",
-            );
+            self.iter_args_mismatch(span, names.len(), inits.len());
             return;
         }
         let first_is_cond = body.stmts.first().is_some_and(|&s| match &self.ast().stmt(s).kind {
@@ -2282,7 +2275,7 @@ impl FnLower<'_, '_> {
     fn check_subscript_rank(&mut self, ty: &Type, items: &[ast::ExprId], what: &str, span: Span) -> Option<()> {
         let Some(rank) = ty.shape().map(<[Dim]>::len) else { return Some(()) };
         let whole = matches!(items, [i] if matches!(self.ast().expr(*i).kind, E::Slice { lower: None, upper: None, step: None }));
-        let fewer_ok = ty.is_tensor() && (whole || self.info.level == Some(crate::ir::Level::Host));
+        let fewer_ok = ty.is_tensor() && (whole || self.info.decl.level == Some(crate::ir::Level::Host));
         let items = items.len();
         if items == rank || (items < rank && fewer_ok) {
             return Some(());
@@ -2621,7 +2614,7 @@ impl FnLower<'_, '_> {
             if !keywords.is_empty() {
                 return None;
             }
-            if self.cx.func(key).is_some_and(|f| f.kind == crate::ir::FuncKind::Inline)
+            if self.cx.func(key).is_some_and(|f| f.decl.kind == crate::ir::FuncKind::Inline)
                 && self.cx.callee_returns(key).is_some_and(|r| r.is_empty())
             {
                 let fname = self.cx.name(target).to_string();
@@ -2654,7 +2647,7 @@ impl FnLower<'_, '_> {
         let mut ok = true;
         let mut positional = 0;
         // `device=` chooses where an orchestrator runs (a call from a host orchestrator).
-        let orchestrator = self.cx.func(key).is_some_and(|f| f.role == Some(crate::ir::Role::Orchestrator));
+        let orchestrator = self.cx.func(key).is_some_and(|f| f.decl.role == Some(crate::ir::Role::Orchestrator));
         let mut device = None;
         let mut attrs_arg = None;
         let mut no_dep: Vec<usize> = Vec::new();
@@ -2814,7 +2807,7 @@ impl FnLower<'_, '_> {
     /// Whether the statement being lowered runs on a core: in a kernel function or a
     /// `pl.at(level=pl.Level.CORE_GROUP)` region.
     pub(crate) fn in_device_code(&self) -> bool {
-        self.info.kind.is_device_kernel()
+        self.info.decl.kind.is_device_kernel()
             || self.frames.iter().any(|f| matches!(f, Frame::Scope { kind: FrameKind::InCore, .. }))
     }
 

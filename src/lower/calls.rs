@@ -240,7 +240,7 @@ impl FnLower<'_, '_> {
             );
             return None;
         };
-        let kind = self.cx.func(key).expect("checked").kind;
+        let kind = self.cx.func(key).expect("checked").decl.kind;
         if matches!(kind, FuncKind::Inline | FuncKind::Opaque | FuncKind::Orchestration) {
             let name = self.cx.name(key.1).to_string();
             self.error_help(

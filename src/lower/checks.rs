@@ -59,7 +59,7 @@ impl FnLower<'_, '_> {
     /// Checks a plain assignment of a value of type `ty` to `name` (`x = e`, `x: T = e`,
     /// `a, b = e`) against the name's current binding, before it is bound.
     pub(crate) fn check_rebinding(&mut self, name: Symbol, ty: TypeId, span: Span) {
-        let strict = self.info.attrs.strict_ssa;
+        let strict = self.info.decl.strict_ssa;
         if strict && !self.ssa.define(name) {
             let n = self.cx.name(name).to_string();
             self.error_help(
@@ -222,7 +222,7 @@ impl FnLower<'_, '_> {
     /// takes a source of its kind whose extents fit the window (E0217). `false` after
     /// reporting.
     pub(crate) fn subscript_write_ok(&mut self, dst: &Type, items: &[ast::ExprId], src: &Type, span: Span) -> bool {
-        if self.info.attrs.strict_ssa {
+        if self.info.decl.strict_ssa {
             self.error_help(
                 Code::E0233,
                 span,

@@ -37,7 +37,7 @@ pub use consts::Const;
 
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Symbol;
-use crate::ir::{self, Direction, FuncAttrs, FuncKind, Level, Program, Role, TypeId};
+use crate::ir::{self, Direction, FuncDecl, FuncKind, Level, Program, Role, TypeId};
 use crate::session::Session;
 use crate::source::FileId;
 use crate::syntax::ast::{self, Ast, ExprKind as AstExpr, StmtId as AstStmtId, StmtKind as AstStmt};
@@ -160,10 +160,9 @@ pub(crate) struct FuncInfo {
     pub module: ModuleId,
     /// The `def` statement.
     pub def: AstStmtId,
-    pub kind: FuncKind,
-    pub level: Option<Level>,
-    pub role: Option<Role>,
-    pub attrs: FuncAttrs,
+    /// Its kind, level and role (implied ones filled in) and options; `extra` is read with
+    /// the body.
+    pub decl: FuncDecl,
     /// A method of an `@pl.program` class (its first parameter is `self`).
     pub method: bool,
     /// Parameters, with types in `Lowering::sig_types`.
@@ -790,13 +789,12 @@ impl Lowering<'_> {
         let method = namespace != 0;
         let file = self.modules[m].file;
         let Some(deco) = def.decorators.first() else { return };
-        let Some(decl) = self.function_decorator(m, deco) else { return };
-        let (kind, explicit_level, explicit_role, mut attrs) = decl;
+        let Some(mut decl) = self.function_decorator(m, deco) else { return };
         let positional_only = !method
             && self.pl_path(m, self.split_call(m, deco.expr).0).is_some_and(|p| p == "function" || p == "inline");
-        attrs.strict_ssa |= program_strict.unwrap_or(false);
+        decl.strict_ssa |= program_strict.unwrap_or(false);
         let name = def.name.name;
-        let (level, role) = self.level_role(file, def.name.span, name, kind, explicit_level, explicit_role);
+        (decl.level, decl.role) = self.level_role(file, def.name.span, name, decl.kind, decl.level, decl.role);
         // Parameters: a method's `self` is skipped. A method without `self` takes its
         // parameters as they are, as PyPTO reads it (`self.f(...)` still calls it).
         let mut params = Vec::new();
@@ -895,10 +893,7 @@ impl Lowering<'_> {
                 name,
                 module: m,
                 def: stmt,
-                kind,
-                level,
-                role,
-                attrs,
+                decl,
                 method,
                 params,
                 returns,

@@ -338,7 +338,7 @@ impl FnLower<'_, '_> {
     /// device scope (E0306), not in another graph region (E0305). Reports the first broken.
     fn graph_placement(&mut self, header: Span) -> bool {
         // The function kind (E0307).
-        let kind = self.info.kind;
+        let kind = self.info.decl.kind;
         if kind.is_device_kernel() {
             let article =
                 if matches!(kind.name().chars().next(), Some('A' | 'E' | 'I' | 'O' | 'U')) { "an" } else { "a" };
@@ -918,7 +918,7 @@ impl FnLower<'_, '_> {
                 "an AUTO scope may not be nested inside a manual scope"
             };
             self.error(Code::E0315, header, message, "nested runtime scope");
-        } else if !manual && self.info.attrs.auto_scope != Some(false) {
+        } else if !manual && self.info.decl.auto_scope != Some(false) {
             self.error_help(
                 Code::E0315,
                 header,

@@ -54,7 +54,7 @@ pub fn region_hover(analysis: &Analysis, syntax: &Syntax, offset: u32) -> Option
     let graphs: Vec<(&Program, &Function)> = programs
         .iter()
         .flat_map(|p| p.functions.values().map(move |f| (p, f)))
-        .filter(|(_, f)| f.kind == FuncKind::Graph && f.loc.file == file && f.loc.span == header)
+        .filter(|(_, f)| f.decl.kind == FuncKind::Graph && f.loc.file == file && f.loc.span == header)
         .collect();
     let mut out = String::new();
     if graphs.is_empty() {

@@ -35,7 +35,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     for (target, also) in [(&CLUSTER, None), (&SPMD, Some(FuncKind::Group))] {
         let functions: Vec<Symbol> = program.functions.keys().copied().collect();
         outline::outline_functions(cx, program, functions, target, &mut reserved, |cx, program, func| {
-            let kind = program.functions[&func].kind;
+            let kind = program.functions[&func].decl.kind;
             let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like() || Some(kind) == also;
             outline::check_outlinable(cx, program, func, target, outlinable, "OutlineClusterScopes")
         });

@@ -61,7 +61,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             written: FxHashSet::default(),
             log: Vec::new(),
             found: &mut found,
-            launches: !f.kind.is_device_kernel(),
+            launches: !f.decl.kind.is_device_kernel(),
             writers: FxHashMap::default(),
             races: &mut races,
             written_no_dep: &mut written_no_dep,
@@ -118,7 +118,7 @@ fn promote_wrappers(program: &mut Program) {
     let wrappers: Vec<Symbol> = program
         .functions
         .values()
-        .filter(|f| matches!(f.kind, FuncKind::Group | FuncKind::Spmd))
+        .filter(|f| matches!(f.decl.kind, FuncKind::Group | FuncKind::Spmd))
         .map(|f| f.name)
         .collect();
     // Each round can only raise directions, and each of them at most twice.
@@ -254,7 +254,7 @@ fn report_contradiction(cx: &mut PassCx<'_>, p: &Program, c: &Contradiction) {
 /// parameter, and for Group and Spmd wrappers.
 fn disjoint_store_params(p: &Program, f: Symbol, out: usize) -> Vec<usize> {
     let func = &p.functions[&f];
-    if matches!(func.kind, FuncKind::Group | FuncKind::Spmd) || out >= func.params.len() {
+    if matches!(func.decl.kind, FuncKind::Group | FuncKind::Spmd) || out >= func.params.len() {
         return Vec::new();
     }
     let others: FxHashMap<VarId, usize> =

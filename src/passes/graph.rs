@@ -63,7 +63,7 @@ fn check(cx: &mut PassCx<'_>, program: &Program, func: Symbol) -> bool {
         );
         failed = true;
     }
-    let outlinable = f.kind == FuncKind::Opaque || f.kind.is_orchestration_like();
+    let outlinable = f.decl.kind == FuncKind::Opaque || f.decl.kind.is_orchestration_like();
     if !outlinable {
         let first = scan.first.expect("a region was found");
         let loc = program.stmt(first).loc;
@@ -73,7 +73,7 @@ fn check(cx: &mut PassCx<'_>, program: &Program, func: Symbol) -> bool {
                 format!(
                     "pl.graph(\"{}\") survives in function `{fname}` (type {}), which OutlineGraphScopes does not outline",
                     region_name(first),
-                    f.kind
+                    f.decl.kind
                 ),
                 Label::primary(loc.file, loc.span, "not outlined"),
             )
@@ -164,7 +164,7 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
         let mut c = driver::compile(Input::text("test.pl", src), &spec, stop).expect("in memory");
         assert!(c.diags.is_empty(), "{:?}", c.diags);
         let bodies =
-            |p: &Program| -> Vec<_> { p.functions.values().map(|f| (f.name, f.kind, f.body.clone())).collect() };
+            |p: &Program| -> Vec<_> { p.functions.values().map(|f| (f.name, f.decl.kind, f.body.clone())).collect() };
         let arena = |p: &Program| (p.stmts.len(), p.exprs.len(), p.vars.len());
         let before = (bodies(&c.programs[0]), arena(&c.programs[0]));
         assert_eq!(c.step().map(|pass| pass.name), Some("OutlineGraphScopes"));
@@ -178,10 +178,10 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
             "{KERNEL}\n@pl.jit.opaque\ndef helper(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n    with pl.graph(\"band\"):\n        y = kern(x, y)\n    return y\n"
         );
         let (s, p) = outlined(&src);
-        assert_eq!(function(&s, &p, "helper").kind, FuncKind::Opaque);
+        assert_eq!(function(&s, &p, "helper").decl.kind, FuncKind::Opaque);
         let g = function(&s, &p, "band");
-        assert_eq!(g.kind, FuncKind::Graph);
-        assert_eq!((g.level, g.role), (Some(crate::ir::Level::Chip), Some(crate::ir::Role::Orchestrator)));
+        assert_eq!(g.decl.kind, FuncKind::Graph);
+        assert_eq!((g.decl.level, g.decl.role), (Some(crate::ir::Level::Chip), Some(crate::ir::Role::Orchestrator)));
         // The outlined function sits just before the function it came from.
         let order: Vec<&str> = p.functions.values().map(|f| s.interner.get(f.name)).collect();
         assert_eq!(order, ["kern", "band", "helper"]);
@@ -195,7 +195,7 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
         );
         let (s, p) = outlined(&src);
         let graphs: Vec<&str> =
-            p.functions.values().filter(|f| f.kind == FuncKind::Graph).map(|f| s.interner.get(f.name)).collect();
+            p.functions.values().filter(|f| f.decl.kind == FuncKind::Graph).map(|f| s.interner.get(f.name)).collect();
         // A region named like another function is qualified with its function's name.
         assert_eq!(graphs, ["layer", "layer_0", "main_kern"]);
     }

@@ -53,7 +53,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     // The functions to outline from: the program's Opaque functions, then (for regions
     // nested in outlined ones) each function made, until none is.
     let mut pending: Vec<Symbol> =
-        program.functions.values().filter(|f| f.kind == FuncKind::Opaque).map(|f| f.name).collect();
+        program.functions.values().filter(|f| f.decl.kind == FuncKind::Opaque).map(|f| f.name).collect();
     while !pending.is_empty() {
         let made = outline::outline_functions(cx, program, pending, &HIERARCHY, &mut reserved, |cx, program, func| {
             outline::check_outlinable(cx, program, func, &HIERARCHY, true, "OutlineHierarchyScopes")

@@ -26,16 +26,16 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
     let functions: Vec<Symbol> = program.functions.keys().copied().collect();
     let made = outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, func| {
-        let kind = program.functions[&func].kind;
+        let kind = program.functions[&func].decl.kind;
         let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like();
         outline::check_outlinable(cx, program, func, &INCORE, outlinable, "OutlineIncoreScopes")
     });
     // An Opaque function that had a region now launches tasks.
     for (_, parent) in made {
         let f = program.functions.get_mut(&parent).expect("the function exists");
-        if f.kind == FuncKind::Opaque {
-            f.kind = FuncKind::Orchestration;
-            (f.level, f.role) = FuncKind::Orchestration.derived_level_role();
+        if f.decl.kind == FuncKind::Opaque {
+            f.decl.kind = FuncKind::Orchestration;
+            (f.decl.level, f.decl.role) = FuncKind::Orchestration.derived_level_role();
         }
     }
 }

@@ -57,7 +57,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// Runs InlineFunctions over one program.
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let inline: Vec<Symbol> =
-        program.functions.values().filter(|f| f.kind == FuncKind::Inline).map(|f| f.name).collect();
+        program.functions.values().filter(|f| f.decl.kind == FuncKind::Inline).map(|f| f.name).collect();
     if inline.is_empty() {
         return;
     }
@@ -102,7 +102,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let callers: Vec<Symbol> = program
         .functions
         .values()
-        .filter(|f| f.kind != FuncKind::Inline && !calls[&f.name].is_empty())
+        .filter(|f| f.decl.kind != FuncKind::Inline && !calls[&f.name].is_empty())
         .map(|f| f.name)
         .collect();
     for f in callers {
@@ -110,7 +110,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     }
 
     // 4. The Inline functions go.
-    program.functions.retain(|_, f| f.kind != FuncKind::Inline);
+    program.functions.retain(|_, f| f.decl.kind != FuncKind::Inline);
 }
 
 /// The values of the `return` that ends a function's body (empty when there is none).

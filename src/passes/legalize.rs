@@ -38,7 +38,7 @@ const MAX_GRAPH_TASKS: u64 = 1024;
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let graphs: Vec<Symbol> =
-        program.functions.values().filter(|f| f.kind == FuncKind::Graph).map(|f| f.name).collect();
+        program.functions.values().filter(|f| f.decl.kind == FuncKind::Graph).map(|f| f.name).collect();
     if graphs.is_empty() {
         return;
     }
@@ -378,7 +378,7 @@ impl Checker<'_, '_> {
                     _ => {}
                 },
                 Callee::Func(h) | Callee::Submit(h) => {
-                    if self.p.functions.get(h).is_some_and(|c| c.kind == FuncKind::Graph) {
+                    if self.p.functions.get(h).is_some_and(|c| c.decl.kind == FuncKind::Graph) {
                         findings.push((Code::E0508, loc, self.cx.names.get(*h).to_string()));
                     }
                     if let Some(v) = attrs.launch.core_num.filter(|&v| !literal(self.p, v)) {
@@ -624,7 +624,7 @@ fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[(Symbol, Vec<E
     for (caller, calls) in calls {
         for &e in calls {
             let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { continue };
-            if p.functions.get(g).is_none_or(|c| c.kind != FuncKind::Graph) {
+            if p.functions.get(g).is_none_or(|c| c.decl.kind != FuncKind::Graph) {
                 continue;
             }
             for (key, v) in attrs.launch.iter() {

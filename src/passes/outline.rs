@@ -26,7 +26,7 @@ use crate::ir::names::{Role, Version, Versioned};
 use crate::ir::ops::{Effect, Op};
 use crate::ir::visit::{self, FreshVars};
 use crate::ir::{
-    Block, CallAttrs, Callee, DType, Direction, ExprId, ExprKind, FuncAttrs, FuncKind, Function, IfStmt, IterArg, Loc,
+    Block, CallAttrs, Callee, DType, Direction, ExprId, ExprKind, FuncDecl, FuncKind, Function, IfStmt, IterArg, Loc,
     Param, Program, Scope, ScopeKind, StmtId, StmtKind, Type, TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -488,14 +488,11 @@ impl Outliner<'_> {
         let (level, role) = (self.target.level_role)(&kind).unwrap_or_else(|| func_kind.derived_level_role());
         let function = Function {
             name: fname,
+            loc,
+            decl: FuncDecl { extra: options.function, ..FuncDecl::new(func_kind, level, role) },
             params: params.iter().zip(&dirs).map(|(&var, &dir)| Param { var, dir }).collect(),
             returns: return_types.clone(),
-            kind: func_kind,
-            level,
-            role,
             body: new_body,
-            loc,
-            attrs: FuncAttrs { extra: options.function, ..FuncAttrs::default() },
         };
         self.made.push(Outlined { function, parent: self.func });
 
@@ -872,7 +869,7 @@ pub fn check_outlinable(
             Code::E0412,
             format!(
                 "a `{construct}` region survives in function `{fname}` (type {}), which {pass} does not outline",
-                f.kind
+                f.decl.kind
             ),
             Label::primary(loc.file, loc.span, "not outlined"),
         )

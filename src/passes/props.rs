@@ -21,7 +21,7 @@ pub fn check(property: Property, pass: &str, program: &Program, names: &Interner
     match property {
         Property::InlineFunctionsEliminated => {
             for f in program.functions.values() {
-                if f.kind == FuncKind::Inline {
+                if f.decl.kind == FuncKind::Inline {
                     report(f.loc, format!("the Inline function `{}` is still there", names.get(f.name)));
                 }
             }
@@ -34,7 +34,7 @@ pub fn check(property: Property, pass: &str, program: &Program, names: &Interner
             }
         }
         Property::HierarchyOutlined => {
-            for f in program.functions.values().filter(|f| f.kind == FuncKind::Opaque) {
+            for f in program.functions.values().filter(|f| f.decl.kind == FuncKind::Opaque) {
                 visit::walk_stmts(program, &f.body, |s| {
                     if let StmtKind::Scope(scope) = &program.stmt(s).kind {
                         if matches!(scope.kind, ScopeKind::Hierarchy { level, .. } if level != crate::ir::Level::CoreGroup)

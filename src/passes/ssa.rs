@@ -36,14 +36,11 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             program.functions.get_mut(&name).expect("listed above"),
             Function {
                 name,
+                loc: Loc::COMPILER,
+                decl: crate::ir::FuncDecl::new(crate::ir::FuncKind::Opaque, None, None),
                 params: Vec::new(),
                 returns: Vec::new(),
-                kind: crate::ir::FuncKind::Opaque,
-                level: None,
-                role: None,
                 body: Vec::new(),
-                loc: Loc::COMPILER,
-                attrs: Default::default(),
             },
         );
         convert_function(cx, program, &mut f, &dyn_dims, &mut scratch);

@@ -139,7 +139,7 @@ pub fn uses_cube(program: &Program, names: &Interner, func: Symbol) -> bool {
 /// its AIV half, each reading the Group's arguments.
 pub fn mixed(p: &Program, func: Symbol) -> bool {
     let Some(f) = p.functions.get(&func) else { return false };
-    if f.kind != FuncKind::Group {
+    if f.decl.kind != FuncKind::Group {
         return false;
     }
     let kinds: Vec<FuncKind> = f
@@ -147,7 +147,7 @@ pub fn mixed(p: &Program, func: Symbol) -> bool {
         .iter()
         .filter_map(|&s| match &p.stmt(s).kind {
             StmtKind::Eval(e) | StmtKind::Assign { value: e, .. } => match &p.expr(*e).kind {
-                ExprKind::Call { callee: Callee::Func(g), .. } => p.functions.get(g).map(|g| g.kind),
+                ExprKind::Call { callee: Callee::Func(g), .. } => p.functions.get(g).map(|g| g.decl.kind),
                 _ => None,
             },
             _ => None,
@@ -700,10 +700,13 @@ impl Lower<'_> {
         let Some(callee) = self.p.functions.get(&g) else {
             return Err(self.unmapped(loc, "a call of a function the program lacks".to_string()));
         };
-        if !callee.kind.is_device_kernel() || self.stack.contains(&g) {
+        if !callee.decl.kind.is_device_kernel() || self.stack.contains(&g) {
             return Err(self.unmapped(loc, format!("a call of `{}`", self.names.get(g))));
         }
-        if self.side.is_some_and(|side| callee.kind != side && matches!(callee.kind, FuncKind::Aic | FuncKind::Aiv)) {
+        if self
+            .side
+            .is_some_and(|side| callee.decl.kind != side && matches!(callee.decl.kind, FuncKind::Aic | FuncKind::Aiv))
+        {
             return self.other_half(g, args, loc);
         }
         let mut bound = Vec::new();

@@ -208,7 +208,7 @@ fn half(program: &Program, names: &Interner, func: Symbol, side: Option<FuncKind
     let drain = if k.cube { sync::Pipe::Fix } else { sync::Pipe::Mte3 };
     let (before, end) = sync::insert(&steps, drain);
 
-    let kind = program.functions.get(&func).map(|f| f.kind.name()).unwrap_or_default();
+    let kind = program.functions.get(&func).map(|f| f.decl.kind.name()).unwrap_or_default();
     let mut out = String::new();
     let half = match side {
         Some(FuncKind::Aic) => ", its AIC half",
