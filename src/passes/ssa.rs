@@ -53,15 +53,36 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
 /// in an order that depends on their capacity (`cur` only for a minimum).
 #[derive(Default)]
 struct Scratch {
+    /// Key → its current SSA variable.
     cur: FxHashMap<VarId, VarId>,
+    /// Every change of `cur`, with the value it replaced, so that a construct can undo what
+    /// its body did.
     trail: Vec<(VarId, Option<VarId>)>,
+    /// Name prefixes (`base__` or `base__qual_`) with their next version.
     prefixes: Vec<(String, u32)>,
     prefix_index: FxHashMap<String, usize>,
     prefix_of: FxHashMap<VarId, usize>,
+    /// The buffer new names are composed in.
     text: String,
+    /// Names given in this function (and `pl.dynamic` names): never given twice.
     used: FxHashSet<crate::intern::Symbol>,
     gone: FxHashMap<VarId, Gone>,
     reported: FxHashSet<VarId>,
+}
+
+impl Scratch {
+    /// Empties every map and list, keeping their capacity (`text` is cleared where a name
+    /// is composed).
+    fn clear(&mut self) {
+        self.cur.clear();
+        self.trail.clear();
+        self.prefixes.clear();
+        self.prefix_index.clear();
+        self.prefix_of.clear();
+        self.used.clear();
+        self.gone.clear();
+        self.reported.clear();
+    }
 }
 
 fn convert_function(
@@ -74,24 +95,10 @@ fn convert_function(
     let mut live = Liveness { p: program, defs: Vec::new(), loops: FxHashMap::default() };
     live.block(&f.body, &mut FxHashSet::default());
     let loops = live.loops;
-    let mut used = std::mem::take(&mut scratch.used);
-    used.extend(dyn_dims.iter().copied());
-    let mut ssa = Ssa {
-        p: program,
-        cx,
-        floc: f.loc,
-        loops,
-        cur: std::mem::take(&mut scratch.cur),
-        trail: std::mem::take(&mut scratch.trail),
-        prefixes: std::mem::take(&mut scratch.prefixes),
-        prefix_index: std::mem::take(&mut scratch.prefix_index),
-        prefix_of: std::mem::take(&mut scratch.prefix_of),
-        text: std::mem::take(&mut scratch.text),
-        used,
-        gone: std::mem::take(&mut scratch.gone),
-        reported: std::mem::take(&mut scratch.reported),
-        params: f.params.iter().map(|p| (p.var, p.dir)).collect(),
-    };
+    let mut st = std::mem::take(scratch);
+    st.used.extend(dyn_dims.iter().copied());
+    let mut ssa =
+        Ssa { p: program, cx, floc: f.loc, loops, st, params: f.params.iter().map(|p| (p.var, p.dir)).collect() };
     for p in &mut f.params {
         let ty = ssa.subst_ty(ssa.p.var(p.var).ty);
         let loc = ssa.p.var(p.var).loc;
@@ -102,18 +109,9 @@ fn convert_function(
     f.returns = f.returns.iter().map(|&t| ssa.subst_ty(t)).collect();
     let body = std::mem::take(&mut f.body);
     f.body = ssa.block(&body);
-    let Ssa {
-        mut cur, mut trail, mut prefixes, mut prefix_index, mut prefix_of, mut used, mut gone, mut reported, ..
-    } = ssa;
-    cur.clear();
-    trail.clear();
-    prefixes.clear();
-    prefix_index.clear();
-    prefix_of.clear();
-    used.clear();
-    gone.clear();
-    reported.clear();
-    *scratch = Scratch { cur, trail, prefixes, prefix_index, prefix_of, text: ssa.text, used, gone, reported };
+    let mut st = ssa.st;
+    st.clear();
+    *scratch = st;
 }
 
 // ---------------------------------------------------------------- liveness
@@ -278,21 +276,8 @@ struct Ssa<'a, 'b> {
     cx: &'a mut PassCx<'b>,
     floc: Loc,
     loops: FxHashMap<StmtId, LoopInfo>,
-    /// Key → its current SSA variable.
-    cur: FxHashMap<VarId, VarId>,
-    /// Every change of `cur`, with the value it replaced, so that a construct can undo what
-    /// its body did.
-    trail: Vec<(VarId, Option<VarId>)>,
-    /// Name prefixes (`base__` or `base__qual_`) with their next version.
-    prefixes: Vec<(String, u32)>,
-    prefix_index: FxHashMap<String, usize>,
-    prefix_of: FxHashMap<VarId, usize>,
-    /// The buffer new names are composed in.
-    text: String,
-    /// Names given in this function (and `pl.dynamic` names): never given twice.
-    used: FxHashSet<crate::intern::Symbol>,
-    gone: FxHashMap<VarId, Gone>,
-    reported: FxHashSet<VarId>,
+    /// The maps and buffers kept from function to function.
+    st: Scratch,
     /// The keys of the parameters with their directions, in declaration order.
     params: Vec<(VarId, Direction)>,
 }
@@ -310,7 +295,7 @@ impl Ssa<'_, '_> {
 
     /// A new variable for `key` in `role`: `base__role_vN` with the key's next version.
     fn fresh(&mut self, key: VarId, role: Role, ty: TypeId, loc: Loc) -> VarId {
-        let index = match self.prefix_of.get(&key) {
+        let index = match self.st.prefix_of.get(&key) {
             Some(&i) => i,
             None => {
                 let name = self.name_of(key);
@@ -318,15 +303,15 @@ impl Ssa<'_, '_> {
                     Some(v) => Versioned::prefix(v.base, v.qualifier),
                     None => Versioned::prefix(name, None),
                 };
-                let i = match self.prefix_index.get(&prefix) {
+                let i = match self.st.prefix_index.get(&prefix) {
                     Some(&i) => i,
                     None => {
-                        self.prefixes.push((prefix.clone(), 0));
-                        self.prefix_index.insert(prefix, self.prefixes.len() - 1);
-                        self.prefixes.len() - 1
+                        self.st.prefixes.push((prefix.clone(), 0));
+                        self.st.prefix_index.insert(prefix, self.st.prefixes.len() - 1);
+                        self.st.prefixes.len() - 1
                     }
                 };
-                self.prefix_of.insert(key, i);
+                self.st.prefix_of.insert(key, i);
                 i
             }
         };
@@ -335,11 +320,11 @@ impl Ssa<'_, '_> {
         let (source, qualifier) = (key_var.source, key_var.version.and_then(|v| v.qualifier));
         let role = key_var.version.map_or(role, |v| v.role);
         let (sym, n) = loop {
-            let (prefix, next) = &mut self.prefixes[index];
+            let (prefix, next) = &mut self.st.prefixes[index];
             let n = *next;
             *next += 1;
-            let sym = self.cx.names.intern(versioned_name(&mut self.text, prefix, role, n));
-            if self.used.insert(sym) {
+            let sym = self.cx.names.intern(versioned_name(&mut self.st.text, prefix, role, n));
+            if self.st.used.insert(sym) {
                 break (sym, n);
             }
         };
@@ -350,16 +335,16 @@ impl Ssa<'_, '_> {
     }
 
     fn bind(&mut self, key: VarId, v: VarId) {
-        let old = self.cur.insert(key, v);
-        self.trail.push((key, old));
+        let old = self.st.cur.insert(key, v);
+        self.st.trail.push((key, old));
     }
 
     fn rollback(&mut self, mark: usize) {
-        while self.trail.len() > mark {
-            let (k, old) = self.trail.pop().expect("longer than mark");
+        while self.st.trail.len() > mark {
+            let (k, old) = self.st.trail.pop().expect("longer than mark");
             match old {
-                Some(o) => self.cur.insert(k, o),
-                None => self.cur.remove(&k),
+                Some(o) => self.st.cur.insert(k, o),
+                None => self.st.cur.remove(&k),
             };
         }
     }
@@ -368,9 +353,9 @@ impl Ssa<'_, '_> {
     fn changes_since(&self, mark: usize) -> Vec<(VarId, Option<VarId>, Option<VarId>)> {
         let mut seen = FxHashSet::default();
         let mut out = Vec::new();
-        for &(k, old) in &self.trail[mark..] {
+        for &(k, old) in &self.st.trail[mark..] {
             if seen.insert(k) {
-                out.push((k, old, self.cur.get(&k).copied()));
+                out.push((k, old, self.st.cur.get(&k).copied()));
             }
         }
         out
@@ -389,10 +374,10 @@ impl Ssa<'_, '_> {
 
     /// The current version of `key` at a use; a key without one is E0420.
     fn lookup(&mut self, key: VarId, loc: Loc) -> VarId {
-        if let Some(&v) = self.cur.get(&key) {
+        if let Some(&v) = self.st.cur.get(&key) {
             return v;
         }
-        if self.reported.insert(key) {
+        if self.st.reported.insert(key) {
             self.undefined(key, loc);
         }
         key
@@ -402,7 +387,7 @@ impl Ssa<'_, '_> {
         let loc = if loc.is_compiler_made() { self.floc } else { loc };
         let name = self.name_of(key).to_string();
         let at = |l: Loc| (!l.is_compiler_made()).then_some(l);
-        let (message, secondary, help) = match self.gone.get(&key).copied() {
+        let (message, secondary, help) = match self.st.gone.get(&key).copied() {
             Some(Gone::Loop(l)) => (
                 format!("`{name}` has no value here when the loop that assigns it runs zero times"),
                 at(l).map(|l| (l, format!("`{name}` is first assigned inside this loop"))),
@@ -433,7 +418,7 @@ impl Ssa<'_, '_> {
 
     /// A type with its extent variables replaced by their current versions.
     fn subst_ty(&mut self, ty: TypeId) -> TypeId {
-        visit::map_type_vars(self, ty, &mut |ssa, v| Dim::Var(ssa.cur.get(&v).copied().unwrap_or(v)))
+        visit::map_type_vars(self, ty, &mut |ssa, v| Dim::Var(ssa.st.cur.get(&v).copied().unwrap_or(v)))
     }
 
     /// An expression with every variable replaced by its current version (new nodes only
@@ -546,7 +531,7 @@ impl Ssa<'_, '_> {
         let IfStmt { cond, then_body, else_body, return_vars } = s;
         let (then_body, else_body) = (then_body.as_slice(), else_body.as_deref());
         let cond = self.subst(*cond);
-        let mark = self.trail.len();
+        let mark = self.st.trail.len();
         let mut then_b = self.block(then_body);
         let then_changes = self.changes_since(mark);
         self.rollback(mark);
@@ -592,7 +577,7 @@ impl Ssa<'_, '_> {
                     match stand {
                         Some(s) => phis.push((k, t.unwrap_or(s), e.unwrap_or(s))),
                         None => {
-                            self.gone.insert(k, Gone::Branch(loc));
+                            self.st.gone.insert(k, Gone::Branch(loc));
                         }
                     }
                 }
@@ -658,13 +643,13 @@ impl Ssa<'_, '_> {
             if dir == Direction::In {
                 continue;
             }
-            if let Some(&v) = self.cur.get(&k) {
+            if let Some(&v) = self.st.cur.get(&k) {
                 if self.p.var(v).ty == ty {
                     return Some(v);
                 }
             }
         }
-        self.cur.values().copied().filter(|&v| self.p.var(v).ty == ty).min()
+        self.st.cur.values().copied().filter(|&v| self.p.var(v).ty == ty).min()
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -683,11 +668,11 @@ impl Ssa<'_, '_> {
         // Carried: assigned in the body and defined before the loop. Escaping: first
         // assigned in the body and read after the loop.
         let mut carried: Vec<(VarId, VarId)> =
-            info.assigned.iter().filter_map(|k| self.cur.get(k).map(|&v| (*k, v))).collect();
+            info.assigned.iter().filter_map(|k| self.st.cur.get(k).map(|&v| (*k, v))).collect();
         self.sort_by_name(&mut carried, |c| c.0);
         let mut escaping: Vec<(VarId, VarId)> = Vec::new();
         for &k in &info.live_after {
-            if self.cur.contains_key(&k) {
+            if self.st.cur.contains_key(&k) {
                 continue;
             }
             let ty = self.subst_ty(self.p.var(k).ty);
@@ -697,7 +682,7 @@ impl Ssa<'_, '_> {
         }
         self.sort_by_name(&mut escaping, |c| c.0);
 
-        let mark = self.trail.len();
+        let mark = self.st.trail.len();
         let mut new_iter_args = Vec::new();
         let mut binds = Vec::new();
         for (ia, &init) in iter_args.iter().zip(&inits) {
@@ -742,7 +727,7 @@ impl Ssa<'_, '_> {
         let after: Vec<ExprId> = added
             .iter()
             .map(|&(k, ia, _)| {
-                let v = self.cur.get(&k).copied().unwrap_or(ia);
+                let v = self.st.cur.get(&k).copied().unwrap_or(ia);
                 self.var_expr(v, loc)
             })
             .collect();
@@ -756,13 +741,13 @@ impl Ssa<'_, '_> {
             self.bind(k, rv);
         }
         if let Some(lv) = loop_var {
-            if !self.cur.contains_key(&lv) {
-                self.gone.insert(lv, Gone::LoopVar(loc));
+            if !self.st.cur.contains_key(&lv) {
+                self.st.gone.insert(lv, Gone::LoopVar(loc));
             }
         }
         for &k in &info.assigned {
-            if !self.cur.contains_key(&k) {
-                self.gone.insert(k, Gone::Loop(loc));
+            if !self.st.cur.contains_key(&k) {
+                self.st.gone.insert(k, Gone::Loop(loc));
             }
         }
         if !added.is_empty() {
