@@ -515,9 +515,11 @@ impl ScopeKind {
 /// What a function's decorator declares of it (with `strict_ssa=` of its program and its
 /// `pl.func_attr({...})`): its kind, where it runs, and its options. Lowering knows it
 /// before the body (its `FuncInfo`); the IR function keeps it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FuncDecl {
     pub kind: FuncKind,
+    /// `strict_ssa=True` (function or program).
+    pub strict_ssa: bool,
     /// The level it runs at: the one its kind implies ([`FuncKind::derived_level_role`]),
     /// else `level=`.
     pub level: Option<Level>,
@@ -525,8 +527,6 @@ pub struct FuncDecl {
     pub role: Option<Role>,
     /// `auto_scope=` of `@pl.jit`/`@pl.function`.
     pub auto_scope: Option<bool>,
-    /// `strict_ssa=True` (function or program).
-    pub strict_ssa: bool,
     /// `pl.func_attr({...})` entries in source order: what an outlined region's options
     /// become (`split`, `slot_num`, `windowize`, ...).
     pub extra: Vec<(Symbol, ExprId)>,

@@ -177,18 +177,25 @@ pub enum ComprehensionKind {
     Generator,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// One `for target in iter if cond ...` clause of a comprehension.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generator {
+    /// The name or tuple of names bound by the clause.
     pub target: ExprId,
+    /// What the clause iterates over.
     pub iter: ExprId,
+    /// The `if` filters, in source order.
     pub ifs: Vec<ExprId>,
+    /// From `for` to the end of the last filter.
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// One `key: value` (or `**mapping`) entry of a dict display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DictEntry {
     /// `None` for `**mapping`.
     pub key: Option<ExprId>,
+    /// The value, or the mapping unpacked by `**`.
     pub value: ExprId,
 }
 
@@ -362,44 +369,57 @@ pub struct IfBranch {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// One `context as target` item of a `with` statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WithItem {
+    /// The context expression (`pl.at(...)`, `pl.cluster()`, ...).
     pub context: ExprId,
+    /// The `as` target, if any.
     pub target: Option<ExprId>,
     pub span: Span,
 }
 
+/// A `def` (or `async def`) statement.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FunctionDef {
     pub decorators: Vec<Decorator>,
     pub name: Ident,
     pub params: Vec<Param>,
+    /// The `-> annotation`, if any.
     pub returns: Option<ExprId>,
     pub body: Block,
+    /// `async def`.
     pub is_async: bool,
 }
 
+/// A `class` statement (a `@pl.program` is one).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClassDef {
     pub decorators: Vec<Decorator>,
-    pub name: Ident,
+    /// The bases in parentheses (none for a `@pl.program`).
     pub bases: Vec<Arg>,
+    pub name: Ident,
     pub body: Block,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// One `@expr` line above a `def` or `class`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decorator {
+    /// The expression after `@` (`pl.function`, `pl.jit(...)`, ...).
     pub expr: ExprId,
     /// From `@` to the end of the expression.
     pub span: Span,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// One parameter of a `def` (or a bare `*` / `/` marker).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Param {
     pub kind: ParamKind,
     /// `None` only for the bare `*` and `/` markers.
     pub name: Option<Ident>,
+    /// The `: annotation`, if any.
     pub annotation: Option<ExprId>,
+    /// The `= default`, if any.
     pub default: Option<ExprId>,
     pub span: Span,
 }
