@@ -1,7 +1,7 @@
 # Hints PyPTO's newer releases take that have no meaning on the CPU, kept in the IR so that
 # the printed program reads back the same (docs/language.md): the L2 cache policy and hint
 # of a load (`cache=`, `l2_hint=`), the L2 hint and unit-flag phase of a store
-# (`l2_hint=`, `st_phase=`), the accumulation phase of a gemv (`acc_phase=`),
+# (`l2_hint=`, `st_phase=`, an enum member or its name as a string), the accumulation phase of a gemv (`acc_phase=`),
 # `optimizations=[pl.auto_chunk]` (also spelled `pl.optimizations.auto_chunk`) with
 # `pl.parallel(..., chunk=N, chunk_policy="guarded")`, `pl.task_id_of` in a manual scope, and
 # the cache-policy declaration `pl.set_cache_policy(t, policy)` (also `pl.tensor.set_cache_policy`),
@@ -20,7 +20,7 @@ class CacheHints:
         out: pl.Out[pl.Tensor[[N, N], pl.FP32]],
     ) -> pl.Tensor[[N, N], pl.FP32]:
         t = pl.load(x, [0, 0], [N, N], cache=pl.CachePolicy.BYPASS, l2_hint=pl.LoadL2Hint.NotAllocKeep)
-        return pl.store(t, [0, 0], out, l2_hint=pl.StoreL2Hint.NormalPersistent)
+        return pl.store(t, [0, 0], out, l2_hint=pl.StoreL2Hint.NormalPersistent, st_phase="unspecified")
 
     @pl.function(type=pl.FunctionType.InCore)
     def row_times(

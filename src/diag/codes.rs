@@ -260,7 +260,8 @@ differs is an error.
 
     E0214 => "defined twice",
 "Two pl functions of a program have the same name (in one file or across imported
-files).";
+files), or two `buf = pld.alloc_window_buffer(...)` of one program bind the same name (the
+name is the window buffer's).";
 
     E0215 => "module or imported name not found",
 "A relative import (`from .config import HIDDEN`) names a module that does not exist next

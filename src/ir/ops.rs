@@ -1997,11 +1997,26 @@ fn transposed(a: &dyn Args) -> Result<Type, String> {
 /// `store(tile, offsets, output_tensor, shapes=None)`: the output tensor's type; a
 /// `shapes` list, when given, is non-empty and has as many items as `offsets`.
 fn stored(a: &dyn Args) -> Result<Type, String> {
+    st_phase(a, 7)?;
     if a.dims(3).is_some_and(|s| s.is_empty()) {
         return Err("the shapes list, when given, must have at least one extent".to_string());
     }
     same_rank(a, 3, 1, ("shapes", "offsets"))?;
     same_as_third(a)
+}
+
+/// `st_phase=` of `pl.store` (argument `i`): `pl.STPhase.X`, or its name in lower case as
+/// PyPTO's newer releases also spell it (`st_phase="final"`); a hint either way.
+fn st_phase(a: &dyn Args, i: usize) -> Result<(), String> {
+    const NAMES: [&str; 3] = ["unspecified", "partial", "final"];
+    if !a.present(i) || matches!(a.enum_value(i), Some(EnumValue::StPhase(_))) {
+        return Ok(());
+    }
+    match a.text(i) {
+        Some(t) if NAMES.contains(&t.as_str()) => Ok(()),
+        Some(t) => Err(format!("unknown st_phase '{t}': it is one of 'unspecified', 'partial', 'final'")),
+        None => Err("st_phase must be pl.STPhase.<name> or one of 'unspecified', 'partial', 'final'".to_string()),
+    }
 }
 
 /// `concat(src0, src1)`: two 2-D operands of one dtype and as many rows, joined along
@@ -2311,15 +2326,86 @@ fn int64_scalar(_: &dyn Args) -> Result<Type, String> {
     Ok(Type::Scalar(DType::Int64))
 }
 
-/// `pld.window(buf, shape, *, dtype)`: a distributed tensor viewing a window buffer.
+/// `buf = pld.alloc_window_buffer(size)` or `(shape, dtype=...)`: a window buffer (a `Ptr`
+/// plc has no type for). The byte form takes a scalar size and no dtype; the shape form a
+/// non-empty list of positive extents and the dtype of its elements. Where the call may
+/// stand (a simple assignment in host orchestration code) is checked where it is lowered.
+fn window_buffer(a: &dyn Args) -> Result<Type, String> {
+    match a.dims(0) {
+        Some(_) if !a.present(1) => {
+            Err("the shape form pld.alloc_window_buffer([d0, ...], dtype=...) requires dtype=".to_string())
+        }
+        Some(dims) if dims.is_empty() => Err("the shape must be non-empty".to_string()),
+        Some(dims) => match dims.iter().find(|d| matches!(d, Dim::Const(n) if *n <= 0)) {
+            Some(Dim::Const(n)) => Err(format!("all dimensions must be positive, got {n}")),
+            _ => Ok(Type::Unknown),
+        },
+        None if a.present(1) => {
+            Err("dtype= is only valid when the first argument is a shape (a list of extents), not a byte size"
+                .to_string())
+        }
+        None => Ok(Type::Unknown),
+    }
+}
+
+/// `pld.window(buf, shape, *, dtype)`: a distributed tensor viewing a window buffer; `buf`
+/// is the `Ptr` handle `pld.alloc_window_buffer` bound (a value plc has no type for).
 fn window(a: &dyn Args) -> Result<Type, String> {
+    if let Some(t) = a.ty(0).filter(|t| !matches!(t, Type::Unknown)) {
+        return Err(format!(
+            "buf must be the Ptr handle of a window buffer (`buf = pld.alloc_window_buffer(...)`), got {}",
+            t.kind_name()
+        ));
+    }
     Ok(Type::Tensor { shape: Some(shape_arg(a, 1)?), dtype: Some(dtype_arg(a, 2)?), distributed: true })
+}
+
+/// The target of a one-sided transfer (argument `i`): a window other ranks can reach.
+fn window_target(a: &dyn Args, i: usize) -> Result<(), String> {
+    match a.ty(i) {
+        Some(t @ Type::Tensor { distributed: false, .. }) => Err(format!(
+            "the target must be a pld.DistributedTensor (a window every rank can reach), got a plain {}",
+            t.kind_name()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A list (argument `i`) with one entry per dimension of the target (argument `target`).
+fn per_target_dim(a: &dyn Args, target: usize, i: usize, what: &str) -> Result<(), String> {
+    if let (Some(rank), Some(items)) = (a.ty(target).and_then(Type::shape).map(<[Dim]>::len), a.dims(i)) {
+        if items.len() != rank {
+            return Err(format!("{what} needs one entry per dimension of the target: {rank}, got {}", items.len()));
+        }
+    }
+    Ok(())
 }
 
 /// `pld.tile.remote_load(target, peer, offsets, shape, valid_shape=None)`: a local tile.
 fn remote_load(a: &dyn Args) -> Result<Type, String> {
+    window_target(a, 0)?;
+    for (i, what) in [(2, "offsets"), (3, "shape"), (4, "valid_shape")] {
+        per_target_dim(a, 0, i, what)?;
+    }
     let dtype = a.ty(0).and_then(Type::dtype).unwrap_or(DType::Fp32);
     Ok(Type::Tile { shape: shape_arg(a, 3)?, dtype, memory: Some(MemorySpace::Vec) })
+}
+
+/// `pld.tile.remote_store(src_tile, target, peer, offsets)` (and the tensor form): writes
+/// into a peer's window, one offset per dimension of the target, of the source's dtype.
+fn remote_store(a: &dyn Args) -> Result<Type, String> {
+    window_target(a, 1)?;
+    per_target_dim(a, 1, 3, "offsets")?;
+    if let (Some(p), Some(q)) = (a.ty(0).and_then(Type::dtype), a.ty(1).and_then(Type::dtype)) {
+        if p != q {
+            return Err(format!(
+                "the source and the target must have the same dtype, got {} and {}",
+                p.name(),
+                q.name()
+            ));
+        }
+    }
+    Ok(Type::None)
 }
 
 fn array(a: &dyn Args) -> Result<Type, String> {
@@ -3749,7 +3835,7 @@ ops! {
     TileStore = "tile.store", Tile, ["pl.store", "pl.tile.store"], None,
         &[req(P::Tile, K::Tile), req(P::Offsets, K::Indices), write(P::OutputTensor, K::Tensor), opt(P::Shapes, K::Shape),
           opt(P::Atomic, K::Enum("AtomicType")), opt(P::PreQuant, K::Value), opt(P::PreRelu, K::Bool),
-          opt(P::StPhase, K::Enum("STPhase")), opt(P::L2Hint, K::Enum("StoreL2Hint"))],
+          opt(P::StPhase, K::Any), opt(P::L2Hint, K::Enum("StoreL2Hint"))],
         stored, false, OpKind::Special(Special::Store);
     // Stores an `Acc` tile (older releases; current ones use `pl.store`).
     TileL0cStore = "tile.l0c_store", Tile, ["pl.l0c_store", "pl.tile.l0c_store", "pl.block.l0c_store"], None,
@@ -3977,7 +4063,7 @@ ops! {
 
     // ---- distributed (`pld.*`); window allocation and `world_size` are host-orchestration ops
     PldTensorAllocWindowBuffer = "pld.tensor.alloc_window_buffer", Distributed, ["pld.tensor.alloc_window_buffer", "pld.alloc_window_buffer"], None,
-        &[req(P::Size, K::Any), opt(P::Dtype, K::DType), opt(P::Name, K::Str)], unknown, true, OpKind::Distributed;
+        &[req(P::Size, K::Any), opt(P::Dtype, K::DType), opt(P::Name, K::Str)], window_buffer, true, OpKind::Distributed;
     PldTensorWindow = "pld.tensor.window", Distributed, ["pld.tensor.window", "pld.window"], None,
         &[req(P::Buf, K::Any), req(P::Shape, K::Shape), req(P::Dtype, K::DType)], window, true, OpKind::Distributed;
     PldSystemWorldSize = "pld.system.world_size", Distributed, ["pld.system.world_size", "pld.world_size"], None, &[], int64_scalar, true, OpKind::Distributed;
@@ -4176,11 +4262,11 @@ ops! {
     PldTensorRemoteStore = "pld.tensor.remote_store", Distributed, ["pld.tensor.remote_store", "pld.remote_store"], None,
         &[req(P::Src, K::Tensor), read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices),
           opt(P::Atomic, K::Enum("AtomicType"))],
-        none, false, OpKind::Distributed;
+        remote_store, false, OpKind::Distributed;
     PldTileRemoteStore = "pld.tile.remote_store", Distributed, ["pld.tile.remote_store"], None,
         &[req(P::SrcTile, K::Tile), read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices),
           opt(P::Atomic, K::Enum("AtomicType"))],
-        none, false, OpKind::Distributed;
+        remote_store, false, OpKind::Distributed;
     PldTileGet = "pld.tile.get", Distributed, ["pld.tile.get"], None, PLD_TILE_GET, none, false, OpKind::Distributed;
     PldTilePut = "pld.tile.put", Distributed, ["pld.tile.put"], None,
         &[read_write(P::Dst, K::Tensor), req(P::Peer, K::Scalar), req(P::Src, K::Tensor), req(P::Stage, K::Tile),

@@ -45,6 +45,7 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         pending: Vec::new(),
         hoisted_yield: None,
         split_aiv: None,
+        window_target: None,
     };
     let mut params = Vec::new();
     for p in &info.params {
@@ -151,6 +152,9 @@ pub(crate) struct FnLower<'a, 's> {
     /// The variables holding a cross-core buffer's base (`buf = pl.reserve_buffer(...)`),
     /// which PyPTO also reads as `buf.base`.
     buffers: FxHashSet<VarId>,
+    /// The name and the value's span of the single-name assignment being lowered, where
+    /// `pld.alloc_window_buffer` may stand (`distributed.rs`).
+    pub(crate) window_target: Option<(Symbol, Span)>,
 }
 
 /// An argument's syntax and the IR expression it lowered to.
@@ -467,9 +471,12 @@ impl FnLower<'_, '_> {
         match &t.kind {
             E::Name(name) => {
                 // `res = pl.submit(...)` binds the whole tuple (results and task id).
-                let saved = self.launches.unpacked.replace(self.ast().expr(value).span);
+                let value_span = self.ast().expr(value).span;
+                let saved = self.launches.unpacked.replace(value_span);
+                let window = self.window_target.replace((*name, value_span));
                 let v = self.expr(value);
                 self.launches.unpacked = saved;
+                self.window_target = window;
                 let Some(v) = v.filter(|&v| self.not_a_string(v)) else {
                     // Still define the name, so that later uses do not cascade.
                     self.define_unknown(*name, t.span);
@@ -2413,6 +2420,9 @@ impl FnLower<'_, '_> {
                 self.unknown_op(&spelled, span);
                 return None;
             };
+            if !self.pld_position_ok(op, args, span) {
+                return None;
+            }
             // `pld.remote_store(src, ...)` of a tile is `pld.tile.remote_store`.
             let first = args.iter().find(|a| matches!(a.kind, ArgKind::Positional));
             let (Some(tile_op), Some(first)) = (ops::tile_operand_form(&spelled), first) else {

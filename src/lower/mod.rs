@@ -23,6 +23,7 @@ pub(crate) mod body;
 mod calls;
 mod checks;
 mod consts;
+mod distributed;
 mod factory;
 mod launch;
 mod memref;
@@ -78,6 +79,7 @@ pub fn lower(
         factory_calls: FxHashMap::default(),
         helper_depth: 0,
         memref_decls: FxHashMap::default(),
+        window_buffers: Default::default(),
     };
     let root_module = cx.load_parsed(root, root_path.map(Path::to_path_buf));
     cx.bind_module(root_module);
@@ -244,6 +246,9 @@ pub(crate) struct Lowering<'s> {
     /// For each allocation name of a module's declared `pl.MemRef()`s that an annotation
     /// used, the module-level name that declared it (`memref.rs`).
     pub(crate) memref_decls: FxHashMap<(ModuleId, String), Symbol>,
+    /// The window buffers allocated so far, to refuse a name declared twice
+    /// (`distributed.rs`).
+    pub(crate) window_buffers: distributed::WindowBuffers,
 }
 
 impl Lowering<'_> {
