@@ -23,6 +23,13 @@ impl Op {
     pub fn def(self) -> &'static OpDef {
         &OPS[self as usize]
     }
+
+    /// Whether the op's positions may be one scalar for a 1-D operand (`pl.read(t, i)`),
+    /// as PyPTO's element read and write take them; other ops' offsets are lists (PyPTO's
+    /// `_normalize_intlike` refuses a lone scalar: `pld.tile.remote_load(t, peer, 0, ...)`).
+    pub fn takes_lone_position(self) -> bool {
+        matches!(self, Op::TensorRead | Op::TileRead | Op::TensorWrite | Op::TileWrite)
+    }
 }
 
 impl std::fmt::Display for Op {

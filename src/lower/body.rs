@@ -3179,7 +3179,11 @@ impl FnLower<'_, '_> {
                         Some(&(_, e)) => e,
                         None => self.expr(*a)?,
                     };
-                    if p.kind == OpArg::Indices && self.ty(e).is_scalar() && self.first_is_1d(&lowered) {
+                    if p.kind == OpArg::Indices
+                        && op.takes_lone_position()
+                        && self.ty(e).is_scalar()
+                        && self.first_is_1d(&lowered)
+                    {
                         // `pl.read(t, i)` of a 1-D tensor or tile: the one position.
                         let ty = self.intern_ty(Type::Tuple(Vec::new()));
                         e = self.new_expr(ExprKind::Tuple(vec![e]), ty, self.ast().expr(*a).span);

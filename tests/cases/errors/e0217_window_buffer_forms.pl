@@ -3,7 +3,7 @@
 # `dtype=`, never `name=` (the name is the assignment's), and a program allocates each name
 # once (E0214); `pld.window` views such a buffer (a Ptr handle), not a tensor; the target of
 # `pld.tile.remote_load` and `remote_store` is a window (`pld.DistributedTensor`) with one
-# offset per dimension and, for a store, the source's dtype.
+# offset per dimension (a list, even for a 1-D window) and, for a store, the source's dtype.
 import pypto.language as pl
 import pypto.language.distributed as pld
 
@@ -32,11 +32,13 @@ class Windows:
         plain: pl.Tensor[[64, 32], pl.FP32],
         data: pld.DistributedTensor[[64, 32], pl.FP32],
         halves: pld.DistributedTensor[[64, 32], pl.FP16],
+        flat: pld.DistributedTensor[[64], pl.FP32],
         peer: pl.Scalar[pl.INT32],
     ):
         t = pld.tile.remote_load(plain, peer=peer, offsets=[0, 0], shape=[16, 8])
         u = pld.tile.remote_load(data, peer=peer, offsets=[0, 0], shape=[16, 8])
         v = pld.tile.remote_load(data, peer=peer, offsets=[0], shape=[16, 8])
+        w = pld.tile.remote_load(flat, peer=peer, offsets=0, shape=[32])
         pld.tile.remote_store(u, target=plain, peer=peer, offsets=[0, 0])
         pld.tile.remote_store(u, target=data, peer=peer, offsets=[0])
         pld.tile.remote_store(u, target=halves, peer=peer, offsets=[0, 0])
