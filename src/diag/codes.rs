@@ -229,7 +229,8 @@ return annotation may be `tuple[...]` of those; `-> None` is not accepted.";
 
     E0208 => "invalid parameter",
 "A parameter lacks its type annotation, or is a scalar marked `pl.InOut` (a scalar is
-passed by value; return its new value instead).";
+passed by value; return its new value instead), or a HOST SubWorker method declares `self`
+(its body is plain Python, run as a self-contained function).";
 
     E0209 => "condition is not a boolean",
 "The condition of an `if` or `while` must be a scalar of type BOOL, such as a
@@ -1009,7 +1010,9 @@ command line. This is a usage error (exit status 2).";
 block, a top-level `def` or `class` without a `@pl.` decorator, a top-level assignment whose
 value is not a constant expression, or any other top-level statement that is not an import,
 a constant, or a pl function or program. plc recognises it by indentation, skips it without
-parsing it, and says so in this note.";
+parsing it, and says so in this note. The body of a HOST SubWorker
+(`@pl.function(level=pl.Level.HOST, role=pl.Role.SubWorker)`) is Python too: PyPTO runs it
+in the host process; plc keeps the function's signature and skips its body.";
 
     N0002 => "pl function defined inside host code",
 "A function decorated with `@pl.` (or a `@pl.program` class) sits inside host code, for

@@ -537,6 +537,12 @@ impl FuncDecl {
     pub fn new(kind: FuncKind, level: Option<Level>, role: Option<Role>) -> FuncDecl {
         FuncDecl { kind, level, role, auto_scope: None, strict_ssa: false, extra: Vec::new() }
     }
+
+    /// A SubWorker at HOST level or above: PyPTO keeps its body as Python (an `InlineStmt`)
+    /// and the function declares no `self`; plc reads its signature only.
+    pub fn python_body(&self) -> bool {
+        self.level.is_some_and(|l| l >= Level::Host) && self.role == Some(Role::SubWorker)
+    }
 }
 
 /// A parameter of an IR function: its variable and how the function uses it.

@@ -1386,6 +1386,17 @@ fn with_shape(ty: &Type, shape: Vec<Dim>) -> Type {
     }
 }
 
+/// `with_shape` for a view (`tensor.slice`, `tensor.view`): a DistributedTensor stays
+/// distributed, a window of the same rank-shared buffer.
+fn with_view_shape(ty: &Type, shape: Vec<Dim>) -> Type {
+    match ty {
+        Type::Tensor { dtype, distributed, .. } => {
+            Type::Tensor { shape: Some(shape), dtype: *dtype, distributed: *distributed }
+        }
+        other => with_shape(other, shape),
+    }
+}
+
 fn with_dtype(ty: &Type, dtype: DType) -> Type {
     match ty {
         Type::Tile { shape, memory, .. } => Type::Tile { shape: shape.clone(), dtype, memory: *memory },
@@ -1431,10 +1442,14 @@ fn tensor_view(a: &dyn Args) -> Result<Type, String> {
     if let Some(l @ (Layout::Nz | Layout::MxAZz | Layout::MxBNn)) = layout {
         return Err(format!("a view cannot take the {l} layout (ND or DN)"));
     }
-    if a.present(1) {
-        return reshaped(a);
-    }
     let ty = a.ty(0).ok_or("missing argument")?;
+    if a.present(1) {
+        let viewed = reshaped(a)?;
+        return Ok(match viewed.shape() {
+            Some(shape) => with_view_shape(ty, shape.to_vec()),
+            None => viewed,
+        });
+    }
     match (layout, ty.shape()) {
         (None, _) => Err("needs a shape or a layout, like layout=pl.TensorLayout.DN".to_string()),
         (Some(Layout::Dn), Some(s)) if s.len() < 2 => {
@@ -1444,7 +1459,7 @@ fn tensor_view(a: &dyn Args) -> Result<Type, String> {
             let mut s = s.to_vec();
             let n = s.len();
             s.swap(n - 2, n - 1);
-            Ok(with_shape(ty, s))
+            Ok(with_view_shape(ty, s))
         }
         _ => Ok(ty.clone()),
     }
@@ -1522,7 +1537,7 @@ fn sliced(a: &dyn Args) -> Result<Type, String> {
             !drop.contains(&Dim::Const(k as i64 - 1))
         });
     }
-    Ok(with_shape(ty, shape))
+    Ok(with_view_shape(ty, shape))
 }
 
 /// The rounding modes of `cast`, in PyPTO's order (codes 0 to 6).

@@ -145,7 +145,8 @@ impl<'a> Printer<'a> {
             let decorator = format!("@pl.function({})", options.join(", "));
             self.line(&decorator);
         }
-        let mut params = vec!["self".to_string()];
+        // A HOST SubWorker is a plain Python function: no `self`.
+        let mut params = if f.decl.python_body() { Vec::new() } else { vec!["self".to_string()] };
         for param in &f.params {
             let ty = self.annotation(self.p.var(param.var).ty).unwrap_or_else(|| "pl.Tensor".to_string());
             let ty = match param.dir {

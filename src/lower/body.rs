@@ -5,7 +5,7 @@ use super::annot::{cmp_binop, ir_binop, parse_float, parse_int};
 use super::consts::Const;
 use super::scopes::RegionLoop;
 use super::{Binding, FuncInfo, Lowering, ModuleId};
-use crate::diag::{Code, Label, Span};
+use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Symbol;
 use crate::ir::ops::{self, ArgKind as OpArg, Args, Op, OpDef, OpLevel};
 use crate::ir::{
@@ -59,11 +59,18 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         f.used.insert(p.name);
         params.push(Param { var, dir: p.dir });
     }
-    // Names assigned anywhere in the body are reserved for temporaries' sake.
-    f.collect_names(&def.body.stmts);
     let deep = depth_guard(f.cx);
-    let (extra, prologue) = if deep { (Vec::new(), 0) } else { f.func_attr_prologue(&def.body.stmts) };
-    let body = if deep { Vec::new() } else { f.block(&def.body.stmts[prologue..]) };
+    // A HOST SubWorker's body is Python, kept by PyPTO as it is written: plc reads its
+    // signature only (see `syntax::restrict::host_sub_worker`).
+    let python = info.decl.python_body();
+    if python {
+        f.python_body_note(&def);
+    } else {
+        // Names assigned anywhere in the body are reserved for temporaries' sake.
+        f.collect_names(&def.body.stmts);
+    }
+    let (extra, prologue) = if deep || python { (Vec::new(), 0) } else { f.func_attr_prologue(&def.body.stmts) };
+    let body = if deep || python { Vec::new() } else { f.block(&def.body.stmts[prologue..]) };
     f.cx.depth_exit();
     let returns = match &info.returns {
         Some(r) => r.iter().map(|&t| f.cx.import_type(t)).collect(),
@@ -161,6 +168,25 @@ pub(crate) struct FnLower<'a, 's> {
 type Lowered = (ast::ExprId, ExprId);
 
 impl FnLower<'_, '_> {
+    /// N0001 for a HOST SubWorker whose body does something (more than `pass`, `...` or a
+    /// docstring): that Python is PyPTO's to run; plc keeps the signature and skips it.
+    fn python_body_note(&mut self, def: &ast::FunctionDef) {
+        let trivial = def.body.stmts.iter().all(|&st| match &self.ast().stmt(st).kind {
+            S::Pass => true,
+            S::Expr(e) => matches!(self.ast().expr(*e).kind, E::Str(_) | E::Ellipsis),
+            _ => false,
+        });
+        if trivial {
+            return;
+        }
+        let name = self.cx.name(self.info.name).to_string();
+        self.cx.diags.push(Diagnostic::note(
+            Code::N0001,
+            format!("host code skipped: the body of the HOST SubWorker `{name}` is Python, which plc does not run"),
+            Label::primary(self.file, def.body.span, "Python, kept as written"),
+        ));
+    }
+
     pub fn loc(&self, span: Span) -> Loc {
         Loc::new(self.file, span)
     }

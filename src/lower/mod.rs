@@ -805,7 +805,18 @@ impl Lowering<'_> {
         let mut params = Vec::new();
         let mut ast_params = def.params.iter();
         if method && ast_params.clone().next().is_some_and(|p| p.name.is_some_and(|n| self.name(n.name) == "self")) {
-            ast_params.next();
+            let receiver = ast_params.next().expect("checked above");
+            if decl.python_body() {
+                let n = self.name(name).to_string();
+                self.error_help(
+                    Code::E0208,
+                    file,
+                    receiver.span,
+                    format!("the SubWorker function `{n}` must not declare `self`"),
+                    "a HOST SubWorker is self-contained",
+                    "remove the `self` parameter: PyPTO runs the body as a plain Python function",
+                );
+            }
         }
         let mut scalars_seen = FxHashSet::default();
         // The `pl.dynamic` symbols the annotations read so far.

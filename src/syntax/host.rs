@@ -75,6 +75,11 @@ const CONSTANT_CALLS: &[&str] = &[
     "range",
 ];
 
+/// `pl.FP32.get_byte`: the byte size of a dtype, a compile-time constant.
+fn is_byte_size(callee: &str) -> bool {
+    callee.strip_prefix("pl.").and_then(|rest| rest.strip_suffix(".get_byte")).is_some_and(|d| !d.contains('.'))
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Container {
     /// The top level of the module.
@@ -462,10 +467,18 @@ impl Splitter<'_> {
                     comparisons[depth] = 0;
                     true
                 }
+                // A conditional expression, `A if COND else B`, between operands.
+                Tok::If | Tok::Else => {
+                    comparisons[depth] = 0;
+                    after_operand
+                }
                 Tok::LParen => {
                     comparisons.push(0);
                     match prev {
-                        Some(Tok::Name) => CONSTANT_CALLS.contains(&self.chain(value, k - 1).as_str()),
+                        Some(Tok::Name) => {
+                            let callee = self.chain(value, k - 1);
+                            CONSTANT_CALLS.contains(&callee.as_str()) || is_byte_size(&callee)
+                        }
                         Some(Tok::RParen | Tok::RBracket) => false,
                         _ => true,
                     }
@@ -501,8 +514,9 @@ impl Splitter<'_> {
                 // Keyword arguments of an allowed call; at the top, a chained assignment.
                 Tok::Assign if depth == 0 => return Err(Skip::Chained),
                 Tok::Assign => true,
-                // Attribute chains are constants only on `pl` (`pl.FP32`, `pl.Level.CHIP`) and `math` (`math.inf`).
-                Tok::Dot => prev == Some(Tok::Name) && matches!(self.chain_root(value, k - 1), "pl" | "math"),
+                // Attribute chains are constants only on `pl` (`pl.FP32`, `pl.Level.CHIP`), `pld`
+                // (`pld.ReduceOp.Sum`) and `math` (`math.inf`).
+                Tok::Dot => prev == Some(Tok::Name) && matches!(self.chain_root(value, k - 1), "pl" | "pld" | "math"),
                 _ => false,
             };
             if !ok {

@@ -22,7 +22,7 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
         diags,
         starred_targets: FxHashSet::default(),
         reported: FxHashMap::default(),
-        in_factory: false,
+        compile_time: false,
     };
     // Statements with their context: whether they sit inside a function or a class body.
     let mut stack: Vec<(StmtId, Context)> = ast.body.iter().rev().map(|&s| (s, Context::Module)).collect();
@@ -37,18 +37,56 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
             StmtKind::ClassDef(_) if matches!(context, Context::Module | Context::Factory) => Context::Class,
             _ => context,
         };
+        // A module constant's value is evaluated at compile time, as a factory's statements.
+        let module_constant = inner == Context::Module && matches!(ast.stmt(id).kind, StmtKind::Assign { .. });
+        // A HOST SubWorker's body is Python that PyPTO keeps verbatim: only its signature is pl.
+        let python_body = matches!(&ast.stmt(id).kind, StmtKind::FunctionDef(def) if host_sub_worker(ast, src, def));
         nodes.clear();
         ast.stmt_children(id, &mut nodes);
         for node in nodes.iter().rev() {
             match *node {
+                Node::Stmt(_) if python_body => {}
                 Node::Stmt(s) => stack.push((s, inner)),
                 Node::Expr(e) => {
-                    r.in_factory = inner == Context::Factory;
+                    r.compile_time = inner == Context::Factory || module_constant;
                     r.expr_tree(e)
                 }
             }
         }
     }
+}
+
+/// `@pl.function(level=<HOST or above>, role=pl.Role.SubWorker)`: a function whose body PyPTO
+/// keeps as verbatim Python (an `InlineStmt`) instead of parsing it as pl.
+pub fn host_sub_worker(ast: &Ast, src: &str, def: &FunctionDef) -> bool {
+    let text = |e: ExprId| {
+        let span = ast.expr(e).span;
+        &src[span.lo as usize..span.hi as usize]
+    };
+    def.decorators.iter().any(|d| {
+        let ExprKind::Call { func, args } = &ast.expr(d.expr).kind else { return false };
+        if !matches!(text(*func), "pl.function" | "function") {
+            return false;
+        }
+        let (mut host, mut sub_worker) = (false, false);
+        for arg in args {
+            let ArgKind::Keyword(key) = arg.kind else { continue };
+            let value = text(arg.value);
+            let member = |family: &str| {
+                value.strip_prefix("pl.").unwrap_or(value).strip_prefix(family).and_then(|m| m.strip_prefix('.'))
+            };
+            match &src[key.span.lo as usize..key.span.hi as usize] {
+                "level" => {
+                    host = member("Level")
+                        .and_then(crate::ir::Level::from_name)
+                        .is_some_and(|l| l >= crate::ir::Level::Host)
+                }
+                "role" => sub_worker = member("Role") == Some("SubWorker"),
+                _ => {}
+            }
+        }
+        host && sub_worker
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -70,9 +108,10 @@ struct Restrict<'a> {
     starred_targets: FxHashSet<ExprId>,
     /// The span of the last report of each construct.
     reported: FxHashMap<String, Span>,
-    /// The expressions checked are those of a program factory's own statements, which are
-    /// evaluated at compile time: conditional expressions and dicts are allowed there.
-    in_factory: bool,
+    /// The expressions checked are those of a program factory's own statements or of a
+    /// module constant's value, which are evaluated at compile time: conditional expressions
+    /// and dicts are allowed there.
+    compile_time: bool,
 }
 
 impl Restrict<'_> {
@@ -247,7 +286,7 @@ impl Restrict<'_> {
             ExprKind::Lambda { .. } => {
                 self.unsupported(span, "a `lambda` expression", "define a function with `@pl.jit.inline` and call it")
             }
-            ExprKind::IfExp { .. } if self.in_factory => {}
+            ExprKind::IfExp { .. } if self.compile_time => {}
             ExprKind::IfExp { .. } => self.unsupported(
                 span,
                 "a conditional expression `a if c else b`",
