@@ -1,7 +1,8 @@
 # Task launches written by hand. `pl.submit(self.k, ...)` launches a kernel and also
 # returns its task id, which a later launch can wait for with `deps=[...]`;
 # `pl.spmd_submit` launches an Spmd function on `core_num` blocks; `pl.no_dep(x)` keeps an
-# argument out of dependency tracking; `pl.func_attr({...})` sets a kernel's attributes.
+# argument out of dependency tracking; `pl.func_attr({...})` sets a kernel's attributes
+# (a bare name as a value names a parameter, and follows it through ConvertToSSA).
 # The outlining passes print launches in this form, so it must read back the same.
 import pypto.language as pl
 
@@ -17,7 +18,7 @@ class Launches:
         x: pl.Tensor[[ROWS, COLS], pl.FP32],
         out: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
     ) -> pl.Tensor[[ROWS, COLS], pl.FP32]:
-        pl.func_attr({"slot_num": 2})
+        pl.func_attr({"slot_num": 2, "stationary": x})
         t = pl.load(x, [0, 0], [ROWS, COLS])
         out = pl.store(pl.mul(t, 2.0), [0, 0], out)
         return out

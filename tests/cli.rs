@@ -1048,3 +1048,18 @@ class P:
     let err = compile_error(&[file]);
     assert!(err.contains("error[E0601]"), "{err}");
 }
+
+/// A program made only of Inline functions has none left after InlineFunctions; its
+/// printed form must still check (a class without functions is E0224, as in PyPTO).
+#[test]
+fn a_program_left_without_functions_prints_as_text_that_checks() {
+    let src = b"import pypto.language as pl\n\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.Inline)\n    def helper(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n        y = pl.add(x, x)\n        return y\n";
+    let path = scratch("only_inline.pl", src);
+    let out = plc(&["emit", "ir", "--verify", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains("\nclass P"), "{text}");
+    let printed = scratch("only_inline_printed.pl", text.as_bytes());
+    let out = plc(&["check", printed.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}\n{text}", stderr(&out));
+}

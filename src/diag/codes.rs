@@ -502,18 +502,20 @@ inside a manual one; a hand-placed `with pl.scope():` requires
 control cannot jump out of it. Assign the value inside the region and return it after
 the `with` block; put the loop inside the region or the jump outside it.";
 
-    E0317 => "a core-group region nested inside another",
-"A `with pl.at(level=pl.Level.CORE_GROUP):` region inside another core-group region (an
-outer `pl.at(level=CORE_GROUP)`, the body of a `for ... in pl.spmd(n)` loop, or a host
-`pl.split_aiv` loop). Each core-group region becomes one InCore kernel, and a kernel
-cannot launch another (PyPTO's NoNestedInCore property).
+    E0317 => "a predicated core-group region nested inside another",
+"A `with pl.at(level=pl.Level.CORE_GROUP, predicate=(...)):` region inside another
+core-group region (an outer `pl.at(level=CORE_GROUP)`, the body of a `for ... in
+pl.spmd(n)` loop, or a host `pl.split_aiv` loop). A nested region is outlined from the
+InCore function the outer one becomes and called from it, in device code: no task launch
+is left to carry the predicate, which would be silently dropped.
 
     with pl.at(level=pl.Level.CORE_GROUP):
         y = pl.add(x, x)
-        with pl.at(level=pl.Level.CORE_GROUP):   # error
+        with pl.at(level=pl.Level.CORE_GROUP, predicate=(flags[0] > 0)):   # error
             z = pl.mul(y, y)
 
-Write the inner statements in the outer region, or move the inner region out of it.";
+Write the predicated region at orchestration level (outside every core-group region), or
+drop `predicate=` and test the condition with an `if` inside the region.";
 
     E0401 => "a graph region nested inside another graph region",
 "A `pl.graph` region was found inside another one after inlining (for example an inline

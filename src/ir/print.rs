@@ -55,6 +55,17 @@ pub fn programs(ps: &[Program], names: &Interner) -> String {
                 candidate
             }
         };
+        if p.functions.is_empty() {
+            // Every function was Inline and InlineFunctions removed them. A class without
+            // functions is refused on reading (E0224, as PyPTO's parser does), so the empty
+            // program is printed as a comment: the text still checks, as a module with no
+            // program.
+            let _ = writeln!(
+                out,
+                "\n\n# @pl.program class {class}: no function is left (InlineFunctions removed the Inline ones)"
+            );
+            continue;
+        }
         let _ = writeln!(out, "\n\n@pl.program\nclass {class}:");
         let mut first = true;
         for f in p.functions.values() {
@@ -66,9 +77,6 @@ pub fn programs(ps: &[Program], names: &Interner) -> String {
             pr.function(f);
             out.push_str(&pr.out);
             uses_pld |= pr.uses_pld.get();
-        }
-        if p.functions.is_empty() {
-            out.push_str("    pass\n");
         }
     }
     let imports = if uses_pld {

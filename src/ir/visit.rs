@@ -331,9 +331,14 @@ pub fn map_stmt_blocks(kind: &mut StmtKind, mut f: impl FnMut(Block) -> Block) {
 
 /// In place, in every expression of a block tree: each read of a variable `v` for which
 /// `f(v)` is `Some(w)` becomes a read of `w`. Definitions are left as they are.
-pub fn rename_reads(p: &mut Program, block: &[StmtId], mut f: impl FnMut(VarId) -> Option<VarId>) {
+pub fn rename_reads(p: &mut Program, block: &[StmtId], f: impl FnMut(VarId) -> Option<VarId>) {
     let mut stack = Vec::new();
     walk_stmts(p, block, |s| stmt_exprs(p, s, |e| stack.push(e)));
+    rename_reads_in(p, stack, f);
+}
+
+/// [`rename_reads`] in the given expression trees (a function's `pl.func_attr` values, ...).
+pub fn rename_reads_in(p: &mut Program, mut stack: Vec<ExprId>, mut f: impl FnMut(VarId) -> Option<VarId>) {
     while let Some(e) = stack.pop() {
         if let ExprKind::Var(v) = p.expr(e).kind {
             if let Some(w) = f(v) {

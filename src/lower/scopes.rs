@@ -608,7 +608,7 @@ impl FnLower<'_, '_> {
             ok = false;
         }
         if incore {
-            ok &= self.not_in_core_group(header);
+            ok &= self.not_in_core_group(header, &attrs);
         }
         let task_id = self.task_id_target(item);
         let (kind, frame) = if incore {
@@ -626,24 +626,29 @@ impl FnLower<'_, '_> {
     }
 
     /// A core-group region inside another (a `pl.at(level=CORE_GROUP)`, the body of a
-    /// `pl.spmd` loop, a host `pl.split_aiv` loop) is E0317: an InCore function cannot hold
-    /// another (PyPTO's NoNestedInCore). Returns whether the region is not nested.
-    fn not_in_core_group(&mut self, header: Span) -> bool {
+    /// `pl.spmd` loop, a host `pl.split_aiv` loop) is outlined from the function the outer
+    /// one becomes, as PyPTO's OutlineIncoreScopes does; but a `predicate=` on it would
+    /// have no task launch to guard (the call sits in device code), so that is E0317, as
+    /// PyPTO's parser refuses it. Returns whether the region may stay.
+    fn not_in_core_group(&mut self, header: Span, attrs: &[(Symbol, ExprId)]) -> bool {
         let outer = self.frames.iter().rev().find_map(|f| match f {
             Frame::Scope { kind: FrameKind::InCore, span, .. } => Some(*span),
             _ => None,
         });
         let Some(outer) = outer else { return true };
+        if !attrs.iter().any(|(k, _)| self.cx.name(*k) == "predicate") {
+            return true;
+        }
         let file = self.file;
         let d = self.error(
             Code::E0317,
             header,
-            "a core-group region cannot be nested inside another core-group region",
-            "nested core-group region",
+            "pl.at(..., predicate=(...)) is not supported nested inside pl.spmd() or another pl.at(level=pl.Level.CORE_GROUP)",
+            "a predicated region in device code",
         );
         d.secondary.push(Label::secondary(file, outer, "the enclosing core-group region"));
         d.help = Some(
-            "each core-group region becomes one InCore kernel, which cannot hold another: write the inner statements in the outer region, or move the inner region out".to_string(),
+            "the inner region becomes a call inside the outer region's InCore kernel, which no task launch guards: write the predicated pl.at at orchestration top level".to_string(),
         );
         false
     }

@@ -8,6 +8,10 @@
 //! `<function>_incore_<n>`. An Opaque function that had a region becomes Orchestration (it
 //! now launches tasks); Orchestration and Graph keep their type. A region in any other
 //! function type is E0412, never skipped.
+//!
+//! A region nested in another is outlined, as in PyPTO, from the InCore function the outer
+//! one became: its name starts with that function's (`main_incore_0_incore_0`), it is
+//! placed just before it, and the outer function calls it.
 
 use super::outline::{self, Target};
 use super::PassCx;
@@ -30,6 +34,14 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like();
         outline::check_outlinable(cx, program, func, &INCORE, outlinable, "OutlineIncoreScopes")
     });
+    // Regions nested in outlined ones, from each function made until none is.
+    let mut pending: Vec<Symbol> = made.iter().map(|&(new, _)| new).collect();
+    while !pending.is_empty() {
+        let inner = outline::outline_functions(cx, program, pending, &INCORE, &mut reserved, |cx, program, func| {
+            outline::check_outlinable(cx, program, func, &INCORE, true, "OutlineIncoreScopes")
+        });
+        pending = inner.into_iter().map(|(new, _)| new).collect();
+    }
     // An Opaque function that had a region now launches tasks.
     for (_, parent) in made {
         let f = program.functions.get_mut(&parent).expect("the function exists");
@@ -37,5 +49,40 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             f.decl.kind = FuncKind::Orchestration;
             (f.decl.level, f.decl.role) = FuncKind::Orchestration.derived_level_role();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::{self, Input, PipelineSpec, StopAt};
+
+    /// PyPTO's test_outline_nested_incore_scopes: the inner region is outlined from the
+    /// function the outer one became, named after it, placed before it and called by it.
+    #[test]
+    fn a_nested_region_is_outlined_from_the_outer_regions_function() {
+        let src = "import pypto.language as pl\n\n@pl.program\nclass Before:\n    @pl.function\n    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n        with pl.incore():\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n            with pl.incore():\n                z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)\n        return z\n";
+        let spec =
+            PipelineSpec::passes("InlineFunctions,ConvertToSSA,OutlineGraphScopes,OutlineIncoreScopes").verified();
+        let c = driver::compile(Input::text("n.pl", src.to_string()), &spec, StopAt::End).expect("in memory");
+        let errors: Vec<&str> = c.diags.iter().map(|d| d.message.as_str()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let text = crate::ir::print::programs(&c.programs, &c.session.interner);
+        let expected = "    @pl.function(type=pl.FunctionType.InCore)
+    def main_incore_0_incore_0(self, y__ssa_v0: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        z__ssa_v0 = pl.mul(y__ssa_v0, y__ssa_v0)
+        return z__ssa_v0
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def main_incore_0(self, x__ssa_v0: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        y__ssa_v0 = pl.add(x__ssa_v0, x__ssa_v0)
+        z__ssa_v0 = self.main_incore_0_incore_0(y__ssa_v0)
+        return z__ssa_v0
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x__ssa_v0: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        z__ssa_v0 = self.main_incore_0(x__ssa_v0)
+        return z__ssa_v0
+";
+        assert!(text.contains(expected), "{text}");
     }
 }

@@ -99,12 +99,19 @@ fn convert_function(
     st.used.extend(dyn_dims.iter().copied());
     let mut ssa =
         Ssa { p: program, cx, floc: f.loc, loops, st, params: f.params.iter().map(|p| (p.var, p.dir)).collect() };
+    let mut renamed = Vec::with_capacity(f.params.len());
     for p in &mut f.params {
         let ty = ssa.subst_ty(ssa.p.var(p.var).ty);
         let loc = ssa.p.var(p.var).loc;
         let v = ssa.fresh(p.var, Role::Ssa, ty, loc);
         ssa.bind(p.var, v);
+        renamed.push((p.var, v));
         p.var = v;
+    }
+    // A `pl.func_attr({"stationary": w})` value naming a parameter names its new version.
+    if !f.decl.extra.is_empty() {
+        let values = f.decl.extra.iter().map(|&(_, v)| v).collect();
+        crate::ir::visit::rename_reads_in(ssa.p, values, |v| renamed.iter().find(|r| r.0 == v).map(|r| r.1));
     }
     f.returns = f.returns.iter().map(|&t| ssa.subst_ty(t)).collect();
     let body = std::mem::take(&mut f.body);

@@ -1016,11 +1016,15 @@ impl Emitter<'_> {
                 Repr::Tensor => {
                     let (t, r) = self.expr(a)?;
                     if r != Repr::Tensor {
-                        return Err(self.err(
+                        let mut d = self.err(
                             Code::E0605,
                             self.loc(a),
                             format!("`{gname}` takes a tensor here and is given {}", r.describe()),
+                        );
+                        d.help = Some(format!(
+                            "a value computed in a kernel is a tile, and `{gname}` reads a tensor in global memory (a core-group region nested in another is such a call): store the value into a tensor with `pl.store` and pass that, or compute it inside `{gname}`"
                         ));
+                        return Err(d);
                     }
                     t
                 }
