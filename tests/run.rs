@@ -2362,7 +2362,7 @@ fn plc_run_reports_the_race_of_task_launches_at_both_tasks() {
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("warning[E0805]: the task `shift` reads `scaled` while the task `scale`"), "{err}");
-    assert!(err.contains("examples/task_launches.pl:58:16"), "{err}");
+    assert!(err.contains("examples/task_launches.pl:59:16"), "{err}");
     assert!(err.contains("this task writes `scaled`") && err.contains("this task reads `scaled`"), "{err}");
     // The static warning stays.
     assert!(err.contains("warning[E0413]"), "{err}");
