@@ -230,19 +230,11 @@ fn emit_files(
         )]));
     }
     let p = &programs[program];
-    let mut shared = orchestration::Shared {
-        split_mixed: opts.target == Target::A2a3Sim && opts.kernels == KernelForm::PtoIsa,
-        ..Default::default()
-    };
+    let mut shared = orchestration::Shared::default();
+    shared.split_mixed = opts.target == Target::A2a3Sim && opts.kernels == KernelForm::PtoIsa;
     let mut out = Out { sink, files: Vec::new(), failed: None };
     let mut errors = Vec::new();
-    for &(_, e) in &entries {
-        match orchestration::emit_entry(p, names, e, &mut shared) {
-            Ok(code) if errors.is_empty() => out.put(entry_file(names, e), code),
-            Ok(_) => {}
-            Err(d) => errors.extend(d),
-        }
-    }
+    emit_entries(p, names, &entries, &mut shared, &mut out, &mut errors);
     if !errors.is_empty() {
         return Err(Failure::Errors(errors));
     }
@@ -278,6 +270,68 @@ fn emit_files(
     match out.failed {
         Some(e) => Err(Failure::Io(e)),
         None => Ok(out.files),
+    }
+}
+
+/// The entries emitted in parallel at a time (their files are held until they are
+/// renumbered and handed to the sink).
+const ENTRY_BATCH: usize = 256;
+
+/// Every entry's file, `orchestration/<entry>.cpp`, handed to the sink in the entries'
+/// order, and their errors; the files are the same as a serial run's. The kernels' func_ids
+/// are numbered across the files in first-use order, so each file is emitted (in parallel)
+/// with a numbering of its own ([`orchestration::Shared::per_file`]); then, in the entries'
+/// order, its numbering joins the program's ([`orchestration::Shared::merge`]); then (in
+/// parallel) its ids are replaced by the program's and it goes to the sink.
+fn emit_entries(
+    p: &Program,
+    names: &Interner,
+    entries: &[(usize, Symbol)],
+    shared: &mut orchestration::Shared,
+    out: &mut Out,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let sink = out.sink;
+    let split_mixed = shared.split_mixed;
+    for batch in entries.chunks(ENTRY_BATCH) {
+        let emitted: Vec<_> = batch
+            .par_iter()
+            .map(|&(_, e)| {
+                let mut file = orchestration::Shared::per_file(split_mixed);
+                let code = orchestration::emit_entry(p, names, e, &mut file);
+                (code, file)
+            })
+            .collect();
+        let mut ready = Vec::new();
+        for ((code, file), &(_, e)) in emitted.into_iter().zip(batch) {
+            let placeholders = file.placeholders();
+            let ids = shared.merge(file);
+            match code {
+                Ok(code) if errors.is_empty() => ready.push((e, code, ids, placeholders)),
+                Ok(_) => {}
+                Err(d) => errors.extend(d),
+            }
+        }
+        let shared = &*shared;
+        let written: Vec<Result<(String, Taken), Vec<Diagnostic>>> = ready
+            .into_par_iter()
+            .map(|(e, code, ids, placeholders)| {
+                let code = match orchestration::Shared::renumber(&code, &ids, placeholders) {
+                    Some(code) => code,
+                    // Never (see `per_file`): emitted again with the program's numbering.
+                    None => orchestration::emit_entry(p, names, e, &mut shared.numbered())?,
+                };
+                let rel = entry_file(names, e);
+                let taken = sink.put(&rel, code);
+                Ok((rel, taken))
+            })
+            .collect();
+        for w in written {
+            match w {
+                Ok((rel, taken)) => out.took(rel, taken),
+                Err(d) => errors.extend(d),
+            }
+        }
     }
 }
 

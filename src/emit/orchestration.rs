@@ -44,6 +44,100 @@ pub struct Shared {
     pub split_mixed: bool,
     /// The func_id of each mixed Group's AIC half (its AIV half has the Group's own id).
     pub aic_halves: IndexMap<Symbol, u32>,
+    /// Numbering one file alone (see [`Shared::per_file`]): each id is written as a
+    /// placeholder, `\0` and the id in this file, which [`Shared::renumber`] replaces.
+    per_file: bool,
+    /// The placeholders written.
+    placeholders: usize,
+}
+
+impl Shared {
+    /// The numbering of one entry's file alone, so that the entries can be emitted in
+    /// parallel: the ids are given in first-use order within the file and written as
+    /// placeholders; [`Shared::merge`] then gives them their program-wide ids, in the
+    /// entries' order, and [`Shared::renumber`] writes those in. (The lexer refuses NUL
+    /// bytes, so no other `\0` is in the file; `renumber` checks it all the same.)
+    pub fn per_file(split_mixed: bool) -> Shared {
+        Shared { split_mixed, per_file: true, ..Default::default() }
+    }
+
+    /// The func_id of kernel `g`, or of its AIC half, given at its first use; and the
+    /// signature of its first call.
+    fn func_id(&mut self, g: Symbol, aic_half: bool, signature: &[&'static str]) -> u32 {
+        let next = (self.func_ids.len() + self.aic_halves.len()) as u32;
+        let ids = if aic_half { &mut self.aic_halves } else { &mut self.func_ids };
+        let id = *ids.entry(g).or_insert(next);
+        if !aic_half && !self.signatures.contains_key(&g) {
+            self.signatures.insert(g, signature.to_vec());
+        }
+        id
+    }
+
+    /// What is written before a func_id: nothing, or (numbering per file) the `\0` that
+    /// makes it a placeholder.
+    fn id_mark(&mut self) -> &'static str {
+        if self.per_file {
+            self.placeholders += 1;
+            "\0"
+        } else {
+            ""
+        }
+    }
+
+    /// Takes in the numbering of one file (made by [`Shared::per_file`]), as if the file had
+    /// been emitted with this numbering; returns the program-wide id of each id of the file.
+    pub fn merge(&mut self, file: Shared) -> Vec<u32> {
+        let n = file.func_ids.len() + file.aic_halves.len();
+        let mut uses: Vec<Option<(Symbol, bool)>> = vec![None; n];
+        for (ids, aic_half) in [(&file.func_ids, false), (&file.aic_halves, true)] {
+            for (&g, &id) in ids {
+                uses[id as usize] = Some((g, aic_half));
+            }
+        }
+        uses.into_iter()
+            .flatten()
+            .map(|(g, aic_half)| {
+                let signature = file.signatures.get(&g).map_or(&[][..], Vec::as_slice);
+                self.func_id(g, aic_half, signature)
+            })
+            .collect()
+    }
+
+    /// The text of a file numbered per file with the program-wide ids `ids` (from
+    /// [`Shared::merge`]); `None` when `text` holds another `\0` than the placeholders
+    /// `file_placeholders` counted.
+    pub fn renumber(text: &str, ids: &[u32], file_placeholders: usize) -> Option<String> {
+        let bytes = text.as_bytes();
+        let mut out = String::with_capacity(text.len() + 4 * file_placeholders);
+        let mut count = 0;
+        let mut from = 0;
+        for at in memchr::memchr_iter(0, bytes) {
+            count += 1;
+            let digits = bytes[at + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let id = ids.get(text[at + 1..at + 1 + digits].parse::<usize>().ok()?)?;
+            out.push_str(&text[from..at]);
+            out.push_str(super::cpp::Digits::new((*id).into()).as_str());
+            from = at + 1 + digits;
+        }
+        out.push_str(&text[from..]);
+        (count == file_placeholders).then_some(out)
+    }
+
+    /// A numbering with this one's ids, for emitting a file again: its ids are written as
+    /// they are.
+    pub fn numbered(&self) -> Shared {
+        Shared {
+            func_ids: self.func_ids.clone(),
+            aic_halves: self.aic_halves.clone(),
+            split_mixed: self.split_mixed,
+            ..Default::default()
+        }
+    }
+
+    /// The placeholders written so far.
+    pub fn placeholders(&self) -> usize {
+        self.placeholders
+    }
 }
 
 /// The C++ of one orchestration entry, or the errors that prevent it.
@@ -995,19 +1089,16 @@ impl<'a> Emitter<'a> {
             if self.shared.split_mixed && crate::emit::pto::mixed(self.p, g) {
                 // One task on a cluster: the AIC half (its id allocated first, as PyPTO does)
                 // and the AIV half run at once, reading the same arguments.
-                let next = (self.shared.func_ids.len() + self.shared.aic_halves.len()) as u32;
-                let aic = *self.shared.aic_halves.entry(g).or_insert(next);
-                let next = (self.shared.func_ids.len() + self.shared.aic_halves.len()) as u32;
-                let aiv = *self.shared.func_ids.entry(g).or_insert(next);
-                self.shared.signatures.entry(g).or_insert(signature);
-                self.line_fmt(format_args!("MixedKernels mixed_{n} = {{{aic}, {aiv}, INVALID_KERNEL_ID}};"));
+                let aic = self.shared.func_id(g, true, &signature);
+                let aiv = self.shared.func_id(g, false, &signature);
+                let (m1, m2) = (self.shared.id_mark(), self.shared.id_mark());
+                self.line_fmt(format_args!("MixedKernels mixed_{n} = {{{m1}{aic}, {m2}{aiv}, INVALID_KERNEL_ID}};"));
                 self.line_fmt(format_args!("{capture}rt_submit_task(mixed_{n}, {params});"));
             } else {
-                let next = (self.shared.func_ids.len() + self.shared.aic_halves.len()) as u32;
-                let id = *self.shared.func_ids.entry(g).or_insert(next);
-                self.shared.signatures.entry(g).or_insert(signature);
+                let id = self.shared.func_id(g, false, &signature);
+                let mark = self.shared.id_mark();
                 let submit_fn = if kind == FuncKind::Aic { "rt_submit_aic_task" } else { "rt_submit_aiv_task" };
-                self.w.line_of(&[&capture, submit_fn, "(", Digits::new(id.into()).as_str(), ", ", &params, ");"]);
+                self.w.line_of(&[&capture, submit_fn, "(", mark, Digits::new(id.into()).as_str(), ", ", &params, ");"]);
             }
         }
         if keep {

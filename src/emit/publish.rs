@@ -4,9 +4,9 @@
 //! 1. A lock file beside the directory (`.<name>.plc-lock`, opened without following a
 //!    symbolic link) is locked for the whole publication, so that two runs into one
 //!    directory take turns; leftovers of runs that were killed are removed under it.
-//! 2. Each file is written (with one write) as soon as it is emitted, the kernels in
-//!    parallel ([`Publication::put`]), into a fresh staging directory beside the output
-//!    directory
+//! 2. Each file is written (with one write) as soon as it is emitted, by the thread that
+//!    emitted it ([`Publication::put`]; the files are created one at a time, their contents
+//!    written in parallel), into a fresh staging directory beside the output directory
 //!    (`.<name>.plc-stage-<random>`, created exclusively, readable by its owner only until
 //!    it is published). Nothing in it can have been planted by anyone else, and every
 //!    file is created new: no write follows a symbolic link. A file whose content did not
@@ -63,6 +63,12 @@ pub struct Publication {
     stage: PathBuf,
     /// The directories already made in the staging directory, relative to it.
     made: Mutex<FxHashSet<PathBuf>>,
+    /// Held while a file is created, so that one thread creates files at a time: the
+    /// kernel creates a directory's entries one at a time anyway (under the directory's
+    /// lock), and a thread waiting for that lock spins on a core while the other creates
+    /// (on ext4 the inode allocation can be long), which made two threads cost more CPU
+    /// time than one (docs/performance.md). A thread waiting here sleeps instead.
+    creating: Mutex<()>,
     /// The output directory and its ancestors that `begin` created, deepest first.
     created: Vec<PathBuf>,
     done: bool,
@@ -105,6 +111,7 @@ impl Publication {
             name,
             stage,
             made: Mutex::default(),
+            creating: Mutex::default(),
             created,
             done: false,
             _lock: lock,
@@ -117,7 +124,8 @@ impl Publication {
         if let Some(d) = Path::new(rel).parent().filter(|d| !d.as_os_str().is_empty()) {
             self.make_dir(d)?;
         }
-        stage_file(&self.stage, &self.real, rel, text).map_err(|e| FileError::new(FileOp::Write, self.dir.join(rel), e))
+        stage_file(&self.stage, &self.real, rel, text, &self.creating)
+            .map_err(|e| FileError::new(FileOp::Write, self.dir.join(rel), e))
     }
 
     /// Makes a directory of the staging directory (and its parents), once.
@@ -140,7 +148,7 @@ impl Publication {
         manifest.sort_unstable();
         let mut list = manifest.join("\n");
         list.push('\n');
-        stage_file(&self.stage, &self.real, MANIFEST, &list)
+        stage_file(&self.stage, &self.real, MANIFEST, &list, &self.creating)
             .map_err(|e| FileError::new(FileOp::Write, self.dir.join(MANIFEST), e))?;
         let old_manifest: FxHashSet<String> = std::fs::read_to_string(self.real.join(MANIFEST))
             .map(|text| text.lines().map(str::to_string).collect())
@@ -193,7 +201,7 @@ fn prepare(dir: &Path) -> Result<(PathBuf, PathBuf, String, std::fs::File), File
 
 /// Writes one file of the new set into the staging directory, or links the old file
 /// when its content is the same. Its directory exists already.
-fn stage_file(stage: &Path, old: &Path, rel: &str, text: &str) -> std::io::Result<()> {
+fn stage_file(stage: &Path, old: &Path, rel: &str, text: &str, creating: &Mutex<()>) -> std::io::Result<()> {
     let path = stage.join(rel);
     let previous = old.join(rel);
     let unchanged = std::fs::symlink_metadata(&previous).is_ok_and(|m| m.is_file() && m.len() == text.len() as u64)
@@ -201,12 +209,14 @@ fn stage_file(stage: &Path, old: &Path, rel: &str, text: &str) -> std::io::Resul
     if unchanged && std::fs::hard_link(&previous, &path).is_ok() {
         return Ok(());
     }
-    write_new(&path, text.as_bytes())
+    write_new(&path, text.as_bytes(), creating)
 }
 
 /// Creates a file that must not exist yet (never through a symbolic link) and writes it.
-fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+fn write_new(path: &Path, bytes: &[u8], creating: &Mutex<()>) -> std::io::Result<()> {
+    let guard = creating.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+    drop(guard);
     file.write_all(bytes)?;
     file.flush()
 }
