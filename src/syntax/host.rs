@@ -8,6 +8,7 @@
 //! ```text
 //! import pypto.language as pl          kept: an import
 //! N = 128                              kept: a constant expression
+//! TILE = 128 if N >= 128 else 64        kept: a constant expression
 //! CFG = load_config()                  host: not a constant expression
 //! @pl.jit                              kept: a pl function
 //! def entry(...): ...
@@ -461,6 +462,12 @@ impl Splitter<'_> {
                 Tok::Comma | Tok::And | Tok::Or => {
                     comparisons[depth] = 0;
                     true
+                }
+                // A conditional expression `128 if T >= 128 else 256` (Python evaluates it,
+                // and so does lowering); each part is an operand list of its own.
+                Tok::If | Tok::Else => {
+                    comparisons[depth] = 0;
+                    after_operand
                 }
                 Tok::LParen => {
                     comparisons.push(0);

@@ -22,7 +22,7 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
         diags,
         starred_targets: FxHashSet::default(),
         reported: FxHashMap::default(),
-        in_factory: false,
+        compile_time: false,
     };
     // Statements with their context: whether they sit inside a function or a class body.
     let mut stack: Vec<(StmtId, Context)> = ast.body.iter().rev().map(|&s| (s, Context::Module)).collect();
@@ -43,7 +43,10 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
             match *node {
                 Node::Stmt(s) => stack.push((s, inner)),
                 Node::Expr(e) => {
-                    r.in_factory = inner == Context::Factory;
+                    // Module-level expressions are those of constant definitions (the rest of
+                    // the module is host code or pl definitions, whose expressions have a
+                    // context of their own): Python evaluates them, as lowering does.
+                    r.compile_time = matches!(inner, Context::Factory | Context::Module);
                     r.expr_tree(e)
                 }
             }
@@ -70,9 +73,9 @@ struct Restrict<'a> {
     starred_targets: FxHashSet<ExprId>,
     /// The span of the last report of each construct.
     reported: FxHashMap<String, Span>,
-    /// The expressions checked are those of a program factory's own statements, which are
-    /// evaluated at compile time: conditional expressions and dicts are allowed there.
-    in_factory: bool,
+    /// The expressions checked are evaluated at compile time (a module constant's value, a
+    /// program factory's own statements): conditional expressions are allowed there.
+    compile_time: bool,
 }
 
 impl Restrict<'_> {
@@ -247,7 +250,7 @@ impl Restrict<'_> {
             ExprKind::Lambda { .. } => {
                 self.unsupported(span, "a `lambda` expression", "define a function with `@pl.jit.inline` and call it")
             }
-            ExprKind::IfExp { .. } if self.in_factory => {}
+            ExprKind::IfExp { .. } if self.compile_time => {}
             ExprKind::IfExp { .. } => self.unsupported(
                 span,
                 "a conditional expression `a if c else b`",
