@@ -4,7 +4,8 @@
 # both as one mixed task (one cluster: the cube core and a vector core run at once).
 # Shows: `pl.FunctionType.AIC`/`AIV`/`Group`, `pl.reserve_buffer`, `pl.import_peer_buffer`,
 # `pl.aic_initialize_pipe`/`pl.aiv_initialize_pipe`, `pl.tpush_to_aiv`, `pl.tpop_from_aic`,
-# `pl.tfree_to_aic`, and `buf.base` (the base a buffer name gives) as the consumer buffer.
+# `pl.tfree_to_aic`, `base=pl.AUTO` (the compiler places the buffer: PyPTO's sentinel -1, also
+# the default), and `buf.base` (the base a buffer name gives) as the consumer buffer.
 import pypto.language as pl
 
 M = 64
@@ -33,7 +34,7 @@ class CubeVectorPipe:
         bias: pl.Tensor[[M, 1], pl.FP32],
         out: pl.Out[pl.Tensor[[M, N], pl.FP32]],
     ) -> pl.Tensor[[M, N], pl.FP32]:
-        slots = pl.reserve_buffer(name="c2v_slots", size=SLOT)
+        slots = pl.reserve_buffer(name="c2v_slots", size=SLOT, base=pl.AUTO)
         pl.aiv_initialize_pipe(c2v_consumer_buf=slots.base, dir_mask=1, slot_size=SLOT)
         prod: pl.Tile[[M, N], pl.FP32] = pl.tpop_from_aic(shape=[M, N], dtype=pl.FP32)
         shift = pl.load(bias, [0, 0], [M, 1])

@@ -4,15 +4,20 @@
 # printed directions of a call, `attrs={"arg_directions": [pl.adir.input, ...]}`, a task id
 # that starts as `None` ("no task yet": the id of no task) and is then rebound by
 # `pl.submit`, a loop's `attrs={...}`, and a runtime scope's name hint that is any string
-# (`pl.manual_scope(name_hint="bump three times")`).
+# (`pl.manual_scope(name_hint="bump three times")`), and a module constant given by a
+# conditional expression (`N = 16 if TOKENS >= 16 else 32`: Python evaluates it, and so does
+# plc; inside a pl function the form stays refused, as in PyPTO).
 import pypto.language as pl
+
+TOKENS = 64
+N = 16 if TOKENS >= 16 else 32
 
 
 @pl.program
 class Conformance:
     @pl.function(type=pl.FunctionType.InCore)
     def narrow(
-        self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP16]]
+        self, x: pl.Tensor[[N, N], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP16]]
     ) -> pl.Tensor[[16, 16], pl.FP16]:
         t = pl.tile.load(x, [0, 0], [16, 16])
         w = pl.tile.cast(t, pl.FP32, mode="round", saturation_mode="off")

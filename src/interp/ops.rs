@@ -146,7 +146,7 @@ fn cross_core(it: &mut Interp<'_>, op: Op, a: &Args<'_>) -> Res<Value> {
     }
     // A queue per pipe id and direction: `true` from the cube to the vector core.
     match op {
-        Op::SystemReserveBuffer => Ok(Value::Int(int_or(P::Base, -1)?)),
+        Op::SystemReserveBuffer => Ok(Value::Int(int_or(P::Base, crate::ir::ops::AUTO_BASE)?)),
         Op::SystemImportPeerBuffer => Ok(Value::Int(-1)),
         Op::TileTpushToAiv | Op::TileTpushToAic => {
             let tile = a.dense(P::Tile)?;

@@ -1541,6 +1541,10 @@ fn sliced(a: &dyn Args) -> Result<Type, String> {
 }
 
 /// The rounding modes of `cast`, in PyPTO's order (codes 0 to 6).
+/// `pl.AUTO`, the base address of a `pl.reserve_buffer` that the compiler places (PyPTO's
+/// sentinel −1), and the default of its `base=`.
+pub const AUTO_BASE: i64 = -1;
+
 pub const CAST_MODES: [&str; 7] = ["none", "rint", "round", "floor", "ceil", "trunc", "odd"];
 
 /// The saturation modes of a tile or tensor `cast`: `on` clamps a value the target dtype

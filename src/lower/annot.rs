@@ -328,11 +328,15 @@ impl Lowering<'_> {
         }
     }
 
-    /// `pl.X`, `pl.X.Y` as a constant: dtypes, enums.
+    /// `pl.X`, `pl.X.Y` as a constant: dtypes, enums, and `pl.AUTO` (the sentinel −1 of
+    /// `pl.reserve_buffer(base=pl.AUTO)`: let the compiler place the buffer).
     fn pl_constant(&mut self, m: ModuleId, path: &str, span: Span) -> Option<Const> {
         let file = self.modules[m].file;
         if let Some(d) = DType::from_name(path) {
             return Some(Const::DType(d));
+        }
+        if path == "AUTO" {
+            return Some(Const::Int(crate::ir::ops::AUTO_BASE));
         }
         if let Some(layout) = crate::ir::Layout::from_name(path) {
             return Some(Const::Enum(EnumValue::Layout(layout)));

@@ -643,12 +643,21 @@ impl Lowering<'_> {
         // A dict is a constant when its keys and values are (`{"fp32": pl.FP32}`); one that
         // holds anything else (`{"add": add_fn}`) is host code, as the splitter would have
         // said had it known the names.
-        if matches!(self.modules[m].ast.expr(value).kind, AstExpr::Dict(_)) {
+        // A conditional expression that reads host code (`MODE = 1 if flag else 2`, `flag`
+        // computed in Python) is host code too: only the constant ones fold.
+        // (Any dict that does not fold is host code; a conditional expression only when what
+        // stopped it is a host-code name, E0222.)
+        let what = match self.modules[m].ast.expr(value).kind {
+            AstExpr::Dict(_) => Some((true, "the dict assigned to `{}` holds values that are not constants")),
+            AstExpr::IfExp { .. } => Some((false, "the conditional expression assigned to `{}` reads host code")),
+            _ => None,
+        };
+        if let Some((any_failure, what)) = what {
             let before = self.diags.len();
             let v = self.eval_const(m, value);
-            if v.is_none() {
+            if v.is_none() && (any_failure || self.diags[before..].iter().all(|d| d.code == Code::E0222)) {
                 self.diags.truncate(before);
-                self.host_dict(m, targets, value);
+                self.host_value(m, targets, value, what);
                 return;
             }
             for &target in targets {
@@ -672,15 +681,16 @@ impl Lowering<'_> {
         }
     }
 
-    /// A module-level dict that is not a constant: its names are host names (N0001).
-    fn host_dict(&mut self, m: ModuleId, targets: &[ast::ExprId], value: ast::ExprId) {
+    /// A module-level dict or conditional expression that is not a constant: its names are
+    /// host names (N0001); `what` says why, `{}` standing for the first target.
+    fn host_value(&mut self, m: ModuleId, targets: &[ast::ExprId], value: ast::ExprId, what: &str) {
         let file = self.modules[m].file;
         let first = self.modules[m].ast.expr(targets[0]).span;
         let span = first.to(self.modules[m].ast.expr(value).span);
         let name = self.text(file, first).to_string();
         self.diags.push(Diagnostic::note(
             Code::N0001,
-            format!("host code skipped: the dict assigned to `{name}` holds values that are not constants"),
+            format!("host code skipped: {}", what.replace("{}", &name)),
             Label::primary(file, span, "runs in Python"),
         ));
         for &target in targets {

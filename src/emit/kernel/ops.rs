@@ -78,7 +78,7 @@ impl Emitter<'_> {
         }
         let int32 = |text: String| (format!("static_cast<int32_t>({text})"), Repr::Scalar("int32_t"));
         Ok(match c.op {
-            Op::SystemReserveBuffer => int32(self.int_arg(c.get(P::Base), -1)?),
+            Op::SystemReserveBuffer => int32(self.int_arg(c.get(P::Base), crate::ir::ops::AUTO_BASE)?),
             Op::SystemImportPeerBuffer => int32("-1".to_string()),
             Op::TileTpushToAiv | Op::TileTpushToAic => {
                 let t = self.tile_arg(self.need(c, P::Tile)?)?;

@@ -816,7 +816,7 @@ impl Lower<'_> {
         let none = Val::Scalar("0".to_string(), DType::Index);
         match op {
             Op::SystemReserveBuffer => {
-                let base = self.literal(op, args, P::Base, -1, loc)?.max(0);
+                let base = self.literal(op, args, P::Base, crate::ir::ops::AUTO_BASE, loc)?.max(0);
                 Ok(Val::Scalar(base.to_string(), DType::Int32))
             }
             Op::SystemImportPeerBuffer => Ok(Val::Scalar("0".to_string(), DType::Int32)),
