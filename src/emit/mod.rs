@@ -161,6 +161,33 @@ impl Out<'_> {
         self.took(rel, result);
     }
 
+    /// Emits `items` in parallel (rayon), one file each (`make` gives its path and text),
+    /// handing each file to the sink as soon as it is made; records the files in the items'
+    /// order, and the errors of those that could not be emitted: the same files and errors,
+    /// in the same order, as a serial run's.
+    fn emit_par<T: Send>(
+        &mut self,
+        items: Vec<T>,
+        make: impl Fn(T) -> Result<(String, String), Vec<Diagnostic>> + Sync + Send,
+        errors: &mut Vec<Diagnostic>,
+    ) {
+        let sink = self.sink;
+        let emitted: Vec<Result<(String, Taken), Vec<Diagnostic>>> = items
+            .into_par_iter()
+            .map(|item| {
+                let (rel, code) = make(item)?;
+                let taken = sink.put(&rel, code);
+                Ok((rel, taken))
+            })
+            .collect();
+        for e in emitted {
+            match e {
+                Ok((rel, taken)) => self.took(rel, taken),
+                Err(d) => errors.extend(d),
+            }
+        }
+    }
+
     /// Records a file the sink took (or failed to).
     fn took(&mut self, rel: String, result: Result<Option<String>, FileError>) {
         match result {
@@ -291,7 +318,6 @@ fn emit_entries(
     out: &mut Out,
     errors: &mut Vec<Diagnostic>,
 ) {
-    let sink = out.sink;
     let split_mixed = shared.split_mixed;
     for batch in entries.chunks(ENTRY_BATCH) {
         let emitted: Vec<_> = batch
@@ -313,25 +339,15 @@ fn emit_entries(
             }
         }
         let shared = &*shared;
-        let written: Vec<Result<(String, Taken), Vec<Diagnostic>>> = ready
-            .into_par_iter()
-            .map(|(e, code, ids, placeholders)| {
-                let code = match orchestration::Shared::renumber(&code, &ids, placeholders) {
-                    Some(code) => code,
-                    // Never (see `per_file`): emitted again with the program's numbering.
-                    None => orchestration::emit_entry(p, names, e, &mut shared.numbered())?,
-                };
-                let rel = entry_file(names, e);
-                let taken = sink.put(&rel, code);
-                Ok((rel, taken))
-            })
-            .collect();
-        for w in written {
-            match w {
-                Ok((rel, taken)) => out.took(rel, taken),
-                Err(d) => errors.extend(d),
-            }
-        }
+        let renumbered = |(e, code, ids, placeholders): (Symbol, String, Vec<u32>, usize)| {
+            let code = match orchestration::Shared::renumber(&code, &ids, placeholders) {
+                Some(code) => code,
+                // Never (see `per_file`): emitted again with the program's numbering.
+                None => orchestration::emit_entry(p, names, e, &mut shared.numbered())?,
+            };
+            Ok((entry_file(names, e), code))
+        };
+        out.emit_par(ready, renumbered, errors);
     }
 }
 
@@ -354,27 +370,16 @@ fn emit_kernels(
         .filter(|f| f.decl.kind.is_device_kernel() && reached.is_none_or(|r| r.contains(&f.name)))
         .map(|f| f.name)
         .collect();
-    let sink = out.sink;
-    let emitted: Vec<Result<(String, Taken), Box<Diagnostic>>> = kernels
-        .par_iter()
-        .map(|&name| {
-            let code = match (opts.target, opts.kernels) {
-                (Target::Cpu, _) => kernel::emit_kernel(p, names, name),
-                (Target::A2a3Sim, KernelForm::Cpu) => simpler::kernel(p, names, name),
-                (Target::A2a3Sim, KernelForm::PtoIsa) => pto::kernel(p, names, name),
-            }
-            .map_err(Box::new)?;
-            let rel = kernel::kernel_file(names, name);
-            let taken = sink.put(&rel, code);
-            Ok((rel, taken))
-        })
-        .collect();
-    for emitted in emitted {
-        match emitted {
-            Ok((rel, taken)) => out.took(rel, taken),
-            Err(d) => errors.push(*d),
+    let emit = |name: Symbol| {
+        let code = match (opts.target, opts.kernels) {
+            (Target::Cpu, _) => kernel::emit_kernel(p, names, name),
+            (Target::A2a3Sim, KernelForm::Cpu) => simpler::kernel(p, names, name),
+            (Target::A2a3Sim, KernelForm::PtoIsa) => pto::kernel(p, names, name),
         }
-    }
+        .map_err(|d| vec![d])?;
+        Ok((kernel::kernel_file(names, name), code))
+    };
+    out.emit_par(kernels, emit, errors);
 }
 
 /// The harness's files (`--harness`): for one entry only.
