@@ -181,10 +181,15 @@ spelled_enum! {
 }
 
 spelled_enum! {
-    /// `pl.Role.X`.
+    /// `pl.Role.X`. `Worker` is the name older PyPTO releases gave the non-orchestrating
+    /// role, before it became `SubWorker` and a HOST one's body became Python: a program
+    /// spelling it is read as those releases read it (its body is pl code, an inline
+    /// `pl.at(level=HOST, role=pl.Role.Worker)` region is outlined, and the outlined
+    /// function's name says `_worker`).
     Role {
         Orchestrator,
         SubWorker,
+        Worker,
     }
 }
 

@@ -240,8 +240,12 @@ impl FnLower<'_, '_> {
             );
             return None;
         };
-        let kind = self.cx.func(key).expect("checked").decl.kind;
-        if matches!(kind, FuncKind::Inline | FuncKind::Opaque | FuncKind::Orchestration) {
+        let decl = &self.cx.func(key).expect("checked").decl;
+        let kind = decl.kind;
+        // An Opaque function with a level is a hierarchy function (what OutlineHierarchyScopes
+        // makes of `with pl.at(level=..., ...) as tid:`), which PyPTO launches as a task.
+        let hierarchy = kind == FuncKind::Opaque && decl.level.is_some();
+        if matches!(kind, FuncKind::Inline | FuncKind::Opaque | FuncKind::Orchestration) && !hierarchy {
             let name = self.cx.name(key.1).to_string();
             self.error_help(
                 Code::E0217,
@@ -250,7 +254,7 @@ impl FnLower<'_, '_> {
                     "pl.{path}() launches a task, but `{name}` is an {kind} function, which does not run as a task"
                 ),
                 "not a kernel",
-                "launch an InCore, AIC, AIV, Group, Spmd or Graph function, or call it directly",
+                "launch an InCore, AIC, AIV, Group, Spmd or Graph function or a function with a `level=`, or call it directly",
             );
             return None;
         }

@@ -30,8 +30,9 @@ const HIERARCHY: Target = Target {
     },
 };
 
-/// `_<level>[_orch|_sub_worker]_`: the level's canonical name in lower case without the
-/// underscore before a cluster's number (`cluster0`), then the role.
+/// `_<level>[_orch|_sub_worker|_worker]_`: the level's canonical name in lower case without
+/// the underscore before a cluster's number (`cluster0`), then the role (`_worker` for the
+/// older releases' `pl.Role.Worker`, as they named it).
 fn suffix(kind: &ScopeKind) -> String {
     let ScopeKind::Hierarchy { level, role } = kind else { return "_hierarchy_".to_string() };
     let level = match level {
@@ -43,6 +44,7 @@ fn suffix(kind: &ScopeKind) -> String {
     let role = match role {
         Some(Role::Orchestrator) => "_orch",
         Some(Role::SubWorker) => "_sub_worker",
+        Some(Role::Worker) => "_worker",
         None => "",
     };
     format!("_{level}{role}_")
@@ -130,5 +132,6 @@ mod tests {
         assert_eq!(k(Level::Host, Some(Role::SubWorker)), "_host_sub_worker_");
         assert_eq!(k(Level::Cluster1, None), "_cluster1_");
         assert_eq!(k(Level::ChipDie, Some(Role::Orchestrator)), "_chip_die_orch_");
+        assert_eq!(k(Level::Cluster0, Some(Role::Worker)), "_cluster0_worker_");
     }
 }
