@@ -61,7 +61,7 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     }
     let deep = depth_guard(f.cx);
     // A HOST SubWorker's body is Python, kept by PyPTO as it is written: plc reads its
-    // signature only (see `syntax::restrict::host_sub_worker`).
+    // signature only (and `restrict`'s findings in it were dropped: `report_role_bodies`).
     let python = info.decl.python_body();
     if python {
         f.python_body_note(&def);

@@ -72,6 +72,7 @@ pub fn lower(
         sig_types: ir::Types::default(),
         finished: Vec::new(),
         syntax_errors: false,
+        python_bodies: FxHashSet::default(),
         lowering_depth: 0,
         factories: Vec::new(),
         factory_memo: Vec::new(),
@@ -90,7 +91,10 @@ pub fn lower(
     if !cx.syntax_errors {
         cx.instantiate_factories(root_module, factory);
         cx.collect_functions();
-        cx.lower_bodies();
+        cx.report_role_bodies();
+        if !cx.syntax_errors {
+            cx.lower_bodies();
+        }
         cx.label_factory_diags();
     }
     let Lowering { finished: programs, mut diags, .. } = cx;
@@ -230,6 +234,9 @@ pub(crate) struct Lowering<'s> {
     finished: Vec<Program>,
     /// A file of the program has a syntax error: bodies are not lowered.
     syntax_errors: bool,
+    /// The functions (file, statement) whose resolved decorator makes the body Python (a
+    /// HOST SubWorker's): what `restrict` found in it is dropped (`report_role_bodies`).
+    python_bodies: FxHashSet<(FileId, AstStmtId)>,
     /// How many function bodies are being lowered at once (a call of a function without a
     /// return annotation lowers the callee first).
     pub lowering_depth: usize,
@@ -760,6 +767,25 @@ impl Lowering<'_> {
         }
     }
 
+    /// What `restrict` found in the bodies of functions whose decorator gives a `role=`
+    /// (`Ast::role_body_checks`), now that every decorator is resolved: dropped for a body
+    /// that is Python (`FuncDecl::python_body`, decided in `collect_function`), reported
+    /// otherwise, as a syntax error (the bodies are then not lowered). A factory's instance
+    /// shares its file's statements, so a body is Python when any reading of it says so;
+    /// a report repeated by two instances is dropped with the other repeats.
+    fn report_role_bodies(&mut self) {
+        for m in 0..self.modules.len() {
+            let file = self.modules[m].file;
+            let checks = std::mem::take(&mut self.modules[m].ast.role_body_checks);
+            for (stmt, d) in checks {
+                if !self.python_bodies.contains(&(file, stmt)) {
+                    self.syntax_errors |= d.severity == crate::diag::Severity::Error;
+                    self.diags.push(d);
+                }
+            }
+        }
+    }
+
     fn collect_program(&mut self, m: ModuleId, class: &ast::ClassDef) {
         let file = self.modules[m].file;
         let Some(deco) = class.decorators.first() else { return };
@@ -810,6 +836,9 @@ impl Lowering<'_> {
         decl.strict_ssa |= program_strict.unwrap_or(false);
         let name = def.name.name;
         (decl.level, decl.role) = self.level_role(file, def.name.span, name, decl.kind, decl.level, decl.role);
+        if decl.python_body() {
+            self.python_bodies.insert((file, stmt));
+        }
         // Parameters: a method's `self` is skipped. A method without `self` takes its
         // parameters as they are, as PyPTO reads it (`self.f(...)` still calls it).
         let mut params = Vec::new();

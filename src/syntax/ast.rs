@@ -25,6 +25,10 @@ pub struct Ast {
     pub body: Vec<StmtId>,
     /// Host code recognised and skipped before parsing, in source order.
     pub host: Vec<HostItem>,
+    /// What `restrict` found in the bodies of functions whose decorator gives a `role=`,
+    /// each with its function's statement: such a body may be Python (a HOST SubWorker's),
+    /// which only the resolved decorator tells, so lowering reports these or drops them.
+    pub role_body_checks: Vec<(StmtId, crate::diag::Diagnostic)>,
 }
 
 impl Ast {

@@ -85,7 +85,7 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         diags.extend(attempt);
         diags.extend(builder.diags);
         limits::check(file, &mut ast, diags);
-        restrict::check(file, src, &ast, diags);
+        ast.role_body_checks = restrict::check(file, src, &ast, diags);
         parse_host(file, src, interner, &mut ast, &host_tokens, diags);
         return ast;
     }

@@ -14,7 +14,14 @@ use crate::source::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Walks everything reachable from the module body and reports every unsupported form.
-pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
+///
+/// What it finds in the body of a function whose decorator gives a `role=` is returned
+/// instead, with the function's statement (the outermost such function): with
+/// `role=SubWorker` at HOST level or above, the body is Python that PyPTO keeps as written
+/// (an `InlineStmt`), and only the decorator resolved against the module's names says so
+/// (`import pypto.language as p`, a constant bound to the role). Lowering decides, once,
+/// when it reads the decorator (`FuncDecl::python_body`), and reports the others.
+pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) -> Vec<(StmtId, Diagnostic)> {
     let mut r = Restrict {
         file,
         src,
@@ -24,10 +31,14 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
         reported: FxHashMap::default(),
         compile_time: false,
     };
-    // Statements with their context: whether they sit inside a function or a class body.
-    let mut stack: Vec<(StmtId, Context)> = ast.body.iter().rev().map(|&s| (s, Context::Module)).collect();
+    let mut deferred = Vec::new();
+    // Statements with their context (whether they sit inside a function or a class body)
+    // and the function with a `role=` whose body holds them, if any.
+    let mut stack: Vec<(StmtId, Context, Option<StmtId>)> =
+        ast.body.iter().rev().map(|&s| (s, Context::Module, None)).collect();
     let mut nodes = Vec::new();
-    while let Some((id, context)) = stack.pop() {
+    while let Some((id, context, owner)) = stack.pop() {
+        let before = r.diags.len();
         r.stmt(id, context);
         let inner = match &ast.stmt(id).kind {
             // An undecorated top-level `def` reaches the parser only as a program factory
@@ -39,53 +50,36 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) {
         };
         // A module constant's value is evaluated at compile time, as a factory's statements.
         let module_constant = inner == Context::Module && matches!(ast.stmt(id).kind, StmtKind::Assign { .. });
-        // A HOST SubWorker's body is Python that PyPTO keeps verbatim: only its signature is pl.
-        let python_body = matches!(&ast.stmt(id).kind, StmtKind::FunctionDef(def) if host_sub_worker(ast, src, def));
+        let body_owner = owner.or_else(|| match &ast.stmt(id).kind {
+            StmtKind::FunctionDef(def) if gives_role(ast, src, def) => Some(id),
+            _ => None,
+        });
         nodes.clear();
         ast.stmt_children(id, &mut nodes);
         for node in nodes.iter().rev() {
             match *node {
-                Node::Stmt(_) if python_body => {}
-                Node::Stmt(s) => stack.push((s, inner)),
+                Node::Stmt(s) => stack.push((s, inner, body_owner)),
                 Node::Expr(e) => {
                     r.compile_time = inner == Context::Factory || module_constant;
                     r.expr_tree(e)
                 }
             }
         }
+        if let Some(owner) = owner {
+            deferred.extend(r.diags.drain(before..).map(|d| (owner, d)));
+        }
     }
+    deferred
 }
 
-/// `@pl.function(level=<HOST or above>, role=pl.Role.SubWorker)`: a function whose body PyPTO
-/// keeps as verbatim Python (an `InlineStmt`) instead of parsing it as pl.
-pub fn host_sub_worker(ast: &Ast, src: &str, def: &FunctionDef) -> bool {
-    let text = |e: ExprId| {
-        let span = ast.expr(e).span;
-        &src[span.lo as usize..span.hi as usize]
-    };
-    def.decorators.iter().any(|d| {
-        let ExprKind::Call { func, args } = &ast.expr(d.expr).kind else { return false };
-        if !matches!(text(*func), "pl.function" | "function") {
-            return false;
-        }
-        let (mut host, mut sub_worker) = (false, false);
-        for arg in args {
-            let ArgKind::Keyword(key) = arg.kind else { continue };
-            let value = text(arg.value);
-            let member = |family: &str| {
-                value.strip_prefix("pl.").unwrap_or(value).strip_prefix(family).and_then(|m| m.strip_prefix('.'))
-            };
-            match &src[key.span.lo as usize..key.span.hi as usize] {
-                "level" => {
-                    host = member("Level")
-                        .and_then(crate::ir::Level::from_name)
-                        .is_some_and(|l| l >= crate::ir::Level::Host)
-                }
-                "role" => sub_worker = member("Role") == Some("SubWorker"),
-                _ => {}
-            }
-        }
-        host && sub_worker
+/// Whether one of the function's decorators is a call with a `role=` keyword (what a HOST
+/// SubWorker's decorator needs; its value is read by lowering, after names resolve).
+fn gives_role(ast: &Ast, src: &str, def: &FunctionDef) -> bool {
+    def.decorators.iter().any(|d| match &ast.expr(d.expr).kind {
+        ExprKind::Call { args, .. } => args.iter().any(
+            |a| matches!(a.kind, ArgKind::Keyword(key) if &src[key.span.lo as usize..key.span.hi as usize] == "role"),
+        ),
+        _ => false,
     })
 }
 
