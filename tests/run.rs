@@ -850,6 +850,28 @@ fn mx_matmuls_are_refused_with_the_reason() {
     assert!(err.starts_with(&format!("{file}:20:11: error[E0601]: `pl.tile.matmul_mx`")), "{err}");
 }
 
+/// MX quantization (`pl.quant_mx`) and scale loads with `mx_layout=` type and lower (both
+/// sides, FP8E5M2 data too), but have no CPU form: `plc run` and `plc compile` stop at the
+/// quantizer with the reason; the prequantized kernel stops at its first scale address.
+#[test]
+fn mx_quantization_is_refused_with_the_reason() {
+    let file = "tests/emit/mx_quant.pl";
+    let check = plc(&["check", file]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let run = plc(&["run", file, "--entry", "entry", "--message-format", "short"]);
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:17:14: error[E0803]: `pl.quant_mx`")), "{err}");
+    assert!(err.contains("FP8E8M0 blocks"), "{err}");
+    let run = plc(&["run", file, "--entry", "prequant_entry", "--message-format", "short"]);
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:43:11: error[E0803]: `pl.tile.tget_scale_addr`")), "{err}");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mx_quant");
+    let compile = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(compile.status.code(), Some(1));
+    let err = String::from_utf8(compile.stderr).unwrap();
+    assert!(err.starts_with(&format!("{file}:17:14: error[E0601]: `pl.quant_mx`")), "{err}");
+}
+
 /// The merge of several lists (tests/emit/mrgsort_format2.pl) against PTO-ISA's TMRGSORT
 /// as its CPU simulator computes it: the head of the list whose value is largest goes next
 /// (the earlier list on a tie), one (value, index) pair at a time, until the result is full

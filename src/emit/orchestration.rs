@@ -1485,6 +1485,7 @@ impl<'a> Emitter<'a> {
             | Special::BlockLoad
             | Special::BlockStore
             | Special::CreateTile
+            | crate::ir::ops::specials!(buffers)
             | Special::Move
             | Special::TransposeView
             | Special::SyncAll => self.misplaced(op, loc),

@@ -199,4 +199,7 @@ impl Args for Retyped<'_> {
     fn text(&self, i: usize) -> Option<String> {
         self.view.text(i)
     }
+    fn tuple_items(&self, i: usize) -> Option<Vec<Type>> {
+        self.view.tuple_items(i)
+    }
 }

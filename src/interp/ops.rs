@@ -182,6 +182,7 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         Special::CreateTensor
         | Special::Full
         | Special::CreateTile
+        | Special::CreateBufferSet
         | Special::Ci
         | Special::ArrayCreate
         | Special::ShapeOf
@@ -219,6 +220,14 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         Special::TaskIdOf => Ok(it.task_id_of(&a.tensor(P::Producer)?)),
         crate::ir::ops::specials!(placing) => placing(special, a),
         crate::ir::ops::specials!(tuple) => gather_compare(a),
+        Special::BufferSlot => {
+            let Value::Tuple(slots) = a.req(P::Buffers)? else {
+                return Err(format!("`{}` needs a set of tile buffers", a.op()));
+            };
+            let i = a.int(P::Index)?;
+            let slot = usize::try_from(i).ok().and_then(|k| slots.get(k));
+            slot.cloned().ok_or_else(|| format!("slot {i} of a set of {} tile buffers (`{}`)", slots.len(), a.op()))
+        }
     }
 }
 
@@ -239,6 +248,11 @@ fn create(it: &Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
                 }
             }
             wrap_like(tile || special == Special::CreateTile, d)
+        }
+        Special::CreateBufferSet => {
+            let slot = Dense::zeros(a.dtype(P::Dtype)?, check_size(a.shape(P::Shape)?)?);
+            let count = usize::try_from(a.int(P::Count)?).map_err(|_| "a negative count of buffers")?;
+            Value::tuple((0..count).map(|_| wrap_like(true, slot.clone())).collect())
         }
         Special::Ci => {
             let start = a.num(P::Start)?;

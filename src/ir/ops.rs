@@ -86,9 +86,9 @@ pub enum OpKind {
     /// buffer of `size` bytes in a memory space, whose address the `pl.MemRef(...)` of a
     /// tile annotation names. No CPU form: there every tile has storage of its own.
     PlannedMemory,
-    /// The MX (microscaling) matmuls and their scale addresses (`matmul_mx*`,
-    /// `tget_scale_addr`): FP8E4M3FN data with FP8E8M0 block scales in the cube's scale
-    /// buffers; no CPU form.
+    /// The MX (microscaling) ops: the matmuls and their scale addresses (`matmul_mx*`,
+    /// `tget_scale_addr`), FP8 data with FP8E8M0 block scales in the cube's scale buffers,
+    /// and the quantizer that makes such pairs (`quant_mx`); no CPU form.
     Microscaling,
     /// The lane transfers of a `pl.split_aiv` region (`aiv_shard`, `aic_gather`): a lane's
     /// share of a cube tile, and the cube tile gathered back from the two lanes' shares.
@@ -128,7 +128,7 @@ impl OpKind {
                 "a lane's share of a pl.split_aiv region needs the lane, which plc's CPU runtime, running the two lanes one after the other, does not give the op",
             ),
             OpKind::Microscaling => Some(
-                "the MX matmuls read FP8 data scaled by FP8E8M0 blocks from the cube's scale buffers, which plc's CPU runtime does not model",
+                "the MX ops (matmul_mx*, tget_scale_addr, quant_mx, tquant) work on FP8 data scaled by FP8E8M0 blocks of 32 elements, held in the cube's scale buffers, which plc's CPU runtime does not model",
             ),
             _ => None,
         }
@@ -321,6 +321,7 @@ macro_rules! specials {
     (tuple) => { $crate::ir::ops::specials!(@ GatherCompare)
     };
     (placing) => { $crate::ir::ops::specials!(@ MScatter GatherRow) };
+    (buffers) => { $crate::ir::ops::specials!(@ CreateBufferSet BufferSlot) };
     (shaping) => { $crate::ir::ops::specials!(@ Tri FillpadExpand FillpadInplace ExpandClone Extract) };
     (scatter) => { $crate::ir::ops::specials!(@ Scatter ScatterMask ScatterUpdate Random ReinterpretView) };
     (@ $($member:ident)*) => { $($crate::ir::ops::Special::$member)|* };
@@ -414,6 +415,11 @@ pub enum Special {
     BlockStore,
     /// `pl.create_tile(shape, dtype)`.
     CreateTile,
+    /// `pl.create_tile_buffers(count, shape, dtype, memory_space)`: a tuple of `count` zero
+    /// tiles of `shape`.
+    CreateBufferSet,
+    /// `buffers[i]` of a set of tile buffers, `i` known at run time: slot `i` (in range).
+    BufferSlot,
     /// A tile copied to another memory (`transpose=`: with its last two axes swapped).
     Move,
     /// The last two extents of a tile swapped, with no copy.
@@ -426,8 +432,9 @@ pub enum Special {
     /// The index of the vector core within its cluster (0 on the CPU's one core).
     SubblockIdx,
     /// Hardware synchronisation and cache control (`pl.system.bar_all`, `sync_set`,
-    /// `fence`, `cacheinvalid`, ...): no effect on a sequential CPU, where every write is
-    /// seen by the next read.
+    /// `fence`, `cacheinvalid`, ...), and a tile buffer handed back to a pipeline's
+    /// rotation (`pl.tile.release`): no effect on a sequential CPU, where every write is
+    /// seen by the next read and every tile has storage of its own.
     Hardware,
     /// `pl.system.available_aiv_count()`: the vector cores of the device (48 on the CPU
     /// runtime, which stands for an a2a3 device).
@@ -555,6 +562,10 @@ params! {
     Mem = "mem", Coalesce = "coalesce", GatherOob = "gather_oob", DstOffset = "dst_offset", SrcOffset = "src_offset",
     BlockTable = "block_table", BlockSize = "block_size", MaxIndices = "max_indices", Space = "space",
     ColOff = "col_off", IsTrans = "is_trans", IsBMatrix = "is_b_matrix",
+    // Parameters of the MX rows newer than ops.md (PyPTO's tests use them).
+    GroupAxis = "group_axis", MxLayout = "mx_layout",
+    // Parameters of the explicit tile buffers (newer than ops.md).
+    Count = "count", Out = "out", Buffers = "buffers",
 }
 
 impl std::fmt::Display for Param {
@@ -649,6 +660,11 @@ pub trait Args {
     /// The tuple of `elements`, for an op with several results (`gather_compare`); `None`
     /// where no type can be made (the default). The caller of the rule interns the elements.
     fn tuple(&self, _elements: Vec<Type>) -> Option<Type> {
+        None
+    }
+    /// The element types of argument `i` when it is a tuple value (a set of tile buffers);
+    /// `None` where they are not known here (the default).
+    fn tuple_items(&self, _i: usize) -> Option<Vec<Type>> {
         None
     }
 }
@@ -1336,10 +1352,93 @@ fn load(a: &dyn Args) -> Result<Type, String> {
     same_rank(a, 1, 2, ("offsets", "shapes"))?;
     same_rank(a, 3, 2, ("valid_shapes", "shapes"))?;
     same_rank(a, 7, 2, ("valid_shape", "shapes"))?;
+    mx_layout_arg(a, 10)?;
     if bool_arg(a, 5, false) {
         swap_last_two(&mut shape);
     }
-    Ok(Type::Tile { shape, dtype, memory: Some(memory) })
+    into_out(a, 11, Type::Tile { shape, dtype, memory: Some(memory) })
+}
+
+/// `out=` of a tile op (explicit tile buffers, newer than ops.md): the tile buffer (a slot
+/// of `pl.create_tile_buffers`) the device writes the result into. It must be a tile of
+/// the result's shape; the result keeps its own type. On the CPU, where every tile has
+/// storage of its own, the result is a value of its own and the buffer is not written.
+fn into_out(a: &dyn Args, i: usize, result: Type) -> Result<Type, String> {
+    let Some(out) = a.ty(i) else { return Ok(result) };
+    let (Type::Tile { shape: given, .. }, Type::Tile { shape: want, .. }) = (out, &result) else {
+        return match out {
+            Type::Tile { .. } | Type::Unknown => Ok(result),
+            other => Err(format!("out= must be a tile buffer, got {}", other.kind_name())),
+        };
+    };
+    let differ = given.len() != want.len()
+        || given.iter().zip(want).any(|(g, w)| matches!((g, w), (Dim::Const(x), Dim::Const(y)) if x != y));
+    if differ {
+        let text = |s: &[Dim]| {
+            let items: Vec<String> =
+                s.iter().map(|d| if let Dim::Const(n) = d { n.to_string() } else { "?".into() }).collect();
+            format!("[{}]", items.join(", "))
+        };
+        return Err(format!("out= must be a tile of the result's shape {}, got {}", text(want), text(given)));
+    }
+    Ok(result)
+}
+
+/// `create_tile_buffers(count, shape, dtype, memory_space=Vec)` (newer than ops.md; IR
+/// `tile.create_buffer_set`): `count` tile buffers of one static shape, dtype and memory,
+/// which a pipelined loop rotates through: a tuple of `count` tiles of one type.
+/// `buffers[i]` is slot `i`: the element for a constant `i`, [`buffer_slot`] for an index
+/// known at run time.
+fn tile_buffer_set(a: &dyn Args) -> Result<Type, String> {
+    let count = match a.int(0) {
+        Some(n) if n > 0 => n,
+        Some(n) => return Err(format!("count must be a positive number of buffers, got {n}")),
+        None => return Err("count must be a positive integer constant".to_string()),
+    };
+    let shape = shape_arg(a, 1)?;
+    if shape.is_empty() || shape.iter().any(|d| !matches!(d, Dim::Const(n) if *n > 0)) {
+        return Err("the shape of a tile buffer must be non-empty, static and positive".to_string());
+    }
+    let slot = Type::Tile { shape, dtype: dtype_arg(a, 2)?, memory: Some(memory_arg(a, 3, MemorySpace::Vec)?) };
+    a.tuple(vec![slot; count as usize]).ok_or_else(|| "a result of several values is not known here".to_string())
+}
+
+/// `buffer_slot(buffers, index)` (IR `tile.buffer_slot`, what `buffers[index]` lowers to
+/// when the index is known only at run time): the slot of a set of tile buffers, a tile
+/// of the set's one type.
+fn buffer_slot(a: &dyn Args) -> Result<Type, String> {
+    match a.ty(0) {
+        Some(Type::Tuple(_)) => {}
+        Some(Type::Unknown) | None => return Ok(Type::Unknown),
+        Some(other) => {
+            return Err(format!(
+                "buffers must be a set of tile buffers (pl.create_tile_buffers), got {}",
+                other.kind_name()
+            ))
+        }
+    }
+    let Some(items) = a.tuple_items(0) else { return Ok(Type::Unknown) };
+    match items.first() {
+        Some(first @ Type::Tile { .. }) if items.iter().all(|t| t == first) => Ok(first.clone()),
+        _ => Err("buffers must be a set of tile buffers of one type (pl.create_tile_buffers)".to_string()),
+    }
+}
+
+/// The GM layouts an MX scale load may name (`mx_layout=`, newer than ops.md): the
+/// A-side scale `[M, K/32]` in `mx_a_zz` order, the B-side scale `[K/32, N]` in `mx_b_nn`.
+const MX_LAYOUTS: [&str; 2] = ["mx_a_zz", "mx_b_nn"];
+
+/// `mx_layout=` of `pl.load`, when given: one of [`MX_LAYOUTS`]. It only tells the
+/// hardware's loader how the scale bytes lie in memory; the tile is the same.
+fn mx_layout_arg(a: &dyn Args, i: usize) -> Result<(), String> {
+    if !a.present(i) {
+        return Ok(());
+    }
+    match a.text(i) {
+        Some(t) if MX_LAYOUTS.contains(&t.as_str()) => Ok(()),
+        Some(t) => Err(format!("mx_layout must be one of {}, got \"{t}\"", MX_LAYOUTS.join(", "))),
+        None => Err(format!("mx_layout must be a string constant, one of {}", MX_LAYOUTS.join(", "))),
+    }
 }
 
 /// The memory codes of the old `pl.op.block` API: 1 = UB, 2 = L1, 3 = L0A, 4 = L0B.
@@ -1731,6 +1830,21 @@ fn check_init_cond(a: &dyn Args, i: usize) -> Result<(), String> {
 /// The checks PyPTO makes on the operands of an MX matmul (`lhs`, `lhs_scale`, `rhs`,
 /// `rhs_scale` at `first..first + 4`): 2-D FP8E4M3FN data with equal K and 2-D FP8E8M0
 /// scales. Returns the product's `[M, N]`.
+/// The FP8 element types of MX data: E4M3FN (ops.md) and E5M2 (PyPTO's newer tests,
+/// after PTO-ISA's TMATMUL_MX samples).
+const MX_DATA: [DType; 2] = [DType::Fp8E4M3Fn, DType::Fp8E5M2];
+
+/// That `ty` (an MX operand named `name`) has one of the dtypes `wants`, when it has one.
+fn mx_dtype(name: &str, ty: &Type, wants: &[DType]) -> Result<(), String> {
+    match ty.dtype() {
+        Some(d) if !wants.contains(&d) => {
+            let names: Vec<&str> = wants.iter().map(|w| w.name()).collect();
+            Err(format!("{name} must have dtype {}, got {}", names.join(" or "), d.name()))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn mx_operands(a: &dyn Args, first: usize) -> Result<Vec<Dim>, String> {
     let names = ["lhs", "lhs_scale", "rhs", "rhs_scale"];
     let mut tys = Vec::new();
@@ -1739,11 +1853,8 @@ fn mx_operands(a: &dyn Args, first: usize) -> Result<Vec<Dim>, String> {
         if let Some(s) = ty.shape().filter(|s| s.len() != 2) {
             return Err(format!("{name} must be a 2-D tile, it has {} dimension(s)", s.len()));
         }
-        let want = if k % 2 == 0 { DType::Fp8E4M3Fn } else { DType::Fp8E8M0 };
-        match ty.dtype() {
-            Some(d) if d != want => return Err(format!("{name} must have dtype {}, got {}", want.name(), d.name())),
-            _ => {}
-        }
+        let wants: &[DType] = if k % 2 == 0 { &MX_DATA } else { &[DType::Fp8E8M0] };
+        mx_dtype(name, ty, wants)?;
         tys.push(ty);
     }
     let (lhs, rhs) = (tys[0], tys[2]);
@@ -1792,16 +1903,109 @@ fn matmul_mx_bias(a: &dyn Args) -> Result<Type, String> {
 /// `tget_scale_addr(dst_scale, src)`: the scale tile (FP8E8M0) of an FP8E4M3FN tile, both 2-D.
 fn tget_scale_addr(a: &dyn Args) -> Result<Type, String> {
     let (dst, src) = (a.ty(0).ok_or("missing dst_scale")?, a.ty(1).ok_or("missing src")?);
-    for (name, ty, want) in [("dst_scale", dst, DType::Fp8E8M0), ("src", src, DType::Fp8E4M3Fn)] {
-        match ty.dtype() {
-            Some(d) if d != want => return Err(format!("{name} must have dtype {}, got {}", want.name(), d.name())),
-            _ => {}
-        }
+    for (name, ty, wants) in [("dst_scale", dst, &[DType::Fp8E8M0][..]), ("src", src, &MX_DATA[..])] {
+        mx_dtype(name, ty, wants)?;
         if let Some(s) = ty.shape().filter(|s| s.len() != 2) {
             return Err(format!("{name} must be a 2-D tile, it has {} dimension(s)", s.len()));
         }
     }
     Ok(dst.clone())
+}
+
+/// The elements of one MX block: one FP8E8M0 scale per 32 data elements.
+const MX_GROUP: i64 = 32;
+
+/// `quant_mx(src, group_axis=1, dtype=FP8E4M3FN)` (newer than ops.md; IR `tile.tquant_mx`):
+/// a 2-D FP16/BF16/FP32 `Vec` tile of static extents quantized in blocks of 32 along its
+/// columns, as the pair (FP8E4M3FN data, FP8E8M0 block scales). With `group_axis=1` (the
+/// A side of `matmul_mx`) the source is `[M, K]`, the data `[M, K]` and the scales
+/// `[M, K/32]`, M a multiple of 16; with `group_axis=0` (the B side) the source is `[N, K]`
+/// and comes out transposed, data `[K, N]` and scales `[K/32, N]`, N a multiple of 32.
+/// K is a multiple of 64 either way.
+fn quant_mx(a: &dyn Args) -> Result<Type, String> {
+    let src = a.ty(0).ok_or("missing src")?;
+    if matches!(src, Type::Unknown) {
+        return Ok(Type::Unknown);
+    }
+    if let Some(d) = src.dtype().filter(|d| !matches!(d, DType::Fp16 | DType::Bf16 | DType::Fp32)) {
+        return Err(format!("src must have dtype FP16, BF16 or FP32, got {}", d.name()));
+    }
+    let axis = a.int(1).unwrap_or(1);
+    if axis != 0 && axis != 1 {
+        return Err(format!("group_axis must be 0 or 1, got {axis}"));
+    }
+    if let Some(d) = a.dtype(2).filter(|&d| d != DType::Fp8E4M3Fn) {
+        return Err(format!("dtype must be FP8E4M3FN (MXFP8), got {}", d.name()));
+    }
+    let (rows, cols) = match src.shape() {
+        Some([Dim::Const(r), Dim::Const(c)]) if *r > 0 && *c > 0 => (*r, *c),
+        Some([_, _]) => return Err("src must have static, positive extents".to_string()),
+        Some(s) => return Err(format!("src must be a 2-D tile, it has {} dimension(s)", s.len())),
+        None => return Ok(Type::Unknown),
+    };
+    if cols % 64 != 0 {
+        return Err(format!("K (the source's columns) must be a multiple of 64, got {cols}"));
+    }
+    let (row_unit, row_name) = if axis == 1 { (16, "M") } else { (MX_GROUP, "N") };
+    if rows % row_unit != 0 {
+        return Err(format!(
+            "{row_name} (the source's rows) must be a multiple of {row_unit} with group_axis={axis}, got {rows}"
+        ));
+    }
+    let (data, scales) =
+        if axis == 1 { ([rows, cols], [rows, cols / MX_GROUP]) } else { ([cols, rows], [cols / MX_GROUP, rows]) };
+    let tile = |shape: [i64; 2], dtype| Type::Tile {
+        shape: shape.map(Dim::Const).to_vec(),
+        dtype,
+        memory: Some(MemorySpace::Vec),
+    };
+    a.tuple(vec![tile(data, DType::Fp8E4M3Fn), tile(scales, DType::Fp8E8M0)])
+        .ok_or_else(|| "a result of several values is not known here".to_string())
+}
+
+/// The modes of the older MX quantizer `tquant`: MXFP8 (E4M3 or E5M2) or packed MXFP4.
+const TQUANT_MODES: [&str; 5] = ["mxfp8_e4m3", "mxfp8", "mxfp8_e5m2", "mxfp4", "mxfp4_e2m1"];
+
+/// `tquant(src, mode)` and its other name `mx_quant` (an older PyPTO form of `quant_mx`,
+/// IR `tile.tquant`): a 2-D FP16/BF16/FP32 tile quantized in blocks of 32 along its
+/// columns, as the pair (the quantized bytes, the E8M0 block exponents as raw bytes): an
+/// INT8 `[M, K]` for MXFP8 (a packed FP4 `[M, K/2]` for MXFP4) and a UINT8 `[1, M*K/32]`.
+fn tquant(a: &dyn Args) -> Result<Type, String> {
+    let src = a.ty(0).ok_or("missing src")?;
+    if matches!(src, Type::Unknown) {
+        return Ok(Type::Unknown);
+    }
+    if let Some(d) = src.dtype().filter(|d| !matches!(d, DType::Fp16 | DType::Bf16 | DType::Fp32)) {
+        return Err(format!("src must have dtype FP16, BF16 or FP32, got {}", d.name()));
+    }
+    let mode = a.text(1).unwrap_or_default();
+    if !TQUANT_MODES.contains(&mode.as_str()) {
+        return Err(format!("mode must be one of {}, got \"{mode}\"", TQUANT_MODES.join(", ")));
+    }
+    let (m, k) = match src.shape() {
+        Some([m, k]) => (*m, *k),
+        Some(s) => return Err(format!("src must be a 2-D tile, it has {} dimension(s)", s.len())),
+        None => return Ok(Type::Unknown),
+    };
+    if let Dim::Const(n) = k {
+        if n <= 0 || n % MX_GROUP != 0 {
+            return Err(format!("K (the source's columns) must be a positive multiple of 32, got {n}"));
+        }
+    }
+    let fp4 = mode.starts_with("mxfp4");
+    let data = match k {
+        Dim::Const(n) if fp4 => vec![m, Dim::Const(n / 2)],
+        _ if fp4 => vec![m, Dim::Unknown],
+        _ => vec![m, k],
+    };
+    let groups = match (m, k) {
+        (Dim::Const(m), Dim::Const(k)) => Dim::Const(m * (k / MX_GROUP)),
+        _ => Dim::Unknown,
+    };
+    let vec = Some(MemorySpace::Vec);
+    let data = Type::Tile { shape: data, dtype: if fp4 { DType::Fp4 } else { DType::Int8 }, memory: vec };
+    let scales = Type::Tile { shape: vec![Dim::Const(1), groups], dtype: DType::UInt8, memory: vec };
+    a.tuple(vec![data, scales]).ok_or_else(|| "a result of several values is not known here".to_string())
 }
 
 /// `block_len=` of a one-source merge: a positive multiple of 64 (PyPTO's check).
@@ -1878,6 +2082,12 @@ fn tensor_mrgsort_format2(a: &dyn Args) -> Result<Type, String> {
 /// `gemv(lhs [1, K], rhs [K, N])`. A tile product is an `Acc` tile of the accumulator
 /// dtype (`out_dtype`, an older keyword, must name that dtype); a tensor product has
 /// `out_dtype`, or promote(lhs, rhs).
+/// `pl.tile.matmul(lhs, rhs, out_dtype=None, out=None)`: [`matmul`], into the tile buffer
+/// `out=` when given ([`into_out`]).
+fn tile_matmul_out(a: &dyn Args) -> Result<Type, String> {
+    into_out(a, 3, matmul(a)?)
+}
+
 fn matmul(a: &dyn Args) -> Result<Type, String> {
     let (lhs, rhs) = (a.ty(0).ok_or("missing lhs")?, a.ty(1).ok_or("missing rhs")?);
     let tile = lhs.is_tile();
@@ -2845,7 +3055,7 @@ fn tile_extract(a: &dyn Args) -> Result<Type, String> {
     if shape.len() != 2 {
         return Err(format!("the shape must have 2 extents, it has {}", shape.len()));
     }
-    Ok(Type::Tile { shape, dtype, memory: Some(memory_arg(a, 4, MemorySpace::Vec)?) })
+    into_out(a, 5, Type::Tile { shape, dtype, memory: Some(memory_arg(a, 4, MemorySpace::Vec)?) })
 }
 
 // ---------------------------------------------------------------- result rules of the gather, scatter and batch matmul rows
@@ -3856,7 +4066,8 @@ ops! {
     TileLoad = "tile.load", Tile, ["pl.load", "pl.tile.load"], None,
         &[req(P::Tensor, K::Tensor), req(P::Offsets, K::Indices), req(P::Shapes, K::Shape), opt(P::ValidShapes, K::Shape),
           opt(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Transpose, K::Bool), opt(P::Clamp, K::Bool),
-          opt(P::ValidShape, K::Shape), opt(P::Cache, K::Enum("CachePolicy")), opt(P::L2Hint, K::Enum("LoadL2Hint"))],
+          opt(P::ValidShape, K::Shape), opt(P::Cache, K::Enum("CachePolicy")), opt(P::L2Hint, K::Enum("LoadL2Hint")),
+          opt(P::MxLayout, K::Str), opt(P::Out, K::Tile)],
         load, false, OpKind::Special(Special::Load);
     TileStore = "tile.store", Tile, ["pl.store", "pl.tile.store"], None,
         &[req(P::Tile, K::Tile), req(P::Offsets, K::Indices), write(P::OutputTensor, K::Tensor), opt(P::Shapes, K::Shape),
@@ -3872,6 +4083,14 @@ ops! {
         &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), opt(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Transpose, K::Bool),
           opt(P::FlatLayout, K::Bool)],
         tile_from_shape_dtype, false, OpKind::Special(Special::CreateTile);
+    // Explicit tile buffers (newer than ops.md; PyPTO's codegen tests use them).
+    TileCreateBufferSet = "tile.create_buffer_set", Tile, ["pl.create_tile_buffers"], None,
+        &[req(P::Count, K::Int), req(P::Shape, K::Shape), req(P::Dtype, K::DType), opt(P::MemorySpace, K::Enum("MemorySpace"))],
+        tile_buffer_set, false, OpKind::Special(Special::CreateBufferSet);
+    TileBufferSlot = "tile.buffer_slot", Tile, ["pl.tile.buffer_slot"], None,
+        &[req(P::Buffers, K::Any), req(P::Index, K::Scalar)], buffer_slot, false, OpKind::Special(Special::BufferSlot);
+    TileRelease = "tile.release", Tile, ["pl.tile.release"], None, &[req(P::Tile, K::Tile)], none, false,
+        OpKind::Special(Special::Hardware);
     TileFull = "tile.full", Tile, ["pl.tile.full"], None,
         &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), req(P::Value, K::Scalar)], tile_full, false, OpKind::Special(Special::Full);
     TileCi = "tile.ci", Tile, ["pl.tile.ci", "pl.tile.arange"], None,
@@ -3935,7 +4154,8 @@ ops! {
     TileCast = "tile.cast", Tile, ["pl.tile.cast"], Some("cast"),
         &[req(P::X, K::Tile), req(P::TargetType, K::DType), opt(P::Mode, K::Str), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
     TileMatmul = "tile.matmul", Tile, ["pl.tile.matmul", "pl.op.block.matmul"], Some("matmul"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::OutDtype, K::DType)], matmul, false, OpKind::Special(Special::Matmul);
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::OutDtype, K::DType), opt(P::Out, K::Tile)], tile_matmul_out,
+        false, OpKind::Special(Special::Matmul);
     TileMatmulAcc = "tile.matmul_acc", Tile, ["pl.tile.matmul_acc"], Some("matmul_acc"),
         &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::InitCond, K::Value)],
         tile_matmul_acc, false, OpKind::Special(Special::MatmulAcc);
@@ -4048,8 +4268,13 @@ ops! {
     TileMatmulMxBias = "tile.matmul_mx_bias", Tile, ["pl.tile.matmul_mx_bias", "pl.matmul_mx_bias"], None,
         &[req(P::Lhs, K::Tile), req(P::LhsScale, K::Tile), req(P::Rhs, K::Tile), req(P::RhsScale, K::Tile), req(P::Bias, K::Tile)],
         matmul_mx_bias, false, OpKind::Microscaling;
-    TileTgetScaleAddr = "tile.tget_scale_addr", Tile, ["pl.tile.tget_scale_addr"], None,
+    TileTgetScaleAddr = "tile.tget_scale_addr", Tile, ["pl.tile.tget_scale_addr", "pl.tget_scale_addr"], None,
         &[read_write(P::DstScale, K::Tile), req(P::Src, K::Tile)], tget_scale_addr, false, OpKind::Microscaling;
+    // MX quantization (newer than ops.md; PyPTO's codegen tests use it).
+    TileTquant = "tile.tquant", Tile, ["pl.tquant", "pl.mx_quant"], None,
+        &[req(P::Src, K::Tile), req(P::Mode, K::Str)], tquant, false, OpKind::Microscaling;
+    TileTquantMx = "tile.tquant_mx", Tile, ["pl.quant_mx"], None,
+        &[req(P::Src, K::Tile), opt(P::GroupAxis, K::Int), opt(P::Dtype, K::DType)], quant_mx, false, OpKind::Microscaling;
 
     // ---- scalars (operators are `BinOp`s, not ops)
     ScalarCast = "scalar.cast", Scalar, ["pl.scalar.cast"], Some("cast"),
@@ -4274,7 +4499,7 @@ ops! {
         &[req(P::Src, K::Tensor), req(P::Target, K::Tensor)], expand_clone, false, OpKind::Special(Special::ExpandClone);
     TileExtract = "tile.extract", Tile, ["pl.tile.extract"], None,
         &[req(P::Src, K::Tile), req(P::IndexRow, K::Scalar), req(P::IndexCol, K::Scalar), req(P::Shape, K::Shape),
-          opt(P::TargetMemory, K::Enum("MemorySpace"))],
+          opt(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Out, K::Tile)],
         tile_extract, false, OpKind::Special(Special::Extract);
     // distributed ops plc lacked (no CPU form, as the other `pld.*` ops)
     PldSystemDeferWait = "pld.system.defer_wait", Distributed, ["pld.system.defer_wait"], None,

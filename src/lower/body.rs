@@ -2153,6 +2153,31 @@ impl FnLower<'_, '_> {
         })
     }
 
+    /// `buffers[i]` of a set of tile buffers (a tuple of tiles of one type) with an index
+    /// that is not a constant: `pl.tile.buffer_slot(buffers, i)`. `None` (nothing
+    /// reported) for any other tuple or a constant index, which the caller reads itself.
+    fn buffer_slot(
+        &mut self,
+        base: ExprId,
+        elements: &[TypeId],
+        index: ast::ExprId,
+        span: Span,
+    ) -> Option<Option<ExprId>> {
+        let first = *elements.first()?;
+        let one_tile = self.cx.program.types.get(first).is_tile() && elements.iter().all(|&t| t == first);
+        if !one_tile {
+            return None;
+        }
+        let before = self.cx.diags.len();
+        let constant = self.cx.eval_const_in(self.m, index, &|_| None);
+        self.cx.diags.truncate(before);
+        if constant.is_some() {
+            return None;
+        }
+        let Some(i) = self.expr(index) else { return Some(None) };
+        Some(self.op_result(Op::TileBufferSlot, vec![Some(base), Some(i)], span))
+    }
+
     fn subscript(&mut self, value: ast::ExprId, index: ast::ExprId, span: Span) -> Option<ExprId> {
         // A module constant read with a constant key (`_DT[dtype]`, `SIZES[2]`) is folded.
         if let E::Name(n) = self.ast().expr(value).kind {
@@ -2181,6 +2206,9 @@ impl FnLower<'_, '_> {
         };
         match &ty {
             Type::Tuple(elements) => {
+                if let Some(slot) = self.buffer_slot(base, elements, index, span) {
+                    return slot;
+                }
                 let idx = self.cx.eval_const_in(self.m, index, &|_| None)?;
                 let Some(i) = idx.as_int().filter(|&i| i >= 0 && (i as usize) < elements.len()) else {
                     self.error(
@@ -3613,6 +3641,11 @@ impl Args for ArgView<'_> {
         let placeholders = vec![Types::UNKNOWN; elements.len()];
         *self.elements.borrow_mut() = elements;
         Some(Type::Tuple(placeholders))
+    }
+
+    fn tuple_items(&self, i: usize) -> Option<Vec<Type>> {
+        let Type::Tuple(ids) = self.ty(i)? else { return None };
+        Some(ids.iter().map(|&t| self.program.types.get(t).clone()).collect())
     }
 }
 

@@ -199,6 +199,7 @@ impl Emitter<'_> {
             }
             Special::CreateTensor
             | Special::CreateTile
+            | Special::CreateBufferSet
             | Special::Full
             | Special::Ci
             | Special::Dim
@@ -231,6 +232,18 @@ impl Emitter<'_> {
             // The compare form of `tensor.gather` has two results, as `gather_compare`.
             Special::Gather if c.get(P::Kvalue).is_some() => self.gather_compare(c),
             crate::ir::ops::specials!(tuple) => self.gather_compare(c),
+            Special::BufferSlot => {
+                let (set, repr) = self.expr(self.need(c, P::Buffers)?)?;
+                let index = self.typed_scalar(self.need(c, P::Index)?, "int64_t")?;
+                match repr {
+                    Repr::Tuple(items) if !items.is_empty() => Ok((format!("{set}[{index}]"), items[0].clone())),
+                    other => Err(self.err(
+                        Code::E0602,
+                        c.loc,
+                        format!("a slot of {}, not a set of tile buffers", other.describe()),
+                    )),
+                }
+            }
             Special::Cast | crate::ir::ops::specials!(matmul) | crate::ir::ops::specials!(compute) => {
                 let elem = self.elem_of(c.e)?;
                 let text = self.compute(c, special, elem)?;
@@ -346,6 +359,26 @@ impl Emitter<'_> {
                 let shape = self.dims(c.get(P::Shape))?;
                 let elem = self.elem_of(c.e)?;
                 Ok((format!("plc::create<{elem}>({shape})"), Repr::Tile(elem)))
+            }
+            Special::CreateBufferSet => {
+                // A `std::array` of the slots: `std::get<k>` reads a constant slot, `[i]` any.
+                let count = match c.get(P::Count).map(|e| &self.p.expr(e).kind) {
+                    Some(ExprKind::Int(n)) if *n > 0 => *n as usize,
+                    _ => {
+                        return Err(self.err(
+                            Code::E0602,
+                            c.loc,
+                            "a set of tile buffers of no constant count".to_string(),
+                        ))
+                    }
+                };
+                let shape = self.dims(c.get(P::Shape))?;
+                let dtype = self.dtype_arg(c.get(P::Dtype)).unwrap_or(DType::Fp32);
+                let elem = super::elem_ctype(dtype).ok_or_else(|| {
+                    self.err(Code::E0604, c.loc, format!("a tile of {dtype} has no C++ form in a kernel"))
+                })?;
+                let slots = vec![format!("plc::create<{elem}>({shape})"); count].join(", ");
+                Ok((format!("std::array{{{slots}}}"), Repr::Tuple(vec![Repr::Tile(elem); count])))
             }
             Special::Full => {
                 let shape = self.dims(c.get(P::Shape))?;

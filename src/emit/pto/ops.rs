@@ -135,7 +135,9 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
         OpKind::CrossCore => None,
         OpKind::Prefetch => Some("prefetch contexts have no form in the simulator"),
         OpKind::PlannedMemory => Some("buffers of PyPTO's memory planning are placed by the simulator's own planning"),
-        OpKind::Microscaling => Some("the MX matmuls (TMATMUL_MX) and their scale buffers are not mapped yet"),
+        OpKind::Microscaling => {
+            Some("the MX matmuls (TMATMUL_MX), the MX quantizer (TQUANT) and their scale buffers are not mapped yet")
+        }
         OpKind::SplitTransfer => Some("the lane transfers of a pl.split_aiv region are not mapped yet"),
         OpKind::Chain(_) => Some("the chained forms (TADDC, TSUBC, ...) are not mapped yet"),
         OpKind::Expand(axis, Some(f)) if expansion(axis, f).is_some() => None,
@@ -205,6 +207,9 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
             Special::Scatter | Special::ScatterMask | Special::ScatterUpdate => Some("TSCATTER is not mapped yet"),
             Special::Random => Some("TRANDOM is not mapped yet"),
             Special::ReinterpretView => Some("reinterpreting views are not mapped yet"),
+            Special::CreateBufferSet | Special::BufferSlot => {
+                Some("explicit tile buffer sets (alloc_multi_tile, multi_tile_get) are not mapped yet")
+            }
             Special::TaskDummy | Special::TaskIdOf => Some("a task id is an orchestration value"),
             Special::BatchMatmul | Special::BatchMatmulAcc => {
                 Some("batch matmuls (TMATMUL per batch of an ND tile) are not mapped yet")

@@ -1,4 +1,4 @@
-# E0217: PyPTO's checks of the MX matmuls (FP8E4M3FN data, FP8E8M0 scales, K a multiple
+# E0217: PyPTO's checks of the MX matmuls (FP8E4M3FN or FP8E5M2 data, FP8E8M0 scales, K a multiple
 # of 64, an FP32 accumulator), of mrgsort_format2 (sources of one dtype) and of create_l1
 # (a static, positive shape).
 import pypto.language as pl
