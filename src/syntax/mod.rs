@@ -73,8 +73,12 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         // A large file without errors so far is parsed in parts in parallel; the serial
         // parse gives the same tree, and reports the errors when there are some.
         let clean = breaks.is_empty() && !attempt.iter().any(Diagnostic::is_error);
+        let mut checked = false;
         match clean.then(|| parallel::parse(file, src, &dsl, builder.interner)).flatten() {
-            Some(ast) => builder.ast = ast,
+            Some((ast, found_nothing)) => {
+                builder.ast = ast;
+                checked = found_nothing;
+            }
             None => {
                 let input = dsl.iter().map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
                 if let Err(error) = grammar::ModuleParser::new().parse(&mut builder, input) {
@@ -93,8 +97,10 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         ast.host = host;
         diags.extend(attempt);
         diags.extend(builder.diags);
-        limits::check(file, &mut ast, diags);
-        restrict::check(file, src, &ast, diags);
+        if !checked {
+            limits::check(file, &mut ast, diags);
+            restrict::check(file, src, &ast, diags);
+        }
         parse_host(file, src, interner, &mut ast, &host_tokens, diags);
         return ast;
     }

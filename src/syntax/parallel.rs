@@ -30,13 +30,18 @@ const MIN_PART: usize = 4_096;
 struct Part {
     ast: Ast,
     names: Interner,
+    /// The `limits` and `restrict` checks found nothing in it.
+    checked: bool,
 }
 
 /// The tree of `dsl` (the file's pl tokens after layout, host code set aside), parsed in
-/// parts in parallel; `None` when the file is small, there is one thread, or a part did
-/// not parse cleanly (the caller parses it serially then). Nothing is interned unless the
-/// tree is returned.
-pub(super) fn parse(file: FileId, src: &str, dsl: &[Token], interner: &mut Interner) -> Option<Ast> {
+/// parts in parallel, and whether the `limits` and `restrict` checks, run on each part,
+/// found nothing (then they find nothing in the whole tree either: both check each
+/// top-level statement on its own, and `limits` changes only what it reports); `None` when
+/// the file is small, there is one thread, or a part did not parse cleanly or has an
+/// expression `limits` cuts out (the caller parses it serially then). Nothing is interned
+/// unless the tree is returned.
+pub(super) fn parse(file: FileId, src: &str, dsl: &[Token], interner: &mut Interner) -> Option<(Ast, bool)> {
     let threads = rayon::current_num_threads();
     if threads < 2 || dsl.len() < MIN_TOKENS {
         return None;
@@ -59,6 +64,7 @@ pub(super) fn parse(file: FileId, src: &str, dsl: &[Token], interner: &mut Inter
         stmts += part.ast.stmts.len() as u32;
     }
     parts.par_iter_mut().zip(&shifts).for_each(|(part, shift)| shift.ast(&mut part.ast));
+    let checked = parts.iter().all(|p| p.checked);
     let mut ast =
         Ast { exprs: Vec::with_capacity(exprs as usize), stmts: Vec::with_capacity(stmts as usize), ..Ast::default() };
     for mut part in parts {
@@ -66,7 +72,7 @@ pub(super) fn parse(file: FileId, src: &str, dsl: &[Token], interner: &mut Inter
         ast.stmts.append(&mut part.ast.stmts);
         ast.body.append(&mut part.ast.body);
     }
-    Some(ast)
+    Some((ast, checked))
 }
 
 /// Where the parts begin (the first at 0): before a top-level `@`, `def` or `class` that
@@ -95,8 +101,8 @@ fn cuts(dsl: &[Token], least: usize) -> Vec<usize> {
     cuts
 }
 
-/// One part parsed as a module, or `None` when it has an error token or the parser
-/// reported or recovered from an error.
+/// One part parsed as a module, or `None` when it has an error token, the parser reported
+/// or recovered from an error, or `limits` cut an expression out.
 fn parse_part(file: FileId, src: &str, tokens: &[Token]) -> Option<Part> {
     if tokens.iter().any(|t| t.kind == Tok::Error) {
         return None;
@@ -108,7 +114,17 @@ fn parse_part(file: FileId, src: &str, tokens: &[Token]) -> Option<Part> {
     let Builder { ast, diags, .. } = builder;
     let recovered = ast.stmts.iter().any(|s| matches!(s.kind, StmtKind::Error))
         || ast.exprs.iter().any(|e| matches!(e.kind, ExprKind::Error));
-    (parsed && diags.is_empty() && !recovered).then_some(Part { ast, names })
+    if !parsed || !diags.is_empty() || recovered {
+        return None;
+    }
+    let mut ast = ast;
+    let mut found = Vec::new();
+    super::limits::check(file, &mut ast, &mut found);
+    if !found.is_empty() {
+        return None;
+    }
+    super::restrict::check(file, src, &ast, &mut found);
+    Some(Part { ast, names, checked: found.is_empty() })
 }
 
 /// How a part's ids and names move into the file's tree.
@@ -421,6 +437,46 @@ def g_{i}(u):
         assert_eq!(serial.host, par.host);
         assert_eq!(serial_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
         assert_eq!(format!("{serial_diags:?}"), format!("{par_diags:?}"));
+    }
+
+    /// Functions without a form `restrict` refuses, and with `extra` in the middle one.
+    fn clean_program(copies: usize, extra: &str) -> String {
+        let mut src = String::from("import pypto.language as pl\n");
+        for i in 0..copies {
+            let body = if i == copies / 2 { extra } else { "x = a" };
+            src.push_str(&format!(
+                "\n@pl.jit\ndef e_{i}(a: pl.Tensor, b: pl.InOut[pl.Tensor]):\n    for i in pl.range(4):\n        \
+                 with pl.at(level=pl.Level.CORE_GROUP):\n            t = pl.load(a, [i * 8, 0], [8, 8])\n            \
+                 pl.store(pl.add(t, t), [0, 0], b)\n    {body}\n    return b\n"
+            ));
+        }
+        src
+    }
+
+    #[test]
+    fn the_checks_run_on_the_parts_when_they_find_nothing() {
+        let src = clean_program(400, "x = a");
+        let mut diags = Vec::new();
+        let dsl = super::super::tokens(FileId(0), &src, &mut diags);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("a thread pool");
+        let parsed = pool.install(|| parse(FileId(0), &src, &dsl, &mut Interner::new()));
+        assert!(matches!(parsed, Some((_, true))));
+        let (serial, serial_names, serial_diags) = parse_with(1, &src);
+        let (par, par_names, par_diags) = parse_with(4, &src);
+        assert!(serial_diags.is_empty() && par_diags.is_empty());
+        assert!(serial.exprs == par.exprs && serial.stmts == par.stmts && serial.body == par.body);
+        assert_eq!(serial_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn an_expression_too_long_in_a_part_is_reported_as_by_the_serial_parse() {
+        let long = format!("x = 1{}", " + 1".repeat(10_050));
+        let src = clean_program(400, &long);
+        let (serial, _, serial_diags) = parse_with(1, &src);
+        let (par, _, par_diags) = parse_with(4, &src);
+        assert_eq!(serial_diags.len(), 1);
+        assert_eq!(format!("{serial_diags:?}"), format!("{par_diags:?}"));
+        assert!(serial.exprs == par.exprs);
     }
 
     #[test]
