@@ -7,6 +7,13 @@ use rustc_hash::{FxBuildHasher, FxHashSet};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Symbol(u32);
 
+impl Symbol {
+    /// Its position in its interner (`Interner::names` gives the names in this order).
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 #[derive(Clone, Default)]
 pub struct Interner {
     names: IndexSet<Box<str>, FxBuildHasher>,
@@ -41,6 +48,11 @@ impl Interner {
             n += 1;
             candidate = format!("{base}_{n}");
         }
+    }
+
+    /// Every name, in the order they were first interned (a symbol's [`Symbol::index`]).
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> {
+        self.names.iter().map(|name| &**name)
     }
 
     /// The symbol of `name` if it was ever interned.

@@ -11,6 +11,7 @@ pub(crate) mod ident;
 pub(crate) mod layout;
 pub mod lexer;
 pub(crate) mod limits;
+mod parallel;
 pub(crate) mod restrict;
 pub(crate) mod token;
 pub mod validate;
@@ -69,9 +70,21 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
             .collect();
         drop(laid.tokens);
         let mut builder = Builder { file, src, interner, ast: Ast::default(), diags: Vec::new() };
-        let input = dsl.iter().map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
-        if let Err(error) = grammar::ModuleParser::new().parse(&mut builder, input) {
-            builder.report(error);
+        // A large file without errors so far is parsed in parts in parallel; the serial
+        // parse gives the same tree, and reports the errors when there are some.
+        let clean = breaks.is_empty() && !attempt.iter().any(Diagnostic::is_error);
+        let mut checked = false;
+        match clean.then(|| parallel::parse(file, src, &dsl, builder.interner)).flatten() {
+            Some((ast, found_nothing)) => {
+                builder.ast = ast;
+                checked = found_nothing;
+            }
+            None => {
+                let input = dsl.iter().map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
+                if let Err(error) = grammar::ModuleParser::new().parse(&mut builder, input) {
+                    builder.report(error);
+                }
+            }
         }
         if breaks.len() < MAX_REPARSES {
             if let Some(at) = next_break(&laid.candidates, &breaks, &dsl, &builder.diags) {
@@ -84,8 +97,10 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         ast.host = host;
         diags.extend(attempt);
         diags.extend(builder.diags);
-        limits::check(file, &mut ast, diags);
-        ast.role_body_checks = restrict::check(file, src, &ast, diags);
+        if !checked {
+            limits::check(file, &mut ast, diags);
+            ast.role_body_checks = restrict::check(file, src, &ast, diags);
+        }
         parse_host(file, src, interner, &mut ast, &host_tokens, diags);
         return ast;
     }

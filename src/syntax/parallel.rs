@@ -1,0 +1,496 @@
+//! A large file's top-level definitions parsed in parallel (rayon), then joined into the
+//! one tree the parse of the whole file makes, node for node and name for name.
+//!
+//! The laid-out tokens are cut before a top-level `@`, `def` or `class` that begins a new
+//! statement (not one after a decorator line), so each part is a run of whole top-level
+//! statements, parsed as a module of its own with names interned into an interner of its
+//! own. The parts are joined in source order: each part's names are interned into the
+//! file's interner in the order the part first met them (which is the order the parse of
+//! the whole file interns them), and its expression and statement ids are moved past the
+//! parts before it (the whole file's parse allocates the parts' nodes one part after the
+//! other). A part that has an error token, a syntax error or an error recovery gives the
+//! file back to the serial parse, which reports the errors as always.
+
+use super::ast::*;
+use super::builder::Builder;
+use super::grammar;
+use super::lexer::Token;
+use super::token::Tok;
+use crate::intern::{Interner, Symbol};
+use crate::source::FileId;
+use rayon::prelude::*;
+
+/// Files with fewer tokens than this are parsed serially (a part costs a parser, an
+/// interner and a join).
+const MIN_TOKENS: usize = 16_384;
+/// The least number of tokens of a part.
+const MIN_PART: usize = 4_096;
+
+/// One part parsed on its own.
+struct Part {
+    ast: Ast,
+    names: Interner,
+    /// The `limits` and `restrict` checks found nothing in it.
+    checked: bool,
+}
+
+/// The tree of `dsl` (the file's pl tokens after layout, host code set aside), parsed in
+/// parts in parallel, and whether the `limits` and `restrict` checks, run on each part,
+/// found nothing (then they find nothing in the whole tree either: both check each
+/// top-level statement on its own, and `limits` changes only what it reports); `None` when
+/// the file is small, there is one thread, or a part did not parse cleanly or has an
+/// expression `limits` cuts out (the caller parses it serially then). Nothing is interned
+/// unless the tree is returned.
+pub(super) fn parse(file: FileId, src: &str, dsl: &[Token], interner: &mut Interner) -> Option<(Ast, bool)> {
+    let threads = rayon::current_num_threads();
+    if threads < 2 || dsl.len() < MIN_TOKENS {
+        return None;
+    }
+    let cuts = cuts(dsl, (dsl.len() / (threads * 4)).max(MIN_PART));
+    if cuts.len() < 2 {
+        return None;
+    }
+    let mut parts: Vec<Part> = (0..cuts.len())
+        .into_par_iter()
+        .map(|k| parse_part(file, src, &dsl[cuts[k]..cuts.get(k + 1).copied().unwrap_or(dsl.len())]))
+        .collect::<Option<Vec<Part>>>()?;
+    // Each part's offsets and names, in source order.
+    let mut shifts = Vec::with_capacity(parts.len());
+    let (mut exprs, mut stmts) = (0u32, 0u32);
+    for part in &parts {
+        let names: Vec<Symbol> = part.names.names().map(|name| interner.intern(name)).collect();
+        shifts.push(Shift { exprs, stmts, names });
+        exprs += part.ast.exprs.len() as u32;
+        stmts += part.ast.stmts.len() as u32;
+    }
+    parts.par_iter_mut().zip(&shifts).for_each(|(part, shift)| shift.ast(&mut part.ast));
+    let checked = parts.iter().all(|p| p.checked);
+    let mut ast =
+        Ast { exprs: Vec::with_capacity(exprs as usize), stmts: Vec::with_capacity(stmts as usize), ..Ast::default() };
+    for mut part in parts {
+        ast.exprs.append(&mut part.ast.exprs);
+        ast.stmts.append(&mut part.ast.stmts);
+        ast.body.append(&mut part.ast.body);
+    }
+    Some((ast, checked))
+}
+
+/// Where the parts begin (the first at 0): before a top-level `@`, `def` or `class` that
+/// begins a logical line after a line that is not a decorator, once the part before has at
+/// least `least` tokens.
+fn cuts(dsl: &[Token], least: usize) -> Vec<usize> {
+    let mut cuts = vec![0];
+    let mut depth = 0usize;
+    // The last line begun at the top level is a decorator (`@...`).
+    let mut decorated = false;
+    for (i, t) in dsl.iter().enumerate() {
+        let starts_line = i == 0 || matches!(dsl[i - 1].kind, Tok::Newline | Tok::Dedent);
+        match t.kind {
+            Tok::Indent => depth += 1,
+            Tok::Dedent => depth = depth.saturating_sub(1),
+            kind if depth == 0 && starts_line => {
+                let last = cuts.last().copied().unwrap_or(0);
+                if matches!(kind, Tok::At | Tok::Def | Tok::Class) && !decorated && i - last >= least {
+                    cuts.push(i);
+                }
+                decorated = kind == Tok::At;
+            }
+            _ => {}
+        }
+    }
+    cuts
+}
+
+/// One part parsed as a module, or `None` when it has an error token, the parser reported
+/// or recovered from an error, or `limits` cut an expression out.
+fn parse_part(file: FileId, src: &str, tokens: &[Token]) -> Option<Part> {
+    if tokens.iter().any(|t| t.kind == Tok::Error) {
+        return None;
+    }
+    let mut names = Interner::new();
+    let mut builder = Builder { file, src, interner: &mut names, ast: Ast::default(), diags: Vec::new() };
+    let input = tokens.iter().map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
+    let parsed = grammar::ModuleParser::new().parse(&mut builder, input).is_ok();
+    let Builder { ast, diags, .. } = builder;
+    let recovered = ast.stmts.iter().any(|s| matches!(s.kind, StmtKind::Error))
+        || ast.exprs.iter().any(|e| matches!(e.kind, ExprKind::Error));
+    if !parsed || !diags.is_empty() || recovered {
+        return None;
+    }
+    let mut ast = ast;
+    let mut found = Vec::new();
+    super::limits::check(file, &mut ast, &mut found);
+    if !found.is_empty() {
+        return None;
+    }
+    // Findings set aside for a body with `role=` count as findings: the whole tree is
+    // checked again, which records them with the file's ids.
+    let deferred = super::restrict::check(file, src, &ast, &mut found);
+    Some(Part { ast, names, checked: found.is_empty() && deferred.is_empty() })
+}
+
+/// How a part's ids and names move into the file's tree.
+struct Shift {
+    exprs: u32,
+    stmts: u32,
+    /// The file's symbol of each of the part's symbols, by the part's index.
+    names: Vec<Symbol>,
+}
+
+impl Shift {
+    fn ast(&self, ast: &mut Ast) {
+        for e in &mut ast.exprs {
+            self.expr(&mut e.kind);
+        }
+        for s in &mut ast.stmts {
+            self.stmt(&mut s.kind);
+        }
+        ast.body.iter_mut().for_each(|s| self.s(s));
+    }
+
+    fn e(&self, id: &mut ExprId) {
+        id.0 += self.exprs;
+    }
+
+    fn oe(&self, id: &mut Option<ExprId>) {
+        if let Some(id) = id {
+            self.e(id);
+        }
+    }
+
+    fn s(&self, id: &mut StmtId) {
+        id.0 += self.stmts;
+    }
+
+    fn sym(&self, sym: &mut Symbol) {
+        *sym = self.names[sym.index()];
+    }
+
+    fn ident(&self, ident: &mut Ident) {
+        self.sym(&mut ident.name);
+    }
+
+    fn block(&self, block: &mut Block) {
+        block.stmts.iter_mut().for_each(|s| self.s(s));
+    }
+
+    fn oblock(&self, block: &mut Option<Block>) {
+        if let Some(b) = block {
+            self.block(b);
+        }
+    }
+
+    fn params(&self, params: &mut [Param]) {
+        for Param { kind: _, name, annotation, default, span: _ } in params {
+            if let Some(name) = name {
+                self.ident(name);
+            }
+            self.oe(annotation);
+            self.oe(default);
+        }
+    }
+
+    fn args(&self, args: &mut [Arg]) {
+        for Arg { kind, value, span: _ } in args {
+            if let ArgKind::Keyword(name) = kind {
+                self.ident(name);
+            }
+            self.e(value);
+        }
+    }
+
+    fn dotted(&self, name: &mut DottedName) {
+        name.parts.iter_mut().for_each(|p| self.ident(p));
+    }
+
+    fn imports(&self, names: &mut [ImportName]) {
+        for ImportName { name, alias, span: _ } in names {
+            self.dotted(name);
+            if let Some(alias) = alias {
+                self.ident(alias);
+            }
+        }
+    }
+
+    fn expr(&self, kind: &mut ExprKind) {
+        match kind {
+            ExprKind::Name(sym) => self.sym(sym),
+            ExprKind::Int
+            | ExprKind::Float
+            | ExprKind::Imaginary
+            | ExprKind::Str(_)
+            | ExprKind::True
+            | ExprKind::False
+            | ExprKind::None
+            | ExprKind::Ellipsis
+            | ExprKind::Error => {}
+            ExprKind::Attribute { value, attr } => {
+                self.e(value);
+                self.ident(attr);
+            }
+            ExprKind::Call { func, args } => {
+                self.e(func);
+                self.args(args);
+            }
+            ExprKind::Subscript { value, index } => {
+                self.e(value);
+                self.e(index);
+            }
+            ExprKind::Slice { lower, upper, step } => {
+                self.oe(lower);
+                self.oe(upper);
+                self.oe(step);
+            }
+            ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => {
+                items.iter_mut().for_each(|e| self.e(e));
+            }
+            ExprKind::Dict(entries) => {
+                for DictEntry { key, value } in entries {
+                    self.oe(key);
+                    self.e(value);
+                }
+            }
+            ExprKind::Comprehension { kind: _, elt, value, generators } => {
+                self.e(elt);
+                self.oe(value);
+                for Generator { target, iter, ifs, span: _ } in generators {
+                    self.e(target);
+                    self.e(iter);
+                    ifs.iter_mut().for_each(|e| self.e(e));
+                }
+            }
+            ExprKind::Unary { op: _, operand } => self.e(operand),
+            ExprKind::Binary { op: _, lhs, rhs } | ExprKind::Bool { op: _, lhs, rhs } => {
+                self.e(lhs);
+                self.e(rhs);
+            }
+            ExprKind::Compare { first, rest } => {
+                self.e(first);
+                rest.iter_mut().for_each(|(_, e)| self.e(e));
+            }
+            ExprKind::IfExp { test, body, orelse } => {
+                self.e(test);
+                self.e(body);
+                self.e(orelse);
+            }
+            ExprKind::Lambda { params, body } => {
+                self.params(params);
+                self.e(body);
+            }
+            ExprKind::Starred(e) | ExprKind::Await(e) => self.e(e),
+            ExprKind::NamedExpr { target, value } => {
+                self.e(target);
+                self.e(value);
+            }
+            ExprKind::Yield(e) => self.oe(e),
+        }
+    }
+
+    fn stmt(&self, kind: &mut StmtKind) {
+        match kind {
+            StmtKind::Expr(e) => self.e(e),
+            StmtKind::Assign { targets, value } => {
+                targets.iter_mut().for_each(|t| self.e(t));
+                self.e(value);
+            }
+            StmtKind::AnnAssign { target, annotation, value } => {
+                self.e(target);
+                self.e(annotation);
+                self.oe(value);
+            }
+            StmtKind::AugAssign { target, op: _, value } => {
+                self.e(target);
+                self.e(value);
+            }
+            StmtKind::Return(value) => self.oe(value),
+            StmtKind::Pass | StmtKind::Break | StmtKind::Continue | StmtKind::Error => {}
+            StmtKind::If { branches, orelse } => {
+                for IfBranch { test, body, span: _ } in branches {
+                    self.e(test);
+                    self.block(body);
+                }
+                self.oblock(orelse);
+            }
+            StmtKind::For { target, iter, body, orelse } => {
+                self.e(target);
+                self.e(iter);
+                self.block(body);
+                self.oblock(orelse);
+            }
+            StmtKind::While { test, body, orelse } => {
+                self.e(test);
+                self.block(body);
+                self.oblock(orelse);
+            }
+            StmtKind::With { items, body } => {
+                for WithItem { context, target, span: _ } in items {
+                    self.e(context);
+                    self.oe(target);
+                }
+                self.block(body);
+            }
+            StmtKind::FunctionDef(def) => {
+                let FunctionDef { decorators, name, params, returns, body, is_async: _ } = &mut **def;
+                decorators.iter_mut().for_each(|d| self.e(&mut d.expr));
+                self.ident(name);
+                self.params(params);
+                self.oe(returns);
+                self.block(body);
+            }
+            StmtKind::ClassDef(def) => {
+                let ClassDef { decorators, bases, name, body } = &mut **def;
+                decorators.iter_mut().for_each(|d| self.e(&mut d.expr));
+                self.args(bases);
+                self.ident(name);
+                self.block(body);
+            }
+            StmtKind::Import(names) => self.imports(names),
+            StmtKind::ImportFrom { level: _, module, names, star: _ } => {
+                if let Some(module) = module {
+                    self.dotted(module);
+                }
+                self.imports(names);
+            }
+            StmtKind::Unsupported { construct: _, exprs, blocks } => {
+                exprs.iter_mut().for_each(|e| self.e(e));
+                blocks.iter_mut().for_each(|b| self.block(b));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostic;
+
+    /// Top-level forms of every kind, repeated: decorated functions and classes with
+    /// methods, imports, constants, and expressions of every node kind.
+    fn program(copies: usize) -> String {
+        let mut src = String::from("import pypto.language as pl\nfrom os import path as p, sep\n\nN = 4\n");
+        for i in 0..copies {
+            src.push_str(&format!(
+                "
+@pl.function(type=pl.FunctionType.InCore)
+def f_{i}(a: pl.Tensor[[N, 8], pl.FP32], *rest, k=1, **kw) -> pl.Tensor:
+    x = [v * 2 for v in range(3) if v > 0 and not v]
+    y = {{\"k\": 1, **kw}}, {{1, 2}}, a[1:2, ::3], -x ** 2 | 3 & 4 ^ 5 << 1
+    if 0 < x <= 3 is not None:
+        z = x if x else (lambda q, r=2: q + r)(1, r=3)
+    elif (w := 5) in [1]:
+        pass
+    else:
+        for j, k2 in zip(x, y):
+            continue
+    while x:
+        break
+    with pl.at(level=pl.Level.CORE_GROUP) as s:
+        t: pl.Tensor = pl.load(a, [0, 0], [N, 8])
+        t += 1
+    return f\"{{x}}\" \"tail_{i}\"
+
+@pl.program
+class P_{i}:
+    @pl.function
+    def m(self, b: pl.Tensor) -> pl.Tensor:
+        return b
+    def n_{i}(self, *, c):
+        yield c
+
+def g_{i}(u):
+    assert u, \"msg\"
+    del u
+    global N
+"
+            ));
+        }
+        src
+    }
+
+    fn parse_with(threads: usize, src: &str) -> (Ast, Interner, Vec<Diagnostic>) {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+        pool.install(|| {
+            let mut interner = Interner::new();
+            let mut diags = Vec::new();
+            let ast = super::super::parse(FileId(0), src, &mut interner, &mut diags);
+            (ast, interner, diags)
+        })
+    }
+
+    #[test]
+    fn parts_make_the_tree_of_the_whole_file() {
+        let src = program(150);
+        let (serial, serial_names, serial_diags) = parse_with(1, &src);
+        let (par, par_names, par_diags) = parse_with(4, &src);
+        // The parts were parsed in parallel.
+        let mut diags = Vec::new();
+        let dsl = super::super::tokens(FileId(0), &src, &mut diags);
+        let (dsl, _, _) = super::super::host::split(FileId(0), &src, &dsl, &mut diags);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("a thread pool");
+        assert!(
+            pool.install(
+                || cuts(&dsl, MIN_PART).len() > 4 && parse(FileId(0), &src, &dsl, &mut Interner::new()).is_some()
+            )
+        );
+        assert!(serial.exprs.len() > 10_000);
+        assert!(serial.exprs == par.exprs);
+        assert!(serial.stmts == par.stmts);
+        assert_eq!(serial.body, par.body);
+        assert_eq!(serial.host, par.host);
+        assert_eq!(serial_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
+        assert_eq!(format!("{serial_diags:?}"), format!("{par_diags:?}"));
+    }
+
+    /// Functions without a form `restrict` refuses, and with `extra` in the middle one.
+    fn clean_program(copies: usize, extra: &str) -> String {
+        let mut src = String::from("import pypto.language as pl\n");
+        for i in 0..copies {
+            let body = if i == copies / 2 { extra } else { "x = a" };
+            src.push_str(&format!(
+                "\n@pl.jit\ndef e_{i}(a: pl.Tensor, b: pl.InOut[pl.Tensor]):\n    for i in pl.range(4):\n        \
+                 with pl.at(level=pl.Level.CORE_GROUP):\n            t = pl.load(a, [i * 8, 0], [8, 8])\n            \
+                 pl.store(pl.add(t, t), [0, 0], b)\n    {body}\n    return b\n"
+            ));
+        }
+        src
+    }
+
+    #[test]
+    fn the_checks_run_on_the_parts_when_they_find_nothing() {
+        let src = clean_program(400, "x = a");
+        let mut diags = Vec::new();
+        let dsl = super::super::tokens(FileId(0), &src, &mut diags);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("a thread pool");
+        let parsed = pool.install(|| parse(FileId(0), &src, &dsl, &mut Interner::new()));
+        assert!(matches!(parsed, Some((_, true))));
+        let (serial, serial_names, serial_diags) = parse_with(1, &src);
+        let (par, par_names, par_diags) = parse_with(4, &src);
+        assert!(serial_diags.is_empty() && par_diags.is_empty());
+        assert!(serial.exprs == par.exprs && serial.stmts == par.stmts && serial.body == par.body);
+        assert_eq!(serial_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn an_expression_too_long_in_a_part_is_reported_as_by_the_serial_parse() {
+        let long = format!("x = 1{}", " + 1".repeat(10_050));
+        let src = clean_program(400, &long);
+        let (serial, _, serial_diags) = parse_with(1, &src);
+        let (par, _, par_diags) = parse_with(4, &src);
+        assert_eq!(serial_diags.len(), 1);
+        assert_eq!(format!("{serial_diags:?}"), format!("{par_diags:?}"));
+        assert!(serial.exprs == par.exprs);
+    }
+
+    #[test]
+    fn a_syntax_error_in_a_part_is_reported_as_by_the_serial_parse() {
+        let mut src = program(150);
+        let at = src.len() / 2;
+        let line = src[at..].find("\n    x = ").map(|i| at + i + 9).expect("a line to break");
+        src.insert_str(line, "( ");
+        let (serial, _, serial_diags) = parse_with(1, &src);
+        let (par, _, par_diags) = parse_with(4, &src);
+        assert!(!serial_diags.is_empty());
+        assert_eq!(format!("{serial_diags:?}"), format!("{par_diags:?}"));
+        assert!(serial.stmts == par.stmts);
+    }
+}
