@@ -6,6 +6,9 @@
 # - Nested in a loop of a named outer region: `rows` calls `rows_incore_0` once a row.
 # - In the body of a `for ... in pl.spmd(n)` loop (itself an implicit core-group region).
 # - In a host `pl.split_aiv` loop (likewise a core-group region of its own).
+# - With `as tid` and `deps=`: inside the outer kernel the inner regions are calls that run
+#   in program order, so no task is launched there and the dependencies are kept by order
+#   (`ordered`; its first region is a task launch as usual).
 # The inner region's kernel reads tensors: a value it takes from the outer region must be
 # a tensor (a parameter, or what the outer region stored into one), not a tile computed
 # there (E0605 when compiled).
@@ -51,4 +54,19 @@ def lanes(x: pl.Tensor[[N], pl.FP32], out: pl.Out[pl.Tensor[[N], pl.FP32]]):
         with pl.at(level=pl.Level.CORE_GROUP):
             t = pl.load(x, [0], [N])
             pl.store(pl.neg(t), [0], out)
+    return out
+
+
+@pl.jit
+def ordered(x: pl.Tensor[[N], pl.FP32], out: pl.Out[pl.Tensor[[N], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP) as first:
+        t = pl.load(x, [0], [N])
+        pl.store(t, [0], out)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        with pl.at(level=pl.Level.CORE_GROUP, deps=[first]) as scaled:
+            u = pl.load(out, [0], [N])
+            pl.store(pl.mul(u, 3.0), [0], out)
+        with pl.at(level=pl.Level.CORE_GROUP, deps=[scaled]):
+            v = pl.load(out, [0], [N])
+            pl.store(pl.add(v, 1.0), [0], out)
     return out

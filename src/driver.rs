@@ -62,12 +62,18 @@ pub struct PipelineSpec {
     /// (`Build(batch=2)`, shown against this text as the file `<--factory>`). `None`: the
     /// call the file's host code makes, or the factory's defaults (`lower/factory.rs`).
     pub factory: Option<String>,
+    /// `plc check` and the language server: the checks that only the C++ output needs
+    /// (LegalizeGraphBoundary's E0501–E0517, what the host_build_graph runtime could not
+    /// replay) are warnings, as PyPTO's parser accepts these programs and only its pass
+    /// for that runtime refuses them. `false` (`plc compile`, `run`, `emit ir`, the
+    /// tests): errors.
+    pub check_only: bool,
 }
 
 impl PipelineSpec {
     /// The pipeline written as text (`"InlineFunctions,ConvertToSSA"`).
     pub fn passes(text: impl Into<String>) -> PipelineSpec {
-        PipelineSpec { passes: Some(text.into()), verify: false, factory: None }
+        PipelineSpec { passes: Some(text.into()), verify: false, factory: None, check_only: false }
     }
 
     /// The same pipeline, with every pass's result re-checked.
@@ -78,6 +84,11 @@ impl PipelineSpec {
     /// The same pipeline, compiling the program factory call `call`.
     pub fn with_factory(self, call: Option<String>) -> PipelineSpec {
         PipelineSpec { factory: call, ..self }
+    }
+
+    /// The same pipeline as `plc check` runs it (see [`PipelineSpec::check_only`]).
+    pub fn for_check(self) -> PipelineSpec {
+        PipelineSpec { check_only: true, ..self }
     }
 }
 
@@ -147,6 +158,7 @@ pub struct Compilation {
     pub found: Vec<(Stage, Vec<Diagnostic>)>,
     pipeline: Pipeline,
     verify: bool,
+    check_only: bool,
     /// The index in `pipeline` of the pass that runs next.
     next: usize,
 }
@@ -181,6 +193,7 @@ pub fn compile(input: Input, spec: &PipelineSpec, stop: StopAt) -> Result<Compil
         found: Vec::new(),
         pipeline,
         verify: spec.verify,
+        check_only: spec.check_only,
         next: 0,
     };
     if !c.diags.is_empty() {
@@ -242,7 +255,13 @@ impl Compilation {
         }
         let started = Instant::now();
         let mut found = Vec::new();
-        passes::run_pass(def, self.verify, &mut self.programs, &mut self.session.interner, &mut found);
+        passes::run_pass(
+            def,
+            (self.verify, self.check_only),
+            &mut self.programs,
+            &mut self.session.interner,
+            &mut found,
+        );
         self.timings.push((Stage::Pass(def.name), started.elapsed()));
         self.next += 1;
         diag::sort(&mut found);

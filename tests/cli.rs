@@ -228,6 +228,20 @@ fn check_reports_the_errors_of_the_passes_too() {
 }
 
 #[test]
+fn graph_replay_checks_warn_in_check_and_fail_compile() {
+    // PyPTO's parser accepts a graph that returns a value it computed; only its pass for
+    // the host_build_graph runtime refuses it. `plc check` warns, `plc compile` refuses.
+    let file = "tests/cases/errors/e0509_graph_returns_computed_value.pl";
+    let out = plc(&["check", file, "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("warning[E0509]"), "{}", stderr(&out));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-graph-replay");
+    let out = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("error[E0509]"), "{}", stderr(&out));
+}
+
+#[test]
 fn emit_ir_runs_the_pipeline_unless_told_where_to_stop() {
     let out = plc(&["emit", "ir", "examples/accumulate_band.pl"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

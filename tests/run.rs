@@ -101,6 +101,7 @@ const CASES: &[Case] = &[
     ok("nested_core_group_regions", "scaled_rows", &[]),
     ok("nested_core_group_regions", "spmd_body", &[]),
     ok("nested_core_group_regions", "lanes", &[]),
+    ok("nested_core_group_regions", "ordered", &[]),
     ok("half_precision", "blend", &[]),
     ok("half_precision", "widen", &[]),
     ok("inline_program", "main", &[]),

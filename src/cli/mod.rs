@@ -224,7 +224,7 @@ fn dispatch(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Check { files, passes, factory, report } => check(
             &files,
-            &PipelineSpec { passes, verify: false, factory: factory.call },
+            &PipelineSpec { passes, verify: false, factory: factory.call, check_only: true },
             report.message_format.into(),
             report.time_passes,
         ),
@@ -232,7 +232,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             let stop = StopAt::from_option(after.as_deref());
             emit_ir(
                 &file,
-                &PipelineSpec { passes, verify, factory: factory.call },
+                &PipelineSpec { passes, verify, factory: factory.call, check_only: false },
                 stop,
                 report.message_format.into(),
                 report.time_passes,
@@ -269,12 +269,18 @@ fn dispatch(cli: Cli) -> ExitCode {
                 KernelsArg::PtoIsa => crate::emit::KernelForm::PtoIsa,
             };
             let opts = crate::emit::Options { entry, harness, target, kernels };
-            compile(&file, &out, &PipelineSpec { passes, verify, factory: factory.call }, &opts, message_format.into())
+            compile(
+                &file,
+                &out,
+                &PipelineSpec { passes, verify, factory: factory.call, check_only: false },
+                &opts,
+                message_format.into(),
+            )
         }
         Command::Run { file, entry, args, seed, after, passes, max_steps, factory, message_format } => {
             let mut options = crate::interp::RunOptions::new(entry);
             (options.seed, options.max_steps) = (seed, max_steps);
-            let spec = PipelineSpec { passes, verify: false, factory: factory.call };
+            let spec = PipelineSpec { passes, verify: false, factory: factory.call, check_only: false };
             run(&file, options, &args, &spec, StopAt::from_option(after.as_deref()), message_format.into())
         }
         Command::Passes => list_passes(),

@@ -607,8 +607,9 @@ impl FnLower<'_, '_> {
             );
             ok = false;
         }
+        let mut attrs = attrs;
         if incore {
-            ok &= self.not_in_core_group(header, &attrs);
+            ok &= self.not_in_core_group(header, &mut attrs);
         }
         let task_id = self.task_id_target(item);
         let (kind, frame) = if incore {
@@ -629,14 +630,18 @@ impl FnLower<'_, '_> {
     /// `pl.spmd` loop, a host `pl.split_aiv` loop) is outlined from the function the outer
     /// one becomes, as PyPTO's OutlineIncoreScopes does; but a `predicate=` on it would
     /// have no task launch to guard (the call sits in device code), so that is E0317, as
-    /// PyPTO's parser refuses it. Returns whether the region may stay.
-    fn not_in_core_group(&mut self, header: Span, attrs: &[(Symbol, ExprId)]) -> bool {
+    /// PyPTO's parser refuses it. Returns whether the region may stay. `deps=` and
+    /// `allow_early_resolve=` on such a region are dropped: its call runs inside the outer
+    /// kernel, in program order, after everything before it there (and `as tid` binds no
+    /// launch there, see `passes/outline.rs`).
+    fn not_in_core_group(&mut self, header: Span, attrs: &mut Vec<(Symbol, ExprId)>) -> bool {
         let outer = self.frames.iter().rev().find_map(|f| match f {
             Frame::Scope { kind: FrameKind::InCore, span, .. } => Some(*span),
             _ => None,
         });
         let Some(outer) = outer else { return true };
         if !attrs.iter().any(|(k, _)| self.cx.name(*k) == "predicate") {
+            attrs.retain(|(k, _)| !matches!(self.cx.name(*k), "deps" | "allow_early_resolve"));
             return true;
         }
         let file = self.file;

@@ -156,8 +156,8 @@ pub fn analyze_unless(name: &str, path: Option<&Path>, text: &str, cancelled: Ca
     let input =
         Input::Text { name: name.to_string(), bytes: text.as_bytes().to_vec(), path: path.map(Path::to_path_buf) };
     // Text in memory is never read from disk, so compiling it cannot fail.
-    let mut c =
-        driver::compile(input, &PipelineSpec::default(), StopAt::Lower).unwrap_or_else(|err| unreachable!("{err}"));
+    let mut c = driver::compile(input, &PipelineSpec::default().for_check(), StopAt::Lower)
+        .unwrap_or_else(|err| unreachable!("{err}"));
     loop {
         if cancelled() {
             return None;

@@ -66,6 +66,9 @@ impl Property {
 pub struct PassCx<'a> {
     pub names: &'a mut Interner,
     pub diags: &'a mut Vec<Diagnostic>,
+    /// `plc check`: what only the C++ output needs is a warning (see
+    /// `driver::PipelineSpec::check_only`).
+    pub check_only: bool,
 }
 
 /// Runs a pass over one program. Errors go to `cx.diags`; the manager stops the pipeline
@@ -222,7 +225,7 @@ pub fn stop_index(files: &mut SourceMap, pipeline: &Pipeline, after: &str) -> Re
 /// driver stops the pipeline after a pass that reported errors.
 pub fn run_pass(
     def: &PassDef,
-    verify: bool,
+    (verify, check_only): (bool, bool),
     programs: &mut [Program],
     names: &mut Interner,
     diags: &mut Vec<Diagnostic>,
@@ -230,7 +233,7 @@ pub fn run_pass(
     let errors = |diags: &[Diagnostic]| diags.iter().filter(|d| d.is_error()).count();
     let before = errors(diags);
     for program in programs.iter_mut() {
-        let mut cx = PassCx { names, diags };
+        let mut cx = PassCx { names, diags, check_only };
         (def.run)(&mut cx, program);
     }
     if verify && errors(diags) == before {

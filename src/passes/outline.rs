@@ -102,6 +102,7 @@ pub fn outline_function(
         known.insert(program.var(v).name);
     }
     let body = f.body.clone();
+    let in_kernel = matches!(f.decl.kind, FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv);
     let mut o = Outliner {
         program,
         names,
@@ -109,6 +110,7 @@ pub fn outline_function(
         target,
         reserved,
         func,
+        in_kernel,
         known,
         counter: 0,
         next_number: FxHashMap::default(),
@@ -130,6 +132,8 @@ struct Outliner<'a> {
     target: &'a Target,
     reserved: &'a mut FxHashSet<Symbol>,
     func: Symbol,
+    /// The function is a kernel (InCore, AIC, AIV): the regions nested in it are calls.
+    in_kernel: bool,
     /// Every variable name of the function, and the names outlined from it so far.
     known: FxHashSet<Symbol>,
     counter: u32,
@@ -514,7 +518,9 @@ impl Outliner<'_> {
             };
             bound.push(newer);
         }
-        let submit = task_id.is_some() || options.submit;
+        // In a kernel (a region nested in another) the call runs in program order: no task
+        // is launched, so there is no task id to bind (`deps=` was dropped by lowering).
+        let submit = !self.in_kernel && (task_id.is_some() || options.submit);
         let mut result_types = return_types.clone();
         if submit {
             let tid = match task_id {
