@@ -589,10 +589,41 @@ impl Lowering<'_> {
                     );
                     return None;
                 }
+                "attrs" if !self.decorator_attr_keys_ok(m, a.value) => return None,
                 _ => {}
             }
         }
         Some(FuncDecl { kind, level, role, auto_scope, strict_ssa, extra: Vec::new() })
+    }
+
+    /// The keys of `@pl.function(attrs={...})` (ops.md §4.2 `_normalize_attrs`,
+    /// `_extract_function_attrs_from_decorator`): strings, no `**` unpacking (E0212).
+    /// `false` after reporting.
+    fn decorator_attr_keys_ok(&mut self, m: ModuleId, value: ast::ExprId) -> bool {
+        let E::Dict(entries) = self.ast(m).expr(value).kind.clone() else { return true };
+        for entry in entries {
+            let Some(key) = entry.key else {
+                let message = "Unsupported '**' unpacking in '@pl.function(attrs={...})'";
+                self.expr_error(Code::E0212, m, entry.value, message, "unpacked mapping");
+                return false;
+            };
+            // A name is evaluated, as Python runs a decorator outside a program class.
+            let string = match &self.ast(m).expr(key).kind {
+                E::Str(p) => p.iter().all(|p| p.kind == ast::StrKind::Plain),
+                E::Name(_) | E::Attribute { .. } => match self.eval_const(m, key) {
+                    Some(c) => matches!(c, Const::Str(_)),
+                    None => return false,
+                },
+                _ => false,
+            };
+            if !string {
+                let text = self.text_of(m, self.ast(m).expr(key).span).to_string();
+                let message = format!("Attrs dict key must be a string literal, got {text}");
+                self.expr_error(Code::E0212, m, key, message, "not a string literal");
+                return false;
+            }
+        }
+        true
     }
 
     /// An enum-valued argument (`pl.Level.CHIP`, `Level.CHIP`, `None`).

@@ -415,7 +415,11 @@ impl FnLower<'_, '_> {
                         self.dump_tag_args_ok(args, span);
                         return;
                     }
-                    Some("static_print" | "set_cache_policy" | "tensor.set_cache_policy") => return,
+                    Some("static_print") => {
+                        self.static_print_args(args);
+                        return;
+                    }
+                    Some("set_cache_policy" | "tensor.set_cache_policy") => return,
                     Some("static_assert") => {
                         self.static_assert(args, span);
                         return;
@@ -445,6 +449,41 @@ impl FnLower<'_, '_> {
                         "has no effect",
                         "assign it to a name, or remove it",
                     );
+                }
+            }
+        }
+    }
+
+    /// `pl.static_print(...)`: PyPTO parses each argument but a plain string as an
+    /// expression (an undefined name is E0201), and each replacement field of an f-string
+    /// too, refusing a conversion (`!r`), a format spec (`:.2f`) or `{x=}` (E0110).
+    fn static_print_args(&mut self, args: &[ast::Arg]) {
+        for a in args {
+            let arg = self.ast().expr(a.value).clone();
+            let E::Str(pieces) = &arg.kind else {
+                self.expr(a.value);
+                continue;
+            };
+            for p in pieces.iter().filter(|p| p.kind == ast::StrKind::Format) {
+                let text = self.cx.text_of(self.m, p.span).to_string();
+                for field in super::checks::fstring_fields(&text) {
+                    if field.formatted {
+                        self.error_help(
+                            Code::E0110,
+                            p.span,
+                            "f-string conversions (!r, !s, !a), format specs (:.2f) and `{x=}` are not supported in static_print",
+                            "a formatted field",
+                            "use a plain placeholder such as f\"{x}\"",
+                        );
+                        return;
+                    }
+                    let name = text[field.expr].trim();
+                    if name.bytes().next().is_some_and(|c| !c.is_ascii_digit())
+                        && name.bytes().all(|c| c == b'_' || c.is_ascii_alphanumeric())
+                    {
+                        let sym = self.cx.intern(name);
+                        self.name_expr(sym, p.span);
+                    }
                 }
             }
         }

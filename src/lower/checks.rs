@@ -495,3 +495,77 @@ impl super::Lowering<'_> {
         );
     }
 }
+
+/// One replacement field `{...}` of an f-string: the byte range of its expression in the
+/// literal's text, and whether it carries a conversion (`!r`), a format spec (`:.2f`) or
+/// the `=` self-documenting form, which PyPTO's `pl.static_print` refuses.
+pub(crate) struct FstringField {
+    pub expr: std::ops::Range<usize>,
+    pub formatted: bool,
+}
+
+/// The replacement fields of one f-string literal, written `f"..."` (any prefix and quotes).
+pub(crate) fn fstring_fields(text: &str) -> Vec<FstringField> {
+    let b = text.as_bytes();
+    let mut i = b.iter().position(|&c| c == b'"' || c == b'\'').unwrap_or(b.len());
+    let quote = b.get(i).copied().unwrap_or(b'"');
+    let triple = b.len() >= i + 3 && b[i + 1] == quote && b[i + 2] == quote;
+    i += if triple { 3 } else { 1 };
+    let end = b.len().saturating_sub(if triple { 3 } else { 1 }).max(i);
+    let mut fields = Vec::new();
+    while i < end {
+        match b[i] {
+            b'{' if b.get(i + 1) == Some(&b'{') => i += 2,
+            b'{' => {
+                let (field, next) = fstring_field(b, i + 1, end);
+                fields.push(field);
+                i = next;
+            }
+            _ => i += 1,
+        }
+    }
+    fields
+}
+
+/// The field whose expression starts at `start`; returns it and the index after its `}`.
+fn fstring_field(b: &[u8], start: usize, end: usize) -> (FstringField, usize) {
+    let (mut depth, mut i, mut in_str) = (0usize, start, None::<u8>);
+    let mut expr_end = None;
+    while i < end {
+        let c = b[i];
+        if let Some(q) = in_str {
+            if c == q {
+                in_str = None;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'\'' | b'"' => in_str = Some(c),
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            b'}' if depth > 0 => depth -= 1,
+            b'}' => break,
+            b'!' if depth == 0 && b.get(i + 1) != Some(&b'=') => {
+                expr_end.get_or_insert(i);
+            }
+            b':' if depth == 0 => {
+                expr_end.get_or_insert(i);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let close = i;
+    let mut formatted = expr_end.is_some();
+    let mut stop = expr_end.unwrap_or(close);
+    // `{x=}`: a trailing `=` that is not part of `==`, `!=`, `<=` or `>=`.
+    let trimmed = b[start..stop].trim_ascii_end();
+    if let [.., prev, b'='] = trimmed {
+        if !matches!(prev, b'=' | b'!' | b'<' | b'>') {
+            formatted = true;
+            stop = start + trimmed.len() - 1;
+        }
+    }
+    (FstringField { expr: start..stop, formatted }, close + 1)
+}
