@@ -152,6 +152,7 @@ macro_rules! literal_kinds {
             | ExprKind::Ellipsis
     };
 }
+pub(crate) use literal_kinds;
 
 impl ExprKind {
     /// A literal: a number, string, `True`, `False`, `None` or `...`.

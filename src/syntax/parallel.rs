@@ -215,15 +215,7 @@ impl Shift {
     fn expr(&self, kind: &mut ExprKind) {
         match kind {
             ExprKind::Name(sym) => self.sym(sym),
-            ExprKind::Int
-            | ExprKind::Float
-            | ExprKind::Imaginary
-            | ExprKind::Str(_)
-            | ExprKind::True
-            | ExprKind::False
-            | ExprKind::None
-            | ExprKind::Ellipsis
-            | ExprKind::Error => {}
+            literal_kinds!() | ExprKind::Error => {}
             ExprKind::Attribute { value, attr } => {
                 self.e(value);
                 self.ident(attr);
