@@ -18,6 +18,9 @@
 //! `PLC_SANITIZE=1` (as CI runs them) the programs are built with AddressSanitizer and
 //! UndefinedBehaviorSanitizer.
 
+#[path = "common/cxx_cache.rs"]
+mod cxx_cache;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -74,18 +77,31 @@ fn build_with_kernels(name: &str, main: &str, kernels: &[(String, String)], env:
         std::fs::write(dir.join("kernels").join(format!("{kernel}.cpp")), code).expect("kernel written");
         sources.push(format!("kernels/{kernel}.cpp"));
     }
+    // Each source to its own object, so that the compiler cache reuses the runtime's.
+    let mut objects = Vec::new();
+    for src in &sources {
+        let obj = format!("{}.o", src.replace('/', "_"));
+        let out = cxx_cache::command(&cxx)
+            .args(FLAGS)
+            .args(sanitizers())
+            .args(["-Iruntime", "-c", src, "-o", &obj])
+            .current_dir(&dir)
+            .output()
+            .expect("the C++ compiler runs");
+        assert!(out.status.success(), "{name}: {src} does not compile:\n{}", String::from_utf8_lossy(&out.stderr));
+        objects.push(obj);
+    }
     let exe = dir.join("prog");
     let out = Command::new(&cxx)
         .args(FLAGS)
         .args(sanitizers())
-        .arg("-Iruntime")
-        .args(&sources)
+        .args(&objects)
         .arg("-o")
         .arg(&exe)
         .current_dir(&dir)
         .output()
         .expect("the C++ compiler runs");
-    assert!(out.status.success(), "{name} does not build:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{name} does not link:\n{}", String::from_utf8_lossy(&out.stderr));
     let mut cmd = Command::new(&exe);
     for (k, v) in env {
         cmd.env(k, v);
