@@ -517,6 +517,21 @@ is left to carry the predicate, which would be silently dropped.
 Write the predicated region at orchestration level (outside every core-group region), or
 drop `predicate=` and test the condition with an `if` inside the region.";
 
+    E0318 => "per-task dispatch metadata inside pl.cluster()",
+"A `pl.cluster()` region is outlined into one Group function, dispatched as a single task:
+the launches inside it become plain calls of that function, so per-task dispatch metadata
+on them would be silently dropped. Inside a cluster, `pl.submit(...)` may not carry
+`deps=`, `allow_early_resolve=True` or `predicate=`; `pl.spmd_submit(...)` (its
+`core_num=`/`sync_start=`) is not allowed; a nested `with pl.spmd(...)` may not carry
+`deps=`, `allow_early_resolve=` or `predicate=`, nor bind a task id with `as tid`.
+
+    with pl.cluster():
+        a, a_tid = pl.submit(self.k1, x)
+        b, _ = pl.submit(self.k2, x, deps=[a_tid])   # error: deps=
+
+Put the dependencies on the launch of the cluster's own task, or move the launch out of
+the cluster.";
+
     E0401 => "a graph region nested inside another graph region",
 "A `pl.graph` region was found inside another one after inlining (for example an inline
 function holding a region, called inside a region). A graph records a topology of task

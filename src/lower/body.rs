@@ -69,7 +69,12 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         // Names assigned anywhere in the body are reserved for temporaries' sake.
         f.collect_names(&def.body.stmts);
     }
-    let (extra, prologue) = if deep || python { (Vec::new(), 0) } else { f.func_attr_prologue(&def.body.stmts) };
+    // PyPTO reads the `pl.func_attr` prologue of a Python body too (its values may name
+    // the parameters), and refuses a directive after it.
+    let (extra, prologue) = if deep { (Vec::new(), 0) } else { f.func_attr_prologue(&def.body.stmts) };
+    if python && !deep {
+        f.misplaced_func_attrs(&def.body.stmts[prologue..]);
+    }
     let body = if deep || python { Vec::new() } else { f.block(&def.body.stmts[prologue..]) };
     f.cx.depth_exit();
     let returns = match &info.returns {
@@ -170,6 +175,32 @@ type Lowered = (ast::ExprId, ExprId);
 impl FnLower<'_, '_> {
     /// N0001 for a HOST SubWorker whose body does something (more than `pass`, `...` or a
     /// docstring): that Python is PyPTO's to run; plc keeps the signature and skips it.
+    /// `pl.func_attr(...)` after another statement of the body: E0226.
+    fn func_attr_misplaced(&mut self, span: Span) {
+        let fname = self.cx.name(self.info.name).to_string();
+        self.error(
+            Code::E0226,
+            span,
+            format!("pl.func_attr() must appear before every other statement in '{fname}'"),
+            "not at the start of the body",
+        );
+    }
+
+    /// The `pl.func_attr(...)` statements among `stmts`, the top level of a Python body
+    /// after its prologue (which is not lowered, so nothing else finds them).
+    fn misplaced_func_attrs(&mut self, stmts: &[ast::StmtId]) {
+        for &st in stmts {
+            let S::Expr(e) = &self.ast().stmt(st).kind else { continue };
+            let e = *e;
+            if let E::Call { func, .. } = &self.ast().expr(e).kind {
+                if self.cx.pl_path(self.m, *func).as_deref() == Some("func_attr") {
+                    let span = self.ast().expr(e).span;
+                    self.func_attr_misplaced(span);
+                }
+            }
+        }
+    }
+
     fn python_body_note(&mut self, def: &ast::FunctionDef) {
         let trivial = def.body.stmts.iter().all(|&st| match &self.ast().stmt(st).kind {
             S::Pass => true,
@@ -2988,13 +3019,7 @@ impl FnLower<'_, '_> {
                 Some(None)
             }
             "func_attr" => {
-                let fname = self.cx.name(self.info.name).to_string();
-                self.error(
-                    Code::E0226,
-                    span,
-                    format!("pl.func_attr() must appear before every other statement in '{fname}'"),
-                    "not at the start of the body",
-                );
+                self.func_attr_misplaced(span);
                 Some(None)
             }
             "dynamic" => {

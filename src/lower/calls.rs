@@ -60,6 +60,9 @@ impl FnLower<'_, '_> {
                 _ => call_args.push(a.clone()),
             }
         }
+        if !self.cluster_metadata_ok(&format!("pl.{path}"), &launch, span) {
+            return None;
+        }
         let call = self.call_of(key, &call_args, span, true)?;
         let ExprKind::Call { callee: Callee::Func(f), args: lowered, mut attrs } =
             self.cx.program.expr(call).kind.clone()
@@ -454,6 +457,18 @@ impl FnLower<'_, '_> {
                     let args = args.clone();
                     let span = self.ast().expr(e).span;
                     match args.as_slice() {
+                        [one]
+                            if matches!(one.kind, ArgKind::Positional)
+                                && !matches!(self.ast().expr(one.value).kind, E::Dict(_)) =>
+                        {
+                            let vspan = self.ast().expr(one.value).span;
+                            self.error(
+                                Code::E0217,
+                                vspan,
+                                "pl.func_attr() argument must be a dict literal",
+                                "not a dict",
+                            );
+                        }
                         [one] if matches!(one.kind, ArgKind::Positional) => {
                             if let Some(entries) = self.dict_entries(one.value) {
                                 for (k, v, _) in entries {
@@ -473,6 +488,8 @@ impl FnLower<'_, '_> {
                                                 "Duplicate function attribute '{key}': set by both @pl.function(attrs={{...}}) and pl.func_attr({{...}})"
                                             ),
                                             "set twice", "set it in one place");
+                                    } else if !self.attr_list_ok(&key, v, span) {
+                                        // reported
                                     } else if !self.func_attr_key_twice(&extra, k, span) {
                                         extra.push((k, v));
                                     }
@@ -489,6 +506,24 @@ impl FnLower<'_, '_> {
             }
         }
         (extra, taken)
+    }
+
+    /// A list value of a function attribute holds variables (`{"stationary": [w, x]}`) or
+    /// argument directions (`pl.adir.*`, the reserved direction keys); any other element
+    /// (`{"tile_sizes": [16, 32]}`) is E0217, as PyPTO has no attribute type for it.
+    fn attr_list_ok(&mut self, key: &str, v: ExprId, span: Span) -> bool {
+        let ExprKind::Tuple(items) = &self.cx.program.expr(v).kind else { return true };
+        let fine = items.iter().all(|&i| matches!(self.cx.program.expr(i).kind, ExprKind::Var(_) | ExprKind::Str(_)));
+        if !fine {
+            self.error_help(
+                Code::E0217,
+                span,
+                format!("Unsupported list element type for key: {key}"),
+                "not a list of variables",
+                "a list attribute holds variables (Var) or argument directions (ArgDirection, under the reserved key arg_direction_overrides)",
+            );
+        }
+        fine
     }
 
     /// The string keys of the decorator's `attrs={...}` (`@pl.function(attrs={"split": ...})`).

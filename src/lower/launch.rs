@@ -3,8 +3,8 @@
 //! of `deps=` and `dumps=`, and the rule that a `predicate=` reading a tensor another
 //! task produced lists that task in `deps=`.
 
-use super::body::FnLower;
-use crate::diag::{Code, Span};
+use super::body::{FnLower, Frame, FrameKind};
+use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
 use crate::ir::{ExprId, ExprKind, Type};
 use crate::syntax::ast::{self, ExprKind as E};
@@ -75,6 +75,55 @@ impl FnLower<'_, '_> {
             "not unpacked",
             "name the task id even when nothing uses it: `out, _ = ...`",
         );
+        false
+    }
+
+    /// The header of the innermost `pl.cluster()` region around the statement being
+    /// lowered, if any.
+    pub(crate) fn enclosing_cluster(&self) -> Option<Span> {
+        self.frames.iter().rev().find_map(|f| match f {
+            Frame::Scope { kind: FrameKind::Cluster, span, .. } => Some(*span),
+            _ => None,
+        })
+    }
+
+    /// Per-task dispatch metadata (`keys`: the launch keywords given) on `what` (a launch,
+    /// or a nested `with pl.spmd(...)`) inside `pl.cluster()` is E0318: the cluster is
+    /// dispatched as one Group task, so the metadata would be dropped. An empty or all-`None`
+    /// `deps=` and a `False` flag carry nothing.
+    pub(crate) fn cluster_metadata_ok(&mut self, what: &str, keys: &[(Symbol, ast::ExprId)], span: Span) -> bool {
+        let Some(cluster) = self.enclosing_cluster() else { return true };
+        let mut carried = Vec::new();
+        for &(k, v) in keys {
+            let name = self.cx.name(k);
+            let carries = match name {
+                "deps" => match &self.ast().expr(v).kind {
+                    E::List(items) => items.iter().any(|&i| !matches!(self.ast().expr(i).kind, E::None)),
+                    _ => true,
+                },
+                "allow_early_resolve" | "sync_start" => !matches!(self.ast().expr(v).kind, E::False),
+                "predicate" | "core_num" => true,
+                _ => false,
+            };
+            if carries {
+                carried.push(format!("{name}="));
+            }
+        }
+        if carried.is_empty() {
+            return true;
+        }
+        let file = self.file;
+        let d = self.error(
+            Code::E0318,
+            span,
+            format!(
+                "'{what}(...)' inside 'pl.cluster()' cannot carry per-task dispatch metadata ({}) — the cluster is dispatched as one Group task, so the metadata would be dropped",
+                carried.join(", ")
+            ),
+            "per-task dispatch metadata",
+        );
+        d.secondary.push(Label::secondary(file, cluster, "the cluster region"));
+        d.help = Some("drop the metadata, or move the launch out of the `pl.cluster()` region".to_string());
         false
     }
 

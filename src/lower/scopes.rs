@@ -686,6 +686,10 @@ impl FnLower<'_, '_> {
             self.block(&body.stmts);
             return;
         };
+        if !self.spmd_in_cluster_ok(item, args, header) {
+            self.block(&body.stmts);
+            return;
+        }
         let (name, mut attrs) = self.keywords(args, SPMD_KEYWORDS, "pl.spmd", header);
         let task_id = self.task_id_target(item);
         // A body that reads its block index or asks for core-group optimizations is device
@@ -707,6 +711,41 @@ impl FnLower<'_, '_> {
         self.frames.pop();
         let spmd = SpmdRegion { core_num, name, task_id, attrs, incore_attrs };
         out.push(self.spmd_around_core_group(spmd, block, header));
+    }
+
+    /// A `with pl.spmd(...)` inside `pl.cluster()` is unwrapped into the cluster's Group
+    /// function and never becomes a task of its own: it may not take the launch keywords
+    /// `deps=`, `allow_early_resolve=`, `predicate=`, nor bind a task id with `as` (E0318).
+    fn spmd_in_cluster_ok(&mut self, item: &ast::WithItem, args: &[ast::Arg], header: Span) -> bool {
+        let Some(cluster) = self.enclosing_cluster() else { return true };
+        let mut given: Vec<String> = args
+            .iter()
+            .filter_map(|a| match a.kind {
+                ArgKind::Keyword(k) => Some(self.cx.name(k.name)),
+                _ => None,
+            })
+            .filter(|k| matches!(*k, "deps" | "allow_early_resolve" | "predicate"))
+            .map(|k| format!("{k}="))
+            .collect();
+        if item.target.is_some() {
+            given.push("as tid".to_string());
+        }
+        if given.is_empty() {
+            return true;
+        }
+        let file = self.file;
+        let d = self.error(
+            Code::E0318,
+            header,
+            format!(
+                "'pl.spmd(..., {})' cannot be nested inside 'pl.cluster()' — a cluster-nested pl.spmd is unwrapped into the Group function and never produces a task of its own",
+                given.join(", ")
+            ),
+            "per-task dispatch metadata",
+        );
+        d.secondary.push(Label::secondary(file, cluster, "the cluster region"));
+        d.help = Some("drop these, or move the `with pl.spmd(...)` out of the `pl.cluster()` region".to_string());
+        false
     }
 
     /// `pl.spmd(n)` around an implicit core-group region holding `body`: what a `for i in

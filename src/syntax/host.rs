@@ -29,9 +29,12 @@ pub fn split(
     tokens: &[Token],
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<Token>, Vec<HostItem>, Vec<std::ops::Range<usize>>) {
+    let (pl, pld) = namespace_aliases(src, tokens);
     let mut splitter = Splitter {
         file,
         src,
+        pl,
+        pld,
         toks: tokens,
         out: Vec::with_capacity(tokens.len()),
         host: Vec::new(),
@@ -80,6 +83,66 @@ fn is_byte_size(callee: &str) -> bool {
     callee.strip_prefix("pl.").and_then(|rest| rest.strip_suffix(".get_byte")).is_some_and(|d| !d.contains('.'))
 }
 
+/// The names the module binds to `pypto.language` and to `pypto.language.distributed`,
+/// from its import statements, as lowering binds them (`import pypto.language as p`,
+/// `from pypto import language as lang`, `import pypto.language.distributed as d`); `pl`
+/// and `pld` always count, so a module that imports nothing still reads as before.
+fn namespace_aliases<'a>(src: &'a str, toks: &[Token]) -> (Vec<&'a str>, Vec<&'a str>) {
+    let (mut pl, mut pld) = (vec!["pl"], vec!["pld"]);
+    let text = |i: usize| toks[i].text(src);
+    let kind = |i: usize| toks.get(i).map(|t| t.kind);
+    // The dotted name starting at `i`, and the index after it.
+    let dotted = |mut i: usize| {
+        let mut name = String::new();
+        while kind(i) == Some(Tok::Name) {
+            name.push_str(text(i));
+            if kind(i + 1) != Some(Tok::Dot) {
+                return (name, i + 1);
+            }
+            name.push('.');
+            i += 2;
+        }
+        (name, i)
+    };
+    for (i, t) in toks.iter().enumerate() {
+        let line_start = i == 0 || matches!(toks[i - 1].kind, Tok::Newline | Tok::Indent | Tok::Dedent);
+        if !line_start {
+            continue;
+        }
+        let (module, mut j) = match t.kind {
+            Tok::Import => (String::new(), i + 1),
+            Tok::From => {
+                let (module, j) = dotted(i + 1);
+                if kind(j) != Some(Tok::Import) {
+                    continue;
+                }
+                (module, if kind(j + 1) == Some(Tok::LParen) { j + 2 } else { j + 1 })
+            }
+            _ => continue,
+        };
+        loop {
+            let (name, after) = dotted(j);
+            if name.is_empty() {
+                break;
+            }
+            let alias = (kind(after) == Some(Tok::As) && kind(after + 1) == Some(Tok::Name)).then(|| text(after + 1));
+            j = if alias.is_some() { after + 2 } else { after };
+            let full = if module.is_empty() { name } else { format!("{module}.{name}") };
+            match (full.as_str(), alias, module.is_empty()) {
+                ("pypto.language", Some(a), _) => pl.push(a),
+                ("pypto.language", None, false) => pl.push("language"),
+                ("pypto.language.distributed", Some(a), true) => pld.push(a),
+                _ => {}
+            }
+            if kind(j) != Some(Tok::Comma) {
+                break;
+            }
+            j += 1;
+        }
+    }
+    (pl, pld)
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Container {
     /// The top level of the module.
@@ -112,6 +175,11 @@ enum Class {
 struct Splitter<'a> {
     file: FileId,
     src: &'a str,
+    /// The names `pypto.language` is imported under (`pl`, and any other alias:
+    /// `import pypto.language as p`, `from pypto import language as lang`).
+    pl: Vec<&'a str>,
+    /// The names `pypto.language.distributed` is imported under (`pld`, ...).
+    pld: Vec<&'a str>,
     toks: &'a [Token],
     out: Vec<Token>,
     host: Vec<HostItem>,
@@ -229,7 +297,7 @@ impl Splitter<'_> {
 
     /// True when the decorator line at `i` (an `@`) is `@pl.` something.
     fn is_pl_decorator(&self, i: usize) -> bool {
-        self.kind(i + 1) == Some(Tok::Name) && self.text(i + 1) == "pl" && self.kind(i + 2) == Some(Tok::Dot)
+        self.kind(i + 1) == Some(Tok::Name) && self.pl.contains(&self.text(i + 1)) && self.kind(i + 2) == Some(Tok::Dot)
     }
 
     fn classify(&self, start: usize, end: usize, container: Container) -> Class {
@@ -476,7 +544,7 @@ impl Splitter<'_> {
                     comparisons.push(0);
                     match prev {
                         Some(Tok::Name) => {
-                            let callee = self.chain(value, k - 1);
+                            let callee = self.canonical(self.chain(value, k - 1));
                             CONSTANT_CALLS.contains(&callee.as_str()) || is_byte_size(&callee)
                         }
                         Some(Tok::RParen | Tok::RBracket) => false,
@@ -516,7 +584,12 @@ impl Splitter<'_> {
                 Tok::Assign => true,
                 // Attribute chains are constants only on `pl` (`pl.FP32`, `pl.Level.CHIP`), `pld`
                 // (`pld.ReduceOp.Sum`) and `math` (`math.inf`).
-                Tok::Dot => prev == Some(Tok::Name) && matches!(self.chain_root(value, k - 1), "pl" | "pld" | "math"),
+                Tok::Dot => {
+                    prev == Some(Tok::Name) && {
+                        let root = self.chain_root(value, k - 1);
+                        root == "math" || self.pl.contains(&root) || self.pld.contains(&root)
+                    }
+                }
                 _ => false,
             };
             if !ok {
@@ -533,6 +606,15 @@ impl Splitter<'_> {
             first -= 2;
         }
         value[first..=k].iter().map(|t| t.text(self.src)).collect()
+    }
+
+    /// A dotted name with an alias of `pypto.language` at its root spelled `pl`
+    /// (`p.dynamic` → `pl.dynamic`).
+    fn canonical(&self, chain: String) -> String {
+        match chain.split_once('.') {
+            Some((root, rest)) if root != "pl" && self.pl.contains(&root) => format!("pl.{rest}"),
+            _ => chain,
+        }
     }
 
     fn chain_root<'s>(&'s self, value: &[Token], k: usize) -> &'s str {
