@@ -200,7 +200,10 @@ impl Lineage {
         let mut out = Vec::new();
         if let Some(StmtKind::Return(values)) = f.body.last().map(|&s| &p.stmt(s).kind) {
             for &e in values {
-                let k = as_var(p, e).and_then(|v| match self.root(p, &defs, v) {
+                // A value returned as an expression (`return pl.store(t, o, out)`) names the
+                // buffer it passes on, as when it is bound to a variable first.
+                let var = as_var(p, e).or_else(|| self.value_source(p, &defs, e));
+                let k = var.and_then(|v| match self.root(p, &defs, v) {
                     Root::Known(r) => match defs.map.get(&r) {
                         Some(Def::Param(k)) => Some(*k),
                         _ => None,

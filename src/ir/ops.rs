@@ -566,6 +566,8 @@ params! {
     GroupAxis = "group_axis", MxLayout = "mx_layout",
     // Parameters of the explicit tile buffers (newer than ops.md).
     Count = "count", Out = "out", Buffers = "buffers",
+    // Parameters of the cross-rank signal tile ops (newer than ops.md).
+    CmpValue = "cmp_value",
 }
 
 impl std::fmt::Display for Param {
@@ -817,7 +819,7 @@ const DROPPED_NAMESPACES: &[(&str, &str)] =
 /// PyPTO's `scatter_update` takes `(input, index, src, dim=-2)` and `(input, dim, index, src)`:
 /// four positional arguments whose second is an integer literal bind as the second form.
 const OLDER_ORDERS: &[(Op, &[usize])] =
-    &[(Op::TileStore, &[0, 1, 3, 2]), (Op::TensorScatterUpdate, &[0, 3, 1, 2]), (Op::TileScatterUpdate, &[0, 3, 1, 2])];
+    &[(Op::TileStore, &[0, 1, 3, 2]), (Op::TensorScatterUpdate, &[0, 3, 1, 2]), (Op::TileScatterUpdate, &[0, 4, 1, 2])];
 
 /// Looks an op up by a spelling written in the source (`pl.tile.load`, `pl.load`).
 pub fn by_spelling(spelling: &str) -> Option<Op> {
@@ -1021,6 +1023,53 @@ fn signal_compare(a: &dyn Args, allowed: &[WaitCmp]) -> Result<Type, String> {
         }
         _ => Ok(Type::None),
     }
+}
+
+/// The operations `pl.tile.comm_notify(signal, value, op=...)` takes.
+const COMM_NOTIFY_OPS: &[&str] = &["atomic_add", "set"];
+/// The comparisons `pl.tile.comm_wait` and `pl.tile.comm_test` take (`cmp=...`).
+const COMM_CMPS: &[&str] = &["eq", "ne", "gt", "ge", "lt", "le"];
+
+/// The signal and value of a cross-rank signal tile op: a tensor signal and an integer
+/// scalar value (an integer literal is one); `what` names the value.
+fn comm_signal(a: &dyn Args, what: &str) -> Result<(), String> {
+    if let Some(t) = a.ty(1).filter(|t| !integer_or_unknown(t)) {
+        return Err(format!("{what} must be an integer scalar, got {}", t.kind_name()));
+    }
+    Ok(())
+}
+
+/// The string argument `i` of a signal op is one of `allowed` (`what` names it).
+fn comm_choice(a: &dyn Args, i: usize, what: &str, allowed: &[&str]) -> Result<(), String> {
+    match a.text(i) {
+        Some(t) if !allowed.contains(&t.as_str()) => {
+            Err(format!("{what} must be one of \"{}\", got \"{t}\"", allowed.join("\", \"")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `pl.tile.comm_notify(signal, value, op="atomic_add"|"set")`: writes or adds `value` to a
+/// peer rank's signal slot; a statement.
+fn comm_notify(a: &dyn Args) -> Result<Type, String> {
+    comm_signal(a, "value")?;
+    comm_choice(a, 2, "op", COMM_NOTIFY_OPS)?;
+    Ok(Type::None)
+}
+
+/// `pl.tile.comm_wait(signal, cmp_value, cmp=...)`: blocks until the local signal slot
+/// compares true against `cmp_value`; a statement.
+fn comm_wait(a: &dyn Args) -> Result<Type, String> {
+    comm_signal(a, "cmp_value")?;
+    comm_choice(a, 2, "cmp", COMM_CMPS)?;
+    Ok(Type::None)
+}
+
+/// `pl.tile.comm_test(signal, cmp_value, cmp=...)`: the comparison `comm_wait` waits for,
+/// polled once; a BOOL scalar.
+fn comm_test(a: &dyn Args) -> Result<Type, String> {
+    comm_wait(a)?;
+    Ok(Type::Scalar(DType::Bool))
 }
 
 fn same_as_first(a: &dyn Args) -> Result<Type, String> {
@@ -1525,6 +1574,27 @@ fn reshaped(a: &dyn Args) -> Result<Type, String> {
         }
     }
     Ok(with_shape(ty, shape))
+}
+
+/// PyPTO refuses `tensor.reshape` and `tensor.transpose` of a packed FP4 tensor (two
+/// elements a byte: the runtime's views cannot split a byte); `what` names the op.
+fn not_packed_fp4(a: &dyn Args, what: &str) -> Result<(), String> {
+    match a.ty(0).and_then(Type::dtype) {
+        Some(DType::Fp4) => Err(format!("{what} is not supported for FP4 tensors (two elements share a byte)")),
+        _ => Ok(()),
+    }
+}
+
+/// `tensor.reshape(x, shape)`: [`reshaped`], of a tensor that is not packed FP4.
+fn tensor_reshaped(a: &dyn Args) -> Result<Type, String> {
+    not_packed_fp4(a, "tensor.reshape")?;
+    reshaped(a)
+}
+
+/// `tensor.transpose(x, axis1, axis2)`: [`transposed`], of a tensor that is not packed FP4.
+fn tensor_transposed(a: &dyn Args) -> Result<Type, String> {
+    not_packed_fp4(a, "tensor.transpose")?;
+    transposed(a)
 }
 
 /// `tensor.view(tensor, shape=None, valid_shape=None, *, layout=None)`: a shape or a layout
@@ -3654,6 +3724,17 @@ fn tile_scatter(a: &dyn Args) -> Result<Type, String> {
 /// `scatter_update(input, index, src, dim=-2)`: rows of `src` written into `input` at the
 /// rows `index` names; 2-D `[rows, d]` with 2-D `src`, or 4-D `[blocks, block_size, 1, d]`.
 fn scatter_update(a: &dyn Args) -> Result<Type, String> {
+    scatter_update_dim_at(a, 3)
+}
+
+/// `pl.tile.scatter_update(input, index, src, tmp=None, dim=-2)`: the tensor form's rule,
+/// with an optional scratch tile before `dim` (PyPTO's newer tests pass one).
+fn tile_scatter_update(a: &dyn Args) -> Result<Type, String> {
+    scatter_update_dim_at(a, 4)
+}
+
+/// The rule of [`scatter_update`] with `dim` the argument `dim_at`.
+fn scatter_update_dim_at(a: &dyn Args, dim_at: usize) -> Result<Type, String> {
     let input = a.ty(0).ok_or("missing input")?;
     let (Some(index), Some(src)) = (a.ty(1), a.ty(2)) else { return Err("needs index and src".to_string()) };
     if let Some(r) = rank_of(input) {
@@ -3673,7 +3754,7 @@ fn scatter_update(a: &dyn Args) -> Result<Type, String> {
             return Err(format!("src must have the input's dtype {}, got {}", p.name(), q.name()));
         }
     }
-    if let Some(dim) = a.int(3) {
+    if let Some(dim) = a.int(dim_at) {
         if dim != -2 {
             return Err(format!("only dim=-2 is supported, got dim={dim}"));
         }
@@ -3903,9 +3984,9 @@ ops! {
         sliced, true, OpKind::Special(Special::Slice),
         older: [("pl.view", "pl.slice")];
     TensorReshape = "tensor.reshape", Tensor, ["pl.tensor.reshape"], Some("reshape"),
-        &[req(P::X, K::Tensor), req(P::Shape, K::Shape)], reshaped, true, OpKind::Special(Special::Reshape);
+        &[req(P::X, K::Tensor), req(P::Shape, K::Shape)], tensor_reshaped, true, OpKind::Special(Special::Reshape);
     TensorTranspose = "tensor.transpose", Tensor, ["pl.tensor.transpose"], Some("transpose"),
-        &[req(P::X, K::Tensor), req(P::Axis1, K::Int), req(P::Axis2, K::Int)], transposed, true, OpKind::Special(Special::Transpose);
+        &[req(P::X, K::Tensor), req(P::Axis1, K::Int), req(P::Axis2, K::Int)], tensor_transposed, true, OpKind::Special(Special::Transpose);
     TensorView = "tensor.view", Tensor, ["pl.tensor.view"], None,
         &[req(P::T, K::Tensor), opt(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Layout, K::Enum("TensorLayout"))],
         tensor_view, true, OpKind::Special(Special::View);
@@ -4545,8 +4626,20 @@ ops! {
         &[req(P::Input, K::Tensor), req(P::Index, K::Tensor), req(P::Src, K::Tensor), opt(P::Dim, K::Int)],
         scatter_update, false, OpKind::Special(Special::ScatterUpdate);
     TileScatterUpdate = "tile.scatter_update", Tile, ["pl.tile.scatter_update"], Some("scatter_update"),
-        &[read_write(P::Input, K::Tile), req(P::Index, K::Tile), req(P::Src, K::Tile), opt(P::Dim, K::Int)],
-        scatter_update, false, OpKind::Special(Special::ScatterUpdate);
+        &[read_write(P::Input, K::Tile), req(P::Index, K::Tile), req(P::Src, K::Tile), opt(P::Tmp, K::Tile),
+          opt(P::Dim, K::Int)],
+        tile_scatter_update, false, OpKind::Special(Special::ScatterUpdate);
+    // Cross-rank signal slots seen from a kernel (newer than ops.md; PyPTO's codegen tests
+    // use them): no CPU form, like the `pld.*` ops.
+    TileCommNotify = "tile.comm_notify", Tile, ["pl.tile.comm_notify"], None,
+        &[read_write(P::Signal, K::Tensor), req(P::Value, K::Scalar), req(P::Op, K::Str)],
+        comm_notify, false, OpKind::Distributed;
+    TileCommWait = "tile.comm_wait", Tile, ["pl.tile.comm_wait"], None,
+        &[req(P::Signal, K::Tensor), req(P::CmpValue, K::Scalar), req(P::Cmp, K::Str)],
+        comm_wait, false, OpKind::Distributed;
+    TileCommTest = "tile.comm_test", Tile, ["pl.tile.comm_test"], None,
+        &[req(P::Signal, K::Tensor), req(P::CmpValue, K::Scalar), req(P::Cmp, K::Str)],
+        comm_test, false, OpKind::Distributed;
     TensorRandom = "tensor.random", Tensor, ["pl.tensor.random", "pl.random"], None, T_RANDOM, tensor_random, false,
         OpKind::Special(Special::Random);
     TileRandom = "tile.random", Tile, ["pl.tile.random"], None, S_RANDOM, tile_random, false, OpKind::Special(Special::Random);

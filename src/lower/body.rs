@@ -3335,11 +3335,15 @@ impl FnLower<'_, '_> {
             _ => false,
         };
         let wants_int = |i: usize| def.params[i].kind == OpArg::Int;
+        // An integer literal does not fit a tensor or tile parameter (`dim` where the
+        // current order has the optional scratch tile of `tile.scatter_update`).
+        let wants_shaped = |i: usize| matches!(def.params[i].kind, OpArg::Tensor | OpArg::Tile);
         let fits = |slot: &dyn Fn(usize) -> usize| {
-            positional
-                .iter()
-                .enumerate()
-                .all(|(i, &e)| is_list(e) == wants_list(slot(i)) && (!wants_int(slot(i)) || is_int(e)))
+            positional.iter().enumerate().all(|(i, &e)| {
+                is_list(e) == wants_list(slot(i))
+                    && (!wants_int(slot(i)) || is_int(e))
+                    && !(is_int(e) && wants_shaped(slot(i)))
+            })
         };
         (!fits(&|i| i) && fits(&|i| order[i])).then_some(order)
     }

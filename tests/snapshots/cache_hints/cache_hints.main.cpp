@@ -36,31 +36,20 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
             CoreTaskArgs params_t0;
             params_t0.add_input(ext_x);
             params_t0.add_output(ext_copied);
-            uint32_t params_t0_synth_out_0_shapes[2] = {32, 32};
-            TensorCreateInfo params_t0_synth_out_0(params_t0_synth_out_0_shapes, 2, DataType::FLOAT32);
-            params_t0.add_output(params_t0_synth_out_0);
-            TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
-            (void)task_0_outs;
-            const ChipTensor& copied = task_0_outs.get_ref(0);
-            (void)copied;
-            PTO2TaskId tid = rt_task_id_of(copied);
+            rt_submit_aiv_task(0, params_t0);
+            PTO2TaskId tid = rt_task_id_of(ext_copied);
 
             // Task 1: row_times
             CoreTaskArgs params_t1;
             params_t1.add_input(ext_v);
-            params_t1.add_input(copied);
+            params_t1.add_input(ext_copied);
             params_t1.add_output(ext_row);
-            uint32_t params_t1_synth_out_0_shapes[2] = {1, 32};
-            TensorCreateInfo params_t1_synth_out_0(params_t1_synth_out_0_shapes, 2, DataType::FLOAT32);
-            params_t1.add_output(params_t1_synth_out_0);
             PTO2TaskId params_t1_deps[1];
             uint32_t params_t1_deps_count = 0;
             if ((tid).is_valid()) params_t1_deps[params_t1_deps_count++] = tid;
             params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
             TaskOutputTensors task_1_outs = rt_submit_aiv_task(1, params_t1);
             (void)task_1_outs;
-            const ChipTensor& row = task_1_outs.get_ref(0);
-            (void)row;
             PTO2TaskId second = task_1_outs.task_id();
             (void)second;
         }

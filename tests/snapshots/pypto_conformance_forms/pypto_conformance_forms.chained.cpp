@@ -29,62 +29,45 @@ void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
     PTO2_SCOPE() {
         PTO2_SCOPE(PTO2ScopeMode::MANUAL) {
             PTO2TaskId prev_tid = PTO2TaskId::invalid();
-            ChipTensor acc = ext_acc;
             PTO2TaskId prev_tid_1 = prev_tid;
             for (int64_t i = 0; i < 3; i += 1) {
 
                 // Task 0: bump
                 CoreTaskArgs params_t0;
-                params_t0.add_inout(acc);
-                uint32_t params_t0_synth_out_0_shapes[1] = {16};
-                TensorCreateInfo params_t0_synth_out_0(params_t0_synth_out_0_shapes, 1, DataType::FLOAT32);
-                params_t0.add_output(params_t0_synth_out_0);
+                params_t0.add_inout(ext_acc);
                 PTO2TaskId params_t0_deps[1];
                 uint32_t params_t0_deps_count = 0;
                 if ((prev_tid_1).is_valid()) params_t0_deps[params_t0_deps_count++] = prev_tid_1;
                 params_t0.set_dependencies(params_t0_deps, params_t0_deps_count);
                 TaskOutputTensors task_0_outs = rt_submit_aiv_task(0, params_t0);
                 (void)task_0_outs;
-                const ChipTensor& acc_1 = task_0_outs.get_ref(0);
-                (void)acc_1;
                 PTO2TaskId prev_tid_2 = task_0_outs.task_id();
                 (void)prev_tid_2;
-                acc = acc_1;
                 prev_tid_1 = prev_tid_2;
             }
 
             // Task 1: bump
             CoreTaskArgs params_t1;
-            params_t1.add_inout(acc);
-            uint32_t params_t1_synth_out_0_shapes[1] = {16};
-            TensorCreateInfo params_t1_synth_out_0(params_t1_synth_out_0_shapes, 1, DataType::FLOAT32);
-            params_t1.add_output(params_t1_synth_out_0);
+            params_t1.add_inout(ext_acc);
             PTO2TaskId params_t1_deps[1];
             uint32_t params_t1_deps_count = 0;
             if ((prev_tid_1).is_valid()) params_t1_deps[params_t1_deps_count++] = prev_tid_1;
             params_t1.set_dependencies(params_t1_deps, params_t1_deps_count);
             TaskOutputTensors task_1_outs = rt_submit_aiv_task(0, params_t1);
             (void)task_1_outs;
-            const ChipTensor& first = task_1_outs.get_ref(0);
-            (void)first;
             PTO2TaskId last_tid = task_1_outs.task_id();
             (void)last_tid;
 
             // Task 2: twice
             CoreTaskArgs params_t2;
-            params_t2.add_input(first);
+            params_t2.add_input(ext_acc);
             params_t2.add_output(ext_y);
-            uint32_t params_t2_synth_out_0_shapes[1] = {16};
-            TensorCreateInfo params_t2_synth_out_0(params_t2_synth_out_0_shapes, 1, DataType::FLOAT32);
-            params_t2.add_output(params_t2_synth_out_0);
             PTO2TaskId params_t2_deps[1];
             uint32_t params_t2_deps_count = 0;
             if ((last_tid).is_valid()) params_t2_deps[params_t2_deps_count++] = last_tid;
             params_t2.set_dependencies(params_t2_deps, params_t2_deps_count);
             TaskOutputTensors task_2_outs = rt_submit_aiv_task(1, params_t2);
             (void)task_2_outs;
-            const ChipTensor& y = task_2_outs.get_ref(0);
-            (void)y;
             PTO2TaskId v_ = task_2_outs.task_id();
             (void)v_;
         }
