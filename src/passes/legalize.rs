@@ -26,8 +26,8 @@ use crate::ir::lineage::{as_var, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit::{self, Rewriter};
 use crate::ir::{
-    ArgDir, Callee, DType, Direction, ExprId, ExprKind, FuncKind, IfStmt, Loc, Param, Program, StmtId, StmtKind, Type,
-    VarId,
+    ArgDir, Callee, DType, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, Loc, Param, Program, StmtId,
+    StmtKind, Type, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -1012,9 +1012,9 @@ fn sites(
 /// The functions (in program order) whose bodies call one of `graphs`, each with those
 /// calls (in `visit::walk_block_exprs` order).
 fn graph_calls(p: &Program, graphs: &[Symbol]) -> Vec<(Symbol, Vec<ExprId>)> {
+    use rayon::prelude::*;
     let wanted: FxHashSet<Symbol> = graphs.iter().copied().collect();
-    let mut out = Vec::new();
-    for f in p.functions.values() {
+    let of = |f: &Function| {
         let mut calls = Vec::new();
         visit::walk_block_exprs(p, &f.body, |_, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
@@ -1023,11 +1023,18 @@ fn graph_calls(p: &Program, graphs: &[Symbol]) -> Vec<(Symbol, Vec<ExprId>)> {
                 }
             }
         });
-        if !calls.is_empty() {
-            out.push((f.name, calls));
-        }
+        (!calls.is_empty()).then_some((f.name, calls))
+    };
+    // One walk of each function, which reads the program only: in parallel for a large
+    // program, gathered in the functions' order.
+    let funcs: Vec<&Function> = p.functions.values().collect();
+    let threads = rayon::current_num_threads();
+    if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
+        return funcs.into_iter().filter_map(of).collect();
     }
-    out
+    let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 2);
+    let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|f| of(f)).collect();
+    found.into_iter().flatten().collect()
 }
 
 fn calls_planned(p: &Program, plans: &FxHashMap<Symbol, &Plan>, e: ExprId) -> bool {
