@@ -959,6 +959,67 @@ fn compile_output_is_the_same_on_one_thread_and_on_four_and_unchanged_files_are_
     assert_eq!(leftovers(&four), Vec::<String>::new());
 }
 
+/// gen(300) with Graph functions that break LegalizeGraphBoundary's rules spread through it
+/// (`pl.full` in a graph, E0505; a view whose window varies between replays, E0516, in a
+/// second file without the first kind, which stops the pass before its plans): the
+/// per-function analyses that run in parallel on a program this large (ConvertToSSA's
+/// liveness, DeriveCallDirections' walk, LegalizeGraphBoundary's checks and plans) give
+/// the same diagnostics, in the same order, and the same IR on one thread as on four.
+#[test]
+fn check_and_emit_ir_are_the_same_on_one_thread_and_on_four() {
+    let graph = |k: usize, full: bool| {
+        let (params, body) = if full {
+            (
+                "a: pl.Tensor[[64], pl.FP32]",
+                "    z = pl.full([64], dtype=pl.FP32, value=0.0)\n    c = kernel_{k}(z, c)\n",
+            )
+        } else {
+            (
+                "w: pl.Tensor[[1024], pl.FP32], n: pl.Scalar[pl.INDEX]",
+                "    for i in pl.range(4):\n        wl = pl.tensor.slice(w, [64], [n * 256 + i * 64])\n        c = kernel_{k}(wl, c)\n",
+            )
+        };
+        format!(
+            "@pl.jit.incore\ndef kernel_{k}(a: pl.Tensor[[64], pl.FP32], out: pl.InOut[pl.Tensor[[64], pl.FP32]]):\n    \
+             t = pl.load(a, [0], [64])\n    pl.store(t, [0], out)\n    return out\n\n\n@pl.jit.graph\n\
+             def layer_{k}({params}, c: pl.InOut[pl.Tensor[[64], pl.FP32]]):\n{}    return c\n\n\n",
+            body.replace("{k}", &k.to_string())
+        )
+    };
+    let with_graphs = |full: bool| {
+        let text = seed::gen(300);
+        let mut out = String::new();
+        for (i, part) in text.split("\n# Copy ").enumerate() {
+            if i > 0 {
+                out.push_str("\n# Copy ");
+            }
+            out.push_str(part);
+            if i % 37 == 5 {
+                out.push_str(&graph(i, full && i % 2 == 1));
+            }
+        }
+        out
+    };
+    for (name, full) in [("gen300_e0505.pl", true), ("gen300_e0516.pl", false)] {
+        let src = scratch(name, with_graphs(full).as_bytes());
+        let run = |threads: &str, args: &[&str]| {
+            let out = Command::new(env!("CARGO_BIN_EXE_plc"))
+                .args(args)
+                .arg(&src)
+                .env("RAYON_NUM_THREADS", threads)
+                .output()
+                .expect("the plc binary runs");
+            (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), stderr(&out))
+        };
+        for args in [&["check", "--message-format", "json"][..], &["emit", "ir"], &["compile", "-o", "/dev/null"]] {
+            let serial = run("1", args);
+            let said = format!("{}{}", serial.1, serial.2);
+            assert!(said.contains(if full { "E0505" } else { "E0516" }), "{name}: {said}");
+            assert_eq!(serial, run("4", args), "{name}: {args:?} differs between one thread and four");
+        }
+    }
+}
+
 #[test]
 fn an_a2a3sim_harness_without_entry_in_a_program_of_several_asks_for_one_first() {
     // `main` would be refused (E0804 on these inputs), but without `--entry` the harness has

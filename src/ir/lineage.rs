@@ -98,9 +98,23 @@ pub enum Root {
 #[derive(Default)]
 pub struct Lineage {
     returned: FxHashMap<Symbol, Vec<Option<usize>>>,
+    /// The functions whose returned parameters are being computed, innermost last.
+    open: Vec<Symbol>,
+    /// Whether a query met a call cycle (a function asked for while it is open), whose
+    /// answer ("not a parameter") depends on where the cycle was entered: the memo's
+    /// answers then depend on the order of the queries, and a parallel walk with a
+    /// `Lineage` per thread is not the serial one (DeriveCallDirections falls back to it).
+    pub met_cycle: bool,
 }
 
 impl Lineage {
+    /// Takes in the memo of another `Lineage` that met no call cycle (its answers are the
+    /// ones any order of queries gives), as if its queries had been made here.
+    pub fn absorb(&mut self, other: Lineage) {
+        debug_assert!(!other.met_cycle && other.open.is_empty());
+        self.returned.extend(other.returned);
+    }
+
     /// The root of `v` in a function whose definitions are `defs`.
     pub fn root(&mut self, p: &Program, defs: &Defs, v: VarId) -> Root {
         let mut visited = Vec::new();
@@ -191,11 +205,13 @@ impl Lineage {
     /// stores, loops and the functions `g` calls), if it is one.
     pub fn returned_params(&mut self, p: &Program, g: Symbol) -> Vec<Option<usize>> {
         if let Some(r) = self.returned.get(&g) {
+            self.met_cycle |= self.open.contains(&g);
             return r.clone();
         }
         // A call cycle resolves to "not a parameter".
         self.returned.insert(g, Vec::new());
         let Some(f) = p.functions.get(&g) else { return Vec::new() };
+        self.open.push(g);
         let defs = Defs::of(p, f);
         let mut out = Vec::new();
         if let Some(StmtKind::Return(values)) = f.body.last().map(|&s| &p.stmt(s).kind) {
@@ -213,6 +229,7 @@ impl Lineage {
                 out.push(k);
             }
         }
+        self.open.pop();
         self.returned.insert(g, out.clone());
         out
     }

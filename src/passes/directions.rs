@@ -43,34 +43,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     promote_wrappers(program);
-    let mut lineage = Lineage::default();
-    let mut found: Vec<(ExprId, Vec<ArgDir>)> = Vec::new();
-    let mut races: Vec<(ExprId, ExprId, VarId)> = Vec::new();
-    let mut written_no_dep: Vec<(ExprId, Direction)> = Vec::new();
-    let mut offset_params = FxHashMap::default();
-    let mut contradictions: Vec<Contradiction> = Vec::new();
-    for f in program.functions.values() {
-        let defs = Defs::of(program, f);
-        let inout_params: FxHashSet<VarId> =
-            f.params.iter().filter(|p| p.dir == Direction::InOut).map(|p| p.var).collect();
-        let mut w = Walker {
-            p: program,
-            defs: &defs,
-            lineage: &mut lineage,
-            inout_params: &inout_params,
-            written: FxHashSet::default(),
-            log: Vec::new(),
-            found: &mut found,
-            launches: !f.decl.kind.is_device_kernel(),
-            writers: FxHashMap::default(),
-            races: &mut races,
-            written_no_dep: &mut written_no_dep,
-            loop_vars: Vec::new(),
-            offset_params: &mut offset_params,
-            contradictions: &mut contradictions,
-        };
-        w.block(&f.body, 0);
-    }
+    let Found { found, races, written_no_dep, contradictions, .. } = walk_functions(program);
     for c in contradictions {
         report_contradiction(cx, program, &c);
     }
@@ -110,6 +83,87 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             attrs.make_mut().arg_directions = Some(dirs);
         }
     }
+}
+
+/// What the walk of the functions found, in the order of the functions and, within one, of
+/// the walk.
+#[derive(Default)]
+struct Found {
+    /// Each call without `arg_directions`, with the directions derived for it.
+    found: Vec<(ExprId, Vec<ArgDir>)>,
+    races: Vec<(ExprId, ExprId, VarId)>,
+    written_no_dep: Vec<(ExprId, Direction)>,
+    contradictions: Vec<Contradiction>,
+    /// Whether a root query met a call cycle ([`Lineage::met_cycle`]).
+    met_cycle: bool,
+}
+
+impl Found {
+    fn append(&mut self, mut other: Found) {
+        self.found.append(&mut other.found);
+        self.races.append(&mut other.races);
+        self.written_no_dep.append(&mut other.written_no_dep);
+        self.contradictions.append(&mut other.contradictions);
+        self.met_cycle |= other.met_cycle;
+    }
+}
+
+/// Below this many functions the walk runs on the calling thread.
+const PARALLEL_MIN_FUNCTIONS: usize = 256;
+
+/// Walks every function (reading the program only), in parallel for a large program: runs
+/// of consecutive functions, each with its own memos (roots, returned parameters, offset
+/// parameters), whose findings are joined in the functions' order. The memos' answers do
+/// not depend on the order of the queries unless a call cycle is met, so the result is the
+/// serial walk's; when a run met one, the serial walk is made instead.
+fn walk_functions(program: &Program) -> Found {
+    use rayon::prelude::*;
+    let funcs: Vec<&crate::ir::Function> = program.functions.values().collect();
+    let threads = rayon::current_num_threads();
+    if threads < 2 || funcs.len() < PARALLEL_MIN_FUNCTIONS {
+        return walk_run(program, &funcs);
+    }
+    let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
+    let parts: Vec<Found> = funcs.par_chunks(run).map(|part| walk_run(program, part)).collect();
+    let mut all = Found::default();
+    for part in parts {
+        all.append(part);
+    }
+    if all.met_cycle {
+        return walk_run(program, &funcs);
+    }
+    all
+}
+
+/// The walk of a run of functions, in order, with memos of its own.
+fn walk_run(program: &Program, funcs: &[&crate::ir::Function]) -> Found {
+    let mut out = Found::default();
+    let mut lineage = Lineage::default();
+    let mut offset_params = FxHashMap::default();
+    for f in funcs {
+        let defs = Defs::of(program, f);
+        let inout_params: FxHashSet<VarId> =
+            f.params.iter().filter(|p| p.dir == Direction::InOut).map(|p| p.var).collect();
+        let mut w = Walker {
+            p: program,
+            defs: &defs,
+            lineage: &mut lineage,
+            inout_params: &inout_params,
+            written: FxHashSet::default(),
+            log: Vec::new(),
+            found: &mut out.found,
+            launches: !f.decl.kind.is_device_kernel(),
+            writers: FxHashMap::default(),
+            races: &mut out.races,
+            written_no_dep: &mut out.written_no_dep,
+            loop_vars: Vec::new(),
+            offset_params: &mut offset_params,
+            contradictions: &mut out.contradictions,
+        };
+        w.block(&f.body, 0);
+    }
+    out.met_cycle = lineage.met_cycle;
+    out
 }
 
 /// Group and Spmd functions forward their parameters to kernels: each parameter takes at

@@ -21,13 +21,13 @@
 
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label, Severity};
-use crate::intern::Symbol;
+use crate::intern::{Interner, Symbol};
 use crate::ir::lineage::{as_var, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit::{self, Rewriter};
 use crate::ir::{
-    ArgDir, Callee, DType, Direction, ExprId, ExprKind, FuncKind, IfStmt, Loc, Param, Program, StmtId, StmtKind, Type,
-    VarId,
+    ArgDir, Callee, DType, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, Loc, Param, Program, StmtId,
+    StmtKind, Type, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -62,25 +62,24 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     // only their callers (the kernels and most graphs call none).
     let calls = graph_calls(program, &graphs);
     let callers: Vec<Symbol> = calls.iter().map(|(f, _)| *f).collect();
-    let mut lineage = Lineage::default();
-    for &g in &graphs {
-        let mut c = Checker { cx, p: program, g };
+    let (_, found, mut lineage) = per_graph(cx.names, program, &graphs, |c, lineage| {
         c.signature(&[]);
         c.static_body();
-        c.returns(&mut lineage);
-    }
+        c.returns(lineage);
+    });
+    cx.diags.extend(found);
     check_graph_submits(cx, program, &calls);
     if errors(cx) > before {
         return;
     }
-    let mut plans = Vec::new();
-    for &g in &graphs {
-        if let Some(plan) = build_plan(cx, program, g, &mut lineage) {
-            if !plan.is_empty() {
-                plans.push((g, plan));
-            }
-        }
-    }
+    let (planned, found, _) = per_graph(cx.names, program, &graphs, |c, _| build_plan(c.names, c.diags, c.p, c.g));
+    cx.diags.extend(found);
+    let mut plans: Vec<(Symbol, Plan)> = graphs
+        .iter()
+        .zip(planned)
+        .filter_map(|(&g, plan)| Some((g, plan?)))
+        .filter(|(_, plan)| !plan.is_empty())
+        .collect();
     if errors(cx) > before {
         return;
     }
@@ -91,15 +90,52 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     rewrite_call_sites(cx, program, &plans, &calls, &mut counter);
     ambiguous_views(cx, program, &graphs, &callers, &mut lineage);
     // Each graph's added parameters, looked up by name (not a scan of every plan per graph).
-    let mut added_by: FxHashMap<Symbol, Vec<VarId>> = plans.iter().map(|(g, plan)| (*g, plan.params())).collect();
-    for &g in &graphs {
-        let added = added_by.remove(&g).unwrap_or_default();
-        let mut c = Checker { cx, p: program, g };
-        c.signature(&added);
+    let added_by: FxHashMap<Symbol, Vec<VarId>> = plans.iter().map(|(g, plan)| (*g, plan.params())).collect();
+    let (_, found, _) = per_graph(cx.names, program, &graphs, |c, _| {
+        c.signature(added_by.get(&c.g).map_or(&[], Vec::as_slice));
         c.task_scalars();
         c.launch_control();
         c.node_count();
+    });
+    cx.diags.extend(found);
+}
+
+/// Below this many Graph functions the per-graph checks run on the calling thread.
+const PARALLEL_MIN_GRAPHS: usize = 128;
+
+/// Runs `each` on every Graph function, which reads the program only, in parallel for a
+/// large program: runs of consecutive graphs, each with its own diagnostics and
+/// [`Lineage`], joined in the graphs' order (results, diagnostics, and the memos of the
+/// lineages, whose answers do not depend on the order of the queries unless a call cycle
+/// is met: then the serial run is made instead). The result is the serial run's.
+fn per_graph<T: Send>(
+    names: &Interner,
+    p: &Program,
+    graphs: &[Symbol],
+    each: impl Fn(&mut Checker<'_>, &mut Lineage) -> T + Sync,
+) -> (Vec<T>, Vec<Diagnostic>, Lineage) {
+    use rayon::prelude::*;
+    let serial = |run: &[Symbol]| {
+        let (mut diags, mut lineage) = (Vec::new(), Lineage::default());
+        let out = run.iter().map(|&g| each(&mut Checker { names, diags: &mut diags, p, g }, &mut lineage)).collect();
+        (out, diags, lineage)
+    };
+    let threads = rayon::current_num_threads();
+    if threads < 2 || graphs.len() < PARALLEL_MIN_GRAPHS {
+        return serial(graphs);
     }
+    let run = graphs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 4);
+    let parts: Vec<(Vec<T>, Vec<Diagnostic>, Lineage)> = graphs.par_chunks(run).map(serial).collect();
+    if parts.iter().any(|(_, _, lineage)| lineage.met_cycle) {
+        return serial(graphs);
+    }
+    let (mut out, mut diags, mut lineage) = (Vec::with_capacity(graphs.len()), Vec::new(), Lineage::default());
+    for (o, d, l) in parts {
+        out.extend(o);
+        diags.extend(d);
+        lineage.absorb(l);
+    }
+    (out, diags, lineage)
 }
 
 // ------------------------------------------------------------------ replay invariance
@@ -274,23 +310,24 @@ fn trip_count(p: &Program, start: ExprId, stop: ExprId, step: ExprId) -> Option<
 
 // ------------------------------------------------------------------ checks
 
-struct Checker<'a, 'b> {
-    cx: &'a mut PassCx<'b>,
+struct Checker<'a> {
+    names: &'a Interner,
+    diags: &'a mut Vec<Diagnostic>,
     p: &'a Program,
     g: Symbol,
 }
 
-impl Checker<'_, '_> {
+impl Checker<'_> {
     fn name(&self) -> String {
-        self.cx.names.get(self.g).to_string()
+        self.names.get(self.g).to_string()
     }
 
     fn var_name(&self, v: VarId) -> String {
-        self.cx.names.get(self.p.var(v).source).to_string()
+        self.names.get(self.p.var(v).source).to_string()
     }
 
     fn error(&mut self, code: Code, loc: Loc, message: String, label: &str, help: &str) {
-        self.cx.diags.push(
+        self.diags.push(
             Diagnostic::error(code, message, Label::primary(loc.file, loc.span, label)).with_help(help.to_string()),
         );
     }
@@ -392,7 +429,7 @@ impl Checker<'_, '_> {
                 },
                 Callee::Func(h) | Callee::Submit(h) => {
                     if self.p.functions.get(h).is_some_and(|c| c.decl.kind == FuncKind::Graph) {
-                        findings.push((Code::E0508, loc, self.cx.names.get(*h).to_string()));
+                        findings.push((Code::E0508, loc, self.names.get(*h).to_string()));
                     }
                     if let Some(v) = attrs.launch.core_num.filter(|&v| !literal(self.p, v)) {
                         findings.push((Code::E0507, self.p.expr(v).loc, String::new()));
@@ -534,7 +571,7 @@ impl Checker<'_, '_> {
                     "a replay repeats the branch the first call took: hoist the branch to the call site and give each arm its own Graph function",
                 ),
             };
-            self.cx.diags.push(
+            self.diags.push(
                 Diagnostic::error(code, message, Label::primary(launch.file, launch.span, label))
                     .with_label(Label::secondary(around.file, around.span, "here"))
                     .with_help(help.to_string()),
@@ -850,7 +887,7 @@ impl Planner<'_> {
     }
 }
 
-fn build_plan(cx: &mut PassCx<'_>, p: &Program, g: Symbol, _lineage: &mut Lineage) -> Option<Plan> {
+fn build_plan(names: &Interner, diags: &mut Vec<Diagnostic>, p: &Program, g: Symbol) -> Option<Plan> {
     let f = &p.functions[&g];
     let mut planner = Planner {
         p,
@@ -868,17 +905,17 @@ fn build_plan(cx: &mut PassCx<'_>, p: &Program, g: Symbol, _lineage: &mut Lineag
         errors: Vec::new(),
     };
     visit::walk_stmts_in(p, &f.body, (0, false), |s, ctx| planner.stmt(s, ctx));
-    let gn = cx.names.get(g).to_string();
+    let gn = names.get(g).to_string();
     let failed = !planner.errors.is_empty();
     for (loc, v, src, shape_ok) in planner.errors {
-        let name = |v: VarId| cx.names.get(p.var(v).source).to_string();
+        let name = |v: VarId| names.get(p.var(v).source).to_string();
         let (vn, sn) = (name(v), name(src));
         let message = if shape_ok {
             format!("Graph function '{gn}' derives '{vn}' from boundary tensor '{sn}' using a value that is neither reconstructible at the call site nor the same on every replay")
         } else {
             format!("Graph function '{gn}' takes a view '{vn}' of boundary tensor '{sn}' whose shape is not a compile-time constant")
         };
-        cx.diags.push(
+        diags.push(
             Diagnostic::error(Code::E0516, message, Label::primary(loc.file, loc.span, "frozen at the first call"))
                 .with_help("compute the window from the graph's scalar parameters only (it then moves to the call site), or from constants and constant-bound loop variables".to_string()),
         );
@@ -975,9 +1012,9 @@ fn sites(
 /// The functions (in program order) whose bodies call one of `graphs`, each with those
 /// calls (in `visit::walk_block_exprs` order).
 fn graph_calls(p: &Program, graphs: &[Symbol]) -> Vec<(Symbol, Vec<ExprId>)> {
+    use rayon::prelude::*;
     let wanted: FxHashSet<Symbol> = graphs.iter().copied().collect();
-    let mut out = Vec::new();
-    for f in p.functions.values() {
+    let of = |f: &Function| {
         let mut calls = Vec::new();
         visit::walk_block_exprs(p, &f.body, |_, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
@@ -986,11 +1023,18 @@ fn graph_calls(p: &Program, graphs: &[Symbol]) -> Vec<(Symbol, Vec<ExprId>)> {
                 }
             }
         });
-        if !calls.is_empty() {
-            out.push((f.name, calls));
-        }
+        (!calls.is_empty()).then_some((f.name, calls))
+    };
+    // One walk of each function, which reads the program only: in parallel for a large
+    // program, gathered in the functions' order.
+    let funcs: Vec<&Function> = p.functions.values().collect();
+    let threads = rayon::current_num_threads();
+    if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
+        return funcs.into_iter().filter_map(of).collect();
     }
-    out
+    let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 2);
+    let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|f| of(f)).collect();
+    found.into_iter().flatten().collect()
 }
 
 fn calls_planned(p: &Program, plans: &FxHashMap<Symbol, &Plan>, e: ExprId) -> bool {

@@ -31,6 +31,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let names: Vec<_> = program.functions.keys().copied().collect();
     let dyn_dims: Vec<_> = program.dynamic_dims.clone();
     let mut scratch = Scratch::default();
+    let mut loops = liveness(program).into_iter();
     for name in names {
         let mut f = std::mem::replace(
             program.functions.get_mut(&name).expect("listed above"),
@@ -43,7 +44,8 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
                 body: Vec::new(),
             },
         );
-        convert_function(cx, program, &mut f, &dyn_dims, &mut scratch);
+        let loops = loops.next().expect("one per function");
+        convert_function(cx, program, &mut f, loops, &dyn_dims, &mut scratch);
         program.functions[&name] = f;
     }
 }
@@ -85,16 +87,36 @@ impl Scratch {
     }
 }
 
+/// Below this many functions the liveness walks run on the calling thread.
+const PARALLEL_MIN_FUNCTIONS: usize = 256;
+
+/// The loops of each function (in the program's order), from the backward liveness walk,
+/// which reads the program only: in parallel for a large program, the functions' results
+/// gathered in their order.
+fn liveness(program: &Program) -> Vec<FxHashMap<StmtId, LoopInfo>> {
+    use rayon::prelude::*;
+    let of = |f: &Function| {
+        let mut live = Liveness { p: program, defs: Vec::new(), loops: FxHashMap::default() };
+        live.block(&f.body, &mut FxHashSet::default());
+        live.loops
+    };
+    let funcs: Vec<&Function> = program.functions.values().collect();
+    let threads = rayon::current_num_threads();
+    if threads < 2 || funcs.len() < PARALLEL_MIN_FUNCTIONS {
+        return funcs.into_iter().map(of).collect();
+    }
+    let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
+    funcs.par_iter().with_min_len(run).map(|f| of(f)).collect()
+}
+
 fn convert_function(
     cx: &mut PassCx<'_>,
     program: &mut Program,
     f: &mut Function,
+    loops: FxHashMap<StmtId, LoopInfo>,
     dyn_dims: &[crate::intern::Symbol],
     scratch: &mut Scratch,
 ) {
-    let mut live = Liveness { p: program, defs: Vec::new(), loops: FxHashMap::default() };
-    live.block(&f.body, &mut FxHashSet::default());
-    let loops = live.loops;
     let mut st = std::mem::take(scratch);
     st.used.extend(dyn_dims.iter().copied());
     let mut ssa =
