@@ -454,7 +454,7 @@ impl Run<'_> {
                     Some(Val::Tuple(items)) => Some(vec![1; items.len()]),
                     _ => None,
                 };
-                (val(P::T), val(P::Indices), one)
+                (val(P::Tensor).or_else(|| val(P::Tile)), val(P::Indices), one)
             }
             OpKind::Special(Special::Slice) => return slice(val(P::X), val(P::Offset)),
             OpKind::Special(Special::BlockIdx) => return Val::Spread,

@@ -1362,7 +1362,7 @@ impl<'a> Emitter<'a> {
             Special::Slice | Special::View => self.view(var, op, args),
             Special::Reshape | Special::Transpose => self.reshape_or_transpose(var, special, op, args),
             Special::Read => {
-                let Some(src) = arg(Param::T) else { return };
+                let Some(src) = arg(Param::Tensor) else { return };
                 let src = self.expr(src);
                 let idx = self.shape_dims(arg(Param::Indices));
                 let d = self.scalar_dtype(var).unwrap_or(DType::Fp32);
@@ -1400,7 +1400,7 @@ impl<'a> Emitter<'a> {
                 self.unless_read(var, &v);
             }
             Special::Dim => {
-                let (Some(src), Some(k)) = (arg(Param::T), arg(Param::Axis)) else { return };
+                let (Some(src), Some(k)) = (arg(Param::Tensor), arg(Param::Axis)) else { return };
                 let src = self.expr(src);
                 let k = self.expr(k);
                 let v = self.define(var);
@@ -1440,7 +1440,7 @@ impl<'a> Emitter<'a> {
             // `t2 = pl.write(t, ...)`: written in place, `t2` is `t`.
             Special::Write => {
                 self.effect_op(op, args, loc);
-                if let Some(t) = arg(Param::T) {
+                if let Some(t) = arg(Param::Tensor) {
                     let t = self.expr(t);
                     self.names_of.insert(var, t);
                 }
@@ -1628,7 +1628,7 @@ impl<'a> Emitter<'a> {
         let arg = |p: Param| op.def().arg(args, p);
         match op {
             Op::TensorWrite => {
-                let (Some(t), Some(v)) = (arg(Param::T), arg(Param::Value)) else { return };
+                let (Some(t), Some(v)) = (arg(Param::Tensor), arg(Param::Value)) else { return };
                 let t = self.expr(t);
                 let idx = self.shape_dims(arg(Param::Indices));
                 let value = self.expr(v);

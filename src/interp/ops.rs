@@ -287,7 +287,7 @@ fn create(it: &Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         Special::ShapeOf => Value::tuple(a.tensor(P::T)?.shape.iter().map(|&d| Value::Int(d)).collect()),
         Special::DTypeOf => Value::DType(a.tensor(P::T)?.dtype),
         Special::Dim => {
-            let t = a.tensor(P::T)?;
+            let t = a.tensor(P::Tensor)?;
             let axis = normalize_axis(a.int(P::Axis)?, t.rank())?;
             Value::Int(t.shape[axis])
         }
@@ -326,7 +326,8 @@ fn element(special: Special, a: &Args<'_>) -> Res<Value> {
         });
     }
     let index = a.ints(P::Indices)?;
-    match (a.req(P::T)?, special) {
+    // The tensor or tile read or written, the first argument.
+    match (a.req(Slot::Nth(0))?, special) {
         (Value::Tensor(t), Special::Read) => {
             let pos = t.position(&checked_index(&index, &t.shape)?);
             let n = t.buf.borrow().get(pos);
@@ -398,7 +399,7 @@ fn layout(special: Special, a: &Args<'_>) -> Res<Value> {
             Value::tile(transpose(&d, i, j)?)
         }
         Special::View => {
-            let t = a.tensor(P::T)?;
+            let t = a.tensor(P::Tensor)?;
             match a.opt_ints(P::Shape)? {
                 // `layout=DN` alone reads the storage column-major: the last two axes swap.
                 None if matches!(a.at(P::Layout), Some(Value::Enum(EnumValue::Layout(Layout::Dn)))) => {

@@ -3972,11 +3972,11 @@ ops! {
     TensorDtype = "tensor.dtype", Tensor, ["pl.tensor.dtype"], None, &[req(P::T, K::Tensor)], unknown, true, OpKind::Special(Special::DTypeOf),
         older: [("*", "the dtype in the annotation")];
     TensorDim = "tensor.dim", Tensor, ["pl.tensor.dim"], None,
-        &[req(P::T, K::Tensor), req(P::Axis, K::Int)], dim_of, true, OpKind::Special(Special::Dim);
+        &[req(P::Tensor, K::Tensor), req(P::Axis, K::Int)], dim_of, true, OpKind::Special(Special::Dim);
     TensorRead = "tensor.read", Tensor, ["pl.tensor.read"], Some("read"),
-        &[req(P::T, K::Tensor), req(P::Indices, K::Indices)], read_element, true, OpKind::Special(Special::Read);
+        &[req(P::Tensor, K::Tensor), req(P::Indices, K::Indices)], read_element, true, OpKind::Special(Special::Read);
     TensorWrite = "tensor.write", Tensor, ["pl.tensor.write"], Some("write"),
-        &[write(P::T, K::Tensor), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, true, OpKind::Special(Special::Write);
+        &[write(P::Tensor, K::Tensor), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, true, OpKind::Special(Special::Write);
     // `pl.view(x, shape, offset)`: older releases' name of the slice (a window at `offset`).
     TensorSlice = "tensor.slice", Tensor, ["pl.tensor.slice", "pl.view"], Some("slice"),
         &[req(P::X, K::Tensor), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
@@ -3988,7 +3988,7 @@ ops! {
     TensorTranspose = "tensor.transpose", Tensor, ["pl.tensor.transpose"], Some("transpose"),
         &[req(P::X, K::Tensor), req(P::Axis1, K::Int), req(P::Axis2, K::Int)], tensor_transposed, true, OpKind::Special(Special::Transpose);
     TensorView = "tensor.view", Tensor, ["pl.tensor.view"], None,
-        &[req(P::T, K::Tensor), opt(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Layout, K::Enum("TensorLayout"))],
+        &[req(P::Tensor, K::Tensor), opt(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Layout, K::Enum("TensorLayout"))],
         tensor_view, true, OpKind::Special(Special::View);
     TensorAssemble = "tensor.assemble", Tensor, ["pl.tensor.assemble"], Some("assemble"),
         &[write(P::Target, K::Tensor), req(P::Source, K::Value), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
@@ -4184,9 +4184,9 @@ ops! {
           opt(P::Transpose, K::Bool)],
         moved, false, OpKind::Special(Special::Move);
     TileRead = "tile.read", Tile, ["pl.tile.read"], Some("read"),
-        &[req(P::T, K::Tile), req(P::Indices, K::Indices)], read_element, false, OpKind::Special(Special::Read);
+        &[req(P::Tile, K::Tile), req(P::Indices, K::Indices)], read_element, false, OpKind::Special(Special::Read);
     TileWrite = "tile.write", Tile, ["pl.tile.write"], Some("write"),
-        &[read_write(P::T, K::Tile), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, false, OpKind::Special(Special::Write);
+        &[read_write(P::Tile, K::Tile), req(P::Indices, K::Indices), req(P::Value, K::Scalar)], write_element, false, OpKind::Special(Special::Write);
     TileSlice = "tile.slice", Tile, ["pl.tile.slice"], Some("slice"),
         &[req(P::X, K::Tile), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
           opt(P::DropDims, K::Any), opt(P::PadValue, K::Enum("PadValue")), opt(P::Clamp, K::Bool)],

@@ -3230,6 +3230,10 @@ impl FnLower<'_, '_> {
                 ArgKind::Keyword(k) => {
                     let kname = self.cx.name(k.name).to_string();
                     match def.keyword_index(&kname) {
+                        // PyPTO's generic attribute dict on an op call (the printer's
+                        // round-trip surface), also on a row that lists it
+                        // (`pl.system.task_dummy`): checked, not kept.
+                        _ if kname == "attrs" => ok &= self.op_attrs(a.value).is_some(),
                         Some(i) if slots[i].is_some() => {
                             self.error(
                                 Code::E0204,
@@ -3240,9 +3244,6 @@ impl FnLower<'_, '_> {
                             ok = false;
                         }
                         Some(i) => slots[i] = Some(a.value),
-                        // PyPTO's generic attribute dict on an op call (the printer's
-                        // round-trip surface): checked, not kept.
-                        None if kname == "attrs" => ok &= self.op_attrs(a.value).is_some(),
                         None => {
                             let valid = def.params.iter().map(|p| p.name.spelling()).collect::<Vec<_>>().join(", ");
                             self.error_help(

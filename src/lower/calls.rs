@@ -410,7 +410,7 @@ impl FnLower<'_, '_> {
                 return None;
             };
             let vspan = self.ast().expr(entry.value).span;
-            let v = match self.adir_list(&key, entry.value) {
+            let v = match self.adir_value(&key, entry.value) {
                 Some(v) => v,
                 None => self.expr(entry.value)?,
             };
@@ -419,24 +419,30 @@ impl FnLower<'_, '_> {
         Some(out)
     }
 
-    /// `"arg_directions": [pl.adir.input, ...]`, PyPTO's printed form of a call's derived
-    /// directions: the list with each `pl.adir.<direction>` read as the direction's name
-    /// (`pl.adir.output`, a tensor the runtime allocates, is an existing output in plc,
-    /// where the caller always passes it). `None` when `value` is not such a list.
-    fn adir_list(&mut self, key: &str, value: ast::ExprId) -> Option<ExprId> {
-        if key != "arg_directions" {
-            return None;
-        }
+    /// An attribute value made of `pl.adir.<direction>` markers, read as the directions'
+    /// names: `"arg_directions": [pl.adir.input, ...]`, PyPTO's printed form of a call's
+    /// derived directions (`pl.adir.output`, a tensor the runtime allocates, is an existing
+    /// output in plc, where the caller always passes it), or any other key's single marker
+    /// or list of markers (PyPTO's generic attribute values). `None` when `value` is not
+    /// made of markers.
+    fn adir_value(&mut self, key: &str, value: ast::ExprId) -> Option<ExprId> {
         let expr = self.ast().expr(value).clone();
-        let (E::List(items) | E::Tuple(items)) = &expr.kind else { return None };
+        let (E::List(items) | E::Tuple(items)) = &expr.kind else {
+            return if key == "arg_directions" { None } else { self.adir_name(value) };
+        };
         let mut names = Vec::with_capacity(items.len());
         for &item in items {
-            let path = self.cx.pl_path(self.m, item)?;
-            let dir = adir_marker(path.strip_prefix("adir.")?)?;
-            let sym = self.cx.intern(dir.name());
-            names.push(self.new_expr(ExprKind::Str(sym), crate::ir::Types::UNKNOWN, self.ast().expr(item).span));
+            names.push(self.adir_name(item)?);
         }
         Some(self.new_expr(ExprKind::Tuple(names), crate::ir::Types::UNKNOWN, expr.span))
+    }
+
+    /// `pl.adir.<direction>` as the direction's name (a string); `None` for anything else.
+    fn adir_name(&mut self, item: ast::ExprId) -> Option<ExprId> {
+        let path = self.cx.pl_path(self.m, item)?;
+        let dir = adir_marker(path.strip_prefix("adir.")?)?;
+        let sym = self.cx.intern(dir.name());
+        Some(self.new_expr(ExprKind::Str(sym), crate::ir::Types::UNKNOWN, self.ast().expr(item).span))
     }
 
     /// The `pl.func_attr({...})` directives at the start of a body (after a docstring):

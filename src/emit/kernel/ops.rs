@@ -402,7 +402,7 @@ impl Emitter<'_> {
                 Ok((format!("plc::create_tensor({shape}, {})", runtime_dtype(dtype)), Repr::Tensor))
             }
             Special::Dim => {
-                let (t, r) = self.expr(self.need(c, P::T)?)?;
+                let (t, r) = self.expr(self.need(c, P::Tensor)?)?;
                 if !matches!(r, Repr::Tensor | Repr::Tile(_)) {
                     return Err(self.err(Code::E0602, c.loc, format!("the extent of {}", r.describe())));
                 }
@@ -423,7 +423,8 @@ impl Emitter<'_> {
     fn scalar(&mut self, c: &OpCall<'_>, special: Special) -> Res<(String, Repr)> {
         match special {
             Special::Read => {
-                let src = self.need(c, P::T)?;
+                // The tensor or tile read from, the first argument.
+                let src = self.need(c, Slot::Nth(0))?;
                 let idx = self.dims(c.get(P::Indices))?;
                 let ctype = self.scalar_repr(c.e).unwrap_or(Repr::Scalar("float"));
                 let (t, r) = self.expr(src)?;
@@ -435,7 +436,7 @@ impl Emitter<'_> {
                 Ok((text, ctype))
             }
             Special::Write => {
-                let dst = self.need(c, P::T)?;
+                let dst = self.need(c, Slot::Nth(0))?;
                 let idx = self.dims(c.get(P::Indices))?;
                 let value = self.expr(self.need(c, P::Value)?)?.0;
                 let (t, r) = self.expr(dst)?;

@@ -1,6 +1,7 @@
 # E0217: attrs={...} on an op call is PyPTO's generic attribute dict (the printer's
 # round-trip surface): a dict literal with string keys, accepted and not kept; a
-# dependency edge is not one of its entries.
+# dependency edge is not one of its entries. A value may be any constant, a name, an enum
+# member (`pl.adir.input` too) or a list of them.
 import pypto.language as pl
 
 
@@ -14,5 +15,6 @@ class OpAttrs:
         u = pl.add(t, t, attrs={"manual_dep_edges": [t]})
         v = pl.mul(t, t, attrs=[1])
         w = pl.exp(t, attrs={1: 2})
+        z = pl.neg(t, attrs={"direction": pl.adir.input, "directions": [pl.adir.inout], "layout": pl.TileLayout.row_major})
         out = pl.store(t, [0, 0], out)
         return out

@@ -1,5 +1,6 @@
 # E0217: `pl.system.task_dummy` requires `deps=` (PyPTO: "requires keyword argument
-# 'deps'") and takes no keyword of another name.
+# 'deps'") and takes no keyword of another name but `attrs=`, PyPTO's generic attribute
+# dict (read as on any op call: an extra key is accepted, a dependency edge is not).
 import pypto.language as pl
 
 
@@ -14,4 +15,6 @@ def entry(x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP
     out, first = pl.submit(k, x, out)
     none = pl.system.task_dummy()
     other = pl.system.task_dummy(deps=[first], after=[first])
+    marked = pl.system.task_dummy(deps=[first], attrs={"my_marker": 7})
+    edged = pl.system.task_dummy(deps=[first], attrs={"manual_dep_edges": [first]})
     return out
