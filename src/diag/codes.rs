@@ -1061,6 +1061,8 @@ names today's spelling:
     with pl.at(level=pl.Level.CORE_GROUP, split=pl.SplitMode.UP_DOWN):
                                                                 # use optimizations=[pl.split(pl.SplitMode.UP_DOWN)]
 
+    with pl.cluster(core_num=4):                                # use pl.spmd(core_num=4)
+
 `pl.chunked_loop_optimizer` asked for today's `pl.auto_chunk` (chunk the region's parallel
 loops for the cores); `split=` for today's `pl.split(mode)`; `pl.SplitMode.NONE` for no
 split. The older options keep their older rules, as errors E0314: `optimization=` takes

@@ -112,6 +112,16 @@ impl FnLower<'_, '_> {
         match path.as_str() {
             "graph" => self.graph_scope(&head, out),
             "at" | "incore" | "auto_incore" => self.at_scope(&head, out),
+            // An older release dispatched blocks with `pl.cluster(core_num=N)`: today's
+            // `pl.spmd(core_num=N)` (W0002).
+            "cluster"
+                if args.iter().any(|a| matches!(a.kind, ArgKind::Keyword(k) if self.cx.name(k.name) == "core_num")) =>
+            {
+                let span = ctx_span(self, item);
+                let message = "`pl.cluster(core_num=...)` is an older spelling that PyPTO no longer accepts; use `pl.spmd(core_num=...)`";
+                self.warning(Code::W0002, span, message, "older spelling");
+                self.spmd_scope(&head, out);
+            }
             "cluster" => {
                 self.no_as(item, "cluster", header);
                 let (name, attrs) = self.keywords(args, &["name_hint", "dumps"], "pl.cluster", header);

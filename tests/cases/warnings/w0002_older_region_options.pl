@@ -34,3 +34,23 @@ class OlderRegions:
                 half = pl.slice(y, [64, 64], [r, 0])
                 y = pl.assemble(y, pl.exp(half), [r, 0])
         return y
+
+
+@pl.program
+class OlderBlockDispatch:
+    @pl.function(type=pl.FunctionType.InCore)
+    def rows(
+        self, a: pl.Tensor[[256, 64], pl.FP32], out: pl.Out[pl.Tensor[[256, 64], pl.FP32]]
+    ) -> pl.Tensor[[256, 64], pl.FP32]:
+        start = pl.tile.get_block_idx() * 64
+        t = pl.load(a, [start, 0], [64, 64])
+        return pl.store(pl.exp(t), [start, 0], out)
+
+    # An older release dispatched blocks with pl.cluster(core_num=N): today's pl.spmd.
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self, a: pl.Tensor[[256, 64], pl.FP32], out: pl.Out[pl.Tensor[[256, 64], pl.FP32]]
+    ) -> pl.Tensor[[256, 64], pl.FP32]:
+        with pl.cluster(core_num=4):
+            out = self.rows(a, out)
+        return out
