@@ -1058,6 +1058,50 @@ Note that `pl.tile.max(a, b)` and `pl.tile.min(a, b)` of two scalars are today's
 maximum and minimum, not reductions. Rewrite the call with today's spelling (its parameters
 may differ: see docs/language.md) to silence the warning.";
 
+    W0002 => "an older spelling of a core-group region that PyPTO no longer accepts",
+"The region is written as an older PyPTO release wrote it, before `pl.at(...,
+optimizations=[...])` took over its options. plc compiles it as that release meant it and
+names today's spelling:
+
+    with pl.incore():                                           # use pl.at(level=pl.Level.CORE_GROUP)
+    with pl.incore(split=pl.SplitMode.UP_DOWN):                 # use pl.at(level=pl.Level.CORE_GROUP,
+                                                                #        optimizations=[pl.split(pl.SplitMode.UP_DOWN)])
+    with pl.auto_incore():                                      # use ..., optimizations=[pl.auto_chunk])
+    with pl.at(level=pl.Level.CORE_GROUP,
+               optimization=pl.chunked_loop_optimizer):         # use optimizations=[pl.auto_chunk]
+    with pl.at(level=pl.Level.CORE_GROUP,
+               optimization=pl.chunked_loop_optimizer(split=pl.SplitMode.LEFT_RIGHT)):
+                                                                # use optimizations=[pl.auto_chunk,
+                                                                #        pl.split(pl.SplitMode.LEFT_RIGHT)]
+    with pl.at(level=pl.Level.CORE_GROUP, split=pl.SplitMode.UP_DOWN):
+                                                                # use optimizations=[pl.split(pl.SplitMode.UP_DOWN)]
+
+    with pl.cluster(core_num=4):                                # use pl.spmd(core_num=4)
+
+`pl.chunked_loop_optimizer` asked for today's `pl.auto_chunk` (chunk the region's parallel
+loops for the cores); `split=` for today's `pl.split(mode)`; `pl.SplitMode.NONE` for no
+split. The older options keep their older rules, as errors E0314: `optimization=` takes
+only `pl.chunked_loop_optimizer`, bare or called with `split=`; `optimization=` and
+`split=` not together, nor with `optimizations=[...]`; only at `level=pl.Level.CORE_GROUP`.
+Rewrite the region with today's spelling to silence the warning.";
+
+    W0003 => "an MX op given the raw bytes of an older MX quantizer",
+"An older PyPTO release's `pl.mx_quant` (also `pl.tquant`) fed the MX matrix product
+directly: its results, the quantized data and the E8M0 block scales, went to
+`pl.tget_scale_addr` and `pl.matmul_mx` (`_acc`, `_bias`) as they were. plc types those
+results as PyPTO types them now, as raw bytes (INT8 data, UINT8 scales), and still lets
+the MX ops take them, reading INT8 as the FP8E4M3FN values and UINT8 as the FP8E8M0 scales
+the bytes hold. PyPTO today wants the FP8 types there:
+
+    q, s = pl.mx_quant(t, mode=\"mxfp8_e4m3\")
+    c = pl.matmul_mx(q, s, rhs, rhs_s)                              # warning
+    q8 = pl.tile.reinterpret_view(q, pl.FP8E4M3FN)                  # today: view the bytes
+    s8 = pl.tile.reinterpret_view(s, pl.FP8E8M0)                    # as FP8 first
+
+The scales of `pl.mx_quant` come as one row of M*K/32 bytes; `pl.matmul_mx` takes that
+packed row as well as `[M, K/32]`. Rewrite the chain with the views to silence the
+warning.";
+
     N0004 => "a program factory evaluated for a call",
 "A program factory (a top-level `def` that builds and returns a `@pl.program` class or
 `@pl.` function) is compiled by evaluating it at compile time. This note says for which

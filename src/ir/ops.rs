@@ -1905,13 +1905,26 @@ fn check_init_cond(a: &dyn Args, i: usize) -> Result<(), String> {
 const MX_DATA: [DType; 2] = [DType::Fp8E4M3Fn, DType::Fp8E5M2];
 
 /// That `ty` (an MX operand named `name`) has one of the dtypes `wants`, when it has one.
+/// The raw bytes an older release's `pl.mx_quant`/`pl.tquant` gives are accepted too (not
+/// named in the message): INT8 for FP8 data and UINT8 for FP8E8M0 scales; lowering warns
+/// of them (W0003, [`mx_raw_bytes`]).
 fn mx_dtype(name: &str, ty: &Type, wants: &[DType]) -> Result<(), String> {
     match ty.dtype() {
-        Some(d) if !wants.contains(&d) => {
+        Some(d) if !wants.contains(&d) && mx_raw_bytes(d) != Some(wants[0]) => {
             let names: Vec<&str> = wants.iter().map(|w| w.name()).collect();
             Err(format!("{name} must have dtype {}, got {}", names.join(" or "), d.name()))
         }
         _ => Ok(()),
+    }
+}
+
+/// The MX element type whose raw bytes the dtype `d` holds when an older release's MX
+/// quantizer made it: INT8 the FP8E4M3FN data, UINT8 the FP8E8M0 scales.
+pub(crate) fn mx_raw_bytes(d: DType) -> Option<DType> {
+    match d {
+        DType::Int8 => Some(DType::Fp8E4M3Fn),
+        DType::UInt8 => Some(DType::Fp8E8M0),
+        _ => None,
     }
 }
 

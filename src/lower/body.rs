@@ -3315,7 +3315,29 @@ impl FnLower<'_, '_> {
         while lowered.last() == Some(&None) {
             lowered.pop();
         }
+        if def.kind == ops::OpKind::Microscaling {
+            self.mx_raw_bytes(spelled, &lowered, span);
+        }
         self.op_result(op, lowered, span)
+    }
+
+    /// W0003: an MX op given the raw bytes an older release's `pl.mx_quant` made (INT8
+    /// data, UINT8 scales), which it reads as the FP8 values they hold; today's programs
+    /// view them as FP8 first, with `pl.tile.reinterpret_view`.
+    fn mx_raw_bytes(&mut self, spelled: &str, args: &[Option<ExprId>], span: Span) {
+        let raw = args.iter().flatten().find_map(|&e| {
+            let d = self.ty(e).dtype()?;
+            ops::mx_raw_bytes(d).map(|fp8| (d, fp8))
+        });
+        if let Some((d, fp8)) = raw {
+            let message = format!(
+                "`{spelled}` of {} tiles: the raw bytes an older `pl.mx_quant` gave, read as {}; PyPTO no longer accepts them, use pl.tile.reinterpret_view(x, pl.{}) first",
+                d.name(),
+                fp8.name(),
+                fp8.name()
+            );
+            self.warning(Code::W0003, span, message, "raw MX bytes");
+        }
     }
 
     /// The older positional order of an op, when this call's positional arguments fit it

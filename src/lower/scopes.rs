@@ -16,7 +16,7 @@ use crate::intern::Symbol;
 use crate::ir::ops::{self, Op};
 use crate::ir::{
     Block, CallAttrs, Callee, DType, EnumValue, ExprId, ExprKind, ForKind, Level, Role, Scope, ScopeKind, ScopeMode,
-    StmtKind, Type,
+    SplitMode, StmtKind, Type, Types,
 };
 use crate::syntax::ast::{self, ArgKind, ExprKind as E};
 
@@ -45,6 +45,39 @@ struct ScopeHead<'a> {
     args: &'a [ast::Arg],
     body: &'a ast::Block,
     header: Span,
+}
+
+/// What a core-group region's older options (`pl.incore(split=)`, `pl.auto_incore()`,
+/// `pl.at(optimization=, split=)`) ask for, in today's terms.
+struct OlderOptions {
+    auto_chunk: bool,
+    split: Option<SplitMode>,
+    /// Where the warning points: the older keyword, or the older scope call.
+    span: Span,
+    /// No error was found in them.
+    ok: bool,
+}
+
+impl OlderOptions {
+    /// Today's spelling of the region.
+    fn today(&self) -> String {
+        let mut entries = Vec::new();
+        if self.auto_chunk {
+            entries.push("pl.auto_chunk".to_string());
+        }
+        if let Some(m) = self.split.filter(|m| *m != SplitMode::None) {
+            entries.push(format!("pl.split({})", EnumValue::SplitMode(m).spelling()));
+        }
+        match entries.is_empty() {
+            true => "`pl.at(level=pl.Level.CORE_GROUP)`".to_string(),
+            false => format!("`pl.at(level=pl.Level.CORE_GROUP, optimizations=[{}])`", entries.join(", ")),
+        }
+    }
+}
+
+/// The span of a `with` item's scope call (`pl.incore(...)`).
+fn ctx_span(f: &FnLower, item: &ast::WithItem) -> Span {
+    f.ast().expr(item.context).span
 }
 
 /// `for target in pl.spmd(...)` / `pl.split_aiv(...)`: a loop whose iterator makes a region.
@@ -79,6 +112,16 @@ impl FnLower<'_, '_> {
         match path.as_str() {
             "graph" => self.graph_scope(&head, out),
             "at" | "incore" | "auto_incore" => self.at_scope(&head, out),
+            // An older release dispatched blocks with `pl.cluster(core_num=N)`: today's
+            // `pl.spmd(core_num=N)` (W0002).
+            "cluster"
+                if args.iter().any(|a| matches!(a.kind, ArgKind::Keyword(k) if self.cx.name(k.name) == "core_num")) =>
+            {
+                let span = ctx_span(self, item);
+                let message = "`pl.cluster(core_num=...)` is an older spelling that PyPTO no longer accepts; use `pl.spmd(core_num=...)`";
+                self.warning(Code::W0002, span, message, "older spelling");
+                self.spmd_scope(&head, out);
+            }
             "cluster" => {
                 self.no_as(item, "cluster", header);
                 let (name, attrs) = self.keywords(args, &["name_hint", "dumps"], "pl.cluster", header);
@@ -577,7 +620,11 @@ impl FnLower<'_, '_> {
                 }
             }
         }
-        let (name, attrs) = self.keywords(args, AT_KEYWORDS, &what, header);
+        let (rest, older) = self.older_region_options(path, args, ctx_span(self, item));
+        let (name, mut attrs) = self.keywords(&rest, AT_KEYWORDS, &what, header);
+        if let Some(older) = older {
+            ok &= self.merge_older_options(older, &mut attrs, &what);
+        }
         let incore = level == Some(Level::CoreGroup);
         if incore && role.is_some() {
             self.error_help(
@@ -607,7 +654,6 @@ impl FnLower<'_, '_> {
             );
             ok = false;
         }
-        let mut attrs = attrs;
         if incore {
             ok &= self.not_in_core_group(header, &mut attrs);
         }
@@ -624,6 +670,149 @@ impl FnLower<'_, '_> {
             self.block(&body.stmts);
             self.frames.pop();
         }
+    }
+
+    /// The options of a core-group region as older releases spelled them, each accepted
+    /// with warning W0002 naming today's spelling: `pl.incore(split=mode)` and
+    /// `pl.auto_incore(split=mode)` (today `pl.at(level=pl.Level.CORE_GROUP,
+    /// optimizations=[...])`), and on `pl.at` the keywords `optimization=` (only
+    /// `pl.chunked_loop_optimizer`, bare or called with `split=mode`: today
+    /// `pl.auto_chunk`, with `pl.split(mode)` for a split) and `split=mode` (today
+    /// `pl.split(mode)`). Returns the other arguments, and the entries of today's
+    /// `optimizations=[...]` these options stand for (`None` when there are none to merge).
+    fn older_region_options(
+        &mut self,
+        path: &str,
+        args: &[ast::Arg],
+        call: Span,
+    ) -> (Vec<ast::Arg>, Option<OlderOptions>) {
+        let older_scope = path == "incore" || path == "auto_incore";
+        let mut rest = Vec::with_capacity(args.len());
+        let (mut optimization, mut split) = (None, None);
+        for a in args {
+            let key = match a.kind {
+                ArgKind::Keyword(k) => Some(self.cx.name(k.name).to_string()),
+                ArgKind::Positional => None,
+                _ => {
+                    rest.push(a.clone());
+                    continue;
+                }
+            };
+            match key.as_deref() {
+                Some("optimization") if !older_scope => optimization = Some(a.clone()),
+                Some("split") => split = Some(a.clone()),
+                None if older_scope && split.is_none() => split = Some(a.clone()),
+                _ => rest.push(a.clone()),
+            }
+        }
+        let mut older = OlderOptions { auto_chunk: path == "auto_incore", split: None, span: call, ok: true };
+        if let (Some(o), Some(s)) = (&optimization, &split) {
+            let file = self.file;
+            self.error(
+                Code::E0314,
+                s.span,
+                "Cannot use both optimization= and split= in pl.at()",
+                "given with optimization=",
+            )
+            .secondary
+            .push(Label::secondary(file, o.span, "optimization= given here"));
+            older.ok = false;
+        }
+        if let Some(o) = &optimization {
+            older.span = o.span;
+            older.auto_chunk = true;
+            older.ok &= self.chunked_loop_optimizer(o.value, &mut older.split);
+        }
+        if let Some(s) = &split {
+            older.span = if older_scope { call } else { s.span };
+            match self.enum_of(s.value) {
+                Some(EnumValue::SplitMode(m)) => older.split = Some(m),
+                _ => {
+                    let span = self.ast().expr(s.value).span;
+                    let message = format!("pl.{path}(split=...) must be a pl.SplitMode, e.g. pl.SplitMode.UP_DOWN");
+                    self.error(Code::E0314, span, message, "not a split mode");
+                    older.ok = false;
+                }
+            }
+        }
+        if !older_scope && optimization.is_none() && split.is_none() {
+            return (rest, None);
+        }
+        let today = older.today();
+        let message = match (older_scope, &optimization, &split) {
+            (true, ..) => format!("`pl.{path}()` is an older spelling that PyPTO no longer accepts; use {today}"),
+            (false, Some(_), _) => {
+                format!("`optimization=` of pl.at() is an older spelling that PyPTO no longer accepts; use {today}")
+            }
+            _ => format!("`split=` of pl.at() is an older spelling that PyPTO no longer accepts; use {today}"),
+        };
+        if older.ok {
+            self.warning(Code::W0002, older.span, message, "older spelling");
+        }
+        (rest, Some(older))
+    }
+
+    /// `optimization=pl.chunked_loop_optimizer` or `...chunked_loop_optimizer(split=mode)`:
+    /// the split mode, if any, into `split`; anything else is E0314.
+    fn chunked_loop_optimizer(&mut self, value: ast::ExprId, split: &mut Option<SplitMode>) -> bool {
+        let v = self.ast().expr(value).clone();
+        let optimizer = |s: &Self, e: ast::ExprId| s.cx.pl_path(s.m, e).as_deref() == Some("chunked_loop_optimizer");
+        let mode = match &v.kind {
+            _ if optimizer(self, value) => return true,
+            E::Call { func, args } if optimizer(self, *func) => match args.as_slice() {
+                [] => return true,
+                [a] if matches!(a.kind, ArgKind::Keyword(k) if self.cx.name(k.name) == "split") => {
+                    self.enum_of(a.value)
+                }
+                _ => None,
+            },
+            _ => {
+                let message =
+                    "pl.at(optimization=...) must be pl.chunked_loop_optimizer (today: optimizations=[pl.auto_chunk])";
+                self.error(Code::E0314, v.span, message, "not pl.chunked_loop_optimizer");
+                return false;
+            }
+        };
+        match mode {
+            Some(EnumValue::SplitMode(m)) => {
+                *split = Some(m);
+                true
+            }
+            _ => {
+                let message = "pl.chunked_loop_optimizer() takes only split=pl.SplitMode.<mode>";
+                self.error(Code::E0314, v.span, message, "not a split mode");
+                false
+            }
+        }
+    }
+
+    /// Adds the entries older options stand for as today's `optimizations=[...]`; both
+    /// spellings on one region is E0314.
+    fn merge_older_options(&mut self, older: OlderOptions, attrs: &mut Vec<(Symbol, ExprId)>, what: &str) -> bool {
+        if !older.ok {
+            return false;
+        }
+        if attrs.iter().any(|(k, _)| self.cx.name(*k) == "optimizations") {
+            let message = format!("{what}() cannot take both optimizations=[...] and the older optimization=/split=");
+            self.error_help(Code::E0314, older.span, message, "given twice", format!("write {}", older.today()));
+            return false;
+        }
+        let span = older.span;
+        let mut entries = Vec::new();
+        if older.auto_chunk {
+            entries.extend(self.op_result(Op::OptimizationAutoChunk, Vec::new(), span));
+        }
+        if let Some(m) = older.split.filter(|m| *m != SplitMode::None) {
+            let mode = self.new_expr(ExprKind::Enum(EnumValue::SplitMode(m)), Types::UNKNOWN, span);
+            entries.extend(self.op_result(Op::OptimizationSplit, vec![Some(mode), None], span));
+        }
+        if !entries.is_empty() {
+            let types = entries.iter().map(|&v| self.cx.program.expr(v).ty).collect();
+            let ty = self.intern_ty(Type::Tuple(types));
+            let list = self.new_expr(ExprKind::Tuple(entries), ty, span);
+            attrs.push((self.cx.intern("optimizations"), list));
+        }
+        true
     }
 
     /// A core-group region inside another (a `pl.at(level=CORE_GROUP)`, the body of a

@@ -60,7 +60,7 @@ mod tests {
     /// function the outer one became, named after it, placed before it and called by it.
     #[test]
     fn a_nested_region_is_outlined_from_the_outer_regions_function() {
-        let src = "import pypto.language as pl\n\n@pl.program\nclass Before:\n    @pl.function\n    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n        with pl.incore():\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n            with pl.incore():\n                z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)\n        return z\n";
+        let src = "import pypto.language as pl\n\n@pl.program\nclass Before:\n    @pl.function\n    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n        with pl.at(level=pl.Level.CORE_GROUP):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n            with pl.at(level=pl.Level.CORE_GROUP):\n                z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)\n        return z\n";
         let spec =
             PipelineSpec::passes("InlineFunctions,ConvertToSSA,OutlineGraphScopes,OutlineIncoreScopes").verified();
         let c = driver::compile(Input::text("n.pl", src.to_string()), &spec, StopAt::End).expect("in memory");
