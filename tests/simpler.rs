@@ -179,7 +179,6 @@ fn every_runnable_entry_prints_on_a2a3sim_what_plc_run_prints() {
 const NOT_PTO_ISA: &[(&str, &str, &str)] = &[
     ("half_precision", "widen", "of tiles of different shapes (broadcast) has no PTO-ISA form"),
     ("tile_layouts", "main", "a move from L0C to the unified buffer (UB) has no PTO-ISA form"),
-    ("scratch_tiles", "main", "a kernel result that is a tensor it computes has no PTO-ISA form"),
     ("dead_scalar_carry", "main", "a call of a function with several results has no PTO-ISA form"),
 ];
 

@@ -753,7 +753,8 @@ impl FnLower<'_, '_> {
     }
 
     /// `optimization=pl.chunked_loop_optimizer` or `...chunked_loop_optimizer(split=mode)`:
-    /// the split mode, if any, into `split`; anything else is E0314.
+    /// the split mode, if any, into `split`; `split=pl.SplitMode.NONE` (refused by the PyPTO
+    /// releases that had the option) and anything else is E0314.
     fn chunked_loop_optimizer(&mut self, value: ast::ExprId, split: &mut Option<SplitMode>) -> bool {
         let v = self.ast().expr(value).clone();
         let optimizer = |s: &Self, e: ast::ExprId| s.cx.pl_path(s.m, e).as_deref() == Some("chunked_loop_optimizer");
@@ -774,6 +775,12 @@ impl FnLower<'_, '_> {
             }
         };
         match mode {
+            // PyPTO refused NONE here: the optimizer without `split=` already means no split.
+            Some(EnumValue::SplitMode(SplitMode::None)) => {
+                let message = "pl.chunked_loop_optimizer(split=pl.SplitMode.NONE) is not accepted: leave split= out for no split";
+                self.error(Code::E0314, v.span, message, "SplitMode.NONE");
+                false
+            }
             Some(EnumValue::SplitMode(m)) => {
                 *split = Some(m);
                 true

@@ -25,4 +25,7 @@ class OlderRegionErrors:
         # split= names a pl.SplitMode.
         with pl.incore(split=2):
             x = pl.add(x, x)
+        # The optimizer's split= is never NONE (leave it out for no split).
+        with pl.at(level=pl.Level.CORE_GROUP, optimization=pl.chunked_loop_optimizer(split=pl.SplitMode.NONE)):
+            x = pl.add(x, x)
         return x
