@@ -777,7 +777,8 @@ impl FnLower<'_, '_> {
         match mode {
             // PyPTO refused NONE here: the optimizer without `split=` already means no split.
             Some(EnumValue::SplitMode(SplitMode::None)) => {
-                let message = "pl.chunked_loop_optimizer(split=pl.SplitMode.NONE) is not accepted: leave split= out for no split";
+                let message =
+                    "pl.chunked_loop_optimizer(split=pl.SplitMode.NONE) is not accepted: leave split= out for no split";
                 self.error(Code::E0314, v.span, message, "SplitMode.NONE");
                 false
             }
