@@ -112,19 +112,25 @@ impl FnLower<'_, '_> {
         if carried.is_empty() {
             return true;
         }
-        let file = self.file;
-        let d = self.error(
-            Code::E0318,
-            span,
-            format!(
-                "'{what}(...)' inside 'pl.cluster()' cannot carry per-task dispatch metadata ({}) — the cluster is dispatched as one Group task, so the metadata would be dropped",
-                carried.join(", ")
-            ),
-            "per-task dispatch metadata",
+        let message = format!(
+            "'{what}(...)' inside 'pl.cluster()' cannot carry per-task dispatch metadata ({}) — the cluster is dispatched as one Group task, so the metadata would be dropped",
+            carried.join(", ")
         );
-        d.secondary.push(Label::secondary(file, cluster, "the cluster region"));
-        d.help = Some("drop the metadata, or move the launch out of the `pl.cluster()` region".to_string());
+        self.cluster_metadata_error(
+            span,
+            cluster,
+            message,
+            "drop the metadata, or move the launch out of the `pl.cluster()` region",
+        );
         false
+    }
+
+    /// E0318 at `span`, pointing at the enclosing `cluster` region too.
+    pub(crate) fn cluster_metadata_error(&mut self, span: Span, cluster: Span, message: String, help: &str) {
+        let file = self.file;
+        let d = self.error(Code::E0318, span, message, "per-task dispatch metadata");
+        d.secondary.push(Label::secondary(file, cluster, "the cluster region"));
+        d.help = Some(help.to_string());
     }
 
     /// `core_num=` of `pl.spmd_submit`, lowered to `e` from `value`: an integer, and

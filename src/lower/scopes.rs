@@ -930,18 +930,12 @@ impl FnLower<'_, '_> {
         if given.is_empty() {
             return true;
         }
-        let file = self.file;
-        let d = self.error(
-            Code::E0318,
-            header,
-            format!(
-                "'pl.spmd(..., {})' cannot be nested inside 'pl.cluster()' — a cluster-nested pl.spmd is unwrapped into the Group function and never produces a task of its own",
-                given.join(", ")
-            ),
-            "per-task dispatch metadata",
+        let message = format!(
+            "'pl.spmd(..., {})' cannot be nested inside 'pl.cluster()' — a cluster-nested pl.spmd is unwrapped into the Group function and never produces a task of its own",
+            given.join(", ")
         );
-        d.secondary.push(Label::secondary(file, cluster, "the cluster region"));
-        d.help = Some("drop these, or move the `with pl.spmd(...)` out of the `pl.cluster()` region".to_string());
+        let help = "drop these, or move the `with pl.spmd(...)` out of the `pl.cluster()` region";
+        self.cluster_metadata_error(header, cluster, message, help);
         false
     }
 
