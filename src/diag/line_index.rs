@@ -22,10 +22,13 @@ impl LineIndex {
     /// A line ends at `\n`, `\r\n` or a lone `\r` (as Python reads source); the line break
     /// belongs to the line it ends.
     pub fn new(text: &str) -> Self {
+        // `memchr2` finds the breaks a word at a time (a byte-by-byte loop was 1 % of
+        // `plc check`'s instructions on a large file).
         let bytes = text.as_bytes();
-        let mut line_starts = vec![0u32];
-        for (i, &b) in bytes.iter().enumerate() {
-            let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        let mut line_starts = Vec::with_capacity(bytes.len() / 32 + 1);
+        line_starts.push(0u32);
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            let ends_line = bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n');
             if ends_line {
                 line_starts.push(i as u32 + 1);
             }

@@ -117,9 +117,10 @@ impl Lineage {
 
     /// The root of `v` in a function whose definitions are `defs`.
     pub fn root(&mut self, p: &Program, defs: &Defs, v: VarId) -> Root {
-        let mut visited = Vec::new();
+        let mut visited = Vec::with_capacity(8);
         let r = self.find_root(p, defs, v, &mut visited);
         let mut roots = defs.roots.borrow_mut();
+        roots.reserve(visited.len());
         for w in visited {
             roots.insert(w, r);
         }

@@ -81,7 +81,9 @@ fn walk<'p, C: Copy>(
     ctx: C,
     mut f: impl FnMut(StmtId, C) -> ControlFlow<(), C>,
 ) -> ControlFlow<()> {
-    let mut pending: Vec<(&'p [StmtId], C)> = Vec::new();
+    // Sized for the usual nesting: growing from empty (four reallocations) cost more than
+    // the walk itself on the passes' many small walks.
+    let mut pending: Vec<(&'p [StmtId], C)> = Vec::with_capacity(8);
     let (mut current, mut current_ctx) = (block, ctx);
     loop {
         while let Some((&s, rest)) = current.split_first() {

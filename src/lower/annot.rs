@@ -24,7 +24,7 @@ impl Lowering<'_> {
     /// The parts of a dotted name: its root name and its attributes, innermost (last)
     /// first; `None` when `e` is not made of names and attributes alone.
     fn dotted_parts(&self, m: ModuleId, e: ast::ExprId) -> Option<(Symbol, Vec<Symbol>)> {
-        let mut attrs = Vec::new();
+        let mut attrs = Vec::with_capacity(4);
         let mut cur = e;
         loop {
             match &self.ast(m).expr(cur).kind {
@@ -40,7 +40,8 @@ impl Lowering<'_> {
 
     /// `root.a.b` (or `a.b` without a root) from attributes listed last first.
     fn join_dotted(&self, root: Option<Symbol>, attrs: &[Symbol]) -> String {
-        let mut text = String::new();
+        let len = root.iter().chain(attrs).map(|&part| self.name(part).len() + 1).sum();
+        let mut text = String::with_capacity(len);
         for part in root.iter().chain(attrs.iter().rev()) {
             if !text.is_empty() {
                 text.push('.');

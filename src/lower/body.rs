@@ -32,10 +32,11 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         m,
         file,
         info,
-        names: FxHashMap::default(),
+        // Sized for a usual function's names, so that they are not grown from empty.
+        names: FxHashMap::with_capacity_and_hasher(16, Default::default()),
         frames: Vec::new(),
         returns: None,
-        used: FxHashSet::default(),
+        used: FxHashSet::with_capacity_and_hasher(16, Default::default()),
         aliases: FxHashMap::default(),
         yield_reported: false,
         launches: Default::default(),

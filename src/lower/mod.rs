@@ -1015,6 +1015,7 @@ impl Lowering<'_> {
             self.program.built_by = self.namespaces[ns].built_by.clone();
             self.current = ns;
             let names: Vec<Symbol> = self.namespaces[ns].functions.keys().copied().collect();
+            self.program.functions.reserve(names.len());
             for &name in &names {
                 self.ensure_lowered((ns, name));
             }
@@ -1023,8 +1024,9 @@ impl Lowering<'_> {
             // One pass over the lowered functions (removing each from the middle of the
             // map would make this quadratic in the number of functions).
             let functions = std::mem::take(&mut self.program.functions);
+            self.program.functions.reserve(functions.len());
             let own: FxHashSet<Symbol> = names.iter().copied().collect();
-            let mut mine = FxHashMap::default();
+            let mut mine = FxHashMap::with_capacity_and_hasher(names.len(), Default::default());
             let mut called = Vec::new();
             for (name, f) in functions {
                 if own.contains(&name) {

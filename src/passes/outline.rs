@@ -913,11 +913,14 @@ fn insert_before_parents(program: &mut Program, made: Vec<Outlined>) {
     if made.is_empty() {
         return;
     }
+    let made_count = made.len();
     let mut by_parent: FxHashMap<Symbol, Vec<Function>> = FxHashMap::default();
+    by_parent.reserve(made_count);
     for o in made {
         by_parent.entry(o.parent).or_default().push(o.function);
     }
     let old = std::mem::take(&mut program.functions);
+    program.functions.reserve(old.len() + made_count);
     for (name, f) in old {
         if let Some(new) = by_parent.remove(&name) {
             for g in new {

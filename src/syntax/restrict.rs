@@ -30,6 +30,7 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) ->
         starred_targets: FxHashSet::default(),
         reported: FxHashMap::default(),
         compile_time: false,
+        stack: Vec::new(),
     };
     let mut deferred = Vec::new();
     // Statements with their context (whether they sit inside a function or a class body)
@@ -106,6 +107,8 @@ struct Restrict<'a> {
     /// module constant's value, which are evaluated at compile time: conditional expressions
     /// and dicts are allowed there.
     compile_time: bool,
+    /// The stack of `expr_tree`'s walks, kept from one tree to the next.
+    stack: Vec<ExprId>,
 }
 
 impl Restrict<'_> {
@@ -266,11 +269,14 @@ impl Restrict<'_> {
 
     /// Checks every expression of a tree, iteratively.
     fn expr_tree(&mut self, root: ExprId) {
-        let mut stack = vec![root];
+        // One stack for every tree of the file, not one allocated per statement.
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.push(root);
         while let Some(id) = stack.pop() {
             self.expr(id);
             self.ast.expr_children(id, &mut |c| stack.push(c));
         }
+        self.stack = stack;
     }
 
     fn expr(&mut self, id: ExprId) {
