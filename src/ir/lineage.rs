@@ -120,6 +120,10 @@ impl Lineage {
         let mut visited = Vec::with_capacity(8);
         let r = self.find_root(p, defs, v, &mut visited);
         let mut roots = defs.roots.borrow_mut();
+        if roots.capacity() == 0 {
+            // Sized on first use for every definition, so that it is not grown from empty.
+            roots.reserve(defs.map.len());
+        }
         roots.reserve(visited.len());
         for w in visited {
             roots.insert(w, r);

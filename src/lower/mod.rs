@@ -1006,11 +1006,20 @@ impl Lowering<'_> {
     fn lower_bodies(&mut self) {
         self.sig_types = std::mem::take(&mut self.program.types);
         let dynamic_dims = std::mem::take(&mut self.program.dynamic_dims);
+        // The arenas sized from the syntax trees' (each namespace's share of them), so that
+        // they are not grown, and copied, from empty: lowering makes about one IR node per
+        // syntax node, and the passes add more.
+        let lowered = self.namespaces.iter().filter(|n| !n.functions.is_empty()).count().max(1);
+        let ast_exprs: usize = self.modules.iter().map(|m| m.ast.exprs.len()).sum::<usize>() / lowered;
+        let ast_stmts: usize = self.modules.iter().map(|m| m.ast.stmts.len()).sum::<usize>() / lowered;
         for ns in 0..self.namespaces.len() {
             if self.namespaces[ns].functions.is_empty() {
                 continue;
             }
             self.program = Program { dynamic_dims: dynamic_dims.clone(), ..Program::default() };
+            self.program.exprs.reserve(ast_exprs);
+            self.program.stmts.reserve(ast_stmts);
+            self.program.vars.reserve(ast_stmts);
             self.program.name = self.namespaces[ns].class.map(|c| c.0);
             self.program.built_by = self.namespaces[ns].built_by.clone();
             self.current = ns;

@@ -21,7 +21,7 @@ pub fn mentioned(p: &Program, block: &[StmtId], f: &mut impl FnMut(VarId)) {
 /// Every variable a block defines, in pre-order (a statement's own definitions before
 /// those of the statements nested in it, loop and branch results after their bodies).
 pub fn defs_in_order(p: &Program, block: &[StmtId]) -> Vec<VarId> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(16);
     visit::walk_stmts(p, block, |s| visit::stmt_defs(p, s, |v| out.push(v)));
     out
 }

@@ -510,7 +510,8 @@ impl Outliner<'_> {
                 Some(self.program.new_expr(ExprKind::Var(v), ty, loc))
             })
             .collect();
-        let mut bound: Vec<VarId> = outputs.clone();
+        let mut bound: Vec<VarId> = Vec::with_capacity(outputs.len() + stores.len() + 1);
+        bound.extend_from_slice(&outputs);
         for &t in &stores {
             let newer = match alias_of.get(&t) {
                 Some(&v) => v,
@@ -542,6 +543,7 @@ impl Outliner<'_> {
         let callee = if submit { Callee::Submit(fname) } else { Callee::Func(fname) };
         let call = self.program.new_expr(ExprKind::Call { callee, args, attrs: options.call }, call_ty, loc);
         let mut out = hoisted;
+        out.reserve(bound.len() + 1);
         match bound.len() {
             0 => out.push(self.program.new_stmt(StmtKind::Eval(call), loc)),
             1 if !submit => out.push(self.program.new_stmt(StmtKind::Assign { var: bound[0], value: call }, loc)),
