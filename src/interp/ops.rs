@@ -195,6 +195,7 @@ fn special(it: &mut Interp<'_>, special: Special, a: &Args<'_>) -> Res<Value> {
         | Special::AvailableClusterCount
         | Special::TaskInvalid
         | Special::Hardware
+        | Special::PinBuffer
         | Special::RuntimePrint
         | Special::SyncAll => create(it, special, a),
         Special::Read | Special::Write | Special::ArrayGet | Special::ArrayUpdate => element(special, a),
@@ -1722,7 +1723,12 @@ fn matmul(lhs: &Dense, rhs: &Dense, a_trans: bool, b_trans: bool, dtype: DType) 
     if k != k2 {
         return Err(format!("pl.matmul of shapes {:?} and {:?}: the inner extents differ", lhs.shape, rhs.shape));
     }
-    let shape = check_size(vec![m as i64, n as i64])?;
+    // A batched product (an operand of more than 2 axes, every batch extent 1 here) keeps
+    // the batch axes, as its type does.
+    let batch = if lhs.rank() >= 2 && rhs.rank() >= 2 { lhs.rank().max(rhs.rank()) - 2 } else { 0 };
+    let mut dims = vec![1i64; batch];
+    dims.extend([m as i64, n as i64]);
+    let shape = check_size(dims)?;
     let mut out = Data::zeros(dtype, m * n);
     let float = dtype.is_float() || lhs.data.is_float() || rhs.data.is_float();
     for i in 0..m {

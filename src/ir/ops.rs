@@ -312,6 +312,8 @@ impl Axis {
 ///   draw counter-based random numbers or reinterpret a value's bits.
 /// - `placing`: the ops that write elements read elsewhere into an operand in place
 ///   (`mscatter` into a tensor, `gather_row` into a tile or an L1 tensor).
+/// - `buffers`: the explicit tile buffers (a set of them, a slot of one, a tile pinned to
+///   one).
 macro_rules! specials {
     (matmul) => { $crate::ir::ops::specials!(@ Matmul MatmulAcc MatmulBias BatchMatmul BatchMatmulAcc) };
     (compute) => {
@@ -321,7 +323,7 @@ macro_rules! specials {
     (tuple) => { $crate::ir::ops::specials!(@ GatherCompare)
     };
     (placing) => { $crate::ir::ops::specials!(@ MScatter GatherRow) };
-    (buffers) => { $crate::ir::ops::specials!(@ CreateBufferSet BufferSlot) };
+    (buffers) => { $crate::ir::ops::specials!(@ CreateBufferSet BufferSlot PinBuffer) };
     (shaping) => { $crate::ir::ops::specials!(@ Tri FillpadExpand FillpadInplace ExpandClone Extract) };
     (scatter) => { $crate::ir::ops::specials!(@ Scatter ScatterMask ScatterUpdate Random ReinterpretView) };
     (@ $($member:ident)*) => { $($crate::ir::ops::Special::$member)|* };
@@ -436,6 +438,10 @@ pub enum Special {
     /// rotation (`pl.tile.release`): no effect on a sequential CPU, where every write is
     /// seen by the next read and every tile has storage of its own.
     Hardware,
+    /// `pl.tile.alloc_buffer(tile, addr, size, id)`: a tile pinned to a buffer of the
+    /// user's at a byte address of its memory. No effect on the CPU, where every tile has
+    /// storage of its own.
+    PinBuffer,
     /// `pl.system.available_aiv_count()`: the vector cores of the device (48 on the CPU
     /// runtime, which stands for an a2a3 device).
     AvailableAivCount,
@@ -561,6 +567,7 @@ params! {
     // Parameters of the gather, scatter and batch matmul rows (issue 11).
     Mem = "mem", Coalesce = "coalesce", GatherOob = "gather_oob", DstOffset = "dst_offset", SrcOffset = "src_offset",
     BlockTable = "block_table", BlockSize = "block_size", MaxIndices = "max_indices", Space = "space",
+    Addr = "addr",
     ColOff = "col_off", IsTrans = "is_trans", IsBMatrix = "is_b_matrix",
     // Parameters of the MX rows newer than ops.md (PyPTO's tests use them).
     GroupAxis = "group_axis", MxLayout = "mx_layout",
@@ -2185,14 +2192,45 @@ fn matmul(a: &dyn Args) -> Result<Type, String> {
     }
     let (ta, tb) = (bool_arg(a, 3, false), bool_arg(a, 4, false));
     tensor_matmul_k(lhs, rhs, ta, tb)?;
-    let m = extent(lhs, if ta { 1 } else { 0 });
-    let n = extent(rhs, if tb { 0 } else { 1 });
+    let shape = tensor_matmul_shape(lhs, rhs, ta, tb)?;
     let dtype = match (a.dtype(2), lhs.dtype(), rhs.dtype()) {
         (Some(d), _, _) => d,
         (None, Some(l), Some(r)) => promote(l, r),
         (None, l, r) => l.or(r).unwrap_or(DType::Fp32),
     };
-    Ok(Type::Tensor { shape: Some(vec![m, n]), dtype: Some(dtype), distributed: false })
+    Ok(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false })
+}
+
+/// The shape of a tensor matmul: `[M, N]`; when an operand has more than 2 axes (a batched
+/// product, `[B, M, K] x [K, N]`), the broadcast batch extents of both, then `[M, N]`.
+fn tensor_matmul_shape(lhs: &Type, rhs: &Type, ta: bool, tb: bool) -> Result<Vec<Dim>, String> {
+    let (ls, rs) = (lhs.shape().unwrap_or(&[]), rhs.shape().unwrap_or(&[]));
+    let (rl, rr) = (ls.len(), rs.len());
+    if rl < 2 || rr < 2 || (rl == 2 && rr == 2) {
+        return Ok(vec![extent(lhs, if ta { 1 } else { 0 }), extent(rhs, if tb { 0 } else { 1 })]);
+    }
+    let (k1, k2) = (ls[rl - if ta { 2 } else { 1 }], rs[rr - if tb { 1 } else { 2 }]);
+    if let (Dim::Const(x), Dim::Const(y)) = (k1, k2) {
+        if x != y {
+            return Err(format!("the K extents differ: {x} in lhs and {y} in rhs"));
+        }
+    }
+    let (lb, rb) = (&ls[..rl - 2], &rs[..rr - 2]);
+    let width = lb.len().max(rb.len());
+    let at = |b: &[Dim], i: usize| (i + b.len()).checked_sub(width).map(|j| b[j]);
+    let mut shape = Vec::with_capacity(width + 2);
+    for i in 0..width {
+        shape.push(match (at(lb, i), at(rb, i)) {
+            (Some(Dim::Const(x)), Some(Dim::Const(y))) if x != y && x != 1 && y != 1 => {
+                return Err(format!("the batch extents {x} and {y} do not broadcast"));
+            }
+            (Some(Dim::Const(1)), Some(d)) | (Some(d), _) | (None, Some(d)) => d,
+            (None, None) => Dim::Unknown,
+        });
+    }
+    shape.push(ls[rl - if ta { 1 } else { 2 }]);
+    shape.push(rs[rr - if tb { 2 } else { 1 }]);
+    Ok(shape)
 }
 
 /// The K extents of a 2-D by 2-D tensor matmul agree when both are literals (`a_trans`
@@ -4185,6 +4223,11 @@ ops! {
         &[req(P::Buffers, K::Any), req(P::Index, K::Scalar)], buffer_slot, false, OpKind::Special(Special::BufferSlot);
     TileRelease = "tile.release", Tile, ["pl.tile.release"], None, &[req(P::Tile, K::Tile)], none, false,
         OpKind::Special(Special::Hardware);
+    // A tile pinned to a buffer of the user's (newer than ops.md; PyPTO's memory-reuse tests
+    // use it): `addr` and `size` in bytes in the tile's memory, tiles of one `id` share it.
+    TileAllocBuffer = "tile.alloc_buffer", Tile, ["pl.tile.alloc_buffer"], None,
+        &[req(P::Tile, K::Tile), req(P::Addr, K::Int), req(P::Size, K::Int), req(P::Id, K::Int)], none, false,
+        OpKind::Special(Special::PinBuffer);
     TileFull = "tile.full", Tile, ["pl.tile.full"], None,
         &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), req(P::Value, K::Scalar)], tile_full, false, OpKind::Special(Special::Full);
     TileCi = "tile.ci", Tile, ["pl.tile.ci", "pl.tile.arange"], None,

@@ -1377,12 +1377,12 @@ impl FnLower<'_, '_> {
                     "unroll" if kind == ForKind::Sequential => unroll = Some((k.name, a.value)),
                     // The iterations per chunk `pl.auto_chunk` makes of the loop (a
                     // scheduling hint, kept as a loop attribute).
-                    "chunk" if matches!(kind, ForKind::Parallel | ForKind::Sequential) => {
+                    "chunk" if matches!(kind, ForKind::Parallel | ForKind::Sequential | ForKind::Unroll) => {
                         chunk = Some((k.name, a.value))
                     }
                     // How a chunked loop treats the iterations past the last full chunk
                     // (PyPTO's SplitChunkedLoops): a scheduling hint, kept as an attribute.
-                    "chunk_policy" if matches!(kind, ForKind::Parallel | ForKind::Sequential) => {
+                    "chunk_policy" if matches!(kind, ForKind::Parallel | ForKind::Sequential | ForKind::Unroll) => {
                         chunk_policy = Some((k.name, a.value))
                     }
                     other => {
@@ -2158,6 +2158,18 @@ impl FnLower<'_, '_> {
                 }
                 (BinOp::Add, Some(Const::Int(0)), _) | (BinOp::Mul, Some(Const::Int(1)), _) => return Some(b),
                 _ => {}
+            }
+            // `(x + c) - x` is `c`: the extent of a slice `t[i : i + c]`.
+            if op == BinOp::Sub {
+                if let ExprKind::Binary { op: BinOp::Add, lhs, rhs } = self.cx.program.expr(a).kind {
+                    let same = |p: &crate::ir::Program| match (&p.expr(lhs).kind, &p.expr(b).kind) {
+                        (ExprKind::Var(x), ExprKind::Var(y)) => x == y,
+                        _ => lhs == b,
+                    };
+                    if same(&self.cx.program) && matches!(self.as_const(rhs), Some(Const::Int(_))) {
+                        return Some(rhs);
+                    }
+                }
             }
         }
         let dtype = if op.is_comparison() || op.is_logical() {

@@ -1031,8 +1031,12 @@ impl FnLower<'_, '_> {
         let Some(n) = self.name_target(target, Code::E0219, message) else { return };
         let target = self.ast().expr(target).span;
         let Some(core_num) = self.core_num(args, span) else { return };
-        let (name, mut attrs) =
-            self.keywords(args, &["core_num", "sync_start", "name_hint", "optimizations"], "pl.spmd", span);
+        let (name, mut attrs) = self.keywords(
+            args,
+            &["core_num", "sync_start", "name_hint", "optimizations", "allow_early_resolve"],
+            "pl.spmd",
+            span,
+        );
         let incore_attrs = self.take_optimizations(&mut attrs);
         // The frames point at the loop's header, and say that it is a `pl.spmd` loop.
         self.frames.push(Frame::Scope { kind: FrameKind::Spmd, span: header, name: Some(SPMD_LOOP.to_string()) });

@@ -4,10 +4,13 @@
 //!
 //! Regions are outlined from Opaque, Orchestration and Graph functions, including Graph
 //! functions OutlineGraphScopes just made, which are outlined exactly as a hand-written
-//! `@pl.jit.graph` function is. A function is named by the region's `name_hint=`, else
+//! `@pl.jit.graph` function is, and from Group and Spmd functions written by hand (PyPTO's
+//! tests print a Group function holding a core-group region: outlining it gives the Group
+//! function calling an InCore one, the form a cluster region around a core-group region
+//! takes in the default pipeline). A function is named by the region's `name_hint=`, else
 //! `<function>_incore_<n>`. An Opaque function that had a region becomes Orchestration (it
-//! now launches tasks); Orchestration and Graph keep their type. A region in any other
-//! function type is E0412, never skipped.
+//! now launches tasks); the others keep their type. A region in any other function type
+//! (InCore, AIC, AIV) is E0412, never skipped.
 //!
 //! A region nested in another is outlined, as in PyPTO, from the InCore function the outer
 //! one became: its name starts with that function's (`main_incore_0_incore_0`), it is
@@ -31,7 +34,9 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let functions: Vec<Symbol> = program.functions.keys().copied().collect();
     let made = outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, func| {
         let kind = program.functions[&func].decl.kind;
-        let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like();
+        let outlinable = kind == FuncKind::Opaque
+            || kind.is_orchestration_like()
+            || matches!(kind, FuncKind::Group | FuncKind::Spmd);
         outline::check_outlinable(cx, program, func, &INCORE, outlinable, "OutlineIncoreScopes")
     });
     // Regions nested in outlined ones, from each function made until none is.

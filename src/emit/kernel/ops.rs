@@ -211,6 +211,8 @@ impl Emitter<'_> {
             // Barriers, flags and fences order the pipes of one core and the cores of a
             // cluster: the CPU runs everything in program order, so they do nothing.
             Special::Hardware => Ok(("plc::hardware_sync()".to_string(), Repr::None)),
+            // A pinned buffer: every tile of a CPU kernel has storage of its own.
+            Special::PinBuffer => Ok(("(void)0 /* pl.tile.alloc_buffer */".to_string(), Repr::None)),
             // A device debug print: the CPU kernel prints nothing (see `Special::RuntimePrint`).
             Special::RuntimePrint => Ok(("(void)0 /* pl.runtime_print */".to_string(), Repr::None)),
             Special::Read

@@ -197,6 +197,9 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
                 Some("these runtime values are not read in PTO-ISA kernels yet")
             }
             Special::Hardware => Some("explicit hardware synchronisation is left to the pipe-flag step"),
+            Special::PinBuffer => {
+                Some("tiles pinned to buffers of the user's are placed by the simulator's own planning")
+            }
             Special::TaskInvalid => Some("a task id is an orchestration value"),
             Special::RuntimePrint => Some("TPRINT is not mapped yet"),
             Special::Tri
