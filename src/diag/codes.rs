@@ -494,7 +494,10 @@ supported.";
     E0315 => "misplaced runtime scope",
 "A manual scope may not be nested inside another manual scope, nor an automatic scope
 inside a manual one; a hand-placed `with pl.scope():` requires
-`@pl.function(auto_scope=False)`.";
+`@pl.function(auto_scope=False)`. A task id first bound inside a runtime scope
+(`pl.scope()`, `pl.manual_scope()`, including `with pl.spmd(...) as tid:` there) ends
+with it: a `deps=` after the scope has closed may not name it (bind the name before the
+scope, or keep the use inside).";
 
     E0316 => "control leaves a region early",
 "A `return`, or a `break`/`continue` of a loop outside the region, inside `with pl.graph`,

@@ -229,12 +229,15 @@ pub struct LaunchOptions {
     pub predicate: Option<ExprId>,
     /// Tensors to dump after the task.
     pub dumps: Option<ExprId>,
+    /// `timing_slot=n`: the device timing slot a profiling run records the task in (kept
+    /// for the printer; the CPU runtimes ignore it).
+    pub timing_slot: Option<ExprId>,
 }
 
 impl LaunchOptions {
     /// The keywords, in the order the printer writes them.
-    pub const KEYWORDS: [&'static str; 6] =
-        ["core_num", "sync_start", "deps", "allow_early_resolve", "predicate", "dumps"];
+    pub const KEYWORDS: [&'static str; 7] =
+        ["core_num", "sync_start", "deps", "allow_early_resolve", "predicate", "dumps", "timing_slot"];
 
     /// The option a keyword sets (`core_num=`), to fill in.
     pub fn slot_mut(&mut self, keyword: &str) -> Option<&mut Option<ExprId>> {
@@ -245,13 +248,22 @@ impl LaunchOptions {
             "allow_early_resolve" => &mut self.allow_early_resolve,
             "predicate" => &mut self.predicate,
             "dumps" => &mut self.dumps,
+            "timing_slot" => &mut self.timing_slot,
             _ => return None,
         })
     }
 
     /// The options given, with their keywords, in the printer's order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, ExprId)> + '_ {
-        let slots = [self.core_num, self.sync_start, self.deps, self.allow_early_resolve, self.predicate, self.dumps];
+        let slots = [
+            self.core_num,
+            self.sync_start,
+            self.deps,
+            self.allow_early_resolve,
+            self.predicate,
+            self.dumps,
+            self.timing_slot,
+        ];
         Self::KEYWORDS.into_iter().zip(slots).filter_map(|(k, e)| Some((k, e?)))
     }
 
@@ -263,6 +275,7 @@ impl LaunchOptions {
             &mut self.allow_early_resolve,
             &mut self.predicate,
             &mut self.dumps,
+            &mut self.timing_slot,
         ];
         for e in slots.into_iter().flatten() {
             *e = f(*e);
@@ -297,6 +310,7 @@ static NO_ATTRS: CallAttrsData = CallAttrsData {
         allow_early_resolve: None,
         predicate: None,
         dumps: None,
+        timing_slot: None,
     },
     device: None,
     no_dep: Vec::new(),

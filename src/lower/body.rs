@@ -226,7 +226,9 @@ impl FnLower<'_, '_> {
     /// A new variable of the function, defined at `span`.
     fn new_local(&mut self, name: Symbol, ty: TypeId, span: Span) -> VarId {
         let loc = self.loc(span);
-        self.cx.program.new_var(&mut self.cx.session.interner, name, ty, loc)
+        let var = self.cx.program.new_var(&mut self.cx.session.interner, name, ty, loc);
+        self.note_scoped_task(var, ty);
+        var
     }
 
     pub fn ast(&self) -> &ast::Ast {
@@ -759,6 +761,7 @@ impl FnLower<'_, '_> {
             return self.new_local(name, ty, span);
         }
         if let Some(&var) = self.names.get(&name) {
+            self.rebound_task(var);
             let old = self.cx.program.var(var).ty;
             if old == ty || ty == Types::UNKNOWN {
                 return var;
@@ -1467,7 +1470,9 @@ impl FnLower<'_, '_> {
             [start, stop, step, ..] => (*start, *stop, *step),
             [] => return None,
         };
-        if let ExprKind::Int(0) = self.cx.program.expr(step).kind {
+        // PyPTO's parser refuses a zero step only on pl.unroll(); on the other loops it is
+        // a loop that runs zero times (as its static trip count says).
+        if let (ExprKind::Int(0), ForKind::Unroll) = (&self.cx.program.expr(step).kind, kind) {
             let span = self.ast().expr(bounds[2]).span;
             self.error(Code::E0219, span, format!("the step of pl.{name}() must not be zero"), "zero step");
         }
@@ -3256,7 +3261,14 @@ impl FnLower<'_, '_> {
                             );
                             ok = false;
                         }
-                        Some(i) => slots[i] = Some(a.value),
+                        Some(i) => {
+                            // A `deps=` list of an op (`pl.system.task_dummy`) follows
+                            // the launches' rule on task ids of closed scopes.
+                            if kname == "deps" {
+                                ok &= self.deps_in_open_scopes(a.value, &format!("{spelled}()"));
+                            }
+                            slots[i] = Some(a.value)
+                        }
                         None => {
                             let valid = def.params.iter().map(|p| p.name.spelling()).collect::<Vec<_>>().join(", ");
                             self.error_help(

@@ -29,10 +29,10 @@ fn adir_marker(name: &str) -> Option<ArgDir> {
     ADIR_MARKERS.iter().find(|(n, _)| *n == name).map(|&(_, dir)| dir)
 }
 /// The keywords `pl.submit` takes besides the function's own arguments.
-const SUBMIT_KEYWORDS: &[&str] = &["deps", "dumps", "allow_early_resolve", "predicate", "attrs"];
+const SUBMIT_KEYWORDS: &[&str] = &["deps", "dumps", "allow_early_resolve", "predicate", "attrs", "timing_slot"];
 /// The keywords `pl.spmd_submit` takes besides the function's own arguments.
 const SPMD_SUBMIT_KEYWORDS: &[&str] =
-    &["core_num", "sync_start", "deps", "dumps", "allow_early_resolve", "predicate", "attrs"];
+    &["core_num", "sync_start", "deps", "dumps", "allow_early_resolve", "predicate", "attrs", "timing_slot"];
 
 impl FnLower<'_, '_> {
     /// `pl.submit(self.f, a, b, deps=[...])` / `pl.spmd_submit(self.f, a, core_num=n)`: a
@@ -98,6 +98,12 @@ impl FnLower<'_, '_> {
                             self.deps_value(value, &format!("pl.{path}()"))?
                         }
                         "dumps" if !self.launch_dumps_ok(path, value, &call_args) => return None,
+                        "timing_slot" if !matches!(self.ast().expr(value).kind, E::Int) => {
+                            let vspan = self.ast().expr(value).span;
+                            let message = format!("pl.{path}(timing_slot=...) must be a non-negative integer literal");
+                            self.error(Code::E0310, vspan, message, "not an integer literal");
+                            return None;
+                        }
                         "predicate" => {
                             predicate = Some(value);
                             self.expr(value)?

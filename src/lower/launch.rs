@@ -6,7 +6,7 @@
 use super::body::{FnLower, Frame, FrameKind};
 use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
-use crate::ir::{ExprId, ExprKind, Type};
+use crate::ir::{DType, ExprId, ExprKind, Type, TypeId, VarId};
 use crate::syntax::ast::{self, ExprKind as E};
 use rustc_hash::FxHashMap;
 
@@ -25,6 +25,10 @@ pub(crate) struct LaunchTrack {
     /// For a name bound to a result of a launch: its generation then, and the task-id
     /// name of that launch with the task-id name's generation then.
     produced: FxHashMap<Symbol, (u32, Symbol, u32)>,
+    /// The task ids first bound inside a runtime scope (`with pl.scope()` /
+    /// `pl.manual_scope()`), with the span of that scope's header: once the scope has
+    /// closed, a `deps=` may not name them.
+    scoped: FxHashMap<VarId, Span>,
 }
 
 impl LaunchTrack {
@@ -205,10 +209,74 @@ impl FnLower<'_, '_> {
                 }
             }
         }
+        if !self.deps_in_open_scopes(value, what) {
+            return None;
+        }
         let saved = std::mem::replace(&mut self.launches.in_deps, true);
         let e = self.expr(value);
         self.launches.in_deps = saved;
         e
+    }
+
+    /// Remembers a new task-id variable created inside a runtime scope.
+    pub(crate) fn note_scoped_task(&mut self, var: VarId, ty: TypeId) {
+        if !matches!(self.cx.program.types.get(ty), Type::Scalar(DType::TaskId)) {
+            return;
+        }
+        let scope = self.frames.iter().rev().find_map(|f| match f {
+            Frame::Scope { kind: FrameKind::Runtime { .. }, span, .. } => Some(*span),
+            _ => None,
+        });
+        if let Some(scope) = scope {
+            self.launches.scoped.insert(var, scope);
+        }
+    }
+
+    /// A task id re-bound outside the runtime scope that first bound it lives on after
+    /// that scope.
+    pub(crate) fn rebound_task(&mut self, var: VarId) {
+        let Some(&scope) = self.launches.scoped.get(&var) else { return };
+        if !self.runtime_scope_open(scope) {
+            self.launches.scoped.remove(&var);
+        }
+    }
+
+    fn runtime_scope_open(&self, scope: Span) -> bool {
+        self.frames
+            .iter()
+            .any(|f| matches!(f, Frame::Scope { kind: FrameKind::Runtime { .. }, span, .. } if *span == scope))
+    }
+
+    /// The entries of a `deps=` list (of a launch, a region or `pl.system.task_dummy`)
+    /// that name a task id first bound inside a runtime scope that has closed since: its
+    /// variable does not outlive the scope, so the edge cannot be honored (E0315). A task
+    /// id bound before the scope and re-bound inside it lives on after it.
+    pub(crate) fn deps_in_open_scopes(&mut self, value: ast::ExprId, what: &str) -> bool {
+        let (E::List(items) | E::Tuple(items)) = self.ast().expr(value).kind.clone() else { return true };
+        let mut ok = true;
+        for item in items {
+            let E::Name(n) = self.ast().expr(item).kind else { continue };
+            let Some(&var) = self.names.get(&n) else { continue };
+            let Some(&scope) = self.launches.scoped.get(&var) else { continue };
+            if self.runtime_scope_open(scope) {
+                continue;
+            }
+            let span = self.ast().expr(item).span;
+            let name = self.cx.name(n).to_string();
+            let file = self.file;
+            let d = self.error(
+                Code::E0315,
+                span,
+                format!("{what} deps= names '{name}', a task id from a runtime scope that has closed: the dependency cannot be honored"),
+                "its scope has closed",
+            );
+            d.secondary.push(Label::secondary(file, scope, "the scope that produces it"));
+            d.help = Some(format!(
+                "move this use inside the scope that produces '{name}', or bind '{name}' before the scope (e.g. `{name} = pl.system.task_invalid()`)"
+            ));
+            ok = false;
+        }
+        ok
     }
 
     fn dep_entry(&mut self, item: ast::ExprId) -> DepEntry {

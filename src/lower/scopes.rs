@@ -36,6 +36,9 @@ const AT_KEYWORDS: &[&str] = &[
 const SPMD_KEYWORDS: &[&str] =
     &["core_num", "sync_start", "name_hint", "optimizations", "deps", "dumps", "allow_early_resolve", "predicate"];
 
+/// The keywords of the `for ... in pl.spmd(n)` form: no `deps=` (ops.md §4.1).
+const SPMD_LOOP_KEYWORDS: &[&str] = &["core_num", "sync_start", "name_hint", "optimizations", "allow_early_resolve"];
+
 /// A `with` statement's scope call: `pl.<path>(args)` as `item`, its body, and the
 /// header's span (from `with` to the end of the item).
 #[derive(Clone, Copy)]
@@ -1031,12 +1034,7 @@ impl FnLower<'_, '_> {
         let Some(n) = self.name_target(target, Code::E0219, message) else { return };
         let target = self.ast().expr(target).span;
         let Some(core_num) = self.core_num(args, span) else { return };
-        let (name, mut attrs) = self.keywords(
-            args,
-            &["core_num", "sync_start", "name_hint", "optimizations", "allow_early_resolve"],
-            "pl.spmd",
-            span,
-        );
+        let (name, mut attrs) = self.keywords(args, SPMD_LOOP_KEYWORDS, "pl.spmd", span);
         let incore_attrs = self.take_optimizations(&mut attrs);
         // The frames point at the loop's header, and say that it is a `pl.spmd` loop.
         self.frames.push(Frame::Scope { kind: FrameKind::Spmd, span: header, name: Some(SPMD_LOOP.to_string()) });

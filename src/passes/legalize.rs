@@ -302,7 +302,8 @@ fn trip_count(p: &Program, start: ExprId, stop: ExprId, step: ExprId) -> Option<
     };
     let (a, b, s) = (int(start)?, int(stop)?, int(step)?);
     if s == 0 {
-        return None;
+        // A zero step runs zero times (PyPTO's static trip count).
+        return Some(0);
     }
     let n = if s > 0 { (b - a + s - 1).div_euclid(s) } else { (a - b - s - 1).div_euclid(-s) };
     Some(n.max(0) as u64)

@@ -569,7 +569,7 @@ impl Emitter<'_> {
             StmtKind::Yield(values) => self.yield_values(&values, loc),
             StmtKind::If(s) => self.if_stmt(&s),
             StmtKind::For { var, start, stop, step, iter_args, body, return_vars, .. } => {
-                self.for_stmt(var, start, stop, step, &iter_args, &body, &return_vars, loc)
+                self.for_stmt(var, start, stop, step, &iter_args, &body, &return_vars)
             }
             StmtKind::While { cond, iter_args, body, return_vars } => {
                 let names = self.carries(&iter_args)?;
@@ -693,7 +693,6 @@ impl Emitter<'_> {
         iter_args: &[IterArg],
         body: &[StmtId],
         return_vars: &[VarId],
-        loc: Loc,
     ) -> Res<()> {
         let names = self.carries(iter_args)?;
         let ctype = match self.p.types.get(self.p.var(var).ty) {
@@ -706,9 +705,8 @@ impl Emitter<'_> {
         let (step_text, cond) = match self.p.expr(step).kind {
             ExprKind::Int(n) if n > 0 => (n.to_string(), format!("{i} < {stop_text}")),
             ExprKind::Int(n) if n < 0 => (int_literal(n), format!("{i} > {stop_text}")),
-            ExprKind::Int(_) => {
-                return Err(self.err(Code::E0602, loc, "a loop with a step of 0 never ends".to_string()));
-            }
+            // A zero step runs zero times.
+            ExprKind::Int(_) => ("0".to_string(), "false".to_string()),
             _ => {
                 let s = self.typed_scalar(step, ctype)?;
                 let c = format!("({s} > 0 ? {i} < {stop_text} : {i} > {stop_text})");

@@ -456,9 +456,14 @@ impl Lower<'_> {
                     carries.push(c);
                 }
                 let name = self.namer.first_free(&[self.names.get(self.p.var(var).source)]);
-                self.items.push(Item::LoopStart(format!(
-                    "for (int64_t {name} = {start}; ({step}) > 0 ? {name} < ({stop}) : {name} > ({stop}); {name} += ({step})) {{"
-                )));
+                // A zero step runs zero times.
+                let test = if step == "0" {
+                    "false".to_string()
+                } else {
+                    format!("({step}) > 0 ? {name} < ({stop}) : {name} > ({stop})")
+                };
+                self.items
+                    .push(Item::LoopStart(format!("for (int64_t {name} = {start}; {test}; {name} += ({step})) {{")));
                 self.vars.insert(var, Val::Scalar(name, DType::Index));
                 self.yields.push(carries);
                 let returned = self.block(&body);
