@@ -4414,8 +4414,8 @@ ops! {
     PldSystemWorldSize = "pld.system.world_size", Distributed, ["pld.system.world_size", "pld.world_size"], None, &[], int64_scalar, true, OpKind::Distributed;
     PldSystemGetCommCtx = "pld.system.get_comm_ctx", Distributed, ["pld.system.get_comm_ctx", "pld.get_comm_ctx"], None,
         &[req(P::DistTensor, K::Tensor)], get_comm_ctx, false, OpKind::Distributed;
-    PldSystemRank = "pld.system.rank", Distributed, ["pld.system.rank", "pld.rank"], None, &[req(P::Ctx, K::Any)], comm_ctx_query, false, OpKind::Distributed;
-    PldSystemNranks = "pld.system.nranks", Distributed, ["pld.system.nranks", "pld.nranks"], None, &[req(P::Ctx, K::Any)], comm_ctx_query, false, OpKind::Distributed;
+    PldSystemRank = "pld.system.rank", Distributed, ["pld.system.rank", "pld.rank", "pld.comm_ctx.rank"], None, &[req(P::Ctx, K::Any)], comm_ctx_query, false, OpKind::Distributed;
+    PldSystemNranks = "pld.system.nranks", Distributed, ["pld.system.nranks", "pld.nranks", "pld.comm_ctx.nranks"], None, &[req(P::Ctx, K::Any)], comm_ctx_query, false, OpKind::Distributed;
     PldSystemNotify = "pld.system.notify", Distributed, ["pld.system.notify"], None,
         &[read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices), req(P::Value, K::Scalar),
           req(P::Op, K::Enum("NotifyOp"))],
