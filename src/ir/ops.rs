@@ -4211,7 +4211,8 @@ ops! {
     TileTransposeView = "tile.transpose_view", Tile, ["pl.tile.transpose_view"], None, &[req(P::Tile, K::Tile)], tile_transpose_view, false, OpKind::Special(Special::TransposeView);
     TileSetValidshape = "tile.set_validshape", Tile, ["pl.tile.set_validshape"], Some("set_validshape"), S_VALIDSHAPE, tile_set_validshape, false, OpKind::Special(Special::SetValidShape);
     TileAssemble = "tile.assemble", Tile, ["pl.tile.assemble"], Some("assemble"),
-        &[read_write(P::Target, K::Tile), req(P::Source, K::Tile), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
+        &[read_write(P::Target, K::Tile), req(P::Source, K::Tile), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType")),
+          opt(P::PreQuant, K::Value), opt(P::PreRelu, K::Bool)],
         tile_assemble, false, OpKind::Special(Special::Assemble);
     TileGetBlockIdx = "tile.get_block_idx", Tile, ["pl.tile.get_block_idx"], None, &[], index_scalar, false, OpKind::Special(Special::BlockIdx);
     TileGetBlockNum = "tile.get_block_num", Tile, ["pl.tile.get_block_num"], None, &[], index_scalar, false, OpKind::Special(Special::BlockNum);
