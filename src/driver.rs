@@ -62,11 +62,11 @@ pub struct PipelineSpec {
     /// (`Build(batch=2)`, shown against this text as the file `<--factory>`). `None`: the
     /// call the file's host code makes, or the factory's defaults (`lower/factory.rs`).
     pub factory: Option<String>,
-    /// `plc check` and the language server: the checks that only the C++ output needs
-    /// (LegalizeGraphBoundary's E0501–E0517, what the host_build_graph runtime could not
-    /// replay) are warnings, as PyPTO's parser accepts these programs and only its pass
-    /// for that runtime refuses them. `false` (`plc compile`, `run`, `emit ir`, the
-    /// tests): errors.
+    /// `plc check`, `plc emit ir` and the language server: the checks that only the C++
+    /// output needs (LegalizeGraphBoundary's E0501–E0517, what the host_build_graph
+    /// runtime could not replay) are warnings, as PyPTO's parser accepts these programs
+    /// and only its pass for that runtime refuses them. `false` (`plc compile`, `run`,
+    /// the tests): errors.
     pub check_only: bool,
 }
 

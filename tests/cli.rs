@@ -239,6 +239,15 @@ fn graph_replay_checks_warn_in_check_and_fail_compile() {
     let out = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains("error[E0509]"), "{}", stderr(&out));
+    // `emit ir` prints the IR, which needs no replay: a warning, as for `check`, and the
+    // printed program checks again.
+    let out = plc(&["emit", "ir", "--verify", file, "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("warning[E0509]"), "{}", stderr(&out));
+    let printed = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-graph-replay-printed.pl");
+    std::fs::write(&printed, stdout(&out)).unwrap();
+    let out = plc(&["check", printed.to_str().unwrap(), "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 #[test]

@@ -230,9 +230,11 @@ fn dispatch(cli: Cli) -> ExitCode {
         ),
         Command::Emit { what: EmitKind::Ir, file, after, passes, verify, factory, report } => {
             let stop = StopAt::from_option(after.as_deref());
+            // The IR prints whether or not the C++ output could replay a graph (E0501–E0517
+            // are warnings, as for `check`): only `compile` and `run` need the replay.
             emit_ir(
                 &file,
-                &PipelineSpec { passes, verify, factory: factory.call, check_only: false },
+                &PipelineSpec { passes, verify, factory: factory.call, check_only: true },
                 stop,
                 report.message_format.into(),
                 report.time_passes,

@@ -495,6 +495,12 @@ fn memory(special: Special, a: &Args<'_>) -> Res<Value> {
             Value::Tensor(out)
         }
         Special::Assemble => {
+            if a.at(P::PreQuant).is_some() || a.flag(P::PreRelu, false)? {
+                return Err(format!(
+                    "`{}` with pre_quant= or pre_relu= has no semantics in the interpreter yet",
+                    a.op()
+                ));
+            }
             let source = a.dense(P::Source)?;
             let offsets = a.ints(P::Offset)?;
             let atomic = a.atomic(P::Atomic)?;

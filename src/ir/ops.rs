@@ -4254,7 +4254,8 @@ ops! {
     TileTransposeView = "tile.transpose_view", Tile, ["pl.tile.transpose_view"], None, &[req(P::Tile, K::Tile)], tile_transpose_view, false, OpKind::Special(Special::TransposeView);
     TileSetValidshape = "tile.set_validshape", Tile, ["pl.tile.set_validshape"], Some("set_validshape"), S_VALIDSHAPE, tile_set_validshape, false, OpKind::Special(Special::SetValidShape);
     TileAssemble = "tile.assemble", Tile, ["pl.tile.assemble"], Some("assemble"),
-        &[read_write(P::Target, K::Tile), req(P::Source, K::Tile), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
+        &[read_write(P::Target, K::Tile), req(P::Source, K::Tile), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType")),
+          opt(P::PreQuant, K::Value), opt(P::PreRelu, K::Bool)],
         tile_assemble, false, OpKind::Special(Special::Assemble);
     TileGetBlockIdx = "tile.get_block_idx", Tile, ["pl.tile.get_block_idx"], None, &[], index_scalar, false, OpKind::Special(Special::BlockIdx);
     TileGetBlockNum = "tile.get_block_num", Tile, ["pl.tile.get_block_num"], None, &[], index_scalar, false, OpKind::Special(Special::BlockNum);
@@ -4457,8 +4458,8 @@ ops! {
     PldSystemWorldSize = "pld.system.world_size", Distributed, ["pld.system.world_size", "pld.world_size"], None, &[], int64_scalar, true, OpKind::Distributed;
     PldSystemGetCommCtx = "pld.system.get_comm_ctx", Distributed, ["pld.system.get_comm_ctx", "pld.get_comm_ctx"], None,
         &[req(P::DistTensor, K::Tensor)], get_comm_ctx, false, OpKind::Distributed;
-    PldSystemRank = "pld.system.rank", Distributed, ["pld.system.rank", "pld.rank"], None, &[req(P::Ctx, K::Any)], comm_ctx_query, false, OpKind::Distributed;
-    PldSystemNranks = "pld.system.nranks", Distributed, ["pld.system.nranks", "pld.nranks"], None, &[req(P::Ctx, K::Any)], comm_ctx_query, false, OpKind::Distributed;
+    PldSystemRank = "pld.system.rank", Distributed, ["pld.system.rank", "pld.rank", "pld.comm_ctx.rank"], None, &[req(P::Ctx, K::Any)], comm_ctx_query, false, OpKind::Distributed;
+    PldSystemNranks = "pld.system.nranks", Distributed, ["pld.system.nranks", "pld.nranks", "pld.comm_ctx.nranks"], None, &[req(P::Ctx, K::Any)], comm_ctx_query, false, OpKind::Distributed;
     PldSystemNotify = "pld.system.notify", Distributed, ["pld.system.notify"], None,
         &[read_write(P::Target, K::Tensor), req(P::Peer, K::Scalar), req(P::Offsets, K::Indices), req(P::Value, K::Scalar),
           req(P::Op, K::Enum("NotifyOp"))],

@@ -2056,6 +2056,9 @@ impl FnLower<'_, '_> {
                 return None;
             }
         }
+        if let Some(result) = self.comm_attribute(id, span) {
+            return result;
+        }
         if let Some(base) = self.buffer_base(id, span) {
             return Some(base);
         }
@@ -2065,6 +2068,55 @@ impl FnLower<'_, '_> {
         let text = self.text(span);
         self.error(Code::E0223, span, format!("Standalone attribute access not supported: {text}"), "not a pl value");
         None
+    }
+
+    /// PyPTO's attribute sugar of the communication context: `data.comm` of a
+    /// DistributedTensor is `pld.get_comm_ctx(data)`, `ctx.rank` / `ctx.nranks` of a
+    /// CommCtx `pld.rank(ctx)` / `pld.nranks(ctx)` (so `data.comm.rank` reads the rank).
+    /// `None` when `id` is no such attribute; another attribute of a DistributedTensor or
+    /// a CommCtx is E0223.
+    fn comm_attribute(&mut self, id: ast::ExprId, span: Span) -> Option<Option<ExprId>> {
+        let E::Attribute { value, attr } = self.ast().expr(id).kind.clone() else { return None };
+        let name = self.cx.name(attr.name).to_string();
+        // The base is a local DistributedTensor or CommCtx (`data`, `ctx`), or a local
+        // DistributedTensor's `.comm`; it is read only then.
+        let local_ty = |s: &Self, e: ast::ExprId| match s.ast().expr(e).kind {
+            E::Name(n) => s.names.get(&n).map(|&v| s.cx.program.types.get(s.cx.program.var(v).ty).clone()),
+            _ => None,
+        };
+        let comm_like = |t: &Option<Type>| {
+            matches!(t, Some(Type::Tensor { distributed: true, .. } | Type::Handle(crate::ir::types::Handle::CommCtx)))
+        };
+        let base_ok = comm_like(&local_ty(self, value))
+            || matches!(self.ast().expr(value).kind, E::Attribute { value: inner, attr: a }
+                if self.cx.name(a.name) == "comm"
+                    && matches!(local_ty(self, inner), Some(Type::Tensor { distributed: true, .. })));
+        if !base_ok {
+            return None;
+        }
+        // A base that is not a value was reported as it was read.
+        let Some(base) = self.expr(value) else { return Some(None) };
+        let (op, what) = match self.ty(base) {
+            Type::Tensor { distributed: true, .. } => (Op::PldSystemGetCommCtx, "DistributedTensor"),
+            Type::Handle(crate::ir::types::Handle::CommCtx) => match name.as_str() {
+                "rank" => (Op::PldSystemRank, "CommCtx"),
+                _ => (Op::PldSystemNranks, "CommCtx"),
+            },
+            _ => return None,
+        };
+        let known =
+            if what == "DistributedTensor" { name == "comm" } else { matches!(name.as_str(), "rank" | "nranks") };
+        if !known {
+            let message = format!("{what} has no attribute '{name}'");
+            let help = if what == "DistributedTensor" {
+                "`.comm` is its communication context"
+            } else {
+                "a CommCtx has `.rank` and `.nranks`"
+            };
+            self.error_help(Code::E0223, span, message, "unknown attribute", help);
+            return Some(None);
+        }
+        Some(self.op_result(op, vec![Some(base)], span))
     }
 
     /// Remembers whether `var` now holds a cross-core buffer's base: the value of

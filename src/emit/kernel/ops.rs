@@ -306,18 +306,7 @@ impl Emitter<'_> {
                 ))
             }
             Special::Store => {
-                let given =
-                    |p: P| c.get(p).filter(|&x| !matches!(self.p.expr(x).kind, ExprKind::None | ExprKind::Bool(false)));
-                if given(P::PreQuant).is_some() || given(P::PreRelu).is_some() {
-                    let printed = c.op.def().spellings[0];
-                    return Err(self.err(
-                        Code::E0601,
-                        c.loc,
-                        format!(
-                            "`{printed}` with pre_quant= or pre_relu= (the fixpipe's quantization) has no CPU form yet"
-                        ),
-                    ));
-                }
+                self.refuse_fixpipe(c)?;
                 let tile = self.tile_arg(self.need(c, P::Tile)?)?;
                 let offsets = self.dims(c.get(P::Offsets))?;
                 let shapes = self.dims(c.get(P::Shapes))?;
@@ -501,10 +490,28 @@ impl Emitter<'_> {
         self.err(Code::E0601, c.loc, format!("`{name}` has no CPU form in the C++ backend yet ({why})"))
     }
 
+    /// E0601 for a store or assemble given `pre_quant=` or `pre_relu=`: the fixpipe's
+    /// quantization is a computation the CPU kernels do not do yet.
+    fn refuse_fixpipe(&self, c: &OpCall<'_>) -> Res<()> {
+        let given = |p: P| c.get(p).filter(|&x| !matches!(self.p.expr(x).kind, ExprKind::None | ExprKind::Bool(false)));
+        if given(P::PreQuant).is_none() && given(P::PreRelu).is_none() {
+            return Ok(());
+        }
+        let printed = c.op.def().spellings[0];
+        Err(self.err(
+            Code::E0601,
+            c.loc,
+            format!("`{printed}` with pre_quant= or pre_relu= (the fixpipe's quantization) has no CPU form yet"),
+        ))
+    }
+
     /// Slices, reshapes, transposes, valid shapes, moves and assembling.
     fn layout(&mut self, c: &OpCall<'_>, special: Special) -> Res<(String, Repr)> {
         let src = match special {
-            Special::Assemble => self.need(c, P::Target)?,
+            Special::Assemble => {
+                self.refuse_fixpipe(c)?;
+                self.need(c, P::Target)?
+            }
             _ => self.need(c, Slot::Nth(0))?,
         };
         match special {
