@@ -2197,9 +2197,14 @@ fn matmul(a: &dyn Args) -> Result<Type, String> {
 /// `[K]` has no M axis and a 1-D rhs `[K]` no N axis; operands of rank 3 and more carry
 /// leading batch axes, broadcast. `a_trans`/`b_trans` (which swap the last two axes) need
 /// an operand of rank 2 or more; K must agree when both are literals. An operand of
-/// unknown rank gives an unknown shape.
+/// unknown rank (a bare `pl.Tensor`) is taken as 2-D, as PyPTO's op does: `[M, N]` with
+/// the extents that are known.
 fn tensor_matmul_shape(lhs: &Type, rhs: &Type, ta: bool, tb: bool) -> Result<Option<Vec<Dim>>, String> {
-    let (Some(l), Some(r)) = (lhs.shape(), rhs.shape()) else { return Ok(None) };
+    let (Some(l), Some(r)) = (lhs.shape(), rhs.shape()) else {
+        let m = extent(lhs, if ta { 1 } else { 0 });
+        let n = extent(rhs, if tb { 0 } else { 1 });
+        return Ok(Some(vec![m, n]));
+    };
     for (name, s, t) in [("lhs", l, ta), ("rhs", r, tb)] {
         if s.is_empty() {
             return Err(format!("{name} must have at least 1 dimension"));
