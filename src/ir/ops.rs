@@ -532,7 +532,7 @@ params! {
     Buf = "buf", CMatrixNz = "c_matrix_nz", ChunkCols = "chunk_cols", ChunkRows = "chunk_rows",
     Clamp = "clamp", Cmp = "cmp", CmpMode = "cmp_mode", CmpType = "cmp_type", ColOffset = "col_offset",
     ColVec = "col_vec", CoreNum = "core_num", CoreType = "core_type", CountDtype = "count_dtype", Ctx = "ctx",
-    Descending = "descending", Dim = "dim", DistTensor = "dist_tensor", DropDims = "drop_dims", Dst = "dst",
+    Defer = "defer", Descending = "descending", Dim = "dim", DistTensor = "dist_tensor", DropDims = "drop_dims", Dst = "dst",
     DstOffsets = "dst_offsets", Dtype = "dtype", Executed = "executed", Exhausted = "exhausted",
     Expected = "expected", FlatLayout = "flat_layout", GmWorkspace = "gm_workspace", Height = "height", HighPrecision = "high_precision",
     Idx = "idx", Index = "index", Indices = "indices", InitCond = "init_cond", InitValue = "init_value",
@@ -2191,61 +2191,59 @@ fn matmul(a: &dyn Args) -> Result<Type, String> {
         });
     }
     let (ta, tb) = (bool_arg(a, 3, false), bool_arg(a, 4, false));
-    tensor_matmul_k(lhs, rhs, ta, tb)?;
     let shape = tensor_matmul_shape(lhs, rhs, ta, tb)?;
     let dtype = match (a.dtype(2), lhs.dtype(), rhs.dtype()) {
         (Some(d), _, _) => d,
         (None, Some(l), Some(r)) => promote(l, r),
         (None, l, r) => l.or(r).unwrap_or(DType::Fp32),
     };
-    Ok(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false })
+    Ok(Type::Tensor { shape, dtype: Some(dtype), distributed: false })
 }
 
-/// The shape of a tensor matmul: `[M, N]`; when an operand has more than 2 axes (a batched
-/// product, `[B, M, K] x [K, N]`), the broadcast batch extents of both, then `[M, N]`.
-fn tensor_matmul_shape(lhs: &Type, rhs: &Type, ta: bool, tb: bool) -> Result<Vec<Dim>, String> {
-    let (ls, rs) = (lhs.shape().unwrap_or(&[]), rhs.shape().unwrap_or(&[]));
-    let (rl, rr) = (ls.len(), rs.len());
-    if rl < 2 || rr < 2 || (rl == 2 && rr == 2) {
-        return Ok(vec![extent(lhs, if ta { 1 } else { 0 }), extent(rhs, if tb { 0 } else { 1 })]);
-    }
-    let (k1, k2) = (ls[rl - if ta { 2 } else { 1 }], rs[rr - if tb { 1 } else { 2 }]);
-    if let (Dim::Const(x), Dim::Const(y)) = (k1, k2) {
-        if x != y {
-            return Err(format!("the K extents differ: {x} in lhs and {y} in rhs"));
+/// The shape of a tensor matmul (PyPTO's TMM): `[M, K] x [K, N]` is `[M, N]`; a 1-D lhs
+/// `[K]` has no M axis and a 1-D rhs `[K]` no N axis; operands of rank 3 and more carry
+/// leading batch axes, broadcast. `a_trans`/`b_trans` (which swap the last two axes) need
+/// an operand of rank 2 or more; K must agree when both are literals. An operand of
+/// unknown rank (a bare `pl.Tensor`) is taken as 2-D, as PyPTO's op does: `[M, N]` with
+/// the extents that are known.
+fn tensor_matmul_shape(lhs: &Type, rhs: &Type, ta: bool, tb: bool) -> Result<Option<Vec<Dim>>, String> {
+    let (Some(l), Some(r)) = (lhs.shape(), rhs.shape()) else {
+        let m = extent(lhs, if ta { 1 } else { 0 });
+        let n = extent(rhs, if tb { 0 } else { 1 });
+        return Ok(Some(vec![m, n]));
+    };
+    for (name, s, t) in [("lhs", l, ta), ("rhs", r, tb)] {
+        if s.is_empty() {
+            return Err(format!("{name} must have at least 1 dimension"));
+        }
+        if t && s.len() < 2 {
+            return Err(format!(
+                "{}_trans needs a {name} of 2 or more dimensions",
+                if name == "lhs" { "a" } else { "b" }
+            ));
         }
     }
-    let (lb, rb) = (&ls[..rl - 2], &rs[..rr - 2]);
-    let width = lb.len().max(rb.len());
-    let at = |b: &[Dim], i: usize| (i + b.len()).checked_sub(width).map(|j| b[j]);
-    let mut shape = Vec::with_capacity(width + 2);
-    for i in 0..width {
-        shape.push(match (at(lb, i), at(rb, i)) {
-            (Some(Dim::Const(x)), Some(Dim::Const(y))) if x != y && x != 1 && y != 1 => {
-                return Err(format!("the batch extents {x} and {y} do not broadcast"));
-            }
-            (Some(Dim::Const(1)), Some(d)) | (Some(d), _) | (None, Some(d)) => d,
-            (None, None) => Dim::Unknown,
-        });
-    }
-    shape.push(ls[rl - if ta { 1 } else { 2 }]);
-    shape.push(rs[rr - if tb { 2 } else { 1 }]);
-    Ok(shape)
-}
-
-/// The K extents of a 2-D by 2-D tensor matmul agree when both are literals (`a_trans`
-/// and `b_trans` say which axis of each operand is K).
-fn tensor_matmul_k(lhs: &Type, rhs: &Type, ta: bool, tb: bool) -> Result<(), String> {
-    let rank = |t: &Type| t.shape().map(<[Dim]>::len);
-    if rank(lhs) != Some(2) || rank(rhs) != Some(2) {
-        return Ok(());
-    }
-    if let (Dim::Const(k1), Dim::Const(k2)) = (extent(lhs, usize::from(!ta)), extent(rhs, usize::from(tb))) {
+    let (lr, rr) = (l.len(), r.len());
+    let (m, k1) = match lr {
+        1 => (None, l[0]),
+        _ if ta => (Some(l[lr - 1]), l[lr - 2]),
+        _ => (Some(l[lr - 2]), l[lr - 1]),
+    };
+    let (k2, n) = match rr {
+        1 => (r[0], None),
+        _ if tb => (r[rr - 1], Some(r[rr - 2])),
+        _ => (r[rr - 2], Some(r[rr - 1])),
+    };
+    if let (Dim::Const(k1), Dim::Const(k2)) = (k1, k2) {
         if k1 != k2 {
             return Err(format!("the K extents differ: {k1} in lhs and {k2} in rhs"));
         }
     }
-    Ok(())
+    let batch = |s: &[Dim]| s[..s.len().saturating_sub(2)].to_vec();
+    let mut shape = broadcast(&batch(l), &batch(r))
+        .map_err(|m| format!("the batch dimensions of lhs and rhs do not broadcast: {m}"))?;
+    shape.extend(m.into_iter().chain(n));
+    Ok(Some(shape))
 }
 
 /// `matmul_bias(lhs, rhs, bias, out_dtype=None, ...)`, `gemv_bias(...)`: as `matmul`; a tile
@@ -4491,8 +4489,12 @@ ops! {
     PldTensorBarrier = "pld.tensor.barrier", Distributed, ["pld.tensor.barrier"], None, &[read_write(P::Signal, K::Tensor)], same_as_first, false, OpKind::Distributed;
     PldTensorBroadcast = "pld.tensor.broadcast", Distributed, ["pld.tensor.broadcast"], None,
         &[read_write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), req(P::Root, K::Int)], same_as_first, false, OpKind::Distributed;
+    // `defer=True` (newer than the reference; PyPTO's pass tests use it) completes the
+    // gather in a later task: the data it writes is the same, so plc accepts and runs it
+    // in place.
     PldTensorAllgather = "pld.tensor.allgather", Distributed, ["pld.tensor.allgather"], None,
-        &[req(P::LocalData, K::Value), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor)], same_as_second, false, OpKind::Distributed;
+        &[req(P::LocalData, K::Value), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), opt(P::Defer, K::Bool)],
+        same_as_second, false, OpKind::Distributed;
     /// `pld.all_gather(local, target)`: PyPTO's wrapper of `pld.tensor.allgather` that
     /// allocates the `[world_size, 1]` INT32 signal itself.
     PldAllGather = "pld.all_gather", Distributed, ["pld.all_gather"], None,
@@ -5015,6 +5017,27 @@ mod tests {
         assert_eq!(promote(Fp16, Bf16), Fp16);
         assert_eq!(acc_dtype(Bf16), Fp32);
         assert_eq!(acc_dtype(Int8), Int32);
+    }
+
+    #[test]
+    fn tensor_matmul_follows_the_tmm_shape_rule() {
+        let t = |s: &[i64]| Type::Tensor {
+            shape: Some(s.iter().map(|&d| Dim::Const(d)).collect()),
+            dtype: Some(DType::Int8),
+            distributed: false,
+        };
+        let c = |v: &[i64]| Ok(Some(v.iter().map(|&d| Dim::Const(d)).collect::<Vec<_>>()));
+        assert_eq!(tensor_matmul_shape(&t(&[64, 32]), &t(&[32, 8]), false, false), c(&[64, 8]));
+        // A batched rhs (a one-layer window of a stacked weight) broadcasts its batch axis.
+        assert_eq!(tensor_matmul_shape(&t(&[64, 512]), &t(&[1, 256, 512]), false, true), c(&[1, 64, 256]));
+        assert_eq!(tensor_matmul_shape(&t(&[2, 1, 4, 8]), &t(&[3, 8, 5]), false, false), c(&[2, 3, 4, 5]));
+        assert_eq!(tensor_matmul_shape(&t(&[8, 4]), &t(&[8, 5]), true, false), c(&[4, 5]));
+        // Rank-1 operands lose their M (lhs) or N (rhs) axis.
+        assert_eq!(tensor_matmul_shape(&t(&[8]), &t(&[8]), false, false), c(&[]));
+        assert_eq!(tensor_matmul_shape(&t(&[4, 8]), &t(&[8]), false, false), c(&[4]));
+        assert!(tensor_matmul_shape(&t(&[4, 8]), &t(&[7, 5]), false, false).is_err());
+        assert!(tensor_matmul_shape(&t(&[2, 4, 8]), &t(&[3, 8, 5]), false, false).is_err());
+        assert!(tensor_matmul_shape(&t(&[8]), &t(&[8, 5]), true, false).is_err());
     }
 
     #[test]

@@ -17,12 +17,12 @@
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::ir::names::{versioned_name, Role, Version, Versioned};
+use crate::ir::ops::Op;
 use crate::ir::visit::{self, Rewriter};
-#[cfg(test)]
 use crate::ir::Type;
 use crate::ir::{
-    Block, Dim, Direction, ExprId, ExprKind, Function, IfStmt, IterArg, Loc, Program, Scope, ScopeKind, StmtId,
-    StmtKind, TypeId, VarId,
+    Block, CallAttrs, Callee, DType, Dim, Direction, ExprId, ExprKind, Function, IfStmt, IterArg, Loc, Program, Scope,
+    ScopeKind, StmtId, StmtKind, TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -601,8 +601,7 @@ impl Ssa<'_, '_> {
                         Some(t) => (t, else_body),
                         None => (e.unwrap_or(k), Some(then_body)),
                     };
-                    let stand =
-                        other.filter(|b| self.diverges(b)).and_then(|_| self.escaping_init(self.p.var(defined).ty));
+                    let stand = other.filter(|b| self.diverges(b)).and_then(|_| self.stand_in(self.p.var(defined).ty));
                     match stand {
                         Some(s) => phis.push((k, t.unwrap_or(s), e.unwrap_or(s))),
                         None => {
@@ -667,7 +666,7 @@ impl Ssa<'_, '_> {
     /// The value an escaping variable (first assigned in a loop, read after it) starts
     /// with, as the reference chooses it: the first Out/InOut parameter of the same type,
     /// else the earliest current variable of the same type; `None` when there is none.
-    fn escaping_init(&self, ty: TypeId) -> Option<VarId> {
+    fn stand_in(&self, ty: TypeId) -> Option<VarId> {
         for &(k, dir) in &self.params {
             if dir == Direction::In {
                 continue;
@@ -679,6 +678,21 @@ impl Ssa<'_, '_> {
             }
         }
         self.st.cur.values().copied().filter(|&v| self.p.var(v).ty == ty).min()
+    }
+
+    /// The initial value of an escaping loop variable: its [`Self::stand_in`]; for a task
+    /// id without one (`tid` of `out, tid = pl.submit(...)` in a loop, read by a later
+    /// `deps=[tid]`), PyPTO's "no task yet", the id of no task, on which a dependency waits
+    /// for nothing (the path where the loop runs zero times).
+    fn escaping_init(&mut self, ty: TypeId, loc: Loc) -> Option<ExprId> {
+        if let Some(v) = self.stand_in(ty) {
+            return Some(self.var_expr(v, loc));
+        }
+        matches!(self.p.types.get(ty), Type::Scalar(DType::TaskId)).then(|| {
+            let kind =
+                ExprKind::Call { callee: Callee::Op(Op::SystemTaskInvalid), args: vec![], attrs: CallAttrs::none() };
+            self.p.new_expr(kind, ty, loc)
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -699,17 +713,18 @@ impl Ssa<'_, '_> {
         let mut carried: Vec<(VarId, VarId)> =
             info.assigned.iter().filter_map(|k| self.st.cur.get(k).map(|&v| (*k, v))).collect();
         self.sort_by_name(&mut carried, |c| c.0);
-        let mut escaping: Vec<(VarId, VarId)> = Vec::new();
+        let mut escaping: Vec<(VarId, ExprId)> = Vec::new();
         for &k in &info.live_after {
             if self.st.cur.contains_key(&k) {
                 continue;
             }
             let ty = self.subst_ty(self.p.var(k).ty);
-            if let Some(init) = self.escaping_init(ty) {
+            if let Some(init) = self.escaping_init(ty, loc) {
                 escaping.push((k, init));
             }
         }
         self.sort_by_name(&mut escaping, |c| c.0);
+        let carried: Vec<(VarId, ExprId)> = carried.into_iter().map(|(k, v)| (k, self.var_expr(v, loc))).collect();
 
         let mark = self.st.trail.len();
         let mut new_iter_args = Vec::new();
@@ -734,10 +749,9 @@ impl Ssa<'_, '_> {
         }
         let mut added: Vec<(VarId, VarId, VarId)> = Vec::new(); // (key, iter arg, return var)
         for &(k, init) in carried.iter().chain(&escaping) {
-            let ty = self.p.var(init).ty;
+            let ty = self.p.expr(init).ty;
             let ia = self.fresh(k, Role::Iter, ty, loc);
             let rv = self.fresh(k, Role::Rv, ty, loc);
-            let init = self.var_expr(init, loc);
             new_iter_args.push(IterArg { var: ia, init });
             added.push((k, ia, rv));
             binds.push((k, ia));
@@ -875,6 +889,16 @@ mod tests {
                 "return result__ssa_v1"
             ]
         );
+    }
+
+    #[test]
+    fn task_id_first_assigned_in_a_loop_starts_as_no_task() {
+        // `tid` has no value before the loop: on the path where the loop runs zero times
+        // it is the id of no task, so the later `deps=[tid]` waits for nothing.
+        let src = "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    def fill(self, out: pl.InOut[pl.Tensor[[64], pl.FP32]]) -> pl.Tensor[[64], pl.FP32]:\n        return out\n\n    @pl.function(type=pl.FunctionType.Orchestration)\n    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n        with pl.manual_scope():\n            for _i in pl.range(0, 4):\n                x, tid = pl.submit(self.fill, x)\n            y, _ = pl.submit(self.fill, x, deps=[tid])\n        return y\n";
+        let (text, codes) = ssa(src);
+        assert!(codes.is_empty(), "{codes:?}");
+        assert!(text.contains("init_values=(x__ssa_v0, pl.system.task_invalid())"), "{text}");
     }
 
     #[test]
