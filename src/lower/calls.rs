@@ -100,6 +100,9 @@ impl FnLower<'_, '_> {
                         "dumps" if !self.launch_dumps_ok(path, value, &call_args) => return None,
                         "predicate" => {
                             predicate = Some(value);
+                            if !self.predicate_shape_ok(path, value) {
+                                return None;
+                            }
                             self.expr(value)?
                         }
                         _ => self.expr(value)?,
