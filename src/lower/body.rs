@@ -2215,10 +2215,12 @@ impl FnLower<'_, '_> {
 
     /// A number given for a padding mode, as PyPTO takes it (`pad_value=0`, `math.inf`,
     /// `-math.inf`): that mode; any other argument is kept for `check_arg` to judge.
-    fn pad_value_sugar(&mut self, e: ExprId) -> ExprId {
-        let pad = match self.as_const(e) {
-            Some(Const::Int(v)) => crate::ir::PadValue::from_number(v as f64),
-            Some(Const::Float(v)) => crate::ir::PadValue::from_number(v),
+    /// With `by_name` (an older `mode="zero"`), the mode's name as a string too.
+    fn pad_value_sugar(&mut self, e: ExprId, by_name: bool) -> ExprId {
+        let pad = match (self.as_const(e), &self.cx.program.expr(e).kind) {
+            (Some(Const::Int(v)), _) => crate::ir::PadValue::from_number(v as f64),
+            (Some(Const::Float(v)), _) => crate::ir::PadValue::from_number(v),
+            (_, ExprKind::Str(name)) if by_name => crate::ir::PadValue::from_name(self.cx.name(*name)),
             _ => None,
         };
         let Some(pad) = pad else { return e };
@@ -3236,6 +3238,7 @@ impl FnLower<'_, '_> {
         let mut slots: Vec<Option<ast::ExprId>> = vec![None; def.params.len()];
         let mut positional = 0;
         let mut ok = true;
+        let mut older_mode = false;
         let order = self.positional_order(def, args);
         for a in args {
             match a.kind {
@@ -3247,7 +3250,16 @@ impl FnLower<'_, '_> {
                     positional += 1;
                 }
                 ArgKind::Keyword(k) => {
-                    let kname = self.cx.name(k.name).to_string();
+                    let mut kname = self.cx.name(k.name).to_string();
+                    if kname == "mode" && def.kind == ops::OpKind::Special(ops::Special::Fillpad) {
+                        // An older release took the padding mode of fillpad as
+                        // `mode="zero"` (its parser passed keywords through as attributes).
+                        let message =
+                            format!("`{spelled}(..., mode=...)` is an older spelling that PyPTO no longer accepts; use pad_value=pl.PadValue.<mode>");
+                        self.warning(Code::W0001, a.span, message, "older keyword");
+                        older_mode = true;
+                        kname = "pad_value".to_string();
+                    }
                     match def.keyword_index_as(&kname, spelled) {
                         // PyPTO's generic attribute dict on an op call (the printer's
                         // round-trip surface), also on a row that lists it
@@ -3331,7 +3343,7 @@ impl FnLower<'_, '_> {
                         e = self.new_expr(ExprKind::Tuple(vec![e]), ty, self.ast().expr(*a).span);
                     }
                     if p.kind == OpArg::Enum("PadValue") {
-                        e = self.pad_value_sugar(e);
+                        e = self.pad_value_sugar(e, older_mode);
                     }
                     self.check_arg(def, p, e, *a)?;
                     lowered.push(Some(e));

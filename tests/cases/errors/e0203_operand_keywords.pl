@@ -1,8 +1,8 @@
 # E0203: the operand of a shape, cast or fillpad op is named as PyPTO's wrapper of the
 # spelling names it: `tensor=` (or `input=`) for pl.tensor.*, `tile=` for pl.tile.*,
 # `input=` (or `value=`) for the unified pl.* name. plc's own placeholder `x=` is not a
-# PyPTO keyword of these ops and is refused; so is a `mode=` on fillpad, which takes
-# `pad_value=`.
+# PyPTO keyword of these ops and is refused. An older release's `mode="zero"` on
+# fillpad is today's `pad_value=` (warning W0001).
 import pypto.language as pl
 
 
