@@ -217,6 +217,23 @@ spelled_enum! {
     }
 }
 
+impl PadValue {
+    /// The padding mode a number stands for where PyPTO takes one as sugar (`pad_value=`
+    /// of fillpad and slice): `0` and `0.0` are `zero`, `math.inf` `max`, `-math.inf`
+    /// `min`; any other number is none (the hardware has only the three modes).
+    pub fn from_number(v: f64) -> Option<PadValue> {
+        if v == 0.0 {
+            Some(PadValue::Zero)
+        } else if v == f64::INFINITY {
+            Some(PadValue::Max)
+        } else if v == f64::NEG_INFINITY {
+            Some(PadValue::Min)
+        } else {
+            None
+        }
+    }
+}
+
 spelled_enum! {
     /// `pl.AtomicType.X`.
     AtomicType {

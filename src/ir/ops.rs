@@ -744,6 +744,49 @@ impl OpDef {
         self.params.iter().position(|q| q.name.spelling() == keyword)
     }
 
+    /// The keywords PyPTO's wrappers give the operand of a row whose first parameter is
+    /// plc's placeholder `x` (the value an elementwise, reduction, shape or cast op works
+    /// on), by the namespace of the spelling: `pl.tensor.*` takes `tensor` or `input`,
+    /// `pl.tile.*` (and the older `pl.block.*`) `tile`, the unified `pl.*` name `input`
+    /// (`value` for `pl.fillpad`); only the split ops (`pl.aiv_shard`) call it `x`.
+    /// Empty when the first parameter has a name of its own.
+    pub fn operand_keywords(&self, spelled: &str) -> &'static [&'static str] {
+        if self.params.first().is_none_or(|p| p.name != Param::X) {
+            return &[];
+        }
+        if self.kind == OpKind::SplitTransfer {
+            &["x"]
+        } else if spelled.starts_with("pl.tensor.") {
+            &["tensor", "input"]
+        } else if spelled.starts_with("pl.tile.") || spelled.starts_with("pl.block.") {
+            &["tile"]
+        } else {
+            &["input", "value"]
+        }
+    }
+
+    /// [`OpDef::keyword_index`] for a call spelled `spelled`: the operand's keyword is the
+    /// one PyPTO's wrapper of that spelling uses ([`OpDef::operand_keywords`]).
+    pub fn keyword_index_as(&self, keyword: &str, spelled: &str) -> Option<usize> {
+        let operand = self.operand_keywords(spelled);
+        if operand.contains(&keyword) {
+            return Some(0);
+        }
+        if !operand.is_empty() && keyword == Param::X.spelling() {
+            return None;
+        }
+        self.keyword_index(keyword)
+    }
+
+    /// A parameter's name as a call spelled `spelled` writes it (the operand's keyword for
+    /// the placeholder `x`), for messages.
+    pub fn param_spelling_as(&self, i: usize, spelled: &str) -> &'static str {
+        match self.operand_keywords(spelled).first() {
+            Some(k) if i == 0 => k,
+            _ => self.params.get(i).map_or("?", |p| p.name.spelling()),
+        }
+    }
+
     /// The argument given for parameter `p` in a call's argument list (which follows
     /// [`OpDef::params`]); `None` when the op has no such parameter or it was not given.
     pub fn arg<T: Copy>(&self, args: &[Option<T>], p: Param) -> Option<T> {

@@ -2283,6 +2283,21 @@ impl FnLower<'_, '_> {
         Some(self.new_expr(ExprKind::Unary { op, operand: v }, out_ty, span))
     }
 
+    /// A number given for a padding mode, as PyPTO takes it (`pad_value=0`, `math.inf`,
+    /// `-math.inf`): that mode; any other argument is kept for `check_arg` to judge.
+    /// With `by_name` (an older `mode="zero"`), the mode's name as a string too.
+    fn pad_value_sugar(&mut self, e: ExprId, by_name: bool) -> ExprId {
+        let pad = match (self.as_const(e), &self.cx.program.expr(e).kind) {
+            (Some(Const::Int(v)), _) => crate::ir::PadValue::from_number(v as f64),
+            (Some(Const::Float(v)), _) => crate::ir::PadValue::from_number(v),
+            (_, ExprKind::Str(name)) if by_name => crate::ir::PadValue::from_name(self.cx.name(*name)),
+            _ => None,
+        };
+        let Some(pad) = pad else { return e };
+        let span = self.cx.program.expr(e).loc.span;
+        self.new_expr(ExprKind::Enum(EnumValue::PadValue(pad)), Types::UNKNOWN, span)
+    }
+
     /// The compile-time value of a lowered expression, when it has one.
     pub fn as_const(&self, e: ExprId) -> Option<Const> {
         Some(match &self.cx.program.expr(e).kind {
@@ -3213,7 +3228,13 @@ impl FnLower<'_, '_> {
             args.iter().find(|a| match a.kind {
                 ArgKind::Keyword(kw) => {
                     let name = self.cx.name(kw.name);
-                    ops::unified(base).any(|o| o.def().params.get(k).is_some_and(|p| p.name.spelling() == name))
+                    // The name the row's own spelling or the unified one gives it
+                    // (`pl.reshape(input=t)`, `pl.tensor.reshape(tensor=t)`).
+                    let unified = format!("pl.{base}");
+                    ops::unified(base).any(|o| {
+                        let def = o.def();
+                        [def.spellings[0], unified.as_str()].iter().any(|s| def.keyword_index_as(name, s) == Some(k))
+                    })
                 }
                 _ => false,
             })
@@ -3287,6 +3308,7 @@ impl FnLower<'_, '_> {
         let mut slots: Vec<Option<ast::ExprId>> = vec![None; def.params.len()];
         let mut positional = 0;
         let mut ok = true;
+        let mut older_mode = false;
         let order = self.positional_order(def, args);
         for a in args {
             match a.kind {
@@ -3298,8 +3320,17 @@ impl FnLower<'_, '_> {
                     positional += 1;
                 }
                 ArgKind::Keyword(k) => {
-                    let kname = self.cx.name(k.name).to_string();
-                    match def.keyword_index(&kname) {
+                    let mut kname = self.cx.name(k.name).to_string();
+                    if kname == "mode" && def.kind == ops::OpKind::Special(ops::Special::Fillpad) {
+                        // An older release took the padding mode of fillpad as
+                        // `mode="zero"` (its parser passed keywords through as attributes).
+                        let message =
+                            format!("`{spelled}(..., mode=...)` is an older spelling that PyPTO no longer accepts; use pad_value=pl.PadValue.<mode>");
+                        self.warning(Code::W0001, a.span, message, "older keyword");
+                        older_mode = true;
+                        kname = "pad_value".to_string();
+                    }
+                    match def.keyword_index_as(&kname, spelled) {
                         // PyPTO's generic attribute dict on an op call (the printer's
                         // round-trip surface), also on a row that lists it
                         // (`pl.system.task_dummy`): checked, not kept.
@@ -3322,7 +3353,10 @@ impl FnLower<'_, '_> {
                             slots[i] = Some(a.value)
                         }
                         None => {
-                            let valid = def.params.iter().map(|p| p.name.spelling()).collect::<Vec<_>>().join(", ");
+                            let valid = (0..def.params.len())
+                                .map(|i| def.param_spelling_as(i, spelled))
+                                .collect::<Vec<_>>()
+                                .join(", ");
                             self.error_help(
                                 Code::E0203,
                                 a.span,
@@ -3350,8 +3384,9 @@ impl FnLower<'_, '_> {
             .params
             .iter()
             .zip(&slots)
-            .filter(|(p, s)| p.required && s.is_none())
-            .map(|(p, _)| p.name.spelling())
+            .enumerate()
+            .filter(|(_, (p, s))| p.required && s.is_none())
+            .map(|(i, _)| def.param_spelling_as(i, spelled))
             .collect();
         // A keyword given twice or unknown was reported: what is missing follows from it.
         if !missing.is_empty() && ok {
@@ -3383,6 +3418,9 @@ impl FnLower<'_, '_> {
                         // `pl.read(t, i)` of a 1-D tensor or tile: the one position.
                         let ty = self.intern_ty(Type::Tuple(Vec::new()));
                         e = self.new_expr(ExprKind::Tuple(vec![e]), ty, self.ast().expr(*a).span);
+                    }
+                    if p.kind == OpArg::Enum("PadValue") {
+                        e = self.pad_value_sugar(e, older_mode);
                     }
                     self.check_arg(def, p, e, *a)?;
                     lowered.push(Some(e));
@@ -3491,6 +3529,7 @@ impl FnLower<'_, '_> {
             OpArg::Shape => "a list of extents, like [64, 128]".to_string(),
             OpArg::Indices => "a list of positions, like [0, 0]".to_string(),
             OpArg::DType => "a dtype, like pl.FP32".to_string(),
+            OpArg::Enum("PadValue") => "pl.PadValue.<name> (or 0, math.inf, -math.inf)".to_string(),
             OpArg::Enum(family) => format!("pl.{family}.<name>"),
             OpArg::Bool => "True or False".to_string(),
             OpArg::Int => "an integer constant".to_string(),

@@ -106,6 +106,9 @@ impl FnLower<'_, '_> {
                         }
                         "predicate" => {
                             predicate = Some(value);
+                            if !self.predicate_shape_ok(path, value) {
+                                return None;
+                            }
                             self.expr(value)?
                         }
                         _ => self.expr(value)?,

@@ -7,7 +7,7 @@ use super::body::{FnLower, Frame, FrameKind};
 use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
 use crate::ir::{DType, ExprId, ExprKind, Type, TypeId, VarId};
-use crate::syntax::ast::{self, ExprKind as E};
+use crate::syntax::ast::{self, CmpOp, ExprKind as E};
 use rustc_hash::FxHashMap;
 
 /// What the launch checks remember while a function body is lowered.
@@ -383,6 +383,99 @@ impl FnLower<'_, '_> {
         true
     }
 
+    /// A launch's `predicate=` (the call form, `pl.spmd(...)` and `pl.at(level=CORE_GROUP,
+    /// ...)` regions): its shape ([`Self::predicate_shape_ok`]), then its producer in
+    /// `deps=` ([`Self::predicate_deps_ok`]). `what` is the construct after `pl.`
+    /// (`spmd_submit`, `spmd`, `at`).
+    pub(crate) fn predicate_ok(&mut self, what: &str, predicate: ast::ExprId, deps: Option<ast::ExprId>) -> bool {
+        self.predicate_shape_ok(what, predicate) && self.predicate_deps_ok(what, predicate, deps)
+    }
+
+    /// PyPTO's shape of a dispatch predicate, which the runtime evaluates as one
+    /// `element OP constant` test: a single comparison (==, !=, <, <=, >, >=), either way
+    /// round, of one element of a signed 8/16/32/64-bit integer tensor, `t[i, j]` with one
+    /// non-negative integer index per axis, against an integer literal (E0217). A chained
+    /// comparison or another operator is left to the expression's own lowering.
+    pub(crate) fn predicate_shape_ok(&mut self, what: &str, p: ast::ExprId) -> bool {
+        let pspan = self.ast().expr(p).span;
+        let E::Compare { first, rest } = self.ast().expr(p).kind.clone() else {
+            let message = format!("'pl.{what}' predicate must be a single comparison (==, !=, >, <, >=, <=)");
+            self.error(Code::E0217, pspan, message, "not a comparison");
+            return false;
+        };
+        let [(op, second)] = rest[..] else { return true };
+        if matches!(op, CmpOp::In | CmpOp::NotIn | CmpOp::Is | CmpOp::IsNot) {
+            return true;
+        }
+        let literal = |s: &Self, e: ast::ExprId| int_literal(s.ast(), e).is_some();
+        let element = if literal(self, second) {
+            first
+        } else if literal(self, first) {
+            second
+        } else {
+            p
+        };
+        let E::Subscript { value: base, index } = self.ast().expr(element).kind else {
+            let message = format!(
+                "'pl.{what}' predicate must compare one tensor element (e.g. t[i]) against an integer literal: the runtime tests a single element against a constant"
+            );
+            self.error(Code::E0217, pspan, message, "not element against literal");
+            return false;
+        };
+        let Some(b) = self.expr(base) else { return false };
+        let ty = self.ty(b).clone();
+        let bspan = self.ast().expr(base).span;
+        let Type::Tensor { shape, dtype, .. } = &ty else {
+            let message = format!("predicate operand must be a tensor, got {}", self.describe_type(&ty));
+            self.error(Code::E0217, bspan, message, "not a tensor");
+            return false;
+        };
+        if let Some(d) = dtype.filter(|d| !matches!(d, DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64)) {
+            let message = format!(
+                "predicate operand must be a signed 8/16/32/64-bit integer tensor, got {}: the runtime sign-extends the element it reads",
+                d.name()
+            );
+            self.error(Code::E0217, bspan, message, "not a signed integer tensor");
+            return false;
+        }
+        let indices = match &self.ast().expr(index).kind {
+            E::Tuple(items) => items.clone(),
+            _ => vec![index],
+        };
+        if let Some(rank) = shape.as_ref().map(Vec::len).filter(|&r| r != indices.len()) {
+            let message = format!(
+                "predicate needs {rank} index(es) to locate a single element of a rank-{rank} tensor, got {}",
+                indices.len()
+            );
+            self.error(Code::E0217, self.ast().expr(index).span, message, "not one element");
+            return false;
+        }
+        indices.into_iter().all(|i| self.predicate_index_ok(i))
+    }
+
+    /// One index of a predicate's element: an integer scalar, not negative when constant.
+    fn predicate_index_ok(&mut self, i: ast::ExprId) -> bool {
+        let span = self.ast().expr(i).span;
+        if let Some(v) = int_literal(self.ast(), i).and_then(|t| self.text(t.0).parse::<i64>().ok().map(|n| t.1 * n)) {
+            if v < 0 {
+                let message = format!(
+                    "predicate index must be non-negative, got {v}: the runtime keeps indices as unsigned 32-bit values"
+                );
+                self.error(Code::E0217, span, message, "negative index");
+                return false;
+            }
+            return true;
+        }
+        let Some(e) = self.expr(i) else { return false };
+        let ty = self.ty(e).clone();
+        if !matches!(ty, Type::Scalar(d) if d.is_int()) {
+            let message = format!("predicate indices must be integer scalars, got {}", self.describe_type(&ty));
+            self.error(Code::E0217, span, message, "not an integer index");
+            return false;
+        }
+        true
+    }
+
     /// After `a, b, tid = pl.submit(...)`: remember that `a` and `b` were produced by the
     /// task bound to `tid`.
     pub(crate) fn record_launch_targets(&mut self, items: &[ast::ExprId]) {
@@ -394,6 +487,21 @@ impl FnLower<'_, '_> {
             names_in(self.ast(), r, &mut names);
         }
         for (n, _) in names {
+            let gen = self.launches.generation(n);
+            self.launches.produced.insert(n, (gen, tid, tid_gen));
+        }
+    }
+
+    /// After `with pl.spmd(...) as tid:` / `with pl.at(...) as tid:`: the names its body
+    /// assigns were produced by the task bound to `tid` (PyPTO tracks a region's results
+    /// for the `predicate=` / `deps=` rule as it tracks a launch's).
+    pub(crate) fn record_region_targets(&mut self, item: &ast::WithItem, body: &[ast::StmtId]) {
+        let Some(t) = item.target else { return };
+        let E::Name(tid) = self.ast().expr(t).kind else { return };
+        let tid_gen = self.launches.generation(tid);
+        let mut names = Vec::new();
+        assigned_in(self.ast(), body, &mut names);
+        for n in names {
             let gen = self.launches.generation(n);
             self.launches.produced.insert(n, (gen, tid, tid_gen));
         }
@@ -418,6 +526,40 @@ impl FnLower<'_, '_> {
             "write the comprehension directly in deps=[...]",
         );
         false
+    }
+}
+
+/// The names `stmts` bind by assignment (plain, annotated, tuple targets), nested blocks
+/// included.
+fn assigned_in(ast: &ast::Ast, stmts: &[ast::StmtId], out: &mut Vec<Symbol>) {
+    fn target(ast: &ast::Ast, e: ast::ExprId, out: &mut Vec<Symbol>) {
+        match &ast.expr(e).kind {
+            E::Name(n) => out.push(*n),
+            E::Tuple(items) | E::List(items) => items.iter().for_each(|&i| target(ast, i, out)),
+            _ => {}
+        }
+    }
+    for &s in stmts {
+        match &ast.stmt(s).kind {
+            ast::StmtKind::Assign { targets, .. } => targets.iter().for_each(|&t| target(ast, t, out)),
+            ast::StmtKind::AnnAssign { target: t, .. } => target(ast, *t, out),
+            _ => {}
+        }
+        let mut children = Vec::new();
+        ast.stmt_children(s, &mut children);
+        let nested: Vec<ast::StmtId> =
+            children.into_iter().filter_map(|c| if let ast::Node::Stmt(x) = c { Some(x) } else { None }).collect();
+        assigned_in(ast, &nested, out);
+    }
+}
+
+/// An integer literal, possibly signed (`3`, `-5`, `+5`): the literal's span and its sign.
+fn int_literal(ast: &ast::Ast, e: ast::ExprId) -> Option<(Span, i64)> {
+    match &ast.expr(e).kind {
+        E::Int => Some((ast.expr(e).span, 1)),
+        E::Unary { op: ast::UnaryOp::Neg, operand } => int_literal(ast, *operand).map(|(s, sign)| (s, -sign)),
+        E::Unary { op: ast::UnaryOp::Pos, operand } => int_literal(ast, *operand),
+        _ => None,
     }
 }
 

@@ -36,8 +36,9 @@ const AT_KEYWORDS: &[&str] = &[
 const SPMD_KEYWORDS: &[&str] =
     &["core_num", "sync_start", "name_hint", "optimizations", "deps", "dumps", "allow_early_resolve", "predicate"];
 
-/// The keywords of the `for ... in pl.spmd(n)` form: no `deps=` (ops.md §4.1).
-const SPMD_LOOP_KEYWORDS: &[&str] = &["core_num", "sync_start", "name_hint", "optimizations", "allow_early_resolve"];
+/// The keywords of `for i in pl.spmd(n, ...)`: those of the `with` form but `deps=`.
+const SPMD_LOOP_KEYWORDS: &[&str] =
+    &["core_num", "sync_start", "name_hint", "optimizations", "dumps", "allow_early_resolve", "predicate"];
 
 /// A `with` statement's scope call: `pl.<path>(args)` as `item`, its body, and the
 /// header's span (from `with` to the end of the item).
@@ -240,6 +241,22 @@ impl FnLower<'_, '_> {
             }
         }
         (name, attrs)
+    }
+
+    /// The `predicate=` of a region's call (`pl.spmd(...)`, `pl.at(level=CORE_GROUP, ...)`),
+    /// if any, checked as a launch's is ([`Self::predicate_ok`]). `what` is the construct
+    /// after `pl.`.
+    fn region_predicate_ok(&mut self, what: &str, args: &[ast::Arg]) -> bool {
+        let keyword = |s: &Self, key: &str| {
+            args.iter().find(|a| matches!(a.kind, ArgKind::Keyword(k) if s.cx.name(k.name) == key)).map(|a| a.value)
+        };
+        match keyword(self, "predicate") {
+            Some(p) => {
+                let deps = keyword(self, "deps");
+                self.predicate_ok(what, p, deps)
+            }
+            None => true,
+        }
     }
 
     /// PyPTO's checks of `no_dep_args=[...]`, `dumps=[...]` and `optimizations=[...]`
@@ -658,7 +675,7 @@ impl FnLower<'_, '_> {
             ok = false;
         }
         if incore {
-            ok &= self.not_in_core_group(header, &mut attrs);
+            ok = ok && self.region_predicate_ok("at", args) && self.not_in_core_group(header, &mut attrs);
         }
         let task_id = self.task_id_target(item);
         let (kind, frame) = if incore {
@@ -668,6 +685,7 @@ impl FnLower<'_, '_> {
         };
         if ok {
             self.scope(kind, frame, name, task_id, attrs, body, header, out);
+            self.record_region_targets(item, &body.stmts);
         } else {
             self.frames.push(Frame::Scope { kind: frame, span: header, name: None });
             self.block(&body.stmts);
@@ -839,8 +857,19 @@ impl FnLower<'_, '_> {
             Frame::Scope { kind: FrameKind::InCore, span, .. } => Some(*span),
             _ => None,
         });
+        let predicated = attrs.iter().any(|(k, _)| self.cx.name(*k) == "predicate");
+        if let Some(cluster) = self.enclosing_cluster().filter(|_| predicated) {
+            let message = "pl.at(..., predicate=(...)) cannot be nested inside `pl.cluster()`: the cluster is dispatched as one Group task, so the predicate would guard nothing";
+            self.cluster_metadata_error(
+                header,
+                cluster,
+                message.to_string(),
+                "move the predicated pl.at out of the `pl.cluster()` region",
+            );
+            return false;
+        }
         let Some(outer) = outer else { return true };
-        if !attrs.iter().any(|(k, _)| self.cx.name(*k) == "predicate") {
+        if !predicated {
             attrs.retain(|(k, _)| !matches!(self.cx.name(*k), "deps" | "allow_early_resolve"));
             return true;
         }
@@ -886,7 +915,7 @@ impl FnLower<'_, '_> {
             self.block(&body.stmts);
             return;
         };
-        if !self.spmd_in_cluster_ok(item, args, header) {
+        if !self.spmd_in_cluster_ok(item, args, header) || !self.region_predicate_ok("spmd", args) {
             self.block(&body.stmts);
             return;
         }
@@ -900,6 +929,7 @@ impl FnLower<'_, '_> {
         let holds_region = body.stmts.iter().any(|&st| matches!(self.ast().stmt(st).kind, ast::StmtKind::With { .. }));
         if holds_region || !(has_optimizations || self.reads_block_idx(&body.stmts)) {
             self.scope(ScopeKind::Spmd { core_num }, FrameKind::Spmd, name, task_id, attrs, body, header, out);
+            self.record_region_targets(item, &body.stmts);
             return;
         }
         let incore_attrs = self.take_optimizations(&mut attrs);
@@ -911,6 +941,7 @@ impl FnLower<'_, '_> {
         self.frames.pop();
         let spmd = SpmdRegion { core_num, name, task_id, attrs, incore_attrs };
         out.push(self.spmd_around_core_group(spmd, block, header));
+        self.record_region_targets(item, &body.stmts);
     }
 
     /// A `with pl.spmd(...)` inside `pl.cluster()` is unwrapped into the cluster's Group
@@ -1034,6 +1065,9 @@ impl FnLower<'_, '_> {
         let Some(n) = self.name_target(target, Code::E0219, message) else { return };
         let target = self.ast().expr(target).span;
         let Some(core_num) = self.core_num(args, span) else { return };
+        if !self.region_predicate_ok("spmd", args) {
+            return;
+        }
         let (name, mut attrs) = self.keywords(args, SPMD_LOOP_KEYWORDS, "pl.spmd", span);
         let incore_attrs = self.take_optimizations(&mut attrs);
         // The frames point at the loop's header, and say that it is a `pl.spmd` loop.
