@@ -520,13 +520,15 @@ is left to carry the predicate, which would be silently dropped.
 Write the predicated region at orchestration level (outside every core-group region), or
 drop `predicate=` and test the condition with an `if` inside the region.";
 
-    E0318 => "per-task dispatch metadata inside pl.cluster()",
+    E0318 => "per-task dispatch metadata inside pl.cluster() or a Group/Spmd function",
 "A `pl.cluster()` region is outlined into one Group function, dispatched as a single task:
 the launches inside it become plain calls of that function, so per-task dispatch metadata
 on them would be silently dropped. Inside a cluster, `pl.submit(...)` may not carry
 `deps=`, `allow_early_resolve=True` or `predicate=`; `pl.spmd_submit(...)` (its
 `core_num=`/`sync_start=`) is not allowed; a nested `with pl.spmd(...)` may not carry
 `deps=`, `allow_early_resolve=` or `predicate=`, nor bind a task id with `as tid`.
+Likewise a `pl.at(level=pl.Level.CORE_GROUP, ...)` or `pl.spmd(...)` region written in a
+Group or Spmd function runs inside that function's task and may not take `predicate=`.
 
     with pl.cluster():
         a, a_tid = pl.submit(self.k1, x)

@@ -15,8 +15,8 @@ use crate::diag::{Code, Label, Span};
 use crate::intern::Symbol;
 use crate::ir::ops::{self, Op};
 use crate::ir::{
-    Block, CallAttrs, Callee, DType, EnumValue, ExprId, ExprKind, ForKind, Level, Role, Scope, ScopeKind, ScopeMode,
-    SplitMode, StmtKind, Type, Types,
+    Block, CallAttrs, Callee, DType, EnumValue, ExprId, ExprKind, ForKind, FuncKind, Level, Role, Scope, ScopeKind,
+    ScopeMode, SplitMode, StmtKind, Type, Types,
 };
 use crate::syntax::ast::{self, ArgKind, ExprKind as E};
 
@@ -251,6 +251,22 @@ impl FnLower<'_, '_> {
             args.iter().find(|a| matches!(a.kind, ArgKind::Keyword(k) if s.cx.name(k.name) == key)).map(|a| a.value)
         };
         match keyword(self, "predicate") {
+            // A region of a hand-written Group or Spmd function becomes a call inside that
+            // function, never a task of its own: the predicate would guard nothing.
+            Some(p) if matches!(self.info.decl.kind, FuncKind::Group | FuncKind::Spmd) => {
+                let span = self.ast().expr(p).span;
+                let kind = if self.info.decl.kind == FuncKind::Group { "Group" } else { "Spmd" };
+                let d = self.error(
+                    Code::E0318,
+                    span,
+                    format!(
+                        "'pl.{what}(..., predicate=...)' inside a {kind} function cannot carry per-task dispatch metadata: the region runs inside the {kind} task, so the predicate would guard nothing"
+                    ),
+                    "per-task dispatch metadata",
+                );
+                d.help = Some("put the predicated region in an Orchestration function".to_string());
+                false
+            }
             Some(p) => {
                 let deps = keyword(self, "deps");
                 self.predicate_ok(what, p, deps)
