@@ -470,8 +470,8 @@ function a graph, decorate it with `@pl.jit.graph`.";
 "`pl.at` needs a level: `with pl.at(level=pl.Level.CORE_GROUP):`.";
 
     E0310 => "unknown keyword argument of a scope",
-"A scope (`pl.at`, `pl.cluster`, `pl.spmd`, `pl.scope`, `pl.manual_scope`) was given a
-keyword it does not take, or a flag that is not `True`/`False`. The message lists the
+"A scope (`pl.at`, `pl.cluster`, `pl.spmd`, `pl.scope`, `pl.manual_scope`,
+`pl.auto_scope`) was given a keyword it does not take, or a flag that is not `True`/`False`. The message lists the
 keywords it takes.";
 
     E0311 => "invalid name_hint",
@@ -484,7 +484,7 @@ and the name must be a plain variable name.";
 
     E0313 => "not a pl scope",
 "A `with` statement in a pl function must use a pl scope: `pl.at`, `pl.graph`,
-`pl.cluster`, `pl.spmd`, `pl.scope` or `pl.manual_scope`.";
+`pl.cluster`, `pl.spmd`, `pl.scope`, `pl.manual_scope` or `pl.auto_scope`.";
 
     E0314 => "invalid pl.at() arguments",
 "`role=` does not go with `level=pl.Level.CORE_GROUP`; `optimizations=` and `predicate=`
@@ -493,8 +493,8 @@ supported.";
 
     E0315 => "misplaced runtime scope",
 "A manual scope may not be nested inside another manual scope, nor an automatic scope
-inside a manual one; a hand-placed `with pl.scope():` requires
-`@pl.function(auto_scope=False)`. A task id first bound inside a runtime scope
+inside a manual one (`pl.auto_scope()` included); a hand-placed `with pl.scope():` requires
+`@pl.function(auto_scope=False)` (the explicit `with pl.auto_scope():` does not). A task id first bound inside a runtime scope
 (`pl.scope()`, `pl.manual_scope()`, including `with pl.spmd(...) as tid:` there) ends
 with it: a `deps=` after the scope has closed may not name it (bind the name before the
 scope, or keep the use inside).";

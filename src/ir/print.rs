@@ -73,7 +73,14 @@ pub fn programs(ps: &[Program], names: &Interner) -> String {
                 out.push('\n');
             }
             first = false;
-            let mut pr = Printer { p, names, out: String::new(), indent: 1, uses_pld: Cell::new(false) };
+            let mut pr = Printer {
+                p,
+                names,
+                out: String::new(),
+                indent: 1,
+                uses_pld: Cell::new(false),
+                manual_auto_scopes: false,
+            };
             pr.function(f);
             out.push_str(&pr.out);
             uses_pld |= pr.uses_pld.get();
@@ -95,14 +102,15 @@ pub fn program(p: &Program, names: &Interner) -> String {
 
 /// One expression as source text (for messages).
 pub fn expr(p: &Program, names: &Interner, e: ExprId) -> String {
-    let mut pr = Printer { p, names, out: String::new(), indent: 0, uses_pld: Cell::new(false) };
+    let mut pr =
+        Printer { p, names, out: String::new(), indent: 0, uses_pld: Cell::new(false), manual_auto_scopes: false };
     pr.expr(e, Prec::Lowest);
     pr.out
 }
 
 /// A type as source text: `pl.Tensor[[64, 128], pl.FP32]`.
 pub fn type_text(p: &Program, names: &Interner, ty: TypeId) -> Option<String> {
-    let pr = Printer { p, names, out: String::new(), indent: 0, uses_pld: Cell::new(false) };
+    let pr = Printer { p, names, out: String::new(), indent: 0, uses_pld: Cell::new(false), manual_auto_scopes: false };
     pr.ty(ty)
 }
 
@@ -114,6 +122,10 @@ struct Printer<'a> {
     /// Whether anything printed is spelled `pld.` (the file then imports the distributed
     /// language as `pld`).
     uses_pld: Cell<bool>,
+    /// Whether the function being printed places its own AUTO scopes
+    /// (`@pl.function(auto_scope=False)`): they are then `pl.scope()`, else the explicit
+    /// `pl.auto_scope()` (which a hand-placed `pl.scope()` there could not round-trip).
+    manual_auto_scopes: bool,
 }
 
 impl<'a> Printer<'a> {
@@ -182,6 +194,7 @@ impl<'a> Printer<'a> {
             let directive = format!("pl.func_attr({{{}}})", entries.join(", "));
             self.line(&directive);
         }
+        self.manual_auto_scopes = f.decl.auto_scope == Some(false);
         self.block(&f.body, &[]);
         self.indent -= 1;
     }
@@ -372,7 +385,8 @@ impl<'a> Printer<'a> {
                         "pl.graph"
                     }
                     ScopeKind::Runtime { manual: true } => "pl.manual_scope",
-                    ScopeKind::Runtime { manual: false } => "pl.scope",
+                    ScopeKind::Runtime { manual: false } if self.manual_auto_scopes => "pl.scope",
+                    ScopeKind::Runtime { manual: false } => "pl.auto_scope",
                 };
                 if !matches!(scope.kind, ScopeKind::Graph) {
                     if let Some(n) = scope.name {

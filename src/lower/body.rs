@@ -3079,7 +3079,7 @@ impl FnLower<'_, '_> {
                 );
                 Some(None)
             }
-            "at" | "graph" | "cluster" | "scope" | "manual_scope" | "incore" | "auto_incore" => {
+            "at" | "graph" | "cluster" | "scope" | "manual_scope" | "auto_scope" | "incore" | "auto_incore" => {
                 self.error(
                     Code::E0313,
                     span,

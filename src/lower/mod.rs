@@ -29,8 +29,10 @@ mod launch;
 mod memref;
 mod scopes;
 
-/// `pl.scope` / `pl.manual_scope`: the runtime scopes, which open no new names.
-const RUNTIME_SCOPES: [&str; 2] = ["scope", "manual_scope"];
+/// `pl.scope` / `pl.manual_scope` / `pl.auto_scope`: the runtime scopes, which open no new
+/// names. `pl.auto_scope()` is the explicit AUTO scope PyPTO's printer writes for the scopes
+/// its compiler places; it takes no arguments.
+const RUNTIME_SCOPES: [&str; 3] = ["scope", "manual_scope", "auto_scope"];
 /// `pl.submit` / `pl.spmd_submit`: the task launches.
 const LAUNCHES: [&str; 2] = ["submit", "spmd_submit"];
 

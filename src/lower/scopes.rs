@@ -141,7 +141,7 @@ impl FnLower<'_, '_> {
                     header,
                     format!("`pl.{other}(...)` is not a pl scope"),
                     "unsupported context manager",
-                    "pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope and pl.manual_scope",
+                    "pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope, pl.manual_scope and pl.auto_scope",
                 );
                 self.block(&body.stmts);
             }
@@ -154,7 +154,7 @@ impl FnLower<'_, '_> {
             header,
             "Unsupported context manager in with statement",
             "not a pl scope",
-            "pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope and pl.manual_scope",
+            "pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope, pl.manual_scope and pl.auto_scope",
         );
     }
 
@@ -206,7 +206,11 @@ impl FnLower<'_, '_> {
                     a.span,
                     format!("Unknown keyword argument '{key}' in {what}()"),
                     "unknown keyword",
-                    format!("{what}() takes: {}", allowed.join(", ")),
+                    if allowed.is_empty() {
+                        format!("{what}() takes no arguments")
+                    } else {
+                        format!("{what}() takes: {}", allowed.join(", "))
+                    },
                 );
                 continue;
             }
@@ -1193,7 +1197,11 @@ impl FnLower<'_, '_> {
         let ScopeHead { path, item, args, body, header } = *head;
         self.no_as(item, path, header);
         self.positional_none(args, &format!("pl.{path}"));
-        let allowed: &[&str] = if path == "scope" { &["mode", "name_hint"] } else { &["name_hint"] };
+        let allowed: &[&str] = match path {
+            "scope" => &["mode", "name_hint"],
+            "auto_scope" => &[],
+            _ => &["name_hint"],
+        };
         let (name, attrs) = self.keywords(args, allowed, &format!("pl.{path}"), header);
         let manual = path == "manual_scope"
             || attrs.iter().any(|&(k, e)| {
@@ -1210,7 +1218,7 @@ impl FnLower<'_, '_> {
                 "an AUTO scope may not be nested inside a manual scope"
             };
             self.error(Code::E0315, header, message, "nested runtime scope");
-        } else if !manual && self.info.decl.auto_scope != Some(false) {
+        } else if !manual && path != "auto_scope" && self.info.decl.auto_scope != Some(false) {
             self.error_help(
                 Code::E0315,
                 header,
