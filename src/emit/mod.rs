@@ -425,7 +425,7 @@ fn harness_files(
 /// The file of an Orchestration function, `orchestration/<stem>.cpp` (a long or unsafe
 /// name gets its [`cpp::stable_name`]).
 fn entry_file(names: &Interner, e: Symbol) -> String {
-    format!("orchestration/{}.cpp", cpp::stable_file_stem(names.get(e), &[]))
+    cpp::cat(&["orchestration/", &cpp::stable_file_stem(names.get(e), &[]), ".cpp"])
 }
 
 /// `kernel_config.json`: the runtime, each entry's source and signature, and each kernel's

@@ -17,7 +17,7 @@
 //!   their carries (a tensor carry that stays the same buffer is an alias, others are
 //!   `ChipTensor` variables).
 
-use super::cpp::{ctype, float_literal, identifier, runtime_dtype, sanitize, Digits, Namer, Writer};
+use super::cpp::{cat, ctype, float_literal, identifier, runtime_dtype, sanitize, Digits, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::lineage::{Defs, Lineage};
@@ -162,15 +162,15 @@ pub fn emit_entry(
                 scalar_lines.push(format!("{} {name} = from_u64<{}>(orch_args.scalar({s}));", ctype(d), ctype(d)));
                 // A parameter the body never reads.
                 if !e.read.contains(&v) {
-                    scalar_lines.push(format!("(void){name};"));
+                    scalar_lines.push(cat(&["(void)", &name, ";"]));
                 }
                 e.names_of.insert(v, name);
             }
             ArgSlot::Tensor(t) => {
-                let name = e.fresh(&format!("ext_{base}"));
-                ext_lines.push(format!("const ChipTensor& {name} = orch_args.tensor({t}).ref();"));
+                let name = e.fresh(&cat(&["ext_", &base]));
+                ext_lines.push(cat(&["const ChipTensor& ", &name, " = orch_args.tensor(", &t.to_string(), ").ref();"]));
                 if !e.read.contains(&v) {
-                    ext_lines.push(format!("(void){name};"));
+                    ext_lines.push(cat(&["(void)", &name, ";"]));
                 }
                 e.tensor_params.push((v, t));
                 e.names_of.insert(v, name);
@@ -249,7 +249,9 @@ pub fn emit_entry(
         if !lines.is_empty() {
             let _ = writeln!(head, "    // {title}");
             for l in lines {
-                let _ = writeln!(head, "    {l}");
+                head.push_str("    ");
+                head.push_str(l);
+                head.push('\n');
             }
             head.push('\n');
         }
@@ -265,7 +267,7 @@ pub fn emit_entry(
     // The arithmetic helpers the file calls, before `extern "C"`.
     let helpers = super::py_arith::definitions_for(&head);
     if !helpers.is_empty() {
-        let at = head.find("extern \"C\" {").unwrap_or(0);
+        let at = memchr::memmem::find(head.as_bytes(), b"extern \"C\" {").unwrap_or(0);
         head.insert_str(at, &helpers);
     }
     Ok(head)
@@ -295,11 +297,11 @@ fn emit_graph(
         match slot {
             ArgSlot::Scalar(s, _) => {
                 // By reference: the runtime re-reads the slot on replay.
-                lines.push(format!("const uint64_t& {name} = args.scalar({s});"));
+                lines.push(cat(&["const uint64_t& ", &name, " = args.scalar(", &s.to_string(), ");"]));
                 e.boundary_scalars.insert(v);
             }
             ArgSlot::Tensor(t) => {
-                lines.push(format!("const ChipTensor& {name} = args.tensor({t}).ref();"));
+                lines.push(cat(&["const ChipTensor& ", &name, " = args.tensor(", &t.to_string(), ").ref();"]));
                 e.tensor_params.push((v, t));
             }
         }
@@ -310,18 +312,27 @@ fn emit_graph(
         return Err(std::mem::take(&mut e.diags));
     }
     let mut out = String::new();
-    let proto = format!("static void {}(const GraphTaskArgs& args);\n", graph_symbol(names, g));
-    let _ = writeln!(out, "// Graph function: {} (recorded on its first launch, replayed after)", names.get(g));
-    let _ = writeln!(out, "static void {}(const GraphTaskArgs& args) {{", graph_symbol(names, g));
+    let symbol = graph_symbol(names, g);
+    let proto = cat(&["static void ", &symbol, "(const GraphTaskArgs& args);\n"]);
+    for part in ["// Graph function: ", names.get(g), " (recorded on its first launch, replayed after)\n"] {
+        out.push_str(part);
+    }
+    for part in ["static void ", &symbol, "(const GraphTaskArgs& args) {\n"] {
+        out.push_str(part);
+    }
     for l in lines.iter().chain(&dyn_lines) {
-        let _ = writeln!(out, "    {l}");
+        out.push_str("    ");
+        out.push_str(l);
+        out.push('\n');
     }
     if f.params.is_empty() {
         out.push_str("    (void)args;\n");
     }
     for param in &f.params {
         // A parameter the body does not read (kept on the boundary all the same).
-        let _ = writeln!(out, "    (void){};", e.names_of[&param.var]);
+        for part in ["    (void)", &e.names_of[&param.var], ";\n"] {
+            out.push_str(part);
+        }
     }
     out.push_str(&body);
     out.push_str("}\n\n");
@@ -428,7 +439,7 @@ fn helper_symbol(names: &Interner, g: Symbol) -> String {
 /// The C++ symbol of a Graph function: one per function name, so two Graph functions
 /// never share a recording.
 pub fn graph_symbol(names: &Interner, g: Symbol) -> String {
-    format!("pypto_graph_{}", super::cpp::stable_name(names.get(g), &[]))
+    super::cpp::cat(&["pypto_graph_", &super::cpp::stable_name(names.get(g), &[])])
 }
 
 /// The `DataType` member for a tensor the runtime allocates (`TensorCreateInfo`), or `None`

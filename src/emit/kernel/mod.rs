@@ -64,7 +64,7 @@ use std::fmt::Write;
 /// be the table's own `plc_kernel_table`, `plc_kernel_count`, `plc_kernel_fn`), an unsafe
 /// or a long name gets its [`stable_name`].
 pub fn kernel_symbol(names: &Interner, func: Symbol) -> String {
-    format!("plc_kernel_{}", stable_name(names.get(func), &["table", "count", "fn"]))
+    super::cpp::cat(&["plc_kernel_", &stable_name(names.get(func), &["table", "count", "fn"])])
 }
 
 /// The implementation function of a device function, in namespace `plc_kernels`.
@@ -75,7 +75,7 @@ fn impl_symbol(names: &Interner, func: Symbol) -> String {
 /// The file of a device function, `kernels/<stem>.cpp`: never `kernel_table.cpp`, the
 /// kernel table's own file.
 pub fn kernel_file(names: &Interner, func: Symbol) -> String {
-    format!("kernels/{}.cpp", super::cpp::stable_file_stem(names.get(func), &["kernel_table"]))
+    super::cpp::cat(&["kernels/", &super::cpp::stable_file_stem(names.get(func), &["kernel_table"]), ".cpp"])
 }
 
 /// The C++ for one device function: `kernels/<name>.cpp`.
@@ -260,7 +260,7 @@ impl Repr {
         match self {
             Repr::Scalar(t) => t.to_string(),
             Repr::Tensor => "ChipTensor".to_string(),
-            Repr::Tile(t) => format!("plc::Tile<{t}>"),
+            Repr::Tile(t) => super::cpp::cat(&["plc::Tile<", t, ">"]),
             Repr::Tuple(items) => format!("std::tuple<{}>", items.iter().map(Repr::cpp).collect::<Vec<_>>().join(", ")),
             Repr::Array(t, n) => format!("std::array<{t}, {n}>"),
             Repr::None => "void".to_string(),
@@ -381,7 +381,7 @@ fn emit_body(e: &mut Emitter) -> Res<Emitted> {
             _ => return Err(e.unsupported_type(v)),
         };
         let name = e.name_var(v, repr.clone());
-        params.push(format!("{} {name}", repr.param_type()));
+        params.push(super::cpp::cat(&[&repr.param_type(), " ", &name]));
         param_reprs.push(repr);
         param_names.push(name);
     }
@@ -1136,16 +1136,23 @@ impl Emitter<'_> {
     /// A list of extents or offsets: `plc::Dims{a, b}` (`plc::Dims()` when absent).
     fn dims(&mut self, e: Option<ExprId>) -> Res<String> {
         let Some(e) = e else { return Ok("plc::Dims()".to_string()) };
-        let items = match &self.p.expr(e).kind {
-            ExprKind::Tuple(items) => items.clone(),
+        let p = self.p;
+        let items: &[ExprId] = match &p.expr(e).kind {
+            ExprKind::Tuple(items) => items,
             ExprKind::None => return Ok("plc::Dims()".to_string()),
-            _ => vec![e],
+            _ => std::slice::from_ref(&e),
         };
-        let mut texts = Vec::new();
-        for i in items {
-            texts.push(self.typed_scalar(i, "int64_t")?);
+        // Written into one string, not gathered and joined.
+        let mut out = String::with_capacity(16 + 8 * items.len());
+        out.push_str("plc::Dims{");
+        for (k, &i) in items.iter().enumerate() {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&self.typed_scalar(i, "int64_t")?);
         }
-        Ok(format!("plc::Dims{{{}}}", texts.join(", ")))
+        out.push('}');
+        Ok(out)
     }
 
     /// A `True`/`False` argument (`false` when absent).
