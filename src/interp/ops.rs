@@ -738,6 +738,7 @@ fn shaping(special: Special, a: &Args<'_>) -> Res<Value> {
             }
             binary(&Operand::Array(target), &Operand::Array(src), Bin::Second)?
         }
+        Special::Img2col => img2col(a)?,
         _ => {
             let src = a.dense(P::Src)?;
             let offsets = [a.int(P::IndexRow)?, a.int(P::IndexCol)?];
@@ -745,6 +746,39 @@ fn shaping(special: Special, a: &Args<'_>) -> Res<Value> {
         }
     };
     Ok(wrap_like(a.first_is_tile(), d))
+}
+
+/// `img2col`: the `[M, K]` window at `(pos_m, pos_k)` of the unfolded matrix of a
+/// convolution over the `[H*W, C]` feature map `src` (see [`Special::Img2col`]).
+fn img2col(a: &Args<'_>) -> Res<Dense> {
+    let src = a.dense(P::Src)?;
+    let geometry = [P::ImageShape, P::KernelSize, P::Stride, P::Padding, P::Dilation];
+    let g = crate::ir::ops::img2col_geometry(|i| {
+        let p = geometry.get(i.checked_sub(4)?)?;
+        a.opt_ints(*p).ok().flatten().map(|v| v.into_iter().map(crate::ir::types::Dim::Const).collect())
+    })?;
+    let (pos_m, pos_k) = (a.int(P::PosM)?, a.int(P::PosK)?);
+    let shape = check_size(a.shape(P::Shape)?)?;
+    let (&[rows, cols], &[_, channels]) = (&shape[..], &src.shape[..]) else {
+        return Err("img2col needs a 2-D source and a 2-D window".into());
+    };
+    let c0 = crate::ir::ops::img2col_c0(src.dtype);
+    let ([h, w], [kh, kw], [_, ow]) = (g.image, g.kernel, g.out_hw());
+    let mut d = Dense::zeros(src.dtype, shape.clone());
+    for i in 0..rows {
+        for j in 0..cols {
+            let (m, k) = (pos_m + i, pos_k + j);
+            let (oy, ox) = (m / ow.max(1), m % ow.max(1));
+            let (c1, rest) = (k / (kh * kw * c0), k % (kh * kw * c0));
+            let (ky, kx, c) = (rest / (kw * c0), rest % (kw * c0) / c0, c1 * c0 + rest % c0);
+            let iy = oy * g.stride[0] - g.padding[0] + ky * g.dilation[0];
+            let ix = ox * g.stride[1] - g.padding[2] + kx * g.dilation[1];
+            if (0..h).contains(&iy) && (0..w).contains(&ix) && c < channels && (iy * w + ix) < src.shape[0] {
+                d.data.set((i * cols + j) as usize, src.data.get(((iy * w + ix) * channels + c) as usize));
+            }
+        }
+    }
+    Ok(d)
 }
 
 /// `gather` by an index along an axis, or by a hardware mask pattern (`gather_mask`, and

@@ -49,6 +49,9 @@ spelled_enum! {
     /// Element types (`pl.FP32`, ...).
     DType {
         Fp4 = "FP4",
+        // FP4E2M1X2: two FP4 (E2M1) values packed in one byte, the carrier PyPTO's packed
+        // FP4 tensors use (newer than ops.md); an extent counts carrier bytes.
+        Fp4E2M1X2 = "FP4E2M1X2",
         Fp8E4M3Fn = "FP8E4M3FN",
         Fp8E5M2 = "FP8E5M2",
         Fp8E8M0 = "FP8E8M0",
@@ -78,6 +81,7 @@ impl DType {
         matches!(
             self,
             DType::Fp4
+                | DType::Fp4E2M1X2
                 | DType::Fp8E4M3Fn
                 | DType::Fp8E5M2
                 | DType::Fp8E8M0
@@ -116,7 +120,8 @@ impl DType {
             | DType::Fp8E4M3Fn
             | DType::Fp8E5M2
             | DType::Fp8E8M0
-            | DType::Hf8 => 1,
+            | DType::Hf8
+            | DType::Fp4E2M1X2 => 1,
             DType::Int8 | DType::UInt8 | DType::Bool => 1,
             DType::Fp16 | DType::Bf16 | DType::Int16 | DType::UInt16 => 2,
             DType::Fp32 | DType::Int32 | DType::UInt32 => 4,

@@ -324,7 +324,7 @@ macro_rules! specials {
     };
     (placing) => { $crate::ir::ops::specials!(@ MScatter GatherRow) };
     (buffers) => { $crate::ir::ops::specials!(@ CreateBufferSet BufferSlot PinBuffer) };
-    (shaping) => { $crate::ir::ops::specials!(@ Tri FillpadExpand FillpadInplace ExpandClone Extract) };
+    (shaping) => { $crate::ir::ops::specials!(@ Tri FillpadExpand FillpadInplace ExpandClone Extract Img2col) };
     (scatter) => { $crate::ir::ops::specials!(@ Scatter ScatterMask ScatterUpdate Random ReinterpretView) };
     (@ $($member:ident)*) => { $($crate::ir::ops::Special::$member)|* };
 }
@@ -465,6 +465,11 @@ pub enum Special {
     ExpandClone,
     /// `pl.tile.extract(src, index_row, index_col, shape)`: a window of a 2-D tile.
     Extract,
+    /// `img2col(src, pos_m, pos_k, shape, image_shape=, kernel_size=, ...)`: a window of the
+    /// unfolded matrix of a convolution (PTO's `TIMG2COL`): row `m` is the output position
+    /// `pos_m + m` (row-major over the output image), column `k` the input element at
+    /// `pos_k + k` of the (C1, KH, KW, C0) order; 0 where the window reads padding.
+    Img2col,
     /// Elements written at positions an index gives: `tensor.scatter` writes
     /// `out[b, index[b, k]] = src[b, k]` into a copy of `input`; `tile.scatter` writes
     /// `dst.flat[indexes[i, j]] = src[i, j]` into `dst` (PTO's `TSCATTER`, index form).
@@ -575,6 +580,9 @@ params! {
     Count = "count", Out = "out", Buffers = "buffers",
     // Parameters of the cross-rank signal tile ops (newer than ops.md).
     CmpValue = "cmp_value",
+    // Parameters of `img2col` (newer than ops.md).
+    PosM = "pos_m", PosK = "pos_k", ImageShape = "image_shape", KernelSize = "kernel_size", Stride = "stride",
+    Padding = "padding", Dilation = "dilation",
 }
 
 impl std::fmt::Display for Param {
@@ -1460,16 +1468,29 @@ fn load(a: &dyn Args) -> Result<Type, String> {
 
 /// `out=` of a tile op (explicit tile buffers, newer than ops.md): the tile buffer (a slot
 /// of `pl.create_tile_buffers`) the device writes the result into. It must be a tile of
-/// the result's shape; the result keeps its own type. On the CPU, where every tile has
-/// storage of its own, the result is a value of its own and the buffer is not written.
+/// the result's shape, dtype and memory space (PyPTO's destination forms check all three);
+/// the result keeps its own type. On the CPU, where every tile has storage of its own, the
+/// result is a value of its own and the buffer is not written.
 fn into_out(a: &dyn Args, i: usize, result: Type) -> Result<Type, String> {
     let Some(out) = a.ty(i) else { return Ok(result) };
-    let (Type::Tile { shape: given, .. }, Type::Tile { shape: want, .. }) = (out, &result) else {
+    let (
+        Type::Tile { shape: given, dtype: given_dtype, memory: given_memory },
+        Type::Tile { shape: want, dtype: want_dtype, memory: want_memory },
+    ) = (out, &result)
+    else {
         return match out {
             Type::Tile { .. } | Type::Unknown => Ok(result),
             other => Err(format!("out= must be a tile buffer, got {}", other.kind_name())),
         };
     };
+    if given_dtype != want_dtype {
+        return Err(format!("out= must have the result's dtype {}, got {}", want_dtype.name(), given_dtype.name()));
+    }
+    if let (Some(g), Some(w)) = (given_memory, want_memory) {
+        if g != w {
+            return Err(format!("out= must be in the result's memory space {}, got {}", w.name(), g.name()));
+        }
+    }
     let differ = given.len() != want.len()
         || given.iter().zip(want).any(|(g, w)| matches!((g, w), (Dim::Const(x), Dim::Const(y)) if x != y));
     if differ {
@@ -3220,6 +3241,152 @@ fn tile_extract(a: &dyn Args) -> Result<Type, String> {
     into_out(a, 5, Type::Tile { shape, dtype, memory: Some(memory_arg(a, 4, MemorySpace::Vec)?) })
 }
 
+/// The geometry of an `img2col` call, read from its keyword arguments (PyPTO's
+/// `image_shape=(H, W)`, `kernel_size=(KH, KW)`, `stride=(SH, SW)`, `padding=(top, bottom,
+/// left, right)`, `dilation=(DH, DW)`), each a list of compile-time integers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Img2colGeometry {
+    pub image: [i64; 2],
+    pub kernel: [i64; 2],
+    pub stride: [i64; 2],
+    pub padding: [i64; 4],
+    pub dilation: [i64; 2],
+}
+
+impl Img2colGeometry {
+    /// The output image's rows and columns: the positions the kernel takes.
+    pub fn out_hw(&self) -> [i64; 2] {
+        let span = |axis: usize, pads: i64| {
+            (self.image[axis] + pads - self.dilation[axis] * (self.kernel[axis] - 1) - 1) / self.stride[axis] + 1
+        };
+        [span(0, self.padding[0] + self.padding[1]), span(1, self.padding[2] + self.padding[3])]
+    }
+}
+
+/// The channels a block of 32 bytes holds (PTO's C0): 32 for INT8, 8 for FP32, 16 for
+/// FP16 and BF16.
+pub fn img2col_c0(dtype: DType) -> i64 {
+    match dtype {
+        DType::Int8 => 32,
+        DType::Fp32 => 8,
+        _ => 16,
+    }
+}
+
+/// Reads and checks the geometry of an `img2col` call (arguments 4..=8 of its row).
+pub fn img2col_geometry(dims: impl Fn(usize) -> Option<Vec<Dim>>) -> Result<Img2colGeometry, String> {
+    fn read<const N: usize>(given: Option<Vec<Dim>>, name: &str, default: [i64; N]) -> Result<[i64; N], String> {
+        let Some(given) = given else { return Ok(default) };
+        if given.len() != N {
+            return Err(format!("{name} must be {N} compile-time integers, it has {}", given.len()));
+        }
+        let mut out = default;
+        for (o, d) in out.iter_mut().zip(&given) {
+            let Dim::Const(n) = d else { return Err(format!("{name} requires compile-time integers")) };
+            *o = *n;
+        }
+        Ok(out)
+    }
+    let Some(image) = dims(4) else { return Err("image_shape=(H, W) is required".to_string()) };
+    let Some(kernel) = dims(5) else { return Err("kernel_size=(KH, KW) is required".to_string()) };
+    let g = Img2colGeometry {
+        image: read(Some(image), "image_shape", [0; 2])?,
+        kernel: read(Some(kernel), "kernel_size", [0; 2])?,
+        stride: read(dims(6), "stride", [1; 2])?,
+        padding: read(dims(7), "padding", [0; 4])?,
+        dilation: read(dims(8), "dilation", [1; 2])?,
+    };
+    let limits: [(&str, &[i64], i64, i64); 5] = [
+        ("image_shape", &g.image, 1, 65535),
+        ("kernel_size", &g.kernel, 1, 511),
+        ("stride", &g.stride, 1, 255),
+        ("padding", &g.padding, 0, 255),
+        ("dilation", &g.dilation, 1, 255),
+    ];
+    for (name, values, lo, hi) in limits {
+        if let Some(v) = values.iter().find(|v| !(lo..=hi).contains(*v)) {
+            return Err(format!("{name} values must be in [{lo}, {hi}], got {v}"));
+        }
+    }
+    let [oh, ow] = g.out_hw();
+    if oh < 1 || ow < 1 {
+        return Err("the kernel exceeds the padded image".to_string());
+    }
+    Ok(g)
+}
+
+/// `img2col(src, pos_m, pos_k, shape, *, image_shape, kernel_size, stride=(1, 1),
+/// padding=(0, 0, 0, 0), dilation=(1, 1))` (newer than ops.md; PyPTO's
+/// `GetImg2colShape`): `src` is a static `[H*W, C]` feature map of FP16, BF16, FP32 or
+/// INT8, `H*W` a multiple of 16 and `C` of C0; the result has the `[M, K]` of `shape`
+/// (M a multiple of 16, K of C0) and fits the unfolded `[OH*OW, C*KH*KW]` matrix at the
+/// given positions. The tile form reads a Mat tile and gives a Left tile.
+fn img2col(a: &dyn Args) -> Result<Type, String> {
+    let src = a.ty(0).ok_or("missing src")?;
+    let tile = matches!(src, Type::Tile { .. });
+    let (Some(shape), Some(dtype)) = (src.shape(), src.dtype()) else {
+        return Err("src must be a 2-D feature map".to_string());
+    };
+    if shape.len() != 2 {
+        return Err(format!("src must be a 2-D feature map [H*W, C], it has {} axes", shape.len()));
+    }
+    if let Type::Tile { memory: Some(m), .. } = src {
+        if *m != MemorySpace::Mat {
+            return Err(format!("the tile form requires a Mat source, got {}", m.name()));
+        }
+    }
+    if !matches!(dtype, DType::Fp16 | DType::Bf16 | DType::Fp32 | DType::Int8) {
+        return Err(format!("supports FP16, BF16, FP32 and INT8, got {}", dtype.name()));
+    }
+    let c0 = img2col_c0(dtype);
+    let (Dim::Const(rows), Dim::Const(channels)) = (shape[0], shape[1]) else {
+        return Err("img2col requires a static source shape".to_string());
+    };
+    if rows <= 0 || rows % 16 != 0 || channels <= 0 || channels > 65535 || channels % c0 != 0 {
+        return Err(format!(
+            "img2col requires H*W divisible by 16 and channels divisible by C0={c0}, got [{rows}, {channels}]"
+        ));
+    }
+    let g = img2col_geometry(|i| a.dims(i))?;
+    if g.image[0] * g.image[1] != rows {
+        return Err(format!("the source rows ({rows}) must equal H*W ({} * {})", g.image[0], g.image[1]));
+    }
+    let [oh, ow] = g.out_hw();
+    let bounds = [oh * ow, channels * g.kernel[0] * g.kernel[1]];
+    let window = shape_arg(a, 3)?;
+    if window.len() != 2 {
+        return Err(format!("the shape must be a static pair [M, K], it has {} extents", window.len()));
+    }
+    for axis in 0..2 {
+        let align = if axis == 0 { 16 } else { c0 };
+        let Dim::Const(n) = window[axis] else { return Err("the shape must be a static pair [M, K]".to_string()) };
+        if n <= 0 || n > 65535 || n % align != 0 {
+            return Err(format!("the shape must be positive and aligned to (16, C0={c0}), got {n} for axis {axis}"));
+        }
+        if n > bounds[axis] {
+            return Err(format!("the shape exceeds the unfolded image ({} of {} for axis {axis})", n, bounds[axis]));
+        }
+        if let Some(Type::Scalar(d)) = a.ty(axis + 1) {
+            if !a.is_literal(axis + 1) && !matches!(d, DType::Index | DType::Int64 | DType::UInt64) {
+                return Err(format!("the positions must be index-like scalars, got {}", d.name()));
+            }
+        }
+        if let Some(pos) = a.int(axis + 1) {
+            if !(0..=65535).contains(&pos) || pos + n > bounds[axis] {
+                return Err(format!("the position {pos} is outside the unfolded image (axis {axis})"));
+            }
+            if axis == 1 && pos % c0 != 0 {
+                return Err(format!("pos_k must be C0-aligned (a multiple of {c0}), got {pos}"));
+            }
+        }
+    }
+    Ok(if tile {
+        Type::Tile { shape: window, dtype, memory: Some(MemorySpace::Left) }
+    } else {
+        Type::Tensor { shape: Some(window), dtype: Some(dtype), distributed: false }
+    })
+}
+
 // ---------------------------------------------------------------- result rules of the gather, scatter and batch matmul rows
 
 /// The checks PyPTO makes on the operands of a batch matmul: tiles of at least 2 axes,
@@ -4016,6 +4183,31 @@ const PLD_TILE_GET: &[ParamDef] = &[
     opt(P::Shape, K::Shape),
 ];
 
+/// `img2col(src, pos_m, pos_k, shape, *, image_shape, kernel_size, stride, padding,
+/// dilation)`, of a tile and of a tensor.
+const IMG2COL_TILE: &[ParamDef] = &[
+    req(P::Src, K::Tile),
+    req(P::PosM, K::Scalar),
+    req(P::PosK, K::Scalar),
+    req(P::Shape, K::Shape),
+    req(P::ImageShape, K::Shape),
+    req(P::KernelSize, K::Shape),
+    opt(P::Stride, K::Shape),
+    opt(P::Padding, K::Shape),
+    opt(P::Dilation, K::Shape),
+];
+const IMG2COL_TENSOR: &[ParamDef] = &[
+    req(P::Src, K::Tensor),
+    req(P::PosM, K::Scalar),
+    req(P::PosK, K::Scalar),
+    req(P::Shape, K::Shape),
+    req(P::ImageShape, K::Shape),
+    req(P::KernelSize, K::Shape),
+    opt(P::Stride, K::Shape),
+    opt(P::Padding, K::Shape),
+    opt(P::Dilation, K::Shape),
+];
+
 macro_rules! ops {
     ($($(#[$doc:meta])* $id:ident = $name:literal, $level:ident, [$($spelling:literal),*], $unified:expr, $params:expr,
        $result:expr, $orch:expr, $kind:expr $(, older: [$(($old:literal, $today:literal)),*])?;)*) => {
@@ -4684,6 +4876,9 @@ ops! {
         &[req(P::Src, K::Tile), req(P::IndexRow, K::Scalar), req(P::IndexCol, K::Scalar), req(P::Shape, K::Shape),
           opt(P::TargetMemory, K::Enum("MemorySpace")), opt(P::Out, K::Tile)],
         tile_extract, false, OpKind::Special(Special::Extract);
+    TileImg2col = "tile.img2col", Tile, ["pl.tile.img2col"], Some("img2col"), IMG2COL_TILE, img2col, false, OpKind::Special(Special::Img2col);
+    TensorImg2col = "tensor.img2col", Tensor, ["pl.tensor.img2col"], Some("img2col"), IMG2COL_TENSOR, img2col, false,
+        OpKind::Special(Special::Img2col);
     // distributed ops plc lacked (no CPU form, as the other `pld.*` ops)
     PldSystemDeferWait = "pld.system.defer_wait", Distributed, ["pld.system.defer_wait"], None,
         &[req(P::Signal, K::Tensor), req(P::Offsets, K::Indices), req(P::Expected, K::Scalar), req(P::Cmp, K::Enum("WaitCmp"))],

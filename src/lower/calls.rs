@@ -528,7 +528,18 @@ impl FnLower<'_, '_> {
     /// (`{"tile_sizes": [16, 32]}`) is E0217, as PyPTO has no attribute type for it.
     fn attr_list_ok(&mut self, key: &str, v: ExprId, span: Span) -> bool {
         let ExprKind::Tuple(items) = &self.cx.program.expr(v).kind else { return true };
-        let fine = items.iter().all(|&i| matches!(self.cx.program.expr(i).kind, ExprKind::Var(_) | ExprKind::Str(_)));
+        // `cache_policy` (newer than ops.md) holds `(parameter index, policy)` pairs of
+        // integer literals, the form PyPTO's ConvertTensorToTileOps writes.
+        let int_pair = |i: ExprId| match &self.cx.program.expr(i).kind {
+            ExprKind::Tuple(pair) => {
+                pair.len() == 2 && pair.iter().all(|&x| matches!(self.cx.program.expr(x).kind, ExprKind::Int(_)))
+            }
+            _ => false,
+        };
+        let fine = items.iter().all(|&i| {
+            matches!(self.cx.program.expr(i).kind, ExprKind::Var(_) | ExprKind::Str(_))
+                || (key == "cache_policy" && int_pair(i))
+        });
         if !fine {
             self.error_help(
                 Code::E0217,

@@ -798,6 +798,17 @@ impl Emitter<'_> {
             Special::ExpandClone => {
                 self.lib_call(c, "expand_clone", &[Lib::Tile(P::Src.into()), Lib::Tile(P::Target.into())])?
             }
+            Special::Img2col => {
+                let x = self.tile_arg(self.need(c, P::Src)?)?;
+                let m = self.typed_scalar(self.need(c, P::PosM)?, "int64_t")?;
+                let k = self.typed_scalar(self.need(c, P::PosK)?, "int64_t")?;
+                let mut geometry = Vec::new();
+                for p in [P::Shape, P::ImageShape, P::KernelSize, P::Stride, P::Padding, P::Dilation] {
+                    geometry.push(self.dims(c.get(p))?);
+                }
+                let c0 = crate::ir::ops::img2col_c0(self.p.ty(c.e).dtype().unwrap_or(DType::Fp16));
+                format!("plc::img2col({x}, {m}, {k}, {}, {c0})", geometry.join(", "))
+            }
             _ => {
                 let x = self.tile_arg(self.need(c, P::Src)?)?;
                 let row = self.typed_scalar(self.need(c, P::IndexRow)?, "int64_t")?;

@@ -207,6 +207,7 @@ pub fn unmapped_reason(kind: OpKind) -> Option<&'static str> {
             | Special::FillpadInplace
             | Special::ExpandClone
             | Special::Extract => Some("these shaping ops are not mapped yet"),
+            Special::Img2col => Some("TIMG2COL is not mapped yet"),
             Special::Scatter | Special::ScatterMask | Special::ScatterUpdate => Some("TSCATTER is not mapped yet"),
             Special::Random => Some("TRANDOM is not mapped yet"),
             Special::ReinterpretView => Some("reinterpreting views are not mapped yet"),

@@ -1185,6 +1185,32 @@ Tile<T> tri(int64_t diagonal, const Dims& shape, const Dims& valid = Dims(), boo
     return out;
 }
 
+/// `img2col(src, pos_m, pos_k, shape, image, kernel, stride, padding, dilation, c0)`: the
+/// `shape` window at (pos_m, pos_k) of the unfolded matrix of a convolution over the
+/// [H*W, C] feature map `src`: row m is output position pos_m + m, column k the input
+/// element pos_k + k in (C1, KH, KW, C0) order; 0 where the kernel reads padding.
+template <class T>
+Tile<T> img2col(const Tile<T>& src, int64_t pos_m, int64_t pos_k, const Dims& shape, const Dims& image,
+                const Dims& kernel, const Dims& stride, const Dims& padding, const Dims& dilation, int64_t c0) {
+    auto at = [](const Dims& d, uint32_t k, int64_t fallback) { return d.given && k < d.n ? d[k] : fallback; };
+    const int64_t h = at(image, 0, 1), w = at(image, 1, 1), kh = at(kernel, 0, 1), kw = at(kernel, 1, 1);
+    const int64_t sh = at(stride, 0, 1), sw = at(stride, 1, 1), dh = at(dilation, 0, 1), dw = at(dilation, 1, 1);
+    const int64_t pt = at(padding, 0, 0), pl = at(padding, 2, 0), pr = at(padding, 3, 0);
+    const int64_t ow = std::max<int64_t>((w + pl + pr - dw * (kw - 1) - 1) / sw + 1, 1);
+    Tile<T> out = make_tile<T>(shape);
+    for (int64_t r = 0; r < out.rows; ++r) {
+        for (int64_t c = 0; c < out.cols; ++c) {
+            const int64_t m = pos_m + r, k = pos_k + c;
+            const int64_t c1 = k / (kh * kw * c0), rest = k % (kh * kw * c0);
+            const int64_t ky = rest / (kw * c0), kx = rest % (kw * c0) / c0, ch = c1 * c0 + rest % c0;
+            const int64_t iy = m / ow * sh - pt + ky * dh, ix = m % ow * sw - pl + kx * dw;
+            if (iy >= 0 && iy < h && ix >= 0 && ix < w && ch < src.cols && iy * w + ix < src.rows)
+                out.at(r, c) = src.at(iy * w + ix, ch);
+        }
+    }
+    return out;
+}
+
 /// `expand_clone(src, target)`: src broadcast from extents of 1 to target's shape.
 template <class T, class U>
 Tile<U> expand_clone(const Tile<T>& src, const Tile<U>& target) {
