@@ -42,6 +42,7 @@ accepted when no diagnostic has severity error. The script prints:
 import argparse
 import ast
 import collections
+import copy
 import hashlib
 import itertools
 import json
@@ -215,13 +216,18 @@ class Definitions:
     def __init__(self, entries=()):
         self.entries = list(entries)
 
-    def extended(self, stmts, source, imports=True, module=False):
+    def extended(self, stmts, source, imports=True, module=False, attrs=None):
         entries = list(self.entries)
         for stmt in stmts:
             names = assigned_names(stmt)
             if names and simple_value(stmt):
-                reads = free_names(stmt.value)
-                entries.append((set(names), node_text(source, stmt), reads, module))
+                text, value = node_text(source, stmt), stmt.value
+                if attrs and "self" in free_names(value):
+                    value = SelfAttrs(attrs).visit(copy.deepcopy(value))
+                    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                    text = " = ".join(target_text(t) for t in targets) + " = " + ast.unparse(value) + "\n"
+                reads = free_names(value)
+                entries.append((set(names), text, reads, module))
             elif is_pl_definition(stmt):
                 entries.append(({stmt.name}, node_text(source, stmt), free_names(stmt), module))
             elif imports and isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -245,6 +251,64 @@ class Definitions:
                 wanted |= reads - set(skip)
                 read |= reads
         return list(reversed(chosen)), read
+
+
+def target_text(target):
+    """An assignment target as written: `A, B` (not `ast.unparse`'s `(A, B)`)."""
+    if isinstance(target, ast.Tuple):
+        return ", ".join(ast.unparse(e) for e in target.elts)
+    return ast.unparse(target)
+
+
+class SelfAttrs(ast.NodeTransformer):
+    """Replaces `self.NAME` by the value a test case's `__init__` gives it."""
+
+    def __init__(self, attrs):
+        self.attrs = attrs
+
+    def visit_Attribute(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in self.attrs:
+            return copy.deepcopy(self.attrs[node.attr])
+        return self.generic_visit(node)
+
+
+def init_attrs(cls):
+    """`self.NAME = value` of a class's `__init__`, its parameters replaced by their defaults.
+
+    System tests build a program in a method (`M, K = self.M, self.K` before
+    `@pl.program`), with the case's sizes given to `__init__`; the defaults stand for them.
+    """
+    init = next(
+        (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
+    )
+    if init is None:
+        return {}
+    args = init.args
+    positional = args.posonlyargs + args.args
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    params = {a.arg for a in positional + args.kwonlyargs}
+
+    class Params(ast.NodeTransformer):
+        def visit_Name(self, node):
+            if node.id in defaults:
+                return copy.deepcopy(defaults[node.id])
+            return node
+
+    attrs = {}
+    for stmt in init.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            continue
+        target = stmt.targets[0]
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+            continue
+        if target.value.id != "self":
+            continue
+        value = SelfAttrs(attrs).visit(Params().visit(copy.deepcopy(stmt.value)))
+        if (free_names(value) & params) - set(defaults) or "self" in free_names(value):
+            continue
+        attrs[target.attr] = value
+    return attrs
 
 
 def callee_name(call):
@@ -326,6 +390,7 @@ class Extractor:
         self.programs = []  # (name, text, expect_reject) or (name, None, reason)
         self.raising_helpers = raising_helpers(self.tree)
         self.raises_reads = {}  # test scope -> names read inside its pytest.raises blocks
+        self.class_attrs = {}  # class scope -> its __init__'s `self.NAME` values
 
     def run(self):
         module_defs = Definitions().extended(self.tree.body, self.source, imports=False, module=True)
@@ -333,8 +398,9 @@ class Extractor:
         return self.programs
 
     def visit_block(self, stmts, defs, bindings, raises, scope):
+        attrs = self.class_attrs.get(tuple(scope[:-1]))
         for i, stmt in enumerate(stmts):
-            local = defs.extended(stmts[:i], self.source) if scope else defs
+            local = defs.extended(stmts[:i], self.source, attrs=attrs) if scope else defs
             self.visit(stmt, local, bindings, raises, scope)
 
     def visit(self, node, defs, bindings, raises, scope):
@@ -355,6 +421,7 @@ class Extractor:
                 self.visit_block(node.body, defs, bindings + [frame], raises, scope + [node.name])
             return
         if isinstance(node, ast.ClassDef):
+            self.class_attrs[tuple(scope + [node.name])] = init_attrs(node)
             self.visit_block(node.body, defs, bindings, raises, scope + [node.name])
             return
         if isinstance(node, ast.With):
