@@ -338,6 +338,19 @@ def raising_helpers(tree):
     return raising - plain
 
 
+def param_defaults(func, source):
+    """{name: source} of the parameters of `func` that have a default value.
+
+    A program factory (`def make(rows=16): @pl.program ...`) builds its program with
+    these when nothing else binds the parameter.
+    """
+    args = func.args
+    positional = args.posonlyargs + args.args
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    return {a.arg: ast.get_source_segment(source, d) for a, d in pairs}
+
+
 def parametrize_bindings(func, source):
     """The list of {name: source} bindings `@pytest.mark.parametrize` gives a test."""
     axes = []
@@ -416,7 +429,9 @@ class Extractor:
                         reads |= loaded_names(stmt)
             self.raises_reads[tuple(scope + [node.name])] = reads
             raises = raises or node.name in self.raising_helpers
+            defaults = param_defaults(node, self.source)
             for combo in parametrize_bindings(node, self.source):
+                combo = {**defaults, **combo}
                 frame = (node.name, params, combo)
                 self.visit_block(node.body, defs, bindings + [frame], raises, scope + [node.name])
             return
