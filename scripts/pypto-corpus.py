@@ -2,7 +2,7 @@
 """Measure how much of a folder of PyPTO-style test files plc accepts.
 
 Usage:
-    scripts/pypto-corpus.py TESTS_DIR [--out DIR] [--plc PATH] [--top N] [--list KEY]
+    scripts/pypto-corpus.py TESTS_DIR [--out DIR] [--plc PATH] [--top N] [--list KEY] [--jit]
 
 TESTS_DIR holds Python test files that build pl programs the way PyPTO's unit tests do
 (see docs/testing.md for how to get such a folder; none is kept in this repository).
@@ -11,7 +11,9 @@ writes every program it finds to a file of its own under --out (default
 /tmp/pypto-corpus):
 
 - a class decorated with `pl.program` (`@pl.program`, `@pl.program(...)`),
-- a function decorated with `pl.function` or `pl.inline` outside such a class,
+- a function decorated with `pl.function` or `pl.inline` outside such a class (with --jit,
+  also a `pl.jit` / `pl.jit(...)` entry function, the form system tests use; the
+  `pl.jit.incore`... functions it calls come along as definitions),
 - a string constant holding a whole program (`@pl.program` or `@pl.function` text given to
   `pl.parse_program` and friends), dedented; PyPTO rejects it when the string is written
   inside `with pytest.raises(...)` or assigned to a name such a block reads.
@@ -79,9 +81,13 @@ def is_program_class(node):
     )
 
 
+JIT_ENTRIES = False  # --jit: a `@pl.jit` / `@pl.jit(...)` function is a program too
+
+
 def is_pl_function(node):
+    names = ("pl.function", "pl.inline") + (("pl.jit",) if JIT_ENTRIES else ())
     return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-        decorator_name(d) in ("pl.function", "pl.inline") for d in node.decorator_list
+        decorator_name(d) in names for d in node.decorator_list
     )
 
 
@@ -299,15 +305,21 @@ def init_attrs(cls):
     for stmt in init.body:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
             continue
-        target = stmt.targets[0]
-        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
-            continue
-        if target.value.id != "self":
-            continue
-        value = SelfAttrs(attrs).visit(Params().visit(copy.deepcopy(stmt.value)))
-        if (free_names(value) & params) - set(defaults) or "self" in free_names(value):
-            continue
-        attrs[target.attr] = value
+        target, value = stmt.targets[0], stmt.value
+        # `self.a, self.b = x, y` binds element by element.
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            pairs = list(zip(target.elts, value.elts))
+        else:
+            pairs = [(target, value)]
+        for target, value in pairs:
+            if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+                continue
+            if target.value.id != "self":
+                continue
+            value = SelfAttrs(attrs).visit(Params().visit(copy.deepcopy(value)))
+            if (free_names(value) & params) - set(defaults) or "self" in free_names(value):
+                continue
+            attrs[target.attr] = value
     return attrs
 
 
@@ -539,7 +551,10 @@ def main():
     ap.add_argument("--plc", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "plc"))
     ap.add_argument("--top", type=int, default=40)
     ap.add_argument("--list", dest="list_key", default=None)
+    ap.add_argument("--jit", action="store_true", help="also measure `@pl.jit` entry functions (system tests)")
     args = ap.parse_args()
+    global JIT_ENTRIES
+    JIT_ENTRIES = args.jit
 
     os.makedirs(args.out, exist_ok=True)
     for old in os.listdir(args.out):
