@@ -2,7 +2,7 @@
 """Measure how much of a folder of PyPTO-style test files plc accepts.
 
 Usage:
-    scripts/pypto-corpus.py TESTS_DIR [--out DIR] [--plc PATH] [--top N] [--list KEY]
+    scripts/pypto-corpus.py TESTS_DIR [--out DIR] [--plc PATH] [--top N] [--list KEY] [--jit]
 
 TESTS_DIR holds Python test files that build pl programs the way PyPTO's unit tests do
 (see docs/testing.md for how to get such a folder; none is kept in this repository).
@@ -11,7 +11,9 @@ writes every program it finds to a file of its own under --out (default
 /tmp/pypto-corpus):
 
 - a class decorated with `pl.program` (`@pl.program`, `@pl.program(...)`),
-- a function decorated with `pl.function` or `pl.inline` outside such a class,
+- a function decorated with `pl.function` or `pl.inline` outside such a class (with --jit,
+  also a `pl.jit` / `pl.jit(...)` entry function, the form system tests use; the
+  `pl.jit.incore`... functions it calls come along as definitions),
 - a string constant holding a whole program (`@pl.program` or `@pl.function` text given to
   `pl.parse_program` and friends), dedented; PyPTO rejects it when the string is written
   inside `with pytest.raises(...)` or assigned to a name such a block reads.
@@ -42,6 +44,7 @@ accepted when no diagnostic has severity error. The script prints:
 import argparse
 import ast
 import collections
+import copy
 import hashlib
 import itertools
 import json
@@ -78,9 +81,13 @@ def is_program_class(node):
     )
 
 
+JIT_ENTRIES = False  # --jit: a `@pl.jit` / `@pl.jit(...)` function is a program too
+
+
 def is_pl_function(node):
+    names = ("pl.function", "pl.inline") + (("pl.jit",) if JIT_ENTRIES else ())
     return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-        decorator_name(d) in ("pl.function", "pl.inline") for d in node.decorator_list
+        decorator_name(d) in names for d in node.decorator_list
     )
 
 
@@ -215,13 +222,18 @@ class Definitions:
     def __init__(self, entries=()):
         self.entries = list(entries)
 
-    def extended(self, stmts, source, imports=True, module=False):
+    def extended(self, stmts, source, imports=True, module=False, attrs=None):
         entries = list(self.entries)
         for stmt in stmts:
             names = assigned_names(stmt)
             if names and simple_value(stmt):
-                reads = free_names(stmt.value)
-                entries.append((set(names), node_text(source, stmt), reads, module))
+                text, value = node_text(source, stmt), stmt.value
+                if attrs and "self" in free_names(value):
+                    value = SelfAttrs(attrs).visit(copy.deepcopy(value))
+                    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                    text = " = ".join(target_text(t) for t in targets) + " = " + ast.unparse(value) + "\n"
+                reads = free_names(value)
+                entries.append((set(names), text, reads, module))
             elif is_pl_definition(stmt):
                 entries.append(({stmt.name}, node_text(source, stmt), free_names(stmt), module))
             elif imports and isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -245,6 +257,70 @@ class Definitions:
                 wanted |= reads - set(skip)
                 read |= reads
         return list(reversed(chosen)), read
+
+
+def target_text(target):
+    """An assignment target as written: `A, B` (not `ast.unparse`'s `(A, B)`)."""
+    if isinstance(target, ast.Tuple):
+        return ", ".join(ast.unparse(e) for e in target.elts)
+    return ast.unparse(target)
+
+
+class SelfAttrs(ast.NodeTransformer):
+    """Replaces `self.NAME` by the value a test case's `__init__` gives it."""
+
+    def __init__(self, attrs):
+        self.attrs = attrs
+
+    def visit_Attribute(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in self.attrs:
+            return copy.deepcopy(self.attrs[node.attr])
+        return self.generic_visit(node)
+
+
+def init_attrs(cls):
+    """`self.NAME = value` of a class's `__init__`, its parameters replaced by their defaults.
+
+    System tests build a program in a method (`M, K = self.M, self.K` before
+    `@pl.program`), with the case's sizes given to `__init__`; the defaults stand for them.
+    """
+    init = next(
+        (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
+    )
+    if init is None:
+        return {}
+    args = init.args
+    positional = args.posonlyargs + args.args
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    params = {a.arg for a in positional + args.kwonlyargs}
+
+    class Params(ast.NodeTransformer):
+        def visit_Name(self, node):
+            if node.id in defaults:
+                return copy.deepcopy(defaults[node.id])
+            return node
+
+    attrs = {}
+    for stmt in init.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            continue
+        target, value = stmt.targets[0], stmt.value
+        # `self.a, self.b = x, y` binds element by element.
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            pairs = list(zip(target.elts, value.elts))
+        else:
+            pairs = [(target, value)]
+        for target, value in pairs:
+            if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+                continue
+            if target.value.id != "self":
+                continue
+            value = SelfAttrs(attrs).visit(Params().visit(copy.deepcopy(value)))
+            if (free_names(value) & params) - set(defaults) or "self" in free_names(value):
+                continue
+            attrs[target.attr] = value
+    return attrs
 
 
 def callee_name(call):
@@ -272,6 +348,19 @@ def raising_helpers(tree):
         if isinstance(call, ast.Call) and callee_name(call):
             (raising if id(call) in inside else plain).add(callee_name(call))
     return raising - plain
+
+
+def param_defaults(func, source):
+    """{name: source} of the parameters of `func` that have a default value.
+
+    A program factory (`def make(rows=16): @pl.program ...`) builds its program with
+    these when nothing else binds the parameter.
+    """
+    args = func.args
+    positional = args.posonlyargs + args.args
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    return {a.arg: ast.get_source_segment(source, d) for a, d in pairs}
 
 
 def parametrize_bindings(func, source):
@@ -326,6 +415,7 @@ class Extractor:
         self.programs = []  # (name, text, expect_reject) or (name, None, reason)
         self.raising_helpers = raising_helpers(self.tree)
         self.raises_reads = {}  # test scope -> names read inside its pytest.raises blocks
+        self.class_attrs = {}  # class scope -> its __init__'s `self.NAME` values
 
     def run(self):
         module_defs = Definitions().extended(self.tree.body, self.source, imports=False, module=True)
@@ -333,8 +423,9 @@ class Extractor:
         return self.programs
 
     def visit_block(self, stmts, defs, bindings, raises, scope):
+        attrs = self.class_attrs.get(tuple(scope[:-1]))
         for i, stmt in enumerate(stmts):
-            local = defs.extended(stmts[:i], self.source) if scope else defs
+            local = defs.extended(stmts[:i], self.source, attrs=attrs) if scope else defs
             self.visit(stmt, local, bindings, raises, scope)
 
     def visit(self, node, defs, bindings, raises, scope):
@@ -350,11 +441,14 @@ class Extractor:
                         reads |= loaded_names(stmt)
             self.raises_reads[tuple(scope + [node.name])] = reads
             raises = raises or node.name in self.raising_helpers
+            defaults = param_defaults(node, self.source)
             for combo in parametrize_bindings(node, self.source):
+                combo = {**defaults, **combo}
                 frame = (node.name, params, combo)
                 self.visit_block(node.body, defs, bindings + [frame], raises, scope + [node.name])
             return
         if isinstance(node, ast.ClassDef):
+            self.class_attrs[tuple(scope + [node.name])] = init_attrs(node)
             self.visit_block(node.body, defs, bindings, raises, scope + [node.name])
             return
         if isinstance(node, ast.With):
@@ -457,7 +551,10 @@ def main():
     ap.add_argument("--plc", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "plc"))
     ap.add_argument("--top", type=int, default=40)
     ap.add_argument("--list", dest="list_key", default=None)
+    ap.add_argument("--jit", action="store_true", help="also measure `@pl.jit` entry functions (system tests)")
     args = ap.parse_args()
+    global JIT_ENTRIES
+    JIT_ENTRIES = args.jit
 
     os.makedirs(args.out, exist_ok=True)
     for old in os.listdir(args.out):

@@ -14,7 +14,7 @@
 //! disagree, a row accepts the union (an older keyword kept as an optional parameter)
 //! or the older API has its own row (`pl.op.block.load(t, row, col, h, w)`).
 
-use super::enums::{DType, EnumValue, MaskPattern, MemorySpace, WaitCmp};
+use super::enums::{DType, EnumValue, MaskPattern, MemorySpace, ReduceOp, WaitCmp};
 use super::types::{Dim, Handle, Type};
 use super::BinOp as ScalarOp;
 
@@ -543,7 +543,7 @@ params! {
     Idx = "idx", Index = "index", Indices = "indices", InitCond = "init_cond", InitValue = "init_value",
     Input = "input", KeepDim = "keep_dim", Keepdim = "keepdim", Kvalue = "kvalue", Layout = "layout",
     Length = "length", Lhs = "lhs", LocalData = "local_data", ManualDep = "manual_dep", Mask = "mask",
-    MaskPattern = "mask_pattern", MemoryType = "memory_type", Mode = "mode", Name = "name", Offset = "offset",
+    MaskPattern = "mask_pattern", MemoryType = "memory_type", Mode = "mode", Name = "name", Nranks = "nranks", Offset = "offset",
     Offsets = "offsets", Op = "op", OutCols = "out_cols", OutDtype = "out_dtype",
     OutputDtype = "output_dtype", OutputTensor = "output_tensor", PadValue = "pad_value", Peer = "peer",
     Pipeline = "pipeline", Rhs = "rhs", Rhs2 = "rhs2", Root = "root", RowOffset = "row_offset",
@@ -2718,6 +2718,38 @@ fn tile_ci(a: &dyn Args) -> Result<Type, String> {
     })
 }
 
+/// `pld.all_reduce(target, *, op=Sum, mode="mesh", nranks=None)`: the mesh form takes no
+/// `nranks`; the ring form needs a positive constant `nranks`, `ReduceOp.Sum` and an FP32
+/// target (its signal's shape and its schedule are fixed at compile time).
+fn all_reduce_wrapper(a: &dyn Args) -> Result<Type, String> {
+    let mode = a.text(2).unwrap_or_else(|| "mesh".to_string());
+    match mode.as_str() {
+        "mesh" if a.present(3) => {
+            return Err("`nranks` is taken only with mode=\"ring\"; omit it for the mesh form".to_string())
+        }
+        "mesh" => {}
+        "ring" => {
+            if !matches!(a.int(3), Some(n) if n > 0) {
+                return Err("mode=\"ring\" needs `nranks`, a positive constant int (its signal's shape is fixed at compile time)".to_string());
+            }
+            if !matches!(a.enum_value(1), None | Some(EnumValue::ReduceOp(ReduceOp::Sum))) {
+                return Err("mode=\"ring\" supports only pld.ReduceOp.Sum".to_string());
+            }
+            dtype_of(a, 0, "the target of mode=\"ring\"", "FP32", |d| d == DType::Fp32)?;
+        }
+        other => return Err(format!("mode must be \"mesh\" or \"ring\", got {other:?}")),
+    }
+    same_as_first(a)
+}
+
+/// `pld.reduce_scatter(target, *, op=Sum)`: the host collective implements `Sum` only.
+fn reduce_scatter_wrapper(a: &dyn Args) -> Result<Type, String> {
+    if !matches!(a.enum_value(1), None | Some(EnumValue::ReduceOp(ReduceOp::Sum))) {
+        return Err("the host reduce-scatter supports only pld.ReduceOp.Sum".to_string());
+    }
+    same_as_first(a)
+}
+
 fn same_as_second(a: &dyn Args) -> Result<Type, String> {
     a.ty(1).cloned().ok_or_else(|| "missing second argument".to_string())
 }
@@ -4159,7 +4191,8 @@ const S_ROW_EXPAND: &[ParamDef] = &[req(P::Tile, K::Tile), req(P::RowVec, K::Til
 const T_PART: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor)];
 const S_PART: &[ParamDef] = &[req(P::Src0, K::Tile), req(P::Src1, K::Tile)];
 const T_FMOD: &[ParamDef] = &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value)];
-const S_FMOD: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Value)];
+// `high_precision=` on the tile forms is newer than the reference; PyPTO's system tests use it.
+const S_FMOD: &[ParamDef] = &[req(P::Lhs, K::Tile), req(P::Rhs, K::Value), opt(P::HighPrecision, K::Bool)];
 
 const PIPE_INIT: &[ParamDef] = &[
     opt(P::C2vConsumerBuf, K::Value),
@@ -4586,7 +4619,8 @@ ops! {
     TileLrelu = "tile.lrelu", Tile, ["pl.tile.lrelu"], Some("lrelu"),
         &[req(P::Tile, K::Tile), req(P::Slope, K::Scalar)], same_as_first, false, OpKind::Special(Special::Lrelu);
     TileRem = "tile.rem", Tile, ["pl.tile.rem"], Some("rem"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::Tmp, K::Tile)], same_as_first, false, OpKind::Binary(BinaryFn::Rem);
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::Tmp, K::Tile), opt(P::HighPrecision, K::Bool)], same_as_first, false,
+        OpKind::Binary(BinaryFn::Rem);
     TileAnd = "tile.and_", Tile, ["pl.tile.and_"], Some("and_"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::And);
     TileOr = "tile.or_", Tile, ["pl.tile.or_"], Some("or_"), S_BINARY, tile_bitwise, false, OpKind::Binary(BinaryFn::Or);
     TileXor = "tile.xor", Tile, ["pl.tile.xor"], Some("xor"), S_XOR, tile_bitwise, false, OpKind::Binary(BinaryFn::Xor);
@@ -4717,7 +4751,7 @@ ops! {
     // Collectives work in place on a window and return it; `signal` is the barrier window.
     // `pld.all_reduce(target, op=...)` is PyPTO's wrapper of the mesh form (no signal; its
     // ring form, `mode="ring", nranks=n`, allocates a signal plc has no row for).
-    PldTensorAllreduce = "pld.tensor.allreduce", Distributed, ["pld.tensor.allreduce", "pld.all_reduce"], None,
+    PldTensorAllreduce = "pld.tensor.allreduce", Distributed, ["pld.tensor.allreduce"], None,
         &[read_write(P::Target, K::Tensor), opt_read_write(P::Signal, K::Tensor), opt(P::Op, K::Enum("ReduceOp")),
           opt(P::Mode, K::Str), opt(P::CoreNum, K::Int)],
         same_as_first, false, OpKind::Distributed;
@@ -4734,6 +4768,19 @@ ops! {
     /// allocates the `[world_size, 1]` INT32 signal itself.
     PldAllGather = "pld.all_gather", Distributed, ["pld.all_gather"], None,
         &[req(P::LocalData, K::Value), write(P::Target, K::Tensor)], same_as_second, false, OpKind::Distributed;
+    // PyPTO's collective wrappers (`pld.all_reduce`, `pld.reduce_scatter`, `pld.broadcast`,
+    // `pld.barrier`, `pld.all_to_all`; `pld.all_gather` above) allocate the signal of the
+    // `pld.tensor.*` op they call, with the checks `collective_api.py` makes.
+    PldAllReduce = "pld.all_reduce", Distributed, ["pld.all_reduce"], None,
+        &[read_write(P::Target, K::Tensor), opt(P::Op, K::Enum("ReduceOp")), opt(P::Mode, K::Str), opt(P::Nranks, K::Int)],
+        all_reduce_wrapper, false, OpKind::Distributed;
+    PldReduceScatter = "pld.reduce_scatter", Distributed, ["pld.reduce_scatter"], None,
+        &[read_write(P::Target, K::Tensor), opt(P::Op, K::Enum("ReduceOp"))], reduce_scatter_wrapper, false, OpKind::Distributed;
+    PldBroadcast = "pld.broadcast", Distributed, ["pld.broadcast"], None,
+        &[read_write(P::Target, K::Tensor), req(P::Root, K::Int)], same_as_first, false, OpKind::Distributed;
+    PldBarrier = "pld.barrier", Distributed, ["pld.barrier"], None, &[read_write(P::Signal, K::Tensor)], same_as_first, false, OpKind::Distributed;
+    PldAllToAll = "pld.all_to_all", Distributed, ["pld.all_to_all"], None,
+        &[req(P::Input, K::Tensor), write(P::Target, K::Tensor)], same_as_second, false, OpKind::Distributed;
     PldTensorReduceScatter = "pld.tensor.reduce_scatter", Distributed, ["pld.tensor.reduce_scatter"], None,
         &[read_write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), opt(P::Op, K::Enum("ReduceOp"))],
         same_as_first, false, OpKind::Distributed;

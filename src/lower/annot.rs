@@ -182,7 +182,11 @@ impl Lowering<'_> {
             E::Compare { first, rest } if rest.len() == 1 => {
                 let a = self.eval_const_in(m, *first, local)?;
                 let b = self.eval_const_in(m, rest[0].1, local)?;
-                cmp_binop(rest[0].0).and_then(|op| consts::binary(op, &a, &b))
+                match rest[0].0 {
+                    ast::CmpOp::In => consts::contains(&b, &a).map(Const::Bool),
+                    ast::CmpOp::NotIn => consts::contains(&b, &a).map(|c| Const::Bool(!c)),
+                    op => cmp_binop(op).and_then(|op| consts::binary(op, &a, &b)),
+                }
             }
             E::Subscript { value, index } => {
                 let v = self.eval_const_in(m, *value, local)?;

@@ -128,6 +128,20 @@ pub fn binary(op: crate::ir::BinOp, a: &Const, b: &Const) -> Option<Const> {
     }
 }
 
+/// Python's `item in container` for a constant list, tuple (an equal element) or dict (an
+/// equal key); `None` for another container.
+pub fn contains(container: &Const, item: &Const) -> Option<bool> {
+    match container {
+        Const::List(items) | Const::Tuple(items) => {
+            Some(items.iter().any(|x| binary(crate::ir::BinOp::Eq, x, item) == Some(Const::Bool(true))))
+        }
+        Const::Dict(entries) => {
+            Some(entries.iter().any(|(k, _)| binary(crate::ir::BinOp::Eq, k, item) == Some(Const::Bool(true))))
+        }
+        _ => None,
+    }
+}
+
 /// `table[key]` for a constant list, tuple (an integer index, negative from the end) or
 /// dict (an equal key); `None` when there is no such entry.
 pub fn lookup(table: &Const, key: &Const) -> Option<Const> {

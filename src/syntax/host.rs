@@ -526,7 +526,8 @@ impl Splitter<'_> {
                 | Tok::Amp
                 | Tok::Pipe
                 | Tok::Caret => true,
-                Tok::Lt | Tok::Gt | Tok::Le | Tok::Ge | Tok::EqEq | Tok::NotEq => {
+                // `in`/`not in` fold between constants (`not` is taken above).
+                Tok::Lt | Tok::Gt | Tok::Le | Tok::Ge | Tok::EqEq | Tok::NotEq | Tok::In => {
                     comparisons[depth] += 1;
                     // A chained comparison is not pl.
                     comparisons[depth] < 2

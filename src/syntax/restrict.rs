@@ -300,7 +300,10 @@ impl Restrict<'_> {
                     self.unsupported(span, "a chained comparison", &help);
                 }
                 for &(op, _) in rest {
-                    if matches!(op, CmpOp::In | CmpOp::NotIn | CmpOp::Is | CmpOp::IsNot) {
+                    // Membership folds at compile time (a module constant, a factory's
+                    // statements); pl code has no containers to search.
+                    let membership = matches!(op, CmpOp::In | CmpOp::NotIn);
+                    if matches!(op, CmpOp::Is | CmpOp::IsNot) || (membership && !self.compile_time) {
                         let what = format!("the `{}` comparison", cmpop_spelling(op));
                         self.unsupported(span, what, "compare values with `==`, `!=`, `<`, `<=`, `>` or `>=`");
                     }

@@ -1,6 +1,7 @@
-# PyPTO's collective wrappers in a host orchestrator: `pld.all_reduce(target, op=...)` is
-# `pld.tensor.allreduce` in its mesh form (no signal), and `pld.all_gather(local, target)`
-# is `pld.tensor.allgather` with the signal the runtime allocates. plc checks such a
+# PyPTO's collective wrappers in a host orchestrator, each a `pld.tensor.*` collective with
+# the signal it allocates itself: `pld.all_reduce` (mesh, or ring with a constant `nranks`),
+# `pld.all_gather`, `pld.reduce_scatter`, `pld.broadcast(target, root=...)`,
+# `pld.all_to_all` and `pld.barrier(signal)` (a signal the caller gives). plc checks such a
 # program; the distributed ops have no CPU form (docs/kernels.md).
 import pypto.language as pl
 import pypto.language.distributed as pld
@@ -41,4 +42,11 @@ class Collectives:
         data = pld.all_reduce(data, op=pld.ReduceOp.Sum)
         target = pld.window(target_buf, [2, SIZE], dtype=pl.FP32)
         target = pld.all_gather(data, target)
+        data = pld.all_reduce(data, op=pld.ReduceOp.Sum, mode="ring", nranks=2)
+        target = pld.reduce_scatter(target, op=pld.ReduceOp.Sum)
+        data = pld.broadcast(data, root=1)
+        target = pld.all_to_all(inputs[0], target)
+        flags_buf = pld.alloc_window_buffer(2 * pl.INT32.get_byte())
+        flags = pld.window(flags_buf, [2], dtype=pl.INT32)
+        flags = pld.barrier(flags)
         return outputs
