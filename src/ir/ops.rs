@@ -1134,6 +1134,48 @@ fn same_as_first(a: &dyn Args) -> Result<Type, String> {
     a.ty(0).cloned().ok_or_else(|| "missing first argument".to_string())
 }
 
+/// Argument `i`, when its type is known, is a window-bound tensor (`pld.DistributedTensor`)
+/// of a dtype `ok` accepts (`expect` says which; `what` names the argument).
+fn window_arg(a: &dyn Args, i: usize, what: &str, expect: &str, ok: fn(DType) -> bool) -> Result<(), String> {
+    match a.ty(i) {
+        Some(t @ Type::Tensor { distributed: false, .. }) => {
+            Err(format!("the {what} must be a DistributedTensor (window-bound), got a {}", t.kind_name()))
+        }
+        Some(Type::Tensor { dtype: Some(d), .. }) if !ok(*d) => {
+            Err(format!("the {what} must have {expect} elements, got {}", d.name()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `pld.tensor.allreduce(target, signal=..., op=, mode=, core_num=)`: in place on an FP16
+/// or FP32 window; the signal, when given, an INT32 window; `mode` mesh or ring; a
+/// positive `core_num` (ops.md §2, PyPTO's type deduction).
+fn allreduce(a: &dyn Args) -> Result<Type, String> {
+    window_arg(a, 0, "target", "FP16 or FP32", |d| matches!(d, DType::Fp16 | DType::Fp32))?;
+    window_arg(a, 1, "signal", "INT32", |d| d == DType::Int32)?;
+    if let Some(m) = a.text(3).filter(|m| m != "mesh" && m != "ring") {
+        return Err(format!("mode must be 'mesh' or 'ring', got '{m}'"));
+    }
+    if let Some(n) = a.int(4).filter(|&n| n < 1) {
+        return Err(format!("core_num must be a positive integer, got {n}"));
+    }
+    same_as_first(a)
+}
+
+/// `pld.tensor.reduce_scatter(target, signal, op=)`: in place on a window, an INT32
+/// signal window, and only `op=pld.ReduceOp.Sum` (PyPTO lowers no other reduction).
+fn reduce_scatter(a: &dyn Args) -> Result<Type, String> {
+    window_arg(a, 0, "target", "any", |_| true)?;
+    window_arg(a, 1, "signal", "INT32", |d| d == DType::Int32)?;
+    match a.enum_value(2) {
+        Some(EnumValue::ReduceOp(op)) if op != ReduceOp::Sum => {
+            Err(format!("op must be pld.ReduceOp.Sum (the only reduction PyPTO lowers), got pld.ReduceOp.{op}"))
+        }
+        _ => same_as_first(a),
+    }
+}
+
 // ---- PyPTO's dtype checks of the tile ops (ops.md §2.3, column "checks")
 
 /// Argument `i`'s dtype, when known, is one `ok` accepts (`expect` says which, `what`
@@ -4754,7 +4796,7 @@ ops! {
     PldTensorAllreduce = "pld.tensor.allreduce", Distributed, ["pld.tensor.allreduce"], None,
         &[read_write(P::Target, K::Tensor), opt_read_write(P::Signal, K::Tensor), opt(P::Op, K::Enum("ReduceOp")),
           opt(P::Mode, K::Str), opt(P::CoreNum, K::Int)],
-        same_as_first, false, OpKind::Distributed;
+        allreduce, false, OpKind::Distributed;
     PldTensorBarrier = "pld.tensor.barrier", Distributed, ["pld.tensor.barrier"], None, &[read_write(P::Signal, K::Tensor)], same_as_first, false, OpKind::Distributed;
     PldTensorBroadcast = "pld.tensor.broadcast", Distributed, ["pld.tensor.broadcast"], None,
         &[read_write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), req(P::Root, K::Int)], same_as_first, false, OpKind::Distributed;
@@ -4783,7 +4825,7 @@ ops! {
         &[req(P::Input, K::Tensor), write(P::Target, K::Tensor)], same_as_second, false, OpKind::Distributed;
     PldTensorReduceScatter = "pld.tensor.reduce_scatter", Distributed, ["pld.tensor.reduce_scatter"], None,
         &[read_write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor), opt(P::Op, K::Enum("ReduceOp"))],
-        same_as_first, false, OpKind::Distributed;
+        reduce_scatter, false, OpKind::Distributed;
     PldTensorAllToAll = "pld.tensor.all_to_all", Distributed, ["pld.tensor.all_to_all"], None,
         &[req(P::Input, K::Tensor), write(P::Target, K::Tensor), read_write(P::Signal, K::Tensor)], same_as_second, false, OpKind::Distributed;
     // ---- rows added for ops.md §5.1 (PyPTO spellings plc lacked), kept in one block.
