@@ -46,9 +46,10 @@ macro_rules! spelled_enum {
 }
 
 spelled_enum! {
-    /// Element types (`pl.FP32`, ...).
+    /// Element types (`pl.FP32`, ...). `FP4E2M1X2` is two FP4 (E2M1) values packed in a byte.
     DType {
         Fp4 = "FP4",
+        Fp4E2M1X2 = "FP4E2M1X2",
         Fp8E4M3Fn = "FP8E4M3FN",
         Fp8E5M2 = "FP8E5M2",
         Fp8E8M0 = "FP8E8M0",
@@ -78,6 +79,7 @@ impl DType {
         matches!(
             self,
             DType::Fp4
+                | DType::Fp4E2M1X2
                 | DType::Fp8E4M3Fn
                 | DType::Fp8E5M2
                 | DType::Fp8E8M0
@@ -110,6 +112,7 @@ impl DType {
     pub fn bytes(self) -> i64 {
         match self {
             DType::Fp4
+            | DType::Fp4E2M1X2
             | DType::Hf4
             | DType::Int4
             | DType::UInt4
