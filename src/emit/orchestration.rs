@@ -1842,7 +1842,16 @@ mod tests {
                     assert!(REAL.contains(&member), "{d} -> {name}");
                 }
                 None => assert!(
-                    matches!(d, DType::Fp8E5M2 | DType::Hf4 | DType::Hf8 | DType::Int4 | DType::UInt4 | DType::TaskId),
+                    matches!(
+                        d,
+                        DType::Fp8E5M2
+                            | DType::Fp4E2M1X2
+                            | DType::Hf4
+                            | DType::Hf8
+                            | DType::Int4
+                            | DType::UInt4
+                            | DType::TaskId
+                    ),
                     "{d} has a DataType"
                 ),
             }

@@ -916,9 +916,10 @@ impl Lowering<'_> {
             Some("Out" | "InOut") => self.nz_tensor_annotation(m, index),
             Some("Tensor") => {
                 let E::Tuple(items) = &self.ast(m).expr(index).kind else { return false };
-                items.iter().skip(2).any(|&x| {
-                    self.pl_path(m, x).is_some_and(|p| p.strip_prefix("TensorLayout.").unwrap_or(&p) == "NZ")
-                })
+                items
+                    .iter()
+                    .skip(2)
+                    .any(|&x| self.pl_path(m, x).is_some_and(|p| p.strip_prefix("TensorLayout.").unwrap_or(&p) == "NZ"))
             }
             _ => false,
         }
