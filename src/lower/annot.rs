@@ -911,6 +911,24 @@ impl Lowering<'_> {
         Some(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed })
     }
 
+    /// Whether the annotation `ann` (maybe inside `pl.Out[...]`/`pl.InOut[...]`) is a
+    /// `pl.Tensor[shape, dtype, pl.NZ]`: a tensor stored in the fractal NZ layout.
+    pub(crate) fn nz_tensor_annotation(&self, m: ModuleId, ann: ast::ExprId) -> bool {
+        let E::Subscript { value, index } = &self.ast(m).expr(ann).kind else { return false };
+        let (value, index) = (*value, *index);
+        match self.pl_path(m, value).as_deref() {
+            Some("Out" | "InOut") => self.nz_tensor_annotation(m, index),
+            Some("Tensor") => {
+                let E::Tuple(items) = &self.ast(m).expr(index).kind else { return false };
+                items
+                    .iter()
+                    .skip(2)
+                    .any(|&x| self.pl_path(m, x).is_some_and(|p| p.strip_prefix("TensorLayout.").unwrap_or(&p) == "NZ"))
+            }
+            _ => false,
+        }
+    }
+
     /// An extra item of a Tensor annotation spelled as a `pl` attribute (`pl.NZ`,
     /// `pl.TensorLayout.ND`) names a known layout (ops.md §4.2 `resolve_layout`, *Unknown
     /// layout*): E0206 otherwise. Calls (`pl.MemRef(...)`, `pl.TensorView(...)`) and other

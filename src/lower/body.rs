@@ -3329,6 +3329,30 @@ impl FnLower<'_, '_> {
         self.op_call_with(op, spelled, args, span, first.as_slice())
     }
 
+    /// `pl.tensor.view(w, ...)` of a parameter `w` declared `pl.Tensor[..., pl.NZ]`: a view
+    /// reinterprets row-major storage, which a fractal NZ tensor does not have (PyPTO's
+    /// parser refuses it, as plc's tensor types carry no layout to check later). E0217,
+    /// `true` after reporting.
+    fn nz_view_source(&mut self, args: &[ast::Arg]) -> bool {
+        let Some(first) = args.iter().find(|a| matches!(a.kind, ArgKind::Positional)) else { return false };
+        let E::Name(n) = self.ast().expr(first.value).kind else { return false };
+        let S::FunctionDef(def) = &self.ast().stmt(self.info.def).kind else { return false };
+        let ann = def.params.iter().find(|p| p.name.is_some_and(|i| i.name == n)).and_then(|p| p.annotation);
+        if !ann.is_some_and(|a| self.cx.nz_tensor_annotation(self.m, a)) {
+            return false;
+        }
+        let span = self.ast().expr(first.value).span;
+        let name = self.cx.name(n).to_string();
+        self.error_help(
+            Code::E0217,
+            span,
+            format!("pl.tensor.view does not support an NZ source: `{name}` is declared in the NZ layout"),
+            "NZ tensor",
+            "read the NZ tensor with pl.load(..., target_memory=pl.Mem.Mat) instead of viewing it",
+        );
+        true
+    }
+
     /// [`Self::op_call`] with the arguments already lowered (to choose the op) in `pre`.
     fn op_call_with(
         &mut self,
@@ -3339,6 +3363,9 @@ impl FnLower<'_, '_> {
         pre: &[Lowered],
     ) -> Option<ExprId> {
         let def: &'static OpDef = op.def();
+        if op == Op::TensorView && self.nz_view_source(args) {
+            return None;
+        }
         if let Some(today) = def.older_spelling(spelled) {
             let message = format!("`{spelled}` is an older spelling that PyPTO no longer accepts; use {today}");
             self.warning(Code::W0001, span, message, "older spelling");

@@ -257,6 +257,7 @@ impl FnLower<'_, '_> {
         // An Opaque function with a level is a hierarchy function (what OutlineHierarchyScopes
         // makes of `with pl.at(level=..., ...) as tid:`), which PyPTO launches as a task.
         let hierarchy = kind == FuncKind::Opaque && decl.level.is_some();
+        let hierarchy = hierarchy || (kind == FuncKind::Opaque && self.auto_tiled(key));
         if matches!(kind, FuncKind::Inline | FuncKind::Opaque | FuncKind::Orchestration) && !hierarchy {
             let name = self.cx.name(key.1).to_string();
             self.error_help(
@@ -554,26 +555,43 @@ impl FnLower<'_, '_> {
 
     /// The string keys of the decorator's `attrs={...}` (`@pl.function(attrs={"split": ...})`).
     fn decorator_attr_keys(&self) -> Vec<String> {
-        let S::FunctionDef(def) = &self.ast().stmt(self.info.def).kind else { return Vec::new() };
-        let mut keys = Vec::new();
+        self.decorator_attrs(self.m, self.info.def).into_iter().map(|(k, _)| k).collect()
+    }
+
+    /// The entries of `attrs={...}` in the decorators of the function `def` of module `m`,
+    /// with string keys: (key, value).
+    fn decorator_attrs(&self, m: super::ModuleId, def: ast::StmtId) -> Vec<(String, ast::ExprId)> {
+        let tree = &self.cx.modules[m].ast;
+        let S::FunctionDef(def) = &tree.stmt(def).kind else { return Vec::new() };
+        let mut out = Vec::new();
         for d in &def.decorators {
-            let E::Call { args, .. } = &self.ast().expr(d.expr).kind else { continue };
+            let E::Call { args, .. } = &tree.expr(d.expr).kind else { continue };
             for a in args {
                 let ArgKind::Keyword(k) = a.kind else { continue };
                 if self.cx.name(k.name) != "attrs" {
                     continue;
                 }
-                let E::Dict(entries) = &self.ast().expr(a.value).kind else { continue };
+                let E::Dict(entries) = &tree.expr(a.value).kind else { continue };
                 for entry in entries {
                     let Some(key) = entry.key else { continue };
-                    if let E::Str(pieces) = &self.ast().expr(key).kind {
-                        if let Some(v) = self.cx.string_value(self.m, pieces) {
-                            keys.push(v);
+                    if let E::Str(pieces) = &tree.expr(key).kind {
+                        if let Some(v) = self.cx.string_value(m, pieces) {
+                            out.push((v, entry.value));
                         }
                     }
                 }
             }
         }
-        keys
+        out
+    }
+
+    /// Whether the function `key` is an Opaque function marked `attrs={"auto_tile": True}`,
+    /// which PyPTO's AutoTile pass turns into a kernel schedule: one `pl.submit` may launch.
+    fn auto_tiled(&self, key: super::FnKey) -> bool {
+        let Some(f) = self.cx.func(key) else { return false };
+        let (m, def) = (f.module, f.def);
+        self.decorator_attrs(m, def)
+            .into_iter()
+            .any(|(k, v)| k == "auto_tile" && matches!(self.cx.modules[m].ast.expr(v).kind, E::True))
     }
 }
