@@ -12,6 +12,7 @@
 //!             ...
 //! ```
 
+use super::ops::{OpKind, Special};
 use super::{
     BinOp, CallAttrs, Callee, Dim, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, Program, ScopeKind, StmtId,
     StmtKind, Type, TypeId, UnOp, VarId,
@@ -80,6 +81,7 @@ pub fn programs(ps: &[Program], names: &Interner) -> String {
                 indent: 1,
                 uses_pld: Cell::new(false),
                 manual_auto_scopes: false,
+                reads_as_subscripts: false,
             };
             pr.function(f);
             out.push_str(&pr.out);
@@ -102,15 +104,30 @@ pub fn program(p: &Program, names: &Interner) -> String {
 
 /// One expression as source text (for messages).
 pub fn expr(p: &Program, names: &Interner, e: ExprId) -> String {
-    let mut pr =
-        Printer { p, names, out: String::new(), indent: 0, uses_pld: Cell::new(false), manual_auto_scopes: false };
+    let mut pr = Printer {
+        p,
+        names,
+        out: String::new(),
+        indent: 0,
+        uses_pld: Cell::new(false),
+        manual_auto_scopes: false,
+        reads_as_subscripts: false,
+    };
     pr.expr(e, Prec::Lowest);
     pr.out
 }
 
 /// A type as source text: `pl.Tensor[[64, 128], pl.FP32]`.
 pub fn type_text(p: &Program, names: &Interner, ty: TypeId) -> Option<String> {
-    let pr = Printer { p, names, out: String::new(), indent: 0, uses_pld: Cell::new(false), manual_auto_scopes: false };
+    let pr = Printer {
+        p,
+        names,
+        out: String::new(),
+        indent: 0,
+        uses_pld: Cell::new(false),
+        manual_auto_scopes: false,
+        reads_as_subscripts: false,
+    };
     pr.ty(ty)
 }
 
@@ -126,6 +143,9 @@ struct Printer<'a> {
     /// (`@pl.function(auto_scope=False)`): they are then `pl.scope()`, else the explicit
     /// `pl.auto_scope()` (which a hand-placed `pl.scope()` there could not round-trip).
     manual_auto_scopes: bool,
+    /// Whether an element read prints as a subscript `t[i, j]` (inside a `predicate=`,
+    /// which PyPTO's parser and plc read as written: one subscript against a literal).
+    reads_as_subscripts: bool,
 }
 
 impl<'a> Printer<'a> {
@@ -275,16 +295,50 @@ impl<'a> Printer<'a> {
         std::mem::replace(&mut self.out, saved)
     }
 
+    /// A keyword argument's value; a `predicate=` reads its element as a subscript.
+    fn keyword_text(&mut self, key: &str, e: ExprId) -> String {
+        let saved = self.reads_as_subscripts;
+        self.reads_as_subscripts = key == "predicate";
+        let text = self.text(e);
+        self.reads_as_subscripts = saved;
+        text
+    }
+
     fn text(&mut self, e: ExprId) -> String {
         let saved = std::mem::take(&mut self.out);
         self.expr(e, Prec::Lowest);
         std::mem::replace(&mut self.out, saved)
     }
 
+    /// The annotation an assignment prints: the variable's type where it is not the type
+    /// of the value (an op typed by its target's annotation, `pl.tile.tpop_from_aiv()`, or
+    /// an annotation narrower than what the value deduces), so that reading the text back
+    /// gives the variable that type again; nothing where the value's type is the
+    /// variable's or the type has no spelling.
+    fn assign_annotation(&self, var: VarId, value: ExprId) -> Option<String> {
+        let vt = self.p.var(var).ty;
+        let typed_by_target = match &self.p.expr(value).kind {
+            ExprKind::Call { callee: Callee::Op(op), args, .. } => {
+                (op.def().result)(&Presence { p: self.p, args }) == Ok(Type::Unknown)
+            }
+            _ => false,
+        };
+        if !typed_by_target && self.p.types.get(vt) == self.p.types.get(self.p.expr(value).ty) {
+            return None;
+        }
+        if matches!(self.p.types.get(vt), Type::Unknown) {
+            return None;
+        }
+        self.ty(vt)
+    }
+
     fn stmt(&mut self, id: StmtId, yield_to: &[VarId]) {
         match &self.p.stmt(id).kind {
             StmtKind::Assign { var, value } => {
-                let line = format!("{} = {}", self.var(*var), self.text(*value));
+                let line = match self.assign_annotation(*var, *value) {
+                    Some(ty) => format!("{}: {ty} = {}", self.var(*var), self.text(*value)),
+                    None => format!("{} = {}", self.var(*var), self.text(*value)),
+                };
                 self.line(&line);
             }
             StmtKind::Eval(e) => {
@@ -394,7 +448,8 @@ impl<'a> Printer<'a> {
                     }
                 }
                 for &(k, v) in &scope.attrs {
-                    args.push(format!("{}={}", self.names.get(k), self.text(v)));
+                    let key = self.names.get(k);
+                    args.push(format!("{key}={}", self.keyword_text(key, v)));
                 }
                 let binding = scope.task_id.map_or(String::new(), |t| format!(" as {}", self.var(t)));
                 let line = format!("with {head}({}){binding}:", args.join(", "));
@@ -511,6 +566,17 @@ impl<'a> Printer<'a> {
             }
             ExprKind::Call { callee, args, attrs } => match callee {
                 Callee::Func(f) | Callee::Submit(f) => self.function_call(*callee, *f, args, attrs),
+                Callee::Op(op)
+                    if self.reads_as_subscripts && matches!(op.def().kind, OpKind::Special(Special::Read)) =>
+                {
+                    let (Some(t), Some(i)) = (args[0], args[1]) else { return };
+                    self.expr(t, Prec::Postfix);
+                    let index = match &self.p.expr(i).kind {
+                        ExprKind::Tuple(items) => self.exprs(items),
+                        _ => self.text(i),
+                    };
+                    let _ = write!(self.out, "[{index}]");
+                }
                 Callee::Op(op) => {
                     let def = op.def();
                     let mut parts = Vec::new();
@@ -567,7 +633,7 @@ impl Printer<'_> {
         // A launch's options are keywords of `pl.submit`; a plain call keeps them in `attrs=`.
         let mut dict = Vec::new();
         for (key, v) in attrs.launch.iter() {
-            let text = self.text(v);
+            let text = self.keyword_text(key, v);
             if submit {
                 parts.push(format!("{key}={text}"));
             } else {
@@ -669,5 +735,35 @@ pub fn format_float(v: f64) -> String {
         } else {
             format!("{s}.0")
         }
+    }
+}
+
+/// A call's arguments as far as the printer knows them without evaluating any (which are
+/// given, and their types): enough to see that an op's rule leaves the result untyped
+/// when its typing arguments are absent (`pl.tile.tpop_from_aiv()` takes the type of its
+/// target's annotation).
+struct Presence<'a> {
+    p: &'a Program,
+    args: &'a [Option<ExprId>],
+}
+
+impl super::ops::Args for Presence<'_> {
+    fn ty(&self, i: usize) -> Option<&Type> {
+        self.args.get(i).copied().flatten().map(|e| self.p.ty(e))
+    }
+    fn dims(&self, _i: usize) -> Option<Vec<Dim>> {
+        None
+    }
+    fn dtype(&self, _i: usize) -> Option<super::DType> {
+        None
+    }
+    fn enum_value(&self, _i: usize) -> Option<super::EnumValue> {
+        None
+    }
+    fn int(&self, _i: usize) -> Option<i64> {
+        None
+    }
+    fn present(&self, i: usize) -> bool {
+        self.args.get(i).copied().flatten().is_some()
     }
 }

@@ -650,6 +650,12 @@ impl FnLower<'_, '_> {
                 }
                 value
             }
+            // A value typed by its target (`e: pl.Tile[...] = pl.tile.tpop_from_aiv()`) takes
+            // the annotated type, as PyPTO's parser gives it.
+            (_, Type::Unknown) if !matches!(declared, Type::Unknown) => {
+                self.cx.program.exprs[value.index()].ty = ty;
+                value
+            }
             (Type::Unknown, _) | (_, Type::Unknown) => value,
             _ => {
                 let types = &self.cx.program.types;

@@ -858,9 +858,10 @@ pub fn check_outlinable(
     pass: &str,
 ) -> bool {
     let f = &program.functions[&func];
+    let kept = kernel_spmd_regions(program, f);
     let mut first = None;
     visit::any_stmt(program, &f.body, |s| match &program.stmt(s).kind {
-        StmtKind::Scope(scope) if (target.matches)(&scope.kind) => {
+        StmtKind::Scope(scope) if (target.matches)(&scope.kind) && !kept.contains(&s) => {
             first = Some((s, scope.kind.construct()));
             true
         }
@@ -884,6 +885,31 @@ pub fn check_outlinable(
         .with_help("move the region into an orchestration function (Opaque, Orchestration or Graph)".to_string()),
     );
     false
+}
+
+/// The regions a kernel (an InCore, AIC or AIV function) keeps in place: each
+/// `pl.spmd(n)` region and the core-group region directly inside one (the body of
+/// `for i in pl.spmd(n):`). PyPTO's parser accepts them and its outlining passes skip
+/// kernels, so they are neither outlined nor E0412; the interpreter runs such a region's
+/// body once per block.
+pub fn kernel_spmd_regions(program: &Program, f: &crate::ir::Function) -> FxHashSet<StmtId> {
+    let mut kept = FxHashSet::default();
+    if !matches!(f.decl.kind, FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv) {
+        return kept;
+    }
+    visit::walk_stmts(program, &f.body, |s| {
+        let StmtKind::Scope(scope) = &program.stmt(s).kind else { return };
+        if !matches!(scope.kind, ScopeKind::Spmd { .. }) {
+            return;
+        }
+        kept.insert(s);
+        for &inner in &scope.body {
+            if matches!(&program.stmt(inner).kind, StmtKind::Scope(sc) if matches!(sc.kind, ScopeKind::InCore)) {
+                kept.insert(inner);
+            }
+        }
+    });
+    kept
 }
 
 /// The loop every outlining pass runs: outlines `target`'s regions from each of

@@ -55,9 +55,10 @@ pub fn check(property: Property, pass: &str, program: &Program, names: &Interner
                 _ => matches!(kind, ScopeKind::Cluster | ScopeKind::Spmd { .. }),
             };
             for f in program.functions.values() {
+                let kept = super::outline::kernel_spmd_regions(program, f);
                 visit::walk_stmts(program, &f.body, |s| {
                     if let StmtKind::Scope(scope) = &program.stmt(s).kind {
-                        if left(&scope.kind) {
+                        if left(&scope.kind) && !kept.contains(&s) {
                             report(
                                 program.stmt(s).loc,
                                 format!("a `{}` region is left in `{}`", scope.kind.construct(), names.get(f.name)),

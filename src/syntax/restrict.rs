@@ -28,6 +28,7 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) ->
         ast,
         diags,
         starred_targets: FxHashSet::default(),
+        predicate_literals: FxHashSet::default(),
         reported: FxHashMap::default(),
         compile_time: false,
         stack: Vec::new(),
@@ -101,6 +102,9 @@ struct Restrict<'a> {
     /// Starred elements of targets, which are allowed (`a, *rest = ...`). A statement's
     /// targets are checked before its expressions are walked.
     starred_targets: FxHashSet<ExprId>,
+    /// `+5` operands of a `predicate=` comparison, which PyPTO reads as the literal they
+    /// sign (it matches a predicate's operands syntactically); unary `+` is refused elsewhere.
+    predicate_literals: FxHashSet<ExprId>,
     /// The span of the last report of each construct.
     reported: FxHashMap<String, Span>,
     /// The expressions checked are those of a program factory's own statements or of a
@@ -256,6 +260,19 @@ impl Restrict<'_> {
         }
     }
 
+    /// Allows a signed literal `+N` as an operand of the comparison `value` of a
+    /// `predicate=` keyword.
+    fn predicate_literal(&mut self, value: ExprId) {
+        let ExprKind::Compare { first, rest } = &self.ast.expr(value).kind else { return };
+        for e in std::iter::once(*first).chain(rest.iter().map(|&(_, e)| e)) {
+            if let ExprKind::Unary { op: UnaryOp::Pos, operand } = &self.ast.expr(e).kind {
+                if matches!(self.ast.expr(*operand).kind, ExprKind::Int) {
+                    self.predicate_literals.insert(e);
+                }
+            }
+        }
+    }
+
     fn invalid_target(&mut self, id: ExprId, what: &str) {
         self.diags.push(
             Diagnostic::error(
@@ -309,7 +326,9 @@ impl Restrict<'_> {
                     }
                 }
             }
-            ExprKind::Unary { op: UnaryOp::Pos, .. } => self.unsupported(span, "unary `+`", "remove the `+`"),
+            ExprKind::Unary { op: UnaryOp::Pos, .. } if !self.predicate_literals.contains(&id) => {
+                self.unsupported(span, "unary `+`", "remove the `+`")
+            }
             ExprKind::Binary { op: BinOp::MatMul, .. } => {
                 self.unsupported(span, "the `@` operator", "multiply matrices with `pl.matmul(a, b)`")
             }
@@ -338,6 +357,7 @@ impl Restrict<'_> {
             ExprKind::Call { args, .. } => {
                 for arg in args {
                     match arg.kind {
+                        ArgKind::Keyword(k) if self.text(k.span) == "predicate" => self.predicate_literal(arg.value),
                         ArgKind::Star => self.unsupported(arg.span, "`*` unpacking in a call", "pass each argument"),
                         ArgKind::DoubleStar => {
                             self.unsupported(arg.span, "`**` unpacking in a call", "pass each keyword argument")
