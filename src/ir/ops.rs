@@ -1154,9 +1154,7 @@ fn window_arg(a: &dyn Args, i: usize, what: &str, expect: &str, ok: fn(DType) ->
 fn allreduce(a: &dyn Args) -> Result<Type, String> {
     window_arg(a, 0, "target", "FP16 or FP32", |d| matches!(d, DType::Fp16 | DType::Fp32))?;
     window_arg(a, 1, "signal", "INT32", |d| d == DType::Int32)?;
-    if let Some(m) = a.text(3).filter(|m| m != "mesh" && m != "ring") {
-        return Err(format!("mode must be 'mesh' or 'ring', got '{m}'"));
-    }
+    collective_mode(a, 3)?;
     if let Some(n) = a.int(4).filter(|&n| n < 1) {
         return Err(format!("core_num must be a positive integer, got {n}"));
     }
@@ -1168,11 +1166,27 @@ fn allreduce(a: &dyn Args) -> Result<Type, String> {
 fn reduce_scatter(a: &dyn Args) -> Result<Type, String> {
     window_arg(a, 0, "target", "any", |_| true)?;
     window_arg(a, 1, "signal", "INT32", |d| d == DType::Int32)?;
-    match a.enum_value(2) {
+    sum_only(a, 2, "a reduce-scatter")?;
+    same_as_first(a)
+}
+
+/// A collective's `mode=` argument `i`: `"mesh"` (the default) or `"ring"`.
+fn collective_mode(a: &dyn Args, i: usize) -> Result<String, String> {
+    match a.text(i) {
+        None => Ok("mesh".to_string()),
+        Some(m) if m == "mesh" || m == "ring" => Ok(m),
+        Some(m) => Err(format!("mode must be \"mesh\" or \"ring\", got {m:?}")),
+    }
+}
+
+/// A collective's `op=` argument `i` is `pld.ReduceOp.Sum` (or absent): the only
+/// reduction PyPTO lowers for `what`.
+fn sum_only(a: &dyn Args, i: usize, what: &str) -> Result<(), String> {
+    match a.enum_value(i) {
         Some(EnumValue::ReduceOp(op)) if op != ReduceOp::Sum => {
-            Err(format!("op must be pld.ReduceOp.Sum (the only reduction PyPTO lowers), got pld.ReduceOp.{op}"))
+            Err(format!("{what} supports only pld.ReduceOp.Sum, got pld.ReduceOp.{op}"))
         }
-        _ => same_as_first(a),
+        _ => Ok(()),
     }
 }
 
@@ -2764,31 +2778,26 @@ fn tile_ci(a: &dyn Args) -> Result<Type, String> {
 /// `nranks`; the ring form needs a positive constant `nranks`, `ReduceOp.Sum` and an FP32
 /// target (its signal's shape and its schedule are fixed at compile time).
 fn all_reduce_wrapper(a: &dyn Args) -> Result<Type, String> {
-    let mode = a.text(2).unwrap_or_else(|| "mesh".to_string());
-    match mode.as_str() {
-        "mesh" if a.present(3) => {
-            return Err("`nranks` is taken only with mode=\"ring\"; omit it for the mesh form".to_string())
+    if collective_mode(a, 2)? == "mesh" {
+        if a.present(3) {
+            return Err("`nranks` is taken only with mode=\"ring\"; omit it for the mesh form".to_string());
         }
-        "mesh" => {}
-        "ring" => {
-            if !matches!(a.int(3), Some(n) if n > 0) {
-                return Err("mode=\"ring\" needs `nranks`, a positive constant int (its signal's shape is fixed at compile time)".to_string());
-            }
-            if !matches!(a.enum_value(1), None | Some(EnumValue::ReduceOp(ReduceOp::Sum))) {
-                return Err("mode=\"ring\" supports only pld.ReduceOp.Sum".to_string());
-            }
-            dtype_of(a, 0, "the target of mode=\"ring\"", "FP32", |d| d == DType::Fp32)?;
+    } else {
+        if !matches!(a.int(3), Some(n) if n > 0) {
+            return Err(
+                "mode=\"ring\" needs `nranks`, a positive constant int (its signal's shape is fixed at compile time)"
+                    .to_string(),
+            );
         }
-        other => return Err(format!("mode must be \"mesh\" or \"ring\", got {other:?}")),
+        sum_only(a, 1, "mode=\"ring\"")?;
+        dtype_of(a, 0, "the target of mode=\"ring\"", "FP32", |d| d == DType::Fp32)?;
     }
     same_as_first(a)
 }
 
 /// `pld.reduce_scatter(target, *, op=Sum)`: the host collective implements `Sum` only.
 fn reduce_scatter_wrapper(a: &dyn Args) -> Result<Type, String> {
-    if !matches!(a.enum_value(1), None | Some(EnumValue::ReduceOp(ReduceOp::Sum))) {
-        return Err("the host reduce-scatter supports only pld.ReduceOp.Sum".to_string());
-    }
+    sum_only(a, 1, "the host reduce-scatter")?;
     same_as_first(a)
 }
 

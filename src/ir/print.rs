@@ -74,15 +74,7 @@ pub fn programs(ps: &[Program], names: &Interner) -> String {
                 out.push('\n');
             }
             first = false;
-            let mut pr = Printer {
-                p,
-                names,
-                out: String::new(),
-                indent: 1,
-                uses_pld: Cell::new(false),
-                manual_auto_scopes: false,
-                reads_as_subscripts: false,
-            };
+            let mut pr = Printer::new(p, names, 1);
             pr.function(f);
             out.push_str(&pr.out);
             uses_pld |= pr.uses_pld.get();
@@ -104,30 +96,14 @@ pub fn program(p: &Program, names: &Interner) -> String {
 
 /// One expression as source text (for messages).
 pub fn expr(p: &Program, names: &Interner, e: ExprId) -> String {
-    let mut pr = Printer {
-        p,
-        names,
-        out: String::new(),
-        indent: 0,
-        uses_pld: Cell::new(false),
-        manual_auto_scopes: false,
-        reads_as_subscripts: false,
-    };
+    let mut pr = Printer::new(p, names, 0);
     pr.expr(e, Prec::Lowest);
     pr.out
 }
 
 /// A type as source text: `pl.Tensor[[64, 128], pl.FP32]`.
 pub fn type_text(p: &Program, names: &Interner, ty: TypeId) -> Option<String> {
-    let pr = Printer {
-        p,
-        names,
-        out: String::new(),
-        indent: 0,
-        uses_pld: Cell::new(false),
-        manual_auto_scopes: false,
-        reads_as_subscripts: false,
-    };
+    let pr = Printer::new(p, names, 0);
     pr.ty(ty)
 }
 
@@ -149,6 +125,18 @@ struct Printer<'a> {
 }
 
 impl<'a> Printer<'a> {
+    fn new(p: &'a Program, names: &'a Interner, indent: usize) -> Self {
+        Printer {
+            p,
+            names,
+            out: String::new(),
+            indent,
+            uses_pld: Cell::new(false),
+            manual_auto_scopes: false,
+            reads_as_subscripts: false,
+        }
+    }
+
     fn line(&mut self, text: &str) {
         for _ in 0..self.indent {
             self.out.push_str("    ");
