@@ -169,6 +169,9 @@ impl Lowering<'_> {
                 return self.pl_constant(m, &path, span);
             }
             E::Binary { .. } | E::Bool { .. } => return self.eval_chain(m, e, local),
+            E::Unary { op: UnaryOp::Neg, operand } if self.negates_to_int_min(m, *operand) => {
+                Some(Const::Int(i64::MIN))
+            }
             E::Unary { op, operand } => {
                 let v = self.eval_const_in(m, *operand, local)?;
                 match (op, &v) {
@@ -450,6 +453,42 @@ impl Lowering<'_> {
             );
         }
         result
+    }
+
+    /// Whether `-operand` is the smallest 64-bit integer while `operand` is past 64 bits
+    /// (`-(2**63)`, `-9223372036854775808`): Python computes the operand without bounds,
+    /// so the negation is a valid constant though the operand alone is E0218.
+    pub(crate) fn negates_to_int_min(&self, m: ModuleId, operand: ast::ExprId) -> bool {
+        self.wide_int(m, operand) == Some(-i128::from(i64::MIN))
+    }
+
+    /// An integer constant expression (literals, `+ - * **` and `<<`) computed in 128
+    /// bits; `None` for anything else or past 128 bits.
+    fn wide_int(&self, m: ModuleId, id: ast::ExprId) -> Option<i128> {
+        let expr = self.ast(m).expr(id);
+        match &expr.kind {
+            E::Int => {
+                let text: String = self.text_of(m, expr.span).chars().filter(|&c| c != '_').collect();
+                text.parse::<i128>().ok().or_else(|| match parse_int(&text) {
+                    Some(Const::Int(v)) => Some(i128::from(v)),
+                    _ => None,
+                })
+            }
+            E::Unary { op: UnaryOp::Neg, operand } => self.wide_int(m, *operand)?.checked_neg(),
+            E::Unary { op: UnaryOp::Pos, operand } => self.wide_int(m, *operand),
+            E::Binary { op, lhs, rhs } => {
+                let (x, y) = (self.wide_int(m, *lhs)?, self.wide_int(m, *rhs)?);
+                match op {
+                    ast::BinOp::Add => x.checked_add(y),
+                    ast::BinOp::Sub => x.checked_sub(y),
+                    ast::BinOp::Mul => x.checked_mul(y),
+                    ast::BinOp::Pow => x.checked_pow(u32::try_from(y).ok()?),
+                    ast::BinOp::LShift if (0..127).contains(&y) => x.checked_mul(1i128 << y),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     pub(crate) fn text_of(&self, m: ModuleId, span: Span) -> &str {

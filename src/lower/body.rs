@@ -1849,11 +1849,8 @@ impl FnLower<'_, '_> {
             E::Unary { op, operand } => {
                 // `-(2**63)`: Python computes the operand without bounds, so the negation
                 // fits 64 bits though the operand does not.
-                if *op == ast::UnaryOp::Neg {
-                    let folded = self.wide_int(*operand).map(|w| -w);
-                    if let Some(n) = folded.filter(|w| *w == i128::from(i64::MIN)) {
-                        return Some(self.int(n as i64, span));
-                    }
+                if *op == ast::UnaryOp::Neg && self.cx.negates_to_int_min(self.m, *operand) {
+                    return Some(self.int(i64::MIN, span));
                 }
                 let v = self.expr(*operand)?;
                 self.unary(*op, v, span)
@@ -2257,36 +2254,6 @@ impl FnLower<'_, '_> {
         };
         let ty = self.types().scalar(dtype);
         Some(self.new_expr(ExprKind::Binary { op, lhs: a, rhs: b }, ty, span))
-    }
-
-    /// The value of an integer constant expression (literals, `+ - * **` and `<<`)
-    /// computed in 128 bits, as Python would without bounds; `None` for anything else or
-    /// past 128 bits.
-    fn wide_int(&self, id: ast::ExprId) -> Option<i128> {
-        let expr = self.ast().expr(id);
-        match &expr.kind {
-            E::Int => {
-                let text: String = self.cx.text_of(self.m, expr.span).chars().filter(|&c| c != '_').collect();
-                text.parse::<i128>().ok().or_else(|| match parse_int(&text) {
-                    Some(Const::Int(v)) => Some(i128::from(v)),
-                    _ => None,
-                })
-            }
-            E::Unary { op: ast::UnaryOp::Neg, operand } => self.wide_int(*operand)?.checked_neg(),
-            E::Unary { op: ast::UnaryOp::Pos, operand } => self.wide_int(*operand),
-            E::Binary { op, lhs, rhs } => {
-                let (x, y) = (self.wide_int(*lhs)?, self.wide_int(*rhs)?);
-                match op {
-                    ast::BinOp::Add => x.checked_add(y),
-                    ast::BinOp::Sub => x.checked_sub(y),
-                    ast::BinOp::Mul => x.checked_mul(y),
-                    ast::BinOp::Pow => x.checked_pow(u32::try_from(y).ok()?),
-                    ast::BinOp::LShift if (0..127).contains(&y) => x.checked_mul(1i128 << y),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
     }
 
     fn unary(&mut self, op: ast::UnaryOp, v: ExprId, span: Span) -> Option<ExprId> {

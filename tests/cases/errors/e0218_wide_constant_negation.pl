@@ -1,6 +1,6 @@
-# Python computes an integer constant without bounds, so `-(2**63)` is the smallest 64-bit
-# integer though `2**63` alone is not one; a value past 64 bits after the negation, or
-# without it, is still refused.
+# Python computes an integer constant without bounds, so `-(2**63)`, in a body or in a
+# module constant, is the smallest 64-bit integer though `2**63` alone is not one; a value
+# past 64 bits after the negation, or without it, is still refused.
 import pypto.language as pl
 
 
@@ -11,4 +11,14 @@ def bounds(x: pl.Tensor[[16], pl.FP32]) -> pl.Tensor[[16], pl.FP32]:
     shifted = -(1 << 63)
     too_low = -(2**63 + 1)
     too_high = 2**63
+    return x
+
+
+LOWEST = -(2**63)
+TOO_HIGH = 2**63
+
+
+@pl.function(type=pl.FunctionType.Orchestration)
+def module_bounds(x: pl.Tensor[[16], pl.FP32]) -> pl.Tensor[[16], pl.FP32]:
+    lowest = LOWEST
     return x
