@@ -643,6 +643,18 @@ impl Program {
         self.push_var(VarData { name, source, version: Some(version), ty, loc })
     }
 
+    /// [`Program::new_var`] for a call site's local `name` = `<param's name>__graph_arg<k>`
+    /// (`names::graph_arg`): its source name is `param`'s and it has no version, known
+    /// without taking the name apart again (a nameless `param` goes through `new_var`).
+    pub fn new_graph_arg(&mut self, names: &mut Interner, name: Symbol, param: VarId, ty: TypeId, loc: Loc) -> VarId {
+        let source = self.var(param).source;
+        if names.get(self.var(param).name).is_empty() {
+            return self.new_var(names, name, ty, loc);
+        }
+        debug_assert_eq!(names::split(names, name), (source, None), "{}", names.get(name));
+        self.push_var(VarData { name, source, version: None, ty, loc })
+    }
+
     /// A new variable with the name, type and location of `v`.
     pub fn copy_var(&mut self, v: VarId) -> VarId {
         let data = self.var(v).clone();

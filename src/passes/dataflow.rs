@@ -31,7 +31,10 @@ pub fn defs_in_order(p: &Program, block: &[StmtId]) -> Vec<VarId> {
 /// defined after it; one defined in a loop body is not defined after the loop (only the
 /// loop's return variables are); a scope's body is part of the block around it.
 pub fn live_in(p: &Program, block: &[StmtId]) -> Vec<VarId> {
-    let mut walk = LiveIn { p, defined: FxHashSet::default(), seen: FxHashSet::default(), order: Vec::new() };
+    // Sized for a small region: most have a few inputs and definitions, and a set grown
+    // from empty is rehashed at its 4th and 8th entries (7 fit in 8 buckets).
+    let set = || FxHashSet::with_capacity_and_hasher(7, Default::default());
+    let mut walk = LiveIn { p, defined: set(), seen: set(), order: Vec::with_capacity(8) };
     walk.block(block);
     walk.order
 }
@@ -133,29 +136,24 @@ impl LiveIn<'_> {
     }
 }
 
-/// The variables a block writes through a store (`pl.store(tile, offsets, t)` and the
-/// other store forms: the argument the op table marks as written, of an op whose result
-/// is that same tensor), nested scopes included, in first-write order. Narrower than
-/// "written": `pl.assemble` returns the updated tensor, and so is not a store.
-pub fn store_targets(p: &Program, block: &[StmtId]) -> Vec<VarId> {
-    let mut out = Vec::new();
-    let mut seen = FxHashSet::default();
-    visit::walk_block_exprs(p, block, |_, e| {
-        let ExprKind::Call { callee: Callee::Op(op), args, .. } = &p.expr(e).kind else { return };
-        if !op.def().is_store() {
-            return;
-        }
-        for (i, a) in args.iter().enumerate() {
-            if let (Some(a), Effect::Write) = (a, op.def().effect(i)) {
-                if let ExprKind::Var(v) = p.expr(*a).kind {
-                    if seen.insert(v) {
-                        out.push(v);
-                    }
-                }
+/// Calls `f` on each variable the expression node `e` writes through a store
+/// (`pl.store(tile, offsets, t)` and the other store forms: the argument the op table marks
+/// as written, of an op whose result is that same tensor), in argument order. Narrower
+/// than "written": `pl.assemble` returns the updated tensor, and so is not a store. A
+/// block's store targets, in first-write order, are what this gives over
+/// `visit::walk_block_exprs` (the outliner gathers them in its walk of a region's accesses).
+pub fn stores_in(p: &Program, e: ExprId, mut f: impl FnMut(VarId)) {
+    let ExprKind::Call { callee: Callee::Op(op), args, .. } = &p.expr(e).kind else { return };
+    if !op.def().is_store() {
+        return;
+    }
+    for (i, a) in args.iter().enumerate() {
+        if let (Some(a), Effect::Write) = (a, op.def().effect(i)) {
+            if let ExprKind::Var(v) = p.expr(*a).kind {
+                f(v);
             }
         }
-    });
-    out
+    }
 }
 
 /// The tensor a store expression writes (`pl.store(tile, offsets, t)` → `t`), if it is one.
@@ -321,7 +319,9 @@ mod tests {
         let (s, p) = lower(SEED);
         let body = region(&s, &p, "entry");
         assert_eq!(names(&s, &p, &live_in(&p, &body)), ["i", "w", "acc"]);
-        assert_eq!(names(&s, &p, &store_targets(&p, &body)), ["acc"]);
+        let mut stores = Vec::new();
+        visit::walk_block_exprs(&p, &body, |_, e| stores_in(&p, e, |v| stores.push(v)));
+        assert_eq!(names(&s, &p, &stores), ["acc"]);
         assert_eq!(names(&s, &p, &defs_in_order(&p, &body)), ["base", "band", "cur"]);
     }
 

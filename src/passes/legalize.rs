@@ -1079,7 +1079,7 @@ fn extend_call(
                 let ty = p.var(h.original).ty;
                 let local = {
                     let sym = cx.names.intern(&name);
-                    p.new_var(cx.names, sym, ty, loc)
+                    p.new_graph_arg(cx.names, sym, h.original, ty, loc)
                 };
                 pre.push(p.new_stmt(StmtKind::Assign { var: local, value }, loc));
                 binding.insert(h.original, p.new_expr(ExprKind::Var(local), ty, loc));

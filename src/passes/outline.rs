@@ -185,11 +185,13 @@ impl Outliner<'_> {
     fn block(&mut self, block: &[StmtId], required: &After<'_>, renames: &mut Renames) -> Block {
         let needs = dataflow::contains_target(self.program, block, |t| self.is_target(t));
         let mut last: FxHashMap<VarId, usize> = FxHashMap::default();
-        if needs.iter().any(|&n| n) {
+        if let Some(first) = needs.iter().position(|&n| n) {
             // The mentions gathered first, then hashed into a map of their number (a map
             // grown from empty rehashes at every doubling); a later mention overwrites.
+            // `After` asks only whether a variable is mentioned after a statement holding a
+            // region, so the statements up to the first such one need no walk.
             let mut mentions: Vec<(VarId, usize)> = Vec::new();
-            for (i, &s) in block.iter().enumerate() {
+            for (i, &s) in block.iter().enumerate().skip(first + 1) {
                 dataflow::mentioned(self.program, std::slice::from_ref(&s), &mut |v| mentions.push((v, i)));
             }
             last.reserve(mentions.len());
@@ -432,7 +434,9 @@ impl Outliner<'_> {
         // Regions nested in this one (of the same kind) were rejected or are outlined
         // from the new function by the pass's later runs; here the body moves as it is.
         let mut outputs: Vec<VarId> = Vec::new();
-        for v in dataflow::defs_in_order(self.program, &body) {
+        let defs = dataflow::defs_in_order(self.program, &body);
+        let defined = defs.len();
+        for v in defs {
             if used_after.contains(v) && !outputs.contains(&v) {
                 outputs.push(v);
             }
@@ -457,9 +461,11 @@ impl Outliner<'_> {
             }
         }
         let inputs = dataflow::live_in(self.program, &body);
-        let input_set: FxHashSet<VarId> = inputs.iter().copied().collect();
+        // Before the body moves into the new function (which renames its variables).
+        let Accesses { mut dirs, stores } = self.accesses(&inputs, &body);
         let stores: Vec<VarId> = if self.target.export_stores {
-            dataflow::store_targets(self.program, &body).into_iter().filter(|v| input_set.contains(v)).collect()
+            let input_set: FxHashSet<VarId> = inputs.iter().copied().collect();
+            stores.into_iter().filter(|v| input_set.contains(v)).collect()
         } else {
             Vec::new()
         };
@@ -480,9 +486,7 @@ impl Outliner<'_> {
         let options = self.region_options(fname, &kind, &attrs, &inputs, loc);
 
         let results: Vec<VarId> = outputs.iter().chain(&stores).copied().collect();
-        // Before the body moves into the new function (which renames its variables).
-        let mut dirs = self.directions(&inputs, &body, &stores);
-        let (params, new_body, return_types) = self.function_body(&inputs, body, &results, loc);
+        let (params, new_body, return_types) = self.function_body(&inputs, body, defined, &results, loc);
         if func_kind == FuncKind::Graph {
             // A graph's boundary tensors all exist before the call (the region captured
             // them): one the region only writes is InOut, not Out, which on a graph would
@@ -569,14 +573,18 @@ impl Outliner<'_> {
     /// own statements with fresh variables (the function has names of its own; the region
     /// is replaced by a call, so its statements move rather than being copied), then a
     /// return of the results. Returns the parameters, the body and the result types.
+    /// `defined` is how many variables the body defines (the map of fresh variables is
+    /// sized for them and the inputs, not grown from empty).
     fn function_body(
         &mut self,
         inputs: &[VarId],
         body: Block,
+        defined: usize,
         results: &[VarId],
         loc: Loc,
     ) -> (Vec<VarId>, Block, Vec<TypeId>) {
-        let mut map: FxHashMap<VarId, VarId> = FxHashMap::default();
+        let mut map: FxHashMap<VarId, VarId> =
+            FxHashMap::with_capacity_and_hasher(inputs.len() + defined, Default::default());
         let mut params = Vec::with_capacity(inputs.len());
         for &v in inputs {
             let pv = self.program.copy_var(v);
@@ -748,10 +756,12 @@ impl Outliner<'_> {
         o
     }
 
-    /// The direction of each input: written (by an op's written argument, or as the
-    /// argument of a called function's Out/InOut parameter) makes it Out, or InOut when it
-    /// is also read; otherwise In. A stored tensor is at least Out.
-    fn directions(&self, inputs: &[VarId], body: &[StmtId], stores: &[VarId]) -> Vec<Direction> {
+    /// What a region does with its inputs, in one walk of its expressions: the direction
+    /// of each input (written, by an op's written argument or as the argument of a called
+    /// function's Out/InOut parameter, makes it Out, or InOut when it is also read;
+    /// otherwise In; a stored tensor is written, so at least Out), and every variable the
+    /// region stores into (`dataflow::stores_in`), in first-write order.
+    fn accesses(&self, inputs: &[VarId], body: &[StmtId]) -> Accesses {
         let p = &*self.program;
         let mut index: FxHashMap<VarId, usize> = inputs.iter().enumerate().map(|(i, &v)| (v, i)).collect();
         // A loop carry that starts as an input is that input: a write through it (a kernel
@@ -771,6 +781,7 @@ impl Outliner<'_> {
         let mut mentions = vec![0u32; inputs.len()];
         let mut written_only = vec![0u32; inputs.len()];
         let mut written = vec![false; inputs.len()];
+        let (mut stores, mut stored): (Vec<VarId>, FxHashSet<VarId>) = Default::default();
         visit::walk_block_exprs(p, body, |_, e| match &p.expr(e).kind {
             ExprKind::Var(v) => {
                 if let Some(&i) = index.get(v) {
@@ -778,6 +789,11 @@ impl Outliner<'_> {
                 }
             }
             ExprKind::Call { callee, args, .. } => {
+                dataflow::stores_in(p, e, |v| {
+                    if stored.insert(v) {
+                        stores.push(v);
+                    }
+                });
                 for (k, a) in args.iter().enumerate() {
                     let Some(ExprKind::Var(v)) = a.map(|a| &p.expr(a).kind) else { continue };
                     let Some(&i) = index.get(v) else { continue };
@@ -801,19 +817,24 @@ impl Outliner<'_> {
             }
             _ => {}
         });
-        for t in stores {
-            if let Some(&i) = index.get(t) {
-                written[i] = true;
-            }
-        }
-        (0..inputs.len())
+        // A store's target is its op's written argument, counted above.
+        let dirs = (0..inputs.len())
             .map(|i| match (mentions[i] > written_only[i], written[i]) {
                 (_, false) => Direction::In,
                 (false, true) => Direction::Out,
                 (true, true) => Direction::InOut,
             })
-            .collect()
+            .collect();
+        Accesses { dirs, stores }
     }
+}
+
+/// What a region does with its inputs and the tensors it stores into ([`Outliner::accesses`]).
+struct Accesses {
+    /// The direction of each input, in the inputs' order.
+    dirs: Vec<Direction>,
+    /// Every variable the region stores into, in first-write order.
+    stores: Vec<VarId>,
 }
 
 /// An error in a region being outlined, at the variable or the option entry it is about.
