@@ -1761,6 +1761,31 @@ fn tensor_view(a: &dyn Args) -> Result<Type, String> {
     }
 }
 
+/// `tensor.as_layout(tensor, layout)`: the source's storage read under `layout`. plc's
+/// tensors are row-major (ND), so ND keeps the type and DN swaps the last two axes, as
+/// PyPTO's flip of an ND source does; NZ and the MX layouts are tile layouts (PyPTO: "NZ
+/// layout is not allowed" on a tensor).
+fn tensor_as_layout(a: &dyn Args) -> Result<Type, String> {
+    use super::enums::Layout;
+    let ty = a.ty(0).ok_or("missing argument")?;
+    match a.enum_value(1) {
+        Some(EnumValue::Layout(l @ (Layout::Nz | Layout::MxAZz | Layout::MxBNn))) => {
+            Err(format!("the {l} layout is not allowed on a tensor (ND or DN)"))
+        }
+        Some(EnumValue::Layout(Layout::Dn)) => match ty.shape() {
+            Some(s) if s.len() < 2 => Err(format!("a DN layout needs at least 2 dimensions, got {}", s.len())),
+            Some(s) => {
+                let mut s = s.to_vec();
+                let n = s.len();
+                s.swap(n - 2, n - 1);
+                Ok(with_view_shape(ty, s))
+            }
+            None => Ok(ty.clone()),
+        },
+        _ => Ok(ty.clone()),
+    }
+}
+
 /// The extent lists `first` and `second` (both optional arguments) have as many items
 /// (`what` names them in the message).
 fn same_rank(a: &dyn Args, first: usize, second: usize, what: (&str, &str)) -> Result<(), String> {
@@ -4358,6 +4383,11 @@ ops! {
     TensorView = "tensor.view", Tensor, ["pl.tensor.view"], None,
         &[req(P::Tensor, K::Tensor), opt(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Layout, K::Enum("TensorLayout"))],
         tensor_view, true, OpKind::Special(Special::View);
+    // `pl.tensor.as_layout(t, layout=L)` (newer than ops.md): the same storage under layout
+    // L, a view whose last two axes swap for DN (PyPTO's ND <-> DN flip).
+    TensorAsLayout = "tensor.as_layout", Tensor, ["pl.tensor.as_layout"], None,
+        &[req(P::Tensor, K::Tensor), req(P::Layout, K::Enum("TensorLayout"))],
+        tensor_as_layout, true, OpKind::Special(Special::View);
     TensorAssemble = "tensor.assemble", Tensor, ["pl.tensor.assemble"], Some("assemble"),
         &[write(P::Target, K::Tensor), req(P::Source, K::Value), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
         same_as_first, false, OpKind::Special(Special::Assemble);
