@@ -935,6 +935,16 @@ pub fn scalar_rhs_form(op: Op) -> Option<Op> {
     SCALAR_RHS_FORMS.iter().find(|(tiles, _)| *tiles == op).map(|(_, scalar)| *scalar)
 }
 
+/// The rows a call goes to when it names a keyword of another form: PyPTO's unified
+/// `pl.gather(tile, mask_pattern=...)` / `pl.tile.gather(tile, mask_pattern=...)` is
+/// `tile.gather_mask` (the index form `tile.gather(src, indices, tmp)` takes no pattern).
+const KEYWORD_FORMS: &[(Op, &str, Op)] = &[(Op::TileGather, "mask_pattern", Op::TileGatherMask)];
+
+/// The row a call of `op` goes to when it is given the keyword `key`.
+pub fn keyword_form(op: Op, key: &str) -> Option<Op> {
+    KEYWORD_FORMS.iter().find(|(o, k, _)| *o == op && *k == key).map(|(_, _, form)| *form)
+}
+
 /// The spellings that reach another row when their first operand is a tile (ops.md
 /// §2.7.4: `pld.remote_store(src, ...)` is `pld.tensor.remote_store` of a tensor and
 /// `pld.tile.remote_store` of a tile; `pld.tensor.remote_store` itself takes tensors).
