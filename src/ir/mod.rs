@@ -420,6 +420,11 @@ impl ExprKind {
 /// (`attrs={"k": v}` is the attribute `attrs:k`, printed back as the dict).
 pub const LOOP_ATTR: &str = "attrs:";
 
+/// The loop attribute that marks the `pl.parallel(2)` loop a `pl.split_aiv(2, mode=M)`
+/// region is lowered to (`attrs={"split_aiv": M}`): the loop runs both lanes, so a value
+/// its body defines has one after it (ConvertToSSA, `docs/passes.md`).
+pub const SPLIT_AIV_ATTR: &str = "attrs:split_aiv";
+
 pub type Block = Vec<StmtId>;
 
 #[derive(Clone, Debug, PartialEq)]

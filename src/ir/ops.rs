@@ -935,6 +935,16 @@ pub fn scalar_rhs_form(op: Op) -> Option<Op> {
     SCALAR_RHS_FORMS.iter().find(|(tiles, _)| *tiles == op).map(|(_, scalar)| *scalar)
 }
 
+/// The rows a call goes to when it names a keyword of another form: PyPTO's unified
+/// `pl.gather(tile, mask_pattern=...)` / `pl.tile.gather(tile, mask_pattern=...)` is
+/// `tile.gather_mask` (the index form `tile.gather(src, indices, tmp)` takes no pattern).
+const KEYWORD_FORMS: &[(Op, &str, Op)] = &[(Op::TileGather, "mask_pattern", Op::TileGatherMask)];
+
+/// The row a call of `op` goes to when it is given the keyword `key`.
+pub fn keyword_form(op: Op, key: &str) -> Option<Op> {
+    KEYWORD_FORMS.iter().find(|(o, k, _)| *o == op && *k == key).map(|(_, _, form)| *form)
+}
+
 /// The spellings that reach another row when their first operand is a tile (ops.md
 /// §2.7.4: `pld.remote_store(src, ...)` is `pld.tensor.remote_store` of a tensor and
 /// `pld.tile.remote_store` of a tile; `pld.tensor.remote_store` itself takes tensors).
@@ -1757,6 +1767,31 @@ fn tensor_view(a: &dyn Args) -> Result<Type, String> {
             s.swap(n - 2, n - 1);
             Ok(with_view_shape(ty, s))
         }
+        _ => Ok(ty.clone()),
+    }
+}
+
+/// `tensor.as_layout(tensor, layout)`: the source's storage read under `layout`. plc's
+/// tensors are row-major (ND), so ND keeps the type and DN swaps the last two axes, as
+/// PyPTO's flip of an ND source does; NZ and the MX layouts are tile layouts (PyPTO: "NZ
+/// layout is not allowed" on a tensor).
+fn tensor_as_layout(a: &dyn Args) -> Result<Type, String> {
+    use super::enums::Layout;
+    let ty = a.ty(0).ok_or("missing argument")?;
+    match a.enum_value(1) {
+        Some(EnumValue::Layout(l @ (Layout::Nz | Layout::MxAZz | Layout::MxBNn))) => {
+            Err(format!("the {l} layout is not allowed on a tensor (ND or DN)"))
+        }
+        Some(EnumValue::Layout(Layout::Dn)) => match ty.shape() {
+            Some(s) if s.len() < 2 => Err(format!("a DN layout needs at least 2 dimensions, got {}", s.len())),
+            Some(s) => {
+                let mut s = s.to_vec();
+                let n = s.len();
+                s.swap(n - 2, n - 1);
+                Ok(with_view_shape(ty, s))
+            }
+            None => Ok(ty.clone()),
+        },
         _ => Ok(ty.clone()),
     }
 }
@@ -4358,6 +4393,11 @@ ops! {
     TensorView = "tensor.view", Tensor, ["pl.tensor.view"], None,
         &[req(P::Tensor, K::Tensor), opt(P::Shape, K::Shape), opt(P::ValidShape, K::Shape), opt(P::Layout, K::Enum("TensorLayout"))],
         tensor_view, true, OpKind::Special(Special::View);
+    // `pl.tensor.as_layout(t, layout=L)` (newer than ops.md): the same storage under layout
+    // L, a view whose last two axes swap for DN (PyPTO's ND <-> DN flip).
+    TensorAsLayout = "tensor.as_layout", Tensor, ["pl.tensor.as_layout"], None,
+        &[req(P::Tensor, K::Tensor), req(P::Layout, K::Enum("TensorLayout"))],
+        tensor_as_layout, true, OpKind::Special(Special::View);
     TensorAssemble = "tensor.assemble", Tensor, ["pl.tensor.assemble"], Some("assemble"),
         &[write(P::Target, K::Tensor), req(P::Source, K::Value), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
         same_as_first, false, OpKind::Special(Special::Assemble);

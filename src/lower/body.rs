@@ -3055,6 +3055,7 @@ impl FnLower<'_, '_> {
                 return self.split_transfer(gather, &spelled, args, span);
             }
             let (op, first) = self.scalar_form(op, args)?;
+            let op = self.keyword_form(op, args);
             return self.op_call(op, &spelled, args, span, first);
         }
         let base = path.rsplit('.').next().unwrap_or(path);
@@ -3157,6 +3158,17 @@ impl FnLower<'_, '_> {
         Some(self.new_expr(kind, ty, span))
     }
 
+    /// The row a call of `op` goes to: another form's when a keyword names it
+    /// (`ops::keyword_form`: `pl.tile.gather(t, mask_pattern=...)` is `tile.gather_mask`).
+    fn keyword_form(&self, op: Op, args: &[ast::Arg]) -> Op {
+        args.iter()
+            .find_map(|a| match a.kind {
+                ArgKind::Keyword(k) => ops::keyword_form(op, self.cx.name(k.name)),
+                _ => None,
+            })
+            .unwrap_or(op)
+    }
+
     /// A unified op (`pl.add`, `pl.tile.add` spelled by its unified name): the row of the
     /// level of the first operand (tensor, tile or scalar), or a scalar operator.
     fn unified_call(
@@ -3205,6 +3217,7 @@ impl FnLower<'_, '_> {
                     }
                     pre.push((second.value, w));
                 }
+                let op = self.keyword_form(op, args);
                 return self.op_call_with(op, spelled, args, span, &pre);
             }
         }

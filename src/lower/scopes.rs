@@ -1163,6 +1163,8 @@ impl FnLower<'_, '_> {
         if let Some(ExprKind::Enum(EnumValue::SplitMode(m))) = mode.map(|e| self.cx.program.expr(e).kind.clone()) {
             self.split_aiv = Some(m);
         }
+        // The loop is marked as the lanes' loop, with its mode.
+        let marker = mode.map(|e| (self.cx.intern(crate::ir::SPLIT_AIV_ATTR), e)).into_iter().collect();
         let (start, step) = (self.int(0, header), self.int(1, header));
         // Outside device code the loop gets a core-group region of its own, as PyPTO wraps it.
         let device = self.in_device_code();
@@ -1171,20 +1173,7 @@ impl FnLower<'_, '_> {
         }
         let mut inner = Vec::new();
         let into = if device { &mut *out } else { &mut inner };
-        self.loop_with(
-            ForKind::Parallel,
-            target,
-            None,
-            start,
-            two,
-            step,
-            Vec::new(),
-            body,
-            span,
-            false,
-            SPLIT_AIV,
-            into,
-        );
+        self.loop_with(ForKind::Parallel, target, None, start, two, step, marker, body, span, false, SPLIT_AIV, into);
         if device {
             return;
         }

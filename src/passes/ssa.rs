@@ -17,12 +17,12 @@
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::ir::names::{versioned_name, Role, Version, Versioned};
-use crate::ir::ops::Op;
+use crate::ir::ops::{Op, Param};
 use crate::ir::visit::{self, Rewriter};
 use crate::ir::Type;
 use crate::ir::{
-    Block, CallAttrs, Callee, DType, Dim, Direction, ExprId, ExprKind, Function, IfStmt, IterArg, Loc, Program, Scope,
-    ScopeKind, StmtId, StmtKind, TypeId, VarId,
+    Block, CallAttrs, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, Function, IfStmt, IterArg, Loc,
+    Program, Scope, ScopeKind, StmtId, StmtKind, TypeId, Types, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -494,8 +494,9 @@ impl Ssa<'_, '_> {
                 let start = self.subst(start);
                 let stop = self.subst(stop);
                 let step = self.subst(step);
-                let attrs = attrs.iter().map(|&(k, e)| (k, self.subst(e))).collect();
-                let lp = self.loop_stmt(id, Some(var), None, &iter_args, &body, &return_vars, loc);
+                let attrs: Vec<_> = attrs.iter().map(|&(k, e)| (k, self.subst(e))).collect();
+                let lanes = attrs.iter().any(|&(k, _)| self.cx.names.get(k) == crate::ir::SPLIT_AIV_ATTR);
+                let lp = self.loop_stmt(id, Some(var), None, lanes, &iter_args, &body, &return_vars, loc);
                 StmtKind::For {
                     kind,
                     var: lp.var.expect("a for loop has a variable"),
@@ -509,7 +510,7 @@ impl Ssa<'_, '_> {
                 }
             }
             StmtKind::While { cond, iter_args, body, return_vars } => {
-                let lp = self.loop_stmt(id, None, Some(cond), &iter_args, &body, &return_vars, loc);
+                let lp = self.loop_stmt(id, None, Some(cond), false, &iter_args, &body, &return_vars, loc);
                 StmtKind::While {
                     cond: lp.cond.expect("a while loop has a condition"),
                     iter_args: lp.iter_args,
@@ -695,12 +696,59 @@ impl Ssa<'_, '_> {
         })
     }
 
+    /// The initial value of a value first defined in the body of a `pl.split_aiv` region
+    /// (the lanes' loop) and read after it, when nothing of its type stands in: a new value
+    /// of the type (a tile or tensor created with its shape, a scalar zero). The loop runs
+    /// both lanes, so no path reads it; after the region the value is the last lane's.
+    /// `None` for other types and for shapes with extents known only inside the body.
+    fn lane_stand_in(&mut self, ty: TypeId, loc: Loc) -> Option<ExprId> {
+        let (op, shape, dtype, memory) = match self.p.types.get(ty).clone() {
+            Type::Scalar(d) => {
+                let kind = match d {
+                    DType::Bool => ExprKind::Bool(false),
+                    d if d.is_float() => ExprKind::Float(0.0),
+                    _ => ExprKind::Int(0),
+                };
+                return Some(self.p.new_expr(kind, ty, loc));
+            }
+            Type::Tile { shape, dtype, memory } => (Op::TileCreate, shape, dtype, memory),
+            Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false } => {
+                (Op::TensorCreate, shape, dtype, None)
+            }
+            _ => return None,
+        };
+        let index = self.p.types.scalar(DType::Index);
+        let mut extents = Vec::with_capacity(shape.len());
+        for d in shape {
+            let kind = match d {
+                Dim::Const(n) => ExprKind::Int(n),
+                Dim::Dyn(name) => ExprKind::DynDim(name),
+                Dim::Var(_) | Dim::Unknown => return None,
+            };
+            extents.push(self.p.new_expr(kind, index, loc));
+        }
+        let tuple_ty = self.p.types.intern(Type::Tuple(vec![index; extents.len()]));
+        let shape = self.p.new_expr(ExprKind::Tuple(extents), tuple_ty, loc);
+        let dtype = self.p.new_expr(ExprKind::DType(dtype), Types::UNKNOWN, loc);
+        let def = op.def();
+        let mut args = vec![None; def.params.len()];
+        args[def.param_index(Param::Shape)?] = Some(shape);
+        args[def.param_index(Param::Dtype)?] = Some(dtype);
+        if let Some(m) = memory {
+            let m = self.p.new_expr(ExprKind::Enum(EnumValue::MemorySpace(m)), Types::UNKNOWN, loc);
+            args[def.param_index(Param::TargetMemory)?] = Some(m);
+        }
+        let kind = ExprKind::Call { callee: Callee::Op(op), args, attrs: CallAttrs::none() };
+        Some(self.p.new_expr(kind, ty, loc))
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn loop_stmt(
         &mut self,
         id: StmtId,
         loop_var: Option<VarId>,
         cond: Option<ExprId>,
+        lanes: bool,
         iter_args: &[IterArg],
         body: &[StmtId],
         return_vars: &[VarId],
@@ -719,7 +767,8 @@ impl Ssa<'_, '_> {
                 continue;
             }
             let ty = self.subst_ty(self.p.var(k).ty);
-            if let Some(init) = self.escaping_init(ty, loc) {
+            let init = self.escaping_init(ty, loc).or_else(|| lanes.then(|| self.lane_stand_in(ty, loc)).flatten());
+            if let Some(init) = init {
                 escaping.push((k, init));
             }
         }
