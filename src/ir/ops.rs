@@ -643,6 +643,9 @@ pub struct ParamDef {
     pub kind: ArgKind,
     pub required: bool,
     pub effect: Effect,
+    /// Keyword-only in PyPTO's signature (after its `*`): a call may not pass it
+    /// positionally. Such parameters come after every positional one in a row.
+    pub keyword_only: bool,
 }
 
 /// What a result-type rule can ask about the arguments of a call.
@@ -784,6 +787,12 @@ impl OpDef {
             return None;
         }
         self.keyword_index(keyword)
+    }
+
+    /// How many parameters a call may pass positionally: those before the first
+    /// keyword-only one.
+    pub fn positional_count(&self) -> usize {
+        self.params.iter().take_while(|p| !p.keyword_only).count()
     }
 
     /// A parameter's name as a call spelled `spelled` writes it (the operand's keyword for
@@ -979,29 +988,34 @@ pub fn scalar_operator(unified: &str) -> Option<ScalarOp> {
 // ---------------------------------------------------------------- parameter helpers
 
 const fn req(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: true, effect: Effect::Read }
+    ParamDef { name, kind, required: true, effect: Effect::Read, keyword_only: false }
 }
 
 const fn opt(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: false, effect: Effect::Read }
+    ParamDef { name, kind, required: false, effect: Effect::Read, keyword_only: false }
+}
+
+/// An optional keyword-only parameter (`pl.split(mode, *, slot_num=None)`).
+const fn opt_kw(name: Param, kind: ArgKind) -> ParamDef {
+    ParamDef { name, kind, required: false, effect: Effect::Read, keyword_only: true }
 }
 
 const fn write(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: true, effect: Effect::Write }
+    ParamDef { name, kind, required: true, effect: Effect::Write, keyword_only: false }
 }
 
 const fn read_write(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: true, effect: Effect::ReadWrite }
+    ParamDef { name, kind, required: true, effect: Effect::ReadWrite, keyword_only: false }
 }
 
 /// An optional output (`executed=` of `pl.tile.mrgsort`).
 const fn opt_write(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: false, effect: Effect::Write }
+    ParamDef { name, kind, required: false, effect: Effect::Write, keyword_only: false }
 }
 
 /// An optional argument the op reads and updates (the `signal` of `pld.tensor.allreduce`).
 const fn opt_read_write(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: false, effect: Effect::ReadWrite }
+    ParamDef { name, kind, required: false, effect: Effect::ReadWrite, keyword_only: false }
 }
 
 // ---------------------------------------------------------------- result rules
@@ -4760,7 +4774,7 @@ ops! {
     // ---- optimisation entries of `pl.at(..., optimizations=[...])`, also spelled through
     // their module, `pl.optimizations.split(...)`
     OptimizationSplit = "optimization.split", Optimization, ["pl.split", "pl.optimizations.split"], None,
-        &[req(P::Mode, K::Enum("SplitMode")), opt(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
+        &[req(P::Mode, K::Enum("SplitMode")), opt_kw(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
     OptimizationCrossCoreSlot = "optimization.cross_core_slot", Optimization, ["pl.cross_core_slot", "pl.optimizations.cross_core_slot"], None,
         &[req(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
     // A constant, not a call: `optimizations=[pl.auto_chunk]` asks PyPTO to chunk the

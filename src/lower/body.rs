@@ -3418,6 +3418,19 @@ impl FnLower<'_, '_> {
             );
             return None;
         }
+        let max_positional = def.positional_count();
+        if positional > max_positional {
+            let keywords: Vec<&str> =
+                (max_positional..def.params.len()).map(|i| def.param_spelling_as(i, spelled)).collect();
+            self.error_help(
+                Code::E0202,
+                span,
+                format!("{spelled}() takes at most {max_positional} positional argument(s), got {positional}"),
+                "too many positional arguments",
+                format!("pass {} by keyword", keywords.join(", ")),
+            );
+            return None;
+        }
         let missing: Vec<&str> = def
             .params
             .iter()
