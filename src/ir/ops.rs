@@ -1942,6 +1942,18 @@ fn packed_mask(a: &dyn Args) -> Result<Type, String> {
     Ok(Type::Tile { shape, dtype: DType::UInt8, memory: Some(MemorySpace::Vec) })
 }
 
+/// `tile.cmp`/`tile.cmps`: `cmp_type` is one of PyPTO's six comparisons (0..5: eq, ne, lt,
+/// le, gt, ge) and two tile operands broadcast; the result is [`packed_mask`].
+fn tile_compare(a: &dyn Args) -> Result<Type, String> {
+    if let Some(c) = a.int(2).filter(|c| !(0..=5).contains(c)) {
+        return Err(format!("cmp_type must be 0..5 (eq, ne, lt, le, gt, ge), got {c}"));
+    }
+    if let (Some(l), Some(Type::Tile { shape: r, .. })) = (a.ty(0).and_then(Type::shape), a.ty(1)) {
+        broadcast(l, r)?;
+    }
+    packed_mask(a)
+}
+
 /// `tensor.cmp(lhs, rhs)`: 0/1 values in promote(lhs, rhs) (a scalar rhs keeps lhs's dtype).
 fn tensor_cmp(a: &dyn Args) -> Result<Type, String> {
     let lhs = a.ty(0).ok_or("missing lhs")?;
@@ -1991,6 +2003,16 @@ fn elementwise(a: &dyn Args) -> Result<Type, String> {
         (Some(l), Some(r)) if l != r => Ok(with_dtype(&ty, promote(l, r))),
         _ => Ok(ty),
     }
+}
+
+/// `tile.addc`/`tile.subc` of three tiles: PyPTO requires their shapes to broadcast
+/// together; the result keeps the first operand's type.
+fn three_tiles(a: &dyn Args) -> Result<Type, String> {
+    let shapes: Vec<&[Dim]> = (0..3).filter_map(|i| a.ty(i).and_then(Type::shape)).collect();
+    if let [x, y, z] = shapes.as_slice() {
+        broadcast(&broadcast(x, y)?, z)?;
+    }
+    same_as_first(a)
 }
 
 /// The extent `i` of a shaped type, `Unknown` when it is not known.
@@ -4694,14 +4716,14 @@ ops! {
     TileNot = "tile.not_", Tile, ["pl.tile.not_"], Some("not_"), &[req(P::Tile, K::Tile)], tile_not, false, OpKind::Unary(UnaryFn::Not);
     TilePrelu = "tile.prelu", Tile, ["pl.tile.prelu"], Some("prelu"),
         &[req(P::Tile, K::Tile), req(P::Slope, K::Tile), req(P::Tmp, K::Tile)], tile_prelu, false, OpKind::Special(Special::Prelu);
-    TileAddc = "tile.addc", Tile, ["pl.tile.addc"], Some("addc"), S_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Add);
-    TileSubc = "tile.subc", Tile, ["pl.tile.subc"], Some("subc"), S_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
+    TileAddc = "tile.addc", Tile, ["pl.tile.addc"], Some("addc"), S_TERNARY, three_tiles, false, OpKind::Chain(BinaryFn::Add);
+    TileSubc = "tile.subc", Tile, ["pl.tile.subc"], Some("subc"), S_TERNARY, three_tiles, false, OpKind::Chain(BinaryFn::Sub);
     TileAddsc = "tile.addsc", Tile, ["pl.tile.addsc"], Some("addsc"), S_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Add);
     TileSubsc = "tile.subsc", Tile, ["pl.tile.subsc"], Some("subsc"), S_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
     TileCmp = "tile.cmp", Tile, ["pl.tile.cmp"], Some("cmp"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::CmpType, K::Int)], packed_mask, false, OpKind::Compare;
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::CmpType, K::Int)], tile_compare, false, OpKind::Compare;
     TileCmps = "tile.cmps", Tile, ["pl.tile.cmps"], Some("cmps"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], packed_mask, false, OpKind::Compare;
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], tile_compare, false, OpKind::Compare;
     TileSel = "tile.sel", Tile, ["pl.tile.sel"], Some("sel"),
         &[req(P::Mask, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Tmp, K::Tile)], same_as_second, false, OpKind::Special(Special::Sel);
     TileSels = "tile.sels", Tile, ["pl.tile.sels"], Some("sels"),

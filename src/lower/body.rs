@@ -3622,6 +3622,16 @@ impl FnLower<'_, '_> {
         let name = def.print_name();
         let mut ok = true;
         for i in items.iter().copied() {
+            // PyPTO's extents and positions are integer scalars (INT64/UINT64/INDEX).
+            if let Type::Scalar(d) = self.ty(i) {
+                if d.is_float() {
+                    let span = self.cx.program.expr(i).loc.span;
+                    let m = format!("argument `{}` of {name}(): each {what} must be an integer, got {d}", p.name);
+                    self.error(Code::E0217, span, m, "not an integer");
+                    ok = false;
+                    continue;
+                }
+            }
             if let ExprKind::Int(n) = self.cx.program.expr(i).kind {
                 if let Err(m) = crate::ir::limits::check_extent(n, format_args!("the {what}")) {
                     let span = self.cx.program.expr(i).loc.span;
