@@ -537,6 +537,20 @@ Group or Spmd function runs inside that function's task and may not take `predic
 Put the dependencies on the launch of the cluster's own task, or move the launch out of
 the cluster.";
 
+    E0319 => "a `with pl.spmd(...)` body that is not per-block work",
+"The body of `with pl.spmd(n):` runs once per block. It must either read its block index
+(`pl.tile.get_block_idx()`, anywhere in the body) or dispatch exactly one kernel, which
+reads the index itself. A body that does neither would run identical work in every block;
+a body that dispatches several kernels is refused too (PyPTO supports one dispatch per SPMD
+scope).
+
+    with pl.spmd(4):                      # error: no block index, no kernel
+        t = pl.load(a, [0, 0], [128, 128])
+        out = pl.store(t, [0, 0], out)
+
+Offset the work by the block index (`i = pl.tile.get_block_idx()`), use the loop form
+`for i in pl.spmd(4):`, or dispatch one kernel: `out = self.kernel(a, out)`.";
+
     E0401 => "a graph region nested inside another graph region",
 "A `pl.graph` region was found inside another one after inlining (for example an inline
 function holding a region, called inside a region). A graph records a topology of task

@@ -643,6 +643,9 @@ pub struct ParamDef {
     pub kind: ArgKind,
     pub required: bool,
     pub effect: Effect,
+    /// Keyword-only in PyPTO's signature (after its `*`): a call may not pass it
+    /// positionally. Such parameters come after every positional one in a row.
+    pub keyword_only: bool,
 }
 
 /// What a result-type rule can ask about the arguments of a call.
@@ -784,6 +787,12 @@ impl OpDef {
             return None;
         }
         self.keyword_index(keyword)
+    }
+
+    /// How many parameters a call may pass positionally: those before the first
+    /// keyword-only one.
+    pub fn positional_count(&self) -> usize {
+        self.params.iter().take_while(|p| !p.keyword_only).count()
     }
 
     /// A parameter's name as a call spelled `spelled` writes it (the operand's keyword for
@@ -989,29 +998,34 @@ pub fn scalar_operator(unified: &str) -> Option<ScalarOp> {
 // ---------------------------------------------------------------- parameter helpers
 
 const fn req(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: true, effect: Effect::Read }
+    ParamDef { name, kind, required: true, effect: Effect::Read, keyword_only: false }
 }
 
 const fn opt(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: false, effect: Effect::Read }
+    ParamDef { name, kind, required: false, effect: Effect::Read, keyword_only: false }
+}
+
+/// An optional keyword-only parameter (`pl.split(mode, *, slot_num=None)`).
+const fn opt_kw(name: Param, kind: ArgKind) -> ParamDef {
+    ParamDef { name, kind, required: false, effect: Effect::Read, keyword_only: true }
 }
 
 const fn write(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: true, effect: Effect::Write }
+    ParamDef { name, kind, required: true, effect: Effect::Write, keyword_only: false }
 }
 
 const fn read_write(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: true, effect: Effect::ReadWrite }
+    ParamDef { name, kind, required: true, effect: Effect::ReadWrite, keyword_only: false }
 }
 
 /// An optional output (`executed=` of `pl.tile.mrgsort`).
 const fn opt_write(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: false, effect: Effect::Write }
+    ParamDef { name, kind, required: false, effect: Effect::Write, keyword_only: false }
 }
 
 /// An optional argument the op reads and updates (the `signal` of `pld.tensor.allreduce`).
 const fn opt_read_write(name: Param, kind: ArgKind) -> ParamDef {
-    ParamDef { name, kind, required: false, effect: Effect::ReadWrite }
+    ParamDef { name, kind, required: false, effect: Effect::ReadWrite, keyword_only: false }
 }
 
 // ---------------------------------------------------------------- result rules
@@ -1963,6 +1977,18 @@ fn packed_mask(a: &dyn Args) -> Result<Type, String> {
     Ok(Type::Tile { shape, dtype: DType::UInt8, memory: Some(MemorySpace::Vec) })
 }
 
+/// `tile.cmp`/`tile.cmps`: `cmp_type` is one of PyPTO's six comparisons (0..5: eq, ne, lt,
+/// le, gt, ge) and two tile operands broadcast; the result is [`packed_mask`].
+fn tile_compare(a: &dyn Args) -> Result<Type, String> {
+    if let Some(c) = a.int(2).filter(|c| !(0..=5).contains(c)) {
+        return Err(format!("cmp_type must be 0..5 (eq, ne, lt, le, gt, ge), got {c}"));
+    }
+    if let (Some(l), Some(Type::Tile { shape: r, .. })) = (a.ty(0).and_then(Type::shape), a.ty(1)) {
+        broadcast(l, r)?;
+    }
+    packed_mask(a)
+}
+
 /// `tensor.cmp(lhs, rhs)`: 0/1 values in promote(lhs, rhs) (a scalar rhs keeps lhs's dtype).
 fn tensor_cmp(a: &dyn Args) -> Result<Type, String> {
     let lhs = a.ty(0).ok_or("missing lhs")?;
@@ -2012,6 +2038,16 @@ fn elementwise(a: &dyn Args) -> Result<Type, String> {
         (Some(l), Some(r)) if l != r => Ok(with_dtype(&ty, promote(l, r))),
         _ => Ok(ty),
     }
+}
+
+/// `tile.addc`/`tile.subc` of three tiles: PyPTO requires their shapes to broadcast
+/// together; the result keeps the first operand's type.
+fn three_tiles(a: &dyn Args) -> Result<Type, String> {
+    let shapes: Vec<&[Dim]> = (0..3).filter_map(|i| a.ty(i).and_then(Type::shape)).collect();
+    if let [x, y, z] = shapes.as_slice() {
+        broadcast(&broadcast(x, y)?, z)?;
+    }
+    same_as_first(a)
 }
 
 /// The extent `i` of a shaped type, `Unknown` when it is not known.
@@ -4720,14 +4756,14 @@ ops! {
     TileNot = "tile.not_", Tile, ["pl.tile.not_"], Some("not_"), &[req(P::Tile, K::Tile)], tile_not, false, OpKind::Unary(UnaryFn::Not);
     TilePrelu = "tile.prelu", Tile, ["pl.tile.prelu"], Some("prelu"),
         &[req(P::Tile, K::Tile), req(P::Slope, K::Tile), req(P::Tmp, K::Tile)], tile_prelu, false, OpKind::Special(Special::Prelu);
-    TileAddc = "tile.addc", Tile, ["pl.tile.addc"], Some("addc"), S_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Add);
-    TileSubc = "tile.subc", Tile, ["pl.tile.subc"], Some("subc"), S_TERNARY, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
+    TileAddc = "tile.addc", Tile, ["pl.tile.addc"], Some("addc"), S_TERNARY, three_tiles, false, OpKind::Chain(BinaryFn::Add);
+    TileSubc = "tile.subc", Tile, ["pl.tile.subc"], Some("subc"), S_TERNARY, three_tiles, false, OpKind::Chain(BinaryFn::Sub);
     TileAddsc = "tile.addsc", Tile, ["pl.tile.addsc"], Some("addsc"), S_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Add);
     TileSubsc = "tile.subsc", Tile, ["pl.tile.subsc"], Some("subsc"), S_TERNARY_S, same_as_first, false, OpKind::Chain(BinaryFn::Sub);
     TileCmp = "tile.cmp", Tile, ["pl.tile.cmp"], Some("cmp"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::CmpType, K::Int)], packed_mask, false, OpKind::Compare;
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::CmpType, K::Int)], tile_compare, false, OpKind::Compare;
     TileCmps = "tile.cmps", Tile, ["pl.tile.cmps"], Some("cmps"),
-        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], packed_mask, false, OpKind::Compare;
+        &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], tile_compare, false, OpKind::Compare;
     TileSel = "tile.sel", Tile, ["pl.tile.sel"], Some("sel"),
         &[req(P::Mask, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Tmp, K::Tile)], same_as_second, false, OpKind::Special(Special::Sel);
     TileSels = "tile.sels", Tile, ["pl.tile.sels"], Some("sels"),
@@ -4800,7 +4836,7 @@ ops! {
     // ---- optimisation entries of `pl.at(..., optimizations=[...])`, also spelled through
     // their module, `pl.optimizations.split(...)`
     OptimizationSplit = "optimization.split", Optimization, ["pl.split", "pl.optimizations.split"], None,
-        &[req(P::Mode, K::Enum("SplitMode")), opt(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
+        &[req(P::Mode, K::Enum("SplitMode")), opt_kw(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
     OptimizationCrossCoreSlot = "optimization.cross_core_slot", Optimization, ["pl.cross_core_slot", "pl.optimizations.cross_core_slot"], None,
         &[req(P::SlotNum, K::Int)], unknown, true, OpKind::Marker;
     // A constant, not a call: `optimizations=[pl.auto_chunk]` asks PyPTO to chunk the

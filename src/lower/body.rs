@@ -3431,6 +3431,19 @@ impl FnLower<'_, '_> {
             );
             return None;
         }
+        let max_positional = def.positional_count();
+        if positional > max_positional {
+            let keywords: Vec<&str> =
+                (max_positional..def.params.len()).map(|i| def.param_spelling_as(i, spelled)).collect();
+            self.error_help(
+                Code::E0202,
+                span,
+                format!("{spelled}() takes at most {max_positional} positional argument(s), got {positional}"),
+                "too many positional arguments",
+                format!("pass {} by keyword", keywords.join(", ")),
+            );
+            return None;
+        }
         let missing: Vec<&str> = def
             .params
             .iter()
@@ -3622,6 +3635,16 @@ impl FnLower<'_, '_> {
         let name = def.print_name();
         let mut ok = true;
         for i in items.iter().copied() {
+            // PyPTO's extents and positions are integer scalars (INT64/UINT64/INDEX).
+            if let Type::Scalar(d) = self.ty(i) {
+                if d.is_float() {
+                    let span = self.cx.program.expr(i).loc.span;
+                    let m = format!("argument `{}` of {name}(): each {what} must be an integer, got {d}", p.name);
+                    self.error(Code::E0217, span, m, "not an integer");
+                    ok = false;
+                    continue;
+                }
+            }
             if let ExprKind::Int(n) = self.cx.program.expr(i).kind {
                 if let Err(m) = crate::ir::limits::check_extent(n, format_args!("the {what}")) {
                     let span = self.cx.program.expr(i).loc.span;

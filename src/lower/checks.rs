@@ -259,6 +259,17 @@ impl FnLower<'_, '_> {
         let (Some(dims), Some(src_dims)) = (dst.shape(), src.shape()) else { return true };
         let window = self.window_extents(dims, items);
         if window.len() != src_dims.len() {
+            // A scalar index drops its axis: the source must have the rank of what is left.
+            let reduced = items.iter().any(|&i| !matches!(self.ast().expr(i).kind, E::Slice { .. }));
+            if reduced {
+                let message = format!(
+                    "Subscript-write source must be {}D to match the rank-reduced {kind} window, got {}D",
+                    window.len(),
+                    src_dims.len()
+                );
+                self.error(Code::E0217, span, message, "source of another rank");
+                return false;
+            }
             return true;
         }
         for (axis, (w, s)) in window.iter().zip(src_dims).enumerate() {

@@ -935,7 +935,10 @@ impl FnLower<'_, '_> {
             self.block(&body.stmts);
             return;
         };
-        if !self.spmd_in_cluster_ok(item, args, header) || !self.region_predicate_ok("spmd", args) {
+        if !self.spmd_in_cluster_ok(item, args, header)
+            || !self.region_predicate_ok("spmd", args)
+            || !self.spmd_body_ok(&body.stmts, header)
+        {
             self.block(&body.stmts);
             return;
         }
@@ -1021,9 +1024,17 @@ impl FnLower<'_, '_> {
 
     /// Whether statements call `pl.tile.get_block_idx()` anywhere.
     fn reads_block_idx(&self, stmts: &[ast::StmtId]) -> bool {
+        self.calls_in(stmts)
+            .iter()
+            .any(|&func| self.cx.pl_path(self.m, func).is_some_and(|p| p.ends_with("get_block_idx")))
+    }
+
+    /// The callee of every call in `stmts`, nested ones included, in no particular order.
+    fn calls_in(&self, stmts: &[ast::StmtId]) -> Vec<ast::ExprId> {
         let ast = self.ast();
         let mut stack: Vec<ast::Node> = stmts.iter().map(|&st| ast::Node::Stmt(st)).collect();
         let mut children = Vec::new();
+        let mut calls = Vec::new();
         while let Some(node) = stack.pop() {
             match node {
                 ast::Node::Stmt(id) => {
@@ -1033,14 +1044,51 @@ impl FnLower<'_, '_> {
                 }
                 ast::Node::Expr(id) => {
                     if let E::Call { func, .. } = &ast.expr(id).kind {
-                        if self.cx.pl_path(self.m, *func).is_some_and(|p| p.ends_with("get_block_idx")) {
-                            return true;
-                        }
+                        calls.push(*func);
                     }
                     ast.expr_children(id, &mut |c| stack.push(ast::Node::Expr(c)));
                 }
             }
         }
+        calls
+    }
+
+    /// Whether `func` launches a pl function: `self.f`, the name of a module-level pl
+    /// function, or `pl.submit`/`pl.spmd_submit`.
+    fn is_dispatch(&self, func: ast::ExprId) -> bool {
+        match &self.ast().expr(func).kind {
+            E::Attribute { value, .. } if matches!(self.ast().expr(*value).kind, E::Name(n) if self.cx.name(n) == "self") => {
+                true
+            }
+            E::Name(n) if !self.names.contains_key(n) => {
+                matches!(self.cx.modules[self.m].names.get(n).map(|b| &b.0), Some(super::Binding::Function(_)))
+            }
+            _ => self.cx.pl_path(self.m, func).is_some_and(|p| matches!(p.as_str(), "submit" | "spmd_submit")),
+        }
+    }
+
+    /// PyPTO's rule for the body of `with pl.spmd(...)` (E0319): it reads the per-block
+    /// index (`pl.tile.get_block_idx()`, anywhere in it), or it dispatches exactly one
+    /// kernel, which reads the index itself. Otherwise every block runs the same work.
+    fn spmd_body_ok(&mut self, stmts: &[ast::StmtId], header: Span) -> bool {
+        if self.reads_block_idx(stmts) {
+            return true;
+        }
+        let dispatches = self.calls_in(stmts).into_iter().filter(|&f| self.is_dispatch(f)).count();
+        let (message, label, help) = match dispatches {
+            1 => return true,
+            0 => (
+                "`with pl.spmd(...)` body neither reads the per-block index via `pl.tile.get_block_idx()` nor dispatches a `self.<kernel>(...)` call, so every block would run identical work".to_string(),
+                "no per-block index, no kernel dispatch",
+                "read the block index (`i = pl.tile.get_block_idx()`) and offset the work by it, or dispatch one kernel: `out = self.kernel(...)`",
+            ),
+            n => (
+                format!("`with pl.spmd(...)` dispatch body launches {n} kernels; only one kernel dispatch per SPMD scope is supported"),
+                "several kernel dispatches",
+                "give each kernel a `with pl.spmd(...)` of its own",
+            ),
+        };
+        self.error_help(Code::E0319, header, message, label, help);
         false
     }
 

@@ -1,5 +1,6 @@
-# E0217: dst[...] = src takes a source of dst's kind whose extents fit the window; an
-# array takes one index.
+# E0217: dst[...] = src takes a source of dst's kind whose extents fit the window; a
+# scalar index drops its axis, and the source has the rank of what is left; an array takes
+# one index.
 import pypto.language as pl
 
 
@@ -15,6 +16,13 @@ class Writes:
         top = pl.slice(grid, [8, 16], [0, 0])
         grid[0:8, :] = top
         grid[0:4, :] = top
+        return grid
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def reduced(self, grid: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
+        row = pl.slice(grid, [1, 16], [0, 0])
+        grid[3, :] = row
+        grid[3, :] = pl.reshape(row, [16])
         return grid
 
     @pl.function(type=pl.FunctionType.Orchestration)

@@ -4,7 +4,9 @@
 # FP16/FP32 with a slope of the tile's shape, `row_min` not of INT8, `col_sum`'s scratch of
 # the input's dtype, `assemble` of one dtype, `arange`'s integer dtype and last extent,
 # `gather_mask`'s codes 1-7 and output width, `mrgsort_format1`'s block length,
-# `set_validshape` within the tile, `transpose_view` of two axes.
+# `set_validshape` within the tile, `transpose_view` of two axes, `cmp`/`cmps`'s cmp_type
+# 0..5 and broadcasting operands, `addc`/`subc` of three broadcasting tiles, integer
+# positions of `read` (a float position is refused for every op's offsets and shapes).
 import pypto.language as pl
 
 
@@ -39,5 +41,13 @@ def k(
     f1 = pl.tile.mrgsort_format1(a, 32)
     v1 = pl.tile.set_validshape(a, 9, 4)
     t1 = pl.tile.transpose_view(pl.tile.reshape(a, [128]))
+    q1 = pl.tile.cmp(a, a, cmp_type=6)
+    q2 = pl.tile.cmps(a, 0.0, cmp_type=-1)
+    q3 = pl.tile.cmp(a, pl.load(x, [0, 0], [4, 16]), cmp_type=2)
+    q4 = pl.tile.cmp(a, pl.load(x, [0, 0], [1, 16]), cmp_type=5)
+    h1 = pl.tile.addc(a, a, pl.load(x, [0, 0], [4, 16]))
+    h2 = pl.tile.subc(a, pl.load(x, [0, 0], [1, 16]), a)
+    e1 = pl.tile.read(a, [0.5, 0])
+    e2 = pl.tile.read(a, [0, 1])
     out = pl.store(a, [0, 0], out)
     return out

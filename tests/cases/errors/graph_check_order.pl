@@ -31,6 +31,7 @@ class Order:
     @pl.function
     def incore_before_spmd(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
         with pl.spmd(4):
+            blk = pl.tile.get_block_idx()
             with pl.at(level=pl.Level.CORE_GROUP):
                 with pl.graph("layer"):
                     y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)

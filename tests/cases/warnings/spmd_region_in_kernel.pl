@@ -25,6 +25,7 @@ class KernelBlocks:
         dst: pl.Out[pl.Tensor[[8, 32], pl.FP32]],
     ) -> pl.Tensor[[8, 32], pl.FP32]:
         with pl.spmd(1):
-            whole = pl.load(src, [0, 0], [8, 32])
-            dst = pl.store(whole, [0, 0], dst)
+            blk = pl.tile.get_block_idx()
+            whole = pl.load(src, [blk * 8, 0], [8, 32])
+            dst = pl.store(whole, [blk * 8, 0], dst)
         return dst
