@@ -17,6 +17,7 @@
 //! See `docs/interpreter.md` for the semantics and the limits.
 
 mod exec;
+mod group;
 pub mod inputs;
 mod ops;
 mod tasks;
