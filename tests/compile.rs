@@ -354,6 +354,9 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         // PTO-ISA's meaning (its CPU simulator): TREM/TREMS, TGATHER's bit copy, TMRGSORT of several lists.
         Runnable { file: "tests/emit/pto_isa_semantics", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/mrgsort_format2", entry: "entry", args: &[] },
+        // An `Out` tensor the program adds into (atomic stores) is staged like an `InOut` one.
+        Runnable { file: "tests/runs/atomic_accumulate", entry: "main", args: &[] },
+        Runnable { file: "tests/runs/atomic_accumulate", entry: "region", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

@@ -1287,9 +1287,10 @@ fn system_ops_have_their_cpu_meaning() {
     }
 }
 
-/// Cross-core pipes run on the CPU as queues between the kernels a Group calls one after
-/// the other (`examples/cube_vector_pipe.pl` runs): a pop with nothing pushed the other way
-/// is an error naming the op and the pipe, in `plc run`; `plc compile` emits it.
+/// Cross-core pipes run on the CPU as queues between the kernels a Group runs together
+/// (`examples/cube_vector_pipe.pl`, `tests/runs/group_kernels_together.pl`): a pop in a
+/// kernel that runs alone, with nothing pushed the other way, is an error naming the op and
+/// the pipe, in `plc run`; `plc compile` emits it.
 #[test]
 fn a_pop_from_a_pipe_nothing_was_pushed_on_is_an_error() {
     let file = "tests/emit/cross_core_pipe.pl";
@@ -1298,7 +1299,12 @@ fn a_pop_from_a_pipe_nothing_was_pushed_on_is_an_error() {
     let run = plc(&["run", file, "--entry", "entry", "--message-format", "short"]);
     let err = String::from_utf8(run.stderr).unwrap();
     assert!(err.starts_with(&format!("{file}:14:9: error[E0801]: `pl.system.tpop_from_aic`")), "{err}");
-    assert!(err.contains("nothing was pushed on pipe 0 from the AIC kernel"), "{err}");
+    assert!(
+        err.contains(
+            "nothing was pushed on pipe 0 from the cube (AIC) kernel and no other kernel runs beside this one"
+        ),
+        "{err}"
+    );
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cross_core_pipe");
     let compile = plc(&["compile", file, "-o", dir.to_str().unwrap(), "--message-format", "short"]);
     assert!(compile.status.success(), "{}", String::from_utf8_lossy(&compile.stderr));

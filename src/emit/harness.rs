@@ -57,10 +57,27 @@ pub(crate) fn inputs(
     let mut inputs = Vec::new();
     // The extent each `pl.dynamic` dimension takes from a tensor given with `--arg`.
     let mut bound: rustc_hash::FxHashMap<Symbol, i64> = rustc_hash::FxHashMap::default();
-    for q in &f.params {
+    // An `Out` tensor the program adds into holds the caller's data, as an `InOut` one
+    // (`plc run` alike).
+    let accumulated = crate::ir::lineage::accumulated_params(p, entry);
+    let dirs: Vec<Direction> = f
+        .params
+        .iter()
+        .enumerate()
+        .map(
+            |(k, q)| {
+                if q.dir == Direction::Out && accumulated.get(k) == Some(&true) {
+                    Direction::InOut
+                } else {
+                    q.dir
+                }
+            },
+        )
+        .collect();
+    for (q, dir) in f.params.iter().zip(dirs.iter().copied()) {
         let name = names.get(p.var(q.var).source);
         let Some((_, v)) = h.args.iter().find(|(k, _)| k == name) else { continue };
-        let (Some(shape), Some((given, _))) = (p.types.get(p.var(q.var).ty).shape(), given_shape(v, q.dir)) else {
+        let (Some(shape), Some((given, _))) = (p.types.get(p.var(q.var).ty).shape(), given_shape(v, dir)) else {
             continue;
         };
         for (d, n) in shape.iter().zip(given) {
@@ -70,7 +87,7 @@ pub(crate) fn inputs(
         }
     }
     let mut known = Vec::new();
-    for q in &f.params {
+    for (q, dir) in f.params.iter().zip(dirs.iter().copied()) {
         let name = names.get(p.var(q.var).source).to_string();
         known.push(name.clone());
         let given = h.args.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str());
@@ -131,13 +148,13 @@ pub(crate) fn inputs(
                     }
                     (Some((v, Ok(TensorArg::Values(values)))), fixed, static_dtype) => {
                         let dtype = static_dtype.unwrap_or(DType::Fp32);
-                        let why = if q.dir == Direction::Out {
+                        let why = if dir == Direction::Out {
                             Err(format!(
                                 "`{name}` is an Out tensor, which starts undefined: give its shape, not its elements"
                             ))
                         } else {
                             // The declared shape when it is known, else rank 1 from the count.
-                            let shape = match (fixed, given_shape(v, q.dir)) {
+                            let shape = match (fixed, given_shape(v, dir)) {
                                 (Some(fixed), _) => Ok(fixed),
                                 (None, Some((rank1, _))) if t.shape().is_none_or(|s| s.len() == 1) => Ok(rank1),
                                 _ => Err(format!("the shape of `{name}` is known only at run time and is not rank 1")),
@@ -170,7 +187,7 @@ pub(crate) fn inputs(
                         continue;
                     }
                 };
-                inputs.push(Input::Tensor { name, dir: q.dir, shape, dtype, values });
+                inputs.push(Input::Tensor { name, dir, shape, dtype, values });
             }
         }
     }

@@ -65,7 +65,7 @@ impl Frame {
 }
 
 /// How a block ended.
-enum Flow {
+pub(super) enum Flow {
     Next,
     Break,
     Continue,
@@ -103,6 +103,10 @@ pub(super) struct Interp<'a> {
     /// The tiles pushed on each cross-core pipe (by id, and `true` from the cube to the
     /// vector core) and not popped yet (`ops::cross_core`).
     pub pipes: FxHashMap<(i64, bool), std::collections::VecDeque<Dense>>,
+    /// Inside a batch of a Group's kernels running together: its baton (`group`), and the
+    /// kernel that holds it (`group_me`).
+    pub(super) group: Option<std::sync::Arc<super::group::Baton>>,
+    group_me: usize,
 }
 
 impl<'a> Interp<'a> {
@@ -133,7 +137,45 @@ impl<'a> Interp<'a> {
             undefined_reads: FxHashSet::default(),
             notices: Vec::new(),
             pipes: FxHashMap::default(),
+            group: None,
+            group_me: 0,
         }
+    }
+
+    pub(super) fn program(&self) -> &'a Program {
+        self.program
+    }
+
+    /// The state that belongs to the kernel running (see `group::Context`).
+    pub(super) fn context(&self) -> super::group::Context {
+        super::group::Context {
+            depth: self.depth,
+            in_kernel: self.in_kernel,
+            block_idx: self.block_idx,
+            block_num: self.block_num,
+            manual_since: self.manual_since,
+            me: self.group_me,
+        }
+    }
+
+    pub(super) fn restore(&mut self, c: super::group::Context) {
+        (self.depth, self.in_kernel, self.block_idx, self.block_num) = (c.depth, c.in_kernel, c.block_idx, c.block_num);
+        (self.manual_since, self.group_me) = (c.manual_since, c.me);
+    }
+
+    /// Runs one kernel call of a Group's body; its returned values.
+    pub(super) fn call_kernel(&mut self, call: super::group::Pending) -> R<Vec<Value>> {
+        self.call(call.func, call.args, &[], None, &mut Frame::default(), call.loc)
+    }
+
+    /// A statement, for the Group bodies of `group`.
+    pub(super) fn stmt_flow(&mut self, id: StmtId, frame: &mut Frame) -> R<Flow> {
+        self.stmt(id, frame)
+    }
+
+    /// An expression, for the Group bodies of `group`.
+    pub(super) fn eval(&mut self, id: ExprId, frame: &mut Frame) -> R<Value> {
+        self.expr(id, frame)
     }
 
     pub fn names(&self) -> &'a Interner {
@@ -908,7 +950,11 @@ impl<'a> Interp<'a> {
             );
             return (Err(f), frame);
         }
-        let flow = self.block(&func.body, &mut frame);
+        let flow = if func.decl.kind == FuncKind::Group {
+            self.group_block(&func.body, &mut frame)
+        } else {
+            self.block(&func.body, &mut frame)
+        };
         self.depth -= 1;
         let out = flow.map(|f| match f {
             Flow::Return(values) => values,

@@ -17,6 +17,7 @@
 //! See `docs/interpreter.md` for the semantics and the limits.
 
 mod exec;
+mod group;
 pub mod inputs;
 mod ops;
 mod tasks;
@@ -234,8 +235,17 @@ fn run_here(
     let program = &programs[prog_index];
     let func = &program.functions[&func_name];
     let entry = names.get(func_name);
-    let params: Vec<(VarId, Direction, String)> =
-        func.params.iter().map(|p| (p.var, p.dir, names.get(program.var(p.var).source).to_string())).collect();
+    // An `Out` tensor the program adds into holds the caller's data, as an `InOut` one.
+    let accumulated = crate::ir::lineage::accumulated_params(program, func_name);
+    let params: Vec<(VarId, Direction, String)> = func
+        .params
+        .iter()
+        .zip(accumulated.iter().copied().chain(std::iter::repeat(false)))
+        .map(|(p, acc)| {
+            let dir = if acc && p.dir == Direction::Out { Direction::InOut } else { p.dir };
+            (p.var, dir, names.get(program.var(p.var).source).to_string())
+        })
+        .collect();
 
     let given = given_args(&params, options, entry)?;
 

@@ -122,14 +122,14 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>, result
     Ok(value)
 }
 
-/// The cross-core pipes of a mixed kernel. plc runs the kernels a Group calls one after
-/// another, in the order it calls them (as its CPU runtime runs a mixed task's AIC, then its
-/// AIV kernels): a push puts a copy of the tile on its pipe's queue (one queue per `id=` and
-/// direction), a pop takes the oldest tile pushed the other way, so the kernel that pushes
-/// must be called before the one that pops. Buffer addresses and pipe set-up have no CPU
-/// meaning: `reserve_buffer` gives its `base=` (-1, AUTO, when not given), `import_peer_buffer`
-/// -1, and `*_initialize_pipe` and `tfree_*` do nothing. Split pushes and pops (`split=`
-/// other than 0, a tile shared by the two vector cores) are refused.
+/// The cross-core pipes of a mixed kernel. The kernels a Group calls run together
+/// (`group`): a push puts a copy of the tile on its pipe's queue (one queue per `id=` and
+/// direction), a pop takes the oldest tile pushed the other way, and a pop of an empty pipe
+/// lets the other kernels run until one pushes on it (a deadlock when none can). Buffer
+/// addresses and pipe set-up have no CPU meaning: `reserve_buffer` gives its `base=` (-1,
+/// AUTO, when not given), `import_peer_buffer` -1, and `*_initialize_pipe` and `tfree_*` do
+/// nothing. Split pushes and pops (`split=` other than 0, a tile shared by the two vector
+/// cores) are refused.
 fn cross_core(it: &mut Interp<'_>, op: Op, a: &Args<'_>) -> Res<Value> {
     let int_or = |slot: P, default: i64| -> Res<i64> {
         match a.at(slot) {
@@ -154,12 +154,13 @@ fn cross_core(it: &mut Interp<'_>, op: Op, a: &Args<'_>) -> Res<Value> {
             Ok(Value::None)
         }
         Op::TileTpopFromAic | Op::TileTpopFromAiv => {
-            let (from, to) = if op == Op::TileTpopFromAic { ("AIC", "aiv") } else { ("AIV", "aic") };
-            let Some(tile) = it.pipes.get_mut(&(id, op == Op::TileTpopFromAic)).and_then(|q| q.pop_front()) else {
-                return Err(format!(
-                    "`{}`: nothing was pushed on pipe {id} from the {from} kernel (plc runs a Group's kernels in the order it calls them: call the one with `tpush_to_{to}` first)",
-                    a.op()
-                ));
+            let key = (id, op == Op::TileTpopFromAic);
+            // An empty pipe: the other kernels of the Group run until one pushes on it.
+            let tile = loop {
+                if let Some(tile) = it.pipes.get_mut(&key).and_then(|q| q.pop_front()) {
+                    break tile;
+                }
+                it.wait_on_pipe(key).map_err(|why| format!("`{}`: {why}", a.op()))?;
             };
             if let Some(shape) = a.opt_ints(P::Shape)? {
                 if shape != tile.shape {

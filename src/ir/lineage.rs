@@ -247,3 +247,72 @@ pub fn as_var(p: &Program, e: ExprId) -> Option<VarId> {
         _ => None,
     }
 }
+
+/// Which parameters of `entry` it, or a function it calls, adds into with an atomic store
+/// or assemble (`atomic=pl.AtomicType.Add`) whose destination roots at the parameter. Such
+/// a destination's contents are an operand of the sum: PyPTO derives its direction `InOut`
+/// whatever its declaration, and its runtime stages the caller's data into it, so `plc
+/// run` and the harness fill such an `Out` parameter of the entry as they fill an `InOut`
+/// one. Computed for every function at once, to a fixed point over the calls.
+pub fn accumulated_params(p: &Program, entry: Symbol) -> Vec<bool> {
+    let defs: Vec<Defs> = p.functions.values().map(|f| Defs::of(p, f)).collect();
+    let mut acc: FxHashMap<Symbol, Vec<bool>> =
+        p.functions.iter().map(|(name, f)| (*name, vec![false; f.params.len()])).collect();
+    let mut lineage = Lineage::default();
+    // Each round marks at least one more parameter or ends: at most one round per parameter.
+    loop {
+        let mut changed = false;
+        for ((name, f), defs) in p.functions.iter().zip(&defs) {
+            let mut reached = Vec::new();
+            visit::walk_block_exprs(p, &f.body, |_, e| {
+                let ExprKind::Call { callee, args, .. } = &p.expr(e).kind else { return };
+                let written: Vec<usize> = match callee {
+                    Callee::Op(op) => {
+                        let def = op.def();
+                        let adds =
+                            def.param_index(crate::ir::ops::Param::Atomic).and_then(|i| args.get(i).copied().flatten());
+                        let adds = adds.is_some_and(|a| {
+                            matches!(
+                                p.expr(a).kind,
+                                ExprKind::Enum(crate::ir::EnumValue::AtomicType(crate::ir::AtomicType::Add))
+                            )
+                        });
+                        if !adds {
+                            return;
+                        }
+                        (0..args.len())
+                            .filter(|&i| matches!(def.effect(i), Effect::Write | Effect::ReadWrite))
+                            .collect()
+                    }
+                    Callee::Func(g) | Callee::Submit(g) => match acc.get(g) {
+                        Some(marks) => (0..marks.len()).filter(|&k| marks[k]).collect(),
+                        None => return,
+                    },
+                };
+                reached.extend(written.into_iter().filter_map(|i| args.get(i).copied().flatten()));
+            });
+            for a in reached {
+                let Some(v) = as_var(p, a) else { continue };
+                // A parameter itself (before ConvertToSSA a store rebinds it), else the
+                // parameter its buffer roots at.
+                let k = f.params.iter().position(|q| q.var == v).or_else(|| match lineage.root(p, defs, v) {
+                    Root::Known(r) => match defs.map.get(&r) {
+                        Some(Def::Param(k)) => Some(*k),
+                        _ => None,
+                    },
+                    Root::Ambiguous => None,
+                });
+                if let Some(k) = k {
+                    if let Some(mark) = acc.get_mut(name).and_then(|m| m.get_mut(k)).filter(|m| !**m) {
+                        *mark = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    acc.remove(&entry).unwrap_or_default()
+}

@@ -1,7 +1,7 @@
 # The cross-core pipes of a mixed kernel (issue 11, ops.md §2.4) in one kernel: it pushes
 # towards the cube and pops what the cube would have pushed, which nothing did. `plc run`
-# runs a pipe as a queue between the kernels a Group calls in order, so the pop fails,
-# naming the op and the pipe (tests/run.rs; examples/cube_vector_pipe.pl runs a pipe).
+# runs a pipe as a queue between the kernels a Group runs together; this kernel runs alone,
+# so the pop fails, naming the op and the pipe (tests/run.rs; examples/cube_vector_pipe.pl runs a pipe).
 import pypto.language as pl
 
 
