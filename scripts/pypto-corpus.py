@@ -12,7 +12,8 @@ writes every program it finds to a file of its own under --out (default
 
 - a class decorated with `pl.program` (`@pl.program`, `@pl.program(...)`),
 - a function decorated with `pl.function` or `pl.inline` outside such a class (with --jit,
-  also a `pl.jit` / `pl.jit(...)` entry function, the form system tests use; the
+  also a `pl.jit` / `pl.jit(...)` entry function, the form system tests use, or the same
+  decorator imported by name, `from pypto.jit.decorator import jit` and `@jit`; the
   `pl.jit.incore`... functions it calls come along as definitions),
 - a string constant holding a whole program (`@pl.program` or `@pl.function` text given to
   `pl.parse_program` and friends), dedented; PyPTO rejects it when the string is written
@@ -69,10 +70,27 @@ def dotted(node):
     return None
 
 
+# Names the file being read binds to PyPTO's `jit` decorator (`from pypto.jit.decorator
+# import jit`, `from pypto.jit import jit as j`): `@jit.incore` reads as `@pl.jit.incore`.
+JIT_ALIASES = set()
+
+
+def jit_aliases(tree):
+    names = set()
+    for s in tree.body:
+        if isinstance(s, ast.ImportFrom) and (s.module or "").split(".")[:2] in (["pypto", "jit"], ["pypto"]):
+            names |= {a.asname or a.name for a in s.names if a.name == "jit"}
+    return names
+
+
 def decorator_name(dec):
     if isinstance(dec, ast.Call):
         dec = dec.func
-    return dotted(dec) or ""
+    name = dotted(dec) or ""
+    head, _, rest = name.partition(".")
+    if head in JIT_ALIASES:
+        return "pl.jit" + ("." + rest if rest else "")
+    return name
 
 
 def is_program_class(node):
@@ -407,6 +425,8 @@ class Extractor:
         with open(path, encoding="utf-8") as f:
             self.source = f.read()
         self.tree = ast.parse(self.source)
+        JIT_ALIASES.clear()
+        JIT_ALIASES.update(jit_aliases(self.tree))
         self.imports = [
             ast.get_source_segment(self.source, s)
             for s in self.tree.body

@@ -92,6 +92,10 @@ impl Lowering<'_> {
 
     fn namespace_path(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, String)> {
         let (root, attrs) = self.dotted_parts(m, e)?;
+        if matches!(self.modules[m].names.get(&root), Some((Binding::Jit, _))) {
+            let rest = self.join_dotted(None, &attrs);
+            return Some((Binding::Pl, if rest.is_empty() { "jit".to_string() } else { format!("jit.{rest}") }));
+        }
         if attrs.is_empty() {
             return None;
         }

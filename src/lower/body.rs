@@ -47,6 +47,8 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         hoisted_yield: None,
         split_aiv: None,
         window_target: None,
+        local_dyns: FxHashMap::default(),
+        bound_dyns: FxHashSet::default(),
     };
     let mut params = Vec::new();
     for p in &info.params {
@@ -168,6 +170,11 @@ pub(crate) struct FnLower<'a, 's> {
     /// The name and the value's span of the single-name assignment being lowered, where
     /// `pld.alloc_window_buffer` may stand (`distributed.rs`).
     pub(crate) window_target: Option<(Symbol, Span)>,
+    /// The dynamic dimensions a `@pl.jit` body declared (`d = pl.dynamic("D")`) and has not
+    /// bound to an extent yet, with where (`jit.rs`).
+    pub(crate) local_dyns: FxHashMap<Symbol, Span>,
+    /// Those it has bound (`x.bind_dynamic(0, d)`): the name holds the extent.
+    pub(crate) bound_dyns: FxHashSet<Symbol>,
 }
 
 /// An argument's syntax and the IR expression it lowered to.
@@ -406,6 +413,7 @@ impl FnLower<'_, '_> {
         match &expr.kind {
             // A docstring or a bare literal: nothing to do.
             E::Str(_) | E::Ellipsis | E::Int | E::Float | E::None | E::True | E::False => {}
+            E::Call { .. } if self.jit_bind_dynamic(e, span, out) => {}
             E::Call { func, args } => {
                 match self.cx.pl_path(self.m, *func).as_deref() {
                     // `pl.yield_()` with no value yields nothing: PyPTO accepts it in a loop
@@ -568,6 +576,7 @@ impl FnLower<'_, '_> {
         }
         let t = self.ast().expr(target).clone();
         match &t.kind {
+            E::Name(name) if annotation.is_none() && self.jit_local_dynamic(*name, value, t.span) => {}
             E::Name(name) => {
                 // `res = pl.submit(...)` binds the whole tuple (results and task id).
                 let value_span = self.ast().expr(value).span;
@@ -693,6 +702,11 @@ impl FnLower<'_, '_> {
             }
             None => items,
         };
+        // `m, n = t.shape` of a bare `pl.Tensor`: one run-time extent per name.
+        if let Some(tensor) = self.bare_shape_of(value) {
+            self.unpack_extents(items, tensor, span, out);
+            return;
+        }
         let ty = self.cx.program.types.get(self.cx.program.expr(value).ty).clone();
         let elements = match ty {
             Type::Tuple(elements) if elements.len() == items.len() => elements,
@@ -780,8 +794,18 @@ impl FnLower<'_, '_> {
                 return var;
             }
             // The same kind with another shape or dtype (`t = pl.row_sum(t)`, a matmul that
-            // widens): the name now holds a new variable, as PyPTO's examples expect.
+            // widens): the name now holds a new variable, as PyPTO's examples expect; in a
+            // `@pl.jit` function a value of any type does (the specializer renames it).
             let same_kind = std::mem::discriminant(&a) == std::mem::discriminant(&b);
+            if self.info.jit {
+                // Named as the specializer names it (`out_v1`), so that the printed
+                // program, a plain `@pl.program`, reads back.
+                let base = format!("{}_v1", self.cx.name(name));
+                let fresh = self.fresh_name(&base);
+                let var = self.new_local(fresh, ty, span);
+                self.names.insert(name, var);
+                return var;
+            }
             if same_kind {
                 let var = self.new_local(name, ty, span);
                 self.names.insert(name, var);
@@ -1920,6 +1944,9 @@ impl FnLower<'_, '_> {
             let ty = self.cx.program.var(var).ty;
             return Some(self.new_expr(ExprKind::Var(var), ty, span));
         }
+        if self.unbound_local_dynamic(n, span) {
+            return None;
+        }
         let binding = self.cx.modules[self.m].names.get(&n).map(|b| b.0.clone());
         match binding {
             Some(Binding::Const(c)) => self.const_expr(&c, span),
@@ -2365,6 +2392,20 @@ impl FnLower<'_, '_> {
             }
         }
         let base = self.expr(value)?;
+        // `t.shape[k]` of a bare `pl.Tensor`: its extent `k`, read at run time.
+        if let Some(tensor) = self.bare_shape_of(base) {
+            let Some(k) = self.constant_int(index).filter(|&k| k >= 0) else {
+                let text = self.text(self.ast().expr(index).span);
+                self.error(
+                    Code::E0217,
+                    span,
+                    format!("an axis of a shape is a non-negative integer, not `{text}`"),
+                    "bad axis",
+                );
+                return None;
+            };
+            return self.extent_of(tensor, k, span);
+        }
         let ty = self.ty(base).clone();
         let items: Vec<ast::ExprId> = match &self.ast().expr(index).kind {
             E::Tuple(items) => items.clone(),
@@ -3120,7 +3161,13 @@ impl FnLower<'_, '_> {
                 Some(None)
             }
             "dynamic" => {
-                self.error(Code::E0223, span, format!("pl.{path}() is not supported by plc yet"), "not supported");
+                self.error_help(
+                    Code::E0223,
+                    span,
+                    "pl.dynamic() in a function body declares a dimension only in a `@pl.jit` function",
+                    "not a value here",
+                    "declare the dimension at the top level of the module: `M = pl.dynamic(\"M\")`",
+                );
                 Some(None)
             }
             _ => None,

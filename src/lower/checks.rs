@@ -72,7 +72,8 @@ impl FnLower<'_, '_> {
             return;
         }
         let Some(&var) = self.names.get(&name) else { return };
-        if strict || self.carried.contains(&var) {
+        // A `@pl.jit` function's re-bindings are fresh names once specialized.
+        if strict || self.info.jit || self.carried.contains(&var) {
             return;
         }
         let old = self.cx.program.var(var).ty;

@@ -25,6 +25,7 @@ mod checks;
 mod consts;
 mod distributed;
 mod factory;
+mod jit;
 mod launch;
 mod memref;
 mod scopes;
@@ -139,6 +140,9 @@ pub(crate) enum Binding {
     Math,
     /// An outside library (`import torch`): using it in pl code is an error.
     Outside,
+    /// PyPTO's `jit` decorator imported by name (`from pypto.jit.decorator import jit`):
+    /// `jit.incore` reads as `pl.jit.incore`.
+    Jit,
     /// An `@pl.program` class.
     ProgramClass,
     /// A program factory (`factory.rs`), by its index in `Lowering::factories`.
@@ -184,6 +188,9 @@ pub(crate) struct FuncInfo {
     /// A module-level `@pl.function` or `@pl.inline` function: PyPTO's external and inline
     /// functions, whose bare-name calls take positional arguments only.
     pub positional_only: bool,
+    /// Decorated with `@pl.jit...`: PyPTO's specializer gives each re-binding of a local a
+    /// fresh name (`out` → `out_v1`), so a name may take a value of another type.
+    pub jit: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -509,6 +516,7 @@ impl Lowering<'_> {
                 let bound = n.alias.map_or(n.name.parts[0].name, |a| a.name);
                 let binding = match (module_text.as_str(), math_constant(&item)) {
                     ("pypto", _) if item == "language" => Binding::Pl,
+                    (module, _) if crate::syntax::is_jit_decorator_path(&format!("{module}.{item}")) => Binding::Jit,
                     ("math", Some(v)) => Binding::Const(Const::Float(v)),
                     _ => Binding::Outside,
                 };
@@ -833,8 +841,9 @@ impl Lowering<'_> {
         let file = self.modules[m].file;
         let Some(deco) = def.decorators.first() else { return };
         let Some(mut decl) = self.function_decorator(m, deco) else { return };
-        let positional_only = !method
-            && self.pl_path(m, self.split_call(m, deco.expr).0).is_some_and(|p| p == "function" || p == "inline");
+        let deco_path = self.pl_path(m, self.split_call(m, deco.expr).0);
+        let positional_only = !method && deco_path.as_deref().is_some_and(|p| p == "function" || p == "inline");
+        let jit = deco_path.as_deref().is_some_and(|p| p == "jit" || p.starts_with("jit."));
         decl.strict_ssa |= program_strict.unwrap_or(false);
         let name = def.name.name;
         (decl.level, decl.role) = self.level_role(file, def.name.span, name, decl.kind, decl.level, decl.role);
@@ -957,6 +966,7 @@ impl Lowering<'_> {
                 namespace,
                 span: def.name.span,
                 positional_only,
+                jit,
             },
         );
     }

@@ -29,12 +29,13 @@ pub fn split(
     tokens: &[Token],
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<Token>, Vec<HostItem>, Vec<std::ops::Range<usize>>) {
-    let (pl, pld) = namespace_aliases(src, tokens);
+    let (pl, pld, jit) = namespace_aliases(src, tokens);
     let mut splitter = Splitter {
         file,
         src,
         pl,
         pld,
+        jit,
         toks: tokens,
         out: Vec::with_capacity(tokens.len()),
         host: Vec::new(),
@@ -83,12 +84,13 @@ fn is_byte_size(callee: &str) -> bool {
     callee.strip_prefix("pl.").and_then(|rest| rest.strip_suffix(".get_byte")).is_some_and(|d| !d.contains('.'))
 }
 
-/// The names the module binds to `pypto.language` and to `pypto.language.distributed`,
-/// from its import statements, as lowering binds them (`import pypto.language as p`,
-/// `from pypto import language as lang`, `import pypto.language.distributed as d`); `pl`
-/// and `pld` always count, so a module that imports nothing still reads as before.
-fn namespace_aliases<'a>(src: &'a str, toks: &[Token]) -> (Vec<&'a str>, Vec<&'a str>) {
-    let (mut pl, mut pld) = (vec!["pl"], vec!["pld"]);
+/// The names the module binds to `pypto.language`, to `pypto.language.distributed` and to
+/// PyPTO's `jit` decorator, from its import statements, as lowering binds them (`import
+/// pypto.language as p`, `from pypto import language as lang`, `import
+/// pypto.language.distributed as d`, `from pypto.jit.decorator import jit`); `pl` and `pld`
+/// always count, so a module that imports nothing still reads as before.
+fn namespace_aliases<'a>(src: &'a str, toks: &[Token]) -> (Vec<&'a str>, Vec<&'a str>, Vec<&'a str>) {
+    let (mut pl, mut pld, mut jit) = (vec!["pl"], vec!["pld"], Vec::new());
     let text = |i: usize| toks[i].text(src);
     let kind = |i: usize| toks.get(i).map(|t| t.kind);
     // The dotted name starting at `i`, and the index after it.
@@ -132,6 +134,9 @@ fn namespace_aliases<'a>(src: &'a str, toks: &[Token]) -> (Vec<&'a str>, Vec<&'a
                 ("pypto.language", Some(a), _) => pl.push(a),
                 ("pypto.language", None, false) => pl.push("language"),
                 ("pypto.language.distributed", Some(a), true) => pld.push(a),
+                (full, alias, false) if crate::syntax::is_jit_decorator_path(full) => {
+                    jit.push(alias.unwrap_or("jit"));
+                }
                 _ => {}
             }
             if kind(j) != Some(Tok::Comma) {
@@ -140,7 +145,7 @@ fn namespace_aliases<'a>(src: &'a str, toks: &[Token]) -> (Vec<&'a str>, Vec<&'a
             j += 1;
         }
     }
-    (pl, pld)
+    (pl, pld, jit)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -180,6 +185,9 @@ struct Splitter<'a> {
     pl: Vec<&'a str>,
     /// The names `pypto.language.distributed` is imported under (`pld`, ...).
     pld: Vec<&'a str>,
+    /// The names PyPTO's `jit` decorator is imported under (`from pypto.jit.decorator
+    /// import jit`): `@jit` and `@jit.incore` are `@pl.jit` and `@pl.jit.incore`.
+    jit: Vec<&'a str>,
     toks: &'a [Token],
     out: Vec<Token>,
     host: Vec<HostItem>,
@@ -295,9 +303,16 @@ impl Splitter<'_> {
         }
     }
 
-    /// True when the decorator line at `i` (an `@`) is `@pl.` something.
+    /// True when the decorator line at `i` (an `@`) is `@pl.` something, or PyPTO's `jit`
+    /// decorator imported by name (`@jit`, `@jit(...)`, `@jit.incore`).
     fn is_pl_decorator(&self, i: usize) -> bool {
-        self.kind(i + 1) == Some(Tok::Name) && self.pl.contains(&self.text(i + 1)) && self.kind(i + 2) == Some(Tok::Dot)
+        if self.kind(i + 1) != Some(Tok::Name) {
+            return false;
+        }
+        let root = self.text(i + 1);
+        (self.pl.contains(&root) && self.kind(i + 2) == Some(Tok::Dot))
+            || (self.jit.contains(&root)
+                && matches!(self.kind(i + 2), Some(Tok::Dot | Tok::LParen | Tok::Newline) | None))
     }
 
     fn classify(&self, start: usize, end: usize, container: Container) -> Class {

@@ -16,6 +16,14 @@ pub(crate) mod restrict;
 pub(crate) mod token;
 pub mod validate;
 
+/// Whether `module.name` of a `from module import name` is PyPTO's `jit` decorator, the
+/// object `pl.jit` names (`from pypto.jit.decorator import jit`): the name then stands for
+/// `pl.jit` in decorators (`@jit`, `@jit.incore`). The host-code splitter and lowering
+/// both ask this.
+pub(crate) fn is_jit_decorator_path(path: &str) -> bool {
+    matches!(path, "pypto.jit.jit" | "pypto.jit.decorator.jit" | "pypto.language.jit")
+}
+
 lalrpop_util::lalrpop_mod!(
     #[allow(
         clippy::all,
