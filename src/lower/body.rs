@@ -3667,6 +3667,21 @@ impl FnLower<'_, '_> {
         None
     }
 
+    /// Whether `e` is made of literals and arithmetic on them only (its type is then the one
+    /// written, not a guess).
+    fn constant_tree(&self, e: ExprId) -> bool {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match &self.cx.program.expr(e).kind {
+                ExprKind::Binary { lhs, rhs, .. } => stack.extend([*lhs, *rhs]),
+                ExprKind::Unary { operand, .. } => stack.push(*operand),
+                kind if kind.is_literal() => {}
+                _ => return false,
+            }
+        }
+        true
+    }
+
     /// E0229 for a list of extents, offsets or indices with a constant item out of range
     /// (negative, or beyond the target's limit) or more items than a shape has dimensions.
     fn check_extents(&mut self, def: &OpDef, p: &ops::ParamDef, e: ExprId) -> Option<()> {
@@ -3682,9 +3697,11 @@ impl FnLower<'_, '_> {
         let name = def.print_name();
         let mut ok = true;
         for i in items.iter().copied() {
-            // PyPTO's extents and positions are integer scalars (INT64/UINT64/INDEX).
+            // PyPTO's extents and positions are integer scalars (INT64/UINT64/INDEX). Only a
+            // float written in the item itself is refused: a value read from a bare
+            // `pl.Tensor` is typed FP32 by guess (its element type is known at run time).
             if let Type::Scalar(d) = self.ty(i) {
-                if d.is_float() {
+                if d.is_float() && self.constant_tree(i) {
                     let span = self.cx.program.expr(i).loc.span;
                     let m = format!("argument `{}` of {name}(): each {what} must be an integer, got {d}", p.name);
                     self.error(Code::E0217, span, m, "not an integer");

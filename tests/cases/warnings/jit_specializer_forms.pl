@@ -60,3 +60,12 @@ def entry_dynamic(
     head = pl.slice(x, [8, 128], [0, 0])
     y = widen(x, y)
     return y
+
+
+@jit
+def runtime_sized(cfg: pl.Tensor, out: pl.Out[pl.Tensor]):
+    # An extent read from a bare `pl.Tensor` (its element type known at run time only).
+    n = pl.tensor.read(cfg, [0])
+    tmp = pl.create_tensor([n, 64], dtype=pl.FP32)
+    out = add_incore(tmp, tmp, out)
+    return out
