@@ -1025,12 +1025,10 @@ impl FnLower<'_, '_> {
     /// Whether statements call an op that reads the block index (`pl.tile.get_block_idx()`,
     /// any of its spellings) anywhere.
     fn reads_block_idx(&self, stmts: &[ast::StmtId]) -> bool {
-        self.calls_in(stmts)
-            .iter()
-            .any(|&func| {
-                let op = self.cx.pl_path(self.m, func).and_then(|p| ops::by_spelling(&format!("pl.{p}")));
-                op.is_some_and(|op| matches!(op.def().kind, ops::OpKind::Special(ops::Special::BlockIdx)))
-            })
+        self.calls_in(stmts).iter().any(|&func| {
+            let op = self.cx.pl_path(self.m, func).and_then(|p| ops::by_spelling(&format!("pl.{p}")));
+            op.is_some_and(|op| matches!(op.def().kind, ops::OpKind::Special(ops::Special::BlockIdx)))
+        })
     }
 
     /// The callee of every call in `stmts`, nested ones included, in no particular order.
