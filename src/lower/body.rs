@@ -692,6 +692,23 @@ impl FnLower<'_, '_> {
         }
     }
 
+    /// A name that a tuple unpacking binds, with the target's span; E0105 for a target
+    /// that is not a plain name.
+    pub(crate) fn unpack_target(&mut self, item: ast::ExprId) -> Option<(Symbol, Span)> {
+        let it = self.ast().expr(item).clone();
+        let E::Name(name) = it.kind else {
+            let text = self.text(it.span);
+            self.error(
+                Code::E0105,
+                it.span,
+                format!("tuple unpacking target must be a variable name, got `{text}`"),
+                "not a name",
+            );
+            return None;
+        };
+        Some((name, it.span))
+    }
+
     /// `a, b = value`: a temporary for the tuple, then one assignment per element.
     fn unpack(&mut self, items: &[ast::ExprId], value: ExprId, span: Span, out: &mut Block) {
         let flat;
@@ -738,21 +755,11 @@ impl FnLower<'_, '_> {
         out.push(s);
         let tuple_ty = self.cx.program.expr(value).ty;
         for (i, (&item, &elem_ty)) in items.iter().zip(&elements).enumerate() {
-            let it = self.ast().expr(item).clone();
-            let E::Name(name) = it.kind else {
-                let text = self.text(it.span);
-                self.error(
-                    Code::E0105,
-                    it.span,
-                    format!("tuple unpacking target must be a variable name, got `{text}`"),
-                    "not a name",
-                );
-                continue;
-            };
+            let Some((name, at)) = self.unpack_target(item) else { continue };
             let tuple_ref = self.new_expr(ExprKind::Var(tmp), tuple_ty, span);
-            let get = self.new_expr(ExprKind::TupleGet { tuple: tuple_ref, index: i as u32 }, elem_ty, it.span);
-            self.check_rebinding(name, elem_ty, it.span);
-            let var = self.bind(name, elem_ty, it.span);
+            let get = self.new_expr(ExprKind::TupleGet { tuple: tuple_ref, index: i as u32 }, elem_ty, at);
+            self.check_rebinding(name, elem_ty, at);
+            let var = self.bind(name, elem_ty, at);
             let s = self.new_stmt(StmtKind::Assign { var, value: get }, span);
             out.push(s);
         }

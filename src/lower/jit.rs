@@ -191,21 +191,11 @@ impl FnLower<'_, '_> {
     /// `pl.tensor.dim(t, k)`; the rank is the number of names.
     pub(crate) fn unpack_extents(&mut self, items: &[ast::ExprId], tensor: ExprId, span: Span, out: &mut Block) {
         for (k, &item) in items.iter().enumerate() {
-            let it = self.ast().expr(item).clone();
-            let E::Name(name) = it.kind else {
-                let text = self.text(it.span);
-                self.error(
-                    Code::E0105,
-                    it.span,
-                    format!("tuple unpacking target must be a variable name, got `{text}`"),
-                    "not a name",
-                );
-                continue;
-            };
-            let Some(extent) = self.extent_of(tensor, k as i64, it.span) else { continue };
+            let Some((name, at)) = self.unpack_target(item) else { continue };
+            let Some(extent) = self.extent_of(tensor, k as i64, at) else { continue };
             let ty = self.cx.program.expr(extent).ty;
-            self.check_rebinding(name, ty, it.span);
-            let var = self.bind(name, ty, it.span);
+            self.check_rebinding(name, ty, at);
+            let var = self.bind(name, ty, at);
             let s = self.new_stmt(StmtKind::Assign { var, value: extent }, span);
             out.push(s);
         }
