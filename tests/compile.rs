@@ -357,6 +357,8 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         // An `Out` tensor the program adds into (atomic stores) is staged like an `InOut` one.
         Runnable { file: "tests/runs/atomic_accumulate", entry: "main", args: &[] },
         Runnable { file: "tests/runs/atomic_accumulate", entry: "region", args: &[] },
+        // A `pl.spmd` region with no arguments: a launch without directions (was E0708).
+        Runnable { file: "tests/runs/spmd_without_arguments", entry: "main", args: &["a=[1,2,3,4]"] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

@@ -265,7 +265,8 @@ fn main_cpp(inputs: &[Input], seed: u64) -> String {
     out.push_str("int main(int argc, char** argv) {\n");
     let _ = writeln!(out, "    uint64_t seed = {seed}ULL;");
     out.push_str("    if (argc > 1) seed = strtoull(argv[1], nullptr, 10);\n");
-    out.push_str("    uint64_t state = seed;\n\n");
+    // `state` is unused when every input is given by value.
+    out.push_str("    [[maybe_unused]] uint64_t state = seed;\n\n");
     let (tensors, scalars) = fill(&mut out, inputs, true);
     // An Out tensor is undefined on the real runtime: poisoned here, as `plc run` does.
     for (v, _, dir, shape, dtype) in &tensors {

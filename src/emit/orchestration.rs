@@ -1047,7 +1047,10 @@ impl<'a> Emitter<'a> {
         let Some(callee_fn) = self.p.functions.get(&g) else { return };
         let kind = callee_fn.decl.kind;
         let gname = self.names.get(g).to_string();
-        let Some(dirs) = attrs.arg_directions.clone().filter(|d| d.len() == args.len()) else {
+        // A call without arguments has no directions to derive (DeriveCallDirections leaves
+        // it bare).
+        let dirs = if args.is_empty() { Some(Vec::new()) } else { attrs.arg_directions.clone() };
+        let Some(dirs) = dirs.filter(|d| d.len() == args.len()) else {
             self.error(Code::E0708, loc, format!("internal error: the call of `{gname}` has no argument directions (DeriveCallDirections must run first)"));
             return;
         };

@@ -189,7 +189,7 @@ pub fn harness(names: &Interner, entry: Symbol, inputs: &[Input], h: &Harness) -
     io.push_str("    const char* dir = argv[argc - 1];\n");
     let _ = writeln!(io, "    uint64_t seed = {}ULL;", h.seed);
     io.push_str("    if (write && argc > 3) seed = strtoull(argv[2], nullptr, 10);\n");
-    io.push_str("    uint64_t state = seed;\n\n");
+    io.push_str("    [[maybe_unused]] uint64_t state = seed;\n\n");
     let (tensors, scalars) = cpu_harness::fill(&mut io, inputs, false);
     let bytes = |v: &str| format!("{v}_data.data(), {v}_data.size() * sizeof({v}_data[0])");
     io.push_str("    if (write) {\n");
