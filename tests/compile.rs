@@ -359,6 +359,8 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "tests/runs/atomic_accumulate", entry: "region", args: &[] },
         // A `pl.spmd` region with no arguments: a launch without directions (was E0708).
         Runnable { file: "tests/runs/spmd_without_arguments", entry: "main", args: &["a=[1,2,3,4]"] },
+        // Tuples made in place in orchestration code (`rows, cols = a.shape`): was E0612.
+        Runnable { file: "tests/runs/orchestration_tuple_unpack", entry: "main", args: &["a=[1,2,3,4,5,6,7,8]"] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

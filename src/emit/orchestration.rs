@@ -479,6 +479,8 @@ struct Emitter<'a> {
     names_of: FxHashMap<VarId, String>,
     namer: Namer,
     tuple_calls: FxHashMap<VarId, TupleCall>,
+    /// Variables holding a tuple made in place (`ExprKind::Tuple`): their elements.
+    tuple_values: FxHashMap<VarId, Vec<ExprId>>,
     /// Runtime-allocated outputs: (call, result position) → `task_<n>_outs.get_ref(k)`.
     synthesized: FxHashMap<(ExprId, usize), String>,
     /// Tensor parameters with their index among tensor parameters.
@@ -515,6 +517,7 @@ impl<'a> Emitter<'a> {
             names_of: FxHashMap::default(),
             namer: Namer::new(),
             tuple_calls: FxHashMap::default(),
+            tuple_values: FxHashMap::default(),
             synthesized: FxHashMap::default(),
             tensor_params: Vec::new(),
             first_tensor: None,
@@ -575,6 +578,10 @@ impl<'a> Emitter<'a> {
     fn var_text(&mut self, v: VarId, loc: Loc) -> String {
         match self.names_of.get(&v) {
             Some(n) => n.clone(),
+            None if self.tuple_values.contains_key(&v) => {
+                self.error(Code::E0612, loc, "a tuple value in orchestration code".to_string());
+                "0".to_string()
+            }
             None => {
                 let n = self.names.get(self.p.var(v).name).to_string();
                 self.error(Code::E0708, loc, format!("internal error: `{n}` has no C++ value at this point"));
@@ -968,8 +975,11 @@ impl<'a> Emitter<'a> {
                 self.line_fmt(format_args!("PTO2TaskId {name} = PTO2TaskId::invalid();"));
                 self.unless_read(var, &name);
             }
-            ExprKind::Tuple(_) => {
-                self.error(Code::E0612, loc, "a tuple value in orchestration code".to_string());
+            // `m, n = t.shape`, `a, b = x, y`: the elements are read where the tuple is
+            // indexed (the program is in SSA form, so they mean the same there); a tuple
+            // used as a whole has no C++ form (`var_text`).
+            ExprKind::Tuple(elements) => {
+                self.tuple_values.insert(var, elements);
             }
             _ => {
                 let text = self.expr(value);
@@ -991,6 +1001,10 @@ impl<'a> Emitter<'a> {
     /// position `i`, or the launch's task id.
     fn tuple_element(&mut self, var: VarId, tuple: ExprId, index: usize, loc: Loc) {
         let Some(tmp) = as_var(self.p, tuple) else { return };
+        if let Some(element) = self.tuple_values.get(&tmp).and_then(|e| e.get(index)) {
+            self.assign(var, *element, loc);
+            return;
+        }
         let Some(call) = self.tuple_calls.get(&tmp) else {
             self.error(Code::E0612, loc, "an element of a tuple that is not a call's results".to_string());
             return;
