@@ -1525,8 +1525,10 @@ fn static_tile_shape(a: &dyn Args, i: usize) -> Result<Vec<Dim>, String> {
     if shape.is_empty() {
         return Err("a tile's shape needs at least one extent".to_string());
     }
-    if let Some(n) = shape.iter().find_map(|d| if let Dim::Const(n) = d { Some(*n) } else { None }).filter(|&n| n <= 0)
-    {
+    if let Some(n) = shape.iter().find_map(|d| match d {
+        Dim::Const(n) if *n <= 0 => Some(*n),
+        _ => None,
+    }) {
         return Err(format!("a tile's extents must be positive, got {n}"));
     }
     Ok(shape)
