@@ -1267,6 +1267,9 @@ fn check_set_validshape(a: &dyn Args, kind: &str) -> Result<(), String> {
         return Err(format!("needs a 2-D {kind}, got {} dimension(s)", shape.len()));
     }
     for (i, what) in [(1, "valid_rows"), (2, "valid_cols")] {
+        if let Some(d) = a.ty(i).and_then(Type::dtype).filter(|d| d.is_float()) {
+            return Err(format!("{what} must be an integer, got {}", d.name()));
+        }
         let Some(n) = a.int(i) else { continue };
         match shape[i - 1] {
             Dim::Const(max) if n < 0 || n > max => {
@@ -1345,6 +1348,9 @@ fn tile_div(a: &dyn Args) -> Result<Type, String> {
         if p != q {
             return Err(format!("lhs and rhs must have the same dtype, got {} and {}", p.name(), q.name()));
         }
+        if bool_arg(a, 2, false) && !p.is_float() {
+            return Err(format!("high_precision=True needs a float dtype, got {}", p.name()));
+        }
     }
     if let (Some(p), Some(q)) = (l.shape().and_then(const_dims), r.shape().and_then(const_dims)) {
         if p != q {
@@ -1397,6 +1403,12 @@ fn tile_col_sum(a: &dyn Args) -> Result<Type, String> {
 /// `tile.assemble(target, source, offset)`: one dtype (an Acc source into a Mat target
 /// may narrow to FP16 or BF16).
 fn tile_assemble(a: &dyn Args) -> Result<Type, String> {
+    use super::enums::AtomicType;
+    if matches!(a.enum_value(3), Some(EnumValue::AtomicType(AtomicType::Add))) {
+        return Err(
+            "a tile assemble takes no atomic accumulation (atomic=pl.AtomicType.Add is for tensors)".to_string()
+        );
+    }
     let (Some(t), Some(s)) = (a.ty(0), a.ty(1)) else { return same_as_first(a) };
     if let (Some(p), Some(q)) = (t.dtype(), s.dtype()) {
         let narrowing = matches!(s, Type::Tile { memory: Some(MemorySpace::Acc), .. })
@@ -1491,7 +1503,7 @@ fn tensor_create_l1(a: &dyn Args) -> Result<Type, String> {
 }
 
 fn tile_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
-    let (shape, memory) = (shape_arg(a, 0)?, memory_arg(a, 2, MemorySpace::Vec)?);
+    let (shape, memory) = (static_tile_shape(a, 0)?, memory_arg(a, 2, MemorySpace::Vec)?);
     // `transpose=True` lays the tile out as L1's transposed (ZN) form: Mat only.
     if bool_arg(a, 3, false) && (memory != MemorySpace::Mat || shape.len() != 2) {
         return Err("transpose=true only for a 2D tile with target_memory=Mat".to_string());
@@ -1501,7 +1513,25 @@ fn tile_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
 
 /// `pl.tile.full(shape, dtype, value)`: a tile in `Vec`.
 fn tile_full(a: &dyn Args) -> Result<Type, String> {
-    Ok(Type::Tile { shape: shape_arg(a, 0)?, dtype: dtype_arg(a, 1)?, memory: Some(MemorySpace::Vec) })
+    Ok(Type::Tile { shape: static_tile_shape(a, 0)?, dtype: dtype_arg(a, 1)?, memory: Some(MemorySpace::Vec) })
+}
+
+/// The shape argument `i` of an op that makes a tile (`create`, `full`, `slice`): PyPTO
+/// wants its extents positive, and at least one. (PyPTO also wants them constants; plc
+/// keeps an extent held by a variable, since the parameter of a `pl.inline` function
+/// stands for the caller's constant until InlineFunctions puts it in.)
+fn static_tile_shape(a: &dyn Args, i: usize) -> Result<Vec<Dim>, String> {
+    let shape = shape_arg(a, i)?;
+    if shape.is_empty() {
+        return Err("a tile's shape needs at least one extent".to_string());
+    }
+    if let Some(n) = shape.iter().find_map(|d| match d {
+        Dim::Const(n) if *n <= 0 => Some(*n),
+        _ => None,
+    }) {
+        return Err(format!("a tile's extents must be positive, got {n}"));
+    }
+    Ok(shape)
 }
 
 /// A `True`/`False` argument with its default. While the argument view cannot read the
@@ -1765,6 +1795,11 @@ fn tensor_view(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
     if a.present(1) {
         let viewed = reshaped(a)?;
+        if let (Some(Layout::Dn), Some(s)) = (layout, viewed.shape()) {
+            if s.len() < 2 {
+                return Err(format!("a DN view needs at least 2 dimensions, got {}", s.len()));
+            }
+        }
         return Ok(match viewed.shape() {
             Some(shape) => with_view_shape(ty, shape.to_vec()),
             None => viewed,
@@ -1873,7 +1908,7 @@ fn dim_of(a: &dyn Args) -> Result<Type, String> {
 /// dimensions `drop_dims` lists (those an index, not a range, selected: `t[i, :]`).
 fn sliced(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
-    let mut shape = shape_arg(a, 1)?;
+    let mut shape = if ty.is_tile() { static_tile_shape(a, 1)? } else { shape_arg(a, 1)? };
     same_rank(a, 2, 1, ("the offset", "the shape"))?;
     if let Some(drop) = a.dims(4) {
         let mut k = 0;
@@ -1918,6 +1953,17 @@ fn cast(a: &dyn Args) -> Result<Type, String> {
 fn moved(a: &dyn Args) -> Result<Type, String> {
     match a.ty(0) {
         Some(Type::Tile { shape, dtype, .. }) => {
+            // Into a scale buffer: 2-D UINT8 or FP8E8M0 data. (Where the source lives is
+            // checked by PyPTO's memory passes, not when the program is read.)
+            let target = memory_arg(a, 1, MemorySpace::Vec)?;
+            if matches!(target, MemorySpace::LeftScale | MemorySpace::RightScale) {
+                if !matches!(dtype, DType::UInt8 | DType::Fp8E8M0) {
+                    return Err(format!("a move into {target} takes UINT8 or FP8E8M0 data, got {}", dtype.name()));
+                }
+                if shape.len() != 2 {
+                    return Err(format!("a move into {target} takes a 2-D tile, got {} dimension(s)", shape.len()));
+                }
+            }
             let mut shape = shape.clone();
             if bool_arg(a, 4, false) {
                 swap_last_two(&mut shape);
@@ -1980,17 +2026,25 @@ fn packed_mask(a: &dyn Args) -> Result<Type, String> {
 /// `tile.cmp`/`tile.cmps`: `cmp_type` is one of PyPTO's six comparisons (0..5: eq, ne, lt,
 /// le, gt, ge) and two tile operands broadcast; the result is [`packed_mask`].
 fn tile_compare(a: &dyn Args) -> Result<Type, String> {
-    if let Some(c) = a.int(2).filter(|c| !(0..=5).contains(c)) {
-        return Err(format!("cmp_type must be 0..5 (eq, ne, lt, le, gt, ge), got {c}"));
-    }
+    check_cmp_type(a, 2)?;
     if let (Some(l), Some(Type::Tile { shape: r, .. })) = (a.ty(0).and_then(Type::shape), a.ty(1)) {
         broadcast(l, r)?;
     }
     packed_mask(a)
 }
 
+/// A comparison's `cmp_type` (argument `i`) is one of PyPTO's six codes (0..5: eq, ne, lt,
+/// le, gt, ge).
+fn check_cmp_type(a: &dyn Args, i: usize) -> Result<(), String> {
+    match a.int(i).filter(|c| !(0..=5).contains(c)) {
+        Some(c) => Err(format!("cmp_type must be 0..5 (eq, ne, lt, le, gt, ge), got {c}")),
+        None => Ok(()),
+    }
+}
+
 /// `tensor.cmp(lhs, rhs)`: 0/1 values in promote(lhs, rhs) (a scalar rhs keeps lhs's dtype).
 fn tensor_cmp(a: &dyn Args) -> Result<Type, String> {
+    check_cmp_type(a, 2)?;
     let lhs = a.ty(0).ok_or("missing lhs")?;
     match (lhs.dtype(), a.ty(1)) {
         (Some(l), Some(Type::Tensor { dtype: Some(r), .. })) => Ok(with_dtype(lhs, promote(l, *r))),
@@ -2326,6 +2380,7 @@ fn mrgsort_format1(a: &dyn Args) -> Result<Type, String> {
 /// `mrgsort_format2(src0, src1, [src2, src3,] tmp, exhausted=False)` of tiles: the last
 /// tile given is the scratch `tmp`, whose shape the result has, in the sources' dtype.
 fn tile_mrgsort_format2(a: &dyn Args) -> Result<Type, String> {
+    mrgsort_sources(a, 2)?;
     let src = a.ty(0).ok_or("missing src0")?;
     let tmp =
         (2..5).rev().find(|&i| a.present(i)).and_then(|i| a.ty(i)).ok_or("needs 2 to 4 sources and a tmp tile")?;
@@ -2338,6 +2393,7 @@ fn tile_mrgsort_format2(a: &dyn Args) -> Result<Type, String> {
 /// `mrgsort_format2(src0, src1, src2=None, src3=None, exhausted=False)` of tensors: the
 /// sources joined along the last axis.
 fn tensor_mrgsort_format2(a: &dyn Args) -> Result<Type, String> {
+    mrgsort_sources(a, 4)?;
     let src = a.ty(0).ok_or("missing src0")?;
     let mut last = Dim::Const(0);
     for i in (0..4).filter(|&i| a.present(i)) {
@@ -2444,6 +2500,14 @@ fn matmul_bias(a: &dyn Args) -> Result<Type, String> {
     if lhs.is_tile() {
         let acc = tile_matmul_operands(lhs, rhs)?;
         expect_acc("the bias", a.ty(2).and_then(Type::dtype), acc, lhs.dtype())?;
+        if let Some(bias) = a.ty(2).and_then(Type::shape) {
+            let n = extent(rhs, 1);
+            let row = bias.len() == 2 && bias[0] == Dim::Const(1);
+            let cols = !matches!((bias.get(1), n), (Some(Dim::Const(x)), Dim::Const(y)) if *x != y);
+            if !row || !cols {
+                return Err("the bias must be a [1, N] tile, N the product's columns".to_string());
+            }
+        }
         return Ok(Type::Tile {
             shape: vec![extent(lhs, 0), extent(rhs, 1)],
             dtype: acc,
@@ -2526,6 +2590,18 @@ fn col_reduce(a: &dyn Args) -> Result<Type, String> {
 /// from the end); `x` has at least 2 dimensions.
 fn transposed(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
+    if let (Some(tmp), true) = (a.ty(3), ty.is_tile()) {
+        if let (Some(x), Some(t)) = (ty.dtype(), tmp.dtype()) {
+            if x != t {
+                return Err(format!("the tmp tile must have the input's dtype {}, got {}", x.name(), t.name()));
+            }
+        }
+        if let (Some(x), Some(t)) = (ty.shape(), tmp.shape()) {
+            if x.len() != t.len() {
+                return Err(format!("the tmp tile must have the input's rank {}, got {}", x.len(), t.len()));
+            }
+        }
+    }
     let Some(shape) = ty.shape() else { return Ok(ty.clone()) };
     let mut shape = shape.to_vec();
     if shape.len() < 2 {
@@ -2548,7 +2624,19 @@ fn stored(a: &dyn Args) -> Result<Type, String> {
         return Err("the shapes list, when given, must have at least one extent".to_string());
     }
     same_rank(a, 3, 1, ("shapes", "offsets"))?;
+    atomic_add_dtype(a, 4, 0)?;
     same_as_third(a)
+}
+
+/// With `atomic=pl.AtomicType.Add` (argument `i`), the data (argument `data`) is of a dtype
+/// PyPTO's atomic accumulation takes: FP32, BF16, FP16, INT32, INT16 or INT8.
+fn atomic_add_dtype(a: &dyn Args, i: usize, data: usize) -> Result<(), String> {
+    use super::enums::AtomicType;
+    if !matches!(a.enum_value(i), Some(EnumValue::AtomicType(AtomicType::Add))) {
+        return Ok(());
+    }
+    let ok = |d| matches!(d, DType::Fp32 | DType::Bf16 | DType::Fp16 | DType::Int32 | DType::Int16 | DType::Int8);
+    dtype_of(a, data, "the data of atomic=pl.AtomicType.Add", "FP32, BF16, FP16, INT32, INT16 or INT8", ok)
 }
 
 /// `st_phase=` of `pl.store` (argument `i`): `pl.STPhase.X`, or its name in lower case as
@@ -2799,6 +2887,16 @@ fn gathered_by_compare(a: &dyn Args, what: &str, slots: [usize; 5]) -> Result<Ty
 
 /// `pl.tile.gather(src, indices, tmp)`.
 fn tile_gather(a: &dyn Args) -> Result<Type, String> {
+    dtype_of(a, 0, "src", "FP16, FP32, INT16 or INT32", |d| {
+        matches!(d, DType::Fp16 | DType::Fp32 | DType::Int16 | DType::Int32)
+    })?;
+    let src16 = a.ty(0).and_then(Type::dtype).is_some_and(|d| d.bytes() == 2);
+    if let Some(d) = a.ty(1).and_then(Type::dtype) {
+        if d != DType::Int32 && !(src16 && d == DType::Int16) {
+            let expect = if src16 { "INT32 or INT16" } else { "INT32" };
+            return Err(format!("the indices must be {expect}, got {}", d.name()));
+        }
+    }
     gathered_by_index(a, 0, 1)
 }
 
@@ -2827,6 +2925,9 @@ fn tensor_ci(a: &dyn Args) -> Result<Type, String> {
     let dtype = a.dtype(2).unwrap_or(DType::Int32);
     if !matches!(dtype, DType::Int16 | DType::Int32 | DType::UInt16 | DType::UInt32) {
         return Err(format!("dtype must be INT16, INT32, UINT16 or UINT32, got {}", dtype.name()));
+    }
+    if let Some(Dim::Const(1)) = a.dims(1).and_then(|s| s.last().copied()) {
+        return Err("the last extent of the shape must not be 1".to_string());
     }
     Ok(Type::Tensor { shape: Some(shape_arg(a, 1)?), dtype: Some(dtype), distributed: false })
 }
@@ -3144,6 +3245,74 @@ fn tensor_not(a: &dyn Args) -> Result<Type, String> {
     let ty = same_as_first(a)?;
     dtype_of(a, 0, "the dtype", "INT16 or UINT16", int16_or_uint16)?;
     Ok(ty)
+}
+
+// ---- PyPTO's checks of the tensor ops (ops.md §2.2, column "checks")
+
+/// `tensor.assemble(target, source, offset, atomic=)`: an atomic accumulation only of the
+/// dtypes PyPTO's atomic add takes.
+fn tensor_assemble(a: &dyn Args) -> Result<Type, String> {
+    atomic_add_dtype(a, 3, 0)?;
+    same_as_first(a)
+}
+
+/// `tensor.cmps(lhs, scalar, cmp_type)`: `cmp_type` 0..5, the tensor's type.
+fn tensor_cmps(a: &dyn Args) -> Result<Type, String> {
+    check_cmp_type(a, 2)?;
+    same_as_first(a)
+}
+
+/// `tensor.recip(x, high_precision=False)`: the precise form only for FP16 or FP32.
+fn tensor_recip(a: &dyn Args) -> Result<Type, String> {
+    if bool_arg(a, 1, false) {
+        dtype_of(a, 0, "the tensor of high_precision=True", "FP16 or FP32", half_or_single)?;
+    }
+    same_as_first(a)
+}
+
+/// `tensor.subs(lhs, rhs)`: a tensor of INT8, INT16, INT32, FP16, FP32 or BF16.
+fn tensor_subs(a: &dyn Args) -> Result<Type, String> {
+    let ok = |d| matches!(d, DType::Int8 | DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32 | DType::Bf16);
+    dtype_of(a, 0, "the tensor", "INT8, INT16, INT32, FP16, FP32 or BF16", ok)?;
+    scalar_promoted(a)
+}
+
+/// `tensor.xor`/`tensor.xors`: as the other bit ops; the scratch `tmp` belongs to the tile
+/// form only (PyPTO's unified `xor` refuses it on tensors).
+fn tensor_xor(a: &dyn Args) -> Result<Type, String> {
+    if a.present(2) {
+        return Err("the tensor form takes no tmp (only pl.tile.xor needs a scratch tile)".to_string());
+    }
+    tensor_bitwise(a)
+}
+
+/// `tensor.sort32(src, idx)`: as the tile form, and a last extent that is a positive
+/// multiple of 32.
+fn tensor_sort32(a: &dyn Args) -> Result<Type, String> {
+    if let Some(Dim::Const(n)) = a.ty(0).and_then(Type::shape).and_then(|s| s.last().copied()) {
+        if n <= 0 || n % 32 != 0 {
+            return Err(format!("the last extent of the source must be a positive multiple of 32, got {n}"));
+        }
+    }
+    sort32(a)
+}
+
+/// `tensor.row_expand_add(x, row_vec)`: operands of one dtype, INT8, INT16, INT32, FP16 or
+/// FP32, and the row vector has `x`'s rows.
+fn tensor_row_expand_add(a: &dyn Args) -> Result<Type, String> {
+    let ok = |d| matches!(d, DType::Int8 | DType::Int16 | DType::Int32 | DType::Fp16 | DType::Fp32);
+    dtype_of(a, 0, "the tensor", "INT8, INT16, INT32, FP16 or FP32", ok)?;
+    if let (Some(x), Some(v)) = (a.ty(0).and_then(Type::dtype), a.ty(1).and_then(Type::dtype)) {
+        if x != v {
+            return Err(format!("the row vector must have the tensor's dtype {}, got {}", x.name(), v.name()));
+        }
+    }
+    row_expanded(a)
+}
+
+/// The sources of a two-to-four-way merge sort (arguments `0..n`) are FP16 or FP32.
+fn mrgsort_sources(a: &dyn Args, n: usize) -> Result<(), String> {
+    (0..n).filter(|&i| a.present(i)).try_for_each(|i| dtype_of(a, i, "a source", "FP16 or FP32", half_or_single))
 }
 
 /// `part_*(lhs, rhs)`: the operands' shapes broadcast (PyPTO's `bcast`, ops.md §2.2/§2.3),
@@ -4436,7 +4605,7 @@ ops! {
         tensor_as_layout, true, OpKind::Special(Special::View);
     TensorAssemble = "tensor.assemble", Tensor, ["pl.tensor.assemble"], Some("assemble"),
         &[write(P::Target, K::Tensor), req(P::Source, K::Value), req(P::Offset, K::Indices), opt(P::Atomic, K::Enum("AtomicType"))],
-        same_as_first, false, OpKind::Special(Special::Assemble);
+        tensor_assemble, false, OpKind::Special(Special::Assemble);
     TensorGetBlockIdx = "tensor.get_block_idx", Tensor, ["pl.get_block_idx", "pl.tensor.get_block_idx"], None, &[], index_scalar, false, OpKind::Special(Special::BlockIdx);
     // `pl.copy(dst, src, ...)`: destination first; `dst` is written in place.
     TensorCopy = "tensor.copy", Tensor, ["pl.copy", "pl.tensor.copy"], None,
@@ -4463,7 +4632,7 @@ ops! {
     TensorLog = "tensor.log", Tensor, ["pl.tensor.log"], Some("log"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Log);
     TensorSqrt = "tensor.sqrt", Tensor, ["pl.tensor.sqrt"], Some("sqrt"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Sqrt);
     TensorRsqrt = "tensor.rsqrt", Tensor, ["pl.tensor.rsqrt"], Some("rsqrt"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Rsqrt);
-    TensorRecip = "tensor.recip", Tensor, ["pl.tensor.recip"], Some("recip"), UNARY_PRECISION, same_as_first, false, OpKind::Unary(UnaryFn::Recip);
+    TensorRecip = "tensor.recip", Tensor, ["pl.tensor.recip"], Some("recip"), UNARY_PRECISION, tensor_recip, false, OpKind::Unary(UnaryFn::Recip);
     TensorNeg = "tensor.neg", Tensor, ["pl.tensor.neg"], Some("neg"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Neg);
     TensorAbs = "tensor.abs", Tensor, ["pl.tensor.abs"], Some("abs"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Abs);
     TensorRelu = "tensor.relu", Tensor, ["pl.tensor.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu),
@@ -4497,7 +4666,7 @@ ops! {
     TensorRowExpandMul = "tensor.row_expand_mul", Tensor, ["pl.tensor.row_expand_mul"], Some("row_expand_mul"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Mul));
     TensorRowExpandDiv = "tensor.row_expand_div", Tensor, ["pl.tensor.row_expand_div"], Some("row_expand_div"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Div));
     TensorRowExpandSub = "tensor.row_expand_sub", Tensor, ["pl.tensor.row_expand_sub"], Some("row_expand_sub"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Sub));
-    TensorRowExpandAdd = "tensor.row_expand_add", Tensor, ["pl.tensor.row_expand_add"], Some("row_expand_add"), EXPAND, row_expanded, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
+    TensorRowExpandAdd = "tensor.row_expand_add", Tensor, ["pl.tensor.row_expand_add"], Some("row_expand_add"), EXPAND, tensor_row_expand_add, false, OpKind::Expand(Axis::Row, Some(BinaryFn::Add));
     TensorColExpandMul = "tensor.col_expand_mul", Tensor, ["pl.tensor.col_expand_mul"], Some("col_expand_mul"), EXPAND, col_expanded, false, OpKind::Expand(Axis::Col, Some(BinaryFn::Mul));
     TensorColExpand = "tensor.col_expand", Tensor, ["pl.tensor.col_expand"], Some("col_expand"),
         &[req(P::Tensor, K::Tensor), req(P::ColVec, K::Tensor)], col_expanded, false, OpKind::Expand(Axis::Col, None);
@@ -4512,7 +4681,7 @@ ops! {
         &[req(P::Tensor, K::Tensor), req(P::ValidRows, K::Scalar), req(P::ValidCols, K::Scalar)], tensor_set_validshape, false, OpKind::Special(Special::SetValidShape);
     // scalar-operand, bitwise and select families
     TensorAdds = "tensor.adds", Tensor, ["pl.tensor.adds"], Some("adds"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Add);
-    TensorSubs = "tensor.subs", Tensor, ["pl.tensor.subs"], Some("subs"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Sub);
+    TensorSubs = "tensor.subs", Tensor, ["pl.tensor.subs"], Some("subs"), T_SCALAR_RHS, tensor_subs, false, OpKind::Binary(BinaryFn::Sub);
     TensorMuls = "tensor.muls", Tensor, ["pl.tensor.muls"], Some("muls"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Mul);
     TensorDivs = "tensor.divs", Tensor, ["pl.tensor.divs"], Some("divs"), T_SCALAR_RHS, scalar_promoted, false, OpKind::Binary(BinaryFn::Div);
     TensorRems = "tensor.rems", Tensor, ["pl.tensor.rems"], Some("rems"), T_SCALAR_RHS, same_as_first, false, OpKind::Binary(BinaryFn::Rem),
@@ -4523,7 +4692,7 @@ ops! {
         older: [("*", "pl.tile.minimums on a loaded tile")];
     TensorAnds = "tensor.ands", Tensor, ["pl.tensor.ands"], Some("ands"), T_SCALAR_RHS, tensor_bitwise, false, OpKind::Binary(BinaryFn::And);
     TensorOrs = "tensor.ors", Tensor, ["pl.tensor.ors"], Some("ors"), T_SCALAR_RHS, tensor_bitwise, false, OpKind::Binary(BinaryFn::Or);
-    TensorXors = "tensor.xors", Tensor, ["pl.tensor.xors"], Some("xors"), T_XORS, tensor_bitwise, false, OpKind::Binary(BinaryFn::Xor);
+    TensorXors = "tensor.xors", Tensor, ["pl.tensor.xors"], Some("xors"), T_XORS, tensor_xor, false, OpKind::Binary(BinaryFn::Xor);
     TensorShls = "tensor.shls", Tensor, ["pl.tensor.shls"], Some("shls"), T_SCALAR_RHS, tensor_shift, false, OpKind::Binary(BinaryFn::Shl);
     TensorShrs = "tensor.shrs", Tensor, ["pl.tensor.shrs"], Some("shrs"), T_SCALAR_RHS, tensor_shift, false, OpKind::Binary(BinaryFn::Shr);
     TensorLrelu = "tensor.lrelu", Tensor, ["pl.tensor.lrelu"], Some("lrelu"), T_SCALAR_RHS, same_as_first, false, OpKind::Special(Special::Lrelu),
@@ -4532,7 +4701,7 @@ ops! {
         older: [("*", "pl.tile.rem on loaded tiles")];
     TensorAnd = "tensor.and_", Tensor, ["pl.tensor.and_"], Some("and_"), T_BINARY, tensor_bitwise, false, OpKind::Binary(BinaryFn::And);
     TensorOr = "tensor.or_", Tensor, ["pl.tensor.or_"], Some("or_"), T_BINARY, tensor_bitwise, false, OpKind::Binary(BinaryFn::Or);
-    TensorXor = "tensor.xor", Tensor, ["pl.tensor.xor"], Some("xor"), T_XOR, tensor_bitwise, false, OpKind::Binary(BinaryFn::Xor);
+    TensorXor = "tensor.xor", Tensor, ["pl.tensor.xor"], Some("xor"), T_XOR, tensor_xor, false, OpKind::Binary(BinaryFn::Xor);
     TensorShl = "tensor.shl", Tensor, ["pl.tensor.shl"], Some("shl"), T_BINARY, tensor_shift, false, OpKind::Binary(BinaryFn::Shl);
     TensorShr = "tensor.shr", Tensor, ["pl.tensor.shr"], Some("shr"), T_BINARY, tensor_shift, false, OpKind::Binary(BinaryFn::Shr);
     TensorNot = "tensor.not_", Tensor, ["pl.tensor.not_"], Some("not_"), &[req(P::Input, K::Tensor)], tensor_not, false, OpKind::Unary(UnaryFn::Not);
@@ -4550,7 +4719,7 @@ ops! {
     TensorCmp = "tensor.cmp", Tensor, ["pl.tensor.cmp"], Some("cmp"),
         &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Value), opt(P::CmpType, K::Int)], tensor_cmp, false, OpKind::Compare;
     TensorCmps = "tensor.cmps", Tensor, ["pl.tensor.cmps"], Some("cmps"),
-        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], same_as_first, false, OpKind::Compare,
+        &[req(P::Lhs, K::Tensor), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], tensor_cmps, false, OpKind::Compare,
         older: [("*", "pl.tensor.cmp(lhs, scalar, cmp_type)")];
     TensorSel = "tensor.sel", Tensor, ["pl.tensor.sel"], Some("sel"),
         &[req(P::Mask, K::Tensor), req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor)], same_as_second, false, OpKind::Special(Special::Sel),
@@ -4560,7 +4729,7 @@ ops! {
         older: [("*", "pl.tile.sels(mask, src, tmp, scalar) on loaded tiles")];
     // sorting and gathering
     TensorSort32 = "tensor.sort32", Tensor, ["pl.tensor.sort32"], Some("sort32"),
-        &[req(P::Src, K::Tensor), req(P::Idx, K::Tensor)], sort32, false, OpKind::Special(Special::Sort32);
+        &[req(P::Src, K::Tensor), req(P::Idx, K::Tensor)], tensor_sort32, false, OpKind::Special(Special::Sort32);
     TensorMrgsort = "tensor.mrgsort", Tensor, ["pl.tensor.mrgsort"], Some("mrgsort"),
         &[req(P::Src0, K::Tensor), opt(P::Src1, K::Tensor), opt(P::Src2, K::Tensor), opt(P::Src3, K::Tensor),
           opt(P::Exhausted, K::Bool), opt(P::BlockLen, K::Scalar)],

@@ -946,8 +946,10 @@ impl Lowering<'_> {
                 return None;
             }
             if let E::Call { func, args } = self.ast(m).expr(extra).kind.clone() {
-                if self.pl_path(m, func).as_deref() == Some("MemRef") && !self.memref_ok(m, extra, &args) {
-                    return None;
+                match self.pl_path(m, func).as_deref() {
+                    Some("MemRef") if !self.memref_ok(m, extra, &args) => return None,
+                    Some("TensorView") if !self.view_ok(m, extra, &args, false) => return None,
+                    _ => {}
                 }
             }
         }
@@ -978,6 +980,20 @@ impl Lowering<'_> {
     /// forms are left to their own rules.
     fn tensor_layout_ok(&mut self, m: ModuleId, extra: ast::ExprId) -> bool {
         let e = self.ast(m).expr(extra).clone();
+        if let E::Name(n) = e.kind {
+            // A module constant holding something else than a layout (`L = 3`): PyPTO's
+            // *Layout variable must be a TensorLayout*.
+            let Some((Binding::Const(c), _)) = self.modules[m].names.get(&n) else { return true };
+            if matches!(c, Const::Enum(_) | Const::Dyn(_)) {
+                return true;
+            }
+            let what = c.describe(&self.session.interner);
+            let file = self.modules[m].file;
+            let message = format!("a layout variable must hold a pl.TensorLayout member, got {what}");
+            let help = format!("the layouts are {}", crate::ir::Layout::names());
+            self.error_help(Code::E0206, file, e.span, message, "not a layout", help);
+            return false;
+        }
         if !matches!(e.kind, E::Attribute { .. }) {
             return true;
         }

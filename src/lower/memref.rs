@@ -85,7 +85,7 @@ impl Lowering<'_> {
         if let E::Call { func, args } = &e.kind {
             match self.pl_path(m, *func).as_deref() {
                 Some("MemRef") => return self.memref_ok(m, extra, args).then_some(TileExtra::MemRef),
-                Some("TileView") => return Some(TileExtra::TileView),
+                Some("TileView") => return self.view_ok(m, extra, args, true).then_some(TileExtra::TileView),
                 _ => {}
             }
         }
@@ -167,6 +167,110 @@ impl Lowering<'_> {
             };
         }
         found
+    }
+
+    /// The arguments of a `pl.TileView(...)` (`tile`) or `pl.TensorView(...)` in an
+    /// annotation, as PyPTO's type resolver reads them (ops.md §4.2 `_resolve_tileview`,
+    /// `_resolve_tensorview`): keywords only, each a known field; `valid_shape` and `stride`
+    /// list literals; a TileView's `blayout`/`slayout` a `pl.TileLayout` member, `pad` a
+    /// `pl.PadValue` member, `fractal` an integer; a TensorView's `layout` a tensor layout.
+    /// E0207 (E0206 for an unknown member), reported; `false` then.
+    pub(crate) fn view_ok(&mut self, m: ModuleId, call: ast::ExprId, args: &[ast::Arg], tile: bool) -> bool {
+        let file = self.modules[m].file;
+        let (ctor, fields) = if tile {
+            ("pl.TileView", "valid_shape, stride, start_offset, blayout, slayout, fractal, pad")
+        } else {
+            ("pl.TensorView", "valid_shape, stride, layout")
+        };
+        if args.iter().any(|a| !matches!(a.kind, ArgKind::Keyword(_))) {
+            let span = self.ast(m).expr(call).span;
+            let help = format!("name each field ({fields})");
+            self.error_help(
+                Code::E0207,
+                file,
+                span,
+                format!("{ctor}() takes no positional arguments"),
+                "positional argument",
+                help,
+            );
+            return false;
+        }
+        for arg in args {
+            let ArgKind::Keyword(k) = arg.kind else { continue };
+            let key = self.name(k.name).to_string();
+            let value = self.ast(m).expr(arg.value).clone();
+            let member = match value.kind {
+                E::Attribute { attr, .. } => Some(self.name(attr.name).to_string()),
+                _ => None,
+            };
+            // A name may hold the member (a module constant): left to the value's own use.
+            let by_name = matches!(value.kind, E::Name(_));
+            let member_of = |set: &[&str]| by_name || member.as_deref().is_some_and(|n| set.contains(&n));
+            let problem = match (key.as_str(), tile) {
+                ("valid_shape" | "stride", _) if !matches!(value.kind, E::List(_)) => Some((
+                    Code::E0207,
+                    format!("{ctor} {key} must be a list literal"),
+                    "use a list such as [64, 32]".to_string(),
+                )),
+                ("valid_shape" | "stride", _) | ("start_offset", true) => None,
+                ("blayout" | "slayout", true) if !member_of(&["none_box", "row_major", "col_major"]) => Some((
+                    Code::E0206,
+                    format!("unknown TileLayout value for {key}"),
+                    "use pl.TileLayout.none_box, pl.TileLayout.row_major or pl.TileLayout.col_major".to_string(),
+                )),
+                ("pad", true) if !member_of(&["null", "zero", "max", "min"]) => Some((
+                    Code::E0206,
+                    "unknown PadValue value for pad".to_string(),
+                    "use pl.PadValue.null, pl.PadValue.zero, pl.PadValue.max or pl.PadValue.min".to_string(),
+                )),
+                ("blayout" | "slayout" | "pad", true) => None,
+                ("fractal", true) => match self.eval_const(m, arg.value) {
+                    Some(Const::Int(_)) => None,
+                    None => return false,
+                    Some(_) => Some((
+                        Code::E0207,
+                        "TileView fractal must be an integer".to_string(),
+                        "write an integer such as 512".to_string(),
+                    )),
+                },
+                ("layout", false) => match self.pl_path(m, arg.value) {
+                    Some(p)
+                        if crate::ir::Layout::from_name(p.strip_prefix("TensorLayout.").unwrap_or(&p)).is_some() =>
+                    {
+                        None
+                    }
+                    None if by_name => match self.eval_const(m, arg.value) {
+                        Some(Const::Enum(EnumValue::Layout(_))) => None,
+                        None => return false,
+                        Some(_) => Some((
+                            Code::E0206,
+                            "a layout variable must hold a pl.TensorLayout member".to_string(),
+                            format!("the layouts are {}", crate::ir::Layout::names()),
+                        )),
+                    },
+                    _ => Some((
+                        Code::E0206,
+                        "unknown layout for layout".to_string(),
+                        format!("the layouts are {}", crate::ir::Layout::names()),
+                    )),
+                },
+                _ => Some((
+                    Code::E0207,
+                    format!("unknown {ctor} keyword argument `{key}`"),
+                    format!("the fields are {fields}"),
+                )),
+            };
+            if let Some((code, message, help)) = problem {
+                let known = matches!(
+                    key.as_str(),
+                    "valid_shape" | "stride" | "start_offset" | "blayout" | "slayout" | "pad" | "fractal" | "layout"
+                );
+                let span = if known { value.span } else { arg.span };
+                self.error_help(code, file, span, message, "here", help);
+                return false;
+            }
+        }
+        true
     }
 
     fn unsupported_tile_extra(&mut self, m: ModuleId, extra: ast::ExprId) -> Option<TileExtra> {

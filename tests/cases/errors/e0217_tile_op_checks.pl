@@ -7,6 +7,10 @@
 # `set_validshape` within the tile, `transpose_view` of two axes, `cmp`/`cmps`'s cmp_type
 # 0..5 and broadcasting operands, `addc`/`subc` of three broadcasting tiles, integer
 # positions of `read` (a float position is refused for every op's offsets and shapes).
+# The second kernel: `create`/`full`/`slice` of positive extents, no atomic tile
+# `assemble`, a precise `div` of floats, `gather` indices of INT32 (INT16 for 16-bit data),
+# a `matmul_bias` bias of one row, `transpose`'s tmp of the input's dtype, a move into
+# LeftScale of UINT8/FP8E8M0 data; each beside its accepted form.
 import pypto.language as pl
 
 
@@ -49,5 +53,34 @@ def k(
     h2 = pl.tile.subc(a, pl.load(x, [0, 0], [1, 16]), a)
     e1 = pl.tile.read(a, [0.5, 0])
     e2 = pl.tile.read(a, [0, 1])
+    out = pl.store(a, [0, 0], out)
+    return out
+
+
+@pl.jit.incore
+def k2(
+    x: pl.Tensor[[16, 16], pl.FP32],
+    i: pl.Tensor[[16, 16], pl.INT32],
+    out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+):
+    a = pl.load(x, [0, 0], [16, 16])
+    j = pl.load(i, [0, 0], [16, 16])
+    c2 = pl.tile.create([16, 0], dtype=pl.FP32)
+    f1 = pl.tile.full([0, 16], pl.FP32, 0.0)
+    s1 = pl.tile.slice(a, [0, 16], [0, 0])
+    c3 = pl.tile.create([16, 16], dtype=pl.FP32)
+    s2 = pl.tile.slice(a, [8, 16], [0, 0])
+    m1 = pl.tile.assemble(a, a, [0, 0], atomic=pl.AtomicType.Add)
+    d1 = pl.tile.div(j, j, high_precision=True)
+    d2 = pl.tile.div(a, a, high_precision=True)
+    g1 = pl.tile.gather(a, a, a)
+    g2 = pl.tile.gather(a, j, a)
+    l = pl.move(pl.move(a, pl.Mem.Mat), pl.Mem.Left)
+    r = pl.move(pl.move(a, pl.Mem.Mat), pl.Mem.Right)
+    b1 = pl.tile.matmul_bias(l, r, pl.move(pl.move(a, pl.Mem.Mat), pl.Mem.Bias))
+    b2 = pl.tile.matmul_bias(l, r, pl.move(pl.move(pl.load(x, [0, 0], [1, 16]), pl.Mem.Mat), pl.Mem.Bias))
+    t1 = pl.tile.transpose(a, 0, 1, j)
+    t2 = pl.tile.transpose(a, 0, 1, c3)
+    x1 = pl.move(pl.move(a, pl.Mem.Mat), pl.Mem.LeftScale)
     out = pl.store(a, [0, 0], out)
     return out
