@@ -592,6 +592,18 @@ impl Lowering<'_> {
                 continue;
             };
             let key = self.name(k.name).to_string();
+            if path == "function" && key == "external_source" {
+                // PyPTO's external kernel: an AIC/AIV signature whose body is C++ source.
+                self.error_help(
+                    Code::E0223,
+                    file,
+                    a.span,
+                    "external kernels (`@pl.function(external_source=...)`) are not supported by plc: the kernel's body is C++ source that plc cannot check, run or compile",
+                    "external kernel",
+                    "write the kernel's body in pl",
+                );
+                continue;
+            }
             if !allows.contains(&key.as_str()) {
                 let message = match key.as_str() {
                     "level" => format!("@pl.{path} does not accept a level= argument"),
