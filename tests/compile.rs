@@ -389,3 +389,73 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         );
     }
 }
+
+/// A Group's kernels run together in the C++ as the runtime runs a mixed task (issue 11):
+/// whatever order the Group calls them in (`reversed` calls the kernel that pops first;
+/// `ping_pong` passes tiles to the cube and back, each kernel waiting on the other), the
+/// harness prints what `plc run` prints. Two kernels that both pop before pushing stop the
+/// program with the deadlock named, as `plc run` stops with E0801, and do not hang it.
+#[test]
+fn a_groups_kernels_run_together_as_in_plc_run() {
+    let Some(cxx) = cxx() else {
+        eprintln!("no C++ compiler found: skipped");
+        return;
+    };
+    for entry in ["in_order", "reversed", "ping_pong"] {
+        let r = Runnable { file: "tests/runs/group_kernels_together", entry, args: &[] };
+        let prog = build(&cxx, &r, "group");
+        let (got, _) = run(&prog, &r, "5");
+        let expected = plc(&["run", &source(&r), "--entry", entry, "--seed", "5"]);
+        assert!(expected.status.success(), "{}", String::from_utf8_lossy(&expected.stderr));
+        assert_eq!(got, String::from_utf8_lossy(&expected.stdout), "--entry {entry}");
+    }
+    let r = Runnable { file: "tests/runs/group_kernels_together", entry: "deadlock", args: &[] };
+    let prog = build(&cxx, &r, "group");
+    let mut child = Command::new(&prog)
+        .arg("0")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("prog runs");
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the program's status") {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the deadlocked Group hung instead of stopping");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().expect("piped"), &mut stderr).expect("stderr");
+    assert!(!status.success());
+    assert!(
+        stderr.contains(
+            "plc tile library: tpop: a deadlock: every kernel of the Group still running waits on an empty pipe \
+             (`multiply` waits on pipe 0 from a vector (AIV) kernel, `wait_then_push` waits on pipe 0 from the cube (AIC) kernel)"
+        ),
+        "{stderr}"
+    );
+}
+
+/// A `pl.spmd(n)` region inside a kernel runs its body once per block index, in order, in
+/// the C++ as in `plc run` (it was E0602): the loop form, the `with` form with values read
+/// after the region, and a region in a region.
+#[test]
+fn an_spmd_region_in_a_kernel_runs_each_block_as_in_plc_run() {
+    let Some(cxx) = cxx() else {
+        eprintln!("no C++ compiler found: skipped");
+        return;
+    };
+    for entry in ["halves", "rows", "nested"] {
+        let r = Runnable { file: "tests/runs/spmd_region_in_kernel", entry, args: &[] };
+        let prog = build(&cxx, &r, "spmd");
+        let (got, _) = run(&prog, &r, "2");
+        let expected = plc(&["run", &source(&r), "--entry", entry, "--seed", "2"]);
+        assert!(expected.status.success(), "{}", String::from_utf8_lossy(&expected.stderr));
+        assert!(!got.is_empty());
+        assert_eq!(got, String::from_utf8_lossy(&expected.stdout), "--entry {entry}");
+    }
+}

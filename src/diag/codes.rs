@@ -821,9 +821,10 @@ blocks that run one after another), the forms the real toolchain does not build 
 
     E0602 => "a construct the kernel emitter cannot lower",
 "A device function holds something with no C++ form in a kernel: a region other than
-`pl.scope()` (every `pl.at`, `pl.cluster` and `pl.spmd` region is outlined before the
-emitter), a task launch (`pl.submit`), `break` or `continue` in a loop that carries values,
-or a value such as a string or a tuple used as a number.";
+`pl.scope()`, a core-group `pl.at` or a `pl.spmd` (a `pl.spmd` region inside a kernel runs
+its body once per block index; other `pl.at` and `pl.cluster` regions are outlined before
+the emitter), a task launch (`pl.submit`), `break` or `continue` in a loop that carries
+values, or a value such as a string or a tuple used as a number.";
 
     E0603 => "a device function calls a function that is not a kernel",
 "Inside a kernel, a call of another device function (InCore, AIC, AIV, Group, Spmd) becomes a

@@ -4,6 +4,7 @@
 
 use crate::ir::DType;
 use rustc_hash::FxHashSet;
+use std::fmt::Write;
 
 /// C++ source being written: lines at an indentation of four spaces a level.
 #[derive(Default)]
@@ -536,6 +537,23 @@ pub fn int_literal(n: i64) -> String {
     }
 }
 
+/// A C++ string literal of `text`'s UTF-8 bytes: ASCII letters, digits, spaces and
+/// `_ - . , : ( )` as they are, every other byte as a three-digit octal escape (never a
+/// trigraph, an escape that reads on into the next character, or a quote).
+pub fn string_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b" _-.,:()".contains(&b) {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "\\{b:03o}");
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// A double literal that reads back as the same value (`NAN` and `INFINITY` from `<cmath>`
 /// for the values without one).
 pub fn float_literal(x: f64) -> String {
@@ -575,6 +593,8 @@ mod tests {
             assert_eq!(float_literal(x), text);
         }
         assert_eq!(int_literal(-3), "(-3)");
+        assert_eq!(string_literal("scale_2 (AIV)"), "\"scale_2 (AIV)\"");
+        assert_eq!(string_literal("a\"b\\??=é"), "\"a\\042b\\134\\077\\077\\075\\303\\251\"");
         assert_eq!(int_literal(i64::MIN), "(-9223372036854775807LL - 1)");
     }
 

@@ -503,14 +503,14 @@ fn build_sh(sources: &[String]) -> String {
     out.push_str("# then linked. CXX (default c++) and CXXFLAGS (default -O1) are honoured; with\n");
     out.push_str("# CXX=\"ccache c++\" the runtime's objects are reused from one output to the next.\n");
     out.push_str("# -ffp-contract=off keeps float results bit-identical to `plc run` on machines with fused\n");
-    out.push_str("# multiply-add.\n");
+    out.push_str("# multiply-add; -pthread links the threads a Group's kernels run on.\n");
     out.push_str("set -e\ncd \"$(dirname \"$0\")\"\n");
     let list: Vec<&str> = sources.iter().map(String::as_str).collect();
     let _ = writeln!(out, "srcs=\"{}\"", list.join(" "));
     out.push_str("for f in runtime/*.cpp; do\n    if [ -f \"$f\" ]; then srcs=\"$srcs $f\"; fi\ndone\n");
     out.push_str("srcs=\"$srcs harness/main.cpp\"\n");
     out.push_str("PLC_CXX=\"${CXX:-c++}\"\n");
-    out.push_str("PLC_CXXFLAGS=\"-std=c++17 -ffp-contract=off ${CXXFLAGS:--O1} -Iruntime -Iharness\"\n");
+    out.push_str("PLC_CXXFLAGS=\"-std=c++17 -pthread -ffp-contract=off ${CXXFLAGS:--O1} -Iruntime -Iharness\"\n");
     out.push_str("export PLC_CXX PLC_CXXFLAGS\n");
     out.push_str("jobs=\"${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}\"\n");
     out.push_str("mkdir -p build\n");

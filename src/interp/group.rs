@@ -16,8 +16,9 @@ use super::exec::{Fault, Flow, Frame, Interp};
 use super::value::Value;
 use crate::diag::Code;
 use crate::intern::Symbol;
+use crate::ir::group::{kernel_call, KernelCall};
 use crate::ir::lineage::Lineage;
-use crate::ir::{Block, Callee, ExprId, ExprKind, FuncKind, Loc, Program, StmtId, StmtKind, VarId};
+use crate::ir::{Block, Loc, VarId};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -272,22 +273,6 @@ fn kernel_thread(interp: *mut Interp<'_>, call: Pending, baton: &Baton, start: C
     outcome
 }
 
-/// A statement of a Group's body that calls a kernel: the variable its result is bound
-/// to (if any), the callee, the argument expressions.
-type KernelCall<'p> = (Option<VarId>, Symbol, &'p [Option<ExprId>]);
-
-fn kernel_call(program: &Program, stmt: StmtId) -> Option<KernelCall<'_>> {
-    let (var, e) = match &program.stmt(stmt).kind {
-        StmtKind::Assign { var, value } => (Some(*var), *value),
-        StmtKind::Eval(e) => (None, *e),
-        _ => return None,
-    };
-    let ExprKind::Call { callee: Callee::Func(f), args, attrs } = &program.expr(e).kind else { return None };
-    let kind = program.functions.get(f)?.decl.kind;
-    let kernel = matches!(kind, FuncKind::Aic | FuncKind::Aiv | FuncKind::InCore);
-    (kernel && attrs.launch.core_num.is_none()).then_some((var, *f, args.as_slice()))
-}
-
 impl<'a> Interp<'a> {
     /// Runs the body of a Group function: each run of consecutive kernel calls is a batch
     /// that runs together ([`Interp::run_together`]); other statements run in order, after
@@ -299,7 +284,7 @@ impl<'a> Interp<'a> {
         let mut batch: Vec<(Option<VarId>, Pending)> = Vec::new();
         let mut lineage = Lineage::default();
         for &stmt in body {
-            if let Some((var, func, arg_exprs)) = kernel_call(program, stmt) {
+            if let Some(KernelCall { var, func, args: arg_exprs, .. }) = kernel_call(program, stmt) {
                 self.charge(1, program.stmt(stmt).loc)?;
                 let mut args = Vec::with_capacity(arg_exprs.len());
                 for a in arg_exprs {

@@ -16,6 +16,7 @@
 
 pub(crate) mod arith;
 pub(crate) mod enums;
+pub(crate) mod group;
 pub(crate) mod limits;
 pub(crate) mod lineage;
 

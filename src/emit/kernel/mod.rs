@@ -47,14 +47,15 @@
 //! type. An op the tile library has no form for is E0601.
 
 mod ops;
+mod together;
 
 use super::cpp::{elem_ctype, float_literal, int_literal, scalar_ctype, stable_name, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
 use crate::ir::limits::{MAX_TASK_SCALARS, MAX_TASK_TENSORS};
 use crate::ir::{
-    BinOp, Callee, DType, Dim, EnumValue, ExprId, ExprKind, Function, IfStmt, IterArg, Loc, Program, ScopeKind, StmtId,
-    StmtKind, Type, UnOp, VarId,
+    BinOp, Callee, DType, Dim, EnumValue, ExprId, ExprKind, FuncKind, Function, IfStmt, IterArg, Loc, Program,
+    ScopeKind, StmtId, StmtKind, Type, UnOp, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
@@ -348,6 +349,7 @@ fn emit_function(
             dyn_dims: FxHashMap::default(),
             as_tile: &as_tile,
             promote: None,
+            hoists: Vec::new(),
         };
         let result = emit_body(&mut e);
         // On an error, the merged value found to need a tile, if that is the error.
@@ -386,7 +388,11 @@ fn emit_body(e: &mut Emitter) -> Res<Emitted> {
         param_names.push(name);
     }
     let body = f.body.clone();
-    e.block(&body)?;
+    if f.decl.kind == FuncKind::Group {
+        e.group_block(&body)?;
+    } else {
+        e.block(&body)?;
+    }
     let mut text = String::new();
     for name in &param_names {
         if !e.used.contains(name) {
@@ -427,13 +433,25 @@ struct Emitter<'a> {
     callees: Vec<Symbol>,
     ret: Option<Vec<Repr>>,
     targets: Vec<Target>,
-    /// For each enclosing loop, whether it carries values.
-    loops: Vec<bool>,
+    /// For each enclosing loop, whether it carries values; `None` for a `pl.spmd` region
+    /// (a C++ loop over the block indices, which `break`/`continue` must not leave).
+    loops: Vec<Option<bool>>,
     dyn_dims: FxHashMap<Symbol, String>,
     /// Carried values and `if` results held as tiles (see [`emit_function`]).
     as_tile: &'a FxHashSet<VarId>,
     /// A merged value found to need a tile: the emission stops and starts again.
     promote: Option<VarId>,
+    /// The enclosing `pl.spmd` regions, innermost last (see [`Emitter::spmd`]).
+    hoists: Vec<Hoist>,
+}
+
+/// The variables a `pl.spmd` region defines at its own level (not inside a loop or an `if`
+/// of its body): declared before the region's C++ loop, so that the code after the region
+/// reads them, and assigned inside it.
+struct Hoist {
+    /// The nesting of loops and `if`s (`targets.len()`) of the region's body.
+    level: usize,
+    decls: Vec<(String, Repr)>,
 }
 
 /// Errors are boxed: a `Diagnostic` is large and most results are `Ok`.
@@ -581,14 +599,11 @@ impl Emitter<'_> {
                 Ok(())
             }
             StmtKind::Scope(scope) => match scope.kind {
-                ScopeKind::Runtime { .. } => {
-                    self.line("{");
-                    self.w.indent();
-                    self.block(&scope.body)?;
-                    self.w.dedent();
-                    self.line("}");
-                    Ok(())
-                }
+                // A runtime scope, and a core-group region inside a kernel (which the
+                // outliners leave there, and `plc run` runs where it stands), are their
+                // statements: no C++ block, so the code after them sees what they define.
+                ScopeKind::Runtime { .. } | ScopeKind::InCore => self.block(&scope.body),
+                ScopeKind::Spmd { core_num } => self.spmd(core_num, &scope.body),
                 ref kind => Err(self.err(
                     Code::E0602,
                     loc,
@@ -598,11 +613,18 @@ impl Emitter<'_> {
             StmtKind::Break | StmtKind::Continue => {
                 let word = if matches!(self.p.stmt(s).kind, StmtKind::Break) { "break" } else { "continue" };
                 match self.loops.last() {
-                    Some(false) => {
+                    Some(Some(false)) => {
                         self.line_fmt(format_args!("{word};"));
                         Ok(())
                     }
-                    Some(true) => Err(self.err(
+                    // Lowering refuses a `break` that leaves a region (E0316); kept so that
+                    // the C++ loop over the blocks never catches one.
+                    Some(None) => Err(self.err(
+                        Code::E0602,
+                        loc,
+                        format!("`{word}` inside a `pl.spmd` region of a kernel: the region runs its body once per block index, and the kernel emitter does not carry a `{word}` out of it"),
+                    )),
+                    Some(Some(true)) => Err(self.err(
                         Code::E0602,
                         loc,
                         format!("`{word}` in a loop that carries values: the kernel emitter cannot tell what the loop yields"),
@@ -613,8 +635,73 @@ impl Emitter<'_> {
         }
     }
 
+    /// A `pl.spmd(n)` region: its body once per block index `0..n`, in order, with
+    /// `get_block_idx()` the index and `get_block_num()` n while it runs (`plc::Blocks`),
+    /// as `plc run` runs it. What the body defines at its own level is declared before the
+    /// loop ([`Hoist`]): the code after the region reads the last block's values.
+    fn spmd(&mut self, core_num: ExprId, body: &[StmtId]) -> Res<()> {
+        let n = self.typed_scalar(core_num, "int64_t")?;
+        let count = self.fresh("plc_blocks");
+        let b = self.fresh("plc_block");
+        let ids = self.fresh("plc_block_ids");
+        let outer = self.w.take();
+        self.w.indent();
+        self.w.indent();
+        self.hoists.push(Hoist { level: self.targets.len(), decls: Vec::new() });
+        self.loops.push(None);
+        let result = self.block(body);
+        self.loops.pop();
+        let hoist = self.hoists.pop().expect("pushed above");
+        let body_text = self.w.take();
+        self.w.dedent();
+        self.w.dedent();
+        self.w.push_str(&outer);
+        result?;
+        for (name, repr) in &hoist.decls {
+            self.declare(name, repr);
+        }
+        self.line("{");
+        self.w.indent();
+        self.line_fmt(format_args!("const int64_t {count} = plc::spmd_blocks({n});"));
+        self.line_fmt(format_args!("for (int64_t {b} = 0; {b} < {count}; ++{b}) {{"));
+        self.w.indent();
+        self.line_fmt(format_args!("plc::Blocks {ids}({b}, {count});"));
+        self.w.dedent();
+        self.w.push_str(&body_text);
+        self.line("}");
+        self.w.dedent();
+        self.line("}");
+        Ok(())
+    }
+
+    /// Whether the variable `name`, declared here, belongs to the innermost `pl.spmd`
+    /// region's [`Hoist`] (then it is recorded there, and only assigned here).
+    fn hoisted(&mut self, name: &str, repr: &Repr) -> bool {
+        let level = self.targets.len();
+        match self.hoists.last_mut() {
+            Some(h) if h.level == level => {
+                h.decls.push((name.to_string(), repr.clone()));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Declares `name` without a value (a scalar zeroed), unless it is hoisted.
+    fn declare(&mut self, name: &str, repr: &Repr) {
+        if !self.hoisted(name, repr) {
+            let init = if matches!(repr, Repr::Scalar(_)) { "{}" } else { "" };
+            self.line_fmt(format_args!("[[maybe_unused]] {} {name}{init};", repr.cpp()));
+        }
+    }
+
     fn assign(&mut self, var: VarId, value: ExprId) -> Res<()> {
         let (text, repr) = self.expr(value)?;
+        self.bind(var, value, text, repr)
+    }
+
+    /// Declares `var` with the value `text` (of `value`, which gives the error's place).
+    fn bind(&mut self, var: VarId, value: ExprId, text: String, repr: Repr) -> Res<()> {
         match repr {
             Repr::None => Err(self.err(
                 Code::E0602,
@@ -622,14 +709,20 @@ impl Emitter<'_> {
                 format!("`{}` is bound to an operation that has no value", self.source_name(var)),
             )),
             Repr::Tuple(_) => {
-                let name = self.name_var(var, repr);
-                self.line_fmt(format_args!("[[maybe_unused]] auto {name} = {text};"));
+                let name = self.name_var(var, repr.clone());
+                match self.hoisted(&name, &repr) {
+                    true => self.line_fmt(format_args!("{name} = {text};")),
+                    false => self.line_fmt(format_args!("[[maybe_unused]] auto {name} = {text};")),
+                }
                 Ok(())
             }
             repr => {
                 let ty = repr.cpp();
-                let name = self.name_var(var, repr);
-                self.line_fmt(format_args!("[[maybe_unused]] {ty} {name} = {text};"));
+                let name = self.name_var(var, repr.clone());
+                match self.hoisted(&name, &repr) {
+                    true => self.line_fmt(format_args!("{name} = {text};")),
+                    false => self.line_fmt(format_args!("[[maybe_unused]] {ty} {name} = {text};")),
+                }
                 Ok(())
             }
         }
@@ -655,8 +748,11 @@ impl Emitter<'_> {
                 repr => (text, repr),
             };
             let ty = repr.cpp();
-            let name = self.name_var(ia.var, repr);
-            self.line_fmt(format_args!("[[maybe_unused]] {ty} {name} = {text};"));
+            let name = self.name_var(ia.var, repr.clone());
+            match self.hoisted(&name, &repr) {
+                true => self.line_fmt(format_args!("{name} = {text};")),
+                false => self.line_fmt(format_args!("[[maybe_unused]] {ty} {name} = {text};")),
+            }
             names.push(name);
         }
         Ok(names)
@@ -666,7 +762,7 @@ impl Emitter<'_> {
         let reprs = iter_args.iter().map(|ia| self.vars.get(&ia.var).map(|(_, r)| r.clone())).collect();
         let vars = iter_args.iter().map(|ia| ia.var).collect();
         self.targets.push(Target { names: names.to_vec(), vars, reprs });
-        self.loops.push(!iter_args.is_empty());
+        self.loops.push(Some(!iter_args.is_empty()));
         self.w.indent();
         let result = self.block(body);
         self.w.dedent();
@@ -762,8 +858,7 @@ impl Emitter<'_> {
                     "internal error: an `if` result no branch yields".to_string(),
                 ));
             };
-            let init = if matches!(repr, Repr::Scalar(_)) { "{}" } else { "" };
-            self.line_fmt(format_args!("[[maybe_unused]] {} {name}{init};", repr.cpp()));
+            self.declare(name, &repr);
             self.vars.insert(*rv, (name.clone(), repr));
         }
         self.line_fmt(format_args!("if ({c}) {{"));
@@ -984,6 +1079,18 @@ impl Emitter<'_> {
     // ------------------------------------------------------------------ calls of device functions
 
     fn call(&mut self, e: ExprId, g: Symbol, args: &[Option<ExprId>]) -> Res<(String, Repr)> {
+        let (texts, sig) = self.call_args(e, g, args)?;
+        let repr = match sig.ret.as_slice() {
+            [] => Repr::None,
+            [one] => one.clone(),
+            many => Repr::Tuple(many.to_vec()),
+        };
+        Ok((format!("plc_kernels::{}({})", impl_symbol(self.names, g), texts.join(", ")), repr))
+    }
+
+    /// The C++ of a device function call's arguments, each in the form the callee takes,
+    /// and the callee's signature.
+    fn call_args(&mut self, e: ExprId, g: Symbol, args: &[Option<ExprId>]) -> Res<(Vec<String>, Sig)> {
         let loc = self.loc(e);
         let gname = self.names.get(g).to_string();
         let Some(callee) = self.p.functions.get(&g) else {
@@ -1034,12 +1141,7 @@ impl Emitter<'_> {
         if !self.callees.contains(&g) {
             self.callees.push(g);
         }
-        let repr = match sig.ret.as_slice() {
-            [] => Repr::None,
-            [one] => one.clone(),
-            many => Repr::Tuple(many.to_vec()),
-        };
-        Ok((format!("plc_kernels::{}({})", impl_symbol(self.names, g), texts.join(", ")), repr))
+        Ok((texts, sig))
     }
 
     /// What a called device function takes and returns (emitting it once to learn that).

@@ -24,11 +24,18 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -203,9 +210,47 @@ T arg_scalar(const int64_t* args, int i) {
 
 // ------------------------------------------------------------------ block identity
 
-inline int64_t get_block_idx() { return plc_rt_block_idx(); }
-inline int64_t get_block_num() { return plc_rt_block_num(); }
-inline int64_t get_subblock_idx() { return plc_rt_subblock_idx(); }
+/// The block a kernel runs as, when the tile library sets it rather than the runtime: in a
+/// `pl.spmd` region of a kernel (`plc::Blocks`), and on the threads of a Group's kernels
+/// (`plc::run_together`), which run as the block that called them.
+struct BlockIds {
+    bool set = false;
+    int64_t idx = 0;
+    int64_t num = 1;
+    int64_t subblock = 0;
+};
+inline BlockIds& block_ids() {
+    static thread_local BlockIds ids;
+    return ids;
+}
+
+inline int64_t get_block_idx() { return block_ids().set ? block_ids().idx : plc_rt_block_idx(); }
+inline int64_t get_block_num() { return block_ids().set ? block_ids().num : plc_rt_block_num(); }
+inline int64_t get_subblock_idx() { return block_ids().set ? block_ids().subblock : plc_rt_subblock_idx(); }
+inline BlockIds current_block_ids() { return BlockIds{true, get_block_idx(), get_block_num(), get_subblock_idx()}; }
+
+/// The block count of a `pl.spmd(n)` region, checked as `plc run` checks it.
+inline int64_t spmd_blocks(int64_t n) {
+    if (n < 0) tile_error("pl.spmd", "the block count is negative");
+    return n;
+}
+
+/// One block of a `pl.spmd` region in a kernel: while it lives, `get_block_idx()` is
+/// `idx` and `get_block_num()` is `num` (the subblock stays); the ids before it come back
+/// when it goes.
+class Blocks {
+public:
+    Blocks(int64_t idx, int64_t num) : saved_(block_ids()) {
+        block_ids() = BlockIds{true, idx, num, get_subblock_idx()};
+    }
+    ~Blocks() { block_ids() = saved_; }
+    Blocks(const Blocks&) = delete;
+    Blocks& operator=(const Blocks&) = delete;
+
+private:
+    BlockIds saved_;
+};
+
 /// The device the CPU runtime stands for (a2a3: 24 clusters of one cube and two vector
 /// cores), as the orchestration API's `rt_available_cluster_count`/`rt_available_aiv_count`
 /// answer (the interpreter answers the same).
@@ -214,31 +259,6 @@ inline int32_t available_cluster_count() { return 24; }
 /// Barriers, flags, fences and cache control: the CPU runs a kernel's operations in
 /// program order, and a task's kernels one after the other, so there is nothing to wait for.
 inline void hardware_sync() {}
-
-// ------------------------------------------------------------------ cross-core pipes
-
-/// The cross-core pipes of a mixed kernel (`tpush_*`, `tpop_*`). A task's kernels run one
-/// after another here, in the order the Group calls them (on one thread), so a pipe is a
-/// queue of the tiles pushed and not popped yet, one per pipe id and direction (`to_vector`:
-/// from the cube to the vector core), as in `plc run`.
-inline std::map<std::pair<int64_t, bool>, std::deque<std::any>>& pipe_queues() {
-    thread_local std::map<std::pair<int64_t, bool>, std::deque<std::any>> queues;
-    return queues;
-}
-template <typename T>
-inline void pipe_push(int64_t id, bool to_vector, const Tile<T>& t) {
-    pipe_queues()[{id, to_vector}].push_back(t);
-}
-template <typename T>
-inline Tile<T> pipe_pop(int64_t id, bool to_vector) {
-    auto& q = pipe_queues()[{id, to_vector}];
-    if (q.empty()) tile_error("tpop", "nothing was pushed on this pipe: call the pushing kernel first");
-    const Tile<T>* t = std::any_cast<Tile<T>>(&q.front());
-    if (t == nullptr) tile_error("tpop", "the tile pushed has another element type");
-    Tile<T> out = *t;
-    q.pop_front();
-    return out;
-}
 
 // ------------------------------------------------------------------ tensor access
 
@@ -557,6 +577,196 @@ inline ChipTensor create_tensor(const Dims& shape, DataType dt) {
     if (p == nullptr) tile_error("create_tensor", "out of memory");
     Scratch::buffers().push_back(p);
     return make_tensor_external(p, s, shape.n, dt);
+}
+
+// ------------------------------------------------------------------ a Group's kernels and their pipes
+
+/// The cross-core pipes of a mixed kernel (`tpush_*`, `tpop_*`): one queue per pipe id and
+/// direction (`to_vector`: from the cube to the vector core) of the tiles pushed and not
+/// popped yet, as in `plc run`.
+using PipeKey = std::pair<int64_t, bool>;
+using PipeQueues = std::map<PipeKey, std::deque<std::any>>;
+
+namespace together {
+
+enum class State { Ready, Waiting, Done };
+
+/// A batch of a Group's kernels run together (`run_together`): each on a thread of its
+/// own, with a baton (the mutex and `running`) that lets exactly one of them run at a time.
+/// A kernel runs until it finishes or pops an empty pipe; the baton then goes to the next
+/// kernel, in call order and round robin, that can go on (not started, or waiting on a
+/// pipe that now holds a tile). The schedule is the interpreter's (`interp/group.rs`), so
+/// the output is `plc run`'s and the same on every run.
+struct Batch {
+    std::mutex m;
+    std::condition_variable wake;
+    PipeQueues* pipes = nullptr;
+    std::vector<std::string> names;
+    std::vector<State> states;
+    std::vector<PipeKey> waits_on;
+    int64_t running = -1;
+
+    bool can_go(size_t j) const {
+        if (states[j] == State::Ready) return true;
+        if (states[j] == State::Done) return false;
+        auto q = pipes->find(waits_on[j]);
+        return q != pipes->end() && !q->second.empty();
+    }
+    /// The kernel after `from` (`from` itself last) that can go on, or -1.
+    int64_t next(size_t from) const {
+        size_t n = states.size();
+        for (size_t k = 1; k <= n; ++k) {
+            size_t j = (from + k) % n;
+            if (can_go(j)) return static_cast<int64_t>(j);
+        }
+        return -1;
+    }
+};
+
+/// The batch the kernel on this thread belongs to, and its place in it.
+struct Member {
+    Batch* batch = nullptr;
+    size_t me = 0;
+};
+inline Member& member() {
+    static thread_local Member m;
+    return m;
+}
+
+inline std::string waits_for(PipeKey key) {
+    return "pipe " + std::to_string(key.first) + " from " +
+           (key.second ? "the cube (AIC) kernel" : "a vector (AIV) kernel");
+}
+
+}  // namespace together
+
+/// The pipes of the kernel on this thread: its batch's, which are those of the thread that
+/// ran the batch.
+inline PipeQueues& pipe_queues() {
+    together::Member& m = together::member();
+    if (m.batch != nullptr) return *m.batch->pipes;
+    static thread_local PipeQueues queues;
+    return queues;
+}
+
+/// A pop found `key` empty: hands the baton on and returns when a tile is there. With no
+/// other kernel that can push it (none beside this one, or every kernel of the batch
+/// waiting on an empty pipe: a deadlock) the run stops, naming what each kernel waits for.
+inline void wait_on_pipe(PipeKey key) {
+    together::Member& m = together::member();
+    if (m.batch == nullptr) {
+        std::string msg = "nothing was pushed on " + together::waits_for(key) +
+                          " and no other kernel runs beside this one to push it";
+        tile_error("tpop", msg.c_str());
+    }
+    together::Batch& b = *m.batch;
+    size_t me = m.me;
+    std::unique_lock<std::mutex> lock(b.m);
+    b.states[me] = together::State::Waiting;
+    b.waits_on[me] = key;
+    int64_t j = b.next(me);
+    if (j < 0) {
+        std::string msg = "a deadlock: every kernel of the Group still running waits on an empty pipe (";
+        bool first = true;
+        for (size_t k = 0; k < b.states.size(); ++k) {
+            if (b.states[k] != together::State::Waiting) continue;
+            msg += (first ? "`" : ", `") + b.names[k] + "` waits on " + together::waits_for(b.waits_on[k]);
+            first = false;
+        }
+        msg += ")";
+        tile_error("tpop", msg.c_str());
+    }
+    b.running = j;
+    b.wake.notify_all();
+    b.wake.wait(lock, [&] { return b.running == static_cast<int64_t>(me); });
+    b.states[me] = together::State::Ready;
+}
+
+template <typename T>
+inline void pipe_push(int64_t id, bool to_vector, const Tile<T>& t) {
+    pipe_queues()[{id, to_vector}].push_back(t);
+}
+template <typename T>
+inline Tile<T> pipe_pop(int64_t id, bool to_vector) {
+    PipeKey key{id, to_vector};
+    if (pipe_queues()[key].empty()) wait_on_pipe(key);
+    auto& q = pipe_queues()[key];
+    const Tile<T>* t = std::any_cast<Tile<T>>(&q.front());
+    if (t == nullptr) tile_error("tpop", "the tile pushed has another element type");
+    Tile<T> out = *t;
+    q.pop_front();
+    return out;
+}
+
+/// Runs the kernels `work` of a batch together (see `together::Batch`), each on a thread
+/// that runs as the calling block; returns when all are done. The tensors a kernel makes
+/// (`create_tensor`) are handed to the calling thread's `Scratch`.
+inline void run_batch(const char* const* names, std::vector<std::function<void()>>& work) {
+    size_t n = work.size();
+    together::Batch b;
+    b.pipes = &pipe_queues();
+    b.names.assign(names, names + n);
+    b.states.assign(n, together::State::Ready);
+    b.waits_on.assign(n, PipeKey{0, false});
+    BlockIds ids = current_block_ids();
+    std::vector<void*>* scratch = &Scratch::buffers();
+    std::vector<std::thread> threads;
+    threads.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+#if defined(__cpp_exceptions)
+        try {
+#endif
+        threads.emplace_back([&b, &work, i, ids, scratch] {
+            std::unique_lock<std::mutex> lock(b.m);
+            b.wake.wait(lock, [&] { return b.running == static_cast<int64_t>(i); });
+            lock.unlock();
+            together::member() = together::Member{&b, i};
+            block_ids() = ids;
+            work[i]();
+            lock.lock();
+            std::vector<void*>& mine = Scratch::buffers();
+            scratch->insert(scratch->end(), mine.begin(), mine.end());
+            mine.clear();
+            b.states[i] = together::State::Done;
+            b.running = b.next(i);
+            b.wake.notify_all();
+        });
+#if defined(__cpp_exceptions)
+        } catch (const std::system_error&) {
+            tile_error("Group", "cannot start a thread for a kernel of the Group");
+        }
+#endif
+    }
+    {
+        std::lock_guard<std::mutex> lock(b.m);
+        b.running = b.next(n - 1);
+        b.wake.notify_all();
+    }
+    for (std::thread& t : threads) t.join();
+}
+
+/// The kernels a Group calls one after another, run together as the runtime runs a mixed
+/// task: `names` are theirs (for the deadlock message), `fs` the calls, in call order.
+/// Returns what the last call returns (the others' results are their arguments).
+template <class... F>
+auto run_together(std::array<const char*, sizeof...(F)> names, F... fs) {
+    constexpr size_t n = sizeof...(F);
+    static_assert(n >= 1, "a batch of at least one kernel");
+    auto calls = std::make_tuple(fs...);
+    using Last = std::tuple_element_t<n - 1, std::tuple<F...>>;
+    using R = std::invoke_result_t<Last&>;
+    std::vector<std::function<void()>> work;
+    work.reserve(n);
+    std::apply([&](auto&... f) { (work.push_back([&f] { f(); }), ...); }, calls);
+    if constexpr (std::is_void_v<R>) {
+        run_batch(names.data(), work);
+    } else {
+        std::optional<R> result;
+        Last& last = std::get<n - 1>(calls);
+        work.back() = [&] { result.emplace(last()); };
+        run_batch(names.data(), work);
+        return std::move(*result);
+    }
 }
 
 /// Copies `shape` elements from `src` at `src_off` to `dst` at `dst_off` (`pl.copy`).
