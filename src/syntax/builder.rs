@@ -44,7 +44,8 @@ impl<'s> Builder<'s> {
 
     pub fn ident(&mut self, lo: u32, hi: u32) -> Ident {
         let text = &self.src[lo as usize..hi as usize];
-        let name = if self.ascii { self.interner.intern(text) } else { self.interner.intern(&super::ident::normalize(text)) };
+        let name =
+            if self.ascii { self.interner.intern(text) } else { self.interner.intern(&super::ident::normalize(text)) };
         Ident { name, span: Span::new(lo, hi) }
     }
 

@@ -41,7 +41,13 @@ struct Part {
 /// the file is small, there is one thread, or a part did not parse cleanly or has an
 /// expression `limits` cuts out (the caller parses it serially then). Nothing is interned
 /// unless the tree is returned.
-pub(super) fn parse(file: FileId, src: &str, ascii: bool, dsl: &[Token], interner: &mut Interner) -> Option<(Ast, bool)> {
+pub(super) fn parse(
+    file: FileId,
+    src: &str,
+    ascii: bool,
+    dsl: &[Token],
+    interner: &mut Interner,
+) -> Option<(Ast, bool)> {
     let threads = rayon::current_num_threads();
     if threads < 2 || dsl.len() < MIN_TOKENS {
         return None;
@@ -419,11 +425,8 @@ def g_{i}(u):
         let dsl = super::super::tokens(FileId(0), &src, &mut diags);
         let (dsl, _, _) = super::super::host::split(FileId(0), &src, &dsl, &mut diags);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("a thread pool");
-        assert!(
-            pool.install(
-                || cuts(&dsl, MIN_PART).len() > 4 && parse(FileId(0), &src, src.is_ascii(), &dsl, &mut Interner::new()).is_some()
-            )
-        );
+        assert!(pool.install(|| cuts(&dsl, MIN_PART).len() > 4
+            && parse(FileId(0), &src, src.is_ascii(), &dsl, &mut Interner::new()).is_some()));
         assert!(serial.exprs.len() > 10_000);
         assert!(serial.exprs == par.exprs);
         assert!(serial.stmts == par.stmts);
