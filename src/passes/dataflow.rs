@@ -31,27 +31,52 @@ pub fn defs_in_order(p: &Program, block: &[StmtId]) -> Vec<VarId> {
 /// defined after it; one defined in a loop body is not defined after the loop (only the
 /// loop's return variables are); a scope's body is part of the block around it.
 pub fn live_in(p: &Program, block: &[StmtId]) -> Vec<VarId> {
+    live_in_seeing(p, block, &mut ())
+}
+
+/// What a walk of a block's expressions sees besides its reads, for [`live_in_seeing`].
+pub trait Seen {
+    /// A node of an expression the block holds, in `visit::walk_block_exprs` order.
+    fn node(&mut self, e: ExprId);
+    /// A loop's iter arg and its initial value, in program order (before the loop's body).
+    fn carry(&mut self, var: VarId, init: ExprId);
+}
+
+impl Seen for () {
+    fn node(&mut self, _: ExprId) {}
+    fn carry(&mut self, _: VarId, _: ExprId) {}
+}
+
+/// [`live_in`], showing `seen` every node of every expression of the block (the walk that
+/// finds the inputs visits each node once, in the order `visit::walk_block_exprs` does)
+/// and every loop's iter args: a caller that also needs what the block does with its
+/// variables gathers it in the same walk.
+pub fn live_in_seeing(p: &Program, block: &[StmtId], seen: &mut impl Seen) -> Vec<VarId> {
     // Sized for a small region: most have a few inputs and definitions, and a set grown
     // from empty is rehashed at its 4th and 8th entries (7 fit in 8 buckets).
     let set = || FxHashSet::with_capacity_and_hasher(7, Default::default());
-    let mut walk = LiveIn { p, defined: set(), seen: set(), order: Vec::with_capacity(8) };
+    let mut walk = LiveIn { p, defined: set(), seen: set(), order: Vec::with_capacity(8), also: seen };
     walk.block(block);
     walk.order
 }
 
-struct LiveIn<'p> {
+struct LiveIn<'p, 's, S: Seen> {
     p: &'p Program,
     defined: FxHashSet<VarId>,
     seen: FxHashSet<VarId>,
     order: Vec<VarId>,
+    also: &'s mut S,
 }
 
-impl LiveIn<'_> {
+impl<S: Seen> LiveIn<'_, '_, S> {
     fn read(&mut self, e: ExprId) {
         let p = self.p;
-        visit::expr_reads(p, e, |v| {
-            if !self.defined.contains(&v) && self.seen.insert(v) {
-                self.order.push(v);
+        visit::walk_expr(p, e, |x| {
+            self.also.node(x);
+            if let ExprKind::Var(v) = p.expr(x).kind {
+                if !self.defined.contains(&v) && self.seen.insert(v) {
+                    self.order.push(v);
+                }
             }
         });
     }
@@ -108,6 +133,7 @@ impl LiveIn<'_> {
                 }
                 iter_args.iter().for_each(|a| self.read(a.init));
                 attrs.iter().for_each(|&(_, e)| self.read(e));
+                iter_args.iter().for_each(|a| self.also.carry(a.var, a.init));
                 let saved = self.defined.clone();
                 self.defined.insert(*var);
                 self.defined.extend(iter_args.iter().map(|a| a.var));
@@ -117,6 +143,7 @@ impl LiveIn<'_> {
             }
             StmtKind::While { cond, iter_args, body, return_vars } => {
                 iter_args.iter().for_each(|a| self.read(a.init));
+                iter_args.iter().for_each(|a| self.also.carry(a.var, a.init));
                 let saved = self.defined.clone();
                 self.defined.extend(iter_args.iter().map(|a| a.var));
                 self.read(*cond);

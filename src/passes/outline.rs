@@ -460,9 +460,8 @@ impl Outliner<'_> {
                 }
             }
         }
-        let inputs = dataflow::live_in(self.program, &body);
         // Before the body moves into the new function (which renames its variables).
-        let Accesses { mut dirs, stores } = self.accesses(&inputs, &body);
+        let (inputs, Accesses { mut dirs, stores }) = self.inputs_and_accesses(&body);
         let stores: Vec<VarId> = if self.target.export_stores {
             let input_set: FxHashSet<VarId> = inputs.iter().copied().collect();
             stores.into_iter().filter(|v| input_set.contains(v)).collect()
@@ -756,47 +755,97 @@ impl Outliner<'_> {
         o
     }
 
-    /// What a region does with its inputs, in one walk of its expressions: the direction
-    /// of each input (written, by an op's written argument or as the argument of a called
-    /// function's Out/InOut parameter, makes it Out, or InOut when it is also read;
-    /// otherwise In; a stored tensor is written, so at least Out), and every variable the
-    /// region stores into (`dataflow::stores_in`), in first-write order.
-    fn accesses(&self, inputs: &[VarId], body: &[StmtId]) -> Accesses {
+    /// A region's inputs (`dataflow::live_in`) and what it does with them, in one walk of
+    /// its expressions: the direction of each input (written, by an op's written argument
+    /// or as the argument of a called function's Out/InOut parameter, makes it Out, or
+    /// InOut when it is also read; otherwise In; a stored tensor is written, so at least
+    /// Out), and every variable the region stores into (`dataflow::stores_in`), in
+    /// first-write order. The walk counts the mentions and writes of every variable (the
+    /// inputs are known only at its end); they are added up per input afterwards.
+    fn inputs_and_accesses(&self, body: &[StmtId]) -> (Vec<VarId>, Accesses) {
         let p = &*self.program;
+        let mut seen = RegionUses::new(p);
+        let inputs = dataflow::live_in_seeing(p, body, &mut seen);
         let mut index: FxHashMap<VarId, usize> = inputs.iter().enumerate().map(|(i, &v)| (v, i)).collect();
         // A loop carry that starts as an input is that input: a write through it (a kernel
         // called with the carried tensor) writes the input. Outer loops come first.
-        visit::walk_stmts(p, body, |s| {
-            if let StmtKind::For { iter_args, .. } | StmtKind::While { iter_args, .. } = &p.stmt(s).kind {
-                for a in iter_args {
-                    if let ExprKind::Var(v) = p.expr(a.init).kind {
-                        if let Some(&i) = index.get(&v) {
-                            index.insert(a.var, i);
-                        }
-                    }
+        for &(var, init) in &seen.carries {
+            if let ExprKind::Var(v) = p.expr(init).kind {
+                if let Some(&i) = index.get(&v) {
+                    index.insert(var, i);
                 }
             }
-        });
+        }
         // An input is read where it is mentioned other than as a written argument.
         let mut mentions = vec![0u32; inputs.len()];
         let mut written_only = vec![0u32; inputs.len()];
         let mut written = vec![false; inputs.len()];
-        let (mut stores, mut stored): (Vec<VarId>, FxHashSet<VarId>) = Default::default();
-        visit::walk_block_exprs(p, body, |_, e| match &p.expr(e).kind {
-            ExprKind::Var(v) => {
-                if let Some(&i) = index.get(v) {
-                    mentions[i] += 1;
-                }
+        // Sums and ors: the map's order does not matter.
+        for (v, uses) in &seen.uses {
+            if let Some(&i) = index.get(v) {
+                mentions[i] += uses.mentions;
+                written_only[i] += uses.written_only;
+                written[i] |= uses.written;
             }
+        }
+        // A store's target is its op's written argument, counted above.
+        let dirs = (0..inputs.len())
+            .map(|i| match (mentions[i] > written_only[i], written[i]) {
+                (_, false) => Direction::In,
+                (false, true) => Direction::Out,
+                (true, true) => Direction::InOut,
+            })
+            .collect();
+        (inputs, Accesses { dirs, stores: seen.stores })
+    }
+}
+
+/// What a region does with each variable it mentions, gathered by
+/// [`Outliner::inputs_and_accesses`] in the walk that finds its inputs.
+struct RegionUses<'p> {
+    p: &'p Program,
+    uses: FxHashMap<VarId, Uses>,
+    /// Each loop's iter args with their initial values, outer loops first.
+    carries: Vec<(VarId, ExprId)>,
+    /// The variables stored into, in first-write order, and as a set.
+    stores: Vec<VarId>,
+    stored: FxHashSet<VarId>,
+}
+
+/// The mentions of one variable in a region: how many, how many of them as an argument
+/// the callee only writes, and whether any writes it.
+#[derive(Default)]
+struct Uses {
+    mentions: u32,
+    written_only: u32,
+    written: bool,
+}
+
+impl<'p> RegionUses<'p> {
+    fn new(p: &'p Program) -> Self {
+        RegionUses {
+            p,
+            uses: FxHashMap::with_capacity_and_hasher(16, Default::default()),
+            carries: Vec::new(),
+            stores: Vec::new(),
+            stored: FxHashSet::default(),
+        }
+    }
+}
+
+impl dataflow::Seen for RegionUses<'_> {
+    fn node(&mut self, e: ExprId) {
+        let p = self.p;
+        match &p.expr(e).kind {
+            ExprKind::Var(v) => self.uses.entry(*v).or_default().mentions += 1,
             ExprKind::Call { callee, args, .. } => {
                 dataflow::stores_in(p, e, |v| {
-                    if stored.insert(v) {
-                        stores.push(v);
+                    if self.stored.insert(v) {
+                        self.stores.push(v);
                     }
                 });
                 for (k, a) in args.iter().enumerate() {
                     let Some(ExprKind::Var(v)) = a.map(|a| &p.expr(a).kind) else { continue };
-                    let Some(&i) = index.get(v) else { continue };
                     let effect = match callee {
                         Callee::Op(op) => op.def().effect(k),
                         Callee::Func(f) | Callee::Submit(f) => match p.functions.get(f).and_then(|f| f.params.get(k)) {
@@ -807,25 +856,21 @@ impl Outliner<'_> {
                     };
                     match effect {
                         Effect::Write => {
-                            written[i] = true;
-                            written_only[i] += 1;
+                            let uses = self.uses.entry(*v).or_default();
+                            uses.written = true;
+                            uses.written_only += 1;
                         }
-                        Effect::ReadWrite => written[i] = true,
+                        Effect::ReadWrite => self.uses.entry(*v).or_default().written = true,
                         Effect::Read => {}
                     }
                 }
             }
             _ => {}
-        });
-        // A store's target is its op's written argument, counted above.
-        let dirs = (0..inputs.len())
-            .map(|i| match (mentions[i] > written_only[i], written[i]) {
-                (_, false) => Direction::In,
-                (false, true) => Direction::Out,
-                (true, true) => Direction::InOut,
-            })
-            .collect();
-        Accesses { dirs, stores }
+        }
+    }
+
+    fn carry(&mut self, var: VarId, init: ExprId) {
+        self.carries.push((var, init));
     }
 }
 

@@ -24,6 +24,9 @@ pub struct Builder<'s> {
     pub interner: &'s mut Interner,
     pub ast: Ast,
     pub diags: Vec<Diagnostic>,
+    /// Whether the whole source is ASCII: its names then need no normalization (NFKC
+    /// leaves ASCII text as it is), which saves a scan of each identifier.
+    pub ascii: bool,
 }
 
 impl<'s> Builder<'s> {
@@ -40,7 +43,9 @@ impl<'s> Builder<'s> {
     }
 
     pub fn ident(&mut self, lo: u32, hi: u32) -> Ident {
-        let name = self.interner.intern(&super::ident::normalize(&self.src[lo as usize..hi as usize]));
+        let text = &self.src[lo as usize..hi as usize];
+        let name =
+            if self.ascii { self.interner.intern(text) } else { self.interner.intern(&super::ident::normalize(text)) };
         Ident { name, span: Span::new(lo, hi) }
     }
 

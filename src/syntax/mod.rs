@@ -58,6 +58,7 @@ pub fn tokens(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token
 /// forgotten `)` costs one error instead of hiding the rest of the file.
 pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<Diagnostic>) -> Ast {
     let raw = lexer::lex(file, src, diags);
+    let ascii = src.is_ascii();
     let mut breaks: Vec<u32> = Vec::new();
     loop {
         let mut attempt = Vec::new();
@@ -77,12 +78,12 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
             })
             .collect();
         drop(laid.tokens);
-        let mut builder = Builder { file, src, interner, ast: Ast::default(), diags: Vec::new() };
+        let mut builder = Builder { file, src, interner, ast: Ast::default(), diags: Vec::new(), ascii };
         // A large file without errors so far is parsed in parts in parallel; the serial
         // parse gives the same tree, and reports the errors when there are some.
         let clean = breaks.is_empty() && !attempt.iter().any(Diagnostic::is_error);
         let mut checked = false;
-        match clean.then(|| parallel::parse(file, src, &dsl, builder.interner)).flatten() {
+        match clean.then(|| parallel::parse(file, src, ascii, &dsl, builder.interner)).flatten() {
             Some((ast, found_nothing)) => {
                 builder.ast = ast;
                 checked = found_nothing;
@@ -109,7 +110,7 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
             limits::check(file, &mut ast, diags);
             ast.role_body_checks = restrict::check(file, src, &ast, diags);
         }
-        parse_host(file, src, interner, &mut ast, &host_tokens, diags);
+        parse_host(file, src, ascii, interner, &mut ast, &host_tokens, diags);
         return ast;
     }
 }
@@ -121,6 +122,7 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
 fn parse_host(
     file: FileId,
     src: &str,
+    ascii: bool,
     interner: &mut Interner,
     ast: &mut Ast,
     host_tokens: &[Vec<Token>],
@@ -129,7 +131,7 @@ fn parse_host(
     let too_deep: Vec<crate::diag::Span> =
         diags.iter().filter(|d| d.code == crate::diag::Code::E0120).map(|d| d.primary.span).collect();
     let body = std::mem::take(&mut ast.body);
-    let mut builder = Builder { file, src, interner, ast: std::mem::take(ast), diags: Vec::new() };
+    let mut builder = Builder { file, src, interner, ast: std::mem::take(ast), diags: Vec::new(), ascii };
     for (i, toks) in host_tokens.iter().enumerate() {
         let span = builder.ast.host[i].span;
         if toks.is_empty() || too_deep.iter().any(|d| span.lo <= d.lo && d.hi <= span.hi) {

@@ -41,7 +41,13 @@ struct Part {
 /// the file is small, there is one thread, or a part did not parse cleanly or has an
 /// expression `limits` cuts out (the caller parses it serially then). Nothing is interned
 /// unless the tree is returned.
-pub(super) fn parse(file: FileId, src: &str, dsl: &[Token], interner: &mut Interner) -> Option<(Ast, bool)> {
+pub(super) fn parse(
+    file: FileId,
+    src: &str,
+    ascii: bool,
+    dsl: &[Token],
+    interner: &mut Interner,
+) -> Option<(Ast, bool)> {
     let threads = rayon::current_num_threads();
     if threads < 2 || dsl.len() < MIN_TOKENS {
         return None;
@@ -52,7 +58,7 @@ pub(super) fn parse(file: FileId, src: &str, dsl: &[Token], interner: &mut Inter
     }
     let mut parts: Vec<Part> = (0..cuts.len())
         .into_par_iter()
-        .map(|k| parse_part(file, src, &dsl[cuts[k]..cuts.get(k + 1).copied().unwrap_or(dsl.len())]))
+        .map(|k| parse_part(file, src, ascii, &dsl[cuts[k]..cuts.get(k + 1).copied().unwrap_or(dsl.len())]))
         .collect::<Option<Vec<Part>>>()?;
     // Each part's offsets and names, in source order.
     let mut shifts = Vec::with_capacity(parts.len());
@@ -103,12 +109,12 @@ fn cuts(dsl: &[Token], least: usize) -> Vec<usize> {
 
 /// One part parsed as a module, or `None` when it has an error token, the parser reported
 /// or recovered from an error, or `limits` cut an expression out.
-fn parse_part(file: FileId, src: &str, tokens: &[Token]) -> Option<Part> {
+fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token]) -> Option<Part> {
     if tokens.iter().any(|t| t.kind == Tok::Error) {
         return None;
     }
     let mut names = Interner::new();
-    let mut builder = Builder { file, src, interner: &mut names, ast: Ast::default(), diags: Vec::new() };
+    let mut builder = Builder { file, src, interner: &mut names, ast: Ast::default(), diags: Vec::new(), ascii };
     let input = tokens.iter().map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
     let parsed = grammar::ModuleParser::new().parse(&mut builder, input).is_ok();
     let Builder { ast, diags, .. } = builder;
@@ -419,11 +425,8 @@ def g_{i}(u):
         let dsl = super::super::tokens(FileId(0), &src, &mut diags);
         let (dsl, _, _) = super::super::host::split(FileId(0), &src, &dsl, &mut diags);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("a thread pool");
-        assert!(
-            pool.install(
-                || cuts(&dsl, MIN_PART).len() > 4 && parse(FileId(0), &src, &dsl, &mut Interner::new()).is_some()
-            )
-        );
+        assert!(pool.install(|| cuts(&dsl, MIN_PART).len() > 4
+            && parse(FileId(0), &src, src.is_ascii(), &dsl, &mut Interner::new()).is_some()));
         assert!(serial.exprs.len() > 10_000);
         assert!(serial.exprs == par.exprs);
         assert!(serial.stmts == par.stmts);
@@ -453,7 +456,7 @@ def g_{i}(u):
         let mut diags = Vec::new();
         let dsl = super::super::tokens(FileId(0), &src, &mut diags);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("a thread pool");
-        let parsed = pool.install(|| parse(FileId(0), &src, &dsl, &mut Interner::new()));
+        let parsed = pool.install(|| parse(FileId(0), &src, src.is_ascii(), &dsl, &mut Interner::new()));
         assert!(matches!(parsed, Some((_, true))));
         let (serial, serial_names, serial_diags) = parse_with(1, &src);
         let (par, par_names, par_diags) = parse_with(4, &src);
