@@ -357,6 +357,8 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         // An `Out` tensor the program adds into (atomic stores) is staged like an `InOut` one.
         Runnable { file: "tests/runs/atomic_accumulate", entry: "main", args: &[] },
         Runnable { file: "tests/runs/atomic_accumulate", entry: "region", args: &[] },
+        // A 2-D tile stored into a 3-D window of as many elements (FlattenTileNdTo2D's form).
+        Runnable { file: "tests/runs/flattened_tile_store", entry: "main", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));
