@@ -11,7 +11,7 @@ import pypto.language as pl
 @pl.program
 class Flattened:
     @pl.function(type=pl.FunctionType.InCore)
-    def main(
+    def kernel(
         self,
         x: pl.Tensor[[2, 3, 4], pl.FP32],
         flat: pl.Out[pl.Tensor[[2, 3, 4], pl.FP32]],
@@ -23,4 +23,14 @@ class Flattened:
         p: pl.Tile[[2, 3, 4], pl.FP32] = pl.tile.load(x, [0, 0, 0], [2, 3, 4])
         q = pl.tile.adds(pl.tile.exp(p), 1.0)
         plain = pl.tile.store(q, [0, 0, 0], plain)
+        return flat
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        x: pl.Tensor[[2, 3, 4], pl.FP32],
+        flat: pl.Out[pl.Tensor[[2, 3, 4], pl.FP32]],
+        plain: pl.Out[pl.Tensor[[2, 3, 4], pl.FP32]],
+    ) -> pl.Tensor[[2, 3, 4], pl.FP32]:
+        flat = self.kernel(x, flat, plain)
         return flat
