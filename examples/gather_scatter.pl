@@ -1,5 +1,6 @@
 # The gather, scatter and batch matmul ops PyPTO has and plc lacked (issue 11, ops.md §2):
-# `batch_matmul` (batch axes broadcast), `batch_matmul_acc`; `gatherb` (32-byte blocks by
+# `batch_matmul` (batch axes broadcast), `batch_matmul_acc` (with newer PyPTO's `init_cond`:
+# the product alone when true); `gatherb` (32-byte blocks by
 # byte offset, also read as UINT32 bits); `mgather` by rows and by elements, out of range
 # wrapped; `mscatter` into a tensor at flat positions; `gather_row` of tensor windows into
 # a tile and an L1 tensor (`create_l1`), transposed or not; `paged_gather` of a paged pool
@@ -33,6 +34,7 @@ def products(
     p = pl.batch_matmul(la, rb)
     prod = pl.store(p, [0, 0, 0], prod)
     q = pl.tile.batch_matmul(la, rw)
+    q = pl.tile.batch_matmul_acc(q, la, rb, True)
     q = pl.tile.batch_matmul_acc(q, la, rb)
     accd = pl.store(q, [0, 0, 0], accd)
     return prod, accd

@@ -361,6 +361,8 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "tests/runs/spmd_without_arguments", entry: "main", args: &["a=[1,2,3,4]"] },
         // Tuples made in place in orchestration code (`rows, cols = a.shape`): was E0612.
         Runnable { file: "tests/runs/orchestration_tuple_unpack", entry: "main", args: &["a=[1,2,3,4,5,6,7,8]"] },
+        // A 2-D tile stored into a 3-D window of as many elements (FlattenTileNdTo2D's form).
+        Runnable { file: "tests/runs/flattened_tile_store", entry: "main", args: &[] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

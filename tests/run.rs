@@ -1169,7 +1169,8 @@ def kernel(
 }
 
 /// The gather, scatter and batch matmul rows (issue 11) compute what their definitions
-/// say: batch products with a broadcast batch axis, `batch_matmul_acc` adding in place,
+/// say: batch products with a broadcast batch axis, `batch_matmul_acc` adding in place
+/// (the product alone when `init_cond` is true),
 /// `gatherb` blocks by byte offset (read as another dtype of the width too), `mgather` by rows and by wrapped elements, `mscatter` at
 /// flat positions (the rest of the InOut tensor kept), `gather_row` windows (transposed,
 /// cut by `valid_shape`), `paged_gather` through a block table.
@@ -1195,7 +1196,9 @@ def kernel(
     ta = pl.load(a, [0, 0, 0], [2, 2, 3])
     tb = pl.load(b, [0, 0], [3, 2])
     p = pl.batch_matmul(ta, tb)
+    p = pl.tile.batch_matmul_acc(p, ta, tb, True)
     p = pl.tile.batch_matmul_acc(p, ta, tb)
+    p = pl.tile.batch_matmul_acc(p, ta, tb, False)
     prod = pl.store(p, [0, 0, 0], prod)
     t = pl.load(x, [0, 0], [4, 8])
     # Byte offsets 0, 96, 0, 96, ...: the first block and the one of elements 24..32.
@@ -1230,7 +1233,8 @@ def kernel(
         let x = drawn(seed, 18, 32);
         let out0 = drawn(seed, 50, 32);
         let at = |r: usize, c: usize| x[r * 8 + c];
-        // prod = 2 * (a[i] @ b), b broadcast over the batch axis.
+        // prod = 3 * (a[i] @ b), b broadcast over the batch axis: the first
+        // batch_matmul_acc (init_cond True) gives the product alone, the next two add.
         let mut prod = Vec::new();
         for i in 0..2 {
             for m in 0..2 {
@@ -1239,7 +1243,7 @@ def kernel(
                     for k in 0..3 {
                         s += a[(i * 2 + m) * 3 + k] * b[k * 2 + n];
                     }
-                    prod.push(s + s);
+                    prod.push(s + s + s);
                 }
             }
         }

@@ -484,7 +484,15 @@ fn memory(special: Special, a: &Args<'_>) -> Res<Value> {
                     (vec![a.int(P::RowOffset)?, a.int(P::ColOffset)?], Some(vec![a.int(P::Height)?, a.int(P::Width)?]))
                 }
             };
-            let (tile, out, atomic) = (a.dense(P::Tile)?, a.tensor(P::OutputTensor)?, a.atomic(P::Atomic)?);
+            let (mut tile, out, atomic) = (a.dense(P::Tile)?, a.tensor(P::OutputTensor)?, a.atomic(P::Atomic)?);
+            // A whole 2-D tile stored into an N-D window of as many elements (the form
+            // FlattenTileNdTo2D leaves, `shapes=` giving the original region) fills the
+            // window in row-major order, as the C++ store does.
+            if let Some(l) = limit.as_ref().filter(|l| l.len() > tile.rank() && tile.valid == tile.shape) {
+                if l.iter().product::<i64>() == tile.shape.iter().product::<i64>() {
+                    tile = Dense { shape: l.clone(), valid: l.clone(), ..tile };
+                }
+            }
             let mut extent = tile.valid.clone();
             if let Some(limit) = limit {
                 let limit = align_extent(&limit, extent.len());
@@ -2629,7 +2637,16 @@ fn batch_matmul_op(special: Special, a: &Args<'_>) -> Res<Value> {
     let Value::Tile(acc) = a.req(P::Acc)? else { return Err(format!("`{}` accumulates into a tile", a.op())) };
     let current = acc.borrow().clone();
     same_shape(a.op(), ("an accumulator", &current.shape), ("a product", &product.shape))?;
-    let sum = binary(&Operand::Array(current), &Operand::Array(product), Bin::Fn(BinaryFn::Add))?;
+    // `init_cond` true: the product alone (the first step of an accumulation).
+    let init = match a.at(P::InitCond) {
+        Some(v) => super::exec::truthy(v)?,
+        None => false,
+    };
+    let sum = if init {
+        product
+    } else {
+        binary(&Operand::Array(current), &Operand::Array(product), Bin::Fn(BinaryFn::Add))?
+    };
     let mut acc_mut = acc.borrow_mut();
     let valid = acc_mut.valid.clone();
     *acc_mut = Dense { valid, ..sum };

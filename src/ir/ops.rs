@@ -494,7 +494,8 @@ pub enum Special {
     /// `batch_matmul(lhs, rhs)`: `lhs[..., M, K] @ rhs[..., K, N]` per batch, the batch
     /// axes broadcast.
     BatchMatmul,
-    /// `batch_matmul_acc(acc, lhs, rhs)`: `acc + lhs @ rhs` per batch, in place.
+    /// `batch_matmul_acc(acc, lhs, rhs, init_cond)`: `acc + lhs @ rhs` per batch, in place
+    /// (`init_cond`: the product alone).
     BatchMatmulAcc,
     /// `gatherb(src, offset)`: 32-byte blocks of the source picked by byte offsets.
     GatherB,
@@ -1736,7 +1737,7 @@ fn with_dtype(ty: &Type, dtype: DType) -> Type {
 }
 
 /// The number of elements of a shape whose extents are all literals.
-fn element_count(dims: &[Dim]) -> Option<i64> {
+pub(crate) fn element_count(dims: &[Dim]) -> Option<i64> {
     dims.iter().try_fold(1i64, |n, d| match d {
         Dim::Const(k) => n.checked_mul(*k),
         _ => None,
@@ -3749,8 +3750,9 @@ fn batch_matmul(a: &dyn Args) -> Result<Type, String> {
     Ok(Type::Tile { shape, dtype, memory: Some(MemorySpace::Acc) })
 }
 
-/// `batch_matmul_acc(acc, lhs, rhs)`: the accumulator, which has the product's rank, batch
-/// axes, `M`, `N` and the accumulator dtype (it is updated in place, not broadcast).
+/// `batch_matmul_acc(acc, lhs, rhs, init_cond=None)`: the accumulator, which has the
+/// product's rank, batch axes, `M`, `N` and the accumulator dtype (it is updated in place,
+/// not broadcast); `init_cond`, as for `matmul_acc`, a BOOL scalar (newer PyPTO takes it).
 fn batch_matmul_acc(a: &dyn Args) -> Result<Type, String> {
     let acc = a.ty(0).ok_or("missing acc")?;
     let (lhs, rhs) = (a.ty(1).ok_or("missing lhs")?, a.ty(2).ok_or("missing rhs")?);
@@ -3779,6 +3781,7 @@ fn batch_matmul_acc(a: &dyn Args) -> Result<Type, String> {
         }
     }
     expect_acc("the accumulator acc", acc.dtype(), dtype, lhs.dtype())?;
+    check_init_cond(a, 3)?;
     Ok(acc.clone())
 }
 
@@ -5300,8 +5303,8 @@ ops! {
     TileBatchMatmul = "tile.batch_matmul", Tile, ["pl.tile.batch_matmul"], Some("batch_matmul"),
         &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile)], batch_matmul, false, OpKind::Special(Special::BatchMatmul);
     TileBatchMatmulAcc = "tile.batch_matmul_acc", Tile, ["pl.tile.batch_matmul_acc"], None,
-        &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile)], batch_matmul_acc, false,
-        OpKind::Special(Special::BatchMatmulAcc);
+        &[read_write(P::Acc, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::InitCond, K::Value)],
+        batch_matmul_acc, false, OpKind::Special(Special::BatchMatmulAcc);
     TileGatherb = "tile.gatherb", Tile, ["pl.tile.gatherb", "pl.gatherb"], None,
         &[req(P::Src, K::Tile), req(P::Offset, K::Tile), opt(P::OutputDtype, K::DType)], tile_gatherb, false,
         OpKind::Special(Special::GatherB);

@@ -666,6 +666,9 @@ impl FnLower<'_, '_> {
                 value
             }
             (Type::Unknown, _) | (_, Type::Unknown) => value,
+            _ if self.flattened_tile(value, &declared, &actual).is_some() => {
+                self.flatten_to(annotation, value, &declared, &actual)
+            }
             _ => {
                 let types = &self.cx.program.types;
                 // A tuple fits element by element; the message names the first that does not.
@@ -690,6 +693,72 @@ impl FnLower<'_, '_> {
                 value
             }
         }
+    }
+
+    /// The 2-D shape an annotation gives a tile load or creation of more than two axes, as
+    /// PyPTO's printer writes FlattenTileNdTo2D's output
+    /// (`t: pl.Tile[[6, 4], pl.FP32] = pl.tile.load(x, [0, 0, 0], [2, 3, 4], [2, 3, 4])`):
+    /// the call keeps its N-D region and the annotation alone holds the flattened shape,
+    /// which PyPTO's parser trusts. `None` when the annotation is not such a flattening
+    /// (another kind or dtype, a rank above 2, a value that is not a direct `tile.load` or
+    /// `tile.create` of rank 3 or more).
+    fn flattened_tile(&self, value: ExprId, declared: &Type, actual: &Type) -> Option<Vec<Dim>> {
+        let (Type::Tile { shape: flat, dtype: d1, .. }, Type::Tile { shape: nd, dtype: d2, .. }) = (declared, actual)
+        else {
+            return None;
+        };
+        let ExprKind::Call { callee: Callee::Op(op), .. } = &self.cx.program.expr(value).kind else { return None };
+        let source = matches!(op, Op::TileLoad | Op::TileCreate);
+        (source && d1 == d2 && flat.len() <= 2 && nd.len() > 2).then(|| flat.clone())
+    }
+
+    /// The value of [`Self::flattened_tile`]'s form: `tile.reshape(value, flat)` typed as the
+    /// annotation says, so that every later op sees the 2-D tile it is given. A flattening
+    /// that changes the element count of static shapes is E0210 (PyPTO does not compare
+    /// them; no flattening of the pass does it).
+    fn flatten_to(&mut self, annotation: ast::ExprId, value: ExprId, declared: &Type, actual: &Type) -> ExprId {
+        let span = self.ast().expr(annotation).span;
+        let (Some(flat), Type::Tile { shape: nd, dtype, memory }) =
+            (self.flattened_tile(value, declared, actual), actual)
+        else {
+            return value;
+        };
+        if let (Some(a), Some(b)) = (ops::element_count(&flat), ops::element_count(nd)) {
+            if a != b {
+                let (d, v) = (self.describe_type(declared), self.describe_type(actual));
+                let message =
+                    format!("the annotation says {d}, but the value is {v}: a flattening must keep the {b} elements");
+                self.error(Code::E0210, span, message, "does not match the value");
+                return value;
+            }
+        }
+        let index = self.cx.program.types.scalar(DType::Index);
+        let mut extents = Vec::with_capacity(flat.len());
+        for d in &flat {
+            let kind = match d {
+                Dim::Const(n) => ExprKind::Int(*n),
+                Dim::Dyn(name) => ExprKind::DynDim(*name),
+                Dim::Var(v) => ExprKind::Var(*v),
+                Dim::Unknown => return value,
+            };
+            extents.push(self.new_expr(kind, index, span));
+        }
+        let tuple_ty = self.cx.program.types.intern(Type::Tuple(vec![index; extents.len()]));
+        let shape = self.new_expr(ExprKind::Tuple(extents), tuple_ty, span);
+        let def = Op::TileReshape.def();
+        let mut args = vec![None; def.params.len()];
+        let (Some(x), Some(s)) = (def.param_index(ops::Param::X), def.param_index(ops::Param::Shape)) else {
+            return value;
+        };
+        args[x] = Some(value);
+        args[s] = Some(shape);
+        let memory = match declared {
+            Type::Tile { memory: Some(m), .. } => Some(*m),
+            _ => *memory,
+        };
+        let ty = self.cx.program.types.intern(Type::Tile { shape: flat, dtype: *dtype, memory });
+        let kind = ExprKind::Call { callee: Callee::Op(Op::TileReshape), args, attrs: CallAttrs::none() };
+        self.new_expr(kind, ty, span)
     }
 
     /// A name that a tuple unpacking binds, with the target's span; E0105 for a target

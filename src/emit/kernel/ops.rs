@@ -874,7 +874,8 @@ impl Emitter<'_> {
                 return Ok(format!("plc::batch_matmul<{elem}>({x}, {y})"));
             }
             let acc = self.tile_arg(self.need(c, P::Acc)?)?;
-            return Ok(format!("plc::batch_matmul_acc({acc}, {x}, {y})"));
+            let init = self.flag(c.get(P::InitCond))?;
+            return Ok(format!("plc::batch_matmul_acc({acc}, {x}, {y}, {init})"));
         }
         let acc = match special {
             Special::MatmulAcc => Some(self.tile_arg(self.need(c, P::Acc)?)?),

@@ -2181,19 +2181,20 @@ Tile<T> batch_matmul(const Tile<A>& a, const Tile<B>& b) {
     return out;
 }
 
-/// `batch_matmul_acc(acc, lhs, rhs)`: acc + lhs @ rhs per batch, written into acc (also
-/// returned).
+/// `batch_matmul_acc(acc, lhs, rhs, init_cond)`: acc + lhs @ rhs per batch (the product
+/// alone when `init`), written into acc (also returned).
 template <class T, class A, class B>
-Tile<T> batch_matmul_acc(Tile<T>& acc, const Tile<A>& a, const Tile<B>& b) {
+Tile<T> batch_matmul_acc(Tile<T>& acc, const Tile<A>& a, const Tile<B>& b, bool init = false) {
     Tile<T> prod = batch_matmul<T>(a, b);
     if (prod.rows != acc.rows || prod.cols != acc.cols) tile_error("batch_matmul_acc", "the accumulator's shape differs");
-    for (size_t i = 0; i < acc.data.size(); ++i) acc.data[i] = static_cast<T>(acc.data[i] + prod.data[i]);
+    for (size_t i = 0; i < acc.data.size(); ++i)
+        acc.data[i] = init ? prod.data[i] : static_cast<T>(acc.data[i] + prod.data[i]);
     return acc;
 }
 template <class T, class A, class B>
-Tile<T> batch_matmul_acc(Tile<T>&& acc, const Tile<A>& a, const Tile<B>& b) {
+Tile<T> batch_matmul_acc(Tile<T>&& acc, const Tile<A>& a, const Tile<B>& b, bool init = false) {
     Tile<T> t = static_cast<Tile<T>&&>(acc);
-    return batch_matmul_acc(t, a, b);
+    return batch_matmul_acc(t, a, b, init);
 }
 
 /// The bits of `v` read as an O of the same size (`gatherb` with another output dtype).
