@@ -1086,6 +1086,17 @@ impl Lowering<'_> {
                 None => {
                     let item_span = self.ast(m).expr(item).span;
                     let text = self.text_of(m, item_span).to_string();
+                    if let Const::Host(value) = v {
+                        let value = self.name(value).to_string();
+                        self.error(
+                            Code::E0222,
+                            file,
+                            item_span,
+                            format!("`{text}` is `{value}`, a value of an outside library, which pl code cannot use"),
+                            "outside-library value",
+                        );
+                        return None;
+                    }
                     self.error(
                         Code::E0207,
                         file,
