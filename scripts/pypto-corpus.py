@@ -323,8 +323,9 @@ def init_attrs(cls):
     for stmt in init.body:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
             continue
-        target, value = stmt.targets[0], stmt.value
-        # `self.a, self.b = x, y` binds element by element.
+        target, value = stmt.targets[0], Params().visit(copy.deepcopy(stmt.value))
+        # `self.a, self.b = x, y` binds element by element (also when `x, y` is a
+        # parameter's default: `self._rows, self._cols = shape`).
         if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
             pairs = list(zip(target.elts, value.elts))
         else:
@@ -468,7 +469,14 @@ class Extractor:
                 self.visit_block(node.body, defs, bindings + [frame], raises, scope + [node.name])
             return
         if isinstance(node, ast.ClassDef):
-            self.class_attrs[tuple(scope + [node.name])] = init_attrs(node)
+            # A case without an `__init__` of its own takes its base class's (a base
+            # class of the same file: `class DivCase(_ColExpandBase)`).
+            attrs = {}
+            for base in node.bases:
+                if isinstance(base, ast.Name):
+                    attrs.update(self.class_attrs.get(tuple(scope + [base.id]), {}))
+            attrs.update(init_attrs(node))
+            self.class_attrs[tuple(scope + [node.name])] = attrs
             self.visit_block(node.body, defs, bindings, raises, scope + [node.name])
             return
         if isinstance(node, ast.With):

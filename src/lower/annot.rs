@@ -160,6 +160,17 @@ impl Lowering<'_> {
                     return self.math_member(m, &member, span);
                 }
                 let Some(path) = self.pl_path(m, e).or_else(|| self.pld_path(m, e)) else {
+                    // `DataType.FP32` of a skipped import: known by its spelling only.
+                    if let Some((root, _)) = self.dotted_parts(m, e) {
+                        if matches!(self.modules[m].names.get(&root), Some((Binding::Outside, _))) {
+                            let text: String = self.text_of(m, span).chars().filter(|c| !c.is_whitespace()).collect();
+                            return Some(Const::Host(self.intern(&text)));
+                        }
+                        if self.modules[m].host_names.contains_key(&root) {
+                            self.undefined_constant(m, root, span);
+                            return None;
+                        }
+                    }
                     let text = self.text_of(m, span).to_string();
                     self.error(
                         Code::E0218,
@@ -1103,6 +1114,17 @@ impl Lowering<'_> {
                 None => {
                     let item_span = self.ast(m).expr(item).span;
                     let text = self.text_of(m, item_span).to_string();
+                    if let Const::Host(value) = v {
+                        let value = self.name(value).to_string();
+                        self.error(
+                            Code::E0222,
+                            file,
+                            item_span,
+                            format!("`{text}` is `{value}`, a value of an outside library, which pl code cannot use"),
+                            "outside-library value",
+                        );
+                        return None;
+                    }
                     self.error(
                         Code::E0207,
                         file,

@@ -2115,6 +2115,17 @@ impl FnLower<'_, '_> {
                 let ty = self.types().scalar(DType::Index);
                 self.new_expr(ExprKind::DynDim(*name), ty, span)
             }
+            Const::Host(name) => {
+                let text = self.cx.name(*name).to_string();
+                self.error_help(
+                    Code::E0222,
+                    span,
+                    format!("`{text}` is a value of an outside library, which pl code cannot use"),
+                    "outside-library value",
+                    "such a value may only key a dict constant: `TABLE[{text}]` reads the entry it names",
+                );
+                return None;
+            }
         })
     }
 

@@ -22,6 +22,10 @@ pub enum Const {
     Enum(EnumValue),
     /// `pl.dynamic("N")`.
     Dyn(Symbol),
+    /// A value of an outside library (`DataType.FP32` of a test harness), known only by its
+    /// spelling: a dict's key or the key that reads one (`{DataType.FP32: pl.FP32}`,
+    /// `TABLE[DataType.FP32]`); pl code cannot use it as a value.
+    Host(Symbol),
 }
 
 impl Const {
@@ -50,6 +54,7 @@ impl Const {
             Const::DType(d) => format!("pl.{d}"),
             Const::Enum(e) => e.spelling(),
             Const::Dyn(n) => format!("pl.dynamic({:?})", names.get(*n)),
+            Const::Host(n) => names.get(*n).to_string(),
         }
     }
 
@@ -66,6 +71,7 @@ impl Const {
             Const::DType(_) => "dtype",
             Const::Enum(_) => "enum",
             Const::Dyn(_) => "dynamic dimension",
+            Const::Host(_) => "outside-library value",
         }
     }
 

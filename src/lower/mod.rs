@@ -667,6 +667,10 @@ impl Lowering<'_> {
         let what = match self.modules[m].ast.expr(value).kind {
             AstExpr::Dict(_) => Some((true, "the dict assigned to `{}` holds values that are not constants")),
             AstExpr::IfExp { .. } => Some((false, "the conditional expression assigned to `{}` reads host code")),
+            // `dt = TABLE[key]` where the table is host code (`_TORCH_DT[DataType.FP32]`).
+            AstExpr::Subscript { .. } => Some((false, "the subscript assigned to `{}` reads host code")),
+            // `n = cfg.rows` of a host object (`DataType.FP32` of an outside library folds).
+            AstExpr::Attribute { .. } => Some((false, "the attribute assigned to `{}` reads host code")),
             _ => None,
         };
         if let Some((any_failure, what)) = what {

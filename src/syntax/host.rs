@@ -506,10 +506,23 @@ impl Splitter<'_> {
             j = next;
         }
         let value = &segment[j + 1..];
+        // A lone attribute chain of any root (`dtype = DataType.FP32`, a parametrize value
+        // of a system test): lowering folds it when its root is an outside library (a
+        // value known by its spelling) and notes it as host code otherwise.
+        let lone_chain = value.len() >= 3
+            && value.iter().enumerate().all(|(k, t)| t.kind == if k % 2 == 0 { Tok::Name } else { Tok::Dot })
+            && value.len() % 2 == 1;
+        if lone_chain {
+            return Ok(());
+        }
         // Comparison operators seen in the current operand list, per bracket depth.
         let mut comparisons: Vec<u32> = vec![0];
-        // Per open brace: whether a `:` made it a dict (a set is not a pl constant).
-        let mut braces: Vec<(usize, bool)> = Vec::new();
+        // Per open brace: whether a `:` made it a dict (a set is not a pl constant), and
+        // whether the current entry is still in its key (before the `:`).
+        let mut braces: Vec<(usize, bool, bool)> = Vec::new();
+        // Per open bracket: whether it reads a key or index of a value (`T[k]`), the only
+        // place besides a dict key where a value of an outside library may stand.
+        let mut keyed: Vec<bool> = Vec::new();
         for (k, t) in value.iter().enumerate() {
             let prev = k.checked_sub(1).map(|p| value[p].kind);
             let after_operand = matches!(
@@ -549,6 +562,11 @@ impl Splitter<'_> {
                 }
                 Tok::Comma | Tok::And | Tok::Or => {
                     comparisons[depth] = 0;
+                    if t.kind == Tok::Comma {
+                        if let Some(b) = braces.last_mut().filter(|b| b.0 == depth) {
+                            b.2 = true;
+                        }
+                    }
                     true
                 }
                 // A conditional expression, `A if COND else B`, between operands.
@@ -558,6 +576,7 @@ impl Splitter<'_> {
                 }
                 Tok::LParen => {
                     comparisons.push(0);
+                    keyed.push(false);
                     match prev {
                         Some(Tok::Name) => {
                             let callee = self.canonical(self.chain(value, k - 1));
@@ -569,41 +588,54 @@ impl Splitter<'_> {
                 }
                 Tok::LBracket => {
                     comparisons.push(0);
+                    keyed.push(after_operand);
                     true
                 }
                 // Dict literals (`{"fp32": pl.FP32}`), read by constant keys.
                 Tok::LBrace => {
                     comparisons.push(0);
-                    braces.push((comparisons.len() - 1, false));
+                    keyed.push(false);
+                    braces.push((comparisons.len() - 1, false, true));
                     true
                 }
                 Tok::Colon if braces.last().is_some_and(|b| b.0 == depth) => {
                     comparisons[depth] = 0;
-                    braces.last_mut().expect("checked").1 = true;
+                    let brace = braces.last_mut().expect("checked");
+                    brace.1 = true;
+                    brace.2 = false;
                     true
                 }
                 Tok::RBrace => {
-                    let (_, dict) = braces.pop().unwrap_or((0, false));
+                    let (_, dict, _) = braces.pop().unwrap_or((0, false, false));
                     if comparisons.len() > 1 {
                         comparisons.pop();
                     }
+                    keyed.pop();
                     dict || prev == Some(Tok::LBrace)
                 }
                 Tok::RParen | Tok::RBracket => {
                     if comparisons.len() > 1 {
                         comparisons.pop();
                     }
+                    keyed.pop();
                     true
                 }
                 // Keyword arguments of an allowed call; at the top, a chained assignment.
                 Tok::Assign if depth == 0 => return Err(Skip::Chained),
                 Tok::Assign => true,
                 // Attribute chains are constants only on `pl` (`pl.FP32`, `pl.Level.CHIP`), `pld`
-                // (`pld.ReduceOp.Sum`) and `math` (`math.inf`).
+                // (`pld.ReduceOp.Sum`) and `math` (`math.inf`); in a dict's key or in the
+                // key that reads one (`{DataType.FP32: pl.FP32}`, `T[DataType.FP32]`), any
+                // chain: lowering compares a value of an outside library by its spelling.
                 Tok::Dot => {
                     prev == Some(Tok::Name) && {
                         let root = self.chain_root(value, k - 1);
-                        root == "math" || self.pl.contains(&root) || self.pld.contains(&root)
+                        let key = match (braces.last(), keyed.last()) {
+                            (Some(b), _) if b.0 == depth && depth > 0 => b.2,
+                            (_, Some(&index)) => index,
+                            _ => false,
+                        };
+                        key || root == "math" || self.pl.contains(&root) || self.pld.contains(&root)
                     }
                 }
                 _ => false,
