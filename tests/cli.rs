@@ -1148,3 +1148,40 @@ fn a_program_left_without_functions_prints_as_text_that_checks() {
     let out = plc(&["check", printed.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}\n{text}", stderr(&out));
 }
+
+/// An external kernel (tests/cases/warnings/external_kernel.pl): `plc compile` writes its
+/// C++ file as it is, under the kernel's file name, lists it in kernel_config.json with the
+/// source it came from, and launches it as any kernel; `plc run` refuses the run that
+/// reaches it (E0803, naming it); the printed IR, read from another directory, finds the
+/// file by its absolute path.
+#[test]
+fn external_kernels_pass_through() {
+    let case = "tests/cases/warnings/external_kernel.pl";
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/warnings/kernels/ext_add.cpp");
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-external-kernel");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let out = plc(&["compile", case, "-o", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let copied = std::fs::read(out_dir.join("kernels/ext_add.cpp")).expect("the kernel's file");
+    assert_eq!(copied, std::fs::read(&source).unwrap());
+    let config = std::fs::read_to_string(out_dir.join("kernel_config.json")).unwrap();
+    let canonical = source.canonicalize().unwrap();
+    assert!(config.contains(&format!("\"external_source\": \"{}\"", canonical.display())), "{config}");
+    let orchestration = std::fs::read_to_string(out_dir.join("orchestration/main.cpp")).unwrap();
+    assert!(
+        orchestration.contains("params_t0.add_output(tmp);\n        rt_submit_aiv_task(0, params_t0);"),
+        "{orchestration}"
+    );
+
+    let out = plc(&["run", case, "--entry", "main", "--message-format", "short"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with(&format!("{case}:41:15: error[E0803]: the external kernel `ext_add` cannot run")), "{err}");
+
+    let printed = plc(&["emit", "ir", case]);
+    assert!(printed.status.success());
+    let elsewhere = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-external-kernel-printed.pl");
+    std::fs::write(&elsewhere, &printed.stdout).unwrap();
+    let again = plc(&["check", elsewhere.to_str().unwrap()]);
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+}

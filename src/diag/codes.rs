@@ -250,7 +250,9 @@ outside library, or a Python builtin on run-time values.";
     E0212 => "invalid decorator",
 "A `@pl.` decorator is unknown, or takes an argument it does not accept. For example
 `@pl.jit.graph` accepts neither `level=` nor `auto_scope=`, `type=` must be
-`pl.FunctionType.<kind>`, and `auto_scope=` must be `True` or `False`.";
+`pl.FunctionType.<kind>`, and `auto_scope=` must be `True` or `False`. An external
+kernel's `external_source=` is valid on AIC and AIV functions only and must name an
+existing file (absolute, or relative to the file defining the program).";
 
     E0213 => "level or role conflicts with the function type",
 "The function type implies a level and a role (Orchestration and Graph: CHIP and

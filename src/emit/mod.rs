@@ -371,6 +371,12 @@ fn emit_kernels(
         .map(|f| f.name)
         .collect();
     let emit = |name: Symbol| {
+        // An external kernel's file is its C++ source, passed through as it is.
+        if let Some(path) = &p.functions[&name].decl.external_source {
+            let code =
+                std::fs::read_to_string(path).map_err(|e| vec![external_unreadable(p, names, name, path, &e)])?;
+            return Ok((kernel::kernel_file(names, name), code));
+        }
         let code = match (opts.target, opts.kernels) {
             (Target::Cpu, _) => kernel::emit_kernel(p, names, name),
             (Target::A2a3Sim, KernelForm::Cpu) => simpler::kernel(p, names, name),
@@ -380,6 +386,16 @@ fn emit_kernels(
         Ok((kernel::kernel_file(names, name), code))
     };
     out.emit_par(kernels, emit, errors);
+}
+
+/// E0602 for an external kernel whose C++ file cannot be read at emit time.
+fn external_unreadable(p: &Program, names: &Interner, k: Symbol, path: &str, e: &std::io::Error) -> Diagnostic {
+    let f = &p.functions[&k];
+    Diagnostic::error(
+        Code::E0602,
+        format!("cannot read `{path}`, the C++ source of the external kernel `{}`: {e}", names.get(k)),
+        Label::primary(f.loc.file, f.loc.span, "external kernel"),
+    )
 }
 
 /// The harness's files (`--harness`): for one entry only.
@@ -496,6 +512,10 @@ fn kernel_config(
             "function_type": f.decl.kind.name(),
             "signature": shared.signatures.get(&k).cloned().unwrap_or_default(),
         });
+        if let Some(path) = &f.decl.external_source {
+            // Its file is this source's text, as it is.
+            kernel["external_source"] = json!(path);
+        }
         if target == Target::A2a3Sim {
             kernel["scalar_count"] = json!(simpler::scalar_count(p, k));
         }

@@ -38,6 +38,16 @@ pub(super) struct Fault {
 
 type R<T> = Result<T, Fault>;
 
+/// E0803 for a run that reaches an external kernel: its body is C++ (for the device), which
+/// has no CPU meaning in plc.
+fn external_kernel(names: &Interner, func: &Function, loc: Loc) -> Fault {
+    let message = format!(
+        "the external kernel `{}` cannot run: its body is hand-written device C++ (its `external_source=` file), which has no CPU meaning in plc",
+        names.get(func.name)
+    );
+    Fault { code: Code::E0803, message, loc }
+}
+
 /// A warning found while running (E0805 a race, E0806 a read of an undefined element).
 #[derive(Debug)]
 pub(super) struct Notice {
@@ -622,6 +632,9 @@ impl<'a> Interp<'a> {
         let Some(func) = program.functions.get(&name) else {
             return Err(self.fault(format!("there is no function `{}` to call", self.names.get(name)), loc));
         };
+        if func.decl.external_source.is_some() {
+            return Err(external_kernel(self.names, func, loc));
+        }
         if args.len() != func.params.len() {
             return Err(self.fault(
                 format!("`{}` takes {} arguments, {} given", self.names.get(name), func.params.len(), args.len()),
@@ -941,6 +954,9 @@ impl<'a> Interp<'a> {
     }
 
     fn run_function_keeping(&mut self, func: &Function, mut frame: Frame) -> (R<Vec<Value>>, Frame) {
+        if func.decl.external_source.is_some() {
+            return (Err(external_kernel(self.names, func, func.loc)), frame);
+        }
         self.depth += 1;
         if self.depth > MAX_CALL_DEPTH {
             self.depth -= 1;

@@ -216,6 +216,14 @@ impl Lineage {
         // A call cycle resolves to "not a parameter".
         self.returned.insert(g, Vec::new());
         let Some(f) = p.functions.get(&g) else { return Vec::new() };
+        if f.decl.external_source.is_some() {
+            // An external kernel has no body to trace: its returned values are its Out and
+            // InOut parameters, in order (the `-> T` of a kernel that writes `out`).
+            let mut outs = f.params.iter().enumerate().filter(|(_, q)| q.dir != crate::ir::Direction::In);
+            let out: Vec<Option<usize>> = f.returns.iter().map(|_| outs.next().map(|(k, _)| k)).collect();
+            self.returned.insert(g, out.clone());
+            return out;
+        }
         self.open.push(g);
         let defs = Defs::of(p, f);
         let mut out = Vec::new();

@@ -550,12 +550,16 @@ pub struct FuncDecl {
     /// `pl.func_attr({...})` entries in source order: what an outlined region's options
     /// become (`split`, `slot_num`, `windowize`, ...).
     pub extra: Vec<(Symbol, ExprId)>,
+    /// An external kernel's C++ source (`external_source=` of an AIC/AIV function), as the
+    /// absolute path lowering resolved: the function is a signature without a body, and its
+    /// kernel is that file.
+    pub external_source: Option<String>,
 }
 
 impl FuncDecl {
     /// A function of `kind` at `level` with `role`, without options (what a pass makes).
     pub fn new(kind: FuncKind, level: Option<Level>, role: Option<Role>) -> FuncDecl {
-        FuncDecl { kind, level, role, auto_scope: None, strict_ssa: false, extra: Vec::new() }
+        FuncDecl { kind, level, role, auto_scope: None, strict_ssa: false, extra: Vec::new(), external_source: None }
     }
 
     /// A SubWorker at HOST level or above: PyPTO keeps its body as Python (an `InlineStmt`)

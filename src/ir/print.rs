@@ -167,6 +167,10 @@ impl<'a> Printer<'a> {
         if f.decl.strict_ssa {
             options.push("strict_ssa=True".to_string());
         }
+        if let Some(path) = &f.decl.external_source {
+            // The absolute path lowering resolved: the printed program finds it from anywhere.
+            options.push(format!("external_source={path:?}"));
+        }
         if options.is_empty() {
             self.line("@pl.function");
         } else {
@@ -203,7 +207,12 @@ impl<'a> Printer<'a> {
             self.line(&directive);
         }
         self.manual_auto_scopes = f.decl.auto_scope == Some(false);
-        self.block(&f.body, &[]);
+        if f.decl.external_source.is_some() {
+            // An external kernel's body is its C++ file.
+            self.line("...");
+        } else {
+            self.block(&f.body, &[]);
+        }
         self.indent -= 1;
     }
 

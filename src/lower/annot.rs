@@ -588,6 +588,8 @@ impl Lowering<'_> {
                 return None;
             }
         };
+        // `external_source=`: the argument and its value, checked once the kind is known.
+        let mut external = None;
         let (mut level, mut role) =
             if path == "jit.host" { (Some(Level::Host), Some(Role::Orchestrator)) } else { (None, None) };
         for a in args {
@@ -604,15 +606,7 @@ impl Lowering<'_> {
             };
             let key = self.name(k.name).to_string();
             if path == "function" && key == "external_source" {
-                // PyPTO's external kernel: an AIC/AIV signature whose body is C++ source.
-                self.error_help(
-                    Code::E0223,
-                    file,
-                    a.span,
-                    "external kernels (`@pl.function(external_source=...)`) are not supported by plc: the kernel's body is C++ source that plc cannot check, run or compile",
-                    "external kernel",
-                    "write the kernel's body in pl",
-                );
+                external = Some((a.span, a.value));
                 continue;
             }
             if !allows.contains(&key.as_str()) {
@@ -664,7 +658,67 @@ impl Lowering<'_> {
                 _ => {}
             }
         }
-        Some(FuncDecl { kind, level, role, auto_scope, strict_ssa, extra: Vec::new() })
+        let external_source = external.and_then(|(arg, value)| self.external_source(m, kind, arg, value));
+        Some(FuncDecl { kind, level, role, auto_scope, strict_ssa, extra: Vec::new(), external_source })
+    }
+
+    /// `external_source="k.cpp"` of an external kernel (PyPTO's `_resolve_external_source`
+    /// and its parser's checks): valid on an AIC or AIV function only, a string literal
+    /// naming an existing file, absolute or relative to the directory of the file defining
+    /// the function (to the working directory for a text without a file). The absolute
+    /// path, or `None` after an E0212.
+    fn external_source(&mut self, m: ModuleId, kind: FuncKind, arg: Span, value: ast::ExprId) -> Option<String> {
+        let file = self.modules[m].file;
+        if !matches!(kind, FuncKind::Aic | FuncKind::Aiv) {
+            self.error_help(
+                Code::E0212,
+                file,
+                arg,
+                format!(
+                    "external_source is only valid on FunctionType.AIC or FunctionType.AIV, got FunctionType.{kind}"
+                ),
+                "external kernel of another kind",
+                "declare the external kernel with type=pl.FunctionType.AIC or type=pl.FunctionType.AIV",
+            );
+            return None;
+        }
+        // A string, as Python evaluates the decorator: a literal or a module constant.
+        let written = match &self.ast(m).expr(value).kind {
+            E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                let pieces = pieces.clone();
+                self.string_value(m, &pieces)
+            }
+            E::Name(_) | E::Attribute { .. } => match self.eval_const(m, value) {
+                Some(Const::Str(s)) => Some(self.name(s).to_string()),
+                Some(_) => None,
+                // Reported by the evaluation.
+                None => return None,
+            },
+            _ => None,
+        };
+        let Some(written) = written else {
+            let message = "'external_source=' of @pl.function must be a string naming the kernel's C++ file";
+            self.expr_error(Code::E0212, m, value, message, "not a string");
+            return None;
+        };
+        let written_path = std::path::Path::new(&written);
+        let path = match self.modules[m].path.as_ref().and_then(|p| p.parent()) {
+            Some(dir) if written_path.is_relative() => dir.join(written_path),
+            _ => written_path.to_path_buf(),
+        };
+        if !path.is_file() {
+            let d = self.expr_error(
+                Code::E0212,
+                m,
+                value,
+                format!("@pl.function(external_source=...) file not found: `{}`", path.display()),
+                "no such file",
+            );
+            d.help = Some("give an absolute path, or one relative to the file defining the program".to_string());
+            return None;
+        }
+        let resolved = path.canonicalize().or_else(|_| std::path::absolute(&path)).unwrap_or(path);
+        Some(resolved.display().to_string())
     }
 
     /// The keys of `@pl.function(attrs={...})` (ops.md §4.2 `_normalize_attrs`,

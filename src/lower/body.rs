@@ -66,19 +66,23 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     // A HOST SubWorker's body is Python, kept by PyPTO as it is written: plc reads its
     // signature only (and `restrict`'s findings in it were dropped: `report_role_bodies`).
     let python = info.decl.python_body();
+    // An external kernel's body is its C++ file: the `def` declares the signature only.
+    let external = info.decl.external_source.is_some();
     if python {
         f.python_body_note(&def);
+    } else if external {
+        f.external_body_check(&def);
     } else {
         // Names assigned anywhere in the body are reserved for temporaries' sake.
         f.collect_names(&def.body.stmts);
     }
     // PyPTO reads the `pl.func_attr` prologue of a Python body too (its values may name
     // the parameters), and refuses a directive after it.
-    let (extra, prologue) = if deep { (Vec::new(), 0) } else { f.func_attr_prologue(&def.body.stmts) };
+    let (extra, prologue) = if deep || external { (Vec::new(), 0) } else { f.func_attr_prologue(&def.body.stmts) };
     if python && !deep {
         f.misplaced_func_attrs(&def.body.stmts[prologue..]);
     }
-    let body = if deep || python { Vec::new() } else { f.block(&def.body.stmts[prologue..]) };
+    let body = if deep || python || external { Vec::new() } else { f.block(&def.body.stmts[prologue..]) };
     f.cx.depth_exit();
     let returns = match &info.returns {
         Some(r) => r.iter().map(|&t| f.cx.import_type(t)).collect(),
@@ -207,6 +211,26 @@ impl FnLower<'_, '_> {
                 }
             }
         }
+    }
+
+    /// E0223 at the first statement of an external kernel's body that is not `...` (or a
+    /// docstring): its implementation is the C++ file, as PyPTO's parser requires.
+    fn external_body_check(&mut self, def: &ast::FunctionDef) {
+        let extra = def.body.stmts.iter().find(|&&st| match &self.ast().stmt(st).kind {
+            S::Expr(e) => !matches!(self.ast().expr(*e).kind, E::Str(_) | E::Ellipsis),
+            _ => true,
+        });
+        let Some(&st) = extra else { return };
+        let name = self.cx.name(self.info.name).to_string();
+        let span = self.ast().stmt(st).span;
+        self.cx.error_help(
+            Code::E0223,
+            self.file,
+            span,
+            format!("external kernel '{name}' must have an empty '...' body (signature only): its implementation is the C++ source given by external_source"),
+            "a statement in an external kernel",
+            "replace the function body with a bare '...'",
+        );
     }
 
     fn python_body_note(&mut self, def: &ast::FunctionDef) {
