@@ -17,7 +17,10 @@ writes every program it finds to a file of its own under --out (default
   `pl.jit.incore`... functions it calls come along as definitions),
 - a string constant holding a whole program (`@pl.program` or `@pl.function` text given to
   `pl.parse_program` and friends), dedented; PyPTO rejects it when the string is written
-  inside `with pytest.raises(...)` or assigned to a name such a block reads.
+  inside `with pytest.raises(...)` or assigned to a name such a block reads,
+- in a markdown page (`.md`, PyPTO's documentation), the same forms in each ```python
+  block, with the imports and definitions of the page's earlier blocks; see
+  `markdown_programs` for which ones count as PyPTO's rejects and which as unresolved.
 
 A program's file holds what PyPTO sees when it parses the program: the module's imports,
 then, in source order, the definitions of the module and of the enclosing test functions
@@ -44,6 +47,7 @@ accepted when no diagnostic has severity error. The script prints:
 
 import argparse
 import ast
+import builtins
 import collections
 import copy
 import hashlib
@@ -421,10 +425,16 @@ def parametrize_bindings(func, source):
 
 
 class Extractor:
-    def __init__(self, path):
+    def __init__(self, path, source=None, first_line=0):
         self.path = path
-        with open(path, encoding="utf-8") as f:
-            self.source = f.read()
+        if source is None:
+            with open(path, encoding="utf-8") as f:
+                source = f.read()
+        self.source = source
+        # A page's block (see `markdown_programs`): programs above this line come from
+        # earlier blocks, carried for their definitions only, and names nothing defines
+        # leave a program unresolved.
+        self.first_line = first_line
         self.tree = ast.parse(self.source)
         JIT_ALIASES.clear()
         JIT_ALIASES.update(jit_aliases(self.tree))
@@ -504,6 +514,8 @@ class Extractor:
         return self.raises_reads.get(tuple(scope), set())
 
     def emit_string(self, const, raises, scope):
+        if const.lineno < self.first_line:
+            return
         text = textwrap.dedent(const.value)
         if not re.search(r"^\s*@pl\.(program|function)", text, re.M) or "def " not in text:
             return
@@ -517,6 +529,8 @@ class Extractor:
         self.programs.append((name, text, raises))
 
     def emit(self, node, defs, bindings, raises, scope):
+        if node.lineno < self.first_line:
+            return
         name = ".".join(scope + [node.name])
         text_of_node = node_text(self.source, node)
         used = free_names(node)
@@ -541,6 +555,17 @@ class Extractor:
         for names_bound, _, _ in needed:
             defined |= names_bound
         unresolved = (read & free_params) - set(bound) - defined
+        if self.first_line and not isinstance(node, ast.ClassDef) and not scope:
+            # A page's method shown without its class (`def main(self, ...)` calling
+            # `self.stage1`) is a fragment.
+            if node.args.args and node.args.args[0].arg == "self":
+                unresolved.add("self")
+        if self.first_line:
+            imported = set()
+            for s in self.tree.body:
+                if isinstance(s, (ast.Import, ast.ImportFrom)):
+                    imported |= {(a.asname or a.name).split(".")[0] for a in s.names}
+            unresolved |= read - set(bound) - defined - imported - set(dir(builtins)) - {"self"}
         if unresolved:
             self.programs.append((name, None, "unresolved " + ", ".join(sorted(unresolved))))
             return
@@ -554,6 +579,72 @@ class Extractor:
         ]
         text = "\n\n".join(p for p in parts if p) + "\n\n\n" + text_of_node + "\n"
         self.programs.append((name, text, raises))
+
+
+FENCE = re.compile(r"^( *)```(\w*)[^\n]*\n(.*?)^\1```", re.M | re.S)
+# Words of the prose just before a block, or of a comment line just above a program in
+# it, that make it an example of an error.
+ERROR_WORDS = re.compile(
+    r"❌|\b(errors?|rejected|rejects|invalid|not allowed|illegal|raises|will fail|fails)\b", re.I
+)
+
+
+def markdown_programs(path):
+    """The programs of a markdown page's ```python blocks, as `Extractor.run` gives them.
+
+    Each block that Python parses is a module of its own, preceded by the imports,
+    assignments and `pl` functions of the page's earlier blocks that parse (a page
+    defines `M = 64` once and uses it below); `import pypto.language as pl` is added when
+    no block imports it. A program that names something nothing defines (a doc fragment's
+    `n`) is unresolved. A program is one PyPTO rejects when the prose paragraph before
+    its block (for the block's first program) or the comment lines right above it say so
+    (ERROR_WORDS: "❌", "error", "rejected", "invalid", ...), when its own lines carry a
+    "✗" or "❌" mark, or when it is written inside `with pytest.raises(...)`. A method
+    shown without its class (`def main(self, ...)`) is unresolved too.
+    """
+    with open(path, encoding="utf-8") as f:
+        page = f.read()
+    earlier = []  # definition statements of the earlier blocks, as source
+    programs = []
+    last_end = 0
+    for m in FENCE.finditer(page):
+        lead = page[last_end:m.start()].strip().split("\n\n")[-1]
+        last_end = m.end()
+        if m.group(2).lower() not in ("python", "py"):
+            continue
+        block = textwrap.dedent(m.group(3))
+        try:
+            tree = ast.parse(block)
+        except SyntaxError:
+            continue
+        prefix = "\n".join(earlier)
+        if not re.search(r"^import pypto\.language as pl", prefix + "\n" + block, re.M):
+            prefix = "import pypto.language as pl\n" + prefix
+        source = prefix + "\n\n" + block
+        first_line = prefix.count("\n") + 3
+        lines = source.splitlines()
+        found = Extractor(path, source=source, first_line=first_line).run()
+        tops = [n for n in ast.walk(ast.parse(source)) if is_program_class(n) or is_pl_function(n)]
+        first_program = min((n.lineno for n in tops if n.lineno >= first_line), default=None)
+        for name, text, expect in found:
+            node = next((n for n in tops if n.name == name.split(".")[-1] and n.lineno >= first_line), None)
+            if node is not None and text is not None:
+                start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                above = []
+                for line in reversed(lines[: start - 1]):
+                    if not line.strip().startswith("#"):
+                        break
+                    above.append(line)
+                said = "\n".join(above) + ("\n" + lead if node.lineno == first_program else "")
+                own = "\n".join(lines[start - 1 : node.end_lineno])
+                expect = expect or bool(ERROR_WORDS.search(said)) or bool(re.search("[✗❌]", own))
+            programs.append((f"block{m.start()}." + name, text, expect))
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)) or (
+                assigned_names(stmt) and simple_value(stmt)
+            ) or (is_pl_definition(stmt) and not is_pl_function(stmt)):
+                earlier.append(ast.get_source_segment(block, stmt, padded=True) or "")
+    return programs
 
 
 def first_error(stdout):
@@ -594,11 +685,11 @@ def main():
     unparsable = 0
     for root, _, files in sorted(os.walk(args.tests_dir)):
         for fname in sorted(files):
-            if not fname.endswith(".py"):
+            if not fname.endswith((".py", ".md")):
                 continue
             path = os.path.join(root, fname)
             try:
-                found = Extractor(path).run()
+                found = markdown_programs(path) if fname.endswith(".md") else Extractor(path).run()
             except SyntaxError:
                 unparsable += 1
                 continue
