@@ -326,6 +326,14 @@ fn compile_errors_name_their_place() {
     let err = compile_error(&["tests/emit/e0615_one_error_per_misplaced_op.pl"]);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("tests/emit/e0615_one_error_per_misplaced_op.pl:14:13: error[E0615]: "), "{err}");
+    // A value computed in place as an assembly's source (`out[:] = pl.add(x, x)` outside
+    // `pl.at`) was dropped without a word: the assembly only aliases its target.
+    let err = compile_error(&["tests/emit/e0615_computed_assemble_source.pl"]);
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        ["tests/emit/e0615_computed_assemble_source.pl:10:14: error[E0615]: `tensor.add` computes on data, which orchestration code cannot do: put it inside a `pl.at(level=pl.Level.CORE_GROUP)` region or a kernel"],
+        "{err}"
+    );
     // Issue 15, item 15: the runtime's limits of a task, at compile time.
     let err = compile_error(&["tests/emit/e0618_too_many_task_arguments.pl"]);
     let lines: Vec<&str> = err.lines().collect();

@@ -1437,6 +1437,7 @@ impl<'a> Emitter<'a> {
             }
             Special::Assemble => {
                 // The kernel already wrote into the target: the result is the target.
+                self.assembled_source(args);
                 if let Some(t) = arg(Param::Target) {
                     let t = self.expr(t);
                     self.names_of.insert(var, t);
@@ -1677,10 +1678,25 @@ impl<'a> Emitter<'a> {
                 let (a, i, x) = (self.expr(a), self.expr(i), self.expr(x));
                 self.line_fmt(format_args!("{a}[{i}] = {x};"));
             }
-            Op::TensorAssemble => {}
+            Op::TensorAssemble => self.assembled_source(args),
             // A debug print changes no value; the CPU runtime prints nothing for it.
             Op::TensorRuntimePrint => self.line("// pl.runtime_print: no output on the CPU runtime"),
             _ => self.misplaced(op, loc),
+        }
+    }
+
+    /// An assembly in orchestration code aliases its target (PyPTO's "alias only"): the data
+    /// is already there, a kernel's output or a view. A source computed in place
+    /// (`out[:] = pl.add(x, x)` in an `@pl.jit` body) would be dropped: it is the misplaced
+    /// op, as PyPTO's codegen reports it once FlattenCallExpr has made it a statement.
+    fn assembled_source(&mut self, args: &[Option<ExprId>]) {
+        let Some(src) = Op::TensorAssemble.def().arg(args, Param::Source) else { return };
+        if let ExprKind::Call { callee: Callee::Op(inner), .. } = self.p.expr(src).kind {
+            let d = inner.def();
+            if !(matches!(d.kind, OpKind::Special(_)) && d.level != OpLevel::Tile) {
+                let at = self.p.expr(src).loc;
+                self.misplaced(inner, at);
+            }
         }
     }
 
