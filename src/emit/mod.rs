@@ -447,6 +447,11 @@ fn entry_file(names: &Interner, e: Symbol) -> String {
 /// `kernel_config.json`: the runtime, each entry's source and signature, and each kernel's
 /// func_id, source, core type and tensor directions (for a2a3sim also the target and each
 /// kernel's scalar count).
+///
+/// Written through serde from the typed records below (`ConfigEntry`, `ConfigParam`,
+/// `ConfigKernel`), whose fields are declared in the order of their keys (the sorted order
+/// `serde_json::Value` objects are written in), each made as it is written: no JSON tree,
+/// and no `String` per key.
 fn kernel_config(
     p: &Program,
     names: &Interner,
@@ -456,7 +461,6 @@ fn kernel_config(
 ) -> String {
     let target = opts.target;
     let pto_isa = target == Target::A2a3Sim && opts.kernels == KernelForm::PtoIsa;
-    use serde_json::{json, Value};
     let dir = |d: Direction| match d {
         Direction::In => "IN",
         Direction::Out => "OUT",
@@ -464,36 +468,40 @@ fn kernel_config(
     };
     let entries = entries.iter().map(|&(_, e)| {
         let f = &p.functions[&e];
-        let params: Vec<Value> = f
+        let params: Vec<ConfigParam<'_>> = f
             .params
             .iter()
             .map(|q| {
                 let name = names.get(p.var(q.var).source);
                 match p.types.get(p.var(q.var).ty) {
-                    Type::Scalar(d) => json!({"name": name, "kind": "scalar", "dtype": d.name()}),
-                    t => json!({
-                        "name": name,
-                        "kind": "tensor",
-                        "direction": dir(q.dir),
-                        "dtype": t.dtype().map(|d| d.name()),
-                        "shape": t.shape().map(|s| s.iter().map(|d| match d {
-                            crate::ir::Dim::Const(n) => json!(n),
-                            crate::ir::Dim::Dyn(s) => json!(names.get(*s)),
-                            _ => Value::Null,
-                        }).collect::<Vec<_>>()),
-                    }),
+                    Type::Scalar(d) => ConfigParam::Scalar { dtype: d.name(), kind: "scalar", name },
+                    t => ConfigParam::Tensor {
+                        direction: dir(q.dir),
+                        dtype: t.dtype().map(|d| d.name()),
+                        kind: "tensor",
+                        name,
+                        shape: t.shape().map(|s| {
+                            s.iter()
+                                .map(|d| match d {
+                                    crate::ir::Dim::Const(n) => ConfigDim::Const(*n),
+                                    crate::ir::Dim::Dyn(s) => ConfigDim::Dyn(names.get(*s)),
+                                    _ => ConfigDim::Other,
+                                })
+                                .collect()
+                        }),
+                    },
                 }
             })
             .collect();
         let signature: Vec<&str> =
             f.params.iter().filter(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| dir(q.dir)).collect();
-        json!({
-            "name": names.get(e),
-            "source": entry_file(names, e),
-            "function_name": "aicpu_orchestration_entry",
-            "signature": signature,
-            "params": params,
-        })
+        ConfigEntry {
+            function_name: "aicpu_orchestration_entry",
+            name: names.get(e),
+            params,
+            signature,
+            source: entry_file(names, e),
+        }
     });
     // Each kernel, and before a mixed Group's (its AIV half) its AIC half.
     let halves = shared.func_ids.iter().flat_map(|(&k, &id)| {
@@ -504,67 +512,131 @@ fn kernel_config(
         let f = &p.functions[&k];
         // A PTO-ISA kernel with L1/L0 tiles is compiled for a cube core.
         let cube = aic_half || f.decl.kind == FuncKind::Aic || (pto_isa && pto::uses_cube(p, names, k));
-        let mut kernel = json!({
-            "func_id": id,
-            "name": if aic_half { format!("{}.aic", names.get(k)) } else { names.get(k).to_string() },
-            "source": if aic_half { pto::aic_half_file(names, k) } else { kernel::kernel_file(names, k) },
-            "core_type": if cube { "aic" } else { "aiv" },
-            "function_type": f.decl.kind.name(),
-            "signature": shared.signatures.get(&k).cloned().unwrap_or_default(),
-        });
-        if let Some(path) = &f.decl.external_source {
+        ConfigKernel {
+            core_type: if cube { "aic" } else { "aiv" },
             // Its file is this source's text, as it is.
-            kernel["external_source"] = json!(path);
+            external_source: f.decl.external_source.as_deref(),
+            func_id: id,
+            function_type: f.decl.kind.name(),
+            name: if aic_half {
+                std::borrow::Cow::Owned(cpp::cat(&[names.get(k), ".aic"]))
+            } else {
+                std::borrow::Cow::Borrowed(names.get(k))
+            },
+            scalar_count: (target == Target::A2a3Sim).then(|| simpler::scalar_count(p, k)),
+            signature: shared.signatures.get(&k).map_or(&[][..], Vec::as_slice),
+            source: if aic_half { pto::aic_half_file(names, k) } else { kernel::kernel_file(names, k) },
         }
-        if target == Target::A2a3Sim {
-            kernel["scalar_count"] = json!(simpler::scalar_count(p, k));
-        }
-        kernel
     });
-    // The keys in order (a JSON object's, as `json!` gives them); each entry and kernel is
-    // made as it is written, so that the whole file is never a tree in memory.
+    // The keys in sorted order (a JSON object's, as `serde_json::Value` writes them); each
+    // entry and kernel is made as it is written, so that the whole file is never in memory
+    // as records.
     let mut config: std::collections::BTreeMap<&str, Part> = std::collections::BTreeMap::new();
-    config.insert("runtime", Part::Value(json!("host_build_graph")));
-    config.insert("orchestrations", Part::Seq(Lazy::new(entries)));
-    config.insert("kernels", Part::Seq(Lazy::new(kernels)));
+    config.insert("runtime", Part::Str("host_build_graph"));
+    config.insert("orchestrations", Part::Entries(Lazy::new(entries)));
+    config.insert("kernels", Part::Kernels(Lazy::new(kernels)));
     if let Some(call) = &p.built_by {
         // Which configuration of a factory this output is (several may be compiled).
-        config.insert("built_by", Part::Value(json!(call)));
+        config.insert("built_by", Part::Str(call));
     }
     if target == Target::A2a3Sim {
-        config.insert("target", Part::Value(json!("a2a3sim")));
-        config.insert("kernel_form", Part::Value(json!(if pto_isa { "pto-isa" } else { "cpu" })));
+        config.insert("target", Part::Str("a2a3sim"));
+        config.insert("kernel_form", Part::Str(if pto_isa { "pto-isa" } else { "cpu" }));
     }
     let mut bytes = serde_json::to_vec_pretty(&config).unwrap_or_default();
     bytes.push(b'\n');
     String::from_utf8(bytes).unwrap_or_default()
 }
 
+/// An entry of `kernel_config.json`'s `orchestrations` (fields in key order).
+#[derive(serde::Serialize)]
+struct ConfigEntry<'a> {
+    function_name: &'static str,
+    name: &'a str,
+    params: Vec<ConfigParam<'a>>,
+    signature: Vec<&'static str>,
+    source: String,
+}
+
+/// A parameter of an entry (fields in key order; a tensor's `dtype` and `shape` are `null`
+/// when unknown).
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum ConfigParam<'a> {
+    Scalar {
+        dtype: &'static str,
+        kind: &'static str,
+        name: &'a str,
+    },
+    Tensor {
+        direction: &'static str,
+        dtype: Option<&'static str>,
+        kind: &'static str,
+        name: &'a str,
+        shape: Option<Vec<ConfigDim<'a>>>,
+    },
+}
+
+/// A dimension of a tensor parameter's shape: a number, a `pl.dynamic` name, or `null`.
+enum ConfigDim<'a> {
+    Const(i64),
+    Dyn(&'a str),
+    Other,
+}
+
+impl serde::Serialize for ConfigDim<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ConfigDim::Const(n) => s.serialize_i64(*n),
+            ConfigDim::Dyn(name) => s.serialize_str(name),
+            ConfigDim::Other => s.serialize_unit(),
+        }
+    }
+}
+
+/// A kernel of `kernel_config.json` (fields in key order; `external_source` only for an
+/// external kernel, `scalar_count` only for a2a3sim).
+#[derive(serde::Serialize)]
+struct ConfigKernel<'a> {
+    core_type: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    external_source: Option<&'a str>,
+    func_id: u32,
+    function_type: &'static str,
+    name: std::borrow::Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scalar_count: Option<usize>,
+    signature: &'a [&'static str],
+    source: String,
+}
+
 /// A value of `kernel_config.json`'s top object.
 enum Part<'a> {
-    Value(serde_json::Value),
-    Seq(Lazy<'a>),
+    Str(&'a str),
+    Entries(Lazy<'a, ConfigEntry<'a>>),
+    Kernels(Lazy<'a, ConfigKernel<'a>>),
 }
 
 impl serde::Serialize for Part<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Part::Value(v) => v.serialize(s),
-            Part::Seq(seq) => seq.serialize(s),
+            Part::Str(v) => s.serialize_str(v),
+            Part::Entries(seq) => seq.serialize(s),
+            Part::Kernels(seq) => seq.serialize(s),
         }
     }
 }
 
 /// A JSON array whose elements are made one at a time as it is written (once).
-struct Lazy<'a>(std::cell::Cell<Option<Box<dyn Iterator<Item = serde_json::Value> + 'a>>>);
+struct Lazy<'a, T>(std::cell::Cell<Option<Box<dyn Iterator<Item = T> + 'a>>>);
 
-impl<'a> Lazy<'a> {
-    fn new(items: impl Iterator<Item = serde_json::Value> + 'a) -> Lazy<'a> {
+impl<'a, T> Lazy<'a, T> {
+    fn new(items: impl Iterator<Item = T> + 'a) -> Lazy<'a, T> {
         Lazy(std::cell::Cell::new(Some(Box::new(items))))
     }
 }
 
-impl serde::Serialize for Lazy<'_> {
+impl<T: serde::Serialize> serde::Serialize for Lazy<'_, T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.0.take().into_iter().flatten())
     }
