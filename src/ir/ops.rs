@@ -634,6 +634,10 @@ pub enum ArgKind {
     Bool,
     Int,
     Str,
+    /// One of these names as a string, or its code: its position in the list (the
+    /// rounding `mode` of `cast`, `mode="floor"` or `mode=3`). Lowering turns a code into
+    /// the name, so the rules, the interpreter and the emitters see the name.
+    Named(&'static [&'static str]),
     /// Anything (a list of tensors, an optimisation, ...).
     Any,
 }
@@ -1921,11 +1925,11 @@ fn sliced(a: &dyn Args) -> Result<Type, String> {
     Ok(with_view_shape(ty, shape))
 }
 
-/// The rounding modes of `cast`, in PyPTO's order (codes 0 to 6).
 /// `pl.AUTO`, the base address of a `pl.reserve_buffer` that the compiler places (PyPTO's
 /// sentinel −1), and the default of its `base=`.
 pub const AUTO_BASE: i64 = -1;
 
+/// The rounding modes of `cast`, in PyPTO's order (codes 0 to 6).
 pub const CAST_MODES: [&str; 7] = ["none", "rint", "round", "floor", "ceil", "trunc", "odd"];
 
 /// The saturation modes of a tile or tensor `cast`: `on` clamps a value the target dtype
@@ -1948,6 +1952,18 @@ fn cast(a: &dyn Args) -> Result<Type, String> {
         }
     }
     Ok(with_dtype(ty, dtype_arg(a, 1)?))
+}
+
+/// `pl.cast(scalar, target_type, mode='round')`: a scalar cast takes the default mode only
+/// (PyPTO: "Scalar inputs do not support non-default mode"), by name or by its code 2.
+fn scalar_cast(a: &dyn Args) -> Result<Type, String> {
+    let ty = cast(a)?;
+    match a.text(2) {
+        Some(mode) if mode != "round" => {
+            Err(format!("a scalar cast takes the default mode 'round' only, got mode='{mode}' (PyPTO: Scalar inputs do not support non-default mode)"))
+        }
+        _ => Ok(ty),
+    }
 }
 
 /// `pl.move(tile, target_memory, blayout=None, slayout=None, transpose=False)`.
@@ -4641,7 +4657,7 @@ ops! {
     TensorRelu = "tensor.relu", Tensor, ["pl.tensor.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu),
         older: [("*", "pl.tile.relu on a loaded tile")];
     TensorCast = "tensor.cast", Tensor, ["pl.tensor.cast"], Some("cast"),
-        &[req(P::X, K::Tensor), req(P::TargetType, K::DType), opt(P::Mode, K::Str), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
+        &[req(P::X, K::Tensor), req(P::TargetType, K::DType), opt(P::Mode, K::Named(&CAST_MODES)), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
     TensorMatmul = "tensor.matmul", Tensor, ["pl.tensor.matmul"], Some("matmul"), T_MATMUL, matmul, false, OpKind::Special(Special::Matmul);
     TensorMatmulAcc = "tensor.matmul_acc", Tensor, ["pl.tensor.matmul_acc"], Some("matmul_acc"),
         &[req(P::Acc, K::Tensor), req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), opt(P::ATrans, K::Bool),
@@ -4855,7 +4871,7 @@ ops! {
     TileAbs = "tile.abs", Tile, ["pl.tile.abs"], Some("abs"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Abs);
     TileRelu = "tile.relu", Tile, ["pl.tile.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu);
     TileCast = "tile.cast", Tile, ["pl.tile.cast"], Some("cast"),
-        &[req(P::X, K::Tile), req(P::TargetType, K::DType), opt(P::Mode, K::Str), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
+        &[req(P::X, K::Tile), req(P::TargetType, K::DType), opt(P::Mode, K::Named(&CAST_MODES)), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
     TileMatmul = "tile.matmul", Tile, ["pl.tile.matmul", "pl.op.block.matmul"], Some("matmul"),
         &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::OutDtype, K::DType), opt(P::Out, K::Tile)], tile_matmul_out,
         false, OpKind::Special(Special::Matmul);
@@ -4982,7 +4998,7 @@ ops! {
 
     // ---- scalars (operators are `BinOp`s, not ops)
     ScalarCast = "scalar.cast", Scalar, ["pl.scalar.cast"], Some("cast"),
-        &[req(P::X, K::Scalar), req(P::TargetType, K::DType), opt(P::Mode, K::Str)], cast, true, OpKind::Special(Special::ScalarCast),
+        &[req(P::X, K::Scalar), req(P::TargetType, K::DType), opt(P::Mode, K::Named(&CAST_MODES))], scalar_cast, true, OpKind::Special(Special::ScalarCast),
         older: [("pl.scalar.cast", "pl.cast")];
     // `pl.max(a, b)` / `pl.min(a, b)` on scalars (the tile reductions share the name).
     ScalarMax = "scalar.max", Scalar, ["pl.scalar.max"], Some("max"), &[req(P::Lhs, K::Scalar), req(P::Rhs, K::Scalar)], same_as_first, true, OpKind::Special(Special::ScalarMax),
