@@ -386,6 +386,17 @@ impl Run<'_> {
     /// A call of a function: its body with the arguments bound, its result what it returns.
     fn call(&mut self, f: Symbol, at: ExprId, vals: &[Option<Val>], maybe: Option<(Loc, Why)>) -> Result<Val, Stop> {
         let Some(func) = self.p.functions.get(&f) else { return Ok(Val::Unknown) };
+        if func.decl.external_source.is_some() {
+            // An external kernel's writes are those of its C++ file: not modelled.
+            for (param, v) in func.params.iter().zip(vals) {
+                if let (Direction::Out | Direction::InOut, Some(Val::Buf { param: b, .. } | Val::Tainted(b))) =
+                    (param.dir, v)
+                {
+                    self.bufs[*b].gave_up = true;
+                }
+            }
+            return Ok(Val::Unknown);
+        }
         if self.depth >= MAX_DEPTH {
             return Err(Stop);
         }

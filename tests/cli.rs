@@ -1193,3 +1193,27 @@ fn external_kernels_pass_through() {
     let again = plc(&["check", elsewhere.to_str().unwrap()]);
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
 }
+
+/// `@pl.jit.extern` kernels (tests/cases/warnings/jit_extern_kernel.pl) compile as the
+/// external kernels of `@pl.function(external_source=...)` do: each file written as it is
+/// under its kernel's name and listed in kernel_config.json with the source it came from
+/// and its core type, and each launched as the kernel of that core type.
+#[test]
+fn jit_extern_kernels_pass_through() {
+    let case = "tests/cases/warnings/jit_extern_kernel.pl";
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/warnings/kernels/ext_add.cpp");
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-jit-extern-kernel");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let out = plc(&["compile", case, "-o", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for kernel in ["ext_add", "ext_cube"] {
+        let copied = std::fs::read(out_dir.join(format!("kernels/{kernel}.cpp"))).expect("the kernel's file");
+        assert_eq!(copied, std::fs::read(&source).unwrap(), "{kernel}");
+    }
+    let config = std::fs::read_to_string(out_dir.join("kernel_config.json")).unwrap();
+    let canonical = source.canonicalize().unwrap();
+    assert_eq!(config.matches(&format!("\"external_source\": \"{}\"", canonical.display())).count(), 2, "{config}");
+    let orchestration = std::fs::read_to_string(out_dir.join("orchestration/main.cpp")).unwrap();
+    assert!(orchestration.contains("rt_submit_aiv_task(0, params_t0);"), "{orchestration}");
+    assert!(orchestration.contains("rt_submit_aic_task(1, params_t1);"), "{orchestration}");
+}

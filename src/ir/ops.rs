@@ -634,6 +634,10 @@ pub enum ArgKind {
     Bool,
     Int,
     Str,
+    /// One of these names as a string, or its code: its position in the list (the
+    /// rounding `mode` of `cast`, `mode="floor"` or `mode=3`). Lowering turns a code into
+    /// the name, so the rules, the interpreter and the emitters see the name.
+    Named(&'static [&'static str]),
     /// Anything (a list of tensors, an optimisation, ...).
     Any,
 }
@@ -1883,6 +1887,15 @@ fn read_element(a: &dyn Args) -> Result<Type, String> {
 /// `tile.write` return it (the write happens in place).
 fn write_element(a: &dyn Args) -> Result<Type, String> {
     one_index_per_dim(a, 1)?;
+    // The value has the element dtype (PyPTO: "value Scalar of the tensor dtype"); a
+    // literal takes the dtype it is written into, and so does index arithmetic (`3 - k` of
+    // a loop index) written into integers, which plc's examples do.
+    if let (Some(d), Some(Type::Scalar(v))) = (a.ty(0).and_then(Type::dtype), a.ty(2)) {
+        let index_into_int = *v == DType::Index && d.is_int();
+        if *v != d && !a.is_literal(2) && !index_into_int {
+            return Err(format!("the value written must have the element dtype {}, got {}", d.name(), v.name()));
+        }
+    }
     same_as_first(a)
 }
 
@@ -1912,6 +1925,19 @@ fn sliced(a: &dyn Args) -> Result<Type, String> {
     let mut shape = if ty.is_tile() { static_tile_shape(a, 1)? } else { shape_arg(a, 1)? };
     same_rank(a, 2, 1, ("the offset", "the shape"))?;
     if let Some(drop) = a.dims(4) {
+        // A dropped axis keeps one element (PyPTO: "dropped dims must have valid extent
+        // 1"): its valid extent when `valid_shape` is given, else its extent.
+        let valid = a.dims(3);
+        for d in &drop {
+            let Dim::Const(k) = *d else { continue };
+            let Ok(i) = usize::try_from(k) else { continue };
+            let extent = valid.as_ref().and_then(|v| v.get(i)).or(shape.get(i));
+            if let Some(&Dim::Const(n)) = extent {
+                if n != 1 {
+                    return Err(format!("a dropped dimension must have (valid) extent 1: dimension {k} has {n}"));
+                }
+            }
+        }
         let mut k = 0;
         shape.retain(|_| {
             k += 1;
@@ -1921,11 +1947,11 @@ fn sliced(a: &dyn Args) -> Result<Type, String> {
     Ok(with_view_shape(ty, shape))
 }
 
-/// The rounding modes of `cast`, in PyPTO's order (codes 0 to 6).
 /// `pl.AUTO`, the base address of a `pl.reserve_buffer` that the compiler places (PyPTO's
 /// sentinel −1), and the default of its `base=`.
 pub const AUTO_BASE: i64 = -1;
 
+/// The rounding modes of `cast`, in PyPTO's order (codes 0 to 6).
 pub const CAST_MODES: [&str; 7] = ["none", "rint", "round", "floor", "ceil", "trunc", "odd"];
 
 /// The saturation modes of a tile or tensor `cast`: `on` clamps a value the target dtype
@@ -1948,6 +1974,18 @@ fn cast(a: &dyn Args) -> Result<Type, String> {
         }
     }
     Ok(with_dtype(ty, dtype_arg(a, 1)?))
+}
+
+/// `pl.cast(scalar, target_type, mode='round')`: a scalar cast takes the default mode only
+/// (PyPTO: "Scalar inputs do not support non-default mode"), by name or by its code 2.
+fn scalar_cast(a: &dyn Args) -> Result<Type, String> {
+    let ty = cast(a)?;
+    match a.text(2) {
+        Some(mode) if mode != "round" => {
+            Err(format!("a scalar cast takes the default mode 'round' only, got mode='{mode}' (PyPTO: Scalar inputs do not support non-default mode)"))
+        }
+        _ => Ok(ty),
+    }
 }
 
 /// `pl.move(tile, target_memory, blayout=None, slayout=None, transpose=False)`.
@@ -2103,6 +2141,18 @@ fn three_tiles(a: &dyn Args) -> Result<Type, String> {
         broadcast(&broadcast(x, y)?, z)?;
     }
     same_as_first(a)
+}
+
+/// A shape as a message shows it: `[16, 32]`, `?` for an extent known at run time.
+fn shape_text(shape: &[Dim]) -> String {
+    let dims: Vec<String> = shape
+        .iter()
+        .map(|d| match d {
+            Dim::Const(n) => n.to_string(),
+            _ => "?".to_string(),
+        })
+        .collect();
+    format!("[{}]", dims.join(", "))
 }
 
 /// The extent `i` of a shaped type, `Unknown` when it is not known.
@@ -2539,6 +2589,23 @@ fn matmul_acc(a: &dyn Args, init_cond: Option<usize>) -> Result<Type, String> {
         }
     };
     expect_acc("the accumulator acc", acc.dtype(), want, lhs.dtype())?;
+    // The accumulator has the product's shape: [M, N] of tiles, the batch axes and
+    // [M, N] of tensors (PyPTO: "K, M, N and batch dims agree").
+    let product = if lhs.is_tile() {
+        Some(vec![extent(lhs, 0), extent(rhs, 1)])
+    } else {
+        tensor_matmul_shape(lhs, rhs, bool_arg(a, 3, false), bool_arg(a, 4, false))?
+    };
+    if let (Some(p), Some(s)) = (product, acc.shape()) {
+        let differs = |(x, y): (&Dim, &Dim)| matches!((x, y), (Dim::Const(x), Dim::Const(y)) if x != y);
+        if p.len() != s.len() || p.iter().zip(s).any(differs) {
+            return Err(format!(
+                "the accumulator acc must have the product's shape {}, got {}",
+                shape_text(&p),
+                shape_text(s)
+            ));
+        }
+    }
     if let Some(i) = init_cond {
         check_init_cond(a, i)?;
     }
@@ -2972,6 +3039,56 @@ fn all_reduce_wrapper(a: &dyn Args) -> Result<Type, String> {
 fn reduce_scatter_wrapper(a: &dyn Args) -> Result<Type, String> {
     sum_only(a, 1, "the host reduce-scatter")?;
     same_as_first(a)
+}
+
+/// `tile.sel(mask, lhs, rhs, tmp)`: the type of `lhs`, whose shape and `rhs`'s broadcast
+/// (PyPTO: "lhs/rhs promotable and broadcastable").
+fn tile_sel(a: &dyn Args) -> Result<Type, String> {
+    if let (Some(l), Some(r)) = (a.ty(1).and_then(Type::shape), a.ty(2).and_then(Type::shape)) {
+        broadcast(l, r).map_err(|m| format!("the shapes of lhs and rhs must broadcast: {m}"))?;
+    }
+    same_as_second(a)
+}
+
+/// `tile.sels(mask, src, tmp, scalar)`: the type of `src`. PyPTO's checks: a 2-D mask of
+/// 8, 16 or 32-bit integers; a 2-D `src` of INT8..UINT32, FP16 or FP32; a 2-D `tmp`; a
+/// scalar of `src`'s dtype (the signed twin of an unsigned one; a literal takes it). The
+/// older `sels(lhs, rhs, select_mode)`, with no scalar, is not checked so.
+fn tile_sels(a: &dyn Args) -> Result<Type, String> {
+    if a.present(3) {
+        let rank2 = |i: usize| a.ty(i).and_then(Type::shape).is_none_or(|s| s.len() == 2);
+        for (i, name) in [(0, "mask"), (1, "src"), (2, "tmp")] {
+            if !rank2(i) {
+                return Err(format!("the {name} of sels must be 2-D"));
+            }
+        }
+        if let Some(m) = a.ty(0).and_then(Type::dtype) {
+            if !(m.is_int() && matches!(m.bytes(), 1 | 2 | 4)) {
+                return Err(format!("the mask of sels must hold 8, 16 or 32-bit integers, got {}", m.name()));
+            }
+        }
+        if let Some(d) = a.ty(1).and_then(Type::dtype) {
+            use DType::*;
+            if !matches!(d, Int8 | UInt8 | Int16 | UInt16 | Int32 | UInt32 | Fp16 | Fp32) {
+                return Err(format!(
+                    "the src of sels must be INT8, UINT8, INT16, UINT16, INT32, UINT32, FP16 or FP32, got {}",
+                    d.name()
+                ));
+            }
+            let want = match d {
+                UInt8 => Int8,
+                UInt16 => Int16,
+                UInt32 => Int32,
+                other => other,
+            };
+            if let Some(Type::Scalar(v)) = a.ty(3) {
+                if *v != want && *v != d && !a.is_literal(3) {
+                    return Err(format!("the scalar of sels must have dtype {}, got {}", want.name(), v.name()));
+                }
+            }
+        }
+    }
+    same_as_second(a)
 }
 
 fn same_as_second(a: &dyn Args) -> Result<Type, String> {
@@ -4641,7 +4758,7 @@ ops! {
     TensorRelu = "tensor.relu", Tensor, ["pl.tensor.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu),
         older: [("*", "pl.tile.relu on a loaded tile")];
     TensorCast = "tensor.cast", Tensor, ["pl.tensor.cast"], Some("cast"),
-        &[req(P::X, K::Tensor), req(P::TargetType, K::DType), opt(P::Mode, K::Str), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
+        &[req(P::X, K::Tensor), req(P::TargetType, K::DType), opt(P::Mode, K::Named(&CAST_MODES)), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
     TensorMatmul = "tensor.matmul", Tensor, ["pl.tensor.matmul"], Some("matmul"), T_MATMUL, matmul, false, OpKind::Special(Special::Matmul);
     TensorMatmulAcc = "tensor.matmul_acc", Tensor, ["pl.tensor.matmul_acc"], Some("matmul_acc"),
         &[req(P::Acc, K::Tensor), req(P::Lhs, K::Tensor), req(P::Rhs, K::Tensor), opt(P::ATrans, K::Bool),
@@ -4855,7 +4972,7 @@ ops! {
     TileAbs = "tile.abs", Tile, ["pl.tile.abs"], Some("abs"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Abs);
     TileRelu = "tile.relu", Tile, ["pl.tile.relu"], Some("relu"), UNARY, same_as_first, false, OpKind::Unary(UnaryFn::Relu);
     TileCast = "tile.cast", Tile, ["pl.tile.cast"], Some("cast"),
-        &[req(P::X, K::Tile), req(P::TargetType, K::DType), opt(P::Mode, K::Str), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
+        &[req(P::X, K::Tile), req(P::TargetType, K::DType), opt(P::Mode, K::Named(&CAST_MODES)), opt(P::SaturationMode, K::Any)], cast, false, OpKind::Special(Special::Cast);
     TileMatmul = "tile.matmul", Tile, ["pl.tile.matmul", "pl.op.block.matmul"], Some("matmul"),
         &[req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), opt(P::OutDtype, K::DType), opt(P::Out, K::Tile)], tile_matmul_out,
         false, OpKind::Special(Special::Matmul);
@@ -4937,10 +5054,10 @@ ops! {
     TileCmps = "tile.cmps", Tile, ["pl.tile.cmps"], Some("cmps"),
         &[req(P::Lhs, K::Tile), req(P::Rhs, K::Scalar), opt(P::CmpType, K::Int)], tile_compare, false, OpKind::Compare;
     TileSel = "tile.sel", Tile, ["pl.tile.sel"], Some("sel"),
-        &[req(P::Mask, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Tmp, K::Tile)], same_as_second, false, OpKind::Special(Special::Sel);
+        &[req(P::Mask, K::Tile), req(P::Lhs, K::Tile), req(P::Rhs, K::Tile), req(P::Tmp, K::Tile)], tile_sel, false, OpKind::Special(Special::Sel);
     TileSels = "tile.sels", Tile, ["pl.tile.sels"], Some("sels"),
         &[req(P::Mask, K::Tile), req(P::Src, K::Tile), req(P::Tmp, K::Value), opt(P::Scalar, K::Scalar)],
-        same_as_second, false, OpKind::Special(Special::Sels);
+        tile_sels, false, OpKind::Special(Special::Sels);
     // sorting and gathering
     TileSort32 = "tile.sort32", Tile, ["pl.tile.sort32"], Some("sort32"), &[req(P::Src, K::Tile), req(P::Idx, K::Tile)], tile_sort32, false, OpKind::Special(Special::Sort32);
     TileMrgsort = "tile.mrgsort", Tile, ["pl.tile.mrgsort"], Some("mrgsort"),
@@ -4982,7 +5099,7 @@ ops! {
 
     // ---- scalars (operators are `BinOp`s, not ops)
     ScalarCast = "scalar.cast", Scalar, ["pl.scalar.cast"], Some("cast"),
-        &[req(P::X, K::Scalar), req(P::TargetType, K::DType), opt(P::Mode, K::Str)], cast, true, OpKind::Special(Special::ScalarCast),
+        &[req(P::X, K::Scalar), req(P::TargetType, K::DType), opt(P::Mode, K::Named(&CAST_MODES))], scalar_cast, true, OpKind::Special(Special::ScalarCast),
         older: [("pl.scalar.cast", "pl.cast")];
     // `pl.max(a, b)` / `pl.min(a, b)` on scalars (the tile reductions share the name).
     ScalarMax = "scalar.max", Scalar, ["pl.scalar.max"], Some("max"), &[req(P::Lhs, K::Scalar), req(P::Rhs, K::Scalar)], same_as_first, true, OpKind::Special(Special::ScalarMax),

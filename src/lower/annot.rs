@@ -10,6 +10,17 @@ use crate::ir::{BinOp, DType, Dim, Direction, EnumValue, FuncDecl, FuncKind, Lev
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, UnaryOp};
 use rustc_hash::FxHashSet;
 
+/// A keyword argument of a decorator: where it is written and its value.
+#[derive(Clone, Copy)]
+struct Arg {
+    span: Span,
+    value: ast::ExprId,
+}
+
+/// The keyword arguments of `@pl.jit.extern` (PyPTO's `_ExternKernelDecorator.__call__`).
+const JIT_EXTERN_KEYS: [&str; 6] =
+    ["core_type", "source", "aic_source", "aiv_source", "dual_aiv_dispatch", "include_dirs"];
+
 impl Lowering<'_> {
     pub(crate) fn ast(&self, m: ModuleId) -> &ast::Ast {
         &self.modules[m].ast
@@ -574,6 +585,8 @@ impl Lowering<'_> {
             "jit.graph" => (FuncKind::Graph, &[][..]),
             // A host-level orchestrator: an Opaque function at level HOST.
             "jit.host" => (FuncKind::Opaque, &["auto_scope"][..]),
+            // An external kernel: an AIV (or AIC) signature whose kernel is a C++ file.
+            "jit.extern" => (FuncKind::Aiv, &JIT_EXTERN_KEYS[..]),
             "function" => (FuncKind::Opaque, &["type", "level", "role", "auto_scope", "strict_ssa", "attrs"][..]),
             "inline" => (FuncKind::Inline, &[][..]),
             other => {
@@ -583,13 +596,15 @@ impl Lowering<'_> {
                     deco.span,
                     format!("`@pl.{other}` is not a decorator plc knows"),
                     "unknown decorator",
-                    "pl functions are decorated with @pl.jit, @pl.jit.graph, @pl.jit.inline, @pl.jit.incore, @pl.jit.opaque or @pl.function",
+                    "pl functions are decorated with @pl.jit, @pl.jit.graph, @pl.jit.inline, @pl.jit.incore, @pl.jit.opaque, @pl.jit.extern or @pl.function",
                 );
                 return None;
             }
         };
         // `external_source=`: the argument and its value, checked once the kind is known.
         let mut external = None;
+        // The keyword arguments of `@pl.jit.extern`, read once all are known.
+        let mut extern_args: Vec<(&'static str, ast::Arg)> = Vec::new();
         let (mut level, mut role) =
             if path == "jit.host" { (Some(Level::Host), Some(Role::Orchestrator)) } else { (None, None) };
         for a in args {
@@ -618,6 +633,10 @@ impl Lowering<'_> {
                     _ => format!("@pl.{path} does not accept a {key}= argument"),
                 };
                 self.error(Code::E0212, file, a.span, message, "unexpected argument");
+                continue;
+            }
+            if let Some(&extern_key) = JIT_EXTERN_KEYS.iter().find(|&&k| path == "jit.extern" && k == key) {
+                extern_args.push((extern_key, a));
                 continue;
             }
             match key.as_str() {
@@ -658,15 +677,19 @@ impl Lowering<'_> {
                 _ => {}
             }
         }
-        let external_source = external.and_then(|(arg, value)| self.external_source(m, kind, arg, value));
+        let external_source = if path == "jit.extern" {
+            let (core, source) = self.jit_extern(m, deco.span, &extern_args)?;
+            kind = core;
+            Some(source)
+        } else {
+            external.and_then(|(arg, value)| self.external_source(m, kind, arg, value))
+        };
         Some(FuncDecl { kind, level, role, auto_scope, strict_ssa, extra: Vec::new(), external_source })
     }
 
     /// `external_source="k.cpp"` of an external kernel (PyPTO's `_resolve_external_source`
-    /// and its parser's checks): valid on an AIC or AIV function only, a string literal
-    /// naming an existing file, absolute or relative to the directory of the file defining
-    /// the function (to the working directory for a text without a file). The absolute
-    /// path, or `None` after an E0212.
+    /// and its parser's checks): valid on an AIC or AIV function only, naming an existing
+    /// file ([`Lowering::kernel_source_file`]). The absolute path, or `None` after an E0212.
     fn external_source(&mut self, m: ModuleId, kind: FuncKind, arg: Span, value: ast::ExprId) -> Option<String> {
         let file = self.modules[m].file;
         if !matches!(kind, FuncKind::Aic | FuncKind::Aiv) {
@@ -682,36 +705,149 @@ impl Lowering<'_> {
             );
             return None;
         }
-        // A string, as Python evaluates the decorator: a literal or a module constant.
-        let written = match &self.ast(m).expr(value).kind {
+        self.kernel_source_file(m, value, "'external_source=' of @pl.function", "@pl.function(external_source=...)")
+    }
+
+    /// `@pl.jit.extern(core_type="aiv", source="k.cpp", ...)` (PyPTO's
+    /// `_ExternKernelDecorator`): the kind (`core_type` "aic" or "aiv", the default) and the
+    /// kernel's file, absolute. `source=` names it, else `aic_source=` or `aiv_source=` (in
+    /// that order, as PyPTO reads them); `dual_aiv_dispatch=True` needs `core_type="mixed"`;
+    /// `include_dirs=` lists existing directories (plc does not compile the kernel, so it only
+    /// checks them). `core_type="mixed"`, which PyPTO expands into an AIC member, an AIV
+    /// member and a Group wrapper, is refused by name. Each refusal is E0212.
+    fn jit_extern(&mut self, m: ModuleId, deco: Span, args: &[(&'static str, ast::Arg)]) -> Option<(FuncKind, String)> {
+        let file = self.modules[m].file;
+        let arg = |key: &str| args.iter().find(|(k, _)| *k == key).map(|(_, a)| Arg { span: a.span, value: a.value });
+        let mut core = FuncKind::Aiv;
+        if let Some(a) = arg("core_type") {
+            let text = {
+                let span = self.ast(m).expr(a.value).span;
+                self.text_of(m, span).to_string()
+            };
+            match self.string_arg(m, a.value)?.as_deref() {
+                Some("aic") => core = FuncKind::Aic,
+                Some("aiv") => {}
+                Some("mixed") => {
+                    self.error_help(
+                        Code::E0212,
+                        file,
+                        a.span,
+                        "@pl.jit.extern(core_type='mixed') is not supported by plc: PyPTO expands it into an AIC member, an AIV member and a Group wrapper dispatched as one MixedKernels task",
+                        "a mixed external kernel",
+                        "declare the pair in a @pl.program: @pl.function(type=pl.FunctionType.AIC, external_source=...) and @pl.function(type=pl.FunctionType.AIV, external_source=...), called from a @pl.function(type=pl.FunctionType.Group)",
+                    );
+                    return None;
+                }
+                _ => {
+                    let message = format!("@pl.jit.extern core_type must be 'aic', 'aiv', or 'mixed', got {text}");
+                    self.expr_error(Code::E0212, m, a.value, message, "no such core type");
+                    return None;
+                }
+            }
+        }
+        if let Some(a) = arg("dual_aiv_dispatch") {
+            if self.bool_literal(m, a.value, "dual_aiv_dispatch")? {
+                let message = "@pl.jit.extern dual_aiv_dispatch=True requires core_type='mixed'";
+                self.error(Code::E0212, file, a.span, message, "not a mixed kernel");
+                return None;
+            }
+        }
+        let Some(source) = arg("source").or(arg("aic_source")).or(arg("aiv_source")) else {
+            let core_name = if core == FuncKind::Aic { "aic" } else { "aiv" };
+            self.error_help(
+                Code::E0212,
+                file,
+                deco,
+                format!("@pl.jit.extern(core_type='{core_name}') requires source="),
+                "no kernel source",
+                "name the kernel's C++ file: @pl.jit.extern(core_type=\"aiv\", source=\"kernels/k.cpp\")",
+            );
+            return None;
+        };
+        let path = self.kernel_source_file(m, source.value, "'source=' of @pl.jit.extern", "@pl.jit.extern source")?;
+        if let Some(a) = arg("include_dirs") {
+            self.extern_include_dirs(m, a.value)?;
+        }
+        Some((core, path))
+    }
+
+    /// `include_dirs=[...]` of `@pl.jit.extern`: a list or tuple of strings naming existing
+    /// directories, absolute or relative to the file defining the kernel (PyPTO's
+    /// `_resolve_extern_include_dirs`); `None` after an E0212.
+    fn extern_include_dirs(&mut self, m: ModuleId, value: ast::ExprId) -> Option<()> {
+        let items = match &self.ast(m).expr(value).kind {
+            E::None => return Some(()),
+            E::List(items) | E::Tuple(items) => items.clone(),
+            _ => {
+                let message = "@pl.jit.extern include_dirs must be a sequence of paths (a list of strings)";
+                self.expr_error(Code::E0212, m, value, message, "not a list");
+                return None;
+            }
+        };
+        for item in items {
+            let Some(written) = self.string_arg(m, item)? else {
+                self.expr_error(Code::E0212, m, item, "an include directory must be a string", "not a string");
+                return None;
+            };
+            let path = self.beside_module(m, &written);
+            if !path.is_dir() {
+                let d = self.expr_error(
+                    Code::E0212,
+                    m,
+                    item,
+                    format!("@pl.jit.extern include directory not found: `{}`", path.display()),
+                    "no such directory",
+                );
+                d.help = Some("give absolute paths, or paths relative to the file defining the kernel".to_string());
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    /// A string argument of a decorator, as Python evaluates it: a plain literal or a module
+    /// constant holding one (`Some(None)` for another value; `None` when the evaluation of a
+    /// name reported an error).
+    fn string_arg(&mut self, m: ModuleId, value: ast::ExprId) -> Option<Option<String>> {
+        Some(match &self.ast(m).expr(value).kind {
             E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
                 let pieces = pieces.clone();
                 self.string_value(m, &pieces)
             }
-            E::Name(_) | E::Attribute { .. } => match self.eval_const(m, value) {
-                Some(Const::Str(s)) => Some(self.name(s).to_string()),
-                Some(_) => None,
-                // Reported by the evaluation.
-                None => return None,
+            E::Name(_) | E::Attribute { .. } => match self.eval_const(m, value)? {
+                Const::Str(s) => Some(self.name(s).to_string()),
+                _ => None,
             },
             _ => None,
-        };
-        let Some(written) = written else {
-            let message = "'external_source=' of @pl.function must be a string naming the kernel's C++ file";
+        })
+    }
+
+    /// `written` as a path: itself when absolute, else relative to the directory of the file
+    /// defining module `m` (to the working directory for a text without a file).
+    fn beside_module(&self, m: ModuleId, written: &str) -> std::path::PathBuf {
+        let written_path = std::path::Path::new(written);
+        match self.modules[m].path.as_ref().and_then(|p| p.parent()) {
+            Some(dir) if written_path.is_relative() => dir.join(written_path),
+            _ => written_path.to_path_buf(),
+        }
+    }
+
+    /// The C++ file of an external kernel, named by `value`: a string (a literal or a module
+    /// constant) naming an existing file ([`Lowering::beside_module`]). The absolute path, or
+    /// `None` after an E0212; `what` names the argument and `who` the decorator in messages.
+    fn kernel_source_file(&mut self, m: ModuleId, value: ast::ExprId, what: &str, who: &str) -> Option<String> {
+        let Some(written) = self.string_arg(m, value)? else {
+            let message = format!("{what} must be a string naming the kernel's C++ file");
             self.expr_error(Code::E0212, m, value, message, "not a string");
             return None;
         };
-        let written_path = std::path::Path::new(&written);
-        let path = match self.modules[m].path.as_ref().and_then(|p| p.parent()) {
-            Some(dir) if written_path.is_relative() => dir.join(written_path),
-            _ => written_path.to_path_buf(),
-        };
+        let path = self.beside_module(m, &written);
         if !path.is_file() {
             let d = self.expr_error(
                 Code::E0212,
                 m,
                 value,
-                format!("@pl.function(external_source=...) file not found: `{}`", path.display()),
+                format!("{who} file not found: `{}`", path.display()),
                 "no such file",
             );
             d.help = Some("give an absolute path, or one relative to the file defining the program".to_string());

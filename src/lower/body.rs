@@ -2447,6 +2447,46 @@ impl FnLower<'_, '_> {
         self.new_expr(ExprKind::Enum(EnumValue::PadValue(pad)), Types::UNKNOWN, span)
     }
 
+    /// A code given for a named argument (`mode=3` of `cast`): the name at that position,
+    /// as PyPTO's `resolve_cast_mode` takes it; a code out of range, or `True`/`False`, is
+    /// E0217. Any other argument is kept for `check_arg` to judge.
+    fn named_by_code(
+        &mut self,
+        def: &OpDef,
+        p: &ops::ParamDef,
+        names: &'static [&'static str],
+        e: ExprId,
+        a: ast::ExprId,
+    ) -> Option<ExprId> {
+        let code = match &self.cx.program.expr(e).kind {
+            ExprKind::Bool(_) => None,
+            _ => match self.as_const(e) {
+                Some(Const::Int(v)) => Some(v),
+                _ => return Some(e),
+            },
+        };
+        let Some(name) = code.and_then(|v| usize::try_from(v).ok()).and_then(|k| names.get(k)) else {
+            let span = self.ast().expr(a).span;
+            let given = self.text(span);
+            let quoted = names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ");
+            self.error(
+                Code::E0217,
+                span,
+                format!(
+                    "argument `{}` of {}() must be one of {quoted} or its code in [0, {}], got {given}",
+                    p.name,
+                    def.print_name(),
+                    names.len() - 1
+                ),
+                "no such code",
+            );
+            return None;
+        };
+        let sym = self.cx.intern(name);
+        let span = self.cx.program.expr(e).loc.span;
+        Some(self.new_expr(ExprKind::Str(sym), Types::UNKNOWN, span))
+    }
+
     /// The compile-time value of a lowered expression, when it has one.
     pub fn as_const(&self, e: ExprId) -> Option<Const> {
         Some(match &self.cx.program.expr(e).kind {
@@ -3644,6 +3684,9 @@ impl FnLower<'_, '_> {
                     if p.kind == OpArg::Enum("PadValue") {
                         e = self.pad_value_sugar(e, older_mode);
                     }
+                    if let OpArg::Named(names) = p.kind {
+                        e = self.named_by_code(def, p, names, e, *a)?;
+                    }
                     self.check_arg(def, p, e, *a)?;
                     lowered.push(Some(e));
                 }
@@ -3726,17 +3769,24 @@ impl FnLower<'_, '_> {
             OpArg::Enum(family) => matches!(kind, ExprKind::Enum(v) if enum_family(*v) == family),
             OpArg::Bool => matches!(ty, Type::Scalar(DType::Bool)),
             OpArg::Int => matches!(kind, ExprKind::Int(_)),
-            OpArg::Str => matches!(kind, ExprKind::Str(_)),
+            OpArg::Str | OpArg::Named(_) => matches!(kind, ExprKind::Str(_)),
             OpArg::Any => true,
         } || matches!(ty, Type::Unknown) && matches!(kind, ExprKind::Call { .. })
             || matches!(ty, Type::Unknown)
                 && !matches!(
                     p.kind,
-                    OpArg::Shape | OpArg::Indices | OpArg::DType | OpArg::Enum(_) | OpArg::Int | OpArg::Str
+                    OpArg::Shape
+                        | OpArg::Indices
+                        | OpArg::DType
+                        | OpArg::Enum(_)
+                        | OpArg::Int
+                        | OpArg::Str
+                        | OpArg::Named(_)
                 );
         // A string only where the op takes one; a list of extents or positions holds
         // scalars, not lists (PyPTO: *Unsupported closure variable type*, *got MakeTuple*).
-        let stray_str = matches!(kind, ExprKind::Str(_)) && !matches!(p.kind, OpArg::Str | OpArg::Any);
+        let stray_str =
+            matches!(kind, ExprKind::Str(_)) && !matches!(p.kind, OpArg::Str | OpArg::Named(_) | OpArg::Any);
         let nested = matches!(p.kind, OpArg::Shape | OpArg::Indices)
             && matches!(kind, ExprKind::Tuple(items)
                 if items.iter().any(|&i| matches!(self.cx.program.expr(i).kind, ExprKind::Tuple(_))));
@@ -3756,6 +3806,7 @@ impl FnLower<'_, '_> {
             OpArg::Bool => "True or False".to_string(),
             OpArg::Int => "an integer constant".to_string(),
             OpArg::Str => "a string".to_string(),
+            OpArg::Named(names) => format!("a name ({}) or its code", names.join(", ")),
             OpArg::Any => String::new(),
         };
         let got = if stray_str && matches!(self.ast().expr(a).kind, E::Name(_)) {

@@ -215,7 +215,38 @@ impl FnLower<'_, '_> {
         let saved = std::mem::replace(&mut self.launches.in_deps, true);
         let e = self.expr(value);
         self.launches.in_deps = saved;
-        e
+        self.deps_entries_ok(value, e?, what).then_some(e?)
+    }
+
+    /// The entries of a lowered `deps=` (`e`, written as `value`) are task ids (a TaskId
+    /// variable, an element of a TASK_ID array, or a whole one) or `None`: PyPTO's
+    /// "deps= entries must be a TaskId variable, a TASK_ID array element (e.g. 'arr[i]'),
+    /// or None". A value of unknown type is left to later stages.
+    fn deps_entries_ok(&mut self, value: ast::ExprId, e: ExprId, what: &str) -> bool {
+        let ExprKind::Tuple(entries) = self.cx.program.expr(e).kind.clone() else { return true };
+        let written = match &self.ast().expr(value).kind {
+            E::List(items) | E::Tuple(items) if items.len() == entries.len() => Some(items.clone()),
+            _ => None,
+        };
+        for (k, entry) in entries.into_iter().enumerate() {
+            let ty = self.cx.program.types.get(self.cx.program.expr(entry).ty);
+            let task = matches!(
+                ty,
+                Type::Scalar(DType::TaskId) | Type::Array { dtype: DType::TaskId, .. } | Type::None | Type::Unknown
+            );
+            if task || matches!(self.cx.program.expr(entry).kind, ExprKind::None) {
+                continue;
+            }
+            let (span, text) = self.source_of(written.as_ref().map_or(value, |items| items[k]));
+            self.error(
+                Code::E0217,
+                span,
+                format!("{what} deps= entries must be a TaskId variable, a TASK_ID array element (e.g. 'arr[i]'), or None — got '{text}'"),
+                "not a task id",
+            );
+            return false;
+        }
+        true
     }
 
     /// Remembers a new task-id variable created inside a runtime scope.
