@@ -118,7 +118,9 @@ impl Tracer<'_> {
         let dims: Vec<Dim> = self.shape(a, rank)?.into_iter().map(|t| self.dim(t)).collect();
         Some(match ty {
             Type::Tile { dtype, memory, .. } => Type::Tile { shape: dims, dtype, memory },
-            Type::Tensor { dtype, distributed, .. } => Type::Tensor { shape: Some(dims), dtype, distributed },
+            Type::Tensor { dtype, distributed, layout, .. } => {
+                Type::Tensor { shape: Some(dims), dtype, distributed, layout }
+            }
             other => other,
         })
     }

@@ -275,6 +275,13 @@ spelled_enum! {
     }
 }
 
+impl Layout {
+    /// The layouts of MX scale tensors (`pl.MX_A_ZZ`, `pl.MX_B_NN`).
+    pub fn is_mx(self) -> bool {
+        matches!(self, Layout::MxAZz | Layout::MxBNn)
+    }
+}
+
 spelled_enum! {
     /// `pl.tile.MaskPattern.X`.
     MaskPattern {

@@ -14,7 +14,7 @@
 //! disagree, a row accepts the union (an older keyword kept as an optional parameter)
 //! or the older API has its own row (`pl.op.block.load(t, row, col, h, w)`).
 
-use super::enums::{DType, EnumValue, MaskPattern, MemorySpace, ReduceOp, WaitCmp};
+use super::enums::{DType, EnumValue, Layout, MaskPattern, MemorySpace, ReduceOp, WaitCmp};
 use super::types::{Dim, Handle, Type};
 use super::BinOp as ScalarOp;
 
@@ -1495,7 +1495,16 @@ fn memory_arg(a: &dyn Args, i: usize, default: MemorySpace) -> Result<MemorySpac
 }
 
 fn tensor_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
-    Ok(Type::Tensor { shape: Some(shape_arg(a, 0)?), dtype: Some(dtype_arg(a, 1)?), distributed: false })
+    Ok(Type::tensor(shape_arg(a, 0)?, dtype_arg(a, 1)?))
+}
+
+/// `tensor.create(shape, dtype, layout=ND, ...)`: a new tensor in the layout given.
+fn tensor_created(a: &dyn Args) -> Result<Type, String> {
+    let ty = tensor_from_shape_dtype(a)?;
+    Ok(match a.enum_value(2) {
+        Some(EnumValue::Layout(l)) => with_layout(ty, l),
+        _ => ty,
+    })
 }
 
 /// `create_l1(shape, dtype, transpose=False)`: a tensor of a static, positive, non-empty shape.
@@ -1504,7 +1513,7 @@ fn tensor_create_l1(a: &dyn Args) -> Result<Type, String> {
     if shape.is_empty() || shape.iter().any(|d| !matches!(d, Dim::Const(n) if *n > 0)) {
         return Err("the shape of an L1 tensor must be non-empty, static and positive".to_string());
     }
-    Ok(Type::Tensor { shape: Some(shape), dtype: Some(dtype_arg(a, 1)?), distributed: false })
+    Ok(Type::tensor(shape, dtype_arg(a, 1)?))
 }
 
 fn tile_from_shape_dtype(a: &dyn Args) -> Result<Type, String> {
@@ -1575,10 +1584,32 @@ fn load(a: &dyn Args) -> Result<Type, String> {
     same_rank(a, 3, 2, ("valid_shapes", "shapes"))?;
     same_rank(a, 7, 2, ("valid_shape", "shapes"))?;
     mx_layout_arg(a, 10)?;
+    mx_source_load(a, memory)?;
     if bool_arg(a, 5, false) {
         swap_last_two(&mut shape);
     }
     into_out(a, 11, Type::Tile { shape, dtype, memory: Some(memory) })
+}
+
+/// `tile.load` of a tensor in an MX layout (PyPTO's MX scale loads, `TLoadMxCube`): the
+/// scales are FP8E8M0 or UINT8, the tensor and the window 2-D, and the target memory Mat,
+/// written out (the ordinary Vec default is not silently changed).
+fn mx_source_load(a: &dyn Args, memory: MemorySpace) -> Result<(), String> {
+    let Some(l) = mx_layout_of(a, 0) else { return Ok(()) };
+    let ty = a.ty(0).ok_or("missing argument")?;
+    if let Some(d) = ty.dtype().filter(|d| !matches!(d, DType::Fp8E8M0 | DType::UInt8)) {
+        return Err(format!("a load of an {l}-layout tensor needs dtype FP8E8M0 or UINT8, got {}", d.name()));
+    }
+    let ranks = [(ty.shape().map(<[Dim]>::len), "tensor"), (a.dims(2).map(|s| s.len()), "load window")];
+    for (rank, what) in ranks {
+        if let Some(r) = rank.filter(|&r| r != 2) {
+            return Err(format!("a load of an {l}-layout tensor needs a 2-D {what}, got rank {r}"));
+        }
+    }
+    if !a.present(4) || memory != MemorySpace::Mat {
+        return Err(format!("a load of an {l}-layout tensor needs target_memory=pl.Mem.Mat"));
+    }
+    Ok(())
 }
 
 /// `out=` of a tile op (explicit tile buffers, newer than ops.md): the tile buffer (a slot
@@ -1715,7 +1746,9 @@ fn block_move(a: &dyn Args) -> Result<Type, String> {
 fn with_shape(ty: &Type, shape: Vec<Dim>) -> Type {
     match ty {
         Type::Tile { dtype, memory, .. } => Type::Tile { shape, dtype: *dtype, memory: *memory },
-        Type::Tensor { dtype, .. } => Type::Tensor { shape: Some(shape), dtype: *dtype, distributed: false },
+        Type::Tensor { dtype, layout, .. } => {
+            Type::Tensor { shape: Some(shape), dtype: *dtype, distributed: false, layout: *layout }
+        }
         other => other.clone(),
     }
 }
@@ -1724,8 +1757,8 @@ fn with_shape(ty: &Type, shape: Vec<Dim>) -> Type {
 /// distributed, a window of the same rank-shared buffer.
 fn with_view_shape(ty: &Type, shape: Vec<Dim>) -> Type {
     match ty {
-        Type::Tensor { dtype, distributed, .. } => {
-            Type::Tensor { shape: Some(shape), dtype: *dtype, distributed: *distributed }
+        Type::Tensor { dtype, distributed, layout, .. } => {
+            Type::Tensor { shape: Some(shape), dtype: *dtype, distributed: *distributed, layout: *layout }
         }
         other => with_shape(other, shape),
     }
@@ -1734,7 +1767,9 @@ fn with_view_shape(ty: &Type, shape: Vec<Dim>) -> Type {
 fn with_dtype(ty: &Type, dtype: DType) -> Type {
     match ty {
         Type::Tile { shape, memory, .. } => Type::Tile { shape: shape.clone(), dtype, memory: *memory },
-        Type::Tensor { shape, .. } => Type::Tensor { shape: shape.clone(), dtype: Some(dtype), distributed: false },
+        Type::Tensor { shape, .. } => {
+            Type::Tensor { shape: shape.clone(), dtype: Some(dtype), distributed: false, layout: Layout::Nd }
+        }
         Type::Scalar(_) => Type::Scalar(dtype),
         other => other.clone(),
     }
@@ -1771,25 +1806,52 @@ fn not_packed_fp4(a: &dyn Args, what: &str) -> Result<(), String> {
     }
 }
 
-/// `tensor.reshape(x, shape)`: [`reshaped`], of a tensor that is not packed FP4.
+/// The layout of argument `i` when it is a tensor in one of the MX scale layouts
+/// (`pl.MX_A_ZZ`, `pl.MX_B_NN`): blocked storage that only `tile.load` into Mat reads.
+fn mx_layout_of(a: &dyn Args, i: usize) -> Option<Layout> {
+    a.ty(i).and_then(Type::layout).filter(|l| l.is_mx())
+}
+
+/// PyPTO refuses to reshape, slice, transpose or remotely read an MX-layout tensor (its
+/// scale bytes are stored blocked, not row-major); `what` names the op.
+fn not_mx(a: &dyn Args, i: usize) -> Result<(), String> {
+    match mx_layout_of(a, i) {
+        Some(l) => Err(format!("MX-layout tensors are not supported, got one in the {l} layout")),
+        None => Ok(()),
+    }
+}
+
+/// `tensor.reshape(x, shape)`: [`reshaped`], of a tensor that is not packed FP4 nor in an
+/// MX layout.
 fn tensor_reshaped(a: &dyn Args) -> Result<Type, String> {
     not_packed_fp4(a, "tensor.reshape")?;
+    not_mx(a, 0)?;
     reshaped(a)
 }
 
-/// `tensor.transpose(x, axis1, axis2)`: [`transposed`], of a tensor that is not packed FP4.
+/// `tensor.transpose(x, axis1, axis2)`: [`transposed`], of a tensor that is not packed FP4
+/// nor in an MX layout.
 fn tensor_transposed(a: &dyn Args) -> Result<Type, String> {
     not_packed_fp4(a, "tensor.transpose")?;
+    not_mx(a, 0)?;
     transposed(a)
 }
 
+/// `tensor.slice(x, shape, offset, ...)`: [`sliced`], of a tensor not in an MX layout. The
+/// slice keeps the source's layout (a leading-axis slice of an NZ tensor stays NZ).
+fn tensor_sliced(a: &dyn Args) -> Result<Type, String> {
+    not_mx(a, 0)?;
+    sliced(a)
+}
+
 /// `tensor.view(tensor, shape=None, valid_shape=None, *, layout=None)`: a shape or a layout
-/// (PyPTO: "shape or layout required"; NZ and the MX layouts are refused). With a shape it
-/// is a reshape of the same element count; with only `layout=DN` the last two axes swap
-/// (the column-major reading of the source's storage: an [8, 4] tensor is viewed as
-/// [4, 8]); with only `layout=ND` the shape stays.
+/// (PyPTO: "shape or layout required"; NZ and the MX layouts are refused, as the view's
+/// layout and as the source's: a view reinterprets row-major storage, which a fractal or
+/// blocked tensor does not have). With a shape it is a reshape of the same element count;
+/// with only `layout=DN` the last two axes swap (the column-major reading of the source's
+/// storage: an [8, 4] tensor is viewed as [4, 8]); with only `layout=ND` the shape stays.
+/// The view has the layout given, or the source's.
 fn tensor_view(a: &dyn Args) -> Result<Type, String> {
-    use super::enums::Layout;
     let layout = match a.enum_value(3) {
         Some(EnumValue::Layout(l)) => Some(l),
         _ => None,
@@ -1798,30 +1860,49 @@ fn tensor_view(a: &dyn Args) -> Result<Type, String> {
         return Err(format!("a view cannot take the {l} layout (ND or DN)"));
     }
     let ty = a.ty(0).ok_or("missing argument")?;
-    if a.present(1) {
+    if let Some(l @ (Layout::Nz | Layout::MxAZz | Layout::MxBNn)) = ty.layout() {
+        return Err(format!(
+            "a source in the {l} layout has no row-major storage to view; \
+             read it with pl.load(..., target_memory=pl.Mem.Mat) instead"
+        ));
+    }
+    let viewed = if a.present(1) {
         let viewed = reshaped(a)?;
         if let (Some(Layout::Dn), Some(s)) = (layout, viewed.shape()) {
             if s.len() < 2 {
                 return Err(format!("a DN view needs at least 2 dimensions, got {}", s.len()));
             }
         }
-        return Ok(match viewed.shape() {
+        match viewed.shape() {
             Some(shape) => with_view_shape(ty, shape.to_vec()),
             None => viewed,
-        });
-    }
-    match (layout, ty.shape()) {
-        (None, _) => Err("needs a shape or a layout, like layout=pl.TensorLayout.DN".to_string()),
-        (Some(Layout::Dn), Some(s)) if s.len() < 2 => {
-            Err(format!("a DN view needs at least 2 dimensions, got {}", s.len()))
         }
-        (Some(Layout::Dn), Some(s)) => {
-            let mut s = s.to_vec();
-            let n = s.len();
-            s.swap(n - 2, n - 1);
-            Ok(with_view_shape(ty, s))
+    } else {
+        match (layout, ty.shape()) {
+            (None, _) => return Err("needs a shape or a layout, like layout=pl.TensorLayout.DN".to_string()),
+            (Some(Layout::Dn), Some(s)) if s.len() < 2 => {
+                return Err(format!("a DN view needs at least 2 dimensions, got {}", s.len()))
+            }
+            (Some(Layout::Dn), Some(s)) => {
+                let mut s = s.to_vec();
+                let n = s.len();
+                s.swap(n - 2, n - 1);
+                with_view_shape(ty, s)
+            }
+            _ => ty.clone(),
         }
-        _ => Ok(ty.clone()),
+    };
+    Ok(match layout {
+        Some(l) => with_layout(viewed, l),
+        None => viewed,
+    })
+}
+
+/// A tensor type with another layout; other types unchanged.
+fn with_layout(ty: Type, layout: Layout) -> Type {
+    match ty {
+        Type::Tensor { shape, dtype, distributed, .. } => Type::Tensor { shape, dtype, distributed, layout },
+        other => other,
     }
 }
 
@@ -1830,9 +1911,8 @@ fn tensor_view(a: &dyn Args) -> Result<Type, String> {
 /// PyPTO's flip of an ND source does; NZ and the MX layouts are tile layouts (PyPTO: "NZ
 /// layout is not allowed" on a tensor).
 fn tensor_as_layout(a: &dyn Args) -> Result<Type, String> {
-    use super::enums::Layout;
     let ty = a.ty(0).ok_or("missing argument")?;
-    match a.enum_value(1) {
+    let flipped = match a.enum_value(1) {
         Some(EnumValue::Layout(l @ (Layout::Nz | Layout::MxAZz | Layout::MxBNn))) => {
             Err(format!("the {l} layout is not allowed on a tensor (ND or DN)"))
         }
@@ -1847,6 +1927,10 @@ fn tensor_as_layout(a: &dyn Args) -> Result<Type, String> {
             None => Ok(ty.clone()),
         },
         _ => Ok(ty.clone()),
+    };
+    match a.enum_value(1) {
+        Some(EnumValue::Layout(l)) => flipped.map(|t| with_layout(t, l)),
+        _ => flipped,
     }
 }
 
@@ -2495,7 +2579,7 @@ fn matmul(a: &dyn Args) -> Result<Type, String> {
         (None, Some(l), Some(r)) => promote(l, r),
         (None, l, r) => l.or(r).unwrap_or(DType::Fp32),
     };
-    Ok(Type::Tensor { shape, dtype: Some(dtype), distributed: false })
+    Ok(Type::Tensor { shape, dtype: Some(dtype), distributed: false, layout: Layout::Nd })
 }
 
 /// The shape of a tensor matmul (PyPTO's TMM): `[M, K] x [K, N]` is `[M, N]`; a 1-D lhs
@@ -2569,7 +2653,7 @@ fn matmul_bias(a: &dyn Args) -> Result<Type, String> {
     let m = extent(lhs, if ta { 1 } else { 0 });
     let n = extent(rhs, if tb { 0 } else { 1 });
     let dtype = a.dtype(3).or(lhs.dtype()).unwrap_or(DType::Fp32);
-    Ok(Type::Tensor { shape: Some(vec![m, n]), dtype: Some(dtype), distributed: false })
+    Ok(Type::tensor(vec![m, n], dtype))
 }
 
 /// `matmul_acc(acc, lhs, rhs, ...)`, `gemv_acc(...)`: the accumulator, which must already
@@ -2688,6 +2772,9 @@ fn transposed(a: &dyn Args) -> Result<Type, String> {
 /// `shapes` list, when given, is non-empty and has as many items as `offsets`.
 fn stored(a: &dyn Args) -> Result<Type, String> {
     st_phase(a, 7)?;
+    // PyPTO: "tile.store does not support MX-layout" destinations (their scales are
+    // written blocked, by the MX quantizer, not by a store).
+    not_mx(a, 2)?;
     if a.dims(3).is_some_and(|s| s.is_empty()) {
         return Err("the shapes list, when given, must have at least one extent".to_string());
     }
@@ -2946,7 +3033,7 @@ fn gathered_by_compare(a: &dyn Args, what: &str, slots: [usize; 5]) -> Result<Ty
     }
     let make = |shape: Vec<Dim>, dtype: DType| match ty {
         Type::Tile { .. } => Type::Tile { shape, dtype, memory: Some(MemorySpace::Vec) },
-        _ => Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false },
+        _ => Type::tensor(shape, dtype),
     };
     let positions = make(vec![rows, Dim::Const(cols)], DType::Int32);
     let counts = make(vec![Dim::Const(1), rows], counted);
@@ -2997,7 +3084,7 @@ fn tensor_ci(a: &dyn Args) -> Result<Type, String> {
     if let Some(Dim::Const(1)) = a.dims(1).and_then(|s| s.last().copied()) {
         return Err("the last extent of the shape must not be 1".to_string());
     }
-    Ok(Type::Tensor { shape: Some(shape_arg(a, 1)?), dtype: Some(dtype), distributed: false })
+    Ok(Type::tensor(shape_arg(a, 1)?, dtype))
 }
 
 fn tile_ci(a: &dyn Args) -> Result<Type, String> {
@@ -3149,7 +3236,12 @@ fn window(a: &dyn Args) -> Result<Type, String> {
             t.kind_name()
         ));
     }
-    Ok(Type::Tensor { shape: Some(shape_arg(a, 1)?), dtype: Some(dtype_arg(a, 2)?), distributed: true })
+    Ok(Type::Tensor {
+        shape: Some(shape_arg(a, 1)?),
+        dtype: Some(dtype_arg(a, 2)?),
+        distributed: true,
+        layout: Layout::Nd,
+    })
 }
 
 /// The target of a one-sided transfer (argument `i`): a window other ranks can reach.
@@ -3176,6 +3268,7 @@ fn per_target_dim(a: &dyn Args, target: usize, i: usize, what: &str) -> Result<(
 /// `pld.tile.remote_load(target, peer, offsets, shape, valid_shape=None)`: a local tile.
 fn remote_load(a: &dyn Args) -> Result<Type, String> {
     window_target(a, 0)?;
+    not_mx(a, 0)?;
     for (i, what) in [(2, "offsets"), (3, "shape"), (4, "valid_shape")] {
         per_target_dim(a, 0, i, what)?;
     }
@@ -3591,7 +3684,9 @@ fn split_transfer(a: &dyn Args, f: impl Fn(i64) -> Result<i64, String>) -> Resul
     };
     Ok(match ty {
         Type::Tile { dtype, memory, .. } => Type::Tile { shape, dtype, memory },
-        Type::Tensor { dtype, distributed, .. } => Type::Tensor { shape: Some(shape), dtype, distributed },
+        Type::Tensor { dtype, distributed, layout, .. } => {
+            Type::Tensor { shape: Some(shape), dtype, distributed, layout }
+        }
         other => other,
     })
 }
@@ -3824,7 +3919,7 @@ fn img2col(a: &dyn Args) -> Result<Type, String> {
     Ok(if tile {
         Type::Tile { shape: window, dtype, memory: Some(MemorySpace::Left) }
     } else {
-        Type::Tensor { shape: Some(window), dtype: Some(dtype), distributed: false }
+        Type::tensor(window, dtype)
     })
 }
 
@@ -4163,7 +4258,7 @@ fn paged_gather(a: &dyn Args) -> Result<Type, String> {
         return Err("is_trans=True needs space=pl.MemorySpace.Mat".to_string());
     }
     let shape = if trans { vec![Dim::Const(size), Dim::Const(rows)] } else { vec![Dim::Const(rows), Dim::Const(size)] };
-    Ok(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false })
+    Ok(Type::tensor(shape, dtype))
 }
 
 // ---------------------------------------------------------------- the table
@@ -4492,7 +4587,7 @@ fn random_numbers(a: &dyn Args, first_attr: usize, tile: bool) -> Result<Type, S
         return Err(format!("the shape must have 2 extents, got {}", shape.len()));
     }
     if !tile {
-        return Ok(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false });
+        return Ok(Type::tensor(shape, dtype));
     }
     if shape.iter().any(|d| !matches!(d, Dim::Const(n) if *n > 0)) {
         return Err("the shape of a random tile must be static and positive".to_string());
@@ -4689,7 +4784,7 @@ ops! {
     TensorCreate = "tensor.create", Tensor, ["pl.create_tensor", "pl.tensor.create", "pl.create", "pl.op.tensor.create"], None,
         &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), opt(P::Layout, K::Enum("TensorLayout")),
           opt(P::ManualDep, K::Bool), opt(P::InitValue, K::Value), opt(P::MemoryType, K::Enum("MemorySpace"))],
-        tensor_from_shape_dtype, true, OpKind::Special(Special::CreateTensor),
+        tensor_created, true, OpKind::Special(Special::CreateTensor),
         older: [("pl.create", "pl.create_tensor"), ("pl.op.tensor.create", "pl.create_tensor")];
     TensorFull = "tensor.full", Tensor, ["pl.full", "pl.tensor.full"], None,
         &[req(P::Shape, K::Shape), req(P::Dtype, K::DType), req(P::Value, K::Scalar)],
@@ -4709,7 +4804,7 @@ ops! {
     TensorSlice = "tensor.slice", Tensor, ["pl.tensor.slice", "pl.view"], Some("slice"),
         &[req(P::X, K::Tensor), req(P::Shape, K::Shape), req(P::Offset, K::Indices), opt(P::ValidShape, K::Shape),
           opt(P::DropDims, K::Any), opt(P::PadValue, K::Enum("PadValue")), opt(P::Clamp, K::Bool)],
-        sliced, true, OpKind::Special(Special::Slice),
+        tensor_sliced, true, OpKind::Special(Special::Slice),
         older: [("pl.view", "pl.slice")];
     TensorReshape = "tensor.reshape", Tensor, ["pl.tensor.reshape"], Some("reshape"),
         &[req(P::X, K::Tensor), req(P::Shape, K::Shape)], tensor_reshaped, true, OpKind::Special(Special::Reshape);
@@ -5582,7 +5677,7 @@ mod tests {
         let cube = Fake(vec![Some(tile(&[2, 4, 8], DType::Fp32)), Some(tile(&[2, 4, 8], DType::Fp32))], vec![], vec![]);
         assert_eq!((op("pl.tile.col_sum").result)(&cube), Ok(tile(&[1, 4, 8], DType::Fp32)));
         assert_eq!((op("pl.tile.col_argmax").result)(&cube), Ok(tile(&[1, 4, 8], DType::Int32)));
-        let tensor = |s: &[i64]| Type::Tensor { shape: Some(c(s)), dtype: Some(DType::Fp32), distributed: false };
+        let tensor = |s: &[i64]| Type::tensor(c(s), DType::Fp32);
         let t3 = Fake(vec![Some(tensor(&[2, 4, 8]))], vec![], vec![]);
         assert_eq!((op("pl.tensor.col_max").result)(&t3), Ok(tensor(&[2, 1, 8])));
         let t1 = Fake(vec![Some(tensor(&[8]))], vec![], vec![]);
@@ -5694,17 +5789,19 @@ mod tests {
         assert_eq!((op("pl.tile.sort32").result)(&one), Ok(tile(&[1, 128])));
         assert_eq!((op("pl.tile.transpose_view").result)(&one), Ok(tile(&[64, 1])));
         // `pl.tensor.sum(x)` keeps the last axis as 1 by default.
-        let t = Type::Tensor { shape: Some(c(&[16, 128])), dtype: Some(DType::Fp32), distributed: false };
+        let t = Type::tensor(c(&[16, 128]), DType::Fp32);
         let sum = Fake(vec![Some(t)], vec![], vec![]);
-        assert_eq!(
-            (op("pl.tensor.sum").result)(&sum),
-            Ok(Type::Tensor { shape: Some(c(&[16, 1])), dtype: Some(DType::Fp32), distributed: false })
-        );
+        assert_eq!((op("pl.tensor.sum").result)(&sum), Ok(Type::tensor(c(&[16, 1]), DType::Fp32)));
         // `pld.window(buf, shape, dtype=...)` is a tensor view.
         let w = Fake(vec![Some(Type::Unknown)], vec![None, Some(c(&[1, 8]))], vec![None, None, Some(DType::Int32)]);
         assert_eq!(
             (op("pld.window").result)(&w),
-            Ok(Type::Tensor { shape: Some(c(&[1, 8])), dtype: Some(DType::Int32), distributed: true })
+            Ok(Type::Tensor {
+                shape: Some(c(&[1, 8])),
+                dtype: Some(DType::Int32),
+                distributed: true,
+                layout: Layout::Nd
+            })
         );
     }
 
@@ -5722,11 +5819,7 @@ mod tests {
 
     #[test]
     fn tensor_matmul_follows_the_tmm_shape_rule() {
-        let t = |s: &[i64]| Type::Tensor {
-            shape: Some(s.iter().map(|&d| Dim::Const(d)).collect()),
-            dtype: Some(DType::Int8),
-            distributed: false,
-        };
+        let t = |s: &[i64]| Type::tensor(s.iter().map(|&d| Dim::Const(d)).collect(), DType::Int8);
         let c = |v: &[i64]| Ok(Some(v.iter().map(|&d| Dim::Const(d)).collect::<Vec<_>>()));
         assert_eq!(tensor_matmul_shape(&t(&[64, 32]), &t(&[32, 8]), false, false), c(&[64, 8]));
         // A batched rhs (a one-layer window of a stacked weight) broadcasts its batch axis.

@@ -14,8 +14,8 @@
 
 use super::ops::{OpKind, Special};
 use super::{
-    BinOp, CallAttrs, Callee, Dim, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, Program, ScopeKind, StmtId,
-    StmtKind, Type, TypeId, UnOp, VarId,
+    BinOp, CallAttrs, Callee, Dim, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, Layout, Program, ScopeKind,
+    StmtId, StmtKind, Type, TypeId, UnOp, VarId,
 };
 use crate::intern::{Interner, Symbol};
 use std::cell::Cell;
@@ -231,12 +231,20 @@ impl<'a> Printer<'a> {
     fn ty(&self, id: TypeId) -> Option<String> {
         Some(match self.p.types.get(id) {
             Type::Scalar(d) => format!("pl.Scalar[pl.{d}]"),
-            Type::Tensor { shape: Some(shape), dtype: Some(d), distributed: false } => {
-                format!("pl.Tensor[[{}], pl.{d}]", self.dims(shape)?)
-            }
-            Type::Tensor { shape: Some(shape), dtype: Some(d), distributed: true } => {
-                self.uses_pld.set(true);
-                format!("pld.DistributedTensor[[{}], pl.{d}]", self.dims(shape)?)
+            Type::Tensor { shape: Some(shape), dtype: Some(d), distributed, layout } => {
+                let head = if *distributed {
+                    self.uses_pld.set(true);
+                    "pld.DistributedTensor"
+                } else {
+                    "pl.Tensor"
+                };
+                // PyPTO keeps a layout in the type's TensorView and prints the view only
+                // when it says more than the default (ND, packed strides).
+                let view = match layout {
+                    Layout::Nd => String::new(),
+                    l => format!(", pl.TensorView(stride=[], layout=pl.TensorLayout.{l})"),
+                };
+                format!("{head}[[{}], pl.{d}{view}]", self.dims(shape)?)
             }
             Type::Tensor { distributed: true, .. } => {
                 self.uses_pld.set(true);

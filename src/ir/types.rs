@@ -1,7 +1,7 @@
 //! Types, interned: each distinct type is stored once and named by a [`TypeId`], so that
 //! types compare and copy as integers.
 
-use super::enums::{DType, MemorySpace};
+use super::enums::{DType, Layout, MemorySpace};
 use super::VarId;
 use crate::intern::Symbol;
 use indexmap::IndexSet;
@@ -30,6 +30,11 @@ pub enum Type {
         /// A `pld.DistributedTensor`: a window that every rank of a distributed program can
         /// reach. It may stand where a plain tensor is expected, not the other way round.
         distributed: bool,
+        /// How the elements are laid out in memory (`pl.ND`, the default, or the layout an
+        /// annotation, `tensor.create(layout=)`, `tensor.view(layout=)` or
+        /// `tensor.as_layout` gives). PyPTO keeps it in the type's TensorView; some ops
+        /// refuse some layouts (a reshape of an MX tensor, a view of an NZ one).
+        layout: Layout,
     },
     /// A tile in on-chip memory.
     Tile {
@@ -52,6 +57,19 @@ pub enum Type {
 }
 
 impl Type {
+    /// A plain row-major (ND) tensor of a known shape and dtype.
+    pub fn tensor(shape: Vec<Dim>, dtype: DType) -> Type {
+        Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false, layout: Layout::Nd }
+    }
+
+    /// The layout of a tensor; `None` for other types.
+    pub fn layout(&self) -> Option<Layout> {
+        match self {
+            Type::Tensor { layout, .. } => Some(*layout),
+            _ => None,
+        }
+    }
+
     pub fn is_scalar(&self) -> bool {
         matches!(self, Type::Scalar(_))
     }

@@ -548,8 +548,8 @@ pub fn map_type_vars<R: Rewriter + ?Sized>(
         return ty;
     }
     let mapped = match rw.program().types.get(ty).clone() {
-        Type::Tensor { shape, dtype, distributed } => {
-            Type::Tensor { shape: shape.map(|s| map_dims(rw, s, dim)), dtype, distributed }
+        Type::Tensor { shape, dtype, distributed, layout } => {
+            Type::Tensor { shape: shape.map(|s| map_dims(rw, s, dim)), dtype, distributed, layout }
         }
         Type::Tile { shape, dtype, memory } => Type::Tile { shape: map_dims(rw, shape, dim), dtype, memory },
         Type::Tuple(items) => Type::Tuple(items.into_iter().map(|t| map_type_vars(rw, t, dim)).collect()),
@@ -918,11 +918,7 @@ mod tests {
         assert_eq!(defs[0], x, "definitions stay");
 
         let n = f.v["n"];
-        let tensor = |d: Dim| Type::Tensor {
-            shape: Some(vec![d, Dim::Const(64)]),
-            dtype: Some(DType::Fp32),
-            distributed: false,
-        };
+        let tensor = |d: Dim| Type::tensor(vec![d, Dim::Const(64)], DType::Fp32);
         let with_n = f.p.types.intern(tensor(Dim::Var(n)));
         let with_a = f.p.types.intern(tensor(Dim::Var(a)));
         let pair = f.p.types.intern(Type::Tuple(vec![with_n, Types::NONE]));

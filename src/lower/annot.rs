@@ -6,7 +6,7 @@ use super::{Binding, Lowering, ModuleId};
 use crate::diag::{Code, Span};
 use crate::intern::Symbol;
 use crate::ir::types::Handle;
-use crate::ir::{BinOp, DType, Dim, Direction, EnumValue, FuncDecl, FuncKind, Level, Role, Type, TypeId};
+use crate::ir::{BinOp, DType, Dim, Direction, EnumValue, FuncDecl, FuncKind, Layout, Level, Role, Type, TypeId};
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, UnaryOp};
 use rustc_hash::FxHashSet;
 
@@ -1032,7 +1032,7 @@ impl Lowering<'_> {
             None => Vec::new(),
         };
         let ty = match (path.as_deref(), index) {
-            (Some("Tensor"), None) => Type::Tensor { shape: None, dtype: None, distributed },
+            (Some("Tensor"), None) => Type::Tensor { shape: None, dtype: None, distributed, layout: Layout::Nd },
             (Some("Tensor"), Some(_)) => self.tensor_annotation(m, &expr, &items, scalars, distributed)?,
             (Some("Tile"), Some(_)) => {
                 if !(2..=5).contains(&items.len()) {
@@ -1138,10 +1138,11 @@ impl Lowering<'_> {
                 let v = self.eval_const(m, d)?;
                 shape.push(const_dim(&v).unwrap_or(Dim::Unknown));
             }
-            return Some(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed });
+            return Some(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed, layout: Layout::Nd });
         }
         let shape = self.shape(m, items[0], scalars)?;
         let dtype = self.dtype(m, items[1])?;
+        let mut layout = Layout::Nd;
         for &extra in &items[2..] {
             if self.dotted(m, extra).is_some_and(|d| d.rsplit('.').next() == Some("DN")) {
                 let span = self.ast(m).expr(extra).span;
@@ -1162,28 +1163,30 @@ impl Lowering<'_> {
                 match self.pl_path(m, func).as_deref() {
                     Some("MemRef") if !self.memref_ok(m, extra, &args) => return None,
                     Some("TensorView") if !self.view_ok(m, extra, &args, false) => return None,
+                    Some("TensorView") => {
+                        let given = args
+                            .iter()
+                            .find(|a| matches!(a.kind, ArgKind::Keyword(k) if self.name(k.name) == "layout"));
+                        layout = given.and_then(|a| self.layout_of(m, a.value)).unwrap_or(layout);
+                    }
                     _ => {}
                 }
+            } else if let Some(l) = self.layout_of(m, extra) {
+                layout = l;
             }
         }
-        Some(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed })
+        Some(Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed, layout })
     }
 
-    /// Whether the annotation `ann` (maybe inside `pl.Out[...]`/`pl.InOut[...]`) is a
-    /// `pl.Tensor[shape, dtype, pl.NZ]`: a tensor stored in the fractal NZ layout.
-    pub(crate) fn nz_tensor_annotation(&self, m: ModuleId, ann: ast::ExprId) -> bool {
-        let E::Subscript { value, index } = &self.ast(m).expr(ann).kind else { return false };
-        let (value, index) = (*value, *index);
-        match self.pl_path(m, value).as_deref() {
-            Some("Out" | "InOut") => self.nz_tensor_annotation(m, index),
-            Some("Tensor") => {
-                let E::Tuple(items) = &self.ast(m).expr(index).kind else { return false };
-                items
-                    .iter()
-                    .skip(2)
-                    .any(|&x| self.pl_path(m, x).is_some_and(|p| p.strip_prefix("TensorLayout.").unwrap_or(&p) == "NZ"))
-            }
-            _ => false,
+    /// The tensor layout an annotation item names (`pl.NZ`, `pl.TensorLayout.DN`, a module
+    /// constant holding one); `None` for anything else.
+    fn layout_of(&mut self, m: ModuleId, e: ast::ExprId) -> Option<Layout> {
+        if !matches!(self.ast(m).expr(e).kind, E::Name(_) | E::Attribute { .. }) {
+            return None;
+        }
+        match self.eval_const(m, e)? {
+            Const::Enum(EnumValue::Layout(l)) => Some(l),
+            _ => None,
         }
     }
 

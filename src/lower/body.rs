@@ -10,7 +10,7 @@ use crate::intern::Symbol;
 use crate::ir::ops::{self, ArgKind as OpArg, Args, Op, OpDef, OpLevel};
 use crate::ir::{
     BinOp, Block, CallAttrs, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, ForKind, Function, IfStmt,
-    IterArg, Loc, Param, StmtId, StmtKind, Type, TypeId, Types, UnOp, VarId,
+    IterArg, Layout, Loc, Param, StmtId, StmtKind, Type, TypeId, Types, UnOp, VarId,
 };
 use crate::source::FileId;
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, StmtKind as S};
@@ -3220,6 +3220,18 @@ impl FnLower<'_, '_> {
                     format!("argument `{pn}` of `{fname}` must be {w}, got {g}"),
                     "wrong kind of argument",
                 );
+            } else if let Some((declared, given)) = layout_mismatch(&want, &got) {
+                // PyPTO's TypeChecked verifier (*layout mismatch*): a layout is a claim
+                // about the bytes in global memory, and both ends of a call must make it.
+                let aspan = self.ast().expr(*slot).span;
+                let pn = self.cx.name(*pname).to_string();
+                self.error_help(
+                    Code::E0217,
+                    aspan,
+                    format!("argument `{pn}` of `{fname}`: the parameter is declared {declared} but the argument is {given}"),
+                    "another layout",
+                    "pass a tensor in the parameter's layout, or declare the parameter in the argument's",
+                );
             }
             lowered.push(Some(e));
         }
@@ -3513,30 +3525,6 @@ impl FnLower<'_, '_> {
         self.op_call_with(op, spelled, args, span, first.as_slice())
     }
 
-    /// `pl.tensor.view(w, ...)` of a parameter `w` declared `pl.Tensor[..., pl.NZ]`: a view
-    /// reinterprets row-major storage, which a fractal NZ tensor does not have (PyPTO's
-    /// parser refuses it, as plc's tensor types carry no layout to check later). E0217,
-    /// `true` after reporting.
-    fn nz_view_source(&mut self, args: &[ast::Arg]) -> bool {
-        let Some(first) = args.iter().find(|a| matches!(a.kind, ArgKind::Positional)) else { return false };
-        let E::Name(n) = self.ast().expr(first.value).kind else { return false };
-        let S::FunctionDef(def) = &self.ast().stmt(self.info.def).kind else { return false };
-        let ann = def.params.iter().find(|p| p.name.is_some_and(|i| i.name == n)).and_then(|p| p.annotation);
-        if !ann.is_some_and(|a| self.cx.nz_tensor_annotation(self.m, a)) {
-            return false;
-        }
-        let span = self.ast().expr(first.value).span;
-        let name = self.cx.name(n).to_string();
-        self.error_help(
-            Code::E0217,
-            span,
-            format!("pl.tensor.view does not support an NZ source: `{name}` is declared in the NZ layout"),
-            "NZ tensor",
-            "read the NZ tensor with pl.load(..., target_memory=pl.Mem.Mat) instead of viewing it",
-        );
-        true
-    }
-
     /// [`Self::op_call`] with the arguments already lowered (to choose the op) in `pre`.
     fn op_call_with(
         &mut self,
@@ -3547,9 +3535,6 @@ impl FnLower<'_, '_> {
         pre: &[Lowered],
     ) -> Option<ExprId> {
         let def: &'static OpDef = op.def();
-        if op == Op::TensorView && self.nz_view_source(args) {
-            return None;
-        }
         if let Some(today) = def.older_spelling(spelled) {
             let message = format!("`{spelled}` is an older spelling that PyPTO no longer accepts; use {today}");
             self.warning(Code::W0001, span, message, "older spelling");
@@ -3945,8 +3930,8 @@ pub(crate) fn compatible(declared: &Type, actual: &Type) -> bool {
         (a, b) if a == b => true,
         (Type::Unknown, _) | (_, Type::Unknown) => true,
         (
-            Type::Tensor { shape: s1, dtype: d1, distributed: want_distributed },
-            Type::Tensor { shape: s2, dtype: d2, distributed: is_distributed },
+            Type::Tensor { shape: s1, dtype: d1, distributed: want_distributed, .. },
+            Type::Tensor { shape: s2, dtype: d2, distributed: is_distributed, .. },
         ) => {
             (!want_distributed || *is_distributed)
                 && (s1.is_none()
@@ -3963,14 +3948,23 @@ pub(crate) fn compatible(declared: &Type, actual: &Type) -> bool {
     }
 }
 
+/// The layouts of a tensor parameter and its argument when they differ: ND and DN pass
+/// for each other (DN is derived at a use, by a transposing view, and cannot be declared
+/// with the shorthand), other layouts must match (PyPTO's call-boundary layout check).
+fn layout_mismatch(declared: &Type, actual: &Type) -> Option<(Layout, Layout)> {
+    let (want, got) = (declared.layout()?, actual.layout()?);
+    let plain = |l: Layout| matches!(l, Layout::Nd | Layout::Dn);
+    (want != got && !(plain(want) && plain(got))).then_some((want, got))
+}
+
 /// A tensor argument holding the same elements in the same order as the parameter: equal
 /// dtypes and equal static shapes once the extent-1 axes are dropped (`[1, 2, 4]` for a
 /// `[2, 4]` parameter). PyPTO checks only the argument count of a call to a program
 /// function; plc takes this case, which means one thing.
 fn same_elements(declared: &Type, actual: &Type) -> bool {
     let (
-        Type::Tensor { shape: Some(s1), dtype: d1, distributed: want },
-        Type::Tensor { shape: Some(s2), dtype: d2, distributed: is },
+        Type::Tensor { shape: Some(s1), dtype: d1, distributed: want, .. },
+        Type::Tensor { shape: Some(s2), dtype: d2, distributed: is, .. },
     ) = (declared, actual)
     else {
         return false;
@@ -4013,9 +4007,12 @@ pub(crate) fn describe_type(program: &crate::ir::Program, names: &crate::intern:
     };
     match ty {
         Type::Scalar(d) => format!("Scalar[{d}]"),
-        Type::Tensor { shape: Some(s), dtype: Some(d), distributed: false } => format!("Tensor[[{}], {d}]", dims(s)),
-        Type::Tensor { shape: Some(s), dtype: Some(d), distributed: true } => {
-            format!("DistributedTensor[[{}], {d}]", dims(s))
+        Type::Tensor { shape: Some(s), dtype: Some(d), distributed, layout } => {
+            let head = if *distributed { "DistributedTensor" } else { "Tensor" };
+            match layout {
+                Layout::Nd => format!("{head}[[{}], {d}]", dims(s)),
+                l => format!("{head}[[{}], {d}, {l}]", dims(s)),
+            }
         }
         Type::Tensor { distributed: true, .. } => "DistributedTensor".to_string(),
         Type::Tensor { .. } => "Tensor".to_string(),

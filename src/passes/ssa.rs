@@ -712,7 +712,7 @@ impl Ssa<'_, '_> {
                 return Some(self.p.new_expr(kind, ty, loc));
             }
             Type::Tile { shape, dtype, memory } => (Op::TileCreate, shape, dtype, memory),
-            Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false } => {
+            Type::Tensor { shape: Some(shape), dtype: Some(dtype), distributed: false, .. } => {
                 (Op::TensorCreate, shape, dtype, None)
             }
             _ => return None,
