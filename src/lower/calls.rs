@@ -556,12 +556,15 @@ impl FnLower<'_, '_> {
     }
 
     /// The entries of the decorator's `attrs={...}`, lowered as the values of a
-    /// `pl.func_attr({...})` directive are (the keys were checked with the decorator).
+    /// `pl.func_attr({...})` directive are (the keys were checked with the decorator). A
+    /// dict, list or tuple value (other than argument directions) is left out, as before:
+    /// the printed `pl.func_attr` would not take it back.
     fn decorator_attr_entries(&mut self) -> Vec<(Symbol, ExprId)> {
         let mut out = Vec::new();
         for (key, value) in self.decorator_attrs(self.m, self.info.def) {
             let v = match self.adir_value(&key, value) {
                 Some(v) => Some(v),
+                None if matches!(self.ast().expr(value).kind, E::Dict(_) | E::List(_) | E::Tuple(_)) => None,
                 None => self.expr(value),
             };
             if let Some(v) = v {

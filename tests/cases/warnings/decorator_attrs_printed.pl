@@ -2,8 +2,11 @@
 # merges both and prints them as a pl.func_attr({...}) prologue, so the printed IR keeps
 # them. An Opaque function marked "auto_tile" (either way) may be launched by pl.submit,
 # also in the printed IR (the decorator's attributes were dropped, and the launch of the
-# printed `tiled` refused, E0217).
+# printed `tiled` refused, E0217). A dict, list or tuple value is left out, as the printed
+# directive would not take it back.
 import pypto.language as pl
+
+SLOTS = 4
 
 
 @pl.program
@@ -26,6 +29,16 @@ class Prog:
         t = pl.load(x, [0], [64])
         return pl.store(t, [0], out)
 
+    @pl.function(
+        type=pl.FunctionType.AIV,
+        attrs={"a": None, "b": (1, 2), "c": 1.5, "d": "s", "e": pl.FP32, "f": SLOTS, "g": {"x": 1}},
+    )
+    def values(
+        self, x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor[[64], pl.FP32]]
+    ) -> pl.Tensor[[64], pl.FP32]:
+        t = pl.load(x, [0], [64])
+        return pl.store(t, [0], out)
+
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(
         self, x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor[[64], pl.FP32]]
@@ -34,4 +47,5 @@ class Prog:
             z, ztid = pl.submit(self.tiled, x)
             v, vtid = pl.submit(self.tiled_by_directive, z, deps=[ztid])
         w = self.kern(v, out)
-        return w
+        u = self.values(w, out)
+        return u
