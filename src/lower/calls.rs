@@ -457,8 +457,10 @@ impl FnLower<'_, '_> {
 
     /// The `pl.func_attr({...})` directives at the start of a body (after a docstring):
     /// their entries, and how many statements they take.
+    /// The decorator's `attrs={...}` come first: PyPTO merges them with the directives into
+    /// the function's attributes, and prints them all as a `pl.func_attr({...})` prologue.
     pub(crate) fn func_attr_prologue(&mut self, stmts: &[ast::StmtId]) -> (Vec<(Symbol, ExprId)>, usize) {
-        let mut extra = Vec::new();
+        let mut extra = self.decorator_attr_entries();
         let mut taken = 0;
         let decorator_keys = self.decorator_attr_keys();
         for (i, &s) in stmts.iter().enumerate() {
@@ -553,6 +555,25 @@ impl FnLower<'_, '_> {
         fine
     }
 
+    /// The entries of the decorator's `attrs={...}`, lowered as the values of a
+    /// `pl.func_attr({...})` directive are (the keys were checked with the decorator). A
+    /// dict, list or tuple value (other than argument directions) is left out, as before:
+    /// the printed `pl.func_attr` would not take it back.
+    fn decorator_attr_entries(&mut self) -> Vec<(Symbol, ExprId)> {
+        let mut out = Vec::new();
+        for (key, value) in self.decorator_attrs(self.m, self.info.def) {
+            let v = match self.adir_value(&key, value) {
+                Some(v) => Some(v),
+                None if matches!(self.ast().expr(value).kind, E::Dict(_) | E::List(_) | E::Tuple(_)) => None,
+                None => self.expr(value),
+            };
+            if let Some(v) = v {
+                out.push((self.cx.intern(&key), v));
+            }
+        }
+        out
+    }
+
     /// The string keys of the decorator's `attrs={...}` (`@pl.function(attrs={"split": ...})`).
     fn decorator_attr_keys(&self) -> Vec<String> {
         self.decorator_attrs(self.m, self.info.def).into_iter().map(|(k, _)| k).collect()
@@ -585,13 +606,41 @@ impl FnLower<'_, '_> {
         out
     }
 
-    /// Whether the function `key` is an Opaque function marked `attrs={"auto_tile": True}`,
-    /// which PyPTO's AutoTile pass turns into a kernel schedule: one `pl.submit` may launch.
+    /// Whether the function `key` is an Opaque function marked `attrs={"auto_tile": True}`
+    /// (or `pl.func_attr({"auto_tile": True})`, the form printed IR writes), which PyPTO's
+    /// AutoTile pass turns into a kernel schedule: one `pl.submit` may launch.
     fn auto_tiled(&self, key: super::FnKey) -> bool {
         let Some(f) = self.cx.func(key) else { return false };
         let (m, def) = (f.module, f.def);
-        self.decorator_attrs(m, def)
-            .into_iter()
-            .any(|(k, v)| k == "auto_tile" && matches!(self.cx.modules[m].ast.expr(v).kind, E::True))
+        let mut attrs = self.decorator_attrs(m, def);
+        attrs.extend(self.prologue_attrs(m, def));
+        attrs.into_iter().any(|(k, v)| k == "auto_tile" && matches!(self.cx.modules[m].ast.expr(v).kind, E::True))
+    }
+
+    /// The string-keyed entries of the `pl.func_attr({...})` directives that open the body
+    /// of the function `def` of module `m` (after a docstring), unlowered.
+    fn prologue_attrs(&self, m: super::ModuleId, def: ast::StmtId) -> Vec<(String, ast::ExprId)> {
+        let tree = &self.cx.modules[m].ast;
+        let S::FunctionDef(def) = &tree.stmt(def).kind else { return Vec::new() };
+        let mut out = Vec::new();
+        for (i, &s) in def.body.stmts.iter().enumerate() {
+            let S::Expr(e) = &tree.stmt(s).kind else { break };
+            match &tree.expr(*e).kind {
+                E::Str(_) if i == 0 => continue,
+                E::Call { func, args } if self.cx.pl_path(m, *func).as_deref() == Some("func_attr") => {
+                    let Some(E::Dict(entries)) = args.first().map(|a| &tree.expr(a.value).kind) else { continue };
+                    for entry in entries {
+                        let Some(key) = entry.key else { continue };
+                        if let E::Str(pieces) = &tree.expr(key).kind {
+                            if let Some(v) = self.cx.string_value(m, pieces) {
+                                out.push((v, entry.value));
+                            }
+                        }
+                    }
+                }
+                _ => break,
+            }
+        }
+        out
     }
 }
