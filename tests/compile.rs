@@ -395,51 +395,75 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
 /// A Group's kernels run together in the C++ as the runtime runs a mixed task (issue 11):
 /// whatever order the Group calls them in (`reversed` calls the kernel that pops first;
 /// `ping_pong` passes tiles to the cube and back, each kernel waiting on the other), the
-/// harness prints what `plc run` prints. Two kernels that both pop before pushing stop the
-/// program with the deadlock named, as `plc run` stops with E0801, and do not hang it.
+/// harness prints what `plc run` prints. The pipes have `plc run`'s slots
+/// (`tests/runs/pipe_slots.pl`): with two slots the cube waits for the vector kernel's frees
+/// (`reuse`), with four it runs ahead (`ahead`), and the two print different sums. A Group
+/// that cannot go on (two kernels that both pop before pushing, a producer whose consumer
+/// never frees a slot, a fifth pop of four pushes), a free of a slot not held and two ends
+/// that set a pipe up with different slot counts stop the
+/// program with `plc run`'s words, as `plc run` stops with E0801, and do not hang it.
 #[test]
 fn a_groups_kernels_run_together_as_in_plc_run() {
     let Some(cxx) = cxx() else {
         eprintln!("no C++ compiler found: skipped");
         return;
     };
-    for entry in ["in_order", "reversed", "ping_pong"] {
-        let r = Runnable { file: "tests/runs/group_kernels_together", entry, args: &[] };
+    let finishing = [
+        ("tests/runs/group_kernels_together", "in_order"),
+        ("tests/runs/group_kernels_together", "reversed"),
+        ("tests/runs/group_kernels_together", "ping_pong"),
+        ("tests/runs/pipe_slots", "reuse"),
+        ("tests/runs/pipe_slots", "ahead"),
+    ];
+    let mut printed = Vec::new();
+    for (file, entry) in finishing {
+        let r = Runnable { file, entry, args: &[] };
         let prog = build(&cxx, &r, "group");
         let (got, _) = run(&prog, &r, "5");
         let expected = plc(&["run", &source(&r), "--entry", entry, "--seed", "5"]);
         assert!(expected.status.success(), "{}", String::from_utf8_lossy(&expected.stderr));
-        assert_eq!(got, String::from_utf8_lossy(&expected.stdout), "--entry {entry}");
+        assert_eq!(got, String::from_utf8_lossy(&expected.stdout), "{file} --entry {entry}");
+        printed.push(got);
     }
-    let r = Runnable { file: "tests/runs/group_kernels_together", entry: "deadlock", args: &[] };
-    let prog = build(&cxx, &r, "group");
-    let mut child = Command::new(&prog)
-        .arg("0")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("prog runs");
-    let start = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("the program's status") {
-            break status;
-        }
-        if start.elapsed() > std::time::Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("the deadlocked Group hung instead of stopping");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().expect("piped"), &mut stderr).expect("stderr");
-    assert!(!status.success());
-    assert!(
-        stderr.contains(
-            "plc tile library: tpop: a deadlock: every kernel of the Group still running waits on an empty pipe \
-             (`multiply` waits on pipe 0 from a vector (AIV) kernel, `wait_then_push` waits on pipe 0 from the cube (AIC) kernel)"
-        ),
-        "{stderr}"
-    );
+    assert_ne!(printed[3], printed[4], "two slots and four slots schedule the same");
+    let stopping = [
+        ("tests/runs/group_kernels_together", "deadlock", "tpop: a deadlock"),
+        ("tests/runs/pipe_slots", "deadlock", "tpop: a deadlock"),
+        ("tests/runs/pipe_slots", "more_pops", "tpop: a deadlock"),
+        ("tests/runs/pipe_slots", "free_twice", "tfree: without a tile to free"),
+        ("tests/runs/pipe_slots", "mismatch", "initialize_pipe: pipe 0 is set up"),
+    ];
+    for (file, entry, what) in stopping {
+        let r = Runnable { file, entry, args: &[] };
+        let prog = build(&cxx, &r, "group");
+        let mut child = Command::new(&prog)
+            .arg("0")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("prog runs");
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("the program's status") {
+                break status;
+            }
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{file} --entry {entry}: the Group hung instead of stopping");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(child.stderr.as_mut().expect("piped"), &mut stderr).expect("stderr");
+        assert!(!status.success(), "{file} --entry {entry}");
+        // The words after the op's name are `plc run`'s.
+        let expected = plc(&["run", &source(&r), "--entry", entry, "--message-format", "short"]);
+        let expected = String::from_utf8_lossy(&expected.stderr).to_string();
+        let (op, why) = what.split_once(": ").expect("op: words");
+        let at = expected.find(why).unwrap_or_else(|| panic!("plc run's message lacks `{why}`: {expected}"));
+        let line = format!("plc tile library: {op}: {}", expected[at..].lines().next().unwrap_or_default());
+        assert!(stderr.contains(&line), "{file} --entry {entry}: expected `{line}` in\n{stderr}");
+    }
 }
 
 /// A `pl.spmd(n)` region inside a kernel runs its body once per block index, in order, in

@@ -25,3 +25,17 @@ pub fn write_runtime(dir: &std::path::Path) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RUNTIME_FILES;
+
+    /// The tile library's pipes keep `ir::ops::DEFAULT_PIPE_SLOTS` for a pipe no
+    /// `*_initialize_pipe` set up, as `plc run` does: the header restates it, so this checks it.
+    #[test]
+    fn the_tile_library_has_the_default_slot_count_of_plc_run() {
+        let header = RUNTIME_FILES.iter().find(|(name, _)| *name == "pto_tile.h").map(|(_, text)| *text).unwrap();
+        let line = format!("static constexpr int64_t DEFAULT_PIPE_SLOTS = {};", crate::ir::ops::DEFAULT_PIPE_SLOTS);
+        assert!(header.contains(&line), "pto_tile.h lacks `{line}`");
+    }
+}

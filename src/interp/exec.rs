@@ -9,7 +9,7 @@
 
 use super::ops;
 use super::tasks::{self, Access, Dep, Recording, Tasks};
-use super::value::{Data, Dense, Num, Tensor, Value, POISON_F32_BITS, POISON_I64};
+use super::value::{Data, Num, Tensor, Value, POISON_F32_BITS, POISON_I64};
 use crate::diag::Code;
 use crate::intern::{Interner, Symbol};
 use crate::ir::arith::{self, Scalar};
@@ -110,9 +110,9 @@ pub(super) struct Interp<'a> {
     undefined_reads: FxHashSet<Loc>,
     /// Warnings found while running.
     pub notices: Vec<Notice>,
-    /// The tiles pushed on each cross-core pipe (by id, and `true` from the cube to the
-    /// vector core) and not popped yet (`ops::cross_core`).
-    pub pipes: FxHashMap<(i64, bool), std::collections::VecDeque<Dense>>,
+    /// The cross-core pipes by `id=`: their slots and the tiles in them (`ops::cross_core`,
+    /// `group::Pipe`).
+    pub(super) pipes: FxHashMap<i64, super::group::Pipe>,
     /// Inside a batch of a Group's kernels running together: its baton (`group`), and the
     /// kernel that holds it (`group_me`).
     pub(super) group: Option<std::sync::Arc<super::group::Baton>>,

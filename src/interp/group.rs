@@ -3,17 +3,22 @@
 //! kernel that pops a pipe nothing has pushed on yet waits for the kernel that pushes it,
 //! whatever order the Group calls them in.
 //!
+//! A pipe has a fixed number of slots (PTO-ISA's TPipe, [`Pipe`]): a push needs a free slot,
+//! a pop takes the oldest tile pushed and holds its slot until the consumer's `tfree_*`
+//! hands it back, so a producer more than the slots ahead of the consumer's frees waits too.
+//!
 //! The interpreter is a recursive walk, so a kernel that waits keeps its place on a stack of
 //! its own: each kernel of a batch runs on a thread, and a baton (a mutex and a condition
-//! variable) lets exactly one of them run at a time. A kernel runs until it finishes or
-//! pops an empty pipe; the baton then goes to the next kernel, in call order and round
-//! robin, that can go on (one not started, or one whose pipe now holds a tile). The
-//! schedule depends only on the program, so the output is deterministic. When every kernel
-//! left waits on an empty pipe, the one that blocked last reports the deadlock (E0801),
-//! naming what each waits for; the others are then woken one by one to unwind.
+//! variable) lets exactly one of them run at a time. A kernel runs until it finishes, pops
+//! an empty pipe or pushes on a full one; the baton then goes to the next kernel, in call
+//! order and round robin, that can go on (one not started, or one whose pipe now holds a
+//! tile, or a free slot). The schedule depends only on the program, so the output is
+//! deterministic. When every kernel left waits on a pipe, the one that blocked last reports
+//! the deadlock (E0801), naming what each waits for; the others are then woken one by one
+//! to unwind.
 
 use super::exec::{Fault, Flow, Frame, Interp};
-use super::value::Value;
+use super::value::{Dense, Value};
 use crate::diag::Code;
 use crate::intern::Symbol;
 use crate::ir::group::{kernel_call, KernelCall};
@@ -29,15 +34,90 @@ pub(super) struct Pending {
     pub loc: Loc,
 }
 
-/// A pipe: its `id=` and whether it carries tiles from the cube to the vector core.
+/// A direction of a pipe: its `id=` and whether it carries tiles from the cube to the vector
+/// core.
 pub(super) type PipeKey = (i64, bool);
+
+/// A cross-core pipe (one `id=`): a ring of slots that both directions share, as PTO-ISA's
+/// TPipe (the CPU simulator's, which simpler's a2a3sim runs, and a5's hardware; on a2a3's
+/// the pop itself frees). A slot is taken from the push until the consumer's `tfree_*`.
+#[derive(Default)]
+pub struct Pipe {
+    /// The slots `*_initialize_pipe` set up (`ir::ops::pipe_slots`); `None` before any.
+    set_up: Option<i64>,
+    /// The tiles pushed and not popped yet, oldest first, by direction (`[to the cube, to the
+    /// vector core]`).
+    queued: [std::collections::VecDeque<Dense>; 2],
+    /// The tiles popped and not freed yet, by direction.
+    popped: [usize; 2],
+}
+
+impl Pipe {
+    /// Its slots: as set up, or the default of a pipe of one direction.
+    pub fn slots(&self) -> i64 {
+        self.set_up.unwrap_or(crate::ir::ops::DEFAULT_PIPE_SLOTS)
+    }
+
+    fn taken(&self) -> usize {
+        self.queued[0].len() + self.queued[1].len() + self.popped[0] + self.popped[1]
+    }
+
+    pub fn has_free_slot(&self) -> bool {
+        (self.taken() as i64) < self.slots()
+    }
+
+    /// `*_initialize_pipe` with `slots` slots; both kernels set the pipe up, with the same
+    /// count.
+    pub fn set_up(&mut self, id: i64, slots: i64) -> Result<(), String> {
+        match self.set_up {
+            Some(n) if n != slots => Err(format!(
+                "pipe {id} is set up with {slots} slots here and with {n} by the other kernel: the two ends must agree"
+            )),
+            _ => {
+                self.set_up = Some(slots);
+                Ok(())
+            }
+        }
+    }
+
+    /// Puts `tile` in a free slot (the caller waited for one).
+    pub fn push(&mut self, to_vector: bool, tile: Dense) {
+        self.queued[to_vector as usize].push_back(tile);
+    }
+
+    /// Takes the oldest tile pushed `to_vector`, its slot held until freed.
+    pub fn pop(&mut self, to_vector: bool) -> Option<Dense> {
+        let tile = self.queued[to_vector as usize].pop_front()?;
+        self.popped[to_vector as usize] += 1;
+        Some(tile)
+    }
+
+    /// `tfree_*`: hands the slot of the oldest tile popped `to_vector` and not freed back.
+    pub fn free(&mut self, to_vector: bool) -> bool {
+        let popped = &mut self.popped[to_vector as usize];
+        *popped = match popped.checked_sub(1) {
+            Some(n) => n,
+            None => return false,
+        };
+        true
+    }
+}
+
+/// What a kernel waits for.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Wait {
+    /// A tile on this direction of a pipe (a pop of an empty one).
+    Tile(PipeKey),
+    /// A free slot of the pipe, to push this way (a push on a full one).
+    Slot(PipeKey),
+}
 
 #[derive(Clone, Copy, PartialEq)]
 enum State {
     /// Not started, or able to go on.
     Ready,
-    /// Popping this pipe, which was empty.
-    Waiting(PipeKey),
+    /// Popping an empty pipe or pushing on a full one.
+    Waiting(Wait),
     Done,
 }
 
@@ -110,22 +190,34 @@ impl Baton {
 }
 
 /// The next kernel after `from` (in call order, round robin, `from` itself last) that can
-/// go on: one not started, or one waiting on a pipe that now holds a tile (any waiting one
-/// once the batch is aborted).
+/// go on: one not started, or one waiting on a pipe that now holds a tile or a free slot (any
+/// waiting one once the batch is aborted).
 fn next(turn: &Turn, it: &Interp<'_>, from: usize) -> Option<usize> {
     let n = turn.states.len();
     (1..=n).map(|k| (from + k) % n).find(|&j| match turn.states[j] {
         State::Ready => true,
-        State::Waiting(key) => turn.abort || it.pipes.get(&key).is_some_and(|q| !q.is_empty()),
+        State::Waiting(wait) => turn.abort || it.can_go_on(wait),
         State::Done => false,
     })
 }
 
-/// How a waiting kernel is described in the deadlock's message.
-fn waits_for(key: PipeKey) -> String {
-    let (id, to_vector) = key;
-    let from = if to_vector { "the cube (AIC) kernel" } else { "a vector (AIV) kernel" };
-    format!("pipe {id} from {from}")
+/// How a waiting kernel is described in the deadlock's message (the CPU runtime's
+/// `together::waits_for` says the same).
+fn waits_for(wait: Wait, it: &Interp<'_>) -> String {
+    match wait {
+        Wait::Tile((id, to_vector)) => {
+            let from = if to_vector { "the cube (AIC) kernel" } else { "a vector (AIV) kernel" };
+            format!("pipe {id} from {from}")
+        }
+        Wait::Slot((id, to_vector)) => {
+            let slots = it.pipes.get(&id).map_or(crate::ir::ops::DEFAULT_PIPE_SLOTS, Pipe::slots);
+            let (to, free) = match to_vector {
+                true => ("the vector (AIV) kernel", "tfree_to_aic"),
+                false => ("the cube (AIC) kernel", "tfree_to_aiv"),
+            };
+            format!("a free slot of pipe {id} to {to} (its {slots} slots are taken until a `{free}` frees one)")
+        }
+    }
 }
 
 impl<'a> Interp<'a> {
@@ -196,20 +288,36 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// Called by a kernel of a batch whose pop found `key` empty: hands the baton on and
-    /// returns when the kernel may try again; an error when no kernel can go on (a
-    /// deadlock) or another kernel failed.
-    pub(super) fn wait_on_pipe(&mut self, key: PipeKey) -> Result<(), String> {
+    /// Whether a kernel waiting for `wait` can go on.
+    fn can_go_on(&self, wait: Wait) -> bool {
+        match wait {
+            Wait::Tile((id, to_vector)) => {
+                self.pipes.get(&id).is_some_and(|p| !p.queued[to_vector as usize].is_empty())
+            }
+            Wait::Slot((id, _)) => self.pipes.get(&id).is_none_or(Pipe::has_free_slot),
+        }
+    }
+
+    /// Called by a kernel of a batch whose pop found its pipe empty, or whose push found it
+    /// full: hands the baton on and returns when the kernel may try again; an error when no
+    /// kernel can go on (a deadlock) or another kernel failed.
+    pub(super) fn wait_on_pipe(&mut self, wait: Wait) -> Result<(), String> {
         let Some(baton) = self.group.clone() else {
-            return Err(format!(
-                "nothing was pushed on {} and no other kernel runs beside this one to push it",
-                waits_for(key)
-            ));
+            return Err(match wait {
+                Wait::Tile(_) => format!(
+                    "nothing was pushed on {} and no other kernel runs beside this one to push it",
+                    waits_for(wait, self)
+                ),
+                Wait::Slot(_) => format!(
+                    "no kernel runs beside this one to free {}",
+                    waits_for(wait, self).trim_start_matches("a free slot of ")
+                ),
+            });
         };
         let mine = self.context();
         let me = mine.me;
         let mut turn = baton.lock();
-        turn.states[me] = State::Waiting(key);
+        turn.states[me] = State::Waiting(wait);
         match next(&turn, self, me) {
             Some(j) if j != me => {
                 turn.running = Some(j);
@@ -223,14 +331,15 @@ impl<'a> Interp<'a> {
                     .iter()
                     .zip(&baton.names)
                     .filter_map(|(s, name)| match s {
-                        State::Waiting(k) => Some(format!("{name} waits on {}", waits_for(*k))),
+                        State::Waiting(w @ Wait::Tile(_)) => Some(format!("{name} waits on {}", waits_for(*w, self))),
+                        State::Waiting(w @ Wait::Slot(_)) => Some(format!("{name} waits for {}", waits_for(*w, self))),
                         _ => None,
                     })
                     .collect();
                 turn.states[me] = State::Ready;
                 turn.abort = true;
                 return Err(format!(
-                    "a deadlock: every kernel of the Group still running waits on an empty pipe ({})",
+                    "a deadlock: every kernel of the Group still running waits on a pipe ({})",
                     waiting.join(", ")
                 ));
             }
@@ -279,7 +388,17 @@ impl<'a> Interp<'a> {
     /// the batch before them. A kernel's result is bound at once to the arguments it returns
     /// (a kernel returns its `Out` parameters), so the calls of a batch need not wait for
     /// each other; a call whose result is not one of its arguments ends its batch.
+    ///
+    /// A Group is one mixed task, and the runtime makes a task's pipes afresh: the body runs
+    /// with pipes of its own, empty at the start, and the caller's come back after it.
     pub(super) fn group_block(&mut self, body: &Block, frame: &mut Frame) -> Result<Flow, Fault> {
+        let outer = std::mem::take(&mut self.pipes);
+        let flow = self.group_batches(body, frame);
+        self.pipes = outer;
+        flow
+    }
+
+    fn group_batches(&mut self, body: &Block, frame: &mut Frame) -> Result<Flow, Fault> {
         let program = self.program();
         let mut batch: Vec<(Option<VarId>, Pending)> = Vec::new();
         let mut lineage = Lineage::default();

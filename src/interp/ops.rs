@@ -11,6 +11,7 @@
 //! write into the target and return it. An op without semantics is an error naming it.
 
 use super::exec::{as_int, Interp, MAX_ELEMENTS};
+use super::group::Wait;
 use super::value::{contiguous_strides, element_count, for_each_index, Data, Dense, Num, Tensor, Value};
 use crate::intern::Interner;
 use crate::ir::arith::floor_mod;
@@ -123,13 +124,15 @@ pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>, result
 }
 
 /// The cross-core pipes of a mixed kernel. The kernels a Group calls run together
-/// (`group`): a push puts a copy of the tile on its pipe's queue (one queue per `id=` and
-/// direction), a pop takes the oldest tile pushed the other way, and a pop of an empty pipe
-/// lets the other kernels run until one pushes on it (a deadlock when none can). Buffer
-/// addresses and pipe set-up have no CPU meaning: `reserve_buffer` gives its `base=` (-1,
-/// AUTO, when not given), `import_peer_buffer` -1, and `*_initialize_pipe` and `tfree_*` do
-/// nothing. Split pushes and pops (`split=` other than 0, a tile shared by the two vector
-/// cores) are refused.
+/// (`group`). A pipe (one per `id=`) has the slots its `*_initialize_pipe` sets up
+/// (`ir::ops::pipe_slots`, 8 when none does), which both directions share: a push puts a
+/// copy of the tile in a free slot, a pop takes the oldest tile pushed the other way and
+/// holds its slot until a `tfree_*` of the popping kernel frees the oldest slot it holds.
+/// A push on a full pipe, or a pop of an empty one, lets the other kernels of the Group run
+/// until a slot is freed or a tile pushed (a deadlock when none can); a free with no slot
+/// held fails. Buffer addresses have no CPU meaning: `reserve_buffer` gives its `base=`
+/// (-1, AUTO, when not given), `import_peer_buffer` -1. Split pushes and pops (`split=`
+/// other than 0, a tile shared by the two vector cores) are refused.
 fn cross_core(it: &mut Interp<'_>, op: Op, a: &Args<'_>) -> Res<Value> {
     let int_or = |slot: P, default: i64| -> Res<i64> {
         match a.at(slot) {
@@ -137,6 +140,7 @@ fn cross_core(it: &mut Interp<'_>, op: Op, a: &Args<'_>) -> Res<Value> {
             None => Ok(default),
         }
     };
+    let opt_int = |slot: P| a.at(slot).map(|_| a.int(slot)).transpose();
     let id = int_or(P::Id, 0)?;
     if int_or(P::Split, 0)? != 0 && op != Op::SystemReserveBuffer && op != Op::SystemImportPeerBuffer {
         return Err(format!(
@@ -144,23 +148,32 @@ fn cross_core(it: &mut Interp<'_>, op: Op, a: &Args<'_>) -> Res<Value> {
             a.op()
         ));
     }
-    // A queue per pipe id and direction: `true` from the cube to the vector core.
     match op {
         Op::SystemReserveBuffer => Ok(Value::Int(int_or(P::Base, crate::ir::ops::AUTO_BASE)?)),
         Op::SystemImportPeerBuffer => Ok(Value::Int(-1)),
+        Op::SystemAicInitializePipe | Op::SystemAivInitializePipe => {
+            let slots = crate::ir::ops::pipe_slots(opt_int(P::DirMask)?, opt_int(P::SlotNum)?);
+            it.pipes.entry(id).or_default().set_up(id, slots).map_err(|why| format!("`{}`: {why}", a.op()))?;
+            Ok(Value::None)
+        }
         Op::TileTpushToAiv | Op::TileTpushToAic => {
             let tile = a.dense(P::Tile)?;
-            it.pipes.entry((id, op == Op::TileTpushToAiv)).or_default().push_back(tile);
+            let key = (id, op == Op::TileTpushToAiv);
+            // A full pipe: the other kernels of the Group run until the consumer frees a slot.
+            while !it.pipes.entry(id).or_default().has_free_slot() {
+                it.wait_on_pipe(Wait::Slot(key)).map_err(|why| format!("`{}`: {why}", a.op()))?;
+            }
+            it.pipes.entry(id).or_default().push(key.1, tile);
             Ok(Value::None)
         }
         Op::TileTpopFromAic | Op::TileTpopFromAiv => {
             let key = (id, op == Op::TileTpopFromAic);
             // An empty pipe: the other kernels of the Group run until one pushes on it.
             let tile = loop {
-                if let Some(tile) = it.pipes.get_mut(&key).and_then(|q| q.pop_front()) {
+                if let Some(tile) = it.pipes.get_mut(&id).and_then(|p| p.pop(key.1)) {
                     break tile;
                 }
-                it.wait_on_pipe(key).map_err(|why| format!("`{}`: {why}", a.op()))?;
+                it.wait_on_pipe(Wait::Tile(key)).map_err(|why| format!("`{}`: {why}", a.op()))?;
             };
             if let Some(shape) = a.opt_ints(P::Shape)? {
                 if shape != tile.shape {
@@ -172,8 +185,19 @@ fn cross_core(it: &mut Interp<'_>, op: Op, a: &Args<'_>) -> Res<Value> {
             }
             Ok(Value::tile(tile))
         }
-        // Set-up and release: no CPU meaning.
-        _ => Ok(Value::None),
+        Op::SystemTfreeToAic | Op::SystemTfreeToAiv => {
+            // `tfree_to_aic` is the vector core's: it frees a slot of the cube's tiles to it.
+            let to_vector = op == Op::SystemTfreeToAic;
+            if !it.pipes.get_mut(&id).is_some_and(|p| p.free(to_vector)) {
+                let pop = if to_vector { "tpop_from_aic" } else { "tpop_from_aiv" };
+                return Err(format!(
+                    "`{}` without a tile to free: no tile that `{pop}` took from pipe {id} is still held (each pop is freed once)",
+                    a.op()
+                ));
+            }
+            Ok(Value::None)
+        }
+        _ => Err(format!("`{}` has no semantics in the interpreter", a.op())),
     }
 }
 

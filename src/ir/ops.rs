@@ -75,9 +75,9 @@ pub enum OpKind {
     /// Communication between ranks (`pld.*`): no CPU form, since it needs several ranks
     /// running at once.
     Distributed,
-    /// The cross-core pipes of a mixed kernel (`tpush_to_aiv`, `tpop_from_aic`,
-    /// `aic_initialize_pipe`, `reserve_buffer`, ...): on the CPU, a queue per pipe between
-    /// the kernels a Group calls one after the other (the pushing kernel first).
+    /// The cross-core pipes of a mixed kernel (`tpush_to_aiv`, `tpop_from_aic`, `tfree_*`,
+    /// `aic_initialize_pipe`, `reserve_buffer`, ...): on the CPU, a pipe of slots
+    /// ([`pipe_slots`]) between the kernels a Group runs together (`interp::group::Pipe`).
     CrossCore,
     /// Asynchronous cache prefetch (`pl.prefetch.*`): no CPU form (its context, session
     /// and event values have none).
@@ -3609,13 +3609,36 @@ fn prefetch_wait(a: &dyn Args) -> Result<Type, String> {
 }
 
 /// `aic_initialize_pipe` / `aiv_initialize_pipe`: `dir_mask=` and `slot_size=` are required
-/// (keyword-only after two optional positional parameters).
+/// (keyword-only after two optional positional parameters); `slot_num=` and
+/// `local_slot_num=`, when given, are positive (PyPTO's codegen checks).
 fn initialize_pipe(a: &dyn Args) -> Result<Type, String> {
-    match (a.present(2), a.present(3)) {
-        (true, true) => Ok(Type::None),
-        _ => Err("dir_mask= and slot_size= are required".to_string()),
+    if !(a.present(2) && a.present(3)) {
+        return Err("dir_mask= and slot_size= are required".to_string());
+    }
+    for (i, name) in [(4, "slot_num"), (5, "local_slot_num")] {
+        if let Some(n) = a.int(i).filter(|&n| n <= 0) {
+            return Err(format!("{name}= must be positive, got {n}"));
+        }
+    }
+    Ok(Type::None)
+}
+
+/// The number of slots of a cross-core pipe set up by `*_initialize_pipe(dir_mask=,
+/// slot_num=)`: `slot_num=` when given, else PTOAS's default, 8 for a pipe of one direction
+/// and 4 for one of both (`dir_mask=3`). A push needs a free slot; a pop holds its slot
+/// until the consumer's `tfree_*` hands it back (PTO-ISA's TPipe, whose ring both
+/// directions of a pipe share). A pipe no `*_initialize_pipe` set up has the default of one
+/// direction. The interpreter, the CPU kernels and the PTO-ISA kernels all read it here.
+pub fn pipe_slots(dir_mask: Option<i64>, slot_num: Option<i64>) -> i64 {
+    match (slot_num, dir_mask) {
+        (Some(n), _) => n,
+        (None, Some(3)) => 4,
+        (None, _) => DEFAULT_PIPE_SLOTS,
     }
 }
+
+/// The slots of a cross-core pipe of one direction when `slot_num=` does not say (PTOAS).
+pub const DEFAULT_PIPE_SLOTS: i64 = 8;
 
 /// `tpop_from_aic(*, shape, dtype, ...)` (a Vec tile) and `tpop_from_aiv` (a Mat tile):
 /// typed by `shape=` and `dtype=` together, or by the annotation of the target when both
@@ -5386,7 +5409,7 @@ ops! {
     SystemAvailableAivCount = "system.available_aiv_count", System, ["pl.system.available_aiv_count"], None, &[], int32_scalar, false, OpKind::Special(Special::AvailableAivCount);
     SystemAvailableClusterCount = "system.available_cluster_count", System, ["pl.system.available_cluster_count"], None, &[], int32_scalar, false, OpKind::Special(Special::AvailableClusterCount);
     SystemTaskInvalid = "system.task_invalid", System, ["pl.system.task_invalid"], None, &[], task_id_scalar, true, OpKind::Special(Special::TaskInvalid);
-    // cross-core pipes between the cube and vector kernels of a cluster (no CPU form)
+    // cross-core pipes between the cube and vector kernels of a cluster
     SystemReserveBuffer = "system.reserve_buffer", System, ["pl.system.reserve_buffer", "pl.reserve_buffer"], None,
         &[req(P::Name, K::Str), req(P::Size, K::Int), opt(P::Base, K::Int)], int32_scalar, false, OpKind::CrossCore;
     SystemImportPeerBuffer = "system.import_peer_buffer", System, ["pl.system.import_peer_buffer", "pl.import_peer_buffer"], None,

@@ -19,7 +19,7 @@ class Pipes:
     def send(self, a: pl.Tensor[[M, K], pl.FP32], flags: pl.Tensor[[8], pl.INT64]):
         pl.system.set_ffts(flags)
         slots = pl.system.import_peer_buffer(name="v2c_slots", peer_func="multiply")
-        pl.system.aiv_initialize_pipe(0, slots, dir_mask=2, slot_size=SLOT)
+        pl.system.aiv_initialize_pipe(0, slots, dir_mask=2, slot_size=SLOT, slot_num=4)
         t = pl.load(a, [0, 0], [M, K])
         pl.system.tpush_to_aic(pl.mul(t, 2.0), split=0)
         pl.tpush_to_aic(pl.mul(t, 3.0), split=0)
@@ -28,7 +28,7 @@ class Pipes:
     def multiply(self, b: pl.Tensor[[K, N], pl.FP32]):
         slots = pl.reserve_buffer(name="v2c_slots", size=SLOT)
         peer = pl.system.import_peer_buffer(name="c2v_slots", peer_func="finish")
-        pl.system.aic_initialize_pipe(peer, slots, dir_mask=3, slot_size=SLOT)
+        pl.system.aic_initialize_pipe(peer, slots, dir_mask=3, slot_size=SLOT, slot_num=4)
         b_l0 = pl.move(pl.load(b, [0, 0], [K, N], target_memory=pl.MemorySpace.Mat), target_memory=pl.MemorySpace.Right)
         a_l1: pl.Tile[[M, K], pl.FP32] = pl.tpop_from_aiv(shape=[M, K], dtype=pl.FP32)
         a_l0 = pl.move(a_l1, target_memory=pl.MemorySpace.Left)
@@ -42,7 +42,7 @@ class Pipes:
     @pl.function(type=pl.FunctionType.AIV)
     def finish(self, out: pl.Out[pl.Tensor[[M, N], pl.FP32]]) -> pl.Tensor[[M, N], pl.FP32]:
         slots = pl.system.reserve_buffer(name="c2v_slots", size=SLOT)
-        pl.aiv_initialize_pipe(slots, dir_mask=1, slot_size=SLOT)
+        pl.aiv_initialize_pipe(slots, dir_mask=1, slot_size=SLOT, slot_num=4)
         twice: pl.Tile[[M, N], pl.FP32] = pl.system.tpop_from_aic(shape=[M, N], dtype=pl.FP32)
         thrice: pl.Tile[[M, N], pl.FP32] = pl.tpop_from_aic(shape=[M, N], dtype=pl.FP32)
         out = pl.store(pl.add(pl.add(twice, thrice), 1.0), [0, 0], out)

@@ -16,14 +16,14 @@ class Pipes:
     @pl.function(type=pl.FunctionType.AIV)
     def scale(self, x: pl.Tensor[[N, N], pl.FP32]):
         slots = pl.reserve_buffer(name="v2c_slots", size=SLOT)
-        pl.aiv_initialize_pipe(slots, dir_mask=2, slot_size=SLOT)
+        pl.aiv_initialize_pipe(slots, dir_mask=2, slot_size=SLOT, slot_num=4)
         t = pl.tile.muls(pl.load(x, [0, 0], [N, N]), 2.0)
         pl.tile.tpush_to_aic(t, split=0)
 
     @pl.function(type=pl.FunctionType.AIC)
     def multiply(self, w: pl.Tensor[[N, N], pl.FP32]):
         peer = pl.import_peer_buffer(name="v2c_slots", peer_func="scale")
-        pl.aic_initialize_pipe(peer, dir_mask=3, slot_size=SLOT)
+        pl.aic_initialize_pipe(peer, dir_mask=3, slot_size=SLOT, slot_num=4)
         a: pl.Tile[[N, N], pl.FP32] = pl.tile.tpop_from_aiv(shape=[N, N], dtype=pl.FP32)
         a_l0 = pl.tile.move(a, target_memory=pl.MemorySpace.Left)
         pl.tfree_to_aiv(a)
@@ -34,7 +34,7 @@ class Pipes:
     @pl.function(type=pl.FunctionType.AIV)
     def finish(self, out: pl.Out[pl.Tensor[[N, N], pl.FP32]]) -> pl.Tensor[[N, N], pl.FP32]:
         slots = pl.reserve_buffer(name="c2v_slots", size=SLOT)
-        pl.aiv_initialize_pipe(slots, dir_mask=1, slot_size=SLOT)
+        pl.aiv_initialize_pipe(slots, dir_mask=1, slot_size=SLOT, slot_num=4)
         prod: pl.Tile[[N, N], pl.FP32] = pl.tile.tpop_from_aic(shape=[N, N], dtype=pl.FP32)
         out = pl.store(prod, [0, 0], out)
         pl.tfree_to_aic(prod)

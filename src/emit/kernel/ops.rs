@@ -55,10 +55,12 @@ impl Emitter<'_> {
         }
     }
 
-    /// The cross-core pipes, as `plc run` runs them (`interp::ops::cross_core`): a push
-    /// queues a copy of the tile on its pipe (`id=`, direction), a pop takes the oldest one
-    /// pushed the other way (`plc::pipe_push`/`pipe_pop`); buffer addresses are `base=`
-    /// (-1, AUTO) and -1, set-up and frees do nothing. `split=` other than 0 is E0601.
+    /// The cross-core pipes, as `plc run` runs them (`interp::ops::cross_core`): a pipe
+    /// (`id=`) has the slots its `*_initialize_pipe` sets up (`plc::pipe_init`, the count from
+    /// `ir::ops::pipe_slots`), a push puts a copy of the tile in a free slot, a pop takes the
+    /// oldest one pushed the other way and holds its slot until a free
+    /// (`plc::pipe_push`/`pipe_pop`/`pipe_free`); buffer addresses are `base=` (-1, AUTO) and
+    /// -1. `split=` other than 0 is E0601.
     fn cross_core(&mut self, c: &OpCall<'_>) -> Res<(String, Repr)> {
         let id = self.int_arg(c.get(P::Id), 0)?;
         let split = !matches!(c.op, Op::SystemReserveBuffer | Op::SystemImportPeerBuffer)
@@ -89,6 +91,24 @@ impl Emitter<'_> {
                 let elem = self.elem_of(c.e)?;
                 let to_vector = c.op == Op::TileTpopFromAic;
                 (format!("plc::pipe_pop<{elem}>({id}, {to_vector})"), Repr::Tile(elem))
+            }
+            Op::SystemAicInitializePipe | Op::SystemAivInitializePipe => {
+                let literal = |p: P| match c.get(p).map(|e| &self.p.expr(e).kind) {
+                    Some(ExprKind::Int(n)) => Ok(Some(*n)),
+                    None | Some(ExprKind::None) => Ok(None),
+                    Some(_) => Err(self.err(
+                        Code::E0601,
+                        c.loc,
+                        format!("`{}` with `{p}=` not an integer literal has no CPU form", c.op),
+                    )),
+                };
+                let slots = crate::ir::ops::pipe_slots(literal(P::DirMask)?, literal(P::SlotNum)?);
+                (format!("plc::pipe_init({id}, {slots})"), Repr::None)
+            }
+            Op::SystemTfreeToAic | Op::SystemTfreeToAiv => {
+                // `tfree_to_aic` is the vector core's: it frees a slot of the cube's tiles to it.
+                let to_vector = c.op == Op::SystemTfreeToAic;
+                (format!("plc::pipe_free({id}, {to_vector})"), Repr::None)
             }
             _ => ("plc::hardware_sync()".to_string(), Repr::None),
         })

@@ -8,6 +8,7 @@
 //! order of the calls:
 //!
 //! ```text
+//! plc::GroupPipes plc_group_pipes;
 //! [[maybe_unused]] ChipTensor out_1 = out;
 //! plc::run_together({"finish", "multiply", "scale"},
 //!     [&] { plc_kernels::finish(out); },
@@ -39,8 +40,11 @@ struct Queued {
 type Tail = (VarId, ExprId, Repr);
 
 impl Emitter<'_> {
-    /// The body of a Group function (see the module's doc).
+    /// The body of a Group function (see the module's doc). A Group is one mixed task, whose
+    /// pipes the runtime makes afresh: `plc::GroupPipes` gives the body pipes of its own, as
+    /// `plc run` does.
     pub(super) fn group_block(&mut self, body: &[StmtId]) -> Res<()> {
+        self.line_fmt(format_args!("plc::GroupPipes plc_group_pipes;"));
         let mut batch = Vec::new();
         let mut lineage = Lineage::default();
         for &s in body {

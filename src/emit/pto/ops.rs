@@ -804,7 +804,7 @@ impl Lower<'_> {
 
     /// The cross-core pipes of a mixed kernel, from the cube to the vector core (`dir_mask=1`,
     /// C2V), one tile per push (`split=0`): `*_initialize_pipe` declares the `TPipe` (slot
-    /// size from `slot_size=`, `slot_num=` slots, default 8, `local_slot_num=` default 2), a
+    /// size from `slot_size=`, `slot_num=` slots, default `ir::ops::pipe_slots`'s 8, `local_slot_num=` default 2), a
     /// push is `TPUSH` of the Acc tile (FIX pipe), a pop `TPOP` into a new vector tile (MTE2),
     /// a free `TFREE`. Buffer addresses (`reserve_buffer`, `import_peer_buffer`) are their
     /// `base=`, 0 by default: the simulator's pipe keeps its slots itself (docs/kernels.md).
@@ -836,7 +836,7 @@ impl Lower<'_> {
                     );
                 }
                 let size = self.literal(op, args, P::SlotSize, 0, loc)?;
-                let slots = self.literal(op, args, P::SlotNum, 8, loc)?;
+                let slots = self.literal(op, args, P::SlotNum, crate::ir::ops::pipe_slots(Some(1), None), loc)?;
                 let local = self.literal(op, args, P::LocalSlotNum, 2, loc)?;
                 if !(0..16).contains(&id) || size <= 0 || slots <= 0 || local <= 0 {
                     return Err(self.unmapped(

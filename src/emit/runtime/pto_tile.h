@@ -581,11 +581,29 @@ inline ChipTensor create_tensor(const Dims& shape, DataType dt) {
 
 // ------------------------------------------------------------------ a Group's kernels and their pipes
 
-/// The cross-core pipes of a mixed kernel (`tpush_*`, `tpop_*`): one queue per pipe id and
-/// direction (`to_vector`: from the cube to the vector core) of the tiles pushed and not
-/// popped yet, as in `plc run`.
+/// A cross-core pipe of a mixed kernel (one `id=`), as in `plc run` (`interp::group::Pipe`):
+/// a ring of slots both directions share (PTO-ISA's TPipe). `pipe_init` sets the count up
+/// (`*_initialize_pipe`; the default of a pipe of one direction until then), a push
+/// (`tpush_*`) puts a copy of the tile in a free slot, a pop (`tpop_*`) takes the oldest tile
+/// pushed that way and holds its slot until a free (`tfree_*`) hands it back.
+struct Pipe {
+    int64_t set_up = 0;
+    /// The tiles pushed and not popped yet, oldest first: `[to the cube, to the vector core]`.
+    std::deque<std::any> queued[2];
+    /// The tiles popped and not freed yet.
+    int64_t popped[2] = {0, 0};
+
+    int64_t slots() const { return set_up > 0 ? set_up : DEFAULT_PIPE_SLOTS; }
+    bool has_free_slot() const {
+        int64_t taken = static_cast<int64_t>(queued[0].size() + queued[1].size()) + popped[0] + popped[1];
+        return taken < slots();
+    }
+    static constexpr int64_t DEFAULT_PIPE_SLOTS = 8;
+};
+using Pipes = std::map<int64_t, Pipe>;
+
+/// A direction of a pipe: its id and `to_vector` (from the cube to the vector core).
 using PipeKey = std::pair<int64_t, bool>;
-using PipeQueues = std::map<PipeKey, std::deque<std::any>>;
 
 namespace together {
 
@@ -593,24 +611,27 @@ enum class State { Ready, Waiting, Done };
 
 /// A batch of a Group's kernels run together (`run_together`): each on a thread of its
 /// own, with a baton (the mutex and `running`) that lets exactly one of them run at a time.
-/// A kernel runs until it finishes or pops an empty pipe; the baton then goes to the next
-/// kernel, in call order and round robin, that can go on (not started, or waiting on a
-/// pipe that now holds a tile). The schedule is the interpreter's (`interp/group.rs`), so
-/// the output is `plc run`'s and the same on every run.
+/// A kernel runs until it finishes, pops an empty pipe or pushes on a full one; the baton
+/// then goes to the next kernel, in call order and round robin, that can go on (not
+/// started, or waiting on a pipe that now holds a tile or a free slot). The schedule is the
+/// interpreter's (`interp/group.rs`), so the output is `plc run`'s and the same on every run.
 struct Batch {
     std::mutex m;
     std::condition_variable wake;
-    PipeQueues* pipes = nullptr;
+    Pipes* pipes = nullptr;
     std::vector<std::string> names;
     std::vector<State> states;
     std::vector<PipeKey> waits_on;
+    /// Whether a waiting kernel waits for a free slot (a push), not a tile (a pop).
+    std::vector<bool> waits_for_slot;
     int64_t running = -1;
 
     bool can_go(size_t j) const {
         if (states[j] == State::Ready) return true;
         if (states[j] == State::Done) return false;
-        auto q = pipes->find(waits_on[j]);
-        return q != pipes->end() && !q->second.empty();
+        auto p = pipes->find(waits_on[j].first);
+        if (waits_for_slot[j]) return p == pipes->end() || p->second.has_free_slot();
+        return p != pipes->end() && !p->second.queued[waits_on[j].second].empty();
     }
     /// The kernel after `from` (`from` itself last) that can go on, or -1.
     int64_t next(size_t from) const {
@@ -633,48 +654,70 @@ inline Member& member() {
     return m;
 }
 
-inline std::string waits_for(PipeKey key) {
-    return "pipe " + std::to_string(key.first) + " from " +
-           (key.second ? "the cube (AIC) kernel" : "a vector (AIV) kernel");
+/// What a waiting kernel waits for, in the words of `plc run` (`interp::group::waits_for`).
+inline std::string waits_for(const Pipes& pipes, PipeKey key, bool slot) {
+    std::string id = std::to_string(key.first);
+    if (!slot) return "pipe " + id + " from " + (key.second ? "the cube (AIC) kernel" : "a vector (AIV) kernel");
+    auto p = pipes.find(key.first);
+    int64_t slots = p == pipes.end() ? Pipe::DEFAULT_PIPE_SLOTS : p->second.slots();
+    return "a free slot of pipe " + id + " to " + (key.second ? "the vector (AIV) kernel" : "the cube (AIC) kernel") +
+           " (its " + std::to_string(slots) + " slots are taken until a `" +
+           (key.second ? "tfree_to_aic" : "tfree_to_aiv") + "` frees one)";
 }
 
 }  // namespace together
 
 /// The pipes of the kernel on this thread: its batch's, which are those of the thread that
 /// ran the batch.
-inline PipeQueues& pipe_queues() {
+inline Pipes& pipes() {
     together::Member& m = together::member();
     if (m.batch != nullptr) return *m.batch->pipes;
-    static thread_local PipeQueues queues;
-    return queues;
+    static thread_local Pipes mine;
+    return mine;
 }
 
-/// A pop found `key` empty: hands the baton on and returns when a tile is there. With no
-/// other kernel that can push it (none beside this one, or every kernel of the batch
-/// waiting on an empty pipe: a deadlock) the run stops, naming what each kernel waits for.
-inline void wait_on_pipe(PipeKey key) {
+/// The pipes of a Group's body (`plc_group_pipes`): a Group is one mixed task, whose pipes
+/// the runtime makes afresh, so the body runs with an empty set of its own and the caller's
+/// come back after it, as in `plc run`.
+struct GroupPipes {
+    Pipes saved;
+    GroupPipes() { saved.swap(pipes()); }
+    ~GroupPipes() { pipes().swap(saved); }
+    GroupPipes(const GroupPipes&) = delete;
+    GroupPipes& operator=(const GroupPipes&) = delete;
+};
+
+/// A pop found `key` empty (`slot` false), or a push found its pipe full (`slot` true):
+/// hands the baton on and returns when the kernel may try again. With no other kernel that
+/// can push or free (none beside this one, or every kernel of the batch waiting on a pipe:
+/// a deadlock) the run stops, naming what each kernel waits for.
+inline void wait_on_pipe(PipeKey key, bool slot) {
+    const char* op = slot ? "tpush" : "tpop";
     together::Member& m = together::member();
     if (m.batch == nullptr) {
-        std::string msg = "nothing was pushed on " + together::waits_for(key) +
-                          " and no other kernel runs beside this one to push it";
-        tile_error("tpop", msg.c_str());
+        std::string what = together::waits_for(pipes(), key, slot);
+        std::string msg = slot ? "no kernel runs beside this one to free " + what.substr(std::string("a free slot of ").size())
+                               : "nothing was pushed on " + what + " and no other kernel runs beside this one to push it";
+        tile_error(op, msg.c_str());
     }
     together::Batch& b = *m.batch;
     size_t me = m.me;
     std::unique_lock<std::mutex> lock(b.m);
     b.states[me] = together::State::Waiting;
     b.waits_on[me] = key;
+    b.waits_for_slot[me] = slot;
     int64_t j = b.next(me);
     if (j < 0) {
-        std::string msg = "a deadlock: every kernel of the Group still running waits on an empty pipe (";
+        std::string msg = "a deadlock: every kernel of the Group still running waits on a pipe (";
         bool first = true;
         for (size_t k = 0; k < b.states.size(); ++k) {
             if (b.states[k] != together::State::Waiting) continue;
-            msg += (first ? "`" : ", `") + b.names[k] + "` waits on " + together::waits_for(b.waits_on[k]);
+            msg += (first ? "`" : ", `") + b.names[k] + (b.waits_for_slot[k] ? "` waits for " : "` waits on ") +
+                   together::waits_for(*b.pipes, b.waits_on[k], b.waits_for_slot[k]);
             first = false;
         }
         msg += ")";
-        tile_error("tpop", msg.c_str());
+        tile_error(op, msg.c_str());
     }
     b.running = j;
     b.wake.notify_all();
@@ -682,20 +725,44 @@ inline void wait_on_pipe(PipeKey key) {
     b.states[me] = together::State::Ready;
 }
 
+/// `*_initialize_pipe`: pipe `id` has `slots` slots (both kernels set it up, alike).
+inline void pipe_init(int64_t id, int64_t slots) {
+    Pipe& p = pipes()[id];
+    if (p.set_up > 0 && p.set_up != slots) {
+        std::string msg = "pipe " + std::to_string(id) + " is set up with " + std::to_string(slots) +
+                          " slots here and with " + std::to_string(p.set_up) +
+                          " by the other kernel: the two ends must agree";
+        tile_error("initialize_pipe", msg.c_str());
+    }
+    p.set_up = slots;
+}
 template <typename T>
 inline void pipe_push(int64_t id, bool to_vector, const Tile<T>& t) {
-    pipe_queues()[{id, to_vector}].push_back(t);
+    while (!pipes()[id].has_free_slot()) wait_on_pipe({id, to_vector}, true);
+    pipes()[id].queued[to_vector].push_back(t);
 }
 template <typename T>
 inline Tile<T> pipe_pop(int64_t id, bool to_vector) {
-    PipeKey key{id, to_vector};
-    if (pipe_queues()[key].empty()) wait_on_pipe(key);
-    auto& q = pipe_queues()[key];
+    while (pipes()[id].queued[to_vector].empty()) wait_on_pipe({id, to_vector}, false);
+    Pipe& p = pipes()[id];
+    auto& q = p.queued[to_vector];
     const Tile<T>* t = std::any_cast<Tile<T>>(&q.front());
     if (t == nullptr) tile_error("tpop", "the tile pushed has another element type");
     Tile<T> out = *t;
     q.pop_front();
+    ++p.popped[to_vector];
     return out;
+}
+/// `tfree_*`: hands the slot of the oldest tile popped `to_vector` and not freed back.
+inline void pipe_free(int64_t id, bool to_vector) {
+    Pipe& p = pipes()[id];
+    if (p.popped[to_vector] == 0) {
+        std::string msg = std::string("without a tile to free: no tile that `") +
+                          (to_vector ? "tpop_from_aic" : "tpop_from_aiv") + "` took from pipe " + std::to_string(id) +
+                          " is still held (each pop is freed once)";
+        tile_error("tfree", msg.c_str());
+    }
+    --p.popped[to_vector];
 }
 
 /// Runs the kernels `work` of a batch together (see `together::Batch`), each on a thread
@@ -704,10 +771,11 @@ inline Tile<T> pipe_pop(int64_t id, bool to_vector) {
 inline void run_batch(const char* const* names, std::vector<std::function<void()>>& work) {
     size_t n = work.size();
     together::Batch b;
-    b.pipes = &pipe_queues();
+    b.pipes = &pipes();
     b.names.assign(names, names + n);
     b.states.assign(n, together::State::Ready);
     b.waits_on.assign(n, PipeKey{0, false});
+    b.waits_for_slot.assign(n, false);
     BlockIds ids = current_block_ids();
     std::vector<void*>* scratch = &Scratch::buffers();
     std::vector<std::thread> threads;
