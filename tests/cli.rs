@@ -334,6 +334,15 @@ fn compile_errors_name_their_place() {
         ["tests/emit/e0615_computed_assemble_source.pl:10:14: error[E0615]: `tensor.add` computes on data, which orchestration code cannot do: put it inside a `pl.at(level=pl.Level.CORE_GROUP)` region or a kernel"],
         "{err}"
     );
+    // A launch of an Opaque "auto_tile" function checks, but plc has no AutoTile pass: one
+    // E0610 at the launch, its value and task id not errors of their own (they were an
+    // E0612 each, then an internal error).
+    let err = compile_error(&["tests/emit/e0610_submit_of_opaque.pl"]);
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        ["tests/emit/e0610_submit_of_opaque.pl:22:23: error[E0610]: `tiled` is an Opaque function: plc cannot launch it, as it has no pass that makes it a kernel (PyPTO's AutoTile); write it as an InCore function, or its body in a `pl.at(level=pl.Level.CORE_GROUP)` region"],
+        "{err}"
+    );
     // Issue 15, item 15: the runtime's limits of a task, at compile time.
     let err = compile_error(&["tests/emit/e0618_too_many_task_arguments.pl"]);
     let lines: Vec<&str> = err.lines().collect();

@@ -481,6 +481,9 @@ struct Emitter<'a> {
     tuple_calls: FxHashMap<VarId, TupleCall>,
     /// Variables holding a tuple made in place (`ExprKind::Tuple`): their elements.
     tuple_values: FxHashMap<VarId, Vec<ExprId>>,
+    /// Variables whose definition was refused with an error already (a launch of a function
+    /// orchestration code cannot launch): their uses and elements are not errors of their own.
+    refused: FxHashSet<VarId>,
     /// Runtime-allocated outputs: (call, result position) → `task_<n>_outs.get_ref(k)`.
     synthesized: FxHashMap<(ExprId, usize), String>,
     /// Tensor parameters with their index among tensor parameters.
@@ -518,6 +521,7 @@ impl<'a> Emitter<'a> {
             namer: Namer::new(),
             tuple_calls: FxHashMap::default(),
             tuple_values: FxHashMap::default(),
+            refused: FxHashSet::default(),
             synthesized: FxHashMap::default(),
             tensor_params: Vec::new(),
             first_tensor: None,
@@ -1005,6 +1009,12 @@ impl<'a> Emitter<'a> {
             self.assign(var, *element, loc);
             return;
         }
+        if self.refused.contains(&tmp) {
+            // The call was refused where it stands; its elements are reported with it.
+            self.refused.insert(var);
+            self.names_of.insert(var, "0".to_string());
+            return;
+        }
         let Some(call) = self.tuple_calls.get(&tmp) else {
             self.error(Code::E0612, loc, "an element of a tuple that is not a call's results".to_string());
             return;
@@ -1074,13 +1084,21 @@ impl<'a> Emitter<'a> {
             return;
         }
         if !is_graph && !kind.is_device_kernel() {
-            self.error(
-                Code::E0610,
-                loc,
+            let message = if matches!(callee, Callee::Submit(_)) && kind == FuncKind::Opaque {
+                // `pl.submit` of an "auto_tile" function: PyPTO's AutoTile pass makes it a
+                // kernel, plc has no such pass.
+                format!("`{gname}` is an Opaque function: plc cannot launch it, as it has no pass that makes it a kernel (PyPTO's AutoTile); write it as an InCore function, or its body in a `pl.at(level=pl.Level.CORE_GROUP)` region")
+            } else {
                 format!(
                     "`{gname}` is an {kind} function: orchestration code can launch kernels and graphs, not call it"
-                ),
-            );
+                )
+            };
+            self.error(Code::E0610, loc, message);
+            // Reported once: the result's later uses are not errors of their own.
+            if let Some(v) = result {
+                self.refused.insert(v);
+                self.names_of.insert(v, "0".to_string());
+            }
             return;
         }
         let n = self.task;
