@@ -3610,7 +3610,9 @@ fn prefetch_wait(a: &dyn Args) -> Result<Type, String> {
 
 /// `aic_initialize_pipe` / `aiv_initialize_pipe`: `dir_mask=` and `slot_size=` are required
 /// (keyword-only after two optional positional parameters); `slot_num=` and
-/// `local_slot_num=`, when given, are positive (PyPTO's codegen checks).
+/// `local_slot_num=`, when given, are positive (PyPTO's codegen checks). As PTOAS verifies
+/// the frontend pipe set-up: `dir_mask=` is 1 (cube to vector), 2 (vector to cube) or 3
+/// (both), and `local_slot_num=` is at most the pipe's slots ([`pipe_slots`]).
 fn initialize_pipe(a: &dyn Args) -> Result<Type, String> {
     if !(a.present(2) && a.present(3)) {
         return Err("dir_mask= and slot_size= are required".to_string());
@@ -3619,6 +3621,14 @@ fn initialize_pipe(a: &dyn Args) -> Result<Type, String> {
         if let Some(n) = a.int(i).filter(|&n| n <= 0) {
             return Err(format!("{name}= must be positive, got {n}"));
         }
+    }
+    let dir_mask = a.int(2);
+    if let Some(d) = dir_mask.filter(|d| !(1..=3).contains(d)) {
+        return Err(format!("dir_mask= must be 1 (cube to vector), 2 (vector to cube) or 3 (both), got {d}"));
+    }
+    let slots = pipe_slots(dir_mask, a.int(4));
+    if let Some(n) = a.int(5).filter(|&n| n > slots) {
+        return Err(format!("local_slot_num= must be at most the pipe's {slots} slot(s), got {n}"));
     }
     Ok(Type::None)
 }
