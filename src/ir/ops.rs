@@ -4656,6 +4656,20 @@ fn tile_random(a: &dyn Args) -> Result<Type, String> {
     random_numbers(a, 8, true)
 }
 
+/// `tensor.reinterpret_view(data, dtype, *, shape=None)`: [`reinterpret_view`] of a tensor
+/// in packed row-major (ND or DN) storage: PyPTO refuses a DistributedTensor, an MX-layout
+/// and an NZ-layout source (ops.md §2.2).
+fn tensor_reinterpret_view(a: &dyn Args) -> Result<Type, String> {
+    not_mx(a, 0)?;
+    match a.ty(0) {
+        Some(Type::Tensor { distributed: true, .. }) => Err("a DistributedTensor cannot be reinterpreted".to_string()),
+        Some(Type::Tensor { layout: Layout::Nz, .. }) => {
+            Err("a tensor in the NZ layout has no row-major storage to reinterpret".to_string())
+        }
+        _ => reinterpret_view(a),
+    }
+}
+
 /// `reinterpret_view(data, dtype, *, shape=None)`: the same bytes as `dtype`; without
 /// `shape`, the last extent rescaled by the two widths (it must divide exactly).
 fn reinterpret_view(a: &dyn Args) -> Result<Type, String> {
@@ -5533,7 +5547,7 @@ ops! {
     TileRandom = "tile.random", Tile, ["pl.tile.random"], None, S_RANDOM, tile_random, false, OpKind::Special(Special::Random);
     TensorReinterpretView = "tensor.reinterpret_view", Tensor, ["pl.tensor.reinterpret_view"], Some("reinterpret_view"),
         &[req(P::Data, K::Tensor), req(P::Dtype, K::DType), opt(P::Shape, K::Shape)],
-        reinterpret_view, false, OpKind::Special(Special::ReinterpretView);
+        tensor_reinterpret_view, false, OpKind::Special(Special::ReinterpretView);
     TileReinterpretView = "tile.reinterpret_view", Tile, ["pl.tile.reinterpret_view"], Some("reinterpret_view"),
         &[req(P::Data, K::Tile), req(P::Dtype, K::DType), opt(P::Shape, K::Shape)],
         reinterpret_view, false, OpKind::Special(Special::ReinterpretView);
