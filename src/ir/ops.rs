@@ -3622,6 +3622,7 @@ fn initialize_pipe(a: &dyn Args) -> Result<Type, String> {
             return Err(format!("{name}= must be positive, got {n}"));
         }
     }
+    pipe_id(a, 6)?;
     let dir_mask = a.int(2);
     if let Some(d) = dir_mask.filter(|d| !(1..=3).contains(d)) {
         return Err(format!("dir_mask= must be 1 (cube to vector), 2 (vector to cube) or 3 (both), got {d}"));
@@ -3630,6 +3631,33 @@ fn initialize_pipe(a: &dyn Args) -> Result<Type, String> {
     if let Some(n) = a.int(5).filter(|&n| n > slots) {
         return Err(format!("local_slot_num= must be at most the pipe's {slots} slot(s), got {n}"));
     }
+    Ok(Type::None)
+}
+
+/// `id=` (argument `i`) of a cross-core pipe op, when given, is non-negative (PyPTO's codegen
+/// of the frontend pipe ops, PTOAS's verifier of `*_initialize_pipe`).
+fn pipe_id(a: &dyn Args, i: usize) -> Result<(), String> {
+    match a.int(i).filter(|&n| n < 0) {
+        Some(n) => Err(format!("id= must be non-negative, got {n}")),
+        None => Ok(()),
+    }
+}
+
+/// `tpush_to_aic(tile, *, split, id=None)`: a statement on pipe `id`.
+fn tpush_to_aic(a: &dyn Args) -> Result<Type, String> {
+    pipe_id(a, 2)?;
+    Ok(Type::None)
+}
+
+/// `tpush_to_aiv(tile, *, split, lane_stride=None, id=None)`: a statement on pipe `id`.
+fn tpush_to_aiv(a: &dyn Args) -> Result<Type, String> {
+    pipe_id(a, 3)?;
+    Ok(Type::None)
+}
+
+/// `tfree_to_aic` / `tfree_to_aiv(tile, *, split=None, id=None)`: a statement on pipe `id`.
+fn tfree(a: &dyn Args) -> Result<Type, String> {
+    pipe_id(a, 2)?;
     Ok(Type::None)
 }
 
@@ -3733,10 +3761,12 @@ fn with_memory(ty: Type, memory: MemorySpace) -> Type {
 }
 
 fn tpop_from_aic(a: &dyn Args) -> Result<Type, String> {
+    pipe_id(a, 4)?;
     tpop(a, MemorySpace::Vec)
 }
 
 fn tpop_from_aiv(a: &dyn Args) -> Result<Type, String> {
+    pipe_id(a, 3)?;
     tpop(a, MemorySpace::Mat)
 }
 
@@ -5443,16 +5473,16 @@ ops! {
     SystemAivInitializePipe = "system.aiv_initialize_pipe", System, ["pl.system.aiv_initialize_pipe", "pl.aiv_initialize_pipe"], None,
         PIPE_INIT, initialize_pipe, false, OpKind::CrossCore;
     TileTpushToAic = "tile.tpush_to_aic", Tile, ["pl.system.tpush_to_aic", "pl.tpush_to_aic", "pl.tile.tpush_to_aic"], None,
-        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::Id, K::Int)], none, false, OpKind::CrossCore;
+        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::Id, K::Int)], tpush_to_aic, false, OpKind::CrossCore;
     TileTpushToAiv = "tile.tpush_to_aiv", Tile, ["pl.system.tpush_to_aiv", "pl.tpush_to_aiv", "pl.tile.tpush_to_aiv"], None,
-        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::LaneStride, K::Int), opt(P::Id, K::Int)], none, false, OpKind::CrossCore;
+        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::LaneStride, K::Int), opt(P::Id, K::Int)], tpush_to_aiv, false, OpKind::CrossCore;
     TileTpopFromAic = "tile.tpop_from_aic", Tile, ["pl.system.tpop_from_aic", "pl.tpop_from_aic", "pl.tile.tpop_from_aic"], None,
         &[opt(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Split, K::Int), opt(P::LaneStride, K::Int), opt(P::Id, K::Int)],
         tpop_from_aic, false, OpKind::CrossCore;
     TileTpopFromAiv = "tile.tpop_from_aiv", Tile, ["pl.system.tpop_from_aiv", "pl.tpop_from_aiv", "pl.tile.tpop_from_aiv"], None,
         &[opt(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Split, K::Int), opt(P::Id, K::Int)], tpop_from_aiv, false, OpKind::CrossCore;
-    SystemTfreeToAic = "system.tfree_to_aic", System, ["pl.system.tfree_to_aic", "pl.tfree_to_aic"], None, TFREE, none, false, OpKind::CrossCore;
-    SystemTfreeToAiv = "system.tfree_to_aiv", System, ["pl.system.tfree_to_aiv", "pl.tfree_to_aiv"], None, TFREE, none, false, OpKind::CrossCore;
+    SystemTfreeToAic = "system.tfree_to_aic", System, ["pl.system.tfree_to_aic", "pl.tfree_to_aic"], None, TFREE, tfree, false, OpKind::CrossCore;
+    SystemTfreeToAiv = "system.tfree_to_aiv", System, ["pl.system.tfree_to_aiv", "pl.tfree_to_aiv"], None, TFREE, tfree, false, OpKind::CrossCore;
     // asynchronous prefetch (no CPU form)
     // ---- the printed form of PyPTO's memory planning: a buffer whose address `pl.MemRef` names
     TileAlloc = "tile.alloc", Tile, ["pl.tile.alloc"], None,
