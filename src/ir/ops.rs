@@ -3643,20 +3643,15 @@ fn pipe_id(a: &dyn Args, i: usize) -> Result<(), String> {
     }
 }
 
-/// `tpush_to_aic(tile, *, split, id=None)`: a statement on pipe `id`.
-fn tpush_to_aic(a: &dyn Args) -> Result<Type, String> {
-    pipe_id(a, 2)?;
-    Ok(Type::None)
-}
-
 /// `tpush_to_aiv(tile, *, split, lane_stride=None, id=None)`: a statement on pipe `id`.
 fn tpush_to_aiv(a: &dyn Args) -> Result<Type, String> {
     pipe_id(a, 3)?;
     Ok(Type::None)
 }
 
-/// `tfree_to_aic` / `tfree_to_aiv(tile, *, split=None, id=None)`: a statement on pipe `id`.
-fn tfree(a: &dyn Args) -> Result<Type, String> {
+/// `tpush_to_aic(tile, *, split, id=None)` and `tfree_to_aic` / `tfree_to_aiv(tile, *,
+/// split=None, id=None)`: a statement on pipe `id`.
+fn tile_on_pipe(a: &dyn Args) -> Result<Type, String> {
     pipe_id(a, 2)?;
     Ok(Type::None)
 }
@@ -5473,7 +5468,7 @@ ops! {
     SystemAivInitializePipe = "system.aiv_initialize_pipe", System, ["pl.system.aiv_initialize_pipe", "pl.aiv_initialize_pipe"], None,
         PIPE_INIT, initialize_pipe, false, OpKind::CrossCore;
     TileTpushToAic = "tile.tpush_to_aic", Tile, ["pl.system.tpush_to_aic", "pl.tpush_to_aic", "pl.tile.tpush_to_aic"], None,
-        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::Id, K::Int)], tpush_to_aic, false, OpKind::CrossCore;
+        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::Id, K::Int)], tile_on_pipe, false, OpKind::CrossCore;
     TileTpushToAiv = "tile.tpush_to_aiv", Tile, ["pl.system.tpush_to_aiv", "pl.tpush_to_aiv", "pl.tile.tpush_to_aiv"], None,
         &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::LaneStride, K::Int), opt(P::Id, K::Int)], tpush_to_aiv, false, OpKind::CrossCore;
     TileTpopFromAic = "tile.tpop_from_aic", Tile, ["pl.system.tpop_from_aic", "pl.tpop_from_aic", "pl.tile.tpop_from_aic"], None,
@@ -5481,8 +5476,8 @@ ops! {
         tpop_from_aic, false, OpKind::CrossCore;
     TileTpopFromAiv = "tile.tpop_from_aiv", Tile, ["pl.system.tpop_from_aiv", "pl.tpop_from_aiv", "pl.tile.tpop_from_aiv"], None,
         &[opt(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Split, K::Int), opt(P::Id, K::Int)], tpop_from_aiv, false, OpKind::CrossCore;
-    SystemTfreeToAic = "system.tfree_to_aic", System, ["pl.system.tfree_to_aic", "pl.tfree_to_aic"], None, TFREE, tfree, false, OpKind::CrossCore;
-    SystemTfreeToAiv = "system.tfree_to_aiv", System, ["pl.system.tfree_to_aiv", "pl.tfree_to_aiv"], None, TFREE, tfree, false, OpKind::CrossCore;
+    SystemTfreeToAic = "system.tfree_to_aic", System, ["pl.system.tfree_to_aic", "pl.tfree_to_aic"], None, TFREE, tile_on_pipe, false, OpKind::CrossCore;
+    SystemTfreeToAiv = "system.tfree_to_aiv", System, ["pl.system.tfree_to_aiv", "pl.tfree_to_aiv"], None, TFREE, tile_on_pipe, false, OpKind::CrossCore;
     // asynchronous prefetch (no CPU form)
     // ---- the printed form of PyPTO's memory planning: a buffer whose address `pl.MemRef` names
     TileAlloc = "tile.alloc", Tile, ["pl.tile.alloc"], None,
