@@ -3610,7 +3610,9 @@ fn prefetch_wait(a: &dyn Args) -> Result<Type, String> {
 
 /// `aic_initialize_pipe` / `aiv_initialize_pipe`: `dir_mask=` and `slot_size=` are required
 /// (keyword-only after two optional positional parameters); `slot_num=` and
-/// `local_slot_num=`, when given, are positive (PyPTO's codegen checks).
+/// `local_slot_num=`, when given, are positive (PyPTO's codegen checks). As PTOAS verifies
+/// the frontend pipe set-up: `dir_mask=` is 1 (cube to vector), 2 (vector to cube) or 3
+/// (both), and `local_slot_num=` is at most the pipe's slots ([`pipe_slots`]).
 fn initialize_pipe(a: &dyn Args) -> Result<Type, String> {
     if !(a.present(2) && a.present(3)) {
         return Err("dir_mask= and slot_size= are required".to_string());
@@ -3620,6 +3622,37 @@ fn initialize_pipe(a: &dyn Args) -> Result<Type, String> {
             return Err(format!("{name}= must be positive, got {n}"));
         }
     }
+    pipe_id(a, 6)?;
+    let dir_mask = a.int(2);
+    if let Some(d) = dir_mask.filter(|d| !(1..=3).contains(d)) {
+        return Err(format!("dir_mask= must be 1 (cube to vector), 2 (vector to cube) or 3 (both), got {d}"));
+    }
+    let slots = pipe_slots(dir_mask, a.int(4));
+    if let Some(n) = a.int(5).filter(|&n| n > slots) {
+        return Err(format!("local_slot_num= must be at most the pipe's {slots} slot(s), got {n}"));
+    }
+    Ok(Type::None)
+}
+
+/// `id=` (argument `i`) of a cross-core pipe op, when given, is non-negative (PyPTO's codegen
+/// of the frontend pipe ops, PTOAS's verifier of `*_initialize_pipe`).
+fn pipe_id(a: &dyn Args, i: usize) -> Result<(), String> {
+    match a.int(i).filter(|&n| n < 0) {
+        Some(n) => Err(format!("id= must be non-negative, got {n}")),
+        None => Ok(()),
+    }
+}
+
+/// `tpush_to_aiv(tile, *, split, lane_stride=None, id=None)`: a statement on pipe `id`.
+fn tpush_to_aiv(a: &dyn Args) -> Result<Type, String> {
+    pipe_id(a, 3)?;
+    Ok(Type::None)
+}
+
+/// `tpush_to_aic(tile, *, split, id=None)` and `tfree_to_aic` / `tfree_to_aiv(tile, *,
+/// split=None, id=None)`: a statement on pipe `id`.
+fn tile_on_pipe(a: &dyn Args) -> Result<Type, String> {
+    pipe_id(a, 2)?;
     Ok(Type::None)
 }
 
@@ -3723,10 +3756,12 @@ fn with_memory(ty: Type, memory: MemorySpace) -> Type {
 }
 
 fn tpop_from_aic(a: &dyn Args) -> Result<Type, String> {
+    pipe_id(a, 4)?;
     tpop(a, MemorySpace::Vec)
 }
 
 fn tpop_from_aiv(a: &dyn Args) -> Result<Type, String> {
+    pipe_id(a, 3)?;
     tpop(a, MemorySpace::Mat)
 }
 
@@ -4646,6 +4681,20 @@ fn tile_random(a: &dyn Args) -> Result<Type, String> {
     random_numbers(a, 8, true)
 }
 
+/// `tensor.reinterpret_view(data, dtype, *, shape=None)`: [`reinterpret_view`] of a tensor
+/// in packed row-major (ND or DN) storage: PyPTO refuses a DistributedTensor, an MX-layout
+/// and an NZ-layout source (ops.md §2.2).
+fn tensor_reinterpret_view(a: &dyn Args) -> Result<Type, String> {
+    not_mx(a, 0)?;
+    match a.ty(0) {
+        Some(Type::Tensor { distributed: true, .. }) => Err("a DistributedTensor cannot be reinterpreted".to_string()),
+        Some(Type::Tensor { layout: Layout::Nz, .. }) => {
+            Err("a tensor in the NZ layout has no row-major storage to reinterpret".to_string())
+        }
+        _ => reinterpret_view(a),
+    }
+}
+
 /// `reinterpret_view(data, dtype, *, shape=None)`: the same bytes as `dtype`; without
 /// `shape`, the last extent rescaled by the two widths (it must divide exactly).
 fn reinterpret_view(a: &dyn Args) -> Result<Type, String> {
@@ -5419,16 +5468,16 @@ ops! {
     SystemAivInitializePipe = "system.aiv_initialize_pipe", System, ["pl.system.aiv_initialize_pipe", "pl.aiv_initialize_pipe"], None,
         PIPE_INIT, initialize_pipe, false, OpKind::CrossCore;
     TileTpushToAic = "tile.tpush_to_aic", Tile, ["pl.system.tpush_to_aic", "pl.tpush_to_aic", "pl.tile.tpush_to_aic"], None,
-        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::Id, K::Int)], none, false, OpKind::CrossCore;
+        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::Id, K::Int)], tile_on_pipe, false, OpKind::CrossCore;
     TileTpushToAiv = "tile.tpush_to_aiv", Tile, ["pl.system.tpush_to_aiv", "pl.tpush_to_aiv", "pl.tile.tpush_to_aiv"], None,
-        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::LaneStride, K::Int), opt(P::Id, K::Int)], none, false, OpKind::CrossCore;
+        &[req(P::Tile, K::Tile), req(P::Split, K::Int), opt(P::LaneStride, K::Int), opt(P::Id, K::Int)], tpush_to_aiv, false, OpKind::CrossCore;
     TileTpopFromAic = "tile.tpop_from_aic", Tile, ["pl.system.tpop_from_aic", "pl.tpop_from_aic", "pl.tile.tpop_from_aic"], None,
         &[opt(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Split, K::Int), opt(P::LaneStride, K::Int), opt(P::Id, K::Int)],
         tpop_from_aic, false, OpKind::CrossCore;
     TileTpopFromAiv = "tile.tpop_from_aiv", Tile, ["pl.system.tpop_from_aiv", "pl.tpop_from_aiv", "pl.tile.tpop_from_aiv"], None,
         &[opt(P::Shape, K::Shape), opt(P::Dtype, K::DType), opt(P::Split, K::Int), opt(P::Id, K::Int)], tpop_from_aiv, false, OpKind::CrossCore;
-    SystemTfreeToAic = "system.tfree_to_aic", System, ["pl.system.tfree_to_aic", "pl.tfree_to_aic"], None, TFREE, none, false, OpKind::CrossCore;
-    SystemTfreeToAiv = "system.tfree_to_aiv", System, ["pl.system.tfree_to_aiv", "pl.tfree_to_aiv"], None, TFREE, none, false, OpKind::CrossCore;
+    SystemTfreeToAic = "system.tfree_to_aic", System, ["pl.system.tfree_to_aic", "pl.tfree_to_aic"], None, TFREE, tile_on_pipe, false, OpKind::CrossCore;
+    SystemTfreeToAiv = "system.tfree_to_aiv", System, ["pl.system.tfree_to_aiv", "pl.tfree_to_aiv"], None, TFREE, tile_on_pipe, false, OpKind::CrossCore;
     // asynchronous prefetch (no CPU form)
     // ---- the printed form of PyPTO's memory planning: a buffer whose address `pl.MemRef` names
     TileAlloc = "tile.alloc", Tile, ["pl.tile.alloc"], None,
@@ -5523,7 +5572,7 @@ ops! {
     TileRandom = "tile.random", Tile, ["pl.tile.random"], None, S_RANDOM, tile_random, false, OpKind::Special(Special::Random);
     TensorReinterpretView = "tensor.reinterpret_view", Tensor, ["pl.tensor.reinterpret_view"], Some("reinterpret_view"),
         &[req(P::Data, K::Tensor), req(P::Dtype, K::DType), opt(P::Shape, K::Shape)],
-        reinterpret_view, false, OpKind::Special(Special::ReinterpretView);
+        tensor_reinterpret_view, false, OpKind::Special(Special::ReinterpretView);
     TileReinterpretView = "tile.reinterpret_view", Tile, ["pl.tile.reinterpret_view"], Some("reinterpret_view"),
         &[req(P::Data, K::Tile), req(P::Dtype, K::DType), opt(P::Shape, K::Shape)],
         reinterpret_view, false, OpKind::Special(Special::ReinterpretView);
