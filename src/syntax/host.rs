@@ -29,13 +29,24 @@ pub fn split(
     tokens: &[Token],
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<Token>, Vec<HostItem>, Vec<std::ops::Range<usize>>) {
-    let (pl, pld, jit) = namespace_aliases(src, tokens);
+    split_with(file, src, tokens, &Aliases::of(src, tokens), diags)
+}
+
+/// [`split`] of a run of whole top-level statements of a file (a part of a large file,
+/// `syntax::parallel`), with the aliases of the whole file.
+pub(super) fn split_with(
+    file: FileId,
+    src: &str,
+    tokens: &[Token],
+    aliases: &Aliases<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<Token>, Vec<HostItem>, Vec<std::ops::Range<usize>>) {
     let mut splitter = Splitter {
         file,
         src,
-        pl,
-        pld,
-        jit,
+        pl: &aliases.pl,
+        pld: &aliases.pld,
+        jit: &aliases.jit,
         toks: tokens,
         out: Vec::with_capacity(tokens.len()),
         host: Vec::new(),
@@ -84,11 +95,35 @@ fn is_byte_size(callee: &str) -> bool {
     callee.strip_prefix("pl.").and_then(|rest| rest.strip_suffix(".get_byte")).is_some_and(|d| !d.contains('.'))
 }
 
-/// The names the module binds to `pypto.language`, to `pypto.language.distributed` and to
+/// The names a module binds to `pypto.language`, to `pypto.language.distributed` and to
 /// PyPTO's `jit` decorator, from its import statements, as lowering binds them (`import
 /// pypto.language as p`, `from pypto import language as lang`, `import
 /// pypto.language.distributed as d`, `from pypto.jit.decorator import jit`); `pl` and `pld`
 /// always count, so a module that imports nothing still reads as before.
+pub(super) struct Aliases<'a> {
+    pl: Vec<&'a str>,
+    pld: Vec<&'a str>,
+    jit: Vec<&'a str>,
+}
+
+impl<'a> Aliases<'a> {
+    /// The aliases the import statements among `toks` bind.
+    pub(super) fn of(src: &'a str, toks: &[Token]) -> Self {
+        let (pl, pld, jit) = namespace_aliases(src, toks);
+        Aliases { pl, pld, jit }
+    }
+
+    /// Adds the aliases of a later part of the file.
+    pub(super) fn extend(&mut self, later: Aliases<'a>) {
+        // `pl` and `pld`, first in each, are there already.
+        self.pl.extend(later.pl.into_iter().skip(1));
+        self.pld.extend(later.pld.into_iter().skip(1));
+        self.jit.extend(later.jit);
+    }
+}
+
+/// [`Aliases`]: the names bound to `pypto.language`, to `pypto.language.distributed` and to
+/// PyPTO's `jit` decorator.
 fn namespace_aliases<'a>(src: &'a str, toks: &[Token]) -> (Vec<&'a str>, Vec<&'a str>, Vec<&'a str>) {
     let (mut pl, mut pld, mut jit) = (vec!["pl"], vec!["pld"], Vec::new());
     let text = |i: usize| toks[i].text(src);
@@ -182,12 +217,12 @@ struct Splitter<'a> {
     src: &'a str,
     /// The names `pypto.language` is imported under (`pl`, and any other alias:
     /// `import pypto.language as p`, `from pypto import language as lang`).
-    pl: Vec<&'a str>,
+    pl: &'a [&'a str],
     /// The names `pypto.language.distributed` is imported under (`pld`, ...).
-    pld: Vec<&'a str>,
+    pld: &'a [&'a str],
     /// The names PyPTO's `jit` decorator is imported under (`from pypto.jit.decorator
     /// import jit`): `@jit` and `@jit.incore` are `@pl.jit` and `@pl.jit.incore`.
-    jit: Vec<&'a str>,
+    jit: &'a [&'a str],
     toks: &'a [Token],
     out: Vec<Token>,
     host: Vec<HostItem>,

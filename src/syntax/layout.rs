@@ -140,22 +140,30 @@ pub fn layout_with_breaks(
 ) -> LaidOut {
     let line_start = if src.starts_with('\u{FEFF}') { 3 } else { 0 };
     let mut candidates = Vec::new();
-    let tokens = Layout {
-        file,
-        src,
-        diags,
-        out: Vec::with_capacity(raw.len() + raw.len() / 8 + 4),
-        levels: vec![Level { indentation: Indentation::ZERO, phantom: false }],
-        brackets: Vec::new(),
-        line_start,
-        line: None,
-        block_expected: None,
-        after_error_line: false,
-        depth_reported: false,
-        tabs_reported: false,
-    }
-    .run(raw, breaks, &mut candidates);
+    let tokens = Layout::new(file, src, diags, raw.len(), line_start, src.len() as u32)
+        .run(raw, breaks, &mut candidates)
+        .unwrap_or_default();
     LaidOut { tokens, candidates }
+}
+
+/// The layout of a part of a large file (`syntax::parallel`): `raw` is what
+/// `lexer::lex_part` made from `lo`, the start of a line at column 0 where the layout of
+/// the whole file is at the top level (no bracket open, no logical line begun, no block
+/// expected), up to `hi`. The tokens are those the layout of the whole file makes for the
+/// part, the Dedents that close its blocks included (zero-width at `hi`, as the whole
+/// file's layout makes them before the token at `hi`); `None` when the part does not end
+/// at the top level, after a line that is not a decorator (a bracket or a line still open,
+/// a block expected, a decorator line last), so that `hi` cannot begin the next part.
+pub(super) fn layout_part(
+    file: FileId,
+    src: &str,
+    raw: &[Token],
+    lo: u32,
+    hi: u32,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<Token>> {
+    let line_start = if lo == 0 && src.starts_with('\u{FEFF}') { 3 } else { lo };
+    Layout::new(file, src, diags, raw.len(), line_start, hi).run(raw, &[], &mut Vec::new())
 }
 
 struct Layout<'a> {
@@ -179,10 +187,42 @@ struct Layout<'a> {
     /// E0005 was reported: later ambiguities in the same top-level statement are resolved
     /// silently.
     tabs_reported: bool,
+    /// The offset where the tokens end: the end of the file, or of a part of it.
+    end: u32,
+    /// The last logical line begun at the top level is a decorator (`@...`).
+    top_decorator: bool,
 }
 
-impl Layout<'_> {
-    fn run(mut self, raw: &[Token], breaks: &[u32], candidates: &mut Vec<u32>) -> Vec<Token> {
+impl<'a> Layout<'a> {
+    fn new(
+        file: FileId,
+        src: &'a str,
+        diags: &'a mut Vec<Diagnostic>,
+        raw_len: usize,
+        line_start: u32,
+        end: u32,
+    ) -> Self {
+        Layout {
+            file,
+            src,
+            diags,
+            out: Vec::with_capacity(raw_len + raw_len / 8 + 4),
+            levels: vec![Level { indentation: Indentation::ZERO, phantom: false }],
+            brackets: Vec::new(),
+            line_start,
+            line: None,
+            block_expected: None,
+            after_error_line: false,
+            depth_reported: false,
+            tabs_reported: false,
+            end,
+            top_decorator: false,
+        }
+    }
+
+    /// The laid-out tokens; `None` when the tokens end before the end of the file
+    /// (`layout_part`) and not at the top level after a line that is not a decorator.
+    fn run(mut self, raw: &[Token], breaks: &[u32], candidates: &mut Vec<u32>) -> Option<Vec<Token>> {
         // The last newline dropped inside brackets, while no token has followed it yet.
         let mut joined_newline: Option<Token> = None;
 
@@ -224,8 +264,13 @@ impl Layout<'_> {
             }
         }
 
+        let end = self.end;
+        let top_level = self.brackets.is_empty() && self.line.is_none() && self.block_expected.is_none();
+        let next_may_begin = top_level && !self.top_decorator;
+        if end as usize != self.src.len() && !next_may_begin {
+            return None;
+        }
         // End of file: unclosed brackets, the last line's newline, every open block.
-        let end = self.src.len() as u32;
         let eof = Token::new(Tok::Newline, end, end);
         if !self.brackets.is_empty() {
             self.unclosed();
@@ -240,7 +285,7 @@ impl Layout<'_> {
         for _ in 0..open_blocks {
             self.out.push(Token::new(Tok::Dedent, end, end));
         }
-        self.out
+        Some(self.out)
     }
 
     /// Emits a token of the current logical line (which `start_line` has begun).
@@ -294,6 +339,9 @@ impl Layout<'_> {
             }
         }
         self.indent(tok, indentation, phantom);
+        if self.levels.len() == 1 {
+            self.top_decorator = tok.kind == Tok::At;
+        }
         self.line =
             Some(LogicalLine { first: tok, last: tok, indentation, has_error: false, unterminated_string: false });
         if self.levels.len() > MAX_BLOCK_DEPTH + 1 && !self.depth_reported {

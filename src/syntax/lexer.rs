@@ -29,20 +29,46 @@ const MAX_INITIAL_TOKENS: usize = 1 << 20;
 /// Lexes `src` (which is at most `MAX_FILE_LEN` bytes long). A UTF-8 byte order mark at the
 /// start is skipped. Newlines are kept; layout is the next stage's business.
 pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
+    // Names need checking only where a file has non-ASCII text (one fast pass over it).
+    lex_part(file, src, 0, src.len() as u32, !src.is_ascii(), diags).0
+}
+
+/// Lexes the part of `src` from `lo`, where the lexing of the whole file begins a token or
+/// a run of whitespace, up to `hi`: the tokens the lexing of the whole file makes there,
+/// and whether the whole file's lexing begins a token at `hi` too (or ends there), so that
+/// the next part can be lexed from `hi` (a part of a large file lexed on a thread of its
+/// own, `syntax::parallel`). Lexing stops at the first token that ends past `hi`: one that
+/// begins before `hi` (a triple-quoted string across it) or after it (whitespace skipped
+/// across it) means that `hi` is not where a token begins. `check_names`: the file has
+/// non-ASCII text.
+pub(super) fn lex_part(
+    file: FileId,
+    src: &str,
+    lo: u32,
+    hi: u32,
+    check_names: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<Token>, bool) {
     let mut lexer = Tok::lexer(src);
-    if src.starts_with('\u{FEFF}') {
+    if lo > 0 {
+        lexer.bump(lo as usize);
+    } else if src.starts_with('\u{FEFF}') {
         lexer.bump('\u{FEFF}'.len_utf8());
     }
     // A typical file has one token per four to five bytes; the first guess is capped, so
     // that a huge file of comments, one string or NUL bytes allocates what it needs only.
-    let mut tokens = Vec::with_capacity((src.len() / 4).min(MAX_INITIAL_TOKENS) + 16);
+    let mut tokens = Vec::with_capacity(((hi - lo) as usize / 4).min(MAX_INITIAL_TOKENS) + 16);
     // A run of adjacent invalid characters is reported once.
     let mut invalid_run: Option<Span> = None;
-    // Names need checking only where a file has non-ASCII text (one fast pass over it).
-    let check_names = !src.is_ascii();
+    // Lexing ends at `hi` when `hi` is the end of the file.
+    let mut at_boundary = hi as usize == src.len();
     while let Some(result) = lexer.next() {
         let range = lexer.span();
         let span = Span::new(range.start as u32, range.end as u32);
+        if span.hi > hi {
+            at_boundary = span.lo == hi;
+            break;
+        }
         match result {
             Ok(kind) => {
                 flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
@@ -90,7 +116,7 @@ pub fn lex(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
         }
     }
     flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
-    tokens
+    (tokens, at_boundary)
 }
 
 /// A name with a character Python refuses in identifiers (a zero-width joiner), or whose

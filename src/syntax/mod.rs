@@ -57,26 +57,23 @@ pub fn tokens(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token
 /// line treated as one, and parsed again: valid code is never read this way, and a
 /// forgotten `)` costs one error instead of hiding the rest of the file.
 pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<Diagnostic>) -> Ast {
-    let raw = lexer::lex(file, src, diags);
     let ascii = src.is_ascii();
+    // A large file is lexed, laid out, split and parsed in parts in parallel when it has
+    // no errors; the serial front end gives the same result, and reports the errors.
+    if let Some(front) = parallel::front(file, src, ascii, interner) {
+        let parallel::Front { mut ast, checked, host, host_tokens, notes } = front;
+        ast.host = host;
+        diags.extend(notes);
+        finish(file, src, ascii, interner, &mut ast, checked, &host_tokens, diags);
+        return ast;
+    }
+    let raw = lexer::lex(file, src, diags);
     let mut breaks: Vec<u32> = Vec::new();
     loop {
         let mut attempt = Vec::new();
         let laid = layout::layout_with_breaks(file, src, &raw, &mut attempt, &breaks);
         let (dsl, host, ranges) = host::split(file, src, &laid.tokens, &mut attempt);
-        // The host functions, main guards and simple statements, kept to be parsed once the
-        // module is.
-        let host_tokens: Vec<Vec<Token>> = host
-            .iter()
-            .zip(&ranges)
-            .map(|(item, range)| match item.kind {
-                ast::HostKind::Function
-                | ast::HostKind::MainGuard
-                | ast::HostKind::Assignment
-                | ast::HostKind::Statement => laid.tokens[range.clone()].to_vec(),
-                _ => Vec::new(),
-            })
-            .collect();
+        let host_tokens = host_tokens(&host, &ranges, &laid.tokens);
         drop(laid.tokens);
         let mut builder = Builder { file, src, interner, ast: Ast::default(), diags: Vec::new(), ascii };
         // A large file without errors so far is parsed in parts in parallel; the serial
@@ -106,13 +103,45 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         ast.host = host;
         diags.extend(attempt);
         diags.extend(builder.diags);
-        if !checked {
-            limits::check(file, &mut ast, diags);
-            ast.role_body_checks = restrict::check(file, src, &ast, diags);
-        }
-        parse_host(file, src, ascii, interner, &mut ast, &host_tokens, diags);
+        finish(file, src, ascii, interner, &mut ast, checked, &host_tokens, diags);
         return ast;
     }
+}
+
+/// The host functions, main guards and simple statements among the host items (their
+/// laid-out tokens, one list per host item; empty for the others), kept to be parsed once
+/// the module is.
+fn host_tokens(host: &[ast::HostItem], ranges: &[std::ops::Range<usize>], laid: &[Token]) -> Vec<Vec<Token>> {
+    host.iter()
+        .zip(ranges)
+        .map(|(item, range)| match item.kind {
+            ast::HostKind::Function
+            | ast::HostKind::MainGuard
+            | ast::HostKind::Assignment
+            | ast::HostKind::Statement => laid[range.clone()].to_vec(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// The checks of the parsed module (`limits`, `restrict`), unless they ran on its parts
+/// and found nothing (`checked`), then the parse of the host items.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    file: FileId,
+    src: &str,
+    ascii: bool,
+    interner: &mut Interner,
+    ast: &mut Ast,
+    checked: bool,
+    host_tokens: &[Vec<Token>],
+    diags: &mut Vec<Diagnostic>,
+) {
+    if !checked {
+        limits::check(file, ast, diags);
+        ast.role_body_checks = restrict::check(file, src, ast, diags);
+    }
+    parse_host(file, src, ascii, interner, ast, host_tokens, diags);
 }
 
 /// Parses the host functions, main guards and simple statements (their tokens, one list per host item; empty

@@ -1,21 +1,35 @@
-//! A large file's top-level definitions parsed in parallel (rayon), then joined into the
-//! one tree the parse of the whole file makes, node for node and name for name.
+//! A large file's front end run in parts in parallel (rayon), then joined into the one
+//! tree, host items and notes the front end of the whole file makes, node for node and
+//! name for name.
 //!
-//! The laid-out tokens are cut before a top-level `@`, `def` or `class` that begins a new
-//! statement (not one after a decorator line), so each part is a run of whole top-level
-//! statements, parsed as a module of its own with names interned into an interner of its
-//! own. The parts are joined in source order: each part's names are interned into the
-//! file's interner in the order the part first met them (which is the order the parse of
-//! the whole file interns them), and its expression and statement ids are moved past the
-//! parts before it (the whole file's parse allocates the parts' nodes one part after the
-//! other). A part that has an error token, a syntax error or an error recovery gives the
-//! file back to the serial parse, which reports the errors as always.
+//! [`front`]: the text is cut before lines that begin at column 0 with `@`, `def` or
+//! `class` (not after a decorator line); each part is lexed, laid out, split from its host
+//! code and parsed on a thread of its own, with the import aliases of the whole file
+//! (gathered between the layout and the split). A cut is speculative: it is kept when the
+//! lexing of the part before ends there at a token (not inside a triple-quoted string) and
+//! its layout ends at the top level (no bracket or line open, no block expected, no
+//! decorator last); otherwise, or when a part has a diagnostic other than a note, the file
+//! goes to the serial front end, which reports the errors as always.
+//!
+//! [`parse`], used by the serial front end on a file without errors so far: the laid-out
+//! tokens are cut before a top-level `@`, `def` or `class` that begins a new statement
+//! (not one after a decorator line), so each part is a run of whole top-level statements.
+//!
+//! Either way each part is parsed as a module of its own with names interned into an
+//! interner of its own. The parts are joined in source order: each part's names are
+//! interned into the file's interner in the order the part first met them (which is the
+//! order the parse of the whole file interns them), and its expression and statement ids
+//! are moved past the parts before it (the whole file's parse allocates the parts' nodes
+//! one part after the other). A part that has an error token, a syntax error or an error
+//! recovery gives the file back to the serial parse, which reports the errors as always.
 
 use super::ast::*;
 use super::builder::Builder;
 use super::grammar;
-use super::lexer::Token;
+use super::host::{self, Aliases};
+use super::lexer::{self, Token};
 use super::token::Tok;
+use crate::diag::Diagnostic;
 use crate::intern::{Interner, Symbol};
 use crate::source::FileId;
 use rayon::prelude::*;
@@ -25,6 +39,10 @@ use rayon::prelude::*;
 const MIN_TOKENS: usize = 16_384;
 /// The least number of tokens of a part.
 const MIN_PART: usize = 4_096;
+/// Files shorter than this are lexed and laid out serially (about `MIN_TOKENS` tokens).
+const MIN_BYTES: usize = 64 << 10;
+/// The least length of a part of the text (about `MIN_PART` tokens).
+const MIN_PART_BYTES: usize = 16 << 10;
 
 /// One part parsed on its own.
 struct Part {
@@ -32,6 +50,127 @@ struct Part {
     names: Interner,
     /// The `limits` and `restrict` checks found nothing in it.
     checked: bool,
+}
+
+/// The front end's result for a file made in parts ([`front`]).
+pub(super) struct Front {
+    pub ast: Ast,
+    /// The `limits` and `restrict` checks ran on the parts and found nothing.
+    pub checked: bool,
+    pub host: Vec<HostItem>,
+    /// The laid-out tokens of each host item to be parsed after the module (see
+    /// `syntax::host_tokens`).
+    pub host_tokens: Vec<Vec<Token>>,
+    /// The host splitter's notes, in source order.
+    pub notes: Vec<Diagnostic>,
+}
+
+/// The length of the parts of a text of `len` bytes on `threads` threads.
+fn part_size(len: usize, threads: usize) -> usize {
+    (len / (threads * 4)).max(MIN_PART_BYTES)
+}
+
+/// The front end of `src` (lexing, layout, host split, parse, and the `limits` and
+/// `restrict` checks) run in parts in parallel: what the serial front end makes, or `None`
+/// when the file is small, there is one thread, a cut turns out not to be between two
+/// top-level statements, or a part has a diagnostic other than a host note (the caller
+/// runs the serial front end then). Nothing is interned unless the result is returned.
+pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interner) -> Option<Front> {
+    let threads = rayon::current_num_threads();
+    if threads < 2 || src.len() < MIN_BYTES {
+        return None;
+    }
+    let cuts = text_cuts(src, part_size(src.len(), threads));
+    if cuts.len() < 2 {
+        return None;
+    }
+    let end = |k: usize| cuts.get(k + 1).copied().unwrap_or(src.len() as u32);
+    let laid: Vec<(Vec<Token>, Aliases)> = (0..cuts.len())
+        .into_par_iter()
+        .map(|k| {
+            let mut diags = Vec::new();
+            let (raw, at_token) = lexer::lex_part(file, src, cuts[k], end(k), !ascii, &mut diags);
+            if !at_token || !diags.is_empty() {
+                return None;
+            }
+            let tokens = super::layout::layout_part(file, src, &raw, cuts[k], end(k), &mut diags)?;
+            let aliases = Aliases::of(src, &tokens);
+            diags.is_empty().then_some((tokens, aliases))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let (laid, mut parts_aliases): (Vec<Vec<Token>>, Vec<Aliases>) = laid.into_iter().unzip();
+    let mut aliases = parts_aliases.remove(0);
+    parts_aliases.into_iter().for_each(|later| aliases.extend(later));
+    // Each part's tree, and its host items and notes (in a `Front` of its own).
+    let parts: Vec<(Part, Front)> = laid
+        .into_par_iter()
+        .map(|tokens| {
+            let mut notes = Vec::new();
+            let (dsl, host, ranges) = host::split_with(file, src, &tokens, &aliases, &mut notes);
+            if notes.iter().any(Diagnostic::is_error) {
+                return None;
+            }
+            let host_tokens = super::host_tokens(&host, &ranges, &tokens);
+            drop(tokens);
+            let part = parse_part(file, src, ascii, &dsl)?;
+            Some((part, Front { ast: Ast::default(), checked: true, host, host_tokens, notes }))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let mut front =
+        Front { ast: Ast::default(), checked: true, host: Vec::new(), host_tokens: Vec::new(), notes: Vec::new() };
+    let mut asts = Vec::with_capacity(parts.len());
+    for (part, mut each) in parts {
+        asts.push(part);
+        front.host.append(&mut each.host);
+        front.host_tokens.append(&mut each.host_tokens);
+        front.notes.append(&mut each.notes);
+    }
+    (front.ast, front.checked) = join(asts, interner);
+    Some(front)
+}
+
+/// Where the parts of the text begin (the first at 0): at the first line at or after each
+/// `size` bytes from the last cut that begins at column 0 with `@`, `def` or `class`, and
+/// whose last line before beginning at column 0 (blank and comment lines aside) begins
+/// neither with `@` nor with a closing bracket (the end of a decorator over several lines).
+/// Such a line may still be inside a bracket or a string: [`front`] checks.
+fn text_cuts(src: &str, size: usize) -> Vec<u32> {
+    let bytes = src.as_bytes();
+    let mut cuts = vec![0u32];
+    let mut from = size;
+    while from < bytes.len() {
+        let next = memchr::memchr_iter(b'\n', &bytes[from..])
+            .map(|i| from + i + 1)
+            .find(|&line| begins_definition(bytes, line));
+        let Some(at) = next else { break };
+        cuts.push(at as u32);
+        from = at + size;
+    }
+    cuts
+}
+
+/// Whether the line at `line` begins a top-level definition not after a decorator line.
+fn begins_definition(bytes: &[u8], line: usize) -> bool {
+    let rest = &bytes[line..];
+    let keyword = |kw: &[u8]| rest.starts_with(kw) && matches!(rest.get(kw.len()), Some(b' ' | b'\t'));
+    (rest.first() == Some(&b'@') || keyword(b"def") || keyword(b"class")) && !after_decorator(bytes, line)
+}
+
+/// Whether the last line before `line` (a line start after a `\n`) that begins at column 0
+/// with neither a comment nor a line break begins with `@` or a closing bracket.
+fn after_decorator(bytes: &[u8], line: usize) -> bool {
+    let mut end = line - 1;
+    loop {
+        let start = memchr::memrchr(b'\n', &bytes[..end]).map_or(0, |i| i + 1);
+        match bytes[start..end].first() {
+            None | Some(b' ' | b'\t' | b'\r' | b'\x0C' | b'#') => {}
+            Some(&first) => return matches!(first, b'@' | b')' | b']' | b'}'),
+        }
+        if start == 0 {
+            return false;
+        }
+        end = start - 1;
+    }
 }
 
 /// The tree of `dsl` (the file's pl tokens after layout, host code set aside), parsed in
@@ -56,10 +195,16 @@ pub(super) fn parse(
     if cuts.len() < 2 {
         return None;
     }
-    let mut parts: Vec<Part> = (0..cuts.len())
+    let parts: Vec<Part> = (0..cuts.len())
         .into_par_iter()
         .map(|k| parse_part(file, src, ascii, &dsl[cuts[k]..cuts.get(k + 1).copied().unwrap_or(dsl.len())]))
         .collect::<Option<Vec<Part>>>()?;
+    Some(join(parts, interner))
+}
+
+/// The parts' trees joined into one, in source order, their names interned into
+/// `interner`; and whether the checks found nothing in any part.
+fn join(mut parts: Vec<Part>, interner: &mut Interner) -> (Ast, bool) {
     // Each part's offsets and names, in source order.
     let mut shifts = Vec::with_capacity(parts.len());
     let (mut exprs, mut stmts) = (0u32, 0u32);
@@ -78,7 +223,7 @@ pub(super) fn parse(
         ast.stmts.append(&mut part.ast.stmts);
         ast.body.append(&mut part.ast.body);
     }
-    Some((ast, checked))
+    (ast, checked)
 }
 
 /// Where the parts begin (the first at 0): before a top-level `@`, `def` or `class` that
@@ -427,6 +572,10 @@ def g_{i}(u):
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("a thread pool");
         assert!(pool.install(|| cuts(&dsl, MIN_PART).len() > 4
             && parse(FileId(0), &src, src.is_ascii(), &dsl, &mut Interner::new()).is_some()));
+        // So was the whole front end.
+        assert!(text_cuts(&src, part_size(src.len(), 4)).len() > 4);
+        assert!(pool.install(|| front(FileId(0), &src, true, &mut Interner::new()).is_some()));
+        assert!(serial_diags.iter().any(|d| d.code == crate::diag::Code::N0001));
         assert!(serial.exprs.len() > 10_000);
         assert!(serial.exprs == par.exprs);
         assert!(serial.stmts == par.stmts);
@@ -487,5 +636,90 @@ def g_{i}(u):
         assert!(!serial_diags.is_empty());
         assert_eq!(format!("{serial_diags:?}"), format!("{par_diags:?}"));
         assert!(serial.stmts == par.stmts);
+    }
+
+    /// The laid-out tokens of the parts, one after the other, are those of the whole file.
+    #[test]
+    fn the_parts_lex_and_lay_out_as_the_whole_file() {
+        let src = program(150);
+        let cuts = text_cuts(&src, part_size(src.len(), 4));
+        assert!(cuts.len() > 4);
+        let mut joined = Vec::new();
+        for (k, &lo) in cuts.iter().enumerate() {
+            let hi = cuts.get(k + 1).copied().unwrap_or(src.len() as u32);
+            let mut diags = Vec::new();
+            let (raw, at_token) = lexer::lex_part(FileId(0), &src, lo, hi, false, &mut diags);
+            assert!(at_token);
+            joined.extend(super::super::layout::layout_part(FileId(0), &src, &raw, lo, hi, &mut diags).expect("a cut"));
+            assert!(diags.is_empty());
+        }
+        let mut diags = Vec::new();
+        assert_eq!(joined, super::super::tokens(FileId(0), &src, &mut diags));
+    }
+
+    /// The result of the front end of `src` on one thread and on four, and whether the
+    /// front end in parts gave it on four.
+    fn both(src: &str) -> bool {
+        let (serial, serial_names, serial_diags) = parse_with(1, src);
+        let (par, par_names, par_diags) = parse_with(4, src);
+        assert!(serial.exprs == par.exprs && serial.stmts == par.stmts && serial.body == par.body);
+        assert_eq!(serial.host, par.host);
+        assert_eq!(serial_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
+        assert_eq!(format!("{serial_diags:?}"), format!("{par_diags:?}"));
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("a thread pool");
+        pool.install(|| front(FileId(0), src, src.is_ascii(), &mut Interner::new()).is_some())
+    }
+
+    /// `src` with `text` inserted before the `@` of the `copy`th function.
+    fn before_copy(src: &str, copy: usize, text: &str) -> String {
+        let at = src.find(&format!("\n@pl.jit\ndef e_{copy}(")).expect("the copy") + 1;
+        format!("{}{text}{}", &src[..at], &src[at..])
+    }
+
+    #[test]
+    fn errors_in_a_part_are_reported_as_by_the_serial_front_end() {
+        let src = clean_program(400, "x = a");
+        assert!(both(&src));
+        // A lexing error, a dedent to no enclosing block (layout).
+        for bad in ["x = a $ b", "if a:\n        x = 1\n      y = 2"] {
+            let src = clean_program(400, bad);
+            let (_, _, diags) = parse_with(1, &src);
+            assert!(diags.iter().any(Diagnostic::is_error), "{bad}");
+            assert!(!both(&src), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_cut_inside_a_bracket_or_a_line_gives_the_serial_result() {
+        // A bracket left open before every function: each `@` line is inside it (E0007 at
+        // the `def` that follows).
+        let mut src = clean_program(400, "x = a");
+        for copy in 1..400 {
+            src = before_copy(&src, copy, "X = (1,\n");
+        }
+        let (_, _, diags) = parse_with(1, &src);
+        assert!(diags.iter().any(|d| d.code == crate::diag::Code::E0007));
+        assert!(!both(&src));
+        // A backslash continuation: `Y = a @pl.jit` (valid: host code), then `def`.
+        let mut src = clean_program(400, "x = a");
+        for copy in 1..400 {
+            src = before_copy(&src, copy, "Y = a \\\n");
+        }
+        let (_, _, diags) = parse_with(1, &src);
+        assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+        assert!(!both(&src));
+    }
+
+    #[test]
+    fn a_cut_inside_a_triple_quoted_string_gives_the_serial_result() {
+        let src = clean_program(400, "x = a");
+        let inner = "@pl.jit\ndef s(a: pl.Tensor):\n    return a\n\n".repeat(src.len() / 64);
+        let src = before_copy(&src, 200, &format!("DOC = \"\"\"\n{inner}\"\"\"\n"));
+        let string = src.find("DOC = ").expect("the string") as u32;
+        let string_end = src.rfind("\"\"\"").expect("its end") as u32;
+        assert!(text_cuts(&src, part_size(src.len(), 4)).iter().any(|&c| string < c && c < string_end));
+        let (_, _, diags) = parse_with(1, &src);
+        assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+        assert!(!both(&src));
     }
 }
