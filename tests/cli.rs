@@ -343,6 +343,40 @@ fn compile_errors_name_their_place() {
         ["tests/emit/e0610_submit_of_opaque.pl:22:23: error[E0610]: `tiled` is an Opaque function: plc cannot launch it, as it has no pass that makes it a kernel (PyPTO's AutoTile); write it as an InCore function, or its body in a `pl.at(level=pl.Level.CORE_GROUP)` region"],
         "{err}"
     );
+    // Issue 11: the tensor layouts the C++ has no form for, each named at its op (as
+    // `plc run` names them, tests/runs/layouts_without_cpu_form.run).
+    let file = "tests/runs/layouts_without_cpu_form.pl";
+    for (entry, at) in [("nz_weight", "18:9"), ("mx_scales", "31:9"), ("reshape_dn", "51:5"), ("reshape_to_dn", "67:5")]
+    {
+        let err = compile_error(&[file, "--entry", entry]);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with(&format!("{file}:{at}: error[E0601]: ")), "{err}");
+    }
+    let err = compile_error(&[file, "--entry", "nz_weight", "--target", "a2a3sim", "--kernels", "pto-isa"]);
+    assert!(err.starts_with(&format!("{file}:18:9: error[E0620]: `pl.load` (a tensor in the NZ layout")), "{err}");
+    // A DN view handed to a kernel's ND parameter: one E0601 at the launch.
+    let err = compile_error(&["tests/runs/tensor_as_layout.pl", "--entry", "dn_for_nd"]);
+    assert_eq!(
+        err.lines().collect::<Vec<_>>(),
+        ["tests/runs/tensor_as_layout.pl:79:15: error[E0601]: this launch of `first_of_plain` has no CPU form: a DN tensor handed to an ND parameter: the kernel would read the storage row-major from the view's start, not the transposed values; declare the parameter DN (pl.TensorView(stride=..., layout=pl.TensorLayout.DN)) or pass the ND tensor"],
+        "{err}"
+    );
+    // The PTO-ISA kernels address a tensor through its strides: a DN parameter is refused.
+    let err = compile_error(&[
+        "tests/runs/tensor_as_layout.pl",
+        "--entry",
+        "main",
+        "--target",
+        "a2a3sim",
+        "--kernels",
+        "pto-isa",
+    ]);
+    assert!(
+        err.starts_with(
+            "tests/runs/tensor_as_layout.pl:24:9: error[E0620]: a DN tensor parameter has no PTO-ISA form yet"
+        ),
+        "{err}"
+    );
     // Issue 15, item 15: the runtime's limits of a task, at compile time.
     let err = compile_error(&["tests/emit/e0618_too_many_task_arguments.pl"]);
     let lines: Vec<&str> = err.lines().collect();

@@ -363,6 +363,13 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
         Runnable { file: "tests/runs/orchestration_tuple_unpack", entry: "main", args: &["a=[1,2,3,4,5,6,7,8]"] },
         // A 2-D tile stored into a 3-D window of as many elements (FlattenTileNdTo2D's form).
         Runnable { file: "tests/runs/flattened_tile_store", entry: "main", args: &[] },
+        // `as_layout`/layout views flip only a layout the source lacks; a kernel reads a DN
+        // parameter column-major from the view's start (`plc::as_dn_packed`).
+        Runnable {
+            file: "tests/runs/tensor_as_layout",
+            entry: "main",
+            args: &["a=[1,2,3,4,5,6,7,8]", "b=[1,2,3,4,5,6,7,8]"],
+        },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

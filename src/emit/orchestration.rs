@@ -1101,6 +1101,26 @@ impl<'a> Emitter<'a> {
             }
             return;
         }
+        // A kernel reads a tensor parameter in its declared layout from the view's start
+        // (`Layout::param_refuses`; the kernel's wrapper re-views a DN parameter).
+        if !is_graph {
+            let refused = callee_fn.params.iter().zip(&args).find_map(|(p, a)| {
+                let a = (*a)?;
+                if matches!(self.p.expr(a).kind, ExprKind::Var(v) if self.refused.contains(&v)) {
+                    return None;
+                }
+                let want = self.p.types.get(self.p.var(p.var).ty).layout()?;
+                want.param_refuses(self.p.ty(a).layout()?)
+            });
+            if let Some(why) = refused {
+                self.error(Code::E0601, loc, format!("this launch of `{gname}` has no CPU form: {why}"));
+                if let Some(v) = result {
+                    self.refused.insert(v);
+                    self.names_of.insert(v, "0".to_string());
+                }
+                return;
+            }
+        }
         let n = self.task;
         self.task += 1;
         // The lines written for every task are pushed in pieces, not formatted.
@@ -1402,6 +1422,14 @@ impl<'a> Emitter<'a> {
             OpKind::Special(special) if def.level != OpLevel::Tile => special,
             _ => return self.misplaced(op, loc),
         };
+        let given = |p: Param| def.arg(args, p).is_some_and(|e| !matches!(self.p.expr(e).kind, ExprKind::None));
+        let arg_type = |i: usize| args.get(i).copied().flatten().map(|e| self.p.ty(e));
+        if let Some(why) = def.no_cpu_form_of_layouts(given, arg_type, self.p.types.get(self.p.var(var).ty)) {
+            let m = format!("`{}` has no form in the C++ backend ({why})", def.print_name());
+            // Reported once: a launch taking the value is no error of its own.
+            self.refused.insert(var);
+            return self.error(Code::E0601, loc, m);
+        }
         let arg = |p: Param| def.arg(args, p);
         match special {
             Special::CreateTensor => self.create_tensor(var, args, loc),
@@ -1568,14 +1596,16 @@ impl<'a> Emitter<'a> {
         let Some(src) = args.first().copied().flatten() else { return };
         let src = self.expr(src);
         if op.def().arg(args, Param::Shape).is_none() {
-            // `pl.tensor.view(t, layout=...)` without a shape: the same tensor, its last
-            // two axes swapped for `layout=DN` (see the op's type rule).
-            let dn = matches!(
+            // `pl.tensor.view(t, layout=...)` without a shape, `pl.tensor.as_layout`: the
+            // same tensor, its last two axes swapped when the layout flips the source's
+            // (see the op's type rule), as PyPTO's orchestration codegen lowers it.
+            let source = args.first().copied().flatten().and_then(|e| self.p.ty(e).layout()).unwrap_or(Layout::Nd);
+            let flips = matches!(
                 op.def().arg(args, Param::Layout).map(|e| &self.p.expr(e).kind),
-                Some(ExprKind::Enum(EnumValue::Layout(Layout::Dn)))
+                Some(ExprKind::Enum(EnumValue::Layout(l))) if source.flips_to(*l)
             );
             let v = self.define(var);
-            if dn {
+            if flips {
                 self.line_fmt(format_args!("ChipTensor {v} = {src}.transpose({src}.ndims - 2, {src}.ndims - 1);"));
             } else {
                 self.line_fmt(format_args!("ChipTensor {v} = {src};"));

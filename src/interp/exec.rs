@@ -15,8 +15,8 @@ use crate::intern::{Interner, Symbol};
 use crate::ir::arith::{self, Scalar};
 use crate::ir::ops::Op;
 use crate::ir::{
-    ArgDir, BinOp, Block, Callee, Direction, Expr, ExprId, ExprKind, FuncKind, Function, IfStmt, IterArg, Loc, Program,
-    ScopeKind, StmtId, StmtKind, UnOp, VarId,
+    ArgDir, BinOp, Block, Callee, Direction, Expr, ExprId, ExprKind, FuncKind, Function, IfStmt, IterArg, Layout, Loc,
+    Program, ScopeKind, StmtId, StmtKind, Type, UnOp, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
@@ -478,8 +478,20 @@ impl<'a> Interp<'a> {
             let message = format!("this form of `{}` has no semantics in the interpreter: {why}", def.spellings[0]);
             return Err(Fault { code: Code::E0803, message, loc: e.loc });
         }
+        let program = self.program;
+        let arg_ids: &[Option<ExprId>] = match &e.kind {
+            ExprKind::Call { args, .. } => args,
+            _ => &[],
+        };
+        let arg_type = |i: usize| arg_ids.get(i).copied().flatten().map(|a| program.types.get(program.expr(a).ty));
+        if let Some(why) = def.no_cpu_form_of_layouts(given, arg_type, result_type) {
+            let message = format!("this form of `{}` has no semantics in the interpreter: {why}", def.spellings[0]);
+            return Err(Fault { code: Code::E0803, message, loc: e.loc });
+        }
+        // The layout of the tensor an op views (values carry no layout, their types do).
+        let source_layout = arg_type(0).and_then(Type::layout).unwrap_or(Layout::Nd);
         let no_cpu_form = no_cpu_form.is_some();
-        let value = ops::call(self, op, values, result).map_err(|message| {
+        let value = ops::call(self, op, values, result, source_layout).map_err(|message| {
             // An op the interpreter cannot run at all, or a failure of this call.
             let code = if no_cpu_form { Code::E0803 } else { Code::E0801 };
             Fault { code, message, loc: e.loc }
@@ -642,14 +654,32 @@ impl<'a> Interp<'a> {
             ));
         }
         let mut bound = Vec::with_capacity(args.len());
-        for (p, value) in func.params.iter().zip(args) {
+        let kernel = func.decl.kind.is_device_kernel();
+        for (k, (p, value)) in func.params.iter().zip(args).enumerate() {
             let ty = program.types.get(program.var(p.var).ty);
+            // A kernel reads a tensor parameter in its declared layout from the view's start
+            // (`Layout::param_refuses`; the C++ wrapper's `plc::as_dn_packed`).
+            let arg_layout =
+                arg_exprs.get(k).copied().flatten().and_then(|a| program.types.get(program.expr(a).ty).layout());
+            if let (true, Some(want), Some(got)) = (kernel, ty.layout(), arg_layout) {
+                if let Some(why) = want.param_refuses(got) {
+                    let message = format!(
+                        "this call of `{}` has no semantics in the interpreter (argument {}): {why}",
+                        self.names.get(name),
+                        k + 1
+                    );
+                    return Err(Fault { code: Code::E0803, message, loc });
+                }
+            }
             // A scalar takes the parameter's kind, as the generated C++ converts it; an
             // Inline function's parameter is the argument itself, as splicing makes it.
             let inline = func.decl.kind == FuncKind::Inline;
             bound.push(match (ty, value) {
                 (crate::ir::Type::Scalar(d), Value::Int(i)) if d.is_float() && !inline => Value::Float(i as f64),
                 (crate::ir::Type::Scalar(d), Value::Float(f)) if d.is_int() && !inline => Value::Int(f as i64),
+                (Type::Tensor { layout: Layout::Dn, .. }, Value::Tensor(t)) if kernel => {
+                    Value::Tensor(t.as_dn_packed())
+                }
                 (_, v) => v,
             });
         }

@@ -317,7 +317,13 @@ fn run_here(
                 if matches!(dir, Direction::Out | Direction::InOut) {
                     outputs.push((name.clone(), tensor.clone(), *dir, program.var(*var).loc));
                 }
-                Value::Tensor(tensor)
+                // A kernel reads the buffer of a DN parameter column-major, as the harness's
+                // kernel wrapper does (`exec`'s calls likewise).
+                if func.decl.kind.is_device_kernel() && ty.layout() == Some(crate::ir::Layout::Dn) {
+                    Value::Tensor(tensor.as_dn_packed())
+                } else {
+                    Value::Tensor(tensor)
+                }
             }
             other => {
                 return Err(arg_error(

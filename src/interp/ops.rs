@@ -25,9 +25,15 @@ type Res<T> = Result<T, String>;
 
 /// Runs one op on evaluated arguments (in the op's parameter order, `None` when absent).
 /// `result` is the dtype of the call's IR type, when it has one.
-pub(super) fn call(it: &mut Interp<'_>, op: Op, args: Vec<Option<Value>>, result: Option<DType>) -> Res<Value> {
+pub(super) fn call(
+    it: &mut Interp<'_>,
+    op: Op,
+    args: Vec<Option<Value>>,
+    result: Option<DType>,
+    source_layout: Layout,
+) -> Res<Value> {
     let def = op.def();
-    let a = Args { def, vals: args, names: it.names() };
+    let a = Args { def, vals: args, names: it.names(), source_layout };
     let value = match def.kind {
         OpKind::Binary(f) => {
             let (x, y) = (a.nth_operand(0)?, a.nth_operand(1)?);
@@ -426,13 +432,18 @@ fn layout(special: Special, a: &Args<'_>) -> Res<Value> {
         }
         Special::View => {
             let t = a.tensor(P::Tensor)?;
+            let flips = match a.at(P::Layout) {
+                Some(Value::Enum(EnumValue::Layout(l))) => a.source_layout.flips_to(*l),
+                _ => false,
+            };
             match a.opt_ints(P::Shape)? {
-                // `layout=DN` alone reads the storage column-major: the last two axes swap.
-                None if matches!(a.at(P::Layout), Some(Value::Enum(EnumValue::Layout(Layout::Dn)))) => {
+                // A layout alone that flips the source's (ND to DN or back) reads the same
+                // storage in the other order: the last two axes swap.
+                None if flips => {
                     let mut t = t;
                     let n = t.rank();
                     if n < 2 {
-                        return Err(format!("pl.tensor.view: a DN view needs 2 dimensions, got {n}"));
+                        return Err(format!("{}: a DN view needs 2 dimensions, got {n}", a.op()));
                     }
                     t.shape.swap(n - 2, n - 1);
                     t.strides.swap(n - 2, n - 1);
@@ -890,6 +901,9 @@ struct Args<'n> {
     def: &'static OpDef,
     vals: Vec<Option<Value>>,
     names: &'n Interner,
+    /// The layout of the first argument's type (ND when it is not a tensor): a value does
+    /// not carry it, and a view flips only a layout its source does not have.
+    source_layout: Layout,
 }
 
 /// An elementwise operand: an array (a tile, or a tensor's elements) or a scalar.
@@ -2989,7 +3003,7 @@ mod tests {
         let mut missing = Vec::new();
         for &op in Op::ALL {
             let args = vec![None; op.def().params.len()];
-            if let Err(message) = call(&mut it, op, args, None) {
+            if let Err(message) = call(&mut it, op, args, None, Layout::Nd) {
                 if message.contains("has no semantics") && op.def().kind.no_cpu_form().is_none() {
                     missing.push(op.def().name);
                 }

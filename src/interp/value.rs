@@ -263,6 +263,23 @@ impl Tensor {
         pos as usize
     }
 
+    /// The view as a kernel's DN tensor parameter reads it: from the same start, with the
+    /// packed DN strides of its shape (the last two axes column-major), as the device makes
+    /// its tensor view from the parameter's declared layout (the C++ `plc::as_dn_packed`).
+    pub fn as_dn_packed(&self) -> Tensor {
+        let n = self.rank();
+        let mut t = self.clone();
+        if n < 2 {
+            return t;
+        }
+        let mut swapped = self.shape.clone();
+        swapped.swap(n - 2, n - 1);
+        let mut strides = contiguous_strides(&swapped);
+        strides.swap(n - 2, n - 1);
+        t.strides = strides;
+        t
+    }
+
     /// Whether the view covers a contiguous row-major run of its buffer.
     pub fn is_contiguous(&self) -> bool {
         let expected = contiguous_strides(&self.shape);

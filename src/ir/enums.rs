@@ -280,6 +280,38 @@ impl Layout {
     pub fn is_mx(self) -> bool {
         matches!(self, Layout::MxAZz | Layout::MxBNn)
     }
+
+    /// Whether reading storage laid out in `self` under `target` swaps the last two axes:
+    /// ND and DN are the two orders of one row-major buffer (an [N, K] ND tensor is the
+    /// [K, N] DN one), so a flip between them is a transpose of the trailing pair and a
+    /// "flip" to the layout the tensor already has is the tensor itself. This is how
+    /// PyPTO lowers `tensor.as_layout` and a layout-only `tensor.view` (an alias when the
+    /// layouts agree, `transpose(n-2, n-1)` otherwise); NZ and the MX layouts never flip.
+    pub fn flips_to(self, target: Layout) -> bool {
+        matches!((self, target), (Layout::Nd, Layout::Dn) | (Layout::Dn, Layout::Nd))
+    }
+
+    /// Whether a tensor in this layout has the plain strided storage plc's CPU runtime
+    /// reads: ND (row-major) or DN (its transpose). NZ keeps fractal blocks of 16 rows and
+    /// the MX layouts blocked scale groups, which neither `plc run` nor the C++ model.
+    pub fn has_cpu_form(self) -> bool {
+        matches!(self, Layout::Nd | Layout::Dn)
+    }
+
+    /// Why a kernel's tensor parameter in this layout, handed a tensor in layout `arg`, has
+    /// no CPU form, when it has none. A kernel reads a tensor parameter from the view's start
+    /// with the packed strides of its declared layout (the runtime hands it only the start
+    /// address): a DN parameter reads any tensor column-major in its last two axes, which
+    /// `plc run` and the C++ model, but an ND parameter handed a DN view (an `as_layout` or
+    /// layout view) reads the storage row-major, not the view's transposed values, and
+    /// plc's CPU kernels read a view through its strides.
+    pub fn param_refuses(self, arg: Layout) -> Option<&'static str> {
+        (self == Layout::Nd && arg == Layout::Dn).then_some(
+            "a DN tensor handed to an ND parameter: the kernel would read the storage row-major from \
+             the view's start, not the transposed values; declare the parameter DN \
+             (pl.TensorView(stride=..., layout=pl.TensorLayout.DN)) or pass the ND tensor",
+        )
+    }
 }
 
 spelled_enum! {

@@ -750,6 +750,51 @@ impl OpDef {
         }
     }
 
+    /// Why this call has no CPU form because of a tensor's layout, when it has none
+    /// (`plc run` stops with E0803, `plc compile` with E0601): `given` says whether the call
+    /// gives a parameter, `arg` is the type of the argument at a position, `result` the
+    /// call's type.
+    ///
+    /// - An NZ or MX-layout tensor read or written by any op but a slice or `dim` (which
+    ///   only cut or measure the view): plc's tensors have strided storage, where NZ keeps
+    ///   fractal blocks and MX blocked scale groups (`Layout::has_cpu_form`).
+    /// - `pl.tensor.view` with a shape of a DN tensor, or with a shape and a layout change:
+    ///   PyPTO's orchestration refuses both too (the runtime's `Tensor::reshape` assumes
+    ///   row-major contiguous storage and has no strided layout view).
+    pub fn no_cpu_form_of_layouts<'t>(
+        &self,
+        given: impl Fn(Param) -> bool,
+        arg: impl Fn(usize) -> Option<&'t Type>,
+        result: &Type,
+    ) -> Option<String> {
+        let layout_at = |i: usize| arg(i).and_then(Type::layout);
+        if !matches!(self.kind, OpKind::Special(Special::Slice | Special::Dim)) {
+            let blocked = (0..self.params.len()).find_map(|i| layout_at(i).filter(|l| !l.has_cpu_form()));
+            if let Some(l) = blocked {
+                let what = if l.is_mx() { "blocked MX scale groups" } else { "fractal blocks of 16 rows" };
+                return Some(format!(
+                    "a tensor in the {l} layout keeps {what}, which plc's row-major CPU tensors do not model"
+                ));
+            }
+        }
+        if self.kind == OpKind::Special(Special::View) && given(Param::Shape) {
+            // The view's layout is the one given, or its source's.
+            let (source, target) = (layout_at(0).unwrap_or(Layout::Nd), result.layout().unwrap_or(Layout::Nd));
+            if source != Layout::Nd || target != Layout::Nd {
+                let what = if source == target {
+                    format!("of a tensor in the {source} layout")
+                } else {
+                    format!("that also changes the layout ({source} to {target})")
+                };
+                return Some(format!(
+                    "a view with a shape= {what}: a reshape needs row-major contiguous storage \
+                     (PyPTO's orchestration refuses it too)"
+                ));
+            }
+        }
+        None
+    }
+
     /// Where parameter `p` stands in the op's argument list, when the op has it.
     pub fn param_index(&self, p: Param) -> Option<usize> {
         self.params.iter().position(|q| q.name == p)
@@ -1848,9 +1893,10 @@ fn tensor_sliced(a: &dyn Args) -> Result<Type, String> {
 /// (PyPTO: "shape or layout required"; NZ and the MX layouts are refused, as the view's
 /// layout and as the source's: a view reinterprets row-major storage, which a fractal or
 /// blocked tensor does not have). With a shape it is a reshape of the same element count;
-/// with only `layout=DN` the last two axes swap (the column-major reading of the source's
-/// storage: an [8, 4] tensor is viewed as [4, 8]); with only `layout=ND` the shape stays.
-/// The view has the layout given, or the source's.
+/// with only a layout the last two axes swap when it flips the source's (`Layout::flips_to`:
+/// `layout=DN` of an ND [8, 4] tensor is [4, 8], `layout=ND` of that DN view [8, 4] again)
+/// and the shape stays when the layouts agree. The view has the layout given, or the
+/// source's.
 fn tensor_view(a: &dyn Args) -> Result<Type, String> {
     let layout = match a.enum_value(3) {
         Some(EnumValue::Layout(l)) => Some(l),
@@ -1883,12 +1929,7 @@ fn tensor_view(a: &dyn Args) -> Result<Type, String> {
             (Some(Layout::Dn), Some(s)) if s.len() < 2 => {
                 return Err(format!("a DN view needs at least 2 dimensions, got {}", s.len()))
             }
-            (Some(Layout::Dn), Some(s)) => {
-                let mut s = s.to_vec();
-                let n = s.len();
-                s.swap(n - 2, n - 1);
-                with_view_shape(ty, s)
-            }
+            (Some(l), Some(s)) if source_layout(ty).flips_to(l) => with_view_shape(ty, trailing_swapped(s)),
             _ => ty.clone(),
         }
     };
@@ -1896,6 +1937,21 @@ fn tensor_view(a: &dyn Args) -> Result<Type, String> {
         Some(l) => with_layout(viewed, l),
         None => viewed,
     })
+}
+
+/// The layout of a tensor type (ND when it does not say).
+fn source_layout(ty: &Type) -> Layout {
+    ty.layout().unwrap_or(Layout::Nd)
+}
+
+/// Extents with the last two swapped (a flip between ND and DN).
+fn trailing_swapped(s: &[Dim]) -> Vec<Dim> {
+    let mut s = s.to_vec();
+    let n = s.len();
+    if n >= 2 {
+        s.swap(n - 2, n - 1);
+    }
+    s
 }
 
 /// A tensor type with another layout; other types unchanged.
@@ -1906,25 +1962,22 @@ fn with_layout(ty: Type, layout: Layout) -> Type {
     }
 }
 
-/// `tensor.as_layout(tensor, layout)`: the source's storage read under `layout`. plc's
-/// tensors are row-major (ND), so ND keeps the type and DN swaps the last two axes, as
-/// PyPTO's flip of an ND source does; NZ and the MX layouts are tile layouts (PyPTO: "NZ
-/// layout is not allowed" on a tensor).
+/// `tensor.as_layout(tensor, layout)`: the source's storage read under `layout`, as PyPTO
+/// deduces it: a flip between ND and DN swaps the last two axes (an ND [N, K] tensor is a
+/// DN [K, N] one, and back), the source's own layout keeps the type (`Layout::flips_to`);
+/// NZ and the MX layouts are tile layouts (PyPTO: "NZ layout is not allowed" on a tensor).
 fn tensor_as_layout(a: &dyn Args) -> Result<Type, String> {
     let ty = a.ty(0).ok_or("missing argument")?;
     let flipped = match a.enum_value(1) {
         Some(EnumValue::Layout(l @ (Layout::Nz | Layout::MxAZz | Layout::MxBNn))) => {
             Err(format!("the {l} layout is not allowed on a tensor (ND or DN)"))
         }
-        Some(EnumValue::Layout(Layout::Dn)) => match ty.shape() {
-            Some(s) if s.len() < 2 => Err(format!("a DN layout needs at least 2 dimensions, got {}", s.len())),
-            Some(s) => {
-                let mut s = s.to_vec();
-                let n = s.len();
-                s.swap(n - 2, n - 1);
-                Ok(with_view_shape(ty, s))
+        Some(EnumValue::Layout(l)) => match ty.shape() {
+            Some(s) if l == Layout::Dn && s.len() < 2 => {
+                Err(format!("a DN layout needs at least 2 dimensions, got {}", s.len()))
             }
-            None => Ok(ty.clone()),
+            Some(s) if source_layout(ty).flips_to(l) => Ok(with_view_shape(ty, trailing_swapped(s))),
+            _ => Ok(ty.clone()),
         },
         _ => Ok(ty.clone()),
     };

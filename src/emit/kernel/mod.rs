@@ -161,8 +161,21 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
     let tensor_count = emitted.param_reprs.iter().filter(|r| !matches!(r, Repr::Scalar(_))).count() + new_results.len();
     let mut scalars = 0;
     let mut call_args = Vec::new();
-    for r in &emitted.param_reprs {
+    // A DN tensor parameter is read from the view's start with its packed DN strides, as
+    // the device reads it (`plc::as_dn_packed`; `interp::exec` does the same).
+    let dn_param = |k: usize| {
+        program
+            .functions
+            .get(&func)
+            .and_then(|f| f.params.get(k))
+            .is_some_and(|p| program.types.get(program.var(p.var).ty).layout() == Some(crate::ir::Layout::Dn))
+    };
+    for (k, r) in emitted.param_reprs.iter().enumerate() {
         match r {
+            Repr::Tensor if dn_param(k) => {
+                call_args.push(format!("plc::as_dn_packed(plc::arg_tensor(args, {tensors}))"));
+                tensors += 1;
+            }
             Repr::Tensor => {
                 call_args.push(format!("plc::arg_tensor(args, {tensors})"));
                 tensors += 1;
@@ -1131,7 +1144,22 @@ impl Emitter<'_> {
                         ));
                         return Err(d);
                     }
-                    t
+                    // The callee reads a tensor parameter in its declared layout from the
+                    // view's start, as the runtime entry's wrapper hands it over.
+                    let want = callee.params.get(k).and_then(|p| self.p.types.get(self.p.var(p.var).ty).layout());
+                    let got = self.p.ty(a).layout();
+                    if let Some(why) = want.zip(got).and_then(|(w, g)| w.param_refuses(g)) {
+                        return Err(self.err(
+                            Code::E0601,
+                            self.loc(a),
+                            format!("this call of `{gname}` has no CPU form: {why}"),
+                        ));
+                    }
+                    if want == Some(crate::ir::Layout::Dn) {
+                        format!("plc::as_dn_packed({t})")
+                    } else {
+                        t
+                    }
                 }
                 Repr::Scalar(t) => self.typed_scalar(a, t)?,
                 _ => return Err(self.err(Code::E0707, loc, "internal error: a parameter of no C++ form".to_string())),

@@ -43,6 +43,12 @@ impl Emitter<'_> {
     /// An op call: its C++ expression and the form of its value.
     pub(super) fn op(&mut self, e: ExprId, op: Op, args: &[Option<ExprId>]) -> Res<(String, Repr)> {
         let c = OpCall { e, op, args, loc: self.loc(e) };
+        let given = |p: P| c.get(p).is_some_and(|x| !matches!(self.p.expr(x).kind, ExprKind::None));
+        let arg_type = |i: usize| args.get(i).copied().flatten().map(|x| self.p.ty(x));
+        if let Some(why) = op.def().no_cpu_form_of_layouts(given, arg_type, self.p.ty(e)) {
+            let name = op.def().print_name();
+            return Err(self.err(Code::E0601, c.loc, format!("`{name}` has no CPU form in the C++ backend ({why})")));
+        }
         match op.def().kind {
             OpKind::Special(special) => self.special(&c, special),
             OpKind::CrossCore => self.cross_core(&c),
@@ -539,8 +545,10 @@ impl Emitter<'_> {
             Special::Reshape | Special::View => {
                 let (t, r) = self.expr(src)?;
                 if special == Special::View && c.get(P::Shape).is_none() {
-                    // `layout=DN` alone swaps the last two axes (see the op's type rule).
-                    if matches!(self.enum_arg(c.get(P::Layout)), Some(EnumValue::Layout(Layout::Dn))) {
+                    // A layout alone that flips the source's swaps the last two axes (see
+                    // the op's type rule); the source's own layout is the source itself.
+                    let source = self.p.ty(src).layout().unwrap_or(Layout::Nd);
+                    if matches!(self.enum_arg(c.get(P::Layout)), Some(EnumValue::Layout(l)) if source.flips_to(l)) {
                         return Ok((format!("plc::transpose({t}, -2, -1)"), r));
                     }
                     return Ok((t, r));

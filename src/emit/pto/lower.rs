@@ -12,8 +12,8 @@ use crate::emit::cpp::{float_literal, int_literal, Namer};
 use crate::intern::{Interner, Symbol};
 use crate::ir::ops::{OpKind, Special};
 use crate::ir::{
-    BinOp, Callee, DType, Dim, ExprId, ExprKind, FuncKind, Function, IfStmt, Loc, MemorySpace, Program, ScopeKind,
-    StmtId, StmtKind, Type, UnOp, VarId,
+    BinOp, Callee, DType, Dim, ExprId, ExprKind, FuncKind, Function, IfStmt, Layout, Loc, MemorySpace, Program,
+    ScopeKind, StmtId, StmtKind, Type, UnOp, VarId,
 };
 use rustc_hash::FxHashMap;
 
@@ -191,6 +191,11 @@ pub fn lower(p: &Program, names: &Interner, func: Symbol, side: Option<FuncKind>
     for q in &f.params {
         let var = p.var(q.var);
         match p.types.get(var.ty).clone() {
+            // A DN parameter is read column-major from the view's start (the CPU kernels'
+            // `plc::as_dn_packed`); this backend addresses a tensor through its strides.
+            Type::Tensor { layout: Layout::Dn, .. } => {
+                return Err(l.unmapped(var.loc, "a DN tensor parameter".to_string()));
+            }
             Type::Tensor { .. } | Type::Unknown => {
                 l.vars.insert(q.var, Val::Tensor(t));
                 t += 1;

@@ -362,6 +362,13 @@ impl Lower<'_> {
         if let Some(why) = unmapped_reason(kind) {
             return Err(self.unmapped(loc, format!("`{}` ({op}: {why})", op.def().print_name())));
         }
+        let given = |p: crate::ir::ops::Param| {
+            op.def().arg(args, p).is_some_and(|x| !matches!(self.p.expr(x).kind, ExprKind::None))
+        };
+        let arg_type = |i: usize| args.get(i).copied().flatten().map(|x| self.p.ty(x));
+        if let Some(why) = op.def().no_cpu_form_of_layouts(given, arg_type, self.p.ty(e)) {
+            return Err(self.unmapped(loc, format!("`{}` ({why})", op.def().print_name())));
+        }
         if self.in_mixed_group_body() {
             return Err(self.unmapped(
                 loc,

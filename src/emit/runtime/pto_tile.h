@@ -515,6 +515,28 @@ inline ChipTensor transpose(const ChipTensor& t, int64_t a, int64_t b) {
     return t.transpose(static_cast<uint32_t>(a), static_cast<uint32_t>(b));
 }
 
+/// A kernel's DN tensor parameter as the device reads it: from the view's start, with the
+/// packed DN strides of its shape (the last two axes column-major), whatever the strides
+/// of the view handed over (PyPTO's kernels make their tensor views from the parameter's
+/// declared shape and layout; the runtime passes only `buffer.addr + start_offset`).
+inline ChipTensor as_dn_packed(const ChipTensor& t) {
+    ChipTensor r = t;
+    uint32_t n = t.ndims;
+    if (n < 2) return r;
+    uint32_t stride = 1;
+    // Row-major strides of the shape with its last two axes swapped, then swapped back.
+    uint32_t order[MAX_TENSOR_DIMS];
+    for (uint32_t k = 0; k < n; ++k) order[k] = k;
+    order[n - 2] = n - 1;
+    order[n - 1] = n - 2;
+    for (uint32_t k = n; k-- > 0;) {
+        r.strides[order[k]] = stride;
+        stride *= t.shapes[order[k]] == 0 ? 1 : t.shapes[order[k]];
+    }
+    r.is_contiguous = r.compute_contiguous();
+    return r;
+}
+
 /// `pl.tensor.dim(t, axis)`.
 inline int64_t dim(const ChipTensor& t, int64_t axis) {
     int64_t n = static_cast<int64_t>(t.ndims);
