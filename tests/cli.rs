@@ -1260,3 +1260,114 @@ fn jit_extern_kernels_pass_through() {
     assert!(orchestration.contains("rt_submit_aiv_task(0, params_t0);"), "{orchestration}");
     assert!(orchestration.contains("rt_submit_aic_task(1, params_t1);"), "{orchestration}");
 }
+
+/// A mixed `@pl.jit.extern` (tests/cases/warnings/jit_extern_mixed.pl) compiles as PyPTO's
+/// backend builds it: the Group lowering made of the stub has no file of its own; its two
+/// members' files are written as they are and listed in kernel_config.json (AIC first, each
+/// with the source it came from, its core type and the stub's `include_dirs=` as
+/// `extra_include_dirs`, absolute); each call of the stub is one mixed task of the two
+/// (the AIV one on both lanes with `dual_aiv_dispatch=True`), for every target; `plc run`
+/// stops at the AIC member (E0803 naming it).
+#[test]
+fn jit_extern_mixed_kernel_compiles() {
+    let case = "tests/cases/warnings/jit_extern_mixed.pl";
+    let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/warnings/kernels");
+    for (target, kernel_form) in [("cpu", "cpu"), ("a2a3sim", "cpu"), ("a2a3sim", "pto-isa")] {
+        let out_dir =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-jit-extern-mixed-{target}-{kernel_form}"));
+        let _ = std::fs::remove_dir_all(&out_dir);
+        let args = ["compile", case, "-o", out_dir.to_str().unwrap(), "--target", target, "--kernels", kernel_form];
+        let args = if target == "cpu" { &args[..4] } else { &args[..] };
+        let out = plc(args);
+        assert!(out.status.success(), "{target}: {}", String::from_utf8_lossy(&out.stderr));
+        for (kernel, file) in [
+            ("ext_mix_aic", "ext_mix_aic.cpp"),
+            ("ext_mix_aiv", "ext_mix_aiv.cpp"),
+            ("ext_mix_dual_aic", "ext_mix_aic.cpp"),
+            ("ext_mix_dual_aiv", "ext_mix_aiv.cpp"),
+        ] {
+            let copied = std::fs::read(out_dir.join(format!("kernels/{kernel}.cpp"))).expect("the member's file");
+            assert_eq!(copied, std::fs::read(kernels.join(file)).unwrap(), "{target}: {kernel}");
+        }
+        for group in ["ext_mix", "ext_mix_dual"] {
+            assert!(!out_dir.join(format!("kernels/{group}.cpp")).exists(), "{target}: the Group {group} has a file");
+        }
+        let config: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out_dir.join("kernel_config.json")).unwrap()).unwrap();
+        let listed: Vec<(String, String, u64)> = config["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| {
+                let name = k["name"].as_str().unwrap().to_string();
+                (name, k["core_type"].as_str().unwrap().to_string(), k["func_id"].as_u64().unwrap())
+            })
+            .collect();
+        let expected = [
+            ("ext_mix_aic", "aic", 0),
+            ("ext_mix_aiv", "aiv", 1),
+            ("ext_mix_dual_aic", "aic", 2),
+            ("ext_mix_dual_aiv", "aiv", 3),
+        ];
+        let expected: Vec<(String, String, u64)> =
+            expected.iter().map(|&(n, c, id)| (n.to_string(), c.to_string(), id)).collect();
+        assert_eq!(listed, expected, "{target}");
+        let include = kernels.join("include").canonicalize().unwrap().display().to_string();
+        for k in config["kernels"].as_array().unwrap() {
+            let source = k["external_source"].as_str().expect("an external kernel");
+            assert!(Path::new(source).is_absolute() && Path::new(source).is_file(), "{source}");
+            let dual = k["name"].as_str().unwrap().starts_with("ext_mix_dual");
+            let dirs = if dual { serde_json::json!(null) } else { serde_json::json!([include]) };
+            assert_eq!(k["extra_include_dirs"], dirs, "{target}: {k}");
+        }
+        let orchestration = std::fs::read_to_string(out_dir.join("orchestration/main.cpp")).unwrap();
+        for line in [
+            "MixedKernels mixed_0 = {0, 1, INVALID_KERNEL_ID};",
+            "rt_submit_task(mixed_0, params_t0);",
+            "MixedKernels mixed_1 = {2, 3, 3};",
+            "rt_submit_task(mixed_1, params_t1);",
+        ] {
+            assert!(orchestration.contains(line), "{target}: {line}\n{orchestration}");
+        }
+    }
+    let out = plc(&["run", case, "--entry", "main", "--message-format", "short"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with(&format!("{case}:20:5: error[E0803]: the external kernel `ext_mix_aic` cannot run")),
+        "{err}"
+    );
+}
+
+/// `include_dirs=` of a single-core `@pl.jit.extern` (tests/cases/warnings/jit_extern_kernel.pl)
+/// is kept: the kernel's entry of kernel_config.json lists the directories, absolute, as
+/// `extra_include_dirs` (PyPTO's key, what its kernel compiler is given), and the printed
+/// program keeps them (the `external_include_dirs` attribute), so that compiling the printed
+/// program from another directory lists them again.
+#[test]
+fn jit_extern_include_dirs_kept() {
+    let case = "tests/cases/warnings/jit_extern_kernel.pl";
+    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/warnings/kernels").canonicalize().unwrap();
+    let printed = plc(&["emit", "ir", case, "--after", "lower"]);
+    assert!(printed.status.success(), "{}", String::from_utf8_lossy(&printed.stderr));
+    let elsewhere = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-jit-extern-include-dirs");
+    let _ = std::fs::remove_dir_all(&elsewhere);
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let reprinted = elsewhere.join("printed.pl");
+    std::fs::write(&reprinted, &printed.stdout).unwrap();
+    for (program, name) in [(case.to_string(), "original"), (reprinted.display().to_string(), "printed")] {
+        let out_dir = elsewhere.join(name);
+        let out = plc(&["compile", &program, "-o", out_dir.to_str().unwrap()]);
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let config: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out_dir.join("kernel_config.json")).unwrap()).unwrap();
+        let kernels = config["kernels"].as_array().unwrap();
+        let by_name = |n: &str| kernels.iter().find(|k| k["name"] == n).unwrap_or_else(|| panic!("{name}: {n}"));
+        assert_eq!(
+            by_name("ext_add")["extra_include_dirs"],
+            serde_json::json!([include.display().to_string()]),
+            "{name}"
+        );
+        assert_eq!(by_name("ext_cube")["extra_include_dirs"], serde_json::Value::Null, "{name}");
+    }
+}

@@ -252,7 +252,11 @@ outside library, or a Python builtin on run-time values.";
 `@pl.jit.graph` accepts neither `level=` nor `auto_scope=`, `type=` must be
 `pl.FunctionType.<kind>`, and `auto_scope=` must be `True` or `False`. An external
 kernel's `external_source=` is valid on AIC and AIV functions only and must name an
-existing file (absolute, or relative to the file defining the program).";
+existing file (absolute, or relative to the file defining the program).
+`@pl.jit.extern(core_type=\"mixed\")` needs both `aic_source=` and `aiv_source=`, and its
+`include_dirs=` must name existing directories.
+
+    @pl.jit.extern(core_type=\"mixed\", aic_source=\"k_aic.cpp\")   # error: no aiv_source=";
 
     E0213 => "level or role conflicts with the function type",
 "The function type implies a level and a role (Orchestration and Graph: CHIP and
@@ -264,7 +268,8 @@ differs is an error.
     E0214 => "defined twice",
 "Two pl functions of a program have the same name (in one file or across imported
 files), or two `buf = pld.alloc_window_buffer(...)` of one program bind the same name (the
-name is the window buffer's).";
+name is the window buffer's). A mixed `@pl.jit.extern` named `k` defines `k_aic` and
+`k_aiv` too.";
 
     E0215 => "module or imported name not found",
 "A relative import (`from .config import HIDDEN`) names a module that does not exist next

@@ -368,6 +368,9 @@ fn emit_kernels(
         .functions
         .values()
         .filter(|f| f.decl.kind.is_device_kernel() && reached.is_none_or(|r| r.contains(&f.name)))
+        // A Group of two external kernels has no code of its own: its members' files are
+        // the task's.
+        .filter(|f| crate::ir::group::external_pair(p, f.name).is_none())
         .map(|f| f.name)
         .collect();
     let emit = |name: Symbol| {
@@ -516,6 +519,7 @@ fn kernel_config(
             core_type: if cube { "aic" } else { "aiv" },
             // Its file is this source's text, as it is.
             external_source: f.decl.external_source.as_deref(),
+            extra_include_dirs: &f.decl.include_dirs,
             func_id: id,
             function_type: f.decl.kind.name(),
             name: if aic_half {
@@ -594,13 +598,17 @@ impl serde::Serialize for ConfigDim<'_> {
     }
 }
 
-/// A kernel of `kernel_config.json` (fields in key order; `external_source` only for an
-/// external kernel, `scalar_count` only for a2a3sim).
+/// A kernel of `kernel_config.json` (fields in key order; `external_source` and
+/// `extra_include_dirs` only for an external kernel, `scalar_count` only for a2a3sim).
 #[derive(serde::Serialize)]
 struct ConfigKernel<'a> {
     core_type: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     external_source: Option<&'a str>,
+    /// An external kernel's include directories (`include_dirs=` of `@pl.jit.extern`),
+    /// absolute, under PyPTO's key: what its compiler is given with `-I`.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    extra_include_dirs: &'a [String],
     func_id: u32,
     function_type: &'static str,
     name: std::borrow::Cow<'a, str>,

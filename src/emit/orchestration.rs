@@ -1152,7 +1152,21 @@ impl<'a> Emitter<'a> {
             let sym = graph_symbol(self.names, g);
             self.w.line_of(&[&capture, "rt_submit_graph(&", &sym, ", ", &params, ");"]);
         } else {
-            if self.shared.split_mixed && crate::emit::pto::mixed(self.p, g) {
+            if let Some((aic, aiv)) = crate::ir::group::external_pair(self.p, g) {
+                // A Group of two external kernels (a mixed `@pl.jit.extern`) has no code of
+                // its own: one task on a cluster runs the two files, the AIV one on both AIV
+                // lanes when it is written for them (`dual_aiv_dispatch`).
+                let aic_id = self.shared.func_id(aic, false, &signature);
+                let aiv_id = self.shared.func_id(aiv, false, &signature);
+                let (m1, m2) = (self.shared.id_mark(), self.shared.id_mark());
+                let lane = if self.p.functions[&aiv].decl.dual_aiv_dispatch {
+                    format!("{}{aiv_id}", self.shared.id_mark())
+                } else {
+                    "INVALID_KERNEL_ID".to_string()
+                };
+                self.line_fmt(format_args!("MixedKernels mixed_{n} = {{{m1}{aic_id}, {m2}{aiv_id}, {lane}}};"));
+                self.line_fmt(format_args!("{capture}rt_submit_task(mixed_{n}, {params});"));
+            } else if self.shared.split_mixed && crate::emit::pto::mixed(self.p, g) {
                 // One task on a cluster: the AIC half (its id allocated first, as PyPTO does)
                 // and the AIV half run at once, reading the same arguments.
                 let aic = self.shared.func_id(g, true, &signature);

@@ -30,3 +30,33 @@ pub fn kernel_call(program: &Program, stmt: StmtId) -> Option<KernelCall<'_>> {
     let kernel = matches!(kind, FuncKind::Aic | FuncKind::Aiv | FuncKind::InCore);
     (kernel && attrs.launch.core_num.is_none()).then_some(KernelCall { var, call: e, func: *f, args: args.as_slice() })
 }
+
+/// The two external kernels of a Group that is PyPTO's mixed external kernel
+/// (`@pl.jit.extern(core_type="mixed")`, or the same written out in a `@pl.program`): a
+/// Group whose body calls one external AIC kernel and one external AIV kernel and nothing
+/// else. It has no code of its own: a launch of it is one mixed task of those two files
+/// (`(aic, aiv)`), as PyPTO's backend skips an all-external group and launches its members.
+pub fn external_pair(program: &Program, group: Symbol) -> Option<(Symbol, Symbol)> {
+    let f = program.functions.get(&group)?;
+    if f.decl.kind != FuncKind::Group {
+        return None;
+    }
+    let (mut aic, mut aiv) = (None, None);
+    for &s in &f.body {
+        if matches!(program.stmt(s).kind, StmtKind::Return(_)) {
+            continue;
+        }
+        let call = kernel_call(program, s)?;
+        let callee = &program.functions[&call.func];
+        callee.decl.external_source.as_ref()?;
+        let slot = match callee.decl.kind {
+            FuncKind::Aic => &mut aic,
+            FuncKind::Aiv => &mut aiv,
+            _ => return None,
+        };
+        if slot.replace(call.func).is_some() {
+            return None;
+        }
+    }
+    Some((aic?, aiv?))
+}

@@ -532,6 +532,13 @@ impl ScopeKind {
     }
 }
 
+/// The function attribute that carries an external kernel's include directories through a
+/// printed program (PyPTO's `EXTERNAL_INCLUDE_DIRS_ATTR`): a JSON list of paths.
+pub const EXTERNAL_INCLUDE_DIRS_ATTR: &str = "external_include_dirs";
+
+/// The function attribute of an AIV kernel run on both AIV lanes of a mixed task.
+pub const DUAL_AIV_DISPATCH_ATTR: &str = "dual_aiv_dispatch";
+
 /// What a function's decorator declares of it (with `strict_ssa=` of its program and its
 /// `pl.func_attr({...})`): its kind, where it runs, and its options. Lowering knows it
 /// before the body (its `FuncInfo`); the IR function keeps it.
@@ -554,12 +561,30 @@ pub struct FuncDecl {
     /// absolute path lowering resolved: the function is a signature without a body, and its
     /// kernel is that file.
     pub external_source: Option<String>,
+    /// An external kernel's include directories (`include_dirs=` of `@pl.jit.extern`), as
+    /// absolute paths in their order: PyPTO's `external_include_dirs` function attribute,
+    /// which its backend hands to the kernel's compiler (`extra_include_dirs` of the
+    /// kernel's entry in its kernel config).
+    pub include_dirs: Vec<String>,
+    /// An external AIV kernel written for both AIV lanes of a cluster (`dual_aiv_dispatch=`
+    /// of a mixed `@pl.jit.extern`): a mixed task runs it on both.
+    pub dual_aiv_dispatch: bool,
 }
 
 impl FuncDecl {
     /// A function of `kind` at `level` with `role`, without options (what a pass makes).
     pub fn new(kind: FuncKind, level: Option<Level>, role: Option<Role>) -> FuncDecl {
-        FuncDecl { kind, level, role, auto_scope: None, strict_ssa: false, extra: Vec::new(), external_source: None }
+        FuncDecl {
+            kind,
+            level,
+            role,
+            auto_scope: None,
+            strict_ssa: false,
+            extra: Vec::new(),
+            external_source: None,
+            include_dirs: Vec::new(),
+            dual_aiv_dispatch: false,
+        }
     }
 
     /// A SubWorker at HOST level or above: PyPTO keeps its body as Python (an `InlineStmt`)

@@ -170,6 +170,18 @@ impl<'a> Printer<'a> {
         if let Some(path) = &f.decl.external_source {
             // The absolute path lowering resolved: the printed program finds it from anywhere.
             options.push(format!("external_source={path:?}"));
+            // The attributes PyPTO's specializer gives an external kernel of `@pl.jit.extern`.
+            let mut attrs = Vec::new();
+            if !f.decl.include_dirs.is_empty() {
+                let json = serde_json::to_string(&f.decl.include_dirs).unwrap_or_default();
+                attrs.push(format!("\"{}\": {json:?}", crate::ir::EXTERNAL_INCLUDE_DIRS_ATTR));
+            }
+            if f.decl.dual_aiv_dispatch {
+                attrs.push(format!("\"{}\": True", crate::ir::DUAL_AIV_DISPATCH_ATTR));
+            }
+            if !attrs.is_empty() {
+                options.push(format!("attrs={{{}}}", attrs.join(", ")));
+            }
         }
         if options.is_empty() {
             self.line("@pl.function");

@@ -6,7 +6,10 @@ use super::{Binding, Lowering, ModuleId};
 use crate::diag::{Code, Span};
 use crate::intern::Symbol;
 use crate::ir::types::Handle;
-use crate::ir::{BinOp, DType, Dim, Direction, EnumValue, FuncDecl, FuncKind, Layout, Level, Role, Type, TypeId};
+use crate::ir::{
+    BinOp, DType, Dim, Direction, EnumValue, FuncDecl, FuncKind, Layout, Level, Role, Type, TypeId,
+    DUAL_AIV_DISPATCH_ATTR, EXTERNAL_INCLUDE_DIRS_ATTR,
+};
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, UnaryOp};
 use rustc_hash::FxHashSet;
 
@@ -20,6 +23,36 @@ struct Arg {
 /// The keyword arguments of `@pl.jit.extern` (PyPTO's `_ExternKernelDecorator.__call__`).
 const JIT_EXTERN_KEYS: [&str; 6] =
     ["core_type", "source", "aic_source", "aiv_source", "dual_aiv_dispatch", "include_dirs"];
+
+/// What `@pl.jit.extern(...)` declares.
+struct JitExtern {
+    sources: ExternSources,
+    /// `include_dirs=`, absolute.
+    include_dirs: Vec<String>,
+}
+
+/// The C++ file(s) of a `@pl.jit.extern` kernel, absolute.
+enum ExternSources {
+    /// `core_type` "aic" or "aiv": one kernel of that kind.
+    Single { kind: FuncKind, source: String },
+    /// `core_type="mixed"`: an AIC and an AIV kernel launched together.
+    Mixed { aic: String, aiv: String, dual_aiv_dispatch: bool },
+}
+
+/// A mixed external kernel (`@pl.jit.extern(core_type="mixed", ...)`): PyPTO's specializer
+/// makes of it an AIC member `<name>_aic`, an AIV member `<name>_aiv` and a Group `<name>`
+/// calling both with its parameters; these are the members' declarations.
+#[derive(Clone, Debug)]
+pub(crate) struct MixedExtern {
+    pub aic: FuncDecl,
+    pub aiv: FuncDecl,
+}
+
+/// A path that exists, absolute (symbolic links resolved).
+fn absolute(path: std::path::PathBuf) -> String {
+    let resolved = path.canonicalize().or_else(|_| std::path::absolute(&path)).unwrap_or(path);
+    resolved.display().to_string()
+}
 
 impl Lowering<'_> {
     pub(crate) fn ast(&self, m: ModuleId) -> &ast::Ast {
@@ -572,11 +605,20 @@ impl Lowering<'_> {
 
     /// The kind, explicit level and role, and options of a function decorator (the level
     /// and role the kind implies are the caller's to fill in).
-    pub(crate) fn function_decorator(&mut self, m: ModuleId, deco: &ast::Decorator) -> Option<FuncDecl> {
+    /// For `@pl.jit.extern(core_type="mixed")` the declaration is the Group's, with its
+    /// members' beside it.
+    pub(crate) fn function_decorator(
+        &mut self,
+        m: ModuleId,
+        deco: &ast::Decorator,
+    ) -> Option<(FuncDecl, Option<MixedExtern>)> {
         let file = self.modules[m].file;
         let (target, args) = self.split_call(m, deco.expr);
         let path = self.pl_path(m, target)?;
         let (mut auto_scope, mut strict_ssa) = (None, false);
+        // The attributes an external kernel keeps from `attrs={...}` (PyPTO's printed
+        // form of `include_dirs=` and `dual_aiv_dispatch=`).
+        let mut kernel_attrs = None;
         let (mut kind, allows) = match path.as_str() {
             "jit" => (FuncKind::Orchestration, &["auto_scope"][..]),
             "jit.incore" => (FuncKind::InCore, &["level"][..]),
@@ -674,17 +716,71 @@ impl Lowering<'_> {
                     return None;
                 }
                 "attrs" if !self.decorator_attr_keys_ok(m, a.value) => return None,
+                "attrs" => kernel_attrs = Some(a.value),
                 _ => {}
             }
         }
-        let external_source = if path == "jit.extern" {
-            let (core, source) = self.jit_extern(m, deco.span, &extern_args)?;
-            kind = core;
-            Some(source)
-        } else {
-            external.and_then(|(arg, value)| self.external_source(m, kind, arg, value))
+        let mut decl = FuncDecl { auto_scope, strict_ssa, ..FuncDecl::new(kind, level, role) };
+        if path != "jit.extern" {
+            decl.external_source = external.and_then(|(arg, value)| self.external_source(m, kind, arg, value));
+            if let (Some(_), Some(attrs)) = (&decl.external_source, kernel_attrs) {
+                self.external_kernel_attrs(m, attrs, &mut decl)?;
+            }
+            return Some((decl, None));
+        }
+        let JitExtern { sources, include_dirs } = self.jit_extern(m, deco.span, &extern_args)?;
+        let kernel = |kind, source| FuncDecl {
+            external_source: Some(source),
+            include_dirs: include_dirs.clone(),
+            ..FuncDecl::new(kind, level, role)
         };
-        Some(FuncDecl { kind, level, role, auto_scope, strict_ssa, extra: Vec::new(), external_source })
+        match sources {
+            ExternSources::Single { kind, source } => Some((kernel(kind, source), None)),
+            ExternSources::Mixed { aic, aiv, dual_aiv_dispatch } => {
+                let aic = kernel(FuncKind::Aic, aic);
+                let aiv = FuncDecl { dual_aiv_dispatch, ..kernel(FuncKind::Aiv, aiv) };
+                Some((FuncDecl::new(FuncKind::Group, level, role), Some(MixedExtern { aic, aiv })))
+            }
+        }
+    }
+
+    /// The attributes of `@pl.function(external_source=..., attrs={...})` an external
+    /// kernel keeps, as PyPTO's specializer writes them for `@pl.jit.extern`:
+    /// `"external_include_dirs"`, a JSON list of existing directories (a string), and
+    /// `"dual_aiv_dispatch"`, a bool literal. `None` after an E0212.
+    fn external_kernel_attrs(&mut self, m: ModuleId, attrs: ast::ExprId, decl: &mut FuncDecl) -> Option<()> {
+        let E::Dict(entries) = self.ast(m).expr(attrs).kind.clone() else { return Some(()) };
+        for entry in entries {
+            let Some(key) = entry.key else { continue };
+            let key = match self.string_arg(m, key)? {
+                Some(k) => k,
+                None => continue,
+            };
+            if key == DUAL_AIV_DISPATCH_ATTR {
+                decl.dual_aiv_dispatch = self.bool_literal(m, entry.value, DUAL_AIV_DISPATCH_ATTR)?;
+                continue;
+            }
+            if key != EXTERNAL_INCLUDE_DIRS_ATTR {
+                continue;
+            }
+            let list =
+                self.string_arg(m, entry.value)?.and_then(|text| serde_json::from_str::<Vec<String>>(&text).ok());
+            let Some(list) = list else {
+                let message = format!("{EXTERNAL_INCLUDE_DIRS_ATTR} must encode a list of strings as JSON");
+                self.expr_error(Code::E0212, m, entry.value, message, "not a JSON list of paths");
+                return None;
+            };
+            for written in list {
+                let path = self.beside_module(m, &written);
+                if !path.is_dir() {
+                    let message = format!("external kernel include directory not found: `{}`", path.display());
+                    self.expr_error(Code::E0212, m, entry.value, message, "no such directory");
+                    return None;
+                }
+                decl.include_dirs.push(absolute(path));
+            }
+        }
+        Some(())
     }
 
     /// `external_source="k.cpp"` of an external kernel (PyPTO's `_resolve_external_source`
@@ -709,35 +805,26 @@ impl Lowering<'_> {
     }
 
     /// `@pl.jit.extern(core_type="aiv", source="k.cpp", ...)` (PyPTO's
-    /// `_ExternKernelDecorator`): the kind (`core_type` "aic" or "aiv", the default) and the
-    /// kernel's file, absolute. `source=` names it, else `aic_source=` or `aiv_source=` (in
-    /// that order, as PyPTO reads them); `dual_aiv_dispatch=True` needs `core_type="mixed"`;
-    /// `include_dirs=` lists existing directories (plc does not compile the kernel, so it only
-    /// checks them). `core_type="mixed"`, which PyPTO expands into an AIC member, an AIV
-    /// member and a Group wrapper, is refused by name. Each refusal is E0212.
-    fn jit_extern(&mut self, m: ModuleId, deco: Span, args: &[(&'static str, ast::Arg)]) -> Option<(FuncKind, String)> {
+    /// `_ExternKernelDecorator`): the kernel's kind and file (absolute) with its include
+    /// directories, or for `core_type="mixed"` its two files. `core_type` is "aic", "aiv"
+    /// (the default) or "mixed". A single kernel's file is `source=`, else `aic_source=` or
+    /// `aiv_source=` (in that order, as PyPTO reads them); a mixed one needs both
+    /// `aic_source=` and `aiv_source=`, and only it may set `dual_aiv_dispatch=True`.
+    /// `include_dirs=` lists existing directories. Each refusal is E0212.
+    fn jit_extern(&mut self, m: ModuleId, deco: Span, args: &[(&'static str, ast::Arg)]) -> Option<JitExtern> {
         let file = self.modules[m].file;
         let arg = |key: &str| args.iter().find(|(k, _)| *k == key).map(|(_, a)| Arg { span: a.span, value: a.value });
-        let mut core = FuncKind::Aiv;
+        let mut core = Some(FuncKind::Aiv);
         if let Some(a) = arg("core_type") {
             let text = {
                 let span = self.ast(m).expr(a.value).span;
                 self.text_of(m, span).to_string()
             };
             match self.string_arg(m, a.value)?.as_deref() {
-                Some("aic") => core = FuncKind::Aic,
+                Some("aic") => core = Some(FuncKind::Aic),
                 Some("aiv") => {}
-                Some("mixed") => {
-                    self.error_help(
-                        Code::E0212,
-                        file,
-                        a.span,
-                        "@pl.jit.extern(core_type='mixed') is not supported by plc: PyPTO expands it into an AIC member, an AIV member and a Group wrapper dispatched as one MixedKernels task",
-                        "a mixed external kernel",
-                        "declare the pair in a @pl.program: @pl.function(type=pl.FunctionType.AIC, external_source=...) and @pl.function(type=pl.FunctionType.AIV, external_source=...), called from a @pl.function(type=pl.FunctionType.Group)",
-                    );
-                    return None;
-                }
+                // Mixed: an AIC member, an AIV member and the Group calling both.
+                Some("mixed") => core = None,
                 _ => {
                     let message = format!("@pl.jit.extern core_type must be 'aic', 'aiv', or 'mixed', got {text}");
                     self.expr_error(Code::E0212, m, a.value, message, "no such core type");
@@ -745,38 +832,64 @@ impl Lowering<'_> {
                 }
             }
         }
+        let mut dual_aiv_dispatch = false;
         if let Some(a) = arg("dual_aiv_dispatch") {
-            if self.bool_literal(m, a.value, "dual_aiv_dispatch")? {
+            dual_aiv_dispatch = self.bool_literal(m, a.value, "dual_aiv_dispatch")?;
+            if dual_aiv_dispatch && core.is_some() {
                 let message = "@pl.jit.extern dual_aiv_dispatch=True requires core_type='mixed'";
                 self.error(Code::E0212, file, a.span, message, "not a mixed kernel");
                 return None;
             }
         }
-        let Some(source) = arg("source").or(arg("aic_source")).or(arg("aiv_source")) else {
-            let core_name = if core == FuncKind::Aic { "aic" } else { "aiv" };
-            self.error_help(
-                Code::E0212,
-                file,
-                deco,
-                format!("@pl.jit.extern(core_type='{core_name}') requires source="),
-                "no kernel source",
-                "name the kernel's C++ file: @pl.jit.extern(core_type=\"aiv\", source=\"kernels/k.cpp\")",
-            );
-            return None;
+        let what = "'source=' of @pl.jit.extern";
+        let who = "@pl.jit.extern source";
+        let sources = match core {
+            None => {
+                let (Some(aic), Some(aiv)) = (arg("aic_source"), arg("aiv_source")) else {
+                    self.error_help(
+                        Code::E0212,
+                        file,
+                        deco,
+                        "@pl.jit.extern(core_type='mixed') requires both aic_source= and aiv_source=",
+                        "no kernel source for a core",
+                        "name both halves' C++ files: @pl.jit.extern(core_type=\"mixed\", aic_source=\"k_aic.cpp\", aiv_source=\"k_aiv.cpp\")",
+                    );
+                    return None;
+                };
+                let aic = self.kernel_source_file(m, aic.value, "'aic_source=' of @pl.jit.extern", who)?;
+                let aiv = self.kernel_source_file(m, aiv.value, "'aiv_source=' of @pl.jit.extern", who)?;
+                ExternSources::Mixed { aic, aiv, dual_aiv_dispatch }
+            }
+            Some(kind) => {
+                let Some(source) = arg("source").or(arg("aic_source")).or(arg("aiv_source")) else {
+                    let core_name = if kind == FuncKind::Aic { "aic" } else { "aiv" };
+                    self.error_help(
+                        Code::E0212,
+                        file,
+                        deco,
+                        format!("@pl.jit.extern(core_type='{core_name}') requires source="),
+                        "no kernel source",
+                        "name the kernel's C++ file: @pl.jit.extern(core_type=\"aiv\", source=\"kernels/k.cpp\")",
+                    );
+                    return None;
+                };
+                ExternSources::Single { kind, source: self.kernel_source_file(m, source.value, what, who)? }
+            }
         };
-        let path = self.kernel_source_file(m, source.value, "'source=' of @pl.jit.extern", "@pl.jit.extern source")?;
-        if let Some(a) = arg("include_dirs") {
-            self.extern_include_dirs(m, a.value)?;
-        }
-        Some((core, path))
+        let include_dirs = match arg("include_dirs") {
+            Some(a) => self.extern_include_dirs(m, a.value)?,
+            None => Vec::new(),
+        };
+        Some(JitExtern { sources, include_dirs })
     }
 
     /// `include_dirs=[...]` of `@pl.jit.extern`: a list or tuple of strings naming existing
     /// directories, absolute or relative to the file defining the kernel (PyPTO's
-    /// `_resolve_extern_include_dirs`); `None` after an E0212.
-    fn extern_include_dirs(&mut self, m: ModuleId, value: ast::ExprId) -> Option<()> {
+    /// `_resolve_extern_include_dirs`): the absolute paths in order, or `None` after an
+    /// E0212.
+    fn extern_include_dirs(&mut self, m: ModuleId, value: ast::ExprId) -> Option<Vec<String>> {
         let items = match &self.ast(m).expr(value).kind {
-            E::None => return Some(()),
+            E::None => return Some(Vec::new()),
             E::List(items) | E::Tuple(items) => items.clone(),
             _ => {
                 let message = "@pl.jit.extern include_dirs must be a sequence of paths (a list of strings)";
@@ -784,6 +897,7 @@ impl Lowering<'_> {
                 return None;
             }
         };
+        let mut dirs = Vec::with_capacity(items.len());
         for item in items {
             let Some(written) = self.string_arg(m, item)? else {
                 self.expr_error(Code::E0212, m, item, "an include directory must be a string", "not a string");
@@ -801,8 +915,9 @@ impl Lowering<'_> {
                 d.help = Some("give absolute paths, or paths relative to the file defining the kernel".to_string());
                 return None;
             }
+            dirs.push(absolute(path));
         }
-        Some(())
+        Some(dirs)
     }
 
     /// A string argument of a decorator, as Python evaluates it: a plain literal or a module
@@ -853,8 +968,7 @@ impl Lowering<'_> {
             d.help = Some("give an absolute path, or one relative to the file defining the program".to_string());
             return None;
         }
-        let resolved = path.canonicalize().or_else(|_| std::path::absolute(&path)).unwrap_or(path);
-        Some(resolved.display().to_string())
+        Some(absolute(path))
     }
 
     /// The keys of `@pl.function(attrs={...})` (ops.md §4.2 `_normalize_attrs`,

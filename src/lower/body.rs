@@ -4,7 +4,7 @@
 use super::annot::{cmp_binop, ir_binop, parse_float, parse_int};
 use super::consts::Const;
 use super::scopes::RegionLoop;
-use super::{Binding, FuncInfo, Lowering, ModuleId};
+use super::{Binding, FuncInfo, Lowering, MixedPart, ModuleId};
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Symbol;
 use crate::ir::ops::{self, ArgKind as OpArg, Args, Op, OpDef, OpLevel};
@@ -66,12 +66,16 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     // A HOST SubWorker's body is Python, kept by PyPTO as it is written: plc reads its
     // signature only (and `restrict`'s findings in it were dropped: `report_role_bodies`).
     let python = info.decl.python_body();
-    // An external kernel's body is its C++ file: the `def` declares the signature only.
-    let external = info.decl.external_source.is_some();
+    // An external kernel's body is its C++ file: the `def` declares the signature only. So
+    // is a mixed one's (its stub's body is checked once, with its Group).
+    let mixed = info.mixed;
+    let external = info.decl.external_source.is_some() || mixed.is_some();
     if python {
         f.python_body_note(&def);
     } else if external {
-        f.external_body_check(&def);
+        if mixed != Some(MixedPart::Member) {
+            f.external_body_check(&def);
+        }
     } else {
         // Names assigned anywhere in the body are reserved for temporaries' sake.
         f.collect_names(&def.body.stmts);
@@ -82,7 +86,11 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     if python && !deep {
         f.misplaced_func_attrs(&def.body.stmts[prologue..]);
     }
-    let body = if deep || python || external { Vec::new() } else { f.block(&def.body.stmts[prologue..]) };
+    let body = match mixed {
+        Some(MixedPart::Group { aic, aiv }) => f.mixed_group_body(&params, aic, aiv),
+        _ if deep || python || external => Vec::new(),
+        _ => f.block(&def.body.stmts[prologue..]),
+    };
     f.cx.depth_exit();
     let returns = match &info.returns {
         Some(r) => r.iter().map(|&t| f.cx.import_type(t)).collect(),
@@ -211,6 +219,55 @@ impl FnLower<'_, '_> {
                 }
             }
         }
+    }
+
+    /// The body of a mixed external kernel's Group (PyPTO's specializer writes it so): the
+    /// AIC member's call, bound to `_r` when the stub returns values, then the AIV member's,
+    /// both with the Group's parameters; then `return _r` (its items, for several values).
+    fn mixed_group_body(&mut self, params: &[Param], aic: Symbol, aiv: Symbol) -> Block {
+        let span = self.info.span;
+        let args: Vec<Option<ExprId>> = params
+            .iter()
+            .map(|p| {
+                let ty = self.cx.program.var(p.var).ty;
+                Some(self.new_expr(ExprKind::Var(p.var), ty, span))
+            })
+            .collect();
+        let returns = self.info.returns.clone().unwrap_or_default();
+        let returns: Vec<TypeId> = returns.iter().map(|&t| self.cx.import_type(t)).collect();
+        let ty = match returns.as_slice() {
+            [] => Types::NONE,
+            [one] => *one,
+            many => self.intern_ty(Type::Tuple(many.to_vec())),
+        };
+        let call = |f: &mut Self, callee: Symbol| {
+            let kind = ExprKind::Call { callee: Callee::Func(callee), args: args.clone(), attrs: CallAttrs::none() };
+            f.new_expr(kind, ty, span)
+        };
+        let mut body = Vec::with_capacity(3);
+        let aic_call = call(self, aic);
+        let aiv_call = call(self, aiv);
+        if returns.is_empty() {
+            body.push(self.new_stmt(StmtKind::Eval(aic_call), span));
+            body.push(self.new_stmt(StmtKind::Eval(aiv_call), span));
+            return body;
+        }
+        let r = self.cx.intern("_r");
+        let loc = self.loc(span);
+        let var = self.cx.program.new_var(&mut self.cx.session.interner, r, ty, loc);
+        body.push(self.new_stmt(StmtKind::Assign { var, value: aic_call }, span));
+        body.push(self.new_stmt(StmtKind::Eval(aiv_call), span));
+        let values = match returns.as_slice() {
+            [_] => vec![self.new_expr(ExprKind::Var(var), ty, span)],
+            many => (0..many.len())
+                .map(|index| {
+                    let whole = self.new_expr(ExprKind::Var(var), ty, span);
+                    self.new_expr(ExprKind::TupleGet { tuple: whole, index: index as u32 }, many[index], span)
+                })
+                .collect(),
+        };
+        body.push(self.new_stmt(StmtKind::Return(values), span));
+        body
     }
 
     /// E0223 at the first statement of an external kernel's body that is not `...` (or a

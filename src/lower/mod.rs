@@ -191,6 +191,18 @@ pub(crate) struct FuncInfo {
     /// Decorated with `@pl.jit...`: PyPTO's specializer gives each re-binding of a local a
     /// fresh name (`out` → `out_v1`), so a name may take a value of another type.
     pub jit: bool,
+    /// Made of a mixed `@pl.jit.extern` (its `def` is that stub's).
+    pub mixed: Option<MixedPart>,
+}
+
+/// The part a function plays in a mixed `@pl.jit.extern` (`annot::MixedExtern`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MixedPart {
+    /// The Group, named as the stub: its body calls the AIC member, then the AIV member,
+    /// with its parameters.
+    Group { aic: Symbol, aiv: Symbol },
+    /// `<name>_aic` or `<name>_aiv`: an external kernel with the stub's signature.
+    Member,
 }
 
 #[derive(Clone, Debug)]
@@ -844,7 +856,7 @@ impl Lowering<'_> {
         let method = namespace != 0;
         let file = self.modules[m].file;
         let Some(deco) = def.decorators.first() else { return };
-        let Some(mut decl) = self.function_decorator(m, deco) else { return };
+        let Some((mut decl, mixed)) = self.function_decorator(m, deco) else { return };
         let deco_path = self.pl_path(m, self.split_call(m, deco.expr).0);
         let positional_only = !method && deco_path.as_deref().is_some_and(|p| p == "function" || p == "inline");
         let jit = deco_path.as_deref().is_some_and(|p| p == "jit" || p.starts_with("jit."));
@@ -957,22 +969,57 @@ impl Lowering<'_> {
         if !method && self.namespace_named(m, name).is_none() {
             self.bind_name(m, name, (Binding::Function(name), def.name.span));
         }
-        self.namespaces[namespace].functions.insert(
+        let info = FuncInfo {
             name,
-            FuncInfo {
-                name,
-                module: m,
-                def: stmt,
-                decl,
-                method,
-                params,
-                returns,
-                namespace,
-                span: def.name.span,
-                positional_only,
-                jit,
-            },
-        );
+            module: m,
+            def: stmt,
+            decl,
+            method,
+            params,
+            returns,
+            namespace,
+            span: def.name.span,
+            positional_only,
+            jit,
+            mixed: None,
+        };
+        let Some(members) = mixed else {
+            self.namespaces[namespace].functions.insert(name, info);
+            return;
+        };
+        // A mixed external kernel: its two members (named as PyPTO's specializer names
+        // them, not bound to a Python name), then the Group the stub's name calls.
+        let parts = [(members.aic, "_aic"), (members.aiv, "_aiv")].map(|(mut decl, suffix)| {
+            let text = format!("{}{suffix}", self.name(name));
+            let member = self.intern(&text);
+            (decl.level, decl.role) = decl.kind.derived_level_role();
+            (member, decl)
+        });
+        for (member, _) in &parts {
+            if let Some(existing) = self.namespaces[namespace].functions.get(member) {
+                let first = (self.modules[existing.module].file, existing.span);
+                let n = self.name(*member).to_string();
+                let stub = self.name(name).to_string();
+                self.error(
+                    Code::E0214,
+                    file,
+                    def.name.span,
+                    format!(
+                        "function `{n}` is defined twice: the mixed external kernel `{stub}` makes its member `{n}`"
+                    ),
+                    "makes a second definition",
+                )
+                .secondary
+                .push(Label::secondary(first.0, first.1, "first definition"));
+                return;
+            }
+        }
+        for (member, decl) in parts.clone() {
+            let member_info = FuncInfo { name: member, decl, mixed: Some(MixedPart::Member), ..info.clone() };
+            self.namespaces[namespace].functions.insert(member, member_info);
+        }
+        let mixed = Some(MixedPart::Group { aic: parts[0].0, aiv: parts[1].0 });
+        self.namespaces[namespace].functions.insert(name, FuncInfo { mixed, ..info });
     }
 
     /// Level and role from the kind, checked against explicit ones (E0213).

@@ -1,7 +1,6 @@
 # PyPTO's `@pl.jit.extern` refusals (its `_ExternKernelDecorator`), each E0212: a core type
-# other than "aic", "aiv" or "mixed"; "mixed" itself, which PyPTO expands into an AIC
-# member, an AIV member and a Group wrapper (refused by plc, by name); dual_aiv_dispatch
-# without "mixed"; no source; a source that does not exist (relative paths are resolved
+# other than "aic", "aiv" or "mixed" (those of "mixed" are in e0212_jit_extern_mixed.pl);
+# dual_aiv_dispatch without "mixed"; no source; a source that does not exist (relative paths are resolved
 # against this file's directory); include_dirs that is not a list, or names no directory;
 # an argument the decorator does not take. A body with statements is E0223.
 import pypto.language as pl
@@ -9,10 +8,6 @@ import pypto.language as pl
 
 @pl.jit.extern(core_type="gpu", source="../warnings/kernels/ext_add.cpp")
 def k_gpu(a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]): ...
-
-
-@pl.jit.extern(core_type="mixed", aic_source="../warnings/kernels/ext_add.cpp", aiv_source="../warnings/kernels/ext_add.cpp")
-def k_mixed(a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]): ...
 
 
 @pl.jit.extern(source="../warnings/kernels/ext_add.cpp", dual_aiv_dispatch=True)
