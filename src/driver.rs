@@ -240,6 +240,11 @@ impl Compilation {
         diag::has_errors(&self.diags)
     }
 
+    /// Whether a pass that ran produced `property`.
+    pub fn produced(&self, property: passes::Property) -> bool {
+        self.pipeline.passes[..self.next].iter().any(|p| p.produces.contains(&property))
+    }
+
     /// The passes of the pipeline, in order.
     pub fn pipeline(&self) -> &[&'static PassDef] {
         &self.pipeline.passes

@@ -1371,3 +1371,37 @@ fn jit_extern_include_dirs_kept() {
         assert_eq!(by_name("ext_cube")["extra_include_dirs"], serde_json::Value::Null, "{name}");
     }
 }
+
+/// An assembly in orchestration code is no code on the runtime (its result names its
+/// target), so a source that is not already in the target is never copied there. `plc
+/// compile` and `plc run` refuse each such assembly with E0623 at it (`plc run` printed the
+/// copy before): a parameter, another window of the target, a tensor assembled twice
+/// (PyPTO fuses only a tensor assembled once), a tensor made before the loop variable that
+/// places its window. tests/runs/orchestration_assembly.pl runs the forms the runtime writes.
+#[test]
+fn assemblies_the_runtime_does_not_copy_are_refused() {
+    let file = "tests/emit/e0623_assembly_not_copied.pl";
+    let err = compile_error(&[file]);
+    let places: Vec<&str> =
+        err.lines().filter(|l| l.contains("error[")).map(|l| l.split(": error").next().unwrap()).collect();
+    let expected = ["26:9", "36:9", "46:9", "47:9", "58:13"].map(|at| format!("{file}:{at}"));
+    assert_eq!(places, expected, "{err}");
+    assert!(
+        err.lines().filter(|l| l.contains("error[")).all(|l| l.contains("error[E0623]: this assembly copies nothing")),
+        "{err}"
+    );
+    assert!(err.contains("`x` is a parameter, not data a kernel wrote into `out`"), "{err}");
+    assert!(err.contains("`w` is another window of `out`"), "{err}");
+    assert!(err.contains("`t` is a tensor made here that is assembled more than once"), "{err}");
+    assert!(err.contains("but it is made before `out`, which that view needs; make it after"), "{err}");
+    for (entry, at) in [("parameter", "26:9"), ("other_window", "36:9"), ("twice", "46:9"), ("made_early", "58:13")] {
+        let out = plc(&["run", file, "--entry", entry, "--message-format", "short"]);
+        assert_eq!(out.status.code(), Some(1), "{entry}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{entry}: nothing is printed");
+        let err = stderr(&out);
+        assert!(err.contains(&format!("{file}:{at}: error[E0623]: ")), "{entry}: {err}");
+    }
+    // Straight from lowering (before the passes outline anything) the run is not refused.
+    let out = plc(&["run", file, "--entry", "parameter", "--after", "lower"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

@@ -278,6 +278,9 @@ fn a_negative_view_offset_fails_the_harness_as_it_fails_plc_run() {
     assert!(String::from_utf8_lossy(&expected.stderr).contains("E0801"));
 }
 
+/// `x` of tests/runs/orchestration_assembly.pl: 1..32.
+const X32: &str = "x=[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32]";
+
 /// Programs of tests/emit/ whose C++ failed to build or ran differently (issue 15):
 /// names of the runtime, of macros, of the kernel table's symbols and file, harness
 /// variables that met, names of 250 characters (item 13, `hostile_names`); values the
@@ -370,6 +373,13 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
             entry: "main",
             args: &["a=[1,2,3,4,5,6,7,8]", "b=[1,2,3,4,5,6,7,8]"],
         },
+        // Assemblies in orchestration code the runtime writes (a tensor made and assembled
+        // once is a view of the target; a window of the target assembled back): was nothing
+        // in the C++ for a made tensor, while `plc run` copied it.
+        Runnable { file: "tests/runs/orchestration_assembly", entry: "created", args: &[X32] },
+        Runnable { file: "tests/runs/orchestration_assembly", entry: "looped", args: &[X32] },
+        Runnable { file: "tests/runs/orchestration_assembly", entry: "window", args: &[X32] },
+        Runnable { file: "tests/runs/orchestration_assembly", entry: "region_result", args: &[X32] },
     ];
     for (i, r) in cases.iter().enumerate() {
         let prog = build(&cxx, r, &format!("emit{i}"));

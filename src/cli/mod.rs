@@ -572,6 +572,16 @@ fn run(
     if c.has_errors() {
         return ExitCode::from(1);
     }
+    // An assembly the runtime would not copy (E0623): refused as `plc compile` refuses it,
+    // rather than printing values the runtime never computes. Orchestration code is known
+    // once its device regions are outlined.
+    if c.produced(passes::Property::IncoreOutlined) {
+        let refused = crate::emit::assembly::refusals(&c.programs, &c.session.interner, &options.entry);
+        if !refused.is_empty() {
+            print_diagnostics(&c.session, &refused, format);
+            return ExitCode::from(1);
+        }
+    }
     match crate::interp::run_checked(&c.programs, &c.session.interner, &mut c.session.files, &options) {
         Ok((outputs, mut warnings)) => {
             warnings.extend(undefined_outputs(&outputs));

@@ -927,6 +927,25 @@ has no PTO-ISA form.
 
     t = pl.load(x, [0, 0], [16, 4])   # rows of 16 bytes: error E0622";
 
+    E0623 => "an assembly the runtime does not copy",
+"In orchestration code (an Orchestration function, an `@pl.jit` body outside `pl.at`), an
+assembly (`out[a:b, :] = t`, `pl.assemble(out, t, [..])`) is no code at all: PyPTO's
+orchestration codegen makes its result name the target, and so does plc's C++. The data is
+in the target only when a kernel already wrote it there: the source is the target's own
+window (a `pl.slice` of it that a kernel wrote, assembled back at the same offsets), or a
+tensor the function makes (a `pl.create_tensor`, a region's or kernel's new result) that is
+assembled exactly once, which PyPTO (FuseCreateAssembleToSlice), and plc, make a view of the
+target so that the kernel writes there. Any other source (a parameter, another tensor, a
+tensor assembled twice, another window of the target) would be copied by `plc run` but
+never by the runtime, so `plc compile` and `plc run` refuse it.
+
+    @pl.jit
+    def f(x: pl.Tensor[[4, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 8], pl.FP32]]):
+        out[:] = x          # error E0623: the runtime copies nothing
+
+Write the data into the target inside a region (`with pl.at(level=pl.Level.CORE_GROUP):
+out[:] = pl.add(x, 0.0)`), or assemble the result of the kernel that computes it.";
+
     E0700 => "internal error: plc failed on this file",
 "plc stopped with an internal error (a panic) while checking the file. The language server
 reports it as this diagnostic, at the start of the document, and goes on serving the other

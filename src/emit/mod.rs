@@ -6,7 +6,10 @@
 //! - `kernel`: each device function (InCore, AIC, AIV, Group, Spmd) as
 //!   `kernels/<name>.cpp` over the CPU tile library.
 //! - `runtime`: the CPU reference runtime and tile library headers, written to `runtime/`.
+//! - `assembly`: which assemblies in orchestration code the runtime writes (the rest are
+//!   E0623, at `plc compile` and `plc run`).
 
+pub mod assembly;
 pub(crate) mod cpp;
 pub(crate) mod harness;
 pub mod kernel;

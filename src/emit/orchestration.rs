@@ -17,6 +17,7 @@
 //!   their carries (a tensor carry that stays the same buffer is an alias, others are
 //!   `ChipTensor` variables).
 
+use super::assembly::{classify, expr_vars, Assemblies, Assembly};
 use super::cpp::{cat, ctype, float_literal, identifier, runtime_dtype, sanitize, Digits, Namer, Writer};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
@@ -494,6 +495,15 @@ struct Emitter<'a> {
     /// The variables the function's body reads: a scalar it never reads is declared and
     /// then cast to void, so that the C++ passes `-Wall -Wextra -Werror`.
     read: FxHashSet<VarId>,
+    /// How many assemblies take each tensor this function makes as their source.
+    assemblies: Assemblies,
+    /// The tensors this function makes that are views of an assembly's target (PyPTO's
+    /// FuseCreateAssembleToSlice): the made tensor → the assembly's target and offsets.
+    fused: FxHashMap<VarId, (ExprId, Option<ExprId>)>,
+    /// A kernel's new result that is fused: (call, result position) → the made tensor.
+    fused_results: FxHashMap<(ExprId, usize), VarId>,
+    /// The fused tensors emitted as views so far.
+    fused_views: FxHashSet<VarId>,
     diags: Vec<Diagnostic>,
 }
 
@@ -506,11 +516,13 @@ impl<'a> Emitter<'a> {
         prefix: String,
         graphs: &'a mut Vec<Symbol>,
     ) -> Self {
-        Emitter {
+        let defs = Defs::of(p, f);
+        let assemblies = Assemblies::of(p, &defs, &mut shared.lineage, f);
+        let mut e = Emitter {
             p,
             names,
             shared,
-            defs: Defs::of(p, f),
+            defs,
             func_loc: f.loc,
             prefix,
             graphs,
@@ -527,7 +539,48 @@ impl<'a> Emitter<'a> {
             first_tensor: None,
             boundary_scalars: FxHashSet::default(),
             read: body_reads(p, &f.body),
+            assemblies,
+            fused: FxHashMap::default(),
+            fused_results: FxHashMap::default(),
+            fused_views: FxHashSet::default(),
             diags: Vec::new(),
+        };
+        e.find_fused(f);
+        e
+    }
+
+    /// The tensors this function makes that become views of an assembly's target.
+    fn find_fused(&mut self, f: &Function) {
+        let mut found = Vec::new();
+        crate::ir::visit::walk_stmts(self.p, &f.body, |s| {
+            let StmtKind::Assign { value, .. } = self.p.stmt(s).kind else { return };
+            if let ExprKind::Call { callee: Callee::Op(Op::TensorAssemble), args, .. } = &self.p.expr(value).kind {
+                found.push(args.clone());
+            }
+        });
+        for args in found {
+            let kind = classify(self.p, self.names, &self.defs, &mut self.shared.lineage, &self.assemblies, &args);
+            let Assembly::Fused { made } = kind else { continue };
+            let def = Op::TensorAssemble.def();
+            let Some(target) = def.arg(&args, Param::Target) else { continue };
+            self.fused.insert(made, (target, def.arg(&args, Param::Offset)));
+            // A kernel's new result: found again at the launch by its call and position.
+            match self.defs.map.get(&made) {
+                Some(crate::ir::lineage::Def::Value(e)) => match self.p.expr(*e).kind {
+                    ExprKind::Call { .. } => {
+                        self.fused_results.insert((*e, 0), made);
+                    }
+                    ExprKind::TupleGet { tuple, index } => {
+                        if let Some(Some(crate::ir::lineage::Def::Value(call))) =
+                            as_var(self.p, tuple).map(|t| self.defs.map.get(&t))
+                        {
+                            self.fused_results.insert((*call, index as usize), made);
+                        }
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
         }
     }
 
@@ -631,7 +684,8 @@ impl<'a> Emitter<'a> {
     /// the loop or if around it), `None` where a yield assigns nothing.
     fn block(&mut self, block: &[StmtId], yield_to: Option<&[Option<String>]>) {
         // Allocations with constant shapes go first, in batches of 16.
-        let creates: Vec<StmtId> = block.iter().copied().filter(|&s| self.constant_create(s)).collect();
+        let creates: Vec<StmtId> =
+            block.iter().copied().filter(|&s| self.constant_create(s) && !self.fused_create(s)).collect();
         if !creates.is_empty() {
             self.alloc_batch(&creates);
         }
@@ -641,6 +695,58 @@ impl<'a> Emitter<'a> {
             }
             self.stmt(s, yield_to);
         }
+    }
+
+    /// A `pl.create_tensor` made a view of an assembly's target, in place.
+    fn fused_create(&self, s: StmtId) -> bool {
+        matches!(self.p.stmt(s).kind, StmtKind::Assign { var, .. } if self.fused.contains_key(&var))
+    }
+
+    /// The tensor `made` as a view of the target of the assembly it is fused into, at its
+    /// offsets, with extents `dims`; the view's C++ name (`name` when given, else a fresh
+    /// one). `None`, with E0623, when the target or an offset is computed after this point.
+    fn fused_view(&mut self, made: VarId, name: Option<VarId>, dims: &[String], loc: Loc) -> Option<String> {
+        let (target, offsets) = *self.fused.get(&made)?;
+        self.fused_views.insert(made);
+        let mut vars = Vec::new();
+        expr_vars(self.p, target, &mut vars);
+        if let Some(o) = offsets {
+            expr_vars(self.p, o, &mut vars);
+        }
+        if let Some(&late) = vars.iter().find(|v| !self.names_of.contains_key(v)) {
+            let what = sanitize(self.names.get(self.p.var(late).source));
+            let made_name = sanitize(self.names.get(self.p.var(made).source));
+            self.error(
+                Code::E0623,
+                loc,
+                format!("`{made_name}` is assembled once, so the runtime writes it in place, a view of the assembly's target; but `{what}`, which that view needs, is computed after `{made_name}` is made: make `{made_name}` after it"),
+            );
+            return None;
+        }
+        let t = self.expr(target);
+        let offs = self.shape_dims(offsets);
+        let v = match name {
+            Some(var) => self.define(var),
+            None => {
+                let base = format!("{}_view", self.base_name(made));
+                self.fresh(&base)
+            }
+        };
+        let rank = dims.len();
+        let offs = if offs.is_empty() { vec!["0".to_string(); rank] } else { offs };
+        self.line_fmt(format_args!("uint32_t {v}_offsets[{}] = {{{}}};", rank.max(1), offs.join(", ")));
+        let clipped: Vec<String> = dims
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                format!(
+                    "({v}_offsets[{k}] >= {t}.shapes[{k}] ? 0u : std::min<uint32_t>({s}, {t}.shapes[{k}] - {v}_offsets[{k}]))"
+                )
+            })
+            .collect();
+        self.line_fmt(format_args!("uint32_t {v}_shapes[{}] = {{{}}};", rank.max(1), clipped.join(", ")));
+        self.line_fmt(format_args!("ChipTensor {v} = {t}.view({v}_shapes, {v}_offsets);"));
+        Some(v)
     }
 
     fn constant_create(&self, s: StmtId) -> bool {
@@ -1253,6 +1359,15 @@ impl<'a> Emitter<'a> {
             let dims: Option<Vec<String>> =
                 shape.iter().map(|d| if let Dim::Const(n) = d { Some(n.to_string()) } else { None }).collect();
             let dims = dims.or_else(|| self.run_time_extents(call, g, i));
+            if let (Some(&made), Some(dims)) = (self.fused_results.get(&(call, i)), dims.as_ref()) {
+                // Assembled once: the kernel writes a view of the assembly's target.
+                if let Some(view) = self.fused_view(made, None, dims, loc) {
+                    self.line_fmt(format_args!("{params}.add_output({view});"));
+                    signature.push("OUT");
+                    self.synthesized.insert((call, i), view);
+                    continue;
+                }
+            }
             let Some(dims) = dims else {
                 self.error(
                     Code::E0613,
@@ -1446,6 +1561,13 @@ impl<'a> Emitter<'a> {
         }
         let arg = |p: Param| def.arg(args, p);
         match special {
+            Special::CreateTensor if self.fused.contains_key(&var) => {
+                // Assembled once: a view of the assembly's target (FuseCreateAssembleToSlice).
+                let dims = self.shape_dims(Op::TensorCreate.def().arg(args, Param::Shape));
+                if self.fused_view(var, Some(var), &dims, loc).is_none() {
+                    self.create_tensor(var, args, loc);
+                }
+            }
             Special::CreateTensor => self.create_tensor(var, args, loc),
             Special::Slice | Special::View => self.view(var, op, args),
             Special::Reshape | Special::Transpose => self.reshape_or_transpose(var, special, op, args),
@@ -1497,7 +1619,7 @@ impl<'a> Emitter<'a> {
             }
             Special::Assemble => {
                 // The kernel already wrote into the target: the result is the target.
-                self.assembled_source(args);
+                self.assembled_source(args, loc);
                 if let Some(t) = arg(Param::Target) {
                     let t = self.expr(t);
                     self.names_of.insert(var, t);
@@ -1740,7 +1862,7 @@ impl<'a> Emitter<'a> {
                 let (a, i, x) = (self.expr(a), self.expr(i), self.expr(x));
                 self.line_fmt(format_args!("{a}[{i}] = {x};"));
             }
-            Op::TensorAssemble => self.assembled_source(args),
+            Op::TensorAssemble => self.assembled_source(args, loc),
             // A debug print changes no value; the CPU runtime prints nothing for it.
             Op::TensorRuntimePrint => self.line("// pl.runtime_print: no output on the CPU runtime"),
             _ => self.misplaced(op, loc),
@@ -1751,7 +1873,7 @@ impl<'a> Emitter<'a> {
     /// is already there, a kernel's output or a view. A source computed in place
     /// (`out[:] = pl.add(x, x)` in an `@pl.jit` body) would be dropped: it is the misplaced
     /// op, as PyPTO's codegen reports it once FlattenCallExpr has made it a statement.
-    fn assembled_source(&mut self, args: &[Option<ExprId>]) {
+    fn assembled_source(&mut self, args: &[Option<ExprId>], loc: Loc) {
         let Some(src) = Op::TensorAssemble.def().arg(args, Param::Source) else { return };
         if let ExprKind::Call { callee: Callee::Op(inner), .. } = self.p.expr(src).kind {
             let d = inner.def();
@@ -1759,6 +1881,30 @@ impl<'a> Emitter<'a> {
                 let at = self.p.expr(src).loc;
                 self.misplaced(inner, at);
             }
+            return;
+        }
+        // What the runtime leaves in the target (see `emit::assembly`).
+        match classify(self.p, self.names, &self.defs, &mut self.shared.lineage, &self.assemblies, args) {
+            Assembly::InPlace | Assembly::Computed => {}
+            // Made a view of the target where it was made (or refused there).
+            Assembly::Fused { made } if self.fused_views.contains(&made) => {}
+            Assembly::Fused { made } => {
+                let why = format!(
+                    "`{}` was made where the assembly's target or offsets are not known yet",
+                    sanitize(self.names.get(self.p.var(made).source))
+                );
+                self.diags.push(super::assembly::dropped(self.loc_or_function(loc), &why));
+            }
+            Assembly::Dropped { why } => self.diags.push(super::assembly::dropped(self.loc_or_function(loc), &why)),
+        }
+    }
+
+    /// `loc`, or the function's when the compiler made the node.
+    fn loc_or_function(&self, loc: Loc) -> Loc {
+        if loc.is_compiler_made() {
+            self.func_loc
+        } else {
+            loc
         }
     }
 
