@@ -3207,6 +3207,7 @@ impl FnLower<'_, '_> {
         }
         if let Some(value) = attrs_arg {
             self.attrs_dict(value, &mut attrs)?;
+            self.dump_vars_ok(&attrs, &lowered, &fname)?;
             let given = attrs.arg_directions.as_ref().map_or(positional, Vec::len);
             if given != positional {
                 let at = self.ast().expr(value).span;
