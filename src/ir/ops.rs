@@ -3885,6 +3885,19 @@ fn tile_extract(a: &dyn Args) -> Result<Type, String> {
     if shape.len() != 2 {
         return Err(format!("the shape must have 2 extents, it has {}", shape.len()));
     }
+    // PyPTO's deduction: the window [row, row + rows) x [col, col + cols) lies inside src
+    // where the index and the extents are known.
+    if let Some(Type::Tile { shape: src, .. }) = a.ty(0) {
+        for (axis, index) in [(0, 1), (1, 2)] {
+            if let (Some(at), Some(Dim::Const(size)), Dim::Const(extent)) = (a.int(index), src.get(axis), &shape[axis])
+            {
+                if at < 0 || at + extent > *size {
+                    let what = ["rows", "columns"][axis];
+                    return Err(format!("the window's {what} [{at}, {}) lie outside src's {size}", at + extent));
+                }
+            }
+        }
+    }
     into_out(a, 5, Type::Tile { shape, dtype, memory: Some(memory_arg(a, 4, MemorySpace::Vec)?) })
 }
 
@@ -5632,7 +5645,7 @@ ops! {
     // `deps=` is required and keyword-only in PyPTO (an optional parameter here, so that it
     // prints as a keyword; the rule requires it); `attrs=` is kept for the printer.
     SystemTaskDummy = "system.task_dummy", System, ["pl.system.task_dummy"], None,
-        &[opt(P::Deps, K::Any), opt(P::Attrs, K::Any)], task_dummy, true, OpKind::Special(Special::TaskDummy);
+        &[opt_kw(P::Deps, K::Any), opt_kw(P::Attrs, K::Any)], task_dummy, true, OpKind::Special(Special::TaskDummy);
     // The id of the task that produced a tensor, for `deps=` in a manual scope.
     SystemTaskIdOf = "system.task_id_of", System, ["pl.task_id_of"], None, &[req(P::Producer, K::Tensor)],
         task_id_scalar, true, OpKind::Special(Special::TaskIdOf);

@@ -470,6 +470,16 @@ impl Lowering<'_> {
         }
         let result = match (pl.as_deref(), callee.as_str(), values.as_slice()) {
             (Some("dynamic"), _, [Const::Str(name)]) => {
+                // PyPTO's DynVar: the name must be a Python identifier.
+                let text = self.name(*name).to_string();
+                let mut chars = text.chars();
+                let identifier = chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+                    && chars.all(|c| c == '_' || c.is_alphanumeric());
+                if !identifier {
+                    let message = format!("DynVar name must be a valid identifier, got '{text}'");
+                    self.error(Code::E0217, file, span, message, "not an identifier");
+                    return None;
+                }
                 if !self.program.dynamic_dims.contains(name) {
                     self.program.dynamic_dims.push(*name);
                 }

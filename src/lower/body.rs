@@ -2721,6 +2721,9 @@ impl FnLower<'_, '_> {
                         (None, _) => self.dim_expr(extent, span)?,
                     };
                     let size = self.binary(BinOp::Sub, hi_e, lo_e, span)?;
+                    if is_tile && self.info.decl.kind != crate::ir::FuncKind::Inline {
+                        self.check_tile_subscript_range(lo_e, size, item.as_ref().map_or(span, |(_, i)| i.span))?;
+                    }
                     sizes.push(size);
                     offsets.push(lo_e);
                 }
@@ -2739,6 +2742,35 @@ impl FnLower<'_, '_> {
             other => {
                 let what = self.describe_type(other);
                 self.error(Code::E0217, span, format!("cannot subscript {what}"), "not subscriptable");
+                None
+            }
+        }
+    }
+
+    /// PyPTO's tile subscripts (`_build_tile_subscript_slice_args`,
+    /// `_build_tile_alloc_extent`): a range `t[a:b]` of a tile starts at a compile-time
+    /// integer and covers a positive number of elements known at compile time, since the
+    /// result is a new tile of static shape. (In a `pl.inline` function a parameter stands
+    /// for the caller's constant, so its ranges are left to the call site.)
+    fn check_tile_subscript_range(&mut self, lower: ExprId, size: ExprId, span: Span) -> Option<()> {
+        if !matches!(self.as_const(lower), Some(Const::Int(_))) {
+            self.error(
+                Code::E0217,
+                span,
+                "Dynamic lower bounds are not supported in tile subscript",
+                "not a compile-time integer",
+            );
+            return None;
+        }
+        match self.as_const(size) {
+            Some(Const::Int(n)) if n > 0 => Some(()),
+            _ => {
+                self.error(
+                    Code::E0217,
+                    span,
+                    "Tile subscript must produce a positive static extent",
+                    "not a positive compile-time extent",
+                );
                 None
             }
         }
@@ -3232,6 +3264,7 @@ impl FnLower<'_, '_> {
         }
         if let Some(value) = attrs_arg {
             self.attrs_dict(value, &mut attrs)?;
+            self.dump_vars_ok(&attrs, &lowered, &fname)?;
             let given = attrs.arg_directions.as_ref().map_or(positional, Vec::len);
             if given != positional {
                 let at = self.ast().expr(value).span;

@@ -344,6 +344,44 @@ impl FnLower<'_, '_> {
         Some(())
     }
 
+    /// PyPTO's `_extract_dump_vars_from_attrs`: `attrs={"dump_vars": [...]}` on a call is a
+    /// list literal of tensor variables, each an argument of the call (E0217 otherwise).
+    pub(crate) fn dump_vars_ok(&mut self, attrs: &CallAttrs, args: &[Option<ExprId>], callee: &str) -> Option<()> {
+        let Some(&(_, list)) = attrs.extra.iter().find(|(k, _)| self.cx.name(*k) == "dump_vars") else {
+            return Some(());
+        };
+        let span = self.cx.program.expr(list).loc.span;
+        let ExprKind::Tuple(items) = self.cx.program.expr(list).kind.clone() else {
+            let message = format!("attrs['dump_vars'] on call to '{callee}' must be a list literal");
+            self.error(Code::E0217, span, message, "not a list");
+            return None;
+        };
+        for item in items {
+            let ispan = self.cx.program.expr(item).loc.span;
+            let var = match self.cx.program.expr(item).kind {
+                ExprKind::Var(v)
+                    if matches!(self.cx.program.types.get(self.cx.program.expr(item).ty), Type::Tensor { .. }) =>
+                {
+                    v
+                }
+                _ => {
+                    let message = format!("attrs['dump_vars'] entries on call to '{callee}' must be tensor variables");
+                    self.error(Code::E0217, ispan, message, "not a tensor variable");
+                    return None;
+                }
+            };
+            let passed =
+                args.iter().flatten().any(|&a| matches!(self.cx.program.expr(a).kind, ExprKind::Var(v) if v == var));
+            if !passed {
+                let name = self.cx.name(self.cx.program.var(var).name).to_string();
+                let message = format!("attrs['dump_vars'] entry '{name}' is not an argument of call to '{callee}'");
+                self.error(Code::E0217, ispan, message, "not an argument");
+                return None;
+            }
+        }
+        Some(())
+    }
+
     /// `attrs={...}` on an op call: a dict literal with string keys, none of them a
     /// dependency edge (PyPTO writes those as `deps=` on `pl.submit`/`task_dummy`). plc
     /// keeps no op attribute from it.

@@ -3,6 +3,7 @@
 //! §4.2 `_resolve_tile_annotation_args`, `resolve_memref`). plc keeps only the memory
 //! space in the type; a placement is the memory planner's business, which plc does itself.
 
+use super::annot::parse_int;
 use super::consts::Const;
 use super::{Binding, Lowering, ModuleId};
 use crate::diag::{Code, Span};
@@ -338,7 +339,31 @@ impl Lowering<'_> {
             args.iter().filter(|a| a.kind == ArgKind::Positional).map(|a| a.value).collect();
         let span = self.ast(m).expr(call).span;
         match positional.len() {
-            0 | 3 => true,
+            0 => true,
+            3 => {
+                // PyPTO's `_resolve_int_literal`: a size written as a number is >= 0.
+                let size = self.ast(m).expr(positional[2]).clone();
+                let negative = match &size.kind {
+                    E::Unary { op: ast::UnaryOp::Neg, operand } => {
+                        let operand = self.ast(m).expr(*operand).clone();
+                        matches!(operand.kind, E::Int)
+                            && matches!(parse_int(self.text_of(m, operand.span)), Some(Const::Int(v)) if v != 0)
+                    }
+                    _ => false,
+                };
+                if negative {
+                    let text = self.text_of(m, size.span).to_string();
+                    self.error(
+                        Code::E0207,
+                        file,
+                        size.span,
+                        format!("MemRef size must be >= 0, got: {text}"),
+                        "negative size",
+                    );
+                    return false;
+                }
+                true
+            }
             1 => {
                 let name = match &self.ast(m).expr(positional[0]).kind {
                     E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {

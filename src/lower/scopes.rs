@@ -289,6 +289,8 @@ impl FnLower<'_, '_> {
             return false;
         };
         let mut seen: Vec<String> = Vec::new();
+        // Whether a `pl.split(..., slot_num=)` and a `pl.cross_core_slot(...)` came yet.
+        let mut slot_setters = (false, false);
         for &item in items {
             if !self.option_entry_ok(key, item, what) {
                 return false;
@@ -312,6 +314,38 @@ impl FnLower<'_, '_> {
                 }
                 _ => continue,
             };
+            // The deprecated `pl.split(mode, slot_num=N)` and `pl.cross_core_slot(slot_num=N)`
+            // both set the slot count: PyPTO refuses the pair in either order.
+            if key == "optimizations" {
+                let op = match &self.ast().expr(item).kind {
+                    E::Call { func, args } => self
+                        .cx
+                        .pl_path(self.m, *func)
+                        .and_then(|p| ops::by_spelling(&format!("pl.{p}")))
+                        .map(|op| (op, args.clone())),
+                    _ => None,
+                };
+                let slots_set = match op {
+                    Some((Op::OptimizationCrossCoreSlot, _)) => Some(&mut slot_setters.1),
+                    Some((Op::OptimizationSplit, args))
+                        if args
+                            .iter()
+                            .any(|a| matches!(a.kind, ArgKind::Keyword(k) if self.cx.name(k.name) == "slot_num")) =>
+                    {
+                        Some(&mut slot_setters.0)
+                    }
+                    _ => None,
+                };
+                if let Some(flag) = slots_set {
+                    *flag = true;
+                    if slot_setters.0 && slot_setters.1 {
+                        let span = self.ast().expr(item).span;
+                        let message = "optimizations=[...] sets the cross-core slot count twice: via the deprecated pl.split(slot_num=...) and via pl.cross_core_slot(...)";
+                        self.error(Code::E0314, span, message, "slot count set again");
+                        return false;
+                    }
+                }
+            }
             if seen.contains(&entry) {
                 let span = self.ast().expr(item).span;
                 let message = match key {
