@@ -565,8 +565,8 @@ impl<'a> Emitter<'a> {
             let Some(target) = def.arg(&args, Param::Target) else { continue };
             self.fused.insert(made, (target, def.arg(&args, Param::Offset)));
             // A kernel's new result: found again at the launch by its call and position.
-            match self.defs.map.get(&made) {
-                Some(crate::ir::lineage::Def::Value(e)) => match self.p.expr(*e).kind {
+            if let Some(crate::ir::lineage::Def::Value(e)) = self.defs.map.get(&made) {
+                match self.p.expr(*e).kind {
                     ExprKind::Call { .. } => {
                         self.fused_results.insert((*e, 0), made);
                     }
@@ -578,8 +578,7 @@ impl<'a> Emitter<'a> {
                         }
                     }
                     _ => {}
-                },
-                _ => {}
+                }
             }
         }
     }
