@@ -16,6 +16,11 @@ impl Symbol {
 
 #[derive(Clone, Default)]
 pub struct Interner {
+    /// The frozen interner a fork reads (`ir::fork`): its names keep their symbols, and the
+    /// names interned since are numbered after them.
+    base: Option<std::sync::Arc<Interner>>,
+    /// The number of names in `base`.
+    base_len: u32,
     names: IndexSet<Box<str>, FxBuildHasher>,
 }
 
@@ -25,15 +30,46 @@ impl Interner {
     }
 
     pub fn intern(&mut self, name: &str) -> Symbol {
-        if let Some(i) = self.names.get_index_of(name) {
-            return Symbol(i as u32);
+        if let Some(sym) = self.lookup(name) {
+            return sym;
         }
         let (i, _) = self.names.insert_full(name.into());
-        Symbol(i as u32)
+        Symbol(self.base_len + i as u32)
     }
 
+    #[inline]
     pub fn get(&self, sym: Symbol) -> &str {
-        &self.names[sym.0 as usize]
+        match self.names.get_index(sym.0.wrapping_sub(self.base_len) as usize) {
+            Some(name) => name,
+            None => self.base_name(sym),
+        }
+    }
+
+    /// A name of the base of a fork (or a symbol past the end, which panics as an index
+    /// does).
+    #[cold]
+    #[inline(never)]
+    fn base_name(&self, sym: Symbol) -> &str {
+        match &self.base {
+            Some(b) if sym.0 < self.base_len => b.get(sym),
+            _ => &self.names[sym.0.wrapping_sub(self.base_len) as usize],
+        }
+    }
+
+    /// The number of names.
+    pub(crate) fn len(&self) -> usize {
+        self.base_len as usize + self.names.len()
+    }
+
+    /// An interner that reads `base` and numbers the names it interns after `base`'s.
+    pub(crate) fn forked(base: &std::sync::Arc<Interner>) -> Interner {
+        Interner { base: Some(base.clone()), base_len: base.len() as u32, names: IndexSet::default() }
+    }
+
+    /// The names interned since the fork, in order (symbols from the base's length on); the
+    /// base is released.
+    pub(crate) fn into_own(self) -> Vec<Box<str>> {
+        self.names.into_iter().collect()
     }
 
     /// `base`, or `base_1`, `base_2`, ...: the first name not in `used`, which it joins.
@@ -52,11 +88,15 @@ impl Interner {
 
     /// Every name, in the order they were first interned (a symbol's [`Symbol::index`]).
     pub(crate) fn names(&self) -> impl Iterator<Item = &str> {
-        self.names.iter().map(|name| &**name)
+        let base = self.base.iter().flat_map(|b| b.names.iter().map(|name| &**name));
+        base.chain(self.names.iter().map(|name| &**name))
     }
 
     /// The symbol of `name` if it was ever interned.
     pub fn lookup(&self, name: &str) -> Option<Symbol> {
-        self.names.get_index_of(name).map(|i| Symbol(i as u32))
+        if let Some(sym) = self.base.as_ref().and_then(|b| b.lookup(name)) {
+            return Some(sym);
+        }
+        self.names.get_index_of(name).map(|i| Symbol(self.base_len + i as u32))
     }
 }

@@ -16,6 +16,7 @@
 
 pub(crate) mod arith;
 pub(crate) mod enums;
+pub(crate) mod fork;
 pub(crate) mod group;
 pub(crate) mod limits;
 pub(crate) mod lineage;
@@ -28,6 +29,7 @@ pub mod verify;
 pub(crate) mod visit;
 
 pub use enums::*;
+pub use fork::Arena;
 /// PyPTO op spellings plc refuses by name, with the reason (tests/spellings.rs reads them).
 pub use ops::{refusal, REFUSED};
 pub use types::{Dim, Type, TypeId, Types};
@@ -622,9 +624,9 @@ pub struct Program {
     /// Functions in source order (outlined functions are inserted just before the function
     /// they came from).
     pub functions: IndexMap<Symbol, Function, FxBuildHasher>,
-    pub vars: Vec<VarData>,
-    pub exprs: Vec<Expr>,
-    pub stmts: Vec<Stmt>,
+    pub vars: Arena<VarData>,
+    pub exprs: Arena<Expr>,
+    pub stmts: Arena<Stmt>,
     pub types: Types,
     /// The names of `pl.dynamic("N")` dimensions, in first-use order.
     pub dynamic_dims: Vec<Symbol>,

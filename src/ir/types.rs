@@ -156,6 +156,11 @@ pub struct TypeId(pub u32);
 /// The type interner of a program.
 #[derive(Clone, Debug)]
 pub struct Types {
+    /// The frozen table a fork of the program's arenas reads (`super::fork`): its types
+    /// keep their ids, and the types interned since are numbered after them.
+    base: Option<std::sync::Arc<Types>>,
+    /// The number of types in `base`.
+    base_len: u32,
     set: IndexSet<Type, FxBuildHasher>,
     /// The id of each scalar type interned so far, by dtype (lowering asks for one per
     /// literal and per scalar value: an array look-up instead of hashing the type).
@@ -164,7 +169,7 @@ pub struct Types {
 
 impl Default for Types {
     fn default() -> Self {
-        let mut types = Types { set: IndexSet::default(), scalars: [None; DType::ALL.len()] };
+        let mut types = Types { base: None, base_len: 0, set: IndexSet::default(), scalars: [None; DType::ALL.len()] };
         // Fixed ids for the two most common answers.
         types.intern(Type::Unknown);
         types.intern(Type::None);
@@ -177,14 +182,50 @@ impl Types {
     pub const NONE: TypeId = TypeId(1);
 
     pub fn intern(&mut self, ty: Type) -> TypeId {
-        if let Some(i) = self.set.get_index_of(&ty) {
-            return TypeId(i as u32);
+        if let Some(base) = &self.base {
+            if let Some(i) = base.set.get_index_of(&ty) {
+                return TypeId(i as u32);
+            }
         }
-        TypeId(self.set.insert_full(ty).0 as u32)
+        if let Some(i) = self.set.get_index_of(&ty) {
+            return TypeId(self.base_len + i as u32);
+        }
+        TypeId(self.base_len + self.set.insert_full(ty).0 as u32)
     }
 
+    #[inline]
     pub fn get(&self, id: TypeId) -> &Type {
-        &self.set[id.0 as usize]
+        match self.set.get_index(id.0.wrapping_sub(self.base_len) as usize) {
+            Some(ty) => ty,
+            None => self.base_type(id),
+        }
+    }
+
+    /// A type of the base of a fork (or an id past the end, which panics as an index does).
+    #[cold]
+    #[inline(never)]
+    fn base_type(&self, id: TypeId) -> &Type {
+        match &self.base {
+            Some(b) if id.0 < self.base_len => b.get(id),
+            _ => &self.set[id.0.wrapping_sub(self.base_len) as usize],
+        }
+    }
+
+    /// The number of types.
+    pub(crate) fn len(&self) -> usize {
+        self.base_len as usize + self.set.len()
+    }
+
+    /// A table that reads `base` and numbers the types it interns after `base`'s.
+    pub(crate) fn forked(base: &std::sync::Arc<Types>) -> Types {
+        let base_len = base.len() as u32;
+        Types { base: Some(base.clone()), base_len, set: IndexSet::default(), scalars: base.scalars }
+    }
+
+    /// The types interned since the fork, in order (ids from the base's length on); the
+    /// base is released.
+    pub(crate) fn into_own(self) -> Vec<Type> {
+        self.set.into_iter().collect()
     }
 
     pub fn scalar(&mut self, dtype: DType) -> TypeId {

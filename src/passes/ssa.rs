@@ -26,28 +26,85 @@ use crate::ir::{
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Runs the pass over every function of the program, in order.
+/// Runs the pass over every function of the program, in order; on a large program, runs
+/// of consecutive functions in parallel, each on a fork of the program's arenas
+/// (`ir::fork`), joined in order: the same program, ids and names as the serial run.
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
-    let names: Vec<_> = program.functions.keys().copied().collect();
     let dyn_dims: Vec<_> = program.dynamic_dims.clone();
+    let loops = liveness(program);
+    let threads = rayon::current_num_threads();
+    if threads >= 2 && program.functions.len() >= PARALLEL_MIN_FUNCTIONS {
+        return run_forked(cx, program, loops, &dyn_dims, threads);
+    }
+    let names: Vec<_> = program.functions.keys().copied().collect();
     let mut scratch = Scratch::default();
-    let mut loops = liveness(program).into_iter();
+    let mut loops = loops.into_iter();
     for name in names {
-        let mut f = std::mem::replace(
-            program.functions.get_mut(&name).expect("listed above"),
-            Function {
-                name,
-                loc: Loc::COMPILER,
-                decl: crate::ir::FuncDecl::new(crate::ir::FuncKind::Opaque, None, None),
-                params: Vec::new(),
-                returns: Vec::new(),
-                body: Vec::new(),
-            },
-        );
+        let mut f = std::mem::replace(program.functions.get_mut(&name).expect("listed above"), placeholder(name));
         let loops = loops.next().expect("one per function");
         convert_function(cx, program, &mut f, loops, &dyn_dims, &mut scratch);
         program.functions[&name] = f;
     }
+}
+
+/// What stands in a function's place while it is converted.
+fn placeholder(name: crate::intern::Symbol) -> Function {
+    Function {
+        name,
+        loc: Loc::COMPILER,
+        decl: crate::ir::FuncDecl::new(crate::ir::FuncKind::Opaque, None, None),
+        params: Vec::new(),
+        returns: Vec::new(),
+        body: Vec::new(),
+    }
+}
+
+/// The conversion of runs of consecutive functions in parallel (the conversion of one
+/// function reads no other function): each run converts its functions in order on a fork of
+/// the program ([`Fork`]), with its own interner, diagnostics and scratch; the join appends
+/// the runs' nodes and names in order, so the result is the serial run's.
+fn run_forked(
+    cx: &mut PassCx<'_>,
+    program: &mut Program,
+    loops: Vec<FxHashMap<StmtId, LoopInfo>>,
+    dyn_dims: &[crate::intern::Symbol],
+    threads: usize,
+) {
+    use crate::ir::fork::{Fork, Part};
+    use rayon::prelude::*;
+    let funcs: Vec<Function> =
+        program.functions.values_mut().map(|f| std::mem::replace(f, placeholder(f.name))).collect();
+    let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
+    let mut runs = Vec::new();
+    let (mut funcs, mut loops) = (funcs.into_iter(), loops.into_iter());
+    loop {
+        let fs: Vec<Function> = funcs.by_ref().take(run).collect();
+        if fs.is_empty() {
+            break;
+        }
+        runs.push((fs, loops.by_ref().take(run).collect::<Vec<_>>()));
+    }
+    let fork = Fork::new(program, cx.names);
+    let check_only = cx.check_only;
+    let done: Vec<(Part, Vec<Diagnostic>)> = runs
+        .into_par_iter()
+        .map(|(mut functions, loops)| {
+            let (mut p, mut names, mut diags) = (fork.program(), fork.names(), Vec::new());
+            let mut cx = PassCx { names: &mut names, diags: &mut diags, check_only };
+            let mut scratch = Scratch::default();
+            for (f, loops) in functions.iter_mut().zip(loops) {
+                convert_function(&mut cx, &mut p, f, loops, dyn_dims, &mut scratch);
+            }
+            (Part { program: p, names, functions }, diags)
+        })
+        .collect();
+    let (parts, diags): (Vec<Part>, Vec<Vec<Diagnostic>>) = done.into_iter().unzip();
+    let converted = fork.join(program, cx.names, parts);
+    for f in converted.into_iter().flatten() {
+        let name = f.name;
+        program.functions[&name] = f;
+    }
+    cx.diags.extend(diags.into_iter().flatten());
 }
 
 /// The maps and buffers of one function's conversion, kept (emptied) for the next function,
@@ -1054,5 +1111,72 @@ mod tests {
         let (once, _) = ssa(&src);
         let (twice, _) = ssa(&once);
         assert_eq!(once, twice);
+    }
+}
+
+#[cfg(test)]
+mod forked {
+    use crate::driver::{self, Input, PipelineSpec, StopAt};
+    use crate::ir::TypeId;
+
+    /// 300 functions (more than the parallel threshold) of several shapes: values carried
+    /// around loops and merged after ifs, a `pl.func_attr` value naming a parameter (a base
+    /// node the conversion changes), tuple types made by the pass, and reads of undefined
+    /// names (E0420) spread through them.
+    fn mixed(n: usize) -> String {
+        let mut out = String::from("import pypto.language as pl\n\nN = pl.dynamic(\"N\")\n");
+        for i in 0..n {
+            out.push_str(&match i % 4 {
+                0 => format!(
+                    "\n@pl.function\ndef loop_{i}(x: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64], pl.FP32]:\n    acc = x\n    k = 0\n    for j in pl.range(n):\n        if j > {i}:\n            acc = pl.add(acc, 1.0)\n            k = k + j\n        else:\n            w_{i} = pl.mul(acc, 2.0)\n            acc = w_{i}\n    return acc\n"
+                ),
+                1 => format!(
+                    "\n@pl.function(type=pl.FunctionType.InCore)\ndef kernel_{i}(x: pl.Tensor[[64, 128], pl.FP32], out: pl.Out[pl.Tensor[[64, 128], pl.FP32]]) -> pl.Tensor[[64, 128], pl.FP32]:\n    pl.func_attr({{\"slot_num\": 2, \"stationary\": x}})\n    t = pl.load(x, [0, 0], [64, 128])\n    out = pl.store(pl.mul(t, 2.0), [0, 0], out)\n    return out\n"
+                ),
+                2 => format!(
+                    "\n@pl.function\ndef dyn_{i}(x: pl.Tensor[[N, {}], pl.FP32]) -> pl.Tensor[[N, {}], pl.FP32]:\n    y = x\n    for j in pl.range(4):\n        y = pl.add(y, x)\n    return y\n",
+                    i + 1,
+                    i + 1
+                ),
+                _ if i % 7 == 3 => format!(
+                    "\n@pl.function\ndef bad_{i}(x: pl.Tensor[[64], pl.FP32], flag: pl.Scalar[pl.BOOL]) -> pl.Tensor[[64], pl.FP32]:\n    if flag:\n        y_{i} = pl.add(x, 1.0)\n    return y_{i}\n"
+                ),
+                _ => format!(
+                    "\n@pl.function\ndef plain_{i}(a: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n    b = a + 1\n    b = b * {i}\n    return b\n"
+                ),
+            });
+        }
+        out
+    }
+
+    /// Everything ConvertToSSA leaves: the programs (functions and arenas, every type by
+    /// id), every name by symbol, and the diagnostics.
+    fn converted(source: &str, threads: usize) -> String {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+        pool.install(|| {
+            let spec = PipelineSpec::passes("ConvertToSSA");
+            let mut c = driver::compile(Input::text("test.pl", source), &spec, StopAt::Lower).expect("in memory");
+            assert!(!c.has_errors(), "lowering reported: {:?}", c.diags);
+            c.step();
+            let mut out = String::new();
+            for p in &c.programs {
+                let types: Vec<_> = (0..p.types.len()).map(|i| p.types.get(TypeId(i as u32))).collect();
+                out.push_str(&format!("{:?}\n{:?}\n{:?}\n{:?}\n{types:?}\n", p.functions, p.vars, p.exprs, p.stmts));
+            }
+            out.push_str(&format!("{:?}\n{:?}", c.session.interner.names().collect::<Vec<_>>(), c.diags));
+            out
+        })
+    }
+
+    #[test]
+    fn the_conversion_on_runs_in_parallel_is_the_serial_one() {
+        // More functions than the threshold: four threads take the forked path.
+        const { assert!(300 >= super::PARALLEL_MIN_FUNCTIONS) };
+        let source = mixed(300);
+        let serial = converted(&source, 1);
+        assert!(serial.contains("E0420"), "the program has errors to join");
+        assert!(serial.contains("stationary"));
+        assert_eq!(converted(&source, 4), serial);
+        assert_eq!(converted(&source, 3), serial);
     }
 }
