@@ -731,20 +731,7 @@ impl<'a> Emitter<'a> {
                 self.fresh(&base)
             }
         };
-        let rank = dims.len();
-        let offs = if offs.is_empty() { vec!["0".to_string(); rank] } else { offs };
-        self.line_fmt(format_args!("uint32_t {v}_offsets[{}] = {{{}}};", rank.max(1), offs.join(", ")));
-        let clipped: Vec<String> = dims
-            .iter()
-            .enumerate()
-            .map(|(k, s)| {
-                format!(
-                    "({v}_offsets[{k}] >= {t}.shapes[{k}] ? 0u : std::min<uint32_t>({s}, {t}.shapes[{k}] - {v}_offsets[{k}]))"
-                )
-            })
-            .collect();
-        self.line_fmt(format_args!("uint32_t {v}_shapes[{}] = {{{}}};", rank.max(1), clipped.join(", ")));
-        self.line_fmt(format_args!("ChipTensor {v} = {t}.view({v}_shapes, {v}_offsets);"));
+        self.window(&v, &t, dims, offs);
         Some(v)
     }
 
@@ -1750,10 +1737,15 @@ impl<'a> Emitter<'a> {
         let shape = self.shape_dims(op.def().arg(args, Param::Shape));
         let offsets = self.shape_dims(op.def().arg(args, Param::Offset));
         let v = self.define(var);
+        self.window(&v, &src, &shape, offsets);
+    }
+
+    /// `ChipTensor v = src.view(...)`: the window of `src` of extents `shape` at `offsets`
+    /// (all zero when empty), clipped to the tensor, as the reference emitter does.
+    fn window(&mut self, v: &str, src: &str, shape: &[String], offsets: Vec<String>) {
         let rank = shape.len();
         let offs = if offsets.is_empty() { vec!["0".to_string(); rank] } else { offsets };
         self.line_fmt(format_args!("uint32_t {v}_offsets[{}] = {{{}}};", rank.max(1), offs.join(", ")));
-        // The window is clipped to the tensor, as the reference emitter does.
         let clipped: Vec<String> = shape
             .iter()
             .enumerate()
