@@ -326,7 +326,9 @@ fn orchestration_assemblies(p: &Program, body: &[StmtId]) -> Vec<(StmtId, Vec<Op
 /// that reaches one, as `plc compile` refuses to compile it. The functions looked at are
 /// the entry (`name`, or `Class.name`'s function `name`) and the orchestration functions
 /// and Graph functions it calls, when they are orchestration code (their device regions
-/// outlined: the passes ran).
+/// outlined: the passes ran). An Opaque function is not: it has no region to outline, so
+/// `plc compile` makes no C++ of it (E0616), and PyPTO's passes make its tensor ops device
+/// code, where an assembly is a copy, as `plc run` computes it.
 pub fn refusals(programs: &[Program], names: &Interner, entry: &str) -> Vec<Diagnostic> {
     let entry = entry.rsplit_once('.').map_or(entry, |(_, f)| f);
     let mut out = Vec::new();
@@ -337,9 +339,7 @@ pub fn refusals(programs: &[Program], names: &Interner, entry: &str) -> Vec<Diag
         let mut seen: rustc_hash::FxHashSet<crate::intern::Symbol> = todo.iter().copied().collect();
         while let Some(g) = todo.pop() {
             let f = &p.functions[&g];
-            if !matches!(f.decl.kind, FuncKind::Orchestration | FuncKind::Opaque | FuncKind::Graph)
-                || has_region(p, &f.body)
-            {
+            if !matches!(f.decl.kind, FuncKind::Orchestration | FuncKind::Graph) || has_region(p, &f.body) {
                 continue;
             }
             visit::walk_block_exprs(p, &f.body, |_, e| {
