@@ -1080,6 +1080,75 @@ fn check_and_emit_ir_are_the_same_on_one_thread_and_on_four() {
     }
 }
 
+/// gen(300) with regions named alike far apart (graph regions `shared_band` in copies 10, 11
+/// and 250; core-group regions with `name_hint="hot"` in copies 12 and 260), a graph region
+/// named like another function (`entry_7`) and core-group regions nested in others (copies
+/// 100 and 280): the outliners, which outline runs of consecutive functions in parallel on a
+/// program this large, choose the serial run's names (the runs from the first one that
+/// chose a name an earlier run chose are redone serially) and give the same IR, diagnostics
+/// and files on one thread as on four.
+#[test]
+fn outlined_names_are_the_same_on_one_thread_and_on_four() {
+    let mut text = String::new();
+    for (i, part) in seed::gen(300).split("\n# Copy ").enumerate() {
+        let copy = i.wrapping_sub(1);
+        let mut part = part.to_string();
+        let graph = format!("pl.graph(\"accumulate_band_{copy}\")");
+        match copy {
+            10 | 11 | 250 => part = part.replace(&graph, "pl.graph(\"shared_band\")"),
+            40 => part = part.replace(&graph, "pl.graph(\"entry_7\")"),
+            12 | 260 => {
+                part = part.replace("CORE_GROUP)", "CORE_GROUP, name_hint=\"hot\")");
+            }
+            100 | 280 => {
+                let store = "                pl.store(pl.add(cur, band), [0, 0], acc)";
+                let nested = "                with pl.at(level=pl.Level.CORE_GROUP):\n    ";
+                part = part.replace(store, &format!("{nested}{store}"));
+            }
+            _ => {}
+        }
+        if i > 0 {
+            text.push_str("\n# Copy ");
+        }
+        text.push_str(&part);
+    }
+    let src = scratch("gen300_names.pl", text.as_bytes());
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-outline-threads");
+    let _ = std::fs::remove_dir_all(&base);
+    let run = |threads: &str, args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_plc"))
+            .args(args)
+            .arg(&src)
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .expect("the plc binary runs");
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), stderr(&out))
+    };
+    let serial = run("1", &["emit", "ir"]);
+    assert_eq!(serial.0, Some(0), "{}", serial.2);
+    for name in [
+        "def shared_band(",
+        "def entry_11_shared_band(",
+        "def entry_250_shared_band(",
+        "def entry_40_entry_7(",
+        "def hot(",
+        "def accumulate_band_260_hot(",
+        "def accumulate_band_100_incore_0_incore_0(",
+        "def accumulate_band_280_incore_0_incore_0(",
+    ] {
+        assert!(serial.1.contains(name), "no `{name}` in the IR");
+    }
+    assert_eq!(serial, run("4", &["emit", "ir"]), "emit ir differs between one thread and four");
+    let json = ["check", "--message-format", "json"];
+    assert_eq!(run("1", &json), run("4", &json), "check differs between one thread and four");
+    let (one, four) = (base.join("one"), base.join("four"));
+    for (threads, dir) in [("1", &one), ("4", &four)] {
+        let out = run(threads, &["compile", "-o", dir.to_str().unwrap()]);
+        assert_eq!(out.0, Some(0), "{}", out.2);
+    }
+    assert!(tree(&one) == tree(&four), "the files differ between one thread and four");
+}
+
 #[test]
 fn an_a2a3sim_harness_without_entry_in_a_program_of_several_asks_for_one_first() {
     // `main` would be refused (E0804 on these inputs), but without `--entry` the harness has

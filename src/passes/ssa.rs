@@ -48,7 +48,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
 }
 
 /// What stands in a function's place while it is converted.
-fn placeholder(name: crate::intern::Symbol) -> Function {
+pub(crate) fn placeholder(name: crate::intern::Symbol) -> Function {
     Function {
         name,
         loc: Loc::COMPILER,
