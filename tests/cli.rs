@@ -1149,6 +1149,40 @@ fn outlined_names_are_the_same_on_one_thread_and_on_four() {
     assert!(tree(&one) == tree(&four), "the files differ between one thread and four");
 }
 
+/// gen(300) with a scalar computed in three core-group regions far apart and read after
+/// them (E0410, found by OutlineIncoreScopes while it outlines runs of functions in
+/// parallel): the same diagnostics, in the same order, on one thread as on four.
+#[test]
+fn outliner_errors_are_the_same_on_one_thread_and_on_four() {
+    let store = "                pl.store(pl.add(cur, band), [0, 0], acc)\n";
+    let mut text = String::new();
+    for (i, part) in seed::gen(300).split("\n# Copy ").enumerate() {
+        if i > 0 {
+            text.push_str("\n# Copy ");
+        }
+        match i.wrapping_sub(1) {
+            20 | 150 | 270 => text.push_str(&part.replace(
+                store,
+                &format!("{store}                s = pl.tensor.read(w, [0, 0])\n            q = s + 1\n"),
+            )),
+            _ => text.push_str(part),
+        }
+    }
+    let src = scratch("gen300_e0410.pl", text.as_bytes());
+    let run = |threads: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_plc"))
+            .args(["check", "--message-format", "json"])
+            .arg(&src)
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .expect("the plc binary runs");
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), stderr(&out))
+    };
+    let serial = run("1");
+    assert_eq!(serial.1.matches("\"E0410\"").count(), 3, "{}{}", serial.1, serial.2);
+    assert_eq!(serial, run("4"), "check differs between one thread and four");
+}
+
 #[test]
 fn an_a2a3sim_harness_without_entry_in_a_program_of_several_asks_for_one_first() {
     // `main` would be refused (E0804 on these inputs), but without `--entry` the harness has
