@@ -1149,6 +1149,36 @@ fn outlined_names_are_the_same_on_one_thread_and_on_four() {
     assert!(tree(&one) == tree(&four), "the files differ between one thread and four");
 }
 
+/// 300 Opaque functions with host and global regions (nested in every third): on four
+/// threads OutlineHierarchyScopes outlines runs of them in parallel, and its rounds of
+/// nested regions too; the IR is the same as on one thread.
+#[test]
+fn hierarchy_outlining_is_the_same_on_one_thread_and_on_four() {
+    let nested = "        with pl.at(level=pl.Level.GLOBAL, role=pl.Role.Orchestrator):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n            with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):\n                z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)\n        return z\n";
+    let apart = "        with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):\n            y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n        with pl.at(level=pl.Level.GLOBAL):\n            z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)\n        return z\n";
+    let mut text = String::from("import pypto.language as pl\n\n@pl.program\nclass P:\n");
+    for i in 0..300 {
+        let body = if i % 3 == 0 { nested } else { apart };
+        text.push_str(&format!(
+            "    @pl.function\n    def main_{i}(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n{body}\n"
+        ));
+    }
+    let src = scratch("hierarchy300.pl", text.as_bytes());
+    let run = |threads: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_plc"))
+            .args(["emit", "ir", "--after", "OutlineHierarchyScopes"])
+            .arg(&src)
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .expect("the plc binary runs");
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), stderr(&out))
+    };
+    let serial = run("1");
+    assert_eq!(serial.0, Some(0), "{}", serial.2);
+    assert_eq!(serial.1.matches("    def ").count(), 900, "two functions outlined from each");
+    assert_eq!(serial, run("4"), "the IR differs between one thread and four");
+}
+
 /// gen(300) with a scalar computed in three core-group regions far apart and read after
 /// them (E0410, found by OutlineIncoreScopes while it outlines runs of functions in
 /// parallel): the same diagnostics, in the same order, on one thread as on four.
