@@ -1019,6 +1019,17 @@ fn compile_output_is_the_same_on_one_thread_and_on_four_and_unchanged_files_are_
     assert_eq!(leftovers(&four), Vec::<String>::new());
 }
 
+/// `plc ARGS FILE` on `threads` threads: the exit status, stdout and stderr.
+fn on_threads(threads: &str, args: &[&str], file: &Path) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_plc"))
+        .args(args)
+        .arg(file)
+        .env("RAYON_NUM_THREADS", threads)
+        .output()
+        .expect("the plc binary runs");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), stderr(&out))
+}
+
 /// gen(300) with Graph functions that break LegalizeGraphBoundary's rules spread through it
 /// (`pl.full` in a graph, E0505; a view whose window varies between replays, E0516, in a
 /// second file without the first kind, which stops the pass before its plans): the
@@ -1062,15 +1073,7 @@ fn check_and_emit_ir_are_the_same_on_one_thread_and_on_four() {
     };
     for (name, full) in [("gen300_e0505.pl", true), ("gen300_e0516.pl", false)] {
         let src = scratch(name, with_graphs(full).as_bytes());
-        let run = |threads: &str, args: &[&str]| {
-            let out = Command::new(env!("CARGO_BIN_EXE_plc"))
-                .args(args)
-                .arg(&src)
-                .env("RAYON_NUM_THREADS", threads)
-                .output()
-                .expect("the plc binary runs");
-            (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), stderr(&out))
-        };
+        let run = |threads: &str, args: &[&str]| on_threads(threads, args, &src);
         for args in [&["check", "--message-format", "json"][..], &["emit", "ir"], &["compile", "-o", "/dev/null"]] {
             let serial = run("1", args);
             let said = format!("{}{}", serial.1, serial.2);
@@ -1537,4 +1540,49 @@ fn assemblies_the_runtime_does_not_copy_are_refused() {
     // Straight from lowering (before the passes outline anything) the run is not refused.
     let out = plc(&["run", file, "--entry", "parameter", "--after", "lower"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// A program of 400 mixed definitions (module constants and a `pl.dynamic` dimension read
+/// by every body, helpers with declared return types called from far-away callers,
+/// `pl.func_attr` strings, and undefined names, E0201, in several places): lowering runs on
+/// runs of consecutive functions in parallel from 256 functions (`lower::parallel`), and
+/// gives the diagnostics, in order, and the IR of the serial lowering on four threads.
+#[test]
+fn lowering_in_parallel_gives_the_serial_diagnostics_and_ir() {
+    let mut text = String::from("import pypto.language as pl\n\nROWS = 64\nSCALE = 2.0\nN = pl.dynamic(\"N\")\n");
+    for i in 0..400 {
+        text.push_str(&match i % 4 {
+            0 => format!(
+                "\n@pl.function\ndef helper_{i}(x: pl.Tensor[[ROWS], pl.FP32]) -> pl.Tensor[[ROWS], pl.FP32]:\n    \
+                 y = pl.add(x, SCALE)\n    return y\n"
+            ),
+            1 => format!(
+                "\n@pl.function\ndef caller_{i}(x: pl.Tensor[[ROWS], pl.FP32]) -> pl.Tensor[[ROWS], pl.FP32]:\n    \
+                 y = helper_{}(x)\n    return pl.mul(y, {i}.0)\n",
+                (i * 37) % 400 / 4 * 4
+            ),
+            2 => format!(
+                "\n@pl.function(type=pl.FunctionType.InCore)\ndef kernel_{i}(x: pl.Tensor[[N, 128], pl.FP32]) -> \
+                 pl.Tensor[[N, 128], pl.FP32]:\n    pl.func_attr({{\"tag_{}\": \"v{}\"}})\n    return x\n",
+                i % 5,
+                i % 3
+            ),
+            _ if i % 7 == 3 => format!(
+                "\n@pl.function\ndef bad_{i}(x: pl.Tensor[[ROWS], pl.FP32]) -> pl.Tensor[[ROWS], pl.FP32]:\n    \
+                 return pl.add(x, missing_{})\n",
+                i % 3
+            ),
+            _ => format!(
+                "\n@pl.function\ndef plain_{i}(a: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n    return a * ROWS + {i}\n"
+            ),
+        });
+    }
+    let src = scratch("mixed400.pl", text.as_bytes());
+    let run = |threads: &str, args: &[&str]| on_threads(threads, args, &src);
+    for args in [&["check", "--message-format", "json"][..], &["emit", "ir", "--after", "lower"]] {
+        let serial = run("1", args);
+        let said = format!("{}{}", serial.1, serial.2);
+        assert_eq!(said.matches("undefined name `missing_").count(), 15, "{args:?}: {said}");
+        assert_eq!(serial, run("4", args), "{args:?} differs between one thread and four");
+    }
 }

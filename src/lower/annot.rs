@@ -481,6 +481,7 @@ impl Lowering<'_> {
                     return None;
                 }
                 if !self.program.dynamic_dims.contains(name) {
+                    self.shared_changed();
                     self.program.dynamic_dims.push(*name);
                 }
                 Some(Const::Dyn(*name))
@@ -561,7 +562,7 @@ impl Lowering<'_> {
     }
 
     pub(crate) fn text_of(&self, m: ModuleId, span: Span) -> &str {
-        &self.session.files.get(self.modules[m].file).text[span.lo as usize..span.hi as usize]
+        &self.files().get(self.modules[m].file).text[span.lo as usize..span.hi as usize]
     }
 
     /// The value of a plain string literal (adjacent pieces joined, escapes decoded).

@@ -84,6 +84,7 @@ impl FnLower<'_, '_> {
         // One program: an @pl.program class; a module-level function on its own, as each
         // @pl.jit entry is a program of its own in PyPTO.
         let scope = if self.info.namespace == 0 { Some(self.info.name) } else { None };
+        self.cx.shared_changed();
         if !self.cx.window_buffers.insert((self.info.namespace, scope, name)) {
             self.error(
                 Code::E0214,

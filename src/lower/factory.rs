@@ -205,7 +205,7 @@ impl Lowering<'_> {
         let m = self.modules.len();
         let names = self.modules[root].names.clone();
         let host_names = self.modules[root].host_names.clone();
-        self.modules.push(Module { file, path: None, ast: parsed.ast, names, host_names });
+        self.modules_mut().push(Module { file, path: None, ast: parsed.ast, names, host_names });
         let whole = Span::new(0, text.len() as u32);
         let call = call.and_then(|s| match &self.modules[m].ast.stmt(s).kind {
             S::Expr(e) => match &self.modules[m].ast.expr(*e).kind {
@@ -433,9 +433,9 @@ impl Lowering<'_> {
             host_names: src.host_names.clone(),
         };
         let fm = self.modules.len();
-        self.modules.push(module);
+        self.modules_mut().push(module);
         for (n, v) in bound {
-            self.modules[fm].names.insert(n, (Binding::Const(v), fac.name_span));
+            self.modules_mut()[fm].names.insert(n, (Binding::Const(v), fac.name_span));
         }
         if let Some(site) = site {
             self.factory_calls.insert(fm, site.text.clone());
@@ -500,11 +500,11 @@ impl Lowering<'_> {
                     }
                 }
                 S::FunctionDef(def) if !def.decorators.is_empty() => {
-                    self.modules[fm].ast.body.push(s);
+                    self.modules_mut()[fm].ast.body.push(s);
                     self.bind_name(fm, def.name.name, (Binding::Function(def.name.name), def.name.span));
                 }
                 S::ClassDef(class) if !class.decorators.is_empty() => {
-                    self.modules[fm].ast.body.push(s);
+                    self.modules_mut()[fm].ast.body.push(s);
                     self.bind_name(fm, class.name.name, (Binding::ProgramClass, class.name.span));
                 }
                 S::Return(value) => {

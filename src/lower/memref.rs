@@ -133,6 +133,7 @@ impl Lowering<'_> {
             }
             Some(_) => true,
             None => {
+                self.shared_changed();
                 self.memref_decls.insert((m, alloc), n);
                 true
             }

@@ -28,6 +28,7 @@ mod factory;
 mod jit;
 mod launch;
 mod memref;
+mod parallel;
 mod scopes;
 
 /// `pl.scope` / `pl.manual_scope` / `pl.auto_scope`: the runtime scopes, which open no new
@@ -43,11 +44,12 @@ use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Symbol;
 use crate::ir::{self, Direction, FuncDecl, FuncKind, Level, Program, Role, TypeId};
 use crate::session::Session;
-use crate::source::FileId;
+use crate::source::{FileId, SourceMap};
 use crate::syntax::ast::{self, Ast, ExprKind as AstExpr, StmtId as AstStmtId, StmtKind as AstStmt};
 use indexmap::IndexMap;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Lowers the program whose root file is `root` (already loaded in the session).
 /// Returns the IR (possibly partial when there are errors) and every diagnostic found,
@@ -64,15 +66,16 @@ pub fn lower(
 ) -> (Vec<Program>, Vec<Diagnostic>) {
     let mut cx = Lowering {
         session,
+        files: None,
         program: Program::default(),
         diags: Vec::new(),
-        modules: Vec::new(),
+        modules: Arc::default(),
         by_path: FxHashMap::default(),
         loading: Vec::new(),
-        namespaces: vec![Namespace::default()],
+        namespaces: Arc::new(vec![Namespace::default()]),
         current: 0,
         states: FxHashMap::default(),
-        sig_types: ir::Types::default(),
+        sig_types: Arc::default(),
         finished: Vec::new(),
         syntax_errors: false,
         python_bodies: FxHashSet::default(),
@@ -84,6 +87,7 @@ pub fn lower(
         helper_depth: 0,
         memref_decls: FxHashMap::default(),
         window_buffers: Default::default(),
+        run: None,
     };
     let root_module = cx.load_parsed(root, root_path.map(Path::to_path_buf));
     cx.bind_module(root_module);
@@ -156,6 +160,7 @@ pub(crate) enum Binding {
     DynExtent(ast::ExprId),
 }
 
+#[derive(Clone)]
 pub(crate) struct Module {
     pub file: FileId,
     pub path: Option<PathBuf>,
@@ -224,7 +229,7 @@ pub(crate) enum BodyState {
 pub(crate) type FnKey = (usize, Symbol);
 
 /// The functions of one namespace: the module level, or one `@pl.program` class.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct Namespace {
     /// The class name (with the file and span of its definition); `None` at module level.
     pub class: Option<(Symbol, FileId, Span)>,
@@ -235,22 +240,29 @@ pub(crate) struct Namespace {
 
 pub(crate) struct Lowering<'s> {
     pub session: &'s mut Session,
+    /// The files a run of functions lowered in parallel reads (`parallel.rs`): the
+    /// session's, while the run's own session holds its interner only. `None`: the
+    /// session's own ([`Lowering::files`]).
+    files: Option<&'s SourceMap>,
     pub program: Program,
     pub diags: Vec<Diagnostic>,
-    pub modules: Vec<Module>,
+    /// Shared with the runs lowered in parallel, which only read them; changed through
+    /// [`Lowering::modules_mut`].
+    pub modules: Arc<Vec<Module>>,
     by_path: FxHashMap<PathBuf, ModuleId>,
     /// Modules being loaded (for import cycles), innermost last.
     loading: Vec<ModuleId>,
     /// The function namespaces: 0 holds the module-level functions of every module (the
     /// `@pl.jit*` and standalone `@pl.function`s), each `@pl.program` class has its own.
-    pub namespaces: Vec<Namespace>,
+    /// Changed through [`Lowering::namespaces_mut`].
+    pub namespaces: Arc<Vec<Namespace>>,
     /// The namespace whose program is being lowered (`program` is its IR).
     pub current: usize,
     /// Which functions have been lowered into which program: (program, (namespace, name)).
     states: FxHashMap<(usize, FnKey), BodyState>,
     /// The types of the signatures (parameters and declared returns), before they are
     /// copied into each program's own type table.
-    pub sig_types: ir::Types,
+    pub sig_types: Arc<ir::Types>,
     /// The programs lowered so far.
     finished: Vec<Program>,
     /// A file of the program has a syntax error: bodies are not lowered.
@@ -277,6 +289,9 @@ pub(crate) struct Lowering<'s> {
     /// The window buffers allocated so far, to refuse a name declared twice
     /// (`distributed.rs`).
     pub(crate) window_buffers: distributed::WindowBuffers,
+    /// The run of functions this lowering makes on a fork, in parallel with others
+    /// (`parallel.rs`); `None` in the serial lowering.
+    run: Option<parallel::Run>,
 }
 
 impl Lowering<'_> {
@@ -327,7 +342,35 @@ impl Lowering<'_> {
     }
 
     fn text(&self, file: FileId, span: Span) -> &str {
-        &self.session.files.get(file).text[span.lo as usize..span.hi as usize]
+        &self.files().get(file).text[span.lo as usize..span.hi as usize]
+    }
+
+    /// The program's files.
+    pub fn files(&self) -> &SourceMap {
+        self.files.unwrap_or(&self.session.files)
+    }
+
+    /// The modules, to change (module names, factory instances): in a run lowered in
+    /// parallel, the change makes the run's result unusable (`shared_changed`).
+    pub(crate) fn modules_mut(&mut self) -> &mut Vec<Module> {
+        self.shared_changed();
+        Arc::make_mut(&mut self.modules)
+    }
+
+    /// The namespaces, to change (signatures, program classes).
+    fn namespaces_mut(&mut self) -> &mut Vec<Namespace> {
+        self.shared_changed();
+        Arc::make_mut(&mut self.namespaces)
+    }
+
+    /// Notes a change to what every function's lowering shares (module names, factory
+    /// instances, declared memrefs and window buffers, `pl.dynamic` dimensions): a run
+    /// lowered in parallel that makes one is given up, and the functions are lowered
+    /// serially, where later functions see the change (`parallel.rs`).
+    pub(crate) fn shared_changed(&mut self) {
+        if let Some(run) = &mut self.run {
+            run.escaped = true;
+        }
     }
 
     // ------------------------------------------------------------ modules
@@ -345,7 +388,7 @@ impl Lowering<'_> {
                 return;
             }
         }
-        self.modules[m].names.insert(name, (binding, span));
+        self.modules_mut()[m].names.insert(name, (binding, span));
     }
 
     /// The `pl` (or `pld`) namespace bound to `name` in module `m`, with where it is bound.
@@ -394,7 +437,7 @@ impl Lowering<'_> {
                 self.by_path.insert(canonical, id);
             }
         }
-        self.modules.push(Module {
+        self.modules_mut().push(Module {
             file,
             path,
             ast: parsed.ast,
@@ -413,7 +456,7 @@ impl Lowering<'_> {
         for span in host {
             let name = crate::syntax::ident::normalize(self.text(file, span)).into_owned();
             let sym = self.intern(&name);
-            self.modules[m].host_names.insert(sym, span);
+            self.modules_mut()[m].host_names.insert(sym, span);
         }
         let body = self.modules[m].ast.body.clone();
         for stmt in body {
@@ -566,7 +609,7 @@ impl Lowering<'_> {
                 None => {
                     self.bind_name(m, bound, (Binding::Poisoned, n.span));
                     let what = self.name(item).to_string();
-                    let module_name = self.session.files.get(self.modules[target].file).name.clone();
+                    let module_name = self.files().get(self.modules[target].file).name.clone();
                     let host = self.modules[target].host_names.contains_key(&item);
                     let d = self.error(
                         Code::E0215,
@@ -612,14 +655,12 @@ impl Lowering<'_> {
         if let Some(&existing) = self.by_path.get(&canonical) {
             if self.loading.contains(&existing) {
                 let from = self.loading.iter().position(|&l| l == existing).unwrap_or(0);
-                let chain: Vec<String> = self.loading[from..]
-                    .iter()
-                    .map(|&l| self.session.files.get(self.modules[l].file).name.clone())
-                    .collect();
+                let chain: Vec<String> =
+                    self.loading[from..].iter().map(|&l| self.files().get(self.modules[l].file).name.clone()).collect();
                 let note = format!(
                     "the cycle: {} -> {}",
                     chain.join(" -> "),
-                    self.session.files.get(self.modules[existing].file).name
+                    self.files().get(self.modules[existing].file).name
                 );
                 self.error(
                     Code::E0216,
@@ -729,7 +770,7 @@ impl Lowering<'_> {
         for &target in targets {
             let t = self.modules[m].ast.expr(target).clone();
             if let AstExpr::Name(n) = t.kind {
-                self.modules[m].host_names.insert(n, t.span);
+                self.modules_mut()[m].host_names.insert(n, t.span);
             }
         }
     }
@@ -802,7 +843,7 @@ impl Lowering<'_> {
     fn report_role_bodies(&mut self) {
         for m in 0..self.modules.len() {
             let file = self.modules[m].file;
-            let checks = std::mem::take(&mut self.modules[m].ast.role_body_checks);
+            let checks = std::mem::take(&mut self.modules_mut()[m].ast.role_body_checks);
             for (stmt, d) in checks {
                 if !self.python_bodies.contains(&(file, stmt)) {
                     self.syntax_errors |= d.severity == crate::diag::Severity::Error;
@@ -820,7 +861,7 @@ impl Lowering<'_> {
         self.bind_name(m, class.name.name, (Binding::ProgramClass, class.name.span));
         let ns = self.namespaces.len();
         let built_by = self.factory_calls.get(&m).cloned();
-        self.namespaces.push(Namespace {
+        self.namespaces_mut().push(Namespace {
             class: Some((class.name.name, file, class.name.span)),
             functions: IndexMap::default(),
             built_by,
@@ -984,7 +1025,7 @@ impl Lowering<'_> {
             mixed: None,
         };
         let Some(members) = mixed else {
-            self.namespaces[namespace].functions.insert(name, info);
+            self.namespaces_mut()[namespace].functions.insert(name, info);
             return;
         };
         // A mixed external kernel: its two members (named as PyPTO's specializer names
@@ -1016,10 +1057,10 @@ impl Lowering<'_> {
         }
         for (member, decl) in parts.clone() {
             let member_info = FuncInfo { name: member, decl, mixed: Some(MixedPart::Member), ..info.clone() };
-            self.namespaces[namespace].functions.insert(member, member_info);
+            self.namespaces_mut()[namespace].functions.insert(member, member_info);
         }
         let mixed = Some(MixedPart::Group { aic: parts[0].0, aiv: parts[1].0 });
-        self.namespaces[namespace].functions.insert(name, FuncInfo { mixed, ..info });
+        self.namespaces_mut()[namespace].functions.insert(name, FuncInfo { mixed, ..info });
     }
 
     /// Level and role from the kind, checked against explicit ones (E0213).
@@ -1067,7 +1108,7 @@ impl Lowering<'_> {
     /// there are any), then each `@pl.program` class. A class's program also gets the
     /// module-level functions its methods call.
     fn lower_bodies(&mut self) {
-        self.sig_types = std::mem::take(&mut self.program.types);
+        self.sig_types = Arc::new(std::mem::take(&mut self.program.types));
         let dynamic_dims = std::mem::take(&mut self.program.dynamic_dims);
         // The arenas sized from the syntax trees' (each namespace's share of them), so that
         // they are not grown, and copied, from empty: lowering makes about one IR node per
@@ -1088,8 +1129,11 @@ impl Lowering<'_> {
             self.current = ns;
             let names: Vec<Symbol> = self.namespaces[ns].functions.keys().copied().collect();
             self.program.functions.reserve(names.len());
-            for &name in &names {
-                self.ensure_lowered((ns, name));
+            // Many functions: on runs in parallel, unless a run needs what another lowers.
+            if !self.lower_in_parallel(ns, &names, (ast_stmts, ast_exprs, ast_stmts)) {
+                for &name in &names {
+                    self.ensure_lowered((ns, name));
+                }
             }
             // The namespace's functions in source order, then the module-level functions
             // they called, in the order they were first needed.
@@ -1128,6 +1172,12 @@ impl Lowering<'_> {
     /// program too.
     pub fn ensure_lowered(&mut self, key: FnKey) {
         let Some(info) = self.func(key).cloned() else { return };
+        if self.run.as_ref().is_some_and(|run| !run.owns(key)) {
+            // Another run's function (or another namespace's): its body or its return
+            // types are not this run's to make or read.
+            self.shared_changed();
+            return;
+        }
         let state = self.states.entry((self.current, key)).or_insert(BodyState::NotLowered);
         if *state != BodyState::NotLowered {
             return;
