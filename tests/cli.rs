@@ -1586,3 +1586,28 @@ fn lowering_in_parallel_gives_the_serial_diagnostics_and_ir() {
         assert_eq!(serial, run("4", args), "{args:?} differs between one thread and four");
     }
 }
+
+/// A program large enough for the parallel paths (300 functions), one of whose functions
+/// holds a 9 000-term sum, an IR expression 9 000 levels high that lowering and the passes
+/// walk recursively: on two threads its function may be lowered, converted and outlined on
+/// a thread of rayon's pool, whose default 2 MiB stack overflowed (the process aborted);
+/// `plc` gives the pool's threads the stack of its own worker thread.
+#[test]
+fn a_deep_expression_on_a_pool_thread_does_not_overflow() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut src = String::from("import pypto.language as pl\n");
+    for i in 0..300 {
+        let sum = if i == 150 { vec!["a"; 9_000].join(" + ") } else { format!("a + {i}") };
+        src += &format!(
+            "\n@pl.function\ndef plain_{i}(a: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n    return {sum}\n"
+        );
+    }
+    let file = dir.path().join("deep.pl");
+    std::fs::write(&file, src).expect("the program is written");
+    let serial = on_threads("1", &["emit", "ir"], &file);
+    assert_eq!(serial.0, Some(0), "{}", serial.2);
+    for threads in ["2", "4"] {
+        assert_eq!(on_threads(threads, &["check"], &file).0, Some(0), "check on {threads} threads");
+        assert_eq!(on_threads(threads, &["emit", "ir"], &file), serial, "emit ir on {threads} threads");
+    }
+}

@@ -202,12 +202,18 @@ enum EmitKind {
 /// The stack of the thread that does plc's work. The front end bounds how deep any walk
 /// over the syntax goes (`syntax::limits`), but accepted programs may still be deep: a sum
 /// of 10 000 terms is an IR expression 10 000 levels high, which passes walk recursively.
-/// The memory is only reserved; pages are used as the stack grows.
+/// The memory is only reserved; pages are used as the stack grows. The threads of rayon's
+/// global pool get the same.
 const STACK_SIZE: usize = 256 << 20;
 
 /// Runs plc with the process arguments.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The passes, lowering and the emitters run their parallel parts on rayon's global
+    // pool: its threads get the same stack as the worker below (a deep expression lowered
+    // or walked on a pool thread overflowed rayon's default 2 MiB). Fails only if a pool was
+    // built already, which nothing does before this point.
+    let _ = rayon::ThreadPoolBuilder::new().stack_size(STACK_SIZE).build_global();
     let worker =
         std::thread::Builder::new().name("plc".to_string()).stack_size(STACK_SIZE).spawn(move || dispatch(cli));
     match worker.map(|handle| handle.join()) {

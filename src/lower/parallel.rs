@@ -29,11 +29,6 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// runs in parallel.
 pub(super) const PARALLEL_MIN_FUNCTIONS: usize = 256;
 
-/// The stack of the threads lowering runs: as deep as the thread that lowers serially
-/// (`cli::STACK_SIZE`: an accepted expression may be thousands of levels high). Only
-/// reserved; pages are used as the stack grows.
-const RUN_STACK: usize = 256 << 20;
-
 /// A run of functions lowered on a fork.
 pub(crate) struct Run {
     /// The namespace and the names of the run's functions.
@@ -66,21 +61,15 @@ impl Lowering<'_> {
         if threads < 2 || names.len() < PARALLEL_MIN_FUNCTIONS {
             return false;
         }
-        let Ok(pool) = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .stack_size(RUN_STACK)
-            .thread_name(|i| format!("plc-lower-{i}"))
-            .build()
-        else {
-            return false;
-        };
         let run_len = names.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
         // Each run's arenas sized for its share of the program's (about one IR node per
         // syntax node), so that they are not grown from empty.
         let share = |total: usize, run: &[Symbol]| total / names.len() * run.len();
         let fork = Fork::new(&mut self.program, &mut self.session.interner);
         let this: &Lowering<'_> = self;
-        let done: Vec<Lowered> = pool.install(|| {
+        // On rayon's global pool, whose threads `plc` gives the serial thread's stack
+        // (`cli::STACK_SIZE`: an accepted expression may be thousands of levels high).
+        let done: Vec<Lowered> = {
             use rayon::prelude::*;
             names
                 .par_chunks(run_len)
@@ -89,7 +78,7 @@ impl Lowering<'_> {
                     this.lower_run(&fork, ns, run, sizes)
                 })
                 .collect()
-        });
+        };
         let Some(done) = done.into_iter().collect::<Option<Vec<_>>>() else {
             fork.join(&mut self.program, &mut self.session.interner, Vec::new());
             return false;
