@@ -13,6 +13,9 @@
 # (maximum resident set size), the ratios to ruff, and each tool's cost against the first
 # size. ruff is installed from PyPI (pip install --user ruff) when it is not on PATH.
 # WORK=DIR keeps the generated files and the outputs there (default: a temporary dir).
+# TOOLS="ruff check compile" runs only those (default: all four; ruff is the ratios' base
+# and always runs). PLC=PATH measures that binary instead of building the worktree's (a
+# binary before a change, say; the generator is still the worktree's).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,10 +32,14 @@ if ! command -v ruff >/dev/null 2>&1; then
 fi
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time: apt-get install time)" >&2; exit 2; }
 
-(cd "$ROOT" && cargo build --release --quiet --bin plc --example gen)
-PLC="$ROOT/target/release/plc"
+if [ -z "${PLC:-}" ]; then
+    (cd "$ROOT" && cargo build --release --quiet --bin plc --example gen)
+    PLC="$ROOT/target/release/plc"
+else
+    (cd "$ROOT" && cargo build --release --quiet --example gen)
+fi
 GEN="$ROOT/target/release/examples/gen"
-echo "plc $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(ruff --version), $(nproc) cores, work dir $WORK"
+echo "plc $PLC ($(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')), $(ruff --version), $(nproc) cores, work dir $WORK"
 
 # measure TOOL FILE: one run, appending "tool wall cpu rss_kb" to $WORK/results-N.
 measure() {
@@ -59,7 +66,15 @@ measure() {
     echo "$tool $wall $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $rss" >>"$3"
 }
 
-TOOLS=(ruff check compile compile1)
+read -r -a asked <<<"${TOOLS:-check compile compile1}"
+TOOLS=(ruff)
+for tool in "${asked[@]}"; do
+    case $tool in
+        ruff) ;;
+        check | compile | compile1) TOOLS+=("$tool") ;;
+        *) echo "unknown tool $tool (ruff, check, compile, compile1)" >&2; exit 2 ;;
+    esac
+done
 RUN=0
 rm -rf "$WORK/out"
 mkdir -p "$WORK/out"
@@ -77,10 +92,10 @@ done
 rm -rf "$WORK/out"
 
 # The medians, the ratios to ruff, and the growth against the first size.
-python3 - "$WORK" "${SIZES[@]}" <<'PY'
+TOOLS="${TOOLS[*]}" python3 - "$WORK" "${SIZES[@]}" <<'PY'
 import statistics, sys, os
 work, sizes = sys.argv[1], sys.argv[2:]
-tools = ["ruff", "check", "compile", "compile1"]
+tools = os.environ["TOOLS"].split()
 med = {}
 for n in sizes:
     rows = [l.split() for l in open(os.path.join(work, f"results-{n}"))]
