@@ -61,6 +61,12 @@ impl Interner {
         self.base_len as usize + self.names.len()
     }
 
+    /// Forgets the names interned after the first `len` (the parser's fast path undoes
+    /// what it interned when it gives up, `syntax::descent`).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.names.truncate(len.saturating_sub(self.base_len as usize));
+    }
+
     /// An interner that reads `base` and numbers the names it interns after `base`'s.
     pub(crate) fn forked(base: &std::sync::Arc<Interner>) -> Interner {
         Interner { base: Some(base.clone()), base_len: base.len() as u32, names: IndexSet::default() }

@@ -5,6 +5,7 @@
 
 pub(crate) mod ast;
 pub(crate) mod builder;
+mod descent;
 pub mod dump;
 pub(crate) mod host;
 pub(crate) mod ident;
@@ -86,8 +87,7 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
                 checked = found_nothing;
             }
             None => {
-                let input = dsl.iter().map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
-                if let Err(error) = grammar::ModuleParser::new().parse(&mut builder, input) {
+                if let Err(error) = descent::parse(&mut builder, &dsl) {
                     builder.report(error);
                 }
             }
@@ -166,8 +166,7 @@ fn parse_host(
         if toks.is_empty() || too_deep.iter().any(|d| span.lo <= d.lo && d.hi <= span.hi) {
             continue;
         }
-        let input = toks.iter().map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
-        let parsed = grammar::ModuleParser::new().parse(&mut builder, input).is_ok() && builder.diags.is_empty();
+        let parsed = descent::parse(&mut builder, toks).is_ok() && builder.diags.is_empty();
         let stmts = std::mem::take(&mut builder.ast.body);
         builder.diags.clear();
         if parsed {

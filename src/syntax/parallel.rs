@@ -25,7 +25,6 @@
 
 use super::ast::*;
 use super::builder::Builder;
-use super::grammar;
 use super::host::{self, Aliases};
 use super::lexer::{self, Token};
 use super::token::Tok;
@@ -260,8 +259,7 @@ fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token]) -> Option<
     }
     let mut names = Interner::new();
     let mut builder = Builder { file, src, interner: &mut names, ast: Ast::default(), diags: Vec::new(), ascii };
-    let input = tokens.iter().map(|t| Ok::<_, std::convert::Infallible>((t.span.lo, t.kind, t.span.hi)));
-    let parsed = grammar::ModuleParser::new().parse(&mut builder, input).is_ok();
+    let parsed = super::descent::parse(&mut builder, tokens).is_ok();
     let Builder { ast, diags, .. } = builder;
     let recovered = ast.stmts.iter().any(|s| matches!(s.kind, StmtKind::Error))
         || ast.exprs.iter().any(|e| matches!(e.kind, ExprKind::Error));
