@@ -75,30 +75,15 @@ pub struct Outlined {
     pub parent: Symbol,
 }
 
-/// What the outlining of a function reads besides the program: on a fork
-/// ([`outline_functions`] in parallel), the names taken before the runs began and the
-/// parameter directions of the functions a run's program does not hold (the other runs'
-/// and those not outlined from). Empty for the serial run, which finds both in `reserved`
-/// and in the program.
-#[derive(Default)]
-struct Shared {
-    reserved: FxHashSet<Symbol>,
-    /// The directions of the parameters of each function with an `Out` or `InOut` one (a
-    /// function missing here is read only, as an `In` parameter is).
-    directions: FxHashMap<Symbol, Vec<Direction>>,
-}
-
-/// Outlines the regions of `target` in one function. `reserved` (with `shared.reserved`)
-/// holds every function name of the program and every name outlined so far; the new names
-/// are added to it.
-fn outline_function(
+/// Outlines the regions of `target` in one function. `reserved` holds every function name
+/// of the program and every name outlined so far; the new names are added to it.
+pub fn outline_function(
     program: &mut Program,
     names: &mut Interner,
     diags: &mut Vec<Diagnostic>,
     func: Symbol,
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
-    shared: &Shared,
 ) -> Vec<Outlined> {
     if target.device {
         // A scalar only dead loop carries read need not leave a device region.
@@ -124,7 +109,6 @@ fn outline_function(
         diags,
         target,
         reserved,
-        shared,
         func,
         in_kernel,
         known,
@@ -147,7 +131,6 @@ struct Outliner<'a> {
     diags: &'a mut Vec<Diagnostic>,
     target: &'a Target,
     reserved: &'a mut FxHashSet<Symbol>,
-    shared: &'a Shared,
     func: Symbol,
     /// The function is a kernel (InCore, AIC, AIV): the regions nested in it are calls.
     in_kernel: bool,
@@ -410,8 +393,7 @@ impl Outliner<'_> {
             _ => format!("{func}{}{}", (self.target.suffix)(kind), self.counter),
         };
         self.counter += 1;
-        let taken =
-            |o: &Self, s: Symbol| o.known.contains(&s) || o.reserved.contains(&s) || o.shared.reserved.contains(&s);
+        let taken = |o: &Self, s: Symbol| o.known.contains(&s) || o.reserved.contains(&s);
         let first = self.names.intern(&wanted);
         let chosen = if !taken(self, first) {
             first
@@ -782,7 +764,7 @@ impl Outliner<'_> {
     /// inputs are known only at its end); they are added up per input afterwards.
     fn inputs_and_accesses(&self, body: &[StmtId]) -> (Vec<VarId>, Accesses) {
         let p = &*self.program;
-        let mut seen = RegionUses::new(p, &self.shared.directions);
+        let mut seen = RegionUses::new(p);
         let inputs = dataflow::live_in_seeing(p, body, &mut seen);
         let mut index: FxHashMap<VarId, usize> = inputs.iter().enumerate().map(|(i, &v)| (v, i)).collect();
         // A loop carry that starts as an input is that input: a write through it (a kernel
@@ -822,8 +804,6 @@ impl Outliner<'_> {
 /// [`Outliner::inputs_and_accesses`] in the walk that finds its inputs.
 struct RegionUses<'p> {
     p: &'p Program,
-    /// The parameter directions of the functions `p` does not hold (see [`Shared`]).
-    directions: &'p FxHashMap<Symbol, Vec<Direction>>,
     uses: FxHashMap<VarId, Uses>,
     /// Each loop's iter args with their initial values, outer loops first.
     carries: Vec<(VarId, ExprId)>,
@@ -842,10 +822,9 @@ struct Uses {
 }
 
 impl<'p> RegionUses<'p> {
-    fn new(p: &'p Program, directions: &'p FxHashMap<Symbol, Vec<Direction>>) -> Self {
+    fn new(p: &'p Program) -> Self {
         RegionUses {
             p,
-            directions,
             uses: FxHashMap::with_capacity_and_hasher(16, Default::default()),
             carries: Vec::new(),
             stores: Vec::new(),
@@ -869,17 +848,11 @@ impl dataflow::Seen for RegionUses<'_> {
                     let Some(ExprKind::Var(v)) = a.map(|a| &p.expr(a).kind) else { continue };
                     let effect = match callee {
                         Callee::Op(op) => op.def().effect(k),
-                        Callee::Func(f) | Callee::Submit(f) => {
-                            let dir = match p.functions.get(f) {
-                                Some(f) => f.params.get(k).map(|param| param.dir),
-                                None => self.directions.get(f).and_then(|dirs| dirs.get(k).copied()),
-                            };
-                            match dir {
-                                Some(Direction::Out) => Effect::Write,
-                                Some(Direction::InOut) => Effect::ReadWrite,
-                                _ => Effect::Read,
-                            }
-                        }
+                        Callee::Func(f) | Callee::Submit(f) => match p.functions.get(f).and_then(|f| f.params.get(k)) {
+                            Some(param) if param.dir == Direction::Out => Effect::Write,
+                            Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
+                            _ => Effect::Read,
+                        },
                     };
                     match effect {
                         Effect::Write => {
@@ -1008,213 +981,24 @@ pub fn kernel_spmd_regions(program: &Program, f: &crate::ir::Function) -> FxHash
 /// The loop every outlining pass runs: outlines `target`'s regions from each of
 /// `functions` that `check` lets through (it reports why it does not), then inserts the new
 /// functions just before the function each came from. Returns the new functions' names,
-/// each with its parent's. From [`PARALLEL_MIN_FUNCTIONS`] functions on two threads or
-/// more, runs of consecutive functions are outlined in parallel on forks of the program
-/// ([`outline_forked`]), with the result of the serial loop.
+/// each with its parent's.
 pub fn outline_functions(
     cx: &mut super::PassCx<'_>,
     program: &mut Program,
     functions: Vec<Symbol>,
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
-    check: impl Fn(&mut super::PassCx<'_>, &Program, Symbol) -> bool + Sync,
+    mut check: impl FnMut(&mut super::PassCx<'_>, &Program, Symbol) -> bool,
 ) -> Vec<(Symbol, Symbol)> {
-    let threads = rayon::current_num_threads();
-    let parallel = threads >= 2 && functions.len() >= PARALLEL_MIN_FUNCTIONS;
-    // Without a region of the kind anywhere, `check` lets no function through and reports
-    // nothing: a parallel scan finds that without a fork (most programs have no cluster
-    // region, no hierarchy level).
-    if parallel && !any_target(program, &functions, target) {
-        return Vec::new();
+    let mut made = Vec::new();
+    for func in functions {
+        if check(cx, program, func) {
+            made.extend(outline_function(program, cx.names, cx.diags, func, target, reserved));
+        }
     }
-    let made = if parallel {
-        outline_forked(cx, program, &functions, target, reserved, &check, threads)
-    } else {
-        outline_serial(cx, program, &functions, target, reserved, &check)
-    };
     let names = made.iter().map(|o| (o.function.name, o.parent)).collect();
     insert_before_parents(program, made);
     names
-}
-
-/// Whether any of `functions` has a region of `target`'s kind (scanned in parallel).
-fn any_target(program: &Program, functions: &[Symbol], target: &Target) -> bool {
-    use rayon::prelude::*;
-    functions.par_iter().any(|f| {
-        visit::any_stmt(
-            program,
-            &program.functions[f].body,
-            |s| matches!(&program.stmt(s).kind, StmtKind::Scope(scope) if (target.matches)(&scope.kind)),
-        )
-    })
-}
-
-/// From this many functions to outline from, [`outline_functions`] runs in parallel.
-pub(crate) const PARALLEL_MIN_FUNCTIONS: usize = 256;
-
-/// [`outline_functions`]' loop, one function after another; returns the functions made.
-fn outline_serial(
-    cx: &mut super::PassCx<'_>,
-    program: &mut Program,
-    functions: &[Symbol],
-    target: &Target,
-    reserved: &mut FxHashSet<Symbol>,
-    check: &impl Fn(&mut super::PassCx<'_>, &Program, Symbol) -> bool,
-) -> Vec<Outlined> {
-    let shared = Shared::default();
-    let mut made = Vec::new();
-    for &func in functions {
-        if check(cx, program, func) {
-            made.extend(outline_function(program, cx.names, cx.diags, func, target, reserved, &shared));
-        }
-    }
-    made
-}
-
-/// What one run of [`outline_forked`] made.
-struct Ran {
-    part: crate::ir::fork::Part,
-    diags: Vec<Diagnostic>,
-    /// How many of `part.functions` are the run's own (the functions made follow them).
-    own: usize,
-    /// The parent of each function made.
-    parents: Vec<Symbol>,
-    /// The bodies of the run's own functions before it (to redo them on a clash).
-    bodies: Vec<Block>,
-    /// Every name the run chose for a new function, as text.
-    chosen: Vec<String>,
-}
-
-/// [`outline_functions`]' loop on runs of consecutive functions in parallel, each on a fork
-/// of the program (`ir::fork`), joined in order, with the serial loop's result. A run
-/// chooses new names against the names taken before it began and its own; the serial
-/// loop would have chosen the same ones unless a name one run chose was chosen by an
-/// earlier run too (their regions are named alike): the runs from the first such one are
-/// then dropped and their functions outlined again, serially, after the join of the
-/// earlier ones.
-fn outline_forked(
-    cx: &mut super::PassCx<'_>,
-    program: &mut Program,
-    functions: &[Symbol],
-    target: &Target,
-    reserved: &mut FxHashSet<Symbol>,
-    check: &(impl Fn(&mut super::PassCx<'_>, &Program, Symbol) -> bool + Sync),
-    threads: usize,
-) -> Vec<Outlined> {
-    use crate::ir::fork::{Fork, Part};
-    use rayon::prelude::*;
-    let mut directions = FxHashMap::default();
-    for (&name, f) in &program.functions {
-        if f.params.iter().any(|p| p.dir != Direction::In) {
-            directions.insert(name, f.params.iter().map(|p| p.dir).collect());
-        }
-    }
-    let shared = Shared { reserved: std::mem::take(reserved), directions };
-    let run = functions.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
-    let functions_count = functions.len();
-    let runs: Vec<Vec<Function>> = functions
-        .chunks(run)
-        .map(|names| {
-            names
-                .iter()
-                .map(|&n| {
-                    let f = program.functions.get_mut(&n).expect("the function exists");
-                    std::mem::replace(f, super::ssa::placeholder(n))
-                })
-                .collect()
-        })
-        .collect();
-    let fork = Fork::new(program, cx.names);
-    let check_only = cx.check_only;
-    let done: Vec<Ran> = runs
-        .into_par_iter()
-        .map(|functions| {
-            let (mut p, mut names, mut diags) = (fork.program(), fork.names(), Vec::new());
-            let bodies: Vec<Block> = functions.iter().map(|f| f.body.clone()).collect();
-            let own = functions.len();
-            // Room for what the run makes and changes, from its share of the base (grown
-            // from empty, the arenas were copied at each doubling): outlining makes fresh
-            // variables for a region's and rewrites its statements in place.
-            let share = |len: usize| len / functions_count * own;
-            p.vars.reserve(share(p.vars.len()) / 2);
-            p.exprs.reserve(share(p.exprs.len()) / 4);
-            p.stmts.reserve(share(p.stmts.len()) / 4);
-            p.exprs.reserve_changed(share(p.exprs.len()) / 4);
-            p.stmts.reserve_changed(share(p.stmts.len()) / 2);
-            p.functions.reserve(own);
-            for f in functions {
-                p.functions.insert(f.name, f);
-            }
-            let mut chosen = FxHashSet::default();
-            let mut made = Vec::new();
-            for i in 0..own {
-                let func = *p.functions.get_index(i).expect("the run's function").0;
-                if check(&mut super::PassCx { names: &mut names, diags: &mut diags, check_only }, &p, func) {
-                    made.extend(outline_function(&mut p, &mut names, &mut diags, func, target, &mut chosen, &shared));
-                }
-            }
-            // Text, to compare with the other runs' (each has its own new symbols).
-            let chosen = chosen.iter().map(|&n| names.get(n).to_string()).collect();
-            let parents = made.iter().map(|o| o.parent).collect();
-            let mut functions: Vec<Function> = std::mem::take(&mut p.functions).into_values().collect();
-            functions.extend(made.into_iter().map(|o| o.function));
-            Ran { part: Part { program: p, names, functions }, diags, own, parents, bodies, chosen }
-        })
-        .collect();
-    // The first run that chose a name an earlier run chose.
-    let mut seen: FxHashSet<&str> = FxHashSet::default();
-    let clash = done
-        .iter()
-        .position(|ran| {
-            let again = ran.chosen.iter().any(|n| seen.contains(n.as_str()));
-            seen.extend(ran.chosen.iter().map(String::as_str));
-            again
-        })
-        .unwrap_or(done.len());
-    drop(seen);
-    let mut kept = done;
-    // The runs to redo: their own functions as they were (the base nodes are unchanged:
-    // a run changes copies), their forks released before the join.
-    let redo: Vec<Function> = kept
-        .split_off(clash)
-        .into_iter()
-        .flat_map(|ran| {
-            let Ran { part, own, bodies, .. } = ran;
-            part.functions.into_iter().take(own).zip(bodies).map(|(mut f, body)| {
-                f.body = body;
-                f
-            })
-        })
-        .collect();
-    let mut parts = Vec::with_capacity(kept.len());
-    let mut runs = Vec::with_capacity(kept.len());
-    for Ran { part, diags, own, parents, chosen, .. } in kept {
-        parts.push(part);
-        runs.push((diags, own, parents, chosen));
-    }
-    let joined = fork.join(program, cx.names, parts);
-    *reserved = shared.reserved;
-    let mut made = Vec::new();
-    for (functions, (diags, own, parents, chosen)) in joined.into_iter().zip(runs) {
-        let mut functions = functions.into_iter();
-        for f in functions.by_ref().take(own) {
-            let name = f.name;
-            program.functions[&name] = f;
-        }
-        made.extend(functions.zip(parents).map(|(function, parent)| Outlined { function, parent }));
-        cx.diags.extend(diags);
-        // Interned by the join: these look their symbols up.
-        reserved.extend(chosen.iter().map(|n| cx.names.intern(n)));
-    }
-    if !redo.is_empty() {
-        let names: Vec<Symbol> = redo.iter().map(|f| f.name).collect();
-        for f in redo {
-            let name = f.name;
-            program.functions[&name] = f;
-        }
-        made.extend(outline_serial(cx, program, &names, target, reserved, check));
-    }
-    made
 }
 
 /// Inserts outlined functions just before the function each came from, keeping the order
