@@ -525,9 +525,7 @@ impl Emitter<'_> {
     fn var(&mut self, v: VarId, loc: Loc) -> Res<(String, Repr)> {
         match self.vars.get(&v) {
             Some((name, repr)) => {
-                if !self.used.contains(name) {
-                    self.used.insert(name.clone());
-                }
+                self.used.insert(name.clone());
                 Ok((name.clone(), repr.clone()))
             }
             None => Err(self.err(
@@ -561,7 +559,7 @@ impl Emitter<'_> {
             StmtKind::Eval(e) => {
                 let (text, _) = self.expr(e)?;
                 match self.p.expr(e).kind {
-                    ExprKind::Call { .. } => self.w.line_of(&[&text, ";"]),
+                    ExprKind::Call { .. } => self.line_fmt(format_args!("{text};")),
                     _ => self.line_fmt(format_args!("(void)({text});")),
                 }
                 Ok(())
@@ -594,7 +592,7 @@ impl Emitter<'_> {
                 }
                 match texts.len() {
                     0 => self.line("return;"),
-                    1 => self.w.line_of(&["return ", &texts[0], ";"]),
+                    1 => self.line_fmt(format_args!("return {};", texts[0])),
                     _ => self.line_fmt(format_args!("return std::make_tuple({});", texts.join(", "))),
                 }
                 Ok(())
@@ -734,10 +732,9 @@ impl Emitter<'_> {
             repr => {
                 let ty = repr.cpp();
                 let name = self.name_var(var, repr.clone());
-                // Pieces pushed, not formatted (every value a kernel binds).
                 match self.hoisted(&name, &repr) {
-                    true => self.w.line_of(&[&name, " = ", &text, ";"]),
-                    false => self.w.line_of(&["[[maybe_unused]] ", &ty, " ", &name, " = ", &text, ";"]),
+                    true => self.line_fmt(format_args!("{name} = {text};")),
+                    false => self.line_fmt(format_args!("[[maybe_unused]] {ty} {name} = {text};")),
                 }
                 Ok(())
             }

@@ -9,6 +9,7 @@ use crate::emit::cpp::runtime_dtype;
 use crate::emit::cpp::scalar_ctype;
 use crate::ir::ops::{Axis, Op, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special};
 use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Layout, Loc, MaskPattern, PadValue, Type};
+use std::fmt::Write;
 
 /// An argument of a plain call of the tile library (`Emitter::lib_call`): a tile (or a
 /// tensor value held as one) or a scalar.
@@ -313,14 +314,13 @@ impl Emitter<'_> {
                 }
                 let transpose = self.flag(c.get(P::Transpose))?;
                 let elem = self.elem_of(c.e)?;
-                // Pieces joined once, not formatted (every kernel loads).
-                let mut parts = ["plc::load<", elem, ">(", &t, ", ", &offsets, ", ", &shapes, "", "", "", "", ")"];
+                let mut extra = String::new();
                 if transpose != "false" {
-                    parts[8..12].copy_from_slice(&[", ", &valid, ", ", &transpose]);
+                    extra = format!(", {valid}, {transpose}");
                 } else if valid != "plc::Dims()" {
-                    parts[8..10].copy_from_slice(&[", ", &valid]);
+                    extra = format!(", {valid}");
                 }
-                Ok((super::super::cpp::cat(&parts), Repr::Tile(elem)))
+                Ok((format!("plc::load<{elem}>({t}, {offsets}, {shapes}{extra})"), Repr::Tile(elem)))
             }
             Special::BlockLoad => {
                 let t = self.tensor_arg(self.need(c, P::Tensor)?)?;
@@ -652,15 +652,15 @@ impl Emitter<'_> {
         let (t, r) = self.expr(out)?;
         match r {
             Repr::Tensor => {
-                // Pieces joined once, not formatted (every kernel stores).
-                let mut parts = ["plc::store(", tile, ", ", offsets, ", ", &t, "", "", "", "", ")"];
+                let mut text = format!("plc::store({tile}, {offsets}, {t}");
                 if shapes != "plc::Dims()" || atomic != "false" {
-                    parts[6..8].copy_from_slice(&[", ", shapes]);
+                    let _ = write!(text, ", {shapes}");
                 }
                 if atomic != "false" {
-                    parts[8..10].copy_from_slice(&[", ", atomic]);
+                    let _ = write!(text, ", {atomic}");
                 }
-                Ok((super::super::cpp::cat(&parts), Repr::Tensor))
+                text.push(')');
+                Ok((text, Repr::Tensor))
             }
             Repr::Tile(_) => Ok((format!("plc::assemble({t}, {tile}, {offsets}, {atomic})"), r)),
             other => Err(self.err(Code::E0602, self.loc(out), format!("storing into {}", other.describe()))),
