@@ -1167,15 +1167,7 @@ fn hierarchy_outlining_is_the_same_on_one_thread_and_on_four() {
         ));
     }
     let src = scratch("hierarchy300.pl", text.as_bytes());
-    let run = |threads: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_plc"))
-            .args(["emit", "ir", "--after", "OutlineHierarchyScopes"])
-            .arg(&src)
-            .env("RAYON_NUM_THREADS", threads)
-            .output()
-            .expect("the plc binary runs");
-        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), stderr(&out))
-    };
+    let run = |threads: &str| on_threads(threads, &["emit", "ir", "--after", "OutlineHierarchyScopes"], &src);
     let serial = run("1");
     assert_eq!(serial.0, Some(0), "{}", serial.2);
     assert_eq!(serial.1.matches("    def ").count(), 900, "two functions outlined from each");
@@ -1202,15 +1194,7 @@ fn outliner_errors_are_the_same_on_one_thread_and_on_four() {
         }
     }
     let src = scratch("gen300_e0410.pl", text.as_bytes());
-    let run = |threads: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_plc"))
-            .args(["check", "--message-format", "json"])
-            .arg(&src)
-            .env("RAYON_NUM_THREADS", threads)
-            .output()
-            .expect("the plc binary runs");
-        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), stderr(&out))
-    };
+    let run = |threads: &str| on_threads(threads, &["check", "--message-format", "json"], &src);
     let serial = run("1");
     assert_eq!(serial.1.matches("\"E0410\"").count(), 3, "{}{}", serial.1, serial.2);
     assert_eq!(serial, run("4"), "check differs between one thread and four");
