@@ -26,7 +26,7 @@ use crate::ir::lineage::{as_var, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit::{self, Rewriter};
 use crate::ir::{
-    ArgDir, Callee, DType, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, Loc, Param, Program, StmtId,
+    ArgDir, Block, Callee, DType, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, Loc, Param, Program, StmtId,
     StmtKind, Type, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -61,7 +61,6 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     // function: the checks and rewrites of call sites below look at these calls, or walk
     // only their callers (the kernels and most graphs call none).
     let calls = graph_calls(program, &graphs);
-    let callers: Vec<Symbol> = calls.iter().map(|(f, _)| *f).collect();
     let (_, found, mut lineage) = per_graph(cx.names, program, &graphs, |c, lineage| {
         c.signature(&[]);
         c.static_body();
@@ -88,15 +87,20 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
         rewrite_body(program, *g, plan);
     }
     rewrite_call_sites(cx, program, &plans, &calls, &mut counter);
-    ambiguous_views(cx, program, &graphs, &callers, &mut lineage);
     // Each graph's added parameters, looked up by name (not a scan of every plan per graph).
     let added_by: FxHashMap<Symbol, Vec<VarId>> = plans.iter().map(|(g, plan)| (*g, plan.params())).collect();
-    let (_, found, _) = per_graph(cx.names, program, &graphs, |c, _| {
+    // The last checks read the program only: they run before E0518's analysis, which is
+    // needed only when some graph makes a view (they say so), and their diagnostics follow.
+    let (views, found, _) = per_graph(cx.names, program, &graphs, |c, _| {
         c.signature(added_by.get(&c.g).map_or(&[], Vec::as_slice));
-        c.task_scalars();
+        let views = c.task_scalars();
         c.launch_control();
         c.node_count();
+        views
     });
+    if views.contains(&true) {
+        ambiguous_views(cx, program, &graphs, &calls, &mut lineage);
+    }
     cx.diags.extend(found);
 }
 
@@ -173,7 +177,13 @@ impl Invariant {
 /// and dtype of another tensor parameter `Q`, where some call passes `P` and `Q` views of
 /// one buffer, is taken for `Q` whenever the two start at the same address when the graph
 /// is recorded.
-fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[Symbol], callers: &[Symbol], lineage: &mut Lineage) {
+fn ambiguous_views(
+    cx: &mut PassCx<'_>,
+    p: &Program,
+    graphs: &[Symbol],
+    calls: &[(Symbol, Vec<(StmtId, ExprId)>)],
+    lineage: &mut Lineage,
+) {
     let tensor_params = |g: Symbol| -> Vec<(usize, VarId)> {
         p.functions.get(&g).map_or_else(Vec::new, |gf| {
             gf.params.iter().enumerate().filter(|(_, q)| !is_scalar(p, q.var)).map(|(i, q)| (i, q.var)).collect()
@@ -181,23 +191,15 @@ fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[Symbol], callers:
     };
     // For each graph, the parameter positions some call binds to views of one buffer: one
     // walk over every function's calls, whatever the number of graphs.
-    let wanted: FxHashSet<Symbol> = graphs.iter().copied().collect();
+    // The calls `graph_calls` found are still every call of a graph, in the same order:
+    // the rewrites only added arguments to them and statements with no call in front.
     let mut aliased_in: FxHashMap<Symbol, FxHashSet<(usize, usize)>> = FxHashMap::default();
-    for f in callers.iter().filter_map(|c| p.functions.get(c)) {
-        let mut calls = Vec::new();
-        visit::walk_block_exprs(p, &f.body, |_, e| {
-            if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
-                if let Some(g) = callee.function().filter(|g| wanted.contains(g)) {
-                    calls.push((g, e));
-                }
-            }
-        });
-        if calls.is_empty() {
-            continue;
-        }
+    for (f, calls) in calls {
+        let Some(f) = p.functions.get(f) else { continue };
         let defs = Defs::of(p, f);
-        for (g, e) in calls {
-            let ExprKind::Call { args, .. } = &p.expr(e).kind else { continue };
+        for &(_, e) in calls {
+            let ExprKind::Call { callee, args, .. } = &p.expr(e).kind else { continue };
+            let Some(g) = callee.function() else { continue };
             let roots: Vec<(usize, VarId)> = tensor_params(g)
                 .iter()
                 .filter_map(|&(i, _)| match args.get(i).copied().flatten().and_then(|a| as_var(p, a)) {
@@ -506,14 +508,21 @@ impl Checker<'_> {
     }
 
     /// Scalars handed to tasks must be patched per call or be the same on every replay.
-    fn task_scalars(&mut self) {
+    /// Returns whether the body makes a view (`pl.slice` / `pl.tensor.view`).
+    fn task_scalars(&mut self) -> bool {
         let f = &self.p.functions[&self.g];
         let inv = invariant_set(self.p, self.g);
         let params: FxHashSet<VarId> = f.params.iter().map(|p| p.var).collect();
         let mut findings = Vec::new();
+        let mut views = false;
         visit::walk_block_exprs(self.p, &f.body, |_, e| {
-            let ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), args, .. } = &self.p.expr(e).kind else {
-                return;
+            let args = match &self.p.expr(e).kind {
+                ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), args, .. } => args,
+                ExprKind::Call { callee: Callee::Op(Op::TensorSlice | Op::TensorView), .. } => {
+                    views = true;
+                    return;
+                }
+                _ => return,
             };
             for &a in args.iter().flatten() {
                 if !matches!(self.p.ty(a), Type::Scalar(d) if *d != DType::TaskId) {
@@ -546,6 +555,7 @@ impl Checker<'_> {
             };
             self.error(code, loc, message, label, help);
         }
+        views
     }
 
     /// No task launches under control flow a replay cannot repeat.
@@ -670,10 +680,10 @@ impl Checker<'_> {
 }
 
 /// A Graph launched with `pl.submit(..., deps=...)` or a predicate cannot be cached.
-fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[(Symbol, Vec<ExprId>)]) {
+fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[(Symbol, Vec<(StmtId, ExprId)>)]) {
     let mut findings = Vec::new();
     for (caller, calls) in calls {
-        for &e in calls {
+        for &(_, e) in calls {
             let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { continue };
             if p.functions.get(g).is_none_or(|c| c.decl.kind != FuncKind::Graph) {
                 continue;
@@ -966,61 +976,88 @@ fn rewrite_call_sites(
     cx: &mut PassCx<'_>,
     p: &mut Program,
     plans: &[(Symbol, Plan)],
-    calls: &[(Symbol, Vec<ExprId>)],
+    calls: &[(Symbol, Vec<(StmtId, ExprId)>)],
     counter: &mut u32,
 ) {
     let plans: FxHashMap<Symbol, &Plan> = plans.iter().map(|(g, plan)| (*g, plan)).collect();
+    let mut planned: Vec<(StmtId, ExprId)> = Vec::new();
     for (f, calls) in calls {
-        let f = *f;
         // Most functions (the kernels, the graphs) call no planned graph: their blocks are
         // left as they are rather than rebuilt.
-        if !calls.iter().any(|&e| calls_planned(p, &plans, e)) {
+        planned.clear();
+        planned.extend(calls.iter().filter(|&&(_, e)| calls_planned(p, &plans, e)));
+        if planned.is_empty() {
             continue;
         }
-        let body = std::mem::take(&mut p.functions.get_mut(&f).expect("a function").body);
-        let body = sites(cx, p, &plans, body, counter);
-        p.functions.get_mut(&f).expect("a function").body = body;
-    }
-}
-
-fn sites(
-    cx: &mut PassCx<'_>,
-    p: &mut Program,
-    plans: &FxHashMap<Symbol, &Plan>,
-    block: Vec<StmtId>,
-    counter: &mut u32,
-) -> Vec<StmtId> {
-    let mut out = Vec::with_capacity(block.len());
-    for s in block {
-        let mut kind = std::mem::replace(&mut p.stmts[s.index()].kind, StmtKind::Break);
-        visit::map_stmt_blocks(&mut kind, |b| sites(cx, p, plans, b, counter));
-        p.stmts[s.index()].kind = kind;
-        let mut calls = Vec::new();
-        visit::walk_stmt_exprs(p, s, |e| {
-            if calls_planned(p, plans, e) {
-                calls.push(e);
-            }
-        });
-        for c in calls {
-            out.extend(extend_call(cx, p, plans, c, counter));
+        // The statements holding a planned call, each with its calls (consecutive in
+        // `planned`, in `visit::walk_stmt_exprs` order).
+        let mut at: FxHashMap<StmtId, (usize, usize)> = FxHashMap::default();
+        for (k, &(s, _)) in planned.iter().enumerate() {
+            at.entry(s).and_modify(|r| r.1 = k + 1).or_insert((k, k + 1));
         }
-        out.push(s);
+        let f = p.functions.get_index_of(f).expect("a function");
+        let mut body = std::mem::take(&mut p.functions[f].body);
+        sites(cx, p, &Sites { plans: &plans, planned: &planned, at: &at }, &mut body, counter);
+        p.functions[f].body = body;
     }
-    out
 }
 
-/// Whether `e` is a call of a planned Graph function.
+/// The planned calls of one function, and where they are.
+struct Sites<'a> {
+    plans: &'a FxHashMap<Symbol, &'a Plan>,
+    planned: &'a [(StmtId, ExprId)],
+    at: &'a FxHashMap<StmtId, (usize, usize)>,
+}
+
+/// Puts in front of each statement of `block` (and of the blocks nested in it, those
+/// first) that holds planned calls the statements computing their new arguments. A block
+/// with no such statement is left as it is.
+fn sites(cx: &mut PassCx<'_>, p: &mut Program, w: &Sites<'_>, block: &mut Block, counter: &mut u32) {
+    let mut out: Option<Block> = None;
+    for i in 0..block.len() {
+        let s = block[i];
+        if matches!(
+            p.stmt(s).kind,
+            StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::If(_) | StmtKind::Scope(_)
+        ) {
+            let mut kind = std::mem::replace(&mut p.stmts[s.index()].kind, StmtKind::Break);
+            visit::map_stmt_blocks(&mut kind, |mut b| {
+                sites(cx, p, w, &mut b, counter);
+                b
+            });
+            p.stmts[s.index()].kind = kind;
+        }
+        if let Some(&(from, to)) = w.at.get(&s) {
+            for &(_, c) in &w.planned[from..to] {
+                let pre = extend_call(cx, p, w.plans, c, counter);
+                out.get_or_insert_with(|| {
+                    let mut o = Vec::with_capacity(block.len() + pre.len());
+                    o.extend_from_slice(&block[..i]);
+                    o
+                })
+                .extend(pre);
+            }
+        }
+        if let Some(o) = &mut out {
+            o.push(s);
+        }
+    }
+    if let Some(o) = out {
+        *block = o;
+    }
+}
+
 /// The functions (in program order) whose bodies call one of `graphs`, each with those
-/// calls (in `visit::walk_block_exprs` order).
-fn graph_calls(p: &Program, graphs: &[Symbol]) -> Vec<(Symbol, Vec<ExprId>)> {
+/// calls and the statements that hold them (in `visit::walk_block_exprs` order).
+fn graph_calls(p: &Program, graphs: &[Symbol]) -> Vec<(Symbol, Vec<(StmtId, ExprId)>)> {
     use rayon::prelude::*;
     let wanted: FxHashSet<Symbol> = graphs.iter().copied().collect();
     let of = |f: &Function| {
         let mut calls = Vec::new();
-        visit::walk_block_exprs(p, &f.body, |_, e| {
+        visit::walk_block_exprs(p, &f.body, |s, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
                 if callee.function().is_some_and(|g| wanted.contains(&g)) {
-                    calls.push(e);
+                    calls.push((s, e));
                 }
             }
         });
@@ -1038,6 +1075,7 @@ fn graph_calls(p: &Program, graphs: &[Symbol]) -> Vec<(Symbol, Vec<ExprId>)> {
     found.into_iter().flatten().collect()
 }
 
+/// Whether `e` is a call of a planned Graph function.
 fn calls_planned(p: &Program, plans: &FxHashMap<Symbol, &Plan>, e: ExprId) -> bool {
     matches!(&p.expr(e).kind, ExprKind::Call { callee, .. } if callee.function().is_some_and(|g| plans.contains_key(&g)))
 }
