@@ -50,8 +50,10 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
 }
 
 fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
-    let graphs: Vec<Symbol> =
-        program.functions.values().filter(|f| f.decl.kind == FuncKind::Graph).map(|f| f.name).collect();
+    // The Graph functions by their place in `program.functions` (the pass adds and removes
+    // no function): each is found without hashing its name.
+    let graphs: Vec<usize> =
+        (0..program.functions.len()).filter(|&i| program.functions[i].decl.kind == FuncKind::Graph).collect();
     if graphs.is_empty() {
         return;
     }
@@ -71,9 +73,9 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     if errors(cx) > before {
         return;
     }
-    let (planned, found, _) = per_graph(cx.names, program, &graphs, |c, _| build_plan(c.names, c.diags, c.p, c.g));
+    let (planned, found, _) = per_graph(cx.names, program, &graphs, |c, _| build_plan(c.names, c.diags, c.p, c.f));
     cx.diags.extend(found);
-    let mut plans: Vec<(Symbol, Plan)> = graphs
+    let mut plans: Vec<(usize, Plan)> = graphs
         .iter()
         .zip(planned)
         .filter_map(|(&g, plan)| Some((g, plan?)))
@@ -86,6 +88,8 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     for (g, plan) in plans.iter_mut() {
         rewrite_body(program, *g, plan);
     }
+    let plans: FxHashMap<Symbol, &Plan> =
+        plans.iter().map(|(g, plan)| (*program.functions.get_index(*g).expect("a graph").0, plan)).collect();
     rewrite_call_sites(cx, program, &plans, &calls, &mut counter);
     // Each graph's added parameters, looked up by name (not a scan of every plan per graph).
     let added_by: FxHashMap<Symbol, Vec<VarId>> = plans.iter().map(|(g, plan)| (*g, plan.params())).collect();
@@ -115,13 +119,19 @@ const PARALLEL_MIN_GRAPHS: usize = 128;
 fn per_graph<T: Send>(
     names: &Interner,
     p: &Program,
-    graphs: &[Symbol],
+    graphs: &[usize],
     each: impl Fn(&mut Checker<'_>, &mut Lineage) -> T + Sync,
 ) -> (Vec<T>, Vec<Diagnostic>, Lineage) {
     use rayon::prelude::*;
-    let serial = |run: &[Symbol]| {
-        let (mut diags, mut lineage) = (Vec::new(), Lineage::default());
-        let out = run.iter().map(|&g| each(&mut Checker { names, diags: &mut diags, p, g }, &mut lineage)).collect();
+    let serial = |run: &[usize]| {
+        let (mut diags, mut lineage, mut walk) = (Vec::new(), Lineage::default(), ExprWalk::default());
+        let out = run
+            .iter()
+            .map(|&i| {
+                let (&g, f) = p.functions.get_index(i).expect("a graph");
+                each(&mut Checker { names, diags: &mut diags, p, g, f, walk: &mut walk }, &mut lineage)
+            })
+            .collect();
         (out, diags, lineage)
     };
     let threads = rayon::current_num_threads();
@@ -180,7 +190,7 @@ impl Invariant {
 fn ambiguous_views(
     cx: &mut PassCx<'_>,
     p: &Program,
-    graphs: &[Symbol],
+    graphs: &[usize],
     calls: &[(Symbol, Vec<(StmtId, ExprId)>)],
     lineage: &mut Lineage,
 ) {
@@ -220,7 +230,7 @@ fn ambiguous_views(
         }
     }
     for &g in graphs {
-        let Some(gf) = p.functions.get(&g) else { continue };
+        let (&g, gf) = p.functions.get_index(g).expect("a graph");
         let tensors = tensor_params(g);
         let Some(aliased) = aliased_in.get(&g) else { continue };
         let defs = Defs::of(p, gf);
@@ -313,18 +323,55 @@ fn trip_count(p: &Program, start: ExprId, stop: ExprId, step: ExprId) -> Option<
 
 // ------------------------------------------------------------------ checks
 
+/// A walk of every node of every expression of a block tree, with its statement, in
+/// `visit::walk_block_exprs` order, for the many small bodies this pass walks: recursive
+/// on the blocks (no deeper than the IR's own nesting: no stack of pending blocks to
+/// allocate per walk), with one stack for the expression trees kept from walk to walk.
+#[derive(Default)]
+struct ExprWalk {
+    stack: Vec<ExprId>,
+}
+
+impl ExprWalk {
+    fn block<F: FnMut(StmtId, ExprId)>(&mut self, p: &Program, block: &[StmtId], f: &mut F) {
+        for &s in block {
+            let stack = &mut self.stack;
+            visit::stmt_exprs(p, s, |root| {
+                stack.push(root);
+                while let Some(e) = stack.pop() {
+                    f(s, e);
+                    // The children, popped left to right.
+                    let first = stack.len();
+                    visit::expr_children(p, e, |c| stack.push(c));
+                    stack[first..].reverse();
+                }
+            });
+            match &p.stmt(s).kind {
+                StmtKind::If(IfStmt { then_body, else_body, .. }) => {
+                    self.block(p, then_body, f);
+                    if let Some(else_body) = else_body {
+                        self.block(p, else_body, f);
+                    }
+                }
+                StmtKind::For { body, .. } | StmtKind::While { body, .. } => self.block(p, body, f),
+                StmtKind::Scope(scope) => self.block(p, &scope.body, f),
+                _ => {}
+            }
+        }
+    }
+}
+
 struct Checker<'a> {
     names: &'a Interner,
     diags: &'a mut Vec<Diagnostic>,
     p: &'a Program,
+    /// The graph checked, and its function.
     g: Symbol,
+    f: &'a Function,
+    walk: &'a mut ExprWalk,
 }
 
 impl Checker<'_> {
-    fn name(&self) -> String {
-        self.names.get(self.g).to_string()
-    }
-
     fn var_name(&self, v: VarId) -> String {
         self.names.get(self.p.var(v).source).to_string()
     }
@@ -338,7 +385,7 @@ impl Checker<'_> {
     /// The parameter rules; `added` are the parameters Step A–C appended (for the message
     /// when they push a count over its limit).
     fn signature(&mut self, added: &[VarId]) {
-        let f = &self.p.functions[&self.g];
+        let f = self.f;
         let (mut tensors, mut scalars) = (0usize, 0usize);
         let mut findings = Vec::new();
         for param in &f.params {
@@ -358,7 +405,9 @@ impl Checker<'_> {
                 }
             }
         }
-        let g = self.name();
+        // Borrowed from the interner, not from `self`: no copy of the name per check.
+        let names = self.names;
+        let g = names.get(self.g);
         for (code, loc, v, dir) in findings {
             let pn = self.var_name(v);
             let (message, help) = if code == Code::E0501 {
@@ -417,9 +466,9 @@ impl Checker<'_> {
     /// Rules on the body that hold before any rewriting: no `pl.full`, constant
     /// allocation shapes, constant launch counts, no nested graphs.
     fn static_body(&mut self) {
-        let f = &self.p.functions[&self.g];
+        let f = self.f;
         let mut findings: Vec<(Code, Loc, String)> = Vec::new();
-        visit::walk_block_exprs(self.p, &f.body, |_, e| {
+        self.walk.block(self.p, &f.body, &mut |_, e| {
             let loc = self.p.expr(e).loc;
             let ExprKind::Call { callee, args, attrs } = &self.p.expr(e).kind else { return };
             match callee {
@@ -440,7 +489,9 @@ impl Checker<'_> {
                 }
             }
         });
-        let g = self.name();
+        // Borrowed from the interner, not from `self`: no copy of the name per check.
+        let names = self.names;
+        let g = names.get(self.g);
         for (code, loc, what) in findings {
             match code {
                 Code::E0505 => self.error(
@@ -477,7 +528,7 @@ impl Checker<'_> {
 
     /// Each returned value must be one of the function's own parameters.
     fn returns(&mut self, lineage: &mut Lineage) {
-        let f = &self.p.functions[&self.g];
+        let f = self.f;
         let Some(&last) = f.body.last() else { return };
         let StmtKind::Return(values) = &self.p.stmt(last).kind else { return };
         let defs = Defs::of(self.p, f);
@@ -495,7 +546,9 @@ impl Checker<'_> {
                 bad.push(self.p.expr(e).loc);
             }
         }
-        let g = self.name();
+        // Borrowed from the interner, not from `self`: no copy of the name per check.
+        let names = self.names;
+        let g = names.get(self.g);
         for loc in bad {
             self.error(
                 Code::E0509,
@@ -510,12 +563,12 @@ impl Checker<'_> {
     /// Scalars handed to tasks must be patched per call or be the same on every replay.
     /// Returns whether the body makes a view (`pl.slice` / `pl.tensor.view`).
     fn task_scalars(&mut self) -> bool {
-        let f = &self.p.functions[&self.g];
-        let inv = invariant_set(self.p, self.g);
+        let f = self.f;
+        let inv = invariant_set(self.p, f);
         let params: FxHashSet<VarId> = f.params.iter().map(|p| p.var).collect();
         let mut findings = Vec::new();
         let mut views = false;
-        visit::walk_block_exprs(self.p, &f.body, |_, e| {
+        self.walk.block(self.p, &f.body, &mut |_, e| {
             let args = match &self.p.expr(e).kind {
                 ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), args, .. } => args,
                 ExprKind::Call { callee: Callee::Op(Op::TensorSlice | Op::TensorView), .. } => {
@@ -536,7 +589,9 @@ impl Checker<'_> {
                 }
             }
         });
-        let g = self.name();
+        // Borrowed from the interner, not from `self`: no copy of the name per check.
+        let names = self.names;
+        let g = names.get(self.g);
         for (code, loc, v) in findings {
             let (message, label, help) = match v {
                 Some(v) => (
@@ -560,10 +615,12 @@ impl Checker<'_> {
 
     /// No task launches under control flow a replay cannot repeat.
     fn launch_control(&mut self) {
-        let f = &self.p.functions[&self.g];
+        let f = self.f;
         let mut findings = Vec::new();
         self.control(&f.body, None, &mut findings);
-        let g = self.name();
+        // Borrowed from the interner, not from `self`: no copy of the name per check.
+        let names = self.names;
+        let g = names.get(self.g);
         for (code, launch, around) in findings {
             let (message, label, help) = match code {
                 Code::E0510 => (
@@ -629,9 +686,11 @@ impl Checker<'_> {
 
     /// Between 1 and 1024 tasks per recorded graph (loops multiply by their trip counts).
     fn node_count(&mut self) {
-        let f = &self.p.functions[&self.g];
+        let f = self.f;
         let n = self.count(&f.body);
-        let g = self.name();
+        // Borrowed from the interner, not from `self`: no copy of the name per check.
+        let names = self.names;
+        let g = names.get(self.g);
         let loc = f.loc;
         if n == 0 {
             self.error(
@@ -717,8 +776,7 @@ fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[(Symbol, Vec<(
 }
 
 /// The replay-invariant scalars and the boundary tensors of a Graph function.
-fn invariant_set(p: &Program, g: Symbol) -> Invariant {
-    let f = &p.functions[&g];
+fn invariant_set(p: &Program, f: &Function) -> Invariant {
     let mut inv = Invariant { vars: FxHashSet::default(), tensors: FxHashSet::default() };
     for param in &f.params {
         if !matches!(p.types.get(p.var(param.var).ty), Type::Scalar(_)) {
@@ -770,6 +828,8 @@ struct Plan {
     hoists: Vec<Hoist>,
     /// The statements that define what moved (deleted from the body).
     delete: FxHashSet<StmtId>,
+    /// [`Plan::param_order`], kept when the plan is applied.
+    params_order: Vec<usize>,
 }
 
 impl Plan {
@@ -789,7 +849,7 @@ impl Plan {
     }
 
     fn params(&self) -> Vec<VarId> {
-        self.param_order().into_iter().map(|i| self.hoists[i].param).collect()
+        self.params_order.iter().map(|&i| self.hoists[i].param).collect()
     }
 }
 
@@ -898,8 +958,7 @@ impl Planner<'_> {
     }
 }
 
-fn build_plan(names: &Interner, diags: &mut Vec<Diagnostic>, p: &Program, g: Symbol) -> Option<Plan> {
-    let f = &p.functions[&g];
+fn build_plan(names: &Interner, diags: &mut Vec<Diagnostic>, p: &Program, f: &Function) -> Option<Plan> {
     let mut planner = Planner {
         p,
         params: f.params.iter().map(|q| q.var).collect(),
@@ -916,7 +975,7 @@ fn build_plan(names: &Interner, diags: &mut Vec<Diagnostic>, p: &Program, g: Sym
         errors: Vec::new(),
     };
     visit::walk_stmts_in(p, &f.body, (0, false), |s, ctx| planner.stmt(s, ctx));
-    let gn = names.get(g).to_string();
+    let gn = names.get(f.name);
     let failed = !planner.errors.is_empty();
     for (loc, v, src, shape_ok) in planner.errors {
         let name = |v: VarId| names.get(p.var(v).source).to_string();
@@ -937,13 +996,14 @@ fn build_plan(names: &Interner, diags: &mut Vec<Diagnostic>, p: &Program, g: Sym
 // ------------------------------------------------------------------ rewrites
 
 /// Deletes what moved, makes the new parameters and points the body's reads at them.
-fn rewrite_body(p: &mut Program, g: Symbol, plan: &mut Plan) {
-    for i in plan.param_order() {
+fn rewrite_body(p: &mut Program, g: usize, plan: &mut Plan) {
+    plan.params_order = plan.param_order();
+    for &i in &plan.params_order {
         let h = &plan.hoists[i];
         let param = p.copy_var(h.original);
         let dir = h.dir;
         plan.hoists[i].param = param;
-        p.functions.get_mut(&g).expect("a graph").params.push(Param { var: param, dir });
+        p.functions[g].params.push(Param { var: param, dir });
     }
     // Reads of a moved value read its parameter; reads of an alias read what it aliases.
     let mut subst: FxHashMap<VarId, VarId> = plan.hoists.iter().map(|h| (h.original, h.param)).collect();
@@ -953,10 +1013,10 @@ fn rewrite_body(p: &mut Program, g: Symbol, plan: &mut Plan) {
             subst.insert(alias, to);
         }
     }
-    let body = std::mem::take(&mut p.functions.get_mut(&g).expect("a graph").body);
+    let body = std::mem::take(&mut p.functions[g].body);
     let body = retain(p, body, &plan.delete);
     visit::rename_reads(p, &body, |v| subst.get(&v).copied());
-    p.functions.get_mut(&g).expect("a graph").body = body;
+    p.functions[g].body = body;
 }
 
 /// Removes the statements in `delete` from a block and the blocks nested in it.
@@ -975,17 +1035,16 @@ fn retain(p: &mut Program, mut block: Vec<StmtId>, delete: &FxHashSet<StmtId>) -
 fn rewrite_call_sites(
     cx: &mut PassCx<'_>,
     p: &mut Program,
-    plans: &[(Symbol, Plan)],
+    plans: &FxHashMap<Symbol, &Plan>,
     calls: &[(Symbol, Vec<(StmtId, ExprId)>)],
     counter: &mut u32,
 ) {
-    let plans: FxHashMap<Symbol, &Plan> = plans.iter().map(|(g, plan)| (*g, plan)).collect();
-    let mut planned: Vec<(StmtId, ExprId)> = Vec::new();
+    let (mut planned, mut scratch): (Vec<(StmtId, ExprId)>, CallScratch) = Default::default();
     for (f, calls) in calls {
         // Most functions (the kernels, the graphs) call no planned graph: their blocks are
         // left as they are rather than rebuilt.
         planned.clear();
-        planned.extend(calls.iter().filter(|&&(_, e)| calls_planned(p, &plans, e)));
+        planned.extend(calls.iter().filter(|&&(_, e)| calls_planned(p, plans, e)));
         if planned.is_empty() {
             continue;
         }
@@ -997,7 +1056,7 @@ fn rewrite_call_sites(
         }
         let f = p.functions.get_index_of(f).expect("a function");
         let mut body = std::mem::take(&mut p.functions[f].body);
-        sites(cx, p, &Sites { plans: &plans, planned: &planned, at: &at }, &mut body, counter);
+        sites(cx, p, &Sites { plans, planned: &planned, at: &at }, &mut body, counter, &mut scratch);
         p.functions[f].body = body;
     }
 }
@@ -1012,7 +1071,14 @@ struct Sites<'a> {
 /// Puts in front of each statement of `block` (and of the blocks nested in it, those
 /// first) that holds planned calls the statements computing their new arguments. A block
 /// with no such statement is left as it is.
-fn sites(cx: &mut PassCx<'_>, p: &mut Program, w: &Sites<'_>, block: &mut Block, counter: &mut u32) {
+fn sites(
+    cx: &mut PassCx<'_>,
+    p: &mut Program,
+    w: &Sites<'_>,
+    block: &mut Block,
+    counter: &mut u32,
+    scratch: &mut CallScratch,
+) {
     let mut out: Option<Block> = None;
     for i in 0..block.len() {
         let s = block[i];
@@ -1022,20 +1088,19 @@ fn sites(cx: &mut PassCx<'_>, p: &mut Program, w: &Sites<'_>, block: &mut Block,
         ) {
             let mut kind = std::mem::replace(&mut p.stmts[s.index()].kind, StmtKind::Break);
             visit::map_stmt_blocks(&mut kind, |mut b| {
-                sites(cx, p, w, &mut b, counter);
+                sites(cx, p, w, &mut b, counter, scratch);
                 b
             });
             p.stmts[s.index()].kind = kind;
         }
         if let Some(&(from, to)) = w.at.get(&s) {
+            let o = out.get_or_insert_with(|| {
+                let mut o = Vec::with_capacity(block.len() + 4);
+                o.extend_from_slice(&block[..i]);
+                o
+            });
             for &(_, c) in &w.planned[from..to] {
-                let pre = extend_call(cx, p, w.plans, c, counter);
-                out.get_or_insert_with(|| {
-                    let mut o = Vec::with_capacity(block.len() + pre.len());
-                    o.extend_from_slice(&block[..i]);
-                    o
-                })
-                .extend(pre);
+                extend_call(cx, p, w.plans, c, counter, scratch, o);
             }
         }
         if let Some(o) = &mut out {
@@ -1049,12 +1114,12 @@ fn sites(cx: &mut PassCx<'_>, p: &mut Program, w: &Sites<'_>, block: &mut Block,
 
 /// The functions (in program order) whose bodies call one of `graphs`, each with those
 /// calls and the statements that hold them (in `visit::walk_block_exprs` order).
-fn graph_calls(p: &Program, graphs: &[Symbol]) -> Vec<(Symbol, Vec<(StmtId, ExprId)>)> {
+fn graph_calls(p: &Program, graphs: &[usize]) -> Vec<(Symbol, Vec<(StmtId, ExprId)>)> {
     use rayon::prelude::*;
-    let wanted: FxHashSet<Symbol> = graphs.iter().copied().collect();
-    let of = |f: &Function| {
+    let wanted: FxHashSet<Symbol> = graphs.iter().map(|&i| p.functions[i].name).collect();
+    let of = |walk: &mut ExprWalk, f: &Function| {
         let mut calls = Vec::new();
-        visit::walk_block_exprs(p, &f.body, |s, e| {
+        walk.block(p, &f.body, &mut |s, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
                 if callee.function().is_some_and(|g| wanted.contains(&g)) {
                     calls.push((s, e));
@@ -1068,10 +1133,11 @@ fn graph_calls(p: &Program, graphs: &[Symbol]) -> Vec<(Symbol, Vec<(StmtId, Expr
     let funcs: Vec<&Function> = p.functions.values().collect();
     let threads = rayon::current_num_threads();
     if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
-        return funcs.into_iter().filter_map(of).collect();
+        let mut walk = ExprWalk::default();
+        return funcs.into_iter().filter_map(|f| of(&mut walk, f)).collect();
     }
     let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 2);
-    let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|f| of(f)).collect();
+    let found: Vec<_> = funcs.par_iter().with_min_len(run).map_init(ExprWalk::default, |walk, f| of(walk, f)).collect();
     found.into_iter().flatten().collect()
 }
 
@@ -1088,20 +1154,24 @@ fn extend_call(
     plans: &FxHashMap<Symbol, &Plan>,
     call: ExprId,
     counter: &mut u32,
-) -> Vec<StmtId> {
+    scratch: &mut CallScratch,
+    pre: &mut Vec<StmtId>,
+) {
     let loc = p.expr(call).loc;
-    let ExprKind::Call { callee, args, .. } = p.expr(call).kind.clone() else { return Vec::new() };
+    let ExprKind::Call { callee, args, .. } = &p.expr(call).kind else { return };
     let g = callee.function().expect("a call of a graph");
     let plan = plans[&g];
-    let original = p.functions[&g].params.len() - plan.hoists.len();
-    let mut binding: FxHashMap<VarId, ExprId> = FxHashMap::default();
-    for (param, arg) in p.functions[&g].params[..original].iter().zip(&args) {
+    let params = &p.functions[&g].params;
+    let original = params.len() - plan.hoists.len();
+    let CallScratch { binding, locals } = scratch;
+    binding.clear();
+    for (param, arg) in params[..original].iter().zip(args) {
         if let Some(a) = arg {
             binding.insert(param.var, *a);
         }
     }
-    let mut locals: FxHashMap<usize, VarId> = FxHashMap::default();
-    let mut pre = Vec::new();
+    locals.clear();
+    locals.resize(plan.hoists.len(), None);
     for item in &plan.order {
         match *item {
             Err((alias, target)) => {
@@ -1111,7 +1181,7 @@ fn extend_call(
             }
             Ok(i) => {
                 let h = &plan.hoists[i];
-                let value = visit::copy_expr(&mut CallSite { p, binding: &binding, loc }, h.value);
+                let value = visit::copy_expr(&mut CallSite { p, binding, loc }, h.value);
                 let name = crate::ir::names::graph_arg(cx.names.get(p.var(h.original).name), *counter);
                 *counter += 1;
                 let ty = p.var(h.original).ty;
@@ -1121,15 +1191,15 @@ fn extend_call(
                 };
                 pre.push(p.new_stmt(StmtKind::Assign { var: local, value }, loc));
                 binding.insert(h.original, p.new_expr(ExprKind::Var(local), ty, loc));
-                locals.insert(i, local);
+                locals[i] = Some(local);
             }
         }
     }
-    let order = plan.param_order();
+    let order = &plan.params_order;
     let new_args: Vec<Option<ExprId>> = order
         .iter()
-        .map(|i| {
-            let v = locals[i];
+        .map(|&i| {
+            let v = locals[i].expect("a hoist bound at the call site");
             Some(p.new_expr(ExprKind::Var(v), p.var(v).ty, loc))
         })
         .collect();
@@ -1147,7 +1217,15 @@ fn extend_call(
             dirs.extend(new_dirs);
         }
     }
-    pre
+}
+
+/// The maps of [`extend_call`], kept from call to call: the arguments bound to the
+/// graph's parameters (and the locals made for the moved values), and the local of each
+/// moved value by its index in the plan.
+#[derive(Default)]
+struct CallScratch {
+    binding: FxHashMap<VarId, ExprId>,
+    locals: Vec<Option<VarId>>,
 }
 
 /// The rewriter of a value moved to a call site: each variable bound to an argument reads
