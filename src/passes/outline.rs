@@ -384,17 +384,24 @@ impl Outliner<'_> {
     /// The function name for a region: its own name, or an automatic one; made unique
     /// against every function of the program and every name in this function.
     fn region_name(&mut self, hint: Option<Symbol>, kind: &ScopeKind) -> Symbol {
-        let func = self.names.get(self.func).to_string();
-        let wanted = match hint {
-            Some(n) if !self.names.get(n).is_empty() => self.names.get(n).to_string(),
-            _ => format!("{func}{}{}", (self.target.suffix)(kind), self.counter),
-        };
+        // Composed in the reused buffer: most names are taken as they are.
+        self.text.clear();
+        match hint {
+            Some(n) if !self.names.get(n).is_empty() => self.text.push_str(self.names.get(n)),
+            _ => {
+                self.text.push_str(self.names.get(self.func));
+                self.text.push_str(&(self.target.suffix)(kind));
+                crate::ir::names::push_decimal(&mut self.text, self.counter);
+            }
+        }
         self.counter += 1;
         let taken = |o: &Self, s: Symbol| o.known.contains(&s) || o.reserved.contains(&s);
-        let first = self.names.intern(&wanted);
+        let first = self.names.intern(&self.text);
         let chosen = if !taken(self, first) {
             first
         } else {
+            let func = self.names.get(self.func).to_string();
+            let wanted = self.text.clone();
             // A clash with another function's name: qualify it with this function's name;
             // a clash inside this function: number it.
             let base = if self.known.contains(&first) { wanted } else { format!("{func}_{wanted}") };
@@ -1012,9 +1019,12 @@ pub fn outline_functions(
 
 /// Moves the functions outlined in a pass, the entries from `before` on (`made[j]` names
 /// entry `before + j` and its parent), just before the function each came from, in the
-/// order they were made, keeping the order of the others. In place: the entries are
-/// swapped into their final positions (one swap per misplaced entry), not moved into a
-/// new map, whose fresh pages would all be faulted in.
+/// order they were made, keeping the order of the others. In place: the final positions
+/// are filled in order, each by swapping in the entry it takes (one swap per misplaced
+/// entry), not by moving every entry into a new map, whose fresh pages would all be
+/// faulted in. Filling the positions in order keeps the swaps within two runs of the
+/// entries that move forward together (following the permutation's cycles instead would
+/// jump across the whole map at each swap).
 fn insert_before_parents(program: &mut Program, before: usize, made: &[(Symbol, Symbol)]) {
     if made.is_empty() {
         return;
@@ -1030,27 +1040,27 @@ fn insert_before_parents(program: &mut Program, before: usize, made: &[(Symbol, 
         .map(|(j, (_, parent))| (functions.get_index_of(parent).expect("the parent exists"), before + j))
         .collect();
     by_parent.sort_by_key(|&(parent, _)| parent);
-    // The entry each final position takes.
-    let mut order: Vec<u32> = Vec::with_capacity(total);
+    // `at[k]`: the entry now at position `k`; `position[e]`: where entry `e` now is.
+    let mut at: Vec<u32> = (0..total as u32).collect();
+    let mut position: Vec<u32> = at.clone();
+    let mut k = 0;
+    let mut place = |e: usize| {
+        let from = position[e] as usize;
+        if from != k {
+            functions.swap_indices(k, from);
+            let displaced = at[k];
+            at[from] = displaced;
+            position[displaced as usize] = from as u32;
+            at[k] = e as u32;
+            position[e] = k as u32;
+        }
+        k += 1;
+    };
     let mut next = by_parent.iter().peekable();
     for i in 0..before {
         while let Some(&(_, new)) = next.next_if(|&&(parent, _)| parent == i) {
-            order.push(new as u32);
+            place(new);
         }
-        order.push(i as u32);
-    }
-    // Each cycle of the permutation in turn: position `k` takes the entry at `order[k]`,
-    // which the swap brings from there, leaving the entry that was at `k` to go on along
-    // the cycle; a position is marked done (`u32::MAX`) when it is left.
-    for start in 0..total {
-        let mut k = start;
-        loop {
-            let from = std::mem::replace(&mut order[k], u32::MAX);
-            if from == u32::MAX || from as usize == start {
-                break;
-            }
-            functions.swap_indices(k, from as usize);
-            k = from as usize;
-        }
+        place(i);
     }
 }
