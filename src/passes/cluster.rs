@@ -13,7 +13,8 @@
 use super::outline::{self, Target};
 use super::PassCx;
 use crate::intern::Symbol;
-use crate::ir::{FuncKind, Program, ScopeKind};
+use crate::ir::visit;
+use crate::ir::{FuncKind, Program, ScopeKind, StmtKind};
 use rustc_hash::FxHashSet;
 
 const CLUSTER: Target = Target {
@@ -32,12 +33,49 @@ const SPMD: Target = Target {
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
-    for (target, also) in [(&CLUSTER, None), (&SPMD, Some(FuncKind::Group))] {
-        let functions: Vec<Symbol> = program.functions.keys().copied().collect();
-        outline::outline_functions(cx, program, functions, target, &mut reserved, |cx, program, func| {
-            let kind = program.functions[&func].decl.kind;
-            let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like() || Some(kind) == also;
-            outline::check_outlinable(cx, program, func, target, outlinable, "OutlineClusterScopes")
+    // One walk of each function for both kinds of region, not one per kind: only the
+    // functions holding a region of a kind are looked at for it (most hold neither). The
+    // Spmd regions are then in those that held one (outlining a cluster region does not
+    // add any) and in the Group functions made from cluster regions.
+    let mut clusters: Vec<Symbol> = Vec::new();
+    let mut spmds: FxHashSet<Symbol> = FxHashSet::default();
+    for f in program.functions.values() {
+        let (mut cluster, mut spmd) = (false, false);
+        visit::any_stmt(program, &f.body, |s| {
+            if let StmtKind::Scope(scope) = &program.stmt(s).kind {
+                cluster |= (CLUSTER.matches)(&scope.kind);
+                spmd |= (SPMD.matches)(&scope.kind);
+            }
+            cluster && spmd
         });
+        if cluster {
+            clusters.push(f.name);
+        }
+        if spmd {
+            spmds.insert(f.name);
+        }
     }
+    let made = outline_from(cx, program, clusters, &CLUSTER, None, &mut reserved);
+    spmds.extend(made.into_iter().map(|(new, _)| new));
+    if !spmds.is_empty() {
+        let functions: Vec<Symbol> = program.functions.keys().copied().filter(|f| spmds.contains(f)).collect();
+        outline_from(cx, program, functions, &SPMD, Some(FuncKind::Group), &mut reserved);
+    }
+}
+
+/// Outlines `target`'s regions from `functions`: from Opaque and orchestration-like ones,
+/// and from those of type `also`; in any other, a region is E0412.
+fn outline_from(
+    cx: &mut PassCx<'_>,
+    program: &mut Program,
+    functions: Vec<Symbol>,
+    target: &Target,
+    also: Option<FuncKind>,
+    reserved: &mut FxHashSet<Symbol>,
+) -> Vec<(Symbol, Symbol)> {
+    outline::outline_functions(cx, program, functions, target, reserved, |cx, program, func| {
+        let kind = program.functions[&func].decl.kind;
+        let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like() || Some(kind) == also;
+        outline::check_outlinable(cx, program, func, target, outlinable, "OutlineClusterScopes")
+    })
 }

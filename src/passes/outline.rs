@@ -69,22 +69,20 @@ impl Target {
 /// A function's level and role, as `Function` holds them.
 pub type LevelRole = (Option<crate::ir::Level>, Option<crate::ir::Role>);
 
-/// A function made from a region, and the function it was made from.
-pub struct Outlined {
-    pub function: Function,
-    pub parent: Symbol,
-}
-
 /// Outlines the regions of `target` in one function. `reserved` holds every function name
-/// of the program and every name outlined so far; the new names are added to it.
-pub fn outline_function(
+/// of the program and every name outlined so far; the new names are added to it. The new
+/// functions go at the end of `program.functions` (in the order they are made, each one's
+/// name and its parent's appended to `made`): [`insert_before_parents`] moves them into
+/// place once the pass has outlined every function.
+fn outline_function(
     program: &mut Program,
     names: &mut Interner,
     diags: &mut Vec<Diagnostic>,
     func: Symbol,
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
-) -> Vec<Outlined> {
+    made: &mut Vec<(Symbol, Symbol)>,
+) {
     if target.device {
         // A scalar only dead loop carries read need not leave a device region.
         let body = program.functions[&func].body.clone();
@@ -115,14 +113,12 @@ pub fn outline_function(
         counter: 0,
         next_number: FxHashMap::default(),
         text: String::new(),
-        made: Vec::new(),
+        made,
     };
     let none = FxHashMap::default();
     let top = After { last: &none, index: 0, outer: None };
     let body = o.block(&body, &top, &mut FxHashMap::default());
-    let made = std::mem::take(&mut o.made);
     program.functions.get_mut(&func).expect("the function exists").body = body;
-    made
 }
 
 struct Outliner<'a> {
@@ -141,7 +137,8 @@ struct Outliner<'a> {
     next_number: FxHashMap<String, u32>,
     /// The buffer new names are composed in.
     text: String,
-    made: Vec<Outlined>,
+    /// The functions made so far in the pass: each one's name and its parent's.
+    made: &'a mut Vec<(Symbol, Symbol)>,
 }
 
 /// Which variables are used after a statement: those a later statement of its block
@@ -387,17 +384,24 @@ impl Outliner<'_> {
     /// The function name for a region: its own name, or an automatic one; made unique
     /// against every function of the program and every name in this function.
     fn region_name(&mut self, hint: Option<Symbol>, kind: &ScopeKind) -> Symbol {
-        let func = self.names.get(self.func).to_string();
-        let wanted = match hint {
-            Some(n) if !self.names.get(n).is_empty() => self.names.get(n).to_string(),
-            _ => format!("{func}{}{}", (self.target.suffix)(kind), self.counter),
-        };
+        // Composed in the reused buffer: most names are taken as they are.
+        self.text.clear();
+        match hint {
+            Some(n) if !self.names.get(n).is_empty() => self.text.push_str(self.names.get(n)),
+            _ => {
+                self.text.push_str(self.names.get(self.func));
+                self.text.push_str(&(self.target.suffix)(kind));
+                crate::ir::names::push_decimal(&mut self.text, self.counter);
+            }
+        }
         self.counter += 1;
         let taken = |o: &Self, s: Symbol| o.known.contains(&s) || o.reserved.contains(&s);
-        let first = self.names.intern(&wanted);
+        let first = self.names.intern(&self.text);
         let chosen = if !taken(self, first) {
             first
         } else {
+            let func = self.names.get(self.func).to_string();
+            let wanted = self.text.clone();
             // A clash with another function's name: qualify it with this function's name;
             // a clash inside this function: number it.
             let base = if self.known.contains(&first) { wanted } else { format!("{func}_{wanted}") };
@@ -501,7 +505,9 @@ impl Outliner<'_> {
             returns: return_types.clone(),
             body: new_body,
         };
-        self.made.push(Outlined { function, parent: self.func });
+        // At the end for now (`insert_before_parents`); the name is new to the program.
+        self.program.functions.insert(fname, function);
+        self.made.push((fname, self.func));
 
         // The call, and the variables it binds: the region's own outputs keep their
         // variables; each stored tensor gets a new version; a launch with a task id binds
@@ -924,14 +930,23 @@ pub fn check_outlinable(
     pass: &str,
 ) -> bool {
     let f = &program.functions[&func];
-    let kept = kernel_spmd_regions(program, f);
+    // The regions a kernel keeps (`kernel_spmd_regions`), found in the same walk: a
+    // statement comes before those nested in it, so an Spmd region is seen before the
+    // core-group regions directly inside it.
+    let kernel = matches!(f.decl.kind, FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv);
+    let mut kept: FxHashSet<StmtId> = FxHashSet::default();
     let mut first = None;
-    visit::any_stmt(program, &f.body, |s| match &program.stmt(s).kind {
-        StmtKind::Scope(scope) if (target.matches)(&scope.kind) && !kept.contains(&s) => {
-            first = Some((s, scope.kind.construct()));
-            true
+    visit::any_stmt(program, &f.body, |s| {
+        let StmtKind::Scope(scope) = &program.stmt(s).kind else { return false };
+        let spmd = kernel && matches!(scope.kind, ScopeKind::Spmd { .. });
+        if spmd {
+            kept.extend(scope.body.iter().copied().filter(|&inner| is_core_group_scope(program, inner)));
         }
-        _ => false,
+        if spmd || !(target.matches)(&scope.kind) || kept.contains(&s) {
+            return false;
+        }
+        first = Some((s, scope.kind.construct()));
+        true
     });
     let Some((s, construct)) = first else { return false };
     if outlinable {
@@ -969,17 +984,18 @@ pub fn kernel_spmd_regions(program: &Program, f: &crate::ir::Function) -> FxHash
             return;
         }
         kept.insert(s);
-        for &inner in &scope.body {
-            if matches!(&program.stmt(inner).kind, StmtKind::Scope(sc) if matches!(sc.kind, ScopeKind::InCore)) {
-                kept.insert(inner);
-            }
-        }
+        kept.extend(scope.body.iter().copied().filter(|&inner| is_core_group_scope(program, inner)));
     });
     kept
 }
 
+/// Whether `s` is a core-group region (`pl.at(level=CORE_GROUP)`).
+fn is_core_group_scope(program: &Program, s: StmtId) -> bool {
+    matches!(&program.stmt(s).kind, StmtKind::Scope(sc) if matches!(sc.kind, ScopeKind::InCore))
+}
+
 /// The loop every outlining pass runs: outlines `target`'s regions from each of
-/// `functions` that `check` lets through (it reports why it does not), then inserts the new
+/// `functions` that `check` lets through (it reports why it does not), then moves the new
 /// functions just before the function each came from. Returns the new functions' names,
 /// each with its parent's.
 pub fn outline_functions(
@@ -990,37 +1006,61 @@ pub fn outline_functions(
     reserved: &mut FxHashSet<Symbol>,
     mut check: impl FnMut(&mut super::PassCx<'_>, &Program, Symbol) -> bool,
 ) -> Vec<(Symbol, Symbol)> {
+    let before = program.functions.len();
     let mut made = Vec::new();
     for func in functions {
         if check(cx, program, func) {
-            made.extend(outline_function(program, cx.names, cx.diags, func, target, reserved));
+            outline_function(program, cx.names, cx.diags, func, target, reserved, &mut made);
         }
     }
-    let names = made.iter().map(|o| (o.function.name, o.parent)).collect();
-    insert_before_parents(program, made);
-    names
+    insert_before_parents(program, before, &made);
+    made
 }
 
-/// Inserts outlined functions just before the function each came from, keeping the order
-/// of the others.
-fn insert_before_parents(program: &mut Program, made: Vec<Outlined>) {
+/// Moves the functions outlined in a pass, the entries from `before` on (`made[j]` names
+/// entry `before + j` and its parent), just before the function each came from, in the
+/// order they were made, keeping the order of the others. In place: the final positions
+/// are filled in order, each by swapping in the entry it takes (one swap per misplaced
+/// entry), not by moving every entry into a new map, whose fresh pages would all be
+/// faulted in. Filling the positions in order keeps the swaps within two runs of the
+/// entries that move forward together (following the permutation's cycles instead would
+/// jump across the whole map at each swap).
+fn insert_before_parents(program: &mut Program, before: usize, made: &[(Symbol, Symbol)]) {
     if made.is_empty() {
         return;
     }
-    let made_count = made.len();
-    let mut by_parent: FxHashMap<Symbol, Vec<Function>> = FxHashMap::default();
-    by_parent.reserve(made_count);
-    for o in made {
-        by_parent.entry(o.parent).or_default().push(o.function);
-    }
-    let old = std::mem::take(&mut program.functions);
-    program.functions.reserve(old.len() + made_count);
-    for (name, f) in old {
-        if let Some(new) = by_parent.remove(&name) {
-            for g in new {
-                program.functions.insert(g.name, g);
-            }
+    let functions = &mut program.functions;
+    let total = functions.len();
+    debug_assert_eq!(total, before + made.len());
+    // The new entries by their parent's position (a stable sort keeps the order they were
+    // made in; it is linear when the parents come in program order, as they usually do).
+    let mut by_parent: Vec<(usize, usize)> = made
+        .iter()
+        .enumerate()
+        .map(|(j, (_, parent))| (functions.get_index_of(parent).expect("the parent exists"), before + j))
+        .collect();
+    by_parent.sort_by_key(|&(parent, _)| parent);
+    // `at[k]`: the entry now at position `k`; `position[e]`: where entry `e` now is.
+    let mut at: Vec<u32> = (0..total as u32).collect();
+    let mut position: Vec<u32> = at.clone();
+    let mut k = 0;
+    let mut place = |e: usize| {
+        let from = position[e] as usize;
+        if from != k {
+            functions.swap_indices(k, from);
+            let displaced = at[k];
+            at[from] = displaced;
+            position[displaced as usize] = from as u32;
+            at[k] = e as u32;
+            position[e] = k as u32;
         }
-        program.functions.insert(name, f);
+        k += 1;
+    };
+    let mut next = by_parent.iter().peekable();
+    for i in 0..before {
+        while let Some(&(_, new)) = next.next_if(|&&(parent, _)| parent == i) {
+            place(new);
+        }
+        place(i);
     }
 }
