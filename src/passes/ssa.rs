@@ -221,8 +221,16 @@ struct LoopInfo {
 ///
 /// Made once per thread and kept from function to function: its map, lists and sets are
 /// emptied, not dropped, so that each function does not allocate and grow its own.
+///
+/// A read matters only to a loop before it (in the order of the source) that does not
+/// hold it: what a loop's body reads is live before the loop, not after it. The walk
+/// meets the loops backwards, so once it has entered all of them (`unentered` is 0), no
+/// loop is left that a read could be live after, and the reads are not walked (for
+/// gen's functions, all but the `return` after the loop).
 #[derive(Default)]
 struct Liveness {
+    /// The loops of the function the walk has not entered yet.
+    unentered: usize,
     defs: Vec<VarId>,
     loops: FxHashMap<StmtId, LoopInfo>,
     /// The keys of every loop's [`LoopInfo`], one range each.
@@ -239,6 +247,15 @@ impl Liveness {
     /// The loops of the function whose body is `body` (in [`Self::loops`]).
     fn function(&mut self, p: &Program, body: &[StmtId]) {
         self.defs.clear();
+        self.unentered = 0;
+        visit::walk_stmts(p, body, |s| {
+            if matches!(p.stmt(s).kind, StmtKind::For { .. } | StmtKind::While { .. }) {
+                self.unentered += 1;
+            }
+        });
+        if self.unentered == 0 {
+            return;
+        }
         let mut live = self.set();
         self.block(p, body, &mut live);
         self.put(live);
@@ -273,7 +290,12 @@ impl Liveness {
         }
     }
 
-    fn reads(p: &Program, root: ExprId, live: &mut FxHashSet<VarId>) {
+    /// Adds the variables `root` reads to `live`, while a loop is left that they may be
+    /// live after.
+    fn reads(&self, p: &Program, root: ExprId, live: &mut FxHashSet<VarId>) {
+        if self.unentered == 0 {
+            return;
+        }
         visit::expr_reads(p, root, |v| {
             live.insert(v);
         });
@@ -284,10 +306,10 @@ impl Liveness {
             StmtKind::Assign { var, value } => {
                 live.remove(var);
                 self.defs.push(*var);
-                Self::reads(p, *value, live);
+                self.reads(p, *value, live);
             }
-            StmtKind::Eval(e) => Self::reads(p, *e, live),
-            StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| Self::reads(p, e, live)),
+            StmtKind::Eval(e) => self.reads(p, *e, live),
+            StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| self.reads(p, e, live)),
             StmtKind::Break | StmtKind::Continue => {}
             StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
                 for v in return_vars {
@@ -300,7 +322,7 @@ impl Liveness {
                 }
                 live.extend(other.iter().copied());
                 self.put(other);
-                Self::reads(p, *cond, live);
+                self.reads(p, *cond, live);
                 self.defs.extend(return_vars.iter().copied());
             }
             StmtKind::For { var, start, stop, step, iter_args, body, return_vars, attrs, .. } => {
@@ -309,9 +331,9 @@ impl Liveness {
                 }
                 self.loop_body(p, s, body, live, Some(*var), iter_args, return_vars, None);
                 for e in [*start, *stop, *step].into_iter().chain(iter_args.iter().map(|ia| ia.init)) {
-                    Self::reads(p, e, live);
+                    self.reads(p, e, live);
                 }
-                attrs.iter().for_each(|&(_, e)| Self::reads(p, e, live));
+                attrs.iter().for_each(|&(_, e)| self.reads(p, e, live));
                 self.defs.extend(return_vars.iter().copied());
             }
             StmtKind::While { cond, iter_args, body, return_vars } => {
@@ -319,7 +341,7 @@ impl Liveness {
                     live.remove(v);
                 }
                 self.loop_body(p, s, body, live, None, iter_args, return_vars, Some(*cond));
-                iter_args.iter().for_each(|ia| Self::reads(p, ia.init, live));
+                iter_args.iter().for_each(|ia| self.reads(p, ia.init, live));
                 self.defs.extend(return_vars.iter().copied());
             }
             StmtKind::Scope(scope) => {
@@ -343,9 +365,9 @@ impl Liveness {
                     self.defs.push(t);
                 }
                 if let ScopeKind::Spmd { core_num } = &scope.kind {
-                    Self::reads(p, *core_num, live);
+                    self.reads(p, *core_num, live);
                 }
-                scope.attrs.iter().for_each(|&(_, e)| Self::reads(p, e, live));
+                scope.attrs.iter().for_each(|&(_, e)| self.reads(p, e, live));
             }
         }
     }
@@ -366,10 +388,11 @@ impl Liveness {
         cond: Option<ExprId>,
     ) {
         let own = |k: &VarId| Some(*k) == var || iter_args.iter().any(|ia| ia.var == *k);
+        self.unentered = self.unentered.saturating_sub(1);
         let start = self.defs.len();
         let mut inner = self.copy(live);
         if let Some(c) = cond {
-            Self::reads(p, c, &mut inner);
+            self.reads(p, c, &mut inner);
         }
         self.block(p, body, &mut inner);
         let first = self.keys.len();
