@@ -135,35 +135,40 @@ fn walk_functions(program: &Program) -> Found {
     all
 }
 
-/// The walk of a run of functions, in order, with memos of its own.
+/// The walk of a run of functions, in order, with memos of its own. One walker for the
+/// run: its sets, maps and buffers are emptied from one function to the next, not made
+/// again.
 fn walk_run(program: &Program, funcs: &[&crate::ir::Function]) -> Found {
-    let mut out = Found::default();
-    let mut lineage = Lineage::default();
-    let mut offset_params = FxHashMap::default();
+    let Some(first) = funcs.first() else { return Found::default() };
+    let mut w = Walker {
+        p: program,
+        func: first,
+        defs: None,
+        lineage: Lineage::default(),
+        inout_params: FxHashSet::default(),
+        written: FxHashSet::default(),
+        log: Vec::new(),
+        launches: false,
+        writers: FxHashMap::default(),
+        loop_vars: Vec::new(),
+        offset_params: FxHashMap::default(),
+        out: Found::default(),
+        calls: Vec::new(),
+        writes: Vec::new(),
+    };
     for f in funcs {
-        let defs = Defs::of(program, f);
-        let inout_params: FxHashSet<VarId> =
-            f.params.iter().filter(|p| p.dir == Direction::InOut).map(|p| p.var).collect();
-        let mut w = Walker {
-            p: program,
-            defs: &defs,
-            lineage: &mut lineage,
-            inout_params: &inout_params,
-            written: FxHashSet::default(),
-            log: Vec::new(),
-            found: &mut out.found,
-            launches: !f.decl.kind.is_device_kernel(),
-            writers: FxHashMap::default(),
-            races: &mut out.races,
-            written_no_dep: &mut out.written_no_dep,
-            loop_vars: Vec::new(),
-            offset_params: &mut offset_params,
-            contradictions: &mut out.contradictions,
-        };
+        w.func = f;
+        w.defs = None;
+        w.inout_params.clear();
+        w.inout_params.extend(f.params.iter().filter(|p| p.dir == Direction::InOut).map(|p| p.var));
+        w.written.clear();
+        w.log.clear();
+        w.launches = !f.decl.kind.is_device_kernel();
+        w.writers.clear();
         w.block(&f.body, 0);
     }
-    out.met_cycle = lineage.met_cycle;
-    out
+    w.out.met_cycle = w.lineage.met_cycle;
+    w.out
 }
 
 /// Group and Spmd functions forward their parameters to kernels: each parameter takes at
@@ -228,30 +233,33 @@ fn merge(a: Direction, b: Direction) -> Direction {
 
 struct Walker<'a> {
     p: &'a Program,
-    defs: &'a Defs,
-    lineage: &'a mut Lineage,
-    inout_params: &'a FxHashSet<VarId>,
+    /// The function walked.
+    func: &'a crate::ir::Function,
+    /// Its definitions, made at the first root asked for (a function that calls no
+    /// function, as a kernel, never needs them).
+    defs: Option<Defs>,
+    lineage: Lineage,
+    /// The function's `InOut` parameters.
+    inout_params: FxHashSet<VarId>,
     /// The buffers earlier calls in scope wrote.
     written: FxHashSet<VarId>,
     /// The buffers added to `written`, in order, so that a branch's writes can be undone
     /// before the other branch is walked.
     log: Vec<VarId>,
-    found: &'a mut Vec<(ExprId, Vec<ArgDir>)>,
     /// Whether the calls here are task launches (the function is not a device kernel).
     launches: bool,
     /// The last launch that wrote each buffer.
     writers: FxHashMap<VarId, ExprId>,
-    /// `pl.no_dep` arguments whose buffer an earlier launch wrote, with no `deps=`:
-    /// (argument, writing call, buffer).
-    races: &'a mut Vec<(ExprId, ExprId, VarId)>,
-    /// `pl.no_dep` arguments given to an Out or InOut parameter, with its direction.
-    written_no_dep: &'a mut Vec<(ExprId, Direction)>,
     /// The variables of the enclosing sequential `for` loops.
     loop_vars: Vec<VarId>,
     /// [`disjoint_store_params`] of (callee, Out parameter index), computed once.
-    offset_params: &'a mut FxHashMap<(Symbol, usize), Vec<usize>>,
-    /// Written `arg_directions` entries the callee's parameters contradict.
-    contradictions: &'a mut Vec<Contradiction>,
+    offset_params: FxHashMap<(Symbol, usize), Vec<usize>>,
+    /// What the walk found so far.
+    out: Found,
+    /// The calls of the statement walked (a buffer kept from statement to statement).
+    calls: Vec<ExprId>,
+    /// The buffers the call walked writes (a buffer kept from call to call).
+    writes: Vec<VarId>,
 }
 
 /// An `arg_directions` entry written on a call that its argument or the callee's parameter
@@ -429,15 +437,25 @@ impl Walker<'_> {
 
     /// The calls among a statement's own expressions.
     fn exprs_of(&mut self, s: StmtId, sequential: u32) {
-        let mut calls = Vec::new();
-        visit::walk_stmt_exprs(self.p, s, |e| {
-            if matches!(self.p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
+        let mut calls = std::mem::take(&mut self.calls);
+        calls.clear();
+        let p = self.p;
+        visit::walk_stmt_exprs(p, s, |e| {
+            if matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
                 calls.push(e);
             }
         });
-        for c in calls {
+        for &c in &calls {
             self.call(c, sequential);
         }
+        self.calls = calls;
+    }
+
+    /// The root of `v` in the function walked.
+    fn root(&mut self, v: VarId) -> Root {
+        let (p, func) = (self.p, self.func);
+        let defs = self.defs.get_or_insert_with(|| Defs::of(p, func));
+        self.lineage.root(p, defs, v)
     }
 
     fn call(&mut self, e: ExprId, sequential: u32) {
@@ -458,20 +476,21 @@ impl Walker<'_> {
                 let scalar = matches!(self.p.ty(a), Type::Scalar(_));
                 if !allowed(g, param.dir, scalar) {
                     let (param, dir) = (param.var, param.dir);
-                    self.contradictions.push(Contradiction { call: e, arg: a, given: g, param, dir, scalar });
+                    self.out.contradictions.push(Contradiction { call: e, arg: a, given: g, param, dir, scalar });
                 }
             }
         }
         let no_dep = &attrs.no_dep;
         let mut dirs = Vec::with_capacity(args.len());
-        let mut writes = Vec::new();
+        let mut writes = std::mem::take(&mut self.writes);
+        writes.clear();
         for (i, (a, param)) in args.iter().zip(&callee_fn.params).enumerate() {
             let Some(a) = *a else {
                 dirs.push(ArgDir::Input);
                 continue;
             };
             let root = match self.p.expr(a).kind {
-                ExprKind::Var(v) => Some(self.lineage.root(self.p, self.defs, v)),
+                ExprKind::Var(v) => Some(self.root(v)),
                 _ => None,
             };
             let scalar = matches!(self.p.ty(a), Type::Scalar(_));
@@ -499,12 +518,12 @@ impl Walker<'_> {
             if no_dep.contains(&i) && self.launches && attrs.launch.deps.is_none() {
                 if let Some(Root::Known(r)) = root {
                     if let Some(&w) = self.writers.get(&r) {
-                        self.races.push((a, w, r));
+                        self.out.races.push((a, w, r));
                     }
                 }
             }
             if no_dep.contains(&i) && !scalar && param.dir != Direction::In {
-                self.written_no_dep.push((a, param.dir));
+                self.out.written_no_dep.push((a, param.dir));
             }
             dirs.push(if no_dep.contains(&i) { ArgDir::NoDep } else { d });
         }
@@ -513,11 +532,12 @@ impl Walker<'_> {
                 self.writers.insert(r, e);
             }
         }
-        for r in writes {
+        for &r in &writes {
             self.write(r);
         }
+        self.writes = writes;
         if !already {
-            self.found.push((e, dirs));
+            self.out.found.push((e, dirs));
         }
     }
 }

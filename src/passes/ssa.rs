@@ -31,19 +31,16 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// (`ir::fork`), joined in order: the same program, ids and names as the serial run.
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let dyn_dims: Vec<_> = program.dynamic_dims.clone();
-    let loops = liveness(program);
     let threads = rayon::current_num_threads();
     if threads >= 2 && program.functions.len() >= PARALLEL_MIN_FUNCTIONS {
-        return run_forked(cx, program, loops, &dyn_dims, threads);
+        return run_forked(cx, program, &dyn_dims, threads);
     }
-    let names: Vec<_> = program.functions.keys().copied().collect();
     let mut scratch = Scratch::default();
-    let mut loops = loops.into_iter();
-    for name in names {
-        let mut f = std::mem::replace(program.functions.get_mut(&name).expect("listed above"), placeholder(name));
-        let loops = loops.next().expect("one per function");
-        convert_function(cx, program, &mut f, loops, &dyn_dims, &mut scratch);
-        program.functions[&name] = f;
+    for i in 0..program.functions.len() {
+        let slot = program.functions.get_index_mut(i).expect("in range").1;
+        let mut f = std::mem::replace(slot, placeholder(slot.name));
+        convert_function(cx, program, &mut f, &dyn_dims, &mut scratch);
+        *program.functions.get_index_mut(i).expect("in range").1 = f;
     }
 }
 
@@ -63,37 +60,31 @@ fn placeholder(name: crate::intern::Symbol) -> Function {
 /// function reads no other function): each run converts its functions in order on a fork of
 /// the program ([`Fork`]), with its own interner, diagnostics and scratch; the join appends
 /// the runs' nodes and names in order, so the result is the serial run's.
-fn run_forked(
-    cx: &mut PassCx<'_>,
-    program: &mut Program,
-    loops: Vec<FxHashMap<StmtId, LoopInfo>>,
-    dyn_dims: &[crate::intern::Symbol],
-    threads: usize,
-) {
+fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::intern::Symbol], threads: usize) {
     use crate::ir::fork::{Fork, Part};
     use rayon::prelude::*;
     let funcs: Vec<Function> =
         program.functions.values_mut().map(|f| std::mem::replace(f, placeholder(f.name))).collect();
     let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
     let mut runs = Vec::new();
-    let (mut funcs, mut loops) = (funcs.into_iter(), loops.into_iter());
+    let mut funcs = funcs.into_iter();
     loop {
         let fs: Vec<Function> = funcs.by_ref().take(run).collect();
         if fs.is_empty() {
             break;
         }
-        runs.push((fs, loops.by_ref().take(run).collect::<Vec<_>>()));
+        runs.push(fs);
     }
     let fork = Fork::new(program, cx.names);
     let check_only = cx.check_only;
     let done: Vec<(Part, Vec<Diagnostic>)> = runs
         .into_par_iter()
-        .map(|(mut functions, loops)| {
+        .map(|mut functions| {
             let (mut p, mut names, mut diags) = (fork.program(), fork.names(), Vec::new());
             let mut cx = PassCx { names: &mut names, diags: &mut diags, check_only };
             let mut scratch = Scratch::default();
-            for (f, loops) in functions.iter_mut().zip(loops) {
-                convert_function(&mut cx, &mut p, f, loops, dyn_dims, &mut scratch);
+            for f in functions.iter_mut() {
+                convert_function(&mut cx, &mut p, f, dyn_dims, &mut scratch);
             }
             (Part { program: p, names, functions }, diags)
         })
@@ -117,17 +108,41 @@ struct Scratch {
     /// Every change of `cur`, with the value it replaced, so that a construct can undo what
     /// its body did.
     trail: Vec<(VarId, Option<VarId>)>,
-    /// Name prefixes (`base__` or `base__qual_`) with their next version.
-    prefixes: Vec<(String, u32)>,
-    prefix_index: FxHashMap<String, usize>,
-    prefix_of: FxHashMap<VarId, usize>,
+    /// Name prefixes (`base__` or `base__qual_`): each a range of `prefix_text`, with its
+    /// next version and the previous prefix of the same hash (`NO_PREFIX` for none).
+    prefixes: Vec<Prefix>,
+    prefix_text: String,
+    /// The hash of a prefix's text → the last prefix with that hash (the others chained
+    /// through [`Prefix::prev`]): found without a `String` per prefix.
+    prefix_index: FxHashMap<u64, u32>,
+    prefix_of: FxHashMap<VarId, u32>,
     /// The buffer new names are composed in.
     text: String,
     /// Names given in this function (and `pl.dynamic` names): never given twice.
     used: FxHashSet<crate::intern::Symbol>,
     gone: FxHashMap<VarId, Gone>,
     reported: FxHashSet<VarId>,
+    /// The keys of the parameters with their directions, in declaration order.
+    params: Vec<(VarId, Direction)>,
+    /// The children of the expressions being substituted, each expression's above its
+    /// parent's ([`Ssa::subst`]).
+    kids: Vec<ExprId>,
+    /// By type id: whether the type is known to name no variable (its substitution is
+    /// itself). Types are only added to a program, so an answer stays true.
+    plain: Vec<bool>,
+    /// The liveness walk's maps and sets, kept from function to function.
+    live: Liveness,
 }
+
+/// A name prefix of [`Scratch::prefixes`].
+struct Prefix {
+    start: u32,
+    end: u32,
+    next: u32,
+    prev: u32,
+}
+
+const NO_PREFIX: u32 = u32::MAX;
 
 impl Scratch {
     /// Empties every map and list, keeping their capacity (`text` is cleared where a name
@@ -136,48 +151,33 @@ impl Scratch {
         self.cur.clear();
         self.trail.clear();
         self.prefixes.clear();
+        self.prefix_text.clear();
         self.prefix_index.clear();
         self.prefix_of.clear();
         self.used.clear();
         self.gone.clear();
         self.reported.clear();
+        self.params.clear();
+        self.live.loops.clear();
+        self.live.keys.clear();
     }
 }
 
 /// Below this many functions the liveness walks run on the calling thread.
 const PARALLEL_MIN_FUNCTIONS: usize = 256;
 
-/// The loops of each function (in the program's order), from the backward liveness walk,
-/// which reads the program only: in parallel for a large program, the functions' results
-/// gathered in their order.
-fn liveness(program: &Program) -> Vec<FxHashMap<StmtId, LoopInfo>> {
-    use rayon::prelude::*;
-    let of = |f: &Function| {
-        let mut live = Liveness { p: program, defs: Vec::new(), loops: FxHashMap::default() };
-        live.block(&f.body, &mut FxHashSet::default());
-        live.loops
-    };
-    let funcs: Vec<&Function> = program.functions.values().collect();
-    let threads = rayon::current_num_threads();
-    if threads < 2 || funcs.len() < PARALLEL_MIN_FUNCTIONS {
-        return funcs.into_iter().map(of).collect();
-    }
-    let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
-    funcs.par_iter().with_min_len(run).map(|f| of(f)).collect()
-}
-
 fn convert_function(
     cx: &mut PassCx<'_>,
     program: &mut Program,
     f: &mut Function,
-    loops: FxHashMap<StmtId, LoopInfo>,
     dyn_dims: &[crate::intern::Symbol],
     scratch: &mut Scratch,
 ) {
     let mut st = std::mem::take(scratch);
+    st.live.function(program, &f.body);
     st.used.extend(dyn_dims.iter().copied());
-    let mut ssa =
-        Ssa { p: program, cx, floc: f.loc, loops, st, params: f.params.iter().map(|p| (p.var, p.dir)).collect() };
+    st.params.extend(f.params.iter().map(|p| (p.var, p.dir)));
+    let mut ssa = Ssa { p: program, cx, floc: f.loc, st };
     let mut renamed = Vec::with_capacity(f.params.len());
     for p in &mut f.params {
         let ty = ssa.subst_ty(ssa.p.var(p.var).ty);
@@ -203,13 +203,14 @@ fn convert_function(
 // ---------------------------------------------------------------- liveness
 
 /// What the forward walk needs to know about a loop before it converts the body.
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 struct LoopInfo {
     /// The keys the body defines (assignments, nested return variables, task ids), sorted
-    /// by id; not the loop's own variable, iter args or return variables.
-    assigned: Vec<VarId>,
+    /// by id; not the loop's own variable, iter args or return variables. A range of
+    /// [`Liveness::keys`].
+    assigned: (u32, u32),
     /// Those of `assigned` that are read after the loop before being assigned again.
-    live_after: Vec<VarId>,
+    live_after: (u32, u32),
 }
 
 /// A backward walk computing, at each loop, which keys are live after it. What is live after
@@ -217,122 +218,207 @@ struct LoopInfo {
 /// approximated the same way), so the keys read after an enclosing statement count too,
 /// except across a region that is outlined later (`pl.at`, `pl.cluster`, `pl.spmd`,
 /// `pl.graph`): inside one, only what is read later inside it counts.
-struct Liveness<'p> {
-    p: &'p Program,
+///
+/// Made once per thread and kept from function to function: its map, lists and sets are
+/// emptied, not dropped, so that each function does not allocate and grow its own.
+///
+/// A read matters only to a loop before it (in the order of the source) that does not
+/// hold it: what a loop's body reads is live before the loop, not after it. The walk
+/// meets the loops backwards, so once it has entered all of them (`unentered` is 0), no
+/// loop is left that a read could be live after, and the reads are not walked (for
+/// gen's functions, all but the `return` after the loop).
+#[derive(Default)]
+struct Liveness {
+    /// The loops of the function the walk has not entered yet.
+    unentered: usize,
     defs: Vec<VarId>,
     loops: FxHashMap<StmtId, LoopInfo>,
+    /// The keys of every loop's [`LoopInfo`], one range each.
+    keys: Vec<VarId>,
+    /// Emptied sets for the walk's copies of the live set.
+    pool: Vec<FxHashSet<VarId>>,
 }
 
-impl Liveness<'_> {
-    fn block(&mut self, block: &[StmtId], live: &mut FxHashSet<VarId>) {
-        for &s in block.iter().rev() {
-            self.stmt(s, live);
+/// A set kept in [`Liveness::pool`] at most this large (a larger one is dropped, so that
+/// emptying it does not cost the later small functions its size).
+const POOLED_SET_MAX: usize = 1024;
+
+impl Liveness {
+    /// The loops of the function whose body is `body` (in [`Self::loops`]).
+    fn function(&mut self, p: &Program, body: &[StmtId]) {
+        self.defs.clear();
+        self.unentered = 0;
+        visit::walk_stmts(p, body, |s| {
+            if matches!(p.stmt(s).kind, StmtKind::For { .. } | StmtKind::While { .. }) {
+                self.unentered += 1;
+            }
+        });
+        if self.unentered == 0 {
+            return;
+        }
+        let mut live = self.set();
+        self.block(p, body, &mut live);
+        self.put(live);
+    }
+
+    fn set(&mut self) -> FxHashSet<VarId> {
+        self.pool.pop().unwrap_or_default()
+    }
+
+    fn put(&mut self, mut set: FxHashSet<VarId>) {
+        if set.capacity() <= POOLED_SET_MAX {
+            set.clear();
+            self.pool.push(set);
         }
     }
 
-    fn reads(&self, root: ExprId, live: &mut FxHashSet<VarId>) {
-        visit::expr_reads(self.p, root, |v| {
+    /// A copy of `live` in a pooled set.
+    fn copy(&mut self, live: &FxHashSet<VarId>) -> FxHashSet<VarId> {
+        let mut set = self.set();
+        set.clone_from(live);
+        set
+    }
+
+    /// The keys of a range of [`Self::keys`].
+    fn keys(&self, (start, end): (u32, u32)) -> &[VarId] {
+        &self.keys[start as usize..end as usize]
+    }
+
+    fn block(&mut self, p: &Program, block: &[StmtId], live: &mut FxHashSet<VarId>) {
+        for &s in block.iter().rev() {
+            self.stmt(p, s, live);
+        }
+    }
+
+    /// Adds the variables `root` reads to `live`, while a loop is left that they may be
+    /// live after.
+    fn reads(&self, p: &Program, root: ExprId, live: &mut FxHashSet<VarId>) {
+        if self.unentered == 0 {
+            return;
+        }
+        visit::expr_reads(p, root, |v| {
             live.insert(v);
         });
     }
 
-    fn stmt(&mut self, s: StmtId, live: &mut FxHashSet<VarId>) {
-        let p = self.p;
+    fn stmt(&mut self, p: &Program, s: StmtId, live: &mut FxHashSet<VarId>) {
         match &p.stmt(s).kind {
             StmtKind::Assign { var, value } => {
                 live.remove(var);
                 self.defs.push(*var);
-                self.reads(*value, live);
+                self.reads(p, *value, live);
             }
-            StmtKind::Eval(e) => self.reads(*e, live),
-            StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| self.reads(e, live)),
+            StmtKind::Eval(e) => self.reads(p, *e, live),
+            StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| self.reads(p, e, live)),
             StmtKind::Break | StmtKind::Continue => {}
             StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
                 for v in return_vars {
                     live.remove(v);
                 }
-                let mut other = live.clone();
-                self.block(then_body, live);
+                let mut other = self.copy(live);
+                self.block(p, then_body, live);
                 if let Some(b) = else_body {
-                    self.block(b, &mut other);
+                    self.block(p, b, &mut other);
                 }
-                live.extend(other);
-                self.reads(*cond, live);
+                live.extend(other.iter().copied());
+                self.put(other);
+                self.reads(p, *cond, live);
                 self.defs.extend(return_vars.iter().copied());
             }
             StmtKind::For { var, start, stop, step, iter_args, body, return_vars, attrs, .. } => {
                 for v in return_vars {
                     live.remove(v);
                 }
-                let own: Vec<VarId> = std::iter::once(*var).chain(iter_args.iter().map(|ia| ia.var)).collect();
-                self.loop_body(s, body, live, &own, return_vars, None);
+                self.loop_body(p, s, body, live, Some(*var), iter_args, return_vars, None);
                 for e in [*start, *stop, *step].into_iter().chain(iter_args.iter().map(|ia| ia.init)) {
-                    self.reads(e, live);
+                    self.reads(p, e, live);
                 }
-                attrs.iter().for_each(|&(_, e)| self.reads(e, live));
+                attrs.iter().for_each(|&(_, e)| self.reads(p, e, live));
                 self.defs.extend(return_vars.iter().copied());
             }
             StmtKind::While { cond, iter_args, body, return_vars } => {
                 for v in return_vars {
                     live.remove(v);
                 }
-                let own: Vec<VarId> = iter_args.iter().map(|ia| ia.var).collect();
-                self.loop_body(s, body, live, &own, return_vars, Some(*cond));
-                iter_args.iter().for_each(|ia| self.reads(ia.init, live));
+                self.loop_body(p, s, body, live, None, iter_args, return_vars, Some(*cond));
+                iter_args.iter().for_each(|ia| self.reads(p, ia.init, live));
                 self.defs.extend(return_vars.iter().copied());
             }
             StmtKind::Scope(scope) => {
                 if outlined_later(&scope.kind) {
-                    let after = std::mem::take(live);
-                    self.block(&scope.body, live);
+                    let fresh = self.set();
+                    let mut rest = std::mem::replace(live, fresh);
+                    self.block(p, &scope.body, live);
                     // What the region assigns at its top level is not live before it.
-                    let mut rest = after;
                     for &b in &scope.body {
                         if let StmtKind::Assign { var, .. } = &p.stmt(b).kind {
                             rest.remove(var);
                         }
                     }
-                    live.extend(rest);
+                    live.extend(rest.iter().copied());
+                    self.put(rest);
                 } else {
-                    self.block(&scope.body, live);
+                    self.block(p, &scope.body, live);
                 }
                 if let Some(t) = scope.task_id {
                     live.remove(&t);
                     self.defs.push(t);
                 }
                 if let ScopeKind::Spmd { core_num } = &scope.kind {
-                    self.reads(*core_num, live);
+                    self.reads(p, *core_num, live);
                 }
-                scope.attrs.iter().for_each(|&(_, e)| self.reads(e, live));
+                scope.attrs.iter().for_each(|&(_, e)| self.reads(p, e, live));
             }
         }
     }
 
     /// A loop's body: `live` is what is live after the loop on entry and before it on exit
-    /// (the loop may run zero times, so what is live after it stays live).
+    /// (the loop may run zero times, so what is live after it stays live). The loop's own
+    /// variables: `var` (a `for` loop's) and the iter args'.
+    #[allow(clippy::too_many_arguments)]
     fn loop_body(
         &mut self,
+        p: &Program,
         s: StmtId,
         body: &[StmtId],
         live: &mut FxHashSet<VarId>,
-        own: &[VarId],
+        var: Option<VarId>,
+        iter_args: &[IterArg],
         return_vars: &[VarId],
         cond: Option<ExprId>,
     ) {
+        let own = |k: &VarId| Some(*k) == var || iter_args.iter().any(|ia| ia.var == *k);
+        self.unentered = self.unentered.saturating_sub(1);
         let start = self.defs.len();
-        let mut inner = live.clone();
+        let mut inner = self.copy(live);
         if let Some(c) = cond {
-            self.reads(c, &mut inner);
+            self.reads(p, c, &mut inner);
         }
-        self.block(body, &mut inner);
-        let mut assigned = self.defs[start..].to_vec();
-        assigned.sort_unstable();
-        assigned.dedup();
-        assigned.retain(|k| !own.contains(k) && !return_vars.contains(k));
-        let live_after = assigned.iter().copied().filter(|k| live.contains(k)).collect();
+        self.block(p, body, &mut inner);
+        let first = self.keys.len();
+        self.keys.extend_from_slice(&self.defs[start..]);
+        self.keys[first..].sort_unstable();
+        let mut kept = first;
+        for i in first..self.keys.len() {
+            let k = self.keys[i];
+            if (kept == first || self.keys[kept - 1] != k) && !own(&k) && !return_vars.contains(&k) {
+                self.keys[kept] = k;
+                kept += 1;
+            }
+        }
+        self.keys.truncate(kept);
+        for i in first..kept {
+            let k = self.keys[i];
+            if live.contains(&k) {
+                self.keys.push(k);
+            }
+        }
+        let assigned = (first as u32, kept as u32);
+        let live_after = (kept as u32, self.keys.len() as u32);
         self.loops.insert(s, LoopInfo { assigned, live_after });
-        live.extend(inner);
-        for o in own {
+        live.extend(inner.iter().copied());
+        self.put(inner);
+        for o in var.iter().chain(iter_args.iter().map(|ia| &ia.var)) {
             live.remove(o);
         }
     }
@@ -361,11 +447,8 @@ struct Ssa<'a, 'b> {
     p: &'a mut Program,
     cx: &'a mut PassCx<'b>,
     floc: Loc,
-    loops: FxHashMap<StmtId, LoopInfo>,
-    /// The maps and buffers kept from function to function.
+    /// The maps and buffers kept from function to function (with the function's loops).
     st: Scratch,
-    /// The keys of the parameters with their directions, in declaration order.
-    params: Vec<(VarId, Direction)>,
 }
 
 /// A key's versions around an `if`: before it, at the end of the then-branch, at the end
@@ -382,23 +465,11 @@ impl Ssa<'_, '_> {
     /// A new variable for `key` in `role`: `base__role_vN` with the key's next version.
     fn fresh(&mut self, key: VarId, role: Role, ty: TypeId, loc: Loc) -> VarId {
         let index = match self.st.prefix_of.get(&key) {
-            Some(&i) => i,
+            Some(&i) => i as usize,
             None => {
-                let name = self.name_of(key);
-                let prefix = match Versioned::parse(name) {
-                    Some(v) => Versioned::prefix(v.base, v.qualifier),
-                    None => Versioned::prefix(name, None),
-                };
-                let i = match self.st.prefix_index.get(&prefix) {
-                    Some(&i) => i,
-                    None => {
-                        self.st.prefixes.push((prefix.clone(), 0));
-                        self.st.prefix_index.insert(prefix, self.st.prefixes.len() - 1);
-                        self.st.prefixes.len() - 1
-                    }
-                };
+                let i = self.prefix_of_name(key);
                 self.st.prefix_of.insert(key, i);
-                i
+                i as usize
             }
         };
         // A name that already has a role keeps it (converting twice changes nothing).
@@ -406,9 +477,10 @@ impl Ssa<'_, '_> {
         let (source, qualifier) = (key_var.source, key_var.version.and_then(|v| v.qualifier));
         let role = key_var.version.map_or(role, |v| v.role);
         let (sym, n) = loop {
-            let (prefix, next) = &mut self.st.prefixes[index];
+            let Prefix { start, end, next, .. } = &mut self.st.prefixes[index];
             let n = *next;
             *next += 1;
+            let prefix = &self.st.prefix_text[*start as usize..*end as usize];
             let sym = self.cx.names.intern(versioned_name(&mut self.st.text, prefix, role, n));
             if self.st.used.insert(sym) {
                 break (sym, n);
@@ -418,6 +490,42 @@ impl Ssa<'_, '_> {
         // the key's name without its version).
         let version = Version { qualifier, role, n };
         self.p.new_version(self.cx.names, sym, source, version, ty, loc)
+    }
+
+    /// The index of the prefix of `key`'s name (`Versioned::prefix` of its base and
+    /// qualifier), added to the prefixes when new: composed at the end of `prefix_text`,
+    /// which keeps it only when no earlier prefix has the same text.
+    fn prefix_of_name(&mut self, key: VarId) -> u32 {
+        use std::hash::BuildHasher;
+        let name = self.cx.names.get(self.p.var(key).name);
+        let text = &mut self.st.prefix_text;
+        let start = text.len();
+        match Versioned::parse(name) {
+            Some(v) => {
+                text.extend([v.base, "__"]);
+                if let Some(q) = v.qualifier {
+                    text.extend([q, "_"]);
+                }
+            }
+            None => text.extend([name, "__"]),
+        }
+        let prefix = &text[start..];
+        let hash = rustc_hash::FxBuildHasher.hash_one(prefix);
+        let last = self.st.prefix_index.get(&hash).copied().unwrap_or(NO_PREFIX);
+        let mut i = last;
+        while i != NO_PREFIX {
+            let Prefix { start: s, end: e, prev, .. } = self.st.prefixes[i as usize];
+            if &text[s as usize..e as usize] == prefix {
+                text.truncate(start);
+                return i;
+            }
+            i = prev;
+        }
+        let end = text.len() as u32;
+        let i = self.st.prefixes.len() as u32;
+        self.st.prefixes.push(Prefix { start: start as u32, end, next: 0, prev: last });
+        self.st.prefix_index.insert(hash, i);
+        i
     }
 
     fn bind(&mut self, key: VarId, v: VarId) {
@@ -504,13 +612,62 @@ impl Ssa<'_, '_> {
 
     /// A type with its extent variables replaced by their current versions.
     fn subst_ty(&mut self, ty: TypeId) -> TypeId {
+        let at = ty.0 as usize;
+        if self.st.plain.get(at) == Some(&true) {
+            return ty;
+        }
+        if !visit::type_mentions_vars(&self.p.types, ty) {
+            if self.st.plain.len() <= at {
+                self.st.plain.resize(at + 1, false);
+            }
+            self.st.plain[at] = true;
+            return ty;
+        }
         visit::map_type_vars(self, ty, &mut |ssa, v| Dim::Var(ssa.st.cur.get(&v).copied().unwrap_or(v)))
     }
 
     /// An expression with every variable replaced by its current version (new nodes only
-    /// where something changes).
+    /// where something changes): `visit::substitute` with this pass's reads and types
+    /// ([`Rewriter`] below), without copying a node that stays as it is. The children of
+    /// `e` are listed on `kids` (above those of the expressions being substituted around
+    /// it), substituted in place, left to right, then taken off again. A call with
+    /// expressions among its attributes (rare) goes through `visit::substitute` itself.
     fn subst(&mut self, e: ExprId) -> ExprId {
-        visit::substitute(self, e)
+        let x = self.p.expr(e);
+        let (ty, loc) = (x.ty, x.loc);
+        let base = self.st.kids.len();
+        match &x.kind {
+            ExprKind::Var(key) => {
+                let key = *key;
+                return self.replace_read(e, key).unwrap_or(e);
+            }
+            ExprKind::Tuple(items) => self.st.kids.extend_from_slice(items),
+            ExprKind::Binary { lhs, rhs, .. } => self.st.kids.extend([*lhs, *rhs]),
+            ExprKind::Unary { operand, .. } => self.st.kids.push(*operand),
+            ExprKind::Call { attrs, .. } if attrs.exprs().next().is_some() => return visit::substitute(self, e),
+            ExprKind::Call { args, .. } => self.st.kids.extend(args.iter().flatten()),
+            ExprKind::TupleGet { tuple, .. } => self.st.kids.push(*tuple),
+            _ => {}
+        }
+        let mut changed = false;
+        for i in base..self.st.kids.len() {
+            let c = self.st.kids[i];
+            let n = self.subst(c);
+            self.st.kids[i] = n;
+            changed |= n != c;
+        }
+        let new_ty = self.subst_ty(ty);
+        if !changed && new_ty == ty {
+            self.st.kids.truncate(base);
+            return e;
+        }
+        let mut next = base;
+        let kind = visit::map_expr_children(self.p.expr(e).kind.clone(), |_| {
+            next += 1;
+            self.st.kids[next - 1]
+        });
+        self.st.kids.truncate(base);
+        self.p.new_expr(kind, new_ty, loc)
     }
 
     fn var_expr(&mut self, v: VarId, loc: Loc) -> ExprId {
@@ -725,7 +882,7 @@ impl Ssa<'_, '_> {
     /// with, as the reference chooses it: the first Out/InOut parameter of the same type,
     /// else the earliest current variable of the same type; `None` when there is none.
     fn stand_in(&self, ty: TypeId) -> Option<VarId> {
-        for &(k, dir) in &self.params {
+        for &(k, dir) in &self.st.params {
             if dir == Direction::In {
                 continue;
             }
@@ -812,14 +969,16 @@ impl Ssa<'_, '_> {
         loc: Loc,
     ) -> Loop {
         let inits: Vec<ExprId> = iter_args.iter().map(|ia| self.subst(ia.init)).collect();
-        let info = self.loops.remove(&id).unwrap_or_default();
+        let info = self.st.live.loops.get(&id).copied().unwrap_or_default();
         // Carried: assigned in the body and defined before the loop. Escaping: first
         // assigned in the body and read after the loop.
+        let live = &self.st.live;
         let mut carried: Vec<(VarId, VarId)> =
-            info.assigned.iter().filter_map(|k| self.st.cur.get(k).map(|&v| (*k, v))).collect();
+            live.keys(info.assigned).iter().filter_map(|k| self.st.cur.get(k).map(|&v| (*k, v))).collect();
         self.sort_by_name(&mut carried, |c| c.0);
         let mut escaping: Vec<(VarId, ExprId)> = Vec::new();
-        for &k in &info.live_after {
+        for i in info.live_after.0..info.live_after.1 {
+            let k = self.st.live.keys[i as usize];
             if self.st.cur.contains_key(&k) {
                 continue;
             }
@@ -894,7 +1053,7 @@ impl Ssa<'_, '_> {
                 self.st.gone.insert(lv, Gone::LoopVar(loc));
             }
         }
-        for &k in &info.assigned {
+        for &k in self.st.live.keys(info.assigned) {
             if !self.st.cur.contains_key(&k) {
                 self.st.gone.insert(k, Gone::Loop(loc));
             }
