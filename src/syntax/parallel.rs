@@ -87,14 +87,14 @@ pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interne
     let laid: Vec<(Vec<Token>, Aliases)> = (0..cuts.len())
         .into_par_iter()
         .map(|k| {
-            let mut diags = Vec::new();
-            let (raw, at_token) = lexer::lex_part(file, src, cuts[k], end(k), !ascii, &mut diags);
-            if !at_token || !diags.is_empty() {
+            let (mut lexed, mut diags) = (Vec::new(), Vec::new());
+            let mut raw = lexer::Lexer::new(file, src, cuts[k], end(k), !ascii, &mut lexed);
+            let tokens = super::layout::layout_part(file, src, &mut raw, cuts[k], end(k), &mut diags)?;
+            if !raw.at_boundary() || !lexed.is_empty() || !diags.is_empty() {
                 return None;
             }
-            let tokens = super::layout::layout_part(file, src, &raw, cuts[k], end(k), &mut diags)?;
             let aliases = Aliases::of(src, &tokens);
-            diags.is_empty().then_some((tokens, aliases))
+            Some((tokens, aliases))
         })
         .collect::<Option<Vec<_>>>()?;
     let (laid, mut parts_aliases): (Vec<Vec<Token>>, Vec<Aliases>) = laid.into_iter().unzip();
@@ -105,12 +105,10 @@ pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interne
         .into_par_iter()
         .map(|tokens| {
             let mut notes = Vec::new();
-            let (dsl, host, ranges) = host::split_with(file, src, &tokens, &aliases, &mut notes);
+            let (dsl, host, host_tokens) = host::split_in_place(file, src, tokens, Some(&aliases), &mut notes);
             if notes.iter().any(Diagnostic::is_error) {
                 return None;
             }
-            let host_tokens = super::host_tokens(&host, &ranges, &tokens);
-            drop(tokens);
             let part = parse_part(file, src, ascii, &dsl)?;
             Some((part, Front { ast: Ast::default(), checked: true, host, host_tokens, notes }))
         })
@@ -648,7 +646,9 @@ def g_{i}(u):
             let mut diags = Vec::new();
             let (raw, at_token) = lexer::lex_part(FileId(0), &src, lo, hi, false, &mut diags);
             assert!(at_token);
-            joined.extend(super::super::layout::layout_part(FileId(0), &src, &raw, lo, hi, &mut diags).expect("a cut"));
+            joined.extend(
+                super::super::layout::layout_part(FileId(0), &src, &mut &raw[..], lo, hi, &mut diags).expect("a cut"),
+            );
             assert!(diags.is_empty());
         }
         let mut diags = Vec::new();
