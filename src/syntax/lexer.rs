@@ -236,6 +236,8 @@ fn special_invalid(src: &str, span: Span) -> bool {
     matches!(&src[span.lo as usize..span.hi as usize], "\0" | "\\")
 }
 
+/// Reports the run of invalid characters, if there is one, and makes it an error token.
+#[inline]
 fn flush_invalid(
     file: FileId,
     src: &str,
@@ -243,7 +245,14 @@ fn flush_invalid(
     tokens: &mut Vec<Token>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let Some(span) = run.take() else { return };
+    if let Some(span) = run.take() {
+        report_invalid(file, src, span, tokens, diags);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn report_invalid(file: FileId, src: &str, span: Span, tokens: &mut Vec<Token>, diags: &mut Vec<Diagnostic>) {
     let text = &src[span.lo as usize..span.hi as usize];
     let diag = if text.starts_with('\0') {
         Diagnostic::error(
