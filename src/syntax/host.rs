@@ -23,24 +23,48 @@ use crate::source::FileId;
 
 /// Splits the laid-out tokens into those the parser reads and the host items it skips,
 /// with the range of tokens each host item covers (in the same order).
+#[cfg(test)]
 pub fn split(
     file: FileId,
     src: &str,
     tokens: &[Token],
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<Token>, Vec<HostItem>, Vec<std::ops::Range<usize>>) {
-    split_with(file, src, tokens, &Aliases::of(src, tokens), diags)
+    let (kept, host, ranges) = run(file, src, tokens, &Aliases::of(src, tokens), diags);
+    let mut out = Vec::with_capacity(kept.len);
+    kept.runs.iter().for_each(|run| run.write(tokens, &mut out));
+    (out, host, ranges)
 }
 
-/// [`split`] of a run of whole top-level statements of a file (a part of a large file,
-/// `syntax::parallel`), with the aliases of the whole file.
-pub(super) fn split_with(
+/// [`split`] done in the laid-out tokens' own vector (the parser's tokens are moved to its
+/// front, no second vector of the file's size is made), with the laid-out tokens of each
+/// host item (`syntax::host_tokens`) taken before; `aliases`: those of the whole file when
+/// `tokens` are a run of whole top-level statements of a part of it (`syntax::parallel`),
+/// else the tokens' own.
+pub(super) fn split_in_place(
+    file: FileId,
+    src: &str,
+    tokens: Vec<Token>,
+    aliases: Option<&Aliases<'_>>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<Token>, Vec<HostItem>, Vec<Vec<Token>>) {
+    let (kept, host, ranges) = match aliases {
+        Some(aliases) => run(file, src, &tokens, aliases, diags),
+        None => run(file, src, &tokens, &Aliases::of(src, &tokens), diags),
+    };
+    let host_tokens = super::host_tokens(&host, &ranges, &tokens);
+    (kept.compact(tokens), host, host_tokens)
+}
+
+/// Runs the splitter over `tokens`: the runs of them the parser reads, the host items and
+/// the range of each.
+fn run(
     file: FileId,
     src: &str,
     tokens: &[Token],
     aliases: &Aliases<'_>,
     diags: &mut Vec<Diagnostic>,
-) -> (Vec<Token>, Vec<HostItem>, Vec<std::ops::Range<usize>>) {
+) -> (Kept, Vec<HostItem>, Vec<std::ops::Range<usize>>) {
     let mut splitter = Splitter {
         file,
         src,
@@ -48,7 +72,7 @@ pub(super) fn split_with(
         pld: &aliases.pld,
         jit: &aliases.jit,
         toks: tokens,
-        out: Vec::with_capacity(tokens.len()),
+        out: Kept::default(),
         host: Vec::new(),
         ranges: Vec::new(),
         diags,
@@ -56,6 +80,99 @@ pub(super) fn split_with(
     let mut i = 0;
     splitter.container(&mut i, Container::Module);
     (splitter.out, splitter.host, splitter.ranges)
+}
+
+/// The tokens the parser reads, in order: runs of the laid-out tokens, and the `pass`
+/// lines that fill a class body whose every statement was host code.
+#[derive(Default)]
+struct Kept {
+    runs: Vec<Run>,
+    /// The number of tokens.
+    len: usize,
+}
+
+#[derive(Clone)]
+enum Run {
+    Tokens(std::ops::Range<usize>),
+    /// `pass` and its NEWLINE, zero-width at this offset.
+    Pass(u32),
+}
+
+impl Run {
+    /// The run's tokens appended to `out`.
+    fn write(&self, tokens: &[Token], out: &mut Vec<Token>) {
+        match self {
+            Run::Tokens(range) => out.extend_from_slice(&tokens[range.clone()]),
+            &Run::Pass(at) => out.extend([Token::new(Tok::Pass, at, at), Token::new(Tok::Newline, at, at)]),
+        }
+    }
+}
+
+impl Kept {
+    /// Keeps `tokens[range]` after what is kept so far.
+    fn tokens(&mut self, range: std::ops::Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
+        self.len += range.len();
+        match self.runs.last_mut() {
+            Some(Run::Tokens(last)) if last.end == range.start => last.end = range.end,
+            _ => self.runs.push(Run::Tokens(range)),
+        }
+    }
+
+    fn pass(&mut self, at: u32) {
+        self.len += 2;
+        self.runs.push(Run::Pass(at));
+    }
+
+    /// The kept tokens moved to the front of `tokens` (the rest cut off). Every run is
+    /// written before the tokens it reads from, unless the `pass` lines of empty class
+    /// bodies outgrow the host code skipped before them: then into a new vector.
+    fn compact(&self, mut tokens: Vec<Token>) -> Vec<Token> {
+        // Each run is written at `at`: a run of tokens where it is or before, a `pass` line
+        // before the next tokens still to read.
+        let mut at = 0;
+        for (k, run) in self.runs.iter().enumerate() {
+            let (fits, len) = match run {
+                Run::Tokens(range) => (at <= range.start, range.len()),
+                Run::Pass(_) => {
+                    let next_read = self.runs[k + 1..]
+                        .iter()
+                        .find_map(|r| match r {
+                            Run::Tokens(range) => Some(range.start),
+                            Run::Pass(_) => None,
+                        })
+                        .unwrap_or(tokens.len());
+                    (at + 2 <= next_read, 2)
+                }
+            };
+            if !fits {
+                let mut out = Vec::with_capacity(self.len);
+                self.runs.iter().for_each(|run| run.write(&tokens, &mut out));
+                return out;
+            }
+            at += len;
+        }
+        let mut len = 0;
+        for run in &self.runs {
+            match run {
+                Run::Tokens(range) => {
+                    if range.start != len {
+                        tokens.copy_within(range.clone(), len);
+                    }
+                    len += range.len();
+                }
+                &Run::Pass(at) => {
+                    tokens[len] = Token::new(Tok::Pass, at, at);
+                    tokens[len + 1] = Token::new(Tok::Newline, at, at);
+                    len += 2;
+                }
+            }
+        }
+        tokens.truncate(len);
+        tokens
+    }
 }
 
 /// Why a top-level assignment line is host code.
@@ -224,7 +341,7 @@ struct Splitter<'a> {
     /// import jit`): `@jit` and `@jit.incore` are `@pl.jit` and `@pl.jit.incore`.
     jit: &'a [&'a str],
     toks: &'a [Token],
-    out: Vec<Token>,
+    out: Kept,
     host: Vec<HostItem>,
     ranges: Vec<std::ops::Range<usize>>,
     diags: &'a mut Vec<Diagnostic>,
@@ -249,36 +366,34 @@ impl Splitter<'_> {
                     return;
                 }
                 // Unreachable with balanced layout; keep the token and go on.
-                self.out.push(self.toks[start]);
+                self.out.tokens(start..start + 1);
                 *i += 1;
                 continue;
             }
             let end = self.stmt_end(start);
             match self.classify(start, end, container) {
-                Class::Dsl => self.out.extend_from_slice(&self.toks[start..end]),
+                Class::Dsl => self.out.tokens(start..end),
                 Class::PlClassBody { indent } => {
-                    self.out.extend_from_slice(&self.toks[start..=indent]);
-                    let body_start = self.out.len();
+                    self.out.tokens(start..indent + 1);
+                    let body_start = self.out.len;
                     *i = indent + 1;
                     self.container(i, Container::PlClass);
-                    if self.out.len() == body_start {
+                    if self.out.len == body_start {
                         // Every statement of the class was host code: an empty `pass` keeps
                         // the class well formed, and lowering says what it lacks.
-                        let at = self.toks[indent].span.hi;
-                        self.out.push(Token::new(Tok::Pass, at, at));
-                        self.out.push(Token::new(Tok::Newline, at, at));
+                        self.out.pass(self.toks[indent].span.hi);
                     }
                     // The class body's DEDENT.
                     if *i < end {
-                        self.out.extend_from_slice(&self.toks[*i..end]);
+                        self.out.tokens(*i..end);
                     }
                 }
                 Class::FactoryBody { indent } => {
-                    self.out.extend_from_slice(&self.toks[start..=indent]);
+                    self.out.tokens(start..indent + 1);
                     *i = indent + 1;
                     self.container(i, Container::Factory);
                     if *i < end {
-                        self.out.extend_from_slice(&self.toks[*i..end]);
+                        self.out.tokens(*i..end);
                     }
                 }
                 Class::Host { kind, what } => self.host_item(start, end, kind, what),

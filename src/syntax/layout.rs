@@ -114,9 +114,31 @@ struct LogicalLine {
     unterminated_string: bool,
 }
 
+/// The layout stage's input, one physical line at a time: the raw tokens up to a NEWLINE,
+/// that one included (the last line may have none). A line is all the layout looks ahead
+/// at, so the lexer can make the tokens as they are read (`lexer::Lexer`).
+pub trait Lines {
+    /// The next line's tokens; `None` after the last.
+    fn next_line(&mut self) -> Option<&[Token]>;
+}
+
+/// The lexer's tokens, all made already.
+impl Lines for &[Token] {
+    fn next_line(&mut self) -> Option<&[Token]> {
+        if self.is_empty() {
+            return None;
+        }
+        let len = self.iter().position(|t| t.kind == Tok::Newline).map_or(self.len(), |i| i + 1);
+        let (line, rest) = self.split_at(len);
+        *self = rest;
+        Some(line)
+    }
+}
+
 /// Runs the layout stage over the lexer's tokens.
+#[cfg(test)]
 pub fn layout(file: FileId, src: &str, raw: &[Token], diags: &mut Vec<Diagnostic>) -> Vec<Token> {
-    layout_with_breaks(file, src, raw, diags, &[]).tokens
+    layout_with_breaks(file, src, &mut &raw[..], raw.len(), diags, &[]).tokens
 }
 
 /// The layout stage's output when run with [`layout_with_breaks`].
@@ -129,18 +151,20 @@ pub struct LaidOut {
     pub candidates: Vec<u32>,
 }
 
-/// Runs the layout stage, treating the lines that start at the offsets in `breaks`
-/// (sorted) as new statements after a bracket left open (E0007).
+/// Runs the layout stage over the raw tokens of the whole file (`raw`; room is made for
+/// `capacity` tokens), treating the lines that start at the offsets in `breaks` (sorted)
+/// as new statements after a bracket left open (E0007).
 pub fn layout_with_breaks(
     file: FileId,
     src: &str,
-    raw: &[Token],
+    raw: &mut impl Lines,
+    capacity: usize,
     diags: &mut Vec<Diagnostic>,
     breaks: &[u32],
 ) -> LaidOut {
     let line_start = if src.starts_with('\u{FEFF}') { 3 } else { 0 };
     let mut candidates = Vec::new();
-    let tokens = Layout::new(file, src, diags, raw.len(), line_start, src.len() as u32)
+    let tokens = Layout::new(file, src, diags, capacity, line_start, src.len() as u32)
         .run(raw, breaks, &mut candidates)
         .unwrap_or_default();
     LaidOut { tokens, candidates }
@@ -157,13 +181,14 @@ pub fn layout_with_breaks(
 pub(super) fn layout_part(
     file: FileId,
     src: &str,
-    raw: &[Token],
+    raw: &mut impl Lines,
     lo: u32,
     hi: u32,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<Token>> {
     let line_start = if lo == 0 && src.starts_with('\u{FEFF}') { 3 } else { lo };
-    Layout::new(file, src, diags, raw.len(), line_start, hi).run(raw, &[], &mut Vec::new())
+    let capacity = super::lexer::initial_capacity(hi - lo);
+    Layout::new(file, src, diags, capacity, line_start, hi).run(raw, &[], &mut Vec::new())
 }
 
 struct Layout<'a> {
@@ -198,7 +223,7 @@ impl<'a> Layout<'a> {
         file: FileId,
         src: &'a str,
         diags: &'a mut Vec<Diagnostic>,
-        raw_len: usize,
+        capacity: usize,
         line_start: u32,
         end: u32,
     ) -> Self {
@@ -206,7 +231,7 @@ impl<'a> Layout<'a> {
             file,
             src,
             diags,
-            out: Vec::with_capacity(raw_len + raw_len / 8 + 4),
+            out: Vec::with_capacity(capacity),
             levels: vec![Level { indentation: Indentation::ZERO, phantom: false }],
             brackets: Vec::new(),
             line_start,
@@ -222,45 +247,47 @@ impl<'a> Layout<'a> {
 
     /// The laid-out tokens; `None` when the tokens end before the end of the file
     /// (`layout_part`) and not at the top level after a line that is not a decorator.
-    fn run(mut self, raw: &[Token], breaks: &[u32], candidates: &mut Vec<u32>) -> Option<Vec<Token>> {
+    fn run(mut self, raw: &mut impl Lines, breaks: &[u32], candidates: &mut Vec<u32>) -> Option<Vec<Token>> {
         // The last newline dropped inside brackets, while no token has followed it yet.
         let mut joined_newline: Option<Token> = None;
 
-        for (i, &tok) in raw.iter().enumerate() {
-            if tok.kind == Tok::Newline {
-                self.line_start = tok.span.hi;
-                if self.brackets.is_empty() {
-                    self.end_line(tok);
-                } else {
-                    joined_newline = Some(tok);
-                }
-                continue;
-            }
-            if let Some(newline) = joined_newline.take() {
-                let left_open = starts_statement(tok.kind) || {
-                    let candidate = self.may_start_statement(tok, &raw[i..]);
-                    if candidate {
-                        candidates.push(tok.span.lo);
+        while let Some(line) = raw.next_line() {
+            for (i, &tok) in line.iter().enumerate() {
+                if tok.kind == Tok::Newline {
+                    self.line_start = tok.span.hi;
+                    if self.brackets.is_empty() {
+                        self.end_line(tok);
+                    } else {
+                        joined_newline = Some(tok);
                     }
-                    candidate && breaks.binary_search(&tok.span.lo).is_ok()
-                };
-                if left_open {
-                    self.unclosed();
-                    self.push(Token::new(Tok::Error, newline.span.lo, newline.span.lo));
-                    self.end_line(newline);
+                    continue;
                 }
-            }
-            if self.line.is_none() {
-                self.start_line(tok);
-            }
-            if tok.kind.is_open_bracket() {
-                let line_indentation = self.line.map_or(Indentation::ZERO, |l| l.indentation);
-                self.brackets.push(OpenBracket { token: tok, line_indentation });
-                self.push(tok);
-            } else if tok.kind.is_close_bracket() {
-                self.close_bracket(tok, &raw[i + 1..]);
-            } else {
-                self.push(tok);
+                if let Some(newline) = joined_newline.take() {
+                    let left_open = starts_statement(tok.kind) || {
+                        let candidate = self.may_start_statement(tok, &line[i..]);
+                        if candidate {
+                            candidates.push(tok.span.lo);
+                        }
+                        candidate && breaks.binary_search(&tok.span.lo).is_ok()
+                    };
+                    if left_open {
+                        self.unclosed();
+                        self.push(Token::new(Tok::Error, newline.span.lo, newline.span.lo));
+                        self.end_line(newline);
+                    }
+                }
+                if self.line.is_none() {
+                    self.start_line(tok);
+                }
+                if tok.kind.is_open_bracket() {
+                    let line_indentation = self.line.map_or(Indentation::ZERO, |l| l.indentation);
+                    self.brackets.push(OpenBracket { token: tok, line_indentation });
+                    self.push(tok);
+                } else if tok.kind.is_close_bracket() {
+                    self.close_bracket(tok, &line[i + 1..]);
+                } else {
+                    self.push(tok);
+                }
             }
         }
 
@@ -701,10 +728,10 @@ mod tests {
         let src = "y = f(x,\nz = 3\nw = 4\n";
         let mut diags = Vec::new();
         let raw = lex(FileId(0), src, &mut diags);
-        let laid = layout_with_breaks(FileId(0), src, &raw, &mut diags, &[]);
+        let laid = layout_with_breaks(FileId(0), src, &mut &raw[..], raw.len(), &mut diags, &[]);
         assert_eq!(laid.candidates, [9, 15]);
         assert_eq!(count(&laid.tokens.iter().map(|t| t.kind).collect::<Vec<_>>(), Tok::Newline), 1);
-        let laid = layout_with_breaks(FileId(0), src, &raw, &mut diags, &[9]);
+        let laid = layout_with_breaks(FileId(0), src, &mut &raw[..], raw.len(), &mut diags, &[9]);
         assert_eq!(count(&laid.tokens.iter().map(|t| t.kind).collect::<Vec<_>>(), Tok::Newline), 3);
     }
 }

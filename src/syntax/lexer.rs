@@ -49,74 +49,151 @@ pub(super) fn lex_part(
     check_names: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<Token>, bool) {
-    let mut lexer = Tok::lexer(src);
-    if lo > 0 {
-        lexer.bump(lo as usize);
-    } else if src.starts_with('\u{FEFF}') {
-        lexer.bump('\u{FEFF}'.len_utf8());
-    }
-    // A typical file has one token per four to five bytes; the first guess is capped, so
-    // that a huge file of comments, one string or NUL bytes allocates what it needs only.
-    let mut tokens = Vec::with_capacity(((hi - lo) as usize / 4).min(MAX_INITIAL_TOKENS) + 16);
-    // A run of adjacent invalid characters is reported once.
-    let mut invalid_run: Option<Span> = None;
-    // Lexing ends at `hi` when `hi` is the end of the file.
-    let mut at_boundary = hi as usize == src.len();
-    while let Some(result) = lexer.next() {
-        let range = lexer.span();
-        let span = Span::new(range.start as u32, range.end as u32);
-        if span.hi > hi {
-            at_boundary = span.lo == hi;
-            break;
+    let mut lexer = Lexer::new(file, src, lo, hi, check_names, diags);
+    let mut tokens = Vec::with_capacity(initial_capacity(hi - lo));
+    while lexer.lex_line(&mut tokens) {}
+    (tokens, lexer.at_boundary)
+}
+
+/// Room for the tokens of `bytes` of text before they are seen. A typical file has one
+/// token per four to five bytes; the guess is capped, so that a huge file of comments, one
+/// string or NUL bytes allocates what it needs only.
+pub(super) fn initial_capacity(bytes: u32) -> usize {
+    (bytes as usize / 4).min(MAX_INITIAL_TOKENS) + 16
+}
+
+/// The lexer of a part of a file ([`lex_part`]), which gives its tokens one physical line
+/// at a time, so that the layout stage reads them as they are made (no vector of the
+/// file's raw tokens).
+pub(super) struct Lexer<'s, 'd> {
+    file: FileId,
+    src: &'s str,
+    logos: logos::Lexer<'s, Tok>,
+    hi: u32,
+    check_names: bool,
+    /// A run of adjacent invalid characters, reported once.
+    invalid_run: Option<Span>,
+    /// Whether the whole file's lexing begins a token at `hi` (or ends there).
+    at_boundary: bool,
+    done: bool,
+    diags: &'d mut Vec<Diagnostic>,
+    /// The tokens of the last line ([`super::layout::Lines`]).
+    line: Vec<Token>,
+}
+
+impl<'s, 'd> Lexer<'s, 'd> {
+    pub(super) fn new(
+        file: FileId,
+        src: &'s str,
+        lo: u32,
+        hi: u32,
+        check_names: bool,
+        diags: &'d mut Vec<Diagnostic>,
+    ) -> Self {
+        let mut logos = Tok::lexer(src);
+        if lo > 0 {
+            logos.bump(lo as usize);
+        } else if src.starts_with('\u{FEFF}') {
+            logos.bump('\u{FEFF}'.len_utf8());
         }
-        match result {
-            Ok(kind) => {
-                flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
-                if check_names && kind == Tok::Name {
-                    check_identifier(file, src, span, diags);
-                }
-                tokens.push(Token { kind, span });
-            }
-            Err(LexError::InvalidChar) if is_unicode_space(src, span) => {
-                // A no-break space or another Unicode space: reported, then read as the
-                // space it looks like, so that indentation and tokens are not disturbed.
-                flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
-                let ch = src[span.lo as usize..].chars().next().unwrap_or(' ');
-                diags.push(
-                    Diagnostic::error(
-                        Code::E0001,
-                        format!("invalid non-ASCII space U+{:04X}", ch as u32),
-                        Label::primary(file, span, "this looks like a space but is not one"),
-                    )
-                    .with_help("replace it with an ordinary space"),
-                );
-            }
-            Err(LexError::InvalidChar) => match &mut invalid_run {
-                Some(run) if run.hi == span.lo && !special_invalid(src, span) => run.hi = span.hi,
-                _ => {
-                    flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
-                    invalid_run = Some(span);
-                }
-            },
-            Err(err) => {
-                flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
-                let (message, label) = match err {
-                    LexError::UnterminatedTripleString => (
-                        "unterminated triple-quoted string literal",
-                        "this string is still open at the end of the file",
-                    ),
-                    _ => ("unterminated string literal", "the closing quote is missing on this line"),
-                };
-                diags.push(
-                    Diagnostic::error(Code::E0002, message, Label::primary(file, span, label))
-                        .with_help("add the closing quote"),
-                );
-                tokens.push(Token { kind: Tok::Error, span });
-            }
+        Lexer {
+            file,
+            src,
+            logos,
+            hi,
+            check_names,
+            invalid_run: None,
+            // Lexing ends at `hi` when `hi` is the end of the file.
+            at_boundary: hi as usize == src.len(),
+            done: false,
+            diags,
+            line: Vec::new(),
         }
     }
-    flush_invalid(file, src, &mut invalid_run, &mut tokens, diags);
-    (tokens, at_boundary)
+
+    /// Whether the whole file's lexing begins a token at `hi` too (or ends there); known
+    /// once every token is read.
+    pub(super) fn at_boundary(&self) -> bool {
+        self.at_boundary
+    }
+
+    /// Appends the tokens up to the next NEWLINE, that one included, or up to the end of
+    /// the part, to `tokens`; false when the part was lexed to its end already.
+    fn lex_line(&mut self, tokens: &mut Vec<Token>) -> bool {
+        if self.done {
+            return false;
+        }
+        let (file, src) = (self.file, self.src);
+        while let Some(result) = self.logos.next() {
+            let range = self.logos.span();
+            let span = Span::new(range.start as u32, range.end as u32);
+            if span.hi > self.hi {
+                self.at_boundary = span.lo == self.hi;
+                break;
+            }
+            match result {
+                Ok(kind) => {
+                    flush_invalid(file, src, &mut self.invalid_run, tokens, self.diags);
+                    if self.check_names && kind == Tok::Name {
+                        check_identifier(file, src, span, self.diags);
+                    }
+                    tokens.push(Token { kind, span });
+                    if kind == Tok::Newline {
+                        return true;
+                    }
+                }
+                Err(LexError::InvalidChar) if is_unicode_space(src, span) => {
+                    // A no-break space or another Unicode space: reported, then read as the
+                    // space it looks like, so that indentation and tokens are not disturbed.
+                    flush_invalid(file, src, &mut self.invalid_run, tokens, self.diags);
+                    let ch = src[span.lo as usize..].chars().next().unwrap_or(' ');
+                    self.diags.push(
+                        Diagnostic::error(
+                            Code::E0001,
+                            format!("invalid non-ASCII space U+{:04X}", ch as u32),
+                            Label::primary(file, span, "this looks like a space but is not one"),
+                        )
+                        .with_help("replace it with an ordinary space"),
+                    );
+                }
+                Err(LexError::InvalidChar) => match &mut self.invalid_run {
+                    Some(run) if run.hi == span.lo && !special_invalid(src, span) => run.hi = span.hi,
+                    _ => {
+                        flush_invalid(file, src, &mut self.invalid_run, tokens, self.diags);
+                        self.invalid_run = Some(span);
+                    }
+                },
+                Err(err) => {
+                    flush_invalid(file, src, &mut self.invalid_run, tokens, self.diags);
+                    let (message, label) = match err {
+                        LexError::UnterminatedTripleString => (
+                            "unterminated triple-quoted string literal",
+                            "this string is still open at the end of the file",
+                        ),
+                        _ => ("unterminated string literal", "the closing quote is missing on this line"),
+                    };
+                    self.diags.push(
+                        Diagnostic::error(Code::E0002, message, Label::primary(file, span, label))
+                            .with_help("add the closing quote"),
+                    );
+                    tokens.push(Token { kind: Tok::Error, span });
+                }
+            }
+        }
+        flush_invalid(file, src, &mut self.invalid_run, tokens, self.diags);
+        self.done = true;
+        true
+    }
+}
+
+impl super::layout::Lines for Lexer<'_, '_> {
+    fn next_line(&mut self) -> Option<&[Token]> {
+        let mut line = std::mem::take(&mut self.line);
+        line.clear();
+        let more = self.lex_line(&mut line);
+        self.line = line;
+        more.then_some(&self.line[..])
+    }
 }
 
 /// A name with a character Python refuses in identifiers (a zero-width joiner), or whose
@@ -159,6 +236,8 @@ fn special_invalid(src: &str, span: Span) -> bool {
     matches!(&src[span.lo as usize..span.hi as usize], "\0" | "\\")
 }
 
+/// Reports the run of invalid characters, if there is one, and makes it an error token.
+#[inline]
 fn flush_invalid(
     file: FileId,
     src: &str,
@@ -166,7 +245,14 @@ fn flush_invalid(
     tokens: &mut Vec<Token>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let Some(span) = run.take() else { return };
+    if let Some(span) = run.take() {
+        report_invalid(file, src, span, tokens, diags);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn report_invalid(file: FileId, src: &str, span: Span, tokens: &mut Vec<Token>, diags: &mut Vec<Diagnostic>) {
     let text = &src[span.lo as usize..span.hi as usize];
     let diag = if text.starts_with('\0') {
         Diagnostic::error(

@@ -34,25 +34,26 @@ pub fn check(file: FileId, ast: &mut Ast, diags: &mut Vec<Diagnostic>) {
     let reported_before: Vec<Span> =
         diags.iter().filter(|d| d.code == Code::E0120 && d.primary.file == file).map(|d| d.primary.span).collect();
     let mut reported = false;
-    // Per node: its nesting depth (chains counted once) and its height (every node counted).
-    let mut depth = vec![0u32; ast.exprs.len()];
-    let mut height = vec![0u32; ast.exprs.len()];
+    // Per node: its nesting depth (chains counted once) and its height (every node
+    // counted), at most `MAX_EXPR_DEPTH + 1` and `MAX_TREE_HEIGHT + 1` (a node past either
+    // is cut, and counts 1): two halves of one `u32` (an array made zero by the allocator).
+    let mut levels = vec![0u32; ast.exprs.len()];
     for i in 0..ast.exprs.len() {
         let id = ExprId(i as u32);
         let chained = ast.chain_continuation(id);
         let (mut deepest, mut highest) = (0, 0);
         ast.expr_children(id, &mut |child| {
-            let c = child.0 as usize;
+            let c = Level(levels[child.0 as usize]);
             // The operand that continues a chain (`a + b` in `a + b + c`) is at the chain's
             // own level; every other child is one level down.
-            let d = if Some(child) == chained { depth[c] } else { depth[c] + 1 };
+            let d = if Some(child) == chained { c.depth() } else { c.depth() + 1 };
             deepest = deepest.max(d);
-            highest = highest.max(height[c]);
+            highest = highest.max(c.height());
         });
-        depth[i] = deepest.max(1);
-        height[i] = highest + 1;
-        let too_deep = depth[i] as usize > MAX_EXPR_DEPTH;
-        let too_long = height[i] as usize > MAX_TREE_HEIGHT;
+        let level = Level::new(deepest.max(1), highest + 1);
+        levels[i] = level.0;
+        let too_deep = level.depth() as usize > MAX_EXPR_DEPTH;
+        let too_long = level.height() as usize > MAX_TREE_HEIGHT;
         if !too_deep && !too_long {
             continue;
         }
@@ -75,7 +76,26 @@ pub fn check(file: FileId, ast: &mut Ast, diags: &mut Vec<Diagnostic>) {
             diags.push(diag.with_help("split it into several statements with intermediate names"));
         }
         ast.exprs[i].kind = ExprKind::Error;
-        depth[i] = 1;
-        height[i] = 1;
+        levels[i] = Level::new(1, 1).0;
     }
 }
+
+/// A node's nesting depth (the low half) and height (the high half) in `check`'s array.
+#[derive(Clone, Copy)]
+struct Level(u32);
+
+impl Level {
+    fn new(depth: u32, height: u32) -> Level {
+        Level(height << 16 | depth)
+    }
+
+    fn depth(self) -> u32 {
+        self.0 & 0xFFFF
+    }
+
+    fn height(self) -> u32 {
+        self.0 >> 16
+    }
+}
+
+const _: () = assert!(MAX_EXPR_DEPTH < u16::MAX as usize && MAX_TREE_HEIGHT < u16::MAX as usize);

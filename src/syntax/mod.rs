@@ -46,8 +46,25 @@ use lexer::Token;
 
 /// The tokens of a file after the layout stage, as `plc emit tokens` shows them.
 pub fn tokens(file: FileId, src: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
-    let raw = lexer::lex(file, src, diags);
-    layout::layout(file, src, &raw, diags)
+    let mut laid_diags = Vec::new();
+    let laid = lay_out(file, src, src.is_ascii(), diags, &mut laid_diags, &[]);
+    diags.append(&mut laid_diags);
+    laid.tokens
+}
+
+/// The layout of the whole file, which reads the lexer's tokens as they are made: the
+/// lexer's diagnostics go to `lexed`, the layout's to `diags`.
+fn lay_out(
+    file: FileId,
+    src: &str,
+    ascii: bool,
+    lexed: &mut Vec<Diagnostic>,
+    diags: &mut Vec<Diagnostic>,
+    breaks: &[u32],
+) -> layout::LaidOut {
+    let len = src.len() as u32;
+    let mut raw = lexer::Lexer::new(file, src, 0, len, !ascii, lexed);
+    layout::layout_with_breaks(file, src, &mut raw, lexer::initial_capacity(len), diags, breaks)
 }
 
 /// Parses one file. Host code is recorded in `Ast::host` and noted; syntax the pl language
@@ -68,14 +85,15 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         finish(file, src, ascii, interner, &mut ast, checked, &host_tokens, diags);
         return ast;
     }
-    let raw = lexer::lex(file, src, diags);
+    // The lexer's diagnostics, the same on every attempt: those of the first.
+    let (mut lexed, mut relexed) = (Vec::new(), Vec::new());
     let mut breaks: Vec<u32> = Vec::new();
     loop {
         let mut attempt = Vec::new();
-        let laid = layout::layout_with_breaks(file, src, &raw, &mut attempt, &breaks);
-        let (dsl, host, ranges) = host::split(file, src, &laid.tokens, &mut attempt);
-        let host_tokens = host_tokens(&host, &ranges, &laid.tokens);
-        drop(laid.tokens);
+        relexed.clear();
+        let lexer_diags = if breaks.is_empty() { &mut lexed } else { &mut relexed };
+        let laid = lay_out(file, src, ascii, lexer_diags, &mut attempt, &breaks);
+        let (dsl, host, host_tokens) = host::split_in_place(file, src, laid.tokens, None, &mut attempt);
         let mut builder = Builder { file, src, interner, ast: Ast::default(), diags: Vec::new(), ascii };
         // A large file without errors so far is parsed in parts in parallel; the serial
         // parse gives the same tree, and reports the errors when there are some.
@@ -101,6 +119,7 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         }
         let mut ast = builder.ast;
         ast.host = host;
+        diags.append(&mut lexed);
         diags.extend(attempt);
         diags.extend(builder.diags);
         finish(file, src, ascii, interner, &mut ast, checked, &host_tokens, diags);

@@ -87,14 +87,14 @@ pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interne
     let laid: Vec<(Vec<Token>, Aliases)> = (0..cuts.len())
         .into_par_iter()
         .map(|k| {
-            let mut diags = Vec::new();
-            let (raw, at_token) = lexer::lex_part(file, src, cuts[k], end(k), !ascii, &mut diags);
-            if !at_token || !diags.is_empty() {
+            let (mut lexed, mut diags) = (Vec::new(), Vec::new());
+            let mut raw = lexer::Lexer::new(file, src, cuts[k], end(k), !ascii, &mut lexed);
+            let tokens = super::layout::layout_part(file, src, &mut raw, cuts[k], end(k), &mut diags)?;
+            if !raw.at_boundary() || !lexed.is_empty() || !diags.is_empty() {
                 return None;
             }
-            let tokens = super::layout::layout_part(file, src, &raw, cuts[k], end(k), &mut diags)?;
             let aliases = Aliases::of(src, &tokens);
-            diags.is_empty().then_some((tokens, aliases))
+            Some((tokens, aliases))
         })
         .collect::<Option<Vec<_>>>()?;
     let (laid, mut parts_aliases): (Vec<Vec<Token>>, Vec<Aliases>) = laid.into_iter().unzip();
@@ -105,12 +105,10 @@ pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interne
         .into_par_iter()
         .map(|tokens| {
             let mut notes = Vec::new();
-            let (dsl, host, ranges) = host::split_with(file, src, &tokens, &aliases, &mut notes);
+            let (dsl, host, host_tokens) = host::split_in_place(file, src, tokens, Some(&aliases), &mut notes);
             if notes.iter().any(Diagnostic::is_error) {
                 return None;
             }
-            let host_tokens = super::host_tokens(&host, &ranges, &tokens);
-            drop(tokens);
             let part = parse_part(file, src, ascii, &dsl)?;
             Some((part, Front { ast: Ast::default(), checked: true, host, host_tokens, notes }))
         })
@@ -215,12 +213,37 @@ fn join(mut parts: Vec<Part>, interner: &mut Interner) -> (Ast, bool) {
     }
     parts.par_iter_mut().zip(&shifts).for_each(|(part, shift)| shift.ast(&mut part.ast));
     let checked = parts.iter().all(|p| p.checked);
-    let mut ast =
-        Ast { exprs: Vec::with_capacity(exprs as usize), stmts: Vec::with_capacity(stmts as usize), ..Ast::default() };
-    for mut part in parts {
-        ast.exprs.append(&mut part.ast.exprs);
-        ast.stmts.append(&mut part.ast.stmts);
-        ast.body.append(&mut part.ast.body);
+    // The first part's arenas grow to hold the others' nodes (a large block grows without
+    // a copy: `mremap`), and the later parts' nodes are moved into the room made, each part
+    // on a thread of its own.
+    let mut parts = parts.into_iter();
+    let mut ast = parts.next().map(|first| first.ast).unwrap_or_default();
+    let mut later: Vec<Ast> = parts.map(|part| part.ast).collect();
+    later.iter_mut().for_each(|part| ast.body.append(&mut part.body));
+    let (exprs, stmts) = (exprs as usize, stmts as usize);
+    let (first_exprs, first_stmts) = (ast.exprs.len(), ast.stmts.len());
+    ast.exprs.reserve_exact(exprs - first_exprs);
+    ast.stmts.reserve_exact(stmts - first_stmts);
+    let mut expr_room = &mut ast.exprs.spare_capacity_mut()[..exprs - first_exprs];
+    let mut stmt_room = &mut ast.stmts.spare_capacity_mut()[..stmts - first_stmts];
+    let mut rooms = Vec::with_capacity(later.len());
+    for part in &later {
+        let (mine, rest) = std::mem::take(&mut expr_room).split_at_mut(part.exprs.len());
+        expr_room = rest;
+        let (mine_stmts, rest) = std::mem::take(&mut stmt_room).split_at_mut(part.stmts.len());
+        stmt_room = rest;
+        rooms.push((mine, mine_stmts));
+    }
+    later.into_par_iter().zip(rooms).for_each(|(part, (expr_room, stmt_room))| {
+        expr_room.iter_mut().zip(part.exprs).for_each(|(slot, e)| _ = slot.write(e));
+        stmt_room.iter_mut().zip(part.stmts).for_each(|(slot, s)| _ = slot.write(s));
+    });
+    // SAFETY: the rooms split the first `exprs - first_exprs` (and `stmts - first_stmts`)
+    // slots of the spare capacity, each as long as its part's arena, and every node of every
+    // later part was written into its room.
+    unsafe {
+        ast.exprs.set_len(exprs);
+        ast.stmts.set_len(stmts);
     }
     (ast, checked)
 }
@@ -648,7 +671,9 @@ def g_{i}(u):
             let mut diags = Vec::new();
             let (raw, at_token) = lexer::lex_part(FileId(0), &src, lo, hi, false, &mut diags);
             assert!(at_token);
-            joined.extend(super::super::layout::layout_part(FileId(0), &src, &raw, lo, hi, &mut diags).expect("a cut"));
+            joined.extend(
+                super::super::layout::layout_part(FileId(0), &src, &mut &raw[..], lo, hi, &mut diags).expect("a cut"),
+            );
             assert!(diags.is_empty());
         }
         let mut diags = Vec::new();
