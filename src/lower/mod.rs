@@ -164,7 +164,9 @@ pub(crate) enum Binding {
 pub(crate) struct Module {
     pub file: FileId,
     pub path: Option<PathBuf>,
-    pub ast: Ast,
+    /// Shared, so that a function body being lowered borrows it while the lowering
+    /// changes the rest (`body::lower_function`).
+    pub ast: Arc<Ast>,
     pub names: FxHashMap<Symbol, (Binding, Span)>,
     /// Names bound by host code (with the span of the binding).
     pub host_names: FxHashMap<Symbol, Span>,
@@ -440,7 +442,7 @@ impl Lowering<'_> {
         self.modules_mut().push(Module {
             file,
             path,
-            ast: parsed.ast,
+            ast: Arc::new(parsed.ast),
             names: FxHashMap::default(),
             host_names: FxHashMap::default(),
         });
@@ -843,7 +845,10 @@ impl Lowering<'_> {
     fn report_role_bodies(&mut self) {
         for m in 0..self.modules.len() {
             let file = self.modules[m].file;
-            let checks = std::mem::take(&mut self.modules_mut()[m].ast.role_body_checks);
+            if self.modules[m].ast.role_body_checks.is_empty() {
+                continue;
+            }
+            let checks = std::mem::take(&mut Arc::make_mut(&mut self.modules_mut()[m].ast).role_body_checks);
             for (stmt, d) in checks {
                 if !self.python_bodies.contains(&(file, stmt)) {
                     self.syntax_errors |= d.severity == crate::diag::Severity::Error;
