@@ -150,7 +150,7 @@ impl Lowering<'_> {
 
     /// The root name of a dotted name (`pl` of `pl.tile.load`) and how many attributes
     /// follow it; `None` when `e` is not made of names and attributes alone.
-    fn dotted_root(&self, m: ModuleId, e: ast::ExprId) -> Option<(Symbol, usize)> {
+    pub(crate) fn dotted_root(&self, m: ModuleId, e: ast::ExprId) -> Option<(Symbol, usize)> {
         let tree = self.ast(m);
         let mut cur = e;
         let mut depth = 0;
@@ -647,6 +647,9 @@ impl Lowering<'_> {
 
     /// The value of a plain string literal (adjacent pieces joined, escapes decoded).
     pub(crate) fn string_value(&self, m: ModuleId, pieces: &[ast::StrPiece]) -> Option<String> {
+        if let [one] = pieces {
+            return decode_string(self.text_of(m, one.span));
+        }
         let mut out = String::new();
         for p in pieces {
             out.push_str(&decode_string(self.text_of(m, p.span))?);
@@ -1680,14 +1683,15 @@ pub(crate) fn parse_float(text: &str) -> Option<Const> {
 /// Decodes one string literal token (prefix, quotes and escapes).
 pub(crate) fn decode_string(token: &str) -> Option<String> {
     let prefix_len = token.find(['\'', '"'])?;
-    let raw = token[..prefix_len].to_ascii_lowercase().contains('r');
+    let raw = token[..prefix_len].bytes().any(|b| b.eq_ignore_ascii_case(&b'r'));
     let body = &token[prefix_len..];
     let quote_len = if body.starts_with("'''") || body.starts_with("\"\"\"") { 3 } else { 1 };
     if body.len() < 2 * quote_len {
         return None;
     }
     let inner = &body[quote_len..body.len() - quote_len];
-    if raw {
+    // A raw string, or one without escapes (the usual), is its text.
+    if raw || !inner.contains('\\') {
         return Some(inner.to_string());
     }
     let mut out = String::with_capacity(inner.len());

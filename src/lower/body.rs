@@ -3384,7 +3384,9 @@ impl FnLower<'_, '_> {
         if let Some(dtype) = path.strip_suffix(".get_byte").and_then(DType::from_name) {
             return Some(self.int(dtype.bytes(), span));
         }
-        let spelled = format!("pl.{path}");
+        let mut spelled = String::with_capacity(3 + path.len());
+        spelled.push_str("pl.");
+        spelled.push_str(path);
         if let Some(op) = ops::by_spelling(&spelled) {
             if let Some(gather) = super::scopes::split_transfer_kind(op) {
                 return self.split_transfer(gather, &spelled, args, span);
@@ -3758,16 +3760,17 @@ impl FnLower<'_, '_> {
             );
             return None;
         }
-        let missing: Vec<&str> = def
-            .params
-            .iter()
-            .zip(&slots)
-            .enumerate()
-            .filter(|(_, (p, s))| p.required && s.is_none())
-            .map(|(i, _)| def.param_spelling_as(i, spelled))
-            .collect();
+        let lacking = |(p, s): (&ops::ParamDef, &Option<ast::ExprId>)| p.required && s.is_none();
         // A keyword given twice or unknown was reported: what is missing follows from it.
-        if !missing.is_empty() && ok {
+        if ok && def.params.iter().zip(&slots).any(lacking) {
+            let missing: Vec<&str> = def
+                .params
+                .iter()
+                .zip(&slots)
+                .enumerate()
+                .filter(|&(_, ps)| lacking(ps))
+                .map(|(i, _)| def.param_spelling_as(i, spelled))
+                .collect();
             self.error(
                 Code::E0202,
                 span,

@@ -460,9 +460,9 @@ impl Lowering<'_> {
             let sym = self.intern(&name);
             self.modules_mut()[m].host_names.insert(sym, span);
         }
-        let body = self.modules[m].ast.body.clone();
-        for stmt in body {
-            let s = self.modules[m].ast.stmt(stmt).clone();
+        let tree = Arc::clone(&self.modules[m].ast);
+        for &stmt in &tree.body {
+            let s = tree.stmt(stmt);
             match &s.kind {
                 AstStmt::Import(names) => {
                     for n in names {
@@ -824,12 +824,12 @@ impl Lowering<'_> {
     /// Collects every pl function of every module, in load order then source order.
     fn collect_functions(&mut self) {
         for m in 0..self.modules.len() {
-            let body = self.modules[m].ast.body.clone();
-            for stmt in body {
-                let kind = self.modules[m].ast.stmt(stmt).kind.clone();
-                match kind {
-                    AstStmt::FunctionDef(def) => self.collect_function(m, stmt, &def, 0, None),
-                    AstStmt::ClassDef(class) => self.collect_program(m, &class),
+            // The module's tree, read by reference while the signatures are collected.
+            let tree = Arc::clone(&self.modules[m].ast);
+            for &stmt in &tree.body {
+                match &tree.stmt(stmt).kind {
+                    AstStmt::FunctionDef(def) => self.collect_function(m, stmt, def, 0, None),
+                    AstStmt::ClassDef(class) => self.collect_program(m, class),
                     _ => {}
                 }
             }
@@ -872,11 +872,11 @@ impl Lowering<'_> {
             built_by,
         });
         let mut any = false;
+        let tree = Arc::clone(&self.modules[m].ast);
         for &s in &class.body.stmts {
-            let kind = self.modules[m].ast.stmt(s).kind.clone();
-            if let AstStmt::FunctionDef(def) = kind {
+            if let AstStmt::FunctionDef(def) = &tree.stmt(s).kind {
                 any = true;
-                self.collect_function(m, s, &def, ns, Some(strict_ssa));
+                self.collect_function(m, s, def, ns, Some(strict_ssa));
             }
         }
         if !any {

@@ -950,15 +950,15 @@ impl FnLower<'_, '_> {
     }
 
     fn enum_of(&mut self, e: ast::ExprId) -> Option<EnumValue> {
-        if let Some(dotted) = self.cx.dotted(self.m, e) {
-            if let Some((family, member)) = dotted.rsplit_once('.') {
-                let family = family.rsplit('.').next().unwrap_or(family);
-                if let Some(v) = EnumValue::lookup(family, member) {
-                    return Some(v);
-                }
-            }
-        }
-        None
+        // A dotted name ending `Family.MEMBER` (`pl.Level.CORE_GROUP`), read from the tree.
+        self.cx.dotted_root(self.m, e)?;
+        let E::Attribute { value, attr: member } = &self.ast().expr(e).kind else { return None };
+        let family = match &self.ast().expr(*value).kind {
+            E::Attribute { attr, .. } => attr.name,
+            E::Name(n) => *n,
+            _ => return None,
+        };
+        EnumValue::lookup(self.cx.name(family), self.cx.name(member.name))
     }
 
     // ------------------------------------------------------------ pl.spmd, runtime scopes
