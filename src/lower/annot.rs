@@ -131,23 +131,103 @@ impl Lowering<'_> {
 
     /// Whether a dotted name starts with a name bound to `math`.
     pub(crate) fn is_math_path(&self, m: ModuleId, e: ast::ExprId) -> bool {
-        matches!(self.namespace_path(m, e), Some((Binding::Math, _)))
+        matches!(self.dotted_root(m, e), Some((root, depth))
+            if depth > 0 && matches!(self.modules[m].names.get(&root), Some((Binding::Math, _))))
     }
 
-    fn namespace_path(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, String)> {
-        let (root, attrs) = self.dotted_parts(m, e)?;
-        if matches!(self.modules[m].names.get(&root), Some((Binding::Jit, _))) {
-            let rest = self.join_dotted(None, &attrs);
-            return Some((Binding::Pl, if rest.is_empty() { "jit".to_string() } else { format!("jit.{rest}") }));
-        }
-        if attrs.is_empty() {
-            return None;
-        }
+    /// The namespace (`pl`, `pld` or `math`) a dotted name starts with and the rest of the
+    /// name (`"tile.load"` for `pl.tile.load`); a root bound to `pl.jit` is `pl`'s `jit`.
+    pub(crate) fn namespace_path(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, String)> {
+        let (root, depth) = self.dotted_root(m, e)?;
         match self.modules[m].names.get(&root) {
-            Some((b @ (Binding::Pl | Binding::Pld | Binding::Math), _)) => {
-                Some((b.clone(), self.join_dotted(None, &attrs)))
+            Some((Binding::Jit, _)) => Some((Binding::Pl, self.join_attrs(m, e, depth, "jit"))),
+            Some((b @ (Binding::Pl | Binding::Pld | Binding::Math), _)) if depth > 0 => {
+                Some((b.clone(), self.join_attrs(m, e, depth, "")))
             }
             _ => None,
+        }
+    }
+
+    /// The root name of a dotted name (`pl` of `pl.tile.load`) and how many attributes
+    /// follow it; `None` when `e` is not made of names and attributes alone.
+    pub(crate) fn dotted_root(&self, m: ModuleId, e: ast::ExprId) -> Option<(Symbol, usize)> {
+        let tree = self.ast(m);
+        let mut cur = e;
+        let mut depth = 0;
+        loop {
+            match &tree.expr(cur).kind {
+                E::Name(n) => return Some((*n, depth)),
+                E::Attribute { value, .. } => {
+                    depth += 1;
+                    cur = *value;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// `prefix` and the `depth` attributes of the dotted name `e`, outermost first, joined
+    /// with dots (`"tile.load"` of `pl.tile.load`, `"jit.graph"` with prefix `"jit"` of
+    /// `jit.graph`).
+    fn join_attrs(&self, m: ModuleId, e: ast::ExprId, depth: usize, prefix: &str) -> String {
+        // The attributes are met innermost first: a usual name's few are put in order on
+        // the stack, a longer one's in a vector.
+        const SHORT: usize = 8;
+        let tree = self.ast(m);
+        let E::Attribute { attr: innermost, .. } = &tree.expr(e).kind else { return prefix.to_string() };
+        let mut short = [innermost.name; SHORT];
+        let mut long = Vec::new();
+        let mut cur = e;
+        let mut k = 0;
+        while let E::Attribute { value, attr } = &tree.expr(cur).kind {
+            if depth <= SHORT {
+                short[depth - 1 - k] = attr.name;
+            } else {
+                long.push(attr.name);
+            }
+            k += 1;
+            cur = *value;
+        }
+        long.reverse();
+        let parts = if depth <= SHORT { &short[..depth] } else { &long[..] };
+        let len = prefix.len() + parts.iter().map(|&part| self.name(part).len() + 1).sum::<usize>();
+        let mut text = String::with_capacity(len);
+        text.push_str(prefix);
+        for &part in parts {
+            if !text.is_empty() {
+                text.push('.');
+            }
+            text.push_str(self.name(part));
+        }
+        text
+    }
+
+    /// Whether `e` is `pl.{want}`: `pl_path(m, e)` is `Some(want)`, told without making
+    /// the path.
+    pub(crate) fn is_pl_path(&self, m: ModuleId, e: ast::ExprId, want: &str) -> bool {
+        let tree = self.ast(m);
+        // The attributes are met innermost first, as `want`'s parts from its end.
+        let mut wanted = want.rsplit('.');
+        let mut cur = e;
+        let mut depth = 0;
+        loop {
+            match &tree.expr(cur).kind {
+                E::Attribute { value, attr } => {
+                    if wanted.next() != Some(self.name(attr.name)) {
+                        return false;
+                    }
+                    depth += 1;
+                    cur = *value;
+                }
+                E::Name(n) => {
+                    return match self.modules[m].names.get(n) {
+                        Some((Binding::Jit, _)) => wanted.next() == Some("jit") && wanted.next().is_none(),
+                        Some((Binding::Pl, _)) => depth > 0 && wanted.next().is_none(),
+                        _ => false,
+                    };
+                }
+                _ => return false,
+            }
         }
     }
 
@@ -567,6 +647,9 @@ impl Lowering<'_> {
 
     /// The value of a plain string literal (adjacent pieces joined, escapes decoded).
     pub(crate) fn string_value(&self, m: ModuleId, pieces: &[ast::StrPiece]) -> Option<String> {
+        if let [one] = pieces {
+            return decode_string(self.text_of(m, one.span));
+        }
         let mut out = String::new();
         for p in pieces {
             out.push_str(&decode_string(self.text_of(m, p.span))?);
@@ -1600,14 +1683,15 @@ pub(crate) fn parse_float(text: &str) -> Option<Const> {
 /// Decodes one string literal token (prefix, quotes and escapes).
 pub(crate) fn decode_string(token: &str) -> Option<String> {
     let prefix_len = token.find(['\'', '"'])?;
-    let raw = token[..prefix_len].to_ascii_lowercase().contains('r');
+    let raw = token[..prefix_len].bytes().any(|b| b.eq_ignore_ascii_case(&b'r'));
     let body = &token[prefix_len..];
     let quote_len = if body.starts_with("'''") || body.starts_with("\"\"\"") { 3 } else { 1 };
     if body.len() < 2 * quote_len {
         return None;
     }
     let inner = &body[quote_len..body.len() - quote_len];
-    if raw {
+    // A raw string, or one without escapes (the usual), is its text.
+    if raw || !inner.contains('\\') {
         return Some(inner.to_string());
     }
     let mut out = String::with_capacity(inner.len());

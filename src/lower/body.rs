@@ -15,6 +15,7 @@ use crate::ir::{
 use crate::source::FileId;
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, StmtKind as S};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 /// How deep calls of functions without a return annotation may make lowering recurse.
 const MAX_LOWERING_DEPTH: usize = 64;
@@ -23,12 +24,16 @@ const MAX_LOWERING_DEPTH: usize = 64;
 pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function {
     let m = info.module;
     let file = cx.modules[m].file;
-    let def = match &cx.modules[m].ast.stmt(info.def).kind {
-        S::FunctionDef(def) => def.clone(),
+    // The module's syntax tree, held apart from `cx` so that the body reads it by
+    // reference while it changes the rest of the lowering.
+    let tree = Arc::clone(&cx.modules[m].ast);
+    let def = match &tree.stmt(info.def).kind {
+        S::FunctionDef(def) => def,
         _ => unreachable!("a FuncInfo always points at a def"),
     };
     let mut f = FnLower {
         cx,
+        tree: &tree,
         m,
         file,
         info,
@@ -36,13 +41,15 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         names: FxHashMap::with_capacity_and_hasher(16, Default::default()),
         frames: Vec::new(),
         returns: None,
-        used: FxHashSet::with_capacity_and_hasher(16, Default::default()),
+        used: FxHashSet::default(),
+        used_filled: false,
+        unread_names: None,
         aliases: FxHashMap::default(),
         yield_reported: false,
         launches: Default::default(),
         buffers: FxHashSet::default(),
         carried: FxHashSet::default(),
-        ssa: super::checks::SsaScopes::new(info.params.iter().map(|p| p.name)),
+        ssa: super::checks::SsaScopes::new(info.decl.strict_ssa, info.params.iter().map(|p| p.name)),
         pending: Vec::new(),
         hoisted_yield: None,
         split_aiv: None,
@@ -59,7 +66,6 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         if f.cx.namespace_named(m, p.name).is_none() {
             f.names.insert(p.name, var);
         }
-        f.used.insert(p.name);
         params.push(Param { var, dir: p.dir });
     }
     let deep = depth_guard(f.cx);
@@ -71,14 +77,15 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     let mixed = info.mixed;
     let external = info.decl.external_source.is_some() || mixed.is_some();
     if python {
-        f.python_body_note(&def);
+        f.python_body_note(def);
     } else if external {
         if mixed != Some(MixedPart::Member) {
-            f.external_body_check(&def);
+            f.external_body_check(def);
         }
     } else {
-        // Names assigned anywhere in the body are reserved for temporaries' sake.
-        f.collect_names(&def.body.stmts);
+        // Names assigned anywhere in the body are reserved for temporaries' sake (read at
+        // the first temporary: `fresh_name`).
+        f.unread_names = Some(&def.body.stmts);
     }
     // PyPTO reads the `pl.func_attr` prologue of a Python body too (its values may name
     // the parameters), and refuses a directive after it.
@@ -147,6 +154,8 @@ pub(crate) struct FnLower<'a, 's> {
     /// `pl.aic_gather` inside it take as their `split`.
     pub split_aiv: Option<crate::ir::SplitMode>,
     pub cx: &'a mut Lowering<'s>,
+    /// The syntax tree of module `m` ([`FnLower::ast`]).
+    tree: &'a ast::Ast,
     pub m: ModuleId,
     pub file: FileId,
     pub info: &'a FuncInfo,
@@ -156,8 +165,13 @@ pub(crate) struct FnLower<'a, 's> {
     /// The types of the values of the first `return`, for functions without a return
     /// annotation.
     returns: Option<Vec<TypeId>>,
-    /// Every name of the function, so that temporaries get fresh ones.
+    /// Every name of the function, so that temporaries get fresh ones: filled at the first
+    /// temporary (`fresh_name`), most functions having none.
     used: FxHashSet<Symbol>,
+    /// Whether `used` is filled.
+    used_filled: bool,
+    /// The body whose names `used` takes when it is filled (none for a body not lowered).
+    unread_names: Option<&'a [ast::StmtId]>,
     /// Names standing for a value inside a comprehension (`t` in `[t for t in tids]`).
     aliases: FxHashMap<Symbol, ExprId>,
     /// Set when a `pl.yield_` in the body being lowered was already reported as misplaced
@@ -192,6 +206,14 @@ pub(crate) struct FnLower<'a, 's> {
 /// An argument's syntax and the IR expression it lowered to.
 type Lowered = (ast::ExprId, ExprId);
 
+impl<'a> FnLower<'a, '_> {
+    /// The syntax tree of the function's module, borrowed apart from `self`: what is read
+    /// from it stays readable while `self` changes (no copy of a node to lower it).
+    pub fn ast(&self) -> &'a ast::Ast {
+        self.tree
+    }
+}
+
 impl FnLower<'_, '_> {
     /// N0001 for a HOST SubWorker whose body does something (more than `pass`, `...` or a
     /// docstring): that Python is PyPTO's to run; plc keeps the signature and skips it.
@@ -213,7 +235,7 @@ impl FnLower<'_, '_> {
             let S::Expr(e) = &self.ast().stmt(st).kind else { continue };
             let e = *e;
             if let E::Call { func, .. } = &self.ast().expr(e).kind {
-                if self.cx.pl_path(self.m, *func).as_deref() == Some("func_attr") {
+                if self.cx.is_pl_path(self.m, *func, "func_attr") {
                     let span = self.ast().expr(e).span;
                     self.func_attr_misplaced(span);
                 }
@@ -319,10 +341,6 @@ impl FnLower<'_, '_> {
         var
     }
 
-    pub fn ast(&self) -> &ast::Ast {
-        &self.cx.modules[self.m].ast
-    }
-
     pub fn error(
         &mut self,
         code: Code,
@@ -420,6 +438,13 @@ impl FnLower<'_, '_> {
 
     /// A name for a temporary, unused in the function.
     pub(crate) fn fresh_name(&mut self, base: &str) -> Symbol {
+        if !self.used_filled {
+            self.used_filled = true;
+            self.used.extend(self.info.params.iter().map(|p| p.name));
+            if let Some(stmts) = self.unread_names.take() {
+                self.collect_names(stmts);
+            }
+        }
         self.cx.session.interner.fresh(base, &mut self.used)
     }
 
@@ -443,11 +468,13 @@ impl FnLower<'_, '_> {
         let outer = std::mem::take(&mut self.pending);
         self.stmt_kind(id, out);
         let before = std::mem::replace(&mut self.pending, outer);
-        out.splice(start..start, before);
+        if !before.is_empty() {
+            out.splice(start..start, before);
+        }
     }
 
     fn stmt_kind(&mut self, id: ast::StmtId, out: &mut Block) {
-        let stmt = self.ast().stmt(id).clone();
+        let stmt = self.ast().stmt(id);
         let span = stmt.span;
         match &stmt.kind {
             S::Expr(e) => self.expr_stmt(*e, span, out),
@@ -490,7 +517,7 @@ impl FnLower<'_, '_> {
     }
 
     fn expr_stmt(&mut self, e: ast::ExprId, span: Span, out: &mut Block) {
-        let expr = self.ast().expr(e).clone();
+        let expr = self.ast().expr(e);
         match &expr.kind {
             // A docstring or a bare literal: nothing to do.
             E::Str(_) | E::Ellipsis | E::Int | E::Float | E::None | E::True | E::False => {}
@@ -582,7 +609,7 @@ impl FnLower<'_, '_> {
     /// too, refusing a conversion (`!r`), a format spec (`:.2f`) or `{x=}` (E0110).
     fn static_print_args(&mut self, args: &[ast::Arg]) {
         for a in args {
-            let arg = self.ast().expr(a.value).clone();
+            let arg = self.ast().expr(a.value);
             let E::Str(pieces) = &arg.kind else {
                 self.expr(a.value);
                 continue;
@@ -649,13 +676,13 @@ impl FnLower<'_, '_> {
             );
             self.yield_reported = true;
             // Still define the names, so that later uses do not cascade.
-            match self.ast().expr(target).kind.clone() {
+            match &self.ast().expr(target).kind {
                 E::Tuple(items) | E::List(items) => self.define_targets(&items),
                 _ => self.define_targets(&[target]),
             }
             return;
         }
-        let t = self.ast().expr(target).clone();
+        let t = self.ast().expr(target);
         match &t.kind {
             E::Name(name) if annotation.is_none() && self.jit_local_dynamic(*name, value, t.span) => {}
             E::Name(name) => {
@@ -845,7 +872,7 @@ impl FnLower<'_, '_> {
     /// A name that a tuple unpacking binds, with the target's span; E0105 for a target
     /// that is not a plain name.
     pub(crate) fn unpack_target(&mut self, item: ast::ExprId) -> Option<(Symbol, Span)> {
-        let it = self.ast().expr(item).clone();
+        let it = self.ast().expr(item);
         let E::Name(name) = it.kind else {
             let text = self.text(it.span);
             self.error(
@@ -1075,10 +1102,10 @@ impl FnLower<'_, '_> {
                 let rank = dst_ty.shape().map_or(items.len(), <[Dim]>::len).max(items.len());
                 let mut offsets = Vec::with_capacity(rank);
                 for k in 0..rank {
-                    let offset = match items.get(k).map(|&i| self.ast().expr(i).clone()) {
-                        Some(ast::Expr { kind: E::Slice { lower, .. }, span: s }) => match lower {
+                    let offset = match items.get(k).map(|&i| self.ast().expr(i)) {
+                        Some(ast::Expr { kind: E::Slice { lower, .. }, span: s }) => match *lower {
                             Some(l) => self.expr(l),
-                            None => Some(self.int(0, s)),
+                            None => Some(self.int(0, *s)),
                         },
                         Some(item) => self.expr(self.ast_id_of(&item, &items, k)),
                         None => Some(self.int(0, span)),
@@ -1148,12 +1175,11 @@ impl FnLower<'_, '_> {
             );
             return;
         }
-        let values: Vec<ast::ExprId> = match value.map(|v| self.ast().expr(v).kind.clone()) {
-            None => Vec::new(),
+        let values: &[ast::ExprId] = match value.map(|v| &self.ast().expr(v).kind) {
             Some(E::Tuple(items)) => items,
-            Some(_) => value.into_iter().collect(),
+            _ => value.as_slice(),
         };
-        let Some(mut lowered) = self.exprs(&values) else { return };
+        let Some(mut lowered) = self.exprs(values) else { return };
         if let [one] = lowered[..] {
             // `return f(...)` of a call that returns several values returns each of them.
             lowered = self.spread_tuple(one, span, out).unwrap_or(lowered);
@@ -1256,7 +1282,7 @@ impl FnLower<'_, '_> {
 
     pub fn is_yield(&self, e: ast::ExprId) -> bool {
         match &self.ast().expr(e).kind {
-            E::Call { func, .. } => self.cx.pl_path(self.m, *func).as_deref() == Some("yield_"),
+            E::Call { func, .. } => self.cx.is_pl_path(self.m, *func, "yield_"),
             _ => false,
         }
     }
@@ -1283,8 +1309,15 @@ impl FnLower<'_, '_> {
 
     /// Lowers every expression (reporting the errors of each); `None` when one failed.
     fn exprs(&mut self, items: &[ast::ExprId]) -> Option<Vec<ExprId>> {
-        let lowered: Vec<Option<ExprId>> = items.iter().map(|&i| self.expr(i)).collect();
-        lowered.into_iter().collect()
+        let mut lowered = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for &i in items {
+            match self.expr(i) {
+                Some(e) => lowered.push(e),
+                None => ok = false,
+            }
+        }
+        ok.then_some(lowered)
     }
 
     /// The names among the items of a tuple or list target, with their spans.
@@ -1508,9 +1541,9 @@ impl FnLower<'_, '_> {
     }
 
     fn for_stmt(&mut self, target: ast::ExprId, iter: ast::ExprId, body: &ast::Block, span: Span, out: &mut Block) {
-        let iter_expr = self.ast().expr(iter).clone();
+        let iter_expr = self.ast().expr(iter);
         let (func, args) = match &iter_expr.kind {
-            E::Call { func, args } => (*func, args.clone()),
+            E::Call { func, args } => (*func, args.as_slice()),
             _ => {
                 self.bad_iterator(iter_expr.span);
                 return;
@@ -1549,7 +1582,7 @@ impl FnLower<'_, '_> {
         let mut unroll = None;
         let mut chunk = None;
         let mut chunk_policy = None;
-        for a in &args {
+        for a in args {
             match a.kind {
                 ArgKind::Positional => bounds.push(a.value),
                 ArgKind::Keyword(k) => match self.cx.name(k.name) {
@@ -1672,10 +1705,10 @@ impl FnLower<'_, '_> {
         if !self.loop_attrs_ok(value, name) {
             return;
         }
-        let E::Dict(entries) = self.ast().expr(value).kind.clone() else { return };
+        let E::Dict(entries) = &self.ast().expr(value).kind else { return };
         for entry in entries {
             // loop_attrs_ok checked that every key is a plain string literal.
-            let key = entry.key.and_then(|k| match self.ast().expr(k).kind.clone() {
+            let key = entry.key.and_then(|k| match &self.ast().expr(k).kind {
                 E::Str(pieces) => self.cx.string_value(self.m, &pieces),
                 _ => None,
             });
@@ -1754,14 +1787,14 @@ impl FnLower<'_, '_> {
         what: &'static str,
         out: &mut Block,
     ) {
-        let t = self.ast().expr(target).clone();
+        let t = self.ast().expr(target);
         let index_ty = self.types().scalar(DType::Index);
         let Some((loop_name, carried)) = self.loop_target(&t) else {
             self.error(Code::E0219, t.span, "the loop target must be `i` or `i, (a, b, ...)`", "unsupported target");
             return;
         };
-        let inits: Vec<ast::ExprId> = match init_values.map(|iv| self.ast().expr(iv).clone()) {
-            None => Vec::new(),
+        let inits: &[ast::ExprId] = match init_values.map(|iv| self.ast().expr(iv)) {
+            None => &[],
             Some(ast::Expr { kind: E::Tuple(items) | E::List(items), .. }) => items,
             Some(other) => {
                 self.error(Code::E0219, other.span, "init_values must be a tuple or list literal", "not a literal");
@@ -1801,7 +1834,7 @@ impl FnLower<'_, '_> {
                 return;
             }
         }
-        let Some(init_exprs) = self.exprs(&inits) else { return };
+        let Some(init_exprs) = self.exprs(inits) else { return };
         // Names bound inside a loop with iter args stay inside it.
         let saved = carried.as_ref().map(|_| self.names.clone());
         let (lname, lspan) = loop_name.expect("set above");
@@ -1922,7 +1955,9 @@ impl FnLower<'_, '_> {
             return;
         }
         let first_is_cond = body.stmts.first().is_some_and(|&s| match &self.ast().stmt(s).kind {
-            S::Expr(e) => matches!(&self.ast().expr(*e).kind, E::Call { func, .. } if self.cx.pl_path(self.m, *func).as_deref() == Some("cond")),
+            S::Expr(e) => {
+                matches!(&self.ast().expr(*e).kind, E::Call { func, .. } if self.cx.is_pl_path(self.m, *func, "cond"))
+            }
             _ => false,
         });
         if !first_is_cond {
@@ -1983,7 +2018,7 @@ impl FnLower<'_, '_> {
 
     /// Lowers an expression; `None` after an error has been reported.
     pub fn expr(&mut self, id: ast::ExprId) -> Option<ExprId> {
-        let expr = self.ast().expr(id).clone();
+        let expr = self.ast().expr(id);
         let span = expr.span;
         match &expr.kind {
             E::Int => match parse_int(self.cx.text_of(self.m, span)) {
@@ -2076,7 +2111,7 @@ impl FnLower<'_, '_> {
         let (spine, first) = self.ast().chain_spine(id);
         let mut acc = self.expr(first);
         for node in spine {
-            let expr = self.ast().expr(node).clone();
+            let expr = self.ast().expr(node);
             let (op, rhs) = match expr.kind {
                 E::Binary { op, rhs, .. } => (ir_binop(op), rhs),
                 E::Bool { op, rhs, .. } => (Some(if op == ast::BoolOp::And { BinOp::And } else { BinOp::Or }), rhs),
@@ -2104,7 +2139,11 @@ impl FnLower<'_, '_> {
         if self.unbound_local_dynamic(n, span) {
             return None;
         }
-        let binding = self.cx.modules[self.m].names.get(&n).map(|b| b.0.clone());
+        let binding = match self.cx.modules[self.m].names.get(&n) {
+            // The usual constant, an integer, read in place.
+            Some(&(Binding::Const(Const::Int(v)), _)) => return Some(self.int(v, span)),
+            b => b.map(|b| b.0.clone()),
+        };
         match binding {
             Some(Binding::Const(c)) => self.const_expr(&c, span),
             Some(Binding::Poisoned) => None,
@@ -2222,7 +2261,7 @@ impl FnLower<'_, '_> {
             return self.const_expr(&c, span);
         }
         // `x.shape`, `x.dtype` on a tensor or tile.
-        if let E::Attribute { value, attr } = self.ast().expr(id).kind.clone() {
+        if let E::Attribute { value, attr } = self.ast().expr(id).kind {
             let attr_name = self.cx.name(attr.name).to_string();
             if matches!(attr_name.as_str(), "shape" | "dtype") {
                 let base = self.expr(value)?;
@@ -2282,7 +2321,7 @@ impl FnLower<'_, '_> {
     /// `None` when `id` is no such attribute; another attribute of a DistributedTensor or
     /// a CommCtx is E0223.
     fn comm_attribute(&mut self, id: ast::ExprId, span: Span) -> Option<Option<ExprId>> {
-        let E::Attribute { value, attr } = self.ast().expr(id).kind.clone() else { return None };
+        let E::Attribute { value, attr } = self.ast().expr(id).kind else { return None };
         let name = self.cx.name(attr.name).to_string();
         // The base is a local DistributedTensor or CommCtx (`data`, `ctx`), or a local
         // DistributedTensor's `.comm`; it is read only then.
@@ -2342,7 +2381,7 @@ impl FnLower<'_, '_> {
     /// `buf.base` of a name holding a cross-core buffer's base: that base, as PyPTO's
     /// parser reads the buffer's metadata (ops.md §1 *Keyword arguments*).
     fn buffer_base(&mut self, id: ast::ExprId, span: Span) -> Option<ExprId> {
-        let E::Attribute { value, attr } = self.ast().expr(id).kind.clone() else { return None };
+        let E::Attribute { value, attr } = self.ast().expr(id).kind else { return None };
         let E::Name(n) = self.ast().expr(value).kind else { return None };
         let var = *self.names.get(&n)?;
         (self.cx.name(attr.name) == "base" && self.buffers.contains(&var)).then(|| self.name_expr(n, span))?
@@ -2688,7 +2727,7 @@ impl FnLower<'_, '_> {
                 let mut dropped = Vec::new();
                 for k in 0..rank.max(items.len()) {
                     let extent = shape.get(k).copied().unwrap_or(Dim::Unknown);
-                    let item = items.get(k).map(|&i| (i, self.ast().expr(i).clone()));
+                    let item = items.get(k).map(|&i| (i, self.ast().expr(i)));
                     let (lo, hi) = match item.as_ref().map(|(_, i)| &i.kind) {
                         Some(E::Slice { step: Some(_), .. }) => {
                             let item_span = item.expect("some").1.span;
@@ -2802,7 +2841,7 @@ impl FnLower<'_, '_> {
     /// `[e for x in xs]` over a constant list (as in `deps=[t for t in tids]` when `tids` is
     /// a tuple of task ids, or a constant range): unrolled into a tuple.
     fn comprehension(&mut self, id: ast::ExprId, span: Span) -> Option<ExprId> {
-        let E::Comprehension { elt, generators, .. } = self.ast().expr(id).kind.clone() else { return None };
+        let &E::Comprehension { elt, ref generators, .. } = &self.ast().expr(id).kind else { return None };
         let g = &generators[0];
         let target = match self.ast().expr(g.target).kind {
             E::Name(n) => n,
@@ -2912,10 +2951,12 @@ impl FnLower<'_, '_> {
                 return None; // refused by the syntax check
             }
         }
-        if let Some(path) = self.cx.pl_path(self.m, func) {
-            return self.pl_call(&path, args, span);
+        // One reading of the callee's dotted name for both namespaces.
+        let namespaced = self.cx.namespace_path(self.m, func);
+        if let Some((Binding::Pl, path)) = &namespaced {
+            return self.pl_call(path, args, span);
         }
-        if let Some(path) = self.cx.pld_path(self.m, func) {
+        if let Some((Binding::Pld, path)) = namespaced {
             let spelled = format!("pld.{path}");
             let Some(op) = ops::by_spelling(&spelled) else {
                 self.unknown_op(&spelled, span);
@@ -2933,7 +2974,7 @@ impl FnLower<'_, '_> {
             let op = if self.ty(v).is_tile() { tile_op } else { op };
             return self.op_call(op, &spelled, args, span, Some((first.value, v)));
         }
-        let f = self.ast().expr(func).clone();
+        let f = self.ast().expr(func);
         match &f.kind {
             // `self.f(...)` in a program method.
             E::Attribute { value, attr } if matches!(self.ast().expr(*value).kind, E::Name(n) if self.cx.name(n) == "self") =>
@@ -3343,7 +3384,9 @@ impl FnLower<'_, '_> {
         if let Some(dtype) = path.strip_suffix(".get_byte").and_then(DType::from_name) {
             return Some(self.int(dtype.bytes(), span));
         }
-        let spelled = format!("pl.{path}");
+        let mut spelled = String::with_capacity(3 + path.len());
+        spelled.push_str("pl.");
+        spelled.push_str(path);
         if let Some(op) = ops::by_spelling(&spelled) {
             if let Some(gather) = super::scopes::split_transfer_kind(op) {
                 return self.split_transfer(gather, &spelled, args, span);
@@ -3717,16 +3760,17 @@ impl FnLower<'_, '_> {
             );
             return None;
         }
-        let missing: Vec<&str> = def
-            .params
-            .iter()
-            .zip(&slots)
-            .enumerate()
-            .filter(|(_, (p, s))| p.required && s.is_none())
-            .map(|(i, _)| def.param_spelling_as(i, spelled))
-            .collect();
+        let lacking = |(p, s): (&ops::ParamDef, &Option<ast::ExprId>)| p.required && s.is_none();
         // A keyword given twice or unknown was reported: what is missing follows from it.
-        if !missing.is_empty() && ok {
+        if ok && def.params.iter().zip(&slots).any(lacking) {
+            let missing: Vec<&str> = def
+                .params
+                .iter()
+                .zip(&slots)
+                .enumerate()
+                .filter(|&(_, ps)| lacking(ps))
+                .map(|(i, _)| def.param_spelling_as(i, spelled))
+                .collect();
             self.error(
                 Code::E0202,
                 span,
@@ -3832,7 +3876,7 @@ impl FnLower<'_, '_> {
     }
 
     fn check_arg(&mut self, def: &OpDef, p: &ops::ParamDef, e: ExprId, a: ast::ExprId) -> Option<()> {
-        let ty = self.ty(e).clone();
+        let ty = self.ty(e);
         let kind = &self.cx.program.expr(e).kind;
         let fits = match p.kind {
             OpArg::Tensor => ty.is_tensor(),
@@ -3868,6 +3912,7 @@ impl FnLower<'_, '_> {
         if fits && !stray_str && !nested {
             return self.check_extents(def, p, e);
         }
+        let ty = ty.clone();
         let want = match p.kind {
             OpArg::Tensor => "a Tensor".to_string(),
             OpArg::Tile => "a Tile".to_string(),
@@ -3925,21 +3970,26 @@ impl FnLower<'_, '_> {
         if !matches!(p.kind, OpArg::Shape | OpArg::Indices) {
             return Some(());
         }
-        let ExprKind::Tuple(items) = self.cx.program.expr(e).kind.clone() else { return Some(()) };
+        let ExprKind::Tuple(items) = &self.cx.program.expr(e).kind else { return Some(()) };
+        let count = items.len();
         let what = match p.kind {
             OpArg::Shape => "extent",
             _ if p.name.spelling().contains("offset") => "offset",
             _ => "index",
         };
-        let name = def.print_name();
+        // The op's printed name, made for a message only.
+        let name = || def.print_name();
         let mut ok = true;
-        for i in items.iter().copied() {
+        for k in 0..count {
+            let ExprKind::Tuple(items) = &self.cx.program.expr(e).kind else { break };
+            let i = items[k];
             // PyPTO's extents and positions are integer scalars (INT64/UINT64/INDEX). Only a
             // float written in the item itself is refused: a value read from a bare
             // `pl.Tensor` is typed FP32 by guess (its element type is known at run time).
             if let Type::Scalar(d) = self.ty(i) {
                 if d.is_float() && self.constant_tree(i) {
                     let span = self.cx.program.expr(i).loc.span;
+                    let name = name();
                     let m = format!("argument `{}` of {name}(): each {what} must be an integer, got {d}", p.name);
                     self.error(Code::E0217, span, m, "not an integer");
                     ok = false;
@@ -3949,17 +3999,19 @@ impl FnLower<'_, '_> {
             if let ExprKind::Int(n) = self.cx.program.expr(i).kind {
                 if let Err(m) = crate::ir::limits::check_extent(n, format_args!("the {what}")) {
                     let span = self.cx.program.expr(i).loc.span;
+                    let name = name();
                     self.error(Code::E0229, span, format!("argument `{}` of {name}(): {m}", p.name), "out of range");
                     ok = false;
                 }
             }
         }
-        if items.len() > crate::ir::limits::MAX_RANK {
+        if count > crate::ir::limits::MAX_RANK {
             let span = self.cx.program.expr(e).loc.span;
+            let name = name();
             let m = format!(
                 "argument `{}` of {name}() has {} items: the target's shapes have at most {} dimensions",
                 p.name,
-                items.len(),
+                count,
                 crate::ir::limits::MAX_RANK
             );
             self.error(Code::E0229, span, m, "too many dimensions");

@@ -220,7 +220,7 @@ impl FnLower<'_, '_> {
     /// module-level pl function. It must be a kernel or a graph, not something inlined or
     /// run on the host.
     fn launched_function(&mut self, e: ast::ExprId, path: &str) -> Option<super::FnKey> {
-        let expr = self.ast().expr(e).clone();
+        let expr = self.ast().expr(e);
         let key = match &expr.kind {
             E::Attribute { value, attr }
                 if self.info.method
@@ -439,7 +439,7 @@ impl FnLower<'_, '_> {
 
     /// The entries of a dict literal with string keys: key, lowered value, value's span.
     fn dict_entries(&mut self, value: ast::ExprId) -> Option<Vec<(Symbol, ExprId, crate::diag::Span)>> {
-        let expr = self.ast().expr(value).clone();
+        let expr = self.ast().expr(value);
         let E::Dict(entries) = &expr.kind else {
             self.error(Code::E0217, expr.span, "attrs= takes a dict literal with string keys", "not a dict");
             return None;
@@ -474,7 +474,7 @@ impl FnLower<'_, '_> {
     /// or list of markers (PyPTO's generic attribute values). `None` when `value` is not
     /// made of markers.
     fn adir_value(&mut self, key: &str, value: ast::ExprId) -> Option<ExprId> {
-        let expr = self.ast().expr(value).clone();
+        let expr = self.ast().expr(value);
         let (E::List(items) | E::Tuple(items)) = &expr.kind else {
             return if key == "arg_directions" { None } else { self.adir_name(value) };
         };
@@ -509,7 +509,7 @@ impl FnLower<'_, '_> {
                     taken = 1;
                     continue;
                 }
-                E::Call { func, args } if self.cx.pl_path(self.m, *func).as_deref() == Some("func_attr") => {
+                E::Call { func, args } if self.cx.is_pl_path(self.m, *func, "func_attr") => {
                     let args = args.clone();
                     let span = self.ast().expr(e).span;
                     match args.as_slice() {
@@ -665,7 +665,7 @@ impl FnLower<'_, '_> {
             let S::Expr(e) = &tree.stmt(s).kind else { break };
             match &tree.expr(*e).kind {
                 E::Str(_) if i == 0 => continue,
-                E::Call { func, args } if self.cx.pl_path(m, *func).as_deref() == Some("func_attr") => {
+                E::Call { func, args } if self.cx.is_pl_path(m, *func, "func_attr") => {
                     let Some(E::Dict(entries)) = args.first().map(|a| &tree.expr(a.value).kind) else { continue };
                     for entry in entries {
                         let Some(key) = entry.key else { continue };

@@ -18,20 +18,28 @@ use rustc_hash::FxHashSet;
 #[derive(Default)]
 pub(crate) struct SsaScopes {
     scopes: Vec<FxHashSet<Symbol>>,
+    /// `strict_ssa=True`: without it no scope is kept (`define` is not asked).
+    strict: bool,
 }
 
 impl SsaScopes {
-    /// The scopes of a function body whose parameters are `params`.
-    pub fn new(params: impl IntoIterator<Item = Symbol>) -> SsaScopes {
-        SsaScopes { scopes: vec![params.into_iter().collect()] }
+    /// The scopes of a function body whose parameters are `params`, kept when `strict`.
+    pub fn new(strict: bool, params: impl IntoIterator<Item = Symbol>) -> SsaScopes {
+        let scopes = if strict { vec![params.into_iter().collect()] } else { Vec::new() };
+        SsaScopes { scopes, strict }
     }
 
     pub fn enter(&mut self) {
-        self.scopes.push(FxHashSet::default());
+        if self.strict {
+            self.scopes.push(FxHashSet::default());
+        }
     }
 
     /// Leaves the innermost scope; its names become names of the enclosing one.
     pub fn leave(&mut self) {
+        if !self.strict {
+            return;
+        }
         if let Some(inner) = self.scopes.pop() {
             if let Some(outer) = self.scopes.last_mut() {
                 outer.extend(inner);
@@ -122,7 +130,7 @@ impl FnLower<'_, '_> {
     /// lists `pl.split(...)` and `pl.cross_core_slot(slot_num=N)` (N a positive integer
     /// literal, no positional argument). Returns `false` after reporting the first failure.
     pub(crate) fn option_entry_ok(&mut self, key: &str, item: ast::ExprId, what: &str) -> bool {
-        let e = self.ast().expr(item).clone();
+        let e = self.ast().expr(item);
         if key == "optimizations" {
             return self.optimization_entry_ok(item, &e, what);
         }
@@ -203,7 +211,7 @@ impl FnLower<'_, '_> {
 
     /// `value` is an integer literal greater than zero (E0314 otherwise).
     fn positive_int_literal(&mut self, value: ast::ExprId, what: &str) -> bool {
-        let v = self.ast().expr(value).clone();
+        let v = self.ast().expr(value);
         let text = self.text(v.span);
         if !matches!(v.kind, E::Int) {
             self.error(Code::E0314, v.span, format!("{what} must be an integer literal"), "not an integer literal");
@@ -358,7 +366,7 @@ impl FnLower<'_, '_> {
             );
             return false;
         }
-        let e = self.ast().expr(one.value).clone();
+        let e = self.ast().expr(one.value);
         let (code, message, label) = match self.tensor_name(&e) {
             Ok(()) => return true,
             Err(NotATensor::NotAName) => {
@@ -404,7 +412,7 @@ impl FnLower<'_, '_> {
     /// `_parse_attrs_dict`): a dict literal with string-literal keys (E0217). `false` after
     /// reporting.
     pub(crate) fn loop_attrs_ok(&mut self, value: ast::ExprId, iterator: &str) -> bool {
-        let e = self.ast().expr(value).clone();
+        let e = self.ast().expr(value);
         let E::Dict(entries) = &e.kind else {
             let message = format!("attrs= of pl.{iterator}() must be a dict literal");
             self.error_help(
@@ -417,7 +425,7 @@ impl FnLower<'_, '_> {
             return false;
         };
         for entry in entries {
-            let key = entry.key.map(|k| self.ast().expr(k).clone());
+            let key = entry.key.map(|k| self.ast().expr(k));
             let plain = matches!(&key, Some(ast::Expr { kind: E::Str(p), .. })
                 if p.iter().all(|p| p.kind == ast::StrKind::Plain));
             if !plain {

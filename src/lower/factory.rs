@@ -27,6 +27,7 @@ use crate::intern::Symbol;
 use crate::source::FileId;
 use crate::syntax::ast::{self, ArgKind, ExprKind as E, ParamKind, StmtId, StmtKind as S};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 use super::Const;
 
@@ -205,7 +206,7 @@ impl Lowering<'_> {
         let m = self.modules.len();
         let names = self.modules[root].names.clone();
         let host_names = self.modules[root].host_names.clone();
-        self.modules_mut().push(Module { file, path: None, ast: parsed.ast, names, host_names });
+        self.modules_mut().push(Module { file, path: None, ast: Arc::new(parsed.ast), names, host_names });
         let whole = Span::new(0, text.len() as u32);
         let call = call.and_then(|s| match &self.modules[m].ast.stmt(s).kind {
             S::Expr(e) => match &self.modules[m].ast.expr(*e).kind {
@@ -423,12 +424,12 @@ impl Lowering<'_> {
         }
         let fac = self.factories[f].clone();
         let src = &self.modules[fac.module];
-        let mut ast = src.ast.clone();
+        let mut ast = ast::Ast::clone(&src.ast);
         ast.body = Vec::new();
         let module = Module {
             file: src.file,
             path: src.path.clone(),
-            ast,
+            ast: Arc::new(ast),
             names: src.names.clone(),
             host_names: src.host_names.clone(),
         };
@@ -500,11 +501,11 @@ impl Lowering<'_> {
                     }
                 }
                 S::FunctionDef(def) if !def.decorators.is_empty() => {
-                    self.modules_mut()[fm].ast.body.push(s);
+                    Arc::make_mut(&mut self.modules_mut()[fm].ast).body.push(s);
                     self.bind_name(fm, def.name.name, (Binding::Function(def.name.name), def.name.span));
                 }
                 S::ClassDef(class) if !class.decorators.is_empty() => {
-                    self.modules_mut()[fm].ast.body.push(s);
+                    Arc::make_mut(&mut self.modules_mut()[fm].ast).body.push(s);
                     self.bind_name(fm, class.name.name, (Binding::ProgramClass, class.name.span));
                 }
                 S::Return(value) => {

@@ -23,7 +23,7 @@ impl FnLower<'_, '_> {
             return false;
         }
         let E::Call { func, args } = &self.ast().expr(value).kind else { return false };
-        if self.cx.pl_path(self.m, *func).as_deref() != Some("dynamic") {
+        if !self.cx.is_pl_path(self.m, *func, "dynamic") {
             return false;
         }
         // `pl.dynamic()` or `pl.dynamic("D")`: the name only labels the dimension.
@@ -69,8 +69,8 @@ impl FnLower<'_, '_> {
     /// the module's is already read from the annotations. True when `call` is such a
     /// statement (handled, errors reported).
     pub(crate) fn jit_bind_dynamic(&mut self, call: ast::ExprId, span: Span, out: &mut Block) -> bool {
-        let E::Call { func, args } = self.ast().expr(call).kind.clone() else { return false };
-        let E::Attribute { value: receiver, attr } = self.ast().expr(func).kind.clone() else { return false };
+        let &E::Call { func, ref args } = &self.ast().expr(call).kind else { return false };
+        let E::Attribute { value: receiver, attr } = self.ast().expr(func).kind else { return false };
         if !self.info.jit || self.cx.name(attr.name) != "bind_dynamic" {
             return false;
         }

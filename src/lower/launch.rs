@@ -182,9 +182,9 @@ impl FnLower<'_, '_> {
             );
             return None;
         }
-        if let E::List(items) | E::Tuple(items) = self.ast().expr(value).kind.clone() {
+        if let E::List(items) | E::Tuple(items) = &self.ast().expr(value).kind {
             let mut seen: Option<DepEntry> = None;
-            for item in items {
+            for &item in items {
                 let entry = self.dep_entry(item);
                 let clash = match (seen, entry) {
                     (Some(DepEntry::Array), DepEntry::Element) => Some("per-element entry"),
@@ -283,9 +283,9 @@ impl FnLower<'_, '_> {
     /// variable does not outlive the scope, so the edge cannot be honored (E0315). A task
     /// id bound before the scope and re-bound inside it lives on after it.
     pub(crate) fn deps_in_open_scopes(&mut self, value: ast::ExprId, what: &str) -> bool {
-        let (E::List(items) | E::Tuple(items)) = self.ast().expr(value).kind.clone() else { return true };
+        let (E::List(items) | E::Tuple(items)) = &self.ast().expr(value).kind else { return true };
         let mut ok = true;
-        for item in items {
+        for &item in items {
             let E::Name(n) = self.ast().expr(item).kind else { continue };
             let Some(&var) = self.names.get(&n) else { continue };
             let Some(&scope) = self.launches.scoped.get(&var) else { continue };
@@ -311,7 +311,7 @@ impl FnLower<'_, '_> {
     }
 
     fn dep_entry(&mut self, item: ast::ExprId) -> DepEntry {
-        match self.ast().expr(item).kind.clone() {
+        match self.ast().expr(item).kind {
             E::Comprehension { .. } => DepEntry::Element,
             E::Subscript { value, .. } if self.is_task_array(value) => DepEntry::Element,
             E::Name(_) if self.is_task_array(item) => DepEntry::Array,
@@ -328,7 +328,7 @@ impl FnLower<'_, '_> {
 
     /// `dumps=[a, b]` of a launch: each entry a name passed as an argument of the launch.
     pub(crate) fn launch_dumps_ok(&mut self, path: &str, value: ast::ExprId, call_args: &[ast::Arg]) -> bool {
-        let (E::List(items) | E::Tuple(items)) = self.ast().expr(value).kind.clone() else {
+        let (E::List(items) | E::Tuple(items)) = &self.ast().expr(value).kind else {
             let span = self.ast().expr(value).span;
             self.error(
                 Code::E0217,
@@ -348,7 +348,7 @@ impl FnLower<'_, '_> {
                 }
             })
             .collect();
-        for item in items {
+        for &item in items {
             let (span, text) = self.source_of(item);
             let E::Name(n) = self.ast().expr(item).kind else {
                 self.error(
@@ -378,9 +378,9 @@ impl FnLower<'_, '_> {
     pub(crate) fn predicate_deps_ok(&mut self, path: &str, predicate: ast::ExprId, deps: Option<ast::ExprId>) -> bool {
         let mut entries = Vec::new();
         if let Some(d) = deps {
-            match self.ast().expr(d).kind.clone() {
+            match &self.ast().expr(d).kind {
                 E::List(items) | E::Tuple(items) => {
-                    for item in items {
+                    for &item in items {
                         match self.ast().expr(item).kind {
                             E::Name(n) => entries.push((n, self.launches.generation(n))),
                             E::None => {}
@@ -429,7 +429,7 @@ impl FnLower<'_, '_> {
     /// comparison or another operator is left to the expression's own lowering.
     pub(crate) fn predicate_shape_ok(&mut self, what: &str, p: ast::ExprId) -> bool {
         let pspan = self.ast().expr(p).span;
-        let E::Compare { first, rest } = self.ast().expr(p).kind.clone() else {
+        let &E::Compare { first, ref rest } = &self.ast().expr(p).kind else {
             let message = format!("'pl.{what}' predicate must be a single comparison (==, !=, >, <, >=, <=)");
             self.error(Code::E0217, pspan, message, "not a comparison");
             return false;

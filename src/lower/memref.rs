@@ -76,10 +76,9 @@ impl Lowering<'_> {
         if let E::Subscript { value, index } = e.kind {
             return match self.ast(m).expr(value).kind.clone() {
                 E::Name(_) => Some(TileExtra::MemRef),
-                E::Call { func, args } if self.pl_path(m, func).as_deref() == Some("MemRef") => {
-                    (self.memref_ok(m, value, &args) && self.memref_slot_ok(m, &args, index))
-                        .then_some(TileExtra::MemRef)
-                }
+                E::Call { func, args } if self.is_pl_path(m, func, "MemRef") => (self.memref_ok(m, value, &args)
+                    && self.memref_slot_ok(m, &args, index))
+                .then_some(TileExtra::MemRef),
                 _ => self.unsupported_tile_extra(m, extra),
             };
         }
@@ -153,8 +152,7 @@ impl Lowering<'_> {
             }
             found = None;
             let E::Call { func, args } = &ast.expr(*value).kind else { continue };
-            if self.pl_path(m, *func).as_deref() != Some("MemRef") || args.iter().any(|a| a.kind != ArgKind::Positional)
-            {
+            if !self.is_pl_path(m, *func, "MemRef") || args.iter().any(|a| a.kind != ArgKind::Positional) {
                 continue;
             }
             found = match args.as_slice() {

@@ -164,7 +164,9 @@ pub(crate) enum Binding {
 pub(crate) struct Module {
     pub file: FileId,
     pub path: Option<PathBuf>,
-    pub ast: Ast,
+    /// Shared, so that a function body being lowered borrows it while the lowering
+    /// changes the rest (`body::lower_function`).
+    pub ast: Arc<Ast>,
     pub names: FxHashMap<Symbol, (Binding, Span)>,
     /// Names bound by host code (with the span of the binding).
     pub host_names: FxHashMap<Symbol, Span>,
@@ -440,7 +442,7 @@ impl Lowering<'_> {
         self.modules_mut().push(Module {
             file,
             path,
-            ast: parsed.ast,
+            ast: Arc::new(parsed.ast),
             names: FxHashMap::default(),
             host_names: FxHashMap::default(),
         });
@@ -458,9 +460,9 @@ impl Lowering<'_> {
             let sym = self.intern(&name);
             self.modules_mut()[m].host_names.insert(sym, span);
         }
-        let body = self.modules[m].ast.body.clone();
-        for stmt in body {
-            let s = self.modules[m].ast.stmt(stmt).clone();
+        let tree = Arc::clone(&self.modules[m].ast);
+        for &stmt in &tree.body {
+            let s = tree.stmt(stmt);
             match &s.kind {
                 AstStmt::Import(names) => {
                     for n in names {
@@ -822,12 +824,12 @@ impl Lowering<'_> {
     /// Collects every pl function of every module, in load order then source order.
     fn collect_functions(&mut self) {
         for m in 0..self.modules.len() {
-            let body = self.modules[m].ast.body.clone();
-            for stmt in body {
-                let kind = self.modules[m].ast.stmt(stmt).kind.clone();
-                match kind {
-                    AstStmt::FunctionDef(def) => self.collect_function(m, stmt, &def, 0, None),
-                    AstStmt::ClassDef(class) => self.collect_program(m, &class),
+            // The module's tree, read by reference while the signatures are collected.
+            let tree = Arc::clone(&self.modules[m].ast);
+            for &stmt in &tree.body {
+                match &tree.stmt(stmt).kind {
+                    AstStmt::FunctionDef(def) => self.collect_function(m, stmt, def, 0, None),
+                    AstStmt::ClassDef(class) => self.collect_program(m, class),
                     _ => {}
                 }
             }
@@ -843,7 +845,10 @@ impl Lowering<'_> {
     fn report_role_bodies(&mut self) {
         for m in 0..self.modules.len() {
             let file = self.modules[m].file;
-            let checks = std::mem::take(&mut self.modules_mut()[m].ast.role_body_checks);
+            if self.modules[m].ast.role_body_checks.is_empty() {
+                continue;
+            }
+            let checks = std::mem::take(&mut Arc::make_mut(&mut self.modules_mut()[m].ast).role_body_checks);
             for (stmt, d) in checks {
                 if !self.python_bodies.contains(&(file, stmt)) {
                     self.syntax_errors |= d.severity == crate::diag::Severity::Error;
@@ -867,11 +872,11 @@ impl Lowering<'_> {
             built_by,
         });
         let mut any = false;
+        let tree = Arc::clone(&self.modules[m].ast);
         for &s in &class.body.stmts {
-            let kind = self.modules[m].ast.stmt(s).kind.clone();
-            if let AstStmt::FunctionDef(def) = kind {
+            if let AstStmt::FunctionDef(def) = &tree.stmt(s).kind {
                 any = true;
-                self.collect_function(m, s, &def, ns, Some(strict_ssa));
+                self.collect_function(m, s, def, ns, Some(strict_ssa));
             }
         }
         if !any {

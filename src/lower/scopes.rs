@@ -101,7 +101,7 @@ impl FnLower<'_, '_> {
         // Several items are refused by the syntax check; lower the first one.
         let item = &items[0];
         let header = Span::new(span.lo, item.span.hi);
-        let ctx = self.ast().expr(item.context).clone();
+        let ctx = self.ast().expr(item.context);
         let E::Call { func, args } = &ctx.kind else {
             self.not_a_scope(header);
             self.block(&body.stmts);
@@ -283,7 +283,7 @@ impl FnLower<'_, '_> {
     /// (E0314): a list literal of valid entries (`option_entry_ok`); no name listed twice; at most one `pl.split(...)` and one
     /// `pl.cross_core_slot(...)`.
     fn list_option(&mut self, key: &str, value: ast::ExprId, what: &str) -> bool {
-        let v = self.ast().expr(value).clone();
+        let v = self.ast().expr(value);
         let E::List(items) = &v.kind else {
             self.error(Code::E0314, v.span, format!("{what}({key}=...) must be a list literal"), "not a list");
             return false;
@@ -363,7 +363,7 @@ impl FnLower<'_, '_> {
     /// `name_hint="ident"`: a string literal that is a valid non-keyword identifier (any
     /// string for the runtime scopes `pl.scope` and `pl.manual_scope`).
     fn name_hint(&mut self, value: ast::ExprId, what: &str) -> Option<Symbol> {
-        let v = self.ast().expr(value).clone();
+        let v = self.ast().expr(value);
         let E::Str(pieces) = &v.kind else {
             self.error(
                 Code::E0311,
@@ -570,7 +570,7 @@ impl FnLower<'_, '_> {
             }
         }
         // A string literal (E0302).
-        let arg = self.ast().expr(positional[0].value).clone();
+        let arg = self.ast().expr(positional[0].value);
         let literal = match &arg.kind {
             E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
                 self.cx.string_value(self.m, pieces)
@@ -831,8 +831,8 @@ impl FnLower<'_, '_> {
     /// the split mode, if any, into `split`; `split=pl.SplitMode.NONE` (refused by the PyPTO
     /// releases that had the option) and anything else is E0314.
     fn chunked_loop_optimizer(&mut self, value: ast::ExprId, split: &mut Option<SplitMode>) -> bool {
-        let v = self.ast().expr(value).clone();
-        let optimizer = |s: &Self, e: ast::ExprId| s.cx.pl_path(s.m, e).as_deref() == Some("chunked_loop_optimizer");
+        let v = self.ast().expr(value);
+        let optimizer = |s: &Self, e: ast::ExprId| s.cx.is_pl_path(s.m, e, "chunked_loop_optimizer");
         let mode = match &v.kind {
             _ if optimizer(self, value) => return true,
             E::Call { func, args } if optimizer(self, *func) => match args.as_slice() {
@@ -950,15 +950,15 @@ impl FnLower<'_, '_> {
     }
 
     fn enum_of(&mut self, e: ast::ExprId) -> Option<EnumValue> {
-        if let Some(dotted) = self.cx.dotted(self.m, e) {
-            if let Some((family, member)) = dotted.rsplit_once('.') {
-                let family = family.rsplit('.').next().unwrap_or(family);
-                if let Some(v) = EnumValue::lookup(family, member) {
-                    return Some(v);
-                }
-            }
-        }
-        None
+        // A dotted name ending `Family.MEMBER` (`pl.Level.CORE_GROUP`), read from the tree.
+        self.cx.dotted_root(self.m, e)?;
+        let E::Attribute { value, attr: member } = &self.ast().expr(e).kind else { return None };
+        let family = match &self.ast().expr(*value).kind {
+            E::Attribute { attr, .. } => attr.name,
+            E::Name(n) => *n,
+            _ => return None,
+        };
+        EnumValue::lookup(self.cx.name(family), self.cx.name(member.name))
     }
 
     // ------------------------------------------------------------ pl.spmd, runtime scopes
