@@ -489,31 +489,88 @@ pub fn copy_expr<R: Rewriter + ?Sized>(rw: &mut R, e: ExprId) -> ExprId {
 /// An expression under `rw`, copy-on-write: a node is new only when a read in it, its
 /// type or one of its children changes; otherwise it is `e` itself.
 pub fn substitute<R: Rewriter + ?Sized>(rw: &mut R, e: ExprId) -> ExprId {
-    let Expr { kind, ty, loc } = rw.program().expr(e).clone();
-    let (kind, changed) = match kind {
-        ExprKind::Var(v) => {
-            if let Some(done) = rw.replace_read(e, v) {
-                return done;
+    let ty = rw.program().expr(e).ty;
+    // The node's kind, copied only once a child changes (most nodes keep theirs).
+    let mut copy: Option<ExprKind> = None;
+    if let ExprKind::Var(v) = rw.program().expr(e).kind {
+        if let Some(done) = rw.replace_read(e, v) {
+            return done;
+        }
+        let w = rw.read_var(v);
+        if w != v {
+            copy = Some(ExprKind::Var(w));
+        }
+    } else {
+        let slots = own_slots(&rw.program().expr(e).kind);
+        for k in 0..slots {
+            let Some(c) = slot(copy.as_ref().unwrap_or(&rw.program().expr(e).kind), k) else { continue };
+            let n = substitute(rw, c);
+            if n != c {
+                let kind = copy.get_or_insert_with(|| rw.program().expr(e).kind.clone());
+                if let Some(at) = slot_mut(kind, k) {
+                    *at = n;
+                }
             }
-            let w = rw.read_var(v);
-            (ExprKind::Var(w), w != v)
         }
-        kind => {
-            let mut changed = false;
-            let kind = map_expr_children(kind, |c| {
-                let n = substitute(rw, c);
-                changed |= n != c;
-                n
-            });
-            (kind, changed)
+        // A call's attributes (few calls have any).
+        let old: Vec<ExprId> = match &rw.program().expr(e).kind {
+            ExprKind::Call { attrs, .. } if attrs.0.is_some() => attrs.exprs().collect(),
+            _ => Vec::new(),
+        };
+        let new: Vec<ExprId> = old.iter().map(|&c| substitute(rw, c)).collect();
+        if new != old {
+            let kind = copy.get_or_insert_with(|| rw.program().expr(e).kind.clone());
+            if let ExprKind::Call { attrs, .. } = kind {
+                let mut new = new.into_iter();
+                *attrs = std::mem::take(attrs).map_exprs(|c| new.next().unwrap_or(c));
+            }
         }
-    };
-    let new_ty = rw.map_type(ty);
-    if !changed && new_ty == ty {
-        return e;
     }
+    let new_ty = rw.map_type(ty);
+    let kind = match copy {
+        Some(kind) => kind,
+        None if new_ty == ty => return e,
+        None => rw.program().expr(e).kind.clone(),
+    };
+    let loc = rw.program().expr(e).loc;
     let loc = rw.map_loc(loc);
     rw.program().new_expr(kind, new_ty, loc)
+}
+
+/// The number of a node's child slots besides a call's attributes (a tuple's items, a
+/// binary's two operands, a call's arguments): [`slot`] `k` for `k` below it.
+fn own_slots(kind: &ExprKind) -> usize {
+    match kind {
+        ExprKind::Tuple(items) => items.len(),
+        ExprKind::Binary { .. } => 2,
+        ExprKind::Unary { .. } | ExprKind::TupleGet { .. } => 1,
+        ExprKind::Call { args, .. } => args.len(),
+        _ => 0,
+    }
+}
+
+/// The child in slot `k` (`None` for an absent argument), in [`expr_children`] order.
+fn slot(kind: &ExprKind, k: usize) -> Option<ExprId> {
+    match (kind, k) {
+        (ExprKind::Tuple(items), _) => items.get(k).copied(),
+        (ExprKind::Binary { lhs, .. }, 0) => Some(*lhs),
+        (ExprKind::Binary { rhs, .. }, 1) => Some(*rhs),
+        (ExprKind::Unary { operand: c, .. } | ExprKind::TupleGet { tuple: c, .. }, 0) => Some(*c),
+        (ExprKind::Call { args, .. }, _) => args.get(k).copied().flatten(),
+        _ => None,
+    }
+}
+
+/// [`slot`], to change.
+fn slot_mut(kind: &mut ExprKind, k: usize) -> Option<&mut ExprId> {
+    match (kind, k) {
+        (ExprKind::Tuple(items), _) => items.get_mut(k),
+        (ExprKind::Binary { lhs, .. }, 0) => Some(lhs),
+        (ExprKind::Binary { rhs, .. }, 1) => Some(rhs),
+        (ExprKind::Unary { operand: c, .. } | ExprKind::TupleGet { tuple: c, .. }, 0) => Some(c),
+        (ExprKind::Call { args, .. }, _) => args.get_mut(k).and_then(Option::as_mut),
+        _ => None,
+    }
 }
 
 /// A deep copy of a block (see [`copy_stmt`]).
