@@ -112,7 +112,7 @@ fn walk<'p, C: Copy>(
 
 /// A last-in first-out stack of up to `N` entries in place, then on the heap: the walks'
 /// stacks, which the usual trees and nestings keep shallow, allocate nothing.
-struct Lifo<T: Copy, const N: usize> {
+pub(super) struct Lifo<T: Copy, const N: usize> {
     near: [T; N],
     /// The entries in `near`; `far` holds entries only when `near` is full.
     len: usize,
@@ -122,13 +122,18 @@ struct Lifo<T: Copy, const N: usize> {
 impl<T: Copy, const N: usize> Lifo<T, N> {
     /// An empty stack (`fill` only initializes the unused entries).
     #[inline]
-    fn new(fill: T) -> Self {
+    pub(super) fn new(fill: T) -> Self {
         Lifo { near: [fill; N], len: 0, far: Vec::new() }
+    }
+
+    /// The number of entries.
+    pub(super) fn len(&self) -> usize {
+        self.len + self.far.len()
     }
 }
 
 /// A stack an expression walk pushes children on: a [`Lifo`], or a caller's `Vec`.
-trait Stack<T> {
+pub(super) trait Stack<T> {
     fn push(&mut self, x: T);
     fn pop(&mut self) -> Option<T>;
 }
