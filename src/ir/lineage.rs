@@ -9,7 +9,7 @@
 
 use crate::intern::Symbol;
 use crate::ir::ops::{Effect, Op, OpKind, Special};
-use crate::ir::visit;
+use crate::ir::visit::{self, Lifo, Stack};
 use crate::ir::{Callee, ExprId, ExprKind, Function, IfStmt, Program, StmtKind, VarId};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -30,57 +30,94 @@ pub enum Def {
 
 /// The definitions of one function's variables, and the roots found so far (so that a
 /// chain of N rebinds costs O(N) over all queries, not O(N) per query).
+///
+/// The maps are looked up, never iterated: a dropped `Defs` gives its (emptied) maps to the
+/// next `Defs::of` on its thread, so a map's capacity, and with it the order it would
+/// iterate in, depends on the functions before.
 pub struct Defs {
     pub map: FxHashMap<VarId, Def>,
     roots: RefCell<FxHashMap<VarId, Root>>,
 }
 
+/// The maps of a [`Defs`].
+type DefsMaps = (FxHashMap<VarId, Def>, FxHashMap<VarId, Root>);
+
+thread_local! {
+    /// Emptied maps of dropped [`Defs`], for the next [`Defs::of`]: the passes compute the
+    /// definitions of every function, one after another, and each pair of maps allocated
+    /// and freed cost more than filling them.
+    static SPARE: RefCell<Vec<DefsMaps>> = const { RefCell::new(Vec::new()) };
+}
+
+/// At most this many spare pairs of maps per thread, each of at most [`SPARE_ENTRIES`]
+/// entries (a large function's maps are freed, not kept).
+const SPARE_MAPS: usize = 4;
+const SPARE_ENTRIES: usize = 1024;
+
+impl Drop for Defs {
+    fn drop(&mut self) {
+        let (mut map, mut roots) = (std::mem::take(&mut self.map), std::mem::take(self.roots.get_mut()));
+        if map.capacity() > SPARE_ENTRIES || roots.capacity() > SPARE_ENTRIES {
+            return;
+        }
+        map.clear();
+        roots.clear();
+        // Into the spares unless they are full (or the thread is ending).
+        let _ = SPARE.try_with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < SPARE_MAPS {
+                spare.push((map, roots));
+            }
+        });
+    }
+}
+
 impl Defs {
     pub fn of(p: &Program, f: &Function) -> Defs {
-        // Gathered in a vector first, then hashed into a map of the right size (a map grown
-        // from empty rehashes at every doubling).
-        let mut defs: Vec<(VarId, Def)> = Vec::with_capacity(f.params.len() + 16);
+        // Sized for the usual function up front (a map grown from empty rehashes at every
+        // doubling), and filled in one walk: a definition later in the walk replaces an
+        // earlier one of the same variable.
+        let (mut map, roots) = SPARE.try_with(|spare| spare.borrow_mut().pop()).ok().flatten().unwrap_or_default();
+        map.reserve(f.params.len() + 16);
         for (k, param) in f.params.iter().enumerate() {
-            defs.push((param.var, Def::Param(k)));
+            map.insert(param.var, Def::Param(k));
         }
-        let out = &mut defs;
+        let out = &mut map;
         visit::walk_stmts(p, &f.body, |s| match &p.stmt(s).kind {
             StmtKind::Assign { var, value } => {
-                out.push((*var, Def::Value(*value)));
+                out.insert(*var, Def::Value(*value));
             }
             StmtKind::For { var, iter_args, return_vars, .. } => {
-                out.push((*var, Def::Other));
+                out.insert(*var, Def::Other);
                 for (a, rv) in iter_args.iter().zip(return_vars) {
-                    out.push((a.var, Def::Carried(a.init)));
-                    out.push((*rv, Def::Carried(a.init)));
+                    out.insert(a.var, Def::Carried(a.init));
+                    out.insert(*rv, Def::Carried(a.init));
                 }
             }
             StmtKind::While { iter_args, return_vars, .. } => {
                 for (a, rv) in iter_args.iter().zip(return_vars) {
-                    out.push((a.var, Def::Carried(a.init)));
-                    out.push((*rv, Def::Carried(a.init)));
+                    out.insert(a.var, Def::Carried(a.init));
+                    out.insert(*rv, Def::Carried(a.init));
                 }
             }
             StmtKind::If(IfStmt { then_body, else_body, return_vars, .. }) => {
                 let yields = |b: &[crate::ir::StmtId]| match b.last().map(|&l| &p.stmt(l).kind) {
-                    Some(StmtKind::Yield(values)) => values.clone(),
-                    _ => Vec::new(),
+                    Some(StmtKind::Yield(values)) => values.as_slice(),
+                    _ => &[],
                 };
-                let (t, e) = (yields(then_body), else_body.as_deref().map(yields).unwrap_or_default());
+                let (t, e) = (yields(then_body), else_body.as_deref().map_or(&[][..], yields));
                 for (i, rv) in return_vars.iter().enumerate() {
-                    out.push((*rv, Def::Phi(t.get(i).into_iter().chain(e.get(i)).copied().collect())));
+                    out.insert(*rv, Def::Phi(t.get(i).into_iter().chain(e.get(i)).copied().collect()));
                 }
             }
             StmtKind::Scope(scope) => {
                 if let Some(t) = scope.task_id {
-                    out.push((t, Def::Other));
+                    out.insert(t, Def::Other);
                 }
             }
             _ => {}
         });
-        let mut map = FxHashMap::with_capacity_and_hasher(defs.len(), Default::default());
-        map.extend(defs);
-        Defs { map, roots: RefCell::default() }
+        Defs { map, roots: RefCell::new(roots) }
     }
 }
 
@@ -117,7 +154,7 @@ impl Lineage {
 
     /// The root of `v` in a function whose definitions are `defs`.
     pub fn root(&mut self, p: &Program, defs: &Defs, v: VarId) -> Root {
-        let mut visited = Vec::with_capacity(8);
+        let mut visited = Lifo::new(v);
         let r = self.find_root(p, defs, v, &mut visited);
         let mut roots = defs.roots.borrow_mut();
         if roots.capacity() == 0 {
@@ -125,13 +162,13 @@ impl Lineage {
             roots.reserve(defs.map.len());
         }
         roots.reserve(visited.len());
-        for w in visited {
+        while let Some(w) = visited.pop() {
             roots.insert(w, r);
         }
         r
     }
 
-    fn find_root(&mut self, p: &Program, defs: &Defs, v: VarId, visited: &mut Vec<VarId>) -> Root {
+    fn find_root(&mut self, p: &Program, defs: &Defs, v: VarId, visited: &mut Lifo<VarId, 16>) -> Root {
         let mut v = v;
         // Each step goes to an earlier definition, so the walk ends; the bound guards
         // against malformed input.

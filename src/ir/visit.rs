@@ -81,9 +81,9 @@ fn walk<'p, C: Copy>(
     ctx: C,
     mut f: impl FnMut(StmtId, C) -> ControlFlow<(), C>,
 ) -> ControlFlow<()> {
-    // Sized for the usual nesting: growing from empty (four reallocations) cost more than
-    // the walk itself on the passes' many small walks.
-    let mut pending: Vec<(&'p [StmtId], C)> = Vec::with_capacity(8);
+    // In place for the usual nesting: the passes make many small walks, for which a heap
+    // stack (allocated, grown, freed) cost more than the walk itself.
+    let mut pending: Lifo<(&'p [StmtId], C), 16> = Lifo::new((block, ctx));
     let (mut current, mut current_ctx) = (block, ctx);
     loop {
         while let Some((&s, rest)) = current.split_first() {
@@ -107,6 +107,68 @@ fn walk<'p, C: Copy>(
             Some((b, c)) => (current, current_ctx) = (b, c),
             None => return ControlFlow::Continue(()),
         }
+    }
+}
+
+/// A last-in first-out stack of up to `N` entries in place, then on the heap: the walks'
+/// stacks, which the usual trees and nestings keep shallow, allocate nothing.
+pub(super) struct Lifo<T: Copy, const N: usize> {
+    near: [T; N],
+    /// The entries in `near`; `far` holds entries only when `near` is full.
+    len: usize,
+    far: Vec<T>,
+}
+
+impl<T: Copy, const N: usize> Lifo<T, N> {
+    /// An empty stack (`fill` only initializes the unused entries).
+    #[inline]
+    pub(super) fn new(fill: T) -> Self {
+        Lifo { near: [fill; N], len: 0, far: Vec::new() }
+    }
+
+    /// The number of entries.
+    pub(super) fn len(&self) -> usize {
+        self.len + self.far.len()
+    }
+}
+
+/// A stack an expression walk pushes children on: a [`Lifo`], or a caller's `Vec`.
+pub(super) trait Stack<T> {
+    fn push(&mut self, x: T);
+    fn pop(&mut self) -> Option<T>;
+}
+
+impl<T: Copy, const N: usize> Stack<T> for Lifo<T, N> {
+    #[inline]
+    fn push(&mut self, x: T) {
+        match self.near.get_mut(self.len) {
+            Some(slot) => {
+                *slot = x;
+                self.len += 1;
+            }
+            None => self.far.push(x),
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<T> {
+        if let Some(x) = self.far.pop() {
+            return Some(x);
+        }
+        self.len = self.len.checked_sub(1)?;
+        self.near.get(self.len).copied()
+    }
+}
+
+impl<T> Stack<T> for Vec<T> {
+    #[inline]
+    fn push(&mut self, x: T) {
+        Vec::push(self, x);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<T> {
+        Vec::pop(self)
     }
 }
 
@@ -181,62 +243,78 @@ pub fn expr_children(p: &Program, e: ExprId, mut f: impl FnMut(ExprId)) {
     }
 }
 
-/// Pushes the children of `e` so that popping them gives them left to right.
-fn push_children(p: &Program, e: ExprId, stack: &mut Vec<ExprId>) {
+/// The stack of an expression walk: in place up to 32 pending nodes.
+type ExprStack = Lifo<ExprId, 32>;
+
+/// The first child of `e` (in [`expr_children`] order), with the others pushed so that
+/// popping them gives them left to right; `None` for a leaf (then nothing is pushed but a
+/// call's attributes, when it has no argument). A single child is not pushed at all.
+#[inline(always)]
+fn descend(p: &Program, e: ExprId, stack: &mut impl Stack<ExprId>) -> Option<ExprId> {
     match &p.expr(e).kind {
-        ExprKind::Tuple(items) => stack.extend(items.iter().rev()),
         ExprKind::Binary { lhs, rhs, .. } => {
             stack.push(*rhs);
-            stack.push(*lhs);
+            Some(*lhs)
         }
-        ExprKind::Unary { operand, .. } => stack.push(*operand),
+        ExprKind::Unary { operand, .. } => Some(*operand),
+        ExprKind::TupleGet { tuple, .. } => Some(*tuple),
         ExprKind::Call { args, attrs, .. } => {
             // Most calls have no attributes: no iterator chain to build for them.
             if attrs.0.is_some() {
-                let first = stack.len();
-                stack.extend(attrs.exprs());
-                stack[first..].reverse();
+                push_attrs(attrs, stack);
             }
-            stack.reserve(args.len());
+            let mut first = None;
             for &arg in args.iter().rev().flatten() {
-                stack.push(arg);
+                if let Some(later) = first.replace(arg) {
+                    stack.push(later);
+                }
             }
+            first
         }
-        ExprKind::TupleGet { tuple, .. } => stack.push(*tuple),
-        _ => {}
+        ExprKind::Tuple(items) => {
+            let (&first, rest) = items.split_first()?;
+            for &c in rest.iter().rev() {
+                stack.push(c);
+            }
+            Some(first)
+        }
+        _ => None,
+    }
+}
+
+/// Pushes a call's attribute expressions so that popping them gives them in order.
+#[cold]
+#[inline(never)]
+fn push_attrs(attrs: &super::CallAttrs, stack: &mut impl Stack<ExprId>) {
+    let exprs: Vec<ExprId> = attrs.exprs().collect();
+    for &e in exprs.iter().rev() {
+        stack.push(e);
+    }
+}
+
+/// The node after `e` in a walk: its first child, else the next pending one.
+#[inline(always)]
+fn next_node(p: &Program, e: ExprId, stack: &mut impl Stack<ExprId>) -> Option<ExprId> {
+    match descend(p, e, stack) {
+        Some(c) => Some(c),
+        None => stack.pop(),
     }
 }
 
 /// Every node of the expression tree under `root`: a node before its children, children
 /// left to right (iterative).
 pub fn walk_expr(p: &Program, root: ExprId, mut f: impl FnMut(ExprId)) {
-    with_stack(|stack| walk_expr_with(p, root, stack, &mut f));
-}
-
-thread_local! {
-    /// Emptied stacks of finished expression walks, for the next walks to reuse.
-    static STACKS: std::cell::RefCell<Vec<Vec<ExprId>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// `f` with an empty stack for an expression walk: one kept from an earlier walk (a walk
-/// inside `f` takes another), so that the many walks of small trees the passes make do
-/// not each allocate and grow their own.
-fn with_stack<R>(f: impl FnOnce(&mut Vec<ExprId>) -> R) -> R {
-    let mut stack = STACKS.with(|s| s.borrow_mut().pop()).unwrap_or_default();
-    let result = f(&mut stack);
-    stack.clear();
-    STACKS.with(|s| s.borrow_mut().push(stack));
-    result
+    walk_tree(p, root, &mut ExprStack::new(root), &mut f);
 }
 
 /// [`walk_expr`] with a stack that the caller keeps between walks (empty on entry and on
-/// return), so that walking many small trees allocates once.
-fn walk_expr_with(p: &Program, root: ExprId, stack: &mut Vec<ExprId>, f: &mut impl FnMut(ExprId)) {
+/// return).
+#[inline(always)]
+fn walk_tree(p: &Program, root: ExprId, stack: &mut ExprStack, f: &mut impl FnMut(ExprId)) {
     let mut next = root;
     loop {
         f(next);
-        push_children(p, next, stack);
-        match stack.pop() {
+        match next_node(p, next, stack) {
             Some(e) => next = e,
             None => return,
         }
@@ -246,33 +324,31 @@ fn walk_expr_with(p: &Program, root: ExprId, stack: &mut Vec<ExprId>, f: &mut im
 /// Whether every node of the expression tree under `root` satisfies `pred`; the walk
 /// stops at the first that does not.
 pub fn all_exprs(p: &Program, root: ExprId, mut pred: impl FnMut(ExprId) -> bool) -> bool {
-    with_stack(|stack| {
-        let mut next = root;
-        loop {
-            if !pred(next) {
-                return false;
-            }
-            push_children(p, next, stack);
-            match stack.pop() {
-                Some(e) => next = e,
-                None => return true,
-            }
+    let mut stack = ExprStack::new(root);
+    let mut next = root;
+    loop {
+        if !pred(next) {
+            return false;
         }
-    })
+        match next_node(p, next, &mut stack) {
+            Some(e) => next = e,
+            None => return true,
+        }
+    }
 }
 
 /// Every node of every expression a statement holds directly, each tree as [`walk_expr`]
 /// walks it, the trees in [`stmt_exprs`] order.
 pub fn walk_stmt_exprs(p: &Program, s: StmtId, mut f: impl FnMut(ExprId)) {
-    with_stack(|stack| stmt_exprs(p, s, |root| walk_expr_with(p, root, stack, &mut f)));
+    let mut stack = ExprStack::new(ExprId(0));
+    stmt_exprs(p, s, |root| walk_tree(p, root, &mut stack, &mut f));
 }
 
 /// Every node of every expression of a block tree, with its statement: the statements in
 /// [`walk_stmts`] order, each as [`walk_stmt_exprs`] walks it.
 pub fn walk_block_exprs(p: &Program, block: &[StmtId], mut f: impl FnMut(StmtId, ExprId)) {
-    with_stack(|stack| {
-        walk_stmts(p, block, |s| stmt_exprs(p, s, |root| walk_expr_with(p, root, stack, &mut |e| f(s, e))))
-    });
+    let mut stack = ExprStack::new(ExprId(0));
+    walk_stmts(p, block, |s| stmt_exprs(p, s, |root| walk_tree(p, root, &mut stack, &mut |e| f(s, e))));
 }
 
 /// The variables an expression reads, left to right (once per read).
@@ -348,7 +424,9 @@ pub fn rename_reads_in(p: &mut Program, mut stack: Vec<ExprId>, mut f: impl FnMu
             }
             continue;
         }
-        push_children(p, e, &mut stack);
+        if let Some(first) = descend(p, e, &mut stack) {
+            stack.push(first);
+        }
     }
 }
 
@@ -416,31 +494,88 @@ pub fn copy_expr<R: Rewriter + ?Sized>(rw: &mut R, e: ExprId) -> ExprId {
 /// An expression under `rw`, copy-on-write: a node is new only when a read in it, its
 /// type or one of its children changes; otherwise it is `e` itself.
 pub fn substitute<R: Rewriter + ?Sized>(rw: &mut R, e: ExprId) -> ExprId {
-    let Expr { kind, ty, loc } = rw.program().expr(e).clone();
-    let (kind, changed) = match kind {
-        ExprKind::Var(v) => {
-            if let Some(done) = rw.replace_read(e, v) {
-                return done;
+    let ty = rw.program().expr(e).ty;
+    // The node's kind, copied only once a child changes (most nodes keep theirs).
+    let mut copy: Option<ExprKind> = None;
+    if let ExprKind::Var(v) = rw.program().expr(e).kind {
+        if let Some(done) = rw.replace_read(e, v) {
+            return done;
+        }
+        let w = rw.read_var(v);
+        if w != v {
+            copy = Some(ExprKind::Var(w));
+        }
+    } else {
+        let slots = own_slots(&rw.program().expr(e).kind);
+        for k in 0..slots {
+            let Some(c) = slot(copy.as_ref().unwrap_or(&rw.program().expr(e).kind), k) else { continue };
+            let n = substitute(rw, c);
+            if n != c {
+                let kind = copy.get_or_insert_with(|| rw.program().expr(e).kind.clone());
+                if let Some(at) = slot_mut(kind, k) {
+                    *at = n;
+                }
             }
-            let w = rw.read_var(v);
-            (ExprKind::Var(w), w != v)
         }
-        kind => {
-            let mut changed = false;
-            let kind = map_expr_children(kind, |c| {
-                let n = substitute(rw, c);
-                changed |= n != c;
-                n
-            });
-            (kind, changed)
+        // A call's attributes (few calls have any).
+        let old: Vec<ExprId> = match &rw.program().expr(e).kind {
+            ExprKind::Call { attrs, .. } if attrs.0.is_some() => attrs.exprs().collect(),
+            _ => Vec::new(),
+        };
+        let new: Vec<ExprId> = old.iter().map(|&c| substitute(rw, c)).collect();
+        if new != old {
+            let kind = copy.get_or_insert_with(|| rw.program().expr(e).kind.clone());
+            if let ExprKind::Call { attrs, .. } = kind {
+                let mut new = new.into_iter();
+                *attrs = std::mem::take(attrs).map_exprs(|c| new.next().unwrap_or(c));
+            }
         }
-    };
-    let new_ty = rw.map_type(ty);
-    if !changed && new_ty == ty {
-        return e;
     }
+    let new_ty = rw.map_type(ty);
+    let kind = match copy {
+        Some(kind) => kind,
+        None if new_ty == ty => return e,
+        None => rw.program().expr(e).kind.clone(),
+    };
+    let loc = rw.program().expr(e).loc;
     let loc = rw.map_loc(loc);
     rw.program().new_expr(kind, new_ty, loc)
+}
+
+/// The number of a node's child slots besides a call's attributes (a tuple's items, a
+/// binary's two operands, a call's arguments): [`slot`] `k` for `k` below it.
+fn own_slots(kind: &ExprKind) -> usize {
+    match kind {
+        ExprKind::Tuple(items) => items.len(),
+        ExprKind::Binary { .. } => 2,
+        ExprKind::Unary { .. } | ExprKind::TupleGet { .. } => 1,
+        ExprKind::Call { args, .. } => args.len(),
+        _ => 0,
+    }
+}
+
+/// The child in slot `k` (`None` for an absent argument), in [`expr_children`] order.
+fn slot(kind: &ExprKind, k: usize) -> Option<ExprId> {
+    match (kind, k) {
+        (ExprKind::Tuple(items), _) => items.get(k).copied(),
+        (ExprKind::Binary { lhs, .. }, 0) => Some(*lhs),
+        (ExprKind::Binary { rhs, .. }, 1) => Some(*rhs),
+        (ExprKind::Unary { operand: c, .. } | ExprKind::TupleGet { tuple: c, .. }, 0) => Some(*c),
+        (ExprKind::Call { args, .. }, _) => args.get(k).copied().flatten(),
+        _ => None,
+    }
+}
+
+/// [`slot`], to change.
+fn slot_mut(kind: &mut ExprKind, k: usize) -> Option<&mut ExprId> {
+    match (kind, k) {
+        (ExprKind::Tuple(items), _) => items.get_mut(k),
+        (ExprKind::Binary { lhs, .. }, 0) => Some(lhs),
+        (ExprKind::Binary { rhs, .. }, 1) => Some(rhs),
+        (ExprKind::Unary { operand: c, .. } | ExprKind::TupleGet { tuple: c, .. }, 0) => Some(c),
+        (ExprKind::Call { args, .. }, _) => args.get_mut(k).and_then(Option::as_mut),
+        _ => None,
+    }
 }
 
 /// A deep copy of a block (see [`copy_stmt`]).
@@ -654,14 +789,17 @@ fn freshen_stmt(fv: &mut FreshVars<'_>, s: StmtId) {
 
 /// Each read in the tree under `root` through [`FreshVars::read_var`], in place.
 fn freshen_expr(fv: &mut FreshVars<'_>, root: ExprId) {
-    let mut stack = vec![root];
-    while let Some(e) = stack.pop() {
-        if let ExprKind::Var(v) = fv.program.expr(e).kind {
-            let w = fv.read_var(v);
-            fv.program.exprs[e.index()].kind = ExprKind::Var(w);
-            continue;
-        }
-        push_children(fv.program, e, &mut stack);
+    let mut stack = ExprStack::new(root);
+    let mut next = Some(root);
+    while let Some(e) = next {
+        next = match fv.program.expr(e).kind {
+            ExprKind::Var(v) => {
+                let w = fv.read_var(v);
+                fv.program.exprs[e.index()].kind = ExprKind::Var(w);
+                stack.pop()
+            }
+            _ => next_node(fv.program, e, &mut stack),
+        };
     }
 }
 
