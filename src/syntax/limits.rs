@@ -98,4 +98,5 @@ impl Level {
     }
 }
 
-const _: () = assert!(MAX_EXPR_DEPTH < u16::MAX as usize && MAX_TREE_HEIGHT < u16::MAX as usize);
+const _: () = assert!(MAX_EXPR_DEPTH < u16::MAX as usize);
+const _: () = assert!(MAX_TREE_HEIGHT < u16::MAX as usize);
