@@ -677,7 +677,7 @@ impl FnLower<'_, '_> {
             self.yield_reported = true;
             // Still define the names, so that later uses do not cascade.
             match &self.ast().expr(target).kind {
-                E::Tuple(items) | E::List(items) => self.define_targets(&items),
+                E::Tuple(items) | E::List(items) => self.define_targets(items),
                 _ => self.define_targets(&[target]),
             }
             return;
@@ -1107,7 +1107,7 @@ impl FnLower<'_, '_> {
                             Some(l) => self.expr(l),
                             None => Some(self.int(0, *s)),
                         },
-                        Some(item) => self.expr(self.ast_id_of(&item, &items, k)),
+                        Some(item) => self.expr(self.ast_id_of(item, &items, k)),
                         None => Some(self.int(0, span)),
                     };
                     let Some(offset) = offset else { return };
@@ -1557,7 +1557,7 @@ impl FnLower<'_, '_> {
             Some("pipeline") => ForKind::Pipeline,
             Some(which @ ("spmd" | "split_aiv")) => {
                 let header = Span::new(span.lo, iter_expr.span.hi);
-                let l = RegionLoop { target, args: &args, body, span, header };
+                let l = RegionLoop { target, args, body, span, header };
                 if which == "spmd" {
                     self.spmd_loop(l, out);
                 } else {
@@ -1566,7 +1566,7 @@ impl FnLower<'_, '_> {
                 return;
             }
             Some("while_") => {
-                self.while_loop(target, &args, body, span, out);
+                self.while_loop(target, args, body, span, out);
                 return;
             }
             _ => {
@@ -1709,7 +1709,7 @@ impl FnLower<'_, '_> {
         for entry in entries {
             // loop_attrs_ok checked that every key is a plain string literal.
             let key = entry.key.and_then(|k| match &self.ast().expr(k).kind {
-                E::Str(pieces) => self.cx.string_value(self.m, &pieces),
+                E::Str(pieces) => self.cx.string_value(self.m, pieces),
                 _ => None,
             });
             let Some(key) = key else { continue };
@@ -1789,7 +1789,7 @@ impl FnLower<'_, '_> {
     ) {
         let t = self.ast().expr(target);
         let index_ty = self.types().scalar(DType::Index);
-        let Some((loop_name, carried)) = self.loop_target(&t) else {
+        let Some((loop_name, carried)) = self.loop_target(t) else {
             self.error(Code::E0219, t.span, "the loop target must be `i` or `i, (a, b, ...)`", "unsupported target");
             return;
         };

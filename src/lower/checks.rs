@@ -132,9 +132,9 @@ impl FnLower<'_, '_> {
     pub(crate) fn option_entry_ok(&mut self, key: &str, item: ast::ExprId, what: &str) -> bool {
         let e = self.ast().expr(item);
         if key == "optimizations" {
-            return self.optimization_entry_ok(item, &e, what);
+            return self.optimization_entry_ok(item, e, what);
         }
-        let (message, label) = match self.tensor_name(&e) {
+        let (message, label) = match self.tensor_name(e) {
             Ok(()) => return true,
             Err(NotATensor::NotAName) => {
                 (format!("{what}({key}=[...]) entries must be bare tensor names"), "not a name")
@@ -367,7 +367,7 @@ impl FnLower<'_, '_> {
             return false;
         }
         let e = self.ast().expr(one.value);
-        let (code, message, label) = match self.tensor_name(&e) {
+        let (code, message, label) = match self.tensor_name(e) {
             Ok(()) => return true,
             Err(NotATensor::NotAName) => {
                 (Code::E0217, "pl.dump_tag() argument must be a bare variable name".to_string(), "not a name")
