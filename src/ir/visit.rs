@@ -841,7 +841,7 @@ pub fn reachable_functions(p: &Program, roots: &[Symbol]) -> rustc_hash::FxHashS
 mod tests {
     use super::*;
     use crate::intern::Interner;
-    use crate::ir::{BinOp, DType, ForKind, UnOp};
+    use crate::ir::{BinOp, CallAttrs, Callee, DType, ForKind, UnOp};
 
     /// A small function body, built by hand:
     ///
@@ -1002,26 +1002,29 @@ mod tests {
         assert!(reads.contains(&f.v["n"]) && !reads.contains(&f.v["x"]) && reads.contains(&map[&f.v["x"]]));
     }
 
+    /// A substitution of reads of `from` by reads of `to`.
+    struct Swap<'p> {
+        p: &'p mut Program,
+        from: VarId,
+        to: VarId,
+    }
+
+    impl Rewriter for Swap<'_> {
+        fn program(&mut self) -> &mut Program {
+            self.p
+        }
+        fn read_var(&mut self, v: VarId) -> VarId {
+            if v == self.from {
+                self.to
+            } else {
+                v
+            }
+        }
+    }
+
     #[test]
     fn a_substitution_copies_only_what_changes() {
         let mut f = fixture();
-        struct Swap<'p> {
-            p: &'p mut Program,
-            from: VarId,
-            to: VarId,
-        }
-        impl Rewriter for Swap<'_> {
-            fn program(&mut self) -> &mut Program {
-                self.p
-            }
-            fn read_var(&mut self, v: VarId) -> VarId {
-                if v == self.from {
-                    self.to
-                } else {
-                    v
-                }
-            }
-        }
         let StmtKind::Assign { value, .. } = f.p.stmt(f.s[0]).kind else { panic!("an assignment") };
         let ExprKind::Binary { rhs: one, .. } = f.p.expr(value).kind else { panic!("a sum") };
         let (a, n) = (f.v["a"], f.v["n"]);
@@ -1065,6 +1068,59 @@ mod tests {
         assert_eq!(f.p.types.get(mapped), &Type::Tuple(vec![with_a, Types::NONE]));
         let constant = f.p.types.intern(tensor(Dim::Const(8)));
         assert_eq!(map_type_vars(&mut f.p, constant, &mut |_, _| unreachable!("no variable")), constant);
+    }
+
+    #[test]
+    fn wide_trees_are_walked_and_substituted_in_order() {
+        let mut f = fixture();
+        let index = f.p.types.scalar(DType::Index);
+        let at = Loc::COMPILER;
+        let (a, n, x) = (f.v["a"], f.v["n"], f.v["x"]);
+        // A tuple wider than a walk's in-place stack: `x + 0, ..., x + 98, a + 99`.
+        let (mut items, mut preorder) = (Vec::new(), Vec::new());
+        for i in 0..100 {
+            let r = f.p.new_expr(ExprKind::Var(if i == 99 { a } else { x }), index, at);
+            let c = f.p.new_expr(ExprKind::Int(i), index, at);
+            let sum = f.p.new_expr(ExprKind::Binary { op: BinOp::Add, lhs: r, rhs: c }, index, at);
+            items.push(sum);
+            preorder.extend([sum, r, c]);
+        }
+        let tuple = f.p.new_expr(ExprKind::Tuple(items.clone()), index, at);
+        let mut order = Vec::new();
+        walk_expr(&f.p, tuple, |e| order.push(e));
+        assert_eq!(order[0], tuple);
+        assert_eq!(order[1..], preorder[..]);
+        let mut seen = 0;
+        assert!(!all_exprs(&f.p, tuple, |e| {
+            seen += 1;
+            !matches!(f.p.expr(e).kind, ExprKind::Var(v) if v == a)
+        }));
+        assert_eq!(seen, 1 + 3 * 99 + 2, "the walk stops at the read of `a`");
+        // A call `g(x, <absent>, x, device=a)`: arguments, then attributes.
+        let g = f.names.intern("g");
+        let (x1, x2, dev) = (
+            f.p.new_expr(ExprKind::Var(x), index, at),
+            f.p.new_expr(ExprKind::Var(x), index, at),
+            f.p.new_expr(ExprKind::Var(a), index, at),
+        );
+        let mut attrs = CallAttrs::none();
+        attrs.make_mut().device = Some(dev);
+        let callee = Callee::Func(g);
+        let call = f.p.new_expr(ExprKind::Call { callee, args: vec![Some(x1), None, Some(x2)], attrs }, index, at);
+        let mut order = Vec::new();
+        walk_expr(&f.p, call, |e| order.push(e));
+        assert_eq!(order, [call, x1, x2, dev]);
+        // Only the nodes on the way to a read of `a` are new; the rest are shared.
+        let mut swap = Swap { p: &mut f.p, from: a, to: n };
+        let new_tuple = substitute(&mut swap, tuple);
+        let new_call = substitute(&mut swap, call);
+        let ExprKind::Tuple(new_items) = &f.p.expr(new_tuple).kind else { panic!("a tuple") };
+        assert_eq!(new_items[..99], items[..99]);
+        assert_ne!(new_items[99], items[99]);
+        let ExprKind::Call { args, attrs, .. } = &f.p.expr(new_call).kind else { panic!("a call") };
+        assert_eq!(args, &[Some(x1), None, Some(x2)]);
+        let device = attrs.device.map(|d| f.p.expr(d).kind.clone());
+        assert_eq!(device, Some(ExprKind::Var(n)));
     }
 
     #[test]
