@@ -124,9 +124,6 @@ struct Scratch {
     reported: FxHashSet<VarId>,
     /// The keys of the parameters with their directions, in declaration order.
     params: Vec<(VarId, Direction)>,
-    /// The children of the expressions being substituted, each expression's above its
-    /// parent's ([`Ssa::subst`]).
-    kids: Vec<ExprId>,
     /// By type id: whether the type is known to name no variable (its substitution is
     /// itself). Types are only added to a program, so an answer stays true.
     plain: Vec<bool>,
@@ -628,46 +625,9 @@ impl Ssa<'_, '_> {
 
     /// An expression with every variable replaced by its current version (new nodes only
     /// where something changes): `visit::substitute` with this pass's reads and types
-    /// ([`Rewriter`] below), without copying a node that stays as it is. The children of
-    /// `e` are listed on `kids` (above those of the expressions being substituted around
-    /// it), substituted in place, left to right, then taken off again. A call with
-    /// expressions among its attributes (rare) goes through `visit::substitute` itself.
+    /// ([`Rewriter`] below).
     fn subst(&mut self, e: ExprId) -> ExprId {
-        let x = self.p.expr(e);
-        let (ty, loc) = (x.ty, x.loc);
-        let base = self.st.kids.len();
-        match &x.kind {
-            ExprKind::Var(key) => {
-                let key = *key;
-                return self.replace_read(e, key).unwrap_or(e);
-            }
-            ExprKind::Tuple(items) => self.st.kids.extend_from_slice(items),
-            ExprKind::Binary { lhs, rhs, .. } => self.st.kids.extend([*lhs, *rhs]),
-            ExprKind::Unary { operand, .. } => self.st.kids.push(*operand),
-            ExprKind::Call { attrs, .. } if attrs.exprs().next().is_some() => return visit::substitute(self, e),
-            ExprKind::Call { args, .. } => self.st.kids.extend(args.iter().flatten()),
-            ExprKind::TupleGet { tuple, .. } => self.st.kids.push(*tuple),
-            _ => {}
-        }
-        let mut changed = false;
-        for i in base..self.st.kids.len() {
-            let c = self.st.kids[i];
-            let n = self.subst(c);
-            self.st.kids[i] = n;
-            changed |= n != c;
-        }
-        let new_ty = self.subst_ty(ty);
-        if !changed && new_ty == ty {
-            self.st.kids.truncate(base);
-            return e;
-        }
-        let mut next = base;
-        let kind = visit::map_expr_children(self.p.expr(e).kind.clone(), |_| {
-            next += 1;
-            self.st.kids[next - 1]
-        });
-        self.st.kids.truncate(base);
-        self.p.new_expr(kind, new_ty, loc)
+        visit::substitute(self, e)
     }
 
     fn var_expr(&mut self, v: VarId, loc: Loc) -> ExprId {
