@@ -23,6 +23,7 @@ use super::{
     Type, TypeId, Types, VarData, VarId,
 };
 use crate::intern::{Interner, Symbol};
+use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 /// The frozen base of a fork: the program's arenas and type table, and the interner.
@@ -80,17 +81,27 @@ impl Fork {
 
     /// Puts the base back into `program` and `names`, then appends the runs' nodes and
     /// names in order, moving their ids; returns each run's functions, their ids moved.
+    ///
+    /// Only the names and types are interned one run after another (a name two runs made
+    /// takes the earlier run's symbol); where each run's nodes go follows from the lengths
+    /// of the runs before it, so the moves of the nodes (each id rewritten, the node written
+    /// into its place in the program's arena) run on a thread per run.
     pub(crate) fn join(self, program: &mut Program, names: &mut Interner, parts: Vec<Part>) -> Vec<Vec<Function>> {
+        use rayon::prelude::*;
         let (vars_base, exprs_base, stmts_base) =
             (self.vars.len() as u32, self.exprs.len() as u32, self.stmts.len() as u32);
         let (types_base, names_base) = (self.types.len() as u32, self.names.len() as u32);
         // Each run's own nodes, taken from its program and interner, which hold the base:
         // once they are dropped the base is unwrapped without a copy.
-        let parts: Vec<_> = parts
+        let mut parts: Vec<Own> = parts
             .into_iter()
-            .map(|Part { program: run, names: run_names, functions }| {
-                let own = (run.vars.into_own(), run.exprs.into_own(), run.stmts.into_own(), run.types.into_own());
-                (own, run_names.into_own(), functions)
+            .map(|Part { program: run, names: run_names, functions }| Own {
+                vars: run.vars.into_own(),
+                exprs: run.exprs.into_own(),
+                stmts: run.stmts.into_own(),
+                types: run.types.into_own(),
+                names: run_names.into_own(),
+                functions,
             })
             .collect();
         let mut vars = unwrap(self.vars);
@@ -98,56 +109,70 @@ impl Fork {
         let mut stmts = unwrap(self.stmts);
         let mut types = Arc::try_unwrap(self.types).unwrap_or_else(|t| (*t).clone());
         *names = Arc::try_unwrap(self.names).unwrap_or_else(|n| (*n).clone());
-        let mut out = Vec::with_capacity(parts.len());
-        for (
-            ((run_vars, changed_vars), (run_exprs, changed_exprs), (run_stmts, changed_stmts), run_types),
-            run_names,
-            mut functions,
-        ) in parts
-        {
+        // In order: each run's names and types interned, and its shifts (the nodes the runs
+        // before it append).
+        let mut remaps = Vec::with_capacity(parts.len());
+        let (mut vars_len, mut exprs_len, mut stmts_len) = (0, 0, 0);
+        for part in &mut parts {
             let mut rm = Remap {
-                vars: (vars_base, vars.len() as u32 - vars_base),
-                exprs: (exprs_base, exprs.len() as u32 - exprs_base),
-                stmts: (stmts_base, stmts.len() as u32 - stmts_base),
+                vars: (vars_base, vars_len),
+                exprs: (exprs_base, exprs_len),
+                stmts: (stmts_base, stmts_len),
                 types_base,
-                types: Vec::with_capacity(run_types.len()),
+                types: Vec::with_capacity(part.types.len()),
                 names_base,
-                names: run_names.iter().map(|n| names.intern(n)).collect(),
+                names: part.names.iter().map(|n| names.intern(n)).collect(),
             };
             // A type mentions only types interned before it.
-            for ty in run_types {
+            for ty in std::mem::take(&mut part.types) {
                 let ty = rm.ty(ty);
                 rm.types.push(types.intern(ty));
             }
-            vars.reserve(run_vars.len());
-            for mut v in run_vars {
-                rm.var_data(&mut v);
-                vars.push(v);
-            }
-            exprs.reserve(run_exprs.len());
-            for mut e in run_exprs {
-                rm.expr(&mut e);
-                exprs.push(e);
-            }
-            stmts.reserve(run_stmts.len());
-            for mut s in run_stmts {
-                rm.stmt(&mut s);
-                stmts.push(s);
-            }
-            for (i, mut v) in changed_vars {
-                rm.var_data(&mut v);
+            vars_len += part.vars.0.len() as u32;
+            exprs_len += part.exprs.0.len() as u32;
+            stmts_len += part.stmts.0.len() as u32;
+            remaps.push(rm);
+        }
+        let var_rooms = rooms(&mut vars, parts.iter().map(|p| p.vars.0.len()));
+        let expr_rooms = rooms(&mut exprs, parts.iter().map(|p| p.exprs.0.len()));
+        let stmt_rooms = rooms(&mut stmts, parts.iter().map(|p| p.stmts.0.len()));
+        let rooms: Vec<_> = var_rooms.into_iter().zip(expr_rooms).zip(stmt_rooms).collect();
+        // Each run's nodes moved into their rooms; its changed base nodes and functions moved.
+        let moved: Vec<Moved> = parts
+            .into_par_iter()
+            .zip(remaps)
+            .zip(rooms)
+            .map(|((part, rm), ((var_room, expr_room), stmt_room))| {
+                let Own { vars: (vs, mut changed_vars), exprs: (es, mut changed_exprs), stmts, functions, .. } = part;
+                let (ss, mut changed_stmts) = stmts;
+                fill(var_room, vs, |v| rm.var_data(v));
+                fill(expr_room, es, |e| rm.expr(e));
+                fill(stmt_room, ss, |s| rm.stmt(s));
+                changed_vars.iter_mut().for_each(|(_, v)| rm.var_data(v));
+                changed_exprs.iter_mut().for_each(|(_, e)| rm.expr(e));
+                changed_stmts.iter_mut().for_each(|(_, s)| rm.stmt(s));
+                let mut functions = functions;
+                functions.iter_mut().for_each(|f| rm.function(f));
+                Moved { changed_vars, changed_exprs, changed_stmts, functions }
+            })
+            .collect();
+        // SAFETY: `rooms` split the first slots of each arena's spare capacity, one room per
+        // run as long as that run's nodes of the kind, and `fill` wrote every one of them.
+        unsafe {
+            vars.set_len(vars.len() + vars_len as usize);
+            exprs.set_len(exprs.len() + exprs_len as usize);
+            stmts.set_len(stmts.len() + stmts_len as usize);
+        }
+        let mut out = Vec::with_capacity(moved.len());
+        for Moved { changed_vars, changed_exprs, changed_stmts, functions } in moved {
+            for (i, v) in changed_vars {
                 vars[i as usize] = v;
             }
-            for (i, mut e) in changed_exprs {
-                rm.expr(&mut e);
+            for (i, e) in changed_exprs {
                 exprs[i as usize] = e;
             }
-            for (i, mut s) in changed_stmts {
-                rm.stmt(&mut s);
+            for (i, s) in changed_stmts {
                 stmts[i as usize] = s;
-            }
-            for f in &mut functions {
-                rm.function(f);
             }
             out.push(functions);
         }
@@ -156,6 +181,47 @@ impl Fork {
         program.stmts = Arena::from(stmts);
         program.types = types;
         out
+    }
+}
+
+/// One run's own nodes and changed base nodes of each kind, types, names and functions.
+struct Own {
+    vars: (Vec<VarData>, Vec<(u32, VarData)>),
+    exprs: (Vec<Expr>, Vec<(u32, Expr)>),
+    stmts: (Vec<Stmt>, Vec<(u32, Stmt)>),
+    types: Vec<Type>,
+    names: Vec<Box<str>>,
+    functions: Vec<Function>,
+}
+
+/// One run's changed base nodes and functions, their ids moved.
+struct Moved {
+    changed_vars: Vec<(u32, VarData)>,
+    changed_exprs: Vec<(u32, Expr)>,
+    changed_stmts: Vec<(u32, Stmt)>,
+    functions: Vec<Function>,
+}
+
+/// Room for `lens`' nodes after `arena`'s: its spare capacity (reserved here) split into one
+/// room per length, in order.
+fn rooms<T>(arena: &mut Vec<T>, lens: impl Iterator<Item = usize> + Clone) -> Vec<&mut [MaybeUninit<T>]> {
+    arena.reserve(lens.clone().sum());
+    let mut rest = arena.spare_capacity_mut();
+    lens.map(|len| {
+        let (room, after) = std::mem::take(&mut rest).split_at_mut(len);
+        rest = after;
+        room
+    })
+    .collect()
+}
+
+/// Moves `nodes` into `room` (as long: every slot is written), each changed by `remap`
+/// first.
+fn fill<T>(room: &mut [MaybeUninit<T>], nodes: Vec<T>, remap: impl Fn(&mut T)) {
+    assert_eq!(room.len(), nodes.len(), "a room as long as its run's nodes");
+    for (slot, mut node) in room.iter_mut().zip(nodes) {
+        remap(&mut node);
+        slot.write(node);
     }
 }
 

@@ -65,7 +65,8 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
     use rayon::prelude::*;
     let funcs: Vec<Function> =
         program.functions.values_mut().map(|f| std::mem::replace(f, placeholder(f.name))).collect();
-    let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
+    let total = funcs.len();
+    let run = total.div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
     let mut runs = Vec::new();
     let mut funcs = funcs.into_iter();
     loop {
@@ -81,6 +82,12 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
         .into_par_iter()
         .map(|mut functions| {
             let (mut p, mut names, mut diags) = (fork.program(), fork.names(), Vec::new());
+            // The run's arenas sized once, for about its share of the base's nodes: grown
+            // from empty, each would be copied at every doubling below the mmap threshold.
+            let share = |base: usize| base / total * functions.len();
+            p.vars.reserve(share(p.vars.len()));
+            p.exprs.reserve(share(p.exprs.len()));
+            p.stmts.reserve(share(p.stmts.len()));
             let mut cx = PassCx { names: &mut names, diags: &mut diags, check_only };
             let mut scratch = Scratch::default();
             for f in functions.iter_mut() {
@@ -91,9 +98,8 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
         .collect();
     let (parts, diags): (Vec<Part>, Vec<Vec<Diagnostic>>) = done.into_iter().unzip();
     let converted = fork.join(program, cx.names, parts);
-    for f in converted.into_iter().flatten() {
-        let name = f.name;
-        program.functions[&name] = f;
+    for (slot, f) in program.functions.values_mut().zip(converted.into_iter().flatten()) {
+        *slot = f;
     }
     cx.diags.extend(diags.into_iter().flatten());
 }
