@@ -27,19 +27,68 @@ pub struct Builder<'s> {
     /// Whether the whole source is ASCII: its names then need no normalization (NFKC
     /// leaves ASCII text as it is), which saves a scan of each identifier.
     pub ascii: bool,
+    pub seen: Seen,
+}
+
+/// What the builder notes of the nodes as it makes them, so that the checks after the
+/// parse walk the tree only when they may find something: `limits::check` when many
+/// expressions were made between two statements (`limits::may_exceed`), `restrict`'s walk
+/// of the expressions when one may be refused.
+pub struct Seen {
+    /// The number of expressions when the last statement was made.
+    mark: usize,
+    /// Many expressions were made between two statements.
+    many: bool,
+    /// An expression made is of a kind `restrict` may refuse (`restrict::may_refuse`).
+    pub refusable: bool,
+    /// An `Error` node was made (the parser recovered from an error).
+    pub error_node: bool,
 }
 
 impl<'s> Builder<'s> {
+    /// A builder adding to `ast`.
+    pub fn new(file: FileId, src: &'s str, interner: &'s mut Interner, ast: Ast, ascii: bool) -> Self {
+        let seen = Seen { mark: ast.exprs.len(), many: false, refusable: false, error_node: false };
+        Builder { file, src, interner, ast, diags: Vec::new(), ascii, seen }
+    }
+
     pub fn expr(&mut self, lo: u32, hi: u32, kind: ExprKind) -> ExprId {
         let id = ExprId(self.ast.exprs.len() as u32);
+        self.seen.refusable |= super::restrict::may_refuse(&kind);
+        self.seen.error_node |= matches!(kind, ExprKind::Error);
         self.ast.exprs.push(Expr { kind, span: Span::new(lo, hi) });
         id
     }
 
     pub fn stmt(&mut self, lo: u32, hi: u32, kind: StmtKind) -> StmtId {
         let id = StmtId(self.ast.stmts.len() as u32);
+        self.seen.error_node |= matches!(kind, StmtKind::Error);
+        self.note_made();
         self.ast.stmts.push(Stmt { kind, span: Span::new(lo, hi) });
         id
+    }
+
+    /// Counts the expressions made since the last statement (or the start).
+    fn note_made(&mut self) {
+        let len = self.ast.exprs.len();
+        self.seen.many |= super::limits::may_exceed(len - self.seen.mark);
+        self.seen.mark = len;
+    }
+
+    /// Whether `limits::check` may find an expression past a limit among those made: many
+    /// were made between two statements, or the parser recovered from an error.
+    pub fn limits_may_cut(&mut self) -> bool {
+        self.note_made();
+        self.seen.many || self.seen.error_node
+    }
+
+    /// Undoes the nodes and names made since the arenas and the interner had these lengths
+    /// (what [`Seen`] noted of them stays: the checks it spares then run).
+    pub fn truncate(&mut self, exprs: usize, stmts: usize, names: usize) {
+        self.ast.exprs.truncate(exprs);
+        self.ast.stmts.truncate(stmts);
+        self.interner.truncate(names);
+        self.seen.mark = self.seen.mark.min(exprs);
     }
 
     pub fn ident(&mut self, lo: u32, hi: u32) -> Ident {
