@@ -32,8 +32,8 @@ pub struct Builder<'s> {
 
 /// What the builder notes of the nodes as it makes them, so that the checks after the
 /// parse walk the tree only when they may find something: `limits::check` when many
-/// expressions were made between two statements (`limits::may_exceed`), `restrict`'s walk
-/// of the expressions when one may be refused.
+/// expressions were made between two statements (`limits::may_exceed`), `restrict` when a
+/// statement may be refused, and its walk of the expressions when an expression may be.
 pub struct Seen {
     /// The number of expressions when the last statement was made.
     mark: usize,
@@ -41,6 +41,15 @@ pub struct Seen {
     many: bool,
     /// An expression made is of a kind `restrict` may refuse (`restrict::may_refuse`).
     pub refusable: bool,
+    /// A statement made may be refused (`restrict::may_refuse_stmt`), or is a `def` or a
+    /// `class` holding a `def` or a `class` that may be (a `def` inside a function, a
+    /// `class` inside a function or a class).
+    pub refusable_stmt: bool,
+    /// The spans of the last `def` or `class` made, and of the last `class`: a `def` or a
+    /// `class` holds one when it holds the last made before it (its body's are made just
+    /// before it).
+    last_def: Option<Span>,
+    last_class: Option<Span>,
     /// An `Error` node was made (the parser recovered from an error).
     pub error_node: bool,
 }
@@ -48,7 +57,15 @@ pub struct Seen {
 impl<'s> Builder<'s> {
     /// A builder adding to `ast`.
     pub fn new(file: FileId, src: &'s str, interner: &'s mut Interner, ast: Ast, ascii: bool) -> Self {
-        let seen = Seen { mark: ast.exprs.len(), many: false, refusable: false, error_node: false };
+        let seen = Seen {
+            mark: ast.exprs.len(),
+            many: false,
+            refusable: false,
+            refusable_stmt: false,
+            last_def: None,
+            last_class: None,
+            error_node: false,
+        };
         Builder { file, src, interner, ast, diags: Vec::new(), ascii, seen }
     }
 
@@ -62,10 +79,30 @@ impl<'s> Builder<'s> {
 
     pub fn stmt(&mut self, lo: u32, hi: u32, kind: StmtKind) -> StmtId {
         let id = StmtId(self.ast.stmts.len() as u32);
-        self.seen.error_node |= matches!(kind, StmtKind::Error);
+        let span = Span::new(lo, hi);
+        let seen = &mut self.seen;
+        seen.error_node |= matches!(kind, StmtKind::Error);
+        seen.refusable_stmt |= super::restrict::may_refuse_stmt(&self.ast, &kind);
+        let holds = |last: Option<Span>| last.is_some_and(|last| span.contains(last));
+        match kind {
+            StmtKind::FunctionDef(_) => {
+                seen.refusable_stmt |= holds(seen.last_def);
+                seen.last_def = Some(span);
+            }
+            StmtKind::ClassDef(_) => {
+                seen.refusable_stmt |= holds(seen.last_class);
+                (seen.last_def, seen.last_class) = (Some(span), Some(span));
+            }
+            _ => {}
+        }
         self.note_made();
-        self.ast.stmts.push(Stmt { kind, span: Span::new(lo, hi) });
+        self.ast.stmts.push(Stmt { kind, span });
         id
+    }
+
+    /// Whether `restrict` may find something in what was made, and in its expressions.
+    pub fn restrict_may_refuse(&self) -> (bool, bool) {
+        (self.seen.refusable_stmt || self.seen.refusable, self.seen.refusable)
     }
 
     /// Counts the expressions made since the last statement (or the start).

@@ -113,7 +113,8 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
                 if let Err(error) = descent::parse(&mut builder, &dsl) {
                     builder.report(error);
                 }
-                Checks { limits: builder.limits_may_cut(), restrict: true, restrict_exprs: builder.seen.refusable }
+                let (restrict, restrict_exprs) = builder.restrict_may_refuse();
+                Checks { limits: builder.limits_may_cut(), restrict, restrict_exprs }
             }
         };
         if breaks.len() < MAX_REPARSES {

@@ -283,7 +283,7 @@ fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token]) -> Option<
     let mut names = Interner::new();
     let mut builder = Builder::new(file, src, &mut names, Ast::default(), ascii);
     let parsed = super::descent::parse(&mut builder, tokens).is_ok();
-    let limits = builder.limits_may_cut();
+    let (limits, (restrict, restrict_exprs)) = (builder.limits_may_cut(), builder.restrict_may_refuse());
     let Builder { mut ast, diags, seen, .. } = builder;
     if !parsed || !diags.is_empty() || seen.error_node {
         return None;
@@ -297,7 +297,8 @@ fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token]) -> Option<
     }
     // Findings set aside for a body with `role=` count as findings: the whole tree is
     // checked again, which records them with the file's ids.
-    let deferred = super::restrict::check(file, src, &ast, seen.refusable, &mut found);
+    let deferred =
+        if restrict { super::restrict::check(file, src, &ast, restrict_exprs, &mut found) } else { Vec::new() };
     Some(Part { ast, names, checked: found.is_empty() && deferred.is_empty() })
 }
 

@@ -122,6 +122,26 @@ pub fn may_refuse(kind: &ExprKind) -> bool {
     }
 }
 
+/// Whether `restrict` may refuse a statement of this kind itself (not its expressions:
+/// [`may_refuse`]), in some context: what the builder notes of each statement it makes.
+/// A `def` or a `class` inside another, refused in some contexts, is the builder's to
+/// note (the order it makes them in tells), as are the statements' contexts.
+pub fn may_refuse_stmt(ast: &Ast, kind: &StmtKind) -> bool {
+    // A target `Restrict::target` accepts without a look at its parts.
+    let plain = |t: ExprId| {
+        matches!(ast.expr(t).kind, ExprKind::Name(_) | ExprKind::Attribute { .. } | ExprKind::Subscript { .. })
+    };
+    match kind {
+        StmtKind::AugAssign { .. } | StmtKind::Unsupported { .. } | StmtKind::While { orelse: Some(_), .. } => true,
+        StmtKind::Assign { targets, .. } => !targets.iter().all(|&t| plain(t)),
+        StmtKind::AnnAssign { target, .. } => !plain(*target),
+        StmtKind::For { target, orelse, .. } => orelse.is_some() || !plain(*target),
+        StmtKind::With { items, .. } => items.len() > 1 || items.iter().any(|i| i.target.is_some_and(|t| !plain(t))),
+        StmtKind::FunctionDef(def) => def.is_async || def.params.iter().any(|p| p.kind != ParamKind::Normal),
+        _ => false,
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Context {
     Module,
