@@ -4,7 +4,7 @@
 use super::ast::*;
 use super::token::Tok;
 use crate::diag::{Code, Diagnostic, Label, Span};
-use crate::intern::Interner;
+use crate::intern::{Interner, Symbol};
 use crate::source::FileId;
 use lalrpop_util::{ErrorRecovery, ParseError};
 use std::convert::Infallible;
@@ -28,6 +28,45 @@ pub struct Builder<'s> {
     /// leaves ASCII text as it is), which saves a scan of each identifier.
     pub ascii: bool,
     pub seen: Seen,
+    /// The names met last, in front of the interner (ASCII sources only).
+    recent: Recent,
+}
+
+/// A small cache of names in front of the interner: a name met again (most are) finds its
+/// symbol by a cheap hash of its spelling and a comparison with the bytes of the source
+/// where it was met last, without hashing it into the interner's table. An entry holds
+/// where that spelling is in the source (start, length) and its symbol.
+struct Recent(Vec<Option<(u32, u32, Symbol)>>);
+
+impl Recent {
+    const SLOTS: usize = 1024;
+
+    fn new() -> Recent {
+        Recent(vec![None; Self::SLOTS])
+    }
+
+    /// The slot of a name, from its length and three of its bytes (its first, middle and
+    /// last), mixed by a multiplication whose top bits index the slots.
+    fn slot(text: &[u8]) -> usize {
+        let n = text.len();
+        let byte = |i: usize| text.get(i).map_or(0, |&b| u64::from(b));
+        let key = n as u64 | byte(0) << 16 | byte(n / 2) << 24 | byte(n.wrapping_sub(1)) << 32;
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize
+    }
+
+    /// The symbol of the name at `lo..hi` of `src`, from the cache or the interner.
+    fn intern(&mut self, interner: &mut Interner, src: &str, lo: u32, hi: u32) -> Symbol {
+        let text = &src[lo as usize..hi as usize];
+        let Some(slot) = self.0.get_mut(Self::slot(text.as_bytes())) else { return interner.intern(text) };
+        if let Some((at, len, sym)) = *slot {
+            if src.as_bytes().get(at as usize..(at + len) as usize) == Some(text.as_bytes()) {
+                return sym;
+            }
+        }
+        let sym = interner.intern(text);
+        *slot = Some((lo, hi - lo, sym));
+        sym
+    }
 }
 
 /// What the builder notes of the nodes as it makes them, so that the checks after the
@@ -66,7 +105,7 @@ impl<'s> Builder<'s> {
             last_class: None,
             error_node: false,
         };
-        Builder { file, src, interner, ast, diags: Vec::new(), ascii, seen }
+        Builder { file, src, interner, ast, diags: Vec::new(), ascii, seen, recent: Recent::new() }
     }
 
     pub fn expr(&mut self, lo: u32, hi: u32, kind: ExprKind) -> ExprId {
@@ -125,13 +164,16 @@ impl<'s> Builder<'s> {
         self.ast.exprs.truncate(exprs);
         self.ast.stmts.truncate(stmts);
         self.interner.truncate(names);
+        self.recent = Recent::new();
         self.seen.mark = self.seen.mark.min(exprs);
     }
 
     pub fn ident(&mut self, lo: u32, hi: u32) -> Ident {
-        let text = &self.src[lo as usize..hi as usize];
-        let name =
-            if self.ascii { self.interner.intern(text) } else { self.interner.intern(&super::ident::normalize(text)) };
+        let name = if self.ascii {
+            self.recent.intern(self.interner, self.src, lo, hi)
+        } else {
+            self.interner.intern(&super::ident::normalize(&self.src[lo as usize..hi as usize]))
+        };
         Ident { name, span: Span::new(lo, hi) }
     }
 
