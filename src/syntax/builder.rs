@@ -4,7 +4,7 @@
 use super::ast::*;
 use super::token::Tok;
 use crate::diag::{Code, Diagnostic, Label, Span};
-use crate::intern::Interner;
+use crate::intern::{Interner, Symbol};
 use crate::source::FileId;
 use lalrpop_util::{ErrorRecovery, ParseError};
 use std::convert::Infallible;
@@ -27,25 +27,153 @@ pub struct Builder<'s> {
     /// Whether the whole source is ASCII: its names then need no normalization (NFKC
     /// leaves ASCII text as it is), which saves a scan of each identifier.
     pub ascii: bool,
+    pub seen: Seen,
+    /// The names met last, in front of the interner (ASCII sources only).
+    recent: Recent,
+}
+
+/// A small cache of names in front of the interner: a name met again (most are) finds its
+/// symbol by a cheap hash of its spelling and a comparison with the bytes of the source
+/// where it was met last, without hashing it into the interner's table. An entry holds
+/// where that spelling is in the source (start, length) and its symbol.
+struct Recent(Vec<Option<(u32, u32, Symbol)>>);
+
+impl Recent {
+    const SLOTS: usize = 1024;
+
+    fn new() -> Recent {
+        Recent(vec![None; Self::SLOTS])
+    }
+
+    /// The slot of a name, from its length and three of its bytes (its first, middle and
+    /// last), mixed by a multiplication whose top bits index the slots.
+    fn slot(text: &[u8]) -> usize {
+        let n = text.len();
+        let byte = |i: usize| text.get(i).map_or(0, |&b| u64::from(b));
+        let key = n as u64 | byte(0) << 16 | byte(n / 2) << 24 | byte(n.wrapping_sub(1)) << 32;
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize
+    }
+
+    /// The symbol of the name at `lo..hi` of `src`, from the cache or the interner.
+    fn intern(&mut self, interner: &mut Interner, src: &str, lo: u32, hi: u32) -> Symbol {
+        let text = &src[lo as usize..hi as usize];
+        let Some(slot) = self.0.get_mut(Self::slot(text.as_bytes())) else { return interner.intern(text) };
+        if let Some((at, len, sym)) = *slot {
+            if src.as_bytes().get(at as usize..(at + len) as usize) == Some(text.as_bytes()) {
+                return sym;
+            }
+        }
+        let sym = interner.intern(text);
+        *slot = Some((lo, hi - lo, sym));
+        sym
+    }
+}
+
+/// What the builder notes of the nodes as it makes them, so that the checks after the
+/// parse walk the tree only when they may find something: `limits::check` when many
+/// expressions were made between two statements (`limits::may_exceed`), `restrict` when a
+/// statement may be refused, and its walk of the expressions when an expression may be.
+pub struct Seen {
+    /// The number of expressions when the last statement was made.
+    mark: usize,
+    /// Many expressions were made between two statements.
+    many: bool,
+    /// An expression made is of a kind `restrict` may refuse (`restrict::may_refuse`).
+    pub refusable: bool,
+    /// A statement made may be refused (`restrict::may_refuse_stmt`), or is a `def` or a
+    /// `class` holding a `def` or a `class` that may be (a `def` inside a function, a
+    /// `class` inside a function or a class).
+    pub refusable_stmt: bool,
+    /// The spans of the last `def` or `class` made, and of the last `class`: a `def` or a
+    /// `class` holds one when it holds the last made before it (its body's are made just
+    /// before it).
+    last_def: Option<Span>,
+    last_class: Option<Span>,
+    /// An `Error` node was made (the parser recovered from an error).
+    pub error_node: bool,
 }
 
 impl<'s> Builder<'s> {
+    /// A builder adding to `ast`.
+    pub fn new(file: FileId, src: &'s str, interner: &'s mut Interner, ast: Ast, ascii: bool) -> Self {
+        let seen = Seen {
+            mark: ast.exprs.len(),
+            many: false,
+            refusable: false,
+            refusable_stmt: false,
+            last_def: None,
+            last_class: None,
+            error_node: false,
+        };
+        Builder { file, src, interner, ast, diags: Vec::new(), ascii, seen, recent: Recent::new() }
+    }
+
     pub fn expr(&mut self, lo: u32, hi: u32, kind: ExprKind) -> ExprId {
         let id = ExprId(self.ast.exprs.len() as u32);
+        self.seen.refusable |= super::restrict::may_refuse(&kind);
+        self.seen.error_node |= matches!(kind, ExprKind::Error);
         self.ast.exprs.push(Expr { kind, span: Span::new(lo, hi) });
         id
     }
 
     pub fn stmt(&mut self, lo: u32, hi: u32, kind: StmtKind) -> StmtId {
         let id = StmtId(self.ast.stmts.len() as u32);
-        self.ast.stmts.push(Stmt { kind, span: Span::new(lo, hi) });
+        let span = Span::new(lo, hi);
+        let seen = &mut self.seen;
+        seen.error_node |= matches!(kind, StmtKind::Error);
+        seen.refusable_stmt |= super::restrict::may_refuse_stmt(&self.ast, &kind);
+        let holds = |last: Option<Span>| last.is_some_and(|last| span.contains(last));
+        match kind {
+            StmtKind::FunctionDef(_) => {
+                seen.refusable_stmt |= holds(seen.last_def);
+                seen.last_def = Some(span);
+            }
+            StmtKind::ClassDef(_) => {
+                seen.refusable_stmt |= holds(seen.last_class);
+                (seen.last_def, seen.last_class) = (Some(span), Some(span));
+            }
+            _ => {}
+        }
+        self.note_made();
+        self.ast.stmts.push(Stmt { kind, span });
         id
     }
 
+    /// Whether `restrict` may find something in what was made, and in its expressions.
+    pub fn restrict_may_refuse(&self) -> (bool, bool) {
+        (self.seen.refusable_stmt || self.seen.refusable, self.seen.refusable)
+    }
+
+    /// Counts the expressions made since the last statement (or the start).
+    fn note_made(&mut self) {
+        let len = self.ast.exprs.len();
+        self.seen.many |= super::limits::may_exceed(len - self.seen.mark);
+        self.seen.mark = len;
+    }
+
+    /// Whether `limits::check` may find an expression past a limit among those made: many
+    /// were made between two statements, or the parser recovered from an error.
+    pub fn limits_may_cut(&mut self) -> bool {
+        self.note_made();
+        self.seen.many || self.seen.error_node
+    }
+
+    /// Undoes the nodes and names made since the arenas and the interner had these lengths
+    /// (what [`Seen`] noted of them stays: the checks it spares then run).
+    pub fn truncate(&mut self, exprs: usize, stmts: usize, names: usize) {
+        self.ast.exprs.truncate(exprs);
+        self.ast.stmts.truncate(stmts);
+        self.interner.truncate(names);
+        self.recent = Recent::new();
+        self.seen.mark = self.seen.mark.min(exprs);
+    }
+
     pub fn ident(&mut self, lo: u32, hi: u32) -> Ident {
-        let text = &self.src[lo as usize..hi as usize];
-        let name =
-            if self.ascii { self.interner.intern(text) } else { self.interner.intern(&super::ident::normalize(text)) };
+        let name = if self.ascii {
+            self.recent.intern(self.interner, self.src, lo, hi)
+        } else {
+            self.interner.intern(&super::ident::normalize(&self.src[lo as usize..hi as usize]))
+        };
         Ident { name, span: Span::new(lo, hi) }
     }
 

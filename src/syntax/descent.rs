@@ -40,9 +40,7 @@ pub(crate) fn fast(b: &mut Builder<'_>, tokens: &[Token]) -> bool {
     match p.module() {
         Ok(()) => true,
         Err(GiveUp) => {
-            p.b.ast.exprs.truncate(exprs);
-            p.b.ast.stmts.truncate(stmts);
-            p.b.interner.truncate(names);
+            p.b.truncate(exprs, stmts, names);
             false
         }
     }
@@ -1106,14 +1104,7 @@ mod tests {
 
     fn run(src: &str, tokens: &[Token], fast_path: bool) -> Parsed {
         let mut interner = Interner::new();
-        let mut b = Builder {
-            file: FileId(0),
-            src,
-            interner: &mut interner,
-            ast: Ast::default(),
-            diags: Vec::new(),
-            ascii: src.is_ascii(),
-        };
+        let mut b = Builder::new(FileId(0), src, &mut interner, Ast::default(), src.is_ascii());
         let failed = if fast_path {
             !fast(&mut b, tokens)
         } else {

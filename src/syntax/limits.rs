@@ -80,6 +80,15 @@ pub fn check(file: FileId, ast: &mut Ast, diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Whether some of `made` expressions, made one after another, may be past a limit: the
+/// builder counts the nodes made between two statements, which hold every node of the
+/// trees they finish (an expression holds no statement), and [`check`] runs only when a
+/// count may be. A tree's height is at most its number of nodes, its depth at most its
+/// height, and `MAX_EXPR_DEPTH` is the lower limit.
+pub fn may_exceed(made: usize) -> bool {
+    made > MAX_EXPR_DEPTH
+}
+
 /// A node's nesting depth (the low half) and height (the high half) in `check`'s array.
 #[derive(Clone, Copy)]
 struct Level(u32);

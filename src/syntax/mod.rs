@@ -82,7 +82,9 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         let parallel::Front { mut ast, checked, host, host_tokens, notes } = front;
         ast.host = host;
         diags.extend(notes);
-        finish(file, src, ascii, interner, &mut ast, checked, &host_tokens, diags);
+        // A part where `restrict` found something has the whole tree checked again.
+        let checks = if checked { Checks::NONE } else { Checks::ALL };
+        finish(file, src, ascii, interner, &mut ast, checks, &host_tokens, diags);
         return ast;
     }
     // The lexer's diagnostics, the same on every attempt: those of the first.
@@ -94,22 +96,27 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         let lexer_diags = if breaks.is_empty() { &mut lexed } else { &mut relexed };
         let laid = lay_out(file, src, ascii, lexer_diags, &mut attempt, &breaks);
         let (dsl, host, host_tokens) = host::split_in_place(file, src, laid.tokens, None, &mut attempt);
-        let mut builder = Builder { file, src, interner, ast: Ast::default(), diags: Vec::new(), ascii };
+        let mut builder = Builder::new(file, src, interner, Ast::default(), ascii);
         // A large file without errors so far is parsed in parts in parallel; the serial
         // parse gives the same tree, and reports the errors when there are some.
         let clean = breaks.is_empty() && !attempt.iter().any(Diagnostic::is_error);
-        let mut checked = false;
-        match clean.then(|| parallel::parse(file, src, ascii, &dsl, builder.interner)).flatten() {
+        let checks = match clean.then(|| parallel::parse(file, src, ascii, &dsl, builder.interner)).flatten() {
             Some((ast, found_nothing)) => {
                 builder.ast = ast;
-                checked = found_nothing;
+                if found_nothing {
+                    Checks::NONE
+                } else {
+                    Checks::ALL
+                }
             }
             None => {
                 if let Err(error) = descent::parse(&mut builder, &dsl) {
                     builder.report(error);
                 }
+                let (restrict, restrict_exprs) = builder.restrict_may_refuse();
+                Checks { limits: builder.limits_may_cut(), restrict, restrict_exprs }
             }
-        }
+        };
         if breaks.len() < MAX_REPARSES {
             if let Some(at) = next_break(&laid.candidates, &breaks, &dsl, &builder.diags) {
                 breaks.push(at);
@@ -122,9 +129,24 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
         diags.append(&mut lexed);
         diags.extend(attempt);
         diags.extend(builder.diags);
-        finish(file, src, ascii, interner, &mut ast, checked, &host_tokens, diags);
+        finish(file, src, ascii, interner, &mut ast, checks, &host_tokens, diags);
         return ast;
     }
+}
+
+/// Which checks of the parsed module may find something, and run: `limits`, `restrict`,
+/// and `restrict`'s walk of the expressions.
+#[derive(Clone, Copy)]
+struct Checks {
+    limits: bool,
+    restrict: bool,
+    restrict_exprs: bool,
+}
+
+impl Checks {
+    /// The checks ran on the parts and found nothing.
+    const NONE: Checks = Checks { limits: false, restrict: false, restrict_exprs: false };
+    const ALL: Checks = Checks { limits: true, restrict: true, restrict_exprs: true };
 }
 
 /// The host functions, main guards and simple statements among the host items (their
@@ -143,8 +165,9 @@ fn host_tokens(host: &[ast::HostItem], ranges: &[std::ops::Range<usize>], laid: 
         .collect()
 }
 
-/// The checks of the parsed module (`limits`, `restrict`), unless they ran on its parts
-/// and found nothing (`checked`), then the parse of the host items.
+/// The checks of the parsed module (`limits`, `restrict`) that may find something
+/// (`checks`: not those that ran on its parts and found nothing, nor those the builder saw
+/// nothing for), then the parse of the host items.
 #[allow(clippy::too_many_arguments)]
 fn finish(
     file: FileId,
@@ -152,13 +175,15 @@ fn finish(
     ascii: bool,
     interner: &mut Interner,
     ast: &mut Ast,
-    checked: bool,
+    checks: Checks,
     host_tokens: &[Vec<Token>],
     diags: &mut Vec<Diagnostic>,
 ) {
-    if !checked {
+    if checks.limits {
         limits::check(file, ast, diags);
-        ast.role_body_checks = restrict::check(file, src, ast, diags);
+    }
+    if checks.restrict {
+        ast.role_body_checks = restrict::check(file, src, ast, checks.restrict_exprs, diags);
     }
     parse_host(file, src, ascii, interner, ast, host_tokens, diags);
 }
@@ -179,7 +204,7 @@ fn parse_host(
     let too_deep: Vec<crate::diag::Span> =
         diags.iter().filter(|d| d.code == crate::diag::Code::E0120).map(|d| d.primary.span).collect();
     let body = std::mem::take(&mut ast.body);
-    let mut builder = Builder { file, src, interner, ast: std::mem::take(ast), diags: Vec::new(), ascii };
+    let mut builder = Builder::new(file, src, interner, std::mem::take(ast), ascii);
     for (i, toks) in host_tokens.iter().enumerate() {
         let span = builder.ast.host[i].span;
         if toks.is_empty() || too_deep.iter().any(|d| span.lo <= d.lo && d.hi <= span.hi) {

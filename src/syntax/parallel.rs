@@ -281,23 +281,24 @@ fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token]) -> Option<
         return None;
     }
     let mut names = Interner::new();
-    let mut builder = Builder { file, src, interner: &mut names, ast: Ast::default(), diags: Vec::new(), ascii };
+    let mut builder = Builder::new(file, src, &mut names, Ast::default(), ascii);
     let parsed = super::descent::parse(&mut builder, tokens).is_ok();
-    let Builder { ast, diags, .. } = builder;
-    let recovered = ast.stmts.iter().any(|s| matches!(s.kind, StmtKind::Error))
-        || ast.exprs.iter().any(|e| matches!(e.kind, ExprKind::Error));
-    if !parsed || !diags.is_empty() || recovered {
+    let (limits, (restrict, restrict_exprs)) = (builder.limits_may_cut(), builder.restrict_may_refuse());
+    let Builder { mut ast, diags, seen, .. } = builder;
+    if !parsed || !diags.is_empty() || seen.error_node {
         return None;
     }
-    let mut ast = ast;
     let mut found = Vec::new();
-    super::limits::check(file, &mut ast, &mut found);
-    if !found.is_empty() {
-        return None;
+    if limits {
+        super::limits::check(file, &mut ast, &mut found);
+        if !found.is_empty() {
+            return None;
+        }
     }
     // Findings set aside for a body with `role=` count as findings: the whole tree is
     // checked again, which records them with the file's ids.
-    let deferred = super::restrict::check(file, src, &ast, &mut found);
+    let deferred =
+        if restrict { super::restrict::check(file, src, &ast, restrict_exprs, &mut found) } else { Vec::new() };
     Some(Part { ast, names, checked: found.is_empty() && deferred.is_empty() })
 }
 

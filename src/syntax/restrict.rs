@@ -13,7 +13,9 @@ use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::source::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Walks everything reachable from the module body and reports every unsupported form.
+/// Walks everything reachable from the module body and reports every unsupported form; the
+/// expressions only when `exprs` (false when the builder made none that [`may_refuse`]:
+/// their walk would find nothing).
 ///
 /// What it finds in the body of a function whose decorator gives a `role=` is returned
 /// instead, with the function's statement (the outermost such function): with
@@ -21,7 +23,13 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// (an `InlineStmt`), and only the decorator resolved against the module's names says so
 /// (`import pypto.language as p`, a constant bound to the role). Lowering decides, once,
 /// when it reads the decorator (`FuncDecl::python_body`), and reports the others.
-pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) -> Vec<(StmtId, Diagnostic)> {
+pub fn check(
+    file: FileId,
+    src: &str,
+    ast: &Ast,
+    exprs: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(StmtId, Diagnostic)> {
     let mut r = Restrict {
         file,
         src,
@@ -61,6 +69,7 @@ pub fn check(file: FileId, src: &str, ast: &Ast, diags: &mut Vec<Diagnostic>) ->
         for node in nodes.iter().rev() {
             match *node {
                 Node::Stmt(s) => stack.push((s, inner, body_owner)),
+                Node::Expr(_) if !exprs => {}
                 Node::Expr(e) => {
                     r.compile_time = inner == Context::Factory || module_constant;
                     r.expr_tree(e)
@@ -83,6 +92,54 @@ fn gives_role(ast: &Ast, src: &str, def: &FunctionDef) -> bool {
         ),
         _ => false,
     })
+}
+
+/// Whether `restrict` may refuse an expression of this kind, in some context: what the
+/// builder notes of each node it makes, so that a tree without one is not walked. It
+/// covers every report of `Restrict::expr` (a `+5` allowed as a `predicate=` operand is
+/// still a unary `+` here).
+pub fn may_refuse(kind: &ExprKind) -> bool {
+    match kind {
+        ExprKind::Lambda { .. }
+        | ExprKind::IfExp { .. }
+        | ExprKind::Unary { op: UnaryOp::Pos, .. }
+        | ExprKind::Binary { op: BinOp::MatMul, .. }
+        | ExprKind::Set(_)
+        | ExprKind::Starred(_)
+        | ExprKind::NamedExpr { .. }
+        | ExprKind::Yield(_)
+        | ExprKind::Await(_)
+        | ExprKind::Imaginary => true,
+        ExprKind::Compare { rest, .. } => {
+            rest.len() > 1
+                || rest.iter().any(|(op, _)| matches!(op, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn))
+        }
+        ExprKind::Comprehension { kind, generators, .. } => *kind != ComprehensionKind::List || generators.len() > 1,
+        ExprKind::Call { args, .. } => args.iter().any(|a| matches!(a.kind, ArgKind::Star | ArgKind::DoubleStar)),
+        ExprKind::Dict(entries) => entries.iter().any(|e| e.key.is_none()),
+        ExprKind::Str(pieces) => pieces.iter().any(|p| p.kind == StrKind::Bytes),
+        _ => false,
+    }
+}
+
+/// Whether `restrict` may refuse a statement of this kind itself (not its expressions:
+/// [`may_refuse`]), in some context: what the builder notes of each statement it makes.
+/// A `def` or a `class` inside another, refused in some contexts, is the builder's to
+/// note (the order it makes them in tells), as are the statements' contexts.
+pub fn may_refuse_stmt(ast: &Ast, kind: &StmtKind) -> bool {
+    // A target `Restrict::target` accepts without a look at its parts.
+    let plain = |t: ExprId| {
+        matches!(ast.expr(t).kind, ExprKind::Name(_) | ExprKind::Attribute { .. } | ExprKind::Subscript { .. })
+    };
+    match kind {
+        StmtKind::AugAssign { .. } | StmtKind::Unsupported { .. } | StmtKind::While { orelse: Some(_), .. } => true,
+        StmtKind::Assign { targets, .. } => !targets.iter().all(|&t| plain(t)),
+        StmtKind::AnnAssign { target, .. } => !plain(*target),
+        StmtKind::For { target, orelse, .. } => orelse.is_some() || !plain(*target),
+        StmtKind::With { items, .. } => items.len() > 1 || items.iter().any(|i| i.target.is_some_and(|t| !plain(t))),
+        StmtKind::FunctionDef(def) => def.is_async || def.params.iter().any(|p| p.kind != ParamKind::Normal),
+        _ => false,
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
