@@ -135,6 +135,8 @@ pub struct LiveIn {
     defined: Vec<usize>,
     /// The inputs, in first-read order.
     pub order: Vec<VarId>,
+    /// Every variable the block defines, in [`defs_in_order`]'s order.
+    pub defs: Vec<VarId>,
 }
 
 impl LiveIn {
@@ -143,6 +145,7 @@ impl LiveIn {
         self.numbers.clear();
         self.defined.clear();
         self.order.clear();
+        self.defs.clear();
         self.block(p, block, seen);
     }
 
@@ -200,6 +203,8 @@ impl LiveIn {
     }
 
     fn stmt(&mut self, p: &Program, s: StmtId, seen: &mut impl Seen) {
+        // A statement's own definitions before those of the statements nested in it.
+        visit::stmt_defs(p, s, |v| self.defs.push(v));
         match &p.stmt(s).kind {
             StmtKind::Assign { var, value } => {
                 self.read(p, *value, seen);

@@ -149,6 +149,9 @@ struct Scratch {
     uses: RegionUses,
     /// By a variable's number in `live`: the input it is, or [`NOT_INPUT`].
     input_of: Vec<u32>,
+    /// By input: its mentions, those as an argument the callee only writes, and whether
+    /// an argument writes it.
+    sums: Vec<(u32, u32, bool)>,
     /// A region's variables and the function's (`function_body`).
     fresh: FxHashMap<VarId, VarId>,
 }
@@ -263,13 +266,17 @@ impl Outliner<'_> {
                 let mut else_renames = Renames::default();
                 let mut else_body = else_body.map(|b| self.block(&b, after, &mut else_renames));
                 // A variable a branch defines itself does not outlive the `if`.
-                let mut local: FxHashSet<VarId> =
-                    dataflow::defs_in_order(self.program, &then_body).into_iter().collect();
+                let mut local = dataflow::defs_in_order(self.program, &then_body);
                 if let Some(e) = &else_body {
                     local.extend(dataflow::defs_in_order(self.program, e));
                 }
-                let mut carried: Vec<VarId> =
-                    then_renames.keys().chain(else_renames.keys()).copied().filter(|v| !local.contains(v)).collect();
+                local.sort_unstable();
+                let mut carried: Vec<VarId> = then_renames
+                    .keys()
+                    .chain(else_renames.keys())
+                    .copied()
+                    .filter(|v| local.binary_search(v).is_err())
+                    .collect();
                 carried.sort_unstable();
                 carried.dedup();
                 for v in carried {
@@ -303,13 +310,11 @@ impl Outliner<'_> {
         loc: Loc,
     ) {
         // A variable the body defines itself is new on each iteration: nothing to carry.
-        let local: FxHashSet<VarId> = if inner.is_empty() {
-            FxHashSet::default()
-        } else {
-            dataflow::defs_in_order(self.program, body).into_iter().collect()
-        };
+        // (Sorted, for a binary search: a set would be allocated and hashed into.)
+        let mut local = if inner.is_empty() { Vec::new() } else { dataflow::defs_in_order(self.program, body) };
+        local.sort_unstable();
         let mut carried: Vec<(VarId, VarId)> =
-            inner.iter().filter(|(k, _)| !local.contains(k)).map(|(&k, &v)| (k, v)).collect();
+            inner.iter().filter(|(k, _)| local.binary_search(k).is_err()).map(|(&k, &v)| (k, v)).collect();
         carried.sort_unstable();
         for (v, latest) in carried {
             // Already one of this loop's own iter args: its yield is rebound in place.
@@ -463,10 +468,12 @@ impl Outliner<'_> {
 
         // Regions nested in this one (of the same kind) were rejected or are outlined
         // from the new function by the pass's later runs; here the body moves as it is.
+        // The walk that finds the inputs gives the definitions too.
+        self.walk(&body);
         let mut outputs: Vec<VarId> = Vec::new();
-        let defs = dataflow::defs_in_order(self.program, &body);
+        let defs = &self.s.live.defs;
         let defined = defs.len();
-        for v in defs {
+        for &v in defs {
             if used_after.contains(v) && !outputs.contains(&v) {
                 outputs.push(v);
             }
@@ -475,13 +482,19 @@ impl Outliner<'_> {
         // by the caller, in front of the call, from the same inputs.
         let mut hoisted = Vec::new();
         if self.target.device {
-            let scalars: Vec<VarId> = outputs.iter().copied().filter(|&v| self.is_value_scalar(v)).collect();
+            let scalars: Vec<VarId> = if outputs.iter().any(|&v| self.is_value_scalar(v)) {
+                outputs.iter().copied().filter(|&v| self.is_value_scalar(v)).collect()
+            } else {
+                Vec::new()
+            };
             if !scalars.is_empty() {
                 match self.plan_scalar_hoist(&body, &scalars) {
                     Ok(stmts) => {
                         body.retain(|t| !stmts.contains(t));
                         outputs.retain(|v| !scalars.contains(v));
                         hoisted = stmts;
+                        // The body changed: walked again.
+                        self.walk(&body);
                     }
                     Err(v) => {
                         self.region_error(RegionError::ScalarLeavesDevice(v), fname, loc);
@@ -493,7 +506,7 @@ impl Outliner<'_> {
             }
         }
         // Before the body moves into the new function (which renames its variables).
-        let (inputs, Accesses { mut dirs, stores }) = self.inputs_and_accesses(&body);
+        let (inputs, Accesses { mut dirs, stores }) = self.inputs_and_accesses();
         let stores = if self.target.export_stores { stores } else { Vec::new() };
         // `v = pl.store(tile, offsets, t)` at the region's top level, with `v` read after
         // it: `v` is the new version of `t`, so the caller binds `v` itself to the call's
@@ -786,7 +799,15 @@ impl Outliner<'_> {
         o
     }
 
-    /// A region's inputs (`dataflow::live_in`) and what it does with them, in one walk of
+    /// The walk of a region's body that finds its inputs and definitions and gathers what
+    /// it does with its variables ([`Outliner::inputs_and_accesses`]).
+    fn walk(&mut self, body: &[StmtId]) {
+        let Scratch { live, uses, .. } = &mut *self.s;
+        uses.clear();
+        live.run(self.program, body, uses);
+    }
+
+    /// After [`Outliner::walk`]: a region's inputs (`dataflow::live_in`) and what it does with them, in one walk of
     /// its expressions: the direction of each input (written, by an op's written argument
     /// or as the argument of a called function's Out/InOut parameter, makes it Out, or
     /// InOut when it is also read; otherwise In; a stored tensor is written, so at least
@@ -794,11 +815,9 @@ impl Outliner<'_> {
     /// order. The walk numbers the variables it meets and counts the mentions and writes
     /// of each by its number (the inputs are known only at its end); they are added up per
     /// input afterwards.
-    fn inputs_and_accesses(&mut self, body: &[StmtId]) -> (Vec<VarId>, Accesses) {
+    fn inputs_and_accesses(&mut self) -> (Vec<VarId>, Accesses) {
         let p = &*self.program;
-        let Scratch { live, uses, input_of, .. } = &mut *self.s;
-        uses.clear();
-        live.run(p, body, uses);
+        let Scratch { live, uses, input_of, sums, .. } = &mut *self.s;
         let inputs = live.order.clone();
         // Every variable the walk met has a number (`None` is not expected).
         let numbers = &live.numbers;
@@ -822,22 +841,23 @@ impl Outliner<'_> {
                 }
             }
         }
-        // An input is read where it is mentioned other than as a written argument.
-        let mut mentions = vec![0u32; inputs.len()];
-        let mut written_only = vec![0u32; inputs.len()];
-        let mut written = vec![false; inputs.len()];
+        // An input is read where it is mentioned other than as a written argument: per
+        // input, its mentions, those as an argument only written, and whether any writes it.
+        sums.clear();
+        sums.resize(inputs.len(), (0, 0, false));
         for (n, &i) in input_of.iter().enumerate() {
             if i != NOT_INPUT {
-                let i = i as usize;
                 let facts = &numbers.facts[n];
-                mentions[i] += facts.reads;
-                written_only[i] += facts.written_only;
-                written[i] |= facts.written;
+                let (mentions, written_only, written) = &mut sums[i as usize];
+                *mentions += facts.reads;
+                *written_only += facts.written_only;
+                *written |= facts.written;
             }
         }
         // A store's target is its op's written argument, counted above.
-        let dirs = (0..inputs.len())
-            .map(|i| match (mentions[i] > written_only[i], written[i]) {
+        let dirs = sums
+            .iter()
+            .map(|&(mentions, written_only, written)| match (mentions > written_only, written) {
                 (_, false) => Direction::In,
                 (false, true) => Direction::Out,
                 (true, true) => Direction::InOut,
