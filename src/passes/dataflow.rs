@@ -97,15 +97,6 @@ pub fn empty_map<K, V>(m: &mut FxHashMap<K, V>) {
     }
 }
 
-/// [`empty_map`] for a set.
-pub fn empty_set<T>(m: &mut FxHashSet<T>) {
-    if m.capacity() > 64 && m.capacity() > 8 * m.len() {
-        *m = FxHashSet::default();
-    } else {
-        m.clear();
-    }
-}
-
 /// What a walk of a block's expressions sees besides its reads, for [`LiveIn::run`].
 pub trait Seen {
     /// A node of an expression the block holds, in `visit::walk_block_exprs` order (the

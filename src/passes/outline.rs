@@ -73,7 +73,7 @@ pub type LevelRole = (Option<crate::ir::Level>, Option<crate::ir::Role>);
 /// of the program and every name outlined so far; the new names are added to it. The new
 /// functions go at the end of `program.functions` (in the order they are made, each one's
 /// name and its parent's appended to `made`): [`insert_before_parents`] moves them into
-/// place once the pass has outlined every function.
+/// place once the pass has outlined every function. Returns the function's position.
 #[allow(clippy::too_many_arguments)]
 fn outline_function(
     program: &mut Program,
@@ -84,14 +84,16 @@ fn outline_function(
     reserved: &mut FxHashSet<Symbol>,
     made: &mut Vec<(Symbol, Symbol)>,
     scratch: &mut Scratch,
-) {
+) -> Option<usize> {
+    // Looked up once: the function's position stays while the pass appends new ones.
+    let at = program.functions.get_index_of(&func)?;
     if target.device {
         // A scalar only dead loop carries read need not leave a device region.
-        let body = program.functions[&func].body.clone();
+        let body = program.functions[at].body.clone();
         dataflow::drop_dead_scalar_carries(program, &body);
     }
-    let f = &program.functions[&func];
-    dataflow::empty_set(&mut scratch.known);
+    let f = &program.functions[at];
+    scratch.known.start();
     dataflow::empty_map(&mut scratch.next_version);
     dataflow::empty_map(&mut scratch.next_text);
     let known = &mut scratch.known;
@@ -109,7 +111,8 @@ fn outline_function(
     let none = FxHashMap::default();
     let top = After { last: &none, index: 0, outer: None };
     let body = o.block(&body, &top, &mut FxHashMap::default());
-    program.functions.get_mut(&func).expect("the function exists").body = body;
+    program.functions[at].body = body;
+    Some(at)
 }
 
 struct Outliner<'a> {
@@ -134,7 +137,7 @@ struct Outliner<'a> {
 struct Scratch {
     /// Every variable name of the function being outlined, and the names outlined from it
     /// so far.
-    known: FxHashSet<Symbol>,
+    known: NameSet,
     /// For each version stem (`acc__ssa_v`: a source name and a role), the number to try
     /// first (see `free_number`).
     next_version: FxHashMap<(Symbol, Role), u32>,
@@ -154,6 +157,41 @@ struct Scratch {
     sums: Vec<(u32, u32, bool)>,
     /// A region's variables and the function's (`function_body`).
     fresh: FxHashMap<VarId, VarId>,
+}
+
+/// A set of names, one function's at a time: a mark per interned name (indexed by its
+/// symbol), the names of the current function marked with its number. Emptied by moving
+/// to the next number, not by clearing; a test or an insert is an index, not a hash.
+#[derive(Default)]
+struct NameSet {
+    marks: Vec<u32>,
+    current: u32,
+}
+
+impl NameSet {
+    /// Empties the set.
+    fn start(&mut self) {
+        if self.current == u32::MAX {
+            self.marks.fill(0);
+            self.current = 0;
+        }
+        self.current += 1;
+    }
+
+    fn contains(&self, name: Symbol) -> bool {
+        self.marks.get(name.index()) == Some(&self.current)
+    }
+
+    /// Adds `name`; whether it was not in the set.
+    fn insert(&mut self, name: Symbol) -> bool {
+        let i = name.index();
+        if i >= self.marks.len() {
+            self.marks.resize(i + 1, 0);
+        }
+        let new = self.marks[i] != self.current;
+        self.marks[i] = self.current;
+        new
+    }
 }
 
 /// In [`Scratch::input_of`]: a variable that is not an input of the region.
@@ -385,21 +423,24 @@ impl Outliner<'_> {
     /// costs O(N), not O(N²). The name is composed in the reused buffer, not in a `String`
     /// of its own.
     fn free_number(&mut self, base: Symbol, role: Role) -> (Symbol, u32) {
-        let start = self.s.next_version.get(&(base, role)).copied().unwrap_or(0);
-        let mut k = start;
-        let s = &mut *self.s;
-        s.text.clear();
-        s.text.push_str(self.names.get(base));
-        s.text.push_str("__");
-        s.text.push_str(role.as_str());
-        s.text.push_str("_v");
-        let stem = s.text.len();
+        let Scratch { text, known, next_version, .. } = &mut *self.s;
+        let next = next_version.entry((base, role)).or_insert(0);
+        text.clear();
+        text.push_str(self.names.get(base));
+        text.push_str("__");
+        text.push_str(role.as_str());
+        text.push_str("_v");
+        let stem = text.len();
+        let mut k = *next;
         loop {
-            s.text.truncate(stem);
-            crate::ir::names::push_decimal(&mut s.text, k);
-            let candidate = self.names.intern(&s.text);
-            if s.known.insert(candidate) {
-                s.next_version.insert((base, role), k + 1);
+            text.truncate(stem);
+            match k {
+                0..=9 => text.push(char::from(b'0' + k as u8)),
+                _ => crate::ir::names::push_decimal(text, k),
+            }
+            let candidate = self.names.intern(text);
+            if known.insert(candidate) {
+                *next = k + 1;
                 return (candidate, k);
             }
             k += 1;
@@ -421,7 +462,7 @@ impl Outliner<'_> {
             }
         }
         self.counter += 1;
-        let taken = |o: &Self, s: Symbol| o.s.known.contains(&s) || o.reserved.contains(&s);
+        let taken = |o: &Self, s: Symbol| o.s.known.contains(s) || o.reserved.contains(&s);
         let first = self.names.intern(&self.s.text);
         let chosen = if !taken(self, first) {
             first
@@ -430,7 +471,7 @@ impl Outliner<'_> {
             let wanted = self.s.text.clone();
             // A clash with another function's name: qualify it with this function's name;
             // a clash inside this function: number it.
-            let base = if self.s.known.contains(&first) { wanted } else { format!("{func}_{wanted}") };
+            let base = if self.s.known.contains(first) { wanted } else { format!("{func}_{wanted}") };
             let qualified = self.names.intern(&base);
             if base != self.names.get(first) && !taken(self, qualified) {
                 qualified
@@ -1052,38 +1093,39 @@ pub fn outline_functions(
 ) -> Vec<(Symbol, Symbol)> {
     let before = program.functions.len();
     let mut made = Vec::new();
+    // The position of each new function's parent.
+    let mut parents = Vec::new();
     let mut scratch = Scratch::default();
     for func in functions {
         if check(cx, program, func) {
-            outline_function(program, cx.names, cx.diags, func, target, reserved, &mut made, &mut scratch);
+            let at = outline_function(program, cx.names, cx.diags, func, target, reserved, &mut made, &mut scratch);
+            if let Some(at) = at {
+                parents.resize(made.len(), at);
+            }
         }
     }
-    insert_before_parents(program, before, &made);
+    insert_before_parents(program, before, &parents);
     made
 }
 
-/// Moves the functions outlined in a pass, the entries from `before` on (`made[j]` names
-/// entry `before + j` and its parent), just before the function each came from, in the
+/// Moves the functions outlined in a pass, the entries from `before` on (`parents[j]` is
+/// the position of entry `before + j`'s parent), just before the function each came from, in the
 /// order they were made, keeping the order of the others. In place: the final positions
 /// are filled in order, each by swapping in the entry it takes (one swap per misplaced
 /// entry), not by moving every entry into a new map, whose fresh pages would all be
 /// faulted in. Filling the positions in order keeps the swaps within two runs of the
 /// entries that move forward together (following the permutation's cycles instead would
 /// jump across the whole map at each swap).
-fn insert_before_parents(program: &mut Program, before: usize, made: &[(Symbol, Symbol)]) {
-    if made.is_empty() {
+fn insert_before_parents(program: &mut Program, before: usize, parents: &[usize]) {
+    if parents.is_empty() {
         return;
     }
     let functions = &mut program.functions;
     let total = functions.len();
-    debug_assert_eq!(total, before + made.len());
+    debug_assert_eq!(total, before + parents.len());
     // The new entries by their parent's position (a stable sort keeps the order they were
     // made in; it is linear when the parents come in program order, as they usually do).
-    let mut by_parent: Vec<(usize, usize)> = made
-        .iter()
-        .enumerate()
-        .map(|(j, (_, parent))| (functions.get_index_of(parent).expect("the parent exists"), before + j))
-        .collect();
+    let mut by_parent: Vec<(usize, usize)> = parents.iter().enumerate().map(|(j, &parent)| (parent, before + j)).collect();
     by_parent.sort_by_key(|&(parent, _)| parent);
     // `at[k]`: the entry now at position `k`; `position[e]`: where entry `e` now is.
     let mut at: Vec<u32> = (0..total as u32).collect();
