@@ -1125,7 +1125,8 @@ fn insert_before_parents(program: &mut Program, before: usize, parents: &[usize]
     debug_assert_eq!(total, before + parents.len());
     // The new entries by their parent's position (a stable sort keeps the order they were
     // made in; it is linear when the parents come in program order, as they usually do).
-    let mut by_parent: Vec<(usize, usize)> = parents.iter().enumerate().map(|(j, &parent)| (parent, before + j)).collect();
+    let mut by_parent: Vec<(usize, usize)> =
+        parents.iter().enumerate().map(|(j, &parent)| (parent, before + j)).collect();
     by_parent.sort_by_key(|&(parent, _)| parent);
     // `at[k]`: the entry now at position `k`; `position[e]`: where entry `e` now is.
     let mut at: Vec<u32> = (0..total as u32).collect();
