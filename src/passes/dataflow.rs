@@ -8,7 +8,7 @@
 use crate::ir::ops::Effect;
 use crate::ir::visit;
 use crate::ir::{Callee, ExprId, ExprKind, IfStmt, Program, StmtId, StmtKind, VarId};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Calls `f` on every variable mentioned anywhere in a block: read or defined.
 pub fn mentioned(p: &Program, block: &[StmtId], f: &mut impl FnMut(VarId)) {
@@ -31,131 +31,221 @@ pub fn defs_in_order(p: &Program, block: &[StmtId]) -> Vec<VarId> {
 /// defined after it; one defined in a loop body is not defined after the loop (only the
 /// loop's return variables are); a scope's body is part of the block around it.
 pub fn live_in(p: &Program, block: &[StmtId]) -> Vec<VarId> {
-    live_in_seeing(p, block, &mut ())
+    let mut walk = LiveIn::default();
+    walk.run(p, block, &mut ());
+    walk.order
 }
 
-/// What a walk of a block's expressions sees besides its reads, for [`live_in_seeing`].
+/// Dense numbers for the variables a walk meets (0, 1, 2, ... in the order first met),
+/// with what the walk learns of each ([`Facts`]) in a vector indexed by them: one hash
+/// look-up per mention rather than one per set or map the walk keeps.
+#[derive(Default)]
+pub struct Numbering {
+    of: FxHashMap<VarId, u32>,
+    /// By number: what the walk learnt of the variable.
+    pub facts: Vec<Facts>,
+}
+
+/// What a walk learns of one variable: [`LiveIn`]'s own facts, and the outliner's, which
+/// it gathers in the same walk ([`Seen`]).
+#[derive(Clone, Copy, Default)]
+pub struct Facts {
+    /// Defined on the path walked so far.
+    defined: bool,
+    /// Read before being defined: an input.
+    input: bool,
+    /// How many times the variable is read (each `Var` node).
+    pub reads: u32,
+    /// How many times it is an argument the callee only writes.
+    pub written_only: u32,
+    /// Whether an argument writes it.
+    pub written: bool,
+    /// Whether a store writes it.
+    pub stored: bool,
+}
+
+impl Numbering {
+    /// `v`'s number, given it now if it has none.
+    pub fn number(&mut self, v: VarId) -> usize {
+        let next = self.facts.len() as u32;
+        let n = *self.of.entry(v).or_insert(next);
+        if n == next {
+            self.facts.push(Facts::default());
+        }
+        n as usize
+    }
+
+    /// `v`'s number, if it has one.
+    pub fn get(&self, v: VarId) -> Option<usize> {
+        self.of.get(&v).map(|&n| n as usize)
+    }
+
+    fn clear(&mut self) {
+        empty_map(&mut self.of);
+        self.facts.clear();
+    }
+}
+
+/// Empties a map kept from one use to the next. Emptying costs the map's capacity, so one
+/// that grew far beyond its last use's size is dropped instead: each use then pays for no
+/// more than it filled, and a run of small uses after a large one stays linear.
+pub fn empty_map<K, V>(m: &mut FxHashMap<K, V>) {
+    if m.capacity() > 64 && m.capacity() > 8 * m.len() {
+        *m = FxHashMap::default();
+    } else {
+        m.clear();
+    }
+}
+
+/// What a walk of a block's expressions sees besides its reads, for [`LiveIn::run`].
 pub trait Seen {
-    /// A node of an expression the block holds, in `visit::walk_block_exprs` order.
-    fn node(&mut self, e: ExprId);
+    /// A node of an expression the block holds, in `visit::walk_block_exprs` order (the
+    /// walk's variables are numbered in `numbers`, which gives more as asked).
+    fn node(&mut self, p: &Program, e: ExprId, numbers: &mut Numbering);
     /// A loop's iter arg and its initial value, in program order (before the loop's body).
     fn carry(&mut self, var: VarId, init: ExprId);
 }
 
 impl Seen for () {
-    fn node(&mut self, _: ExprId) {}
+    fn node(&mut self, _: &Program, _: ExprId, _: &mut Numbering) {}
     fn carry(&mut self, _: VarId, _: ExprId) {}
 }
 
-/// [`live_in`], showing `seen` every node of every expression of the block (the walk that
-/// finds the inputs visits each node once, in the order `visit::walk_block_exprs` does)
-/// and every loop's iter args: a caller that also needs what the block does with its
-/// variables gathers it in the same walk.
-pub fn live_in_seeing(p: &Program, block: &[StmtId], seen: &mut impl Seen) -> Vec<VarId> {
-    // Sized for a small region: most have a few inputs and definitions, and a set grown
-    // from empty is rehashed at its 4th and 8th entries (7 fit in 8 buckets).
-    let set = || FxHashSet::with_capacity_and_hasher(7, Default::default());
-    let mut walk = LiveIn { p, defined: set(), seen: set(), order: Vec::with_capacity(8), also: seen };
-    walk.block(block);
-    walk.order
+/// The walk behind [`live_in`], kept from one block to the next by a caller that walks
+/// many (its vectors and map are emptied, not freed). [`LiveIn::run`] shows a [`Seen`]
+/// every node of every expression of the block (the walk that finds the inputs visits
+/// each node once, in the order `visit::walk_block_exprs` does) and every loop's iter
+/// args: a caller that also needs what the block does with its variables gathers it in
+/// the same walk.
+#[derive(Default)]
+pub struct LiveIn {
+    /// The variables the last walk met, numbered, with what it learnt of each.
+    pub numbers: Numbering,
+    /// The numbers of the variables defined on the path walked so far, in the order they
+    /// were: a block whose definitions do not outlive it undoes those it added.
+    defined: Vec<usize>,
+    /// The inputs, in first-read order.
+    pub order: Vec<VarId>,
+    /// Every variable the block defines, in [`defs_in_order`]'s order.
+    pub defs: Vec<VarId>,
 }
 
-struct LiveIn<'p, 's, S: Seen> {
-    p: &'p Program,
-    defined: FxHashSet<VarId>,
-    seen: FxHashSet<VarId>,
-    order: Vec<VarId>,
-    also: &'s mut S,
-}
+impl LiveIn {
+    /// Finds the inputs of `block` (in `order`), showing `seen` what it walks.
+    pub fn run(&mut self, p: &Program, block: &[StmtId], seen: &mut impl Seen) {
+        self.numbers.clear();
+        self.defined.clear();
+        self.order.clear();
+        self.defs.clear();
+        self.block(p, block, seen);
+    }
 
-impl<S: Seen> LiveIn<'_, '_, S> {
-    fn read(&mut self, e: ExprId) {
-        let p = self.p;
+    fn define(&mut self, v: VarId) {
+        let n = self.numbers.number(v);
+        self.define_number(n);
+    }
+
+    fn define_number(&mut self, n: usize) {
+        let facts = &mut self.numbers.facts[n];
+        if !facts.defined {
+            facts.defined = true;
+            self.defined.push(n);
+        }
+    }
+
+    /// Forgets the definitions made since `mark` (a length of `defined`).
+    fn undo(&mut self, mark: usize) {
+        for &n in &self.defined[mark..] {
+            self.numbers.facts[n].defined = false;
+        }
+        self.defined.truncate(mark);
+    }
+
+    fn read(&mut self, p: &Program, e: ExprId, seen: &mut impl Seen) {
         visit::walk_expr(p, e, |x| {
-            self.also.node(x);
+            seen.node(p, x, &mut self.numbers);
             if let ExprKind::Var(v) = p.expr(x).kind {
-                if !self.defined.contains(&v) && self.seen.insert(v) {
+                let n = self.numbers.number(v);
+                let facts = &mut self.numbers.facts[n];
+                facts.reads += 1;
+                if !facts.defined && !facts.input {
+                    facts.input = true;
                     self.order.push(v);
                 }
             }
         });
     }
 
-    /// Walks a block whose definitions do not outlive it; returns what it defined, so that
-    /// the caller can keep what every path defines.
-    fn scoped(&mut self, block: &[StmtId]) -> Vec<VarId> {
-        let mut added = Vec::new();
-        let saved = std::mem::take(&mut self.defined);
-        self.defined = saved.clone();
-        self.block(block);
-        for v in &self.defined {
-            if !saved.contains(v) {
-                added.push(*v);
-            }
-        }
-        self.defined = saved;
+    /// Walks a block whose definitions do not outlive it; returns the numbers of what it
+    /// defined, in increasing order, so that the caller can keep what every path defines.
+    fn scoped(&mut self, p: &Program, block: &[StmtId], seen: &mut impl Seen) -> Vec<usize> {
+        let mark = self.defined.len();
+        self.block(p, block, seen);
+        let mut added = self.defined[mark..].to_vec();
+        self.undo(mark);
         added.sort_unstable();
         added
     }
 
-    fn block(&mut self, block: &[StmtId]) {
+    fn block(&mut self, p: &Program, block: &[StmtId], seen: &mut impl Seen) {
         for &s in block {
-            self.stmt(s);
+            self.stmt(p, s, seen);
         }
     }
 
-    fn stmt(&mut self, s: StmtId) {
-        let p = self.p;
+    fn stmt(&mut self, p: &Program, s: StmtId, seen: &mut impl Seen) {
+        // A statement's own definitions before those of the statements nested in it.
+        visit::stmt_defs(p, s, |v| self.defs.push(v));
         match &p.stmt(s).kind {
             StmtKind::Assign { var, value } => {
-                self.read(*value);
-                self.defined.insert(*var);
+                self.read(p, *value, seen);
+                self.define(*var);
             }
-            StmtKind::Eval(e) => self.read(*e),
-            StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| self.read(e)),
+            StmtKind::Eval(e) => self.read(p, *e, seen),
+            StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| self.read(p, e, seen)),
             StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
-                self.read(*cond);
-                let then_defs = self.scoped(then_body);
+                self.read(p, *cond, seen);
+                let then_defs = self.scoped(p, then_body, seen);
                 let else_defs = match else_body {
-                    Some(b) => self.scoped(b),
+                    Some(b) => self.scoped(p, b, seen),
                     None => Vec::new(),
                 };
-                for v in then_defs {
-                    if else_defs.binary_search(&v).is_ok() {
-                        self.defined.insert(v);
+                for n in then_defs {
+                    if else_defs.binary_search(&n).is_ok() {
+                        self.define_number(n);
                     }
                 }
-                self.defined.extend(return_vars.iter().copied());
+                return_vars.iter().for_each(|&v| self.define(v));
             }
             StmtKind::For { var, start, stop, step, iter_args, body, return_vars, attrs, .. } => {
                 for e in [*start, *stop, *step] {
-                    self.read(e);
+                    self.read(p, e, seen);
                 }
-                iter_args.iter().for_each(|a| self.read(a.init));
-                attrs.iter().for_each(|&(_, e)| self.read(e));
-                iter_args.iter().for_each(|a| self.also.carry(a.var, a.init));
-                let saved = self.defined.clone();
-                self.defined.insert(*var);
-                self.defined.extend(iter_args.iter().map(|a| a.var));
-                self.block(body);
-                self.defined = saved;
-                self.defined.extend(return_vars.iter().copied());
+                iter_args.iter().for_each(|a| self.read(p, a.init, seen));
+                attrs.iter().for_each(|&(_, e)| self.read(p, e, seen));
+                iter_args.iter().for_each(|a| seen.carry(a.var, a.init));
+                let mark = self.defined.len();
+                self.define(*var);
+                iter_args.iter().for_each(|a| self.define(a.var));
+                self.block(p, body, seen);
+                self.undo(mark);
+                return_vars.iter().for_each(|&v| self.define(v));
             }
             StmtKind::While { cond, iter_args, body, return_vars } => {
-                iter_args.iter().for_each(|a| self.read(a.init));
-                iter_args.iter().for_each(|a| self.also.carry(a.var, a.init));
-                let saved = self.defined.clone();
-                self.defined.extend(iter_args.iter().map(|a| a.var));
-                self.read(*cond);
-                self.block(body);
-                self.defined = saved;
-                self.defined.extend(return_vars.iter().copied());
+                iter_args.iter().for_each(|a| self.read(p, a.init, seen));
+                iter_args.iter().for_each(|a| seen.carry(a.var, a.init));
+                let mark = self.defined.len();
+                iter_args.iter().for_each(|a| self.define(a.var));
+                self.read(p, *cond, seen);
+                self.block(p, body, seen);
+                self.undo(mark);
+                return_vars.iter().for_each(|&v| self.define(v));
             }
             StmtKind::Scope(scope) => {
-                visit::stmt_exprs(p, s, |e| self.read(e));
-                self.block(&scope.body);
+                visit::stmt_exprs(p, s, |e| self.read(p, e, seen));
+                self.block(p, &scope.body, seen);
                 if let Some(t) = scope.task_id {
-                    self.defined.insert(t);
+                    self.define(t);
                 }
             }
             StmtKind::Break | StmtKind::Continue => {}

@@ -35,11 +35,11 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
 /// Whether `func` has graph regions to outline: not when it has none, nor when one is
 /// nested in another (E0401) or its type is not one this pass outlines (E0402).
 fn check(cx: &mut PassCx<'_>, program: &Program, func: Symbol) -> bool {
-    let scan = scan(program, func);
+    let f = &program.functions[&func];
+    let scan = scan(program, f);
     if scan.regions == 0 {
         return false;
     }
-    let f = &program.functions[&func];
     let fname = cx.names.get(func).to_string();
     let region_name = |s: StmtId| match &program.stmt(s).kind {
         StmtKind::Scope(scope) => scope.name.map_or(String::new(), |n| cx.names.get(n).to_string()),
@@ -95,8 +95,7 @@ struct Scan {
 }
 
 /// One walk over a function: its graph regions, and each one nested in another.
-fn scan(program: &Program, func: Symbol) -> Scan {
-    let f = &program.functions[&func];
+fn scan(program: &Program, f: &crate::ir::Function) -> Scan {
     let mut out = Scan { regions: 0, first: None, nested: Vec::new() };
     // The context of a statement: the innermost graph region around it.
     visit::walk_stmts_in(program, &f.body, None, |s, around| match &program.stmt(s).kind {

@@ -22,7 +22,7 @@
 use super::dataflow;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
-use crate::ir::names::{Role, Version, Versioned};
+use crate::ir::names::{Role, Version};
 use crate::ir::ops::{Effect, Op};
 use crate::ir::visit::{self, FreshVars};
 use crate::ir::{
@@ -73,7 +73,8 @@ pub type LevelRole = (Option<crate::ir::Level>, Option<crate::ir::Role>);
 /// of the program and every name outlined so far; the new names are added to it. The new
 /// functions go at the end of `program.functions` (in the order they are made, each one's
 /// name and its parent's appended to `made`): [`insert_before_parents`] moves them into
-/// place once the pass has outlined every function.
+/// place once the pass has outlined every function. Returns the function's position.
+#[allow(clippy::too_many_arguments)]
 fn outline_function(
     program: &mut Program,
     names: &mut Interner,
@@ -82,43 +83,36 @@ fn outline_function(
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
     made: &mut Vec<(Symbol, Symbol)>,
-) {
+    scratch: &mut Scratch,
+) -> Option<usize> {
+    // Looked up once: the function's position stays while the pass appends new ones.
+    let at = program.functions.get_index_of(&func)?;
     if target.device {
         // A scalar only dead loop carries read need not leave a device region.
-        let body = program.functions[&func].body.clone();
+        let body = program.functions[at].body.clone();
         dataflow::drop_dead_scalar_carries(program, &body);
     }
-    let f = &program.functions[&func];
-    // Sized up front (with room for the names outlining adds), not grown from empty.
-    let defs = dataflow::defs_in_order(program, &f.body);
-    let mut known: FxHashSet<Symbol> =
-        FxHashSet::with_capacity_and_hasher(f.params.len() + defs.len() + 8, Default::default());
+    let f = &program.functions[at];
+    scratch.known.start();
+    dataflow::empty_map(&mut scratch.next_version);
+    dataflow::empty_map(&mut scratch.next_text);
+    let known = &mut scratch.known;
     for p in &f.params {
         known.insert(program.var(p.var).name);
     }
-    for v in defs {
-        known.insert(program.var(v).name);
-    }
+    visit::walk_stmts(program, &f.body, |s| {
+        visit::stmt_defs(program, s, |v| {
+            known.insert(program.var(v).name);
+        })
+    });
     let body = f.body.clone();
     let in_kernel = matches!(f.decl.kind, FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv);
-    let mut o = Outliner {
-        program,
-        names,
-        diags,
-        target,
-        reserved,
-        func,
-        in_kernel,
-        known,
-        counter: 0,
-        next_number: FxHashMap::default(),
-        text: String::new(),
-        made,
-    };
+    let mut o = Outliner { program, names, diags, target, reserved, func, in_kernel, counter: 0, made, s: scratch };
     let none = FxHashMap::default();
     let top = After { last: &none, index: 0, outer: None };
     let body = o.block(&body, &top, &mut FxHashMap::default());
-    program.functions.get_mut(&func).expect("the function exists").body = body;
+    program.functions[at].body = body;
+    Some(at)
 }
 
 struct Outliner<'a> {
@@ -130,16 +124,78 @@ struct Outliner<'a> {
     func: Symbol,
     /// The function is a kernel (InCore, AIC, AIV): the regions nested in it are calls.
     in_kernel: bool,
-    /// Every variable name of the function, and the names outlined from it so far.
-    known: FxHashSet<Symbol>,
     counter: u32,
-    /// For each name prefix, the number to try first (see `free_name`).
-    next_number: FxHashMap<String, u32>,
-    /// The buffer new names are composed in.
-    text: String,
     /// The functions made so far in the pass: each one's name and its parent's.
     made: &'a mut Vec<(Symbol, Symbol)>,
+    s: &'a mut Scratch,
 }
+
+/// What the outliner keeps from one function and one region to the next (emptied, not
+/// freed): the sets, maps and vectors it fills for each, which would otherwise be
+/// allocated and grown from empty each time.
+#[derive(Default)]
+struct Scratch {
+    /// Every variable name of the function being outlined, and the names outlined from it
+    /// so far.
+    known: NameSet,
+    /// For each version stem (`acc__ssa_v`: a source name and a role), the number to try
+    /// first (see `free_number`).
+    next_version: FxHashMap<(Symbol, Role), u32>,
+    /// The same for the other name prefixes (`<region name>_`, see `region_name`); no such
+    /// prefix ends like a version stem (in `_v`), so the two maps never share a prefix.
+    next_text: FxHashMap<String, u32>,
+    /// The buffer new names are composed in.
+    text: String,
+    /// The walk that finds a region's inputs, with the variables it met numbered.
+    live: dataflow::LiveIn,
+    /// What the region does with its variables, by their numbers in `live`.
+    uses: RegionUses,
+    /// By a variable's number in `live`: the input it is, or [`NOT_INPUT`].
+    input_of: Vec<u32>,
+    /// By input: its mentions, those as an argument the callee only writes, and whether
+    /// an argument writes it.
+    sums: Vec<(u32, u32, bool)>,
+    /// A region's variables and the function's (`function_body`).
+    fresh: FxHashMap<VarId, VarId>,
+}
+
+/// A set of names, one function's at a time: a mark per interned name (indexed by its
+/// symbol), the names of the current function marked with its number. Emptied by moving
+/// to the next number, not by clearing; a test or an insert is an index, not a hash.
+#[derive(Default)]
+struct NameSet {
+    marks: Vec<u32>,
+    current: u32,
+}
+
+impl NameSet {
+    /// Empties the set.
+    fn start(&mut self) {
+        if self.current == u32::MAX {
+            self.marks.fill(0);
+            self.current = 0;
+        }
+        self.current += 1;
+    }
+
+    fn contains(&self, name: Symbol) -> bool {
+        self.marks.get(name.index()) == Some(&self.current)
+    }
+
+    /// Adds `name`; whether it was not in the set.
+    fn insert(&mut self, name: Symbol) -> bool {
+        let i = name.index();
+        if i >= self.marks.len() {
+            self.marks.resize(i + 1, 0);
+        }
+        let new = self.marks[i] != self.current;
+        self.marks[i] = self.current;
+        new
+    }
+}
+
+/// In [`Scratch::input_of`]: a variable that is not an input of the region.
+const NOT_INPUT: u32 = u32::MAX;
 
 /// Which variables are used after a statement: those a later statement of its block
 /// mentions (`last` holds, for each variable, the index of the last statement of the
@@ -218,7 +274,9 @@ impl Outliner<'_> {
     /// A statement that contains a region: its blocks are rewritten, and the variables
     /// rebound inside a loop or a branch are carried out of it.
     fn nested(&mut self, s: StmtId, after: &After<'_>, renames: &mut Renames) {
-        let kind = self.program.stmt(s).kind.clone();
+        // Taken out while its blocks are rewritten (nothing reads it meanwhile), then put
+        // back: not copied.
+        let kind = std::mem::replace(&mut self.program.stmts[s.index()].kind, StmtKind::Break);
         let loc = self.program.stmt(s).loc;
         match kind {
             StmtKind::Scope(mut scope) => {
@@ -246,13 +304,17 @@ impl Outliner<'_> {
                 let mut else_renames = Renames::default();
                 let mut else_body = else_body.map(|b| self.block(&b, after, &mut else_renames));
                 // A variable a branch defines itself does not outlive the `if`.
-                let mut local: FxHashSet<VarId> =
-                    dataflow::defs_in_order(self.program, &then_body).into_iter().collect();
+                let mut local = dataflow::defs_in_order(self.program, &then_body);
                 if let Some(e) = &else_body {
                     local.extend(dataflow::defs_in_order(self.program, e));
                 }
-                let mut carried: Vec<VarId> =
-                    then_renames.keys().chain(else_renames.keys()).copied().filter(|v| !local.contains(v)).collect();
+                local.sort_unstable();
+                let mut carried: Vec<VarId> = then_renames
+                    .keys()
+                    .chain(else_renames.keys())
+                    .copied()
+                    .filter(|v| local.binary_search(v).is_err())
+                    .collect();
                 carried.sort_unstable();
                 carried.dedup();
                 for v in carried {
@@ -268,7 +330,7 @@ impl Outliner<'_> {
                 }
                 self.program.stmts[s.index()].kind = StmtKind::If(IfStmt { cond, then_body, else_body, return_vars });
             }
-            _ => {}
+            other => self.program.stmts[s.index()].kind = other,
         }
     }
 
@@ -286,13 +348,11 @@ impl Outliner<'_> {
         loc: Loc,
     ) {
         // A variable the body defines itself is new on each iteration: nothing to carry.
-        let local: FxHashSet<VarId> = if inner.is_empty() {
-            FxHashSet::default()
-        } else {
-            dataflow::defs_in_order(self.program, body).into_iter().collect()
-        };
+        // (Sorted, for a binary search: a set would be allocated and hashed into.)
+        let mut local = if inner.is_empty() { Vec::new() } else { dataflow::defs_in_order(self.program, body) };
+        local.sort_unstable();
         let mut carried: Vec<(VarId, VarId)> =
-            inner.iter().filter(|(k, _)| !local.contains(k)).map(|(&k, &v)| (k, v)).collect();
+            inner.iter().filter(|(k, _)| local.binary_search(k).is_err()).map(|(&k, &v)| (k, v)).collect();
         carried.sort_unstable();
         for (v, latest) in carried {
             // Already one of this loop's own iter args: its yield is rebound in place.
@@ -343,8 +403,7 @@ impl Outliner<'_> {
     /// the first free number: `acc__ssa_v0` → `acc__ssa_v1`, `acc__iter_v0`, `acc__rv_v0`.
     fn fresh_like(&mut self, v: VarId, role: Role, loc: Loc) -> VarId {
         let (source, ty) = (self.program.var(v).source, self.program.var(v).ty);
-        let stem = Versioned::stem(self.names.get(source), role);
-        let (name, n) = self.free_number(&stem);
+        let (name, n) = self.free_number(source, role);
         if self.names.get(source).is_empty() {
             return self.program.new_var(self.names, name, ty, loc);
         }
@@ -352,29 +411,36 @@ impl Outliner<'_> {
         self.program.new_version(self.names, name, source, version, ty, loc)
     }
 
-    /// `prefix` followed by the first number that makes a name not yet used here. The
-    /// search for a prefix resumes where the last one stopped, so that naming N versions
-    /// costs O(N), not O(N²).
-    fn free_name(&mut self, prefix: &str) -> Symbol {
-        self.free_number(prefix).0
+    /// The stem of `base`'s versions in `role` (`Versioned::stem`: `tid__ssa_v`) followed
+    /// by the first number that makes a name not yet used here.
+    fn free_name(&mut self, base: &str, role: Role) -> Symbol {
+        let base = self.names.intern(base);
+        self.free_number(base, role).0
     }
 
-    /// [`Outliner::free_name`] with the number it chose.
-    fn free_number(&mut self, prefix: &str) -> (Symbol, u32) {
-        let start = self.next_number.get(prefix).copied().unwrap_or(0);
-        let mut k = start;
+    /// [`Outliner::free_name`] for the source name `base`, with the number it chose. The
+    /// search for a stem resumes where the last one stopped, so that naming N versions
+    /// costs O(N), not O(N²). The name is composed in the reused buffer, not in a `String`
+    /// of its own.
+    fn free_number(&mut self, base: Symbol, role: Role) -> (Symbol, u32) {
+        let Scratch { text, known, next_version, .. } = &mut *self.s;
+        let next = next_version.entry((base, role)).or_insert(0);
+        text.clear();
+        text.push_str(self.names.get(base));
+        text.push_str("__");
+        text.push_str(role.as_str());
+        text.push_str("_v");
+        let stem = text.len();
+        let mut k = *next;
         loop {
-            self.text.clear();
-            self.text.push_str(prefix);
-            crate::ir::names::push_decimal(&mut self.text, k);
-            let candidate = self.names.intern(&self.text);
-            if self.known.insert(candidate) {
-                match self.next_number.get_mut(prefix) {
-                    Some(next) => *next = k + 1,
-                    None => {
-                        self.next_number.insert(prefix.to_string(), k + 1);
-                    }
-                }
+            text.truncate(stem);
+            match k {
+                0..=9 => text.push(char::from(b'0' + k as u8)),
+                _ => crate::ir::names::push_decimal(text, k),
+            }
+            let candidate = self.names.intern(text);
+            if known.insert(candidate) {
+                *next = k + 1;
                 return (candidate, k);
             }
             k += 1;
@@ -385,32 +451,33 @@ impl Outliner<'_> {
     /// against every function of the program and every name in this function.
     fn region_name(&mut self, hint: Option<Symbol>, kind: &ScopeKind) -> Symbol {
         // Composed in the reused buffer: most names are taken as they are.
-        self.text.clear();
+        let text = &mut self.s.text;
+        text.clear();
         match hint {
-            Some(n) if !self.names.get(n).is_empty() => self.text.push_str(self.names.get(n)),
+            Some(n) if !self.names.get(n).is_empty() => text.push_str(self.names.get(n)),
             _ => {
-                self.text.push_str(self.names.get(self.func));
-                self.text.push_str(&(self.target.suffix)(kind));
-                crate::ir::names::push_decimal(&mut self.text, self.counter);
+                text.push_str(self.names.get(self.func));
+                text.push_str(&(self.target.suffix)(kind));
+                crate::ir::names::push_decimal(text, self.counter);
             }
         }
         self.counter += 1;
-        let taken = |o: &Self, s: Symbol| o.known.contains(&s) || o.reserved.contains(&s);
-        let first = self.names.intern(&self.text);
+        let taken = |o: &Self, s: Symbol| o.s.known.contains(s) || o.reserved.contains(&s);
+        let first = self.names.intern(&self.s.text);
         let chosen = if !taken(self, first) {
             first
         } else {
             let func = self.names.get(self.func).to_string();
-            let wanted = self.text.clone();
+            let wanted = self.s.text.clone();
             // A clash with another function's name: qualify it with this function's name;
             // a clash inside this function: number it.
-            let base = if self.known.contains(&first) { wanted } else { format!("{func}_{wanted}") };
+            let base = if self.s.known.contains(first) { wanted } else { format!("{func}_{wanted}") };
             let qualified = self.names.intern(&base);
             if base != self.names.get(first) && !taken(self, qualified) {
                 qualified
             } else {
                 let prefix = format!("{base}_");
-                let mut k = self.next_number.get(&prefix).copied().unwrap_or(0);
+                let mut k = self.s.next_text.get(&prefix).copied().unwrap_or(0);
                 let c = loop {
                     let c = self.names.intern(&format!("{prefix}{k}"));
                     if !taken(self, c) {
@@ -418,11 +485,11 @@ impl Outliner<'_> {
                     }
                     k += 1;
                 };
-                self.next_number.insert(prefix, k + 1);
+                self.s.next_text.insert(prefix, k + 1);
                 c
             }
         };
-        self.known.insert(chosen);
+        self.s.known.insert(chosen);
         self.reserved.insert(chosen);
         chosen
     }
@@ -430,17 +497,24 @@ impl Outliner<'_> {
     /// Outlines one region; returns the statements that replace it.
     fn outline(&mut self, s: StmtId, used_after: &After<'_>, renames: &mut Renames) -> Vec<StmtId> {
         let loc = self.program.stmt(s).loc;
-        let StmtKind::Scope(scope) = self.program.stmt(s).kind.clone() else { unreachable!("a target scope") };
+        // Taken out of the statement, which the call replaces (put back on an error).
+        let kind = std::mem::replace(&mut self.program.stmts[s.index()].kind, StmtKind::Break);
+        let StmtKind::Scope(scope) = kind else {
+            self.program.stmts[s.index()].kind = kind;
+            return vec![s];
+        };
         let Scope { kind, name, task_id, mut body, attrs } = *scope;
         let fname = self.region_name(name, &kind);
         let func_kind = self.target.func_kind;
 
         // Regions nested in this one (of the same kind) were rejected or are outlined
         // from the new function by the pass's later runs; here the body moves as it is.
+        // The walk that finds the inputs gives the definitions too.
+        self.walk(&body);
         let mut outputs: Vec<VarId> = Vec::new();
-        let defs = dataflow::defs_in_order(self.program, &body);
+        let defs = &self.s.live.defs;
         let defined = defs.len();
-        for v in defs {
+        for &v in defs {
             if used_after.contains(v) && !outputs.contains(&v) {
                 outputs.push(v);
             }
@@ -449,29 +523,32 @@ impl Outliner<'_> {
         // by the caller, in front of the call, from the same inputs.
         let mut hoisted = Vec::new();
         if self.target.device {
-            let scalars: Vec<VarId> = outputs.iter().copied().filter(|&v| self.is_value_scalar(v)).collect();
+            let scalars: Vec<VarId> = if outputs.iter().any(|&v| self.is_value_scalar(v)) {
+                outputs.iter().copied().filter(|&v| self.is_value_scalar(v)).collect()
+            } else {
+                Vec::new()
+            };
             if !scalars.is_empty() {
                 match self.plan_scalar_hoist(&body, &scalars) {
                     Ok(stmts) => {
                         body.retain(|t| !stmts.contains(t));
                         outputs.retain(|v| !scalars.contains(v));
                         hoisted = stmts;
+                        // The body changed: walked again.
+                        self.walk(&body);
                     }
                     Err(v) => {
                         self.region_error(RegionError::ScalarLeavesDevice(v), fname, loc);
+                        let scope = Scope { kind, name, task_id, body, attrs };
+                        self.program.stmts[s.index()].kind = StmtKind::Scope(Box::new(scope));
                         return vec![s];
                     }
                 }
             }
         }
         // Before the body moves into the new function (which renames its variables).
-        let (inputs, Accesses { mut dirs, stores }) = self.inputs_and_accesses(&body);
-        let stores: Vec<VarId> = if self.target.export_stores {
-            let input_set: FxHashSet<VarId> = inputs.iter().copied().collect();
-            stores.into_iter().filter(|v| input_set.contains(v)).collect()
-        } else {
-            Vec::new()
-        };
+        let (inputs, Accesses { mut dirs, stores }) = self.inputs_and_accesses();
+        let stores = if self.target.export_stores { stores } else { Vec::new() };
         // `v = pl.store(tile, offsets, t)` at the region's top level, with `v` read after
         // it: `v` is the new version of `t`, so the caller binds `v` itself to the call's
         // result for `t` rather than returning both.
@@ -531,12 +608,12 @@ impl Outliner<'_> {
         // In a kernel (a region nested in another) the call runs in program order: no task
         // is launched, so there is no task id to bind (`deps=` was dropped by lowering).
         let submit = !self.in_kernel && (task_id.is_some() || options.submit);
-        let mut result_types = return_types.clone();
+        let mut result_types = return_types;
         if submit {
             let tid = match task_id {
                 Some(t) => t,
                 None => {
-                    let name = self.free_name(&Versioned::stem("tid", Role::Ssa));
+                    let name = self.free_name("tid", Role::Ssa);
                     let ty = self.program.types.intern(Type::Scalar(DType::TaskId));
                     self.program.new_var(self.names, name, ty, loc)
                 }
@@ -557,7 +634,7 @@ impl Outliner<'_> {
             0 => out.push(self.program.new_stmt(StmtKind::Eval(call), loc)),
             1 if !submit => out.push(self.program.new_stmt(StmtKind::Assign { var: bound[0], value: call }, loc)),
             _ => {
-                let tmp_name = self.free_name("ret__tmp_v");
+                let tmp_name = self.free_name("ret", Role::Tmp);
                 let tmp = self.program.new_var(self.names, tmp_name, call_ty, loc);
                 out.push(self.program.new_stmt(StmtKind::Assign { var: tmp, value: call }, loc));
                 for (i, &v) in bound.iter().enumerate() {
@@ -588,8 +665,9 @@ impl Outliner<'_> {
         results: &[VarId],
         loc: Loc,
     ) -> (Vec<VarId>, Block, Vec<TypeId>) {
-        let mut map: FxHashMap<VarId, VarId> =
-            FxHashMap::with_capacity_and_hasher(inputs.len() + defined, Default::default());
+        let mut map = std::mem::take(&mut self.s.fresh);
+        dataflow::empty_map(&mut map);
+        map.reserve(inputs.len() + defined);
         let mut params = Vec::with_capacity(inputs.len());
         for &v in inputs {
             let pv = self.program.copy_var(v);
@@ -600,14 +678,15 @@ impl Outliner<'_> {
         visit::freshen_block(&mut fresh, &body);
         let mut new_body = body;
         let map = fresh.map;
-        let mut returned = Vec::new();
-        let mut return_types = Vec::new();
+        let mut returned = Vec::with_capacity(results.len());
+        let mut return_types = Vec::with_capacity(results.len());
         for &v in results {
             let inner = map.get(&v).copied().unwrap_or(v);
             let ty = self.program.var(inner).ty;
             returned.push(self.program.new_expr(ExprKind::Var(inner), ty, loc));
             return_types.push(ty);
         }
+        self.s.fresh = map;
         if !returned.is_empty() {
             let r = self.program.new_stmt(StmtKind::Return(returned), loc);
             new_body.push(r);
@@ -761,117 +840,123 @@ impl Outliner<'_> {
         o
     }
 
-    /// A region's inputs (`dataflow::live_in`) and what it does with them, in one walk of
+    /// The walk of a region's body that finds its inputs and definitions and gathers what
+    /// it does with its variables ([`Outliner::inputs_and_accesses`]).
+    fn walk(&mut self, body: &[StmtId]) {
+        let Scratch { live, uses, .. } = &mut *self.s;
+        uses.clear();
+        live.run(self.program, body, uses);
+    }
+
+    /// After [`Outliner::walk`]: a region's inputs (`dataflow::live_in`) and what it does with them, in one walk of
     /// its expressions: the direction of each input (written, by an op's written argument
     /// or as the argument of a called function's Out/InOut parameter, makes it Out, or
     /// InOut when it is also read; otherwise In; a stored tensor is written, so at least
-    /// Out), and every variable the region stores into (`dataflow::stores_in`), in
-    /// first-write order. The walk counts the mentions and writes of every variable (the
-    /// inputs are known only at its end); they are added up per input afterwards.
-    fn inputs_and_accesses(&self, body: &[StmtId]) -> (Vec<VarId>, Accesses) {
+    /// Out), and the inputs the region stores into (`dataflow::stores_in`), in first-write
+    /// order. The walk numbers the variables it meets and counts the mentions and writes
+    /// of each by its number (the inputs are known only at its end); they are added up per
+    /// input afterwards.
+    fn inputs_and_accesses(&mut self) -> (Vec<VarId>, Accesses) {
         let p = &*self.program;
-        let mut seen = RegionUses::new(p);
-        let inputs = dataflow::live_in_seeing(p, body, &mut seen);
-        let mut index: FxHashMap<VarId, usize> = inputs.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+        let Scratch { live, uses, input_of, sums, .. } = &mut *self.s;
+        let inputs = live.order.clone();
+        // Every variable the walk met has a number (`None` is not expected).
+        let numbers = &live.numbers;
+        input_of.clear();
+        input_of.resize(numbers.facts.len(), NOT_INPUT);
+        for (i, &v) in inputs.iter().enumerate() {
+            if let Some(n) = numbers.get(v) {
+                input_of[n] = i as u32;
+            }
+        }
+        let input = |input_of: &[u32], v: VarId| numbers.get(v).map_or(NOT_INPUT, |n| input_of[n]);
+        // The inputs stored into, before the loop carries below count as inputs too.
+        let stores: Vec<VarId> = uses.stores.iter().copied().filter(|&v| input(input_of, v) != NOT_INPUT).collect();
         // A loop carry that starts as an input is that input: a write through it (a kernel
         // called with the carried tensor) writes the input. Outer loops come first.
-        for &(var, init) in &seen.carries {
+        for &(var, init) in &uses.carries {
             if let ExprKind::Var(v) = p.expr(init).kind {
-                if let Some(&i) = index.get(&v) {
-                    index.insert(var, i);
+                let i = input(input_of, v);
+                if let (true, Some(n)) = (i != NOT_INPUT, numbers.get(var)) {
+                    input_of[n] = i;
                 }
             }
         }
-        // An input is read where it is mentioned other than as a written argument.
-        let mut mentions = vec![0u32; inputs.len()];
-        let mut written_only = vec![0u32; inputs.len()];
-        let mut written = vec![false; inputs.len()];
-        // Sums and ors: the map's order does not matter.
-        for (v, uses) in &seen.uses {
-            if let Some(&i) = index.get(v) {
-                mentions[i] += uses.mentions;
-                written_only[i] += uses.written_only;
-                written[i] |= uses.written;
+        // An input is read where it is mentioned other than as a written argument: per
+        // input, its mentions, those as an argument only written, and whether any writes it.
+        sums.clear();
+        sums.resize(inputs.len(), (0, 0, false));
+        for (n, &i) in input_of.iter().enumerate() {
+            if i != NOT_INPUT {
+                let facts = &numbers.facts[n];
+                let (mentions, written_only, written) = &mut sums[i as usize];
+                *mentions += facts.reads;
+                *written_only += facts.written_only;
+                *written |= facts.written;
             }
         }
         // A store's target is its op's written argument, counted above.
-        let dirs = (0..inputs.len())
-            .map(|i| match (mentions[i] > written_only[i], written[i]) {
+        let dirs = sums
+            .iter()
+            .map(|&(mentions, written_only, written)| match (mentions > written_only, written) {
                 (_, false) => Direction::In,
                 (false, true) => Direction::Out,
                 (true, true) => Direction::InOut,
             })
             .collect();
-        (inputs, Accesses { dirs, stores: seen.stores })
+        (inputs, Accesses { dirs, stores })
     }
 }
 
-/// What a region does with each variable it mentions, gathered by
-/// [`Outliner::inputs_and_accesses`] in the walk that finds its inputs.
-struct RegionUses<'p> {
-    p: &'p Program,
-    uses: FxHashMap<VarId, Uses>,
+/// What a region does with its variables besides reading them, gathered in the walk that
+/// finds its inputs ([`Outliner::inputs_and_accesses`]; the writes are counted in each
+/// variable's `dataflow::Facts`).
+#[derive(Default)]
+struct RegionUses {
     /// Each loop's iter args with their initial values, outer loops first.
     carries: Vec<(VarId, ExprId)>,
-    /// The variables stored into, in first-write order, and as a set.
+    /// The variables stored into, in first-write order.
     stores: Vec<VarId>,
-    stored: FxHashSet<VarId>,
 }
 
-/// The mentions of one variable in a region: how many, how many of them as an argument
-/// the callee only writes, and whether any writes it.
-#[derive(Default)]
-struct Uses {
-    mentions: u32,
-    written_only: u32,
-    written: bool,
-}
-
-impl<'p> RegionUses<'p> {
-    fn new(p: &'p Program) -> Self {
-        RegionUses {
-            p,
-            uses: FxHashMap::with_capacity_and_hasher(16, Default::default()),
-            carries: Vec::new(),
-            stores: Vec::new(),
-            stored: FxHashSet::default(),
-        }
+impl RegionUses {
+    fn clear(&mut self) {
+        self.carries.clear();
+        self.stores.clear();
     }
 }
 
-impl dataflow::Seen for RegionUses<'_> {
-    fn node(&mut self, e: ExprId) {
-        let p = self.p;
-        match &p.expr(e).kind {
-            ExprKind::Var(v) => self.uses.entry(*v).or_default().mentions += 1,
-            ExprKind::Call { callee, args, .. } => {
-                dataflow::stores_in(p, e, |v| {
-                    if self.stored.insert(v) {
-                        self.stores.push(v);
-                    }
-                });
-                for (k, a) in args.iter().enumerate() {
-                    let Some(ExprKind::Var(v)) = a.map(|a| &p.expr(a).kind) else { continue };
-                    let effect = match callee {
-                        Callee::Op(op) => op.def().effect(k),
-                        Callee::Func(f) | Callee::Submit(f) => match p.functions.get(f).and_then(|f| f.params.get(k)) {
-                            Some(param) if param.dir == Direction::Out => Effect::Write,
-                            Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
-                            _ => Effect::Read,
-                        },
-                    };
-                    match effect {
-                        Effect::Write => {
-                            let uses = self.uses.entry(*v).or_default();
-                            uses.written = true;
-                            uses.written_only += 1;
-                        }
-                        Effect::ReadWrite => self.uses.entry(*v).or_default().written = true,
-                        Effect::Read => {}
-                    }
-                }
+impl dataflow::Seen for RegionUses {
+    #[inline]
+    fn node(&mut self, p: &Program, e: ExprId, numbers: &mut dataflow::Numbering) {
+        let ExprKind::Call { callee, args, .. } = &p.expr(e).kind else { return };
+        dataflow::stores_in(p, e, |v| {
+            let n = numbers.number(v);
+            let facts = &mut numbers.facts[n];
+            if !facts.stored {
+                facts.stored = true;
+                self.stores.push(v);
             }
-            _ => {}
+        });
+        for (k, a) in args.iter().enumerate() {
+            let Some(ExprKind::Var(v)) = a.map(|a| &p.expr(a).kind) else { continue };
+            let effect = match callee {
+                Callee::Op(op) => op.def().effect(k),
+                Callee::Func(f) | Callee::Submit(f) => match p.functions.get(f).and_then(|f| f.params.get(k)) {
+                    Some(param) if param.dir == Direction::Out => Effect::Write,
+                    Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
+                    _ => Effect::Read,
+                },
+            };
+            if effect == Effect::Read {
+                continue;
+            }
+            let n = numbers.number(*v);
+            let facts = &mut numbers.facts[n];
+            facts.written = true;
+            if effect == Effect::Write {
+                facts.written_only += 1;
+            }
         }
     }
 
@@ -884,7 +969,7 @@ impl dataflow::Seen for RegionUses<'_> {
 struct Accesses {
     /// The direction of each input, in the inputs' order.
     dirs: Vec<Direction>,
-    /// Every variable the region stores into, in first-write order.
+    /// Every input the region stores into, in first-write order.
     stores: Vec<VarId>,
 }
 
@@ -1008,37 +1093,40 @@ pub fn outline_functions(
 ) -> Vec<(Symbol, Symbol)> {
     let before = program.functions.len();
     let mut made = Vec::new();
+    // The position of each new function's parent.
+    let mut parents = Vec::new();
+    let mut scratch = Scratch::default();
     for func in functions {
         if check(cx, program, func) {
-            outline_function(program, cx.names, cx.diags, func, target, reserved, &mut made);
+            let at = outline_function(program, cx.names, cx.diags, func, target, reserved, &mut made, &mut scratch);
+            if let Some(at) = at {
+                parents.resize(made.len(), at);
+            }
         }
     }
-    insert_before_parents(program, before, &made);
+    insert_before_parents(program, before, &parents);
     made
 }
 
-/// Moves the functions outlined in a pass, the entries from `before` on (`made[j]` names
-/// entry `before + j` and its parent), just before the function each came from, in the
+/// Moves the functions outlined in a pass, the entries from `before` on (`parents[j]` is
+/// the position of entry `before + j`'s parent), just before the function each came from, in the
 /// order they were made, keeping the order of the others. In place: the final positions
 /// are filled in order, each by swapping in the entry it takes (one swap per misplaced
 /// entry), not by moving every entry into a new map, whose fresh pages would all be
 /// faulted in. Filling the positions in order keeps the swaps within two runs of the
 /// entries that move forward together (following the permutation's cycles instead would
 /// jump across the whole map at each swap).
-fn insert_before_parents(program: &mut Program, before: usize, made: &[(Symbol, Symbol)]) {
-    if made.is_empty() {
+fn insert_before_parents(program: &mut Program, before: usize, parents: &[usize]) {
+    if parents.is_empty() {
         return;
     }
     let functions = &mut program.functions;
     let total = functions.len();
-    debug_assert_eq!(total, before + made.len());
+    debug_assert_eq!(total, before + parents.len());
     // The new entries by their parent's position (a stable sort keeps the order they were
     // made in; it is linear when the parents come in program order, as they usually do).
-    let mut by_parent: Vec<(usize, usize)> = made
-        .iter()
-        .enumerate()
-        .map(|(j, (_, parent))| (functions.get_index_of(parent).expect("the parent exists"), before + j))
-        .collect();
+    let mut by_parent: Vec<(usize, usize)> =
+        parents.iter().enumerate().map(|(j, &parent)| (parent, before + j)).collect();
     by_parent.sort_by_key(|&(parent, _)| parent);
     // `at[k]`: the entry now at position `k`; `position[e]`: where entry `e` now is.
     let mut at: Vec<u32> = (0..total as u32).collect();
