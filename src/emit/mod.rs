@@ -77,6 +77,15 @@ pub type Files = Vec<(String, String)>;
 /// memory, nothing when it wrote it.
 pub trait Sink: Sync {
     fn put(&self, rel: &str, text: String) -> Result<Option<String>, FileError>;
+
+    /// A file whose text `write` writes in pieces, as it makes them (a large file, so that
+    /// it need not be whole in memory). By default the pieces are gathered and [`Sink::put`].
+    fn put_written(&self, rel: &str, write: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>) -> Taken {
+        let mut bytes = Vec::new();
+        // Writing into a `Vec` fails only on the writer's own errors (none here).
+        let _ = write(&mut bytes);
+        self.put(rel, String::from_utf8(bytes).unwrap_or_default())
+    }
 }
 
 /// Why [`compile_into`] failed: the program's errors (nothing is published), or a file that
@@ -104,31 +113,29 @@ impl Sink for InMemory {
 /// touches no directory.
 pub struct Publisher {
     dir: std::path::PathBuf,
-    publication: std::sync::OnceLock<Option<publish::Publication>>,
-    begin_error: std::sync::Mutex<Option<FileError>>,
+    /// Begun by the first file; a failure to begin is every file's failure.
+    publication: std::sync::OnceLock<Result<publish::Publication, FileError>>,
 }
 
 impl Publisher {
     /// A publication into `dir`, not begun yet.
     pub fn new(dir: &std::path::Path) -> Publisher {
-        Publisher { dir: dir.to_path_buf(), publication: Default::default(), begin_error: Default::default() }
+        Publisher { dir: dir.to_path_buf(), publication: Default::default() }
     }
 
+    /// The publication, begun by the first file (of whichever thread); when it could not
+    /// begin, the same error for every file, whichever asks first.
     fn publication(&self) -> Result<&publish::Publication, FileError> {
-        let begun = self.publication.get_or_init(|| match publish::Publication::begin(&self.dir) {
-            Ok(p) => Some(p),
+        match self.publication.get_or_init(|| publish::Publication::begin(&self.dir)) {
+            Ok(p) => Ok(p),
             Err(e) => {
-                *self.begin_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(e);
-                None
+                let error = match e.error.raw_os_error() {
+                    Some(code) => std::io::Error::from_raw_os_error(code),
+                    None => std::io::Error::new(e.error.kind(), e.error.to_string()),
+                };
+                Err(FileError::new(e.op.clone(), e.path.clone(), error))
             }
-        });
-        begun.as_ref().ok_or_else(|| {
-            let taken = self.begin_error.lock().ok().and_then(|mut e| e.take());
-            taken.unwrap_or_else(|| {
-                let error = std::io::Error::other("the output directory could not be prepared");
-                FileError::new(crate::source::FileOp::Write, &self.dir, error)
-            })
-        })
+        }
     }
 
     /// Publishes the files written, `rels`, as one set (see [`publish`]).
@@ -136,7 +143,7 @@ impl Publisher {
         self.publication()?;
         let rels: Vec<&str> = rels.iter().map(String::as_str).collect();
         match self.publication.into_inner() {
-            Some(Some(p)) => p.finish(&rels),
+            Some(Ok(p)) => p.finish(&rels),
             _ => Ok(()),
         }
     }
@@ -145,6 +152,10 @@ impl Publisher {
 impl Sink for Publisher {
     fn put(&self, rel: &str, text: String) -> Result<Option<String>, FileError> {
         self.publication()?.put(rel, &text).map(|()| None)
+    }
+
+    fn put_written(&self, rel: &str, write: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>) -> Taken {
+        self.publication()?.put_written(rel, write).map(|()| None)
     }
 }
 
@@ -158,10 +169,28 @@ struct Out<'a> {
     failed: Option<FileError>,
 }
 
-impl Out<'_> {
+impl<'a> Out<'a> {
+    fn new(sink: &'a dyn Sink) -> Out<'a> {
+        Out { sink, files: Vec::new(), failed: None }
+    }
+
     fn put(&mut self, rel: String, text: String) {
         let result = self.sink.put(&rel, text);
         self.took(rel, result);
+    }
+
+    /// A file written in pieces (see [`Sink::put_written`]).
+    fn put_written(&mut self, rel: &str, mut write: impl FnMut(&mut dyn std::io::Write) -> std::io::Result<()>) {
+        let result = self.sink.put_written(rel, &mut write);
+        self.took(rel.to_string(), result);
+    }
+
+    /// The files of `later` after this one's (the first failure in that order).
+    fn append(&mut self, later: Out<'_>) {
+        self.files.extend(later.files);
+        if self.failed.is_none() {
+            self.failed = later.failed;
+        }
     }
 
     /// Emits `items` in parallel (rayon), one file each (`make` gives its path and text),
@@ -262,38 +291,43 @@ fn emit_files(
     let p = &programs[program];
     let mut shared = orchestration::Shared::default();
     shared.split_mixed = opts.target == Target::A2a3Sim && opts.kernels == KernelForm::PtoIsa;
-    let mut out = Out { sink, files: Vec::new(), failed: None };
-    let mut errors = Vec::new();
-    emit_entries(p, names, &entries, &mut shared, &mut out, &mut errors);
-    if !errors.is_empty() {
-        return Err(Failure::Errors(errors));
-    }
     // With `--entry`, only the device functions that entry reaches: another entry's kernel
     // (one with no CPU form, say) does not stop this one.
     let reached = opts.entry.as_ref().map(|_| {
         let roots: Vec<Symbol> = entries.iter().map(|&(_, e)| e).collect();
         crate::ir::visit::reachable_functions(p, &roots)
     });
-    emit_kernels(p, names, opts, reached.as_ref(), &mut out, &mut errors);
-    // The AIC half of each mixed Group launched as a mixed task (its AIV half is its kernel).
-    for &g in shared.aic_halves.keys() {
-        match pto::aic_half(p, names, g) {
-            Ok(code) => out.put(pto::aic_half_file(names, g), code),
-            Err(d) => errors.push(d),
-        }
-    }
+    // The kernels read the program only: they are emitted beside the orchestration files
+    // (which number them) and the files made from that numbering, so that the serial
+    // parts of those (each batch's merge, kernel_config.json, the kernel table) leave no
+    // thread idle. The files and errors are taken in the serial order: the entries', then
+    // the kernels', then the rest; an entry's errors are the only ones reported.
+    let ((entry_out, entry_errors, rest), (kernel_out, kernel_errors)) = rayon::join(
+        || {
+            let mut out = Out::new(sink);
+            let mut errors = Vec::new();
+            emit_entries(p, names, &entries, &mut shared, &mut out, &mut errors);
+            let rest = errors.is_empty().then(|| emit_rest(p, names, &entries, &shared, opts, sink));
+            (out, errors, rest)
+        },
+        || {
+            let mut out = Out::new(sink);
+            let mut errors = Vec::new();
+            emit_kernels(p, names, opts, reached.as_ref(), &mut out, &mut errors);
+            (out, errors)
+        },
+    );
+    let mut out = entry_out;
+    let Some((rest, aic_errors)) = rest else {
+        return Err(Failure::Errors(entry_errors));
+    };
+    let mut errors = kernel_errors;
+    errors.extend(aic_errors);
     if !errors.is_empty() {
         return Err(Failure::Errors(errors));
     }
-    if opts.target == Target::Cpu {
-        for (name, text) in runtime::RUNTIME_FILES {
-            out.put(format!("runtime/{name}"), text.to_string());
-        }
-    }
-    out.put("kernel_config.json".to_string(), kernel_config(p, names, &entries, &shared, opts));
-    if opts.target == Target::Cpu {
-        out.put("kernels/kernel_table.cpp".to_string(), kernel_table(names, &shared));
-    }
+    out.append(kernel_out);
+    out.append(rest);
     if let Some(h) = &opts.harness {
         harness_files(p, names, root, &entries, h, opts, &mut out)?;
     }
@@ -301,6 +335,40 @@ fn emit_files(
         Some(e) => Err(Failure::Io(e)),
         None => Ok(out.files),
     }
+}
+
+/// The files after the kernels': the AIC half of each mixed Group launched as a mixed task
+/// (its AIV half is its kernel), the runtime, `kernel_config.json` and the kernel table;
+/// and the errors of the AIC halves.
+fn emit_rest<'a>(
+    p: &Program,
+    names: &Interner,
+    entries: &[(usize, Symbol)],
+    shared: &orchestration::Shared,
+    opts: &Options,
+    sink: &'a dyn Sink,
+) -> (Out<'a>, Vec<Diagnostic>) {
+    let mut out = Out::new(sink);
+    let mut errors = Vec::new();
+    for &g in shared.aic_halves.keys() {
+        match pto::aic_half(p, names, g) {
+            Ok(code) => out.put(pto::aic_half_file(names, g), code),
+            Err(d) => errors.push(d),
+        }
+    }
+    if !errors.is_empty() {
+        return (out, errors);
+    }
+    if opts.target == Target::Cpu {
+        for (name, text) in runtime::RUNTIME_FILES {
+            out.put(format!("runtime/{name}"), text.to_string());
+        }
+    }
+    out.put_written("kernel_config.json", |w| kernel_config(p, names, entries, shared, opts, w));
+    if opts.target == Target::Cpu {
+        out.put_written("kernels/kernel_table.cpp", |w| kernel_table(names, shared, w));
+    }
+    (out, errors)
 }
 
 /// The entries emitted in parallel at a time (their files are held until they are
@@ -464,7 +532,8 @@ fn kernel_config(
     entries: &[(usize, Symbol)],
     shared: &orchestration::Shared,
     opts: &Options,
-) -> String {
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let target = opts.target;
     let pto_isa = target == Target::A2a3Sim && opts.kernels == KernelForm::PtoIsa;
     let dir = |d: Direction| match d {
@@ -550,10 +619,17 @@ fn kernel_config(
         config.insert("target", Part::Str("a2a3sim"));
         config.insert("kernel_form", Part::Str(if pto_isa { "pto-isa" } else { "cpu" }));
     }
-    let mut bytes = serde_json::to_vec_pretty(&config).unwrap_or_default();
-    bytes.push(b'\n');
-    String::from_utf8(bytes).unwrap_or_default()
+    // serde's many small writes go to a writer of a known type (inlined), not one by one
+    // through `w`.
+    use std::io::Write as _;
+    let mut w = std::io::BufWriter::with_capacity(CONFIG_BUFFER, w);
+    serde_json::to_writer_pretty(&mut w, &config)?;
+    w.write_all(b"\n")?;
+    w.flush()
 }
+
+/// The buffer `kernel_config.json` is written through.
+const CONFIG_BUFFER: usize = 64 << 10;
 
 /// An entry of `kernel_config.json`'s `orchestrations` (fields in key order).
 #[derive(serde::Serialize)]
@@ -661,23 +737,32 @@ pub fn write_files(dir: &std::path::Path, files: &Files) -> Result<(), crate::so
     publish::publish(dir, files)
 }
 
-/// `kernels/kernel_table.cpp`: the kernels by func_id, for the CPU runtime's dispatch.
-fn kernel_table(names: &Interner, shared: &orchestration::Shared) -> String {
-    let mut out = String::from("// The kernels by func_id (see kernel_config.json).\n// Generated by plc\n\n");
-    out.push_str("#include <stdint.h>\n\nextern \"C\" {\n\n");
-    out.push_str("typedef void (*plc_kernel_fn)(int64_t*);\n");
+/// `kernels/kernel_table.cpp`: the kernels by func_id, for the CPU runtime's dispatch,
+/// written into `w` line by line.
+fn kernel_table(names: &Interner, shared: &orchestration::Shared, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    w.write_all(b"// The kernels by func_id (see kernel_config.json).\n// Generated by plc\n\n")?;
+    w.write_all(b"#include <stdint.h>\n\nextern \"C\" {\n\n")?;
+    w.write_all(b"typedef void (*plc_kernel_fn)(int64_t*);\n")?;
     for k in shared.func_ids.keys() {
-        out.push_str(&format!("void {}(int64_t* args);\n", kernel::kernel_symbol(names, *k)));
+        for part in ["void ", &kernel::kernel_symbol(names, *k), "(int64_t* args);\n"] {
+            w.write_all(part.as_bytes())?;
+        }
     }
-    out.push_str("\nextern const plc_kernel_fn plc_kernel_table[];\nextern const int plc_kernel_count;\n");
-    let entries: Vec<String> =
-        shared.func_ids.keys().map(|k| format!("    &{},", kernel::kernel_symbol(names, *k))).collect();
-    if entries.is_empty() {
-        out.push_str("const plc_kernel_fn plc_kernel_table[] = {nullptr};\nconst int plc_kernel_count = 0;\n");
+    w.write_all(b"\nextern const plc_kernel_fn plc_kernel_table[];\nextern const int plc_kernel_count;\n")?;
+    if shared.func_ids.is_empty() {
+        w.write_all(b"const plc_kernel_fn plc_kernel_table[] = {nullptr};\nconst int plc_kernel_count = 0;\n")?;
     } else {
-        out.push_str(&format!("const plc_kernel_fn plc_kernel_table[] = {{\n{}\n}};\n", entries.join("\n")));
-        out.push_str(&format!("const int plc_kernel_count = {};\n", entries.len()));
+        w.write_all(b"const plc_kernel_fn plc_kernel_table[] = {\n")?;
+        for k in shared.func_ids.keys() {
+            for part in ["    &", &kernel::kernel_symbol(names, *k), ",\n"] {
+                w.write_all(part.as_bytes())?;
+            }
+        }
+        w.write_all(b"};\n")?;
+        let count = cpp::Digits::new(shared.func_ids.len() as u64);
+        for part in ["const int plc_kernel_count = ", count.as_str(), ";\n"] {
+            w.write_all(part.as_bytes())?;
+        }
     }
-    out.push_str("\n}  // extern \"C\"\n");
-    out
+    w.write_all(b"\n}  // extern \"C\"\n")
 }

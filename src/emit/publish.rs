@@ -5,8 +5,9 @@
 //!    symbolic link) is locked for the whole publication, so that two runs into one
 //!    directory take turns; leftovers of runs that were killed are removed under it.
 //! 2. Each file is written (with one write) as soon as it is emitted, by the thread that
-//!    emitted it ([`Publication::put`]; the files are created one at a time, their contents
-//!    written in parallel), into a fresh staging directory beside the output directory
+//!    emitted it ([`Publication::put`]; the files of a directory are created one at a time,
+//!    their contents written in parallel; a large file, `kernel_config.json`, is written in
+//!    pieces as it is made, [`Publication::put_written`]), into a fresh staging directory beside the output directory
 //!    (`.<name>.plc-stage-<random>`, created exclusively, readable by its owner only until
 //!    it is published). Nothing in it can have been planted by anyone else, and every
 //!    file is created new: no write follows a symbolic link. A file whose content did not
@@ -43,6 +44,9 @@ use std::sync::{Arc, Mutex};
 /// drops them (or replaces them) and keeps every other file.
 pub const MANIFEST: &str = ".plc-manifest";
 
+/// The buffer in front of a file written in pieces ([`Publication::put_written`]).
+const WRITE_BUFFER: usize = 64 << 10;
+
 /// Publishes `files` (paths relative to `dir`, with their contents) into `dir`: stages
 /// them all (in parallel) and publishes the set.
 pub fn publish(dir: &Path, files: &[(String, String)]) -> Result<(), FileError> {
@@ -52,6 +56,12 @@ pub fn publish(dir: &Path, files: &[(String, String)]) -> Result<(), FileError> 
     staged.into_iter().collect::<Result<(), FileError>>()?;
     let rels: Vec<&str> = files.iter().map(|(rel, _)| rel.as_str()).collect();
     publication.finish(&rels)
+}
+
+/// The text of a file: whole, or written in pieces into the writer given.
+enum Text<'a> {
+    Whole(&'a [u8]),
+    Pieces(&'a mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>),
 }
 
 /// One publication under way: its output directory locked and its staging directory
@@ -69,12 +79,6 @@ pub struct Publication {
     stage: PathBuf,
     /// The directories already made in the staging directory, relative to it.
     made: Mutex<FxHashMap<PathBuf, Arc<StageDir>>>,
-    /// Held while a file is created, so that one thread creates files at a time: the
-    /// kernel creates a directory's entries one at a time anyway (under the directory's
-    /// lock), and a thread waiting for that lock spins on a core while the other creates
-    /// (on ext4 the inode allocation can be long), which made two threads cost more CPU
-    /// time than one (docs/performance.md). A thread waiting here sleeps instead.
-    creating: Mutex<()>,
     /// The output directory and its ancestors that `begin` created, deepest first.
     created: Vec<PathBuf>,
     done: bool,
@@ -117,7 +121,6 @@ impl Publication {
             name,
             stage,
             made: Mutex::default(),
-            creating: Mutex::default(),
             created,
             done: false,
             _lock: lock,
@@ -127,6 +130,22 @@ impl Publication {
     /// Writes one file of the new set (`rel`, relative to the output directory) into the
     /// staging directory, or links the old file when its content is the same.
     pub fn put(&self, rel: &str, text: &str) -> Result<(), FileError> {
+        self.put_text(rel, Text::Whole(text.as_bytes()))
+    }
+
+    /// Writes one file of the new set whose text `write` writes in pieces (through a
+    /// buffer of [`WRITE_BUFFER`] bytes, so that a large file is never whole in memory), or
+    /// links the old file when its content is the same (the text is then made in memory,
+    /// to be compared).
+    pub fn put_written(
+        &self,
+        rel: &str,
+        write: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<(), FileError> {
+        self.put_text(rel, Text::Pieces(write))
+    }
+
+    fn put_text(&self, rel: &str, text: Text<'_>) -> Result<(), FileError> {
         let (d, name) = match rel.rsplit_once('/') {
             Some((d, name)) => (Path::new(d), name),
             None => (Path::new(""), rel),
@@ -134,9 +153,27 @@ impl Publication {
         let dir = self.stage_dir(d)?;
         let write_error = |e| FileError::new(FileOp::Write, self.dir.join(rel), e);
         if dir.old_names.contains(std::ffi::OsStr::new(name)) {
-            return stage_file(&self.stage, &self.real, rel, text, &self.creating).map_err(write_error);
+            let made;
+            let bytes = match text {
+                Text::Whole(bytes) => bytes,
+                Text::Pieces(write) => {
+                    let mut bytes = Vec::new();
+                    write(&mut bytes).map_err(write_error)?;
+                    made = bytes;
+                    &made
+                }
+            };
+            return stage_file(&self.stage, &self.real, rel, bytes, &dir.creating).map_err(write_error);
         }
-        dir.write_new(&self.stage, rel, name, text.as_bytes(), &self.creating).map_err(write_error)
+        let written = dir.create(&self.stage, rel, name).and_then(|mut file| match text {
+            Text::Whole(bytes) => file.write_all(bytes),
+            Text::Pieces(write) => {
+                let mut file = std::io::BufWriter::with_capacity(WRITE_BUFFER, file);
+                write(&mut file)?;
+                file.flush()
+            }
+        });
+        written.map_err(write_error)
     }
 
     /// A directory of the staging directory (made with its parents, and opened, once) and
@@ -162,7 +199,7 @@ impl Publication {
         manifest.sort_unstable();
         let mut list = manifest.join("\n");
         list.push('\n');
-        stage_file(&self.stage, &self.real, MANIFEST, &list, &self.creating)
+        stage_file(&self.stage, &self.real, MANIFEST, list.as_bytes(), &Mutex::new(()))
             .map_err(|e| FileError::new(FileOp::Write, self.dir.join(MANIFEST), e))?;
         let old_manifest: FxHashSet<String> = std::fs::read_to_string(self.real.join(MANIFEST))
             .map(|text| text.lines().map(str::to_string).collect())
@@ -215,24 +252,22 @@ fn prepare(dir: &Path) -> Result<(PathBuf, PathBuf, String, std::fs::File), File
 
 /// Writes one file of the new set into the staging directory, or links the old file
 /// when its content is the same. Its directory exists already.
-fn stage_file(stage: &Path, old: &Path, rel: &str, text: &str, creating: &Mutex<()>) -> std::io::Result<()> {
+fn stage_file(stage: &Path, old: &Path, rel: &str, text: &[u8], creating: &Mutex<()>) -> std::io::Result<()> {
     let path = stage.join(rel);
     let previous = old.join(rel);
     let unchanged = std::fs::symlink_metadata(&previous).is_ok_and(|m| m.is_file() && m.len() == text.len() as u64)
-        && std::fs::read(&previous).is_ok_and(|bytes| bytes == text.as_bytes());
+        && std::fs::read(&previous).is_ok_and(|bytes| bytes == text);
     if unchanged && std::fs::hard_link(&previous, &path).is_ok() {
         return Ok(());
     }
-    write_new(&path, text.as_bytes(), creating)
+    let mut file = create_new(&path, creating)?;
+    file.write_all(text)
 }
 
-/// Creates a file that must not exist yet (never through a symbolic link) and writes it.
-fn write_new(path: &Path, bytes: &[u8], creating: &Mutex<()>) -> std::io::Result<()> {
-    let guard = creating.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
-    drop(guard);
-    file.write_all(bytes)?;
-    file.flush()
+/// Creates a file that must not exist yet (never through a symbolic link).
+fn create_new(path: &Path, creating: &Mutex<()>) -> std::io::Result<std::fs::File> {
+    let _guard = creating.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    std::fs::OpenOptions::new().write(true).create_new(true).open(path)
 }
 
 /// A directory of the staging directory, open, and the names of the entries the old set
@@ -242,6 +277,14 @@ struct StageDir {
     #[cfg(unix)]
     fd: std::fs::File,
     old_names: FxHashSet<OsString>,
+    /// Held while a file is created in this directory, so that one thread creates its
+    /// files at a time: the kernel creates a directory's entries one at a time anyway
+    /// (under the directory's lock), and a thread waiting for that lock spins on a core
+    /// while the other creates (on ext4 the inode allocation can be long), which made two
+    /// threads cost more CPU time than one (docs/performance.md). A thread waiting here
+    /// sleeps instead; files of two directories (the kernels and the orchestration files,
+    /// emitted side by side) are created at the same time.
+    creating: Mutex<()>,
 }
 
 impl StageDir {
@@ -250,6 +293,7 @@ impl StageDir {
             Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.file_name())).collect(),
             Err(_) => FxHashSet::default(),
         };
+        let creating = Mutex::new(());
         #[cfg(unix)]
         {
             use std::os::unix::fs::OpenOptionsExt;
@@ -257,32 +301,25 @@ impl StageDir {
                 .read(true)
                 .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC)
                 .open(path)?;
-            Ok(StageDir { fd, old_names })
+            Ok(StageDir { fd, old_names, creating })
         }
         #[cfg(not(unix))]
         {
             let _ = path;
-            Ok(StageDir { old_names })
+            Ok(StageDir { old_names, creating })
         }
     }
 
     /// Creates the file `name` of this directory (`rel` in the staging directory `stage`),
-    /// which must not exist yet (never through a symbolic link), and writes it.
+    /// which must not exist yet (never through a symbolic link), for writing.
     #[cfg(unix)]
-    fn write_new(
-        &self,
-        _stage: &Path,
-        _rel: &str,
-        name: &str,
-        bytes: &[u8],
-        creating: &Mutex<()>,
-    ) -> std::io::Result<()> {
+    fn create(&self, _stage: &Path, _rel: &str, name: &str) -> std::io::Result<std::fs::File> {
         use std::os::unix::io::{AsRawFd, FromRawFd};
         let c_name = std::ffi::CString::new(name)?;
         let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
         // The permissions std's `create_new` gives (less the umask).
         let mode: libc::c_uint = 0o666;
-        let guard = creating.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let guard = self.creating.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         // SAFETY: `fd` is an open directory this value owns and `c_name` a NUL-terminated
         // string that outlives the call; openat touches no other memory.
         let fd = unsafe { libc::openat(self.fd.as_raw_fd(), c_name.as_ptr(), flags, mode) };
@@ -291,20 +328,12 @@ impl StageDir {
             return Err(std::io::Error::last_os_error());
         }
         // SAFETY: `fd` was just opened and nothing else owns it.
-        let mut file = unsafe { std::fs::File::from_raw_fd(fd) };
-        file.write_all(bytes)
+        Ok(unsafe { std::fs::File::from_raw_fd(fd) })
     }
 
     #[cfg(not(unix))]
-    fn write_new(
-        &self,
-        stage: &Path,
-        rel: &str,
-        _name: &str,
-        bytes: &[u8],
-        creating: &Mutex<()>,
-    ) -> std::io::Result<()> {
-        write_new(&stage.join(rel), bytes, creating)
+    fn create(&self, stage: &Path, rel: &str, _name: &str) -> std::io::Result<std::fs::File> {
+        create_new(&stage.join(rel), &self.creating)
     }
 }
 
