@@ -889,7 +889,9 @@ struct Planner<'a> {
 impl Planner<'_> {
     fn derivable(&self, e: ExprId) -> bool {
         visit::all_exprs(self.p, e, |x| match &self.p.expr(x).kind {
-            ExprKind::Var(v) => self.s.scalar_params.contains(v) || self.s.derived.contains(v) || self.s.aliases.contains(v),
+            ExprKind::Var(v) => {
+                self.s.scalar_params.contains(v) || self.s.derived.contains(v) || self.s.aliases.contains(v)
+            }
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::DType(_) => true,
             ExprKind::Tuple(_) | ExprKind::Binary { .. } | ExprKind::Unary { .. } => true,
             _ => false,
@@ -976,7 +978,13 @@ impl Planner<'_> {
     }
 }
 
-fn build_plan(names: &Interner, diags: &mut Vec<Diagnostic>, p: &Program, f: &Function, sets: &mut Sets) -> Option<Plan> {
+fn build_plan(
+    names: &Interner,
+    diags: &mut Vec<Diagnostic>,
+    p: &Program,
+    f: &Function,
+    sets: &mut Sets,
+) -> Option<Plan> {
     let s = sets;
     s.clear();
     for q in &f.params {
