@@ -72,10 +72,14 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
         c.signature(&[]);
         c.static_body();
         c.returns(lineage);
-        let mut found = Vec::new();
         let clean = !c.diags[start..].iter().any(Diagnostic::is_error);
-        let plan = if clean { build_plan(c.names, &mut found, c.p, c.f, c.sets) } else { None };
-        (plan, found)
+        // The plan, or its E0516 errors: no larger than the plan (the results of a large
+        // program are held twice while the runs are joined).
+        if clean {
+            build_plan(c.names, c.p, c.f, c.sets)
+        } else {
+            Err(Vec::new())
+        }
     });
     cx.diags.extend(found);
     check_graph_submits(cx, program, &calls);
@@ -83,9 +87,12 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
         return;
     }
     let mut plans: Vec<(usize, Plan)> = Vec::new();
-    for (&g, (plan, found)) in graphs.iter().zip(planned) {
-        cx.diags.extend(found);
-        plans.extend(plan.filter(|plan| !plan.is_empty()).map(|plan| (g, plan)));
+    for (&g, planned) in graphs.iter().zip(planned) {
+        match planned {
+            Ok(plan) if !plan.is_empty() => plans.push((g, plan)),
+            Ok(_) => {}
+            Err(found) => cx.diags.extend(found),
+        }
     }
     if errors(cx) > before {
         return;
@@ -978,13 +985,8 @@ impl Planner<'_> {
     }
 }
 
-fn build_plan(
-    names: &Interner,
-    diags: &mut Vec<Diagnostic>,
-    p: &Program,
-    f: &Function,
-    sets: &mut Sets,
-) -> Option<Plan> {
+/// The plan of one Graph function, or its E0516 errors.
+fn build_plan(names: &Interner, p: &Program, f: &Function, sets: &mut Sets) -> Result<Plan, Vec<Diagnostic>> {
     let s = sets;
     s.clear();
     for q in &f.params {
@@ -999,7 +1001,10 @@ fn build_plan(
     let mut planner = Planner { p, s, plan: Plan::default(), errors: Vec::new() };
     visit::walk_stmts_in(p, &f.body, (0, false), |s, ctx| planner.stmt(s, ctx));
     let gn = names.get(f.name);
-    let failed = !planner.errors.is_empty();
+    if planner.errors.is_empty() {
+        return Ok(planner.plan);
+    }
+    let mut diags = Vec::new();
     for (loc, v, src, shape_ok) in planner.errors {
         let name = |v: VarId| names.get(p.var(v).source).to_string();
         let (vn, sn) = (name(v), name(src));
@@ -1013,7 +1018,7 @@ fn build_plan(
                 .with_help("compute the window from the graph's scalar parameters only (it then moves to the call site), or from constants and constant-bound loop variables".to_string()),
         );
     }
-    (!failed).then_some(planner.plan)
+    Err(diags)
 }
 
 // ------------------------------------------------------------------ rewrites
