@@ -33,7 +33,7 @@
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::Symbol;
-use crate::ir::lineage::{Defs, Lineage, Root};
+use crate::ir::lineage::{Def, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit;
 use crate::ir::{
@@ -146,6 +146,7 @@ fn walk_run(program: &Program, funcs: &[&crate::ir::Function]) -> Found {
         defs: None,
         lineage: Lineage::default(),
         inout_params: FxHashSet::default(),
+        inout_known: false,
         written: FxHashSet::default(),
         log: Vec::new(),
         launches: false,
@@ -159,8 +160,10 @@ fn walk_run(program: &Program, funcs: &[&crate::ir::Function]) -> Found {
     for f in funcs {
         w.func = f;
         w.defs = None;
-        w.inout_params.clear();
-        w.inout_params.extend(f.params.iter().filter(|p| p.dir == Direction::InOut).map(|p| p.var));
+        if w.inout_known {
+            w.inout_params.clear();
+            w.inout_known = false;
+        }
         w.written.clear();
         w.log.clear();
         w.launches = !f.decl.kind.is_device_kernel();
@@ -239,8 +242,10 @@ struct Walker<'a> {
     /// function, as a kernel, never needs them).
     defs: Option<Defs>,
     lineage: Lineage,
-    /// The function's `InOut` parameters.
+    /// The function's `InOut` parameters, filled at the first question in a function (as
+    /// `inout_known` says): most functions never ask.
     inout_params: FxHashSet<VarId>,
+    inout_known: bool,
     /// The buffers earlier calls in scope wrote.
     written: FxHashSet<VarId>,
     /// The buffers added to `written`, in order, so that a branch's writes can be undone
@@ -429,6 +434,15 @@ impl Walker<'_> {
         })
     }
 
+    /// Whether `v` is an `InOut` parameter of the function walked.
+    fn is_inout_param(&mut self, v: VarId) -> bool {
+        if !self.inout_known {
+            self.inout_known = true;
+            self.inout_params.extend(self.func.params.iter().filter(|p| p.dir == Direction::InOut).map(|p| p.var));
+        }
+        self.inout_params.contains(&v)
+    }
+
     fn write(&mut self, v: VarId) {
         if self.written.insert(v) {
             self.log.push(v);
@@ -451,10 +465,26 @@ impl Walker<'_> {
         self.calls = calls;
     }
 
-    /// The root of `v` in the function walked.
-    fn root(&mut self, v: VarId) -> Root {
+    /// The root of `v` in the function walked; when the caller does not `need` it, a
+    /// variable that roots at itself (a parameter, a loop variable, a value computed by
+    /// arithmetic) is not looked up. (A root not needed is still asked when it may ask for a
+    /// callee's returned parameters: under a call cycle the memo's answers depend on the
+    /// order of the queries.)
+    fn root(&mut self, v: VarId, need: bool) -> Root {
         let (p, func) = (self.p, self.func);
         let defs = self.defs.get_or_insert_with(|| Defs::of(p, func));
+        if !need {
+            let own = match defs.map.get(&v) {
+                None | Some(Def::Param(_) | Def::Other) => true,
+                Some(Def::Value(e)) => {
+                    !matches!(p.expr(*e).kind, ExprKind::Var(_) | ExprKind::Call { .. } | ExprKind::TupleGet { .. })
+                }
+                Some(Def::Carried(_) | Def::Phi(_)) => false,
+            };
+            if own {
+                return Root::Known(v);
+            }
+        }
         self.lineage.root(p, defs, v)
     }
 
@@ -489,11 +519,12 @@ impl Walker<'_> {
                 dirs.push(ArgDir::Input);
                 continue;
             };
+            let scalar = matches!(self.p.ty(a), Type::Scalar(_));
+            let no_dep_race = no_dep.contains(&i) && self.launches && attrs.launch.deps.is_none();
             let root = match self.p.expr(a).kind {
-                ExprKind::Var(v) => Some(self.root(v)),
+                ExprKind::Var(v) => Some(self.root(v, (!scalar && param.dir != Direction::In) || no_dep_race)),
                 _ => None,
             };
-            let scalar = matches!(self.p.ty(a), Type::Scalar(_));
             let d = if scalar {
                 ArgDir::Scalar
             } else {
@@ -503,9 +534,7 @@ impl Walker<'_> {
                     Direction::Out => match root {
                         _ if sequential > 0 && !self.disjoint(g, i, args) => ArgDir::InOut,
                         Some(Root::Ambiguous) => ArgDir::InOut,
-                        Some(Root::Known(r)) if self.written.contains(&r) || self.inout_params.contains(&r) => {
-                            ArgDir::InOut
-                        }
+                        Some(Root::Known(r)) if self.written.contains(&r) || self.is_inout_param(r) => ArgDir::InOut,
                         _ => ArgDir::OutputExisting,
                     },
                 }
@@ -515,7 +544,7 @@ impl Walker<'_> {
                     writes.push(r);
                 }
             }
-            if no_dep.contains(&i) && self.launches && attrs.launch.deps.is_none() {
+            if no_dep_race {
                 if let Some(Root::Known(r)) = root {
                     if let Some(&w) = self.writers.get(&r) {
                         self.out.races.push((a, w, r));

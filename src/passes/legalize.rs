@@ -63,24 +63,37 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     // function: the checks and rewrites of call sites below look at these calls, or walk
     // only their callers (the kernels and most graphs call none).
     let calls = graph_calls(program, &graphs);
-    let (_, found, mut lineage) = per_graph(cx.names, program, &graphs, |c, lineage| {
+    // The first checks and the plans in one visit of each graph: a graph's plan is made
+    // when its own first checks found no error, its E0516 errors kept apart; the plans
+    // count only when no graph's first checks and no E0517 found an error (then every
+    // graph has its plan), and their errors follow E0517's, as when planned after them.
+    let (planned, found, mut lineage) = per_graph(cx.names, program, &graphs, |c, lineage| {
+        let start = c.diags.len();
         c.signature(&[]);
         c.static_body();
         c.returns(lineage);
+        let clean = !c.diags[start..].iter().any(Diagnostic::is_error);
+        // The plan, or its E0516 errors: no larger than the plan (the results of a large
+        // program are held twice while the runs are joined).
+        if clean {
+            build_plan(c.names, c.p, c.f, c.sets)
+        } else {
+            Err(Vec::new())
+        }
     });
     cx.diags.extend(found);
     check_graph_submits(cx, program, &calls);
     if errors(cx) > before {
         return;
     }
-    let (planned, found, _) = per_graph(cx.names, program, &graphs, |c, _| build_plan(c.names, c.diags, c.p, c.f));
-    cx.diags.extend(found);
-    let mut plans: Vec<(usize, Plan)> = graphs
-        .iter()
-        .zip(planned)
-        .filter_map(|(&g, plan)| Some((g, plan?)))
-        .filter(|(_, plan)| !plan.is_empty())
-        .collect();
+    let mut plans: Vec<(usize, Plan)> = Vec::new();
+    for (&g, planned) in graphs.iter().zip(planned) {
+        match planned {
+            Ok(plan) if !plan.is_empty() => plans.push((g, plan)),
+            Ok(_) => {}
+            Err(found) => cx.diags.extend(found),
+        }
+    }
     if errors(cx) > before {
         return;
     }
@@ -97,9 +110,9 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     // needed only when some graph makes a view (they say so), and their diagnostics follow.
     let (views, found, _) = per_graph(cx.names, program, &graphs, |c, _| {
         c.signature(added_by.get(&c.g).map_or(&[], Vec::as_slice));
-        let views = c.task_scalars();
+        let (views, tasks) = c.task_scalars();
         c.launch_control();
-        c.node_count();
+        c.node_count(tasks);
         views
     });
     if views.contains(&true) {
@@ -124,12 +137,12 @@ fn per_graph<T: Send>(
 ) -> (Vec<T>, Vec<Diagnostic>, Lineage) {
     use rayon::prelude::*;
     let serial = |run: &[usize]| {
-        let (mut diags, mut lineage, mut walk) = (Vec::new(), Lineage::default(), ExprWalk::default());
+        let (mut diags, mut lineage, mut sets) = (Vec::new(), Lineage::default(), Sets::default());
         let out = run
             .iter()
             .map(|&i| {
                 let (&g, f) = p.functions.get_index(i).expect("a graph");
-                each(&mut Checker { names, diags: &mut diags, p, g, f, walk: &mut walk }, &mut lineage)
+                each(&mut Checker { names, diags: &mut diags, p, g, f, sets: &mut sets }, &mut lineage)
             })
             .collect();
         (out, diags, lineage)
@@ -157,6 +170,7 @@ fn per_graph<T: Send>(
 /// Which scalar values are the same on every replay: literals, loop variables of loops
 /// with constant bounds, `pl.tensor.dim` of a boundary tensor with a constant axis, and
 /// arithmetic on those. Scalar parameters are not: they are patched per call.
+#[derive(Default)]
 struct Invariant {
     vars: FxHashSet<VarId>,
     tensors: FxHashSet<VarId>,
@@ -323,44 +337,6 @@ fn trip_count(p: &Program, start: ExprId, stop: ExprId, step: ExprId) -> Option<
 
 // ------------------------------------------------------------------ checks
 
-/// A walk of every node of every expression of a block tree, with its statement, in
-/// `visit::walk_block_exprs` order, for the many small bodies this pass walks: recursive
-/// on the blocks (no deeper than the IR's own nesting: no stack of pending blocks to
-/// allocate per walk), with one stack for the expression trees kept from walk to walk.
-#[derive(Default)]
-struct ExprWalk {
-    stack: Vec<ExprId>,
-}
-
-impl ExprWalk {
-    fn block<F: FnMut(StmtId, ExprId)>(&mut self, p: &Program, block: &[StmtId], f: &mut F) {
-        for &s in block {
-            let stack = &mut self.stack;
-            visit::stmt_exprs(p, s, |root| {
-                stack.push(root);
-                while let Some(e) = stack.pop() {
-                    f(s, e);
-                    // The children, popped left to right.
-                    let first = stack.len();
-                    visit::expr_children(p, e, |c| stack.push(c));
-                    stack[first..].reverse();
-                }
-            });
-            match &p.stmt(s).kind {
-                StmtKind::If(IfStmt { then_body, else_body, .. }) => {
-                    self.block(p, then_body, f);
-                    if let Some(else_body) = else_body {
-                        self.block(p, else_body, f);
-                    }
-                }
-                StmtKind::For { body, .. } | StmtKind::While { body, .. } => self.block(p, body, f),
-                StmtKind::Scope(scope) => self.block(p, &scope.body, f),
-                _ => {}
-            }
-        }
-    }
-}
-
 struct Checker<'a> {
     names: &'a Interner,
     diags: &'a mut Vec<Diagnostic>,
@@ -368,7 +344,37 @@ struct Checker<'a> {
     /// The graph checked, and its function.
     g: Symbol,
     f: &'a Function,
-    walk: &'a mut ExprWalk,
+    /// The sets of the checks and plans, kept from graph to graph.
+    sets: &'a mut Sets,
+}
+
+/// The sets [`Checker::task_scalars`] and [`build_plan`] fill for each graph, emptied and
+/// kept from graph to graph of a run: sets made from empty for every graph (and grown,
+/// and freed) cost more than filling them.
+#[derive(Default)]
+struct Sets {
+    params: FxHashSet<VarId>,
+    scalar_params: FxHashSet<VarId>,
+    derived: FxHashSet<VarId>,
+    aliases: FxHashSet<VarId>,
+    boundary: FxHashMap<VarId, Direction>,
+    in_place: FxHashSet<VarId>,
+    inv: Invariant,
+}
+
+impl Sets {
+    /// Empties the sets (an empty one is left as it is).
+    fn clear(&mut self) {
+        let Sets { params, scalar_params, derived, aliases, boundary, in_place, inv } = self;
+        for set in [params, scalar_params, derived, aliases, in_place, &mut inv.vars, &mut inv.tensors] {
+            if !set.is_empty() {
+                set.clear();
+            }
+        }
+        if !boundary.is_empty() {
+            boundary.clear();
+        }
+    }
 }
 
 impl Checker<'_> {
@@ -468,7 +474,7 @@ impl Checker<'_> {
     fn static_body(&mut self) {
         let f = self.f;
         let mut findings: Vec<(Code, Loc, String)> = Vec::new();
-        self.walk.block(self.p, &f.body, &mut |_, e| {
+        visit::walk_block_exprs(self.p, &f.body, |_, e| {
             let loc = self.p.expr(e).loc;
             let ExprKind::Call { callee, args, attrs } = &self.p.expr(e).kind else { return };
             match callee {
@@ -561,34 +567,17 @@ impl Checker<'_> {
     }
 
     /// Scalars handed to tasks must be patched per call or be the same on every replay.
-    /// Returns whether the body makes a view (`pl.slice` / `pl.tensor.view`).
-    fn task_scalars(&mut self) -> bool {
+    /// Returns whether the body makes a view (`pl.slice` / `pl.tensor.view`), and the tasks
+    /// it launches for [`Checker::node_count`] (counted in the same walk).
+    fn task_scalars(&mut self) -> (bool, u64) {
         let f = self.f;
-        let inv = invariant_set(self.p, f);
-        let params: FxHashSet<VarId> = f.params.iter().map(|p| p.var).collect();
-        let mut findings = Vec::new();
-        let mut views = false;
-        self.walk.block(self.p, &f.body, &mut |_, e| {
-            let args = match &self.p.expr(e).kind {
-                ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), args, .. } => args,
-                ExprKind::Call { callee: Callee::Op(Op::TensorSlice | Op::TensorView), .. } => {
-                    views = true;
-                    return;
-                }
-                _ => return,
-            };
-            for &a in args.iter().flatten() {
-                if !matches!(self.p.ty(a), Type::Scalar(d) if *d != DType::TaskId) {
-                    continue;
-                }
-                match as_var(self.p, a) {
-                    Some(v) if params.contains(&v) || inv.vars.contains(&v) => {}
-                    Some(v) => findings.push((Code::E0515, self.p.expr(a).loc, Some(v))),
-                    None if inv.expr(self.p, a) => {}
-                    None => findings.push((Code::E0514, self.p.expr(a).loc, None)),
-                }
-            }
-        });
+        let sets = &mut *self.sets;
+        sets.clear();
+        invariant_set(self.p, f, &mut sets.inv);
+        sets.params.extend(f.params.iter().map(|p| p.var));
+        let mut scan = BodyScan { p: self.p, params: &sets.params, inv: &sets.inv, findings: Vec::new(), views: false };
+        let tasks = scan.count(&f.body);
+        let BodyScan { findings, views, .. } = scan;
         // Borrowed from the interner, not from `self`: no copy of the name per check.
         let names = self.names;
         let g = names.get(self.g);
@@ -610,7 +599,7 @@ impl Checker<'_> {
             };
             self.error(code, loc, message, label, help);
         }
-        views
+        (views, tasks)
     }
 
     /// No task launches under control flow a replay cannot repeat.
@@ -684,10 +673,10 @@ impl Checker<'_> {
         }
     }
 
-    /// Between 1 and 1024 tasks per recorded graph (loops multiply by their trip counts).
-    fn node_count(&mut self) {
+    /// Between 1 and 1024 tasks per recorded graph (loops multiply by their trip counts):
+    /// `n`, as [`Checker::task_scalars`] counted them.
+    fn node_count(&mut self, n: u64) {
         let f = self.f;
-        let n = self.count(&f.body);
         // Borrowed from the interner, not from `self`: no copy of the name per check.
         let names = self.names;
         let g = names.get(self.g);
@@ -712,29 +701,71 @@ impl Checker<'_> {
             );
         }
     }
+}
 
-    fn count(&self, block: &[StmtId]) -> u64 {
+/// One walk of a Graph function's body for [`Checker::task_scalars`]: the scalars its
+/// tasks get, whether it makes a view, and the tasks it launches.
+struct BodyScan<'a> {
+    p: &'a Program,
+    params: &'a FxHashSet<VarId>,
+    inv: &'a Invariant,
+    findings: Vec<(Code, Loc, Option<VarId>)>,
+    views: bool,
+}
+
+impl BodyScan<'_> {
+    /// The tasks `block` launches (loops multiply by their trip counts; a branch counts as
+    /// its larger arm), each node of its expressions checked on the way (in
+    /// `visit::walk_block_exprs` order).
+    fn count(&mut self, block: &[StmtId]) -> u64 {
+        let p = self.p;
         let mut n: u64 = 0;
         for &s in block {
-            visit::walk_stmt_exprs(self.p, s, |e| {
-                if is_launch(self.p, e) || is_create(self.p, e) {
+            visit::walk_stmt_exprs(p, s, |e| {
+                if is_launch(p, e) || is_create(p, e) {
                     n = n.saturating_add(1);
                 }
+                self.node(e);
             });
-            n = n.saturating_add(match &self.p.stmt(s).kind {
+            n = n.saturating_add(match &p.stmt(s).kind {
                 StmtKind::For { start, stop, step, body, .. } => {
-                    let trips = trip_count(self.p, *start, *stop, *step).unwrap_or(1);
+                    let trips = trip_count(p, *start, *stop, *step).unwrap_or(1);
                     self.count(body).saturating_mul(trips)
                 }
                 StmtKind::While { body, .. } => self.count(body),
                 StmtKind::If(IfStmt { then_body, else_body, .. }) => {
-                    self.count(then_body).max(else_body.as_deref().map_or(0, |e| self.count(e)))
+                    let then = self.count(then_body);
+                    then.max(else_body.as_deref().map_or(0, |e| self.count(e)))
                 }
                 StmtKind::Scope(scope) => self.count(&scope.body),
                 _ => 0,
             });
         }
         n
+    }
+
+    /// A task's scalar arguments must be parameters or the same on every replay.
+    fn node(&mut self, e: ExprId) {
+        let p = self.p;
+        let args = match &p.expr(e).kind {
+            ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), args, .. } => args,
+            ExprKind::Call { callee: Callee::Op(Op::TensorSlice | Op::TensorView), .. } => {
+                self.views = true;
+                return;
+            }
+            _ => return,
+        };
+        for &a in args.iter().flatten() {
+            if !matches!(p.ty(a), Type::Scalar(d) if *d != DType::TaskId) {
+                continue;
+            }
+            match as_var(p, a) {
+                Some(v) if self.params.contains(&v) || self.inv.vars.contains(&v) => {}
+                Some(v) => self.findings.push((Code::E0515, p.expr(a).loc, Some(v))),
+                None if self.inv.expr(p, a) => {}
+                None => self.findings.push((Code::E0514, p.expr(a).loc, None)),
+            }
+        }
     }
 }
 
@@ -776,8 +807,8 @@ fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[(Symbol, Vec<(
 }
 
 /// The replay-invariant scalars and the boundary tensors of a Graph function.
-fn invariant_set(p: &Program, f: &Function) -> Invariant {
-    let mut inv = Invariant { vars: FxHashSet::default(), tensors: FxHashSet::default() };
+/// Fills `inv` (empty).
+fn invariant_set(p: &Program, f: &Function, inv: &mut Invariant) {
     for param in &f.params {
         if !matches!(p.types.get(p.var(param.var).ty), Type::Scalar(_)) {
             inv.tensors.insert(param.var);
@@ -798,7 +829,6 @@ fn invariant_set(p: &Program, f: &Function) -> Invariant {
         }
         _ => {}
     });
-    inv
 }
 
 // ------------------------------------------------------------------ the plan
@@ -855,15 +885,10 @@ impl Plan {
 
 struct Planner<'a> {
     p: &'a Program,
-    params: FxHashSet<VarId>,
-    scalar_params: FxHashSet<VarId>,
-    derived: FxHashSet<VarId>,
-    aliases: FxHashSet<VarId>,
-    /// Boundary tensors: parameters, hoisted creates and views, with their direction.
-    boundary: FxHashMap<VarId, Direction>,
-    /// Views that stay in the body (the same window on every replay).
-    in_place: FxHashSet<VarId>,
-    inv: Invariant,
+    /// `params`, `scalar_params`, `derived`, `aliases`, `in_place`, `inv`, and `boundary`:
+    /// the boundary tensors (parameters, hoisted creates and views) with their direction;
+    /// `in_place` the views that stay in the body (the same window on every replay).
+    s: &'a mut Sets,
     plan: Plan,
     errors: Vec<(Loc, VarId, VarId, bool)>,
 }
@@ -871,7 +896,9 @@ struct Planner<'a> {
 impl Planner<'_> {
     fn derivable(&self, e: ExprId) -> bool {
         visit::all_exprs(self.p, e, |x| match &self.p.expr(x).kind {
-            ExprKind::Var(v) => self.scalar_params.contains(v) || self.derived.contains(v) || self.aliases.contains(v),
+            ExprKind::Var(v) => {
+                self.s.scalar_params.contains(v) || self.s.derived.contains(v) || self.s.aliases.contains(v)
+            }
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::DType(_) => true,
             ExprKind::Tuple(_) | ExprKind::Binary { .. } | ExprKind::Unary { .. } => true,
             _ => false,
@@ -885,7 +912,7 @@ impl Planner<'_> {
             StmtKind::Assign { var, value } => self.assign(s, *var, *value, loop_depth, in_branch),
             StmtKind::For { var, start, stop, step, .. } => {
                 if trip_count(self.p, *start, *stop, *step).is_some() {
-                    self.inv.vars.insert(*var);
+                    self.s.inv.vars.insert(*var);
                 }
                 return (loop_depth + 1, in_branch);
             }
@@ -907,47 +934,47 @@ impl Planner<'_> {
         if is_scalar(p, var) {
             if self.derivable(value) {
                 if let ExprKind::Var(target) = p.expr(value).kind {
-                    self.aliases.insert(var);
+                    self.s.aliases.insert(var);
                     self.plan.order.push(Err((var, target)));
                     self.plan.delete.insert(s);
                 } else {
-                    self.derived.insert(var);
+                    self.s.derived.insert(var);
                     self.hoist(s, var, value, HoistKind::Scalar, Direction::In);
                 }
-            } else if self.inv.expr(p, value) {
-                self.inv.vars.insert(var);
+            } else if self.s.inv.expr(p, value) {
+                self.s.inv.vars.insert(var);
             }
             return;
         }
         match &p.expr(value).kind {
-            ExprKind::Var(w) if self.boundary.contains_key(w) => {
-                let d = self.boundary[w];
-                self.boundary.insert(var, d);
-                self.inv.tensors.insert(var);
+            ExprKind::Var(w) if self.s.boundary.contains_key(w) => {
+                let d = self.s.boundary[w];
+                self.s.boundary.insert(var, d);
+                self.s.inv.tensors.insert(var);
             }
             ExprKind::Call { callee: Callee::Op(op), args, .. } => match op {
                 Op::TensorCreate if loop_depth == 0 && !in_branch => {
                     self.hoist(s, var, value, HoistKind::Create, Direction::InOut);
-                    self.boundary.insert(var, Direction::InOut);
-                    self.inv.tensors.insert(var);
+                    self.s.boundary.insert(var, Direction::InOut);
+                    self.s.inv.tensors.insert(var);
                 }
                 Op::TensorSlice | Op::TensorView => {
                     let Some(src) = args.first().copied().flatten().and_then(|a| as_var(p, a)) else { return };
-                    let Some(&dir) = self.boundary.get(&src) else { return };
+                    let Some(&dir) = self.s.boundary.get(&src) else { return };
                     let operands: Vec<ExprId> = args.iter().skip(1).flatten().copied().collect();
                     // The call site can rebuild the view when it has the source: a parameter
                     // or a value moved there before.
-                    let hoistable = !self.in_place.contains(&src)
-                        && (self.params.contains(&src) || self.plan.hoists.iter().any(|h| h.original == src))
+                    let hoistable = !self.s.in_place.contains(&src)
+                        && (self.s.params.contains(&src) || self.plan.hoists.iter().any(|h| h.original == src))
                         && operands.iter().all(|&o| self.derivable(o));
                     if hoistable && loop_depth == 0 && !in_branch {
                         self.hoist(s, var, value, HoistKind::View, dir);
-                        self.boundary.insert(var, dir);
-                        self.inv.tensors.insert(var);
-                    } else if operands.iter().all(|&o| self.inv.expr(p, o)) {
-                        self.in_place.insert(var);
+                        self.s.boundary.insert(var, dir);
+                        self.s.inv.tensors.insert(var);
+                    } else if operands.iter().all(|&o| self.s.inv.expr(p, o)) {
+                        self.s.in_place.insert(var);
                     } else {
-                        let shape_ok = args.get(1).copied().flatten().is_none_or(|sh| self.inv.expr(p, sh));
+                        let shape_ok = args.get(1).copied().flatten().is_none_or(|sh| self.s.inv.expr(p, sh));
                         self.errors.push((p.expr(value).loc, var, src, shape_ok));
                     }
                 }
@@ -958,25 +985,26 @@ impl Planner<'_> {
     }
 }
 
-fn build_plan(names: &Interner, diags: &mut Vec<Diagnostic>, p: &Program, f: &Function) -> Option<Plan> {
-    let mut planner = Planner {
-        p,
-        params: f.params.iter().map(|q| q.var).collect(),
-        scalar_params: f.params.iter().map(|q| q.var).filter(|&v| is_scalar(p, v)).collect(),
-        derived: FxHashSet::default(),
-        aliases: FxHashSet::default(),
-        boundary: f.params.iter().filter(|q| !is_scalar(p, q.var)).map(|q| (q.var, q.dir)).collect(),
-        in_place: FxHashSet::default(),
-        inv: Invariant {
-            vars: FxHashSet::default(),
-            tensors: f.params.iter().map(|q| q.var).filter(|&v| !is_scalar(p, v)).collect(),
-        },
-        plan: Plan::default(),
-        errors: Vec::new(),
-    };
+/// The plan of one Graph function, or its E0516 errors.
+fn build_plan(names: &Interner, p: &Program, f: &Function, sets: &mut Sets) -> Result<Plan, Vec<Diagnostic>> {
+    let s = sets;
+    s.clear();
+    for q in &f.params {
+        s.params.insert(q.var);
+        if is_scalar(p, q.var) {
+            s.scalar_params.insert(q.var);
+        } else {
+            s.boundary.insert(q.var, q.dir);
+            s.inv.tensors.insert(q.var);
+        }
+    }
+    let mut planner = Planner { p, s, plan: Plan::default(), errors: Vec::new() };
     visit::walk_stmts_in(p, &f.body, (0, false), |s, ctx| planner.stmt(s, ctx));
     let gn = names.get(f.name);
-    let failed = !planner.errors.is_empty();
+    if planner.errors.is_empty() {
+        return Ok(planner.plan);
+    }
+    let mut diags = Vec::new();
     for (loc, v, src, shape_ok) in planner.errors {
         let name = |v: VarId| names.get(p.var(v).source).to_string();
         let (vn, sn) = (name(v), name(src));
@@ -990,7 +1018,7 @@ fn build_plan(names: &Interner, diags: &mut Vec<Diagnostic>, p: &Program, f: &Fu
                 .with_help("compute the window from the graph's scalar parameters only (it then moves to the call site), or from constants and constant-bound loop variables".to_string()),
         );
     }
-    (!failed).then_some(planner.plan)
+    Err(diags)
 }
 
 // ------------------------------------------------------------------ rewrites
@@ -1040,6 +1068,7 @@ fn rewrite_call_sites(
     counter: &mut u32,
 ) {
     let (mut planned, mut scratch): (Vec<(StmtId, ExprId)>, CallScratch) = Default::default();
+    let mut at: FxHashMap<StmtId, (usize, usize)> = FxHashMap::default();
     for (f, calls) in calls {
         // Most functions (the kernels, the graphs) call no planned graph: their blocks are
         // left as they are rather than rebuilt.
@@ -1050,7 +1079,7 @@ fn rewrite_call_sites(
         }
         // The statements holding a planned call, each with its calls (consecutive in
         // `planned`, in `visit::walk_stmt_exprs` order).
-        let mut at: FxHashMap<StmtId, (usize, usize)> = FxHashMap::default();
+        at.clear();
         for (k, &(s, _)) in planned.iter().enumerate() {
             at.entry(s).and_modify(|r| r.1 = k + 1).or_insert((k, k + 1));
         }
@@ -1117,9 +1146,9 @@ fn sites(
 fn graph_calls(p: &Program, graphs: &[usize]) -> Vec<(Symbol, Vec<(StmtId, ExprId)>)> {
     use rayon::prelude::*;
     let wanted: FxHashSet<Symbol> = graphs.iter().map(|&i| p.functions[i].name).collect();
-    let of = |walk: &mut ExprWalk, f: &Function| {
+    let of = |f: &Function| {
         let mut calls = Vec::new();
-        walk.block(p, &f.body, &mut |s, e| {
+        visit::walk_block_exprs(p, &f.body, |s, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
                 if callee.function().is_some_and(|g| wanted.contains(&g)) {
                     calls.push((s, e));
@@ -1133,11 +1162,10 @@ fn graph_calls(p: &Program, graphs: &[usize]) -> Vec<(Symbol, Vec<(StmtId, ExprI
     let funcs: Vec<&Function> = p.functions.values().collect();
     let threads = rayon::current_num_threads();
     if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
-        let mut walk = ExprWalk::default();
-        return funcs.into_iter().filter_map(|f| of(&mut walk, f)).collect();
+        return funcs.into_iter().filter_map(of).collect();
     }
     let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 2);
-    let found: Vec<_> = funcs.par_iter().with_min_len(run).map_init(ExprWalk::default, |walk, f| of(walk, f)).collect();
+    let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|f| of(f)).collect();
     found.into_iter().flatten().collect()
 }
 
@@ -1163,7 +1191,7 @@ fn extend_call(
     let plan = plans[&g];
     let params = &p.functions[&g].params;
     let original = params.len() - plan.hoists.len();
-    let CallScratch { binding, locals } = scratch;
+    let CallScratch { binding, locals, .. } = scratch;
     binding.clear();
     for (param, arg) in params[..original].iter().zip(args) {
         if let Some(a) = arg {
@@ -1196,13 +1224,12 @@ fn extend_call(
         }
     }
     let order = &plan.params_order;
-    let new_args: Vec<Option<ExprId>> = order
-        .iter()
-        .map(|&i| {
-            let v = locals[i].expect("a hoist bound at the call site");
-            Some(p.new_expr(ExprKind::Var(v), p.var(v).ty, loc))
-        })
-        .collect();
+    let new_args = &mut scratch.args;
+    new_args.clear();
+    for &i in order {
+        let v = locals[i].expect("a hoist bound at the call site");
+        new_args.push(Some(p.new_expr(ExprKind::Var(v), p.var(v).ty, loc)));
+    }
     let new_dirs = order.iter().map(|&i| {
         let h = &plan.hoists[i];
         match (h.kind, h.dir) {
@@ -1212,7 +1239,7 @@ fn extend_call(
         }
     });
     if let ExprKind::Call { args, attrs, .. } = &mut p.exprs[call.index()].kind {
-        args.extend(new_args);
+        args.extend_from_slice(new_args);
         if let Some(dirs) = &mut attrs.make_mut().arg_directions {
             dirs.extend(new_dirs);
         }
@@ -1220,12 +1247,13 @@ fn extend_call(
 }
 
 /// The maps of [`extend_call`], kept from call to call: the arguments bound to the
-/// graph's parameters (and the locals made for the moved values), and the local of each
-/// moved value by its index in the plan.
+/// graph's parameters (and the locals made for the moved values), the local of each
+/// moved value by its index in the plan, and the new arguments.
 #[derive(Default)]
 struct CallScratch {
     binding: FxHashMap<VarId, ExprId>,
     locals: Vec<Option<VarId>>,
+    args: Vec<Option<ExprId>>,
 }
 
 /// The rewriter of a value moved to a call site: each variable bound to an argument reads
