@@ -206,23 +206,25 @@ impl Lowering<'_> {
     /// the path.
     pub(crate) fn is_pl_path(&self, m: ModuleId, e: ast::ExprId, want: &str) -> bool {
         let tree = self.ast(m);
-        // The attributes are met innermost first, as `want`'s parts from its end.
-        let mut wanted = want.rsplit('.');
+        // The attributes are met innermost first, as `want`'s parts from its end: `rest`
+        // is what is left of `want` (`None` once its first part was matched).
+        let mut rest = Some(want);
         let mut cur = e;
         let mut depth = 0;
         loop {
             match &tree.expr(cur).kind {
                 E::Attribute { value, attr } => {
-                    if wanted.next() != Some(self.name(attr.name)) {
+                    let Some(left) = rest.and_then(|r| strip_last_part(r, self.name(attr.name))) else {
                         return false;
-                    }
+                    };
+                    rest = left;
                     depth += 1;
                     cur = *value;
                 }
                 E::Name(n) => {
                     return match self.modules[m].names.get(n) {
-                        Some((Binding::Jit, _)) => wanted.next() == Some("jit") && wanted.next().is_none(),
-                        Some((Binding::Pl, _)) => depth > 0 && wanted.next().is_none(),
+                        Some((Binding::Jit, _)) => rest == Some("jit"),
+                        Some((Binding::Pl, _)) => depth > 0 && rest.is_none(),
                         _ => false,
                     };
                 }
@@ -1579,6 +1581,17 @@ impl Lowering<'_> {
         }
         dynamic
     }
+}
+
+/// `want` less its last dotted part when that part is `part`: `Some(None)` when `part`
+/// was all of it, `Some(Some(rest))` for `rest.part`, `None` when it ends otherwise
+/// (`is_pl_path`, without splitting `want`).
+fn strip_last_part<'w>(want: &'w str, part: &str) -> Option<Option<&'w str>> {
+    let rest = want.strip_suffix(part)?;
+    if rest.is_empty() {
+        return Some(None);
+    }
+    rest.strip_suffix('.').map(Some)
 }
 
 pub(crate) fn const_dim(v: &Const) -> Option<Dim> {

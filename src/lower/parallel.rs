@@ -122,6 +122,7 @@ impl Lowering<'_> {
             current: self.current,
             states: FxHashMap::default(),
             sig_types: self.sig_types.clone(),
+            imported: Vec::new(),
             finished: Vec::new(),
             syntax_errors: self.syntax_errors,
             python_bodies: self.python_bodies.clone(),
