@@ -1218,7 +1218,10 @@ impl Lowering<'_> {
     /// `pl.TaskId`, `pl.Array[...]`, or a bare dtype (a scalar).
     pub(crate) fn value_type(&mut self, m: ModuleId, e: ast::ExprId, scalars: &FxHashSet<Symbol>) -> Option<TypeId> {
         let file = self.modules[m].file;
-        let expr = self.ast(m).expr(e).clone();
+        // The module's tree, read by reference (not a copy of the node) while the type is
+        // made.
+        let tree = std::sync::Arc::clone(&self.modules[m].ast);
+        let expr = tree.expr(e);
         let (head, index) = match expr.kind {
             E::Subscript { value, index } => (value, Some(index)),
             _ => (e, None),
@@ -1236,14 +1239,16 @@ impl Lowering<'_> {
                 }
             })
         });
-        let items: Vec<ast::ExprId> = match index.map(|i| self.ast(m).expr(i).kind.clone()) {
-            Some(E::Tuple(items)) => items,
-            Some(_) => index.into_iter().collect(),
-            None => Vec::new(),
+        let items: &[ast::ExprId] = match &index {
+            Some(i) => match &tree.expr(*i).kind {
+                E::Tuple(items) => items,
+                _ => std::slice::from_ref(i),
+            },
+            None => &[],
         };
         let ty = match (path.as_deref(), index) {
             (Some("Tensor"), None) => Type::Tensor { shape: None, dtype: None, distributed, layout: Layout::Nd },
-            (Some("Tensor"), Some(_)) => self.tensor_annotation(m, &expr, &items, scalars, distributed)?,
+            (Some("Tensor"), Some(_)) => self.tensor_annotation(m, expr, items, scalars, distributed)?,
             (Some("Tile"), Some(_)) => {
                 if !(2..=5).contains(&items.len()) {
                     self.error(
@@ -1314,7 +1319,16 @@ impl Lowering<'_> {
                 return None;
             }
         };
-        Some(self.program.types.intern(ty))
+        // Most annotations of a program are alike (`pl.Tensor`): the last one's id is
+        // tried before the type table.
+        if let Some(id) = self.last_value_type {
+            if *self.program.types.get(id) == ty {
+                return Some(id);
+            }
+        }
+        let id = self.program.types.intern(ty);
+        self.last_value_type = Some(id);
+        Some(id)
     }
 
     /// The type of a `pl.Tensor[...]` annotation with its subscript `items`: `[shape,

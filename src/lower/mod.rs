@@ -77,6 +77,7 @@ pub fn lower(
         states: FxHashMap::default(),
         sig_types: Arc::default(),
         imported: Vec::new(),
+        last_value_type: None,
         finished: Vec::new(),
         syntax_errors: false,
         python_bodies: FxHashSet::default(),
@@ -269,6 +270,9 @@ pub(crate) struct Lowering<'s> {
     /// `import_type`'s answers for the current program, by signature type (`None`: not
     /// imported yet); emptied when the program changes.
     imported: Vec<Option<TypeId>>,
+    /// The type `annot::value_type` made last, in the current program's type table;
+    /// emptied when the program changes.
+    last_value_type: Option<TypeId>,
     /// The programs lowered so far.
     finished: Vec<Program>,
     /// A file of the program has a syntax error: bodies are not lowered.
@@ -1122,6 +1126,7 @@ impl Lowering<'_> {
     /// module-level functions its methods call.
     fn lower_bodies(&mut self) {
         self.sig_types = Arc::new(std::mem::take(&mut self.program.types));
+        self.last_value_type = None;
         let dynamic_dims = std::mem::take(&mut self.program.dynamic_dims);
         // The arenas sized from the syntax trees' (each namespace's share of them), so that
         // they are not grown, and copied, from empty: lowering makes about one IR node per
@@ -1135,6 +1140,7 @@ impl Lowering<'_> {
             }
             self.program = Program { dynamic_dims: dynamic_dims.clone(), ..Program::default() };
             self.imported.clear();
+            self.last_value_type = None;
             self.program.exprs.reserve(ast_exprs);
             self.program.stmts.reserve(ast_stmts);
             self.program.vars.reserve(ast_stmts);
@@ -1172,6 +1178,7 @@ impl Lowering<'_> {
             }
             self.program.functions.extend(called);
             self.finished.push(std::mem::take(&mut self.program));
+            self.last_value_type = None;
         }
     }
 
