@@ -138,12 +138,30 @@ impl Lowering<'_> {
     /// The namespace (`pl`, `pld` or `math`) a dotted name starts with and the rest of the
     /// name (`"tile.load"` for `pl.tile.load`); a root bound to `pl.jit` is `pl`'s `jit`.
     pub(crate) fn namespace_path(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, String)> {
+        let (binding, depth, prefix) = self.namespace_root(m, e)?;
+        Some((binding, self.join_attrs(m, e, depth, prefix)))
+    }
+
+    /// As `namespace_path` for `pl` and `pld`, spelled with the namespace as the op table
+    /// names ops (`"pl.tile.load"`, `"pld.tensor.put"`): one string for a call's callee.
+    pub(crate) fn namespace_spelled(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, String)> {
+        let (binding, depth, prefix) = self.namespace_root(m, e)?;
+        let head = match (&binding, prefix) {
+            (Binding::Pl, "jit") => "pl.jit",
+            (Binding::Pl, _) => "pl",
+            (Binding::Pld, _) => "pld",
+            _ => return None,
+        };
+        Some((binding, self.join_attrs(m, e, depth, head)))
+    }
+
+    /// The namespace a dotted name starts with, the number of attributes after its root,
+    /// and what the rest of the name starts with (`"jit"` for a root bound to `pl.jit`).
+    fn namespace_root(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, usize, &'static str)> {
         let (root, depth) = self.dotted_root(m, e)?;
         match self.modules[m].names.get(&root) {
-            Some((Binding::Jit, _)) => Some((Binding::Pl, self.join_attrs(m, e, depth, "jit"))),
-            Some((b @ (Binding::Pl | Binding::Pld | Binding::Math), _)) if depth > 0 => {
-                Some((b.clone(), self.join_attrs(m, e, depth, "")))
-            }
+            Some((Binding::Jit, _)) => Some((Binding::Pl, depth, "jit")),
+            Some((b @ (Binding::Pl | Binding::Pld | Binding::Math), _)) if depth > 0 => Some((b.clone(), depth, "")),
             _ => None,
         }
     }

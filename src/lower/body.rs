@@ -215,6 +215,9 @@ pub(crate) struct FnLower<'a, 's> {
 /// The most elements a tuple type remembered by `FnLower::tuple_type` has.
 const TUPLE_MEMO: usize = 4;
 
+/// The most parameters of an op whose arguments `op_call_with` matches on the stack.
+const INLINE_SLOTS: usize = 16;
+
 /// An argument's syntax and the IR expression it lowered to.
 type Lowered = (ast::ExprId, ExprId);
 
@@ -2994,12 +2997,11 @@ impl FnLower<'_, '_> {
             }
         }
         // One reading of the callee's dotted name for both namespaces.
-        let namespaced = self.cx.namespace_path(self.m, func);
-        if let Some((Binding::Pl, path)) = &namespaced {
-            return self.pl_call(path, args, span);
+        let namespaced = self.cx.namespace_spelled(self.m, func);
+        if let Some((Binding::Pl, spelled)) = &namespaced {
+            return self.pl_call(spelled, args, span);
         }
-        if let Some((Binding::Pld, path)) = namespaced {
-            let spelled = format!("pld.{path}");
+        if let Some((Binding::Pld, spelled)) = namespaced {
             let Some(op) = ops::by_spelling(&spelled) else {
                 self.unknown_op(&spelled, span);
                 return None;
@@ -3419,30 +3421,29 @@ impl FnLower<'_, '_> {
     }
 
     /// `pl.<path>(...)`: an op of the table, or one of the parser constructs.
-    fn pl_call(&mut self, path: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+    /// A call of `pl.<path>`, `spelled` with the namespace (`"pl.tile.load"`).
+    fn pl_call(&mut self, spelled: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+        let path = spelled.strip_prefix("pl.").unwrap_or(spelled);
         if let Some(done) = self.pl_construct(path, args, span) {
             return done;
         }
         if let Some(dtype) = path.strip_suffix(".get_byte").and_then(DType::from_name) {
             return Some(self.int(dtype.bytes(), span));
         }
-        let mut spelled = String::with_capacity(3 + path.len());
-        spelled.push_str("pl.");
-        spelled.push_str(path);
-        if let Some(op) = ops::by_spelling(&spelled) {
+        if let Some(op) = ops::by_spelling(spelled) {
             if let Some(gather) = super::scopes::split_transfer_kind(op) {
-                return self.split_transfer(gather, &spelled, args, span);
+                return self.split_transfer(gather, spelled, args, span);
             }
             let (op, first) = self.scalar_form(op, args)?;
             let op = self.keyword_form(op, args);
-            return self.op_call(op, &spelled, args, span, first);
+            return self.op_call(op, spelled, args, span, first);
         }
         let base = path.rsplit('.').next().unwrap_or(path);
         let level_prefix = path.split('.').next().unwrap_or("");
         if ops::is_unified(path) || (ops::is_unified(base) && matches!(level_prefix, "tensor" | "tile")) {
-            return self.unified_call(base, level_prefix, &spelled, args, span);
+            return self.unified_call(base, level_prefix, spelled, args, span);
         }
-        self.unknown_op(&spelled, span);
+        self.unknown_op(spelled, span);
         None
     }
 
@@ -3714,7 +3715,17 @@ impl FnLower<'_, '_> {
             let message = format!("`{spelled}` is an older spelling that PyPTO no longer accepts; use {today}");
             self.warning(Code::W0001, span, message, "older spelling");
         }
-        let mut slots: Vec<Option<ast::ExprId>> = vec![None; def.params.len()];
+        // The argument given for each of the op's parameters: on the stack for an op of at
+        // most `INLINE_SLOTS` parameters (all of today's), not in a vector per call.
+        let mut spilled = Vec::new();
+        let mut inline = [None; INLINE_SLOTS];
+        let slots: &mut [Option<ast::ExprId>] = match inline.get_mut(..def.params.len()) {
+            Some(slots) => slots,
+            None => {
+                spilled.resize(def.params.len(), None);
+                &mut spilled
+            }
+        };
         let mut positional = 0;
         let mut ok = true;
         let mut older_mode = false;
@@ -3804,11 +3815,11 @@ impl FnLower<'_, '_> {
         }
         let lacking = |(p, s): (&ops::ParamDef, &Option<ast::ExprId>)| p.required && s.is_none();
         // A keyword given twice or unknown was reported: what is missing follows from it.
-        if ok && def.params.iter().zip(&slots).any(lacking) {
+        if ok && def.params.iter().zip(slots.iter()).any(lacking) {
             let missing: Vec<&str> = def
                 .params
                 .iter()
-                .zip(&slots)
+                .zip(slots.iter())
                 .enumerate()
                 .filter(|&(_, ps)| lacking(ps))
                 .map(|(i, _)| def.param_spelling_as(i, spelled))
@@ -3824,8 +3835,11 @@ impl FnLower<'_, '_> {
         if !ok {
             return None;
         }
-        let mut lowered = Vec::with_capacity(slots.len());
-        for (slot, p) in slots.iter().zip(def.params) {
+        // The parameters after the last one given are left out (the list ends with a given
+        // one).
+        let given = slots.iter().rposition(Option::is_some).map_or(0, |last| last + 1);
+        let mut lowered = Vec::with_capacity(given);
+        for (slot, p) in slots[..given].iter().zip(def.params) {
             match slot {
                 None => lowered.push(None),
                 Some(a) => {
@@ -3852,9 +3866,6 @@ impl FnLower<'_, '_> {
                     lowered.push(Some(e));
                 }
             }
-        }
-        while lowered.last() == Some(&None) {
-            lowered.pop();
         }
         if def.kind == ops::OpKind::Microscaling {
             self.mx_raw_bytes(spelled, &lowered, span);
