@@ -138,12 +138,30 @@ impl Lowering<'_> {
     /// The namespace (`pl`, `pld` or `math`) a dotted name starts with and the rest of the
     /// name (`"tile.load"` for `pl.tile.load`); a root bound to `pl.jit` is `pl`'s `jit`.
     pub(crate) fn namespace_path(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, String)> {
+        let (binding, depth, prefix) = self.namespace_root(m, e)?;
+        Some((binding, self.join_attrs(m, e, depth, prefix)))
+    }
+
+    /// As `namespace_path` for `pl` and `pld`, spelled with the namespace as the op table
+    /// names ops (`"pl.tile.load"`, `"pld.tensor.put"`): one string for a call's callee.
+    pub(crate) fn namespace_spelled(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, String)> {
+        let (binding, depth, prefix) = self.namespace_root(m, e)?;
+        let head = match (&binding, prefix) {
+            (Binding::Pl, "jit") => "pl.jit",
+            (Binding::Pl, _) => "pl",
+            (Binding::Pld, _) => "pld",
+            _ => return None,
+        };
+        Some((binding, self.join_attrs(m, e, depth, head)))
+    }
+
+    /// The namespace a dotted name starts with, the number of attributes after its root,
+    /// and what the rest of the name starts with (`"jit"` for a root bound to `pl.jit`).
+    fn namespace_root(&self, m: ModuleId, e: ast::ExprId) -> Option<(Binding, usize, &'static str)> {
         let (root, depth) = self.dotted_root(m, e)?;
         match self.modules[m].names.get(&root) {
-            Some((Binding::Jit, _)) => Some((Binding::Pl, self.join_attrs(m, e, depth, "jit"))),
-            Some((b @ (Binding::Pl | Binding::Pld | Binding::Math), _)) if depth > 0 => {
-                Some((b.clone(), self.join_attrs(m, e, depth, "")))
-            }
+            Some((Binding::Jit, _)) => Some((Binding::Pl, depth, "jit")),
+            Some((b @ (Binding::Pl | Binding::Pld | Binding::Math), _)) if depth > 0 => Some((b.clone(), depth, "")),
             _ => None,
         }
     }
@@ -206,23 +224,25 @@ impl Lowering<'_> {
     /// the path.
     pub(crate) fn is_pl_path(&self, m: ModuleId, e: ast::ExprId, want: &str) -> bool {
         let tree = self.ast(m);
-        // The attributes are met innermost first, as `want`'s parts from its end.
-        let mut wanted = want.rsplit('.');
+        // The attributes are met innermost first, as `want`'s parts from its end: `rest`
+        // is what is left of `want` (`None` once its first part was matched).
+        let mut rest = Some(want);
         let mut cur = e;
         let mut depth = 0;
         loop {
             match &tree.expr(cur).kind {
                 E::Attribute { value, attr } => {
-                    if wanted.next() != Some(self.name(attr.name)) {
+                    let Some(left) = rest.and_then(|r| strip_last_part(r, self.name(attr.name))) else {
                         return false;
-                    }
+                    };
+                    rest = left;
                     depth += 1;
                     cur = *value;
                 }
                 E::Name(n) => {
                     return match self.modules[m].names.get(n) {
-                        Some((Binding::Jit, _)) => wanted.next() == Some("jit") && wanted.next().is_none(),
-                        Some((Binding::Pl, _)) => depth > 0 && wanted.next().is_none(),
+                        Some((Binding::Jit, _)) => rest == Some("jit"),
+                        Some((Binding::Pl, _)) => depth > 0 && rest.is_none(),
                         _ => false,
                     };
                 }
@@ -1216,7 +1236,10 @@ impl Lowering<'_> {
     /// `pl.TaskId`, `pl.Array[...]`, or a bare dtype (a scalar).
     pub(crate) fn value_type(&mut self, m: ModuleId, e: ast::ExprId, scalars: &FxHashSet<Symbol>) -> Option<TypeId> {
         let file = self.modules[m].file;
-        let expr = self.ast(m).expr(e).clone();
+        // The module's tree, read by reference (not a copy of the node) while the type is
+        // made.
+        let tree = std::sync::Arc::clone(&self.modules[m].ast);
+        let expr = tree.expr(e);
         let (head, index) = match expr.kind {
             E::Subscript { value, index } => (value, Some(index)),
             _ => (e, None),
@@ -1234,14 +1257,16 @@ impl Lowering<'_> {
                 }
             })
         });
-        let items: Vec<ast::ExprId> = match index.map(|i| self.ast(m).expr(i).kind.clone()) {
-            Some(E::Tuple(items)) => items,
-            Some(_) => index.into_iter().collect(),
-            None => Vec::new(),
+        let items: &[ast::ExprId] = match &index {
+            Some(i) => match &tree.expr(*i).kind {
+                E::Tuple(items) => items,
+                _ => std::slice::from_ref(i),
+            },
+            None => &[],
         };
         let ty = match (path.as_deref(), index) {
             (Some("Tensor"), None) => Type::Tensor { shape: None, dtype: None, distributed, layout: Layout::Nd },
-            (Some("Tensor"), Some(_)) => self.tensor_annotation(m, &expr, &items, scalars, distributed)?,
+            (Some("Tensor"), Some(_)) => self.tensor_annotation(m, expr, items, scalars, distributed)?,
             (Some("Tile"), Some(_)) => {
                 if !(2..=5).contains(&items.len()) {
                     self.error(
@@ -1312,7 +1337,16 @@ impl Lowering<'_> {
                 return None;
             }
         };
-        Some(self.program.types.intern(ty))
+        // Most annotations of a program are alike (`pl.Tensor`): the last one's id is
+        // tried before the type table.
+        if let Some(id) = self.last_value_type {
+            if *self.program.types.get(id) == ty {
+                return Some(id);
+            }
+        }
+        let id = self.program.types.intern(ty);
+        self.last_value_type = Some(id);
+        Some(id)
     }
 
     /// The type of a `pl.Tensor[...]` annotation with its subscript `items`: `[shape,
@@ -1579,6 +1613,17 @@ impl Lowering<'_> {
         }
         dynamic
     }
+}
+
+/// `want` less its last dotted part when that part is `part`: `Some(None)` when `part`
+/// was all of it, `Some(Some(rest))` for `rest.part`, `None` when it ends otherwise
+/// (`is_pl_path`, without splitting `want`).
+fn strip_last_part<'w>(want: &'w str, part: &str) -> Option<Option<&'w str>> {
+    let rest = want.strip_suffix(part)?;
+    if rest.is_empty() {
+        return Some(None);
+    }
+    rest.strip_suffix('.').map(Some)
 }
 
 pub(crate) fn const_dim(v: &Const) -> Option<Dim> {

@@ -56,8 +56,10 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
         window_target: None,
         local_dyns: FxHashMap::default(),
         bound_dyns: FxHashSet::default(),
+        last_tuple: None,
+        last_results: [None; 2],
     };
-    let mut params = Vec::new();
+    let mut params = Vec::with_capacity(info.params.len());
     for p in &info.params {
         let ty = f.cx.import_type(p.ty);
         let var = f.cx.program.new_var(&mut f.cx.session.interner, p.name, ty, Loc::new(file, p.span));
@@ -201,7 +203,20 @@ pub(crate) struct FnLower<'a, 's> {
     pub(crate) local_dyns: FxHashMap<Symbol, Span>,
     /// Those it has bound (`x.bind_dynamic(0, d)`): the name holds the extent.
     pub(crate) bound_dyns: FxHashSet<Symbol>,
+    /// The last short tuple type a list literal got, by its element types: the lists of
+    /// a body are mostly alike (`[0, 0]`, `[ROWS, COLS]`), and reusing the id spares
+    /// making and hashing the type (`tuple_type`).
+    last_tuple: Option<(usize, [TypeId; TUPLE_MEMO], TypeId)>,
+    /// The types of the last two op results that were not already here, tried before the
+    /// type table (`result_type`).
+    last_results: [Option<TypeId>; 2],
 }
+
+/// The most elements a tuple type remembered by `FnLower::tuple_type` has.
+const TUPLE_MEMO: usize = 4;
+
+/// The most parameters of an op whose arguments `op_call_with` matches on the stack.
+const INLINE_SLOTS: usize = 16;
 
 /// An argument's syntax and the IR expression it lowered to.
 type Lowered = (ast::ExprId, ExprId);
@@ -405,6 +420,41 @@ impl FnLower<'_, '_> {
 
     pub fn intern_ty(&mut self, ty: Type) -> TypeId {
         self.cx.program.types.intern(ty)
+    }
+
+    /// The id of an op result's type: one of the last results' when it is theirs (a body's
+    /// ops make few types), compared in place rather than hashed.
+    fn result_type(&mut self, ty: Type) -> TypeId {
+        for id in self.last_results.into_iter().flatten() {
+            if *self.cx.program.types.get(id) == ty {
+                return id;
+            }
+        }
+        let id = self.intern_ty(ty);
+        self.last_results = [Some(id), self.last_results[0]];
+        id
+    }
+
+    /// The tuple type of `values`' types; a short one the same as the last is not made
+    /// again (`last_tuple`).
+    pub(crate) fn tuple_type(&mut self, values: &[ExprId]) -> TypeId {
+        let len = values.len();
+        if len > TUPLE_MEMO {
+            let types = values.iter().map(|&v| self.cx.program.expr(v).ty).collect();
+            return self.intern_ty(Type::Tuple(types));
+        }
+        let mut key = [Types::UNKNOWN; TUPLE_MEMO];
+        for (k, &v) in key.iter_mut().zip(values) {
+            *k = self.cx.program.expr(v).ty;
+        }
+        if let Some((n, memo, ty)) = self.last_tuple {
+            if n == len && memo == key {
+                return ty;
+            }
+        }
+        let ty = self.intern_ty(Type::Tuple(key[..len].to_vec()));
+        self.last_tuple = Some((len, key, ty));
+        ty
     }
 
     pub fn new_expr(&mut self, kind: ExprKind, ty: TypeId, span: Span) -> ExprId {
@@ -1666,8 +1716,9 @@ impl FnLower<'_, '_> {
             self.error(Code::E0202, header, message, "wrong number of bounds");
             return None;
         }
-        let mut lowered = Vec::new();
-        for &b in bounds {
+        // One to three bounds, checked above: lowered in place, not into a vector.
+        let mut lowered = [None; 3];
+        for (slot, &b) in lowered.iter_mut().zip(bounds) {
             let e = self.expr(b);
             if let Some(e) = e {
                 let span = self.ast().expr(b).span;
@@ -1680,15 +1731,13 @@ impl FnLower<'_, '_> {
                     self.error(Code::E0218, span, message, "not a constant");
                 }
             }
-            lowered.push(e);
+            *slot = Some(e);
         }
-        let lowered = lowered.into_iter().collect::<Option<Vec<_>>>()?;
-        // One to three bounds, checked above.
-        let (start, stop, step) = match lowered.as_slice() {
-            [stop] => (self.int(0, header), *stop, self.int(1, header)),
-            [start, stop] => (*start, *stop, self.int(1, header)),
-            [start, stop, step, ..] => (*start, *stop, *step),
-            [] => return None,
+        let (start, stop, step) = match lowered {
+            [Some(Some(stop)), None, None] => (self.int(0, header), stop, self.int(1, header)),
+            [Some(Some(start)), Some(Some(stop)), None] => (start, stop, self.int(1, header)),
+            [Some(Some(start)), Some(Some(stop)), Some(Some(step))] => (start, stop, step),
+            _ => return None,
         };
         // PyPTO's parser refuses a zero step only on pl.unroll(); on the other loops it is
         // a loop that runs zero times (as its static trip count says).
@@ -2051,8 +2100,7 @@ impl FnLower<'_, '_> {
             E::Attribute { .. } => self.attribute(id, span),
             E::List(items) | E::Tuple(items) => {
                 let values = self.exprs(items)?;
-                let types = values.iter().map(|&v| self.cx.program.expr(v).ty).collect();
-                let ty = self.intern_ty(Type::Tuple(types));
+                let ty = self.tuple_type(&values);
                 Some(self.new_expr(ExprKind::Tuple(values), ty, span))
             }
             E::Binary { .. } | E::Bool { .. } => self.operator_chain(id),
@@ -2215,8 +2263,7 @@ impl FnLower<'_, '_> {
                 for item in items {
                     values.push(self.const_expr(item, span)?);
                 }
-                let types = values.iter().map(|&v| self.cx.program.expr(v).ty).collect();
-                let ty = self.intern_ty(Type::Tuple(types));
+                let ty = self.tuple_type(&values);
                 self.new_expr(ExprKind::Tuple(values), ty, span)
             }
             Const::DType(d) => self.new_expr(ExprKind::DType(*d), Types::UNKNOWN, span),
@@ -2280,8 +2327,7 @@ impl FnLower<'_, '_> {
                         for d in dims {
                             values.push(self.dim_expr(d, span)?);
                         }
-                        let types = values.iter().map(|&v| self.cx.program.expr(v).ty).collect();
-                        let tty = self.intern_ty(Type::Tuple(types));
+                        let tty = self.tuple_type(&values);
                         return Some(self.new_expr(ExprKind::Tuple(values), tty, span));
                     }
                     _ => {}
@@ -2877,8 +2923,7 @@ impl FnLower<'_, '_> {
             self.aliases.insert(target, s);
         }
         let values = values.into_iter().collect::<Option<Vec<_>>>()?;
-        let types = values.iter().map(|&v| self.cx.program.expr(v).ty).collect();
-        let ty = self.intern_ty(Type::Tuple(types));
+        let ty = self.tuple_type(&values);
         Some(self.new_expr(ExprKind::Tuple(values), ty, span))
     }
 
@@ -2952,12 +2997,11 @@ impl FnLower<'_, '_> {
             }
         }
         // One reading of the callee's dotted name for both namespaces.
-        let namespaced = self.cx.namespace_path(self.m, func);
-        if let Some((Binding::Pl, path)) = &namespaced {
-            return self.pl_call(path, args, span);
+        let namespaced = self.cx.namespace_spelled(self.m, func);
+        if let Some((Binding::Pl, spelled)) = &namespaced {
+            return self.pl_call(spelled, args, span);
         }
-        if let Some((Binding::Pld, path)) = namespaced {
-            let spelled = format!("pld.{path}");
+        if let Some((Binding::Pld, spelled)) = namespaced {
             let Some(op) = ops::by_spelling(&spelled) else {
                 self.unknown_op(&spelled, span);
                 return None;
@@ -3377,30 +3421,29 @@ impl FnLower<'_, '_> {
     }
 
     /// `pl.<path>(...)`: an op of the table, or one of the parser constructs.
-    fn pl_call(&mut self, path: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+    /// A call of `pl.<path>`, `spelled` with the namespace (`"pl.tile.load"`).
+    fn pl_call(&mut self, spelled: &str, args: &[ast::Arg], span: Span) -> Option<ExprId> {
+        let path = spelled.strip_prefix("pl.").unwrap_or(spelled);
         if let Some(done) = self.pl_construct(path, args, span) {
             return done;
         }
         if let Some(dtype) = path.strip_suffix(".get_byte").and_then(DType::from_name) {
             return Some(self.int(dtype.bytes(), span));
         }
-        let mut spelled = String::with_capacity(3 + path.len());
-        spelled.push_str("pl.");
-        spelled.push_str(path);
-        if let Some(op) = ops::by_spelling(&spelled) {
+        if let Some(op) = ops::by_spelling(spelled) {
             if let Some(gather) = super::scopes::split_transfer_kind(op) {
-                return self.split_transfer(gather, &spelled, args, span);
+                return self.split_transfer(gather, spelled, args, span);
             }
             let (op, first) = self.scalar_form(op, args)?;
             let op = self.keyword_form(op, args);
-            return self.op_call(op, &spelled, args, span, first);
+            return self.op_call(op, spelled, args, span, first);
         }
         let base = path.rsplit('.').next().unwrap_or(path);
         let level_prefix = path.split('.').next().unwrap_or("");
         if ops::is_unified(path) || (ops::is_unified(base) && matches!(level_prefix, "tensor" | "tile")) {
-            return self.unified_call(base, level_prefix, &spelled, args, span);
+            return self.unified_call(base, level_prefix, spelled, args, span);
         }
-        self.unknown_op(&spelled, span);
+        self.unknown_op(spelled, span);
         None
     }
 
@@ -3672,7 +3715,17 @@ impl FnLower<'_, '_> {
             let message = format!("`{spelled}` is an older spelling that PyPTO no longer accepts; use {today}");
             self.warning(Code::W0001, span, message, "older spelling");
         }
-        let mut slots: Vec<Option<ast::ExprId>> = vec![None; def.params.len()];
+        // The argument given for each of the op's parameters: on the stack for an op of at
+        // most `INLINE_SLOTS` parameters (all of today's), not in a vector per call.
+        let mut spilled = Vec::new();
+        let mut inline = [None; INLINE_SLOTS];
+        let slots: &mut [Option<ast::ExprId>] = match inline.get_mut(..def.params.len()) {
+            Some(slots) => slots,
+            None => {
+                spilled.resize(def.params.len(), None);
+                &mut spilled
+            }
+        };
         let mut positional = 0;
         let mut ok = true;
         let mut older_mode = false;
@@ -3762,11 +3815,11 @@ impl FnLower<'_, '_> {
         }
         let lacking = |(p, s): (&ops::ParamDef, &Option<ast::ExprId>)| p.required && s.is_none();
         // A keyword given twice or unknown was reported: what is missing follows from it.
-        if ok && def.params.iter().zip(&slots).any(lacking) {
+        if ok && def.params.iter().zip(slots.iter()).any(lacking) {
             let missing: Vec<&str> = def
                 .params
                 .iter()
-                .zip(&slots)
+                .zip(slots.iter())
                 .enumerate()
                 .filter(|&(_, ps)| lacking(ps))
                 .map(|(i, _)| def.param_spelling_as(i, spelled))
@@ -3782,8 +3835,11 @@ impl FnLower<'_, '_> {
         if !ok {
             return None;
         }
-        let mut lowered = Vec::with_capacity(slots.len());
-        for (slot, p) in slots.iter().zip(def.params) {
+        // The parameters after the last one given are left out (the list ends with a given
+        // one).
+        let given = slots.iter().rposition(Option::is_some).map_or(0, |last| last + 1);
+        let mut lowered = Vec::with_capacity(given);
+        for (slot, p) in slots[..given].iter().zip(def.params) {
             match slot {
                 None => lowered.push(None),
                 Some(a) => {
@@ -3810,9 +3866,6 @@ impl FnLower<'_, '_> {
                     lowered.push(Some(e));
                 }
             }
-        }
-        while lowered.last() == Some(&None) {
-            lowered.pop();
         }
         if def.kind == ops::OpKind::Microscaling {
             self.mx_raw_bytes(spelled, &lowered, span);
@@ -4048,7 +4101,7 @@ impl FnLower<'_, '_> {
                         return None;
                     }
                 }
-                let ty = self.intern_ty(ty);
+                let ty = self.result_type(ty);
                 Some(self.new_expr(ExprKind::Call { callee: Callee::Op(op), args, attrs: CallAttrs::none() }, ty, span))
             }
             Err(message) => {

@@ -19,9 +19,13 @@ pub(crate) struct LaunchTrack {
     /// Set while the value of a `deps=` is lowered: the one place a list comprehension
     /// may stand.
     pub in_deps: bool,
-    /// How many times each name was bound so far (a re-bound name keeps its variable in
-    /// plc, so the count tells the bindings apart).
+    /// How many times each name was bound since the first launch or region result was
+    /// recorded (a re-bound name keeps its variable in plc, so the count tells the
+    /// bindings apart). Counts are only compared with counts read after that point, so a
+    /// function without a launch counts nothing (`tracking`).
     generation: FxHashMap<Symbol, u32>,
+    /// Set at the first `produced` entry: from then on `bound` counts.
+    tracking: bool,
     /// For a name bound to a result of a launch: its generation then, and the task-id
     /// name of that launch with the task-id name's generation then.
     produced: FxHashMap<Symbol, (u32, Symbol, u32)>,
@@ -34,7 +38,9 @@ pub(crate) struct LaunchTrack {
 impl LaunchTrack {
     /// Notes one more binding of `name`.
     pub fn bound(&mut self, name: Symbol) {
-        *self.generation.entry(name).or_default() += 1;
+        if self.tracking {
+            *self.generation.entry(name).or_default() += 1;
+        }
     }
 
     fn generation(&self, name: Symbol) -> u32 {
@@ -512,6 +518,7 @@ impl FnLower<'_, '_> {
     pub(crate) fn record_launch_targets(&mut self, items: &[ast::ExprId]) {
         let Some((&last, results)) = items.split_last() else { return };
         let E::Name(tid) = self.ast().expr(last).kind else { return };
+        self.launches.tracking = true;
         let tid_gen = self.launches.generation(tid);
         let mut names = Vec::new();
         for &r in results {
@@ -529,6 +536,7 @@ impl FnLower<'_, '_> {
     pub(crate) fn record_region_targets(&mut self, item: &ast::WithItem, body: &[ast::StmtId]) {
         let Some(t) = item.target else { return };
         let E::Name(tid) = self.ast().expr(t).kind else { return };
+        self.launches.tracking = true;
         let tid_gen = self.launches.generation(tid);
         let mut names = Vec::new();
         assigned_in(self.ast(), body, &mut names);

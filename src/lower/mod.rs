@@ -76,6 +76,8 @@ pub fn lower(
         current: 0,
         states: FxHashMap::default(),
         sig_types: Arc::default(),
+        imported: Vec::new(),
+        last_value_type: None,
         finished: Vec::new(),
         syntax_errors: false,
         python_bodies: FxHashSet::default(),
@@ -265,6 +267,12 @@ pub(crate) struct Lowering<'s> {
     /// The types of the signatures (parameters and declared returns), before they are
     /// copied into each program's own type table.
     pub sig_types: Arc<ir::Types>,
+    /// `import_type`'s answers for the current program, by signature type (`None`: not
+    /// imported yet); emptied when the program changes.
+    imported: Vec<Option<TypeId>>,
+    /// The type `annot::value_type` made last, in the current program's type table;
+    /// emptied when the program changes.
+    last_value_type: Option<TypeId>,
     /// The programs lowered so far.
     finished: Vec<Program>,
     /// A file of the program has a syntax error: bodies are not lowered.
@@ -826,6 +834,9 @@ impl Lowering<'_> {
         for m in 0..self.modules.len() {
             // The module's tree, read by reference while the signatures are collected.
             let tree = Arc::clone(&self.modules[m].ast);
+            // The module level's functions sized once (not grown, and copied, by doubling).
+            let defs = tree.body.iter().filter(|&&s| matches!(tree.stmt(s).kind, AstStmt::FunctionDef(_))).count();
+            self.namespaces_mut()[0].functions.reserve(defs);
             for &stmt in &tree.body {
                 match &tree.stmt(stmt).kind {
                     AstStmt::FunctionDef(def) => self.collect_function(m, stmt, def, 0, None),
@@ -914,7 +925,7 @@ impl Lowering<'_> {
         }
         // Parameters: a method's `self` is skipped. A method without `self` takes its
         // parameters as they are, as PyPTO reads it (`self.f(...)` still calls it).
-        let mut params = Vec::new();
+        let mut params = Vec::with_capacity(def.params.len());
         let mut ast_params = def.params.iter();
         if method && ast_params.clone().next().is_some_and(|p| p.name.is_some_and(|n| self.name(n.name) == "self")) {
             let receiver = ast_params.next().expect("checked above");
@@ -936,7 +947,8 @@ impl Lowering<'_> {
         // Python refuses a name given to two parameters ("duplicate argument 'x' in
         // function definition"): the second is reported (and kept, so that calls of the
         // function are not reported for their number of arguments too).
-        let mut first_of: FxHashMap<Symbol, Span> = FxHashMap::default();
+        let mut first_of: FxHashMap<Symbol, Span> =
+            FxHashMap::with_capacity_and_hasher(def.params.len(), Default::default());
         if def.params.len() > ast_params.len() {
             // The `self` of a method, skipped above.
             if let Some(receiver) = def.params.first().and_then(|p| p.name) {
@@ -1114,6 +1126,7 @@ impl Lowering<'_> {
     /// module-level functions its methods call.
     fn lower_bodies(&mut self) {
         self.sig_types = Arc::new(std::mem::take(&mut self.program.types));
+        self.last_value_type = None;
         let dynamic_dims = std::mem::take(&mut self.program.dynamic_dims);
         // The arenas sized from the syntax trees' (each namespace's share of them), so that
         // they are not grown, and copied, from empty: lowering makes about one IR node per
@@ -1126,6 +1139,8 @@ impl Lowering<'_> {
                 continue;
             }
             self.program = Program { dynamic_dims: dynamic_dims.clone(), ..Program::default() };
+            self.imported.clear();
+            self.last_value_type = None;
             self.program.exprs.reserve(ast_exprs);
             self.program.stmts.reserve(ast_stmts);
             self.program.vars.reserve(ast_stmts);
@@ -1163,6 +1178,7 @@ impl Lowering<'_> {
             }
             self.program.functions.extend(called);
             self.finished.push(std::mem::take(&mut self.program));
+            self.last_value_type = None;
         }
     }
 
@@ -1212,12 +1228,23 @@ impl Lowering<'_> {
 
     /// A signature type (in `sig_types`) in the current program's type table.
     pub fn import_type(&mut self, id: TypeId) -> TypeId {
+        // Every function imports its parameters' types, mostly the same few: each is
+        // interned once per program.
+        let slot = id.0 as usize;
+        if let Some(&Some(done)) = self.imported.get(slot) {
+            return done;
+        }
         let ty = self.sig_types.get(id).clone();
         let ty = match ty {
             ir::Type::Tuple(items) => ir::Type::Tuple(items.into_iter().map(|t| self.import_type(t)).collect()),
             other => other,
         };
-        self.program.types.intern(ty)
+        let done = self.program.types.intern(ty);
+        if self.imported.len() <= slot {
+            self.imported.resize(slot + 1, None);
+        }
+        self.imported[slot] = Some(done);
+        done
     }
 }
 

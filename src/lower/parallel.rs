@@ -122,6 +122,8 @@ impl Lowering<'_> {
             current: self.current,
             states: FxHashMap::default(),
             sig_types: self.sig_types.clone(),
+            imported: Vec::new(),
+            last_value_type: None,
             finished: Vec::new(),
             syntax_errors: self.syntax_errors,
             python_bodies: self.python_bodies.clone(),

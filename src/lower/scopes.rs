@@ -890,8 +890,7 @@ impl FnLower<'_, '_> {
             entries.extend(self.op_result(Op::OptimizationSplit, vec![Some(mode), None], span));
         }
         if !entries.is_empty() {
-            let types = entries.iter().map(|&v| self.cx.program.expr(v).ty).collect();
-            let ty = self.intern_ty(Type::Tuple(types));
+            let ty = self.tuple_type(&entries);
             let list = self.new_expr(ExprKind::Tuple(entries), ty, span);
             attrs.push((self.cx.intern("optimizations"), list));
         }
@@ -1344,48 +1343,56 @@ const SPMD_LOOP: &str = "for ... in pl.spmd(...)";
 
 /// A valid Python identifier that is not a keyword.
 pub(crate) fn is_identifier(text: &str) -> bool {
-    let mut chars = text.chars();
-    let Some(first) = chars.next() else { return false };
-    (first == '_' || first.is_alphabetic())
-        && chars.all(|c| c == '_' || c.is_alphanumeric())
-        && !matches!(
-            text,
-            "False"
-                | "None"
-                | "True"
-                | "and"
-                | "as"
-                | "assert"
-                | "async"
-                | "await"
-                | "break"
-                | "class"
-                | "continue"
-                | "def"
-                | "del"
-                | "elif"
-                | "else"
-                | "except"
-                | "finally"
-                | "for"
-                | "from"
-                | "global"
-                | "if"
-                | "import"
-                | "in"
-                | "is"
-                | "lambda"
-                | "nonlocal"
-                | "not"
-                | "or"
-                | "pass"
-                | "raise"
-                | "return"
-                | "try"
-                | "while"
-                | "with"
-                | "yield"
-        )
+    let word = match text.as_bytes() {
+        [] => false,
+        // The usual name, read byte by byte (no decoding of characters).
+        bytes if bytes.is_ascii() => {
+            !bytes[0].is_ascii_digit() && bytes.iter().all(|&b| b == b'_' || b.is_ascii_alphanumeric())
+        }
+        _ => {
+            let mut chars = text.chars();
+            chars.next().is_some_and(|first| first == '_' || first.is_alphabetic())
+                && chars.all(|c| c == '_' || c.is_alphanumeric())
+        }
+    };
+    word && !matches!(
+        text,
+        "False"
+            | "None"
+            | "True"
+            | "and"
+            | "as"
+            | "assert"
+            | "async"
+            | "await"
+            | "break"
+            | "class"
+            | "continue"
+            | "def"
+            | "del"
+            | "elif"
+            | "else"
+            | "except"
+            | "finally"
+            | "for"
+            | "from"
+            | "global"
+            | "if"
+            | "import"
+            | "in"
+            | "is"
+            | "lambda"
+            | "nonlocal"
+            | "not"
+            | "or"
+            | "pass"
+            | "raise"
+            | "return"
+            | "try"
+            | "while"
+            | "with"
+            | "yield"
+    )
 }
 
 trait WithLabel {
