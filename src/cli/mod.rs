@@ -209,9 +209,6 @@ const STACK_SIZE: usize = 256 << 20;
 /// Runs plc with the process arguments.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    if matches!(cli.command, Command::Compile { .. }) {
-        one_malloc_arena();
-    }
     // The passes, lowering and the emitters run their parallel parts on rayon's global
     // pool: its threads get the same stack as the worker below (a deep expression lowered
     // or walked on a pool thread overflowed rayon's default 2 MiB). Fails only if a pool was
@@ -226,21 +223,6 @@ pub fn main() -> ExitCode {
             eprintln!("error: cannot start plc's worker thread: {err}");
             ExitCode::from(2)
         }
-    }
-}
-
-/// `plc compile`: every thread allocates its larger blocks (the small ones come from
-/// `src/small_alloc.rs`) from glibc's one main arena, not from an arena of its own. The
-/// emitting threads' text and the passes' forks then reuse the same freed memory, where
-/// each thread's own arena kept its own: peak memory of `plc compile` on gen(10000) about
-/// 4 MiB lower, at the same CPU time (docs/performance.md). Set before any other thread
-/// exists (the allocator's other setting is in `src/main.rs`).
-fn one_malloc_arena() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets a parameter of the allocator; it is called before rayon's
-    // pool and plc's worker thread are made, when no other thread exists.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
     }
 }
 
