@@ -132,9 +132,13 @@ impl<'a> Versioned<'a> {
         }
     }
 
-    /// The name of `base`'s versions in `role` up to the number: `acc__rv_v`.
-    pub fn stem(base: &str, role: Role) -> String {
-        [base, "__", role.as_str(), "_v"].concat()
+    /// Appends the name of `base`'s versions in `role` up to the number (`acc__rv_v`) to
+    /// `buf`: a version's name is this stem followed by [`push_decimal`]'s digits.
+    pub fn push_stem(buf: &mut String, base: &str, role: Role) {
+        buf.push_str(base);
+        buf.push_str("__");
+        buf.push_str(role.as_str());
+        buf.push_str("_v");
     }
 }
 
@@ -147,8 +151,8 @@ impl fmt::Display for Versioned<'_> {
     }
 }
 
-/// `{prefix}{role}_v{n}` (a prefix made by [`Versioned::prefix`] or [`Versioned::stem`]
-/// without the role), composed in `buf` without a `String` of its own.
+/// `{prefix}{role}_v{n}` (a prefix made by [`Versioned::prefix`], or the base and `__`
+/// of [`Versioned::push_stem`]), composed in `buf` without a `String` of its own.
 pub fn versioned_name<'b>(buf: &'b mut String, prefix: &str, role: Role, n: u32) -> &'b str {
     buf.clear();
     buf.push_str(prefix);
@@ -161,6 +165,11 @@ pub fn versioned_name<'b>(buf: &'b mut String, prefix: &str, role: Role, n: u32)
 /// Appends the decimal digits of `n` (without the formatting machinery: names are made
 /// for every variable the passes create).
 pub fn push_decimal(buf: &mut String, n: u32) {
+    // Most versions are numbered below ten.
+    if n < 10 {
+        buf.push(char::from(b'0' + n as u8));
+        return;
+    }
     let mut digits = [0u8; 10];
     let (mut n, mut start) = (n, digits.len());
     loop {
@@ -218,10 +227,20 @@ mod tests {
 
     #[test]
     fn push_decimal_writes_the_decimal_form() {
-        for n in [0u32, 5, 10, 909, u32::MAX] {
+        for n in [0u32, 5, 9, 10, 909, u32::MAX] {
             let mut buf = String::from("x");
             push_decimal(&mut buf, n);
             assert_eq!(buf, format!("x{n}"));
+        }
+    }
+
+    #[test]
+    fn a_stem_and_its_number_spell_the_version() {
+        for (base, role, n) in [("acc", Role::Rv, 0u32), ("tid", Role::Ssa, 12)] {
+            let mut buf = String::new();
+            Versioned::push_stem(&mut buf, base, role);
+            push_decimal(&mut buf, n);
+            assert_eq!(buf, Versioned { base, qualifier: None, role, version: n }.to_string());
         }
     }
 

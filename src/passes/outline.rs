@@ -22,7 +22,7 @@
 use super::dataflow;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
-use crate::ir::names::{Role, Version};
+use crate::ir::names::{Role, Version, Versioned};
 use crate::ir::ops::{Effect, Op};
 use crate::ir::visit::{self, FreshVars};
 use crate::ir::{
@@ -411,7 +411,7 @@ impl Outliner<'_> {
         self.program.new_version(self.names, name, source, version, ty, loc)
     }
 
-    /// The stem of `base`'s versions in `role` (`Versioned::stem`: `tid__ssa_v`) followed
+    /// The stem of `base`'s versions in `role` (`Versioned::push_stem`: `tid__ssa_v`) followed
     /// by the first number that makes a name not yet used here.
     fn free_name(&mut self, base: &str, role: Role) -> Symbol {
         let base = self.names.intern(base);
@@ -426,18 +426,12 @@ impl Outliner<'_> {
         let Scratch { text, known, next_version, .. } = &mut *self.s;
         let next = next_version.entry((base, role)).or_insert(0);
         text.clear();
-        text.push_str(self.names.get(base));
-        text.push_str("__");
-        text.push_str(role.as_str());
-        text.push_str("_v");
+        Versioned::push_stem(text, self.names.get(base), role);
         let stem = text.len();
         let mut k = *next;
         loop {
             text.truncate(stem);
-            match k {
-                0..=9 => text.push(char::from(b'0' + k as u8)),
-                _ => crate::ir::names::push_decimal(text, k),
-            }
+            crate::ir::names::push_decimal(text, k);
             let candidate = self.names.intern(text);
             if known.insert(candidate) {
                 *next = k + 1;
