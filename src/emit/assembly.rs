@@ -60,6 +60,9 @@ pub struct Assemblies {
     /// Each variable's definition, as a position in the function's statements in order (a
     /// parameter has none: it is defined before them all).
     defined_at: FxHashMap<VarId, usize>,
+    /// Whether the body holds an assembly at all (most do not: then nothing else is
+    /// gathered, and the emitter looks for none).
+    any: bool,
 }
 
 impl Assemblies {
@@ -67,7 +70,12 @@ impl Assemblies {
     /// tensor `f` makes.
     pub fn of(p: &Program, defs: &Defs, lineage: &mut Lineage, f: &Function) -> Assemblies {
         let mut sources: FxHashMap<VarId, usize> = FxHashMap::default();
-        for (_, args) in orchestration_assemblies(p, &f.body) {
+        let found = orchestration_assemblies(p, &f.body);
+        if found.is_empty() {
+            // No assembly to classify: its sources and definitions' order are not needed.
+            return Assemblies { sources, defined_at: FxHashMap::default(), any: false };
+        }
+        for (_, args) in found {
             let Some(src) = Op::TensorAssemble.def().arg(&args, Param::Source).and_then(|s| as_var(p, s)) else {
                 continue;
             };
@@ -104,7 +112,7 @@ impl Assemblies {
                 _ => {}
             }
         });
-        Assemblies { sources, defined_at }
+        Assemblies { sources, defined_at, any: true }
     }
 
     /// The first variable of `needed` defined after `made` (so not known where `made` is
@@ -117,6 +125,11 @@ impl Assemblies {
             expr_vars(p, e, &mut vars);
         }
         vars.into_iter().find(|v| self.defined_at.get(v).is_some_and(|&at| at >= made_at))
+    }
+
+    /// Whether the body holds an assembly (in its orchestration code).
+    pub fn any(&self) -> bool {
+        self.any
     }
 
     /// Whether the tensor `v` (a root) is the source of exactly one assembly.

@@ -23,9 +23,7 @@ impl Writer {
 
     /// One line at the current indentation.
     pub fn line(&mut self, text: &str) {
-        for _ in 0..self.indent {
-            self.out.push_str("    ");
-        }
+        self.push_indent();
         self.out.push_str(text);
         self.out.push('\n');
     }
@@ -33,9 +31,7 @@ impl Writer {
     /// [`Writer::line`] of formatted text, formatted in place (no `String` per line).
     pub fn line_fmt(&mut self, args: std::fmt::Arguments<'_>) {
         use std::fmt::Write as _;
-        for _ in 0..self.indent {
-            self.out.push_str("    ");
-        }
+        self.push_indent();
         let _ = self.out.write_fmt(args);
         self.out.push('\n');
     }
@@ -43,13 +39,24 @@ impl Writer {
     /// [`Writer::line`] of pieces pushed one after another: for the lines written for every
     /// task, cheaper than formatting them (no formatting machinery per piece).
     pub fn line_of(&mut self, pieces: &[&str]) {
-        for _ in 0..self.indent {
-            self.out.push_str("    ");
-        }
+        self.push_indent();
         for piece in pieces {
             self.out.push_str(piece);
         }
         self.out.push('\n');
+    }
+
+    /// The current indentation, pushed in one piece.
+    fn push_indent(&mut self) {
+        const SPACES: &str = "                                                                ";
+        let n = 4 * self.indent;
+        if n <= SPACES.len() {
+            self.out.push_str(&SPACES[..n]);
+        } else {
+            for _ in 0..self.indent {
+                self.out.push_str("    ");
+            }
+        }
     }
 
     /// Text written as it is (lines already indented).
@@ -99,6 +106,16 @@ impl Digits {
                 return Digits { buf, start };
             }
         }
+    }
+
+    /// The digits of a signed integer, `-` first when it is negative.
+    pub fn signed(n: i64) -> Digits {
+        let mut d = Digits::new(n.unsigned_abs());
+        if n < 0 {
+            d.start -= 1;
+            d.buf[d.start] = b'-';
+        }
+        d
     }
 
     pub fn as_str(&self) -> &str {
@@ -154,13 +171,18 @@ impl Namer {
 /// or C++ header may define it as a macro (every ALL-CAPS name: `EOF`, `INT32_MAX`,
 /// `PTO2_SCOPE`, ... and a few lower-case ones).
 pub fn identifier(name: &str) -> String {
-    let name = sanitize(name);
-    let all_caps = name.chars().any(|c| c.is_ascii_uppercase()) && !name.chars().any(|c| c.is_ascii_lowercase());
-    if all_caps || matches!(name.as_str(), "errno" | "stdin" | "stdout" | "stderr" | "assert" | "always_assert") {
-        format!("{name}_v")
-    } else {
-        name
+    let mut name = sanitize(name);
+    let (mut upper, mut lower) = (false, false);
+    for b in name.bytes() {
+        upper |= b.is_ascii_uppercase();
+        lower |= b.is_ascii_lowercase();
     }
+    if (upper && !lower)
+        || matches!(name.as_str(), "errno" | "stdin" | "stdout" | "stderr" | "assert" | "always_assert")
+    {
+        name.push_str("_v");
+    }
+    name
 }
 
 /// The longest name (in bytes) a C++ symbol or a file name keeps as it is; a longer one is

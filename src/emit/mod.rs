@@ -10,6 +10,7 @@
 //!   E0623, at `plc compile` and `plc run`).
 
 pub mod assembly;
+mod config;
 pub(crate) mod cpp;
 pub(crate) mod harness;
 pub mod kernel;
@@ -24,7 +25,7 @@ pub(crate) mod simpler;
 use crate::diag::Span;
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
-use crate::ir::{Direction, FuncKind, Program, Type};
+use crate::ir::{FuncKind, Program};
 use crate::source::{FileError, FileId};
 use rayon::prelude::*;
 
@@ -364,7 +365,7 @@ fn emit_rest<'a>(
             out.put(format!("runtime/{name}"), text.to_string());
         }
     }
-    out.put_written("kernel_config.json", |w| kernel_config(p, names, entries, shared, opts, w));
+    out.put_written("kernel_config.json", |w| config::kernel_config(p, names, entries, shared, opts, w));
     if opts.target == Target::Cpu {
         out.put_written("kernels/kernel_table.cpp", |w| kernel_table(names, shared, w));
     }
@@ -516,217 +517,6 @@ fn harness_files(
 /// name gets its [`cpp::stable_name`]).
 fn entry_file(names: &Interner, e: Symbol) -> String {
     cpp::cat(&["orchestration/", &cpp::stable_file_stem(names.get(e), &[]), ".cpp"])
-}
-
-/// `kernel_config.json`: the runtime, each entry's source and signature, and each kernel's
-/// func_id, source, core type and tensor directions (for a2a3sim also the target and each
-/// kernel's scalar count).
-///
-/// Written through serde from the typed records below (`ConfigEntry`, `ConfigParam`,
-/// `ConfigKernel`), whose fields are declared in the order of their keys (the sorted order
-/// `serde_json::Value` objects are written in), each made as it is written: no JSON tree,
-/// and no `String` per key.
-fn kernel_config(
-    p: &Program,
-    names: &Interner,
-    entries: &[(usize, Symbol)],
-    shared: &orchestration::Shared,
-    opts: &Options,
-    w: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let target = opts.target;
-    let pto_isa = target == Target::A2a3Sim && opts.kernels == KernelForm::PtoIsa;
-    let dir = |d: Direction| match d {
-        Direction::In => "IN",
-        Direction::Out => "OUT",
-        Direction::InOut => "INOUT",
-    };
-    let entries = entries.iter().map(|&(_, e)| {
-        let f = &p.functions[&e];
-        let params: Vec<ConfigParam<'_>> = f
-            .params
-            .iter()
-            .map(|q| {
-                let name = names.get(p.var(q.var).source);
-                match p.types.get(p.var(q.var).ty) {
-                    Type::Scalar(d) => ConfigParam::Scalar { dtype: d.name(), kind: "scalar", name },
-                    t => ConfigParam::Tensor {
-                        direction: dir(q.dir),
-                        dtype: t.dtype().map(|d| d.name()),
-                        kind: "tensor",
-                        name,
-                        shape: t.shape().map(|s| {
-                            s.iter()
-                                .map(|d| match d {
-                                    crate::ir::Dim::Const(n) => ConfigDim::Const(*n),
-                                    crate::ir::Dim::Dyn(s) => ConfigDim::Dyn(names.get(*s)),
-                                    _ => ConfigDim::Other,
-                                })
-                                .collect()
-                        }),
-                    },
-                }
-            })
-            .collect();
-        let signature: Vec<&str> =
-            f.params.iter().filter(|q| !p.types.get(p.var(q.var).ty).is_scalar()).map(|q| dir(q.dir)).collect();
-        ConfigEntry {
-            function_name: "aicpu_orchestration_entry",
-            name: names.get(e),
-            params,
-            signature,
-            source: entry_file(names, e),
-        }
-    });
-    // Each kernel, and before a mixed Group's (its AIV half) its AIC half.
-    let halves = shared.func_ids.iter().flat_map(|(&k, &id)| {
-        let aic = shared.aic_halves.get(&k).map(|&a| (k, a, true));
-        aic.into_iter().chain([(k, id, false)])
-    });
-    let kernels = halves.map(|(k, id, aic_half)| {
-        let f = &p.functions[&k];
-        // A PTO-ISA kernel with L1/L0 tiles is compiled for a cube core.
-        let cube = aic_half || f.decl.kind == FuncKind::Aic || (pto_isa && pto::uses_cube(p, names, k));
-        ConfigKernel {
-            core_type: if cube { "aic" } else { "aiv" },
-            // Its file is this source's text, as it is.
-            external_source: f.decl.external_source.as_deref(),
-            extra_include_dirs: &f.decl.include_dirs,
-            func_id: id,
-            function_type: f.decl.kind.name(),
-            name: if aic_half {
-                std::borrow::Cow::Owned(cpp::cat(&[names.get(k), ".aic"]))
-            } else {
-                std::borrow::Cow::Borrowed(names.get(k))
-            },
-            scalar_count: (target == Target::A2a3Sim).then(|| simpler::scalar_count(p, k)),
-            signature: shared.signatures.get(&k).map_or(&[][..], Vec::as_slice),
-            source: if aic_half { pto::aic_half_file(names, k) } else { kernel::kernel_file(names, k) },
-        }
-    });
-    // The keys in sorted order (a JSON object's, as `serde_json::Value` writes them); each
-    // entry and kernel is made as it is written, so that the whole file is never in memory
-    // as records.
-    let mut config: std::collections::BTreeMap<&str, Part> = std::collections::BTreeMap::new();
-    config.insert("runtime", Part::Str("host_build_graph"));
-    config.insert("orchestrations", Part::Entries(Lazy::new(entries)));
-    config.insert("kernels", Part::Kernels(Lazy::new(kernels)));
-    if let Some(call) = &p.built_by {
-        // Which configuration of a factory this output is (several may be compiled).
-        config.insert("built_by", Part::Str(call));
-    }
-    if target == Target::A2a3Sim {
-        config.insert("target", Part::Str("a2a3sim"));
-        config.insert("kernel_form", Part::Str(if pto_isa { "pto-isa" } else { "cpu" }));
-    }
-    // serde's many small writes go to a writer of a known type (inlined), not one by one
-    // through `w`.
-    use std::io::Write as _;
-    let mut w = std::io::BufWriter::with_capacity(CONFIG_BUFFER, w);
-    serde_json::to_writer_pretty(&mut w, &config)?;
-    w.write_all(b"\n")?;
-    w.flush()
-}
-
-/// The buffer `kernel_config.json` is written through.
-const CONFIG_BUFFER: usize = 64 << 10;
-
-/// An entry of `kernel_config.json`'s `orchestrations` (fields in key order).
-#[derive(serde::Serialize)]
-struct ConfigEntry<'a> {
-    function_name: &'static str,
-    name: &'a str,
-    params: Vec<ConfigParam<'a>>,
-    signature: Vec<&'static str>,
-    source: String,
-}
-
-/// A parameter of an entry (fields in key order; a tensor's `dtype` and `shape` are `null`
-/// when unknown).
-#[derive(serde::Serialize)]
-#[serde(untagged)]
-enum ConfigParam<'a> {
-    Scalar {
-        dtype: &'static str,
-        kind: &'static str,
-        name: &'a str,
-    },
-    Tensor {
-        direction: &'static str,
-        dtype: Option<&'static str>,
-        kind: &'static str,
-        name: &'a str,
-        shape: Option<Vec<ConfigDim<'a>>>,
-    },
-}
-
-/// A dimension of a tensor parameter's shape: a number, a `pl.dynamic` name, or `null`.
-enum ConfigDim<'a> {
-    Const(i64),
-    Dyn(&'a str),
-    Other,
-}
-
-impl serde::Serialize for ConfigDim<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            ConfigDim::Const(n) => s.serialize_i64(*n),
-            ConfigDim::Dyn(name) => s.serialize_str(name),
-            ConfigDim::Other => s.serialize_unit(),
-        }
-    }
-}
-
-/// A kernel of `kernel_config.json` (fields in key order; `external_source` and
-/// `extra_include_dirs` only for an external kernel, `scalar_count` only for a2a3sim).
-#[derive(serde::Serialize)]
-struct ConfigKernel<'a> {
-    core_type: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    external_source: Option<&'a str>,
-    /// An external kernel's include directories (`include_dirs=` of `@pl.jit.extern`),
-    /// absolute, under PyPTO's key: what its compiler is given with `-I`.
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    extra_include_dirs: &'a [String],
-    func_id: u32,
-    function_type: &'static str,
-    name: std::borrow::Cow<'a, str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    scalar_count: Option<usize>,
-    signature: &'a [&'static str],
-    source: String,
-}
-
-/// A value of `kernel_config.json`'s top object.
-enum Part<'a> {
-    Str(&'a str),
-    Entries(Lazy<'a, ConfigEntry<'a>>),
-    Kernels(Lazy<'a, ConfigKernel<'a>>),
-}
-
-impl serde::Serialize for Part<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Part::Str(v) => s.serialize_str(v),
-            Part::Entries(seq) => seq.serialize(s),
-            Part::Kernels(seq) => seq.serialize(s),
-        }
-    }
-}
-
-/// A JSON array whose elements are made one at a time as it is written (once).
-struct Lazy<'a, T>(std::cell::Cell<Option<Box<dyn Iterator<Item = T> + 'a>>>);
-
-impl<'a, T> Lazy<'a, T> {
-    fn new(items: impl Iterator<Item = T> + 'a) -> Lazy<'a, T> {
-        Lazy(std::cell::Cell::new(Some(Box::new(items))))
-    }
-}
-
-impl<T: serde::Serialize> serde::Serialize for Lazy<'_, T> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.take().into_iter().flatten())
-    }
 }
 
 /// Publishes the files into `dir` as one set: a reader of `dir` sees the old set or the

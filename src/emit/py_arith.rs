@@ -92,10 +92,16 @@ pub fn helper_names() -> impl Iterator<Item = &'static str> {
     HELPERS.iter().map(|(n, _, _)| *n)
 }
 
-/// The definitions of the helpers `text` calls (and those they call), in a fixed order;
-/// empty when it calls none.
-pub fn definitions_for(text: &str) -> String {
-    let mut wanted = called_helpers(text);
+/// The definitions of the helpers the text made of `parts` calls (and those they call), in
+/// a fixed order; empty when it calls none. Each part is whole lines (a call is on one
+/// line), so the text need not be joined first.
+pub fn definitions_for(parts: &[&str]) -> String {
+    let mut called = [false; HELPERS.len()];
+    for part in parts {
+        mark_called(part, &mut called);
+    }
+    let mut wanted: Vec<&'static str> =
+        HELPERS.iter().zip(called).filter(|(_, c)| *c).map(|((name, _, _), _)| *name).collect();
     if wanted.is_empty() {
         return String::new();
     }
@@ -124,11 +130,18 @@ pub fn definitions_for(text: &str) -> String {
 /// The helpers `text` calls (`plc_py_add(`), in [`HELPERS`] order: one scan for the
 /// helpers' common prefix, instead of one search of the whole text per helper (a file of
 /// orchestration code was searched sixteen times).
+#[cfg(test)]
 fn called_helpers(text: &str) -> Vec<&'static str> {
+    let mut called = [false; HELPERS.len()];
+    mark_called(text, &mut called);
+    HELPERS.iter().zip(called).filter(|(_, c)| *c).map(|((name, _, _), _)| *name).collect()
+}
+
+/// Marks in `called` the helpers `text` calls.
+fn mark_called(text: &str, called: &mut [bool; HELPERS.len()]) {
     const PREFIX: &str = "plc_py_";
     static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(PREFIX));
-    let mut called = [false; HELPERS.len()];
     // `memmem` (a vectorized search), not `str::match_indices`, whose two-way searcher
     // was set up and run byte by byte for each file.
     for at in FINDER.find_iter(text.as_bytes()) {
@@ -140,7 +153,6 @@ fn called_helpers(text: &str) -> Vec<&'static str> {
             }
         }
     }
-    HELPERS.iter().zip(called).filter(|(_, c)| *c).map(|((name, _, _), _)| *name).collect()
 }
 
 #[cfg(test)]

@@ -525,7 +525,9 @@ impl Emitter<'_> {
     fn var(&mut self, v: VarId, loc: Loc) -> Res<(String, Repr)> {
         match self.vars.get(&v) {
             Some((name, repr)) => {
-                self.used.insert(name.clone());
+                if !self.used.contains(name) {
+                    self.used.insert(name.clone());
+                }
                 Ok((name.clone(), repr.clone()))
             }
             None => Err(self.err(
@@ -559,7 +561,7 @@ impl Emitter<'_> {
             StmtKind::Eval(e) => {
                 let (text, _) = self.expr(e)?;
                 match self.p.expr(e).kind {
-                    ExprKind::Call { .. } => self.line_fmt(format_args!("{text};")),
+                    ExprKind::Call { .. } => self.w.line_of(&[&text, ";"]),
                     _ => self.line_fmt(format_args!("(void)({text});")),
                 }
                 Ok(())
@@ -592,7 +594,7 @@ impl Emitter<'_> {
                 }
                 match texts.len() {
                     0 => self.line("return;"),
-                    1 => self.line_fmt(format_args!("return {};", texts[0])),
+                    1 => self.w.line_of(&["return ", &texts[0], ";"]),
                     _ => self.line_fmt(format_args!("return std::make_tuple({});", texts.join(", "))),
                 }
                 Ok(())
@@ -732,9 +734,10 @@ impl Emitter<'_> {
             repr => {
                 let ty = repr.cpp();
                 let name = self.name_var(var, repr.clone());
+                // Pieces pushed, not formatted (every value a kernel binds).
                 match self.hoisted(&name, &repr) {
-                    true => self.line_fmt(format_args!("{name} = {text};")),
-                    false => self.line_fmt(format_args!("[[maybe_unused]] {ty} {name} = {text};")),
+                    true => self.w.line_of(&[&name, " = ", &text, ";"]),
+                    false => self.w.line_of(&["[[maybe_unused]] ", &ty, " ", &name, " = ", &text, ";"]),
                 }
                 Ok(())
             }

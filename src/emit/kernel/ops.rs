@@ -9,7 +9,6 @@ use crate::emit::cpp::runtime_dtype;
 use crate::emit::cpp::scalar_ctype;
 use crate::ir::ops::{Axis, Op, OpKind, OpLevel, Param as P, ReduceFn, Slot, Special};
 use crate::ir::{DType, Dim, EnumValue, ExprId, ExprKind, Layout, Loc, MaskPattern, PadValue, Type};
-use std::fmt::Write;
 
 /// An argument of a plain call of the tile library (`Emitter::lib_call`): a tile (or a
 /// tensor value held as one) or a scalar.
@@ -314,13 +313,14 @@ impl Emitter<'_> {
                 }
                 let transpose = self.flag(c.get(P::Transpose))?;
                 let elem = self.elem_of(c.e)?;
-                let mut extra = String::new();
+                // Pieces joined once, not formatted (every kernel loads).
+                let mut parts = ["plc::load<", elem, ">(", &t, ", ", &offsets, ", ", &shapes, "", "", "", "", ")"];
                 if transpose != "false" {
-                    extra = format!(", {valid}, {transpose}");
+                    parts[8..12].copy_from_slice(&[", ", &valid, ", ", &transpose]);
                 } else if valid != "plc::Dims()" {
-                    extra = format!(", {valid}");
+                    parts[8..10].copy_from_slice(&[", ", &valid]);
                 }
-                Ok((format!("plc::load<{elem}>({t}, {offsets}, {shapes}{extra})"), Repr::Tile(elem)))
+                Ok((super::super::cpp::cat(&parts), Repr::Tile(elem)))
             }
             Special::BlockLoad => {
                 let t = self.tensor_arg(self.need(c, P::Tensor)?)?;
@@ -652,15 +652,15 @@ impl Emitter<'_> {
         let (t, r) = self.expr(out)?;
         match r {
             Repr::Tensor => {
-                let mut text = format!("plc::store({tile}, {offsets}, {t}");
+                // Pieces joined once, not formatted (every kernel stores).
+                let mut parts = ["plc::store(", tile, ", ", offsets, ", ", &t, "", "", "", "", ")"];
                 if shapes != "plc::Dims()" || atomic != "false" {
-                    let _ = write!(text, ", {shapes}");
+                    parts[6..8].copy_from_slice(&[", ", shapes]);
                 }
                 if atomic != "false" {
-                    let _ = write!(text, ", {atomic}");
+                    parts[8..10].copy_from_slice(&[", ", atomic]);
                 }
-                text.push(')');
-                Ok((text, Repr::Tensor))
+                Ok((super::super::cpp::cat(&parts), Repr::Tensor))
             }
             Repr::Tile(_) => Ok((format!("plc::assemble({t}, {tile}, {offsets}, {atomic})"), r)),
             other => Err(self.err(Code::E0602, self.loc(out), format!("storing into {}", other.describe()))),
