@@ -256,6 +256,12 @@ fn strings<'a>(out: &mut String, items: impl Iterator<Item = &'a str>, depth: us
 fn string(out: &mut String, s: &str) {
     out.push('"');
     let bytes = s.as_bytes();
+    // Most strings (names, paths) need no escape: pushed whole.
+    if bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     let mut from = 0;
     for (i, &b) in bytes.iter().enumerate() {
         let escape: &str = match b {
