@@ -133,10 +133,22 @@ impl Fork {
             stmts_len += part.stmts.0.len() as u32;
             remaps.push(rm);
         }
+        // The first run's ids need no move when its new names and types are the program's
+        // next ones (checked, not assumed); then an arena whose base is empty (lowering's
+        // fork) takes the first run's nodes as they are, neither copied nor faulted again.
+        let first_stays = remaps.first().is_some_and(Remap::is_identity);
+        if let (true, Some(first)) = (first_stays, parts.first_mut()) {
+            adopt(&mut vars, &mut first.vars.0);
+            adopt(&mut exprs, &mut first.exprs.0);
+            adopt(&mut stmts, &mut first.stmts.0);
+        }
         let var_rooms = rooms(&mut vars, parts.iter().map(|p| p.vars.0.len()));
         let expr_rooms = rooms(&mut exprs, parts.iter().map(|p| p.exprs.0.len()));
         let stmt_rooms = rooms(&mut stmts, parts.iter().map(|p| p.stmts.0.len()));
         let rooms: Vec<_> = var_rooms.into_iter().zip(expr_rooms).zip(stmt_rooms).collect();
+        let moved_len = |lens: &dyn Fn(&Own) -> usize| parts.iter().map(lens).sum::<usize>();
+        let (vars_moved, exprs_moved, stmts_moved) =
+            (moved_len(&|p| p.vars.0.len()), moved_len(&|p| p.exprs.0.len()), moved_len(&|p| p.stmts.0.len()));
         // Each run's nodes moved into their rooms; its changed base nodes and functions moved.
         let moved: Vec<Moved> = parts
             .into_par_iter()
@@ -145,23 +157,30 @@ impl Fork {
             .map(|((part, rm), ((var_room, expr_room), stmt_room))| {
                 let Own { vars: (vs, mut changed_vars), exprs: (es, mut changed_exprs), stmts, functions, .. } = part;
                 let (ss, mut changed_stmts) = stmts;
-                fill(var_room, vs, |v| rm.var_data(v));
-                fill(expr_room, es, |e| rm.expr(e));
-                fill(stmt_room, ss, |s| rm.stmt(s));
-                changed_vars.iter_mut().for_each(|(_, v)| rm.var_data(v));
-                changed_exprs.iter_mut().for_each(|(_, e)| rm.expr(e));
-                changed_stmts.iter_mut().for_each(|(_, s)| rm.stmt(s));
                 let mut functions = functions;
-                functions.iter_mut().for_each(|f| rm.function(f));
+                if rm.is_identity() {
+                    fill(var_room, vs, |_| {});
+                    fill(expr_room, es, |_| {});
+                    fill(stmt_room, ss, |_| {});
+                } else {
+                    fill(var_room, vs, |v| rm.var_data(v));
+                    fill(expr_room, es, |e| rm.expr(e));
+                    fill(stmt_room, ss, |s| rm.stmt(s));
+                    changed_vars.iter_mut().for_each(|(_, v)| rm.var_data(v));
+                    changed_exprs.iter_mut().for_each(|(_, e)| rm.expr(e));
+                    changed_stmts.iter_mut().for_each(|(_, s)| rm.stmt(s));
+                    functions.iter_mut().for_each(|f| rm.function(f));
+                }
                 Moved { changed_vars, changed_exprs, changed_stmts, functions }
             })
             .collect();
         // SAFETY: `rooms` split the first slots of each arena's spare capacity, one room per
-        // run as long as that run's nodes of the kind, and `fill` wrote every one of them.
+        // run as long as that run's nodes of the kind still to move (`*_moved` in all), and
+        // `fill` wrote every one of them.
         unsafe {
-            vars.set_len(vars.len() + vars_len as usize);
-            exprs.set_len(exprs.len() + exprs_len as usize);
-            stmts.set_len(stmts.len() + stmts_len as usize);
+            vars.set_len(vars.len() + vars_moved);
+            exprs.set_len(exprs.len() + exprs_moved);
+            stmts.set_len(stmts.len() + stmts_moved);
         }
         let mut out = Vec::with_capacity(moved.len());
         for Moved { changed_vars, changed_exprs, changed_stmts, functions } in moved {
@@ -225,6 +244,14 @@ fn fill<T>(room: &mut [MaybeUninit<T>], nodes: Vec<T>, remap: impl Fn(&mut T)) {
     }
 }
 
+/// `nodes` (left empty) made `arena`, if `arena` is empty: the first run's nodes kept
+/// where they are when no base node comes before them.
+fn adopt<T>(arena: &mut Vec<T>, nodes: &mut Vec<T>) {
+    if arena.is_empty() {
+        std::mem::swap(arena, nodes);
+    }
+}
+
 fn unwrap<T: Clone>(base: Arc<Vec<T>>) -> Vec<T> {
     Arc::try_unwrap(base).unwrap_or_else(|b| (*b).clone())
 }
@@ -254,6 +281,17 @@ fn shift(id: u32, (base, by): (u32, u32)) -> u32 {
 }
 
 impl Remap {
+    /// Whether every id stays as it is: no shift, and the run's names and types got the
+    /// program's next ids in order (as the first run's do).
+    fn is_identity(&self) -> bool {
+        let (base, names_base) = (self.types_base as usize, self.names_base as usize);
+        self.vars.1 == 0
+            && self.exprs.1 == 0
+            && self.stmts.1 == 0
+            && self.types.iter().enumerate().all(|(i, t)| t.0 as usize == base + i)
+            && self.names.iter().enumerate().all(|(i, s)| s.index() == names_base + i)
+    }
+
     fn var(&self, v: VarId) -> VarId {
         VarId(shift(v.0, self.vars))
     }
@@ -524,10 +562,23 @@ impl<T> Arena<T> {
     }
 
     /// Base node `i` (as this fork changed it), or an index past the end (which panics as
-    /// a `Vec`'s index does).
+    /// a `Vec`'s index does). A fork that changed no base node (ConvertToSSA's and
+    /// lowering's runs) reads the base straight away (a ConvertToSSA run reads about 230
+    /// base nodes per function). Out of line and cold: the callers' own-node path stays as
+    /// short as a `Vec`'s index.
     #[cold]
     #[inline(never)]
     fn base_node(&self, i: usize) -> &T {
+        match &self.base {
+            Some(b) if self.changed.is_empty() => &b[i],
+            _ => self.changed_base_node(i),
+        }
+    }
+
+    /// [`Self::base_node`] of a fork that changed base nodes, or of an unforked arena.
+    #[cold]
+    #[inline(never)]
+    fn changed_base_node(&self, i: usize) -> &T {
         if let Some((_, node)) = self.changed.iter().find(|(j, _)| *j as usize == i) {
             return node;
         }
@@ -571,8 +622,8 @@ impl<'a, T> IntoIterator for &'a Arena<T> {
 impl<T> std::ops::Index<usize> for Arena<T> {
     type Output = T;
 
-    /// An own node, or (cold) a base node: one subtraction more than a `Vec`'s index, the
-    /// base's length being 0 in an unforked arena.
+    /// An own node, or a base node: one subtraction more than a `Vec`'s index, the base's
+    /// length being 0 in an unforked arena.
     #[inline]
     fn index(&self, i: usize) -> &T {
         match self.items.get(i.wrapping_sub(self.base_len)) {
