@@ -107,6 +107,26 @@ fn starts_expr(t: Tok) -> bool {
     )
 }
 
+/// Whether a token after an operand continues a comparison or an `and`/`or` run
+/// ([`P::not_test_rest`], [`P::or_test_rest`]): `not` only before `in`, but the full path
+/// tells.
+fn continues_or_test(t: Tok) -> bool {
+    matches!(
+        t,
+        Tok::EqEq
+            | Tok::NotEq
+            | Tok::Lt
+            | Tok::Le
+            | Tok::Gt
+            | Tok::Ge
+            | Tok::In
+            | Tok::Not
+            | Tok::Is
+            | Tok::Or
+            | Tok::And
+    )
+}
+
 fn bin_op(t: Tok) -> Option<BinOp> {
     Some(match t {
         Tok::Pipe => BinOp::BitOr,
@@ -638,7 +658,19 @@ impl P<'_, '_, '_> {
     }
 
     fn or_test(&mut self) -> R<ExprId> {
-        let pending = self.or_test_pending()?;
+        if self.peek() == Tok::Not {
+            let pending = self.or_test_pending()?;
+            return Ok(self.finish_or(pending));
+        }
+        // The common case, an operand alone (no `not`, comparison, `and` or `or`), is
+        // made without the pending run: the same node, made at the same point.
+        let l = self.lo();
+        let first = self.expr()?;
+        if !continues_or_test(self.peek()) {
+            return Ok(first);
+        }
+        let not = self.not_test_rest(Vec::new(), l, first)?;
+        let pending = self.or_test_rest(l, not)?;
         Ok(self.finish_or(pending))
     }
 
@@ -650,6 +682,11 @@ impl P<'_, '_, '_> {
     fn or_test_pending(&mut self) -> R<PendingOr> {
         let l = self.lo();
         let first = self.not_test_pending()?;
+        self.or_test_rest(l, first)
+    }
+
+    /// The rest of an `and`/`or` run from `l`, after its first operand (`first`).
+    fn or_test_rest(&mut self, l: u32, first: PendingNot) -> R<PendingOr> {
         let r = self.prev_hi;
         let mut rest = Vec::new();
         loop {
@@ -687,6 +724,12 @@ impl P<'_, '_, '_> {
         }
         let l = self.lo();
         let first = self.expr()?;
+        self.not_test_rest(nots, l, first)
+    }
+
+    /// The rest of a comparison from `l`, after its first operand (`first`) and the `not`s
+    /// before it (`nots`).
+    fn not_test_rest(&mut self, nots: Vec<u32>, l: u32, first: ExprId) -> R<PendingNot> {
         let mut rest = Vec::new();
         loop {
             let op = match self.peek() {
