@@ -57,7 +57,9 @@ impl Recent {
     /// The symbol of the name at `lo..hi` of `src`, from the cache or the interner.
     fn intern(&mut self, interner: &mut Interner, src: &str, lo: u32, hi: u32) -> Symbol {
         let text = &src.as_bytes()[lo as usize..hi as usize];
-        let Some(slot) = self.0.get_mut(Self::slot(text)) else { return interner.intern(&src[lo as usize..hi as usize]) };
+        let Some(slot) = self.0.get_mut(Self::slot(text)) else {
+            return interner.intern(&src[lo as usize..hi as usize]);
+        };
         if let Some((at, len, sym)) = *slot {
             // Byte by byte: names are short, shorter than a call of `memcmp` costs.
             let met = src.as_bytes().get(at as usize..(at + len) as usize);

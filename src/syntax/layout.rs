@@ -382,8 +382,7 @@ impl<'a> Layout<'a> {
         if self.levels.len() == 1 {
             self.top_decorator = tok.kind == Tok::At;
         }
-        self.line =
-            Some(LogicalLine { first: tok, indentation, has_error: false, unterminated_string: false });
+        self.line = Some(LogicalLine { first: tok, indentation, has_error: false, unterminated_string: false });
         if self.levels.len() > MAX_BLOCK_DEPTH + 1 && !self.depth_reported {
             self.depth_reported = true;
             self.diags.push(
