@@ -56,14 +56,18 @@ impl Recent {
 
     /// The symbol of the name at `lo..hi` of `src`, from the cache or the interner.
     fn intern(&mut self, interner: &mut Interner, src: &str, lo: u32, hi: u32) -> Symbol {
-        let text = &src[lo as usize..hi as usize];
-        let Some(slot) = self.0.get_mut(Self::slot(text.as_bytes())) else { return interner.intern(text) };
+        let text = &src.as_bytes()[lo as usize..hi as usize];
+        let Some(slot) = self.0.get_mut(Self::slot(text)) else {
+            return interner.intern(&src[lo as usize..hi as usize]);
+        };
         if let Some((at, len, sym)) = *slot {
-            if src.as_bytes().get(at as usize..(at + len) as usize) == Some(text.as_bytes()) {
+            // Byte by byte: names are short, shorter than a call of `memcmp` costs.
+            let met = src.as_bytes().get(at as usize..(at + len) as usize);
+            if met.is_some_and(|met| met.len() == text.len() && met.iter().zip(text).all(|(a, b)| a == b)) {
                 return sym;
             }
         }
-        let sym = interner.intern(text);
+        let sym = interner.intern(&src[lo as usize..hi as usize]);
         *slot = Some((lo, hi - lo, sym));
         sym
     }

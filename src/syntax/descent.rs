@@ -36,7 +36,7 @@ pub(crate) fn parse(b: &mut Builder<'_>, tokens: &[Token]) -> Result<(), builder
 /// The fast path alone: whether it parsed `tokens`. When it did not, `b` is as it was.
 pub(crate) fn fast(b: &mut Builder<'_>, tokens: &[Token]) -> bool {
     let (exprs, stmts, names) = (b.ast.exprs.len(), b.ast.stmts.len(), b.interner.len());
-    let mut p = P { b, toks: tokens, pos: 0, prev_hi: 0, depth: 0 };
+    let mut p = P { b, toks: tokens, pos: 0, prev_hi: 0, depth: 0, items: Vec::new(), args: Vec::new() };
     match p.module() {
         Ok(()) => true,
         Err(GiveUp) => {
@@ -77,6 +77,10 @@ struct P<'t, 'b, 's> {
     /// The end of the last token taken (LALRPOP's `@R`).
     prev_hi: u32,
     depth: u32,
+    /// The items of the bracketed lists and the arguments of the calls being parsed, the
+    /// innermost last: each list is gathered here, then copied into a vector of its size.
+    items: Vec<ExprId>,
+    args: Vec<Arg>,
 }
 
 /// Whether a token can begin an expression, a starred one included.
@@ -104,6 +108,26 @@ fn starts_expr(t: Tok) -> bool {
             | Tok::Lambda
             | Tok::Await
             | Tok::Star
+    )
+}
+
+/// Whether a token after an operand continues a comparison or an `and`/`or` run
+/// ([`P::not_test_rest`], [`P::or_test_rest`]): `not` only before `in`, but the full path
+/// tells.
+fn continues_or_test(t: Tok) -> bool {
+    matches!(
+        t,
+        Tok::EqEq
+            | Tok::NotEq
+            | Tok::Lt
+            | Tok::Le
+            | Tok::Gt
+            | Tok::Ge
+            | Tok::In
+            | Tok::Not
+            | Tok::Is
+            | Tok::Or
+            | Tok::And
     )
 }
 
@@ -638,7 +662,19 @@ impl P<'_, '_, '_> {
     }
 
     fn or_test(&mut self) -> R<ExprId> {
-        let pending = self.or_test_pending()?;
+        if self.peek() == Tok::Not {
+            let pending = self.or_test_pending()?;
+            return Ok(self.finish_or(pending));
+        }
+        // The common case, an operand alone (no `not`, comparison, `and` or `or`), is
+        // made without the pending run: the same node, made at the same point.
+        let l = self.lo();
+        let first = self.expr()?;
+        if !continues_or_test(self.peek()) {
+            return Ok(first);
+        }
+        let not = self.not_test_rest(Vec::new(), l, first)?;
+        let pending = self.or_test_rest(l, not)?;
         Ok(self.finish_or(pending))
     }
 
@@ -650,6 +686,11 @@ impl P<'_, '_, '_> {
     fn or_test_pending(&mut self) -> R<PendingOr> {
         let l = self.lo();
         let first = self.not_test_pending()?;
+        self.or_test_rest(l, first)
+    }
+
+    /// The rest of an `and`/`or` run from `l`, after its first operand (`first`).
+    fn or_test_rest(&mut self, l: u32, first: PendingNot) -> R<PendingOr> {
         let r = self.prev_hi;
         let mut rest = Vec::new();
         loop {
@@ -687,6 +728,12 @@ impl P<'_, '_, '_> {
         }
         let l = self.lo();
         let first = self.expr()?;
+        self.not_test_rest(nots, l, first)
+    }
+
+    /// The rest of a comparison from `l`, after its first operand (`first`) and the `not`s
+    /// before it (`nots`).
+    fn not_test_rest(&mut self, nots: Vec<u32>, l: u32, first: ExprId) -> R<PendingNot> {
         let mut rest = Vec::new();
         loop {
             let op = match self.peek() {
@@ -860,18 +907,20 @@ impl P<'_, '_, '_> {
         Ok(self.b.expr(span.lo, span.hi, kind))
     }
 
-    /// The items after the first of a bracketed list, up to the closing bracket (taken), a
-    /// trailing comma allowed.
-    fn rest_items(&mut self, close: Tok) -> R<Vec<ExprId>> {
-        let mut rest = Vec::new();
+    /// The items of a bracketed list, `first` and those after it up to the closing bracket
+    /// (taken), a trailing comma allowed.
+    fn items_after(&mut self, first: ExprId, close: Tok) -> R<Vec<ExprId>> {
+        let start = self.items.len();
+        self.items.push(first);
         while self.eat(Tok::Comma) {
             if self.peek() == close {
                 break;
             }
-            rest.push(self.elem_or_star()?);
+            let e = self.elem_or_star()?;
+            self.items.push(e);
         }
         self.expect(close)?;
-        Ok(rest)
+        Ok(self.items.drain(start..).collect())
     }
 
     fn paren(&mut self) -> R<ExprId> {
@@ -899,8 +948,8 @@ impl P<'_, '_, '_> {
                 Ok(self.b.expr(l, self.prev_hi, kind))
             }
             Tok::Comma => {
-                let rest = self.rest_items(Tok::RParen)?;
-                Ok(self.b.tuple(l, self.prev_hi, first, rest))
+                let items = self.items_after(first, Tok::RParen)?;
+                Ok(self.b.expr(l, self.prev_hi, ExprKind::Tuple(items)))
             }
             _ => Err(GiveUp),
         }
@@ -919,8 +968,8 @@ impl P<'_, '_, '_> {
             let kind = ExprKind::Comprehension { kind: ComprehensionKind::List, elt: first, value: None, generators };
             return Ok(self.b.expr(l, self.prev_hi, kind));
         }
-        let rest = self.rest_items(Tok::RBracket)?;
-        Ok(self.b.expr(l, self.prev_hi, ExprKind::List(Builder::items(first, rest))))
+        let items = self.items_after(first, Tok::RBracket)?;
+        Ok(self.b.expr(l, self.prev_hi, ExprKind::List(items)))
     }
 
     fn brace(&mut self) -> R<ExprId> {
@@ -942,8 +991,8 @@ impl P<'_, '_, '_> {
                     ExprKind::Comprehension { kind: ComprehensionKind::Set, elt: first_key, value: None, generators };
                 return Ok(self.b.expr(l, self.prev_hi, kind));
             }
-            let rest = self.rest_items(Tok::RBrace)?;
-            return Ok(self.b.expr(l, self.prev_hi, ExprKind::Set(Builder::items(first_key, rest))));
+            let items = self.items_after(first_key, Tok::RBrace)?;
+            return Ok(self.b.expr(l, self.prev_hi, ExprKind::Set(items)));
         }
         let value = self.test()?;
         if self.peek() == Tok::For {
@@ -1039,14 +1088,15 @@ impl P<'_, '_, '_> {
 
     /// The arguments of a call or the bases of a class, up to the `)` (not taken).
     fn arguments(&mut self) -> R<Vec<Arg>> {
-        let mut args = Vec::new();
+        let start = self.args.len();
         while self.peek() != Tok::RParen {
-            args.push(self.argument()?);
+            let arg = self.argument()?;
+            self.args.push(arg);
             if !self.eat(Tok::Comma) {
                 break;
             }
         }
-        Ok(args)
+        Ok(self.args.drain(start..).collect())
     }
 
     fn argument(&mut self) -> R<Arg> {

@@ -259,6 +259,10 @@ fn namespace_aliases<'a>(src: &'a str, toks: &[Token]) -> (Vec<&'a str>, Vec<&'a
         (name, i)
     };
     for (i, t) in toks.iter().enumerate() {
+        // An `import` or `from` (rare) that begins a line.
+        if !matches!(t.kind, Tok::Import | Tok::From) {
+            continue;
+        }
         let line_start = i == 0 || matches!(toks[i - 1].kind, Tok::Newline | Tok::Indent | Tok::Dedent);
         if !line_start {
             continue;

@@ -45,6 +45,11 @@ impl Indentation {
     const ZERO: Indentation = Indentation { tab8: 0, tab1: 0 };
 
     fn measure(whitespace: &str) -> Indentation {
+        // The common case: spaces only, one column each.
+        if whitespace.bytes().all(|b| b == b' ') {
+            let n = whitespace.len() as u32;
+            return Indentation { tab8: n, tab1: n };
+        }
         let mut ind = Indentation::ZERO;
         for ch in whitespace.chars() {
             match ch {
@@ -102,12 +107,11 @@ struct OpenBracket {
     line_indentation: Indentation,
 }
 
-/// The first and last tokens of the logical line being emitted, its indentation, and
-/// whether it holds an error token.
+/// The first token of the logical line being emitted (its last is the last emitted), its
+/// indentation, and whether it holds an error token.
 #[derive(Clone, Copy)]
 struct LogicalLine {
     first: Token,
-    last: Token,
     indentation: Indentation,
     has_error: bool,
     /// An unterminated string is on the line: the brackets it swallowed are not reported.
@@ -315,24 +319,33 @@ impl<'a> Layout<'a> {
         Some(self.out)
     }
 
-    /// Emits a token of the current logical line (which `start_line` has begun).
+    /// Emits a token of the current logical line (which `start_line` has begun). Every
+    /// token of a line goes through here, its first right after `start_line`, so the last
+    /// token emitted is the line's last (`end_line`).
+    #[inline]
     fn push(&mut self, tok: Token) {
-        if let Some(line) = &mut self.line {
-            line.last = tok;
-            if tok.kind == Tok::Error {
-                line.has_error = true;
-                let text = tok.text(self.src);
-                line.unterminated_string |= text.trim_start_matches(char::is_alphabetic).starts_with(['\'', '"']);
-            }
+        if tok.kind == Tok::Error {
+            self.note_error(tok);
         }
         self.out.push(tok);
+    }
+
+    /// Notes an error token on the current line.
+    #[cold]
+    fn note_error(&mut self, tok: Token) {
+        if let Some(line) = &mut self.line {
+            line.has_error = true;
+            let text = tok.text(self.src);
+            line.unterminated_string |= text.trim_start_matches(char::is_alphabetic).starts_with(['\'', '"']);
+        }
     }
 
     /// Ends the current logical line (if it has tokens) with `newline`.
     fn end_line(&mut self, newline: Token) {
         let Some(line) = self.line.take() else { return };
+        let ends_in_colon = self.out.last().is_some_and(|last| last.kind == Tok::Colon);
         self.out.push(newline);
-        self.block_expected = (line.last.kind == Tok::Colon).then_some(line.first);
+        self.block_expected = ends_in_colon.then_some(line.first);
         self.after_error_line = line.has_error;
     }
 
@@ -369,8 +382,7 @@ impl<'a> Layout<'a> {
         if self.levels.len() == 1 {
             self.top_decorator = tok.kind == Tok::At;
         }
-        self.line =
-            Some(LogicalLine { first: tok, last: tok, indentation, has_error: false, unterminated_string: false });
+        self.line = Some(LogicalLine { first: tok, indentation, has_error: false, unterminated_string: false });
         if self.levels.len() > MAX_BLOCK_DEPTH + 1 && !self.depth_reported {
             self.depth_reported = true;
             self.diags.push(
@@ -547,8 +559,8 @@ impl<'a> Layout<'a> {
     /// rest of the line (`rest`) balance: a mistyped closer of the innermost bracket
     /// (`[0, 0)`), or closers forgotten before it (`f(a, [0, 0)` closes `[` and `(`).
     fn close_bracket(&mut self, tok: Token, rest: &[Token]) {
-        let closer = tok.text(self.src);
         let Some(inner) = self.brackets.last().map(|b| b.token) else {
+            let closer = tok.text(self.src);
             self.diags.push(Diagnostic::error(
                 Code::E0008,
                 format!("unmatched '{closer}'"),
@@ -562,7 +574,7 @@ impl<'a> Layout<'a> {
             self.push(tok);
             return;
         }
-        let opener = inner.text(self.src);
+        let (opener, closer) = (inner.text(self.src), tok.text(self.src));
         let expected = inner.kind.closer().spelling().unwrap_or(")");
         self.diags.push(
             Diagnostic::error(
