@@ -104,6 +104,11 @@ impl Lowering<'_> {
         }
     }
 
+    /// Whether `pl_path` has a path for `e` (without making it).
+    pub(crate) fn is_pl_rooted(&self, m: ModuleId, e: ast::ExprId) -> bool {
+        matches!(self.namespace_root(m, e), Some((Binding::Pl, ..)))
+    }
+
     /// As `pl_path`, for the distributed namespace (`pld.tensor.put` → `"tensor.put"`).
     pub(crate) fn pld_path(&self, m: ModuleId, e: ast::ExprId) -> Option<String> {
         match self.namespace_path(m, e)? {
@@ -720,12 +725,12 @@ impl Lowering<'_> {
     /// The kind, explicit level and role, and options of a function decorator (the level
     /// and role the kind implies are the caller's to fill in).
     /// For `@pl.jit.extern(core_type="mixed")` the declaration is the Group's, with its
-    /// members' beside it.
+    /// members' beside it. Last, the decorator's path after `pl.` (`"jit.incore"`).
     pub(crate) fn function_decorator(
         &mut self,
         m: ModuleId,
         deco: &ast::Decorator,
-    ) -> Option<(FuncDecl, Option<MixedExtern>)> {
+    ) -> Option<(FuncDecl, Option<MixedExtern>, String)> {
         let file = self.modules[m].file;
         let (target, args) = self.split_call(m, deco.expr);
         let path = self.pl_path(m, target)?;
@@ -840,7 +845,7 @@ impl Lowering<'_> {
             if let (Some(_), Some(attrs)) = (&decl.external_source, kernel_attrs) {
                 self.external_kernel_attrs(m, attrs, &mut decl)?;
             }
-            return Some((decl, None));
+            return Some((decl, None, path));
         }
         let JitExtern { sources, include_dirs } = self.jit_extern(m, deco.span, &extern_args)?;
         let kernel = |kind, source| FuncDecl {
@@ -849,11 +854,11 @@ impl Lowering<'_> {
             ..FuncDecl::new(kind, level, role)
         };
         match sources {
-            ExternSources::Single { kind, source } => Some((kernel(kind, source), None)),
+            ExternSources::Single { kind, source } => Some((kernel(kind, source), None, path)),
             ExternSources::Mixed { aic, aiv, dual_aiv_dispatch } => {
                 let aic = kernel(FuncKind::Aic, aic);
                 let aiv = FuncDecl { dual_aiv_dispatch, ..kernel(FuncKind::Aiv, aiv) };
-                Some((FuncDecl::new(FuncKind::Group, level, role), Some(MixedExtern { aic, aiv })))
+                Some((FuncDecl::new(FuncKind::Group, level, role), Some(MixedExtern { aic, aiv }), path))
             }
         }
     }

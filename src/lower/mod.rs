@@ -90,6 +90,7 @@ pub fn lower(
         memref_decls: FxHashMap::default(),
         window_buffers: Default::default(),
         run: None,
+        module_changes: 0,
     };
     let root_module = cx.load_parsed(root, root_path.map(Path::to_path_buf));
     cx.bind_module(root_module);
@@ -106,7 +107,11 @@ pub fn lower(
         }
         cx.label_factory_diags();
     }
-    let Lowering { finished: programs, mut diags, .. } = cx;
+    let Lowering { finished: programs, mut diags, modules, namespaces, .. } = cx;
+    // The syntax trees and the signatures are not needed any more: freeing them (a block
+    // or more per syntax node) is left to a thread of the pool, off the caller's path (it
+    // goes on with the passes while they are freed).
+    rayon::spawn(move || drop((modules, namespaces)));
     crate::diag::sort(&mut diags);
     (programs, without_repeats(diags))
 }
@@ -202,6 +207,14 @@ pub(crate) struct FuncInfo {
     pub jit: bool,
     /// Made of a mixed `@pl.jit.extern` (its `def` is that stub's).
     pub mixed: Option<MixedPart>,
+}
+
+/// A function's signature before it is declared in its namespace
+/// ([`Lowering::signature`]): its `FuncInfo`, and the members' declarations of a mixed
+/// `@pl.jit.extern`.
+pub(crate) struct Signature {
+    info: FuncInfo,
+    mixed: Option<annot::MixedExtern>,
 }
 
 /// The part a function plays in a mixed `@pl.jit.extern` (`annot::MixedExtern`).
@@ -302,6 +315,9 @@ pub(crate) struct Lowering<'s> {
     /// The run of functions this lowering makes on a fork, in parallel with others
     /// (`parallel.rs`); `None` in the serial lowering.
     run: Option<parallel::Run>,
+    /// How many times the modules were changed ([`Lowering::modules_mut`]): signatures
+    /// read in parallel before a change are read again (`parallel.rs`).
+    module_changes: usize,
 }
 
 impl Lowering<'_> {
@@ -364,6 +380,7 @@ impl Lowering<'_> {
     /// parallel, the change makes the run's result unusable (`shared_changed`).
     pub(crate) fn modules_mut(&mut self) -> &mut Vec<Module> {
         self.shared_changed();
+        self.module_changes += 1;
         Arc::make_mut(&mut self.modules)
     }
 
@@ -391,6 +408,18 @@ impl Lowering<'_> {
     /// rebinding it silently turned every pl function into host code. It is E0228 at the
     /// new binding, and the namespace stays bound.
     fn bind_name(&mut self, m: ModuleId, name: Symbol, (binding, span): (Binding, Span)) {
+        // A function or program class bound again as it was bound where it is defined
+        // (`bind_module`, then with its signature): nothing changes.
+        if let Some((bound, at)) = self.modules[m].names.get(&name) {
+            let same = match (bound, &binding) {
+                (Binding::Function(a), Binding::Function(b)) => a == b,
+                (Binding::ProgramClass, Binding::ProgramClass) => true,
+                _ => false,
+            };
+            if same && *at == span {
+                return;
+            }
+        }
         if let Some((existing @ (Binding::Pl | Binding::Pld), at)) = self.modules[m].names.get(&name).cloned() {
             if std::mem::discriminant(&existing) != std::mem::discriminant(&binding) {
                 let file = self.modules[m].file;
@@ -490,7 +519,7 @@ impl Lowering<'_> {
                         AstExpr::Call { func, .. } => *func,
                         _ => d.expr,
                     });
-                    if head.is_some_and(|h| self.pl_path(m, h).is_some()) {
+                    if head.is_some_and(|h| self.is_pl_rooted(m, h)) {
                         self.bind_name(m, def.name.name, (Binding::Function(def.name.name), def.name.span));
                     } else if def.decorators.is_empty() {
                         // Only a program factory reaches the parser undecorated.
@@ -504,7 +533,7 @@ impl Lowering<'_> {
                         AstExpr::Call { func, .. } => *func,
                         _ => d.expr,
                     });
-                    if head.is_some_and(|h| self.pl_path(m, h).is_some()) {
+                    if head.is_some_and(|h| self.is_pl_rooted(m, h)) {
                         self.bind_name(m, class.name.name, (Binding::ProgramClass, class.name.span));
                     }
                 }
@@ -834,12 +863,21 @@ impl Lowering<'_> {
         for m in 0..self.modules.len() {
             // The module's tree, read by reference while the signatures are collected.
             let tree = Arc::clone(&self.modules[m].ast);
+            let defs: Vec<AstStmtId> =
+                tree.body.iter().copied().filter(|&s| matches!(tree.stmt(s).kind, AstStmt::FunctionDef(_))).collect();
             // The module level's functions sized once (not grown, and copied, by doubling).
-            let defs = tree.body.iter().filter(|&&s| matches!(tree.stmt(s).kind, AstStmt::FunctionDef(_))).count();
-            self.namespaces_mut()[0].functions.reserve(defs);
+            self.namespaces_mut()[0].functions.reserve(defs.len());
+            // Many functions: their signatures read on runs in parallel first, then declared
+            // here in order.
+            let mut planned = self.plan_signatures(m, &defs);
             for &stmt in &tree.body {
                 match &tree.stmt(stmt).kind {
-                    AstStmt::FunctionDef(def) => self.collect_function(m, stmt, def, 0, None),
+                    AstStmt::FunctionDef(def) => {
+                        let declared = self.declare_planned(&mut planned);
+                        if !declared {
+                            self.collect_function(m, stmt, def, 0, None);
+                        }
+                    }
                     AstStmt::ClassDef(class) => self.collect_program(m, class),
                     _ => {}
                 }
@@ -910,19 +948,32 @@ impl Lowering<'_> {
         namespace: usize,
         program_strict: Option<bool>,
     ) {
+        if let Some(sig) = self.signature(m, stmt, def, namespace, program_strict) {
+            self.declare(sig);
+        }
+    }
+
+    /// A function's signature, read from its decorator and annotations: what it reports,
+    /// the types and names it interns and the rest of the lowering do not depend on one
+    /// another, so the signatures of many functions are read on runs in parallel
+    /// (`parallel.rs`). `None` when the decorator is not a pl function's.
+    fn signature(
+        &mut self,
+        m: ModuleId,
+        stmt: AstStmtId,
+        def: &ast::FunctionDef,
+        namespace: usize,
+        program_strict: Option<bool>,
+    ) -> Option<Signature> {
         let method = namespace != 0;
         let file = self.modules[m].file;
-        let Some(deco) = def.decorators.first() else { return };
-        let Some((mut decl, mixed)) = self.function_decorator(m, deco) else { return };
-        let deco_path = self.pl_path(m, self.split_call(m, deco.expr).0);
-        let positional_only = !method && deco_path.as_deref().is_some_and(|p| p == "function" || p == "inline");
-        let jit = deco_path.as_deref().is_some_and(|p| p == "jit" || p.starts_with("jit."));
+        let deco = def.decorators.first()?;
+        let (mut decl, mixed, deco_path) = self.function_decorator(m, deco)?;
+        let positional_only = !method && (deco_path == "function" || deco_path == "inline");
+        let jit = deco_path == "jit" || deco_path.starts_with("jit.");
         decl.strict_ssa |= program_strict.unwrap_or(false);
         let name = def.name.name;
         (decl.level, decl.role) = self.level_role(file, def.name.span, name, decl.kind, decl.level, decl.role);
-        if decl.python_body() {
-            self.python_bodies.insert((file, stmt));
-        }
         // Parameters: a method's `self` is skipped. A method without `self` takes its
         // parameters as they are, as PyPTO reads it (`self.f(...)` still calls it).
         let mut params = Vec::with_capacity(def.params.len());
@@ -1008,25 +1059,6 @@ impl Lowering<'_> {
             params.push(ParamInfo { name: pname.name, ty, dir, span: p.span });
         }
         let returns = def.returns.and_then(|r| self.return_types(m, r));
-        if let Some(existing) = self.namespaces[namespace].functions.get(&name) {
-            let first = existing.span;
-            let first_file = self.modules[existing.module].file;
-            let n = self.name(name).to_string();
-            self.error(
-                Code::E0214,
-                file,
-                def.name.span,
-                format!("function `{n}` is defined twice"),
-                "second definition",
-            )
-            .secondary
-            .push(Label::secondary(first_file, first, "first definition"));
-            return;
-        }
-        // A function named as a namespace was reported when the module was bound.
-        if !method && self.namespace_named(m, name).is_none() {
-            self.bind_name(m, name, (Binding::Function(name), def.name.span));
-        }
         let info = FuncInfo {
             name,
             module: m,
@@ -1041,6 +1073,30 @@ impl Lowering<'_> {
             jit,
             mixed: None,
         };
+        Some(Signature { info, mixed })
+    }
+
+    /// Declares a function of its signature in its namespace (E0214 when the name is
+    /// taken) and binds its name in its module.
+    fn declare(&mut self, Signature { info, mixed }: Signature) {
+        let (m, name, namespace) = (info.module, info.name, info.namespace);
+        let file = self.modules[m].file;
+        if info.decl.python_body() {
+            self.python_bodies.insert((file, info.def));
+        }
+        if let Some(existing) = self.namespaces[namespace].functions.get(&name) {
+            let first = existing.span;
+            let first_file = self.modules[existing.module].file;
+            let n = self.name(name).to_string();
+            self.error(Code::E0214, file, info.span, format!("function `{n}` is defined twice"), "second definition")
+                .secondary
+                .push(Label::secondary(first_file, first, "first definition"));
+            return;
+        }
+        // A function named as a namespace was reported when the module was bound.
+        if !info.method && self.namespace_named(m, name).is_none() {
+            self.bind_name(m, name, (Binding::Function(name), info.span));
+        }
         let Some(members) = mixed else {
             self.namespaces_mut()[namespace].functions.insert(name, info);
             return;
@@ -1061,7 +1117,7 @@ impl Lowering<'_> {
                 self.error(
                     Code::E0214,
                     file,
-                    def.name.span,
+                    info.span,
                     format!(
                         "function `{n}` is defined twice: the mixed external kernel `{stub}` makes its member `{n}`"
                     ),
@@ -1156,30 +1212,40 @@ impl Lowering<'_> {
                 }
             }
             // The namespace's functions in source order, then the module-level functions
-            // they called, in the order they were first needed.
-            // One pass over the lowered functions (removing each from the middle of the
-            // map would make this quadratic in the number of functions).
-            let functions = std::mem::take(&mut self.program.functions);
-            self.program.functions.reserve(functions.len());
-            let own: FxHashSet<Symbol> = names.iter().copied().collect();
-            let mut mine = FxHashMap::with_capacity_and_hasher(names.len(), Default::default());
-            let mut called = Vec::new();
-            for (name, f) in functions {
-                if own.contains(&name) {
-                    mine.insert(name, f);
-                } else {
-                    called.push((name, f));
-                }
+            // they called, in the order they were first needed: already so when each was
+            // lowered in its turn (always on runs in parallel), which one look at the names
+            // tells.
+            if !self.program.functions.keys().eq(names.iter()) {
+                self.in_source_order(names);
             }
-            for name in names {
-                if let Some(f) = mine.remove(&name) {
-                    self.program.functions.insert(name, f);
-                }
-            }
-            self.program.functions.extend(called);
             self.finished.push(std::mem::take(&mut self.program));
             self.last_value_type = None;
         }
+    }
+
+    /// Puts the current program's functions in the order of `names` (a namespace's, in
+    /// source order), then the other functions they called, in the order they were first
+    /// needed. One pass over the lowered functions (removing each from the middle of the
+    /// map would make this quadratic in the number of functions).
+    fn in_source_order(&mut self, names: Vec<Symbol>) {
+        let functions = std::mem::take(&mut self.program.functions);
+        self.program.functions.reserve(functions.len());
+        let own: FxHashSet<Symbol> = names.iter().copied().collect();
+        let mut mine = FxHashMap::with_capacity_and_hasher(names.len(), Default::default());
+        let mut called = Vec::new();
+        for (name, f) in functions {
+            if own.contains(&name) {
+                mine.insert(name, f);
+            } else {
+                called.push((name, f));
+            }
+        }
+        for name in names {
+            if let Some(f) = mine.remove(&name) {
+                self.program.functions.insert(name, f);
+            }
+        }
+        self.program.functions.extend(called);
     }
 
     /// The function a key names.

@@ -15,15 +15,21 @@
 //! function a class program takes in), or a change to what every body reads (a module's
 //! names, a declared memref or window buffer, a `pl.dynamic` dimension made in a body).
 //! Then the fork is undone and the namespace lowered serially.
+//!
+//! The signatures of a module's many functions are read on runs the same way, before the
+//! bodies ([`Lowering::plan_signatures`]), and declared in source order on the calling
+//! thread ([`Lowering::declare_planned`]).
 
-use super::{BodyState, FnKey, Lowering};
+use super::{BodyState, FnKey, Lowering, ModuleId, Signature};
 use crate::diag::Diagnostic;
-use crate::intern::Symbol;
+use crate::intern::{Interner, Symbol};
 use crate::ir::fork::{Fork, Part};
-use crate::ir::Function;
+use crate::ir::{Dim, Function, Program, Type, TypeId, Types};
 use crate::session::Session;
 use crate::source::SourceMap;
+use crate::syntax::ast::{StmtId as AstStmtId, StmtKind as AstStmt};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 /// From this many functions in a namespace, and two threads, the bodies are lowered on
 /// runs in parallel.
@@ -110,8 +116,24 @@ impl Lowering<'_> {
         program.exprs.reserve(exprs);
         program.stmts.reserve(stmts);
         program.functions.reserve(run.len());
-        let mut cx = Lowering {
-            session: &mut session,
+        let mut cx =
+            self.for_run(&mut session, program, Run { ns, own: run.iter().copied().collect(), escaped: false });
+        for &name in run {
+            cx.ensure_lowered((ns, name));
+            if cx.run.as_ref().is_some_and(|r| r.escaped) {
+                return None;
+            }
+        }
+        let functions: Vec<Function> = std::mem::take(&mut cx.program.functions).into_values().collect();
+        let Lowering { program, diags, .. } = cx;
+        Some((Part { program, names: session.interner, functions }, diags))
+    }
+
+    /// A lowering for a run on another thread: its own session (`session`, whose interner
+    /// reads this one's), program and diagnostics; the rest read from this lowering.
+    fn for_run<'r>(&'r self, session: &'r mut Session, program: Program, run: Run) -> Lowering<'r> {
+        Lowering {
+            session,
             files: Some(self.files()),
             program,
             diags: Vec::new(),
@@ -135,18 +157,158 @@ impl Lowering<'_> {
             helper_depth: 0,
             memref_decls: self.memref_decls.clone(),
             window_buffers: self.window_buffers.clone(),
-            run: Some(Run { ns, own: run.iter().copied().collect(), escaped: false }),
+            run: Some(run),
+            module_changes: 0,
+        }
+    }
+}
+
+// ------------------------------------------------------------ signatures
+
+/// One function's signature read on a run (`Lowering::plan_signatures`): what the serial
+/// reading would have reported, the types it interned first (in order), and the signature,
+/// whose types made by the run are numbered after the base table's.
+struct Plan {
+    run: usize,
+    sig: Option<Signature>,
+    diags: Vec<Diagnostic>,
+    types: Vec<Type>,
+}
+
+/// The signatures of a module's functions read on runs, declared one by one in source
+/// order ([`Lowering::declare_planned`]).
+pub(super) struct Planned {
+    plans: std::iter::Flatten<std::vec::IntoIter<Vec<Plan>>>,
+    /// The length of the type table the runs read.
+    base: u32,
+    /// The program's id of each type the current run made, in order.
+    ids: Vec<TypeId>,
+    run: usize,
+    /// [`Lowering::module_changes`] when the signatures were read.
+    stamp: usize,
+}
+
+impl Lowering<'_> {
+    /// Reads the signatures of module `m`'s functions (`defs`, its `def` statements at the
+    /// top level, in order) on runs in parallel, when there are enough of them and threads:
+    /// a signature reads the module's names and the files, reports, and interns types, none
+    /// of which another signature's reading depends on; its declaration (duplicates, the
+    /// name bound) is left to [`Lowering::declare_planned`], in order. `None` (read them
+    /// serially) when there were too few, or a run made a name (a new symbol) or a type
+    /// that holds ids (a tuple), or changed what every function reads (`shared_changed`).
+    pub(super) fn plan_signatures(&mut self, m: ModuleId, defs: &[AstStmtId]) -> Option<Planned> {
+        let threads = rayon::current_num_threads();
+        if threads < 2 || defs.len() < PARALLEL_MIN_FUNCTIONS {
+            return None;
+        }
+        let run_len = defs.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
+        let types = Arc::new(std::mem::take(&mut self.program.types));
+        let names = Arc::new(std::mem::take(&mut self.session.interner));
+        let done: Vec<Option<Vec<Plan>>> = {
+            use rayon::prelude::*;
+            let this: &Lowering<'_> = self;
+            defs.par_chunks(run_len).enumerate().map(|(i, run)| this.plan_run(&types, &names, m, run, i)).collect()
         };
-        for &name in run {
-            cx.ensure_lowered((ns, name));
+        self.program.types = Arc::try_unwrap(types).unwrap_or_else(|t| (*t).clone());
+        self.session.interner = Arc::try_unwrap(names).unwrap_or_else(|n| (*n).clone());
+        let runs = done.into_iter().collect::<Option<Vec<_>>>()?;
+        #[cfg(test)]
+        PLANNED.set(PLANNED.get() + 1);
+        Some(Planned {
+            plans: runs.into_iter().flatten(),
+            base: self.program.types.len() as u32,
+            ids: Vec::new(),
+            run: 0,
+            stamp: self.module_changes,
+        })
+    }
+
+    /// One run's signatures, read on a table of types and an interner forked from `types`
+    /// and `names`.
+    fn plan_run(
+        &self,
+        types: &Arc<Types>,
+        names: &Arc<Interner>,
+        m: ModuleId,
+        defs: &[AstStmtId],
+        run: usize,
+    ) -> Option<Vec<Plan>> {
+        let mut session = Session { files: SourceMap::default(), interner: Interner::forked(names) };
+        let program = Program {
+            types: Types::forked(types),
+            dynamic_dims: self.program.dynamic_dims.clone(),
+            ..Program::default()
+        };
+        let mut cx = self.for_run(&mut session, program, Run { ns: 0, own: FxHashSet::default(), escaped: false });
+        let tree = Arc::clone(&self.modules[m].ast);
+        let mut plans = Vec::with_capacity(defs.len());
+        let mut typed = cx.program.types.len();
+        for &stmt in defs {
+            let AstStmt::FunctionDef(def) = &tree.stmt(stmt).kind else { return None };
+            let sig = cx.signature(m, stmt, def, 0, None);
             if cx.run.as_ref().is_some_and(|r| r.escaped) {
                 return None;
             }
+            let now = cx.program.types.len();
+            let made: Vec<Type> = (typed..now).map(|i| cx.program.types.get(TypeId(i as u32)).clone()).collect();
+            if !made.iter().all(without_ids) {
+                return None;
+            }
+            typed = now;
+            plans.push(Plan { run, sig, diags: std::mem::take(&mut cx.diags), types: made });
         }
-        let functions: Vec<Function> = std::mem::take(&mut cx.program.functions).into_values().collect();
-        let Lowering { program, diags, .. } = cx;
-        Some((Part { program, names: session.interner, functions }, diags))
+        drop(cx);
+        (session.interner.len() == names.len()).then_some(plans)
     }
+
+    /// Declares the next planned signature, as `collect_function` would have: its types
+    /// interned, its reports and the declaration's in order. False, with nothing done, when
+    /// there is none, or the modules changed since the signatures were read (a name bound
+    /// anew, which a later signature may read): the rest are then read again serially.
+    pub(super) fn declare_planned(&mut self, planned: &mut Option<Planned>) -> bool {
+        let Some(p) = planned else { return false };
+        let next = if p.stamp == self.module_changes { p.plans.next() } else { None };
+        let Some(Plan { run, sig, diags, types }) = next else {
+            *planned = None;
+            return false;
+        };
+        if run != p.run {
+            p.ids.clear();
+            p.run = run;
+        }
+        for ty in types {
+            p.ids.push(self.program.types.intern(ty));
+        }
+        self.diags.extend(diags);
+        let Some(mut sig) = sig else { return true };
+        let (base, ids) = (p.base, &p.ids);
+        let id = |t: TypeId| if t.0 < base { t } else { ids[(t.0 - base) as usize] };
+        for param in &mut sig.info.params {
+            param.ty = id(param.ty);
+        }
+        for t in sig.info.returns.iter_mut().flatten() {
+            *t = id(*t);
+        }
+        self.declare(sig);
+        true
+    }
+}
+
+/// Whether a type holds no ids of the arena or the type table (no tuple, no extent held
+/// by a variable): what a signature's types are, moved as they are from a run.
+fn without_ids(ty: &Type) -> bool {
+    let dims_ok = |dims: &[Dim]| !dims.iter().any(|d| matches!(d, Dim::Var(_)));
+    match ty {
+        Type::Tuple(_) => false,
+        Type::Tensor { shape: Some(shape), .. } | Type::Tile { shape, .. } => dims_ok(shape),
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many modules' signatures this thread read on runs in parallel.
+    pub(super) static PLANNED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]
@@ -215,9 +377,15 @@ mod tests {
     /// every name by symbol and the diagnostics; and whether a namespace was lowered on
     /// runs in parallel.
     fn lowered(source: &str, threads: usize) -> (String, bool) {
+        let (out, joined, _) = lowered_planned(source, threads);
+        (out, joined)
+    }
+
+    /// As `lowered`, and whether a module's signatures were read on runs in parallel.
+    fn lowered_planned(source: &str, threads: usize) -> (String, bool, bool) {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
         pool.install(|| {
-            let joined = super::JOINED.get();
+            let (joined, planned) = (super::JOINED.get(), super::PLANNED.get());
             let c = driver::compile(Input::text("test.pl", source), &PipelineSpec::default(), StopAt::Lower)
                 .expect("in memory");
             let mut out = String::new();
@@ -229,7 +397,7 @@ mod tests {
                 ));
             }
             out.push_str(&format!("{:?}\n{:?}", c.session.interner.names().collect::<Vec<_>>(), c.diags));
-            (out, super::JOINED.get() > joined)
+            (out, super::JOINED.get() > joined, super::PLANNED.get() > planned)
         })
     }
 
@@ -246,6 +414,44 @@ mod tests {
             let (out, parallel) = lowered(&source, threads);
             assert!(parallel, "{threads} threads lowered in parallel");
             assert!(out == serial, "{threads} threads: not the serial lowering");
+        }
+    }
+
+    /// `n` functions whose signatures report (a name defined twice, a parameter without an
+    /// annotation, an unknown type, a bad decorator argument) between good ones with
+    /// declared returns; with `rebind`, a function whose name a constant took after its
+    /// `def`, so that declaring it binds the name anew (the later signatures are then read
+    /// again serially).
+    fn signature_errors(n: usize, rebind: bool) -> String {
+        let mut out = String::from("import pypto.language as pl\n\nROWS = 64\n");
+        for i in 0..n {
+            out.push_str(&match i % 5 {
+                0 if i >= 5 => format!("\n@pl.function\ndef good_{}(x: pl.Tensor[[ROWS], pl.FP32]) -> pl.Tensor[[ROWS], pl.FP32]:\n    return x\n", i - 1),
+                1 => format!("\n@pl.function\ndef bare_{i}(x, y: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n    return y\n"),
+                2 => format!("\n@pl.function\ndef odd_{i}(x: pl.Tensr[[{i}], pl.FP16]):\n    return x\n"),
+                3 => format!("\n@pl.function(level=3, type=pl.FunctionType.InCore)\ndef deco_{i}(x: pl.Tensor[[{i}, 8], pl.BF16]) -> pl.Tensor[[{i}, 8], pl.BF16]:\n    return x\n"),
+                _ => format!("\n@pl.function\ndef good_{i}(x: pl.Tensor[[ROWS], pl.FP32], n: pl.Scalar[pl.INDEX]) -> tuple[pl.Tensor[[ROWS], pl.FP32], pl.Scalar[pl.INDEX]]:\n    return x, n\n"),
+            });
+            if rebind && i == n / 2 {
+                out.push_str(&format!("\ngood_{} = 3\n", i - i % 5 + 4 - 5));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn signatures_read_on_runs_in_parallel_are_the_serial_ones() {
+        for rebind in [false, true] {
+            let source = signature_errors(600, rebind);
+            let (serial, _) = lowered(&source, 1);
+            for code in ["E0214", "E0208", "E0207", "E0212"] {
+                assert!(serial.contains(code), "{code} reported");
+            }
+            for threads in [2, 3, 4] {
+                let (out, _, planned) = lowered_planned(&source, threads);
+                assert!(planned, "{threads} threads read the signatures in parallel");
+                assert!(out == serial, "{threads} threads: not the serial lowering");
+            }
         }
     }
 
