@@ -18,14 +18,6 @@
 //!
 //! The "used after" set is computed only at statements that are, or contain, a region of
 //! the kind being outlined, so a block of M statements with few regions costs O(M).
-//!
-//! On a large program (from [`PARALLEL_MIN_FUNCTIONS`] functions, two threads or more) the
-//! walks that only read a function (the pass's check, the dead carries, the names, each
-//! block's and region's facts: a [`Plan`]) are made for every function at once on rayon's
-//! threads; the functions are then outlined one after another in program order following
-//! their plans, so the names, nodes and diagnostics are the serial run's. A plan's facts
-//! are followed only while the function is unchanged (`Outliner::clean`); after that the
-//! outliner walks as it goes, as it always does on one thread.
 
 use super::dataflow;
 use crate::diag::{Code, Diagnostic, Label};
