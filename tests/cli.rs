@@ -1086,9 +1086,10 @@ fn check_and_emit_ir_are_the_same_on_one_thread_and_on_four() {
 /// gen(300) with regions named alike far apart (graph regions `shared_band` in copies 10, 11
 /// and 250; core-group regions with `name_hint="hot"` in copies 12 and 260), a graph region
 /// named like another function (`entry_7`) and core-group regions nested in others (copies
-/// 100 and 280): the outliners, which plan the functions of a program this large in
-/// parallel and then outline them in order, choose the serial run's names and give the same
-/// IR, diagnostics and files on one thread as on four.
+/// 100 and 280): the outliners, which outline runs of consecutive functions in parallel on a
+/// program this large, choose the serial run's names (the runs from the first one that
+/// chose a name an earlier run chose are redone serially) and give the same IR, diagnostics
+/// and files on one thread as on four.
 #[test]
 fn outlined_names_are_the_same_on_one_thread_and_on_four() {
     let mut text = String::new();
@@ -1174,7 +1175,7 @@ fn hierarchy_outlining_is_the_same_on_one_thread_and_on_four() {
 }
 
 /// gen(300) with a scalar computed in three core-group regions far apart and read after
-/// them (E0410, found by OutlineIncoreScopes on a program whose functions it plans in
+/// them (E0410, found by OutlineIncoreScopes while it outlines runs of functions in
 /// parallel): the same diagnostics, in the same order, on one thread as on four.
 #[test]
 fn outliner_errors_are_the_same_on_one_thread_and_on_four() {
@@ -1197,43 +1198,6 @@ fn outliner_errors_are_the_same_on_one_thread_and_on_four() {
     let serial = run("1");
     assert_eq!(serial.1.matches("\"E0410\"").count(), 3, "{}{}", serial.1, serial.2);
     assert_eq!(serial, run("4"), "check differs between one thread and four");
-}
-
-/// gen(300) where the outliners cannot follow the plans made in parallel for some functions
-/// (they find what those plans held as they go): a second graph region after the first in
-/// copies 30 and 200 (the first one's store renames what the second reads), and a dead
-/// scalar loop carry in the graph region of copies 60 and 220 (dropped before
-/// OutlineIncoreScopes outlines from the Graph function): the same IR on one thread as on
-/// four.
-#[test]
-fn outlining_functions_that_change_before_their_regions_is_the_same_on_one_thread_and_on_four() {
-    let region_start = "        with pl.graph(";
-    let mut text = String::new();
-    for (i, part) in seed::gen(300).split("\n# Copy ").enumerate() {
-        if i > 0 {
-            text.push_str("\n# Copy ");
-        }
-        let copy = i.wrapping_sub(1);
-        let mut part = part.to_string();
-        if let (30 | 200, Some(start), Some(end)) = (copy, part.find(region_start), part.find("    return acc")) {
-            let second = part[start..end].replace("accumulate_band_", "second_band_");
-            part.insert_str(end, &second);
-        }
-        if matches!(copy, 60 | 220) {
-            let base = "            base = i * ROWS\n";
-            let carry = "            k = 0\n            for j in pl.range(2):\n                k = j\n";
-            part = part.replace(base, &format!("{base}{carry}"));
-        }
-        text.push_str(&part);
-    }
-    let src = scratch("gen300_changed.pl", text.as_bytes());
-    let run = |threads: &str| on_threads(threads, &["emit", "ir", "--after", "OutlineIncoreScopes"], &src);
-    let serial = run("1");
-    assert_eq!(serial.0, Some(0), "{}", serial.2);
-    for name in ["def second_band_30(", "def second_band_200_incore_0(", "def accumulate_band_60_incore_0("] {
-        assert!(serial.1.contains(name), "no `{name}` in the IR");
-    }
-    assert_eq!(serial, run("4"), "the IR differs between one thread and four");
 }
 
 #[test]

@@ -88,30 +88,19 @@ fn outline_function(
     made: &mut Vec<(Symbol, Symbol)>,
     scratch: &mut Scratch,
 ) {
-    let Plan { full, mut dead, known, blocks, regions, .. } = plan;
-    if target.device && !full {
-        dead = dataflow::dead_scalar_carries(program, &program.functions[at].body);
-    }
+    let Plan { dead, mut known, blocks, regions, .. } = plan;
     if !dead.is_empty() {
-        // A scalar only dead loop carries read need not leave a device region.
+        // A scalar only dead loop carries read need not leave a device region. The plan's
+        // names and regions were not gathered (the body changes here): found as it goes.
         dataflow::drop_carries(program, &dead);
+        known = names_of(program, &program.functions[at]);
     }
-    // The plan's names and facts hold when it has them and the body has not changed since;
-    // otherwise they are found as the outliner goes.
-    let clean = full && dead.is_empty();
     let f = &program.functions[at];
     scratch.known.start();
     dataflow::empty_map(&mut scratch.next_version);
     dataflow::empty_map(&mut scratch.next_text);
-    if clean {
-        for name in known {
-            scratch.known.insert(name);
-        }
-    } else {
-        let known = &mut scratch.known;
-        each_name(program, f, |name| {
-            known.insert(name);
-        });
+    for name in known {
+        scratch.known.insert(name);
     }
     let body = f.body.clone();
     let in_kernel = matches!(f.decl.kind, FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv);
@@ -128,7 +117,7 @@ fn outline_function(
         s: scratch,
         planned: regions.into_iter(),
         planned_blocks: blocks.into_iter(),
-        clean,
+        clean: true,
     };
     let top = After { last: &[], index: 0, outer: None };
     let body = o.block(&body, &top, &mut FxHashMap::default());
@@ -136,9 +125,10 @@ fn outline_function(
 }
 
 /// Every variable name of `f`: its parameters', then those its body defines.
-fn each_name(program: &Program, f: &Function, mut name: impl FnMut(Symbol)) {
-    f.params.iter().for_each(|p| name(program.var(p.var).name));
-    visit::walk_stmts(program, &f.body, |s| visit::stmt_defs(program, s, |v| name(program.var(v).name)));
+fn names_of(program: &Program, f: &Function) -> Vec<Symbol> {
+    let mut out: Vec<Symbol> = f.params.iter().map(|p| program.var(p.var).name).collect();
+    visit::walk_stmts(program, &f.body, |s| visit::stmt_defs(program, s, |v| out.push(program.var(v).name)));
+    out
 }
 
 /// What the outlining of one function reads of it before changing anything ([`analyze`]):
@@ -148,9 +138,6 @@ fn each_name(program: &Program, f: &Function, mut name: impl FnMut(Symbol)) {
 struct Plan {
     /// The function's position, when the pass outlines from it (`check` let it through).
     at: Option<usize>,
-    /// Whether the plan holds the facts below (made on rayon's threads), not only `check`'s
-    /// verdict (made on the calling thread, which finds the facts as it goes).
-    full: bool,
     /// What `check` reported.
     diags: Vec<Diagnostic>,
     /// The dead scalar carries to drop first (`dataflow::dead_scalar_carries`). When there
@@ -167,23 +154,21 @@ struct Plan {
     regions: Vec<(StmtId, RegionFacts)>,
 }
 
-/// The plan of `func` for `target`: `check`'s verdict and reports, then, with a `walk`
-/// (when it outlines from `func`), the dead carries, the names and the facts of each block
-/// and region. Reads the program and the names only.
+/// The plan of `func` for `target`: `check`'s verdict and reports, then (when it outlines
+/// from `func`) the dead carries, the names and each region's facts. Reads the program and
+/// the names only.
 fn analyze(
     names: &Interner,
     program: &Program,
     func: Symbol,
     target: &Target,
     check: &(impl Fn(&Interner, &Program, Symbol, &mut Vec<Diagnostic>) -> bool + ?Sized),
-    walk: Option<&mut Walk>,
+    walk: &mut Walk,
 ) -> Plan {
     let mut diags = Vec::new();
     let at = if check(names, program, func, &mut diags) { program.functions.get_index_of(&func) } else { None };
-    let full = walk.is_some();
-    let mut plan =
-        Plan { at, full, diags, dead: Vec::new(), known: Vec::new(), blocks: Vec::new(), regions: Vec::new() };
-    let (Some(at), Some(walk)) = (at, walk) else { return plan };
+    let mut plan = Plan { at, diags, dead: Vec::new(), known: Vec::new(), blocks: Vec::new(), regions: Vec::new() };
+    let Some(at) = at else { return plan };
     let f = &program.functions[at];
     if target.device {
         plan.dead = dataflow::dead_scalar_carries(program, &f.body);
@@ -191,7 +176,7 @@ fn analyze(
             return plan;
         }
     }
-    each_name(program, f, |name| plan.known.push(name));
+    plan.known = names_of(program, f);
     plan_block(&mut plan, program, &f.body, target, walk);
     plan
 }
@@ -1291,9 +1276,7 @@ impl<F: Fn(&Interner, &Program, Symbol, &mut Vec<Diagnostic>) -> bool + Sync> Ch
 /// before changing it) reads the program only; from [`PARALLEL_MIN_FUNCTIONS`] functions,
 /// on two threads or more, the plans are made for all of them at once (rayon, in runs of
 /// consecutive functions) and then followed one function after another, in order, on the
-/// calling thread, which makes every name, node and report as the serial run does. Below
-/// that, a plan holds `check`'s verdict only and the outliner walks as it goes (gathering
-/// the facts first would cost the serial run their vectors for nothing).
+/// calling thread, which makes every name, node and report as the serial run does.
 pub fn outline_functions(
     cx: &mut super::PassCx<'_>,
     program: &mut Program,
@@ -1323,14 +1306,14 @@ pub fn outline_functions(
         let plans: Vec<Plan> = functions
             .par_iter()
             .with_min_len(run)
-            .map_init(Walk::default, |walk, &func| analyze(names, p, func, target, &check, Some(walk)))
+            .map_init(Walk::default, |walk, &func| analyze(names, p, func, target, &check, walk))
             .collect();
         for (func, plan) in functions.into_iter().zip(plans) {
             follow(cx, program, func, plan, &mut scratch);
         }
     } else {
         for func in functions {
-            let plan = analyze(cx.names, program, func, target, &check, None);
+            let plan = analyze(cx.names, program, func, target, &check, &mut scratch.walk);
             follow(cx, program, func, plan, &mut scratch);
         }
     }
