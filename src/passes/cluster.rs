@@ -37,8 +37,9 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     // functions holding a region of a kind are looked at for it (most hold neither). The
     // Spmd regions are then in those that held one (outlining a cluster region does not
     // add any) and in the Group functions made from cluster regions.
-    // The walks read the program only: on a large one they run on rayon's threads.
-    let kinds = outline::map_functions(program, |f| {
+    let mut clusters: Vec<Symbol> = Vec::new();
+    let mut spmds: FxHashSet<Symbol> = FxHashSet::default();
+    for f in program.functions.values() {
         let (mut cluster, mut spmd) = (false, false);
         visit::any_stmt(program, &f.body, |s| {
             if let StmtKind::Scope(scope) = &program.stmt(s).kind {
@@ -47,16 +48,11 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             }
             cluster && spmd
         });
-        (f.name, cluster, spmd)
-    });
-    let mut clusters: Vec<Symbol> = Vec::new();
-    let mut spmds: FxHashSet<Symbol> = FxHashSet::default();
-    for (name, cluster, spmd) in kinds {
         if cluster {
-            clusters.push(name);
+            clusters.push(f.name);
         }
         if spmd {
-            spmds.insert(name);
+            spmds.insert(f.name);
         }
     }
     let made = outline_from(cx, program, clusters, &CLUSTER, None, &mut reserved);
@@ -77,9 +73,9 @@ fn outline_from(
     also: Option<FuncKind>,
     reserved: &mut FxHashSet<Symbol>,
 ) -> Vec<(Symbol, Symbol)> {
-    outline::outline_functions(cx, program, functions, target, reserved, |names, program, func, diags| {
+    outline::outline_functions(cx, program, functions, target, reserved, |cx, program, func| {
         let kind = program.functions[&func].decl.kind;
         let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like() || Some(kind) == also;
-        outline::check_outlinable(names, program, func, target, outlinable, "OutlineClusterScopes", diags)
+        outline::check_outlinable(cx, program, func, target, outlinable, "OutlineClusterScopes")
     })
 }

@@ -304,24 +304,22 @@ struct Carry {
     feeds: [ExprId; 2],
 }
 
-/// The dead scalar carries of the loops of `body`: a carry whose iter arg and result
+/// Drops the dead scalar carries of the loops of `body`: a carry whose iter arg and result
 /// nothing reads but the inits and yields of other dead carries (a scalar reassigned in a
 /// loop and never read after it, which SSA still carries). A dead carry's value need not
 /// leave a device region. Loops with `break` or `continue` keep their carries; so does a
-/// body whose types name variables (a carried extent). Each is its loop and its position,
-/// highest position first, as [`drop_carries`] takes them. Reads the program only, so
-/// that the outliner can look for them in many functions at once.
-pub fn dead_scalar_carries(p: &Program, body: &[StmtId]) -> Vec<(StmtId, usize)> {
+/// body whose types name variables (a carried extent).
+pub fn drop_dead_scalar_carries(p: &mut Program, body: &[StmtId]) {
     let carries = scalar_carries(p, body);
     if carries.is_empty() {
-        return Vec::new();
+        return;
     }
     let mut bail = false;
     visit::walk_stmts(p, body, |s| {
         visit::stmt_defs(p, s, |v| bail |= visit::type_mentions_vars(&p.types, p.var(v).ty));
     });
     if bail {
-        return Vec::new();
+        return;
     }
     // What is read other than by the carries' feeds, then what the live carries feed.
     let feeds: FxHashSet<ExprId> = carries.iter().flat_map(|c| c.feeds).collect();
@@ -354,26 +352,19 @@ pub fn dead_scalar_carries(p: &Program, body: &[StmtId]) -> Vec<(StmtId, usize)>
         }
     }
     // Highest position first, so that the positions of the others stay.
-    let mut dead: Vec<(StmtId, usize)> =
-        carries.iter().zip(&alive).filter(|(_, &a)| !a).map(|(c, _)| (c.stmt, c.index)).collect();
-    dead.sort_by_key(|&(_, index)| std::cmp::Reverse(index));
-    dead
-}
-
-/// Drops the carries [`dead_scalar_carries`] found: each loop's iter arg, return variable
-/// and yielded value at that position.
-pub fn drop_carries(p: &mut Program, dead: &[(StmtId, usize)]) {
-    for &(stmt, index) in dead {
-        let (iter_args, body, return_vars) = match &mut p.stmts[stmt.index()].kind {
+    let mut dead: Vec<&Carry> = carries.iter().zip(&alive).filter(|(_, &a)| !a).map(|(c, _)| c).collect();
+    dead.sort_by_key(|c| std::cmp::Reverse(c.index));
+    for c in dead {
+        let (iter_args, body, return_vars) = match &mut p.stmts[c.stmt.index()].kind {
             StmtKind::For { iter_args, body, return_vars, .. }
             | StmtKind::While { iter_args, body, return_vars, .. } => (iter_args, body.clone(), return_vars),
             _ => unreachable!("a loop"),
         };
-        iter_args.remove(index);
-        return_vars.remove(index);
+        iter_args.remove(c.index);
+        return_vars.remove(c.index);
         let last = *body.last().expect("a carrying loop ends with its yield");
         if let StmtKind::Yield(values) = &mut p.stmts[last.index()].kind {
-            values.remove(index);
+            values.remove(c.index);
         }
     }
 }

@@ -13,7 +13,7 @@
 use super::outline::{self, Target};
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label};
-use crate::intern::{Interner, Symbol};
+use crate::intern::Symbol;
 use crate::ir::visit;
 use crate::ir::{FuncKind, Program, ScopeKind, StmtId, StmtKind};
 use rustc_hash::FxHashSet;
@@ -34,22 +34,22 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
 
 /// Whether `func` has graph regions to outline: not when it has none, nor when one is
 /// nested in another (E0401) or its type is not one this pass outlines (E0402).
-fn check(names: &Interner, program: &Program, func: Symbol, diags: &mut Vec<Diagnostic>) -> bool {
+fn check(cx: &mut PassCx<'_>, program: &Program, func: Symbol) -> bool {
     let f = &program.functions[&func];
     let scan = scan(program, f);
     if scan.regions == 0 {
         return false;
     }
-    let fname = names.get(func).to_string();
+    let fname = cx.names.get(func).to_string();
     let region_name = |s: StmtId| match &program.stmt(s).kind {
-        StmtKind::Scope(scope) => scope.name.map_or(String::new(), |n| names.get(n).to_string()),
+        StmtKind::Scope(scope) => scope.name.map_or(String::new(), |n| cx.names.get(n).to_string()),
         _ => String::new(),
     };
     let mut failed = false;
     for &(inner, outer) in &scan.nested {
         let (i, o) = (program.stmt(inner).loc, program.stmt(outer).loc);
         let (iname, oname) = (region_name(inner), region_name(outer));
-        diags.push(
+        cx.diags.push(
             Diagnostic::error(
                 Code::E0401,
                 format!("pl.graph(\"{iname}\") is nested inside pl.graph(\"{oname}\") in function `{fname}`"),
@@ -67,7 +67,7 @@ fn check(names: &Interner, program: &Program, func: Symbol, diags: &mut Vec<Diag
     if !outlinable {
         let first = scan.first.expect("a region was found");
         let loc = program.stmt(first).loc;
-        diags.push(
+        cx.diags.push(
             Diagnostic::error(
                 Code::E0402,
                 format!(

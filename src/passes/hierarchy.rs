@@ -57,16 +57,9 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut pending: Vec<Symbol> =
         program.functions.values().filter(|f| f.decl.kind == FuncKind::Opaque).map(|f| f.name).collect();
     while !pending.is_empty() {
-        let made = outline::outline_functions(
-            cx,
-            program,
-            pending,
-            &HIERARCHY,
-            &mut reserved,
-            |names, program, func, diags| {
-                outline::check_outlinable(names, program, func, &HIERARCHY, true, "OutlineHierarchyScopes", diags)
-            },
-        );
+        let made = outline::outline_functions(cx, program, pending, &HIERARCHY, &mut reserved, |cx, program, func| {
+            outline::check_outlinable(cx, program, func, &HIERARCHY, true, "OutlineHierarchyScopes")
+        });
         pending = made.into_iter().map(|(new, _)| new).collect();
     }
 }

@@ -32,21 +32,19 @@ const INCORE: Target = Target {
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
     let functions: Vec<Symbol> = program.functions.keys().copied().collect();
-    let made =
-        outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |names, program, func, diags| {
-            let kind = program.functions[&func].decl.kind;
-            let outlinable = kind == FuncKind::Opaque
-                || kind.is_orchestration_like()
-                || matches!(kind, FuncKind::Group | FuncKind::Spmd);
-            outline::check_outlinable(names, program, func, &INCORE, outlinable, "OutlineIncoreScopes", diags)
-        });
+    let made = outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, func| {
+        let kind = program.functions[&func].decl.kind;
+        let outlinable = kind == FuncKind::Opaque
+            || kind.is_orchestration_like()
+            || matches!(kind, FuncKind::Group | FuncKind::Spmd);
+        outline::check_outlinable(cx, program, func, &INCORE, outlinable, "OutlineIncoreScopes")
+    });
     // Regions nested in outlined ones, from each function made until none is.
     let mut pending: Vec<Symbol> = made.iter().map(|&(new, _)| new).collect();
     while !pending.is_empty() {
-        let inner =
-            outline::outline_functions(cx, program, pending, &INCORE, &mut reserved, |names, program, func, diags| {
-                outline::check_outlinable(names, program, func, &INCORE, true, "OutlineIncoreScopes", diags)
-            });
+        let inner = outline::outline_functions(cx, program, pending, &INCORE, &mut reserved, |cx, program, func| {
+            outline::check_outlinable(cx, program, func, &INCORE, true, "OutlineIncoreScopes")
+        });
         pending = inner.into_iter().map(|(new, _)| new).collect();
     }
     // An Opaque function that had a region now launches tasks.

@@ -69,140 +69,50 @@ impl Target {
 /// A function's level and role, as `Function` holds them.
 pub type LevelRole = (Option<crate::ir::Level>, Option<crate::ir::Role>);
 
-/// Outlines the regions of `target` in one function, at position `at` of the program,
-/// following its [`Plan`]. `reserved` holds every function name of the program and every
-/// name outlined so far; the new names are added to it. The new functions go at the end of
-/// `program.functions` (in the order they are made, each one's name and its parent's
-/// appended to `made`): [`insert_before_parents`] moves them into place once the pass has
-/// outlined every function.
+/// Outlines the regions of `target` in one function. `reserved` holds every function name
+/// of the program and every name outlined so far; the new names are added to it. The new
+/// functions go at the end of `program.functions` (in the order they are made, each one's
+/// name and its parent's appended to `made`): [`insert_before_parents`] moves them into
+/// place once the pass has outlined every function. Returns the function's position.
 #[allow(clippy::too_many_arguments)]
 fn outline_function(
     program: &mut Program,
     names: &mut Interner,
     diags: &mut Vec<Diagnostic>,
     func: Symbol,
-    at: usize,
-    plan: Plan,
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
     made: &mut Vec<(Symbol, Symbol)>,
     scratch: &mut Scratch,
-) {
-    let Plan { dead, mut known, blocks, regions, .. } = plan;
-    if !dead.is_empty() {
-        // A scalar only dead loop carries read need not leave a device region. The plan's
-        // names and regions were not gathered (the body changes here): found as it goes.
-        dataflow::drop_carries(program, &dead);
-        known = names_of(program, &program.functions[at]);
+) -> Option<usize> {
+    // Looked up once: the function's position stays while the pass appends new ones.
+    let at = program.functions.get_index_of(&func)?;
+    if target.device {
+        // A scalar only dead loop carries read need not leave a device region.
+        let body = program.functions[at].body.clone();
+        dataflow::drop_dead_scalar_carries(program, &body);
     }
     let f = &program.functions[at];
     scratch.known.start();
     dataflow::empty_map(&mut scratch.next_version);
     dataflow::empty_map(&mut scratch.next_text);
-    for name in known {
-        scratch.known.insert(name);
+    let known = &mut scratch.known;
+    for p in &f.params {
+        known.insert(program.var(p.var).name);
     }
+    visit::walk_stmts(program, &f.body, |s| {
+        visit::stmt_defs(program, s, |v| {
+            known.insert(program.var(v).name);
+        })
+    });
     let body = f.body.clone();
     let in_kernel = matches!(f.decl.kind, FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv);
-    let mut o = Outliner {
-        program,
-        names,
-        diags,
-        target,
-        reserved,
-        func,
-        in_kernel,
-        counter: 0,
-        made,
-        s: scratch,
-        planned: regions.into_iter(),
-        planned_blocks: blocks.into_iter(),
-        clean: true,
-    };
-    let top = After { last: &[], index: 0, outer: None };
+    let mut o = Outliner { program, names, diags, target, reserved, func, in_kernel, counter: 0, made, s: scratch };
+    let none = FxHashMap::default();
+    let top = After { last: &none, index: 0, outer: None };
     let body = o.block(&body, &top, &mut FxHashMap::default());
     program.functions[at].body = body;
-}
-
-/// Every variable name of `f`: its parameters', then those its body defines.
-fn names_of(program: &Program, f: &Function) -> Vec<Symbol> {
-    let mut out: Vec<Symbol> = f.params.iter().map(|p| program.var(p.var).name).collect();
-    visit::walk_stmts(program, &f.body, |s| visit::stmt_defs(program, s, |v| out.push(program.var(v).name)));
-    out
-}
-
-/// What the outlining of one function reads of it before changing anything ([`analyze`]):
-/// gathered for many functions at once, on a thread each, then followed one function after
-/// another in program order ([`outline_function`]), which makes the new functions, names
-/// and nodes exactly as before, without walking the regions again.
-struct Plan {
-    /// The function's position, when the pass outlines from it (`check` let it through).
-    at: Option<usize>,
-    /// What `check` reported.
-    diags: Vec<Diagnostic>,
-    /// The dead scalar carries to drop first (`dataflow::dead_scalar_carries`). When there
-    /// are any, `known` and `regions` are left empty: they are found after the drop.
-    dead: Vec<(StmtId, usize)>,
-    /// Every variable name of the function (`names_of`).
-    known: Vec<Symbol>,
-    /// Each block the outliner will rewrite (the body, then the blocks of each statement
-    /// holding a region, depth first, a then-block before its else-block), in the order it
-    /// rewrites them.
-    blocks: Vec<BlockFacts>,
-    /// Each region the outliner will meet, in the order it meets them (not the regions
-    /// inside a region, which move with it), with what its walk finds.
-    regions: Vec<(StmtId, RegionFacts)>,
-}
-
-/// The plan of `func` for `target`: `check`'s verdict and reports, then (when it outlines
-/// from `func`) the dead carries, the names and each region's facts. Reads the program and
-/// the names only.
-fn analyze(
-    names: &Interner,
-    program: &Program,
-    func: Symbol,
-    target: &Target,
-    check: &(impl Fn(&Interner, &Program, Symbol, &mut Vec<Diagnostic>) -> bool + ?Sized),
-    walk: &mut Walk,
-) -> Plan {
-    let mut diags = Vec::new();
-    let at = if check(names, program, func, &mut diags) { program.functions.get_index_of(&func) } else { None };
-    let mut plan = Plan { at, diags, dead: Vec::new(), known: Vec::new(), blocks: Vec::new(), regions: Vec::new() };
-    let Some(at) = at else { return plan };
-    let f = &program.functions[at];
-    if target.device {
-        plan.dead = dataflow::dead_scalar_carries(program, &f.body);
-        if !plan.dead.is_empty() {
-            return plan;
-        }
-    }
-    plan.known = names_of(program, f);
-    plan_block(&mut plan, program, &f.body, target, walk);
-    plan
-}
-
-/// The facts of `block` and of the blocks and regions in it, in the order the outliner
-/// meets them ([`Outliner::block`], [`Outliner::nested`]).
-fn plan_block(plan: &mut Plan, p: &Program, block: &[StmtId], target: &Target, walk: &mut Walk) {
-    let facts = BlockFacts::of(p, block, target);
-    let needs: Vec<StmtId> = block.iter().zip(&facts.needs).filter(|(_, &n)| n).map(|(&s, _)| s).collect();
-    plan.blocks.push(facts);
-    for s in needs {
-        match &p.stmt(s).kind {
-            StmtKind::Scope(scope) if (target.matches)(&scope.kind) => {
-                plan.regions.push((s, walk.region(p, &scope.body)));
-            }
-            StmtKind::Scope(scope) => plan_block(plan, p, &scope.body, target, walk),
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } => plan_block(plan, p, body, target, walk),
-            StmtKind::If(IfStmt { then_body, else_body, .. }) => {
-                plan_block(plan, p, then_body, target, walk);
-                if let Some(b) = else_body {
-                    plan_block(plan, p, b, target, walk);
-                }
-            }
-            _ => {}
-        }
-    }
+    Some(at)
 }
 
 struct Outliner<'a> {
@@ -218,14 +128,6 @@ struct Outliner<'a> {
     /// The functions made so far in the pass: each one's name and its parent's.
     made: &'a mut Vec<(Symbol, Symbol)>,
     s: &'a mut Scratch,
-    /// The facts of the function's regions found before it changed ([`Plan::regions`]), in
-    /// the order the outliner meets the regions.
-    planned: std::vec::IntoIter<(StmtId, RegionFacts)>,
-    /// The same for the blocks ([`Plan::blocks`]).
-    planned_blocks: std::vec::IntoIter<BlockFacts>,
-    /// Whether the function is still as it was when `planned` was found: no statement
-    /// holding a region not yet met has been changed (its reads renamed).
-    clean: bool,
 }
 
 /// What the outliner keeps from one function and one region to the next (emptied, not
@@ -244,8 +146,15 @@ struct Scratch {
     next_text: FxHashMap<String, u32>,
     /// The buffer new names are composed in.
     text: String,
-    /// The walk that finds a region's facts, for a region the plan has none for.
-    walk: Walk,
+    /// The walk that finds a region's inputs, with the variables it met numbered.
+    live: dataflow::LiveIn,
+    /// What the region does with its variables, by their numbers in `live`.
+    uses: RegionUses,
+    /// By a variable's number in `live`: the input it is, or [`NOT_INPUT`].
+    input_of: Vec<u32>,
+    /// By input: its mentions, those as an argument the callee only writes, and whether
+    /// an argument writes it.
+    sums: Vec<(u32, u32, bool)>,
     /// A region's variables and the function's (`function_body`).
     fresh: FxHashMap<VarId, VarId>,
 }
@@ -293,58 +202,15 @@ const NOT_INPUT: u32 = u32::MAX;
 /// block that mentions it), and those used after the enclosing statements. Built with one
 /// walk per block that holds a region, so a query costs O(depth), not a walk of the tail.
 struct After<'a> {
-    /// Sorted by variable ([`BlockFacts::last`]).
-    last: &'a [(VarId, u32)],
+    last: &'a FxHashMap<VarId, usize>,
     index: usize,
     outer: Option<&'a After<'a>>,
 }
 
 impl After<'_> {
     fn contains(&self, v: VarId) -> bool {
-        let later = match self.last.binary_search_by_key(&v, |&(w, _)| w) {
-            Ok(k) => self.last[k].1 as usize > self.index,
-            Err(_) => false,
-        };
-        later || self.outer.is_some_and(|o| o.contains(v))
+        self.last.get(&v).is_some_and(|&j| j > self.index) || self.outer.is_some_and(|o| o.contains(v))
     }
-}
-
-/// What the outliner needs to know of a block before rewriting it: which statements are,
-/// or contain, a region, and the last statement mentioning each variable.
-struct BlockFacts {
-    /// The block's first statement and length, to check that a planned block is the one
-    /// the outliner is at.
-    first: Option<StmtId>,
-    /// By statement: whether it is, or contains, a region of the pass's kind.
-    needs: Vec<bool>,
-    /// Each variable a statement after the first one holding a region mentions, with the
-    /// index of the last statement that does, sorted by variable. `After` asks only
-    /// whether a variable is mentioned after a statement holding a region, so the
-    /// statements up to the first such one need no walk.
-    last: Vec<(VarId, u32)>,
-}
-
-impl BlockFacts {
-    /// One walk of the block for the regions, then one of the statements after the first
-    /// one holding a region. Reads the program only.
-    fn of(p: &Program, block: &[StmtId], target: &Target) -> BlockFacts {
-        let needs = dataflow::contains_target(p, block, |t| is_target(p, target, t));
-        let mut last: Vec<(VarId, u32)> = Vec::new();
-        if let Some(first) = needs.iter().position(|&n| n) {
-            for (i, &s) in block.iter().enumerate().skip(first + 1) {
-                dataflow::mentioned(p, std::slice::from_ref(&s), &mut |v| last.push((v, i as u32)));
-            }
-            // By variable, the last mention first: the one `dedup` keeps.
-            last.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-            last.dedup_by_key(|&mut (v, _)| v);
-        }
-        BlockFacts { first: block.first().copied(), needs, last }
-    }
-}
-
-/// Whether `s` is a region of `target`'s kind.
-fn is_target(p: &Program, target: &Target, s: StmtId) -> bool {
-    matches!(&p.stmt(s).kind, StmtKind::Scope(scope) if (target.matches)(&scope.kind))
 }
 
 /// The latest version of each variable a store output rebound: original → latest.
@@ -363,22 +229,30 @@ fn rebind(renames: &mut Renames, old: VarId, new: VarId) {
 
 impl Outliner<'_> {
     fn is_target(&self, s: StmtId) -> bool {
-        is_target(self.program, self.target, s)
+        matches!(&self.program.stmt(s).kind, StmtKind::Scope(scope) if (self.target.matches)(&scope.kind))
     }
 
     /// Rewrites a block: regions become calls, statements holding regions are rewritten
     /// inside. `required` are variables an enclosing region must hand on. Returns the new
     /// block; `renames` gains the variables rebound in it (visible after it).
     fn block(&mut self, block: &[StmtId], required: &After<'_>, renames: &mut Renames) -> Block {
-        let BlockFacts { needs, last, .. } = match self.planned_block(block) {
-            Some(facts) => facts,
-            None => BlockFacts::of(self.program, block, self.target),
-        };
+        let needs = dataflow::contains_target(self.program, block, |t| self.is_target(t));
+        let mut last: FxHashMap<VarId, usize> = FxHashMap::default();
+        if let Some(first) = needs.iter().position(|&n| n) {
+            // The mentions gathered first, then hashed into a map of their number (a map
+            // grown from empty rehashes at every doubling); a later mention overwrites.
+            // `After` asks only whether a variable is mentioned after a statement holding a
+            // region, so the statements up to the first such one need no walk.
+            let mut mentions: Vec<(VarId, usize)> = Vec::new();
+            for (i, &s) in block.iter().enumerate().skip(first + 1) {
+                dataflow::mentioned(self.program, std::slice::from_ref(&s), &mut |v| mentions.push((v, i)));
+            }
+            last.reserve(mentions.len());
+            last.extend(mentions);
+        }
         let mut out = Vec::with_capacity(block.len());
         for (i, &s) in block.iter().enumerate() {
             if !renames.is_empty() {
-                // The plan's facts of the regions from here on may no longer hold.
-                self.clean = false;
                 visit::rename_reads(self.program, std::slice::from_ref(&s), |v| renames.get(&v).copied());
             }
             if !needs[i] {
@@ -629,15 +503,12 @@ impl Outliner<'_> {
 
         // Regions nested in this one (of the same kind) were rejected or are outlined
         // from the new function by the pass's later runs; here the body moves as it is.
-        // The walk that finds the inputs gives the definitions too (found by the plan,
-        // unless the function changed since).
-        let mut facts = match self.planned(s) {
-            Some(facts) => facts,
-            None => self.s.walk.region(self.program, &body),
-        };
+        // The walk that finds the inputs gives the definitions too.
+        self.walk(&body);
         let mut outputs: Vec<VarId> = Vec::new();
-        let defined = facts.defs.len();
-        for &v in &facts.defs {
+        let defs = &self.s.live.defs;
+        let defined = defs.len();
+        for &v in defs {
             if used_after.contains(v) && !outputs.contains(&v) {
                 outputs.push(v);
             }
@@ -658,7 +529,7 @@ impl Outliner<'_> {
                         outputs.retain(|v| !scalars.contains(v));
                         hoisted = stmts;
                         // The body changed: walked again.
-                        facts = self.s.walk.region(self.program, &body);
+                        self.walk(&body);
                     }
                     Err(v) => {
                         self.region_error(RegionError::ScalarLeavesDevice(v), fname, loc);
@@ -669,7 +540,8 @@ impl Outliner<'_> {
                 }
             }
         }
-        let RegionFacts { inputs, mut dirs, stores, .. } = facts;
+        // Before the body moves into the new function (which renames its variables).
+        let (inputs, Accesses { mut dirs, stores }) = self.inputs_and_accesses();
         let stores = if self.target.export_stores { stores } else { Vec::new() };
         // `v = pl.store(tile, offsets, t)` at the region's top level, with `v` read after
         // it: `v` is the new version of `t`, so the caller binds `v` itself to the call's
@@ -962,37 +834,76 @@ impl Outliner<'_> {
         o
     }
 
-    /// The facts of `block` from the plan, if the function has not changed since.
-    fn planned_block(&mut self, block: &[StmtId]) -> Option<BlockFacts> {
-        if !self.clean {
-            return None;
-        }
-        match self.planned_blocks.next() {
-            Some(facts) if facts.first == block.first().copied() && facts.needs.len() == block.len() => Some(facts),
-            _ => {
-                self.clean = false;
-                None
-            }
-        }
+    /// The walk of a region's body that finds its inputs and definitions and gathers what
+    /// it does with its variables ([`Outliner::inputs_and_accesses`]).
+    fn walk(&mut self, body: &[StmtId]) {
+        let Scratch { live, uses, .. } = &mut *self.s;
+        uses.clear();
+        live.run(self.program, body, uses);
     }
 
-    /// The facts of region `s` from the plan, if the function has not changed since.
-    fn planned(&mut self, s: StmtId) -> Option<RegionFacts> {
-        if !self.clean {
-            return None;
-        }
-        match self.planned.next() {
-            Some((at, facts)) if at == s => Some(facts),
-            _ => {
-                self.clean = false;
-                None
+    /// After [`Outliner::walk`]: a region's inputs (`dataflow::live_in`) and what it does with them, in one walk of
+    /// its expressions: the direction of each input (written, by an op's written argument
+    /// or as the argument of a called function's Out/InOut parameter, makes it Out, or
+    /// InOut when it is also read; otherwise In; a stored tensor is written, so at least
+    /// Out), and the inputs the region stores into (`dataflow::stores_in`), in first-write
+    /// order. The walk numbers the variables it meets and counts the mentions and writes
+    /// of each by its number (the inputs are known only at its end); they are added up per
+    /// input afterwards.
+    fn inputs_and_accesses(&mut self) -> (Vec<VarId>, Accesses) {
+        let p = &*self.program;
+        let Scratch { live, uses, input_of, sums, .. } = &mut *self.s;
+        let inputs = live.order.clone();
+        // Every variable the walk met has a number (`None` is not expected).
+        let numbers = &live.numbers;
+        input_of.clear();
+        input_of.resize(numbers.facts.len(), NOT_INPUT);
+        for (i, &v) in inputs.iter().enumerate() {
+            if let Some(n) = numbers.get(v) {
+                input_of[n] = i as u32;
             }
         }
+        let input = |input_of: &[u32], v: VarId| numbers.get(v).map_or(NOT_INPUT, |n| input_of[n]);
+        // The inputs stored into, before the loop carries below count as inputs too.
+        let stores: Vec<VarId> = uses.stores.iter().copied().filter(|&v| input(input_of, v) != NOT_INPUT).collect();
+        // A loop carry that starts as an input is that input: a write through it (a kernel
+        // called with the carried tensor) writes the input. Outer loops come first.
+        for &(var, init) in &uses.carries {
+            if let ExprKind::Var(v) = p.expr(init).kind {
+                let i = input(input_of, v);
+                if let (true, Some(n)) = (i != NOT_INPUT, numbers.get(var)) {
+                    input_of[n] = i;
+                }
+            }
+        }
+        // An input is read where it is mentioned other than as a written argument: per
+        // input, its mentions, those as an argument only written, and whether any writes it.
+        sums.clear();
+        sums.resize(inputs.len(), (0, 0, false));
+        for (n, &i) in input_of.iter().enumerate() {
+            if i != NOT_INPUT {
+                let facts = &numbers.facts[n];
+                let (mentions, written_only, written) = &mut sums[i as usize];
+                *mentions += facts.reads;
+                *written_only += facts.written_only;
+                *written |= facts.written;
+            }
+        }
+        // A store's target is its op's written argument, counted above.
+        let dirs = sums
+            .iter()
+            .map(|&(mentions, written_only, written)| match (mentions > written_only, written) {
+                (_, false) => Direction::In,
+                (false, true) => Direction::Out,
+                (true, true) => Direction::InOut,
+            })
+            .collect();
+        (inputs, Accesses { dirs, stores })
     }
 }
 
 /// What a region does with its variables besides reading them, gathered in the walk that
-/// finds its inputs ([`Walk::region`]; the writes are counted in each
+/// finds its inputs ([`Outliner::inputs_and_accesses`]; the writes are counted in each
 /// variable's `dataflow::Facts`).
 #[derive(Default)]
 struct RegionUses {
@@ -1048,93 +959,12 @@ impl dataflow::Seen for RegionUses {
     }
 }
 
-/// What the walk of a region finds ([`Walk::region`]).
-struct RegionFacts {
-    /// The variables it reads before defining them, in first-read order: the parameters.
-    inputs: Vec<VarId>,
+/// What a region does with its inputs and the tensors it stores into ([`Outliner::accesses`]).
+struct Accesses {
     /// The direction of each input, in the inputs' order.
     dirs: Vec<Direction>,
     /// Every input the region stores into, in first-write order.
     stores: Vec<VarId>,
-    /// Every variable it defines, in `dataflow::defs_in_order`'s order.
-    defs: Vec<VarId>,
-}
-
-/// The walk of a region's body that finds its [`RegionFacts`], with the vectors and maps
-/// it keeps from one region to the next (emptied, not freed).
-#[derive(Default)]
-struct Walk {
-    /// The walk that finds a region's inputs, with the variables it met numbered.
-    live: dataflow::LiveIn,
-    /// What the region does with its variables, by their numbers in `live`.
-    uses: RegionUses,
-    /// By a variable's number in `live`: the input it is, or [`NOT_INPUT`].
-    input_of: Vec<u32>,
-    /// By input: its mentions, those as an argument the callee only writes, and whether
-    /// an argument writes it.
-    sums: Vec<(u32, u32, bool)>,
-}
-
-impl Walk {
-    /// A region's inputs (`dataflow::live_in`), its definitions, and what it does with
-    /// its inputs, in one walk of its expressions: the direction of each input (written,
-    /// by an op's written argument or as the argument of a called function's Out/InOut
-    /// parameter, makes it Out, or InOut when it is also read; otherwise In; a stored
-    /// tensor is written, so at least Out), and the inputs the region stores into
-    /// (`dataflow::stores_in`), in first-write order. The walk numbers the variables it
-    /// meets and counts the mentions and writes of each by its number (the inputs are known
-    /// only at its end); they are added up per input afterwards. Reads the program only.
-    fn region(&mut self, p: &Program, body: &[StmtId]) -> RegionFacts {
-        let Walk { live, uses, input_of, sums } = self;
-        uses.clear();
-        live.run(p, body, uses);
-        let inputs = live.order.clone();
-        // Every variable the walk met has a number (`None` is not expected).
-        let numbers = &live.numbers;
-        input_of.clear();
-        input_of.resize(numbers.facts.len(), NOT_INPUT);
-        for (i, &v) in inputs.iter().enumerate() {
-            if let Some(n) = numbers.get(v) {
-                input_of[n] = i as u32;
-            }
-        }
-        let input = |input_of: &[u32], v: VarId| numbers.get(v).map_or(NOT_INPUT, |n| input_of[n]);
-        // The inputs stored into, before the loop carries below count as inputs too.
-        let stores: Vec<VarId> = uses.stores.iter().copied().filter(|&v| input(input_of, v) != NOT_INPUT).collect();
-        // A loop carry that starts as an input is that input: a write through it (a kernel
-        // called with the carried tensor) writes the input. Outer loops come first.
-        for &(var, init) in &uses.carries {
-            if let ExprKind::Var(v) = p.expr(init).kind {
-                let i = input(input_of, v);
-                if let (true, Some(n)) = (i != NOT_INPUT, numbers.get(var)) {
-                    input_of[n] = i;
-                }
-            }
-        }
-        // An input is read where it is mentioned other than as a written argument: per
-        // input, its mentions, those as an argument only written, and whether any writes it.
-        sums.clear();
-        sums.resize(inputs.len(), (0, 0, false));
-        for (n, &i) in input_of.iter().enumerate() {
-            if i != NOT_INPUT {
-                let facts = &numbers.facts[n];
-                let (mentions, written_only, written) = &mut sums[i as usize];
-                *mentions += facts.reads;
-                *written_only += facts.written_only;
-                *written |= facts.written;
-            }
-        }
-        // A store's target is its op's written argument, counted above.
-        let dirs = sums
-            .iter()
-            .map(|&(mentions, written_only, written)| match (mentions > written_only, written) {
-                (_, false) => Direction::In,
-                (false, true) => Direction::Out,
-                (true, true) => Direction::InOut,
-            })
-            .collect();
-        RegionFacts { inputs, dirs, stores, defs: live.defs.clone() }
-    }
 }
 
 /// An error in a region being outlined, at the variable or the option entry it is about.
@@ -1171,13 +1001,12 @@ fn caller_computable(p: &Program, e: ExprId, has: impl Fn(VarId) -> bool) -> boo
 /// scan of the body) or when its type is not one the pass outlines (`outlinable`), which
 /// is E0412 at the first such region.
 pub fn check_outlinable(
-    names: &Interner,
+    cx: &mut super::PassCx<'_>,
     program: &Program,
     func: Symbol,
     target: &Target,
     outlinable: bool,
     pass: &str,
-    diags: &mut Vec<Diagnostic>,
 ) -> bool {
     let f = &program.functions[&func];
     // The regions a kernel keeps (`kernel_spmd_regions`), found in the same walk: a
@@ -1203,8 +1032,8 @@ pub fn check_outlinable(
         return true;
     }
     let loc = program.stmt(s).loc;
-    let fname = names.get(func).to_string();
-    diags.push(
+    let fname = cx.names.get(func).to_string();
+    cx.diags.push(
         Diagnostic::error(
             Code::E0412,
             format!(
@@ -1244,77 +1073,29 @@ fn is_core_group_scope(program: &Program, s: StmtId) -> bool {
     matches!(&program.stmt(s).kind, StmtKind::Scope(sc) if matches!(sc.kind, ScopeKind::InCore))
 }
 
-/// Below this many functions to outline from, their plans are made on the calling thread.
-const PARALLEL_MIN_FUNCTIONS: usize = 256;
-
-/// `f` of each function of the program, in order: on the calling thread below
-/// [`PARALLEL_MIN_FUNCTIONS`] functions or on one thread, else on rayon's threads.
-pub fn map_functions<T: Send>(program: &Program, f: impl Fn(&Function) -> T + Sync) -> Vec<T> {
-    let threads = rayon::current_num_threads();
-    if threads < 2 || program.functions.len() < PARALLEL_MIN_FUNCTIONS {
-        return program.functions.values().map(f).collect();
-    }
-    use rayon::prelude::*;
-    let functions: Vec<&Function> = program.functions.values().collect();
-    let run = functions.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
-    functions.par_iter().with_min_len(run).map(|g| f(g)).collect()
-}
-
-/// What an outlining pass asks of each function before outlining from it: whether it has
-/// regions to outline (reporting into the vector why it does not, when that is an error).
-/// Reads the program and the names only: it runs for many functions at once.
-pub trait Check: Fn(&Interner, &Program, Symbol, &mut Vec<Diagnostic>) -> bool + Sync {}
-
-impl<F: Fn(&Interner, &Program, Symbol, &mut Vec<Diagnostic>) -> bool + Sync> Check for F {}
-
 /// The loop every outlining pass runs: outlines `target`'s regions from each of
 /// `functions` that `check` lets through (it reports why it does not), then moves the new
 /// functions just before the function each came from. Returns the new functions' names,
 /// each with its parent's.
-///
-/// Each function's [`Plan`] (`check`, and what the outliner would walk the function for
-/// before changing it) reads the program only; from [`PARALLEL_MIN_FUNCTIONS`] functions,
-/// on two threads or more, the plans are made for all of them at once (rayon, in runs of
-/// consecutive functions) and then followed one function after another, in order, on the
-/// calling thread, which makes every name, node and report as the serial run does.
 pub fn outline_functions(
     cx: &mut super::PassCx<'_>,
     program: &mut Program,
     functions: Vec<Symbol>,
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
-    check: impl Check,
+    mut check: impl FnMut(&mut super::PassCx<'_>, &Program, Symbol) -> bool,
 ) -> Vec<(Symbol, Symbol)> {
     let before = program.functions.len();
     let mut made = Vec::new();
     // The position of each new function's parent.
     let mut parents = Vec::new();
     let mut scratch = Scratch::default();
-    let mut follow =
-        |cx: &mut super::PassCx<'_>, program: &mut Program, func: Symbol, mut plan: Plan, scratch: &mut Scratch| {
-            cx.diags.append(&mut plan.diags);
-            if let Some(at) = plan.at {
-                outline_function(program, cx.names, cx.diags, func, at, plan, target, reserved, &mut made, scratch);
+    for func in functions {
+        if check(cx, program, func) {
+            let at = outline_function(program, cx.names, cx.diags, func, target, reserved, &mut made, &mut scratch);
+            if let Some(at) = at {
                 parents.resize(made.len(), at);
             }
-        };
-    let threads = rayon::current_num_threads();
-    if threads >= 2 && functions.len() >= PARALLEL_MIN_FUNCTIONS {
-        use rayon::prelude::*;
-        let run = functions.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
-        let (p, names) = (&*program, &*cx.names);
-        let plans: Vec<Plan> = functions
-            .par_iter()
-            .with_min_len(run)
-            .map_init(Walk::default, |walk, &func| analyze(names, p, func, target, &check, walk))
-            .collect();
-        for (func, plan) in functions.into_iter().zip(plans) {
-            follow(cx, program, func, plan, &mut scratch);
-        }
-    } else {
-        for func in functions {
-            let plan = analyze(cx.names, program, func, target, &check, &mut scratch.walk);
-            follow(cx, program, func, plan, &mut scratch);
         }
     }
     insert_before_parents(program, before, &parents);
