@@ -1200,6 +1200,43 @@ fn outliner_errors_are_the_same_on_one_thread_and_on_four() {
     assert_eq!(serial, run("4"), "check differs between one thread and four");
 }
 
+/// gen(300) with functions the outliners change before they reach a region: a second graph
+/// region after the first in copies 30 and 200 (the first one's store renames what the
+/// second reads), and a dead scalar loop carry in the graph region of copies 60 and 220
+/// (dropped before OutlineIncoreScopes outlines from the Graph function): the same IR on
+/// one thread as on four (a parallel outliner that reads functions ahead of changing them
+/// must notice; tried on branch `outl`, see docs/performance.md).
+#[test]
+fn outlining_functions_that_change_before_their_regions_is_the_same_on_one_thread_and_on_four() {
+    let region_start = "        with pl.graph(";
+    let mut text = String::new();
+    for (i, part) in seed::gen(300).split("\n# Copy ").enumerate() {
+        if i > 0 {
+            text.push_str("\n# Copy ");
+        }
+        let copy = i.wrapping_sub(1);
+        let mut part = part.to_string();
+        if let (30 | 200, Some(start), Some(end)) = (copy, part.find(region_start), part.find("    return acc")) {
+            let second = part[start..end].replace("accumulate_band_", "second_band_");
+            part.insert_str(end, &second);
+        }
+        if matches!(copy, 60 | 220) {
+            let base = "            base = i * ROWS\n";
+            let carry = "            k = 0\n            for j in pl.range(2):\n                k = j\n";
+            part = part.replace(base, &format!("{base}{carry}"));
+        }
+        text.push_str(&part);
+    }
+    let src = scratch("gen300_changed.pl", text.as_bytes());
+    let run = |threads: &str| on_threads(threads, &["emit", "ir", "--after", "OutlineIncoreScopes"], &src);
+    let serial = run("1");
+    assert_eq!(serial.0, Some(0), "{}", serial.2);
+    for name in ["def second_band_30(", "def second_band_200_incore_0(", "def accumulate_band_60_incore_0("] {
+        assert!(serial.1.contains(name), "no `{name}` in the IR");
+    }
+    assert_eq!(serial, run("4"), "the IR differs between one thread and four");
+}
+
 #[test]
 fn an_a2a3sim_harness_without_entry_in_a_program_of_several_asks_for_one_first() {
     // `main` would be refused (E0804 on these inputs), but without `--entry` the harness has
