@@ -1174,30 +1174,67 @@ fn hierarchy_outlining_is_the_same_on_one_thread_and_on_four() {
     assert_eq!(serial, run("4"), "the IR differs between one thread and four");
 }
 
+/// gen(300) with each copy of the seed's entry (numbered from 0; the file's head before the
+/// first copy is `usize::MAX`) made by `edit` from its text.
+fn gen300_edited(mut edit: impl FnMut(usize, &str) -> String) -> String {
+    let mut text = String::new();
+    for (i, part) in seed::gen(300).split("\n# Copy ").enumerate() {
+        if i > 0 {
+            text.push_str("\n# Copy ");
+        }
+        text.push_str(&edit(i.wrapping_sub(1), part));
+    }
+    text
+}
+
 /// gen(300) with a scalar computed in three core-group regions far apart and read after
 /// them (E0410, found by OutlineIncoreScopes while it outlines runs of functions in
 /// parallel): the same diagnostics, in the same order, on one thread as on four.
 #[test]
 fn outliner_errors_are_the_same_on_one_thread_and_on_four() {
     let store = "                pl.store(pl.add(cur, band), [0, 0], acc)\n";
-    let mut text = String::new();
-    for (i, part) in seed::gen(300).split("\n# Copy ").enumerate() {
-        if i > 0 {
-            text.push_str("\n# Copy ");
-        }
-        match i.wrapping_sub(1) {
-            20 | 150 | 270 => text.push_str(&part.replace(
-                store,
-                &format!("{store}                s = pl.tensor.read(w, [0, 0])\n            q = s + 1\n"),
-            )),
-            _ => text.push_str(part),
-        }
-    }
+    let text = gen300_edited(|copy, part| match copy {
+        20 | 150 | 270 => part
+            .replace(store, &format!("{store}                s = pl.tensor.read(w, [0, 0])\n            q = s + 1\n")),
+        _ => part.to_string(),
+    });
     let src = scratch("gen300_e0410.pl", text.as_bytes());
     let run = |threads: &str| on_threads(threads, &["check", "--message-format", "json"], &src);
     let serial = run("1");
     assert_eq!(serial.1.matches("\"E0410\"").count(), 3, "{}{}", serial.1, serial.2);
     assert_eq!(serial, run("4"), "check differs between one thread and four");
+}
+
+/// gen(300) with functions the outliners change before they reach a region: a second graph
+/// region after the first in copies 30 and 200 (the first one's store renames what the
+/// second reads), and a dead scalar loop carry in the graph region of copies 60 and 220
+/// (dropped before OutlineIncoreScopes outlines from the Graph function): the same IR on
+/// one thread as on four (a parallel outliner that reads functions ahead of changing them
+/// must notice; tried on branch `outl`, see docs/performance.md).
+#[test]
+fn outlining_functions_that_change_before_their_regions_is_the_same_on_one_thread_and_on_four() {
+    let region_start = "        with pl.graph(";
+    let text = gen300_edited(|copy, part| {
+        let mut part = part.to_string();
+        if let (30 | 200, Some(start), Some(end)) = (copy, part.find(region_start), part.find("    return acc")) {
+            let second = part[start..end].replace("accumulate_band_", "second_band_");
+            part.insert_str(end, &second);
+        }
+        if matches!(copy, 60 | 220) {
+            let base = "            base = i * ROWS\n";
+            let carry = "            k = 0\n            for j in pl.range(2):\n                k = j\n";
+            part = part.replace(base, &format!("{base}{carry}"));
+        }
+        part
+    });
+    let src = scratch("gen300_changed.pl", text.as_bytes());
+    let run = |threads: &str| on_threads(threads, &["emit", "ir", "--after", "OutlineIncoreScopes"], &src);
+    let serial = run("1");
+    assert_eq!(serial.0, Some(0), "{}", serial.2);
+    for name in ["def second_band_30(", "def second_band_200_incore_0(", "def accumulate_band_60_incore_0("] {
+        assert!(serial.1.contains(name), "no `{name}` in the IR");
+    }
+    assert_eq!(serial, run("4"), "the IR differs between one thread and four");
 }
 
 #[test]
