@@ -67,7 +67,7 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     // when its own first checks found no error, its E0516 errors kept apart; the plans
     // count only when no graph's first checks and no E0517 found an error (then every
     // graph has its plan), and their errors follow E0517's, as when planned after them.
-    let (planned, found, mut lineage) = per_graph(cx.names, program, &graphs, |c, lineage| {
+    let (planned, found, lineages) = per_graph(cx.names, program, &graphs, |c, lineage| {
         let start = c.diags.len();
         c.signature(&[]);
         c.static_body();
@@ -97,22 +97,30 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     if errors(cx) > before {
         return;
     }
+    // The plan of each function, by its place (the calls found name the graph called by its
+    // place too).
+    let mut plan_of = vec![NO_PLAN; program.functions.len()];
+    for (k, (g, _)) in plans.iter().enumerate() {
+        plan_of[*g] = k as u32;
+    }
     rewrite_bodies(program, &mut plans);
-    rewrite_call_sites(cx, program, &plans, &calls);
-    // Each graph's added parameters, looked up by name (not a scan of every plan per graph).
-    let added_by: FxHashMap<Symbol, Vec<VarId>> =
-        plans.iter().map(|(g, plan)| (*program.functions.get_index(*g).expect("a graph").0, plan.params())).collect();
+    rewrite_call_sites(cx, program, &plans, &plan_of, &calls);
     // The last checks read the program only: they run before E0518's analysis, which is
     // needed only when some graph makes a view (they say so), and their diagnostics follow.
     let (views, found, _) = per_graph(cx.names, program, &graphs, |c, _| {
-        c.signature(added_by.get(&c.g).map_or(&[], Vec::as_slice));
+        // The parameters the rewrite added.
+        let added = match plan_of[c.i] {
+            NO_PLAN => Vec::new(),
+            k => plans[k as usize].1.params(),
+        };
+        c.signature(&added);
         let (views, tasks) = c.task_scalars();
         c.launch_control();
         c.node_count(tasks);
         views
     });
     if views.contains(&true) {
-        ambiguous_views(cx, program, &graphs, &calls, &mut lineage);
+        ambiguous_views(cx, program, &graphs, &calls, &mut merged(lineages));
     }
     cx.diags.extend(found);
 }
@@ -122,15 +130,16 @@ const PARALLEL_MIN_GRAPHS: usize = 128;
 
 /// Runs `each` on every Graph function, which reads the program only, in parallel for a
 /// large program: runs of consecutive graphs, each with its own diagnostics and
-/// [`Lineage`], joined in the graphs' order (results, diagnostics, and the memos of the
-/// lineages, whose answers do not depend on the order of the queries unless a call cycle
-/// is met: then the serial run is made instead). The result is the serial run's.
+/// [`Lineage`], joined in the graphs' order (results and diagnostics; the lineages, whose
+/// answers do not depend on the order of the queries unless a call cycle is met, then the
+/// serial run is made instead, are given apart, to be merged by [`merged`] when needed).
+/// The result is the serial run's.
 fn per_graph<T: Send>(
     names: &Interner,
     p: &Program,
     graphs: &[usize],
     each: impl Fn(&mut Checker<'_>, &mut Lineage) -> T + Sync,
-) -> (Vec<T>, Vec<Diagnostic>, Lineage) {
+) -> (Vec<T>, Vec<Diagnostic>, Vec<Lineage>) {
     use rayon::prelude::*;
     let serial = |run: &[usize]| {
         let (mut diags, mut lineage, mut sets) = (Vec::new(), Lineage::default(), Sets::default());
@@ -138,27 +147,38 @@ fn per_graph<T: Send>(
             .iter()
             .map(|&i| {
                 let (&g, f) = p.functions.get_index(i).expect("a graph");
-                each(&mut Checker { names, diags: &mut diags, p, g, f, sets: &mut sets }, &mut lineage)
+                each(&mut Checker { names, diags: &mut diags, p, i, g, f, sets: &mut sets }, &mut lineage)
             })
             .collect();
         (out, diags, lineage)
     };
     let threads = rayon::current_num_threads();
+    let alone = |(out, diags, lineage)| (out, diags, vec![lineage]);
     if threads < 2 || graphs.len() < PARALLEL_MIN_GRAPHS {
-        return serial(graphs);
+        return alone(serial(graphs));
     }
     let run = graphs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 4);
     let parts: Vec<(Vec<T>, Vec<Diagnostic>, Lineage)> = graphs.par_chunks(run).map(serial).collect();
     if parts.iter().any(|(_, _, lineage)| lineage.met_cycle) {
-        return serial(graphs);
+        return alone(serial(graphs));
     }
-    let (mut out, mut diags, mut lineage) = (Vec::with_capacity(graphs.len()), Vec::new(), Lineage::default());
+    let (mut out, mut diags, mut lineages) = (Vec::with_capacity(graphs.len()), Vec::new(), Vec::new());
     for (o, d, l) in parts {
         out.extend(o);
         diags.extend(d);
+        lineages.push(l);
+    }
+    (out, diags, lineages)
+}
+
+/// The lineages [`per_graph`] gave as one: the first, with the others' memos absorbed.
+fn merged(lineages: Vec<Lineage>) -> Lineage {
+    let mut all = lineages.into_iter();
+    let mut lineage = all.next().unwrap_or_default();
+    for l in all {
         lineage.absorb(l);
     }
-    (out, diags, lineage)
+    lineage
 }
 
 // ------------------------------------------------------------------ replay invariance
@@ -197,13 +217,7 @@ impl Invariant {
 /// and dtype of another tensor parameter `Q`, where some call passes `P` and `Q` views of
 /// one buffer, is taken for `Q` whenever the two start at the same address when the graph
 /// is recorded.
-fn ambiguous_views(
-    cx: &mut PassCx<'_>,
-    p: &Program,
-    graphs: &[usize],
-    calls: &[(Symbol, Vec<(StmtId, ExprId)>)],
-    lineage: &mut Lineage,
-) {
+fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[usize], calls: &[Calls], lineage: &mut Lineage) {
     let tensor_params = |g: Symbol| -> Vec<(usize, VarId)> {
         p.functions.get(&g).map_or_else(Vec::new, |gf| {
             gf.params.iter().enumerate().filter(|(_, q)| !is_scalar(p, q.var)).map(|(i, q)| (i, q.var)).collect()
@@ -215,9 +229,8 @@ fn ambiguous_views(
     // the rewrites only added arguments to them and statements with no call in front.
     let mut aliased_in: FxHashMap<Symbol, FxHashSet<(usize, usize)>> = FxHashMap::default();
     for (f, calls) in calls {
-        let Some(f) = p.functions.get(f) else { continue };
-        let defs = Defs::of(p, f);
-        for &(_, e) in calls {
+        let defs = Defs::of(p, &p.functions[*f]);
+        for &(_, e, _) in calls {
             let ExprKind::Call { callee, args, .. } = &p.expr(e).kind else { continue };
             let Some(g) = callee.function() else { continue };
             let roots: Vec<(usize, VarId)> = tensor_params(g)
@@ -344,7 +357,8 @@ struct Checker<'a> {
     names: &'a Interner,
     diags: &'a mut Vec<Diagnostic>,
     p: &'a Program,
-    /// The graph checked, and its function.
+    /// The graph checked (its place in `p.functions`, its name), and its function.
+    i: usize,
     g: Symbol,
     f: &'a Function,
     /// The sets of the checks and plans, kept from graph to graph.
@@ -773,10 +787,11 @@ impl BodyScan<'_> {
 }
 
 /// A Graph launched with `pl.submit(..., deps=...)` or a predicate cannot be cached.
-fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[(Symbol, Vec<(StmtId, ExprId)>)]) {
+fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[Calls]) {
     let mut findings = Vec::new();
     for (caller, calls) in calls {
-        for &(_, e) in calls {
+        let caller = p.functions.get_index(*caller).expect("a function").0;
+        for &(_, e, _) in calls {
             let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { continue };
             if p.functions.get(g).is_none_or(|c| c.decl.kind != FuncKind::Graph) {
                 continue;
@@ -1199,15 +1214,8 @@ fn nested_blocks(kind: &StmtKind) -> [Option<&Block>; 2] {
 /// number of nodes). The batches are then applied in the callers' order: the locals'
 /// names interned and the nodes appended, the calls' arguments extended, the blocks
 /// replaced.
-fn rewrite_call_sites(
-    cx: &mut PassCx<'_>,
-    p: &mut Program,
-    plans: &[(usize, Plan)],
-    calls: &[(Symbol, Vec<(StmtId, ExprId)>)],
-) {
+fn rewrite_call_sites(cx: &mut PassCx<'_>, p: &mut Program, plans: &[(usize, Plan)], plan_of: &[u32], calls: &[Calls]) {
     use rayon::prelude::*;
-    let by_name: FxHashMap<Symbol, usize> =
-        plans.iter().enumerate().map(|(k, (g, _))| (*p.functions.get_index(*g).expect("a graph").0, k)).collect();
     // The planned calls of each caller (most functions, the kernels and the graphs, call
     // none), and the first ids its rewrite makes.
     let mut planned: Vec<(StmtId, ExprId, usize)> = Vec::new();
@@ -1216,11 +1224,10 @@ fn rewrite_call_sites(
         Ids { vars: p.vars.len() as u32, exprs: p.exprs.len() as u32, stmts: p.stmts.len() as u32, number: 0 };
     for (f, calls) in calls {
         let from = planned.len();
-        for &(s, e) in calls {
-            if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
-                if let Some(&k) = callee.function().and_then(|g| by_name.get(&g)) {
-                    planned.push((s, e, k));
-                }
+        for &(s, e, g) in calls {
+            let k = plan_of[g as usize];
+            if k != NO_PLAN {
+                planned.push((s, e, k as usize));
             }
         }
         if planned.len() == from {
@@ -1235,8 +1242,7 @@ fn rewrite_call_sites(
             next.number += n;
             next.exprs += plan.call_exprs;
         }
-        let f = p.functions.get_index_of(f).expect("a function");
-        jobs.push(Job { f, planned: from..planned.len(), start });
+        jobs.push(Job { f: *f, planned: from..planned.len(), start, end: next });
     }
     if jobs.is_empty() {
         return;
@@ -1252,7 +1258,7 @@ fn rewrite_call_sites(
             edited: FxHashMap::default(),
             binding: FxHashMap::default(),
             locals: Vec::new(),
-            b: Batch { start: run[0].start, ..Batch::default() },
+            b: Batch::sized(run[0].start, run[run.len() - 1].end),
         };
         for job in run {
             prep.job(job);
@@ -1285,12 +1291,16 @@ struct Ids {
 }
 
 /// One caller to rewrite: its function, its planned calls (a range of the list of all) and
-/// its first ids.
+/// its first ids and those after it.
 struct Job {
     f: usize,
     planned: std::ops::Range<usize>,
     start: Ids,
+    end: Ids,
 }
+
+/// In [`legalize`]'s table of the plan of each function: none.
+const NO_PLAN: u32 = u32::MAX;
 
 /// A local a call site binds a moved value to: the value it moves, its type and location,
 /// and the end of its name in [`Batch::names`].
@@ -1311,11 +1321,9 @@ struct Batch {
     locals: Vec<Local>,
     /// The locals' names, one after another.
     names: String,
-    /// Each planned call, with the end of its new arguments in `args` (and their
-    /// directions in `dirs`).
-    calls: Vec<(ExprId, u32)>,
-    args: Vec<Option<ExprId>>,
-    dirs: Vec<ArgDir>,
+    /// Each planned call, with its arguments and their directions (when it has them),
+    /// the new ones appended.
+    calls: Vec<(ExprId, Vec<Option<ExprId>>, Option<Vec<ArgDir>>)>,
     /// The statements whose nested blocks changed: the new blocks, in
     /// `visit::map_stmt_blocks` order (`None`: unchanged).
     blocks: Vec<(StmtId, [Option<Block>; 2])>,
@@ -1324,8 +1332,21 @@ struct Batch {
 }
 
 impl Batch {
+    /// An empty batch with room for the nodes made from ids `start` to `end`.
+    fn sized(start: Ids, end: Ids) -> Batch {
+        let locals = (end.vars - start.vars) as usize;
+        Batch {
+            start,
+            exprs: Vec::with_capacity((end.exprs - start.exprs) as usize),
+            stmts: Vec::with_capacity((end.stmts - start.stmts) as usize),
+            locals: Vec::with_capacity(locals),
+            names: String::with_capacity(locals * 32),
+            ..Batch::default()
+        }
+    }
+
     fn apply(self, names: &mut Interner, p: &mut Program) {
-        let Batch { start, exprs, stmts, locals, names: text, calls, args, dirs, blocks, bodies } = self;
+        let Batch { start, exprs, stmts, locals, names: text, calls, blocks, bodies } = self;
         debug_assert_eq!(
             (p.vars.len(), p.exprs.len(), p.stmts.len()),
             (start.vars as usize, start.exprs as usize, start.stmts as usize),
@@ -1344,11 +1365,8 @@ impl Batch {
         for s in stmts {
             p.stmts.push(s);
         }
-        let mut from = 0;
-        for (c, end) in calls {
-            let end = end as usize;
-            extend_args(&mut p.exprs[c.index()].kind, &args[from..end], &dirs[from..end]);
-            from = end;
+        for (c, args, dirs) in calls {
+            set_args(&mut p.exprs[c.index()].kind, args, dirs);
         }
         replace_blocks(p, blocks);
         for (f, body) in bodies {
@@ -1357,12 +1375,14 @@ impl Batch {
     }
 }
 
-/// Appends a planned call's new arguments (and their directions, when the call has them).
-fn extend_args(kind: &mut ExprKind, new_args: &[Option<ExprId>], dirs: &[ArgDir]) {
+/// Gives a planned call its arguments and their directions, the new ones appended (the
+/// directions when it has them).
+fn set_args(kind: &mut ExprKind, new_args: Vec<Option<ExprId>>, new_dirs: Option<Vec<ArgDir>>) {
     if let ExprKind::Call { args, attrs, .. } = kind {
-        args.extend_from_slice(new_args);
-        if let Some(d) = &mut attrs.make_mut().arg_directions {
-            d.extend_from_slice(dirs);
+        *args = new_args;
+        let attrs = attrs.make_mut();
+        if new_dirs.is_some() {
+            attrs.arg_directions = new_dirs;
         }
     }
 }
@@ -1455,7 +1475,7 @@ impl Prep<'_> {
         let (p, plans) = (self.p, self.plans);
         let (g, plan) = (plans[k].0, &plans[k].1);
         let loc = p.expr(call).loc;
-        let ExprKind::Call { args, .. } = &p.expr(call).kind else { return };
+        let ExprKind::Call { args, attrs, .. } = &p.expr(call).kind else { return };
         let params = &p.functions[g].params;
         let original = params.len() - plan.hoists.len();
         self.binding.clear();
@@ -1492,19 +1512,28 @@ impl Prep<'_> {
                 }
             }
         }
+        let added = plan.params_order.len();
+        let mut new_args = Vec::with_capacity(args.len() + added);
+        new_args.extend_from_slice(args);
+        let mut new_dirs = attrs.arg_directions.as_ref().map(|d| {
+            let mut new = Vec::with_capacity(d.len() + added);
+            new.extend_from_slice(d);
+            new
+        });
         for &i in &plan.params_order {
             let h = &plan.hoists[i];
             let v = self.locals[i].expect("a hoist bound at the call site");
-            let arg = self.new_expr(ExprKind::Var(v), p.var(h.original).ty, loc);
-            self.b.args.push(Some(arg));
-            self.b.dirs.push(match (h.kind, h.dir) {
-                (HoistKind::Scalar, _) => ArgDir::Scalar,
-                (_, Direction::In) => ArgDir::Input,
-                _ => ArgDir::InOut,
-            });
+            new_args.push(Some(self.new_expr(ExprKind::Var(v), p.var(h.original).ty, loc)));
+            if let Some(d) = &mut new_dirs {
+                d.push(match (h.kind, h.dir) {
+                    (HoistKind::Scalar, _) => ArgDir::Scalar,
+                    (_, Direction::In) => ArgDir::Input,
+                    _ => ArgDir::InOut,
+                });
+            }
         }
         self.edited.insert(call, self.b.calls.len());
-        self.b.calls.push((call, self.b.args.len() as u32));
+        self.b.calls.push((call, new_args, new_dirs));
     }
 
     /// A deep copy of a moved value (as `visit::copy_expr` makes it): each variable bound
@@ -1531,9 +1560,8 @@ impl Prep<'_> {
         }
         let mut kind = self.p.expr(a).kind.clone();
         if let Some(&i) = self.edited.get(&a) {
-            let from = if i == 0 { 0 } else { b.calls[i - 1].1 as usize };
-            let to = b.calls[i].1 as usize;
-            extend_args(&mut kind, &b.args[from..to], &b.dirs[from..to]);
+            let (_, args, dirs) = &b.calls[i];
+            set_args(&mut kind, args.clone(), dirs.clone());
         }
         kind
     }
@@ -1541,28 +1569,32 @@ impl Prep<'_> {
 
 /// The functions (in program order) whose bodies call one of `graphs`, each with those
 /// calls and the statements that hold them (in `visit::walk_block_exprs` order).
-fn graph_calls(p: &Program, graphs: &[usize]) -> Vec<(Symbol, Vec<(StmtId, ExprId)>)> {
+fn graph_calls(p: &Program, graphs: &[usize]) -> Vec<Calls> {
     use rayon::prelude::*;
-    let wanted: FxHashSet<Symbol> = graphs.iter().map(|&i| p.functions[i].name).collect();
-    let of = |f: &Function| {
+    let wanted: FxHashMap<Symbol, u32> = graphs.iter().map(|&i| (p.functions[i].name, i as u32)).collect();
+    let of = |(i, f): (usize, &Function)| {
         let mut calls = Vec::new();
         visit::walk_block_exprs(p, &f.body, |s, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
-                if callee.function().is_some_and(|g| wanted.contains(&g)) {
-                    calls.push((s, e));
+                if let Some(&g) = callee.function().and_then(|g| wanted.get(&g)) {
+                    calls.push((s, e, g));
                 }
             }
         });
-        (!calls.is_empty()).then_some((f.name, calls))
+        (!calls.is_empty()).then_some((i, calls))
     };
     // One walk of each function, which reads the program only: in parallel for a large
     // program, gathered in the functions' order.
-    let funcs: Vec<&Function> = p.functions.values().collect();
+    let funcs: Vec<(usize, &Function)> = p.functions.values().enumerate().collect();
     let threads = rayon::current_num_threads();
     if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
         return funcs.into_iter().filter_map(of).collect();
     }
     let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 2);
-    let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|f| of(f)).collect();
+    let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|&f| of(f)).collect();
     found.into_iter().flatten().collect()
 }
+
+/// A function (by its place in `program.functions`) with its calls of Graph functions: the
+/// statement holding each, the call, and the graph's place.
+type Calls = (usize, Vec<(StmtId, ExprId, u32)>);
