@@ -1187,10 +1187,8 @@ impl BodyEdits {
 /// `visit::map_stmt_blocks` order; `None` leaves a block as it is).
 fn replace_blocks(p: &mut Program, blocks: Vec<(StmtId, [Option<Block>; 2])>) {
     for (s, new) in blocks {
-        let mut kind = std::mem::replace(&mut p.stmts[s.index()].kind, StmtKind::Break);
         let mut new = new.into_iter();
-        visit::map_stmt_blocks(&mut kind, |b| new.next().flatten().unwrap_or(b));
-        p.stmts[s.index()].kind = kind;
+        visit::map_stmt_blocks(&mut p.stmts[s.index()].kind, |b| new.next().flatten().unwrap_or(b));
     }
 }
 
