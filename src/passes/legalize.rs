@@ -103,7 +103,7 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     for (k, (g, _)) in plans.iter().enumerate() {
         plan_of[*g] = k as u32;
     }
-    rewrite_bodies(program, &mut plans);
+    rewrite_bodies(program, cx.names, &mut plans);
     rewrite_call_sites(cx, program, &plans, &plan_of, &calls);
     // The last checks read the program only: they run before E0518's analysis, which is
     // needed only when some graph makes a view (they say so), and their diagnostics follow.
@@ -1051,36 +1051,61 @@ fn build_plan(names: &Interner, p: &Program, f: &Function, sets: &mut Sets) -> R
 /// the program only: runs of consecutive graphs, each into a [`BodyEdits`] (the new
 /// parameters numbered as the serial rewrite numbers them: each graph's first follows from
 /// the plans before it), applied in the graphs' order.
-fn rewrite_bodies(p: &mut Program, plans: &mut [(usize, Plan)]) {
-    use rayon::prelude::*;
-    let mut next = p.vars.len() as u32;
-    let starts: Vec<u32> = plans
-        .iter()
-        .map(|(_, plan)| {
+fn rewrite_bodies(p: &mut Program, names: &mut Interner, plans: &mut [(usize, Plan)]) {
+    let first = p.vars.len() as u32;
+    let mut next = first;
+    let mut items: Vec<(usize, &mut Plan, u32)> = plans
+        .iter_mut()
+        .map(|(g, plan)| {
             let start = next;
             next += plan.hoists.len() as u32;
-            start
+            (*g, plan, start)
         })
         .collect();
-    let q: &Program = p;
-    let prepare = |(run, starts): (&mut [(usize, Plan)], &[u32])| {
-        let mut edits = BodyEdits::default();
-        let mut subst = FxHashMap::default();
-        for ((g, plan), &start) in run.iter_mut().zip(starts) {
-            edits.graph(q, *g, plan, start, &mut subst);
-        }
-        edits
-    };
+    p.vars.reserve((next - first) as usize);
+    in_waves(
+        p,
+        names,
+        &mut items,
+        |q, _, run| {
+            let mut edits = BodyEdits::default();
+            let mut subst = FxHashMap::default();
+            for (g, plan, start) in run {
+                edits.graph(q, *g, plan, *start, &mut subst);
+            }
+            edits
+        },
+        |p, _, edits| edits.apply(p),
+    );
+}
+
+/// At most this many graphs or callers are rewritten before their edits are applied: the
+/// edits of a large program held at once would raise the peak memory.
+const WAVE: usize = 1024;
+
+/// Prepares the edits of runs of consecutive `items`, reading the program only (in
+/// parallel for a large program), and applies them in order, a wave of at most [`WAVE`]
+/// items at a time.
+fn in_waves<I: Send, R: Send>(
+    p: &mut Program,
+    names: &mut Interner,
+    items: &mut [I],
+    prepare: impl Fn(&Program, &Interner, &mut [I]) -> R + Sync,
+    mut apply: impl FnMut(&mut Program, &mut Interner, R),
+) {
+    use rayon::prelude::*;
     let threads = rayon::current_num_threads();
-    let all: Vec<BodyEdits> = if threads < 2 || plans.len() < PARALLEL_MIN_GRAPHS {
-        vec![prepare((plans, &starts))]
-    } else {
-        let run = plans.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 4);
-        plans.par_chunks_mut(run).zip(starts.par_chunks(run)).map(prepare).collect()
-    };
-    p.vars.reserve((next - starts.first().copied().unwrap_or(next)) as usize);
-    for edits in all {
-        edits.apply(p);
+    for wave in items.chunks_mut(WAVE) {
+        let (q, n): (&Program, &Interner) = (p, names);
+        let done: Vec<R> = if threads < 2 || wave.len() < PARALLEL_MIN_GRAPHS {
+            vec![prepare(q, n, wave)]
+        } else {
+            let run = wave.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 4);
+            wave.par_chunks_mut(run).map(|run| prepare(q, n, run)).collect()
+        };
+        for r in done {
+            apply(p, names, r);
+        }
     }
 }
 
@@ -1213,7 +1238,6 @@ fn nested_blocks(kind: &StmtKind) -> [Option<&Block>; 2] {
 /// names interned and the nodes appended, the calls' arguments extended, the blocks
 /// replaced.
 fn rewrite_call_sites(cx: &mut PassCx<'_>, p: &mut Program, plans: &[(usize, Plan)], plan_of: &[u32], calls: &[Calls]) {
-    use rayon::prelude::*;
     // The planned calls of each caller (most functions, the kernels and the graphs, call
     // none), and the first ids its rewrite makes.
     let mut planned: Vec<(StmtId, ExprId, usize)> = Vec::new();
@@ -1245,37 +1269,33 @@ fn rewrite_call_sites(cx: &mut PassCx<'_>, p: &mut Program, plans: &[(usize, Pla
     if jobs.is_empty() {
         return;
     }
-    let names: &Interner = cx.names;
-    let prepare = |run: &[Job]| {
-        let mut prep = Prep {
-            p,
-            names,
-            plans,
-            planned: &planned,
-            at: FxHashMap::default(),
-            edited: FxHashMap::default(),
-            binding: FxHashMap::default(),
-            locals: Vec::new(),
-            b: Batch::sized(run[0].start, run[run.len() - 1].end),
-        };
-        for job in run {
-            prep.job(job);
-        }
-        prep.b
-    };
-    let threads = rayon::current_num_threads();
-    let batches: Vec<Batch> = if threads < 2 || jobs.len() < PARALLEL_MIN_GRAPHS {
-        vec![prepare(&jobs)]
-    } else {
-        let run = jobs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 4);
-        jobs.par_chunks(run).map(prepare).collect()
-    };
     p.exprs.reserve((next.exprs - jobs[0].start.exprs) as usize);
     p.stmts.reserve((next.stmts - jobs[0].start.stmts) as usize);
     p.vars.reserve((next.vars - jobs[0].start.vars) as usize);
-    for b in batches {
-        b.apply(cx.names, p);
-    }
+    let planned = &planned;
+    in_waves(
+        p,
+        cx.names,
+        &mut jobs,
+        |p, names, run| {
+            let mut prep = Prep {
+                p,
+                names,
+                plans,
+                planned,
+                at: FxHashMap::default(),
+                edited: FxHashMap::default(),
+                binding: FxHashMap::default(),
+                locals: Vec::new(),
+                b: Batch::sized(run[0].start, run[run.len() - 1].end),
+            };
+            for job in run.iter() {
+                prep.job(job);
+            }
+            prep.b
+        },
+        |p, names, b| b.apply(names, p),
+    );
 }
 
 /// The first ids a caller's rewrite makes of each kind, and the first number of its
