@@ -1341,13 +1341,17 @@ struct Batch {
     names: String,
     /// Each planned call, with its arguments and their directions (when it has them),
     /// the new ones appended.
-    calls: Vec<(ExprId, Vec<Option<ExprId>>, Option<Vec<ArgDir>>)>,
+    calls: Vec<(ExprId, NewArgs)>,
     /// The statements whose nested blocks changed: the new blocks, in
     /// `visit::map_stmt_blocks` order (`None`: unchanged).
     blocks: Vec<(StmtId, [Option<Block>; 2])>,
     /// The callers whose own body changed, with their new body.
     bodies: Vec<(usize, Block)>,
 }
+
+/// A planned call's arguments and their directions (when it has them), the new ones
+/// appended.
+type NewArgs = (Vec<Option<ExprId>>, Option<Vec<ArgDir>>);
 
 impl Batch {
     /// An empty batch with room for the nodes made from ids `start` to `end`.
@@ -1383,7 +1387,7 @@ impl Batch {
         for s in stmts {
             p.stmts.push(s);
         }
-        for (c, args, dirs) in calls {
+        for (c, (args, dirs)) in calls {
             set_args(&mut p.exprs[c.index()].kind, args, dirs);
         }
         replace_blocks(p, blocks);
@@ -1551,7 +1555,7 @@ impl Prep<'_> {
             }
         }
         self.edited.insert(call, self.b.calls.len());
-        self.b.calls.push((call, new_args, new_dirs));
+        self.b.calls.push((call, (new_args, new_dirs)));
     }
 
     /// A deep copy of a moved value (as `visit::copy_expr` makes it): each variable bound
@@ -1578,7 +1582,7 @@ impl Prep<'_> {
         }
         let mut kind = self.p.expr(a).kind.clone();
         if let Some(&i) = self.edited.get(&a) {
-            let (_, args, dirs) = &b.calls[i];
+            let (_, (args, dirs)) = &b.calls[i];
             set_args(&mut kind, args.clone(), dirs.clone());
         }
         kind
