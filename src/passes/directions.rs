@@ -37,8 +37,7 @@ use crate::ir::lineage::{Def, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit;
 use crate::ir::{
-    ArgDir, CallAttrs, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, IfStmt, Program, StmtId, StmtKind, Type,
-    VarId,
+    ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, IfStmt, Program, StmtId, StmtKind, Type, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -81,19 +80,9 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     }
     for (call, dirs) in found {
         if let ExprKind::Call { attrs, .. } = &mut program.exprs[call.index()].kind {
-            match dirs {
-                Derived::Dirs(dirs) => attrs.make_mut().arg_directions = Some(dirs),
-                Derived::Attrs(made) => *attrs = made,
-            }
+            attrs.make_mut().arg_directions = Some(dirs);
         }
     }
-}
-
-/// The directions derived for a call: alone, or, for a call without attributes, as its
-/// attributes (allocated by the walk, in parallel, rather than when they are stored).
-enum Derived {
-    Dirs(Vec<ArgDir>),
-    Attrs(CallAttrs),
 }
 
 /// What the walk of the functions found, in the order of the functions and, within one, of
@@ -101,7 +90,7 @@ enum Derived {
 #[derive(Default)]
 struct Found {
     /// Each call without `arg_directions`, with the directions derived for it.
-    found: Vec<(ExprId, Derived)>,
+    found: Vec<(ExprId, Vec<ArgDir>)>,
     races: Vec<(ExprId, ExprId, VarId)>,
     written_no_dep: Vec<(ExprId, Direction)>,
     contradictions: Vec<Contradiction>,
@@ -577,14 +566,7 @@ impl Walker<'_> {
         }
         self.writes = writes;
         if !already {
-            let derived = if *attrs == CallAttrs::none() {
-                let mut made = CallAttrs::none();
-                made.make_mut().arg_directions = Some(dirs);
-                Derived::Attrs(made)
-            } else {
-                Derived::Dirs(dirs)
-            };
-            self.out.found.push((e, derived));
+            self.out.found.push((e, dirs));
         }
     }
 }
