@@ -24,10 +24,10 @@ use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::{Interner, Symbol};
 use crate::ir::lineage::{as_var, Defs, Lineage, Root};
 use crate::ir::ops::Op;
-use crate::ir::visit::{self, Rewriter};
+use crate::ir::visit;
 use crate::ir::{
-    ArgDir, Block, Callee, DType, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, Loc, Param, Program, StmtId,
-    StmtKind, Type, VarId,
+    ArgDir, Block, Callee, DType, Direction, Expr, ExprId, ExprKind, FuncKind, Function, IfStmt, Loc, Param, Program,
+    Stmt, StmtId, StmtKind, Type, TypeId, VarData, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -67,7 +67,7 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     // when its own first checks found no error, its E0516 errors kept apart; the plans
     // count only when no graph's first checks and no E0517 found an error (then every
     // graph has its plan), and their errors follow E0517's, as when planned after them.
-    let (planned, found, mut lineage) = per_graph(cx.names, program, &graphs, |c, lineage| {
+    let (planned, found, lineages) = per_graph(cx.names, program, &graphs, |c, lineage| {
         let start = c.diags.len();
         c.signature(&[]);
         c.static_body();
@@ -97,26 +97,30 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     if errors(cx) > before {
         return;
     }
-    let mut counter = 0u32;
-    for (g, plan) in plans.iter_mut() {
-        rewrite_body(program, *g, plan);
+    // The plan of each function, by its place (the calls found name the graph called by its
+    // place too).
+    let mut plan_of = vec![NO_PLAN; program.functions.len()];
+    for (k, (g, _)) in plans.iter().enumerate() {
+        plan_of[*g] = k as u32;
     }
-    let plans: FxHashMap<Symbol, &Plan> =
-        plans.iter().map(|(g, plan)| (*program.functions.get_index(*g).expect("a graph").0, plan)).collect();
-    rewrite_call_sites(cx, program, &plans, &calls, &mut counter);
-    // Each graph's added parameters, looked up by name (not a scan of every plan per graph).
-    let added_by: FxHashMap<Symbol, Vec<VarId>> = plans.iter().map(|(g, plan)| (*g, plan.params())).collect();
+    rewrite_bodies(program, cx.names, &mut plans);
+    rewrite_call_sites(cx, program, &plans, &plan_of, &calls);
     // The last checks read the program only: they run before E0518's analysis, which is
     // needed only when some graph makes a view (they say so), and their diagnostics follow.
     let (views, found, _) = per_graph(cx.names, program, &graphs, |c, _| {
-        c.signature(added_by.get(&c.g).map_or(&[], Vec::as_slice));
+        // The parameters the rewrite added.
+        let added = match plan_of[c.i] {
+            NO_PLAN => Vec::new(),
+            k => plans[k as usize].1.params(),
+        };
+        c.signature(&added);
         let (views, tasks) = c.task_scalars();
         c.launch_control();
         c.node_count(tasks);
         views
     });
     if views.contains(&true) {
-        ambiguous_views(cx, program, &graphs, &calls, &mut lineage);
+        ambiguous_views(cx, program, &graphs, &calls, &mut merged(lineages));
     }
     cx.diags.extend(found);
 }
@@ -126,15 +130,16 @@ const PARALLEL_MIN_GRAPHS: usize = 128;
 
 /// Runs `each` on every Graph function, which reads the program only, in parallel for a
 /// large program: runs of consecutive graphs, each with its own diagnostics and
-/// [`Lineage`], joined in the graphs' order (results, diagnostics, and the memos of the
-/// lineages, whose answers do not depend on the order of the queries unless a call cycle
-/// is met: then the serial run is made instead). The result is the serial run's.
+/// [`Lineage`], joined in the graphs' order (results and diagnostics; the lineages, whose
+/// answers do not depend on the order of the queries unless a call cycle is met, then the
+/// serial run is made instead, are given apart, to be merged by [`merged`] when needed).
+/// The result is the serial run's.
 fn per_graph<T: Send>(
     names: &Interner,
     p: &Program,
     graphs: &[usize],
     each: impl Fn(&mut Checker<'_>, &mut Lineage) -> T + Sync,
-) -> (Vec<T>, Vec<Diagnostic>, Lineage) {
+) -> (Vec<T>, Vec<Diagnostic>, Vec<Lineage>) {
     use rayon::prelude::*;
     let serial = |run: &[usize]| {
         let (mut diags, mut lineage, mut sets) = (Vec::new(), Lineage::default(), Sets::default());
@@ -142,27 +147,38 @@ fn per_graph<T: Send>(
             .iter()
             .map(|&i| {
                 let (&g, f) = p.functions.get_index(i).expect("a graph");
-                each(&mut Checker { names, diags: &mut diags, p, g, f, sets: &mut sets }, &mut lineage)
+                each(&mut Checker { names, diags: &mut diags, p, i, g, f, sets: &mut sets }, &mut lineage)
             })
             .collect();
         (out, diags, lineage)
     };
     let threads = rayon::current_num_threads();
+    let alone = |(out, diags, lineage)| (out, diags, vec![lineage]);
     if threads < 2 || graphs.len() < PARALLEL_MIN_GRAPHS {
-        return serial(graphs);
+        return alone(serial(graphs));
     }
     let run = graphs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 4);
     let parts: Vec<(Vec<T>, Vec<Diagnostic>, Lineage)> = graphs.par_chunks(run).map(serial).collect();
     if parts.iter().any(|(_, _, lineage)| lineage.met_cycle) {
-        return serial(graphs);
+        return alone(serial(graphs));
     }
-    let (mut out, mut diags, mut lineage) = (Vec::with_capacity(graphs.len()), Vec::new(), Lineage::default());
+    let (mut out, mut diags, mut lineages) = (Vec::with_capacity(graphs.len()), Vec::new(), Vec::new());
     for (o, d, l) in parts {
         out.extend(o);
         diags.extend(d);
+        lineages.push(l);
+    }
+    (out, diags, lineages)
+}
+
+/// The lineages [`per_graph`] gave as one: the first, with the others' memos absorbed.
+fn merged(lineages: Vec<Lineage>) -> Lineage {
+    let mut all = lineages.into_iter();
+    let mut lineage = all.next().unwrap_or_default();
+    for l in all {
         lineage.absorb(l);
     }
-    (out, diags, lineage)
+    lineage
 }
 
 // ------------------------------------------------------------------ replay invariance
@@ -201,13 +217,7 @@ impl Invariant {
 /// and dtype of another tensor parameter `Q`, where some call passes `P` and `Q` views of
 /// one buffer, is taken for `Q` whenever the two start at the same address when the graph
 /// is recorded.
-fn ambiguous_views(
-    cx: &mut PassCx<'_>,
-    p: &Program,
-    graphs: &[usize],
-    calls: &[(Symbol, Vec<(StmtId, ExprId)>)],
-    lineage: &mut Lineage,
-) {
+fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[usize], calls: &[Calls], lineage: &mut Lineage) {
     let tensor_params = |g: Symbol| -> Vec<(usize, VarId)> {
         p.functions.get(&g).map_or_else(Vec::new, |gf| {
             gf.params.iter().enumerate().filter(|(_, q)| !is_scalar(p, q.var)).map(|(i, q)| (i, q.var)).collect()
@@ -219,9 +229,8 @@ fn ambiguous_views(
     // the rewrites only added arguments to them and statements with no call in front.
     let mut aliased_in: FxHashMap<Symbol, FxHashSet<(usize, usize)>> = FxHashMap::default();
     for (f, calls) in calls {
-        let Some(f) = p.functions.get(f) else { continue };
-        let defs = Defs::of(p, f);
-        for &(_, e) in calls {
+        let defs = Defs::of(p, &p.functions[*f]);
+        for &(_, e, _) in calls {
             let ExprKind::Call { callee, args, .. } = &p.expr(e).kind else { continue };
             let Some(g) = callee.function() else { continue };
             let roots: Vec<(usize, VarId)> = tensor_params(g)
@@ -287,6 +296,13 @@ fn ambiguous_views(
     }
 }
 
+/// The nodes of an expression tree (as many as `visit::copy_expr` makes of it).
+fn tree_size(p: &Program, e: ExprId) -> u32 {
+    let mut n = 1;
+    visit::expr_children(p, e, |c| n += tree_size(p, c));
+    n
+}
+
 /// Whether an expression is made of literals only (a compile-time constant).
 fn literal(p: &Program, e: ExprId) -> bool {
     visit::all_exprs(p, e, |x| {
@@ -341,7 +357,8 @@ struct Checker<'a> {
     names: &'a Interner,
     diags: &'a mut Vec<Diagnostic>,
     p: &'a Program,
-    /// The graph checked, and its function.
+    /// The graph checked (its place in `p.functions`, its name), and its function.
+    i: usize,
     g: Symbol,
     f: &'a Function,
     /// The sets of the checks and plans, kept from graph to graph.
@@ -770,10 +787,11 @@ impl BodyScan<'_> {
 }
 
 /// A Graph launched with `pl.submit(..., deps=...)` or a predicate cannot be cached.
-fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[(Symbol, Vec<(StmtId, ExprId)>)]) {
+fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[Calls]) {
     let mut findings = Vec::new();
     for (caller, calls) in calls {
-        for &(_, e) in calls {
+        let caller = p.functions.get_index(*caller).expect("a function").0;
+        for &(_, e, _) in calls {
             let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { continue };
             if p.functions.get(g).is_none_or(|c| c.decl.kind != FuncKind::Graph) {
                 continue;
@@ -860,6 +878,9 @@ struct Plan {
     delete: FxHashSet<StmtId>,
     /// [`Plan::param_order`], kept when the plan is applied.
     params_order: Vec<usize>,
+    /// The expressions each call site's rewrite makes: a copy of each moved value, a read
+    /// of the local bound to it, and the new argument.
+    call_exprs: u32,
 }
 
 impl Plan {
@@ -1002,7 +1023,9 @@ fn build_plan(names: &Interner, p: &Program, f: &Function, sets: &mut Sets) -> R
     visit::walk_stmts_in(p, &f.body, (0, false), |s, ctx| planner.stmt(s, ctx));
     let gn = names.get(f.name);
     if planner.errors.is_empty() {
-        return Ok(planner.plan);
+        let mut plan = planner.plan;
+        plan.call_exprs = plan.hoists.iter().map(|h| tree_size(p, h.value) + 2).sum();
+        return Ok(plan);
     }
     let mut diags = Vec::new();
     for (loc, v, src, shape_ok) in planner.errors {
@@ -1023,261 +1046,577 @@ fn build_plan(names: &Interner, p: &Program, f: &Function, sets: &mut Sets) -> R
 
 // ------------------------------------------------------------------ rewrites
 
-/// Deletes what moved, makes the new parameters and points the body's reads at them.
-fn rewrite_body(p: &mut Program, g: usize, plan: &mut Plan) {
-    plan.params_order = plan.param_order();
-    for &i in &plan.params_order {
-        let h = &plan.hoists[i];
-        let param = p.copy_var(h.original);
-        let dir = h.dir;
-        plan.hoists[i].param = param;
-        p.functions[g].params.push(Param { var: param, dir });
-    }
-    // Reads of a moved value read its parameter; reads of an alias read what it aliases.
-    let mut subst: FxHashMap<VarId, VarId> = plan.hoists.iter().map(|h| (h.original, h.param)).collect();
-    for item in &plan.order {
-        if let Err((alias, target)) = *item {
-            let to = subst.get(&target).copied().unwrap_or(target);
-            subst.insert(alias, to);
-        }
-    }
-    let body = std::mem::take(&mut p.functions[g].body);
-    let body = retain(p, body, &plan.delete);
-    visit::rename_reads(p, &body, |v| subst.get(&v).copied());
-    p.functions[g].body = body;
+/// Deletes what moved, makes the new parameters and points the body's reads at them, in
+/// every planned graph. The graphs are rewritten in parallel for a large program, reading
+/// the program only: runs of consecutive graphs, each into a [`BodyEdits`] (the new
+/// parameters numbered as the serial rewrite numbers them: each graph's first follows from
+/// the plans before it), applied in the graphs' order.
+fn rewrite_bodies(p: &mut Program, names: &mut Interner, plans: &mut [(usize, Plan)]) {
+    let first = p.vars.len() as u32;
+    let mut next = first;
+    let mut items: Vec<(usize, &mut Plan, u32)> = plans
+        .iter_mut()
+        .map(|(g, plan)| {
+            let start = next;
+            next += plan.hoists.len() as u32;
+            (*g, plan, start)
+        })
+        .collect();
+    p.vars.reserve((next - first) as usize);
+    in_waves(
+        p,
+        names,
+        &mut items,
+        |q, _, run| {
+            let mut edits = BodyEdits::default();
+            let mut subst = FxHashMap::default();
+            for (g, plan, start) in run {
+                edits.graph(q, *g, plan, *start, &mut subst);
+            }
+            edits
+        },
+        |p, _, edits| edits.apply(p),
+    );
 }
 
-/// Removes the statements in `delete` from a block and the blocks nested in it.
-fn retain(p: &mut Program, mut block: Vec<StmtId>, delete: &FxHashSet<StmtId>) -> Vec<StmtId> {
-    block.retain(|s| !delete.contains(s));
-    for &s in &block {
-        let mut kind = std::mem::replace(&mut p.stmts[s.index()].kind, StmtKind::Break);
-        visit::map_stmt_blocks(&mut kind, |b| retain(p, b, delete));
-        p.stmts[s.index()].kind = kind;
+/// At most this many graphs or callers are rewritten before their edits are applied: the
+/// edits of a large program held at once would raise the peak memory.
+const WAVE: usize = 1024;
+
+/// Prepares the edits of runs of consecutive `items`, reading the program only (in
+/// parallel for a large program), and applies them in order, a wave of at most [`WAVE`]
+/// items at a time.
+fn in_waves<I: Send, R: Send>(
+    p: &mut Program,
+    names: &mut Interner,
+    items: &mut [I],
+    prepare: impl Fn(&Program, &Interner, &mut [I]) -> R + Sync,
+    mut apply: impl FnMut(&mut Program, &mut Interner, R),
+) {
+    use rayon::prelude::*;
+    let threads = rayon::current_num_threads();
+    for wave in items.chunks_mut(WAVE) {
+        let (q, n): (&Program, &Interner) = (p, names);
+        let done: Vec<R> = if threads < 2 || wave.len() < PARALLEL_MIN_GRAPHS {
+            vec![prepare(q, n, wave)]
+        } else {
+            let run = wave.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 4);
+            wave.par_chunks_mut(run).map(|run| prepare(q, n, run)).collect()
+        };
+        for r in done {
+            apply(p, names, r);
+        }
     }
-    block
+}
+
+/// What the rewrite of a run of graphs changes, in the graphs' order.
+#[derive(Default)]
+struct BodyEdits {
+    /// The new parameters (copies of the values moved), numbered after the program's
+    /// variables and the earlier runs'.
+    vars: Vec<VarData>,
+    /// Each graph's parameters, the new ones appended.
+    params: Vec<(usize, Vec<Param>)>,
+    /// The graphs whose own body lost a statement, with the body left.
+    bodies: Vec<(usize, Block)>,
+    /// The statements whose nested blocks lost a statement: the blocks left, in
+    /// `visit::map_stmt_blocks` order (`None`: unchanged).
+    blocks: Vec<(StmtId, [Option<Block>; 2])>,
+    /// The reads of a moved value or an alias, with what they read instead.
+    renames: Vec<(ExprId, VarId)>,
+}
+
+impl BodyEdits {
+    /// The rewrite of graph `g` with its new parameters numbered from `start`; fills
+    /// `plan`'s parameter order and new parameters.
+    fn graph(&mut self, p: &Program, g: usize, plan: &mut Plan, start: u32, subst: &mut FxHashMap<VarId, VarId>) {
+        plan.params_order = plan.param_order();
+        let f = &p.functions[g];
+        let mut params = Vec::with_capacity(f.params.len() + plan.params_order.len());
+        params.extend_from_slice(&f.params);
+        for (k, &i) in plan.params_order.iter().enumerate() {
+            let param = VarId(start + k as u32);
+            let h = &mut plan.hoists[i];
+            h.param = param;
+            self.vars.push(p.var(h.original).clone());
+            params.push(Param { var: param, dir: h.dir });
+        }
+        self.params.push((g, params));
+        // Reads of a moved value read its parameter; reads of an alias read what it aliases.
+        subst.clear();
+        subst.extend(plan.hoists.iter().map(|h| (h.original, h.param)));
+        for item in &plan.order {
+            if let Err((alias, target)) = *item {
+                let to = subst.get(&target).copied().unwrap_or(target);
+                subst.insert(alias, to);
+            }
+        }
+        if let Some(body) = self.retain(p, &f.body, &plan.delete, subst) {
+            self.bodies.push((g, body));
+        }
+    }
+
+    /// `block` without the statements in `delete` (`None` when it has none), the blocks
+    /// nested in what is left likewise; the reads in what is left renamed by `subst`.
+    fn retain(
+        &mut self,
+        p: &Program,
+        block: &[StmtId],
+        delete: &FxHashSet<StmtId>,
+        subst: &FxHashMap<VarId, VarId>,
+    ) -> Option<Block> {
+        let kept: Option<Block> = block
+            .iter()
+            .any(|s| delete.contains(s))
+            .then(|| block.iter().copied().filter(|s| !delete.contains(s)).collect());
+        for &s in kept.as_deref().unwrap_or(block) {
+            visit::stmt_exprs(p, s, |root| {
+                visit::walk_expr(p, root, |e| {
+                    if let ExprKind::Var(v) = p.expr(e).kind {
+                        if let Some(&w) = subst.get(&v) {
+                            self.renames.push((e, w));
+                        }
+                    }
+                });
+            });
+            let nested = nested_blocks(&p.stmt(s).kind);
+            if nested[0].is_some() {
+                let new = nested.map(|b| b.and_then(|b| self.retain(p, b, delete, subst)));
+                if new.iter().any(Option::is_some) {
+                    self.blocks.push((s, new));
+                }
+            }
+        }
+        kept
+    }
+
+    fn apply(self, p: &mut Program) {
+        let BodyEdits { vars, params, bodies, blocks, renames } = self;
+        for v in vars {
+            p.vars.push(v);
+        }
+        for (g, params) in params {
+            p.functions[g].params = params;
+        }
+        for (g, body) in bodies {
+            p.functions[g].body = body;
+        }
+        replace_blocks(p, blocks);
+        for (e, v) in renames {
+            p.exprs[e.index()].kind = ExprKind::Var(v);
+        }
+    }
+}
+
+/// Replaces the nested blocks of each statement by the new ones given (in
+/// `visit::map_stmt_blocks` order; `None` leaves a block as it is).
+fn replace_blocks(p: &mut Program, blocks: Vec<(StmtId, [Option<Block>; 2])>) {
+    for (s, new) in blocks {
+        let mut new = new.into_iter();
+        visit::map_stmt_blocks(&mut p.stmts[s.index()].kind, |b| new.next().flatten().unwrap_or(b));
+    }
+}
+
+/// The blocks nested directly in a statement, in `visit::map_stmt_blocks` order.
+fn nested_blocks(kind: &StmtKind) -> [Option<&Block>; 2] {
+    match kind {
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } => [Some(body), None],
+        StmtKind::If(IfStmt { then_body, else_body, .. }) => [Some(then_body), else_body.as_ref()],
+        StmtKind::Scope(scope) => [Some(&scope.body), None],
+        _ => [None, None],
+    }
 }
 
 /// Every call of a planned Graph function computes the moved values in front of it and
 /// passes them as the new arguments.
-fn rewrite_call_sites(
-    cx: &mut PassCx<'_>,
-    p: &mut Program,
-    plans: &FxHashMap<Symbol, &Plan>,
-    calls: &[(Symbol, Vec<(StmtId, ExprId)>)],
-    counter: &mut u32,
-) {
-    let (mut planned, mut scratch): (Vec<(StmtId, ExprId)>, CallScratch) = Default::default();
-    let mut at: FxHashMap<StmtId, (usize, usize)> = FxHashMap::default();
+///
+/// The callers are rewritten in parallel for a large program, reading the program only:
+/// runs of consecutive callers, each into a [`Batch`] of new nodes numbered as the serial
+/// rewrite numbers them (a caller's first ids, and the first number of its locals' names,
+/// follow from the plans of the planned calls before it, as each call makes the same
+/// number of nodes). The batches are then applied in the callers' order: the locals'
+/// names interned and the nodes appended, the calls' arguments extended, the blocks
+/// replaced.
+fn rewrite_call_sites(cx: &mut PassCx<'_>, p: &mut Program, plans: &[(usize, Plan)], plan_of: &[u32], calls: &[Calls]) {
+    // The planned calls of each caller (most functions, the kernels and the graphs, call
+    // none), and the first ids its rewrite makes.
+    let mut planned: Vec<(StmtId, ExprId, usize)> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut next =
+        Ids { vars: p.vars.len() as u32, exprs: p.exprs.len() as u32, stmts: p.stmts.len() as u32, number: 0 };
     for (f, calls) in calls {
-        // Most functions (the kernels, the graphs) call no planned graph: their blocks are
-        // left as they are rather than rebuilt.
-        planned.clear();
-        planned.extend(calls.iter().filter(|&&(_, e)| calls_planned(p, plans, e)));
-        if planned.is_empty() {
-            continue;
-        }
-        // The statements holding a planned call, each with its calls (consecutive in
-        // `planned`, in `visit::walk_stmt_exprs` order).
-        at.clear();
-        for (k, &(s, _)) in planned.iter().enumerate() {
-            at.entry(s).and_modify(|r| r.1 = k + 1).or_insert((k, k + 1));
-        }
-        let f = p.functions.get_index_of(f).expect("a function");
-        let mut body = std::mem::take(&mut p.functions[f].body);
-        sites(cx, p, &Sites { plans, planned: &planned, at: &at }, &mut body, counter, &mut scratch);
-        p.functions[f].body = body;
-    }
-}
-
-/// The planned calls of one function, and where they are.
-struct Sites<'a> {
-    plans: &'a FxHashMap<Symbol, &'a Plan>,
-    planned: &'a [(StmtId, ExprId)],
-    at: &'a FxHashMap<StmtId, (usize, usize)>,
-}
-
-/// Puts in front of each statement of `block` (and of the blocks nested in it, those
-/// first) that holds planned calls the statements computing their new arguments. A block
-/// with no such statement is left as it is.
-fn sites(
-    cx: &mut PassCx<'_>,
-    p: &mut Program,
-    w: &Sites<'_>,
-    block: &mut Block,
-    counter: &mut u32,
-    scratch: &mut CallScratch,
-) {
-    let mut out: Option<Block> = None;
-    for i in 0..block.len() {
-        let s = block[i];
-        if matches!(
-            p.stmt(s).kind,
-            StmtKind::For { .. } | StmtKind::While { .. } | StmtKind::If(_) | StmtKind::Scope(_)
-        ) {
-            let mut kind = std::mem::replace(&mut p.stmts[s.index()].kind, StmtKind::Break);
-            visit::map_stmt_blocks(&mut kind, |mut b| {
-                sites(cx, p, w, &mut b, counter, scratch);
-                b
-            });
-            p.stmts[s.index()].kind = kind;
-        }
-        if let Some(&(from, to)) = w.at.get(&s) {
-            let o = out.get_or_insert_with(|| {
-                let mut o = Vec::with_capacity(block.len() + 4);
-                o.extend_from_slice(&block[..i]);
-                o
-            });
-            for &(_, c) in &w.planned[from..to] {
-                extend_call(cx, p, w.plans, c, counter, scratch, o);
+        let from = planned.len();
+        for &(s, e, g) in calls {
+            let k = plan_of[g as usize];
+            if k != NO_PLAN {
+                planned.push((s, e, k as usize));
             }
         }
-        if let Some(o) = &mut out {
-            o.push(s);
+        if planned.len() == from {
+            continue;
+        }
+        let start = next;
+        for &(_, _, k) in &planned[from..] {
+            let plan = &plans[k].1;
+            let n = plan.hoists.len() as u32;
+            next.vars += n;
+            next.stmts += n;
+            next.number += n;
+            next.exprs += plan.call_exprs;
+        }
+        jobs.push(Job { f: *f, planned: from..planned.len(), start, end: next });
+    }
+    if jobs.is_empty() {
+        return;
+    }
+    p.exprs.reserve((next.exprs - jobs[0].start.exprs) as usize);
+    p.stmts.reserve((next.stmts - jobs[0].start.stmts) as usize);
+    p.vars.reserve((next.vars - jobs[0].start.vars) as usize);
+    let planned = &planned;
+    in_waves(
+        p,
+        cx.names,
+        &mut jobs,
+        |p, names, run| {
+            let mut prep = Prep {
+                p,
+                names,
+                plans,
+                planned,
+                at: FxHashMap::default(),
+                edited: FxHashMap::default(),
+                binding: FxHashMap::default(),
+                locals: Vec::new(),
+                b: Batch::sized(run[0].start, run[run.len() - 1].end),
+            };
+            for job in run.iter() {
+                prep.job(job);
+            }
+            prep.b
+        },
+        |p, names, b| b.apply(names, p),
+    );
+}
+
+/// The first ids a caller's rewrite makes of each kind, and the first number of its
+/// locals' names (`names::graph_arg`).
+#[derive(Clone, Copy, Default)]
+struct Ids {
+    vars: u32,
+    exprs: u32,
+    stmts: u32,
+    number: u32,
+}
+
+/// One caller to rewrite: its function, its planned calls (a range of the list of all) and
+/// its first ids and those after it.
+struct Job {
+    f: usize,
+    planned: std::ops::Range<usize>,
+    start: Ids,
+    end: Ids,
+}
+
+/// In [`legalize`]'s table of the plan of each function: none.
+const NO_PLAN: u32 = u32::MAX;
+
+/// A local a call site binds a moved value to: the value it moves, its type and location,
+/// and the end of its name in [`Batch::names`].
+struct Local {
+    original: VarId,
+    ty: TypeId,
+    loc: Loc,
+    name_end: u32,
+}
+
+/// What the rewrite of a run of callers makes, in the serial rewrite's order, its nodes
+/// numbered from `start`.
+#[derive(Default)]
+struct Batch {
+    start: Ids,
+    exprs: Vec<Expr>,
+    stmts: Vec<Stmt>,
+    locals: Vec<Local>,
+    /// The locals' names, one after another.
+    names: String,
+    /// Each planned call, with its arguments and their directions (when it has them),
+    /// the new ones appended.
+    calls: Vec<(ExprId, NewArgs)>,
+    /// The statements whose nested blocks changed: the new blocks, in
+    /// `visit::map_stmt_blocks` order (`None`: unchanged).
+    blocks: Vec<(StmtId, [Option<Block>; 2])>,
+    /// The callers whose own body changed, with their new body.
+    bodies: Vec<(usize, Block)>,
+}
+
+/// A planned call's arguments and their directions (when it has them), the new ones
+/// appended.
+type NewArgs = (Vec<Option<ExprId>>, Option<Vec<ArgDir>>);
+
+impl Batch {
+    /// An empty batch with room for the nodes made from ids `start` to `end`.
+    fn sized(start: Ids, end: Ids) -> Batch {
+        let locals = (end.vars - start.vars) as usize;
+        Batch {
+            start,
+            exprs: Vec::with_capacity((end.exprs - start.exprs) as usize),
+            stmts: Vec::with_capacity((end.stmts - start.stmts) as usize),
+            locals: Vec::with_capacity(locals),
+            names: String::with_capacity(locals * 32),
+            ..Batch::default()
         }
     }
-    if let Some(o) = out {
-        *block = o;
+
+    fn apply(self, names: &mut Interner, p: &mut Program) {
+        let Batch { start, exprs, stmts, locals, names: text, calls, blocks, bodies } = self;
+        debug_assert_eq!(
+            (p.vars.len(), p.exprs.len(), p.stmts.len()),
+            (start.vars as usize, start.exprs as usize, start.stmts as usize),
+            "a batch's ids follow the earlier batches'"
+        );
+        let mut from = 0;
+        for l in locals {
+            let end = l.name_end as usize;
+            let sym = names.intern(&text[from..end]);
+            from = end;
+            p.new_graph_arg(names, sym, l.original, l.ty, l.loc);
+        }
+        for e in exprs {
+            p.exprs.push(e);
+        }
+        for s in stmts {
+            p.stmts.push(s);
+        }
+        for (c, (args, dirs)) in calls {
+            set_args(&mut p.exprs[c.index()].kind, args, dirs);
+        }
+        replace_blocks(p, blocks);
+        for (f, body) in bodies {
+            p.functions[f].body = body;
+        }
+    }
+}
+
+/// Gives a planned call its arguments and their directions, the new ones appended (the
+/// directions when it has them).
+fn set_args(kind: &mut ExprKind, new_args: Vec<Option<ExprId>>, new_dirs: Option<Vec<ArgDir>>) {
+    if let ExprKind::Call { args, attrs, .. } = kind {
+        *args = new_args;
+        let attrs = attrs.make_mut();
+        if new_dirs.is_some() {
+            attrs.arg_directions = new_dirs;
+        }
+    }
+}
+
+/// The rewrite of a run of callers into a [`Batch`], reading the program only.
+struct Prep<'a> {
+    p: &'a Program,
+    names: &'a Interner,
+    plans: &'a [(usize, Plan)],
+    /// Every planned call: its statement, the call, and its plan's index in `plans`.
+    planned: &'a [(StmtId, ExprId, usize)],
+    /// The caller's statements holding a planned call, each with its calls (consecutive
+    /// in `planned`, in `visit::walk_block_exprs` order).
+    at: FxHashMap<StmtId, (usize, usize)>,
+    /// The caller's calls rewritten so far, by their index in `b.calls`.
+    edited: FxHashMap<ExprId, usize>,
+    /// The arguments bound to the graph's parameters (and the locals made for the moved
+    /// values), and the local of each moved value by its index in the plan.
+    binding: FxHashMap<VarId, ExprId>,
+    locals: Vec<Option<VarId>>,
+    b: Batch,
+}
+
+impl Prep<'_> {
+    fn job(&mut self, job: &Job) {
+        debug_assert_eq!(
+            (self.b.start.exprs + self.b.exprs.len() as u32, self.b.start.vars + self.b.locals.len() as u32),
+            (job.start.exprs, job.start.vars),
+            "a caller's ids follow the run's earlier callers'"
+        );
+        self.at.clear();
+        self.edited.clear();
+        for k in job.planned.clone() {
+            let s = self.planned[k].0;
+            self.at.entry(s).and_modify(|r| r.1 = k + 1).or_insert((k, k + 1));
+        }
+        let p = self.p;
+        if let Some(body) = self.block(&p.functions[job.f].body) {
+            self.b.bodies.push((job.f, body));
+        }
+    }
+
+    /// Puts in front of each statement of `block` (and of the blocks nested in it, those
+    /// first) that holds planned calls the statements computing their new arguments: the
+    /// new block, or `None` when it has no such statement.
+    fn block(&mut self, block: &[StmtId]) -> Option<Block> {
+        let p = self.p;
+        let mut out: Option<Block> = None;
+        for (i, &s) in block.iter().enumerate() {
+            let nested = nested_blocks(&p.stmt(s).kind);
+            if nested[0].is_some() {
+                let new = nested.map(|b| b.and_then(|b| self.block(b)));
+                if new.iter().any(Option::is_some) {
+                    self.b.blocks.push((s, new));
+                }
+            }
+            if let Some(&(from, to)) = self.at.get(&s) {
+                let o = out.get_or_insert_with(|| {
+                    let mut o = Vec::with_capacity(block.len() + 4);
+                    o.extend_from_slice(&block[..i]);
+                    o
+                });
+                for k in from..to {
+                    let (_, c, plan) = self.planned[k];
+                    self.call(c, plan, o);
+                }
+            }
+            if let Some(o) = &mut out {
+                o.push(s);
+            }
+        }
+        out
+    }
+
+    fn new_expr(&mut self, kind: ExprKind, ty: TypeId, loc: Loc) -> ExprId {
+        let id = ExprId(self.b.start.exprs + self.b.exprs.len() as u32);
+        self.b.exprs.push(Expr { kind, ty, loc });
+        id
+    }
+
+    fn new_stmt(&mut self, kind: StmtKind, loc: Loc) -> StmtId {
+        let id = StmtId(self.b.start.stmts + self.b.stmts.len() as u32);
+        self.b.stmts.push(Stmt { kind, loc });
+        id
+    }
+
+    /// Appends the moved values to one call's arguments; puts the statements that compute
+    /// them in `pre`.
+    fn call(&mut self, call: ExprId, k: usize, pre: &mut Vec<StmtId>) {
+        let (p, plans) = (self.p, self.plans);
+        let (g, plan) = (plans[k].0, &plans[k].1);
+        let loc = p.expr(call).loc;
+        let ExprKind::Call { args, attrs, .. } = &p.expr(call).kind else { return };
+        let params = &p.functions[g].params;
+        let original = params.len() - plan.hoists.len();
+        self.binding.clear();
+        for (param, arg) in params[..original].iter().zip(args) {
+            if let Some(a) = arg {
+                self.binding.insert(param.var, *a);
+            }
+        }
+        self.locals.clear();
+        self.locals.resize(plan.hoists.len(), None);
+        for item in &plan.order {
+            match *item {
+                Err((alias, target)) => {
+                    if let Some(&e) = self.binding.get(&target) {
+                        self.binding.insert(alias, e);
+                    }
+                }
+                Ok(i) => {
+                    let h = &plan.hoists[i];
+                    let value = self.copy(h.value, loc);
+                    let b = &mut self.b;
+                    let n = b.locals.len() as u32;
+                    let local = VarId(b.start.vars + n);
+                    b.names.push_str(&crate::ir::names::graph_arg(
+                        self.names.get(p.var(h.original).name),
+                        b.start.number + n,
+                    ));
+                    let ty = p.var(h.original).ty;
+                    b.locals.push(Local { original: h.original, ty, loc, name_end: b.names.len() as u32 });
+                    pre.push(self.new_stmt(StmtKind::Assign { var: local, value }, loc));
+                    let bound = self.new_expr(ExprKind::Var(local), ty, loc);
+                    self.binding.insert(h.original, bound);
+                    self.locals[i] = Some(local);
+                }
+            }
+        }
+        let added = plan.params_order.len();
+        let mut new_args = Vec::with_capacity(args.len() + added);
+        new_args.extend_from_slice(args);
+        let mut new_dirs = attrs.arg_directions.as_ref().map(|d| {
+            let mut new = Vec::with_capacity(d.len() + added);
+            new.extend_from_slice(d);
+            new
+        });
+        for &i in &plan.params_order {
+            let h = &plan.hoists[i];
+            let v = self.locals[i].expect("a hoist bound at the call site");
+            new_args.push(Some(self.new_expr(ExprKind::Var(v), p.var(h.original).ty, loc)));
+            if let Some(d) = &mut new_dirs {
+                d.push(match (h.kind, h.dir) {
+                    (HoistKind::Scalar, _) => ArgDir::Scalar,
+                    (_, Direction::In) => ArgDir::Input,
+                    _ => ArgDir::InOut,
+                });
+            }
+        }
+        self.edited.insert(call, self.b.calls.len());
+        self.b.calls.push((call, (new_args, new_dirs)));
+    }
+
+    /// A deep copy of a moved value (as `visit::copy_expr` makes it): each variable bound
+    /// to an argument reads the argument instead (its kind, with the variable's type), and
+    /// every node gets the call's location.
+    fn copy(&mut self, e: ExprId, loc: Loc) -> ExprId {
+        let Expr { kind, ty, .. } = self.p.expr(e).clone();
+        let kind = match kind {
+            ExprKind::Var(v) => match self.binding.get(&v) {
+                Some(&a) => self.kind_of(a),
+                None => ExprKind::Var(v),
+            },
+            kind => visit::map_expr_children(kind, |c| self.copy(c, loc)),
+        };
+        self.new_expr(kind, ty, loc)
+    }
+
+    /// The kind of `a` as the serial rewrite would read it: a node of this batch, or a
+    /// call of this caller already given its new arguments.
+    fn kind_of(&self, a: ExprId) -> ExprKind {
+        let b = &self.b;
+        if let Some(i) = a.0.checked_sub(b.start.exprs) {
+            return b.exprs[i as usize].kind.clone();
+        }
+        let mut kind = self.p.expr(a).kind.clone();
+        if let Some(&i) = self.edited.get(&a) {
+            let (_, (args, dirs)) = &b.calls[i];
+            set_args(&mut kind, args.clone(), dirs.clone());
+        }
+        kind
     }
 }
 
 /// The functions (in program order) whose bodies call one of `graphs`, each with those
 /// calls and the statements that hold them (in `visit::walk_block_exprs` order).
-fn graph_calls(p: &Program, graphs: &[usize]) -> Vec<(Symbol, Vec<(StmtId, ExprId)>)> {
+fn graph_calls(p: &Program, graphs: &[usize]) -> Vec<Calls> {
     use rayon::prelude::*;
-    let wanted: FxHashSet<Symbol> = graphs.iter().map(|&i| p.functions[i].name).collect();
-    let of = |f: &Function| {
+    let wanted: FxHashMap<Symbol, u32> = graphs.iter().map(|&i| (p.functions[i].name, i as u32)).collect();
+    let of = |(i, f): (usize, &Function)| {
         let mut calls = Vec::new();
         visit::walk_block_exprs(p, &f.body, |s, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
-                if callee.function().is_some_and(|g| wanted.contains(&g)) {
-                    calls.push((s, e));
+                if let Some(&g) = callee.function().and_then(|g| wanted.get(&g)) {
+                    calls.push((s, e, g));
                 }
             }
         });
-        (!calls.is_empty()).then_some((f.name, calls))
+        (!calls.is_empty()).then_some((i, calls))
     };
     // One walk of each function, which reads the program only: in parallel for a large
     // program, gathered in the functions' order.
-    let funcs: Vec<&Function> = p.functions.values().collect();
+    let funcs: Vec<(usize, &Function)> = p.functions.values().enumerate().collect();
     let threads = rayon::current_num_threads();
     if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
         return funcs.into_iter().filter_map(of).collect();
     }
     let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 2);
-    let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|f| of(f)).collect();
+    let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|&f| of(f)).collect();
     found.into_iter().flatten().collect()
 }
 
-/// Whether `e` is a call of a planned Graph function.
-fn calls_planned(p: &Program, plans: &FxHashMap<Symbol, &Plan>, e: ExprId) -> bool {
-    matches!(&p.expr(e).kind, ExprKind::Call { callee, .. } if callee.function().is_some_and(|g| plans.contains_key(&g)))
-}
-
-/// Appends the moved values to one call's arguments; returns the statements that
-/// compute them.
-fn extend_call(
-    cx: &mut PassCx<'_>,
-    p: &mut Program,
-    plans: &FxHashMap<Symbol, &Plan>,
-    call: ExprId,
-    counter: &mut u32,
-    scratch: &mut CallScratch,
-    pre: &mut Vec<StmtId>,
-) {
-    let loc = p.expr(call).loc;
-    let ExprKind::Call { callee, args, .. } = &p.expr(call).kind else { return };
-    let g = callee.function().expect("a call of a graph");
-    let plan = plans[&g];
-    let params = &p.functions[&g].params;
-    let original = params.len() - plan.hoists.len();
-    let CallScratch { binding, locals, .. } = scratch;
-    binding.clear();
-    for (param, arg) in params[..original].iter().zip(args) {
-        if let Some(a) = arg {
-            binding.insert(param.var, *a);
-        }
-    }
-    locals.clear();
-    locals.resize(plan.hoists.len(), None);
-    for item in &plan.order {
-        match *item {
-            Err((alias, target)) => {
-                if let Some(&e) = binding.get(&target) {
-                    binding.insert(alias, e);
-                }
-            }
-            Ok(i) => {
-                let h = &plan.hoists[i];
-                let value = visit::copy_expr(&mut CallSite { p, binding, loc }, h.value);
-                let name = crate::ir::names::graph_arg(cx.names.get(p.var(h.original).name), *counter);
-                *counter += 1;
-                let ty = p.var(h.original).ty;
-                let local = {
-                    let sym = cx.names.intern(&name);
-                    p.new_graph_arg(cx.names, sym, h.original, ty, loc)
-                };
-                pre.push(p.new_stmt(StmtKind::Assign { var: local, value }, loc));
-                binding.insert(h.original, p.new_expr(ExprKind::Var(local), ty, loc));
-                locals[i] = Some(local);
-            }
-        }
-    }
-    let order = &plan.params_order;
-    let new_args = &mut scratch.args;
-    new_args.clear();
-    for &i in order {
-        let v = locals[i].expect("a hoist bound at the call site");
-        new_args.push(Some(p.new_expr(ExprKind::Var(v), p.var(v).ty, loc)));
-    }
-    let new_dirs = order.iter().map(|&i| {
-        let h = &plan.hoists[i];
-        match (h.kind, h.dir) {
-            (HoistKind::Scalar, _) => ArgDir::Scalar,
-            (_, Direction::In) => ArgDir::Input,
-            _ => ArgDir::InOut,
-        }
-    });
-    if let ExprKind::Call { args, attrs, .. } = &mut p.exprs[call.index()].kind {
-        args.extend_from_slice(new_args);
-        if let Some(dirs) = &mut attrs.make_mut().arg_directions {
-            dirs.extend(new_dirs);
-        }
-    }
-}
-
-/// The maps of [`extend_call`], kept from call to call: the arguments bound to the
-/// graph's parameters (and the locals made for the moved values), the local of each
-/// moved value by its index in the plan, and the new arguments.
-#[derive(Default)]
-struct CallScratch {
-    binding: FxHashMap<VarId, ExprId>,
-    locals: Vec<Option<VarId>>,
-    args: Vec<Option<ExprId>>,
-}
-
-/// The rewriter of a value moved to a call site: each variable bound to an argument reads
-/// the argument instead (its kind, with the variable's type), and every node gets the
-/// call's location.
-struct CallSite<'a> {
-    p: &'a mut Program,
-    binding: &'a FxHashMap<VarId, ExprId>,
-    loc: Loc,
-}
-
-impl Rewriter for CallSite<'_> {
-    fn program(&mut self) -> &mut Program {
-        self.p
-    }
-
-    fn replace_read(&mut self, e: ExprId, v: VarId) -> Option<ExprId> {
-        let &a = self.binding.get(&v)?;
-        let kind = self.p.expr(a).kind.clone();
-        let ty = self.p.expr(e).ty;
-        Some(self.p.new_expr(kind, ty, self.loc))
-    }
-
-    fn map_loc(&mut self, _: Loc) -> Loc {
-        self.loc
-    }
-}
+/// A function (by its place in `program.functions`) with its calls of Graph functions: the
+/// statement holding each, the call, and the graph's place.
+type Calls = (usize, Vec<(StmtId, ExprId, u32)>);
