@@ -40,9 +40,7 @@ impl Writer {
     /// task, cheaper than formatting them (no formatting machinery per piece).
     pub fn line_of(&mut self, pieces: &[&str]) {
         self.push_indent();
-        for piece in pieces {
-            self.out.push_str(piece);
-        }
+        push_all(&mut self.out, pieces);
         self.out.push('\n');
     }
 
@@ -243,10 +241,27 @@ pub fn stable_hash(bytes: &[u8]) -> u64 {
 /// argument, a buffer grown from empty) than on the copying.
 pub fn cat(parts: &[&str]) -> String {
     let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for p in parts {
-        s.push_str(p);
-    }
+    push_all(&mut s, parts);
     s
+}
+
+/// Pushes `pieces` onto `out`, one after another (what `write!` of them would give, without
+/// its machinery).
+pub fn push_all(out: &mut String, pieces: &[&str]) {
+    for piece in pieces {
+        out.push_str(piece);
+    }
+}
+
+/// Pushes `items` onto `out` with `sep` between them (`items.join(sep)` without the
+/// intermediate `String`).
+pub fn push_joined<S: AsRef<str>>(out: &mut String, items: &[S], sep: &str) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(item.as_ref());
+    }
 }
 
 /// A valid C++ identifier made from a name: letters, digits and single underscores, not
