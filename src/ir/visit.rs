@@ -18,6 +18,7 @@
 //! **Rewriting**:
 //!
 //! - [`map_expr_children`] and [`map_stmt_blocks`]: a node with each direct child mapped.
+//! - [`stmt_blocks`]: the blocks nested directly in a statement, read only.
 //! - [`rename_reads`]: in place, in a block tree, reads of some variables become reads of
 //!   others.
 //! - [`copy_expr`], [`copy_stmt`], [`copy_block`]: a deep copy, every node new, under a
@@ -388,6 +389,17 @@ pub fn map_expr_children(kind: ExprKind, mut f: impl FnMut(ExprId) -> ExprId) ->
         }
         ExprKind::TupleGet { tuple, index } => ExprKind::TupleGet { tuple: f(tuple), index },
         leaf => leaf,
+    }
+}
+
+/// The blocks nested directly in a statement, in [`map_stmt_blocks`] order: a loop's body,
+/// an `if`'s two branches (the `else` when there is one), a scope's body.
+pub fn stmt_blocks(kind: &StmtKind) -> [Option<&Block>; 2] {
+    match kind {
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } => [Some(body), None],
+        StmtKind::If(IfStmt { then_body, else_body, .. }) => [Some(then_body), else_body.as_ref()],
+        StmtKind::Scope(scope) => [Some(&scope.body), None],
+        _ => [None, None],
     }
 }
 

@@ -1179,7 +1179,7 @@ impl BodyEdits {
                     }
                 });
             });
-            let nested = nested_blocks(&p.stmt(s).kind);
+            let nested = visit::stmt_blocks(&p.stmt(s).kind);
             if nested[0].is_some() {
                 let new = nested.map(|b| b.and_then(|b| self.retain(p, b, delete, subst)));
                 if new.iter().any(Option::is_some) {
@@ -1214,16 +1214,6 @@ fn replace_blocks(p: &mut Program, blocks: Vec<(StmtId, [Option<Block>; 2])>) {
     for (s, new) in blocks {
         let mut new = new.into_iter();
         visit::map_stmt_blocks(&mut p.stmts[s.index()].kind, |b| new.next().flatten().unwrap_or(b));
-    }
-}
-
-/// The blocks nested directly in a statement, in `visit::map_stmt_blocks` order.
-fn nested_blocks(kind: &StmtKind) -> [Option<&Block>; 2] {
-    match kind {
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => [Some(body), None],
-        StmtKind::If(IfStmt { then_body, else_body, .. }) => [Some(then_body), else_body.as_ref()],
-        StmtKind::Scope(scope) => [Some(&scope.body), None],
-        _ => [None, None],
     }
 }
 
@@ -1454,7 +1444,7 @@ impl Prep<'_> {
         let p = self.p;
         let mut out: Option<Block> = None;
         for (i, &s) in block.iter().enumerate() {
-            let nested = nested_blocks(&p.stmt(s).kind);
+            let nested = visit::stmt_blocks(&p.stmt(s).kind);
             if nested[0].is_some() {
                 let new = nested.map(|b| b.and_then(|b| self.block(b)));
                 if new.iter().any(Option::is_some) {
