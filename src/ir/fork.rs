@@ -16,6 +16,15 @@
 //! IR). A run's code may compare its ids by equality and by order among ids of one kind
 //! (the move keeps the order of a run's ids, and base ids stay below them), and must not
 //! iterate a hash map or set keyed by ids it made.
+//!
+//! [`Fork::ordered`] joins each run as soon as the runs before it are joined, on the thread
+//! that finished it ([`Ordered::done`]), while later runs are still being made: the run's
+//! names and types are interned (under a lock, in order) into tables forked from the base,
+//! whose ids are the program's, and its nodes are moved straight into their final places in
+//! the spare capacity of the base's arenas ([`Fork::with_room`] reserves it), while they are
+//! still in the thread's cache; the run's emptied buffers go to a later run
+//! ([`Ordered::program`]), whose nodes then go to memory already faulted in. With the runs
+//! handed out in order ([`in_order`]), only the last run's move is left after the last run.
 
 use super::names::Version;
 use super::{
@@ -24,7 +33,7 @@ use super::{
 };
 use crate::intern::{Interner, Symbol};
 use std::mem::MaybeUninit;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// The frozen base of a fork: the program's arenas and type table, and the interner.
 pub(crate) struct Fork {
@@ -35,6 +44,8 @@ pub(crate) struct Fork {
     stmts: Arc<Vec<Stmt>>,
     types: Arc<Types>,
     names: Arc<Interner>,
+    /// The room reserved after the arenas' nodes ([`Fork::with_room`]).
+    room: Kinds<usize, usize, usize>,
 }
 
 /// What one run made: its program (new nodes, changed base nodes), its interner (new
@@ -44,6 +55,23 @@ pub(crate) struct Part {
     pub names: Interner,
     pub functions: Vec<Function>,
 }
+
+/// The three node kinds' values of one arena each.
+type Kinds<V, E, S> = (V, E, S);
+
+/// The lengths of the base's arenas, type table and interner: where the ids the runs make
+/// begin.
+#[derive(Clone, Copy)]
+struct Bases {
+    vars: u32,
+    exprs: u32,
+    stmts: u32,
+    types: u32,
+    names: u32,
+}
+
+/// How many nodes of each kind the runs before one append.
+type Lens = Kinds<u32, u32, u32>;
 
 impl Fork {
     /// Freezes `program`'s arenas and `names` (both unforked). Until [`Fork::join`], the
@@ -57,17 +85,34 @@ impl Fork {
             stmts: Arc::new(program.stmts.take_all()),
             types: Arc::new(std::mem::take(&mut program.types)),
             names: Arc::new(std::mem::take(names)),
+            room: (0, 0, 0),
         }
+    }
+
+    /// [`Fork::new`] with room reserved after the arenas' nodes for about as many more
+    /// variables, expressions and statements as the runs will make (`extra`), where
+    /// [`Fork::ordered`] moves them. Room not used is address space only: no page of it
+    /// is touched.
+    pub(crate) fn with_room(program: &mut Program, names: &mut Interner, extra: Kinds<usize, usize, usize>) -> Fork {
+        program.vars.reserve(extra.0);
+        program.exprs.reserve(extra.1);
+        program.stmts.reserve(extra.2);
+        Fork { room: extra, ..Fork::new(program, names) }
     }
 
     /// A program without functions for one run, reading the base.
     pub(crate) fn program(&self) -> Program {
+        self.program_in(Buffers::default())
+    }
+
+    /// [`Fork::program`] whose own nodes go into `buffers` (empty).
+    fn program_in(&self, (vars, exprs, stmts): Buffers) -> Program {
         Program {
             name: self.name,
             functions: Default::default(),
-            vars: Arena::forked(&self.vars),
-            exprs: Arena::forked(&self.exprs),
-            stmts: Arena::forked(&self.stmts),
+            vars: Arena::forked(&self.vars, vars),
+            exprs: Arena::forked(&self.exprs, exprs),
+            stmts: Arena::forked(&self.stmts, stmts),
             types: Types::forked(&self.types),
             dynamic_dims: self.dynamic_dims.clone(),
             built_by: None,
@@ -79,6 +124,16 @@ impl Fork {
         Interner::forked(&self.names)
     }
 
+    fn bases(&self) -> Bases {
+        Bases {
+            vars: self.vars.len() as u32,
+            exprs: self.exprs.len() as u32,
+            stmts: self.stmts.len() as u32,
+            types: self.types.len() as u32,
+            names: self.names.len() as u32,
+        }
+    }
+
     /// Puts the base back into `program` and `names`, then appends the runs' nodes and
     /// names in order, moving their ids; returns each run's functions, their ids moved.
     ///
@@ -87,23 +142,10 @@ impl Fork {
     /// of the runs before it, so the moves of the nodes (each id rewritten, the node written
     /// into its place in the program's arena) run on a thread per run.
     pub(crate) fn join(self, program: &mut Program, names: &mut Interner, parts: Vec<Part>) -> Vec<Vec<Function>> {
-        use rayon::prelude::*;
-        let (vars_base, exprs_base, stmts_base) =
-            (self.vars.len() as u32, self.exprs.len() as u32, self.stmts.len() as u32);
-        let (types_base, names_base) = (self.types.len() as u32, self.names.len() as u32);
+        let bases = self.bases();
         // Each run's own nodes, taken from its program and interner, which hold the base:
         // once they are dropped the base is unwrapped without a copy.
-        let mut parts: Vec<Own> = parts
-            .into_iter()
-            .map(|Part { program: run, names: run_names, functions }| Own {
-                vars: run.vars.into_own(),
-                exprs: run.exprs.into_own(),
-                stmts: run.stmts.into_own(),
-                types: run.types.into_own(),
-                names: run_names.into_own(),
-                functions,
-            })
-            .collect();
+        let mut parts: Vec<Own> = parts.into_iter().map(Own::of).collect();
         let mut vars = unwrap(self.vars);
         let mut exprs = unwrap(self.exprs);
         let mut stmts = unwrap(self.stmts);
@@ -111,28 +153,8 @@ impl Fork {
         *names = Arc::try_unwrap(self.names).unwrap_or_else(|n| (*n).clone());
         // In order: each run's names and types interned, and its shifts (the nodes the runs
         // before it append).
-        let mut remaps = Vec::with_capacity(parts.len());
-        let (mut vars_len, mut exprs_len, mut stmts_len) = (0, 0, 0);
-        for part in &mut parts {
-            let mut rm = Remap {
-                vars: (vars_base, vars_len),
-                exprs: (exprs_base, exprs_len),
-                stmts: (stmts_base, stmts_len),
-                types_base,
-                types: Vec::with_capacity(part.types.len()),
-                names_base,
-                names: part.names.iter().map(|n| names.intern(n)).collect(),
-            };
-            // A type mentions only types interned before it.
-            for ty in std::mem::take(&mut part.types) {
-                let ty = rm.ty(ty);
-                rm.types.push(types.intern(ty));
-            }
-            vars_len += part.vars.0.len() as u32;
-            exprs_len += part.exprs.0.len() as u32;
-            stmts_len += part.stmts.0.len() as u32;
-            remaps.push(rm);
-        }
+        let mut lens = (0, 0, 0);
+        let remaps: Vec<Remap> = parts.iter_mut().map(|part| prep(bases, names, &mut types, &mut lens, part)).collect();
         // The first run's ids need no move when its new names and types are the program's
         // next ones (checked, not assumed); then an arena whose base is empty (lowering's
         // fork) takes the first run's nodes as they are, neither copied nor faulted again.
@@ -142,64 +164,34 @@ impl Fork {
             adopt(&mut exprs, &mut first.exprs.0);
             adopt(&mut stmts, &mut first.stmts.0);
         }
-        let var_rooms = rooms(&mut vars, parts.iter().map(|p| p.vars.0.len()));
-        let expr_rooms = rooms(&mut exprs, parts.iter().map(|p| p.exprs.0.len()));
-        let stmt_rooms = rooms(&mut stmts, parts.iter().map(|p| p.stmts.0.len()));
-        let rooms: Vec<_> = var_rooms.into_iter().zip(expr_rooms).zip(stmt_rooms).collect();
-        let moved_len = |lens: &dyn Fn(&Own) -> usize| parts.iter().map(lens).sum::<usize>();
-        let (vars_moved, exprs_moved, stmts_moved) =
-            (moved_len(&|p| p.vars.0.len()), moved_len(&|p| p.exprs.0.len()), moved_len(&|p| p.stmts.0.len()));
-        // Each run's nodes moved into their rooms; its changed base nodes and functions moved.
-        let moved: Vec<Moved> = parts
-            .into_par_iter()
-            .zip(remaps)
-            .zip(rooms)
-            .map(|((part, rm), ((var_room, expr_room), stmt_room))| {
-                let Own { vars: (vs, mut changed_vars), exprs: (es, mut changed_exprs), stmts, functions, .. } = part;
-                let (ss, mut changed_stmts) = stmts;
-                let mut functions = functions;
-                if rm.is_identity() {
-                    fill(var_room, vs, |_| {});
-                    fill(expr_room, es, |_| {});
-                    fill(stmt_room, ss, |_| {});
-                } else {
-                    fill(var_room, vs, |v| rm.var_data(v));
-                    fill(expr_room, es, |e| rm.expr(e));
-                    fill(stmt_room, ss, |s| rm.stmt(s));
-                    changed_vars.iter_mut().for_each(|(_, v)| rm.var_data(v));
-                    changed_exprs.iter_mut().for_each(|(_, e)| rm.expr(e));
-                    changed_stmts.iter_mut().for_each(|(_, s)| rm.stmt(s));
-                    functions.iter_mut().for_each(|f| rm.function(f));
-                }
-                Moved { changed_vars, changed_exprs, changed_stmts, functions }
-            })
-            .collect();
-        // SAFETY: `rooms` split the first slots of each arena's spare capacity, one room per
-        // run as long as that run's nodes of the kind still to move (`*_moved` in all), and
-        // `fill` wrote every one of them.
-        unsafe {
-            vars.set_len(vars.len() + vars_moved);
-            exprs.set_len(exprs.len() + exprs_moved);
-            stmts.set_len(stmts.len() + stmts_moved);
-        }
-        let mut out = Vec::with_capacity(moved.len());
-        for Moved { changed_vars, changed_exprs, changed_stmts, functions } in moved {
-            for (i, v) in changed_vars {
-                vars[i as usize] = v;
-            }
-            for (i, e) in changed_exprs {
-                exprs[i as usize] = e;
-            }
-            for (i, s) in changed_stmts {
-                stmts[i as usize] = s;
-            }
-            out.push(functions);
-        }
+        let moved = append((&mut vars, &mut exprs, &mut stmts), parts.into_iter().zip(remaps).collect());
+        let out = apply((&mut vars, &mut exprs, &mut stmts), moved.into_iter().map(|(moved, _)| moved));
         program.vars = Arena::from(vars);
         program.exprs = Arena::from(exprs);
         program.stmts = Arena::from(stmts);
         program.types = types;
         out
+    }
+
+    /// The fork for `runs` runs joined one by one as they finish ([`Ordered::done`]), each
+    /// into the room [`Fork::with_room`] reserved (a run that does not fit, and every run
+    /// after it, is moved at [`Ordered::finish`] instead).
+    pub(crate) fn ordered(mut self, runs: usize) -> Ordered {
+        let room = self.room;
+        let rooms =
+            (Room::of(&mut self.vars, room.0), Room::of(&mut self.exprs, room.1), Room::of(&mut self.stmts, room.2));
+        let joined = Joined {
+            next: 0,
+            pending: (0..runs).map(|_| None).collect(),
+            lens: (0, 0, 0),
+            overflow: None,
+            names: Interner::forked(&self.names),
+            types: Types::forked(&self.types),
+            moved: (0..runs).map(|_| None).collect(),
+            late: Vec::new(),
+            spare: Vec::new(),
+        };
+        Ordered { fork: self, rooms, joined: Mutex::new(joined) }
     }
 }
 
@@ -213,12 +205,130 @@ struct Own {
     functions: Vec<Function>,
 }
 
+impl Own {
+    /// A run's own nodes, taken from its program and interner (which release the base).
+    fn of(Part { program: run, names, functions }: Part) -> Own {
+        Own {
+            vars: run.vars.into_own(),
+            exprs: run.exprs.into_own(),
+            stmts: run.stmts.into_own(),
+            types: run.types.into_own(),
+            names: names.into_own(),
+            functions,
+        }
+    }
+
+    fn lens(&self) -> Kinds<usize, usize, usize> {
+        (self.vars.0.len(), self.exprs.0.len(), self.stmts.0.len())
+    }
+}
+
 /// One run's changed base nodes and functions, their ids moved.
 struct Moved {
     changed_vars: Vec<(u32, VarData)>,
     changed_exprs: Vec<(u32, Expr)>,
     changed_stmts: Vec<(u32, Stmt)>,
     functions: Vec<Function>,
+}
+
+/// A run's node buffers, emptied for another run.
+type Buffers = Kinds<Vec<VarData>, Vec<Expr>, Vec<Stmt>>;
+
+/// The arenas of the three node kinds.
+type Arenas<'a> = Kinds<&'a mut Vec<VarData>, &'a mut Vec<Expr>, &'a mut Vec<Stmt>>;
+
+/// The rooms of one run's nodes of the three kinds.
+type Rooms<'a> = Kinds<&'a mut [MaybeUninit<VarData>], &'a mut [MaybeUninit<Expr>], &'a mut [MaybeUninit<Stmt>]>;
+
+/// Interns `part`'s names into `names` and its types into `types`, in the order it made
+/// them, and gives it the shifts `lens` (the nodes the runs before it append), which grow
+/// by its own: how its ids move.
+fn prep(bases: Bases, names: &mut Interner, types: &mut Types, lens: &mut Lens, part: &mut Own) -> Remap {
+    let mut rm = Remap {
+        vars: (bases.vars, lens.0),
+        exprs: (bases.exprs, lens.1),
+        stmts: (bases.stmts, lens.2),
+        types_base: bases.types,
+        types: Vec::with_capacity(part.types.len()),
+        names_base: bases.names,
+        names: part.names.iter().map(|n| names.intern(n)).collect(),
+    };
+    // A type mentions only types interned before it.
+    for ty in std::mem::take(&mut part.types) {
+        let ty = rm.ty(ty);
+        rm.types.push(types.intern(ty));
+    }
+    let (v, e, s) = part.lens();
+    *lens = (lens.0 + v as u32, lens.1 + e as u32, lens.2 + s as u32);
+    rm
+}
+
+/// Moves `parts`' nodes (each run's with its [`Remap`]) into room made after `arenas`'
+/// nodes, in order, a thread per run; returns what each run changed, and its emptied
+/// buffers.
+fn append((vars, exprs, stmts): Arenas<'_>, parts: Vec<(Own, Remap)>) -> Vec<(Moved, Buffers)> {
+    use rayon::prelude::*;
+    let var_rooms = rooms(vars, parts.iter().map(|(p, _)| p.vars.0.len()));
+    let expr_rooms = rooms(exprs, parts.iter().map(|(p, _)| p.exprs.0.len()));
+    let stmt_rooms = rooms(stmts, parts.iter().map(|(p, _)| p.stmts.0.len()));
+    let rooms: Vec<_> = var_rooms.into_iter().zip(expr_rooms).zip(stmt_rooms).collect();
+    let moved_len = |lens: &dyn Fn(&Own) -> usize| parts.iter().map(|(p, _)| lens(p)).sum::<usize>();
+    let (vars_moved, exprs_moved, stmts_moved) =
+        (moved_len(&|p| p.vars.0.len()), moved_len(&|p| p.exprs.0.len()), moved_len(&|p| p.stmts.0.len()));
+    let moved = parts
+        .into_par_iter()
+        .zip(rooms)
+        .map(|((own, rm), ((var_room, expr_room), stmt_room))| move_part(own, &rm, (var_room, expr_room, stmt_room)))
+        .collect();
+    // SAFETY: `rooms` split the first slots of each arena's spare capacity, one room per
+    // run as long as that run's nodes of the kind (`*_moved` in all), and `move_part`
+    // wrote every one of them.
+    unsafe {
+        vars.set_len(vars.len() + vars_moved);
+        exprs.set_len(exprs.len() + exprs_moved);
+        stmts.set_len(stmts.len() + stmts_moved);
+    }
+    moved
+}
+
+/// Moves one run's nodes into its rooms and the ids of its changed base nodes and
+/// functions.
+fn move_part(own: Own, rm: &Remap, (var_room, expr_room, stmt_room): Rooms<'_>) -> (Moved, Buffers) {
+    let Own { vars: (mut vs, mut changed_vars), exprs: (mut es, mut changed_exprs), stmts, mut functions, .. } = own;
+    let (mut ss, mut changed_stmts) = stmts;
+    if rm.is_identity() {
+        fill(var_room, &mut vs, |_| {});
+        fill(expr_room, &mut es, |_| {});
+        fill(stmt_room, &mut ss, |_| {});
+    } else {
+        fill(var_room, &mut vs, |v| rm.var_data(v));
+        fill(expr_room, &mut es, |e| rm.expr(e));
+        fill(stmt_room, &mut ss, |s| rm.stmt(s));
+        changed_vars.iter_mut().for_each(|(_, v)| rm.var_data(v));
+        changed_exprs.iter_mut().for_each(|(_, e)| rm.expr(e));
+        changed_stmts.iter_mut().for_each(|(_, s)| rm.stmt(s));
+        functions.iter_mut().for_each(|f| rm.function(f));
+    }
+    (Moved { changed_vars, changed_exprs, changed_stmts, functions }, (vs, es, ss))
+}
+
+/// Applies the runs' changes to base nodes, in order (a later run's change last); returns
+/// each run's functions.
+fn apply((vars, exprs, stmts): Arenas<'_>, moved: impl Iterator<Item = Moved>) -> Vec<Vec<Function>> {
+    let mut out = Vec::new();
+    for Moved { changed_vars, changed_exprs, changed_stmts, functions } in moved {
+        for (i, v) in changed_vars {
+            vars[i as usize] = v;
+        }
+        for (i, e) in changed_exprs {
+            exprs[i as usize] = e;
+        }
+        for (i, s) in changed_stmts {
+            stmts[i as usize] = s;
+        }
+        out.push(functions);
+    }
+    out
 }
 
 /// Room for `lens`' nodes after `arena`'s: its spare capacity (reserved here) split into one
@@ -234,11 +344,11 @@ fn rooms<T>(arena: &mut Vec<T>, lens: impl Iterator<Item = usize> + Clone) -> Ve
     .collect()
 }
 
-/// Moves `nodes` into `room` (as long: every slot is written), each changed by `remap`
-/// first.
-fn fill<T>(room: &mut [MaybeUninit<T>], nodes: Vec<T>, remap: impl Fn(&mut T)) {
+/// Moves `nodes` (left empty, its capacity kept) into `room` (as long: every slot is
+/// written), each changed by `remap` first.
+fn fill<T>(room: &mut [MaybeUninit<T>], nodes: &mut Vec<T>, remap: impl Fn(&mut T)) {
     assert_eq!(room.len(), nodes.len(), "a room as long as its run's nodes");
-    for (slot, mut node) in room.iter_mut().zip(nodes) {
+    for (slot, mut node) in room.iter_mut().zip(nodes.drain(..)) {
         remap(&mut node);
         slot.write(node);
     }
@@ -254,6 +364,237 @@ fn adopt<T>(arena: &mut Vec<T>, nodes: &mut Vec<T>) {
 
 fn unwrap<T: Clone>(base: Arc<Vec<T>>) -> Vec<T> {
     Arc::try_unwrap(base).unwrap_or_else(|b| (*b).clone())
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A fork whose runs are joined one by one, in order, each as soon as the runs before it
+/// are, on the thread that finished it ([`Fork::ordered`]).
+pub(crate) struct Ordered {
+    fork: Fork,
+    /// Where the joined runs' nodes go: the spare capacity of the base's arenas.
+    rooms: Kinds<Room<VarData>, Room<Expr>, Room<Stmt>>,
+    joined: Mutex<Joined>,
+}
+
+/// What the runs joined so far made, and the runs done but not joined yet.
+struct Joined {
+    /// The next run to join.
+    next: usize,
+    /// Runs done after a run before them not yet done, by run.
+    pending: Vec<Option<Part>>,
+    /// The nodes of each kind the joined runs appended.
+    lens: Lens,
+    /// `lens` before the first run that did not fit in the rooms: the nodes written into
+    /// them (that run and the later ones are moved at the finish).
+    overflow: Option<Lens>,
+    /// The joined runs' names and types, interned in order over the base's: their ids are
+    /// those of the program after the finish.
+    names: Interner,
+    types: Types,
+    /// By run: the joined run's changed base nodes and functions, its ids moved.
+    moved: Vec<Option<Moved>>,
+    /// The runs that did not fit in the rooms, prepared, in order.
+    late: Vec<(usize, Own, Remap)>,
+    /// The emptied buffers of joined runs, for later runs.
+    spare: Vec<Buffers>,
+}
+
+impl Ordered {
+    /// A program without functions for one run, reading the base; its own nodes go into
+    /// the buffers of a joined run when there is one (memory already faulted in).
+    pub(crate) fn program(&self) -> Program {
+        let buffers = lock(&self.joined).spare.pop().unwrap_or_default();
+        self.fork.program_in(buffers)
+    }
+
+    /// An interner for one run, reading the base.
+    pub(crate) fn names(&self) -> Interner {
+        self.fork.names()
+    }
+
+    /// Run `run` (of those [`Fork::ordered`] was made for) is done: it is joined now if the
+    /// runs before it are, and so are the runs after it that were waiting for it (their
+    /// names and types interned in order under the lock; their nodes moved into their
+    /// rooms on this thread, after the lock is released).
+    pub(crate) fn done(&self, run: usize, part: Part) {
+        let bases = self.fork.bases();
+        let mut ready = Vec::new();
+        {
+            let mut guard = lock(&self.joined);
+            let joined = &mut *guard;
+            if let Some(slot) = joined.pending.get_mut(run) {
+                *slot = Some(part);
+            }
+            while let Some(part) = joined.pending.get_mut(joined.next).and_then(Option::take) {
+                let mut own = Own::of(part);
+                let at = joined.lens;
+                let rm = prep(bases, &mut joined.names, &mut joined.types, &mut joined.lens, &mut own);
+                let (rooms, end) = (&self.rooms, joined.lens);
+                if joined.overflow.is_none() && rooms.0.fits(end.0) && rooms.1.fits(end.1) && rooms.2.fits(end.2) {
+                    ready.push((joined.next, own, rm, at));
+                } else {
+                    joined.overflow.get_or_insert(at);
+                    joined.late.push((joined.next, own, rm));
+                }
+                joined.next += 1;
+            }
+        }
+        for (k, own, rm, at) in ready {
+            let (v, e, s) = own.lens();
+            // SAFETY: the run's rooms end within the arenas' capacity (`fits`, checked
+            // above) and begin where the rooms of the run before it end (`at`, the nodes
+            // of the runs before it, counted in order under the lock): no two runs' rooms
+            // overlap, and each is handed out once (the run left `pending` for good).
+            let rooms =
+                unsafe { (self.rooms.0.slots(at.0, v), self.rooms.1.slots(at.1, e), self.rooms.2.slots(at.2, s)) };
+            let (moved, buffers) = move_part(own, &rm, rooms);
+            let mut joined = lock(&self.joined);
+            joined.moved[k] = Some(moved);
+            joined.spare.push(buffers);
+        }
+    }
+
+    /// Puts the base, with the joined runs' nodes after it, back into `program` and
+    /// `names`, and appends what was not joined yet (the runs that did not fit in the
+    /// rooms); returns each run's functions, their ids moved. Every run must be done.
+    pub(crate) fn finish(self, program: &mut Program, names: &mut Interner) -> Vec<Vec<Function>> {
+        let Ordered { fork, rooms, joined } = self;
+        let Joined { pending, lens, overflow, names: made_names, types: made_types, mut moved, late, spare, .. } =
+            joined.into_inner().unwrap_or_else(PoisonError::into_inner);
+        // What holds the base goes first: the programs of runs not joined (none when every
+        // run is done) and the tables of the joined runs' names and types.
+        drop((pending, spare));
+        let (made_names, made_types) = (made_names.into_own(), made_types.into_own());
+        let filled = overflow.unwrap_or(lens);
+        let mut vars = rooms.0.unwrap(fork.vars, filled.0);
+        let mut exprs = rooms.1.unwrap(fork.exprs, filled.1);
+        let mut stmts = rooms.2.unwrap(fork.stmts, filled.2);
+        // The names and types the runs made, numbered after the base's as they were.
+        let mut types = Arc::try_unwrap(fork.types).unwrap_or_else(|t| (*t).clone());
+        made_types.into_iter().for_each(|ty| _ = types.intern(ty));
+        *names = Arc::try_unwrap(fork.names).unwrap_or_else(|n| (*n).clone());
+        made_names.iter().for_each(|n| _ = names.intern(n));
+        let (runs, late): (Vec<usize>, Vec<(Own, Remap)>) = late.into_iter().map(|(k, own, rm)| (k, (own, rm))).unzip();
+        let late = append((&mut vars, &mut exprs, &mut stmts), late);
+        for (k, (m, _)) in runs.into_iter().zip(late) {
+            moved[k] = Some(m);
+        }
+        let out = apply((&mut vars, &mut exprs, &mut stmts), moved.into_iter().flatten());
+        program.vars = Arena::from(vars);
+        program.exprs = Arena::from(exprs);
+        program.stmts = Arena::from(stmts);
+        program.types = types;
+        out
+    }
+}
+
+/// The spare capacity of a base arena, into which [`Ordered::done`] moves the joined
+/// runs' nodes while other runs read the base's nodes below it.
+struct Room<T> {
+    /// The arena's buffer.
+    start: *mut T,
+    /// The base's nodes.
+    len: usize,
+    capacity: usize,
+}
+
+// SAFETY: a `Room` points into the buffer of a `Vec<T>` the fork owns (through its `Arc`),
+// which is neither moved nor changed while the fork lives: runs read its nodes, and
+// `Room::slots` hands out slots past them, each once, to the thread that moves a run's
+// nodes there, so sharing it only moves `T`s between threads.
+unsafe impl<T: Send> Send for Room<T> {}
+unsafe impl<T: Send> Sync for Room<T> {}
+
+impl<T> Room<T> {
+    /// The room of `base`, `extra` slots (or the spare capacity, if less) past its nodes,
+    /// while the fork holds it alone; none (every run moved at the finish) if not.
+    fn of(base: &mut Arc<Vec<T>>, extra: usize) -> Room<T> {
+        match Arc::get_mut(base) {
+            Some(v) => Room { start: v.as_mut_ptr(), len: v.len(), capacity: v.capacity().min(v.len() + extra) },
+            None => Room { start: std::ptr::null_mut(), len: base.len(), capacity: base.len() },
+        }
+    }
+
+    /// Whether the first `end` slots past the base's nodes are in the room.
+    fn fits(&self, end: u32) -> bool {
+        self.len + end as usize <= self.capacity
+    }
+
+    /// Slots `from..from + n` past the base's nodes.
+    ///
+    /// # Safety
+    /// They are in the room (`fits(from + n)`), and no other reference to any of them is
+    /// alive while the slice is.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn slots(&self, from: u32, n: usize) -> &mut [MaybeUninit<T>] {
+        if n == 0 {
+            return &mut [];
+        }
+        // SAFETY: in the buffer's capacity (the caller's `fits`), past its initialized
+        // nodes (which the runs read), and not referenced elsewhere (the caller's word).
+        unsafe { std::slice::from_raw_parts_mut(self.start.add(self.len + from as usize).cast(), n) }
+    }
+
+    /// The base's arena back, its first `filled` slots of room holding the nodes moved
+    /// there.
+    fn unwrap(self, base: Arc<Vec<T>>, filled: u32) -> Vec<T>
+    where
+        T: Clone,
+    {
+        match Arc::try_unwrap(base) {
+            Ok(mut v) => {
+                // SAFETY: the buffer is the one `start` points into (nothing could change
+                // the `Vec` while it was shared), and every joined run wrote all its slots
+                // (`move_part`), which follow one another from the base's end to `filled`.
+                unsafe { v.set_len(v.len() + filled as usize) };
+                v
+            }
+            // Still shared (a run's program kept): a copy of the base and the room's nodes.
+            Err(shared) => {
+                let mut v = (*shared).clone();
+                if filled > 0 {
+                    // SAFETY: as above, the first `filled` slots of the room hold nodes; they
+                    // are copied, not moved (the shared `Vec` never drops them).
+                    v.extend_from_slice(unsafe {
+                        std::slice::from_raw_parts(self.start.add(self.len), filled as usize)
+                    });
+                }
+                v
+            }
+        }
+    }
+}
+
+/// `work` on each of `items` on the pool's threads, each thread taking the first item not
+/// taken yet (so the items are begun in order, and a thread that finishes one takes the
+/// next), with a state of its own (`init`) kept from item to item; the results in the
+/// items' order.
+pub(crate) fn in_order<T: Send, S, R: Send>(
+    items: Vec<T>,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize, T) -> R + Sync,
+) -> Vec<R> {
+    use rayon::prelude::*;
+    let threads = rayon::current_num_threads().clamp(1, items.len().max(1));
+    let queue = Mutex::new(items.into_iter().enumerate());
+    let mut done: Vec<(usize, R)> = (0..threads)
+        .into_par_iter()
+        .flat_map_iter(|_| {
+            let mut state = init();
+            let mut out = Vec::new();
+            loop {
+                let next = lock(&queue).next();
+                let Some((k, item)) = next else { break };
+                out.push((k, work(&mut state, k, item)));
+            }
+            out
+        })
+        .collect();
+    done.sort_unstable_by_key(|&(k, _)| k);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// How the ids of one run move at the join: a variable, expression or statement id at or
@@ -552,8 +893,10 @@ impl<T> Arena<T> {
         std::mem::take(&mut self.items)
     }
 
-    fn forked(base: &Arc<Vec<T>>) -> Arena<T> {
-        Arena { base: Some(base.clone()), base_len: base.len(), changed: Vec::new(), items: Vec::new() }
+    /// An arena reading `base`, its own nodes going into `items` (empty).
+    fn forked(base: &Arc<Vec<T>>, items: Vec<T>) -> Arena<T> {
+        debug_assert!(items.is_empty());
+        Arena { base: Some(base.clone()), base_len: base.len(), changed: Vec::new(), items }
     }
 
     /// A fork's own nodes and its changed base nodes; the base is released.

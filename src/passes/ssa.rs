@@ -58,16 +58,18 @@ fn placeholder(name: crate::intern::Symbol) -> Function {
 
 /// The conversion of runs of consecutive functions in parallel (the conversion of one
 /// function reads no other function): each run converts its functions in order on a fork of
-/// the program ([`Fork`]), with its own interner, diagnostics and scratch; the join appends
-/// the runs' nodes and names in order, so the result is the serial run's.
+/// the program (`ir::fork`), with its own interner and diagnostics; the runs are handed to
+/// the threads in order, and each is joined as soon as the runs before it are, by the thread
+/// that finished it ([`Ordered`](crate::ir::fork::Ordered)): its names and types interned in
+/// order, its nodes moved into their places after the program's, so the result is the
+/// serial run's. A thread keeps its scratch from run to run.
 fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::intern::Symbol], threads: usize) {
-    use crate::ir::fork::{Fork, Part};
-    use rayon::prelude::*;
+    use crate::ir::fork::{self, Fork, Part};
     let funcs: Vec<Function> =
         program.functions.values_mut().map(|f| std::mem::replace(f, placeholder(f.name))).collect();
     let total = funcs.len();
-    let run = total.div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
-    let mut runs = Vec::new();
+    let run = total.div_ceil(threads * RUNS_PER_THREAD).clamp(RUN_MIN, RUN_MAX);
+    let mut runs = Vec::with_capacity(total.div_ceil(run));
     let mut funcs = funcs.into_iter();
     loop {
         let fs: Vec<Function> = funcs.by_ref().take(run).collect();
@@ -76,32 +78,64 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
         }
         runs.push(fs);
     }
-    let fork = Fork::new(program, cx.names);
+    let base_types = program.types.len();
+    let sizes = (program.vars.len(), program.exprs.len(), program.stmts.len());
+    let percent = room_percent();
+    let room = (sizes.0 * percent / 100, sizes.1 * percent / 100, sizes.2 * percent / 100);
+    let joins = Fork::with_room(program, cx.names, room).ordered(runs.len());
     let check_only = cx.check_only;
-    let done: Vec<(Part, Vec<Diagnostic>)> = runs
-        .into_par_iter()
-        .map(|mut functions| {
-            let (mut p, mut names, mut diags) = (fork.program(), fork.names(), Vec::new());
-            // The run's arenas sized once, for about its share of the base's nodes: grown
-            // from empty, each would be copied at every doubling below the mmap threshold.
-            let share = |base: usize| base / total * functions.len();
-            p.vars.reserve(share(p.vars.len()));
-            p.exprs.reserve(share(p.exprs.len()));
-            p.stmts.reserve(share(p.stmts.len()));
-            let mut cx = PassCx { names: &mut names, diags: &mut diags, check_only };
-            let mut scratch = Scratch::default();
-            for f in functions.iter_mut() {
-                convert_function(&mut cx, &mut p, f, dyn_dims, &mut scratch);
-            }
-            (Part { program: p, names, functions }, diags)
-        })
-        .collect();
-    let (parts, diags): (Vec<Part>, Vec<Vec<Diagnostic>>) = done.into_iter().unzip();
-    let converted = fork.join(program, cx.names, parts);
+    let diags: Vec<Vec<Diagnostic>> = fork::in_order(runs, Scratch::default, |scratch, k, mut functions| {
+        let (mut p, mut names, mut diags) = (joins.program(), joins.names(), Vec::new());
+        // The run's arenas sized once, for about its share of the base's nodes (a no-op on
+        // the buffers of an earlier run, which are large enough already).
+        let share = |base: usize| base / total * functions.len();
+        p.vars.reserve(share(sizes.0));
+        p.exprs.reserve(share(sizes.1));
+        p.stmts.reserve(share(sizes.2));
+        // Type ids past the base's are the run's own: what the scratch knows of them was
+        // of another run's types.
+        scratch.plain.truncate(base_types);
+        let mut cx = PassCx { names: &mut names, diags: &mut diags, check_only };
+        for f in functions.iter_mut() {
+            convert_function(&mut cx, &mut p, f, dyn_dims, scratch);
+        }
+        joins.done(k, Part { program: p, names, functions });
+        diags
+    });
+    let converted = joins.finish(program, cx.names);
     for (slot, f) in program.functions.values_mut().zip(converted.into_iter().flatten()) {
         *slot = f;
     }
     cx.diags.extend(diags.into_iter().flatten());
+}
+
+/// About this many runs per thread (so that the last run's join, left after the last run,
+/// is small, and a run's new nodes are still in the cache when they are moved), of
+/// [`RUN_MIN`] to [`RUN_MAX`] functions (each run costs an interner and a type table, in
+/// which it interns again the names and types an earlier run made).
+const RUNS_PER_THREAD: usize = 16;
+const RUN_MIN: usize = 8;
+const RUN_MAX: usize = 128;
+
+/// The room reserved after the program's nodes for the runs' nodes, in percent of the
+/// program's nodes of each kind: the conversion makes every statement again, a variable per
+/// definition and about half as many expressions (gen's functions: 100 %, 45 % and 100 %).
+/// Room not used is address space, never touched; nodes beyond it are moved after the last
+/// run.
+const ROOM_PERCENT: usize = 150;
+
+#[cfg(not(test))]
+fn room_percent() -> usize {
+    ROOM_PERCENT
+}
+
+/// [`ROOM_PERCENT`], or what a test set (the result is the same with any room).
+#[cfg(test)]
+fn room_percent() -> usize {
+    match forked::ROOM.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => ROOM_PERCENT,
+        n => n - 1,
+    }
 }
 
 /// The maps and buffers of one function's conversion, kept (emptied) for the next function,
@@ -1303,5 +1337,23 @@ mod forked {
         assert!(serial.contains("stationary"));
         assert_eq!(converted(&source, 4), serial);
         assert_eq!(converted(&source, 3), serial);
+    }
+
+    /// The room after the program's nodes for the runs' nodes, in percent plus one (0: the
+    /// pass's own), as a test sets it (any room gives the same result, so the tests that run
+    /// meanwhile are not changed by it).
+    pub(super) static ROOM: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    #[test]
+    fn runs_that_do_not_fit_in_the_room_are_moved_at_the_end() {
+        let source = mixed(300);
+        let serial = converted(&source, 1);
+        // No room (every run moved after the last) and room for the first runs only.
+        for percent in [0, 20] {
+            ROOM.store(percent + 1, std::sync::atomic::Ordering::Relaxed);
+            let forked = converted(&source, 2);
+            ROOM.store(0, std::sync::atomic::Ordering::Relaxed);
+            assert_eq!(forked, serial, "room {percent} %");
+        }
     }
 }
