@@ -30,8 +30,11 @@ use super::lexer::{self, Token};
 use super::token::Tok;
 use crate::diag::Diagnostic;
 use crate::intern::{Interner, Symbol};
+use crate::ir::fork;
 use crate::source::FileId;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// Files with fewer tokens than this are parsed serially (a part costs a parser, an
 /// interner and a join).
@@ -52,6 +55,7 @@ struct Part {
 }
 
 /// The front end's result for a file made in parts ([`front`]).
+#[derive(Default)]
 pub(super) struct Front {
     pub ast: Ast,
     /// The `limits` and `restrict` checks ran on the parts and found nothing.
@@ -100,30 +104,29 @@ pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interne
     let (laid, mut parts_aliases): (Vec<Vec<Token>>, Vec<Aliases>) = laid.into_iter().unzip();
     let mut aliases = parts_aliases.remove(0);
     parts_aliases.into_iter().for_each(|later| aliases.extend(later));
-    // Each part's tree, and its host items and notes (in a `Front` of its own).
-    let parts: Vec<(Part, Front)> = laid
-        .into_par_iter()
-        .map(|tokens| {
+    // Each part's tree, and its host items and notes (in a `Front` of its own), joined as
+    // soon as the parts before it are.
+    let joiner = Joiner::new(laid.len(), interner);
+    fork::in_order(
+        laid,
+        || (),
+        |_, k, tokens| {
+            if joiner.failed() {
+                return joiner.done(k, None);
+            }
             let mut notes = Vec::new();
             let (dsl, host, host_tokens) = host::split_in_place(file, src, tokens, Some(&aliases), &mut notes);
-            if notes.iter().any(Diagnostic::is_error) {
-                return None;
-            }
-            let part = parse_part(file, src, ascii, &dsl)?;
-            Some((part, Front { ast: Ast::default(), checked: true, host, host_tokens, notes }))
-        })
-        .collect::<Option<Vec<_>>>()?;
-    let mut front =
-        Front { ast: Ast::default(), checked: true, host: Vec::new(), host_tokens: Vec::new(), notes: Vec::new() };
-    let mut asts = Vec::with_capacity(parts.len());
-    for (part, mut each) in parts {
-        asts.push(part);
-        front.host.append(&mut each.host);
-        front.host_tokens.append(&mut each.host_tokens);
-        front.notes.append(&mut each.notes);
-    }
-    (front.ast, front.checked) = join(asts, interner);
-    Some(front)
+            let part = match notes.iter().any(Diagnostic::is_error) {
+                true => None,
+                false => parse_part(file, src, ascii, &dsl, joiner.arenas()),
+            };
+            joiner.done(
+                k,
+                part.map(|part| (part, Front { ast: Ast::default(), checked: true, host, host_tokens, notes })),
+            )
+        },
+    );
+    joiner.finish(interner)
 }
 
 /// Where the parts of the text begin (the first at 0): at the first line at or after each
@@ -192,60 +195,148 @@ pub(super) fn parse(
     if cuts.len() < 2 {
         return None;
     }
-    let parts: Vec<Part> = (0..cuts.len())
-        .into_par_iter()
-        .map(|k| parse_part(file, src, ascii, &dsl[cuts[k]..cuts.get(k + 1).copied().unwrap_or(dsl.len())]))
-        .collect::<Option<Vec<Part>>>()?;
-    Some(join(parts, interner))
+    let joiner = Joiner::new(cuts.len(), interner);
+    fork::in_order(
+        cuts.clone(),
+        || (),
+        |_, k, at| {
+            let end = cuts.get(k + 1).copied().unwrap_or(dsl.len());
+            let part = match joiner.failed() {
+                true => None,
+                false => parse_part(file, src, ascii, &dsl[at..end], joiner.arenas()),
+            };
+            joiner.done(k, part.map(|part| (part, Front::default())))
+        },
+    );
+    joiner.finish(interner).map(|front| (front.ast, front.checked))
 }
 
-/// The parts' trees joined into one, in source order, their names interned into
-/// `interner`; and whether the checks found nothing in any part.
-fn join(mut parts: Vec<Part>, interner: &mut Interner) -> (Ast, bool) {
-    // Each part's offsets and names, in source order.
-    let mut shifts = Vec::with_capacity(parts.len());
-    let (mut exprs, mut stmts) = (0u32, 0u32);
-    for part in &parts {
-        let names: Vec<Symbol> = part.names.names().map(|name| interner.intern(name)).collect();
-        shifts.push(Shift { exprs, stmts, names });
-        exprs += part.ast.exprs.len() as u32;
-        stmts += part.ast.stmts.len() as u32;
+/// The parts' trees (with their host items and notes) joined into one, in source order,
+/// each as soon as the parts before it are, on the thread that finished it, while later
+/// parts are still parsed: its names interned (into an interner over the file's, so that
+/// nothing is interned in the file's unless every part parses), its ids moved past the
+/// parts' before it, and its nodes appended to the tree while they are still in the
+/// thread's cache; its emptied arenas go to a later part ([`Joiner::arenas`]). One part
+/// is joined at a time, not under the lock: a part done meanwhile is left for the thread
+/// that is joining.
+struct Joiner {
+    /// The file's interner, frozen until the finish.
+    base: Arc<Interner>,
+    state: Mutex<Joining>,
+    /// A part did not parse cleanly: the file goes to the serial front end.
+    failed: AtomicBool,
+    /// The emptied arenas of joined parts, for later parts.
+    spare: Mutex<Vec<Ast>>,
+}
+
+struct Joining {
+    /// The parts done and not joined yet, by part (`Some(None)`: failed).
+    pending: Vec<Option<Option<(Part, Front)>>>,
+    /// The next part to join.
+    next: usize,
+    /// What the joined parts made, with their names in an interner over the file's;
+    /// `None` while a thread joins a part.
+    joined: Option<(Front, Interner)>,
+}
+
+impl Joiner {
+    fn new(parts: usize, interner: &mut Interner) -> Joiner {
+        let base = Arc::new(std::mem::take(interner));
+        let front = Front { checked: true, ..Front::default() };
+        let state = Joining {
+            pending: (0..parts).map(|_| None).collect(),
+            next: 0,
+            joined: Some((front, Interner::forked(&base))),
+        };
+        Joiner { base, state: Mutex::new(state), failed: AtomicBool::new(false), spare: Mutex::new(Vec::new()) }
     }
-    parts.par_iter_mut().zip(&shifts).for_each(|(part, shift)| shift.ast(&mut part.ast));
-    let checked = parts.iter().all(|p| p.checked);
-    // The first part's arenas grow to hold the others' nodes (a large block grows without
-    // a copy: `mremap`), and the later parts' nodes are moved into the room made, each part
-    // on a thread of its own.
-    let mut parts = parts.into_iter();
-    let mut ast = parts.next().map(|first| first.ast).unwrap_or_default();
-    let mut later: Vec<Ast> = parts.map(|part| part.ast).collect();
-    later.iter_mut().for_each(|part| ast.body.append(&mut part.body));
-    let (exprs, stmts) = (exprs as usize, stmts as usize);
-    let (first_exprs, first_stmts) = (ast.exprs.len(), ast.stmts.len());
-    ast.exprs.reserve_exact(exprs - first_exprs);
-    ast.stmts.reserve_exact(stmts - first_stmts);
-    let mut expr_room = &mut ast.exprs.spare_capacity_mut()[..exprs - first_exprs];
-    let mut stmt_room = &mut ast.stmts.spare_capacity_mut()[..stmts - first_stmts];
-    let mut rooms = Vec::with_capacity(later.len());
-    for part in &later {
-        let (mine, rest) = std::mem::take(&mut expr_room).split_at_mut(part.exprs.len());
-        expr_room = rest;
-        let (mine_stmts, rest) = std::mem::take(&mut stmt_room).split_at_mut(part.stmts.len());
-        stmt_room = rest;
-        rooms.push((mine, mine_stmts));
+
+    fn failed(&self) -> bool {
+        self.failed.load(Ordering::Relaxed)
     }
-    later.into_par_iter().zip(rooms).for_each(|(part, (expr_room, stmt_room))| {
-        expr_room.iter_mut().zip(part.exprs).for_each(|(slot, e)| _ = slot.write(e));
-        stmt_room.iter_mut().zip(part.stmts).for_each(|(slot, s)| _ = slot.write(s));
-    });
-    // SAFETY: the rooms split the first `exprs - first_exprs` (and `stmts - first_stmts`)
-    // slots of the spare capacity, each as long as its part's arena, and every node of every
-    // later part was written into its room.
-    unsafe {
-        ast.exprs.set_len(exprs);
-        ast.stmts.set_len(stmts);
+
+    /// Arenas for a part's tree: a joined part's, emptied, when there is one.
+    fn arenas(&self) -> Ast {
+        lock(&self.spare).pop().unwrap_or_default()
     }
-    (ast, checked)
+
+    /// Part `k` is done (`None`: it failed); the parts ready are joined in order, unless
+    /// another thread is joining (it joins this one too before it stops).
+    fn done(&self, k: usize, part: Option<(Part, Front)>) {
+        if part.is_none() {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+        let mut state = lock(&self.state);
+        if let Some(slot) = state.pending.get_mut(k) {
+            *slot = Some(part);
+        }
+        loop {
+            let next = state.next;
+            let Some(joined) = state.joined.take() else { return };
+            let Some(part) = state.pending.get_mut(next).and_then(Option::take) else {
+                state.joined = Some(joined);
+                return;
+            };
+            state.next += 1;
+            drop(state);
+            let joined = match part {
+                Some(part) if !self.failed() => self.join(joined, part, next == 0),
+                _ => joined,
+            };
+            state = lock(&self.state);
+            state.joined = Some(joined);
+        }
+    }
+
+    /// `part` joined to what the parts before it made (nothing, for the `first`).
+    fn join(
+        &self,
+        (mut front, mut names): (Front, Interner),
+        (mut part, mut each): (Part, Front),
+        first: bool,
+    ) -> (Front, Interner) {
+        let shift = Shift {
+            exprs: front.ast.exprs.len() as u32,
+            stmts: front.ast.stmts.len() as u32,
+            names: part.names.names().map(|name| names.intern(name)).collect(),
+        };
+        shift.ast(&mut part.ast);
+        front.checked &= part.checked;
+        front.host.append(&mut each.host);
+        front.host_tokens.append(&mut each.host_tokens);
+        front.notes.append(&mut each.notes);
+        // The first part's tree is the file's (nothing moved); the later parts' nodes are
+        // appended to it (a large block grows without a copy: `mremap`).
+        if first {
+            front.ast = part.ast;
+        } else {
+            front.ast.exprs.append(&mut part.ast.exprs);
+            front.ast.stmts.append(&mut part.ast.stmts);
+            front.ast.body.append(&mut part.ast.body);
+            lock(&self.spare).push(Ast { exprs: part.ast.exprs, stmts: part.ast.stmts, ..Ast::default() });
+        }
+        (front, names)
+    }
+
+    /// The joined front end, and the joined parts' names interned into `interner` (the
+    /// file's, given back) in order; `None`, with nothing interned, when a part failed.
+    fn finish(self, interner: &mut Interner) -> Option<Front> {
+        let Joiner { base, state, failed, spare } = self;
+        drop(spare);
+        let Joining { pending, next, joined } = state.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let complete = !failed.into_inner() && next == pending.len();
+        drop(pending);
+        let (front, names) = joined.unzip();
+        let made = names.map(Interner::into_own);
+        *interner = Arc::try_unwrap(base).unwrap_or_else(|b| (*b).clone());
+        let (front, made) = (front.filter(|_| complete)?, made?);
+        made.iter().for_each(|name| _ = interner.intern(name));
+        Some(front)
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Where the parts begin (the first at 0): before a top-level `@`, `def` or `class` that
@@ -274,14 +365,14 @@ fn cuts(dsl: &[Token], least: usize) -> Vec<usize> {
     cuts
 }
 
-/// One part parsed as a module, or `None` when it has an error token, the parser reported
-/// or recovered from an error, or `limits` cut an expression out.
-fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token]) -> Option<Part> {
+/// One part parsed as a module into `arenas` (empty), or `None` when it has an error token,
+/// the parser reported or recovered from an error, or `limits` cut an expression out.
+fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token], arenas: Ast) -> Option<Part> {
     if tokens.iter().any(|t| t.kind == Tok::Error) {
         return None;
     }
     let mut names = Interner::new();
-    let mut builder = Builder::new(file, src, &mut names, Ast::default(), ascii);
+    let mut builder = Builder::new(file, src, &mut names, arenas, ascii);
     let parsed = super::descent::parse(&mut builder, tokens).is_ok();
     let (limits, (restrict, restrict_exprs)) = (builder.limits_may_cut(), builder.restrict_may_refuse());
     let Builder { mut ast, diags, seen, .. } = builder;
