@@ -165,7 +165,7 @@ impl Fork {
             adopt(&mut stmts, &mut first.stmts.0);
         }
         let moved = append((&mut vars, &mut exprs, &mut stmts), parts.into_iter().zip(remaps).collect());
-        let out = apply((&mut vars, &mut exprs, &mut stmts), moved.into_iter().map(|(moved, _)| moved));
+        let out = apply((&mut vars, &mut exprs, &mut stmts), moved.into_iter());
         program.vars = Arena::from(vars);
         program.exprs = Arena::from(exprs);
         program.stmts = Arena::from(stmts);
@@ -190,6 +190,7 @@ impl Fork {
             moved: (0..runs).map(|_| None).collect(),
             late: Vec::new(),
             spare: Vec::new(),
+            started: 0,
         };
         Ordered { fork: self, rooms, joined: Mutex::new(joined) }
     }
@@ -264,9 +265,9 @@ fn prep(bases: Bases, names: &mut Interner, types: &mut Types, lens: &mut Lens, 
 }
 
 /// Moves `parts`' nodes (each run's with its [`Remap`]) into room made after `arenas`'
-/// nodes, in order, a thread per run; returns what each run changed, and its emptied
-/// buffers.
-fn append((vars, exprs, stmts): Arenas<'_>, parts: Vec<(Own, Remap)>) -> Vec<(Moved, Buffers)> {
+/// nodes, in order, a thread per run (each run's buffers freed as soon as they are
+/// emptied); returns what each run changed.
+fn append((vars, exprs, stmts): Arenas<'_>, parts: Vec<(Own, Remap)>) -> Vec<Moved> {
     use rayon::prelude::*;
     let var_rooms = rooms(vars, parts.iter().map(|(p, _)| p.vars.0.len()));
     let expr_rooms = rooms(exprs, parts.iter().map(|(p, _)| p.exprs.0.len()));
@@ -278,7 +279,7 @@ fn append((vars, exprs, stmts): Arenas<'_>, parts: Vec<(Own, Remap)>) -> Vec<(Mo
     let moved = parts
         .into_par_iter()
         .zip(rooms)
-        .map(|((own, rm), ((var_room, expr_room), stmt_room))| move_part(own, &rm, (var_room, expr_room, stmt_room)))
+        .map(|((own, rm), ((var_room, expr_room), stmt_room))| move_part(own, &rm, (var_room, expr_room, stmt_room)).0)
         .collect();
     // SAFETY: `rooms` split the first slots of each arena's spare capacity, one room per
     // run as long as that run's nodes of the kind (`*_moved` in all), and `move_part`
@@ -400,13 +401,19 @@ struct Joined {
     late: Vec<(usize, Own, Remap)>,
     /// The emptied buffers of joined runs, for later runs.
     spare: Vec<Buffers>,
+    /// The runs begun ([`Ordered::program`]).
+    started: usize,
 }
 
 impl Ordered {
     /// A program without functions for one run, reading the base; its own nodes go into
     /// the buffers of a joined run when there is one (memory already faulted in).
     pub(crate) fn program(&self) -> Program {
-        let buffers = lock(&self.joined).spare.pop().unwrap_or_default();
+        let buffers = {
+            let mut joined = lock(&self.joined);
+            joined.started += 1;
+            joined.spare.pop().unwrap_or_default()
+        };
         self.fork.program_in(buffers)
     }
 
@@ -453,7 +460,11 @@ impl Ordered {
             let (moved, buffers) = move_part(own, &rm, rooms);
             let mut joined = lock(&self.joined);
             joined.moved[k] = Some(moved);
-            joined.spare.push(buffers);
+            // Kept while a run is still to begin (as many as `program` was called for),
+            // freed otherwise: memory that would stay faulted in with nothing to hold.
+            if joined.started < joined.pending.len() {
+                joined.spare.push(buffers);
+            }
         }
     }
 
@@ -479,7 +490,7 @@ impl Ordered {
         made_names.iter().for_each(|n| _ = names.intern(n));
         let (runs, late): (Vec<usize>, Vec<(Own, Remap)>) = late.into_iter().map(|(k, own, rm)| (k, (own, rm))).unzip();
         let late = append((&mut vars, &mut exprs, &mut stmts), late);
-        for (k, (m, _)) in runs.into_iter().zip(late) {
+        for (k, m) in runs.into_iter().zip(late) {
             moved[k] = Some(m);
         }
         let out = apply((&mut vars, &mut exprs, &mut stmts), moved.into_iter().flatten());

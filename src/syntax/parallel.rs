@@ -225,8 +225,10 @@ struct Joiner {
     state: Mutex<Joining>,
     /// A part did not parse cleanly: the file goes to the serial front end.
     failed: AtomicBool,
-    /// The emptied arenas of joined parts, for later parts.
-    spare: Mutex<Vec<Ast>>,
+    /// The emptied arenas of joined parts, for later parts, and the number of parts begun
+    /// ([`Joiner::arenas`]).
+    spare: Mutex<(Vec<Ast>, usize)>,
+    parts: usize,
 }
 
 struct Joining {
@@ -248,7 +250,8 @@ impl Joiner {
             next: 0,
             joined: Some((front, Interner::forked(&base))),
         };
-        Joiner { base, state: Mutex::new(state), failed: AtomicBool::new(false), spare: Mutex::new(Vec::new()) }
+        let spare = Mutex::new((Vec::new(), 0));
+        Joiner { base, state: Mutex::new(state), failed: AtomicBool::new(false), spare, parts }
     }
 
     fn failed(&self) -> bool {
@@ -257,7 +260,9 @@ impl Joiner {
 
     /// Arenas for a part's tree: a joined part's, emptied, when there is one.
     fn arenas(&self) -> Ast {
-        lock(&self.spare).pop().unwrap_or_default()
+        let mut spare = lock(&self.spare);
+        spare.1 += 1;
+        spare.0.pop().unwrap_or_default()
     }
 
     /// Part `k` is done (`None`: it failed); the parts ready are joined in order, unless
@@ -313,7 +318,12 @@ impl Joiner {
             front.ast.exprs.append(&mut part.ast.exprs);
             front.ast.stmts.append(&mut part.ast.stmts);
             front.ast.body.append(&mut part.ast.body);
-            lock(&self.spare).push(Ast { exprs: part.ast.exprs, stmts: part.ast.stmts, ..Ast::default() });
+            // Kept while a part is still to begin, freed otherwise: memory that would stay
+            // faulted in with nothing to hold.
+            let mut spare = lock(&self.spare);
+            if spare.1 < self.parts {
+                spare.0.push(Ast { exprs: part.ast.exprs, stmts: part.ast.stmts, ..Ast::default() });
+            }
         }
         (front, names)
     }
@@ -321,7 +331,7 @@ impl Joiner {
     /// The joined front end, and the joined parts' names interned into `interner` (the
     /// file's, given back) in order; `None`, with nothing interned, when a part failed.
     fn finish(self, interner: &mut Interner) -> Option<Front> {
-        let Joiner { base, state, failed, spare } = self;
+        let Joiner { base, state, failed, spare, .. } = self;
         drop(spare);
         let Joining { pending, next, joined } = state.into_inner().unwrap_or_else(PoisonError::into_inner);
         let complete = !failed.into_inner() && next == pending.len();
