@@ -367,7 +367,9 @@ fn unwrap<T: Clone>(base: Arc<Vec<T>>) -> Vec<T> {
     Arc::try_unwrap(base).unwrap_or_else(|b| (*b).clone())
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+/// `m` locked, poisoned or not (a thread that panicked while holding it makes the whole
+/// parallel phase panic anyway, through rayon).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 

@@ -30,11 +30,11 @@ use super::lexer::{self, Token};
 use super::token::Tok;
 use crate::diag::Diagnostic;
 use crate::intern::{Interner, Symbol};
-use crate::ir::fork;
+use crate::ir::fork::{self, lock};
 use crate::source::FileId;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Files with fewer tokens than this are parsed serially (a part costs a parser, an
 /// interner and a join).
@@ -343,10 +343,6 @@ impl Joiner {
         made.iter().for_each(|name| _ = interner.intern(name));
         Some(front)
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Where the parts begin (the first at 0): before a top-level `@`, `def` or `class` that
