@@ -468,17 +468,21 @@ impl Outliner<'_> {
         // Composed in the reused buffer: most names are taken as they are.
         let text = &mut self.s.text;
         text.clear();
-        match hint {
-            Some(n) if !self.names.get(n).is_empty() => text.push_str(self.names.get(n)),
+        // The region's own name is interned already: not looked up again.
+        let first = match hint {
+            Some(n) if !self.names.get(n).is_empty() => {
+                text.push_str(self.names.get(n));
+                n
+            }
             _ => {
                 text.push_str(self.names.get(self.func));
                 text.push_str(&(self.target.suffix)(kind));
                 crate::ir::names::push_decimal(text, self.counter);
+                self.names.intern(text)
             }
-        }
+        };
         self.counter += 1;
         let taken = |o: &Self, s: Symbol| o.s.known.contains(s) || o.reserved.contains(&s);
-        let first = self.names.intern(&self.s.text);
         let chosen = if !taken(self, first) {
             first
         } else {
