@@ -1101,8 +1101,8 @@ fn is_core_group_scope(program: &Program, s: StmtId) -> bool {
 }
 
 /// The loop every outlining pass runs: outlines `target`'s regions from each function at
-/// the positions `functions` (in increasing order, see [`positions`]) that `check` (given
-/// a function's position) lets through (it reports why it does not), then moves the new
+/// the positions `functions` (see [`positions`]), in that order, that `check` (given a
+/// function's position) lets through (it reports why it does not), then moves the new
 /// functions just before the function each came from. Returns the new functions, in the
 /// order they were made. Functions are addressed by position, not looked up by name: the
 /// positions stay while the pass appends the new functions.
