@@ -37,9 +37,9 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     // functions holding a region of a kind are looked at for it (most hold neither). The
     // Spmd regions are then in those that held one (outlining a cluster region does not
     // add any) and in the Group functions made from cluster regions.
-    let mut clusters: Vec<Symbol> = Vec::new();
+    let mut clusters: Vec<usize> = Vec::new();
     let mut spmds: FxHashSet<Symbol> = FxHashSet::default();
-    for f in program.functions.values() {
+    for (at, f) in program.functions.values().enumerate() {
         let (mut cluster, mut spmd) = (false, false);
         visit::any_stmt(program, &f.body, |s| {
             if let StmtKind::Scope(scope) = &program.stmt(s).kind {
@@ -49,16 +49,17 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             cluster && spmd
         });
         if cluster {
-            clusters.push(f.name);
+            clusters.push(at);
         }
         if spmd {
             spmds.insert(f.name);
         }
     }
     let made = outline_from(cx, program, clusters, &CLUSTER, None, &mut reserved);
-    spmds.extend(made.into_iter().map(|(new, _)| new));
+    spmds.extend(outline::with_scopes(&made));
     if !spmds.is_empty() {
-        let functions: Vec<Symbol> = program.functions.keys().copied().filter(|f| spmds.contains(f)).collect();
+        let functions: Vec<usize> =
+            (program.functions.keys().enumerate()).filter_map(|(at, f)| spmds.contains(f).then_some(at)).collect();
         outline_from(cx, program, functions, &SPMD, Some(FuncKind::Group), &mut reserved);
     }
 }
@@ -68,14 +69,14 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
 fn outline_from(
     cx: &mut PassCx<'_>,
     program: &mut Program,
-    functions: Vec<Symbol>,
+    functions: Vec<usize>,
     target: &Target,
     also: Option<FuncKind>,
     reserved: &mut FxHashSet<Symbol>,
-) -> Vec<(Symbol, Symbol)> {
-    outline::outline_functions(cx, program, functions, target, reserved, |cx, program, func| {
-        let kind = program.functions[&func].decl.kind;
+) -> Vec<outline::Made> {
+    outline::outline_functions(cx, program, functions, target, reserved, |cx, program, at| {
+        let kind = program.functions[at].decl.kind;
         let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like() || Some(kind) == also;
-        outline::check_outlinable(cx, program, func, target, outlinable, "OutlineClusterScopes")
+        outline::check_outlinable(cx, program, at, target, outlinable, "OutlineClusterScopes")
     })
 }

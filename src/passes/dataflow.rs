@@ -128,6 +128,8 @@ pub struct LiveIn {
     pub order: Vec<VarId>,
     /// Every variable the block defines, in [`defs_in_order`]'s order.
     pub defs: Vec<VarId>,
+    /// Whether the block holds a region (a scope statement) of any kind.
+    pub scopes: bool,
 }
 
 impl LiveIn {
@@ -137,6 +139,7 @@ impl LiveIn {
         self.defined.clear();
         self.order.clear();
         self.defs.clear();
+        self.scopes = false;
         self.block(p, block, seen);
     }
 
@@ -242,6 +245,7 @@ impl LiveIn {
                 return_vars.iter().for_each(|&v| self.define(v));
             }
             StmtKind::Scope(scope) => {
+                self.scopes = true;
                 visit::stmt_exprs(p, s, |e| self.read(p, e, seen));
                 self.block(p, &scope.body, seen);
                 if let Some(t) = scope.task_id {

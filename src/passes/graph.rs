@@ -28,14 +28,15 @@ const GRAPH: Target = Target {
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
-    let functions: Vec<Symbol> = program.functions.keys().copied().collect();
+    let functions: Vec<usize> = (0..program.functions.len()).collect();
     outline::outline_functions(cx, program, functions, &GRAPH, &mut reserved, check);
 }
 
-/// Whether `func` has graph regions to outline: not when it has none, nor when one is
-/// nested in another (E0401) or its type is not one this pass outlines (E0402).
-fn check(cx: &mut PassCx<'_>, program: &Program, func: Symbol) -> bool {
-    let f = &program.functions[&func];
+/// Whether the function at `at` has graph regions to outline: not when it has none, nor
+/// when one is nested in another (E0401) or its type is not one this pass outlines (E0402).
+fn check(cx: &mut PassCx<'_>, program: &Program, at: usize) -> bool {
+    let f = &program.functions[at];
+    let func = f.name;
     let scan = scan(program, f);
     if scan.regions == 0 {
         return false;

@@ -57,10 +57,11 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut pending: Vec<Symbol> =
         program.functions.values().filter(|f| f.decl.kind == FuncKind::Opaque).map(|f| f.name).collect();
     while !pending.is_empty() {
-        let made = outline::outline_functions(cx, program, pending, &HIERARCHY, &mut reserved, |cx, program, func| {
-            outline::check_outlinable(cx, program, func, &HIERARCHY, true, "OutlineHierarchyScopes")
+        let functions = outline::positions(program, pending);
+        let made = outline::outline_functions(cx, program, functions, &HIERARCHY, &mut reserved, |cx, program, at| {
+            outline::check_outlinable(cx, program, at, &HIERARCHY, true, "OutlineHierarchyScopes")
         });
-        pending = made.into_iter().map(|(new, _)| new).collect();
+        pending = outline::with_scopes(&made);
     }
 }
 

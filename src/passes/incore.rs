@@ -31,25 +31,27 @@ const INCORE: Target = Target {
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
-    let functions: Vec<Symbol> = program.functions.keys().copied().collect();
-    let made = outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, func| {
-        let kind = program.functions[&func].decl.kind;
+    let functions: Vec<usize> = (0..program.functions.len()).collect();
+    let made = outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, at| {
+        let kind = program.functions[at].decl.kind;
         let outlinable = kind == FuncKind::Opaque
             || kind.is_orchestration_like()
             || matches!(kind, FuncKind::Group | FuncKind::Spmd);
-        outline::check_outlinable(cx, program, func, &INCORE, outlinable, "OutlineIncoreScopes")
+        outline::check_outlinable(cx, program, at, &INCORE, outlinable, "OutlineIncoreScopes")
     });
-    // Regions nested in outlined ones, from each function made until none is.
-    let mut pending: Vec<Symbol> = made.iter().map(|&(new, _)| new).collect();
+    // Regions nested in outlined ones, from each function made until none is (only those
+    // whose body holds a region are looked at).
+    let mut pending = outline::with_scopes(&made);
     while !pending.is_empty() {
-        let inner = outline::outline_functions(cx, program, pending, &INCORE, &mut reserved, |cx, program, func| {
-            outline::check_outlinable(cx, program, func, &INCORE, true, "OutlineIncoreScopes")
+        let functions = outline::positions(program, pending);
+        let inner = outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, at| {
+            outline::check_outlinable(cx, program, at, &INCORE, true, "OutlineIncoreScopes")
         });
-        pending = inner.into_iter().map(|(new, _)| new).collect();
+        pending = outline::with_scopes(&inner);
     }
     // An Opaque function that had a region now launches tasks.
-    for (_, parent) in made {
-        let f = program.functions.get_mut(&parent).expect("the function exists");
+    for m in made {
+        let f = program.functions.get_mut(&m.parent).expect("the function exists");
         if f.decl.kind == FuncKind::Opaque {
             f.decl.kind = FuncKind::Orchestration;
             (f.decl.level, f.decl.role) = FuncKind::Orchestration.derived_level_role();

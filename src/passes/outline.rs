@@ -73,20 +73,20 @@ pub type LevelRole = (Option<crate::ir::Level>, Option<crate::ir::Role>);
 /// of the program and every name outlined so far; the new names are added to it. The new
 /// functions go at the end of `program.functions` (in the order they are made, each one's
 /// name and its parent's appended to `made`): [`insert_before_parents`] moves them into
-/// place once the pass has outlined every function. Returns the function's position.
+/// place once the pass has outlined every function. `at` is the function's position,
+/// which stays while the pass appends new ones.
 #[allow(clippy::too_many_arguments)]
 fn outline_function(
     program: &mut Program,
     names: &mut Interner,
     diags: &mut Vec<Diagnostic>,
-    func: Symbol,
+    at: usize,
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
-    made: &mut Vec<(Symbol, Symbol)>,
+    made: &mut Vec<Made>,
     scratch: &mut Scratch,
-) -> Option<usize> {
-    // Looked up once: the function's position stays while the pass appends new ones.
-    let at = program.functions.get_index_of(&func)?;
+) {
+    let func = program.functions[at].name;
     if target.device {
         // A scalar only dead loop carries read need not leave a device region.
         let body = program.functions[at].body.clone();
@@ -112,7 +112,28 @@ fn outline_function(
     let top = After { last: &none, index: 0, outer: None };
     let body = o.block(&body, &top, &mut FxHashMap::default());
     program.functions[at].body = body;
-    Some(at)
+}
+
+/// A function an outlining pass made.
+pub struct Made {
+    pub name: Symbol,
+    /// The function it was outlined from.
+    pub parent: Symbol,
+    /// Whether its body holds a region of any kind: one without holds none to outline, so
+    /// a later run of the pass need not look at it.
+    pub has_scopes: bool,
+}
+
+/// The names of the functions in `made` that hold a region of some kind, in order: those a
+/// pass outlining nested regions looks at.
+pub fn with_scopes(made: &[Made]) -> Vec<Symbol> {
+    made.iter().filter(|m| m.has_scopes).map(|m| m.name).collect()
+}
+
+/// The positions of the functions named in `names`, in that order (those not in the
+/// program left out).
+pub fn positions(program: &Program, names: impl IntoIterator<Item = Symbol>) -> Vec<usize> {
+    names.into_iter().filter_map(|f| program.functions.get_index_of(&f)).collect()
 }
 
 struct Outliner<'a> {
@@ -125,8 +146,8 @@ struct Outliner<'a> {
     /// The function is a kernel (InCore, AIC, AIV): the regions nested in it are calls.
     in_kernel: bool,
     counter: u32,
-    /// The functions made so far in the pass: each one's name and its parent's.
-    made: &'a mut Vec<(Symbol, Symbol)>,
+    /// The functions made so far in the pass.
+    made: &'a mut Vec<Made>,
     s: &'a mut Scratch,
 }
 
@@ -447,17 +468,21 @@ impl Outliner<'_> {
         // Composed in the reused buffer: most names are taken as they are.
         let text = &mut self.s.text;
         text.clear();
-        match hint {
-            Some(n) if !self.names.get(n).is_empty() => text.push_str(self.names.get(n)),
+        // The region's own name is interned already: not looked up again.
+        let first = match hint {
+            Some(n) if !self.names.get(n).is_empty() => {
+                text.push_str(self.names.get(n));
+                n
+            }
             _ => {
                 text.push_str(self.names.get(self.func));
                 text.push_str(&(self.target.suffix)(kind));
                 crate::ir::names::push_decimal(text, self.counter);
+                self.names.intern(text)
             }
-        }
+        };
         self.counter += 1;
         let taken = |o: &Self, s: Symbol| o.s.known.contains(s) || o.reserved.contains(&s);
-        let first = self.names.intern(&self.s.text);
         let chosen = if !taken(self, first) {
             first
         } else {
@@ -578,7 +603,8 @@ impl Outliner<'_> {
         };
         // At the end for now (`insert_before_parents`); the name is new to the program.
         self.program.functions.insert(fname, function);
-        self.made.push((fname, self.func));
+        // The last walk of the body (`Outliner::walk`) saw whether it holds a region.
+        self.made.push(Made { name: fname, parent: self.func, has_scopes: self.s.live.scopes });
 
         // The call, and the variables it binds: the region's own outputs keep their
         // variables; each stored tensor gets a new version; a launch with a task id binds
@@ -997,18 +1023,19 @@ fn caller_computable(p: &Program, e: ExprId, has: impl Fn(VarId) -> bool) -> boo
     })
 }
 
-/// Whether `func` has a region of `target`'s kind to outline: false when it has none (one
+/// Whether the function at `at` has a region of `target`'s kind to outline: false when it has none (one
 /// scan of the body) or when its type is not one the pass outlines (`outlinable`), which
 /// is E0412 at the first such region.
 pub fn check_outlinable(
     cx: &mut super::PassCx<'_>,
     program: &Program,
-    func: Symbol,
+    at: usize,
     target: &Target,
     outlinable: bool,
     pass: &str,
 ) -> bool {
-    let f = &program.functions[&func];
+    let f = &program.functions[at];
+    let func = f.name;
     // The regions a kernel keeps (`kernel_spmd_regions`), found in the same walk: a
     // statement comes before those nested in it, so an Spmd region is seen before the
     // core-group regions directly inside it.
@@ -1073,29 +1100,29 @@ fn is_core_group_scope(program: &Program, s: StmtId) -> bool {
     matches!(&program.stmt(s).kind, StmtKind::Scope(sc) if matches!(sc.kind, ScopeKind::InCore))
 }
 
-/// The loop every outlining pass runs: outlines `target`'s regions from each of
-/// `functions` that `check` lets through (it reports why it does not), then moves the new
-/// functions just before the function each came from. Returns the new functions' names,
-/// each with its parent's.
+/// The loop every outlining pass runs: outlines `target`'s regions from each function at
+/// the positions `functions` (see [`positions`]), in that order, that `check` (given a
+/// function's position) lets through (it reports why it does not), then moves the new
+/// functions just before the function each came from. Returns the new functions, in the
+/// order they were made. Functions are addressed by position, not looked up by name: the
+/// positions stay while the pass appends the new functions.
 pub fn outline_functions(
     cx: &mut super::PassCx<'_>,
     program: &mut Program,
-    functions: Vec<Symbol>,
+    functions: Vec<usize>,
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
-    mut check: impl FnMut(&mut super::PassCx<'_>, &Program, Symbol) -> bool,
-) -> Vec<(Symbol, Symbol)> {
+    mut check: impl FnMut(&mut super::PassCx<'_>, &Program, usize) -> bool,
+) -> Vec<Made> {
     let before = program.functions.len();
     let mut made = Vec::new();
     // The position of each new function's parent.
     let mut parents = Vec::new();
     let mut scratch = Scratch::default();
-    for func in functions {
-        if check(cx, program, func) {
-            let at = outline_function(program, cx.names, cx.diags, func, target, reserved, &mut made, &mut scratch);
-            if let Some(at) = at {
-                parents.resize(made.len(), at);
-            }
+    for at in functions {
+        if check(cx, program, at) {
+            outline_function(program, cx.names, cx.diags, at, target, reserved, &mut made, &mut scratch);
+            parents.resize(made.len(), at);
         }
     }
     insert_before_parents(program, before, &parents);
