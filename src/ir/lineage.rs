@@ -10,7 +10,7 @@
 use crate::intern::Symbol;
 use crate::ir::ops::{Effect, Op, OpKind, Special};
 use crate::ir::visit::{self, Lifo, Stack};
-use crate::ir::{Callee, ExprId, ExprKind, Function, IfStmt, Program, StmtKind, VarId};
+use crate::ir::{Callee, ExprId, ExprKind, FuncKind, Function, IfStmt, Program, StmtKind, VarId};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 
@@ -261,6 +261,10 @@ impl Lineage {
             self.returned.insert(g, out.clone());
             return out;
         }
+        if let Some(out) = returned_own_params(p, f) {
+            self.returned.insert(g, out.clone());
+            return out;
+        }
         self.open.push(g);
         let defs = Defs::of(p, f);
         let mut out = Vec::new();
@@ -283,6 +287,91 @@ impl Lineage {
         self.returned.insert(g, out.clone());
         out
     }
+}
+
+/// At most this many parameters for [`returned_own_params`]' question: it compares every
+/// variable the body binds with each parameter.
+const FEW_PARAMS: usize = 16;
+
+/// What [`Lineage::returned_params`] finds for `f` when every value `f` returns is one of its
+/// parameters, bare, and no statement binds a parameter (so that [`Defs::of`] would record
+/// each as the parameter, the last of that variable): the parameters' places, known
+/// without the definitions' maps (a kernel returning the parameters it wrote, as the
+/// outliners make them). `None` otherwise, and for a function of many parameters.
+fn returned_own_params(p: &Program, f: &Function) -> Option<Vec<Option<usize>>> {
+    if f.params.len() > FEW_PARAMS {
+        return None;
+    }
+    let values = match f.body.last().map(|&s| &p.stmt(s).kind) {
+        Some(StmtKind::Return(values)) => values,
+        _ => return Some(Vec::new()),
+    };
+    let mut out = Vec::with_capacity(values.len());
+    for &e in values {
+        let v = as_var(p, e)?;
+        out.push(Some(f.params.iter().rposition(|q| q.var == v)?));
+    }
+    let binds_param = visit::any_stmt(p, &f.body, |s| {
+        let mut found = false;
+        visit::stmt_defs(p, s, |v| found |= f.params.iter().any(|q| q.var == v));
+        found
+    });
+    (!binds_param).then_some(out)
+}
+
+/// Whether `f` is a device kernel of one core (InCore, AIC, AIV): a function that seldom
+/// calls one. DeriveCallDirections and LegalizeGraphBoundary look for calls in the other
+/// functions first, and in these only when [`all_calls_seen`] says the others do not hold
+/// every call there is (most programs' kernels call none, and they are most of the nodes).
+pub fn seldom_calls(f: &Function) -> bool {
+    matches!(f.decl.kind, FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv)
+}
+
+/// Below this many nodes [`all_calls_seen`] scans the arena on the calling thread.
+const PARALLEL_MIN_NODES: usize = 1 << 16;
+
+/// Whether the calls in `seen` (found in the trees of some functions; sorted and
+/// deduplicated here) are every call the program's expression arena holds whose callee
+/// `wanted` accepts, live or left behind by a rewrite: then no other function's tree holds
+/// one, as no node belongs to two functions' trees (lowering, InlineFunctions' copies and
+/// the outliners give each function nodes of its own; a rewrite's left-behind nodes belong
+/// to none). One flat scan of the arena, in order (in parallel for a large one): about
+/// what a walk of the nodes of the functions it saves from a walk costs, without their
+/// children lists.
+pub fn all_calls_seen(p: &Program, seen: &mut Vec<ExprId>, wanted: impl Fn(Callee) -> bool + Sync) -> bool {
+    use rayon::prelude::*;
+    seen.sort_unstable();
+    seen.dedup();
+    let is_wanted = |e: &&crate::ir::Expr| matches!(&e.kind, ExprKind::Call { callee, .. } if wanted(*callee));
+    let n = p.exprs.len();
+    let in_arena = if rayon::current_num_threads() < 2 || n < PARALLEL_MIN_NODES {
+        p.exprs.iter().filter(is_wanted).count()
+    } else {
+        // Runs of consecutive nodes, each an iterator over the arena's slices.
+        let run = PARALLEL_MIN_NODES / 4;
+        (0..n.div_ceil(run))
+            .into_par_iter()
+            .map(|k| p.exprs.iter().skip(k * run).take(run).filter(is_wanted).count())
+            .sum()
+    };
+    in_arena == seen.len()
+}
+
+/// `a` and `b`, each in the order of the places `place` gives (of different functions,
+/// say), as one list in that order.
+pub fn merge_by_place<T>(a: Vec<T>, b: Vec<T>, place: impl Fn(&T) -> usize) -> Vec<T> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        let next = if place(y) < place(x) { b.next() } else { a.next() };
+        out.extend(next);
+    }
+    out.extend(a);
+    out.extend(b);
+    out
 }
 
 /// The variable an expression is, if it is a bare variable.

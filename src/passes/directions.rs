@@ -33,21 +33,22 @@
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::Symbol;
-use crate::ir::lineage::{Def, Defs, Lineage, Root};
+use crate::ir::lineage::{self, Def, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit;
 use crate::ir::{
-    ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, IfStmt, Program, StmtId, StmtKind, Type, VarId,
+    ArgDir, CallAttrs, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, IfStmt, Program, StmtId, StmtKind, Type,
+    VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     promote_wrappers(program);
     let Found { found, races, written_no_dep, contradictions, .. } = walk_functions(program);
-    for c in contradictions {
+    for (_, c) in contradictions {
         report_contradiction(cx, program, &c);
     }
-    for (arg, dir) in written_no_dep {
+    for (_, (arg, dir)) in written_no_dep {
         let at = program.expr(arg).loc;
         cx.diags.push(
             Diagnostic::new(
@@ -62,7 +63,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             ),
         );
     }
-    for (arg, writer, buffer) in races {
+    for (_, (arg, writer, buffer)) in races {
         let name = cx.names.get(program.var(buffer).source).to_string();
         let at = program.expr(arg).loc;
         let wloc = program.expr(writer).loc;
@@ -78,50 +79,94 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         }
         cx.diags.push(d);
     }
-    for (call, dirs) in found {
+    for (_, (call, with_dirs)) in found {
         if let ExprKind::Call { attrs, .. } = &mut program.exprs[call.index()].kind {
-            attrs.make_mut().arg_directions = Some(dirs);
+            *attrs = with_dirs;
         }
     }
 }
 
 /// What the walk of the functions found, in the order of the functions and, within one, of
-/// the walk.
+/// the walk; each finding with its function's place in the program.
 #[derive(Default)]
 struct Found {
-    /// Each call without `arg_directions`, with the directions derived for it.
-    found: Vec<(ExprId, Vec<ArgDir>)>,
-    races: Vec<(ExprId, ExprId, VarId)>,
-    written_no_dep: Vec<(ExprId, Direction)>,
-    contradictions: Vec<Contradiction>,
+    /// Each call without `arg_directions`, with its attributes and the directions derived
+    /// for it (made on the thread that derived them, so that the calling thread only
+    /// stores them).
+    found: Vec<(u32, (ExprId, CallAttrs))>,
+    races: Vec<(u32, (ExprId, ExprId, VarId))>,
+    written_no_dep: Vec<(u32, (ExprId, Direction))>,
+    contradictions: Vec<(u32, Contradiction)>,
+    /// Every call of a function met (for [`lineage::all_calls_seen`]).
+    seen: Vec<ExprId>,
     /// Whether a root query met a call cycle ([`Lineage::met_cycle`]).
     met_cycle: bool,
 }
 
 impl Found {
+    /// Appends the findings of functions after these.
     fn append(&mut self, mut other: Found) {
         self.found.append(&mut other.found);
         self.races.append(&mut other.races);
         self.written_no_dep.append(&mut other.written_no_dep);
         self.contradictions.append(&mut other.contradictions);
+        self.seen.append(&mut other.seen);
         self.met_cycle |= other.met_cycle;
     }
+
+    /// Takes in the findings of other functions, each list kept in the functions' order.
+    fn merge(&mut self, other: Found) {
+        merge_by_function(&mut self.found, other.found);
+        merge_by_function(&mut self.races, other.races);
+        merge_by_function(&mut self.written_no_dep, other.written_no_dep);
+        merge_by_function(&mut self.contradictions, other.contradictions);
+        self.met_cycle |= other.met_cycle;
+    }
+}
+
+/// `into` and `from` (each in the order of the functions' places, of different functions)
+/// as one list in that order.
+fn merge_by_function<T>(into: &mut Vec<(u32, T)>, from: Vec<(u32, T)>) {
+    *into = lineage::merge_by_place(std::mem::take(into), from, |x| x.0 as usize);
 }
 
 /// Below this many functions the walk runs on the calling thread.
 const PARALLEL_MIN_FUNCTIONS: usize = 256;
 
-/// Walks every function (reading the program only), in parallel for a large program: runs
-/// of consecutive functions, each with its own memos (roots, returned parameters, offset
-/// parameters), whose findings are joined in the functions' order. The memos' answers do
-/// not depend on the order of the queries unless a call cycle is met, so the result is the
-/// serial walk's; when a run met one, the serial walk is made instead.
+/// A function with its place in the program.
+type Placed<'p> = (u32, &'p crate::ir::Function);
+
+/// Walks every function that calls one (reading the program only): the functions other than
+/// the one-core kernels first, then the kernels only when the calls found are not all the
+/// calls of functions the program holds ([`lineage::all_calls_seen`]), their findings
+/// merged in the functions' order. A function without a call finds nothing: skipping it
+/// changes nothing.
 fn walk_functions(program: &Program) -> Found {
+    let all: Vec<Placed<'_>> = program.functions.values().enumerate().map(|(i, f)| (i as u32, f)).collect();
+    let (kernels, others): (Vec<Placed<'_>>, Vec<Placed<'_>>) = all.iter().partition(|(_, f)| lineage::seldom_calls(f));
+    let mut found = walk_list(program, &others);
+    let any_call = |c: Callee| matches!(c, Callee::Func(_) | Callee::Submit(_));
+    if !kernels.is_empty() && !found.met_cycle && !lineage::all_calls_seen(program, &mut found.seen, any_call) {
+        found.merge(walk_list(program, &kernels));
+    }
+    if found.met_cycle {
+        // The memo's answers depend on the order of the queries: the serial walk, every
+        // function in order.
+        return walk_run(program, &all);
+    }
+    found
+}
+
+/// Walks `funcs` (reading the program only), in parallel for many: runs of consecutive
+/// functions, each with its own memos (roots, returned parameters, offset parameters),
+/// whose findings are joined in the functions' order. The memos' answers do not depend on
+/// the order of the queries unless a call cycle is met (then [`walk_functions`] makes the
+/// serial walk instead).
+fn walk_list(program: &Program, funcs: &[Placed<'_>]) -> Found {
     use rayon::prelude::*;
-    let funcs: Vec<&crate::ir::Function> = program.functions.values().collect();
     let threads = rayon::current_num_threads();
     if threads < 2 || funcs.len() < PARALLEL_MIN_FUNCTIONS {
-        return walk_run(program, &funcs);
+        return walk_run(program, funcs);
     }
     let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
     let parts: Vec<Found> = funcs.par_chunks(run).map(|part| walk_run(program, part)).collect();
@@ -129,20 +174,18 @@ fn walk_functions(program: &Program) -> Found {
     for part in parts {
         all.append(part);
     }
-    if all.met_cycle {
-        return walk_run(program, &funcs);
-    }
     all
 }
 
 /// The walk of a run of functions, in order, with memos of its own. One walker for the
 /// run: its sets, maps and buffers are emptied from one function to the next, not made
 /// again.
-fn walk_run(program: &Program, funcs: &[&crate::ir::Function]) -> Found {
-    let Some(first) = funcs.first() else { return Found::default() };
+fn walk_run(program: &Program, funcs: &[Placed<'_>]) -> Found {
+    let Some(&(_, first)) = funcs.first() else { return Found::default() };
     let mut w = Walker {
         p: program,
         func: first,
+        at: 0,
         defs: None,
         lineage: Lineage::default(),
         inout_params: FxHashSet::default(),
@@ -157,8 +200,9 @@ fn walk_run(program: &Program, funcs: &[&crate::ir::Function]) -> Found {
         calls: Vec::new(),
         writes: Vec::new(),
     };
-    for f in funcs {
+    for &(at, f) in funcs {
         w.func = f;
+        w.at = at;
         w.defs = None;
         if w.inout_known {
             w.inout_params.clear();
@@ -236,8 +280,9 @@ fn merge(a: Direction, b: Direction) -> Direction {
 
 struct Walker<'a> {
     p: &'a Program,
-    /// The function walked.
+    /// The function walked, and its place in the program.
     func: &'a crate::ir::Function,
+    at: u32,
     /// Its definitions, made at the first root asked for (a function that calls no
     /// function, as a kernel, never needs them).
     defs: Option<Defs>,
@@ -459,6 +504,7 @@ impl Walker<'_> {
                 calls.push(e);
             }
         });
+        self.out.seen.extend_from_slice(&calls);
         for &c in &calls {
             self.call(c, sequential);
         }
@@ -506,7 +552,8 @@ impl Walker<'_> {
                 let scalar = matches!(self.p.ty(a), Type::Scalar(_));
                 if !allowed(g, param.dir, scalar) {
                     let (param, dir) = (param.var, param.dir);
-                    self.out.contradictions.push(Contradiction { call: e, arg: a, given: g, param, dir, scalar });
+                    let c = Contradiction { call: e, arg: a, given: g, param, dir, scalar };
+                    self.out.contradictions.push((self.at, c));
                 }
             }
         }
@@ -547,12 +594,12 @@ impl Walker<'_> {
             if no_dep_race {
                 if let Some(Root::Known(r)) = root {
                     if let Some(&w) = self.writers.get(&r) {
-                        self.out.races.push((a, w, r));
+                        self.out.races.push((self.at, (a, w, r)));
                     }
                 }
             }
             if no_dep.contains(&i) && !scalar && param.dir != Direction::In {
-                self.out.written_no_dep.push((a, param.dir));
+                self.out.written_no_dep.push((self.at, (a, param.dir)));
             }
             dirs.push(if no_dep.contains(&i) { ArgDir::NoDep } else { d });
         }
@@ -566,7 +613,9 @@ impl Walker<'_> {
         }
         self.writes = writes;
         if !already {
-            self.out.found.push((e, dirs));
+            let mut with_dirs = attrs.clone();
+            with_dirs.make_mut().arg_directions = Some(dirs);
+            self.out.found.push((self.at, (e, with_dirs)));
         }
     }
 }
