@@ -289,19 +289,29 @@ impl Lineage {
     }
 }
 
-/// At most this many parameters for [`returned_own_params`]' question: it compares every
+/// At most this many parameters for [`binds_a_param`]'s question: it compares every
 /// variable the body binds with each parameter.
 const FEW_PARAMS: usize = 16;
 
+/// Whether a statement of `f` binds one of its parameters (a function in SSA form binds
+/// none): when not, [`Defs::of`] records each parameter as the parameter, and a
+/// parameter's root is itself, known without the definitions' maps. `true` (the
+/// definitions are needed) for a function of many parameters.
+pub fn binds_a_param(p: &Program, f: &Function) -> bool {
+    f.params.len() > FEW_PARAMS
+        || visit::any_stmt(p, &f.body, |s| {
+            let mut found = false;
+            visit::stmt_defs(p, s, |v| found |= f.params.iter().any(|q| q.var == v));
+            found
+        })
+}
+
 /// What [`Lineage::returned_params`] finds for `f` when every value `f` returns is one of its
-/// parameters, bare, and no statement binds a parameter (so that [`Defs::of`] would record
-/// each as the parameter, the last of that variable): the parameters' places, known
-/// without the definitions' maps (a kernel returning the parameters it wrote, as the
-/// outliners make them). `None` otherwise, and for a function of many parameters.
+/// parameters, bare, and no statement binds a parameter ([`binds_a_param`]; [`Defs::of`]
+/// would record each as the parameter, the last of that variable): the parameters'
+/// places, known without the definitions' maps (a kernel returning the parameters it
+/// wrote, as the outliners make them). `None` otherwise.
 fn returned_own_params(p: &Program, f: &Function) -> Option<Vec<Option<usize>>> {
-    if f.params.len() > FEW_PARAMS {
-        return None;
-    }
     let values = match f.body.last().map(|&s| &p.stmt(s).kind) {
         Some(StmtKind::Return(values)) => values,
         _ => return Some(Vec::new()),
@@ -311,12 +321,7 @@ fn returned_own_params(p: &Program, f: &Function) -> Option<Vec<Option<usize>>> 
         let v = as_var(p, e)?;
         out.push(Some(f.params.iter().rposition(|q| q.var == v)?));
     }
-    let binds_param = visit::any_stmt(p, &f.body, |s| {
-        let mut found = false;
-        visit::stmt_defs(p, s, |v| found |= f.params.iter().any(|q| q.var == v));
-        found
-    });
-    (!binds_param).then_some(out)
+    (!binds_a_param(p, f)).then_some(out)
 }
 
 /// Whether `f` is a device kernel of one core (InCore, AIC, AIV): a function that seldom
@@ -355,6 +360,57 @@ pub fn all_calls_seen(p: &Program, seen: &mut Vec<ExprId>, wanted: impl Fn(Calle
             .sum()
     };
     in_arena == seen.len()
+}
+
+/// Whether the calls `callees` (each a caller's place in `p.functions` and the function
+/// called) make a cycle, a function calling itself included. Calls of a function the
+/// program does not have are left out.
+pub fn calls_cycle(p: &Program, callees: &[(u32, Symbol)]) -> bool {
+    let n = p.functions.len();
+    // The callees of each function, as places: counted, then filled (one list for all).
+    let edges: Vec<(u32, u32)> =
+        callees.iter().filter_map(|&(from, g)| p.functions.get_index_of(&g).map(|to| (from, to as u32))).collect();
+    let mut start = vec![0u32; n + 1];
+    for &(from, _) in &edges {
+        start[from as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut next = start.clone();
+    let mut to = vec![0u32; edges.len()];
+    for &(from, t) in &edges {
+        to[next[from as usize] as usize] = t;
+        next[from as usize] += 1;
+    }
+    // Depth-first, iterative: 0 not yet met, 1 on the path, 2 done.
+    let mut state = vec![0u8; n];
+    let mut path: Vec<(u32, u32)> = Vec::new();
+    for root in edges.iter().map(|e| e.0) {
+        if state[root as usize] != 0 {
+            continue;
+        }
+        state[root as usize] = 1;
+        path.push((root, start[root as usize]));
+        while let Some(&mut (f, ref mut k)) = path.last_mut() {
+            if *k == start[f as usize + 1] {
+                state[f as usize] = 2;
+                path.pop();
+                continue;
+            }
+            let g = to[*k as usize];
+            *k += 1;
+            match state[g as usize] {
+                0 => {
+                    state[g as usize] = 1;
+                    path.push((g, start[g as usize]));
+                }
+                1 => return true,
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 /// `a` and `b`, each in the order of the places `place` gives (of different functions,

@@ -97,8 +97,10 @@ struct Found {
     races: Vec<(u32, (ExprId, ExprId, VarId))>,
     written_no_dep: Vec<(u32, (ExprId, Direction))>,
     contradictions: Vec<(u32, Contradiction)>,
-    /// Every call of a function met (for [`lineage::all_calls_seen`]).
+    /// Every call of a function met (for [`lineage::all_calls_seen`]), and its caller's place
+    /// and callee (for [`lineage::calls_cycle`]).
     seen: Vec<ExprId>,
+    callees: Vec<(u32, Symbol)>,
     /// Whether a root query met a call cycle ([`Lineage::met_cycle`]).
     met_cycle: bool,
 }
@@ -111,11 +113,13 @@ impl Found {
         self.written_no_dep.append(&mut other.written_no_dep);
         self.contradictions.append(&mut other.contradictions);
         self.seen.append(&mut other.seen);
+        self.callees.append(&mut other.callees);
         self.met_cycle |= other.met_cycle;
     }
 
     /// Takes in the findings of other functions, each list kept in the functions' order.
-    fn merge(&mut self, other: Found) {
+    fn merge(&mut self, mut other: Found) {
+        self.callees.append(&mut other.callees);
         merge_by_function(&mut self.found, other.found);
         merge_by_function(&mut self.races, other.races);
         merge_by_function(&mut self.written_no_dep, other.written_no_dep);
@@ -141,18 +145,30 @@ type Placed<'p> = (u32, &'p crate::ir::Function);
 /// calls of functions the program holds ([`lineage::all_calls_seen`]), their findings
 /// merged in the functions' order. A function without a call finds nothing: skipping it
 /// changes nothing.
+///
+/// The roots a call does not need are not asked at first: they are asked only for what
+/// they do to the memo of returned parameters, whose answers depend on the order of the
+/// queries only around a call cycle. When the calls found make a cycle, the walk is made
+/// again asking them (and serially, every function in order, when a query met one).
 fn walk_functions(program: &Program) -> Found {
     let all: Vec<Placed<'_>> = program.functions.values().enumerate().map(|(i, f)| (i as u32, f)).collect();
     let (kernels, others): (Vec<Placed<'_>>, Vec<Placed<'_>>) = all.iter().partition(|(_, f)| lineage::seldom_calls(f));
-    let mut found = walk_list(program, &others);
-    let any_call = |c: Callee| matches!(c, Callee::Func(_) | Callee::Submit(_));
-    if !kernels.is_empty() && !found.met_cycle && !lineage::all_calls_seen(program, &mut found.seen, any_call) {
-        found.merge(walk_list(program, &kernels));
+    let walk = |ask_unneeded: bool| {
+        let mut found = walk_list(program, &others, ask_unneeded);
+        let any_call = |c: Callee| matches!(c, Callee::Func(_) | Callee::Submit(_));
+        if !kernels.is_empty() && !found.met_cycle && !lineage::all_calls_seen(program, &mut found.seen, any_call) {
+            found.merge(walk_list(program, &kernels, ask_unneeded));
+        }
+        found
+    };
+    let mut found = walk(false);
+    if found.met_cycle || lineage::calls_cycle(program, &found.callees) {
+        found = walk(true);
     }
     if found.met_cycle {
         // The memo's answers depend on the order of the queries: the serial walk, every
         // function in order.
-        return walk_run(program, &all);
+        return walk_run(program, &all, true);
     }
     found
 }
@@ -162,14 +178,14 @@ fn walk_functions(program: &Program) -> Found {
 /// whose findings are joined in the functions' order. The memos' answers do not depend on
 /// the order of the queries unless a call cycle is met (then [`walk_functions`] makes the
 /// serial walk instead).
-fn walk_list(program: &Program, funcs: &[Placed<'_>]) -> Found {
+fn walk_list(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Found {
     use rayon::prelude::*;
     let threads = rayon::current_num_threads();
     if threads < 2 || funcs.len() < PARALLEL_MIN_FUNCTIONS {
-        return walk_run(program, funcs);
+        return walk_run(program, funcs, ask_unneeded);
     }
     let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
-    let parts: Vec<Found> = funcs.par_chunks(run).map(|part| walk_run(program, part)).collect();
+    let parts: Vec<Found> = funcs.par_chunks(run).map(|part| walk_run(program, part, ask_unneeded)).collect();
     let mut all = Found::default();
     for part in parts {
         all.append(part);
@@ -180,12 +196,15 @@ fn walk_list(program: &Program, funcs: &[Placed<'_>]) -> Found {
 /// The walk of a run of functions, in order, with memos of its own. One walker for the
 /// run: its sets, maps and buffers are emptied from one function to the next, not made
 /// again.
-fn walk_run(program: &Program, funcs: &[Placed<'_>]) -> Found {
+/// `ask_unneeded`: whether the roots a call does not need are asked.
+fn walk_run(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Found {
     let Some(&(_, first)) = funcs.first() else { return Found::default() };
     let mut w = Walker {
         p: program,
         func: first,
         at: 0,
+        ask_unneeded,
+        binds_param: None,
         defs: None,
         lineage: Lineage::default(),
         inout_params: FxHashSet::default(),
@@ -203,6 +222,7 @@ fn walk_run(program: &Program, funcs: &[Placed<'_>]) -> Found {
     for &(at, f) in funcs {
         w.func = f;
         w.at = at;
+        w.binds_param = None;
         w.defs = None;
         if w.inout_known {
             w.inout_params.clear();
@@ -283,6 +303,11 @@ struct Walker<'a> {
     /// The function walked, and its place in the program.
     func: &'a crate::ir::Function,
     at: u32,
+    /// Whether the roots a call does not need are asked ([`walk_functions`]).
+    ask_unneeded: bool,
+    /// Whether the function walked binds a parameter ([`lineage::binds_a_param`]), once
+    /// asked.
+    binds_param: Option<bool>,
     /// Its definitions, made at the first root asked for (a function that calls no
     /// function, as a kernel, never needs them).
     defs: Option<Defs>,
@@ -505,19 +530,35 @@ impl Walker<'_> {
             }
         });
         self.out.seen.extend_from_slice(&calls);
+        let at = self.at;
+        self.out.callees.extend(calls.iter().filter_map(|&c| match p.expr(c).kind {
+            ExprKind::Call { callee, .. } => callee.function().map(|g| (at, g)),
+            _ => None,
+        }));
         for &c in &calls {
             self.call(c, sequential);
         }
         self.calls = calls;
     }
 
-    /// The root of `v` in the function walked; when the caller does not `need` it, a
+    /// The root of `v` in the function walked; when the caller does not `need` it (the
+    /// answer is then not used), it is asked only when `ask_unneeded` says so, and a
     /// variable that roots at itself (a parameter, a loop variable, a value computed by
-    /// arithmetic) is not looked up. (A root not needed is still asked when it may ask for a
+    /// arithmetic) is not looked up. (A root not needed is asked when it may ask for a
     /// callee's returned parameters: under a call cycle the memo's answers depend on the
-    /// order of the queries.)
+    /// order of the queries.) A parameter, in a function that binds none, is its own root,
+    /// known without the function's definitions.
     fn root(&mut self, v: VarId, need: bool) -> Root {
         let (p, func) = (self.p, self.func);
+        if !need && !self.ask_unneeded {
+            return Root::Known(v);
+        }
+        if self.defs.is_none()
+            && func.params.iter().any(|q| q.var == v)
+            && !*self.binds_param.get_or_insert_with(|| lineage::binds_a_param(p, func))
+        {
+            return Root::Known(v);
+        }
         let defs = self.defs.get_or_insert_with(|| Defs::of(p, func));
         if !need {
             let own = match defs.map.get(&v) {
