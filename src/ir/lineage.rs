@@ -345,7 +345,10 @@ const PARALLEL_MIN_NODES: usize = 1 << 16;
 /// children lists.
 pub fn all_calls_seen(p: &Program, seen: &mut Vec<ExprId>, wanted: impl Fn(Callee) -> bool + Sync) -> bool {
     use rayon::prelude::*;
-    seen.sort_unstable();
+    // Usually sorted already: the calls of later functions are later nodes.
+    if !seen.is_sorted() {
+        seen.sort_unstable();
+    }
     seen.dedup();
     let is_wanted = |e: &&crate::ir::Expr| matches!(&e.kind, ExprKind::Call { callee, .. } if wanted(*callee));
     let n = p.exprs.len();
@@ -362,16 +365,13 @@ pub fn all_calls_seen(p: &Program, seen: &mut Vec<ExprId>, wanted: impl Fn(Calle
     in_arena == seen.len()
 }
 
-/// Whether the calls `callees` (each a caller's place in `p.functions` and the function
-/// called) make a cycle, a function calling itself included. Calls of a function the
-/// program does not have are left out.
-pub fn calls_cycle(p: &Program, callees: &[(u32, Symbol)]) -> bool {
+/// Whether the calls `edges` (each the places in `p.functions` of a caller and of the
+/// function it calls) make a cycle, a function calling itself included.
+pub fn calls_cycle(p: &Program, edges: &[(u32, u32)]) -> bool {
     let n = p.functions.len();
-    // The callees of each function, as places: counted, then filled (one list for all).
-    let edges: Vec<(u32, u32)> =
-        callees.iter().filter_map(|&(from, g)| p.functions.get_index_of(&g).map(|to| (from, to as u32))).collect();
+    // The callees of each function: counted, then filled (one list for all).
     let mut start = vec![0u32; n + 1];
-    for &(from, _) in &edges {
+    for &(from, _) in edges {
         start[from as usize + 1] += 1;
     }
     for i in 0..n {
@@ -379,7 +379,7 @@ pub fn calls_cycle(p: &Program, callees: &[(u32, Symbol)]) -> bool {
     }
     let mut next = start.clone();
     let mut to = vec![0u32; edges.len()];
-    for &(from, t) in &edges {
+    for &(from, t) in edges {
         to[next[from as usize] as usize] = t;
         next[from as usize] += 1;
     }

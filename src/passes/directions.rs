@@ -97,10 +97,11 @@ struct Found {
     races: Vec<(u32, (ExprId, ExprId, VarId))>,
     written_no_dep: Vec<(u32, (ExprId, Direction))>,
     contradictions: Vec<(u32, Contradiction)>,
-    /// Every call of a function met (for [`lineage::all_calls_seen`]), and its caller's place
-    /// and callee (for [`lineage::calls_cycle`]).
+    /// Every call of a function met (for [`lineage::all_calls_seen`]), and the places of the
+    /// caller and the callee of each call of a function of the program (for
+    /// [`lineage::calls_cycle`]).
     seen: Vec<ExprId>,
-    callees: Vec<(u32, Symbol)>,
+    callees: Vec<(u32, u32)>,
     /// Whether a root query met a call cycle ([`Lineage::met_cycle`]).
     met_cycle: bool,
 }
@@ -235,6 +236,8 @@ fn walk_run(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Foun
         w.block(&f.body, 0);
     }
     w.out.met_cycle = w.lineage.met_cycle;
+    // Sorted here, in parallel (the runs' lists then usually follow one another in order).
+    w.out.seen.sort_unstable();
     w.out
 }
 
@@ -530,11 +533,6 @@ impl Walker<'_> {
             }
         });
         self.out.seen.extend_from_slice(&calls);
-        let at = self.at;
-        self.out.callees.extend(calls.iter().filter_map(|&c| match p.expr(c).kind {
-            ExprKind::Call { callee, .. } => callee.function().map(|g| (at, g)),
-            _ => None,
-        }));
         for &c in &calls {
             self.call(c, sequential);
         }
@@ -578,7 +576,8 @@ impl Walker<'_> {
     fn call(&mut self, e: ExprId, sequential: u32) {
         let ExprKind::Call { callee, args, attrs } = &self.p.expr(e).kind else { return };
         let Some(g) = callee.function() else { return };
-        let Some(callee_fn) = self.p.functions.get(&g) else { return };
+        let Some((place, _, callee_fn)) = self.p.functions.get_full(&g) else { return };
+        self.out.callees.push((self.at, place as u32));
         let arity_ok = match callee {
             Callee::Submit(_) => args.len() <= callee_fn.params.len(),
             _ => args.len() == callee_fn.params.len(),
