@@ -37,8 +37,7 @@ use crate::ir::lineage::{self, Def, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit;
 use crate::ir::{
-    ArgDir, CallAttrs, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, IfStmt, Program, StmtId, StmtKind, Type,
-    VarId,
+    ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, IfStmt, Program, StmtId, StmtKind, Type, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -79,9 +78,9 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         }
         cx.diags.push(d);
     }
-    for (_, (call, with_dirs)) in found {
+    for (_, (call, dirs)) in found {
         if let ExprKind::Call { attrs, .. } = &mut program.exprs[call.index()].kind {
-            *attrs = with_dirs;
+            attrs.make_mut().arg_directions = Some(dirs);
         }
     }
 }
@@ -90,10 +89,8 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
 /// the walk; each finding with its function's place in the program.
 #[derive(Default)]
 struct Found {
-    /// Each call without `arg_directions`, with its attributes and the directions derived
-    /// for it (made on the thread that derived them, so that the calling thread only
-    /// stores them).
-    found: Vec<(u32, (ExprId, CallAttrs))>,
+    /// Each call without `arg_directions`, with the directions derived for it.
+    found: Vec<(u32, (ExprId, Vec<ArgDir>))>,
     races: Vec<(u32, (ExprId, ExprId, VarId))>,
     written_no_dep: Vec<(u32, (ExprId, Direction))>,
     contradictions: Vec<(u32, Contradiction)>,
@@ -653,9 +650,7 @@ impl Walker<'_> {
         }
         self.writes = writes;
         if !already {
-            let mut with_dirs = attrs.clone();
-            with_dirs.make_mut().arg_directions = Some(dirs);
-            self.out.found.push((self.at, (e, with_dirs)));
+            self.out.found.push((self.at, (e, dirs)));
         }
     }
 }

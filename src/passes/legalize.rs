@@ -22,7 +22,7 @@
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::{Interner, Symbol};
-use crate::ir::lineage::{self, as_var, Defs, Lineage, Root};
+use crate::ir::lineage::{as_var, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit;
 use crate::ir::{
@@ -1610,28 +1610,16 @@ fn graph_calls(p: &Program, graphs: &[usize]) -> (Vec<Calls>, FxHashMap<usize, V
         (!calls.is_empty() || !statics.is_empty()).then_some((i, calls, statics))
     };
     // One walk of each function, which reads the program only: in parallel for a large
-    // program, gathered in the functions' order. The one-core kernels only when the other
-    // functions do not hold every call of a graph there is (`lineage::all_calls_seen`).
-    let walk = |funcs: &[(usize, &Function)]| -> Vec<_> {
-        let threads = rayon::current_num_threads();
-        if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
-            funcs.iter().filter_map(|&f| of(f)).collect()
-        } else {
-            let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 2);
-            let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|&f| of(f)).collect();
-            found.into_iter().flatten().collect()
-        }
+    // program, gathered in the functions' order.
+    let funcs: Vec<(usize, &Function)> = p.functions.values().enumerate().collect();
+    let threads = rayon::current_num_threads();
+    let found: Vec<_> = if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
+        funcs.into_iter().filter_map(of).collect()
+    } else {
+        let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 2);
+        let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|&f| of(f)).collect();
+        found.into_iter().flatten().collect()
     };
-    let (kernels, others): (Vec<(usize, &Function)>, Vec<(usize, &Function)>) =
-        p.functions.values().enumerate().partition(|(_, f)| lineage::seldom_calls(f));
-    let mut found = walk(&others);
-    if !kernels.is_empty() {
-        let mut seen: Vec<ExprId> = found.iter().flat_map(|(_, calls, _)| calls.iter().map(|c| c.1)).collect();
-        let graph_call = |c: Callee| c.function().is_some_and(|g| wanted.contains_key(&g));
-        if !lineage::all_calls_seen(p, &mut seen, graph_call) {
-            found = lineage::merge_by_place(found, walk(&kernels), |x| x.0);
-        }
-    }
     let (mut all, mut statics) = (Vec::with_capacity(found.len()), FxHashMap::default());
     for (i, calls, found) in found {
         if !found.is_empty() {
