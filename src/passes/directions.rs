@@ -25,6 +25,13 @@
 //! the argument or the callee's parameter contradicts (`Input` for an `Out` parameter,
 //! `Scalar` for a tensor) is E0416, as PyPTO's CallDirectionsResolved verifier rejects it.
 //!
+//! The walk reads the program only and runs on runs of consecutive functions in parallel.
+//! It visits the one-core kernels (InCore, AIC, AIV: most of the nodes, and seldom a
+//! call) only when the other functions do not hold every call of a function the arena
+//! has (`lineage::all_calls_seen`); and it asks the roots a call does not need (for what
+//! they do to the memo of returned parameters) only when the calls make a cycle
+//! (`lineage::calls_cycle`), so that a graph calling its kernel builds no `Defs`.
+//!
 //! A task launch (a call in a function that is not a device kernel) that passes
 //! `pl.no_dep(x)` where an earlier launch in scope wrote `x`'s buffer, and that declares no
 //! `deps=`, leaves the two unordered: the warning E0413 says so (on the real runtime the two
