@@ -357,6 +357,8 @@ pub fn all_calls_seen(p: &Program, seen: &mut Vec<ExprId>, wanted: impl Fn(Calle
         seen.sort_unstable();
     }
     seen.dedup();
+    // The passes run on the driver's program, whose arenas are not forked (`Arena::iter`
+    // reads an unforked arena's every node).
     let is_wanted = |e: &&crate::ir::Expr| matches!(&e.kind, ExprKind::Call { callee, .. } if wanted(*callee));
     let n = p.exprs.len();
     let in_arena = if rayon::current_num_threads() < 2 || n < PARALLEL_MIN_NODES {
