@@ -6,11 +6,16 @@
 //! [`Defs`] indexes a function's definitions in one walk; [`Lineage`] follows a variable
 //! back to its root (a parameter or a fresh allocation) and knows, for each function,
 //! which parameter each of its return values is (computed once per function).
+//!
+//! Also what lets DeriveCallDirections ask less of them: [`binds_a_param`] (a parameter
+//! is its own root, known without [`Defs`]), [`calls_cycle`] (without a call cycle the
+//! memo's answers do not depend on the order of the queries) and [`all_calls_seen`] (the
+//! one-core kernels hold no call, known from one flat scan of the expression arena).
 
 use crate::intern::Symbol;
 use crate::ir::ops::{Effect, Op, OpKind, Special};
 use crate::ir::visit::{self, Lifo, Stack};
-use crate::ir::{Callee, ExprId, ExprKind, Function, IfStmt, Program, StmtKind, VarId};
+use crate::ir::{Callee, ExprId, ExprKind, FuncKind, Function, IfStmt, Program, StmtKind, VarId};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 
@@ -261,6 +266,10 @@ impl Lineage {
             self.returned.insert(g, out.clone());
             return out;
         }
+        if let Some(out) = returned_own_params(p, f) {
+            self.returned.insert(g, out.clone());
+            return out;
+        }
         self.open.push(g);
         let defs = Defs::of(p, f);
         let mut out = Vec::new();
@@ -283,6 +292,151 @@ impl Lineage {
         self.returned.insert(g, out.clone());
         out
     }
+}
+
+/// At most this many parameters for [`binds_a_param`]'s question: it compares every
+/// variable the body binds with each parameter.
+const FEW_PARAMS: usize = 16;
+
+/// Whether a statement of `f` binds one of its parameters (a function in SSA form binds
+/// none): when not, [`Defs::of`] records each parameter as the parameter, and a
+/// parameter's root is itself, known without the definitions' maps. `true` (the
+/// definitions are needed) for a function of many parameters.
+pub fn binds_a_param(p: &Program, f: &Function) -> bool {
+    f.params.len() > FEW_PARAMS
+        || visit::any_stmt(p, &f.body, |s| {
+            let mut found = false;
+            visit::stmt_defs(p, s, |v| found |= f.params.iter().any(|q| q.var == v));
+            found
+        })
+}
+
+/// What [`Lineage::returned_params`] finds for `f` when every value `f` returns is one of its
+/// parameters, bare, and no statement binds a parameter ([`binds_a_param`]; [`Defs::of`]
+/// would record each as the parameter, the last of that variable): the parameters'
+/// places, known without the definitions' maps (a kernel returning the parameters it
+/// wrote, as the outliners make them). `None` otherwise.
+fn returned_own_params(p: &Program, f: &Function) -> Option<Vec<Option<usize>>> {
+    let values = match f.body.last().map(|&s| &p.stmt(s).kind) {
+        Some(StmtKind::Return(values)) => values,
+        _ => return Some(Vec::new()),
+    };
+    let mut out = Vec::with_capacity(values.len());
+    for &e in values {
+        let v = as_var(p, e)?;
+        out.push(Some(f.params.iter().rposition(|q| q.var == v)?));
+    }
+    (!binds_a_param(p, f)).then_some(out)
+}
+
+/// Whether `f` is a device kernel of one core (InCore, AIC, AIV): a function that seldom
+/// calls one. DeriveCallDirections walks the other functions first, and these only when
+/// [`all_calls_seen`] says the others do not hold every call there is (most programs'
+/// kernels call none, and they are most of the nodes).
+pub fn seldom_calls(f: &Function) -> bool {
+    matches!(f.decl.kind, FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv)
+}
+
+/// Below this many nodes [`all_calls_seen`] scans the arena on the calling thread.
+const PARALLEL_MIN_NODES: usize = 1 << 16;
+
+/// Whether the calls in `seen` (found in the trees of some functions; sorted and
+/// deduplicated here) are every call the program's expression arena holds whose callee
+/// `wanted` accepts, live or left behind by a rewrite: then no other function's tree holds
+/// one, as no node belongs to two functions' trees (lowering, InlineFunctions' copies and
+/// the outliners give each function nodes of its own; a rewrite's left-behind nodes belong
+/// to none). One flat scan of the arena, in order (in parallel for a large one), which
+/// reads every node, the nodes left behind included (about three for each live one after
+/// the outliners): cheaper than DeriveCallDirections' walk of the kernels (a walk per
+/// statement, with its calls and roots), not than LegalizeGraphBoundary's plain search
+/// (tried: its CPU time rose).
+pub fn all_calls_seen(p: &Program, seen: &mut Vec<ExprId>, wanted: impl Fn(Callee) -> bool + Sync) -> bool {
+    use rayon::prelude::*;
+    // Usually sorted already: the calls of later functions are later nodes.
+    if !seen.is_sorted() {
+        seen.sort_unstable();
+    }
+    seen.dedup();
+    // The passes run on the driver's program, whose arenas are not forked (`Arena::iter`
+    // reads an unforked arena's every node).
+    let is_wanted = |e: &&crate::ir::Expr| matches!(&e.kind, ExprKind::Call { callee, .. } if wanted(*callee));
+    let n = p.exprs.len();
+    let in_arena = if rayon::current_num_threads() < 2 || n < PARALLEL_MIN_NODES {
+        p.exprs.iter().filter(is_wanted).count()
+    } else {
+        // Runs of consecutive nodes, each an iterator over the arena's slices.
+        let run = PARALLEL_MIN_NODES / 4;
+        (0..n.div_ceil(run))
+            .into_par_iter()
+            .map(|k| p.exprs.iter().skip(k * run).take(run).filter(is_wanted).count())
+            .sum()
+    };
+    in_arena == seen.len()
+}
+
+/// Whether the calls `edges` (each the places in `p.functions` of a caller and of the
+/// function it calls) make a cycle, a function calling itself included.
+pub fn calls_cycle(p: &Program, edges: &[(u32, u32)]) -> bool {
+    let n = p.functions.len();
+    // The callees of each function: counted, then filled (one list for all).
+    let mut start = vec![0u32; n + 1];
+    for &(from, _) in edges {
+        start[from as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut next = start.clone();
+    let mut to = vec![0u32; edges.len()];
+    for &(from, t) in edges {
+        to[next[from as usize] as usize] = t;
+        next[from as usize] += 1;
+    }
+    // Depth-first, iterative: 0 not yet met, 1 on the path, 2 done.
+    let mut state = vec![0u8; n];
+    let mut path: Vec<(u32, u32)> = Vec::new();
+    for root in edges.iter().map(|e| e.0) {
+        if state[root as usize] != 0 {
+            continue;
+        }
+        state[root as usize] = 1;
+        path.push((root, start[root as usize]));
+        while let Some(&mut (f, ref mut k)) = path.last_mut() {
+            if *k == start[f as usize + 1] {
+                state[f as usize] = 2;
+                path.pop();
+                continue;
+            }
+            let g = to[*k as usize];
+            *k += 1;
+            match state[g as usize] {
+                0 => {
+                    state[g as usize] = 1;
+                    path.push((g, start[g as usize]));
+                }
+                1 => return true,
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// `a` and `b`, each in the order of the places `place` gives (of different functions,
+/// say), as one list in that order.
+pub fn merge_by_place<T>(a: Vec<T>, b: Vec<T>, place: impl Fn(&T) -> usize) -> Vec<T> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        let next = if place(y) < place(x) { b.next() } else { a.next() };
+        out.extend(next);
+    }
+    out.extend(a);
+    out.extend(b);
+    out
 }
 
 /// The variable an expression is, if it is a bare variable.

@@ -183,9 +183,13 @@ pub fn push_decimal(buf: &mut String, n: u32) {
     buf.push_str(std::str::from_utf8(&digits[start..]).expect("ASCII digits"));
 }
 
-/// The local LegalizeGraphBoundary binds the `k`-th graph argument of `param` to.
-pub fn graph_arg(param: &str, k: u32) -> String {
-    format!("{param}__graph_arg{k}")
+/// Appends to `buf` the name of the local LegalizeGraphBoundary binds the `k`-th graph
+/// argument of `param` to, `<param>__graph_arg<k>` (in place: the pass names a local for
+/// every value it moves to every call site).
+pub fn push_graph_arg(buf: &mut String, param: &str, k: u32) {
+    buf.push_str(param);
+    buf.push_str("__graph_arg");
+    push_decimal(buf, k);
 }
 
 /// `name` without a `__graph_arg<k>` suffix, when it has one after a non-empty base.
@@ -297,6 +301,8 @@ mod tests {
         ] {
             assert_eq!(source_name(name), source, "{name}");
         }
-        assert_eq!(source_name(&graph_arg("w", 1)), "w");
+        let mut name = String::new();
+        push_graph_arg(&mut name, "w", 1);
+        assert_eq!((name.as_str(), source_name(&name)), ("w__graph_arg1", "w"));
     }
 }

@@ -25,6 +25,13 @@
 //! the argument or the callee's parameter contradicts (`Input` for an `Out` parameter,
 //! `Scalar` for a tensor) is E0416, as PyPTO's CallDirectionsResolved verifier rejects it.
 //!
+//! The walk reads the program only and runs on runs of consecutive functions in parallel.
+//! It visits the one-core kernels (InCore, AIC, AIV: most of the nodes, and seldom a
+//! call) only when the other functions do not hold every call of a function the arena
+//! has (`lineage::all_calls_seen`); and it asks the roots a call does not need (for what
+//! they do to the memo of returned parameters) only when the calls make a cycle
+//! (`lineage::calls_cycle`), so that a graph calling its kernel builds no `Defs`.
+//!
 //! A task launch (a call in a function that is not a device kernel) that passes
 //! `pl.no_dep(x)` where an earlier launch in scope wrote `x`'s buffer, and that declares no
 //! `deps=`, leaves the two unordered: the warning E0413 says so (on the real runtime the two
@@ -33,7 +40,7 @@
 use super::PassCx;
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::Symbol;
-use crate::ir::lineage::{Def, Defs, Lineage, Root};
+use crate::ir::lineage::{self, Def, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit;
 use crate::ir::{
@@ -44,10 +51,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     promote_wrappers(program);
     let Found { found, races, written_no_dep, contradictions, .. } = walk_functions(program);
-    for c in contradictions {
+    for (_, c) in contradictions {
         report_contradiction(cx, program, &c);
     }
-    for (arg, dir) in written_no_dep {
+    for (_, (arg, dir)) in written_no_dep {
         let at = program.expr(arg).loc;
         cx.diags.push(
             Diagnostic::new(
@@ -62,7 +69,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
             ),
         );
     }
-    for (arg, writer, buffer) in races {
+    for (_, (arg, writer, buffer)) in races {
         let name = cx.names.get(program.var(buffer).source).to_string();
         let at = program.expr(arg).loc;
         let wloc = program.expr(writer).loc;
@@ -78,7 +85,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         }
         cx.diags.push(d);
     }
-    for (call, dirs) in found {
+    for (_, (call, dirs)) in found {
         if let ExprKind::Call { attrs, .. } = &mut program.exprs[call.index()].kind {
             attrs.make_mut().arg_directions = Some(dirs);
         }
@@ -86,51 +93,107 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
 }
 
 /// What the walk of the functions found, in the order of the functions and, within one, of
-/// the walk.
+/// the walk; each finding with its function's place in the program.
 #[derive(Default)]
 struct Found {
     /// Each call without `arg_directions`, with the directions derived for it.
-    found: Vec<(ExprId, Vec<ArgDir>)>,
-    races: Vec<(ExprId, ExprId, VarId)>,
-    written_no_dep: Vec<(ExprId, Direction)>,
-    contradictions: Vec<Contradiction>,
+    found: Vec<(u32, (ExprId, Vec<ArgDir>))>,
+    races: Vec<(u32, (ExprId, ExprId, VarId))>,
+    written_no_dep: Vec<(u32, (ExprId, Direction))>,
+    contradictions: Vec<(u32, Contradiction)>,
+    /// Every call of a function met (for [`lineage::all_calls_seen`]), and the places of the
+    /// caller and the callee of each call of a function of the program (for
+    /// [`lineage::calls_cycle`]).
+    seen: Vec<ExprId>,
+    callees: Vec<(u32, u32)>,
     /// Whether a root query met a call cycle ([`Lineage::met_cycle`]).
     met_cycle: bool,
 }
 
 impl Found {
+    /// Appends the findings of functions after these.
     fn append(&mut self, mut other: Found) {
         self.found.append(&mut other.found);
         self.races.append(&mut other.races);
         self.written_no_dep.append(&mut other.written_no_dep);
         self.contradictions.append(&mut other.contradictions);
+        self.seen.append(&mut other.seen);
+        self.callees.append(&mut other.callees);
         self.met_cycle |= other.met_cycle;
     }
+
+    /// Takes in the findings of other functions, each list kept in the functions' order.
+    fn merge(&mut self, mut other: Found) {
+        self.callees.append(&mut other.callees);
+        merge_by_function(&mut self.found, other.found);
+        merge_by_function(&mut self.races, other.races);
+        merge_by_function(&mut self.written_no_dep, other.written_no_dep);
+        merge_by_function(&mut self.contradictions, other.contradictions);
+        self.met_cycle |= other.met_cycle;
+    }
+}
+
+/// `into` and `from` (each in the order of the functions' places, of different functions)
+/// as one list in that order.
+fn merge_by_function<T>(into: &mut Vec<(u32, T)>, from: Vec<(u32, T)>) {
+    *into = lineage::merge_by_place(std::mem::take(into), from, |x| x.0 as usize);
 }
 
 /// Below this many functions the walk runs on the calling thread.
 const PARALLEL_MIN_FUNCTIONS: usize = 256;
 
-/// Walks every function (reading the program only), in parallel for a large program: runs
-/// of consecutive functions, each with its own memos (roots, returned parameters, offset
-/// parameters), whose findings are joined in the functions' order. The memos' answers do
-/// not depend on the order of the queries unless a call cycle is met, so the result is the
-/// serial walk's; when a run met one, the serial walk is made instead.
+/// A function with its place in the program.
+type Placed<'p> = (u32, &'p crate::ir::Function);
+
+/// Walks every function that calls one (reading the program only): the functions other than
+/// the one-core kernels first, then the kernels only when the calls found are not all the
+/// calls of functions the program holds ([`lineage::all_calls_seen`]), their findings
+/// merged in the functions' order. A function without a call finds nothing: skipping it
+/// changes nothing.
+///
+/// The roots a call does not need are not asked at first: they are asked only for what
+/// they do to the memo of returned parameters, whose answers depend on the order of the
+/// queries only around a call cycle. When the calls found make a cycle, the walk is made
+/// again asking them (and serially, every function in order, when a query met one).
 fn walk_functions(program: &Program) -> Found {
+    let all: Vec<Placed<'_>> = program.functions.values().enumerate().map(|(i, f)| (i as u32, f)).collect();
+    let (kernels, others): (Vec<Placed<'_>>, Vec<Placed<'_>>) = all.iter().partition(|(_, f)| lineage::seldom_calls(f));
+    let walk = |ask_unneeded: bool| {
+        let mut found = walk_list(program, &others, ask_unneeded);
+        let any_call = |c: Callee| matches!(c, Callee::Func(_) | Callee::Submit(_));
+        if !kernels.is_empty() && !found.met_cycle && !lineage::all_calls_seen(program, &mut found.seen, any_call) {
+            found.merge(walk_list(program, &kernels, ask_unneeded));
+        }
+        found
+    };
+    let mut found = walk(false);
+    if found.met_cycle || lineage::calls_cycle(program, &found.callees) {
+        found = walk(true);
+    }
+    if found.met_cycle {
+        // The memo's answers depend on the order of the queries: the serial walk, every
+        // function in order.
+        return walk_run(program, &all, true);
+    }
+    found
+}
+
+/// Walks `funcs` (reading the program only), in parallel for many: runs of consecutive
+/// functions, each with its own memos (roots, returned parameters, offset parameters),
+/// whose findings are joined in the functions' order. The memos' answers do not depend on
+/// the order of the queries unless a call cycle is met (then [`walk_functions`] makes the
+/// serial walk instead).
+fn walk_list(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Found {
     use rayon::prelude::*;
-    let funcs: Vec<&crate::ir::Function> = program.functions.values().collect();
     let threads = rayon::current_num_threads();
     if threads < 2 || funcs.len() < PARALLEL_MIN_FUNCTIONS {
-        return walk_run(program, &funcs);
+        return walk_run(program, funcs, ask_unneeded);
     }
     let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
-    let parts: Vec<Found> = funcs.par_chunks(run).map(|part| walk_run(program, part)).collect();
+    let parts: Vec<Found> = funcs.par_chunks(run).map(|part| walk_run(program, part, ask_unneeded)).collect();
     let mut all = Found::default();
     for part in parts {
         all.append(part);
-    }
-    if all.met_cycle {
-        return walk_run(program, &funcs);
     }
     all
 }
@@ -138,11 +201,15 @@ fn walk_functions(program: &Program) -> Found {
 /// The walk of a run of functions, in order, with memos of its own. One walker for the
 /// run: its sets, maps and buffers are emptied from one function to the next, not made
 /// again.
-fn walk_run(program: &Program, funcs: &[&crate::ir::Function]) -> Found {
-    let Some(first) = funcs.first() else { return Found::default() };
+/// `ask_unneeded`: whether the roots a call does not need are asked.
+fn walk_run(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Found {
+    let Some(&(_, first)) = funcs.first() else { return Found::default() };
     let mut w = Walker {
         p: program,
         func: first,
+        at: 0,
+        ask_unneeded,
+        binds_param: None,
         defs: None,
         lineage: Lineage::default(),
         inout_params: FxHashSet::default(),
@@ -157,8 +224,10 @@ fn walk_run(program: &Program, funcs: &[&crate::ir::Function]) -> Found {
         calls: Vec::new(),
         writes: Vec::new(),
     };
-    for f in funcs {
+    for &(at, f) in funcs {
         w.func = f;
+        w.at = at;
+        w.binds_param = None;
         w.defs = None;
         if w.inout_known {
             w.inout_params.clear();
@@ -171,6 +240,8 @@ fn walk_run(program: &Program, funcs: &[&crate::ir::Function]) -> Found {
         w.block(&f.body, 0);
     }
     w.out.met_cycle = w.lineage.met_cycle;
+    // Sorted here, in parallel (the runs' lists then usually follow one another in order).
+    w.out.seen.sort_unstable();
     w.out
 }
 
@@ -236,8 +307,14 @@ fn merge(a: Direction, b: Direction) -> Direction {
 
 struct Walker<'a> {
     p: &'a Program,
-    /// The function walked.
+    /// The function walked, and its place in the program.
     func: &'a crate::ir::Function,
+    at: u32,
+    /// Whether the roots a call does not need are asked ([`walk_functions`]).
+    ask_unneeded: bool,
+    /// Whether the function walked binds a parameter ([`lineage::binds_a_param`]), once
+    /// asked.
+    binds_param: Option<bool>,
     /// Its definitions, made at the first root asked for (a function that calls no
     /// function, as a kernel, never needs them).
     defs: Option<Defs>,
@@ -459,19 +536,31 @@ impl Walker<'_> {
                 calls.push(e);
             }
         });
+        self.out.seen.extend_from_slice(&calls);
         for &c in &calls {
             self.call(c, sequential);
         }
         self.calls = calls;
     }
 
-    /// The root of `v` in the function walked; when the caller does not `need` it, a
+    /// The root of `v` in the function walked; when the caller does not `need` it (the
+    /// answer is then not used), it is asked only when `ask_unneeded` says so, and a
     /// variable that roots at itself (a parameter, a loop variable, a value computed by
-    /// arithmetic) is not looked up. (A root not needed is still asked when it may ask for a
+    /// arithmetic) is not looked up. (A root not needed is asked when it may ask for a
     /// callee's returned parameters: under a call cycle the memo's answers depend on the
-    /// order of the queries.)
+    /// order of the queries.) A parameter, in a function that binds none, is its own root,
+    /// known without the function's definitions.
     fn root(&mut self, v: VarId, need: bool) -> Root {
         let (p, func) = (self.p, self.func);
+        if !need && !self.ask_unneeded {
+            return Root::Known(v);
+        }
+        if self.defs.is_none()
+            && func.params.iter().any(|q| q.var == v)
+            && !*self.binds_param.get_or_insert_with(|| lineage::binds_a_param(p, func))
+        {
+            return Root::Known(v);
+        }
         let defs = self.defs.get_or_insert_with(|| Defs::of(p, func));
         if !need {
             let own = match defs.map.get(&v) {
@@ -491,7 +580,8 @@ impl Walker<'_> {
     fn call(&mut self, e: ExprId, sequential: u32) {
         let ExprKind::Call { callee, args, attrs } = &self.p.expr(e).kind else { return };
         let Some(g) = callee.function() else { return };
-        let Some(callee_fn) = self.p.functions.get(&g) else { return };
+        let Some((place, _, callee_fn)) = self.p.functions.get_full(&g) else { return };
+        self.out.callees.push((self.at, place as u32));
         let arity_ok = match callee {
             Callee::Submit(_) => args.len() <= callee_fn.params.len(),
             _ => args.len() == callee_fn.params.len(),
@@ -506,7 +596,8 @@ impl Walker<'_> {
                 let scalar = matches!(self.p.ty(a), Type::Scalar(_));
                 if !allowed(g, param.dir, scalar) {
                     let (param, dir) = (param.var, param.dir);
-                    self.out.contradictions.push(Contradiction { call: e, arg: a, given: g, param, dir, scalar });
+                    let c = Contradiction { call: e, arg: a, given: g, param, dir, scalar };
+                    self.out.contradictions.push((self.at, c));
                 }
             }
         }
@@ -547,12 +638,12 @@ impl Walker<'_> {
             if no_dep_race {
                 if let Some(Root::Known(r)) = root {
                     if let Some(&w) = self.writers.get(&r) {
-                        self.out.races.push((a, w, r));
+                        self.out.races.push((self.at, (a, w, r)));
                     }
                 }
             }
             if no_dep.contains(&i) && !scalar && param.dir != Direction::In {
-                self.out.written_no_dep.push((a, param.dir));
+                self.out.written_no_dep.push((self.at, (a, param.dir)));
             }
             dirs.push(if no_dep.contains(&i) { ArgDir::NoDep } else { d });
         }
@@ -566,7 +657,7 @@ impl Walker<'_> {
         }
         self.writes = writes;
         if !already {
-            self.out.found.push((e, dirs));
+            self.out.found.push((self.at, (e, dirs)));
         }
     }
 }

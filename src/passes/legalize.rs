@@ -62,7 +62,7 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     // The calls of Graph functions, by caller in program order, found in one walk of each
     // function: the checks and rewrites of call sites below look at these calls, or walk
     // only their callers (the kernels and most graphs call none).
-    let calls = graph_calls(program, &graphs);
+    let (calls, statics) = graph_calls(program, &graphs);
     // The first checks and the plans in one visit of each graph: a graph's plan is made
     // when its own first checks found no error, its E0516 errors kept apart; the plans
     // count only when no graph's first checks and no E0517 found an error (then every
@@ -70,7 +70,7 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     let (planned, found, lineages) = per_graph(cx.names, program, &graphs, |c, lineage| {
         let start = c.diags.len();
         c.signature(&[]);
-        c.static_body();
+        c.static_body(statics.get(&c.i).map_or(&[][..], Vec::as_slice));
         c.returns(lineage);
         let clean = !c.diags[start..].iter().any(Diagnostic::is_error);
         // The plan, or its E0516 errors: no larger than the plan (the results of a large
@@ -487,35 +487,14 @@ impl Checker<'_> {
     }
 
     /// Rules on the body that hold before any rewriting: no `pl.full`, constant
-    /// allocation shapes, constant launch counts, no nested graphs.
-    fn static_body(&mut self) {
-        let f = self.f;
-        let mut findings: Vec<(Code, Loc, String)> = Vec::new();
-        visit::walk_block_exprs(self.p, &f.body, |_, e| {
-            let loc = self.p.expr(e).loc;
-            let ExprKind::Call { callee, args, attrs } = &self.p.expr(e).kind else { return };
-            match callee {
-                Callee::Op(op) => match op {
-                    Op::TensorFull => findings.push((Code::E0505, loc, String::new())),
-                    Op::TensorCreate if !args.first().copied().flatten().is_some_and(|s| literal(self.p, s)) => {
-                        findings.push((Code::E0506, loc, String::new()));
-                    }
-                    _ => {}
-                },
-                Callee::Func(h) | Callee::Submit(h) => {
-                    if self.p.functions.get(h).is_some_and(|c| c.decl.kind == FuncKind::Graph) {
-                        findings.push((Code::E0508, loc, self.names.get(*h).to_string()));
-                    }
-                    if let Some(v) = attrs.launch.core_num.filter(|&v| !literal(self.p, v)) {
-                        findings.push((Code::E0507, self.p.expr(v).loc, String::new()));
-                    }
-                }
-            }
-        });
+    /// allocation shapes, constant launch counts, no nested graphs. `findings`: what
+    /// [`static_findings`] found in the body, in the search for calls ([`graph_calls`]).
+    fn static_body(&mut self, findings: &[StaticFinding]) {
         // Borrowed from the interner, not from `self`: no copy of the name per check.
         let names = self.names;
         let g = names.get(self.g);
-        for (code, loc, what) in findings {
+        for &(code, loc, callee) in findings {
+            let what = || callee.map_or("", |h| names.get(h));
             match code {
                 Code::E0505 => self.error(
                     code,
@@ -541,7 +520,7 @@ impl Checker<'_> {
                 _ => self.error(
                     code,
                     loc,
-                    format!("Graph function '{g}' calls Graph function '{what}'"),
+                    format!("Graph function '{g}' calls Graph function '{}'", what()),
                     "a graph inside a graph",
                     "nested graphs are not supported: inline the inner graph's work, or call both graphs from the orchestration function",
                 ),
@@ -1511,10 +1490,11 @@ impl Prep<'_> {
                     let b = &mut self.b;
                     let n = b.locals.len() as u32;
                     let local = VarId(b.start.vars + n);
-                    b.names.push_str(&crate::ir::names::graph_arg(
+                    crate::ir::names::push_graph_arg(
+                        &mut b.names,
                         self.names.get(p.var(h.original).name),
                         b.start.number + n,
-                    ));
+                    );
                     let ty = p.var(h.original).ty;
                     b.locals.push(Local { original: h.original, ty, loc, name_end: b.names.len() as u32 });
                     pre.push(self.new_stmt(StmtKind::Assign { var: local, value }, loc));
@@ -1579,32 +1559,77 @@ impl Prep<'_> {
     }
 }
 
+/// A finding of [`Checker::static_body`]: its code, where, and the Graph function called
+/// (E0508).
+type StaticFinding = (Code, Loc, Option<Symbol>);
+
+/// [`Checker::static_body`]'s rules at one node of a Graph function's body (in
+/// `visit::walk_block_exprs` order).
+fn static_findings(p: &Program, e: ExprId, out: &mut Vec<StaticFinding>) {
+    let loc = p.expr(e).loc;
+    let ExprKind::Call { callee, args, attrs } = &p.expr(e).kind else { return };
+    match callee {
+        Callee::Op(op) => match op {
+            Op::TensorFull => out.push((Code::E0505, loc, None)),
+            Op::TensorCreate if !args.first().copied().flatten().is_some_and(|s| literal(p, s)) => {
+                out.push((Code::E0506, loc, None));
+            }
+            _ => {}
+        },
+        Callee::Func(h) | Callee::Submit(h) => {
+            if p.functions.get(h).is_some_and(|c| c.decl.kind == FuncKind::Graph) {
+                out.push((Code::E0508, loc, Some(*h)));
+            }
+            if let Some(v) = attrs.launch.core_num.filter(|&v| !literal(p, v)) {
+                out.push((Code::E0507, p.expr(v).loc, None));
+            }
+        }
+    }
+}
+
 /// The functions (in program order) whose bodies call one of `graphs`, each with those
-/// calls and the statements that hold them (in `visit::walk_block_exprs` order).
-fn graph_calls(p: &Program, graphs: &[usize]) -> Vec<Calls> {
+/// calls and the statements that hold them (in `visit::walk_block_exprs` order); and, from
+/// the same walk of each Graph function, what [`static_findings`] found in it (by the
+/// graph's place; only graphs with a finding).
+fn graph_calls(p: &Program, graphs: &[usize]) -> (Vec<Calls>, FxHashMap<usize, Vec<StaticFinding>>) {
     use rayon::prelude::*;
     let wanted: FxHashMap<Symbol, u32> = graphs.iter().map(|&i| (p.functions[i].name, i as u32)).collect();
     let of = |(i, f): (usize, &Function)| {
-        let mut calls = Vec::new();
+        let graph = f.decl.kind == FuncKind::Graph;
+        let (mut calls, mut statics) = (Vec::new(), Vec::new());
         visit::walk_block_exprs(p, &f.body, |s, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
                 if let Some(&g) = callee.function().and_then(|g| wanted.get(&g)) {
                     calls.push((s, e, g));
                 }
+                if graph {
+                    static_findings(p, e, &mut statics);
+                }
             }
         });
-        (!calls.is_empty()).then_some((i, calls))
+        (!calls.is_empty() || !statics.is_empty()).then_some((i, calls, statics))
     };
     // One walk of each function, which reads the program only: in parallel for a large
     // program, gathered in the functions' order.
     let funcs: Vec<(usize, &Function)> = p.functions.values().enumerate().collect();
     let threads = rayon::current_num_threads();
-    if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
-        return funcs.into_iter().filter_map(of).collect();
+    let found: Vec<_> = if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
+        funcs.into_iter().filter_map(of).collect()
+    } else {
+        let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 2);
+        let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|&f| of(f)).collect();
+        found.into_iter().flatten().collect()
+    };
+    let (mut all, mut statics) = (Vec::with_capacity(found.len()), FxHashMap::default());
+    for (i, calls, found) in found {
+        if !found.is_empty() {
+            statics.insert(i, found);
+        }
+        if !calls.is_empty() {
+            all.push((i, calls));
+        }
     }
-    let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 2);
-    let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|&f| of(f)).collect();
-    found.into_iter().flatten().collect()
+    (all, statics)
 }
 
 /// A function (by its place in `program.functions`) with its calls of Graph functions: the
