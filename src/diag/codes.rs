@@ -992,6 +992,12 @@ program.";
 "`plc run` itself failed (it could not start its thread, or it stopped unexpectedly). This is
 a bug in plc; please report it with the program and the command.";
 
+    E0710 => "internal error: a node shared by two functions",
+"The IR verifier found a statement or an expression that two functions' bodies both hold.
+Lowering, InlineFunctions and the outliners give each function nodes of its own, and the
+passes rely on it (a rewrite of one function must not change another). This is a bug in
+plc; please report it with the program.";
+
     E0801 => "the program failed while running",
 "`plc run` stopped because the program did something that has no result: an index outside a
 tensor, a division by zero, a shape that does not fit, a value of the wrong kind. The

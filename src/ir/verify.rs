@@ -11,7 +11,8 @@
 //! with iter args ends in a `Yield`; calls of functions name a function of the program and
 //! pass one argument per parameter; op calls pass every required argument and no more
 //! than the op takes; conditions are boolean scalars; every `Return` returns as many
-//! values as the function declares; with `ssa`, every variable is assigned once.
+//! values as the function declares; with `ssa`, every variable is assigned once; no
+//! statement or expression node belongs to two functions.
 
 use super::ops::Op;
 use super::visit;
@@ -35,7 +36,49 @@ pub fn verify(program: &Program, names: &Interner, ssa: bool) -> Vec<Diagnostic>
         }
         .function();
     }
+    shared_nodes(program, names, &mut diags);
     diags
+}
+
+/// Every statement and expression node belongs to one function's tree at most: lowering,
+/// InlineFunctions' copies and the outliners give each function nodes of its own (a
+/// rewrite's left-behind nodes belong to none). The call searches rely on it
+/// (`lineage::all_calls_seen` counts the arena's calls against the calls found in some
+/// functions' trees), as does every pass that rewrites one function's nodes in place.
+fn shared_nodes(p: &Program, names: &Interner, diags: &mut Vec<Diagnostic>) {
+    const NONE: u32 = u32::MAX;
+    let mut stmt_owner = vec![NONE; p.stmts.len()];
+    let mut expr_owner = vec![NONE; p.exprs.len()];
+    for (k, f) in p.functions.values().enumerate() {
+        let mut shared: Option<(super::Loc, u32)> = None;
+        let mut claim = |owner: &mut u32, loc: super::Loc| {
+            if *owner == NONE {
+                *owner = k as u32;
+            } else if *owner != k as u32 && shared.is_none() {
+                shared = Some((loc, *owner));
+            }
+        };
+        visit::walk_stmts(p, &f.body, |s| {
+            if let Some(owner) = stmt_owner.get_mut(s.0 as usize) {
+                claim(owner, p.stmt(s).loc);
+            }
+            visit::walk_stmt_exprs(p, s, |e| {
+                if let Some(owner) = expr_owner.get_mut(e.0 as usize) {
+                    claim(owner, p.expr(e).loc);
+                }
+            });
+        });
+        if let Some((loc, other)) = shared {
+            let other = p.functions.get_index(other as usize).map_or("?", |(n, _)| names.get(*n));
+            let mut d = Diagnostic::error(
+                Code::E0710,
+                format!("internal error in `{}`: a node of this function also belongs to `{other}`", names.get(f.name)),
+                Label::primary(loc.file, loc.span, "here"),
+            );
+            d.notes.push("this is a bug in plc, not in your program".to_string());
+            diags.push(d);
+        }
+    }
 }
 
 struct Verifier<'a> {
@@ -250,5 +293,33 @@ impl Verifier<'_> {
                 self.report(Code::E0703, loc, format!("{} is missing its argument `{}`", def.name, p.name));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::Code;
+    use crate::driver::{compile, Input, PipelineSpec, StopAt};
+
+    const TWO: &str = "import pypto.language as pl\n\n\
+        @pl.function\ndef first(x: pl.Scalar[pl.INT32]) -> pl.Scalar[pl.INT32]:\n    y = x + 1\n    return y\n\n\
+        @pl.function\ndef second(x: pl.Scalar[pl.INT32]) -> pl.Scalar[pl.INT32]:\n    z = x + 2\n    return z\n";
+
+    fn codes(share: bool) -> Vec<Code> {
+        let c = compile(Input::text("two.pl", TWO), &PipelineSpec::default(), StopAt::Lower).expect("in memory");
+        assert!(!c.has_errors(), "{:?}", c.diags);
+        let mut p = c.programs[0].clone();
+        if share {
+            // `second` given `first`'s first statement too.
+            let s = p.functions[0].body[0];
+            p.functions[1].body.insert(0, s);
+        }
+        super::verify(&p, &c.session.interner, false).into_iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn a_node_two_functions_hold_is_an_internal_error() {
+        assert!(!codes(false).contains(&Code::E0710));
+        assert!(codes(true).contains(&Code::E0710));
     }
 }
