@@ -181,16 +181,14 @@ impl Fork {
         let rooms =
             (Room::of(&mut self.vars, room.0), Room::of(&mut self.exprs, room.1), Room::of(&mut self.stmts, room.2));
         let joined = Joined {
-            next: 0,
-            pending: (0..runs).map(|_| None).collect(),
+            pending: InOrder::new(runs),
             lens: (0, 0, 0),
             overflow: None,
             names: Interner::forked(&self.names),
             types: Types::forked(&self.types),
             moved: (0..runs).map(|_| None).collect(),
             late: Vec::new(),
-            spare: Vec::new(),
-            started: 0,
+            spare: Spare::new(runs),
         };
         Ordered { fork: self, rooms, joined: Mutex::new(joined) }
     }
@@ -373,6 +371,65 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Items finished in any order, handed on in order: item `k` once items `0..k` have been
+/// (the runs of [`Ordered`], the front end's parts in `syntax::parallel`).
+pub(crate) struct InOrder<T> {
+    pending: Vec<Option<T>>,
+    next: usize,
+}
+
+impl<T> InOrder<T> {
+    pub(crate) fn new(items: usize) -> InOrder<T> {
+        InOrder { pending: (0..items).map(|_| None).collect(), next: 0 }
+    }
+
+    /// Item `k` is finished (an index past the items is ignored).
+    pub(crate) fn put(&mut self, k: usize, item: T) {
+        if let Some(slot) = self.pending.get_mut(k) {
+            *slot = Some(item);
+        }
+    }
+
+    /// The next item in order, with its index, when it is finished.
+    pub(crate) fn next(&mut self) -> Option<(usize, T)> {
+        let item = self.pending.get_mut(self.next)?.take()?;
+        self.next += 1;
+        Some((self.next - 1, item))
+    }
+
+    /// Whether every item was handed on.
+    pub(crate) fn all_handed_on(&self) -> bool {
+        self.next == self.pending.len()
+    }
+}
+
+/// The emptied buffers of joined items, for the items still to begin: kept while one is
+/// still to begin, freed otherwise (memory that would stay faulted in with nothing to hold).
+pub(crate) struct Spare<B> {
+    buffers: Vec<B>,
+    begun: usize,
+    items: usize,
+}
+
+impl<B: Default> Spare<B> {
+    pub(crate) fn new(items: usize) -> Spare<B> {
+        Spare { buffers: Vec::new(), begun: 0, items }
+    }
+
+    /// Buffers for an item that begins: a joined item's, or new ones.
+    pub(crate) fn take(&mut self) -> B {
+        self.begun += 1;
+        self.buffers.pop().unwrap_or_default()
+    }
+
+    /// A joined item's emptied buffers.
+    pub(crate) fn give(&mut self, buffers: B) {
+        if self.begun < self.items {
+            self.buffers.push(buffers);
+        }
+    }
+}
+
 /// A fork whose runs are joined one by one, in order, each as soon as the runs before it
 /// are, on the thread that finished it ([`Fork::ordered`]).
 pub(crate) struct Ordered {
@@ -384,10 +441,8 @@ pub(crate) struct Ordered {
 
 /// What the runs joined so far made, and the runs done but not joined yet.
 struct Joined {
-    /// The next run to join.
-    next: usize,
-    /// Runs done after a run before them not yet done, by run.
-    pending: Vec<Option<Part>>,
+    /// The runs done and not joined yet.
+    pending: InOrder<Part>,
     /// The nodes of each kind the joined runs appended.
     lens: Lens,
     /// `lens` before the first run that did not fit in the rooms: the nodes written into
@@ -401,21 +456,15 @@ struct Joined {
     moved: Vec<Option<Moved>>,
     /// The runs that did not fit in the rooms, prepared, in order.
     late: Vec<(usize, Own, Remap)>,
-    /// The emptied buffers of joined runs, for later runs.
-    spare: Vec<Buffers>,
-    /// The runs begun ([`Ordered::program`]).
-    started: usize,
+    /// The emptied buffers of joined runs, for runs still to begin ([`Ordered::program`]).
+    spare: Spare<Buffers>,
 }
 
 impl Ordered {
     /// A program without functions for one run, reading the base; its own nodes go into
     /// the buffers of a joined run when there is one (memory already faulted in).
     pub(crate) fn program(&self) -> Program {
-        let buffers = {
-            let mut joined = lock(&self.joined);
-            joined.started += 1;
-            joined.spare.pop().unwrap_or_default()
-        };
+        let buffers = { lock(&self.joined).spare.take() };
         self.fork.program_in(buffers)
     }
 
@@ -434,21 +483,18 @@ impl Ordered {
         {
             let mut guard = lock(&self.joined);
             let joined = &mut *guard;
-            if let Some(slot) = joined.pending.get_mut(run) {
-                *slot = Some(part);
-            }
-            while let Some(part) = joined.pending.get_mut(joined.next).and_then(Option::take) {
+            joined.pending.put(run, part);
+            while let Some((next, part)) = joined.pending.next() {
                 let mut own = Own::of(part);
                 let at = joined.lens;
                 let rm = prep(bases, &mut joined.names, &mut joined.types, &mut joined.lens, &mut own);
                 let (rooms, end) = (&self.rooms, joined.lens);
                 if joined.overflow.is_none() && rooms.0.fits(end.0) && rooms.1.fits(end.1) && rooms.2.fits(end.2) {
-                    ready.push((joined.next, own, rm, at));
+                    ready.push((next, own, rm, at));
                 } else {
                     joined.overflow.get_or_insert(at);
-                    joined.late.push((joined.next, own, rm));
+                    joined.late.push((next, own, rm));
                 }
-                joined.next += 1;
             }
         }
         for (k, own, rm, at) in ready {
@@ -462,11 +508,7 @@ impl Ordered {
             let (moved, buffers) = move_part(own, &rm, rooms);
             let mut joined = lock(&self.joined);
             joined.moved[k] = Some(moved);
-            // Kept while a run is still to begin (as many as `program` was called for),
-            // freed otherwise: memory that would stay faulted in with nothing to hold.
-            if joined.started < joined.pending.len() {
-                joined.spare.push(buffers);
-            }
+            joined.spare.give(buffers);
         }
     }
 

@@ -30,7 +30,7 @@ use super::lexer::{self, Token};
 use super::token::Tok;
 use crate::diag::Diagnostic;
 use crate::intern::{Interner, Symbol};
-use crate::ir::fork::{self, lock};
+use crate::ir::fork::{self, lock, InOrder, Spare};
 use crate::source::FileId;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -225,17 +225,13 @@ struct Joiner {
     state: Mutex<Joining>,
     /// A part did not parse cleanly: the file goes to the serial front end.
     failed: AtomicBool,
-    /// The emptied arenas of joined parts, for later parts, and the number of parts begun
-    /// ([`Joiner::arenas`]).
-    spare: Mutex<(Vec<Ast>, usize)>,
-    parts: usize,
+    /// The emptied arenas of joined parts, for parts still to begin ([`Joiner::arenas`]).
+    spare: Mutex<Spare<Ast>>,
 }
 
 struct Joining {
-    /// The parts done and not joined yet, by part (`Some(None)`: failed).
-    pending: Vec<Option<Option<(Part, Front)>>>,
-    /// The next part to join.
-    next: usize,
+    /// The parts done and not joined yet (`None`: failed).
+    pending: InOrder<Option<(Part, Front)>>,
     /// What the joined parts made, with their names in an interner over the file's;
     /// `None` while a thread joins a part.
     joined: Option<(Front, Interner)>,
@@ -245,13 +241,9 @@ impl Joiner {
     fn new(parts: usize, interner: &mut Interner) -> Joiner {
         let base = Arc::new(std::mem::take(interner));
         let front = Front { checked: true, ..Front::default() };
-        let state = Joining {
-            pending: (0..parts).map(|_| None).collect(),
-            next: 0,
-            joined: Some((front, Interner::forked(&base))),
-        };
-        let spare = Mutex::new((Vec::new(), 0));
-        Joiner { base, state: Mutex::new(state), failed: AtomicBool::new(false), spare, parts }
+        let state = Joining { pending: InOrder::new(parts), joined: Some((front, Interner::forked(&base))) };
+        let spare = Mutex::new(Spare::new(parts));
+        Joiner { base, state: Mutex::new(state), failed: AtomicBool::new(false), spare }
     }
 
     fn failed(&self) -> bool {
@@ -260,9 +252,7 @@ impl Joiner {
 
     /// Arenas for a part's tree: a joined part's, emptied, when there is one.
     fn arenas(&self) -> Ast {
-        let mut spare = lock(&self.spare);
-        spare.1 += 1;
-        spare.0.pop().unwrap_or_default()
+        lock(&self.spare).take()
     }
 
     /// Part `k` is done (`None`: it failed); the parts ready are joined in order, unless
@@ -272,17 +262,13 @@ impl Joiner {
             self.failed.store(true, Ordering::Relaxed);
         }
         let mut state = lock(&self.state);
-        if let Some(slot) = state.pending.get_mut(k) {
-            *slot = Some(part);
-        }
+        state.pending.put(k, part);
         loop {
-            let next = state.next;
             let Some(joined) = state.joined.take() else { return };
-            let Some(part) = state.pending.get_mut(next).and_then(Option::take) else {
+            let Some((next, part)) = state.pending.next() else {
                 state.joined = Some(joined);
                 return;
             };
-            state.next += 1;
             drop(state);
             let joined = match part {
                 Some(part) if !self.failed() => self.join(joined, part, next == 0),
@@ -318,12 +304,7 @@ impl Joiner {
             front.ast.exprs.append(&mut part.ast.exprs);
             front.ast.stmts.append(&mut part.ast.stmts);
             front.ast.body.append(&mut part.ast.body);
-            // Kept while a part is still to begin, freed otherwise: memory that would stay
-            // faulted in with nothing to hold.
-            let mut spare = lock(&self.spare);
-            if spare.1 < self.parts {
-                spare.0.push(Ast { exprs: part.ast.exprs, stmts: part.ast.stmts, ..Ast::default() });
-            }
+            lock(&self.spare).give(Ast { exprs: part.ast.exprs, stmts: part.ast.stmts, ..Ast::default() });
         }
         (front, names)
     }
@@ -333,8 +314,8 @@ impl Joiner {
     fn finish(self, interner: &mut Interner) -> Option<Front> {
         let Joiner { base, state, failed, spare, .. } = self;
         drop(spare);
-        let Joining { pending, next, joined } = state.into_inner().unwrap_or_else(PoisonError::into_inner);
-        let complete = !failed.into_inner() && next == pending.len();
+        let Joining { pending, joined } = state.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let complete = !failed.into_inner() && pending.all_handed_on();
         drop(pending);
         let (front, names) = joined.unzip();
         let made = names.map(Interner::into_own);
