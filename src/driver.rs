@@ -161,6 +161,8 @@ pub struct Compilation {
     check_only: bool,
     /// The index in `pipeline` of the pass that runs next.
     next: usize,
+    /// What the pass that ran last left for the next one, per program.
+    handoffs: Vec<passes::Handoff>,
 }
 
 /// Compiles a program: checks the pipeline and the stop point, reads and lowers the root
@@ -195,6 +197,7 @@ pub fn compile(input: Input, spec: &PipelineSpec, stop: StopAt) -> Result<Compil
         verify: spec.verify,
         check_only: spec.check_only,
         next: 0,
+        handoffs: Vec::new(),
     };
     if !c.diags.is_empty() {
         diag::sort(&mut c.diags);
@@ -264,6 +267,7 @@ impl Compilation {
             def,
             (self.verify, self.check_only),
             &mut self.programs,
+            &mut self.handoffs,
             &mut self.session.interner,
             &mut found,
         );

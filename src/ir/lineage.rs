@@ -376,26 +376,28 @@ pub fn all_calls_seen(p: &Program, seen: &mut Vec<ExprId>, wanted: impl Fn(Calle
 
 /// Whether the calls `edges` (each the places in `p.functions` of a caller and of the
 /// function it calls) make a cycle, a function calling itself included.
-pub fn calls_cycle(p: &Program, edges: &[(u32, u32)]) -> bool {
+pub fn calls_cycle(p: &Program, edges: impl Iterator<Item = (u32, u32)> + Clone) -> bool {
     let n = p.functions.len();
     // The callees of each function: counted, then filled (one list for all).
     let mut start = vec![0u32; n + 1];
-    for &(from, _) in edges {
+    let mut count = 0;
+    for (from, _) in edges.clone() {
+        count += 1;
         start[from as usize + 1] += 1;
     }
     for i in 0..n {
         start[i + 1] += start[i];
     }
     let mut next = start.clone();
-    let mut to = vec![0u32; edges.len()];
-    for &(from, t) in edges {
+    let mut to = vec![0u32; count];
+    for (from, t) in edges.clone() {
         to[next[from as usize] as usize] = t;
         next[from as usize] += 1;
     }
     // Depth-first, iterative: 0 not yet met, 1 on the path, 2 done.
     let mut state = vec![0u8; n];
     let mut path: Vec<(u32, u32)> = Vec::new();
-    for root in edges.iter().map(|e| e.0) {
+    for root in edges.map(|e| e.0) {
         if state[root as usize] != 0 {
             continue;
         }

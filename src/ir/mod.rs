@@ -649,6 +649,24 @@ impl Program {
         &self.vars[id.index()]
     }
 
+    /// The place in `functions` and the function called `name`, as `functions.get_full`
+    /// finds them, for a call in the function at place `caller`: the few functions just
+    /// before it are compared first (the outliners insert each function they make just
+    /// before the function it came from, so the callee is usually there, in entries the
+    /// caller's neighbours share), then the map is hashed. In a large program the hash
+    /// table is not in the cache: a look-up reads it and the entry.
+    pub fn callee_near(&self, name: Symbol, caller: usize) -> Option<(usize, &Function)> {
+        const NEAR: usize = 2;
+        for place in (caller.saturating_sub(NEAR)..caller).rev() {
+            if let Some((&g, f)) = self.functions.get_index(place) {
+                if g == name {
+                    return Some((place, f));
+                }
+            }
+        }
+        self.functions.get_full(&name).map(|(place, _, f)| (place, f))
+    }
+
     pub fn expr(&self, id: ExprId) -> &Expr {
         &self.exprs[id.index()]
     }

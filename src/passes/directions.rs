@@ -37,7 +37,7 @@
 //! `deps=`, leaves the two unordered: the warning E0413 says so (on the real runtime the two
 //! tasks may run at the same time; plc's runtime and `plc run` run them in program order).
 
-use super::PassCx;
+use super::{Handoff, PassCx};
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::Symbol;
 use crate::ir::lineage::{self, Def, Defs, Lineage, Root};
@@ -50,7 +50,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     promote_wrappers(program);
-    let Found { found, races, written_no_dep, contradictions, .. } = walk_functions(program);
+    let Found { found, races, written_no_dep, contradictions, sites, .. } = walk_functions(program);
+    // The pass changes the calls' attributes only: the calls found stay the program's.
+    cx.left = Handoff::Calls(sites);
     for (_, c) in contradictions {
         report_contradiction(cx, program, &c);
     }
@@ -101,11 +103,11 @@ struct Found {
     races: Vec<(u32, (ExprId, ExprId, VarId))>,
     written_no_dep: Vec<(u32, (ExprId, Direction))>,
     contradictions: Vec<(u32, Contradiction)>,
-    /// Every call of a function met (for [`lineage::all_calls_seen`]), and the places of the
-    /// caller and the callee of each call of a function of the program (for
-    /// [`lineage::calls_cycle`]).
+    /// Every call of a function met (for [`lineage::all_calls_seen`]), and each call of a
+    /// function of the program (for [`lineage::calls_cycle`], and handed on to
+    /// LegalizeGraphBoundary).
     seen: Vec<ExprId>,
-    callees: Vec<(u32, u32)>,
+    sites: Vec<CallSite>,
     /// Whether a root query met a call cycle ([`Lineage::met_cycle`]).
     met_cycle: bool,
 }
@@ -118,13 +120,13 @@ impl Found {
         self.written_no_dep.append(&mut other.written_no_dep);
         self.contradictions.append(&mut other.contradictions);
         self.seen.append(&mut other.seen);
-        self.callees.append(&mut other.callees);
+        self.sites.append(&mut other.sites);
         self.met_cycle |= other.met_cycle;
     }
 
     /// Takes in the findings of other functions, each list kept in the functions' order.
-    fn merge(&mut self, mut other: Found) {
-        self.callees.append(&mut other.callees);
+    fn merge(&mut self, other: Found) {
+        merge_by_function(&mut self.sites, other.sites);
         merge_by_function(&mut self.found, other.found);
         merge_by_function(&mut self.races, other.races);
         merge_by_function(&mut self.written_no_dep, other.written_no_dep);
@@ -138,6 +140,10 @@ impl Found {
 fn merge_by_function<T>(into: &mut Vec<(u32, T)>, from: Vec<(u32, T)>) {
     *into = lineage::merge_by_place(std::mem::take(into), from, |x| x.0 as usize);
 }
+
+/// A call of a function of the program: the caller's place in `program.functions`, the
+/// statement holding the call, the call, and the callee's place.
+pub type CallSite = (u32, (StmtId, ExprId, u32));
 
 /// Below this many functions the walk runs on the calling thread.
 const PARALLEL_MIN_FUNCTIONS: usize = 256;
@@ -167,7 +173,7 @@ fn walk_functions(program: &Program) -> Found {
         found
     };
     let mut found = walk(false);
-    if found.met_cycle || lineage::calls_cycle(program, &found.callees) {
+    if found.met_cycle || lineage::calls_cycle(program, found.sites.iter().map(|&(from, (_, _, to))| (from, to))) {
         found = walk(true);
     }
     if found.met_cycle {
@@ -538,7 +544,7 @@ impl Walker<'_> {
         });
         self.out.seen.extend_from_slice(&calls);
         for &c in &calls {
-            self.call(c, sequential);
+            self.call(s, c, sequential);
         }
         self.calls = calls;
     }
@@ -577,11 +583,12 @@ impl Walker<'_> {
         self.lineage.root(p, defs, v)
     }
 
-    fn call(&mut self, e: ExprId, sequential: u32) {
+    /// The call `e`, held by the statement `s`.
+    fn call(&mut self, s: StmtId, e: ExprId, sequential: u32) {
         let ExprKind::Call { callee, args, attrs } = &self.p.expr(e).kind else { return };
         let Some(g) = callee.function() else { return };
-        let Some((place, _, callee_fn)) = self.p.functions.get_full(&g) else { return };
-        self.out.callees.push((self.at, place as u32));
+        let Some((place, callee_fn)) = self.p.callee_near(g, self.at as usize) else { return };
+        self.out.sites.push((self.at, (s, e, place as u32)));
         let arity_ok = match callee {
             Callee::Submit(_) => args.len() <= callee_fn.params.len(),
             _ => args.len() == callee_fn.params.len(),

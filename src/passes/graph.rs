@@ -209,7 +209,7 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
         );
         let (mut s, mut p, _) = compile(&src, "ConvertToSSA");
         let mut diags = Vec::new();
-        run(&mut PassCx { names: &mut s.interner, diags: &mut diags, check_only: false }, &mut p);
+        run(&mut PassCx::new(&mut s.interner, &mut diags, false), &mut p);
         assert_eq!(diags.len(), 1, "{diags:?}");
         assert_eq!(diags[0].code, Code::E0402);
         assert!(diags[0].message.contains("survives in function `wrap`"), "{}", diags[0].message);

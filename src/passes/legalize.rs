@@ -19,7 +19,8 @@
 //! site the values are bound, in definition order, to locals `<param>__graph_arg<k>`
 //! right before the statement with the call, and appended to its arguments.
 
-use super::PassCx;
+use super::directions::CallSite;
+use super::{Handoff, PassCx};
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::{Interner, Symbol};
 use crate::ir::lineage::{as_var, Defs, Lineage, Root};
@@ -59,10 +60,14 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     }
     let errors = |cx: &PassCx<'_>| cx.diags.iter().filter(|d| d.is_error()).count();
     let before = errors(cx);
-    // The calls of Graph functions, by caller in program order, found in one walk of each
-    // function: the checks and rewrites of call sites below look at these calls, or walk
-    // only their callers (the kernels and most graphs call none).
-    let (calls, statics) = graph_calls(program, &graphs);
+    // The calls of Graph functions, by caller in program order: the checks and rewrites of
+    // call sites below look at these calls, or walk only their callers (the kernels and
+    // most graphs call none). Taken from the calls DeriveCallDirections found when it ran
+    // right before, found in one walk of each function otherwise.
+    let calls = match std::mem::take(&mut cx.given) {
+        Handoff::Calls(sites) => graph_calls_among(program, &graphs, sites),
+        Handoff::Nothing => graph_calls(program, &graphs),
+    };
     // The first checks and the plans in one visit of each graph: a graph's plan is made
     // when its own first checks found no error, its E0516 errors kept apart; the plans
     // count only when no graph's first checks and no E0517 found an error (then every
@@ -70,7 +75,7 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     let (planned, found, lineages) = per_graph(cx.names, program, &graphs, |c, lineage| {
         let start = c.diags.len();
         c.signature(&[]);
-        c.static_body(statics.get(&c.i).map_or(&[][..], Vec::as_slice));
+        c.static_body();
         c.returns(lineage);
         let clean = !c.diags[start..].iter().any(Diagnostic::is_error);
         // The plan, or its E0516 errors: no larger than the plan (the results of a large
@@ -487,13 +492,15 @@ impl Checker<'_> {
     }
 
     /// Rules on the body that hold before any rewriting: no `pl.full`, constant
-    /// allocation shapes, constant launch counts, no nested graphs. `findings`: what
-    /// [`static_findings`] found in the body, in the search for calls ([`graph_calls`]).
-    fn static_body(&mut self, findings: &[StaticFinding]) {
+    /// allocation shapes, constant launch counts, no nested graphs.
+    fn static_body(&mut self) {
+        let p = self.p;
+        let mut findings = Vec::new();
+        visit::walk_block_exprs(p, &self.f.body, |_, e| static_findings(p, self.i, e, &mut findings));
         // Borrowed from the interner, not from `self`: no copy of the name per check.
         let names = self.names;
         let g = names.get(self.g);
-        for &(code, loc, callee) in findings {
+        for (code, loc, callee) in findings {
             let what = || callee.map_or("", |h| names.get(h));
             match code {
                 Code::E0505 => self.error(
@@ -1563,11 +1570,11 @@ impl Prep<'_> {
 /// (E0508).
 type StaticFinding = (Code, Loc, Option<Symbol>);
 
-/// [`Checker::static_body`]'s rules at one node of a Graph function's body (in
-/// `visit::walk_block_exprs` order).
-fn static_findings(p: &Program, e: ExprId, out: &mut Vec<StaticFinding>) {
-    let loc = p.expr(e).loc;
+/// [`Checker::static_body`]'s rules at one node of the body of the Graph function at place
+/// `at` (in `visit::walk_block_exprs` order).
+fn static_findings(p: &Program, at: usize, e: ExprId, out: &mut Vec<StaticFinding>) {
     let ExprKind::Call { callee, args, attrs } = &p.expr(e).kind else { return };
+    let loc = p.expr(e).loc;
     match callee {
         Callee::Op(op) => match op {
             Op::TensorFull => out.push((Code::E0505, loc, None)),
@@ -1577,7 +1584,7 @@ fn static_findings(p: &Program, e: ExprId, out: &mut Vec<StaticFinding>) {
             _ => {}
         },
         Callee::Func(h) | Callee::Submit(h) => {
-            if p.functions.get(h).is_some_and(|c| c.decl.kind == FuncKind::Graph) {
+            if p.callee_near(*h, at).is_some_and(|(_, c)| c.decl.kind == FuncKind::Graph) {
                 out.push((Code::E0508, loc, Some(*h)));
             }
             if let Some(v) = attrs.launch.core_num.filter(|&v| !literal(p, v)) {
@@ -1588,48 +1595,53 @@ fn static_findings(p: &Program, e: ExprId, out: &mut Vec<StaticFinding>) {
 }
 
 /// The functions (in program order) whose bodies call one of `graphs`, each with those
-/// calls and the statements that hold them (in `visit::walk_block_exprs` order); and, from
-/// the same walk of each Graph function, what [`static_findings`] found in it (by the
-/// graph's place; only graphs with a finding).
-fn graph_calls(p: &Program, graphs: &[usize]) -> (Vec<Calls>, FxHashMap<usize, Vec<StaticFinding>>) {
+/// calls and the statements that hold them (in `visit::walk_block_exprs` order), found in
+/// one walk of each function.
+fn graph_calls(p: &Program, graphs: &[usize]) -> Vec<Calls> {
     use rayon::prelude::*;
     let wanted: FxHashMap<Symbol, u32> = graphs.iter().map(|&i| (p.functions[i].name, i as u32)).collect();
     let of = |(i, f): (usize, &Function)| {
-        let graph = f.decl.kind == FuncKind::Graph;
-        let (mut calls, mut statics) = (Vec::new(), Vec::new());
+        let mut calls = Vec::new();
         visit::walk_block_exprs(p, &f.body, |s, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
                 if let Some(&g) = callee.function().and_then(|g| wanted.get(&g)) {
                     calls.push((s, e, g));
                 }
-                if graph {
-                    static_findings(p, e, &mut statics);
-                }
             }
         });
-        (!calls.is_empty() || !statics.is_empty()).then_some((i, calls, statics))
+        (!calls.is_empty()).then_some((i, calls))
     };
     // One walk of each function, which reads the program only: in parallel for a large
     // program, gathered in the functions' order.
     let funcs: Vec<(usize, &Function)> = p.functions.values().enumerate().collect();
     let threads = rayon::current_num_threads();
-    let found: Vec<_> = if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
+    if threads < 2 || funcs.len() < PARALLEL_MIN_GRAPHS * 2 {
         funcs.into_iter().filter_map(of).collect()
     } else {
         let run = funcs.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 2);
         let found: Vec<_> = funcs.par_iter().with_min_len(run).map(|&f| of(f)).collect();
         found.into_iter().flatten().collect()
-    };
-    let (mut all, mut statics) = (Vec::with_capacity(found.len()), FxHashMap::default());
-    for (i, calls, found) in found {
-        if !found.is_empty() {
-            statics.insert(i, found);
+    }
+}
+
+/// What [`graph_calls`] finds, taken from `sites`, every call of a function of the program
+/// in that order (as DeriveCallDirections hands them on): no walk of a function.
+fn graph_calls_among(p: &Program, graphs: &[usize], sites: Vec<CallSite>) -> Vec<Calls> {
+    let mut is_graph = vec![false; p.functions.len()];
+    for &g in graphs {
+        is_graph[g] = true;
+    }
+    let mut all: Vec<Calls> = Vec::new();
+    for (caller, (s, e, g)) in sites {
+        if !is_graph[g as usize] {
+            continue;
         }
-        if !calls.is_empty() {
-            all.push((i, calls));
+        match all.last_mut() {
+            Some((c, calls)) if *c == caller as usize => calls.push((s, e, g)),
+            _ => all.push((caller as usize, vec![(s, e, g)])),
         }
     }
-    (all, statics)
+    all
 }
 
 /// A function (by its place in `program.functions`) with its calls of Graph functions: the

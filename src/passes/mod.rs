@@ -69,6 +69,32 @@ pub struct PassCx<'a> {
     /// `plc check`: what only the C++ output needs is a warning (see
     /// `driver::PipelineSpec::check_only`).
     pub check_only: bool,
+    /// What the pass run right before this one on the program left for it.
+    pub given: Handoff,
+    /// What this pass leaves for the pass run right after it on the program.
+    pub left: Handoff,
+}
+
+impl<'a> PassCx<'a> {
+    /// A context with nothing handed on.
+    pub fn new(names: &'a mut Interner, diags: &'a mut Vec<Diagnostic>, check_only: bool) -> PassCx<'a> {
+        PassCx { names, diags, check_only, given: Handoff::Nothing, left: Handoff::Nothing }
+    }
+}
+
+/// What a pass found that the pass right after it can use instead of finding it again.
+/// [`run_pass`] gives it to the next pass run on the same program only, so no pass in
+/// between has changed the program; a pass given nothing finds it itself.
+#[derive(Default)]
+pub enum Handoff {
+    #[default]
+    Nothing,
+    /// DeriveCallDirections' calls of functions of the program ([`directions::CallSite`]):
+    /// every one, in the order of the callers' places and, within a caller, of
+    /// `visit::walk_block_exprs`. LegalizeGraphBoundary takes the calls of graphs from
+    /// them instead of walking every function (DeriveCallDirections changes only the
+    /// calls' attributes).
+    Calls(Vec<directions::CallSite>),
 }
 
 /// Runs a pass over one program. Errors go to `cx.diags`; the manager stops the pipeline
@@ -222,19 +248,25 @@ pub fn stop_index(files: &mut SourceMap, pipeline: &Pipeline, after: &str) -> Re
 
 /// Runs one pass over every program. With `verify`, when the pass reported no error, the
 /// verifier and the checks of every property the pass produces run on its result. The
-/// driver stops the pipeline after a pass that reported errors.
+/// driver stops the pipeline after a pass that reported errors. `handoffs`: what the pass
+/// run before on each program left for this one ([`Handoff`]), replaced by what this one
+/// leaves (sized to the programs here).
 pub fn run_pass(
     def: &PassDef,
     (verify, check_only): (bool, bool),
     programs: &mut [Program],
+    handoffs: &mut Vec<Handoff>,
     names: &mut Interner,
     diags: &mut Vec<Diagnostic>,
 ) {
     let errors = |diags: &[Diagnostic]| diags.iter().filter(|d| d.is_error()).count();
     let before = errors(diags);
-    for program in programs.iter_mut() {
-        let mut cx = PassCx { names, diags, check_only };
+    handoffs.resize_with(programs.len(), Handoff::default);
+    for (program, handoff) in programs.iter_mut().zip(handoffs.iter_mut()) {
+        let mut cx = PassCx::new(names, diags, check_only);
+        cx.given = std::mem::take(handoff);
         (def.run)(&mut cx, program);
+        *handoff = cx.left;
     }
     if verify && errors(diags) == before {
         for program in programs.iter() {

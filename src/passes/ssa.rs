@@ -95,7 +95,7 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
         // Type ids past the base's are the run's own: what the scratch knows of them was
         // of another run's types.
         scratch.plain.truncate(base_types);
-        let mut cx = PassCx { names: &mut names, diags: &mut diags, check_only };
+        let mut cx = PassCx::new(&mut names, &mut diags, check_only);
         for f in functions.iter_mut() {
             convert_function(&mut cx, &mut p, f, dyn_dims, scratch);
         }
