@@ -42,6 +42,9 @@ pub enum Def {
 pub struct Defs {
     pub map: FxHashMap<VarId, Def>,
     roots: RefCell<FxHashMap<VarId, Root>>,
+    /// The function's place in `p.functions` when known ([`Defs::at`]; 0 otherwise): its
+    /// callees are looked for near it first ([`Program::callee_near`]).
+    near: usize,
 }
 
 /// The maps of a [`Defs`].
@@ -122,7 +125,14 @@ impl Defs {
             }
             _ => {}
         });
-        Defs { map, roots: RefCell::new(roots) }
+        Defs { map, roots: RefCell::new(roots), near: 0 }
+    }
+
+    /// The definitions of the function at `place` in `p.functions`, which says where its
+    /// callees are looked for first.
+    pub fn at(mut self, place: usize) -> Defs {
+        self.near = place;
+        self
     }
 }
 
@@ -231,7 +241,7 @@ impl Lineage {
                 None
             }
             ExprKind::Call { callee: Callee::Func(g) | Callee::Submit(g), args, .. } => {
-                let k = self.returned_params(p, *g).first().copied().flatten()?;
+                let k = self.returned_params_near(p, *g, defs.near).first().copied().flatten()?;
                 args.get(k).copied().flatten().and_then(|a| as_var(p, a))
             }
             ExprKind::TupleGet { tuple, index } => {
@@ -241,7 +251,7 @@ impl Lineage {
                 else {
                     return None;
                 };
-                let k = self.returned_params(p, *g).get(*index as usize).copied().flatten()?;
+                let k = self.returned_params_near(p, *g, defs.near).get(*index as usize).copied().flatten()?;
                 args.get(k).copied().flatten().and_then(|a| as_var(p, a))
             }
             _ => None,
@@ -251,13 +261,19 @@ impl Lineage {
     /// For each value `g` returns, the index of the parameter it is (traced through
     /// stores, loops and the functions `g` calls), if it is one.
     pub fn returned_params(&mut self, p: &Program, g: Symbol) -> Vec<Option<usize>> {
+        self.returned_params_near(p, g, 0)
+    }
+
+    /// [`Lineage::returned_params`] of `g` called from the function at place `near` in
+    /// `p.functions` (where `g` is looked for first: [`Program::callee_near`]).
+    fn returned_params_near(&mut self, p: &Program, g: Symbol, near: usize) -> Vec<Option<usize>> {
         if let Some(r) = self.returned.get(&g) {
             self.met_cycle |= self.open.contains(&g);
             return r.clone();
         }
         // A call cycle resolves to "not a parameter".
         self.returned.insert(g, Vec::new());
-        let Some(f) = p.functions.get(&g) else { return Vec::new() };
+        let Some((place, f)) = p.callee_near(g, near) else { return Vec::new() };
         if f.decl.external_source.is_some() {
             // An external kernel has no body to trace: its returned values are its Out and
             // InOut parameters, in order (the `-> T` of a kernel that writes `out`).
@@ -271,7 +287,7 @@ impl Lineage {
             return out;
         }
         self.open.push(g);
-        let defs = Defs::of(p, f);
+        let defs = Defs::of(p, f).at(place);
         let mut out = Vec::new();
         if let Some(StmtKind::Return(values)) = f.body.last().map(|&s| &p.stmt(s).kind) {
             for &e in values {

@@ -567,7 +567,8 @@ impl Walker<'_> {
         {
             return Root::Known(v);
         }
-        let defs = self.defs.get_or_insert_with(|| Defs::of(p, func));
+        let at = self.at as usize;
+        let defs = self.defs.get_or_insert_with(|| Defs::of(p, func).at(at));
         if !need {
             let own = match defs.map.get(&v) {
                 None | Some(Def::Param(_) | Def::Other) => true,

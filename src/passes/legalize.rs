@@ -234,7 +234,7 @@ fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[usize], calls: &[
     // the rewrites only added arguments to them and statements with no call in front.
     let mut aliased_in: FxHashMap<Symbol, FxHashSet<(usize, usize)>> = FxHashMap::default();
     for (f, calls) in calls {
-        let defs = Defs::of(p, &p.functions[*f]);
+        let defs = Defs::of(p, &p.functions[*f]).at(*f);
         for &(_, e, _) in calls {
             let ExprKind::Call { callee, args, .. } = &p.expr(e).kind else { continue };
             let Some(g) = callee.function() else { continue };
@@ -258,10 +258,10 @@ fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[usize], calls: &[
         }
     }
     for &g in graphs {
-        let (&g, gf) = p.functions.get_index(g).expect("a graph");
+        let (place, (&g, gf)) = (g, p.functions.get_index(g).expect("a graph"));
         let tensors = tensor_params(g);
         let Some(aliased) = aliased_in.get(&g) else { continue };
-        let defs = Defs::of(p, gf);
+        let defs = Defs::of(p, gf).at(place);
         let mut found = Vec::new();
         visit::walk_block_exprs(p, &gf.body, |_, e| {
             let ExprKind::Call { callee: Callee::Op(Op::TensorSlice | Op::TensorView), args, .. } = &p.expr(e).kind
@@ -540,7 +540,7 @@ impl Checker<'_> {
         let f = self.f;
         let Some(&last) = f.body.last() else { return };
         let StmtKind::Return(values) = &self.p.stmt(last).kind else { return };
-        let defs = Defs::of(self.p, f);
+        let defs = Defs::of(self.p, f).at(self.i);
         let mut bad = Vec::new();
         for &e in values {
             let ok = match as_var(self.p, e) {
