@@ -1647,3 +1647,65 @@ fn graph_calls_among(p: &Program, graphs: &[usize], sites: Vec<CallSite>) -> Vec
 /// A function (by its place in `program.functions`) with its calls of Graph functions: the
 /// statement holding each, the call, and the graph's place.
 type Calls = (usize, Vec<(StmtId, ExprId, u32)>);
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::{self, Input, PipelineSpec, StopAt};
+    use crate::passes::PASSES;
+
+    /// The diagnostics and the printed IR of `input` through the default pipeline, or, when
+    /// `handed` is false, with OutlineClusterScopes (which finds nothing left to do) run
+    /// again between DeriveCallDirections and LegalizeGraphBoundary: then
+    /// LegalizeGraphBoundary is handed no calls and walks every function for them.
+    fn outputs(input: impl Fn() -> Input + Sync, handed: bool, threads: usize) -> String {
+        let mut names: Vec<&str> = PASSES.iter().map(|p| p.name).collect();
+        if !handed {
+            let at = names.len() - 1;
+            names.insert(at, "OutlineClusterScopes");
+        }
+        let spec = PipelineSpec::passes(names.join(",")).verified();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+        pool.install(|| {
+            let c = driver::compile(input(), &spec, StopAt::End).expect("readable");
+            let diags: Vec<String> =
+                c.diags.iter().map(|d| format!("{:?} {} {:?}", d.code, d.message, d.primary)).collect();
+            format!("{diags:#?}\n{}", crate::ir::print::programs(&c.programs, &c.session.interner))
+        })
+    }
+
+    #[test]
+    fn the_calls_handed_on_are_the_calls_a_walk_finds() {
+        // Every case and example with a graph, and a program of 300 graphs (the parallel
+        // paths: at least 128 graphs, 256 functions), on one thread and on two.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in ["examples", "tests/cases/errors", "tests/cases/warnings"] {
+            for entry in std::fs::read_dir(root.join(dir)).expect("a folder").flatten() {
+                let path = entry.path();
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                if path.extension().is_some_and(|e| e == "pl") && text.contains("graph") {
+                    files.push(path);
+                }
+            }
+        }
+        files.sort();
+        assert!(files.len() > 10, "{files:?}");
+        for path in &files {
+            let a = outputs(|| Input::file(path.clone()), true, 1);
+            assert_eq!(a, outputs(|| Input::file(path.clone()), false, 1), "{}", path.display());
+        }
+        let mut text = String::from("import pypto.language as pl\n\nROWS = 128\nCOLS = 128\n");
+        for k in 0..300 {
+            text.push_str(&format!(
+                "\n@pl.jit\ndef entry_{k}(w: pl.Tensor, acc: pl.InOut[pl.Tensor]):\n    for i in pl.range(4):\n        with pl.graph(\"band_{k}\"):\n            base = i * ROWS\n            with pl.at(level=pl.Level.CORE_GROUP):\n                band = pl.load(w, [base, 0], [ROWS, COLS])\n                cur = pl.load(acc, [0, 0], [ROWS, COLS])\n                pl.store(pl.add(cur, band), [0, 0], acc)\n    return acc\n"
+            ));
+        }
+        let input = || Input::text("many.pl", text.clone());
+        let serial = outputs(input, false, 1);
+        assert!(serial.contains("base__ssa_v0__graph_arg299"), "{serial}");
+        for threads in [1, 2] {
+            assert_eq!(outputs(input, true, threads), serial);
+            assert_eq!(outputs(input, false, threads), serial);
+        }
+    }
+}
