@@ -816,3 +816,45 @@ fn params_children(params: &[Param], f: &mut impl FnMut(ExprId)) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Nodes;
+
+    /// Parts `[0, 1]`, `[]` (dropped), `[2, 3, 4]` and `[5]`, as the front end in parts
+    /// joins them.
+    fn parts() -> Nodes<u32> {
+        let mut nodes = Nodes::default();
+        for part in [vec![0, 1], vec![], vec![2, 3, 4], vec![5]] {
+            let mut each = Nodes::with_capacity(part.len());
+            part.into_iter().for_each(|n| each.push(n));
+            nodes.append(each);
+        }
+        nodes
+    }
+
+    #[test]
+    fn nodes_in_parts_read_as_one_arena() {
+        let mut nodes = parts();
+        assert_eq!(nodes.len(), 6);
+        assert!((0..6).all(|i| nodes[i] == i as u32));
+        assert!(nodes.iter().copied().eq(0..6));
+        assert!(nodes == parts());
+        nodes[3] = 30;
+        nodes.iter_mut().for_each(|n| *n += 1);
+        assert_eq!(nodes[3], 31);
+        // New nodes go to the last part; undone nodes leave whole parts when they go back
+        // past their start.
+        nodes.push(6);
+        assert_eq!((nodes.len(), nodes[6]), (7, 6));
+        nodes.truncate(5);
+        assert_eq!(nodes.len(), 5);
+        nodes.push(50);
+        assert_eq!(nodes[5], 50);
+        nodes.truncate(2);
+        nodes.push(20);
+        assert!(nodes.iter().copied().eq([1, 2, 20]));
+        nodes.truncate(0);
+        assert!(nodes.is_empty());
+    }
+}
