@@ -19,8 +19,8 @@ pub struct StmtId(pub u32);
 /// A parsed file.
 #[derive(Clone, Default)]
 pub struct Ast {
-    pub exprs: Vec<Expr>,
-    pub stmts: Vec<Stmt>,
+    pub exprs: Nodes<Expr>,
+    pub stmts: Nodes<Stmt>,
     /// The module's top-level statements (host code excluded).
     pub body: Vec<StmtId>,
     /// Host code recognised and skipped before parsing, in source order.
@@ -38,6 +38,116 @@ impl Ast {
 
     pub fn stmt(&self, id: StmtId) -> &Stmt {
         &self.stmts[id.0 as usize]
+    }
+}
+
+/// An arena of nodes, indexed by id: one vector, or, for a file parsed in parts
+/// (`syntax::parallel`), each part's vector as the part's parser made it, its ids moved
+/// past the parts' before it; the parts are never copied into one. New nodes go to the
+/// last part.
+#[derive(Clone)]
+pub struct Nodes<T> {
+    /// The nodes from id 0 (the first part's).
+    first: Vec<T>,
+    /// The later parts, each with the id of its first node (none empty).
+    later: Vec<(u32, Vec<T>)>,
+}
+
+impl<T> Default for Nodes<T> {
+    fn default() -> Self {
+        Nodes { first: Vec::new(), later: Vec::new() }
+    }
+}
+
+impl<T> Nodes<T> {
+    /// No nodes, with room for `capacity`.
+    pub fn with_capacity(capacity: usize) -> Self {
+        Nodes { first: Vec::with_capacity(capacity), later: Vec::new() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.later.last().map_or(self.first.len(), |(start, nodes)| *start as usize + nodes.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn push(&mut self, node: T) {
+        match self.later.last_mut() {
+            Some((_, nodes)) => nodes.push(node),
+            None => self.first.push(node),
+        }
+    }
+
+    /// Keeps the first `len` nodes.
+    pub fn truncate(&mut self, len: usize) {
+        while let Some((start, nodes)) = self.later.last_mut() {
+            match len.checked_sub(*start as usize) {
+                Some(0) | None => _ = self.later.pop(),
+                Some(keep) => {
+                    nodes.truncate(keep);
+                    return;
+                }
+            }
+        }
+        self.first.truncate(len);
+    }
+
+    /// `other`'s nodes after these, without a copy: its parts become parts of these (the
+    /// ids in them are the caller's to move past these).
+    pub fn append(&mut self, other: Nodes<T>) {
+        for part in std::iter::once(other.first).chain(other.later.into_iter().map(|(_, nodes)| nodes)) {
+            match self.is_empty() {
+                true => self.first = part,
+                false if part.is_empty() => {}
+                false => self.later.push((self.len() as u32, part)),
+            }
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        self.first.iter().chain(self.later.iter().flat_map(|(_, nodes)| nodes))
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.first.iter_mut().chain(self.later.iter_mut().flat_map(|(_, nodes)| nodes))
+    }
+
+    /// The part holding node `i` (past the first) and `i`'s index in it.
+    fn later_part(&self, i: usize) -> (usize, usize) {
+        let k = self.later.partition_point(|&(start, _)| start as usize <= i).saturating_sub(1);
+        (k, i - self.later.get(k).map_or(0, |&(start, _)| start as usize))
+    }
+}
+
+impl<T> std::ops::Index<usize> for Nodes<T> {
+    type Output = T;
+
+    fn index(&self, i: usize) -> &T {
+        match self.first.get(i) {
+            Some(node) => node,
+            None => {
+                let (k, at) = self.later_part(i);
+                &self.later[k].1[at]
+            }
+        }
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Nodes<T> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        if i < self.first.len() {
+            return &mut self.first[i];
+        }
+        let (k, at) = self.later_part(i);
+        &mut self.later[k].1[at]
+    }
+}
+
+impl<T: PartialEq> PartialEq for Nodes<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
@@ -704,5 +814,47 @@ fn params_children(params: &[Param], f: &mut impl FnMut(ExprId)) {
         if let Some(d) = p.default {
             f(d);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Nodes;
+
+    /// Parts `[0, 1]`, `[]` (dropped), `[2, 3, 4]` and `[5]`, as the front end in parts
+    /// joins them.
+    fn parts() -> Nodes<u32> {
+        let mut nodes = Nodes::default();
+        for part in [vec![0, 1], vec![], vec![2, 3, 4], vec![5]] {
+            let mut each = Nodes::with_capacity(part.len());
+            part.into_iter().for_each(|n| each.push(n));
+            nodes.append(each);
+        }
+        nodes
+    }
+
+    #[test]
+    fn nodes_in_parts_read_as_one_arena() {
+        let mut nodes = parts();
+        assert_eq!(nodes.len(), 6);
+        assert!((0..6).all(|i| nodes[i] == i as u32));
+        assert!(nodes.iter().copied().eq(0..6));
+        assert!(nodes == parts());
+        nodes[3] = 30;
+        nodes.iter_mut().for_each(|n| *n += 1);
+        assert_eq!(nodes[3], 31);
+        // New nodes go to the last part; undone nodes leave whole parts when they go back
+        // past their start.
+        nodes.push(6);
+        assert_eq!((nodes.len(), nodes[6]), (7, 6));
+        nodes.truncate(5);
+        assert_eq!(nodes.len(), 5);
+        nodes.push(50);
+        assert_eq!(nodes[5], 50);
+        nodes.truncate(2);
+        nodes.push(20);
+        assert!(nodes.iter().copied().eq([1, 2, 20]));
+        nodes.truncate(0);
+        assert!(nodes.is_empty());
     }
 }

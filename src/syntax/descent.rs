@@ -1145,8 +1145,8 @@ mod tests {
     /// What one parser made of some tokens: the tree's arenas and body, the names in
     /// interning order, whether it reported (an error or a diagnostic).
     struct Parsed {
-        exprs: Vec<Expr>,
-        stmts: Vec<Stmt>,
+        exprs: Nodes<Expr>,
+        stmts: Nodes<Stmt>,
         body: Vec<StmtId>,
         names: Vec<String>,
         failed: bool,
@@ -1186,11 +1186,11 @@ mod tests {
         assert_eq!(fast.names, slow.names, "{what}: names");
         assert_eq!(fast.body, slow.body, "{what}: body");
         assert_eq!(fast.stmts.len(), slow.stmts.len(), "{what}: statements");
-        for (i, (f, s)) in fast.stmts.iter().zip(&slow.stmts).enumerate() {
+        for (i, (f, s)) in fast.stmts.iter().zip(slow.stmts.iter()).enumerate() {
             assert_eq!(f, s, "{what}: statement {i}");
         }
         assert_eq!(fast.exprs.len(), slow.exprs.len(), "{what}: expressions");
-        for (i, (f, s)) in fast.exprs.iter().zip(&slow.exprs).enumerate() {
+        for (i, (f, s)) in fast.exprs.iter().zip(slow.exprs.iter()).enumerate() {
             assert_eq!(f, s, "{what}: expression {i}");
         }
         true

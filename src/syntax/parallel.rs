@@ -30,7 +30,7 @@ use super::lexer::{self, Token};
 use super::token::Tok;
 use crate::diag::Diagnostic;
 use crate::intern::{Interner, Symbol};
-use crate::ir::fork::{self, lock, InOrder, Spare};
+use crate::ir::fork::{self, lock, InOrder};
 use crate::source::FileId;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -118,7 +118,7 @@ pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interne
             let (dsl, host, host_tokens) = host::split_in_place(file, src, tokens, Some(&aliases), &mut notes);
             let part = match notes.iter().any(Diagnostic::is_error) {
                 true => None,
-                false => parse_part(file, src, ascii, &dsl, joiner.arenas()),
+                false => parse_part(file, src, ascii, &dsl),
             };
             joiner.done(
                 k,
@@ -203,7 +203,7 @@ pub(super) fn parse(
             let end = cuts.get(k + 1).copied().unwrap_or(dsl.len());
             let part = match joiner.failed() {
                 true => None,
-                false => parse_part(file, src, ascii, &dsl[at..end], joiner.arenas()),
+                false => parse_part(file, src, ascii, &dsl[at..end]),
             };
             joiner.done(k, part.map(|part| (part, Front::default())))
         },
@@ -215,8 +215,8 @@ pub(super) fn parse(
 /// each as soon as the parts before it are, on the thread that finished it, while later
 /// parts are still parsed: its names interned (into an interner over the file's, so that
 /// nothing is interned in the file's unless every part parses), its ids moved past the
-/// parts' before it, and its nodes appended to the tree while they are still in the
-/// thread's cache; its emptied arenas go to a later part ([`Joiner::arenas`]). One part
+/// parts' before it while its nodes are still in the thread's cache, and its arenas made
+/// parts of the tree's (`ast::Nodes`: its nodes are not copied). One part
 /// is joined at a time, not under the lock: a part done meanwhile is left for the thread
 /// that is joining.
 struct Joiner {
@@ -225,8 +225,6 @@ struct Joiner {
     state: Mutex<Joining>,
     /// A part did not parse cleanly: the file goes to the serial front end.
     failed: AtomicBool,
-    /// The emptied arenas of joined parts, for parts still to begin ([`Joiner::arenas`]).
-    spare: Mutex<Spare<Ast>>,
 }
 
 struct Joining {
@@ -242,17 +240,11 @@ impl Joiner {
         let base = Arc::new(std::mem::take(interner));
         let front = Front { checked: true, ..Front::default() };
         let state = Joining { pending: InOrder::new(parts), joined: Some((front, Interner::forked(&base))) };
-        let spare = Mutex::new(Spare::new(parts));
-        Joiner { base, state: Mutex::new(state), failed: AtomicBool::new(false), spare }
+        Joiner { base, state: Mutex::new(state), failed: AtomicBool::new(false) }
     }
 
     fn failed(&self) -> bool {
         self.failed.load(Ordering::Relaxed)
-    }
-
-    /// Arenas for a part's tree: a joined part's, emptied, when there is one.
-    fn arenas(&self) -> Ast {
-        lock(&self.spare).take()
     }
 
     /// Part `k` is done (`None`: it failed); the parts ready are joined in order, unless
@@ -296,15 +288,14 @@ impl Joiner {
         front.host.append(&mut each.host);
         front.host_tokens.append(&mut each.host_tokens);
         front.notes.append(&mut each.notes);
-        // The first part's tree is the file's (nothing moved); the later parts' nodes are
-        // appended to it (a large block grows without a copy: `mremap`).
+        // The first part's tree is the file's; the later parts' arenas become parts of its
+        // (their nodes stay where the part's parser made them: no copy).
         if first {
             front.ast = part.ast;
         } else {
-            front.ast.exprs.append(&mut part.ast.exprs);
-            front.ast.stmts.append(&mut part.ast.stmts);
+            front.ast.exprs.append(part.ast.exprs);
+            front.ast.stmts.append(part.ast.stmts);
             front.ast.body.append(&mut part.ast.body);
-            lock(&self.spare).give(Ast { exprs: part.ast.exprs, stmts: part.ast.stmts, ..Ast::default() });
         }
         (front, names)
     }
@@ -312,8 +303,7 @@ impl Joiner {
     /// The joined front end, and the joined parts' names interned into `interner` (the
     /// file's, given back) in order; `None`, with nothing interned, when a part failed.
     fn finish(self, interner: &mut Interner) -> Option<Front> {
-        let Joiner { base, state, failed, spare, .. } = self;
-        drop(spare);
+        let Joiner { base, state, failed, .. } = self;
         let Joining { pending, joined } = state.into_inner().unwrap_or_else(PoisonError::into_inner);
         let complete = !failed.into_inner() && pending.all_handed_on();
         drop(pending);
@@ -352,13 +342,20 @@ fn cuts(dsl: &[Token], least: usize) -> Vec<usize> {
     cuts
 }
 
-/// One part parsed as a module into `arenas` (empty), or `None` when it has an error token,
+/// One part parsed as a module into arenas of its own, or `None` when it has an error token,
 /// the parser reported or recovered from an error, or `limits` cut an expression out.
-fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token], arenas: Ast) -> Option<Part> {
+fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token]) -> Option<Part> {
     if tokens.iter().any(|t| t.kind == Tok::Error) {
         return None;
     }
     let mut names = Interner::new();
+    // Arenas large enough for most parts (pl code makes about 0.45 expressions and 0.07
+    // statements a token): grown, they would be copied, page after page.
+    let arenas = Ast {
+        exprs: Nodes::with_capacity(tokens.len() / 2),
+        stmts: Nodes::with_capacity(tokens.len() / 8),
+        ..Ast::default()
+    };
     let mut builder = Builder::new(file, src, &mut names, arenas, ascii);
     let parsed = super::descent::parse(&mut builder, tokens).is_ok();
     let (limits, (restrict, restrict_exprs)) = (builder.limits_may_cut(), builder.restrict_may_refuse());
@@ -390,10 +387,10 @@ struct Shift {
 
 impl Shift {
     fn ast(&self, ast: &mut Ast) {
-        for e in &mut ast.exprs {
+        for e in ast.exprs.iter_mut() {
             self.expr(&mut e.kind);
         }
-        for s in &mut ast.stmts {
+        for s in ast.stmts.iter_mut() {
             self.stmt(&mut s.kind);
         }
         ast.body.iter_mut().for_each(|s| self.s(s));
