@@ -954,6 +954,15 @@ impl<T> Arena<T> {
         Arena { base: Some(base.clone()), base_len: base.len(), changed: Vec::new(), items }
     }
 
+    /// Addresses in the own nodes' buffer: its start, and its reserved room (from where
+    /// the next pushed node goes to the end of the capacity). Nothing is read or written
+    /// through them (see [`super::prefault`]).
+    pub fn spare_room(&self) -> (usize, std::ops::Range<usize>) {
+        let size = std::mem::size_of::<T>();
+        let start = self.items.as_ptr() as usize;
+        (start, start + self.items.len() * size..start + self.items.capacity() * size)
+    }
+
     /// A fork's own nodes and its changed base nodes; the base is released.
     fn into_own(self) -> (Vec<T>, Vec<(u32, T)>) {
         (self.items, self.changed)

@@ -23,6 +23,7 @@ pub(crate) mod lineage;
 
 pub mod names;
 pub(crate) mod ops;
+pub(crate) mod prefault;
 pub mod print;
 pub(crate) mod types;
 pub mod verify;

@@ -1119,7 +1119,10 @@ pub fn outline_functions(
     // The position of each new function's parent.
     let mut parents = Vec::new();
     let mut scratch = Scratch::default();
+    // The pages the new nodes go into, faulted in by a pool thread (idle meanwhile).
+    let mut ahead = crate::ir::prefault::Ahead::default();
     for at in functions {
+        ahead.keep_up(program);
         if check(cx, program, at) {
             outline_function(program, cx.names, cx.diags, at, target, reserved, &mut made, &mut scratch);
             parents.resize(made.len(), at);
