@@ -15,6 +15,7 @@ pub mod lint;
 pub mod lower;
 #[cfg(feature = "cli")]
 pub mod lsp;
+pub mod mem;
 pub mod passes;
 pub mod session;
 pub mod source;

@@ -106,6 +106,8 @@ impl Lists {
             if chunk.is_null() {
                 return chunk;
             }
+            // Its pages are all about to be written: mapped in one call, not a fault each.
+            plc::mem::populate_bytes(chunk, CHUNK);
             // The rest of the old chunk is left unused (less than MAX_SMALL bytes).
             self.next = chunk;
             // SAFETY: within the chunk just allocated.

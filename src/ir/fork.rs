@@ -347,6 +347,7 @@ fn rooms<T>(arena: &mut Vec<T>, lens: impl Iterator<Item = usize> + Clone) -> Ve
 /// written), each changed by `remap` first.
 fn fill<T>(room: &mut [MaybeUninit<T>], nodes: &mut Vec<T>, remap: impl Fn(&mut T)) {
     assert_eq!(room.len(), nodes.len(), "a room as long as its run's nodes");
+    crate::mem::populate(room);
     for (slot, mut node) in room.iter_mut().zip(nodes.drain(..)) {
         remap(&mut node);
         slot.write(node);
