@@ -1,42 +1,55 @@
 //! Memory about to be written, faulted in ahead.
 //!
 //! A page of fresh memory costs a page fault when it is first written: 2–5 µs each on the
-//! virtual machines measured (docs/performance.md), about a third of `plc check`'s time on
-//! a large file. Where a stage knows it is about to fill a large block (a forked run's nodes
-//! moved into their room, a chunk of the small-block allocator), [`populate`] asks the
-//! kernel to map the block's pages in one call, about 1.3 µs a page.
+//! virtual machines measured (docs/performance.md). Where the compiler knows it is about
+//! to fill a large block (a forked run's nodes moved into their room, a chunk of the
+//! small-block allocator, the outliners' arenas through [`crate::ir::prefault`]), it asks
+//! the kernel to map the block's pages in one call instead, about 1.3 µs a page — on the
+//! thread that writes next, or on an idle one ahead of it.
 
 use std::mem::MaybeUninit;
+use std::ops::Range;
 
-/// Blocks smaller than this are left to fault in page by page (a system call each would
-/// cost more than the faults it saves).
+/// Blocks smaller than this are left to fault in page by page (a system call would cost
+/// more than the faults it saves).
 const MIN_BYTES: usize = 64 << 10;
 
 /// The page size assumed for rounding; on a larger page the call fails and is ignored.
-const PAGE: usize = 4096;
+pub(crate) const PAGE: usize = 4096;
 
-/// Maps the whole pages inside `room` writable now, in one call (Linux 5.14 and later:
-/// `madvise(MADV_POPULATE_WRITE)`), instead of one fault per page as they are first
-/// written. The contents are not changed; on any error (an older kernel, another page
-/// size) nothing is done and the pages fault in as before.
+/// Faults in the whole pages inside `room`, which the caller is about to write.
 pub fn populate<T>(room: &mut [MaybeUninit<T>]) {
     populate_bytes(room.as_mut_ptr().cast(), std::mem::size_of_val(room));
 }
 
-/// [`populate`] on `len` bytes at `start`, which the caller may write.
+/// [`populate`] on `len` bytes at `start`, memory the caller owns and is about to write:
+/// the whole pages inside it, when it is at least [`MIN_BYTES`] long.
 pub fn populate_bytes(start: *mut u8, len: usize) {
     if len < MIN_BYTES {
         return;
     }
-    #[cfg(target_os = "linux")]
-    {
-        let first = (start as usize).next_multiple_of(PAGE);
-        let end = (start as usize + len) / PAGE * PAGE;
-        if end > first {
-            // SAFETY: `madvise` with MADV_POPULATE_WRITE only faults in the pages of the
-            // range, which lies inside memory the caller owns and may write; it reads and
-            // writes no byte of it (the pages' contents are kept).
-            unsafe { libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_POPULATE_WRITE) };
-        }
+    let first = (start as usize).next_multiple_of(PAGE);
+    let end = (start as usize + len) / PAGE * PAGE;
+    if end > first {
+        populate_pages(first..end);
     }
 }
+
+/// Faults in the pages of `range` (page-aligned addresses) for writing, in one call
+/// (Linux 5.14 and later: `madvise(MADV_POPULATE_WRITE)`), without writing them. On any
+/// error (an older kernel, another page size, a range no longer mapped) nothing is done
+/// and the pages fault in as before; elsewhere than on Linux, nothing is done.
+#[cfg(target_os = "linux")]
+pub(crate) fn populate_pages(range: Range<usize>) {
+    // SAFETY: `madvise(MADV_POPULATE_WRITE)` maps the pages of the range as a write to
+    // each would, without reading or writing their contents: no memory the program sees
+    // changes. Nothing is dereferenced here. A range that is no longer the caller's (an
+    // arena's room asked for ahead, whose buffer has since moved or been freed: see
+    // `ir::prefault`) makes the call fail (ignored) or fault in pages of a later
+    // allocation, which is still invisible to the program.
+    let _ =
+        unsafe { libc::madvise(range.start as *mut libc::c_void, range.end - range.start, libc::MADV_POPULATE_WRITE) };
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn populate_pages(_range: Range<usize>) {}

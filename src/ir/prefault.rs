@@ -18,7 +18,7 @@ const WINDOW: usize = 256 << 10;
 /// When the part faulted in ahead is shorter than this, the next part is asked for.
 const LOW: usize = WINDOW / 2;
 
-const PAGE: usize = 4096;
+use crate::mem::PAGE;
 
 /// What has been asked for in each arena (variables, expressions, statements, and the
 /// function map's entries): the buffer's start address when it was, and the address up
@@ -52,7 +52,7 @@ impl Ahead {
             let pages = from & !(PAGE - 1)..to & !(PAGE - 1);
             asked.1 = to;
             if pages.end > pages.start {
-                rayon::spawn(move || populate(pages));
+                rayon::spawn(move || crate::mem::populate_pages(pages));
             }
         }
     }
@@ -71,23 +71,6 @@ fn functions_room(p: &Program) -> (usize, Range<usize>) {
     };
     (start, start + used..start + capacity.max(used))
 }
-
-/// Faults in the pages of `range` (page-aligned) for writing, without writing them.
-#[cfg(target_os = "linux")]
-fn populate(range: Range<usize>) {
-    // SAFETY: `madvise(MADV_POPULATE_WRITE)` maps the pages of the range as a write to
-    // each would, without reading or writing their contents: no memory the program sees
-    // changes. The range was an arena's reserved room (memory it owns, holding no node)
-    // when asked for; if the arena has since grown into it, the pages hold nodes and are
-    // already in (nothing happens to them), and if its buffer has since moved or been
-    // freed, the call fails (ignored) or faults in pages of a later allocation, which is
-    // still invisible to the program. Nothing is dereferenced here.
-    let _ =
-        unsafe { libc::madvise(range.start as *mut libc::c_void, range.end - range.start, libc::MADV_POPULATE_WRITE) };
-}
-
-#[cfg(not(target_os = "linux"))]
-fn populate(_range: Range<usize>) {}
 
 #[cfg(test)]
 mod tests {
