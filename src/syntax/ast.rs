@@ -203,7 +203,8 @@ pub enum ExprKind {
         kind: ComprehensionKind,
         elt: ExprId,
         value: Option<ExprId>,
-        generators: Vec<Generator>,
+        /// A boxed slice, not a vector: the largest variant, it sets `Expr`'s size.
+        generators: Box<[Generator]>,
     },
     Unary {
         op: UnaryOp,

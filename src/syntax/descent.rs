@@ -1028,7 +1028,7 @@ impl P<'_, '_, '_> {
     }
 
     /// One or more `for ... in ... if ...` clauses.
-    fn comp_fors(&mut self) -> R<Vec<Generator>> {
+    fn comp_fors(&mut self) -> R<Box<[Generator]>> {
         let mut generators = Vec::new();
         while self.peek() == Tok::For {
             let l = self.bump().lo;
@@ -1042,7 +1042,7 @@ impl P<'_, '_, '_> {
             let iter = self.finish_or(iter);
             generators.push(Generator { target, iter, ifs, span: Span::new(l, self.prev_hi) });
         }
-        Ok(generators)
+        Ok(generators.into_boxed_slice())
     }
 
     fn subscript_list(&mut self) -> R<ExprId> {
