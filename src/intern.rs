@@ -1,7 +1,9 @@
 //! Interned names: every identifier is stored once and compared as a `Symbol`.
 
-use indexmap::IndexSet;
+use indexmap::map::raw_entry_v1::{RawEntryApiV1, RawEntryMut};
+use indexmap::IndexMap;
 use rustc_hash::{FxBuildHasher, FxHashSet};
+use std::hash::BuildHasher;
 
 /// An interned string, valid for the [`Interner`] that made it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -21,7 +23,9 @@ pub struct Interner {
     base: Option<std::sync::Arc<Interner>>,
     /// The number of names in `base`.
     base_len: u32,
-    names: IndexSet<Box<str>, FxBuildHasher>,
+    /// The names, in order (a set: the values are empty; a map for its raw entries, which
+    /// look a name up and insert it with one hash and one probe).
+    names: IndexMap<Box<str>, (), FxBuildHasher>,
 }
 
 impl Interner {
@@ -29,18 +33,28 @@ impl Interner {
         Self::default()
     }
 
+    /// The symbol of `name`, interned if it is new: the name hashed once, for the base's
+    /// table and the own one, and looked up and inserted in one probe of the own one.
     pub fn intern(&mut self, name: &str) -> Symbol {
-        if let Some(sym) = self.lookup(name) {
+        let hash = FxBuildHasher.hash_one(name);
+        if let Some(sym) = self.base.as_ref().and_then(|b| b.lookup_hashed(hash, name)) {
             return sym;
         }
-        let (i, _) = self.names.insert_full(name.into());
+        let i = match self.names.raw_entry_mut_v1().from_key_hashed_nocheck(hash, name) {
+            RawEntryMut::Occupied(found) => found.index(),
+            RawEntryMut::Vacant(new) => {
+                let i = new.index();
+                new.insert_hashed_nocheck(hash, name.into(), ());
+                i
+            }
+        };
         Symbol(self.base_len + i as u32)
     }
 
     #[inline]
     pub fn get(&self, sym: Symbol) -> &str {
         match self.names.get_index(sym.0.wrapping_sub(self.base_len) as usize) {
-            Some(name) => name,
+            Some((name, ())) => name,
             None => self.base_name(sym),
         }
     }
@@ -52,7 +66,11 @@ impl Interner {
     fn base_name(&self, sym: Symbol) -> &str {
         match &self.base {
             Some(b) if sym.0 < self.base_len => b.get(sym),
-            _ => &self.names[sym.0.wrapping_sub(self.base_len) as usize],
+            _ => self
+                .names
+                .get_index(sym.0.wrapping_sub(self.base_len) as usize)
+                .map(|(name, ())| &**name)
+                .unwrap_or_else(|| panic!("symbol {} past the interner's {} names", sym.0, self.len())),
         }
     }
 
@@ -69,13 +87,13 @@ impl Interner {
 
     /// An interner that reads `base` and numbers the names it interns after `base`'s.
     pub(crate) fn forked(base: &std::sync::Arc<Interner>) -> Interner {
-        Interner { base: Some(base.clone()), base_len: base.len() as u32, names: IndexSet::default() }
+        Interner { base: Some(base.clone()), base_len: base.len() as u32, names: IndexMap::default() }
     }
 
     /// The names interned since the fork, in order (symbols from the base's length on); the
     /// base is released.
     pub(crate) fn into_own(self) -> Vec<Box<str>> {
-        self.names.into_iter().collect()
+        self.names.into_keys().collect()
     }
 
     /// `base`, or `base_1`, `base_2`, ...: the first name not in `used`, which it joins.
@@ -94,15 +112,21 @@ impl Interner {
 
     /// Every name, in the order they were first interned (a symbol's [`Symbol::index`]).
     pub(crate) fn names(&self) -> impl Iterator<Item = &str> {
-        let base = self.base.iter().flat_map(|b| b.names.iter().map(|name| &**name));
-        base.chain(self.names.iter().map(|name| &**name))
+        let base = self.base.iter().flat_map(|b| b.names.keys().map(|name| &**name));
+        base.chain(self.names.keys().map(|name| &**name))
     }
 
     /// The symbol of `name` if it was ever interned.
     pub fn lookup(&self, name: &str) -> Option<Symbol> {
-        if let Some(sym) = self.base.as_ref().and_then(|b| b.lookup(name)) {
+        self.lookup_hashed(FxBuildHasher.hash_one(name), name)
+    }
+
+    /// [`Self::lookup`] of `name` whose hash (by the tables' hasher) is `hash`.
+    fn lookup_hashed(&self, hash: u64, name: &str) -> Option<Symbol> {
+        if let Some(sym) = self.base.as_ref().and_then(|b| b.lookup_hashed(hash, name)) {
             return Some(sym);
         }
-        self.names.get_index_of(name).map(|i| Symbol(self.base_len + i as u32))
+        let i = self.names.raw_entry_v1().index_from_hash(hash, |n| **n == *name)?;
+        Some(Symbol(self.base_len + i as u32))
     }
 }

@@ -1,6 +1,7 @@
 //! Pages faulted in ahead of a serial pass that appends nodes, on a pool thread.
 //!
-//! A pass that runs on the driver thread alone (the outliners) appends new statements,
+//! A pass that runs on the driver thread alone (the outliners; LegalizeGraphBoundary's
+//! apply of the edits its pool threads prepared, `passes::legalize`) appends new statements,
 //! expressions and variables to the program's arenas; each new page of an arena's
 //! reserved room costs a page fault (2–5 µs on the benchmark machine) on the thread that
 //! first writes it, which is the driver. [`Ahead::keep_up`], called between functions,

@@ -1071,7 +1071,10 @@ const WAVE: usize = 1024;
 
 /// Prepares the edits of runs of consecutive `items`, reading the program only (in
 /// parallel for a large program), and applies them in order, a wave of at most [`WAVE`]
-/// items at a time.
+/// items at a time. While the calling thread applies a wave's edits (the pool's threads
+/// idle), the pages of the arenas' room its new nodes go into are faulted in ahead by a
+/// pool thread ([`crate::ir::prefault`]), asked for before each run's edits are applied
+/// and before the wave is prepared (a head start for its first run).
 fn in_waves<I: Send, R: Send>(
     p: &mut Program,
     names: &mut Interner,
@@ -1081,15 +1084,23 @@ fn in_waves<I: Send, R: Send>(
 ) {
     use rayon::prelude::*;
     let threads = rayon::current_num_threads();
+    let mut ahead = crate::ir::prefault::Ahead::default();
     for wave in items.chunks_mut(WAVE) {
+        let parallel = threads >= 2 && wave.len() >= PARALLEL_MIN_GRAPHS;
+        if parallel {
+            ahead.keep_up(p);
+        }
         let (q, n): (&Program, &Interner) = (p, names);
-        let done: Vec<R> = if threads < 2 || wave.len() < PARALLEL_MIN_GRAPHS {
-            vec![prepare(q, n, wave)]
-        } else {
+        let done: Vec<R> = if parallel {
             let run = wave.len().div_ceil(threads * 4).max(PARALLEL_MIN_GRAPHS / 4);
             wave.par_chunks_mut(run).map(|run| prepare(q, n, run)).collect()
+        } else {
+            vec![prepare(q, n, wave)]
         };
         for r in done {
+            if parallel {
+                ahead.keep_up(p);
+            }
             apply(p, names, r);
         }
     }
