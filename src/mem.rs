@@ -53,3 +53,25 @@ pub(crate) fn populate_pages(range: Range<usize>) {
 
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn populate_pages(_range: Range<usize>) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Faulting a block in keeps what it holds (the call maps pages, it writes none), for a
+    /// block too small to be worth a call and for one that is not page-aligned.
+    #[test]
+    fn populating_a_block_keeps_its_contents() {
+        for len in [MIN_BYTES / 2, 3 * MIN_BYTES + 123] {
+            let mut buf: Vec<u8> = (0..len + 1).map(|i| (i % 251) as u8).collect();
+            // From the second byte: a start that is not on a page boundary.
+            populate_bytes(buf[1..].as_mut_ptr(), len);
+            assert!(buf.iter().enumerate().all(|(i, &b)| b == (i % 251) as u8), "len {len}");
+            let mut room: Vec<u64> = Vec::with_capacity(len);
+            room.push(7);
+            populate(room.spare_capacity_mut());
+            room.resize(len, 9);
+            assert_eq!((room[0], room[len - 1], room.len()), (7, 9, len));
+        }
+    }
+}
