@@ -23,7 +23,8 @@ use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::{Interner, Symbol};
 use crate::ir::ops::{Effect, OpKind, Param as P, Special};
 use crate::ir::{
-    arith, BinOp, Callee, Dim, Direction, ExprId, ExprKind, IfStmt, Loc, Program, StmtKind, Type, UnOp, VarId,
+    arith, BinOp, Callee, Dim, Direction, ExprId, ExprKind, ForStmt, IfStmt, Loc, Program, StmtKind, Type, UnOp, VarId,
+    WhileStmt,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -232,7 +233,8 @@ impl Run<'_> {
                         self.expr(e, env, maybe)?;
                     }
                 }
-                StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
+                StmtKind::If(if_) => {
+                    let IfStmt { cond, then_body, else_body, return_vars } = &**if_;
                     let taken = match self.expr(*cond, env, maybe)? {
                         Val::Bool(b) => Some(b),
                         Val::Int(i) => Some(i != 0),
@@ -258,7 +260,8 @@ impl Run<'_> {
                     }
                     forget(env, return_vars);
                 }
-                StmtKind::For { var, start, stop, step, iter_args, body, return_vars, .. } => {
+                StmtKind::For(for_) => {
+                    let ForStmt { var, start, stop, step, iter_args, body, return_vars, .. } = &**for_;
                     let bounds = [*start, *stop, *step].map(|e| self.expr(e, env, maybe));
                     let trips = match bounds {
                         [Ok(Val::Int(a)), Ok(Val::Int(b)), Ok(Val::Int(c))] if c != 0 && !exits(self.p, body) => {
@@ -284,7 +287,8 @@ impl Run<'_> {
                     forget(env, iter_args.iter().map(|ia| &ia.var));
                     forget(env, return_vars);
                 }
-                StmtKind::While { cond, iter_args, body, return_vars } => {
+                StmtKind::While(while_) => {
+                    let WhileStmt { cond, iter_args, body, return_vars } = &**while_;
                     for ia in iter_args {
                         let v = self.expr(ia.init, env, maybe)?;
                         env.insert(ia.var, v);
@@ -676,16 +680,21 @@ fn exits(p: &Program, block: &[crate::ir::StmtId]) -> bool {
 fn assigned_in(p: &Program, block: &[crate::ir::StmtId], out: &mut Vec<VarId>) {
     crate::ir::visit::walk_stmts(p, block, |s| match &p.stmt(s).kind {
         StmtKind::Assign { var, .. } => out.push(*var),
-        StmtKind::For { var, iter_args, return_vars, .. } => {
+        StmtKind::For(for_) => {
+            let ForStmt { var, iter_args, return_vars, .. } = &**for_;
             out.push(*var);
             out.extend(iter_args.iter().map(|ia| ia.var));
             out.extend(return_vars);
         }
-        StmtKind::While { iter_args, return_vars, .. } => {
+        StmtKind::While(while_) => {
+            let WhileStmt { iter_args, return_vars, .. } = &**while_;
             out.extend(iter_args.iter().map(|ia| ia.var));
             out.extend(return_vars);
         }
-        StmtKind::If(IfStmt { return_vars, .. }) => out.extend(return_vars),
+        StmtKind::If(if_) => {
+            let IfStmt { return_vars, .. } = &**if_;
+            out.extend(return_vars)
+        }
         _ => {}
     });
 }

@@ -10,7 +10,7 @@
 
 use plc::driver::{self, Input, PipelineSpec, StopAt};
 use plc::intern::Interner;
-use plc::ir::{Callee, ExprId, ExprKind, Function, IfStmt, Program, StmtId, StmtKind, VarId};
+use plc::ir::{Callee, ExprId, ExprKind, ForStmt, Function, IfStmt, Program, StmtId, StmtKind, VarId};
 use plc::session::Session;
 use std::collections::HashMap;
 
@@ -174,8 +174,8 @@ impl Compare<'_> {
             (StmtKind::Return(xs), StmtKind::Return(ys)) | (StmtKind::Yield(xs), StmtKind::Yield(ys)) => {
                 self.exprs(&xs, &ys)
             }
-            (
-                StmtKind::For {
+            (StmtKind::For(x), StmtKind::For(y)) => {
+                let ForStmt {
                     kind: k1,
                     var: v1,
                     start: s1,
@@ -185,8 +185,8 @@ impl Compare<'_> {
                     body: b1,
                     return_vars: r1,
                     ..
-                },
-                StmtKind::For {
+                } = *x;
+                let ForStmt {
                     kind: k2,
                     var: v2,
                     start: s2,
@@ -196,8 +196,7 @@ impl Compare<'_> {
                     body: b2,
                     return_vars: r2,
                     ..
-                },
-            ) => {
+                } = *y;
                 if k1 != k2 || i1.len() != i2.len() {
                     return self.fail("loops differ");
                 }
@@ -210,10 +209,9 @@ impl Compare<'_> {
                 self.block(&b1, &b2)?;
                 self.defs(&r1, &r2)
             }
-            (
-                StmtKind::If(IfStmt { cond: c1, then_body: t1, else_body: e1, return_vars: r1 }),
-                StmtKind::If(IfStmt { cond: c2, then_body: t2, else_body: e2, return_vars: r2 }),
-            ) => {
+            (StmtKind::If(x), StmtKind::If(y)) => {
+                let IfStmt { cond: c1, then_body: t1, else_body: e1, return_vars: r1 } = *x;
+                let IfStmt { cond: c2, then_body: t2, else_body: e2, return_vars: r2 } = *y;
                 self.expr(c1, c2)?;
                 self.block(&t1, &t2)?;
                 match (e1, e2) {

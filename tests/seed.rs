@@ -45,7 +45,7 @@ fn the_seed_program_comes_out_as_the_seed_after_listing() {
         .body
         .iter()
         .find_map(|&st| match &p.stmt(st).kind {
-            StmtKind::For { body, .. } => Some(body.clone()),
+            StmtKind::For(for_) => Some(for_.body.clone()),
             _ => None,
         })
         .expect("the layer loop");

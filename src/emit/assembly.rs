@@ -94,12 +94,14 @@ impl Assemblies {
             };
             match &p.stmt(s).kind {
                 StmtKind::Assign { var, .. } => define(*var),
-                StmtKind::For { var, iter_args, return_vars, .. } => {
+                StmtKind::For(for_) => {
+                    let crate::ir::ForStmt { var, iter_args, return_vars, .. } = &**for_;
                     define(*var);
                     iter_args.iter().for_each(|a| define(a.var));
                     return_vars.iter().for_each(|&v| define(v));
                 }
-                StmtKind::While { iter_args, return_vars, .. } => {
+                StmtKind::While(while_) => {
+                    let crate::ir::WhileStmt { iter_args, return_vars, .. } = &**while_;
                     iter_args.iter().for_each(|a| define(a.var));
                     return_vars.iter().for_each(|&v| define(v));
                 }

@@ -885,7 +885,8 @@ impl<'a> Emitter<'a> {
                     }
                 }
             }
-            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, .. } => {
+            StmtKind::For(for_) => {
+                let crate::ir::ForStmt { kind, var, start, stop, step, iter_args, body, return_vars, .. } = *for_;
                 if matches!(kind, ForKind::Unroll | ForKind::Pipeline) {
                     // Unrolling is a scheduling hint: a sequential loop computes the same.
                 }
@@ -905,7 +906,8 @@ impl<'a> Emitter<'a> {
                 self.line("}");
                 self.bind_results(&return_vars, &iter_args.iter().map(|a| a.var).collect::<Vec<_>>());
             }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
+            StmtKind::While(while_) => {
+                let crate::ir::WhileStmt { cond, iter_args, body, return_vars } = *while_;
                 let carries = self.carries(&iter_args.iter().map(|a| (a.var, a.init)).collect::<Vec<_>>(), &body);
                 self.line("while (true) {");
                 self.w.indent();
@@ -916,7 +918,8 @@ impl<'a> Emitter<'a> {
                 self.line("}");
                 self.bind_results(&return_vars, &iter_args.iter().map(|a| a.var).collect::<Vec<_>>());
             }
-            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
+            StmtKind::If(if_) => {
+                let IfStmt { cond, then_body, else_body, return_vars } = *if_;
                 let phis = self.phis(&return_vars, &then_body, else_body.as_deref());
                 let c = self.expr(cond);
                 self.line_fmt(format_args!("if ({c}) {{"));

@@ -15,8 +15,8 @@ use crate::intern::{Interner, Symbol};
 use crate::ir::arith::{self, Scalar};
 use crate::ir::ops::Op;
 use crate::ir::{
-    ArgDir, BinOp, Block, Callee, Direction, Expr, ExprId, ExprKind, FuncKind, Function, IfStmt, IterArg, Layout, Loc,
-    Program, ScopeKind, StmtId, StmtKind, Type, UnOp, VarId,
+    ArgDir, BinOp, Block, Callee, Direction, Expr, ExprId, ExprKind, ForStmt, FuncKind, Function, IfStmt, IterArg,
+    Layout, Loc, Program, ScopeKind, StmtId, StmtKind, Type, UnOp, VarId, WhileStmt,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
@@ -258,7 +258,8 @@ impl<'a> Interp<'a> {
             StmtKind::Yield(values) => Ok(Flow::Yield(self.exprs(values, frame)?)),
             StmtKind::Break => Ok(Flow::Break),
             StmtKind::Continue => Ok(Flow::Continue),
-            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
+            StmtKind::If(if_) => {
+                let IfStmt { cond, then_body, else_body, return_vars } = &**if_;
                 let c = self.expr(*cond, frame)?;
                 let taken = truthy(&c).map_err(|m| self.fault(m, program.expr(*cond).loc))?;
                 let flow = match (taken, else_body) {
@@ -277,7 +278,8 @@ impl<'a> Interp<'a> {
                     flow => Ok(flow),
                 }
             }
-            StmtKind::For { var, start, stop, step, iter_args, body, return_vars, .. } => {
+            StmtKind::For(for_) => {
+                let ForStmt { var, start, stop, step, iter_args, body, return_vars, .. } = &**for_;
                 let int = |this: &mut Self, e: ExprId, frame: &mut Frame, what: &str| -> R<i64> {
                     let v = this.expr(e, frame)?;
                     as_int(&v).ok_or_else(|| {
@@ -313,7 +315,8 @@ impl<'a> Interp<'a> {
                 self.bind_all(return_vars, current, frame, loc)?;
                 Ok(Flow::Next)
             }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
+            StmtKind::While(while_) => {
+                let WhileStmt { cond, iter_args, body, return_vars } = &**while_;
                 let mut current = self.exprs(&iter_args.iter().map(|a| a.init).collect::<Vec<_>>(), frame)?;
                 loop {
                     self.charge(1, loc)?;

@@ -28,8 +28,8 @@
 
 use super::names::Version;
 use super::{
-    Block, Callee, Dim, Expr, ExprId, ExprKind, Function, IfStmt, Program, Scope, ScopeKind, Stmt, StmtId, StmtKind,
-    Type, TypeId, Types, VarData, VarId,
+    Block, Callee, Dim, Expr, ExprId, ExprKind, ForStmt, Function, IfStmt, Program, Scope, ScopeKind, Stmt, StmtId,
+    StmtKind, Type, TypeId, Types, VarData, VarId, WhileStmt,
 };
 use crate::intern::{Interner, Symbol};
 use std::mem::MaybeUninit;
@@ -829,7 +829,8 @@ impl Remap {
             }
             StmtKind::Eval(e) => *e = self.e(*e),
             StmtKind::Return(es) | StmtKind::Yield(es) => self.exprs(es),
-            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
+            StmtKind::If(if_) => {
+                let IfStmt { cond, then_body, else_body, return_vars } = &mut **if_;
                 *cond = self.e(*cond);
                 self.block(then_body);
                 if let Some(b) = else_body {
@@ -837,7 +838,8 @@ impl Remap {
                 }
                 self.vars(return_vars);
             }
-            StmtKind::For { kind: _, var, start, stop, step, iter_args, body, return_vars, attrs } => {
+            StmtKind::For(for_) => {
+                let ForStmt { kind: _, var, start, stop, step, iter_args, body, return_vars, attrs } = &mut **for_;
                 *var = self.var(*var);
                 *start = self.e(*start);
                 *stop = self.e(*stop);
@@ -847,7 +849,8 @@ impl Remap {
                 self.vars(return_vars);
                 self.attrs(attrs);
             }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
+            StmtKind::While(while_) => {
+                let WhileStmt { cond, iter_args, body, return_vars } = &mut **while_;
                 *cond = self.e(*cond);
                 self.iter_args(iter_args);
                 self.block(body);

@@ -15,7 +15,7 @@
 use crate::intern::Symbol;
 use crate::ir::ops::{Effect, Op, OpKind, Special};
 use crate::ir::visit::{self, Lifo, Stack};
-use crate::ir::{Callee, ExprId, ExprKind, FuncKind, Function, IfStmt, Program, StmtKind, VarId};
+use crate::ir::{Callee, ExprId, ExprKind, ForStmt, FuncKind, Function, IfStmt, Program, StmtKind, VarId, WhileStmt};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 
@@ -95,20 +95,23 @@ impl Defs {
             StmtKind::Assign { var, value } => {
                 out.insert(*var, Def::Value(*value));
             }
-            StmtKind::For { var, iter_args, return_vars, .. } => {
+            StmtKind::For(for_) => {
+                let ForStmt { var, iter_args, return_vars, .. } = &**for_;
                 out.insert(*var, Def::Other);
                 for (a, rv) in iter_args.iter().zip(return_vars) {
                     out.insert(a.var, Def::Carried(a.init));
                     out.insert(*rv, Def::Carried(a.init));
                 }
             }
-            StmtKind::While { iter_args, return_vars, .. } => {
+            StmtKind::While(while_) => {
+                let WhileStmt { iter_args, return_vars, .. } = &**while_;
                 for (a, rv) in iter_args.iter().zip(return_vars) {
                     out.insert(a.var, Def::Carried(a.init));
                     out.insert(*rv, Def::Carried(a.init));
                 }
             }
-            StmtKind::If(IfStmt { then_body, else_body, return_vars, .. }) => {
+            StmtKind::If(if_) => {
+                let IfStmt { then_body, else_body, return_vars, .. } = &**if_;
                 let yields = |b: &[crate::ir::StmtId]| match b.last().map(|&l| &p.stmt(l).kind) {
                     Some(StmtKind::Yield(values)) => values.as_slice(),
                     _ => &[],

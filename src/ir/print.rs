@@ -14,8 +14,8 @@
 
 use super::ops::{OpKind, Special};
 use super::{
-    BinOp, CallAttrs, Callee, Dim, Direction, ExprId, ExprKind, FuncKind, Function, IfStmt, Layout, Program, ScopeKind,
-    StmtId, StmtKind, Type, TypeId, UnOp, VarId,
+    BinOp, CallAttrs, Callee, Dim, Direction, ExprId, ExprKind, ForStmt, FuncKind, Function, IfStmt, Layout, Program,
+    ScopeKind, StmtId, StmtKind, Type, TypeId, UnOp, VarId, WhileStmt,
 };
 use crate::intern::{Interner, Symbol};
 use std::cell::Cell;
@@ -373,7 +373,8 @@ impl<'a> Printer<'a> {
             }
             StmtKind::Break => self.line("break"),
             StmtKind::Continue => self.line("continue"),
-            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
+            StmtKind::If(if_) => {
+                let IfStmt { cond, then_body, else_body, return_vars } = &**if_;
                 let line = format!("if {}:", self.text(*cond));
                 self.line(&line);
                 self.indent += 1;
@@ -381,7 +382,8 @@ impl<'a> Printer<'a> {
                 self.indent -= 1;
                 self.else_chain(else_body.as_deref(), return_vars);
             }
-            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
+            StmtKind::For(for_) => {
+                let ForStmt { kind, var, start, stop, step, iter_args, body, return_vars, attrs } = &**for_;
                 let mut args = vec![self.text(*start), self.text(*stop), self.text(*step)];
                 let target = if iter_args.is_empty() {
                     self.var(*var).to_string()
@@ -408,7 +410,8 @@ impl<'a> Printer<'a> {
                 self.block(body, return_vars);
                 self.indent -= 1;
             }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
+            StmtKind::While(while_) => {
+                let WhileStmt { cond, iter_args, body, return_vars } = &**while_;
                 if iter_args.is_empty() {
                     let line = format!("while {}:", self.text(*cond));
                     self.line(&line);
@@ -482,7 +485,8 @@ impl<'a> Printer<'a> {
     fn else_chain(&mut self, else_body: Option<&[StmtId]>, return_vars: &[VarId]) {
         let Some(body) = else_body else { return };
         if let [only] = body {
-            if let StmtKind::If(IfStmt { cond, then_body, else_body, return_vars: inner }) = &self.p.stmt(*only).kind {
+            if let StmtKind::If(if_) = &self.p.stmt(*only).kind {
+                let IfStmt { cond, then_body, else_body, return_vars: inner } = &**if_;
                 if inner.is_empty() && return_vars.is_empty() {
                     let line = format!("elif {}:", self.text(*cond));
                     self.line(&line);

@@ -16,7 +16,9 @@
 
 use super::ops::Op;
 use super::visit;
-use super::{Callee, DType, ExprId, ExprKind, Function, IfStmt, Program, StmtId, StmtKind, Type, VarId};
+use super::{
+    Callee, DType, ExprId, ExprKind, ForStmt, Function, IfStmt, Program, StmtId, StmtKind, Type, VarId, WhileStmt,
+};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::Interner;
 use rustc_hash::FxHashSet;
@@ -168,7 +170,8 @@ impl Verifier<'_> {
             }
             StmtKind::Yield(values) => values.iter().for_each(|&e| self.expr(e)),
             StmtKind::Break | StmtKind::Continue => {}
-            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
+            StmtKind::If(if_) => {
+                let IfStmt { cond, then_body, else_body, return_vars } = &**if_;
                 self.expr(*cond);
                 self.condition(*cond);
                 let arity = (!return_vars.is_empty()).then_some(return_vars.len());
@@ -189,7 +192,8 @@ impl Verifier<'_> {
                     self.define(v, loc);
                 }
             }
-            StmtKind::For { var, start, stop, step, iter_args, body, return_vars, attrs, .. } => {
+            StmtKind::For(for_) => {
+                let ForStmt { var, start, stop, step, iter_args, body, return_vars, attrs, .. } = &**for_;
                 for e in [*start, *stop, *step] {
                     self.expr(e);
                 }
@@ -199,7 +203,8 @@ impl Verifier<'_> {
                 iter_args.iter().for_each(|ia| self.define(ia.var, loc));
                 self.loop_body(body, iter_args.len(), return_vars, loc);
             }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
+            StmtKind::While(while_) => {
+                let WhileStmt { cond, iter_args, body, return_vars } = &**while_;
                 iter_args.iter().for_each(|ia| self.expr(ia.init));
                 iter_args.iter().for_each(|ia| self.define(ia.var, loc));
                 self.expr(*cond);

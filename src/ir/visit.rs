@@ -44,8 +44,8 @@
 //! nothing recurses once per statement of a block.
 
 use super::{
-    Block, Dim, Expr, ExprId, ExprKind, IfStmt, IterArg, Loc, Program, Scope, ScopeKind, Stmt, StmtId, StmtKind, Type,
-    TypeId, Types, VarId,
+    Block, Dim, Expr, ExprId, ExprKind, ForStmt, IfStmt, IterArg, Loc, Program, Scope, ScopeKind, Stmt, StmtId,
+    StmtKind, Type, TypeId, Types, VarId, WhileStmt,
 };
 use crate::intern::Symbol;
 use rustc_hash::FxHashMap;
@@ -91,8 +91,9 @@ fn walk<'p, C: Copy>(
             let inner = f(s, current_ctx)?;
             current = rest;
             let (first, second): (&[StmtId], Option<&[StmtId]>) = match &p.stmt(s).kind {
-                StmtKind::If(IfStmt { then_body, else_body, .. }) => (then_body, else_body.as_deref()),
-                StmtKind::For { body, .. } | StmtKind::While { body, .. } => (body, None),
+                StmtKind::If(i) => (&i.then_body, i.else_body.as_deref()),
+                StmtKind::For(f) => (&f.body, None),
+                StmtKind::While(w) => (&w.body, None),
                 StmtKind::Scope(scope) => (&scope.body, None),
                 _ => continue,
             };
@@ -180,17 +181,18 @@ pub fn stmt_exprs(p: &Program, s: StmtId, mut f: impl FnMut(ExprId)) {
         StmtKind::Assign { value, .. } => f(*value),
         StmtKind::Eval(e) => f(*e),
         StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| f(e)),
-        StmtKind::If(IfStmt { cond, .. }) => f(*cond),
-        StmtKind::For { start, stop, step, iter_args, attrs, .. } => {
+        StmtKind::If(i) => f(i.cond),
+        StmtKind::For(fs) => {
+            let ForStmt { start, stop, step, iter_args, attrs, .. } = &**fs;
             f(*start);
             f(*stop);
             f(*step);
             iter_args.iter().for_each(|ia| f(ia.init));
             attrs.iter().for_each(|&(_, e)| f(e));
         }
-        StmtKind::While { cond, iter_args, .. } => {
-            iter_args.iter().for_each(|ia| f(ia.init));
-            f(*cond);
+        StmtKind::While(w) => {
+            w.iter_args.iter().for_each(|ia| f(ia.init));
+            f(w.cond);
         }
         StmtKind::Scope(scope) => {
             if let ScopeKind::Spmd { core_num } = &scope.kind {
@@ -208,15 +210,16 @@ pub fn stmt_exprs(p: &Program, s: StmtId, mut f: impl FnMut(ExprId)) {
 pub fn stmt_defs(p: &Program, s: StmtId, mut f: impl FnMut(VarId)) {
     match &p.stmt(s).kind {
         StmtKind::Assign { var, .. } => f(*var),
-        StmtKind::If(IfStmt { return_vars, .. }) => return_vars.iter().for_each(|&v| f(v)),
-        StmtKind::For { var, iter_args, return_vars, .. } => {
+        StmtKind::If(i) => i.return_vars.iter().for_each(|&v| f(v)),
+        StmtKind::For(fs) => {
+            let ForStmt { var, iter_args, return_vars, .. } = &**fs;
             f(*var);
             iter_args.iter().for_each(|ia| f(ia.var));
             return_vars.iter().for_each(|&v| f(v));
         }
-        StmtKind::While { iter_args, return_vars, .. } => {
-            iter_args.iter().for_each(|ia| f(ia.var));
-            return_vars.iter().for_each(|&v| f(v));
+        StmtKind::While(w) => {
+            w.iter_args.iter().for_each(|ia| f(ia.var));
+            w.return_vars.iter().for_each(|&v| f(v));
         }
         StmtKind::Scope(scope) => scope.task_id.iter().for_each(|&v| f(v)),
         StmtKind::Eval(_) | StmtKind::Return(_) | StmtKind::Yield(_) | StmtKind::Break | StmtKind::Continue => {}
@@ -396,8 +399,9 @@ pub fn map_expr_children(kind: ExprKind, mut f: impl FnMut(ExprId) -> ExprId) ->
 /// an `if`'s two branches (the `else` when there is one), a scope's body.
 pub fn stmt_blocks(kind: &StmtKind) -> [Option<&Block>; 2] {
     match kind {
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => [Some(body), None],
-        StmtKind::If(IfStmt { then_body, else_body, .. }) => [Some(then_body), else_body.as_ref()],
+        StmtKind::For(f) => [Some(&f.body), None],
+        StmtKind::While(w) => [Some(&w.body), None],
+        StmtKind::If(i) => [Some(&i.then_body), i.else_body.as_ref()],
         StmtKind::Scope(scope) => [Some(&scope.body), None],
         _ => [None, None],
     }
@@ -407,13 +411,15 @@ pub fn stmt_blocks(kind: &StmtKind) -> [Option<&Block>; 2] {
 /// then-block before its else-block).
 pub fn map_stmt_blocks(kind: &mut StmtKind, mut f: impl FnMut(Block) -> Block) {
     match kind {
-        StmtKind::If(IfStmt { then_body, else_body, .. }) => {
+        StmtKind::If(i) => {
+            let IfStmt { then_body, else_body, .. } = &mut **i;
             *then_body = f(std::mem::take(then_body));
             if let Some(e) = else_body {
                 *e = f(std::mem::take(e));
             }
         }
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => *body = f(std::mem::take(body)),
+        StmtKind::For(fs) => fs.body = f(std::mem::take(&mut fs.body)),
+        StmtKind::While(w) => w.body = f(std::mem::take(&mut w.body)),
         StmtKind::Scope(scope) => scope.body = f(std::mem::take(&mut scope.body)),
         _ => {}
     }
@@ -607,14 +613,16 @@ pub fn copy_stmt<R: Rewriter + ?Sized>(rw: &mut R, s: StmtId) -> StmtId {
         StmtKind::Eval(e) => StmtKind::Eval(copy_expr(rw, e)),
         StmtKind::Return(values) => StmtKind::Return(copy_exprs(rw, values)),
         StmtKind::Yield(values) => StmtKind::Yield(copy_exprs(rw, values)),
-        StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
+        StmtKind::If(i) => {
+            let IfStmt { cond, then_body, else_body, return_vars } = *i;
             let cond = copy_expr(rw, cond);
             let then_body = copy_block(rw, &then_body);
             let else_body = else_body.map(|b| copy_block(rw, &b));
             let return_vars = copy_defs(rw, return_vars);
-            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars })
+            StmtKind::If(Box::new(IfStmt { cond, then_body, else_body, return_vars }))
         }
-        StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
+        StmtKind::For(f) => {
+            let ForStmt { kind, var, start, stop, step, iter_args, body, return_vars, attrs } = *f;
             let start = copy_expr(rw, start);
             let stop = copy_expr(rw, stop);
             let step = copy_expr(rw, step);
@@ -623,14 +631,15 @@ pub fn copy_stmt<R: Rewriter + ?Sized>(rw: &mut R, s: StmtId) -> StmtId {
             let var = rw.def_var(var);
             let body = copy_block(rw, &body);
             let return_vars = copy_defs(rw, return_vars);
-            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs }
+            StmtKind::For(Box::new(ForStmt { kind, var, start, stop, step, iter_args, body, return_vars, attrs }))
         }
-        StmtKind::While { cond, iter_args, body, return_vars } => {
+        StmtKind::While(w) => {
+            let WhileStmt { cond, iter_args, body, return_vars } = *w;
             let iter_args = copy_iter_args(rw, iter_args);
             let cond = copy_expr(rw, cond);
             let body = copy_block(rw, &body);
             let return_vars = copy_defs(rw, return_vars);
-            StmtKind::While { cond, iter_args, body, return_vars }
+            StmtKind::While(Box::new(WhileStmt { cond, iter_args, body, return_vars }))
         }
         StmtKind::Scope(scope) => {
             let Scope { kind, name, task_id, body, attrs } = *scope;
@@ -763,7 +772,8 @@ fn freshen_stmt(fv: &mut FreshVars<'_>, s: StmtId) {
         }
         StmtKind::Eval(e) => freshen_expr(fv, *e),
         StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| freshen_expr(fv, e)),
-        StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
+        StmtKind::If(i) => {
+            let IfStmt { cond, then_body, else_body, return_vars } = &mut **i;
             freshen_expr(fv, *cond);
             freshen_block(fv, then_body);
             if let Some(b) = else_body {
@@ -771,7 +781,8 @@ fn freshen_stmt(fv: &mut FreshVars<'_>, s: StmtId) {
             }
             freshen_defs(fv, return_vars);
         }
-        StmtKind::For { var, start, stop, step, iter_args, body, return_vars, attrs, .. } => {
+        StmtKind::For(f) => {
+            let ForStmt { var, start, stop, step, iter_args, body, return_vars, attrs, .. } = &mut **f;
             for &e in [*start, *stop, *step].iter().chain(attrs.iter().map(|(_, e)| e)) {
                 freshen_expr(fv, e);
             }
@@ -780,7 +791,8 @@ fn freshen_stmt(fv: &mut FreshVars<'_>, s: StmtId) {
             freshen_block(fv, body);
             freshen_defs(fv, return_vars);
         }
-        StmtKind::While { cond, iter_args, body, return_vars } => {
+        StmtKind::While(w) => {
+            let WhileStmt { cond, iter_args, body, return_vars } = &mut **w;
             freshen_iter_args(fv, iter_args);
             freshen_expr(fv, *cond);
             freshen_block(fv, body);
@@ -899,14 +911,19 @@ mod tests {
         let x = read(&mut p, "x");
         let s4 = p.new_stmt(StmtKind::Yield(vec![x]), at);
         let s2 = p.new_stmt(
-            StmtKind::If(IfStmt { cond, then_body: vec![s3], else_body: Some(vec![s4]), return_vars: vec![v["y"]] }),
+            StmtKind::If(Box::new(IfStmt {
+                cond,
+                then_body: vec![s3],
+                else_body: Some(vec![s4]),
+                return_vars: vec![v["y"]],
+            })),
             at,
         );
         let y = read(&mut p, "y");
         let s5 = p.new_stmt(StmtKind::Yield(vec![y]), at);
         let (start, stop, step, init) = (int(&mut p, 0), read(&mut p, "n"), int(&mut p, 1), read(&mut p, "x"));
         let s1 = p.new_stmt(
-            StmtKind::For {
+            StmtKind::For(Box::new(ForStmt {
                 kind: ForKind::Sequential,
                 var: v["i"],
                 start,
@@ -916,7 +933,7 @@ mod tests {
                 body: vec![s2, s5],
                 return_vars: vec![v["r"]],
                 attrs: Vec::new(),
-            },
+            })),
             at,
         );
         let (r, a) = (read(&mut p, "r"), read(&mut p, "a"));

@@ -1496,7 +1496,7 @@ impl FnLower<'_, '_> {
             }
         }
         let Some(cond) = cond else { return };
-        let s = self.new_stmt(StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }), first.span);
+        let s = self.new_stmt(StmtKind::If(Box::new(IfStmt { cond, then_body, else_body, return_vars })), first.span);
         out.push(s);
     }
 
@@ -1524,7 +1524,15 @@ impl FnLower<'_, '_> {
         let body = self.block(&body.stmts);
         self.frames.pop();
         let Some(cond) = cond else { return };
-        let s = self.new_stmt(StmtKind::While { cond, iter_args: Vec::new(), body, return_vars: Vec::new() }, span);
+        let s = self.new_stmt(
+            StmtKind::While(Box::new(crate::ir::WhileStmt {
+                cond,
+                iter_args: Vec::new(),
+                body,
+                return_vars: Vec::new(),
+            })),
+            span,
+        );
         out.push(s);
     }
 
@@ -1922,8 +1930,20 @@ impl FnLower<'_, '_> {
             }
             None => {}
         }
-        let s =
-            self.new_stmt(StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs }, span);
+        let s = self.new_stmt(
+            StmtKind::For(Box::new(crate::ir::ForStmt {
+                kind,
+                var,
+                start,
+                stop,
+                step,
+                iter_args,
+                body,
+                return_vars,
+                attrs,
+            })),
+            span,
+        );
         out.push(s);
     }
 
@@ -2054,7 +2074,10 @@ impl FnLower<'_, '_> {
             self.error(Code::E0221, span, "a pl.while_() loop must end in `x = pl.yield_(...)`", "no trailing yield");
         }
         let Some(cond) = cond else { return };
-        let s = self.new_stmt(StmtKind::While { cond, iter_args, body: block, return_vars }, span);
+        let s = self.new_stmt(
+            StmtKind::While(Box::new(crate::ir::WhileStmt { cond, iter_args, body: block, return_vars })),
+            span,
+        );
         out.push(s);
     }
 

@@ -7,7 +7,7 @@
 
 use crate::ir::ops::Effect;
 use crate::ir::visit;
-use crate::ir::{Callee, ExprId, ExprKind, IfStmt, Program, StmtId, StmtKind, VarId};
+use crate::ir::{Callee, ExprId, ExprKind, ForStmt, IfStmt, Program, StmtId, StmtKind, VarId, WhileStmt};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Calls `f` on every variable mentioned anywhere in a block: read or defined.
@@ -206,7 +206,8 @@ impl LiveIn {
             }
             StmtKind::Eval(e) => self.read(p, *e, seen),
             StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| self.read(p, e, seen)),
-            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
+            StmtKind::If(if_) => {
+                let IfStmt { cond, then_body, else_body, return_vars } = &**if_;
                 self.read(p, *cond, seen);
                 let then_defs = self.scoped(p, then_body, seen);
                 let else_defs = match else_body {
@@ -220,7 +221,8 @@ impl LiveIn {
                 }
                 return_vars.iter().for_each(|&v| self.define(v));
             }
-            StmtKind::For { var, start, stop, step, iter_args, body, return_vars, attrs, .. } => {
+            StmtKind::For(for_) => {
+                let ForStmt { var, start, stop, step, iter_args, body, return_vars, attrs, .. } = &**for_;
                 for e in [*start, *stop, *step] {
                     self.read(p, e, seen);
                 }
@@ -234,7 +236,8 @@ impl LiveIn {
                 self.undo(mark);
                 return_vars.iter().for_each(|&v| self.define(v));
             }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
+            StmtKind::While(while_) => {
+                let WhileStmt { cond, iter_args, body, return_vars } = &**while_;
                 iter_args.iter().for_each(|a| self.read(p, a.init, seen));
                 iter_args.iter().for_each(|a| seen.carry(a.var, a.init));
                 let mark = self.defined.len();
@@ -360,8 +363,8 @@ pub fn drop_dead_scalar_carries(p: &mut Program, body: &[StmtId]) {
     dead.sort_by_key(|c| std::cmp::Reverse(c.index));
     for c in dead {
         let (iter_args, body, return_vars) = match &mut p.stmts[c.stmt.index()].kind {
-            StmtKind::For { iter_args, body, return_vars, .. }
-            | StmtKind::While { iter_args, body, return_vars, .. } => (iter_args, body.clone(), return_vars),
+            StmtKind::For(for_) => (&mut for_.iter_args, for_.body.clone(), &mut for_.return_vars),
+            StmtKind::While(while_) => (&mut while_.iter_args, while_.body.clone(), &mut while_.return_vars),
             _ => unreachable!("a loop"),
         };
         iter_args.remove(c.index);
@@ -380,8 +383,8 @@ fn scalar_carries(p: &Program, body: &[StmtId]) -> Vec<Carry> {
     let mut out = Vec::new();
     visit::walk_stmts(p, body, |s| {
         let (iter_args, body, return_vars) = match &p.stmt(s).kind {
-            StmtKind::For { iter_args, body, return_vars, .. }
-            | StmtKind::While { iter_args, body, return_vars, .. } => (iter_args, body, return_vars),
+            StmtKind::For(for_) => (&for_.iter_args, &for_.body, &for_.return_vars),
+            StmtKind::While(while_) => (&while_.iter_args, &while_.body, &while_.return_vars),
             _ => return,
         };
         let Some(StmtKind::Yield(values)) = body.last().map(|&l| &p.stmt(l).kind) else { return };

@@ -44,7 +44,8 @@ use crate::ir::lineage::{self, Def, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit;
 use crate::ir::{
-    ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, FuncKind, IfStmt, Program, StmtId, StmtKind, Type, VarId,
+    ArgDir, Callee, Direction, ExprId, ExprKind, ForKind, ForStmt, FuncKind, IfStmt, Program, StmtId, StmtKind, Type,
+    VarId, WhileStmt,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -464,7 +465,8 @@ impl Walker<'_> {
     fn block(&mut self, block: &[StmtId], sequential: u32) {
         for &s in block {
             match &self.p.stmt(s).kind {
-                StmtKind::For { kind, var, body, .. } => {
+                StmtKind::For(for_) => {
+                    let ForStmt { kind, var, body, .. } = &**for_;
                     self.exprs_of(s, sequential);
                     let seq = *kind != ForKind::Parallel;
                     if seq {
@@ -475,11 +477,13 @@ impl Walker<'_> {
                         self.loop_vars.pop();
                     }
                 }
-                StmtKind::While { body, .. } => {
+                StmtKind::While(while_) => {
+                    let WhileStmt { body, .. } = &**while_;
                     self.exprs_of(s, sequential);
                     self.block(body, sequential + 1);
                 }
-                StmtKind::If(IfStmt { then_body, else_body, .. }) => {
+                StmtKind::If(if_) => {
+                    let IfStmt { then_body, else_body, .. } = &**if_;
                     self.exprs_of(s, sequential);
                     let start = self.log.len();
                     self.block(then_body, sequential);

@@ -137,7 +137,7 @@ fn scan(
     visit::walk_stmts(program, body, |s| {
         let kind = &program.stmt(s).kind;
         let in_while = match kind {
-            StmtKind::While { cond, .. } => Some(*cond),
+            StmtKind::While(while_) => Some(while_.cond),
             _ => None,
         };
         visit::stmt_exprs(program, s, |root| {

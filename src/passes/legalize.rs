@@ -27,8 +27,8 @@ use crate::ir::lineage::{as_var, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit;
 use crate::ir::{
-    ArgDir, Block, Callee, DType, Direction, Expr, ExprId, ExprKind, FuncKind, Function, IfStmt, Loc, Param, Program,
-    Stmt, StmtId, StmtKind, Type, TypeId, VarData, VarId,
+    ArgDir, Block, Callee, DType, Direction, Expr, ExprId, ExprKind, ForStmt, FuncKind, Function, IfStmt, Loc, Param,
+    Program, Stmt, StmtId, StmtKind, Type, TypeId, VarData, VarId, WhileStmt,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -656,15 +656,20 @@ impl Checker<'_> {
                 }
             }
             match &self.p.stmt(s).kind {
-                StmtKind::For { start, stop, step, body, .. } => {
+                StmtKind::For(for_) => {
+                    let ForStmt { start, stop, step, body, .. } = &**for_;
                     let inner = match trip_count(self.p, *start, *stop, *step) {
                         Some(_) => around,
                         None => Some((Code::E0510, loc)),
                     };
                     self.control(body, inner, out);
                 }
-                StmtKind::While { body, .. } => self.control(body, Some((Code::E0511, loc)), out),
-                StmtKind::If(IfStmt { then_body, else_body, .. }) => {
+                StmtKind::While(while_) => {
+                    let WhileStmt { body, .. } = &**while_;
+                    self.control(body, Some((Code::E0511, loc)), out)
+                }
+                StmtKind::If(if_) => {
+                    let IfStmt { then_body, else_body, .. } = &**if_;
                     self.control(then_body, Some((Code::E0512, loc)), out);
                     if let Some(e) = else_body {
                         self.control(e, Some((Code::E0512, loc)), out);
@@ -731,12 +736,17 @@ impl BodyScan<'_> {
                 self.node(e);
             });
             n = n.saturating_add(match &p.stmt(s).kind {
-                StmtKind::For { start, stop, step, body, .. } => {
+                StmtKind::For(for_) => {
+                    let ForStmt { start, stop, step, body, .. } = &**for_;
                     let trips = trip_count(p, *start, *stop, *step).unwrap_or(1);
                     self.count(body).saturating_mul(trips)
                 }
-                StmtKind::While { body, .. } => self.count(body),
-                StmtKind::If(IfStmt { then_body, else_body, .. }) => {
+                StmtKind::While(while_) => {
+                    let WhileStmt { body, .. } = &**while_;
+                    self.count(body)
+                }
+                StmtKind::If(if_) => {
+                    let IfStmt { then_body, else_body, .. } = &**if_;
                     let then = self.count(then_body);
                     then.max(else_body.as_deref().map_or(0, |e| self.count(e)))
                 }
@@ -828,8 +838,8 @@ fn invariant_set(p: &Program, f: &Function, inv: &mut Invariant) {
                 }
             }
         }
-        StmtKind::For { var, start, stop, step, .. } if trip_count(p, *start, *stop, *step).is_some() => {
-            inv.vars.insert(*var);
+        StmtKind::For(for_) if trip_count(p, for_.start, for_.stop, for_.step).is_some() => {
+            inv.vars.insert(for_.var);
         }
         _ => {}
     });
@@ -917,13 +927,14 @@ impl Planner<'_> {
     fn stmt(&mut self, s: StmtId, (loop_depth, in_branch): (u32, bool)) -> (u32, bool) {
         match &self.p.stmt(s).kind {
             StmtKind::Assign { var, value } => self.assign(s, *var, *value, loop_depth, in_branch),
-            StmtKind::For { var, start, stop, step, .. } => {
+            StmtKind::For(for_) => {
+                let ForStmt { var, start, stop, step, .. } = &**for_;
                 if trip_count(self.p, *start, *stop, *step).is_some() {
                     self.s.inv.vars.insert(*var);
                 }
                 return (loop_depth + 1, in_branch);
             }
-            StmtKind::While { .. } => return (loop_depth + 1, in_branch),
+            StmtKind::While(_) => return (loop_depth + 1, in_branch),
             StmtKind::If(_) => return (loop_depth, true),
             _ => {}
         }

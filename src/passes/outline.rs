@@ -306,20 +306,22 @@ impl Outliner<'_> {
                 scope.body = body;
                 self.program.stmts[s.index()].kind = StmtKind::Scope(scope);
             }
-            StmtKind::For { kind, var, start, stop, step, mut iter_args, body, mut return_vars, attrs } => {
+            StmtKind::For(mut for_) => {
+                let crate::ir::ForStmt { iter_args, body, return_vars, .. } = &mut *for_;
                 let mut inner = Renames::default();
-                let mut body = self.block(&body, after, &mut inner);
-                self.carry_loop(&mut iter_args, &mut body, &mut return_vars, &inner, renames, loc);
-                self.program.stmts[s.index()].kind =
-                    StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs };
+                *body = self.block(body, after, &mut inner);
+                self.carry_loop(iter_args, body, return_vars, &inner, renames, loc);
+                self.program.stmts[s.index()].kind = StmtKind::For(for_);
             }
-            StmtKind::While { cond, mut iter_args, body, mut return_vars } => {
+            StmtKind::While(mut while_) => {
+                let crate::ir::WhileStmt { iter_args, body, return_vars, .. } = &mut *while_;
                 let mut inner = Renames::default();
-                let mut body = self.block(&body, after, &mut inner);
-                self.carry_loop(&mut iter_args, &mut body, &mut return_vars, &inner, renames, loc);
-                self.program.stmts[s.index()].kind = StmtKind::While { cond, iter_args, body, return_vars };
+                *body = self.block(body, after, &mut inner);
+                self.carry_loop(iter_args, body, return_vars, &inner, renames, loc);
+                self.program.stmts[s.index()].kind = StmtKind::While(while_);
             }
-            StmtKind::If(IfStmt { cond, then_body, else_body, mut return_vars }) => {
+            StmtKind::If(if_) => {
+                let IfStmt { cond, then_body, else_body, mut return_vars } = *if_;
                 let mut then_renames = Renames::default();
                 let mut then_body = self.block(&then_body, after, &mut then_renames);
                 let mut else_renames = Renames::default();
@@ -349,7 +351,8 @@ impl Outliner<'_> {
                     return_vars.push(rv);
                     rebind(renames, v, rv);
                 }
-                self.program.stmts[s.index()].kind = StmtKind::If(IfStmt { cond, then_body, else_body, return_vars });
+                self.program.stmts[s.index()].kind =
+                    StmtKind::If(Box::new(IfStmt { cond, then_body, else_body, return_vars }));
             }
             other => self.program.stmts[s.index()].kind = other,
         }

@@ -21,8 +21,8 @@ use crate::ir::ops::{Op, Param};
 use crate::ir::visit::{self, Rewriter};
 use crate::ir::Type;
 use crate::ir::{
-    Block, CallAttrs, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, Function, IfStmt, IterArg, Loc,
-    Program, Scope, ScopeKind, StmtId, StmtKind, TypeId, Types, VarId,
+    Block, CallAttrs, Callee, DType, Dim, Direction, EnumValue, ExprId, ExprKind, ForStmt, Function, IfStmt, IterArg,
+    Loc, Program, Scope, ScopeKind, StmtId, StmtKind, TypeId, Types, VarId, WhileStmt,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -348,7 +348,8 @@ impl Liveness {
             StmtKind::Eval(e) => self.reads(p, *e, live),
             StmtKind::Return(values) | StmtKind::Yield(values) => values.iter().for_each(|&e| self.reads(p, e, live)),
             StmtKind::Break | StmtKind::Continue => {}
-            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
+            StmtKind::If(if_) => {
+                let IfStmt { cond, then_body, else_body, return_vars } = &**if_;
                 for v in return_vars {
                     live.remove(v);
                 }
@@ -362,7 +363,8 @@ impl Liveness {
                 self.reads(p, *cond, live);
                 self.defs.extend(return_vars.iter().copied());
             }
-            StmtKind::For { var, start, stop, step, iter_args, body, return_vars, attrs, .. } => {
+            StmtKind::For(for_) => {
+                let ForStmt { var, start, stop, step, iter_args, body, return_vars, attrs, .. } = &**for_;
                 for v in return_vars {
                     live.remove(v);
                 }
@@ -373,7 +375,8 @@ impl Liveness {
                 attrs.iter().for_each(|&(_, e)| self.reads(p, e, live));
                 self.defs.extend(return_vars.iter().copied());
             }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
+            StmtKind::While(while_) => {
+                let WhileStmt { cond, iter_args, body, return_vars } = &**while_;
                 for v in return_vars {
                     live.remove(v);
                 }
@@ -704,14 +707,15 @@ impl Ssa<'_, '_> {
             StmtKind::Yield(values) => StmtKind::Yield(values.iter().map(|&e| self.subst(e)).collect()),
             k @ (StmtKind::Break | StmtKind::Continue) => k,
             StmtKind::If(s) => self.if_stmt(&s, loc),
-            StmtKind::For { kind, var, start, stop, step, iter_args, body, return_vars, attrs } => {
+            StmtKind::For(for_) => {
+                let ForStmt { kind, var, start, stop, step, iter_args, body, return_vars, attrs } = *for_;
                 let start = self.subst(start);
                 let stop = self.subst(stop);
                 let step = self.subst(step);
                 let attrs: Vec<_> = attrs.iter().map(|&(k, e)| (k, self.subst(e))).collect();
                 let lanes = attrs.iter().any(|&(k, _)| self.cx.names.get(k) == crate::ir::SPLIT_AIV_ATTR);
                 let lp = self.loop_stmt(id, Some(var), None, lanes, &iter_args, &body, &return_vars, loc);
-                StmtKind::For {
+                StmtKind::For(Box::new(ForStmt {
                     kind,
                     var: lp.var.expect("a for loop has a variable"),
                     start,
@@ -721,16 +725,17 @@ impl Ssa<'_, '_> {
                     body: lp.body,
                     return_vars: lp.return_vars,
                     attrs,
-                }
+                }))
             }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
+            StmtKind::While(while_) => {
+                let WhileStmt { cond, iter_args, body, return_vars } = *while_;
                 let lp = self.loop_stmt(id, None, Some(cond), false, &iter_args, &body, &return_vars, loc);
-                StmtKind::While {
+                StmtKind::While(Box::new(WhileStmt {
                     cond: lp.cond.expect("a while loop has a condition"),
                     iter_args: lp.iter_args,
                     body: lp.body,
                     return_vars: lp.return_vars,
-                }
+                }))
             }
             StmtKind::Scope(scope) => {
                 let Scope { kind, name, task_id, body, attrs } = *scope;
@@ -828,7 +833,12 @@ impl Ssa<'_, '_> {
             }
         }
         if phis.is_empty() && return_vars.is_empty() {
-            return StmtKind::If(IfStmt { cond, then_body: then_b, else_body: else_b, return_vars: Vec::new() });
+            return StmtKind::If(Box::new(IfStmt {
+                cond,
+                then_body: then_b,
+                else_body: else_b,
+                return_vars: Vec::new(),
+            }));
         }
         self.sort_by_name(&mut phis, |p| p.0);
         let mut new_rvs = Vec::new();
@@ -867,7 +877,7 @@ impl Ssa<'_, '_> {
                 None => else_b = Some(vec![self.p.new_stmt(StmtKind::Yield(else_vals), loc)]),
             }
         }
-        StmtKind::If(IfStmt { cond, then_body: then_b, else_body: else_b, return_vars: new_rvs })
+        StmtKind::If(Box::new(IfStmt { cond, then_body: then_b, else_body: else_b, return_vars: new_rvs }))
     }
 
     /// Whether a block never reaches its end: its last statement leaves it.

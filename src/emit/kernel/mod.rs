@@ -616,10 +616,12 @@ impl Emitter<'_> {
             }
             StmtKind::Yield(values) => self.yield_values(&values, loc),
             StmtKind::If(s) => self.if_stmt(&s),
-            StmtKind::For { var, start, stop, step, iter_args, body, return_vars, .. } => {
+            StmtKind::For(for_) => {
+                let crate::ir::ForStmt { var, start, stop, step, iter_args, body, return_vars, .. } = *for_;
                 self.for_stmt(var, start, stop, step, &iter_args, &body, &return_vars)
             }
-            StmtKind::While { cond, iter_args, body, return_vars } => {
+            StmtKind::While(while_) => {
+                let crate::ir::WhileStmt { cond, iter_args, body, return_vars } = *while_;
                 let names = self.carries(&iter_args)?;
                 let (c, _) = self.expr(cond)?;
                 self.line_fmt(format_args!("while ({c}) {{"));

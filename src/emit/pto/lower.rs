@@ -446,7 +446,8 @@ impl Lower<'_> {
                 }
                 Ok(Some(out))
             }
-            StmtKind::For { var, start, stop, step, iter_args, body, return_vars, .. } => {
+            StmtKind::For(for_) => {
+                let crate::ir::ForStmt { var, start, stop, step, iter_args, body, return_vars, .. } = *for_;
                 let start = self.scalar(start)?;
                 let stop = self.scalar(stop)?;
                 let step = self.scalar(step)?;
@@ -480,7 +481,8 @@ impl Lower<'_> {
                 self.bind_carried(&return_vars, &carries, loc)?;
                 Ok(None)
             }
-            StmtKind::If(IfStmt { cond, then_body, else_body, return_vars }) => {
+            StmtKind::If(if_) => {
+                let IfStmt { cond, then_body, else_body, return_vars } = *if_;
                 let cond = self.scalar(cond)?;
                 // The merged values: a place of each result's type, which each branch's
                 // yield writes.
@@ -529,7 +531,7 @@ impl Lower<'_> {
                 Ok(None)
             }
             StmtKind::Scope(scope) if matches!(scope.kind, ScopeKind::Runtime { .. }) => self.block(&scope.body),
-            StmtKind::While { .. } => Err(self.unmapped(loc, "a `while` loop".to_string())),
+            StmtKind::While(_) => Err(self.unmapped(loc, "a `while` loop".to_string())),
             StmtKind::Break | StmtKind::Continue | StmtKind::Scope(_) => {
                 Err(self.unmapped(loc, "this statement".to_string()))
             }
