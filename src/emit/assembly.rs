@@ -290,7 +290,7 @@ fn window_of(p: &Program, defs: &Defs, lineage: &mut Lineage, v: VarId, root: Va
 fn same_offsets(p: &Program, window: Option<ExprId>, offsets: Option<ExprId>) -> bool {
     let items = |e: Option<ExprId>| -> Vec<ExprId> {
         match e.map(|e| &p.expr(e).kind) {
-            Some(ExprKind::Tuple(items)) => items.clone(),
+            Some(ExprKind::Tuple(items)) => items.to_vec(),
             Some(_) => vec![e.expect("some")],
             None => Vec::new(),
         }
@@ -330,7 +330,7 @@ fn orchestration_assemblies(p: &Program, body: &[StmtId]) -> Vec<(StmtId, Vec<Op
             _ => return,
         };
         if let ExprKind::Call { callee: Callee::Op(Op::TensorAssemble), args, .. } = &p.expr(value).kind {
-            out.push((s, args.clone()));
+            out.push((s, args.to_vec()));
         }
     });
     out

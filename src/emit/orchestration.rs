@@ -840,7 +840,7 @@ impl<'a> Emitter<'a> {
     fn shape_dims(&mut self, shape: Option<ExprId>) -> Vec<String> {
         let Some(shape) = shape else { return Vec::new() };
         let items = match &self.p.expr(shape).kind {
-            ExprKind::Tuple(items) => items.clone(),
+            ExprKind::Tuple(items) => items.to_vec(),
             _ => vec![shape],
         };
         items
@@ -1087,7 +1087,7 @@ impl<'a> Emitter<'a> {
             // indexed (the program is in SSA form, so they mean the same there); a tuple
             // used as a whole has no C++ form (`var_text`).
             ExprKind::Tuple(elements) => {
-                self.tuple_values.insert(var, elements);
+                self.tuple_values.insert(var, elements.into_vec());
             }
             _ => {
                 let text = self.expr(value);
@@ -1297,7 +1297,7 @@ impl<'a> Emitter<'a> {
         if submit || results > 1 {
             self.tuple_calls.insert(
                 result,
-                TupleCall { call, callee: g, args: args.clone(), outs: submit.then_some(outs), results },
+                TupleCall { call, callee: g, args: args.to_vec(), outs: submit.then_some(outs), results },
             );
         } else if results == 1 {
             self.result_of(result, call, g, &args, 0, loc);
@@ -1422,7 +1422,7 @@ impl<'a> Emitter<'a> {
         }
         if let Some(d) = launch.dumps {
             let items = match &self.p.expr(d).kind {
-                ExprKind::Tuple(items) => items.clone(),
+                ExprKind::Tuple(items) => items.to_vec(),
                 _ => vec![d],
             };
             let texts: Vec<String> = items.iter().map(|&i| self.expr(i)).collect();
@@ -1436,7 +1436,7 @@ impl<'a> Emitter<'a> {
     /// guarded slot per element).
     fn dependencies(&mut self, params: &str, deps: ExprId) {
         let items = match &self.p.expr(deps).kind {
-            ExprKind::Tuple(items) => items.clone(),
+            ExprKind::Tuple(items) => items.to_vec(),
             _ => vec![deps],
         };
         let deps_name = format!("{params}_deps");

@@ -28,7 +28,7 @@ pub fn kernel_call(program: &Program, stmt: StmtId) -> Option<KernelCall<'_>> {
     let ExprKind::Call { callee: Callee::Func(f), args, attrs } = &program.expr(e).kind else { return None };
     let kind = program.functions.get(f)?.decl.kind;
     let kernel = matches!(kind, FuncKind::Aic | FuncKind::Aiv | FuncKind::InCore);
-    (kernel && attrs.launch.core_num.is_none()).then_some(KernelCall { var, call: e, func: *f, args: args.as_slice() })
+    (kernel && attrs.launch.core_num.is_none()).then_some(KernelCall { var, call: e, func: *f, args: &args[..] })
 }
 
 /// The two external kernels of a Group that is PyPTO's mixed external kernel

@@ -119,6 +119,10 @@ pub struct Expr {
     pub loc: Loc,
 }
 
+/// An expression is 48 bytes: a call's arguments and a tuple's items are boxed slices (a
+/// vector's capacity would make it 56), and the kind's tag lives in the callee's.
+const _: () = assert!(std::mem::size_of::<Expr>() <= 48);
+
 /// Scalar operators (tensor and tile arithmetic are op calls, never these).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
@@ -378,7 +382,7 @@ pub enum ExprKind {
     /// A `pl.dynamic("N")` dimension used as a value: its extent, known at run time.
     DynDim(Symbol),
     /// A list or tuple of values: shapes, offsets, `deps=[...]`, tuple returns.
-    Tuple(Vec<ExprId>),
+    Tuple(Box<[ExprId]>),
     Binary {
         op: BinOp,
         lhs: ExprId,
@@ -392,7 +396,7 @@ pub enum ExprKind {
     /// for a function, its parameters in order.
     Call {
         callee: Callee,
-        args: Vec<Option<ExprId>>,
+        args: Box<[Option<ExprId>]>,
         /// What the call site says besides the arguments (none for most calls).
         attrs: CallAttrs,
     },

@@ -379,14 +379,17 @@ pub fn stmt_reads(p: &Program, s: StmtId, mut f: impl FnMut(VarId)) {
 /// arguments, then its attributes).
 pub fn map_expr_children(kind: ExprKind, mut f: impl FnMut(ExprId) -> ExprId) -> ExprKind {
     match kind {
-        ExprKind::Tuple(items) => ExprKind::Tuple(items.into_iter().map(&mut f).collect()),
+        ExprKind::Tuple(mut items) => {
+            items.iter_mut().for_each(|e| *e = f(*e));
+            ExprKind::Tuple(items)
+        }
         ExprKind::Binary { op, lhs, rhs } => {
             let lhs = f(lhs);
             ExprKind::Binary { op, lhs, rhs: f(rhs) }
         }
         ExprKind::Unary { op, operand } => ExprKind::Unary { op, operand: f(operand) },
-        ExprKind::Call { callee, args, attrs } => {
-            let args = args.into_iter().map(|a| a.map(&mut f)).collect();
+        ExprKind::Call { callee, mut args, attrs } => {
+            args.iter_mut().flatten().for_each(|e| *e = f(*e));
             let attrs = attrs.map_exprs(&mut f);
             ExprKind::Call { callee, args, attrs }
         }
@@ -937,7 +940,7 @@ mod tests {
             at,
         );
         let (r, a) = (read(&mut p, "r"), read(&mut p, "a"));
-        let pair = p.new_expr(ExprKind::Tuple(vec![r, a]), index, at);
+        let pair = p.new_expr(ExprKind::Tuple(vec![r, a].into()), index, at);
         let s7 = p.new_stmt(StmtKind::Eval(pair), at);
         let scope = Scope {
             kind: ScopeKind::Runtime { manual: false },
@@ -1114,7 +1117,7 @@ mod tests {
             items.push(sum);
             preorder.extend([sum, r, c]);
         }
-        let tuple = f.p.new_expr(ExprKind::Tuple(items.clone()), index, at);
+        let tuple = f.p.new_expr(ExprKind::Tuple(items.clone().into()), index, at);
         let mut order = Vec::new();
         walk_expr(&f.p, tuple, |e| order.push(e));
         assert_eq!(order[0], tuple);
@@ -1135,7 +1138,8 @@ mod tests {
         let mut attrs = CallAttrs::none();
         attrs.make_mut().device = Some(dev);
         let callee = Callee::Func(g);
-        let call = f.p.new_expr(ExprKind::Call { callee, args: vec![Some(x1), None, Some(x2)], attrs }, index, at);
+        let call =
+            f.p.new_expr(ExprKind::Call { callee, args: vec![Some(x1), None, Some(x2)].into(), attrs }, index, at);
         let mut order = Vec::new();
         walk_expr(&f.p, call, |e| order.push(e));
         assert_eq!(order, [call, x1, x2, dev]);
@@ -1147,7 +1151,7 @@ mod tests {
         assert_eq!(new_items[..99], items[..99]);
         assert_ne!(new_items[99], items[99]);
         let ExprKind::Call { args, attrs, .. } = &f.p.expr(new_call).kind else { panic!("a call") };
-        assert_eq!(args, &[Some(x1), None, Some(x2)]);
+        assert_eq!(&args[..], &[Some(x1), None, Some(x2)]);
         let device = attrs.device.map(|d| f.p.expr(d).kind.clone());
         assert_eq!(device, Some(ExprKind::Var(n)));
     }

@@ -278,7 +278,8 @@ impl FnLower<'_, '_> {
             many => self.intern_ty(Type::Tuple(many.to_vec())),
         };
         let call = |f: &mut Self, callee: Symbol| {
-            let kind = ExprKind::Call { callee: Callee::Func(callee), args: args.clone(), attrs: CallAttrs::none() };
+            let kind =
+                ExprKind::Call { callee: Callee::Func(callee), args: args.clone().into(), attrs: CallAttrs::none() };
             f.new_expr(kind, ty, span)
         };
         let mut body = Vec::with_capacity(3);
@@ -902,7 +903,7 @@ impl FnLower<'_, '_> {
             extents.push(self.new_expr(kind, index, span));
         }
         let tuple_ty = self.cx.program.types.intern(Type::Tuple(vec![index; extents.len()]));
-        let shape = self.new_expr(ExprKind::Tuple(extents), tuple_ty, span);
+        let shape = self.new_expr(ExprKind::Tuple(extents.into()), tuple_ty, span);
         let def = Op::TileReshape.def();
         let mut args = vec![None; def.params.len()];
         let (Some(x), Some(s)) = (def.param_index(ops::Param::X), def.param_index(ops::Param::Shape)) else {
@@ -915,7 +916,7 @@ impl FnLower<'_, '_> {
             _ => *memory,
         };
         let ty = self.cx.program.types.intern(Type::Tile { shape: flat, dtype: *dtype, memory });
-        let kind = ExprKind::Call { callee: Callee::Op(Op::TileReshape), args, attrs: CallAttrs::none() };
+        let kind = ExprKind::Call { callee: Callee::Op(Op::TileReshape), args: args.into(), attrs: CallAttrs::none() };
         self.new_expr(kind, ty, span)
     }
 
@@ -1077,7 +1078,7 @@ impl FnLower<'_, '_> {
             if matches!(e.kind, ExprKind::None) {
                 e.kind = ExprKind::Call {
                     callee: Callee::Op(Op::SystemTaskInvalid),
-                    args: vec![],
+                    args: vec![].into(),
                     attrs: CallAttrs::none(),
                 };
                 e.ty = ty;
@@ -1138,7 +1139,7 @@ impl FnLower<'_, '_> {
                 let call = self.new_expr(
                     ExprKind::Call {
                         callee: Callee::Op(op),
-                        args: vec![Some(dst), Some(i), Some(src)],
+                        args: vec![Some(dst), Some(i), Some(src)].into(),
                         attrs: CallAttrs::none(),
                     },
                     self.cx.program.expr(dst).ty,
@@ -1164,13 +1165,13 @@ impl FnLower<'_, '_> {
                     offsets.push(offset);
                 }
                 let idx_ty = self.intern_ty(Type::Tuple(Vec::new()));
-                let offsets = self.new_expr(ExprKind::Tuple(offsets), idx_ty, self.ast().expr(index).span);
+                let offsets = self.new_expr(ExprKind::Tuple(offsets.into()), idx_ty, self.ast().expr(index).span);
                 let op = if dst_ty.is_tile() { Op::TileAssemble } else { Op::TensorAssemble };
                 let ty = self.cx.program.expr(dst).ty;
                 let call = self.new_expr(
                     ExprKind::Call {
                         callee: Callee::Op(op),
-                        args: vec![Some(dst), Some(src), Some(offsets)],
+                        args: vec![Some(dst), Some(src), Some(offsets)].into(),
                         attrs: CallAttrs::none(),
                     },
                     ty,
@@ -2124,7 +2125,7 @@ impl FnLower<'_, '_> {
             E::List(items) | E::Tuple(items) => {
                 let values = self.exprs(items)?;
                 let ty = self.tuple_type(&values);
-                Some(self.new_expr(ExprKind::Tuple(values), ty, span))
+                Some(self.new_expr(ExprKind::Tuple(values.into()), ty, span))
             }
             E::Binary { .. } | E::Bool { .. } => self.operator_chain(id),
             E::Compare { first, rest } => {
@@ -2287,7 +2288,7 @@ impl FnLower<'_, '_> {
                     values.push(self.const_expr(item, span)?);
                 }
                 let ty = self.tuple_type(&values);
-                self.new_expr(ExprKind::Tuple(values), ty, span)
+                self.new_expr(ExprKind::Tuple(values.into()), ty, span)
             }
             Const::DType(d) => self.new_expr(ExprKind::DType(*d), Types::UNKNOWN, span),
             Const::Enum(v) => self.new_expr(ExprKind::Enum(*v), Types::UNKNOWN, span),
@@ -2351,7 +2352,7 @@ impl FnLower<'_, '_> {
                             values.push(self.dim_expr(d, span)?);
                         }
                         let tty = self.tuple_type(&values);
-                        return Some(self.new_expr(ExprKind::Tuple(values), tty, span));
+                        return Some(self.new_expr(ExprKind::Tuple(values.into()), tty, span));
                     }
                     _ => {}
                 }
@@ -2763,7 +2764,7 @@ impl FnLower<'_, '_> {
                 Some(self.new_expr(
                     ExprKind::Call {
                         callee: Callee::Op(op),
-                        args: vec![Some(base), Some(i)],
+                        args: vec![Some(base), Some(i)].into(),
                         attrs: CallAttrs::none(),
                     },
                     ety,
@@ -2782,7 +2783,7 @@ impl FnLower<'_, '_> {
                         idx.push(self.expr(i)?);
                     }
                     let tuple_ty = self.intern_ty(Type::Tuple(Vec::new()));
-                    let indices = self.new_expr(ExprKind::Tuple(idx), tuple_ty, self.ast().expr(index).span);
+                    let indices = self.new_expr(ExprKind::Tuple(idx.into()), tuple_ty, self.ast().expr(index).span);
                     let op = if is_tile { Op::TileRead } else { Op::TensorRead };
                     return self.op_result(op, vec![Some(base), Some(indices)], span);
                 }
@@ -2836,12 +2837,12 @@ impl FnLower<'_, '_> {
                     offsets.push(lo_e);
                 }
                 let tuple_ty = self.intern_ty(Type::Tuple(Vec::new()));
-                let sizes = self.new_expr(ExprKind::Tuple(sizes), tuple_ty, span);
-                let offsets = self.new_expr(ExprKind::Tuple(offsets), tuple_ty, span);
+                let sizes = self.new_expr(ExprKind::Tuple(sizes.into()), tuple_ty, span);
+                let offsets = self.new_expr(ExprKind::Tuple(offsets.into()), tuple_ty, span);
                 let mut args = vec![Some(base), Some(sizes), Some(offsets)];
                 if !dropped.is_empty() {
                     let dims: Vec<ExprId> = dropped.iter().map(|&k| self.int(k as i64, span)).collect();
-                    let drop = self.new_expr(ExprKind::Tuple(dims), tuple_ty, span);
+                    let drop = self.new_expr(ExprKind::Tuple(dims.into()), tuple_ty, span);
                     args.extend([None, Some(drop)]);
                 }
                 let op = if is_tile { Op::TileSlice } else { Op::TensorSlice };
@@ -2921,7 +2922,7 @@ impl FnLower<'_, '_> {
         };
         let iterable = self.expr(g.iter)?;
         let items: Vec<ExprId> = match &self.cx.program.expr(iterable).kind {
-            ExprKind::Tuple(items) => items.clone(),
+            ExprKind::Tuple(items) => items.to_vec(),
             _ => {
                 self.error(
                     Code::E0218,
@@ -2947,7 +2948,7 @@ impl FnLower<'_, '_> {
         }
         let values = values.into_iter().collect::<Option<Vec<_>>>()?;
         let ty = self.tuple_type(&values);
-        Some(self.new_expr(ExprKind::Tuple(values), ty, span))
+        Some(self.new_expr(ExprKind::Tuple(values.into()), ty, span))
     }
 
     /// The elements of a comprehension's iterable its `if` filters keep. A filter is
@@ -3389,7 +3390,7 @@ impl FnLower<'_, '_> {
             [one] => *one,
             many => self.intern_ty(Type::Tuple(many.to_vec())),
         };
-        Some(self.new_expr(ExprKind::Call { callee: Callee::Func(target), args: lowered, attrs }, ty, span))
+        Some(self.new_expr(ExprKind::Call { callee: Callee::Func(target), args: lowered.into(), attrs }, ty, span))
     }
 
     /// The given arguments of a call of `fname`, lowered in order up to the first one left
@@ -3877,7 +3878,7 @@ impl FnLower<'_, '_> {
                     {
                         // `pl.read(t, i)` of a 1-D tensor or tile: the one position.
                         let ty = self.intern_ty(Type::Tuple(Vec::new()));
-                        e = self.new_expr(ExprKind::Tuple(vec![e]), ty, self.ast().expr(*a).span);
+                        e = self.new_expr(ExprKind::Tuple(vec![e].into()), ty, self.ast().expr(*a).span);
                     }
                     if p.kind == OpArg::Enum("PadValue") {
                         e = self.pad_value_sugar(e, older_mode);
@@ -4125,7 +4126,11 @@ impl FnLower<'_, '_> {
                     }
                 }
                 let ty = self.result_type(ty);
-                Some(self.new_expr(ExprKind::Call { callee: Callee::Op(op), args, attrs: CallAttrs::none() }, ty, span))
+                Some(self.new_expr(
+                    ExprKind::Call { callee: Callee::Op(op), args: args.into(), attrs: CallAttrs::none() },
+                    ty,
+                    span,
+                ))
             }
             Err(message) => {
                 let name = op.def().print_name();

@@ -195,14 +195,14 @@ impl FnLower<'_, '_> {
             let extents = shape.iter().map(|&v| self.int(v, span)).collect::<Vec<_>>();
             let ety = extents.iter().map(|&e| self.cx.program.expr(e).ty).collect();
             let sty = self.intern_ty(Type::Tuple(ety));
-            let shape = self.new_expr(ExprKind::Tuple(extents), sty, span);
+            let shape = self.new_expr(ExprKind::Tuple(extents.into()), sty, span);
             let dtype = self.new_expr(ExprKind::DType(dtype), crate::ir::Types::UNKNOWN, span);
             let def = Op::TensorCreate.def();
             let mut args = vec![None; def.params.len()];
             args[def.param_index(OpParam::Shape).expect("a shape")] = Some(shape);
             args[def.param_index(OpParam::Dtype).expect("a dtype")] = Some(dtype);
             let create = self.new_expr(
-                ExprKind::Call { callee: Callee::Op(Op::TensorCreate), args, attrs: CallAttrs::none() },
+                ExprKind::Call { callee: Callee::Op(Op::TensorCreate), args: args.into(), attrs: CallAttrs::none() },
                 pty,
                 span,
             );
@@ -414,7 +414,7 @@ impl FnLower<'_, '_> {
     /// `["Input", "OutputExisting", ...]`: one direction per argument.
     fn arg_directions(&mut self, list: ExprId, span: crate::diag::Span) -> Option<Vec<ArgDir>> {
         let items = match &self.cx.program.expr(list).kind {
-            ExprKind::Tuple(items) => items.clone(),
+            ExprKind::Tuple(items) => items.to_vec(),
             _ => vec![list],
         };
         let mut dirs = Vec::with_capacity(items.len());
@@ -482,7 +482,7 @@ impl FnLower<'_, '_> {
         for &item in items {
             names.push(self.adir_name(item)?);
         }
-        Some(self.new_expr(ExprKind::Tuple(names), crate::ir::Types::UNKNOWN, expr.span))
+        Some(self.new_expr(ExprKind::Tuple(names.into()), crate::ir::Types::UNKNOWN, expr.span))
     }
 
     /// `pl.adir.<direction>` as the direction's name (a string); `None` for anything else.

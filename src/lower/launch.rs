@@ -234,7 +234,7 @@ impl FnLower<'_, '_> {
             E::List(items) | E::Tuple(items) if items.len() == entries.len() => Some(items.clone()),
             _ => None,
         };
-        for (k, entry) in entries.into_iter().enumerate() {
+        for (k, entry) in entries.iter().copied().enumerate() {
             let ty = self.cx.program.types.get(self.cx.program.expr(entry).ty);
             let task = matches!(
                 ty,

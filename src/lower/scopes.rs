@@ -891,7 +891,7 @@ impl FnLower<'_, '_> {
         }
         if !entries.is_empty() {
             let ty = self.tuple_type(&entries);
-            let list = self.new_expr(ExprKind::Tuple(entries), ty, span);
+            let list = self.new_expr(ExprKind::Tuple(entries.into()), ty, span);
             attrs.push((self.cx.intern("optimizations"), list));
         }
         true
@@ -1179,7 +1179,7 @@ impl FnLower<'_, '_> {
         let op = ops::Op::TileGetBlockIdx;
         let idx_ty = self.intern_ty(crate::ir::Type::Scalar(DType::Index));
         let call = self.new_expr(
-            ExprKind::Call { callee: Callee::Op(op), args: Vec::new(), attrs: CallAttrs::none() },
+            ExprKind::Call { callee: Callee::Op(op), args: Vec::new().into(), attrs: CallAttrs::none() },
             idx_ty,
             target,
         );

@@ -424,7 +424,7 @@ impl Splicer<'_> {
     fn inline_call(&self, e: ExprId) -> Option<(Symbol, Vec<Option<ExprId>>)> {
         match &self.p.expr(e).kind {
             ExprKind::Call { callee: Callee::Func(f), args, .. } if self.is_inline.contains(f) => {
-                Some((*f, args.clone()))
+                Some((*f, args.to_vec()))
             }
             _ => None,
         }
@@ -624,7 +624,7 @@ impl Splicer<'_> {
                     [one] => self.bind(e, *one, f, out),
                     _ => {
                         let ty = self.p.expr(e).ty;
-                        let value = self.p.new_expr(ExprKind::Tuple(values), ty, self.p.expr(e).loc);
+                        let value = self.p.new_expr(ExprKind::Tuple(values.into()), ty, self.p.expr(e).loc);
                         self.place(e, value, operand, f, out);
                     }
                 }

@@ -1399,7 +1399,7 @@ impl Batch {
 /// directions when it has them).
 fn set_args(kind: &mut ExprKind, new_args: Vec<Option<ExprId>>, new_dirs: Option<Vec<ArgDir>>) {
     if let ExprKind::Call { args, attrs, .. } = kind {
-        *args = new_args;
+        *args = new_args.into();
         let attrs = attrs.make_mut();
         if new_dirs.is_some() {
             attrs.arg_directions = new_dirs;

@@ -650,7 +650,8 @@ impl Outliner<'_> {
             _ => self.program.types.intern(Type::Tuple(result_types)),
         };
         let callee = if submit { Callee::Submit(fname) } else { Callee::Func(fname) };
-        let call = self.program.new_expr(ExprKind::Call { callee, args, attrs: options.call }, call_ty, loc);
+        let call =
+            self.program.new_expr(ExprKind::Call { callee, args: args.into(), attrs: options.call }, call_ty, loc);
         let mut out = hoisted;
         out.reserve(bound.len() + 1);
         match bound.len() {
@@ -795,7 +796,7 @@ impl Outliner<'_> {
     /// The items of a tuple-valued option (`no_dep_args=[a, b]`), or the one value.
     fn option_items(&self, v: ExprId) -> Vec<ExprId> {
         match &self.program.expr(v).kind {
-            ExprKind::Tuple(items) => items.clone(),
+            ExprKind::Tuple(items) => items.to_vec(),
             _ => vec![v],
         }
     }

@@ -914,8 +914,11 @@ impl Ssa<'_, '_> {
             return Some(self.var_expr(v, loc));
         }
         matches!(self.p.types.get(ty), Type::Scalar(DType::TaskId)).then(|| {
-            let kind =
-                ExprKind::Call { callee: Callee::Op(Op::SystemTaskInvalid), args: vec![], attrs: CallAttrs::none() };
+            let kind = ExprKind::Call {
+                callee: Callee::Op(Op::SystemTaskInvalid),
+                args: vec![].into(),
+                attrs: CallAttrs::none(),
+            };
             self.p.new_expr(kind, ty, loc)
         })
     }
@@ -952,7 +955,7 @@ impl Ssa<'_, '_> {
             extents.push(self.p.new_expr(kind, index, loc));
         }
         let tuple_ty = self.p.types.intern(Type::Tuple(vec![index; extents.len()]));
-        let shape = self.p.new_expr(ExprKind::Tuple(extents), tuple_ty, loc);
+        let shape = self.p.new_expr(ExprKind::Tuple(extents.into()), tuple_ty, loc);
         let dtype = self.p.new_expr(ExprKind::DType(dtype), Types::UNKNOWN, loc);
         let def = op.def();
         let mut args = vec![None; def.params.len()];
@@ -962,7 +965,7 @@ impl Ssa<'_, '_> {
             let m = self.p.new_expr(ExprKind::Enum(EnumValue::MemorySpace(m)), Types::UNKNOWN, loc);
             args[def.param_index(Param::TargetMemory)?] = Some(m);
         }
-        let kind = ExprKind::Call { callee: Callee::Op(op), args, attrs: CallAttrs::none() };
+        let kind = ExprKind::Call { callee: Callee::Op(op), args: args.into(), attrs: CallAttrs::none() };
         Some(self.p.new_expr(kind, ty, loc))
     }
 

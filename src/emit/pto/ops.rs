@@ -273,7 +273,7 @@ impl Lower<'_> {
         let ExprKind::Tuple(items) = self.p.expr(e).kind.clone() else {
             return Err(self.unmapped(self.p.expr(e).loc, "an offset list that is not written out".to_string()));
         };
-        items.into_iter().map(|x| self.scalar(x)).collect()
+        items.iter().map(|&x| self.scalar(x)).collect()
     }
 
     /// The tile a call makes, of the call's type.
