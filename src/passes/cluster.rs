@@ -11,7 +11,7 @@
 //! region inside a cluster moves into the Group function as it is.
 
 use super::outline::{self, Target};
-use super::PassCx;
+use super::{Handoff, PassCx};
 use crate::intern::Symbol;
 use crate::ir::visit;
 use crate::ir::{FuncKind, Program, ScopeKind, StmtKind};
@@ -37,9 +37,16 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     // functions holding a region of a kind are looked at for it (most hold neither). The
     // Spmd regions are then in those that held one (outlining a cluster region does not
     // add any) and in the Group functions made from cluster regions.
+    // Only the functions OutlineIncoreScopes, run right before, left that may hold a region
+    // (the others hold none), or else every function.
+    let functions: Vec<usize> = match std::mem::take(&mut cx.given) {
+        Handoff::Regions(holding) => holding,
+        _ => (0..program.functions.len()).collect(),
+    };
     let mut clusters: Vec<usize> = Vec::new();
     let mut spmds: FxHashSet<Symbol> = FxHashSet::default();
-    for (at, f) in program.functions.values().enumerate() {
+    for at in functions {
+        let f = &program.functions[at];
         let (mut cluster, mut spmd) = (false, false);
         visit::any_stmt(program, &f.body, |s| {
             if let StmtKind::Scope(scope) = &program.stmt(s).kind {

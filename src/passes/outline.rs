@@ -1112,8 +1112,23 @@ pub fn outline_functions(
     functions: Vec<usize>,
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
-    mut check: impl FnMut(&mut super::PassCx<'_>, &Program, usize) -> bool,
+    check: impl FnMut(&mut super::PassCx<'_>, &Program, usize) -> bool,
 ) -> Vec<Made> {
+    outline_functions_placed(cx, program, functions, target, reserved, check).0
+}
+
+/// [`outline_functions`], with where each function ended up: the new position of the
+/// function that was at position `e` before the pass (`e` below the number of functions
+/// before it) or of the `j`-th function made (`e` that number plus `j`). Empty when no
+/// function was made (none moved).
+pub fn outline_functions_placed(
+    cx: &mut super::PassCx<'_>,
+    program: &mut Program,
+    functions: Vec<usize>,
+    target: &Target,
+    reserved: &mut FxHashSet<Symbol>,
+    mut check: impl FnMut(&mut super::PassCx<'_>, &Program, usize) -> bool,
+) -> (Vec<Made>, Vec<u32>) {
     let before = program.functions.len();
     let mut made = Vec::new();
     // The position of each new function's parent.
@@ -1128,8 +1143,14 @@ pub fn outline_functions(
             parents.resize(made.len(), at);
         }
     }
-    insert_before_parents(program, before, &parents);
-    made
+    let placed = insert_before_parents(program, before, &parents);
+    (made, placed)
+}
+
+/// Where the function at position `e` before a pass ended up, by the `placed` that
+/// [`outline_functions_placed`] gave.
+pub fn placed_at(placed: &[u32], e: usize) -> usize {
+    placed.get(e).map_or(e, |&p| p as usize)
 }
 
 /// Moves the functions outlined in a pass, the entries from `before` on (`parents[j]` is
@@ -1139,10 +1160,11 @@ pub fn outline_functions(
 /// entry), not by moving every entry into a new map, whose fresh pages would all be
 /// faulted in. Filling the positions in order keeps the swaps within two runs of the
 /// entries that move forward together (following the permutation's cycles instead would
-/// jump across the whole map at each swap).
-fn insert_before_parents(program: &mut Program, before: usize, parents: &[usize]) {
+/// jump across the whole map at each swap). Returns the new position of each entry (by
+/// its position before), or nothing when no entry moved.
+fn insert_before_parents(program: &mut Program, before: usize, parents: &[usize]) -> Vec<u32> {
     if parents.is_empty() {
-        return;
+        return Vec::new();
     }
     let functions = &mut program.functions;
     let total = functions.len();
@@ -1175,4 +1197,5 @@ fn insert_before_parents(program: &mut Program, before: usize, parents: &[usize]
         }
         place(i);
     }
+    position
 }
