@@ -33,7 +33,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     // By position: whether the function may hold a region once the pass is done.
     let mut keeps = vec![false; functions.len()];
     let (made, placed) =
-        outline::outline_functions_placed(cx, program, functions, &GRAPH, &mut reserved, |cx, program, at| {
+        outline::outline_functions(cx, program, functions, &GRAPH, &mut reserved, |cx, program, at| {
             let (outline, keeps_one) = check(cx, program, at);
             keeps[at] = keeps_one;
             outline
@@ -48,7 +48,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
 /// The positions, in program order, of the functions that may hold a region after the
 /// pass: those that kept one (`keeps`, by their position before the pass) and those made
 /// whose body holds one; `placed` is where each function ended up
-/// ([`outline::outline_functions_placed`]).
+/// ([`outline::outline_functions`]).
 fn holding(keeps: &[bool], made: &[outline::Made], placed: &[u32]) -> Vec<usize> {
     let at = |e: usize| outline::placed_at(placed, e);
     let kept = keeps.iter().enumerate().filter(|&(_, &k)| k).map(|(e, _)| at(e));

@@ -39,7 +39,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     };
     let diags = cx.diags.len();
     let (made, placed) =
-        outline::outline_functions_placed(cx, program, functions.clone(), &INCORE, &mut reserved, |cx, program, at| {
+        outline::outline_functions(cx, program, functions.clone(), &INCORE, &mut reserved, |cx, program, at| {
             let kind = program.functions[at].decl.kind;
             let outlinable = kind == FuncKind::Opaque
                 || kind.is_orchestration_like()
@@ -56,7 +56,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         let functions = outline::positions(program, pending);
         looked.extend_from_slice(&functions);
         let (inner, placed) =
-            outline::outline_functions_placed(cx, program, functions, &INCORE, &mut reserved, |cx, program, at| {
+            outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, at| {
                 outline::check_outlinable(cx, program, at, &INCORE, true, "OutlineIncoreScopes")
             });
         looked.iter_mut().for_each(|e| *e = outline::placed_at(&placed, *e));

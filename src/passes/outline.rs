@@ -1104,24 +1104,12 @@ fn is_core_group_scope(program: &Program, s: StmtId) -> bool {
 /// the positions `functions` (see [`positions`]), in that order, that `check` (given a
 /// function's position) lets through (it reports why it does not), then moves the new
 /// functions just before the function each came from. Returns the new functions, in the
-/// order they were made. Functions are addressed by position, not looked up by name: the
-/// positions stay while the pass appends the new functions.
+/// order they were made, and where each function ended up: the new position of the
+/// function that was at position `e` before (`e` below the number of functions before the
+/// call) or of the `j`-th function made (`e` that number plus `j`), empty when no function
+/// was made (none moved; see [`placed_at`]). Functions are addressed by position, not
+/// looked up by name: the positions stay while the pass appends the new functions.
 pub fn outline_functions(
-    cx: &mut super::PassCx<'_>,
-    program: &mut Program,
-    functions: Vec<usize>,
-    target: &Target,
-    reserved: &mut FxHashSet<Symbol>,
-    check: impl FnMut(&mut super::PassCx<'_>, &Program, usize) -> bool,
-) -> Vec<Made> {
-    outline_functions_placed(cx, program, functions, target, reserved, check).0
-}
-
-/// [`outline_functions`], with where each function ended up: the new position of the
-/// function that was at position `e` before the pass (`e` below the number of functions
-/// before it) or of the `j`-th function made (`e` that number plus `j`). Empty when no
-/// function was made (none moved).
-pub fn outline_functions_placed(
     cx: &mut super::PassCx<'_>,
     program: &mut Program,
     functions: Vec<usize>,
@@ -1148,7 +1136,7 @@ pub fn outline_functions_placed(
 }
 
 /// Where the function at position `e` before a pass ended up, by the `placed` that
-/// [`outline_functions_placed`] gave.
+/// [`outline_functions`] gave.
 pub fn placed_at(placed: &[u32], e: usize) -> usize {
     placed.get(e).map_or(e, |&p| p as usize)
 }
