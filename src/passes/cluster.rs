@@ -33,16 +33,16 @@ const SPMD: Target = Target {
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
-    // One walk of each function for both kinds of region, not one per kind: only the
-    // functions holding a region of a kind are looked at for it (most hold neither). The
-    // Spmd regions are then in those that held one (outlining a cluster region does not
-    // add any) and in the Group functions made from cluster regions.
     // Only the functions OutlineIncoreScopes, run right before, left that may hold a region
     // (the others hold none), or else every function.
     let functions: Vec<usize> = match std::mem::take(&mut cx.given) {
         Handoff::Regions(holding) => holding,
         _ => (0..program.functions.len()).collect(),
     };
+    // One walk of each function for both kinds of region, not one per kind: only the
+    // functions holding a region of a kind are looked at for it (most hold neither). The
+    // Spmd regions are then in those that held one (outlining a cluster region does not
+    // add any) and in the Group functions made from cluster regions.
     let mut clusters: Vec<usize> = Vec::new();
     let mut spmds: FxHashSet<Symbol> = FxHashSet::default();
     for at in functions {
