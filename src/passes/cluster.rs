@@ -11,7 +11,7 @@
 //! region inside a cluster moves into the Group function as it is.
 
 use super::outline::{self, Target};
-use super::PassCx;
+use super::{Handoff, PassCx};
 use crate::intern::Symbol;
 use crate::ir::visit;
 use crate::ir::{FuncKind, Program, ScopeKind, StmtKind};
@@ -33,13 +33,20 @@ const SPMD: Target = Target {
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
+    // Only the functions OutlineIncoreScopes, run right before, left that may hold a region
+    // (the others hold none), or else every function.
+    let functions: Vec<usize> = match std::mem::take(&mut cx.given) {
+        Handoff::Regions(holding) => holding,
+        _ => (0..program.functions.len()).collect(),
+    };
     // One walk of each function for both kinds of region, not one per kind: only the
     // functions holding a region of a kind are looked at for it (most hold neither). The
     // Spmd regions are then in those that held one (outlining a cluster region does not
     // add any) and in the Group functions made from cluster regions.
     let mut clusters: Vec<usize> = Vec::new();
     let mut spmds: FxHashSet<Symbol> = FxHashSet::default();
-    for (at, f) in program.functions.values().enumerate() {
+    for at in functions {
+        let f = &program.functions[at];
         let (mut cluster, mut spmd) = (false, false);
         visit::any_stmt(program, &f.body, |s| {
             if let StmtKind::Scope(scope) = &program.stmt(s).kind {
@@ -74,9 +81,10 @@ fn outline_from(
     also: Option<FuncKind>,
     reserved: &mut FxHashSet<Symbol>,
 ) -> Vec<outline::Made> {
-    outline::outline_functions(cx, program, functions, target, reserved, |cx, program, at| {
+    let (made, _) = outline::outline_functions(cx, program, functions, target, reserved, |cx, program, at| {
         let kind = program.functions[at].decl.kind;
         let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like() || Some(kind) == also;
         outline::check_outlinable(cx, program, at, target, outlinable, "OutlineClusterScopes")
-    })
+    });
+    made
 }

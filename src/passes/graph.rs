@@ -11,7 +11,7 @@
 //! never merged.
 
 use super::outline::{self, Target};
-use super::PassCx;
+use super::{Handoff, PassCx};
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::Symbol;
 use crate::ir::visit;
@@ -29,17 +29,46 @@ const GRAPH: Target = Target {
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
     let functions: Vec<usize> = (0..program.functions.len()).collect();
-    outline::outline_functions(cx, program, functions, &GRAPH, &mut reserved, check);
+    let diags = cx.diags.len();
+    // By position: whether the function may hold a region once the pass is done.
+    let mut keeps = vec![false; functions.len()];
+    let (made, placed) =
+        outline::outline_functions(cx, program, functions, &GRAPH, &mut reserved, |cx, program, at| {
+            let (outline, keeps_one) = check(cx, program, at);
+            keeps[at] = keeps_one;
+            outline
+        });
+    // The scans saw every region: OutlineIncoreScopes, run next, need look only at the
+    // functions that hold one (a pass that reported something hands nothing on).
+    if cx.diags.len() == diags {
+        cx.left = Handoff::Regions(holding(&keeps, &made, &placed));
+    }
+}
+
+/// The positions, in program order, of the functions that may hold a region after the
+/// pass: those that kept one (`keeps`, by their position before the pass) and those made
+/// whose body holds one; `placed` is where each function ended up
+/// ([`outline::outline_functions`]).
+fn holding(keeps: &[bool], made: &[outline::Made], placed: &[u32]) -> Vec<usize> {
+    let at = |e: usize| outline::placed_at(placed, e);
+    let kept = keeps.iter().enumerate().filter(|&(_, &k)| k).map(|(e, _)| at(e));
+    let new = made.iter().enumerate().filter(|(_, m)| m.has_scopes).map(|(j, _)| at(keeps.len() + j));
+    let mut out: Vec<usize> = kept.chain(new).collect();
+    out.sort_unstable();
+    out
 }
 
 /// Whether the function at `at` has graph regions to outline: not when it has none, nor
 /// when one is nested in another (E0401) or its type is not one this pass outlines (E0402).
-fn check(cx: &mut PassCx<'_>, program: &Program, at: usize) -> bool {
+/// Then whether it may still hold a region once the pass is done: one of another kind
+/// outside its graph regions, or inside one that stays.
+fn check(cx: &mut PassCx<'_>, program: &Program, at: usize) -> (bool, bool) {
     let f = &program.functions[at];
     let func = f.name;
     let scan = scan(program, f);
+    let (outside, inside) = scan.others;
     if scan.regions == 0 {
-        return false;
+        return (false, outside + inside > 0);
     }
     let fname = cx.names.get(func).to_string();
     let region_name = |s: StmtId| match &program.stmt(s).kind {
@@ -85,7 +114,7 @@ fn check(cx: &mut PassCx<'_>, program: &Program, at: usize) -> bool {
         );
         failed = true;
     }
-    !failed
+    (!failed, if failed { outside + inside > 0 } else { outside > 0 })
 }
 
 struct Scan {
@@ -93,11 +122,13 @@ struct Scan {
     first: Option<StmtId>,
     /// (inner, outer) for each region found inside another.
     nested: Vec<(StmtId, StmtId)>,
+    /// The regions of other kinds outside any graph region, and inside one.
+    others: (usize, usize),
 }
 
 /// One walk over a function: its graph regions, and each one nested in another.
 fn scan(program: &Program, f: &crate::ir::Function) -> Scan {
-    let mut out = Scan { regions: 0, first: None, nested: Vec::new() };
+    let mut out = Scan { regions: 0, first: None, nested: Vec::new(), others: (0, 0) };
     // The context of a statement: the innermost graph region around it.
     visit::walk_stmts_in(program, &f.body, None, |s, around| match &program.stmt(s).kind {
         StmtKind::Scope(scope) if matches!(scope.kind, ScopeKind::Graph) => {
@@ -107,6 +138,13 @@ fn scan(program: &Program, f: &crate::ir::Function) -> Scan {
                 out.nested.push((s, outer));
             }
             Some(s)
+        }
+        StmtKind::Scope(_) => {
+            match around {
+                None => out.others.0 += 1,
+                Some(_) => out.others.1 += 1,
+            }
+            around
         }
         _ => around,
     });
@@ -153,6 +191,70 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
     pl.store(t, [0, 0], y)
     return y
 "#;
+
+    /// OutlineIncoreScopes, given the functions OutlineGraphScopes saw holding a region,
+    /// and OutlineClusterScopes, given those OutlineIncoreScopes left, look at those only and
+    /// make what they make given nothing (looking at every function): handed on are a graph
+    /// function holding a core-group region, a function keeping one outside its graph
+    /// region, one without a graph region, one with a cluster region; not a function left
+    /// with none.
+    #[test]
+    fn the_outliners_look_only_at_the_functions_handed_on_and_make_the_same() {
+        let region = "with pl.at(level=pl.Level.CORE_GROUP):\n        t = pl.load(w, [0, 0], [64, 64])\n        pl.store(t, [0, 0], acc)\n";
+        let graph = "for i in pl.range(4):\n        with pl.graph(\"band\"):\n            base = i * 64\n            with pl.at(level=pl.Level.CORE_GROUP):\n                t = pl.load(w, [base, 0], [64, 64])\n                pl.store(t, [0, 0], acc)\n";
+        let def = |name: &str, body: &str| {
+            format!("\n@pl.jit\ndef {name}(w: pl.Tensor, acc: pl.InOut[pl.Tensor]):\n    {body}    return acc\n")
+        };
+        let src = [
+            "import pypto.language as pl\n".to_string(),
+            def("graphed", graph),
+            def("both", &format!("{region}    {graph}")),
+            def("plain", "acc = pl.add(acc, acc)\n"),
+            def("only", region),
+            def("graphed_again", graph),
+            def("clustered", &format!("with pl.cluster():\n        {}", region.replace("\n    ", "\n        "))),
+        ]
+        .concat();
+        let spec = PipelineSpec::passes("InlineFunctions,ConvertToSSA,OutlineGraphScopes,OutlineIncoreScopes");
+        let stop = StopAt::After("ConvertToSSA".to_string());
+        let mut c = driver::compile(Input::text("test.pl", src), &spec, stop).expect("in memory");
+        assert!(c.diags.is_empty(), "{:?}", c.diags);
+        let pass = |name| crate::passes::by_name(name).expect("a pass");
+        let (mut handoffs, mut diags) = (Vec::new(), Vec::new());
+        let names = &mut c.session.interner;
+        crate::passes::run_pass(
+            pass("OutlineGraphScopes"),
+            (true, false),
+            &mut c.programs,
+            &mut handoffs,
+            names,
+            &mut diags,
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        let Some(Handoff::Regions(holding)) = handoffs.first() else { panic!("nothing handed on") };
+        let handed: Vec<&str> = holding.iter().map(|&at| names.get(c.programs[0].functions[at].name)).collect();
+        assert_eq!(handed, ["band", "both_band", "both", "only", "graphed_again_band", "clustered"]);
+        // The same passes given nothing, on a copy; OutlineClusterScopes after each (given
+        // what OutlineIncoreScopes left, and nothing).
+        let (mut programs, mut other_names) = (c.programs.clone(), names.clone());
+        for pass in [pass("OutlineIncoreScopes"), pass("OutlineClusterScopes")] {
+            crate::passes::run_pass(pass, (true, false), &mut c.programs, &mut handoffs, names, &mut diags);
+            crate::passes::run_pass(pass, (true, false), &mut programs, &mut Vec::new(), &mut other_names, &mut diags);
+        }
+        assert!(diags.is_empty(), "{diags:?}");
+        let text = crate::ir::print::programs(&c.programs, names);
+        assert_eq!(text, crate::ir::print::programs(&programs, &other_names));
+        for outlined in [
+            "band_incore_0",
+            "both_band_incore_0",
+            "both_incore_0",
+            "only_incore_0",
+            "graphed_again_band_incore_0",
+            "clustered_cluster_0",
+        ] {
+            assert!(text.contains(&format!("def {outlined}(")), "{text}");
+        }
+    }
 
     #[test]
     fn a_function_without_a_region_is_left_untouched() {

@@ -58,9 +58,10 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         program.functions.values().filter(|f| f.decl.kind == FuncKind::Opaque).map(|f| f.name).collect();
     while !pending.is_empty() {
         let functions = outline::positions(program, pending);
-        let made = outline::outline_functions(cx, program, functions, &HIERARCHY, &mut reserved, |cx, program, at| {
-            outline::check_outlinable(cx, program, at, &HIERARCHY, true, "OutlineHierarchyScopes")
-        });
+        let (made, _) =
+            outline::outline_functions(cx, program, functions, &HIERARCHY, &mut reserved, |cx, program, at| {
+                outline::check_outlinable(cx, program, at, &HIERARCHY, true, "OutlineHierarchyScopes")
+            });
         pending = outline::with_scopes(&made);
     }
 }

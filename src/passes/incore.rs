@@ -17,7 +17,7 @@
 //! placed just before it, and the outer function calls it.
 
 use super::outline::{self, Target};
-use super::PassCx;
+use super::{Handoff, PassCx};
 use crate::intern::Symbol;
 use crate::ir::{FuncKind, Program, ScopeKind};
 use rustc_hash::FxHashSet;
@@ -31,23 +31,42 @@ const INCORE: Target = Target {
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
-    let functions: Vec<usize> = (0..program.functions.len()).collect();
-    let made = outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, at| {
-        let kind = program.functions[at].decl.kind;
-        let outlinable = kind == FuncKind::Opaque
-            || kind.is_orchestration_like()
-            || matches!(kind, FuncKind::Group | FuncKind::Spmd);
-        outline::check_outlinable(cx, program, at, &INCORE, outlinable, "OutlineIncoreScopes")
-    });
+    // Only the functions OutlineGraphScopes, run right before, saw holding a region (the
+    // others hold none: their check would find nothing), or else every function.
+    let functions: Vec<usize> = match std::mem::take(&mut cx.given) {
+        Handoff::Regions(holding) => holding,
+        _ => (0..program.functions.len()).collect(),
+    };
+    let diags = cx.diags.len();
+    let (made, placed) =
+        outline::outline_functions(cx, program, functions.clone(), &INCORE, &mut reserved, |cx, program, at| {
+            let kind = program.functions[at].decl.kind;
+            let outlinable = kind == FuncKind::Opaque
+                || kind.is_orchestration_like()
+                || matches!(kind, FuncKind::Group | FuncKind::Spmd);
+            outline::check_outlinable(cx, program, at, &INCORE, outlinable, "OutlineIncoreScopes")
+        });
+    // The functions looked at, by their positions now: only they may still hold a region
+    // (of another kind), besides the functions made whose body holds one.
+    let mut looked: Vec<usize> = functions.iter().map(|&e| outline::placed_at(&placed, e)).collect();
     // Regions nested in outlined ones, from each function made until none is (only those
     // whose body holds a region are looked at).
     let mut pending = outline::with_scopes(&made);
     while !pending.is_empty() {
         let functions = outline::positions(program, pending);
-        let inner = outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, at| {
-            outline::check_outlinable(cx, program, at, &INCORE, true, "OutlineIncoreScopes")
-        });
+        looked.extend_from_slice(&functions);
+        let (inner, placed) =
+            outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, at| {
+                outline::check_outlinable(cx, program, at, &INCORE, true, "OutlineIncoreScopes")
+            });
+        looked.iter_mut().for_each(|e| *e = outline::placed_at(&placed, *e));
         pending = outline::with_scopes(&inner);
+    }
+    // For OutlineClusterScopes, run next (a pass that reported something hands nothing on).
+    if cx.diags.len() == diags {
+        looked.sort_unstable();
+        looked.dedup();
+        cx.left = Handoff::Regions(looked);
     }
     // An Opaque function that had a region now launches tasks.
     for m in made {

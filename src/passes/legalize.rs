@@ -66,7 +66,7 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     // right before, found in one walk of each function otherwise.
     let calls = match std::mem::take(&mut cx.given) {
         Handoff::Calls(sites) => graph_calls_among(program, &graphs, sites),
-        Handoff::Nothing => graph_calls(program, &graphs),
+        Handoff::Nothing | Handoff::Regions(_) => graph_calls(program, &graphs),
     };
     // The first checks and the plans in one visit of each graph: a graph's plan is made
     // when its own first checks found no error, its E0516 errors kept apart; the plans

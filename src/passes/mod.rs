@@ -95,6 +95,13 @@ pub enum Handoff {
     /// them instead of walking every function (DeriveCallDirections changes only the
     /// calls' attributes).
     Calls(Vec<directions::CallSite>),
+    /// The positions, in program order, of the functions that may still hold a region of
+    /// some kind after an outlining pass (every other function holds none): left by
+    /// OutlineGraphScopes (whose scan sees every region) for OutlineIncoreScopes, and by
+    /// OutlineIncoreScopes (the functions it looked at, and those it made holding a region)
+    /// for OutlineClusterScopes; each looks at those functions only, since the check of
+    /// any other would find nothing and report nothing.
+    Regions(Vec<usize>),
 }
 
 /// Runs a pass over one program. Errors go to `cx.diags`; the manager stops the pipeline

@@ -1108,8 +1108,11 @@ fn is_core_group_scope(program: &Program, s: StmtId) -> bool {
 /// the positions `functions` (see [`positions`]), in that order, that `check` (given a
 /// function's position) lets through (it reports why it does not), then moves the new
 /// functions just before the function each came from. Returns the new functions, in the
-/// order they were made. Functions are addressed by position, not looked up by name: the
-/// positions stay while the pass appends the new functions.
+/// order they were made, and where each function ended up: the new position of the
+/// function that was at position `e` before (`e` below the number of functions before the
+/// call) or of the `j`-th function made (`e` that number plus `j`), empty when no function
+/// was made (none moved; see [`placed_at`]). Functions are addressed by position, not
+/// looked up by name: the positions stay while the pass appends the new functions.
 pub fn outline_functions(
     cx: &mut super::PassCx<'_>,
     program: &mut Program,
@@ -1117,7 +1120,7 @@ pub fn outline_functions(
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
     mut check: impl FnMut(&mut super::PassCx<'_>, &Program, usize) -> bool,
-) -> Vec<Made> {
+) -> (Vec<Made>, Vec<u32>) {
     let before = program.functions.len();
     let mut made = Vec::new();
     // The position of each new function's parent.
@@ -1132,8 +1135,14 @@ pub fn outline_functions(
             parents.resize(made.len(), at);
         }
     }
-    insert_before_parents(program, before, &parents);
-    made
+    let placed = insert_before_parents(program, before, &parents);
+    (made, placed)
+}
+
+/// Where the function at position `e` before a pass ended up, by the `placed` that
+/// [`outline_functions`] gave.
+pub fn placed_at(placed: &[u32], e: usize) -> usize {
+    placed.get(e).map_or(e, |&p| p as usize)
 }
 
 /// Moves the functions outlined in a pass, the entries from `before` on (`parents[j]` is
@@ -1143,10 +1152,11 @@ pub fn outline_functions(
 /// entry), not by moving every entry into a new map, whose fresh pages would all be
 /// faulted in. Filling the positions in order keeps the swaps within two runs of the
 /// entries that move forward together (following the permutation's cycles instead would
-/// jump across the whole map at each swap).
-fn insert_before_parents(program: &mut Program, before: usize, parents: &[usize]) {
+/// jump across the whole map at each swap). Returns the new position of each entry (by
+/// its position before), or nothing when no entry moved.
+fn insert_before_parents(program: &mut Program, before: usize, parents: &[usize]) -> Vec<u32> {
     if parents.is_empty() {
-        return;
+        return Vec::new();
     }
     let functions = &mut program.functions;
     let total = functions.len();
@@ -1179,4 +1189,5 @@ fn insert_before_parents(program: &mut Program, before: usize, parents: &[usize]
         }
         place(i);
     }
+    position
 }
