@@ -282,8 +282,9 @@ struct StageDir {
     /// (under the directory's lock), and a thread waiting for that lock spins on a core
     /// while the other creates (on ext4 the inode allocation can be long), which made two
     /// threads cost more CPU time than one (docs/performance.md). A thread waiting here
-    /// sleeps instead; files of two directories (the kernels and the orchestration files,
-    /// emitted side by side) are created at the same time.
+    /// sleeps instead; files of two directories are created at the same time. (`plc
+    /// compile` hands a directory's files to one thread at a time, `emit::pipeline`, so
+    /// that none waits here.)
     creating: Mutex<()>,
 }
 
