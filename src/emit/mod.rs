@@ -206,6 +206,11 @@ impl<'a> Out<'a> {
     }
 }
 
+/// The items a job of [`pipeline`] makes at most: a chunk is split into many jobs (rayon
+/// splits a slice into about two per thread unless they are stolen), so that the thread
+/// that takes a chunk, done, finds some left to make.
+const PIPELINE_JOB: usize = 4;
+
 /// Makes the items' files in chunks of `chunk`, each chunk in parallel (rayon, `make`), and
 /// hands each chunk's results to `take` in the items' order, one chunk at a time, while the
 /// next chunk is made: `take` (which writes the files) runs on one thread at a time, so
@@ -227,7 +232,7 @@ fn pipeline<T: Sync, R: Send>(
             return;
         }
         let (next_made, ()) = rayon::join(
-            || next.map(|c| c.par_iter().map(&make).collect::<Vec<R>>()),
+            || next.map(|c| c.par_iter().with_max_len(PIPELINE_JOB).map(&make).collect::<Vec<R>>()),
             || {
                 if let Some((c, results)) = made.take() {
                     take(c, results);
@@ -303,33 +308,41 @@ fn emit_files(
         let roots: Vec<Symbol> = entries.iter().map(|&(_, e)| e).collect();
         crate::ir::visit::reachable_functions(p, &roots)
     });
-    // The orchestration files first (on every thread); then the kernels (which read the
-    // program only) beside the files made from the orchestration files' numbering (the
+    // The kernels read the program only: most of them are emitted beside the orchestration
+    // files (which number them), the rest beside the files made from that numbering (the
     // AIC halves, the runtime, kernel_config.json, the kernel table), so that the serial
     // writing of those leaves no thread idle. The files and errors are taken in the serial
     // order: the entries', then the kernels', then the rest; an entry's errors are the only
     // ones reported.
-    let mut out = Out::new(sink);
-    let mut entry_errors = Vec::new();
-    emit_entries(p, names, &entries, &mut shared, &mut out, &mut entry_errors);
-    if !entry_errors.is_empty() {
-        return Err(Failure::Errors(entry_errors));
-    }
-    let ((rest, aic_errors), (kernel_out, kernel_errors)) = rayon::join(
-        || emit_rest(p, names, &entries, &shared, opts, sink),
+    let kernels = kernel_list(p, reached.as_ref());
+    let (early, late) = kernels.split_at(kernels.len() - kernels.len() / LATE_KERNELS);
+    let kernels_of = |list: &[Symbol]| {
+        let mut out = Out::new(sink);
+        let mut errors = Vec::new();
+        emit_kernels(p, names, opts, list, &mut out, &mut errors);
+        (out, errors)
+    };
+    let ((mut out, entry_errors), (early_out, mut errors)) = rayon::join(
         || {
             let mut out = Out::new(sink);
             let mut errors = Vec::new();
-            emit_kernels(p, names, opts, reached.as_ref(), &mut out, &mut errors);
+            emit_entries(p, names, &entries, &mut shared, &mut out, &mut errors);
             (out, errors)
         },
+        || kernels_of(early),
     );
-    let mut errors = kernel_errors;
+    if !entry_errors.is_empty() {
+        return Err(Failure::Errors(entry_errors));
+    }
+    let ((rest, aic_errors), (late_out, late_errors)) =
+        rayon::join(|| emit_rest(p, names, &entries, &shared, opts, sink), || kernels_of(late));
+    errors.extend(late_errors);
     errors.extend(aic_errors);
     if !errors.is_empty() {
         return Err(Failure::Errors(errors));
     }
-    out.append(kernel_out);
+    out.append(early_out);
+    out.append(late_out);
     out.append(rest);
     if let Some(h) = &opts.harness {
         harness_files(p, names, root, &entries, h, opts, &mut out)?;
@@ -382,6 +395,11 @@ const ENTRY_BATCH: usize = 256;
 /// to the sink).
 const KERNEL_BATCH: usize = 128;
 
+/// One kernel in this many is emitted after the orchestration files, beside
+/// kernel_config.json (which costs about what a twelfth of the kernels do): the rest beside
+/// the orchestration files.
+const LATE_KERNELS: usize = 8;
+
 /// Every entry's file, `orchestration/<entry>.cpp`, handed to the sink in the entries'
 /// order, and their errors; the files are the same as a serial run's. The kernels' func_ids
 /// are numbered across the files in first-use order, so each file is emitted (in parallel,
@@ -432,8 +450,7 @@ fn emit_entries(
     pipeline(entries, ENTRY_BATCH, make, take);
 }
 
-/// Every device function (of those in `reached`, when given): the launched kernels and the
-/// kernels wrappers call. Each kernel reads the program only, so they are emitted in
+/// The files of the kernels `kernels` (see [`kernel_list`]). Each kernel reads the program only, so they are emitted in
 /// parallel (rayon, as many threads as cores, `RAYON_NUM_THREADS` to choose), a batch at a
 /// time, and handed to the sink in program order beside the emitting of the next batch
 /// ([`pipeline`]): the files and the errors are the same, in the same order, as a serial
@@ -442,19 +459,10 @@ fn emit_kernels(
     p: &Program,
     names: &Interner,
     opts: &Options,
-    reached: Option<&rustc_hash::FxHashSet<Symbol>>,
+    kernels: &[Symbol],
     out: &mut Out,
     errors: &mut Vec<Diagnostic>,
 ) {
-    let kernels: Vec<Symbol> = p
-        .functions
-        .values()
-        .filter(|f| f.decl.kind.is_device_kernel() && reached.is_none_or(|r| r.contains(&f.name)))
-        // A Group of two external kernels has no code of its own: its members' files are
-        // the task's.
-        .filter(|f| crate::ir::group::external_pair(p, f.name).is_none())
-        .map(|f| f.name)
-        .collect();
     let emit = |&name: &Symbol| {
         // An external kernel's file is its C++ source, passed through as it is.
         if let Some(path) = &p.functions[&name].decl.external_source {
@@ -478,7 +486,20 @@ fn emit_kernels(
             }
         }
     };
-    pipeline(&kernels, KERNEL_BATCH, emit, take);
+    pipeline(kernels, KERNEL_BATCH, emit, take);
+}
+
+/// The device functions with a file of their own (of those in `reached`, when given): the
+/// launched kernels and the kernels wrappers call, in program order.
+fn kernel_list(p: &Program, reached: Option<&rustc_hash::FxHashSet<Symbol>>) -> Vec<Symbol> {
+    p.functions
+        .values()
+        .filter(|f| f.decl.kind.is_device_kernel() && reached.is_none_or(|r| r.contains(&f.name)))
+        // A Group of two external kernels has no code of its own: its members' files are
+        // the task's.
+        .filter(|f| crate::ir::group::external_pair(p, f.name).is_none())
+        .map(|f| f.name)
+        .collect()
 }
 
 /// E0602 for an external kernel whose C++ file cannot be read at emit time.
