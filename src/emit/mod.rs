@@ -389,11 +389,11 @@ fn emit_rest<'a>(
 
 /// The entries emitted in parallel at a time (their files are held until they are
 /// renumbered and handed to the sink).
-const ENTRY_BATCH: usize = 256;
+const ENTRY_BATCH: usize = 128;
 
 /// The kernels emitted in parallel at a time (their files are held until they are handed
 /// to the sink).
-const KERNEL_BATCH: usize = 128;
+const KERNEL_BATCH: usize = 64;
 
 /// One kernel in this many is emitted after the orchestration files, beside
 /// kernel_config.json (which costs about what a twelfth of the kernels do): the rest beside
