@@ -194,33 +194,6 @@ impl<'a> Out<'a> {
         }
     }
 
-    /// Emits `items` in parallel (rayon), one file each (`make` gives its path and text),
-    /// handing each file to the sink as soon as it is made; records the files in the items'
-    /// order, and the errors of those that could not be emitted: the same files and errors,
-    /// in the same order, as a serial run's.
-    fn emit_par<T: Send>(
-        &mut self,
-        items: Vec<T>,
-        make: impl Fn(T) -> Result<(String, String), Vec<Diagnostic>> + Sync + Send,
-        errors: &mut Vec<Diagnostic>,
-    ) {
-        let sink = self.sink;
-        let emitted: Vec<Result<(String, Taken), Vec<Diagnostic>>> = items
-            .into_par_iter()
-            .map(|item| {
-                let (rel, code) = make(item)?;
-                let taken = sink.put(&rel, code);
-                Ok((rel, taken))
-            })
-            .collect();
-        for e in emitted {
-            match e {
-                Ok((rel, taken)) => self.took(rel, taken),
-                Err(d) => errors.extend(d),
-            }
-        }
-    }
-
     /// Records a file the sink took (or failed to).
     fn took(&mut self, rel: String, result: Result<Option<String>, FileError>) {
         match result {
@@ -230,6 +203,43 @@ impl<'a> Out<'a> {
                 self.files.push((rel, None));
             }
         }
+    }
+}
+
+/// The items a job of [`pipeline`] makes at most: a chunk is split into many jobs (rayon
+/// splits a slice into about two per thread unless they are stolen), so that the thread
+/// that takes a chunk, done, finds some left to make.
+const PIPELINE_JOB: usize = 4;
+
+/// Makes the items' files in chunks of `chunk`, each chunk in parallel (rayon, `make`), and
+/// hands each chunk's results to `take` in the items' order, one chunk at a time, while the
+/// next chunk is made: `take` (which writes the files) runs on one thread at a time, so
+/// that no two threads create files in one directory at once (the kernel creates a
+/// directory's entries one at a time: a second thread would wait), and the thread that
+/// takes a chunk helps make the next one when it is done. The same results, in the same
+/// order, as a serial run's.
+fn pipeline<T: Sync, R: Send>(
+    items: &[T],
+    chunk: usize,
+    make: impl Fn(&T) -> R + Sync,
+    mut take: impl FnMut(&[T], Vec<R>) + Send,
+) {
+    let mut made: Option<(&[T], Vec<R>)> = None;
+    let mut chunks = items.chunks(chunk);
+    loop {
+        let next = chunks.next();
+        if next.is_none() && made.is_none() {
+            return;
+        }
+        let (next_made, ()) = rayon::join(
+            || next.map(|c| c.par_iter().with_max_len(PIPELINE_JOB).map(&make).collect::<Vec<R>>()),
+            || {
+                if let Some((c, results)) = made.take() {
+                    take(c, results);
+                }
+            },
+        );
+        made = next.zip(next_made);
     }
 }
 
@@ -298,36 +308,41 @@ fn emit_files(
         let roots: Vec<Symbol> = entries.iter().map(|&(_, e)| e).collect();
         crate::ir::visit::reachable_functions(p, &roots)
     });
-    // The kernels read the program only: they are emitted beside the orchestration files
-    // (which number them) and the files made from that numbering, so that the serial
-    // parts of those (each batch's merge, kernel_config.json, the kernel table) leave no
-    // thread idle. The files and errors are taken in the serial order: the entries', then
-    // the kernels', then the rest; an entry's errors are the only ones reported.
-    let ((entry_out, entry_errors, rest), (kernel_out, kernel_errors)) = rayon::join(
+    // The kernels read the program only: most of them are emitted beside the orchestration
+    // files (which number them), the rest beside the files made from that numbering (the
+    // AIC halves, the runtime, kernel_config.json, the kernel table), so that the serial
+    // writing of those leaves no thread idle. The files and errors are taken in the serial
+    // order: the entries', then the kernels', then the rest; an entry's errors are the only
+    // ones reported.
+    let kernels = kernel_list(p, reached.as_ref());
+    let (early, late) = kernels.split_at(kernels.len() - kernels.len() / LATE_KERNELS);
+    let kernels_of = |list: &[Symbol]| {
+        let mut out = Out::new(sink);
+        let mut errors = Vec::new();
+        emit_kernels(p, names, opts, list, &mut out, &mut errors);
+        (out, errors)
+    };
+    let ((mut out, entry_errors), (early_out, mut errors)) = rayon::join(
         || {
             let mut out = Out::new(sink);
             let mut errors = Vec::new();
             emit_entries(p, names, &entries, &mut shared, &mut out, &mut errors);
-            let rest = errors.is_empty().then(|| emit_rest(p, names, &entries, &shared, opts, sink));
-            (out, errors, rest)
-        },
-        || {
-            let mut out = Out::new(sink);
-            let mut errors = Vec::new();
-            emit_kernels(p, names, opts, reached.as_ref(), &mut out, &mut errors);
             (out, errors)
         },
+        || kernels_of(early),
     );
-    let mut out = entry_out;
-    let Some((rest, aic_errors)) = rest else {
+    if !entry_errors.is_empty() {
         return Err(Failure::Errors(entry_errors));
-    };
-    let mut errors = kernel_errors;
+    }
+    let ((rest, aic_errors), (late_out, late_errors)) =
+        rayon::join(|| emit_rest(p, names, &entries, &shared, opts, sink), || kernels_of(late));
+    errors.extend(late_errors);
     errors.extend(aic_errors);
     if !errors.is_empty() {
         return Err(Failure::Errors(errors));
     }
-    out.append(kernel_out);
+    out.append(early_out);
+    out.append(late_out);
     out.append(rest);
     if let Some(h) = &opts.harness {
         harness_files(p, names, root, &entries, h, opts, &mut out)?;
@@ -374,14 +389,24 @@ fn emit_rest<'a>(
 
 /// The entries emitted in parallel at a time (their files are held until they are
 /// renumbered and handed to the sink).
-const ENTRY_BATCH: usize = 256;
+const ENTRY_BATCH: usize = 128;
+
+/// The kernels emitted in parallel at a time (their files are held until they are handed
+/// to the sink).
+const KERNEL_BATCH: usize = 64;
+
+/// One kernel in this many is emitted after the orchestration files, beside
+/// kernel_config.json (which costs about what a twelfth of the kernels do): the rest beside
+/// the orchestration files.
+const LATE_KERNELS: usize = 8;
 
 /// Every entry's file, `orchestration/<entry>.cpp`, handed to the sink in the entries'
 /// order, and their errors; the files are the same as a serial run's. The kernels' func_ids
-/// are numbered across the files in first-use order, so each file is emitted (in parallel)
-/// with a numbering of its own ([`orchestration::Shared::per_file`]); then, in the entries'
-/// order, its numbering joins the program's ([`orchestration::Shared::merge`]); then (in
-/// parallel) its ids are replaced by the program's and it goes to the sink.
+/// are numbered across the files in first-use order, so each file is emitted (in parallel,
+/// a batch at a time) with a numbering of its own ([`orchestration::Shared::per_file`]);
+/// then, in the entries' order, its numbering joins the program's
+/// ([`orchestration::Shared::merge`]), its ids are replaced by the program's and it goes to
+/// the sink, beside the emitting of the next batch ([`pipeline`]).
 fn emit_entries(
     p: &Program,
     names: &Interner,
@@ -391,15 +416,12 @@ fn emit_entries(
     errors: &mut Vec<Diagnostic>,
 ) {
     let split_mixed = shared.split_mixed;
-    for batch in entries.chunks(ENTRY_BATCH) {
-        let emitted: Vec<_> = batch
-            .par_iter()
-            .map(|&(_, e)| {
-                let mut file = orchestration::Shared::per_file(split_mixed);
-                let code = orchestration::emit_entry(p, names, e, &mut file);
-                (code, file)
-            })
-            .collect();
+    let make = |&(_, e): &(usize, Symbol)| {
+        let mut file = orchestration::Shared::per_file(split_mixed);
+        let code = orchestration::emit_entry(p, names, e, &mut file);
+        (code, file)
+    };
+    let take = |batch: &[(usize, Symbol)], emitted: Vec<(Result<String, Vec<Diagnostic>>, orchestration::Shared)>| {
         let mut ready = Vec::new();
         for ((code, file), &(_, e)) in emitted.into_iter().zip(batch) {
             let placeholders = file.placeholders();
@@ -410,42 +432,38 @@ fn emit_entries(
                 Err(d) => errors.extend(d),
             }
         }
-        let shared = &*shared;
-        let renumbered = |(e, code, ids, placeholders): (Symbol, String, Vec<u32>, usize)| {
+        for (e, code, ids, placeholders) in ready {
             let code = match orchestration::Shared::renumber(&code, &ids, placeholders) {
                 Some(code) => code,
                 // Never (see `per_file`): emitted again with the program's numbering.
-                None => orchestration::emit_entry(p, names, e, &mut shared.numbered())?,
+                None => match orchestration::emit_entry(p, names, e, &mut shared.numbered()) {
+                    Ok(code) => code,
+                    Err(d) => {
+                        errors.extend(d);
+                        continue;
+                    }
+                },
             };
-            Ok((entry_file(names, e), code))
-        };
-        out.emit_par(ready, renumbered, errors);
-    }
+            out.put(entry_file(names, e), code);
+        }
+    };
+    pipeline(entries, ENTRY_BATCH, make, take);
 }
 
-/// Every device function (of those in `reached`, when given): the launched kernels and the
-/// kernels wrappers call. Each kernel reads the program only, so they are emitted (and
-/// handed to the sink) in parallel (rayon, as many threads as cores, `RAYON_NUM_THREADS` to
-/// choose) and gathered in program order: the files and the errors are the same, in the
-/// same order, as a serial run's.
+/// The files of the kernels `kernels` (see [`kernel_list`]). Each kernel reads the program only, so they are emitted in
+/// parallel (rayon, as many threads as cores, `RAYON_NUM_THREADS` to choose), a batch at a
+/// time, and handed to the sink in program order beside the emitting of the next batch
+/// ([`pipeline`]): the files and the errors are the same, in the same order, as a serial
+/// run's.
 fn emit_kernels(
     p: &Program,
     names: &Interner,
     opts: &Options,
-    reached: Option<&rustc_hash::FxHashSet<Symbol>>,
+    kernels: &[Symbol],
     out: &mut Out,
     errors: &mut Vec<Diagnostic>,
 ) {
-    let kernels: Vec<Symbol> = p
-        .functions
-        .values()
-        .filter(|f| f.decl.kind.is_device_kernel() && reached.is_none_or(|r| r.contains(&f.name)))
-        // A Group of two external kernels has no code of its own: its members' files are
-        // the task's.
-        .filter(|f| crate::ir::group::external_pair(p, f.name).is_none())
-        .map(|f| f.name)
-        .collect();
-    let emit = |name: Symbol| {
+    let emit = |&name: &Symbol| {
         // An external kernel's file is its C++ source, passed through as it is.
         if let Some(path) = &p.functions[&name].decl.external_source {
             let code =
@@ -460,7 +478,28 @@ fn emit_kernels(
         .map_err(|d| vec![d])?;
         Ok((kernel::kernel_file(names, name), code))
     };
-    out.emit_par(kernels, emit, errors);
+    let take = |_: &[Symbol], emitted: Vec<Result<(String, String), Vec<Diagnostic>>>| {
+        for e in emitted {
+            match e {
+                Ok((rel, code)) => out.put(rel, code),
+                Err(d) => errors.extend(d),
+            }
+        }
+    };
+    pipeline(kernels, KERNEL_BATCH, emit, take);
+}
+
+/// The device functions with a file of their own (of those in `reached`, when given): the
+/// launched kernels and the kernels wrappers call, in program order.
+fn kernel_list(p: &Program, reached: Option<&rustc_hash::FxHashSet<Symbol>>) -> Vec<Symbol> {
+    p.functions
+        .values()
+        .filter(|f| f.decl.kind.is_device_kernel() && reached.is_none_or(|r| r.contains(&f.name)))
+        // A Group of two external kernels has no code of its own: its members' files are
+        // the task's.
+        .filter(|f| crate::ir::group::external_pair(p, f.name).is_none())
+        .map(|f| f.name)
+        .collect()
 }
 
 /// E0602 for an external kernel whose C++ file cannot be read at emit time.

@@ -4,8 +4,8 @@
 //! 1. A lock file beside the directory (`.<name>.plc-lock`, opened without following a
 //!    symbolic link) is locked for the whole publication, so that two runs into one
 //!    directory take turns; leftovers of runs that were killed are removed under it.
-//! 2. Each file is written (with one write) as soon as it is emitted, by the thread that
-//!    emitted it ([`Publication::put`]; the files of a directory are created one at a time,
+//! 2. Each file is written (with one write) as soon as it is emitted (by the thread `plc
+//!    compile` hands it to, [`Publication::put`]; the files of a directory are created one at a time,
 //!    their contents written in parallel; a large file, `kernel_config.json`, is written in
 //!    pieces as it is made, [`Publication::put_written`]), into a fresh staging directory beside the output directory
 //!    (`.<name>.plc-stage-<random>`, created exclusively, readable by its owner only until
@@ -282,8 +282,10 @@ struct StageDir {
     /// (under the directory's lock), and a thread waiting for that lock spins on a core
     /// while the other creates (on ext4 the inode allocation can be long), which made two
     /// threads cost more CPU time than one (docs/performance.md). A thread waiting here
-    /// sleeps instead; files of two directories (the kernels and the orchestration files,
-    /// emitted side by side) are created at the same time.
+    /// sleeps instead; files of two directories are created at the same time. (`plc
+    /// compile` hands the orchestration files, and the kernels, to one thread at a time,
+    /// `emit::pipeline`, so that a thread seldom waits here: only for the kernel table or
+    /// an AIC half, written into `kernels/` beside the last kernels.)
     creating: Mutex<()>,
 }
 
