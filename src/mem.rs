@@ -22,6 +22,37 @@ pub fn populate<T>(room: &mut [MaybeUninit<T>]) {
     populate_bytes(room.as_mut_ptr().cast(), std::mem::size_of_val(room));
 }
 
+/// How far ahead [`ahead`] faults in a vector's room: about this many bytes of nodes.
+const AHEAD_BYTES: usize = 128 << 10;
+
+/// The nodes of `T` [`ahead`] faults in at a time: about [`AHEAD_BYTES`] of them, rounded
+/// down to a power of two (so that the test per push is a mask).
+const fn ahead_nodes<T>() -> usize {
+    let n = AHEAD_BYTES / if std::mem::size_of::<T>() == 0 { 1 } else { std::mem::size_of::<T>() };
+    let n = if n == 0 { 1 } else { n };
+    1 << (usize::BITS - 1 - n.leading_zeros())
+}
+
+/// Called before each push onto `nodes`, a vector with room reserved for many nodes that
+/// is filled by pushes (the syntax tree's arenas, the laid-out tokens): at every
+/// [`AHEAD_BYTES`] or so of nodes, the pages of the next ones in its room are faulted in at
+/// once ([`populate`]), not one fault per page as the pushes reach them. At most that
+/// much of the room is mapped before it is written.
+#[inline]
+pub fn ahead<T>(nodes: &mut Vec<T>) {
+    if nodes.len() & (const { ahead_nodes::<T>() } - 1) == 0 {
+        populate_next(nodes);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn populate_next<T>(nodes: &mut Vec<T>) {
+    let room = nodes.spare_capacity_mut();
+    let n = room.len().min(ahead_nodes::<T>());
+    populate(&mut room[..n]);
+}
+
 /// [`populate`] on `len` bytes at `start`, memory the caller owns and is about to write:
 /// the whole pages inside it, when it is at least [`MIN_BYTES`] long.
 pub fn populate_bytes(start: *mut u8, len: usize) {

@@ -3,19 +3,19 @@
 //!
 //! A program's variables, expressions, statements and types, and the session's names, are
 //! numbered by their position in append-only arenas, so what a pass makes depends on the
-//! order it makes it in. For the parallel phase of a pass, [`Fork::new`] freezes the
+//! order it makes it in. For the parallel phase of a pass, [`Fork::with_room`] freezes the
 //! arenas, the type table and the interner as a *base*; each run of functions gets a
 //! [`Program`] without functions whose arenas read the base and number their new nodes after
-//! it ([`Fork::program`]), and an interner likewise. The ids a run makes are then those the
-//! serial run would make if this run came first. [`Fork::join`] takes the runs in program
-//! order: each run's new names and types are interned into the program's in the order the
-//! run made them (a name or type an earlier run made too gets the earlier id, as in the
-//! serial run), its new variables, expressions and statements are appended after the
-//! earlier runs', and every id in them, in the base nodes the run changed and in its
-//! functions is moved accordingly ([`Remap`], the one place that lists every id field of the
-//! IR). A run's code may compare its ids by equality and by order among ids of one kind
-//! (the move keeps the order of a run's ids, and base ids stay below them), and must not
-//! iterate a hash map or set keyed by ids it made.
+//! it ([`Ordered::program`]), and an interner likewise. The ids a run makes are then those
+//! the serial run would make if this run came first. The runs are joined in program order:
+//! each run's new names and types are interned into the program's in the order the run made
+//! them (a name or type an earlier run made too gets the earlier id, as in the serial run),
+//! its new variables, expressions and statements are appended after the earlier runs', and
+//! every id in them, in the base nodes the run changed and in its functions is moved
+//! accordingly ([`Remap`], the one place that lists every id field of the IR). A run's code
+//! may compare its ids by equality and by order among ids of one kind (the move keeps the
+//! order of a run's ids, and base ids stay below them), and must not iterate a hash map or
+//! set keyed by ids it made.
 //!
 //! [`Fork::ordered`] joins each run as soon as the runs before it are joined, on the thread
 //! that finished it ([`Ordered::done`]), while later runs are still being made: the run's
@@ -25,6 +25,7 @@
 //! still in the thread's cache; the run's emptied buffers go to a later run
 //! ([`Ordered::program`]), whose nodes then go to memory already faulted in. With the runs
 //! handed out in order ([`in_order`]), only the last run's move is left after the last run.
+//! A run that gives up has the fork undone ([`Ordered::abandon`]).
 
 use super::names::Version;
 use super::{
@@ -74,7 +75,7 @@ struct Bases {
 type Lens = Kinds<u32, u32, u32>;
 
 impl Fork {
-    /// Freezes `program`'s arenas and `names` (both unforked). Until [`Fork::join`], the
+    /// Freezes `program`'s arenas and `names` (both unforked). Until the join, the
     /// program's arenas and `names` are empty: the runs read the base.
     pub(crate) fn new(program: &mut Program, names: &mut Interner) -> Fork {
         Fork {
@@ -100,12 +101,8 @@ impl Fork {
         Fork { room: extra, ..Fork::new(program, names) }
     }
 
-    /// A program without functions for one run, reading the base.
-    pub(crate) fn program(&self) -> Program {
-        self.program_in(Buffers::default())
-    }
-
-    /// [`Fork::program`] whose own nodes go into `buffers` (empty).
+    /// A program without functions for one run, reading the base, whose own nodes go into
+    /// `buffers` (empty).
     fn program_in(&self, (vars, exprs, stmts): Buffers) -> Program {
         Program {
             name: self.name,
@@ -132,45 +129,6 @@ impl Fork {
             types: self.types.len() as u32,
             names: self.names.len() as u32,
         }
-    }
-
-    /// Puts the base back into `program` and `names`, then appends the runs' nodes and
-    /// names in order, moving their ids; returns each run's functions, their ids moved.
-    ///
-    /// Only the names and types are interned one run after another (a name two runs made
-    /// takes the earlier run's symbol); where each run's nodes go follows from the lengths
-    /// of the runs before it, so the moves of the nodes (each id rewritten, the node written
-    /// into its place in the program's arena) run on a thread per run.
-    pub(crate) fn join(self, program: &mut Program, names: &mut Interner, parts: Vec<Part>) -> Vec<Vec<Function>> {
-        let bases = self.bases();
-        // Each run's own nodes, taken from its program and interner, which hold the base:
-        // once they are dropped the base is unwrapped without a copy.
-        let mut parts: Vec<Own> = parts.into_iter().map(Own::of).collect();
-        let mut vars = unwrap(self.vars);
-        let mut exprs = unwrap(self.exprs);
-        let mut stmts = unwrap(self.stmts);
-        let mut types = Arc::try_unwrap(self.types).unwrap_or_else(|t| (*t).clone());
-        *names = Arc::try_unwrap(self.names).unwrap_or_else(|n| (*n).clone());
-        // In order: each run's names and types interned, and its shifts (the nodes the runs
-        // before it append).
-        let mut lens = (0, 0, 0);
-        let remaps: Vec<Remap> = parts.iter_mut().map(|part| prep(bases, names, &mut types, &mut lens, part)).collect();
-        // The first run's ids need no move when its new names and types are the program's
-        // next ones (checked, not assumed); then an arena whose base is empty (lowering's
-        // fork) takes the first run's nodes as they are, neither copied nor faulted again.
-        let first_stays = remaps.first().is_some_and(Remap::is_identity);
-        if let (true, Some(first)) = (first_stays, parts.first_mut()) {
-            adopt(&mut vars, &mut first.vars.0);
-            adopt(&mut exprs, &mut first.exprs.0);
-            adopt(&mut stmts, &mut first.stmts.0);
-        }
-        let moved = append((&mut vars, &mut exprs, &mut stmts), parts.into_iter().zip(remaps).collect());
-        let out = apply((&mut vars, &mut exprs, &mut stmts), moved.into_iter());
-        program.vars = Arena::from(vars);
-        program.exprs = Arena::from(exprs);
-        program.stmts = Arena::from(stmts);
-        program.types = types;
-        out
     }
 
     /// The fork for `runs` runs joined one by one as they finish ([`Ordered::done`]), each
@@ -354,18 +312,6 @@ fn fill<T>(room: &mut [MaybeUninit<T>], nodes: &mut Vec<T>, remap: impl Fn(&mut 
     }
 }
 
-/// `nodes` (left empty) made `arena`, if `arena` is empty: the first run's nodes kept
-/// where they are when no base node comes before them.
-fn adopt<T>(arena: &mut Vec<T>, nodes: &mut Vec<T>) {
-    if arena.is_empty() {
-        std::mem::swap(arena, nodes);
-    }
-}
-
-fn unwrap<T: Clone>(base: Arc<Vec<T>>) -> Vec<T> {
-    Arc::try_unwrap(base).unwrap_or_else(|b| (*b).clone())
-}
-
 /// `m` locked, poisoned or not (a thread that panicked while holding it makes the whole
 /// parallel phase panic anyway, through rayon).
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -544,6 +490,29 @@ impl Ordered {
         program.stmts = Arena::from(stmts);
         program.types = types;
         out
+    }
+
+    /// Puts the base back into `program` and `names` as it was before the fork, and drops
+    /// what the runs made, joined or not: a run gave up, and the caller makes the program
+    /// another way. Every run must be done or given up.
+    pub(crate) fn abandon(self, program: &mut Program, names: &mut Interner) {
+        let Ordered { fork, rooms, joined } = self;
+        let joined = joined.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let filled = joined.overflow.unwrap_or(joined.lens);
+        // What holds the base goes first (the runs not joined, the joined runs' tables).
+        drop(joined);
+        let base = (fork.vars.len(), fork.exprs.len(), fork.stmts.len());
+        let mut vars = rooms.0.unwrap(fork.vars, filled.0);
+        let mut exprs = rooms.1.unwrap(fork.exprs, filled.1);
+        let mut stmts = rooms.2.unwrap(fork.stmts, filled.2);
+        vars.truncate(base.0);
+        exprs.truncate(base.1);
+        stmts.truncate(base.2);
+        program.vars = Arena::from(vars);
+        program.exprs = Arena::from(exprs);
+        program.stmts = Arena::from(stmts);
+        program.types = Arc::try_unwrap(fork.types).unwrap_or_else(|t| (*t).clone());
+        *names = Arc::try_unwrap(fork.names).unwrap_or_else(|n| (*n).clone());
     }
 }
 
@@ -893,7 +862,7 @@ impl Remap {
     }
 }
 
-/// An arena of IR nodes addressed by position. A fork's arena ([`Fork::program`]) reads the
+/// An arena of IR nodes addressed by position. A fork's arena ([`Ordered::program`]) reads the
 /// frozen base below its own nodes; a change to a base node is kept as a copy in the fork
 /// (`changed`) and applied at the join.
 #[derive(Clone, Debug)]

@@ -23,17 +23,23 @@
 use super::{BodyState, FnKey, Lowering, ModuleId, Signature};
 use crate::diag::Diagnostic;
 use crate::intern::{Interner, Symbol};
-use crate::ir::fork::{Fork, Part};
+use crate::ir::fork::{self, Fork, Ordered, Part};
 use crate::ir::{Dim, Function, Program, Type, TypeId, Types};
 use crate::session::Session;
 use crate::source::SourceMap;
 use crate::syntax::ast::{StmtId as AstStmtId, StmtKind as AstStmt};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// From this many functions in a namespace, and two threads, the bodies are lowered on
 /// runs in parallel.
 pub(super) const PARALLEL_MIN_FUNCTIONS: usize = 256;
+
+/// About this many runs per thread: the last run's move into the program is left after the
+/// last run, the others' are made while later runs are lowered; smaller runs also leave
+/// less of a thread's time idle at the end (the other still lowering its last run).
+const RUNS_PER_THREAD: usize = 8;
 
 /// A run of functions lowered on a fork.
 pub(crate) struct Run {
@@ -67,30 +73,40 @@ impl Lowering<'_> {
         if threads < 2 || names.len() < PARALLEL_MIN_FUNCTIONS {
             return false;
         }
-        let run_len = names.len().div_ceil(threads * 4).max(PARALLEL_MIN_FUNCTIONS / 4);
+        let run_len = names.len().div_ceil(threads * RUNS_PER_THREAD).max(PARALLEL_MIN_FUNCTIONS / 4);
+        let runs: Vec<&[Symbol]> = names.chunks(run_len).collect();
         // Each run's arenas sized for its share of the program's (about one IR node per
-        // syntax node), so that they are not grown from empty.
+        // syntax node), so that they are not grown from empty; the program's arenas, where
+        // each run's nodes are moved as soon as the runs before it are (`Fork::ordered`),
+        // sized for them all.
         let share = |total: usize, run: &[Symbol]| total / names.len() * run.len();
-        let fork = Fork::new(&mut self.program, &mut self.session.interner);
+        let fork = Fork::with_room(&mut self.program, &mut self.session.interner, sizes).ordered(runs.len());
+        let escaped = AtomicBool::new(false);
         let this: &Lowering<'_> = self;
         // On rayon's global pool, whose threads `plc` gives the serial thread's stack
-        // (`cli::STACK_SIZE`: an accepted expression may be thousands of levels high).
-        let done: Vec<Lowered> = {
-            use rayon::prelude::*;
-            names
-                .par_chunks(run_len)
-                .map(|run| {
-                    let sizes = (share(sizes.0, run), share(sizes.1, run), share(sizes.2, run));
-                    this.lower_run(&fork, ns, run, sizes)
-                })
-                .collect()
-        };
-        let Some(done) = done.into_iter().collect::<Option<Vec<_>>>() else {
-            fork.join(&mut self.program, &mut self.session.interner, Vec::new());
+        // (`cli::STACK_SIZE`: an accepted expression may be thousands of levels high); the
+        // runs handed out in order, so that each is joined soon after it is done.
+        let done: Vec<Option<Vec<Diagnostic>>> = fork::in_order(
+            runs,
+            || (),
+            |_, k, run| {
+                if escaped.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let sizes = (share(sizes.0, run), share(sizes.1, run), share(sizes.2, run));
+                let Some((part, diags)) = this.lower_run(&fork, ns, run, sizes) else {
+                    escaped.store(true, Ordering::Relaxed);
+                    return None;
+                };
+                fork.done(k, part);
+                Some(diags)
+            },
+        );
+        let Some(diags) = done.into_iter().collect::<Option<Vec<_>>>() else {
+            fork.abandon(&mut self.program, &mut self.session.interner);
             return false;
         };
-        let (parts, diags): (Vec<Part>, Vec<Vec<Diagnostic>>) = done.into_iter().unzip();
-        let lowered = fork.join(&mut self.program, &mut self.session.interner, parts);
+        let lowered = fork.finish(&mut self.program, &mut self.session.interner);
         for f in lowered.into_iter().flatten() {
             self.states.insert((self.current, (ns, f.name)), BodyState::Lowered);
             self.program.functions.insert(f.name, f);
@@ -105,7 +121,7 @@ impl Lowering<'_> {
     /// session (the fork's interner; the files read from this one).
     fn lower_run(
         &self,
-        fork: &Fork,
+        fork: &Ordered,
         ns: usize,
         run: &[Symbol],
         (vars, exprs, stmts): (usize, usize, usize),

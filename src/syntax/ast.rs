@@ -74,10 +74,14 @@ impl<T> Nodes<T> {
     }
 
     pub fn push(&mut self, node: T) {
-        match self.later.last_mut() {
-            Some((_, nodes)) => nodes.push(node),
-            None => self.first.push(node),
-        }
+        let nodes = match self.later.last_mut() {
+            Some((_, nodes)) => nodes,
+            None => &mut self.first,
+        };
+        // A part's arenas are reserved for its whole tree: their pages faulted in a block
+        // at a time.
+        crate::mem::ahead(nodes);
+        nodes.push(node);
     }
 
     /// Keeps the first `len` nodes.

@@ -327,6 +327,9 @@ impl<'a> Layout<'a> {
         if tok.kind == Tok::Error {
             self.note_error(tok);
         }
+        // The tokens' room is reserved for the whole text: its pages faulted in a block at
+        // a time.
+        crate::mem::ahead(&mut self.out);
         self.out.push(tok);
     }
 
@@ -344,6 +347,7 @@ impl<'a> Layout<'a> {
     fn end_line(&mut self, newline: Token) {
         let Some(line) = self.line.take() else { return };
         let ends_in_colon = self.out.last().is_some_and(|last| last.kind == Tok::Colon);
+        crate::mem::ahead(&mut self.out);
         self.out.push(newline);
         self.block_expected = ends_in_colon.then_some(line.first);
         self.after_error_line = line.has_error;
