@@ -450,11 +450,11 @@ fn emit_entries(
     pipeline(entries, ENTRY_BATCH, make, take);
 }
 
-/// The files of the kernels `kernels` (see [`kernel_list`]). Each kernel reads the program only, so they are emitted in
-/// parallel (rayon, as many threads as cores, `RAYON_NUM_THREADS` to choose), a batch at a
-/// time, and handed to the sink in program order beside the emitting of the next batch
-/// ([`pipeline`]): the files and the errors are the same, in the same order, as a serial
-/// run's.
+/// The files of the kernels `kernels` (see [`kernel_list`]). Each kernel reads the program
+/// only, so they are emitted in parallel (rayon, as many threads as cores,
+/// `RAYON_NUM_THREADS` to choose), a batch at a time, and handed to the sink in program
+/// order beside the emitting of the next batch ([`pipeline`]): the files and the errors are
+/// the same, in the same order, as a serial run's.
 fn emit_kernels(
     p: &Program,
     names: &Interner,

@@ -4,12 +4,12 @@
 //! 1. A lock file beside the directory (`.<name>.plc-lock`, opened without following a
 //!    symbolic link) is locked for the whole publication, so that two runs into one
 //!    directory take turns; leftovers of runs that were killed are removed under it.
-//! 2. Each file is written (with one write) as soon as it is emitted (by the thread `plc
-//!    compile` hands it to, [`Publication::put`]; the files of a directory are created one at a time,
-//!    their contents written in parallel; a large file, `kernel_config.json`, is written in
-//!    pieces as it is made, [`Publication::put_written`]), into a fresh staging directory beside the output directory
-//!    (`.<name>.plc-stage-<random>`, created exclusively, readable by its owner only until
-//!    it is published). Nothing in it can have been planted by anyone else, and every
+//! 2. Each file is written (with one write) as soon as it is emitted, by the thread `plc
+//!    compile` hands it to ([`Publication::put`]; the files of a directory are created one
+//!    at a time; a large file, `kernel_config.json`, is written in pieces as it is made,
+//!    [`Publication::put_written`]), into a fresh staging directory beside the output
+//!    directory (`.<name>.plc-stage-<random>`, created exclusively, readable by its owner
+//!    only until it is published). Nothing in it can have been planted by anyone else, and every
 //!    file is created new: no write follows a symbolic link. A file whose content did not
 //!    change is linked from the old set instead, so it keeps its modification time.
 //!    Each directory of the set is opened once (with the names the old set has in it, read
