@@ -137,7 +137,9 @@ impl Syntax {
         let i = units.partition_point(|r| r.end <= offset);
         let inside = units.get(i).is_some_and(|r| r.start <= offset);
         let keep: Vec<bool> = (0..units.len()).map(|k| inside && k == i).collect();
-        Syntax::parse(&super::incremental::blank(text, &units, &keep))
+        // Parsed on this thread (the message loop's) alone: the pool may be busy with a
+        // worker's parse of the whole text, and a part handed to it would wait.
+        crate::syntax::serially(|| Syntax::parse(&super::incremental::blank(text, &units, &keep)))
     }
 }
 

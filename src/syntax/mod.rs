@@ -13,6 +13,7 @@ pub(crate) mod layout;
 pub mod lexer;
 pub(crate) mod limits;
 mod parallel;
+pub use parallel::serially;
 pub(crate) mod restrict;
 pub(crate) mod token;
 pub mod validate;

@@ -73,13 +73,42 @@ fn part_size(len: usize, threads: usize) -> usize {
     (len / (threads * 4)).max(MIN_PART_BYTES)
 }
 
+thread_local! {
+    /// Set while [`serially`] runs: this thread's parses stay on it.
+    static SERIAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every parse it makes on this thread serial, not split across rayon's
+/// pool: for a thread that must answer at once while the pool may be busy with long work
+/// (the language server's message loop parsing the unit a hover asks about while a worker
+/// parses the whole text on the pool, docs/lsp.md). The same trees either way.
+pub fn serially<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SERIAL.set(self.0);
+        }
+    }
+    let _restore = Restore(SERIAL.replace(true));
+    f()
+}
+
+/// The threads a parse may use: rayon's, unless inside [`serially`].
+fn threads() -> usize {
+    if SERIAL.get() {
+        1
+    } else {
+        rayon::current_num_threads()
+    }
+}
+
 /// The front end of `src` (lexing, layout, host split, parse, and the `limits` and
 /// `restrict` checks) run in parts in parallel: what the serial front end makes, or `None`
 /// when the file is small, there is one thread, a cut turns out not to be between two
 /// top-level statements, or a part has a diagnostic other than a host note (the caller
 /// runs the serial front end then). Nothing is interned unless the result is returned.
 pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interner) -> Option<Front> {
-    let threads = rayon::current_num_threads();
+    let threads = threads();
     if threads < 2 || src.len() < MIN_BYTES {
         return None;
     }
@@ -187,7 +216,7 @@ pub(super) fn parse(
     dsl: &[Token],
     interner: &mut Interner,
 ) -> Option<(Ast, bool)> {
-    let threads = rayon::current_num_threads();
+    let threads = threads();
     if threads < 2 || dsl.len() < MIN_TOKENS {
         return None;
     }
@@ -694,6 +723,33 @@ def g_{i}(u):
             ));
         }
         src
+    }
+
+    /// Inside `serially` a large file is parsed on the calling thread alone, even on a
+    /// pool of four, into the same tree; the parallel path is back afterwards.
+    #[test]
+    fn a_parse_made_serially_stays_on_its_thread_and_makes_the_same_tree() {
+        let src = program(150);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("a thread pool");
+        pool.install(|| {
+            assert!(front(FileId(0), &src, true, &mut Interner::new()).is_some());
+            assert!(serially(|| front(FileId(0), &src, true, &mut Interner::new()).is_none()));
+            let mut diags = Vec::new();
+            let dsl = super::super::tokens(FileId(0), &src, &mut diags);
+            let (dsl, _, _) = super::super::host::split(FileId(0), &src, &dsl, &mut diags);
+            assert!(serially(|| parse(FileId(0), &src, src.is_ascii(), &dsl, &mut Interner::new())).is_none());
+            assert_eq!(threads(), 4);
+        });
+        let (par, par_names, par_diags) = parse_with(4, &src);
+        let (alone, alone_names, alone_diags) = pool.install(|| {
+            serially(|| {
+                let (mut names, mut diags) = (Interner::new(), Vec::new());
+                (super::super::parse(FileId(0), &src, &mut names, &mut diags), names, diags)
+            })
+        });
+        assert!(alone.exprs == par.exprs && alone.stmts == par.stmts && alone.body == par.body);
+        assert_eq!(alone_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
+        assert_eq!(format!("{alone_diags:?}"), format!("{par_diags:?}"));
     }
 
     #[test]
