@@ -28,6 +28,7 @@ const HIERARCHY: Target = Target {
         ScopeKind::Hierarchy { level, role } => Some((Some(*level), *role)),
         _ => None,
     },
+    forked: false,
 };
 
 /// `_<level>[_orch|_sub_worker|_worker]_`: the level's canonical name in lower case without
@@ -58,9 +59,9 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         program.functions.values().filter(|f| f.decl.kind == FuncKind::Opaque).map(|f| f.name).collect();
     while !pending.is_empty() {
         let functions = outline::positions(program, pending);
-        let (made, _) =
+        let (made, _, _) =
             outline::outline_functions(cx, program, functions, &HIERARCHY, &mut reserved, |cx, program, at| {
-                outline::check_outlinable(cx, program, at, &HIERARCHY, true, "OutlineHierarchyScopes")
+                (outline::check_outlinable(cx, program, at, &HIERARCHY, true, "OutlineHierarchyScopes"), false)
             });
         pending = outline::with_scopes(&made);
     }

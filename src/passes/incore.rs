@@ -26,6 +26,7 @@ const INCORE: Target = Target {
     matches: |k| matches!(k, ScopeKind::InCore),
     func_kind: FuncKind::InCore,
     suffix: |_| "_incore_".to_string(),
+    forked: true,
     ..Target::DEVICE_TASK
 };
 
@@ -38,13 +39,13 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         _ => (0..program.functions.len()).collect(),
     };
     let diags = cx.diags.len();
-    let (made, placed) =
+    let (made, placed, _) =
         outline::outline_functions(cx, program, functions.clone(), &INCORE, &mut reserved, |cx, program, at| {
             let kind = program.functions[at].decl.kind;
             let outlinable = kind == FuncKind::Opaque
                 || kind.is_orchestration_like()
                 || matches!(kind, FuncKind::Group | FuncKind::Spmd);
-            outline::check_outlinable(cx, program, at, &INCORE, outlinable, "OutlineIncoreScopes")
+            (outline::check_outlinable(cx, program, at, &INCORE, outlinable, "OutlineIncoreScopes"), false)
         });
     // The functions looked at, by their positions now: only they may still hold a region
     // (of another kind), besides the functions made whose body holds one.
@@ -55,9 +56,9 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     while !pending.is_empty() {
         let functions = outline::positions(program, pending);
         looked.extend_from_slice(&functions);
-        let (inner, placed) =
+        let (inner, placed, _) =
             outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, at| {
-                outline::check_outlinable(cx, program, at, &INCORE, true, "OutlineIncoreScopes")
+                (outline::check_outlinable(cx, program, at, &INCORE, true, "OutlineIncoreScopes"), false)
             });
         looked.iter_mut().for_each(|e| *e = outline::placed_at(&placed, *e));
         pending = outline::with_scopes(&inner);
