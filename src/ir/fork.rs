@@ -873,24 +873,11 @@ pub struct Arena<T> {
     /// Base nodes changed in this fork, by index, each once.
     changed: Vec<(u32, T)>,
     items: Vec<T>,
-    /// Which base nodes are in `changed`: a bit per base node (made at the first change)
-    /// and, for those, the position in `changed`. A fork that changes many base nodes (an
-    /// outliner's run rewriting its regions in place) finds them without a search of
-    /// `changed`, and reads an unchanged base node after one bit.
-    changed_bits: Vec<u64>,
-    changed_at: rustc_hash::FxHashMap<u32, u32>,
 }
 
 impl<T> Default for Arena<T> {
     fn default() -> Self {
-        Arena {
-            base: None,
-            base_len: 0,
-            changed: Vec::new(),
-            items: Vec::new(),
-            changed_bits: Vec::new(),
-            changed_at: Default::default(),
-        }
+        Arena { base: None, base_len: 0, changed: Vec::new(), items: Vec::new() }
     }
 }
 
@@ -937,24 +924,7 @@ impl<T> Arena<T> {
     /// An arena reading `base`, its own nodes going into `items` (empty).
     fn forked(base: &Arc<Vec<T>>, items: Vec<T>) -> Arena<T> {
         debug_assert!(items.is_empty());
-        Arena { base: Some(base.clone()), base_len: base.len(), items, ..Arena::default() }
-    }
-
-    /// Room for `additional` changed base nodes (a fork that changes many would otherwise
-    /// copy them at each doubling).
-    pub(crate) fn reserve_changed(&mut self, additional: usize) {
-        self.changed.reserve(additional);
-        self.changed_at.reserve(additional);
-    }
-
-    /// Where base node `i` is in `changed`, if this fork changed it.
-    #[inline]
-    fn changed_position(&self, i: usize) -> Option<usize> {
-        let word = *self.changed_bits.get(i / 64)?;
-        if word & (1 << (i % 64)) == 0 {
-            return None;
-        }
-        self.changed_at.get(&(i as u32)).map(|&at| at as usize)
+        Arena { base: Some(base.clone()), base_len: base.len(), changed: Vec::new(), items }
     }
 
     /// Addresses in the own nodes' buffer: its start, and its reserved room (from where
@@ -989,8 +959,8 @@ impl<T> Arena<T> {
     #[cold]
     #[inline(never)]
     fn changed_base_node(&self, i: usize) -> &T {
-        if let Some(at) = self.changed_position(i) {
-            return &self.changed[at].1;
+        if let Some((_, node)) = self.changed.iter().find(|(j, _)| *j as usize == i) {
+            return node;
         }
         match &self.base {
             Some(b) if i < self.base_len => &b[i],
@@ -1004,18 +974,13 @@ impl<T: Clone> Arena<T> {
     #[cold]
     #[inline(never)]
     fn changed_node(&mut self, i: usize) -> &mut T {
-        let at = match self.changed_position(i) {
+        let at = match self.changed.iter().position(|(j, _)| *j as usize == i) {
             Some(at) => at,
             None => {
                 let node = match &self.base {
                     Some(b) if i < self.base_len => b[i].clone(),
                     _ => return &mut self.items[i.wrapping_sub(self.base_len)],
                 };
-                if self.changed_bits.is_empty() {
-                    self.changed_bits = vec![0; self.base_len.div_ceil(64)];
-                }
-                self.changed_bits[i / 64] |= 1 << (i % 64);
-                self.changed_at.insert(i as u32, self.changed.len() as u32);
                 self.changed.push((i as u32, node));
                 self.changed.len() - 1
             }

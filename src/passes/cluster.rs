@@ -81,10 +81,10 @@ fn outline_from(
     also: Option<FuncKind>,
     reserved: &mut FxHashSet<Symbol>,
 ) -> Vec<outline::Made> {
-    let (made, _, _) = outline::outline_functions(cx, program, functions, target, reserved, |cx, program, at| {
+    let (made, _) = outline::outline_functions(cx, program, functions, target, reserved, |cx, program, at| {
         let kind = program.functions[at].decl.kind;
         let outlinable = kind == FuncKind::Opaque || kind.is_orchestration_like() || Some(kind) == also;
-        (outline::check_outlinable(cx, program, at, target, outlinable, "OutlineClusterScopes"), false)
+        outline::check_outlinable(cx, program, at, target, outlinable, "OutlineClusterScopes")
     });
     made
 }

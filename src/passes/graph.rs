@@ -23,7 +23,6 @@ const GRAPH: Target = Target {
     func_kind: FuncKind::Graph,
     suffix: |_| "_graph_".to_string(),
     device: false,
-    forked: true,
     ..Target::DEVICE_TASK
 };
 
@@ -32,7 +31,13 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     let functions: Vec<usize> = (0..program.functions.len()).collect();
     let diags = cx.diags.len();
     // By position: whether the function may hold a region once the pass is done.
-    let (made, placed, keeps) = outline::outline_functions(cx, program, functions, &GRAPH, &mut reserved, check);
+    let mut keeps = vec![false; functions.len()];
+    let (made, placed) =
+        outline::outline_functions(cx, program, functions, &GRAPH, &mut reserved, |cx, program, at| {
+            let (outline, keeps_one) = check(cx, program, at);
+            keeps[at] = keeps_one;
+            outline
+        });
     // The scans saw every region: OutlineIncoreScopes, run next, need look only at the
     // functions that hold one (a pass that reported something hands nothing on).
     if cx.diags.len() == diags {

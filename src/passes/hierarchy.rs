@@ -28,7 +28,6 @@ const HIERARCHY: Target = Target {
         ScopeKind::Hierarchy { level, role } => Some((Some(*level), *role)),
         _ => None,
     },
-    forked: false,
 };
 
 /// `_<level>[_orch|_sub_worker|_worker]_`: the level's canonical name in lower case without
@@ -59,9 +58,9 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         program.functions.values().filter(|f| f.decl.kind == FuncKind::Opaque).map(|f| f.name).collect();
     while !pending.is_empty() {
         let functions = outline::positions(program, pending);
-        let (made, _, _) =
+        let (made, _) =
             outline::outline_functions(cx, program, functions, &HIERARCHY, &mut reserved, |cx, program, at| {
-                (outline::check_outlinable(cx, program, at, &HIERARCHY, true, "OutlineHierarchyScopes"), false)
+                outline::check_outlinable(cx, program, at, &HIERARCHY, true, "OutlineHierarchyScopes")
             });
         pending = outline::with_scopes(&made);
     }

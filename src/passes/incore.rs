@@ -26,7 +26,6 @@ const INCORE: Target = Target {
     matches: |k| matches!(k, ScopeKind::InCore),
     func_kind: FuncKind::InCore,
     suffix: |_| "_incore_".to_string(),
-    forked: true,
     ..Target::DEVICE_TASK
 };
 
@@ -39,13 +38,13 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
         _ => (0..program.functions.len()).collect(),
     };
     let diags = cx.diags.len();
-    let (made, placed, _) =
+    let (made, placed) =
         outline::outline_functions(cx, program, functions.clone(), &INCORE, &mut reserved, |cx, program, at| {
             let kind = program.functions[at].decl.kind;
             let outlinable = kind == FuncKind::Opaque
                 || kind.is_orchestration_like()
                 || matches!(kind, FuncKind::Group | FuncKind::Spmd);
-            (outline::check_outlinable(cx, program, at, &INCORE, outlinable, "OutlineIncoreScopes"), false)
+            outline::check_outlinable(cx, program, at, &INCORE, outlinable, "OutlineIncoreScopes")
         });
     // The functions looked at, by their positions now: only they may still hold a region
     // (of another kind), besides the functions made whose body holds one.
@@ -56,9 +55,9 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     while !pending.is_empty() {
         let functions = outline::positions(program, pending);
         looked.extend_from_slice(&functions);
-        let (inner, placed, _) =
+        let (inner, placed) =
             outline::outline_functions(cx, program, functions, &INCORE, &mut reserved, |cx, program, at| {
-                (outline::check_outlinable(cx, program, at, &INCORE, true, "OutlineIncoreScopes"), false)
+                outline::check_outlinable(cx, program, at, &INCORE, true, "OutlineIncoreScopes")
             });
         looked.iter_mut().for_each(|e| *e = outline::placed_at(&placed, *e));
         pending = outline::with_scopes(&inner);

@@ -30,10 +30,6 @@ use crate::ir::{
     Param, Program, Scope, ScopeKind, StmtId, StmtKind, Type, TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::sync::Arc;
-
-/// A program's functions, by name.
-type Functions = indexmap::IndexMap<Symbol, Function, rustc_hash::FxBuildHasher>;
 
 /// What one outlining pass outlines.
 pub struct Target {
@@ -53,11 +49,6 @@ pub struct Target {
     /// The level and role of the new function: the region's own (Hierarchy regions), or
     /// `None` for those its function type implies.
     pub level_role: fn(&ScopeKind) -> Option<LevelRole>,
-    /// Whether the pass outlines runs of consecutive functions in parallel on forks of the
-    /// program ([`outline_functions`]) when there are many: for a pass that finds a region
-    /// in most functions it is given (OutlineGraphScopes, OutlineIncoreScopes), not for
-    /// one that finds none in most programs.
-    pub forked: bool,
 }
 
 impl Target {
@@ -72,7 +63,6 @@ impl Target {
         device: true,
         export_stores: true,
         level_role: |_| None,
-        forked: false,
     };
 }
 
@@ -188,9 +178,6 @@ struct Scratch {
     sums: Vec<(u32, u32, bool)>,
     /// A region's variables and the function's (`function_body`).
     fresh: FxHashMap<VarId, VarId>,
-    /// On a fork ([`outline_forked`]): the function names taken before the runs began,
-    /// which a run's names must avoid besides its own (`reserved`).
-    taken: Option<Arc<FxHashSet<Symbol>>>,
 }
 
 /// A set of names, one function's at a time: a mark per interned name (indexed by its
@@ -498,9 +485,7 @@ impl Outliner<'_> {
             }
         };
         self.counter += 1;
-        let taken = |o: &Self, s: Symbol| {
-            o.s.known.contains(s) || o.reserved.contains(&s) || o.s.taken.as_ref().is_some_and(|t| t.contains(&s))
-        };
+        let taken = |o: &Self, s: Symbol| o.s.known.contains(s) || o.reserved.contains(&s);
         let chosen = if !taken(self, first) {
             first
         } else {
@@ -956,12 +941,6 @@ struct RegionUses {
     carries: Vec<(VarId, ExprId)>,
     /// The variables stored into, in first-write order.
     stores: Vec<VarId>,
-    /// On a fork ([`outline_forked`]): the program's functions before the runs began,
-    /// where a function a run's program does not hold is looked up.
-    outside: Option<Arc<Functions>>,
-    /// On a fork: a call of a function neither the run's program nor `outside` holds (the
-    /// serial pass might have found it among the functions an earlier run made).
-    missed: bool,
 }
 
 impl RegionUses {
@@ -987,22 +966,11 @@ impl dataflow::Seen for RegionUses {
             let Some(ExprKind::Var(v)) = a.map(|a| &p.expr(a).kind) else { continue };
             let effect = match callee {
                 Callee::Op(op) => op.def().effect(k),
-                Callee::Func(f) | Callee::Submit(f) => {
-                    let callee = match (p.functions.get(f), &self.outside) {
-                        (Some(g), _) => Some(g),
-                        (None, Some(outside)) => {
-                            let g = outside.get(f);
-                            self.missed |= g.is_none();
-                            g
-                        }
-                        (None, None) => None,
-                    };
-                    match callee.and_then(|g| g.params.get(k)) {
-                        Some(param) if param.dir == Direction::Out => Effect::Write,
-                        Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
-                        _ => Effect::Read,
-                    }
-                }
+                Callee::Func(f) | Callee::Submit(f) => match p.functions.get(f).and_then(|f| f.params.get(k)) {
+                    Some(param) if param.dir == Direction::Out => Effect::Write,
+                    Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
+                    _ => Effect::Read,
+                },
             };
             if effect == Effect::Read {
                 continue;
@@ -1138,189 +1106,37 @@ fn is_core_group_scope(program: &Program, s: StmtId) -> bool {
 
 /// The loop every outlining pass runs: outlines `target`'s regions from each function at
 /// the positions `functions` (see [`positions`]), in that order, that `check` (given a
-/// function's position) lets through (it reports why it does not; the first of its answers),
-/// then moves the new functions just before the function each came from. Returns the new
-/// functions, in the order they were made, where each function ended up: the new position
-/// of the function that was at position `e` before (`e` below the number of functions
-/// before the call) or of the `j`-th function made (`e` that number plus `j`), empty when no
-/// function was made (none moved; see [`placed_at`]), and the second of `check`'s answers
-/// for each of `functions`, in order. Functions are addressed by position, not looked up by
-/// name: the positions stay while the pass appends the new functions.
-///
-/// For a `target` that is `forked`, from [`PARALLEL_MIN_FUNCTIONS`] functions on two threads
-/// or more, runs of consecutive functions are outlined in parallel on forks of the program
-/// ([`outline_forked`]), with the serial loop's result.
+/// function's position) lets through (it reports why it does not), then moves the new
+/// functions just before the function each came from. Returns the new functions, in the
+/// order they were made, and where each function ended up: the new position of the
+/// function that was at position `e` before (`e` below the number of functions before the
+/// call) or of the `j`-th function made (`e` that number plus `j`), empty when no function
+/// was made (none moved; see [`placed_at`]). Functions are addressed by position, not
+/// looked up by name: the positions stay while the pass appends the new functions.
 pub fn outline_functions(
     cx: &mut super::PassCx<'_>,
     program: &mut Program,
     functions: Vec<usize>,
     target: &Target,
     reserved: &mut FxHashSet<Symbol>,
-    check: impl Fn(&mut super::PassCx<'_>, &Program, usize) -> (bool, bool) + Sync,
-) -> (Vec<Made>, Vec<u32>, Vec<bool>) {
+    mut check: impl FnMut(&mut super::PassCx<'_>, &Program, usize) -> bool,
+) -> (Vec<Made>, Vec<u32>) {
     let before = program.functions.len();
-    let threads = rayon::current_num_threads();
-    if target.forked && threads >= 2 && functions.len() >= PARALLEL_MIN_FUNCTIONS {
-        if let Some((made, parents, answers)) = outline_forked(cx, program, &functions, target, reserved, &check, threads)
-        {
-            let placed = insert_before_parents(program, before, &parents);
-            return (made, placed, answers);
-        }
-    }
     let mut made = Vec::new();
     // The position of each new function's parent.
     let mut parents = Vec::new();
-    let mut answers = Vec::with_capacity(functions.len());
     let mut scratch = Scratch::default();
     // The pages the new nodes go into, faulted in by a pool thread (idle meanwhile).
     let mut ahead = crate::ir::prefault::Ahead::default();
     for at in functions {
         ahead.keep_up(program);
-        let (outline, answer) = check(cx, program, at);
-        answers.push(answer);
-        if outline {
+        if check(cx, program, at) {
             outline_function(program, cx.names, cx.diags, at, target, reserved, &mut made, &mut scratch);
             parents.resize(made.len(), at);
         }
     }
     let placed = insert_before_parents(program, before, &parents);
-    (made, placed, answers)
-}
-
-/// From this many functions to outline from, a `forked` pass runs in parallel.
-pub(crate) const PARALLEL_MIN_FUNCTIONS: usize = 256;
-
-/// About this many runs per thread, of [`RUN_MIN`] to [`RUN_MAX`] functions (as
-/// ConvertToSSA's).
-const RUNS_PER_THREAD: usize = 8;
-const RUN_MIN: usize = 16;
-const RUN_MAX: usize = 256;
-
-/// The room reserved after the program's nodes for the runs' new nodes, in percent of the
-/// program's nodes of each kind (variables, expressions, statements; gen's functions: a
-/// region's fresh variables, its call and the carried versions). Room not used is address
-/// space, never touched; nodes beyond it are moved after the last run.
-const ROOM_PERCENT: (usize, usize, usize) = (60, 20, 30);
-
-/// What one run of [`outline_forked`] found besides its program.
-struct Ran {
-    diags: Vec<Diagnostic>,
-    /// `check`'s second answer for each of the run's functions.
-    answers: Vec<bool>,
-    /// The position (in the program) of each function made's parent.
-    parents: Vec<usize>,
-    /// Whether each function made holds a region ([`Made::has_scopes`]).
-    has_scopes: Vec<bool>,
-    /// The names the run chose for its new functions, as text (each run has symbols of its
-    /// own for them).
-    chosen: Vec<String>,
-    /// Whether the run may differ from the serial pass otherwise ([`RegionUses::missed`]).
-    missed: bool,
-}
-
-/// [`outline_functions`]' loop on runs of consecutive functions in parallel, each on a fork
-/// of the program (`ir::fork`), joined in order: returns the functions made, their parents'
-/// positions and `check`'s second answers, or `None` (the program as it was) when a run may
-/// differ from the serial loop, which the caller then runs. A run outlines copies of its
-/// functions (the program keeps them, so that a run can look up any function's
-/// parameters) and chooses new names against the names taken before the call and its own;
-/// the serial loop chooses the same ones unless a run chose a name an earlier run chose too
-/// (a name taken by an earlier run would have made the later one choose another).
-fn outline_forked(
-    cx: &mut super::PassCx<'_>,
-    program: &mut Program,
-    functions: &[usize],
-    target: &Target,
-    reserved: &mut FxHashSet<Symbol>,
-    check: &(impl Fn(&mut super::PassCx<'_>, &Program, usize) -> (bool, bool) + Sync),
-    threads: usize,
-) -> Option<(Vec<Made>, Vec<usize>, Vec<bool>)> {
-    use crate::ir::fork::{self, Fork, Part};
-    let total = functions.len();
-    let run = total.div_ceil(threads * RUNS_PER_THREAD).clamp(RUN_MIN, RUN_MAX);
-    let runs: Vec<&[usize]> = functions.chunks(run).collect();
-    let sizes = (program.vars.len(), program.exprs.len(), program.stmts.len());
-    let room = (sizes.0 * ROOM_PERCENT.0 / 100, sizes.1 * ROOM_PERCENT.1 / 100, sizes.2 * ROOM_PERCENT.2 / 100);
-    let outside = Arc::new(std::mem::take(&mut program.functions));
-    let taken = Arc::new(std::mem::take(reserved));
-    let joins = Fork::with_room(program, cx.names, room).ordered(runs.len());
-    let check_only = cx.check_only;
-    let count = outside.len().max(1);
-    let ran: Vec<Ran> = fork::in_order(runs, Scratch::default, |scratch, k, ats| {
-        let (mut p, mut names, mut diags) = (joins.program(), joins.names(), Vec::new());
-        // The run's arenas sized once, for about its share of what the pass makes and
-        // changes (a no-op on the buffers of an earlier run).
-        let share = |base: usize, percent: usize| base / count * ats.len() * percent / 100;
-        p.vars.reserve(share(sizes.0, ROOM_PERCENT.0));
-        p.exprs.reserve(share(sizes.1, ROOM_PERCENT.1));
-        p.stmts.reserve(share(sizes.2, ROOM_PERCENT.2));
-        p.exprs.reserve_changed(share(sizes.1, 50));
-        p.stmts.reserve_changed(share(sizes.2, 50));
-        p.functions.reserve(ats.len() * 2);
-        for &at in ats {
-            let f = &outside[at];
-            p.functions.insert(f.name, f.clone());
-        }
-        scratch.taken = Some(taken.clone());
-        scratch.uses.outside = Some(outside.clone());
-        let mut chosen = FxHashSet::default();
-        let (mut made, mut parents, mut answers) = (Vec::new(), Vec::new(), Vec::with_capacity(ats.len()));
-        {
-            let mut cx = super::PassCx::new(&mut names, &mut diags, check_only);
-            for (i, &at) in ats.iter().enumerate() {
-                let (outline, answer) = check(&mut cx, &p, i);
-                answers.push(answer);
-                if outline {
-                    outline_function(&mut p, cx.names, cx.diags, i, target, &mut chosen, &mut made, scratch);
-                    parents.resize(made.len(), at);
-                }
-            }
-        }
-        scratch.taken = None;
-        scratch.uses.outside = None;
-        let missed = std::mem::take(&mut scratch.uses.missed);
-        let chosen = chosen.iter().map(|&n| names.get(n).to_string()).collect();
-        let has_scopes = made.iter().map(|m| m.has_scopes).collect();
-        let functions: Vec<Function> = std::mem::take(&mut p.functions).into_values().collect();
-        joins.done(k, Part { program: p, names, functions });
-        Ran { diags, answers, parents, has_scopes, chosen, missed }
-    });
-    let mut seen: FxHashSet<&str> = FxHashSet::default();
-    let differs =
-        ran.iter().any(|r| r.missed || r.chosen.iter().fold(false, |again, n| !seen.insert(n.as_str()) || again));
-    drop(seen);
-    let restore = |program: &mut Program, reserved: &mut FxHashSet<Symbol>| {
-        program.functions = Arc::try_unwrap(outside).unwrap_or_else(|f| (*f).clone());
-        *reserved = Arc::try_unwrap(taken).unwrap_or_else(|t| (*t).clone());
-    };
-    if differs {
-        joins.abandon(program, cx.names);
-        restore(program, reserved);
-        return None;
-    }
-    let joined = joins.finish(program, cx.names);
-    restore(program, reserved);
-    let (mut made, mut parents, mut answers) = (Vec::new(), Vec::new(), Vec::with_capacity(total));
-    // The runs' own functions, in the order of `functions`, each put back at its position.
-    let mut positions = functions.iter();
-    for (functions, r) in joined.into_iter().zip(ran) {
-        let own = r.answers.len();
-        let mut functions = functions.into_iter();
-        for (f, &at) in functions.by_ref().take(own).zip(positions.by_ref()) {
-            program.functions[at] = f;
-        }
-        for ((f, &parent), has_scopes) in functions.zip(&r.parents).zip(r.has_scopes) {
-            let (name, parent_name) = (f.name, program.functions[parent].name);
-            program.functions.insert(name, f);
-            made.push(Made { name, parent: parent_name, has_scopes });
-        }
-        parents.extend_from_slice(&r.parents);
-        answers.extend(r.answers);
-        cx.diags.extend(r.diags);
-        // Interned by the join: these find their symbols.
-        reserved.extend(r.chosen.iter().map(|n| cx.names.intern(n)));
-    }
-    Some((made, parents, answers))
+    (made, placed)
 }
 
 /// Where the function at position `e` before a pass ended up, by the `placed` that
