@@ -214,7 +214,9 @@ pub(crate) struct FuncInfo {
 /// `@pl.jit.extern`.
 pub(crate) struct Signature {
     info: FuncInfo,
-    mixed: Option<annot::MixedExtern>,
+    /// Boxed: a signature waits in a run's plans (`parallel.rs`) until it is declared, and
+    /// few functions are mixed.
+    mixed: Option<Box<annot::MixedExtern>>,
 }
 
 /// The part a function plays in a mixed `@pl.jit.extern` (`annot::MixedExtern`).
@@ -498,6 +500,9 @@ impl Lowering<'_> {
             self.modules_mut()[m].host_names.insert(sym, span);
         }
         let tree = Arc::clone(&self.modules[m].ast);
+        // The module's names sized once for its top-level statements (each definition binds
+        // one), not grown by doubling.
+        self.modules_mut()[m].names.reserve(tree.body.len());
         for &stmt in &tree.body {
             let s = tree.stmt(stmt);
             match &s.kind {
@@ -1073,7 +1078,7 @@ impl Lowering<'_> {
             jit,
             mixed: None,
         };
-        Some(Signature { info, mixed })
+        Some(Signature { info, mixed: mixed.map(Box::new) })
     }
 
     /// Declares a function of its signature in its namespace (E0214 when the name is
@@ -1097,7 +1102,7 @@ impl Lowering<'_> {
         if !info.method && self.namespace_named(m, name).is_none() {
             self.bind_name(m, name, (Binding::Function(name), info.span));
         }
-        let Some(members) = mixed else {
+        let Some(members) = mixed.map(|m| *m) else {
             self.namespaces_mut()[namespace].functions.insert(name, info);
             return;
         };

@@ -20,7 +20,7 @@
 //! bodies ([`Lowering::plan_signatures`]), and declared in source order on the calling
 //! thread ([`Lowering::declare_planned`]).
 
-use super::{BodyState, FnKey, Lowering, ModuleId, Signature};
+use super::{FnKey, Lowering, ModuleId, Signature};
 use crate::diag::Diagnostic;
 use crate::intern::{Interner, Symbol};
 use crate::ir::fork::{self, Fork, Ordered, Part};
@@ -107,8 +107,10 @@ impl Lowering<'_> {
             return false;
         };
         let lowered = fork.finish(&mut self.program, &mut self.session.interner);
+        // Their states are not recorded: `ensure_lowered` reads the states of the current
+        // program only, and no function of this namespace is lowered into it again (the
+        // next namespace has a program of its own).
         for f in lowered.into_iter().flatten() {
-            self.states.insert((self.current, (ns, f.name)), BodyState::Lowered);
             self.program.functions.insert(f.name, f);
         }
         self.diags.extend(diags.into_iter().flatten());
