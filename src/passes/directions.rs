@@ -223,8 +223,11 @@ fn walk_run(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Foun
         inout_known: false,
         written: FxHashSet::default(),
         log: Vec::new(),
+        counted: false,
+        root_count: FxHashMap::default(),
         launches: false,
         writers: FxHashMap::default(),
+        pending_writers: Vec::new(),
         loop_vars: Vec::new(),
         offset_params: FxHashMap::default(),
         out: Found::default(),
@@ -242,8 +245,11 @@ fn walk_run(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Foun
         }
         w.written.clear();
         w.log.clear();
+        w.counted = ask_unneeded;
+        w.root_count.clear();
         w.launches = !f.decl.kind.is_device_kernel();
         w.writers.clear();
+        w.pending_writers.clear();
         w.block(&f.body, 0);
     }
     w.out.met_cycle = w.lineage.met_cycle;
@@ -330,15 +336,24 @@ struct Walker<'a> {
     /// `inout_known` says): most functions never ask.
     inout_params: FxHashSet<VarId>,
     inout_known: bool,
-    /// The buffers earlier calls in scope wrote.
+    /// The arguments (variables) earlier calls in scope wrote into: the buffers written are
+    /// their roots, asked only when a later call needs to know ([`Walker::was_written`]).
     written: FxHashSet<VarId>,
-    /// The buffers added to `written`, in order, so that a branch's writes can be undone
+    /// The arguments added to `written`, in order, so that a branch's writes can be undone
     /// before the other branch is walked.
     log: Vec<VarId>,
+    /// Whether the roots of `written` are counted in `root_count` (from the first question
+    /// about them in the function; from its start when `ask_unneeded`).
+    counted: bool,
+    /// How many arguments of `written` have each (known) root, when `counted`.
+    root_count: FxHashMap<VarId, u32>,
     /// Whether the calls here are task launches (the function is not a device kernel).
     launches: bool,
-    /// The last launch that wrote each buffer.
+    /// The last launch that wrote each buffer, for the launches up to `pending_writers`.
     writers: FxHashMap<VarId, ExprId>,
+    /// The later launches' written arguments, in order, whose roots are asked (and put in
+    /// `writers`) only when a race is looked for.
+    pending_writers: Vec<(VarId, ExprId)>,
     /// The variables of the enclosing sequential `for` loops.
     loop_vars: Vec<VarId>,
     /// [`disjoint_store_params`] of (callee, Out parameter index), computed once.
@@ -347,7 +362,7 @@ struct Walker<'a> {
     out: Found,
     /// The calls of the statement walked (a buffer kept from statement to statement).
     calls: Vec<ExprId>,
-    /// The buffers the call walked writes (a buffer kept from call to call).
+    /// The arguments (variables) the call walked writes into (a buffer kept from call to call).
     writes: Vec<VarId>,
 }
 
@@ -488,8 +503,8 @@ impl Walker<'_> {
                     let start = self.log.len();
                     self.block(then_body, sequential);
                     let then_writes: Vec<VarId> = self.log.drain(start..).collect();
-                    for v in &then_writes {
-                        self.written.remove(v);
+                    for &v in &then_writes {
+                        self.unwrite(v);
                     }
                     if let Some(e) = else_body {
                         self.block(e, sequential);
@@ -530,10 +545,66 @@ impl Walker<'_> {
         self.inout_params.contains(&v)
     }
 
+    /// The root of the argument `v` when it is known (not ambiguous).
+    fn known_root(&mut self, v: VarId) -> Option<VarId> {
+        match self.root(v, true) {
+            Root::Known(r) => Some(r),
+            Root::Ambiguous => None,
+        }
+    }
+
+    /// An earlier call in scope wrote into the argument `v`.
     fn write(&mut self, v: VarId) {
         if self.written.insert(v) {
             self.log.push(v);
+            if self.counted {
+                if let Some(r) = self.known_root(v) {
+                    *self.root_count.entry(r).or_insert(0) += 1;
+                }
+            }
         }
+    }
+
+    /// Undoes [`Walker::write`] of `v` (a branch's write, before the other branch).
+    fn unwrite(&mut self, v: VarId) {
+        if self.written.remove(&v) && self.counted {
+            if let Some(r) = self.known_root(v) {
+                if let Some(n) = self.root_count.get_mut(&r) {
+                    *n -= 1;
+                }
+            }
+        }
+    }
+
+    /// Whether an earlier call in scope wrote the buffer `r` (a root): the roots of the
+    /// arguments written are asked at the first such question in a function (most functions
+    /// never ask: a call whose written arguments are all `InOut` needs no root), then kept
+    /// counted. Without a call cycle (else `counted` from the start) a root's answer does
+    /// not depend on when it is asked.
+    fn was_written(&mut self, r: VarId) -> bool {
+        if !self.counted {
+            self.counted = true;
+            let vars: Vec<VarId> = self.written.iter().copied().collect();
+            for v in vars {
+                if let Some(r) = self.known_root(v) {
+                    *self.root_count.entry(r).or_insert(0) += 1;
+                }
+            }
+        }
+        self.root_count.get(&r).is_some_and(|&n| n > 0)
+    }
+
+    /// The last launch that wrote the buffer `r`: the pending launches' roots asked first,
+    /// in order.
+    fn last_writer(&mut self, r: VarId) -> Option<ExprId> {
+        for k in 0..self.pending_writers.len() {
+            let (v, e) = self.pending_writers[k];
+            if let Some(root) = self.known_root(v) {
+                self.writers.insert(root, e);
+            }
+        }
+        self.pending_writers.clear();
+        self.writers.get(&r).copied()
     }
 
     /// The calls among a statement's own expressions.
@@ -624,8 +695,16 @@ impl Walker<'_> {
             };
             let scalar = matches!(self.p.ty(a), Type::Scalar(_));
             let no_dep_race = no_dep.contains(&i) && self.launches && attrs.launch.deps.is_none();
-            let root = match self.p.expr(a).kind {
-                ExprKind::Var(v) => Some(self.root(v, (!scalar && param.dir != Direction::In) || no_dep_race)),
+            let var = match self.p.expr(a).kind {
+                ExprKind::Var(v) => Some(v),
+                _ => None,
+            };
+            let writes_arg = !scalar && param.dir != Direction::In;
+            // An `InOut` argument's direction does not depend on its root, which only a later
+            // call may need ([`Walker::was_written`], [`Walker::last_writer`]): asked then.
+            let later = writes_arg && param.dir == Direction::InOut && !no_dep_race && !self.ask_unneeded;
+            let root = match var {
+                Some(v) if !later => Some(self.root(v, writes_arg || no_dep_race)),
                 _ => None,
             };
             let d = if scalar {
@@ -637,19 +716,20 @@ impl Walker<'_> {
                     Direction::Out => match root {
                         _ if sequential > 0 && !self.disjoint(g, i, args) => ArgDir::InOut,
                         Some(Root::Ambiguous) => ArgDir::InOut,
-                        Some(Root::Known(r)) if self.written.contains(&r) || self.is_inout_param(r) => ArgDir::InOut,
+                        Some(Root::Known(r)) if self.was_written(r) || self.is_inout_param(r) => ArgDir::InOut,
                         _ => ArgDir::OutputExisting,
                     },
                 }
             };
-            if !scalar && param.dir != Direction::In {
-                if let Some(Root::Known(r)) = root {
-                    writes.push(r);
+            if writes_arg {
+                // Its root, when asked, is the root asked before, or the one `later` defers.
+                if let Some(v) = var.filter(|_| later || matches!(root, Some(Root::Known(_)))) {
+                    writes.push(v);
                 }
             }
             if no_dep_race {
                 if let Some(Root::Known(r)) = root {
-                    if let Some(&w) = self.writers.get(&r) {
+                    if let Some(w) = self.last_writer(r) {
                         self.out.races.push((self.at, (a, w, r)));
                     }
                 }
@@ -659,13 +739,11 @@ impl Walker<'_> {
             }
             dirs.push(if no_dep.contains(&i) { ArgDir::NoDep } else { d });
         }
-        for &r in &writes {
-            if self.launches {
-                self.writers.insert(r, e);
-            }
+        if self.launches {
+            self.pending_writers.extend(writes.iter().map(|&v| (v, e)));
         }
-        for &r in &writes {
-            self.write(r);
+        for &v in &writes {
+            self.write(v);
         }
         self.writes = writes;
         if !already {
