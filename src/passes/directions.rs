@@ -37,6 +37,7 @@
 //! `deps=`, leaves the two unordered: the warning E0413 says so (on the real runtime the two
 //! tasks may run at the same time; plc's runtime and `plc run` run them in program order).
 
+use super::legalize::{self, StaticFinding};
 use super::{Handoff, PassCx};
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::Symbol;
@@ -51,9 +52,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     promote_wrappers(program);
-    let Found { found, races, written_no_dep, contradictions, sites, .. } = walk_functions(program);
-    // The pass changes the calls' attributes only: the calls found stay the program's.
-    cx.left = Handoff::Calls(sites);
+    let Found { found, races, written_no_dep, contradictions, sites, statics, .. } = walk_functions(program);
+    // The pass changes the calls' attributes only: the calls found, and what the static
+    // rules of the graphs' bodies find, stay the program's.
+    cx.left = Handoff::Calls(Handed { sites, statics });
     for (_, c) in contradictions {
         report_contradiction(cx, program, &c);
     }
@@ -109,6 +111,10 @@ struct Found {
     /// LegalizeGraphBoundary).
     seen: Vec<ExprId>,
     sites: Vec<CallSite>,
+    /// What LegalizeGraphBoundary's static rules of a Graph function's body find
+    /// ([`legalize::static_findings`]), with the graph's place: found in this walk, which
+    /// reads those nodes anyway, and handed on.
+    statics: Vec<(u32, StaticFinding)>,
     /// Whether a root query met a call cycle ([`Lineage::met_cycle`]).
     met_cycle: bool,
 }
@@ -122,12 +128,14 @@ impl Found {
         self.contradictions.append(&mut other.contradictions);
         self.seen.append(&mut other.seen);
         self.sites.append(&mut other.sites);
+        self.statics.append(&mut other.statics);
         self.met_cycle |= other.met_cycle;
     }
 
     /// Takes in the findings of other functions, each list kept in the functions' order.
     fn merge(&mut self, other: Found) {
         merge_by_function(&mut self.sites, other.sites);
+        merge_by_function(&mut self.statics, other.statics);
         merge_by_function(&mut self.found, other.found);
         merge_by_function(&mut self.races, other.races);
         merge_by_function(&mut self.written_no_dep, other.written_no_dep);
@@ -145,6 +153,15 @@ fn merge_by_function<T>(into: &mut Vec<(u32, T)>, from: Vec<(u32, T)>) {
 /// A call of a function of the program: the caller's place in `program.functions`, the
 /// statement holding the call, the call, and the callee's place.
 pub type CallSite = (u32, (StmtId, ExprId, u32));
+
+/// What the pass hands to LegalizeGraphBoundary ([`Handoff::Calls`]): every call of a
+/// function of the program ([`CallSite`]), and the findings of the static rules of each
+/// Graph function's body with the graph's place, both in the order of the functions'
+/// places and, within one, of `visit::walk_block_exprs`.
+pub struct Handed {
+    pub sites: Vec<CallSite>,
+    pub statics: Vec<(u32, StaticFinding)>,
+}
 
 /// Below this many functions the walk runs on the calling thread.
 const PARALLEL_MIN_FUNCTIONS: usize = 256;
@@ -233,6 +250,8 @@ fn walk_run(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Foun
         out: Found::default(),
         calls: Vec::new(),
         writes: Vec::new(),
+        graph: false,
+        statics: Vec::new(),
     };
     for &(at, f) in funcs {
         w.func = f;
@@ -248,6 +267,7 @@ fn walk_run(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Foun
         w.counted = ask_unneeded;
         w.root_count.clear();
         w.launches = !f.decl.kind.is_device_kernel();
+        w.graph = f.decl.kind == FuncKind::Graph;
         w.writers.clear();
         w.pending_writers.clear();
         w.block(&f.body, 0);
@@ -364,6 +384,10 @@ struct Walker<'a> {
     calls: Vec<ExprId>,
     /// The arguments (variables) the call walked writes into (a buffer kept from call to call).
     writes: Vec<VarId>,
+    /// Whether the function walked is a Graph function, and the findings of its static
+    /// rules in the statement walked (a buffer kept from statement to statement).
+    graph: bool,
+    statics: Vec<StaticFinding>,
 }
 
 /// An `arg_directions` entry written on a call that its argument or the callee's parameter
@@ -611,12 +635,23 @@ impl Walker<'_> {
     fn exprs_of(&mut self, s: StmtId, sequential: u32) {
         let mut calls = std::mem::take(&mut self.calls);
         calls.clear();
-        let p = self.p;
-        visit::walk_stmt_exprs(p, s, |e| {
-            if matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
-                calls.push(e);
-            }
-        });
+        let (p, at) = (self.p, self.at);
+        if self.graph {
+            let statics = &mut self.statics;
+            visit::walk_stmt_exprs(p, s, |e| {
+                legalize::static_findings(p, at as usize, e, statics);
+                if matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
+                    calls.push(e);
+                }
+            });
+            self.out.statics.extend(self.statics.drain(..).map(|f| (at, f)));
+        } else {
+            visit::walk_stmt_exprs(p, s, |e| {
+                if matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
+                    calls.push(e);
+                }
+            });
+        }
         self.out.seen.extend_from_slice(&calls);
         for &c in &calls {
             self.call(s, c, sequential);
