@@ -30,7 +30,13 @@
 //! call) only when the other functions do not hold every call of a function the arena
 //! has (`lineage::all_calls_seen`); and it asks the roots a call does not need (for what
 //! they do to the memo of returned parameters) only when the calls make a cycle
-//! (`lineage::calls_cycle`), so that a graph calling its kernel builds no `Defs`.
+//! (`lineage::calls_cycle`), so that a graph calling its kernel builds no `Defs`. The
+//! root of an argument bound to an `InOut` parameter (`InOut` whatever its root) is asked
+//! only when a later call needs the buffers written before it (R-prior, a `pl.no_dep`
+//! race), so an orchestration function whose launch writes its `InOut` argument builds
+//! none either. The walk also applies LegalizeGraphBoundary's static rules of each Graph
+//! function's body, whose expressions it reads anyway, and hands their findings on with
+//! the calls ([`Handed`]).
 //!
 //! A task launch (a call in a function that is not a device kernel) that passes
 //! `pl.no_dep(x)` where an earlier launch in scope wrote `x`'s buffer, and that declares no
