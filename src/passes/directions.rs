@@ -30,13 +30,20 @@
 //! call) only when the other functions do not hold every call of a function the arena
 //! has (`lineage::all_calls_seen`); and it asks the roots a call does not need (for what
 //! they do to the memo of returned parameters) only when the calls make a cycle
-//! (`lineage::calls_cycle`), so that a graph calling its kernel builds no `Defs`.
+//! (`lineage::calls_cycle`), so that a graph calling its kernel builds no `Defs`. The
+//! root of an argument bound to an `InOut` parameter (`InOut` whatever its root) is asked
+//! only when a later call needs the buffers written before it (R-prior, a `pl.no_dep`
+//! race), so an orchestration function whose launch writes its `InOut` argument builds
+//! none either. The walk also applies LegalizeGraphBoundary's static rules of each Graph
+//! function's body, whose expressions it reads anyway, and hands their findings on with
+//! the calls ([`Handed`]).
 //!
 //! A task launch (a call in a function that is not a device kernel) that passes
 //! `pl.no_dep(x)` where an earlier launch in scope wrote `x`'s buffer, and that declares no
 //! `deps=`, leaves the two unordered: the warning E0413 says so (on the real runtime the two
 //! tasks may run at the same time; plc's runtime and `plc run` run them in program order).
 
+use super::legalize::{self, StaticFinding};
 use super::{Handoff, PassCx};
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::Symbol;
@@ -51,9 +58,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
     promote_wrappers(program);
-    let Found { found, races, written_no_dep, contradictions, sites, .. } = walk_functions(program);
-    // The pass changes the calls' attributes only: the calls found stay the program's.
-    cx.left = Handoff::Calls(sites);
+    let Found { found, races, written_no_dep, contradictions, sites, statics, .. } = walk_functions(program);
+    // The pass changes the calls' attributes only: the calls found, and what the static
+    // rules of the graphs' bodies find, stay the program's.
+    cx.left = Handoff::Calls(Handed { sites, statics });
     for (_, c) in contradictions {
         report_contradiction(cx, program, &c);
     }
@@ -109,6 +117,10 @@ struct Found {
     /// LegalizeGraphBoundary).
     seen: Vec<ExprId>,
     sites: Vec<CallSite>,
+    /// What LegalizeGraphBoundary's static rules of a Graph function's body find
+    /// ([`legalize::static_findings`]), with the graph's place: found in this walk, which
+    /// reads those nodes anyway, and handed on.
+    statics: Vec<(u32, StaticFinding)>,
     /// Whether a root query met a call cycle ([`Lineage::met_cycle`]).
     met_cycle: bool,
 }
@@ -122,12 +134,14 @@ impl Found {
         self.contradictions.append(&mut other.contradictions);
         self.seen.append(&mut other.seen);
         self.sites.append(&mut other.sites);
+        self.statics.append(&mut other.statics);
         self.met_cycle |= other.met_cycle;
     }
 
     /// Takes in the findings of other functions, each list kept in the functions' order.
     fn merge(&mut self, other: Found) {
         merge_by_function(&mut self.sites, other.sites);
+        merge_by_function(&mut self.statics, other.statics);
         merge_by_function(&mut self.found, other.found);
         merge_by_function(&mut self.races, other.races);
         merge_by_function(&mut self.written_no_dep, other.written_no_dep);
@@ -145,6 +159,15 @@ fn merge_by_function<T>(into: &mut Vec<(u32, T)>, from: Vec<(u32, T)>) {
 /// A call of a function of the program: the caller's place in `program.functions`, the
 /// statement holding the call, the call, and the callee's place.
 pub type CallSite = (u32, (StmtId, ExprId, u32));
+
+/// What the pass hands to LegalizeGraphBoundary ([`Handoff::Calls`]): every call of a
+/// function of the program ([`CallSite`]), and the findings of the static rules of each
+/// Graph function's body with the graph's place, both in the order of the functions'
+/// places and, within one, of `visit::walk_block_exprs`.
+pub struct Handed {
+    pub sites: Vec<CallSite>,
+    pub statics: Vec<(u32, StaticFinding)>,
+}
 
 /// Below this many functions the walk runs on the calling thread.
 const PARALLEL_MIN_FUNCTIONS: usize = 256;
@@ -223,13 +246,18 @@ fn walk_run(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Foun
         inout_known: false,
         written: FxHashSet::default(),
         log: Vec::new(),
+        counted: false,
+        root_count: FxHashMap::default(),
         launches: false,
         writers: FxHashMap::default(),
+        pending_writers: Vec::new(),
         loop_vars: Vec::new(),
         offset_params: FxHashMap::default(),
         out: Found::default(),
         calls: Vec::new(),
         writes: Vec::new(),
+        graph: false,
+        statics: Vec::new(),
     };
     for &(at, f) in funcs {
         w.func = f;
@@ -242,8 +270,12 @@ fn walk_run(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Foun
         }
         w.written.clear();
         w.log.clear();
+        w.counted = ask_unneeded;
+        w.root_count.clear();
         w.launches = !f.decl.kind.is_device_kernel();
+        w.graph = f.decl.kind == FuncKind::Graph;
         w.writers.clear();
+        w.pending_writers.clear();
         w.block(&f.body, 0);
     }
     w.out.met_cycle = w.lineage.met_cycle;
@@ -330,15 +362,24 @@ struct Walker<'a> {
     /// `inout_known` says): most functions never ask.
     inout_params: FxHashSet<VarId>,
     inout_known: bool,
-    /// The buffers earlier calls in scope wrote.
+    /// The arguments (variables) earlier calls in scope wrote into: the buffers written are
+    /// their roots, asked only when a later call needs to know ([`Walker::was_written`]).
     written: FxHashSet<VarId>,
-    /// The buffers added to `written`, in order, so that a branch's writes can be undone
+    /// The arguments added to `written`, in order, so that a branch's writes can be undone
     /// before the other branch is walked.
     log: Vec<VarId>,
+    /// Whether the roots of `written` are counted in `root_count` (from the first question
+    /// about them in the function; from its start when `ask_unneeded`).
+    counted: bool,
+    /// How many arguments of `written` have each (known) root, when `counted`.
+    root_count: FxHashMap<VarId, u32>,
     /// Whether the calls here are task launches (the function is not a device kernel).
     launches: bool,
-    /// The last launch that wrote each buffer.
+    /// The last launch that wrote each buffer, for the launches up to `pending_writers`.
     writers: FxHashMap<VarId, ExprId>,
+    /// The later launches' written arguments, in order, whose roots are asked (and put in
+    /// `writers`) only when a race is looked for.
+    pending_writers: Vec<(VarId, ExprId)>,
     /// The variables of the enclosing sequential `for` loops.
     loop_vars: Vec<VarId>,
     /// [`disjoint_store_params`] of (callee, Out parameter index), computed once.
@@ -347,8 +388,12 @@ struct Walker<'a> {
     out: Found,
     /// The calls of the statement walked (a buffer kept from statement to statement).
     calls: Vec<ExprId>,
-    /// The buffers the call walked writes (a buffer kept from call to call).
+    /// The arguments (variables) the call walked writes into (a buffer kept from call to call).
     writes: Vec<VarId>,
+    /// Whether the function walked is a Graph function, and the findings of its static
+    /// rules in the statement walked (a buffer kept from statement to statement).
+    graph: bool,
+    statics: Vec<StaticFinding>,
 }
 
 /// An `arg_directions` entry written on a call that its argument or the callee's parameter
@@ -488,8 +533,8 @@ impl Walker<'_> {
                     let start = self.log.len();
                     self.block(then_body, sequential);
                     let then_writes: Vec<VarId> = self.log.drain(start..).collect();
-                    for v in &then_writes {
-                        self.written.remove(v);
+                    for &v in &then_writes {
+                        self.unwrite(v);
                     }
                     if let Some(e) = else_body {
                         self.block(e, sequential);
@@ -530,22 +575,89 @@ impl Walker<'_> {
         self.inout_params.contains(&v)
     }
 
+    /// The root of the argument `v` when it is known (not ambiguous).
+    fn known_root(&mut self, v: VarId) -> Option<VarId> {
+        match self.root(v, true) {
+            Root::Known(r) => Some(r),
+            Root::Ambiguous => None,
+        }
+    }
+
+    /// An earlier call in scope wrote into the argument `v`.
     fn write(&mut self, v: VarId) {
         if self.written.insert(v) {
             self.log.push(v);
+            if self.counted {
+                if let Some(r) = self.known_root(v) {
+                    *self.root_count.entry(r).or_insert(0) += 1;
+                }
+            }
         }
+    }
+
+    /// Undoes [`Walker::write`] of `v` (a branch's write, before the other branch).
+    fn unwrite(&mut self, v: VarId) {
+        if self.written.remove(&v) && self.counted {
+            if let Some(r) = self.known_root(v) {
+                if let Some(n) = self.root_count.get_mut(&r) {
+                    *n -= 1;
+                }
+            }
+        }
+    }
+
+    /// Whether an earlier call in scope wrote the buffer `r` (a root): the roots of the
+    /// arguments written are asked at the first such question in a function (most functions
+    /// never ask: a call whose written arguments are all `InOut` needs no root), then kept
+    /// counted. Without a call cycle (else `counted` from the start) a root's answer does
+    /// not depend on when it is asked.
+    fn was_written(&mut self, r: VarId) -> bool {
+        if !self.counted {
+            self.counted = true;
+            let vars: Vec<VarId> = self.written.iter().copied().collect();
+            for v in vars {
+                if let Some(r) = self.known_root(v) {
+                    *self.root_count.entry(r).or_insert(0) += 1;
+                }
+            }
+        }
+        self.root_count.get(&r).is_some_and(|&n| n > 0)
+    }
+
+    /// The last launch that wrote the buffer `r`: the pending launches' roots asked first,
+    /// in order.
+    fn last_writer(&mut self, r: VarId) -> Option<ExprId> {
+        for k in 0..self.pending_writers.len() {
+            let (v, e) = self.pending_writers[k];
+            if let Some(root) = self.known_root(v) {
+                self.writers.insert(root, e);
+            }
+        }
+        self.pending_writers.clear();
+        self.writers.get(&r).copied()
     }
 
     /// The calls among a statement's own expressions.
     fn exprs_of(&mut self, s: StmtId, sequential: u32) {
         let mut calls = std::mem::take(&mut self.calls);
         calls.clear();
-        let p = self.p;
-        visit::walk_stmt_exprs(p, s, |e| {
-            if matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
-                calls.push(e);
-            }
-        });
+        let (p, at) = (self.p, self.at);
+        if self.graph {
+            let statics = &mut self.statics;
+            visit::walk_stmt_exprs(p, s, |e| {
+                legalize::static_findings(p, at as usize, e, statics);
+                if matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
+                    calls.push(e);
+                }
+            });
+            self.out.statics.extend(self.statics.drain(..).map(|f| (at, f)));
+        } else {
+            visit::walk_stmt_exprs(p, s, |e| {
+                if matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
+                    calls.push(e);
+                }
+            });
+        }
         self.out.seen.extend_from_slice(&calls);
         for &c in &calls {
             self.call(s, c, sequential);
@@ -624,8 +736,16 @@ impl Walker<'_> {
             };
             let scalar = matches!(self.p.ty(a), Type::Scalar(_));
             let no_dep_race = no_dep.contains(&i) && self.launches && attrs.launch.deps.is_none();
-            let root = match self.p.expr(a).kind {
-                ExprKind::Var(v) => Some(self.root(v, (!scalar && param.dir != Direction::In) || no_dep_race)),
+            let var = match self.p.expr(a).kind {
+                ExprKind::Var(v) => Some(v),
+                _ => None,
+            };
+            let writes_arg = !scalar && param.dir != Direction::In;
+            // An `InOut` argument's direction does not depend on its root, which only a later
+            // call may need ([`Walker::was_written`], [`Walker::last_writer`]): asked then.
+            let later = writes_arg && param.dir == Direction::InOut && !no_dep_race && !self.ask_unneeded;
+            let root = match var {
+                Some(v) if !later => Some(self.root(v, writes_arg || no_dep_race)),
                 _ => None,
             };
             let d = if scalar {
@@ -637,19 +757,20 @@ impl Walker<'_> {
                     Direction::Out => match root {
                         _ if sequential > 0 && !self.disjoint(g, i, args) => ArgDir::InOut,
                         Some(Root::Ambiguous) => ArgDir::InOut,
-                        Some(Root::Known(r)) if self.written.contains(&r) || self.is_inout_param(r) => ArgDir::InOut,
+                        Some(Root::Known(r)) if self.was_written(r) || self.is_inout_param(r) => ArgDir::InOut,
                         _ => ArgDir::OutputExisting,
                     },
                 }
             };
-            if !scalar && param.dir != Direction::In {
-                if let Some(Root::Known(r)) = root {
-                    writes.push(r);
+            if writes_arg {
+                // Its root, when asked, is the root asked before, or the one `later` defers.
+                if let Some(v) = var.filter(|_| later || matches!(root, Some(Root::Known(_)))) {
+                    writes.push(v);
                 }
             }
             if no_dep_race {
                 if let Some(Root::Known(r)) = root {
-                    if let Some(&w) = self.writers.get(&r) {
+                    if let Some(w) = self.last_writer(r) {
                         self.out.races.push((self.at, (a, w, r)));
                     }
                 }
@@ -659,13 +780,11 @@ impl Walker<'_> {
             }
             dirs.push(if no_dep.contains(&i) { ArgDir::NoDep } else { d });
         }
-        for &r in &writes {
-            if self.launches {
-                self.writers.insert(r, e);
-            }
+        if self.launches {
+            self.pending_writers.extend(writes.iter().map(|&v| (v, e)));
         }
-        for &r in &writes {
-            self.write(r);
+        for &v in &writes {
+            self.write(v);
         }
         self.writes = writes;
         if !already {

@@ -19,7 +19,7 @@
 //! site the values are bound, in definition order, to locals `<param>__graph_arg<k>`
 //! right before the statement with the call, and appended to its arguments.
 
-use super::directions::CallSite;
+use super::directions::{CallSite, Handed};
 use super::{Handoff, PassCx};
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::{Interner, Symbol};
@@ -64,9 +64,10 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     // call sites below look at these calls, or walk only their callers (the kernels and
     // most graphs call none). Taken from the calls DeriveCallDirections found when it ran
     // right before, found in one walk of each function otherwise.
-    let calls = match std::mem::take(&mut cx.given) {
-        Handoff::Calls(sites) => graph_calls_among(program, &graphs, sites),
-        Handoff::Nothing | Handoff::Regions(_) => graph_calls(program, &graphs),
+    // The findings of the static rules of the graphs' bodies likewise, when handed on.
+    let (calls, statics) = match std::mem::take(&mut cx.given) {
+        Handoff::Calls(Handed { sites, statics }) => (graph_calls_among(program, &graphs, sites), Some(statics)),
+        Handoff::Nothing | Handoff::Regions(_) => (graph_calls(program, &graphs), None),
     };
     // The first checks and the plans in one visit of each graph: a graph's plan is made
     // when its own first checks found no error, its E0516 errors kept apart; the plans
@@ -75,7 +76,7 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
     let (planned, found, lineages) = per_graph(cx.names, program, &graphs, |c, lineage| {
         let start = c.diags.len();
         c.signature(&[]);
-        c.static_body();
+        c.static_body(statics.as_deref());
         c.returns(lineage);
         let clean = !c.diags[start..].iter().any(Diagnostic::is_error);
         // The plan, or its E0516 errors: no larger than the plan (the results of a large
@@ -492,11 +493,20 @@ impl Checker<'_> {
     }
 
     /// Rules on the body that hold before any rewriting: no `pl.full`, constant
-    /// allocation shapes, constant launch counts, no nested graphs.
-    fn static_body(&mut self) {
+    /// allocation shapes, constant launch counts, no nested graphs. `handed`: what
+    /// DeriveCallDirections found of them in every graph (by the graph's place), when it
+    /// ran right before: then the body is not walked.
+    fn static_body(&mut self, handed: Option<&[(u32, StaticFinding)]>) {
         let p = self.p;
         let mut findings = Vec::new();
-        visit::walk_block_exprs(p, &self.f.body, |_, e| static_findings(p, self.i, e, &mut findings));
+        match handed {
+            Some(all) => {
+                let from = all.partition_point(|x| (x.0 as usize) < self.i);
+                let to = from + all[from..].partition_point(|x| x.0 as usize == self.i);
+                findings.extend(all[from..to].iter().map(|x| x.1));
+            }
+            None => visit::walk_block_exprs(p, &self.f.body, |_, e| static_findings(p, self.i, e, &mut findings)),
+        }
         // Borrowed from the interner, not from `self`: no copy of the name per check.
         let names = self.names;
         let g = names.get(self.g);
@@ -1590,11 +1600,11 @@ impl Prep<'_> {
 
 /// A finding of [`Checker::static_body`]: its code, where, and the Graph function called
 /// (E0508).
-type StaticFinding = (Code, Loc, Option<Symbol>);
+pub(super) type StaticFinding = (Code, Loc, Option<Symbol>);
 
 /// [`Checker::static_body`]'s rules at one node of the body of the Graph function at place
 /// `at` (in `visit::walk_block_exprs` order).
-fn static_findings(p: &Program, at: usize, e: ExprId, out: &mut Vec<StaticFinding>) {
+pub(super) fn static_findings(p: &Program, at: usize, e: ExprId, out: &mut Vec<StaticFinding>) {
     let ExprKind::Call { callee, args, attrs } = &p.expr(e).kind else { return };
     let loc = p.expr(e).loc;
     match callee {

@@ -93,8 +93,9 @@ pub enum Handoff {
     /// every one, in the order of the callers' places and, within a caller, of
     /// `visit::walk_block_exprs`. LegalizeGraphBoundary takes the calls of graphs from
     /// them instead of walking every function (DeriveCallDirections changes only the
-    /// calls' attributes).
-    Calls(Vec<directions::CallSite>),
+    /// calls' attributes), and the findings of its static rules of each graph's body
+    /// ([`directions::Handed`]) instead of walking the graphs' expressions.
+    Calls(directions::Handed),
     /// The positions, in program order, of the functions that may still hold a region of
     /// some kind after an outlining pass (every other function holds none): left by
     /// OutlineGraphScopes (whose scan sees every region) for OutlineIncoreScopes, and by
