@@ -156,10 +156,10 @@ pub fn emit_entry(
     let mut ext_lines = Vec::new();
     let mut scalar_lines = Vec::new();
     for (v, slot) in arg_slots(p, f) {
-        let base = e.base_name(v);
         match slot {
             ArgSlot::Scalar(s, d) => {
-                let name = e.fresh(&base);
+                // As `define`: the namer sanitizes the source name.
+                let name = e.namer.fresh(names.get(p.var(v).source));
                 scalar_lines.push(format!("{} {name} = from_u64<{}>(orch_args.scalar({s}));", ctype(d), ctype(d)));
                 // A parameter the body never reads.
                 if !e.read.contains(&v) {
@@ -168,7 +168,7 @@ pub fn emit_entry(
                 e.names_of.insert(v, name);
             }
             ArgSlot::Tensor(t) => {
-                let name = e.fresh(&cat(&["ext_", &base]));
+                let name = e.fresh(&cat(&["ext_", &e.base_name(v)]));
                 ext_lines.push(cat(&["const ChipTensor& ", &name, " = orch_args.tensor(", &t.to_string(), ").ref();"]));
                 if !e.read.contains(&v) {
                     ext_lines.push(cat(&["(void)", &name, ";"]));
@@ -634,8 +634,9 @@ impl<'a> Emitter<'a> {
 
     /// A fresh C++ name for the variable `v`, remembered.
     fn define(&mut self, v: VarId) -> String {
-        let base = self.base_name(v);
-        let name = self.fresh(&base);
+        // The source name made an identifier by the namer alone: `identifier` of a name is
+        // that of its `sanitize`d form (`sanitize` is idempotent), so it is not sanitized twice.
+        let name = self.namer.fresh(self.names.get(self.p.var(v).source));
         self.names_of.insert(v, name.clone());
         name
     }
@@ -853,21 +854,21 @@ impl<'a> Emitter<'a> {
     }
 
     fn stmt(&mut self, s: StmtId, yield_to: Option<&[Option<String>]>) {
-        let loc = self.p.stmt(s).loc;
-        match self.p.stmt(s).kind.clone() {
-            StmtKind::Assign { var, value } => self.assign(var, value, loc),
-            StmtKind::Eval(e) => match &self.p.expr(e).kind {
+        // Borrowed from the program (which outlives the emitter), not cloned: a loop's or
+        // an if's statement lists are not copied for each statement.
+        let p = self.p;
+        let loc = p.stmt(s).loc;
+        match &p.stmt(s).kind {
+            &StmtKind::Assign { var, value } => self.assign(var, value, loc),
+            &StmtKind::Eval(e) => match &p.expr(e).kind {
                 ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. } => self.launch(None, e),
-                ExprKind::Call { callee: Callee::Op(op), args, .. } => {
-                    let (op, args) = (*op, args.clone());
-                    self.effect_op(op, &args, loc);
-                }
+                ExprKind::Call { callee: Callee::Op(op), args, .. } => self.effect_op(*op, args, loc),
                 _ => {}
             },
             // The entry's results are its Out/InOut parameters, written in place; a task
             // launched in the return itself (`return kernel(x, out)`) still runs.
             StmtKind::Return(values) => {
-                for v in values {
+                for &v in values {
                     if matches!(self.p.expr(v).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. })
                     {
                         self.launch(None, v);
@@ -876,7 +877,7 @@ impl<'a> Emitter<'a> {
             }
             StmtKind::Yield(values) => {
                 let Some(targets) = yield_to else { return };
-                for (t, &v) in targets.iter().zip(&values) {
+                for (t, &v) in targets.iter().zip(values) {
                     if let Some(t) = t {
                         let value = self.expr(v);
                         if *t != value {
@@ -886,7 +887,8 @@ impl<'a> Emitter<'a> {
                 }
             }
             StmtKind::For(for_) => {
-                let crate::ir::ForStmt { kind, var, start, stop, step, iter_args, body, return_vars, .. } = *for_;
+                let crate::ir::ForStmt { kind, var, start, stop, step, iter_args, body, return_vars, .. } = &**for_;
+                let (var, start, stop, step) = (*var, *start, *stop, *step);
                 if matches!(kind, ForKind::Unroll | ForKind::Pipeline) {
                     // Unrolling is a scheduling hint: a sequential loop computes the same.
                 }
@@ -901,35 +903,35 @@ impl<'a> Emitter<'a> {
                 };
                 self.line_fmt(format_args!("for (int64_t {i} = {a}; {test}; {i} += {c}) {{"));
                 self.w.indent();
-                self.block(&body, Some(&carries));
+                self.block(body, Some(&carries));
                 self.w.dedent();
                 self.line("}");
-                self.bind_results(&return_vars, &iter_args.iter().map(|a| a.var).collect::<Vec<_>>());
+                self.bind_results(return_vars, &iter_args.iter().map(|a| a.var).collect::<Vec<_>>());
             }
             StmtKind::While(while_) => {
-                let crate::ir::WhileStmt { cond, iter_args, body, return_vars } = *while_;
-                let carries = self.carries(&iter_args.iter().map(|a| (a.var, a.init)).collect::<Vec<_>>(), &body);
+                let crate::ir::WhileStmt { cond, iter_args, body, return_vars } = &**while_;
+                let carries = self.carries(&iter_args.iter().map(|a| (a.var, a.init)).collect::<Vec<_>>(), body);
                 self.line("while (true) {");
                 self.w.indent();
-                let c = self.expr(cond);
+                let c = self.expr(*cond);
                 self.line_fmt(format_args!("if (!({c})) break;"));
-                self.block(&body, Some(&carries));
+                self.block(body, Some(&carries));
                 self.w.dedent();
                 self.line("}");
-                self.bind_results(&return_vars, &iter_args.iter().map(|a| a.var).collect::<Vec<_>>());
+                self.bind_results(return_vars, &iter_args.iter().map(|a| a.var).collect::<Vec<_>>());
             }
             StmtKind::If(if_) => {
-                let IfStmt { cond, then_body, else_body, return_vars } = *if_;
-                let phis = self.phis(&return_vars, &then_body, else_body.as_deref());
-                let c = self.expr(cond);
+                let IfStmt { cond, then_body, else_body, return_vars } = &**if_;
+                let phis = self.phis(return_vars, then_body, else_body.as_deref());
+                let c = self.expr(*cond);
                 self.line_fmt(format_args!("if ({c}) {{"));
                 self.w.indent();
-                self.block(&then_body, Some(&phis));
+                self.block(then_body, Some(&phis));
                 self.w.dedent();
                 if let Some(e) = else_body {
                     self.line("} else {");
                     self.w.indent();
-                    self.block(&e, Some(&phis));
+                    self.block(e, Some(&phis));
                     self.w.dedent();
                 }
                 self.line("}");
@@ -942,7 +944,7 @@ impl<'a> Emitter<'a> {
                     self.w.dedent();
                     self.line("}");
                 }
-                other => self.error(
+                ref other => self.error(
                     Code::E0611,
                     loc,
                     format!(
@@ -1070,11 +1072,12 @@ impl<'a> Emitter<'a> {
     }
 
     fn assign(&mut self, var: VarId, value: ExprId, loc: Loc) {
-        match self.p.expr(value).kind.clone() {
+        let p = self.p;
+        match &p.expr(value).kind {
             ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. } => self.launch(Some(var), value),
-            ExprKind::Call { callee: Callee::Op(op), args, .. } => self.op(var, op, &args, loc),
-            ExprKind::TupleGet { tuple, index } => self.tuple_element(var, tuple, index as usize, loc),
-            ExprKind::Var(w) => {
+            ExprKind::Call { callee: Callee::Op(op), args, .. } => self.op(var, *op, args, loc),
+            &ExprKind::TupleGet { tuple, index } => self.tuple_element(var, tuple, index as usize, loc),
+            &ExprKind::Var(w) => {
                 let n = self.var_text(w, loc);
                 self.names_of.insert(var, n);
             }
@@ -1087,7 +1090,7 @@ impl<'a> Emitter<'a> {
             // indexed (the program is in SSA form, so they mean the same there); a tuple
             // used as a whole has no C++ form (`var_text`).
             ExprKind::Tuple(elements) => {
-                self.tuple_values.insert(var, elements.into_vec());
+                self.tuple_values.insert(var, elements.to_vec());
             }
             _ => {
                 let text = self.expr(value);
@@ -1169,8 +1172,10 @@ impl<'a> Emitter<'a> {
 
     /// A call of a kernel or a graph (a task), or of an orchestration helper (inline C++).
     fn launch(&mut self, result: Option<VarId>, call: ExprId) {
-        let loc = self.p.expr(call).loc;
-        let ExprKind::Call { callee, args, attrs } = self.p.expr(call).kind.clone() else { return };
+        // Borrowed from the program (which outlives the emitter), not cloned.
+        let p = self.p;
+        let loc = p.expr(call).loc;
+        let ExprKind::Call { callee, args, attrs } = &p.expr(call).kind else { return };
         let g = callee.function().expect("a function call");
         let Some(callee_fn) = self.p.functions.get(&g) else { return };
         let kind = callee_fn.decl.kind;
@@ -1184,7 +1189,7 @@ impl<'a> Emitter<'a> {
         };
         let is_graph = kind == FuncKind::Graph;
         if matches!(kind, FuncKind::Opaque | FuncKind::Orchestration) && !matches!(callee, Callee::Submit(_)) {
-            self.call_helper(result, g, &args, loc);
+            self.call_helper(result, g, args, loc);
             return;
         }
         if !is_graph && !kind.is_device_kernel() {
@@ -1208,7 +1213,7 @@ impl<'a> Emitter<'a> {
         // A kernel reads a tensor parameter in its declared layout from the view's start
         // (`Layout::param_refuses`; the kernel's wrapper re-views a DN parameter).
         if !is_graph {
-            let refused = callee_fn.params.iter().zip(&args).find_map(|(p, a)| {
+            let refused = callee_fn.params.iter().zip(args).find_map(|(p, a)| {
                 let a = (*a)?;
                 if matches!(self.p.expr(a).kind, ExprKind::Var(v) if self.refused.contains(&v)) {
                     return None;
@@ -1238,7 +1243,7 @@ impl<'a> Emitter<'a> {
             self.w.line_of(&["// Task ", n_text.as_str(), ": ", &gname]);
             self.w.line_of(&["CoreTaskArgs ", &params, ";"]);
         }
-        let (scalars, mut signature) = self.task_args(&params, &args, &dirs);
+        let (scalars, mut signature) = self.task_args(&params, args, &dirs);
         let synthesized = if is_graph { Vec::new() } else { self.runtime_outputs(&params, call, g, &mut signature) };
         for s in scalars {
             self.w.line_of(&[&params, ".add_scalar(", &s, ");"]);
@@ -1300,7 +1305,7 @@ impl<'a> Emitter<'a> {
                 TupleCall { call, callee: g, args: args.to_vec(), outs: submit.then_some(outs), results },
             );
         } else if results == 1 {
-            self.result_of(result, call, g, &args, 0, loc);
+            self.result_of(result, call, g, args, 0, loc);
         }
     }
 
@@ -1391,7 +1396,8 @@ impl<'a> Emitter<'a> {
     /// arguments (see [`super::result_shape`]), with a run-time check of each rank they
     /// assume of a tensor argument.
     fn run_time_extents(&mut self, call: ExprId, g: Symbol, i: usize) -> Option<Vec<String>> {
-        let ExprKind::Call { args, .. } = self.p.expr(call).kind.clone() else { return None };
+        let p = self.p;
+        let ExprKind::Call { args, .. } = &p.expr(call).kind else { return None };
         let texts: Vec<Option<String>> = args.iter().map(|a| a.map(|a| self.expr(a))).collect();
         let shape = super::result_shape::result_extents(self.p, self.names, g, i, &texts)?;
         for (arg, rank) in &shape.ranks {
@@ -1922,9 +1928,11 @@ impl<'a> Emitter<'a> {
     // ------------------------------------------------------------------ expressions
 
     fn expr(&mut self, e: ExprId) -> String {
-        let loc = self.p.expr(e).loc;
-        match self.p.expr(e).kind.clone() {
-            ExprKind::Var(v) => {
+        // Borrowed from the program (which outlives the emitter), not cloned.
+        let p = self.p;
+        let loc = p.expr(e).loc;
+        match &p.expr(e).kind {
+            &ExprKind::Var(v) => {
                 let text = self.var_text(v, loc);
                 if self.boundary_scalars.contains(&v) {
                     // A slot holds the value's bits.
@@ -1937,12 +1945,12 @@ impl<'a> Emitter<'a> {
                     text
                 }
             }
-            ExprKind::Int(n) => n.to_string(),
-            ExprKind::Float(x) => float_literal(x),
-            ExprKind::Bool(b) => u8::from(b).to_string(),
+            &ExprKind::Int(n) => Digits::signed(n).as_str().to_string(),
+            &ExprKind::Float(x) => float_literal(x),
+            &ExprKind::Bool(b) => (if b { "1" } else { "0" }).to_string(),
             ExprKind::None => "PTO2TaskId::invalid()".to_string(),
-            ExprKind::DynDim(s) => identifier(self.names.get(s)),
-            ExprKind::Binary { op, lhs, rhs } => {
+            &ExprKind::DynDim(s) => identifier(self.names.get(s)),
+            &ExprKind::Binary { op, lhs, rhs } => {
                 let (a, b) = (self.expr(lhs), self.expr(rhs));
                 let integral = |x: ExprId| self.p.ty(x).dtype().is_some_and(|d| d.is_int() || d == DType::Bool);
                 let ints = integral(lhs) && integral(rhs);
@@ -1970,7 +1978,7 @@ impl<'a> Emitter<'a> {
                 };
                 format!("{helper}({a}, {b})")
             }
-            ExprKind::Unary { op, operand } => {
+            &ExprKind::Unary { op, operand } => {
                 let a = self.expr(operand);
                 let int = self.p.ty(operand).dtype().is_some_and(|d| d.is_int());
                 match op {
@@ -1999,7 +2007,7 @@ impl<'a> Emitter<'a> {
                 };
                 let (a, b) = (self.expr(a), self.expr(b));
                 let t = self.p.ty(e).dtype().map_or("int64_t", ctype);
-                let f = if op == Op::ScalarMin { "min" } else { "max" };
+                let f = if *op == Op::ScalarMin { "min" } else { "max" };
                 format!("std::{f}<{t}>({a}, {b})")
             }
             ExprKind::Call { callee: Callee::Op(Op::TensorRead), args, .. } => {
