@@ -121,6 +121,9 @@ impl Digits {
     }
 }
 
+/// The names a small emitted function defines (the room its maps are made with).
+pub const FEW_NAMES: usize = 14;
+
 /// The names of one C++ scope: every name it hands out is a valid identifier, none of the
 /// language's keywords or the runtime's and tile library's names, no macro-like name, and
 /// not handed out before.
@@ -131,7 +134,9 @@ pub struct Namer {
 
 impl Namer {
     pub fn new() -> Namer {
-        Namer::default()
+        // Room for the names of a small function from the start: not grown (and rehashed)
+        // from empty in every emitted function.
+        Namer { taken: FxHashSet::with_capacity_and_hasher(FEW_NAMES, Default::default()) }
     }
 
     /// Keeps `name` from being handed out (a name the scope already uses).

@@ -51,7 +51,7 @@ mod together;
 
 use super::cpp::{
     cat, elem_ctype, float_literal, int_literal, push_all, push_joined, scalar_ctype, stable_name, Digits, Namer,
-    Writer,
+    Writer, FEW_NAMES,
 };
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
@@ -367,9 +367,9 @@ fn emit_function(
             sigs: &mut *sigs,
             stack: &mut *stack,
             w: Writer::new(1),
-            vars: FxHashMap::default(),
+            vars: FxHashMap::with_capacity_and_hasher(FEW_NAMES, Default::default()),
             namer: Namer::new(),
-            used: FxHashSet::default(),
+            used: FxHashSet::with_capacity_and_hasher(FEW_NAMES, Default::default()),
             callees: Vec::new(),
             ret: None,
             targets: Vec::new(),
