@@ -415,11 +415,11 @@ fn emit_body(e: &mut Emitter) -> Res<Emitted> {
         param_reprs.push(repr);
         param_names.push(name);
     }
-    let body = f.body.clone();
+    // The function outlives the emitter: its body is read in place, not copied.
     if f.decl.kind == FuncKind::Group {
-        e.group_block(&body)?;
+        e.group_block(&f.body)?;
     } else {
-        e.block(&body)?;
+        e.block(&f.body)?;
     }
     let mut text = String::new();
     for name in &param_names {
@@ -427,7 +427,13 @@ fn emit_body(e: &mut Emitter) -> Res<Emitted> {
             let _ = writeln!(text, "    (void){name};");
         }
     }
-    text.push_str(e.w.as_str());
+    // The body written taken as it is when nothing goes before it, not copied.
+    let text = if text.is_empty() {
+        e.w.take()
+    } else {
+        text.push_str(e.w.as_str());
+        text
+    };
     Ok(Emitted {
         params,
         param_reprs,
