@@ -908,7 +908,7 @@ impl<'a> Emitter<'a> {
                 if matches!(kind, ForKind::Unroll | ForKind::Pipeline) {
                     // Unrolling is a scheduling hint: a sequential loop computes the same.
                 }
-                let carries = self.carries(&iter_args.iter().map(|a| (a.var, a.init)).collect::<Vec<_>>(), &body);
+                let carries = self.carries(&iter_args.iter().map(|a| (a.var, a.init)).collect::<Vec<_>>(), body);
                 let i = self.define(var);
                 let (a, b, c) = (self.expr(start), self.expr(stop), self.expr(step));
                 let test = match self.p.expr(step).kind {
