@@ -121,6 +121,9 @@ impl Digits {
     }
 }
 
+/// The names a small emitted function defines (the room its maps are made with).
+pub const FEW_NAMES: usize = 14;
+
 /// The names of one C++ scope: every name it hands out is a valid identifier, none of the
 /// language's keywords or the runtime's and tile library's names, no macro-like name, and
 /// not handed out before.
@@ -131,7 +134,9 @@ pub struct Namer {
 
 impl Namer {
     pub fn new() -> Namer {
-        Namer::default()
+        // Room for the names of a small function from the start: not grown (and rehashed)
+        // from empty in every emitted function.
+        Namer { taken: FxHashSet::with_capacity_and_hasher(FEW_NAMES, Default::default()) }
     }
 
     /// Keeps `name` from being handed out (a name the scope already uses).
@@ -196,7 +201,11 @@ pub const MAX_NAME: usize = 96;
 /// share a symbol). The same name gives the same result on every run and machine.
 pub fn stable_name(name: &str, reserved: &[&str]) -> String {
     let safe = sanitize(name);
-    shortened(name, &safe, safe == name, reserved)
+    if safe == name && kept_whole(name, reserved) {
+        // The sanitized copy is the name: handed back, not copied again.
+        return safe;
+    }
+    hashed(name, &safe)
 }
 
 /// A file stem for a name, one-to-one as [`stable_name`]: the name itself when it is made
@@ -204,13 +213,22 @@ pub fn stable_name(name: &str, reserved: &[&str]) -> String {
 /// name: `orchestration/main.cpp`), at most [`MAX_NAME`] bytes and not in `reserved`.
 pub fn stable_file_stem(name: &str, reserved: &[&str]) -> String {
     let plain = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    shortened(name, &sanitize(name), plain, reserved)
-}
-
-fn shortened(name: &str, safe: &str, keep: bool, reserved: &[&str]) -> String {
-    if keep && name.len() <= MAX_NAME && !reserved.contains(&name) && !looks_hashed(name) {
+    if plain && kept_whole(name, reserved) {
+        // Sanitized only when it is cut (every kernel's and entry's file has a stem).
         return name.to_string();
     }
+    hashed(name, &sanitize(name))
+}
+
+/// Whether a name that is safe as it is (see [`stable_name`] and [`stable_file_stem`]) is
+/// kept whole: short enough, not reserved and not of the hashed form.
+fn kept_whole(name: &str, reserved: &[&str]) -> bool {
+    name.len() <= MAX_NAME && !reserved.contains(&name) && !looks_hashed(name)
+}
+
+/// The name cut to the first 48 characters of its sanitized form `safe`, with `_h` and
+/// its hash.
+fn hashed(name: &str, safe: &str) -> String {
     let mut cut: String = safe.chars().take(48).collect();
     while cut.ends_with('_') {
         cut.pop();
@@ -568,9 +586,10 @@ pub fn int_literal(n: i64) -> String {
     if n == i64::MIN {
         "(-9223372036854775807LL - 1)".to_string()
     } else if n < 0 {
-        format!("({n})")
+        cat(&["(", Digits::signed(n).as_str(), ")"])
     } else {
-        n.to_string()
+        // Without the formatting machinery (most literals are small non-negative ones).
+        Digits::new(n.unsigned_abs()).as_str().to_string()
     }
 }
 
@@ -633,6 +652,33 @@ mod tests {
         assert_eq!(string_literal("scale_2 (AIV)"), "\"scale_2 (AIV)\"");
         assert_eq!(string_literal("a\"b\\??=é"), "\"a\\042b\\134\\077\\077\\075\\303\\251\"");
         assert_eq!(int_literal(i64::MIN), "(-9223372036854775807LL - 1)");
+    }
+
+    #[test]
+    fn sanitize_is_idempotent() {
+        // The orchestration emitter names a variable by `identifier` of its source name,
+        // not of its `sanitize`d form: the same when sanitizing twice changes nothing, which
+        // holds when no reserved name ends in `_` and none is another with `_` appended.
+        let reserved: Vec<&str> = CPP_KEYWORDS
+            .iter()
+            .chain(GENERATED)
+            .chain(RUNTIME)
+            .copied()
+            .chain(super::super::py_arith::helper_names())
+            .collect();
+        for r in &reserved {
+            assert!(!r.ends_with('_'), "{r}");
+            assert!(!is_reserved(&format!("{r}_")), "{r}_");
+        }
+        let mut names: Vec<String> = reserved.iter().map(|r| r.to_string()).collect();
+        names.extend(
+            ["", "_", "__x", "9a", "a__b", "a_", "größe", "_for", "for_", "x.y", "ext_w", "EOF"].map(String::from),
+        );
+        for n in &names {
+            let once = sanitize(n);
+            assert_eq!(sanitize(&once), once, "{n}");
+            assert_eq!(identifier(&once), identifier(n), "{n}");
+        }
     }
 
     #[test]

@@ -51,7 +51,7 @@ mod together;
 
 use super::cpp::{
     cat, elem_ctype, float_literal, int_literal, push_all, push_joined, scalar_ctype, stable_name, Digits, Namer,
-    Writer,
+    Writer, FEW_NAMES,
 };
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
@@ -367,9 +367,9 @@ fn emit_function(
             sigs: &mut *sigs,
             stack: &mut *stack,
             w: Writer::new(1),
-            vars: FxHashMap::default(),
+            vars: FxHashMap::with_capacity_and_hasher(FEW_NAMES, Default::default()),
             namer: Namer::new(),
-            used: FxHashSet::default(),
+            used: FxHashSet::with_capacity_and_hasher(FEW_NAMES, Default::default()),
             callees: Vec::new(),
             ret: None,
             targets: Vec::new(),
@@ -415,11 +415,11 @@ fn emit_body(e: &mut Emitter) -> Res<Emitted> {
         param_reprs.push(repr);
         param_names.push(name);
     }
-    let body = f.body.clone();
+    // The function outlives the emitter: its body is read in place, not copied.
     if f.decl.kind == FuncKind::Group {
-        e.group_block(&body)?;
+        e.group_block(&f.body)?;
     } else {
-        e.block(&body)?;
+        e.block(&f.body)?;
     }
     let mut text = String::new();
     for name in &param_names {
@@ -427,7 +427,13 @@ fn emit_body(e: &mut Emitter) -> Res<Emitted> {
             let _ = writeln!(text, "    (void){name};");
         }
     }
-    text.push_str(e.w.as_str());
+    // The body written taken as it is when nothing goes before it, not copied.
+    let text = if text.is_empty() {
+        e.w.take()
+    } else {
+        text.push_str(e.w.as_str());
+        text
+    };
     Ok(Emitted {
         params,
         param_reprs,
@@ -570,10 +576,13 @@ impl Emitter<'_> {
     }
 
     fn stmt(&mut self, s: StmtId) -> Res<()> {
-        let loc = self.p.stmt(s).loc;
-        match self.p.stmt(s).kind.clone() {
-            StmtKind::Assign { var, value } => self.assign(var, value),
-            StmtKind::Eval(e) => {
+        // Borrowed from the program (which outlives the emitter), not cloned: a loop's or
+        // an if's statement lists are not copied for each statement.
+        let p = self.p;
+        let loc = p.stmt(s).loc;
+        match &p.stmt(s).kind {
+            &StmtKind::Assign { var, value } => self.assign(var, value),
+            &StmtKind::Eval(e) => {
                 let (text, _) = self.expr(e)?;
                 match self.p.expr(e).kind {
                     ExprKind::Call { .. } => self.w.line_of(&[&text, ";"]),
@@ -584,7 +593,7 @@ impl Emitter<'_> {
             StmtKind::Return(values) => {
                 let mut texts = Vec::new();
                 let mut reprs = Vec::new();
-                for v in values {
+                for &v in values {
                     let (t, r) = self.expr(v)?;
                     if matches!(r, Repr::None | Repr::Tuple(_)) {
                         return Err(self.err(
@@ -614,20 +623,20 @@ impl Emitter<'_> {
                 }
                 Ok(())
             }
-            StmtKind::Yield(values) => self.yield_values(&values, loc),
-            StmtKind::If(s) => self.if_stmt(&s),
+            StmtKind::Yield(values) => self.yield_values(values, loc),
+            StmtKind::If(s) => self.if_stmt(s),
             StmtKind::For(for_) => {
-                let crate::ir::ForStmt { var, start, stop, step, iter_args, body, return_vars, .. } = *for_;
-                self.for_stmt(var, start, stop, step, &iter_args, &body, &return_vars)
+                let crate::ir::ForStmt { var, start, stop, step, iter_args, body, return_vars, .. } = &**for_;
+                self.for_stmt(*var, *start, *stop, *step, iter_args, body, return_vars)
             }
             StmtKind::While(while_) => {
-                let crate::ir::WhileStmt { cond, iter_args, body, return_vars } = *while_;
-                let names = self.carries(&iter_args)?;
-                let (c, _) = self.expr(cond)?;
+                let crate::ir::WhileStmt { cond, iter_args, body, return_vars } = &**while_;
+                let names = self.carries(iter_args)?;
+                let (c, _) = self.expr(*cond)?;
                 self.line_fmt(format_args!("while ({c}) {{"));
-                self.loop_body(&names, &iter_args, &body)?;
+                self.loop_body(&names, iter_args, body)?;
                 self.line("}");
-                self.bind_results(&return_vars, &names, &iter_args);
+                self.bind_results(return_vars, &names, iter_args);
                 Ok(())
             }
             StmtKind::Scope(scope) => match scope.kind {
@@ -973,14 +982,17 @@ impl Emitter<'_> {
 
     fn expr(&mut self, e: ExprId) -> Res<(String, Repr)> {
         let loc = self.loc(e);
-        match self.p.expr(e).kind.clone() {
-            ExprKind::Var(v) => self.var(v, loc),
-            ExprKind::Int(n) => Ok((int_literal(n), Repr::Scalar("int64_t"))),
-            ExprKind::Float(x) => Ok((float_literal(x), Repr::Scalar("double"))),
-            ExprKind::Bool(b) => Ok((b.to_string(), Repr::Scalar("bool"))),
-            ExprKind::DynDim(s) => Ok((self.dyn_dim(s, loc)?, Repr::Scalar("int64_t"))),
-            ExprKind::Binary { op, lhs, rhs } => self.binary(e, op, lhs, rhs),
-            ExprKind::Unary { op, operand } => {
+        // Borrowed from the program (which outlives the emitter), not cloned: a call's
+        // arguments are not copied for each expression.
+        let p = self.p;
+        match &p.expr(e).kind {
+            &ExprKind::Var(v) => self.var(v, loc),
+            &ExprKind::Int(n) => Ok((int_literal(n), Repr::Scalar("int64_t"))),
+            &ExprKind::Float(x) => Ok((float_literal(x), Repr::Scalar("double"))),
+            &ExprKind::Bool(b) => Ok((b.to_string(), Repr::Scalar("bool"))),
+            &ExprKind::DynDim(s) => Ok((self.dyn_dim(s, loc)?, Repr::Scalar("int64_t"))),
+            &ExprKind::Binary { op, lhs, rhs } => self.binary(e, op, lhs, rhs),
+            &ExprKind::Unary { op, operand } => {
                 let (t, r) = self.expr(operand)?;
                 let text = match op {
                     UnOp::Neg => format!("(-{t})"),
@@ -989,9 +1001,9 @@ impl Emitter<'_> {
                 };
                 Ok((text, self.scalar_repr(e).unwrap_or(r)))
             }
-            ExprKind::Call { callee: Callee::Op(op), args, .. } => self.op(e, op, &args),
-            ExprKind::Call { callee: Callee::Func(g), args, .. } => self.call(e, g, &args),
-            ExprKind::Call { callee: Callee::Submit(g), .. } => Err(self.err(
+            ExprKind::Call { callee: Callee::Op(op), args, .. } => self.op(e, *op, args),
+            ExprKind::Call { callee: Callee::Func(g), args, .. } => self.call(e, *g, args),
+            &ExprKind::Call { callee: Callee::Submit(g), .. } => Err(self.err(
                 Code::E0602,
                 loc,
                 format!(
@@ -999,7 +1011,7 @@ impl Emitter<'_> {
                     self.names.get(g)
                 ),
             )),
-            ExprKind::TupleGet { tuple, index } => {
+            &ExprKind::TupleGet { tuple, index } => {
                 let (t, r) = self.expr(tuple)?;
                 match r {
                     Repr::Tuple(items) if (index as usize) < items.len() => {
@@ -1299,7 +1311,11 @@ impl Emitter<'_> {
             if k > 0 {
                 out.push_str(", ");
             }
-            out.push_str(&self.typed_scalar(i, "int64_t")?);
+            match p.expr(i).kind {
+                // A literal as `typed_scalar` writes it, without a `String` of its own.
+                ExprKind::Int(n) if n >= 0 => out.push_str(Digits::new(n.unsigned_abs()).as_str()),
+                _ => out.push_str(&self.typed_scalar(i, "int64_t")?),
+            }
         }
         out.push('}');
         Ok(out)
