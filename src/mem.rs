@@ -6,6 +6,9 @@
 //! small-block allocator, the outliners' arenas through [`crate::ir::prefault`]), it asks
 //! the kernel to map the block's pages in one call instead, about 1.3 µs a page — on the
 //! thread that writes next, or on an idle one ahead of it.
+//!
+//! Also: the syntax trees' small blocks kept out of reuse in a one-shot compile
+//! ([`drop_keeping_small_blocks`]).
 
 use std::mem::MaybeUninit;
 use std::ops::Range;
@@ -85,6 +88,54 @@ pub(crate) fn populate_pages(range: Range<usize>) {
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn populate_pages(_range: Range<usize>) {}
 
+/// Whether this process compiles once and exits (every command but the language server):
+/// see [`drop_keeping_small_blocks`].
+static ONE_SHOT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+thread_local! {
+    /// Set while [`drop_keeping_small_blocks`] drops its value on this thread. `const`,
+    /// with no destructor: the allocator reads it on any thread in any state.
+    static KEEPING_SMALL_BLOCKS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks the process as one that compiles once and exits (set by the command line for
+/// every command but `lsp`, before any compiling).
+pub fn set_one_shot() {
+    ONE_SHOT.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether the small blocks freed on this thread now are to be kept out of reuse: asked
+/// by the binary's allocator (`src/small_alloc.rs`) for each small block freed.
+#[inline]
+pub fn keeping_small_blocks() -> bool {
+    KEEPING_SMALL_BLOCKS.with(std::cell::Cell::get)
+}
+
+/// Drops `value` (the syntax trees when lowering ends), and in a one-shot process keeps
+/// the small blocks it frees out of reuse: the allocator does not put them back on its
+/// free lists. Put back, they were handed to every pass after lowering, scattered over the
+/// trees' old chunks, where those passes otherwise carve their small blocks one after
+/// another from fresh chunks; the passes after lowering ran 15–25 % slower on gen(10000)
+/// (docs/performance.md, "The syntax tree's free"). The cost is the memory of those
+/// blocks, not given back until the process ends (about 5 MiB on gen(10000)). The
+/// language server, which lives on, reuses them.
+pub fn drop_keeping_small_blocks<T>(value: T) {
+    if !ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed) {
+        drop(value);
+        return;
+    }
+    /// Clears the flag even if a destructor panics.
+    struct Clear;
+    impl Drop for Clear {
+        fn drop(&mut self) {
+            KEEPING_SMALL_BLOCKS.with(|k| k.set(false));
+        }
+    }
+    KEEPING_SMALL_BLOCKS.with(|k| k.set(true));
+    let _clear = Clear;
+    drop(value);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,5 +155,28 @@ mod tests {
             room.resize(len, 9);
             assert_eq!((room[0], room[len - 1], room.len()), (7, 9, len));
         }
+    }
+
+    /// The allocator is told to keep the small blocks out of reuse only while a one-shot
+    /// process drops what it hands to `drop_keeping_small_blocks`, and on that thread.
+    #[test]
+    fn small_blocks_are_kept_out_of_reuse_only_inside_a_one_shot_drop() {
+        use std::sync::{Arc, Mutex};
+        struct Probe(Arc<Mutex<Vec<bool>>>);
+        impl Drop for Probe {
+            fn drop(&mut self) {
+                self.0.lock().unwrap().push(keeping_small_blocks());
+            }
+        }
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        // Nothing in this test binary marks it one-shot before this point.
+        drop_keeping_small_blocks(Probe(seen.clone()));
+        set_one_shot();
+        drop_keeping_small_blocks(Probe(seen.clone()));
+        let elsewhere = std::thread::spawn(keeping_small_blocks);
+        drop(Probe(seen.clone()));
+        assert_eq!(*seen.lock().unwrap(), [false, true, false]);
+        assert!(!elsewhere.join().unwrap());
+        assert!(!keeping_small_blocks());
     }
 }

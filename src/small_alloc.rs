@@ -16,6 +16,9 @@
 //! [`CACHE`] hands a batch of [`BATCH`] blocks to a shared pool, from which a thread whose
 //! list is empty takes a batch before it carves new blocks.
 //! A thread that ends leaves what its lists hold unused (at most [`CACHE`] blocks a class).
+//! The blocks freed while a one-shot compile drops its syntax trees are not put back at all
+//! (`plc::mem::drop_keeping_small_blocks`): the passes after lowering then carve fresh,
+//! contiguous blocks instead of reusing the trees' scattered ones.
 //! Everything larger, or more aligned, goes to the system allocator unchanged.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -192,6 +195,9 @@ unsafe impl GlobalAlloc for SmallAlloc {
     #[inline]
     unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
         match class(&layout) {
+            // A block freed while the syntax trees are dropped in a one-shot compile is
+            // left unused (`plc::mem::drop_keeping_small_blocks`): leaking is sound.
+            Some(_) if plc::mem::keeping_small_blocks() => {}
             // SAFETY: the caller frees a block of this layout, so of this class.
             Some(c) => LISTS.with(|l| unsafe { (*l.get()).free(block, c) }),
             // SAFETY: forwarded unchanged.

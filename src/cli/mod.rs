@@ -227,6 +227,9 @@ pub fn main() -> ExitCode {
 }
 
 fn dispatch(cli: Cli) -> ExitCode {
+    if !matches!(cli.command, Command::Lsp) {
+        crate::mem::set_one_shot();
+    }
     match cli.command {
         Command::Check { files, passes, factory, report } => check(
             &files,

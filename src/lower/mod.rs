@@ -110,8 +110,9 @@ pub fn lower(
     let Lowering { finished: programs, mut diags, modules, namespaces, .. } = cx;
     // The syntax trees and the signatures are not needed any more: freeing them (a block
     // or more per syntax node) is left to a thread of the pool, off the caller's path (it
-    // goes on with the passes while they are freed).
-    rayon::spawn(move || drop((modules, namespaces)));
+    // goes on with the passes while they are freed); in a one-shot compile their small
+    // blocks are not reused (`mem::drop_keeping_small_blocks`).
+    rayon::spawn(move || crate::mem::drop_keeping_small_blocks((modules, namespaces)));
     crate::diag::sort(&mut diags);
     (programs, without_repeats(diags))
 }
