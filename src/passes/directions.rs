@@ -641,23 +641,17 @@ impl Walker<'_> {
     fn exprs_of(&mut self, s: StmtId, sequential: u32) {
         let mut calls = std::mem::take(&mut self.calls);
         calls.clear();
-        let (p, at) = (self.p, self.at);
-        if self.graph {
-            let statics = &mut self.statics;
-            visit::walk_stmt_exprs(p, s, |e| {
+        let (p, at, graph) = (self.p, self.at, self.graph);
+        let statics = &mut self.statics;
+        visit::walk_stmt_exprs(p, s, |e| {
+            if graph {
                 legalize::static_findings(p, at as usize, e, statics);
-                if matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
-                    calls.push(e);
-                }
-            });
-            self.out.statics.extend(self.statics.drain(..).map(|f| (at, f)));
-        } else {
-            visit::walk_stmt_exprs(p, s, |e| {
-                if matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
-                    calls.push(e);
-                }
-            });
-        }
+            }
+            if matches!(p.expr(e).kind, ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. }) {
+                calls.push(e);
+            }
+        });
+        self.out.statics.extend(self.statics.drain(..).map(|f| (at, f)));
         self.out.seen.extend_from_slice(&calls);
         for &c in &calls {
             self.call(s, c, sequential);
