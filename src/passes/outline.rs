@@ -87,9 +87,11 @@ fn outline_function(
     scratch: &mut Scratch,
 ) {
     let func = program.functions[at].name;
+    // Taken out while the function is outlined (nothing reads a function's body meanwhile;
+    // its place stays), not copied; the new body is put in its place.
+    let body = std::mem::take(&mut program.functions[at].body);
     if target.device {
         // A scalar only dead loop carries read need not leave a device region.
-        let body = program.functions[at].body.clone();
         dataflow::drop_dead_scalar_carries(program, &body);
     }
     let f = &program.functions[at];
@@ -100,12 +102,11 @@ fn outline_function(
     for p in &f.params {
         known.insert(program.var(p.var).name);
     }
-    visit::walk_stmts(program, &f.body, |s| {
+    visit::walk_stmts(program, &body, |s| {
         visit::stmt_defs(program, s, |v| {
             known.insert(program.var(v).name);
         })
     });
-    let body = f.body.clone();
     let in_kernel = matches!(f.decl.kind, FuncKind::InCore | FuncKind::Aic | FuncKind::Aiv);
     let mut o = Outliner { program, names, diags, target, reserved, func, in_kernel, counter: 0, made, s: scratch };
     let none = FxHashMap::default();
