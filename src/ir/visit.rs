@@ -750,12 +750,9 @@ impl Rewriter for FreshVars<'_> {
     }
 
     fn def_var(&mut self, v: VarId) -> VarId {
-        if let Some(&m) = self.map.get(&v) {
-            return m;
-        }
-        let n = self.program.copy_var(v);
-        self.map.insert(v, n);
-        n
+        // One look-up: the fresh variable is made only when `v` has none yet.
+        let program = &mut *self.program;
+        *self.map.entry(v).or_insert_with(|| program.copy_var(v))
     }
 
     fn read_var(&mut self, v: VarId) -> VarId {
