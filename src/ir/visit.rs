@@ -875,6 +875,31 @@ mod tests {
     use crate::intern::Interner;
     use crate::ir::{BinOp, CallAttrs, Callee, DType, ForKind, UnOp};
 
+    /// The in-place stack (whose entries are written only when pushed) gives back what
+    /// was pushed, last first, within its room and past it (on the heap), however the
+    /// pushes and pops interleave.
+    #[test]
+    fn the_in_place_stack_pops_what_was_pushed_last_first_within_and_past_its_room() {
+        let mut stack: Lifo<u32, 4> = Lifo::new(0);
+        let mut model: Vec<u32> = Vec::new();
+        assert_eq!(stack.pop(), None);
+        for round in 0..3u32 {
+            for i in 0..(3 + 4 * round) {
+                stack.push(round * 100 + i);
+                model.push(round * 100 + i);
+            }
+            for _ in 0..(2 + round) {
+                assert_eq!(stack.pop(), model.pop());
+            }
+            assert_eq!(stack.len(), model.len());
+        }
+        while let Some(x) = model.pop() {
+            assert_eq!(stack.pop(), Some(x));
+        }
+        assert_eq!(stack.pop(), None);
+        assert_eq!(stack.len(), 0);
+    }
+
     /// A small function body, built by hand:
     ///
     /// ```text
