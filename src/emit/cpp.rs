@@ -124,8 +124,16 @@ impl Digits {
 /// Pushes the decimal digits of `n` onto `out` (what `Digits::new(n).as_str()` holds),
 /// a byte at a time: no check of the bytes as UTF-8, and a single digit without the buffer.
 pub fn push_uint(out: &mut String, n: u64) {
-    if n < 10 {
-        out.push(char::from(b'0' + n as u8));
+    let digit = |d: u64| char::from(b'0' + (d % 10) as u8);
+    // The extents and offsets of most tiles: up to three digits, without the buffer.
+    if n < 1000 {
+        if n >= 100 {
+            out.push(digit(n / 100));
+        }
+        if n >= 10 {
+            out.push(digit(n / 10));
+        }
+        out.push(digit(n));
         return;
     }
     let d = Digits::new(n);

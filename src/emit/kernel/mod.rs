@@ -176,7 +176,8 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
     definition.push_str(") {\n");
     definition.push_str(&emitted.body);
     definition.push_str("}\n");
-    let mut out = String::new();
+    // The wrapper's body: a few lines around the call (sized for them, not grown).
+    let mut out = String::with_capacity(2 * sym.len() + 40 * emitted.param_reprs.len() + 96);
 
     // The wrapper the runtime calls: the parameters' tensors, the tensors allocated for the
     // results that are not parameters, then the scalars.
@@ -199,22 +200,19 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
             .is_some_and(|p| program.types.get(program.var(p.var).ty).layout() == Some(crate::ir::Layout::Dn))
     };
     for (k, r) in emitted.param_reprs.iter().enumerate() {
-        // Pieces pushed, not formatted (every kernel's wrapper).
+        // Pieces pushed, not formatted (every kernel's wrapper): the head, the argument's
+        // place, the tail.
         let (head, at, tail) = match r {
-            Repr::Tensor if dn_param(k) => ("plc::as_dn_packed(plc::arg_tensor(args, ", tensors, "))"),
-            Repr::Tensor => ("plc::arg_tensor(args, ", tensors, ")"),
-            Repr::Tile(_) => ("", tensors, ")"),
-            Repr::Scalar(_) => ("", tensor_count + scalars, ")"),
+            Repr::Tensor if dn_param(k) => (["plc::as_dn_packed(plc::arg_tensor(args, ", "", ""], tensors, "))"),
+            Repr::Tensor => (["plc::arg_tensor(args, ", "", ""], tensors, ")"),
+            Repr::Tile(t) => (["plc::arg_tile<", t, ">(args, "], tensors, ")"),
+            Repr::Scalar(t) => (["plc::arg_scalar<", t, ">(args, "], tensor_count + scalars, ")"),
             _ => continue,
         };
         if !call_args.is_empty() {
             call_args.push_str(", ");
         }
-        match r {
-            Repr::Tile(t) => push_all(&mut call_args, &["plc::arg_tile<", t, ">(args, "]),
-            Repr::Scalar(t) => push_all(&mut call_args, &["plc::arg_scalar<", t, ">(args, "]),
-            _ => call_args.push_str(head),
-        }
+        push_all(&mut call_args, &head);
         push_uint(&mut call_args, at as u64);
         call_args.push_str(tail);
         match r {
@@ -419,9 +417,9 @@ fn emit_function(
 
 fn emit_body(e: &mut Emitter) -> Res<Emitted> {
     let (p, f) = (e.p, e.f);
-    let mut params = Vec::new();
-    let mut param_reprs = Vec::new();
-    let mut param_names = Vec::new();
+    let mut params = Vec::with_capacity(f.params.len());
+    let mut param_reprs = Vec::with_capacity(f.params.len());
+    let mut param_names = Vec::with_capacity(f.params.len());
     e.params_used = vec![false; f.params.len()];
     for (k, param) in f.params.iter().enumerate() {
         let v = param.var;
