@@ -121,6 +121,27 @@ impl Digits {
     }
 }
 
+/// Pushes the decimal digits of `n` onto `out` (what `Digits::new(n).as_str()` holds),
+/// a byte at a time: no check of the bytes as UTF-8, and a single digit without the buffer.
+pub fn push_uint(out: &mut String, n: u64) {
+    let digit = |d: u64| char::from(b'0' + (d % 10) as u8);
+    // The extents and offsets of most tiles: up to three digits, without the buffer.
+    if n < 1000 {
+        if n >= 100 {
+            out.push(digit(n / 100));
+        }
+        if n >= 10 {
+            out.push(digit(n / 10));
+        }
+        out.push(digit(n));
+        return;
+    }
+    let d = Digits::new(n);
+    for &b in &d.buf[d.start..] {
+        out.push(char::from(b));
+    }
+}
+
 /// The names a small emitted function defines (the room its maps are made with).
 pub const FEW_NAMES: usize = 14;
 

@@ -277,15 +277,7 @@ impl Lineage {
         // A call cycle resolves to "not a parameter".
         self.returned.insert(g, Vec::new());
         let Some((place, f)) = p.callee_near(g, near) else { return Vec::new() };
-        if f.decl.external_source.is_some() {
-            // An external kernel has no body to trace: its returned values are its Out and
-            // InOut parameters, in order (the `-> T` of a kernel that writes `out`).
-            let mut outs = f.params.iter().enumerate().filter(|(_, q)| q.dir != crate::ir::Direction::In);
-            let out: Vec<Option<usize>> = f.returns.iter().map(|_| outs.next().map(|(k, _)| k)).collect();
-            self.returned.insert(g, out.clone());
-            return out;
-        }
-        if let Some(out) = returned_own_params(p, f) {
+        if let Some(out) = returned_without_defs(p, f) {
             self.returned.insert(g, out.clone());
             return out;
         }
@@ -311,6 +303,30 @@ impl Lineage {
         self.returned.insert(g, out.clone());
         out
     }
+}
+
+/// [`Lineage::returned_params`] of `g` asked of a memo of its own (what a new `Lineage`
+/// answers), without making one when `g`'s answer needs no definitions (an external kernel,
+/// or a kernel returning its own parameters: [`returned_without_defs`]).
+pub fn returned_params_alone(p: &Program, g: Symbol) -> Vec<Option<usize>> {
+    match p.callee_near(g, 0) {
+        Some((_, f)) => match returned_without_defs(p, f) {
+            Some(out) => out,
+            None => Lineage::default().returned_params(p, g),
+        },
+        None => Vec::new(),
+    }
+}
+
+/// What [`Lineage::returned_params`] finds for `f` without its definitions: an external
+/// kernel's Out and InOut parameters, in order (it has no body to trace: the `-> T` of a
+/// kernel that writes `out`), or [`returned_own_params`]. `None` otherwise.
+fn returned_without_defs(p: &Program, f: &Function) -> Option<Vec<Option<usize>>> {
+    if f.decl.external_source.is_some() {
+        let mut outs = f.params.iter().enumerate().filter(|(_, q)| q.dir != crate::ir::Direction::In);
+        return Some(f.returns.iter().map(|_| outs.next().map(|(k, _)| k)).collect());
+    }
+    returned_own_params(p, f)
 }
 
 /// At most this many parameters for [`binds_a_param`]'s question: it compares every

@@ -50,8 +50,8 @@ mod ops;
 mod together;
 
 use super::cpp::{
-    cat, elem_ctype, float_literal, int_literal, push_all, push_joined, scalar_ctype, stable_name, Digits, Namer,
-    Writer, FEW_NAMES,
+    elem_ctype, float_literal, int_literal, push_all, push_joined, push_uint, scalar_ctype, stable_name, Namer, Writer,
+    FEW_NAMES,
 };
 use crate::diag::{Code, Diagnostic, Label};
 use crate::intern::{Interner, Symbol};
@@ -68,7 +68,22 @@ use std::fmt::Write;
 /// be the table's own `plc_kernel_table`, `plc_kernel_count`, `plc_kernel_fn`), an unsafe
 /// or a long name gets its [`stable_name`].
 pub fn kernel_symbol(names: &Interner, func: Symbol) -> String {
-    super::cpp::cat(&["plc_kernel_", &stable_name(names.get(func), &["table", "count", "fn"])])
+    super::cpp::cat(&["plc_kernel_", &stable_name(names.get(func), &TABLE_NAMES)])
+}
+
+/// The names a kernel's table symbol must not end in (see [`kernel_symbol`]).
+const TABLE_NAMES: [&str; 3] = ["table", "count", "fn"];
+
+/// [`kernel_symbol`] of a function whose implementation symbol ([`impl_symbol`]) is
+/// `impl_sym`: `stable_name` gives the same for both unless the name is one of
+/// [`TABLE_NAMES`] (the only difference of their reserved lists), so that is made again
+/// only then (the name is not sanitized and looked up twice for every kernel).
+fn kernel_symbol_from(names: &Interner, func: Symbol, impl_sym: &str) -> String {
+    if TABLE_NAMES.contains(&names.get(func)) {
+        kernel_symbol(names, func)
+    } else {
+        super::cpp::cat(&["plc_kernel_", impl_sym])
+    }
 }
 
 /// The implementation function of a device function, in namespace `plc_kernels`.
@@ -102,7 +117,7 @@ pub fn emit_kernel(program: &Program, names: &Interner, func: Symbol) -> Result<
     }
     let parts = kernel_parts(program, names, func)?;
     let name = names.get(func);
-    let symbol = kernel_symbol(names, func);
+    let symbol = kernel_symbol_from(names, func, &parts.symbol);
     // Sized up front for the whole file, not grown by doubling from empty.
     let size = parts.declarations.len() + parts.definition.len() + parts.wrapper_body.len() + 3 * name.len() + 256;
     let mut out = String::with_capacity(size);
@@ -135,6 +150,8 @@ pub struct KernelParts {
     pub wrapper_body: String,
     /// The device functions called directly, in first-call order.
     pub callees: Vec<Symbol>,
+    /// The implementation function's name in namespace `plc_kernels`.
+    pub symbol: String,
 }
 
 /// The pieces of one device function's kernel (see [`KernelParts`]).
@@ -159,7 +176,8 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
     definition.push_str(") {\n");
     definition.push_str(&emitted.body);
     definition.push_str("}\n");
-    let mut out = String::new();
+    // The wrapper's body: a few lines around the call (sized for them, not grown).
+    let mut out = String::with_capacity(2 * sym.len() + 40 * emitted.param_reprs.len() + 96);
 
     // The wrapper the runtime calls: the parameters' tensors, the tensors allocated for the
     // results that are not parameters, then the scalars.
@@ -170,7 +188,8 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
     let mut tensors = 0;
     let tensor_count = emitted.param_reprs.iter().filter(|r| !matches!(r, Repr::Scalar(_))).count() + new_results.len();
     let mut scalars = 0;
-    let mut call_args = Vec::new();
+    // The arguments written into one string, not a `String` each joined after.
+    let mut call_args = String::with_capacity(40 * emitted.param_reprs.len());
     // A DN tensor parameter is read from the view's start with its packed DN strides, as
     // the device reads it (`plc::as_dn_packed`; `interp::exec` does the same).
     let dn_param = |k: usize| {
@@ -181,27 +200,24 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
             .is_some_and(|p| program.types.get(program.var(p.var).ty).layout() == Some(crate::ir::Layout::Dn))
     };
     for (k, r) in emitted.param_reprs.iter().enumerate() {
+        // Pieces pushed, not formatted (every kernel's wrapper): the head, the argument's
+        // place, the tail.
+        let (head, at, tail) = match r {
+            Repr::Tensor if dn_param(k) => (["plc::as_dn_packed(plc::arg_tensor(args, ", "", ""], tensors, "))"),
+            Repr::Tensor => (["plc::arg_tensor(args, ", "", ""], tensors, ")"),
+            Repr::Tile(t) => (["plc::arg_tile<", t, ">(args, "], tensors, ")"),
+            Repr::Scalar(t) => (["plc::arg_scalar<", t, ">(args, "], tensor_count + scalars, ")"),
+            _ => continue,
+        };
+        if !call_args.is_empty() {
+            call_args.push_str(", ");
+        }
+        push_all(&mut call_args, &head);
+        push_uint(&mut call_args, at as u64);
+        call_args.push_str(tail);
         match r {
-            // Pieces joined once, not formatted (every kernel's wrapper).
-            Repr::Tensor if dn_param(k) => {
-                let at = Digits::new(tensors as u64);
-                call_args.push(cat(&["plc::as_dn_packed(plc::arg_tensor(args, ", at.as_str(), "))"]));
-                tensors += 1;
-            }
-            Repr::Tensor => {
-                call_args.push(cat(&["plc::arg_tensor(args, ", Digits::new(tensors as u64).as_str(), ")"]));
-                tensors += 1;
-            }
-            Repr::Tile(t) => {
-                call_args.push(cat(&["plc::arg_tile<", t, ">(args, ", Digits::new(tensors as u64).as_str(), ")"]));
-                tensors += 1;
-            }
-            Repr::Scalar(t) => {
-                let at = Digits::new((tensor_count + scalars) as u64);
-                call_args.push(cat(&["plc::arg_scalar<", t, ">(args, ", at.as_str(), ")"]));
-                scalars += 1;
-            }
-            _ => {}
+            Repr::Scalar(_) => scalars += 1,
+            _ => tensors += 1,
         }
     }
     // The runtime takes a task of at most 16 scalars and 32 tensors (as simpler does), and
@@ -230,18 +246,16 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
     }
     out.push_str("    plc::Scratch scratch;\n");
     if new_results.is_empty() {
-        push_all(&mut out, &["    plc_kernels::", &sym, "("]);
-        push_joined(&mut out, &call_args, ", ");
-        out.push_str(");\n");
+        push_all(&mut out, &["    plc_kernels::", &sym, "(", &call_args, ");\n"]);
     } else {
-        let _ = writeln!(out, "    auto result = plc_kernels::{sym}({});", call_args.join(", "));
+        let _ = writeln!(out, "    auto result = plc_kernels::{sym}({call_args});");
         let params = tensor_count - new_results.len();
         for (k, &i) in new_results.iter().enumerate() {
             let value = if emitted.ret.len() == 1 { "result".to_string() } else { format!("std::get<{i}>(result)") };
             let _ = writeln!(out, "    plc::store_result({value}, plc::arg_tensor(args, {}));", params + k);
         }
     }
-    Ok(KernelParts { definition, declarations, wrapper_body: out, callees: emitted.callees })
+    Ok(KernelParts { definition, declarations, wrapper_body: out, callees: emitted.callees, symbol: sym })
 }
 
 /// The results of a device function that are not one of its parameters (a tile, or a
@@ -253,7 +267,7 @@ pub fn kernel_parts(program: &Program, names: &Interner, func: Symbol) -> Result
 /// of no known rank are left out, and so are scalars.
 pub fn runtime_allocated_results(program: &Program, func: Symbol) -> Vec<usize> {
     let Some(f) = program.functions.get(&func) else { return Vec::new() };
-    let returned = crate::ir::lineage::Lineage::default().returned_params(program, func);
+    let returned = crate::ir::lineage::returned_params_alone(program, func);
     f.returns
         .iter()
         .enumerate()
@@ -293,6 +307,18 @@ impl Repr {
             Repr::Tuple(items) => format!("std::tuple<{}>", items.iter().map(Repr::cpp).collect::<Vec<_>>().join(", ")),
             Repr::Array(t, n) => format!("std::array<{t}, {n}>"),
             Repr::None => "void".to_string(),
+        }
+    }
+
+    /// [`Repr::cpp`] (or [`Repr::param_type`] when `param`) in three pieces, for the forms
+    /// of one name (pushed, not made into a `String`); `None` for the others.
+    fn type_pieces(&self, param: bool) -> Option<[&'static str; 3]> {
+        match self {
+            Repr::Scalar(t) => Some([t, "", ""]),
+            Repr::Tensor if param => Some(["const ChipTensor&", "", ""]),
+            Repr::Tensor => Some(["ChipTensor", "", ""]),
+            Repr::Tile(t) => Some(["plc::Tile<", t, ">"]),
+            _ => None,
         }
     }
 
@@ -369,7 +395,7 @@ fn emit_function(
             w: Writer::new(1),
             vars: FxHashMap::with_capacity_and_hasher(FEW_NAMES, Default::default()),
             namer: Namer::new(),
-            used: FxHashSet::with_capacity_and_hasher(FEW_NAMES, Default::default()),
+            params_used: Vec::new(),
             callees: Vec::new(),
             ret: None,
             targets: Vec::new(),
@@ -391,10 +417,11 @@ fn emit_function(
 
 fn emit_body(e: &mut Emitter) -> Res<Emitted> {
     let (p, f) = (e.p, e.f);
-    let mut params = Vec::new();
-    let mut param_reprs = Vec::new();
-    let mut param_names = Vec::new();
-    for param in &f.params {
+    let mut params = Vec::with_capacity(f.params.len());
+    let mut param_reprs = Vec::with_capacity(f.params.len());
+    let mut param_names = Vec::with_capacity(f.params.len());
+    e.params_used = vec![false; f.params.len()];
+    for (k, param) in f.params.iter().enumerate() {
         let v = param.var;
         let repr = match p.types.get(p.var(v).ty) {
             Type::Scalar(d) => match scalar_ctype(*d) {
@@ -410,8 +437,12 @@ fn emit_body(e: &mut Emitter) -> Res<Emitted> {
             },
             _ => return Err(e.unsupported_type(v)),
         };
-        let name = e.name_var(v, repr.clone());
-        params.push(super::cpp::cat(&[&repr.param_type(), " ", &name]));
+        let name = e.name_var_as(v, repr.clone(), k as u32);
+        // Pieces joined once (every parameter of every kernel).
+        params.push(match repr.type_pieces(true) {
+            Some([a, b, c]) => super::cpp::cat(&[a, b, c, " ", &name]),
+            None => super::cpp::cat(&[&repr.param_type(), " ", &name]),
+        });
         param_reprs.push(repr);
         param_names.push(name);
     }
@@ -422,8 +453,8 @@ fn emit_body(e: &mut Emitter) -> Res<Emitted> {
         e.block(&f.body)?;
     }
     let mut text = String::new();
-    for name in &param_names {
-        if !e.used.contains(name) {
+    for (name, used) in param_names.iter().zip(&e.params_used) {
+        if !used {
             let _ = writeln!(text, "    (void){name};");
         }
     }
@@ -460,10 +491,15 @@ struct Emitter<'a> {
     stack: &'a mut Vec<Symbol>,
     /// The body being written.
     w: Writer,
-    vars: FxHashMap<VarId, (String, Repr)>,
+    /// Each variable's C++ name and form, and the parameter whose name that is
+    /// ([`NOT_PARAM`] for the others).
+    vars: FxHashMap<VarId, (String, Repr, u32)>,
     /// The names of the C++ function.
     namer: Namer,
-    used: FxHashSet<String>,
+    /// Whether each parameter's name is read (an unread one is written `(void)name;`): only
+    /// the entry [`Emitter::name_var_as`] made for the parameter has its name (the namer
+    /// hands out every name once), so a read marks it through that entry.
+    params_used: Vec<bool>,
     callees: Vec<Symbol>,
     ret: Option<Vec<Repr>>,
     targets: Vec<Target>,
@@ -487,6 +523,9 @@ struct Hoist {
     level: usize,
     decls: Vec<(String, Repr)>,
 }
+
+/// The parameter mark of a variable that is not a parameter (see [`Emitter::vars`]).
+const NOT_PARAM: u32 = u32::MAX;
 
 /// Errors are boxed: a `Diagnostic` is large and most results are `Ok`.
 type Res<T> = Result<T, Box<Diagnostic>>;
@@ -532,10 +571,21 @@ impl Emitter<'_> {
     /// A C++ name for a variable, unique in the function: the source name when free, else
     /// the versioned IR name, else the source name with a counter.
     fn name_var(&mut self, v: VarId, repr: Repr) -> String {
-        let var = self.p.var(v);
-        let name = self.namer.first_free(&[self.names.get(var.source), self.names.get(var.name)]);
-        self.vars.insert(v, (name.clone(), repr));
+        self.name_var_as(v, repr, NOT_PARAM)
+    }
+
+    /// [`Emitter::name_var`] of the parameter `param` (or [`NOT_PARAM`]).
+    fn name_var_as(&mut self, v: VarId, repr: Repr, param: u32) -> String {
+        let name = self.new_name(v);
+        self.vars.insert(v, (name.clone(), repr, param));
         name
+    }
+
+    /// The C++ name [`Emitter::name_var`] gives `v`, taken from the namer but not yet
+    /// recorded as `v`'s.
+    fn new_name(&mut self, v: VarId) -> String {
+        let var = self.p.var(v);
+        self.namer.first_free(&[self.names.get(var.source), self.names.get(var.name)])
     }
 
     /// A fresh name for a helper local.
@@ -545,9 +595,9 @@ impl Emitter<'_> {
 
     fn var(&mut self, v: VarId, loc: Loc) -> Res<(String, Repr)> {
         match self.vars.get(&v) {
-            Some((name, repr)) => {
-                if !self.used.contains(name) {
-                    self.used.insert(name.clone());
+            Some((name, repr, param)) => {
+                if let Some(used) = self.params_used.get_mut(*param as usize) {
+                    *used = true;
                 }
                 Ok((name.clone(), repr.clone()))
             }
@@ -758,13 +808,23 @@ impl Emitter<'_> {
                 Ok(())
             }
             repr => {
-                let ty = repr.cpp();
-                let name = self.name_var(var, repr.clone());
-                // Pieces pushed, not formatted (every value a kernel binds).
-                match self.hoisted(&name, &repr) {
-                    true => self.w.line_of(&[&name, " = ", &text, ";"]),
-                    false => self.w.line_of(&["[[maybe_unused]] ", &ty, " ", &name, " = ", &text, ";"]),
+                // Pieces pushed, not formatted (every value a kernel binds); the name is
+                // written, then moved into the variables' map, not copied.
+                let name = self.new_name(var);
+                if self.hoisted(&name, &repr) {
+                    self.w.line_of(&[&name, " = ", &text, ";"]);
+                } else {
+                    let owned;
+                    let [a, b, c] = match repr.type_pieces(false) {
+                        Some(pieces) => pieces,
+                        None => {
+                            owned = repr.cpp();
+                            [owned.as_str(), "", ""]
+                        }
+                    };
+                    self.w.line_of(&["[[maybe_unused]] ", a, b, c, " ", &name, " = ", &text, ";"]);
                 }
+                self.vars.insert(var, (name, repr, NOT_PARAM));
                 Ok(())
             }
         }
@@ -801,7 +861,7 @@ impl Emitter<'_> {
     }
 
     fn loop_body(&mut self, names: &[String], iter_args: &[IterArg], body: &[StmtId]) -> Res<()> {
-        let reprs = iter_args.iter().map(|ia| self.vars.get(&ia.var).map(|(_, r)| r.clone())).collect();
+        let reprs = iter_args.iter().map(|ia| self.vars.get(&ia.var).map(|(_, r, _)| r.clone())).collect();
         let vars = iter_args.iter().map(|ia| ia.var).collect();
         self.targets.push(Target { names: names.to_vec(), vars, reprs });
         self.loops.push(Some(!iter_args.is_empty()));
@@ -816,8 +876,8 @@ impl Emitter<'_> {
     /// A loop's results are its carried values once it ends: the same C++ variables.
     fn bind_results(&mut self, return_vars: &[VarId], names: &[String], iter_args: &[IterArg]) {
         for ((rv, name), ia) in return_vars.iter().zip(names).zip(iter_args) {
-            let repr = self.vars.get(&ia.var).map(|(_, r)| r.clone()).unwrap_or(Repr::None);
-            self.vars.insert(*rv, (name.clone(), repr));
+            let repr = self.vars.get(&ia.var).map(|(_, r, _)| r.clone()).unwrap_or(Repr::None);
+            self.vars.insert(*rv, (name.clone(), repr, NOT_PARAM));
         }
     }
 
@@ -852,7 +912,6 @@ impl Emitter<'_> {
             }
         };
         self.line_fmt(format_args!("for ({ctype} {i} = {start}; {cond}; {i} += {step_text}) {{"));
-        self.used.insert(i.clone());
         self.loop_body(&names, iter_args, body)?;
         self.line("}");
         self.bind_results(return_vars, &names, iter_args);
@@ -901,7 +960,7 @@ impl Emitter<'_> {
                 ));
             };
             self.declare(name, &repr);
-            self.vars.insert(*rv, (name.clone(), repr));
+            self.vars.insert(*rv, (name.clone(), repr, NOT_PARAM));
         }
         self.line_fmt(format_args!("if ({c}) {{"));
         self.w.push_str(&then_text);
@@ -1051,6 +1110,25 @@ impl Emitter<'_> {
             Repr::Scalar(_) => Ok(format!("static_cast<{ctype}>({t})")),
             other => Err(self.err(Code::E0602, self.loc(e), format!("{} where a scalar is needed", other.describe()))),
         }
+    }
+
+    /// [`Emitter::typed_scalar`] pushed onto `out`: a variable's name without a `String` of
+    /// its own (the offsets of every load and store).
+    fn typed_scalar_into(&mut self, e: ExprId, ctype: &str, out: &mut String) -> Res<()> {
+        if let ExprKind::Var(v) = self.p.expr(e).kind {
+            if let Some((name, Repr::Scalar(c), param)) = self.vars.get(&v) {
+                if let Some(used) = self.params_used.get_mut(*param as usize) {
+                    *used = true;
+                }
+                match *c == ctype {
+                    true => out.push_str(name),
+                    false => push_all(out, &["static_cast<", ctype, ">(", name, ")"]),
+                }
+                return Ok(());
+            }
+        }
+        out.push_str(&self.typed_scalar(e, ctype)?);
+        Ok(())
     }
 
     fn binary(&mut self, e: ExprId, op: BinOp, lhs: ExprId, rhs: ExprId) -> Res<(String, Repr)> {
@@ -1313,8 +1391,8 @@ impl Emitter<'_> {
             }
             match p.expr(i).kind {
                 // A literal as `typed_scalar` writes it, without a `String` of its own.
-                ExprKind::Int(n) if n >= 0 => out.push_str(Digits::new(n.unsigned_abs()).as_str()),
-                _ => out.push_str(&self.typed_scalar(i, "int64_t")?),
+                ExprKind::Int(n) if n >= 0 => push_uint(&mut out, n.unsigned_abs()),
+                _ => self.typed_scalar_into(i, "int64_t", &mut out)?,
             }
         }
         out.push('}');

@@ -166,11 +166,12 @@ impl Emitter<'_> {
             Axis::Col => format!(", {}", Axis::col_axis(matches!(self.p.ty(first), Type::Tile { .. }))),
         };
         Ok(match kind {
+            // Pieces joined once, not formatted (the elementwise ops of every kernel).
             OpKind::Binary(f) => {
                 let y = self.operand(self.need(c, Slot::Nth(1))?)?;
-                format!("plc::{}({x}, {y})", f.tile_fn())
+                super::super::cpp::cat(&["plc::", f.tile_fn(), "(", &x, ", ", &y, ")"])
             }
-            OpKind::Unary(f) => format!("plc::{}({x})", f.tile_fn()),
+            OpKind::Unary(f) => super::super::cpp::cat(&["plc::", f.tile_fn(), "(", &x, ")"]),
             OpKind::Chain(f) => {
                 let y = self.operand(self.need(c, Slot::Nth(1))?)?;
                 let z = self.tile_arg(self.need(c, Slot::Nth(2))?)?;
