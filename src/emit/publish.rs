@@ -658,3 +658,24 @@ fn lock(path: &Path) -> Result<std::fs::File, FileError> {
         .open(path)
         .map_err(|e| FileError::new(FileOp::Lock, path, e))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::sorted;
+
+    #[test]
+    fn sorted_halves_merge_into_one_order() {
+        for list in [
+            vec![],
+            vec!["b"],
+            vec!["b", "a"],
+            vec!["k/b", "o/a", "k/a", "o/a", "rt", "k/c", "a"],
+            vec!["o/e_10", "o/e_9", "o/e_1", "k/x", "k/a", "kernel_config.json"],
+        ] {
+            let mut expected = list.clone();
+            expected.sort_unstable();
+            let mut rels = list.clone();
+            assert_eq!(sorted(&mut rels), expected, "{list:?}");
+        }
+    }
+}
