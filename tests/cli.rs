@@ -801,6 +801,22 @@ fn concurrent_compiles_into_one_directory_leave_one_whole_set() {
     }
 }
 
+/// A FIFO left in the old output under the name of a file plc writes is not read as the
+/// old file (which would wait for a writer): the new file replaces it at once.
+#[test]
+fn a_fifo_in_the_old_output_is_replaced_without_waiting() {
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-old-fifo").join("out");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    std::fs::create_dir_all(out_dir.join("orchestration")).unwrap();
+    let fifo = out_dir.join("orchestration/entry.cpp");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let out = plc_in_time(&["compile", "examples/accumulate_band.pl", "-o", out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().is_file(), "the FIFO was replaced by the file");
+    assert_eq!(leftovers(&out_dir), Vec::<String>::new());
+}
+
 /// A symbolic link planted where plc used to write a temporary file, or as the lock file,
 /// is never written through.
 #[test]

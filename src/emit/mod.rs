@@ -144,7 +144,7 @@ impl Publisher {
         self.publication()?;
         let rels: Vec<&str> = rels.iter().map(String::as_str).collect();
         match self.publication.into_inner() {
-            Some(Ok(p)) => p.finish(&rels),
+            Some(Ok(p)) => p.finish(rels),
             _ => Ok(()),
         }
     }

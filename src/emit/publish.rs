@@ -13,8 +13,9 @@
 //!    file is created new: no write follows a symbolic link. A file whose content did not
 //!    change is linked from the old set instead, so it keeps its modification time.
 //!    Each directory of the set is opened once (with the names the old set has in it, read
-//!    once): a file is created relative to its directory (`openat`), not by walking its
-//!    whole path again, and the old set is looked into only for the names it holds — for
+//!    once, and the old set's directory): a file is created relative to its directory
+//!    (`openat`), and an old one read and linked relative to its own (`openat`, `linkat`),
+//!    not by walking their whole paths again, and the old set is looked into only for the names it holds — for
 //!    a new output directory, never (docs/performance.md: 206 000 files for a 50 MB
 //!    program).
 //! 3. The files of the old directory that plc did not write (listed in nobody's manifest,
@@ -23,7 +24,10 @@
 //!    do not.
 //! 4. The staging directory takes the place of the output directory in one step (Linux's
 //!    `renameat2(RENAME_EXCHANGE)`; elsewhere two renames, the old directory kept until the
-//!    second succeeded and put back if it failed); the old set is then removed.
+//!    second succeeded and put back if it failed); the old set is then removed (its
+//!    directories side by side, on the pool's threads: the pool is idle by then). The
+//!    manifest is sorted in two halves side by side, then merged; the old directory's
+//!    entries are looked up in it (a binary search), with no set made of the new paths.
 //!
 //! The lock is taken and the staging directory made when the first file is emitted, so
 //! the output is never whole in memory. On any failure (or an error found while emitting)
@@ -55,7 +59,7 @@ pub fn publish(dir: &Path, files: &[(String, String)]) -> Result<(), FileError> 
     // The first failure in the files' order, reported as a serial run would.
     staged.into_iter().collect::<Result<(), FileError>>()?;
     let rels: Vec<&str> = files.iter().map(|(rel, _)| rel.as_str()).collect();
-    publication.finish(&rels)
+    publication.finish(rels)
 }
 
 /// The text of a file: whole, or written in pieces into the writer given.
@@ -77,8 +81,9 @@ pub struct Publication {
     parent: PathBuf,
     name: String,
     stage: PathBuf,
-    /// The directories already made in the staging directory, relative to it.
-    made: Mutex<FxHashMap<PathBuf, Arc<StageDir>>>,
+    /// The directories already made in the staging directory, relative to it (as `rel`
+    /// names them: a string's hash, not a path's, which hashes component by component).
+    made: Mutex<FxHashMap<Box<str>, Arc<StageDir>>>,
     /// The output directory and its ancestors that `begin` created, deepest first.
     created: Vec<PathBuf>,
     done: bool,
@@ -146,10 +151,7 @@ impl Publication {
     }
 
     fn put_text(&self, rel: &str, text: Text<'_>) -> Result<(), FileError> {
-        let (d, name) = match rel.rsplit_once('/') {
-            Some((d, name)) => (Path::new(d), name),
-            None => (Path::new(""), rel),
-        };
+        let (d, name) = rel.rsplit_once('/').unwrap_or(("", rel));
         let dir = self.stage_dir(d)?;
         let write_error = |e| FileError::new(FileOp::Write, self.dir.join(rel), e);
         if dir.old_names.contains(std::ffi::OsStr::new(name)) {
@@ -163,7 +165,7 @@ impl Publication {
                     &made
                 }
             };
-            return stage_file(&self.stage, &self.real, rel, bytes, &dir.creating).map_err(write_error);
+            return dir.put_kept(&self.stage, &self.real, rel, name, bytes).map_err(write_error);
         }
         let written = dir.create(&self.stage, rel, name).and_then(|mut file| match text {
             Text::Whole(bytes) => file.write_all(bytes),
@@ -178,7 +180,7 @@ impl Publication {
 
     /// A directory of the staging directory (made with its parents, and opened, once) and
     /// the names the old set has in it.
-    fn stage_dir(&self, d: &Path) -> Result<Arc<StageDir>, FileError> {
+    fn stage_dir(&self, d: &str) -> Result<Arc<StageDir>, FileError> {
         let mut made = self.made.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(dir) = made.get(d) {
             return Ok(dir.clone());
@@ -187,24 +189,26 @@ impl Publication {
         let make_error = |e| FileError::new(FileOp::CreateDirectory, self.dir.join(d), e);
         std::fs::create_dir_all(&path).map_err(make_error)?;
         let dir = Arc::new(StageDir::open(&path, &self.real.join(d)).map_err(make_error)?);
-        made.insert(d.to_path_buf(), dir.clone());
+        made.insert(d.into(), dir.clone());
         Ok(dir)
     }
 
     /// Publishes the staged set, whose files are `rels`: writes the manifest, links the
     /// user's files of the old directory in, and puts the staging directory in its place.
-    pub fn finish(mut self, rels: &[&str]) -> Result<(), FileError> {
-        let new_paths: FxHashSet<&str> = rels.iter().copied().collect();
-        let mut manifest: Vec<&str> = rels.to_vec();
-        manifest.sort_unstable();
-        let mut list = manifest.join("\n");
-        list.push('\n');
+    pub fn finish(mut self, mut rels: Vec<&str>) -> Result<(), FileError> {
+        // Sorted on the pool's threads (idle by now): the manifest's order, and the new set's
+        // paths looked up by a binary search (`carry_over`), with no set built for them.
+        let manifest = sorted(&mut rels);
+        let mut list = String::with_capacity(manifest.iter().map(|rel| rel.len() + 1).sum());
+        for rel in &manifest {
+            list.push_str(rel);
+            list.push('\n');
+        }
         stage_file(&self.stage, &self.real, MANIFEST, list.as_bytes(), &Mutex::new(()))
             .map_err(|e| FileError::new(FileOp::Write, self.dir.join(MANIFEST), e))?;
-        let old_manifest: FxHashSet<String> = std::fs::read_to_string(self.real.join(MANIFEST))
-            .map(|text| text.lines().map(str::to_string).collect())
-            .unwrap_or_default();
-        carry_over(&self.real, &self.stage, Path::new(""), &new_paths, &old_manifest)?;
+        let old_list = std::fs::read_to_string(self.real.join(MANIFEST)).unwrap_or_default();
+        let old_manifest: FxHashSet<&str> = old_list.lines().collect();
+        carry_over(&self.real, &self.stage, Path::new(""), "", &manifest, &old_manifest)?;
         // The published directory gets the permissions the old one had.
         if let Ok(meta) = std::fs::metadata(&self.real) {
             let _ = std::fs::set_permissions(&self.stage, meta.permissions());
@@ -212,9 +216,47 @@ impl Publication {
         swap(&self.stage, &self.real, &self.parent, &self.name)?;
         // After the swap the staging path holds the old set (or nothing): remove it.
         self.done = true;
-        let _ = std::fs::remove_dir_all(&self.stage);
+        remove_set(&self.stage);
         Ok(())
     }
+}
+
+/// `rels` sorted: its two halves sorted side by side (the standard library's sort on each,
+/// cheaper than rayon's parallel one), then merged.
+fn sorted<'a>(rels: &mut [&'a str]) -> Vec<&'a str> {
+    let (a, b) = rels.split_at_mut(rels.len() / 2);
+    rayon::join(|| a.sort_unstable(), || b.sort_unstable());
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if b[j] < a[i] {
+            out.push(b[j]);
+            j += 1;
+        } else {
+            out.push(a[i]);
+            i += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// Removes a directory and everything in it, its subdirectories on the pool's threads (one
+/// each): the kernel removes a directory's entries one at a time, so `kernels/` and
+/// `orchestration/` of an old set are removed side by side (at the end of a compile into
+/// a directory that held an output, the pool is idle).
+fn remove_set(dir: &Path) {
+    let subdirs: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(entries) => {
+            entries.flatten().filter(|e| e.file_type().is_ok_and(|t| t.is_dir())).map(|e| e.path()).collect()
+        }
+        Err(_) => Vec::new(),
+    };
+    if subdirs.len() > 1 {
+        subdirs.par_iter().with_max_len(1).for_each(|d| drop(std::fs::remove_dir_all(d)));
+    }
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 impl Drop for Publication {
@@ -276,6 +318,10 @@ struct StageDir {
     /// The directory, opened to create files relative to it (Unix).
     #[cfg(unix)]
     fd: std::fs::File,
+    /// The old set's directory, when it has entries: an unchanged file is read and linked
+    /// relative to it (Unix), not through its whole path.
+    #[cfg(unix)]
+    old_fd: Option<std::fs::File>,
     old_names: FxHashSet<OsString>,
     /// Held while a file is created in this directory, so that one thread creates its
     /// files at a time: the kernel creates a directory's entries one at a time anyway
@@ -291,7 +337,7 @@ struct StageDir {
 
 impl StageDir {
     fn open(path: &Path, old: &Path) -> std::io::Result<StageDir> {
-        let old_names = match std::fs::read_dir(old) {
+        let old_names: FxHashSet<OsString> = match std::fs::read_dir(old) {
             Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.file_name())).collect(),
             Err(_) => FxHashSet::default(),
         };
@@ -299,11 +345,16 @@ impl StageDir {
         #[cfg(unix)]
         {
             use std::os::unix::fs::OpenOptionsExt;
-            let fd = std::fs::OpenOptions::new()
-                .read(true)
-                .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC)
-                .open(path)?;
-            Ok(StageDir { fd, old_names, creating })
+            let directory = |path: &Path, flags| {
+                std::fs::OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC | flags)
+                    .open(path)
+            };
+            let fd = directory(path, libc::O_NOFOLLOW)?;
+            // Followed as the old set's paths were (a link to a directory included).
+            let old_fd = if old_names.is_empty() { None } else { directory(old, 0).ok() };
+            Ok(StageDir { fd, old_fd, old_names, creating })
         }
         #[cfg(not(unix))]
         {
@@ -316,50 +367,148 @@ impl StageDir {
     /// which must not exist yet (never through a symbolic link), for writing.
     #[cfg(unix)]
     fn create(&self, _stage: &Path, _rel: &str, name: &str) -> std::io::Result<std::fs::File> {
-        use std::os::unix::io::{AsRawFd, FromRawFd};
-        let c_name = std::ffi::CString::new(name)?;
         let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
-        // The permissions std's `create_new` gives (less the umask).
-        let mode: libc::c_uint = 0o666;
-        let guard = self.creating.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        // SAFETY: `fd` is an open directory this value owns and `c_name` a NUL-terminated
-        // string that outlives the call; openat touches no other memory.
-        let fd = unsafe { libc::openat(self.fd.as_raw_fd(), c_name.as_ptr(), flags, mode) };
-        drop(guard);
-        if fd < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        // SAFETY: `fd` was just opened and nothing else owns it.
-        Ok(unsafe { std::fs::File::from_raw_fd(fd) })
+        let _guard = self.creating.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        open_at(&self.fd, name, flags)
     }
 
     #[cfg(not(unix))]
     fn create(&self, stage: &Path, rel: &str, _name: &str) -> std::io::Result<std::fs::File> {
         create_new(&stage.join(rel), &self.creating)
     }
+
+    /// Writes the file `name` of this directory (`rel` in the staging directory `stage`, the
+    /// old set being `old`), whose name the old set has: linked from the old set when its
+    /// content is the same (so that it keeps its modification time), created otherwise.
+    #[cfg(unix)]
+    fn put_kept(&self, stage: &Path, _old: &Path, rel: &str, name: &str, text: &[u8]) -> std::io::Result<()> {
+        use std::os::unix::io::AsRawFd;
+        if let Some(old) = &self.old_fd {
+            // Not blocking on a FIFO, which is then no regular file: not the same.
+            let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC;
+            let same = open_at(old, name, flags).is_ok_and(|mut file| same_content(&mut file, text));
+            let linked = same
+                && with_c_name(name, |c_name| {
+                    // SAFETY: both descriptors are open directories this value owns and
+                    // `c_name` a NUL-terminated string that outlives the call; linkat
+                    // touches no other memory.
+                    let status = unsafe { libc::linkat(old.as_raw_fd(), c_name, self.fd.as_raw_fd(), c_name, 0) };
+                    if status == 0 {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                })
+                .is_ok();
+            if linked {
+                return Ok(());
+            }
+        }
+        let mut file = self.create(stage, rel, name)?;
+        file.write_all(text)
+    }
+
+    #[cfg(not(unix))]
+    fn put_kept(&self, stage: &Path, old: &Path, rel: &str, _name: &str, text: &[u8]) -> std::io::Result<()> {
+        stage_file(stage, old, rel, text, &self.creating)
+    }
+}
+
+/// Whether the open file `file` is a regular file holding `text` (as [`stage_file`] asks of
+/// the old file: a symbolic link was not followed), read with no more system calls than
+/// needed (`read_to_end` asks for the size again).
+#[cfg(unix)]
+fn same_content(file: &mut std::fs::File, text: &[u8]) -> bool {
+    use std::io::Read;
+    if !file.metadata().is_ok_and(|m| m.is_file() && m.len() == text.len() as u64) {
+        return false;
+    }
+    // One byte more than `text`: a file grown since is not the same.
+    let mut bytes = vec![0u8; text.len() + 1];
+    let mut filled = 0;
+    loop {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => {
+                filled += n;
+                if filled == bytes.len() {
+                    return false;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+    bytes[..filled] == *text
+}
+
+/// Calls `f` with `name` as a NUL-terminated string (on the stack when it is short).
+#[cfg(unix)]
+fn with_c_name<R>(name: &str, f: impl FnOnce(*const libc::c_char) -> std::io::Result<R>) -> std::io::Result<R> {
+    let mut buf = [0u8; 256];
+    match buf.get_mut(..=name.len()) {
+        Some(room) if !name.as_bytes().contains(&0) => {
+            room[..name.len()].copy_from_slice(name.as_bytes());
+            room[name.len()] = 0;
+            f(room.as_ptr().cast())
+        }
+        // Long, or with a NUL byte (the error `CString::new` gives).
+        _ => {
+            let c_name = std::ffi::CString::new(name)?;
+            f(c_name.as_ptr())
+        }
+    }
+}
+
+/// Opens the entry `name` of the directory `dir` with `flags` (a new file gets the
+/// permissions std's `create_new` gives, less the umask).
+#[cfg(unix)]
+fn open_at(dir: &std::fs::File, name: &str, flags: libc::c_int) -> std::io::Result<std::fs::File> {
+    use std::os::unix::io::{AsRawFd, FromRawFd};
+    let mode: libc::c_uint = 0o666;
+    let fd = with_c_name(name, |c_name| {
+        // SAFETY: `dir` is an open directory and `c_name` a NUL-terminated string that
+        // outlives the call; openat touches no other memory.
+        Ok(unsafe { libc::openat(dir.as_raw_fd(), c_name, flags, mode) })
+    })?;
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened and nothing else owns it.
+    Ok(unsafe { std::fs::File::from_raw_fd(fd) })
 }
 
 /// Links into the staging directory every entry of the old directory under `rel` that the
-/// new set does not replace and that plc did not write: the user's files.
+/// new set does not replace and that plc did not write: the user's files. `key` is `rel` as
+/// the manifests name it (`/` between the names, empty or ending in `/`); `new_paths` is
+/// sorted.
 fn carry_over(
     old: &Path,
     stage: &Path,
     rel: &Path,
-    new_paths: &FxHashSet<&str>,
-    old_manifest: &FxHashSet<String>,
+    key: &str,
+    new_paths: &[&str],
+    old_manifest: &FxHashSet<&str>,
 ) -> Result<(), FileError> {
     let dir = old.join(rel);
     let entries = match std::fs::read_dir(&dir) {
         Ok(entries) => entries,
         Err(e) => return Err(FileError::new(FileOp::Read, dir, e)),
     };
+    // Each entry's key made in one buffer: most entries are the old set's, passed over.
+    let mut entry_key = String::with_capacity(key.len() + 64);
     for entry in entries {
         let entry = entry.map_err(|e| FileError::new(FileOp::Read, &dir, e))?;
-        let entry_rel = rel.join(entry.file_name());
-        let Some(key) = entry_rel.to_str().map(|k| k.replace('\\', "/")) else { continue };
-        if key == MANIFEST || new_paths.contains(key.as_str()) || old_manifest.contains(&key) {
+        let file_name = entry.file_name();
+        let Some(name) = file_name.to_str() else { continue };
+        entry_key.clear();
+        entry_key.push_str(key);
+        entry_key.extend(name.chars().map(|c| if c == '\\' { '/' } else { c }));
+        let k = entry_key.as_str();
+        if k == MANIFEST || new_paths.binary_search(&k).is_ok() || old_manifest.contains(k) {
             continue;
         }
+        let entry_rel = rel.join(&file_name);
         let from = entry.path();
         let to = stage.join(&entry_rel);
         let file_type = entry.file_type().map_err(|e| FileError::new(FileOp::Read, &from, e))?;
@@ -373,7 +522,8 @@ fn carry_over(
                 // The new set has a file where the old directory was: the new file wins.
                 continue;
             }
-            carry_over(old, stage, &entry_rel, new_paths, old_manifest)?;
+            let sub_key = [k, "/"].concat();
+            carry_over(old, stage, &entry_rel, &sub_key, new_paths, old_manifest)?;
             continue;
         }
         if let Some(parent) = to.parent() {
@@ -507,4 +657,25 @@ fn lock(path: &Path) -> Result<std::fs::File, FileError> {
         .truncate(false)
         .open(path)
         .map_err(|e| FileError::new(FileOp::Lock, path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sorted;
+
+    #[test]
+    fn sorted_halves_merge_into_one_order() {
+        for list in [
+            vec![],
+            vec!["b"],
+            vec!["b", "a"],
+            vec!["k/b", "o/a", "k/a", "o/a", "rt", "k/c", "a"],
+            vec!["o/e_10", "o/e_9", "o/e_1", "k/x", "k/a", "kernel_config.json"],
+        ] {
+            let mut expected = list.clone();
+            expected.sort_unstable();
+            let mut rels = list.clone();
+            assert_eq!(sorted(&mut rels), expected, "{list:?}");
+        }
+    }
 }
