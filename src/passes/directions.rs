@@ -164,25 +164,51 @@ pub type CallSite = (u32, (StmtId, ExprId, u32, Place));
 /// function's body), which of that statement's blocks (in `visit::stmt_blocks` order), and
 /// its position in the block; and whether it holds a block itself. Handed on with the
 /// calls, so that LegalizeGraphBoundary's rewrite of a call site reads only the block that
-/// holds the call.
+/// holds the call. Eight bytes: the block, the position and whether the statement holds a
+/// block share one word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Place {
     /// The statement whose block holds it; [`Place::BODY`]: the function's body.
-    pub parent: u32,
-    /// Its position in the block.
-    pub index: u32,
-    /// Which block of `parent` (0, or 1 for an `else` block).
-    pub block: u8,
-    /// Whether the statement holds a block (a `for`, `while`, `if` or scope): known only
-    /// when false.
-    pub holds_block: bool,
+    parent: u32,
+    /// Its position in the block (from bit 2), which block of `parent` (bit 1: an `else`
+    /// block), and whether the statement holds a block or the place is not known (bit 0).
+    slot: u32,
 }
 
 impl Place {
     /// In [`Place::parent`]: the function's body.
     pub const BODY: u32 = u32::MAX;
     /// Where a statement sits when not known (as if it held a block).
-    pub const UNKNOWN: Place = Place { parent: Place::BODY, index: 0, block: 0, holds_block: true };
+    pub const UNKNOWN: Place = Place { parent: Place::BODY, slot: 1 };
+
+    /// The place of the statement at `index` in block `which` (0, or 1 for an `else`
+    /// block) of `parent`; [`Place::UNKNOWN`] for a position too large to keep.
+    pub fn new(parent: u32, which: u8, index: usize, holds_block: bool) -> Place {
+        match u32::try_from(index) {
+            Ok(i) if i < 1 << 30 => Place { parent, slot: i << 2 | u32::from(which & 1) << 1 | u32::from(holds_block) },
+            _ => Place::UNKNOWN,
+        }
+    }
+
+    /// The statement whose block holds it ([`Place::BODY`]: the function's body).
+    pub fn parent(self) -> u32 {
+        self.parent
+    }
+
+    /// Which block of [`Place::parent`] (in `visit::stmt_blocks` order).
+    pub fn block(self) -> usize {
+        (self.slot >> 1 & 1) as usize
+    }
+
+    /// The statement's position in its block.
+    pub fn index(self) -> usize {
+        (self.slot >> 2) as usize
+    }
+
+    /// Whether the place is known and the statement holds no block.
+    pub fn known_leaf(self) -> bool {
+        self.slot & 1 == 0
+    }
 }
 
 /// What the pass hands to LegalizeGraphBoundary ([`Handoff::Calls`]): every call of a
@@ -541,7 +567,7 @@ impl Walker<'_> {
             let kind = &self.p.stmt(s).kind;
             let holds_block =
                 matches!(kind, StmtKind::For(_) | StmtKind::While(_) | StmtKind::If(_) | StmtKind::Scope(_));
-            self.place = Place { parent, index: index as u32, block: which, holds_block };
+            self.place = Place::new(parent, which, index, holds_block);
             let own = (s.0, 0);
             match kind {
                 StmtKind::For(for_) => {

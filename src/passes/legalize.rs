@@ -1446,7 +1446,7 @@ struct Prep<'a> {
 /// them the new block has passed, and the new block.
 struct Group<'a> {
     parent: u32,
-    which: u8,
+    which: usize,
     block: &'a [StmtId],
     copied: usize,
     out: Block,
@@ -1488,19 +1488,19 @@ impl<'a> Prep<'a> {
         groups.clear();
         // The blocks first, each place checked (the statements in order in their block).
         for &(s, _, _, place) in planned {
-            if place.holds_block {
+            if !place.known_leaf() {
                 return false;
             }
-            let i = place.index as usize;
-            let g = match groups.iter().position(|g| g.parent == place.parent && g.which == place.block) {
+            let (parent, which, i) = (place.parent(), place.block(), place.index());
+            let g = match groups.iter().position(|g| g.parent == parent && g.which == which) {
                 Some(g) => g,
                 None => {
-                    let block = match place.parent {
+                    let block = match parent {
                         Place::BODY => Some(&p.functions[f].body),
-                        parent => visit::stmt_blocks(&p.stmt(StmtId(parent)).kind)[usize::from(place.block & 1)],
+                        parent => visit::stmt_blocks(&p.stmt(StmtId(parent)).kind)[which],
                     };
                     let Some(block) = block else { return false };
-                    groups.push(Group { parent: place.parent, which: place.block, block, copied: 0, out: Vec::new() });
+                    groups.push(Group { parent, which, block, copied: 0, out: Vec::new() });
                     groups.len() - 1
                 }
             };
@@ -1515,8 +1515,8 @@ impl<'a> Prep<'a> {
             g.out = Vec::with_capacity(g.block.len() + 4);
         }
         for &(s, c, plan, place) in planned {
-            let i = place.index as usize;
-            let Some(g) = groups.iter_mut().find(|g| g.parent == place.parent && g.which == place.block) else {
+            let (parent, which, i) = (place.parent(), place.block(), place.index());
+            let Some(g) = groups.iter_mut().find(|g| g.parent == parent && g.which == which) else {
                 continue;
             };
             // A statement with several planned calls: each call's statements go in front
