@@ -36,7 +36,8 @@
 //! race), so an orchestration function whose launch writes its `InOut` argument builds
 //! none either. The walk also applies LegalizeGraphBoundary's static rules of each Graph
 //! function's body, whose expressions it reads anyway, and hands their findings on with
-//! the calls ([`Handed`]).
+//! the calls ([`Handed`]), each call with where its statement sits ([`Place`]: the
+//! rewrite of its call site then reads only the block that holds it).
 //!
 //! A task launch (a call in a function that is not a device kernel) that passes
 //! `pl.no_dep(x)` where an earlier launch in scope wrote `x`'s buffer, and that declares no
