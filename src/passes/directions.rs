@@ -36,7 +36,8 @@
 //! race), so an orchestration function whose launch writes its `InOut` argument builds
 //! none either. The walk also applies LegalizeGraphBoundary's static rules of each Graph
 //! function's body, whose expressions it reads anyway, and hands their findings on with
-//! the calls ([`Handed`]).
+//! the calls ([`Handed`]), each call with where its statement sits ([`Place`]: the
+//! rewrite of its call site then reads only the block that holds it).
 //!
 //! A task launch (a call in a function that is not a device kernel) that passes
 //! `pl.no_dep(x)` where an earlier launch in scope wrote `x`'s buffer, and that declares no
@@ -157,8 +158,59 @@ fn merge_by_function<T>(into: &mut Vec<(u32, T)>, from: Vec<(u32, T)>) {
 }
 
 /// A call of a function of the program: the caller's place in `program.functions`, the
-/// statement holding the call, the call, and the callee's place.
-pub type CallSite = (u32, (StmtId, ExprId, u32));
+/// statement holding the call, the call, the callee's place, and where the statement sits.
+pub type CallSite = (u32, (StmtId, ExprId, u32, Place));
+
+/// Where a statement sits in its function: the statement whose block holds it (or the
+/// function's body), which of that statement's blocks (in `visit::stmt_blocks` order), and
+/// its position in the block; and whether it holds a block itself. Handed on with the
+/// calls, so that LegalizeGraphBoundary's rewrite of a call site reads only the block that
+/// holds the call. Eight bytes: the block, the position and whether the statement holds a
+/// block share one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The statement whose block holds it; [`Place::BODY`]: the function's body.
+    parent: u32,
+    /// Its position in the block (from bit 2), which block of `parent` (bit 1: an `else`
+    /// block), and whether the statement holds a block or the place is not known (bit 0).
+    slot: u32,
+}
+
+impl Place {
+    /// In [`Place::parent`]: the function's body.
+    pub const BODY: u32 = u32::MAX;
+    /// Where a statement sits when not known (as if it held a block).
+    pub const UNKNOWN: Place = Place { parent: Place::BODY, slot: 1 };
+
+    /// The place of the statement at `index` in block `which` (0, or 1 for an `else`
+    /// block) of `parent`; [`Place::UNKNOWN`] for a position too large to keep.
+    pub fn new(parent: u32, which: u8, index: usize, holds_block: bool) -> Place {
+        match u32::try_from(index) {
+            Ok(i) if i < 1 << 30 => Place { parent, slot: i << 2 | u32::from(which & 1) << 1 | u32::from(holds_block) },
+            _ => Place::UNKNOWN,
+        }
+    }
+
+    /// The statement whose block holds it ([`Place::BODY`]: the function's body).
+    pub fn parent(self) -> u32 {
+        self.parent
+    }
+
+    /// Which block of [`Place::parent`] (in `visit::stmt_blocks` order).
+    pub fn block(self) -> usize {
+        (self.slot >> 1 & 1) as usize
+    }
+
+    /// The statement's position in its block.
+    pub fn index(self) -> usize {
+        (self.slot >> 2) as usize
+    }
+
+    /// Whether the place is known and the statement holds no block.
+    pub fn known_leaf(self) -> bool {
+        self.slot & 1 == 0
+    }
+}
 
 /// What the pass hands to LegalizeGraphBoundary ([`Handoff::Calls`]): every call of a
 /// function of the program ([`CallSite`]), and the findings of the static rules of each
@@ -197,7 +249,7 @@ fn walk_functions(program: &Program) -> Found {
         found
     };
     let mut found = walk(false);
-    if found.met_cycle || lineage::calls_cycle(program, found.sites.iter().map(|&(from, (_, _, to))| (from, to))) {
+    if found.met_cycle || lineage::calls_cycle(program, found.sites.iter().map(|&(from, (_, _, to, _))| (from, to))) {
         found = walk(true);
     }
     if found.met_cycle {
@@ -258,6 +310,7 @@ fn walk_run(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Foun
         writes: Vec::new(),
         graph: false,
         statics: Vec::new(),
+        place: Place::UNKNOWN,
     };
     for &(at, f) in funcs {
         w.func = f;
@@ -276,7 +329,7 @@ fn walk_run(program: &Program, funcs: &[Placed<'_>], ask_unneeded: bool) -> Foun
         w.graph = f.decl.kind == FuncKind::Graph;
         w.writers.clear();
         w.pending_writers.clear();
-        w.block(&f.body, 0);
+        w.block(&f.body, 0, (Place::BODY, 0));
     }
     w.out.met_cycle = w.lineage.met_cycle;
     // Sorted here, in parallel (the runs' lists then usually follow one another in order).
@@ -394,6 +447,8 @@ struct Walker<'a> {
     /// rules in the statement walked (a buffer kept from statement to statement).
     graph: bool,
     statics: Vec<StaticFinding>,
+    /// Where the statement walked sits.
+    place: Place,
 }
 
 /// An `arg_directions` entry written on a call that its argument or the callee's parameter
@@ -506,10 +561,16 @@ fn disjoint_store_params(p: &Program, f: Symbol, out: usize) -> Vec<usize> {
 }
 
 impl Walker<'_> {
-    /// `sequential`: how many sequential loops (`pl.range`, `while`) enclose the block.
-    fn block(&mut self, block: &[StmtId], sequential: u32) {
-        for &s in block {
-            match &self.p.stmt(s).kind {
+    /// `sequential`: how many sequential loops (`pl.range`, `while`) enclose the block;
+    /// `(parent, which)`: the statement whose block it is and which ([`Place`]).
+    fn block(&mut self, block: &[StmtId], sequential: u32, (parent, which): (u32, u8)) {
+        for (index, &s) in block.iter().enumerate() {
+            let kind = &self.p.stmt(s).kind;
+            let holds_block =
+                matches!(kind, StmtKind::For(_) | StmtKind::While(_) | StmtKind::If(_) | StmtKind::Scope(_));
+            self.place = Place::new(parent, which, index, holds_block);
+            let own = (s.0, 0);
+            match kind {
                 StmtKind::For(for_) => {
                     let ForStmt { kind, var, body, .. } = &**for_;
                     self.exprs_of(s, sequential);
@@ -517,7 +578,7 @@ impl Walker<'_> {
                     if seq {
                         self.loop_vars.push(*var);
                     }
-                    self.block(body, sequential + u32::from(seq));
+                    self.block(body, sequential + u32::from(seq), own);
                     if seq {
                         self.loop_vars.pop();
                     }
@@ -525,19 +586,19 @@ impl Walker<'_> {
                 StmtKind::While(while_) => {
                     let WhileStmt { body, .. } = &**while_;
                     self.exprs_of(s, sequential);
-                    self.block(body, sequential + 1);
+                    self.block(body, sequential + 1, own);
                 }
                 StmtKind::If(if_) => {
                     let IfStmt { then_body, else_body, .. } = &**if_;
                     self.exprs_of(s, sequential);
                     let start = self.log.len();
-                    self.block(then_body, sequential);
+                    self.block(then_body, sequential, own);
                     let then_writes: Vec<VarId> = self.log.drain(start..).collect();
                     for &v in &then_writes {
                         self.unwrite(v);
                     }
                     if let Some(e) = else_body {
-                        self.block(e, sequential);
+                        self.block(e, sequential, (s.0, 1));
                     }
                     for v in then_writes {
                         self.write(v);
@@ -545,7 +606,7 @@ impl Walker<'_> {
                 }
                 StmtKind::Scope(scope) => {
                     self.exprs_of(s, sequential);
-                    self.block(&scope.body, sequential);
+                    self.block(&scope.body, sequential, own);
                 }
                 _ => self.exprs_of(s, sequential),
             }
@@ -699,7 +760,7 @@ impl Walker<'_> {
         let ExprKind::Call { callee, args, attrs } = &self.p.expr(e).kind else { return };
         let Some(g) = callee.function() else { return };
         let Some((place, callee_fn)) = self.p.callee_near(g, self.at as usize) else { return };
-        self.out.sites.push((self.at, (s, e, place as u32)));
+        self.out.sites.push((self.at, (s, e, place as u32, self.place)));
         let arity_ok = match callee {
             Callee::Submit(_) => args.len() <= callee_fn.params.len(),
             _ => args.len() == callee_fn.params.len(),

@@ -19,7 +19,7 @@
 //! site the values are bound, in definition order, to locals `<param>__graph_arg<k>`
 //! right before the statement with the call, and appended to its arguments.
 
-use super::directions::{CallSite, Handed};
+use super::directions::{CallSite, Handed, Place};
 use super::{Handoff, PassCx};
 use crate::diag::{Code, Diagnostic, Label, Severity};
 use crate::intern::{Interner, Symbol};
@@ -236,7 +236,7 @@ fn ambiguous_views(cx: &mut PassCx<'_>, p: &Program, graphs: &[usize], calls: &[
     let mut aliased_in: FxHashMap<Symbol, FxHashSet<(usize, usize)>> = FxHashMap::default();
     for (f, calls) in calls {
         let defs = Defs::of(p, &p.functions[*f]).at(*f);
-        for &(_, e, _) in calls {
+        for &(_, e, ..) in calls {
             let ExprKind::Call { callee, args, .. } = &p.expr(e).kind else { continue };
             let Some(g) = callee.function() else { continue };
             let roots: Vec<(usize, VarId)> = tensor_params(g)
@@ -797,7 +797,7 @@ fn check_graph_submits(cx: &mut PassCx<'_>, p: &Program, calls: &[Calls]) {
     let mut findings = Vec::new();
     for (caller, calls) in calls {
         let caller = p.functions.get_index(*caller).expect("a function").0;
-        for &(_, e, _) in calls {
+        for &(_, e, ..) in calls {
             let ExprKind::Call { callee: Callee::Submit(g), attrs, .. } = &p.expr(e).kind else { continue };
             if p.functions.get(g).is_none_or(|c| c.decl.kind != FuncKind::Graph) {
                 continue;
@@ -1248,23 +1248,23 @@ fn replace_blocks(p: &mut Program, blocks: Vec<(StmtId, [Option<Block>; 2])>) {
 fn rewrite_call_sites(cx: &mut PassCx<'_>, p: &mut Program, plans: &[(usize, Plan)], plan_of: &[u32], calls: &[Calls]) {
     // The planned calls of each caller (most functions, the kernels and the graphs, call
     // none), and the first ids its rewrite makes.
-    let mut planned: Vec<(StmtId, ExprId, usize)> = Vec::new();
+    let mut planned: Vec<(StmtId, ExprId, usize, Place)> = Vec::new();
     let mut jobs: Vec<Job> = Vec::new();
     let mut next =
         Ids { vars: p.vars.len() as u32, exprs: p.exprs.len() as u32, stmts: p.stmts.len() as u32, number: 0 };
     for (f, calls) in calls {
         let from = planned.len();
-        for &(s, e, g) in calls {
+        for &(s, e, g, place) in calls {
             let k = plan_of[g as usize];
             if k != NO_PLAN {
-                planned.push((s, e, k as usize));
+                planned.push((s, e, k as usize, place));
             }
         }
         if planned.len() == from {
             continue;
         }
         let start = next;
-        for &(_, _, k) in &planned[from..] {
+        for &(_, _, k, _) in &planned[from..] {
             let plan = &plans[k].1;
             let n = plan.hoists.len() as u32;
             next.vars += n;
@@ -1295,6 +1295,7 @@ fn rewrite_call_sites(cx: &mut PassCx<'_>, p: &mut Program, plans: &[(usize, Pla
                 edited: FxHashMap::default(),
                 binding: FxHashMap::default(),
                 locals: Vec::new(),
+                groups: Vec::new(),
                 b: Batch::sized(run[0].start, run[run.len() - 1].end),
             };
             for job in run.iter() {
@@ -1422,8 +1423,9 @@ struct Prep<'a> {
     p: &'a Program,
     names: &'a Interner,
     plans: &'a [(usize, Plan)],
-    /// Every planned call: its statement, the call, and its plan's index in `plans`.
-    planned: &'a [(StmtId, ExprId, usize)],
+    /// Every planned call: its statement, the call, its plan's index in `plans`, and where
+    /// the statement sits (when known).
+    planned: &'a [(StmtId, ExprId, usize, Place)],
     /// The caller's statements holding a planned call, each with its calls (consecutive
     /// in `planned`, in `visit::walk_block_exprs` order).
     at: FxHashMap<StmtId, (usize, usize)>,
@@ -1433,18 +1435,35 @@ struct Prep<'a> {
     /// values), and the local of each moved value by its index in the plan.
     binding: FxHashMap<VarId, ExprId>,
     locals: Vec<Option<VarId>>,
+    /// The blocks [`Prep::direct`] rebuilds for a caller (a buffer kept from caller to
+    /// caller).
+    groups: Vec<Group<'a>>,
     b: Batch,
 }
 
-impl Prep<'_> {
+/// A block holding planned calls, as [`Prep::direct`] rebuilds it: the statement whose
+/// block it is ([`Place::BODY`]: the caller's body) and which, its statements, how many of
+/// them the new block has passed, and the new block.
+struct Group<'a> {
+    parent: u32,
+    which: usize,
+    block: &'a [StmtId],
+    copied: usize,
+    out: Block,
+}
+
+impl<'a> Prep<'a> {
     fn job(&mut self, job: &Job) {
         debug_assert_eq!(
             (self.b.start.exprs + self.b.exprs.len() as u32, self.b.start.vars + self.b.locals.len() as u32),
             (job.start.exprs, job.start.vars),
             "a caller's ids follow the run's earlier callers'"
         );
-        self.at.clear();
         self.edited.clear();
+        if self.direct(job) {
+            return;
+        }
+        self.at.clear();
         for k in job.planned.clone() {
             let s = self.planned[k].0;
             self.at.entry(s).and_modify(|r| r.1 = k + 1).or_insert((k, k + 1));
@@ -1453,6 +1472,75 @@ impl Prep<'_> {
         if let Some(body) = self.block(&p.functions[job.f].body) {
             self.b.bodies.push((job.f, body));
         }
+    }
+
+    /// [`Prep::job`] when DeriveCallDirections handed on where each planned call's
+    /// statement sits and none of them holds a block: only the blocks holding them are
+    /// read and rebuilt, not the caller's every statement. The walk of [`Prep::block`]
+    /// then meets the calls in the order of `planned` (a statement holding no block is met
+    /// in its block's order, its calls in their order), so the nodes are made in the same
+    /// order. Returns false, having made nothing, when a place is not known or not where
+    /// the statement is.
+    fn direct(&mut self, job: &Job) -> bool {
+        let (p, f, planned) = (self.p, job.f, self.planned);
+        let planned = &planned[job.planned.clone()];
+        let mut groups = std::mem::take(&mut self.groups);
+        groups.clear();
+        // The blocks first, each place checked (the statements in order in their block).
+        for &(s, _, _, place) in planned {
+            if !place.known_leaf() {
+                return false;
+            }
+            let (parent, which, i) = (place.parent(), place.block(), place.index());
+            let g = match groups.iter().position(|g| g.parent == parent && g.which == which) {
+                Some(g) => g,
+                None => {
+                    let block = match parent {
+                        Place::BODY => Some(&p.functions[f].body),
+                        parent => visit::stmt_blocks(&p.stmt(StmtId(parent)).kind)[which],
+                    };
+                    let Some(block) = block else { return false };
+                    groups.push(Group { parent, which, block, copied: 0, out: Vec::new() });
+                    groups.len() - 1
+                }
+            };
+            let g = &mut groups[g];
+            if g.block.get(i) != Some(&s) || i + 1 < g.copied {
+                return false;
+            }
+            g.copied = i + 1;
+        }
+        for g in &mut groups {
+            g.copied = 0;
+            g.out = Vec::with_capacity(g.block.len() + 4);
+        }
+        for &(s, c, plan, place) in planned {
+            let (parent, which, i) = (place.parent(), place.block(), place.index());
+            let Some(g) = groups.iter_mut().find(|g| g.parent == parent && g.which == which) else {
+                continue;
+            };
+            // A statement with several planned calls: each call's statements go in front
+            // of it.
+            if g.copied == i + 1 {
+                g.out.pop();
+            } else {
+                g.out.extend_from_slice(&g.block[g.copied..i]);
+            }
+            self.call(c, plan, &mut g.out);
+            g.out.push(s);
+            g.copied = i + 1;
+        }
+        for g in groups.drain(..) {
+            let Group { parent, which, block, copied, mut out } = g;
+            out.extend_from_slice(&block[copied..]);
+            match parent {
+                Place::BODY => self.b.bodies.push((f, out)),
+                parent if which == 0 => self.b.blocks.push((StmtId(parent), [Some(out), None])),
+                parent => self.b.blocks.push((StmtId(parent), [None, Some(out)])),
+            }
+        }
+        self.groups = groups;
+        true
     }
 
     /// Puts in front of each statement of `block` (and of the blocks nested in it, those
@@ -1476,7 +1564,7 @@ impl Prep<'_> {
                     o
                 });
                 for k in from..to {
-                    let (_, c, plan) = self.planned[k];
+                    let (_, c, plan, _) = self.planned[k];
                     self.call(c, plan, o);
                 }
             }
@@ -1637,7 +1725,7 @@ fn graph_calls(p: &Program, graphs: &[usize]) -> Vec<Calls> {
         visit::walk_block_exprs(p, &f.body, |s, e| {
             if let ExprKind::Call { callee, .. } = &p.expr(e).kind {
                 if let Some(&g) = callee.function().and_then(|g| wanted.get(&g)) {
-                    calls.push((s, e, g));
+                    calls.push((s, e, g, Place::UNKNOWN));
                 }
             }
         });
@@ -1664,21 +1752,22 @@ fn graph_calls_among(p: &Program, graphs: &[usize], sites: Vec<CallSite>) -> Vec
         is_graph[g] = true;
     }
     let mut all: Vec<Calls> = Vec::new();
-    for (caller, (s, e, g)) in sites {
-        if !is_graph[g as usize] {
+    for (caller, call) in sites {
+        if !is_graph[call.2 as usize] {
             continue;
         }
         match all.last_mut() {
-            Some((c, calls)) if *c == caller as usize => calls.push((s, e, g)),
-            _ => all.push((caller as usize, vec![(s, e, g)])),
+            Some((c, calls)) if *c == caller as usize => calls.push(call),
+            _ => all.push((caller as usize, vec![call])),
         }
     }
     all
 }
 
 /// A function (by its place in `program.functions`) with its calls of Graph functions: the
-/// statement holding each, the call, and the graph's place.
-type Calls = (usize, Vec<(StmtId, ExprId, u32)>);
+/// statement holding each, the call, the graph's place, and where the statement sits
+/// ([`Place::UNKNOWN`] when found by [`graph_calls`]).
+type Calls = (usize, Vec<(StmtId, ExprId, u32, Place)>);
 
 #[cfg(test)]
 mod tests {

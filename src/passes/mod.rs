@@ -91,10 +91,11 @@ pub enum Handoff {
     Nothing,
     /// DeriveCallDirections' calls of functions of the program ([`directions::CallSite`]):
     /// every one, in the order of the callers' places and, within a caller, of
-    /// `visit::walk_block_exprs`. LegalizeGraphBoundary takes the calls of graphs from
-    /// them instead of walking every function (DeriveCallDirections changes only the
-    /// calls' attributes), and the findings of its static rules of each graph's body
-    /// ([`directions::Handed`]) instead of walking the graphs' expressions.
+    /// `visit::walk_block_exprs`, each with where its statement sits. LegalizeGraphBoundary
+    /// takes the calls of graphs from them instead of walking every function
+    /// (DeriveCallDirections changes only the calls' attributes), rewrites each call site
+    /// from the block that holds it, and takes the findings of its static rules of each
+    /// graph's body ([`directions::Handed`]) instead of walking the graphs' expressions.
     Calls(directions::Handed),
     /// The positions, in program order, of the functions that may still hold a region of
     /// some kind after an outlining pass (every other function holds none): left by
