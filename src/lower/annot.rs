@@ -286,8 +286,9 @@ impl Lowering<'_> {
                 Some(Const::Str(self.intern(&text)))
             }
             E::List(items) | E::Tuple(items) => {
+                let items = self.ast(m).list(*items).to_vec();
                 let mut values = Vec::with_capacity(items.len());
-                for &item in items {
+                for item in items {
                     values.push(self.eval_const_in(m, item, local)?);
                 }
                 Some(if matches!(expr.kind, E::List(_)) { Const::List(values) } else { Const::Tuple(values) })
@@ -394,7 +395,10 @@ impl Lowering<'_> {
                 let taken = if t.truthy()? { *body } else { *orelse };
                 return self.eval_const_in(m, taken, local);
             }
-            E::Call { func, args } => return self.const_call(m, *func, args, span, local),
+            E::Call { func, args } => {
+                let args = self.ast(m).list(*args).to_vec();
+                return self.const_call(m, *func, &args, span, local);
+            }
             // What the parser or the nesting limits made of bad input, already reported.
             E::Error => return None,
             _ => None,
@@ -1009,7 +1013,7 @@ impl Lowering<'_> {
     fn extern_include_dirs(&mut self, m: ModuleId, value: ast::ExprId) -> Option<Vec<String>> {
         let items = match &self.ast(m).expr(value).kind {
             E::None => return Some(Vec::new()),
-            E::List(items) | E::Tuple(items) => items.clone(),
+            E::List(items) | E::Tuple(items) => self.ast(m).list(*items).to_vec(),
             _ => {
                 let message = "@pl.jit.extern include_dirs must be a sequence of paths (a list of strings)";
                 self.expr_error(Code::E0212, m, value, message, "not a list");
@@ -1156,7 +1160,7 @@ impl Lowering<'_> {
     /// A decorator `@f(args)` as `(f, args)`; `@f` as `(f, [])`.
     pub(crate) fn split_call(&self, m: ModuleId, e: ast::ExprId) -> (ast::ExprId, Vec<ast::Arg>) {
         match &self.ast(m).expr(e).kind {
-            E::Call { func, args } => (*func, args.clone()),
+            E::Call { func, args } => (*func, self.ast(m).list(*args).to_vec()),
             _ => (e, Vec::new()),
         }
     }
@@ -1214,7 +1218,7 @@ impl Lowering<'_> {
             return None;
         }
         Some(match &self.ast(m).expr(index).kind {
-            E::Tuple(items) => items.clone(),
+            E::Tuple(items) => self.ast(m).list(*items).to_vec(),
             _ => vec![index],
         })
     }
@@ -1264,7 +1268,7 @@ impl Lowering<'_> {
         });
         let items: &[ast::ExprId] = match &index {
             Some(i) => match &tree.expr(*i).kind {
-                E::Tuple(items) => items,
+                E::Tuple(items) => tree.list(*items),
                 _ => std::slice::from_ref(i),
             },
             None => &[],
@@ -1407,6 +1411,7 @@ impl Lowering<'_> {
                 return None;
             }
             if let E::Call { func, args } = self.ast(m).expr(extra).kind.clone() {
+                let args = self.ast(m).list(args).to_vec();
                 match self.pl_path(m, func).as_deref() {
                     Some("MemRef") if !self.memref_ok(m, extra, &args) => return None,
                     Some("TensorView") if !self.view_ok(m, extra, &args, false) => return None,
@@ -1504,7 +1509,7 @@ impl Lowering<'_> {
         let file = self.modules[m].file;
         let span = self.ast(m).expr(e).span;
         let items = match &self.ast(m).expr(e).kind {
-            E::List(items) | E::Tuple(items) => items.clone(),
+            E::List(items) | E::Tuple(items) => self.ast(m).list(*items).to_vec(),
             _ => {
                 return match self.eval_const(m, e)? {
                     Const::List(values) | Const::Tuple(values) => {

@@ -180,14 +180,14 @@ impl FnLower<'_, '_> {
         match path.and_then(|p| crate::ir::ops::by_spelling(&format!("pl.{p}"))) {
             Some(Op::OptimizationSplit) => true,
             Some(Op::OptimizationCrossCoreSlot) => {
-                if let Some(a) = args.iter().find(|a| a.kind == ArgKind::Positional) {
-                    let n = args.iter().filter(|a| a.kind == ArgKind::Positional).count();
+                if let Some(a) = self.ast().list(*args).iter().find(|a| a.kind == ArgKind::Positional) {
+                    let n = self.ast().list(*args).iter().filter(|a| a.kind == ArgKind::Positional).count();
                     let message = format!("pl.cross_core_slot() takes no positional arguments, got {n}");
                     self.error(Code::E0314, a.span, message, "positional argument");
                     return false;
                 }
                 let slot =
-                    args.iter().find(|a| matches!(a.kind, ArgKind::Keyword(k) if self.cx.name(k.name) == "slot_num"));
+                    self.ast().list(*args).iter().find(|a| matches!(a.kind, ArgKind::Keyword(k) if self.cx.name(k.name) == "slot_num"));
                 match slot {
                     Some(a) => self.positive_int_literal(a.value, "pl.cross_core_slot() slot_num"),
                     // A missing slot_num= is reported with the call's other arguments (E0202).

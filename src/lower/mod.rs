@@ -515,7 +515,7 @@ impl Lowering<'_> {
                 AstStmt::ImportFrom { level, module, names, star } => {
                     self.import_from(m, s.span, *level, module.as_ref(), names, *star);
                 }
-                AstStmt::Assign { targets, value } => self.module_constant(m, targets, *value),
+                AstStmt::Assign { targets, value } => self.module_constant(m, &self.modules[m].ast.list(*targets).to_vec(), *value),
                 AstStmt::Expr(e) if matches!(self.modules[m].ast.expr(*e).kind, AstExpr::Str(_)) => {}
                 AstStmt::Pass | AstStmt::Error => {}
                 // A pl function is bound where it is defined, so that a module importing
@@ -827,7 +827,7 @@ impl Lowering<'_> {
         let t = self.modules[m].ast.expr(target).clone();
         let Some(v) = v else {
             let items = match &t.kind {
-                AstExpr::Tuple(items) => items.clone(),
+                AstExpr::Tuple(items) => self.modules[m].ast.list(*items).to_vec(),
                 _ => vec![target],
             };
             for item in items {
@@ -843,7 +843,7 @@ impl Lowering<'_> {
                 self.bind_name(m, *name, (Binding::Const(v), t.span));
             }
             (AstExpr::Tuple(items), Const::Tuple(values) | Const::List(values)) if items.len() == values.len() => {
-                for (item, value) in items.iter().zip(values) {
+                for (item, value) in self.modules[m].ast.list(*items).to_vec().iter().zip(values) {
                     let it = self.modules[m].ast.expr(*item).clone();
                     if let AstExpr::Name(name) = it.kind {
                         self.bind_name(m, name, (Binding::Const(value.clone()), it.span));
@@ -928,7 +928,7 @@ impl Lowering<'_> {
         });
         let mut any = false;
         let tree = Arc::clone(&self.modules[m].ast);
-        for &s in &class.body.stmts {
+        for &s in tree.block(&class.body) {
             if let AstStmt::FunctionDef(def) = &tree.stmt(s).kind {
                 any = true;
                 self.collect_function(m, s, def, ns, Some(strict_ssa));

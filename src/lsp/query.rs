@@ -72,7 +72,7 @@ pub fn region(ast: &Ast, text: &str, aliases: &[Symbol], stmt: StmtId, function:
     if !is_pl || source(text, attr.span) != "graph" {
         return None;
     }
-    let name = args.iter().find(|a| a.kind == ArgKind::Positional).and_then(|a| {
+    let name = ast.list(*args).iter().find(|a| a.kind == ArgKind::Positional).and_then(|a| {
         let e = ast.expr(a.value);
         match &e.kind {
             ExprKind::Str(pieces) if pieces.len() == 1 && pieces[0].kind == StrKind::Plain => {

@@ -310,6 +310,7 @@ impl Joiner {
         let shift = Shift {
             exprs: front.ast.exprs.len() as u32,
             stmts: front.ast.stmts.len() as u32,
+            lists: front.ast.lists.lens().map(|len| len as u32),
             names: part.names.names().map(|name| names.intern(name)).collect(),
         };
         shift.ast(&mut part.ast);
@@ -324,6 +325,7 @@ impl Joiner {
         } else {
             front.ast.exprs.append(part.ast.exprs);
             front.ast.stmts.append(part.ast.stmts);
+            front.ast.lists.append(part.ast.lists);
             front.ast.body.append(&mut part.ast.body);
         }
         (front, names)
@@ -410,6 +412,8 @@ fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token]) -> Option<
 struct Shift {
     exprs: u32,
     stmts: u32,
+    /// Where the part's lists go in the file's ([`Lists::lens`]'s order).
+    lists: [u32; 3],
     /// The file's symbol of each of the part's symbols, by the part's index.
     names: Vec<Symbol>,
 }
@@ -423,6 +427,16 @@ impl Shift {
             self.stmt(&mut s.kind);
         }
         ast.body.iter_mut().for_each(|s| self.s(s));
+        ast.lists.exprs.iter_mut().for_each(|e| self.e(e));
+        ast.lists.stmts.iter_mut().for_each(|s| self.s(s));
+        ast.lists.args.iter_mut().for_each(|a| self.arg(a));
+    }
+
+    /// A list's place in the file's lists (the one empty list stays as it is).
+    fn seq<T>(&self, seq: &mut Seq<T>, k: usize) {
+        if !seq.is_empty() {
+            seq.start += self.lists[k];
+        }
     }
 
     fn e(&self, id: &mut ExprId) {
@@ -448,7 +462,7 @@ impl Shift {
     }
 
     fn block(&self, block: &mut Block) {
-        block.stmts.iter_mut().for_each(|s| self.s(s));
+        self.seq(&mut block.stmts, 1);
     }
 
     fn oblock(&self, block: &mut Option<Block>) {
@@ -468,12 +482,14 @@ impl Shift {
     }
 
     fn args(&self, args: &mut [Arg]) {
-        for Arg { kind, value, span: _ } in args {
-            if let ArgKind::Keyword(name) = kind {
-                self.ident(name);
-            }
-            self.e(value);
+        args.iter_mut().for_each(|a| self.arg(a));
+    }
+
+    fn arg(&self, Arg { kind, value, span: _ }: &mut Arg) {
+        if let ArgKind::Keyword(name) = kind {
+            self.ident(name);
         }
+        self.e(value);
     }
 
     fn dotted(&self, name: &mut DottedName) {
@@ -499,7 +515,7 @@ impl Shift {
             }
             ExprKind::Call { func, args } => {
                 self.e(func);
-                self.args(args);
+                self.seq(args, 2);
             }
             ExprKind::Subscript { value, index } => {
                 self.e(value);
@@ -510,9 +526,7 @@ impl Shift {
                 self.oe(upper);
                 self.oe(step);
             }
-            ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => {
-                items.iter_mut().for_each(|e| self.e(e));
-            }
+            ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => self.seq(items, 0),
             ExprKind::Dict(entries) => {
                 for DictEntry { key, value } in entries {
                     self.oe(key);
@@ -559,7 +573,7 @@ impl Shift {
         match kind {
             StmtKind::Expr(e) => self.e(e),
             StmtKind::Assign { targets, value } => {
-                targets.iter_mut().for_each(|t| self.e(t));
+                self.seq(targets, 0);
                 self.e(value);
             }
             StmtKind::AnnAssign { target, annotation, value } => {
