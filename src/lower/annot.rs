@@ -281,8 +281,8 @@ impl Lowering<'_> {
             E::True => Some(Const::Bool(true)),
             E::False => Some(Const::Bool(false)),
             E::None => Some(Const::None),
-            E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                let text = self.string_value(m, pieces)?;
+            E::Str(pieces) if self.ast(m).list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                let text = self.string_value(m, *pieces)?;
                 Some(Const::Str(self.intern(&text)))
             }
             E::List(items) | E::Tuple(items) => {
@@ -675,7 +675,8 @@ impl Lowering<'_> {
     }
 
     /// The value of a plain string literal (adjacent pieces joined, escapes decoded).
-    pub(crate) fn string_value(&self, m: ModuleId, pieces: &[ast::StrPiece]) -> Option<String> {
+    pub(crate) fn string_value(&self, m: ModuleId, pieces: ast::Seq<ast::StrPiece>) -> Option<String> {
+        let pieces = self.ast(m).list(pieces);
         if let [one] = pieces {
             return decode_string(self.text_of(m, one.span));
         }
@@ -1048,9 +1049,9 @@ impl Lowering<'_> {
     /// name reported an error).
     fn string_arg(&mut self, m: ModuleId, value: ast::ExprId) -> Option<Option<String>> {
         Some(match &self.ast(m).expr(value).kind {
-            E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                let pieces = pieces.clone();
-                self.string_value(m, &pieces)
+            E::Str(pieces) if self.ast(m).list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                let pieces = *pieces;
+                self.string_value(m, pieces)
             }
             E::Name(_) | E::Attribute { .. } => match self.eval_const(m, value)? {
                 Const::Str(s) => Some(self.name(s).to_string()),
@@ -1107,7 +1108,7 @@ impl Lowering<'_> {
             };
             // A name is evaluated, as Python runs a decorator outside a program class.
             let string = match &self.ast(m).expr(key).kind {
-                E::Str(p) => p.iter().all(|p| p.kind == ast::StrKind::Plain),
+                E::Str(p) => self.ast(m).list(*p).iter().all(|p| p.kind == ast::StrKind::Plain),
                 E::Name(_) | E::Attribute { .. } => match self.eval_const(m, key) {
                     Some(c) => matches!(c, Const::Str(_)),
                     None => return false,

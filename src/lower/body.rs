@@ -91,7 +91,8 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     }
     // PyPTO reads the `pl.func_attr` prologue of a Python body too (its values may name
     // the parameters), and refuses a directive after it.
-    let (extra, prologue) = if deep || external { (Vec::new(), 0) } else { f.func_attr_prologue(tree.block(&def.body)) };
+    let (extra, prologue) =
+        if deep || external { (Vec::new(), 0) } else { f.func_attr_prologue(tree.block(&def.body)) };
     if python && !deep {
         f.misplaced_func_attrs(&tree.block(&def.body)[prologue..]);
     }
@@ -553,7 +554,7 @@ impl FnLower<'_, '_> {
             S::If { branches, orelse } => self.if_stmt(branches, orelse.as_ref(), out),
             S::For { target, iter, body, .. } => self.for_stmt(*target, *iter, body, span, out),
             S::While { test, body, .. } => self.while_stmt(*test, body, span, out),
-            S::With { items, body } => self.with_stmt(items, body, span, out),
+            S::With { items, body } => self.with_stmt(self.ast().list(*items), body, span, out),
             S::Import(_) | S::ImportFrom { .. } => {
                 self.error(
                     Code::E0223,
@@ -665,7 +666,7 @@ impl FnLower<'_, '_> {
                 self.expr(a.value);
                 continue;
             };
-            for p in pieces.iter().filter(|p| p.kind == ast::StrKind::Format) {
+            for p in self.ast().list(*pieces).iter().filter(|p| p.kind == ast::StrKind::Format) {
                 let text = self.cx.text_of(self.m, p.span).to_string();
                 for field in super::checks::fstring_fields(&text) {
                     if field.formatted {
@@ -700,7 +701,7 @@ impl FnLower<'_, '_> {
                 let message = args
                     .get(1)
                     .and_then(|a| match &self.ast().expr(a.value).kind {
-                        E::Str(p) => self.cx.string_value(self.m, p),
+                        E::Str(p) => self.cx.string_value(self.m, *p),
                         _ => None,
                     })
                     .unwrap_or_else(|| "static assertion failed".to_string());
@@ -1387,7 +1388,7 @@ impl FnLower<'_, '_> {
     /// or branch: the yield is the body's, as in PyPTO, where a scope opens no new names.
     fn scoped_yield(&self, s: ast::StmtId) -> Option<ast::StmtId> {
         let S::With { items, body } = &self.ast().stmt(s).kind else { return None };
-        let E::Call { func, .. } = &self.ast().expr(items.first()?.context).kind else { return None };
+        let E::Call { func, .. } = &self.ast().expr(self.ast().list(*items).first()?.context).kind else { return None };
         if !self.cx.pl_path(self.m, *func).is_some_and(|p| super::RUNTIME_SCOPES.contains(&p.as_ref())) {
             return None;
         }
@@ -1767,7 +1768,7 @@ impl FnLower<'_, '_> {
         for entry in entries {
             // loop_attrs_ok checked that every key is a plain string literal.
             let key = entry.key.and_then(|k| match &self.ast().expr(k).kind {
-                E::Str(pieces) => self.cx.string_value(self.m, pieces),
+                E::Str(pieces) => self.cx.string_value(self.m, *pieces),
                 _ => None,
             });
             let Some(key) = key else { continue };
@@ -1819,7 +1820,9 @@ impl FnLower<'_, '_> {
             E::Name(n) => Some((Some((*n, t.span)), None)),
             E::Tuple(items) if items.len() == 2 => {
                 let carried = match &self.ast().expr(self.ast().list(*items)[1]).kind {
-                    E::Tuple(inner) | E::List(inner) => self.ast().list(*inner).iter().map(|&i| named(i)).collect::<Option<Vec<_>>>()?,
+                    E::Tuple(inner) | E::List(inner) => {
+                        self.ast().list(*inner).iter().map(|&i| named(i)).collect::<Option<Vec<_>>>()?
+                    }
                     _ => return None,
                 };
                 Some((Some(named(self.ast().list(*items)[0])?), Some(carried)))
@@ -2112,11 +2115,11 @@ impl FnLower<'_, '_> {
             }
             E::None => Some(self.new_expr(ExprKind::None, Types::NONE, span)),
             E::Str(pieces) => {
-                if pieces.iter().any(|p| p.kind == ast::StrKind::Format) {
+                if self.ast().list(*pieces).iter().any(|p| p.kind == ast::StrKind::Format) {
                     self.error(Code::E0223, span, "f-strings are only allowed in pl.static_print()", "an f-string");
                     return None;
                 }
-                let value = self.cx.string_value(self.m, pieces)?;
+                let value = self.cx.string_value(self.m, *pieces)?;
                 let sym = self.cx.intern(&value);
                 Some(self.new_expr(ExprKind::Str(sym), Types::UNKNOWN, span))
             }

@@ -447,8 +447,8 @@ impl FnLower<'_, '_> {
         let mut out = Vec::with_capacity(entries.len());
         for entry in entries {
             let key = entry.key.and_then(|k| match &self.ast().expr(k).kind {
-                E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                    self.cx.string_value(self.m, &pieces.clone())
+                E::Str(pieces) if self.ast().list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                    self.cx.string_value(self.m, *pieces)
                 }
                 _ => None,
             });
@@ -634,7 +634,7 @@ impl FnLower<'_, '_> {
                 for entry in entries {
                     let Some(key) = entry.key else { continue };
                     if let E::Str(pieces) = &tree.expr(key).kind {
-                        if let Some(v) = self.cx.string_value(m, pieces) {
+                        if let Some(v) = self.cx.string_value(m, *pieces) {
                             out.push((v, entry.value));
                         }
                     }
@@ -666,11 +666,13 @@ impl FnLower<'_, '_> {
             match &tree.expr(*e).kind {
                 E::Str(_) if i == 0 => continue,
                 E::Call { func, args } if self.cx.is_pl_path(m, *func, "func_attr") => {
-                    let Some(E::Dict(entries)) = tree.list(*args).first().map(|a| &tree.expr(a.value).kind) else { continue };
+                    let Some(E::Dict(entries)) = tree.list(*args).first().map(|a| &tree.expr(a.value).kind) else {
+                        continue;
+                    };
                     for entry in entries {
                         let Some(key) = entry.key else { continue };
                         if let E::Str(pieces) = &tree.expr(key).kind {
-                            if let Some(v) = self.cx.string_value(m, pieces) {
+                            if let Some(v) = self.cx.string_value(m, *pieces) {
                                 out.push((v, entry.value));
                             }
                         }

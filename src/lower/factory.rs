@@ -667,7 +667,9 @@ impl Lowering<'_> {
             if let E::Call { func, args } = &expr.kind {
                 if let E::Name(n) = self.ast(m).expr(*func).kind {
                     if let Some((Binding::Factory(f), _)) = self.modules[m].names.get(&n).cloned() {
-                        let args = self.eval_args(m, &self.ast(m).list(*args).to_vec(), Some(env)).unwrap_or(Err(String::new()));
+                        let args = self
+                            .eval_args(m, &self.ast(m).list(*args).to_vec(), Some(env))
+                            .unwrap_or(Err(String::new()));
                         out.push(FoundCall { factory: f, span: expr.span, args, place: place.to_string() });
                         continue;
                     }

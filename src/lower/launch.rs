@@ -108,7 +108,9 @@ impl FnLower<'_, '_> {
             let name = self.cx.name(k);
             let carries = match name {
                 "deps" => match &self.ast().expr(v).kind {
-                    E::List(items) => self.ast().list(*items).iter().any(|&i| !matches!(self.ast().expr(i).kind, E::None)),
+                    E::List(items) => {
+                        self.ast().list(*items).iter().any(|&i| !matches!(self.ast().expr(i).kind, E::None))
+                    }
                     _ => true,
                 },
                 "allow_early_resolve" | "sync_start" => !matches!(self.ast().expr(v).kind, E::False),

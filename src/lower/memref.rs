@@ -76,16 +76,24 @@ impl Lowering<'_> {
         if let E::Subscript { value, index } = e.kind {
             return match self.ast(m).expr(value).kind.clone() {
                 E::Name(_) => Some(TileExtra::MemRef),
-                E::Call { func, args } if self.is_pl_path(m, func, "MemRef") => (self.memref_ok(m, value, &self.ast(m).list(args).to_vec())
-                    && self.memref_slot_ok(m, &self.ast(m).list(args).to_vec(), index))
-                .then_some(TileExtra::MemRef),
+                E::Call { func, args } if self.is_pl_path(m, func, "MemRef") => {
+                    (self.memref_ok(m, value, &self.ast(m).list(args).to_vec())
+                        && self.memref_slot_ok(m, &self.ast(m).list(args).to_vec(), index))
+                    .then_some(TileExtra::MemRef)
+                }
                 _ => self.unsupported_tile_extra(m, extra),
             };
         }
         if let E::Call { func, args } = &e.kind {
             match self.pl_path(m, *func).as_deref() {
-                Some("MemRef") => return self.memref_ok(m, extra, &self.ast(m).list(*args).to_vec()).then_some(TileExtra::MemRef),
-                Some("TileView") => return self.view_ok(m, extra, &self.ast(m).list(*args).to_vec(), true).then_some(TileExtra::TileView),
+                Some("MemRef") => {
+                    return self.memref_ok(m, extra, &self.ast(m).list(*args).to_vec()).then_some(TileExtra::MemRef)
+                }
+                Some("TileView") => {
+                    return self
+                        .view_ok(m, extra, &self.ast(m).list(*args).to_vec(), true)
+                        .then_some(TileExtra::TileView)
+                }
                 _ => {}
             }
         }
@@ -158,8 +166,8 @@ impl Lowering<'_> {
             found = match ast.list(*args) {
                 [] => Some(self.name(n).to_string()),
                 [arg] => match &ast.expr(arg.value).kind {
-                    E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                        self.string_value(m, pieces)
+                    E::Str(pieces) if ast.list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                        self.string_value(m, *pieces)
                     }
                     _ => None,
                 },
@@ -365,8 +373,8 @@ impl Lowering<'_> {
             }
             1 => {
                 let name = match &self.ast(m).expr(positional[0]).kind {
-                    E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                        self.string_value(m, pieces)
+                    E::Str(pieces) if self.ast(m).list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                        self.string_value(m, *pieces)
                     }
                     _ => None,
                 };

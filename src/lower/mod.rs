@@ -515,7 +515,9 @@ impl Lowering<'_> {
                 AstStmt::ImportFrom { level, module, names, star } => {
                     self.import_from(m, s.span, *level, module.as_ref(), names, *star);
                 }
-                AstStmt::Assign { targets, value } => self.module_constant(m, &self.modules[m].ast.list(*targets).to_vec(), *value),
+                AstStmt::Assign { targets, value } => {
+                    self.module_constant(m, &self.modules[m].ast.list(*targets).to_vec(), *value)
+                }
                 AstStmt::Expr(e) if matches!(self.modules[m].ast.expr(*e).kind, AstExpr::Str(_)) => {}
                 AstStmt::Pass | AstStmt::Error => {}
                 // A pl function is bound where it is defined, so that a module importing

@@ -374,7 +374,7 @@ impl FnLower<'_, '_> {
             );
             return None;
         };
-        if pieces.iter().any(|p| p.kind != ast::StrKind::Plain) {
+        if self.ast().list(*pieces).iter().any(|p| p.kind != ast::StrKind::Plain) {
             self.error(
                 Code::E0311,
                 v.span,
@@ -383,7 +383,7 @@ impl FnLower<'_, '_> {
             );
             return None;
         }
-        let text = self.cx.string_value(self.m, pieces)?;
+        let text = self.cx.string_value(self.m, *pieces)?;
         // A runtime scope's name is only a label (PyPTO takes any string); the other
         // scopes' names become function names.
         if !is_identifier(&text) && !matches!(what, "pl.scope" | "pl.manual_scope") {
@@ -573,8 +573,8 @@ impl FnLower<'_, '_> {
         // A string literal (E0302).
         let arg = self.ast().expr(positional[0].value);
         let literal = match &arg.kind {
-            E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                self.cx.string_value(self.m, pieces)
+            E::Str(pieces) if self.ast().list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                self.cx.string_value(self.m, *pieces)
             }
             _ => None,
         };
@@ -983,7 +983,8 @@ impl FnLower<'_, '_> {
         // body of `for i in pl.spmd(n)` does. A body that holds regions or dispatches a
         // kernel stays as it is.
         let has_optimizations = attrs.iter().any(|(k, _)| self.cx.name(*k) == "optimizations");
-        let holds_region = self.ast().block(body).iter().any(|&st| matches!(self.ast().stmt(st).kind, ast::StmtKind::With { .. }));
+        let holds_region =
+            self.ast().block(body).iter().any(|&st| matches!(self.ast().stmt(st).kind, ast::StmtKind::With { .. }));
         if holds_region || !(has_optimizations || self.reads_block_idx(self.ast().block(body))) {
             self.scope(ScopeKind::Spmd { core_num }, FrameKind::Spmd, name, task_id, attrs, body, header, out);
             self.record_region_targets(item, self.ast().block(body));

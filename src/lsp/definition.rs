@@ -235,7 +235,7 @@ fn local_binding(ast: &Ast, def: &FunctionDef, name: Symbol) -> Option<Span> {
             StmtKind::Assign { targets, .. } => ast.list(*targets).to_vec(),
             StmtKind::AnnAssign { target, .. } | StmtKind::AugAssign { target, .. } => vec![*target],
             StmtKind::For { target, .. } => vec![*target],
-            StmtKind::With { items, .. } => items.iter().filter_map(|i| i.target).collect(),
+            StmtKind::With { items, .. } => ast.list(*items).iter().filter_map(|i| i.target).collect(),
             StmtKind::FunctionDef(_) | StmtKind::ClassDef(_) => continue,
             _ => Vec::new(),
         };

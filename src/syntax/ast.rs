@@ -41,29 +41,36 @@ pub struct Lists {
     pub exprs: Nodes<ExprId>,
     pub stmts: Nodes<StmtId>,
     pub args: Nodes<Arg>,
+    pub with_items: Nodes<WithItem>,
+    pub pieces: Nodes<StrPiece>,
 }
 
 impl Lists {
-    /// Empty lists with room for what a part of `tokens` tokens usually makes (pl code
-    /// makes about one list item every 8 tokens, a statement every 14, an argument every 16).
+    /// Empty lists with room for what `tokens` tokens usually make (pl code makes about
+    /// one list item and one argument every 10 tokens, a statement in a block every 18):
+    /// grown, they would be copied.
     pub fn with_capacity(tokens: usize) -> Lists {
         Lists {
-            exprs: Nodes::with_capacity(tokens / 7),
-            stmts: Nodes::with_capacity(tokens / 12),
-            args: Nodes::with_capacity(tokens / 14),
+            exprs: Nodes::with_capacity(tokens / 8),
+            stmts: Nodes::with_capacity(tokens / 14),
+            args: Nodes::with_capacity(tokens / 8),
+            with_items: Nodes::with_capacity(tokens / 64),
+            pieces: Nodes::with_capacity(tokens / 64),
         }
     }
 
     /// These lists' lengths (for [`Lists::truncate`]).
-    pub fn lens(&self) -> [usize; 3] {
-        [self.exprs.len(), self.stmts.len(), self.args.len()]
+    pub fn lens(&self) -> [usize; 5] {
+        [self.exprs.len(), self.stmts.len(), self.args.len(), self.with_items.len(), self.pieces.len()]
     }
 
     /// Keeps the lists' items made before `lens`.
-    pub fn truncate(&mut self, [exprs, stmts, args]: [usize; 3]) {
+    pub fn truncate(&mut self, [exprs, stmts, args, with_items, pieces]: [usize; 5]) {
         self.exprs.truncate(exprs);
         self.stmts.truncate(stmts);
         self.args.truncate(args);
+        self.with_items.truncate(with_items);
+        self.pieces.truncate(pieces);
     }
 
     /// `other`'s lists after these, as [`Nodes::append`] (the caller moves the `Seq`s).
@@ -71,6 +78,8 @@ impl Lists {
         self.exprs.append(other.exprs);
         self.stmts.append(other.stmts);
         self.args.append(other.args);
+        self.with_items.append(other.with_items);
+        self.pieces.append(other.pieces);
     }
 }
 
@@ -143,6 +152,8 @@ macro_rules! listed {
 listed!(ExprId, exprs);
 listed!(StmtId, stmts);
 listed!(Arg, args);
+listed!(WithItem, with_items);
+listed!(StrPiece, pieces);
 
 impl Lists {
     /// The items of `seq`.
@@ -341,7 +352,7 @@ pub enum ExprKind {
     Float,
     Imaginary,
     /// One or more adjacent string literals (`"a" "b"`), each piece with its kind.
-    Str(Vec<StrPiece>),
+    Str(Seq<StrPiece>),
     True,
     False,
     None,
@@ -600,7 +611,7 @@ pub enum StmtKind {
         orelse: Option<Block>,
     },
     With {
-        items: Vec<WithItem>,
+        items: Seq<WithItem>,
         body: Block,
     },
     FunctionDef(Box<FunctionDef>),
@@ -951,7 +962,7 @@ impl Ast {
                 }
             }
             StmtKind::With { items, body } => {
-                for item in items {
+                for item in self.list(*items) {
                     e(out, item.context);
                     if let Some(t) = item.target {
                         e(out, t);

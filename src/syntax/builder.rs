@@ -164,7 +164,7 @@ impl<'s> Builder<'s> {
 
     /// Undoes the nodes and names made since the arenas and the interner had these lengths
     /// (what [`Seen`] noted of them stays: the checks it spares then run).
-    pub fn truncate(&mut self, exprs: usize, stmts: usize, lists: [usize; 3], names: usize) {
+    pub fn truncate(&mut self, exprs: usize, stmts: usize, lists: [usize; 5], names: usize) {
         self.ast.lists.truncate(lists);
         self.ast.exprs.truncate(exprs);
         self.ast.stmts.truncate(stmts);

@@ -490,6 +490,7 @@ impl P<'_, '_, '_> {
         self.expect(Tok::Colon)?;
         let body = self.suite()?;
         let hi = body.span.hi;
+        let items = self.b.ast.lists.add(items);
         Ok(self.b.stmt(l, hi, StmtKind::With { items, body }))
     }
 
@@ -896,6 +897,7 @@ impl P<'_, '_, '_> {
                     };
                     pieces.push(StrPiece { kind, span: self.bump() });
                 }
+                let pieces = self.b.ast.lists.add(pieces);
                 return Ok(self.b.expr(l, self.prev_hi, ExprKind::Str(pieces)));
             }
             Tok::LParen => return self.paren(),

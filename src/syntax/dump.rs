@@ -169,7 +169,7 @@ impl<'a> Dumper<'a> {
                 }
             }),
             StmtKind::With { items, body } => self.nested(&format!("With @{at}"), |d| {
-                for item in items {
+                for item in self.ast.list(*items) {
                     d.nested(&format!("item @{}", item.span), |d| {
                         d.expr(item.context);
                         d.opt_expr("as", item.target);
@@ -240,7 +240,7 @@ impl<'a> Dumper<'a> {
             ExprKind::Float => self.line(format_args!("Float {} @{at}", self.text(at))),
             ExprKind::Imaginary => self.line(format_args!("Imaginary {} @{at}", self.text(at))),
             ExprKind::Str(pieces) => {
-                let kinds: Vec<String> = pieces.iter().map(|p| format!("{:?}", p.kind)).collect();
+                let kinds: Vec<String> = self.ast.list(*pieces).iter().map(|p| format!("{:?}", p.kind)).collect();
                 self.line(format_args!("Str[{}] {} @{at}", kinds.join(","), self.text(at).escape_debug()))
             }
             ExprKind::True => self.line(format_args!("True @{at}")),

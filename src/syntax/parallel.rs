@@ -385,6 +385,7 @@ fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token]) -> Option<
     let arenas = Ast {
         exprs: Nodes::with_capacity(tokens.len() / 2),
         stmts: Nodes::with_capacity(tokens.len() / 8),
+        lists: Lists::with_capacity(tokens.len()),
         ..Ast::default()
     };
     let mut builder = Builder::new(file, src, &mut names, arenas, ascii);
@@ -413,7 +414,7 @@ struct Shift {
     exprs: u32,
     stmts: u32,
     /// Where the part's lists go in the file's ([`Lists::lens`]'s order).
-    lists: [u32; 3],
+    lists: [u32; 5],
     /// The file's symbol of each of the part's symbols, by the part's index.
     names: Vec<Symbol>,
 }
@@ -430,6 +431,10 @@ impl Shift {
         ast.lists.exprs.iter_mut().for_each(|e| self.e(e));
         ast.lists.stmts.iter_mut().for_each(|s| self.s(s));
         ast.lists.args.iter_mut().for_each(|a| self.arg(a));
+        for WithItem { context, target, span: _ } in ast.lists.with_items.iter_mut() {
+            self.e(context);
+            self.oe(target);
+        }
     }
 
     /// A list's place in the file's lists (the one empty list stays as it is).
@@ -508,6 +513,9 @@ impl Shift {
     fn expr(&self, kind: &mut ExprKind) {
         match kind {
             ExprKind::Name(sym) => self.sym(sym),
+            ExprKind::Str(pieces) => self.seq(pieces, 4),
+            // The other literals (`Str` is matched above).
+            #[allow(unreachable_patterns)]
             literal_kinds!() | ExprKind::Error => {}
             ExprKind::Attribute { value, attr } => {
                 self.e(value);
@@ -606,10 +614,7 @@ impl Shift {
                 self.oblock(orelse);
             }
             StmtKind::With { items, body } => {
-                for WithItem { context, target, span: _ } in items {
-                    self.e(context);
-                    self.oe(target);
-                }
+                self.seq(items, 3);
                 self.block(body);
             }
             StmtKind::FunctionDef(def) => {

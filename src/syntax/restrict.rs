@@ -119,7 +119,7 @@ pub fn may_refuse(ast: &Ast, kind: &ExprKind) -> bool {
             ast.list(*args).iter().any(|a| matches!(a.kind, ArgKind::Star | ArgKind::DoubleStar))
         }
         ExprKind::Dict(entries) => entries.iter().any(|e| e.key.is_none()),
-        ExprKind::Str(pieces) => pieces.iter().any(|p| p.kind == StrKind::Bytes),
+        ExprKind::Str(pieces) => ast.list(*pieces).iter().any(|p| p.kind == StrKind::Bytes),
         _ => false,
     }
 }
@@ -138,7 +138,9 @@ pub fn may_refuse_stmt(ast: &Ast, kind: &StmtKind) -> bool {
         StmtKind::Assign { targets, .. } => !ast.list(*targets).iter().all(|&t| plain(t)),
         StmtKind::AnnAssign { target, .. } => !plain(*target),
         StmtKind::For { target, orelse, .. } => orelse.is_some() || !plain(*target),
-        StmtKind::With { items, .. } => items.len() > 1 || items.iter().any(|i| i.target.is_some_and(|t| !plain(t))),
+        StmtKind::With { items, .. } => {
+            items.len() > 1 || ast.list(*items).iter().any(|i| i.target.is_some_and(|t| !plain(t)))
+        }
         StmtKind::FunctionDef(def) => def.is_async || def.params.iter().any(|p| p.kind != ParamKind::Normal),
         _ => false,
     }
@@ -233,6 +235,7 @@ impl Restrict<'_> {
                 self.unsupported(b.span, "`while ... else`", "move the `else` block after the loop");
             }
             StmtKind::With { items, .. } => {
+                let items = self.ast.list(*items);
                 if items.len() > 1 {
                     let extra = items[1].span.to(items[items.len() - 1].span);
                     self.unsupported(
@@ -438,7 +441,7 @@ impl Restrict<'_> {
             ExprKind::Yield(_) => self.unsupported(span, "`yield`", "pl functions return their results with `return`"),
             ExprKind::Await(_) => self.unsupported(span, "`await`", ""),
             ExprKind::Imaginary => self.unsupported(span, "a complex number literal", ""),
-            ExprKind::Str(pieces) if pieces.iter().any(|p| p.kind == StrKind::Bytes) => {
+            ExprKind::Str(pieces) if self.ast.list(*pieces).iter().any(|p| p.kind == StrKind::Bytes) => {
                 self.unsupported(span, "a bytes literal", "use a plain string")
             }
             _ => {}
