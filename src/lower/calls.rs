@@ -290,7 +290,7 @@ impl FnLower<'_, '_> {
         let Some(dir) = self.cx.pl_path(self.m, *func).and_then(|p| p.strip_prefix("adir.").map(str::to_string)) else {
             return Some((e, false, false));
         };
-        let args = args.clone();
+        let args = *args;
         let span = self.ast().expr(e).span;
         let Some(marked) = adir_marker(&dir) else {
             let names: Vec<&str> = ADIR_MARKERS.iter().map(|&(n, _)| n).collect();
@@ -510,7 +510,7 @@ impl FnLower<'_, '_> {
                     continue;
                 }
                 E::Call { func, args } if self.cx.is_pl_path(self.m, *func, "func_attr") => {
-                    let args = args.clone();
+                    let args = *args;
                     let span = self.ast().expr(e).span;
                     match self.ast().list(args) {
                         [one]

@@ -74,6 +74,9 @@ type Env = FxHashMap<Symbol, Const>;
 /// An instance made: (factory, argument values) and what it returned.
 pub(crate) type Instance = ((usize, Vec<Const>), Option<Binding>);
 
+// A list read from a module's tree is copied before a call that takes `&mut self`
+// (clippy's `unnecessary_to_owned` would keep `self` borrowed across it).
+#[allow(clippy::unnecessary_to_owned)]
 impl Lowering<'_> {
     /// Registers a factory defined at the top level of module `m`.
     pub(crate) fn bind_factory(&mut self, m: ModuleId, stmt: StmtId, def: &ast::FunctionDef) {
@@ -210,7 +213,7 @@ impl Lowering<'_> {
         let whole = Span::new(0, text.len() as u32);
         let call = call.and_then(|s| match &self.modules[m].ast.stmt(s).kind {
             S::Expr(e) => match &self.modules[m].ast.expr(*e).kind {
-                E::Call { func, args } => Some((*func, args.clone(), self.modules[m].ast.expr(*e).span)),
+                E::Call { func, args } => Some((*func, *args, self.modules[m].ast.expr(*e).span)),
                 _ => None,
             },
             _ => None,
@@ -469,11 +472,11 @@ impl Lowering<'_> {
                     }
                 }
                 S::If { branches, orelse } => {
-                    let mut taken = orelse.as_ref().map(|b| b.stmts.clone());
+                    let mut taken = orelse.as_ref().map(|b| b.stmts);
                     for b in branches {
                         let v = self.eval_const(fm, b.test)?;
                         if v.truthy()? {
-                            taken = Some(b.body.stmts.clone());
+                            taken = Some(b.body.stmts);
                             break;
                         }
                     }
@@ -725,6 +728,9 @@ fn construct_name(kind: &S) -> &'static str {
 /// here with an error instead of overflowing the stack).
 const MAX_HELPER_DEPTH: usize = 32;
 
+// A list read from a module's tree is copied before a call that takes `&mut self`
+// (clippy's `unnecessary_to_owned` would keep `self` borrowed across it).
+#[allow(clippy::unnecessary_to_owned)]
 impl Lowering<'_> {
     /// The parsed `def` of a host function of module `m` named `n` (a small pure helper a
     /// constant expression may call: `_ceil_div(a, b)`).
@@ -841,11 +847,11 @@ impl Lowering<'_> {
                     }
                 }
                 S::If { branches, orelse } => {
-                    let mut taken = orelse.as_ref().map(|b| b.stmts.clone());
+                    let mut taken = orelse.as_ref().map(|b| b.stmts);
                     for b in branches {
                         let t = self.eval_const_in(m, b.test, &|s| env.get(&s).cloned())?;
                         if t.truthy()? {
-                            taken = Some(b.body.stmts.clone());
+                            taken = Some(b.body.stmts);
                             break;
                         }
                     }

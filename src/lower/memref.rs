@@ -18,6 +18,9 @@ enum TileExtra {
     TileView,
 }
 
+// A list read from a module's tree is copied before a call that takes `&mut self`
+// (clippy's `unnecessary_to_owned` would keep `self` borrowed across it).
+#[allow(clippy::unnecessary_to_owned)]
 impl Lowering<'_> {
     /// The memory space among the trailing items of a Tile annotation, if any. E0207 for
     /// a second memory space, memref or `pl.TileView(...)`, a tensor layout (`pl.NZ`), an

@@ -108,10 +108,11 @@ pub fn lower(
         cx.label_factory_diags();
     }
     let Lowering { finished: programs, mut diags, modules, namespaces, .. } = cx;
-    // The syntax trees and the signatures are not needed any more: freeing them (a block
-    // or more per syntax node) is left to a thread of the pool, off the caller's path (it
-    // goes on with the passes while they are freed); in a one-shot compile their small
-    // blocks are not reused (`mem::drop_keeping_small_blocks`).
+    // The syntax trees and the signatures are not needed any more: freeing them (the
+    // trees' arenas and lists, a few large blocks per part, and the rarer small blocks of
+    // some nodes) is left to a thread of the pool, off the caller's path (it goes on with
+    // the passes while they are freed); in a one-shot compile their small blocks are not
+    // reused (`mem::drop_keeping_small_blocks`).
     rayon::spawn(move || crate::mem::drop_keeping_small_blocks((modules, namespaces)));
     crate::diag::sort(&mut diags);
     (programs, without_repeats(diags))
@@ -516,7 +517,8 @@ impl Lowering<'_> {
                     self.import_from(m, s.span, *level, module.as_ref(), names, *star);
                 }
                 AstStmt::Assign { targets, value } => {
-                    self.module_constant(m, &self.modules[m].ast.list(*targets).to_vec(), *value)
+                    let targets = self.modules[m].ast.list(*targets).to_vec();
+                    self.module_constant(m, &targets, *value)
                 }
                 AstStmt::Expr(e) if matches!(self.modules[m].ast.expr(*e).kind, AstExpr::Str(_)) => {}
                 AstStmt::Pass | AstStmt::Error => {}

@@ -1151,6 +1151,7 @@ mod tests {
         exprs: Nodes<Expr>,
         stmts: Nodes<Stmt>,
         body: Vec<StmtId>,
+        lists: Lists,
         names: Vec<String>,
         failed: bool,
     }
@@ -1170,6 +1171,7 @@ mod tests {
             exprs: ast.exprs,
             stmts: ast.stmts,
             body: ast.body,
+            lists: ast.lists,
             names: interner.names().map(String::from).collect(),
             failed,
         }
@@ -1183,11 +1185,13 @@ mod tests {
         let slow = run(src, tokens, false);
         if fast.failed {
             assert!(fast.exprs.is_empty() && fast.stmts.is_empty() && fast.names.is_empty(), "{what}: not undone");
+            assert_eq!(fast.lists.lens(), [0; 5], "{what}: lists not undone");
             return false;
         }
         assert!(!slow.failed, "{what}: the fast path accepted what LALRPOP refuses");
         assert_eq!(fast.names, slow.names, "{what}: names");
         assert_eq!(fast.body, slow.body, "{what}: body");
+        assert!(fast.lists == slow.lists, "{what}: lists");
         assert_eq!(fast.stmts.len(), slow.stmts.len(), "{what}: statements");
         for (i, (f, s)) in fast.stmts.iter().zip(slow.stmts.iter()).enumerate() {
             assert_eq!(f, s, "{what}: statement {i}");

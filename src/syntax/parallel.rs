@@ -724,6 +724,7 @@ def g_{i}(u):
         assert!(serial.exprs.len() > 10_000);
         assert!(serial.exprs == par.exprs);
         assert!(serial.stmts == par.stmts);
+        assert!(serial.lists == par.lists);
         assert_eq!(serial.body, par.body);
         assert_eq!(serial.host, par.host);
         assert_eq!(serial_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
@@ -766,7 +767,9 @@ def g_{i}(u):
                 (super::super::parse(FileId(0), &src, &mut names, &mut diags), names, diags)
             })
         });
-        assert!(alone.exprs == par.exprs && alone.stmts == par.stmts && alone.body == par.body);
+        assert!(
+            alone.exprs == par.exprs && alone.stmts == par.stmts && alone.body == par.body && alone.lists == par.lists
+        );
         assert_eq!(alone_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
         assert_eq!(format!("{alone_diags:?}"), format!("{par_diags:?}"));
     }
@@ -782,7 +785,12 @@ def g_{i}(u):
         let (serial, serial_names, serial_diags) = parse_with(1, &src);
         let (par, par_names, par_diags) = parse_with(4, &src);
         assert!(serial_diags.is_empty() && par_diags.is_empty());
-        assert!(serial.exprs == par.exprs && serial.stmts == par.stmts && serial.body == par.body);
+        assert!(
+            serial.exprs == par.exprs
+                && serial.stmts == par.stmts
+                && serial.body == par.body
+                && serial.lists == par.lists
+        );
         assert_eq!(serial_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
     }
 
@@ -808,6 +816,7 @@ def g_{i}(u):
         assert!(!serial_diags.is_empty());
         assert_eq!(format!("{serial_diags:?}"), format!("{par_diags:?}"));
         assert!(serial.stmts == par.stmts);
+        assert!(serial.lists == par.lists);
     }
 
     /// The laid-out tokens of the parts, one after the other, are those of the whole file.
@@ -836,7 +845,12 @@ def g_{i}(u):
     fn both(src: &str) -> bool {
         let (serial, serial_names, serial_diags) = parse_with(1, src);
         let (par, par_names, par_diags) = parse_with(4, src);
-        assert!(serial.exprs == par.exprs && serial.stmts == par.stmts && serial.body == par.body);
+        assert!(
+            serial.exprs == par.exprs
+                && serial.stmts == par.stmts
+                && serial.body == par.body
+                && serial.lists == par.lists
+        );
         assert_eq!(serial.host, par.host);
         assert_eq!(serial_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
         assert_eq!(format!("{serial_diags:?}"), format!("{par_diags:?}"));
