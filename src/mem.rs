@@ -117,7 +117,8 @@ pub fn keeping_small_blocks() -> bool {
 /// trees' old chunks, where those passes otherwise carve their small blocks one after
 /// another from fresh chunks; the passes after lowering ran 15–25 % slower on gen(10000)
 /// (docs/performance.md, "The syntax tree's free"). The cost is the memory of those
-/// blocks, not given back until the process ends (about 5 MiB on gen(10000)). The
+/// blocks, not given back until the process ends (about 5 MiB on gen(10000) when every
+/// list of the tree was a block; under 1 MiB since the frequent lists share vectors). The
 /// language server, which lives on, reuses them.
 pub fn drop_keeping_small_blocks<T>(value: T) {
     if !ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed) {

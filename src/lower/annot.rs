@@ -281,13 +281,14 @@ impl Lowering<'_> {
             E::True => Some(Const::Bool(true)),
             E::False => Some(Const::Bool(false)),
             E::None => Some(Const::None),
-            E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                let text = self.string_value(m, pieces)?;
+            E::Str(pieces) if self.ast(m).list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                let text = self.string_value(m, *pieces)?;
                 Some(Const::Str(self.intern(&text)))
             }
             E::List(items) | E::Tuple(items) => {
+                let items = self.ast(m).list(*items).to_vec();
                 let mut values = Vec::with_capacity(items.len());
-                for &item in items {
+                for item in items {
                     values.push(self.eval_const_in(m, item, local)?);
                 }
                 Some(if matches!(expr.kind, E::List(_)) { Const::List(values) } else { Const::Tuple(values) })
@@ -394,7 +395,10 @@ impl Lowering<'_> {
                 let taken = if t.truthy()? { *body } else { *orelse };
                 return self.eval_const_in(m, taken, local);
             }
-            E::Call { func, args } => return self.const_call(m, *func, args, span, local),
+            E::Call { func, args } => {
+                let args = self.ast(m).list(*args).to_vec();
+                return self.const_call(m, *func, &args, span, local);
+            }
             // What the parser or the nesting limits made of bad input, already reported.
             E::Error => return None,
             _ => None,
@@ -671,7 +675,8 @@ impl Lowering<'_> {
     }
 
     /// The value of a plain string literal (adjacent pieces joined, escapes decoded).
-    pub(crate) fn string_value(&self, m: ModuleId, pieces: &[ast::StrPiece]) -> Option<String> {
+    pub(crate) fn string_value(&self, m: ModuleId, pieces: ast::Seq<ast::StrPiece>) -> Option<String> {
+        let pieces = self.ast(m).list(pieces);
         if let [one] = pieces {
             return decode_string(self.text_of(m, one.span));
         }
@@ -1009,7 +1014,7 @@ impl Lowering<'_> {
     fn extern_include_dirs(&mut self, m: ModuleId, value: ast::ExprId) -> Option<Vec<String>> {
         let items = match &self.ast(m).expr(value).kind {
             E::None => return Some(Vec::new()),
-            E::List(items) | E::Tuple(items) => items.clone(),
+            E::List(items) | E::Tuple(items) => self.ast(m).list(*items).to_vec(),
             _ => {
                 let message = "@pl.jit.extern include_dirs must be a sequence of paths (a list of strings)";
                 self.expr_error(Code::E0212, m, value, message, "not a list");
@@ -1044,9 +1049,9 @@ impl Lowering<'_> {
     /// name reported an error).
     fn string_arg(&mut self, m: ModuleId, value: ast::ExprId) -> Option<Option<String>> {
         Some(match &self.ast(m).expr(value).kind {
-            E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                let pieces = pieces.clone();
-                self.string_value(m, &pieces)
+            E::Str(pieces) if self.ast(m).list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                let pieces = *pieces;
+                self.string_value(m, pieces)
             }
             E::Name(_) | E::Attribute { .. } => match self.eval_const(m, value)? {
                 Const::Str(s) => Some(self.name(s).to_string()),
@@ -1103,7 +1108,7 @@ impl Lowering<'_> {
             };
             // A name is evaluated, as Python runs a decorator outside a program class.
             let string = match &self.ast(m).expr(key).kind {
-                E::Str(p) => p.iter().all(|p| p.kind == ast::StrKind::Plain),
+                E::Str(p) => self.ast(m).list(*p).iter().all(|p| p.kind == ast::StrKind::Plain),
                 E::Name(_) | E::Attribute { .. } => match self.eval_const(m, key) {
                     Some(c) => matches!(c, Const::Str(_)),
                     None => return false,
@@ -1156,7 +1161,7 @@ impl Lowering<'_> {
     /// A decorator `@f(args)` as `(f, args)`; `@f` as `(f, [])`.
     pub(crate) fn split_call(&self, m: ModuleId, e: ast::ExprId) -> (ast::ExprId, Vec<ast::Arg>) {
         match &self.ast(m).expr(e).kind {
-            E::Call { func, args } => (*func, args.clone()),
+            E::Call { func, args } => (*func, self.ast(m).list(*args).to_vec()),
             _ => (e, Vec::new()),
         }
     }
@@ -1214,7 +1219,7 @@ impl Lowering<'_> {
             return None;
         }
         Some(match &self.ast(m).expr(index).kind {
-            E::Tuple(items) => items.clone(),
+            E::Tuple(items) => self.ast(m).list(*items).to_vec(),
             _ => vec![index],
         })
     }
@@ -1264,7 +1269,7 @@ impl Lowering<'_> {
         });
         let items: &[ast::ExprId] = match &index {
             Some(i) => match &tree.expr(*i).kind {
-                E::Tuple(items) => items,
+                E::Tuple(items) => tree.list(*items),
                 _ => std::slice::from_ref(i),
             },
             None => &[],
@@ -1407,6 +1412,7 @@ impl Lowering<'_> {
                 return None;
             }
             if let E::Call { func, args } = self.ast(m).expr(extra).kind.clone() {
+                let args = self.ast(m).list(args).to_vec();
                 match self.pl_path(m, func).as_deref() {
                     Some("MemRef") if !self.memref_ok(m, extra, &args) => return None,
                     Some("TensorView") if !self.view_ok(m, extra, &args, false) => return None,
@@ -1504,7 +1510,7 @@ impl Lowering<'_> {
         let file = self.modules[m].file;
         let span = self.ast(m).expr(e).span;
         let items = match &self.ast(m).expr(e).kind {
-            E::List(items) | E::Tuple(items) => items.clone(),
+            E::List(items) | E::Tuple(items) => self.ast(m).list(*items).to_vec(),
             _ => {
                 return match self.eval_const(m, e)? {
                     Const::List(values) | Const::Tuple(values) => {

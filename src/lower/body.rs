@@ -87,18 +87,19 @@ pub(crate) fn lower_function(cx: &mut Lowering<'_>, info: &FuncInfo) -> Function
     } else {
         // Names assigned anywhere in the body are reserved for temporaries' sake (read at
         // the first temporary: `fresh_name`).
-        f.unread_names = Some(&def.body.stmts);
+        f.unread_names = Some(tree.block(&def.body));
     }
     // PyPTO reads the `pl.func_attr` prologue of a Python body too (its values may name
     // the parameters), and refuses a directive after it.
-    let (extra, prologue) = if deep || external { (Vec::new(), 0) } else { f.func_attr_prologue(&def.body.stmts) };
+    let (extra, prologue) =
+        if deep || external { (Vec::new(), 0) } else { f.func_attr_prologue(tree.block(&def.body)) };
     if python && !deep {
-        f.misplaced_func_attrs(&def.body.stmts[prologue..]);
+        f.misplaced_func_attrs(&tree.block(&def.body)[prologue..]);
     }
     let body = match mixed {
         Some(MixedPart::Group { aic, aiv }) => f.mixed_group_body(&params, aic, aiv),
         _ if deep || python || external => Vec::new(),
-        _ => f.block(&def.body.stmts[prologue..]),
+        _ => f.block(&tree.block(&def.body)[prologue..]),
     };
     f.cx.depth_exit();
     let returns = match &info.returns {
@@ -311,7 +312,7 @@ impl FnLower<'_, '_> {
     /// E0223 at the first statement of an external kernel's body that is not `...` (or a
     /// docstring): its implementation is the C++ file, as PyPTO's parser requires.
     fn external_body_check(&mut self, def: &ast::FunctionDef) {
-        let extra = def.body.stmts.iter().find(|&&st| match &self.ast().stmt(st).kind {
+        let extra = self.ast().block(&def.body).iter().find(|&&st| match &self.ast().stmt(st).kind {
             S::Expr(e) => !matches!(self.ast().expr(*e).kind, E::Str(_) | E::Ellipsis),
             _ => true,
         });
@@ -329,7 +330,7 @@ impl FnLower<'_, '_> {
     }
 
     fn python_body_note(&mut self, def: &ast::FunctionDef) {
-        let trivial = def.body.stmts.iter().all(|&st| match &self.ast().stmt(st).kind {
+        let trivial = self.ast().block(&def.body).iter().all(|&st| match &self.ast().stmt(st).kind {
             S::Pass => true,
             S::Expr(e) => matches!(self.ast().expr(*e).kind, E::Str(_) | E::Ellipsis),
             _ => false,
@@ -534,7 +535,7 @@ impl FnLower<'_, '_> {
                     // Refused by the syntax check (a chained assignment parses but is rare);
                     // lower the last target only.
                 }
-                self.assign(targets[targets.len() - 1], None, *value, span, out);
+                self.assign(self.ast().list(*targets)[targets.len() - 1], None, *value, span, out);
             }
             S::AnnAssign { target, annotation, value } => match value {
                 Some(v) => self.assign(*target, Some(*annotation), *v, span, out),
@@ -553,7 +554,7 @@ impl FnLower<'_, '_> {
             S::If { branches, orelse } => self.if_stmt(branches, orelse.as_ref(), out),
             S::For { target, iter, body, .. } => self.for_stmt(*target, *iter, body, span, out),
             S::While { test, body, .. } => self.while_stmt(*test, body, span, out),
-            S::With { items, body } => self.with_stmt(items, body, span, out),
+            S::With { items, body } => self.with_stmt(self.ast().list(*items), body, span, out),
             S::Import(_) | S::ImportFrom { .. } => {
                 self.error(
                     Code::E0223,
@@ -613,16 +614,16 @@ impl FnLower<'_, '_> {
                         return;
                     }
                     Some("dump_tag" | "tensor.dump_tag") => {
-                        self.dump_tag_args_ok(args, span);
+                        self.dump_tag_args_ok(self.ast().list(*args), span);
                         return;
                     }
                     Some("static_print") => {
-                        self.static_print_args(args);
+                        self.static_print_args(self.ast().list(*args));
                         return;
                     }
                     Some("set_cache_policy" | "tensor.set_cache_policy") => return,
                     Some("static_assert") => {
-                        self.static_assert(args, span);
+                        self.static_assert(self.ast().list(*args), span);
                         return;
                     }
                     Some("cond") => {
@@ -665,7 +666,7 @@ impl FnLower<'_, '_> {
                 self.expr(a.value);
                 continue;
             };
-            for p in pieces.iter().filter(|p| p.kind == ast::StrKind::Format) {
+            for p in self.ast().list(*pieces).iter().filter(|p| p.kind == ast::StrKind::Format) {
                 let text = self.cx.text_of(self.m, p.span).to_string();
                 for field in super::checks::fstring_fields(&text) {
                     if field.formatted {
@@ -700,7 +701,7 @@ impl FnLower<'_, '_> {
                 let message = args
                     .get(1)
                     .and_then(|a| match &self.ast().expr(a.value).kind {
-                        E::Str(p) => self.cx.string_value(self.m, p),
+                        E::Str(p) => self.cx.string_value(self.m, *p),
                         _ => None,
                     })
                     .unwrap_or_else(|| "static assertion failed".to_string());
@@ -728,7 +729,7 @@ impl FnLower<'_, '_> {
             self.yield_reported = true;
             // Still define the names, so that later uses do not cascade.
             match &self.ast().expr(target).kind {
-                E::Tuple(items) | E::List(items) => self.define_targets(items),
+                E::Tuple(items) | E::List(items) => self.define_targets(self.ast().list(*items)),
                 _ => self.define_targets(&[target]),
             }
             return;
@@ -764,16 +765,16 @@ impl FnLower<'_, '_> {
                 let v = self.expr(value);
                 self.launches.unpacked = saved;
                 let Some(v) = v else {
-                    for &item in items {
+                    for &item in self.ast().list(*items) {
                         if let E::Name(n) = self.ast().expr(item).kind {
                             self.define_unknown(n, self.ast().expr(item).span);
                         }
                     }
                     return;
                 };
-                self.unpack(items, v, span, out);
+                self.unpack(self.ast().list(*items), v, span, out);
                 if self.is_launch(value) {
-                    self.record_launch_targets(items);
+                    self.record_launch_targets(self.ast().list(*items));
                 }
             }
             E::Subscript { value: base, index } => self.subscript_assign(*base, *index, value, span, out),
@@ -1003,7 +1004,7 @@ impl FnLower<'_, '_> {
         }
         let [results, tid] = items else { return None };
         let (E::Tuple(names) | E::List(names)) = &self.ast().expr(*results).kind else { return None };
-        let mut flat = names.clone();
+        let mut flat = self.ast().list(*names).to_vec();
         flat.push(*tid);
         Some(flat)
     }
@@ -1121,7 +1122,7 @@ impl FnLower<'_, '_> {
         let Some(src) = self.expr(value) else { return };
         let dst_ty = self.ty(dst).clone();
         let items: Vec<ast::ExprId> = match &self.ast().expr(index).kind {
-            E::Tuple(items) => items.clone(),
+            E::Tuple(items) => self.ast().list(*items).to_vec(),
             _ => vec![index],
         };
         let src_ty = self.ty(src).clone();
@@ -1227,7 +1228,7 @@ impl FnLower<'_, '_> {
             return;
         }
         let values: &[ast::ExprId] = match value.map(|v| &self.ast().expr(v).kind) {
-            Some(E::Tuple(items)) => items,
+            Some(E::Tuple(items)) => self.ast().list(*items),
             _ => value.as_slice(),
         };
         let Some(mut lowered) = self.exprs(values) else { return };
@@ -1341,7 +1342,7 @@ impl FnLower<'_, '_> {
     /// The names and values of a trailing `x, y = pl.yield_(a, b)`, when `s` is one.
     fn yield_parts(&self, s: ast::StmtId) -> Option<(Vec<Named>, Vec<ast::ExprId>)> {
         let (target, value) = match &self.ast().stmt(s).kind {
-            S::Assign { targets, value } => (targets[targets.len() - 1], *value),
+            S::Assign { targets, value } => (self.ast().list(*targets)[targets.len() - 1], *value),
             S::AnnAssign { target, value: Some(value), .. } => (*target, *value),
             _ => return None,
         };
@@ -1352,10 +1353,10 @@ impl FnLower<'_, '_> {
         let target = self.ast().expr(target);
         let names = match &target.kind {
             E::Name(n) => vec![(*n, target.span)],
-            E::Tuple(items) | E::List(items) => self.named_items(items),
+            E::Tuple(items) | E::List(items) => self.named_items(self.ast().list(*items)),
             _ => return None,
         };
-        Some((names, args.iter().map(|a| a.value).collect()))
+        Some((names, self.ast().list(*args).iter().map(|a| a.value).collect()))
     }
 
     /// Lowers every expression (reporting the errors of each); `None` when one failed.
@@ -1387,11 +1388,11 @@ impl FnLower<'_, '_> {
     /// or branch: the yield is the body's, as in PyPTO, where a scope opens no new names.
     fn scoped_yield(&self, s: ast::StmtId) -> Option<ast::StmtId> {
         let S::With { items, body } = &self.ast().stmt(s).kind else { return None };
-        let E::Call { func, .. } = &self.ast().expr(items.first()?.context).kind else { return None };
+        let E::Call { func, .. } = &self.ast().expr(self.ast().list(*items).first()?.context).kind else { return None };
         if !self.cx.pl_path(self.m, *func).is_some_and(|p| super::RUNTIME_SCOPES.contains(&p.as_ref())) {
             return None;
         }
-        let &last = body.stmts.last()?;
+        let &last = self.ast().block(body).last()?;
         if self.yield_parts(last).is_some() {
             return Some(last);
         }
@@ -1457,13 +1458,13 @@ impl FnLower<'_, '_> {
         // `elif` chains become nested ifs in the else block.
         let (first, rest) = branches.split_first().expect("an if has a branch");
         let cond = self.condition(first.test, "if");
-        let (then_body, then_yield) = self.body_with_yield(&first.body.stmts);
+        let (then_body, then_yield) = self.body_with_yield(self.ast().block(&first.body));
         let (else_body, else_yield) = if !rest.is_empty() {
             let mut block = Vec::new();
             self.if_stmt(rest, orelse, &mut block);
             (Some(block), None)
         } else if let Some(b) = orelse {
-            let (block, y) = self.body_with_yield(&b.stmts);
+            let (block, y) = self.body_with_yield(self.ast().block(b));
             (Some(block), y)
         } else {
             (None, None)
@@ -1522,7 +1523,7 @@ impl FnLower<'_, '_> {
     fn while_stmt(&mut self, test: ast::ExprId, body: &ast::Block, span: Span, out: &mut Block) {
         let cond = self.condition(test, "while");
         self.frames.push(Frame::Loop { breakable: true, what: "while" });
-        let body = self.block(&body.stmts);
+        let body = self.block(self.ast().block(body));
         self.frames.pop();
         let Some(cond) = cond else { return };
         let s = self.new_stmt(
@@ -1602,7 +1603,7 @@ impl FnLower<'_, '_> {
     fn for_stmt(&mut self, target: ast::ExprId, iter: ast::ExprId, body: &ast::Block, span: Span, out: &mut Block) {
         let iter_expr = self.ast().expr(iter);
         let (func, args) = match &iter_expr.kind {
-            E::Call { func, args } => (*func, args.as_slice()),
+            E::Call { func, args } => (*func, self.ast().list(*args)),
             _ => {
                 self.bad_iterator(iter_expr.span);
                 return;
@@ -1767,7 +1768,7 @@ impl FnLower<'_, '_> {
         for entry in entries {
             // loop_attrs_ok checked that every key is a plain string literal.
             let key = entry.key.and_then(|k| match &self.ast().expr(k).kind {
-                E::Str(pieces) => self.cx.string_value(self.m, pieces),
+                E::Str(pieces) => self.cx.string_value(self.m, *pieces),
                 _ => None,
             });
             let Some(key) = key else { continue };
@@ -1818,11 +1819,13 @@ impl FnLower<'_, '_> {
         match &t.kind {
             E::Name(n) => Some((Some((*n, t.span)), None)),
             E::Tuple(items) if items.len() == 2 => {
-                let carried = match &self.ast().expr(items[1]).kind {
-                    E::Tuple(inner) | E::List(inner) => inner.iter().map(|&i| named(i)).collect::<Option<Vec<_>>>()?,
+                let carried = match &self.ast().expr(self.ast().list(*items)[1]).kind {
+                    E::Tuple(inner) | E::List(inner) => {
+                        self.ast().list(*inner).iter().map(|&i| named(i)).collect::<Option<Vec<_>>>()?
+                    }
                     _ => return None,
                 };
-                Some((Some(named(items[0])?), Some(carried)))
+                Some((Some(named(self.ast().list(*items)[0])?), Some(carried)))
             }
             _ => None,
         }
@@ -1853,7 +1856,7 @@ impl FnLower<'_, '_> {
         };
         let inits: &[ast::ExprId] = match init_values.map(|iv| self.ast().expr(iv)) {
             None => &[],
-            Some(ast::Expr { kind: E::Tuple(items) | E::List(items), .. }) => items,
+            Some(ast::Expr { kind: E::Tuple(items) | E::List(items), .. }) => self.ast().list(*items),
             Some(other) => {
                 self.error(Code::E0219, other.span, "init_values must be a tuple or list literal", "not a literal");
                 return;
@@ -1903,9 +1906,9 @@ impl FnLower<'_, '_> {
         let iter_args = self.carried_iter_args(carried.clone().unwrap_or_default(), init_exprs);
         self.frames.push(Frame::Loop { breakable, what });
         let (mut body, yielded, yield_reported) = if iter_args.is_empty() {
-            (self.block(&body.stmts), None, false)
+            (self.block(self.ast().block(body)), None, false)
         } else {
-            self.loop_body_with_yield(&body.stmts)
+            self.loop_body_with_yield(self.ast().block(body))
         };
         self.frames.pop();
         if let Some(saved) = saved {
@@ -2004,7 +2007,7 @@ impl FnLower<'_, '_> {
             return;
         };
         let names: Vec<(Symbol, Span)> = match &self.ast().expr(target).kind {
-            E::Tuple(items) | E::List(items) => self.named_items(items),
+            E::Tuple(items) | E::List(items) => self.named_items(self.ast().list(*items)),
             _ => {
                 let tspan = self.ast().expr(target).span;
                 self.error(
@@ -2017,14 +2020,14 @@ impl FnLower<'_, '_> {
             }
         };
         let inits: Vec<ast::ExprId> = match &self.ast().expr(init).kind {
-            E::Tuple(items) | E::List(items) => items.clone(),
+            E::Tuple(items) | E::List(items) => self.ast().list(*items).to_vec(),
             _ => vec![init],
         };
         if inits.len() != names.len() {
             self.iter_args_mismatch(span, names.len(), inits.len());
             return;
         }
-        let first_is_cond = body.stmts.first().is_some_and(|&s| match &self.ast().stmt(s).kind {
+        let first_is_cond = self.ast().block(body).first().is_some_and(|&s| match &self.ast().stmt(s).kind {
             S::Expr(e) => {
                 matches!(&self.ast().expr(*e).kind, E::Call { func, .. } if self.cx.is_pl_path(self.m, *func, "cond"))
             }
@@ -2042,10 +2045,10 @@ impl FnLower<'_, '_> {
         let Some(init_exprs) = self.exprs(&inits) else { return };
         let saved = self.names.clone();
         let iter_args = self.carried_iter_args(names, init_exprs);
-        let cond_stmt = body.stmts[0];
+        let cond_stmt = self.ast().block(body)[0];
         let cond_args = match &self.ast().stmt(cond_stmt).kind {
             S::Expr(e) => match &self.ast().expr(*e).kind {
-                E::Call { args, .. } => args.clone(),
+                E::Call { args, .. } => self.ast().list(*args).to_vec(),
                 _ => Vec::new(),
             },
             _ => Vec::new(),
@@ -2063,7 +2066,7 @@ impl FnLower<'_, '_> {
         };
         let cond = self.condition(cond_arg, "pl.while_");
         self.frames.push(Frame::Loop { breakable: true, what: "while" });
-        let (block, yielded, yield_reported) = self.loop_body_with_yield(&body.stmts[1..]);
+        let (block, yielded, yield_reported) = self.loop_body_with_yield(&self.ast().block(body)[1..]);
         self.frames.pop();
         self.names = saved;
         let mut return_vars = Vec::new();
@@ -2112,18 +2115,18 @@ impl FnLower<'_, '_> {
             }
             E::None => Some(self.new_expr(ExprKind::None, Types::NONE, span)),
             E::Str(pieces) => {
-                if pieces.iter().any(|p| p.kind == ast::StrKind::Format) {
+                if self.ast().list(*pieces).iter().any(|p| p.kind == ast::StrKind::Format) {
                     self.error(Code::E0223, span, "f-strings are only allowed in pl.static_print()", "an f-string");
                     return None;
                 }
-                let value = self.cx.string_value(self.m, pieces)?;
+                let value = self.cx.string_value(self.m, *pieces)?;
                 let sym = self.cx.intern(&value);
                 Some(self.new_expr(ExprKind::Str(sym), Types::UNKNOWN, span))
             }
             E::Name(n) => self.name_expr(*n, span),
             E::Attribute { .. } => self.attribute(id, span),
             E::List(items) | E::Tuple(items) => {
-                let values = self.exprs(items)?;
+                let values = self.exprs(self.ast().list(*items))?;
                 let ty = self.tuple_type(&values);
                 Some(self.new_expr(ExprKind::Tuple(values.into()), ty, span))
             }
@@ -2143,7 +2146,7 @@ impl FnLower<'_, '_> {
                 let v = self.expr(*operand)?;
                 self.unary(*op, v, span)
             }
-            E::Call { func, args } => self.call(*func, args, span),
+            E::Call { func, args } => self.call(*func, self.ast().list(*args), span),
             E::Subscript { value, index } => self.subscript(*value, *index, span),
             E::Slice { .. } => {
                 self.error(Code::E0223, span, "a slice is only allowed inside a subscript", "a slice");
@@ -2725,7 +2728,7 @@ impl FnLower<'_, '_> {
         }
         let ty = self.ty(base).clone();
         let items: Vec<ast::ExprId> = match &self.ast().expr(index).kind {
-            E::Tuple(items) => items.clone(),
+            E::Tuple(items) => self.ast().list(*items).to_vec(),
             _ => vec![index],
         };
         match &ty {

@@ -290,7 +290,7 @@ impl FnLower<'_, '_> {
         let Some(dir) = self.cx.pl_path(self.m, *func).and_then(|p| p.strip_prefix("adir.").map(str::to_string)) else {
             return Some((e, false, false));
         };
-        let args = args.clone();
+        let args = *args;
         let span = self.ast().expr(e).span;
         let Some(marked) = adir_marker(&dir) else {
             let names: Vec<&str> = ADIR_MARKERS.iter().map(|&(n, _)| n).collect();
@@ -299,7 +299,7 @@ impl FnLower<'_, '_> {
             self.error(Code::E0205, span, message, "unknown direction");
             return None;
         };
-        match args.as_slice() {
+        match self.ast().list(args) {
             [one] if matches!(one.kind, ArgKind::Positional) => Some((one.value, marked == ArgDir::NoDep, true)),
             _ => {
                 self.error(
@@ -318,7 +318,7 @@ impl FnLower<'_, '_> {
         if !matches!(self.cx.pl_path(self.m, *func).as_deref(), Some("no_dep" | "tensor.no_dep")) {
             return (e, false);
         }
-        match args.as_slice() {
+        match self.ast().list(*args) {
             [one] if matches!(one.kind, ArgKind::Positional) => (one.value, true),
             _ => (e, false), // reported when the argument is lowered
         }
@@ -447,8 +447,8 @@ impl FnLower<'_, '_> {
         let mut out = Vec::with_capacity(entries.len());
         for entry in entries {
             let key = entry.key.and_then(|k| match &self.ast().expr(k).kind {
-                E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                    self.cx.string_value(self.m, &pieces.clone())
+                E::Str(pieces) if self.ast().list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                    self.cx.string_value(self.m, *pieces)
                 }
                 _ => None,
             });
@@ -479,7 +479,7 @@ impl FnLower<'_, '_> {
             return if key == "arg_directions" { None } else { self.adir_name(value) };
         };
         let mut names = Vec::with_capacity(items.len());
-        for &item in items {
+        for &item in self.ast().list(*items) {
             names.push(self.adir_name(item)?);
         }
         Some(self.new_expr(ExprKind::Tuple(names.into()), crate::ir::Types::UNKNOWN, expr.span))
@@ -510,9 +510,9 @@ impl FnLower<'_, '_> {
                     continue;
                 }
                 E::Call { func, args } if self.cx.is_pl_path(self.m, *func, "func_attr") => {
-                    let args = args.clone();
+                    let args = *args;
                     let span = self.ast().expr(e).span;
-                    match args.as_slice() {
+                    match self.ast().list(args) {
                         [one]
                             if matches!(one.kind, ArgKind::Positional)
                                 && !matches!(self.ast().expr(one.value).kind, E::Dict(_)) =>
@@ -625,7 +625,7 @@ impl FnLower<'_, '_> {
         let mut out = Vec::new();
         for d in &def.decorators {
             let E::Call { args, .. } = &tree.expr(d.expr).kind else { continue };
-            for a in args {
+            for a in tree.list(*args) {
                 let ArgKind::Keyword(k) = a.kind else { continue };
                 if self.cx.name(k.name) != "attrs" {
                     continue;
@@ -634,7 +634,7 @@ impl FnLower<'_, '_> {
                 for entry in entries {
                     let Some(key) = entry.key else { continue };
                     if let E::Str(pieces) = &tree.expr(key).kind {
-                        if let Some(v) = self.cx.string_value(m, pieces) {
+                        if let Some(v) = self.cx.string_value(m, *pieces) {
                             out.push((v, entry.value));
                         }
                     }
@@ -661,16 +661,18 @@ impl FnLower<'_, '_> {
         let tree = &self.cx.modules[m].ast;
         let S::FunctionDef(def) = &tree.stmt(def).kind else { return Vec::new() };
         let mut out = Vec::new();
-        for (i, &s) in def.body.stmts.iter().enumerate() {
+        for (i, &s) in tree.block(&def.body).iter().enumerate() {
             let S::Expr(e) = &tree.stmt(s).kind else { break };
             match &tree.expr(*e).kind {
                 E::Str(_) if i == 0 => continue,
                 E::Call { func, args } if self.cx.is_pl_path(m, *func, "func_attr") => {
-                    let Some(E::Dict(entries)) = args.first().map(|a| &tree.expr(a.value).kind) else { continue };
+                    let Some(E::Dict(entries)) = tree.list(*args).first().map(|a| &tree.expr(a.value).kind) else {
+                        continue;
+                    };
                     for entry in entries {
                         let Some(key) = entry.key else { continue };
                         if let E::Str(pieces) = &tree.expr(key).kind {
-                            if let Some(v) = self.cx.string_value(m, pieces) {
+                            if let Some(v) = self.cx.string_value(m, *pieces) {
                                 out.push((v, entry.value));
                             }
                         }

@@ -180,14 +180,17 @@ impl FnLower<'_, '_> {
         match path.and_then(|p| crate::ir::ops::by_spelling(&format!("pl.{p}"))) {
             Some(Op::OptimizationSplit) => true,
             Some(Op::OptimizationCrossCoreSlot) => {
-                if let Some(a) = args.iter().find(|a| a.kind == ArgKind::Positional) {
-                    let n = args.iter().filter(|a| a.kind == ArgKind::Positional).count();
+                if let Some(a) = self.ast().list(*args).iter().find(|a| a.kind == ArgKind::Positional) {
+                    let n = self.ast().list(*args).iter().filter(|a| a.kind == ArgKind::Positional).count();
                     let message = format!("pl.cross_core_slot() takes no positional arguments, got {n}");
                     self.error(Code::E0314, a.span, message, "positional argument");
                     return false;
                 }
-                let slot =
-                    args.iter().find(|a| matches!(a.kind, ArgKind::Keyword(k) if self.cx.name(k.name) == "slot_num"));
+                let slot = self
+                    .ast()
+                    .list(*args)
+                    .iter()
+                    .find(|a| matches!(a.kind, ArgKind::Keyword(k) if self.cx.name(k.name) == "slot_num"));
                 match slot {
                     Some(a) => self.positive_int_literal(a.value, "pl.cross_core_slot() slot_num"),
                     // A missing slot_num= is reported with the call's other arguments (E0202).
@@ -340,7 +343,7 @@ impl FnLower<'_, '_> {
         }
         if let Some(m) = args.get(1) {
             let plain = matches!(&self.ast().expr(m.value).kind,
-                E::Str(p) if p.iter().all(|p| p.kind == ast::StrKind::Plain));
+                E::Str(p) if self.ast().list(*p).iter().all(|p| p.kind == ast::StrKind::Plain));
             if !plain {
                 let mspan = self.ast().expr(m.value).span;
                 self.error(Code::E0217, mspan, "static_assert() message must be a string literal", "not a string");
@@ -427,7 +430,7 @@ impl FnLower<'_, '_> {
         for entry in entries {
             let key = entry.key.map(|k| self.ast().expr(k));
             let plain = matches!(&key, Some(ast::Expr { kind: E::Str(p), .. })
-                if p.iter().all(|p| p.kind == ast::StrKind::Plain));
+                if self.ast().list(*p).iter().all(|p| p.kind == ast::StrKind::Plain));
             if !plain {
                 let at = key.map_or(e.span, |k| k.span);
                 let message = format!("the keys of attrs= of pl.{iterator}() must be string literals");

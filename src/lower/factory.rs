@@ -74,6 +74,9 @@ type Env = FxHashMap<Symbol, Const>;
 /// An instance made: (factory, argument values) and what it returned.
 pub(crate) type Instance = ((usize, Vec<Const>), Option<Binding>);
 
+// A list read from a module's tree is copied before a call that takes `&mut self`
+// (clippy's `unnecessary_to_owned` would keep `self` borrowed across it).
+#[allow(clippy::unnecessary_to_owned)]
 impl Lowering<'_> {
     /// Registers a factory defined at the top level of module `m`.
     pub(crate) fn bind_factory(&mut self, m: ModuleId, stmt: StmtId, def: &ast::FunctionDef) {
@@ -210,7 +213,7 @@ impl Lowering<'_> {
         let whole = Span::new(0, text.len() as u32);
         let call = call.and_then(|s| match &self.modules[m].ast.stmt(s).kind {
             S::Expr(e) => match &self.modules[m].ast.expr(*e).kind {
-                E::Call { func, args } => Some((*func, args.clone(), self.modules[m].ast.expr(*e).span)),
+                E::Call { func, args } => Some((*func, *args, self.modules[m].ast.expr(*e).span)),
                 _ => None,
             },
             _ => None,
@@ -257,7 +260,7 @@ impl Lowering<'_> {
             );
             return;
         };
-        let Some(values) = self.eval_args(m, &args, None) else { return };
+        let Some(values) = self.eval_args(m, &self.ast(m).list(args).to_vec(), None) else { return };
         let values = match values {
             Ok(v) => v,
             Err(_) => return,
@@ -443,7 +446,7 @@ impl Lowering<'_> {
             self.factory_sites.push((self.modules[fac.module].file, fac.span, site));
         }
         let S::FunctionDef(def) = self.modules[fm].ast.stmt(fac.stmt).kind.clone() else { return None };
-        let result = self.run_block(fm, &fac, &def.body.stmts).flatten();
+        let result = self.run_block(fm, &fac, &self.ast(fm).block(&def.body).to_vec()).flatten();
         self.factory_memo.push(((f, values), result.clone()));
         result
     }
@@ -459,8 +462,8 @@ impl Lowering<'_> {
                 S::Pass => {}
                 S::Expr(e) if matches!(self.ast(fm).expr(*e).kind, E::Str(_)) => {}
                 S::Assign { targets, value } => {
-                    if !self.factory_call_assign(fm, targets, *value) {
-                        self.module_constant(fm, targets, *value);
+                    if !self.factory_call_assign(fm, &self.ast(fm).list(*targets).to_vec(), *value) {
+                        self.module_constant(fm, &self.ast(fm).list(*targets).to_vec(), *value);
                     }
                 }
                 S::AnnAssign { target, value: Some(value), .. } => {
@@ -469,16 +472,16 @@ impl Lowering<'_> {
                     }
                 }
                 S::If { branches, orelse } => {
-                    let mut taken = orelse.as_ref().map(|b| b.stmts.clone());
+                    let mut taken = orelse.as_ref().map(|b| b.stmts);
                     for b in branches {
                         let v = self.eval_const(fm, b.test)?;
                         if v.truthy()? {
-                            taken = Some(b.body.stmts.clone());
+                            taken = Some(b.body.stmts);
                             break;
                         }
                     }
                     if let Some(block) = taken {
-                        if let Some(returned) = self.run_block(fm, fac, &block)? {
+                        if let Some(returned) = self.run_block(fm, fac, &self.ast(fm).list(block).to_vec())? {
                             return Some(Some(returned));
                         }
                     }
@@ -555,7 +558,7 @@ impl Lowering<'_> {
         let Some((Binding::Factory(g), _)) = self.modules[fm].names.get(&n).cloned() else { return false };
         let file = self.modules[fm].file;
         let span = self.ast(fm).expr(value).span;
-        let result = match self.eval_args(fm, &args, None) {
+        let result = match self.eval_args(fm, &self.ast(fm).list(args).to_vec(), None) {
             Some(Ok(values)) => {
                 let site = Site { file, span, text: String::new() };
                 match self.bind_args(g, &values, &site, true) {
@@ -612,11 +615,11 @@ impl Lowering<'_> {
             match &stmt.kind {
                 S::FunctionDef(def) => {
                     let place = format!("`{}()`", self.name(def.name.name));
-                    self.scan_block(m, &def.body.stmts, &mut Env::default(), &place, out);
+                    self.scan_block(m, &self.ast(m).block(&def.body).to_vec(), &mut Env::default(), &place, out);
                 }
                 S::Assign { targets, value } => {
                     self.scan_expr(m, *value, env, place, out);
-                    self.track(m, targets, *value, env);
+                    self.track(m, &self.ast(m).list(*targets).to_vec(), *value, env);
                 }
                 S::AnnAssign { target, value: Some(value), .. } => {
                     self.scan_expr(m, *value, env, place, out);
@@ -626,19 +629,19 @@ impl Lowering<'_> {
                 S::If { branches, orelse } => {
                     for b in branches {
                         self.scan_expr(m, b.test, env, place, out);
-                        self.scan_block(m, &b.body.stmts, env, place, out);
+                        self.scan_block(m, &self.ast(m).block(&b.body).to_vec(), env, place, out);
                     }
                     if let Some(b) = orelse {
-                        self.scan_block(m, &b.stmts, env, place, out);
+                        self.scan_block(m, &self.ast(m).block(b).to_vec(), env, place, out);
                     }
                 }
                 S::For { body, orelse, .. } | S::While { body, orelse, .. } => {
-                    self.scan_block(m, &body.stmts, env, place, out);
+                    self.scan_block(m, &self.ast(m).block(body).to_vec(), env, place, out);
                     if let Some(b) = orelse {
-                        self.scan_block(m, &b.stmts, env, place, out);
+                        self.scan_block(m, &self.ast(m).block(b).to_vec(), env, place, out);
                     }
                 }
-                S::With { body, .. } => self.scan_block(m, &body.stmts, env, place, out),
+                S::With { body, .. } => self.scan_block(m, &self.ast(m).block(body).to_vec(), env, place, out),
                 _ => {}
             }
         }
@@ -667,7 +670,9 @@ impl Lowering<'_> {
             if let E::Call { func, args } = &expr.kind {
                 if let E::Name(n) = self.ast(m).expr(*func).kind {
                     if let Some((Binding::Factory(f), _)) = self.modules[m].names.get(&n).cloned() {
-                        let args = self.eval_args(m, args, Some(env)).unwrap_or(Err(String::new()));
+                        let args = self
+                            .eval_args(m, &self.ast(m).list(*args).to_vec(), Some(env))
+                            .unwrap_or(Err(String::new()));
                         out.push(FoundCall { factory: f, span: expr.span, args, place: place.to_string() });
                         continue;
                     }
@@ -723,6 +728,9 @@ fn construct_name(kind: &S) -> &'static str {
 /// here with an error instead of overflowing the stack).
 const MAX_HELPER_DEPTH: usize = 32;
 
+// A list read from a module's tree is copied before a call that takes `&mut self`
+// (clippy's `unnecessary_to_owned` would keep `self` borrowed across it).
+#[allow(clippy::unnecessary_to_owned)]
 impl Lowering<'_> {
     /// The parsed `def` of a host function of module `m` named `n` (a small pure helper a
     /// constant expression may call: `_ceil_div(a, b)`).
@@ -791,7 +799,7 @@ impl Lowering<'_> {
             env.insert(n.name, v);
         }
         self.helper_depth += 1;
-        let result = self.run_helper(m, &d.body.stmts, &mut env, &name);
+        let result = self.run_helper(m, &self.ast(m).block(&d.body).to_vec(), &mut env, &name);
         self.helper_depth -= 1;
         match result {
             Some(Some(v)) => Some(v),
@@ -818,7 +826,7 @@ impl Lowering<'_> {
                 S::Expr(e) if matches!(self.ast(m).expr(*e).kind, E::Str(_)) => {}
                 S::Assign { targets, value } => {
                     let v = self.eval_const_in(m, *value, &|s| env.get(&s).cloned())?;
-                    for &t in targets {
+                    for t in self.ast(m).list(*targets).to_vec() {
                         let E::Name(n) = self.ast(m).expr(t).kind else {
                             self.error(
                                 Code::E0218,
@@ -839,16 +847,16 @@ impl Lowering<'_> {
                     }
                 }
                 S::If { branches, orelse } => {
-                    let mut taken = orelse.as_ref().map(|b| b.stmts.clone());
+                    let mut taken = orelse.as_ref().map(|b| b.stmts);
                     for b in branches {
                         let t = self.eval_const_in(m, b.test, &|s| env.get(&s).cloned())?;
                         if t.truthy()? {
-                            taken = Some(b.body.stmts.clone());
+                            taken = Some(b.body.stmts);
                             break;
                         }
                     }
                     if let Some(block) = taken {
-                        if let Some(v) = self.run_helper(m, &block, env, name)? {
+                        if let Some(v) = self.run_helper(m, &self.ast(m).list(block).to_vec(), env, name)? {
                             return Some(Some(v));
                         }
                     }

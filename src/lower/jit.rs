@@ -27,7 +27,7 @@ impl FnLower<'_, '_> {
             return false;
         }
         // `pl.dynamic()` or `pl.dynamic("D")`: the name only labels the dimension.
-        let named = match &args[..] {
+        let named = match self.ast().list(*args) {
             [] => true,
             [a] => matches!(a.kind, ArgKind::Positional) && matches!(self.ast().expr(a.value).kind, E::Str(_)),
             _ => false,
@@ -87,11 +87,11 @@ impl FnLower<'_, '_> {
             );
             return true;
         }
-        if let Some(k) = args.iter().find(|a| !matches!(a.kind, ArgKind::Positional)) {
+        if let Some(k) = self.ast().list(*args).iter().find(|a| !matches!(a.kind, ArgKind::Positional)) {
             self.error(Code::E0203, k.span, "`bind_dynamic` takes positional arguments only", "keyword argument");
             return true;
         }
-        let [axis, dim] = args.iter().map(|a| a.value).collect::<Vec<_>>()[..] else {
+        let [axis, dim] = self.ast().list(*args).iter().map(|a| a.value).collect::<Vec<_>>()[..] else {
             let message =
                 format!("`bind_dynamic` takes an axis and a dynamic dimension, got {} argument(s)", args.len());
             self.error(Code::E0202, span, message, "expected `x.bind_dynamic(axis, dim)`");

@@ -108,7 +108,9 @@ impl FnLower<'_, '_> {
             let name = self.cx.name(k);
             let carries = match name {
                 "deps" => match &self.ast().expr(v).kind {
-                    E::List(items) => items.iter().any(|&i| !matches!(self.ast().expr(i).kind, E::None)),
+                    E::List(items) => {
+                        self.ast().list(*items).iter().any(|&i| !matches!(self.ast().expr(i).kind, E::None))
+                    }
                     _ => true,
                 },
                 "allow_early_resolve" | "sync_start" => !matches!(self.ast().expr(v).kind, E::False),
@@ -190,7 +192,7 @@ impl FnLower<'_, '_> {
         }
         if let E::List(items) | E::Tuple(items) = &self.ast().expr(value).kind {
             let mut seen: Option<DepEntry> = None;
-            for &item in items {
+            for &item in self.ast().list(*items) {
                 let entry = self.dep_entry(item);
                 let clash = match (seen, entry) {
                     (Some(DepEntry::Array), DepEntry::Element) => Some("per-element entry"),
@@ -231,7 +233,7 @@ impl FnLower<'_, '_> {
     fn deps_entries_ok(&mut self, value: ast::ExprId, e: ExprId, what: &str) -> bool {
         let ExprKind::Tuple(entries) = self.cx.program.expr(e).kind.clone() else { return true };
         let written = match &self.ast().expr(value).kind {
-            E::List(items) | E::Tuple(items) if items.len() == entries.len() => Some(items.clone()),
+            E::List(items) | E::Tuple(items) if items.len() == entries.len() => Some(self.ast().list(*items)),
             _ => None,
         };
         for (k, entry) in entries.iter().copied().enumerate() {
@@ -291,7 +293,7 @@ impl FnLower<'_, '_> {
     pub(crate) fn deps_in_open_scopes(&mut self, value: ast::ExprId, what: &str) -> bool {
         let (E::List(items) | E::Tuple(items)) = &self.ast().expr(value).kind else { return true };
         let mut ok = true;
-        for &item in items {
+        for &item in self.ast().list(*items) {
             let E::Name(n) = self.ast().expr(item).kind else { continue };
             let Some(&var) = self.names.get(&n) else { continue };
             let Some(&scope) = self.launches.scoped.get(&var) else { continue };
@@ -354,7 +356,7 @@ impl FnLower<'_, '_> {
                 }
             })
             .collect();
-        for &item in items {
+        for &item in self.ast().list(*items) {
             let (span, text) = self.source_of(item);
             let E::Name(n) = self.ast().expr(item).kind else {
                 self.error(
@@ -386,7 +388,7 @@ impl FnLower<'_, '_> {
         if let Some(d) = deps {
             match &self.ast().expr(d).kind {
                 E::List(items) | E::Tuple(items) => {
-                    for &item in items {
+                    for &item in self.ast().list(*items) {
                         match self.ast().expr(item).kind {
                             E::Name(n) => entries.push((n, self.launches.generation(n))),
                             E::None => {}
@@ -476,7 +478,7 @@ impl FnLower<'_, '_> {
             return false;
         }
         let indices = match &self.ast().expr(index).kind {
-            E::Tuple(items) => items.clone(),
+            E::Tuple(items) => self.ast().list(*items).to_vec(),
             _ => vec![index],
         };
         if let Some(rank) = shape.as_ref().map(Vec::len).filter(|&r| r != indices.len()) {
@@ -574,13 +576,13 @@ fn assigned_in(ast: &ast::Ast, stmts: &[ast::StmtId], out: &mut Vec<Symbol>) {
     fn target(ast: &ast::Ast, e: ast::ExprId, out: &mut Vec<Symbol>) {
         match &ast.expr(e).kind {
             E::Name(n) => out.push(*n),
-            E::Tuple(items) | E::List(items) => items.iter().for_each(|&i| target(ast, i, out)),
+            E::Tuple(items) | E::List(items) => ast.list(*items).iter().for_each(|&i| target(ast, i, out)),
             _ => {}
         }
     }
     for &s in stmts {
         match &ast.stmt(s).kind {
-            ast::StmtKind::Assign { targets, .. } => targets.iter().for_each(|&t| target(ast, t, out)),
+            ast::StmtKind::Assign { targets, .. } => ast.list(*targets).iter().for_each(|&t| target(ast, t, out)),
             ast::StmtKind::AnnAssign { target: t, .. } => target(ast, *t, out),
             _ => {}
         }

@@ -18,6 +18,9 @@ enum TileExtra {
     TileView,
 }
 
+// A list read from a module's tree is copied before a call that takes `&mut self`
+// (clippy's `unnecessary_to_owned` would keep `self` borrowed across it).
+#[allow(clippy::unnecessary_to_owned)]
 impl Lowering<'_> {
     /// The memory space among the trailing items of a Tile annotation, if any. E0207 for
     /// a second memory space, memref or `pl.TileView(...)`, a tensor layout (`pl.NZ`), an
@@ -76,16 +79,24 @@ impl Lowering<'_> {
         if let E::Subscript { value, index } = e.kind {
             return match self.ast(m).expr(value).kind.clone() {
                 E::Name(_) => Some(TileExtra::MemRef),
-                E::Call { func, args } if self.is_pl_path(m, func, "MemRef") => (self.memref_ok(m, value, &args)
-                    && self.memref_slot_ok(m, &args, index))
-                .then_some(TileExtra::MemRef),
+                E::Call { func, args } if self.is_pl_path(m, func, "MemRef") => {
+                    (self.memref_ok(m, value, &self.ast(m).list(args).to_vec())
+                        && self.memref_slot_ok(m, &self.ast(m).list(args).to_vec(), index))
+                    .then_some(TileExtra::MemRef)
+                }
                 _ => self.unsupported_tile_extra(m, extra),
             };
         }
         if let E::Call { func, args } = &e.kind {
             match self.pl_path(m, *func).as_deref() {
-                Some("MemRef") => return self.memref_ok(m, extra, args).then_some(TileExtra::MemRef),
-                Some("TileView") => return self.view_ok(m, extra, args, true).then_some(TileExtra::TileView),
+                Some("MemRef") => {
+                    return self.memref_ok(m, extra, &self.ast(m).list(*args).to_vec()).then_some(TileExtra::MemRef)
+                }
+                Some("TileView") => {
+                    return self
+                        .view_ok(m, extra, &self.ast(m).list(*args).to_vec(), true)
+                        .then_some(TileExtra::TileView)
+                }
                 _ => {}
             }
         }
@@ -147,19 +158,19 @@ impl Lowering<'_> {
         let mut found = None;
         for &s in ast.host.iter().flat_map(|h| &h.parsed) {
             let ast::StmtKind::Assign { targets, value } = &ast.stmt(s).kind else { continue };
-            if targets.len() != 1 || !matches!(ast.expr(targets[0]).kind, E::Name(t) if t == n) {
+            if targets.len() != 1 || !matches!(ast.expr(ast.list(*targets)[0]).kind, E::Name(t) if t == n) {
                 continue;
             }
             found = None;
             let E::Call { func, args } = &ast.expr(*value).kind else { continue };
-            if !self.is_pl_path(m, *func, "MemRef") || args.iter().any(|a| a.kind != ArgKind::Positional) {
+            if !self.is_pl_path(m, *func, "MemRef") || ast.list(*args).iter().any(|a| a.kind != ArgKind::Positional) {
                 continue;
             }
-            found = match args.as_slice() {
+            found = match ast.list(*args) {
                 [] => Some(self.name(n).to_string()),
                 [arg] => match &ast.expr(arg.value).kind {
-                    E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                        self.string_value(m, pieces)
+                    E::Str(pieces) if ast.list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                        self.string_value(m, *pieces)
                     }
                     _ => None,
                 },
@@ -365,8 +376,8 @@ impl Lowering<'_> {
             }
             1 => {
                 let name = match &self.ast(m).expr(positional[0]).kind {
-                    E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                        self.string_value(m, pieces)
+                    E::Str(pieces) if self.ast(m).list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                        self.string_value(m, *pieces)
                     }
                     _ => None,
                 };

@@ -108,10 +108,11 @@ pub fn lower(
         cx.label_factory_diags();
     }
     let Lowering { finished: programs, mut diags, modules, namespaces, .. } = cx;
-    // The syntax trees and the signatures are not needed any more: freeing them (a block
-    // or more per syntax node) is left to a thread of the pool, off the caller's path (it
-    // goes on with the passes while they are freed); in a one-shot compile their small
-    // blocks are not reused (`mem::drop_keeping_small_blocks`).
+    // The syntax trees and the signatures are not needed any more: freeing them (the
+    // trees' arenas and lists, a few large blocks per part, and the rarer small blocks of
+    // some nodes) is left to a thread of the pool, off the caller's path (it goes on with
+    // the passes while they are freed); in a one-shot compile their small blocks are not
+    // reused (`mem::drop_keeping_small_blocks`).
     rayon::spawn(move || crate::mem::drop_keeping_small_blocks((modules, namespaces)));
     crate::diag::sort(&mut diags);
     (programs, without_repeats(diags))
@@ -515,7 +516,10 @@ impl Lowering<'_> {
                 AstStmt::ImportFrom { level, module, names, star } => {
                     self.import_from(m, s.span, *level, module.as_ref(), names, *star);
                 }
-                AstStmt::Assign { targets, value } => self.module_constant(m, targets, *value),
+                AstStmt::Assign { targets, value } => {
+                    let targets = self.modules[m].ast.list(*targets).to_vec();
+                    self.module_constant(m, &targets, *value)
+                }
                 AstStmt::Expr(e) if matches!(self.modules[m].ast.expr(*e).kind, AstExpr::Str(_)) => {}
                 AstStmt::Pass | AstStmt::Error => {}
                 // A pl function is bound where it is defined, so that a module importing
@@ -827,7 +831,7 @@ impl Lowering<'_> {
         let t = self.modules[m].ast.expr(target).clone();
         let Some(v) = v else {
             let items = match &t.kind {
-                AstExpr::Tuple(items) => items.clone(),
+                AstExpr::Tuple(items) => self.modules[m].ast.list(*items).to_vec(),
                 _ => vec![target],
             };
             for item in items {
@@ -843,7 +847,7 @@ impl Lowering<'_> {
                 self.bind_name(m, *name, (Binding::Const(v), t.span));
             }
             (AstExpr::Tuple(items), Const::Tuple(values) | Const::List(values)) if items.len() == values.len() => {
-                for (item, value) in items.iter().zip(values) {
+                for (item, value) in self.modules[m].ast.list(*items).to_vec().iter().zip(values) {
                     let it = self.modules[m].ast.expr(*item).clone();
                     if let AstExpr::Name(name) = it.kind {
                         self.bind_name(m, name, (Binding::Const(value.clone()), it.span));
@@ -928,7 +932,7 @@ impl Lowering<'_> {
         });
         let mut any = false;
         let tree = Arc::clone(&self.modules[m].ast);
-        for &s in &class.body.stmts {
+        for &s in tree.block(&class.body) {
             if let AstStmt::FunctionDef(def) = &tree.stmt(s).kind {
                 any = true;
                 self.collect_function(m, s, def, ns, Some(strict_ssa));

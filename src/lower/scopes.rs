@@ -104,12 +104,13 @@ impl FnLower<'_, '_> {
         let ctx = self.ast().expr(item.context);
         let E::Call { func, args } = &ctx.kind else {
             self.not_a_scope(header);
-            self.block(&body.stmts);
+            self.block(self.ast().block(body));
             return;
         };
+        let args = self.ast().list(*args);
         let Some(path) = self.cx.pl_path(self.m, *func) else {
             self.not_a_scope(header);
-            self.block(&body.stmts);
+            self.block(self.ast().block(body));
             return;
         };
         let head = ScopeHead { path: &path, item, args, body, header };
@@ -143,7 +144,7 @@ impl FnLower<'_, '_> {
                     "unsupported context manager",
                     "pl scopes are pl.at, pl.graph, pl.cluster, pl.spmd, pl.scope, pl.manual_scope and pl.auto_scope",
                 );
-                self.block(&body.stmts);
+                self.block(self.ast().block(body));
             }
         }
     }
@@ -291,7 +292,7 @@ impl FnLower<'_, '_> {
         let mut seen: Vec<String> = Vec::new();
         // Whether a `pl.split(..., slot_num=)` and a `pl.cross_core_slot(...)` came yet.
         let mut slot_setters = (false, false);
-        for &item in items {
+        for &item in self.ast().list(*items) {
             if !self.option_entry_ok(key, item, what) {
                 return false;
             }
@@ -322,7 +323,7 @@ impl FnLower<'_, '_> {
                         .cx
                         .pl_path(self.m, *func)
                         .and_then(|p| ops::by_spelling(&format!("pl.{p}")))
-                        .map(|op| (op, args.clone())),
+                        .map(|op| (op, self.ast().list(*args))),
                     _ => None,
                 };
                 let slots_set = match op {
@@ -373,7 +374,7 @@ impl FnLower<'_, '_> {
             );
             return None;
         };
-        if pieces.iter().any(|p| p.kind != ast::StrKind::Plain) {
+        if self.ast().list(*pieces).iter().any(|p| p.kind != ast::StrKind::Plain) {
             self.error(
                 Code::E0311,
                 v.span,
@@ -382,7 +383,7 @@ impl FnLower<'_, '_> {
             );
             return None;
         }
-        let text = self.cx.string_value(self.m, pieces)?;
+        let text = self.cx.string_value(self.m, *pieces)?;
         // A runtime scope's name is only a label (PyPTO takes any string); the other
         // scopes' names become function names.
         if !is_identifier(&text) && !matches!(what, "pl.scope" | "pl.manual_scope") {
@@ -417,7 +418,7 @@ impl FnLower<'_, '_> {
         }
         let name_text = name.map(|n| self.cx.name(n).to_string());
         self.frames.push(Frame::Scope { kind: FrameKind::Graph, span: header, name: name_text });
-        let block = self.block(&body.stmts);
+        let block = self.block(self.ast().block(body));
         self.frames.pop();
         if let Some(name) = name {
             let s = self.new_stmt(
@@ -572,8 +573,8 @@ impl FnLower<'_, '_> {
         // A string literal (E0302).
         let arg = self.ast().expr(positional[0].value);
         let literal = match &arg.kind {
-            E::Str(pieces) if pieces.iter().all(|p| p.kind == ast::StrKind::Plain) => {
-                self.cx.string_value(self.m, pieces)
+            E::Str(pieces) if self.ast().list(*pieces).iter().all(|p| p.kind == ast::StrKind::Plain) => {
+                self.cx.string_value(self.m, *pieces)
             }
             _ => None,
         };
@@ -739,10 +740,10 @@ impl FnLower<'_, '_> {
         };
         if ok {
             self.scope(kind, frame, name, task_id, attrs, body, header, out);
-            self.record_region_targets(item, &body.stmts);
+            self.record_region_targets(item, self.ast().block(body));
         } else {
             self.frames.push(Frame::Scope { kind: frame, span: header, name: None });
-            self.block(&body.stmts);
+            self.block(self.ast().block(body));
             self.frames.pop();
         }
     }
@@ -835,7 +836,7 @@ impl FnLower<'_, '_> {
         let optimizer = |s: &Self, e: ast::ExprId| s.cx.is_pl_path(s.m, e, "chunked_loop_optimizer");
         let mode = match &v.kind {
             _ if optimizer(self, value) => return true,
-            E::Call { func, args } if optimizer(self, *func) => match args.as_slice() {
+            E::Call { func, args } if optimizer(self, *func) => match self.ast().list(*args) {
                 [] => return true,
                 [a] if matches!(a.kind, ArgKind::Keyword(k) if self.cx.name(k.name) == "split") => {
                     self.enum_of(a.value)
@@ -965,14 +966,14 @@ impl FnLower<'_, '_> {
     fn spmd_scope(&mut self, head: &ScopeHead, out: &mut Block) {
         let ScopeHead { item, args, body, header, .. } = *head;
         let Some(core_num) = self.core_num(args, header) else {
-            self.block(&body.stmts);
+            self.block(self.ast().block(body));
             return;
         };
         if !self.spmd_in_cluster_ok(item, args, header)
             || !self.region_predicate_ok("spmd", args)
-            || !self.spmd_body_ok(&body.stmts, header)
+            || !self.spmd_body_ok(self.ast().block(body), header)
         {
-            self.block(&body.stmts);
+            self.block(self.ast().block(body));
             return;
         }
         let (name, mut attrs) = self.keywords(args, SPMD_KEYWORDS, "pl.spmd", header);
@@ -982,22 +983,23 @@ impl FnLower<'_, '_> {
         // body of `for i in pl.spmd(n)` does. A body that holds regions or dispatches a
         // kernel stays as it is.
         let has_optimizations = attrs.iter().any(|(k, _)| self.cx.name(*k) == "optimizations");
-        let holds_region = body.stmts.iter().any(|&st| matches!(self.ast().stmt(st).kind, ast::StmtKind::With { .. }));
-        if holds_region || !(has_optimizations || self.reads_block_idx(&body.stmts)) {
+        let holds_region =
+            self.ast().block(body).iter().any(|&st| matches!(self.ast().stmt(st).kind, ast::StmtKind::With { .. }));
+        if holds_region || !(has_optimizations || self.reads_block_idx(self.ast().block(body))) {
             self.scope(ScopeKind::Spmd { core_num }, FrameKind::Spmd, name, task_id, attrs, body, header, out);
-            self.record_region_targets(item, &body.stmts);
+            self.record_region_targets(item, self.ast().block(body));
             return;
         }
         let incore_attrs = self.take_optimizations(&mut attrs);
         let name_text = name.map(|n| self.cx.name(n).to_string());
         self.frames.push(Frame::Scope { kind: FrameKind::Spmd, span: header, name: name_text.clone() });
         self.frames.push(Frame::Scope { kind: FrameKind::InCore, span: header, name: name_text });
-        let block = self.block(&body.stmts);
+        let block = self.block(self.ast().block(body));
         self.frames.pop();
         self.frames.pop();
         let spmd = SpmdRegion { core_num, name, task_id, attrs, incore_attrs };
         out.push(self.spmd_around_core_group(spmd, block, header));
-        self.record_region_targets(item, &body.stmts);
+        self.record_region_targets(item, self.ast().block(body));
     }
 
     /// A `with pl.spmd(...)` inside `pl.cluster()` is unwrapped into the cluster's Group
@@ -1186,7 +1188,7 @@ impl FnLower<'_, '_> {
         let var = self.bind(n, idx_ty, target);
         let first = self.new_stmt(StmtKind::Assign { var, value: call }, target);
         let mut inner = vec![first];
-        inner.extend(self.block(&body.stmts));
+        inner.extend(self.block(self.ast().block(body)));
         self.frames.pop();
         self.frames.pop();
         let spmd = SpmdRegion { core_num, name, task_id: None, attrs, incore_attrs };
@@ -1317,7 +1319,7 @@ impl FnLower<'_, '_> {
     ) {
         let name_text = name.map(|n| self.cx.name(n).to_string());
         self.frames.push(Frame::Scope { kind: frame, span: header, name: name_text });
-        let block = self.block(&body.stmts);
+        let block = self.block(self.ast().block(body));
         self.frames.pop();
         let s = self.new_stmt(StmtKind::Scope(Box::new(Scope { kind, name, task_id, body: block, attrs })), header);
         out.push(s);

@@ -112,7 +112,7 @@ impl Resolver<'_> {
                     StmtKind::ClassDef(class) => Some(class),
                     _ => None,
                 })?;
-                class.body.stmts.iter().rev().find_map(|&s| match &ast.stmt(s).kind {
+                ast.block(&class.body).iter().rev().find_map(|&s| match &ast.stmt(s).kind {
                     StmtKind::FunctionDef(method) if method.name.name == attr.name => Some((0, method.name.span)),
                     _ => None,
                 })
@@ -157,7 +157,7 @@ impl Resolver<'_> {
                 StmtKind::FunctionDef(def) if def.name.name == name => found = Some(Binding::At(m, def.name.span)),
                 StmtKind::ClassDef(class) if class.name.name == name => found = Some(Binding::At(m, class.name.span)),
                 StmtKind::Assign { targets, .. } => {
-                    if let Some(span) = targets.iter().find_map(|&t| target_binding(ast, t, name)) {
+                    if let Some(span) = ast.list(*targets).iter().find_map(|&t| target_binding(ast, t, name)) {
                         found = Some(Binding::At(m, span));
                     }
                 }
@@ -229,13 +229,13 @@ fn local_binding(ast: &Ast, def: &FunctionDef, name: Symbol) -> Option<Span> {
     if let Some(p) = def.params.iter().filter_map(|p| p.name).find(|n| n.name == name) {
         return Some(p.span);
     }
-    let mut stack: Vec<StmtId> = def.body.stmts.iter().rev().copied().collect();
+    let mut stack: Vec<StmtId> = ast.block(&def.body).iter().rev().copied().collect();
     while let Some(s) = stack.pop() {
         let targets: Vec<ExprId> = match &ast.stmt(s).kind {
-            StmtKind::Assign { targets, .. } => targets.clone(),
+            StmtKind::Assign { targets, .. } => ast.list(*targets).to_vec(),
             StmtKind::AnnAssign { target, .. } | StmtKind::AugAssign { target, .. } => vec![*target],
             StmtKind::For { target, .. } => vec![*target],
-            StmtKind::With { items, .. } => items.iter().filter_map(|i| i.target).collect(),
+            StmtKind::With { items, .. } => ast.list(*items).iter().filter_map(|i| i.target).collect(),
             StmtKind::FunctionDef(_) | StmtKind::ClassDef(_) => continue,
             _ => Vec::new(),
         };
@@ -243,7 +243,7 @@ fn local_binding(ast: &Ast, def: &FunctionDef, name: Symbol) -> Option<Span> {
             return Some(span);
         }
         for block in query::blocks(ast, s).into_iter().rev() {
-            stack.extend(block.stmts.iter().rev());
+            stack.extend(ast.block(block).iter().rev());
         }
     }
     None
@@ -255,7 +255,7 @@ fn target_binding(ast: &Ast, target: ExprId, name: Symbol) -> Option<Span> {
     while let Some(e) = stack.pop() {
         match &ast.expr(e).kind {
             ExprKind::Name(n) if *n == name => return Some(ast.expr(e).span),
-            ExprKind::Tuple(items) | ExprKind::List(items) => stack.extend(items.iter().rev()),
+            ExprKind::Tuple(items) | ExprKind::List(items) => stack.extend(ast.list(*items).iter().rev()),
             ExprKind::Starred(inner) => stack.push(*inner),
             _ => {}
         }

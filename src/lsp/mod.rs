@@ -637,7 +637,7 @@ impl<'c> Server<'c> {
                 let Some(syntax) = syntax else { return };
                 let Some(doc) = self.docs.get_mut(&uri) else { return };
                 if doc.edit == edit {
-                    doc.syntax = Some((edit, syntax));
+                    doc.syntax = Some((edit, *syntax));
                     self.release(&uri);
                 }
             }
@@ -861,10 +861,11 @@ struct Finished {
 }
 
 /// What a worker reports of a job: first its analysis (published at once), then the
-/// parse tree of its text for the requests (`None` when it was not made), which ends it.
+/// parse tree of its text for the requests (`None` when it was not made; boxed, as the
+/// tree is large beside the other variant), which ends it.
 enum Report {
     Analysed(Finished),
-    Parsed { uri: Uri, wanted: u64, edit: u64, syntax: Option<Syntax> },
+    Parsed { uri: Uri, wanted: u64, edit: u64, syntax: Option<Box<Syntax>> },
 }
 
 /// The threads that compile documents, and the jobs they hold.
@@ -971,7 +972,10 @@ fn work(analyze: Analyzer, job: Job, report: &mut dyn FnMut(Report) -> bool) -> 
     let analysed = analysis.is_some();
     report(Report::Analysed(Finished { uri: uri.clone(), wanted, analysis, cache })).then_some(())?;
     let syntax = (parse && analysed && !cancelled()).then(|| {
-        std::panic::catch_unwind(|| Syntax::parse(&file.text).with_outline(&file)).unwrap_or_else(|_| Syntax::empty())
+        Box::new(
+            std::panic::catch_unwind(|| Syntax::parse(&file.text).with_outline(&file))
+                .unwrap_or_else(|_| Syntax::empty()),
+        )
     });
     report(Report::Parsed { uri, wanted, edit, syntax }).then_some(())
 }

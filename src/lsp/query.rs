@@ -65,17 +65,17 @@ pub struct Region {
 pub fn region(ast: &Ast, text: &str, aliases: &[Symbol], stmt: StmtId, function: Option<StmtId>) -> Option<Region> {
     let s = ast.stmt(stmt);
     let StmtKind::With { items, .. } = &s.kind else { return None };
-    let item = items.first()?;
+    let item = ast.list(*items).first()?;
     let ExprKind::Call { func, args } = &ast.expr(item.context).kind else { return None };
     let ExprKind::Attribute { value, attr } = &ast.expr(*func).kind else { return None };
     let is_pl = matches!(ast.expr(*value).kind, ExprKind::Name(n) if aliases.contains(&n));
     if !is_pl || source(text, attr.span) != "graph" {
         return None;
     }
-    let name = args.iter().find(|a| a.kind == ArgKind::Positional).and_then(|a| {
+    let name = ast.list(*args).iter().find(|a| a.kind == ArgKind::Positional).and_then(|a| {
         let e = ast.expr(a.value);
         match &e.kind {
-            ExprKind::Str(pieces) if pieces.len() == 1 && pieces[0].kind == StrKind::Plain => {
+            ExprKind::Str(pieces) if matches!(ast.list(*pieces), [one] if one.kind == StrKind::Plain) => {
                 Some((e.span, literal_text(source(text, e.span)).to_string()))
             }
             _ => None,

@@ -35,7 +35,7 @@ impl Outline<'_> {
             StmtKind::FunctionDef(_) => self.function(s, SymbolKind::FUNCTION),
             StmtKind::ClassDef(class) => {
                 let children: Vec<DocumentSymbol> =
-                    class.body.stmts.iter().filter_map(|&m| self.function(m, SymbolKind::METHOD)).collect();
+                    self.ast.block(&class.body).iter().filter_map(|&m| self.function(m, SymbolKind::METHOD)).collect();
                 let detail = class.decorators.first().map(|d| query::source(&self.file.text, d.span).to_string());
                 Some(self.symbol(s, class.name.name, class.name.span, SymbolKind::CLASS, detail, children))
             }
@@ -46,7 +46,7 @@ impl Outline<'_> {
     fn function(&self, s: StmtId, kind: SymbolKind) -> Option<DocumentSymbol> {
         let StmtKind::FunctionDef(def) = &self.ast.stmt(s).kind else { return None };
         let detail = def.decorators.first().map(|d| query::source(&self.file.text, d.span).to_string());
-        let children = self.regions_in(&def.body.stmts);
+        let children = self.regions_in(self.ast.block(&def.body));
         Some(self.symbol(s, def.name.name, def.name.span, kind, detail, children))
     }
 
@@ -56,7 +56,7 @@ impl Outline<'_> {
         let mut out = Vec::new();
         for &s in block {
             let inner: Vec<DocumentSymbol> =
-                query::blocks(self.ast, s).into_iter().flat_map(|b| self.regions_in(&b.stmts)).collect();
+                query::blocks(self.ast, s).into_iter().flat_map(|b| self.regions_in(self.ast.block(b))).collect();
             match query::region(self.ast, &self.file.text, self.aliases, s, None) {
                 Some(region) => {
                     let (name, selection) = match &region.name {

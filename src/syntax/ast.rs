@@ -29,6 +29,149 @@ pub struct Ast {
     /// each with its function's statement: such a body may be Python (a HOST SubWorker's),
     /// which only the resolved decorator tells, so lowering reports these or drops them.
     pub role_body_checks: Vec<(StmtId, crate::diag::Diagnostic)>,
+    /// The nodes' frequent lists (a call's arguments, a display's items, a block's
+    /// statements, ...), each a [`Seq`] into these: no heap block per list.
+    pub lists: Lists,
+}
+
+/// The shared vectors of the tree's lists, by the kind of their items, in parts as
+/// [`Nodes`] (a list never spans two parts: each part's parser makes its own).
+#[derive(Clone, Default, PartialEq)]
+pub struct Lists {
+    pub exprs: Nodes<ExprId>,
+    pub stmts: Nodes<StmtId>,
+    pub args: Nodes<Arg>,
+    pub with_items: Nodes<WithItem>,
+    pub pieces: Nodes<StrPiece>,
+}
+
+impl Lists {
+    /// Empty lists with room for what `tokens` tokens usually make (pl code makes about
+    /// one list item and one argument every 10 tokens, a statement in a block every 18):
+    /// grown, they would be copied.
+    pub fn with_capacity(tokens: usize) -> Lists {
+        Lists {
+            exprs: Nodes::with_capacity(tokens / 8),
+            stmts: Nodes::with_capacity(tokens / 14),
+            args: Nodes::with_capacity(tokens / 8),
+            with_items: Nodes::with_capacity(tokens / 64),
+            pieces: Nodes::with_capacity(tokens / 64),
+        }
+    }
+
+    /// These lists' lengths (for [`Lists::truncate`]).
+    pub fn lens(&self) -> [usize; 5] {
+        [self.exprs.len(), self.stmts.len(), self.args.len(), self.with_items.len(), self.pieces.len()]
+    }
+
+    /// Keeps the lists' items made before `lens`.
+    pub fn truncate(&mut self, [exprs, stmts, args, with_items, pieces]: [usize; 5]) {
+        self.exprs.truncate(exprs);
+        self.stmts.truncate(stmts);
+        self.args.truncate(args);
+        self.with_items.truncate(with_items);
+        self.pieces.truncate(pieces);
+    }
+
+    /// `other`'s lists after these, as [`Nodes::append`] (the caller moves the `Seq`s).
+    pub fn append(&mut self, other: Lists) {
+        self.exprs.append(other.exprs);
+        self.stmts.append(other.stmts);
+        self.args.append(other.args);
+        self.with_items.append(other.with_items);
+        self.pieces.append(other.pieces);
+    }
+}
+
+/// A list of a node: `len` items from `start` in the tree's shared vector of `T`s
+/// ([`Ast::list`] gives the slice). Copied, compared and hashed as the range it is.
+pub struct Seq<T> {
+    pub start: u32,
+    pub len: u32,
+    item: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> Seq<T> {
+    pub const EMPTY: Seq<T> = Seq { start: 0, len: 0, item: std::marker::PhantomData };
+
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<T> Clone for Seq<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Seq<T> {}
+
+impl<T> Default for Seq<T> {
+    fn default() -> Self {
+        Seq::EMPTY
+    }
+}
+
+impl<T> PartialEq for Seq<T> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.start, self.len) == (other.start, other.len)
+    }
+}
+
+impl<T> Eq for Seq<T> {}
+
+impl<T> std::fmt::Debug for Seq<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Seq({}+{})", self.start, self.len)
+    }
+}
+
+/// An item kind with a shared vector in [`Lists`].
+pub trait Listed: Sized {
+    fn of(lists: &Lists) -> &Nodes<Self>;
+    fn of_mut(lists: &mut Lists) -> &mut Nodes<Self>;
+}
+
+macro_rules! listed {
+    ($t:ty, $field:ident) => {
+        impl Listed for $t {
+            fn of(lists: &Lists) -> &Nodes<Self> {
+                &lists.$field
+            }
+            fn of_mut(lists: &mut Lists) -> &mut Nodes<Self> {
+                &mut lists.$field
+            }
+        }
+    };
+}
+listed!(ExprId, exprs);
+listed!(StmtId, stmts);
+listed!(Arg, args);
+listed!(WithItem, with_items);
+listed!(StrPiece, pieces);
+
+impl Lists {
+    /// The items of `seq`.
+    pub fn get<T: Listed>(&self, seq: Seq<T>) -> &[T] {
+        T::of(self).slice(seq.start as usize, seq.len as usize)
+    }
+
+    /// A new list of `items`, after every list made before ([`Seq::EMPTY`] when empty).
+    pub fn add<T: Listed>(&mut self, items: impl IntoIterator<Item = T>) -> Seq<T> {
+        let nodes = T::of_mut(self);
+        let start = nodes.len();
+        nodes.extend(items);
+        match nodes.len() - start {
+            // One empty list for every parser and part (the trees compare equal).
+            0 => Seq::EMPTY,
+            len => Seq { start: start as u32, len: len as u32, item: std::marker::PhantomData },
+        }
+    }
 }
 
 impl Ast {
@@ -38,6 +181,16 @@ impl Ast {
 
     pub fn stmt(&self, id: StmtId) -> &Stmt {
         &self.stmts[id.0 as usize]
+    }
+
+    /// The items of one of the nodes' lists (a call's arguments, a block's statements, ...).
+    pub fn list<T: Listed>(&self, seq: Seq<T>) -> &[T] {
+        self.lists.get(seq)
+    }
+
+    /// The statements of `block`.
+    pub fn block(&self, block: &Block) -> &[StmtId] {
+        self.lists.get(block.stmts)
     }
 }
 
@@ -110,6 +263,30 @@ impl<T> Nodes<T> {
         }
     }
 
+    /// Pushes `items` onto the last part (one list: it stays in one part).
+    pub fn extend(&mut self, items: impl IntoIterator<Item = T>) {
+        let nodes = match self.later.last_mut() {
+            Some((_, nodes)) => nodes,
+            None => &mut self.first,
+        };
+        for item in items {
+            crate::mem::ahead(nodes);
+            nodes.push(item);
+        }
+    }
+
+    /// `len` nodes from node `start`, all in one part (empty when `len` is 0).
+    pub fn slice(&self, start: usize, len: usize) -> &[T] {
+        if len == 0 {
+            return &[];
+        }
+        if let Some(nodes) = self.first.get(start..start + len) {
+            return nodes;
+        }
+        let (k, at) = self.later_part(start);
+        self.later.get(k).and_then(|(_, nodes)| nodes.get(at..at + len)).unwrap_or(&[])
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &T> {
         self.first.iter().chain(self.later.iter().flat_map(|(_, nodes)| nodes))
     }
@@ -175,7 +352,7 @@ pub enum ExprKind {
     Float,
     Imaginary,
     /// One or more adjacent string literals (`"a" "b"`), each piece with its kind.
-    Str(Vec<StrPiece>),
+    Str(Seq<StrPiece>),
     True,
     False,
     None,
@@ -187,7 +364,7 @@ pub enum ExprKind {
     },
     Call {
         func: ExprId,
-        args: Vec<Arg>,
+        args: Seq<Arg>,
     },
     /// `value[index]`; several subscripts make `index` a `Tuple`, slices are `Slice` nodes.
     Subscript {
@@ -199,9 +376,9 @@ pub enum ExprKind {
         upper: Option<ExprId>,
         step: Option<ExprId>,
     },
-    List(Vec<ExprId>),
-    Tuple(Vec<ExprId>),
-    Set(Vec<ExprId>),
+    List(Seq<ExprId>),
+    Tuple(Seq<ExprId>),
+    Set(Seq<ExprId>),
     Dict(Vec<DictEntry>),
     Comprehension {
         kind: ComprehensionKind,
@@ -390,7 +567,8 @@ pub struct Stmt {
 /// A block of statements (the body of a compound statement).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Block {
-    pub stmts: Vec<StmtId>,
+    /// Read by [`Ast::block`].
+    pub stmts: Seq<StmtId>,
     pub span: Span,
 }
 
@@ -399,7 +577,7 @@ pub enum StmtKind {
     Expr(ExprId),
     /// `a = b = value`: one or more targets.
     Assign {
-        targets: Vec<ExprId>,
+        targets: Seq<ExprId>,
         value: ExprId,
     },
     AnnAssign {
@@ -433,7 +611,7 @@ pub enum StmtKind {
         orelse: Option<Block>,
     },
     With {
-        items: Vec<WithItem>,
+        items: Seq<WithItem>,
         body: Block,
     },
     FunctionDef(Box<FunctionDef>),
@@ -669,7 +847,7 @@ impl Ast {
             ExprKind::Attribute { value, .. } => f(*value),
             ExprKind::Call { func, args } => {
                 f(*func);
-                args.iter().for_each(|a| f(a.value));
+                self.list(*args).iter().for_each(|a| f(a.value));
             }
             ExprKind::Subscript { value, index } => {
                 f(*value);
@@ -678,7 +856,9 @@ impl Ast {
             ExprKind::Slice { lower, upper, step } => {
                 [lower, upper, step].into_iter().flatten().for_each(|&e| f(e));
             }
-            ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => items.iter().for_each(|&e| f(e)),
+            ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => {
+                self.list(*items).iter().for_each(|&e| f(e))
+            }
             ExprKind::Dict(entries) => {
                 for entry in entries {
                     if let Some(key) = entry.key {
@@ -732,11 +912,11 @@ impl Ast {
     /// The direct children of a statement (expressions and statements), in source order.
     pub fn stmt_children(&self, id: StmtId, out: &mut Vec<Node>) {
         let e = |out: &mut Vec<Node>, id: ExprId| out.push(Node::Expr(id));
-        let block = |out: &mut Vec<Node>, b: &Block| out.extend(b.stmts.iter().map(|&s| Node::Stmt(s)));
+        let block = |out: &mut Vec<Node>, b: &Block| out.extend(self.block(b).iter().map(|&s| Node::Stmt(s)));
         match &self.stmt(id).kind {
             StmtKind::Expr(x) => e(out, *x),
             StmtKind::Assign { targets, value } => {
-                targets.iter().for_each(|&t| e(out, t));
+                self.list(*targets).iter().for_each(|&t| e(out, t));
                 e(out, *value);
             }
             StmtKind::AnnAssign { target, annotation, value } => {
@@ -782,7 +962,7 @@ impl Ast {
                 }
             }
             StmtKind::With { items, body } => {
-                for item in items {
+                for item in self.list(*items) {
                     e(out, item.context);
                     if let Some(t) = item.target {
                         e(out, t);

@@ -114,7 +114,7 @@ impl<'s> Builder<'s> {
 
     pub fn expr(&mut self, lo: u32, hi: u32, kind: ExprKind) -> ExprId {
         let id = ExprId(self.ast.exprs.len() as u32);
-        self.seen.refusable |= super::restrict::may_refuse(&kind);
+        self.seen.refusable |= super::restrict::may_refuse(&self.ast, &kind);
         self.seen.error_node |= matches!(kind, ExprKind::Error);
         self.ast.exprs.push(Expr { kind, span: Span::new(lo, hi) });
         id
@@ -164,7 +164,8 @@ impl<'s> Builder<'s> {
 
     /// Undoes the nodes and names made since the arenas and the interner had these lengths
     /// (what [`Seen`] noted of them stays: the checks it spares then run).
-    pub fn truncate(&mut self, exprs: usize, stmts: usize, names: usize) {
+    pub fn truncate(&mut self, exprs: usize, stmts: usize, lists: [usize; 5], names: usize) {
+        self.ast.lists.truncate(lists);
         self.ast.exprs.truncate(exprs);
         self.ast.stmts.truncate(stmts);
         self.interner.truncate(names);
@@ -257,27 +258,35 @@ impl<'s> Builder<'s> {
 
     /// `a, b` or `(a, b)` from a first element and the rest.
     pub fn tuple(&mut self, lo: u32, hi: u32, first: ExprId, rest: Vec<ExprId>) -> ExprId {
-        let mut items = Vec::with_capacity(rest.len() + 1);
-        items.push(first);
-        items.extend(rest);
-        self.expr(lo, hi, ExprKind::Tuple(items))
+        self.list(lo, hi, ExprKind::Tuple, first, rest)
     }
 
-    pub fn items(first: ExprId, rest: Vec<ExprId>) -> Vec<ExprId> {
-        let mut items = Vec::with_capacity(rest.len() + 1);
-        items.push(first);
-        items.extend(rest);
-        items
+    /// A display (`kind`: a tuple, list or set) of a first item and the rest.
+    pub fn list(
+        &mut self,
+        lo: u32,
+        hi: u32,
+        kind: fn(Seq<ExprId>) -> ExprKind,
+        first: ExprId,
+        rest: Vec<ExprId>,
+    ) -> ExprId {
+        let items = self.ast.lists.add(std::iter::once(first).chain(rest));
+        self.expr(lo, hi, kind(items))
     }
 
     /// A block from the lines of an indented suite; its span runs from its first statement
     /// to the end of its last one.
-    pub fn block(&self, lines: Vec<StmtId>) -> Block {
+    pub fn block(&mut self, lines: Vec<StmtId>) -> Block {
+        self.block_of(&lines)
+    }
+
+    /// [`Builder::block`] from a slice (the fast path's scratch list).
+    pub fn block_of(&mut self, lines: &[StmtId]) -> Block {
         let span = match (lines.first(), lines.last()) {
             (Some(&a), Some(&b)) => self.stmt_span(a).to(self.stmt_span(b)),
             _ => Span::default(),
         };
-        Block { stmts: lines, span }
+        Block { stmts: self.ast.lists.add(lines.iter().copied()), span }
     }
 
     pub fn push_line(&self, list: &mut Vec<StmtId>, line: Line) {
@@ -288,9 +297,7 @@ impl<'s> Builder<'s> {
     /// An assignment `t1 = t2 = ... = value` from the parts after the first target.
     pub fn assign(&mut self, lo: u32, hi: u32, first: ExprId, mut rest: Vec<ExprId>) -> StmtId {
         let value = rest.pop().expect("an assignment has a value");
-        let mut targets = Vec::with_capacity(rest.len() + 1);
-        targets.push(first);
-        targets.extend(rest);
+        let targets = self.ast.lists.add(std::iter::once(first).chain(rest));
         self.stmt(lo, hi, StmtKind::Assign { targets, value })
     }
 

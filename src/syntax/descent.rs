@@ -35,12 +35,12 @@ pub(crate) fn parse(b: &mut Builder<'_>, tokens: &[Token]) -> Result<(), builder
 
 /// The fast path alone: whether it parsed `tokens`. When it did not, `b` is as it was.
 pub(crate) fn fast(b: &mut Builder<'_>, tokens: &[Token]) -> bool {
-    let (exprs, stmts, names) = (b.ast.exprs.len(), b.ast.stmts.len(), b.interner.len());
+    let (exprs, stmts, lists, names) = (b.ast.exprs.len(), b.ast.stmts.len(), b.ast.lists.lens(), b.interner.len());
     let mut p = P { b, toks: tokens, pos: 0, prev_hi: 0, depth: 0, items: Vec::new(), args: Vec::new() };
     match p.module() {
         Ok(()) => true,
         Err(GiveUp) => {
-            p.b.truncate(exprs, stmts, names);
+            p.b.truncate(exprs, stmts, lists, names);
             false
         }
     }
@@ -490,6 +490,7 @@ impl P<'_, '_, '_> {
         self.expect(Tok::Colon)?;
         let body = self.suite()?;
         let hi = body.span.hi;
+        let items = self.b.ast.lists.add(items);
         Ok(self.b.stmt(l, hi, StmtKind::With { items, body }))
     }
 
@@ -529,7 +530,7 @@ impl P<'_, '_, '_> {
                 let bases = if self.eat(Tok::LParen) {
                     let args = self.arguments()?;
                     self.expect(Tok::RParen)?;
-                    args
+                    self.args.drain(args..).collect()
                 } else {
                     Vec::new()
                 };
@@ -856,7 +857,7 @@ impl P<'_, '_, '_> {
                     self.bump();
                     let args = self.arguments()?;
                     self.expect(Tok::RParen)?;
-                    ExprKind::Call { func: e, args }
+                    ExprKind::Call { func: e, args: self.b.ast.lists.add(self.args.drain(args..)) }
                 }
                 Tok::LBracket => {
                     self.bump();
@@ -896,6 +897,7 @@ impl P<'_, '_, '_> {
                     };
                     pieces.push(StrPiece { kind, span: self.bump() });
                 }
+                let pieces = self.b.ast.lists.add(pieces);
                 return Ok(self.b.expr(l, self.prev_hi, ExprKind::Str(pieces)));
             }
             Tok::LParen => return self.paren(),
@@ -909,7 +911,7 @@ impl P<'_, '_, '_> {
 
     /// The items of a bracketed list, `first` and those after it up to the closing bracket
     /// (taken), a trailing comma allowed.
-    fn items_after(&mut self, first: ExprId, close: Tok) -> R<Vec<ExprId>> {
+    fn items_after(&mut self, first: ExprId, close: Tok) -> R<Seq<ExprId>> {
         let start = self.items.len();
         self.items.push(first);
         while self.eat(Tok::Comma) {
@@ -920,7 +922,7 @@ impl P<'_, '_, '_> {
             self.items.push(e);
         }
         self.expect(close)?;
-        Ok(self.items.drain(start..).collect())
+        Ok(self.b.ast.lists.add(self.items.drain(start..)))
     }
 
     fn paren(&mut self) -> R<ExprId> {
@@ -928,7 +930,7 @@ impl P<'_, '_, '_> {
         match self.peek() {
             Tok::RParen => {
                 self.bump();
-                return Ok(self.b.expr(l, self.prev_hi, ExprKind::Tuple(Vec::new())));
+                return Ok(self.b.expr(l, self.prev_hi, ExprKind::Tuple(Seq::EMPTY)));
             }
             Tok::Yield => return Err(GiveUp),
             _ => {}
@@ -958,7 +960,7 @@ impl P<'_, '_, '_> {
     fn list(&mut self) -> R<ExprId> {
         let l = self.bump().lo;
         if self.eat(Tok::RBracket) {
-            return Ok(self.b.expr(l, self.prev_hi, ExprKind::List(Vec::new())));
+            return Ok(self.b.expr(l, self.prev_hi, ExprKind::List(Seq::EMPTY)));
         }
         let starred = self.peek() == Tok::Star;
         let first = self.elem_or_star()?;
@@ -1086,8 +1088,9 @@ impl P<'_, '_, '_> {
         Ok(self.b.expr(l, self.prev_hi, ExprKind::Slice { lower, upper, step }))
     }
 
-    /// The arguments of a call or the bases of a class, up to the `)` (not taken).
-    fn arguments(&mut self) -> R<Vec<Arg>> {
+    /// The arguments of a call or the bases of a class, up to the `)` (not taken), left at
+    /// the end of `self.args` from the index returned.
+    fn arguments(&mut self) -> R<usize> {
         let start = self.args.len();
         while self.peek() != Tok::RParen {
             let arg = self.argument()?;
@@ -1096,7 +1099,7 @@ impl P<'_, '_, '_> {
                 break;
             }
         }
-        Ok(self.args.drain(start..).collect())
+        Ok(start)
     }
 
     fn argument(&mut self) -> R<Arg> {
@@ -1148,6 +1151,7 @@ mod tests {
         exprs: Nodes<Expr>,
         stmts: Nodes<Stmt>,
         body: Vec<StmtId>,
+        lists: Lists,
         names: Vec<String>,
         failed: bool,
     }
@@ -1167,6 +1171,7 @@ mod tests {
             exprs: ast.exprs,
             stmts: ast.stmts,
             body: ast.body,
+            lists: ast.lists,
             names: interner.names().map(String::from).collect(),
             failed,
         }
@@ -1180,11 +1185,13 @@ mod tests {
         let slow = run(src, tokens, false);
         if fast.failed {
             assert!(fast.exprs.is_empty() && fast.stmts.is_empty() && fast.names.is_empty(), "{what}: not undone");
+            assert_eq!(fast.lists.lens(), [0; 5], "{what}: lists not undone");
             return false;
         }
         assert!(!slow.failed, "{what}: the fast path accepted what LALRPOP refuses");
         assert_eq!(fast.names, slow.names, "{what}: names");
         assert_eq!(fast.body, slow.body, "{what}: body");
+        assert!(fast.lists == slow.lists, "{what}: lists");
         assert_eq!(fast.stmts.len(), slow.stmts.len(), "{what}: statements");
         for (i, (f, s)) in fast.stmts.iter().zip(slow.stmts.iter()).enumerate() {
             assert_eq!(f, s, "{what}: statement {i}");

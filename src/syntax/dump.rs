@@ -75,7 +75,8 @@ impl<'a> Dumper<'a> {
     }
 
     fn block(&mut self, label: &str, block: &Block) {
-        self.nested(label, |d| block.stmts.iter().for_each(|&s| d.stmt(s)));
+        let stmts = self.ast.block(block);
+        self.nested(label, |d| stmts.iter().for_each(|&s| d.stmt(s)));
     }
 
     fn opt_expr(&mut self, label: &str, e: Option<ExprId>) {
@@ -118,7 +119,7 @@ impl<'a> Dumper<'a> {
         match &stmt.kind {
             StmtKind::Expr(e) => self.nested(&format!("Expr @{at}"), |d| d.expr(*e)),
             StmtKind::Assign { targets, value } => self.nested(&format!("Assign @{at}"), |d| {
-                for &t in targets {
+                for &t in d.ast.list(*targets) {
                     d.nested("target", |d| d.expr(t));
                 }
                 d.nested("value", |d| d.expr(*value));
@@ -168,7 +169,7 @@ impl<'a> Dumper<'a> {
                 }
             }),
             StmtKind::With { items, body } => self.nested(&format!("With @{at}"), |d| {
-                for item in items {
+                for item in self.ast.list(*items) {
                     d.nested(&format!("item @{}", item.span), |d| {
                         d.expr(item.context);
                         d.opt_expr("as", item.target);
@@ -239,7 +240,7 @@ impl<'a> Dumper<'a> {
             ExprKind::Float => self.line(format_args!("Float {} @{at}", self.text(at))),
             ExprKind::Imaginary => self.line(format_args!("Imaginary {} @{at}", self.text(at))),
             ExprKind::Str(pieces) => {
-                let kinds: Vec<String> = pieces.iter().map(|p| format!("{:?}", p.kind)).collect();
+                let kinds: Vec<String> = self.ast.list(*pieces).iter().map(|p| format!("{:?}", p.kind)).collect();
                 self.line(format_args!("Str[{}] {} @{at}", kinds.join(","), self.text(at).escape_debug()))
             }
             ExprKind::True => self.line(format_args!("True @{at}")),
@@ -253,7 +254,7 @@ impl<'a> Dumper<'a> {
             }
             ExprKind::Call { func, args } => self.nested(&format!("Call @{at}"), |d| {
                 d.expr(*func);
-                d.args(args);
+                d.args(d.ast.list(*args));
             }),
             ExprKind::Subscript { value, index } => self.nested(&format!("Subscript @{at}"), |d| {
                 d.expr(*value);
@@ -264,9 +265,18 @@ impl<'a> Dumper<'a> {
                 d.opt_expr("upper", *upper);
                 d.opt_expr("step", *step);
             }),
-            ExprKind::List(items) => self.nested(&format!("List @{at}"), |d| items.iter().for_each(|&e| d.expr(e))),
-            ExprKind::Tuple(items) => self.nested(&format!("Tuple @{at}"), |d| items.iter().for_each(|&e| d.expr(e))),
-            ExprKind::Set(items) => self.nested(&format!("Set @{at}"), |d| items.iter().for_each(|&e| d.expr(e))),
+            ExprKind::List(items) => {
+                let items = self.ast.list(*items);
+                self.nested(&format!("List @{at}"), |d| items.iter().for_each(|&e| d.expr(e)))
+            }
+            ExprKind::Tuple(items) => {
+                let items = self.ast.list(*items);
+                self.nested(&format!("Tuple @{at}"), |d| items.iter().for_each(|&e| d.expr(e)))
+            }
+            ExprKind::Set(items) => {
+                let items = self.ast.list(*items);
+                self.nested(&format!("Set @{at}"), |d| items.iter().for_each(|&e| d.expr(e)))
+            }
             ExprKind::Dict(entries) => self.nested(&format!("Dict @{at}"), |d| {
                 for entry in entries {
                     match entry.key {

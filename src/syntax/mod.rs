@@ -111,6 +111,7 @@ pub fn parse(file: FileId, src: &str, interner: &mut Interner, diags: &mut Vec<D
                 }
             }
             None => {
+                builder.ast.lists = ast::Lists::with_capacity(dsl.len());
                 if let Err(error) = descent::parse(&mut builder, &dsl) {
                     builder.report(error);
                 }

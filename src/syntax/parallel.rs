@@ -310,6 +310,7 @@ impl Joiner {
         let shift = Shift {
             exprs: front.ast.exprs.len() as u32,
             stmts: front.ast.stmts.len() as u32,
+            lists: front.ast.lists.lens().map(|len| len as u32),
             names: part.names.names().map(|name| names.intern(name)).collect(),
         };
         shift.ast(&mut part.ast);
@@ -324,6 +325,7 @@ impl Joiner {
         } else {
             front.ast.exprs.append(part.ast.exprs);
             front.ast.stmts.append(part.ast.stmts);
+            front.ast.lists.append(part.ast.lists);
             front.ast.body.append(&mut part.ast.body);
         }
         (front, names)
@@ -383,6 +385,7 @@ fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token]) -> Option<
     let arenas = Ast {
         exprs: Nodes::with_capacity(tokens.len() / 2),
         stmts: Nodes::with_capacity(tokens.len() / 8),
+        lists: Lists::with_capacity(tokens.len()),
         ..Ast::default()
     };
     let mut builder = Builder::new(file, src, &mut names, arenas, ascii);
@@ -410,6 +413,8 @@ fn parse_part(file: FileId, src: &str, ascii: bool, tokens: &[Token]) -> Option<
 struct Shift {
     exprs: u32,
     stmts: u32,
+    /// Where the part's lists go in the file's ([`Lists::lens`]'s order).
+    lists: [u32; 5],
     /// The file's symbol of each of the part's symbols, by the part's index.
     names: Vec<Symbol>,
 }
@@ -423,6 +428,20 @@ impl Shift {
             self.stmt(&mut s.kind);
         }
         ast.body.iter_mut().for_each(|s| self.s(s));
+        ast.lists.exprs.iter_mut().for_each(|e| self.e(e));
+        ast.lists.stmts.iter_mut().for_each(|s| self.s(s));
+        ast.lists.args.iter_mut().for_each(|a| self.arg(a));
+        for WithItem { context, target, span: _ } in ast.lists.with_items.iter_mut() {
+            self.e(context);
+            self.oe(target);
+        }
+    }
+
+    /// A list's place in the file's lists (the one empty list stays as it is).
+    fn seq<T>(&self, seq: &mut Seq<T>, k: usize) {
+        if !seq.is_empty() {
+            seq.start += self.lists[k];
+        }
     }
 
     fn e(&self, id: &mut ExprId) {
@@ -448,7 +467,7 @@ impl Shift {
     }
 
     fn block(&self, block: &mut Block) {
-        block.stmts.iter_mut().for_each(|s| self.s(s));
+        self.seq(&mut block.stmts, 1);
     }
 
     fn oblock(&self, block: &mut Option<Block>) {
@@ -468,12 +487,14 @@ impl Shift {
     }
 
     fn args(&self, args: &mut [Arg]) {
-        for Arg { kind, value, span: _ } in args {
-            if let ArgKind::Keyword(name) = kind {
-                self.ident(name);
-            }
-            self.e(value);
+        args.iter_mut().for_each(|a| self.arg(a));
+    }
+
+    fn arg(&self, Arg { kind, value, span: _ }: &mut Arg) {
+        if let ArgKind::Keyword(name) = kind {
+            self.ident(name);
         }
+        self.e(value);
     }
 
     fn dotted(&self, name: &mut DottedName) {
@@ -492,6 +513,9 @@ impl Shift {
     fn expr(&self, kind: &mut ExprKind) {
         match kind {
             ExprKind::Name(sym) => self.sym(sym),
+            ExprKind::Str(pieces) => self.seq(pieces, 4),
+            // The other literals (`Str` is matched above).
+            #[allow(unreachable_patterns)]
             literal_kinds!() | ExprKind::Error => {}
             ExprKind::Attribute { value, attr } => {
                 self.e(value);
@@ -499,7 +523,7 @@ impl Shift {
             }
             ExprKind::Call { func, args } => {
                 self.e(func);
-                self.args(args);
+                self.seq(args, 2);
             }
             ExprKind::Subscript { value, index } => {
                 self.e(value);
@@ -510,9 +534,7 @@ impl Shift {
                 self.oe(upper);
                 self.oe(step);
             }
-            ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => {
-                items.iter_mut().for_each(|e| self.e(e));
-            }
+            ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Set(items) => self.seq(items, 0),
             ExprKind::Dict(entries) => {
                 for DictEntry { key, value } in entries {
                     self.oe(key);
@@ -559,7 +581,7 @@ impl Shift {
         match kind {
             StmtKind::Expr(e) => self.e(e),
             StmtKind::Assign { targets, value } => {
-                targets.iter_mut().for_each(|t| self.e(t));
+                self.seq(targets, 0);
                 self.e(value);
             }
             StmtKind::AnnAssign { target, annotation, value } => {
@@ -592,10 +614,7 @@ impl Shift {
                 self.oblock(orelse);
             }
             StmtKind::With { items, body } => {
-                for WithItem { context, target, span: _ } in items {
-                    self.e(context);
-                    self.oe(target);
-                }
+                self.seq(items, 3);
                 self.block(body);
             }
             StmtKind::FunctionDef(def) => {
@@ -705,6 +724,7 @@ def g_{i}(u):
         assert!(serial.exprs.len() > 10_000);
         assert!(serial.exprs == par.exprs);
         assert!(serial.stmts == par.stmts);
+        assert!(serial.lists == par.lists);
         assert_eq!(serial.body, par.body);
         assert_eq!(serial.host, par.host);
         assert_eq!(serial_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
@@ -747,7 +767,9 @@ def g_{i}(u):
                 (super::super::parse(FileId(0), &src, &mut names, &mut diags), names, diags)
             })
         });
-        assert!(alone.exprs == par.exprs && alone.stmts == par.stmts && alone.body == par.body);
+        assert!(
+            alone.exprs == par.exprs && alone.stmts == par.stmts && alone.body == par.body && alone.lists == par.lists
+        );
         assert_eq!(alone_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
         assert_eq!(format!("{alone_diags:?}"), format!("{par_diags:?}"));
     }
@@ -763,7 +785,12 @@ def g_{i}(u):
         let (serial, serial_names, serial_diags) = parse_with(1, &src);
         let (par, par_names, par_diags) = parse_with(4, &src);
         assert!(serial_diags.is_empty() && par_diags.is_empty());
-        assert!(serial.exprs == par.exprs && serial.stmts == par.stmts && serial.body == par.body);
+        assert!(
+            serial.exprs == par.exprs
+                && serial.stmts == par.stmts
+                && serial.body == par.body
+                && serial.lists == par.lists
+        );
         assert_eq!(serial_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
     }
 
@@ -789,6 +816,7 @@ def g_{i}(u):
         assert!(!serial_diags.is_empty());
         assert_eq!(format!("{serial_diags:?}"), format!("{par_diags:?}"));
         assert!(serial.stmts == par.stmts);
+        assert!(serial.lists == par.lists);
     }
 
     /// The laid-out tokens of the parts, one after the other, are those of the whole file.
@@ -817,7 +845,12 @@ def g_{i}(u):
     fn both(src: &str) -> bool {
         let (serial, serial_names, serial_diags) = parse_with(1, src);
         let (par, par_names, par_diags) = parse_with(4, src);
-        assert!(serial.exprs == par.exprs && serial.stmts == par.stmts && serial.body == par.body);
+        assert!(
+            serial.exprs == par.exprs
+                && serial.stmts == par.stmts
+                && serial.body == par.body
+                && serial.lists == par.lists
+        );
         assert_eq!(serial.host, par.host);
         assert_eq!(serial_names.names().collect::<Vec<_>>(), par_names.names().collect::<Vec<_>>());
         assert_eq!(format!("{serial_diags:?}"), format!("{par_diags:?}"));

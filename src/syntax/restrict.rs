@@ -87,7 +87,7 @@ pub fn check(
 /// SubWorker's decorator needs; its value is read by lowering, after names resolve).
 fn gives_role(ast: &Ast, src: &str, def: &FunctionDef) -> bool {
     def.decorators.iter().any(|d| match &ast.expr(d.expr).kind {
-        ExprKind::Call { args, .. } => args.iter().any(
+        ExprKind::Call { args, .. } => ast.list(*args).iter().any(
             |a| matches!(a.kind, ArgKind::Keyword(key) if &src[key.span.lo as usize..key.span.hi as usize] == "role"),
         ),
         _ => false,
@@ -98,7 +98,7 @@ fn gives_role(ast: &Ast, src: &str, def: &FunctionDef) -> bool {
 /// builder notes of each node it makes, so that a tree without one is not walked. It
 /// covers every report of `Restrict::expr` (a `+5` allowed as a `predicate=` operand is
 /// still a unary `+` here).
-pub fn may_refuse(kind: &ExprKind) -> bool {
+pub fn may_refuse(ast: &Ast, kind: &ExprKind) -> bool {
     match kind {
         ExprKind::Lambda { .. }
         | ExprKind::IfExp { .. }
@@ -115,9 +115,11 @@ pub fn may_refuse(kind: &ExprKind) -> bool {
                 || rest.iter().any(|(op, _)| matches!(op, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn))
         }
         ExprKind::Comprehension { kind, generators, .. } => *kind != ComprehensionKind::List || generators.len() > 1,
-        ExprKind::Call { args, .. } => args.iter().any(|a| matches!(a.kind, ArgKind::Star | ArgKind::DoubleStar)),
+        ExprKind::Call { args, .. } => {
+            ast.list(*args).iter().any(|a| matches!(a.kind, ArgKind::Star | ArgKind::DoubleStar))
+        }
         ExprKind::Dict(entries) => entries.iter().any(|e| e.key.is_none()),
-        ExprKind::Str(pieces) => pieces.iter().any(|p| p.kind == StrKind::Bytes),
+        ExprKind::Str(pieces) => ast.list(*pieces).iter().any(|p| p.kind == StrKind::Bytes),
         _ => false,
     }
 }
@@ -133,10 +135,12 @@ pub fn may_refuse_stmt(ast: &Ast, kind: &StmtKind) -> bool {
     };
     match kind {
         StmtKind::AugAssign { .. } | StmtKind::Unsupported { .. } | StmtKind::While { orelse: Some(_), .. } => true,
-        StmtKind::Assign { targets, .. } => !targets.iter().all(|&t| plain(t)),
+        StmtKind::Assign { targets, .. } => !ast.list(*targets).iter().all(|&t| plain(t)),
         StmtKind::AnnAssign { target, .. } => !plain(*target),
         StmtKind::For { target, orelse, .. } => orelse.is_some() || !plain(*target),
-        StmtKind::With { items, .. } => items.len() > 1 || items.iter().any(|i| i.target.is_some_and(|t| !plain(t))),
+        StmtKind::With { items, .. } => {
+            items.len() > 1 || ast.list(*items).iter().any(|i| i.target.is_some_and(|t| !plain(t)))
+        }
         StmtKind::FunctionDef(def) => def.is_async || def.params.iter().any(|p| p.kind != ParamKind::Normal),
         _ => false,
     }
@@ -212,7 +216,7 @@ impl Restrict<'_> {
                 );
                 self.target(*target);
             }
-            StmtKind::Assign { targets, .. } => targets.iter().for_each(|&t| self.target(t)),
+            StmtKind::Assign { targets, .. } => self.ast.list(*targets).iter().for_each(|&t| self.target(t)),
             StmtKind::AnnAssign { target, .. }
                 if !matches!(
                     self.ast.expr(*target).kind,
@@ -231,6 +235,7 @@ impl Restrict<'_> {
                 self.unsupported(b.span, "`while ... else`", "move the `else` block after the loop");
             }
             StmtKind::With { items, .. } => {
+                let items = self.ast.list(*items);
                 if items.len() > 1 {
                     let extra = items[1].span.to(items[items.len() - 1].span);
                     self.unsupported(
@@ -300,7 +305,7 @@ impl Restrict<'_> {
         while let Some(id) = stack.pop() {
             match &self.ast.expr(id).kind {
                 ExprKind::Name(_) | ExprKind::Attribute { .. } | ExprKind::Subscript { .. } | ExprKind::Error => {}
-                ExprKind::Tuple(items) | ExprKind::List(items) => stack.extend(items.iter().rev()),
+                ExprKind::Tuple(items) | ExprKind::List(items) => stack.extend(self.ast.list(*items).iter().rev()),
                 ExprKind::Starred(inner) => {
                     self.starred_targets.insert(id);
                     stack.push(*inner);
@@ -412,7 +417,7 @@ impl Restrict<'_> {
             }
             ExprKind::Set(_) => self.unsupported(span, "a set literal", "use a list `[...]`"),
             ExprKind::Call { args, .. } => {
-                for arg in args {
+                for arg in self.ast.list(*args) {
                     match arg.kind {
                         ArgKind::Keyword(k) if self.text(k.span) == "predicate" => self.predicate_literal(arg.value),
                         ArgKind::Star => self.unsupported(arg.span, "`*` unpacking in a call", "pass each argument"),
@@ -436,7 +441,7 @@ impl Restrict<'_> {
             ExprKind::Yield(_) => self.unsupported(span, "`yield`", "pl functions return their results with `return`"),
             ExprKind::Await(_) => self.unsupported(span, "`await`", ""),
             ExprKind::Imaginary => self.unsupported(span, "a complex number literal", ""),
-            ExprKind::Str(pieces) if pieces.iter().any(|p| p.kind == StrKind::Bytes) => {
+            ExprKind::Str(pieces) if self.ast.list(*pieces).iter().any(|p| p.kind == StrKind::Bytes) => {
                 self.unsupported(span, "a bytes literal", "use a plain string")
             }
             _ => {}
