@@ -172,7 +172,7 @@ impl Lineage {
 
     /// The root of `v` in a function whose definitions are `defs`.
     pub fn root(&mut self, p: &Program, defs: &Defs, v: VarId) -> Root {
-        let mut visited = Lifo::new(v);
+        let mut visited: Lifo<VarId, 16> = Lifo::new();
         let r = self.find_root(p, defs, v, &mut visited);
         let mut roots = defs.roots.borrow_mut();
         if roots.capacity() == 0 {

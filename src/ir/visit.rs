@@ -85,7 +85,7 @@ fn walk<'p, C: Copy>(
 ) -> ControlFlow<()> {
     // In place for the usual nesting: the passes make many small walks, for which a heap
     // stack (allocated, grown, freed) cost more than the walk itself.
-    let mut pending: Lifo<(&'p [StmtId], C), 16> = Lifo::new((block, ctx));
+    let mut pending: Lifo<(&'p [StmtId], C), 16> = Lifo::new();
     let (mut current, mut current_ctx) = (block, ctx);
     loop {
         while let Some((&s, rest)) = current.split_first() {
@@ -126,10 +126,9 @@ pub(super) struct Lifo<T: Copy, const N: usize> {
 }
 
 impl<T: Copy, const N: usize> Lifo<T, N> {
-    /// An empty stack (`fill` gives only the entries' type).
+    /// An empty stack.
     #[inline]
-    pub(super) fn new(fill: T) -> Self {
-        let _ = fill;
+    pub(super) fn new() -> Self {
         Lifo { near: [const { MaybeUninit::uninit() }; N], len: 0, far: Vec::new() }
     }
 
@@ -316,7 +315,7 @@ fn next_node(p: &Program, e: ExprId, stack: &mut impl Stack<ExprId>) -> Option<E
 /// Every node of the expression tree under `root`: a node before its children, children
 /// left to right (iterative).
 pub fn walk_expr(p: &Program, root: ExprId, mut f: impl FnMut(ExprId)) {
-    walk_tree(p, root, &mut ExprStack::new(root), &mut f);
+    walk_tree(p, root, &mut ExprStack::new(), &mut f);
 }
 
 /// [`walk_expr`] with a stack that the caller keeps between walks (empty on entry and on
@@ -336,7 +335,7 @@ fn walk_tree(p: &Program, root: ExprId, stack: &mut ExprStack, f: &mut impl FnMu
 /// Whether every node of the expression tree under `root` satisfies `pred`; the walk
 /// stops at the first that does not.
 pub fn all_exprs(p: &Program, root: ExprId, mut pred: impl FnMut(ExprId) -> bool) -> bool {
-    let mut stack = ExprStack::new(root);
+    let mut stack = ExprStack::new();
     let mut next = root;
     loop {
         if !pred(next) {
@@ -352,14 +351,14 @@ pub fn all_exprs(p: &Program, root: ExprId, mut pred: impl FnMut(ExprId) -> bool
 /// Every node of every expression a statement holds directly, each tree as [`walk_expr`]
 /// walks it, the trees in [`stmt_exprs`] order.
 pub fn walk_stmt_exprs(p: &Program, s: StmtId, mut f: impl FnMut(ExprId)) {
-    let mut stack = ExprStack::new(ExprId(0));
+    let mut stack = ExprStack::new();
     stmt_exprs(p, s, |root| walk_tree(p, root, &mut stack, &mut f));
 }
 
 /// Every node of every expression of a block tree, with its statement: the statements in
 /// [`walk_stmts`] order, each as [`walk_stmt_exprs`] walks it.
 pub fn walk_block_exprs(p: &Program, block: &[StmtId], mut f: impl FnMut(StmtId, ExprId)) {
-    let mut stack = ExprStack::new(ExprId(0));
+    let mut stack = ExprStack::new();
     walk_stmts(p, block, |s| stmt_exprs(p, s, |root| walk_tree(p, root, &mut stack, &mut |e| f(s, e))));
 }
 
@@ -821,7 +820,7 @@ fn freshen_stmt(fv: &mut FreshVars<'_>, s: StmtId) {
 
 /// Each read in the tree under `root` through [`FreshVars::read_var`], in place.
 fn freshen_expr(fv: &mut FreshVars<'_>, root: ExprId) {
-    let mut stack = ExprStack::new(root);
+    let mut stack = ExprStack::new();
     let mut next = Some(root);
     while let Some(e) = next {
         next = match fv.program.expr(e).kind {
@@ -880,7 +879,7 @@ mod tests {
     /// pushes and pops interleave.
     #[test]
     fn the_in_place_stack_pops_what_was_pushed_last_first_within_and_past_its_room() {
-        let mut stack: Lifo<u32, 4> = Lifo::new(0);
+        let mut stack: Lifo<u32, 4> = Lifo::new();
         let mut model: Vec<u32> = Vec::new();
         assert_eq!(stack.pop(), None);
         for round in 0..3u32 {
