@@ -234,7 +234,7 @@ pub fn compile(input: Input, spec: &PipelineSpec, stop: StopAt) -> Result<Compil
         }
     }
     c.timings.push((Stage::Lower, started.elapsed()));
-    while c.next < stop && c.step().is_some() {}
+    c.run_to(stop);
     Ok(c)
 }
 
@@ -285,6 +285,57 @@ impl Compilation {
     /// Runs the passes that have not run yet, up to the end of the pipeline (none after an
     /// error).
     pub fn finish(&mut self) {
-        while self.step().is_some() {}
+        self.run_to(self.pipeline.passes.len());
+    }
+
+    /// Runs the passes up to the one at `stop` (none after an error), the passes of
+    /// [`passes::fused`] fused when they come together before `stop`, unverified, and some
+    /// program is large enough.
+    fn run_to(&mut self, stop: usize) {
+        while self.next < stop {
+            let rest = &self.pipeline.passes[self.next..stop];
+            let fuse = !self.verify
+                && passes::fused::starts(rest)
+                && !self.has_errors()
+                && self.programs.iter().any(passes::fused::worth);
+            if fuse {
+                self.step_fused();
+            } else if self.step().is_none() {
+                break;
+            }
+        }
+    }
+
+    /// Runs the passes of [`passes::fused`] over every program, as [`Compilation::step`]
+    /// runs each: their diagnostics join [`Compilation::diags`], those of each pass that ran
+    /// (up to the first that reported an error) its entry of [`Compilation::found`]; the
+    /// time is one stage, [`passes::fused::NAME`].
+    fn step_fused(&mut self) {
+        let group = &self.pipeline.passes[self.next..self.next + passes::fused::PASSES.len()];
+        let started = Instant::now();
+        let mut found: Vec<Vec<Diagnostic>> = Vec::new();
+        for program in &mut self.programs {
+            let ran = passes::fused::run(&mut self.session.interner, program, self.check_only, group);
+            found.resize_with(found.len().max(ran.len()), Vec::new);
+            for (all, diags) in found.iter_mut().zip(ran) {
+                all.extend(diags);
+            }
+        }
+        // As one pass after another over every program: up to the first pass that reported
+        // an error in any program.
+        if let Some(i) = found.iter().position(|d| diag::has_errors(d)) {
+            found.truncate(i + 1);
+        }
+        self.timings.push((Stage::Pass(passes::fused::NAME), started.elapsed()));
+        self.handoffs.clear();
+        for (def, mut found) in group.iter().zip(found) {
+            self.next += 1;
+            diag::sort(&mut found);
+            if !found.is_empty() {
+                self.diags.extend(found.iter().cloned());
+                diag::sort(&mut self.diags);
+            }
+            self.found.push((Stage::Pass(def.name), found));
+        }
     }
 }

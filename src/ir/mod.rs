@@ -635,6 +635,9 @@ pub struct Function {
     pub body: Block,
 }
 
+/// A program's functions, by name, in program order.
+pub type Functions = IndexMap<Symbol, Function, FxBuildHasher>;
+
 /// A whole program: its functions (in a deterministic order) and the arenas their nodes
 /// live in.
 #[derive(Clone, Debug, Default)]
@@ -643,7 +646,7 @@ pub struct Program {
     pub name: Option<Symbol>,
     /// Functions in source order (outlined functions are inserted just before the function
     /// they came from).
-    pub functions: IndexMap<Symbol, Function, FxBuildHasher>,
+    pub functions: Functions,
     pub vars: Arena<VarData>,
     pub exprs: Arena<Expr>,
     pub stmts: Arena<Stmt>,

@@ -32,7 +32,7 @@ const SPMD: Target = Target {
 };
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
-    let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
+    let mut reserved = outline::Reserved::of(cx, program);
     // Only the functions OutlineIncoreScopes, run right before, left that may hold a region
     // (the others hold none), or else every function.
     let functions: Vec<usize> = match std::mem::take(&mut cx.given) {
@@ -79,7 +79,7 @@ fn outline_from(
     functions: Vec<usize>,
     target: &Target,
     also: Option<FuncKind>,
-    reserved: &mut FxHashSet<Symbol>,
+    reserved: &mut outline::Reserved,
 ) -> Vec<outline::Made> {
     let (made, _) = outline::outline_functions(cx, program, functions, target, reserved, |cx, program, at| {
         let kind = program.functions[at].decl.kind;

@@ -13,10 +13,8 @@
 use super::outline::{self, Target};
 use super::{Handoff, PassCx};
 use crate::diag::{Code, Diagnostic, Label};
-use crate::intern::Symbol;
 use crate::ir::visit;
 use crate::ir::{FuncKind, Program, ScopeKind, StmtId, StmtKind};
-use rustc_hash::FxHashSet;
 
 const GRAPH: Target = Target {
     matches: |k| matches!(k, ScopeKind::Graph),
@@ -27,7 +25,7 @@ const GRAPH: Target = Target {
 };
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
-    let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
+    let mut reserved = outline::Reserved::of(cx, program);
     let functions: Vec<usize> = (0..program.functions.len()).collect();
     let diags = cx.diags.len();
     // By position: whether the function may hold a region once the pass is done.

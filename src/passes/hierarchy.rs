@@ -16,7 +16,6 @@ use super::outline::{self, Target};
 use super::PassCx;
 use crate::intern::Symbol;
 use crate::ir::{FuncKind, Level, Program, Role, ScopeKind};
-use rustc_hash::FxHashSet;
 
 const HIERARCHY: Target = Target {
     matches: |k| matches!(k, ScopeKind::Hierarchy { level, .. } if *level != Level::CoreGroup),
@@ -51,7 +50,7 @@ fn suffix(kind: &ScopeKind) -> String {
 }
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
-    let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
+    let mut reserved = outline::Reserved::of(cx, program);
     // The functions to outline from: the program's Opaque functions, then (for regions
     // nested in outlined ones) each function made, until none is.
     let mut pending: Vec<Symbol> =

@@ -18,9 +18,7 @@
 
 use super::outline::{self, Target};
 use super::{Handoff, PassCx};
-use crate::intern::Symbol;
 use crate::ir::{FuncKind, Program, ScopeKind};
-use rustc_hash::FxHashSet;
 
 const INCORE: Target = Target {
     matches: |k| matches!(k, ScopeKind::InCore),
@@ -30,7 +28,7 @@ const INCORE: Target = Target {
 };
 
 pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
-    let mut reserved: FxHashSet<Symbol> = program.functions.keys().copied().collect();
+    let mut reserved = outline::Reserved::of(cx, program);
     // Only the functions OutlineGraphScopes, run right before, saw holding a region (the
     // others hold none: their check would find nothing), or else every function.
     let functions: Vec<usize> = match std::mem::take(&mut cx.given) {

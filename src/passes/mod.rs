@@ -20,6 +20,7 @@
 pub(crate) mod cluster;
 pub(crate) mod dataflow;
 pub(crate) mod directions;
+pub(crate) mod fused;
 pub(crate) mod graph;
 pub(crate) mod hierarchy;
 pub(crate) mod incore;
@@ -31,8 +32,9 @@ pub(crate) mod ssa;
 
 use crate::diag::{Code, Diagnostic, Label, Span};
 use crate::intern::Interner;
-use crate::ir::Program;
+use crate::ir::{Functions, Program};
 use crate::source::{FileId, SourceMap};
+use std::sync::Arc;
 
 /// What a pass leaves true of the program, for the passes after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,12 +75,30 @@ pub struct PassCx<'a> {
     pub given: Handoff,
     /// What this pass leaves for the pass run right after it on the program.
     pub left: Handoff,
+    /// On a run of [`fused`]: the program's functions as they were before the run began
+    /// (the run's program holds only its own). An outlining pass avoids their names too
+    /// ([`outline::Reserved`]) and looks up there a callee its program does not hold.
+    pub outside: Option<Arc<Functions>>,
+    /// On a run of [`fused`], set by the outlining passes: the names of the functions they
+    /// made, in order, and whether a region called a function neither the run's program nor
+    /// `outside` holds (the serial pass might have found it among another run's).
+    pub chosen: Vec<crate::intern::Symbol>,
+    pub missed: bool,
 }
 
 impl<'a> PassCx<'a> {
     /// A context with nothing handed on.
     pub fn new(names: &'a mut Interner, diags: &'a mut Vec<Diagnostic>, check_only: bool) -> PassCx<'a> {
-        PassCx { names, diags, check_only, given: Handoff::Nothing, left: Handoff::Nothing }
+        PassCx {
+            names,
+            diags,
+            check_only,
+            given: Handoff::Nothing,
+            left: Handoff::Nothing,
+            outside: None,
+            chosen: Vec::new(),
+            missed: false,
+        }
     }
 }
 

@@ -26,10 +26,34 @@ use crate::ir::names::{Role, Version, Versioned};
 use crate::ir::ops::{Effect, Op};
 use crate::ir::visit::{self, FreshVars};
 use crate::ir::{
-    Block, CallAttrs, Callee, DType, Direction, ExprId, ExprKind, FuncDecl, FuncKind, Function, IfStmt, IterArg, Loc,
-    Param, Program, Scope, ScopeKind, StmtId, StmtKind, Type, TypeId, VarId,
+    Block, CallAttrs, Callee, DType, Direction, ExprId, ExprKind, FuncDecl, FuncKind, Function, Functions, IfStmt,
+    IterArg, Loc, Param, Program, Scope, ScopeKind, StmtId, StmtKind, Type, TypeId, VarId,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
+/// The function names an outlining pass's new names avoid: the program's and those the pass
+/// chose so far, and on a run of [`super::fused`] the names of the functions outside the
+/// run's program ([`super::PassCx::outside`]).
+pub struct Reserved {
+    own: FxHashSet<Symbol>,
+    outside: Option<Arc<Functions>>,
+}
+
+impl Reserved {
+    /// The names of `program`'s functions, and of those outside it on a fused run.
+    pub fn of(cx: &super::PassCx<'_>, program: &Program) -> Reserved {
+        Reserved { own: program.functions.keys().copied().collect(), outside: cx.outside.clone() }
+    }
+
+    fn contains(&self, name: Symbol) -> bool {
+        self.own.contains(&name) || self.outside.as_ref().is_some_and(|o| o.contains_key(&name))
+    }
+
+    fn insert(&mut self, name: Symbol) {
+        self.own.insert(name);
+    }
+}
 
 /// What one outlining pass outlines.
 pub struct Target {
@@ -82,7 +106,7 @@ fn outline_function(
     diags: &mut Vec<Diagnostic>,
     at: usize,
     target: &Target,
-    reserved: &mut FxHashSet<Symbol>,
+    reserved: &mut Reserved,
     made: &mut Vec<Made>,
     scratch: &mut Scratch,
 ) {
@@ -142,7 +166,7 @@ struct Outliner<'a> {
     names: &'a mut Interner,
     diags: &'a mut Vec<Diagnostic>,
     target: &'a Target,
-    reserved: &'a mut FxHashSet<Symbol>,
+    reserved: &'a mut Reserved,
     func: Symbol,
     /// The function is a kernel (InCore, AIC, AIV): the regions nested in it are calls.
     in_kernel: bool,
@@ -486,7 +510,7 @@ impl Outliner<'_> {
             }
         };
         self.counter += 1;
-        let taken = |o: &Self, s: Symbol| o.s.known.contains(s) || o.reserved.contains(&s);
+        let taken = |o: &Self, s: Symbol| o.s.known.contains(s) || o.reserved.contains(s);
         let chosen = if !taken(self, first) {
             first
         } else {
@@ -942,6 +966,11 @@ struct RegionUses {
     carries: Vec<(VarId, ExprId)>,
     /// The variables stored into, in first-write order.
     stores: Vec<VarId>,
+    /// On a run of [`super::fused`]: the functions outside the run's program, where a
+    /// callee the run's program does not hold is looked up ([`super::PassCx::outside`]).
+    outside: Option<Arc<Functions>>,
+    /// On such a run: a region called a function neither holds.
+    missed: bool,
 }
 
 impl RegionUses {
@@ -967,11 +996,21 @@ impl dataflow::Seen for RegionUses {
             let Some(ExprKind::Var(v)) = a.map(|a| &p.expr(a).kind) else { continue };
             let effect = match callee {
                 Callee::Op(op) => op.def().effect(k),
-                Callee::Func(f) | Callee::Submit(f) => match p.functions.get(f).and_then(|f| f.params.get(k)) {
-                    Some(param) if param.dir == Direction::Out => Effect::Write,
-                    Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
-                    _ => Effect::Read,
-                },
+                Callee::Func(f) | Callee::Submit(f) => {
+                    let callee = match (p.functions.get(f), &self.outside) {
+                        (None, Some(outside)) => {
+                            let g = outside.get(f);
+                            self.missed |= g.is_none();
+                            g
+                        }
+                        (g, _) => g,
+                    };
+                    match callee.and_then(|g| g.params.get(k)) {
+                        Some(param) if param.dir == Direction::Out => Effect::Write,
+                        Some(param) if param.dir == Direction::InOut => Effect::ReadWrite,
+                        _ => Effect::Read,
+                    }
+                }
             };
             if effect == Effect::Read {
                 continue;
@@ -1119,7 +1158,7 @@ pub fn outline_functions(
     program: &mut Program,
     functions: Vec<usize>,
     target: &Target,
-    reserved: &mut FxHashSet<Symbol>,
+    reserved: &mut Reserved,
     mut check: impl FnMut(&mut super::PassCx<'_>, &Program, usize) -> bool,
 ) -> (Vec<Made>, Vec<u32>) {
     let before = program.functions.len();
@@ -1127,14 +1166,22 @@ pub fn outline_functions(
     // The position of each new function's parent.
     let mut parents = Vec::new();
     let mut scratch = Scratch::default();
-    // The pages the new nodes go into, faulted in by a pool thread (idle meanwhile).
-    let mut ahead = crate::ir::prefault::Ahead::default();
+    scratch.uses.outside = cx.outside.clone();
+    // The pages the new nodes go into, faulted in by a pool thread (idle meanwhile; not on
+    // a fused run, whose pool threads are all busy and whose buffers are reused).
+    let mut ahead = cx.outside.is_none().then(crate::ir::prefault::Ahead::default);
     for at in functions {
-        ahead.keep_up(program);
+        if let Some(ahead) = &mut ahead {
+            ahead.keep_up(program);
+        }
         if check(cx, program, at) {
             outline_function(program, cx.names, cx.diags, at, target, reserved, &mut made, &mut scratch);
             parents.resize(made.len(), at);
         }
+    }
+    if cx.outside.is_some() {
+        cx.chosen.extend(made.iter().map(|m| m.name));
+        cx.missed |= scratch.uses.missed;
     }
     let placed = insert_before_parents(program, before, &parents);
     (made, placed)

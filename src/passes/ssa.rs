@@ -45,7 +45,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
 }
 
 /// What stands in a function's place while it is converted.
-fn placeholder(name: crate::intern::Symbol) -> Function {
+pub(crate) fn placeholder(name: crate::intern::Symbol) -> Function {
     Function {
         name,
         loc: Loc::COMPILER,
@@ -64,9 +64,32 @@ fn placeholder(name: crate::intern::Symbol) -> Function {
 /// order, its nodes moved into their places after the program's, so the result is the
 /// serial run's. A thread keeps its scratch from run to run.
 fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::intern::Symbol], threads: usize) {
-    use crate::ir::fork::{self, Fork, Part};
     let funcs: Vec<Function> =
         program.functions.values_mut().map(|f| std::mem::replace(f, placeholder(f.name))).collect();
+    let (joins, diags) = forked_runs(cx, program, funcs, dyn_dims, threads, room_percent(), |_, _, _, diags| diags);
+    let converted = joins.finish(program, cx.names);
+    for (slot, f) in program.functions.values_mut().zip(converted.into_iter().flatten()) {
+        *slot = f;
+    }
+    cx.diags.extend(diags.into_iter().flatten());
+}
+
+/// [`run_forked`]'s runs, on `funcs` (the program's functions, in order, the program's map
+/// left with others in their places): each run's functions converted, then `then` given
+/// the run's interner, program (without functions), functions and diagnostics, before the
+/// run is joined ([`fused`](super::fused) outlines them there). `room`: the room reserved
+/// after the program's nodes, in percent of them. Returns the fork, for the caller to
+/// finish or abandon, and `then`'s result for each run, in order.
+pub(crate) fn forked_runs<R: Send>(
+    cx: &mut PassCx<'_>,
+    program: &mut Program,
+    funcs: Vec<Function>,
+    dyn_dims: &[crate::intern::Symbol],
+    threads: usize,
+    room: usize,
+    then: impl Fn(&mut crate::intern::Interner, &mut Program, &mut Vec<Function>, Vec<Diagnostic>) -> R + Sync,
+) -> (crate::ir::fork::Ordered, Vec<R>) {
+    use crate::ir::fork::{self, Fork, Part};
     let total = funcs.len();
     let run = total.div_ceil(threads * RUNS_PER_THREAD).clamp(RUN_MIN, RUN_MAX);
     let mut runs = Vec::with_capacity(total.div_ceil(run));
@@ -80,11 +103,10 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
     }
     let base_types = program.types.len();
     let sizes = (program.vars.len(), program.exprs.len(), program.stmts.len());
-    let percent = room_percent();
-    let room = (sizes.0 * percent / 100, sizes.1 * percent / 100, sizes.2 * percent / 100);
+    let room = (sizes.0 * room / 100, sizes.1 * room / 100, sizes.2 * room / 100);
     let joins = Fork::with_room(program, cx.names, room).ordered(runs.len());
     let check_only = cx.check_only;
-    let diags: Vec<Vec<Diagnostic>> = fork::in_order(runs, Scratch::default, |scratch, k, mut functions| {
+    let results = fork::in_order(runs, Scratch::default, |scratch, k, mut functions| {
         let (mut p, mut names, mut diags) = (joins.program(), joins.names(), Vec::new());
         // The run's arenas sized once, for about its share of the base's nodes (a no-op on
         // the buffers of an earlier run, which are large enough already).
@@ -99,14 +121,11 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
         for f in functions.iter_mut() {
             convert_function(&mut cx, &mut p, f, dyn_dims, scratch);
         }
+        let out = then(&mut names, &mut p, &mut functions, diags);
         joins.done(k, Part { program: p, names, functions });
-        diags
+        out
     });
-    let converted = joins.finish(program, cx.names);
-    for (slot, f) in program.functions.values_mut().zip(converted.into_iter().flatten()) {
-        *slot = f;
-    }
-    cx.diags.extend(diags.into_iter().flatten());
+    (joins, results)
 }
 
 /// About this many runs per thread (so that the last run's join, left after the last run,
@@ -125,13 +144,13 @@ const RUN_MAX: usize = 128;
 const ROOM_PERCENT: usize = 150;
 
 #[cfg(not(test))]
-fn room_percent() -> usize {
+pub(crate) fn room_percent() -> usize {
     ROOM_PERCENT
 }
 
 /// [`ROOM_PERCENT`], or what a test set (the result is the same with any room).
 #[cfg(test)]
-fn room_percent() -> usize {
+pub(crate) fn room_percent() -> usize {
     match forked::ROOM.load(std::sync::atomic::Ordering::Relaxed) {
         0 => ROOM_PERCENT,
         n => n - 1,
@@ -201,7 +220,7 @@ impl Scratch {
 }
 
 /// Below this many functions the liveness walks run on the calling thread.
-const PARALLEL_MIN_FUNCTIONS: usize = 256;
+pub(crate) const PARALLEL_MIN_FUNCTIONS: usize = 256;
 
 fn convert_function(
     cx: &mut PassCx<'_>,
