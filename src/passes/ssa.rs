@@ -66,7 +66,9 @@ pub(crate) fn placeholder(name: crate::intern::Symbol) -> Function {
 fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::intern::Symbol], threads: usize) {
     let funcs: Vec<Function> =
         program.functions.values_mut().map(|f| std::mem::replace(f, placeholder(f.name))).collect();
-    let (joins, diags) = forked_runs(cx, program, funcs, dyn_dims, threads, room_percent(), |_, _, _, diags| diags);
+    let room = (room_percent(), room_percent(), room_percent());
+    let (joins, diags) =
+        forked_runs(cx, program, funcs, dyn_dims, threads, (room, (100, 100, 100)), |_, _, _, diags| diags);
     let converted = joins.finish(program, cx.names);
     for (slot, f) in program.functions.values_mut().zip(converted.into_iter().flatten()) {
         *slot = f;
@@ -78,15 +80,17 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
 /// left with others in their places): each run's functions converted, then `then` given
 /// the run's interner, program (without functions), functions and diagnostics, before the
 /// run is joined ([`fused`](super::fused) outlines them there). `room`: the room reserved
-/// after the program's nodes, in percent of them. Returns the fork, for the caller to
-/// finish or abandon, and `then`'s result for each run, in order.
+/// after the program's variables, expressions and statements, in percent of each (what
+/// the runs make in all), and what a run reserves for its own, in percent of its share of
+/// the program's. Returns the fork, for the caller to finish or abandon, and `then`'s
+/// result for each run, in order.
 pub(crate) fn forked_runs<R: Send>(
     cx: &mut PassCx<'_>,
     program: &mut Program,
     funcs: Vec<Function>,
     dyn_dims: &[crate::intern::Symbol],
     threads: usize,
-    room: usize,
+    (room, share_percent): ((usize, usize, usize), (usize, usize, usize)),
     then: impl Fn(&mut crate::intern::Interner, &mut Program, &mut Vec<Function>, Vec<Diagnostic>) -> R + Sync,
 ) -> (crate::ir::fork::Ordered, Vec<R>) {
     use crate::ir::fork::{self, Fork, Part};
@@ -103,17 +107,17 @@ pub(crate) fn forked_runs<R: Send>(
     }
     let base_types = program.types.len();
     let sizes = (program.vars.len(), program.exprs.len(), program.stmts.len());
-    let room = (sizes.0 * room / 100, sizes.1 * room / 100, sizes.2 * room / 100);
+    let room = (sizes.0 * room.0 / 100, sizes.1 * room.1 / 100, sizes.2 * room.2 / 100);
     let joins = Fork::with_room(program, cx.names, room).ordered(runs.len());
     let check_only = cx.check_only;
     let results = fork::in_order(runs, Scratch::default, |scratch, k, mut functions| {
         let (mut p, mut names, mut diags) = (joins.program(), joins.names(), Vec::new());
         // The run's arenas sized once, for about its share of the base's nodes (a no-op on
         // the buffers of an earlier run, which are large enough already).
-        let share = |base: usize| base / total * functions.len();
-        p.vars.reserve(share(sizes.0));
-        p.exprs.reserve(share(sizes.1));
-        p.stmts.reserve(share(sizes.2));
+        let share = |base: usize, percent: usize| base / total * functions.len() * percent / 100;
+        p.vars.reserve(share(sizes.0, share_percent.0));
+        p.exprs.reserve(share(sizes.1, share_percent.1));
+        p.stmts.reserve(share(sizes.2, share_percent.2));
         // Type ids past the base's are the run's own: what the scratch knows of them was
         // of another run's types.
         scratch.plain.truncate(base_types);
