@@ -176,9 +176,17 @@ struct Outliner<'a> {
     s: &'a mut Scratch,
 }
 
+thread_local! {
+    /// The outliner's scratch, kept on each thread from one call of [`outline_functions`]
+    /// to the next: the runs of [`super::fused`] on the pool threads each call it four
+    /// times, and [`NameSet`]'s marks alone span every name of the program.
+    static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
+}
+
 /// What the outliner keeps from one function and one region to the next (emptied, not
 /// freed): the sets, maps and vectors it fills for each, which would otherwise be
-/// allocated and grown from empty each time.
+/// allocated and grown from empty each time. Kept from one call of [`outline_functions`] to the next too
+/// ([`SCRATCH`]).
 #[derive(Default)]
 struct Scratch {
     /// Every variable name of the function being outlined, and the names outlined from it
@@ -1165,8 +1173,8 @@ pub fn outline_functions(
     let mut made = Vec::new();
     // The position of each new function's parent.
     let mut parents = Vec::new();
-    let mut scratch = Scratch::default();
-    scratch.uses.outside = cx.outside.clone();
+    let mut scratch = SCRATCH.take().unwrap_or_default();
+    (scratch.uses.outside, scratch.uses.missed) = (cx.outside.clone(), false);
     // The pages the new nodes go into, faulted in by a pool thread (idle meanwhile; not on
     // a fused run, whose pool threads are all busy and whose buffers are reused).
     let mut ahead = cx.outside.is_none().then(crate::ir::prefault::Ahead::default);
@@ -1183,6 +1191,8 @@ pub fn outline_functions(
         cx.chosen.extend(made.iter().map(|m| m.name));
         cx.missed |= scratch.uses.missed;
     }
+    scratch.uses.outside = None;
+    SCRATCH.set(Some(scratch));
     let placed = insert_before_parents(program, before, &parents);
     (made, placed)
 }
