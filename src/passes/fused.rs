@@ -36,7 +36,7 @@
 use super::{ssa, Handoff, PassCx, PassDef};
 use crate::diag::{self, Diagnostic};
 use crate::intern::Interner;
-use crate::ir::{Function, Program};
+use crate::ir::Program;
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
@@ -111,12 +111,22 @@ fn serially(
     found
 }
 
+/// A 64-bit hash of a name's text.
+fn hash_of(name: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    name.hash(&mut h);
+    h.finish()
+}
+
 /// What one run found besides its program.
 struct Ran {
     /// By pass, up to the run's first that reported an error.
     diags: Vec<Vec<Diagnostic>>,
-    /// The names the outliners chose, as text (a run's new names are symbols of its own).
-    chosen: Vec<Box<str>>,
+    /// The hashes of the names the outliners chose, of their text (a run's new names are
+    /// symbols of its own): two runs' equal hashes are taken for one name, which at worst
+    /// drops a fused result that was right.
+    chosen: Vec<u64>,
     /// A region called a function the run could not see ([`PassCx::missed`]).
     missed: bool,
 }
@@ -134,53 +144,50 @@ fn fused(
     // The functions as they were: for the runs' look-ups and names, and for the passes
     // one after another if the fused result is dropped. The runs convert copies.
     let outside = Arc::new(std::mem::take(&mut program.functions));
-    let funcs: Vec<Function> = outside.values().cloned().collect();
+    let runs = ssa::in_runs(0..outside.len(), threads);
+    let copies = |run: Vec<usize>| run.into_iter().map(|at| outside[at].clone()).collect();
     let outliners: Vec<_> = group[1..].iter().map(|def| def.run).collect();
     let (joins, ran) = {
         let mut unused = Vec::new();
         let mut cx = PassCx::new(names, &mut unused, check_only);
         let r = ssa::room_percent();
-        let room = (r * ROOM.0 / 100, r * ROOM.1 / 100, r * ROOM.2 / 100);
-        ssa::forked_runs(
-            &mut cx,
-            program,
-            funcs,
-            &dyn_dims,
-            threads,
-            (room, RUN_SHARE),
-            |names, p, functions, converted| {
-                let mut ran = Ran { diags: Vec::with_capacity(PASSES.len()), chosen: Vec::new(), missed: false };
-                let error = diag::has_errors(&converted);
-                ran.diags.push(converted);
+        let sizing = ssa::Sizing {
+            functions: outside.len(),
+            room: (r * ROOM.0 / 100, r * ROOM.1 / 100, r * ROOM.2 / 100),
+            share: RUN_SHARE,
+        };
+        ssa::forked_runs(&mut cx, program, runs, copies, &dyn_dims, &sizing, |names, p, functions, converted| {
+            let mut ran = Ran { diags: Vec::with_capacity(PASSES.len()), chosen: Vec::new(), missed: false };
+            let error = diag::has_errors(&converted);
+            ran.diags.push(converted);
+            if error {
+                return ran;
+            }
+            p.functions = functions.drain(..).map(|f| (f.name, f)).collect();
+            let mut given = Handoff::Nothing;
+            for run in &outliners {
+                let mut diags = Vec::new();
+                let mut cx = PassCx::new(names, &mut diags, check_only);
+                cx.outside = Some(Arc::clone(&outside));
+                cx.given = given;
+                run(&mut cx, p);
+                given = std::mem::take(&mut cx.left);
+                ran.missed |= cx.missed;
+                let chosen = std::mem::take(&mut cx.chosen);
+                ran.chosen.extend(chosen.into_iter().map(|n| hash_of(names.get(n))));
+                let error = diag::has_errors(&diags);
+                ran.diags.push(diags);
                 if error {
-                    return ran;
+                    break;
                 }
-                p.functions = functions.drain(..).map(|f| (f.name, f)).collect();
-                let mut given = Handoff::Nothing;
-                for run in &outliners {
-                    let mut diags = Vec::new();
-                    let mut cx = PassCx::new(names, &mut diags, check_only);
-                    cx.outside = Some(Arc::clone(&outside));
-                    cx.given = given;
-                    run(&mut cx, p);
-                    given = std::mem::take(&mut cx.left);
-                    ran.missed |= cx.missed;
-                    let chosen = std::mem::take(&mut cx.chosen);
-                    ran.chosen.extend(chosen.into_iter().map(|n| Box::from(names.get(n))));
-                    let error = diag::has_errors(&diags);
-                    ran.diags.push(diags);
-                    if error {
-                        break;
-                    }
-                }
-                functions.extend(p.functions.drain(..).map(|(_, f)| f));
-                ran
-            },
-        )
+            }
+            functions.extend(p.functions.drain(..).map(|(_, f)| f));
+            ran
+        })
     };
     let differs = {
-        let mut seen: FxHashSet<&str> = FxHashSet::default();
-        ran.iter().any(|r| r.missed) || ran.iter().flat_map(|r| &r.chosen).any(|n| !seen.insert(n))
+        let mut seen: FxHashSet<u64> = FxHashSet::default();
+        ran.iter().any(|r| r.missed) || ran.iter().flat_map(|r| &r.chosen).any(|&n| !seen.insert(n))
     };
     if differs {
         #[cfg(test)]

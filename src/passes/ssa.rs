@@ -66,9 +66,13 @@ pub(crate) fn placeholder(name: crate::intern::Symbol) -> Function {
 fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::intern::Symbol], threads: usize) {
     let funcs: Vec<Function> =
         program.functions.values_mut().map(|f| std::mem::replace(f, placeholder(f.name))).collect();
-    let room = (room_percent(), room_percent(), room_percent());
-    let (joins, diags) =
-        forked_runs(cx, program, funcs, dyn_dims, threads, (room, (100, 100, 100)), |_, _, _, diags| diags);
+    let sizing = Sizing {
+        functions: funcs.len(),
+        room: (room_percent(), room_percent(), room_percent()),
+        share: (100, 100, 100),
+    };
+    let runs = in_runs(funcs, threads);
+    let (joins, diags) = forked_runs(cx, program, runs, |fs| fs, dyn_dims, &sizing, |_, _, _, diags| diags);
     let converted = joins.finish(program, cx.names);
     for (slot, f) in program.functions.values_mut().zip(converted.into_iter().flatten()) {
         *slot = f;
@@ -76,41 +80,56 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
     cx.diags.extend(diags.into_iter().flatten());
 }
 
-/// [`run_forked`]'s runs, on `funcs` (the program's functions, in order, the program's map
-/// left with others in their places): each run's functions converted, then `then` given
+/// How [`forked_runs`] sizes the room for the runs' nodes.
+pub(crate) struct Sizing {
+    /// The program's functions.
+    pub functions: usize,
+    /// The room reserved after the program's variables, expressions and statements, in
+    /// percent of each: what the runs make in all.
+    pub room: (usize, usize, usize),
+    /// What a run reserves for its own nodes of each kind, in percent of its share of the
+    /// program's.
+    pub share: (usize, usize, usize),
+}
+
+/// `funcs` cut into runs of consecutive functions: about [`RUNS_PER_THREAD`] per thread
+/// for `threads`, of [`RUN_MIN`] to [`RUN_MAX`] functions.
+pub(crate) fn in_runs<T>(funcs: impl IntoIterator<Item = T>, threads: usize) -> Vec<Vec<T>> {
+    let mut funcs = funcs.into_iter().peekable();
+    let total = funcs.size_hint().0;
+    let run = total.div_ceil(threads * RUNS_PER_THREAD).clamp(RUN_MIN, RUN_MAX);
+    let mut runs = Vec::with_capacity(total.div_ceil(run));
+    while funcs.peek().is_some() {
+        runs.push(funcs.by_ref().take(run).collect());
+    }
+    runs
+}
+
+/// [`run_forked`]'s runs (`runs`, each made the run's functions by `take`: the program's
+/// functions, in order, the program's map left with others in their places): each run's
+/// functions converted, then `then` given
 /// the run's interner, program (without functions), functions and diagnostics, before the
-/// run is joined ([`fused`](super::fused) outlines them there). `room`: the room reserved
-/// after the program's variables, expressions and statements, in percent of each (what
-/// the runs make in all), and what a run reserves for its own, in percent of its share of
-/// the program's. Returns the fork, for the caller to finish or abandon, and `then`'s
+/// run is joined ([`fused`](super::fused) outlines them there). Returns the fork, for the caller to finish or abandon, and `then`'s
 /// result for each run, in order.
-pub(crate) fn forked_runs<R: Send>(
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn forked_runs<T: Send, R: Send>(
     cx: &mut PassCx<'_>,
     program: &mut Program,
-    funcs: Vec<Function>,
+    runs: Vec<T>,
+    take: impl Fn(T) -> Vec<Function> + Sync,
     dyn_dims: &[crate::intern::Symbol],
-    threads: usize,
-    (room, share_percent): ((usize, usize, usize), (usize, usize, usize)),
+    sizing: &Sizing,
     then: impl Fn(&mut crate::intern::Interner, &mut Program, &mut Vec<Function>, Vec<Diagnostic>) -> R + Sync,
 ) -> (crate::ir::fork::Ordered, Vec<R>) {
     use crate::ir::fork::{self, Fork, Part};
-    let total = funcs.len();
-    let run = total.div_ceil(threads * RUNS_PER_THREAD).clamp(RUN_MIN, RUN_MAX);
-    let mut runs = Vec::with_capacity(total.div_ceil(run));
-    let mut funcs = funcs.into_iter();
-    loop {
-        let fs: Vec<Function> = funcs.by_ref().take(run).collect();
-        if fs.is_empty() {
-            break;
-        }
-        runs.push(fs);
-    }
+    let (total, room, share_percent) = (sizing.functions.max(1), sizing.room, sizing.share);
     let base_types = program.types.len();
     let sizes = (program.vars.len(), program.exprs.len(), program.stmts.len());
     let room = (sizes.0 * room.0 / 100, sizes.1 * room.1 / 100, sizes.2 * room.2 / 100);
     let joins = Fork::with_room(program, cx.names, room).ordered(runs.len());
     let check_only = cx.check_only;
-    let results = fork::in_order(runs, Scratch::default, |scratch, k, mut functions| {
+    let results = fork::in_order(runs, Scratch::default, |scratch, k, run| {
+        let mut functions = take(run);
         let (mut p, mut names, mut diags) = (joins.program(), joins.names(), Vec::new());
         // The run's arenas sized once, for about its share of the base's nodes (a no-op on
         // the buffers of an earlier run, which are large enough already).
