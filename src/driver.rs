@@ -272,6 +272,13 @@ impl Compilation {
             &mut found,
         );
         self.timings.push((Stage::Pass(def.name), started.elapsed()));
+        self.ran(def, found);
+        Some(def)
+    }
+
+    /// `def` ran and reported `found`: its diagnostics join [`Compilation::diags`] and
+    /// [`Compilation::found`], and the next pass is the one after it.
+    fn ran(&mut self, def: &'static PassDef, mut found: Vec<Diagnostic>) {
         self.next += 1;
         diag::sort(&mut found);
         if !found.is_empty() {
@@ -279,7 +286,6 @@ impl Compilation {
             diag::sort(&mut self.diags);
         }
         self.found.push((Stage::Pass(def.name), found));
-        Some(def)
     }
 
     /// Runs the passes that have not run yet, up to the end of the pipeline (none after an
@@ -311,11 +317,12 @@ impl Compilation {
     /// (up to the first that reported an error) its entry of [`Compilation::found`]; the
     /// time is one stage, [`passes::fused::NAME`].
     fn step_fused(&mut self) {
-        let group = &self.pipeline.passes[self.next..self.next + passes::fused::PASSES.len()];
+        let group: Vec<&'static PassDef> =
+            self.pipeline.passes[self.next..self.next + passes::fused::PASSES.len()].to_vec();
         let started = Instant::now();
         let mut found: Vec<Vec<Diagnostic>> = Vec::new();
         for program in &mut self.programs {
-            let ran = passes::fused::run(&mut self.session.interner, program, self.check_only, group);
+            let ran = passes::fused::run(&mut self.session.interner, program, self.check_only, &group);
             found.resize_with(found.len().max(ran.len()), Vec::new);
             for (all, diags) in found.iter_mut().zip(ran) {
                 all.extend(diags);
@@ -328,14 +335,8 @@ impl Compilation {
         }
         self.timings.push((Stage::Pass(passes::fused::NAME), started.elapsed()));
         self.handoffs.clear();
-        for (def, mut found) in group.iter().zip(found) {
-            self.next += 1;
-            diag::sort(&mut found);
-            if !found.is_empty() {
-                self.diags.extend(found.iter().cloned());
-                diag::sort(&mut self.diags);
-            }
-            self.found.push((Stage::Pass(def.name), found));
+        for (def, found) in group.into_iter().zip(found) {
+            self.ran(def, found);
         }
     }
 }

@@ -59,13 +59,6 @@ impl Ahead {
     }
 }
 
-/// Faults in the room reserved in `p`'s function map (which must hold an entry) at once, on
-/// this thread: for a map about to be filled whole, one call instead of a fault per page.
-pub fn populate_functions_room(p: &Program) {
-    let (_, room) = functions_room(p);
-    crate::mem::populate_bytes(room.start as *mut u8, room.end - room.start);
-}
-
 /// The function map's entries buffer and its reserved room, as [`super::Arena::spare_room`]
 /// gives an arena's: the entries are one slice (`IndexMap::as_slice`), and the map's
 /// capacity is at most its entries' (the room may end before the buffer does).

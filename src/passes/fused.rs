@@ -201,12 +201,7 @@ fn fused(
     rayon::spawn(move || drop(outside));
     let count = joined.iter().map(Vec::len).sum();
     program.functions.reserve(count);
-    let mut joined = joined.into_iter().flatten().map(|f| (f.name, f));
-    program.functions.extend(joined.next());
-    if count > 1 {
-        crate::ir::prefault::populate_functions_room(program);
-    }
-    program.functions.extend(joined);
+    program.functions.extend(joined.into_iter().flatten().map(|f| (f.name, f)));
     // By pass, every run's findings in run order, up to the first pass that found an error
     // in any run (every run ran it: a run stops only after a pass that found one).
     let passes = ran.iter().map(|r| r.diags.len()).min().unwrap_or(PASSES.len());

@@ -185,8 +185,8 @@ thread_local! {
 
 /// What the outliner keeps from one function and one region to the next (emptied, not
 /// freed): the sets, maps and vectors it fills for each, which would otherwise be
-/// allocated and grown from empty each time. Kept from one call of [`outline_functions`] to the next too
-/// ([`SCRATCH`]).
+/// allocated and grown from empty each time; and from one call of [`outline_functions`]
+/// to the next ([`SCRATCH`]).
 #[derive(Default)]
 struct Scratch {
     /// Every variable name of the function being outlined, and the names outlined from it

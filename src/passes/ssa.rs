@@ -45,7 +45,7 @@ pub fn run(cx: &mut PassCx<'_>, program: &mut Program) {
 }
 
 /// What stands in a function's place while it is converted.
-pub(crate) fn placeholder(name: crate::intern::Symbol) -> Function {
+fn placeholder(name: crate::intern::Symbol) -> Function {
     Function {
         name,
         loc: Loc::COMPILER,
