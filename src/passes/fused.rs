@@ -148,42 +148,48 @@ fn fused(
     let copies = |run: Vec<usize>| run.into_iter().map(|at| outside[at].clone()).collect();
     let outliners: Vec<_> = group[1..].iter().map(|def| def.run).collect();
     let (joins, ran) = {
-        let mut unused = Vec::new();
-        let mut cx = PassCx::new(names, &mut unused, check_only);
         let r = ssa::room_percent();
         let sizing = ssa::Sizing {
             functions: outside.len(),
             room: (r * ROOM.0 / 100, r * ROOM.1 / 100, r * ROOM.2 / 100),
             share: RUN_SHARE,
         };
-        ssa::forked_runs(&mut cx, program, runs, copies, &dyn_dims, &sizing, |names, p, functions, converted| {
-            let mut ran = Ran { diags: Vec::with_capacity(PASSES.len()), chosen: Vec::new(), missed: false };
-            let error = diag::has_errors(&converted);
-            ran.diags.push(converted);
-            if error {
-                return ran;
-            }
-            p.functions = functions.drain(..).map(|f| (f.name, f)).collect();
-            let mut given = Handoff::Nothing;
-            for run in &outliners {
-                let mut diags = Vec::new();
-                let mut cx = PassCx::new(names, &mut diags, check_only);
-                cx.outside = Some(Arc::clone(&outside));
-                cx.given = given;
-                run(&mut cx, p);
-                given = std::mem::take(&mut cx.left);
-                ran.missed |= cx.missed;
-                let chosen = std::mem::take(&mut cx.chosen);
-                ran.chosen.extend(chosen.into_iter().map(|n| hash_of(names.get(n))));
-                let error = diag::has_errors(&diags);
-                ran.diags.push(diags);
+        ssa::forked_runs(
+            (&mut *names, check_only),
+            program,
+            runs,
+            copies,
+            &dyn_dims,
+            &sizing,
+            |names, p, functions, converted| {
+                let mut ran = Ran { diags: Vec::with_capacity(PASSES.len()), chosen: Vec::new(), missed: false };
+                let error = diag::has_errors(&converted);
+                ran.diags.push(converted);
                 if error {
-                    break;
+                    return ran;
                 }
-            }
-            functions.extend(p.functions.drain(..).map(|(_, f)| f));
-            ran
-        })
+                p.functions = functions.drain(..).map(|f| (f.name, f)).collect();
+                let mut given = Handoff::Nothing;
+                for run in &outliners {
+                    let mut diags = Vec::new();
+                    let mut cx = PassCx::new(names, &mut diags, check_only);
+                    cx.outside = Some(Arc::clone(&outside));
+                    cx.given = given;
+                    run(&mut cx, p);
+                    given = std::mem::take(&mut cx.left);
+                    ran.missed |= cx.missed;
+                    let chosen = std::mem::take(&mut cx.chosen);
+                    ran.chosen.extend(chosen.into_iter().map(|n| hash_of(names.get(n))));
+                    let error = diag::has_errors(&diags);
+                    ran.diags.push(diags);
+                    if error {
+                        break;
+                    }
+                }
+                functions.extend(p.functions.drain(..).map(|(_, f)| f));
+                ran
+            },
+        )
     };
     let differs = {
         let mut seen: FxHashSet<u64> = FxHashSet::default();
@@ -219,6 +225,7 @@ fn fused(
 #[cfg(test)]
 pub(crate) mod tests {
     use crate::driver::{self, Input, PipelineSpec, StopAt};
+    use crate::passes::PassCx;
     use std::cell::Cell;
 
     thread_local! {
@@ -334,6 +341,39 @@ pub(crate) mod tests {
         let (text, _, dropped) = same_as_serial(&source);
         assert_eq!(dropped, 1);
         assert!(text.contains("def layer(") && text.contains("def layer_user_399_layer("), "both named");
+    }
+
+    /// On a run, an outliner reports the names it chose, and a callee found neither in the
+    /// run's program nor among the functions outside it (what makes the driver drop a
+    /// fused result); a callee outside the run is found there.
+    #[test]
+    fn a_run_reports_its_names_and_a_callee_it_cannot_see() {
+        let source = format!(
+            "import pypto.language as pl\n\n@pl.function(type=pl.FunctionType.InCore)\ndef kern(x: {T}, y: pl.Out[{T}]) -> {T}:\n    t = pl.load(x, [0, 0], [128, 128])\n    y = pl.store(t, [0, 0], y)\n    return y\n\n@pl.function\ndef main(x: {T}, y: pl.Out[{T}]) -> {T}:\n    with pl.at(level=pl.Level.CORE_GROUP):\n        y = kern(x, y)\n    return y\n"
+        );
+        let spec = PipelineSpec::passes("InlineFunctions,ConvertToSSA,OutlineGraphScopes,OutlineIncoreScopes");
+        let stop = StopAt::After("OutlineGraphScopes".to_string());
+        let incore = crate::passes::by_name("OutlineIncoreScopes").expect("a pass").run;
+        for outside_holds_kern in [true, false] {
+            let mut c =
+                driver::compile(Input::text("test.pl", source.clone()), &spec, stop.clone()).expect("in memory");
+            assert!(c.diags.is_empty(), "{:?}", c.diags);
+            let program = &mut c.programs[0];
+            // The run holds `main` only; `kern` is outside it, or nowhere.
+            let kern = program.functions.shift_remove_index(0).expect("kern").1;
+            let mut outside = crate::ir::Functions::default();
+            if outside_holds_kern {
+                outside.insert(kern.name, kern);
+            }
+            let mut diags = Vec::new();
+            let mut cx = PassCx::new(&mut c.session.interner, &mut diags, false);
+            cx.outside = Some(std::sync::Arc::new(outside));
+            incore(&mut cx, program);
+            assert_eq!(cx.missed, !outside_holds_kern);
+            let chosen: Vec<&str> = cx.chosen.iter().map(|&n| cx.names.get(n)).collect();
+            assert_eq!(chosen, ["main_incore_0"]);
+            assert!(diags.is_empty(), "{diags:?}");
+        }
     }
 
     #[test]

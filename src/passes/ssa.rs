@@ -72,7 +72,8 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
         share: (100, 100, 100),
     };
     let runs = in_runs(funcs, threads);
-    let (joins, diags) = forked_runs(cx, program, runs, |fs| fs, dyn_dims, &sizing, |_, _, _, diags| diags);
+    let (joins, diags) =
+        forked_runs((cx.names, cx.check_only), program, runs, |fs| fs, dyn_dims, &sizing, |_, _, _, diags| diags);
     let converted = joins.finish(program, cx.names);
     for (slot, f) in program.functions.values_mut().zip(converted.into_iter().flatten()) {
         *slot = f;
@@ -107,13 +108,14 @@ pub(crate) fn in_runs<T>(funcs: impl IntoIterator<Item = T>, threads: usize) -> 
 
 /// [`run_forked`]'s runs (`runs`, each made the run's functions by `take`: the program's
 /// functions, in order, the program's map left with others in their places): each run's
-/// functions converted, then `then` given
-/// the run's interner, program (without functions), functions and diagnostics, before the
-/// run is joined ([`fused`](super::fused) outlines them there). Returns the fork, for the caller to finish or abandon, and `then`'s
+/// functions converted, then `then` given the run's interner, program (without
+/// functions), functions and diagnostics, before the run is joined
+/// ([`fused`](super::fused) outlines them there). `names` is the session's interner,
+/// forked meanwhile. Returns the fork, for the caller to finish or abandon, and `then`'s
 /// result for each run, in order.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn forked_runs<T: Send, R: Send>(
-    cx: &mut PassCx<'_>,
+    (names, check_only): (&mut crate::intern::Interner, bool),
     program: &mut Program,
     runs: Vec<T>,
     take: impl Fn(T) -> Vec<Function> + Sync,
@@ -126,8 +128,7 @@ pub(crate) fn forked_runs<T: Send, R: Send>(
     let base_types = program.types.len();
     let sizes = (program.vars.len(), program.exprs.len(), program.stmts.len());
     let room = (sizes.0 * room.0 / 100, sizes.1 * room.1 / 100, sizes.2 * room.2 / 100);
-    let joins = Fork::with_room(program, cx.names, room).ordered(runs.len());
-    let check_only = cx.check_only;
+    let joins = Fork::with_room(program, names, room).ordered(runs.len());
     let results = fork::in_order(runs, Scratch::default, |scratch, k, run| {
         let mut functions = take(run);
         let (mut p, mut names, mut diags) = (joins.program(), joins.names(), Vec::new());
