@@ -168,7 +168,7 @@ pub fn layout_with_breaks(
 ) -> LaidOut {
     let line_start = if src.starts_with('\u{FEFF}') { 3 } else { 0 };
     let mut candidates = Vec::new();
-    let tokens = Layout::new(file, src, diags, capacity, line_start, src.len() as u32)
+    let tokens = Layout::new(file, src, diags, Vec::with_capacity(capacity), line_start, src.len() as u32)
         .run(raw, breaks, &mut candidates)
         .unwrap_or_default();
     LaidOut { tokens, candidates }
@@ -182,17 +182,19 @@ pub fn layout_with_breaks(
 /// file's layout makes them before the token at `hi`); `None` when the part does not end
 /// at the top level, after a line that is not a decorator (a bracket or a line still open,
 /// a block expected, a decorator line last), so that `hi` cannot begin the next part.
+/// The tokens are put in `out` (emptied first: the room of an earlier part's tokens).
 pub(super) fn layout_part(
     file: FileId,
     src: &str,
     raw: &mut impl Lines,
-    lo: u32,
-    hi: u32,
+    (lo, hi): (u32, u32),
     diags: &mut Vec<Diagnostic>,
+    mut out: Vec<Token>,
 ) -> Option<Vec<Token>> {
     let line_start = if lo == 0 && src.starts_with('\u{FEFF}') { 3 } else { lo };
-    let capacity = super::lexer::initial_capacity(hi - lo);
-    Layout::new(file, src, diags, capacity, line_start, hi).run(raw, &[], &mut Vec::new())
+    out.clear();
+    out.reserve(super::lexer::initial_capacity(hi - lo));
+    Layout::new(file, src, diags, out, line_start, hi).run(raw, &[], &mut Vec::new())
 }
 
 struct Layout<'a> {
@@ -227,7 +229,7 @@ impl<'a> Layout<'a> {
         file: FileId,
         src: &'a str,
         diags: &'a mut Vec<Diagnostic>,
-        capacity: usize,
+        out: Vec<Token>,
         line_start: u32,
         end: u32,
     ) -> Self {
@@ -235,7 +237,7 @@ impl<'a> Layout<'a> {
             file,
             src,
             diags,
-            out: Vec::with_capacity(capacity),
+            out,
             levels: vec![Level { indentation: Indentation::ZERO, phantom: false }],
             brackets: Vec::new(),
             line_start,
