@@ -230,12 +230,6 @@ impl<'a> Aliases<'a> {
         Aliases { pl, pld, jit }
     }
 
-    /// Whether these are only the names every file has (`pl`, `pld`): a part that binds no
-    /// alias.
-    pub(super) fn adds_none(&self) -> bool {
-        self.pl.len() == 1 && self.pld.len() == 1 && self.jit.is_empty()
-    }
-
     /// Adds the aliases of a later part of the file.
     pub(super) fn extend(&mut self, later: Aliases<'a>) {
         // `pl` and `pld`, first in each, are there already.

@@ -168,7 +168,7 @@ pub fn layout_with_breaks(
 ) -> LaidOut {
     let line_start = if src.starts_with('\u{FEFF}') { 3 } else { 0 };
     let mut candidates = Vec::new();
-    let tokens = Layout::new(file, src, diags, Vec::with_capacity(capacity), line_start, src.len() as u32)
+    let tokens = Layout::new(file, src, diags, capacity, line_start, src.len() as u32)
         .run(raw, breaks, &mut candidates)
         .unwrap_or_default();
     LaidOut { tokens, candidates }
@@ -182,19 +182,17 @@ pub fn layout_with_breaks(
 /// file's layout makes them before the token at `hi`); `None` when the part does not end
 /// at the top level, after a line that is not a decorator (a bracket or a line still open,
 /// a block expected, a decorator line last), so that `hi` cannot begin the next part.
-/// The tokens are put in `out` (emptied first: the room of an earlier part's tokens).
 pub(super) fn layout_part(
     file: FileId,
     src: &str,
     raw: &mut impl Lines,
-    (lo, hi): (u32, u32),
+    lo: u32,
+    hi: u32,
     diags: &mut Vec<Diagnostic>,
-    mut out: Vec<Token>,
 ) -> Option<Vec<Token>> {
     let line_start = if lo == 0 && src.starts_with('\u{FEFF}') { 3 } else { lo };
-    out.clear();
-    out.reserve(super::lexer::initial_capacity(hi - lo));
-    Layout::new(file, src, diags, out, line_start, hi).run(raw, &[], &mut Vec::new())
+    let capacity = super::lexer::initial_capacity(hi - lo);
+    Layout::new(file, src, diags, capacity, line_start, hi).run(raw, &[], &mut Vec::new())
 }
 
 struct Layout<'a> {
@@ -229,7 +227,7 @@ impl<'a> Layout<'a> {
         file: FileId,
         src: &'a str,
         diags: &'a mut Vec<Diagnostic>,
-        out: Vec<Token>,
+        capacity: usize,
         line_start: u32,
         end: u32,
     ) -> Self {
@@ -237,7 +235,7 @@ impl<'a> Layout<'a> {
             file,
             src,
             diags,
-            out,
+            out: Vec::with_capacity(capacity),
             levels: vec![Level { indentation: Indentation::ZERO, phantom: false }],
             brackets: Vec::new(),
             line_start,

@@ -4,8 +4,8 @@
 //!
 //! [`front`]: the text is cut before lines that begin at column 0 with `@`, `def` or
 //! `class` (not after a decorator line); each part is lexed, laid out, split from its host
-//! code and parsed in one go on a thread of its own, with the import aliases of the first
-//! part, checked to be the whole file's. A cut is speculative: it is kept when the
+//! code and parsed on a thread of its own, with the import aliases of the whole file
+//! (gathered between the layout and the split). A cut is speculative: it is kept when the
 //! lexing of the part before ends there at a token (not inside a triple-quoted string) and
 //! its layout ends at the top level (no bracket or line open, no block expected, no
 //! decorator last); otherwise, or when a part has a diagnostic other than a note, the file
@@ -68,12 +68,9 @@ pub(super) struct Front {
     pub notes: Vec<Diagnostic>,
 }
 
-/// The length of the parts of a text of `len` bytes on `threads` threads: small enough
-/// for a part's tokens to stay in the cache from its layout to its parse (with four parts
-/// a thread, `plc check` of gen(10000) was no faster than with every part laid out before
-/// any is parsed; with sixteen, 6 % faster), large enough for the joins to cost little.
+/// The length of the parts of a text of `len` bytes on `threads` threads.
 fn part_size(len: usize, threads: usize) -> usize {
-    (len / (threads * 16)).max(MIN_PART_BYTES)
+    (len / (threads * 4)).max(MIN_PART_BYTES)
 }
 
 thread_local! {
@@ -110,14 +107,6 @@ fn threads() -> usize {
 /// when the file is small, there is one thread, a cut turns out not to be between two
 /// top-level statements, or a part has a diagnostic other than a host note (the caller
 /// runs the serial front end then). Nothing is interned unless the result is returned.
-///
-/// Each part is taken from its text to its tree in one go, on one thread, while its
-/// tokens are in the cache; its tokens' vector is then reused for the thread's next part
-/// (the tokens of the whole file at once were as large as the tree, all of it fresh
-/// memory). The host split of every part needs the import aliases of the whole file,
-/// which come first in a file: the first part is laid out before the others, its aliases
-/// taken for the file's, and each later part checked to add none. When one does, the
-/// parts are all laid out first, then split and parsed ([`in_phases`]).
 pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interner) -> Option<Front> {
     let threads = threads();
     if threads < 2 || src.len() < MIN_BYTES {
@@ -127,84 +116,19 @@ pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interne
     if cuts.len() < 2 {
         return None;
     }
-    let (first, aliases) = lay_out_part(file, src, ascii, &cuts, 0, Vec::new())?;
-    let first = Mutex::new(Some(first));
-    let aliased = AtomicBool::new(false);
-    let joiner = Joiner::new(cuts.len(), interner);
-    fork::in_order((0..cuts.len()).collect(), Vec::new, |spare: &mut Vec<Token>, k, _| {
-        if joiner.failed() {
-            return joiner.done(k, None);
-        }
-        let tokens = match k {
-            0 => lock(&first).take(),
-            _ => match lay_out_part(file, src, ascii, &cuts, k, std::mem::take(spare)) {
-                Some((_, later)) if !later.adds_none() => {
-                    aliased.store(true, Ordering::Relaxed);
-                    None
-                }
-                laid => laid.map(|(tokens, _)| tokens),
-            },
-        };
-        let Some(tokens) = tokens else { return joiner.done(k, None) };
-        let (dsl, part) = split_and_parse(file, src, ascii, tokens, &aliases);
-        *spare = dsl;
-        joiner.done(k, part)
-    });
-    let front = joiner.finish(interner);
-    match front {
-        None if aliased.into_inner() => in_phases(file, src, ascii, interner, &cuts),
-        front => front,
-    }
-}
-
-/// Part `k` of the text (from `cuts[k]` to the next cut) lexed and laid out into `out`'s
-/// room, with its import aliases; `None` when its end is not between two top-level
-/// statements or it has a diagnostic.
-fn lay_out_part<'s>(
-    file: FileId,
-    src: &'s str,
-    ascii: bool,
-    cuts: &[u32],
-    k: usize,
-    out: Vec<Token>,
-) -> Option<(Vec<Token>, Aliases<'s>)> {
-    let (lo, hi) = (cuts[k], cuts.get(k + 1).copied().unwrap_or(src.len() as u32));
-    let (mut lexed, mut diags) = (Vec::new(), Vec::new());
-    let mut raw = lexer::Lexer::new(file, src, lo, hi, !ascii, &mut lexed);
-    let tokens = super::layout::layout_part(file, src, &mut raw, (lo, hi), &mut diags, out)?;
-    if !raw.at_boundary() || !lexed.is_empty() || !diags.is_empty() {
-        return None;
-    }
-    let aliases = Aliases::of(src, &tokens);
-    Some((tokens, aliases))
-}
-
-/// A part's laid-out tokens split from its host code and parsed: the tokens' vector back
-/// (the parser's, for reuse) and the part with its host items and notes, `None` when the
-/// split or the parse found an error.
-fn split_and_parse(
-    file: FileId,
-    src: &str,
-    ascii: bool,
-    tokens: Vec<Token>,
-    aliases: &Aliases<'_>,
-) -> (Vec<Token>, Option<(Part, Front)>) {
-    let mut notes = Vec::new();
-    let (dsl, host, host_tokens) = host::split_in_place(file, src, tokens, Some(aliases), &mut notes);
-    let part = match notes.iter().any(Diagnostic::is_error) {
-        true => None,
-        false => parse_part(file, src, ascii, &dsl),
-    };
-    let part = part.map(|part| (part, Front { ast: Ast::default(), checked: true, host, host_tokens, notes }));
-    (dsl, part)
-}
-
-/// [`front`] when a later part of the file binds aliases: every part laid out first, the
-/// aliases of all taken for the file's, then each part split and parsed.
-fn in_phases(file: FileId, src: &str, ascii: bool, interner: &mut Interner, cuts: &[u32]) -> Option<Front> {
+    let end = |k: usize| cuts.get(k + 1).copied().unwrap_or(src.len() as u32);
     let laid: Vec<(Vec<Token>, Aliases)> = (0..cuts.len())
         .into_par_iter()
-        .map(|k| lay_out_part(file, src, ascii, cuts, k, Vec::new()))
+        .map(|k| {
+            let (mut lexed, mut diags) = (Vec::new(), Vec::new());
+            let mut raw = lexer::Lexer::new(file, src, cuts[k], end(k), !ascii, &mut lexed);
+            let tokens = super::layout::layout_part(file, src, &mut raw, cuts[k], end(k), &mut diags)?;
+            if !raw.at_boundary() || !lexed.is_empty() || !diags.is_empty() {
+                return None;
+            }
+            let aliases = Aliases::of(src, &tokens);
+            Some((tokens, aliases))
+        })
         .collect::<Option<Vec<_>>>()?;
     let (laid, mut parts_aliases): (Vec<Vec<Token>>, Vec<Aliases>) = laid.into_iter().unzip();
     let mut aliases = parts_aliases.remove(0);
@@ -219,7 +143,16 @@ fn in_phases(file: FileId, src: &str, ascii: bool, interner: &mut Interner, cuts
             if joiner.failed() {
                 return joiner.done(k, None);
             }
-            joiner.done(k, split_and_parse(file, src, ascii, tokens, &aliases).1)
+            let mut notes = Vec::new();
+            let (dsl, host, host_tokens) = host::split_in_place(file, src, tokens, Some(&aliases), &mut notes);
+            let part = match notes.iter().any(Diagnostic::is_error) {
+                true => None,
+                false => parse_part(file, src, ascii, &dsl),
+            };
+            joiner.done(
+                k,
+                part.map(|part| (part, Front { ast: Ast::default(), checked: true, host, host_tokens, notes })),
+            )
         },
     );
     joiner.finish(interner)
@@ -233,8 +166,7 @@ fn in_phases(file: FileId, src: &str, ascii: bool, interner: &mut Interner, cuts
 fn text_cuts(src: &str, size: usize) -> Vec<u32> {
     let bytes = src.as_bytes();
     let mut cuts = vec![0u32];
-    // The first part is short: it is laid out before the others start (see [`front`]).
-    let mut from = size.min(MIN_PART_BYTES);
+    let mut from = size;
     while from < bytes.len() {
         let next = memchr::memchr_iter(b'\n', &bytes[from..])
             .map(|i| from + i + 1)
@@ -900,8 +832,7 @@ def g_{i}(u):
             let (raw, at_token) = lexer::lex_part(FileId(0), &src, lo, hi, false, &mut diags);
             assert!(at_token);
             joined.extend(
-                super::super::layout::layout_part(FileId(0), &src, &mut &raw[..], (lo, hi), &mut diags, Vec::new())
-                    .expect("a cut"),
+                super::super::layout::layout_part(FileId(0), &src, &mut &raw[..], lo, hi, &mut diags).expect("a cut"),
             );
             assert!(diags.is_empty());
         }
@@ -980,9 +911,8 @@ def g_{i}(u):
         assert!(!both(&src));
     }
 
-    /// An alias of `pypto.language` bound in a later part: the first part's aliases are
-    /// not the file's, and the parts are laid out first, then split with all of them. A
-    /// function decorated through the alias in a later part is pl code, not host code.
+    /// An alias of `pypto.language` bound in a later part is every part's: a function
+    /// decorated through it in a later part still is pl code, not host code.
     #[test]
     fn an_alias_bound_in_a_later_part_is_every_later_part_s() {
         let src = clean_program(400, "x = a");
