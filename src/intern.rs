@@ -28,6 +28,13 @@ pub struct Interner {
     names: IndexMap<Box<str>, (), FxBuildHasher>,
 }
 
+/// The names a forked interner interned since the fork ([`Interner::own_names`]), without
+/// the base it read.
+pub(crate) struct OwnNames {
+    base_len: u32,
+    names: IndexMap<Box<str>, (), FxBuildHasher>,
+}
+
 impl Interner {
     pub fn new() -> Self {
         Self::default()
@@ -90,10 +97,31 @@ impl Interner {
         Interner { base: Some(base.clone()), base_len: base.len() as u32, names: IndexMap::default() }
     }
 
+    /// The names interned since the fork, in their table, for [`Self::absorb`]; the base is
+    /// released.
+    pub(crate) fn own_names(self) -> OwnNames {
+        OwnNames { base_len: self.base_len, names: self.names }
+    }
+
     /// The names interned since the fork, in order (symbols from the base's length on); the
     /// base is released.
     pub(crate) fn into_own(self) -> Vec<Box<str>> {
         self.names.into_keys().collect()
+    }
+
+    /// Interns the names `fork` interned since it was forked from this interner (which
+    /// interned nothing since), in their order: their symbols are then `fork`'s. The names
+    /// are moved, not copied, and the table grown once.
+    pub(crate) fn absorb(&mut self, fork: OwnNames) {
+        debug_assert!(self.base.is_none(), "a forked interner absorbs nothing");
+        debug_assert_eq!(fork.base_len as usize, self.len(), "forked from this interner as it is");
+        self.names.reserve(fork.names.len());
+        for (name, ()) in fork.names {
+            let hash = FxBuildHasher.hash_one(&*name);
+            if let RawEntryMut::Vacant(new) = self.names.raw_entry_mut_v1().from_key_hashed_nocheck(hash, &*name) {
+                new.insert_hashed_nocheck(hash, name, ());
+            }
+        }
     }
 
     /// `base`, or `base_1`, `base_2`, ...: the first name not in `used`, which it joins.

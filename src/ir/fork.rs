@@ -29,8 +29,8 @@
 
 use super::names::Version;
 use super::{
-    Block, Callee, Dim, Expr, ExprId, ExprKind, ForStmt, Function, IfStmt, Program, Scope, ScopeKind, Stmt, StmtId,
-    StmtKind, Type, TypeId, Types, VarData, VarId, WhileStmt,
+    Block, Callee, Dim, Expr, ExprId, ExprKind, ForStmt, Function, Functions, IfStmt, Program, Scope, ScopeKind, Stmt,
+    StmtId, StmtKind, Type, TypeId, Types, VarData, VarId, WhileStmt,
 };
 use crate::intern::{Interner, Symbol};
 use std::mem::MaybeUninit;
@@ -147,6 +147,8 @@ impl Fork {
             moved: (0..runs).map(|_| None).collect(),
             late: Vec::new(),
             spare: Spare::new(runs),
+            map: None,
+            mapped: 0,
         };
         Ordered { fork: self, rooms, joined: Mutex::new(joined) }
     }
@@ -405,6 +407,24 @@ struct Joined {
     late: Vec<(usize, Own, Remap)>,
     /// The emptied buffers of joined runs, for runs still to begin ([`Ordered::program`]).
     spare: Spare<Buffers>,
+    /// With [`Ordered::finish_mapped`]: the functions of the first `mapped` runs by name,
+    /// in order, made as the runs are joined (not after the last one, when the other
+    /// threads are idle).
+    map: Option<Functions>,
+    mapped: usize,
+}
+
+/// Moves the functions of the runs after the first `*mapped` into `map`, in order, as far
+/// as every run before has been moved ([`Moved`]); `insert` each, as the callers would.
+fn map_moved(map: &mut Functions, moved: &mut [Option<Moved>], mapped: &mut usize) {
+    while let Some(Some(m)) = moved.get_mut(*mapped) {
+        let functions = std::mem::take(&mut m.functions);
+        map.reserve(functions.len());
+        for f in functions {
+            map.insert(f.name, f);
+        }
+        *mapped += 1;
+    }
 }
 
 impl Ordered {
@@ -453,9 +473,13 @@ impl Ordered {
             let rooms =
                 unsafe { (self.rooms.0.slots(at.0, v), self.rooms.1.slots(at.1, e), self.rooms.2.slots(at.2, s)) };
             let (moved, buffers) = move_part(own, &rm, rooms);
-            let mut joined = lock(&self.joined);
+            let mut guard = lock(&self.joined);
+            let joined = &mut *guard;
             joined.moved[k] = Some(moved);
             joined.spare.give(buffers);
+            if let Some(map) = &mut joined.map {
+                map_moved(map, &mut joined.moved, &mut joined.mapped);
+            }
         }
     }
 
@@ -463,13 +487,42 @@ impl Ordered {
     /// `names`, and appends what was not joined yet (the runs that did not fit in the
     /// rooms); returns each run's functions, their ids moved. Every run must be done.
     pub(crate) fn finish(self, program: &mut Program, names: &mut Interner) -> Vec<Vec<Function>> {
+        debug_assert!(lock(&self.joined).map.is_none(), "a mapping fork is finished by `finish_mapped`");
+        self.finish_parts(program, names).0
+    }
+
+    /// Has the functions of the runs put in a map by name as the runs are joined, in order
+    /// (inserted one after another, as a caller of [`Ordered::finish`] would): for
+    /// [`Ordered::finish_mapped`].
+    pub(crate) fn mapping(mut self) -> Ordered {
+        self.joined.get_mut().unwrap_or_else(PoisonError::into_inner).map = Some(Functions::default());
+        self
+    }
+
+    /// [`Ordered::finish`] of a fork made [`Ordered::mapping`]: the runs' functions by name,
+    /// in order.
+    pub(crate) fn finish_mapped(self, program: &mut Program, names: &mut Interner) -> Functions {
+        self.finish_parts(program, names).1
+    }
+
+    fn finish_parts(self, program: &mut Program, names: &mut Interner) -> (Vec<Vec<Function>>, Functions) {
         let Ordered { fork, rooms, joined } = self;
-        let Joined { pending, lens, overflow, names: made_names, types: made_types, mut moved, late, spare, .. } =
-            joined.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let Joined {
+            pending,
+            lens,
+            overflow,
+            names: made_names,
+            types: made_types,
+            mut moved,
+            late,
+            spare,
+            map,
+            mut mapped,
+        } = joined.into_inner().unwrap_or_else(PoisonError::into_inner);
         // What holds the base goes first: the programs of runs not joined (none when every
         // run is done) and the tables of the joined runs' names and types.
         drop((pending, spare));
-        let (made_names, made_types) = (made_names.into_own(), made_types.into_own());
+        let (made_names, made_types) = (made_names.own_names(), made_types.into_own());
         let filled = overflow.unwrap_or(lens);
         let mut vars = rooms.0.unwrap(fork.vars, filled.0);
         let mut exprs = rooms.1.unwrap(fork.exprs, filled.1);
@@ -478,18 +531,22 @@ impl Ordered {
         let mut types = Arc::try_unwrap(fork.types).unwrap_or_else(|t| (*t).clone());
         made_types.into_iter().for_each(|ty| _ = types.intern(ty));
         *names = Arc::try_unwrap(fork.names).unwrap_or_else(|n| (*n).clone());
-        made_names.iter().for_each(|n| _ = names.intern(n));
+        names.absorb(made_names);
         let (runs, late): (Vec<usize>, Vec<(Own, Remap)>) = late.into_iter().map(|(k, own, rm)| (k, (own, rm))).unzip();
         let late = append((&mut vars, &mut exprs, &mut stmts), late);
         for (k, m) in runs.into_iter().zip(late) {
             moved[k] = Some(m);
         }
+        let map = map.map(|mut map| {
+            map_moved(&mut map, &mut moved, &mut mapped);
+            map
+        });
         let out = apply((&mut vars, &mut exprs, &mut stmts), moved.into_iter().flatten());
         program.vars = Arena::from(vars);
         program.exprs = Arena::from(exprs);
         program.stmts = Arena::from(stmts);
         program.types = types;
-        out
+        (out, map.unwrap_or_default())
     }
 
     /// Puts the base back into `program` and `names` as it was before the fork, and drops

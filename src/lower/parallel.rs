@@ -80,7 +80,7 @@ impl Lowering<'_> {
         // each run's nodes are moved as soon as the runs before it are (`Fork::ordered`),
         // sized for them all.
         let share = |total: usize, run: &[Symbol]| total / names.len() * run.len();
-        let fork = Fork::with_room(&mut self.program, &mut self.session.interner, sizes).ordered(runs.len());
+        let fork = Fork::with_room(&mut self.program, &mut self.session.interner, sizes).ordered(runs.len()).mapping();
         let escaped = AtomicBool::new(false);
         let this: &Lowering<'_> = self;
         // On rayon's global pool, whose threads `plc` gives the serial thread's stack
@@ -106,12 +106,14 @@ impl Lowering<'_> {
             fork.abandon(&mut self.program, &mut self.session.interner);
             return false;
         };
-        let lowered = fork.finish(&mut self.program, &mut self.session.interner);
+        let lowered = fork.finish_mapped(&mut self.program, &mut self.session.interner);
         // Their states are not recorded: `ensure_lowered` reads the states of the current
         // program only, and no function of this namespace is lowered into it again (the
         // next namespace has a program of its own).
-        for f in lowered.into_iter().flatten() {
-            self.program.functions.insert(f.name, f);
+        if self.program.functions.is_empty() {
+            self.program.functions = lowered;
+        } else {
+            self.program.functions.extend(lowered);
         }
         self.diags.extend(diags.into_iter().flatten());
         #[cfg(test)]

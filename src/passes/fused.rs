@@ -153,6 +153,7 @@ fn fused(
             functions: outside.len(),
             room: (r * ROOM.0 / 100, r * ROOM.1 / 100, r * ROOM.2 / 100),
             share: RUN_SHARE,
+            mapped: true,
         };
         ssa::forked_runs(
             (&mut *names, check_only),
@@ -202,12 +203,11 @@ fn fused(
         program.functions = Arc::try_unwrap(outside).unwrap_or_else(|o| (*o).clone());
         return None;
     }
-    let joined = joins.finish(program, names);
+    // The program's functions were taken out (`outside`): it holds the runs' functions, in
+    // order, mapped as the runs were joined.
+    program.functions = joins.finish_mapped(program, names);
     // The copies the runs converted stand for the functions as they were, freed meanwhile.
     rayon::spawn(move || drop(outside));
-    let count = joined.iter().map(Vec::len).sum();
-    program.functions.reserve(count);
-    program.functions.extend(joined.into_iter().flatten().map(|f| (f.name, f)));
     // By pass, every run's findings in run order, up to the first pass that found an error
     // in any run (every run ran it: a run stops only after a pass that found one).
     let passes = ran.iter().map(|r| r.diags.len()).min().unwrap_or(PASSES.len());

@@ -70,6 +70,7 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
         functions: funcs.len(),
         room: (room_percent(), room_percent(), room_percent()),
         share: (100, 100, 100),
+        mapped: false,
     };
     let runs = in_runs(funcs, threads);
     let (joins, diags) =
@@ -91,6 +92,9 @@ pub(crate) struct Sizing {
     /// What a run reserves for its own nodes of each kind, in percent of its share of the
     /// program's.
     pub share: (usize, usize, usize),
+    /// Whether the runs' functions are put in a map by name as the runs are joined
+    /// ([`Ordered::mapping`](crate::ir::fork::Ordered::mapping)).
+    pub mapped: bool,
 }
 
 /// `funcs` cut into runs of consecutive functions: about [`RUNS_PER_THREAD`] per thread
@@ -129,6 +133,7 @@ pub(crate) fn forked_runs<T: Send, R: Send>(
     let sizes = (program.vars.len(), program.exprs.len(), program.stmts.len());
     let room = (sizes.0 * room.0 / 100, sizes.1 * room.1 / 100, sizes.2 * room.2 / 100);
     let joins = Fork::with_room(program, names, room).ordered(runs.len());
+    let joins = if sizing.mapped { joins.mapping() } else { joins };
     let results = fork::in_order(runs, Scratch::default, |scratch, k, run| {
         let mut functions = take(run);
         let (mut p, mut names, mut diags) = (joins.program(), joins.names(), Vec::new());
