@@ -493,9 +493,11 @@ impl Ordered {
 
     /// Has the functions of the runs put in a map by name as the runs are joined, in order
     /// (inserted one after another, as a caller of [`Ordered::finish`] would): for
-    /// [`Ordered::finish_mapped`].
-    pub(crate) fn mapping(mut self) -> Ordered {
-        self.joined.get_mut().unwrap_or_else(PoisonError::into_inner).map = Some(Functions::default());
+    /// [`Ordered::finish_mapped`]. `expected`: about how many functions the runs make (the
+    /// map's room, made once: growing it under the lock would rehash it there).
+    pub(crate) fn mapping(mut self, expected: usize) -> Ordered {
+        let map = Functions::with_capacity_and_hasher(expected, Default::default());
+        self.joined.get_mut().unwrap_or_else(PoisonError::into_inner).map = Some(map);
         self
     }
 

@@ -80,7 +80,9 @@ impl Lowering<'_> {
         // each run's nodes are moved as soon as the runs before it are (`Fork::ordered`),
         // sized for them all.
         let share = |total: usize, run: &[Symbol]| total / names.len() * run.len();
-        let fork = Fork::with_room(&mut self.program, &mut self.session.interner, sizes).ordered(runs.len()).mapping();
+        let fork = Fork::with_room(&mut self.program, &mut self.session.interner, sizes)
+            .ordered(runs.len())
+            .mapping(names.len());
         let escaped = AtomicBool::new(false);
         let this: &Lowering<'_> = self;
         // On rayon's global pool, whose threads `plc` gives the serial thread's stack

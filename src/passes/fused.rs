@@ -57,6 +57,11 @@ pub const NAME: &str = "ConvertToSSA..OutlineClusterScopes (fused)";
 const ROOM: (usize, usize, usize) = (270, 100, 170);
 const RUN_SHARE: (usize, usize, usize) = (360, 90, 170);
 
+/// The functions the runs leave, in percent of the program's (gen's: each entry, its graph
+/// and its kernel), for the room of the map they are put in as the runs are joined: more
+/// is a few bytes of table per function not made, fewer a rehash of the map as it grows.
+const FUNCTIONS_PERCENT: usize = 300;
+
 /// Whether `passes` (the rest of a pipeline up to its stop) begins with the fused passes.
 pub fn starts(passes: &[&'static PassDef]) -> bool {
     passes.len() >= PASSES.len() && passes.iter().zip(PASSES).all(|(def, name)| def.name == name)
@@ -153,7 +158,7 @@ fn fused(
             functions: outside.len(),
             room: (r * ROOM.0 / 100, r * ROOM.1 / 100, r * ROOM.2 / 100),
             share: RUN_SHARE,
-            mapped: true,
+            mapped: Some(outside.len() * FUNCTIONS_PERCENT / 100),
         };
         ssa::forked_runs(
             (&mut *names, check_only),

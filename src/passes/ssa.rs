@@ -70,7 +70,7 @@ fn run_forked(cx: &mut PassCx<'_>, program: &mut Program, dyn_dims: &[crate::int
         functions: funcs.len(),
         room: (room_percent(), room_percent(), room_percent()),
         share: (100, 100, 100),
-        mapped: false,
+        mapped: None,
     };
     let runs = in_runs(funcs, threads);
     let (joins, diags) =
@@ -93,8 +93,9 @@ pub(crate) struct Sizing {
     /// program's.
     pub share: (usize, usize, usize),
     /// Whether the runs' functions are put in a map by name as the runs are joined
-    /// ([`Ordered::mapping`](crate::ir::fork::Ordered::mapping)).
-    pub mapped: bool,
+    /// ([`Ordered::mapping`](crate::ir::fork::Ordered::mapping)), and about how many
+    /// functions the runs make then.
+    pub mapped: Option<usize>,
 }
 
 /// `funcs` cut into runs of consecutive functions: about [`RUNS_PER_THREAD`] per thread
@@ -133,7 +134,10 @@ pub(crate) fn forked_runs<T: Send, R: Send>(
     let sizes = (program.vars.len(), program.exprs.len(), program.stmts.len());
     let room = (sizes.0 * room.0 / 100, sizes.1 * room.1 / 100, sizes.2 * room.2 / 100);
     let joins = Fork::with_room(program, names, room).ordered(runs.len());
-    let joins = if sizing.mapped { joins.mapping() } else { joins };
+    let joins = match sizing.mapped {
+        Some(expected) => joins.mapping(expected),
+        None => joins,
+    };
     let results = fork::in_order(runs, Scratch::default, |scratch, k, run| {
         let mut functions = take(run);
         let (mut p, mut names, mut diags) = (joins.program(), joins.names(), Vec::new());
