@@ -339,10 +339,10 @@ impl Joiner {
         let complete = !failed.into_inner() && pending.all_handed_on();
         drop(pending);
         let (front, names) = joined.unzip();
-        let made = names.map(Interner::into_own);
+        let made = names.map(Interner::own_names);
         *interner = Arc::try_unwrap(base).unwrap_or_else(|b| (*b).clone());
         let (front, made) = (front.filter(|_| complete)?, made?);
-        made.iter().for_each(|name| _ = interner.intern(name));
+        interner.absorb(made);
         Some(front)
     }
 }
