@@ -11,7 +11,27 @@ pub struct FileId(pub u32);
 pub struct SourceFile {
     pub name: String,
     pub text: String,
-    pub lines: LineIndex,
+    /// Made when first asked for ([`SourceFile::lines`]): only a diagnostic's position or a
+    /// token dump needs it, so a clean `plc check` or `plc compile` never scans the text for
+    /// its lines.
+    lines: std::sync::OnceLock<LineIndex>,
+}
+
+impl SourceFile {
+    /// A file whose line index is made when first asked for.
+    pub fn new(name: String, text: String) -> SourceFile {
+        SourceFile { name, text, lines: std::sync::OnceLock::new() }
+    }
+
+    /// A file whose line index `lines` (of `text`) is already made.
+    pub fn with_lines(name: String, text: String, lines: LineIndex) -> SourceFile {
+        SourceFile { name, text, lines: std::sync::OnceLock::from(lines) }
+    }
+
+    /// The line index of the text.
+    pub fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
+    }
 }
 
 /// The files of one compilation. Files are never removed, so a `FileId` stays valid.
@@ -32,8 +52,7 @@ impl SourceMap {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let text = text.into();
         let id = FileId(self.files.len() as u32);
-        let lines = LineIndex::new(&text);
-        self.files.push(SourceFile { name: name.into(), text, lines });
+        self.files.push(SourceFile::new(name.into(), text));
         id
     }
 
@@ -151,11 +170,73 @@ pub fn read_source(path: &Path) -> std::io::Result<Source> {
             format!("not enough memory to read its {} bytes", meta.len()),
         )
     })?;
-    file.take(MAX_FILE_LEN as u64 + 1).read_to_end(&mut bytes)?;
+    let mut file = file;
+    if !read_in_halves(&file, &mut bytes, meta.len() as usize) {
+        // The file changed meanwhile (or this is not Unix): read from its start again.
+        use std::io::Seek;
+        bytes.clear();
+        file.seek(std::io::SeekFrom::Start(0))?;
+    }
+    // What the file holds past the length read (a file that grew meanwhile), or all of it.
+    let read = bytes.len() as u64;
+    file.take(MAX_FILE_LEN as u64 + 1 - read).read_to_end(&mut bytes)?;
     if bytes.len() > MAX_FILE_LEN {
         return Ok(Source::TooLarge(bytes.len() as u64));
     }
     Ok(Source::Bytes(bytes))
+}
+
+/// From this length, a file is read in two halves side by side ([`read_in_halves`]).
+const HALVES_MIN_LEN: usize = 1 << 20;
+
+/// Reads the first `len` bytes of `file` (its length when opened) into `bytes` (empty, with
+/// room for them), its two halves side by side on rayon's pool: the copy and the fresh pages
+/// it writes cost half the time (4.9 MB: about 4 ms on one thread). True when both halves
+/// were read whole, the file then positioned after them; false for a short file, one
+/// thread, a file that got shorter, or an error: the caller then empties `bytes` and reads
+/// the file from its start, as it would have.
+fn read_in_halves(file: &std::fs::File, bytes: &mut Vec<u8>, len: usize) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        if len < HALVES_MIN_LEN || rayon::current_num_threads() < 2 || bytes.capacity() < len {
+            return false;
+        }
+        let fd = file.as_raw_fd();
+        let half = len / 2;
+        let (first, second) = bytes.spare_capacity_mut()[..len].split_at_mut(half);
+        // Fills `room` from offset `at` of the file; false at an error or the file's end.
+        let fill = |room: &mut [std::mem::MaybeUninit<u8>], at: usize| {
+            let mut done = 0;
+            while done < room.len() {
+                let Ok(offset) = libc::off_t::try_from(at + done) else { return false };
+                // SAFETY: `pread` writes at most `room.len() - done` bytes into the room
+                // past `done`, memory this closure holds the only reference to; nothing is
+                // read from it before the caller knows every byte was written.
+                let n = unsafe { libc::pread(fd, room.as_mut_ptr().add(done).cast(), room.len() - done, offset) };
+                match n {
+                    n if n > 0 => done += n as usize,
+                    n if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted => {}
+                    _ => return false,
+                }
+            }
+            true
+        };
+        let (a, b) = rayon::join(|| fill(first, 0), || fill(second, half));
+        if a && b {
+            // SAFETY: both halves, the first `len` bytes of the room, were written whole.
+            unsafe { bytes.set_len(len) };
+            // `pread` does not move the file's position: the rest is read from `len` on.
+            use std::io::Seek;
+            return (&*file).seek(std::io::SeekFrom::Start(len as u64)).is_ok();
+        }
+        false
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, bytes, len);
+        false
+    }
 }
 
 /// Opens a file for reading. On Unix the open does not block: opening a FIFO for reading
@@ -266,4 +347,68 @@ pub fn import_candidates(base: &Path, level: u32, module: &str) -> (PathBuf, Vec
         None => vec![dir.join("__init__.pl"), dir.join("__init__.py")],
     };
     (dir, candidates)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A text of `len` bytes in which every offset's byte differs from its neighbours'
+    /// (a half read into the wrong place would show).
+    fn text(len: usize) -> Vec<u8> {
+        (0..len).map(|i| b"abcdefghijklmnopqrstuvwxyz\n"[(i * 7 + i / 4096) % 27]).collect()
+    }
+
+    fn on_two_threads<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+        rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a pool").install(f)
+    }
+
+    #[test]
+    fn a_large_file_is_read_in_halves_byte_for_byte() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("large.pl");
+        let want = text(3 * HALVES_MIN_LEN + 12_345);
+        std::fs::write(&path, &want).expect("written");
+        let file = std::fs::File::open(&path).expect("opened");
+        let mut bytes = Vec::with_capacity(want.len() + 1);
+        assert!(on_two_threads(|| read_in_halves(&file, &mut bytes, want.len())), "read in halves");
+        assert!(bytes == want, "the halves in their places");
+        match on_two_threads(|| read_source(&path)).expect("read") {
+            Source::Bytes(read) => assert!(read == want, "read_source reads it whole"),
+            Source::TooLarge(_) => panic!("not too large"),
+        }
+    }
+
+    #[test]
+    fn a_file_shorter_than_its_length_when_opened_is_read_from_its_start() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("shrunk.pl");
+        let want = text(2 * HALVES_MIN_LEN);
+        std::fs::write(&path, &want).expect("written");
+        let file = std::fs::File::open(&path).expect("opened");
+        // As if the file had been this much longer when its length was taken.
+        let mut bytes = Vec::with_capacity(want.len() + 4097);
+        assert!(!on_two_threads(|| read_in_halves(&file, &mut bytes, want.len() + 4096)), "a half came short");
+        // Nor on one thread, nor for a file under the threshold: the serial read.
+        let mut bytes = Vec::with_capacity(want.len() + 1);
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+        assert!(!one.install(|| read_in_halves(&file, &mut bytes, want.len())));
+        assert!(!on_two_threads(|| read_in_halves(&file, &mut bytes, HALVES_MIN_LEN - 1)));
+    }
+
+    #[test]
+    fn a_file_that_grew_since_its_length_was_taken_is_read_to_its_end() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("grown.pl");
+        let want = text(2 * HALVES_MIN_LEN + 999);
+        std::fs::write(&path, &want).expect("written");
+        let mut file = std::fs::File::open(&path).expect("opened");
+        let len = 2 * HALVES_MIN_LEN;
+        let mut bytes = Vec::with_capacity(want.len() + 1);
+        assert!(on_two_threads(|| read_in_halves(&file, &mut bytes, len)));
+        // What read_source does next: the rest from where the halves end.
+        use std::io::Read;
+        file.read_to_end(&mut bytes).expect("the rest read");
+        assert!(bytes == want, "the halves and the rest, in order");
+    }
 }

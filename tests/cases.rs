@@ -170,7 +170,7 @@ fn compute(path: &Path, kind: Kind) -> Outputs {
     let mut problems = syntax::validate::tokens(&f.text, &tokens);
     problems.extend(syntax::validate::ast(&f.text, &parsed.ast));
     let ast = syntax::dump::ast(&f.text, &session.interner, &parsed.ast);
-    let tokens = syntax::dump::tokens(&f.text, &f.lines, &tokens);
+    let tokens = syntax::dump::tokens(&f.text, f.lines(), &tokens);
     let mut after_pass: Vec<(&'static str, Option<String>)> = passes::PASSES.iter().map(|p| (p.name, None)).collect();
     let (diag, has_errors, ir) = if kind.lower {
         // Lowering reads the file (and what it imports) from disk, with relative names.

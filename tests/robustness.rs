@@ -95,7 +95,7 @@ fn json_positions_disagree(files: &plc::source::SourceMap, d: &plc::diag::Diagno
         let f = files.get(label.file);
         let field = |name: &str| span[name].as_u64().expect("a number") as u32;
         for (offset, line, column) in [("start", "line", "column"), ("end", "end_line", "end_column")] {
-            let at = f.lines.line_start(field(line) as usize - 1) + field(column) - 1;
+            let at = f.lines().line_start(field(line) as usize - 1) + field(column) - 1;
             if at != field(offset) || field(offset) as usize > f.text.len() {
                 problems.push(format!(
                     "{} {line}:{column} {}:{} is byte {at}, not {offset} {}",

@@ -47,7 +47,7 @@ pub fn human(files: &SourceMap, diag: &Diagnostic) -> String {
 
 pub fn short(files: &SourceMap, diag: &Diagnostic) -> String {
     let file = files.get(diag.primary.file);
-    let pos = file.lines.position(&file.text, diag.primary.span.lo);
+    let pos = file.lines().position(&file.text, diag.primary.span.lo);
     format!("{}:{}:{}: {}[{}]: {}\n", file.name, pos.line, pos.column, diag.severity.as_str(), diag.code, diag.message)
 }
 
@@ -104,8 +104,8 @@ struct JsonDiagnostic<'a> {
 
 fn json_span(files: &SourceMap, file: FileId, lo: u32, hi: u32) -> JsonSpan {
     let f = files.get(file);
-    let start = f.lines.position(&f.text, lo);
-    let end = f.lines.position(&f.text, hi);
+    let start = f.lines().position(&f.text, lo);
+    let end = f.lines().position(&f.text, hi);
     JsonSpan {
         start: lo,
         end: hi,
@@ -158,24 +158,24 @@ impl<'a> Files<'a> for SourceMap {
 
     fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, FilesError> {
         self.check(id)?;
-        Ok(self.get(id).lines.line_of(byte_index as u32))
+        Ok(self.get(id).lines().line_of(byte_index as u32))
     }
 
     /// Columns count UTF-8 bytes in every format (human, short, JSON `column`), so that a
     /// position reads the same wherever it is shown.
     fn column_number(&'a self, id: FileId, line_index: usize, byte_index: usize) -> Result<usize, FilesError> {
         self.check(id)?;
-        let start = self.get(id).lines.line_start(line_index) as usize;
+        let start = self.get(id).lines().line_start(line_index) as usize;
         Ok(byte_index.saturating_sub(start) + 1)
     }
 
     fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, FilesError> {
         self.check(id)?;
         let file = self.get(id);
-        if line_index >= file.lines.line_count() {
-            return Err(FilesError::LineTooLarge { given: line_index, max: file.lines.line_count() - 1 });
+        if line_index >= file.lines().line_count() {
+            return Err(FilesError::LineTooLarge { given: line_index, max: file.lines().line_count() - 1 });
         }
-        Ok(file.lines.line_range(line_index))
+        Ok(file.lines().line_range(line_index))
     }
 }
 

@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 /// The protocol position (0-based line, UTF-16 column) of a byte offset.
 pub fn position(file: &SourceFile, offset: u32) -> Position {
-    let p = file.lines.position(&file.text, offset);
+    let p = file.lines().position(&file.text, offset);
     Position::new(p.line - 1, p.column_utf16 - 1)
 }
 
@@ -39,7 +39,7 @@ pub fn apply_change(text: &mut String, lines: &LineIndex, range: Range, new_text
 /// A source file made from text held in memory (an editor buffer, an imported file).
 pub fn source_file(name: String, text: String) -> SourceFile {
     let lines = LineIndex::new(&text);
-    SourceFile { name, text, lines }
+    SourceFile::with_lines(name, text, lines)
 }
 
 /// The protocol form of a plc diagnostic whose primary label is in `files`. Secondary
@@ -250,6 +250,6 @@ mod tests {
         let x = file.text.find('x').unwrap() as u32;
         // "# café 数据 😀 " is 13 UTF-16 units (the emoji is two) but 20 bytes.
         assert_eq!(position(&file, x), Position::new(1, 13));
-        assert_eq!(offset(&file.text, &file.lines, Position::new(1, 13)), x);
+        assert_eq!(offset(&file.text, file.lines(), Position::new(1, 13)), x);
     }
 }

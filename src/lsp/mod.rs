@@ -552,7 +552,7 @@ impl<'c> Server<'c> {
                         rebuilt = crate::diag::LineIndex::new(&text);
                         &rebuilt
                     } else {
-                        &doc.file.lines
+                        doc.file.lines()
                     };
                     convert::apply_change(&mut text, lines, range, &change.text);
                 }
@@ -750,7 +750,7 @@ impl<'c> Server<'c> {
         let uri = convert::canonical_uri(&at.text_document.uri);
         let Some(doc) = self.docs.get(&uri) else { return Ok(Reply::NULL) };
         let Some(analysis) = doc.current() else { return Ok(Reply::NULL) };
-        let offset = convert::offset(&doc.file.text, &doc.file.lines, at.position);
+        let offset = convert::offset(&doc.file.text, doc.file.lines(), at.position);
         // The whole text's tree, or (while it is being made) the tree of the unit asked about.
         let unit;
         let syntax = match doc.parsed() {
@@ -776,7 +776,7 @@ impl<'c> Server<'c> {
             return Ok(Reply::NULL);
         };
         let Some((_, syntax)) = doc.parsed() else { return Ok(Reply::NULL) };
-        let offset = convert::offset(&doc.file.text, &doc.file.lines, at.position);
+        let offset = convert::offset(&doc.file.text, doc.file.lines(), at.position);
         let root = definition::SourceDoc { uri: doc.uri.clone(), path: doc.path.clone(), file: doc.file.clone() };
         let read = |path: &Path| self.read_file(path);
         match definition::definition(root, syntax, offset, &read) {
