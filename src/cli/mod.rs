@@ -409,7 +409,7 @@ fn emit(what: EmitKind, path: &Path, format: Format) -> ExitCode {
             let mut diags: Vec<Diagnostic> = load_error.into_iter().collect();
             let f = session.files.get(file);
             let tokens = syntax::tokens(file, &f.text, &mut diags);
-            (syntax::dump::tokens(&f.text, &f.lines(), &tokens), diags)
+            (syntax::dump::tokens(&f.text, f.lines(), &tokens), diags)
         }
         EmitKind::Ast => {
             let parsed = session.parse(file, load_error);
