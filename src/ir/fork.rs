@@ -652,6 +652,22 @@ impl<T> Room<T> {
     }
 }
 
+/// `items` cut into runs for [`in_order`] on `threads` threads: of `largest` items while
+/// much is left, then of a share of what is left, down to `least` ("guided" scheduling: the
+/// thread that finishes its last run first waits for the other's to end, so the last runs
+/// are made short; same-sized runs left a tail of up to a whole run).
+pub(crate) fn guided<T>(items: &[T], threads: usize, largest: usize, least: usize) -> Vec<&[T]> {
+    let (least, mut rest) = (least.max(1), items);
+    let mut runs = Vec::new();
+    while !rest.is_empty() {
+        let len = (rest.len() / (threads.max(1) * 2)).clamp(least, largest.max(least)).min(rest.len());
+        let (run, after) = rest.split_at(len);
+        runs.push(run);
+        rest = after;
+    }
+    runs
+}
+
 /// `work` on each of `items` on the pool's threads, each thread taking the first item not
 /// taken yet (so the items are begun in order, and a thread that finishes one takes the
 /// next), with a state of its own (`init`) kept from item to item; the results in the
@@ -1080,5 +1096,30 @@ impl<T: Clone> std::ops::IndexMut<usize> for Arena<T> {
             return &mut self.items[own];
         }
         self.changed_node(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::guided;
+
+    #[test]
+    fn guided_runs_cover_the_items_in_order_and_shrink_toward_the_end() {
+        let items: Vec<usize> = (0..10_000).collect();
+        let runs = guided(&items, 2, 625, 64);
+        // Every item once, in order.
+        assert!(runs.iter().flat_map(|r| r.iter()).copied().eq(0..10_000));
+        let lens: Vec<usize> = runs.iter().map(|r| r.len()).collect();
+        // The largest while much is left, then a share of what is left, down to the least
+        // (the very last run may be shorter: what was left).
+        assert_eq!(lens[0], 625);
+        assert!(lens.windows(2).all(|w| w[0] >= w[1]), "{lens:?}");
+        assert!(lens[..lens.len() - 1].iter().all(|&l| (64..=625).contains(&l)), "{lens:?}");
+        assert!(*lens.last().unwrap() <= 64, "a short last run: {lens:?}");
+        // Same-sized runs would be 16; the guided ones end in shorter runs.
+        assert!(lens.len() > 16 && lens.len() < 40, "{} runs", lens.len());
+        // Fewer items than the least run: one run.
+        assert_eq!(guided(&items[..10], 2, 625, 64).len(), 1);
+        assert!(guided(&items[..0], 2, 625, 64).is_empty());
     }
 }

@@ -74,7 +74,7 @@ impl Lowering<'_> {
             return false;
         }
         let run_len = names.len().div_ceil(threads * RUNS_PER_THREAD).max(PARALLEL_MIN_FUNCTIONS / 4);
-        let runs: Vec<&[Symbol]> = names.chunks(run_len).collect();
+        let runs = fork::guided(names, threads, run_len, PARALLEL_MIN_FUNCTIONS / 4);
         // Each run's arenas sized for its share of the program's (about one IR node per
         // syntax node), so that they are not grown from empty; the program's arenas, where
         // each run's nodes are moved as soon as the runs before it are (`Fork::ordered`),
