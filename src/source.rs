@@ -199,7 +199,9 @@ fn read_in_halves(file: &std::fs::File, bytes: &mut Vec<u8>, len: usize) -> bool
     #[cfg(unix)]
     {
         use std::os::unix::io::AsRawFd;
-        if len < HALVES_MIN_LEN || rayon::current_num_threads() < 2 || bytes.capacity() < len {
+        // Inside `syntax::serially` (the language server's message loop, which must not
+        // wait for a pool busy with long work), in one piece.
+        if len < HALVES_MIN_LEN || crate::syntax::parallel_threads() < 2 || bytes.capacity() < len {
             return false;
         }
         let fd = file.as_raw_fd();
@@ -394,6 +396,8 @@ mod tests {
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
         assert!(!one.install(|| read_in_halves(&file, &mut bytes, want.len())));
         assert!(!on_two_threads(|| read_in_halves(&file, &mut bytes, HALVES_MIN_LEN - 1)));
+        // Nor inside `syntax::serially` (the language server's message loop).
+        assert!(!on_two_threads(|| crate::syntax::serially(|| read_in_halves(&file, &mut bytes, want.len()))));
     }
 
     #[test]

@@ -826,8 +826,10 @@ impl<'c> Server<'c> {
         if let Some(doc) = self.docs.values().find(|d| d.path.as_deref() == Some(path.as_path())) {
             return Some(definition::SourceDoc { uri: doc.uri.clone(), path: Some(path), file: doc.file.clone() });
         }
-        // A FIFO or a device named like a module must not block the server.
-        let crate::source::Source::Bytes(bytes) = crate::source::read_source(&path).ok()? else { return None };
+        // A FIFO or a device named like a module must not block the server, nor a pool busy
+        // with an analysis (a large file is read in one piece here).
+        let read = crate::syntax::serially(|| crate::source::read_source(&path));
+        let crate::source::Source::Bytes(bytes) = read.ok()? else { return None };
         let text = String::from_utf8(bytes).ok()?;
         let uri = convert::path_to_uri(&path)?;
         let file = Arc::new(convert::source_file(path.display().to_string(), text));

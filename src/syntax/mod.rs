@@ -14,6 +14,7 @@ pub mod lexer;
 pub(crate) mod limits;
 mod parallel;
 pub use parallel::serially;
+pub(crate) use parallel::threads as parallel_threads;
 pub(crate) mod restrict;
 pub(crate) mod token;
 pub mod validate;

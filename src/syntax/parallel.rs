@@ -95,7 +95,7 @@ thread_local! {
 }
 
 /// Runs `f` with every parse it makes on this thread serial, not split across rayon's
-/// pool: for a thread that must answer at once while the pool may be busy with long work
+/// pool (and every file it reads read in one piece): for a thread that must answer at once while the pool may be busy with long work
 /// (the language server's message loop parsing the unit a hover asks about while a worker
 /// parses the whole text on the pool, docs/lsp.md). The same trees either way.
 pub fn serially<R>(f: impl FnOnce() -> R) -> R {
@@ -109,8 +109,9 @@ pub fn serially<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// The threads a parse may use: rayon's, unless inside [`serially`].
-fn threads() -> usize {
+/// The threads a parse (or a read of its file, `source::read_source`) may use: rayon's,
+/// unless inside [`serially`].
+pub(crate) fn threads() -> usize {
     if SERIAL.get() {
         1
     } else {
