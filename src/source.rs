@@ -361,17 +361,24 @@ mod tests {
         (0..len).map(|i| b"abcdefghijklmnopqrstuvwxyz\n"[(i * 7 + i / 4096) % 27]).collect()
     }
 
+    /// A file of [`text`]`(len)` in a temporary directory (kept while the first is), its
+    /// path, its text, and the file opened.
+    fn written(len: usize) -> (tempfile::TempDir, PathBuf, Vec<u8>, std::fs::File) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("file.pl");
+        let want = text(len);
+        std::fs::write(&path, &want).expect("written");
+        let file = std::fs::File::open(&path).expect("opened");
+        (dir, path, want, file)
+    }
+
     fn on_two_threads<R: Send>(f: impl FnOnce() -> R + Send) -> R {
         rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a pool").install(f)
     }
 
     #[test]
     fn a_large_file_is_read_in_halves_byte_for_byte() {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let path = dir.path().join("large.pl");
-        let want = text(3 * HALVES_MIN_LEN + 12_345);
-        std::fs::write(&path, &want).expect("written");
-        let file = std::fs::File::open(&path).expect("opened");
+        let (_dir, path, want, file) = written(3 * HALVES_MIN_LEN + 12_345);
         let mut bytes = Vec::with_capacity(want.len() + 1);
         assert!(on_two_threads(|| read_in_halves(&file, &mut bytes, want.len())), "read in halves");
         assert!(bytes == want, "the halves in their places");
@@ -383,11 +390,7 @@ mod tests {
 
     #[test]
     fn a_file_shorter_than_its_length_when_opened_is_read_from_its_start() {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let path = dir.path().join("shrunk.pl");
-        let want = text(2 * HALVES_MIN_LEN);
-        std::fs::write(&path, &want).expect("written");
-        let file = std::fs::File::open(&path).expect("opened");
+        let (_dir, _, want, file) = written(2 * HALVES_MIN_LEN);
         // As if the file had been this much longer when its length was taken.
         let mut bytes = Vec::with_capacity(want.len() + 4097);
         assert!(!on_two_threads(|| read_in_halves(&file, &mut bytes, want.len() + 4096)), "a half came short");
@@ -402,11 +405,7 @@ mod tests {
 
     #[test]
     fn a_file_that_grew_since_its_length_was_taken_is_read_to_its_end() {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let path = dir.path().join("grown.pl");
-        let want = text(2 * HALVES_MIN_LEN + 999);
-        std::fs::write(&path, &want).expect("written");
-        let mut file = std::fs::File::open(&path).expect("opened");
+        let (_dir, _, want, mut file) = written(2 * HALVES_MIN_LEN + 999);
         let len = 2 * HALVES_MIN_LEN;
         let mut bytes = Vec::with_capacity(want.len() + 1);
         assert!(on_two_threads(|| read_in_halves(&file, &mut bytes, len)));
