@@ -652,15 +652,23 @@ impl<T> Room<T> {
     }
 }
 
+/// The length of the next run (or part) of guided scheduling ([`guided`]) when `left`
+/// items (or bytes) are left: a share of them per thread, at most `largest` and at least
+/// `least` (at least 1).
+pub(crate) fn guided_len(left: usize, threads: usize, largest: usize, least: usize) -> usize {
+    let least = least.max(1);
+    (left / (threads.max(1) * 2)).clamp(least, largest.max(least))
+}
+
 /// `items` cut into runs for [`in_order`] on `threads` threads: of `largest` items while
 /// much is left, then of a share of what is left, down to `least` ("guided" scheduling: the
 /// thread that finishes its last run first waits for the other's to end, so the last runs
 /// are made short; same-sized runs left a tail of up to a whole run).
 pub(crate) fn guided<T>(items: &[T], threads: usize, largest: usize, least: usize) -> Vec<&[T]> {
-    let (least, mut rest) = (least.max(1), items);
+    let mut rest = items;
     let mut runs = Vec::new();
     while !rest.is_empty() {
-        let len = (rest.len() / (threads.max(1) * 2)).clamp(least, largest.max(least)).min(rest.len());
+        let len = guided_len(rest.len(), threads, largest, least).min(rest.len());
         let (run, after) = rest.split_at(len);
         runs.push(run);
         rest = after;

@@ -85,7 +85,7 @@ fn part_size(len: usize, threads: usize) -> PartSize {
 impl PartSize {
     /// The length of the next part when `left` bytes of the text are left.
     fn next(self, left: usize) -> usize {
-        (left / (self.threads * 2)).clamp(MIN_PART_BYTES, self.largest)
+        fork::guided_len(left, self.threads, self.largest, MIN_PART_BYTES)
     }
 }
 
@@ -95,8 +95,8 @@ thread_local! {
 }
 
 /// Runs `f` with every parse it makes on this thread serial, not split across rayon's
-/// pool (and every file it reads read in one piece): for a thread that must answer at once while the pool may be busy with long work
-/// (the language server's message loop parsing the unit a hover asks about while a worker
+/// pool (and every file it reads read in one piece): for a thread that must answer at once
+/// while the pool may be busy with long work (the language server's message loop parsing the unit a hover asks about while a worker
 /// parses the whole text on the pool, docs/lsp.md). The same trees either way.
 pub fn serially<R>(f: impl FnOnce() -> R) -> R {
     struct Restore(bool);
@@ -195,8 +195,8 @@ fn lay_out_part<'s>(file: FileId, src: &'s str, ascii: bool, from: u32, to: u32)
 }
 
 /// Where the parts of the text begin (the first at 0): at the first line at or after the
-/// next part's length ([`PartSize::next`]) from the last cut that begins at column 0 with `@`, `def` or `class`, and
-/// whose last line before beginning at column 0 (blank and comment lines aside) begins
+/// next part's length ([`PartSize::next`]) from the last cut that begins at column 0 with
+/// `@`, `def` or `class`, and whose last line before beginning at column 0 (blank and comment lines aside) begins
 /// neither with `@` nor with a closing bracket (the end of a decorator over several lines).
 /// Such a line may still be inside a bracket or a string: [`front`] checks.
 fn text_cuts(src: &str, size: PartSize) -> Vec<u32> {
