@@ -68,12 +68,16 @@ pub struct PipelineSpec {
     /// and only its pass for that runtime refuses them. `false` (`plc compile`, `run`,
     /// the tests): errors.
     pub check_only: bool,
+    /// `plc check`: only the diagnostics are wanted, and the programs are dropped after
+    /// the pipeline. The last pass may then leave out a rewrite that no diagnostic depends
+    /// on ([`passes::Mode::discarded`]); the diagnostics are the same either way.
+    pub diagnostics_only: bool,
 }
 
 impl PipelineSpec {
     /// The pipeline written as text (`"InlineFunctions,ConvertToSSA"`).
     pub fn passes(text: impl Into<String>) -> PipelineSpec {
-        PipelineSpec { passes: Some(text.into()), verify: false, factory: None, check_only: false }
+        PipelineSpec { passes: Some(text.into()), ..PipelineSpec::default() }
     }
 
     /// The same pipeline, with every pass's result re-checked.
@@ -89,6 +93,11 @@ impl PipelineSpec {
     /// The same pipeline as `plc check` runs it (see [`PipelineSpec::check_only`]).
     pub fn for_check(self) -> PipelineSpec {
         PipelineSpec { check_only: true, ..self }
+    }
+
+    /// The same pipeline, for its diagnostics only (see [`PipelineSpec::diagnostics_only`]).
+    pub fn diagnostics_only(self) -> PipelineSpec {
+        PipelineSpec { diagnostics_only: true, ..self }
     }
 }
 
@@ -159,6 +168,7 @@ pub struct Compilation {
     pipeline: Pipeline,
     verify: bool,
     check_only: bool,
+    diagnostics_only: bool,
     /// The index in `pipeline` of the pass that runs next.
     next: usize,
     /// What the pass that ran last left for the next one, per program.
@@ -196,6 +206,7 @@ pub fn compile(input: Input, spec: &PipelineSpec, stop: StopAt) -> Result<Compil
         pipeline,
         verify: spec.verify,
         check_only: spec.check_only,
+        diagnostics_only: spec.diagnostics_only,
         next: 0,
         handoffs: Vec::new(),
     };
@@ -263,9 +274,12 @@ impl Compilation {
         }
         let started = Instant::now();
         let mut found = Vec::new();
+        // Nothing reads the programs after the last pass of a run for diagnostics only
+        // (the verifier would).
+        let discarded = self.diagnostics_only && !self.verify && self.next + 1 == self.pipeline.passes.len();
         passes::run_pass(
             def,
-            (self.verify, self.check_only),
+            passes::Mode { verify: self.verify, check_only: self.check_only, discarded },
             &mut self.programs,
             &mut self.handoffs,
             &mut self.session.interner,

@@ -215,12 +215,26 @@ fn compute(path: &Path, kind: Kind) -> Outputs {
             }
         }
         let rendered: String = c.diags.iter().map(|d| plc::diag::render::short(&c.session.files, d)).collect();
+        problems.extend(check_leaving_out_rewrites(&name));
         (rendered, c.has_errors(), ir)
     } else {
         let rendered: String = parsed.diags.iter().map(|d| plc::diag::render::short(&session.files, d)).collect();
         (rendered, plc::diag::has_errors(&parsed.diags), None)
     };
     Outputs { ast, tokens, ir, after_pass, diag, has_errors, problems }
+}
+
+/// `plc check` runs the pipeline for its diagnostics only, and its last pass leaves out the
+/// rewrites no diagnostic needs (`PipelineSpec::diagnostics_only`): the diagnostics must be
+/// those of the whole pipeline run for `check`.
+fn check_leaving_out_rewrites(name: &str) -> Option<String> {
+    let diags = |spec: PipelineSpec| {
+        let c = driver::compile(Input::file(name), &spec, StopAt::End).unwrap();
+        c.diags.iter().map(|d| plc::diag::render::short(&c.session.files, d)).collect::<String>()
+    };
+    let whole = diags(PipelineSpec::default().for_check());
+    let only = diags(PipelineSpec::default().for_check().diagnostics_only());
+    (whole != only).then(|| format!("`plc check` leaving out rewrites reports\n{only}instead of\n{whole}"))
 }
 
 /// Lowers printed IR again and prints it: the text must not change.

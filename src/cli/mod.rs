@@ -233,7 +233,7 @@ fn dispatch(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Check { files, passes, factory, report } => check(
             &files,
-            &PipelineSpec { passes, verify: false, factory: factory.call, check_only: true },
+            &PipelineSpec { passes, factory: factory.call, ..PipelineSpec::default() }.for_check().diagnostics_only(),
             report.message_format.into(),
             report.time_passes,
         ),
@@ -243,7 +243,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             // are warnings, as for `check`): only `compile` and `run` need the replay.
             emit_ir(
                 &file,
-                &PipelineSpec { passes, verify, factory: factory.call, check_only: true },
+                &PipelineSpec { passes, verify, factory: factory.call, ..PipelineSpec::default() }.for_check(),
                 stop,
                 report.message_format.into(),
                 report.time_passes,
@@ -283,7 +283,7 @@ fn dispatch(cli: Cli) -> ExitCode {
             compile(
                 &file,
                 &out,
-                &PipelineSpec { passes, verify, factory: factory.call, check_only: false },
+                &PipelineSpec { passes, verify, factory: factory.call, ..PipelineSpec::default() },
                 &opts,
                 message_format.into(),
             )
@@ -291,7 +291,7 @@ fn dispatch(cli: Cli) -> ExitCode {
         Command::Run { file, entry, args, seed, after, passes, max_steps, factory, message_format } => {
             let mut options = crate::interp::RunOptions::new(entry);
             (options.seed, options.max_steps) = (seed, max_steps);
-            let spec = PipelineSpec { passes, verify: false, factory: factory.call, check_only: false };
+            let spec = PipelineSpec { passes, factory: factory.call, ..PipelineSpec::default() };
             run(&file, options, &args, &spec, StopAt::from_option(after.as_deref()), message_format.into())
         }
         Command::Passes => list_passes(),

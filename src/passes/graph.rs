@@ -222,7 +222,7 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
         let names = &mut c.session.interner;
         crate::passes::run_pass(
             pass("OutlineGraphScopes"),
-            (true, false),
+            crate::passes::Mode { verify: true, ..Default::default() },
             &mut c.programs,
             &mut handoffs,
             names,
@@ -236,8 +236,22 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
         // what OutlineIncoreScopes left, and nothing).
         let (mut programs, mut other_names) = (c.programs.clone(), names.clone());
         for pass in [pass("OutlineIncoreScopes"), pass("OutlineClusterScopes")] {
-            crate::passes::run_pass(pass, (true, false), &mut c.programs, &mut handoffs, names, &mut diags);
-            crate::passes::run_pass(pass, (true, false), &mut programs, &mut Vec::new(), &mut other_names, &mut diags);
+            crate::passes::run_pass(
+                pass,
+                crate::passes::Mode { verify: true, ..Default::default() },
+                &mut c.programs,
+                &mut handoffs,
+                names,
+                &mut diags,
+            );
+            crate::passes::run_pass(
+                pass,
+                crate::passes::Mode { verify: true, ..Default::default() },
+                &mut programs,
+                &mut Vec::new(),
+                &mut other_names,
+                &mut diags,
+            );
         }
         assert!(diags.is_empty(), "{diags:?}");
         let text = crate::ir::print::programs(&c.programs, names);

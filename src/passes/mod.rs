@@ -71,6 +71,9 @@ pub struct PassCx<'a> {
     /// `plc check`: what only the C++ output needs is a warning (see
     /// `driver::PipelineSpec::check_only`).
     pub check_only: bool,
+    /// The program is dropped after this pass, unread: a rewrite that no diagnostic
+    /// depends on may be left out ([`Mode::discarded`]).
+    pub discarded: bool,
     /// What the pass run right before this one on the program left for it.
     pub given: Handoff,
     /// What this pass leaves for the pass run right after it on the program.
@@ -93,6 +96,7 @@ impl<'a> PassCx<'a> {
             names,
             diags,
             check_only,
+            discarded: false,
             given: Handoff::Nothing,
             left: Handoff::Nothing,
             outside: None,
@@ -275,6 +279,19 @@ pub fn stop_index(files: &mut SourceMap, pipeline: &Pipeline, after: &str) -> Re
     }])
 }
 
+/// How [`run_pass`] runs a pass.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mode {
+    /// Re-check the result (see [`run_pass`]).
+    pub verify: bool,
+    /// See [`PassCx::check_only`].
+    pub check_only: bool,
+    /// Nothing reads the programs after this pass (the last of a `plc check`, unverified):
+    /// the pass reports the same diagnostics, and may leave its result unfinished where
+    /// only the IR would show it (LegalizeGraphBoundary's call sites).
+    pub discarded: bool,
+}
+
 /// Runs one pass over every program. With `verify`, when the pass reported no error, the
 /// verifier and the checks of every property the pass produces run on its result. The
 /// driver stops the pipeline after a pass that reported errors. `handoffs`: what the pass
@@ -282,7 +299,7 @@ pub fn stop_index(files: &mut SourceMap, pipeline: &Pipeline, after: &str) -> Re
 /// leaves (sized to the programs here).
 pub fn run_pass(
     def: &PassDef,
-    (verify, check_only): (bool, bool),
+    Mode { verify, check_only, discarded }: Mode,
     programs: &mut [Program],
     handoffs: &mut Vec<Handoff>,
     names: &mut Interner,
@@ -293,6 +310,7 @@ pub fn run_pass(
     handoffs.resize_with(programs.len(), Handoff::default);
     for (program, handoff) in programs.iter_mut().zip(handoffs.iter_mut()) {
         let mut cx = PassCx::new(names, diags, check_only);
+        cx.discarded = discarded;
         cx.given = std::mem::take(handoff);
         (def.run)(&mut cx, program);
         *handoff = cx.left;
