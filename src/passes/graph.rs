@@ -220,9 +220,10 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
         let pass = |name| crate::passes::by_name(name).expect("a pass");
         let (mut handoffs, mut diags) = (Vec::new(), Vec::new());
         let names = &mut c.session.interner;
+        let verified = crate::passes::Mode { verify: true, ..Default::default() };
         crate::passes::run_pass(
             pass("OutlineGraphScopes"),
-            crate::passes::Mode { verify: true, ..Default::default() },
+            verified,
             &mut c.programs,
             &mut handoffs,
             names,
@@ -236,22 +237,8 @@ def kern(x: pl.Tensor[[64, 64], pl.FP32], y: pl.Out[pl.Tensor[[64, 64], pl.FP32]
         // what OutlineIncoreScopes left, and nothing).
         let (mut programs, mut other_names) = (c.programs.clone(), names.clone());
         for pass in [pass("OutlineIncoreScopes"), pass("OutlineClusterScopes")] {
-            crate::passes::run_pass(
-                pass,
-                crate::passes::Mode { verify: true, ..Default::default() },
-                &mut c.programs,
-                &mut handoffs,
-                names,
-                &mut diags,
-            );
-            crate::passes::run_pass(
-                pass,
-                crate::passes::Mode { verify: true, ..Default::default() },
-                &mut programs,
-                &mut Vec::new(),
-                &mut other_names,
-                &mut diags,
-            );
+            crate::passes::run_pass(pass, verified, &mut c.programs, &mut handoffs, names, &mut diags);
+            crate::passes::run_pass(pass, verified, &mut programs, &mut Vec::new(), &mut other_names, &mut diags);
         }
         assert!(diags.is_empty(), "{diags:?}");
         let text = crate::ir::print::programs(&c.programs, names);
