@@ -140,7 +140,8 @@ impl Lowering<'_> {
         program.functions.reserve(run.len());
         let mut cx =
             self.for_run(&mut session, program, Run { ns, own: run.iter().copied().collect(), escaped: false });
-        for &name in run {
+        for (k, &name) in run.iter().enumerate() {
+            cx.prefetch_body(ns, name, run.get(k + 1).copied());
             cx.ensure_lowered((ns, name));
             if cx.run.as_ref().is_some_and(|r| r.escaped) {
                 return None;
@@ -149,6 +150,18 @@ impl Lowering<'_> {
         let functions: Vec<Function> = std::mem::take(&mut cx.program.functions).into_values().collect();
         let Lowering { program, diags, .. } = cx;
         Some((Part { program, names: session.interner, functions }, diags))
+    }
+
+    /// Brings the syntax nodes of the definition of `name` into the cache before it is
+    /// lowered (`syntax::ast::Ast::prefetch_def`); `next`, the function after it in the
+    /// run, bounds them.
+    fn prefetch_body(&self, ns: usize, name: Symbol, next: Option<Symbol>) {
+        let functions = &self.namespaces[ns].functions;
+        let Some(info) = functions.get(&name) else { return };
+        // The next definition bounds this one's nodes when it is in the same module, after
+        // it (the member of a mixed kernel shares its stub's definition).
+        let next = next.and_then(|n| functions.get(&n)).filter(|f| f.module == info.module && f.def.0 > info.def.0);
+        self.modules[info.module].ast.prefetch_def(info.def, next.map(|f| f.def));
     }
 
     /// A lowering for a run on another thread: its own session (`session`, whose interner

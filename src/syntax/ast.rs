@@ -302,6 +302,83 @@ impl<T> Nodes<T> {
     }
 }
 
+impl<T> Nodes<T> {
+    /// Asks the processor to bring the nodes of `ids` into its cache, at most
+    /// [`PREFETCH_MAX`] bytes of them (a hint: nothing is read, and ids past the end are
+    /// left out). On other processors than x86-64, nothing.
+    pub fn prefetch(&self, ids: std::ops::Range<usize>) {
+        let end = ids.end.min(self.len());
+        let mut i = ids.start;
+        let mut budget = PREFETCH_MAX;
+        while i < end && budget > 0 {
+            let (part, at) = match self.first.len() {
+                n if i < n => (&self.first[..], i),
+                _ => {
+                    let (k, at) = self.later_part(i);
+                    (&self.later[k].1[..], at)
+                }
+            };
+            let nodes = &part[at..part.len().min(at + (end - i))];
+            let bytes = std::mem::size_of_val(nodes).min(budget);
+            prefetch_bytes(nodes.as_ptr().cast(), bytes);
+            budget -= bytes;
+            i += nodes.len();
+        }
+    }
+}
+
+/// The most bytes [`Nodes::prefetch`] asks for at a time (a function's nodes are a few
+/// KiB; the processor's first-level cache holds 32 or 48).
+const PREFETCH_MAX: usize = 16 << 10;
+
+/// A prefetch of each cache line of `len` bytes at `start`.
+fn prefetch_bytes(start: *const u8, len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    for off in (0..len).step_by(64) {
+        // SAFETY: a prefetch reads and writes nothing, and cannot fault; the address is
+        // within the caller's slice.
+        unsafe { core::arch::x86_64::_mm_prefetch(start.add(off).cast::<i8>(), core::arch::x86_64::_MM_HINT_T0) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (start, len);
+}
+
+impl Ast {
+    /// Brings the nodes of the function defined by `def` into the processor's cache,
+    /// ahead of a walk of it that would otherwise wait for them one by one (lowering reads
+    /// the tree long after the parse wrote it; docs/performance.md). The parser makes a
+    /// definition's nodes one after another, its statement last: its expressions are those
+    /// from its first decorator or annotation to the first of `next` (the definition after
+    /// it, when known), its statements the [`DEF_STMTS`] before it and itself.
+    pub fn prefetch_def(&self, def: StmtId, next: Option<StmtId>) {
+        let first_expr = |s: StmtId| match &self.stmt(s).kind {
+            StmtKind::FunctionDef(f) => f
+                .decorators
+                .first()
+                .map(|d| d.expr)
+                .or_else(|| f.params.iter().find_map(|p| p.annotation.or(p.default)))
+                .map(|e| e.0 as usize),
+            _ => None,
+        };
+        let Some(lo) = first_expr(def) else { return };
+        // A decorator's or annotation's own parts come before it.
+        let lo = lo.saturating_sub(DEF_HEAD_NODES);
+        let hi = next.and_then(first_expr).filter(|&hi| hi > lo).unwrap_or(usize::MAX);
+        self.exprs.prefetch(lo..hi);
+        let s = def.0 as usize;
+        self.stmts.prefetch(s.saturating_sub(DEF_STMTS)..s + 1);
+    }
+}
+
+/// The statements [`Ast::prefetch_def`] brings in before a definition's own: a function's
+/// body is rarely longer (the definition before it is not looked up, which costs as much
+/// as it saves).
+const DEF_STMTS: usize = 64;
+
+/// About how many nodes a decorator (`pl.function(type=pl.FunctionType.Orchestration)`)
+/// makes before its own.
+const DEF_HEAD_NODES: usize = 8;
+
 impl<T> std::ops::Index<usize> for Nodes<T> {
     type Output = T;
 
@@ -1041,5 +1118,17 @@ mod tests {
         assert!(nodes.iter().copied().eq([1, 2, 20]));
         nodes.truncate(0);
         assert!(nodes.is_empty());
+    }
+
+    #[test]
+    fn a_prefetch_of_any_range_of_parts_reads_and_changes_nothing() {
+        let nodes = parts();
+        // Within a part, across parts, past the end, empty, reversed, and nowhere.
+        let (five, two) = (5, 2);
+        for range in [0..2, 1..5, 4..100, 3..3, five..two, 50..60, 0..usize::MAX] {
+            nodes.prefetch(range);
+        }
+        assert!(nodes == parts());
+        Nodes::<u32>::default().prefetch(0..10);
     }
 }
