@@ -110,11 +110,12 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
         plan_of[*g] = k as u32;
     }
     rewrite_bodies(program, cx.names, &mut plans);
-    // The call sites' rewrite changes the callers of planned graphs. When no graph is one,
-    // the last checks (which read the graphs) see the same program before it as after, and
-    // in a run for diagnostics only ([`PassCx::discarded`]) it is needed only by E0518's
-    // analysis: left out unless some graph makes a view.
-    let sites_later = cx.discarded && !graph_calls_planned_graph(program, &calls, &plan_of);
+    // The call sites' rewrite changes the callers of planned graphs, and no graph is one
+    // here (a graph calling a graph is E0508, reported above). So the last checks (which
+    // read the graphs) see the same program before it as after, and in a run for
+    // diagnostics only ([`PassCx::discarded`]) it is needed only by E0518's analysis: left
+    // out unless some graph makes a view.
+    let sites_later = cx.discarded;
     if !sites_later {
         rewrite_call_sites(cx, program, &plans, &plan_of, &calls);
     }
@@ -139,14 +140,6 @@ fn legalize(cx: &mut PassCx<'_>, program: &mut Program) {
         ambiguous_views(cx, program, &graphs, &calls, &mut merged(lineages));
     }
     cx.diags.extend(found);
-}
-
-/// Whether a Graph function calls a graph that has a plan (its body is then one the call
-/// sites' rewrite changes).
-fn graph_calls_planned_graph(p: &Program, calls: &[Calls], plan_of: &[u32]) -> bool {
-    calls.iter().any(|(f, sites)| {
-        p.functions[*f].decl.kind == FuncKind::Graph && sites.iter().any(|&(_, _, g, _)| plan_of[g as usize] != NO_PLAN)
-    })
 }
 
 /// Below this many Graph functions the per-graph checks run on the calling thread.
