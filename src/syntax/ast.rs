@@ -197,25 +197,36 @@ impl Ast {
 /// An arena of nodes, indexed by id: one vector, or, for a file parsed in parts
 /// (`syntax::parallel`), each part's vector as the part's parser made it, its ids moved
 /// past the parts' before it; the parts are never copied into one. New nodes go to the
-/// last part.
+/// last part. A node of a later part is found through an index of the ids by blocks of
+/// [`INDEX_BLOCK`] (a binary search over the parts at each read of a node was 3.5 % of
+/// `plc check`'s time, docs/performance.md).
 #[derive(Clone)]
 pub struct Nodes<T> {
     /// The nodes from id 0 (the first part's).
     first: Vec<T>,
     /// The later parts, each with the id of its first node (none empty).
     later: Vec<(u32, Vec<T>)>,
+    /// For each block of [`INDEX_BLOCK`] ids from id 0, up to the nodes there were when the
+    /// parts last changed: how many later parts begin at or before the block's first id.
+    /// Empty without later parts.
+    index: Vec<u32>,
 }
+
+/// The ids of a block of [`Nodes::index`], as a power of two; a part is seldom shorter
+/// (`syntax::parallel` cuts parts of at least 16 KiB of text).
+const INDEX_SHIFT: u32 = 10;
+const INDEX_BLOCK: usize = 1 << INDEX_SHIFT;
 
 impl<T> Default for Nodes<T> {
     fn default() -> Self {
-        Nodes { first: Vec::new(), later: Vec::new() }
+        Nodes { first: Vec::new(), later: Vec::new(), index: Vec::new() }
     }
 }
 
 impl<T> Nodes<T> {
     /// No nodes, with room for `capacity`.
     pub fn with_capacity(capacity: usize) -> Self {
-        Nodes { first: Vec::with_capacity(capacity), later: Vec::new() }
+        Nodes { first: Vec::with_capacity(capacity), later: Vec::new(), index: Vec::new() }
     }
 
     pub fn len(&self) -> usize {
@@ -239,16 +250,22 @@ impl<T> Nodes<T> {
 
     /// Keeps the first `len` nodes.
     pub fn truncate(&mut self, len: usize) {
+        let parts = self.later.len();
         while let Some((start, nodes)) = self.later.last_mut() {
             match len.checked_sub(*start as usize) {
                 Some(0) | None => _ = self.later.pop(),
                 Some(keep) => {
                     nodes.truncate(keep);
-                    return;
+                    break;
                 }
             }
         }
-        self.first.truncate(len);
+        if self.later.is_empty() {
+            self.first.truncate(len);
+        }
+        if self.later.len() != parts {
+            self.reindex();
+        }
     }
 
     /// `other`'s nodes after these, without a copy: its parts become parts of these (the
@@ -260,6 +277,23 @@ impl<T> Nodes<T> {
                 false if part.is_empty() => {}
                 false => self.later.push((self.len() as u32, part)),
             }
+        }
+        self.reindex();
+    }
+
+    /// Makes [`Nodes::index`] anew for the parts there are now.
+    fn reindex(&mut self) {
+        self.index.clear();
+        if self.later.is_empty() {
+            return;
+        }
+        let mut k = 0;
+        for block in 0..self.len().div_ceil(INDEX_BLOCK) {
+            let at = block * INDEX_BLOCK;
+            while self.later.get(k).is_some_and(|&(start, _)| start as usize <= at) {
+                k += 1;
+            }
+            self.index.push(k as u32);
         }
     }
 
@@ -296,8 +330,15 @@ impl<T> Nodes<T> {
     }
 
     /// The part holding node `i` (past the first) and `i`'s index in it.
+    #[inline]
     fn later_part(&self, i: usize) -> (usize, usize) {
-        let k = self.later.partition_point(|&(start, _)| start as usize <= i).saturating_sub(1);
+        // The parts that begin at or before `i`'s block, then those that begin in it at or
+        // before `i` (past the index, only the last part's nodes: new nodes go there).
+        let mut k = self.index.get(i >> INDEX_SHIFT).map_or(self.later.len(), |&k| k as usize);
+        while self.later.get(k).is_some_and(|&(start, _)| start as usize <= i) {
+            k += 1;
+        }
+        let k = k.saturating_sub(1);
         (k, i - self.later.get(k).map_or(0, |&(start, _)| start as usize))
     }
 }
@@ -1118,6 +1159,35 @@ mod tests {
         assert!(nodes.iter().copied().eq([1, 2, 20]));
         nodes.truncate(0);
         assert!(nodes.is_empty());
+    }
+
+    /// Many parts, some shorter than a block of the index and some longer, read node for
+    /// node as one arena, after nodes are pushed past the index and parts truncated away.
+    #[test]
+    fn the_index_of_many_parts_finds_every_node() {
+        use super::INDEX_BLOCK;
+        let lens = [3, INDEX_BLOCK + 5, 1, 2, 2 * INDEX_BLOCK, INDEX_BLOCK - 1, 7, 3 * INDEX_BLOCK + 2];
+        let mut nodes = Nodes::default();
+        let mut next = 0u32;
+        for len in lens {
+            let mut part = Nodes::with_capacity(len);
+            for _ in 0..len {
+                part.push(next);
+                next += 1;
+            }
+            nodes.append(part);
+        }
+        let reads = |nodes: &Nodes<u32>| (0..nodes.len()).all(|i| nodes[i] == i as u32);
+        assert!(reads(&nodes) && nodes.len() == next as usize);
+        for _ in 0..2 * INDEX_BLOCK {
+            nodes.push(next);
+            next += 1;
+        }
+        assert!(reads(&nodes));
+        for len in [next as usize - 10, INDEX_BLOCK + 6, 4, 2] {
+            nodes.truncate(len);
+            assert!(reads(&nodes) && nodes.len() == len, "truncated to {len}");
+        }
     }
 
     #[test]
