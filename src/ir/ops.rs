@@ -940,8 +940,8 @@ const OLDER_ORDERS: &[(Op, &[usize])] =
 
 /// Looks an op up by a spelling written in the source (`pl.tile.load`, `pl.load`).
 pub fn by_spelling(spelling: &str) -> Option<Op> {
-    let aliased = ALIASES.iter().find(|(s, _)| *s == spelling).map(|&(_, op)| op);
-    row_of(spelling).or(aliased).or_else(|| {
+    let aliased = || ALIASES.iter().find(|(s, _)| *s == spelling).map(|&(_, op)| op);
+    row_of(spelling).or_else(aliased).or_else(|| {
         // The older `pl.op.block.X` / `pl.op.tensor.X` API: where an op has no row of its own
         // for the older form (as `pl.op.block.load` has), it is `pl.tile.X` / `pl.tensor.X`.
         let current =
