@@ -198,7 +198,9 @@ fn fused(
         )
     };
     let differs = {
-        let mut seen: FxHashSet<u64> = FxHashSet::default();
+        // Sized once: grown from empty, it was rehashed a dozen times at gen(10000).
+        let chosen = ran.iter().map(|r| r.chosen.len()).sum();
+        let mut seen: FxHashSet<u64> = FxHashSet::with_capacity_and_hasher(chosen, Default::default());
         ran.iter().any(|r| r.missed) || ran.iter().flat_map(|r| &r.chosen).any(|&n| !seen.insert(n))
     };
     if differs {
