@@ -314,11 +314,8 @@ impl<T> Nodes<T> {
         if len == 0 {
             return &[];
         }
-        if let Some(nodes) = self.first.get(start..start + len) {
-            return nodes;
-        }
-        let (k, at) = self.later_part(start);
-        self.later.get(k).and_then(|(_, nodes)| nodes.get(at..at + len)).unwrap_or(&[])
+        let (part, at) = self.locate(start);
+        part.get(at..at + len).unwrap_or(&[])
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &T> {
@@ -329,7 +326,17 @@ impl<T> Nodes<T> {
         self.first.iter_mut().chain(self.later.iter_mut().flat_map(|(_, nodes)| nodes))
     }
 
-    /// The part holding node `i` (past the first) and `i`'s index in it.
+    /// The part holding node `i` and `i`'s index in it (an empty part past the end).
+    #[inline]
+    fn locate(&self, i: usize) -> (&[T], usize) {
+        if i < self.first.len() {
+            return (&self.first, i);
+        }
+        let (k, at) = self.later_part(i);
+        (self.later.get(k).map_or(&[][..], |(_, nodes)| nodes), at)
+    }
+
+    /// The later part holding node `i` (past the first) and `i`'s index in it.
     #[inline]
     fn later_part(&self, i: usize) -> (usize, usize) {
         // The parts that begin at or before `i`'s block, then those that begin in it at or
@@ -352,14 +359,8 @@ impl<T> Nodes<T> {
         let mut i = ids.start;
         let mut budget = PREFETCH_MAX;
         while i < end && budget > 0 {
-            let (part, at) = match self.first.len() {
-                n if i < n => (&self.first[..], i),
-                _ => {
-                    let (k, at) = self.later_part(i);
-                    (&self.later[k].1[..], at)
-                }
-            };
-            let nodes = &part[at..part.len().min(at + (end - i))];
+            let (part, at) = self.locate(i);
+            let Some(nodes) = part.get(at..part.len().min(at + (end - i))).filter(|n| !n.is_empty()) else { break };
             let bytes = std::mem::size_of_val(nodes).min(budget);
             prefetch_bytes(nodes.as_ptr().cast(), bytes);
             budget -= bytes;
@@ -424,13 +425,8 @@ impl<T> std::ops::Index<usize> for Nodes<T> {
     type Output = T;
 
     fn index(&self, i: usize) -> &T {
-        match self.first.get(i) {
-            Some(node) => node,
-            None => {
-                let (k, at) = self.later_part(i);
-                &self.later[k].1[at]
-            }
-        }
+        let (part, at) = self.locate(i);
+        &part[at]
     }
 }
 
