@@ -36,7 +36,8 @@ pub(crate) fn parse(b: &mut Builder<'_>, tokens: &[Token]) -> Result<(), builder
 /// The fast path alone: whether it parsed `tokens`. When it did not, `b` is as it was.
 pub(crate) fn fast(b: &mut Builder<'_>, tokens: &[Token]) -> bool {
     let (exprs, stmts, lists, names) = (b.ast.exprs.len(), b.ast.stmts.len(), b.ast.lists.lens(), b.interner.len());
-    let mut p = P { b, toks: tokens, pos: 0, prev_hi: 0, depth: 0, items: Vec::new(), args: Vec::new() };
+    let mut p =
+        P { b, toks: tokens, pos: 0, prev_hi: 0, depth: 0, items: Vec::new(), args: Vec::new(), params: Vec::new() };
     match p.module() {
         Ok(()) => true,
         Err(GiveUp) => {
@@ -81,6 +82,12 @@ struct P<'t, 'b, 's> {
     /// innermost last: each list is gathered here, then copied into a vector of its size.
     items: Vec<ExprId>,
     args: Vec<Arg>,
+    /// The parameters of the definitions being parsed, gathered here, then copied into a
+    /// vector of their number: grown from empty, a definition's own vector took room for
+    /// four (160 bytes, past the small blocks of `src/small_alloc.rs`), and the system
+    /// allocator's lock, shared by the threads parsing the parts of a large file, made
+    /// them wait for each other (docs/performance.md).
+    params: Vec<Param>,
 }
 
 /// Whether a token can begin an expression, a starred one included.
@@ -509,13 +516,15 @@ impl P<'_, '_, '_> {
                 self.bump();
                 let name = self.ident()?;
                 self.expect(Tok::LParen)?;
-                let mut params = Vec::new();
+                let start = self.params.len();
                 while self.peek() != Tok::RParen {
-                    params.push(self.param()?);
+                    let param = self.param()?;
+                    self.params.push(param);
                     if !self.eat(Tok::Comma) {
                         break;
                     }
                 }
+                let params: Vec<Param> = self.params.drain(start..).collect();
                 self.expect(Tok::RParen)?;
                 let returns = if self.eat(Tok::Arrow) { Some(self.test()?) } else { None };
                 self.expect(Tok::Colon)?;
