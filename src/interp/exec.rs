@@ -752,7 +752,7 @@ impl<'a> Interp<'a> {
                 Some(ArgDir::NoDep) => tracked = false,
                 _ => {}
             }
-            if attrs.no_dep.contains(&i) {
+            if attrs.no_dep_positions().contains(&i) {
                 tracked = false;
             }
             let label = match arg_exprs.get(i).copied().flatten().map(|a| &program.expr(a).kind) {

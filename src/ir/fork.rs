@@ -992,6 +992,12 @@ impl<T> Arena<T> {
         (i < self.len()).then(|| &self[i])
     }
 
+    /// Every node of an unforked arena, to change in place (in parallel: see
+    /// `passes::directions`); `None` for a fork.
+    pub fn as_mut_slice(&mut self) -> Option<&mut [T]> {
+        self.base.is_none().then_some(&mut self.items[..])
+    }
+
     /// Every node in order (of an unforked arena; a fork's changes to base nodes are not
     /// seen).
     pub fn iter(&self) -> impl Iterator<Item = &T> {

@@ -375,8 +375,8 @@ pub fn seldom_calls(f: &Function) -> bool {
 /// Below this many nodes [`all_calls_seen`] scans the arena on the calling thread.
 const PARALLEL_MIN_NODES: usize = 1 << 16;
 
-/// Whether the calls in `seen` (found in the trees of some functions; sorted and
-/// deduplicated here) are every call the program's expression arena holds whose callee
+/// Whether the calls in `seen` (found in the trees of some functions, in any order, a call
+/// met twice counted once) are every call the program's expression arena holds whose callee
 /// `wanted` accepts, live or left behind by a rewrite: then no other function's tree holds
 /// one, as no node belongs to two functions' trees (lowering, InlineFunctions' copies and
 /// the outliners give each function nodes of its own; a rewrite's left-behind nodes belong
@@ -385,17 +385,23 @@ const PARALLEL_MIN_NODES: usize = 1 << 16;
 /// the outliners): cheaper than DeriveCallDirections' walk of the kernels (a walk per
 /// statement, with its calls and roots), not than LegalizeGraphBoundary's plain search
 /// (tried: its CPU time rose).
-pub fn all_calls_seen(p: &Program, seen: &mut Vec<ExprId>, wanted: impl Fn(Callee) -> bool + Sync) -> bool {
+pub fn all_calls_seen(p: &Program, seen: &[ExprId], wanted: impl Fn(Callee) -> bool + Sync) -> bool {
     use rayon::prelude::*;
-    // Usually sorted already: the calls of later functions are later nodes.
-    if !seen.is_sorted() {
-        seen.sort_unstable();
+    let n = p.exprs.len();
+    // The distinct calls, counted in a set of one bit per node: the calls of the outlined
+    // functions are later nodes than their callers', so `seen` is seldom sorted, and
+    // sorting it took a millisecond of a serial path at gen(10000).
+    let mut met = vec![0u64; n.div_ceil(64)];
+    let mut distinct = 0;
+    for e in seen {
+        let Some(word) = met.get_mut(e.index() / 64) else { return false };
+        let bit = 1u64 << (e.index() % 64);
+        distinct += usize::from(*word & bit == 0);
+        *word |= bit;
     }
-    seen.dedup();
     // The passes run on the driver's program, whose arenas are not forked (`Arena::iter`
     // reads an unforked arena's every node).
     let is_wanted = |e: &&crate::ir::Expr| matches!(&e.kind, ExprKind::Call { callee, .. } if wanted(*callee));
-    let n = p.exprs.len();
     let in_arena = if rayon::current_num_threads() < 2 || n < PARALLEL_MIN_NODES {
         p.exprs.iter().filter(is_wanted).count()
     } else {
@@ -406,7 +412,7 @@ pub fn all_calls_seen(p: &Program, seen: &mut Vec<ExprId>, wanted: impl Fn(Calle
             .map(|k| p.exprs.iter().skip(k * run).take(run).filter(is_wanted).count())
             .sum()
     };
-    in_arena == seen.len()
+    in_arena == distinct
 }
 
 /// Whether the calls `edges` (each the places in `p.functions` of a caller and of the

@@ -297,8 +297,10 @@ pub struct CallAttrsData {
     pub launch: LaunchOptions,
     /// `device=` on a call of an orchestrator.
     pub device: Option<ExprId>,
-    /// The positions of the arguments written `pl.no_dep(x)`, ascending.
-    pub no_dep: Vec<usize>,
+    /// The positions of the arguments written `pl.no_dep(x)`, ascending (`None`: none; read
+    /// through [`CallAttrsData::no_dep_positions`]). A boxed slice, not a `Vec`: see the
+    /// size below.
+    pub no_dep: Option<Box<[usize]>>,
     /// How the callee uses each argument, from DeriveCallDirections (one per argument).
     pub arg_directions: Option<Vec<ArgDir>>,
     /// Other `attrs={...}` entries, in source order, kept for the printer.
@@ -321,10 +323,23 @@ static NO_ATTRS: CallAttrsData = CallAttrsData {
         timing_slot: None,
     },
     device: None,
-    no_dep: Vec::new(),
+    no_dep: None,
     arg_directions: None,
     extra: Vec::new(),
 };
+
+// At most the largest small block of the binary's allocator (`src/small_alloc.rs`, 128
+// bytes): DeriveCallDirections gives most calls of a large program their data (20 000 at
+// gen(10000)), on its serial path; at 136 bytes each went to the system allocator and its
+// lock.
+const _: () = assert!(std::mem::size_of::<CallAttrsData>() <= 128);
+
+impl CallAttrsData {
+    /// The positions of the arguments written `pl.no_dep(x)`, ascending.
+    pub fn no_dep_positions(&self) -> &[usize] {
+        self.no_dep.as_deref().unwrap_or(&[])
+    }
+}
 
 impl std::ops::Deref for CallAttrs {
     type Target = CallAttrsData;

@@ -642,7 +642,7 @@ impl Printer<'_> {
         for (i, a) in args.iter().enumerate() {
             let Some(a) = *a else { continue };
             let text = self.text(a);
-            if attrs.no_dep.contains(&i) {
+            if attrs.no_dep_positions().contains(&i) {
                 parts.push(format!("pl.no_dep({text})"));
             } else {
                 parts.push(text);

@@ -3372,7 +3372,7 @@ impl FnLower<'_, '_> {
         }
         if !no_dep.is_empty() {
             no_dep.sort_unstable();
-            attrs.make_mut().no_dep = no_dep;
+            attrs.make_mut().no_dep = Some(no_dep.into_boxed_slice());
         }
         if let Some(value) = attrs_arg {
             self.attrs_dict(value, &mut attrs)?;

@@ -892,7 +892,7 @@ impl Outliner<'_> {
         if !no_dep.is_empty() {
             no_dep.sort_unstable();
             no_dep.dedup();
-            o.call.make_mut().no_dep = no_dep;
+            o.call.make_mut().no_dep = Some(no_dep.into_boxed_slice());
         }
         o
     }
