@@ -40,6 +40,11 @@ impl Interner {
         Self::default()
     }
 
+    /// Room for `additional` more names.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.names.reserve(additional);
+    }
+
     /// The symbol of `name`, interned if it is new: the name hashed once, for the base's
     /// table and the own one, and looked up and inserted in one probe of the own one.
     pub fn intern(&mut self, name: &str) -> Symbol {
