@@ -1035,6 +1035,25 @@ fn compile_output_is_the_same_on_one_thread_and_on_four_and_unchanged_files_are_
     assert_eq!(leftovers(&four), Vec::<String>::new());
 }
 
+/// gen(2100): 4 200 calls get their directions from DeriveCallDirections, past the 4 096
+/// from which it writes them in parallel, by ranges of the expression arena. Every call
+/// gets its own, as on one thread (where they are written in order).
+#[test]
+fn many_calls_get_their_directions_on_one_thread_and_on_four() {
+    let src = scratch("gen2100.pl", seed::gen(2100).as_bytes());
+    let (status, serial, err) = on_threads("1", &["emit", "ir"], &src);
+    assert_eq!(status, Some(0), "{err}");
+    let calls = serial.matches("attrs={\"arg_directions\": [").count();
+    assert!(calls >= 4200, "{calls} calls with directions");
+    for k in [0, 1049, 2099] {
+        let call = format!("self.accumulate_band_{k}(i__idx_v0, w__ssa_v0, acc__iter_v0, base__ssa_v0__graph_arg{k}, attrs={{\"arg_directions\": [\"Scalar\", \"Input\", \"InOut\", \"Scalar\"]}})");
+        assert!(serial.contains(&call), "no `{call}`");
+    }
+    let (status, parallel, err) = on_threads("4", &["emit", "ir"], &src);
+    assert_eq!(status, Some(0), "{err}");
+    assert!(serial == parallel, "the IR differs between one thread and four");
+}
+
 /// `plc ARGS FILE` on `threads` threads: the exit status, stdout and stderr.
 fn on_threads(threads: &str, args: &[&str], file: &Path) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_plc"))

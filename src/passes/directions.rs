@@ -52,8 +52,8 @@ use crate::ir::lineage::{self, Def, Defs, Lineage, Root};
 use crate::ir::ops::Op;
 use crate::ir::visit;
 use crate::ir::{
-    ArgDir, Callee, Direction, Expr, ExprId, ExprKind, ForKind, ForStmt, FuncKind, IfStmt, Program, StmtId, StmtKind, Type,
-    VarId, WhileStmt,
+    ArgDir, Callee, Direction, Expr, ExprId, ExprKind, ForKind, ForStmt, FuncKind, IfStmt, Program, StmtId, StmtKind,
+    Type, VarId, WhileStmt,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
