@@ -156,12 +156,12 @@ pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interne
     let (laid, mut parts_aliases): (Vec<Vec<Token>>, Vec<Aliases>) = laid.into_iter().unzip();
     let mut aliases = parts_aliases.remove(0);
     parts_aliases.into_iter().for_each(|later| aliases.extend(later));
-    // Each part's tree, and its host items and notes (in a `Front` of its own), joined as
-    // soon as the parts before it are.
     // Room for the names of the whole compile made once: each growth of the interner's
     // table rehashes every name, on the serial path (where the parts' names, and later
     // the passes' runs', are joined). A name per 128 bytes is a few more than gen(N) has.
     interner.reserve(src.len() / 128);
+    // Each part's tree, and its host items and notes (in a `Front` of its own), joined as
+    // soon as the parts before it are.
     let joiner = Joiner::new(laid.len(), interner);
     fork::in_order(
         laid,
