@@ -659,6 +659,11 @@ pub trait Args {
     fn ty(&self, i: usize) -> Option<&Type>;
     /// Argument `i` as a list of extents.
     fn dims(&self, i: usize) -> Option<Vec<Dim>>;
+    /// The number of extents of argument `i` as a list ([`Args::dims`]'s length), for the
+    /// rules that check ranks only: a view may count them without making the list.
+    fn rank(&self, i: usize) -> Option<usize> {
+        self.dims(i).map(|d| d.len())
+    }
     fn dtype(&self, i: usize) -> Option<DType>;
     fn enum_value(&self, i: usize) -> Option<EnumValue>;
     fn int(&self, i: usize) -> Option<i64>;
@@ -1094,9 +1099,9 @@ fn integer_or_unknown(t: &Type) -> bool {
 fn cache_invalid(a: &dyn Args) -> Result<Type, String> {
     let rank = a.ty(0).and_then(Type::shape).map(<[Dim]>::len);
     for (i, what) in [(1, "shapes"), (2, "offsets")] {
-        if let (Some(rank), Some(items)) = (rank, a.dims(i)) {
-            if items.len() != rank {
-                return Err(format!("{what} gives {} value(s) for a tensor of rank {rank}", items.len()));
+        if let (Some(rank), Some(items)) = (rank, a.rank(i)) {
+            if items != rank {
+                return Err(format!("{what} gives {items} value(s) for a tensor of rank {rank}"));
             }
         }
         if let Some((k, t)) =
@@ -1645,7 +1650,7 @@ fn mx_source_load(a: &dyn Args, memory: MemorySpace) -> Result<(), String> {
     if let Some(d) = ty.dtype().filter(|d| !matches!(d, DType::Fp8E8M0 | DType::UInt8)) {
         return Err(format!("a load of an {l}-layout tensor needs dtype FP8E8M0 or UINT8, got {}", d.name()));
     }
-    let ranks = [(ty.shape().map(<[Dim]>::len), "tensor"), (a.dims(2).map(|s| s.len()), "load window")];
+    let ranks = [(ty.shape().map(<[Dim]>::len), "tensor"), (a.rank(2), "load window")];
     for (rank, what) in ranks {
         if let Some(r) = rank.filter(|&r| r != 2) {
             return Err(format!("a load of an {l}-layout tensor needs a 2-D {what}, got rank {r}"));
@@ -1990,14 +1995,10 @@ fn tensor_as_layout(a: &dyn Args) -> Result<Type, String> {
 /// The extent lists `first` and `second` (both optional arguments) have as many items
 /// (`what` names them in the message).
 fn same_rank(a: &dyn Args, first: usize, second: usize, what: (&str, &str)) -> Result<(), String> {
-    if let (Some(x), Some(y)) = (a.dims(first), a.dims(second)) {
-        if x.len() != y.len() {
+    if let (Some(x), Some(y)) = (a.rank(first), a.rank(second)) {
+        if x != y {
             let (p, q) = what;
-            return Err(format!(
-                "{p} and {q} must have the same number of dimensions, got {} and {}",
-                x.len(),
-                y.len()
-            ));
+            return Err(format!("{p} and {q} must have the same number of dimensions, got {x} and {y}"));
         }
     }
     Ok(())
@@ -2005,9 +2006,9 @@ fn same_rank(a: &dyn Args, first: usize, second: usize, what: (&str, &str)) -> R
 
 /// An index list (argument `i`) with one position per dimension of argument 0.
 fn one_index_per_dim(a: &dyn Args, i: usize) -> Result<(), String> {
-    if let (Some(rank), Some(indices)) = (a.ty(0).and_then(Type::shape).map(<[Dim]>::len), a.dims(i)) {
-        if indices.len() != rank {
-            return Err(format!("expects one index per dimension: {rank} for this operand, got {}", indices.len()));
+    if let (Some(rank), Some(indices)) = (a.ty(0).and_then(Type::shape).map(<[Dim]>::len), a.rank(i)) {
+        if indices != rank {
+            return Err(format!("expects one index per dimension: {rank} for this operand, got {indices}"));
         }
     }
     Ok(())
@@ -2828,7 +2829,7 @@ fn stored(a: &dyn Args) -> Result<Type, String> {
     // PyPTO: "tile.store does not support MX-layout" destinations (their scales are
     // written blocked, by the MX quantizer, not by a store).
     not_mx(a, 2)?;
-    if a.dims(3).is_some_and(|s| s.is_empty()) {
+    if a.rank(3) == Some(0) {
         return Err("the shapes list, when given, must have at least one extent".to_string());
     }
     same_rank(a, 3, 1, ("shapes", "offsets"))?;
@@ -3310,9 +3311,9 @@ fn window_target(a: &dyn Args, i: usize) -> Result<(), String> {
 
 /// A list (argument `i`) with one entry per dimension of the target (argument `target`).
 fn per_target_dim(a: &dyn Args, target: usize, i: usize, what: &str) -> Result<(), String> {
-    if let (Some(rank), Some(items)) = (a.ty(target).and_then(Type::shape).map(<[Dim]>::len), a.dims(i)) {
-        if items.len() != rank {
-            return Err(format!("{what} needs one entry per dimension of the target: {rank}, got {}", items.len()));
+    if let (Some(rank), Some(items)) = (a.ty(target).and_then(Type::shape).map(<[Dim]>::len), a.rank(i)) {
+        if items != rank {
+            return Err(format!("{what} needs one entry per dimension of the target: {rank}, got {items}"));
         }
     }
     Ok(())

@@ -4329,6 +4329,13 @@ impl Args for ArgView<'_> {
         }
     }
 
+    fn rank(&self, i: usize) -> Option<usize> {
+        match self.kind(i)? {
+            ExprKind::Tuple(items) => Some(items.len()),
+            _ => None,
+        }
+    }
+
     fn dtype(&self, i: usize) -> Option<DType> {
         let ExprKind::DType(d) = self.kind(i)? else { return None };
         Some(*d)
