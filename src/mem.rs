@@ -104,6 +104,13 @@ pub fn set_one_shot() {
     ONE_SHOT.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// Whether [`set_one_shot`] was called: asked by the binary's allocator
+/// (`src/small_alloc.rs`) before it keeps a large block freed for reuse.
+#[inline]
+pub fn one_shot() -> bool {
+    ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Whether the small blocks freed on this thread now are to be kept out of reuse: asked
 /// by the binary's allocator (`src/small_alloc.rs`) for each small block freed.
 #[inline]

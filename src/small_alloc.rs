@@ -19,7 +19,8 @@
 //! The blocks freed while a one-shot compile drops its syntax trees are not put back at all
 //! (`plc::mem::drop_keeping_small_blocks`): the passes after lowering then carve fresh,
 //! contiguous blocks instead of reusing the trees' scattered ones.
-//! Everything larger, or more aligned, goes to the system allocator unchanged.
+//! Everything larger, or more aligned, goes to the system allocator, and in a one-shot
+//! compile a large block freed is kept for a later large block ([`Kept`]).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::UnsafeCell;
@@ -38,6 +39,91 @@ const CHUNK: usize = 256 << 10;
 const CACHE: u32 = 512;
 /// ... and how many it hands to the shared pool, or takes from it, at a time.
 const BATCH: u32 = 256;
+
+/// The smallest block [`Kept`] keeps: glibc maps each block of 1 MiB and more on its own
+/// (`M_MMAP_THRESHOLD`, set in `main.rs`) and unmaps it when it is freed.
+const LARGE: usize = 1 << 20;
+/// The most blocks, and bytes, [`Kept`] holds.
+const KEPT_BLOCKS: usize = 16;
+const KEPT_BYTES: usize = 8 << 20;
+
+/// Large blocks freed in a one-shot compile (`plc::mem::one_shot`), kept (mapped, their
+/// pages written) for the next large block that fits in one, instead of unmapped by glibc:
+/// a fresh block's pages each cost a page fault (the kernel clears and accounts them) when
+/// first written, a fifth of `plc check`'s CPU time. A front end's parts free their
+/// tokens as they make their syntax trees of about the same size, and lowering frees the
+/// trees as the passes make their nodes (docs/performance.md). A block kept is still the
+/// system allocator's: it is given out again whole (a request from half its size up), and
+/// freed or reallocated by it as any other. At most [`KEPT_BLOCKS`] blocks and
+/// [`KEPT_BYTES`] bytes are kept (a block past those is freed), so peak memory grows by at
+/// most that much; the language server keeps none.
+struct Kept {
+    /// Address and usable size of each block kept, the first `len`.
+    blocks: [(usize, usize); KEPT_BLOCKS],
+    len: usize,
+    bytes: usize,
+}
+
+static KEPT: Mutex<Kept> = Mutex::new(Kept { blocks: [(0, 0); KEPT_BLOCKS], len: 0, bytes: 0 });
+
+impl Kept {
+    /// The smallest block kept that holds `size` bytes and is at most twice that, taken.
+    fn take(&mut self, size: usize) -> Option<*mut u8> {
+        let (k, _) = self.blocks[..self.len]
+            .iter()
+            .enumerate()
+            .filter(|(_, &(_, room))| room >= size && room / 2 <= size)
+            .min_by_key(|(_, &(_, room))| room)?;
+        let (at, room) = self.blocks[k];
+        self.len -= 1;
+        self.blocks[k] = self.blocks[self.len];
+        self.bytes -= room;
+        Some(at as *mut u8)
+    }
+
+    /// Keeps `block`, of `room` usable bytes; false (nothing kept) when full.
+    fn keep(&mut self, block: *mut u8, room: usize) -> bool {
+        if self.len == KEPT_BLOCKS || self.bytes + room > KEPT_BYTES {
+            return false;
+        }
+        self.blocks[self.len] = (block as usize, room);
+        self.len += 1;
+        self.bytes += room;
+        true
+    }
+}
+
+/// Whether blocks of `layout` may be kept and reused ([`Kept`]): large, aligned as glibc
+/// aligns every block, on Linux with glibc (whose `malloc_usable_size` tells a block's room).
+#[inline]
+fn keepable(layout: &Layout) -> bool {
+    cfg!(all(target_os = "linux", target_env = "gnu")) && layout.size() >= LARGE && layout.align() <= ALIGN
+}
+
+/// The bytes the system allocator's block `block` holds (at least what it was asked for).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn room(block: *mut u8) -> usize {
+    // SAFETY: `block` is a live block of the system allocator (glibc's malloc).
+    unsafe { libc::malloc_usable_size(block.cast()) }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn room(_block: *mut u8) -> usize {
+    0
+}
+
+/// A kept block for `size` bytes, if one fits.
+#[cold]
+fn take_kept(size: usize) -> Option<*mut u8> {
+    KEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take(size)
+}
+
+/// Keeps the system allocator's block `block` (of a [`keepable`] layout) in a one-shot
+/// compile; false when it was not kept (the caller frees it).
+#[cold]
+fn keep_freed(block: *mut u8) -> bool {
+    plc::mem::one_shot() && KEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner).keep(block, room(block))
+}
 
 /// The allocator (see the module documentation).
 pub struct SmallAlloc;
@@ -190,6 +276,11 @@ unsafe impl GlobalAlloc for SmallAlloc {
         match class(&layout) {
             // SAFETY: the lists are this thread's, used by nothing else meanwhile.
             Some(c) => LISTS.with(|l| unsafe { (*l.get()).alloc(c) }),
+            None if keepable(&layout) => match take_kept(layout.size()) {
+                Some(block) => block,
+                // SAFETY: forwarded unchanged.
+                None => unsafe { System.alloc(layout) },
+            },
             // SAFETY: forwarded unchanged.
             None => unsafe { System.alloc(layout) },
         }
@@ -203,6 +294,7 @@ unsafe impl GlobalAlloc for SmallAlloc {
             Some(_) if plc::mem::keeping_small_blocks() => {}
             // SAFETY: the caller frees a block of this layout, so of this class.
             Some(c) => LISTS.with(|l| unsafe { (*l.get()).free(block, c) }),
+            None if keepable(&layout) && keep_freed(block) => {}
             // SAFETY: forwarded unchanged.
             None => unsafe { System.dealloc(block, layout) },
         }
@@ -230,6 +322,22 @@ unsafe impl GlobalAlloc for SmallAlloc {
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         match (class(&layout), class(&new_layout)) {
             (Some(old), Some(new)) if old == new => block,
+            // A block kept and given out again may hold the new size already; or a kept block
+            // holds it, its pages written: the contents copied there, the old block kept
+            // (glibc would map fresh pages for the growth).
+            (None, None) if keepable(&new_layout) && keepable(&layout) => unsafe {
+                if room(block) >= new_size {
+                    return block;
+                }
+                match take_kept(new_size) {
+                    Some(moved) => {
+                        ptr::copy_nonoverlapping(block, moved, layout.size().min(new_size));
+                        self.dealloc(block, layout);
+                        moved
+                    }
+                    None => System.realloc(block, layout, new_size),
+                }
+            },
             // SAFETY: forwarded unchanged.
             (None, None) => unsafe { System.realloc(block, layout, new_size) },
             // SAFETY: a new block, the contents copied, the old one freed.
@@ -241,6 +349,73 @@ unsafe impl GlobalAlloc for SmallAlloc {
                 }
                 moved
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kept(blocks: &[(usize, usize)]) -> Kept {
+        let mut k = Kept { blocks: [(0, 0); KEPT_BLOCKS], len: 0, bytes: 0 };
+        for &(at, room) in blocks {
+            assert!(k.keep(at as *mut u8, room));
+        }
+        k
+    }
+
+    #[test]
+    fn a_kept_block_is_the_smallest_that_holds_the_request_and_at_most_twice_it() {
+        let mut k = kept(&[(0x1000, 3 << 20), (0x2000, 2 << 20), (0x3000, 5 << 19)]);
+        assert_eq!(k.take(4 << 20), None, "none holds it");
+        assert_eq!(k.take(1 << 19), None, "each is more than twice the request");
+        assert_eq!(k.take(5 << 18), Some(0x2000 as *mut u8));
+        assert_eq!(k.take(5 << 18), Some(0x3000 as *mut u8));
+        assert_eq!(k.take(5 << 18), None, "the one left is more than twice the request");
+        assert_eq!((k.len, k.bytes), (1, 3 << 20));
+        assert_eq!(k.take(3 << 20), Some(0x1000 as *mut u8));
+        assert_eq!((k.len, k.bytes), (0, 0));
+    }
+
+    #[test]
+    fn the_kept_blocks_are_bounded_in_number_and_bytes() {
+        let mut k = kept(&[(0x1000, KEPT_BYTES - (1 << 20))]);
+        assert!(!k.keep(0x2000 as *mut u8, 2 << 20), "past the bytes");
+        assert!(k.keep(0x2000 as *mut u8, 1 << 20));
+        let mut k = kept(&[]);
+        for i in 0..KEPT_BLOCKS {
+            assert!(k.keep((0x1000 * (i + 1)) as *mut u8, 1));
+        }
+        assert!(!k.keep(0x100000 as *mut u8, 1), "past the blocks");
+    }
+
+    #[test]
+    fn a_large_block_freed_in_a_one_shot_compile_is_given_out_again_and_grows_in_place() {
+        // (The binary's tests run with this allocator too; no other test frees a large block.)
+        plc::mem::set_one_shot();
+        let a = SmallAlloc;
+        let big = Layout::from_size_align(3 << 20, 8).unwrap();
+        unsafe {
+            let first = a.alloc(big);
+            assert!(!first.is_null());
+            first.write_bytes(1, big.size());
+            a.dealloc(first, big);
+            // A request of two thirds of it takes it, its pages written already.
+            let smaller = Layout::from_size_align(2 << 20, 8).unwrap();
+            let again = a.alloc(smaller);
+            assert_eq!(again, first);
+            // The block kept, not a fresh one at the same address (which would hold 2 MiB).
+            assert!(room(again) >= big.size());
+            // Grown within its room: not moved.
+            let grown = a.realloc(again, smaller, 3 << 20);
+            assert_eq!(grown, first);
+            a.dealloc(grown, big);
+            // A request of less than half of it does not take it.
+            let small = Layout::from_size_align(1 << 20, 8).unwrap();
+            let other = a.alloc(small);
+            assert_ne!(other, first);
+            a.dealloc(other, small);
         }
     }
 }
