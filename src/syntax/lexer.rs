@@ -56,10 +56,13 @@ pub(super) fn lex_part(
 }
 
 /// Room for the tokens of `bytes` of text before they are seen. A typical file has one
-/// token per four to five bytes; the guess is capped, so that a huge file of comments, one
-/// string or NUL bytes allocates what it needs only.
+/// token per three to four bytes after layout (the examples 3.6, gen(N) 3.4): room for one
+/// per three, so that the vector is seldom grown (each growth of a large one remaps it, and
+/// the other threads' translations of it are flushed); room not used is address space
+/// only. The guess is capped, so that a huge file of comments, one string or NUL bytes
+/// allocates what it needs only.
 pub(super) fn initial_capacity(bytes: u32) -> usize {
-    (bytes as usize / 4).min(MAX_INITIAL_TOKENS) + 16
+    (bytes as usize / 3).min(MAX_INITIAL_TOKENS) + 16
 }
 
 /// The lexer of a part of a file ([`lex_part`]), which gives its tokens one physical line
