@@ -50,9 +50,10 @@ const KEPT_BYTES: usize = 8 << 20;
 /// Large blocks freed in a one-shot compile (`plc::mem::one_shot`), kept (mapped, their
 /// pages written) for the next large block that fits in one, instead of unmapped by glibc:
 /// a fresh block's pages each cost a page fault (the kernel clears and accounts them) when
-/// first written, a fifth of `plc check`'s CPU time. A front end's parts free their
-/// tokens as they make their syntax trees of about the same size, and lowering frees the
-/// trees as the passes make their nodes (docs/performance.md). A block kept is still the
+/// first written, and page faults are a fifth of `plc check`'s CPU time. A front end's
+/// parts free their tokens as the next parts make their syntax trees' lists, of about the
+/// same size, and lowering's runs take their buffers from them too (docs/performance.md,
+/// the seventeenth round). A block kept is still the
 /// system allocator's: it is given out again whole (a request from half its size up), and
 /// freed or reallocated by it as any other. At most [`KEPT_BLOCKS`] blocks and
 /// [`KEPT_BYTES`] bytes are kept (a block past those is freed), so peak memory grows by at
@@ -325,6 +326,9 @@ unsafe impl GlobalAlloc for SmallAlloc {
             // A block kept and given out again may hold the new size already; or a kept block
             // holds it, its pages written: the contents copied there, the old block kept
             // (glibc would map fresh pages for the growth).
+            // SAFETY: `block` is a live block of the system allocator, of `layout` (the
+            // caller's guarantee); a kept block is another live one of at least `new_size`
+            // bytes, so the copy stays within both; the old block is then freed (or kept).
             (None, None) if keepable(&new_layout) && keepable(&layout) => unsafe {
                 if room(block) >= new_size {
                     return block;
