@@ -132,11 +132,22 @@ def ms(x):
     return f"{x * 1000:8.1f}"
 
 
+def ruff_binary():
+    """ruff's own binary, as PyPI's package locates it, rather than a version manager's shim
+    on PATH (pyenv's runs a bash script before ruff; it would delay the server's start)."""
+    try:
+        from ruff.__main__ import find_ruff_bin
+
+        return find_ruff_bin()
+    except Exception:
+        return "ruff"
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--plc", default=os.path.join(here, "..", "target", "release", "plc"))
-    parser.add_argument("--ruff", default="ruff")
+    parser.add_argument("--ruff", default=ruff_binary(), help="ruff's own binary (default: PyPI's package's, not a shim)")
     parser.add_argument("--lines", type=int, nargs="+", default=[5000, 20000])
     parser.add_argument("--edits", type=int, default=30)
     parser.add_argument("--keys", type=int, default=20)

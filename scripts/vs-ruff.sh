@@ -31,6 +31,10 @@ if ! command -v ruff >/dev/null 2>&1; then
     export PATH="$HOME/.local/bin:$PATH"
 fi
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time: apt-get install time)" >&2; exit 2; }
+# ruff's own binary, not a wrapper in front of it: a version manager's shim on PATH (pyenv's
+# is a bash script that runs `pyenv exec`) adds 30-60 ms to each of ruff's runs here, which
+# would flatter every ratio. PyPI's package says where its binary is; RUFF=PATH overrides.
+RUFF=${RUFF:-$(python3 -c 'from ruff.__main__ import find_ruff_bin; print(find_ruff_bin())' 2>/dev/null || command -v ruff)}
 
 if [ -z "${PLC:-}" ]; then
     (cd "$ROOT" && cargo build --release --quiet --bin plc --example gen)
@@ -39,7 +43,7 @@ else
     (cd "$ROOT" && cargo build --release --quiet --example gen)
 fi
 GEN="$ROOT/target/release/examples/gen"
-echo "plc $PLC ($(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')), $(ruff --version), $(nproc) cores, work dir $WORK"
+echo "plc $PLC ($(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')), $("$RUFF" --version) ($RUFF), $(nproc) cores, work dir $WORK"
 
 # measure TOOL FILE: one run, appending "tool wall cpu rss_kb" to $WORK/results-N.
 measure() {
@@ -51,7 +55,7 @@ measure() {
     local out="$WORK/out/$RUN"
     local cmd
     case $tool in
-        ruff) cmd=(ruff check --select F821 --no-cache --quiet "$file") ;;
+        ruff) cmd=("$RUFF" check --select F821 --no-cache --quiet "$file") ;;
         check) cmd=("$PLC" check "$file") ;;
         compile) cmd=("$PLC" compile "$file" -o "$out") ;;
         compile1) cmd=(env RAYON_NUM_THREADS=1 "$PLC" compile "$file" -o "$out") ;;
