@@ -134,6 +134,9 @@ pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interne
         return None;
     }
     let end = |k: usize| cuts.get(k + 1).copied().unwrap_or(src.len() as u32);
+    if let Some(aliases) = header_aliases(file, src, ascii, end(0) as usize) {
+        return pipelined(file, src, ascii, interner, &cuts, &aliases);
+    }
     // The parts begun in order, the smallest last ([`PartSize`]); once one part fails, the
     // parts not begun are skipped.
     let lex_failed = AtomicBool::new(false);
@@ -170,19 +173,90 @@ pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interne
             if joiner.failed() {
                 return joiner.done(k, None);
             }
-            let mut notes = Vec::new();
-            let (dsl, host, host_tokens) = host::split_in_place(file, src, tokens, Some(&aliases), &mut notes);
-            let part = match notes.iter().any(Diagnostic::is_error) {
-                true => None,
-                false => parse_part(file, src, ascii, &dsl),
-            };
-            joiner.done(
-                k,
-                part.map(|part| (part, Front { ast: Ast::default(), checked: true, host, host_tokens, notes })),
-            )
+            joiner.done(k, split_and_parse(file, src, ascii, tokens, &aliases))
         },
     );
     joiner.finish(interner)
+}
+
+/// The word every statement that binds an alias ([`Aliases`]) holds: `import`.
+const IMPORT: &[u8] = b"import";
+
+/// The aliases of the whole file when every `import` in its text comes before the end of
+/// the first part (`first_end`) and before a line of that part that begins a top-level
+/// definition: those of the header up to that line, laid out on its own (a few lines, as a
+/// rule). `None` otherwise, or when the header does not lay out cleanly.
+fn header_aliases<'s>(file: FileId, src: &'s str, ascii: bool, first_end: usize) -> Option<Aliases<'s>> {
+    let bytes = src.as_bytes();
+    let Some(last) = memchr::memmem::rfind(bytes, IMPORT) else {
+        // No import: the aliases every file has.
+        return Some(Aliases::of(src, &[]));
+    };
+    if last >= first_end {
+        return None;
+    }
+    let after = last + memchr::memchr(b'\n', &bytes[last..first_end])? + 1;
+    let lines =
+        std::iter::once(after).chain(memchr::memchr_iter(b'\n', &bytes[after..first_end]).map(|i| after + i + 1));
+    let header_end = lines.take_while(|&line| line < first_end).find(|&line| begins_definition(bytes, line))?;
+    let (tokens, aliases) = lay_out_part(file, src, ascii, 0, header_end as u32)?;
+    drop(tokens);
+    Some(aliases)
+}
+
+/// [`front`] when the file's aliases are known before its parts are laid out
+/// ([`header_aliases`]): each part is laid out, split and parsed in one go on its thread,
+/// and its tokens are freed as soon as it is parsed, so that a later part's are made in
+/// memory already written (`small_alloc`'s kept blocks) rather than every part's tokens
+/// being held until the last part is laid out.
+fn pipelined(
+    file: FileId,
+    src: &str,
+    ascii: bool,
+    interner: &mut Interner,
+    cuts: &[u32],
+    aliases: &Aliases<'_>,
+) -> Option<Front> {
+    #[cfg(test)]
+    PIPELINED.set(PIPELINED.get() + 1);
+    let end = |k: usize| cuts.get(k + 1).copied().unwrap_or(src.len() as u32);
+    interner.reserve(src.len() / 128);
+    let joiner = Joiner::new(cuts.len(), interner);
+    fork::in_order(
+        (0..cuts.len()).collect(),
+        || (),
+        |_, k, _| {
+            let laid = if joiner.failed() { None } else { lay_out_part(file, src, ascii, cuts[k], end(k)) };
+            let Some((tokens, _)) = laid else { return joiner.done(k, None) };
+            joiner.done(k, split_and_parse(file, src, ascii, tokens, aliases))
+        },
+    );
+    joiner.finish(interner)
+}
+
+/// One laid-out part split from its host code with the file's `aliases` and parsed: its
+/// tree, and its host items and notes (in a `Front` of its own); `None` when the split or
+/// the parse found an error. Its tokens are freed on return.
+fn split_and_parse(
+    file: FileId,
+    src: &str,
+    ascii: bool,
+    tokens: Vec<Token>,
+    aliases: &Aliases<'_>,
+) -> Option<(Part, Front)> {
+    let mut notes = Vec::new();
+    let (dsl, host, host_tokens) = host::split_in_place(file, src, tokens, Some(aliases), &mut notes);
+    if notes.iter().any(Diagnostic::is_error) {
+        return None;
+    }
+    let part = parse_part(file, src, ascii, &dsl)?;
+    Some((part, Front { ast: Ast::default(), checked: true, host, host_tokens, notes }))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many files this thread's front end took part by part ([`pipelined`]).
+    static PIPELINED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Part `from..to` of the text lexed and laid out on its own, with its aliases; `None` when
@@ -973,5 +1047,53 @@ def g_{i}(u):
         assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
         assert!(serial.host.iter().all(|h| !src[h.span.lo as usize..h.span.hi as usize].contains("via_alias")));
         assert!(both(&src));
+        assert!(!part_by_part(&src), "an import after the first part: every part laid out first");
+    }
+
+    /// Whether the front end on a pool of four took `src` part by part ([`pipelined`]),
+    /// the file's aliases read from its header.
+    fn part_by_part(src: &str) -> bool {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().expect("a thread pool");
+        pool.install(|| {
+            PIPELINED.set(0);
+            assert!(front(FileId(0), src, src.is_ascii(), &mut Interner::new()).is_some());
+            PIPELINED.get() == 1
+        })
+    }
+
+    /// A file whose imports are all in its header is taken part by part, with the header's
+    /// aliases (a function decorated through one, far into the file, is pl code), into the
+    /// tree of the whole file.
+    #[test]
+    fn a_file_whose_imports_are_in_its_header_is_taken_part_by_part() {
+        let src = clean_program(400, "x = a");
+        assert!(both(&src));
+        assert!(part_by_part(&src));
+        let src = format!("import pypto.language as p\n{src}");
+        let src = before_copy(
+            &src,
+            380,
+            "@p.jit\ndef via_alias(a: p.Tensor):\n    with p.at(level=p.Level.CORE_GROUP):\n        \
+             t = p.load(a, [0, 0], [8, 8])\n    return a\n\n",
+        );
+        let (serial, _, diags) = parse_with(1, &src);
+        assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+        assert!(serial.host.iter().all(|h| !src[h.span.lo as usize..h.span.hi as usize].contains("via_alias")));
+        assert!(both(&src));
+        assert!(part_by_part(&src));
+        // No import at all: the aliases every file has.
+        let bare = src.replacen("import pypto.language as p\nimport pypto.language as pl\n", "", 1);
+        assert!(!bare.contains("import"));
+        assert!(both(&bare));
+        assert!(part_by_part(&bare));
+    }
+
+    /// The word `import` anywhere after the first part (in a string here) or after the
+    /// first part's last definition keeps every part laid out before any is split.
+    #[test]
+    fn an_import_word_after_the_header_keeps_the_parts_laid_out_first() {
+        let src = clean_program(400, "x = \"import\"");
+        assert!(both(&src));
+        assert!(!part_by_part(&src));
     }
 }
