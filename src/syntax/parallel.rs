@@ -133,7 +133,7 @@ pub(super) fn front(file: FileId, src: &str, ascii: bool, interner: &mut Interne
     if cuts.len() < 2 {
         return None;
     }
-    let end = |k: usize| cuts.get(k + 1).copied().unwrap_or(src.len() as u32);
+    let end = |k: usize| part_end(src, &cuts, k);
     if let Some(aliases) = header_aliases(file, src, ascii, end(0) as usize) {
         return pipelined(file, src, ascii, interner, &cuts, &aliases);
     }
@@ -199,9 +199,13 @@ fn header_aliases<'s>(file: FileId, src: &'s str, ascii: bool, first_end: usize)
     let lines =
         std::iter::once(after).chain(memchr::memchr_iter(b'\n', &bytes[after..first_end]).map(|i| after + i + 1));
     let header_end = lines.take_while(|&line| line < first_end).find(|&line| begins_definition(bytes, line))?;
-    let (tokens, aliases) = lay_out_part(file, src, ascii, 0, header_end as u32)?;
-    drop(tokens);
+    let (_, aliases) = lay_out_part(file, src, ascii, 0, header_end as u32)?;
     Some(aliases)
+}
+
+/// Where part `k` of the text, cut at `cuts`, ends: at the next cut, or at the end.
+fn part_end(src: &str, cuts: &[u32], k: usize) -> u32 {
+    cuts.get(k + 1).copied().unwrap_or(src.len() as u32)
 }
 
 /// [`front`] when the file's aliases are known before its parts are laid out
@@ -219,7 +223,7 @@ fn pipelined(
 ) -> Option<Front> {
     #[cfg(test)]
     PIPELINED.set(PIPELINED.get() + 1);
-    let end = |k: usize| cuts.get(k + 1).copied().unwrap_or(src.len() as u32);
+    let end = |k: usize| part_end(src, cuts, k);
     interner.reserve(src.len() / 128);
     let joiner = Joiner::new(cuts.len(), interner);
     fork::in_order(
