@@ -477,6 +477,7 @@ fn allocatable_dtype(d: DType) -> Option<&'static str> {
 }
 
 /// The result of a call whose value is a tuple: what its elements are.
+#[derive(Clone)]
 struct TupleCall {
     call: ExprId,
     callee: Symbol,
@@ -1093,10 +1094,7 @@ impl<'a> Emitter<'a> {
             ExprKind::Call { callee: Callee::Func(_) | Callee::Submit(_), .. } => self.launch(Some(var), value),
             ExprKind::Call { callee: Callee::Op(op), args, .. } => self.op(var, *op, args, loc),
             &ExprKind::TupleGet { tuple, index } => self.tuple_element(var, tuple, index as usize, loc),
-            &ExprKind::Var(w) => {
-                let n = self.var_text(w, loc);
-                self.names_of.insert(var, n);
-            }
+            &ExprKind::Var(w) => self.copy(var, w, loc),
             ExprKind::None => {
                 let name = self.define(var);
                 self.line_fmt(format_args!("PTO2TaskId {name} = PTO2TaskId::invalid();"));
@@ -1121,6 +1119,25 @@ impl<'a> Emitter<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// `var = w`: `var` names what `w` does. A tuple (a call's results, as
+    /// `res = pl.submit(...)` then `return res` makes, or a tuple expression) is copied
+    /// as a tuple: its elements are read where `var` is indexed.
+    fn copy(&mut self, var: VarId, w: VarId, loc: Loc) {
+        if let Some(call) = self.tuple_calls.get(&w) {
+            let call = call.clone();
+            self.tuple_calls.insert(var, call);
+        } else if let Some(elements) = self.tuple_values.get(&w) {
+            let elements = elements.clone();
+            self.tuple_values.insert(var, elements);
+        } else if self.refused.contains(&w) {
+            self.refused.insert(var);
+            self.names_of.insert(var, "0".to_string());
+        } else {
+            let n = self.var_text(w, loc);
+            self.names_of.insert(var, n);
         }
     }
 
