@@ -314,6 +314,11 @@ fn emit_cases_build_cleanly_and_print_what_plc_run_prints() {
             args: &["config=[16, 3]", "lens=[1, 2, 0, 1]", "w=[0.5, -1, 0.333]"],
         },
         Runnable { file: "tests/emit/bf16_rounding", entry: "mixed", args: &[] },
+        // A call's results kept as a whole tuple, copied and returned (PyPTO's manual_scope tests).
+        Runnable { file: "tests/emit/tuple_results_whole", entry: "submitted", args: &[] },
+        Runnable { file: "tests/emit/tuple_results_whole", entry: "called", args: &[] },
+        // Undefined integer elements copied through tiles print as zeros in both (the poison's bits).
+        Runnable { file: "tests/runs/undefined_read", entry: "round_trip_int", args: &[] },
         // The op families added for issue 11 (ops.md §5.1).
         Runnable { file: "op_families", entry: "entry", args: &[] },
         Runnable { file: "tests/emit/system_ops", entry: "entry", args: &[] },

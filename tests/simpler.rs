@@ -93,6 +93,80 @@ fn entries_with_an_undefined_answer_on_simpler_are_refused_for_a2a3sim() {
     }
 }
 
+/// Orchestration code's element accesses (E0807, `tests/runs/host_access*.pl`): the entries
+/// whose accesses simpler's host_build_graph runtime cannot make as `plc run` does (it runs
+/// the tasks after the orchestration function, and waits for a tensor's writer forever)
+/// are refused by `plc compile --target a2a3sim --harness`, with nothing written, and
+/// still compile for plc's CPU runtime; the entries whose accesses it can make compile,
+/// and with simpler set up print on a2a3sim what `plc run` prints, as do the entries of
+/// `tests/emit/tuple_results_whole.pl`, which keep a call's results as a whole tuple.
+#[test]
+fn host_accesses_simpler_cannot_make_are_refused_and_the_others_run_on_a2a3sim() {
+    const ACCESS: &str = "tests/runs/host_access.pl";
+    const REFUSED_ACCESSES: &[(&str, &str)] = &[
+        (ACCESS, "read_after_task_writes"),
+        (ACCESS, "write_after_task_writes"),
+        (ACCESS, "write_after_task_reads"),
+        (ACCESS, "read_created"),
+        (ACCESS, "write_created"),
+        ("tests/runs/host_access_untracked.pl", "read_after_untracked_write"),
+    ];
+    const TUPLES: &str = "tests/emit/tuple_results_whole.pl";
+    const RUN: &[(&str, &str)] = &[
+        (ACCESS, "read_input_after_task_reads"),
+        (ACCESS, "before_any_task"),
+        (ACCESS, "untouched_tensor"),
+        (TUPLES, "submitted"),
+        (TUPLES, "called"),
+    ];
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simpler-host-access");
+    for (file, entry) in REFUSED_ACCESSES {
+        let out_dir = base.join(format!("refused-{entry}"));
+        let _ = std::fs::remove_dir_all(&out_dir);
+        let out = out_dir.to_str().unwrap();
+        let compiled = plc(&["compile", file, "-o", out, "--entry", entry, "--harness", "--target", "a2a3sim"]);
+        let stderr = String::from_utf8_lossy(&compiled.stderr);
+        assert_eq!(compiled.status.code(), Some(1), "{file} --entry {entry} must be refused:\n{stderr}");
+        assert!(stderr.contains("error[E0807]"), "{file} --entry {entry}: no E0807:\n{stderr}");
+        assert!(stderr.contains("refuses this: on simpler the run stops or computes otherwise"), "{stderr}");
+        assert!(!out_dir.exists(), "{file} --entry {entry}: a refused compile wrote {}", out_dir.display());
+        let cpu = base.join(format!("cpu-{entry}"));
+        let compiled = plc(&["compile", file, "-o", cpu.to_str().unwrap(), "--entry", entry, "--harness"]);
+        assert!(
+            compiled.status.success(),
+            "{file} --entry {entry} for the CPU runtime: {}",
+            String::from_utf8_lossy(&compiled.stderr)
+        );
+    }
+    let simulate = wanted();
+    let mut failures = Vec::new();
+    for (file, entry) in RUN {
+        let out_dir = base.join(format!("run-{entry}"));
+        let out = out_dir.to_str().unwrap();
+        let compiled = plc(&["compile", file, "-o", out, "--entry", entry, "--harness", "--target", "a2a3sim"]);
+        let stderr = String::from_utf8_lossy(&compiled.stderr);
+        assert!(compiled.status.success(), "{file} --entry {entry}: {stderr}");
+        assert!(!stderr.contains("E0807"), "{file} --entry {entry}: {stderr}");
+        if simulate.is_err() {
+            continue;
+        }
+        let expected = plc(&["run", file, "--entry", entry]);
+        assert!(expected.status.success(), "plc run {file} --entry {entry}");
+        let expected = String::from_utf8_lossy(&expected.stdout).to_string();
+        let run = Command::new("sh").arg(out_dir.join("run.sh")).env("RUNS", "2").output().expect("sh runs");
+        let got = String::from_utf8_lossy(&run.stdout).to_string();
+        if !run.status.success() || got != expected {
+            let err = String::from_utf8_lossy(&run.stderr);
+            let tail: Vec<&str> = err.lines().rev().take(20).collect::<Vec<_>>().into_iter().rev().collect();
+            failures.push(format!("{file} --entry {entry}:\n  plc run: {expected}  a2a3sim: {got}{}", tail.join("\n")));
+        }
+    }
+    if let Err(why) = simulate {
+        eprintln!("a2a3sim runs skipped: {why}");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 fn plc(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_plc")).args(args).output().expect("plc runs")
 }

@@ -490,8 +490,10 @@ fn compile(path: &Path, out: &Path, spec: &PipelineSpec, opts: &crate::emit::Opt
 
 /// `--target a2a3sim --harness`: the entry runs in the interpreter on the harness's inputs
 /// first, and what would make `run.sh` print values simpler does not define is an error
-/// here: a race between two tasks (E0805) or an `Out` tensor not written whole (E0804),
-/// whose answer on the real runtime depends on the schedule or on what the memory held.
+/// here: a race between two tasks (E0805), a read of an undefined element (E0806) or an
+/// `Out` tensor not written whole (E0804), whose answer on the real runtime depends on the
+/// schedule or on what the memory held, and host code's access to a tensor a task uses
+/// (E0807), which simpler makes after the orchestration or not at all.
 /// A run that fails is not judged here (the compiled program fails the same way).
 fn simulator_refusals(c: &mut driver::Compilation, opts: &crate::emit::Options) -> Vec<diag::Diagnostic> {
     let Some(h) = opts.harness.as_ref().filter(|_| opts.target == crate::emit::Target::A2a3Sim) else {
@@ -517,16 +519,21 @@ fn simulator_refusals(c: &mut driver::Compilation, opts: &crate::emit::Options) 
     let Ok((outputs, warnings)) = crate::interp::run_checked(&c.programs, names, &mut c.session.files, &options) else {
         return Vec::new();
     };
-    let unsound = |d: &diag::Diagnostic| matches!(d.code, diag::Code::E0805 | diag::Code::E0806);
+    let unsound = |d: &diag::Diagnostic| matches!(d.code, diag::Code::E0805 | diag::Code::E0806 | diag::Code::E0807);
     warnings
         .into_iter()
         .filter(unsound)
         .chain(undefined_outputs(&outputs))
         .map(|mut d| {
             d.severity = diag::Severity::Error;
-            d.with_note(
-                "`--target a2a3sim --harness` refuses this: on simpler the result depends on the schedule or on what the memory held, so `run.sh` could not print what `plc run` prints",
-            )
+            let why = if d.code == diag::Code::E0807 {
+                "on simpler the run stops or computes otherwise"
+            } else {
+                "on simpler the result depends on the schedule or on what the memory held"
+            };
+            d.with_note(format!(
+                "`--target a2a3sim --harness` refuses this: {why}, so `run.sh` could not print what `plc run` prints"
+            ))
         })
         .collect()
 }

@@ -1062,6 +1062,28 @@ each place.
 Write the elements first, or declare the parameter `pl.InOut` so that its initial contents
 are the caller's.";
 
+    E0807 => "host code reads or writes a tensor a task uses",
+"A warning of `plc run`: orchestration code read or wrote elements of a tensor
+(`pl.tensor.read`, `pl.tensor.write`) where the real runtime cannot do what `plc run` does.
+`plc run` and plc's CPU runtime run each task when it is launched. simpler's
+host_build_graph runtime runs the orchestration function to its end on the host first, and
+the tasks after it; an element access there waits for the task that last wrote the tensor
+(a write also for that task's readers). So:
+
+- reading or writing a tensor after a task that writes it waits for a task that cannot run
+  yet: simpler stops the run (TENSOR_WAIT_TIMEOUT);
+- a tensor the program made (`pl.create_tensor`, a kernel's new result) is allocated by
+  such a task, so host code cannot read or write it at all;
+- writing a tensor after a task that reads it changes what that task reads;
+- a `pl.no_dep` write is not waited for, so a read after it sees the value before it.
+
+    out = self.fill(x, out)                  # a task writes `out`
+    v = pl.tensor.read(out, [0, 0])          # waits for it: the run stops on simpler
+
+Read or write the tensor before the first task that uses it, or do the work in a kernel.
+`plc compile --target a2a3sim --harness`, which runs the entry first, refuses the entry
+with this error.";
+
     E0810 => "no function to run by that name",
 "`plc run --entry NAME` names the function to run: `name`, or `Class.name` when several
 `@pl.program` classes have a function of that name. The diagnostic lists the functions there

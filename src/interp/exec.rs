@@ -9,14 +9,14 @@
 
 use super::ops;
 use super::tasks::{self, Access, Dep, Recording, Tasks};
-use super::value::{Data, Num, Tensor, Value, POISON_F32_BITS, POISON_I64};
+use super::value::{poison_int, Data, Num, Tensor, Value, POISON_F32_BITS, POISON_I64};
 use crate::diag::Code;
 use crate::intern::{Interner, Symbol};
 use crate::ir::arith::{self, Scalar};
-use crate::ir::ops::Op;
+use crate::ir::ops::{Op, OpKind, Special};
 use crate::ir::{
-    ArgDir, BinOp, Block, Callee, Direction, Expr, ExprId, ExprKind, ForStmt, FuncKind, Function, IfStmt, IterArg,
-    Layout, Loc, Program, ScopeKind, StmtId, StmtKind, Type, UnOp, VarId, WhileStmt,
+    ArgDir, BinOp, Block, Callee, DType, Direction, Expr, ExprId, ExprKind, ForStmt, FuncKind, Function, IfStmt,
+    IterArg, Layout, Loc, Program, ScopeKind, StmtId, StmtKind, Type, UnOp, VarId, WhileStmt,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
@@ -48,7 +48,8 @@ fn external_kernel(names: &Interner, func: &Function, loc: Loc) -> Fault {
     Fault { code: Code::E0803, message, loc }
 }
 
-/// A warning found while running (E0805 a race, E0806 a read of an undefined element).
+/// A warning found while running (E0805 a race, E0806 a read of an undefined element, E0807
+/// a host access simpler cannot make as `plc run` does).
 #[derive(Debug)]
 pub(super) struct Notice {
     pub code: Code,
@@ -108,6 +109,10 @@ pub(super) struct Interp<'a> {
     /// The entry's `Out` tensors (poisoned until written), by buffer: name and declaration.
     pub out_buffers: FxHashMap<usize, (String, Loc)>,
     undefined_reads: FxHashSet<Loc>,
+    /// When the entry is orchestration code: the buffers of its tensor arguments, the only
+    /// ones simpler stages for host code to read and write (`check_host_access`).
+    pub staged: Option<FxHashSet<usize>>,
+    host_accesses: FxHashSet<Loc>,
     /// Warnings found while running.
     pub notices: Vec<Notice>,
     /// The cross-core pipes by `id=`: their slots and the tiles in them (`ops::cross_core`,
@@ -145,6 +150,8 @@ impl<'a> Interp<'a> {
             graphs: FxHashMap::default(),
             out_buffers: FxHashMap::default(),
             undefined_reads: FxHashSet::default(),
+            staged: None,
+            host_accesses: FxHashSet::default(),
             notices: Vec::new(),
             pipes: FxHashMap::default(),
             group: None,
@@ -486,6 +493,16 @@ impl<'a> Interp<'a> {
             ExprKind::Call { args, .. } => args,
             _ => &[],
         };
+        if let (OpKind::Special(access @ (Special::Read | Special::Write)), Some(Some(Value::Tensor(t)))) =
+            (def.kind, values.first())
+        {
+            if !self.in_kernel && self.staged.is_some() {
+                let (buf, range) = (tasks::buffer_id(t), tasks::extent(t));
+                let op_name = def.spellings.first().copied().unwrap_or(def.name);
+                let tensor = arg_ids.first().copied().flatten();
+                self.check_host_access(op_name, access == Special::Write, buf, range, tensor, e.loc);
+            }
+        }
         let arg_type = |i: usize| arg_ids.get(i).copied().flatten().map(|a| program.types.get(program.expr(a).ty));
         if let Some(why) = def.no_cpu_form_of_layouts(given, arg_type, result_type) {
             let message = format!("this form of `{}` has no semantics in the interpreter: {why}", def.spellings[0]);
@@ -501,7 +518,8 @@ impl<'a> Interp<'a> {
         })?;
         self.charge_value(&value, e.loc)?;
         if let Some((buf, inputs)) = watched {
-            self.check_undefined_read(def.spellings.first().copied().unwrap_or(def.name), buf, &inputs, &value, e.loc);
+            let op = def.spellings.first().copied().unwrap_or(def.name);
+            self.check_undefined_read(op, buf, &inputs, &value, result, e.loc);
         }
         Ok(value)
     }
@@ -948,6 +966,82 @@ impl<'a> Interp<'a> {
             .map_err(|m| self.fault(m, Loc::COMPILER))
     }
 
+    /// Reports (once per place) a read or write of a tensor's elements by orchestration
+    /// code (`op`, of the tensor `buf` over `range`, written as `tensor`) that simpler's
+    /// host_build_graph runtime cannot do as `plc run` does. There the orchestration
+    /// function runs to its end on the host before any task runs, and an element access
+    /// waits for the task that last wrote the tensor (a write also for that task's
+    /// readers): so it waits forever (simpler stops the run: TENSOR_WAIT_TIMEOUT) for a
+    /// tensor a task writes, or the runtime made (its allocation is such a task), and a
+    /// write to a tensor an earlier task reads is what that task then reads. `plc run`
+    /// and plc's CPU runtime run each task when it is launched.
+    fn check_host_access(
+        &mut self,
+        op: &str,
+        write: bool,
+        buf: usize,
+        range: Option<(i64, i64)>,
+        tensor: Option<ExprId>,
+        loc: Loc,
+    ) {
+        let Some((lo, hi)) = range else { return };
+        if self.host_accesses.contains(&loc) {
+            return;
+        }
+        let program = self.program;
+        let name = match tensor.map(|a| &program.expr(a).kind) {
+            Some(ExprKind::Var(v)) => format!("`{}`", self.names.get(program.var(*v).source)),
+            _ => "this tensor".to_string(),
+        };
+        let staged = self.staged.as_ref().is_some_and(|s| s.contains(&buf));
+        let (verb, noun) = if write { ("writes", "write") } else { ("reads", "read") };
+        let notice = if !staged {
+            Notice {
+                code: Code::E0807,
+                message: format!(
+                    "`{op}` {verb} {name}, a tensor the program made: on simpler its allocation is a task that runs only after the orchestration function returns, so this {noun} waits for it forever and the run stops (TENSOR_WAIT_TIMEOUT)"
+                ),
+                primary: (loc, format!("host code {verb} a tensor the runtime allocates")),
+                secondary: Vec::new(),
+                help: "host code can read and write only the entry's own tensors on simpler's host_build_graph runtime: do this in a kernel, or on an entry tensor".to_string(),
+            }
+        } else {
+            // The task that last wrote the range, else (for a write) the last that read it.
+            let conflict =
+                self.tasks.last_conflict(buf, lo, hi, false).or_else(|| self.tasks.last_conflict(buf, lo, hi, write));
+            let Some((func, at, access)) = conflict else { return };
+            let task = func.map_or("a dummy task", |f| self.names.get(f)).to_string();
+            let (task_verb, waits) = if access.write { ("writes", access.tracked) } else { ("reads", false) };
+            let message = if waits {
+                format!(
+                    "`{op}` {verb} {name} after the task `{task}`, which writes it: on simpler that task runs only after the orchestration function returns, so this {noun} waits for it forever and the run stops (TENSOR_WAIT_TIMEOUT)"
+                )
+            } else if access.write {
+                let after = if write {
+                    "that task's write comes after this one"
+                } else {
+                    "this read sees the values from before that task"
+                };
+                format!(
+                    "`{op}` {verb} {name} after the task `{task}`, which writes it untracked (`pl.no_dep`): on simpler that task runs only after the orchestration function returns, so {after}"
+                )
+            } else {
+                format!(
+                    "`{op}` {verb} {name} after the task `{task}`, which reads it: on simpler that task runs only after the orchestration function returns, so it reads what this writes"
+                )
+            };
+            Notice {
+                code: Code::E0807,
+                message,
+                primary: (loc, format!("host code {verb} {name} here")),
+                secondary: vec![(at, format!("this task {task_verb} {}", access.name))],
+                help: "`plc run` and plc's CPU runtime run each task when it is launched, simpler's host_build_graph runtime after the orchestration: read or write the tensor before the first task that uses it, or in a kernel".to_string(),
+            }
+        };
+        self.host_accesses.insert(loc);
+        self.notices.push(notice);
+    }
+
     /// Before an op runs: the first `Out` buffer of the entry it is given (poisoned until
     /// written), and whether a tile or scalar operand already holds an undefined element.
     fn watched_read(&self, values: &[Option<Value>]) -> Option<(usize, bool)> {
@@ -958,17 +1052,25 @@ impl<'a> Interp<'a> {
             Value::Tensor(t) if self.out_buffers.contains_key(&tasks::buffer_id(t)) => Some(tasks::buffer_id(t)),
             _ => None,
         })?;
-        let tainted = values.iter().flatten().any(|v| !matches!(v, Value::Tensor(_)) && poisoned(v, &[]) > 0);
+        let tainted = values.iter().flatten().any(|v| !matches!(v, Value::Tensor(_)) && poisoned(v, &[], None) > 0);
         Some((buf, tainted))
     }
 
     /// Reports (once per place) an op that reads undefined elements of an `Out` tensor
     /// into a tile, a scalar or a new tensor.
-    fn check_undefined_read(&mut self, op: &str, buf: usize, tainted: &bool, value: &Value, loc: Loc) {
+    fn check_undefined_read(
+        &mut self,
+        op: &str,
+        buf: usize,
+        tainted: &bool,
+        value: &Value,
+        dtype: Option<DType>,
+        loc: Loc,
+    ) {
         if *tainted || self.undefined_reads.contains(&loc) {
             return;
         }
-        let n = poisoned(value, &[buf]);
+        let n = poisoned(value, &[buf], dtype);
         if n == 0 {
             return;
         }
@@ -1024,18 +1126,25 @@ fn task_ids(v: &Value, out: &mut Vec<i64>) {
 }
 
 /// How many undefined (poisoned) elements a value holds; a tensor over one of `skip`'s
-/// buffers counts none (it is a view of the tensor read, not a value read from it).
-fn poisoned(v: &Value, skip: &[usize]) -> usize {
-    let count = |d: &Data| match d {
+/// buffers counts none (it is a view of the tensor read, not a value read from it). A
+/// scalar is taken to be of `dtype` (an op's result type), if known.
+fn poisoned(v: &Value, skip: &[usize], dtype: Option<DType>) -> usize {
+    let count = |d: &Data, dtype: DType| match d {
         Data::F32(x) => x.iter().filter(|x| x.to_bits() == POISON_F32_BITS).count(),
-        Data::I64(x) => x.iter().filter(|x| **x == POISON_I64).count(),
+        Data::I64(x) => {
+            let poison = poison_int(dtype);
+            x.iter().filter(|x| **x == poison || **x == POISON_I64).count()
+        }
     };
     match v {
         Value::Float(f) => usize::from((*f as f32).to_bits() == POISON_F32_BITS),
-        Value::Int(i) => usize::from(*i == POISON_I64),
-        Value::Tile(t) => count(&t.borrow().data),
-        Value::Tensor(t) if !skip.contains(&tasks::buffer_id(t)) => count(&t.to_dense().data),
-        Value::Tuple(items) => items.iter().map(|i| poisoned(i, skip)).sum(),
+        Value::Int(i) => usize::from(*i == POISON_I64 || dtype.is_some_and(|d| *i == poison_int(d))),
+        Value::Tile(t) => {
+            let t = t.borrow();
+            count(&t.data, t.dtype)
+        }
+        Value::Tensor(t) if !skip.contains(&tasks::buffer_id(t)) => count(&t.to_dense().data, t.dtype),
+        Value::Tuple(items) => items.iter().map(|i| poisoned(i, skip, dtype)).sum(),
         _ => 0,
     }
 }

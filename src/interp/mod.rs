@@ -187,7 +187,8 @@ pub fn run_outputs(
 }
 
 /// [`run_outputs`], with the warnings the run found: races between tasks (E0805) and reads
-/// of undefined elements (E0806), in the order found.
+/// of undefined elements (E0806), host code's accesses simpler cannot make as `plc run`
+/// does (E0807), in the order found.
 pub fn run_checked(
     programs: &[Program],
     names: &Interner,
@@ -278,6 +279,8 @@ fn run_here(
     let mut rng = SplitMix64::new(options.seed);
     let mut frame = Frame::default();
     let mut outputs: Vec<(String, Tensor, Direction, crate::ir::Loc)> = Vec::new();
+    // The entry's tensors: simpler stages them for orchestration code to read and write.
+    let mut staged = rustc_hash::FxHashSet::default();
     for (var, dir, name) in &params {
         let ty = program.types.get(program.var(*var).ty);
         let value = match ty {
@@ -314,6 +317,7 @@ fn run_here(
                     },
                 };
                 let tensor = Tensor::new(dtype, dims, data);
+                staged.insert(std::rc::Rc::as_ptr(&tensor.buf) as usize);
                 if matches!(dir, Direction::Out | Direction::InOut) {
                     outputs.push((name.clone(), tensor.clone(), *dir, program.var(*var).loc));
                 }
@@ -340,6 +344,9 @@ fn run_here(
 
     let mut interp = Interp::new(programs, names, prog_index, options.max_steps, dyn_dims);
     interp.replay_graphs = options.replay_graphs;
+    if func.decl.kind == crate::ir::FuncKind::Orchestration {
+        interp.staged = Some(staged);
+    }
     for (name, tensor, dir, loc) in &outputs {
         if *dir == Direction::Out {
             interp.out_buffers.insert(std::rc::Rc::as_ptr(&tensor.buf) as usize, (name.clone(), *loc));
@@ -352,7 +359,7 @@ fn run_here(
         .into_iter()
         .map(|(name, tensor, dir, loc)| {
             let mut data = tensor.to_dense().data;
-            let undefined = if dir == Direction::Out { data.unpoison() } else { 0 };
+            let undefined = if dir == Direction::Out { data.unpoison(tensor.dtype) } else { 0 };
             Output { name, shape: tensor.shape.clone(), dtype: tensor.dtype, data, undefined, loc }
         })
         .collect();

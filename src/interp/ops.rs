@@ -1293,7 +1293,7 @@ fn round_fp16(x: f32) -> f32 {
     ((a / ulp).round_ties_even() * ulp).copysign(x as f64) as f32
 }
 
-fn wrap_int(v: i64, dtype: DType) -> i64 {
+pub(super) fn wrap_int(v: i64, dtype: DType) -> i64 {
     match dtype {
         DType::Int4 => (v << 60) >> 60,
         DType::UInt4 => v & 0xF,

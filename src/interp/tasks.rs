@@ -119,6 +119,21 @@ impl Tasks {
             .max()
     }
 
+    /// The last task that writes part of `lo..hi` of buffer `buf`, or with `reads` the
+    /// last that reads or writes it: its function, launch site and access (whether it
+    /// writes, whether the runtime tracks it, the tensor's name at the launch).
+    pub fn last_conflict(&self, buf: usize, lo: i64, hi: i64, reads: bool) -> Option<(Option<Symbol>, Loc, &Access)> {
+        let accesses = self.by_buffer.get(&buf)?;
+        accesses
+            .iter()
+            .filter(|&&(t, k)| {
+                let a = &self.tasks[t].accesses[k];
+                (a.write || reads) && a.lo < hi && lo < a.hi
+            })
+            .max_by_key(|&&(t, k)| (t, self.tasks[t].accesses[k].write))
+            .map(|&(t, k)| (self.tasks[t].func, self.tasks[t].loc, &self.tasks[t].accesses[k]))
+    }
+
     /// Records a launch whose tasks of index `manual_since..` share its manual scope (no
     /// automatic order among them); returns its index and the races it has with earlier
     /// tasks.

@@ -1,7 +1,12 @@
 # plc run: reads of an Out tensor's elements before anything writes them (E0806), at the
 # op that reads them; what is computed from them stays undefined (E0804 at the end).
+# Integer elements are marked by the bits the C++ harness writes (one byte 0xad, wider
+# integers the low bytes of -2**63 + 0x0dead000), so a copy through a tile, which wraps a
+# value to its dtype, stays marked in both: `round_trip_int` prints zeros, as its harness
+# does (PyPTO's test_submit_predicate programs load an INT32 `Out` tensor and store it back).
 # run: --entry read_before_write
 # run: --entry read_part --arg rows=8
+# run: --entry round_trip_int
 import pypto.language as pl
 
 N = 16
@@ -34,3 +39,18 @@ def read_part(x: pl.Tensor[[N, N], pl.FP32], out: pl.Out[pl.Tensor[[N, N], pl.FP
     first = pl.tensor.read(out, [0, 0])
     last = pl.tensor.read(out, [N - 1, 0])
     return out
+
+
+@pl.jit.incore
+def copy_ints(src: pl.Tensor[[N, N], pl.INT32], dst: pl.Out[pl.Tensor[[N, N], pl.INT32]], small: pl.Out[pl.Tensor[[N, N], pl.INT8]]):
+    t = pl.load(src, [0, 0], [N, N])
+    pl.store(t, [0, 0], dst)
+    b = pl.load(small, [0, 0], [N, N])
+    pl.store(b, [0, 0], small)
+    return dst, small
+
+
+@pl.jit
+def round_trip_int(out: pl.Out[pl.Tensor[[N, N], pl.INT32]], small: pl.Out[pl.Tensor[[N, N], pl.INT8]]):
+    out, small = copy_ints(out, out, small)
+    return out, small
