@@ -9,14 +9,14 @@
 
 use super::ops;
 use super::tasks::{self, Access, Dep, Recording, Tasks};
-use super::value::{poison_int, Data, Num, Tensor, Value, POISON_F32_BITS, POISON_I64};
+use super::value::{Data, Num, Tensor, Value, POISON_F32_BITS, POISON_I64};
 use crate::diag::Code;
 use crate::intern::{Interner, Symbol};
 use crate::ir::arith::{self, Scalar};
 use crate::ir::ops::{Op, OpKind, Special};
 use crate::ir::{
-    ArgDir, BinOp, Block, Callee, DType, Direction, Expr, ExprId, ExprKind, ForStmt, FuncKind, Function, IfStmt,
-    IterArg, Layout, Loc, Program, ScopeKind, StmtId, StmtKind, Type, UnOp, VarId, WhileStmt,
+    ArgDir, BinOp, Block, Callee, Direction, Expr, ExprId, ExprKind, ForStmt, FuncKind, Function, IfStmt, IterArg,
+    Layout, Loc, Program, ScopeKind, StmtId, StmtKind, Type, UnOp, VarId, WhileStmt,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
@@ -519,7 +519,7 @@ impl<'a> Interp<'a> {
         self.charge_value(&value, e.loc)?;
         if let Some((buf, inputs)) = watched {
             let op = def.spellings.first().copied().unwrap_or(def.name);
-            self.check_undefined_read(op, buf, &inputs, &value, result, e.loc);
+            self.check_undefined_read(op, buf, &inputs, &value, e.loc);
         }
         Ok(value)
     }
@@ -1052,25 +1052,17 @@ impl<'a> Interp<'a> {
             Value::Tensor(t) if self.out_buffers.contains_key(&tasks::buffer_id(t)) => Some(tasks::buffer_id(t)),
             _ => None,
         })?;
-        let tainted = values.iter().flatten().any(|v| !matches!(v, Value::Tensor(_)) && poisoned(v, &[], None) > 0);
+        let tainted = values.iter().flatten().any(|v| !matches!(v, Value::Tensor(_)) && poisoned(v, &[]) > 0);
         Some((buf, tainted))
     }
 
     /// Reports (once per place) an op that reads undefined elements of an `Out` tensor
     /// into a tile, a scalar or a new tensor.
-    fn check_undefined_read(
-        &mut self,
-        op: &str,
-        buf: usize,
-        tainted: &bool,
-        value: &Value,
-        dtype: Option<DType>,
-        loc: Loc,
-    ) {
+    fn check_undefined_read(&mut self, op: &str, buf: usize, tainted: &bool, value: &Value, loc: Loc) {
         if *tainted || self.undefined_reads.contains(&loc) {
             return;
         }
-        let n = poisoned(value, &[buf], dtype);
+        let n = poisoned(value, &[buf]);
         if n == 0 {
             return;
         }
@@ -1126,25 +1118,18 @@ fn task_ids(v: &Value, out: &mut Vec<i64>) {
 }
 
 /// How many undefined (poisoned) elements a value holds; a tensor over one of `skip`'s
-/// buffers counts none (it is a view of the tensor read, not a value read from it). A
-/// scalar is taken to be of `dtype` (an op's result type), if known.
-fn poisoned(v: &Value, skip: &[usize], dtype: Option<DType>) -> usize {
-    let count = |d: &Data, dtype: DType| match d {
+/// buffers counts none (it is a view of the tensor read, not a value read from it).
+fn poisoned(v: &Value, skip: &[usize]) -> usize {
+    let count = |d: &Data| match d {
         Data::F32(x) => x.iter().filter(|x| x.to_bits() == POISON_F32_BITS).count(),
-        Data::I64(x) => {
-            let poison = poison_int(dtype);
-            x.iter().filter(|x| **x == poison || **x == POISON_I64).count()
-        }
+        Data::I64(x) => x.iter().filter(|x| **x == POISON_I64).count(),
     };
     match v {
         Value::Float(f) => usize::from((*f as f32).to_bits() == POISON_F32_BITS),
-        Value::Int(i) => usize::from(*i == POISON_I64 || dtype.is_some_and(|d| *i == poison_int(d))),
-        Value::Tile(t) => {
-            let t = t.borrow();
-            count(&t.data, t.dtype)
-        }
-        Value::Tensor(t) if !skip.contains(&tasks::buffer_id(t)) => count(&t.to_dense().data, t.dtype),
-        Value::Tuple(items) => items.iter().map(|i| poisoned(i, skip, dtype)).sum(),
+        Value::Int(i) => usize::from(*i == POISON_I64),
+        Value::Tile(t) => count(&t.borrow().data),
+        Value::Tensor(t) if !skip.contains(&tasks::buffer_id(t)) => count(&t.to_dense().data),
+        Value::Tuple(items) => items.iter().map(|i| poisoned(i, skip)).sum(),
         _ => 0,
     }
 }

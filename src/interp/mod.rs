@@ -359,7 +359,7 @@ fn run_here(
         .into_iter()
         .map(|(name, tensor, dir, loc)| {
             let mut data = tensor.to_dense().data;
-            let undefined = if dir == Direction::Out { data.unpoison(tensor.dtype) } else { 0 };
+            let undefined = if dir == Direction::Out { data.unpoison() } else { 0 };
             Output { name, shape: tensor.shape.clone(), dtype: tensor.dtype, data, undefined, loc }
         })
         .collect();

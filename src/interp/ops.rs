@@ -1293,7 +1293,14 @@ fn round_fp16(x: f32) -> f32 {
     ((a / ulp).round_ties_even() * ulp).copysign(x as f64) as f32
 }
 
-pub(super) fn wrap_int(v: i64, dtype: DType) -> i64 {
+/// `v` as an integer of `dtype` holds it; the poison of an undefined element
+/// ([`super::value::POISON_I64`]) stays the poison, as a NaN stays a NaN, so that an
+/// undefined element copied through a tile is still undefined (the C++ harness, which
+/// writes the poison's low bytes, keeps it too).
+fn wrap_int(v: i64, dtype: DType) -> i64 {
+    if v == super::value::POISON_I64 {
+        return v;
+    }
     match dtype {
         DType::Int4 => (v << 60) >> 60,
         DType::UInt4 => v & 0xF,

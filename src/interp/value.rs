@@ -24,31 +24,18 @@ pub const POISON_F32_BITS: u32 = 0x7fc0_dead;
 /// The integer counterpart of [`POISON_F32_BITS`].
 pub const POISON_I64: i64 = i64::MIN + 0x0dea_d000;
 
-/// The poison of an integer element of `dtype` as its storage holds it, the bits the C++
-/// harness writes (`plc_poison` in `plc_inputs.h`): one byte holds `0xad`, a wider integer
-/// the low bytes of [`POISON_I64`]. A value loaded and stored through a tile wraps to these
-/// bits, so they are what marks an element undefined, in `plc run` as in the harness.
-pub fn poison_int(dtype: DType) -> i64 {
-    match dtype {
-        DType::Int8 | DType::Int4 => 0xad_u8 as i8 as i64,
-        _ if dtype.bytes() == 1 => 0xad,
-        _ => super::ops::wrap_int(POISON_I64, dtype),
-    }
-}
-
 impl Data {
     /// `n` poisoned elements of the storage `dtype` uses (see [`POISON_F32_BITS`]).
     pub fn poisoned(dtype: DType, n: usize) -> Data {
         if dtype.is_float() {
             Data::F32(vec![f32::from_bits(POISON_F32_BITS); n])
         } else {
-            Data::I64(vec![poison_int(dtype); n])
+            Data::I64(vec![POISON_I64; n])
         }
     }
 
-    /// Replaces every poisoned element of a tensor of `dtype` by zero; returns how many
-    /// there were.
-    pub fn unpoison(&mut self, dtype: DType) -> usize {
+    /// Replaces every poisoned element by zero; returns how many there were.
+    pub fn unpoison(&mut self) -> usize {
         let mut n = 0;
         match self {
             Data::F32(v) => {
@@ -58,8 +45,7 @@ impl Data {
                 }
             }
             Data::I64(v) => {
-                let poison = poison_int(dtype);
-                for x in v.iter_mut().filter(|x| **x == poison) {
+                for x in v.iter_mut().filter(|x| **x == POISON_I64) {
                     *x = 0;
                     n += 1;
                 }

@@ -1,9 +1,9 @@
 # plc run: reads of an Out tensor's elements before anything writes them (E0806), at the
 # op that reads them; what is computed from them stays undefined (E0804 at the end).
-# Integer elements are marked by the bits the C++ harness writes (one byte 0xad, wider
-# integers the low bytes of -2**63 + 0x0dead000), so a copy through a tile, which wraps a
-# value to its dtype, stays marked in both: `round_trip_int` prints zeros, as its harness
-# does (PyPTO's test_submit_predicate programs load an INT32 `Out` tensor and store it back).
+# The integer poison stays the poison through a conversion to a narrower integer (a tile's
+# load and store wrap values to the dtype), so a copy through a tile stays undefined:
+# `round_trip_int` prints zeros, as its harness does (PyPTO's test_submit_predicate
+# programs load an INT32 `Out` tensor and store it back).
 # run: --entry read_before_write
 # run: --entry read_part --arg rows=8
 # run: --entry round_trip_int
