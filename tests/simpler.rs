@@ -147,24 +147,47 @@ fn host_accesses_simpler_cannot_make_are_refused_and_the_others_run_on_a2a3sim()
         let stderr = String::from_utf8_lossy(&compiled.stderr);
         assert!(compiled.status.success(), "{file} --entry {entry}: {stderr}");
         assert!(!stderr.contains("E0807"), "{file} --entry {entry}: {stderr}");
-        if simulate.is_err() {
-            continue;
-        }
-        let expected = plc(&["run", file, "--entry", entry]);
-        assert!(expected.status.success(), "plc run {file} --entry {entry}");
-        let expected = String::from_utf8_lossy(&expected.stdout).to_string();
-        let run = Command::new("sh").arg(out_dir.join("run.sh")).env("RUNS", "2").output().expect("sh runs");
-        let got = String::from_utf8_lossy(&run.stdout).to_string();
-        if !run.status.success() || got != expected {
-            let err = String::from_utf8_lossy(&run.stderr);
-            let tail: Vec<&str> = err.lines().rev().take(20).collect::<Vec<_>>().into_iter().rev().collect();
-            failures.push(format!("{file} --entry {entry}:\n  plc run: {expected}  a2a3sim: {got}{}", tail.join("\n")));
+        if simulate.is_ok() {
+            failures.extend(on_a2a3sim(file, entry, &[], &out_dir, 2).err());
         }
     }
     if let Err(why) = simulate {
         eprintln!("a2a3sim runs skipped: {why}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Compiles `file`'s `entry` (with `--arg`s `args`) for a2a3sim with its harness into
+/// `out_dir`, runs it `runs` times through `run.sh`, and compares what it prints with
+/// `plc run`: what differed, or how run.sh failed.
+fn on_a2a3sim(file: &str, entry: &str, args: &[&str], out_dir: &Path, runs: usize) -> Result<(), String> {
+    // `base` followed by an `--arg` for each of `args`.
+    let command = |base: &[&str]| -> std::process::Output {
+        let mut all = base.to_vec();
+        for a in args {
+            all.extend(["--arg", a]);
+        }
+        plc(&all)
+    };
+    let out = out_dir.to_str().unwrap();
+    let compiled = command(&["compile", file, "-o", out, "--entry", entry, "--harness", "--target", "a2a3sim"]);
+    assert!(compiled.status.success(), "compile {file} --entry {entry}: {}", String::from_utf8_lossy(&compiled.stderr));
+    let expected = command(&["run", file, "--entry", entry]);
+    assert!(expected.status.success(), "plc run {file} --entry {entry}: {}", String::from_utf8_lossy(&expected.stderr));
+    let expected = String::from_utf8_lossy(&expected.stdout).to_string();
+    let ran = Command::new("sh").arg(out_dir.join("run.sh")).env("RUNS", runs.to_string()).output().expect("sh runs");
+    let got = String::from_utf8_lossy(&ran.stdout).to_string();
+    let label = format!("{file} --entry {entry} ({runs} runs)");
+    if !ran.status.success() {
+        let err = String::from_utf8_lossy(&ran.stderr);
+        let tail: Vec<&str> = err.lines().rev().take(30).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        Err(format!("{label}: run.sh failed ({}):\n{}", ran.status, tail.join("\n")))
+    } else if got != expected {
+        Err(format!("{label}:\n  plc run:   {expected}  a2a3sim:   {got}"))
+    } else {
+        Ok(())
+    }
 }
 
 fn plc(args: &[&str]) -> std::process::Output {
@@ -218,29 +241,9 @@ fn every_runnable_entry_prints_on_a2a3sim_what_plc_run_prints() {
         // Kept between test runs: run.sh caches the compiled kernels in OUT/build/.
         let out_dir =
             PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simpler").join(format!("{}-{}", r.file, r.entry));
-        let file = format!("examples/{}.pl", r.file);
-        let out = out_dir.to_str().unwrap();
-        let compiled = plc(&with_args(
-            vec!["compile", &file, "-o", out, "--entry", r.entry, "--harness", "--target", "a2a3sim"],
-            r,
-        ));
-        assert!(compiled.status.success(), "compile {}: {}", r.file, String::from_utf8_lossy(&compiled.stderr));
-        let expected = plc(&with_args(vec!["run", &file, "--entry", r.entry], r));
-        assert!(expected.status.success(), "plc run {}: {}", r.file, String::from_utf8_lossy(&expected.stderr));
-        let expected = String::from_utf8_lossy(&expected.stdout).to_string();
-        let run =
-            Command::new("sh").arg(out_dir.join("run.sh")).env("RUNS", runs.to_string()).output().expect("sh runs");
-        let got = String::from_utf8_lossy(&run.stdout).to_string();
-        let label = format!("{} --entry {} ({runs} runs)", r.file, r.entry);
-        if !run.status.success() {
-            let err = String::from_utf8_lossy(&run.stderr);
-            let tail: Vec<&str> = err.lines().rev().take(30).collect();
-            let tail: Vec<&str> = tail.into_iter().rev().collect();
-            failures.push(format!("{label}: run.sh failed ({}):\n{}", run.status, tail.join("\n")));
-        } else if got != expected {
-            failures.push(format!("{label}:\n  plc run:   {expected}  a2a3sim:   {got}"));
-        } else {
-            matched += 1;
+        match on_a2a3sim(&format!("examples/{}.pl", r.file), r.entry, r.args, &out_dir, runs) {
+            Ok(()) => matched += 1,
+            Err(failure) => failures.push(failure),
         }
     }
     eprintln!("{matched} entries matched plc run on a2a3sim, {runs} runs each");

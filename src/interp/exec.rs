@@ -748,6 +748,14 @@ impl<'a> Interp<'a> {
         Ok(results)
     }
 
+    /// What messages call an argument written as a variable: its source name, quoted.
+    fn named_arg(&self, arg: Option<ExprId>) -> Option<String> {
+        match arg.map(|a| &self.program.expr(a).kind) {
+            Some(ExprKind::Var(v)) => Some(format!("`{}`", self.names.get(self.program.var(*v).source))),
+            _ => None,
+        }
+    }
+
     /// How a task launch uses each tensor argument: (argument, written, tracked, name).
     fn modes(
         &self,
@@ -773,10 +781,9 @@ impl<'a> Interp<'a> {
             if attrs.no_dep_positions().contains(&i) {
                 tracked = false;
             }
-            let label = match arg_exprs.get(i).copied().flatten().map(|a| &program.expr(a).kind) {
-                Some(ExprKind::Var(v)) => format!("`{}`", self.names.get(program.var(*v).source)),
-                _ => format!("argument {} of `{}`", i + 1, self.names.get(name)),
-            };
+            let label = self
+                .named_arg(arg_exprs.get(i).copied().flatten())
+                .unwrap_or_else(|| format!("argument {} of `{}`", i + 1, self.names.get(name)));
             modes.push((i, write, tracked, label));
         }
         modes
@@ -988,11 +995,7 @@ impl<'a> Interp<'a> {
         if self.host_accesses.contains(&loc) {
             return;
         }
-        let program = self.program;
-        let name = match tensor.map(|a| &program.expr(a).kind) {
-            Some(ExprKind::Var(v)) => format!("`{}`", self.names.get(program.var(*v).source)),
-            _ => "this tensor".to_string(),
-        };
+        let name = self.named_arg(tensor).unwrap_or_else(|| "this tensor".to_string());
         let staged = self.staged.as_ref().is_some_and(|s| s.contains(&buf));
         let (verb, noun) = if write { ("writes", "write") } else { ("reads", "read") };
         let notice = if !staged {
